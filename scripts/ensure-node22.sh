@@ -28,7 +28,7 @@ MODE=print
 case "${1:-}" in
   "") ;;
   --env) MODE=env ;;
-  -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
   *) echo "ensure-node22: error: unknown argument $1 (use --env or no argument)." >&2; exit 2 ;;
 esac
 
