@@ -43,6 +43,9 @@ type StatusError struct {
 	Body         string // at most 2 KB of the response body
 }
 
+// StatusCode returns the HTTP status, so callers can test it through a small interface.
+func (e *StatusError) StatusCode() int { return e.Code }
+
 func (e *StatusError) Error() string {
 	return fmt.Sprintf("%s %s answered HTTP %d: %s", e.Method, e.Path, e.Code, e.Body)
 }

@@ -1,0 +1,132 @@
+// Package weaviatetest gives Go tests a real weaviate-server (see app/internal/weaviatenode).
+//
+// Two ways to get one:
+//
+//   - Start(t, variant): a fresh, empty node for this test only, stopped by t.Cleanup. Use it
+//     when the test changes the schema or data, or needs its own settings.
+//   - Shared(t, variant): one node per variant per test binary, started on first use with the
+//     fixtures of app/internal/fixtures loaded (about 10,000 objects, so loading once matters).
+//     Treat it as read-only; a test that writes should use Start or write to collections of
+//     its own and delete them.
+//
+// Shared nodes outlive single tests, so stop them after the run with Main:
+//
+//	func TestMain(m *testing.M) { weaviatetest.Main(m) }
+//
+// Without Main the nodes still die with the test binary on Linux (Pdeathsig), but their
+// temporary data directories are left behind.
+//
+// A missing weaviate-server binary FAILS the test with the sentence that names the fix
+// (scripts/ensure-weaviate.sh); it never skips, because a skipped harness hides every driver
+// test behind it. Set APP_WEAVIATE_LOG=1 to see the server's own log on stderr.
+package weaviatetest
+
+import (
+	"context"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"app/internal/fixtures"
+	"app/internal/weaviatenode"
+)
+
+// startTimeout bounds one node start plus, for shared nodes, the fixture load.
+const startTimeout = 3 * time.Minute
+
+// Options returns the node options the helpers use: server output on stderr only when
+// APP_WEAVIATE_LOG is set.
+func Options(v weaviatenode.Variant) weaviatenode.Options {
+	opts := weaviatenode.Options{Variant: v}
+	if os.Getenv("APP_WEAVIATE_LOG") != "" {
+		opts.Stdout, opts.Stderr = os.Stderr, os.Stderr
+	}
+	return opts
+}
+
+// Start starts a fresh, empty node of variant v for this test and stops it when the test
+// ends. It fails the test if the node cannot start.
+func Start(t testing.TB, v weaviatenode.Variant) *weaviatenode.Node {
+	t.Helper()
+	return StartWith(t, Options(v))
+}
+
+// StartWith is Start with explicit options (port, data directory, extra environment).
+func StartWith(t testing.TB, opts weaviatenode.Options) *weaviatenode.Node {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	n, err := weaviatenode.Start(ctx, opts)
+	if err != nil {
+		t.Fatalf("start %s weaviate node: %v", opts.Variant, err)
+	}
+	t.Cleanup(n.Stop)
+	return n
+}
+
+type sharedNode struct {
+	once sync.Once
+	node *weaviatenode.Node
+	err  error
+}
+
+var (
+	sharedMu sync.Mutex
+	shared   = map[weaviatenode.Variant]*sharedNode{}
+)
+
+// Shared returns the node of variant v shared by the whole test binary, starting it and
+// loading the fixtures on first use. Concurrent callers wait for the same start. If the start
+// failed once, every caller fails with the same error.
+func Shared(t testing.TB, v weaviatenode.Variant) *weaviatenode.Node {
+	t.Helper()
+	sharedMu.Lock()
+	s, ok := shared[v]
+	if !ok {
+		s = &sharedNode{}
+		shared[v] = s
+	}
+	sharedMu.Unlock()
+	s.once.Do(func() { s.node, s.err = startLoaded(v) })
+	if s.err != nil {
+		t.Fatalf("shared %s weaviate node: %v", v, s.err)
+	}
+	return s.node
+}
+
+func startLoaded(v weaviatenode.Variant) (*weaviatenode.Node, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	n, err := weaviatenode.Start(ctx, Options(v))
+	if err != nil {
+		return nil, err
+	}
+	if err := fixtures.Load(ctx, n); err != nil {
+		n.Stop()
+		return nil, err
+	}
+	return n, nil
+}
+
+// StopShared stops every shared node. Main calls it; call it yourself if you write your own
+// TestMain.
+func StopShared() {
+	sharedMu.Lock()
+	defer sharedMu.Unlock()
+	for v, s := range shared {
+		if s.node != nil {
+			s.node.Stop()
+		}
+		delete(shared, v)
+	}
+}
+
+// Main runs the tests, stops the shared nodes and exits with the tests' status:
+//
+//	func TestMain(m *testing.M) { weaviatetest.Main(m) }
+func Main(m *testing.M) {
+	code := m.Run()
+	StopShared()
+	os.Exit(code)
+}
