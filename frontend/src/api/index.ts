@@ -1,0 +1,3 @@
+export { ApiError, parseApiError, type ApiErrorCode } from "./errors";
+export type { Api, Connection, ConnectionsApi } from "./types";
+export { ApiProvider, useApi } from "./context";

@@ -1,0 +1,113 @@
+import { act, render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import { ApiError, ApiProvider, type Api, type Connection } from "../../api";
+import { connection, deferred, fakeApi } from "../../test/fakeApi";
+import { ConnectionList } from "./ConnectionList";
+import { useConnections } from "./useConnections";
+
+function Harness({ onOpen }: { onOpen: (c: Connection) => void }) {
+  const { state, reload } = useConnections();
+  return <ConnectionList state={state} onRetry={() => void reload()} onOpen={onOpen} />;
+}
+
+function renderList(api: Api, onOpen: (c: Connection) => void = () => {}) {
+  return render(
+    <ApiProvider api={api}>
+      <Harness onOpen={onOpen} />
+    </ApiProvider>,
+  );
+}
+
+const three = [
+  connection({ id: "a", name: "Local Weaviate", host: "localhost", port: 8080 }),
+  connection({ id: "b", name: "Staging", host: "10.0.0.5", port: 8081 }),
+  connection({ id: "c", name: "Cloud", host: "x.weaviate.cloud", port: 443, sslMode: "Required" }),
+];
+
+describe("connection list states", () => {
+  it("shows a loading state until the list arrives", async () => {
+    const d = deferred<Connection[]>();
+    renderList(fakeApi(() => d.promise));
+    expect(screen.getByRole("status")).toHaveTextContent("Loading connections");
+    expect(screen.queryByRole("listbox")).not.toBeInTheDocument();
+    await act(async () => d.resolve(three));
+    expect(screen.getByRole("listbox")).toBeInTheDocument();
+    expect(screen.queryByText("Loading connections…")).not.toBeInTheDocument();
+  });
+
+  it("shows the empty state when nothing is saved", async () => {
+    renderList(fakeApi(async () => []));
+    expect(await screen.findByText("No saved connections")).toBeInTheDocument();
+    expect(screen.queryByRole("listbox")).not.toBeInTheDocument();
+  });
+
+  it("shows the error message and retries on request", async () => {
+    let fail = true;
+    const api = fakeApi(async () => {
+      if (fail) throw "unavailable: the config dir is locked";
+      return three;
+    });
+    renderList(api);
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("Could not load connections");
+    expect(alert).toHaveTextContent("the config dir is locked");
+    expect(alert).not.toHaveTextContent("unavailable:");
+
+    fail = false;
+    await userEvent.click(within(alert).getByRole("button", { name: "Retry" }));
+    expect(await screen.findByRole("listbox")).toBeInTheDocument();
+    expect(api.calls.list).toBe(2);
+  });
+
+  it("keeps the typed error when the Api already threw an ApiError", async () => {
+    renderList(fakeApi(async () => Promise.reject(new ApiError("internal", "disk full"))));
+    expect(await screen.findByRole("alert")).toHaveTextContent("disk full");
+  });
+
+  it("lists each connection with name, type and host:port", async () => {
+    renderList(fakeApi(async () => three));
+    const options = await screen.findAllByRole("option");
+    expect(options).toHaveLength(3);
+    expect(options[0]).toHaveTextContent("Local Weaviate");
+    expect(options[0]).toHaveTextContent("Weaviate");
+    expect(options[0]).toHaveTextContent("localhost:8080");
+    expect(options[1]).toHaveTextContent("10.0.0.5:8081");
+    expect(options[2]).toHaveTextContent("TLS");
+    expect(options[0]).not.toHaveTextContent("TLS");
+  });
+});
+
+describe("connection list keyboard", () => {
+  it("arrow keys move the selection, stopping at the ends; Enter opens", async () => {
+    const onOpen = vi.fn();
+    renderList(fakeApi(async () => three), onOpen);
+    const list = await screen.findByRole("listbox");
+    expect(list).toHaveFocus();
+    const selected = () => screen.getAllByRole("option").findIndex((o) => o.getAttribute("aria-selected") === "true");
+
+    expect(selected()).toBe(0);
+    await userEvent.keyboard("{ArrowDown}");
+    expect(selected()).toBe(1);
+    expect(list).toHaveAttribute("aria-activedescendant", "conn-b");
+    await userEvent.keyboard("{ArrowDown}{ArrowDown}{ArrowDown}");
+    expect(selected()).toBe(2);
+    await userEvent.keyboard("{ArrowUp}");
+    expect(selected()).toBe(1);
+    await userEvent.keyboard("{Home}");
+    expect(selected()).toBe(0);
+    await userEvent.keyboard("{ArrowUp}");
+    expect(selected()).toBe(0);
+    await userEvent.keyboard("{End}{Enter}");
+    expect(onOpen).toHaveBeenCalledTimes(1);
+    expect(onOpen).toHaveBeenCalledWith(three[2]);
+  });
+
+  it("a click selects and opens", async () => {
+    const onOpen = vi.fn();
+    renderList(fakeApi(async () => three), onOpen);
+    await userEvent.click(await screen.findByText("Staging"));
+    expect(onOpen).toHaveBeenCalledWith(three[1]);
+    expect(screen.getAllByRole("option")[1]).toHaveAttribute("aria-selected", "true");
+  });
+});

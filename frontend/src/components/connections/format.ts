@@ -1,0 +1,23 @@
+import type { Connection } from "../../api";
+
+const TYPE_LABELS: Record<string, string> = {
+  weaviate: "Weaviate",
+};
+
+/** typeLabel is the display name of a database type ("weaviate" -> "Weaviate"). */
+export function typeLabel(type: string): string {
+  const known = TYPE_LABELS[type.toLowerCase()];
+  if (known) return known;
+  return type === "" ? "Unknown" : type.charAt(0).toUpperCase() + type.slice(1);
+}
+
+/** address renders host:port, bracketing IPv6 literals ("[::1]:8080"). */
+export function address(c: Pick<Connection, "host" | "port">): string {
+  const host = c.host.includes(":") && !c.host.startsWith("[") ? `[${c.host}]` : c.host;
+  return c.port ? `${host}:${c.port}` : host;
+}
+
+/** usesTLS reports whether the connection talks HTTPS (every SSL mode but Disabled). */
+export function usesTLS(c: Pick<Connection, "sslMode">): boolean {
+  return c.sslMode !== "" && c.sslMode !== "Disabled";
+}

@@ -1,0 +1,50 @@
+import type { Connection } from "../../api";
+import { ConnectionList } from "../connections/ConnectionList";
+import type { ConnectionsState } from "../connections/useConnections";
+
+interface Props {
+  state: ConnectionsState;
+  onReload: () => void;
+  onOpen: (c: Connection) => void;
+  onOpenSettings: () => void;
+  openId?: string;
+  settingsOpen: boolean;
+}
+
+/** Sidebar holds the connection chooser and, at the bottom, the Settings entry. */
+export function Sidebar({ state, onReload, onOpen, onOpenSettings, openId, settingsOpen }: Props) {
+  const count = state.status === "ready" ? state.connections.length : null;
+  return (
+    <nav className="sidebar" aria-label="Connections">
+      <div className="sidebar__head">
+        <h2 className="sidebar__title">
+          Connections
+          {count !== null && <span className="sidebar__count">{count}</span>}
+        </h2>
+        <button
+          type="button"
+          className="icon-btn icon-btn--plain"
+          onClick={onReload}
+          aria-label="Reload connections"
+          title="Reload connections"
+        >
+          <span aria-hidden="true">↻</span>
+        </button>
+      </div>
+      <div className="sidebar__body">
+        <ConnectionList state={state} onRetry={onReload} onOpen={onOpen} openId={openId} />
+      </div>
+      <div className="sidebar__foot">
+        <button
+          type="button"
+          className="sidebar__settings"
+          aria-pressed={settingsOpen}
+          onClick={onOpenSettings}
+          title="Settings (Ctrl+,)"
+        >
+          <span aria-hidden="true">⚙</span> Settings
+        </button>
+      </div>
+    </nav>
+  );
+}

@@ -1,0 +1,45 @@
+import type { Tab } from "./useWorkspace";
+
+function title(tab: Tab) {
+  return tab.kind === "settings" ? "Settings" : tab.connection.name;
+}
+
+interface Props {
+  tabs: Tab[];
+  activeKey: string | null;
+  onSelect: (key: string) => void;
+  onClose: (key: string) => void;
+}
+
+/** TabBar lists the open tabs of the main area; each can be selected or closed. */
+export function TabBar({ tabs, activeKey, onSelect, onClose }: Props) {
+  if (tabs.length === 0) return null;
+  return (
+    <div className="tabbar" role="tablist" aria-label="Open tabs">
+      {tabs.map((tab) => {
+        const selected = tab.key === activeKey;
+        return (
+          <div key={tab.key} className="tab" data-selected={selected || undefined}>
+            <button
+              type="button"
+              role="tab"
+              aria-selected={selected}
+              className="tab__label"
+              onClick={() => onSelect(tab.key)}
+            >
+              {title(tab)}
+            </button>
+            <button
+              type="button"
+              className="tab__close"
+              aria-label={`Close ${title(tab)}`}
+              onClick={() => onClose(tab.key)}
+            >
+              ×
+            </button>
+          </div>
+        );
+      })}
+    </div>
+  );
+}

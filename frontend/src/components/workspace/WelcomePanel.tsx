@@ -1,0 +1,24 @@
+/** WelcomePanel fills the main area while no tab is open. */
+export function WelcomePanel({ hasConnections }: { hasConnections: boolean }) {
+  return (
+    <section className="panel panel--welcome" aria-label="Welcome">
+      <div className="welcome">
+        <span className="app-logo app-logo--large" aria-hidden="true" />
+        <h2 className="welcome__title">Welcome to App</h2>
+        <p className="welcome__text">
+          {hasConnections
+            ? "Choose a connection on the left to open it."
+            : "Save a connection to get started."}
+        </p>
+        <dl className="shortcuts">
+          <dt><kbd>↑</kbd> <kbd>↓</kbd></dt>
+          <dd>Move through connections</dd>
+          <dt><kbd>Enter</kbd></dt>
+          <dd>Open the selected connection</dd>
+          <dt><kbd>Ctrl</kbd> <kbd>,</kbd></dt>
+          <dd>Settings</dd>
+        </dl>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,38 @@
+import { useCallback, useState } from "react";
+import type { Connection } from "../../api";
+
+/** A tab in the main area. Grid and query-editor tabs join this union later. */
+export type Tab =
+  | { key: string; kind: "connection"; connection: Connection }
+  | { key: "settings"; kind: "settings" };
+
+/** useWorkspace tracks the open tabs and which one is active. */
+export function useWorkspace() {
+  const [tabs, setTabs] = useState<Tab[]>([]);
+  const [activeKey, setActiveKey] = useState<string | null>(null);
+
+  const open = useCallback((tab: Tab) => {
+    setTabs((ts) => (ts.some((t) => t.key === tab.key) ? ts : [...ts, tab]));
+    setActiveKey(tab.key);
+  }, []);
+
+  const openConnection = useCallback(
+    (connection: Connection) => open({ key: `conn:${connection.id}`, kind: "connection", connection }),
+    [open],
+  );
+
+  const openSettings = useCallback(() => open({ key: "settings", kind: "settings" }), [open]);
+
+  const close = useCallback((key: string) => {
+    setTabs((ts) => {
+      const i = ts.findIndex((t) => t.key === key);
+      if (i < 0) return ts;
+      const rest = ts.filter((t) => t.key !== key);
+      setActiveKey((a) => (a === key ? (rest[Math.min(i, rest.length - 1)]?.key ?? null) : a));
+      return rest;
+    });
+  }, []);
+
+  const active = tabs.find((t) => t.key === activeKey) ?? null;
+  return { tabs, active, setActiveKey, openConnection, openSettings, close };
+}

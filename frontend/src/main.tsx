@@ -1,0 +1,14 @@
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { ApiProvider } from "./api";
+import { createWailsApi } from "./api/wails";
+import { App } from "./App";
+import "./styles.css";
+
+createRoot(document.getElementById("root")!).render(
+  <StrictMode>
+    <ApiProvider api={createWailsApi()}>
+      <App />
+    </ApiProvider>
+  </StrictMode>,
+);
