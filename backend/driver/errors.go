@@ -1,0 +1,122 @@
+package driver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// Kind classifies a driver error so the UI and the MCP tool errors can map
+// it without parsing text.
+type Kind string
+
+// The error kinds a driver reports.
+const (
+	// KindAuth: the database rejected the credential, or expects one while
+	// Auth Method is None. Message starts with "Authentication failed:".
+	KindAuth Kind = "auth"
+	// KindConnection: TLS or network failure. Message starts with
+	// "Connection failed:".
+	KindConnection Kind = "connection"
+	// KindRefusedFilter: a column filter that cannot run (REGEX, IsNull
+	// without indexNullState, a value that does not parse as its type, ...).
+	// The whole collection is never returned instead.
+	KindRefusedFilter Kind = "refused_filter"
+	// KindInvalidArgument: the caller passed something malformed (settings,
+	// query text, a row value).
+	KindInvalidArgument Kind = "invalid_argument"
+	// KindNotFound: the table, column or object does not exist.
+	KindNotFound Kind = "not_found"
+	// KindTimeout: the context deadline passed.
+	KindTimeout Kind = "timeout"
+	// KindCancelled: the context was cancelled.
+	KindCancelled Kind = "cancelled"
+	// KindUnsupported: the operation does not exist for this database (a
+	// GraphQL mutation, paging past the result maximum, ...).
+	KindUnsupported Kind = "unsupported"
+	// KindQueryFailed: the database answered with an error.
+	KindQueryFailed Kind = "query_failed"
+)
+
+// Message prefixes fixed by the spec.
+const (
+	AuthPrefix       = "Authentication failed: "
+	ConnectionPrefix = "Connection failed: "
+)
+
+// Error is the one error type a driver returns. Its text is safe to show to
+// the user: it never holds a raw Go error string nor a secret. The cause is
+// kept for errors.Is / errors.As only.
+type Error struct {
+	Kind Kind
+	Msg  string
+	Err  error
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// Unwrap returns the underlying cause (never shown to the user).
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf builds an *Error of the given kind. The auth and connection kinds get
+// their spec prefix when the text does not already carry it.
+func Errorf(kind Kind, format string, args ...any) *Error {
+	return newError(kind, nil, fmt.Sprintf(format, args...))
+}
+
+// Wrap is Errorf with a cause kept for errors.Is/As (its text is not used).
+func Wrap(kind Kind, cause error, format string, args ...any) *Error {
+	return newError(kind, cause, fmt.Sprintf(format, args...))
+}
+
+func newError(kind Kind, cause error, msg string) *Error {
+	switch kind {
+	case KindAuth:
+		if !hasPrefix(msg, AuthPrefix) {
+			msg = AuthPrefix + msg
+		}
+	case KindConnection:
+		if !hasPrefix(msg, ConnectionPrefix) {
+			msg = ConnectionPrefix + msg
+		}
+	}
+	return &Error{Kind: kind, Msg: msg, Err: cause}
+}
+
+func hasPrefix(s, p string) bool { return len(s) >= len(p) && s[:len(p)] == p }
+
+// KindOf returns the Kind of err: the kind of the first *Error in its chain,
+// KindCancelled / KindTimeout for bare context errors, and KindQueryFailed
+// for anything else. It returns "" for a nil error.
+func KindOf(err error) Kind {
+	if err == nil {
+		return ""
+	}
+	var de *Error
+	if errors.As(err, &de) {
+		return de.Kind
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return KindTimeout
+	}
+	if errors.Is(err, context.Canceled) {
+		return KindCancelled
+	}
+	return KindQueryFailed
+}
+
+// IsKind reports whether err is a driver error of the given kind.
+func IsKind(err error, k Kind) bool { return err != nil && KindOf(err) == k }
+
+// ContextError converts a finished context into the matching driver error, or
+// returns nil while ctx is still live.
+func ContextError(ctx context.Context) *Error {
+	switch err := ctx.Err(); {
+	case err == nil:
+		return nil
+	case errors.Is(err, context.DeadlineExceeded):
+		return Wrap(KindTimeout, err, "the operation timed out")
+	default:
+		return Wrap(KindCancelled, err, "the operation was cancelled")
+	}
+}

@@ -1,0 +1,230 @@
+package driver
+
+import "encoding/json"
+
+// Table is one entry of ListTables (a Weaviate collection).
+type Table struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+}
+
+// Column describes one grid column.
+type Column struct {
+	// Name is the column name ("uuid", a property name, "vector", or for an
+	// editor result the selected field / _additional member).
+	Name string `json:"name"`
+	// Type is the database type: "uuid", a Weaviate data type such as "text",
+	// "int[]", "date", "object", a referenced collection name, or "vector".
+	// Empty when unknown (editor results on computed fields).
+	Type string `json:"type,omitempty"`
+	// PrimaryKey marks the key column (uuid).
+	PrimaryKey bool `json:"primaryKey,omitempty"`
+	// ReadOnly columns are never written by Insert/Update (uuid, vector).
+	ReadOnly bool `json:"readOnly,omitempty"`
+	// Array marks a list type (its cells are JSON text).
+	Array bool `json:"array,omitempty"`
+	// Filterable lists the filter operators the column accepts, given the
+	// collection settings. Empty for an editor result.
+	Filterable []Operator `json:"filterable,omitempty"`
+	// Sortable tells whether Browse can sort on the column.
+	Sortable bool `json:"sortable,omitempty"`
+	// Description is the schema description, when any.
+	Description string `json:"description,omitempty"`
+}
+
+// TableSettings are the collection settings that change what a driver can do.
+type TableSettings struct {
+	// IndexNullState enables the IsNull filter.
+	IndexNullState bool `json:"indexNullState"`
+	// IndexPropertyLength enables the is empty / is not empty filters.
+	IndexPropertyLength bool `json:"indexPropertyLength"`
+	// IndexTimestamps enables filtering on creation/update time.
+	IndexTimestamps bool `json:"indexTimestamps"`
+	// MultiTenancy: every read needs a tenant, which only the editor's
+	// GraphQL text can name.
+	MultiTenancy bool `json:"multiTenancy"`
+	// Vectorizer is the collection's vectorizer module ("none" when absent).
+	Vectorizer string `json:"vectorizer,omitempty"`
+	// NamedVectors lists the named vectors; empty for a single vector.
+	NamedVectors []string `json:"namedVectors,omitempty"`
+}
+
+// TableInfo is DescribeTable's answer.
+type TableInfo struct {
+	Name        string        `json:"name"`
+	Description string        `json:"description,omitempty"`
+	Columns     []Column      `json:"columns"`
+	PrimaryKey  string        `json:"primaryKey"`
+	Settings    TableSettings `json:"settings"`
+	// Definition is the database's own schema document for the table.
+	Definition json.RawMessage `json:"definition,omitempty"`
+}
+
+// Column returns the named column, or false.
+func (t *TableInfo) Column(name string) (Column, bool) {
+	for _, c := range t.Columns {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return Column{}, false
+}
+
+// Page selects a window of rows. Limit 0 means the driver's default.
+type Page struct {
+	Offset int `json:"offset"`
+	Limit  int `json:"limit"`
+}
+
+// Operator is a UI filter operator.
+type Operator string
+
+// The filter operators of the spec.
+const (
+	OpEquals      Operator = "equals"
+	OpNotEquals   Operator = "not_equals"
+	OpGreater     Operator = "greater_than"
+	OpGreaterEq   Operator = "greater_or_equal"
+	OpLess        Operator = "less_than"
+	OpLessEq      Operator = "less_or_equal"
+	OpContains    Operator = "contains"
+	OpNotContains Operator = "not_contains"
+	OpStartsWith  Operator = "starts_with"
+	OpEndsWith    Operator = "ends_with"
+	OpIn          Operator = "in"
+	OpNotIn       Operator = "not_in"
+	OpBetween     Operator = "between"
+	OpIsNull      Operator = "is_null"
+	OpIsNotNull   Operator = "is_not_null"
+	OpIsEmpty     Operator = "is_empty"
+	OpIsNotEmpty  Operator = "is_not_empty"
+	OpRegex       Operator = "regex"
+)
+
+// Operators lists every operator in UI order.
+func Operators() []Operator {
+	return []Operator{OpEquals, OpNotEquals, OpGreater, OpGreaterEq, OpLess, OpLessEq,
+		OpContains, OpNotContains, OpStartsWith, OpEndsWith, OpIn, OpNotIn, OpBetween,
+		OpIsNull, OpIsNotNull, OpIsEmpty, OpIsNotEmpty, OpRegex}
+}
+
+// Filter is one column filter as the user typed it. Values are text; the
+// driver types them from the schema. In / NotIn take a comma-separated list
+// in Value; Between takes the lower bound in Value and the upper in Value2
+// (both inclusive). The null and emptiness operators take no value.
+type Filter struct {
+	Column   string   `json:"column"`
+	Operator Operator `json:"operator"`
+	Value    string   `json:"value,omitempty"`
+	Value2   string   `json:"value2,omitempty"`
+}
+
+// Sort orders Browse by one column.
+type Sort struct {
+	Column     string `json:"column"`
+	Descending bool   `json:"descending,omitempty"`
+}
+
+// Grid is a table of values. Cells are JSON-friendly: nil (null), string,
+// bool, or json.Number; array and object values and vectors are JSON text
+// strings. Rows[i][j] belongs to Columns[j].
+type Grid struct {
+	Columns []Column `json:"columns"`
+	Rows    [][]any  `json:"rows"`
+	// Offset is the row number of Rows[0] within the whole result.
+	Offset int `json:"offset"`
+	// HasMore tells whether a next page may exist (and is reachable).
+	HasMore bool `json:"hasMore"`
+	// Notice explains a limit the grid hit, e.g. paging stopped at 10,000.
+	Notice string `json:"notice,omitempty"`
+}
+
+// ResultKind tells which half of a Result is set.
+type ResultKind string
+
+// Result kinds.
+const (
+	ResultGrid ResultKind = "grid"
+	ResultJSON ResultKind = "json"
+)
+
+// Result is Execute's answer: a grid (a GraphQL Get) or a JSON document
+// (anything else), formatted with two-space indentation.
+type Result struct {
+	Kind ResultKind      `json:"kind"`
+	Grid *Grid           `json:"grid,omitempty"`
+	JSON json.RawMessage `json:"json,omitempty"`
+	// Table is the collection a grid came from, when known (for edits).
+	Table string `json:"table,omitempty"`
+	// Status is the HTTP status of a REST line.
+	Status int `json:"status,omitempty"`
+}
+
+// Row is one row for Insert, Update or Delete. Insert: Values are the
+// property cells, UUID only when the user typed one. Update: UUID plus only
+// the edited cells. Delete: UUID. Values are typed from the schema: a string
+// is parsed by the column's type (JSON text for arrays and objects), a Go
+// value (number, bool, []any, map) is used as given, nil is null.
+type Row struct {
+	UUID   string         `json:"uuid,omitempty"`
+	Values map[string]any `json:"values,omitempty"`
+}
+
+// RowStatus is one row's outcome.
+type RowStatus string
+
+// Row outcomes.
+const (
+	RowOK      RowStatus = "ok"
+	RowSkipped RowStatus = "skipped"
+	RowFailed  RowStatus = "failed"
+)
+
+// RowResult reports what happened to rows[Index].
+type RowResult struct {
+	Index  int       `json:"index"`
+	UUID   string    `json:"uuid,omitempty"`
+	Status RowStatus `json:"status"`
+	Kind   Kind      `json:"kind,omitempty"`
+	// Message says why a row was skipped or failed.
+	Message string `json:"message,omitempty"`
+}
+
+// Capabilities tell the UI and MCP what the driver offers.
+type Capabilities struct {
+	// QueryLanguage is the editor language ("graphql").
+	QueryLanguage string `json:"queryLanguage"`
+	SQL           bool   `json:"sql"`
+	SchemaEdits   bool   `json:"schemaEdits"`
+	SSHTunnel     bool   `json:"sshTunnel"`
+	DatabaseField bool   `json:"databaseField"`
+	// RESTLines: the editor also runs "<METHOD> <path> [body]" lines.
+	RESTLines bool `json:"restLines"`
+	// MaxResults is the deepest row paging reaches (offset + limit).
+	MaxResults int `json:"maxResults"`
+	// DefaultPageSize is Browse's page size when Page.Limit is 0.
+	DefaultPageSize int `json:"defaultPageSize"`
+	// Operators the driver knows (per-column support is in Column.Filterable).
+	Operators []Operator `json:"operators"`
+	// Transactions: edits are applied one row at a time, never atomically.
+	Transactions bool `json:"transactions"`
+}
+
+// Access tells whether a query reads or writes.
+type Access string
+
+// Access values.
+const (
+	AccessRead  Access = "read"
+	AccessWrite Access = "write"
+)
+
+// Classification is Classify's answer for the approval layer.
+type Classification struct {
+	Access Access `json:"access"`
+	// Destructive: the query deletes or overwrites data.
+	Destructive bool `json:"destructive"`
+}
+
+// Write reports whether the query writes.
+func (c Classification) Write() bool { return c.Access != AccessRead }

@@ -1,0 +1,179 @@
+package weaviate
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"app/backend/driver"
+)
+
+// pagingNotice explains why paging stops at MaxResults.
+var pagingNotice = fmt.Sprintf("Paging stops at row %s: Weaviate refuses offset plus limit above QUERY_MAXIMUM_RESULTS (%s by default). Narrow the rows with a filter to reach the others.", "10,000", "10,000")
+
+// window clamps a page to the result maximum. It returns the limit to ask
+// for and the notice when the page was cut at the maximum.
+func window(p driver.Page) (offset, limit int, notice string, err error) {
+	offset, limit = p.Offset, p.Limit
+	if offset < 0 || limit < 0 {
+		return 0, 0, "", driver.Errorf(driver.KindInvalidArgument, "offset and limit must not be negative")
+	}
+	if limit == 0 {
+		limit = DefaultPageSize
+	}
+	if offset >= MaxResults {
+		return 0, 0, "", driver.Errorf(driver.KindUnsupported, "%s", pagingNotice)
+	}
+	if offset+limit > MaxResults {
+		limit = MaxResults - offset
+		notice = pagingNotice
+	}
+	return offset, limit, notice, nil
+}
+
+// finishPage sets HasMore and the notice from the rows received.
+func finishPage(g *driver.Grid, offset, limit int, notice string) {
+	g.Offset = offset
+	full := len(g.Rows) >= limit
+	switch {
+	case full && offset+limit >= MaxResults:
+		g.HasMore = false
+		g.Notice = pagingNotice
+	default:
+		g.HasMore = full
+		if notice != "" && full {
+			g.Notice = notice
+		}
+	}
+}
+
+// Browse loads one page. Unfiltered and unsorted pages read
+// GET /v1/objects?class=..&offset=..&limit=..&include=vector; a filter or a
+// sort becomes a GraphQL Get with where and sort.
+func (d *Driver) Browse(ctx context.Context, table string, page driver.Page, filters []driver.Filter, sorts []driver.Sort) (*driver.Grid, error) {
+	c, err := d.classFor(ctx, table)
+	if err != nil {
+		return nil, err
+	}
+	if c.MultiTenancyConfig.Enabled {
+		return nil, tenantError(c)
+	}
+	offset, limit, notice, err := window(page)
+	if err != nil {
+		return nil, err
+	}
+	var g *driver.Grid
+	if len(filters) == 0 && len(sorts) == 0 {
+		g, err = d.browseREST(ctx, c, offset, limit)
+	} else {
+		var q string
+		q, err = browseQuery(c, offset, limit, filters, sorts)
+		if err != nil {
+			return nil, err
+		}
+		g, err = d.browseGraphQL(ctx, c, q)
+	}
+	if err != nil {
+		return nil, err
+	}
+	finishPage(g, offset, limit, notice)
+	return g, nil
+}
+
+func tenantError(c *class) error {
+	return driver.Errorf(driver.KindUnsupported, "collection %s has multi-tenancy enabled and the grid cannot name a tenant; name it in the editor's GraphQL text, e.g. { Get { %s(tenant: \"tenantA\", limit: 100) { _additional { id } } } }", c.Class, c.Class)
+}
+
+// restPage is the part of GET /v1/objects the grid needs. Properties and
+// vectors stay raw so vector cells are copied as text, never re-encoded.
+type restPage struct {
+	Objects []restObject `json:"objects"`
+}
+
+type restObject struct {
+	ID         string                     `json:"id"`
+	Properties map[string]json.RawMessage `json:"properties"`
+	Vector     json.RawMessage            `json:"vector"`
+	Vectors    map[string]json.RawMessage `json:"vectors"`
+}
+
+func (d *Driver) browseREST(ctx context.Context, c *class, offset, limit int) (*driver.Grid, error) {
+	q := url.Values{}
+	q.Set("class", c.Class)
+	q.Set("limit", strconv.Itoa(limit))
+	q.Set("offset", strconv.Itoa(offset))
+	q.Set("include", "vector")
+	resp, err := d.send(ctx, http.MethodGet, "/v1/objects", q, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		body, _ := readLimited(resp.Body)
+		return nil, d.statusError(resp.StatusCode, body, "the page of "+c.Class)
+	}
+	var p restPage
+	if err := json.NewDecoder(resp.Body).Decode(&p); err != nil {
+		if cerr := driver.ContextError(ctx); cerr != nil {
+			return nil, cerr
+		}
+		return nil, d.transportError(ctx, err)
+	}
+	cols := c.columns()
+	names := c.namedVectors()
+	g := &driver.Grid{Columns: cols, Rows: make([][]any, 0, len(p.Objects))}
+	for _, o := range p.Objects {
+		row := make([]any, len(cols))
+		row[0] = o.ID
+		for i, prop := range c.Properties {
+			if raw, ok := o.Properties[prop.Name]; ok {
+				row[i+1] = cell(raw)
+			}
+		}
+		if len(o.Vectors) > 0 && (len(names) > 0 || len(o.Vector) == 0) {
+			row[len(cols)-1] = vectorsText(names, o.Vectors)
+		} else if len(o.Vector) > 0 {
+			row[len(cols)-1] = jsonText(o.Vector)
+		}
+		g.Rows = append(g.Rows, row)
+	}
+	return g, nil
+}
+
+// Count counts the rows matching filters with a GraphQL Aggregate (a page's
+// totalResults is only the page size).
+func (d *Driver) Count(ctx context.Context, table string, filters []driver.Filter) (int64, error) {
+	c, err := d.classFor(ctx, table)
+	if err != nil {
+		return 0, err
+	}
+	if c.MultiTenancyConfig.Enabled {
+		return 0, tenantError(c)
+	}
+	q, err := countQuery(c, filters)
+	if err != nil {
+		return 0, err
+	}
+	data, err := d.graphql(ctx, q)
+	if err != nil {
+		return 0, err
+	}
+	var out struct {
+		Aggregate map[string][]struct {
+			Meta struct {
+				Count *int64 `json:"count"`
+			} `json:"meta"`
+		} `json:"Aggregate"`
+	}
+	if err := json.Unmarshal(data, &out); err != nil {
+		return 0, driver.Wrap(driver.KindQueryFailed, err, "the count of %s cannot be read", c.Class)
+	}
+	rows := out.Aggregate[c.Class]
+	if len(rows) == 0 || rows[0].Meta.Count == nil {
+		return 0, driver.Errorf(driver.KindQueryFailed, "the count of %s came back empty", c.Class)
+	}
+	return *rows[0].Meta.Count, nil
+}

@@ -1,0 +1,393 @@
+package weaviate
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"app/backend/driver"
+)
+
+// where is one node of a GraphQL where filter.
+type where struct {
+	op       string  // And, Or, Not, Equal, Like, ...
+	operands []where // for And / Or / Not
+	path     string  // property, "id", or "len(p)"
+	kind     string  // valueText, valueInt, valueNumber, valueBoolean, valueDate
+	literal  string  // GraphQL literal text of the value (scalar or list)
+}
+
+// String renders the node as GraphQL input-object text.
+func (w where) String() string {
+	var b strings.Builder
+	w.render(&b)
+	return b.String()
+}
+
+func (w where) render(b *strings.Builder) {
+	if len(w.operands) > 0 {
+		b.WriteString("{operator: ")
+		b.WriteString(w.op)
+		b.WriteString(", operands: [")
+		for i, o := range w.operands {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			o.render(b)
+		}
+		b.WriteString("]}")
+		return
+	}
+	b.WriteString("{path: [")
+	b.WriteString(gqlString(w.path))
+	b.WriteString("], operator: ")
+	b.WriteString(w.op)
+	b.WriteString(", ")
+	b.WriteString(w.kind)
+	b.WriteString(": ")
+	b.WriteString(w.literal)
+	b.WriteString("}")
+}
+
+// gqlString quotes s as a GraphQL string literal (JSON escapes are valid
+// GraphQL escapes).
+func gqlString(s string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// refused builds the error for a filter that cannot run.
+func refused(f driver.Filter, format string, args ...any) error {
+	return driver.Errorf(driver.KindRefusedFilter, "the filter %s %s cannot run: %s", f.Column, opLabel(f.Operator), fmt.Sprintf(format, args...))
+}
+
+func opLabel(op driver.Operator) string { return strings.ReplaceAll(string(op), "_", " ") }
+
+// scalar families a filter value can be typed as.
+const (
+	famText   = "text"
+	famUUID   = "uuid"
+	famInt    = "int"
+	famNumber = "number"
+	famBool   = "boolean"
+	famDate   = "date"
+	famNone   = ""
+)
+
+// family of a column: its scalar type and whether it is an array.
+func family(c *class, col string) (fam string, array bool, p property, err error) {
+	if col == ColUUID {
+		return famUUID, false, property{Name: "id"}, nil
+	}
+	if col == ColVector {
+		return famNone, false, property{}, fmt.Errorf("the vector column cannot be filtered; use a nearVector search in the editor")
+	}
+	p, ok := c.property(col)
+	if !ok {
+		return famNone, false, p, fmt.Errorf("collection %s has no column %q", c.Class, col)
+	}
+	b, arr := p.base()
+	switch b {
+	case "text", "string":
+		return famText, arr, p, nil
+	case "uuid", "int", "number", "date":
+		return b, arr, p, nil
+	case "boolean":
+		return famBool, arr, p, nil
+	case "reference":
+		return famNone, arr, p, fmt.Errorf("%s is a cross-reference; filter on the referenced collection in the editor's GraphQL instead", col)
+	default:
+		return famNone, arr, p, fmt.Errorf("properties of type %s cannot be filtered from the grid", p.Type())
+	}
+}
+
+// operatorsFor lists the operators a property accepts under c's settings.
+func operatorsFor(c *class, p property) []driver.Operator {
+	var out []driver.Operator
+	for _, op := range driver.Operators() {
+		if checkOperator(c, p.Name, op) == nil {
+			out = append(out, op)
+		}
+	}
+	return out
+}
+
+// checkOperator says why op cannot run on column col (nil when it can).
+func checkOperator(c *class, col string, op driver.Operator) error {
+	fam, arr, _, err := family(c, col)
+	if err != nil {
+		return err
+	}
+	switch op {
+	case driver.OpEquals, driver.OpNotEquals, driver.OpIn, driver.OpNotIn:
+		return nil
+	case driver.OpGreater, driver.OpGreaterEq, driver.OpLess, driver.OpLessEq, driver.OpBetween:
+		if fam == famInt || fam == famNumber || fam == famDate {
+			return nil
+		}
+		return fmt.Errorf("%s compares numbers and dates only; %s is %s", opLabel(op), col, typeName(c, col))
+	case driver.OpContains, driver.OpNotContains, driver.OpStartsWith, driver.OpEndsWith:
+		if fam == famText {
+			return nil
+		}
+		return fmt.Errorf("%s is a text pattern (Like) and applies to text properties only; %s is %s", opLabel(op), col, typeName(c, col))
+	case driver.OpIsNull, driver.OpIsNotNull:
+		if col == ColUUID {
+			return fmt.Errorf("uuid is never null")
+		}
+		if !c.InvertedIndexConfig.IndexNullState {
+			return fmt.Errorf("IsNull needs indexNullState, which collection %s does not enable (invertedIndexConfig.indexNullState)", c.Class)
+		}
+		return nil
+	case driver.OpIsEmpty, driver.OpIsNotEmpty:
+		if col == ColUUID {
+			return fmt.Errorf("uuid is never empty")
+		}
+		if fam != famText && !arr {
+			return fmt.Errorf("emptiness (len) applies to text and array properties only; %s is %s", col, typeName(c, col))
+		}
+		if !c.InvertedIndexConfig.IndexPropertyLength {
+			return fmt.Errorf("len() needs indexPropertyLength, which collection %s does not enable (invertedIndexConfig.indexPropertyLength)", c.Class)
+		}
+		return nil
+	case driver.OpRegex:
+		return fmt.Errorf("Weaviate has no regular-expression filter; use contains, starts with or ends with (Like with * wildcards)")
+	}
+	return fmt.Errorf("unknown operator %q", string(op))
+}
+
+func typeName(c *class, col string) string {
+	if col == ColUUID {
+		return "uuid"
+	}
+	if p, ok := c.property(col); ok {
+		return p.Type()
+	}
+	return "unknown"
+}
+
+// buildWhere turns the grid's filters into one where node (ANDed). It
+// returns ok=false for no filters.
+func buildWhere(c *class, filters []driver.Filter) (where, bool, error) {
+	if len(filters) == 0 {
+		return where{}, false, nil
+	}
+	nodes := make([]where, 0, len(filters))
+	for _, f := range filters {
+		n, err := filterNode(c, f)
+		if err != nil {
+			return where{}, false, err
+		}
+		nodes = append(nodes, n)
+	}
+	if len(nodes) == 1 {
+		return nodes[0], true, nil
+	}
+	return where{op: "And", operands: nodes}, true, nil
+}
+
+// filterNode types one filter from the schema and builds its node.
+func filterNode(c *class, f driver.Filter) (where, error) {
+	if err := checkOperator(c, f.Column, f.Operator); err != nil {
+		return where{}, refused(f, "%s", err.Error())
+	}
+	fam, _, p, _ := family(c, f.Column)
+	path := p.Name
+	leaf := func(op, raw string) (where, error) {
+		kind, lit, err := typedValue(fam, raw)
+		if err != nil {
+			return where{}, refused(f, "%s", err.Error())
+		}
+		return where{op: op, path: path, kind: kind, literal: lit}, nil
+	}
+	switch f.Operator {
+	case driver.OpEquals:
+		return leaf("Equal", f.Value)
+	case driver.OpNotEquals:
+		return leaf("NotEqual", f.Value)
+	case driver.OpGreater:
+		return leaf("GreaterThan", f.Value)
+	case driver.OpGreaterEq:
+		return leaf("GreaterThanEqual", f.Value)
+	case driver.OpLess:
+		return leaf("LessThan", f.Value)
+	case driver.OpLessEq:
+		return leaf("LessThanEqual", f.Value)
+	case driver.OpContains, driver.OpNotContains, driver.OpStartsWith, driver.OpEndsWith:
+		if f.Value == "" {
+			return where{}, refused(f, "the pattern is empty")
+		}
+		pat := f.Value
+		switch f.Operator {
+		case driver.OpContains, driver.OpNotContains:
+			pat = "*" + pat + "*"
+		case driver.OpStartsWith:
+			pat += "*"
+		case driver.OpEndsWith:
+			pat = "*" + pat
+		}
+		n := where{op: "Like", path: path, kind: "valueText", literal: gqlString(pat)}
+		if f.Operator == driver.OpNotContains {
+			return where{op: "Not", operands: []where{n}}, nil
+		}
+		return n, nil
+	case driver.OpIn, driver.OpNotIn:
+		items, err := splitList(f.Value)
+		if err != nil {
+			return where{}, refused(f, "%s", err.Error())
+		}
+		kind, lits := "", make([]string, 0, len(items))
+		for _, it := range items {
+			k, lit, err := typedValue(fam, it)
+			if err != nil {
+				return where{}, refused(f, "%s", err.Error())
+			}
+			kind = k
+			lits = append(lits, lit)
+		}
+		op := "ContainsAny"
+		if f.Operator == driver.OpNotIn {
+			op = "ContainsNone"
+		}
+		return where{op: op, path: path, kind: kind, literal: "[" + strings.Join(lits, ", ") + "]"}, nil
+	case driver.OpBetween:
+		if strings.TrimSpace(f.Value) == "" || strings.TrimSpace(f.Value2) == "" {
+			return where{}, refused(f, "between needs two bounds")
+		}
+		lo, err := leaf("GreaterThanEqual", f.Value)
+		if err != nil {
+			return where{}, err
+		}
+		hi, err := leaf("LessThanEqual", f.Value2)
+		if err != nil {
+			return where{}, err
+		}
+		return where{op: "And", operands: []where{lo, hi}}, nil
+	case driver.OpIsNull, driver.OpIsNotNull:
+		v := "true"
+		if f.Operator == driver.OpIsNotNull {
+			v = "false"
+		}
+		return where{op: "IsNull", path: path, kind: "valueBoolean", literal: v}, nil
+	case driver.OpIsEmpty:
+		return where{op: "Equal", path: "len(" + path + ")", kind: "valueInt", literal: "0"}, nil
+	case driver.OpIsNotEmpty:
+		return where{op: "GreaterThan", path: "len(" + path + ")", kind: "valueInt", literal: "0"}, nil
+	}
+	return where{}, refused(f, "unknown operator")
+}
+
+// typedValue parses raw as the family's type and returns the where value
+// key and the GraphQL literal.
+func typedValue(fam, raw string) (kind, literal string, err error) {
+	switch fam {
+	case famText:
+		return "valueText", gqlString(raw), nil
+	case famUUID:
+		s := strings.TrimSpace(raw)
+		if _, e := uuid.Parse(s); e != nil || len(s) != 36 {
+			return "", "", fmt.Errorf("%q is not a UUID (8-4-4-4-12 hex digits)", raw)
+		}
+		return "valueText", gqlString(strings.ToLower(s)), nil
+	case famInt:
+		s := strings.TrimSpace(raw)
+		n, e := strconv.ParseInt(s, 10, 64)
+		if e != nil {
+			return "", "", fmt.Errorf("%q is not an integer", raw)
+		}
+		return "valueInt", strconv.FormatInt(n, 10), nil
+	case famNumber:
+		s := strings.TrimSpace(raw)
+		f, e := strconv.ParseFloat(s, 64)
+		if e != nil || math.IsNaN(f) || math.IsInf(f, 0) || strings.ContainsAny(s, "xXpP_") {
+			return "", "", fmt.Errorf("%q is not a number", raw)
+		}
+		return "valueNumber", strconv.FormatFloat(f, 'g', -1, 64), nil
+	case famBool:
+		switch strings.ToLower(strings.TrimSpace(raw)) {
+		case "true":
+			return "valueBoolean", "true", nil
+		case "false":
+			return "valueBoolean", "false", nil
+		}
+		return "", "", fmt.Errorf("%q is not a boolean (true or false)", raw)
+	case famDate:
+		s := strings.TrimSpace(raw)
+		t, e := time.Parse(time.RFC3339Nano, s)
+		if e != nil || !strings.Contains(s, "T") {
+			return "", "", fmt.Errorf("%q is not a full RFC 3339 timestamp; dates need the shape YYYY-MM-DDThh:mm:ssZ, e.g. 2024-01-31T00:00:00Z", raw)
+		}
+		return "valueDate", gqlString(t.Format(time.RFC3339Nano)), nil
+	}
+	return "", "", fmt.Errorf("this column cannot be filtered")
+}
+
+// splitList splits a comma-separated list; an item may be double-quoted to
+// hold a comma ("a,b", c). Spaces around items are trimmed. Empty items and
+// an empty list are errors.
+func splitList(s string) ([]string, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, fmt.Errorf("the list is empty; separate values with commas")
+	}
+	r := csv.NewReader(strings.NewReader(s))
+	r.TrimLeadingSpace = true
+	r.FieldsPerRecord = -1
+	r.ReuseRecord = false
+	rec, err := r.Read()
+	if err != nil {
+		return nil, fmt.Errorf("the list cannot be read (quote an item with double quotes to keep a comma in it)")
+	}
+	if _, err := r.Read(); err != io.EOF {
+		return nil, fmt.Errorf("the list must be on one line")
+	}
+	out := make([]string, 0, len(rec))
+	for _, it := range rec {
+		it = strings.TrimSpace(it)
+		if it == "" {
+			return nil, fmt.Errorf("the list has an empty item")
+		}
+		out = append(out, it)
+	}
+	return out, nil
+}
+
+// sortArg renders the GraphQL sort argument.
+func sortArg(c *class, sorts []driver.Sort) (string, error) {
+	if len(sorts) == 0 {
+		return "", nil
+	}
+	parts := make([]string, 0, len(sorts))
+	for _, s := range sorts {
+		path := s.Column
+		switch s.Column {
+		case ColUUID:
+			path = "_id"
+		case ColVector:
+			return "", driver.Errorf(driver.KindInvalidArgument, "the vector column cannot be sorted")
+		default:
+			p, ok := c.property(s.Column)
+			if !ok {
+				return "", driver.Errorf(driver.KindInvalidArgument, "collection %s has no column %q to sort on", c.Class, s.Column)
+			}
+			if !sortable(p) {
+				return "", driver.Errorf(driver.KindInvalidArgument, "column %s (%s) cannot be sorted", s.Column, p.Type())
+			}
+		}
+		order := "asc"
+		if s.Descending {
+			order = "desc"
+		}
+		parts = append(parts, "{path: ["+gqlString(path)+"], order: "+order+"}")
+	}
+	return "[" + strings.Join(parts, ", ") + "]", nil
+}

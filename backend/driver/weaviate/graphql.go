@@ -1,0 +1,203 @@
+package weaviate
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"app/backend/driver"
+)
+
+// phoneFields are the sub-fields of a phoneNumber property.
+const phoneFields = "input internationalFormatted countryCode nationalFormatted national valid defaultCountry"
+
+// selection renders the GraphQL selection of one property (sub-selections for
+// objects, geo coordinates, phone numbers and references).
+func selection(p property) string {
+	b, _ := p.base()
+	switch b {
+	case "object":
+		parts := make([]string, 0, len(p.NestedProperties))
+		for _, n := range p.NestedProperties {
+			parts = append(parts, selection(n))
+		}
+		return p.Name + " { " + strings.Join(parts, " ") + " }"
+	case "geoCoordinates":
+		return p.Name + " { latitude longitude }"
+	case "phoneNumber":
+		return p.Name + " { " + phoneFields + " }"
+	case "reference":
+		parts := make([]string, 0, len(p.DataType))
+		for _, t := range p.DataType {
+			parts = append(parts, "... on "+t+" { _additional { id } }")
+		}
+		return p.Name + " { __typename " + strings.Join(parts, " ") + " }"
+	}
+	return p.Name
+}
+
+// additional renders the _additional selection for the grid: id and the
+// vector (or the named vectors).
+func additional(c *class) string {
+	if names := c.namedVectors(); len(names) > 0 {
+		return "_additional { id vectors { " + strings.Join(names, " ") + " } }"
+	}
+	return "_additional { id vector }"
+}
+
+// browseQuery renders the GraphQL Get for a filtered or sorted page.
+func browseQuery(c *class, offset, limit int, filters []driver.Filter, sorts []driver.Sort) (string, error) {
+	args := []string{"limit: " + strconv.Itoa(limit)}
+	if offset > 0 {
+		args = append(args, "offset: "+strconv.Itoa(offset))
+	}
+	w, ok, err := buildWhere(c, filters)
+	if err != nil {
+		return "", err
+	}
+	if ok {
+		args = append(args, "where: "+w.String())
+	}
+	s, err := sortArg(c, sorts)
+	if err != nil {
+		return "", err
+	}
+	if s != "" {
+		args = append(args, "sort: "+s)
+	}
+	fields := make([]string, 0, len(c.Properties)+1)
+	for _, p := range c.Properties {
+		fields = append(fields, selection(p))
+	}
+	fields = append(fields, additional(c))
+	return "{ Get { " + c.Class + "(" + strings.Join(args, ", ") + ") { " + strings.Join(fields, " ") + " } } }", nil
+}
+
+// countQuery renders the Aggregate that counts the matching rows.
+func countQuery(c *class, filters []driver.Filter) (string, error) {
+	w, ok, err := buildWhere(c, filters)
+	if err != nil {
+		return "", err
+	}
+	args := ""
+	if ok {
+		args = "(where: " + w.String() + ")"
+	}
+	return "{ Aggregate { " + c.Class + args + " { meta { count } } } }", nil
+}
+
+// graphqlAnswer is the body of POST /v1/graphql.
+type graphqlAnswer struct {
+	Data   json.RawMessage `json:"data"`
+	Errors []gqlError      `json:"errors"`
+}
+
+// graphql posts a query and returns its data. GraphQL errors (HTTP 200 with
+// errors) are returned as KindQueryFailed errors.
+func (d *Driver) graphql(ctx context.Context, query string) (json.RawMessage, error) {
+	body, _ := json.Marshal(map[string]string{"query": query})
+	st, resp, err := d.call(ctx, http.MethodPost, "/v1/graphql", nil, body)
+	if err != nil {
+		return nil, err
+	}
+	if st != http.StatusOK {
+		return nil, d.statusError(st, resp, "the GraphQL query")
+	}
+	var a graphqlAnswer
+	if err := json.Unmarshal(resp, &a); err != nil {
+		return nil, driver.Wrap(driver.KindQueryFailed, err, "the GraphQL answer is not valid JSON")
+	}
+	if len(a.Errors) > 0 {
+		return nil, d.gqlErrors(a.Errors)
+	}
+	return a.Data, nil
+}
+
+func (d *Driver) gqlErrors(errs []gqlError) error {
+	msgs := make([]string, 0, len(errs))
+	for _, e := range errs {
+		msgs = append(msgs, d.redact(e.Message))
+	}
+	msg := strings.Join(msgs, "; ")
+	if strings.Contains(msg, "query maximum results exceeded") {
+		return driver.Errorf(driver.KindUnsupported, "the database refuses to page past its result maximum (QUERY_MAXIMUM_RESULTS, default %d rows): %s", MaxResults, msg)
+	}
+	return driver.Errorf(driver.KindQueryFailed, "GraphQL error: %s", msg)
+}
+
+// browseGraphQL runs a generated Get and shapes the answer like a REST page.
+func (d *Driver) browseGraphQL(ctx context.Context, c *class, query string) (*driver.Grid, error) {
+	data, err := d.graphql(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	var out struct {
+		Get map[string][]map[string]json.RawMessage `json:"Get"`
+	}
+	if err := json.Unmarshal(data, &out); err != nil {
+		return nil, driver.Wrap(driver.KindQueryFailed, err, "the GraphQL answer for %s cannot be read", c.Class)
+	}
+	cols := c.columns()
+	names := c.namedVectors()
+	objs := out.Get[c.Class]
+	g := &driver.Grid{Columns: cols, Rows: make([][]any, 0, len(objs))}
+	for _, o := range objs {
+		row := make([]any, len(cols))
+		var add struct {
+			ID      string                     `json:"id"`
+			Vector  json.RawMessage            `json:"vector"`
+			Vectors map[string]json.RawMessage `json:"vectors"`
+		}
+		if raw, ok := o["_additional"]; ok {
+			_ = json.Unmarshal(raw, &add)
+		}
+		row[0] = add.ID
+		for i, p := range c.Properties {
+			raw, ok := o[p.Name]
+			if !ok {
+				continue
+			}
+			if p.isRef() {
+				row[i+1] = refCell(raw)
+				continue
+			}
+			row[i+1] = cell(raw)
+		}
+		if len(names) > 0 {
+			row[len(cols)-1] = vectorsText(names, add.Vectors)
+		} else if len(add.Vector) > 0 && string(add.Vector) != "null" {
+			row[len(cols)-1] = jsonText(add.Vector)
+		}
+		g.Rows = append(g.Rows, row)
+	}
+	return g, nil
+}
+
+// refCell renders GraphQL reference results the way REST shows them: a JSON
+// array of {"beacon": "weaviate://localhost/<Class>/<id>", "href": ...}.
+func refCell(raw json.RawMessage) any {
+	var items []struct {
+		Typename   string `json:"__typename"`
+		Additional struct {
+			ID string `json:"id"`
+		} `json:"_additional"`
+	}
+	if json.Unmarshal(raw, &items) != nil || items == nil {
+		return cell(raw)
+	}
+	type beacon struct {
+		Beacon string `json:"beacon"`
+		Href   string `json:"href"`
+	}
+	out := make([]beacon, 0, len(items))
+	for _, it := range items {
+		out = append(out, beacon{
+			Beacon: "weaviate://localhost/" + it.Typename + "/" + it.Additional.ID,
+			Href:   "/v1/objects/" + it.Typename + "/" + it.Additional.ID,
+		})
+	}
+	b, _ := json.Marshal(out)
+	return string(b)
+}

@@ -1,0 +1,248 @@
+package weaviate
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+	"unicode"
+
+	"app/backend/driver"
+)
+
+// class is one collection of GET /v1/schema.
+type class struct {
+	Class               string                 `json:"class"`
+	Description         string                 `json:"description"`
+	Properties          []property             `json:"properties"`
+	Vectorizer          string                 `json:"vectorizer"`
+	VectorConfig        map[string]any         `json:"vectorConfig"`
+	InvertedIndexConfig invertedIndex          `json:"invertedIndexConfig"`
+	MultiTenancyConfig  struct{ Enabled bool } `json:"multiTenancyConfig"`
+	raw                 json.RawMessage
+}
+
+type invertedIndex struct {
+	IndexNullState      bool `json:"indexNullState"`
+	IndexPropertyLength bool `json:"indexPropertyLength"`
+	IndexTimestamps     bool `json:"indexTimestamps"`
+}
+
+type property struct {
+	Name             string     `json:"name"`
+	DataType         []string   `json:"dataType"`
+	Description      string     `json:"description"`
+	NestedProperties []property `json:"nestedProperties"`
+	IndexFilterable  *bool      `json:"indexFilterable"`
+	IndexSearchable  *bool      `json:"indexSearchable"`
+}
+
+// Type is the property's data type as shown ("text", "int[]", a referenced
+// collection name, or "Person|Place" for a multi-target reference).
+func (p property) Type() string {
+	if p.isRef() {
+		return strings.Join(p.DataType, "|")
+	}
+	if len(p.DataType) == 0 {
+		return ""
+	}
+	return p.DataType[0]
+}
+
+// isRef: a capitalised data type names a collection (cross-reference).
+func (p property) isRef() bool {
+	if len(p.DataType) == 0 || p.DataType[0] == "" {
+		return false
+	}
+	return unicode.IsUpper([]rune(p.DataType[0])[0])
+}
+
+// base is the scalar type without [] and whether it is an array.
+func (p property) base() (string, bool) {
+	t := p.Type()
+	if p.isRef() {
+		return "reference", true
+	}
+	if b, ok := strings.CutSuffix(t, "[]"); ok {
+		return b, true
+	}
+	return t, false
+}
+
+// namedVectors lists the collection's named vectors, sorted; nil when it has
+// a single (legacy) vector.
+func (c *class) namedVectors() []string {
+	if len(c.VectorConfig) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(c.VectorConfig))
+	for n := range c.VectorConfig {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func (c *class) property(name string) (property, bool) {
+	for _, p := range c.Properties {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return property{}, false
+}
+
+// Column names of the two fixed columns.
+const (
+	ColUUID   = "uuid"
+	ColVector = "vector"
+)
+
+// columns: uuid first, one per property in schema order, vector last.
+func (c *class) columns() []driver.Column {
+	cols := make([]driver.Column, 0, len(c.Properties)+2)
+	cols = append(cols, driver.Column{Name: ColUUID, Type: "uuid", PrimaryKey: true, ReadOnly: true,
+		Filterable: []driver.Operator{driver.OpEquals, driver.OpNotEquals, driver.OpIn, driver.OpNotIn}, Sortable: true})
+	for _, p := range c.Properties {
+		b, arr := p.base()
+		cols = append(cols, driver.Column{
+			Name: p.Name, Type: p.Type(), Array: arr || b == "object" || b == "geoCoordinates" || b == "phoneNumber",
+			Filterable: operatorsFor(c, p), Sortable: sortable(p), Description: p.Description,
+		})
+	}
+	vt := "vector"
+	if len(c.VectorConfig) > 0 {
+		vt = "vectors"
+	}
+	cols = append(cols, driver.Column{Name: ColVector, Type: vt, ReadOnly: true, Array: true})
+	return cols
+}
+
+func sortable(p property) bool {
+	b, arr := p.base()
+	if arr {
+		return false
+	}
+	switch b {
+	case "text", "string", "int", "number", "boolean", "date", "uuid":
+		return true
+	}
+	return false
+}
+
+func (c *class) info() *driver.TableInfo {
+	return &driver.TableInfo{
+		Name: c.Class, Description: c.Description, Columns: c.columns(), PrimaryKey: ColUUID,
+		Settings: driver.TableSettings{
+			IndexNullState:      c.InvertedIndexConfig.IndexNullState,
+			IndexPropertyLength: c.InvertedIndexConfig.IndexPropertyLength,
+			IndexTimestamps:     c.InvertedIndexConfig.IndexTimestamps,
+			MultiTenancy:        c.MultiTenancyConfig.Enabled,
+			Vectorizer:          c.Vectorizer,
+			NamedVectors:        c.namedVectors(),
+		},
+		Definition: c.raw,
+	}
+}
+
+// loadSchema reads GET /v1/schema and caches it.
+func (d *Driver) loadSchema(ctx context.Context) error {
+	st, body, err := d.call(ctx, http.MethodGet, "/v1/schema", nil, nil)
+	if err != nil {
+		return err
+	}
+	if st != http.StatusOK {
+		return d.statusError(st, body, "the schema (/v1/schema)")
+	}
+	var doc struct {
+		Classes []json.RawMessage `json:"classes"`
+	}
+	if err := json.Unmarshal(body, &doc); err != nil {
+		return driver.Wrap(driver.KindQueryFailed, err, "the schema answer of %s is not valid JSON", d.hostTxt)
+	}
+	m := make(map[string]*class, len(doc.Classes))
+	order := make([]string, 0, len(doc.Classes))
+	for _, raw := range doc.Classes {
+		c := &class{}
+		if err := json.Unmarshal(raw, c); err != nil {
+			return driver.Wrap(driver.KindQueryFailed, err, "the schema answer of %s cannot be read", d.hostTxt)
+		}
+		c.raw = raw
+		m[c.Class] = c
+		order = append(order, c.Class)
+	}
+	d.mu.Lock()
+	d.schema, d.order, d.schemaAt = m, order, time.Now()
+	d.mu.Unlock()
+	return nil
+}
+
+// invalidateSchema forgets the cached schema (after a REST write in the
+// editor, which may have changed it).
+func (d *Driver) invalidateSchema() {
+	d.mu.Lock()
+	d.schemaAt = time.Time{}
+	d.mu.Unlock()
+}
+
+// classFor returns the collection, from a fresh cache or a reload. An
+// unknown name is reloaded once before it is reported as not found.
+func (d *Driver) classFor(ctx context.Context, name string) (*class, error) {
+	if name == "" {
+		return nil, driver.Errorf(driver.KindInvalidArgument, "no collection named")
+	}
+	d.mu.Lock()
+	c, ok := d.schema[name]
+	fresh := time.Since(d.schemaAt) < schemaTTL
+	d.mu.Unlock()
+	if ok && fresh {
+		return c, nil
+	}
+	if err := d.loadSchema(ctx); err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	c, ok = d.schema[name]
+	d.mu.Unlock()
+	if !ok {
+		return nil, driver.Errorf(driver.KindNotFound, "collection %q does not exist", name)
+	}
+	return c, nil
+}
+
+// ListTables lists the collections of /v1/schema in schema order.
+func (d *Driver) ListTables(ctx context.Context) ([]driver.Table, error) {
+	if err := d.loadSchema(ctx); err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make([]driver.Table, 0, len(d.order))
+	for _, n := range d.order {
+		out = append(out, driver.Table{Name: n, Description: d.schema[n].Description})
+	}
+	return out, nil
+}
+
+// DescribeTable reads the collection's schema fresh and returns its columns.
+func (d *Driver) DescribeTable(ctx context.Context, table string) (*driver.TableInfo, error) {
+	if table == "" {
+		return nil, driver.Errorf(driver.KindInvalidArgument, "no collection named")
+	}
+	if err := d.loadSchema(ctx); err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	c, ok := d.schema[table]
+	d.mu.Unlock()
+	if !ok {
+		return nil, driver.Errorf(driver.KindNotFound, "collection %q does not exist", table)
+	}
+	return c.info(), nil
+}
+
+// escapePath escapes one path segment.
+func escapePath(s string) string { return url.PathEscape(s) }
