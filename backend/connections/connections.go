@@ -1,0 +1,198 @@
+// Package connections keeps the user's saved connections: their settings in
+// <config dir>/connections.json and their API keys in the keyring, never in the file.
+package connections
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"app/backend/config"
+	"app/backend/driver"
+	"app/backend/secrets"
+)
+
+// Types of database a connection can reach.
+const (
+	TypeWeaviate = "weaviate"
+)
+
+// External access levels: how far AI clients on the MCP endpoint may use a connection.
+// The effective right is the lower of this and the caller's token level.
+const (
+	AccessBlocked   = "blocked"   // invisible to AI clients
+	AccessReadOnly  = "readOnly"  // reads only
+	AccessReadWrite = "readWrite" // writes too, each approved by the user
+)
+
+// DefaultExternalAccess is what a new connection gets. Writes still need the user's
+// approval for every statement, so read-write is useful without being unsafe.
+const DefaultExternalAccess = AccessReadWrite
+
+// ErrNotFound is returned for an ID or name that no saved connection has.
+var ErrNotFound = errors.New("connection not found")
+
+// Connection is one saved connection. Settings.APIKey is always empty here (it is tagged
+// json:"-" and lives in the keyring); Resolve fills it in for a driver.
+type Connection struct {
+	ID             string          `json:"id"`
+	Name           string          `json:"name"`
+	Type           string          `json:"type"`
+	Settings       driver.Settings `json:"settings"`
+	ExternalAccess string          `json:"externalAccess"`
+	CreatedAt      time.Time       `json:"createdAt"`
+}
+
+// Store is the saved connections of one config dir.
+type Store struct {
+	file *config.JSONFile[[]Connection]
+	keys secrets.Keyring
+}
+
+// NewStore returns the store of a config dir; keys holds the API keys.
+func NewStore(dir string, keys secrets.Keyring) *Store {
+	return &Store{
+		file: config.NewJSONFile(filepath.Join(dir, "connections.json"), func() []Connection { return nil }),
+		keys: keys,
+	}
+}
+
+func apiKeyRef(id string) string { return "connection/" + id + "/apiKey" }
+
+// List returns the saved connections in the order they were added.
+func (s *Store) List(ctx context.Context) ([]Connection, error) {
+	list, err := s.file.Load(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list connections: %w", err)
+	}
+	return list, nil
+}
+
+// Get returns the connection with this ID, or else with this name (case-insensitive).
+func (s *Store) Get(ctx context.Context, idOrName string) (Connection, error) {
+	list, err := s.List(ctx)
+	if err != nil {
+		return Connection{}, err
+	}
+	for _, c := range list {
+		if c.ID == idOrName {
+			return c, nil
+		}
+	}
+	for _, c := range list {
+		if strings.EqualFold(c.Name, idOrName) {
+			return c, nil
+		}
+	}
+	return Connection{}, fmt.Errorf("%w: %q", ErrNotFound, idOrName)
+}
+
+// Add validates and saves a new connection, with its API key in the keyring.
+func (s *Store) Add(ctx context.Context, c Connection, apiKey string) (Connection, error) {
+	c.Name = strings.TrimSpace(c.Name)
+	if c.Name == "" {
+		return Connection{}, errors.New("add connection: a name is required")
+	}
+	if c.Type == "" {
+		c.Type = TypeWeaviate
+	}
+	if c.Type != TypeWeaviate {
+		return Connection{}, fmt.Errorf("add connection: type %q is not supported (supported: %s)", c.Type, TypeWeaviate)
+	}
+	if c.ExternalAccess == "" {
+		c.ExternalAccess = DefaultExternalAccess
+	}
+	if err := validAccess(c.ExternalAccess); err != nil {
+		return Connection{}, err
+	}
+	c.Settings = c.Settings.Normalized()
+	withKey := c.Settings
+	withKey.APIKey = apiKey
+	if err := withKey.Validate(); err != nil {
+		return Connection{}, fmt.Errorf("add connection: %w", err)
+	}
+	c.ID = uuid.NewString()
+	c.CreatedAt = time.Now().UTC().Truncate(time.Second)
+	if c.Settings.AuthMethod == driver.AuthAPIKey {
+		if err := s.keys.Set(apiKeyRef(c.ID), apiKey); err != nil {
+			return Connection{}, fmt.Errorf("add connection: %w", err)
+		}
+	}
+	err := s.file.Update(ctx, func(list *[]Connection) error {
+		for _, o := range *list {
+			if strings.EqualFold(o.Name, c.Name) {
+				return fmt.Errorf("add connection: a connection named %q already exists", o.Name)
+			}
+		}
+		*list = append(*list, c)
+		return nil
+	})
+	if err != nil {
+		if c.Settings.AuthMethod == driver.AuthAPIKey {
+			_ = s.keys.Delete(apiKeyRef(c.ID))
+		}
+		return Connection{}, err
+	}
+	return c, nil
+}
+
+// Remove deletes a connection and its API key.
+func (s *Store) Remove(ctx context.Context, idOrName string) error {
+	c, err := s.Get(ctx, idOrName)
+	if err != nil {
+		return err
+	}
+	err = s.file.Update(ctx, func(list *[]Connection) error {
+		out := (*list)[:0]
+		for _, o := range *list {
+			if o.ID != c.ID {
+				out = append(out, o)
+			}
+		}
+		*list = out
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("remove connection: %w", err)
+	}
+	if c.Settings.AuthMethod == driver.AuthAPIKey {
+		if err := s.keys.Delete(apiKeyRef(c.ID)); err != nil {
+			return fmt.Errorf("remove connection: %w", err)
+		}
+	}
+	return nil
+}
+
+// Resolve returns the connection with its API key filled in from the keyring, ready for a
+// driver. The key must not be logged or shown.
+func (s *Store) Resolve(ctx context.Context, idOrName string) (Connection, error) {
+	c, err := s.Get(ctx, idOrName)
+	if err != nil {
+		return Connection{}, err
+	}
+	if c.Settings.AuthMethod == driver.AuthAPIKey {
+		key, err := s.keys.Get(apiKeyRef(c.ID))
+		if err != nil {
+			return Connection{}, fmt.Errorf("connection %q: API key: %w", c.Name, err)
+		}
+		c.Settings.APIKey = key
+	}
+	return c, nil
+}
+
+// ModTime tells when the saved connections last changed, so the running app can pick up a
+// change made by the CLI.
+func (s *Store) ModTime() time.Time { return s.file.ModTime() }
+
+func validAccess(a string) error {
+	switch a {
+	case AccessBlocked, AccessReadOnly, AccessReadWrite:
+		return nil
+	}
+	return fmt.Errorf("external access %q is not one of %s, %s, %s", a, AccessBlocked, AccessReadOnly, AccessReadWrite)
+}

@@ -1,0 +1,91 @@
+package connections
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"app/backend/driver"
+	"app/backend/secrets"
+)
+
+func newStore(t *testing.T) (*Store, string) {
+	t.Helper()
+	dir := t.TempDir()
+	keys, err := secrets.Open(secrets.Options{Backend: "file", Password: "test", Dir: filepath.Join(dir, "keyring")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewStore(dir, keys), dir
+}
+
+func TestStore(t *testing.T) {
+	ctx := context.Background()
+	t.Run("a new connection starts on port 8080, SSL Disabled, Auth None", func(t *testing.T) {
+		s, _ := newStore(t)
+		c, err := s.Add(ctx, Connection{Name: "local", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}}, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Settings.SSLMode != driver.SSLDisabled || c.Settings.AuthMethod != driver.AuthNone || c.Type != TypeWeaviate || c.ID == "" {
+			t.Fatalf("got %+v", c)
+		}
+	})
+	t.Run("the API key is in the keyring, never in the connections file", func(t *testing.T) {
+		s, dir := newStore(t)
+		c, err := s.Add(ctx, Connection{Name: "cloud", Settings: driver.Settings{Host: "x.example", Port: 443, AuthMethod: driver.AuthAPIKey, SSLMode: driver.SSLRequired}}, "super-secret-key")
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(filepath.Join(dir, "connections.json"))
+		if strings.Contains(string(data), "super-secret-key") {
+			t.Fatal("API key written to connections.json")
+		}
+		r, err := s.Resolve(ctx, c.ID)
+		if err != nil || r.Settings.APIKey != "super-secret-key" {
+			t.Fatalf("resolve: %v", err)
+		}
+		if err := s.Remove(ctx, "cloud"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Get(ctx, c.ID); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("after remove: %v", err)
+		}
+	})
+	for _, tc := range []struct {
+		name string
+		c    Connection
+		key  string
+	}{
+		{"API Key auth without a key is refused", Connection{Name: "a", Settings: driver.Settings{Host: "h", Port: 1, AuthMethod: driver.AuthAPIKey}}, ""},
+		{"an unknown SSL mode is refused", Connection{Name: "a", Settings: driver.Settings{Host: "h", Port: 1, SSLMode: "Sometimes"}}, ""},
+		{"a missing host is refused", Connection{Name: "a", Settings: driver.Settings{Port: 1}}, ""},
+		{"a missing name is refused", Connection{Settings: driver.Settings{Host: "h", Port: 1}}, ""},
+		{"an unknown type is refused", Connection{Name: "a", Type: "oracle", Settings: driver.Settings{Host: "h", Port: 1}}, ""},
+		{"an unknown external access level is refused", Connection{Name: "a", ExternalAccess: "sometimes", Settings: driver.Settings{Host: "h", Port: 1}}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, _ := newStore(t)
+			if _, err := s.Add(ctx, tc.c, tc.key); err == nil {
+				t.Fatal("accepted")
+			}
+			list, _ := s.List(ctx)
+			if len(list) != 0 {
+				t.Fatalf("a refused add saved %d connections", len(list))
+			}
+		})
+	}
+	t.Run("two connections cannot share a name", func(t *testing.T) {
+		s, _ := newStore(t)
+		c := Connection{Name: "dup", Settings: driver.Settings{Host: "h", Port: 1}}
+		if _, err := s.Add(ctx, c, ""); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Add(ctx, Connection{Name: "DUP", Settings: c.Settings}, ""); err == nil {
+			t.Fatal("duplicate name accepted")
+		}
+	})
+}
