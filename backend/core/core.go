@@ -1,0 +1,164 @@
+// Package core assembles the backend services of one config dir (settings, keyring, saved
+// connections, the MCP server) and owns their lifecycle, so that the desktop app, the
+// headless server and the CLI start exactly the same backend.
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/sirupsen/logrus"
+
+	"app/backend/config"
+	"app/backend/connections"
+	"app/backend/mcp"
+	"app/backend/secrets"
+)
+
+// Product facts shown to MCP clients in serverInfo.
+const (
+	ServerName  = "app"
+	ServerTitle = "App"
+	WebsiteURL  = "https://github.com/app-client/app"
+)
+
+// Options configure a Core.
+type Options struct {
+	// Dir is the resolved config dir (config.ResolveDir).
+	Dir string
+	// MCPPort overrides the settings' port when >= 0 (0 picks a free port).
+	MCPPort int
+	// Version is the app's version, reported to MCP clients.
+	Version string
+	Log     *logrus.Logger
+}
+
+// Core is the running backend.
+type Core struct {
+	Dir         string
+	Log         *logrus.Logger
+	Settings    *config.JSONFile[config.Settings]
+	Keys        secrets.Keyring
+	Connections *connections.Store
+
+	opts       Options
+	instanceID string
+	mcp        *mcp.Server
+	port       int
+}
+
+// Open builds the services; nothing listens until Start.
+func Open(ctx context.Context, opts Options) (*Core, error) {
+	if opts.Dir == "" {
+		return nil, errors.New("core: no config dir")
+	}
+	if opts.Log == nil {
+		opts.Log = logrus.New()
+	}
+	settings := config.SettingsFile(opts.Dir)
+	s, err := settings.Load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", settings.Path(), err)
+	}
+	keyOpts := secrets.OptionsFromEnv(opts.Dir)
+	keys := secrets.Lazy(func() (secrets.Keyring, error) { return secrets.Open(keyOpts) })
+	return &Core{
+		Dir:         opts.Dir,
+		Log:         opts.Log,
+		Settings:    settings,
+		Keys:        keys,
+		Connections: connections.NewStore(opts.Dir, keys),
+		opts:        opts,
+		instanceID:  uuid.NewString(),
+	}, nil
+}
+
+// Start starts the MCP server when the settings enable it, and writes the handshake file
+// with the bound port.
+func (c *Core) Start(ctx context.Context) error {
+	s, err := c.Settings.Load(ctx)
+	if err != nil {
+		return err
+	}
+	if !s.MCP.Enabled {
+		c.Log.Info("MCP server is disabled in settings (mcp.enabled=false)")
+		return nil
+	}
+	port := s.MCP.Port
+	if c.opts.MCPPort >= 0 {
+		port = c.opts.MCPPort
+	}
+	srv, err := mcp.NewServer(mcp.Options{
+		Name:        ServerName,
+		Version:     c.opts.Version,
+		Title:       ServerTitle,
+		WebsiteURL:  WebsiteURL,
+		Logger:      c.Log,
+		Connections: connectionLister{c.Connections},
+	})
+	if err != nil {
+		return fmt.Errorf("MCP server: %w", err)
+	}
+	bound, err := srv.Listen(ctx, port)
+	if err != nil {
+		return fmt.Errorf("MCP server cannot listen on 127.0.0.1:%d: %w", port, err)
+	}
+	c.mcp, c.port = srv, bound
+	err = config.WriteHandshake(c.Dir, config.Handshake{
+		Version:         c.opts.Version,
+		Port:            bound,
+		PID:             os.Getpid(),
+		InstanceID:      c.instanceID,
+		ProtocolVersion: mcp.ProtocolVersion,
+		StartedAt:       time.Now().UTC().Truncate(time.Second),
+	})
+	if err != nil {
+		return err
+	}
+	c.Log.WithField("port", bound).Info("MCP server listening on 127.0.0.1")
+	return nil
+}
+
+// MCPPort is the port the MCP server bound, or 0 when it is not running.
+func (c *Core) MCPPort() int { return c.port }
+
+// Close stops the MCP server and removes the handshake file.
+func (c *Core) Close(ctx context.Context) error {
+	var errs []error
+	if c.mcp != nil {
+		if err := c.mcp.Shutdown(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("MCP server shutdown: %w", err))
+		}
+		if err := config.RemoveHandshake(c.Dir, os.Getpid()); err != nil {
+			errs = append(errs, err)
+		}
+		c.mcp = nil
+	}
+	return errors.Join(errs...)
+}
+
+// connectionLister shows the saved connections to MCP clients, without blocked ones: a
+// connection whose external access is blocked is invisible to AI clients.
+type connectionLister struct{ store *connections.Store }
+
+func (l connectionLister) List(ctx context.Context) ([]mcp.ConnectionSummary, error) {
+	list, err := l.store.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]mcp.ConnectionSummary, 0, len(list))
+	for _, c := range list {
+		if c.ExternalAccess == connections.AccessBlocked {
+			continue
+		}
+		out = append(out, mcp.ConnectionSummary{ID: c.ID, Name: c.Name, Type: c.Type, Host: c.Settings.Host, Port: c.Settings.Port})
+	}
+	return out, nil
+}

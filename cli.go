@@ -1,0 +1,236 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"app/backend/config"
+	"app/backend/connections"
+	"app/backend/core"
+	"app/backend/driver"
+)
+
+// cliCore opens the backend for a CLI command: logs go to stderr, nothing listens.
+func cliCore(ctx context.Context, g *globalFlags) (*core.Core, func(), error) {
+	return openCore(ctx, *g, true, -1)
+}
+
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+func newConnectionCmd(g *globalFlags) *cobra.Command {
+	cmd := &cobra.Command{Use: "connection", Short: "Manage saved connections"}
+	cmd.AddCommand(newConnectionAddCmd(g), newConnectionListCmd(g), newConnectionRemoveCmd(g))
+	return cmd
+}
+
+func newConnectionAddCmd(g *globalFlags) *cobra.Command {
+	var c connections.Connection
+	var auth, ssl, keyEnv string
+	var keyStdin bool
+	cmd := &cobra.Command{
+		Use:   "add",
+		Short: "Save a new connection (the API key goes to the keyring)",
+		Example: `  app connection add --name local --host 127.0.0.1 --port 8080
+  WEAVIATE_KEY=... app connection add --name cloud --host x.weaviate.cloud --port 443 \
+      --ssl-mode Required --auth-method "API Key" --api-key-env WEAVIATE_KEY`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			c.Settings.AuthMethod = driver.AuthMethod(auth)
+			c.Settings.SSLMode = driver.SSLMode(ssl)
+			key, err := readAPIKey(cmd.InOrStdin(), keyEnv, keyStdin)
+			if err != nil {
+				return err
+			}
+			if key != "" && c.Settings.AuthMethod == driver.AuthNone {
+				return fmt.Errorf("an API key was given but --auth-method is %q: use --auth-method %q", driver.AuthNone, driver.AuthAPIKey)
+			}
+			ctx := cmd.Context()
+			cr, done, err := cliCore(ctx, g)
+			if err != nil {
+				return err
+			}
+			defer done()
+			saved, err := cr.Connections.Add(ctx, c, key)
+			if err != nil {
+				return err
+			}
+			if g.json {
+				return printJSON(cmd.OutOrStdout(), saved)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "saved connection %q (%s)\n", saved.Name, saved.ID)
+			return nil
+		},
+	}
+	def := driver.DefaultSettings()
+	f := cmd.Flags()
+	f.StringVar(&c.Name, "name", "", "connection name (required)")
+	f.StringVar(&c.Type, "type", connections.TypeWeaviate, "database type")
+	f.StringVar(&c.Settings.Host, "host", def.Host, "node host name")
+	f.IntVar(&c.Settings.Port, "port", def.Port, "node port (the hosted cloud answers on 443)")
+	f.StringVar(&auth, "auth-method", string(driver.AuthNone), `"None" or "API Key"`)
+	f.StringVar(&ssl, "ssl-mode", string(driver.SSLDisabled), "Disabled, Preferred, Required, \"Required (skip verify)\", \"Verify CA\" or \"Verify Identity\"")
+	f.BoolVar(&c.Settings.SkipTLSVerify, "skip-tls-verify", false, "trust any certificate, whatever the SSL mode")
+	f.StringVar(&c.Settings.CAFile, "ca-file", "", "CA certificate file for Verify CA / Verify Identity")
+	f.StringVar(&c.ExternalAccess, "external-access", connections.DefaultExternalAccess, "what AI clients may do: blocked, readOnly or readWrite")
+	f.StringVar(&keyEnv, "api-key-env", "", "read the API key from this environment variable")
+	f.BoolVar(&keyStdin, "api-key-stdin", false, "read the API key from the first line of standard input")
+	_ = cmd.MarkFlagRequired("name")
+	return cmd
+}
+
+// readAPIKey takes the key from an environment variable or stdin, never from a flag value,
+// so it does not show in the process list or shell history.
+func readAPIKey(stdin io.Reader, env string, fromStdin bool) (string, error) {
+	switch {
+	case env != "" && fromStdin:
+		return "", fmt.Errorf("use either --api-key-env or --api-key-stdin, not both")
+	case env != "":
+		v, ok := os.LookupEnv(env)
+		if !ok || v == "" {
+			return "", fmt.Errorf("--api-key-env %s: that environment variable is empty or unset", env)
+		}
+		return v, nil
+	case fromStdin:
+		line, err := bufio.NewReader(stdin).ReadString('\n')
+		if err != nil && err != io.EOF {
+			return "", fmt.Errorf("read API key from stdin: %w", err)
+		}
+		line = strings.TrimSpace(line)
+		if line == "" {
+			return "", fmt.Errorf("--api-key-stdin: standard input had no key")
+		}
+		return line, nil
+	}
+	return "", nil
+}
+
+func newConnectionListCmd(g *globalFlags) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List saved connections",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			cr, done, err := cliCore(ctx, g)
+			if err != nil {
+				return err
+			}
+			defer done()
+			list, err := cr.Connections.List(ctx)
+			if err != nil {
+				return err
+			}
+			if g.json {
+				if list == nil {
+					list = []connections.Connection{}
+				}
+				return printJSON(cmd.OutOrStdout(), list)
+			}
+			w := tabwriter.NewWriter(cmd.OutOrStdout(), 2, 4, 2, ' ', 0)
+			fmt.Fprintln(w, "NAME\tTYPE\tADDRESS\tSSL MODE\tAUTH\tAI ACCESS\tID")
+			for _, c := range list {
+				fmt.Fprintf(w, "%s\t%s\t%s:%d\t%s\t%s\t%s\t%s\n", c.Name, c.Type, c.Settings.Host, c.Settings.Port, c.Settings.SSLMode, c.Settings.AuthMethod, c.ExternalAccess, c.ID)
+			}
+			return w.Flush()
+		},
+	}
+}
+
+func newConnectionRemoveCmd(g *globalFlags) *cobra.Command {
+	return &cobra.Command{
+		Use:   "remove ID|NAME",
+		Short: "Remove a saved connection and its API key",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			cr, done, err := cliCore(ctx, g)
+			if err != nil {
+				return err
+			}
+			defer done()
+			if err := cr.Connections.Remove(ctx, args[0]); err != nil {
+				return err
+			}
+			if g.json {
+				return printJSON(cmd.OutOrStdout(), map[string]string{"removed": args[0]})
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "removed connection %q\n", args[0])
+			return nil
+		},
+	}
+}
+
+func newSettingsCmd(g *globalFlags) *cobra.Command {
+	cmd := &cobra.Command{Use: "settings", Short: "Read and change settings (for example mcp.requireAuth)"}
+	get := &cobra.Command{
+		Use:   "get [KEY]",
+		Short: "Print one setting, or all of them",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir, err := config.ResolveDir(g.configDir)
+			if err != nil {
+				return err
+			}
+			f := config.SettingsFile(dir)
+			if len(args) == 0 {
+				s, err := f.Load(cmd.Context())
+				if err != nil {
+					return err
+				}
+				return printJSON(cmd.OutOrStdout(), s)
+			}
+			v, err := config.GetSetting(cmd.Context(), f, args[0])
+			if err != nil {
+				return err
+			}
+			if g.json {
+				return printJSON(cmd.OutOrStdout(), map[string]any{args[0]: v})
+			}
+			fmt.Fprintln(cmd.OutOrStdout(), v)
+			return nil
+		},
+	}
+	set := &cobra.Command{
+		Use:   "set KEY VALUE",
+		Short: "Change one setting; a running app picks the change up",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir, err := config.ResolveDir(g.configDir)
+			if err != nil {
+				return err
+			}
+			if err := config.SetSetting(cmd.Context(), config.SettingsFile(dir), args[0], args[1]); err != nil {
+				return err
+			}
+			if g.json {
+				return printJSON(cmd.OutOrStdout(), map[string]string{args[0]: args[1]})
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s = %s\n", args[0], args[1])
+			return nil
+		},
+	}
+	keys := &cobra.Command{
+		Use:   "keys",
+		Short: "List the setting keys",
+		Args:  cobra.NoArgs,
+		Run: func(cmd *cobra.Command, _ []string) {
+			for _, k := range config.SettingKeys() {
+				fmt.Fprintln(cmd.OutOrStdout(), k)
+			}
+		},
+	}
+	cmd.AddCommand(get, set, keys)
+	return cmd
+}

@@ -1,0 +1,113 @@
+// Command app is the desktop database client. With no arguments it opens the window; with
+// --headless it runs the same backend (MCP server, connections) without one; its
+// subcommands manage connections and settings from scripts.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"runtime"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"app/backend/config"
+	"app/backend/core"
+	"app/backend/logging"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+func main() {
+	if err := newRootCmd().Execute(); err != nil {
+		fmt.Fprintln(os.Stderr, "app:", err)
+		os.Exit(1)
+	}
+}
+
+// globalFlags are the flags every command shares.
+type globalFlags struct {
+	configDir string
+	json      bool
+}
+
+func newRootCmd() *cobra.Command {
+	var g globalFlags
+	var headless bool
+	var mcpPort int
+	root := &cobra.Command{
+		Use:           "app",
+		Short:         "A desktop database client for vector databases, with a local MCP endpoint",
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if headless {
+				return runHeadless(cmd.Context(), g, mcpPort)
+			}
+			return runDesktop(cmd.Context(), g, mcpPort)
+		},
+	}
+	root.PersistentFlags().StringVar(&g.configDir, "config-dir", "", "config dir (default $APP_CONFIG_DIR, else the user config dir/App)")
+	root.PersistentFlags().BoolVar(&g.json, "json", false, "print results as JSON")
+	root.Flags().BoolVar(&headless, "headless", false, "run the backend (MCP server, connections) without a window")
+	root.Flags().IntVar(&mcpPort, "mcp-port", -1, "MCP server port on 127.0.0.1 (0 picks a free port; default from settings)")
+	root.AddCommand(newConnectionCmd(&g), newSettingsCmd(&g))
+	return root
+}
+
+// openCore resolves the config dir and opens the backend with a logger suited to the mode.
+func openCore(ctx context.Context, g globalFlags, headless bool, mcpPort int) (*core.Core, func(), error) {
+	dir, err := config.ResolveDir(g.configDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	log, closeLog, err := logging.New(logging.Options{Headless: headless, Dir: dir})
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := core.Open(ctx, core.Options{Dir: dir, MCPPort: mcpPort, Version: version, Log: log})
+	if err != nil {
+		_ = closeLog()
+		return nil, nil, err
+	}
+	return c, func() { _ = closeLog() }, nil
+}
+
+// runHeadless serves until SIGINT or SIGTERM, then shuts down cleanly.
+func runHeadless(parent context.Context, g globalFlags, mcpPort int) error {
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	c, done, err := openCore(ctx, g, true, mcpPort)
+	if err != nil {
+		return err
+	}
+	defer done()
+	if err := c.Start(ctx); err != nil {
+		return err
+	}
+	c.Log.WithField("configDir", c.Dir).Info("running headless; stop with Ctrl-C")
+	<-ctx.Done()
+	c.Log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return c.Close(shutdownCtx)
+}
+
+// errNoDisplay explains why the window cannot open and what to run instead.
+var errNoDisplay = errors.New("no display found (DISPLAY and WAYLAND_DISPLAY are unset), so the window cannot open: run `app --headless` for the MCP server and connections without a window, or start the app under a display (for example `xvfb-run make run`)")
+
+// hasDisplay tells whether a window can open; only Linux and the BSDs need a display server.
+func hasDisplay() bool {
+	switch runtime.GOOS {
+	case "darwin", "windows":
+		return true
+	}
+	return os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != ""
+}

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# build-app.sh: build the desktop binary build/bin/app with the pinned Wails CLI.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+WAILS="$GOBIN_DIR/wails"
+[ -x "$WAILS" ] || WAILS="$(command -v wails || true)"
+[ -n "$WAILS" ] || die "the Wails CLI is missing: run scripts/setup.sh (it installs v2.16.0)"
+tags=""
+[ "$(uname -s)" = Linux ] && tags="-tags webkit2_41"
+step "building build/bin/app with $("$WAILS" version 2>/dev/null | tail -n1) $tags"
+# shellcheck disable=SC2086
+"$WAILS" build $tags -ldflags "-X main.version=$(git describe --always --dirty 2>/dev/null || echo dev)" >/tmp/app-wails-build.log 2>&1 || {
+  tail -n 40 /tmp/app-wails-build.log >&2
+  die "wails build failed (full log: /tmp/app-wails-build.log)"
+}
+say "built $ROOT/build/bin/app"

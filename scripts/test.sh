@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# test.sh (`make test`): every test suite of the project, from nothing.
+#   1. set-up of what is missing (scripts/setup.sh test)
+#   2. static checks: gofmt, go vet
+#   3. frontend unit tests (Vitest)
+#   4. the desktop binary (wails build), needed by the window test
+#   5. all Go tests with the race detector: backend, driver and MCP against a real
+#      weaviate-server, the window under Xvfb, the Go SDK clients
+#   6. MCP interoperability: the official conformance suite, TypeScript SDK clients, Inspector
+# It ends with one line "N passed, N failed" over all suites.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+start=$(date +%s)
+ART="$ROOT/.artifacts"; rm -rf "$ART"; mkdir -p "$ART"
+export APP_TEST_ARTIFACTS="$ART"
+passed=0; failed=0; failed_suites=()
+
+record() { # suite passed failed rc
+  passed=$((passed + $2)); failed=$((failed + $3))
+  if [ "$4" -ne 0 ] || [ "$3" -ne 0 ]; then failed_suites+=("$1"); fi
+  [ "$4" -ne 0 ] && [ "$3" -eq 0 ] && failed=$((failed + 1))
+  return 0
+}
+
+bash scripts/setup.sh test || die "set-up failed (see above); nothing was tested"
+
+step "static checks: gofmt and go vet"
+GOPKGS=$(go list ./... | grep -v /node_modules/)
+unformatted=$(gofmt -l $(git ls-files '*.go' | grep -v node_modules))
+if [ -n "$unformatted" ]; then echo "$unformatted"; say "gofmt: the files above need formatting"; record gofmt 0 1 1; else say "gofmt clean"; record gofmt 1 0 0; fi
+if go vet $GOPKGS; then say "go vet clean"; record vet 1 0 0; else record vet 0 1 1; fi
+
+step "frontend unit tests (Vitest)"
+(cd frontend && npx vitest run --reporter=default --reporter=json --outputFile="$ART/vitest.json"); rc=$?
+counts=$(node -e 'try{const r=require(process.argv[1]);console.log(r.numPassedTests+" "+r.numFailedTests)}catch(e){console.log("0 0")}' "$ART/vitest.json")
+record vitest ${counts% *} ${counts#* } $rc
+
+step "building the desktop binary for the window test"
+if bash scripts/build-app.sh; then record build 1 0 0; else record build 0 1 1; fi
+
+step "Go tests with the race detector (real weaviate-server, Xvfb window, Go SDK clients)"
+GOTESTSUM="$TOOLS_DIR/gotestsum-v1.13.0/gotestsum"
+"$GOTESTSUM" --format testname --jsonfile "$ART/gotest.json" -- -race -timeout 30m $GOPKGS; rc=$?
+counts=$(node -e '
+  const lines=require("fs").readFileSync(process.argv[1],"utf8").split("\n").filter(Boolean);
+  let p=0,f=0; for (const l of lines){ try{const e=JSON.parse(l); if(!e.Test) continue; if(e.Action==="pass")p++; if(e.Action==="fail")f++;}catch{} }
+  console.log(p+" "+f)' "$ART/gotest.json")
+record "go test" ${counts% *} ${counts#* } $rc
+
+if [ -x scripts/mcp-interop.sh ]; then
+  step "MCP interoperability: conformance suite, TypeScript SDK clients, Inspector CLI"
+  bash scripts/mcp-interop.sh | tee "$ART/interop.log"; rc=${PIPESTATUS[0]}
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$ART/interop.log" | tail -n1)
+  p=$(sed -E 's/^([0-9]+) passed.*/\1/' <<<"${line:-0 passed, 0 failed}"); f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"${line:-0 passed, 0 failed}")
+  record interop "$p" "$f" $rc
+fi
+
+step "summary ($(( $(date +%s) - start )) s)"
+if [ ${#failed_suites[@]} -gt 0 ]; then say "failing suites: ${failed_suites[*]}"; fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
