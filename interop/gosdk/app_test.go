@@ -1,0 +1,134 @@
+package gosdk
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+var (
+	appOnce sync.Once
+	appURL  string
+	appErr  error
+	appStop func()
+)
+
+// TestMain stops the app this package started, if any.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if appStop != nil {
+		appStop()
+	}
+	os.Exit(code)
+}
+
+// endpoint returns the MCP endpoint URL of a running `app --headless`.
+func endpoint(t *testing.T) string {
+	t.Helper()
+	if u := os.Getenv("APP_MCP_URL"); u != "" {
+		return u
+	}
+	appOnce.Do(func() { appURL, appStop, appErr = startApp() })
+	if appErr != nil {
+		t.Fatalf("start app --headless: %v", appErr)
+	}
+	return appURL
+}
+
+func startApp() (string, func(), error) {
+	dir, err := os.MkdirTemp("", "app-gosdk-*")
+	if err != nil {
+		return "", nil, err
+	}
+	cleanup := func() { _ = os.RemoveAll(dir) }
+	bin := os.Getenv("APP_BIN")
+	if bin == "" {
+		root, err := moduleRoot()
+		if err != nil {
+			cleanup()
+			return "", nil, err
+		}
+		bin = filepath.Join(dir, "app")
+		build := exec.Command("go", "build", "-o", bin, ".")
+		build.Dir = root
+		if out, err := build.CombinedOutput(); err != nil {
+			cleanup()
+			return "", nil, fmt.Errorf("go build of the app failed: %v\n%s", err, out)
+		}
+	}
+	cfg := filepath.Join(dir, "config")
+	cmd := exec.Command(bin, "--headless", "--config-dir", cfg, "--mcp-port", "0")
+	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	cmd.Env = append(os.Environ(), "APP_KEYRING_BACKEND=file", "APP_KEYRING_PASSWORD=interop-test")
+	if err := cmd.Start(); err != nil {
+		cleanup()
+		return "", nil, err
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	stop := func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+		cleanup()
+	}
+	port, err := waitForPort(filepath.Join(cfg, "mcp-handshake.json"), exited)
+	if err != nil {
+		stop()
+		return "", nil, err
+	}
+	return fmt.Sprintf("http://127.0.0.1:%d/mcp", port), stop, nil
+}
+
+// waitForPort polls the handshake file until it names a port, for at most 30 s.
+func waitForPort(path string, exited <-chan error) (int, error) {
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case err := <-exited:
+			return 0, fmt.Errorf("app exited before writing %s: %v", path, err)
+		default:
+		}
+		if b, err := os.ReadFile(path); err == nil {
+			var hs struct {
+				Port int `json:"port"`
+			}
+			if json.Unmarshal(b, &hs) == nil && hs.Port > 0 {
+				return hs.Port, nil
+			}
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return 0, fmt.Errorf("no port in %s after 30s", path)
+}
+
+func moduleRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", err
+	}
+	mod := strings.TrimSpace(string(out))
+	if mod == "" || mod == os.DevNull {
+		return "", errors.New("not inside the app module")
+	}
+	return filepath.Dir(mod), nil
+}
+
+func testContext(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}

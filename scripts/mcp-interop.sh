@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# mcp-interop.sh: the MCP interoperability suite. Runs the official MCP peers against a real
+# `app --headless` and reports one line per check:
+#
+#   TypeScript SDK v1 client   @modelcontextprotocol/sdk 1.32.x     legacy era, streamable HTTP
+#   TypeScript SDK v2 client   @modelcontextprotocol/client 2.4.x   modern era (auto, pinned) and
+#                                                                   its legacy fallback handshake
+#   Go SDK client              go-sdk v1.8.0 (interop/gosdk)        2026-07-28, 2025-11-25, 2025-06-18
+#   MCP Inspector CLI 2.12.0   --protocol-era modern and legacy
+#   Conformance suite          0.2.0-alpha.12: --requirements 2025-11-25, the 2025-06-18 scenarios
+#                              (--spec-version 2025-06-18) and --requirements 2026-07-28, each with
+#                              its expected-failures baseline in interop/conformance/
+#
+# Usage: scripts/mcp-interop.sh [--url URL] [--app BIN] [--only LIST]
+#   --url URL    test an already running endpoint instead of building and starting the app
+#   --app BIN    use this app binary instead of `go build -o <tmp>/app .`
+#   --only LIST  comma-separated subset of: sdk,client,gosdk,inspector,conformance
+# Environment: APP_CACHE_DIR (tool cache), APP_MCP_TOKEN (bearer token when auth is on).
+#
+# Output: `ok - ...`, `xfail - ...` (baselined, with its reason) and `not ok - ...` lines, a
+# summary, and as the last line `N passed, N failed`. Exit status 1 on any failure.
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+INTEROP="$ROOT/interop"
+URL=""
+APP_BIN=""
+ONLY="sdk,client,gosdk,inspector,conformance"
+
+die() { echo "mcp-interop: error: $*" >&2; exit 2; }
+say() { echo "mcp-interop: $*" >&2; }
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --url) URL="${2:?--url needs a value}"; shift 2 ;;
+    --app) APP_BIN="${2:?--app needs a value}"; shift 2 ;;
+    --only) ONLY="${2:?--only needs a value}"; shift 2 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    *) die "unknown argument $1 (see --help)." ;;
+  esac
+done
+want() { [[ ",$ONLY," == *",$1,"* ]]; }
+
+# 1. Node 22 from the npm registry, and the pinned peers from interop/package-lock.json.
+NODE_BIN="$("$ROOT/scripts/ensure-node22.sh" | tail -n1)" || die "Node 22 is not available (see above)."
+export PATH="$NODE_BIN:$PATH"
+export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
+LOCK_SUM="$(sha256sum "$INTEROP/package-lock.json" | cut -d' ' -f1)"
+STAMP="$INTEROP/node_modules/.app-interop-lock.sha256"
+if [ "$(cat "$STAMP" 2>/dev/null)" != "$LOCK_SUM" ]; then
+  say "installing the pinned MCP peers with npm ci (Node $(node --version)) ..."
+  (cd "$INTEROP" && npm ci --no-audit --no-fund >&2) ||
+    die "npm ci in interop/ failed: check access to the npm registry, then run again."
+  echo "$LOCK_SUM" >"$STAMP"
+fi
+
+# 2. The app under test: built from this tree and started headless on an ephemeral port.
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/app-interop.XXXXXX")"
+APP_PID=""
+cleanup() {
+  if [ -n "$APP_PID" ] && kill -0 "$APP_PID" 2>/dev/null; then
+    kill -TERM "$APP_PID" 2>/dev/null
+    for _ in $(seq 1 50); do kill -0 "$APP_PID" 2>/dev/null || break; sleep 0.2; done
+    kill -KILL "$APP_PID" 2>/dev/null
+    wait "$APP_PID" 2>/dev/null
+  fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+if [ -z "$URL" ]; then
+  if [ -z "$APP_BIN" ]; then
+    APP_BIN="$WORK/app"
+    say "building the app (go build -o $APP_BIN .) ..."
+    (cd "$ROOT" && go build -o "$APP_BIN" .) >&2 || die "go build of the app failed (see above)."
+  fi
+  CFG="$WORK/config"
+  say "starting $APP_BIN --headless --config-dir $CFG --mcp-port 0"
+  APP_KEYRING_BACKEND="${APP_KEYRING_BACKEND:-file}" APP_KEYRING_PASSWORD="${APP_KEYRING_PASSWORD:-interop-test}" \
+    "$APP_BIN" --headless --config-dir "$CFG" --mcp-port 0 >"$WORK/app.log" 2>&1 &
+  APP_PID=$!
+  PORT=""
+  for _ in $(seq 1 150); do
+    kill -0 "$APP_PID" 2>/dev/null || { cat "$WORK/app.log" >&2; die "app --headless exited before it bound the MCP port."; }
+    PORT="$(node -e 'try{const p=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")).port;if(p>0)console.log(p)}catch{}' "$CFG/mcp-handshake.json")"
+    [ -n "$PORT" ] && break
+    sleep 0.2
+  done
+  [ -n "$PORT" ] || { cat "$WORK/app.log" >&2; die "no port in $CFG/mcp-handshake.json after 30 s."; }
+  URL="http://127.0.0.1:$PORT/mcp"
+fi
+export APP_MCP_URL="$URL"
+say "MCP endpoint under test: $URL"
+
+# 3. The peers. Every runner prints ok / xfail / not ok lines; RESULTS collects them.
+RESULTS="$WORK/results.txt"
+: >"$RESULTS"
+run() { # run <title> <command...>: prints its lines and records them
+  local title="$1"; shift
+  echo "# $title"
+  local before rc
+  before=$(grep -c '^not ok ' "$RESULTS")
+  "$@" 2>"$WORK/stderr.txt" | tee -a "$RESULTS"
+  rc=${PIPESTATUS[0]}
+  if [ "$rc" -ne 0 ]; then
+    sed 's/^/#   stderr: /' "$WORK/stderr.txt" | tail -n 15
+    # A runner that failed without reporting a failing check still counts as one.
+    [ "$(grep -c '^not ok ' "$RESULTS")" -gt "$before" ] ||
+      echo "not ok - $title: runner exited $rc" | tee -a "$RESULTS"
+  fi
+  return 0
+}
+
+gosdk() { # the Go SDK client test (interop/gosdk), one line per subtest with its own messages
+  (cd "$ROOT" && go test -count=1 -json -run 'TestGoSDKClientInBothEras' ./interop/gosdk 2>&1) |
+    node "$INTEROP/ts/gotest.mjs" "go-sdk v1.8.0" TestGoSDKClientInBothEras
+}
+
+CONF="$INTEROP/conformance"
+want sdk && run "@modelcontextprotocol/sdk 1.32 (legacy era)" node "$INTEROP/ts/sdk-legacy.mjs" "$URL"
+want client && run "@modelcontextprotocol/client 2.4 (modern era with fallback)" node "$INTEROP/ts/client-modern.mjs" "$URL"
+want gosdk && run "go-sdk v1.8.0 client (both eras)" gosdk
+want inspector && run "MCP Inspector CLI 2.12.0" node "$INTEROP/ts/inspector.mjs" "$URL"
+if want conformance; then
+  run "conformance --requirements 2025-11-25" node "$INTEROP/ts/conformance.mjs" --url "$URL" \
+    --label "conformance 2025-11-25" --expected-failures "$CONF/expected-failures-2025-11-25.yaml" -- --requirements 2025-11-25
+  run "conformance --spec-version 2025-06-18" node "$INTEROP/ts/conformance.mjs" --url "$URL" \
+    --label "conformance 2025-06-18" --expected-failures "$CONF/expected-failures-2025-06-18.yaml" -- --spec-version 2025-06-18
+  if [ -f "$CONF/expected-failures-2026-07-28.yaml" ]; then
+    run "conformance --requirements 2026-07-28" node "$INTEROP/ts/conformance.mjs" --url "$URL" \
+      --label "conformance 2026-07-28" --expected-failures "$CONF/expected-failures-2026-07-28.yaml" -- --requirements 2026-07-28
+  else
+    run "conformance --requirements 2026-07-28 (no baseline file yet)" node "$INTEROP/ts/conformance.mjs" --url "$URL" \
+      --label "conformance 2026-07-28" -- --requirements 2026-07-28
+  fi
+fi
+
+# 4. Summary.
+PASSED=$(grep -c '^ok ' "$RESULTS")
+FAILED=$(grep -c '^not ok ' "$RESULTS")
+XFAIL=$(grep -c '^xfail ' "$RESULTS")
+echo
+echo "=== MCP interop summary ($URL) ==="
+awk '
+  /^ok /     { split(substr($0, 6), a, ": "); p[a[1]]++; seen[a[1]]=1; order[++n]=a[1] }
+  /^xfail /  { split(substr($0, 9), a, ": "); x[a[1]]++; seen[a[1]]=1; order[++n]=a[1] }
+  /^not ok / { split(substr($0, 10), a, ": "); f[a[1]]++; seen[a[1]]=1; order[++n]=a[1] }
+  END { for (i = 1; i <= n; i++) { k = order[i]; if (done[k]++) continue;
+          printf "  %-62s %3d passed, %3d failed, %3d expected failures\n", k, p[k], f[k], x[k] } }
+' "$RESULTS"
+if [ "$FAILED" -gt 0 ]; then
+  echo "Failures:"
+  grep '^not ok ' "$RESULTS" | sed 's/^/  /'
+fi
+echo "$XFAIL expected failures (baselined in interop/conformance/*.yaml, each with its reason)"
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
