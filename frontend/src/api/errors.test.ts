@@ -18,6 +18,13 @@ describe("parseApiError: Wails rejects with the Go error text `code: message`", 
       known: true,
     },
     {
+      name: "a driver kind keeps the spec's message prefix",
+      reason: "auth: Authentication failed: the API key was rejected",
+      code: "auth",
+      message: "Authentication failed: the API key was rejected",
+      known: true,
+    },
+    {
       name: "an unknown but well-formed code is kept",
       reason: "plugin_missing: the weaviate driver is not installed",
       code: "plugin_missing",

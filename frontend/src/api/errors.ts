@@ -2,23 +2,32 @@
 // rejects with the Go error's text only, so the facade (app/) gives every error the stable
 // shape `code: message`; parseApiError turns that text back into a typed ApiError.
 
-/** Codes the Go facade emits (app/errors.go). Unknown codes are kept as they are. */
-export type ApiErrorCode =
-  | "not_found"
-  | "invalid_argument"
-  | "conflict"
-  | "unavailable"
-  | "internal"
-  | "unknown";
-
-const KNOWN_CODES: ReadonlySet<string> = new Set<ApiErrorCode>([
-  "not_found",
+/**
+ * Codes the Go facade emits (app/errors.go): the driver's error kinds (backend/driver Kind)
+ * plus the facade's own. "unknown" is the UI's code for text without a code. Unknown codes are
+ * kept as they are.
+ */
+const CODES = [
+  // driver kinds
+  "auth",
+  "connection",
+  "refused_filter",
   "invalid_argument",
+  "not_found",
+  "timeout",
+  "cancelled",
+  "unsupported",
+  "query_failed",
+  // facade
   "conflict",
   "unavailable",
   "internal",
   "unknown",
-]);
+] as const;
+
+export type ApiErrorCode = (typeof CODES)[number];
+
+const KNOWN_CODES: ReadonlySet<string> = new Set<string>(CODES);
 
 /** A failed backend call: a machine-readable code and a message fit to show the user. */
 export class ApiError extends Error {

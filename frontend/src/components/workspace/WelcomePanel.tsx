@@ -1,9 +1,11 @@
+import logoUrl from "../../assets/logo.svg";
+
 /** WelcomePanel fills the main area while no tab is open. */
 export function WelcomePanel({ hasConnections }: { hasConnections: boolean }) {
   return (
     <section className="panel panel--welcome" aria-label="Welcome">
       <div className="welcome">
-        <span className="app-logo app-logo--large" aria-hidden="true" />
+        <img className="app-logo app-logo--large" src={logoUrl} alt="" aria-hidden="true" />
         <h2 className="welcome__title">Welcome to App</h2>
         <p className="welcome__text">
           {hasConnections

@@ -1,0 +1,67 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"app/backend/connections"
+	"app/backend/driver"
+)
+
+// Error codes the frontend understands besides the driver's kinds (driver.Kind), which are
+// passed through as codes unchanged. Keep in step with frontend/src/api/errors.ts.
+const (
+	CodeNotFound        = "not_found"
+	CodeInvalidArgument = "invalid_argument"
+	CodeUnavailable     = "unavailable"
+	CodeInternal        = "internal"
+)
+
+// apiError gives err the `code: message` text that Wails hands to the frontend as the
+// rejection of a bound method's promise. Wails v2 passes the error's text only, so the code
+// travels in the text. It returns nil for nil.
+func apiError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: %s", errorCode(err), errorMessage(err))
+}
+
+func errorCode(err error) string {
+	var de *driver.Error
+	switch {
+	case errors.As(err, &de):
+		return string(de.Kind)
+	case errors.Is(err, connections.ErrNotFound):
+		return CodeNotFound
+	case errors.Is(err, context.DeadlineExceeded):
+		return string(driver.KindTimeout)
+	case errors.Is(err, context.Canceled):
+		return string(driver.KindCancelled)
+	}
+	return CodeInternal
+}
+
+// errorMessage is the text the user sees, on one line. A driver error shows its own text,
+// which is user-safe and starts with the spec's prefix ("Authentication failed: ",
+// "Connection failed: ") even when callers wrapped it; anything else shows the error's
+// text (backend errors never carry secrets: the backend's rule).
+func errorMessage(err error) string {
+	text := err.Error()
+	var de *driver.Error
+	if errors.As(err, &de) {
+		text = de.Error()
+	}
+	msg := strings.Join(strings.Fields(text), " ")
+	if msg == "" {
+		return "unknown error"
+	}
+	return msg
+}
+
+// invalidArgument is the error for a malformed call from the frontend.
+func invalidArgument(format string, args ...any) error {
+	return fmt.Errorf("%s: %s", CodeInvalidArgument, fmt.Sprintf(format, args...))
+}

@@ -1,0 +1,25 @@
+package app
+
+import (
+	"context"
+
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+// Event names the frontend subscribes to (frontend/src/api/types.ts AppEvent).
+const (
+	// EventConnectionsChanged fires when the saved connections change on disk, for
+	// example after `app connection add` in a terminal while the window is open.
+	EventConnectionsChanged = "connections:changed"
+)
+
+// Emitter sends an event to the frontend. The window implements it with the Wails runtime;
+// tests use a recorder, since the Wails runtime needs a running window.
+type Emitter interface {
+	Emit(name string, data ...any)
+}
+
+// wailsEmitter emits through the Wails runtime of a running window.
+type wailsEmitter struct{ ctx context.Context }
+
+func (w wailsEmitter) Emit(name string, data ...any) { runtime.EventsEmit(w.ctx, name, data...) }

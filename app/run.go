@@ -1,0 +1,89 @@
+package app
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"io/fs"
+	"time"
+
+	"github.com/wailsapp/wails/v2"
+	"github.com/wailsapp/wails/v2/pkg/options"
+	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
+	"github.com/wailsapp/wails/v2/pkg/options/linux"
+
+	"app/backend/core"
+)
+
+// appIcon is the window icon on Linux (a copy of build/appicon.png).
+//
+//go:embed appicon.png
+var appIcon []byte
+
+// Window geometry: roomy enough for the sidebar, a grid and an editor side by side.
+const (
+	windowWidth     = 1280
+	windowHeight    = 800
+	windowMinWidth  = 760
+	windowMinHeight = 480
+)
+
+// watchInterval is how often the window checks for connections saved by the CLI.
+const watchInterval = time.Second
+
+// shutdownTimeout bounds Core.Close when the window closes.
+const shutdownTimeout = 10 * time.Second
+
+// Run opens the window and blocks until it closes. It owns the Core's lifecycle from here:
+// it Starts it (the MCP server) once the window is up and Closes it when the window shuts
+// down. assets holds the built frontend (main.go embeds frontend/dist; Wails finds the
+// directory with index.html in it).
+//
+// A Core that fails to Start does not stop the window: the error is logged and the
+// connections remain usable; the Settings screen will show the MCP server's state.
+//
+// Run needs the Wails build tags (`wails build` / `wails dev`, with `webkit2_41` on Linux);
+// a plain `go build` binary returns Wails' error explaining that.
+func Run(c *core.Core, assets fs.FS) error {
+	if c == nil {
+		return errors.New("app.Run: no backend core")
+	}
+	log := c.Log.WithField("component", "window")
+	conns := NewConnectionsAPI(c.Connections)
+	var stopWatch context.CancelFunc = func() {}
+
+	return wails.Run(&options.App{
+		Title:            "App",
+		Width:            windowWidth,
+		Height:           windowHeight,
+		MinWidth:         windowMinWidth,
+		MinHeight:        windowMinHeight,
+		BackgroundColour: &options.RGBA{R: 21, G: 22, B: 26, A: 255},
+		AssetServer:      &assetserver.Options{Assets: assets},
+		Logger:           wailsLog{log},
+		LogLevel:         wailsLevel(c.Log.GetLevel()),
+		OnStartup: func(ctx context.Context) {
+			conns.startup(ctx)
+			var wctx context.Context
+			wctx, stopWatch = context.WithCancel(ctx)
+			go conns.watch(wctx, watchInterval, wailsEmitter{ctx})
+			if err := c.Start(ctx); err != nil {
+				log.WithError(err).Error("backend did not start; the window stays open without it")
+			}
+		},
+		OnShutdown: func(context.Context) {
+			stopWatch()
+			ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+			defer cancel()
+			if err := c.Close(ctx); err != nil {
+				log.WithError(err).Error("backend shutdown")
+			}
+		},
+		Bind: []any{conns},
+		Linux: &linux.Options{
+			Icon:             appIcon,
+			ProgramName:      "app",
+			WebviewGpuPolicy: linux.WebviewGpuPolicyOnDemand,
+		},
+	})
+}
