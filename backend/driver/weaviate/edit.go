@@ -31,8 +31,8 @@ func (d *Driver) Update(ctx context.Context, table string, rows []driver.Row) ([
 	return d.edit(ctx, table, rows, d.updateRow)
 }
 
-// Delete sends DELETE /v1/objects/<uuid>?class=<collection> per row. A row
-// without uuid is skipped and logged.
+// Delete sends DELETE /v1/objects/<collection>/<uuid> per row (see deleteRow
+// for why not the ?class= form). A row without uuid is skipped and logged.
 func (d *Driver) Delete(ctx context.Context, table string, rows []driver.Row) ([]driver.RowResult, error) {
 	return d.edit(ctx, table, rows, d.deleteRow)
 }
@@ -178,8 +178,12 @@ func (d *Driver) deleteRow(ctx context.Context, c *class, i int, r driver.Row) d
 	if skip != nil {
 		return *skip
 	}
-	q := url.Values{"class": {c.Class}}
-	st, resp, err := d.call(ctx, http.MethodDelete, "/v1/objects/"+id, q, nil)
+	// The class-scoped path, not /v1/objects/<uuid>?class=<collection>:
+	// weaviate-server (v1.35.2, deleteObjectDeprecated) ignores that class
+	// parameter, deletes by id in whichever collection holds it, and fails
+	// outright while any multi-tenant collection exists. PATCH keeps the spec
+	// path because the server reads the class from its body.
+	st, resp, err := d.call(ctx, http.MethodDelete, "/v1/objects/"+escapePath(c.Class)+"/"+id, nil, nil)
 	if err != nil {
 		return failed(i, id, err)
 	}
