@@ -223,7 +223,6 @@ func baseEnv(dataDir string, p ports) []string {
 		"ENABLE_MODULES=",
 		"DISABLE_TELEMETRY=true",
 		"GO_PROFILING_DISABLE=true",
-		"LOG_LEVEL=info",
 		"CLUSTER_HOSTNAME=node1",
 		"CLUSTER_ADVERTISE_ADDR=127.0.0.1",
 		"CLUSTER_BIND_ADDR=127.0.0.1",
@@ -232,6 +231,9 @@ func baseEnv(dataDir string, p ports) []string {
 		"RAFT_PORT="+itoa(p.Raft),
 		"RAFT_INTERNAL_RPC_PORT="+itoa(p.RaftRPC),
 		"RAFT_BOOTSTRAP_EXPECT=1",
+		// One node on loopback has no network delay to tolerate: the default multiplier of 5
+		// makes the first leader election (and so readiness) wait about 8 seconds instead of 2.
+		"RAFT_TIMEOUTS_MULTIPLIER=1",
 		"GRPC_PORT="+itoa(p.GRPC),
 		// The spec's paging limit is the server default; stated here so it is visible.
 		"QUERY_MAXIMUM_RESULTS=10000",
@@ -283,7 +285,7 @@ func (n *Node) ready(ctx context.Context) bool {
 func (n *Node) exitedEarly() error {
 	out := n.tail.lastLines(5)
 	if strings.Contains(out, "address already in use") {
-		return fmt.Errorf("%w: weaviate-server could not bind one of its ports (%s): stop the other process or use port 0", ErrPortInUse, out)
+		return portError(fmt.Sprintf("weaviate-server could not bind one of its ports, another process took it (%s): retry, or stop the other process", out))
 	}
 	return fmt.Errorf("weaviate-server exited before it was ready (%v); its last output: %s", n.exitErr, out)
 }

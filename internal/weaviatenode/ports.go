@@ -14,11 +14,17 @@ type ports struct {
 	HTTP, GRPC, Gossip, Data, Raft, RaftRPC int
 }
 
-// ErrPortInUse is wrapped when the requested HTTP port is already taken.
-var ErrPortInUse = errors.New("port already in use")
+// ErrPortInUse matches (errors.Is) the error of a start that failed because a port was taken.
+var ErrPortInUse = errors.New("port in use")
+
+// portError is a one-sentence port-in-use error that matches ErrPortInUse.
+type portError string
+
+func (e portError) Error() string        { return string(e) }
+func (e portError) Is(target error) bool { return target == ErrPortInUse }
 
 func portInUseError(port int) error {
-	return fmt.Errorf("%w: 127.0.0.1:%d is taken by another process: stop it or use port 0 for a free one", ErrPortInUse, port)
+	return portError(fmt.Sprintf("cannot start weaviate-server: 127.0.0.1:%d is already in use by another process: stop it or use port 0 for a free one", port))
 }
 
 // pickPorts reserves free loopback ports by holding listeners open until all are chosen, so
