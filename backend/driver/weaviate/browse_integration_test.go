@@ -1,0 +1,433 @@
+package weaviate_test
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"app/backend/driver"
+	"app/internal/fixtures"
+	"app/internal/weaviatenode"
+)
+
+func colIndex(t testing.TB, g *driver.Grid, name string) int {
+	t.Helper()
+	for i, c := range g.Columns {
+		if c.Name == name {
+			return i
+		}
+	}
+	t.Fatalf("no column %q in %v", name, g.Columns)
+	return -1
+}
+
+// titles returns the sorted title cells of a grid.
+func titles(t testing.TB, g *driver.Grid) []string {
+	i := colIndex(t, g, "title")
+	out := []string{}
+	for _, r := range g.Rows {
+		s, _ := r[i].(string)
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestTablesAndColumns(t *testing.T) {
+	d := open(t, sharedNode(t, weaviatenode.Anonymous), nil)
+	ctx := ctxT(t)
+	tables, err := d.ListTables(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tb := range tables {
+		names = append(names, tb.Name)
+	}
+	for _, want := range []string{fixtures.Person, fixtures.Typed, fixtures.Unindexed, fixtures.NamedVectors, fixtures.Tenanted, fixtures.Big} {
+		if !slices.Contains(names, want) {
+			t.Errorf("collection %s missing from %v", want, names)
+		}
+	}
+	t.Run("uuid first, properties in schema order, vector last", func(t *testing.T) {
+		info, err := d.DescribeTable(ctx, fixtures.Typed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cols []string
+		for _, c := range info.Columns {
+			cols = append(cols, c.Name+":"+c.Type)
+		}
+		want := "uuid:uuid title:text body:text count:int price:number active:boolean published:date tags:text[] scores:int[] externalId:uuid location:geoCoordinates phone:phoneNumber details:object writtenBy:Person vector:vector"
+		if got := strings.Join(cols, " "); got != want {
+			t.Errorf("columns\n%s\nwant\n%s", got, want)
+		}
+		if !info.Columns[0].PrimaryKey || !info.Columns[0].ReadOnly || !info.Columns[len(info.Columns)-1].ReadOnly || info.PrimaryKey != "uuid" {
+			t.Errorf("uuid/vector flags: %+v %+v", info.Columns[0], info.Columns[len(info.Columns)-1])
+		}
+		if !info.Settings.IndexNullState || !info.Settings.IndexPropertyLength || len(info.Definition) == 0 {
+			t.Errorf("settings %+v", info.Settings)
+		}
+	})
+	t.Run("settings that gate filters are reported", func(t *testing.T) {
+		info, _ := d.DescribeTable(ctx, fixtures.Unindexed)
+		if info.Settings.IndexNullState || info.Settings.IndexPropertyLength {
+			t.Errorf("settings %+v", info.Settings)
+		}
+		ten, _ := d.DescribeTable(ctx, fixtures.Tenanted)
+		if !ten.Settings.MultiTenancy {
+			t.Error("Tenanted not multi-tenant")
+		}
+		nv, _ := d.DescribeTable(ctx, fixtures.NamedVectors)
+		if !slices.Equal(nv.Settings.NamedVectors, []string{"body_vec", "title_vec"}) {
+			t.Errorf("named vectors %v", nv.Settings.NamedVectors)
+		}
+	})
+	t.Run("an unknown collection is not found", func(t *testing.T) {
+		_, err := d.DescribeTable(ctx, "NoSuchCollection")
+		if driver.KindOf(err) != driver.KindNotFound {
+			t.Errorf("%v", err)
+		}
+		_, err = d.Browse(ctx, "NoSuchCollection", driver.Page{}, nil, nil)
+		if driver.KindOf(err) != driver.KindNotFound {
+			t.Errorf("%v", err)
+		}
+	})
+}
+
+func TestUnfilteredPageRendersCells(t *testing.T) {
+	d := open(t, sharedNode(t, weaviatenode.Anonymous), nil)
+	ctx := ctxT(t)
+	g, err := d.Browse(ctx, fixtures.Typed, driver.Page{Limit: 10}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Rows) != 5 || g.HasMore {
+		t.Fatalf("%d rows hasMore=%v", len(g.Rows), g.HasMore)
+	}
+	var alpha []any
+	for _, r := range g.Rows {
+		if r[0] == fixtures.TypedAlphaID {
+			alpha = r
+		}
+	}
+	if alpha == nil {
+		t.Fatal("Alpha missing")
+	}
+	want := map[string]any{
+		"uuid": fixtures.TypedAlphaID, "title": "Alpha", "count": json.Number("10"), "price": json.Number("9.99"),
+		"active": true, "published": "2024-01-15T10:30:00Z", "tags": `["red","green"]`, "scores": `[1,2,3]`,
+		"externalId": "aaaaaaaa-0000-4000-8000-000000000001",
+		"location":   `{"latitude":52.3676,"longitude":4.9041}`,
+		"details":    `{"color":"blue","size":3}`,
+		"writtenBy":  `[{"beacon":"weaviate://localhost/Person/00000001-0000-4000-8000-000000000001","href":"/v1/objects/Person/00000001-0000-4000-8000-000000000001"}]`,
+		"vector":     `[0.1,0.2,0.3]`,
+	}
+	for name, w := range want {
+		if got := alpha[colIndex(t, g, name)]; got != w {
+			t.Errorf("%s = %#v, want %#v", name, got, w)
+		}
+	}
+	// Nulls: every property but title is null.
+	for _, r := range g.Rows {
+		if r[0] == fixtures.TypedNullsID && r[colIndex(t, g, "count")] != nil {
+			t.Errorf("null count rendered as %#v", r[colIndex(t, g, "count")])
+		}
+	}
+	// The grid is JSON-friendly as a whole.
+	if _, err := json.Marshal(g); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("named vectors are one JSON object of arrays", func(t *testing.T) {
+		g, err := d.Browse(ctx, fixtures.NamedVectors, driver.Page{}, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := colIndex(t, g, "vector")
+		for _, r := range g.Rows {
+			if r[0] == fixtures.ID(fixtures.NamedVectors, 1) && r[v] != `{"body_vec":[0,1,0,1],"title_vec":[1,0,1]}` {
+				t.Errorf("vector cell %#v", r[v])
+			}
+		}
+		// The GraphQL path (a sort) renders the same cell.
+		gs, err := d.Browse(ctx, fixtures.NamedVectors, driver.Page{}, nil, []driver.Sort{{Column: "title"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if titles(t, gs)[0] != "East" || gs.Rows[0][v] != `{"body_vec":[0,2,0,0.5],"title_vec":[2,0,0.5]}` {
+			t.Errorf("sorted first row %#v", gs.Rows[0])
+		}
+	})
+	t.Run("a filtered page renders the same cells as the REST page", func(t *testing.T) {
+		gf, err := d.Browse(ctx, fixtures.Typed, driver.Page{}, []driver.Filter{{Column: "title", Operator: driver.OpEquals, Value: "Alpha"}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(gf.Rows) != 1 {
+			t.Fatalf("%d rows", len(gf.Rows))
+		}
+		for name, w := range want {
+			if name == "phone" {
+				continue
+			}
+			if got := gf.Rows[0][colIndex(t, gf, name)]; got != w {
+				t.Errorf("%s = %#v, want %#v", name, got, w)
+			}
+		}
+	})
+}
+
+func TestCountComesFromAggregate(t *testing.T) {
+	d := open(t, sharedNode(t, weaviatenode.Anonymous), nil)
+	ctx := ctxT(t)
+	for _, tt := range []struct {
+		table   string
+		filters []driver.Filter
+		want    int64
+	}{
+		{fixtures.Typed, nil, 5},
+		{fixtures.Big, nil, fixtures.BigCount},
+		{fixtures.Big, []driver.Filter{{Column: "n", Operator: driver.OpLess, Value: "100"}}, 100},
+		{fixtures.Typed, []driver.Filter{{Column: "active", Operator: driver.OpEquals, Value: "true"}}, 2},
+	} {
+		n, err := d.Count(ctx, tt.table, tt.filters)
+		if err != nil || n != tt.want {
+			t.Errorf("Count(%s, %v) = %d, %v; want %d", tt.table, tt.filters, n, err, tt.want)
+		}
+	}
+}
+
+func TestPagingStopsAtRow10000(t *testing.T) {
+	d := open(t, sharedNode(t, weaviatenode.Anonymous), nil)
+	ctx := ctxT(t)
+	t.Run("a page inside the limit has more", func(t *testing.T) {
+		g, err := d.Browse(ctx, fixtures.Big, driver.Page{Offset: 9000, Limit: 500}, nil, nil)
+		if err != nil || len(g.Rows) != 500 || !g.HasMore || g.Notice != "" {
+			t.Fatalf("rows=%d more=%v notice=%q err=%v", len(g.Rows), g.HasMore, g.Notice, err)
+		}
+	})
+	t.Run("a page crossing row 10,000 is cut there and says why", func(t *testing.T) {
+		g, err := d.Browse(ctx, fixtures.Big, driver.Page{Offset: 9950, Limit: 100}, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(g.Rows) != 50 || g.HasMore || !strings.Contains(g.Notice, "10,000") || !strings.Contains(g.Notice, "QUERY_MAXIMUM_RESULTS") {
+			t.Fatalf("rows=%d more=%v notice=%q", len(g.Rows), g.HasMore, g.Notice)
+		}
+	})
+	t.Run("the page ending exactly at row 10,000 has no next page", func(t *testing.T) {
+		g, err := d.Browse(ctx, fixtures.Big, driver.Page{Offset: 9900, Limit: 100}, nil, nil)
+		if err != nil || len(g.Rows) != 100 || g.HasMore || g.Notice == "" {
+			t.Fatalf("rows=%d more=%v notice=%q err=%v", len(g.Rows), g.HasMore, g.Notice, err)
+		}
+	})
+	t.Run("a page starting at row 10,000 is refused before the database is asked", func(t *testing.T) {
+		_, err := d.Browse(ctx, fixtures.Big, driver.Page{Offset: 10000, Limit: 100}, nil, nil)
+		if driver.KindOf(err) != driver.KindUnsupported || !strings.Contains(err.Error(), "10,000") {
+			t.Fatalf("%v", err)
+		}
+	})
+	t.Run("the same limit holds for a sorted page", func(t *testing.T) {
+		g, err := d.Browse(ctx, fixtures.Big, driver.Page{Offset: 9990, Limit: 100}, nil, []driver.Sort{{Column: "n", Descending: true}})
+		if err != nil || len(g.Rows) != 10 || g.HasMore || g.Notice == "" {
+			t.Fatalf("rows=%d more=%v notice=%q err=%v", len(g.Rows), g.HasMore, g.Notice, err)
+		}
+		if g.Rows[0][colIndex(t, g, "n")] != json.Number("59") {
+			t.Errorf("row 9990 of n desc = %v", g.Rows[0][colIndex(t, g, "n")])
+		}
+	})
+	t.Run("a multi-tenant collection is refused with how to name the tenant", func(t *testing.T) {
+		_, err := d.Browse(ctx, fixtures.Tenanted, driver.Page{}, nil, nil)
+		if driver.KindOf(err) != driver.KindUnsupported || !strings.Contains(err.Error(), "tenant") {
+			t.Fatalf("%v", err)
+		}
+	})
+}
+
+// Every operator of the spec's table on every type it applies to, checked
+// against the rows the real server returns.
+func TestFilterOperatorsOnTheRealServer(t *testing.T) {
+	d := open(t, sharedNode(t, weaviatenode.Anonymous), nil)
+	ctx := ctxT(t)
+	f := func(col string, op driver.Operator, v ...string) driver.Filter {
+		fl := driver.Filter{Column: col, Operator: op}
+		if len(v) > 0 {
+			fl.Value = v[0]
+		}
+		if len(v) > 1 {
+			fl.Value2 = v[1]
+		}
+		return fl
+	}
+	tests := []struct {
+		name    string
+		filters []driver.Filter
+		want    []string
+	}{
+		// text
+		{"text equals", []driver.Filter{f("title", driver.OpEquals, "Alpha")}, []string{"Alpha"}},
+		{"text not equals", []driver.Filter{f("title", driver.OpNotEquals, "Alpha")}, []string{"Beta", "Empty", "Gamma", "Nulls"}},
+		{"text contains", []driver.Filter{f("title", driver.OpContains, "lph")}, []string{"Alpha"}},
+		{"text not contains", []driver.Filter{f("title", driver.OpNotContains, "a")}, []string{"Empty", "Nulls"}},
+		{"text starts with", []driver.Filter{f("title", driver.OpStartsWith, "Ga")}, []string{"Gamma"}},
+		{"text ends with", []driver.Filter{f("title", driver.OpEndsWith, "ta")}, []string{"Beta"}},
+		{"text in list", []driver.Filter{f("title", driver.OpIn, "Alpha, Gamma")}, []string{"Alpha", "Gamma"}},
+		{"text not in list", []driver.Filter{f("title", driver.OpNotIn, "Alpha,Gamma")}, []string{"Beta", "Empty", "Nulls"}},
+		{"text is null (Weaviate counts \"\" as null)", []driver.Filter{f("body", driver.OpIsNull)}, []string{"Empty", "Nulls"}},
+		{"text is not null", []driver.Filter{f("body", driver.OpIsNotNull)}, []string{"Alpha", "Beta", "Gamma"}},
+		{"text is empty (len 0; a null counts as 0)", []driver.Filter{f("body", driver.OpIsEmpty)}, []string{"Empty", "Nulls"}},
+		{"text is not empty", []driver.Filter{f("body", driver.OpIsNotEmpty)}, []string{"Alpha", "Beta", "Gamma"}},
+		// int
+		{"int equals", []driver.Filter{f("count", driver.OpEquals, "10")}, []string{"Alpha"}},
+		{"int not equals (nulls included)", []driver.Filter{f("count", driver.OpNotEquals, "10")}, []string{"Beta", "Empty", "Gamma", "Nulls"}},
+		{"int greater than", []driver.Filter{f("count", driver.OpGreater, "0")}, []string{"Alpha", "Beta"}},
+		{"int greater or equal", []driver.Filter{f("count", driver.OpGreaterEq, "0")}, []string{"Alpha", "Beta", "Empty"}},
+		{"int less than", []driver.Filter{f("count", driver.OpLess, "0")}, []string{"Gamma"}},
+		{"int less or equal", []driver.Filter{f("count", driver.OpLessEq, "0")}, []string{"Empty", "Gamma"}},
+		{"int between is inclusive", []driver.Filter{f("count", driver.OpBetween, "0", "10")}, []string{"Alpha", "Empty"}},
+		{"int in list", []driver.Filter{f("count", driver.OpIn, "10, 20")}, []string{"Alpha", "Beta"}},
+		{"int not in list", []driver.Filter{f("count", driver.OpNotIn, "10, 20")}, []string{"Empty", "Gamma", "Nulls"}},
+		{"int is null", []driver.Filter{f("count", driver.OpIsNull)}, []string{"Nulls"}},
+		{"int is not null", []driver.Filter{f("count", driver.OpIsNotNull)}, []string{"Alpha", "Beta", "Empty", "Gamma"}},
+		// number
+		{"number equals", []driver.Filter{f("price", driver.OpEquals, "0")}, []string{"Gamma"}},
+		{"number not equals", []driver.Filter{f("price", driver.OpNotEquals, "9.99")}, []string{"Beta", "Empty", "Gamma", "Nulls"}},
+		{"number greater than", []driver.Filter{f("price", driver.OpGreater, "9.99")}, []string{"Beta"}},
+		{"number greater or equal", []driver.Filter{f("price", driver.OpGreaterEq, "9.99")}, []string{"Alpha", "Beta"}},
+		{"number less than", []driver.Filter{f("price", driver.OpLess, "9.99")}, []string{"Gamma"}},
+		{"number less or equal", []driver.Filter{f("price", driver.OpLessEq, "9.99")}, []string{"Alpha", "Gamma"}},
+		{"number between is inclusive", []driver.Filter{f("price", driver.OpBetween, "0", "9.99")}, []string{"Alpha", "Gamma"}},
+		{"number in list", []driver.Filter{f("price", driver.OpIn, "9.99, 19.5")}, []string{"Alpha", "Beta"}},
+		{"number not in list", []driver.Filter{f("price", driver.OpNotIn, "9.99")}, []string{"Beta", "Empty", "Gamma", "Nulls"}},
+		{"number is null", []driver.Filter{f("price", driver.OpIsNull)}, []string{"Empty", "Nulls"}},
+		{"number is not null", []driver.Filter{f("price", driver.OpIsNotNull)}, []string{"Alpha", "Beta", "Gamma"}},
+		// boolean
+		{"boolean equals", []driver.Filter{f("active", driver.OpEquals, "true")}, []string{"Alpha", "Gamma"}},
+		{"boolean not equals", []driver.Filter{f("active", driver.OpNotEquals, "true")}, []string{"Beta", "Empty", "Nulls"}},
+		{"boolean in list", []driver.Filter{f("active", driver.OpIn, "false")}, []string{"Beta"}},
+		{"boolean not in list", []driver.Filter{f("active", driver.OpNotIn, "false")}, []string{"Alpha", "Empty", "Gamma", "Nulls"}},
+		{"boolean is null", []driver.Filter{f("active", driver.OpIsNull)}, []string{"Empty", "Nulls"}},
+		{"boolean is not null", []driver.Filter{f("active", driver.OpIsNotNull)}, []string{"Alpha", "Beta", "Gamma"}},
+		// date
+		{"date equals", []driver.Filter{f("published", driver.OpEquals, "2024-01-15T10:30:00Z")}, []string{"Alpha"}},
+		{"date not equals", []driver.Filter{f("published", driver.OpNotEquals, "2024-01-15T10:30:00Z")}, []string{"Beta", "Empty", "Gamma", "Nulls"}},
+		{"date greater than", []driver.Filter{f("published", driver.OpGreater, "2024-01-15T10:30:00Z")}, []string{"Beta"}},
+		{"date greater or equal", []driver.Filter{f("published", driver.OpGreaterEq, "2024-01-15T10:30:00Z")}, []string{"Alpha", "Beta"}},
+		{"date less than", []driver.Filter{f("published", driver.OpLess, "2024-01-01T00:00:00Z")}, []string{"Gamma"}},
+		{"date less or equal with an offset", []driver.Filter{f("published", driver.OpLessEq, "2024-01-15T11:30:00+01:00")}, []string{"Alpha", "Gamma"}},
+		{"date between is inclusive", []driver.Filter{f("published", driver.OpBetween, "2024-01-15T10:30:00Z", "2024-06-01T00:00:00Z")}, []string{"Alpha", "Beta"}},
+		{"date in list", []driver.Filter{f("published", driver.OpIn, "2024-06-01T00:00:00Z, 2023-12-31T23:59:59Z")}, []string{"Beta", "Gamma"}},
+		{"date not in list", []driver.Filter{f("published", driver.OpNotIn, "2024-06-01T00:00:00Z")}, []string{"Alpha", "Empty", "Gamma", "Nulls"}},
+		{"date is null", []driver.Filter{f("published", driver.OpIsNull)}, []string{"Empty", "Nulls"}},
+		{"date is not null", []driver.Filter{f("published", driver.OpIsNotNull)}, []string{"Alpha", "Beta", "Gamma"}},
+		// uuid property and the uuid column
+		{"uuid property equals", []driver.Filter{f("externalId", driver.OpEquals, "AAAAAAAA-0000-4000-8000-000000000001")}, []string{"Alpha"}},
+		{"uuid property not equals", []driver.Filter{f("externalId", driver.OpNotEquals, "aaaaaaaa-0000-4000-8000-000000000001")}, []string{"Beta", "Empty", "Gamma", "Nulls"}},
+		{"uuid property in list", []driver.Filter{f("externalId", driver.OpIn, "aaaaaaaa-0000-4000-8000-000000000001,cccccccc-0000-4000-8000-000000000003")}, []string{"Alpha", "Gamma"}},
+		{"uuid property not in list", []driver.Filter{f("externalId", driver.OpNotIn, "aaaaaaaa-0000-4000-8000-000000000001")}, []string{"Beta", "Empty", "Gamma", "Nulls"}},
+		{"uuid property is null", []driver.Filter{f("externalId", driver.OpIsNull)}, []string{"Empty", "Nulls"}},
+		{"uuid column equals", []driver.Filter{f("uuid", driver.OpEquals, fixtures.TypedBetaID)}, []string{"Beta"}},
+		{"uuid column not equals", []driver.Filter{f("uuid", driver.OpNotEquals, fixtures.TypedBetaID)}, []string{"Alpha", "Empty", "Gamma", "Nulls"}},
+		{"uuid column in list", []driver.Filter{f("uuid", driver.OpIn, fixtures.TypedAlphaID+", "+fixtures.TypedGammaID)}, []string{"Alpha", "Gamma"}},
+		{"uuid column not in list", []driver.Filter{f("uuid", driver.OpNotIn, fixtures.TypedAlphaID)}, []string{"Beta", "Empty", "Gamma", "Nulls"}},
+		// text[]: one element matches
+		{"text[] equals one element", []driver.Filter{f("tags", driver.OpEquals, "red")}, []string{"Alpha", "Gamma"}},
+		{"text[] not equals", []driver.Filter{f("tags", driver.OpNotEquals, "red")}, []string{"Beta", "Empty", "Nulls"}},
+		{"text[] contains", []driver.Filter{f("tags", driver.OpContains, "lu")}, []string{"Beta", "Gamma"}},
+		{"text[] not contains", []driver.Filter{f("tags", driver.OpNotContains, "lu")}, []string{"Alpha", "Empty", "Nulls"}},
+		{"text[] starts with", []driver.Filter{f("tags", driver.OpStartsWith, "gr")}, []string{"Alpha", "Gamma"}},
+		{"text[] ends with", []driver.Filter{f("tags", driver.OpEndsWith, "ed")}, []string{"Alpha", "Gamma"}},
+		{"text[] in list", []driver.Filter{f("tags", driver.OpIn, "blue,green")}, []string{"Alpha", "Beta", "Gamma"}},
+		{"text[] not in list", []driver.Filter{f("tags", driver.OpNotIn, "red")}, []string{"Beta", "Empty", "Nulls"}},
+		{"text[] is null (Weaviate counts [] as null)", []driver.Filter{f("tags", driver.OpIsNull)}, []string{"Empty", "Nulls"}},
+		{"text[] is empty", []driver.Filter{f("tags", driver.OpIsEmpty)}, []string{"Empty", "Nulls"}},
+		{"text[] is not empty", []driver.Filter{f("tags", driver.OpIsNotEmpty)}, []string{"Alpha", "Beta", "Gamma"}},
+		// int[]
+		{"int[] equals one element", []driver.Filter{f("scores", driver.OpEquals, "4")}, []string{"Beta"}},
+		{"int[] greater than", []driver.Filter{f("scores", driver.OpGreater, "5")}, []string{"Gamma"}},
+		{"int[] less or equal", []driver.Filter{f("scores", driver.OpLessEq, "1")}, []string{"Alpha"}},
+		{"int[] between", []driver.Filter{f("scores", driver.OpBetween, "3", "4")}, []string{"Alpha", "Beta"}},
+		{"int[] in list", []driver.Filter{f("scores", driver.OpIn, "1, 10")}, []string{"Alpha", "Gamma"}},
+		{"int[] not in list", []driver.Filter{f("scores", driver.OpNotIn, "1, 10")}, []string{"Beta", "Empty", "Nulls"}},
+		{"int[] is empty", []driver.Filter{f("scores", driver.OpIsEmpty)}, []string{"Empty", "Nulls"}},
+		{"int[] is not empty", []driver.Filter{f("scores", driver.OpIsNotEmpty)}, []string{"Alpha", "Beta", "Gamma"}},
+		// several filters combined (AND)
+		{"two filters are ANDed", []driver.Filter{f("count", driver.OpGreaterEq, "0"), f("active", driver.OpEquals, "true")}, []string{"Alpha"}},
+		{"three filters on three types", []driver.Filter{f("tags", driver.OpEquals, "red"), f("title", driver.OpStartsWith, "G"), f("published", driver.OpLess, "2024-01-01T00:00:00Z")}, []string{"Gamma"}},
+		{"no match is an empty grid", []driver.Filter{f("title", driver.OpEquals, "Alpha"), f("count", driver.OpEquals, "20")}, []string{}},
+		{"a filter with a sort", []driver.Filter{f("count", driver.OpIsNotNull)}, []string{"Alpha", "Beta", "Empty", "Gamma"}},
+	}
+	covered := map[driver.Operator]bool{}
+	for _, tt := range tests {
+		for _, fl := range tt.filters {
+			covered[fl.Operator] = true
+		}
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := d.Browse(ctx, fixtures.Typed, driver.Page{Limit: 50}, tt.filters, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := titles(t, g); !slices.Equal(got, tt.want) {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+			n, err := d.Count(ctx, fixtures.Typed, tt.filters)
+			if err != nil || n != int64(len(tt.want)) {
+				t.Errorf("Count = %d, %v; want %d", n, err, len(tt.want))
+			}
+		})
+	}
+	t.Run("a sort with a filter orders the rows", func(t *testing.T) {
+		g, err := d.Browse(ctx, fixtures.Typed, driver.Page{}, []driver.Filter{f("count", driver.OpIsNotNull)}, []driver.Sort{{Column: "count", Descending: true}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var order []string
+		for _, r := range g.Rows {
+			order = append(order, r[colIndex(t, g, "title")].(string))
+		}
+		if !slices.Equal(order, []string{"Beta", "Alpha", "Empty", "Gamma"}) {
+			t.Errorf("order %v", order)
+		}
+	})
+	for _, op := range driver.Operators() {
+		if op != driver.OpRegex && !covered[op] {
+			t.Errorf("operator %s not exercised", op)
+		}
+	}
+}
+
+// A filter that cannot run is refused with the reason; no rows come back.
+func TestRefusedFiltersNeverReturnTheCollection(t *testing.T) {
+	d := open(t, sharedNode(t, weaviatenode.Anonymous), nil)
+	ctx := ctxT(t)
+	tests := []struct {
+		name  string
+		table string
+		f     driver.Filter
+		want  string
+	}{
+		{"REGEX", fixtures.Typed, driver.Filter{Column: "title", Operator: driver.OpRegex, Value: "^A.*"}, "no regular-expression filter"},
+		{"IsNull without indexNullState", fixtures.Unindexed, driver.Filter{Column: "title", Operator: driver.OpIsNull}, "indexNullState"},
+		{"is not null without indexNullState", fixtures.Unindexed, driver.Filter{Column: "count", Operator: driver.OpIsNotNull}, "indexNullState"},
+		{"is empty without indexPropertyLength", fixtures.Unindexed, driver.Filter{Column: "tags", Operator: driver.OpIsEmpty}, "indexPropertyLength"},
+		{"is not empty without indexPropertyLength", fixtures.Unindexed, driver.Filter{Column: "body", Operator: driver.OpIsNotEmpty}, "indexPropertyLength"},
+		{"an int that does not parse", fixtures.Typed, driver.Filter{Column: "count", Operator: driver.OpEquals, Value: "10.5"}, "not an integer"},
+		{"a number that does not parse", fixtures.Typed, driver.Filter{Column: "price", Operator: driver.OpLess, Value: "cheap"}, "not a number"},
+		{"a date that is not full RFC 3339", fixtures.Typed, driver.Filter{Column: "published", Operator: driver.OpGreater, Value: "2024-01-01"}, "RFC 3339"},
+		{"a boolean that does not parse", fixtures.Typed, driver.Filter{Column: "active", Operator: driver.OpEquals, Value: "1"}, "not a boolean"},
+		{"a uuid that does not parse", fixtures.Typed, driver.Filter{Column: "externalId", Operator: driver.OpEquals, Value: "aaaa"}, "not a UUID"},
+		{"a pattern on an int", fixtures.Typed, driver.Filter{Column: "count", Operator: driver.OpStartsWith, Value: "1"}, "text properties only"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g, err := d.Browse(ctx, tt.table, driver.Page{}, []driver.Filter{tt.f}, nil)
+			if g != nil || driver.KindOf(err) != driver.KindRefusedFilter || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("grid=%v err=%v", g, err)
+			}
+			if _, err := d.Count(ctx, tt.table, []driver.Filter{tt.f}); driver.KindOf(err) != driver.KindRefusedFilter {
+				t.Errorf("Count: %v", err)
+			}
+		})
+	}
+}
