@@ -1,0 +1,141 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+)
+
+// Era is the protocol era a request is served in (SPEC.md B "Versioning").
+type Era uint8
+
+const (
+	// EraModern is the stateless 2026-07-28 revision: every request carries
+	// its protocol version and client capabilities in params._meta.
+	EraModern Era = 1 << iota
+	// EraLegacy covers 2025-11-25 and 2025-06-18: initialize handshake and
+	// Mcp-Session-Id sessions.
+	EraLegacy
+	// EraBoth is a dispatch-table flag: the method is served in both eras.
+	EraBoth = EraModern | EraLegacy
+)
+
+func (e Era) String() string {
+	switch e {
+	case EraModern:
+		return "modern"
+	case EraLegacy:
+		return "legacy"
+	case EraBoth:
+		return "both"
+	}
+	return "unknown"
+}
+
+// Protocol versions (SPEC.md B "Versioning").
+const (
+	// ProtocolVersion is the current, stateless revision.
+	ProtocolVersion = "2026-07-28"
+	// ProtocolVersion20251125 is a legacy revision served with sessions.
+	ProtocolVersion20251125 = "2025-11-25"
+	// ProtocolVersion20250618 is a legacy revision served with sessions.
+	ProtocolVersion20250618 = "2025-06-18"
+)
+
+// SupportedVersions is the live list reported in server/discover
+// supportedVersions and in -32022 data.supported, newest first.
+func SupportedVersions() []string {
+	return []string{ProtocolVersion, ProtocolVersion20251125, ProtocolVersion20250618}
+}
+
+// LegacyVersions are the revisions a legacy initialize accepts.
+func LegacyVersions() []string { return []string{ProtocolVersion20251125, ProtocolVersion20250618} }
+
+func isSupportedVersion(v string) bool {
+	return v == ProtocolVersion || v == ProtocolVersion20251125 || v == ProtocolVersion20250618
+}
+
+// Header names used by the transport.
+const (
+	HeaderProtocolVersion = "Mcp-Protocol-Version" // canonical form of MCP-Protocol-Version
+	HeaderMethod          = "Mcp-Method"
+	HeaderName            = "Mcp-Name"
+	HeaderSessionID       = "Mcp-Session-Id"
+	HeaderParamPrefix     = "Mcp-Param-"
+)
+
+// Call is the per-request context every handler can reach with CallFrom.
+// It is created by the transport after authentication and envelope
+// decoding, and carries who is calling, in which era, with which client
+// capabilities, plus the progress sink.
+type Call struct {
+	// Era the request is served in.
+	Era Era
+	// Principal the request acts for.
+	Principal Principal
+	// Method is the JSON-RPC method.
+	Method string
+	// ID is the raw JSON-RPC id (nil for a notification).
+	ID json.RawMessage
+	// ProtocolVersion is the modern _meta version, or for legacy requests
+	// the MCP-Protocol-Version header value (possibly empty).
+	ProtocolVersion string
+	// ClientCapabilities is the modern _meta clientCapabilities object
+	// (never nil for a modern request). Legacy code fills it from the
+	// session's initialize capabilities if it wants scope checks on them.
+	ClientCapabilities map[string]json.RawMessage
+	// ClientInfo is the optional modern _meta clientInfo.
+	ClientInfo *ClientInfo
+	// SessionID is the Mcp-Session-Id request header (legacy era).
+	SessionID string
+	// RequestHeader is the incoming HTTP header (read only).
+	RequestHeader http.Header
+	// ResponseHeader collects headers a handler wants on the HTTP response
+	// (for example Mcp-Session-Id from legacy initialize).
+	ResponseHeader http.Header
+
+	// Trace holds the W3C trace keys of _meta (traceparent, tracestate,
+	// baggage), passed through untouched.
+	Trace map[string]json.RawMessage
+
+	progress *progressSink
+	stream   *sseStream
+}
+
+// ClientInfo names the client (modern _meta io.modelcontextprotocol/clientInfo,
+// or legacy initialize clientInfo).
+type ClientInfo struct {
+	Name    string `json:"name"`
+	Title   string `json:"title,omitempty"`
+	Version string `json:"version"`
+}
+
+// HasCapability reports whether the client declared a top-level capability
+// (for example "elicitation").
+func (c *Call) HasCapability(name string) bool {
+	_, ok := c.ClientCapabilities[name]
+	return ok
+}
+
+// Progress reports progress on the request's own SSE stream. It is a no-op
+// when the request had no _meta.progressToken. A value that does not exceed
+// the previous one is dropped (SPEC.md B "Progress streaming").
+func (c *Call) Progress(progress, total float64, message string) {
+	if c == nil || c.progress == nil {
+		return
+	}
+	c.progress.send(progress, total, message)
+}
+
+type callKey struct{}
+
+// WithCall returns ctx carrying c.
+func WithCall(ctx context.Context, c *Call) context.Context {
+	return context.WithValue(ctx, callKey{}, c)
+}
+
+// CallFrom returns the Call of the request ctx belongs to, or nil.
+func CallFrom(ctx context.Context) *Call {
+	c, _ := ctx.Value(callKey{}).(*Call)
+	return c
+}
