@@ -114,4 +114,6 @@ func (t *inflightTable) cancelPrincipal(principal string) int {
 // CancelPrincipal cancels all in-flight requests of the principal with this
 // ID (for example when its token is revoked); they end with -33002. It
 // returns how many were cancelled.
-func (s *Server) CancelPrincipal(principalID string) int { return s.inflight.cancelPrincipal(principalID) }
+func (s *Server) CancelPrincipal(principalID string) int {
+	return s.inflight.cancelPrincipal(principalID)
+}
