@@ -31,6 +31,8 @@ if [ -x "$BIN" ]; then
   echo "ensure-weaviate: $BIN exists but does not run; rebuilding it."
 elif [ -e "$BIN" ]; then
   echo "ensure-weaviate: $BIN exists but is not executable; rebuilding it."
+else
+  echo "ensure-weaviate: weaviate-server $VERSION not found at $BIN; building it."
 fi
 
 command -v go >/dev/null 2>&1 ||
