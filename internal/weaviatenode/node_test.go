@@ -236,3 +236,16 @@ func TestAKeptDataDirSurvivesARestart(t *testing.T) {
 		t.Fatalf("collection lost across restart: %v", err)
 	}
 }
+
+func TestTLSAPIKeyVariantNeedsTheCAAndTheKey(t *testing.T) {
+	n := weaviatetest.Start(t, weaviatenode.TLSAPIKey)
+	if n.Scheme != "https" || n.APIKey == "" {
+		t.Fatalf("scheme %q, key set %v", n.Scheme, n.APIKey != "")
+	}
+	if code, _ := get(t, n.HTTPClient(), n.URL+"/v1/meta", ""); code != http.StatusUnauthorized {
+		t.Fatalf("no key over https: got %d, want 401", code)
+	}
+	if code, _ := get(t, n.HTTPClient(), n.URL+"/v1/meta", "Bearer "+n.APIKey); code != http.StatusOK {
+		t.Fatalf("right key over https: got %d, want 200", code)
+	}
+}
