@@ -139,3 +139,21 @@ func CallFrom(ctx context.Context) *Call {
 	c, _ := ctx.Value(callKey{}).(*Call)
 	return c
 }
+
+// RequireCapabilities returns -32021 when the client did not declare every
+// named top-level capability; data.requiredCapabilities is a
+// ClientCapabilities object naming the missing ones, e.g. {"sampling": {}}
+// (SPEC.md B "Errors"). Handlers call it before relying on a capability.
+func RequireCapabilities(ctx context.Context, names ...string) error {
+	c := CallFrom(ctx)
+	missing := map[string]any{}
+	for _, n := range names {
+		if c == nil || !c.HasCapability(n) {
+			missing[n] = map[string]any{}
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return NewError(CodeMissingCapability, "missing required client capability", map[string]any{"requiredCapabilities": missing})
+}

@@ -1,0 +1,189 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// testServer is a real Server listening on 127.0.0.1:0.
+type testServer struct {
+	*Server
+	port int
+	url  string
+}
+
+func startServer(t *testing.T, opts Options) *testServer {
+	t.Helper()
+	s, err := NewServer(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	port, err := s.Listen(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = s.Shutdown(ctx)
+	})
+	return &testServer{Server: s, port: port, url: "http://127.0.0.1:" + strconv.Itoa(port) + "/mcp"}
+}
+
+// modernMeta returns a valid modern _meta object.
+func validMeta() map[string]any {
+	return map[string]any{
+		MetaProtocolVersion:    ProtocolVersion,
+		MetaClientCapabilities: map[string]any{},
+		MetaClientInfo:         map[string]any{"name": "test", "version": "1"},
+	}
+}
+
+// modernBody builds a modern request body with a valid _meta merged into params.
+func modernBody(id any, method string, params map[string]any) []byte {
+	p := map[string]any{"_meta": validMeta()}
+	for k, v := range params {
+		p[k] = v
+	}
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": p})
+	return b
+}
+
+// modernHeaders are the required headers agreeing with a modern body.
+func modernHeaders(method string, params map[string]any) http.Header {
+	h := http.Header{}
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "application/json, text/event-stream")
+	h.Set("MCP-Protocol-Version", ProtocolVersion)
+	h.Set("Mcp-Method", method)
+	if f := nameField(method); f != "" {
+		if v, ok := params[f].(string); ok {
+			h.Set("Mcp-Name", v)
+		}
+	}
+	return h
+}
+
+type rpcReply struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  map[string]any  `json:"result"`
+	Error   *struct {
+		Code    int            `json:"code"`
+		Message string         `json:"message"`
+		Data    map[string]any `json:"data"`
+	} `json:"error"`
+}
+
+type httpReply struct {
+	status int
+	header http.Header
+	body   []byte
+	rpc    rpcReply
+}
+
+func (ts *testServer) post(t *testing.T, h http.Header, body []byte) httpReply {
+	t.Helper()
+	return doRequest(t, http.MethodPost, ts.url, h, body)
+}
+
+func doRequest(t *testing.T, method, url string, h http.Header, body []byte) httpReply {
+	t.Helper()
+	req, err := http.NewRequest(method, url, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range h {
+		if k == "Host" {
+			req.Host = v[0]
+			continue
+		}
+		req.Header[k] = v
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := httpReply{status: resp.StatusCode, header: resp.Header, body: b}
+	if len(b) > 0 && resp.Header.Get("Content-Type") == "application/json" {
+		_ = json.Unmarshal(b, &r.rpc)
+	}
+	return r
+}
+
+// call posts a valid modern request and returns the reply.
+func (ts *testServer) call(t *testing.T, id any, method string, params map[string]any) httpReply {
+	t.Helper()
+	return ts.post(t, modernHeaders(method, params), modernBody(id, method, params))
+}
+
+func (r httpReply) code() int {
+	if r.rpc.Error == nil {
+		return 0
+	}
+	return r.rpc.Error.Code
+}
+
+// Test-only tools (fakes for behaviour no real tool of this issue has yet).
+
+func objectSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{}}
+}
+
+// fakeProgressTool reports the given progress values, then returns.
+func fakeProgressTool(values []float64) Tool {
+	return Tool{
+		Name: "fake_progress", Description: "reports progress", InputSchema: objectSchema(),
+		Handler: func(ctx context.Context, _ json.RawMessage) (*ToolResult, error) {
+			for _, v := range values {
+				CallFrom(ctx).Progress(v, 1, "step")
+			}
+			return &ToolResult{Text: "done"}, nil
+		},
+	}
+}
+
+// fakeSlowTool blocks until its context ends and records that it did.
+func fakeSlowTool(stopped chan<- error) Tool {
+	return Tool{
+		Name: "fake_slow", Description: "blocks until cancelled", InputSchema: objectSchema(),
+		Handler: func(ctx context.Context, _ json.RawMessage) (*ToolResult, error) {
+			<-ctx.Done()
+			if stopped != nil {
+				stopped <- context.Cause(ctx)
+			}
+			return nil, ctx.Err()
+		},
+	}
+}
+
+// fakeSamplingTool needs the client's sampling capability.
+func fakeSamplingTool() Tool {
+	return Tool{
+		Name: "fake_needs_sampling", Description: "needs sampling", InputSchema: objectSchema(),
+		Handler: func(ctx context.Context, _ json.RawMessage) (*ToolResult, error) {
+			if err := RequireCapabilities(ctx, "sampling"); err != nil {
+				return nil, err
+			}
+			return &ToolResult{Text: "ok"}, nil
+		},
+	}
+}
+
+// fakeLister is a fixed ConnectionLister.
+type fakeLister []ConnectionSummary
+
+func (f fakeLister) List(context.Context) ([]ConnectionSummary, error) { return f, nil }
