@@ -44,7 +44,13 @@ const shutdownTimeout = 10 * time.Second
 //
 // Run needs the Wails build tags (`wails build` / `wails dev`, with `webkit2_41` on Linux);
 // a plain `go build` binary returns Wails' error explaining that.
+//
+// When GeneratingBindings is true, c may be nil: Wails only reflects on the bound types
+// and exits.
 func Run(c *core.Core, assets fs.FS) error {
+	if GeneratingBindings {
+		return wails.Run(&options.App{Title: "App", Bind: boundStructs(nil)})
+	}
 	if c == nil {
 		return errors.New("app.Run: no backend core")
 	}
@@ -79,11 +85,20 @@ func Run(c *core.Core, assets fs.FS) error {
 				log.WithError(err).Error("backend shutdown")
 			}
 		},
-		Bind: []any{conns},
+		Bind: boundStructs(conns),
 		Linux: &linux.Options{
 			Icon:             appIcon,
 			ProgramName:      "app",
 			WebviewGpuPolicy: linux.WebviewGpuPolicyOnDemand,
 		},
 	})
+}
+
+// boundStructs lists every struct whose methods the frontend can call. With nil (binding
+// generation) it returns zero values of the same types.
+func boundStructs(conns *ConnectionsAPI) []any {
+	if conns == nil {
+		conns = &ConnectionsAPI{}
+	}
+	return []any{conns}
 }

@@ -14,7 +14,7 @@ export interface Connection {
   /** One of the six SSL modes, e.g. "Disabled". */
   sslMode: string;
   skipTLSVerify: boolean;
-  /** How MCP clients may use it: blocked / read-only / read-write. */
+  /** How MCP clients may use it: "blocked", "readOnly" or "readWrite". */
   externalAccess: string;
   /** RFC 3339 timestamp. */
   createdAt: string;
@@ -25,6 +25,11 @@ export interface ConnectionsApi {
   list(): Promise<Connection[]>;
   /** remove deletes a saved connection by id. */
   remove(id: string): Promise<void>;
+  /**
+   * onChanged calls back whenever the saved connections change outside the window (for
+   * example `app connection add` in a terminal). It returns the unsubscribe function.
+   */
+  onChanged(callback: () => void): () => void;
 }
 
 /** Api is everything the UI can ask of the backend. Every method rejects with an ApiError. */

@@ -12,23 +12,31 @@ export function connection(overrides: Partial<Connection> = {}): Connection {
     authMethod: "None",
     sslMode: "Disabled",
     skipTLSVerify: false,
-    externalAccess: "read-only",
+    externalAccess: "readOnly",
     createdAt: "2026-01-02T03:04:05Z",
     ...overrides,
   };
 }
 
 /** fakeApi answers list() with the given result: connections, a rejection, or a pending promise. */
-export function fakeApi(list: () => Promise<Connection[]>): Api & { calls: { list: number } } {
+export function fakeApi(
+  list: () => Promise<Connection[]>,
+): Api & { calls: { list: number }; emitChanged: () => void } {
   const calls = { list: 0 };
+  const listeners = new Set<() => void>();
   return {
     calls,
+    emitChanged: () => listeners.forEach((l) => l()),
     connections: {
       list: () => {
         calls.list++;
         return list();
       },
       remove: async () => {},
+      onChanged: (cb) => {
+        listeners.add(cb);
+        return () => listeners.delete(cb);
+      },
     },
   };
 }

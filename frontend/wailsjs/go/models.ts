@@ -1,4 +1,5 @@
 export namespace app {
+	
 	export class ConnectionDTO {
 	    id: string;
 	    name: string;
@@ -10,6 +11,11 @@ export namespace app {
 	    skipTLSVerify: boolean;
 	    externalAccess: string;
 	    createdAt: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ConnectionDTO(source);
+	    }
+	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.id = source["id"];
@@ -24,4 +30,6 @@ export namespace app {
 	        this.createdAt = source["createdAt"];
 	    }
 	}
+
 }
+

@@ -111,3 +111,24 @@ describe("connection list keyboard", () => {
     expect(screen.getAllByRole("option")[1]).toHaveAttribute("aria-selected", "true");
   });
 });
+
+describe("connection list refresh", () => {
+  it("reloads quietly when the backend reports a change, keeping the list on screen", async () => {
+    let items = three.slice(0, 1);
+    const d = deferred<Connection[]>();
+    let pending: Promise<Connection[]> | null = null;
+    const api = fakeApi(() => pending ?? Promise.resolve(items));
+    renderList(api);
+    expect(await screen.findAllByRole("option")).toHaveLength(1);
+
+    items = three;
+    pending = d.promise;
+    act(() => api.emitChanged());
+    // While the refresh is in flight the old list stays; no loading skeleton.
+    expect(screen.getAllByRole("option")).toHaveLength(1);
+    expect(screen.queryByText("Loading connections…")).not.toBeInTheDocument();
+    await act(async () => d.resolve(three));
+    expect(screen.getAllByRole("option")).toHaveLength(3);
+    expect(api.calls.list).toBe(2);
+  });
+});

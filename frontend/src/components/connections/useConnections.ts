@@ -7,26 +7,36 @@ export type ConnectionsState =
   | { status: "error"; error: ApiError }
   | { status: "ready"; connections: Connection[] };
 
-/** useConnections loads the saved connections from the Api and can reload them. */
+/**
+ * useConnections loads the saved connections from the Api, reloads them on request, and
+ * refreshes them quietly (keeping the current list on screen) when the backend says they
+ * changed.
+ */
 export function useConnections() {
   const api = useApi();
   const [state, setState] = useState<ConnectionsState>({ status: "loading" });
   const generation = useRef(0);
 
-  const reload = useCallback(async () => {
-    const mine = ++generation.current;
-    setState({ status: "loading" });
-    try {
-      const connections = await api.connections.list();
-      if (mine === generation.current) setState({ status: "ready", connections });
-    } catch (reason) {
-      if (mine === generation.current) setState({ status: "error", error: parseApiError(reason) });
-    }
-  }, [api]);
+  const load = useCallback(
+    async (quiet: boolean) => {
+      const mine = ++generation.current;
+      if (!quiet) setState({ status: "loading" });
+      try {
+        const connections = await api.connections.list();
+        if (mine === generation.current) setState({ status: "ready", connections });
+      } catch (reason) {
+        if (mine === generation.current) setState({ status: "error", error: parseApiError(reason) });
+      }
+    },
+    [api],
+  );
+
+  const reload = useCallback(() => load(false), [load]);
 
   useEffect(() => {
-    void reload();
-  }, [reload]);
+    void load(false);
+    return api.connections.onChanged(() => void load(true));
+  }, [api, load]);
 
   return { state, reload };
 }

@@ -1,4 +1,5 @@
 import type { Connection } from "../../api";
+import { accessLabel } from "../connections/access";
 import { address, typeLabel } from "../connections/format";
 import { TypeBadge } from "../connections/TypeBadge";
 
@@ -10,7 +11,7 @@ export function ConnectionPanel({ connection }: { connection: Connection }) {
     ["Auth Method", connection.authMethod || "None"],
     ["SSL Mode", connection.sslMode || "Disabled"],
     ["Skip TLS Verification", connection.skipTLSVerify ? "On" : "Off"],
-    ["External access", connection.externalAccess || "—"],
+    ["AI client access (MCP)", accessLabel(connection.externalAccess)],
   ];
   return (
     <section className="panel" aria-label={connection.name}>
