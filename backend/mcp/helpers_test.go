@@ -88,6 +88,24 @@ type httpReply struct {
 	header http.Header
 	body   []byte
 	rpc    rpcReply
+	frames [][]byte // SSE data frames, in order
+}
+
+// sseFrames splits an SSE body into its data frames, failing the test on
+// anything but "data: <json>" frames (no event names).
+func sseFrames(t *testing.T, b []byte) [][]byte {
+	t.Helper()
+	var out [][]byte
+	for _, block := range bytes.Split(b, []byte("\n\n")) {
+		if len(block) == 0 || block[0] == ':' {
+			continue
+		}
+		if !bytes.HasPrefix(block, []byte("data: ")) || bytes.Contains(block, []byte("\n")) {
+			t.Fatalf("SSE frame is not a single data line: %q", block)
+		}
+		out = append(out, block[len("data: "):])
+	}
+	return out
 }
 
 func (ts *testServer) post(t *testing.T, h http.Header, body []byte) httpReply {
@@ -118,8 +136,14 @@ func doRequest(t *testing.T, method, url string, h http.Header, body []byte) htt
 		t.Fatal(err)
 	}
 	r := httpReply{status: resp.StatusCode, header: resp.Header, body: b}
-	if len(b) > 0 && resp.Header.Get("Content-Type") == "application/json" {
+	switch resp.Header.Get("Content-Type") {
+	case "application/json":
 		_ = json.Unmarshal(b, &r.rpc)
+	case "text/event-stream":
+		r.frames = sseFrames(t, b)
+		if n := len(r.frames); n > 0 {
+			_ = json.Unmarshal(r.frames[n-1], &r.rpc)
+		}
 	}
 	return r
 }
