@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
@@ -56,36 +57,78 @@ func addConnection(t *testing.T, bin, configDir, name, host, port string) {
 	}
 }
 
-// startApp runs the window on the display and stops it when the test ends. The returned
-// channel closes when the process exits.
-func startApp(t *testing.T, d *harness.Display, bin, configDir, logPath string) <-chan struct{} {
+// window is one running app on its own Xvfb display.
+type window struct {
+	d         *harness.Display
+	id        string
+	configDir string
+	art       string
+	cmd       *exec.Cmd
+	exited    chan struct{}
+}
+
+// logTail is the end of the app's log, for failure messages.
+func (w *window) logTail() string {
+	b, _ := os.ReadFile(filepath.Join(w.art, "app.log"))
+	if len(b) > 4000 {
+		b = b[len(b)-4000:]
+	}
+	return string(b)
+}
+
+// stop asks the app to quit (SIGTERM, as the session manager does) and waits for it.
+func (w *window) stop(timeout time.Duration) error {
+	select {
+	case <-w.exited:
+		return nil
+	default:
+	}
+	_ = w.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-w.exited:
+		return nil
+	case <-time.After(timeout):
+		_ = syscall.Kill(-w.cmd.Process.Pid, syscall.SIGKILL)
+		<-w.exited
+		return errors.New("the app did not exit within the timeout after SIGTERM; killed it")
+	}
+}
+
+// openWindow saves the named connections with the CLI, starts the app on a fresh Xvfb
+// display with the GTK theme given (which WebKitGTK reports as prefers-color-scheme), and
+// waits for its window. The app is stopped when the test ends.
+func openWindow(ctx context.Context, t *testing.T, gtkTheme string, names ...string) *window {
 	t.Helper()
-	logf, err := os.Create(logPath)
+	bin := appBinary(t)
+	harness.RequireTools(t, "Xvfb", "xdotool", "import")
+	w := &window{art: harness.ArtifactDir(t), configDir: t.TempDir(), exited: make(chan struct{})}
+	for i, n := range names {
+		addConnection(t, bin, w.configDir, n, "127.0.0.1", strconv.Itoa(8080+i))
+	}
+	w.d = harness.StartXvfb(t, screenW, screenH)
+
+	logf, err := os.Create(filepath.Join(w.art, "app.log"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "--config-dir", configDir, "--mcp-port", "0")
-	cmd.Env = d.Env(append(keyringEnv,
-		"GDK_BACKEND=x11",
+	w.cmd = exec.Command(bin, "--config-dir", w.configDir, "--mcp-port", "0")
+	w.cmd.Env = w.d.Env(append(keyringEnv,
+		"GDK_BACKEND=x11", "GTK_THEME="+gtkTheme,
 		// Xvfb has no GPU: let WebKitGTK draw in software instead of probing for one.
 		"WEBKIT_DISABLE_COMPOSITING_MODE=1", "LIBGL_ALWAYS_SOFTWARE=1")...)
-	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	w.cmd.Stdout, w.cmd.Stderr = logf, logf
+	w.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := w.cmd.Start(); err != nil {
 		t.Fatalf("start %s: %v", bin, err)
 	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); logf.Close(); close(exited) }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			<-exited
-		}
-	})
-	return exited
+	go func() { _ = w.cmd.Wait(); logf.Close(); close(w.exited) }()
+	t.Cleanup(func() { _ = w.stop(10 * time.Second) })
+
+	w.id, err = w.d.FindWindow(ctx, "^App$", w.exited)
+	if err != nil {
+		t.Fatalf("%v\napp log:\n%s", err, w.logTail())
+	}
+	return w
 }
 
 // waitPainted takes screenshots of the window until one has at least minColors colours
@@ -119,61 +162,55 @@ func waitPainted(ctx context.Context, d *harness.Display, win, path string) (har
 }
 
 func TestWindowShowsSavedConnectionsAndOpensOneWithTheKeyboard(t *testing.T) {
-	bin := appBinary(t)
-	harness.RequireTools(t, "Xvfb", "xdotool", "import")
-	art := harness.ArtifactDir(t)
-	configDir := t.TempDir()
-	addConnection(t, bin, configDir, "Demo Weaviate", "127.0.0.1", "8080")
-	addConnection(t, bin, configDir, "Staging cluster", "localhost", "8081")
-
-	d := harness.StartXvfb(t, screenW, screenH)
-	exited := startApp(t, d, bin, configDir, filepath.Join(art, "app.log"))
-	logTail := func() string {
-		b, _ := os.ReadFile(filepath.Join(art, "app.log"))
-		if len(b) > 4000 {
-			b = b[len(b)-4000:]
-		}
-		return string(b)
-	}
-
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-
-	win, err := d.FindWindow(ctx, "^App$", exited)
-	if err != nil {
-		t.Fatalf("%v\napp log:\n%s", err, logTail())
-	}
+	w := openWindow(ctx, t, "Adwaita", "Demo Weaviate", "Staging cluster")
+	shot := filepath.Join(w.art, "window.png")
 
 	t.Run("the window paints the shell with the saved connections, not a blank page", func(t *testing.T) {
-		shot := filepath.Join(art, "window.png")
-		st, err := waitPainted(ctx, d, win, shot)
+		st, err := waitPainted(ctx, w.d, w.id, shot)
 		if err != nil {
-			t.Fatalf("%v (last screenshot %s: %+v)\napp log:\n%s", err, shot, st, logTail())
+			t.Fatalf("%v (last screenshot %s: %+v)\napp log:\n%s", err, shot, st, w.logTail())
 		}
 		t.Logf("window screenshot %s: %dx%d, %d colours", shot, st.Width, st.Height, st.Colors)
 		if st.Width < 760 || st.Height < 480 {
 			t.Errorf("window is %dx%d, want at least the 760x480 minimum", st.Width, st.Height)
 		}
-		screen := filepath.Join(art, "screen.png")
-		if err := d.Screenshot(ctx, "root", screen); err != nil {
+		screen := filepath.Join(w.art, "screen.png")
+		if err := w.d.Screenshot(ctx, "root", screen); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("screen screenshot %s", screen)
 	})
 
+	t.Run("with a light system theme the window is light", func(t *testing.T) {
+		lum, err := harness.Luminance(shot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lum < 0.75 {
+			t.Fatalf("mean luminance %.2f, want > 0.75 for the light theme", lum)
+		}
+	})
+
+	t.Run("the backend started with the window: the MCP handshake file is written", func(t *testing.T) {
+		if _, err := os.Stat(filepath.Join(w.configDir, "mcp-handshake.json")); err != nil {
+			t.Fatalf("handshake file: %v\napp log:\n%s", err, w.logTail())
+		}
+	})
+
 	t.Run("Enter opens the focused connection in a tab", func(t *testing.T) {
-		if err := d.Focus(ctx, win); err != nil {
+		if err := w.d.Focus(ctx, w.id); err != nil {
 			t.Fatal(err)
 		}
-		before := filepath.Join(art, "window.png")
-		if err := d.Key(ctx, win, "Return"); err != nil {
+		if err := w.d.Key(ctx, w.id, "Return"); err != nil {
 			t.Fatal(err)
 		}
-		after := filepath.Join(art, "after-enter.png")
-		if _, err := waitPainted(ctx, d, win, after); err != nil {
-			t.Fatalf("%v\napp log:\n%s", err, logTail())
+		after := filepath.Join(w.art, "after-enter.png")
+		if _, err := waitPainted(ctx, w.d, w.id, after); err != nil {
+			t.Fatalf("%v\napp log:\n%s", err, w.logTail())
 		}
-		frac, err := harness.Differ(before, after)
+		frac, err := harness.Differ(shot, after)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -183,9 +220,34 @@ func TestWindowShowsSavedConnectionsAndOpensOneWithTheKeyboard(t *testing.T) {
 		}
 	})
 
-	select {
-	case <-exited:
-		t.Fatalf("the app exited during the test\napp log:\n%s", logTail())
-	default:
+	t.Run("SIGTERM closes the window and shuts the backend down cleanly", func(t *testing.T) {
+		if err := w.stop(15 * time.Second); err != nil {
+			t.Fatalf("%v\napp log:\n%s", err, w.logTail())
+		}
+		if code := w.cmd.ProcessState.ExitCode(); code != 0 {
+			t.Errorf("exit code %d, want 0\napp log:\n%s", code, w.logTail())
+		}
+		if _, err := os.Stat(filepath.Join(w.configDir, "mcp-handshake.json")); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("the handshake file is still there after shutdown (stat: %v)", err)
+		}
+	})
+}
+
+func TestWindowFollowsTheSystemDarkPreference(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	w := openWindow(ctx, t, "Adwaita:dark", "Demo Weaviate")
+	shot := filepath.Join(w.art, "window-dark.png")
+	st, err := waitPainted(ctx, w.d, w.id, shot)
+	if err != nil {
+		t.Fatalf("%v (last screenshot %s: %+v)\napp log:\n%s", err, shot, st, w.logTail())
+	}
+	lum, err := harness.Luminance(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("dark window screenshot %s: %d colours, mean luminance %.2f", shot, st.Colors, lum)
+	if lum > 0.25 {
+		t.Fatalf("mean luminance %.2f, want < 0.25 for the dark theme", lum)
 	}
 }

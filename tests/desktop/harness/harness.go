@@ -260,3 +260,26 @@ func Differ(pathA, pathB string) (float64, error) {
 	}
 	return float64(diff) / float64(bounds.Dx()*bounds.Dy()), nil
 }
+
+// Luminance is the mean relative luminance (0 black .. 1 white) of a PNG: about 0.1 for
+// the dark theme, above 0.8 for the light one.
+func Luminance(path string) (float64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	img, _, err := image.Decode(f)
+	if err != nil {
+		return 0, err
+	}
+	b := img.Bounds()
+	var sum float64
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			sum += (0.2126*float64(r) + 0.7152*float64(g) + 0.0722*float64(bl)) / 0xffff
+		}
+	}
+	return sum / float64(b.Dx()*b.Dy()), nil
+}
