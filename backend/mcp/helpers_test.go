@@ -211,3 +211,5 @@ func fakeSamplingTool() Tool {
 type fakeLister []ConnectionSummary
 
 func (f fakeLister) List(context.Context) ([]ConnectionSummary, error) { return f, nil }
+
+func sleepMs(n int) { time.Sleep(time.Duration(n) * time.Millisecond) }
