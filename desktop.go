@@ -2,13 +2,35 @@ package main
 
 import (
 	"context"
-	"errors"
+	"embed"
+	"io/fs"
+
+	"app/app"
 )
 
-// runDesktop opens the window. (Wired to app.Run once the desktop facade lands.)
+// frontendDist is the built frontend. A tracked placeholder keeps a fresh clone compiling
+// before `npm run build` has run.
+//
+//go:embed all:frontend/dist
+var frontendDist embed.FS
+
+// runDesktop opens the window and blocks until it closes.
 func runDesktop(ctx context.Context, g globalFlags, mcpPort int) error {
+	assets, err := fs.Sub(frontendDist, "frontend/dist")
+	if err != nil {
+		return err
+	}
+	if app.GeneratingBindings {
+		// `wails build` runs this binary only to reflect on the bound types.
+		return app.Run(nil, assets)
+	}
 	if !hasDisplay() {
 		return errNoDisplay
 	}
-	return errors.New("the desktop window is not built into this binary yet: run `app --headless`")
+	c, done, err := openCore(ctx, g, false, mcpPort)
+	if err != nil {
+		return err
+	}
+	defer done()
+	return app.Run(c, assets)
 }

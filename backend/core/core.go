@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -47,8 +48,13 @@ type Core struct {
 
 	opts       Options
 	instanceID string
-	mcp        *mcp.Server
-	port       int
+
+	mu      sync.Mutex // guards the fields below, which the settings watcher changes
+	mcp     *mcp.Server
+	port    int
+	running config.MCPSettings
+	stop    context.CancelFunc
+	watched sync.WaitGroup
 }
 
 // Open builds the services; nothing listens until Start.
@@ -80,21 +86,86 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	}, nil
 }
 
-// Start starts the MCP server when the settings enable it, and writes the handshake file
-// with the bound port.
+// Start starts the MCP server when the settings enable it, writes the handshake file with
+// the bound port, and watches the settings file so that a change made by the CLI while the
+// app runs (mcp.enabled, mcp.port) takes effect without a restart.
 func (c *Core) Start(ctx context.Context) error {
 	s, err := c.Settings.Load(ctx)
 	if err != nil {
 		return err
 	}
-	if !s.MCP.Enabled {
+	c.mu.Lock()
+	err = c.applyLocked(ctx, s.MCP)
+	c.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	wctx, cancel := context.WithCancel(context.Background())
+	c.stop = cancel
+	c.watched.Add(1)
+	go c.watchSettings(wctx)
+	return nil
+}
+
+// watchSettings polls the settings file's modification time; polling once a second is
+// cheap and works the same on every platform and file system.
+func (c *Core) watchSettings(ctx context.Context) {
+	defer c.watched.Done()
+	last := c.Settings.ModTime()
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		mt := c.Settings.ModTime()
+		if mt.Equal(last) {
+			continue
+		}
+		last = mt
+		s, err := c.Settings.Load(ctx)
+		if err == nil {
+			err = s.Validate()
+		}
+		if err != nil {
+			c.Log.WithError(err).Warn("settings changed but cannot be applied; keeping the running ones")
+			continue
+		}
+		c.mu.Lock()
+		if err := c.applyLocked(ctx, s.MCP); err != nil {
+			c.Log.WithError(err).Error("applying changed MCP settings")
+		}
+		c.mu.Unlock()
+	}
+}
+
+// applyLocked brings the MCP server in line with the settings: started, stopped or moved
+// to another port. Other MCP settings are read per request and need no restart.
+func (c *Core) applyLocked(ctx context.Context, want config.MCPSettings) error {
+	if c.opts.MCPPort >= 0 {
+		want.Port = c.opts.MCPPort // the flag wins over the file for this run
+	}
+	have := c.running
+	c.running = want
+	if c.mcp != nil && want.Enabled && want.Port == have.Port {
+		return nil
+	}
+	if c.mcp != nil {
+		c.Log.Info("MCP settings changed: stopping the server")
+		if err := c.stopMCPLocked(ctx); err != nil {
+			return err
+		}
+	}
+	if !want.Enabled {
 		c.Log.Info("MCP server is disabled in settings (mcp.enabled=false)")
 		return nil
 	}
-	port := s.MCP.Port
-	if c.opts.MCPPort >= 0 {
-		port = c.opts.MCPPort
-	}
+	return c.startMCPLocked(ctx, want.Port)
+}
+
+func (c *Core) startMCPLocked(ctx context.Context, port int) error {
 	srv, err := mcp.NewServer(mcp.Options{
 		Name:        ServerName,
 		Version:     c.opts.Version,
@@ -127,20 +198,35 @@ func (c *Core) Start(ctx context.Context) error {
 }
 
 // MCPPort is the port the MCP server bound, or 0 when it is not running.
-func (c *Core) MCPPort() int { return c.port }
+func (c *Core) MCPPort() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.port
+}
 
-// Close stops the MCP server and removes the handshake file.
+// Close stops the settings watcher and the MCP server, and removes the handshake file.
 func (c *Core) Close(ctx context.Context) error {
-	var errs []error
-	if c.mcp != nil {
-		if err := c.mcp.Shutdown(ctx); err != nil {
-			errs = append(errs, fmt.Errorf("MCP server shutdown: %w", err))
-		}
-		if err := config.RemoveHandshake(c.Dir, os.Getpid()); err != nil {
-			errs = append(errs, err)
-		}
-		c.mcp = nil
+	if c.stop != nil {
+		c.stop()
+		c.watched.Wait()
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.stopMCPLocked(ctx)
+}
+
+func (c *Core) stopMCPLocked(ctx context.Context) error {
+	if c.mcp == nil {
+		return nil
+	}
+	var errs []error
+	if err := c.mcp.Shutdown(ctx); err != nil {
+		errs = append(errs, fmt.Errorf("MCP server shutdown: %w", err))
+	}
+	if err := config.RemoveHandshake(c.Dir, os.Getpid()); err != nil {
+		errs = append(errs, err)
+	}
+	c.mcp, c.port = nil, 0
 	return errors.Join(errs...)
 }
 
