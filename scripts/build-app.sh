@@ -8,7 +8,7 @@ WAILS="$GOBIN_DIR/wails"
 [ -n "$WAILS" ] || die "the Wails CLI is missing: run scripts/setup.sh (it installs v2.16.0)"
 tags=""
 [ "$(uname -s)" = Linux ] && tags="-tags webkit2_41"
-step "building build/bin/app with $("$WAILS" version 2>/dev/null | tail -n1) $tags"
+step "building build/bin/app with Wails $("$WAILS" version 2>/dev/null | grep -o "v2[.0-9]*" | head -n1) $tags"
 # shellcheck disable=SC2086
 "$WAILS" build $tags -ldflags "-X main.version=$(git describe --always --dirty 2>/dev/null || echo dev)" >/tmp/app-wails-build.log 2>&1 || {
   tail -n 40 /tmp/app-wails-build.log >&2
