@@ -16,6 +16,8 @@ import (
 
 	"app/backend/config"
 	"app/backend/connections"
+	"app/backend/driver"
+	"app/backend/driver/weaviate"
 	"app/backend/mcp"
 	"app/backend/secrets"
 )
@@ -45,6 +47,11 @@ type Core struct {
 	Settings    *config.JSONFile[config.Settings]
 	Keys        secrets.Keyring
 	Connections *connections.Store
+	// Open holds the connected drivers and drops one whose health check fails.
+	Open *connections.Manager
+
+	dropMu     sync.Mutex
+	dropNotify func(id string, reason error)
 
 	opts       Options
 	instanceID string
@@ -75,15 +82,49 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	}
 	keyOpts := secrets.OptionsFromEnv(opts.Dir)
 	keys := secrets.Lazy(func() (secrets.Keyring, error) { return secrets.Open(keyOpts) })
-	return &Core{
+	store := connections.NewStore(opts.Dir, keys)
+	c := &Core{
 		Dir:         opts.Dir,
 		Log:         opts.Log,
 		Settings:    settings,
 		Keys:        keys,
-		Connections: connections.NewStore(opts.Dir, keys),
+		Connections: store,
 		opts:        opts,
 		instanceID:  uuid.NewString(),
-	}, nil
+	}
+	c.Open = connections.NewManager(store, connections.ManagerOptions{
+		Factory: c.newDriver,
+		Log:     opts.Log,
+		OnDrop:  c.notifyDrop,
+	})
+	return c, nil
+}
+
+// newDriver makes the driver for a connection's type. The Weaviate driver is linked in
+// until the plugin system delivers it out of process.
+func (c *Core) newDriver(conn connections.Connection) (driver.Driver, error) {
+	switch conn.Type {
+	case connections.TypeWeaviate:
+		return weaviate.New(conn.Settings, weaviate.WithLogger(c.Log.WithField("connection", conn.Name)))
+	}
+	return nil, fmt.Errorf("no driver for connection type %q", conn.Type)
+}
+
+// OnConnectionDropped registers the function told when a failing health check drops an
+// open connection (the window shows it; headless only logs).
+func (c *Core) OnConnectionDropped(fn func(id string, reason error)) {
+	c.dropMu.Lock()
+	c.dropNotify = fn
+	c.dropMu.Unlock()
+}
+
+func (c *Core) notifyDrop(id string, reason error) {
+	c.dropMu.Lock()
+	fn := c.dropNotify
+	c.dropMu.Unlock()
+	if fn != nil {
+		fn(id, reason)
+	}
 }
 
 // Start starts the MCP server when the settings enable it, writes the handshake file with
@@ -210,6 +251,7 @@ func (c *Core) Close(ctx context.Context) error {
 		c.stop()
 		c.watched.Wait()
 	}
+	c.Open.Close()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.stopMCPLocked(ctx)

@@ -1,0 +1,166 @@
+package connections
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"app/backend/driver"
+)
+
+// Factory makes an unconnected driver for a resolved connection (API key filled in).
+// Core supplies it; the plugin launcher will supply it for drivers that are not bundled.
+type Factory func(c Connection) (driver.Driver, error)
+
+// ManagerOptions configure a Manager.
+type ManagerOptions struct {
+	Factory Factory
+	Log     logrus.FieldLogger
+	// HealthInterval is how often an open connection is checked (driver.DefaultHealthInterval
+	// when zero); HealthTimeout bounds one check.
+	HealthInterval, HealthTimeout time.Duration
+	// OnDrop is told when a failing health check drops an open connection, with the reason
+	// ("Authentication failed: ..." or "Connection failed: ...").
+	OnDrop func(id string, reason error)
+}
+
+// Manager keeps the open connections: it connects them (which checks health once), watches
+// their health in the background, and drops a connection whose check fails, so that a
+// revoked or rotated key stops working at the next check until the user reconnects.
+type Manager struct {
+	store *Store
+	opts  ManagerOptions
+
+	mu   sync.Mutex
+	open map[string]*openConn
+	wg   sync.WaitGroup
+}
+
+type openConn struct {
+	d      driver.Driver
+	cancel context.CancelFunc
+}
+
+// NewManager returns a manager over the saved connections of store.
+func NewManager(store *Store, opts ManagerOptions) *Manager {
+	if opts.Log == nil {
+		opts.Log = logrus.New()
+	}
+	if opts.HealthInterval <= 0 {
+		opts.HealthInterval = driver.DefaultHealthInterval
+	}
+	if opts.HealthTimeout <= 0 {
+		opts.HealthTimeout = 10 * time.Second
+	}
+	return &Manager{store: store, opts: opts, open: map[string]*openConn{}}
+}
+
+// Open returns the open driver of a saved connection, connecting it first when needed.
+func (m *Manager) Open(ctx context.Context, idOrName string) (driver.Driver, Connection, error) {
+	full, err := m.store.Resolve(ctx, idOrName)
+	if err != nil {
+		return nil, Connection{}, err
+	}
+	c := full
+	c.Settings.APIKey = "" // the key stays inside the driver
+	m.mu.Lock()
+	if oc, ok := m.open[c.ID]; ok {
+		m.mu.Unlock()
+		return oc.d, c, nil
+	}
+	m.mu.Unlock()
+
+	d, err := m.opts.Factory(full)
+	if err != nil {
+		return nil, Connection{}, err
+	}
+	if err := d.Connect(ctx); err != nil {
+		_ = d.Close()
+		return nil, Connection{}, err
+	}
+
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if oc, ok := m.open[c.ID]; ok { // another caller connected meanwhile: keep theirs
+		_ = d.Close()
+		return oc.d, c, nil
+	}
+	hctx, cancel := context.WithCancel(context.Background())
+	m.open[c.ID] = &openConn{d: d, cancel: cancel}
+	m.wg.Add(1)
+	go func(id, name string) {
+		defer m.wg.Done()
+		_ = driver.Monitor(hctx, d, m.opts.HealthInterval, m.opts.HealthTimeout, func(reason error) {
+			m.drop(id, d, reason)
+			m.opts.Log.WithField("connection", name).Warnf("connection dropped: %v", reason)
+			if m.opts.OnDrop != nil {
+				m.opts.OnDrop(id, reason)
+			}
+		})
+	}(c.ID, c.Name)
+	return d, c, nil
+}
+
+// Driver returns the driver of an open connection.
+func (m *Manager) Driver(id string) (driver.Driver, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	oc, ok := m.open[id]
+	if !ok {
+		return nil, false
+	}
+	return oc.d, true
+}
+
+// IsOpen tells whether a connection is open.
+func (m *Manager) IsOpen(id string) bool {
+	_, ok := m.Driver(id)
+	return ok
+}
+
+// Disconnect closes one open connection; closing a closed one is not an error.
+func (m *Manager) Disconnect(id string) error {
+	m.mu.Lock()
+	oc, ok := m.open[id]
+	delete(m.open, id)
+	m.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	oc.cancel()
+	if err := oc.d.Close(); err != nil {
+		return fmt.Errorf("disconnect: %w", err)
+	}
+	return nil
+}
+
+// Close disconnects every open connection and waits for the health checks to stop.
+func (m *Manager) Close() {
+	m.mu.Lock()
+	ids := make([]string, 0, len(m.open))
+	for id := range m.open {
+		ids = append(ids, id)
+	}
+	m.mu.Unlock()
+	for _, id := range ids {
+		_ = m.Disconnect(id)
+	}
+	m.wg.Wait()
+}
+
+// drop removes a connection whose health check failed, unless it was replaced meanwhile.
+func (m *Manager) drop(id string, d driver.Driver, _ error) {
+	m.mu.Lock()
+	oc, ok := m.open[id]
+	if ok && oc.d == d {
+		delete(m.open, id)
+	}
+	m.mu.Unlock()
+	if ok && oc.d == d {
+		oc.cancel()
+		_ = d.Close()
+	}
+}

@@ -1,0 +1,131 @@
+package connections
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"app/backend/driver"
+	"app/backend/driver/weaviate"
+	"app/internal/weaviatenode"
+	"app/internal/weaviatetest"
+)
+
+func TestMain(m *testing.M) { weaviatetest.Main(m) }
+
+func weaviateFactory(c Connection) (driver.Driver, error) { return weaviate.New(c.Settings) }
+
+type drops struct {
+	mu  sync.Mutex
+	got map[string]error
+	ch  chan struct{}
+}
+
+func newDrops() *drops { return &drops{got: map[string]error{}, ch: make(chan struct{}, 4)} }
+
+func (d *drops) record(id string, err error) {
+	d.mu.Lock()
+	d.got[id] = err
+	d.mu.Unlock()
+	d.ch <- struct{}{}
+}
+
+func (d *drops) wait(t *testing.T, id string) error {
+	t.Helper()
+	select {
+	case <-d.ch:
+	case <-time.After(30 * time.Second):
+		t.Fatal("no drop within 30 s")
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.got[id]
+}
+
+func TestManagerAgainstRealWeaviate(t *testing.T) {
+	ctx := context.Background()
+	t.Run("opening a connection checks its health and keeps one driver per connection", func(t *testing.T) {
+		node := weaviatetest.Start(t, weaviatenode.Anonymous)
+		s, _ := newStore(t)
+		c, err := s.Add(ctx, Connection{Name: "n", Settings: driver.Settings{Host: node.Host, Port: node.Port}}, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := NewManager(s, ManagerOptions{Factory: weaviateFactory})
+		defer m.Close()
+		d1, _, err := m.Open(ctx, "n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		d2, _, err := m.Open(ctx, c.ID)
+		if err != nil || d1 != d2 {
+			t.Fatalf("second open: %v (same driver: %v)", err, d1 == d2)
+		}
+		if !m.IsOpen(c.ID) {
+			t.Fatal("not open")
+		}
+		if err := m.Disconnect(c.ID); err != nil || m.IsOpen(c.ID) {
+			t.Fatalf("disconnect: %v", err)
+		}
+	})
+	t.Run("a wrong API key fails to open with Authentication failed and no key in the text", func(t *testing.T) {
+		node := weaviatetest.Start(t, weaviatenode.APIKey)
+		s, _ := newStore(t)
+		if _, err := s.Add(ctx, Connection{Name: "k", Settings: driver.Settings{Host: node.Host, Port: node.Port, AuthMethod: driver.AuthAPIKey}}, "not-the-key-7731"); err != nil {
+			t.Fatal(err)
+		}
+		m := NewManager(s, ManagerOptions{Factory: weaviateFactory})
+		defer m.Close()
+		_, _, err := m.Open(ctx, "k")
+		if err == nil || !strings.HasPrefix(err.Error(), "Authentication failed:") || strings.Contains(err.Error(), "not-the-key-7731") {
+			t.Fatalf("got %v", err)
+		}
+	})
+	t.Run("a failing health check drops the open connection and says why", func(t *testing.T) {
+		node := weaviatetest.Start(t, weaviatenode.Anonymous)
+		s, _ := newStore(t)
+		c, _ := s.Add(ctx, Connection{Name: "gone", Settings: driver.Settings{Host: node.Host, Port: node.Port}}, "")
+		rec := newDrops()
+		m := NewManager(s, ManagerOptions{Factory: weaviateFactory, HealthInterval: 200 * time.Millisecond, HealthTimeout: 2 * time.Second, OnDrop: rec.record})
+		defer m.Close()
+		if _, _, err := m.Open(ctx, c.ID); err != nil {
+			t.Fatal(err)
+		}
+		node.Stop()
+		reason := rec.wait(t, c.ID)
+		if reason == nil || !strings.HasPrefix(reason.Error(), "Connection failed:") {
+			t.Fatalf("drop reason %v", reason)
+		}
+		if m.IsOpen(c.ID) {
+			t.Fatal("still open after the drop")
+		}
+	})
+	t.Run("a rotated key fails the next check and drops the connection", func(t *testing.T) {
+		dir := t.TempDir()
+		opts := weaviatetest.Options(weaviatenode.APIKey)
+		opts.DataDir, opts.APIKey = dir, "first-key"
+		node := weaviatetest.StartWith(t, opts)
+		s, _ := newStore(t)
+		c, _ := s.Add(ctx, Connection{Name: "rot", Settings: driver.Settings{Host: node.Host, Port: node.Port, AuthMethod: driver.AuthAPIKey}}, "first-key")
+		rec := newDrops()
+		// The key is rotated between two checks: the restart takes a few seconds, well inside
+		// the interval, so the next check meets the new key.
+		m := NewManager(s, ManagerOptions{Factory: weaviateFactory, HealthInterval: 12 * time.Second, HealthTimeout: 2 * time.Second, OnDrop: rec.record})
+		defer m.Close()
+		if _, _, err := m.Open(ctx, c.ID); err != nil {
+			t.Fatal(err)
+		}
+		node.Stop()
+		opts.Port, opts.APIKey = node.Port, "second-key"
+		weaviatetest.StartWith(t, opts)
+		reason := rec.wait(t, c.ID)
+		if reason == nil || !strings.HasPrefix(reason.Error(), "Authentication failed:") || strings.Contains(reason.Error(), "first-key") {
+			t.Fatalf("drop reason %v", reason)
+		}
+		if m.IsOpen(c.ID) {
+			t.Fatal("still open after the key was rotated")
+		}
+	})
+}
