@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# bench.sh (`make bench`): every benchmark, each measured side by side with its peer in one
+# run, printing the ratios the issues set as targets.
+#   driver   Browse of a 1,000-row page with 768-dim vectors vs a bare GET + JSON decode
+#            of the same URL on a real weaviate-server (target: at most 1.2x)
+#   mcp      tools/list at 1, 16 and 64 connections vs the official Go SDK's stateless
+#            streamable HTTP server and a bare net/http handler (targets: >= 1.5x the SDK's
+#            throughput, within 1.5x of the bare handler)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+bash scripts/ensure-weaviate.sh
+
+step "driver: Browse vs bare GET + decode (real weaviate-server, 1,000 objects x 768 dims)"
+go test -run='^$' -bench=. -benchtime=3s ./bench/driver/
+
+if [ -d bench/mcp ]; then
+  step "MCP: tools/list throughput and latency vs the Go SDK and a bare handler"
+  if [ -f bench/mcp/main.go ]; then go run ./bench/mcp; else go test -run='^$' -bench=. ./bench/mcp/; fi
+fi
