@@ -1,89 +1,162 @@
 package mcp
 
-// This file is the seam for the legacy eras (2025-11-25, 2025-06-18).
-// It belongs to the engineer implementing legacy sessions, who replaces the
-// minimal bodies below (and may add legacy*.go / session*.go files and the
-// backend/mcp/session package). The transport and the dispatch table call
-// exactly these functions; keep their signatures.
+// The legacy eras (SPEC.md B "Versioning": 2025-11-25 and 2025-06-18): an initialize handshake
+// that opens a session, then requests that carry its Mcp-Session-Id.
 //
-// When is a request legacy? detectEra (era.go) decides, per request:
-// method "initialize", or an Mcp-Session-Id header, or no
-// io.modelcontextprotocol/protocolVersion in params._meta (and no modern
-// MCP-Protocol-Version header) => EraLegacy.
+// Era detection (era.go) sends a request here when it is initialize, carries an Mcp-Session-Id,
+// or has no io.modelcontextprotocol/protocolVersion in params._meta. For such a request:
 //
-// Order for a legacy request: limits -> Host/Origin -> Authenticator ->
-// envelope decode -> detectEra -> legacyGate -> (notification: 202) ->
-// dispatch table lookup (modern-only methods give 404 -32601) -> scope check
-// -> handler -> shapeResult(EraLegacy) (removes resultType, cache hints and
-// serverInfo) -> JSON response.
+//	limits -> Host/Origin -> Authenticator -> envelope -> detectEra -> legacyGate
+//	-> (notification: 202) -> dispatch table (modern-only methods: 404 -32601)
+//	-> scope check -> handler -> shapeResult(EraLegacy) -> JSON response
+//
+// legacyGate enforces the session rules (SPEC.md B "States and transitions", sessions):
+//
+//   - initialize needs no session and opens one, bound to the calling principal;
+//   - any other request must carry the Mcp-Session-Id of a live session of the same principal:
+//     no header is 400 -32600; an unknown, evicted or ended session, or one opened under another
+//     token, is 404 -33001 (the client must initialize again);
+//   - a session that has idled any length of time still works while it is in the store;
+//   - notifications need no session: they are answered 202 (notifications/cancelled is acted on
+//     by the transport, for the principal's own requests only);
+//   - a method that does not exist in the legacy era is 404 -32601 before any session check.
+//
+// The sessions live in backend/mcp/session (at most 16, least recently used evicted); the
+// store is closed, and every session ended, by (*Server).Shutdown.
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"slices"
+
+	"app/backend/mcp/session"
 )
 
-// legacyState holds legacy-era server state (the session store). The
-// transport creates it once with newLegacyState and calls close on Shutdown.
-type legacyState struct{}
+// legacyState holds the legacy-era server state: the session store.
+type legacyState struct {
+	sessions *session.Store
+}
 
 // newLegacyState is called once by NewServer.
-func newLegacyState(s *Server) *legacyState { return &legacyState{} }
+func newLegacyState(s *Server) *legacyState {
+	return &legacyState{sessions: session.New(session.Options{
+		OnEnd: func(ss session.Session, why session.EndReason) {
+			s.log.WithField("client", ss.Client.Name).WithField("reason", why.String()).Debug("mcp: legacy session ended")
+		},
+	})}
+}
 
-// close is called once by (*Server).Shutdown; sessions are gone afterwards.
-func (l *legacyState) close() {}
+// close is called once by (*Server).Shutdown: every session ends, initialize is refused.
+func (l *legacyState) close() { l.sessions.Close() }
 
-// legacyGate is called for every legacy-era message (requests and
-// notifications) after authentication and envelope decoding, before the
-// dispatch table.
-//
-// It receives:
-//   - ctx: the request context; CallFrom(ctx) is the *Call with Era,
-//     Principal, Method, ID, SessionID (the Mcp-Session-Id header),
-//     ProtocolVersion (the MCP-Protocol-Version header value, may be empty),
-//     RequestHeader and ResponseHeader (add response headers there).
-//   - req: the decoded JSON-RPC envelope (Params is the raw params object).
-//
-// It must return nil to let the message continue to dispatch, or an error to
-// answer with instead: a *Error from the code table (for example
-// NewError(CodeSessionNotFound, "", nil) -> HTTP 404, or -33001 for a session
-// owned by another principal). Any other error is answered -32603. It may
-// also fill Call.ClientCapabilities from the session so capability checks
-// work in the legacy era.
-func (s *Server) legacyGate(ctx context.Context, req *Request) error { return nil }
+// legacyLogLevels are the RFC 5424 levels logging/setLevel accepts, least severe first.
+var legacyLogLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 
-// legacyInitialize serves "initialize" (legacy only). params is the raw
-// initialize params ({protocolVersion, capabilities, clientInfo}). It must
-// return the initialize result ({protocolVersion, capabilities, serverInfo,
-// instructions}); use s.capabilities(EraLegacy), s.serverInfo and
-// Instructions(). To issue a session, set
-// CallFrom(ctx).ResponseHeader.Set(HeaderSessionID, id). A protocolVersion
-// other than 2025-11-25 / 2025-06-18 must give -32022 with data.supported.
+// legacyGate is called for every legacy-era message after authentication and envelope
+// decoding, before the dispatch table. See the file comment for the rules.
+func (s *Server) legacyGate(ctx context.Context, req *Request) error {
+	c := CallFrom(ctx)
+	if c == nil {
+		return NewError(CodeInternalError, "", nil)
+	}
+	if req.IsNotification() || req.Method == "initialize" || lookupMethod(req.Method, EraLegacy) == nil {
+		return nil
+	}
+	if c.SessionID == "" {
+		return NewError(CodeInvalidRequest, "invalid request: Mcp-Session-Id header required; send initialize first", nil)
+	}
+	sess, err := s.legacy.sessions.Get(c.SessionID, c.Principal.ID)
+	if err != nil {
+		return NewError(CodeSessionNotFound, "session not found: send initialize again", nil)
+	}
+	if hv := c.RequestHeader.Get(HeaderProtocolVersion); hv != "" && hv != sess.ProtocolVersion {
+		if !isSupportedVersion(hv) {
+			return NewError(CodeUnsupportedVersion, "unsupported protocol version",
+				map[string]any{"supported": SupportedVersions(), "requested": hv})
+		}
+		return NewError(CodeHeaderMismatch, "header mismatch: MCP-Protocol-Version differs from the session's version "+sess.ProtocolVersion, nil)
+	}
+	c.ProtocolVersion = sess.ProtocolVersion
+	c.ClientInfo = &ClientInfo{Name: sess.Client.Name, Title: sess.Client.Title, Version: sess.Client.Version}
+	caps := map[string]json.RawMessage{}
+	if len(sess.Capabilities) > 0 {
+		_ = json.Unmarshal(sess.Capabilities, &caps)
+	}
+	c.ClientCapabilities = caps
+	return nil
+}
+
+// initializeParams is the legacy initialize request's params.
+type initializeParams struct {
+	ProtocolVersion *string         `json:"protocolVersion"`
+	Capabilities    json.RawMessage `json:"capabilities"`
+	ClientInfo      json.RawMessage `json:"clientInfo"`
+}
+
+// legacyInitialize serves initialize (legacy only): it accepts 2025-11-25 and 2025-06-18
+// (anything else, 2025-03-26 included, is -32022 with data.supported = the live list), opens a
+// session bound to the caller's principal and returns it in the Mcp-Session-Id header.
 func (s *Server) legacyInitialize(ctx context.Context, params json.RawMessage) (any, error) {
-	var p struct {
-		ProtocolVersion string `json:"protocolVersion"`
+	c := CallFrom(ctx)
+	if c == nil {
+		return nil, NewError(CodeInternalError, "", nil)
 	}
-	if err := json.Unmarshal(params, &p); err != nil {
-		return nil, NewError(CodeInvalidParams, "invalid initialize params", nil)
+	var p initializeParams
+	if len(params) == 0 || json.Unmarshal(params, &p) != nil {
+		return nil, NewError(CodeInvalidParams, "invalid params: initialize needs protocolVersion, capabilities and clientInfo", nil)
 	}
-	if p.ProtocolVersion != ProtocolVersion20251125 && p.ProtocolVersion != ProtocolVersion20250618 {
+	if p.ProtocolVersion == nil || *p.ProtocolVersion == "" {
+		return nil, NewError(CodeInvalidParams, "invalid params: protocolVersion is missing or empty", nil)
+	}
+	if !slices.Contains(LegacyVersions(), *p.ProtocolVersion) {
 		return nil, NewError(CodeUnsupportedVersion, "unsupported protocol version",
-			map[string]any{"supported": LegacyVersions()})
+			map[string]any{"supported": SupportedVersions(), "requested": *p.ProtocolVersion})
 	}
+	if len(p.Capabilities) > 0 && p.Capabilities[0] != '{' {
+		return nil, NewError(CodeInvalidParams, "invalid params: capabilities must be an object", nil)
+	}
+	var client session.ClientInfo
+	if len(p.ClientInfo) > 0 && (p.ClientInfo[0] != '{' || json.Unmarshal(p.ClientInfo, &client) != nil) {
+		return nil, NewError(CodeInvalidParams, "invalid params: clientInfo must be an object with name and version", nil)
+	}
+	sess, err := s.legacy.sessions.Create(c.Principal.ID, *p.ProtocolVersion, client, p.Capabilities)
+	if errors.Is(err, session.ErrClosed) {
+		return nil, NewError(CodeServiceUnavailable, "service unavailable: the server is stopping", nil)
+	} else if err != nil {
+		return nil, err
+	}
+	c.ResponseHeader.Set(HeaderSessionID, sess.ID)
+	c.ProtocolVersion = sess.ProtocolVersion
+	c.ClientInfo = &ClientInfo{Name: client.Name, Title: client.Title, Version: client.Version}
+
+	caps := s.capabilities(EraLegacy)
+	// logging/setLevel is served in the legacy eras, so they announce the logging capability.
+	caps["logging"] = map[string]any{}
 	return map[string]any{
-		"protocolVersion": p.ProtocolVersion,
-		"capabilities":    s.capabilities(EraLegacy),
+		"protocolVersion": sess.ProtocolVersion,
+		"capabilities":    caps,
 		"serverInfo":      s.serverInfo,
 		"instructions":    Instructions(),
 	}, nil
 }
 
-// legacyPing serves "ping" (legacy only): returns an empty result.
+// legacyPing serves ping (legacy only): an empty result.
 func (s *Server) legacyPing(ctx context.Context, params json.RawMessage) (any, error) {
 	return map[string]any{}, nil
 }
 
-// legacySetLevel serves "logging/setLevel" (legacy only): returns an empty
-// result once the level is accepted.
+// legacySetLevel serves logging/setLevel (legacy only): it records an RFC 5424 level on the
+// session and returns an empty result; any other level is -32602.
 func (s *Server) legacySetLevel(ctx context.Context, params json.RawMessage) (any, error) {
+	var p struct {
+		Level string `json:"level"`
+	}
+	if len(params) == 0 || json.Unmarshal(params, &p) != nil || !slices.Contains(legacyLogLevels, p.Level) {
+		return nil, NewError(CodeInvalidParams, "invalid params: level must be one of debug, info, notice, warning, error, critical, alert, emergency", nil)
+	}
+	if c := CallFrom(ctx); c != nil && c.SessionID != "" {
+		_ = s.legacy.sessions.Update(c.SessionID, c.Principal.ID, func(ss *session.Session) { ss.LogLevel = p.Level })
+	}
 	return map[string]any{}, nil
 }
