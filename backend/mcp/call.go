@@ -100,6 +100,8 @@ type Call struct {
 
 	progress *progressSink
 	stream   *sseStream
+	req      *Request
+	mi       *methodInfo
 }
 
 // ClientInfo names the client (modern _meta io.modelcontextprotocol/clientInfo,

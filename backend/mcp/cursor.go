@@ -66,16 +66,19 @@ func (s *Server) parseCursor(cursor, method, principal string) (int, bool) {
 // last page).
 func (s *Server) pageBounds(call *Call, params json.RawMessage, n int) (start, end int, next string, e *Error) {
 	var p struct {
-		Cursor *json.RawMessage `json:"cursor"`
+		Cursor *json.RawMessage
 	}
-	if len(params) > 0 {
-		members, err := objectMembers(params)
-		if err != nil {
+	var members map[string]json.RawMessage
+	if call != nil && call.req != nil && len(params) > 0 && &call.req.Params[0] == &params[0] {
+		members = call.req.params
+	} else if len(params) > 0 {
+		var err error
+		if members, err = objectMembers(params); err != nil {
 			return 0, 0, "", NewError(CodeInvalidParams, "invalid params", nil)
 		}
-		if c, ok := members["cursor"]; ok {
-			p.Cursor = &c
-		}
+	}
+	if c, ok := members["cursor"]; ok {
+		p.Cursor = &c
 	}
 	principal := ""
 	if call != nil {

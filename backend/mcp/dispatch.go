@@ -34,6 +34,10 @@ type methodInfo struct {
 	Paginated bool
 	// Long-lived streams get no handler deadline (subscriptions/listen).
 	LongLived bool
+	// Inline handlers only read in-memory tables and cannot block; they run
+	// on the connection's goroutine without deadline or cancellation
+	// bookkeeping (unless the request streams progress).
+	Inline bool
 	// Handler serves the method.
 	Handler methodHandler
 }
@@ -52,19 +56,19 @@ const (
 // in legacy.go.
 var methodTable = map[string]*methodInfo{
 	"server/discover": {Era: EraModern, Cacheable: true, TTLMs: 3600000, CacheScope: "public",
-		Handler: (*Server).handleDiscover},
+		Inline: true, Handler: (*Server).handleDiscover},
 	"tools/list": {Era: EraBoth, Scopes: []string{ScopeToolsRead}, Cacheable: true, TTLMs: 300000, CacheScope: "private",
-		Paginated: true, Handler: (*Server).handleToolsList},
+		Inline: true, Paginated: true, Handler: (*Server).handleToolsList},
 	"tools/call": {Era: EraBoth, Scopes: []string{ScopeToolsRead},
 		Handler: (*Server).handleToolsCall},
 	"resources/list": {Era: EraBoth, Scopes: []string{ScopeResourcesRead}, Cacheable: true, TTLMs: 30000, CacheScope: "private",
-		Paginated: true, Handler: (*Server).handleResourcesList},
+		Inline: true, Paginated: true, Handler: (*Server).handleResourcesList},
 	"resources/read": {Era: EraBoth, Scopes: []string{ScopeResourcesRead}, Cacheable: true, TTLMs: 60000, CacheScope: "private",
 		Handler: (*Server).handleResourcesRead},
 	"resources/templates/list": {Era: EraBoth, Scopes: []string{ScopeResourcesRead}, Cacheable: true, TTLMs: 3600000, CacheScope: "public",
-		Paginated: true, Handler: (*Server).handleResourceTemplatesList},
+		Inline: true, Paginated: true, Handler: (*Server).handleResourceTemplatesList},
 	"prompts/list": {Era: EraBoth, Scopes: []string{ScopeResourcesRead}, Cacheable: true, TTLMs: 3600000, CacheScope: "public",
-		Paginated: true, Handler: (*Server).handlePromptsList},
+		Inline: true, Paginated: true, Handler: (*Server).handlePromptsList},
 	"prompts/get": {Era: EraBoth, Scopes: []string{ScopeResourcesRead},
 		Handler: (*Server).handlePromptsGet},
 	"completion/complete": {Era: EraBoth, Scopes: []string{ScopeResourcesRead},

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"io"
 )
 
 // Request is one decoded JSON-RPC 2.0 message sent to the server: a request
@@ -85,8 +84,10 @@ func decodeEnvelope(body []byte) (*Request, json.RawMessage, *Error) {
 	if !hasMethod || m[0] != '"' {
 		return bad("method must be a string")
 	}
-	if err := json.Unmarshal(m, &req.Method); err != nil || req.Method == "" {
+	if method, ok := rawString(m); !ok || method == "" {
 		return bad("method must be a non-empty string")
+	} else {
+		req.Method = method
 	}
 	if p, ok := members["params"]; ok {
 		switch p[0] {
@@ -108,37 +109,3 @@ func decodeEnvelope(body []byte) (*Request, json.RawMessage, *Error) {
 }
 
 var errDuplicateMember = errors.New("duplicate member")
-
-// objectMembers splits a JSON object (already known to be valid JSON) into
-// its members, refusing duplicate names so that no two readers of the same
-// body can see different values.
-func objectMembers(obj []byte) (map[string]json.RawMessage, error) {
-	dec := json.NewDecoder(bytes.NewReader(obj))
-	t, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	if d, ok := t.(json.Delim); !ok || d != '{' {
-		return nil, errors.New("not an object")
-	}
-	out := make(map[string]json.RawMessage, 4)
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		k, _ := t.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
-		}
-		if _, dup := out[k]; dup {
-			return nil, errDuplicateMember
-		}
-		out[k] = v
-	}
-	if _, err := dec.Token(); err != nil && err != io.EOF {
-		return nil, err
-	}
-	return out, nil
-}

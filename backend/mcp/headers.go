@@ -144,9 +144,8 @@ func checkModernHeaders(h http.Header, req *Request, version string) *Error {
 		if !good {
 			return errHeader("Mcp-Name is malformed")
 		}
-		var body string
-		v, present := req.Param(field)
-		if !present || v[0] != '"' || json.Unmarshal(v, &body) != nil || body != name {
+		v, _ := req.Param(field)
+		if body, ok := rawString(v); !ok || body != name {
 			return errHeader("Mcp-Name does not match params." + field)
 		}
 	}

@@ -68,7 +68,8 @@ func validateModernMeta(m requestMeta) (modernMeta, *Error) {
 	if !m.hasVersion {
 		return out, NewError(CodeInvalidParams, "invalid params: _meta."+MetaProtocolVersion+" is required", nil)
 	}
-	if m.rawVersion[0] != '"' || json.Unmarshal(m.rawVersion, &out.Version) != nil {
+	var ok bool
+	if out.Version, ok = rawString(m.rawVersion); !ok {
 		return out, NewError(CodeInvalidParams, "invalid params: _meta."+MetaProtocolVersion+" must be a string", nil)
 	}
 	if out.Version == "" {
@@ -87,11 +88,15 @@ func validateModernMeta(m requestMeta) (modernMeta, *Error) {
 	}
 	out.Capabilities = capMembers
 	if ci, ok := m.members[MetaClientInfo]; ok {
-		var info ClientInfo
-		if ci[0] != '{' || json.Unmarshal(ci, &info) != nil {
+		members, err := objectMembers(ci)
+		if err != nil {
 			return out, NewError(CodeInvalidParams, "invalid params: _meta."+MetaClientInfo+" must be an object", nil)
 		}
-		out.ClientInfo = &info
+		info := &ClientInfo{}
+		info.Name, _ = rawString(members["name"])
+		info.Title, _ = rawString(members["title"])
+		info.Version, _ = rawString(members["version"])
+		out.ClientInfo = info
 	}
 	if pt, ok := m.members[MetaProgressToken]; ok {
 		if !validProgressToken(pt) {

@@ -10,11 +10,13 @@ import (
 // server/discover table). shapeResult adds resultType, the cache hints and
 // serverInfo with title and websiteUrl.
 func (s *Server) handleDiscover(ctx context.Context, params json.RawMessage) (any, error) {
-	return map[string]any{
-		"supportedVersions": SupportedVersions(),
-		"capabilities":      s.capabilities(EraModern),
-		"instructions":      Instructions(),
-	}, nil
+	return s.shapedOnce(CallFrom(ctx), "server/discover", func() (any, *Error) {
+		return map[string]any{
+			"supportedVersions": SupportedVersions(),
+			"capabilities":      s.capabilities(EraModern),
+			"instructions":      Instructions(),
+		}, nil
+	})
 }
 
 // The resource, prompt and completion handlers below are the empty tables of

@@ -45,10 +45,12 @@ func writeRPCError(w http.ResponseWriter, id json.RawMessage, e *Error) {
 	writeJSONBody(w, e.HTTPStatus(), encodeResponse(id, nil, e))
 }
 
+var contentTypeJSON = []string{"application/json"}
+
 func writeJSONBody(w http.ResponseWriter, status int, b []byte) {
 	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(b)))
+	h["Content-Type"] = contentTypeJSON
+	h["Content-Length"] = []string{strconv.Itoa(len(b))}
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
 }
@@ -58,7 +60,21 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, *Error) {
 	if r.ContentLength > MaxBodyBytes {
 		return nil, NewError(CodePayloadTooLarge, "payload too large: the body cap is 10 MB", nil)
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	var body []byte
+	var err error
+	if n := r.ContentLength; n > 0 {
+		// Read exactly the announced length (already under the cap), then
+		// make sure nothing follows it.
+		body = make([]byte, n)
+		if _, err = io.ReadFull(r.Body, body); err == nil {
+			var one [1]byte
+			if k, _ := r.Body.Read(one[:]); k > 0 {
+				err = errors.New("body longer than Content-Length")
+			}
+		}
+	} else {
+		body, err = io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	}
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -184,6 +200,14 @@ type handlerOutcome struct {
 // deadline, then writes the era-shaped result as JSON, or as SSE when the
 // request asked for progress.
 func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, call *Call, req *Request, mi *methodInfo, progressToken json.RawMessage) {
+	call.req, call.mi = req, mi
+	if mi.Inline && progressToken == nil {
+		// Handlers that only read in-memory tables cannot block: run them on
+		// this goroutine, without the deadline and cancellation machinery.
+		res, err := mi.Handler(s, WithCall(r.Context(), call), req.Params)
+		s.writeOutcome(w, call, req, mi, nil, handlerOutcome{res, err})
+		return
+	}
 	ctx, cancel := context.WithCancelCause(WithCall(r.Context(), call))
 	defer cancel(nil)
 	if !mi.LongLived {
@@ -233,30 +257,40 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, call *Call, re
 		return
 	}
 
+	s.writeOutcome(w, call, req, mi, stream, out)
+}
+
+// writeOutcome shapes a handler's outcome for the era and writes it as JSON
+// or as the last frame of the request's SSE stream.
+func (s *Server) writeOutcome(w http.ResponseWriter, call *Call, req *Request, mi *methodInfo, stream *sseStream, out handlerOutcome) {
 	var e *Error
-	var result any
+	var b []byte
 	if out.err != nil {
 		e = asError(out.err)
 		if e.Code == CodeInternalError {
 			s.log.WithError(out.err).WithField("method", req.Method).Error("mcp: handler failed")
 		}
 	} else {
-		shaped, err := s.shapeResult(call.Era, req.Method, mi, out.res)
+		var err error
+		if pre, ok := out.res.(shapedResult); ok {
+			b, err = encodeResult(req.ID, json.RawMessage(pre))
+		} else {
+			var shaped map[string]any
+			if shaped, err = s.shapeResult(call.Era, req.Method, mi, out.res); err == nil {
+				b, err = encodeResult(req.ID, shaped)
+			}
+		}
 		if err != nil {
 			s.log.WithError(err).WithField("method", req.Method).Error("mcp: result not encodable")
 			e = NewError(CodeInternalError, "internal error", nil)
-		} else {
-			result = shaped
 		}
 	}
+	status := http.StatusOK
 	if e != nil {
 		for k, v := range e.Header {
 			w.Header()[k] = v
 		}
-	}
-	b := encodeResponse(req.ID, result, e)
-	status := http.StatusOK
-	if e != nil {
+		b = encodeResponse(req.ID, nil, e)
 		status = e.HTTPStatus()
 	}
 	if stream != nil {

@@ -71,6 +71,7 @@ type Server struct {
 	legacy    *legacyState
 	cursorKey []byte
 	inflight  *inflightTable
+	shapes    shapeCache
 	handler   http.Handler
 
 	mu        sync.Mutex

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
+	"strconv"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -123,6 +125,7 @@ type registeredTool struct {
 type toolRegistry struct {
 	byName map[string]*registeredTool
 	order  []*registeredTool
+	scopes []string // distinct own scopes of the tools, in order
 }
 
 func newToolRegistry(conns ConnectionLister, extra []Tool) (*toolRegistry, error) {
@@ -165,10 +168,27 @@ func (r *toolRegistry) add(t Tool) error {
 	if err != nil {
 		return fmt.Errorf("mcp: tool %q definition: %w", t.Name, err)
 	}
+	if t.Scope != "" && !slices.Contains(r.scopes, t.Scope) {
+		r.scopes = append(r.scopes, t.Scope)
+	}
 	rt := &registeredTool{Tool: t, resolved: resolved, listing: listing}
 	r.byName[t.Name] = rt
 	r.order = append(r.order, rt)
 	return nil
+}
+
+// scopeKey names which of the tools' own scopes p holds (the only thing
+// besides tools:read that changes the visible list).
+func (r *toolRegistry) scopeKey(p Principal) string {
+	var b []byte
+	for _, sc := range r.scopes {
+		if p.HasScope(sc) {
+			b = append(b, '1')
+		} else {
+			b = append(b, '0')
+		}
+	}
+	return string(b)
 }
 
 // visible lists the tools p may call: tools:read plus the tool's own scope.
@@ -241,15 +261,21 @@ func (s *Server) handleToolsList(ctx context.Context, params json.RawMessage) (a
 	if e != nil {
 		return nil, e
 	}
-	page := make([]json.RawMessage, 0, end-start)
-	for _, t := range tools[start:end] {
-		page = append(page, t.listing)
-	}
-	out := map[string]any{"tools": page}
-	if next != "" {
-		out["nextCursor"] = next
-	}
-	return out, nil
+	// The tool table is immutable: the shaped page depends only on the era,
+	// the principal (its scopes and the cursor binding) and the offset.
+	key := "tools/list\x00" + call.Era.String() + "\x00" + call.Principal.ID + "\x00" +
+		s.tools.scopeKey(call.Principal) + "\x00" + strconv.Itoa(start)
+	return s.shapedOnce(call, key, func() (any, *Error) {
+		page := make([]json.RawMessage, 0, end-start)
+		for _, t := range tools[start:end] {
+			page = append(page, t.listing)
+		}
+		out := map[string]any{"tools": page}
+		if next != "" {
+			out["nextCursor"] = next
+		}
+		return out, nil
+	})
 }
 
 // handleToolsCall serves tools/call: unknown tool -32602; the tool's own

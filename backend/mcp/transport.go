@@ -32,12 +32,22 @@ func DefaultAllowedOrigins() []string {
 }
 
 // Security response headers set on every answer (STYLE.md 5).
+// The value slices are shared and never modified.
+var securityHeaders = [...]struct {
+	key string
+	val []string
+}{
+	{"X-Content-Type-Options", []string{"nosniff"}},
+	{"X-Frame-Options", []string{"DENY"}},
+	{"Content-Security-Policy", []string{"default-src 'none'; frame-ancestors 'none'"}},
+	{"Cache-Control", []string{"no-store"}},
+	{"Referrer-Policy", []string{"no-referrer"}},
+}
+
 func setSecurityHeaders(h http.Header) {
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
-	h.Set("Cache-Control", "no-store")
-	h.Set("Referrer-Policy", "no-referrer")
+	for _, sh := range securityHeaders {
+		h[sh.key] = sh.val
+	}
 }
 
 // routes builds the router: exactly /mcp, everything else 404, behind the

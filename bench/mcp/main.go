@@ -1,0 +1,294 @@
+// Command mcpbench measures tools/list over loopback HTTP: requests per second
+// and p50/p99 latency at 1, 16 and 64 concurrent connections, side by side
+// for three servers started in this process with the same tool list:
+//
+//   - app: backend/mcp (the real transport: limits, Host/Origin checks,
+//     envelope, _meta and header validation, dispatch, era shaping);
+//   - go-sdk: the official Go SDK (v1.8.0) stateless streamable HTTP server
+//     (JSON responses) serving the same tool definitions;
+//   - bare: a net/http handler returning the exact bytes app returns, the
+//     floor no MCP server can beat.
+//
+// Targets (issue 4): app >= 1.5x go-sdk throughput, and within 1.5x of bare.
+//
+// Usage: go run ./bench/mcp [-d 4s] [-levels 1,16,64]
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"runtime/pprof"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	appmcp "app/backend/mcp"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type target struct {
+	name string
+	url  string
+	body []byte
+	hdr  http.Header
+}
+
+type result struct {
+	rps      float64
+	p50, p99 time.Duration
+	errors   int
+	lat      []time.Duration
+	secs     float64
+}
+
+// merge combines the rounds of one cell.
+func merge(parts []result) result {
+	var all []time.Duration
+	var out result
+	for _, p := range parts {
+		all = append(all, p.lat...)
+		out.errors += p.errors
+		out.secs += p.secs
+	}
+	if len(all) == 0 {
+		return out
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
+	out.rps = float64(len(all)) / out.secs
+	out.p50 = all[len(all)*50/100]
+	out.p99 = all[min(len(all)*99/100, len(all)-1)]
+	return out
+}
+
+func main() {
+	dur := flag.Duration("d", 4*time.Second, "measuring time per (server, level), split into 3 interleaved rounds")
+	levels := flag.String("levels", "1,16,64", "concurrent connections")
+	only := flag.String("only", "", "run only servers whose name contains this text")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run")
+	flag.Parse()
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		check(err)
+		check(pprof.StartCPUProfile(f))
+		defer pprof.StopCPUProfile()
+	}
+
+	ctx := context.Background()
+	app, err := appmcp.NewServer(appmcp.Options{Name: "app", Version: "bench"})
+	check(err)
+	port, err := app.Listen(ctx, 0)
+	check(err)
+	defer app.Shutdown(ctx)
+	appURL := "http://127.0.0.1:" + strconv.Itoa(port) + "/mcp"
+
+	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"bench","version":"1"}}}}`)
+	hdr := http.Header{
+		"Content-Type":         {"application/json"},
+		"Accept":               {"application/json, text/event-stream"},
+		"Mcp-Protocol-Version": {appmcp.ProtocolVersion},
+		"Mcp-Method":           {"tools/list"},
+	}
+	appBytes, status := once(appURL, body, hdr)
+	if status != 200 {
+		fail("app tools/list answered %d: %s", status, appBytes)
+	}
+	var reply struct {
+		Result struct {
+			Tools []json.RawMessage `json:"tools"`
+		} `json:"result"`
+	}
+	check(json.Unmarshal(appBytes, &reply))
+
+	// go-sdk stateless streamable HTTP server with the same tool definitions.
+	srv := sdk.NewServer(&sdk.Implementation{Name: "app", Version: "bench"}, nil)
+	for _, raw := range reply.Result.Tools {
+		var t sdk.Tool
+		check(json.Unmarshal(raw, &t))
+		srv.AddTool(&t, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return &sdk.CallToolResult{}, nil
+		})
+	}
+	sdkHandler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return srv },
+		&sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true})
+	sdkURL := serve(sdkHandler)
+	sdkBytes, status := once(sdkURL, body, hdr)
+	if status != 200 || !bytes.Contains(sdkBytes, []byte(`"tools"`)) {
+		fail("go-sdk tools/list answered %d: %s", status, sdkBytes)
+	}
+
+	// Bare handler: the same bytes app returns.
+	bareURL := serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", strconv.Itoa(len(appBytes)))
+		_, _ = w.Write(appBytes)
+	}))
+
+	targets := []target{
+		{"app (backend/mcp)", appURL, body, hdr},
+		{"go-sdk v1.8.0 stateless", sdkURL, body, hdr},
+		{"bare net/http", bareURL, body, hdr},
+	}
+	var lv []int
+	for _, s := range strings.Split(*levels, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		check(err)
+		lv = append(lv, n)
+	}
+
+	fmt.Printf("tools/list over loopback HTTP, %v per cell (3 interleaved rounds), GOMAXPROCS=%s, response %d bytes (app) / %d bytes (go-sdk)\n\n",
+		*dur, os.Getenv("GOMAXPROCS"), len(appBytes), len(sdkBytes))
+	fmt.Printf("%-26s %6s %12s %10s %10s %7s\n", "server", "conns", "req/s", "p50", "p99", "errors")
+	// Each cell is measured in rounds, interleaving the servers, so that load
+	// from other processes on a shared machine hits all three alike.
+	const rounds = 3
+	res := map[string]map[int]result{}
+	for _, n := range lv {
+		parts := map[string][]result{}
+		for r := 0; r < rounds; r++ {
+			for _, t := range targets {
+				if *only != "" && !strings.Contains(t.name, *only) {
+					continue
+				}
+				parts[t.name] = append(parts[t.name], run(t, n, *dur/rounds))
+			}
+		}
+		for _, t := range targets {
+			if len(parts[t.name]) == 0 {
+				continue
+			}
+			r := merge(parts[t.name])
+			if res[t.name] == nil {
+				res[t.name] = map[int]result{}
+			}
+			res[t.name][n] = r
+			fmt.Printf("%-26s %6d %12.0f %10s %10s %7d\n", t.name, n, r.rps, round(r.p50), round(r.p99), r.errors)
+		}
+	}
+	fmt.Printf("\n%6s %18s %18s\n", "conns", "app / go-sdk rps", "bare / app rps")
+	ok := true
+	for _, n := range lv {
+		if *only != "" {
+			break
+		}
+		a, s, b := res[targets[0].name][n], res[targets[1].name][n], res[targets[2].name][n]
+		vsSDK, vsBare := a.rps/s.rps, b.rps/a.rps
+		mark := ""
+		if vsSDK < 1.5 || vsBare > 1.5 {
+			mark, ok = "  (target missed)", false
+		}
+		fmt.Printf("%6d %17.2fx %17.2fx%s\n", n, vsSDK, vsBare, mark)
+	}
+	fmt.Println("\ntargets: app >= 1.50x go-sdk throughput; bare <= 1.50x app throughput")
+	if la, err := os.ReadFile("/proc/loadavg"); err == nil {
+		fmt.Printf("load average at the end: %s(numbers from a loaded machine are noise; rerun when idle)\n", la)
+	}
+	if !ok {
+		fmt.Println("result: at least one target missed")
+	} else {
+		fmt.Println("result: all targets met")
+	}
+}
+
+// run drives n connections (one keep-alive connection per worker) for d.
+func run(t target, n int, d time.Duration) result {
+	warm := d / 8
+	var wg sync.WaitGroup
+	lat := make([][]time.Duration, n)
+	errs := make([]int, n)
+	start := make(chan struct{})
+	var measureFrom, stopAt time.Time
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			tr := &http.Transport{MaxConnsPerHost: 1, MaxIdleConnsPerHost: 1, DisableCompression: true}
+			defer tr.CloseIdleConnections()
+			c := &http.Client{Transport: tr}
+			<-start
+			buf := make([]time.Duration, 0, 1<<16)
+			for {
+				t0 := time.Now()
+				if t0.After(stopAt) {
+					break
+				}
+				req, _ := http.NewRequest(http.MethodPost, t.url, bytes.NewReader(t.body))
+				req.Header = t.hdr
+				resp, err := c.Do(req)
+				if err != nil {
+					errs[i]++
+					continue
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != 200 {
+					errs[i]++
+				}
+				if t0.After(measureFrom) {
+					buf = append(buf, time.Since(t0))
+				}
+			}
+			lat[i] = buf
+		}(i)
+	}
+	now := time.Now()
+	measureFrom, stopAt = now.Add(warm), now.Add(warm+d)
+	close(start)
+	wg.Wait()
+	var all []time.Duration
+	e := 0
+	for i := range lat {
+		all = append(all, lat[i]...)
+		e += errs[i]
+	}
+	return result{lat: all, secs: d.Seconds(), errors: e}
+}
+
+func once(url string, body []byte, hdr http.Header) ([]byte, int) {
+	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+	req.Header = hdr
+	resp, err := http.DefaultClient.Do(req)
+	check(err)
+	defer resp.Body.Close()
+	defer http.DefaultClient.CloseIdleConnections()
+	b, _ := io.ReadAll(resp.Body)
+	// Do not keep this connection: app serves at most 64 at once and the
+	// measured workers need all of them.
+	http.DefaultClient.CloseIdleConnections()
+	return b, resp.StatusCode
+}
+
+func serve(h http.Handler) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	check(err)
+	go func() { _ = (&http.Server{Handler: h}).Serve(ln) }()
+	return "http://" + ln.Addr().String() + "/mcp"
+}
+
+func round(d time.Duration) string {
+	if d < time.Millisecond {
+		return fmt.Sprintf("%.0fµs", float64(d)/float64(time.Microsecond))
+	}
+	return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond))
+}
+
+func check(err error) {
+	if err != nil {
+		fail("%v", err)
+	}
+}
+
+func fail(f string, a ...any) {
+	fmt.Fprintf(os.Stderr, "mcpbench: "+f+"\n", a...)
+	os.Exit(1)
+}
