@@ -45,13 +45,13 @@ want() { [[ ",$ONLY," == *",$1,"* ]]; }
 NODE_BIN="$("$ROOT/scripts/ensure-node22.sh" | tail -n1)" || die "Node 22 is not available (see above)."
 export PATH="$NODE_BIN:$PATH"
 export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
-LOCK_SUM="$(sha256sum "$INTEROP/package-lock.json" | cut -d' ' -f1)"
-STAMP="$INTEROP/node_modules/.app-interop-lock.sha256"
-if [ "$(cat "$STAMP" 2>/dev/null)" != "$LOCK_SUM" ]; then
+# The stamp is a copy of the lock file that was installed (the same convention as scripts/setup.sh).
+STAMP="$INTEROP/node_modules/.lock-installed"
+if ! cmp -s "$INTEROP/package-lock.json" "$STAMP" 2>/dev/null; then
   say "installing the pinned MCP peers with npm ci (Node $(node --version)) ..."
-  (cd "$INTEROP" && npm ci --no-audit --no-fund >&2) ||
+  (cd "$INTEROP" && npm ci --no-audit --no-fund --loglevel=error >&2) ||
     die "npm ci in interop/ failed: check access to the npm registry, then run again."
-  echo "$LOCK_SUM" >"$STAMP"
+  cp "$INTEROP/package-lock.json" "$STAMP"
 fi
 
 # 2. The app under test: built from this tree and started headless on an ephemeral port.

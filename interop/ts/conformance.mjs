@@ -10,7 +10,7 @@
 // Usage: node conformance.mjs --url URL --label LABEL [--expected-failures FILE] -- <suite args>
 //   e.g. -- --requirements 2025-11-25      or      -- --spec-version 2025-06-18
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,42 +62,64 @@ const r = spawnSync(bin, args, { encoding: 'utf8', timeout: 15 * 60_000, maxBuff
 const text = `${r.stdout ?? ''}\n${r.stderr ?? ''}`.replace(/\x1b\[[0-9;]*m/g, '');
 const lines = text.split('\n');
 
-// Sections of the suite's report.
+// The scenarios of the run, from the suite's summary.
 const summary = [];
-const expected = new Set();
-const stale = new Set();
-const unexpected = new Set();
-let section = '';
+let inSummary = false;
 for (const line of lines) {
-  if (line.startsWith('=== SUMMARY ===')) section = 'summary';
-  else if (/^Total:/.test(line) || /^Not scored/.test(line)) section = '';
-  else if (/^Expected failures \(in baseline\)/.test(line)) section = 'expected';
-  else if (/^Stale baseline entries/.test(line)) section = 'stale';
-  else if (/^Unexpected failures/.test(line)) section = 'unexpected';
-  else if (section === 'summary') {
+  if (line.startsWith('=== SUMMARY ===')) inSummary = true;
+  else if (/^Total:/.test(line)) inSummary = false;
+  else if (inSummary) {
     const m = /^([✓✗])\s+(\S+):\s*(.*)$/.exec(line.trim());
     if (m) summary.push({ ok: m[1] === '✓', name: m[2], detail: m[3] });
-  } else if (section && /^\s+[~✓✗]\s+\S+/.test(line)) {
-    const name = line.trim().split(/\s+/)[1];
-    ({ expected, stale, unexpected })[section].add(name);
   }
 }
 
-const scenarioOf = (entry) => entry.split(':')[0];
-const hits = (set, scenario) => [...set].some((e) => scenarioOf(e) === scenario);
+// checksOf reads the per-check verdicts the suite saved for a scenario: Map(check id -> status).
+// An id that occurs more than once keeps its most severe status, as the suite does.
+const severity = { FAILURE: 3, WARNING: 2, SUCCESS: 1 };
+function checksOf(scenario) {
+  const dirs = readdirSync(outDir).filter((d) => d.startsWith(`server-${scenario}-2`)).sort();
+  const out = new Map();
+  if (dirs.length === 0) return out;
+  let list = [];
+  try {
+    list = JSON.parse(readFileSync(path.join(outDir, dirs[dirs.length - 1], 'checks.json'), 'utf8'));
+  } catch {
+    return out;
+  }
+  for (const c of list) {
+    const prev = out.get(c.id);
+    if (!prev || (severity[c.status] ?? 0) > (severity[prev] ?? 0)) out.set(c.id, c.status);
+  }
+  return out;
+}
+
+// Every scenario is judged against the baseline check by check (the suite's own rules: a
+// baselined check may fail, or be absent or skipped; one that passes is stale). This also covers
+// the scenarios the suite runs without scoring, whose baseline entries it does not report.
 let failed = 0;
 for (const s of summary) {
-  if (hits(stale, s.name)) {
+  const checks = checksOf(s.name);
+  const failing = [...checks].filter(([, st]) => st === 'FAILURE').map(([id]) => id);
+  const whole = reasons.has(s.name);
+  const entries = [...reasons.keys()].filter((k) => k.startsWith(`${s.name}:`)).map((k) => k.slice(s.name.length + 1));
+  const unexpected = whole ? [] : failing.filter((id) => !entries.includes(id));
+  const stale = whole ? (s.ok ? [s.name] : []) : entries.filter((id) => checks.get(id) === 'SUCCESS');
+  if (!s.ok && failing.length === 0 && !whole) {
+    // The summary says failed but no check failed (e.g. the scenario crashed): not excusable.
+    unexpected.push('(scenario failed without a failing check)');
+  }
+  if (unexpected.length > 0) {
     failed++;
-    console.log(`not ok - ${label}: ${s.name}: passes now but is in the expected-failures baseline (remove it)`);
-  } else if (s.ok) {
-    console.log(`ok - ${label}: ${s.name}`);
-  } else if (hits(unexpected, s.name) || !hits(expected, s.name)) {
+    console.log(`not ok - ${label}: ${s.name}: unexpected failure of ${unexpected.join(', ')} (${s.detail}; details in ${outDir})`);
+  } else if (stale.length > 0) {
     failed++;
-    console.log(`not ok - ${label}: ${s.name}: ${s.detail} (details in ${outDir})`);
-  } else {
-    const why = [...reasons].filter(([k]) => scenarioOf(k) === s.name).map(([k, v]) => (k.includes(':') ? `${k.split(':')[1]}: ${v}` : v));
+    console.log(`not ok - ${label}: ${s.name}: ${stale.join(', ')} passes now but is in the expected-failures baseline (remove it)`);
+  } else if (!s.ok || failing.length > 0) {
+    const why = whole ? [reasons.get(s.name)] : failing.map((id) => (id === s.name ? reasons.get(`${s.name}:${id}`) : `${id}: ${reasons.get(`${s.name}:${id}`)}`));
     console.log(`xfail - ${label}: ${s.name}: ${why.join('; ')}`);
+  } else {
+    console.log(`ok - ${label}: ${s.name}`);
   }
 }
 if (summary.length === 0) {
@@ -107,4 +129,6 @@ if (summary.length === 0) {
   failed++;
   console.log(`not ok - ${label}: the suite exited ${r.status} (see ${outDir})`);
 }
+// Keep the suite's per-check results only when they explain a failure.
+if (!failed) rmSync(outDir, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);
