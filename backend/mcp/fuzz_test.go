@@ -143,3 +143,47 @@ func FuzzMcpParamMatcher(f *testing.F) {
 		}
 	})
 }
+
+// FuzzJSONScanner: the member scanner and the string encoder agree with
+// encoding/json on every valid input (so no two readers of one body differ).
+func FuzzJSONScanner(f *testing.F) {
+	for _, s := range []string{`{"a":1,"b":[1,{"c":"}"}],"d":"\"","e":{}}`, `{"\u006dethod":"x"}`, `{ "a" : "b" , "c":null }`,
+		`{}`, `{"a":"\\"}`, `{"<&>":"\u2028"}`, `{"a":"\ud800"}`, `"\u00e9x"`, "\"\x8c\""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b := []byte(s)
+		if json.Valid(b) {
+			var want map[string]json.RawMessage
+			werr := json.Unmarshal(b, &want)
+			got, gerr := objectMembers(b)
+			if werr == nil && gerr == nil {
+				if len(got) != len(want) {
+					t.Fatalf("members %d vs %d", len(got), len(want))
+				}
+				for k, v := range want {
+					if string(bytesTrim(got[k])) != string(bytesTrim(v)) {
+						t.Fatalf("member %q: %s vs %s", k, got[k], v)
+					}
+				}
+			} else if gerr == nil && werr != nil {
+				t.Fatalf("scanner accepted what encoding/json refused: %v", werr)
+			} else if gerr != nil && werr == nil && gerr != errDuplicateMember && b[0] == '{' {
+				t.Fatalf("scanner refused a valid object: %v", gerr)
+			}
+		}
+		if len(b) > 0 && b[0] == '"' && json.Valid(b) {
+			var ws string
+			_ = json.Unmarshal(b, &ws)
+			if gs, ok := rawString(b); !ok || gs != ws {
+				t.Fatalf("rawString(%q) = %q %v, want %q", b, gs, ok, ws)
+			}
+		}
+		want, _ := json.Marshal(s)
+		if got := appendString(nil, s); string(got) != string(want) {
+			t.Fatalf("appendString(%q) = %s, want %s", s, got, want)
+		}
+	})
+}
+
+func bytesTrim(b []byte) []byte { return []byte(strings.TrimSpace(string(b))) }

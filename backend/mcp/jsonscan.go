@@ -1,8 +1,10 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
+	"unicode/utf8"
 )
 
 // A small scanner over JSON text that is already known to be valid (the
@@ -101,7 +103,9 @@ func objectMembers(obj []byte) (map[string]json.RawMessage, error) {
 			return nil, err
 		}
 		var key string
-		if esc {
+		if esc || !utf8.Valid(obj[i+1:end-1]) {
+			// Escapes and invalid UTF-8 (which encoding/json turns into
+			// U+FFFD) decode exactly as encoding/json does.
 			if err := json.Unmarshal(obj[i:end], &key); err != nil {
 				return nil, err
 			}
@@ -138,6 +142,7 @@ func objectMembers(obj []byte) (map[string]json.RawMessage, error) {
 // rawString decodes a raw JSON string value; ok is false for any other
 // value. Strings without escapes are sliced, not unmarshalled.
 func rawString(raw json.RawMessage) (string, bool) {
+	raw = bytes.TrimRight(raw[skipSpace(raw, 0):], " \t\r\n")
 	if len(raw) < 2 || raw[0] != '"' {
 		return "", false
 	}
@@ -145,7 +150,7 @@ func rawString(raw json.RawMessage) (string, bool) {
 	if err != nil || end != len(raw) {
 		return "", false
 	}
-	if !esc {
+	if !esc && utf8.Valid(raw[1:end-1]) {
 		return string(raw[1 : end-1]), true
 	}
 	var s string
