@@ -10,7 +10,7 @@ tags=""
 [ "$(uname -s)" = Linux ] && tags="-tags webkit2_41"
 step "building build/bin/app with Wails $("$WAILS" version 2>/dev/null | grep -o "v2[.0-9]*" | head -n1) $tags"
 # shellcheck disable=SC2086
-"$WAILS" build $tags -ldflags "-X main.version=$(git describe --always --dirty 2>/dev/null || echo dev)" >/tmp/app-wails-build.log 2>&1 || {
+"$WAILS" build -m -nosyncgomod $tags -ldflags "-X main.version=$(git describe --always --dirty 2>/dev/null || echo dev)" >/tmp/app-wails-build.log 2>&1 || {
   tail -n 40 /tmp/app-wails-build.log >&2
   die "wails build failed (full log: /tmp/app-wails-build.log)"
 }

@@ -226,7 +226,6 @@ func TestCLI(t *testing.T) {
 	})
 }
 
-
 func TestSettingsPickedUpWhileRunning(t *testing.T) {
 	t.Run("a CLI change to mcp.enabled made while the app runs is picked up by the running app", func(t *testing.T) {
 		dir := t.TempDir()
