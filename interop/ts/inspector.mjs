@@ -1,8 +1,13 @@
 // inspector.mjs: the MCP Inspector CLI 2.12.0 (`inspector --cli`) against the app's MCP
-// endpoint, once with --protocol-era modern and once with --protocol-era legacy; each era lists
-// tools and calls the read tool list_connections.
+// endpoint, once with --protocol-era modern and once with --protocol-era legacy, and once more
+// per era through the config file the README shows (interop/clients/inspector.mcp.json, PORT
+// replaced by the live port). Each run lists tools and calls the read tool list_connections,
+// and the call's result proves the era really used: a modern result carries
+// _meta.io.modelcontextprotocol/serverInfo, a legacy one never does.
 // Usage: node inspector.mjs http://127.0.0.1:<port>/mcp
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { assert, assertReadToolResult, check, done, READ_TOOL, serverURL } from './check.mjs';
@@ -11,11 +16,20 @@ const url = serverURL();
 const here = path.dirname(fileURLToPath(import.meta.url));
 const bin = path.join(here, '..', 'node_modules', '.bin', 'inspector');
 
+// inspectorEnv keeps ad-hoc runs away from the user's own catalog (~/.mcp-inspector/mcp.json);
+// a --config run reads only the given file (the CLI refuses a catalog next to it).
+function inspectorEnv(target) {
+  const env = { ...process.env };
+  if (target.includes('--config')) delete env.MCP_CATALOG_PATH;
+  else env.MCP_CATALOG_PATH = path.join(os.tmpdir(), 'app-interop-inspector-catalog.json');
+  return env;
+}
+
 // inspector runs the CLI and returns its parsed JSON result, or throws with its error text.
-function inspector(era, ...args) {
-  const argv = ['--cli', url, '--transport', 'http', '--protocol-era', era, '--format', 'json', '--connect-timeout', '15000', ...args];
+function inspector(target, ...args) {
+  const argv = ['--cli', ...target, '--format', 'json', '--connect-timeout', '15000', ...args];
   if (process.env.APP_MCP_TOKEN) argv.push('--header', `Authorization: Bearer ${process.env.APP_MCP_TOKEN}`);
-  const r = spawnSync(bin, argv, { encoding: 'utf8', timeout: 90_000, env: { ...process.env, MCP_CATALOG_PATH: path.join(process.env.TMPDIR || '/tmp', 'app-interop-inspector-catalog.json') } });
+  const r = spawnSync(bin, argv, { encoding: 'utf8', timeout: 90_000, env: inspectorEnv(target) });
   // The result is one JSON object on stdout; an error envelope goes to stderr.
   const lastJSON = (text) => {
     try {
@@ -30,15 +44,36 @@ function inspector(era, ...args) {
   return parsed.result ?? parsed;
 }
 
-for (const era of ['modern', 'legacy']) {
-  const PEER = `MCP Inspector CLI 2.12.0 (--protocol-era ${era})`;
-  await check(PEER, `tools/list lists ${READ_TOOL}`, async () => {
-    const res = inspector(era, '--method', 'tools/list');
+const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+function assertEra(res, era) {
+  const has = Boolean(res?._meta && SERVER_INFO in res._meta);
+  assert(has === (era === 'modern'), `${era} result ${has ? 'carries' : 'lacks'} _meta ${SERVER_INFO}: served in the wrong era`);
+  assert(!('resultType' in res) || era === 'modern', 'legacy result carries resultType');
+}
+
+// The README's config file, with the live port.
+const dir = mkdtempSync(path.join(os.tmpdir(), 'app-inspector-'));
+const port = new URL(url).port;
+const configPath = path.join(dir, 'mcp.json');
+writeFileSync(configPath, readFileSync(path.join(here, '..', 'clients', 'inspector.mcp.json'), 'utf8').replaceAll('PORT', port));
+
+const runs = [
+  { peer: 'MCP Inspector CLI 2.12.0 (--protocol-era modern)', era: 'modern', target: [url, '--transport', 'http', '--protocol-era', 'modern'] },
+  { peer: 'MCP Inspector CLI 2.12.0 (--protocol-era legacy)', era: 'legacy', target: [url, '--transport', 'http', '--protocol-era', 'legacy'] },
+  { peer: 'MCP Inspector CLI 2.12.0 (config file, server app-modern)', era: 'modern', target: ['--config', configPath, '--server', 'app-modern'] },
+  { peer: 'MCP Inspector CLI 2.12.0 (config file, server app-legacy)', era: 'legacy', target: ['--config', configPath, '--server', 'app-legacy'] },
+];
+for (const { peer, era, target } of runs) {
+  await check(peer, `tools/list lists ${READ_TOOL}`, async () => {
+    const res = inspector(target, '--method', 'tools/list');
     assert(Array.isArray(res.tools) && res.tools.some((t) => t.name === READ_TOOL), `no ${READ_TOOL}: ${JSON.stringify(res).slice(0, 200)}`);
   });
-  await check(PEER, `tools/call ${READ_TOOL} succeeds`, async () => {
-    assertReadToolResult(inspector(era, '--method', 'tools/call', '--tool-name', READ_TOOL));
+  await check(peer, `tools/call ${READ_TOOL} succeeds in the ${era} era`, async () => {
+    const res = inspector(target, '--method', 'tools/call', '--tool-name', READ_TOOL);
+    assertReadToolResult(res);
+    assertEra(res, era);
   });
 }
+rmSync(dir, { recursive: true, force: true });
 
 done();
