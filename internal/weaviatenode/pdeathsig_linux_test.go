@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"app/internal/weaviatenode"
+	"app/internal/weaviatetest"
 )
 
 // TestHelperProcessStartsANodeAndHangs is not a test: TestTheServerDiesWhenItsParentIsKilled
@@ -81,3 +82,5 @@ func TestTheServerDiesWhenItsParentIsKilled(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+func TestMain(m *testing.M) { weaviatetest.Main(m) }

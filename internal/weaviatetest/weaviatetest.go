@@ -23,7 +23,9 @@ package weaviatetest
 
 import (
 	"context"
+	"flag"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -125,7 +127,17 @@ func StopShared() {
 // Main runs the tests, stops the shared nodes and exits with the tests' status:
 //
 //	func TestMain(m *testing.M) { weaviatetest.Main(m) }
+//
+// Tests named TestHelper... are child processes that other tests re-run the test binary
+// into; Main leaves them out of a normal run (instead of letting them report SKIP) unless
+// -test.run names them.
 func Main(m *testing.M) {
+	flag.Parse()
+	if run := flag.Lookup("test.run"); run != nil && !strings.Contains(run.Value.String(), "TestHelper") {
+		if skip := flag.Lookup("test.skip"); skip != nil && skip.Value.String() == "" {
+			_ = flag.Set("test.skip", "^TestHelper")
+		}
+	}
 	code := m.Run()
 	StopShared()
 	os.Exit(code)
