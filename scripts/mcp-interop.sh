@@ -147,7 +147,7 @@ awk '
   /^xfail /  { split(substr($0, 9), a, ": "); x[a[1]]++; seen[a[1]]=1; order[++n]=a[1] }
   /^not ok / { split(substr($0, 10), a, ": "); f[a[1]]++; seen[a[1]]=1; order[++n]=a[1] }
   END { for (i = 1; i <= n; i++) { k = order[i]; if (done[k]++) continue;
-          printf "  %-62s %3d passed, %3d failed, %3d expected failures\n", k, p[k], f[k], x[k] } }
+          printf "  %-72s %3d passed, %3d failed, %3d expected failures\n", k, p[k], f[k], x[k] } }
 ' "$RESULTS"
 if [ "$FAILED" -gt 0 ]; then
   echo "Failures:"
