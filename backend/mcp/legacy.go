@@ -79,12 +79,29 @@ func (s *Server) legacyGate(ctx context.Context, req *Request) error {
 	}
 	c.ProtocolVersion = sess.ProtocolVersion
 	c.ClientInfo = &ClientInfo{Name: sess.Client.Name, Title: sess.Client.Title, Version: sess.Client.Version}
-	caps := map[string]json.RawMessage{}
-	if len(sess.Capabilities) > 0 {
-		_ = json.Unmarshal(sess.Capabilities, &caps)
-	}
-	c.ClientCapabilities = caps
+	c.ClientCapabilities = legacyCallCapabilities(sess.Capabilities)
 	return nil
+}
+
+// legacyServerRequestCapabilities are client capabilities that only matter for requests the
+// server sends to the client (elicitation/create, sampling/createMessage, roots/list). In the
+// legacy eras this server has no channel for them (no GET stream, and results never carry
+// input_required), so they are not passed on: a write from a legacy client is approved in the
+// app's own dialog, never through an input_required result the client could not read.
+var legacyServerRequestCapabilities = []string{"elicitation", "sampling", "roots"}
+
+// legacyCallCapabilities is the capabilities object a legacy call works with: the one the
+// client sent in initialize, minus legacyServerRequestCapabilities. The session keeps the
+// original for the connected-clients list.
+func legacyCallCapabilities(raw json.RawMessage) map[string]json.RawMessage {
+	caps := map[string]json.RawMessage{}
+	if len(raw) > 0 {
+		_ = json.Unmarshal(raw, &caps)
+	}
+	for _, k := range legacyServerRequestCapabilities {
+		delete(caps, k)
+	}
+	return caps
 }
 
 // initializeParams is the legacy initialize request's params.

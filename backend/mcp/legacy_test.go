@@ -617,3 +617,54 @@ func TestLegacySessionsAreSafeUnderConcurrentClients(t *testing.T) {
 		t.Errorf("sessions = %d > 16", n)
 	}
 }
+
+func TestLegacyCallsNeverEnableServerToClientRequests(t *testing.T) {
+	s, url := startLegacyServer(t)
+	p := newLegacyPeer(t, url, "")
+	r := p.request("", "", "initialize", map[string]any{
+		"protocolVersion": "2025-11-25",
+		"capabilities": map[string]any{
+			"elicitation":  map[string]any{"form": map[string]any{}},
+			"sampling":     map[string]any{},
+			"roots":        map[string]any{"listChanged": true},
+			"experimental": map[string]any{"x": map[string]any{}},
+		},
+		"clientInfo": map[string]any{"name": "caps-test", "title": "Caps", "version": "9"},
+	})
+	wantOK(t, r)
+	id := r.header.Get("Mcp-Session-Id")
+
+	// The gate fills the call the handlers see; run it as the transport does.
+	call := &Call{Era: EraLegacy, Principal: AnonymousPrincipal(), Method: "tools/call", SessionID: id,
+		RequestHeader: http.Header{}, ResponseHeader: http.Header{}}
+	if err := s.legacyGate(WithCall(context.Background(), call), &Request{ID: json.RawMessage("1"), Method: "tools/call"}); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		capability string
+		want       bool
+	}{
+		{capability: "elicitation"}, // never input_required in the legacy era: the app's dialog decides
+		{capability: "sampling"},
+		{capability: "roots"},
+		{capability: "experimental", want: true},
+	}
+	for _, tc := range tests {
+		t.Run(fmt.Sprintf("%s declared at initialize is seen by handlers: %v", tc.capability, tc.want), func(t *testing.T) {
+			if got := call.HasCapability(tc.capability); got != tc.want {
+				t.Errorf("HasCapability(%q) = %v", tc.capability, got)
+			}
+		})
+	}
+	t.Run("the call knows the client from its session", func(t *testing.T) {
+		if call.ClientInfo == nil || call.ClientInfo.Name != "caps-test" || call.ClientInfo.Title != "Caps" || call.ProtocolVersion != "2025-11-25" {
+			t.Errorf("ClientInfo = %+v, ProtocolVersion = %q", call.ClientInfo, call.ProtocolVersion)
+		}
+	})
+	t.Run("the session keeps the capabilities the client sent", func(t *testing.T) {
+		ss, err := s.legacy.sessions.Get(id, AnonymousPrincipal().ID)
+		if err != nil || !strings.Contains(string(ss.Capabilities), "elicitation") {
+			t.Errorf("session capabilities = %s (%v)", ss.Capabilities, err)
+		}
+	})
+}
