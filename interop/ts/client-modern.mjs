@@ -52,7 +52,7 @@ const runs = [
   { label: 'auto', mode: 'auto', era: 'modern', versions: ['2026-07-28'] },
   { label: 'pinned 2026-07-28', mode: { pin: '2026-07-28' }, era: 'modern', versions: ['2026-07-28'] },
   { label: 'legacy fallback handshake', mode: 'legacy', era: 'legacy', versions: ['2025-11-25', '2025-06-18'] },
-  { label: 'auto, falls back from a legacy-only front', mode: 'auto', era: 'legacy', versions: ['2025-11-25'], via: front.url },
+  { label: 'auto via a legacy-only front', mode: 'auto', era: 'legacy', versions: ['2025-11-25'], via: front.url },
 ];
 
 for (const run of runs) {
