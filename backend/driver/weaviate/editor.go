@@ -243,17 +243,9 @@ func formatJSON(body []byte, status int) json.RawMessage {
 }
 
 func (d *Driver) execGraphQL(ctx context.Context, text string, doc *ast.QueryDocument, op *ast.OperationDefinition) (*driver.Result, error) {
-	body, _ := json.Marshal(map[string]string{"query": text})
-	st, resp, err := d.call(ctx, http.MethodPost, "/v1/graphql", nil, body)
+	a, err := d.postGraphQL(ctx, text)
 	if err != nil {
 		return nil, err
-	}
-	if st != http.StatusOK {
-		return nil, d.statusError(st, resp, "the GraphQL query")
-	}
-	var a graphqlAnswer
-	if err := json.Unmarshal(resp, &a); err != nil {
-		return nil, driver.Wrap(driver.KindQueryFailed, err, "the GraphQL answer is not valid JSON")
 	}
 	if len(a.Errors) > 0 {
 		return nil, d.explainErrors(a.Errors, op)
@@ -261,7 +253,7 @@ func (d *Driver) execGraphQL(ctx context.Context, text string, doc *ast.QueryDoc
 	if g, table, ok := d.getGrid(ctx, doc, op, a.Data); ok {
 		return &driver.Result{Kind: driver.ResultGrid, Grid: g, Table: table}, nil
 	}
-	return &driver.Result{Kind: driver.ResultJSON, JSON: formatJSON(a.Data, st)}, nil
+	return &driver.Result{Kind: driver.ResultJSON, JSON: formatJSON(a.Data, http.StatusOK)}, nil
 }
 
 // explainErrors adds the likely cause to known GraphQL errors: nearText

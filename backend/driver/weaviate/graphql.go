@@ -97,6 +97,19 @@ type graphqlAnswer struct {
 // graphql posts a query and returns its data. GraphQL errors (HTTP 200 with
 // errors) are returned as KindQueryFailed errors.
 func (d *Driver) graphql(ctx context.Context, query string) (json.RawMessage, error) {
+	a, err := d.postGraphQL(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if len(a.Errors) > 0 {
+		return nil, d.gqlErrors(a.Errors)
+	}
+	return a.Data, nil
+}
+
+// postGraphQL sends a query and decodes the answer, leaving its errors array to the caller
+// (the editor explains them against the parsed query; internal queries do not).
+func (d *Driver) postGraphQL(ctx context.Context, query string) (*graphqlAnswer, error) {
 	body, _ := json.Marshal(map[string]string{"query": query})
 	st, resp, err := d.call(ctx, http.MethodPost, "/v1/graphql", nil, body)
 	if err != nil {
@@ -109,10 +122,7 @@ func (d *Driver) graphql(ctx context.Context, query string) (json.RawMessage, er
 	if err := json.Unmarshal(resp, &a); err != nil {
 		return nil, driver.Wrap(driver.KindQueryFailed, err, "the GraphQL answer is not valid JSON")
 	}
-	if len(a.Errors) > 0 {
-		return nil, d.gqlErrors(a.Errors)
-	}
-	return a.Data, nil
+	return &a, nil
 }
 
 func (d *Driver) gqlErrors(errs []gqlError) error {

@@ -1,5 +1,0 @@
-package weaviate_test
-
-import "os"
-
-func exitWith(code int) { os.Exit(code) }
