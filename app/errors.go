@@ -65,3 +65,9 @@ func errorMessage(err error) string {
 func invalidArgument(format string, args ...any) error {
 	return fmt.Errorf("%s: %s", CodeInvalidArgument, fmt.Sprintf(format, args...))
 }
+
+// unavailable is the error for a call that needs something not there right now, such as
+// an open connection.
+func unavailable(format string, args ...any) error {
+	return fmt.Errorf("%s: %s", CodeUnavailable, fmt.Sprintf(format, args...))
+}

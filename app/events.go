@@ -11,6 +11,9 @@ const (
 	// EventConnectionsChanged fires when the saved connections change on disk, for
 	// example after `app connection add` in a terminal while the window is open.
 	EventConnectionsChanged = "connections:changed"
+	// EventConnectionDropped fires when a failing health check drops an open connection
+	// (a revoked key, a stopped node); the payload is a ConnectionDroppedEvent.
+	EventConnectionDropped = "connection:dropped"
 )
 
 // Emitter sends an event to the frontend. The window implements it with the Wails runtime;

@@ -49,13 +49,15 @@ const shutdownTimeout = 10 * time.Second
 // and exits.
 func Run(c *core.Core, assets fs.FS) error {
 	if GeneratingBindings {
-		return wails.Run(&options.App{Title: "App", Bind: boundStructs(nil)})
+		return wails.Run(&options.App{Title: "App", Bind: boundStructs(nil, nil)})
 	}
 	if c == nil {
 		return errors.New("app.Run: no backend core")
 	}
 	log := c.Log.WithField("component", "window")
 	conns := NewConnectionsAPI(c.Connections)
+	explorer := NewExplorerAPI(c.Open)
+	c.OnConnectionDropped(explorer.connectionDropped)
 	var stopWatch context.CancelFunc = func() {}
 
 	return wails.Run(&options.App{
@@ -70,6 +72,7 @@ func Run(c *core.Core, assets fs.FS) error {
 		LogLevel:         wailsLevel(c.Log.GetLevel()),
 		OnStartup: func(ctx context.Context) {
 			conns.startup(ctx)
+			explorer.startup(ctx, wailsEmitter{ctx})
 			var wctx context.Context
 			wctx, stopWatch = context.WithCancel(ctx)
 			go conns.watch(wctx, watchInterval, wailsEmitter{ctx})
@@ -85,7 +88,7 @@ func Run(c *core.Core, assets fs.FS) error {
 				log.WithError(err).Error("backend shutdown")
 			}
 		},
-		Bind: boundStructs(conns),
+		Bind: boundStructs(conns, explorer),
 		Linux: &linux.Options{
 			Icon:             appIcon,
 			ProgramName:      "app",
@@ -96,9 +99,12 @@ func Run(c *core.Core, assets fs.FS) error {
 
 // boundStructs lists every struct whose methods the frontend can call. With nil (binding
 // generation) it returns zero values of the same types.
-func boundStructs(conns *ConnectionsAPI) []any {
+func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI) []any {
 	if conns == nil {
 		conns = &ConnectionsAPI{}
 	}
-	return []any{conns}
+	if explorer == nil {
+		explorer = &ExplorerAPI{}
+	}
+	return []any{conns, explorer}
 }

@@ -1,0 +1,235 @@
+package app
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	"app/backend/connections"
+	"app/backend/driver"
+)
+
+// Paging bounds of BrowseTable: the grid asks for small pages; a bigger one is refused
+// before the database is asked.
+const (
+	defaultPageSize = 100
+	maxPageSize     = 1000
+)
+
+// Counting tables: a few at a time, each bounded, so one slow collection does not hold the
+// others back.
+const (
+	countParallel = 4
+	countTimeout  = 10 * time.Second
+)
+
+// Opener is the part of connections.Manager the explorer needs: open (connect) a saved
+// connection, find its driver while it is open, and close it.
+type Opener interface {
+	Open(ctx context.Context, idOrName string) (driver.Driver, connections.Connection, error)
+	Driver(id string) (driver.Driver, bool)
+	Disconnect(id string) error
+}
+
+// serverVersioner is implemented by drivers that know the database's version.
+type serverVersioner interface{ ServerVersion() string }
+
+// ExplorerAPI is the data explorer's view of the backend: connect a saved connection, list
+// its tables, describe one and read pages of rows. Its exported methods are bound to the
+// frontend (frontend/wailsjs/go/app/ExplorerAPI).
+//
+// Only Connect opens a connection. The other calls need it open and answer `unavailable`
+// otherwise, so a connection dropped by a failing health check (a revoked API key) stays
+// closed until the user reconnects (SPEC A, Authentication 3).
+type ExplorerAPI struct {
+	open Opener
+
+	mu   sync.Mutex
+	ctx  context.Context // the window's context once started; Background before
+	emit Emitter         // nil until the window starts
+}
+
+// NewExplorerAPI returns the facade over the open-connections manager.
+func NewExplorerAPI(open Opener) *ExplorerAPI {
+	return &ExplorerAPI{open: open, ctx: context.Background()}
+}
+
+func (a *ExplorerAPI) startup(ctx context.Context, emit Emitter) {
+	a.mu.Lock()
+	a.ctx, a.emit = ctx, emit
+	a.mu.Unlock()
+}
+
+func (a *ExplorerAPI) callContext() (context.Context, context.CancelFunc) {
+	a.mu.Lock()
+	parent := a.ctx
+	a.mu.Unlock()
+	return context.WithTimeout(parent, callTimeout)
+}
+
+// ConnectionDroppedEvent is the payload of EventConnectionDropped.
+type ConnectionDroppedEvent struct {
+	ID string `json:"id"`
+	// Code and Message are the reason in the `code: message` parts, e.g. "auth" and
+	// "Authentication failed: ...".
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// connectionDropped tells the frontend that a failing health check dropped a connection.
+// Core calls it (Core.OnConnectionDropped) from the health-check goroutine.
+func (a *ExplorerAPI) connectionDropped(id string, reason error) {
+	a.mu.Lock()
+	emit := a.emit
+	a.mu.Unlock()
+	if emit == nil {
+		return
+	}
+	emit.Emit(EventConnectionDropped, ConnectionDroppedEvent{ID: id, Code: errorCode(reason), Message: errorMessage(reason)})
+}
+
+// Connect opens the saved connection (it checks reachability, TLS and the credential) and
+// keeps it open until Disconnect or a failing health check. Connecting an open connection
+// is a no-op.
+func (a *ExplorerAPI) Connect(id string) (ConnectionStateDTO, error) {
+	if strings.TrimSpace(id) == "" {
+		return ConnectionStateDTO{}, invalidArgument("a connection id is required")
+	}
+	ctx, cancel := a.callContext()
+	defer cancel()
+	d, c, err := a.open.Open(ctx, id)
+	if err != nil {
+		return ConnectionStateDTO{}, apiError(err)
+	}
+	st := ConnectionStateDTO{ID: c.ID, Connected: true}
+	if v, ok := d.(serverVersioner); ok {
+		st.ServerVersion = v.ServerVersion()
+	}
+	return st, nil
+}
+
+// Disconnect closes the connection; closing a closed one is not an error.
+func (a *ExplorerAPI) Disconnect(id string) error {
+	if strings.TrimSpace(id) == "" {
+		return invalidArgument("a connection id is required")
+	}
+	return apiError(a.open.Disconnect(id))
+}
+
+// driver returns the open driver of a connection, or the `unavailable` error.
+func (a *ExplorerAPI) driver(id string) (driver.Driver, error) {
+	if strings.TrimSpace(id) == "" {
+		return nil, invalidArgument("a connection id is required")
+	}
+	d, ok := a.open.Driver(id)
+	if !ok {
+		return nil, unavailable("the connection is not open: connect to it first")
+	}
+	return d, nil
+}
+
+// ListTables lists the tables (collections) of an open connection in the database's order.
+// It never returns null: no tables is [].
+func (a *ExplorerAPI) ListTables(id string) ([]TableDTO, error) {
+	d, err := a.driver(id)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := a.callContext()
+	defer cancel()
+	tables, err := d.ListTables(ctx)
+	if err != nil {
+		return nil, apiError(err)
+	}
+	out := make([]TableDTO, 0, len(tables))
+	for _, t := range tables {
+		out = append(out, TableDTO{Name: t.Name, Description: t.Description})
+	}
+	return out, nil
+}
+
+// TableCounts counts the rows of every table of an open connection, a few tables at a
+// time. The sidebar asks for it after ListTables, so the tree shows before the counts. A
+// table that cannot be counted has a null count and a message; the call fails only when
+// the tables cannot be listed.
+func (a *ExplorerAPI) TableCounts(id string) ([]TableCountDTO, error) {
+	d, err := a.driver(id)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := a.callContext()
+	defer cancel()
+	tables, err := d.ListTables(ctx)
+	if err != nil {
+		return nil, apiError(err)
+	}
+	out := make([]TableCountDTO, len(tables))
+	sem := make(chan struct{}, countParallel)
+	var wg sync.WaitGroup
+	for i, t := range tables {
+		out[i].Name = t.Name
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			cctx, ccancel := context.WithTimeout(ctx, countTimeout)
+			defer ccancel()
+			n, err := d.Count(cctx, t.Name, nil)
+			if err != nil {
+				out[i].Message = errorMessage(err)
+				return
+			}
+			out[i].Count = &n
+		}()
+	}
+	wg.Wait()
+	return out, nil
+}
+
+// DescribeTable returns a table's columns (uuid first, the properties, vector last) with
+// their types and read-only flags, and the settings that matter to browsing.
+func (a *ExplorerAPI) DescribeTable(id, table string) (TableInfoDTO, error) {
+	d, err := a.driver(id)
+	if err != nil {
+		return TableInfoDTO{}, err
+	}
+	if strings.TrimSpace(table) == "" {
+		return TableInfoDTO{}, invalidArgument("a table name is required")
+	}
+	ctx, cancel := a.callContext()
+	defer cancel()
+	info, err := d.DescribeTable(ctx, table)
+	if err != nil {
+		return TableInfoDTO{}, apiError(err)
+	}
+	return toTableInfoDTO(info), nil
+}
+
+// BrowseTable reads one unfiltered, unsorted page of rows: limit rows from offset (limit 0
+// means 100, at most 1000). Paging stops at the driver's result maximum (Weaviate: row
+// 10,000) with a notice on the page that reaches it.
+func (a *ExplorerAPI) BrowseTable(id, table string, offset, limit int) (GridDTO, error) {
+	d, err := a.driver(id)
+	if err != nil {
+		return GridDTO{}, err
+	}
+	switch {
+	case strings.TrimSpace(table) == "":
+		return GridDTO{}, invalidArgument("a table name is required")
+	case offset < 0:
+		return GridDTO{}, invalidArgument("offset must not be negative")
+	case limit < 0 || limit > maxPageSize:
+		return GridDTO{}, invalidArgument("limit must be between 0 and %d", maxPageSize)
+	case limit == 0:
+		limit = defaultPageSize
+	}
+	ctx, cancel := a.callContext()
+	defer cancel()
+	g, err := d.Browse(ctx, table, driver.Page{Offset: offset, Limit: limit}, nil, nil)
+	if err != nil {
+		return GridDTO{}, apiError(err)
+	}
+	return toGridDTO(g), nil
+}
