@@ -1,5 +1,27 @@
 export namespace app {
 	
+	export class ColumnDTO {
+	    name: string;
+	    type: string;
+	    primaryKey: boolean;
+	    readOnly: boolean;
+	    json: boolean;
+	    description: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ColumnDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.type = source["type"];
+	        this.primaryKey = source["primaryKey"];
+	        this.readOnly = source["readOnly"];
+	        this.json = source["json"];
+	        this.description = source["description"];
+	    }
+	}
 	export class ConnectionDTO {
 	    id: string;
 	    name: string;
@@ -29,6 +51,148 @@ export namespace app {
 	        this.externalAccess = source["externalAccess"];
 	        this.createdAt = source["createdAt"];
 	    }
+	}
+	export class ConnectionStateDTO {
+	    id: string;
+	    connected: boolean;
+	    serverVersion: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ConnectionStateDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.connected = source["connected"];
+	        this.serverVersion = source["serverVersion"];
+	    }
+	}
+	export class GridDTO {
+	    columns: ColumnDTO[];
+	    rows: string[][];
+	    offset: number;
+	    hasMore: boolean;
+	    notice: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new GridDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.columns = this.convertValues(source["columns"], ColumnDTO);
+	        this.rows = source["rows"];
+	        this.offset = source["offset"];
+	        this.hasMore = source["hasMore"];
+	        this.notice = source["notice"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class TableCountDTO {
+	    name: string;
+	    count?: number;
+	    message?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new TableCountDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.count = source["count"];
+	        this.message = source["message"];
+	    }
+	}
+	export class TableDTO {
+	    name: string;
+	    description: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new TableDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.description = source["description"];
+	    }
+	}
+	export class TableSettingsDTO {
+	    multiTenancy: boolean;
+	    vectorizer: string;
+	    namedVectors: string[];
+	    indexNullState: boolean;
+	    indexPropertyLength: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new TableSettingsDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.multiTenancy = source["multiTenancy"];
+	        this.vectorizer = source["vectorizer"];
+	        this.namedVectors = source["namedVectors"];
+	        this.indexNullState = source["indexNullState"];
+	        this.indexPropertyLength = source["indexPropertyLength"];
+	    }
+	}
+	export class TableInfoDTO {
+	    name: string;
+	    description: string;
+	    primaryKey: string;
+	    columns: ColumnDTO[];
+	    settings: TableSettingsDTO;
+	
+	    static createFrom(source: any = {}) {
+	        return new TableInfoDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.description = source["description"];
+	        this.primaryKey = source["primaryKey"];
+	        this.columns = this.convertValues(source["columns"], ColumnDTO);
+	        this.settings = this.convertValues(source["settings"], TableSettingsDTO);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 
 }
