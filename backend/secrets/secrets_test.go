@@ -71,7 +71,10 @@ func TestFileKeyring(t *testing.T) {
 func TestLazyKeyring(t *testing.T) {
 	t.Run("nothing is opened until a secret is used", func(t *testing.T) {
 		opened := 0
-		k := Lazy(func() (Keyring, error) { opened++; return Open(Options{Backend: "file", Password: "p", Dir: t.TempDir()}) })
+		k := Lazy(func() (Keyring, error) {
+			opened++
+			return Open(Options{Backend: "file", Password: "p", Dir: t.TempDir()})
+		})
 		if opened != 0 {
 			t.Fatal("opened eagerly")
 		}
