@@ -21,14 +21,14 @@ describe("App shell", () => {
   it("has a header with the app name, the connection sidebar and a welcome panel", async () => {
     renderApp();
     expect(screen.getByRole("heading", { level: 1, name: "App" })).toBeInTheDocument();
-    expect(await screen.findByRole("listbox", { name: "Saved connections" })).toBeInTheDocument();
+    expect(await screen.findByRole("tree", { name: "Saved connections" })).toBeInTheDocument();
     expect(screen.getByText("Welcome to App")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: /Settings/ })).toBeInTheDocument();
   });
 
   it("Enter opens the selected connection in a tab; closing the tab returns to the welcome panel", async () => {
     renderApp();
-    await screen.findByRole("listbox");
+    await screen.findByRole("tree");
     await userEvent.keyboard("{ArrowDown}{Enter}");
     expect(screen.getByRole("tab", { name: "Staging" })).toHaveAttribute("aria-selected", "true");
     expect(screen.getByRole("heading", { level: 2, name: "Staging" })).toBeInTheDocument();
@@ -39,7 +39,7 @@ describe("App shell", () => {
 
   it("the theme toggle cycles and sets <html data-theme>; Settings can choose it too", async () => {
     renderApp();
-    await screen.findByRole("listbox");
+    await screen.findByRole("tree");
     const toggle = screen.getByRole("button", { name: /System theme/ });
     await userEvent.click(toggle);
     expect(document.documentElement.dataset.theme).toBe("light");

@@ -1,5 +1,8 @@
-import { useEffect } from "react";
+import { useCallback, useEffect } from "react";
+import type { Connection } from "./api";
 import { useConnections } from "./components/connections/useConnections";
+import { useExplorer } from "./components/explorer/useExplorer";
+import { DropNotices } from "./components/layout/DropNotices";
 import { Header } from "./components/layout/Header";
 import { Sidebar } from "./components/layout/Sidebar";
 import { ThemeToggle } from "./components/layout/ThemeToggle";
@@ -12,6 +15,7 @@ export function App() {
   const theme = useTheme();
   const { state, reload } = useConnections();
   const ws = useWorkspace();
+  const explorer = useExplorer();
 
   // Ctrl+, (Cmd+, on macOS) opens Settings from anywhere.
   useEffect(() => {
@@ -25,7 +29,19 @@ export function App() {
     return () => window.removeEventListener("keydown", onKey);
   }, [ws.openSettings]);
 
-  const openId = ws.active?.kind === "connection" ? ws.active.connection.id : undefined;
+  // Opening a connection connects it (its tables appear under it) and opens its tab.
+  const openConnection = useCallback(
+    (c: Connection) => {
+      explorer.connect(c.id);
+      ws.openConnection(c);
+    },
+    [explorer.connect, ws.openConnection],
+  );
+
+  const active = ws.active;
+  const openId = active?.kind === "connection" || active?.kind === "table" ? active.connection.id : undefined;
+  const openTable = active?.kind === "table" ? { connectionId: active.connection.id, table: active.table } : undefined;
+  const connections = state.status === "ready" ? state.connections : [];
 
   return (
     <div className="app">
@@ -34,21 +50,34 @@ export function App() {
         <Sidebar
           state={state}
           onReload={() => void reload()}
-          onOpen={ws.openConnection}
+          onOpen={openConnection}
           onOpenSettings={ws.openSettings}
           openId={openId}
-          settingsOpen={ws.active?.kind === "settings"}
+          settingsOpen={active?.kind === "settings"}
+          explorer={explorer.conns}
+          onExpand={(c) => explorer.connect(c.id)}
+          onReconnect={(c) => void explorer.reconnect(c.id)}
+          onOpenTable={ws.openTable}
+          openTable={openTable}
         />
         <Workspace
           tabs={ws.tabs}
-          active={ws.active}
+          active={active}
           onSelect={ws.setActiveKey}
           onClose={ws.close}
-          hasConnections={state.status === "ready" && state.connections.length > 0}
+          hasConnections={connections.length > 0}
           theme={theme.preference}
           onChooseTheme={theme.choose}
+          explorer={explorer}
+          onOpenTable={ws.openTable}
         />
       </div>
+      <DropNotices
+        notices={explorer.notices}
+        connections={connections}
+        onReconnect={(id) => void explorer.reconnect(id)}
+        onDismiss={explorer.dismiss}
+      />
     </div>
   );
 }

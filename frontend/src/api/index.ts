@@ -1,3 +1,16 @@
 export { ApiError, parseApiError, type ApiErrorCode } from "./errors";
-export type { Api, Connection, ConnectionsApi } from "./types";
+export type {
+  Api,
+  Column,
+  Connection,
+  ConnectionDropped,
+  ConnectionsApi,
+  ConnectionState,
+  ExplorerApi,
+  Grid,
+  Table,
+  TableCount,
+  TableInfo,
+  TableSettings,
+} from "./types";
 export { ApiProvider, useApi } from "./context";

@@ -1,6 +1,6 @@
 // fakeApi: an in-memory Api for component tests. The real Api needs the Go process behind
 // Wails; the end-to-end test (tests/e2e) drives that one. Here only UI states are under test.
-import type { Api, Connection } from "../api";
+import type { Api, Column, Connection, ConnectionDropped, ExplorerApi, Grid, TableInfo } from "../api";
 
 export function connection(overrides: Partial<Connection> = {}): Connection {
   return {
@@ -18,15 +18,79 @@ export function connection(overrides: Partial<Connection> = {}): Connection {
   };
 }
 
+export function column(name: string, overrides: Partial<Column> = {}): Column {
+  return { name, type: "text", primaryKey: false, readOnly: false, json: false, description: "", ...overrides };
+}
+
+/** The columns of the demo Article collection, as the driver describes them. */
+export const articleColumns: Column[] = [
+  column("uuid", { type: "uuid", primaryKey: true, readOnly: true }),
+  column("title"),
+  column("wordCount", { type: "int" }),
+  column("tags", { type: "text[]", json: true }),
+  column("vector", { type: "vector", readOnly: true, json: true }),
+];
+
+export function tableInfo(name: string, columns: Column[] = articleColumns): TableInfo {
+  return {
+    name,
+    description: `${name} description`,
+    primaryKey: "uuid",
+    columns,
+    settings: { multiTenancy: false, vectorizer: "none", namedVectors: [], indexNullState: true, indexPropertyLength: true },
+  };
+}
+
+export function grid(rows: (string | null)[][], overrides: Partial<Grid> = {}): Grid {
+  return { columns: articleColumns, rows, offset: 0, hasMore: false, notice: "", ...overrides };
+}
+
+/**
+ * fakeExplorer: a connection with the demo tables Author and Article that connects at once.
+ * Pass overrides to make a call slow (a deferred promise) or fail (a rejection).
+ */
+export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi {
+  return {
+    connect: async (id) => ({ id, connected: true, serverVersion: "1.35.2" }),
+    disconnect: async () => {},
+    listTables: async () => [
+      { name: "Author", description: "People who write the demo articles." },
+      { name: "Article", description: "Demo articles." },
+    ],
+    tableCounts: async () => [
+      { name: "Author", count: 4, message: "" },
+      { name: "Article", count: 10, message: "" },
+    ],
+    describeTable: async (_id, table) => tableInfo(table),
+    browseTable: async () =>
+      grid([
+        ["00000000-0000-4000-8000-000000000001", "Rust in the Linux kernel", "1450", '["programming","linux"]', "[0.95,0.2,0.05,0]"],
+        ["00000000-0000-4000-8000-000000000002", "Vector search explained", null, "[]", "[0.85,0.45,0.05,0]"],
+      ]),
+    onDropped: () => () => {},
+    ...overrides,
+  };
+}
+
 /** fakeApi answers list() with the given result: connections, a rejection, or a pending promise. */
 export function fakeApi(
   list: () => Promise<Connection[]>,
-): Api & { calls: { list: number }; emitChanged: () => void } {
+  explorer: Partial<ExplorerApi> = {},
+): Api & { calls: { list: number }; emitChanged: () => void; emitDropped: (e: ConnectionDropped) => void } {
   const calls = { list: 0 };
   const listeners = new Set<() => void>();
+  const dropListeners = new Set<(e: ConnectionDropped) => void>();
   return {
     calls,
     emitChanged: () => listeners.forEach((l) => l()),
+    emitDropped: (e) => dropListeners.forEach((l) => l(e)),
+    explorer: fakeExplorer({
+      onDropped: (cb) => {
+        dropListeners.add(cb);
+        return () => dropListeners.delete(cb);
+      },
+      ...explorer,
+    }),
     connections: {
       list: () => {
         calls.list++;

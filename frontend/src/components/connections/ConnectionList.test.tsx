@@ -30,16 +30,16 @@ describe("connection list states", () => {
     const d = deferred<Connection[]>();
     renderList(fakeApi(() => d.promise));
     expect(screen.getByRole("status")).toHaveTextContent("Loading connections");
-    expect(screen.queryByRole("listbox")).not.toBeInTheDocument();
+    expect(screen.queryByRole("tree")).not.toBeInTheDocument();
     await act(async () => d.resolve(three));
-    expect(screen.getByRole("listbox")).toBeInTheDocument();
+    expect(screen.getByRole("tree")).toBeInTheDocument();
     expect(screen.queryByText("Loading connections…")).not.toBeInTheDocument();
   });
 
   it("shows the empty state when nothing is saved", async () => {
     renderList(fakeApi(async () => []));
     expect(await screen.findByText("No saved connections")).toBeInTheDocument();
-    expect(screen.queryByRole("listbox")).not.toBeInTheDocument();
+    expect(screen.queryByRole("tree")).not.toBeInTheDocument();
   });
 
   it("shows the error message and retries on request", async () => {
@@ -56,7 +56,7 @@ describe("connection list states", () => {
 
     fail = false;
     await userEvent.click(within(alert).getByRole("button", { name: "Retry" }));
-    expect(await screen.findByRole("listbox")).toBeInTheDocument();
+    expect(await screen.findByRole("tree")).toBeInTheDocument();
     expect(api.calls.list).toBe(2);
   });
 
@@ -67,7 +67,7 @@ describe("connection list states", () => {
 
   it("lists each connection with name, type and host:port", async () => {
     renderList(fakeApi(async () => three));
-    const options = await screen.findAllByRole("option");
+    const options = await screen.findAllByRole("treeitem");
     expect(options).toHaveLength(3);
     expect(options[0]).toHaveTextContent("Local Weaviate");
     expect(options[0]).toHaveTextContent("Weaviate");
@@ -82,9 +82,9 @@ describe("connection list keyboard", () => {
   it("arrow keys move the selection, stopping at the ends; Enter opens", async () => {
     const onOpen = vi.fn();
     renderList(fakeApi(async () => three), onOpen);
-    const list = await screen.findByRole("listbox");
+    const list = await screen.findByRole("tree");
     expect(list).toHaveFocus();
-    const selected = () => screen.getAllByRole("option").findIndex((o) => o.getAttribute("aria-selected") === "true");
+    const selected = () => screen.getAllByRole("treeitem").findIndex((o) => o.getAttribute("aria-selected") === "true");
 
     expect(selected()).toBe(0);
     await userEvent.keyboard("{ArrowDown}");
@@ -108,7 +108,7 @@ describe("connection list keyboard", () => {
     renderList(fakeApi(async () => three), onOpen);
     await userEvent.click(await screen.findByText("Staging"));
     expect(onOpen).toHaveBeenCalledWith(three[1]);
-    expect(screen.getAllByRole("option")[1]).toHaveAttribute("aria-selected", "true");
+    expect(screen.getAllByRole("treeitem")[1]).toHaveAttribute("aria-selected", "true");
   });
 });
 
@@ -119,16 +119,16 @@ describe("connection list refresh", () => {
     let pending: Promise<Connection[]> | null = null;
     const api = fakeApi(() => pending ?? Promise.resolve(items));
     renderList(api);
-    expect(await screen.findAllByRole("option")).toHaveLength(1);
+    expect(await screen.findAllByRole("treeitem")).toHaveLength(1);
 
     items = three;
     pending = d.promise;
     act(() => api.emitChanged());
     // While the refresh is in flight the old list stays; no loading skeleton.
-    expect(screen.getAllByRole("option")).toHaveLength(1);
+    expect(screen.getAllByRole("treeitem")).toHaveLength(1);
     expect(screen.queryByText("Loading connections…")).not.toBeInTheDocument();
     await act(async () => d.resolve(three));
-    expect(screen.getAllByRole("option")).toHaveLength(3);
+    expect(screen.getAllByRole("treeitem")).toHaveLength(3);
     expect(api.calls.list).toBe(2);
   });
 });

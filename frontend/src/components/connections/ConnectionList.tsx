@@ -1,19 +1,33 @@
-import { useEffect, useRef } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Connection } from "../../api";
+import type { ExplorerConnState } from "../explorer/useExplorer";
+import { ConnectionChildren } from "./ConnectionChildren";
 import { ConnectionItem } from "./ConnectionItem";
 import { ConnectionListEmpty, ConnectionListError, ConnectionListLoading } from "./ConnectionListStates";
 import type { ConnectionsState } from "./useConnections";
-import { useListNavigation } from "./useListNavigation";
+import { useTreeNavigation, type TreeRow } from "./useTreeNavigation";
 
-interface Props {
+/** What the tree needs to show and open the tables of connections. */
+export interface TreeActions {
+  /** explorer holds the state of each connection the user opened. */
+  explorer?: Record<string, ExplorerConnState>;
+  /** onExpand connects a connection without opening its tab (ArrowRight, the chevron). */
+  onExpand?: (c: Connection) => void;
+  onReconnect?: (c: Connection) => void;
+  onOpenTable?: (c: Connection, table: string) => void;
+  /** openTable marks the table whose tab is active. */
+  openTable?: { connectionId: string; table: string };
+}
+
+interface Props extends TreeActions {
   state: ConnectionsState;
   onRetry: () => void;
   onOpen: (c: Connection) => void;
   openId?: string;
 }
 
-/** ConnectionList renders the loading, error, empty or filled list of saved connections. */
-export function ConnectionList({ state, onRetry, onOpen, openId }: Props) {
+/** ConnectionList renders the loading, error, empty or filled tree of saved connections. */
+export function ConnectionList({ state, onRetry, ...rest }: Props) {
   switch (state.status) {
     case "loading":
       return <ConnectionListLoading />;
@@ -21,31 +35,91 @@ export function ConnectionList({ state, onRetry, onOpen, openId }: Props) {
       return <ConnectionListError error={state.error} onRetry={onRetry} />;
     case "ready":
       if (state.connections.length === 0) return <ConnectionListEmpty />;
-      return <ConnectionListbox connections={state.connections} onOpen={onOpen} openId={openId} />;
+      return <ConnectionTree connections={state.connections} {...rest} />;
   }
 }
 
-function optionId(c: Connection) {
-  return `conn-${c.id}`;
+const connRowId = (c: Connection) => `conn-${c.id}`;
+const tableRowId = (c: Connection, table: string) => `table-${c.id}-${table}`;
+
+interface Row extends TreeRow {
+  connection: Connection;
+  table?: string;
 }
 
-/** ConnectionListbox is the keyboard-driven list: arrows move, Enter opens, click opens. */
-function ConnectionListbox({
+/**
+ * ConnectionTree is the keyboard-driven tree: a connection opens (connects, lists its
+ * tables underneath and opens its tab) with Enter or a click; its tables open with Enter or
+ * a click too. Arrows move, ArrowRight/ArrowLeft expand and collapse.
+ */
+function ConnectionTree({
   connections,
   onOpen,
   openId,
-}: {
-  connections: Connection[];
-  onOpen: (c: Connection) => void;
-  openId?: string;
-}) {
+  explorer = {},
+  onExpand = () => {},
+  onReconnect = () => {},
+  onOpenTable = () => {},
+  openTable,
+}: Omit<Props, "state" | "onRetry"> & { connections: Connection[] }) {
   const listRef = useRef<HTMLUListElement>(null);
-  const { active, setActive, onKeyDown } = useListNavigation(connections.length, (i) =>
-    onOpen(connections[i]),
-  );
-  const activeConn = connections[Math.min(active, connections.length - 1)];
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
 
-  // Keyboard-first: the list takes focus when it first appears, so arrows work at once.
+  const rows = useMemo(() => {
+    const out: Row[] = [];
+    for (const c of connections) {
+      const open = expanded.has(c.id);
+      out.push({ key: connRowId(c), connection: c, expandable: true, expanded: open });
+      const st = explorer[c.id];
+      if (open && st?.status === "ready") {
+        for (const t of st.tables) {
+          out.push({ key: tableRowId(c, t.name), parent: connRowId(c), connection: c, table: t.name, expandable: false, expanded: false });
+        }
+      }
+    }
+    return out;
+  }, [connections, expanded, explorer]);
+
+  const setOpen = useCallback((id: string, open: boolean) => {
+    setExpanded((s) => {
+      if (s.has(id) === open) return s;
+      const next = new Set(s);
+      if (open) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  }, []);
+
+  const openRow = useCallback(
+    (r: TreeRow) => {
+      const row = r as Row;
+      if (row.table !== undefined) {
+        onOpenTable(row.connection, row.table);
+        return;
+      }
+      setOpen(row.connection.id, true);
+      onOpen(row.connection);
+    },
+    [onOpen, onOpenTable, setOpen],
+  );
+  const expandRow = useCallback(
+    (r: TreeRow) => {
+      const row = r as Row;
+      setOpen(row.connection.id, true);
+      onExpand(row.connection);
+    },
+    [onExpand, setOpen],
+  );
+  const collapseRow = useCallback((r: TreeRow) => setOpen((r as Row).connection.id, false), [setOpen]);
+
+  const { active, setActive, onKeyDown } = useTreeNavigation(rows, {
+    onOpen: openRow,
+    onExpand: expandRow,
+    onCollapse: collapseRow,
+  });
+  const activeRow = rows[active];
+
+  // Keyboard-first: the tree takes focus when it first appears, so arrows work at once.
   useEffect(() => {
     if (document.activeElement === document.body || document.activeElement === null) {
       listRef.current?.focus();
@@ -53,34 +127,64 @@ function ConnectionListbox({
   }, []);
 
   useEffect(() => {
-    if (!activeConn) return;
-    const el = document.getElementById(optionId(activeConn));
-    el?.scrollIntoView?.({ block: "nearest" });
-  }, [activeConn]);
+    if (!activeRow) return;
+    document.getElementById(activeRow.key)?.scrollIntoView?.({ block: "nearest" });
+  }, [activeRow]);
+
+  const indexOf = (key: string) => rows.findIndex((r) => r.key === key);
 
   return (
     <ul
       ref={listRef}
       className="conn-list"
-      role="listbox"
+      role="tree"
       aria-label="Saved connections"
       tabIndex={0}
-      aria-activedescendant={activeConn ? optionId(activeConn) : undefined}
+      aria-activedescendant={activeRow?.key}
       onKeyDown={onKeyDown}
     >
-      {connections.map((c, i) => (
-        <ConnectionItem
-          key={c.id}
-          id={optionId(c)}
-          connection={c}
-          active={i === active}
-          open={c.id === openId}
-          onClick={() => {
-            setActive(i);
-            onOpen(c);
-          }}
-        />
-      ))}
+      {connections.map((c) => {
+        const isOpen = expanded.has(c.id);
+        const st = explorer[c.id];
+        return (
+          <li
+            key={c.id}
+            id={connRowId(c)}
+            role="treeitem"
+            aria-level={1}
+            aria-label={c.name}
+            aria-expanded={isOpen}
+            aria-selected={activeRow?.key === connRowId(c)}
+            className="tree-conn"
+          >
+            <ConnectionItem
+              connection={c}
+              open={c.id === openId}
+              expanded={isOpen}
+              status={st?.status}
+              onClick={() => {
+                setActive(indexOf(connRowId(c)));
+                openRow(rows[indexOf(connRowId(c))]);
+              }}
+              onToggle={() => (isOpen ? setOpen(c.id, false) : expandRow(rows[indexOf(connRowId(c))]))}
+            />
+            {isOpen && (
+              <ConnectionChildren
+                connection={c}
+                state={st}
+                activeKey={activeRow?.key ?? null}
+                openTable={openTable?.connectionId === c.id ? openTable.table : undefined}
+                tableRowId={(t) => tableRowId(c, t)}
+                onOpenTable={(t) => {
+                  setActive(indexOf(tableRowId(c, t)));
+                  onOpenTable(c, t);
+                }}
+                onReconnect={() => onReconnect(c)}
+              />
+            )}
+          </li>
+        );
+      })}
     </ul>
   );
 }

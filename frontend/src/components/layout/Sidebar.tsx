@@ -1,8 +1,8 @@
 import type { Connection } from "../../api";
-import { ConnectionList } from "../connections/ConnectionList";
+import { ConnectionList, type TreeActions } from "../connections/ConnectionList";
 import type { ConnectionsState } from "../connections/useConnections";
 
-interface Props {
+interface Props extends TreeActions {
   state: ConnectionsState;
   onReload: () => void;
   onOpen: (c: Connection) => void;
@@ -12,7 +12,7 @@ interface Props {
 }
 
 /** Sidebar holds the connection chooser and, at the bottom, the Settings entry. */
-export function Sidebar({ state, onReload, onOpen, onOpenSettings, openId, settingsOpen }: Props) {
+export function Sidebar({ state, onReload, onOpen, onOpenSettings, openId, settingsOpen, ...tree }: Props) {
   const count = state.status === "ready" ? state.connections.length : null;
   return (
     <nav className="sidebar" aria-label="Connections">
@@ -32,7 +32,7 @@ export function Sidebar({ state, onReload, onOpen, onOpenSettings, openId, setti
         </button>
       </div>
       <div className="sidebar__body">
-        <ConnectionList state={state} onRetry={onReload} onOpen={onOpen} openId={openId} />
+        <ConnectionList state={state} onRetry={onReload} onOpen={onOpen} openId={openId} {...tree} />
       </div>
       <div className="sidebar__foot">
         <button

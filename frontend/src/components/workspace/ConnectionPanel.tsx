@@ -2,9 +2,19 @@ import type { Connection } from "../../api";
 import { accessLabel } from "../connections/access";
 import { address, typeLabel } from "../connections/format";
 import { TypeBadge } from "../connections/TypeBadge";
+import { formatCount } from "../explorer/format";
+import type { ExplorerConnState } from "../explorer/useExplorer";
 
-/** ConnectionPanel is an open connection: its settings now; grid and query editor next. */
-export function ConnectionPanel({ connection }: { connection: Connection }) {
+interface Props {
+  connection: Connection;
+  state?: ExplorerConnState;
+  onReconnect: () => void;
+  onDisconnect: () => void;
+  onOpenTable: (table: string) => void;
+}
+
+/** ConnectionPanel is an open connection: its state, its tables and its settings. */
+export function ConnectionPanel({ connection, state, onReconnect, onDisconnect, onOpenTable }: Props) {
   const rows: [string, string][] = [
     ["Type", typeLabel(connection.type)],
     ["Address", address(connection)],
@@ -18,7 +28,20 @@ export function ConnectionPanel({ connection }: { connection: Connection }) {
       <header className="panel__head">
         <TypeBadge type={connection.type} />
         <h2 className="panel__title">{connection.name}</h2>
+        <span className="panel__spacer" />
+        {state?.status === "ready" ? (
+          <button type="button" className="btn btn--small" onClick={onDisconnect}>
+            Disconnect
+          </button>
+        ) : (
+          state?.status !== "connecting" && (
+            <button type="button" className="btn btn--small" onClick={onReconnect}>
+              Connect
+            </button>
+          )
+        )}
       </header>
+      <ConnectionStatus state={state} onOpenTable={onOpenTable} />
       <dl className="props">
         {rows.map(([k, v]) => (
           <div key={k} className="props__row">
@@ -27,7 +50,54 @@ export function ConnectionPanel({ connection }: { connection: Connection }) {
           </div>
         ))}
       </dl>
-      <p className="panel__note">Collections, the data grid and the query editor open here.</p>
     </section>
   );
+}
+
+function ConnectionStatus({ state, onOpenTable }: { state?: ExplorerConnState; onOpenTable: (t: string) => void }) {
+  switch (state?.status) {
+    case undefined:
+      return <p className="panel__note">Not connected.</p>;
+    case "connecting":
+      return (
+        <p className="panel__note" role="status">
+          <span className="spinner" aria-hidden="true" /> Connecting…
+        </p>
+      );
+    case "error":
+    case "dropped":
+      return (
+        <div className="list-state list-state--error panel__status" role="alert">
+          <p className="list-state__title">{state.status === "error" ? "Could not connect" : "Connection dropped"}</p>
+          <p className="list-state__hint">{state.error.message}</p>
+        </div>
+      );
+    case "ready":
+      return (
+        <div className="panel__status">
+          <p className="panel__note">
+            Connected{state.serverVersion && <> · server {state.serverVersion}</>} · {state.tables.length}{" "}
+            {state.tables.length === 1 ? "collection" : "collections"}
+          </p>
+          {state.tables.length > 0 && (
+            <ul className="table-cards" aria-label="Collections">
+              {state.tables.map((t) => {
+                const n = state.counts?.[t.name]?.count;
+                return (
+                  <li key={t.name}>
+                    <button type="button" className="table-card" onClick={() => onOpenTable(t.name)}>
+                      <span className="table-card__name">▦ {t.name}</span>
+                      <span className="table-card__meta">
+                        {n === undefined || n === null ? "" : `${formatCount(n)} rows`}
+                      </span>
+                      {t.description && <span className="table-card__desc">{t.description}</span>}
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+        </div>
+      );
+  }
 }

@@ -1,7 +1,18 @@
 import type { Tab } from "./useWorkspace";
 
 function title(tab: Tab) {
-  return tab.kind === "settings" ? "Settings" : tab.connection.name;
+  switch (tab.kind) {
+    case "settings":
+      return "Settings";
+    case "connection":
+      return tab.connection.name;
+    case "table":
+      return tab.table;
+  }
+}
+
+function tooltip(tab: Tab) {
+  return tab.kind === "table" ? `${tab.table} — ${tab.connection.name}` : title(tab);
 }
 
 interface Props {
@@ -25,8 +36,15 @@ export function TabBar({ tabs, activeKey, onSelect, onClose }: Props) {
               role="tab"
               aria-selected={selected}
               className="tab__label"
+              data-kind={tab.kind}
+              title={tooltip(tab)}
               onClick={() => onSelect(tab.key)}
             >
+              {tab.kind === "table" && (
+                <span className="tab__icon" aria-hidden="true">
+                  ▦{" "}
+                </span>
+              )}
               {title(tab)}
             </button>
             <button

@@ -16,7 +16,9 @@ export function WelcomePanel({ hasConnections }: { hasConnections: boolean }) {
           <dt><kbd>↑</kbd> <kbd>↓</kbd></dt>
           <dd>Move through connections</dd>
           <dt><kbd>Enter</kbd></dt>
-          <dd>Open the selected connection</dd>
+          <dd>Open the selected connection or collection</dd>
+          <dt><kbd>→</kbd> <kbd>←</kbd></dt>
+          <dd>Show or hide a connection's collections</dd>
           <dt><kbd>Ctrl</kbd> <kbd>,</kbd></dt>
           <dd>Settings</dd>
         </dl>

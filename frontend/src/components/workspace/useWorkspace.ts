@@ -1,10 +1,16 @@
 import { useCallback, useState } from "react";
 import type { Connection } from "../../api";
 
-/** A tab in the main area. Grid and query-editor tabs join this union later. */
+/** A tab in the main area. Query-editor tabs join this union later. */
 export type Tab =
   | { key: string; kind: "connection"; connection: Connection }
+  | { key: string; kind: "table"; connection: Connection; table: string }
   | { key: "settings"; kind: "settings" };
+
+/** tableTabKey is the key of a table's tab. */
+export function tableTabKey(connectionId: string, table: string) {
+  return `table:${connectionId}:${table}`;
+}
 
 /** useWorkspace tracks the open tabs and which one is active. */
 export function useWorkspace() {
@@ -21,6 +27,12 @@ export function useWorkspace() {
     [open],
   );
 
+  const openTable = useCallback(
+    (connection: Connection, table: string) =>
+      open({ key: tableTabKey(connection.id, table), kind: "table", connection, table }),
+    [open],
+  );
+
   const openSettings = useCallback(() => open({ key: "settings", kind: "settings" }), [open]);
 
   const close = useCallback((key: string) => {
@@ -34,5 +46,5 @@ export function useWorkspace() {
   }, []);
 
   const active = tabs.find((t) => t.key === activeKey) ?? null;
-  return { tabs, active, setActiveKey, openConnection, openSettings, close };
+  return { tabs, active, setActiveKey, openConnection, openTable, openSettings, close };
 }

@@ -1,0 +1,83 @@
+import { useCallback, useState, type KeyboardEvent } from "react";
+
+/** One visible row of the tree: a connection (level 1) or one of its tables (level 2). */
+export interface TreeRow {
+  key: string;
+  /** The parent row's key, for tables. */
+  parent?: string;
+  expandable: boolean;
+  expanded: boolean;
+}
+
+interface Handlers {
+  onOpen: (row: TreeRow) => void;
+  onExpand: (row: TreeRow) => void;
+  onCollapse: (row: TreeRow) => void;
+}
+
+/**
+ * useTreeNavigation keeps the active row of a tree and moves it with the keyboard (WAI-ARIA
+ * tree pattern): ArrowUp/ArrowDown step through the visible rows (stopping at the ends),
+ * Home/End jump, ArrowRight expands a row or steps into it, ArrowLeft collapses it or steps
+ * out to its parent, Enter opens. The active row is kept by key, so it stays put when rows
+ * load above or below it; when it disappears (its parent collapsed) the parent takes over.
+ */
+export function useTreeNavigation(rows: TreeRow[], { onOpen, onExpand, onCollapse }: Handlers) {
+  const [activeKey, setActiveKey] = useState<{ key: string; parent?: string } | null>(null);
+
+  let active = 0;
+  if (activeKey) {
+    const i = rows.findIndex((r) => r.key === activeKey.key);
+    const p = activeKey.parent ? rows.findIndex((r) => r.key === activeKey.parent) : -1;
+    active = i >= 0 ? i : p >= 0 ? p : 0;
+  }
+  active = Math.min(active, Math.max(rows.length - 1, 0));
+
+  const setActive = useCallback(
+    (i: number) => {
+      const r = rows[i];
+      if (r) setActiveKey({ key: r.key, parent: r.parent });
+    },
+    [rows],
+  );
+
+  const onKeyDown = useCallback(
+    (e: KeyboardEvent) => {
+      const row = rows[active];
+      if (!row) return;
+      let next: number | null = null;
+      switch (e.key) {
+        case "ArrowDown":
+          next = Math.min(active + 1, rows.length - 1);
+          break;
+        case "ArrowUp":
+          next = Math.max(active - 1, 0);
+          break;
+        case "Home":
+          next = 0;
+          break;
+        case "End":
+          next = rows.length - 1;
+          break;
+        case "ArrowRight":
+          if (row.expandable && !row.expanded) onExpand(row);
+          else if (row.expanded && rows[active + 1]?.parent === row.key) next = active + 1;
+          break;
+        case "ArrowLeft":
+          if (row.parent) next = rows.findIndex((r) => r.key === row.parent);
+          else if (row.expanded) onCollapse(row);
+          break;
+        case "Enter":
+          onOpen(row);
+          break;
+        default:
+          return;
+      }
+      e.preventDefault();
+      if (next !== null && next >= 0) setActive(next);
+    },
+    [rows, active, onOpen, onExpand, onCollapse, setActive],
+  );
+
+  return { active, setActive, onKeyDown };
+}

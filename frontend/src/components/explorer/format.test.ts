@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { countsByName, formatCount, rowRange, sortTables } from "./format";
+
+describe("explorer formatting", () => {
+  it("sorts tables by name, ignoring case", () => {
+    const names = sortTables([
+      { name: "Author", description: "" },
+      { name: "article", description: "" },
+      { name: "Big", description: "" },
+    ]).map((t) => t.name);
+    expect(names).toEqual(["article", "Author", "Big"]);
+  });
+
+  it("indexes counts by name", () => {
+    expect(countsByName([{ name: "A", count: 3, message: "" }]).A.count).toBe(3);
+  });
+
+  it.each([
+    [0, "0"],
+    [10050, "10,050"],
+    [1234567, "1,234,567"],
+  ])("formatCount(%d) = %s", (n, want) => {
+    expect(formatCount(n)).toBe(want);
+  });
+
+  it.each([
+    [0, 100, undefined, "Rows 1–100"],
+    [100, 100, 10050, "Rows 101–200 of 10,050"],
+    [0, 0, 0, "No rows of 0"],
+    [200, 0, null, "No rows from row 201"],
+  ])("rowRange(%d, %d, %s) = %s", (offset, rows, total, want) => {
+    expect(rowRange(offset, rows, total)).toBe(want);
+  });
+});
