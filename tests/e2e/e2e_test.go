@@ -1,6 +1,7 @@
 // Package e2e runs the real UI against the real Go backend: `wails dev` on a private Xvfb
 // display serves the frontend with working bindings, and headless Chromium (playwright-core,
-// ui.mjs) checks what a user sees. Slow (wails dev compiles the app): about a minute warm.
+// ui.mjs) checks what a user sees, against a real weaviate-server loaded with the demo data.
+// Slow (wails dev compiles the app): about a minute warm.
 package e2e
 
 import (
@@ -20,8 +21,13 @@ import (
 	"testing"
 	"time"
 
+	"app/internal/fixtures"
+	"app/internal/weaviatenode"
+	"app/internal/weaviatetest"
 	"app/tests/desktop/harness"
 )
+
+func TestMain(m *testing.M) { weaviatetest.Main(m) }
 
 var keyringEnv = []string{"APP_KEYRING_BACKEND=file", "APP_KEYRING_PASSWORD=test"}
 
@@ -107,8 +113,16 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build the app CLI: %v\n%s", err, out)
 	}
+	// A real node with the demo data of `make run` (Article, Author), and a saved
+	// connection to it.
+	node := weaviatetest.Start(t, weaviatenode.Anonymous)
+	loadCtx, loadCancel := context.WithTimeout(context.Background(), time.Minute)
+	if _, err := fixtures.LoadDemo(loadCtx, node); err != nil {
+		t.Fatalf("load the demo data: %v", err)
+	}
+	loadCancel()
 	configDir := t.TempDir()
-	add := exec.Command(cli, "--config-dir", configDir, "connection", "add", "--name", "Demo Weaviate", "--host", "127.0.0.1", "--port", "8080")
+	add := exec.Command(cli, "--config-dir", configDir, "connection", "add", "--name", "Demo Weaviate", "--host", node.Host, "--port", fmt.Sprint(node.Port))
 	add.Env = append(os.Environ(), keyringEnv...)
 	if out, err := add.CombinedOutput(); err != nil {
 		t.Fatalf("app connection add: %v\n%s", err, out)
@@ -164,6 +178,7 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 	run := exec.CommandContext(ctx, "node", "ui.mjs")
 	run.Dir = filepath.Join(root, "tests", "e2e")
 	run.Env = append(os.Environ(), "APP_E2E_URL="+devURL, "APP_E2E_CLI="+cli, "APP_E2E_CONFIG_DIR="+configDir,
+		fmt.Sprintf("APP_E2E_DEMO_ADDR=%s:%d", node.Host, node.Port), "APP_E2E_UNREACHABLE_PORT="+fmt.Sprint(freePort(t)),
 		"APP_E2E_ARTIFACTS="+art, "CHROMIUM=/usr/bin/chromium")
 	var stderr bytes.Buffer
 	run.Stderr = &stderr

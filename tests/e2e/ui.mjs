@@ -5,6 +5,9 @@
 //   APP_E2E_CLI          an app binary, for `connection add` while the page is open
 //   APP_E2E_CONFIG_DIR   the config dir the dev app uses
 //   APP_E2E_ARTIFACTS    where screenshots go
+//   APP_E2E_DEMO_ADDR    host:port of the real weaviate node with the demo data (Article,
+//                        Author) that the saved connection "Demo Weaviate" points at
+//   APP_E2E_UNREACHABLE_PORT  a loopback port nothing listens on
 //   CHROMIUM             the browser (default /usr/bin/chromium)
 import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
@@ -14,6 +17,8 @@ const url = need("APP_E2E_URL");
 const cli = need("APP_E2E_CLI");
 const configDir = need("APP_E2E_CONFIG_DIR");
 const artifacts = need("APP_E2E_ARTIFACTS");
+const demoAddr = need("APP_E2E_DEMO_ADDR");
+const unreachablePort = need("APP_E2E_UNREACHABLE_PORT");
 
 function need(name) {
   const v = process.env[name];
@@ -69,31 +74,96 @@ try {
     consoleErrors.push(stack);
   });
   await page.goto(url, { waitUntil: "load", timeout: 60_000 });
-  const list = page.getByRole("listbox", { name: "Saved connections" });
+  const list = page.getByRole("tree", { name: "Saved connections" });
+  const connections = list.locator('[role="treeitem"][aria-level="1"]');
+  const demo = list.getByRole("treeitem", { name: "Demo Weaviate", exact: true });
 
   await check("the saved connection from the real backend is listed with type and host:port", async () => {
-    const option = list.getByRole("option").filter({ hasText: "Demo Weaviate" });
+    const option = connections.filter({ hasText: "Demo Weaviate" });
     await option.waitFor({ timeout: 30_000 });
     const text = await option.innerText();
-    assert(text.includes("Weaviate") && text.includes("127.0.0.1:8080"), `option text is ${JSON.stringify(text)}`);
+    assert(text.includes("Weaviate") && text.includes(demoAddr), `item text is ${JSON.stringify(text)}`);
     await page.screenshot({ path: join(artifacts, "e2e-list.png") });
   });
 
-  await check("Enter on the focused list opens the connection in a tab", async () => {
+  await check("Enter on the focused tree opens the connection in a tab", async () => {
     await list.focus();
     await page.keyboard.press("Enter");
     await page.getByRole("tab", { name: "Demo Weaviate", selected: true }).waitFor({ timeout: 5_000 });
     await page.getByRole("heading", { level: 2, name: "Demo Weaviate" }).waitFor({ timeout: 5_000 });
   });
 
+  await check("opening the connection lists the demo collections Article and Author under it, with row counts", async () => {
+    const tables = demo.getByRole("group").getByRole("treeitem");
+    await tables.first().waitFor({ timeout: 30_000 });
+    const names = await tables.evaluateAll((els) => els.map((e) => e.getAttribute("aria-label")));
+    assert(JSON.stringify(names) === JSON.stringify(["Article", "Author"]), `collections are ${JSON.stringify(names)}`);
+    await tables.filter({ hasText: "10" }).first().waitFor({ timeout: 15_000 });
+    const article = await tables.nth(0).innerText();
+    const author = await tables.nth(1).innerText();
+    assert(/Article\s*10$/.test(article) && /Author\s*4$/.test(author), `rows are ${JSON.stringify([article, author])}`);
+    const expanded = await demo.getAttribute("aria-expanded");
+    assert(expanded === "true", `aria-expanded is ${expanded}`);
+    await page.screenshot({ path: join(artifacts, "e2e-collections.png") });
+  });
+
+  await check("opening Article shows a read-only grid whose first column is uuid and last is vector", async () => {
+    await list.focus();
+    await page.keyboard.press("ArrowDown");
+    const active = await list.getAttribute("aria-activedescendant");
+    assert(active?.endsWith("-Article"), `active row is ${active}`);
+    await page.keyboard.press("Enter");
+    await page.getByRole("tab", { name: "Article", selected: true }).waitFor({ timeout: 5_000 });
+    const grid = page.getByRole("table", { name: "Rows of Article" });
+    await grid.waitFor({ timeout: 30_000 });
+    const headers = await grid.locator("thead th").evaluateAll((ths) =>
+      ths.slice(1).map((th) => th.querySelector(".data-grid__name")?.textContent ?? ""),
+    );
+    assert(headers[0] === "uuid", `first column is ${JSON.stringify(headers[0])} (${headers.join(",")})`);
+    assert(headers[headers.length - 1] === "vector", `last column is ${JSON.stringify(headers.at(-1))} (${headers.join(",")})`);
+    for (const p of ["title", "summary", "published", "wordCount", "tags", "writtenBy"]) {
+      assert(headers.includes(p), `no ${p} column in ${headers.join(",")}`);
+    }
+    const rows = grid.locator("tbody tr");
+    const n = await rows.count();
+    assert(n === 10, `${n} rows, want the 10 demo articles`);
+    const cells = await rows.first().locator("td").allInnerTexts();
+    assert(/^[0-9a-f-]{36}$/.test(cells[1]), `uuid cell is ${JSON.stringify(cells[1])}`);
+    const vector = JSON.parse(cells[cells.length - 1]);
+    assert(Array.isArray(vector) && vector.length === 4, `vector cell is ${JSON.stringify(cells.at(-1))}`);
+    const tags = JSON.parse(cells[headers.indexOf("tags") + 1]);
+    assert(Array.isArray(tags), `tags cell is not a JSON array: ${JSON.stringify(cells[headers.indexOf("tags") + 1])}`);
+    await page.getByText("Rows 1–10 of 10").waitFor({ timeout: 5_000 });
+    await page.screenshot({ path: join(artifacts, "e2e-article.png") });
+  });
+
   await check("a connection saved with the CLI while the window is open appears without a reload", async () => {
-    execFileSync(cli, ["--config-dir", configDir, "connection", "add", "--name", "Added Later", "--host", "localhost", "--port", "8099"], {
+    execFileSync(cli, ["--config-dir", configDir, "connection", "add", "--name", "Added Later", "--host", "127.0.0.1", "--port", unreachablePort], {
       env: { ...process.env, APP_KEYRING_BACKEND: "file", APP_KEYRING_PASSWORD: "test" },
       stdio: ["ignore", "ignore", "inherit"],
     });
-    await list.getByRole("option").filter({ hasText: "Added Later" }).waitFor({ timeout: 10_000 });
-    const n = await list.getByRole("option").count();
-    assert(n === 2, `${n} options listed, want 2`);
+    await connections.filter({ hasText: "Added Later" }).waitFor({ timeout: 10_000 });
+    const n = await connections.count();
+    assert(n === 2, `${n} connections listed, want 2`);
+  });
+
+  await check("opening a connection to a closed port shows the driver's Connection failed message", async () => {
+    await connections.filter({ hasText: "Added Later" }).locator(".conn-item").click();
+    const alert = list.getByRole("treeitem", { name: "Added Later" }).getByRole("alert");
+    await alert.waitFor({ timeout: 30_000 });
+    const text = await alert.innerText();
+    assert(text.includes("Could not connect") && text.includes("Connection failed:"), `alert is ${JSON.stringify(text)}`);
+    assert(!text.includes("connection: "), `the code leaked into the message: ${JSON.stringify(text)}`);
+  });
+
+  await check("a table call on a connection that is not open is `unavailable: ...`", async () => {
+    const reason = await page.evaluate(() =>
+      window.go.app.ExplorerAPI.ListTables("no-such-connection").then(
+        () => "resolved",
+        (e) => (typeof e === "string" ? e : (e?.message ?? JSON.stringify(e))),
+      ),
+    );
+    assert(/^unavailable: \S/.test(reason), `rejection was ${JSON.stringify(reason)}`);
   });
 
   await check("a backend error reaches the page as `code: message` text", async () => {
