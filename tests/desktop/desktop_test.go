@@ -1,6 +1,6 @@
 // Package desktop tests the built desktop binary (build/bin/app) in a real window on a
-// private Xvfb display: the window opens, the UI paints the saved connections, and the
-// keyboard opens one. It needs `make app` first; see README.md in this directory.
+// private Xvfb display: the window opens, the UI paints the saved connections, the keyboard
+// opens one, and opening a connection to a real demo node shows its collections and a grid. It needs `make app` first; see README.md in this directory.
 package desktop
 
 import (
@@ -16,8 +16,13 @@ import (
 	"testing"
 	"time"
 
+	"app/internal/fixtures"
+	"app/internal/weaviatenode"
+	"app/internal/weaviatetest"
 	"app/tests/desktop/harness"
 )
+
+func TestMain(m *testing.M) { weaviatetest.Main(m) }
 
 // Screen size of the Xvfb display; the window opens at 1280x800 inside it.
 const screenW, screenH = 1440, 900
@@ -94,16 +99,30 @@ func (w *window) stop(timeout time.Duration) error {
 	}
 }
 
-// openWindow saves the named connections with the CLI, starts the app on a fresh Xvfb
-// display with the GTK theme given (which WebKitGTK reports as prefers-color-scheme), and
-// waits for its window. The app is stopped when the test ends.
+// saved is a connection to save before the window opens.
+type saved struct{ name, host, port string }
+
+// openWindow saves the named connections with the CLI (to 127.0.0.1:8080, 8081, ...; nothing
+// needs to listen there), starts the app on a fresh Xvfb display with the GTK theme given
+// (which WebKitGTK reports as prefers-color-scheme), and waits for its window. The app is
+// stopped when the test ends.
 func openWindow(ctx context.Context, t *testing.T, gtkTheme string, names ...string) *window {
+	t.Helper()
+	conns := make([]saved, len(names))
+	for i, n := range names {
+		conns[i] = saved{n, "127.0.0.1", strconv.Itoa(8080 + i)}
+	}
+	return openWindowWith(ctx, t, gtkTheme, conns...)
+}
+
+// openWindowWith is openWindow with the connections' addresses given.
+func openWindowWith(ctx context.Context, t *testing.T, gtkTheme string, conns ...saved) *window {
 	t.Helper()
 	bin := appBinary(t)
 	harness.RequireTools(t, "Xvfb", "xdotool", "import")
 	w := &window{art: harness.ArtifactDir(t), configDir: t.TempDir(), exited: make(chan struct{})}
-	for i, n := range names {
-		addConnection(t, bin, w.configDir, n, "127.0.0.1", strconv.Itoa(8080+i))
+	for _, c := range conns {
+		addConnection(t, bin, w.configDir, c.name, c.host, c.port)
 	}
 	w.d = harness.StartXvfb(t, screenW, screenH)
 
@@ -159,6 +178,73 @@ func waitPainted(ctx context.Context, d *harness.Display, win, path string) (har
 		case <-time.After(500 * time.Millisecond):
 		}
 	}
+}
+
+// waitChanged waits until the window has painted a settled picture that differs from the
+// one at base in at least frac of its pixels, and saves it at path.
+func waitChanged(ctx context.Context, d *harness.Display, win, base, path string, frac float64) (float64, error) {
+	var last float64
+	for {
+		if _, err := waitPainted(ctx, d, win, path); err != nil {
+			return last, err
+		}
+		f, err := harness.Differ(base, path)
+		if err != nil {
+			return 0, err
+		}
+		last = f
+		if f >= frac {
+			return f, nil
+		}
+		select {
+		case <-ctx.Done():
+			return last, errors.New("the window did not change enough in time")
+		case <-time.After(300 * time.Millisecond):
+		}
+	}
+}
+
+func TestWindowOpensTheDemoConnectionAndShowsItsCollections(t *testing.T) {
+	// The README's promise for `make run`: a local node with demo data and a saved
+	// connection to it, so a new user sees real collections at once.
+	node := weaviatetest.Start(t, weaviatenode.Anonymous)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if _, err := fixtures.LoadDemo(ctx, node); err != nil {
+		t.Fatalf("load the demo data: %v", err)
+	}
+	w := openWindowWith(ctx, t, "Adwaita", saved{"Demo Weaviate", node.Host, strconv.Itoa(node.Port)})
+	shot := filepath.Join(w.art, "demo-window.png")
+	if st, err := waitPainted(ctx, w.d, w.id, shot); err != nil {
+		t.Fatalf("%v (last screenshot %s: %+v)\napp log:\n%s", err, shot, st, w.logTail())
+	}
+
+	collections := filepath.Join(w.art, "demo-collections.png")
+	t.Run("Enter connects the focused connection and shows its collections under it", func(t *testing.T) {
+		if err := w.d.Focus(ctx, w.id); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.d.Key(ctx, w.id, "Return"); err != nil {
+			t.Fatal(err)
+		}
+		frac, err := waitChanged(ctx, w.d, w.id, shot, collections, 0.02)
+		if err != nil {
+			t.Fatalf("%v (%.2f%% changed)\napp log:\n%s", err, 100*frac, w.logTail())
+		}
+		t.Logf("after Enter %s: %.1f%% of pixels changed", collections, 100*frac)
+	})
+
+	t.Run("ArrowDown and Enter open the first collection (Article) with its grid", func(t *testing.T) {
+		if err := w.d.Key(ctx, w.id, "Down", "Return"); err != nil {
+			t.Fatal(err)
+		}
+		article := filepath.Join(w.art, "demo-article.png")
+		frac, err := waitChanged(ctx, w.d, w.id, collections, article, 0.05)
+		if err != nil {
+			t.Fatalf("%v (%.2f%% changed)\napp log:\n%s", err, 100*frac, w.logTail())
+		}
+		t.Logf("after opening Article %s: %.1f%% of pixels changed", article, 100*frac)
+	})
 }
 
 func TestWindowShowsSavedConnectionsAndOpensOneWithTheKeyboard(t *testing.T) {
