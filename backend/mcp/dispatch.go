@@ -34,9 +34,11 @@ type methodInfo struct {
 	Paginated bool
 	// Long-lived streams get no handler deadline (subscriptions/listen).
 	LongLived bool
-	// Inline handlers only read in-memory tables and cannot block; they run
+	// Inline handlers only read in-memory state and cannot block; they run
 	// on the connection's goroutine without deadline or cancellation
-	// bookkeeping (unless the request streams progress).
+	// bookkeeping, so nothing else writes the response while they set its
+	// headers (initialize sets Mcp-Session-Id). With a progress token their
+	// answer is still a one-frame event stream.
 	Inline bool
 	// Handler serves the method.
 	Handler methodHandler
@@ -75,9 +77,9 @@ var methodTable = map[string]*methodInfo{
 		Handler: (*Server).handleComplete},
 	"subscriptions/listen": {Era: EraModern, LongLived: true,
 		Handler: (*Server).handleSubscriptionsListen},
-	"initialize":       {Era: EraLegacy, Handler: (*Server).legacyInitialize},
-	"ping":             {Era: EraLegacy, Handler: (*Server).legacyPing},
-	"logging/setLevel": {Era: EraLegacy, Handler: (*Server).legacySetLevel},
+	"initialize":       {Era: EraLegacy, Inline: true, Handler: (*Server).legacyInitialize},
+	"ping":             {Era: EraLegacy, Inline: true, Handler: (*Server).legacyPing},
+	"logging/setLevel": {Era: EraLegacy, Inline: true, Handler: (*Server).legacySetLevel},
 }
 
 // lookupMethod returns the table row for method in era, or nil when the

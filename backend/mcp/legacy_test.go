@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -14,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"app/backend/mcp/session"
 )
 
 // legacyPeer is a raw HTTP client for the legacy era against a real listener on 127.0.0.1:0.
@@ -407,6 +410,14 @@ func TestLegacySessionsEndWhenTheServerStops(t *testing.T) {
 	t.Run("the stopped server holds no session", func(t *testing.T) {
 		if n := s.legacy.sessions.Len(); n != 0 {
 			t.Errorf("sessions = %d after Shutdown", n)
+		}
+	})
+	t.Run("the old session ID is no longer found, and no new session can be opened in the stopped store", func(t *testing.T) {
+		if _, err := s.legacy.sessions.Get(id, AnonymousPrincipal().ID); !errors.Is(err, session.ErrNotFound) {
+			t.Errorf("Get(old session) after Shutdown = %v, want ErrNotFound", err)
+		}
+		if _, err := s.legacy.sessions.Create(AnonymousPrincipal().ID, "2025-11-25", session.ClientInfo{}, nil); !errors.Is(err, session.ErrClosed) {
+			t.Errorf("Create after Shutdown = %v, want ErrClosed", err)
 		}
 	})
 	t.Run("a restarted server does not know the old session: 404 -33001", func(t *testing.T) {

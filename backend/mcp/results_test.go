@@ -362,6 +362,26 @@ func TestPagination(t *testing.T) {
 	})
 }
 
+// SPEC.md B "Progress streaming": even a method that reports no progress answers a request
+// with a progressToken on its own event stream, the final response as its only frame.
+func TestRequestWithAProgressTokenIsAnsweredAsAnEventStreamEvenWithoutProgress(t *testing.T) {
+	ts := startServer(t, Options{})
+	for _, method := range []string{"tools/list", "server/discover"} {
+		t.Run(method, func(t *testing.T) {
+			meta := validMeta()
+			meta[MetaProgressToken] = "tok-" + method
+			b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 5, "method": method, "params": map[string]any{"_meta": meta}})
+			r := ts.post(t, modernHeaders(method, nil), b)
+			if r.status != http.StatusOK || r.header.Get("Content-Type") != "text/event-stream" {
+				t.Fatalf("status %d, Content-Type %q, want 200 text/event-stream", r.status, r.header.Get("Content-Type"))
+			}
+			if len(r.frames) != 1 || r.rpc.Result == nil {
+				t.Fatalf("frames = %d, want only the final response: %s", len(r.frames), r.body)
+			}
+		})
+	}
+}
+
 // SPEC.md B "Progress streaming".
 func TestProgressStreaming(t *testing.T) {
 	ts := startServer(t, Options{Tools: []Tool{fakeProgressTool([]float64{0, 0.3, 0.3, 0.2, 1})}})

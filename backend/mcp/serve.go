@@ -201,11 +201,15 @@ type handlerOutcome struct {
 // request asked for progress.
 func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, call *Call, req *Request, mi *methodInfo, progressToken json.RawMessage) {
 	call.req, call.mi = req, mi
-	if mi.Inline && progressToken == nil {
-		// Handlers that only read in-memory tables cannot block: run them on
+	if mi.Inline {
+		// Handlers that only read in-memory state cannot block: run them on
 		// this goroutine, without the deadline and cancellation machinery.
 		res, err := mi.Handler(s, WithCall(r.Context(), call), req.Params)
-		s.writeOutcome(w, call, req, mi, nil, handlerOutcome{res, err})
+		var stream *sseStream
+		if progressToken != nil {
+			stream = newSSEStream(w)
+		}
+		s.writeOutcome(w, call, req, mi, stream, handlerOutcome{res, err})
 		return
 	}
 	ctx, cancel := context.WithCancelCause(WithCall(r.Context(), call))
