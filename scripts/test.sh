@@ -48,13 +48,11 @@ counts=$(node -e '
   console.log(p+" "+f)' "$ART/gotest.json")
 record "go test" ${counts% *} ${counts#* } $rc
 
-if [ -x scripts/mcp-interop.sh ]; then
-  step "MCP interoperability: conformance suite, TypeScript SDK clients, Inspector CLI"
-  bash scripts/mcp-interop.sh | tee "$ART/interop.log"; rc=${PIPESTATUS[0]}
-  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$ART/interop.log" | tail -n1)
-  p=$(sed -E 's/^([0-9]+) passed.*/\1/' <<<"${line:-0 passed, 0 failed}"); f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"${line:-0 passed, 0 failed}")
-  record interop "$p" "$f" $rc
-fi
+step "MCP interoperability: conformance suite, TypeScript SDK clients, Inspector CLI"
+bash scripts/mcp-interop.sh | tee "$ART/interop.log"; rc=${PIPESTATUS[0]}
+line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$ART/interop.log" | tail -n1)
+p=$(sed -E 's/^([0-9]+) passed.*/\1/' <<<"${line:-0 passed, 0 failed}"); f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"${line:-0 passed, 0 failed}")
+record interop "$p" "$f" $rc
 
 step "summary ($(( $(date +%s) - start )) s)"
 if [ ${#failed_suites[@]} -gt 0 ]; then say "failing suites: ${failed_suites[*]}"; fi

@@ -1,7 +1,7 @@
 // inspector.mjs: the MCP Inspector CLI 2.12.0 (`inspector --cli`) against the app's MCP
 // endpoint, once with --protocol-era modern and once with --protocol-era legacy, and once more
-// per era through the config file the README shows (interop/clients/inspector.mcp.json, PORT
-// replaced by the live port). Each run lists tools and calls the read tool list_connections,
+// per era through the config file block of README.md, taken from the README itself (PORT
+// replaced by the live port; interop/clients/inspector.mcp.json must be the same). Each run lists tools and calls the read tool list_connections,
 // and the call's result proves the era really used: a modern result carries
 // _meta.io.modelcontextprotocol/serverInfo, a legacy one never does.
 // Usage: node inspector.mjs http://127.0.0.1:<port>/mcp
@@ -51,11 +51,27 @@ function assertEra(res, era) {
   assert(!('resultType' in res) || era === 'modern', 'legacy result carries resultType');
 }
 
+// readmeConfig is the Inspector config block of the README's "Configure an MCP client" section,
+// taken from the README itself so the configuration users copy is the one that runs here.
+function readmeConfig() {
+  const readme = readFileSync(path.join(here, '..', '..', 'README.md'), 'utf8');
+  const section = readme.split(/^## Configure an MCP client$/m)[1]?.split(/^## /m)[0] ?? '';
+  const block = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.includes('mcpServers'));
+  if (!block) throw new Error('README.md: no ```json block with mcpServers under "## Configure an MCP client"');
+  return block;
+}
+
 // The README's config file, with the live port.
 const dir = mkdtempSync(path.join(os.tmpdir(), 'app-inspector-'));
 const port = new URL(url).port;
 const configPath = path.join(dir, 'mcp.json');
-writeFileSync(configPath, readFileSync(path.join(here, '..', 'clients', 'inspector.mcp.json'), 'utf8').replaceAll('PORT', port));
+const config = readmeConfig();
+writeFileSync(configPath, config.replaceAll('PORT', port));
+
+await check('MCP Inspector CLI 2.12.0 (config file)', 'the README block equals interop/clients/inspector.mcp.json', async () => {
+  const file = JSON.parse(readFileSync(path.join(here, '..', 'clients', 'inspector.mcp.json'), 'utf8'));
+  assert(JSON.stringify(JSON.parse(config)) === JSON.stringify(file), 'README.md and interop/clients/inspector.mcp.json disagree: make them the same');
+});
 
 const runs = [
   { peer: 'MCP Inspector CLI 2.12.0 (--protocol-era modern)', era: 'modern', target: [url, '--transport', 'http', '--protocol-era', 'modern'] },
