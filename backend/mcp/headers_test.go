@@ -21,7 +21,7 @@ func TestModernHeaderRules(t *testing.T) {
 		mutate func(h map[string][]string)
 		code   int
 	}{
-		{"all headers agreeing are served", "tools/call", call, func(map[string][]string) {}, 0},
+		{"all headers agreeing are served (no Mcp-Param-<field> is required)", "tools/call", call, func(map[string][]string) {}, 0},
 		{"Content-Type application/json; charset=utf-8 is accepted", "tools/list", nil, func(h map[string][]string) { h["Content-Type"] = []string{"application/json; charset=utf-8"} }, 0},
 		{"Content-Type application/vnd.api+json (a +json type) is accepted", "tools/list", nil, func(h map[string][]string) { h["Content-Type"] = []string{"application/vnd.api+json"} }, 0},
 		{"Content-Type text/plain is -32020", "tools/list", nil, func(h map[string][]string) { h["Content-Type"] = []string{"text/plain"} }, CodeHeaderMismatch},
@@ -42,14 +42,10 @@ func TestModernHeaderRules(t *testing.T) {
 		{"a control character (TAB) in a header is -32020", "tools/call", call, func(h map[string][]string) { h["Mcp-Name"] = []string{"list\tconnections"} }, CodeHeaderMismatch},
 		{"a control character inside a base64 payload is -32020", "tools/call", call, func(h map[string][]string) { h["Mcp-Name"] = []string{b64("list_connections\x01")} }, CodeHeaderMismatch},
 		{"a header on a method without Mcp-Name is ignored", "tools/list", nil, func(h map[string][]string) { h["Mcp-Name"] = []string{"x"} }, 0},
-		{"Mcp-Param-<field> is checked only when sent: an agreeing one is served", "prompts/list", map[string]any{"cursor": nil}, func(h map[string][]string) {}, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			params := c.params
-			if c.method == "prompts/list" {
-				params = nil
-			}
 			h := modernHeaders(c.method, params)
 			c.mutate(h)
 			r := ts.post(t, h, modernBody(11, c.method, params))
@@ -100,7 +96,7 @@ func TestMcpParamHeadersOverHTTP(t *testing.T) {
 	tool := Tool{Name: "fake_echo", Description: "echo", InputSchema: objectSchema(),
 		Handler: func(_ context.Context, _ json.RawMessage) (*ToolResult, error) { return &ToolResult{Text: "ok"}, nil }}
 	ts := startServer(t, Options{Tools: []Tool{tool}})
-	args := map[string]any{"table": "Articles", "limit": 10, "opts": map[string]any{"Tenant": "t1"}}
+	args := map[string]any{"table": "Articles", "limit": 10, "dryRun": true, "ids": []any{"a"}, "opts": map[string]any{"Tenant": "t1"}}
 	call := map[string]any{"name": "fake_echo", "arguments": args}
 	cases := []struct {
 		name   string
@@ -119,6 +115,10 @@ func TestMcpParamHeadersOverHTTP(t *testing.T) {
 		{"an object value never matches: -32020", "Mcp-Param-opts", "{}", CodeHeaderMismatch},
 		{"a field of params (not arguments) is not looked up on tools/call: -32020", "Mcp-Param-name", "fake_echo", CodeHeaderMismatch},
 		{"a malformed wrapper is -32020", "Mcp-Param-table", "=?base64?***?=", CodeHeaderMismatch},
+		{"a boolean matches as true", "Mcp-Param-dryRun", "true", 0},
+		{"a boolean does not match as 1: -32020", "Mcp-Param-dryRun", "1", CodeHeaderMismatch},
+		{"an array value never matches, even its only element: -32020", "Mcp-Param-ids", "a", CodeHeaderMismatch},
+		{"a control character (TAB) in a value is -32020", "Mcp-Param-table", "Art\ticles", CodeHeaderMismatch},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -130,6 +130,18 @@ func TestMcpParamHeadersOverHTTP(t *testing.T) {
 			}
 		})
 	}
+	t.Run("on other methods a nested field of params is found by descent", func(t *testing.T) {
+		p := map[string]any{"name": "explain_schema", "arguments": map[string]any{"table": "Articles"}}
+		h := modernHeaders("prompts/get", p)
+		h.Set("Mcp-Param-table", "Articles")
+		if r := ts.post(t, h, modernBody(1, "prompts/get", p)); r.code() != CodeInvalidParams { // past headers: unknown prompt
+			t.Fatalf("code %d: %s", r.code(), r.body)
+		}
+		h.Set("Mcp-Param-table", "Users")
+		if r := ts.post(t, h, modernBody(1, "prompts/get", p)); r.code() != CodeHeaderMismatch {
+			t.Fatalf("a disagreeing nested field: code %d, want -32020: %s", r.code(), r.body)
+		}
+	})
 	t.Run("on other methods the field is looked up in params", func(t *testing.T) {
 		p := map[string]any{"name": "explain_schema"}
 		h := modernHeaders("prompts/get", p)

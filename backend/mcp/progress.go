@@ -1,7 +1,9 @@
 package mcp
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"sync"
 )
@@ -39,6 +41,15 @@ func (s *sseStream) startLocked(status int) {
 func (s *sseStream) frameLocked(b []byte) error {
 	buf := make([]byte, 0, len(b)+8)
 	buf = append(buf, "data: "...)
+	if bytes.ContainsAny(b, "\r\n") {
+		// A raw line break would end the data line early and split one
+		// message into broken frames; valid JSON never needs one.
+		var c bytes.Buffer
+		if err := json.Compact(&c, b); err != nil {
+			return fmt.Errorf("sse frame: %w", err)
+		}
+		b = c.Bytes()
+	}
 	buf = append(buf, b...)
 	buf = append(buf, '\n', '\n')
 	if _, err := s.w.Write(buf); err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"sort"
 	"strings"
@@ -681,5 +682,26 @@ func TestEmptyFeatureTables(t *testing.T) {
 				t.Fatalf("%s", r.body)
 			}
 		})
+	}
+}
+
+// SPEC.md B "Progress streaming": each message is one "data: <json>" frame, even when the
+// JSON handed to the stream was indented across lines.
+func TestEventStreamFramesStayOneDataLineForIndentedJSON(t *testing.T) {
+	rec := httptest.NewRecorder()
+	st := newSSEStream(rec)
+	if err := st.send([]byte("{\n  \"a\": \"x\\ny\",\r\n  \"b\": [1,\n 2]\n}")); err != nil {
+		t.Fatal(err)
+	}
+	frames := sseFrames(t, rec.Body.Bytes())
+	var got struct {
+		A string
+		B []int
+	}
+	if len(frames) != 1 || json.Unmarshal(frames[0], &got) != nil || got.A != "x\ny" || len(got.B) != 2 {
+		t.Fatalf("frames %q, want one data line with the same JSON value", rec.Body.String())
+	}
+	if err := st.send([]byte("{\n broken")); err == nil {
+		t.Fatal("invalid JSON with a line break was written as a frame")
 	}
 }

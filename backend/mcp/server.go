@@ -48,7 +48,6 @@ const (
 	MaxConnections        = 64
 	IdleTimeout           = 30 * time.Second
 	HandlerDeadline       = 330 * time.Second
-	DisconnectPollPeriod  = time.Second
 	defaultServerName     = "app"
 	defaultServerVersion  = "dev"
 	defaultServerTitle    = "App"

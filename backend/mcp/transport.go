@@ -100,6 +100,9 @@ func (s *Server) guard(next http.Handler) http.Handler {
 				return
 			}
 			w.Header().Set("Access-Control-Allow-Origin", origins[0])
+			// A page may read only the response headers listed here: the session
+			// ID, the auth challenge and the rate-limit delay.
+			w.Header().Set("Access-Control-Expose-Headers", "Mcp-Session-Id, WWW-Authenticate, Retry-After")
 			w.Header().Add("Vary", "Origin")
 		}
 		next.ServeHTTP(w, r)

@@ -171,13 +171,33 @@ func TestOriginCheck(t *testing.T) {
 			}
 		})
 	}
-	t.Run("OPTIONS preflight from an allowed origin is 204 with CORS headers", func(t *testing.T) {
-		h := http.Header{"Origin": {"https://claude.ai"}, "Access-Control-Request-Method": {"POST"}, "Access-Control-Request-Headers": {"content-type,mcp-method"}}
-		r := doRequest(t, http.MethodOptions, ts.url, h, nil)
-		if r.status != 204 || r.header.Get("Access-Control-Allow-Origin") != "https://claude.ai" || !strings.Contains(r.header.Get("Access-Control-Allow-Methods"), "POST") {
-			t.Fatalf("status %d headers %v", r.status, r.header)
-		}
-	})
+	for _, origin := range []string{"https://claude.ai", "https://chatgpt.com"} {
+		t.Run("OPTIONS preflight from "+origin+" is 204 with CORS headers", func(t *testing.T) {
+			h := http.Header{"Origin": {origin}, "Access-Control-Request-Method": {"POST"}}
+			r := doRequest(t, http.MethodOptions, ts.url, h, nil)
+			if r.status != 204 || r.header.Get("Access-Control-Allow-Origin") != origin || r.header.Get("Allow") != "POST, OPTIONS" ||
+				!strings.Contains(r.header.Get("Access-Control-Allow-Methods"), "POST") {
+				t.Fatalf("status %d headers %v", r.status, r.header)
+			}
+			allowed := strings.ToLower(r.header.Get("Access-Control-Allow-Headers"))
+			for _, name := range []string{"authorization", "content-type", "mcp-protocol-version", "mcp-method", "mcp-name"} {
+				if !strings.Contains(allowed, name) {
+					t.Errorf("Access-Control-Allow-Headers %q lacks %s", allowed, name)
+				}
+			}
+		})
+		t.Run("a POST from "+origin+" exposes Mcp-Session-Id, WWW-Authenticate and Retry-After to the page", func(t *testing.T) {
+			h := modernHeaders("tools/list", nil)
+			h.Set("Origin", origin)
+			r := ts.post(t, h, modernBody(1, "tools/list", nil))
+			exposed := r.header.Get("Access-Control-Expose-Headers")
+			for _, name := range []string{"Mcp-Session-Id", "WWW-Authenticate", "Retry-After"} {
+				if !strings.Contains(exposed, name) {
+					t.Errorf("Access-Control-Expose-Headers %q lacks %s", exposed, name)
+				}
+			}
+		})
+	}
 	t.Run("OPTIONS preflight from a foreign origin is forbidden_origin", func(t *testing.T) {
 		r := doRequest(t, http.MethodOptions, ts.url, http.Header{"Origin": {"https://evil.example.com"}}, nil)
 		if r.status != 403 {
