@@ -48,6 +48,14 @@ if (baseline) {
     if (!m[2]) {
       bad++;
       console.log(`not ok - ${label}: baseline entry ${m[1]} has no reason (add "# <reason>")`);
+    } else if (!/\bfixture\b/.test(m[2])) {
+      bad++;
+      console.log(`not ok - ${label}: baseline entry ${m[1]} does not name the reference-server fixture it needs`);
+    }
+    if (!m[1].includes(':')) {
+      // A whole scenario would hide every failure in it, wanted or not.
+      bad++;
+      console.log(`not ok - ${label}: baseline entry ${m[1]} names a whole scenario; list its failing checks as <scenario>:<check>`);
     }
     reasons.set(m[1], m[2] || '');
   }
@@ -94,18 +102,21 @@ function checksOf(scenario) {
   return out;
 }
 
-// Every scenario is judged against the baseline check by check (the suite's own rules: a
-// baselined check may fail, or be absent or skipped; one that passes is stale). This also covers
+// Every scenario is judged against the baseline check by check: a baselined check must be
+// reported and may fail or be skipped; one that passes is stale. This also covers
 // the scenarios the suite runs without scoring, whose baseline entries it does not report.
 let failed = 0;
 for (const s of summary) {
   const checks = checksOf(s.name);
   const failing = [...checks].filter(([, st]) => st === 'FAILURE').map(([id]) => id);
-  const whole = reasons.has(s.name);
   const entries = [...reasons.keys()].filter((k) => k.startsWith(`${s.name}:`)).map((k) => k.slice(s.name.length + 1));
-  const unexpected = whole ? [] : failing.filter((id) => !entries.includes(id));
-  const stale = whole ? (s.ok ? [s.name] : []) : entries.filter((id) => checks.get(id) === 'SUCCESS');
-  if (!s.ok && failing.length === 0 && !whole) {
+  const unexpected = failing.filter((id) => !entries.includes(id));
+  const stale = entries.filter((id) => checks.get(id) === 'SUCCESS');
+  for (const id of entries) {
+    // An entry for a check the scenario never reported is a typo or an outdated baseline.
+    if (!checks.has(id)) unexpected.push(`${id} (baselined, but the scenario reported no such check)`);
+  }
+  if (!s.ok && failing.length === 0) {
     // The summary says failed but no check failed (e.g. the scenario crashed): not excusable.
     unexpected.push('(scenario failed without a failing check)');
   }
@@ -116,10 +127,18 @@ for (const s of summary) {
     failed++;
     console.log(`not ok - ${label}: ${s.name}: ${stale.join(', ')} passes now but is in the expected-failures baseline (remove it)`);
   } else if (!s.ok || failing.length > 0) {
-    const why = whole ? [reasons.get(s.name)] : failing.map((id) => (id === s.name ? reasons.get(`${s.name}:${id}`) : `${id}: ${reasons.get(`${s.name}:${id}`)}`));
+    const why = failing.map((id) => (id === s.name ? reasons.get(`${s.name}:${id}`) : `${id}: ${reasons.get(`${s.name}:${id}`)}`));
     console.log(`xfail - ${label}: ${s.name}: ${why.join('; ')}`);
   } else {
     console.log(`ok - ${label}: ${s.name}`);
+  }
+}
+const ran = new Set(summary.map((s) => s.name));
+for (const key of reasons.keys()) {
+  const scenario = key.split(':')[0];
+  if (summary.length > 0 && !ran.has(scenario)) {
+    failed++;
+    console.log(`not ok - ${label}: baseline entry ${key} names scenario ${scenario}, which this run did not report`);
   }
 }
 if (summary.length === 0) {
