@@ -6,15 +6,20 @@
 #   mcp      tools/list at 1, 16 and 64 connections vs the official Go SDK's stateless
 #            streamable HTTP server and a bare net/http handler (targets: >= 1.5x the SDK's
 #            throughput, within 1.5x of the bare handler)
-set -euo pipefail
+set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
-bash scripts/ensure-weaviate.sh
+failed=()
+
+# Each benchmark runs whatever became of the one before it.
+step "MCP: tools/list throughput and latency vs the Go SDK and a bare handler"
+go run ./bench/mcp || failed+=(mcp)
 
 step "driver: Browse vs bare GET + decode (real weaviate-server, 1,000 objects x 768 dims)"
-go test -run='^$' -bench=. -benchtime=3s ./bench/driver/
-
-if [ -d bench/mcp ]; then
-  step "MCP: tools/list throughput and latency vs the Go SDK and a bare handler"
-  if [ -f bench/mcp/main.go ]; then go run ./bench/mcp; else go test -run='^$' -bench=. ./bench/mcp/; fi
+if bash scripts/ensure-weaviate.sh; then
+  go test -run='^$' -bench=. -benchtime=3s ./bench/driver/ || failed+=(driver)
+else
+  failed+=(driver)
 fi
+
+if [ ${#failed[@]} -gt 0 ]; then die "benchmarks that did not finish: ${failed[*]} (see above)"; fi

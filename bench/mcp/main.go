@@ -232,7 +232,9 @@ func run(t target, n int, d time.Duration) result {
 				_, _ = io.Copy(io.Discard, resp.Body)
 				resp.Body.Close()
 				if resp.StatusCode != 200 {
+					// An error answer is counted, never timed: a fast refusal is not throughput.
 					errs[i]++
+					continue
 				}
 				if t0.After(measureFrom) {
 					buf = append(buf, time.Since(t0))
