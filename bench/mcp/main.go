@@ -24,6 +24,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"sort"
 	"strconv"
@@ -146,8 +147,8 @@ func main() {
 		lv = append(lv, n)
 	}
 
-	fmt.Printf("tools/list over loopback HTTP, %v per cell (3 interleaved rounds), GOMAXPROCS=%s, response %d bytes (app) / %d bytes (go-sdk)\n\n",
-		*dur, os.Getenv("GOMAXPROCS"), len(appBytes), len(sdkBytes))
+	fmt.Printf("tools/list over loopback HTTP, %v per cell (3 interleaved rounds), GOMAXPROCS=%d, response %d bytes (app) / %d bytes (go-sdk)\n\n",
+		*dur, runtime.GOMAXPROCS(0), len(appBytes), len(sdkBytes))
 	fmt.Printf("%-26s %6s %12s %10s %10s %7s\n", "server", "conns", "req/s", "p50", "p99", "errors")
 	// Each cell is measured in rounds, interleaving the servers, so that load
 	// from other processes on a shared machine hits all three alike.
