@@ -196,3 +196,8 @@ func validAccess(a string) error {
 	}
 	return fmt.Errorf("external access %q is not one of %s, %s, %s", a, AccessBlocked, AccessReadOnly, AccessReadWrite)
 }
+
+// VisibleToAI reports whether AI clients (MCP) may see a connection at all: a connection
+// whose external access is blocked is invisible to them, neither listed nor readable. This
+// is the one place that decides it.
+func VisibleToAI(c Connection) bool { return c.ExternalAccess != AccessBlocked }

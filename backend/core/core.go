@@ -19,14 +19,9 @@ import (
 	"app/backend/driver"
 	"app/backend/driver/weaviate"
 	"app/backend/mcp"
+	"app/backend/mcp/tools"
+	"app/backend/product"
 	"app/backend/secrets"
-)
-
-// Product facts shown to MCP clients in serverInfo.
-const (
-	ServerName  = "app"
-	ServerTitle = "App"
-	WebsiteURL  = "https://github.com/app-client/app"
 )
 
 // Options configure a Core.
@@ -208,12 +203,12 @@ func (c *Core) applyLocked(ctx context.Context, want config.MCPSettings) error {
 
 func (c *Core) startMCPLocked(ctx context.Context, port int) error {
 	srv, err := mcp.NewServer(mcp.Options{
-		Name:        ServerName,
-		Version:     c.opts.Version,
-		Title:       ServerTitle,
-		WebsiteURL:  WebsiteURL,
-		Logger:      c.Log,
-		Connections: connectionLister{c.Connections},
+		Name:       product.Name,
+		Version:    c.opts.Version,
+		Title:      product.Title,
+		WebsiteURL: product.WebsiteURL,
+		Logger:     c.Log,
+		Tools:      tools.All(tools.Deps{Connections: tools.FromStore(c.Connections)}),
 	})
 	if err != nil {
 		return fmt.Errorf("MCP server: %w", err)
@@ -270,23 +265,4 @@ func (c *Core) stopMCPLocked(ctx context.Context) error {
 	}
 	c.mcp, c.port = nil, 0
 	return errors.Join(errs...)
-}
-
-// connectionLister shows the saved connections to MCP clients, without blocked ones: a
-// connection whose external access is blocked is invisible to AI clients.
-type connectionLister struct{ store *connections.Store }
-
-func (l connectionLister) List(ctx context.Context) ([]mcp.ConnectionSummary, error) {
-	list, err := l.store.List(ctx)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]mcp.ConnectionSummary, 0, len(list))
-	for _, c := range list {
-		if c.ExternalAccess == connections.AccessBlocked {
-			continue
-		}
-		out = append(out, mcp.ConnectionSummary{ID: c.ID, Name: c.Name, Type: c.Type, Host: c.Settings.Host, Port: c.Settings.Port})
-	}
-	return out, nil
 }

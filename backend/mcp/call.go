@@ -4,64 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-)
 
-// Era is the protocol era a request is served in (SPEC.md B "Versioning").
-type Era uint8
-
-const (
-	// EraModern is the stateless 2026-07-28 revision: every request carries
-	// its protocol version and client capabilities in params._meta.
-	EraModern Era = 1 << iota
-	// EraLegacy covers 2025-11-25 and 2025-06-18: initialize handshake and
-	// Mcp-Session-Id sessions.
-	EraLegacy
-	// EraBoth is a dispatch-table flag: the method is served in both eras.
-	EraBoth = EraModern | EraLegacy
-)
-
-func (e Era) String() string {
-	switch e {
-	case EraModern:
-		return "modern"
-	case EraLegacy:
-		return "legacy"
-	case EraBoth:
-		return "both"
-	}
-	return "unknown"
-}
-
-// Protocol versions (SPEC.md B "Versioning").
-const (
-	// ProtocolVersion is the current, stateless revision.
-	ProtocolVersion = "2026-07-28"
-	// ProtocolVersion20251125 is a legacy revision served with sessions.
-	ProtocolVersion20251125 = "2025-11-25"
-	// ProtocolVersion20250618 is a legacy revision served with sessions.
-	ProtocolVersion20250618 = "2025-06-18"
-)
-
-// SupportedVersions is the live list reported in server/discover
-// supportedVersions and in -32022 data.supported, newest first.
-func SupportedVersions() []string {
-	return []string{ProtocolVersion, ProtocolVersion20251125, ProtocolVersion20250618}
-}
-
-// LegacyVersions are the revisions a legacy initialize accepts.
-func LegacyVersions() []string { return []string{ProtocolVersion20251125, ProtocolVersion20250618} }
-
-func isSupportedVersion(v string) bool {
-	return v == ProtocolVersion || v == ProtocolVersion20251125 || v == ProtocolVersion20250618
-}
-
-// Header names used by the transport.
-const (
-	HeaderProtocolVersion = "Mcp-Protocol-Version" // canonical form of MCP-Protocol-Version
-	HeaderMethod          = "Mcp-Method"
-	HeaderName            = "Mcp-Name"
-	HeaderSessionID       = "Mcp-Session-Id"
-	HeaderParamPrefix     = "Mcp-Param-"
+	"app/backend/mcp/internal/wire"
 )
 
 // Call is the per-request context every handler can reach with CallFrom.
@@ -98,10 +42,11 @@ type Call struct {
 	// baggage), passed through untouched.
 	Trace map[string]json.RawMessage
 
-	progress *progressSink
-	stream   *sseStream
-	req      *Request
-	mi       *methodInfo
+	progress      *progressSink
+	progressToken json.RawMessage
+	stream        *sseStream
+	msg           *wire.Message
+	mi            *methodInfo
 }
 
 // ClientInfo names the client (modern _meta io.modelcontextprotocol/clientInfo,

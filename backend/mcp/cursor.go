@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
-	"encoding/json"
 	"strings"
 )
 
@@ -61,48 +60,22 @@ func (s *Server) parseCursor(cursor, method, principal string) (int, bool) {
 	return int(off), true
 }
 
-// pageBounds reads params.cursor for a paginated list method and returns the
+// pageBounds reads the cursor of a paginated list request and returns the
 // [start, end) slice of a list of n items plus the next cursor ("" on the
-// last page).
-func (s *Server) pageBounds(call *Call, params json.RawMessage, n int) (start, end int, next string, e *Error) {
-	var p struct {
-		Cursor *json.RawMessage
-	}
-	var members map[string]json.RawMessage
-	if call != nil && call.req != nil && len(params) > 0 && &call.req.Params[0] == &params[0] {
-		members = call.req.params
-	} else if len(params) > 0 {
-		var err error
-		if members, err = objectMembers(params); err != nil {
-			return 0, 0, "", NewError(CodeInvalidParams, "invalid params", nil)
-		}
-	}
-	if c, ok := members["cursor"]; ok {
-		p.Cursor = &c
-	}
-	principal := ""
-	if call != nil {
-		principal = call.Principal.ID
-	}
-	method := ""
-	if call != nil {
-		method = call.Method
-	}
-	if p.Cursor != nil {
-		var c string
-		if json.Unmarshal(*p.Cursor, &c) != nil {
-			return 0, 0, "", NewError(CodeInvalidParams, "invalid params: cursor must be a string", nil)
-		}
-		off, ok := s.parseCursor(c, method, principal)
+// last page). A cursor that is not a string, was tampered with, or was
+// issued for another method or principal is -32602.
+func (s *Server) pageBounds(call *Call, lp ListParams, n int) (start, end int, next string, e *Error) {
+	if lp.HasCursor {
+		off, ok := s.parseCursor(lp.Cursor, call.Method, call.Principal.ID)
 		if !ok {
-			return 0, 0, "", NewError(CodeInvalidParams, "invalid params: invalid cursor", nil)
+			return 0, 0, "", invalidParams("invalid cursor")
 		}
 		start = off
 	}
 	start = min(start, n)
 	end = min(start+PageSize, n)
 	if end < n {
-		next = s.makeCursor(method, principal, end)
+		next = s.makeCursor(call.Method, call.Principal.ID, end)
 	}
 	return start, end, next, nil
 }

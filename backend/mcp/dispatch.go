@@ -2,19 +2,40 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
+	"net/http"
+
+	"app/backend/mcp/internal/wire"
 )
 
-// Handler is the shape of every method handler: a plain function of the
-// request context (see CallFrom) and the raw params object, returning a
-// result (any JSON-marshalable object, usually map[string]any) or an error.
-// A *Error is sent as the JSON-RPC error; any other error becomes -32603.
-// Handlers never add resultType, serverInfo or cache hints: shapeResult
-// does that for the era in one place.
-type Handler func(ctx context.Context, params json.RawMessage) (any, error)
+// Request is one request as its handler sees it: the Call (who calls, in
+// which era, with which client capabilities; progress and notifications)
+// and the params, decoded once by dispatch. The handler's ctx carries only
+// cancellation and the deadline.
+type Request[P any] struct {
+	*Call
+	Params P
+}
 
-// methodHandler is a Handler bound to the server at dispatch time.
-type methodHandler func(s *Server, ctx context.Context, params json.RawMessage) (any, error)
+// handlerFunc is a method handler with its params type erased: dispatch
+// calls it, it decodes the params and runs the typed handler.
+type handlerFunc func(s *Server, ctx context.Context, call *Call) (any, error)
+
+// method binds a typed handler into the dispatch table, in the manner of
+// the official Go SDK's serverMethodInfos: the params are decoded into P
+// before the handler runs, and a decode failure is the handler's -32602.
+func method[P any, PP interface {
+	*P
+	paramsDecoder
+}, R any](h func(s *Server, ctx context.Context, req *Request[P]) (R, error)) handlerFunc {
+	return func(s *Server, ctx context.Context, call *Call) (any, error) {
+		req := &Request[P]{Call: call}
+		if e := PP(&req.Params).decode(params{raw: call.msg.Params, members: call.msg.Members}); e != nil {
+			return nil, e
+		}
+		return h(s, ctx, req)
+	}
+}
 
 // methodInfo is one row of the dispatch table.
 type methodInfo struct {
@@ -30,8 +51,6 @@ type methodInfo struct {
 	// TTLMs is its default.
 	TTLMs      int64
 	CacheScope string
-	// Paginated list methods page at PageSize with method-bound cursors.
-	Paginated bool
 	// Long-lived streams get no handler deadline (subscriptions/listen).
 	LongLived bool
 	// Inline handlers only read in-memory state and cannot block; they run
@@ -41,7 +60,7 @@ type methodInfo struct {
 	// answer is still a one-frame event stream.
 	Inline bool
 	// Handler serves the method.
-	Handler methodHandler
+	Handler handlerFunc
 }
 
 // Cache-hint values (SPEC.md B "Cache hints").
@@ -52,34 +71,32 @@ const (
 	PageSize = 50
 )
 
-// methodTable is the one dispatch table: method -> handler and flags. It is
-// complete against the spec's method list (TestMethodTableMatchesSpec).
-// initialize, ping and logging/setLevel are legacy-only; their handlers live
-// in legacy.go.
+// methodTable is the one dispatch table: method -> typed handler and flags.
+// It is complete against the spec's method list (TestMethodTableMatchesSpec).
 var methodTable = map[string]*methodInfo{
 	"server/discover": {Era: EraModern, Cacheable: true, TTLMs: 3600000, CacheScope: "public",
-		Inline: true, Handler: (*Server).handleDiscover},
+		Inline: true, Handler: method((*Server).handleDiscover)},
 	"tools/list": {Era: EraBoth, Scopes: []string{ScopeToolsRead}, Cacheable: true, TTLMs: 300000, CacheScope: "private",
-		Inline: true, Paginated: true, Handler: (*Server).handleToolsList},
+		Inline: true, Handler: method((*Server).handleToolsList)},
 	"tools/call": {Era: EraBoth, Scopes: []string{ScopeToolsRead},
-		Handler: (*Server).handleToolsCall},
+		Handler: method((*Server).handleToolsCall)},
 	"resources/list": {Era: EraBoth, Scopes: []string{ScopeResourcesRead}, Cacheable: true, TTLMs: 30000, CacheScope: "private",
-		Inline: true, Paginated: true, Handler: (*Server).handleResourcesList},
+		Inline: true, Handler: method((*Server).handleResourcesList)},
 	"resources/read": {Era: EraBoth, Scopes: []string{ScopeResourcesRead}, Cacheable: true, TTLMs: 60000, CacheScope: "private",
-		Handler: (*Server).handleResourcesRead},
+		Handler: method((*Server).handleResourcesRead)},
 	"resources/templates/list": {Era: EraBoth, Scopes: []string{ScopeResourcesRead}, Cacheable: true, TTLMs: 3600000, CacheScope: "public",
-		Inline: true, Paginated: true, Handler: (*Server).handleResourceTemplatesList},
+		Inline: true, Handler: method((*Server).handleResourceTemplatesList)},
 	"prompts/list": {Era: EraBoth, Scopes: []string{ScopeResourcesRead}, Cacheable: true, TTLMs: 3600000, CacheScope: "public",
-		Inline: true, Paginated: true, Handler: (*Server).handlePromptsList},
+		Inline: true, Handler: method((*Server).handlePromptsList)},
 	"prompts/get": {Era: EraBoth, Scopes: []string{ScopeResourcesRead},
-		Handler: (*Server).handlePromptsGet},
+		Handler: method((*Server).handlePromptsGet)},
 	"completion/complete": {Era: EraBoth, Scopes: []string{ScopeResourcesRead},
-		Handler: (*Server).handleComplete},
+		Handler: method((*Server).handleComplete)},
 	"subscriptions/listen": {Era: EraModern, LongLived: true,
-		Handler: (*Server).handleSubscriptionsListen},
-	"initialize":       {Era: EraLegacy, Inline: true, Handler: (*Server).legacyInitialize},
-	"ping":             {Era: EraLegacy, Inline: true, Handler: (*Server).legacyPing},
-	"logging/setLevel": {Era: EraLegacy, Inline: true, Handler: (*Server).legacySetLevel},
+		Handler: method((*Server).handleSubscriptionsListen)},
+	"initialize":       {Era: EraLegacy, Inline: true, Handler: method((*Server).legacyInitialize)},
+	"ping":             {Era: EraLegacy, Inline: true, Handler: method((*Server).legacyPing)},
+	"logging/setLevel": {Era: EraLegacy, Inline: true, Handler: method((*Server).legacySetLevel)},
 }
 
 // lookupMethod returns the table row for method in era, or nil when the
@@ -90,4 +107,138 @@ func lookupMethod(method string, era Era) *methodInfo {
 		return nil
 	}
 	return mi
+}
+
+var (
+	// errHandlerDeadline is the cancellation cause at the 330 s deadline.
+	errHandlerDeadline = errors.New("mcp: handler deadline exceeded")
+	// errCancelledByClient is the cause when notifications/cancelled
+	// (or a token revocation) cancels a request.
+	errCancelledByClient = errors.New("mcp: request cancelled")
+)
+
+type handlerOutcome struct {
+	res any
+	err error
+}
+
+// dispatch runs the handler under the request's cancellation (client
+// disconnect, notifications/cancelled, server shutdown) and the handler
+// deadline, then writes the era-shaped result as JSON, or as SSE when the
+// request asked for progress.
+func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, call *Call) {
+	mi := call.mi
+	if mi.Inline {
+		// Handlers that only read in-memory state cannot block: run them on
+		// this goroutine, without the deadline and cancellation machinery.
+		res, err := mi.Handler(s, WithCall(r.Context(), call), call)
+		var stream *sseStream
+		if call.progressToken != nil {
+			stream = newSSEStream(w)
+		}
+		s.writeOutcome(w, call, stream, handlerOutcome{res, err})
+		return
+	}
+	ctx, cancel := context.WithCancelCause(WithCall(r.Context(), call))
+	defer cancel(nil)
+	if !mi.LongLived {
+		var stop context.CancelFunc
+		ctx, stop = context.WithTimeoutCause(ctx, s.opts.HandlerTimeout, errHandlerDeadline)
+		defer stop()
+	}
+	defer s.inflight.add(call.Principal.ID, call.ID, cancel)()
+
+	var stream *sseStream
+	if call.progressToken != nil || mi.LongLived {
+		stream = newSSEStream(w)
+		call.stream = stream
+		if call.progressToken != nil {
+			call.progress = &progressSink{stream: stream, token: call.progressToken}
+		}
+	}
+
+	done := make(chan handlerOutcome, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				s.log.WithField("method", call.Method).Errorf("mcp: handler panic: %v", p)
+				done <- handlerOutcome{err: NewError(CodeInternalError, "internal error", nil)}
+			}
+		}()
+		res, err := mi.Handler(s, ctx, call)
+		done <- handlerOutcome{res, err}
+	}()
+
+	var out handlerOutcome
+	select {
+	case out = <-done:
+		if ctx.Err() != nil && !mi.LongLived {
+			// The handler returned because it was cancelled: say why.
+			out = handlerOutcome{err: s.cancelError(r, ctx)}
+		}
+	case <-ctx.Done():
+		out = handlerOutcome{err: s.cancelError(r, ctx)}
+	}
+	if r.Context().Err() != nil {
+		// The client is gone (or the server is stopping); nobody to answer.
+		s.log.WithField("method", call.Method).Debug("mcp: client disconnected; request cancelled")
+		if stream != nil {
+			stream.close()
+		}
+		return
+	}
+	s.writeOutcome(w, call, stream, out)
+}
+
+// writeOutcome shapes a handler's outcome for the era and writes it as JSON
+// or as the last frame of the request's SSE stream.
+func (s *Server) writeOutcome(w http.ResponseWriter, call *Call, stream *sseStream, out handlerOutcome) {
+	var e *Error
+	var b []byte
+	if out.err != nil {
+		e = asError(out.err)
+		if e.Code == CodeInternalError {
+			s.log.WithError(out.err).WithField("method", call.Method).Error("mcp: handler failed")
+		}
+	} else {
+		var err error
+		if pre, ok := out.res.(shapedResult); ok {
+			b, err = wire.EncodeResult(call.ID, pre.raw())
+		} else {
+			var shaped map[string]any
+			if shaped, err = s.shapeResult(call.Era, call.Method, call.mi, out.res); err == nil {
+				b, err = wire.EncodeResult(call.ID, shaped)
+			}
+		}
+		if err != nil {
+			s.log.WithError(err).WithField("method", call.Method).Error("mcp: result not encodable")
+			e = NewError(CodeInternalError, "internal error", nil)
+		}
+	}
+	status := http.StatusOK
+	if e != nil {
+		for k, v := range e.Header {
+			w.Header()[k] = v
+		}
+		b = e.encode(call.ID)
+		status = e.HTTPStatus()
+	}
+	if stream != nil {
+		stream.final(status, b)
+		return
+	}
+	writeJSONBody(w, status, b)
+}
+
+// cancelError picks the protocol error for a cancelled handler context.
+func (s *Server) cancelError(r *http.Request, ctx context.Context) *Error {
+	switch cause := context.Cause(ctx); {
+	case errors.Is(cause, errHandlerDeadline):
+		return NewError(CodeRequestTimeout, "request timeout: the 330 s handler deadline passed", nil)
+	case errors.Is(cause, errCancelledByClient):
+		return NewError(CodeRequestCancelled, "request cancelled", nil)
+	case r.Context().Err() != nil:
+		return NewError(CodeRequestCancelled, "request cancelled: client disconnected", nil)
+	}
+	return NewError(CodeRequestCancelled, "request cancelled", nil)
 }

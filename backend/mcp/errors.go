@@ -1,18 +1,21 @@
 package mcp
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+
+	"app/backend/mcp/internal/wire"
 )
 
 // JSON-RPC and MCP protocol error codes (SPEC.md B "Errors", protocol error table).
 // The -32000..-32099 block is deliberately unused.
 const (
-	CodeParseError         = -32700
-	CodeInvalidRequest     = -32600
+	CodeParseError         = wire.CodeParseError     // -32700
+	CodeInvalidRequest     = wire.CodeInvalidRequest // -32600
 	CodeMethodNotFound     = -32601
-	CodeInvalidParams      = -32602
+	CodeInvalidParams      = wire.CodeInvalidParams // -32602
 	CodeInternalError      = -32603
 	CodeHeaderMismatch     = -32020
 	CodeMissingCapability  = -32021
@@ -83,6 +86,11 @@ type Error struct {
 // Error implements error.
 func (e *Error) Error() string { return fmt.Sprintf("mcp error %d: %s", e.Code, e.Message) }
 
+// encode is the JSON-RPC error response carrying e for the request id.
+func (e *Error) encode(id json.RawMessage) []byte {
+	return wire.EncodeError(id, e.Code, e.Message, e.Data)
+}
+
 // HTTPStatus is the status from the code table.
 func (e *Error) HTTPStatus() int { return HTTPStatus(e.Code) }
 
@@ -112,6 +120,9 @@ func asError(err error) *Error {
 	}
 	return NewError(CodeInternalError, "internal error", nil)
 }
+
+// fromWire converts a refusal of the envelope decoder into a protocol error.
+func fromWire(e *wire.Error) *Error { return NewError(e.Code, e.Message, nil) }
 
 // errInsufficientScope is the -33007 answer for a missing scope
 // (SPEC.md B "Authentication" 3).

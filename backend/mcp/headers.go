@@ -1,13 +1,22 @@
 package mcp
 
 import (
+	"app/backend/mcp/internal/wire"
 	"encoding/base64"
 	"encoding/json"
 	"mime"
 	"net/http"
-	"strconv"
 	"strings"
 	"unicode/utf8"
+)
+
+// Header names used by the transport.
+const (
+	HeaderProtocolVersion = "Mcp-Protocol-Version" // canonical form of MCP-Protocol-Version
+	HeaderMethod          = "Mcp-Method"
+	HeaderName            = "Mcp-Name"
+	HeaderSessionID       = "Mcp-Session-Id"
+	HeaderParamPrefix     = "Mcp-Param-"
 )
 
 // errHeader builds a -32020 header-mismatch error.
@@ -101,7 +110,7 @@ func singleHeader(h http.Header, name string) (string, bool, *Error) {
 // tools/call, prompts/get and resources/read, and each Mcp-Param-<field>
 // that is sent matches its body value. Any mismatch, a missing required
 // header, a malformed base64 wrapper or a control character is -32020.
-func checkModernHeaders(h http.Header, req *Request, version string) *Error {
+func checkModernHeaders(h http.Header, req *wire.Message, version string) *Error {
 	// Control characters anywhere in the MCP headers.
 	for k, vals := range h {
 		if strings.HasPrefix(k, "Mcp-") {
@@ -145,7 +154,7 @@ func checkModernHeaders(h http.Header, req *Request, version string) *Error {
 			return errHeader("Mcp-Name is malformed")
 		}
 		v, _ := req.Param(field)
-		if body, ok := rawString(v); !ok || body != name {
+		if body, ok := wire.RawString(v); !ok || body != name {
 			return errHeader("Mcp-Name does not match params." + field)
 		}
 	}
@@ -164,7 +173,7 @@ func nameField(method string) string {
 }
 
 // checkParamHeaders validates every Mcp-Param-<field> header that was sent.
-func checkParamHeaders(h http.Header, req *Request) *Error {
+func checkParamHeaders(h http.Header, req *wire.Message) *Error {
 	var idx *fieldIndex
 	for k, vals := range h {
 		if len(k) <= len(HeaderParamPrefix) || !strings.EqualFold(k[:len(HeaderParamPrefix)], HeaderParamPrefix) {
@@ -190,7 +199,7 @@ func checkParamHeaders(h http.Header, req *Request) *Error {
 
 // paramScope is the object Mcp-Param fields are looked up in: arguments for
 // tools/call, params for every other method.
-func paramScope(req *Request) json.RawMessage {
+func paramScope(req *wire.Message) json.RawMessage {
 	if req.Method == "tools/call" {
 		if a, ok := req.Param("arguments"); ok {
 			return a
@@ -221,7 +230,7 @@ func indexFields(obj json.RawMessage) *fieldIndex {
 		found := map[string][]json.RawMessage{}
 		var next []json.RawMessage
 		for _, o := range level {
-			members, err := objectMembers(o)
+			members, err := wire.ObjectMembers(o)
 			if err != nil {
 				continue
 			}
@@ -274,92 +283,9 @@ func paramValueMatches(header string, body json.RawMessage) bool {
 	case c == 'f':
 		return header == "false" && string(body) == "false"
 	case c == '-' || (c >= '0' && c <= '9'):
-		a, ok1 := canonicalNumber(header)
-		b, ok2 := canonicalNumber(string(body))
+		a, ok1 := wire.CanonicalNumber(header)
+		b, ok2 := wire.CanonicalNumber(string(body))
 		return ok1 && ok2 && a == b
 	}
 	return false
-}
-
-// canonicalNumber turns a JSON-grammar number into a canonical text
-// (sign, significant digits, exponent) so that 1, 1.0, 10e-1 and 0.1e1 all
-// compare equal, exactly and without floating-point rounding or big-number
-// blowups. It reports false for text that is not a JSON number.
-func canonicalNumber(s string) (string, bool) {
-	i, n := 0, len(s)
-	neg := false
-	if i < n && s[i] == '-' {
-		neg = true
-		i++
-	}
-	startInt := i
-	switch {
-	case i < n && s[i] == '0':
-		i++
-	case i < n && s[i] >= '1' && s[i] <= '9':
-		for i < n && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-	}
-	if i == startInt {
-		return "", false
-	}
-	intPart := s[startInt:i]
-	frac := ""
-	if i < n && s[i] == '.' {
-		i++
-		fs := i
-		for i < n && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == fs {
-			return "", false
-		}
-		frac = s[fs:i]
-	}
-	var exp int64
-	if i < n && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		es := i
-		if i < n && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		ds := i
-		for i < n && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == ds {
-			return "", false
-		}
-		digits := strings.TrimLeft(s[ds:i], "0")
-		if len(digits) > 15 {
-			return "", false // exponents beyond 1e15 are not numbers anyone sends
-		}
-		if digits != "" {
-			v, err := strconv.ParseInt(digits, 10, 64)
-			if err != nil {
-				return "", false
-			}
-			exp = v
-		}
-		if s[es] == '-' {
-			exp = -exp
-		}
-	}
-	if i != n {
-		return "", false
-	}
-	digits := intPart + frac
-	exp -= int64(len(frac))
-	lead := strings.TrimLeft(digits, "0")
-	if lead == "" {
-		return "0", true // -0 == 0
-	}
-	trail := strings.TrimRight(lead, "0")
-	exp += int64(len(lead) - len(trail))
-	sign := ""
-	if neg {
-		sign = "-"
-	}
-	return sign + trail + "e" + strconv.FormatInt(exp, 10), true
 }

@@ -12,8 +12,8 @@ func b64(s string) string { return "=?base64?" + base64.StdEncoding.EncodeToStri
 // SPEC.md B "Required headers (modern era)": the header copies must agree
 // with the body, else -32020.
 func TestModernHeaderRules(t *testing.T) {
-	ts := startServer(t, Options{Connections: fakeLister{{ID: "c1", Name: "Ünïcode", Type: "weaviate", Host: "127.0.0.1", Port: 8080}}})
-	call := map[string]any{"name": "list_connections", "arguments": map[string]any{}}
+	ts := startServer(t, Options{})
+	call := map[string]any{"name": "fixture_list", "arguments": map[string]any{}}
 	cases := []struct {
 		name   string
 		method string
@@ -35,12 +35,12 @@ func TestModernHeaderRules(t *testing.T) {
 		{"Mcp-Method sent twice is -32020", "tools/list", nil, func(h map[string][]string) { h["Mcp-Method"] = []string{"tools/list", "tools/list"} }, CodeHeaderMismatch},
 		{"a missing Mcp-Name on tools/call is -32020", "tools/call", call, func(h map[string][]string) { delete(h, "Mcp-Name") }, CodeHeaderMismatch},
 		{"Mcp-Name disagreeing with params.name is -32020", "tools/call", call, func(h map[string][]string) { h["Mcp-Name"] = []string{"describe_table"} }, CodeHeaderMismatch},
-		{"Mcp-Name base64-wrapped and agreeing is served", "tools/call", call, func(h map[string][]string) { h["Mcp-Name"] = []string{b64("list_connections")} }, 0},
+		{"Mcp-Name base64-wrapped and agreeing is served", "tools/call", call, func(h map[string][]string) { h["Mcp-Name"] = []string{b64("fixture_list")} }, 0},
 		{"Mcp-Name with a malformed wrapper is -32020", "tools/call", call, func(h map[string][]string) { h["Mcp-Name"] = []string{"=?base64?bGlzdF9jb25uZWN0aW9ucw?="} }, CodeHeaderMismatch},
 		{"Mcp-Name with uppercase markers is a malformed wrapper: -32020", "tools/call", call, func(h map[string][]string) { h["Mcp-Name"] = []string{"=?BASE64?bGlzdF9jb25uZWN0aW9ucw==?="} }, CodeHeaderMismatch},
 		{"Mcp-Name with a missing ?= is a malformed wrapper: -32020", "tools/call", call, func(h map[string][]string) { h["Mcp-Name"] = []string{"=?base64?bGlzdF9jb25uZWN0aW9ucw=="} }, CodeHeaderMismatch},
 		{"a control character (TAB) in a header is -32020", "tools/call", call, func(h map[string][]string) { h["Mcp-Name"] = []string{"list\tconnections"} }, CodeHeaderMismatch},
-		{"a control character inside a base64 payload is -32020", "tools/call", call, func(h map[string][]string) { h["Mcp-Name"] = []string{b64("list_connections\x01")} }, CodeHeaderMismatch},
+		{"a control character inside a base64 payload is -32020", "tools/call", call, func(h map[string][]string) { h["Mcp-Name"] = []string{b64("fixture_list\x01")} }, CodeHeaderMismatch},
 		{"a header on a method without Mcp-Name is ignored", "tools/list", nil, func(h map[string][]string) { h["Mcp-Name"] = []string{"x"} }, 0},
 	}
 	for _, c := range cases {

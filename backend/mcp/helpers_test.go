@@ -20,8 +20,11 @@ type testServer struct {
 	url  string
 }
 
+// startServer starts a real Server with opts; the fixture tool fixture_list
+// is always registered first, so every server has one strict read-only tool.
 func startServer(t *testing.T, opts Options) *testServer {
 	t.Helper()
+	opts.Tools = append([]Tool{fixtureListTool()}, opts.Tools...)
 	s, err := NewServer(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -207,9 +210,26 @@ func fakeSamplingTool() Tool {
 	}
 }
 
-// fakeLister is a fixed ConnectionLister.
-type fakeLister []ConnectionSummary
-
-func (f fakeLister) List(context.Context) ([]ConnectionSummary, error) { return f, nil }
+// fixtureListTool is the core's own test fixture: a read-only tool with a
+// strict input schema (no arguments), an output schema and annotations,
+// whose structured result lists two items sorted by name. The app's real
+// tools live in backend/mcp/tools.
+func fixtureListTool() Tool {
+	item := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{
+		"name": {Type: "string"}, "port": {Type: "integer"}}}
+	return Tool{
+		Name:        "fixture_list",
+		Description: "lists two fixture items",
+		InputSchema: &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{},
+			AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}}},
+		OutputSchema: &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{
+			"items": {Type: "array", Items: item}}, Required: []string{"items"}},
+		Annotations: &ToolAnnotations{Title: "Fixture list", ReadOnlyHint: true, IdempotentHint: true},
+		Handler: func(context.Context, json.RawMessage) (*ToolResult, error) {
+			return &ToolResult{Structured: map[string]any{"items": []map[string]any{
+				{"name": "Alpha", "port": 8081}, {"name": "Zeta", "port": 8080}}}}, nil
+		},
+	}
+}
 
 func sleepMs(n int) { time.Sleep(time.Duration(n) * time.Millisecond) }

@@ -1,6 +1,8 @@
 package mcp
 
 import (
+	"app/backend/mcp/internal/wire"
+
 	"context"
 	"encoding/json"
 	"sync"
@@ -40,7 +42,7 @@ func canonicalID(raw json.RawMessage) (string, bool) {
 		}
 		return "s:" + s, true
 	}
-	n, ok := canonicalNumber(string(raw))
+	n, ok := wire.CanonicalNumber(string(raw))
 	if !ok {
 		return "", false
 	}

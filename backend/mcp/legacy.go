@@ -4,11 +4,8 @@ package mcp
 // that opens a session, then requests that carry its Mcp-Session-Id.
 //
 // Era detection (era.go) sends a request here when it is initialize, carries an Mcp-Session-Id,
-// or has no io.modelcontextprotocol/protocolVersion in params._meta. For such a request:
-//
-//	limits -> Host/Origin -> Authenticator -> envelope -> detectEra -> legacyGate
-//	-> (notification: 202) -> dispatch table (modern-only methods: 404 -32601)
-//	-> scope check -> handler -> shapeResult(EraLegacy) -> JSON response
+// or has no io.modelcontextprotocol/protocolVersion in params._meta. Such a request takes the
+// same pipeline as a modern one (pipeline.go); its "headers" stage is legacyGate.
 //
 // legacyGate enforces the session rules (SPEC.md B "States and transitions", sessions):
 //
@@ -53,14 +50,11 @@ func (l *legacyState) close() { l.sessions.Close() }
 // legacyLogLevels are the RFC 5424 levels logging/setLevel accepts, least severe first.
 var legacyLogLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 
-// legacyGate is called for every legacy-era message after authentication and envelope
-// decoding, before the dispatch table. See the file comment for the rules.
-func (s *Server) legacyGate(ctx context.Context, req *Request) error {
-	c := CallFrom(ctx)
-	if c == nil {
-		return NewError(CodeInternalError, "", nil)
-	}
-	if req.IsNotification() || req.Method == "initialize" || lookupMethod(req.Method, EraLegacy) == nil {
+// legacyGate is the "headers" stage of a legacy-era request (pipeline.go), after
+// authentication and envelope decoding, before the dispatch table. See the file comment for
+// the rules.
+func (s *Server) legacyGate(c *Call) error {
+	if c.msg.IsNotification() || c.Method == "initialize" || lookupMethod(c.Method, EraLegacy) == nil {
 		return nil
 	}
 	if c.SessionID == "" {
@@ -72,8 +66,7 @@ func (s *Server) legacyGate(ctx context.Context, req *Request) error {
 	}
 	if hv := c.RequestHeader.Get(HeaderProtocolVersion); hv != "" && hv != sess.ProtocolVersion {
 		if !isSupportedVersion(hv) {
-			return NewError(CodeUnsupportedVersion, "unsupported protocol version",
-				map[string]any{"supported": SupportedVersions(), "requested": hv})
+			return errUnsupportedVersion(hv)
 		}
 		return NewError(CodeHeaderMismatch, "header mismatch: MCP-Protocol-Version differs from the session's version "+sess.ProtocolVersion, nil)
 	}
@@ -104,31 +97,16 @@ func legacyCallCapabilities(raw json.RawMessage) map[string]json.RawMessage {
 	return caps
 }
 
-// initializeParams is the legacy initialize request's params.
-type initializeParams struct {
-	ProtocolVersion *string         `json:"protocolVersion"`
-	Capabilities    json.RawMessage `json:"capabilities"`
-	ClientInfo      json.RawMessage `json:"clientInfo"`
-}
-
 // legacyInitialize serves initialize (legacy only): it accepts 2025-11-25 and 2025-06-18
 // (anything else, 2025-03-26 included, is -32022 with data.supported = the live list), opens a
 // session bound to the caller's principal and returns it in the Mcp-Session-Id header.
-func (s *Server) legacyInitialize(ctx context.Context, params json.RawMessage) (any, error) {
-	c := CallFrom(ctx)
-	if c == nil {
-		return nil, NewError(CodeInternalError, "", nil)
-	}
-	var p initializeParams
-	if len(params) == 0 || json.Unmarshal(params, &p) != nil {
-		return nil, NewError(CodeInvalidParams, "invalid params: initialize needs protocolVersion, capabilities and clientInfo", nil)
-	}
+func (s *Server) legacyInitialize(ctx context.Context, req *Request[InitializeParams]) (any, error) {
+	c, p := req.Call, req.Params
 	if p.ProtocolVersion == nil || *p.ProtocolVersion == "" {
-		return nil, NewError(CodeInvalidParams, "invalid params: protocolVersion is missing or empty", nil)
+		return nil, invalidParams("protocolVersion is missing or empty")
 	}
-	if !slices.Contains(LegacyVersions(), *p.ProtocolVersion) {
-		return nil, NewError(CodeUnsupportedVersion, "unsupported protocol version",
-			map[string]any{"supported": SupportedVersions(), "requested": *p.ProtocolVersion})
+	if !isLegacyVersion(*p.ProtocolVersion) {
+		return nil, errUnsupportedVersion(*p.ProtocolVersion)
 	}
 	if len(p.Capabilities) > 0 && p.Capabilities[0] != '{' {
 		return nil, NewError(CodeInvalidParams, "invalid params: capabilities must be an object", nil)
@@ -159,21 +137,21 @@ func (s *Server) legacyInitialize(ctx context.Context, params json.RawMessage) (
 }
 
 // legacyPing serves ping (legacy only): an empty result.
-func (s *Server) legacyPing(ctx context.Context, params json.RawMessage) (any, error) {
+func (s *Server) legacyPing(ctx context.Context, req *Request[NoParams]) (any, error) {
 	return map[string]any{}, nil
 }
 
+// setLevelHint is the -32602 text of a bad logging/setLevel.
+const setLevelHint = "level must be one of debug, info, notice, warning, error, critical, alert, emergency"
+
 // legacySetLevel serves logging/setLevel (legacy only): it records an RFC 5424 level on the
 // session and returns an empty result; any other level is -32602.
-func (s *Server) legacySetLevel(ctx context.Context, params json.RawMessage) (any, error) {
-	var p struct {
-		Level string `json:"level"`
+func (s *Server) legacySetLevel(ctx context.Context, req *Request[SetLevelParams]) (any, error) {
+	if !slices.Contains(legacyLogLevels, req.Params.Level) {
+		return nil, invalidParams(setLevelHint)
 	}
-	if len(params) == 0 || json.Unmarshal(params, &p) != nil || !slices.Contains(legacyLogLevels, p.Level) {
-		return nil, NewError(CodeInvalidParams, "invalid params: level must be one of debug, info, notice, warning, error, critical, alert, emergency", nil)
-	}
-	if c := CallFrom(ctx); c != nil && c.SessionID != "" {
-		_ = s.legacy.sessions.Update(c.SessionID, c.Principal.ID, func(ss *session.Session) { ss.LogLevel = p.Level })
+	if req.SessionID != "" {
+		_ = s.legacy.sessions.Update(req.SessionID, req.Principal.ID, func(ss *session.Session) { ss.LogLevel = req.Params.Level })
 	}
 	return map[string]any{}, nil
 }

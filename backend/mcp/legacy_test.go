@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"app/backend/mcp/internal/wire"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -44,7 +45,8 @@ type legacyReply struct {
 // anonymous principal without one), so tests can speak as different tokens.
 func startLegacyServer(t *testing.T) (*Server, string) {
 	t.Helper()
-	s, err := NewServer(Options{Name: "app-test", Version: "1.2.3", Authenticator: AuthenticatorFunc(bearerPrincipal)})
+	s, err := NewServer(Options{Name: "app-test", Version: "1.2.3", Authenticator: AuthenticatorFunc(bearerPrincipal),
+		Tools: []Tool{fixtureListTool()}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -510,7 +512,7 @@ func TestLegacyResultsCarryNoResultTypeCacheHintsOrServerInfo(t *testing.T) {
 		params map[string]any
 	}{
 		{method: "tools/list"},
-		{method: "tools/call", params: map[string]any{"name": "list_connections", "arguments": map[string]any{}}},
+		{method: "tools/call", params: map[string]any{"name": "fixture_list", "arguments": map[string]any{}}},
 		{method: "resources/list"},
 		{method: "resources/templates/list"},
 		{method: "prompts/list"},
@@ -647,8 +649,9 @@ func TestLegacyCallsNeverEnableServerToClientRequests(t *testing.T) {
 
 	// The gate fills the call the handlers see; run it as the transport does.
 	call := &Call{Era: EraLegacy, Principal: AnonymousPrincipal(), Method: "tools/call", SessionID: id,
-		RequestHeader: http.Header{}, ResponseHeader: http.Header{}}
-	if err := s.legacyGate(WithCall(context.Background(), call), &Request{ID: json.RawMessage("1"), Method: "tools/call"}); err != nil {
+		RequestHeader: http.Header{}, ResponseHeader: http.Header{},
+		msg: &wire.Message{ID: json.RawMessage("1"), Method: "tools/call"}}
+	if err := s.legacyGate(call); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct {

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"app/backend/mcp/internal/wire"
 	"encoding/json"
 )
 
@@ -26,7 +27,7 @@ type requestMeta struct {
 
 // readMeta extracts params._meta. A present but non-object _meta is returned
 // as an error (-32602).
-func readMeta(req *Request) (requestMeta, *Error) {
+func readMeta(req *wire.Message) (requestMeta, *Error) {
 	var m requestMeta
 	raw, ok := req.Param("_meta")
 	if !ok {
@@ -35,7 +36,7 @@ func readMeta(req *Request) (requestMeta, *Error) {
 	if raw[0] != '{' {
 		return m, NewError(CodeInvalidParams, "invalid params: _meta must be an object", nil)
 	}
-	members, err := objectMembers(raw)
+	members, err := wire.ObjectMembers(raw)
 	if err != nil {
 		return m, NewError(CodeInvalidParams, "invalid params: _meta: "+err.Error(), nil)
 	}
@@ -69,7 +70,7 @@ func validateModernMeta(m requestMeta) (modernMeta, *Error) {
 		return out, NewError(CodeInvalidParams, "invalid params: _meta."+MetaProtocolVersion+" is required", nil)
 	}
 	var ok bool
-	if out.Version, ok = rawString(m.rawVersion); !ok {
+	if out.Version, ok = wire.RawString(m.rawVersion); !ok {
 		return out, NewError(CodeInvalidParams, "invalid params: _meta."+MetaProtocolVersion+" must be a string", nil)
 	}
 	if out.Version == "" {
@@ -82,20 +83,20 @@ func validateModernMeta(m requestMeta) (modernMeta, *Error) {
 	if caps[0] != '{' {
 		return out, NewError(CodeInvalidParams, "invalid params: _meta."+MetaClientCapabilities+" must be an object", nil)
 	}
-	capMembers, err := objectMembers(caps)
+	capMembers, err := wire.ObjectMembers(caps)
 	if err != nil {
 		return out, NewError(CodeInvalidParams, "invalid params: _meta."+MetaClientCapabilities+": "+err.Error(), nil)
 	}
 	out.Capabilities = capMembers
 	if ci, ok := m.members[MetaClientInfo]; ok {
-		members, err := objectMembers(ci)
+		members, err := wire.ObjectMembers(ci)
 		if err != nil {
 			return out, NewError(CodeInvalidParams, "invalid params: _meta."+MetaClientInfo+" must be an object", nil)
 		}
 		info := &ClientInfo{}
-		info.Name, _ = rawString(members["name"])
-		info.Title, _ = rawString(members["title"])
-		info.Version, _ = rawString(members["version"])
+		info.Name, _ = wire.RawString(members["name"])
+		info.Title, _ = wire.RawString(members["title"])
+		info.Version, _ = wire.RawString(members["version"])
 		out.ClientInfo = info
 	}
 	if pt, ok := m.members[MetaProgressToken]; ok {

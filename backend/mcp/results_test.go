@@ -186,7 +186,7 @@ func TestModernResultShape(t *testing.T) {
 		{"resources/list", nil, 30000, "private"},
 		{"resources/templates/list", nil, 3600000, "public"},
 		{"prompts/list", nil, 3600000, "public"},
-		{"tools/call", map[string]any{"name": "list_connections", "arguments": map[string]any{}}, 0, ""},
+		{"tools/call", map[string]any{"name": "fixture_list", "arguments": map[string]any{}}, 0, ""},
 	}
 	for _, c := range cases {
 		name := c.method + " carries resultType complete, serverInfo"
@@ -510,7 +510,7 @@ func TestScopesAndAuthenticator(t *testing.T) {
 		InputSchema: objectSchema(), Handler: func(context.Context, json.RawMessage) (*ToolResult, error) { return &ToolResult{}, nil }}}})
 	for _, m := range []string{"tools/list", "tools/call", "resources/list", "prompts/list", "completion/complete"} {
 		t.Run(m+" without its scope is 403 -33007 with the challenge", func(t *testing.T) {
-			r := ts.call(t, 1, m, map[string]any{"name": "list_connections"})
+			r := ts.call(t, 1, m, map[string]any{"name": "fixture_list"})
 			if r.status != 403 || r.code() != CodeForbidden || r.header.Get("WWW-Authenticate") != `Bearer error="insufficient_scope"` {
 				t.Fatalf("status %d code %d hdr %q", r.status, r.code(), r.header.Get("WWW-Authenticate"))
 			}
@@ -552,25 +552,22 @@ func TestScopesAndAuthenticator(t *testing.T) {
 	})
 }
 
-// tools/call end to end for list_connections; unknown tool -32602; tool
+// tools/call end to end with the fixture tool; unknown tool -32602; tool
 // errors are results with isError and "<code>: <message>".
 func TestToolsCall(t *testing.T) {
 	log := logrus.New()
 	log.SetOutput(new(strings.Builder))
-	ts := startServer(t, Options{Logger: log, Connections: fakeLister{
-		{ID: "b", Name: "Zeta", Type: "weaviate", Host: "127.0.0.1", Port: 8080},
-		{ID: "a", Name: "Alpha", Type: "weaviate", Host: "localhost", Port: 8081},
-	}, Tools: []Tool{fakeSamplingTool(), {Name: "fake_fail", Description: "fails", InputSchema: objectSchema(),
+	ts := startServer(t, Options{Logger: log, Tools: []Tool{fakeSamplingTool(), {Name: "fake_fail", Description: "fails", InputSchema: objectSchema(),
 		Handler: func(context.Context, json.RawMessage) (*ToolResult, error) {
 			return nil, NewToolError(ToolErrNotConnected, "connection c1 is not open")
 		}}}})
-	t.Run("list_connections returns text content, structuredContent, isError false, resultType complete", func(t *testing.T) {
-		r := ts.call(t, 1, "tools/call", map[string]any{"name": "list_connections", "arguments": map[string]any{}})
+	t.Run("a structured result is text content plus structuredContent, isError false, resultType complete", func(t *testing.T) {
+		r := ts.call(t, 1, "tools/call", map[string]any{"name": "fixture_list", "arguments": map[string]any{}})
 		res := r.rpc.Result
 		if res["isError"] != false || res["resultType"] != "complete" {
 			t.Fatalf("%v", res)
 		}
-		sc := res["structuredContent"].(map[string]any)["connections"].([]any)
+		sc := res["structuredContent"].(map[string]any)["items"].([]any)
 		if len(sc) != 2 || sc[0].(map[string]any)["name"] != "Alpha" || sc[0].(map[string]any)["port"] != float64(8081) {
 			t.Fatalf("structuredContent %v", sc)
 		}
@@ -584,7 +581,7 @@ func TestToolsCall(t *testing.T) {
 		r := ts.call(t, 1, "tools/list", nil)
 		tools := r.rpc.Result["tools"].([]any)
 		first := tools[0].(map[string]any)
-		if first["name"] != "list_connections" || first["inputSchema"].(map[string]any)["type"] != "object" ||
+		if first["name"] != "fixture_list" || first["inputSchema"].(map[string]any)["type"] != "object" ||
 			first["annotations"].(map[string]any)["readOnlyHint"] != true || first["outputSchema"] == nil {
 			t.Fatalf("%v", first)
 		}
@@ -596,7 +593,7 @@ func TestToolsCall(t *testing.T) {
 		}
 	})
 	t.Run("unknown arguments are the tool error invalid_argument", func(t *testing.T) {
-		r := ts.call(t, 1, "tools/call", map[string]any{"name": "list_connections", "arguments": map[string]any{"x": 1}})
+		r := ts.call(t, 1, "tools/call", map[string]any{"name": "fixture_list", "arguments": map[string]any{"x": 1}})
 		text := r.rpc.Result["content"].([]any)[0].(map[string]any)["text"].(string)
 		if r.rpc.Result["isError"] != true || !strings.HasPrefix(text, "invalid_argument: ") || r.rpc.Result["resultType"] != "complete" {
 			t.Fatalf("%v", r.rpc.Result)

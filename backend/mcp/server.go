@@ -11,24 +11,32 @@ import (
 	"time"
 
 	"github.com/sirupsen/logrus"
+
+	"app/backend/product"
 )
 
 // Options configure a Server. Zero values take the documented defaults.
 type Options struct {
 	// Name, Version, Title and WebsiteURL fill serverInfo (SPEC.md B
 	// "Result envelope"): name and version on every modern result, title and
-	// websiteUrl also in server/discover.
+	// websiteUrl also in server/discover. Empty ones take the product's
+	// (backend/product), the version "dev".
 	Name       string
 	Version    string
 	Title      string
 	WebsiteURL string
 	// Logger receives request and error logs; nil logs nowhere.
 	Logger *logrus.Logger
-	// Connections backs the list_connections tool; nil lists no connections.
-	Connections ConnectionLister
-	// Tools are extra tools registered after the built-in ones. A name
-	// already taken is an error from NewServer.
+	// Tools is the tool table, in listing order (backend/mcp/tools builds
+	// the app's tools). A name used twice is an error from NewServer.
 	Tools []Tool
+	// Resources and ResourceTemplates are the resource table
+	// (backend/mcp/resources); resources may also change at run time
+	// (AddResource, RemoveResource).
+	Resources         []Resource
+	ResourceTemplates []ResourceTemplate
+	// Prompts is the prompt table (backend/mcp/prompts).
+	Prompts []Prompt
 	// Authenticator decides each request's principal; nil means every
 	// loopback caller is AnonymousPrincipal().
 	Authenticator Authenticator
@@ -43,16 +51,12 @@ type Options struct {
 
 // Endpoint limits (SPEC.md B "Limits").
 const (
-	MaxBodyBytes          = 10 << 20
-	MaxHeaderBytes        = 16 << 10
-	MaxConnections        = 64
-	IdleTimeout           = 30 * time.Second
-	HandlerDeadline       = 330 * time.Second
-	defaultServerName     = "app"
-	defaultServerVersion  = "dev"
-	defaultServerTitle    = "App"
-	defaultServerWebsite  = "https://example.invalid/app"
-	anonymousPrincipalKey = "anonymous"
+	MaxBodyBytes         = 10 << 20
+	MaxHeaderBytes       = 16 << 10
+	MaxConnections       = 64
+	IdleTimeout          = 30 * time.Second
+	HandlerDeadline      = 330 * time.Second
+	defaultServerVersion = "dev"
 )
 
 // Server is the local MCP endpoint. Create it with NewServer, then either
@@ -67,6 +71,8 @@ type Server struct {
 	discoverServerInfo map[string]any
 
 	tools     *toolRegistry
+	resources *resourceRegistry
+	prompts   *promptRegistry
 	legacy    *legacyState
 	cursorKey []byte
 	inflight  *inflightTable
@@ -98,16 +104,16 @@ func NewServer(opts Options) (*Server, error) {
 	}
 	name, version, title, site := opts.Name, opts.Version, opts.Title, opts.WebsiteURL
 	if name == "" {
-		name = defaultServerName
+		name = product.Name
 	}
 	if version == "" {
 		version = defaultServerVersion
 	}
 	if title == "" {
-		title = defaultServerTitle
+		title = product.Title
 	}
 	if site == "" {
-		site = defaultServerWebsite
+		site = product.WebsiteURL
 	}
 	s.serverInfo = map[string]any{"name": name, "version": version}
 	s.discoverServerInfo = map[string]any{"name": name, "version": version, "title": title, "websiteUrl": site}
@@ -119,11 +125,16 @@ func NewServer(opts Options) (*Server, error) {
 			return nil, err
 		}
 	}
-	reg, err := newToolRegistry(opts.Connections, opts.Tools)
-	if err != nil {
+	var err error
+	if s.tools, err = newToolRegistry(opts.Tools); err != nil {
 		return nil, err
 	}
-	s.tools = reg
+	if s.resources, err = newResourceRegistry(opts.Resources, opts.ResourceTemplates); err != nil {
+		return nil, err
+	}
+	if s.prompts, err = newPromptRegistry(opts.Prompts); err != nil {
+		return nil, err
+	}
 	s.inflight = newInflightTable()
 	s.legacy = newLegacyState(s)
 	s.handler = s.routes()
@@ -133,19 +144,6 @@ func NewServer(opts Options) (*Server, error) {
 // Handler returns the endpoint's HTTP handler (routes and middleware, without
 // the connection limits that Listen adds). For tests.
 func (s *Server) Handler() http.Handler { return s.handler }
-
-// capabilities is the server capabilities object for an era (SPEC.md B
-// "Events", capability flags): resources.subscribe is true only in the
-// modern era.
-func (s *Server) capabilities(era Era) map[string]any {
-	return map[string]any{
-		"tools":       map[string]any{"listChanged": false},
-		"resources":   map[string]any{"subscribe": era == EraModern, "listChanged": true},
-		"prompts":     map[string]any{"listChanged": false},
-		"completions": map[string]any{},
-		"extensions":  map[string]any{},
-	}
-}
 
 var errAlreadyListening = errors.New("mcp: server already listening")
 

@@ -33,6 +33,7 @@ import (
 	"time"
 
 	appmcp "app/backend/mcp"
+	"app/backend/mcp/tools"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -85,7 +86,7 @@ func main() {
 	}
 
 	ctx := context.Background()
-	app, err := appmcp.NewServer(appmcp.Options{Name: "app", Version: "bench"})
+	app, err := appmcp.NewServer(appmcp.Options{Name: "app", Version: "bench", Tools: tools.All(tools.Deps{})})
 	check(err)
 	port, err := app.Listen(ctx, 0)
 	check(err)

@@ -1,14 +1,12 @@
-package mcp
+package wire
 
 import (
-	"net/http"
-	"strings"
 	"testing"
 )
 
 // SPEC.md B "Errors": not JSON -32700; bad envelope, a JSON array (batching
 // is not implemented) or a response sent to the server -32600.
-func TestEnvelopeDecoder(t *testing.T) {
+func TestDecode(t *testing.T) {
 	cases := []struct {
 		name   string
 		body   string
@@ -42,9 +40,9 @@ func TestEnvelopeDecoder(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			req, id, e := decodeEnvelope([]byte(c.body))
+			msg, id, e := Decode([]byte(c.body))
 			if c.code == 0 {
-				if e != nil || req == nil {
+				if e != nil || msg == nil {
 					t.Fatalf("error %v", e)
 				}
 				return
@@ -59,49 +57,3 @@ func TestEnvelopeDecoder(t *testing.T) {
 	}
 }
 
-// The same envelope rules over HTTP, with the code table's statuses, and
-// the request id carried back whenever it can be read.
-func TestEnvelopeOverHTTP(t *testing.T) {
-	ts := startServer(t, Options{})
-	h := modernHeaders("tools/list", nil)
-	cases := []struct {
-		name   string
-		body   string
-		status int
-		code   int
-		id     string
-	}{
-		{"body is not JSON: HTTP 400 -32700, id null", `{nope`, 400, CodeParseError, "null"},
-		{"a JSON array (batch): HTTP 400 -32600", `[` + string(modernBody(1, "tools/list", nil)) + `]`, 400, CodeInvalidRequest, "null"},
-		{"a JSON-RPC response sent to the server: HTTP 400 -32600 with its id", `{"jsonrpc":"2.0","id":9,"result":{}}`, 400, CodeInvalidRequest, "9"},
-		{"unknown method: HTTP 404 -32601 with its id", string(modernBody(5, "nope/nope", nil)), 404, CodeMethodNotFound, "5"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			hh := h.Clone()
-			if strings.Contains(c.body, "nope/nope") {
-				hh.Set("Mcp-Method", "nope/nope")
-			}
-			r := ts.post(t, hh, []byte(c.body))
-			if r.status != c.status || r.code() != c.code || string(r.rpc.ID) != c.id {
-				t.Fatalf("status %d code %d id %s: %s", r.status, r.code(), r.rpc.ID, r.body)
-			}
-		})
-	}
-}
-
-// SPEC.md B "Methods" rule 3: notifications are answered 202; only
-// notifications/cancelled is acted on.
-func TestNotificationsAnswered202(t *testing.T) {
-	ts := startServer(t, Options{})
-	for _, m := range []string{"notifications/initialized", "notifications/cancelled", "notifications/roots/list_changed", "notifications/whatever"} {
-		t.Run(m+" is answered 202 with no body", func(t *testing.T) {
-			body := []byte(`{"jsonrpc":"2.0","method":"` + m + `","params":{"requestId":1}}`)
-			h := modernHeaders(m, nil)
-			r := ts.post(t, h, body)
-			if r.status != http.StatusAccepted || len(r.body) != 0 {
-				t.Fatalf("status %d body %q", r.status, r.body)
-			}
-		})
-	}
-}

@@ -1,4 +1,4 @@
-package mcp
+package wire
 
 import (
 	"bytes"
@@ -13,7 +13,11 @@ import (
 // which keeps the request path cheap. Keys with escapes are decoded with
 // encoding/json so that "\u006dethod" and "method" are the same member.
 
-var errNotObject = errors.New("not an object")
+// ErrNotObject is returned by ObjectMembers for a value that is not an object.
+var ErrNotObject = errors.New("not an object")
+
+// ErrDuplicateMember is returned by ObjectMembers for an object that names a member twice.
+var ErrDuplicateMember = errors.New("duplicate member")
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
@@ -81,13 +85,13 @@ func valueEnd(b []byte, i int) (int, error) {
 	}
 }
 
-// objectMembers splits a JSON object (valid JSON) into its members, refusing
+// ObjectMembers splits a JSON object (valid JSON) into its members, refusing
 // duplicate names so that no two readers of the same body can see different
 // values.
-func objectMembers(obj []byte) (map[string]json.RawMessage, error) {
+func ObjectMembers(obj []byte) (map[string]json.RawMessage, error) {
 	i := skipSpace(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
-		return nil, errNotObject
+		return nil, ErrNotObject
 	}
 	out := make(map[string]json.RawMessage, 4)
 	i = skipSpace(obj, i+1)
@@ -122,7 +126,7 @@ func objectMembers(obj []byte) (map[string]json.RawMessage, error) {
 			return nil, err
 		}
 		if _, dup := out[key]; dup {
-			return nil, errDuplicateMember
+			return nil, ErrDuplicateMember
 		}
 		out[key] = json.RawMessage(obj[i:vend:vend])
 		i = skipSpace(obj, vend)
@@ -139,9 +143,9 @@ func objectMembers(obj []byte) (map[string]json.RawMessage, error) {
 	}
 }
 
-// rawString decodes a raw JSON string value; ok is false for any other
+// RawString decodes a raw JSON string value; ok is false for any other
 // value. Strings without escapes are sliced, not unmarshalled.
-func rawString(raw json.RawMessage) (string, bool) {
+func RawString(raw json.RawMessage) (string, bool) {
 	raw = bytes.TrimRight(raw[skipSpace(raw, 0):], " \t\r\n")
 	if len(raw) < 2 || raw[0] != '"' {
 		return "", false

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
-	"strconv"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -99,21 +97,6 @@ func NewToolError(code, format string, args ...any) *ToolError {
 	return &ToolError{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-// ConnectionSummary is one saved connection as list_connections reports it.
-type ConnectionSummary struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-	Type string `json:"type"`
-	Host string `json:"host"`
-	Port int    `json:"port"`
-}
-
-// ConnectionLister supplies the connections list_connections reports. The
-// foundation adapts backend/connections to it.
-type ConnectionLister interface {
-	List(ctx context.Context) ([]ConnectionSummary, error)
-}
-
 // registeredTool is a Tool with its resolved schema and pre-encoded listing.
 type registeredTool struct {
 	Tool
@@ -128,10 +111,9 @@ type toolRegistry struct {
 	scopes []string // distinct own scopes of the tools, in order
 }
 
-func newToolRegistry(conns ConnectionLister, extra []Tool) (*toolRegistry, error) {
+func newToolRegistry(tools []Tool) (*toolRegistry, error) {
 	r := &toolRegistry{byName: map[string]*registeredTool{}}
-	all := append([]Tool{listConnectionsTool(conns)}, extra...)
-	for _, t := range all {
+	for _, t := range tools {
 		if err := r.add(t); err != nil {
 			return nil, err
 		}
@@ -202,70 +184,19 @@ func (r *toolRegistry) visible(p Principal) []*registeredTool {
 	return out
 }
 
-// Tool names (the ones implemented so far).
-const ToolListConnections = "list_connections"
-
-func listConnectionsTool(conns ConnectionLister) Tool {
-	falseSchema := &jsonschema.Schema{Not: &jsonschema.Schema{}}
-	connSchema := &jsonschema.Schema{
-		Type: "object",
-		Properties: map[string]*jsonschema.Schema{
-			"id":   {Type: "string", Description: "connection id, used by the other tools"},
-			"name": {Type: "string"},
-			"type": {Type: "string", Description: "database type, e.g. weaviate"},
-			"host": {Type: "string"},
-			"port": {Type: "integer"},
-		},
-		Required: []string{"id", "name", "type", "host", "port"},
-	}
-	return Tool{
-		Name:        ToolListConnections,
-		Title:       "List connections",
-		Description: "Lists the user's saved database connections (id, name, type, host, port). Start here: the other tools take a connection id from this list.",
-		InputSchema: &jsonschema.Schema{
-			Type:                 "object",
-			Properties:           map[string]*jsonschema.Schema{},
-			AdditionalProperties: falseSchema,
-		},
-		OutputSchema: &jsonschema.Schema{
-			Type: "object",
-			Properties: map[string]*jsonschema.Schema{
-				"connections": {Type: "array", Items: connSchema},
-			},
-			Required: []string{"connections"},
-		},
-		Annotations: &ToolAnnotations{Title: "List connections", ReadOnlyHint: true, IdempotentHint: true},
-		Handler: func(ctx context.Context, _ json.RawMessage) (*ToolResult, error) {
-			list := []ConnectionSummary{}
-			if conns != nil {
-				got, err := conns.List(ctx)
-				if err != nil {
-					if ctx.Err() != nil {
-						return nil, ctx.Err()
-					}
-					return nil, NewToolError(ToolErrInternalFailure, "the connection list could not be read")
-				}
-				list = append(list, got...)
-			}
-			sort.SliceStable(list, func(i, j int) bool { return list[i].Name < list[j].Name })
-			return &ToolResult{Structured: map[string]any{"connections": list}}, nil
-		},
-	}
-}
-
 // handleToolsList serves tools/list: the caller's visible tools, 50 a page.
-func (s *Server) handleToolsList(ctx context.Context, params json.RawMessage) (any, error) {
-	call := CallFrom(ctx)
-	tools := s.tools.visible(call.Principal)
-	start, end, next, e := s.pageBounds(call, params, len(tools))
+func (s *Server) handleToolsList(ctx context.Context, req *Request[ListParams]) (any, error) {
+	tools := s.tools.visible(req.Principal)
+	start, end, next, e := s.pageBounds(req.Call, req.Params, len(tools))
 	if e != nil {
 		return nil, e
 	}
-	// The tool table is immutable: the shaped page depends only on the era,
-	// the principal (its scopes and the cursor binding) and the offset.
-	key := "tools/list\x00" + call.Era.String() + "\x00" + call.Principal.ID + "\x00" +
-		s.tools.scopeKey(call.Principal) + "\x00" + strconv.Itoa(start)
-	return s.shapedOnce(call, key, func() (any, *Error) {
+	// The tool table is fixed at NewServer: the shaped page depends only on
+	// the era, the principal (its scopes and the cursor binding) and the
+	// offset.
+	key := cacheKey{method: "tools/list", era: req.Era, principal: req.Principal.ID,
+		variant: s.tools.scopeKey(req.Principal), offset: start}
+	return s.shapedOnce(req.Call, key, func() (any, *Error) {
 		page := make([]json.RawMessage, 0, end-start)
 		for _, t := range tools[start:end] {
 			page = append(page, t.listing)
@@ -281,33 +212,22 @@ func (s *Server) handleToolsList(ctx context.Context, params json.RawMessage) (a
 // handleToolsCall serves tools/call: unknown tool -32602; the tool's own
 // scope -33007; arguments validated against the input schema (a mismatch is
 // the tool error invalid_argument); tool failures are results with isError.
-func (s *Server) handleToolsCall(ctx context.Context, params json.RawMessage) (any, error) {
-	call := CallFrom(ctx)
-	members, err := objectMembers(params)
-	if err != nil || len(params) == 0 {
-		return nil, NewError(CodeInvalidParams, "invalid params: tools/call needs params", nil)
-	}
-	var name string
-	if raw, ok := members["name"]; !ok || json.Unmarshal(raw, &name) != nil || name == "" {
-		return nil, NewError(CodeInvalidParams, "invalid params: name must be a non-empty string", nil)
-	}
+func (s *Server) handleToolsCall(ctx context.Context, req *Request[CallToolParams]) (any, error) {
+	name := req.Params.Name
 	t := s.tools.byName[name]
 	if t == nil {
-		return nil, NewError(CodeInvalidParams, "invalid params: unknown tool "+truncate(name, 100), nil)
+		return nil, invalidParams("unknown tool " + truncate(name, 100))
 	}
-	if t.Scope != "" && !call.Principal.HasScope(t.Scope) {
+	if t.Scope != "" && !req.Principal.HasScope(t.Scope) {
 		return nil, errInsufficientScope([]string{t.Scope})
 	}
-	args, ok := members["arguments"]
-	if !ok || string(args) == "null" {
+	args := req.Params.Arguments
+	if args == nil || string(args) == "null" {
 		args = json.RawMessage("{}")
 	}
-	if args[0] != '{' {
-		return nil, NewError(CodeInvalidParams, "invalid params: arguments must be an object", nil)
-	}
 	var inst map[string]any
-	if err := json.Unmarshal(args, &inst); err != nil {
-		return nil, NewError(CodeInvalidParams, "invalid params: arguments must be an object", nil)
+	if args[0] != '{' || json.Unmarshal(args, &inst) != nil {
+		return nil, invalidParams("arguments must be an object")
 	}
 	if err := t.resolved.Validate(inst); err != nil {
 		return toolErrorResult(NewToolError(ToolErrInvalidArgument, "arguments do not match the input schema: %v", err)), nil

@@ -1,4 +1,4 @@
-package mcp
+package wire
 
 import (
 	"encoding/json"
@@ -8,25 +8,23 @@ import (
 	"unicode/utf8"
 )
 
-// appendJSON appends the JSON encoding of v. It handles the shapes results
+// AppendJSON appends the JSON encoding of v. It handles the shapes results
 // are built from (maps, slices of raw JSON, strings, numbers, booleans)
 // directly, with sorted object keys like encoding/json, and falls back to
 // json.Marshal for anything else. json.RawMessage values are trusted as
-// compact JSON produced by this package (tool listings, echoed ids, handler
+// compact JSON produced by the server (tool listings, echoed ids, handler
 // results already marshalled), so they are not re-validated.
-func appendJSON(b []byte, v any) ([]byte, error) {
+func AppendJSON(b []byte, v any) ([]byte, error) {
 	switch x := v.(type) {
 	case nil:
 		return append(b, "null"...), nil
-	case shapedResult:
-		return append(b, x...), nil
 	case json.RawMessage:
 		if x == nil {
 			return append(b, "null"...), nil
 		}
 		return append(b, x...), nil
 	case string:
-		return appendString(b, x), nil
+		return AppendString(b, x), nil
 	case bool:
 		return strconv.AppendBool(b, x), nil
 	case int:
@@ -51,10 +49,10 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, k)
+			b = AppendString(b, k)
 			b = append(b, ':')
 			var err error
-			if b, err = appendJSON(b, x[k]); err != nil {
+			if b, err = AppendJSON(b, x[k]); err != nil {
 				return nil, err
 			}
 		}
@@ -74,7 +72,7 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendString(b, s)
+			b = AppendString(b, s)
 		}
 		return append(b, ']'), nil
 	}
@@ -87,10 +85,10 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 
 const hexDigits = "0123456789abcdef"
 
-// appendString appends s as a JSON string, escaping exactly as
+// AppendString appends s as a JSON string, escaping exactly as
 // encoding/json does (HTML-sensitive characters, U+2028/U+2029, invalid
 // UTF-8 as U+FFFD).
-func appendString(b []byte, s string) []byte {
+func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -142,8 +140,8 @@ func appendString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// encodeResult builds {"jsonrpc":"2.0","id":<id>,"result":<result>}.
-func encodeResult(id json.RawMessage, result any) ([]byte, error) {
+// EncodeResult builds {"jsonrpc":"2.0","id":<id>,"result":<result>}.
+func EncodeResult(id json.RawMessage, result any) ([]byte, error) {
 	b := make([]byte, 0, 1024)
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	if id == nil {
@@ -152,9 +150,32 @@ func encodeResult(id json.RawMessage, result any) ([]byte, error) {
 		b = append(b, id...)
 	}
 	b = append(b, `,"result":`...)
-	b, err := appendJSON(b, result)
+	b, err := AppendJSON(b, result)
 	if err != nil {
 		return nil, err
 	}
 	return append(b, '}'), nil
+}
+
+// EncodeError builds {"jsonrpc":"2.0","id":<id>,"error":{"code","message"[,"data"]}}.
+// A data value that cannot be encoded is left out rather than losing the error.
+func EncodeError(id json.RawMessage, code int, message string, data any) []byte {
+	b := make([]byte, 0, 128+len(message))
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	if id == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, id...)
+	}
+	b = append(b, `,"error":{"code":`...)
+	b = strconv.AppendInt(b, int64(code), 10)
+	b = append(b, `,"message":`...)
+	b = AppendString(b, message)
+	if data != nil {
+		if d, err := AppendJSON(nil, data); err == nil {
+			b = append(b, `,"data":`...)
+			b = append(b, d...)
+		}
+	}
+	return append(b, "}}"...)
 }

@@ -1,0 +1,101 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"app/backend/connections"
+	"app/backend/driver"
+	"app/backend/mcp"
+)
+
+// SPEC.md B "What the service does" 3-4: list_connections lists the user's
+// saved connections, the model's starting point; a blocked connection is
+// invisible to AI clients; tool failures are results, not protocol errors.
+func TestListConnections(t *testing.T) {
+	ctx := context.Background()
+	store := newStore(t)
+	for _, c := range []connections.Connection{
+		{Name: "Zeta", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}},
+		{Name: "Alpha", Settings: driver.Settings{Host: "localhost", Port: 8081}},
+		{Name: "Hidden", ExternalAccess: connections.AccessBlocked, Settings: driver.Settings{Host: "127.0.0.1", Port: 8082}},
+	} {
+		if _, err := store.Add(ctx, c, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := startServer(t, ListConnections(FromStore(store)))
+
+	t.Run("the saved connections are listed by name, as structuredContent and the same JSON as text", func(t *testing.T) {
+		r := srv.call(t, "tools/call", map[string]any{"name": NameListConnections, "arguments": map[string]any{}})
+		if r.Result["isError"] != false || r.Result["resultType"] != "complete" {
+			t.Fatalf("%v", r.Result)
+		}
+		list := r.Result["structuredContent"].(map[string]any)["connections"].([]any)
+		if len(list) != 2 || list[0].(map[string]any)["name"] != "Alpha" || list[1].(map[string]any)["name"] != "Zeta" ||
+			list[0].(map[string]any)["port"] != float64(8081) || list[0].(map[string]any)["type"] != "weaviate" {
+			t.Fatalf("connections %v", list)
+		}
+		var fromText map[string]any
+		if json.Unmarshal([]byte(r.text()), &fromText) != nil || !reflect.DeepEqual(fromText, r.Result["structuredContent"]) {
+			t.Fatalf("text %q", r.text())
+		}
+	})
+	t.Run("a connection whose external access is blocked is not listed", func(t *testing.T) {
+		r := srv.call(t, "tools/call", map[string]any{"name": NameListConnections})
+		if strings.Contains(r.text(), "Hidden") {
+			t.Fatalf("blocked connection listed: %s", r.text())
+		}
+	})
+	t.Run("no credential field is ever listed", func(t *testing.T) {
+		r := srv.call(t, "tools/call", map[string]any{"name": NameListConnections})
+		for _, f := range []string{"apiKey", "api_key", "authMethod", "password"} {
+			if strings.Contains(r.text(), f) {
+				t.Fatalf("%s in %s", f, r.text())
+			}
+		}
+	})
+	t.Run("tools/list shows it read-only and idempotent, with input and output schemas", func(t *testing.T) {
+		r := srv.call(t, "tools/list", nil)
+		tool := r.Result["tools"].([]any)[0].(map[string]any)
+		ann := tool["annotations"].(map[string]any)
+		if tool["name"] != NameListConnections || ann["readOnlyHint"] != true || ann["idempotentHint"] != true ||
+			ann["destructiveHint"] != false || tool["outputSchema"] == nil || tool["inputSchema"].(map[string]any)["type"] != "object" {
+			t.Fatalf("%v", tool)
+		}
+	})
+	t.Run("an unknown argument is the tool error invalid_argument", func(t *testing.T) {
+		r := srv.call(t, "tools/call", map[string]any{"name": NameListConnections, "arguments": map[string]any{"x": 1}})
+		if r.Result["isError"] != true || !strings.HasPrefix(r.text(), mcp.ToolErrInvalidArgument+": ") {
+			t.Fatalf("%v", r.Result)
+		}
+	})
+	t.Run("without a connections source the list is empty, not an error", func(t *testing.T) {
+		empty := startServer(t, ListConnections(nil))
+		r := empty.call(t, "tools/call", map[string]any{"name": NameListConnections})
+		if r.Result["isError"] != false || len(r.Result["structuredContent"].(map[string]any)["connections"].([]any)) != 0 {
+			t.Fatalf("%v", r.Result)
+		}
+	})
+	t.Run("a store that cannot be read is the tool error internal_failure, without its text", func(t *testing.T) {
+		broken := startServer(t, ListConnections(failingConnections{}))
+		r := broken.call(t, "tools/call", map[string]any{"name": NameListConnections})
+		if r.Result["isError"] != true || r.text() != mcp.ToolErrInternalFailure+": the connection list could not be read" {
+			t.Fatalf("%v", r.Result)
+		}
+	})
+}
+
+// failingConnections is a fake for what a real store cannot be made to do
+// on cue here: fail to read.
+type failingConnections struct{}
+
+func (failingConnections) List(context.Context) ([]Connection, error) {
+	return nil, errFailing
+}
+
+var errFailing = errors.New("connections file unreadable")
