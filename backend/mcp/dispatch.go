@@ -234,7 +234,7 @@ func (s *Server) writeOutcome(w http.ResponseWriter, call *Call, stream *sseStre
 func (s *Server) cancelError(r *http.Request, ctx context.Context) *Error {
 	switch cause := context.Cause(ctx); {
 	case errors.Is(cause, errHandlerDeadline):
-		return NewError(CodeRequestTimeout, "request timeout: the 330 s handler deadline passed", nil)
+		return NewError(CodeRequestTimeout, "request timeout: the handler deadline of "+s.opts.HandlerTimeout.String()+" passed", nil)
 	case errors.Is(cause, errCancelledByClient):
 		return NewError(CodeRequestCancelled, "request cancelled", nil)
 	case r.Context().Err() != nil:

@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"app/backend/mcp/internal/wire"
 	"encoding/base64"
 	"encoding/json"
 	"math"
@@ -10,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"app/backend/mcp/internal/wire"
 )
 
 // The fuzz targets run their seed corpora as normal tests; `go test -fuzz

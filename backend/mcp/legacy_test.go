@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"app/backend/mcp/internal/wire"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -16,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"app/backend/mcp/internal/wire"
 
 	"app/backend/mcp/session"
 )

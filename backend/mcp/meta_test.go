@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"encoding/json"
-	"net/http"
 	"testing"
 )
 
@@ -81,34 +80,5 @@ func TestTraceKeysPassThrough(t *testing.T) {
 	}
 	if string(mm.Trace["traceparent"]) != `"00-abc-01"` || string(mm.Trace["baggage"]) != `"k=v,  x=y"` {
 		t.Fatalf("trace %v", mm.Trace)
-	}
-}
-
-// SPEC.md B "Versioning" 4 and ARCHITECTURE.md 5: era detection.
-func TestEraDetection(t *testing.T) {
-	mv := json.RawMessage(`"2026-07-28"`)
-	cases := []struct {
-		name   string
-		method string
-		hdr    http.Header
-		ver    json.RawMessage
-		want   Era
-	}{
-		{"_meta protocol version present: modern", "tools/list", http.Header{}, mv, EraModern},
-		{"_meta with an unknown version is still modern (then -32022)", "tools/list", http.Header{}, json.RawMessage(`"1999"`), EraModern},
-		{"_meta with a legacy version: legacy", "tools/list", http.Header{}, json.RawMessage(`"2025-11-25"`), EraLegacy},
-		{"initialize without _meta version: legacy", "initialize", http.Header{}, nil, EraLegacy},
-		{"initialize with a modern _meta version is modern (and unknown there)", "initialize", http.Header{}, mv, EraModern},
-		{"Mcp-Session-Id header: legacy", "tools/list", http.Header{"Mcp-Session-Id": {"s"}}, nil, EraLegacy},
-		{"no _meta version and no header: legacy", "tools/list", http.Header{}, nil, EraLegacy},
-		{"no _meta version with a legacy header: legacy", "tools/list", http.Header{"Mcp-Protocol-Version": {"2025-06-18"}}, nil, EraLegacy},
-		{"no _meta version with a modern header: modern (then -32602)", "tools/list", http.Header{"Mcp-Protocol-Version": {ProtocolVersion}}, nil, EraModern},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			if got := detectEra(c.method, c.hdr, c.ver, c.ver != nil); got != c.want {
-				t.Fatalf("got %v want %v", got, c.want)
-			}
-		})
 	}
 }

@@ -52,3 +52,43 @@ func TestNotificationsAnswered202(t *testing.T) {
 		})
 	}
 }
+
+// The pipeline's order, decided once (doc.go): the envelope is read before
+// authentication, so a garbage body from a caller without a token is 400,
+// and a valid envelope without a token is 401 carrying its id.
+func TestPipelineOrderEnvelopeBeforeAuth(t *testing.T) {
+	deny := AuthenticatorFunc(func(*http.Request) (Principal, error) {
+		e := NewError(CodeUnauthenticated, "unauthenticated", nil)
+		e.Header = http.Header{"Www-Authenticate": {`Bearer realm="App"`}}
+		return Principal{}, e
+	})
+	ts := startServer(t, Options{Authenticator: deny})
+	t.Run("garbage body without a token is 400 -32700", func(t *testing.T) {
+		r := ts.post(t, modernHeaders("tools/list", nil), []byte(`{nope`))
+		if r.status != 400 || r.code() != CodeParseError {
+			t.Fatalf("status %d code %d", r.status, r.code())
+		}
+	})
+	t.Run("a valid envelope without a token is 401 -33009 with its id", func(t *testing.T) {
+		r := ts.post(t, modernHeaders("tools/list", nil), modernBody(7, "tools/list", nil))
+		if r.status != 401 || r.code() != CodeUnauthenticated || string(r.rpc.ID) != "7" {
+			t.Fatalf("status %d code %d id %s", r.status, r.code(), r.rpc.ID)
+		}
+	})
+	t.Run("a notification without a token is 401 too (nothing is acted on for nobody)", func(t *testing.T) {
+		r := ts.post(t, modernHeaders("notifications/cancelled", nil), []byte(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`))
+		if r.status != 401 {
+			t.Fatalf("status %d", r.status)
+		}
+	})
+	t.Run("the stages are named and in the documented order", func(t *testing.T) {
+		var got []string
+		for _, st := range pipeline {
+			got = append(got, st.name)
+		}
+		want := []string{"limits", "envelope", "auth", "content-type", "era", "notification", "headers", "method"}
+		if strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Fatalf("%v", got)
+		}
+	})
+}
