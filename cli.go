@@ -62,7 +62,7 @@ func newConnectionAddCmd(g *globalFlags) *cobra.Command {
 				return err
 			}
 			defer done()
-			saved, err := cr.Connections.Add(ctx, c, key)
+			saved, err := cr.Connections().Add(ctx, c, key)
 			if err != nil {
 				return err
 			}
@@ -128,7 +128,7 @@ func newConnectionListCmd(g *globalFlags) *cobra.Command {
 				return err
 			}
 			defer done()
-			list, err := cr.Connections.List(ctx)
+			list, err := cr.Connections().List(ctx)
 			if err != nil {
 				return err
 			}
@@ -160,7 +160,7 @@ func newConnectionRemoveCmd(g *globalFlags) *cobra.Command {
 				return err
 			}
 			defer done()
-			if err := cr.Connections.Remove(ctx, args[0]); err != nil {
+			if err := cr.Connections().Remove(ctx, args[0]); err != nil {
 				return err
 			}
 			if g.json {

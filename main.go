@@ -92,12 +92,12 @@ func runHeadless(parent context.Context, g globalFlags, mcpPort int) error {
 	if err := c.Start(ctx); err != nil {
 		return err
 	}
-	c.Log.WithField("configDir", c.Dir).Info("running headless; stop with Ctrl-C")
+	c.Log().WithField("configDir", c.Dir()).Info("running headless; stop with Ctrl-C")
 	<-ctx.Done()
-	c.Log.Info("shutting down")
+	c.Log().Info("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	return c.Close(shutdownCtx)
+	return c.Stop(shutdownCtx)
 }
 
 // errNoDisplay explains why the window cannot open and what to run instead.

@@ -54,9 +54,9 @@ func Run(c *core.Core, assets fs.FS) error {
 	if c == nil {
 		return errors.New("app.Run: no backend core")
 	}
-	log := c.Log.WithField("component", "window")
-	conns := NewConnectionsAPI(c.Connections)
-	explorer := NewExplorerAPI(c.Open)
+	log := c.Log().WithField("component", "window")
+	conns := NewConnectionsAPI(c.Connections())
+	explorer := NewExplorerAPI(c.OpenConnections())
 	c.OnConnectionDropped(explorer.connectionDropped)
 	var stopWatch context.CancelFunc = func() {}
 
@@ -69,7 +69,7 @@ func Run(c *core.Core, assets fs.FS) error {
 		BackgroundColour: &options.RGBA{R: 21, G: 22, B: 26, A: 255},
 		AssetServer:      &assetserver.Options{Assets: assets},
 		Logger:           wailsLog{log},
-		LogLevel:         wailsLevel(c.Log.GetLevel()),
+		LogLevel:         wailsLevel(c.Log().GetLevel()),
 		OnStartup: func(ctx context.Context) {
 			conns.startup(ctx)
 			explorer.startup(ctx, wailsEmitter{ctx})
@@ -84,7 +84,7 @@ func Run(c *core.Core, assets fs.FS) error {
 			stopWatch()
 			ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 			defer cancel()
-			if err := c.Close(ctx); err != nil {
+			if err := c.Stop(ctx); err != nil {
 				log.WithError(err).Error("backend shutdown")
 			}
 		},

@@ -1,15 +1,18 @@
 // Package core assembles the backend services of one config dir (settings, keyring, saved
-// connections, the MCP server) and owns their lifecycle, so that the desktop app, the
-// headless server and the CLI start exactly the same backend.
+// connections, open connections, the MCP server) and owns their lifecycle, so that the
+// desktop app, the headless server and the CLI start exactly the same backend.
+//
+// Services are reached through accessors, never fields. Start starts the long-running ones in
+// order (the MCP service, then the settings watcher that keeps it in line with the settings
+// file); Stop stops them in the reverse order and closes the open connections. The CLI opens a
+// Core and never starts it.
 package core
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"sync"
-	"time"
 
 	"github.com/google/uuid"
 	"github.com/sirupsen/logrus"
@@ -18,9 +21,6 @@ import (
 	"app/backend/connections"
 	"app/backend/driver"
 	"app/backend/driver/weaviate"
-	"app/backend/mcp"
-	"app/backend/mcp/tools"
-	"app/backend/product"
 	"app/backend/secrets"
 )
 
@@ -35,28 +35,22 @@ type Options struct {
 	Log     *logrus.Logger
 }
 
-// Core is the running backend.
+// Core is the backend of one config dir.
 type Core struct {
-	Dir         string
-	Log         *logrus.Logger
-	Settings    *config.JSONFile[config.Settings]
-	Keys        secrets.Keyring
-	Connections *connections.Store
-	// Open holds the connected drivers and drops one whose health check fails.
-	Open *connections.Manager
+	dir      string
+	log      *logrus.Logger
+	settings *config.JSONFile[config.Settings]
+	keys     secrets.Keyring
+	conns    *connections.Store
+	open     *connections.Manager
+	mcp      *MCPService
+	watcher  *settingsWatcher
 
 	dropMu     sync.Mutex
 	dropNotify func(id string, reason error)
 
-	opts       Options
-	instanceID string
-
-	mu      sync.Mutex // guards the fields below, which the settings watcher changes
-	mcp     *mcp.Server
-	port    int
-	running config.MCPSettings
-	stop    context.CancelFunc
-	watched sync.WaitGroup
+	lifeMu  sync.Mutex
+	started bool
 }
 
 // Open builds the services; nothing listens until Start.
@@ -77,30 +71,53 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	}
 	keyOpts := secrets.OptionsFromEnv(opts.Dir)
 	keys := secrets.Lazy(func() (secrets.Keyring, error) { return secrets.Open(keyOpts) })
-	store := connections.NewStore(opts.Dir, keys)
 	c := &Core{
-		Dir:         opts.Dir,
-		Log:         opts.Log,
-		Settings:    settings,
-		Keys:        keys,
-		Connections: store,
-		opts:        opts,
-		instanceID:  uuid.NewString(),
+		dir:      opts.Dir,
+		log:      opts.Log,
+		settings: settings,
+		keys:     keys,
+		conns:    connections.NewStore(opts.Dir, keys),
 	}
-	c.Open = connections.NewManager(store, connections.ManagerOptions{
+	c.open = connections.NewManager(c.conns, connections.ManagerOptions{
 		Factory: c.newDriver,
 		Log:     opts.Log,
 		OnDrop:  c.notifyDrop,
 	})
+	c.mcp = newMCPService(mcpDeps{
+		dir: opts.Dir, log: opts.Log, version: opts.Version, portOverride: opts.MCPPort,
+		instanceID: uuid.NewString(), conns: c.conns,
+	})
+	c.watcher = newSettingsWatcher(settings, opts.Log, c.mcp.Apply)
 	return c, nil
 }
+
+// Dir is the config dir.
+func (c *Core) Dir() string { return c.dir }
+
+// Log is the app log.
+func (c *Core) Log() *logrus.Logger { return c.log }
+
+// Settings is the settings file.
+func (c *Core) Settings() *config.JSONFile[config.Settings] { return c.settings }
+
+// Keys is the keyring (API keys and other secrets).
+func (c *Core) Keys() secrets.Keyring { return c.keys }
+
+// Connections is the saved-connections store.
+func (c *Core) Connections() *connections.Store { return c.conns }
+
+// OpenConnections holds the connected drivers and drops one whose health check fails.
+func (c *Core) OpenConnections() *connections.Manager { return c.open }
+
+// MCP is the MCP server service.
+func (c *Core) MCP() *MCPService { return c.mcp }
 
 // newDriver makes the driver for a connection's type. The Weaviate driver is linked in
 // until the plugin system delivers it out of process.
 func (c *Core) newDriver(conn connections.Connection) (driver.Driver, error) {
 	switch conn.Type {
 	case connections.TypeWeaviate:
-		return weaviate.New(conn.Settings, weaviate.WithLogger(c.Log.WithField("connection", conn.Name)))
+		return weaviate.New(conn.Settings, weaviate.WithLogger(c.log.WithField("connection", conn.Name)))
 	}
 	return nil, fmt.Errorf("no driver for connection type %q", conn.Type)
 }
@@ -122,147 +139,36 @@ func (c *Core) notifyDrop(id string, reason error) {
 	}
 }
 
-// Start starts the MCP server when the settings enable it, writes the handshake file with
-// the bound port, and watches the settings file so that a change made by the CLI while the
-// app runs (mcp.enabled, mcp.port) takes effect without a restart.
+// Start starts the long-running services: the MCP server as the settings say (writing the
+// handshake file with the bound port), then the settings watcher, so that a change the CLI
+// makes while the app runs (mcp.enabled, mcp.port) takes effect within a second. Starting a
+// started Core is an error.
 func (c *Core) Start(ctx context.Context) error {
-	s, err := c.Settings.Load(ctx)
+	c.lifeMu.Lock()
+	defer c.lifeMu.Unlock()
+	if c.started {
+		return errors.New("core: already started")
+	}
+	s, err := c.settings.Load(ctx)
 	if err != nil {
 		return err
 	}
-	c.mu.Lock()
-	err = c.applyLocked(ctx, s.MCP)
-	c.mu.Unlock()
-	if err != nil {
+	if err := c.mcp.Apply(ctx, s.MCP); err != nil {
 		return err
 	}
-	wctx, cancel := context.WithCancel(context.Background())
-	c.stop = cancel
-	c.watched.Add(1)
-	go c.watchSettings(wctx)
+	c.watcher.Start()
+	c.started = true
 	return nil
 }
 
-// watchSettings polls the settings file's modification time; polling once a second is
-// cheap and works the same on every platform and file system.
-func (c *Core) watchSettings(ctx context.Context) {
-	defer c.watched.Done()
-	last := c.Settings.ModTime()
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-		mt := c.Settings.ModTime()
-		if mt.Equal(last) {
-			continue
-		}
-		last = mt
-		s, err := c.Settings.Load(ctx)
-		if err == nil {
-			err = s.Validate()
-		}
-		if err != nil {
-			c.Log.WithError(err).Warn("settings changed but cannot be applied; keeping the running ones")
-			continue
-		}
-		c.mu.Lock()
-		if err := c.applyLocked(ctx, s.MCP); err != nil {
-			c.Log.WithError(err).Error("applying changed MCP settings")
-		}
-		c.mu.Unlock()
-	}
-}
-
-// applyLocked brings the MCP server in line with the settings: started, stopped or moved
-// to another port. Other MCP settings are read per request and need no restart.
-func (c *Core) applyLocked(ctx context.Context, want config.MCPSettings) error {
-	if c.opts.MCPPort >= 0 {
-		want.Port = c.opts.MCPPort // the flag wins over the file for this run
-	}
-	have := c.running
-	c.running = want
-	if c.mcp != nil && want.Enabled && want.Port == have.Port {
-		return nil
-	}
-	if c.mcp != nil {
-		c.Log.Info("MCP settings changed: stopping the server")
-		if err := c.stopMCPLocked(ctx); err != nil {
-			return err
-		}
-	}
-	if !want.Enabled {
-		c.Log.Info("MCP server is disabled in settings (mcp.enabled=false)")
-		return nil
-	}
-	return c.startMCPLocked(ctx, want.Port)
-}
-
-func (c *Core) startMCPLocked(ctx context.Context, port int) error {
-	srv, err := mcp.NewServer(mcp.Options{
-		Name:       product.Name,
-		Version:    c.opts.Version,
-		Title:      product.Title,
-		WebsiteURL: product.WebsiteURL,
-		Logger:     c.Log,
-		Tools:      tools.All(tools.Deps{Connections: tools.FromStore(c.Connections)}),
-	})
-	if err != nil {
-		return fmt.Errorf("MCP server: %w", err)
-	}
-	bound, err := srv.Listen(ctx, port)
-	if err != nil {
-		return fmt.Errorf("MCP server cannot listen on 127.0.0.1:%d: %w", port, err)
-	}
-	c.mcp, c.port = srv, bound
-	err = config.WriteHandshake(c.Dir, config.Handshake{
-		Version:         c.opts.Version,
-		Port:            bound,
-		PID:             os.Getpid(),
-		InstanceID:      c.instanceID,
-		ProtocolVersion: mcp.ProtocolVersion,
-		StartedAt:       time.Now().UTC().Truncate(time.Second),
-	})
-	if err != nil {
-		return err
-	}
-	c.Log.WithField("port", bound).Info("MCP server listening on 127.0.0.1")
-	return nil
-}
-
-// MCPPort is the port the MCP server bound, or 0 when it is not running.
-func (c *Core) MCPPort() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.port
-}
-
-// Close stops the settings watcher and the MCP server, and removes the handshake file.
-func (c *Core) Close(ctx context.Context) error {
-	if c.stop != nil {
-		c.stop()
-		c.watched.Wait()
-	}
-	c.Open.Close()
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.stopMCPLocked(ctx)
-}
-
-func (c *Core) stopMCPLocked(ctx context.Context) error {
-	if c.mcp == nil {
-		return nil
-	}
-	var errs []error
-	if err := c.mcp.Shutdown(ctx); err != nil {
-		errs = append(errs, fmt.Errorf("MCP server shutdown: %w", err))
-	}
-	if err := config.RemoveHandshake(c.Dir, os.Getpid()); err != nil {
-		errs = append(errs, err)
-	}
-	c.mcp, c.port = nil, 0
-	return errors.Join(errs...)
+// Stop stops the services in the reverse order of Start (the watcher, then the MCP server,
+// removing the handshake file) and closes every open connection. It is safe on a Core that
+// was never started (the CLI's).
+func (c *Core) Stop(ctx context.Context) error {
+	c.lifeMu.Lock()
+	defer c.lifeMu.Unlock()
+	c.watcher.Stop()
+	c.open.Close()
+	c.started = false
+	return c.mcp.Stop(ctx)
 }

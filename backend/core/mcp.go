@@ -1,0 +1,137 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"app/backend/config"
+	"app/backend/connections"
+	"app/backend/mcp"
+	"app/backend/mcp/tools"
+	"app/backend/product"
+)
+
+type mcpDeps struct {
+	dir        string
+	log        *logrus.Logger
+	version    string
+	instanceID string
+	// portOverride is the --mcp-port flag: when >= 0 it wins over the settings for this run.
+	portOverride int
+	conns        *connections.Store
+}
+
+// MCPService runs the MCP server as the settings say. Apply is its one entry point, at boot and
+// after every settings change alike, so the server has one lifetime: built and bound by start,
+// announced in the handshake file, withdrawn by stop.
+type MCPService struct {
+	deps mcpDeps
+
+	mu      sync.Mutex
+	srv     *mcp.Server
+	port    int
+	running config.MCPSettings
+}
+
+func newMCPService(d mcpDeps) *MCPService { return &MCPService{deps: d} }
+
+// Apply brings the server in line with want: started, stopped or moved to another port. Other
+// MCP settings are read per request and need no restart.
+func (m *MCPService) Apply(ctx context.Context, want config.MCPSettings) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.deps.portOverride >= 0 {
+		want.Port = m.deps.portOverride
+	}
+	have := m.running
+	m.running = want
+	if m.srv != nil && want.Enabled && want.Port == have.Port {
+		return nil
+	}
+	if m.srv != nil {
+		m.deps.log.Info("MCP settings changed: stopping the server")
+		if err := m.stopLocked(ctx); err != nil {
+			return err
+		}
+	}
+	if !want.Enabled {
+		m.deps.log.Info("MCP server is disabled in settings (mcp.enabled=false)")
+		return nil
+	}
+	return m.startLocked(ctx, want.Port)
+}
+
+func (m *MCPService) startLocked(ctx context.Context, port int) error {
+	srv, err := mcp.NewServer(mcp.Options{
+		Name:       product.Name,
+		Version:    m.deps.version,
+		Title:      product.Title,
+		WebsiteURL: product.WebsiteURL,
+		Logger:     m.deps.log,
+		Tools:      tools.All(tools.Deps{Connections: tools.FromStore(m.deps.conns)}),
+	})
+	if err != nil {
+		return fmt.Errorf("MCP server: %w", err)
+	}
+	bound, err := srv.Listen(ctx, port)
+	if err != nil {
+		return fmt.Errorf("MCP server cannot listen on 127.0.0.1:%d: %w", port, err)
+	}
+	m.srv, m.port = srv, bound
+	err = config.WriteHandshake(m.deps.dir, config.Handshake{
+		Version:         m.deps.version,
+		Port:            bound,
+		PID:             os.Getpid(),
+		InstanceID:      m.deps.instanceID,
+		ProtocolVersion: mcp.ProtocolVersion,
+		StartedAt:       time.Now().UTC().Truncate(time.Second),
+	})
+	if err != nil {
+		return err
+	}
+	m.deps.log.WithField("port", bound).Info("MCP server listening on 127.0.0.1")
+	return nil
+}
+
+// Port is the port the server bound, or 0 when it is not running.
+func (m *MCPService) Port() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.port
+}
+
+// Server is the running server, or nil.
+func (m *MCPService) Server() *mcp.Server {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.srv
+}
+
+// Stop stops the server and removes the handshake file.
+func (m *MCPService) Stop(ctx context.Context) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.running = config.MCPSettings{}
+	return m.stopLocked(ctx)
+}
+
+func (m *MCPService) stopLocked(ctx context.Context) error {
+	if m.srv == nil {
+		return nil
+	}
+	var errs []error
+	if err := m.srv.Shutdown(ctx); err != nil {
+		errs = append(errs, fmt.Errorf("MCP server shutdown: %w", err))
+	}
+	if err := config.RemoveHandshake(m.deps.dir, os.Getpid()); err != nil {
+		errs = append(errs, err)
+	}
+	m.srv, m.port = nil, 0
+	return errors.Join(errs...)
+}

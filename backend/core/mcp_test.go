@@ -1,0 +1,57 @@
+package core
+
+import (
+	"context"
+	"testing"
+
+	"app/backend/config"
+)
+
+// The MCP server has one lifetime whether started at boot or after a
+// settings change: Apply is the only way in.
+func TestMCPServiceApply(t *testing.T) {
+	ctx := context.Background()
+	c := openCore(t, -1)
+	m := c.MCP()
+	t.Run("disabled settings start nothing", func(t *testing.T) {
+		if err := m.Apply(ctx, config.MCPSettings{Enabled: false, Port: 0}); err != nil || m.Server() != nil {
+			t.Fatalf("%v %v", err, m.Server())
+		}
+	})
+	var first int
+	t.Run("enabled settings start the server on a free port", func(t *testing.T) {
+		if err := m.Apply(ctx, config.MCPSettings{Enabled: true, Port: 0}); err != nil || m.Port() == 0 {
+			t.Fatalf("%v port %d", err, m.Port())
+		}
+		first = m.Port()
+	})
+	t.Run("the same settings again keep the same server", func(t *testing.T) {
+		srv := m.Server()
+		if err := m.Apply(ctx, config.MCPSettings{Enabled: true, Port: 0}); err != nil || m.Server() != srv || m.Port() != first {
+			t.Fatalf("restarted: %v", err)
+		}
+	})
+	t.Run("another port restarts it there and rewrites the handshake", func(t *testing.T) {
+		if err := m.Apply(ctx, config.MCPSettings{Enabled: true, Port: first}); err != nil {
+			t.Fatal(err) // the old server released the port before the new one binds
+		}
+		h, err := config.ReadHandshake(c.Dir())
+		if err != nil || h.Port != m.Port() {
+			t.Fatalf("%+v %v", h, err)
+		}
+	})
+	t.Run("disabling stops it and removes the handshake", func(t *testing.T) {
+		if err := m.Apply(ctx, config.MCPSettings{Enabled: false}); err != nil || m.Server() != nil {
+			t.Fatal(err)
+		}
+		if _, err := config.ReadHandshake(c.Dir()); err == nil {
+			t.Fatal("handshake left behind")
+		}
+	})
+	t.Run("the --mcp-port override wins over the settings", func(t *testing.T) {
+		o := openCore(t, 0)
+		if err := o.MCP().Apply(ctx, config.MCPSettings{Enabled: true, Port: 1}); err != nil || o.MCP().Port() <= 1 {
+			t.Fatalf("%v port %d", err, o.MCP().Port())
+		}
+	})
+}
