@@ -201,3 +201,34 @@ func validAccess(a string) error {
 // whose external access is blocked is invisible to them, neither listed nor readable. This
 // is the one place that decides it.
 func VisibleToAI(c Connection) bool { return c.ExternalAccess != AccessBlocked }
+
+// Summary is a saved connection as AI clients see it: never its credentials.
+type Summary struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	Type string `json:"type"`
+	Host string `json:"host"`
+	Port int    `json:"port"`
+}
+
+// AILister lists the connections AI clients may see. *Store implements it; the MCP features
+// (backend/mcp/tools, resources, prompts) take it.
+type AILister interface {
+	ListVisibleToAI(ctx context.Context) ([]Summary, error)
+}
+
+// ListVisibleToAI lists the saved connections AI clients may see (VisibleToAI), in the
+// store's order.
+func (s *Store) ListVisibleToAI(ctx context.Context) ([]Summary, error) {
+	list, err := s.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Summary, 0, len(list))
+	for _, c := range list {
+		if VisibleToAI(c) {
+			out = append(out, Summary{ID: c.ID, Name: c.Name, Type: c.Type, Host: c.Settings.Host, Port: c.Settings.Port})
+		}
+	}
+	return out, nil
+}

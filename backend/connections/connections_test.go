@@ -89,3 +89,33 @@ func TestStore(t *testing.T) {
 		}
 	})
 }
+
+// Design card: a connection whose external access is blocked is invisible to AI clients;
+// ListVisibleToAI is the one list they get, without credentials.
+func TestListVisibleToAI(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	for _, c := range []Connection{
+		{Name: "open", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}},
+		{Name: "read-only", ExternalAccess: AccessReadOnly, Settings: driver.Settings{Host: "127.0.0.1", Port: 8081}},
+		{Name: "blocked", ExternalAccess: AccessBlocked, Settings: driver.Settings{Host: "127.0.0.1", Port: 8082}},
+	} {
+		if _, err := s.Add(ctx, c, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := s.ListVisibleToAI(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range got {
+		names = append(names, c.Name)
+		if c.ID == "" || c.Type != TypeWeaviate || c.Host != "127.0.0.1" {
+			t.Fatalf("%+v", c)
+		}
+	}
+	if strings.Join(names, ",") != "open,read-only" {
+		t.Fatalf("visible: %v", names)
+	}
+}

@@ -13,6 +13,8 @@ import (
 	"app/backend/config"
 	"app/backend/connections"
 	"app/backend/mcp"
+	"app/backend/mcp/prompts"
+	"app/backend/mcp/resources"
 	"app/backend/mcp/tools"
 	"app/backend/product"
 )
@@ -69,12 +71,15 @@ func (m *MCPService) Apply(ctx context.Context, want config.MCPSettings) error {
 
 func (m *MCPService) startLocked(ctx context.Context, port int) error {
 	srv, err := mcp.NewServer(mcp.Options{
-		Name:       product.Name,
-		Version:    m.deps.version,
-		Title:      product.Title,
-		WebsiteURL: product.WebsiteURL,
-		Logger:     m.deps.log,
-		Tools:      tools.All(tools.Deps{Connections: tools.FromStore(m.deps.conns)}),
+		Name:              product.Name,
+		Version:           m.deps.version,
+		Title:             product.Title,
+		WebsiteURL:        product.WebsiteURL,
+		Logger:            m.deps.log,
+		Tools:             tools.All(tools.Deps{Connections: m.deps.conns}),
+		Resources:         resources.Resources(resources.Deps{Connections: m.deps.conns}),
+		ResourceTemplates: resources.Templates(resources.Deps{Connections: m.deps.conns}),
+		Prompts:           prompts.All(prompts.Deps{Connections: m.deps.conns}),
 	})
 	if err != nil {
 		return fmt.Errorf("MCP server: %w", err)

@@ -4,17 +4,20 @@
 // into the server by backend/core through mcp.Options.Tools; backend/mcp
 // never imports it.
 //
-// The tools see the user's connections only through the small interfaces
-// declared here, which core implements over backend/connections, so that
-// what an AI client may see is decided in one place (connections.VisibleToAI).
+// The tools see the user's connections only through connections.AILister,
+// so that what an AI client may see is decided in one place
+// (connections.VisibleToAI).
 package tools
 
-import "app/backend/mcp"
+import (
+	"app/backend/connections"
+	"app/backend/mcp"
+)
 
 // Deps are what the tools need from the rest of the backend.
 type Deps struct {
 	// Connections lists the saved connections visible to AI clients.
-	Connections Connections
+	Connections connections.AILister
 }
 
 // All is the tool table in listing order.

@@ -7,28 +7,13 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"app/backend/connections"
 	"app/backend/mcp"
 )
 
 // NameListConnections is the tool that starts every conversation (SPEC.md B
 // "What the service does" 3 and 4).
 const NameListConnections = "list_connections"
-
-// Connection is one saved connection as the tools report it: never its
-// credentials.
-type Connection struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-	Type string `json:"type"`
-	Host string `json:"host"`
-	Port int    `json:"port"`
-}
-
-// Connections supplies the saved connections visible to AI clients
-// (blocked ones already left out).
-type Connections interface {
-	List(ctx context.Context) ([]Connection, error)
-}
 
 // noArguments is the input schema of a tool that takes none: an object that
 // refuses every member.
@@ -41,7 +26,7 @@ func noArguments() *jsonschema.Schema {
 }
 
 // ListConnections is the list_connections tool over conns (nil lists none).
-func ListConnections(conns Connections) mcp.Tool {
+func ListConnections(conns connections.AILister) mcp.Tool {
 	connSchema := &jsonschema.Schema{
 		Type: "object",
 		Properties: map[string]*jsonschema.Schema{
@@ -67,9 +52,9 @@ func ListConnections(conns Connections) mcp.Tool {
 		},
 		Annotations: &mcp.ToolAnnotations{Title: "List connections", ReadOnlyHint: true, IdempotentHint: true},
 		Handler: func(ctx context.Context, _ json.RawMessage) (*mcp.ToolResult, error) {
-			list := []Connection{}
+			list := []connections.Summary{}
 			if conns != nil {
-				got, err := conns.List(ctx)
+				got, err := conns.ListVisibleToAI(ctx)
 				if err != nil {
 					if ctx.Err() != nil {
 						return nil, ctx.Err()

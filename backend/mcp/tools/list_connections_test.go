@@ -11,6 +11,7 @@ import (
 	"app/backend/connections"
 	"app/backend/driver"
 	"app/backend/mcp"
+	"app/backend/mcp/internal/mcptest"
 )
 
 // SPEC.md B "What the service does" 3-4: list_connections lists the user's
@@ -18,7 +19,7 @@ import (
 // invisible to AI clients; tool failures are results, not protocol errors.
 func TestListConnections(t *testing.T) {
 	ctx := context.Background()
-	store := newStore(t)
+	store := mcptest.NewStore(t)
 	for _, c := range []connections.Connection{
 		{Name: "Zeta", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}},
 		{Name: "Alpha", Settings: driver.Settings{Host: "localhost", Port: 8081}},
@@ -28,10 +29,10 @@ func TestListConnections(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	srv := startServer(t, ListConnections(FromStore(store)))
+	srv := mcptest.Start(t, mcp.Options{Tools: []mcp.Tool{ListConnections(store)}})
 
 	t.Run("the saved connections are listed by name, as structuredContent and the same JSON as text", func(t *testing.T) {
-		r := srv.call(t, "tools/call", map[string]any{"name": NameListConnections, "arguments": map[string]any{}})
+		r := srv.Call(t, "tools/call", map[string]any{"name": NameListConnections, "arguments": map[string]any{}})
 		if r.Result["isError"] != false || r.Result["resultType"] != "complete" {
 			t.Fatalf("%v", r.Result)
 		}
@@ -41,26 +42,26 @@ func TestListConnections(t *testing.T) {
 			t.Fatalf("connections %v", list)
 		}
 		var fromText map[string]any
-		if json.Unmarshal([]byte(r.text()), &fromText) != nil || !reflect.DeepEqual(fromText, r.Result["structuredContent"]) {
-			t.Fatalf("text %q", r.text())
+		if json.Unmarshal([]byte(r.Text()), &fromText) != nil || !reflect.DeepEqual(fromText, r.Result["structuredContent"]) {
+			t.Fatalf("text %q", r.Text())
 		}
 	})
 	t.Run("a connection whose external access is blocked is not listed", func(t *testing.T) {
-		r := srv.call(t, "tools/call", map[string]any{"name": NameListConnections})
-		if strings.Contains(r.text(), "Hidden") {
-			t.Fatalf("blocked connection listed: %s", r.text())
+		r := srv.Call(t, "tools/call", map[string]any{"name": NameListConnections})
+		if strings.Contains(r.Text(), "Hidden") {
+			t.Fatalf("blocked connection listed: %s", r.Text())
 		}
 	})
 	t.Run("no credential field is ever listed", func(t *testing.T) {
-		r := srv.call(t, "tools/call", map[string]any{"name": NameListConnections})
+		r := srv.Call(t, "tools/call", map[string]any{"name": NameListConnections})
 		for _, f := range []string{"apiKey", "api_key", "authMethod", "password"} {
-			if strings.Contains(r.text(), f) {
-				t.Fatalf("%s in %s", f, r.text())
+			if strings.Contains(r.Text(), f) {
+				t.Fatalf("%s in %s", f, r.Text())
 			}
 		}
 	})
 	t.Run("tools/list shows it read-only and idempotent, with input and output schemas", func(t *testing.T) {
-		r := srv.call(t, "tools/list", nil)
+		r := srv.Call(t, "tools/list", nil)
 		tool := r.Result["tools"].([]any)[0].(map[string]any)
 		ann := tool["annotations"].(map[string]any)
 		if tool["name"] != NameListConnections || ann["readOnlyHint"] != true || ann["idempotentHint"] != true ||
@@ -69,22 +70,22 @@ func TestListConnections(t *testing.T) {
 		}
 	})
 	t.Run("an unknown argument is the tool error invalid_argument", func(t *testing.T) {
-		r := srv.call(t, "tools/call", map[string]any{"name": NameListConnections, "arguments": map[string]any{"x": 1}})
-		if r.Result["isError"] != true || !strings.HasPrefix(r.text(), mcp.ToolErrInvalidArgument+": ") {
+		r := srv.Call(t, "tools/call", map[string]any{"name": NameListConnections, "arguments": map[string]any{"x": 1}})
+		if r.Result["isError"] != true || !strings.HasPrefix(r.Text(), mcp.ToolErrInvalidArgument+": ") {
 			t.Fatalf("%v", r.Result)
 		}
 	})
 	t.Run("without a connections source the list is empty, not an error", func(t *testing.T) {
-		empty := startServer(t, ListConnections(nil))
-		r := empty.call(t, "tools/call", map[string]any{"name": NameListConnections})
+		empty := mcptest.Start(t, mcp.Options{Tools: []mcp.Tool{ListConnections(nil)}})
+		r := empty.Call(t, "tools/call", map[string]any{"name": NameListConnections})
 		if r.Result["isError"] != false || len(r.Result["structuredContent"].(map[string]any)["connections"].([]any)) != 0 {
 			t.Fatalf("%v", r.Result)
 		}
 	})
 	t.Run("a store that cannot be read is the tool error internal_failure, without its text", func(t *testing.T) {
-		broken := startServer(t, ListConnections(failingConnections{}))
-		r := broken.call(t, "tools/call", map[string]any{"name": NameListConnections})
-		if r.Result["isError"] != true || r.text() != mcp.ToolErrInternalFailure+": the connection list could not be read" {
+		broken := mcptest.Start(t, mcp.Options{Tools: []mcp.Tool{ListConnections(failingConnections{})}})
+		r := broken.Call(t, "tools/call", map[string]any{"name": NameListConnections})
+		if r.Result["isError"] != true || r.Text() != mcp.ToolErrInternalFailure+": the connection list could not be read" {
 			t.Fatalf("%v", r.Result)
 		}
 	})
@@ -94,7 +95,7 @@ func TestListConnections(t *testing.T) {
 // on cue here: fail to read.
 type failingConnections struct{}
 
-func (failingConnections) List(context.Context) ([]Connection, error) {
+func (failingConnections) ListVisibleToAI(context.Context) ([]connections.Summary, error) {
 	return nil, errFailing
 }
 

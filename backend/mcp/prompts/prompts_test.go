@@ -1,0 +1,79 @@
+package prompts
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"app/backend/connections"
+	"app/backend/driver"
+	"app/backend/mcp"
+	"app/backend/mcp/internal/mcptest"
+)
+
+// write_query: arguments validated and completed from the live, visible
+// connections; the text says how this database is queried (GraphQL reads,
+// REST-line writes), with one example of each.
+func TestWriteQuery(t *testing.T) {
+	store := mcptest.NewStore(t)
+	ctx := context.Background()
+	demo, err := store.Add(ctx, connections.Connection{Name: "Demo", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Add(ctx, connections.Connection{Name: "Dark", ExternalAccess: connections.AccessBlocked, Settings: driver.Settings{Host: "127.0.0.1", Port: 8081}}, ""); err != nil {
+		t.Fatal(err)
+	}
+	srv := mcptest.Start(t, mcp.Options{Prompts: All(Deps{Connections: store})})
+
+	t.Run("prompts/list lists write_query with two required arguments", func(t *testing.T) {
+		r := srv.Call(t, "prompts/list", nil)
+		p := r.Result["prompts"].([]any)[0].(map[string]any)
+		args := p["arguments"].([]any)
+		if p["name"] != NameWriteQuery || len(args) != 2 || args[0].(map[string]any)["required"] != true {
+			t.Fatalf("%v", r.Result)
+		}
+	})
+	for _, ref := range []string{"Demo", "demo", demo.ID} {
+		t.Run("the connection is found by name or id: "+ref, func(t *testing.T) {
+			r := srv.Call(t, "prompts/get", map[string]any{"name": NameWriteQuery, "arguments": map[string]any{"connection": ref, "question": "the 10 longest articles"}})
+			text := r.Result["messages"].([]any)[0].(map[string]any)["content"].(map[string]any)["text"].(string)
+			for _, want := range []string{`"Demo"`, demo.ID, "the 10 longest articles", "GraphQL, not SQL", "{ Get {", "PATCH /v1/objects/"} {
+				if !strings.Contains(text, want) {
+					t.Fatalf("%q missing from %s", want, text)
+				}
+			}
+		})
+	}
+	for name, args := range map[string]map[string]any{
+		"a blocked connection":  {"connection": "Dark", "question": "q"},
+		"an unknown connection": {"connection": "nope", "question": "q"},
+		"no question":           {"connection": "Demo"},
+	} {
+		t.Run(name+" is -32602", func(t *testing.T) {
+			r := srv.Call(t, "prompts/get", map[string]any{"name": NameWriteQuery, "arguments": args})
+			if r.Status != 400 || r.Code() != mcp.CodeInvalidParams {
+				t.Fatalf("%d %v", r.Status, r.Error)
+			}
+		})
+	}
+	t.Run("connection completes from the visible connection names", func(t *testing.T) {
+		r := srv.Call(t, "completion/complete", map[string]any{
+			"ref":      map[string]any{"type": "ref/prompt", "name": NameWriteQuery},
+			"argument": map[string]any{"name": "connection", "value": "D"},
+		})
+		vals := r.Result["completion"].(map[string]any)["values"].([]any)
+		if len(vals) != 1 || vals[0] != "Demo" {
+			t.Fatalf("%v", r.Result)
+		}
+	})
+	t.Run("question has nothing to complete", func(t *testing.T) {
+		r := srv.Call(t, "completion/complete", map[string]any{
+			"ref":      map[string]any{"type": "ref/prompt", "name": NameWriteQuery},
+			"argument": map[string]any{"name": "question", "value": "x"},
+		})
+		if vals := r.Result["completion"].(map[string]any)["values"].([]any); len(vals) != 0 {
+			t.Fatalf("%v", vals)
+		}
+	})
+}
