@@ -61,6 +61,10 @@ func newGoldenRig(t *testing.T, profile string) *goldenRig {
 		WebsiteURL: "https://golden.example.invalid",
 		CursorKey:  goldenCursorKey,
 		Tools:      rig.tools(),
+		Resources: []mcp.Resource{{URI: "golden://static/text", Name: "static-text", MIMEType: "text/plain", TTL: 10 * time.Second,
+			Read: func(_ context.Context, uri string) ([]mcp.ResourceContents, error) {
+				return []mcp.ResourceContents{{URI: uri, MIMEType: "text/plain", Text: "golden text"}}, nil
+			}}},
 	}
 	switch profile {
 	case "default", "stopped":

@@ -107,11 +107,7 @@ var specCacheableMethods = []string{
 // show the hints yet, each with the reason. A file must still call them; the
 // coverage test fails when one gains a hinted answer, so the entry is
 // removed then.
-var goldenUnhinted = map[string]string{
-	// No resource is registered in package mcp today: every resources/read
-	// answers -32602 (unknown resource), and errors carry no hints.
-	"resources/read": "every URI is unknown today (-32602)",
-}
+var goldenUnhinted = map[string]string{}
 
 // TestGoldenCoverage holds the golden folder to the spec: every code of the
 // protocol error table is answered in at least one golden file (except the
