@@ -11,13 +11,36 @@ import (
 )
 
 // Error codes the frontend understands besides the driver's kinds (driver.Kind), which are
-// passed through as codes unchanged. Keep in step with frontend/src/api/errors.ts.
+// passed through as codes unchanged. UICodes lists them all; TestUICodesMatchTheFrontend
+// holds the CODES list of frontend/src/api/errors.ts to it.
 const (
 	CodeNotFound        = "not_found"
 	CodeInvalidArgument = "invalid_argument"
 	CodeUnavailable     = "unavailable"
 	CodeInternal        = "internal"
 )
+
+// UICodes returns every code the facade can put before ": " in an error's text: every
+// driver kind (driver.Kinds, passed through by errorCode), then the facade's own codes not
+// already among them. Go is the one source: frontend/src/api/errors.ts lists exactly these
+// plus its own "unknown" for text without a code.
+func UICodes() []string {
+	var codes []string
+	seen := map[string]bool{}
+	add := func(c string) {
+		if !seen[c] {
+			seen[c] = true
+			codes = append(codes, c)
+		}
+	}
+	for _, k := range driver.Kinds() {
+		add(string(k))
+	}
+	for _, c := range []string{CodeNotFound, CodeInvalidArgument, CodeUnavailable, CodeInternal} {
+		add(c)
+	}
+	return codes
+}
 
 // apiError gives err the `code: message` text that Wails hands to the frontend as the
 // rejection of a bound method's promise. Wails v2 passes the error's text only, so the code

@@ -38,6 +38,24 @@ const (
 	KindQueryFailed Kind = "query_failed"
 )
 
+// Kinds returns every Kind a driver reports, in the order of the const block
+// above: the one list the UI codes (app/errors.go) and the MCP tool-error table
+// (backend/mcp/tools/errors.go) are checked against. A new Kind goes here too;
+// TestKindsListsEveryKindConstant fails until it does.
+func Kinds() []Kind {
+	return []Kind{
+		KindAuth,
+		KindConnection,
+		KindRefusedFilter,
+		KindInvalidArgument,
+		KindNotFound,
+		KindTimeout,
+		KindCancelled,
+		KindUnsupported,
+		KindQueryFailed,
+	}
+}
+
 // Message prefixes fixed by the spec.
 const (
 	AuthPrefix       = "Authentication failed: "

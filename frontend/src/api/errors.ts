@@ -3,9 +3,10 @@
 // shape `code: message`; parseApiError turns that text back into a typed ApiError.
 
 /**
- * Codes the Go facade emits (app/errors.go): the driver's error kinds (backend/driver Kind)
- * plus the facade's own. "unknown" is the UI's code for text without a code. Unknown codes are
- * kept as they are.
+ * Codes the Go facade emits (app/errors.go UICodes): the driver's error kinds (backend/driver
+ * Kinds) plus the facade's own. "unknown" is the UI's code for text without a code. Unknown
+ * codes are kept as they are. Go is the one source: app/errors_test.go reads this list and
+ * fails when it differs from UICodes() plus "unknown".
  */
 const CODES = [
   // driver kinds
@@ -19,9 +20,9 @@ const CODES = [
   "unsupported",
   "query_failed",
   // facade
-  "conflict",
   "unavailable",
   "internal",
+  // UI only: text without a code
   "unknown",
 ] as const;
 

@@ -1,0 +1,92 @@
+package driver_test
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"slices"
+	"strconv"
+	"testing"
+
+	"app/backend/driver"
+)
+
+// kindConstants parses errors.go and returns the name and value of every
+// constant declared with type Kind, so the test does not depend on Kinds().
+func kindConstants(t *testing.T) map[string]string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), "errors.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	consts := map[string]string{}
+	for _, decl := range f.Decls {
+		gd, ok := decl.(*ast.GenDecl)
+		if !ok || gd.Tok != token.CONST {
+			continue
+		}
+		for _, spec := range gd.Specs {
+			vs := spec.(*ast.ValueSpec)
+			typ, ok := vs.Type.(*ast.Ident)
+			if !ok || typ.Name != "Kind" {
+				continue
+			}
+			for i, name := range vs.Names {
+				if i >= len(vs.Values) {
+					t.Fatalf("Kind constant %s has no value of its own", name.Name)
+				}
+				lit, ok := vs.Values[i].(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING {
+					t.Fatalf("Kind constant %s is not a string literal", name.Name)
+				}
+				v, err := strconv.Unquote(lit.Value)
+				if err != nil {
+					t.Fatal(err)
+				}
+				consts[name.Name] = v
+			}
+		}
+	}
+	return consts
+}
+
+func TestKindsListsEveryKindConstant(t *testing.T) {
+	consts := kindConstants(t)
+	if len(consts) == 0 {
+		t.Fatal("no Kind constants found in errors.go")
+	}
+	kinds := driver.Kinds()
+	for name, v := range consts {
+		t.Run("constant "+name+" is in Kinds()", func(t *testing.T) {
+			if !slices.Contains(kinds, driver.Kind(v)) {
+				t.Fatalf("%s (%q) is missing from driver.Kinds()", name, v)
+			}
+		})
+	}
+	t.Run("Kinds() holds only declared constants, each once", func(t *testing.T) {
+		values := map[string]bool{}
+		for _, v := range consts {
+			values[v] = true
+		}
+		seen := map[driver.Kind]bool{}
+		for _, k := range kinds {
+			if !values[string(k)] {
+				t.Errorf("Kinds() lists %q, which is no Kind constant in errors.go", k)
+			}
+			if seen[k] {
+				t.Errorf("Kinds() lists %q twice", k)
+			}
+			seen[k] = true
+		}
+		if len(kinds) != len(consts) {
+			t.Errorf("Kinds() has %d entries, errors.go declares %d Kind constants", len(kinds), len(consts))
+		}
+	})
+	t.Run("every kind's errors keep that kind through KindOf", func(t *testing.T) {
+		for _, k := range kinds {
+			if got := driver.KindOf(driver.Errorf(k, "x")); got != k {
+				t.Errorf("KindOf(Errorf(%q)) = %q", k, got)
+			}
+		}
+	})
+}
