@@ -47,6 +47,9 @@ type Call struct {
 	stream        *sseStream
 	msg           *wire.Message
 	mi            *methodInfo
+	// errCode and toolError are the answer's outcome, for the Observer.
+	errCode   int
+	toolError string
 }
 
 // ClientInfo names the client (modern _meta io.modelcontextprotocol/clientInfo,

@@ -182,6 +182,7 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, call *Call) {
 	if r.Context().Err() != nil {
 		// The client is gone (or the server is stopping); nobody to answer.
 		s.log.WithField("method", call.Method).Debug("mcp: client disconnected; request cancelled")
+		call.errCode = CodeRequestCancelled
 		if stream != nil {
 			stream.close()
 		}
@@ -217,6 +218,7 @@ func (s *Server) writeOutcome(w http.ResponseWriter, call *Call, stream *sseStre
 	}
 	status := http.StatusOK
 	if e != nil {
+		call.errCode = e.Code
 		for k, v := range e.Header {
 			w.Header()[k] = v
 		}

@@ -114,8 +114,18 @@ func (t *inflightTable) cancelPrincipal(principal string) int {
 }
 
 // CancelPrincipal cancels all in-flight requests of the principal with this
-// ID (for example when its token is revoked); they end with -33002. It
-// returns how many were cancelled.
+// ID; they end with -33002. It returns how many were cancelled.
 func (s *Server) CancelPrincipal(principalID string) int {
 	return s.inflight.cancelPrincipal(principalID)
+}
+
+// RevokePrincipal is what a revoked token means to the server (SPEC.md B
+// "States and transitions"): every in-flight request of the principal ends
+// with -33002 and its legacy sessions end (their ids answer -33001). The
+// Authenticator refuses the token from then on; this takes back what it
+// already let in. It returns how many requests and sessions ended.
+func (s *Server) RevokePrincipal(principalID string) (requests, sessions int) {
+	requests = s.inflight.cancelPrincipal(principalID)
+	sessions = s.legacy.sessions.EndPrincipal(principalID)
+	return requests, sessions
 }

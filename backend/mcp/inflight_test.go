@@ -1,7 +1,9 @@
 package mcp
 
 import (
+	"context"
 	"encoding/json"
+	"strconv"
 	"testing"
 )
 
@@ -46,5 +48,52 @@ func TestCancellation(t *testing.T) {
 		if ts.inflight.cancel("someone-else", json.RawMessage(`"req-9"`)) {
 			t.Fatal("cancelled across principals")
 		}
+	})
+}
+
+// SPEC.md B "States and transitions": a revoked token's in-flight requests
+// end with -33002 and its legacy sessions are gone (-33001); another
+// principal's are untouched.
+func TestRevokePrincipalCancelsRequestsAndEndsSessions(t *testing.T) {
+	started := make(chan struct{}, 1)
+	slow := Tool{Name: "slow", Description: "blocks until cancelled", InputSchema: objectSchema(),
+		Handler: func(ctx context.Context, _ json.RawMessage) (*ToolResult, error) {
+			started <- struct{}{}
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}}
+	s, err := NewServer(Options{Authenticator: AuthenticatorFunc(bearerPrincipal), Tools: []Tool{fixtureListTool(), slow}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	port, err := s.Listen(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Shutdown(context.Background()) })
+	url := "http://127.0.0.1:" + strconv.Itoa(port) + "/mcp"
+	revoked, other := newLegacyPeer(t, url, "tok-revoked"), newLegacyPeer(t, url, "tok-other")
+	revokedSession, otherSession := revoked.initialize("2025-11-25"), other.initialize("2025-11-25")
+
+	done := make(chan legacyReply, 1)
+	go func() {
+		done <- revoked.request(revokedSession, "2025-11-25", "tools/call", map[string]any{"name": "slow", "arguments": map[string]any{}})
+	}()
+	<-started
+	requests, sessions := s.RevokePrincipal("token:tok-revoked")
+	t.Run("the in-flight request ends with -33002", func(t *testing.T) {
+		if requests != 1 {
+			t.Fatalf("%d requests cancelled", requests)
+		}
+		wantError(t, <-done, 200, CodeRequestCancelled)
+	})
+	t.Run("its session is gone: -33001", func(t *testing.T) {
+		if sessions != 1 {
+			t.Fatalf("%d sessions ended", sessions)
+		}
+		wantError(t, revoked.request(revokedSession, "2025-11-25", "tools/list", nil), 404, CodeSessionNotFound)
+	})
+	t.Run("another principal's session still works", func(t *testing.T) {
+		wantOK(t, other.request(otherSession, "2025-11-25", "tools/list", nil))
 	})
 }

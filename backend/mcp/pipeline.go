@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"time"
 
 	"app/backend/mcp/internal/wire"
 )
@@ -26,6 +27,9 @@ type exchange struct {
 	metaErr *Error
 	// answered is set by a stage that wrote the response itself.
 	answered bool
+	// start and errCode feed the Observer.
+	start   time.Time
+	errCode int
 }
 
 // stage is one named step of the request pipeline: it passes the exchange
@@ -60,8 +64,14 @@ var pipeline = [...]stage{
 // servePOST runs one JSON-RPC message through the pipeline, then dispatch.
 func (s *Server) servePOST(w http.ResponseWriter, r *http.Request) {
 	x := &exchange{w: w, r: r}
+	if s.opts.Observer != nil {
+		x.start = time.Now()
+		defer s.observe(x)
+	}
+	defer x.release()
 	for i := range pipeline {
 		if e := pipeline[i].run(s, x); e != nil {
+			x.errCode = e.Code
 			writeRPCError(w, x.id, e)
 			return
 		}
@@ -70,6 +80,13 @@ func (s *Server) servePOST(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.dispatch(w, r, x.call)
+}
+
+// release hands the request back to the Authenticator (Principal.Release).
+func (x *exchange) release() {
+	if x.call != nil && x.call.Principal.Release != nil {
+		x.call.Principal.Release()
+	}
 }
 
 // stageLimits reads the body under the 10 MB cap.

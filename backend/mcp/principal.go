@@ -23,6 +23,14 @@ type Principal struct {
 	// Anonymous is true for the loopback principal that exists while
 	// authentication is off.
 	Anonymous bool
+	// Name and Level describe the principal to people (the activity log,
+	// approval dialogs): e.g. a token's name and its access level.
+	Name  string
+	Level string
+	// Release, when set, is called once after the request this principal
+	// was authenticated for has been answered (an Authenticator uses it to
+	// bound requests in flight per caller).
+	Release func()
 }
 
 // HasScope reports whether p was granted scope.

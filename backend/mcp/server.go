@@ -40,6 +40,9 @@ type Options struct {
 	// Authenticator decides each request's principal; nil means every
 	// loopback caller is AnonymousPrincipal().
 	Authenticator Authenticator
+	// Observer, when set, is told of every answered POST /mcp (the activity
+	// log and the connected-clients list are fed from it).
+	Observer Observer
 	// AllowedOrigins overrides DefaultAllowedOrigins (tests only).
 	AllowedOrigins []string
 	// HandlerTimeout overrides the 330 s handler deadline (tests only).

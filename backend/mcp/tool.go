@@ -230,7 +230,7 @@ func (s *Server) handleToolsCall(ctx context.Context, req *Request[CallToolParam
 		return nil, invalidParams("arguments must be an object")
 	}
 	if err := t.resolved.Validate(inst); err != nil {
-		return toolErrorResult(NewToolError(ToolErrInvalidArgument, "arguments do not match the input schema: %v", err)), nil
+		return req.toolErrorResult(NewToolError(ToolErrInvalidArgument, "arguments do not match the input schema: %v", err)), nil
 	}
 	res, err := t.Handler(ctx, args)
 	if err != nil {
@@ -238,14 +238,14 @@ func (s *Server) handleToolsCall(ctx context.Context, req *Request[CallToolParam
 		var pe *Error
 		switch {
 		case errors.As(err, &te):
-			return toolErrorResult(te), nil
+			return req.toolErrorResult(te), nil
 		case errors.As(err, &pe):
 			return nil, pe
 		case ctx.Err() != nil:
 			return nil, ctx.Err()
 		default:
 			s.log.WithError(err).WithField("tool", name).Error("mcp: tool failed")
-			return toolErrorResult(NewToolError(ToolErrInternalFailure, "the tool failed")), nil
+			return req.toolErrorResult(NewToolError(ToolErrInternalFailure, "the tool failed")), nil
 		}
 	}
 	if res == nil {
@@ -267,7 +267,11 @@ func (s *Server) handleToolsCall(ctx context.Context, req *Request[CallToolParam
 	return out, nil
 }
 
-func toolErrorResult(te *ToolError) map[string]any {
+// toolErrorResult is a failed tool's result: isError true, text
+// "<code>: <message>" (SPEC.md B "Errors", tool errors). The code is kept on
+// the call for the Observer.
+func (c *Call) toolErrorResult(te *ToolError) map[string]any {
+	c.toolError = te.Code
 	return map[string]any{
 		"isError": true,
 		"content": []map[string]string{{"type": "text", "text": te.Error()}},

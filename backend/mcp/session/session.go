@@ -86,6 +86,8 @@ const (
 	Evicted EndReason = iota + 1
 	// Stopped: the store was closed because the server stopped.
 	Stopped
+	// Revoked: the principal that owned the session lost its rights (its token was revoked).
+	Revoked
 )
 
 func (r EndReason) String() string {
@@ -94,6 +96,8 @@ func (r EndReason) String() string {
 		return "evicted"
 	case Stopped:
 		return "server stopped"
+	case Revoked:
+		return "revoked"
 	}
 	return "unknown"
 }
@@ -204,6 +208,25 @@ func (st *Store) List() []Session {
 		out = append(out, el.Value.(*Session).copy())
 	}
 	return out
+}
+
+// EndPrincipal ends every session of principalID (its token was revoked) and returns how many
+// ended; their IDs are unknown from then on.
+func (st *Store) EndPrincipal(principalID string) int {
+	st.mu.Lock()
+	var ended []Session
+	for el := st.lru.Front(); el != nil; {
+		next := el.Next()
+		if s := el.Value.(*Session); s.PrincipalID == principalID {
+			ended = append(ended, s.copy())
+			st.lru.Remove(el)
+			delete(st.byID, s.ID)
+		}
+		el = next
+	}
+	st.mu.Unlock()
+	st.notify(ended, Revoked)
+	return len(ended)
 }
 
 // Close ends every session and makes Create fail with ErrClosed. It is idempotent.

@@ -306,3 +306,31 @@ func ExampleStore() {
 	// 2025-11-25 inspector
 	// session not found
 }
+
+// SPEC.md B "States and transitions": a token's sessions belong to it; revoking the token ends
+// them (the client must initialize again), and nobody else's.
+func TestEndPrincipalEndsOnlyThatPrincipalsSessions(t *testing.T) {
+	var ended []string
+	st := New(Options{OnEnd: func(s Session, why EndReason) {
+		if why == Revoked {
+			ended = append(ended, s.PrincipalID)
+		}
+	}})
+	a1, _ := st.Create("a", "2025-11-25", ClientInfo{Name: "x"}, nil)
+	b1, _ := st.Create("b", "2025-11-25", ClientInfo{Name: "y"}, nil)
+	a2, _ := st.Create("a", "2025-06-18", ClientInfo{Name: "z"}, nil)
+	if n := st.EndPrincipal("a"); n != 2 || len(ended) != 2 {
+		t.Fatalf("ended %d, notified %v", n, ended)
+	}
+	for _, id := range []string{a1.ID, a2.ID} {
+		if _, err := st.Get(id, "a"); err == nil {
+			t.Fatalf("session %s of the revoked principal still there", id)
+		}
+	}
+	if _, err := st.Get(b1.ID, "b"); err != nil || st.Len() != 1 {
+		t.Fatalf("another principal's session lost: %v", err)
+	}
+	if Revoked.String() != "revoked" {
+		t.Fatal(Revoked.String())
+	}
+}

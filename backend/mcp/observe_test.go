@@ -1,0 +1,106 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// recorder collects the Records an Observer gets.
+type recorder struct {
+	mu   sync.Mutex
+	recs []Record
+}
+
+func (r *recorder) observe(rec Record) {
+	r.mu.Lock()
+	r.recs = append(r.recs, rec)
+	r.mu.Unlock()
+}
+
+func (r *recorder) last(t *testing.T) Record {
+	t.Helper()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.recs) == 0 {
+		t.Fatal("nothing observed")
+	}
+	return r.recs[len(r.recs)-1]
+}
+
+// Every answered POST /mcp is told to the Observer (the activity log is fed
+// from it): who, which client, which method and tool, and the outcome.
+func TestObserverSeesEveryAnsweredRequest(t *testing.T) {
+	rec := &recorder{}
+	var released atomic.Int64
+	auth := AuthenticatorFunc(func(r *http.Request) (Principal, error) {
+		if r.Header.Get("Authorization") != "Bearer good" {
+			return Principal{}, NewError(CodeUnauthenticated, "unauthenticated", nil)
+		}
+		return Principal{ID: "tok-1", Name: "laptop", Level: "readOnly", Scopes: []string{ScopeToolsRead, ScopeResourcesRead},
+			Release: func() { released.Add(1) }}, nil
+	})
+	failing := Tool{Name: "fake_fail", Description: "fails", InputSchema: objectSchema(),
+		Handler: func(context.Context, json.RawMessage) (*ToolResult, error) {
+			return nil, NewToolError(ToolErrNotFound, "no such table")
+		}}
+	ts := startServer(t, Options{Authenticator: auth, Observer: rec.observe, Tools: []Tool{failing}})
+	authed := func(method string, params map[string]any) http.Header {
+		h := modernHeaders(method, params)
+		h.Set("Authorization", "Bearer good")
+		return h
+	}
+	t.Run("a tool call: principal, client, method, tool name and arguments", func(t *testing.T) {
+		p := map[string]any{"name": "fixture_list", "arguments": map[string]any{}}
+		ts.post(t, authed("tools/call", p), modernBody(1, "tools/call", p))
+		r := rec.last(t)
+		if r.Principal.ID != "tok-1" || r.Principal.Name != "laptop" || r.Method != "tools/call" || r.Name != "fixture_list" ||
+			string(r.Arguments) != "{}" || r.ErrorCode != 0 || r.ToolError != "" || r.Era != EraModern ||
+			r.Client == nil || r.Client.Name != "test" || r.Duration <= 0 || r.Start.IsZero() {
+			t.Fatalf("%+v", r)
+		}
+	})
+	t.Run("a failed tool: its tool error code", func(t *testing.T) {
+		p := map[string]any{"name": "fake_fail", "arguments": map[string]any{}}
+		ts.post(t, authed("tools/call", p), modernBody(2, "tools/call", p))
+		if r := rec.last(t); r.ToolError != ToolErrNotFound || r.ErrorCode != 0 {
+			t.Fatalf("%+v", r)
+		}
+	})
+	t.Run("a protocol error: its code", func(t *testing.T) {
+		p := map[string]any{"name": "nope", "arguments": map[string]any{}}
+		ts.post(t, authed("tools/call", p), modernBody(3, "tools/call", p))
+		if r := rec.last(t); r.ErrorCode != CodeInvalidParams || r.Name != "nope" {
+			t.Fatalf("%+v", r)
+		}
+	})
+	t.Run("a refused token: -33009 and no principal", func(t *testing.T) {
+		ts.post(t, modernHeaders("tools/list", nil), modernBody(4, "tools/list", nil))
+		if r := rec.last(t); r.ErrorCode != CodeUnauthenticated || r.Principal.ID != "" || r.Method != "tools/list" {
+			t.Fatalf("%+v", r)
+		}
+	})
+	t.Run("a body that is not JSON: -32700 and no method", func(t *testing.T) {
+		ts.post(t, authed("tools/list", nil), []byte("{"))
+		if r := rec.last(t); r.ErrorCode != CodeParseError || r.Method != "" {
+			t.Fatalf("%+v", r)
+		}
+	})
+	t.Run("a notification", func(t *testing.T) {
+		ts.post(t, authed("notifications/initialized", nil), []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+		if r := rec.last(t); !r.Notification || r.Method != "notifications/initialized" || r.ErrorCode != 0 {
+			t.Fatalf("%+v", r)
+		}
+	})
+	t.Run("Release is called once for every authenticated request", func(t *testing.T) {
+		// Authenticated so far: the two tool calls, the unknown tool, the
+		// bad body (authentication comes after the envelope: never reached)
+		// and the notification.
+		if got := released.Load(); got != 4 {
+			t.Fatalf("released %d times", got)
+		}
+	})
+}
