@@ -23,6 +23,10 @@ type Principal struct {
 	// Anonymous is true for the loopback principal that exists while
 	// authentication is off.
 	Anonymous bool
+	// Connections, when not nil, is the allowlist of connection ids the
+	// principal may reach (a token limited to some connections); nil means
+	// every connection the user lets AI clients see.
+	Connections []string
 	// Name and Level describe the principal to people (the activity log,
 	// approval dialogs): e.g. a token's name and its access level.
 	Name  string
@@ -31,6 +35,11 @@ type Principal struct {
 	// was authenticated for has been answered (an Authenticator uses it to
 	// bound requests in flight per caller).
 	Release func()
+}
+
+// MayUse reports whether the principal's allowlist admits the connection.
+func (p Principal) MayUse(connectionID string) bool {
+	return p.Connections == nil || slices.Contains(p.Connections, connectionID)
 }
 
 // HasScope reports whether p was granted scope.

@@ -57,3 +57,14 @@ func TestScopesAndAuthenticator(t *testing.T) {
 		}
 	})
 }
+
+// SPEC.md B "Authentication" 3: a token may be limited to some connections;
+// nil is every connection.
+func TestPrincipalConnectionAllowlist(t *testing.T) {
+	all := Principal{ID: "a"}
+	some := Principal{ID: "b", Connections: []string{"c1"}}
+	none := Principal{ID: "c", Connections: []string{}}
+	if !all.MayUse("c1") || !some.MayUse("c1") || some.MayUse("c2") || none.MayUse("c1") {
+		t.Fatal("allowlist rule broken")
+	}
+}
