@@ -6,12 +6,18 @@ export APP_CACHE_DIR ?= $(HOME)/.cache/app
 
 .PHONY: help run test setup app headless bench fuzz lint clean
 
+# One line per target of this file; `make lint` fails when a target is missing here.
 help:
-	@echo "make run    build and open the desktop app with a local demo Weaviate"
-	@echo "make test   run every test suite (installs what is missing)"
-	@echo "make app    build build/bin/app (Wails, WebKitGTK 4.1 on Linux)"
-	@echo "make bench  run the benchmarks and print ratios against their peers"
-	@echo "make fuzz   fuzz the parsers of untrusted input for a short while each"
+	@echo "make help      this list"
+	@echo "make run       build and open the desktop app with a local demo Weaviate"
+	@echo "make test      run every test suite (installs what is missing first)"
+	@echo "make setup     install what make test needs, without testing (scripts/setup.sh test)"
+	@echo "make app       build build/bin/app, the desktop app (Wails, WebKitGTK 4.1 on Linux)"
+	@echo "make headless  build build/bin/app-headless: no GTK needed, for --headless and the CLI"
+	@echo "make bench     run the benchmarks and print ratios against their peers"
+	@echo "make fuzz      fuzz the parsers of untrusted input for a short while each"
+	@echo "make lint      gofmt, go vet and staticcheck (installed on first use), and this list"
+	@echo "make clean     remove the built binaries and the built frontend"
 
 run:
 	@bash scripts/run.sh
@@ -27,7 +33,9 @@ setup:
 app:
 	@bash scripts/build-app.sh
 
-# A binary for headless use and tests that need no GTK at run time.
+# The same program built without the Wails build tags: no GTK or WebKit at build or run time.
+# It runs `--headless` (MCP server and connections, no window) and the CLI subcommands; it
+# cannot open the window (that is build/bin/app, from `make app`).
 headless:
 	go build -o build/bin/app-headless .
 
@@ -37,9 +45,34 @@ bench:
 fuzz:
 	@bash scripts/fuzz.sh
 
+# The static checks over the Go packages (node_modules left out, as in scripts/test.sh):
+# gofmt, go vet, staticcheck (pinned in scripts/lib.sh, installed into $APP_CACHE_DIR/tools on
+# first use as scripts/setup.sh does), and that `make help` lists every target of this file
+# and .PHONY names each. Every check runs; the target fails at the end if one did.
 lint:
-	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: the files above need formatting"; exit 1; }
-	go vet ./...
+	@. scripts/lib.sh; cd "$$ROOT"; status=0; \
+	pkgs=$$(go list ./... | grep -v /node_modules/); \
+	step "gofmt"; \
+	bad=$$(gofmt -l $$(git ls-files '*.go' | grep -v /node_modules/)); \
+	if [ -n "$$bad" ]; then echo "$$bad"; say "gofmt: the files above need formatting"; status=1; else say "gofmt clean"; fi; \
+	step "go vet"; \
+	if go vet $$pkgs; then say "go vet clean"; else status=1; fi; \
+	step "staticcheck $$STATICCHECK_VERSION"; \
+	if ! sc=$$(ensure_staticcheck); then status=1; elif "$$sc" $$pkgs; then say "staticcheck clean"; else status=1; fi; \
+	step "make help lists every target of the Makefile"; \
+	rules=$$(sed -nE 's/^([a-z][a-z0-9_-]*):([^=]|$$).*/\1/p' Makefile); \
+	phony=" $$(sed -n 's/^\.PHONY://p' Makefile | tr -s ' \t' '  ') "; \
+	listed=" $$(make -s --no-print-directory -f Makefile help | awk '$$1 == "make" { printf "%s ", $$2 }') "; \
+	helpok=1; \
+	for t in $$rules; do \
+	  case "$$listed" in *" $$t "*) ;; *) say "make help does not list the target $$t: add a line for it"; helpok=0 ;; esac; \
+	  case "$$phony" in *" $$t "*) ;; *) say "the target $$t is missing from .PHONY"; helpok=0 ;; esac; \
+	done; \
+	for t in $$listed $$phony; do \
+	  grep -qx "$$t" <<<"$$rules" || { say "make help or .PHONY names $$t, which is no target"; helpok=0; }; \
+	done; \
+	if [ $$helpok = 1 ]; then say "make help lists all $$(wc -w <<<"$$rules") targets, each in .PHONY"; else status=1; fi; \
+	exit $$status
 
 clean:
 	rm -rf build/bin frontend/dist/assets frontend/dist/index.html

@@ -5,8 +5,43 @@ TOOLS_DIR="$APP_CACHE_DIR/tools"
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 GOBIN_DIR="$(go env GOPATH 2>/dev/null)/bin"
 
+# Go tools the scripts run, pinned. Each is installed once with `go install` into
+# $TOOLS_DIR/<name>-<version>/ (ensure_go_tool), outside the repository.
+GOTESTSUM_VERSION=v1.13.0
+# Staticcheck 2026.2.2 is the module version v0.8.2; it builds with Go 1.26 and checks
+# Go 1.26 code.
+STATICCHECK_VERSION=v0.8.2
+
 step() { printf '\n\033[1m==> %s\033[0m\n' "$*"; }
 say() { echo "    $*"; }
 die() { echo "error: $*" >&2; exit 1; }
 
 need() { command -v "$1" >/dev/null 2>&1 || die "$1 is not installed: $2"; }
+
+# ensure_go_tool NAME PACKAGE VERSION: install PACKAGE@VERSION into $TOOLS_DIR/NAME-VERSION/
+# unless it is there already. Progress goes to stderr; stdout gets the binary's path.
+ensure_go_tool() {
+  local dir="$TOOLS_DIR/$1-$3"
+  if [ -x "$dir/$1" ]; then
+    say "$1 $3 already installed in $dir" >&2
+  else
+    say "installing $2@$3 into $dir (go install, once)" >&2
+    GOBIN="$dir" go install "$2@$3" >&2 || die "go install $2@$3 failed (see above)"
+  fi
+  echo "$dir/$1"
+}
+
+ensure_gotestsum() { ensure_go_tool gotestsum gotest.tools/gotestsum "$GOTESTSUM_VERSION"; }
+ensure_staticcheck() { ensure_go_tool staticcheck honnef.co/go/tools/cmd/staticcheck "$STATICCHECK_VERSION"; }
+
+# npm_ci_once DIR: `npm ci` in DIR unless DIR/node_modules was installed from the same
+# package-lock.json (a copy of it, node_modules/.lock-installed, records what was installed).
+npm_ci_once() {
+  local rel="${1#"$ROOT"/}"
+  if cmp -s "$1/package-lock.json" "$1/node_modules/.lock-installed" 2>/dev/null; then
+    say "$rel/node_modules matches package-lock.json; nothing to do"
+  else
+    (cd "$1" && npm ci --no-audit --no-fund --loglevel=error) || die "npm ci in $rel failed (see above)"
+    cp "$1/package-lock.json" "$1/node_modules/.lock-installed"
+  fi
+}

@@ -3,7 +3,8 @@
 #   scripts/setup.sh run    what `make run` needs: desktop build deps, Wails CLI, npm packages
 #                           of the frontend, weaviate-server for the demo node
 #   scripts/setup.sh test   all of the above plus the test peers: Xvfb, Chromium, Node 22,
-#                           the official MCP clients, gotestsum
+#                           the official MCP clients, the npm packages of the end-to-end test,
+#                           gotestsum, and staticcheck for `make lint`
 # Everything is idempotent; a second run installs nothing.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -19,12 +20,7 @@ step "desktop build dependencies (GTK, WebKitGTK 4.1, Xvfb, Chromium) and the Wa
 bash "$ROOT/scripts/ensure-desktop-deps.sh"
 
 step "frontend npm packages"
-if [ -f "$ROOT/frontend/node_modules/.package-lock.json" ] && cmp -s "$ROOT/frontend/package-lock.json" "$ROOT/frontend/node_modules/.lock-installed" 2>/dev/null; then
-  say "frontend/node_modules matches package-lock.json; nothing to do"
-else
-  (cd "$ROOT/frontend" && npm ci --no-audit --no-fund --loglevel=error)
-  cp "$ROOT/frontend/package-lock.json" "$ROOT/frontend/node_modules/.lock-installed"
-fi
+npm_ci_once "$ROOT/frontend"
 
 step "weaviate-server v1.35.2 (built once with go install, cached in $TOOLS_DIR)"
 bash "$ROOT/scripts/ensure-weaviate.sh"
@@ -36,16 +32,13 @@ NODE22_BIN="$(bash "$ROOT/scripts/ensure-node22.sh" | tail -n1)"
 say "Node 22 at $NODE22_BIN"
 
 step "the official MCP clients and conformance suite (interop/, npm ci under Node 22)"
-if [ -d "$ROOT/interop/node_modules" ] && cmp -s "$ROOT/interop/package-lock.json" "$ROOT/interop/node_modules/.lock-installed" 2>/dev/null; then
-  say "interop/node_modules matches package-lock.json; nothing to do"
-else
-  (cd "$ROOT/interop" && PATH="$NODE22_BIN:$PATH" npm ci --no-audit --no-fund --loglevel=error)
-  cp "$ROOT/interop/package-lock.json" "$ROOT/interop/node_modules/.lock-installed"
-fi
+PATH="$NODE22_BIN:$PATH" npm_ci_once "$ROOT/interop"
 
-step "gotestsum v1.13.0 (test runner with a summary line)"
-if [ -x "$TOOLS_DIR/gotestsum-v1.13.0/gotestsum" ]; then
-  say "already installed"
-else
-  GOBIN="$TOOLS_DIR/gotestsum-v1.13.0" go install gotest.tools/gotestsum@v1.13.0
-fi
+step "the end-to-end test's npm packages (tests/e2e: playwright-core, driving the system Chromium)"
+npm_ci_once "$ROOT/tests/e2e"
+
+step "gotestsum $GOTESTSUM_VERSION (test runner with a summary line, cached in $TOOLS_DIR)"
+ensure_gotestsum >/dev/null
+
+step "staticcheck $STATICCHECK_VERSION (Staticcheck 2026.2.2, run by make lint, cached in $TOOLS_DIR)"
+ensure_staticcheck >/dev/null
