@@ -147,6 +147,7 @@ func TestTLSVariantAnswersOverHTTPSWithItsSelfSignedCertificate(t *testing.T) {
 }
 
 func TestStartFailsClearlyWhenThePortIsInUse(t *testing.T) {
+	weaviatetest.RequireBinary(t)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -188,6 +189,7 @@ func TestStartFailsClearlyWhenTheServerExitsEarly_FakeCrashingServer(t *testing.
 }
 
 func TestStartGivesUpWhenTheContextEnds(t *testing.T) {
+	weaviatetest.RequireBinary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
 	_, err := weaviatenode.Start(ctx, weaviatenode.Options{})
@@ -197,6 +199,7 @@ func TestStartGivesUpWhenTheContextEnds(t *testing.T) {
 }
 
 func TestStopKillsTheServerRemovesTheTempDirAndIsIdempotent(t *testing.T) {
+	weaviatetest.RequireBinary(t)
 	n, err := weaviatenode.Start(context.Background(), weaviatenode.Options{})
 	if err != nil {
 		t.Fatal(err)

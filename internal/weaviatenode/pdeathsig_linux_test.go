@@ -43,6 +43,7 @@ func alive(pid int) bool {
 }
 
 func TestTheServerDiesWhenItsParentIsKilled(t *testing.T) {
+	weaviatetest.RequireBinary(t)
 	parent := exec.Command(os.Args[0], "-test.run=^TestHelperProcessStartsANodeAndHangs$", "-test.v")
 	parent.Env = append(os.Environ(), "WEAVIATENODE_HELPER=1")
 	out, err := parent.StdoutPipe()

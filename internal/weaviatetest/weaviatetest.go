@@ -16,21 +16,24 @@
 // Without Main the nodes still die with the test binary on Linux (Pdeathsig), but their
 // temporary data directories are left behind.
 //
-// A missing weaviate-server binary FAILS the test with the sentence that names the fix
-// (scripts/ensure-weaviate.sh); it never skips, because a skipped harness hides every driver
-// test behind it. Set APP_WEAVIATE_LOG=1 to see the server's own log on stderr.
+// A missing weaviate-server binary follows the rule of app/internal/testenv: under `make test`
+// (APP_TEST_SETUP=1, the set-up built the binary) it FAILS the test, because a skipped harness
+// would hide every driver test behind it; in a plain `go test` without the set-up it SKIPS
+// the test with one line naming the binary and the fix (scripts/ensure-weaviate.sh, or make
+// test). Any other start failure fails the test. Set APP_WEAVIATE_LOG=1 to see the server's
+// own log on stderr.
 package weaviatetest
 
 import (
 	"context"
-	"flag"
+	"errors"
 	"os"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"app/internal/fixtures"
+	"app/internal/testenv"
 	"app/internal/weaviatenode"
 )
 
@@ -47,8 +50,28 @@ func Options(v weaviatenode.Variant) weaviatenode.Options {
 	return opts
 }
 
+// MissingBinary returns "" when the weaviate-server binary is there to run, else the
+// description of the missing prerequisite for testenv.Require: the version, the script that
+// builds it and where it was looked for. A set but unusable $APP_WEAVIATE_BIN is not a missing
+// set-up, so it returns "" and the start fails with its own message.
+func MissingBinary() string {
+	if _, err := weaviatenode.BinaryPath(); errors.Is(err, weaviatenode.ErrBinaryMissing) {
+		return "weaviate-server " + weaviatenode.Version + ", built by scripts/ensure-weaviate.sh (looked for " + weaviatenode.CachedBinaryPath() + ")"
+	}
+	return ""
+}
+
+// RequireBinary ends the test when the weaviate-server binary is missing: a skip without the
+// set-up, a failure under it (see app/internal/testenv). Start, StartWith and Shared call it;
+// call it yourself before weaviatenode.Start.
+func RequireBinary(t testing.TB) {
+	t.Helper()
+	testenv.Require(t, MissingBinary())
+}
+
 // Start starts a fresh, empty node of variant v for this test and stops it when the test
-// ends. It fails the test if the node cannot start.
+// ends. It fails the test if the node cannot start (and skips it, without the set-up, when
+// the binary is missing: see RequireBinary).
 func Start(t testing.TB, v weaviatenode.Variant) *weaviatenode.Node {
 	t.Helper()
 	return StartWith(t, Options(v))
@@ -57,6 +80,7 @@ func Start(t testing.TB, v weaviatenode.Variant) *weaviatenode.Node {
 // StartWith is Start with explicit options (port, data directory, extra environment).
 func StartWith(t testing.TB, opts weaviatenode.Options) *weaviatenode.Node {
 	t.Helper()
+	RequireBinary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
 	n, err := weaviatenode.Start(ctx, opts)
@@ -83,6 +107,7 @@ var (
 // failed once, every caller fails with the same error.
 func Shared(t testing.TB, v weaviatenode.Variant) *weaviatenode.Node {
 	t.Helper()
+	RequireBinary(t)
 	sharedMu.Lock()
 	s, ok := shared[v]
 	if !ok {
@@ -130,14 +155,9 @@ func StopShared() {
 //
 // Tests named TestHelper... are child processes that other tests re-run the test binary
 // into; Main leaves them out of a normal run (instead of letting them report SKIP) unless
-// -test.run names them.
+// -test.run names them (testenv.LeaveOutHelpers).
 func Main(m *testing.M) {
-	flag.Parse()
-	if run := flag.Lookup("test.run"); run != nil && !strings.Contains(run.Value.String(), "TestHelper") {
-		if skip := flag.Lookup("test.skip"); skip != nil && skip.Value.String() == "" {
-			_ = flag.Set("test.skip", "^TestHelper")
-		}
-	}
+	testenv.LeaveOutHelpers()
 	code := m.Run()
 	StopShared()
 	os.Exit(code)

@@ -1,6 +1,8 @@
 // Package desktop tests the built desktop binary (build/bin/app) in a real window on a
 // private Xvfb display: the window opens, the UI paints the saved connections, the keyboard
-// opens one, and opening a connection to a real demo node shows its collections and a grid. It needs `make app` first; see README.md in this directory.
+// opens one, and opening a connection to a real demo node shows its collections and a grid.
+// It needs `make app` first; see README.md in this directory. Without its prerequisites it
+// skips in a plain `go test` and fails under `make test` (app/internal/testenv).
 package desktop
 
 import (
@@ -17,6 +19,7 @@ import (
 	"time"
 
 	"app/internal/fixtures"
+	"app/internal/testenv"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 	"app/tests/desktop/harness"
@@ -31,12 +34,17 @@ const screenW, screenH = 1440, 900
 // (logo gradient, anti-aliased text, badges) has hundreds.
 const minColors = 64
 
-func appBinary(t *testing.T) string {
+// requireWindow ends the test, naming everything missing in one line, when a prerequisite of
+// the window tests is missing: the desktop binary (make app), Xvfb, xdotool and ImageMagick's
+// import, and whatever more the caller names. It is a skip in a plain `go test` and a failure
+// under `make test` (app/internal/testenv). It returns the desktop binary.
+func requireWindow(t *testing.T, more ...string) string {
 	t.Helper()
 	bin := filepath.Join(harness.RepoRoot(t), "build", "bin", "app")
-	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("the desktop binary %s is missing: run `make app` first (it runs `wails build -tags webkit2_41`)", bin)
-	}
+	testenv.Require(t, append([]string{
+		testenv.File(bin, "the desktop binary build/bin/app, built by make app (wails build -tags webkit2_41)"),
+		harness.MissingTools("Xvfb", "xdotool", "import"),
+	}, more...)...)
 	return bin
 }
 
@@ -118,8 +126,7 @@ func openWindow(ctx context.Context, t *testing.T, gtkTheme string, names ...str
 // openWindowWith is openWindow with the connections' addresses given.
 func openWindowWith(ctx context.Context, t *testing.T, gtkTheme string, conns ...saved) *window {
 	t.Helper()
-	bin := appBinary(t)
-	harness.RequireTools(t, "Xvfb", "xdotool", "import")
+	bin := requireWindow(t)
 	w := &window{art: harness.ArtifactDir(t), configDir: t.TempDir(), exited: make(chan struct{})}
 	for _, c := range conns {
 		addConnection(t, bin, w.configDir, c.name, c.host, c.port)
@@ -207,6 +214,7 @@ func waitChanged(ctx context.Context, d *harness.Display, win, base, path string
 func TestWindowOpensTheDemoConnectionAndShowsItsCollections(t *testing.T) {
 	// The README's promise for `make run`: a local node with demo data and a saved
 	// connection to it, so a new user sees real collections at once.
+	requireWindow(t, weaviatetest.MissingBinary())
 	node := weaviatetest.Start(t, weaviatenode.Anonymous)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

@@ -1,7 +1,10 @@
 // Package e2e runs the real UI against the real Go backend: `wails dev` on a private Xvfb
 // display serves the frontend with working bindings, and headless Chromium (playwright-core,
 // ui.mjs) checks what a user sees, against a real weaviate-server loaded with the demo data.
-// Slow (wails dev compiles the app): about a minute warm.
+// Slow (wails dev compiles the app): about a minute warm. Its prerequisites (Xvfb, Chromium,
+// Node, the Wails CLI, the npm packages of tests/e2e and frontend, weaviate-server) come from
+// scripts/setup.sh test; without them it skips in a plain `go test` and fails under `make
+// test` (app/internal/testenv).
 package e2e
 
 import (
@@ -22,6 +25,7 @@ import (
 	"time"
 
 	"app/internal/fixtures"
+	"app/internal/testenv"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 	"app/tests/desktop/harness"
@@ -31,8 +35,9 @@ func TestMain(m *testing.M) { weaviatetest.Main(m) }
 
 var keyringEnv = []string{"APP_KEYRING_BACKEND=file", "APP_KEYRING_PASSWORD=test"}
 
-func wailsCLI(t *testing.T) string {
-	t.Helper()
+// wailsCLI is the Wails CLI on PATH or in $(go env GOPATH)/bin, where
+// scripts/ensure-desktop-deps.sh installs it; "" when there is none.
+func wailsCLI() string {
 	if p, err := exec.LookPath("wails"); err == nil {
 		return p
 	}
@@ -43,22 +48,33 @@ func wailsCLI(t *testing.T) string {
 			return p
 		}
 	}
-	t.Fatal("the Wails CLI is not installed: run scripts/ensure-desktop-deps.sh (it installs v2.16.0)")
 	return ""
 }
 
-// npmCI installs a lockfile's packages when node_modules is missing.
-func npmCI(t *testing.T, dir string) {
+// requireE2E ends the test, naming everything missing in one line, when a prerequisite is
+// missing: a skip in a plain `go test`, a failure under `make test` (app/internal/testenv).
+// scripts/setup.sh test installs them all. It returns the Wails CLI and the Chromium binary.
+func requireE2E(t *testing.T, root string) (wails, chromium string) {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join(dir, "node_modules")); err == nil {
-		return
+	wails = wailsCLI()
+	missingWails := ""
+	if wails == "" {
+		missingWails = "the Wails CLI v2.16.0 (scripts/ensure-desktop-deps.sh installs it)"
 	}
-	t.Logf("npm ci in %s", dir)
-	cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund")
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("npm ci in %s: %v\n%s", dir, err, out)
+	missingNode := testenv.Tool("node", "npm")
+	if missingNode != "" {
+		missingNode += " (install Node.js 20+ with npm)"
 	}
+	chromium, _ = exec.LookPath("chromium")
+	testenv.Require(t,
+		harness.MissingTools("Xvfb", "chromium"),
+		missingNode,
+		missingWails,
+		testenv.Dir(filepath.Join(root, "tests", "e2e", "node_modules", "playwright-core"), "playwright-core in tests/e2e/node_modules (npm ci in tests/e2e)"),
+		testenv.Dir(filepath.Join(root, "frontend", "node_modules"), "frontend/node_modules (npm ci in frontend)"),
+		weaviatetest.MissingBinary(),
+	)
+	return wails, chromium
 }
 
 func freePort(t *testing.T) int {
@@ -100,11 +116,8 @@ type checkResult struct {
 
 func TestUIAgainstTheRealBackend(t *testing.T) {
 	root := harness.RepoRoot(t)
-	harness.RequireTools(t, "Xvfb", "node", "npm", "chromium")
-	wails := wailsCLI(t)
+	wails, chromium := requireE2E(t, root)
 	art := harness.ArtifactDir(t)
-	npmCI(t, filepath.Join(root, "tests", "e2e"))
-	npmCI(t, filepath.Join(root, "frontend"))
 
 	// A plain binary for the CLI commands (no window, so no GTK needed).
 	cli := filepath.Join(t.TempDir(), "app")
@@ -179,7 +192,7 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 	run.Dir = filepath.Join(root, "tests", "e2e")
 	run.Env = append(os.Environ(), "APP_E2E_URL="+devURL, "APP_E2E_CLI="+cli, "APP_E2E_CONFIG_DIR="+configDir,
 		fmt.Sprintf("APP_E2E_DEMO_ADDR=%s:%d", node.Host, node.Port), "APP_E2E_UNREACHABLE_PORT="+fmt.Sprint(freePort(t)),
-		"APP_E2E_ARTIFACTS="+art, "CHROMIUM=/usr/bin/chromium")
+		"APP_E2E_ARTIFACTS="+art, "CHROMIUM="+chromium)
 	var stderr bytes.Buffer
 	run.Stderr = &stderr
 	out, runErr := run.Output()

@@ -1,6 +1,8 @@
 // Package harness starts what the window tests need from the outside: a private Xvfb
 // display, the app binary with a throwaway config dir, and screenshots of the screen.
 // It is shared by tests/desktop (the built binary) and tests/e2e (wails dev + Chromium).
+// A missing tool follows the rule of app/internal/testenv: a skip in a plain `go test`, a
+// failure under `make test`.
 package harness
 
 import (
@@ -19,6 +21,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"app/internal/testenv"
 )
 
 // RepoRoot walks up from the working directory to the directory whose go.mod declares
@@ -42,18 +46,20 @@ func RepoRoot(t testing.TB) string {
 	}
 }
 
-// RequireTools fails the test, naming the setup script, when a command is not on PATH.
+// MissingTools returns "" when every command is on PATH, else the description of the missing
+// ones with the script that installs them, for testenv.Require.
+func MissingTools(names ...string) string {
+	if m := testenv.Tool(names...); m != "" {
+		return m + " (scripts/ensure-desktop-deps.sh installs them)"
+	}
+	return ""
+}
+
+// RequireTools ends the test when a command is not on PATH: a skip without `make test`'s
+// set-up, a failure under it (see app/internal/testenv).
 func RequireTools(t testing.TB, names ...string) {
 	t.Helper()
-	var missing []string
-	for _, n := range names {
-		if _, err := exec.LookPath(n); err != nil {
-			missing = append(missing, n)
-		}
-	}
-	if len(missing) > 0 {
-		t.Fatalf("%s not found on PATH: run scripts/ensure-desktop-deps.sh to install the desktop test tools", strings.Join(missing, ", "))
-	}
+	testenv.Require(t, MissingTools(names...))
 }
 
 // ArtifactDir is where a test keeps its screenshots and logs: $APP_TEST_ARTIFACTS/<name>
