@@ -4,7 +4,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 export APP_CACHE_DIR ?= $(HOME)/.cache/app
 
-.PHONY: help run test setup app headless bench fuzz lint clean
+.PHONY: help run test setup app headless bench bench-compare fuzz lint clean
 
 # One line per target of this file; `make lint` fails when a target is missing here.
 help:
@@ -15,6 +15,7 @@ help:
 	@echo "make app       build build/bin/app, the desktop app (Wails, WebKitGTK 4.1 on Linux)"
 	@echo "make headless  build build/bin/app-headless: no GTK needed, for --headless and the CLI"
 	@echo "make bench     run the benchmarks and print ratios against their peers"
+	@echo "make bench-compare REV=<commit>  MCP throughput of this tree against an older commit"
 	@echo "make fuzz      fuzz the parsers of untrusted input for a short while each"
 	@echo "make lint      gofmt, go vet and staticcheck (installed on first use), and this list"
 	@echo "make clean     remove the built binaries and the built frontend"
@@ -41,6 +42,9 @@ headless:
 
 bench:
 	@bash scripts/bench.sh
+
+bench-compare:
+	@REV="$(REV)" bash scripts/bench-compare.sh
 
 fuzz:
 	@bash scripts/fuzz.sh

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test.sh (`make test`): every test suite of the project, from nothing.
 #   1. set-up of what is missing (scripts/setup.sh test)
-#   2. static checks: gofmt, go vet
+#   2. static checks: gofmt, go vet, staticcheck
 #   3. frontend unit tests (Vitest)
 #   4. the desktop binary (wails build), needed by the window test
 #   5. all Go tests with the race detector: backend, driver and MCP against a real
@@ -26,11 +26,12 @@ record() { # suite passed failed rc
 bash scripts/setup.sh test || die "set-up failed (see above); nothing was tested"
 export APP_TEST_SETUP=1 # the set-up ran: a missing prerequisite now fails a test (internal/testenv)
 
-step "static checks: gofmt and go vet"
+step "static checks: gofmt, go vet and staticcheck"
 GOPKGS=$(go list ./... | grep -v /node_modules/)
 unformatted=$(gofmt -l $(git ls-files '*.go' | grep -v node_modules))
 if [ -n "$unformatted" ]; then echo "$unformatted"; say "gofmt: the files above need formatting"; record gofmt 0 1 1; else say "gofmt clean"; record gofmt 1 0 0; fi
 if go vet $GOPKGS; then say "go vet clean"; record vet 1 0 0; else record vet 0 1 1; fi
+if sc=$(ensure_staticcheck) && "$sc" $GOPKGS; then say "staticcheck clean"; record staticcheck 1 0 0; else record staticcheck 0 1 1; fi
 
 step "frontend unit tests (Vitest)"
 (cd frontend && npx vitest run --reporter=default --reporter=json --outputFile="$ART/vitest.json"); rc=$?

@@ -185,7 +185,7 @@ func (s *Server) originAllowed(origin string, boundPort int) bool {
 			return true
 		}
 	}
-	if rest, ok := strings.CutPrefix(origin, "http://"); ok && boundPort > 0 && strings.IndexAny(rest, "/?#@") < 0 {
+	if rest, ok := strings.CutPrefix(origin, "http://"); ok && boundPort > 0 && !strings.ContainsAny(rest, "/?#@") {
 		_, port, err := net.SplitHostPort(rest)
 		return err == nil && port != "" && hostAllowed(rest, boundPort)
 	}

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"app/internal/weaviatetest"
 )
 
 // TestMain lets the tests re-run this test binary as the command itself.
@@ -49,6 +51,7 @@ func runDemo(t *testing.T, args ...string) (ready, *exec.Cmd) {
 }
 
 func TestDemoPrintsOneJSONLineKeepsItsDataAndStopsOnSIGTERM(t *testing.T) {
+	weaviatetest.RequireBinary(t)
 	dir := t.TempDir()
 	for i, wantLoaded := range []bool{true, false} {
 		r, cmd := runDemo(t, "--data-dir", dir, "--port", "0")

@@ -161,6 +161,7 @@ func checkOperator(c *class, col string, op driver.Operator) error {
 		}
 		return nil
 	case driver.OpRegex:
+		//lint:ignore ST1005 the sentence starts with the product's name, shown to the user as is
 		return fmt.Errorf("Weaviate has no regular-expression filter; use contains, starts with or ends with (Like with * wildcards)")
 	}
 	return fmt.Errorf("unknown operator %q", string(op))

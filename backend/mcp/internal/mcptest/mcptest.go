@@ -95,7 +95,7 @@ func (s *Server) Call(t testing.TB, method string, params map[string]any) Reply 
 	defer resp.Body.Close()
 	r := Reply{Status: resp.StatusCode}
 	var out struct {
-		Result map[string]any `json:"result"`
+		Result map[string]any  `json:"result"`
 		Error  json.RawMessage `json:"error"`
 	}
 	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {

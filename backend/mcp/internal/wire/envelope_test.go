@@ -56,4 +56,3 @@ func TestDecode(t *testing.T) {
 		})
 	}
 }
-
