@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -10,6 +11,7 @@ import (
 
 	"app/backend/driver"
 	"app/backend/mcp"
+	"app/backend/mcp/internal/mcptest"
 )
 
 // specToolErrorCodes are the nine tool error codes, spelled as SPEC.md B
@@ -165,4 +167,34 @@ func TestFromError(t *testing.T) {
 			t.Fatalf("FromError() did not keep the protocol error")
 		}
 	})
+}
+
+// SPEC.md B "Errors": a tool failure is a result, not a protocol error:
+// isError true, resultType complete, text "<code>: <message>"; a driver's
+// "Authentication failed:" reaches the model with its hint, over the wire.
+func TestFromErrorOverTheWire(t *testing.T) {
+	failing := func(err error) mcp.Tool {
+		return mcp.Tool{Name: "fails", Description: "fails", InputSchema: noArguments(),
+			Handler: func(context.Context, json.RawMessage) (*mcp.ToolResult, error) { return nil, FromError(err) }}
+	}
+	cases := []struct {
+		name, want string
+		err        error
+	}{
+		{"a rejected key is not_connected with the spec's prefix", "not_connected: Authentication failed: the key was rejected",
+			driver.Errorf(driver.KindAuth, "the key was rejected")},
+		{"a refused filter is invalid_argument", "invalid_argument: REGEX cannot run",
+			fmt.Errorf("browse: %w", driver.Errorf(driver.KindRefusedFilter, "REGEX cannot run"))},
+		{"anything else is internal_failure without its text", "internal_failure: the tool failed",
+			errors.New("dial tcp 127.0.0.1:1: secret-ish detail")},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			srv := mcptest.Start(t, mcp.Options{Tools: []mcp.Tool{failing(c.err)}})
+			r := srv.Call(t, "tools/call", map[string]any{"name": "fails", "arguments": map[string]any{}})
+			if r.Status != 200 || r.Result["isError"] != true || r.Result["resultType"] != "complete" || r.Text() != c.want {
+				t.Fatalf("%d %v", r.Status, r.Result)
+			}
+		})
+	}
 }
