@@ -1,0 +1,237 @@
+package activity
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"app/backend/mcp"
+	"app/backend/redact"
+)
+
+// Entry is one recorded request. Text fields are redacted before they are stored.
+type Entry struct {
+	ID            int64     `json:"id"`
+	Time          time.Time `json:"time"`
+	ClientName    string    `json:"clientName"`
+	ClientVersion string    `json:"clientVersion"`
+	// Principal is the caller's principal id ("token:<id>", "anonymous"; "" when
+	// authentication failed); TokenName and Level describe it to people.
+	Principal string `json:"principal"`
+	TokenName string `json:"tokenName"`
+	Level     string `json:"level"`
+	// Method is the JSON-RPC method; Name the tool or prompt name or the resource URI.
+	Method string `json:"method"`
+	Name   string `json:"name"`
+	// Connection is the connection id the request named, if any.
+	Connection string `json:"connection"`
+	// Statement is the query or statement argument, or the compact JSON of the arguments;
+	// redacted and capped at MaxStatementRunes.
+	Statement string `json:"statement"`
+	// Outcome is OutcomeOK, a tool error code (e.g. "query_failed") or a protocol error code
+	// (e.g. "-33007").
+	Outcome    string `json:"outcome"`
+	DurationMS int64  `json:"durationMs"`
+	PrevHash   string `json:"prevHash"`
+	Hash       string `json:"hash"`
+
+	// rawTime is the stored time text of an entry read back (what its hash covers).
+	rawTime string
+}
+
+// Outcomes that are not error codes.
+const (
+	OutcomeOK = "ok"
+	// OutcomeDropped marks the entry the writer adds when the queue was full.
+	OutcomeDropped = "dropped"
+)
+
+// MaxStatementRunes caps a stored statement (the spec's approval statement length).
+const MaxStatementRunes = 2000
+
+// rawStatementCap bounds what an Observer keeps of a statement before it is redacted and
+// capped in the writer: generous enough that a secret straddling MaxStatementRunes is still
+// seen whole by the redactor, small enough that a full queue stays a few megabytes.
+const rawStatementCap = 16 << 10
+
+// TimeLayout is how times are stored: UTC, fixed width, so text order is time order.
+const TimeLayout = "2006-01-02T15:04:05.000000Z"
+
+// GenesisHash is the prev_hash of the first entry ever written.
+var GenesisHash = strings.Repeat("0", 64)
+
+// hashVersion starts the canonical encoding; a new encoding gets a new version.
+const hashVersion = "app-activity-v1"
+
+// computeHash is SHA-256 (hex) over the previous hash and a canonical encoding of the
+// fields: each as its byte length, a colon, the bytes and a newline, in a fixed order, so
+// no two different entries encode alike.
+func computeHash(e *Entry) string {
+	h := sha256.New()
+	var b bytes.Buffer
+	b.WriteString(hashVersion)
+	b.WriteByte('\n')
+	field := func(s string) {
+		b.WriteString(strconv.Itoa(len(s)))
+		b.WriteByte(':')
+		b.WriteString(s)
+		b.WriteByte('\n')
+	}
+	field(e.PrevHash)
+	field(strconv.FormatInt(e.ID, 10))
+	if e.rawTime != "" {
+		field(e.rawTime)
+	} else {
+		field(formatTime(e.Time))
+	}
+	field(e.ClientName)
+	field(e.ClientVersion)
+	field(e.Principal)
+	field(e.TokenName)
+	field(e.Level)
+	field(e.Method)
+	field(e.Name)
+	field(e.Connection)
+	field(e.Statement)
+	field(e.Outcome)
+	field(strconv.FormatInt(e.DurationMS, 10))
+	h.Write(b.Bytes())
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func formatTime(t time.Time) string { return t.UTC().Format(TimeLayout) }
+
+func parseTime(s string) (time.Time, error) { return time.Parse(TimeLayout, s) }
+
+// FromRecord is the entry of one answered MCP request, before redaction: the Observer builds
+// it on the request goroutine (cheap: a bounded copy of the statement), the writer redacts
+// and caps it.
+func FromRecord(rec mcp.Record) Entry {
+	e := Entry{
+		Time:       rec.Start,
+		Principal:  rec.Principal.ID,
+		TokenName:  rec.Principal.Name,
+		Level:      rec.Principal.Level,
+		Method:     rec.Method,
+		Name:       rec.Name,
+		Outcome:    outcome(rec),
+		DurationMS: rec.Duration.Milliseconds(),
+	}
+	if e.Time.IsZero() {
+		e.Time = time.Now()
+	}
+	if rec.Client != nil {
+		e.ClientName, e.ClientVersion = rec.Client.Name, rec.Client.Version
+	}
+	e.Connection, e.Statement = fromArguments(rec.Arguments)
+	if e.Connection == "" && rec.Method == "resources/read" {
+		e.Connection = connectionOfURI(rec.Name)
+	}
+	return e
+}
+
+func outcome(rec mcp.Record) string {
+	switch {
+	case rec.ErrorCode != 0:
+		return strconv.Itoa(rec.ErrorCode)
+	case rec.ToolError != "":
+		return rec.ToolError
+	}
+	return OutcomeOK
+}
+
+// fromArguments finds the connection ("connection" or "connectionId") and the statement
+// ("query" or "statement", else the compact arguments) of tools/call or prompts/get.
+func fromArguments(args json.RawMessage) (connection, statement string) {
+	args = bytes.TrimSpace(args)
+	if len(args) == 0 || string(args) == "null" || string(args) == "{}" {
+		return "", ""
+	}
+	var members map[string]json.RawMessage
+	if json.Unmarshal(args, &members) == nil {
+		for _, k := range []string{"connection", "connectionId", "connection_id"} {
+			if s, ok := jsonString(members[k]); ok && s != "" {
+				connection = s
+				break
+			}
+		}
+		for _, k := range []string{"query", "statement"} {
+			if s, ok := jsonString(members[k]); ok {
+				return connection, capBytes(s, rawStatementCap)
+			}
+		}
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, args) != nil {
+		return connection, capBytes(string(args), rawStatementCap)
+	}
+	return connection, capBytes(b.String(), rawStatementCap)
+}
+
+func jsonString(raw json.RawMessage) (string, bool) {
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// connectionOfURI is the id of app://connections/{id}.
+func connectionOfURI(uri string) string {
+	const prefix = "app://connections/"
+	if !strings.HasPrefix(uri, prefix) {
+		return ""
+	}
+	id := uri[len(prefix):]
+	if i := strings.IndexAny(id, "/?#"); i >= 0 {
+		id = id[:i]
+	}
+	return id
+}
+
+// capBytes cuts s to at most n bytes on a character boundary.
+func capBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// capRunes cuts s to at most n characters, marking a cut with an ellipsis.
+func capRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	count := 0
+	for i := range s {
+		if count == n-1 {
+			return s[:i] + "…"
+		}
+		count++
+	}
+	return s
+}
+
+// redactEntry redacts every free-text field (clients choose their names and versions too)
+// and caps the statement: redaction first, so a secret is never cut in half and left.
+func redactEntry(e *Entry, r *redact.Redactor) {
+	for _, f := range []*string{&e.ClientName, &e.ClientVersion, &e.TokenName, &e.Method, &e.Name, &e.Connection, &e.Statement, &e.Outcome} {
+		*f = strings.ToValidUTF8(r.String(*f), "\uFFFD")
+	}
+	e.Statement = capRunes(e.Statement, MaxStatementRunes)
+	e.Time = e.Time.UTC().Truncate(time.Microsecond)
+}
+
+// Observe is an mcp.Observer: it queues the request's entry and returns at once.
+func (l *Log) Observe(rec mcp.Record) { l.Append(FromRecord(rec)) }

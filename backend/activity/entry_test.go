@@ -1,0 +1,114 @@
+package activity
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"app/backend/mcp"
+	"app/backend/redact"
+)
+
+// Issue 11, "The activity log": every request is recorded with its client, token, method,
+// tool, connection, statement (redacted, capped) and outcome.
+func TestFromRecord(t *testing.T) {
+	long := strings.Repeat("é", MaxStatementRunes+50)
+	cases := []struct {
+		rule string
+		rec  mcp.Record
+		want Entry
+	}{
+		{"a result is ok, with the query argument as the statement and the connection argument",
+			call("execute_query", map[string]any{"connection": "c1", "query": "{Get{Article{title}}}"}, t0),
+			Entry{ClientName: "claude-code", ClientVersion: "2.1.0", Principal: "token:t1", TokenName: "laptop", Level: "readOnly",
+				Method: "tools/call", Name: "execute_query", Connection: "c1", Statement: "{Get{Article{title}}}", Outcome: "ok", DurationMS: 12}},
+		{"connectionId and statement are read too",
+			call("describe_table", map[string]any{"connectionId": "c2", "statement": "x"}, t0),
+			Entry{Connection: "c2", Statement: "x"}},
+		{"other arguments are the statement as compact JSON",
+			call("describe_table", map[string]any{"connection": "c3", "table": "Article"}, t0),
+			Entry{Connection: "c3", Statement: `{"connection":"c3","table":"Article"}`}},
+		{"a tool error's outcome is its code",
+			func() mcp.Record { r := call("execute_query", nil, t0); r.ToolError = "query_failed"; return r }(),
+			Entry{Outcome: "query_failed"}},
+		{"a protocol error's outcome is its code",
+			mcp.Record{Start: t0, Method: "tools/call", ErrorCode: -33007, Principal: mcp.AnonymousPrincipal()},
+			Entry{Outcome: "-33007", Principal: "anonymous"}},
+		{"a failed authentication has no principal",
+			mcp.Record{Start: t0, Method: "tools/list", ErrorCode: -33009},
+			Entry{Outcome: "-33009", Principal: ""}},
+		{"resources/read names the connection of its URI",
+			mcp.Record{Start: t0, Method: "resources/read", Name: "app://connections/0f8fad5b-d9cb-469f-a165-70867728950e"},
+			Entry{Name: "app://connections/0f8fad5b-d9cb-469f-a165-70867728950e", Connection: "0f8fad5b-d9cb-469f-a165-70867728950e", Outcome: "ok"}},
+		{"the statement is redacted",
+			call("execute_query", map[string]any{"query": "get https://u:pw@db/x?apikey=abc123 Bearer zzz secret-api-key-1"}, t0),
+			Entry{Statement: "get https://[REDACTED]@db/x?apikey=[REDACTED] Bearer [REDACTED] [REDACTED]"}},
+		{"the statement is capped at 2,000 characters",
+			call("execute_query", map[string]any{"query": long}, t0),
+			Entry{Statement: strings.Repeat("é", MaxStatementRunes-1) + "…"}},
+	}
+	r := redact.New("secret-api-key-1")
+	for _, c := range cases {
+		t.Run(c.rule, func(t *testing.T) {
+			got := FromRecord(c.rec)
+			redactEntry(&got, r)
+			check := func(name, got, want string) {
+				if want != "" && got != want {
+					t.Errorf("%s = %q, want %q", name, got, want)
+				}
+			}
+			w := c.want
+			check("client", got.ClientName, w.ClientName)
+			check("version", got.ClientVersion, w.ClientVersion)
+			check("principal", got.Principal, w.Principal)
+			check("token", got.TokenName, w.TokenName)
+			check("level", got.Level, w.Level)
+			check("method", got.Method, w.Method)
+			check("name", got.Name, w.Name)
+			check("connection", got.Connection, w.Connection)
+			check("statement", got.Statement, w.Statement)
+			check("outcome", got.Outcome, w.Outcome)
+			if w.DurationMS != 0 && got.DurationMS != w.DurationMS {
+				t.Errorf("duration %d", got.DurationMS)
+			}
+			if !got.Time.Equal(t0) {
+				t.Errorf("time %v", got.Time)
+			}
+		})
+	}
+	t.Run("a raw statement is bounded before it is queued", func(t *testing.T) {
+		huge, _ := json.Marshal(map[string]any{"query": strings.Repeat("x", 1<<20)})
+		e := FromRecord(mcp.Record{Method: "tools/call", Arguments: huge})
+		if len(e.Statement) > rawStatementCap {
+			t.Fatalf("kept %d bytes", len(e.Statement))
+		}
+	})
+}
+
+// The hash covers every field: two entries that differ anywhere hash differently, and the
+// encoding cannot be shifted from one field into the next.
+func TestHashCoversEveryField(t *testing.T) {
+	base := Entry{ID: 1, Time: t0, ClientName: "a", ClientVersion: "b", Principal: "c", TokenName: "d", Level: "e",
+		Method: "f", Name: "g", Connection: "h", Statement: "i", Outcome: "j", DurationMS: 1, PrevHash: GenesisHash}
+	h := computeHash(&base)
+	edits := map[string]func(e *Entry){
+		"id": func(e *Entry) { e.ID++ }, "time": func(e *Entry) { e.Time = e.Time.Add(time.Microsecond) },
+		"client name": func(e *Entry) { e.ClientName += "x" }, "client version": func(e *Entry) { e.ClientVersion += "x" },
+		"principal": func(e *Entry) { e.Principal += "x" }, "token name": func(e *Entry) { e.TokenName += "x" },
+		"level": func(e *Entry) { e.Level += "x" }, "method": func(e *Entry) { e.Method += "x" },
+		"name": func(e *Entry) { e.Name += "x" }, "connection": func(e *Entry) { e.Connection += "x" },
+		"statement": func(e *Entry) { e.Statement += "x" }, "outcome": func(e *Entry) { e.Outcome += "x" },
+		"duration": func(e *Entry) { e.DurationMS++ }, "prev hash": func(e *Entry) { e.PrevHash = strings.Repeat("1", 64) },
+		"a byte moved between fields": func(e *Entry) { e.ClientName, e.ClientVersion = "ab", "" },
+	}
+	for name, edit := range edits {
+		t.Run(name, func(t *testing.T) {
+			e := base
+			edit(&e)
+			if computeHash(&e) == h {
+				t.Fatal("same hash")
+			}
+		})
+	}
+}

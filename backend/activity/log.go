@@ -1,0 +1,476 @@
+// Package activity is the MCP activity log: an append-only, tamper-evident record of every
+// request an AI client made, in SQLite in the config dir (activity.db, 0600), and the
+// in-memory table of connected clients fed by the same records.
+//
+// Every entry carries the SHA-256 of the previous entry's hash and its own fields (a hash
+// chain), so Verify finds the first entry that was changed, removed or inserted. Writes go
+// through a bounded queue and one writer goroutine: the MCP Observer only enqueues and never
+// blocks a request; when the queue is full the entry is dropped, counted, logged, and the
+// count itself is written to the chain. Old entries are pruned without breaking the chain:
+// the hash of the last pruned entry is kept as the anchor the verification starts from.
+//
+// The app opens the database once (Open); the CLI opens it read-only (OpenReadOnly) and works
+// while the app runs (WAL mode, busy timeout).
+package activity
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/sirupsen/logrus"
+	_ "modernc.org/sqlite" // pure Go SQLite: the headless and CLI builds stay free of cgo
+
+	"app/backend/redact"
+)
+
+// FileName is the database's name in the config dir.
+const FileName = "activity.db"
+
+// Path is the database path of a config dir.
+func Path(dir string) string { return filepath.Join(dir, FileName) }
+
+// DefaultQueueSize is how many entries may wait for the writer before new ones are dropped.
+const DefaultQueueSize = 1024
+
+// maxBatch is how many queued entries one transaction writes.
+const maxBatch = 256
+
+// busyTimeout is how long a connection waits for another process's lock.
+const busyTimeout = 5 * time.Second
+
+// schema is the database layout, version 1. Entries are STRICT (no type coercion), and
+// triggers refuse updates and any delete above the pruning anchor, so an accidental edit
+// fails loudly; the hash chain is what detects a deliberate one.
+const schema = `
+CREATE TABLE IF NOT EXISTS meta (
+	key   TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS entries (
+	id             INTEGER PRIMARY KEY,
+	time           TEXT    NOT NULL,
+	client_name    TEXT    NOT NULL,
+	client_version TEXT    NOT NULL,
+	principal      TEXT    NOT NULL,
+	token_name     TEXT    NOT NULL,
+	level          TEXT    NOT NULL,
+	method         TEXT    NOT NULL,
+	name           TEXT    NOT NULL,
+	connection     TEXT    NOT NULL,
+	statement      TEXT    NOT NULL,
+	outcome        TEXT    NOT NULL,
+	duration_ms    INTEGER NOT NULL,
+	prev_hash      TEXT    NOT NULL,
+	hash           TEXT    NOT NULL
+) STRICT;
+CREATE INDEX IF NOT EXISTS entries_time ON entries(time);
+CREATE TRIGGER IF NOT EXISTS entries_append_only BEFORE UPDATE ON entries
+BEGIN
+	SELECT RAISE(ABORT, 'activity entries are append-only');
+END;
+CREATE TRIGGER IF NOT EXISTS entries_prune_only BEFORE DELETE ON entries
+WHEN old.id > COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'anchor_id'), 0)
+BEGIN
+	SELECT RAISE(ABORT, 'activity entries are removed only by pruning');
+END;
+INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', '1');
+`
+
+// Meta keys: the newest entry written (head) and the last entry pruned (anchor).
+const (
+	metaHeadID     = "head_id"
+	metaHeadHash   = "head_hash"
+	metaAnchorID   = "anchor_id"
+	metaAnchorHash = "anchor_hash"
+)
+
+// entryColumns is the column list of entries, in Entry's field order.
+const entryColumns = `id, time, client_name, client_version, principal, token_name, level, method, name, connection, statement, outcome, duration_ms, prev_hash, hash`
+
+// Options configure a writable Log.
+type Options struct {
+	// Logger receives warnings (dropped entries, failed writes); nil discards them.
+	Logger logrus.FieldLogger
+	// Redactor scrubs every text field before it is stored; nil means redact.Default().
+	Redactor *redact.Redactor
+	// QueueSize bounds the entries waiting for the writer; 0 means DefaultQueueSize.
+	QueueSize int
+}
+
+// Log is the activity database.
+type Log struct {
+	db       *sql.DB
+	path     string
+	readOnly bool
+	logger   logrus.FieldLogger
+	redactor *redact.Redactor
+
+	mu      sync.RWMutex // guards closed against sends on queue
+	closed  bool
+	queue   chan item
+	done    chan struct{} // closed when the writer exits
+	dropped atomic.Uint64 // not yet reported
+	total   atomic.Uint64 // ever dropped
+
+	pruneStop context.CancelFunc
+	pruneDone chan struct{}
+}
+
+// item is one job for the writer: an entry, a flush marker or a prune.
+type item struct {
+	entry *Entry
+	flush chan error
+	prune *pruneJob
+}
+
+type pruneJob struct {
+	before func() time.Time
+	result chan pruneResult
+}
+
+type pruneResult struct {
+	n   int
+	err error
+}
+
+// Open opens (creating if needed, with mode 0600) the database at path for writing and
+// starts its writer.
+func Open(path string, opts Options) (*Log, error) {
+	if err := createPrivate(path); err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite", dsn(path, false))
+	if err != nil {
+		return nil, fmt.Errorf("activity log %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(4)
+	if _, err := db.Exec(schema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("activity log %s: %w", path, err)
+	}
+	if opts.Logger == nil {
+		l := logrus.New()
+		l.SetOutput(io.Discard)
+		opts.Logger = l
+	}
+	if opts.Redactor == nil {
+		opts.Redactor = redact.Default()
+	}
+	if opts.QueueSize <= 0 {
+		opts.QueueSize = DefaultQueueSize
+	}
+	l := &Log{
+		db: db, path: path, logger: opts.Logger, redactor: opts.Redactor,
+		queue: make(chan item, opts.QueueSize), done: make(chan struct{}),
+	}
+	go l.write()
+	return l, nil
+}
+
+// OpenReadOnly opens an existing database for reading (the CLI), while the app may be
+// writing it. A missing database is an error that matches fs.ErrNotExist.
+func OpenReadOnly(path string) (*Log, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite", dsn(path, true))
+	if err != nil {
+		return nil, fmt.Errorf("activity log %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(2)
+	if err := db.Ping(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("activity log %s: %w", path, err)
+	}
+	return &Log{db: db, path: path, readOnly: true, closed: true}, nil
+}
+
+// dsn is the driver's name for path: WAL (readers never block the writer, and the CLI reads
+// while the app writes), a busy timeout for the moments another process holds the lock,
+// and BEGIN IMMEDIATE for write transactions so two writers queue instead of failing.
+func dsn(path string, readOnly bool) string {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout("+strconv.Itoa(int(busyTimeout/time.Millisecond))+")")
+	if readOnly {
+		q.Set("mode", "ro")
+		q.Add("_pragma", "query_only(1)")
+	} else {
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "synchronous(NORMAL)")
+		q.Set("_txlock", "immediate")
+	}
+	return (&url.URL{Scheme: "file", OmitHost: true, Path: path, RawQuery: q.Encode()}).String()
+}
+
+// createPrivate creates the database file with mode 0600 before SQLite does (SQLite gives
+// its -wal and -shm files the database file's mode) and tightens an existing one.
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("activity log: %w", err)
+	}
+	f.Close()
+	if err := os.Chmod(path, 0o600); err != nil {
+		return fmt.Errorf("activity log: %w", err)
+	}
+	return nil
+}
+
+// IsNotExist reports whether err says the database does not exist yet.
+func IsNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
+
+// Path is the database file.
+func (l *Log) Path() string { return l.path }
+
+// Append queues an entry (see FromRecord) without blocking. It reports false when the entry
+// was not queued: the queue was full (the drop is counted, logged and written to the chain
+// by the writer) or the log is closed or read-only.
+func (l *Log) Append(e Entry) bool {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	if l.closed {
+		return false
+	}
+	select {
+	case l.queue <- item{entry: &e}:
+		return true
+	default:
+		l.dropped.Add(1)
+		l.total.Add(1)
+		return false
+	}
+}
+
+// Dropped is how many entries were dropped because the queue was full, since Open.
+func (l *Log) Dropped() uint64 { return l.total.Load() }
+
+// send queues a job for the writer, waiting for room.
+func (l *Log) send(ctx context.Context, it item) error {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	if l.closed {
+		if l.readOnly {
+			return errors.New("activity log: opened read-only")
+		}
+		return errors.New("activity log: closed")
+	}
+	select {
+	case l.queue <- it:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Flush waits until every entry queued before it is written, and returns the error of the
+// last write if it failed.
+func (l *Log) Flush(ctx context.Context) error {
+	ch := make(chan error, 1)
+	if err := l.send(ctx, item{flush: ch}); err != nil {
+		return err
+	}
+	select {
+	case err := <-ch:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Close stops pruning, writes what is queued and closes the database. A second Close does
+// nothing.
+func (l *Log) Close(ctx context.Context) error {
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		if l.readOnly && l.db != nil {
+			db := l.db
+			l.db = nil
+			return db.Close()
+		}
+		return nil
+	}
+	l.closed = true
+	stop, pruneDone := l.pruneStop, l.pruneDone
+	close(l.queue)
+	l.mu.Unlock()
+	if stop != nil {
+		stop()
+		<-pruneDone
+	}
+	var err error
+	select {
+	case <-l.done:
+	case <-ctx.Done():
+		err = fmt.Errorf("activity log: closing before every queued entry was written: %w", ctx.Err())
+	}
+	return errors.Join(err, l.db.Close())
+}
+
+// write is the writer goroutine: it takes entries in batches of up to maxBatch, one
+// transaction each, and runs flushes and prunes in queue order.
+func (l *Log) write() {
+	defer close(l.done)
+	var lastErr error
+	batch := make([]*Entry, 0, maxBatch)
+	commit := func() {
+		if len(batch) > 0 {
+			if err := l.insert(batch); err != nil {
+				lastErr = err
+				l.logger.WithField("entries", len(batch)).Error("activity log: write failed: " + l.redactor.Error(err))
+			} else {
+				lastErr = nil
+			}
+			batch = batch[:0]
+		}
+		if n := l.dropped.Swap(0); n > 0 {
+			l.logger.WithField("dropped", n).Warn("activity log: the queue was full, requests were not recorded")
+			note := Entry{Time: time.Now(), Method: "activity/dropped", Outcome: OutcomeDropped,
+				Statement: fmt.Sprintf("%d requests were not recorded: the activity queue was full", n)}
+			if err := l.insert([]*Entry{&note}); err != nil {
+				lastErr = err
+			}
+		}
+	}
+	for it := range l.queue {
+		switch {
+		case it.entry != nil:
+			batch = append(batch, it.entry)
+			// Take what else is waiting, up to a batch.
+		more:
+			for len(batch) < maxBatch {
+				select {
+				case next, ok := <-l.queue:
+					if !ok {
+						break more
+					}
+					if next.entry == nil {
+						commit()
+						l.run(next, lastErr)
+						continue
+					}
+					batch = append(batch, next.entry)
+				default:
+					break more
+				}
+			}
+			commit()
+		default:
+			commit()
+			l.run(it, lastErr)
+		}
+	}
+	commit()
+}
+
+// run answers a flush or performs a prune.
+func (l *Log) run(it item, lastErr error) {
+	switch {
+	case it.flush != nil:
+		it.flush <- lastErr
+	case it.prune != nil:
+		n, err := l.prune(context.Background(), it.prune.before())
+		it.prune.result <- pruneResult{n, err}
+	}
+}
+
+// insert redacts, chains and writes entries in one transaction. The head (last id and hash)
+// is read inside the transaction, so a second writing process continues the same chain.
+func (l *Log) insert(batch []*Entry) error {
+	ctx := context.Background()
+	tx, err := l.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	id, hash, err := head(ctx, tx)
+	if err != nil {
+		return err
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO entries(`+entryColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, e := range batch {
+		redactEntry(e, l.redactor)
+		id++
+		e.ID, e.PrevHash = id, hash
+		e.Hash = computeHash(e)
+		hash = e.Hash
+		if _, err := stmt.ExecContext(ctx, e.ID, formatTime(e.Time), e.ClientName, e.ClientVersion, e.Principal,
+			e.TokenName, e.Level, e.Method, e.Name, e.Connection, e.Statement, e.Outcome, e.DurationMS, e.PrevHash, e.Hash); err != nil {
+			return err
+		}
+	}
+	if err := setMeta(ctx, tx, metaHeadID, strconv.FormatInt(id, 10)); err != nil {
+		return err
+	}
+	if err := setMeta(ctx, tx, metaHeadHash, hash); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+type querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// head is the newest entry's id and hash: the meta head, else the anchor, else genesis.
+func head(ctx context.Context, q querier) (int64, string, error) {
+	id, hash, ok, err := metaLink(ctx, q, metaHeadID, metaHeadHash)
+	if err != nil || ok {
+		return id, hash, err
+	}
+	return anchor(ctx, q)
+}
+
+// anchor is the last pruned entry's id and hash, or (0, GenesisHash).
+func anchor(ctx context.Context, q querier) (int64, string, error) {
+	id, hash, ok, err := metaLink(ctx, q, metaAnchorID, metaAnchorHash)
+	if err != nil || ok {
+		return id, hash, err
+	}
+	return 0, GenesisHash, nil
+}
+
+func metaLink(ctx context.Context, q querier, idKey, hashKey string) (int64, string, bool, error) {
+	idText, err := getMeta(ctx, q, idKey)
+	if err != nil || idText == "" {
+		return 0, "", false, err
+	}
+	hash, err := getMeta(ctx, q, hashKey)
+	if err != nil {
+		return 0, "", false, err
+	}
+	id, err := strconv.ParseInt(idText, 10, 64)
+	if err != nil {
+		return 0, "", false, fmt.Errorf("activity log: meta %s is %q, not a number", idKey, idText)
+	}
+	return id, hash, true, nil
+}
+
+func getMeta(ctx context.Context, q querier, key string) (string, error) {
+	var v string
+	err := q.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, key).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return v, err
+}
+
+func setMeta(ctx context.Context, tx *sql.Tx, key, value string) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, key, value)
+	return err
+}

@@ -1,0 +1,401 @@
+package activity
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/sirupsen/logrus"
+	logtest "github.com/sirupsen/logrus/hooks/test"
+
+	"app/backend/redact"
+)
+
+// ARCHITECTURE.md 3 "Embedded database": activity.db in the config dir, 0600, and the
+// entries read back as written.
+func TestAppendWritesAChain(t *testing.T) {
+	l := openLog(t, Options{})
+	appendN(t, l, 3, t0)
+	t.Run("entries read back newest first, chained from the genesis hash", func(t *testing.T) {
+		got, err := l.List(context.Background(), Filter{})
+		if err != nil || len(got) != 3 {
+			t.Fatalf("%d entries, %v", len(got), err)
+		}
+		if got[2].ID != 1 || got[2].PrevHash != GenesisHash || got[1].PrevHash != got[2].Hash || got[0].PrevHash != got[1].Hash {
+			t.Fatalf("not chained: %+v", got)
+		}
+		if !got[2].Time.Equal(t0) || got[2].ClientName != "claude-code" || got[2].Statement != "{Get{Article{title}}}" {
+			t.Fatalf("read back %+v", got[2])
+		}
+	})
+	t.Run("an intact chain verifies", func(t *testing.T) {
+		if v := verify(t, l); !v.Intact() || v.Entries != 3 {
+			t.Fatalf("%+v", v)
+		}
+	})
+	t.Run("the database files are private (0600)", func(t *testing.T) {
+		matches, _ := filepath.Glob(l.Path() + "*")
+		if len(matches) < 2 { // the database and its -wal at least
+			t.Fatalf("files %v", matches)
+		}
+		for _, m := range matches {
+			st, err := os.Stat(m)
+			if err != nil || st.Mode().Perm() != 0o600 {
+				t.Fatalf("%s: %v %v", m, st.Mode().Perm(), err)
+			}
+		}
+	})
+	t.Run("the database refuses an update (append-only)", func(t *testing.T) {
+		_, err := l.db.Exec(`UPDATE entries SET statement = 'x' WHERE id = 1`)
+		if err == nil || !strings.Contains(err.Error(), "append-only") {
+			t.Fatalf("got %v", err)
+		}
+	})
+	t.Run("the database refuses a delete that is not pruning", func(t *testing.T) {
+		_, err := l.db.Exec(`DELETE FROM entries WHERE id = 2`)
+		if err == nil || !strings.Contains(err.Error(), "pruning") {
+			t.Fatalf("got %v", err)
+		}
+	})
+}
+
+// Issue 11 "Done when": editing one byte of a stored entry is detected, and Verify names the
+// first broken link. Each case edits the database file through the sqlite driver, as anyone
+// with the file could, after dropping the triggers.
+func TestVerifyFindsTheFirstBrokenLink(t *testing.T) {
+	cases := []struct {
+		rule   string
+		stmt   string
+		wantID int64
+		reason string
+	}{
+		{"one byte of the statement changed", `UPDATE entries SET statement = replace(statement, 'Article', 'Brticle') WHERE id = 2`, 2, "hash does not match its contents"},
+		{"one byte of the time changed", `UPDATE entries SET time = replace(time, '12:01', '12:02') WHERE id = 2`, 2, "hash does not match its contents"},
+		{"one byte of the client name changed", `UPDATE entries SET client_name = 'claude-codf' WHERE id = 2`, 2, "hash does not match its contents"},
+		{"one byte of the token name changed", `UPDATE entries SET token_name = 'laptoq' WHERE id = 2`, 2, "hash does not match its contents"},
+		{"one byte of the outcome changed", `UPDATE entries SET outcome = 'oj' WHERE id = 2`, 2, "hash does not match its contents"},
+		{"the duration changed", `UPDATE entries SET duration_ms = 13 WHERE id = 2`, 2, "hash does not match its contents"},
+		{"the connection changed", `UPDATE entries SET connection = 'c2' WHERE id = 2`, 2, "hash does not match its contents"},
+		{"one byte of the stored hash changed", `UPDATE entries SET hash = substr(hash, 1, 63) || CASE substr(hash, 64) WHEN '0' THEN '1' ELSE '0' END WHERE id = 2`, 2, "hash does not match its contents"},
+		{"one byte of the prev_hash changed", `UPDATE entries SET prev_hash = substr(prev_hash, 1, 63) || CASE substr(prev_hash, 64) WHEN '0' THEN '1' ELSE '0' END WHERE id = 2`, 2, "prev_hash does not match the hash of entry 1"},
+		{"an entry removed from the middle", `DELETE FROM entries WHERE id = 2`, 3, "prev_hash does not match the hash of entry 1"},
+		{"the first entry removed", `DELETE FROM entries WHERE id = 1`, 2, "prev_hash does not match the hash of the start of the log"},
+		{"the newest entry removed", `DELETE FROM entries WHERE id = 3`, 3, "newest entries were removed"},
+		{"an entry's id changed", `UPDATE entries SET id = 7 WHERE id = 2`, 3, "prev_hash does not match the hash of entry 1"},
+		{"an entry inserted", `INSERT INTO entries SELECT 4, time, client_name, client_version, principal, token_name, level, method, name, connection, 'DROP', outcome, duration_ms, hash, hash FROM entries WHERE id = 3`, 4, "hash does not match its contents"},
+	}
+	for _, c := range cases {
+		t.Run(c.rule, func(t *testing.T) {
+			l := openLog(t, Options{})
+			appendN(t, l, 3, t0)
+			if err := l.Close(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			tamper(t, l.Path(), c.stmt)
+			ro, err := OpenReadOnly(l.Path())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ro.Close(context.Background())
+			v := verify(t, ro)
+			if v.Intact() || v.Broken.ID != c.wantID || !strings.Contains(v.Broken.Reason, c.reason) {
+				t.Fatalf("got %+v (broken %+v), want entry %d: %s", v, v.Broken, c.wantID, c.reason)
+			}
+		})
+	}
+}
+
+// Issue 11: kept 90 days (configurable), pruned in the background without breaking the
+// chain's verifiability.
+func TestPruneKeepsTheChainVerifiable(t *testing.T) {
+	ctx := context.Background()
+	day := 24 * time.Hour
+	t.Run("entries older than the cutoff go, the anchor keeps the chain verifiable", func(t *testing.T) {
+		l := openLog(t, Options{})
+		for i := range 5 { // days 0..4
+			appendN(t, l, 2, t0.Add(time.Duration(i)*day))
+		}
+		n, err := l.Prune(ctx, t0.Add(2*day))
+		if err != nil || n != 4 {
+			t.Fatalf("pruned %d, %v", n, err)
+		}
+		v := verify(t, l)
+		if !v.Intact() || v.Entries != 6 || v.AnchorID != 4 {
+			t.Fatalf("%+v %+v", v, v.Broken)
+		}
+		t.Run("and new entries continue the chain", func(t *testing.T) {
+			appendN(t, l, 2, t0.Add(6*day))
+			if v := verify(t, l); !v.Intact() || v.Entries != 8 {
+				t.Fatalf("%+v %+v", v, v.Broken)
+			}
+		})
+		t.Run("a second prune with the same cutoff removes nothing", func(t *testing.T) {
+			if n, err := l.Prune(ctx, t0.Add(2*day)); n != 0 || err != nil {
+				t.Fatalf("%d %v", n, err)
+			}
+		})
+		t.Run("an edit to the first entry after the anchor is still detected", func(t *testing.T) {
+			_ = l.Close(ctx)
+			tamper(t, l.Path(), `UPDATE entries SET prev_hash = ? WHERE id = 5`, GenesisHash)
+			ro, err := OpenReadOnly(l.Path())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ro.Close(ctx)
+			v := verify(t, ro)
+			if v.Intact() || v.Broken.ID != 5 || !strings.Contains(v.Broken.Reason, "pruning anchor (entry 4)") {
+				t.Fatalf("%+v %+v", v, v.Broken)
+			}
+		})
+	})
+	t.Run("pruning everything leaves an empty, intact chain that goes on", func(t *testing.T) {
+		l := openLog(t, Options{})
+		appendN(t, l, 3, t0)
+		if n, err := l.Prune(ctx, t0.Add(day)); n != 3 || err != nil {
+			t.Fatalf("%d %v", n, err)
+		}
+		if v := verify(t, l); !v.Intact() || v.Entries != 0 || v.AnchorID != 3 {
+			t.Fatalf("%+v", v)
+		}
+		appendN(t, l, 1, t0.Add(2*day))
+		got, _ := l.List(ctx, Filter{})
+		if v := verify(t, l); !v.Intact() || v.Entries != 1 || len(got) != 1 || got[0].ID != 4 {
+			t.Fatalf("%+v %+v", v, got)
+		}
+	})
+	t.Run("an entry recorded out of time order stops the prune there", func(t *testing.T) {
+		l := openLog(t, Options{})
+		appendN(t, l, 1, t0)
+		appendN(t, l, 1, t0.Add(3*day)) // a long request started later but answered first
+		appendN(t, l, 1, t0)
+		if n, err := l.Prune(ctx, t0.Add(day)); n != 1 || err != nil {
+			t.Fatalf("%d %v", n, err)
+		}
+		if v := verify(t, l); !v.Intact() || v.Entries != 2 {
+			t.Fatalf("%+v", v)
+		}
+	})
+	t.Run("pruning refuses to remove a broken part of the chain", func(t *testing.T) {
+		l := openLog(t, Options{})
+		appendN(t, l, 3, t0)
+		tamper(t, l.Path(), `UPDATE entries SET statement = 'x' WHERE id = 2`)
+		n, err := l.Prune(ctx, t0.Add(day))
+		if n != 0 || err == nil || !strings.Contains(err.Error(), "entry 2") {
+			t.Fatalf("%d %v", n, err)
+		}
+		if v := verify(t, l); v.Intact() || v.Broken.ID != 2 {
+			t.Fatalf("evidence gone: %+v", v)
+		}
+	})
+	t.Run("background pruning runs at start with the retention it is given", func(t *testing.T) {
+		l := openLog(t, Options{})
+		appendN(t, l, 2, time.Now().Add(-100*day))
+		appendN(t, l, 1, time.Now())
+		if err := l.StartPruning(func() time.Duration { return DefaultRetention }); err != nil {
+			t.Fatal(err)
+		}
+		flush(t, l) // the first prune was queued before StartPruning returned
+		if v := verify(t, l); !v.Intact() || v.Entries != 1 || v.AnchorID != 2 {
+			t.Fatalf("%+v", v)
+		}
+	})
+}
+
+// The Observer never blocks a request: with the writer held up, appends return at once and
+// a full queue drops entries, counts them, logs a warning and writes the count to the chain.
+func TestQueueFullDropsAndNeverBlocks(t *testing.T) {
+	logger, hook := logtest.NewNullLogger()
+	l := openLog(t, Options{QueueSize: 2, Logger: logger})
+	// Another connection holds the write lock, so the writer waits in its transaction.
+	db, err := sql.Open("sqlite", "file:"+l.Path()+"?_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	const n = 1000
+	accepted := 0
+	start := time.Now()
+	for i := range n {
+		if l.Append(FromRecord(call("execute_query", map[string]any{"query": fmt.Sprint(i)}, t0))) {
+			accepted++
+		}
+	}
+	elapsed := time.Since(start)
+	if _, err := conn.ExecContext(context.Background(), "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	if elapsed > busyTimeout/2 {
+		t.Fatalf("appends took %v while the writer was held up: they blocked", elapsed)
+	}
+	flush(t, l)
+	if got := l.Dropped(); got != uint64(n-accepted) || got == 0 {
+		t.Fatalf("dropped %d, accepted %d of %d", got, accepted, n)
+	}
+	all, _ := l.List(context.Background(), Filter{})
+	notes, _ := l.List(context.Background(), Filter{Outcome: OutcomeDropped})
+	if len(all) != accepted+1 || len(notes) != 1 || !strings.Contains(notes[0].Statement, fmt.Sprintf("%d requests were not recorded", n-accepted)) {
+		t.Fatalf("%d entries, drop notes %+v", len(all), notes)
+	}
+	if v := verify(t, l); !v.Intact() {
+		t.Fatalf("%+v", v.Broken)
+	}
+	warned := false
+	for _, e := range hook.AllEntries() {
+		warned = warned || (e.Level == logrus.WarnLevel && strings.Contains(e.Message, "queue was full"))
+	}
+	if !warned {
+		t.Fatal("no warning logged")
+	}
+}
+
+// ARCHITECTURE.md 3: the CLI reads the database too, read-only, while the app writes it and
+// after the app has closed it.
+func TestReadOnlyWhileTheAppWrites(t *testing.T) {
+	ctx := context.Background()
+	l := openLog(t, Options{})
+	appendN(t, l, 2, t0)
+	ro, err := OpenReadOnly(l.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close(ctx)
+	t.Run("the reader sees what the writer wrote, and more as it comes", func(t *testing.T) {
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() { // the reader verifies while the writer goes on
+			defer wg.Done()
+			for range 5 {
+				if v, err := ro.Verify(ctx); err != nil || !v.Intact() {
+					t.Errorf("%+v %v", v, err)
+				}
+			}
+		}()
+		appendN(t, l, 50, t0.Add(time.Hour))
+		wg.Wait()
+		if n, err := ro.Count(ctx, Filter{}); err != nil || n != 52 {
+			t.Fatalf("%d %v", n, err)
+		}
+	})
+	t.Run("the reader cannot write", func(t *testing.T) {
+		if ro.Append(Entry{}) {
+			t.Fatal("append accepted")
+		}
+		if _, err := ro.db.Exec(`INSERT INTO meta(key, value) VALUES ('x', 'y')`); err == nil {
+			t.Fatal("write accepted")
+		}
+		if err := ro.Flush(ctx); err == nil || !strings.Contains(err.Error(), "read-only") {
+			t.Fatalf("got %v", err)
+		}
+	})
+	t.Run("the reader opens a database nobody has open", func(t *testing.T) {
+		if err := l.Close(ctx); err != nil {
+			t.Fatal(err)
+		}
+		ro2, err := OpenReadOnly(l.Path())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ro2.Close(ctx)
+		if v := verify(t, ro2); !v.Intact() || v.Entries != 52 {
+			t.Fatalf("%+v", v)
+		}
+	})
+	t.Run("a missing database is reported as not existing", func(t *testing.T) {
+		_, err := OpenReadOnly(Path(t.TempDir()))
+		if !IsNotExist(err) {
+			t.Fatalf("got %v", err)
+		}
+	})
+}
+
+// Issue 11 "Done when": no secret appears in any file of the config dir.
+func TestSecretsNeverReachTheDatabase(t *testing.T) {
+	const key = "sk-live-0123456789abcdefXYZ"
+	r := redact.New(key)
+	l, err := Open(Path(t.TempDir()), Options{Redactor: r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := call("execute_query", map[string]any{"connection": key, "query": "Authentication failed: key " + key + " rejected"}, t0)
+	rec.Client.Name = "client " + key
+	l.Observe(rec)
+	flush(t, l)
+	got, _ := l.List(context.Background(), Filter{})
+	if len(got) != 1 || strings.Contains(fmt.Sprintf("%+v", got[0]), key) {
+		t.Fatalf("%+v", got)
+	}
+	dir := filepath.Dir(l.Path())
+	if err := l.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		if bytes.Contains(data, []byte(key)) {
+			t.Fatalf("%s holds the secret", f)
+		}
+	}
+}
+
+func TestCloseAndFlush(t *testing.T) {
+	ctx := context.Background()
+	t.Run("Close writes what is queued", func(t *testing.T) {
+		l := openLog(t, Options{})
+		for range 10 {
+			l.Append(FromRecord(call("x", nil, t0)))
+		}
+		if err := l.Close(ctx); err != nil {
+			t.Fatal(err)
+		}
+		ro, err := OpenReadOnly(l.Path())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ro.Close(ctx)
+		if n, _ := ro.Count(ctx, Filter{}); n != 10 {
+			t.Fatalf("%d entries", n)
+		}
+	})
+	t.Run("after Close, appends are refused and Close again is fine", func(t *testing.T) {
+		l := openLog(t, Options{})
+		_ = l.Close(ctx)
+		if l.Append(Entry{}) || l.Close(ctx) != nil || l.Flush(ctx) == nil {
+			t.Fatal("closed log accepted work")
+		}
+	})
+	t.Run("concurrent appends, flushes and a close are race-free", func(t *testing.T) {
+		l := openLog(t, Options{})
+		var wg sync.WaitGroup
+		for g := range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range 50 {
+					l.Append(FromRecord(call(fmt.Sprint(g), nil, t0)))
+					if i%10 == 0 {
+						_ = l.Flush(ctx)
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		if err := l.Close(ctx); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -1,0 +1,128 @@
+package activity
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// Broken names the first broken link of the chain.
+type Broken struct {
+	// ID is the entry at which the chain breaks.
+	ID     int64  `json:"id"`
+	Reason string `json:"reason"`
+}
+
+func (b *Broken) Error() string { return fmt.Sprintf("chain broken at entry %d: %s", b.ID, b.Reason) }
+
+// Verification is what Verify found.
+type Verification struct {
+	// Entries is how many entries were checked (all of them when the chain is intact).
+	Entries int `json:"entries"`
+	// AnchorID is the last pruned entry the chain starts after (0: nothing pruned).
+	AnchorID int64 `json:"anchorId"`
+	// Broken is the first broken link, nil when the chain is intact.
+	Broken *Broken `json:"broken,omitempty"`
+}
+
+// Intact reports whether every link held.
+func (v Verification) Intact() bool { return v.Broken == nil }
+
+// Verify walks the chain from the anchor (or the genesis hash) in one read transaction and
+// reports the first broken link: an entry whose hash does not match its contents (it was
+// changed), whose prev_hash does not match the entry before it (an entry was removed,
+// inserted or changed before it), or a chain that stops before the newest entry written.
+func (l *Log) Verify(ctx context.Context) (Verification, error) {
+	tx, err := l.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return Verification{}, err
+	}
+	defer tx.Rollback()
+	anchorID, anchorHash, err := anchor(ctx, tx)
+	if err != nil {
+		return Verification{}, err
+	}
+	v := Verification{AnchorID: anchorID}
+	rows, err := tx.QueryContext(ctx, `SELECT `+entryColumns+` FROM entries ORDER BY id`)
+	if err != nil {
+		return v, err
+	}
+	defer rows.Close()
+	w := walker{prevID: anchorID, prevHash: anchorHash, anchored: anchorID > 0}
+	for rows.Next() {
+		e, err := scanEntry(rows)
+		if err != nil {
+			return v, err
+		}
+		if v.Broken = w.step(e); v.Broken != nil {
+			v.Entries = w.count
+			return v, nil
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return v, err
+	}
+	v.Entries = w.count
+	// The newest entry written must still be there.
+	headID, headHash, ok, err := metaLink(ctx, tx, metaHeadID, metaHeadHash)
+	if err != nil {
+		return v, err
+	}
+	if ok && (headID != w.prevID || headHash != w.prevHash) {
+		switch {
+		case headID > w.prevID:
+			v.Broken = &Broken{ID: headID, Reason: fmt.Sprintf("entry %d was written but the log ends at entry %d: the newest entries were removed", headID, w.prevID)}
+		default:
+			v.Broken = &Broken{ID: w.prevID, Reason: fmt.Sprintf("the last entry written was %d with another hash: the end of the log was replaced", headID)}
+		}
+	}
+	return v, nil
+}
+
+// walker checks one link at a time.
+type walker struct {
+	prevID   int64
+	prevHash string
+	anchored bool
+	count    int
+}
+
+// step checks e against the entry before it and its own hash, and moves on.
+func (w *walker) step(e Entry) *Broken {
+	before := fmt.Sprintf("entry %d", w.prevID)
+	switch {
+	case w.prevID == 0:
+		before = "the start of the log"
+	case w.count == 0 && w.anchored:
+		before = fmt.Sprintf("the pruning anchor (entry %d)", w.prevID)
+	}
+	switch {
+	case e.ID <= w.prevID:
+		return &Broken{ID: e.ID, Reason: fmt.Sprintf("its id does not follow %s", before)}
+	case e.PrevHash != w.prevHash:
+		return &Broken{ID: e.ID, Reason: fmt.Sprintf("its prev_hash does not match the hash of %s: an entry was removed, inserted or changed before it", before)}
+	case computeHash(&e) != e.Hash:
+		return &Broken{ID: e.ID, Reason: "its hash does not match its contents: the entry was changed"}
+	}
+	w.prevID, w.prevHash = e.ID, e.Hash
+	w.count++
+	return nil
+}
+
+type scanner interface{ Scan(dest ...any) error }
+
+// scanEntry reads a row of entryColumns.
+func scanEntry(s scanner) (Entry, error) {
+	var e Entry
+	var t string
+	err := s.Scan(&e.ID, &t, &e.ClientName, &e.ClientVersion, &e.Principal, &e.TokenName, &e.Level, &e.Method,
+		&e.Name, &e.Connection, &e.Statement, &e.Outcome, &e.DurationMS, &e.PrevHash, &e.Hash)
+	if err != nil {
+		return e, err
+	}
+	// The stored text is what the hash covers; a time that no longer parses is shown as the
+	// zero time, and its hash no longer matches, which Verify reports.
+	e.rawTime = t
+	e.Time, _ = parseTime(t)
+	return e, nil
+}
