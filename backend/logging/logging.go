@@ -1,7 +1,8 @@
 // Package logging sets up the one logrus logger the backend shares: text on stderr when
 // headless (so a terminal or a supervisor sees it), a size-rotated file in the config dir for
 // the desktop app (which has no terminal). stdout is never used: in app-mcp and plugins it
-// carries the protocol.
+// carries the protocol. Every entry goes through package redact first (RedactHook), so
+// secrets never reach either.
 package logging
 
 import (
@@ -12,6 +13,8 @@ import (
 
 	"github.com/sirupsen/logrus"
 	"gopkg.in/natefinch/lumberjack.v2"
+
+	"app/backend/redact"
 )
 
 // Options choose where the log goes.
@@ -22,6 +25,8 @@ type Options struct {
 	// Level is a logrus level name; "" means info. $APP_LOG_LEVEL overrides it.
 	Level  string
 	Stderr io.Writer
+	// Redactor scrubs secrets from every entry (RedactHook); nil means redact.Default().
+	Redactor *redact.Redactor
 }
 
 // New returns the logger and a close function that flushes the file.
@@ -39,6 +44,7 @@ func New(opts Options) (*logrus.Logger, func() error, error) {
 		return nil, nil, fmt.Errorf("log level %q: use panic, fatal, error, warn, info, debug or trace", level)
 	}
 	log.SetLevel(lv)
+	Redact(log, opts.Redactor)
 	if opts.Headless {
 		w := opts.Stderr
 		if w == nil {
