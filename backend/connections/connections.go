@@ -45,6 +45,7 @@ type Connection struct {
 	Type           string          `json:"type"`
 	Settings       driver.Settings `json:"settings"`
 	ExternalAccess string          `json:"externalAccess"`
+	AIPolicy       string          `json:"aiPolicy"`
 	CreatedAt      time.Time       `json:"createdAt"`
 }
 
@@ -64,13 +65,27 @@ func NewStore(dir string, keys secrets.Keyring) *Store {
 
 func apiKeyRef(id string) string { return "connection/" + id + "/apiKey" }
 
-// List returns the saved connections in the order they were added.
+// List returns the saved connections in the order they were added. A connection saved
+// without an external access or AI policy reads as the default.
 func (s *Store) List(ctx context.Context) ([]Connection, error) {
 	list, err := s.file.Load(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("list connections: %w", err)
 	}
+	for i := range list {
+		withDefaults(&list[i])
+	}
 	return list, nil
+}
+
+// withDefaults fills in what a file written by an older version leaves out.
+func withDefaults(c *Connection) {
+	if c.ExternalAccess == "" {
+		c.ExternalAccess = DefaultExternalAccess
+	}
+	if c.AIPolicy == "" {
+		c.AIPolicy = DefaultAIPolicy
+	}
 }
 
 // Get returns the connection with this ID, or else with this name (case-insensitive).
@@ -94,26 +109,7 @@ func (s *Store) Get(ctx context.Context, idOrName string) (Connection, error) {
 
 // Add validates and saves a new connection, with its API key in the keyring.
 func (s *Store) Add(ctx context.Context, c Connection, apiKey string) (Connection, error) {
-	c.Name = strings.TrimSpace(c.Name)
-	if c.Name == "" {
-		return Connection{}, errors.New("add connection: a name is required")
-	}
-	if c.Type == "" {
-		c.Type = TypeWeaviate
-	}
-	if c.Type != TypeWeaviate {
-		return Connection{}, fmt.Errorf("add connection: type %q is not supported (supported: %s)", c.Type, TypeWeaviate)
-	}
-	if c.ExternalAccess == "" {
-		c.ExternalAccess = DefaultExternalAccess
-	}
-	if err := validAccess(c.ExternalAccess); err != nil {
-		return Connection{}, err
-	}
-	c.Settings = c.Settings.Normalized()
-	withKey := c.Settings
-	withKey.APIKey = apiKey
-	if err := withKey.Validate(); err != nil {
+	if err := prepare(&c, apiKey); err != nil {
 		return Connection{}, fmt.Errorf("add connection: %w", err)
 	}
 	c.ID = uuid.NewString()
@@ -124,10 +120,8 @@ func (s *Store) Add(ctx context.Context, c Connection, apiKey string) (Connectio
 		}
 	}
 	err := s.file.Update(ctx, func(list *[]Connection) error {
-		for _, o := range *list {
-			if strings.EqualFold(o.Name, c.Name) {
-				return fmt.Errorf("add connection: a connection named %q already exists", o.Name)
-			}
+		if err := uniqueName(*list, c); err != nil {
+			return err
 		}
 		*list = append(*list, c)
 		return nil
@@ -136,9 +130,150 @@ func (s *Store) Add(ctx context.Context, c Connection, apiKey string) (Connectio
 		if c.Settings.AuthMethod == driver.AuthAPIKey {
 			_ = s.keys.Delete(apiKeyRef(c.ID))
 		}
-		return Connection{}, err
+		return Connection{}, fmt.Errorf("add connection: %w", err)
 	}
 	return c, nil
+}
+
+// prepare fills in the defaults of a connection and validates it, the same way for Add and
+// Update. apiKey is the key the connection will have (for Update, the saved one's presence).
+func prepare(c *Connection, apiKey string) error {
+	c.Name = strings.TrimSpace(c.Name)
+	if c.Name == "" {
+		return errors.New("a name is required")
+	}
+	if c.Type == "" {
+		c.Type = TypeWeaviate
+	}
+	if c.Type != TypeWeaviate {
+		return fmt.Errorf("type %q is not supported (supported: %s)", c.Type, TypeWeaviate)
+	}
+	withDefaults(c)
+	if err := validAccess(c.ExternalAccess); err != nil {
+		return err
+	}
+	if err := validPolicy(c.AIPolicy); err != nil {
+		return err
+	}
+	c.Settings = c.Settings.Normalized()
+	c.Settings.APIKey = ""
+	withKey := c.Settings
+	withKey.APIKey = apiKey
+	if err := withKey.Validate(); err != nil {
+		return err
+	}
+	if apiKey != "" && c.Settings.AuthMethod != driver.AuthAPIKey {
+		return fmt.Errorf("an API key was given but Auth Method is %q: choose %q", c.Settings.AuthMethod, driver.AuthAPIKey)
+	}
+	return nil
+}
+
+// uniqueName refuses a connection whose name another saved connection has.
+func uniqueName(list []Connection, c Connection) error {
+	for _, o := range list {
+		if o.ID != c.ID && strings.EqualFold(o.Name, c.Name) {
+			return fmt.Errorf("a connection named %q already exists", o.Name)
+		}
+	}
+	return nil
+}
+
+// Change is an edit of a saved connection (Store.Update).
+type Change struct {
+	// Apply edits a copy of the saved connection. ID and CreatedAt cannot change; the
+	// result is validated as Add validates a new connection.
+	Apply func(*Connection)
+	// APIKey, when not nil, replaces the connection's key in the keyring; nil keeps the
+	// saved key.
+	APIKey *string
+	// Check, when not nil, sees the connection before and after the edit, under the file's
+	// lock, and may refuse it: nothing is saved then. The CLI refuses an unconfirmed raise of
+	// AI rights (RaisedRights) here, so a concurrent change cannot slip one through.
+	Check func(before, after Connection) error
+}
+
+// Update edits a saved connection (by ID, or else by name) and returns it before and after.
+// The API key is kept unless a new one is given; switching Auth Method to None deletes it.
+func (s *Store) Update(ctx context.Context, idOrName string, ch Change) (before, after Connection, err error) {
+	target, err := s.Get(ctx, idOrName)
+	if err != nil {
+		return Connection{}, Connection{}, err
+	}
+	var keySet bool
+	var oldKey string
+	var hadOldKey bool
+	err = s.file.Update(ctx, func(list *[]Connection) error {
+		i := indexOf(*list, target.ID)
+		if i < 0 {
+			return fmt.Errorf("%w: %q", ErrNotFound, idOrName)
+		}
+		before = (*list)[i]
+		withDefaults(&before)
+		after = before
+		if ch.Apply != nil {
+			ch.Apply(&after)
+		}
+		after.ID, after.CreatedAt = before.ID, before.CreatedAt
+		key := ""
+		switch {
+		case ch.APIKey != nil:
+			key = *ch.APIKey
+			if key == "" {
+				return errors.New("the new API key is empty")
+			}
+		case before.Settings.AuthMethod == driver.AuthAPIKey && after.Settings.Normalized().AuthMethod == driver.AuthAPIKey:
+			// The saved key stays; only its presence matters to validation, never its value.
+			key = "saved key"
+		}
+		if err := prepare(&after, key); err != nil {
+			return err
+		}
+		if err := uniqueName(*list, after); err != nil {
+			return err
+		}
+		if ch.Check != nil {
+			if err := ch.Check(before, after); err != nil {
+				return err
+			}
+		}
+		if ch.APIKey != nil {
+			if before.Settings.AuthMethod == driver.AuthAPIKey {
+				k, err := s.keys.Get(apiKeyRef(before.ID))
+				oldKey, hadOldKey = k, err == nil
+			}
+			if err := s.keys.Set(apiKeyRef(after.ID), *ch.APIKey); err != nil {
+				return err
+			}
+			keySet = true
+		}
+		(*list)[i] = after
+		return nil
+	})
+	if err != nil {
+		if keySet { // the file kept the old connection: put its key back
+			if hadOldKey {
+				_ = s.keys.Set(apiKeyRef(target.ID), oldKey)
+			} else {
+				_ = s.keys.Delete(apiKeyRef(target.ID))
+			}
+		}
+		return Connection{}, Connection{}, fmt.Errorf("edit connection: %w", err)
+	}
+	if before.Settings.AuthMethod == driver.AuthAPIKey && after.Settings.AuthMethod != driver.AuthAPIKey {
+		if err := s.keys.Delete(apiKeyRef(after.ID)); err != nil && !errors.Is(err, secrets.ErrNotFound) {
+			return before, after, fmt.Errorf("edit connection: the connection was saved, but its old API key could not be deleted: %w", err)
+		}
+	}
+	return before, after, nil
+}
+
+func indexOf(list []Connection, id string) int {
+	for i, c := range list {
+		if c.ID == id {
+			return i
+		}
+	}
+	return -1
 }
 
 // Remove deletes a connection and its API key.
@@ -198,9 +333,9 @@ func validAccess(a string) error {
 }
 
 // VisibleToAI reports whether AI clients (MCP) may see a connection at all: a connection
-// whose external access is blocked is invisible to them, neither listed nor readable. This
-// is the one place that decides it.
-func VisibleToAI(c Connection) bool { return c.ExternalAccess != AccessBlocked }
+// whose external access is blocked is invisible to them, neither listed nor readable.
+// AIRights decides it.
+func VisibleToAI(c Connection) bool { return AIRights(c).Visible() }
 
 // Summary is a saved connection as AI clients see it: never its credentials.
 type Summary struct {

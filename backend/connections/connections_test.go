@@ -34,6 +34,16 @@ func TestStore(t *testing.T) {
 			t.Fatalf("got %+v", c)
 		}
 	})
+	t.Run("a new connection gets external access readWrite and AI policy askForWrites", func(t *testing.T) {
+		s, _ := newStore(t)
+		c, err := s.Add(ctx, Connection{Name: "local", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}}, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.ExternalAccess != AccessReadWrite || c.AIPolicy != PolicyAskForWrites {
+			t.Fatalf("got %q/%q", c.ExternalAccess, c.AIPolicy)
+		}
+	})
 	t.Run("the API key is in the keyring, never in the connections file", func(t *testing.T) {
 		s, dir := newStore(t)
 		c, err := s.Add(ctx, Connection{Name: "cloud", Settings: driver.Settings{Host: "x.example", Port: 443, AuthMethod: driver.AuthAPIKey, SSLMode: driver.SSLRequired}}, "super-secret-key")
@@ -66,6 +76,8 @@ func TestStore(t *testing.T) {
 		{"a missing name is refused", Connection{Settings: driver.Settings{Host: "h", Port: 1}}, ""},
 		{"an unknown type is refused", Connection{Name: "a", Type: "oracle", Settings: driver.Settings{Host: "h", Port: 1}}, ""},
 		{"an unknown external access level is refused", Connection{Name: "a", ExternalAccess: "sometimes", Settings: driver.Settings{Host: "h", Port: 1}}, ""},
+		{"an unknown AI policy is refused", Connection{Name: "a", AIPolicy: "whenever", Settings: driver.Settings{Host: "h", Port: 1}}, ""},
+		{"an API key with Auth Method None is refused", Connection{Name: "a", Settings: driver.Settings{Host: "h", Port: 1}}, "stray-key"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, _ := newStore(t)
