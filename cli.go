@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"app/backend/config"
 	"app/backend/connections"
@@ -31,7 +33,7 @@ func printJSON(w io.Writer, v any) error {
 
 func newConnectionCmd(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{Use: "connection", Short: "Manage saved connections"}
-	cmd.AddCommand(newConnectionAddCmd(g), newConnectionListCmd(g), newConnectionRemoveCmd(g))
+	cmd.AddCommand(newConnectionAddCmd(g), newConnectionEditCmd(g), newConnectionListCmd(g), newConnectionRemoveCmd(g))
 	return cmd
 }
 
@@ -83,11 +85,171 @@ func newConnectionAddCmd(g *globalFlags) *cobra.Command {
 	f.StringVar(&ssl, "ssl-mode", string(driver.SSLDisabled), "Disabled, Preferred, Required, \"Required (skip verify)\", \"Verify CA\" or \"Verify Identity\"")
 	f.BoolVar(&c.Settings.SkipTLSVerify, "skip-tls-verify", false, "trust any certificate, whatever the SSL mode")
 	f.StringVar(&c.Settings.CAFile, "ca-file", "", "CA certificate file for Verify CA / Verify Identity")
-	f.StringVar(&c.ExternalAccess, "external-access", connections.DefaultExternalAccess, "what AI clients may do: blocked, readOnly or readWrite")
+	f.StringVar(&c.ExternalAccess, "external-access", connections.DefaultExternalAccess, externalAccessUsage)
+	f.StringVar(&c.AIPolicy, "ai-policy", connections.DefaultAIPolicy, aiPolicyUsage)
 	f.StringVar(&keyEnv, "api-key-env", "", "read the API key from this environment variable")
 	f.BoolVar(&keyStdin, "api-key-stdin", false, "read the API key from the first line of standard input")
 	_ = cmd.MarkFlagRequired("name")
 	return cmd
+}
+
+const (
+	externalAccessUsage = "what AI clients may reach: blocked (invisible), readOnly or readWrite"
+	aiPolicyUsage       = "when AI clients' statements wait for your approval: alwaysAsk (reads too), askForWrites, or neverForWrites (writes refused)"
+)
+
+// newConnectionEditCmd changes only the flags given. A change that raises what AI clients
+// may do on the connection (connections.RaisedRights) is made only when confirmed, with
+// --yes or at a terminal prompt; lowering never asks.
+func newConnectionEditCmd(g *globalFlags) *cobra.Command {
+	var v connections.Connection
+	var auth, ssl, keyEnv string
+	var keyStdin, yes bool
+	cmd := &cobra.Command{
+		Use:   "edit NAME|ID",
+		Short: "Change a saved connection; only the flags given change, the API key is kept unless a new one is given",
+		Example: `  app connection edit local --port 8081
+  app connection edit cloud --ai-policy neverForWrites
+  app connection edit cloud --external-access readWrite --yes
+  WEAVIATE_KEY=... app connection edit cloud --api-key-env WEAVIATE_KEY`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			changed := cmd.Flags().Changed
+			if !slices.ContainsFunc(editFlags, changed) {
+				return fmt.Errorf("nothing to change: give at least one of --%s", strings.Join(editFlags, ", --"))
+			}
+			key, err := readAPIKey(cmd.InOrStdin(), keyEnv, keyStdin)
+			if err != nil {
+				return err
+			}
+			apply := func(c *connections.Connection) {
+				if changed("name") {
+					c.Name = v.Name
+				}
+				if changed("host") {
+					c.Settings.Host = v.Settings.Host
+				}
+				if changed("port") {
+					c.Settings.Port = v.Settings.Port
+				}
+				if changed("ssl-mode") {
+					c.Settings.SSLMode = driver.SSLMode(ssl)
+				}
+				if changed("auth-method") {
+					c.Settings.AuthMethod = driver.AuthMethod(auth)
+				}
+				if changed("skip-tls-verify") {
+					c.Settings.SkipTLSVerify = v.Settings.SkipTLSVerify
+				}
+				if changed("ca-file") {
+					c.Settings.CAFile = v.Settings.CAFile
+				}
+				if changed("external-access") {
+					c.ExternalAccess = v.ExternalAccess
+				}
+				if changed("ai-policy") {
+					c.AIPolicy = v.AIPolicy
+				}
+			}
+			ctx := cmd.Context()
+			cr, done, err := cliCore(ctx, g)
+			if err != nil {
+				return err
+			}
+			defer done()
+			store := cr.Connections()
+			saved, err := store.Get(ctx, args[0])
+			if err != nil {
+				return err
+			}
+			planned := saved
+			apply(&planned)
+			confirmed := yes
+			if raised := connections.RaisedRights(saved, planned); len(raised) > 0 && !confirmed {
+				if confirmed, err = confirmRaise(cmd, saved.Name, raised); err != nil {
+					return err
+				}
+			}
+			change := connections.Change{
+				Apply: apply,
+				Check: func(before, after connections.Connection) error {
+					if raised := connections.RaisedRights(before, after); len(raised) > 0 && !confirmed {
+						return errRaiseNotConfirmed(before.Name, raised)
+					}
+					return nil
+				},
+			}
+			if key != "" {
+				change.APIKey = &key
+			}
+			before, after, err := store.Update(ctx, saved.ID, change)
+			if err != nil {
+				return err
+			}
+			if g.json {
+				return printJSON(cmd.OutOrStdout(), after)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "updated connection %q (%s)\n", after.Name, after.ID)
+			if before.ExternalAccess != after.ExternalAccess {
+				fmt.Fprintf(cmd.OutOrStdout(), "external access: %s -> %s\n", before.ExternalAccess, after.ExternalAccess)
+			}
+			if before.AIPolicy != after.AIPolicy {
+				fmt.Fprintf(cmd.OutOrStdout(), "AI policy: %s -> %s\n", before.AIPolicy, after.AIPolicy)
+			}
+			if key != "" {
+				fmt.Fprintln(cmd.OutOrStdout(), "API key replaced in the keyring")
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&v.Name, "name", "", "new connection name")
+	f.StringVar(&v.Settings.Host, "host", "", "node host name")
+	f.IntVar(&v.Settings.Port, "port", 0, "node port")
+	f.StringVar(&auth, "auth-method", "", `"None" or "API Key"`)
+	f.StringVar(&ssl, "ssl-mode", "", "Disabled, Preferred, Required, \"Required (skip verify)\", \"Verify CA\" or \"Verify Identity\"")
+	f.BoolVar(&v.Settings.SkipTLSVerify, "skip-tls-verify", false, "trust any certificate, whatever the SSL mode (--skip-tls-verify=false turns it off)")
+	f.StringVar(&v.Settings.CAFile, "ca-file", "", "CA certificate file for Verify CA / Verify Identity (\"\" clears it)")
+	f.StringVar(&v.ExternalAccess, "external-access", "", externalAccessUsage)
+	f.StringVar(&v.AIPolicy, "ai-policy", "", aiPolicyUsage)
+	f.StringVar(&keyEnv, "api-key-env", "", "replace the API key with the one in this environment variable")
+	f.BoolVar(&keyStdin, "api-key-stdin", false, "replace the API key with the first line of standard input")
+	f.BoolVar(&yes, "yes", false, "confirm a change that raises what AI clients may do on this connection")
+	return cmd
+}
+
+// editFlags are the flags of connection edit that change something.
+var editFlags = []string{"name", "host", "port", "ssl-mode", "auth-method", "skip-tls-verify", "ca-file",
+	"external-access", "ai-policy", "api-key-env", "api-key-stdin"}
+
+// errRaiseNotConfirmed is the refusal of a raise nobody confirmed.
+func errRaiseNotConfirmed(name string, raised []string) error {
+	return fmt.Errorf("this change raises what AI clients may do on connection %q (%s) and was not confirmed: run it again with --yes, or at a terminal to answer the prompt; nothing was changed",
+		name, strings.Join(raised, "; "))
+}
+
+// confirmRaise asks at the terminal whether to raise AI rights (the prompt goes to stderr,
+// the answer comes from stdin). When stdin is not a terminal there is nobody to ask, and the
+// raise is refused.
+func confirmRaise(cmd *cobra.Command, name string, raised []string) (bool, error) {
+	in, ok := cmd.InOrStdin().(*os.File)
+	if !ok || !term.IsTerminal(int(in.Fd())) {
+		return false, errRaiseNotConfirmed(name, raised)
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "This change raises what AI clients may do on connection %q:\n", name)
+	for _, r := range raised {
+		fmt.Fprintf(cmd.ErrOrStderr(), "  %s\n", r)
+	}
+	fmt.Fprint(cmd.ErrOrStderr(), "Allow it? [y/N] ")
+	line, err := bufio.NewReader(in).ReadString('\n')
+	if err != nil && err != io.EOF {
+		return false, fmt.Errorf("read the answer: %w", err)
+	}
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return true, nil
+	}
+	return false, fmt.Errorf("not confirmed: connection %q was not changed", name)
 }
 
 // readAPIKey takes the key from an environment variable or stdin, never from a flag value,
@@ -139,9 +301,9 @@ func newConnectionListCmd(g *globalFlags) *cobra.Command {
 				return printJSON(cmd.OutOrStdout(), list)
 			}
 			w := tabwriter.NewWriter(cmd.OutOrStdout(), 2, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "NAME\tTYPE\tADDRESS\tSSL MODE\tAUTH\tAI ACCESS\tID")
+			fmt.Fprintln(w, "NAME\tTYPE\tADDRESS\tSSL MODE\tAUTH\tEXTERNAL ACCESS\tAI POLICY\tID")
 			for _, c := range list {
-				fmt.Fprintf(w, "%s\t%s\t%s:%d\t%s\t%s\t%s\t%s\n", c.Name, c.Type, c.Settings.Host, c.Settings.Port, c.Settings.SSLMode, c.Settings.AuthMethod, c.ExternalAccess, c.ID)
+				fmt.Fprintf(w, "%s\t%s\t%s:%d\t%s\t%s\t%s\t%s\t%s\n", c.Name, c.Type, c.Settings.Host, c.Settings.Port, c.Settings.SSLMode, c.Settings.AuthMethod, c.ExternalAccess, c.AIPolicy, c.ID)
 			}
 			return w.Flush()
 		},
