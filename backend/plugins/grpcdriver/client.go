@@ -1,0 +1,282 @@
+package grpcdriver
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"google.golang.org/grpc"
+
+	"app/backend/driver"
+	pb "app/backend/plugins/internal/proto/driverv1"
+)
+
+// closeTimeout bounds the Close call of a connection (Close takes no context).
+const closeTimeout = 5 * time.Second
+
+// classifyTimeout bounds a Classify call (Classify takes no context).
+const classifyTimeout = 10 * time.Second
+
+// Client is the host's side of one plugin process: it opens connections on it.
+type Client struct {
+	rpc     pb.DriverClient
+	stopped func() bool
+}
+
+// NewClient returns a client over a gRPC connection to the plugin. stopped, when not nil,
+// tells whether the plugin process is gone; every call of a connection then fails at once
+// with "Connection failed: driver stopped" instead of waiting on a dead socket.
+func NewClient(cc grpc.ClientConnInterface, stopped func() bool) *Client {
+	return &Client{rpc: pb.NewDriverClient(cc), stopped: stopped}
+}
+
+func (c *Client) isStopped() bool { return c.stopped != nil && c.stopped() }
+
+// Description is what a plugin says about itself: `<plugin> describe` prints it as JSON and
+// the Info call answers it.
+type Description struct {
+	Name            string              `json:"name"`
+	Version         string              `json:"version"`
+	ProtocolVersion int                 `json:"protocolVersion"`
+	Types           []string            `json:"types"`
+	Capabilities    driver.Capabilities `json:"capabilities"`
+}
+
+// Describe returns the description of info served at protocol.
+func Describe(info Info, protocol int) Description {
+	return fromInfo(toInfo(info, protocol))
+}
+
+func fromInfo(r *pb.InfoResponse) Description {
+	return Description{
+		Name:            r.GetName(),
+		Version:         r.GetVersion(),
+		ProtocolVersion: int(r.GetProtocolVersion()),
+		Types:           r.GetTypes(),
+		Capabilities:    fromCapabilities(r.GetCapabilities()),
+	}
+}
+
+// Info asks the plugin what it is.
+func (c *Client) Info(ctx context.Context) (Description, error) {
+	if c.isStopped() {
+		return Description{}, stoppedError()
+	}
+	r, err := c.rpc.Info(ctx, &pb.InfoRequest{})
+	if err != nil {
+		return Description{}, c.fail(ctx, err)
+	}
+	return fromInfo(r), nil
+}
+
+// fail maps a failed call: a plugin that is gone is "driver stopped" whatever gRPC said.
+func (c *Client) fail(ctx context.Context, err error) error {
+	e := fromStatus(ctx, err)
+	if c.isStopped() && driver.ContextError(ctx) == nil {
+		return stoppedError()
+	}
+	return e
+}
+
+// Open makes a connection in the plugin from settings (no network yet: call Connect).
+// label names it in the plugin's log lines. onClose, when not nil, is called once when the
+// connection is closed.
+func (c *Client) Open(ctx context.Context, s driver.Settings, label string, onClose func()) (*Conn, error) {
+	if c.isStopped() {
+		return nil, stoppedError()
+	}
+	r, err := c.rpc.Open(ctx, &pb.OpenRequest{Settings: toSettings(s), Label: label})
+	if err != nil {
+		return nil, c.fail(ctx, err)
+	}
+	return &Conn{c: c, id: r.GetConnId(), caps: fromCapabilities(r.GetCapabilities()), onClose: onClose}, nil
+}
+
+// Conn is one connection served by a plugin: a driver.Driver whose calls cross the
+// process boundary. Contexts cross it too: cancelling a call's context cancels the work
+// inside the plugin (gRPC cancels the server's context).
+type Conn struct {
+	c       *Client
+	id      string
+	caps    driver.Capabilities
+	onClose func()
+
+	mu      sync.Mutex
+	version string
+	closed  bool
+}
+
+var _ driver.Driver = (*Conn)(nil)
+
+func (k *Conn) req() *pb.ConnRequest { return &pb.ConnRequest{ConnId: k.id} }
+
+// ServerVersion is the database version read by the last Connect or Ping.
+func (k *Conn) ServerVersion() string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.version
+}
+
+func (k *Conn) health(ctx context.Context, call func(context.Context, *pb.ConnRequest, ...grpc.CallOption) (*pb.HealthResponse, error)) error {
+	if k.c.isStopped() {
+		return stoppedError()
+	}
+	r, err := call(ctx, k.req())
+	if err != nil {
+		return k.c.fail(ctx, err)
+	}
+	if v := r.GetServerVersion(); v != "" {
+		k.mu.Lock()
+		k.version = v
+		k.mu.Unlock()
+	}
+	return nil
+}
+
+// Connect checks reachability, TLS and the credential.
+func (k *Conn) Connect(ctx context.Context) error { return k.health(ctx, k.c.rpc.Connect) }
+
+// Ping is the health check.
+func (k *Conn) Ping(ctx context.Context) error { return k.health(ctx, k.c.rpc.Ping) }
+
+// ListTables lists the tables.
+func (k *Conn) ListTables(ctx context.Context) ([]driver.Table, error) {
+	if k.c.isStopped() {
+		return nil, stoppedError()
+	}
+	r, err := k.c.rpc.ListTables(ctx, k.req())
+	if err != nil {
+		return nil, k.c.fail(ctx, err)
+	}
+	return fromTables(r.GetTables()), nil
+}
+
+// DescribeTable describes one table.
+func (k *Conn) DescribeTable(ctx context.Context, table string) (*driver.TableInfo, error) {
+	if k.c.isStopped() {
+		return nil, stoppedError()
+	}
+	r, err := k.c.rpc.DescribeTable(ctx, &pb.TableRequest{ConnId: k.id, Table: table})
+	if err != nil {
+		return nil, k.c.fail(ctx, err)
+	}
+	return fromTableInfo(r), nil
+}
+
+// Browse loads one page of rows.
+func (k *Conn) Browse(ctx context.Context, table string, page driver.Page, filters []driver.Filter, sort []driver.Sort) (*driver.Grid, error) {
+	if k.c.isStopped() {
+		return nil, stoppedError()
+	}
+	r, err := k.c.rpc.Browse(ctx, &pb.BrowseRequest{
+		ConnId:  k.id,
+		Table:   table,
+		Offset:  int64(page.Offset),
+		Limit:   int64(page.Limit),
+		Filters: toFilters(filters),
+		Sort:    toSorts(sort),
+	})
+	if err != nil {
+		return nil, k.c.fail(ctx, err)
+	}
+	return fromGrid(r), nil
+}
+
+// Count counts the rows matching filters.
+func (k *Conn) Count(ctx context.Context, table string, filters []driver.Filter) (int64, error) {
+	if k.c.isStopped() {
+		return 0, stoppedError()
+	}
+	r, err := k.c.rpc.Count(ctx, &pb.CountRequest{ConnId: k.id, Table: table, Filters: toFilters(filters)})
+	if err != nil {
+		return 0, k.c.fail(ctx, err)
+	}
+	return r.GetCount(), nil
+}
+
+// Execute runs editor text.
+func (k *Conn) Execute(ctx context.Context, text string) (*driver.Result, error) {
+	if k.c.isStopped() {
+		return nil, stoppedError()
+	}
+	r, err := k.c.rpc.Execute(ctx, &pb.ExecuteRequest{ConnId: k.id, Text: text})
+	if err != nil {
+		return nil, k.c.fail(ctx, err)
+	}
+	return fromResult(r), nil
+}
+
+// Classify asks the plugin whether text reads or writes. Text it cannot classify, or a
+// plugin that cannot answer, is a write with the error.
+func (k *Conn) Classify(text string) (driver.Classification, error) {
+	write := driver.Classification{Access: driver.AccessWrite}
+	if k.c.isStopped() {
+		return write, stoppedError()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), classifyTimeout)
+	defer cancel()
+	r, err := k.c.rpc.Classify(ctx, &pb.ClassifyRequest{Text: text})
+	if err != nil {
+		return write, k.c.fail(ctx, err)
+	}
+	return fromClassification(r)
+}
+
+func (k *Conn) edit(ctx context.Context, call func(context.Context, *pb.EditRequest, ...grpc.CallOption) (*pb.EditResponse, error), table string, rows []driver.Row) ([]driver.RowResult, error) {
+	if k.c.isStopped() {
+		return nil, stoppedError()
+	}
+	prows, err := toRows(rows)
+	if err != nil {
+		return nil, err
+	}
+	r, err := call(ctx, &pb.EditRequest{ConnId: k.id, Table: table, Rows: prows})
+	if err != nil {
+		return nil, k.c.fail(ctx, err)
+	}
+	return fromRowResults(r.GetResults()), nil
+}
+
+// Insert adds rows.
+func (k *Conn) Insert(ctx context.Context, table string, rows []driver.Row) ([]driver.RowResult, error) {
+	return k.edit(ctx, k.c.rpc.Insert, table, rows)
+}
+
+// Update writes the given cells of rows.
+func (k *Conn) Update(ctx context.Context, table string, rows []driver.Row) ([]driver.RowResult, error) {
+	return k.edit(ctx, k.c.rpc.Update, table, rows)
+}
+
+// Delete removes rows.
+func (k *Conn) Delete(ctx context.Context, table string, rows []driver.Row) ([]driver.RowResult, error) {
+	return k.edit(ctx, k.c.rpc.Delete, table, rows)
+}
+
+// Capabilities are the connection's capabilities, read when it was opened.
+func (k *Conn) Capabilities() driver.Capabilities { return k.caps }
+
+// Close ends the connection in the plugin. It is safe to call more than once; closing a
+// connection whose plugin is gone succeeds.
+func (k *Conn) Close() error {
+	k.mu.Lock()
+	if k.closed {
+		k.mu.Unlock()
+		return nil
+	}
+	k.closed = true
+	k.mu.Unlock()
+	if k.onClose != nil {
+		defer k.onClose()
+	}
+	if k.c.isStopped() {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), closeTimeout)
+	defer cancel()
+	if _, err := k.c.rpc.Close(ctx, k.req()); err != nil {
+		if e := k.c.fail(ctx, err); !driver.IsKind(e, driver.KindConnection) {
+			return e
+		}
+	}
+	return nil
+}

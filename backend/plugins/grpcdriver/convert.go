@@ -1,0 +1,594 @@
+package grpcdriver
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"app/backend/driver"
+	pb "app/backend/plugins/internal/proto/driverv1"
+)
+
+// The conversions between backend/driver's types and the wire, both ways. Each pair is
+// tested for round-trip equality (convert_test.go). What a round trip normalizes, on purpose:
+//
+//   - Values: nil, string, bool and json.Number arrive as they left (every grid cell is one
+//     of these). Integers of every width arrive as int64, floats as float64, unsigned
+//     integers as int64 (or as json.Number above MaxInt64), any slice as []any, any map with
+//     string keys as map[string]any, []byte as its base64 text (as encoding/json writes it),
+//     json.RawMessage as the value it encodes, and anything else as its JSON encoding
+//     decoded with UseNumber. An empty list or object stays empty (never nil), so null and
+//     empty stay apart; a nil slice, map or pointer is null.
+//   - Grid.Columns and Grid.Rows are never nil (an empty page is [] in JSON, as in-process).
+//     Other empty slices (Filterable, NamedVectors, Operators, filters, rows of an edit)
+//     arrive nil.
+//   - TableInfo.Definition and Result.JSON: empty arrives nil.
+
+// --- values ---
+
+// toValue converts one Go value to the wire.
+func toValue(v any) (*pb.Value, error) {
+	switch x := v.(type) {
+	case nil:
+		return &pb.Value{}, nil
+	case string:
+		return &pb.Value{Kind: &pb.Value_StringValue{StringValue: x}}, nil
+	case bool:
+		return &pb.Value{Kind: &pb.Value_BoolValue{BoolValue: x}}, nil
+	case json.Number:
+		return &pb.Value{Kind: &pb.Value_NumberValue{NumberValue: string(x)}}, nil
+	case int:
+		return intValue(int64(x)), nil
+	case int8:
+		return intValue(int64(x)), nil
+	case int16:
+		return intValue(int64(x)), nil
+	case int32:
+		return intValue(int64(x)), nil
+	case int64:
+		return intValue(x), nil
+	case uint:
+		return uintValue(uint64(x)), nil
+	case uint8:
+		return uintValue(uint64(x)), nil
+	case uint16:
+		return uintValue(uint64(x)), nil
+	case uint32:
+		return uintValue(uint64(x)), nil
+	case uint64:
+		return uintValue(x), nil
+	case float32:
+		return &pb.Value{Kind: &pb.Value_DoubleValue{DoubleValue: float64(x)}}, nil
+	case float64:
+		return &pb.Value{Kind: &pb.Value_DoubleValue{DoubleValue: x}}, nil
+	case []byte:
+		return &pb.Value{Kind: &pb.Value_StringValue{StringValue: base64.StdEncoding.EncodeToString(x)}}, nil
+	case json.RawMessage:
+		return rawValue(x)
+	case []any:
+		if x == nil {
+			return &pb.Value{}, nil
+		}
+		return listValue(len(x), func(i int) any { return x[i] })
+	case map[string]any:
+		if x == nil {
+			return &pb.Value{}, nil
+		}
+		obj := &pb.Object{Fields: make(map[string]*pb.Value, len(x))}
+		for k, e := range x {
+			ev, err := toValue(e)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", k, err)
+			}
+			obj.Fields[k] = ev
+		}
+		return &pb.Value{Kind: &pb.Value_ObjectValue{ObjectValue: obj}}, nil
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if rv.IsNil() {
+			return &pb.Value{}, nil
+		}
+	case reflect.Slice, reflect.Array:
+		if rv.Kind() == reflect.Slice && rv.IsNil() {
+			return &pb.Value{}, nil
+		}
+		if rv.Type().Elem().Kind() != reflect.Uint8 {
+			return listValue(rv.Len(), func(i int) any { return rv.Index(i).Interface() })
+		}
+	case reflect.Map:
+		if rv.IsNil() {
+			return &pb.Value{}, nil
+		}
+		if rv.Type().Key().Kind() == reflect.String {
+			obj := &pb.Object{Fields: make(map[string]*pb.Value, rv.Len())}
+			it := rv.MapRange()
+			for it.Next() {
+				ev, err := toValue(it.Value().Interface())
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", it.Key().String(), err)
+				}
+				obj.Fields[it.Key().String()] = ev
+			}
+			return &pb.Value{Kind: &pb.Value_ObjectValue{ObjectValue: obj}}, nil
+		}
+	}
+	// Anything else travels as its JSON encoding (a struct, a named string type, ...).
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("a %T cannot be sent to the driver plugin: %v", v, err)
+	}
+	return rawValue(raw)
+}
+
+func intValue(n int64) *pb.Value { return &pb.Value{Kind: &pb.Value_IntValue{IntValue: n}} }
+
+func uintValue(n uint64) *pb.Value {
+	if n <= math.MaxInt64 {
+		return intValue(int64(n))
+	}
+	return &pb.Value{Kind: &pb.Value_NumberValue{NumberValue: strconv.FormatUint(n, 10)}}
+}
+
+func listValue(n int, at func(int) any) (*pb.Value, error) {
+	list := &pb.List{Values: make([]*pb.Value, n)}
+	for i := range n {
+		ev, err := toValue(at(i))
+		if err != nil {
+			return nil, fmt.Errorf("item %d: %w", i+1, err)
+		}
+		list.Values[i] = ev
+	}
+	return &pb.Value{Kind: &pb.Value_ListValue{ListValue: list}}, nil
+}
+
+// rawValue converts JSON text to the value it encodes (numbers kept exact).
+func rawValue(raw []byte) (*pb.Value, error) {
+	if len(strings.TrimSpace(string(raw))) == 0 {
+		return &pb.Value{}, nil
+	}
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	var x any
+	if err := dec.Decode(&x); err != nil {
+		return nil, fmt.Errorf("invalid JSON value: %v", err)
+	}
+	return toValue(x)
+}
+
+// fromValue converts a wire value back to Go (see the normalization rules above).
+func fromValue(v *pb.Value) any {
+	switch k := v.GetKind().(type) {
+	case *pb.Value_StringValue:
+		return k.StringValue
+	case *pb.Value_BoolValue:
+		return k.BoolValue
+	case *pb.Value_NumberValue:
+		return json.Number(k.NumberValue)
+	case *pb.Value_IntValue:
+		return k.IntValue
+	case *pb.Value_DoubleValue:
+		return k.DoubleValue
+	case *pb.Value_ListValue:
+		vals := k.ListValue.GetValues()
+		out := make([]any, len(vals))
+		for i, e := range vals {
+			out[i] = fromValue(e)
+		}
+		return out
+	case *pb.Value_ObjectValue:
+		fields := k.ObjectValue.GetFields()
+		out := make(map[string]any, len(fields))
+		for name, e := range fields {
+			out[name] = fromValue(e)
+		}
+		return out
+	}
+	return nil
+}
+
+// --- settings and capabilities ---
+
+func toSettings(s driver.Settings) *pb.Settings {
+	return &pb.Settings{
+		Host:          s.Host,
+		Port:          int32(s.Port),
+		AuthMethod:    string(s.AuthMethod),
+		ApiKey:        s.APIKey,
+		SslMode:       string(s.SSLMode),
+		SkipTlsVerify: s.SkipTLSVerify,
+		CaFile:        s.CAFile,
+	}
+}
+
+func fromSettings(s *pb.Settings) driver.Settings {
+	return driver.Settings{
+		Host:          s.GetHost(),
+		Port:          int(s.GetPort()),
+		AuthMethod:    driver.AuthMethod(s.GetAuthMethod()),
+		APIKey:        s.GetApiKey(),
+		SSLMode:       driver.SSLMode(s.GetSslMode()),
+		SkipTLSVerify: s.GetSkipTlsVerify(),
+		CAFile:        s.GetCaFile(),
+	}
+}
+
+func toOperators(ops []driver.Operator) []string {
+	if len(ops) == 0 {
+		return nil
+	}
+	out := make([]string, len(ops))
+	for i, o := range ops {
+		out[i] = string(o)
+	}
+	return out
+}
+
+func fromOperators(ops []string) []driver.Operator {
+	if len(ops) == 0 {
+		return nil
+	}
+	out := make([]driver.Operator, len(ops))
+	for i, o := range ops {
+		out[i] = driver.Operator(o)
+	}
+	return out
+}
+
+func toCapabilities(c driver.Capabilities) *pb.Capabilities {
+	return &pb.Capabilities{
+		QueryLanguage:   c.QueryLanguage,
+		Sql:             c.SQL,
+		SchemaEdits:     c.SchemaEdits,
+		SshTunnel:       c.SSHTunnel,
+		DatabaseField:   c.DatabaseField,
+		RestLines:       c.RESTLines,
+		MaxResults:      int64(c.MaxResults),
+		DefaultPageSize: int64(c.DefaultPageSize),
+		Operators:       toOperators(c.Operators),
+		Transactions:    c.Transactions,
+	}
+}
+
+func fromCapabilities(c *pb.Capabilities) driver.Capabilities {
+	return driver.Capabilities{
+		QueryLanguage:   c.GetQueryLanguage(),
+		SQL:             c.GetSql(),
+		SchemaEdits:     c.GetSchemaEdits(),
+		SSHTunnel:       c.GetSshTunnel(),
+		DatabaseField:   c.GetDatabaseField(),
+		RESTLines:       c.GetRestLines(),
+		MaxResults:      int(c.GetMaxResults()),
+		DefaultPageSize: int(c.GetDefaultPageSize()),
+		Operators:       fromOperators(c.GetOperators()),
+		Transactions:    c.GetTransactions(),
+	}
+}
+
+// --- tables ---
+
+func toTables(ts []driver.Table) []*pb.Table {
+	out := make([]*pb.Table, len(ts))
+	for i, t := range ts {
+		out[i] = &pb.Table{Name: t.Name, Description: t.Description}
+	}
+	return out
+}
+
+func fromTables(ts []*pb.Table) []driver.Table {
+	if len(ts) == 0 {
+		return nil
+	}
+	out := make([]driver.Table, len(ts))
+	for i, t := range ts {
+		out[i] = driver.Table{Name: t.GetName(), Description: t.GetDescription()}
+	}
+	return out
+}
+
+func toColumns(cs []driver.Column) []*pb.Column {
+	out := make([]*pb.Column, len(cs))
+	for i, c := range cs {
+		out[i] = &pb.Column{
+			Name:        c.Name,
+			Type:        c.Type,
+			PrimaryKey:  c.PrimaryKey,
+			ReadOnly:    c.ReadOnly,
+			Array:       c.Array,
+			Filterable:  toOperators(c.Filterable),
+			Sortable:    c.Sortable,
+			Description: c.Description,
+		}
+	}
+	return out
+}
+
+func fromColumns(cs []*pb.Column) []driver.Column {
+	out := make([]driver.Column, len(cs))
+	for i, c := range cs {
+		out[i] = driver.Column{
+			Name:        c.GetName(),
+			Type:        c.GetType(),
+			PrimaryKey:  c.GetPrimaryKey(),
+			ReadOnly:    c.GetReadOnly(),
+			Array:       c.GetArray(),
+			Filterable:  fromOperators(c.GetFilterable()),
+			Sortable:    c.GetSortable(),
+			Description: c.GetDescription(),
+		}
+	}
+	return out
+}
+
+func toTableInfo(t *driver.TableInfo) *pb.DescribeTableResponse {
+	return &pb.DescribeTableResponse{
+		Name:        t.Name,
+		Description: t.Description,
+		Columns:     toColumns(t.Columns),
+		PrimaryKey:  t.PrimaryKey,
+		Settings: &pb.TableSettings{
+			IndexNullState:      t.Settings.IndexNullState,
+			IndexPropertyLength: t.Settings.IndexPropertyLength,
+			IndexTimestamps:     t.Settings.IndexTimestamps,
+			MultiTenancy:        t.Settings.MultiTenancy,
+			Vectorizer:          t.Settings.Vectorizer,
+			NamedVectors:        t.Settings.NamedVectors,
+		},
+		Definition: t.Definition,
+	}
+}
+
+func fromTableInfo(t *pb.DescribeTableResponse) *driver.TableInfo {
+	s := t.GetSettings()
+	info := &driver.TableInfo{
+		Name:        t.GetName(),
+		Description: t.GetDescription(),
+		Columns:     fromColumns(t.GetColumns()),
+		PrimaryKey:  t.GetPrimaryKey(),
+		Settings: driver.TableSettings{
+			IndexNullState:      s.GetIndexNullState(),
+			IndexPropertyLength: s.GetIndexPropertyLength(),
+			IndexTimestamps:     s.GetIndexTimestamps(),
+			MultiTenancy:        s.GetMultiTenancy(),
+			Vectorizer:          s.GetVectorizer(),
+			NamedVectors:        nilIfEmpty(s.GetNamedVectors()),
+		},
+	}
+	if len(t.GetDefinition()) > 0 {
+		info.Definition = json.RawMessage(t.GetDefinition())
+	}
+	return info
+}
+
+func nilIfEmpty(s []string) []string {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+}
+
+// --- browsing ---
+
+func toFilters(fs []driver.Filter) []*pb.Filter {
+	if len(fs) == 0 {
+		return nil
+	}
+	out := make([]*pb.Filter, len(fs))
+	for i, f := range fs {
+		out[i] = &pb.Filter{Column: f.Column, Operator: string(f.Operator), Value: f.Value, Value2: f.Value2}
+	}
+	return out
+}
+
+func fromFilters(fs []*pb.Filter) []driver.Filter {
+	if len(fs) == 0 {
+		return nil
+	}
+	out := make([]driver.Filter, len(fs))
+	for i, f := range fs {
+		out[i] = driver.Filter{Column: f.GetColumn(), Operator: driver.Operator(f.GetOperator()), Value: f.GetValue(), Value2: f.GetValue2()}
+	}
+	return out
+}
+
+func toSorts(ss []driver.Sort) []*pb.Sort {
+	if len(ss) == 0 {
+		return nil
+	}
+	out := make([]*pb.Sort, len(ss))
+	for i, s := range ss {
+		out[i] = &pb.Sort{Column: s.Column, Descending: s.Descending}
+	}
+	return out
+}
+
+func fromSorts(ss []*pb.Sort) []driver.Sort {
+	if len(ss) == 0 {
+		return nil
+	}
+	out := make([]driver.Sort, len(ss))
+	for i, s := range ss {
+		out[i] = driver.Sort{Column: s.GetColumn(), Descending: s.GetDescending()}
+	}
+	return out
+}
+
+// toGrid converts a grid. Cells are nil, string, bool or json.Number by the driver
+// contract; anything else goes through toValue.
+func toGrid(g *driver.Grid) (*pb.Grid, error) {
+	out := &pb.Grid{
+		Columns: toColumns(g.Columns),
+		Rows:    make([]*pb.Row, len(g.Rows)),
+		Offset:  int64(g.Offset),
+		HasMore: g.HasMore,
+		Notice:  g.Notice,
+	}
+	// One backing array per grid for the rows and the cell values: a 1,000-row page is
+	// one allocation for its Row structs and one for its Value structs instead of
+	// thousands.
+	n := 0
+	for _, r := range g.Rows {
+		n += len(r)
+	}
+	rows := make([]pb.Row, len(g.Rows))
+	vals := make([]pb.Value, n)
+	ptrs := make([]*pb.Value, n)
+	k := 0
+	for i, r := range g.Rows {
+		cells := ptrs[k : k+len(r) : k+len(r)]
+		for j, c := range r {
+			v := &vals[k+j]
+			switch x := c.(type) {
+			case nil:
+			case string:
+				v.Kind = &pb.Value_StringValue{StringValue: x}
+			case json.Number:
+				v.Kind = &pb.Value_NumberValue{NumberValue: string(x)}
+			case bool:
+				v.Kind = &pb.Value_BoolValue{BoolValue: x}
+			default:
+				cv, err := toValue(c)
+				if err != nil {
+					return nil, fmt.Errorf("row %d, column %d: %w", i+1, j+1, err)
+				}
+				v.Kind = cv.Kind
+			}
+			cells[j] = v
+		}
+		k += len(r)
+		rows[i].Cells = cells
+		out.Rows[i] = &rows[i]
+	}
+	return out, nil
+}
+
+func fromGrid(g *pb.Grid) *driver.Grid {
+	out := &driver.Grid{
+		Columns: fromColumns(g.GetColumns()),
+		Rows:    make([][]any, len(g.GetRows())),
+		Offset:  int(g.GetOffset()),
+		HasMore: g.GetHasMore(),
+		Notice:  g.GetNotice(),
+	}
+	n := 0
+	for _, r := range g.GetRows() {
+		n += len(r.GetCells())
+	}
+	cells := make([]any, n)
+	k := 0
+	for i, r := range g.GetRows() {
+		row := cells[k : k+len(r.GetCells()) : k+len(r.GetCells())]
+		for j, c := range r.GetCells() {
+			row[j] = fromValue(c)
+		}
+		k += len(row)
+		out.Rows[i] = row
+	}
+	return out
+}
+
+// --- editor ---
+
+func toResult(r *driver.Result) (*pb.Result, error) {
+	out := &pb.Result{Kind: string(r.Kind), Json: r.JSON, Table: r.Table, Status: int32(r.Status)}
+	if r.Grid != nil {
+		g, err := toGrid(r.Grid)
+		if err != nil {
+			return nil, err
+		}
+		out.Grid = g
+	}
+	return out, nil
+}
+
+func fromResult(r *pb.Result) *driver.Result {
+	out := &driver.Result{Kind: driver.ResultKind(r.GetKind()), Table: r.GetTable(), Status: int(r.GetStatus())}
+	if r.GetGrid() != nil {
+		out.Grid = fromGrid(r.GetGrid())
+	}
+	if len(r.GetJson()) > 0 {
+		out.JSON = json.RawMessage(r.GetJson())
+	}
+	return out
+}
+
+func toClassification(c driver.Classification, err error) *pb.Classification {
+	out := &pb.Classification{Access: string(c.Access), Destructive: c.Destructive}
+	if err != nil {
+		out.Error = toDriverError(err)
+	}
+	return out
+}
+
+func fromClassification(c *pb.Classification) (driver.Classification, error) {
+	out := driver.Classification{Access: driver.Access(c.GetAccess()), Destructive: c.GetDestructive()}
+	if c.GetError() != nil {
+		return out, fromDriverError(c.GetError())
+	}
+	return out, nil
+}
+
+// --- edits ---
+
+func toRows(rows []driver.Row) ([]*pb.EditRow, error) {
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	out := make([]*pb.EditRow, len(rows))
+	for i, r := range rows {
+		er := &pb.EditRow{Uuid: r.UUID}
+		if len(r.Values) > 0 {
+			er.Values = make(map[string]*pb.Value, len(r.Values))
+			for k, v := range r.Values {
+				pv, err := toValue(v)
+				if err != nil {
+					return nil, driver.Errorf(driver.KindInvalidArgument, "row %d, column %s: %s", i+1, k, err.Error())
+				}
+				er.Values[k] = pv
+			}
+		}
+		out[i] = er
+	}
+	return out, nil
+}
+
+func fromRows(rows []*pb.EditRow) []driver.Row {
+	if len(rows) == 0 {
+		return nil
+	}
+	out := make([]driver.Row, len(rows))
+	for i, r := range rows {
+		out[i].UUID = r.GetUuid()
+		if len(r.GetValues()) > 0 {
+			out[i].Values = make(map[string]any, len(r.GetValues()))
+			for k, v := range r.GetValues() {
+				out[i].Values[k] = fromValue(v)
+			}
+		}
+	}
+	return out
+}
+
+func toRowResults(rs []driver.RowResult) []*pb.RowResult {
+	out := make([]*pb.RowResult, len(rs))
+	for i, r := range rs {
+		out[i] = &pb.RowResult{Index: int64(r.Index), Uuid: r.UUID, Status: string(r.Status), Kind: string(r.Kind), Message: r.Message}
+	}
+	return out
+}
+
+func fromRowResults(rs []*pb.RowResult) []driver.RowResult {
+	if len(rs) == 0 {
+		return nil
+	}
+	out := make([]driver.RowResult, len(rs))
+	for i, r := range rs {
+		out[i] = driver.RowResult{Index: int(r.GetIndex()), UUID: r.GetUuid(), Status: driver.RowStatus(r.GetStatus()), Kind: driver.Kind(r.GetKind()), Message: r.GetMessage()}
+	}
+	return out
+}

@@ -1,0 +1,304 @@
+package grpcdriver
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	"app/backend/driver"
+	pb "app/backend/plugins/internal/proto/driverv1"
+)
+
+// vectorText is a 768-dimension vector cell as the driver sends it: JSON text.
+func vectorText(dims int) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i := range dims {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%.7f", math.Sin(float64(i))*0.5)
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// wire sends m through protobuf's encoding and back, as gRPC does, so a test proves what
+// survives the bytes and not only the Go structs.
+func wire[T proto.Message](t *testing.T, m T) T {
+	t.Helper()
+	b, err := proto.Marshal(m)
+	if err != nil {
+		t.Fatalf("marshal: %v", err)
+	}
+	out := m.ProtoReflect().New().Interface().(T)
+	if err := proto.Unmarshal(b, out); err != nil {
+		t.Fatalf("unmarshal: %v", err)
+	}
+	return out
+}
+
+func TestValuesRoundTripExactly(t *testing.T) {
+	cases := []struct {
+		name string
+		v    any
+	}{
+		{"null", nil},
+		{"empty text is not null", ""},
+		{"text", "Ada Lovelace"},
+		{"text with unicode and newlines", "größe\n改行\t\"quoted\""},
+		{"true", true},
+		{"false is not null", false},
+		{"json number", json.Number("1.5")},
+		{"json number beyond float64 precision", json.Number("12345678901234567890123")},
+		{"json number zero", json.Number("0")},
+		{"int64", int64(-42)},
+		{"int64 max", int64(math.MaxInt64)},
+		{"float64", 3.25},
+		{"float64 zero", 0.0},
+		{"vector cell (768 dims as JSON text)", vectorText(768)},
+		{"empty list is not null", []any{}},
+		{"list with a null, text and a number", []any{nil, "a", json.Number("1"), true}},
+		{"empty object is not null", map[string]any{}},
+		{"nested object (a Weaviate object property)", map[string]any{
+			"name":   "x",
+			"tags":   []any{"a", "b"},
+			"nested": map[string]any{"deep": []any{map[string]any{"n": json.Number("7")}, []any{}}, "null": nil},
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			pv, err := toValue(c.v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := fromValue(wire(t, pv))
+			if !reflect.DeepEqual(got, c.v) {
+				t.Fatalf("round trip: got %#v, want %#v", got, c.v)
+			}
+		})
+	}
+}
+
+type point struct {
+	Lat float64 `json:"latitude"`
+	Lon float64 `json:"longitude"`
+}
+
+func TestValuesNormalizeGoTypes(t *testing.T) {
+	var nilSlice []string
+	var nilMap map[string]any
+	var nilPtr *int
+	cases := []struct {
+		name string
+		in   any
+		want any
+	}{
+		{"int becomes int64", 7, int64(7)},
+		{"int32 becomes int64", int32(-7), int64(-7)},
+		{"uint8 becomes int64", uint8(200), int64(200)},
+		{"uint64 above MaxInt64 becomes its exact number text", uint64(math.MaxUint64), json.Number("18446744073709551615")},
+		{"float32 becomes float64", float32(0.5), 0.5},
+		{"[]string becomes []any", []string{"a", "b"}, []any{"a", "b"}},
+		{"[]float32 becomes []any of float64", []float32{0.25, -1}, []any{0.25, -1.0}},
+		{"typed nil slice is null", nilSlice, nil},
+		{"nil map is null", nilMap, nil},
+		{"nil []any is null", []any(nil), nil},
+		{"nil map[string]any is null", map[string]any(nil), nil},
+		{"nil pointer is null", nilPtr, nil},
+		{"map[string]string becomes map[string]any", map[string]string{"k": "v"}, map[string]any{"k": "v"}},
+		{"[]byte becomes base64 text, as encoding/json writes it", []byte("hi"), "aGk="},
+		{"json.RawMessage becomes the value it encodes", json.RawMessage(`{"a":[1,2.5,null]}`), map[string]any{"a": []any{json.Number("1"), json.Number("2.5"), nil}}},
+		{"a struct travels as its JSON", point{52.37, 4.9}, map[string]any{"latitude": json.Number("52.37"), "longitude": json.Number("4.9")}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			pv, err := toValue(c.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := fromValue(wire(t, pv))
+			if !reflect.DeepEqual(got, c.want) {
+				t.Fatalf("got %#v, want %#v", got, c.want)
+			}
+		})
+	}
+	t.Run("a value JSON cannot encode is refused with its type", func(t *testing.T) {
+		_, err := toValue(make(chan int))
+		if err == nil || !strings.Contains(err.Error(), "chan int") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+}
+
+func sampleColumns() []driver.Column {
+	return []driver.Column{
+		{Name: "uuid", Type: "uuid", PrimaryKey: true, ReadOnly: true, Filterable: []driver.Operator{driver.OpEquals, driver.OpNotEquals}, Sortable: true},
+		{Name: "title", Type: "text", Filterable: driver.Operators(), Sortable: true, Description: "the title"},
+		{Name: "tags", Type: "text[]", Array: true, Filterable: []driver.Operator{driver.OpContains}},
+		{Name: "vector", Type: "vector", ReadOnly: true},
+	}
+}
+
+func TestGridRoundTrip(t *testing.T) {
+	vec := vectorText(768)
+	cases := []struct {
+		name string
+		g    *driver.Grid
+	}{
+		{"a page with every cell kind", &driver.Grid{
+			Columns: sampleColumns(),
+			Rows: [][]any{
+				{"0000beec-0000-4000-8000-000000000001", "Ada", `["a","b"]`, vec},
+				{"0000beec-0000-4000-8000-000000000002", "", `[]`, nil},
+				{"0000beec-0000-4000-8000-000000000003", nil, nil, `{"named":[0.5,1]}`},
+				{"0000beec-0000-4000-8000-000000000004", json.Number("12"), true, false},
+			},
+			Offset:  9000,
+			HasMore: true,
+			Notice:  "Paging stops at row 10,000",
+		}},
+		{"an empty page keeps [] rows and its columns", &driver.Grid{Columns: sampleColumns(), Rows: [][]any{}}},
+		{"no columns, no rows", &driver.Grid{Columns: []driver.Column{}, Rows: [][]any{}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			pg, err := toGrid(c.g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := fromGrid(wire(t, pg))
+			if !reflect.DeepEqual(got, c.g) {
+				t.Fatalf("round trip:\n got %#v\nwant %#v", got, c.g)
+			}
+			a, _ := json.Marshal(got)
+			b, _ := json.Marshal(c.g)
+			if string(a) != string(b) {
+				t.Fatalf("JSON differs:\n got %s\nwant %s", a, b)
+			}
+		})
+	}
+	t.Run("a nil Rows grid arrives as [] (an empty page is [] in JSON)", func(t *testing.T) {
+		pg, _ := toGrid(&driver.Grid{})
+		got := fromGrid(wire(t, pg))
+		if got.Rows == nil || got.Columns == nil || len(got.Rows) != 0 {
+			t.Fatalf("got %#v", got)
+		}
+	})
+}
+
+func TestContractTypesRoundTrip(t *testing.T) {
+	t.Run("settings, API key included", func(t *testing.T) {
+		s := driver.Settings{Host: "x.weaviate.cloud", Port: 443, AuthMethod: driver.AuthAPIKey, APIKey: "secret-key", SSLMode: driver.SSLVerifyCA, SkipTLSVerify: true, CAFile: "/tmp/ca.pem"}
+		if got := fromSettings(wire(t, toSettings(s))); got != s {
+			t.Fatalf("got %#v", got)
+		}
+	})
+	t.Run("capabilities", func(t *testing.T) {
+		c := driver.Capabilities{QueryLanguage: "graphql", SQL: true, SchemaEdits: true, SSHTunnel: true, DatabaseField: true, RESTLines: true, MaxResults: 10000, DefaultPageSize: 100, Operators: driver.Operators(), Transactions: true}
+		if got := fromCapabilities(wire(t, toCapabilities(c))); !reflect.DeepEqual(got, c) {
+			t.Fatalf("got %#v", got)
+		}
+	})
+	t.Run("tables", func(t *testing.T) {
+		ts := []driver.Table{{Name: "Person", Description: "people"}, {Name: "Typed"}}
+		got := fromTables(wire(t, &pb.ListTablesResponse{Tables: toTables(ts)}).GetTables())
+		if !reflect.DeepEqual(got, ts) {
+			t.Fatalf("got %#v", got)
+		}
+	})
+	t.Run("table info with settings and definition", func(t *testing.T) {
+		ti := &driver.TableInfo{
+			Name: "Typed", Description: "d", Columns: sampleColumns(), PrimaryKey: "uuid",
+			Settings:   driver.TableSettings{IndexNullState: true, IndexPropertyLength: true, IndexTimestamps: true, MultiTenancy: true, Vectorizer: "none", NamedVectors: []string{"a", "b"}},
+			Definition: json.RawMessage(`{"class":"Typed","properties":[]}`),
+		}
+		if got := fromTableInfo(wire(t, toTableInfo(ti))); !reflect.DeepEqual(got, ti) {
+			t.Fatalf("got %#v", got)
+		}
+	})
+	t.Run("table info without definition or named vectors", func(t *testing.T) {
+		ti := &driver.TableInfo{Name: "P", Columns: sampleColumns()[:1], PrimaryKey: "uuid", Settings: driver.TableSettings{Vectorizer: "none"}}
+		if got := fromTableInfo(wire(t, toTableInfo(ti))); !reflect.DeepEqual(got, ti) {
+			t.Fatalf("got %#v", got)
+		}
+	})
+	t.Run("filters and sorts", func(t *testing.T) {
+		fs := []driver.Filter{{Column: "n", Operator: driver.OpBetween, Value: "1", Value2: "5"}, {Column: "title", Operator: driver.OpIsNull}}
+		ss := []driver.Sort{{Column: "n", Descending: true}, {Column: "title"}}
+		req := wire(t, &pb.BrowseRequest{Filters: toFilters(fs), Sort: toSorts(ss)})
+		if got := fromFilters(req.GetFilters()); !reflect.DeepEqual(got, fs) {
+			t.Fatalf("filters: %#v", got)
+		}
+		if got := fromSorts(req.GetSort()); !reflect.DeepEqual(got, ss) {
+			t.Fatalf("sorts: %#v", got)
+		}
+		if fromFilters(nil) != nil || fromSorts(nil) != nil {
+			t.Fatal("no filters must stay nil")
+		}
+	})
+	t.Run("results: grid and JSON", func(t *testing.T) {
+		for _, r := range []*driver.Result{
+			{Kind: driver.ResultGrid, Table: "Person", Grid: &driver.Grid{Columns: sampleColumns()[:2], Rows: [][]any{{"id", "x"}}}},
+			{Kind: driver.ResultJSON, JSON: json.RawMessage("{\n  \"data\": null\n}"), Status: 200},
+		} {
+			pr, err := toResult(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := fromResult(wire(t, pr)); !reflect.DeepEqual(got, r) {
+				t.Fatalf("got %#v, want %#v", got, r)
+			}
+		}
+	})
+	t.Run("classification, with and without error", func(t *testing.T) {
+		c := driver.Classification{Access: driver.AccessWrite, Destructive: true}
+		got, err := fromClassification(wire(t, toClassification(c, nil)))
+		if err != nil || got != c {
+			t.Fatalf("got %#v, %v", got, err)
+		}
+		got, err = fromClassification(wire(t, toClassification(driver.Classification{Access: driver.AccessWrite}, driver.Errorf(driver.KindInvalidArgument, "cannot parse"))))
+		if got.Access != driver.AccessWrite || !driver.IsKind(err, driver.KindInvalidArgument) || err.Error() != "cannot parse" {
+			t.Fatalf("got %#v, %v", got, err)
+		}
+	})
+	t.Run("edit rows with nested values, and row results", func(t *testing.T) {
+		rows := []driver.Row{
+			{Values: map[string]any{"title": "new", "tags": []any{"a"}, "obj": map[string]any{"k": json.Number("1")}, "empty": "", "none": nil}},
+			{UUID: "0000beec-0000-4000-8000-000000000001", Values: map[string]any{"count": json.Number("3")}},
+			{UUID: "0000beec-0000-4000-8000-000000000002"},
+		}
+		pr, err := toRows(rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fromRows(wire(t, &pb.EditRequest{Rows: pr}).GetRows()); !reflect.DeepEqual(got, rows) {
+			t.Fatalf("got %#v", got)
+		}
+		rs := []driver.RowResult{{Index: 0, UUID: "u", Status: driver.RowOK}, {Index: 1, Status: driver.RowSkipped, Message: "no uuid"}, {Index: 2, Status: driver.RowFailed, Kind: driver.KindNotFound, Message: "gone"}}
+		if got := fromRowResults(wire(t, &pb.EditResponse{Results: toRowResults(rs)}).GetResults()); !reflect.DeepEqual(got, rs) {
+			t.Fatalf("got %#v", got)
+		}
+	})
+	t.Run("a row value that cannot be sent is invalid_argument naming the row and column", func(t *testing.T) {
+		_, err := toRows([]driver.Row{{Values: map[string]any{"c": func() {}}}})
+		if !driver.IsKind(err, driver.KindInvalidArgument) || !strings.Contains(err.Error(), "row 1, column c") {
+			t.Fatalf("err = %v", err)
+		}
+	})
+}
+
+// TestDescribeMatchesInfo: what describe prints is what Info answers.
+func TestDescribeMatchesInfo(t *testing.T) {
+	info := Info{Name: "weaviate", Version: "1.2.3", Types: []string{"weaviate"}, Capabilities: driver.Capabilities{QueryLanguage: "graphql", MaxResults: 10000, Operators: driver.Operators()}}
+	d := Describe(info, ProtocolVersion)
+	want := Description{Name: "weaviate", Version: "1.2.3", ProtocolVersion: ProtocolVersion, Types: []string{"weaviate"}, Capabilities: info.Capabilities}
+	if !reflect.DeepEqual(d, want) {
+		t.Fatalf("got %#v", d)
+	}
+}

@@ -1,0 +1,313 @@
+package grpcdriver
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"runtime/debug"
+	"sync"
+
+	"github.com/sirupsen/logrus"
+	"google.golang.org/grpc"
+
+	"app/backend/driver"
+	pb "app/backend/plugins/internal/proto/driverv1"
+)
+
+// Info describes a plugin: what `<plugin> describe` prints and the Info call answers.
+type Info struct {
+	// Name is the plugin's registry name ("weaviate").
+	Name string
+	// Version is the plugin's own version (semantic, "1.0.0").
+	Version string
+	// Types are the connection types the plugin serves ("weaviate").
+	Types []string
+	// Capabilities are the driver's capabilities (driver.Driver.Capabilities).
+	Capabilities driver.Capabilities
+}
+
+// Config is what a plugin binary hands to Main or Serve.
+type Config struct {
+	Info Info
+	// Open makes an unconnected driver for one connection. log is the plugin's logger with
+	// the connection's label as a field; give it to the driver so its lines reach the app.
+	Open func(s driver.Settings, log logrus.FieldLogger) (driver.Driver, error)
+	// Classify is driver.Driver.Classify, which needs no connection.
+	Classify func(text string) (driver.Classification, error)
+	// Log is the plugin's logger. Nil means JSON lines on stderr in the shape the host
+	// parses (NewLogger); stdout belongs to the protocol and is never written.
+	Log *logrus.Logger
+	// ProtocolVersion overrides ProtocolVersion; only tests set it, to prove what the host
+	// says about a plugin of another protocol.
+	ProtocolVersion int
+}
+
+func (c Config) protocolVersion() int {
+	if c.ProtocolVersion != 0 {
+		return c.ProtocolVersion
+	}
+	return ProtocolVersion
+}
+
+// Server serves the Driver service in the plugin: a table of open connections, each a
+// driver.Driver made by Config.Open.
+type Server struct {
+	pb.UnimplementedDriverServer
+	cfg Config
+	log logrus.FieldLogger
+
+	mu    sync.Mutex
+	conns map[string]driver.Driver
+}
+
+// NewServer returns the service for cfg.
+func NewServer(cfg Config) *Server {
+	if cfg.Log == nil {
+		cfg.Log = NewLogger(nil)
+	}
+	return &Server{cfg: cfg, log: cfg.Log, conns: map[string]driver.Driver{}}
+}
+
+// Register adds the service to a gRPC server.
+func (s *Server) Register(g *grpc.Server) { pb.RegisterDriverServer(g, s) }
+
+// OpenCount returns how many connections are open.
+func (s *Server) OpenCount() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.conns)
+}
+
+// CloseAll closes every connection (the plugin is stopping).
+func (s *Server) CloseAll() {
+	s.mu.Lock()
+	conns := s.conns
+	s.conns = map[string]driver.Driver{}
+	s.mu.Unlock()
+	for _, d := range conns {
+		_ = d.Close()
+	}
+}
+
+func (s *Server) conn(id string) (driver.Driver, error) {
+	s.mu.Lock()
+	d, ok := s.conns[id]
+	s.mu.Unlock()
+	if !ok {
+		return nil, toStatus(driver.Errorf(driver.KindConnection, "the connection is closed"))
+	}
+	return d, nil
+}
+
+// Info answers what the plugin is.
+func (s *Server) Info(context.Context, *pb.InfoRequest) (*pb.InfoResponse, error) {
+	return toInfo(s.cfg.Info, s.cfg.protocolVersion()), nil
+}
+
+// Open makes a connection and returns its id.
+func (s *Server) Open(_ context.Context, req *pb.OpenRequest) (*pb.OpenResponse, error) {
+	log := s.log
+	if req.GetLabel() != "" {
+		log = log.WithField("connection", req.GetLabel())
+	}
+	d, err := s.cfg.Open(fromSettings(req.GetSettings()), log)
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	id := hex.EncodeToString(b[:])
+	s.mu.Lock()
+	s.conns[id] = d
+	s.mu.Unlock()
+	return &pb.OpenResponse{ConnId: id, Capabilities: toCapabilities(d.Capabilities())}, nil
+}
+
+// versioned is what a driver offers beyond the contract to report the server's version.
+type versioned interface{ ServerVersion() string }
+
+func health(d driver.Driver, err error) (*pb.HealthResponse, error) {
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	out := &pb.HealthResponse{}
+	if v, ok := d.(versioned); ok {
+		out.ServerVersion = v.ServerVersion()
+	}
+	return out, nil
+}
+
+// Connect runs the driver's Connect.
+func (s *Server) Connect(ctx context.Context, req *pb.ConnRequest) (*pb.HealthResponse, error) {
+	d, err := s.conn(req.GetConnId())
+	if err != nil {
+		return nil, err
+	}
+	return health(d, d.Connect(ctx))
+}
+
+// Ping runs the driver's health check.
+func (s *Server) Ping(ctx context.Context, req *pb.ConnRequest) (*pb.HealthResponse, error) {
+	d, err := s.conn(req.GetConnId())
+	if err != nil {
+		return nil, err
+	}
+	return health(d, d.Ping(ctx))
+}
+
+// ListTables lists the tables.
+func (s *Server) ListTables(ctx context.Context, req *pb.ConnRequest) (*pb.ListTablesResponse, error) {
+	d, err := s.conn(req.GetConnId())
+	if err != nil {
+		return nil, err
+	}
+	ts, err := d.ListTables(ctx)
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	return &pb.ListTablesResponse{Tables: toTables(ts)}, nil
+}
+
+// DescribeTable describes one table.
+func (s *Server) DescribeTable(ctx context.Context, req *pb.TableRequest) (*pb.DescribeTableResponse, error) {
+	d, err := s.conn(req.GetConnId())
+	if err != nil {
+		return nil, err
+	}
+	t, err := d.DescribeTable(ctx, req.GetTable())
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	return toTableInfo(t), nil
+}
+
+// Browse loads one page.
+func (s *Server) Browse(ctx context.Context, req *pb.BrowseRequest) (*pb.Grid, error) {
+	d, err := s.conn(req.GetConnId())
+	if err != nil {
+		return nil, err
+	}
+	page := driver.Page{Offset: int(req.GetOffset()), Limit: int(req.GetLimit())}
+	g, err := d.Browse(ctx, req.GetTable(), page, fromFilters(req.GetFilters()), fromSorts(req.GetSort()))
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	out, err := toGrid(g)
+	if err != nil {
+		return nil, toStatus(driver.Wrap(driver.KindQueryFailed, err, "the page cannot be sent: %s", err.Error()))
+	}
+	return out, nil
+}
+
+// Count counts rows.
+func (s *Server) Count(ctx context.Context, req *pb.CountRequest) (*pb.CountResponse, error) {
+	d, err := s.conn(req.GetConnId())
+	if err != nil {
+		return nil, err
+	}
+	n, err := d.Count(ctx, req.GetTable(), fromFilters(req.GetFilters()))
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	return &pb.CountResponse{Count: n}, nil
+}
+
+// Execute runs editor text.
+func (s *Server) Execute(ctx context.Context, req *pb.ExecuteRequest) (*pb.Result, error) {
+	d, err := s.conn(req.GetConnId())
+	if err != nil {
+		return nil, err
+	}
+	r, err := d.Execute(ctx, req.GetText())
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	out, err := toResult(r)
+	if err != nil {
+		return nil, toStatus(driver.Wrap(driver.KindQueryFailed, err, "the result cannot be sent: %s", err.Error()))
+	}
+	return out, nil
+}
+
+// Classify classifies editor text; it needs no connection.
+func (s *Server) Classify(_ context.Context, req *pb.ClassifyRequest) (*pb.Classification, error) {
+	if s.cfg.Classify == nil {
+		return toClassification(driver.Classification{Access: driver.AccessWrite}, driver.Errorf(driver.KindUnsupported, "this driver cannot classify queries")), nil
+	}
+	c, err := s.cfg.Classify(req.GetText())
+	return toClassification(c, err), nil
+}
+
+type editFunc func(ctx context.Context, table string, rows []driver.Row) ([]driver.RowResult, error)
+
+func (s *Server) edit(ctx context.Context, req *pb.EditRequest, pick func(driver.Driver) editFunc) (*pb.EditResponse, error) {
+	d, err := s.conn(req.GetConnId())
+	if err != nil {
+		return nil, err
+	}
+	rs, err := pick(d)(ctx, req.GetTable(), fromRows(req.GetRows()))
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	return &pb.EditResponse{Results: toRowResults(rs)}, nil
+}
+
+// Insert adds rows.
+func (s *Server) Insert(ctx context.Context, req *pb.EditRequest) (*pb.EditResponse, error) {
+	return s.edit(ctx, req, func(d driver.Driver) editFunc { return d.Insert })
+}
+
+// Update changes cells of rows.
+func (s *Server) Update(ctx context.Context, req *pb.EditRequest) (*pb.EditResponse, error) {
+	return s.edit(ctx, req, func(d driver.Driver) editFunc { return d.Update })
+}
+
+// Delete removes rows.
+func (s *Server) Delete(ctx context.Context, req *pb.EditRequest) (*pb.EditResponse, error) {
+	return s.edit(ctx, req, func(d driver.Driver) editFunc { return d.Delete })
+}
+
+// Capabilities returns the connection's capabilities.
+func (s *Server) Capabilities(_ context.Context, req *pb.ConnRequest) (*pb.Capabilities, error) {
+	d, err := s.conn(req.GetConnId())
+	if err != nil {
+		return nil, err
+	}
+	return toCapabilities(d.Capabilities()), nil
+}
+
+// Close closes a connection; an unknown id is already closed.
+func (s *Server) Close(_ context.Context, req *pb.ConnRequest) (*pb.CloseResponse, error) {
+	s.mu.Lock()
+	d, ok := s.conns[req.GetConnId()]
+	delete(s.conns, req.GetConnId())
+	s.mu.Unlock()
+	if ok {
+		if err := d.Close(); err != nil {
+			return nil, toStatus(err)
+		}
+	}
+	return &pb.CloseResponse{}, nil
+}
+
+// recoverUnary turns a panic in a driver call into a query_failed error, logged with its
+// stack in the plugin, instead of a dead plugin process.
+func (s *Server) recoverUnary(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grpc.UnaryHandler) (resp any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.WithField("method", info.FullMethod).Errorf("driver panic: %v\n%s", p, debug.Stack())
+			resp, err = nil, toStatus(driver.Errorf(driver.KindQueryFailed, "the driver failed unexpectedly (see the app log)"))
+		}
+	}()
+	return next(ctx, req)
+}
+
+func toInfo(i Info, protocol int) *pb.InfoResponse {
+	return &pb.InfoResponse{
+		Name:            i.Name,
+		Version:         i.Version,
+		ProtocolVersion: int32(protocol),
+		Types:           i.Types,
+		Capabilities:    toCapabilities(i.Capabilities),
+	}
+}

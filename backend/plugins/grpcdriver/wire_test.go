@@ -1,0 +1,321 @@
+package grpcdriver
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/sirupsen/logrus"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+
+	"app/backend/driver"
+	"app/backend/driver/weaviate"
+)
+
+// serveLoopback serves cfg's driver over a real gRPC server on 127.0.0.1 with the plugin's
+// server options and returns a host-side client dialled with the host's options.
+func serveLoopback(t *testing.T, cfg Config) *Client {
+	t.Helper()
+	if cfg.Log == nil {
+		cfg.Log = logrus.New()
+		cfg.Log.SetOutput(testWriter{t})
+	}
+	srv := NewServer(cfg)
+	g := grpc.NewServer(grpc.MaxRecvMsgSize(MaxMessageSize), grpc.MaxSendMsgSize(MaxMessageSize), grpc.ChainUnaryInterceptor(srv.recoverUnary))
+	srv.Register(g)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = g.Serve(ln) }()
+	t.Cleanup(g.Stop)
+	cc, err := grpc.NewClient(ln.Addr().String(), append(DialOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cc.Close() })
+	return NewClient(cc, nil)
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+func weaviateConfig() Config {
+	return Config{
+		Info: Info{Name: "weaviate", Version: "test", Types: []string{"weaviate"}},
+		Open: func(s driver.Settings, log logrus.FieldLogger) (driver.Driver, error) {
+			return weaviate.New(s, weaviate.WithLogger(log))
+		},
+		Classify: weaviate.Classify,
+	}
+}
+
+// slowWeaviate stands in for a Weaviate node whose page read takes forever: it answers
+// /v1/meta and /v1/schema like a node and holds GET /v1/objects open until the request's
+// context ends, reporting both moments. A real node answers a page too fast to cancel it
+// reliably mid-request.
+type slowWeaviate struct {
+	srv       *httptest.Server
+	arrived   chan struct{}
+	cancelled chan struct{}
+}
+
+func newSlowWeaviate(t *testing.T) *slowWeaviate {
+	s := &slowWeaviate{arrived: make(chan struct{}, 1), cancelled: make(chan struct{}, 1)}
+	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/v1/meta":
+			_, _ = w.Write([]byte(`{"version":"1.35.2","hostname":"http://127.0.0.1"}`))
+		case "/v1/schema":
+			_, _ = w.Write([]byte(`{"classes":[{"class":"Slow","properties":[{"name":"title","dataType":["text"]}]}]}`))
+		case "/v1/objects":
+			s.arrived <- struct{}{}
+			select {
+			case <-r.Context().Done():
+				s.cancelled <- struct{}{}
+			case <-time.After(time.Minute):
+				_, _ = w.Write([]byte(`{"objects":[]}`))
+			}
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(s.srv.Close)
+	return s
+}
+
+func (s *slowWeaviate) settings() driver.Settings {
+	u := strings.TrimPrefix(s.srv.URL, "http://")
+	host, port, _ := net.SplitHostPort(u)
+	p, _ := strconv.Atoi(port)
+	st := driver.DefaultSettings()
+	st.Host, st.Port = host, p
+	return st
+}
+
+func openConn(t *testing.T, c *Client, s driver.Settings) *Conn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	k, err := c.Open(ctx, s, "test", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { k.Close() })
+	if err := k.Connect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func TestCancellationCrossesTheBoundary(t *testing.T) {
+	t.Run("a cancelled Browse stops the HTTP request inside the plugin", func(t *testing.T) {
+		slow := newSlowWeaviate(t)
+		k := openConn(t, serveLoopback(t, weaviateConfig()), slow.settings())
+		ctx, cancel := context.WithCancel(context.Background())
+		errc := make(chan error, 1)
+		go func() {
+			_, err := k.Browse(ctx, "Slow", driver.Page{Limit: 10}, nil, nil)
+			errc <- err
+		}()
+		waitFor(t, slow.arrived, "the page request to reach the stand-in")
+		cancel()
+		waitFor(t, slow.cancelled, "the stand-in to see its request cancelled")
+		err := <-errc
+		if !driver.IsKind(err, driver.KindCancelled) || !errors.Is(err, context.Canceled) {
+			t.Fatalf("Browse: %v (kind %s)", err, driver.KindOf(err))
+		}
+	})
+	t.Run("a deadline crosses too and ends as a timeout", func(t *testing.T) {
+		slow := newSlowWeaviate(t)
+		k := openConn(t, serveLoopback(t, weaviateConfig()), slow.settings())
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		defer cancel()
+		_, err := k.Browse(ctx, "Slow", driver.Page{Limit: 10}, nil, nil)
+		waitFor(t, slow.cancelled, "the stand-in to see its request end at the deadline")
+		if !driver.IsKind(err, driver.KindTimeout) || !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("Browse: %v (kind %s)", err, driver.KindOf(err))
+		}
+	})
+}
+
+func waitFor(t *testing.T, c <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-c:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("timed out waiting for %s", what)
+	}
+}
+
+// erroringDriver fails ListTables with the error it is given: the one way to make every
+// kind on demand (the real driver's kinds are proven against weaviate-server in
+// backend/plugins/host). Its other methods are the embedded nil interface: not called.
+type erroringDriver struct {
+	driver.Driver
+	err error
+}
+
+func (d erroringDriver) ListTables(context.Context) ([]driver.Table, error) { return nil, d.err }
+func (d erroringDriver) Capabilities() driver.Capabilities                  { return driver.Capabilities{} }
+func (d erroringDriver) Close() error                                       { return nil }
+
+func TestEveryKindCrossesARealGRPCConnection(t *testing.T) {
+	var next atomic.Value
+	c := serveLoopback(t, Config{Open: func(driver.Settings, logrus.FieldLogger) (driver.Driver, error) {
+		return erroringDriver{err: next.Load().(error)}, nil
+	}})
+	for _, k := range driver.Kinds() {
+		t.Run(string(k), func(t *testing.T) {
+			want := driver.Errorf(k, "the %s case", k)
+			next.Store(error(want))
+			conn, err := c.Open(context.Background(), driver.DefaultSettings(), "", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			_, err = conn.ListTables(context.Background())
+			var de *driver.Error
+			if !errors.As(err, &de) || de.Kind != k || de.Msg != want.Msg {
+				t.Fatalf("got %#v, want %q %q", err, k, want.Msg)
+			}
+		})
+	}
+}
+
+// panickingDriver crashes in ListTables: a crash is what no real driver does on purpose.
+type panickingDriver struct{ erroringDriver }
+
+func (panickingDriver) ListTables(context.Context) ([]driver.Table, error) { panic("boom") }
+
+func TestAPanicInTheDriverIsAnErrorNotADeadPlugin(t *testing.T) {
+	c := serveLoopback(t, Config{Open: func(driver.Settings, logrus.FieldLogger) (driver.Driver, error) {
+		return panickingDriver{}, nil
+	}})
+	conn, err := c.Open(context.Background(), driver.DefaultSettings(), "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		_, err = conn.ListTables(context.Background())
+		if !driver.IsKind(err, driver.KindQueryFailed) || !strings.Contains(err.Error(), "failed unexpectedly") {
+			t.Fatalf("got %v", err)
+		}
+	}
+}
+
+func TestConnectionLifecycle(t *testing.T) {
+	slow := newSlowWeaviate(t)
+	c := serveLoopback(t, weaviateConfig())
+	closes := 0
+	k, err := c.Open(context.Background(), slow.settings(), "lifecycle", func() { closes++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("Connect reads the server version across the wire", func(t *testing.T) {
+		if err := k.Connect(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if v := k.ServerVersion(); v != "1.35.2" {
+			t.Fatalf("server version %q", v)
+		}
+	})
+	t.Run("capabilities come with the connection", func(t *testing.T) {
+		if caps := k.Capabilities(); caps.QueryLanguage != "graphql" || caps.MaxResults != weaviate.MaxResults {
+			t.Fatalf("capabilities %#v", caps)
+		}
+	})
+	t.Run("settings the driver refuses are refused at Open with the driver's message", func(t *testing.T) {
+		s := slow.settings()
+		s.Port = 0
+		_, err := c.Open(context.Background(), s, "", nil)
+		if !driver.IsKind(err, driver.KindInvalidArgument) || !strings.Contains(err.Error(), "Port must be between 1 and 65535") {
+			t.Fatalf("got %v", err)
+		}
+	})
+	t.Run("Close twice is fine and tells the host once", func(t *testing.T) {
+		if err := k.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := k.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if closes != 1 {
+			t.Fatalf("onClose ran %d times", closes)
+		}
+	})
+	t.Run("a closed connection is Connection failed: the connection is closed", func(t *testing.T) {
+		_, err := k.ListTables(context.Background())
+		if !driver.IsKind(err, driver.KindConnection) || err.Error() != "Connection failed: the connection is closed" {
+			t.Fatalf("got %v", err)
+		}
+	})
+}
+
+func TestStoppedPluginFailsFast(t *testing.T) {
+	slow := newSlowWeaviate(t)
+	live := serveLoopback(t, weaviateConfig())
+	k := openConn(t, live, slow.settings())
+	k.c = &Client{rpc: live.rpc, stopped: func() bool { return true }}
+	for name, call := range map[string]func() error{
+		"Ping":       func() error { return k.Ping(context.Background()) },
+		"ListTables": func() error { _, err := k.ListTables(context.Background()); return err },
+		"Browse":     func() error { _, err := k.Browse(context.Background(), "Slow", driver.Page{}, nil, nil); return err },
+		"Execute":    func() error { _, err := k.Execute(context.Background(), "{ Get { Slow { title } } }"); return err },
+	} {
+		t.Run(name+" says Connection failed: driver stopped", func(t *testing.T) {
+			err := call()
+			if err == nil || err.Error() != "Connection failed: driver stopped" || !errors.Is(err, ErrDriverStopped) {
+				t.Fatalf("got %v", err)
+			}
+		})
+	}
+	t.Run("Close of a connection whose plugin is gone succeeds", func(t *testing.T) {
+		if err := k.Close(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+func TestClassifyCrossesTheWire(t *testing.T) {
+	slow := newSlowWeaviate(t)
+	k := openConn(t, serveLoopback(t, weaviateConfig()), slow.settings())
+	cases := []struct {
+		text  string
+		write bool
+		dest  bool
+		kind  driver.Kind
+	}{
+		{text: "{ Get { Slow { title } } }"},
+		{text: "DELETE /v1/objects/Slow/0000beec-0000-4000-8000-000000000001", write: true, dest: true},
+		{text: "mutation { x }", write: true},
+		{text: "{ Get {", write: true, kind: driver.KindInvalidArgument},
+	}
+	for _, c := range cases {
+		t.Run(c.text, func(t *testing.T) {
+			got, err := k.Classify(c.text)
+			want, wantErr := weaviate.Classify(c.text)
+			if got != want || driver.KindOf(err) != driver.KindOf(wantErr) {
+				t.Fatalf("through the plugin %#v %v, in process %#v %v", got, err, want, wantErr)
+			}
+			if got.Write() != c.write || got.Destructive != c.dest {
+				t.Fatalf("classification %#v", got)
+			}
+			if c.kind != "" && driver.KindOf(err) != c.kind {
+				t.Fatalf("kind %s, want %s", driver.KindOf(err), c.kind)
+			}
+		})
+	}
+}
