@@ -30,11 +30,17 @@ type MCPSettings struct {
 	MaxRowLimit     int `json:"maxRowLimit"`
 	// QueryTimeoutSeconds bounds one statement run for an AI client.
 	QueryTimeoutSeconds int `json:"queryTimeoutSeconds"`
+	// ActivityRetentionDays is how long the activity log keeps an entry (1 to 3650 days);
+	// older entries are pruned hourly without breaking the chain's verifiability.
+	ActivityRetentionDays int `json:"activityRetentionDays"`
 }
 
 // DefaultMCPPort is the port a new install binds. It is fixed (rather than 0) so that
 // clients configured with a URL keep working across restarts.
 const DefaultMCPPort = 23817
+
+// DefaultActivityRetentionDays is how long the activity log keeps entries on a new install.
+const DefaultActivityRetentionDays = 90
 
 // DefaultSettings is what a new install starts with.
 func DefaultSettings() Settings {
@@ -45,6 +51,8 @@ func DefaultSettings() Settings {
 		DefaultRowLimit:     500,
 		MaxRowLimit:         10000,
 		QueryTimeoutSeconds: 30,
+
+		ActivityRetentionDays: DefaultActivityRetentionDays,
 	}}
 }
 
@@ -60,6 +68,8 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("mcp.defaultRowLimit must be between 1 and mcp.maxRowLimit (%d), got %d", m.MaxRowLimit, m.DefaultRowLimit)
 	case m.QueryTimeoutSeconds < 1 || m.QueryTimeoutSeconds > 330:
 		return fmt.Errorf("mcp.queryTimeoutSeconds must be between 1 and 330, got %d", m.QueryTimeoutSeconds)
+	case m.ActivityRetentionDays < 1 || m.ActivityRetentionDays > 3650:
+		return fmt.Errorf("mcp.activityRetentionDays must be between 1 and 3650, got %d", m.ActivityRetentionDays)
 	}
 	return nil
 }

@@ -44,6 +44,7 @@ type Core struct {
 	conns    *connections.Store
 	open     *connections.Manager
 	mcp      *MCPService
+	activity *ActivityService
 	watcher  *settingsWatcher
 
 	dropMu     sync.Mutex
@@ -70,7 +71,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		return nil, fmt.Errorf("%s: %w", settings.Path(), err)
 	}
 	keyOpts := secrets.OptionsFromEnv(opts.Dir)
-	keys := secrets.Lazy(func() (secrets.Keyring, error) { return secrets.Open(keyOpts) })
+	keys := redactingKeys(secrets.Lazy(func() (secrets.Keyring, error) { return secrets.Open(keyOpts) }))
 	c := &Core{
 		dir:      opts.Dir,
 		log:      opts.Log,
@@ -83,8 +84,12 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		Log:     opts.Log,
 		OnDrop:  c.notifyDrop,
 	})
+	if c.activity, err = openActivity(opts.Dir, opts.Log, settings); err != nil {
+		return nil, err
+	}
 	c.mcp = newMCPService(mcpDeps{
 		dir: opts.Dir, log: opts.Log, version: opts.Version, portOverride: opts.MCPPort,
+		observer:   c.activity.Observe,
 		instanceID: uuid.NewString(), conns: c.conns,
 	})
 	c.watcher = newSettingsWatcher(settings, opts.Log, c.mcp.Apply)
@@ -156,6 +161,9 @@ func (c *Core) Start(ctx context.Context) error {
 	if err := c.mcp.Apply(ctx, s.MCP); err != nil {
 		return err
 	}
+	if err := c.activity.start(); err != nil {
+		return err
+	}
 	c.watcher.Start()
 	c.started = true
 	return nil
@@ -170,5 +178,5 @@ func (c *Core) Stop(ctx context.Context) error {
 	c.watcher.Stop()
 	c.open.Close()
 	c.started = false
-	return c.mcp.Stop(ctx)
+	return errors.Join(c.mcp.Stop(ctx), c.activity.close(ctx))
 }

@@ -20,6 +20,8 @@ import (
 )
 
 type mcpDeps struct {
+	// observer is told of every answered request (the activity log, connected clients).
+	observer   mcp.Observer
 	dir        string
 	log        *logrus.Logger
 	version    string
@@ -80,6 +82,7 @@ func (m *MCPService) startLocked(ctx context.Context, port int) error {
 		Resources:         resources.Resources(resources.Deps{Connections: m.deps.conns}),
 		ResourceTemplates: resources.Templates(resources.Deps{Connections: m.deps.conns}),
 		Prompts:           prompts.All(prompts.Deps{Connections: m.deps.conns}),
+		Observer:          m.deps.observer,
 	})
 	if err != nil {
 		return fmt.Errorf("MCP server: %w", err)
