@@ -233,10 +233,14 @@ func IsNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 // Path is the database file.
 func (l *Log) Path() string { return l.path }
 
-// Append queues an entry (see FromRecord) without blocking. It reports false when the entry
-// was not queued: the queue was full (the drop is counted, logged and written to the chain
-// by the writer) or the log is closed or read-only.
+// Append queues an entry (see FromRecord; a zero Time means now) without blocking. Other
+// events worth auditing (a CLI change that raised rights) are appended the same way, then
+// flushed. It reports false when the entry was not queued: the queue was full (the drop is
+// counted, logged and written to the chain by the writer) or the log is closed or read-only.
 func (l *Log) Append(e Entry) bool {
+	if e.Time.IsZero() {
+		e.Time = time.Now()
+	}
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	if l.closed {

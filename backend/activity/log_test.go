@@ -428,3 +428,14 @@ func BenchmarkFromRecord(b *testing.B) {
 		_ = FromRecord(rec)
 	}
 }
+
+func TestAppendWithoutTimeIsNow(t *testing.T) {
+	l := openLog(t, Options{})
+	before := time.Now().Add(-time.Second)
+	l.Append(Entry{Method: "settings/set", Name: "mcp.requireAuth", ClientName: "app CLI (pid 42)", Outcome: OutcomeOK})
+	flush(t, l)
+	got, _ := l.List(context.Background(), Filter{})
+	if len(got) != 1 || got[0].Time.Before(before) || got[0].Name != "mcp.requireAuth" {
+		t.Fatalf("%+v", got)
+	}
+}
