@@ -23,8 +23,14 @@ type MCPSettings struct {
 	// Port is the loopback port to bind; 0 picks a free one. Clients read the bound port from
 	// the handshake file, so 0 is safe for them; a fixed port helps clients configured by URL.
 	Port int `json:"port"`
-	// RequireAuth refuses the anonymous loopback principal.
+	// RequireAuth makes every request carry a bearer token; off, every loopback caller is the
+	// anonymous read-only principal. On for a new config dir: another local user or process
+	// must not read a person's databases through loopback. Read per request, so a change needs
+	// no restart.
 	RequireAuth bool `json:"requireAuth"`
+	// ExternalAccess false answers every MCP call with 403 -33007, whatever the token: the
+	// user's switch that shuts AI clients out while the server keeps running. Read per request.
+	ExternalAccess bool `json:"externalAccess"`
 	// DefaultRowLimit and MaxRowLimit bound the rows a tool returns.
 	DefaultRowLimit int `json:"defaultRowLimit"`
 	MaxRowLimit     int `json:"maxRowLimit"`
@@ -47,7 +53,8 @@ func DefaultSettings() Settings {
 	return Settings{MCP: MCPSettings{
 		Enabled:             true,
 		Port:                DefaultMCPPort,
-		RequireAuth:         false,
+		RequireAuth:         true,
+		ExternalAccess:      true,
 		DefaultRowLimit:     500,
 		MaxRowLimit:         10000,
 		QueryTimeoutSeconds: 30,

@@ -1,11 +1,12 @@
 // Package core assembles the backend services of one config dir (settings, keyring, saved
-// connections, open connections, the MCP server) and owns their lifecycle, so that the
+// connections, open connections, MCP access control, the MCP server) and owns their lifecycle, so that the
 // desktop app, the headless server and the CLI start exactly the same backend.
 //
 // Services are reached through accessors, never fields. Start starts the long-running ones in
-// order (the MCP service, then the settings watcher that keeps it in line with the settings
-// file); Stop stops them in the reverse order and closes the open connections. The CLI opens a
-// Core and never starts it.
+// order (the MCP service, the access-control service's watch of the tokens file, then the
+// settings watcher that keeps the MCP service in line with the settings file); Stop stops them
+// in the reverse order and closes the open connections. The CLI opens a Core and never starts
+// it.
 package core
 
 import (
@@ -17,6 +18,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/sirupsen/logrus"
 
+	"app/backend/auth"
 	"app/backend/config"
 	"app/backend/connections"
 	"app/backend/driver"
@@ -43,6 +45,7 @@ type Core struct {
 	keys     secrets.Keyring
 	conns    *connections.Store
 	open     *connections.Manager
+	auth     *auth.Service
 	mcp      *MCPService
 	activity *ActivityService
 	watcher  *settingsWatcher
@@ -84,13 +87,21 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		Log:     opts.Log,
 		OnDrop:  c.notifyDrop,
 	})
+	// One access-control service per Core: it outlives server restarts (rate limits, lockouts,
+	// the tokens read) and revokes through whichever server is running.
+	c.auth = auth.NewService(auth.Options{
+		Store:  auth.NewStore(opts.Dir, keys),
+		Log:    opts.Log,
+		Revoke: func(principalID string) { c.mcp.revokePrincipal(principalID) },
+	})
+	c.auth.Apply(s.MCP)
 	if c.activity, err = openActivity(opts.Dir, opts.Log, settings); err != nil {
 		return nil, err
 	}
 	c.mcp = newMCPService(mcpDeps{
 		dir: opts.Dir, log: opts.Log, version: opts.Version, portOverride: opts.MCPPort,
 		observer:   c.activity.Observe,
-		instanceID: uuid.NewString(), conns: c.conns,
+		instanceID: uuid.NewString(), conns: c.conns, auth: c.auth,
 	})
 	c.watcher = newSettingsWatcher(settings, opts.Log, c.mcp.Apply)
 	return c, nil
@@ -116,6 +127,12 @@ func (c *Core) OpenConnections() *connections.Manager { return c.open }
 
 // MCP is the MCP server service.
 func (c *Core) MCP() *MCPService { return c.mcp }
+
+// Auth is MCP access control: the server's Authenticator (settings, tokens, limits).
+func (c *Core) Auth() *auth.Service { return c.auth }
+
+// Tokens is the MCP token store (metadata in the config dir, hashes in the keyring).
+func (c *Core) Tokens() *auth.Store { return c.auth.Store() }
 
 // newDriver makes the driver for a connection's type. The Weaviate driver is linked in
 // until the plugin system delivers it out of process.
@@ -145,9 +162,10 @@ func (c *Core) notifyDrop(id string, reason error) {
 }
 
 // Start starts the long-running services: the MCP server as the settings say (writing the
-// handshake file with the bound port), then the settings watcher, so that a change the CLI
-// makes while the app runs (mcp.enabled, mcp.port) takes effect within a second. Starting a
-// started Core is an error.
+// handshake file with the bound port), the watch of the tokens file, then the settings
+// watcher, so that a change the CLI makes while the app runs (mcp.enabled, mcp.port,
+// mcp.requireAuth, a token revoked) takes effect within a second. Starting a started Core is
+// an error.
 func (c *Core) Start(ctx context.Context) error {
 	c.lifeMu.Lock()
 	defer c.lifeMu.Unlock()
@@ -161,6 +179,7 @@ func (c *Core) Start(ctx context.Context) error {
 	if err := c.mcp.Apply(ctx, s.MCP); err != nil {
 		return err
 	}
+	c.auth.Start()
 	if err := c.activity.start(); err != nil {
 		return err
 	}
@@ -169,13 +188,14 @@ func (c *Core) Start(ctx context.Context) error {
 	return nil
 }
 
-// Stop stops the services in the reverse order of Start (the watcher, then the MCP server,
-// removing the handshake file) and closes every open connection. It is safe on a Core that
-// was never started (the CLI's).
+// Stop stops the services in the reverse order of Start (the watcher, the tokens watch, which
+// writes the last-use times, then the MCP server, removing the handshake file) and closes
+// every open connection. It is safe on a Core that was never started (the CLI's).
 func (c *Core) Stop(ctx context.Context) error {
 	c.lifeMu.Lock()
 	defer c.lifeMu.Unlock()
 	c.watcher.Stop()
+	c.auth.Stop()
 	c.open.Close()
 	c.started = false
 	return errors.Join(c.mcp.Stop(ctx), c.activity.close(ctx))

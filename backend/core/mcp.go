@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sirupsen/logrus"
 
+	"app/backend/auth"
 	"app/backend/config"
 	"app/backend/connections"
 	"app/backend/mcp"
@@ -29,6 +31,8 @@ type mcpDeps struct {
 	// portOverride is the --mcp-port flag: when >= 0 it wins over the settings for this run.
 	portOverride int
 	conns        *connections.Store
+	// auth is the server's Authenticator; it reads the MCP settings Apply hands it.
+	auth *auth.Service
 }
 
 // MCPService runs the MCP server as the settings say. Apply is its one entry point, at boot and
@@ -41,15 +45,22 @@ type MCPService struct {
 	srv     *mcp.Server
 	port    int
 	running config.MCPSettings
+	// live is srv for revocation, which must not wait for mu (a restart holds it while the
+	// old server drains its requests).
+	live atomic.Pointer[mcp.Server]
 }
 
 func newMCPService(d mcpDeps) *MCPService { return &MCPService{deps: d} }
 
 // Apply brings the server in line with want: started, stopped or moved to another port. Other
-// MCP settings are read per request and need no restart.
+// MCP settings (mcp.requireAuth, mcp.externalAccess) go to access control, which reads them
+// per request, and need no restart.
 func (m *MCPService) Apply(ctx context.Context, want config.MCPSettings) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.deps.auth != nil {
+		m.deps.auth.Apply(want)
+	}
 	if m.deps.portOverride >= 0 {
 		want.Port = m.deps.portOverride
 	}
@@ -83,6 +94,7 @@ func (m *MCPService) startLocked(ctx context.Context, port int) error {
 		ResourceTemplates: resources.Templates(resources.Deps{Connections: m.deps.conns}),
 		Prompts:           prompts.All(prompts.Deps{Connections: m.deps.conns}),
 		Observer:          m.deps.observer,
+		Authenticator:     m.authenticator(),
 	})
 	if err != nil {
 		return fmt.Errorf("MCP server: %w", err)
@@ -92,6 +104,7 @@ func (m *MCPService) startLocked(ctx context.Context, port int) error {
 		return fmt.Errorf("MCP server cannot listen on 127.0.0.1:%d: %w", port, err)
 	}
 	m.srv, m.port = srv, bound
+	m.live.Store(srv)
 	err = config.WriteHandshake(m.deps.dir, config.Handshake{
 		Version:         m.deps.version,
 		Port:            bound,
@@ -105,6 +118,23 @@ func (m *MCPService) startLocked(ctx context.Context, port int) error {
 	}
 	m.deps.log.WithField("port", bound).Info("MCP server listening on 127.0.0.1")
 	return nil
+}
+
+// authenticator is access control, or nil (every caller anonymous) when there is none.
+func (m *MCPService) authenticator() mcp.Authenticator {
+	if m.deps.auth == nil {
+		return nil
+	}
+	return m.deps.auth
+}
+
+// revokePrincipal ends a revoked token's requests in flight (-33002) and its legacy sessions
+// on the running server, if any.
+func (m *MCPService) revokePrincipal(principalID string) {
+	if srv := m.live.Load(); srv != nil {
+		requests, sessions := srv.RevokePrincipal(principalID)
+		m.deps.log.WithFields(map[string]any{"requests": requests, "sessions": sessions}).Debug("MCP: revoked token's requests and sessions ended")
+	}
 }
 
 // Port is the port the server bound, or 0 when it is not running.
@@ -137,6 +167,7 @@ func (m *MCPService) stopLocked(ctx context.Context) error {
 	if err := m.srv.Shutdown(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("MCP server shutdown: %w", err))
 	}
+	m.live.Store(nil)
 	if err := config.RemoveHandshake(m.deps.dir, os.Getpid()); err != nil {
 		errs = append(errs, err)
 	}

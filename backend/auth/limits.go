@@ -1,0 +1,205 @@
+package auth
+
+import (
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// Limits are the per-caller limits and the failed-authentication lockout. The values are the
+// app's choice (SPEC.md B "Limits" leaves them open); docs/architecture.md "MCP access
+// control" lists them.
+type Limits struct {
+	// PerMinute is each caller's sustained request rate; Burst how many it may send at once.
+	// A zero PerMinute turns the rate limit off (benchmarks).
+	PerMinute int
+	Burst     int
+	// MaxInFlight bounds a caller's requests being answered at the same time (a
+	// subscriptions/listen stream counts while it is open); 0 turns the cap off.
+	MaxInFlight int
+	// FailuresToLock failed authentications under one token prefix within FailureWindow lock
+	// that prefix out for LockFor.
+	FailuresToLock int
+	FailureWindow  time.Duration
+	LockFor        time.Duration
+	// GlobalFailuresToLock failed authentications under any prefixes within
+	// GlobalFailureWindow lock every bearer token out for GlobalLockFor: a caller that draws a
+	// new prefix for each guess is slowed down too. 0 turns it off.
+	GlobalFailuresToLock int
+	GlobalFailureWindow  time.Duration
+	GlobalLockFor        time.Duration
+}
+
+// DefaultLimits are the values the app runs with.
+func DefaultLimits() Limits {
+	return Limits{
+		PerMinute:            240,
+		Burst:                60,
+		MaxInFlight:          8,
+		FailuresToLock:       5,
+		FailureWindow:        5 * time.Minute,
+		LockFor:              5 * time.Minute,
+		GlobalFailuresToLock: 30,
+		GlobalFailureWindow:  time.Minute,
+		GlobalLockFor:        time.Minute,
+	}
+}
+
+// caller is one principal's rate limiter and in-flight count.
+type caller struct {
+	lim      *rate.Limiter // nil: no rate limit
+	inflight atomic.Int32
+}
+
+// callers holds the per-principal state, created on a principal's first request.
+type callers struct {
+	limits Limits
+	mu     sync.RWMutex
+	m      map[string]*caller
+}
+
+func newCallers(l Limits) *callers { return &callers{limits: l, m: map[string]*caller{}} }
+
+func (cs *callers) get(id string) *caller {
+	cs.mu.RLock()
+	c := cs.m[id]
+	cs.mu.RUnlock()
+	if c != nil {
+		return c
+	}
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if c = cs.m[id]; c == nil {
+		c = &caller{}
+		if cs.limits.PerMinute > 0 {
+			c.lim = rate.NewLimiter(rate.Limit(float64(cs.limits.PerMinute)/60), max(1, cs.limits.Burst))
+		}
+		cs.m[id] = c
+	}
+	return c
+}
+
+// forget drops a principal's state (a revoked token).
+func (cs *callers) forget(id string) {
+	cs.mu.Lock()
+	delete(cs.m, id)
+	cs.mu.Unlock()
+}
+
+// admit takes an in-flight slot and a rate token for the principal at now. It returns the
+// function that gives the slot back, or how long to wait and why.
+func (cs *callers) admit(id string, now time.Time) (release func(), wait time.Duration, why string) {
+	c := cs.get(id)
+	if limit := int32(cs.limits.MaxInFlight); limit > 0 {
+		if c.inflight.Add(1) > limit {
+			c.inflight.Add(-1)
+			return nil, time.Second, "too many requests in flight for this caller (at most " + strconv.Itoa(int(limit)) + ")"
+		}
+	}
+	if c.lim != nil {
+		r := c.lim.ReserveN(now, 1)
+		if d := r.DelayFrom(now); d > 0 {
+			r.CancelAt(now)
+			if cs.limits.MaxInFlight > 0 {
+				c.inflight.Add(-1)
+			}
+			return nil, d, "more than " + strconv.Itoa(cs.limits.PerMinute) + " requests a minute from this caller"
+		}
+	}
+	if cs.limits.MaxInFlight <= 0 {
+		return nil, 0, ""
+	}
+	var once atomic.Bool
+	return func() {
+		if once.CompareAndSwap(false, true) {
+			c.inflight.Add(-1)
+		}
+	}, 0, ""
+}
+
+// lockout counts failed authentications and locks a token prefix, or every token, out.
+type lockout struct {
+	limits Limits
+	mu     sync.Mutex
+	prefix map[string]*failures
+	global failures
+}
+
+type failures struct {
+	at          []time.Time // failures inside the window, oldest first
+	lockedUntil time.Time
+}
+
+// maxTrackedPrefixes bounds the lockout's memory; the global lock keeps the count far below.
+const maxTrackedPrefixes = 10000
+
+func newLockout(l Limits) *lockout { return &lockout{limits: l, prefix: map[string]*failures{}} }
+
+// locked reports how long the prefix (or every token) is still locked out at now.
+func (lo *lockout) locked(prefix string, now time.Time) (time.Duration, bool) {
+	lo.mu.Lock()
+	defer lo.mu.Unlock()
+	if d := lo.global.lockedUntil.Sub(now); d > 0 {
+		return d, true
+	}
+	if f := lo.prefix[prefix]; f != nil {
+		if d := f.lockedUntil.Sub(now); d > 0 {
+			return d, true
+		}
+	}
+	return 0, false
+}
+
+// fail records a failed authentication under prefix at now.
+func (lo *lockout) fail(prefix string, now time.Time) {
+	lo.mu.Lock()
+	defer lo.mu.Unlock()
+	f := lo.prefix[prefix]
+	if f == nil {
+		if len(lo.prefix) >= maxTrackedPrefixes {
+			lo.pruneLocked(now)
+		}
+		f = &failures{}
+		lo.prefix[prefix] = f
+	}
+	f.record(now, lo.limits.FailureWindow, lo.limits.FailuresToLock, lo.limits.LockFor)
+	if lo.limits.GlobalFailuresToLock > 0 {
+		lo.global.record(now, lo.limits.GlobalFailureWindow, lo.limits.GlobalFailuresToLock, lo.limits.GlobalLockFor)
+	}
+}
+
+// record adds a failure; reaching n failures inside window locks for lockFor.
+func (f *failures) record(now time.Time, window time.Duration, n int, lockFor time.Duration) {
+	f.drop(now, window)
+	f.at = append(f.at, now)
+	if n > 0 && len(f.at) >= n {
+		f.lockedUntil = now.Add(lockFor)
+		f.at = f.at[:0]
+	}
+}
+
+// drop forgets failures older than window.
+func (f *failures) drop(now time.Time, window time.Duration) {
+	i := 0
+	for i < len(f.at) && now.Sub(f.at[i]) >= window {
+		i++
+	}
+	f.at = f.at[i:]
+}
+
+// pruneLocked forgets prefixes with no recent failure and no lock; if that is not enough it
+// starts over (the global lock still holds).
+func (lo *lockout) pruneLocked(now time.Time) {
+	for k, f := range lo.prefix {
+		f.drop(now, lo.limits.FailureWindow)
+		if len(f.at) == 0 && !f.lockedUntil.After(now) {
+			delete(lo.prefix, k)
+		}
+	}
+	if len(lo.prefix) >= maxTrackedPrefixes {
+		lo.prefix = map[string]*failures{}
+	}
+}
