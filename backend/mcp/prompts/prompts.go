@@ -8,6 +8,7 @@ import (
 	"context"
 	"strings"
 
+	"app/backend/auth"
 	"app/backend/connections"
 	"app/backend/mcp"
 )
@@ -81,20 +82,27 @@ func queryText(c connections.Summary, question string) string {
 
 // find resolves a connection argument by id or by name (names first
 // exactly, then case-insensitively); a connection AI clients may not see
-// does not exist here.
+// does not exist here, and one outside the caller's token allowlist is
+// 403 -33007 (SPEC.md B "Authentication" 3).
 func find(ctx context.Context, l connections.AILister, ref string) (connections.Summary, error) {
-	list, err := visible(ctx, l)
+	list, err := visibleToAI(ctx, l)
 	if err != nil {
 		return connections.Summary{}, err
 	}
+	match := func(c connections.Summary) (connections.Summary, error) {
+		if !auth.MayUse(ctx, c.ID) {
+			return connections.Summary{}, auth.ConnectionNotAllowed()
+		}
+		return c, nil
+	}
 	for _, c := range list {
 		if c.ID == ref || c.Name == ref {
-			return c, nil
+			return match(c)
 		}
 	}
 	for _, c := range list {
 		if strings.EqualFold(c.Name, ref) {
-			return c, nil
+			return match(c)
 		}
 	}
 	return connections.Summary{}, mcp.NewError(mcp.CodeInvalidParams, "invalid params: no connection named "+quote(ref), nil)
@@ -107,7 +115,19 @@ func quote(s string) string {
 	return "\"" + s + "\""
 }
 
+// visible lists the connections AI clients may see that the caller's token
+// may use (completion offers only those).
 func visible(ctx context.Context, l connections.AILister) ([]connections.Summary, error) {
+	list, err := visibleToAI(ctx, l)
+	if err != nil {
+		return nil, err
+	}
+	return auth.Allowed(ctx, list, func(c connections.Summary) string { return c.ID }), nil
+}
+
+// visibleToAI lists the connections AI clients may see, whatever the
+// token's allowlist.
+func visibleToAI(ctx context.Context, l connections.AILister) ([]connections.Summary, error) {
 	if l == nil {
 		return []connections.Summary{}, nil
 	}

@@ -2,9 +2,11 @@ package prompts
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"testing"
 
+	"app/backend/auth"
 	"app/backend/connections"
 	"app/backend/driver"
 	"app/backend/mcp"
@@ -74,6 +76,49 @@ func TestWriteQuery(t *testing.T) {
 		})
 		if vals := r.Result["completion"].(map[string]any)["values"].([]any); len(vals) != 0 {
 			t.Fatalf("%v", vals)
+		}
+	})
+}
+
+// SPEC.md B "Authentication" 3, issue 11: write_query's connection argument completes from the
+// caller's allowlisted connections only, and naming one outside the allowlist is 403 -33007.
+func TestWriteQueryHonoursTheTokenAllowlist(t *testing.T) {
+	store := mcptest.NewStore(t)
+	ctx := context.Background()
+	demo, err := store.Add(ctx, connections.Connection{Name: "Demo", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Add(ctx, connections.Connection{Name: "Dev", Settings: driver.Settings{Host: "127.0.0.1", Port: 8081}}, ""); err != nil {
+		t.Fatal(err)
+	}
+	srv := mcptest.Start(t, mcp.Options{Prompts: All(Deps{Connections: store}),
+		Authenticator: mcp.AuthenticatorFunc(func(*http.Request) (mcp.Principal, error) {
+			return mcp.Principal{ID: "token:t", Scopes: auth.Scopes(auth.LevelReadOnly), Connections: []string{demo.ID}}, nil
+		})})
+	get := func(ref string) mcptest.Reply {
+		return srv.Call(t, "prompts/get", map[string]any{"name": NameWriteQuery, "arguments": map[string]any{"connection": ref, "question": "q"}})
+	}
+	t.Run("an allowlisted connection is found", func(t *testing.T) {
+		if r := get("Demo"); r.Code() != 0 {
+			t.Fatalf("%v", r.Error)
+		}
+	})
+	for _, ref := range []string{"Dev", "dev"} {
+		t.Run("a connection outside the allowlist is 403 -33007: "+ref, func(t *testing.T) {
+			if r := get(ref); r.Status != 403 || r.Code() != mcp.CodeForbidden {
+				t.Fatalf("%d %v", r.Status, r.Error)
+			}
+		})
+	}
+	t.Run("connection completes from the allowlisted names only", func(t *testing.T) {
+		r := srv.Call(t, "completion/complete", map[string]any{
+			"ref":      map[string]any{"type": "ref/prompt", "name": NameWriteQuery},
+			"argument": map[string]any{"name": "connection", "value": "D"},
+		})
+		vals := r.Result["completion"].(map[string]any)["values"].([]any)
+		if len(vals) != 1 || vals[0] != "Demo" {
+			t.Fatalf("%v", r.Result)
 		}
 	})
 }

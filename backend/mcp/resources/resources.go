@@ -10,6 +10,8 @@
 //
 // A blocked connection does not exist here: it is neither listed nor
 // readable (connections.VisibleToAI decides, through connections.AILister).
+// A connection outside the caller's token allowlist is not listed and not
+// completed; reading it is 403 -33007 (SPEC.md B "Authentication" 3).
 package resources
 
 import (
@@ -17,6 +19,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"app/backend/auth"
 	"app/backend/connections"
 	"app/backend/mcp"
 )
@@ -63,12 +66,15 @@ func Templates(d Deps) []mcp.ResourceTemplate {
 		MIMEType:    mimeJSON,
 		TTL:         connectionsCacheTTL,
 		Read: func(ctx context.Context, uri string, vars map[string]string) ([]mcp.ResourceContents, error) {
-			list, err := visible(ctx, d.Connections)
+			list, err := visibleToAI(ctx, d.Connections)
 			if err != nil {
 				return nil, err
 			}
 			for _, c := range list {
 				if c.ID == vars["id"] {
+					if !auth.MayUse(ctx, c.ID) {
+						return nil, auth.ConnectionNotAllowed()
+					}
 					return jsonContents(uri, c)
 				}
 			}
@@ -88,8 +94,18 @@ func Templates(d Deps) []mcp.ResourceTemplate {
 	}}
 }
 
-// visible lists the connections AI clients may see; none without a source.
+// visible lists the connections AI clients may see that the caller's token may use; none
+// without a source.
 func visible(ctx context.Context, l connections.AILister) ([]connections.Summary, error) {
+	list, err := visibleToAI(ctx, l)
+	if err != nil {
+		return nil, err
+	}
+	return auth.Allowed(ctx, list, func(c connections.Summary) string { return c.ID }), nil
+}
+
+// visibleToAI lists the connections AI clients may see, whatever the token's allowlist.
+func visibleToAI(ctx context.Context, l connections.AILister) ([]connections.Summary, error) {
 	if l == nil {
 		return []connections.Summary{}, nil
 	}

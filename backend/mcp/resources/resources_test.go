@@ -3,9 +3,11 @@ package resources
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 
+	"app/backend/auth"
 	"app/backend/connections"
 	"app/backend/driver"
 	"app/backend/mcp"
@@ -97,6 +99,58 @@ func TestConnectionResources(t *testing.T) {
 		r := srv.Call(t, "resources/read", map[string]any{"uri": "app://connections/" + saved.ID})
 		if r.Code() != 0 {
 			t.Fatalf("%v", r.Error)
+		}
+	})
+}
+
+// SPEC.md B "Authentication" 3, issue 11: a connection outside the caller's token allowlist is
+// not listed nor completed, and reading it is 403 -33007; an allowlisted blocked connection
+// stays invisible (-32602).
+func TestConnectionResourcesHonourTheTokenAllowlist(t *testing.T) {
+	store, ids := seeded(t)
+	other, err := store.Add(context.Background(), connections.Connection{Name: "other", Settings: driver.Settings{Host: "127.0.0.1", Port: 8082}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Deps{Connections: store}
+	srv := mcptest.Start(t, mcp.Options{Resources: Resources(d), ResourceTemplates: Templates(d),
+		Authenticator: mcp.AuthenticatorFunc(func(*http.Request) (mcp.Principal, error) {
+			return mcp.Principal{ID: "token:t", Scopes: auth.Scopes(auth.LevelReadOnly), Connections: []string{ids["demo"], ids["secret-prod"]}}, nil
+		})})
+
+	t.Run("app://connections lists the allowlisted connections only", func(t *testing.T) {
+		r := srv.Call(t, "resources/read", map[string]any{"uri": URIConnections})
+		var got struct{ Connections []connections.Summary }
+		_ = json.Unmarshal([]byte(r.Result["contents"].([]any)[0].(map[string]any)["text"].(string)), &got)
+		if len(got.Connections) != 1 || got.Connections[0].ID != ids["demo"] {
+			t.Fatalf("%+v", got)
+		}
+	})
+	t.Run("an allowlisted connection is readable", func(t *testing.T) {
+		if r := srv.Call(t, "resources/read", map[string]any{"uri": "app://connections/" + ids["demo"]}); r.Code() != 0 {
+			t.Fatalf("%v", r.Error)
+		}
+	})
+	t.Run("a connection outside the allowlist is 403 -33007", func(t *testing.T) {
+		r := srv.Call(t, "resources/read", map[string]any{"uri": "app://connections/" + other.ID})
+		if r.Status != 403 || r.Code() != mcp.CodeForbidden || strings.Contains(r.Error.Message, "other") {
+			t.Fatalf("%d %v", r.Status, r.Error)
+		}
+	})
+	t.Run("an allowlisted blocked connection still does not exist: -32602", func(t *testing.T) {
+		r := srv.Call(t, "resources/read", map[string]any{"uri": "app://connections/" + ids["secret-prod"]})
+		if r.Status != 400 || r.Code() != mcp.CodeInvalidParams {
+			t.Fatalf("%d %v", r.Status, r.Error)
+		}
+	})
+	t.Run("the {id} variable completes from the allowlisted connections only", func(t *testing.T) {
+		r := srv.Call(t, "completion/complete", map[string]any{
+			"ref":      map[string]any{"type": "ref/resource", "uri": TemplateConnection},
+			"argument": map[string]any{"name": "id", "value": ""},
+		})
+		vals := r.Result["completion"].(map[string]any)["values"].([]any)
+		if len(vals) != 1 || vals[0] != ids["demo"] {
+			t.Fatalf("%v", r.Result)
 		}
 	})
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"app/backend/auth"
 )
 
 // Every tool of the table has a unique name, an object input schema that
@@ -23,6 +25,24 @@ func TestToolTable(t *testing.T) {
 			if tool.InputSchema.Type != "object" || !refusesUnknown(tool.InputSchema) {
 				b, _ := json.Marshal(tool.InputSchema)
 				t.Fatalf("input schema %s must refuse unknown arguments", b)
+			}
+		})
+	}
+}
+
+// docs/architecture.md "MCP access control": every tool that writes needs a write scope
+// (tools:write, or admin for admin tools), so a readOnly token neither sees nor calls it; a
+// read tool needs no scope beyond tools:read.
+func TestEveryWriteToolNeedsAWriteScope(t *testing.T) {
+	for _, tool := range All(Deps{}) {
+		t.Run(tool.Name, func(t *testing.T) {
+			switch {
+			case tool.Write && tool.Scope != auth.ScopeToolsWrite && tool.Scope != auth.ScopeAdmin:
+				t.Fatalf("writes with scope %q", tool.Scope)
+			case !tool.Write && tool.Scope != "":
+				t.Fatalf("reads with scope %q", tool.Scope)
+			case tool.Write == tool.Annotations.ReadOnlyHint:
+				t.Fatalf("Write %v but readOnlyHint %v", tool.Write, tool.Annotations.ReadOnlyHint)
 			}
 		})
 	}

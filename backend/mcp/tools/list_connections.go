@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"app/backend/auth"
 	"app/backend/connections"
 	"app/backend/mcp"
 )
@@ -25,7 +26,12 @@ func noArguments() *jsonschema.Schema {
 	}
 }
 
-// ListConnections is the list_connections tool over conns (nil lists none).
+// summaryID is a listed connection's id, for the token allowlist (auth.Allowed).
+func summaryID(c connections.Summary) string { return c.ID }
+
+// ListConnections is the list_connections tool over conns (nil lists none): the connections
+// AI clients may see (connections.VisibleToAI) that the caller's token may use (its
+// allowlist).
 func ListConnections(conns connections.AILister) mcp.Tool {
 	connSchema := &jsonschema.Schema{
 		Type: "object",
@@ -61,7 +67,7 @@ func ListConnections(conns connections.AILister) mcp.Tool {
 					}
 					return nil, mcp.NewToolError(mcp.ToolErrInternalFailure, "the connection list could not be read")
 				}
-				list = append(list, got...)
+				list = append(list, auth.Allowed(ctx, got, summaryID)...)
 			}
 			sort.SliceStable(list, func(i, j int) bool { return list[i].Name < list[j].Name })
 			return &mcp.ToolResult{Structured: map[string]any{"connections": list}}, nil

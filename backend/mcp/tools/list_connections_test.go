@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"reflect"
 	"strings"
 	"testing"
 
+	"app/backend/auth"
 	"app/backend/connections"
 	"app/backend/driver"
 	"app/backend/mcp"
@@ -100,3 +102,56 @@ func (failingConnections) ListVisibleToAI(context.Context) ([]connections.Summar
 }
 
 var errFailing = errors.New("connections file unreadable")
+
+// tokenLimitedTo is an Authenticator whose every caller holds a readOnly token with this
+// allowlist (nil: every connection).
+func tokenLimitedTo(ids []string) mcp.Authenticator {
+	return mcp.AuthenticatorFunc(func(*http.Request) (mcp.Principal, error) {
+		return mcp.Principal{ID: "token:t", Scopes: auth.Scopes(auth.LevelReadOnly), Connections: ids}, nil
+	})
+}
+
+// SPEC.md B "Authentication" 3, issue 11: a token's allowlist limits the connections it
+// reaches; list_connections lists only those (blocked ones stay hidden even when allowlisted).
+func TestListConnectionsHonoursTheTokenAllowlist(t *testing.T) {
+	ctx := context.Background()
+	store := mcptest.NewStore(t)
+	ids := map[string]string{}
+	for _, c := range []connections.Connection{
+		{Name: "Allowed", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}},
+		{Name: "Other", Settings: driver.Settings{Host: "127.0.0.1", Port: 8081}},
+		{Name: "Blocked", ExternalAccess: connections.AccessBlocked, Settings: driver.Settings{Host: "127.0.0.1", Port: 8082}},
+	} {
+		saved, err := store.Add(ctx, c, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids[c.Name] = saved.ID
+	}
+	names := func(srv *mcptest.Server) []string {
+		r := srv.Call(t, "tools/call", map[string]any{"name": NameListConnections})
+		var out []string
+		for _, c := range r.Result["structuredContent"].(map[string]any)["connections"].([]any) {
+			out = append(out, c.(map[string]any)["name"].(string))
+		}
+		return out
+	}
+	for _, c := range []struct {
+		rule  string
+		auth  mcp.Authenticator
+		names []string
+	}{
+		{"a token limited to one connection lists that one only", tokenLimitedTo([]string{ids["Allowed"]}), []string{"Allowed"}},
+		{"an allowlisted blocked connection stays hidden", tokenLimitedTo([]string{ids["Allowed"], ids["Blocked"]}), []string{"Allowed"}},
+		{"a token limited to connections that are gone lists none", tokenLimitedTo([]string{"removed-id"}), nil},
+		{"a token for every connection lists every visible one", tokenLimitedTo(nil), []string{"Allowed", "Other"}},
+		{"the anonymous principal lists every visible one", nil, []string{"Allowed", "Other"}},
+	} {
+		t.Run(c.rule, func(t *testing.T) {
+			srv := mcptest.Start(t, mcp.Options{Tools: []mcp.Tool{ListConnections(store)}, Authenticator: c.auth})
+			if got := names(srv); !reflect.DeepEqual(got, c.names) {
+				t.Fatalf("listed %v, want %v", got, c.names)
+			}
+		})
+	}
+}
