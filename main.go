@@ -58,7 +58,7 @@ func newRootCmd() *cobra.Command {
 	root.PersistentFlags().BoolVar(&g.json, "json", false, "print results as JSON")
 	root.Flags().BoolVar(&headless, "headless", false, "run the backend (MCP server, connections) without a window")
 	root.Flags().IntVar(&mcpPort, "mcp-port", -1, "MCP server port on 127.0.0.1 (0 picks a free port; default from settings)")
-	root.AddCommand(newConnectionCmd(&g), newSettingsCmd(&g), newActivityCmd(&g))
+	root.AddCommand(newConnectionCmd(&g), newSettingsCmd(&g), newActivityCmd(&g), newTokenCmd(&g))
 	return root
 }
 

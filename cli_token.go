@@ -1,0 +1,218 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"app/backend/auth"
+	"app/backend/core"
+)
+
+func newTokenCmd(g *globalFlags) *cobra.Command {
+	cmd := &cobra.Command{Use: "token", Short: "Manage the tokens AI clients use on the MCP endpoint"}
+	cmd.AddCommand(newTokenCreateCmd(g), newTokenListCmd(g), newTokenRevokeCmd(g))
+	return cmd
+}
+
+// tokenCreated is what `token create --json` prints: the token, once.
+type tokenCreated struct {
+	ID          string     `json:"id"`
+	Name        string     `json:"name"`
+	Level       string     `json:"level"`
+	Token       string     `json:"token"`
+	Connections []string   `json:"connections"`
+	ExpiresAt   *time.Time `json:"expiresAt,omitempty"`
+	CreatedAt   time.Time  `json:"createdAt"`
+}
+
+func newTokenCreateCmd(g *globalFlags) *cobra.Command {
+	var name, level, conns, expires string
+	var yes bool
+	cmd := &cobra.Command{
+		Use:   "create",
+		Short: "Create a token for an MCP client (printed once; only its hash is kept)",
+		Example: `  app token create --name claude --level readOnly
+  app token create --name ci --level readWrite --connections local,staging --expires 30d --yes --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !auth.ValidLevel(level) {
+				return fmt.Errorf("--level %q is not one of %s", level, strings.Join(auth.Levels(), ", "))
+			}
+			expiresAt, err := auth.ParseExpiry(expires, time.Now())
+			if err != nil {
+				return fmt.Errorf("--expires: %w", err)
+			}
+			ctx := cmd.Context()
+			cr, done, err := cliCore(ctx, g)
+			if err != nil {
+				return err
+			}
+			defer done()
+			ids, err := resolveConnections(cmd, cr, conns)
+			if err != nil {
+				return err
+			}
+			if auth.RaisesRights(level) && !yes {
+				if err := confirm(cmd, fmt.Sprintf("Create a %s token %q? AI clients holding it may ask to write to your databases.", level, name)); err != nil {
+					return err
+				}
+			}
+			t, secret, err := cr.Tokens().Create(ctx, auth.NewToken{Name: name, Level: level, Connections: ids, ExpiresAt: expiresAt})
+			if err != nil {
+				return err
+			}
+			if g.json {
+				return printJSON(cmd.OutOrStdout(), tokenCreated{ID: t.ID, Name: t.Name, Level: t.Level, Token: secret,
+					Connections: t.Connections, ExpiresAt: t.ExpiresAt, CreatedAt: t.CreatedAt})
+			}
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "created token %q (%s), level %s, connections %s, expires %s\n\n  %s\n\n",
+				t.Name, t.ID, t.Level, describeConnections(t.Connections), describeExpiry(t.ExpiresAt), secret)
+			fmt.Fprintln(out, "This is the only time the token is shown. Give it to the MCP client as the header")
+			fmt.Fprintln(out, "Authorization: Bearer <token>.")
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&name, "name", "", "token name, unique (required)")
+	f.StringVar(&level, "level", "", "readOnly, readWrite or fullAccess (required)")
+	f.StringVar(&conns, "connections", "", "comma-separated connection names or ids the token may use (default: all)")
+	f.StringVar(&expires, "expires", "", "expiry: a duration (30d, 2w, 12h), a date (2026-12-31) or never (default)")
+	f.BoolVar(&yes, "yes", false, "confirm a readWrite or fullAccess token without a prompt")
+	_ = cmd.MarkFlagRequired("name")
+	_ = cmd.MarkFlagRequired("level")
+	return cmd
+}
+
+// resolveConnections turns --connections names (or ids) into connection ids; nil means all.
+func resolveConnections(cmd *cobra.Command, cr *core.Core, list string) ([]string, error) {
+	if strings.TrimSpace(list) == "" {
+		return nil, nil
+	}
+	var ids []string
+	for _, ref := range strings.Split(list, ",") {
+		ref = strings.TrimSpace(ref)
+		if ref == "" {
+			continue
+		}
+		c, err := cr.Connections().Get(cmd.Context(), ref)
+		if err != nil {
+			return nil, fmt.Errorf("--connections: %w (see `app connection list`)", err)
+		}
+		ids = append(ids, c.ID)
+	}
+	if len(ids) == 0 {
+		return nil, errors.New("--connections names no connection")
+	}
+	return ids, nil
+}
+
+// confirm asks on the terminal; without one the caller must pass --yes.
+func confirm(cmd *cobra.Command, question string) error {
+	in, ok := cmd.InOrStdin().(*os.File)
+	if !ok || !term.IsTerminal(int(in.Fd())) {
+		return errors.New("this raises what AI clients may do, so it needs confirmation: run it in a terminal, or pass --yes")
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "%s [y/N] ", question)
+	line, err := bufio.NewReader(in).ReadString('\n')
+	if err != nil && err != io.EOF {
+		return err
+	}
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return nil
+	}
+	return errors.New("not confirmed: nothing was created")
+}
+
+func describeConnections(ids []string) string {
+	if ids == nil {
+		return "all"
+	}
+	return strings.Join(ids, ",")
+}
+
+func describeExpiry(at *time.Time) string {
+	if at == nil {
+		return "never"
+	}
+	return at.Format(time.RFC3339)
+}
+
+func newTokenListCmd(g *globalFlags) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List the tokens (never the tokens themselves)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			cr, done, err := cliCore(ctx, g)
+			if err != nil {
+				return err
+			}
+			defer done()
+			list, err := cr.Tokens().List(ctx)
+			if err != nil {
+				return err
+			}
+			if g.json {
+				if list == nil {
+					list = []auth.Token{}
+				}
+				return printJSON(cmd.OutOrStdout(), list)
+			}
+			now := time.Now()
+			w := tabwriter.NewWriter(cmd.OutOrStdout(), 2, 4, 2, ' ', 0)
+			fmt.Fprintln(w, "NAME\tLEVEL\tCONNECTIONS\tEXPIRES\tLAST USED\tID")
+			for _, t := range list {
+				exp := describeExpiry(t.ExpiresAt)
+				if t.Expired(now) {
+					exp += " (expired)"
+				}
+				used := "never"
+				if t.LastUsedAt != nil {
+					used = t.LastUsedAt.Format(time.RFC3339)
+				}
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\n", t.Name, t.Level, describeConnections(t.Connections), exp, used, t.ID)
+			}
+			return w.Flush()
+		},
+	}
+}
+
+func newTokenRevokeCmd(g *globalFlags) *cobra.Command {
+	return &cobra.Command{
+		Use:   "revoke NAME|ID",
+		Short: "Revoke a token; a running app cancels its requests within a second",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			cr, done, err := cliCore(ctx, g)
+			if err != nil {
+				return err
+			}
+			defer done()
+			t, err := cr.Tokens().Revoke(ctx, args[0])
+			if err != nil && t.ID == "" {
+				return err
+			}
+			if g.json {
+				if perr := printJSON(cmd.OutOrStdout(), map[string]string{"revoked": t.ID, "name": t.Name}); perr != nil {
+					return perr
+				}
+			} else {
+				fmt.Fprintf(cmd.OutOrStdout(), "revoked token %q (%s)\n", t.Name, t.ID)
+			}
+			return err
+		},
+	}
+}
