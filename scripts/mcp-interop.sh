@@ -17,6 +17,13 @@
 #   --only LIST  comma-separated subset of: sdk,client,gosdk,inspector,conformance
 # Environment: APP_CACHE_DIR (tool cache), APP_MCP_TOKEN (bearer token when auth is on).
 #
+# Authentication: the app it starts requires a token (the default for a new config dir); the
+# script creates one with `app token create --json` and the SDK clients, the Go SDK and the
+# Inspector send it. The conformance suite cannot send a header, so before it runs the script
+# turns authentication off with `app settings set mcp.requireAuth false` and waits until the
+# running app serves an anonymous request. With --url, set APP_MCP_TOKEN yourself; the
+# conformance suite then needs an endpoint that allows anonymous access.
+#
 # Output: `ok - ...`, `xfail - ...` (baselined, with its reason) and `not ok - ...` lines, a
 # summary, and as the last line `N passed, N failed`. Exit status 1 on any failure.
 set -uo pipefail
@@ -35,7 +42,7 @@ while [ $# -gt 0 ]; do
     --url) URL="${2:?--url needs a value}"; shift 2 ;;
     --app) APP_BIN="${2:?--app needs a value}"; shift 2 ;;
     --only) ONLY="${2:?--only needs a value}"; shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -uo pipefail/{/^set /!p}' "$0"; exit 0 ;;
     *) die "unknown argument $1 (see --help)." ;;
   esac
 done
@@ -76,9 +83,15 @@ if [ -z "$URL" ]; then
     (cd "$ROOT" && go build -o "$APP_BIN" .) >&2 || die "go build of the app failed (see above)."
   fi
   CFG="$WORK/config"
+  export APP_KEYRING_BACKEND="${APP_KEYRING_BACKEND:-file}" APP_KEYRING_PASSWORD="${APP_KEYRING_PASSWORD:-interop-test}"
+  say "creating a readOnly token for the peers (app token create --json)"
+  TOKEN_JSON="$("$APP_BIN" --config-dir "$CFG" token create --name interop --level readOnly --json)" ||
+    die "app token create failed (see above)."
+  APP_MCP_TOKEN="$(printf '%s' "$TOKEN_JSON" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).token))')"
+  [ -n "$APP_MCP_TOKEN" ] || die "app token create --json printed no token."
+  export APP_MCP_TOKEN
   say "starting $APP_BIN --headless --config-dir $CFG --mcp-port 0"
-  APP_KEYRING_BACKEND="${APP_KEYRING_BACKEND:-file}" APP_KEYRING_PASSWORD="${APP_KEYRING_PASSWORD:-interop-test}" \
-    "$APP_BIN" --headless --config-dir "$CFG" --mcp-port 0 >"$WORK/app.log" 2>&1 &
+  "$APP_BIN" --headless --config-dir "$CFG" --mcp-port 0 >"$WORK/app.log" 2>&1 &
   APP_PID=$!
   PORT=""
   for _ in $(seq 1 150); do
@@ -117,12 +130,35 @@ gosdk() { # the Go SDK client test (interop/gosdk), one line per subtest with it
     node "$INTEROP/ts/gotest.mjs" "go-sdk v1.8.0" TestGoSDKClientInBothEras
 }
 
+# anonymous_status prints the HTTP status of an anonymous server/discover.
+anonymous_status() {
+  node -e '
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } });
+    fetch(process.argv[1], { method: "POST", body, headers: { "Content-Type": "application/json",
+      "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "server/discover" } })
+      .then((r) => console.log(r.status), () => console.log(0));' "$URL"
+}
+
+# allow_anonymous turns authentication off in the app this script started (the conformance suite
+# sends no Authorization header) and waits for the running app to apply it (within a second).
+allow_anonymous() {
+  [ -n "$APP_PID" ] || return 0
+  "$APP_BIN" --config-dir "$CFG" settings set mcp.requireAuth false >&2 || die "app settings set failed (see above)."
+  for _ in $(seq 1 50); do
+    [ "$(anonymous_status)" = 200 ] && { say "authentication off for the conformance suite"; return 0; }
+    sleep 0.2
+  done
+  die "the running app did not apply mcp.requireAuth=false within 10 s."
+}
+
 CONF="$INTEROP/conformance"
 want sdk && run "@modelcontextprotocol/sdk 1.32 (legacy era)" node "$INTEROP/ts/sdk-legacy.mjs" "$URL"
 want client && run "@modelcontextprotocol/client 2.4 (modern era with fallback)" node "$INTEROP/ts/client-modern.mjs" "$URL"
 want gosdk && run "go-sdk v1.8.0 client (both eras)" gosdk
 want inspector && run "MCP Inspector CLI 2.12.0" node "$INTEROP/ts/inspector.mjs" "$URL"
 if want conformance; then
+  allow_anonymous
   run "conformance --requirements 2025-11-25" node "$INTEROP/ts/conformance.mjs" --url "$URL" \
     --label "conformance 2025-11-25" --expected-failures "$CONF/expected-failures-2025-11-25.yaml" -- --requirements 2025-11-25
   run "conformance --spec-version 2025-06-18" node "$INTEROP/ts/conformance.mjs" --url "$URL" \
