@@ -20,9 +20,11 @@
 # Authentication: the app it starts requires a token (the default for a new config dir); the
 # script creates one with `app token create --json` and the SDK clients, the Go SDK and the
 # Inspector send it. The conformance suite cannot send a header, so before it runs the script
-# turns authentication off with `app settings set mcp.requireAuth false` and waits until the
-# running app serves an anonymous request. With --url, set APP_MCP_TOKEN yourself; the
-# conformance suite then needs an endpoint that allows anonymous access.
+# turns authentication off with `app settings set mcp.requireAuth false` (and the per-caller
+# rate limit, which the suite's few hundred requests in seconds exceed, with
+# `mcp.rateLimitPerMinute 0`) and waits until the running app serves an anonymous request. With
+# --url, set APP_MCP_TOKEN yourself; the conformance suite then needs an endpoint that allows
+# anonymous access without a rate limit.
 #
 # Output: `ok - ...`, `xfail - ...` (baselined, with its reason) and `not ok - ...` lines, a
 # summary, and as the last line `N passed, N failed`. Exit status 1 on any failure.
@@ -141,12 +143,14 @@ anonymous_status() {
 }
 
 # allow_anonymous turns authentication off in the app this script started (the conformance suite
-# sends no Authorization header) and waits for the running app to apply it (within a second).
+# sends no Authorization header), and the rate limit (it is not what the suite tests), and waits
+# for the running app to apply both (within a second; the second write carries both values).
 allow_anonymous() {
   [ -n "$APP_PID" ] || return 0
+  "$APP_BIN" --config-dir "$CFG" settings set mcp.rateLimitPerMinute 0 >&2 || die "app settings set failed (see above)."
   "$APP_BIN" --config-dir "$CFG" settings set mcp.requireAuth false >&2 || die "app settings set failed (see above)."
   for _ in $(seq 1 50); do
-    [ "$(anonymous_status)" = 200 ] && { say "authentication off for the conformance suite"; return 0; }
+    [ "$(anonymous_status)" = 200 ] && { say "authentication and rate limit off for the conformance suite"; return 0; }
     sleep 0.2
   done
   die "the running app did not apply mcp.requireAuth=false within 10 s."

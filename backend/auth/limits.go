@@ -9,14 +9,10 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// Limits are the per-caller limits and the failed-authentication lockout. The values are the
-// app's choice (SPEC.md B "Limits" leaves them open); docs/architecture.md "MCP access
-// control" lists them.
+// Limits are the per-caller in-flight cap and the failed-authentication lockout. The values
+// are the app's choice (SPEC.md B "Limits" leaves them open); docs/architecture.md "MCP access
+// control" lists them. The request rate is a setting (mcp.rateLimitPerMinute), see Apply.
 type Limits struct {
-	// PerMinute is each caller's sustained request rate; Burst how many it may send at once.
-	// A zero PerMinute turns the rate limit off (benchmarks).
-	PerMinute int
-	Burst     int
 	// MaxInFlight bounds a caller's requests being answered at the same time (a
 	// subscriptions/listen stream counts while it is open); 0 turns the cap off.
 	MaxInFlight int
@@ -36,8 +32,6 @@ type Limits struct {
 // DefaultLimits are the values the app runs with.
 func DefaultLimits() Limits {
 	return Limits{
-		PerMinute:            240,
-		Burst:                60,
 		MaxInFlight:          8,
 		FailuresToLock:       5,
 		FailureWindow:        5 * time.Minute,
@@ -56,12 +50,19 @@ type caller struct {
 
 // callers holds the per-principal state, created on a principal's first request.
 type callers struct {
-	limits Limits
-	mu     sync.RWMutex
-	m      map[string]*caller
+	perMinute   int // 0: no rate limit
+	maxInFlight int // 0: no cap
+	mu          sync.RWMutex
+	m           map[string]*caller
 }
 
-func newCallers(l Limits) *callers { return &callers{limits: l, m: map[string]*caller{}} }
+func newCallers(perMinute, maxInFlight int) *callers {
+	return &callers{perMinute: perMinute, maxInFlight: maxInFlight, m: map[string]*caller{}}
+}
+
+// Burst is how many requests a caller may send at once under a rate of perMinute: a quarter
+// minute's worth (60 at 240 a minute), at least 1.
+func Burst(perMinute int) int { return max(1, perMinute/4) }
 
 func (cs *callers) get(id string) *caller {
 	cs.mu.RLock()
@@ -74,8 +75,8 @@ func (cs *callers) get(id string) *caller {
 	defer cs.mu.Unlock()
 	if c = cs.m[id]; c == nil {
 		c = &caller{}
-		if cs.limits.PerMinute > 0 {
-			c.lim = rate.NewLimiter(rate.Limit(float64(cs.limits.PerMinute)/60), max(1, cs.limits.Burst))
+		if cs.perMinute > 0 {
+			c.lim = rate.NewLimiter(rate.Limit(float64(cs.perMinute)/60), Burst(cs.perMinute))
 		}
 		cs.m[id] = c
 	}
@@ -93,7 +94,7 @@ func (cs *callers) forget(id string) {
 // function that gives the slot back, or how long to wait and why.
 func (cs *callers) admit(id string, now time.Time) (release func(), wait time.Duration, why string) {
 	c := cs.get(id)
-	if limit := int32(cs.limits.MaxInFlight); limit > 0 {
+	if limit := int32(cs.maxInFlight); limit > 0 {
 		if c.inflight.Add(1) > limit {
 			c.inflight.Add(-1)
 			return nil, time.Second, "too many requests in flight for this caller (at most " + strconv.Itoa(int(limit)) + ")"
@@ -103,13 +104,13 @@ func (cs *callers) admit(id string, now time.Time) (release func(), wait time.Du
 		r := c.lim.ReserveN(now, 1)
 		if d := r.DelayFrom(now); d > 0 {
 			r.CancelAt(now)
-			if cs.limits.MaxInFlight > 0 {
+			if cs.maxInFlight > 0 {
 				c.inflight.Add(-1)
 			}
-			return nil, d, "more than " + strconv.Itoa(cs.limits.PerMinute) + " requests a minute from this caller"
+			return nil, d, "more than " + strconv.Itoa(cs.perMinute) + " requests a minute from this caller"
 		}
 	}
-	if cs.limits.MaxInFlight <= 0 {
+	if cs.maxInFlight <= 0 {
 		return nil, 0, ""
 	}
 	var once atomic.Bool

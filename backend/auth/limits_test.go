@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"app/backend/config"
 	"app/backend/mcp"
 )
 
@@ -25,17 +26,19 @@ func rateLimited(t *testing.T, rep reply, retryAfter int) {
 }
 
 // Issue 11 "Rate limits per caller: 429 -33010 with Retry-After" with the app's values
-// (DefaultLimits): 240 requests a minute per caller, 60 at once; time is the fake clock's.
+// (mcp.rateLimitPerMinute 240 for a new config dir, bursts of a quarter of it: 60); time is
+// the fake clock's.
 func TestRateLimitPerCaller(t *testing.T) {
-	l := DefaultLimits()
-	if l.PerMinute != 240 || l.Burst != 60 {
-		t.Fatalf("documented values changed: %+v", l)
+	perMinute := config.DefaultSettings().MCP.RateLimitPerMinute
+	if perMinute != 240 || Burst(perMinute) != 60 {
+		t.Fatalf("documented values changed: %d a minute, bursts of %d", perMinute, Burst(perMinute))
 	}
+	burst := Burst(perMinute)
 	r := newRig(t, rigOptions{})
 	_, a := r.create("a", LevelReadOnly, nil, nil)
 	_, b := r.create("b", LevelReadOnly, nil, nil)
 	t.Run("a caller may send 60 requests at once; the 61st is 429 -33010 with Retry-After 1", func(t *testing.T) {
-		for i := range l.Burst {
+		for i := range burst {
 			if rep := r.call("Bearer "+a, "tools/list", nil); rep.Status != 200 {
 				t.Fatalf("request %d: %d %+v", i+1, rep.Status, rep.Error)
 			}
@@ -57,25 +60,43 @@ func TestRateLimitPerCaller(t *testing.T) {
 	})
 	t.Run("after a quiet quarter minute the caller has its whole burst again", func(t *testing.T) {
 		r.clock.Advance(15 * time.Second)
-		for i := range l.Burst {
+		for i := range burst {
+			if rep := r.call("Bearer "+a, "tools/list", nil); rep.Status != 200 {
+				t.Fatalf("request %d: %d", i+1, rep.Status)
+			}
+		}
+	})
+	t.Run("a changed mcp.rateLimitPerMinute applies to the next request, with a full burst", func(t *testing.T) {
+		set := config.DefaultSettings().MCP
+		set.RateLimitPerMinute = 8 // bursts of 2
+		r.svc.Apply(set)
+		for range 2 {
+			if rep := r.call("Bearer "+a, "tools/list", nil); rep.Status != 200 {
+				t.Fatal(rep.Status)
+			}
+		}
+		rateLimited(t, r.call("Bearer "+a, "tools/list", nil), 8) // one every 7.5 s
+	})
+	t.Run("mcp.rateLimitPerMinute 0 turns the rate limit off", func(t *testing.T) {
+		set := config.DefaultSettings().MCP
+		set.RateLimitPerMinute = 0
+		r.svc.Apply(set)
+		for i := range 3 * burst {
 			if rep := r.call("Bearer "+a, "tools/list", nil); rep.Status != 200 {
 				t.Fatalf("request %d: %d", i+1, rep.Status)
 			}
 		}
 	})
 	t.Run("the anonymous principal is a caller too", func(t *testing.T) {
-		off := DefaultLimits()
-		off.Burst = 2
-		set := rigOptions{limits: &off}
-		anon := newRig(t, set)
-		s := anon.svc.settings.Load()
-		anon.svc.settings.Store(&settingsSnapshot{requireAuth: false, externalAccess: s.externalAccess})
+		set := config.DefaultSettings().MCP
+		set.RequireAuth, set.RateLimitPerMinute = false, 8
+		anon := newRig(t, rigOptions{settings: &set})
 		for range 2 {
 			if rep := anon.call("", "tools/list", nil); rep.Status != 200 {
 				t.Fatal(rep.Status)
 			}
 		}
-		rateLimited(t, anon.call("", "tools/list", nil), 1)
+		rateLimited(t, anon.call("", "tools/list", nil), 8)
 	})
 }
 

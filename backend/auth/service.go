@@ -26,7 +26,8 @@ type Options struct {
 	Log *logrus.Logger
 	// Clock measures the windows; nil is the system clock.
 	Clock Clock
-	// Limits are the rate limits and the lockout; nil is DefaultLimits().
+	// Limits are the in-flight cap and the lockout; nil is DefaultLimits(). The request rate
+	// comes from the settings (Apply).
 	Limits *Limits
 	// PollEvery is how often the tokens file is checked for a change made by another process
 	// (the CLI); 0 is once a second.
@@ -55,7 +56,8 @@ type Service struct {
 	settings atomic.Pointer[settingsSnapshot]
 	state    atomic.Pointer[tokenState]
 	reloadMu sync.Mutex
-	callers  *callers
+	applyMu  sync.Mutex
+	callers  atomic.Pointer[callers] // replaced when the rate setting changes
 	lock     *lockout
 
 	usedMu  sync.Mutex
@@ -89,8 +91,8 @@ type entry struct {
 	principal mcp.Principal
 }
 
-// NewService builds the service. Until Apply it requires authentication and allows external
-// access (the defaults of a new config dir).
+// NewService builds the service. Until Apply it runs with the settings of a new config dir
+// (authentication required, external access allowed, the default rate).
 func NewService(o Options) *Service {
 	s := &Service{
 		store:     o.Store,
@@ -117,18 +119,24 @@ func NewService(o Options) *Service {
 	if s.revoke == nil {
 		s.revoke = func(string) {}
 	}
-	s.callers = newCallers(s.limits)
 	s.lock = newLockout(s.limits)
-	s.settings.Store(&settingsSnapshot{requireAuth: true, externalAccess: true})
 	s.state.Store(&tokenState{})
+	s.Apply(config.DefaultSettings().MCP)
 	return s
 }
 
 // Store is the token store the service reads.
 func (s *Service) Store() *Store { return s.store }
 
-// Apply takes the MCP settings the service reads per request; the next request sees them.
+// Apply takes the MCP settings the service reads per request (mcp.requireAuth,
+// mcp.externalAccess, mcp.rateLimitPerMinute); the next request sees them. A new rate starts
+// every caller with a full burst.
 func (s *Service) Apply(m config.MCPSettings) {
+	s.applyMu.Lock()
+	defer s.applyMu.Unlock()
+	if cs := s.callers.Load(); cs == nil || cs.perMinute != m.RateLimitPerMinute {
+		s.callers.Store(newCallers(m.RateLimitPerMinute, s.limits.MaxInFlight))
+	}
 	s.settings.Store(&settingsSnapshot{requireAuth: m.RequireAuth, externalAccess: m.ExternalAccess})
 }
 
@@ -180,7 +188,7 @@ func (s *Service) Authenticate(r *http.Request) (mcp.Principal, error) {
 
 // admit applies the caller's limits and gives the principal its Release.
 func (s *Service) admit(p mcp.Principal, now time.Time) (mcp.Principal, error) {
-	release, wait, why := s.callers.admit(p.ID, now)
+	release, wait, why := s.callers.Load().admit(p.ID, now)
 	if why != "" {
 		return mcp.Principal{}, errRateLimited(why, wait)
 	}
@@ -303,7 +311,7 @@ func sameStamp(a, b os.FileInfo) bool {
 
 // gone ends what a revoked token still holds.
 func (s *Service) gone(t Token) {
-	s.callers.forget(t.PrincipalID())
+	s.callers.Load().forget(t.PrincipalID())
 	s.usedMu.Lock()
 	delete(s.used, t.ID)
 	delete(s.written, t.ID)

@@ -31,6 +31,10 @@ type MCPSettings struct {
 	// ExternalAccess false answers every MCP call with 403 -33007, whatever the token: the
 	// user's switch that shuts AI clients out while the server keeps running. Read per request.
 	ExternalAccess bool `json:"externalAccess"`
+	// RateLimitPerMinute is how many requests each MCP caller (a token, or the anonymous
+	// principal) may send a minute, in bursts of a quarter of it; 0 turns the rate limit off.
+	// Read per request.
+	RateLimitPerMinute int `json:"rateLimitPerMinute"`
 	// DefaultRowLimit and MaxRowLimit bound the rows a tool returns.
 	DefaultRowLimit int `json:"defaultRowLimit"`
 	MaxRowLimit     int `json:"maxRowLimit"`
@@ -55,6 +59,7 @@ func DefaultSettings() Settings {
 		Port:                DefaultMCPPort,
 		RequireAuth:         true,
 		ExternalAccess:      true,
+		RateLimitPerMinute:  240,
 		DefaultRowLimit:     500,
 		MaxRowLimit:         10000,
 		QueryTimeoutSeconds: 30,
@@ -73,6 +78,8 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("mcp.maxRowLimit must be between 1 and 10000, got %d", m.MaxRowLimit)
 	case m.DefaultRowLimit < 1 || m.DefaultRowLimit > m.MaxRowLimit:
 		return fmt.Errorf("mcp.defaultRowLimit must be between 1 and mcp.maxRowLimit (%d), got %d", m.MaxRowLimit, m.DefaultRowLimit)
+	case m.RateLimitPerMinute < 0 || m.RateLimitPerMinute > 100000:
+		return fmt.Errorf("mcp.rateLimitPerMinute must be between 0 (no limit) and 100000, got %d", m.RateLimitPerMinute)
 	case m.QueryTimeoutSeconds < 1 || m.QueryTimeoutSeconds > 330:
 		return fmt.Errorf("mcp.queryTimeoutSeconds must be between 1 and 330, got %d", m.QueryTimeoutSeconds)
 	case m.ActivityRetentionDays < 1 || m.ActivityRetentionDays > 3650:
