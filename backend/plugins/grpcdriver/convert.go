@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"google.golang.org/protobuf/proto"
+
 	"app/backend/driver"
 	pb "app/backend/plugins/internal/proto/driverv1"
 )
@@ -591,4 +593,13 @@ func fromRowResults(rs []*pb.RowResult) []driver.RowResult {
 		out[i] = driver.RowResult{Index: int(r.GetIndex()), UUID: r.GetUuid(), Status: driver.RowStatus(r.GetStatus()), Kind: driver.Kind(r.GetKind()), Message: r.GetMessage()}
 	}
 	return out
+}
+
+// GridWireSize is the size in bytes of g as a Browse answer on the wire (measurements, tests).
+func GridWireSize(g *driver.Grid) (int, error) {
+	pg, err := toGrid(g)
+	if err != nil {
+		return 0, err
+	}
+	return proto.Size(pg), nil
 }
