@@ -124,6 +124,9 @@ func (cs *callers) admit(id string, now time.Time) (release func(), wait time.Du
 // lockout counts failed authentications and locks a token prefix, or every token, out.
 type lockout struct {
 	limits Limits
+	// until is the latest end of any lock (Unix nanoseconds): while it is past, no lock holds
+	// and a request does not take mu.
+	until  atomic.Int64
 	mu     sync.Mutex
 	prefix map[string]*failures
 	global failures
@@ -141,6 +144,9 @@ func newLockout(l Limits) *lockout { return &lockout{limits: l, prefix: map[stri
 
 // locked reports how long the prefix (or every token) is still locked out at now.
 func (lo *lockout) locked(prefix string, now time.Time) (time.Duration, bool) {
+	if now.UnixNano() >= lo.until.Load() {
+		return 0, false
+	}
 	lo.mu.Lock()
 	defer lo.mu.Unlock()
 	if d := lo.global.lockedUntil.Sub(now); d > 0 {
@@ -169,6 +175,11 @@ func (lo *lockout) fail(prefix string, now time.Time) {
 	f.record(now, lo.limits.FailureWindow, lo.limits.FailuresToLock, lo.limits.LockFor)
 	if lo.limits.GlobalFailuresToLock > 0 {
 		lo.global.record(now, lo.limits.GlobalFailureWindow, lo.limits.GlobalFailuresToLock, lo.limits.GlobalLockFor)
+	}
+	for _, t := range []time.Time{f.lockedUntil, lo.global.lockedUntil} {
+		if n := t.UnixNano(); !t.IsZero() && n > lo.until.Load() {
+			lo.until.Store(n) // under mu: no other writer
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"net/http"
 	"os"
@@ -60,9 +61,8 @@ type Service struct {
 	callers  atomic.Pointer[callers] // replaced when the rate setting changes
 	lock     *lockout
 
-	usedMu  sync.Mutex
-	used    map[string]time.Time // last use not yet written, by token id
-	written map[string]time.Time // when each token's lastUsedAt was last written
+	usedMu  sync.Mutex           // guards written; requests never take it
+	written map[string]usageMark // per token id, what flushUsage last wrote
 
 	lifeMu sync.Mutex
 	stop   context.CancelFunc
@@ -83,12 +83,25 @@ type tokenState struct {
 	// keyErr is set when the keyring could not be read for some token: an unknown token is
 	// then answered 503, and the next unknown token reads the keyring again.
 	keyErr error
+	// seen maps SHA-256(token) of tokens already matched against this state to their entry,
+	// so a caller's next request costs one hash, not one per stored token. In memory only;
+	// a new state (every reload) starts empty, so a revoked token is never found here.
+	seen sync.Map
 }
 
 type entry struct {
 	tok       Token
 	digest    digest
 	principal mcp.Principal
+	// lastUse is the token's last use (Unix nanoseconds), shared by the entries of one token
+	// across reloads; requests store it without a lock, the poll writes it to the file.
+	lastUse *atomic.Int64
+}
+
+// usageMark is what flushUsage last wrote for a token: when, and which use.
+type usageMark struct {
+	at  time.Time
+	use int64
 }
 
 // NewService builds the service. Until Apply it runs with the settings of a new config dir
@@ -101,8 +114,7 @@ func NewService(o Options) *Service {
 		limits:    DefaultLimits(),
 		pollEvery: o.PollEvery,
 		revoke:    o.Revoke,
-		used:      map[string]time.Time{},
-		written:   map[string]time.Time{},
+		written:   map[string]usageMark{},
 	}
 	if s.log == nil {
 		s.log = logrus.New()
@@ -181,7 +193,7 @@ func (s *Service) Authenticate(r *http.Request) (mcp.Principal, error) {
 	}
 	p, err := s.admit(e.principal, now)
 	if err == nil {
-		s.markUsed(e.tok.ID, now)
+		e.lastUse.Store(now.UnixNano())
 	}
 	return p, err
 }
@@ -207,17 +219,24 @@ func bearer(h http.Header) (string, bool) {
 	return tok, tok != ""
 }
 
-// match finds the token whose hash the presented secret has, comparing every stored hash in
-// constant time.
+// match finds the token whose hash the presented secret has: a token seen before by its
+// SHA-256, otherwise by comparing every stored salted hash in constant time.
 func (st *tokenState) match(secret string) *entry {
 	if !wellFormed(secret) {
 		return nil
+	}
+	key := sha256.Sum256([]byte(secret))
+	if e, ok := st.seen.Load(key); ok {
+		return e.(*entry)
 	}
 	var found *entry
 	for _, e := range st.entries {
 		if e.digest.matches(secret) && found == nil {
 			found = e
 		}
+	}
+	if found != nil {
+		st.seen.Store(key, found)
 	}
 	return found
 }
@@ -262,10 +281,9 @@ func (s *Service) reload(ctx context.Context) *tokenState {
 			return old
 		}
 		s.log.WithError(err).Error("MCP tokens: the tokens file cannot be read; keeping the tokens read before")
-		kept := *old
-		kept.loaded, kept.stamp = true, stamp
-		s.state.Store(&kept)
-		return &kept
+		kept := &tokenState{loaded: true, stamp: stamp, entries: old.entries, keyErr: old.keyErr}
+		s.state.Store(kept)
+		return kept
 	}
 	byID := make(map[string]*entry, len(old.entries))
 	for _, e := range old.entries {
@@ -290,7 +308,11 @@ func (s *Service) reload(ctx context.Context) *tokenState {
 			}
 		}
 		if ok {
-			next.entries = append(next.entries, &entry{tok: t, digest: d, principal: principalOf(t)})
+			use := new(atomic.Int64)
+			if prev := byID[t.ID]; prev != nil {
+				use = prev.lastUse
+			}
+			next.entries = append(next.entries, &entry{tok: t, digest: d, principal: principalOf(t), lastUse: use})
 		}
 	}
 	s.state.Store(next)
@@ -313,7 +335,6 @@ func sameStamp(a, b os.FileInfo) bool {
 func (s *Service) gone(t Token) {
 	s.callers.Load().forget(t.PrincipalID())
 	s.usedMu.Lock()
-	delete(s.used, t.ID)
 	delete(s.written, t.ID)
 	s.usedMu.Unlock()
 	s.log.WithField("token", t.Name).Info("MCP token revoked: its requests in flight are cancelled and its sessions closed")
@@ -339,25 +360,21 @@ func (s *Service) Revoke(ctx context.Context, idOrName string) (Token, error) {
 	return t, err
 }
 
-// markUsed notes a token's use; the poll writes it (UsageWriteEvery at most).
-func (s *Service) markUsed(id string, now time.Time) {
-	s.usedMu.Lock()
-	s.used[id] = now
-	s.usedMu.Unlock()
-}
-
 // flushUsage writes lastUsedAt for the tokens used since their last write, skipping those
 // written less than UsageWriteEvery ago unless all is set (a clean stop).
 func (s *Service) flushUsage(ctx context.Context, all bool) {
 	now := s.clock.Now()
 	s.usedMu.Lock()
+	defer s.usedMu.Unlock()
 	batch := map[string]time.Time{}
-	for id, at := range s.used {
-		if all || s.written[id].IsZero() || now.Sub(s.written[id]) >= UsageWriteEvery {
-			batch[id] = at
+	uses := map[string]int64{}
+	for _, e := range s.state.Load().entries {
+		use, last := e.lastUse.Load(), s.written[e.tok.ID]
+		if use == 0 || use == last.use || (!all && !last.at.IsZero() && now.Sub(last.at) < UsageWriteEvery) {
+			continue
 		}
+		batch[e.tok.ID], uses[e.tok.ID] = time.Unix(0, use), use
 	}
-	s.usedMu.Unlock()
 	if len(batch) == 0 {
 		return
 	}
@@ -365,14 +382,9 @@ func (s *Service) flushUsage(ctx context.Context, all bool) {
 		s.log.WithError(err).Warn("MCP tokens: cannot record when tokens were last used")
 		return
 	}
-	s.usedMu.Lock()
-	for id, at := range batch {
-		s.written[id] = now
-		if s.used[id].Equal(at) {
-			delete(s.used, id)
-		}
+	for id, use := range uses {
+		s.written[id] = usageMark{at: now, use: use}
 	}
-	s.usedMu.Unlock()
 }
 
 // Start reads the tokens and begins polling the tokens file (PollEvery): a token revoked by
