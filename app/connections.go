@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"app/backend/config"
 	"app/backend/connections"
 )
 
@@ -16,7 +17,7 @@ const callTimeout = 30 * time.Second
 type ConnectionStore interface {
 	List(ctx context.Context) ([]connections.Connection, error)
 	Remove(ctx context.Context, idOrName string) error
-	ModTime() time.Time
+	Stamp() config.Stamp
 }
 
 // ConnectionsAPI is the connection sidebar's view of the backend. Its exported methods are
@@ -73,9 +74,9 @@ func (a *ConnectionsAPI) Remove(id string) error {
 }
 
 // watch emits EventConnectionsChanged whenever the store's file changes, until ctx ends.
-// Polling the modification time is cheap and works on every platform and file system.
+// Polling the file's version (config.Stamp) is cheap and works on every platform and file system.
 func (a *ConnectionsAPI) watch(ctx context.Context, every time.Duration, emit Emitter) {
-	last := a.store.ModTime()
+	last := a.store.Stamp()
 	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
@@ -84,8 +85,8 @@ func (a *ConnectionsAPI) watch(ctx context.Context, every time.Duration, emit Em
 			return
 		case <-tick.C:
 		}
-		if mt := a.store.ModTime(); !mt.Equal(last) {
-			last = mt
+		if cur := a.store.Stamp(); !cur.Same(last) {
+			last = cur
 			emit.Emit(EventConnectionsChanged)
 		}
 	}

@@ -247,14 +247,7 @@ func (s *Service) changed(st *tokenState) bool {
 	if !st.loaded || st.keyErr != nil {
 		return true
 	}
-	cur := s.store.stat()
-	switch {
-	case cur == nil || st.stamp == nil:
-		return (cur == nil) != (st.stamp == nil)
-	case !os.SameFile(cur, st.stamp), !cur.ModTime().Equal(st.stamp.ModTime()), cur.Size() != st.stamp.Size():
-		return true
-	}
-	return false
+	return !config.SameFileVersion(s.store.stat(), st.stamp)
 }
 
 // Refresh reads the tokens file again when it changed, and revokes the tokens that are gone
@@ -324,12 +317,7 @@ func (s *Service) reload(ctx context.Context) *tokenState {
 	return next
 }
 
-func sameStamp(a, b os.FileInfo) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
-	}
-	return os.SameFile(a, b) && a.ModTime().Equal(b.ModTime()) && a.Size() == b.Size()
-}
+func sameStamp(a, b os.FileInfo) bool { return config.SameFileVersion(a, b) }
 
 // gone ends what a revoked token still holds.
 func (s *Service) gone(t Token) {

@@ -205,3 +205,30 @@ func TestHandshake(t *testing.T) {
 		}
 	})
 }
+
+// A running app notices every CLI write, also two within one step of the file system's clock:
+// each write replaces the file, so its stamp (inode, time, size) changes even when the time
+// does not.
+func TestStampChangesOnEveryWrite(t *testing.T) {
+	ctx := context.Background()
+	f := SettingsFile(t.TempDir())
+	missing := f.Stamp()
+	if !missing.Same(f.Stamp()) {
+		t.Fatal("two stamps of a missing file differ")
+	}
+	prev := missing
+	for i := 0; i < 20; i++ {
+		port := 20000 + i
+		if err := f.Update(ctx, func(s *Settings) error { s.MCP.Port = port; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		cur := f.Stamp()
+		if cur.Same(prev) {
+			t.Fatalf("write %d left the stamp unchanged", i)
+		}
+		if !cur.Same(f.Stamp()) {
+			t.Fatal("the same version gave two stamps")
+		}
+		prev = cur
+	}
+}

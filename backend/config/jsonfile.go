@@ -67,14 +67,31 @@ func (f *JSONFile[T]) Update(ctx context.Context, fn func(*T) error) error {
 	return WriteFileAtomic(f.path, append(data, '\n'))
 }
 
-// ModTime reports when the document last changed (zero when it does not exist), so a running
-// app can notice a change made by the CLI.
-func (f *JSONFile[T]) ModTime() time.Time {
+// Stamp identifies one version of the document, so a running app can notice a change made by
+// the CLI. Every write replaces the file (temp file + rename), so a changed inode, time or size
+// means a new version: comparing the time alone misses two writes within one step of the file
+// system's clock (a few milliseconds here).
+type Stamp struct{ fi os.FileInfo }
+
+// Stamp is the document's current version (the zero Stamp when it does not exist).
+func (f *JSONFile[T]) Stamp() Stamp {
 	st, err := os.Stat(f.path)
 	if err != nil {
-		return time.Time{}
+		return Stamp{}
 	}
-	return st.ModTime()
+	return Stamp{st}
+}
+
+// Same reports whether two stamps name the same version of the file.
+func (s Stamp) Same(o Stamp) bool { return SameFileVersion(s.fi, o.fi) }
+
+// SameFileVersion is the one rule for "this file has not changed" between two stats of a file
+// that is only ever replaced whole (nil: the file did not exist).
+func SameFileVersion(a, b os.FileInfo) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return os.SameFile(a, b) && a.ModTime().Equal(b.ModTime()) && a.Size() == b.Size()
 }
 
 func (f *JSONFile[T]) read() (T, error) {

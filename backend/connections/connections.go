@@ -322,7 +322,7 @@ func (s *Store) Resolve(ctx context.Context, idOrName string) (Connection, error
 
 // ModTime tells when the saved connections last changed, so the running app can pick up a
 // change made by the CLI.
-func (s *Store) ModTime() time.Time { return s.file.ModTime() }
+func (s *Store) Stamp() config.Stamp { return s.file.Stamp() }
 
 func validAccess(a string) error {
 	switch a {

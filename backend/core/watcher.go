@@ -10,7 +10,7 @@ import (
 	"app/backend/config"
 )
 
-// settingsWatcher polls the settings file's modification time and hands changed MCP settings
+// settingsWatcher polls the settings file's version (config.Stamp) and hands changed MCP settings
 // to apply; polling once a second is cheap and works the same on every platform and file
 // system.
 type settingsWatcher struct {
@@ -37,7 +37,7 @@ func (w *settingsWatcher) Start() {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	w.stop, w.done = cancel, make(chan struct{})
-	go w.run(ctx, w.file.ModTime(), w.done)
+	go w.run(ctx, w.file.Stamp(), w.done)
 }
 
 // Stop ends the watch and waits for it; safe when not started.
@@ -52,7 +52,7 @@ func (w *settingsWatcher) Stop() {
 	}
 }
 
-func (w *settingsWatcher) run(ctx context.Context, last time.Time, done chan struct{}) {
+func (w *settingsWatcher) run(ctx context.Context, last config.Stamp, done chan struct{}) {
 	defer close(done)
 	tick := time.NewTicker(w.every)
 	defer tick.Stop()
@@ -62,11 +62,11 @@ func (w *settingsWatcher) run(ctx context.Context, last time.Time, done chan str
 			return
 		case <-tick.C:
 		}
-		mt := w.file.ModTime()
-		if mt.Equal(last) {
+		cur := w.file.Stamp()
+		if cur.Same(last) {
 			continue
 		}
-		last = mt
+		last = cur
 		s, err := w.file.Load(ctx)
 		if err == nil {
 			err = s.Validate()
