@@ -12,7 +12,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"app/backend/config"
 	"app/backend/connections"
@@ -228,28 +227,23 @@ func errRaiseNotConfirmed(name string, raised []string) error {
 		name, strings.Join(raised, "; "))
 }
 
-// confirmRaise asks at the terminal whether to raise AI rights (the prompt goes to stderr,
-// the answer comes from stdin). When stdin is not a terminal there is nobody to ask, and the
-// raise is refused.
+// confirmRaise asks at the terminal whether to raise AI rights on a connection; with no
+// terminal the raise is refused.
 func confirmRaise(cmd *cobra.Command, name string, raised []string) (bool, error) {
-	in, ok := cmd.InOrStdin().(*os.File)
-	if !ok || !term.IsTerminal(int(in.Fd())) {
-		return false, errRaiseNotConfirmed(name, raised)
-	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "This change raises what AI clients may do on connection %q:\n", name)
+	lines := []string{fmt.Sprintf("This change raises what AI clients may do on connection %q:", name)}
 	for _, r := range raised {
-		fmt.Fprintf(cmd.ErrOrStderr(), "  %s\n", r)
+		lines = append(lines, "  "+r)
 	}
-	fmt.Fprint(cmd.ErrOrStderr(), "Allow it? [y/N] ")
-	line, err := bufio.NewReader(in).ReadString('\n')
-	if err != nil && err != io.EOF {
-		return false, fmt.Errorf("read the answer: %w", err)
+	asked, yes, err := askAtTerminal(cmd, append(lines, "Allow it?")...)
+	switch {
+	case err != nil:
+		return false, err
+	case !asked:
+		return false, errRaiseNotConfirmed(name, raised)
+	case !yes:
+		return false, fmt.Errorf("not confirmed: connection %q was not changed", name)
 	}
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return true, nil
-	}
-	return false, fmt.Errorf("not confirmed: connection %q was not changed", name)
+	return true, nil
 }
 
 // readAPIKey takes the key from an environment variable or stdin, never from a flag value,

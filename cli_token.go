@@ -1,17 +1,13 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"app/backend/auth"
 	"app/backend/core"
@@ -118,20 +114,16 @@ func resolveConnections(cmd *cobra.Command, cr *core.Core, list string) ([]strin
 
 // confirm asks on the terminal; without one the caller must pass --yes.
 func confirm(cmd *cobra.Command, question string) error {
-	in, ok := cmd.InOrStdin().(*os.File)
-	if !ok || !term.IsTerminal(int(in.Fd())) {
-		return errors.New("this raises what AI clients may do, so it needs confirmation: run it in a terminal, or pass --yes")
-	}
-	fmt.Fprintf(cmd.ErrOrStderr(), "%s [y/N] ", question)
-	line, err := bufio.NewReader(in).ReadString('\n')
-	if err != nil && err != io.EOF {
+	asked, yes, err := askAtTerminal(cmd, question)
+	switch {
+	case err != nil:
 		return err
+	case !asked:
+		return errors.New("this raises what AI clients may do, so it needs confirmation: run it in a terminal, or pass --yes")
+	case !yes:
+		return errors.New("not confirmed: nothing was created")
 	}
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return nil
-	}
-	return errors.New("not confirmed: nothing was created")
+	return nil
 }
 
 func describeConnections(ids []string) string {

@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -190,5 +192,35 @@ func TestKeyringSecretsAreRedacted(t *testing.T) {
 	}
 	if got := redact.String("Authentication failed: " + key); strings.Contains(got, key) {
 		t.Fatalf("got %q", got)
+	}
+}
+
+// SPEC.md B "Authentication" 5: the running server scrubs error text with backend/redact, so
+// a saved API key echoed in an error never reaches the client.
+func TestServerErrorTextIsRedacted(t *testing.T) {
+	c := openCore(t, 0)
+	ctx := context.Background()
+	if err := c.Settings().Update(ctx, func(s *config.Settings) error { s.MCP.RequireAuth = false; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	const key = "weaviate-key-9f8e7d6c5b4a"
+	redact.AddSecret(key)
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + key + `","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	req, _ := http.NewRequest(http.MethodPost, "http://127.0.0.1:"+strconv.Itoa(c.MCP().Port())+"/mcp", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", key)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 400 || strings.Contains(string(b), key) {
+		t.Fatalf("%d %s", resp.StatusCode, b)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"app/backend/mcp/resources"
 	"app/backend/mcp/tools"
 	"app/backend/product"
+	"app/backend/redact"
 )
 
 type mcpDeps struct {
@@ -95,6 +96,7 @@ func (m *MCPService) startLocked(ctx context.Context, port int) error {
 		Prompts:           prompts.All(prompts.Deps{Connections: m.deps.conns}),
 		Observer:          m.deps.observer,
 		Authenticator:     m.authenticator(),
+		Redact:            redact.String,
 	})
 	if err != nil {
 		return fmt.Errorf("MCP server: %w", err)

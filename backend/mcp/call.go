@@ -47,6 +47,8 @@ type Call struct {
 	stream        *sseStream
 	msg           *wire.Message
 	mi            *methodInfo
+	// redactText is Options.Redact (nil: none).
+	redactText func(string) string
 	// errCode and toolError are the answer's outcome, for the Observer.
 	errCode   int
 	toolError string
@@ -106,4 +108,13 @@ func RequireCapabilities(ctx context.Context, names ...string) error {
 		return nil
 	}
 	return NewError(CodeMissingCapability, "missing required client capability", map[string]any{"requiredCapabilities": missing})
+}
+
+// redact scrubs secrets from an error text that is about to leave the
+// process (Options.Redact).
+func (c *Call) redact(s string) string {
+	if c.redactText == nil {
+		return s
+	}
+	return c.redactText(s)
 }

@@ -222,7 +222,7 @@ func (s *Server) writeOutcome(w http.ResponseWriter, call *Call, stream *sseStre
 		for k, v := range e.Header {
 			w.Header()[k] = v
 		}
-		b = e.encode(call.ID)
+		b = e.encode(call.ID, s.opts.Redact)
 		status = e.HTTPStatus()
 	}
 	if stream != nil {

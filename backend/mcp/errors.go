@@ -86,9 +86,14 @@ type Error struct {
 // Error implements error.
 func (e *Error) Error() string { return fmt.Sprintf("mcp error %d: %s", e.Code, e.Message) }
 
-// encode is the JSON-RPC error response carrying e for the request id.
-func (e *Error) encode(id json.RawMessage) []byte {
-	return wire.EncodeError(id, e.Code, e.Message, e.Data)
+// encode is the JSON-RPC error response carrying e for the request id, its
+// message passed through redact (nil: as is).
+func (e *Error) encode(id json.RawMessage, redact func(string) string) []byte {
+	msg := e.Message
+	if redact != nil {
+		msg = redact(msg)
+	}
+	return wire.EncodeError(id, e.Code, msg, e.Data)
 }
 
 // HTTPStatus is the status from the code table.

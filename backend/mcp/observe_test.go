@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -101,6 +102,31 @@ func TestObserverSeesEveryAnsweredRequest(t *testing.T) {
 		// and the notification.
 		if got := released.Load(); got != 4 {
 			t.Fatalf("released %d times", got)
+		}
+	})
+}
+
+// SPEC.md B "Authentication" 5: error text is redacted before it leaves the
+// process: a failed tool's text and a protocol error's message pass through
+// Options.Redact.
+func TestErrorTextIsRedacted(t *testing.T) {
+	const secret = "sk-live-0123456789"
+	scrub := func(s string) string { return strings.ReplaceAll(s, secret, "[redacted]") }
+	echo := Tool{Name: "echo_fail", Description: "fails echoing a secret", InputSchema: objectSchema(),
+		Handler: func(context.Context, json.RawMessage) (*ToolResult, error) {
+			return nil, NewToolError(ToolErrQueryFailed, "the server said: bad key %s", secret)
+		}}
+	ts := startServer(t, Options{Redact: scrub, Tools: []Tool{echo}})
+	t.Run("a failed tool's text", func(t *testing.T) {
+		r := ts.call(t, 1, "tools/call", map[string]any{"name": "echo_fail", "arguments": map[string]any{}})
+		if strings.Contains(string(r.body), secret) || !strings.Contains(string(r.body), "query_failed: the server said: bad key [redacted]") {
+			t.Fatalf("%s", r.body)
+		}
+	})
+	t.Run("a protocol error's message", func(t *testing.T) {
+		r := ts.call(t, 1, "tools/call", map[string]any{"name": "tool-" + secret, "arguments": map[string]any{}})
+		if r.code() != CodeInvalidParams || strings.Contains(string(r.body), secret) {
+			t.Fatalf("%s", r.body)
 		}
 	})
 }

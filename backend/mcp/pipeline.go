@@ -72,7 +72,7 @@ func (s *Server) servePOST(w http.ResponseWriter, r *http.Request) {
 	for i := range pipeline {
 		if e := pipeline[i].run(s, x); e != nil {
 			x.errCode = e.Code
-			writeRPCError(w, x.id, e)
+			s.writeRPCError(w, x.id, e)
 			return
 		}
 		if x.answered {
@@ -154,6 +154,7 @@ func (s *Server) stageAuth(x *exchange) *Error {
 		RequestHeader:  x.r.Header,
 		ResponseHeader: x.w.Header(),
 		msg:            x.msg,
+		redactText:     s.opts.Redact,
 	}
 	return nil
 }
@@ -239,11 +240,11 @@ func asErrorOrNil(err error) *Error {
 
 // writeRPCError answers with a JSON-RPC error; the HTTP status comes from
 // the code table.
-func writeRPCError(w http.ResponseWriter, id json.RawMessage, e *Error) {
+func (s *Server) writeRPCError(w http.ResponseWriter, id json.RawMessage, e *Error) {
 	for k, v := range e.Header {
 		w.Header()[k] = v
 	}
-	writeJSONBody(w, e.HTTPStatus(), e.encode(id))
+	writeJSONBody(w, e.HTTPStatus(), e.encode(id, s.opts.Redact))
 }
 
 var contentTypeJSON = []string{"application/json"}

@@ -40,6 +40,11 @@ type Options struct {
 	// Authenticator decides each request's principal; nil means every
 	// loopback caller is AnonymousPrincipal().
 	Authenticator Authenticator
+	// Redact, when set, scrubs secrets from every error text before it
+	// leaves the process (SPEC.md B "Authentication" 5): protocol error
+	// messages and the text of failed tool results. backend/core passes
+	// backend/redact.
+	Redact func(string) string
 	// Observer, when set, is told of every answered POST /mcp (the activity
 	// log and the connected-clients list are fed from it).
 	Observer Observer

@@ -274,6 +274,6 @@ func (c *Call) toolErrorResult(te *ToolError) map[string]any {
 	c.toolError = te.Code
 	return map[string]any{
 		"isError": true,
-		"content": []map[string]string{{"type": "text", "text": te.Error()}},
+		"content": []map[string]string{{"type": "text", "text": c.redact(te.Error())}},
 	}
 }
