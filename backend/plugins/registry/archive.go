@@ -21,7 +21,7 @@ func Pack(w io.Writer, binary string, r io.Reader, size int64) error {
 	if !binaryRE.MatchString(binary) {
 		return fmt.Errorf("binary name %q is not a plain file name", binary)
 	}
-	gz, err := gzip.NewWriterLevel(w, gzip.BestCompression)
+	gz, err := gzip.NewWriterLevel(w, gzip.DefaultCompression)
 	if err != nil {
 		return err
 	}

@@ -34,6 +34,8 @@ const (
 	CodeNotInstalled Code = "not_installed"
 	// CodeInUse: the plugin cannot be removed while it serves a connection.
 	CodeInUse Code = "in_use"
+	// CodeCancelled: the caller cancelled the operation (not a refusal; nothing is left).
+	CodeCancelled Code = "cancelled"
 )
 
 // Error is a refused plugin operation. Msg is a sentence for the user; Err the cause, for

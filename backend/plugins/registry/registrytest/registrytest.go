@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 	"testing"
 
 	"app/backend/plugins/registry"
@@ -84,8 +85,8 @@ func (r *Registry) Add(t testing.TB, rel Release) map[registry.Platform]string {
 		if plat.OS == "windows" {
 			binary += ".exe"
 		}
-		var buf bytes.Buffer
-		if err := registry.Pack(&buf, binary, bytes.NewReader(bin), int64(len(bin))); err != nil {
+		buf, err := pack(binary, bin)
+		if err != nil {
 			t.Fatal(err)
 		}
 		file := fmt.Sprintf("%s_%s_%s_%s.tar.gz", rel.Plugin.Name, v.Version, plat.OS, plat.Arch)
@@ -103,6 +104,24 @@ func (r *Registry) Add(t testing.TB, rel Release) map[registry.Platform]string {
 	sortArtifacts(v.Artifacts)
 	r.Index.AddRelease(rel.Plugin, v)
 	return paths
+}
+
+// packs caches archives by program name and content: tests publish the same program in
+// many registries, and packing 20 MB takes a while.
+var packs sync.Map
+
+func pack(binary string, bin []byte) (*bytes.Buffer, error) {
+	sum := sha256.Sum256(bin)
+	key := binary + "/" + hex.EncodeToString(sum[:])
+	if b, ok := packs.Load(key); ok {
+		return bytes.NewBuffer(b.([]byte)), nil
+	}
+	var buf bytes.Buffer
+	if err := registry.Pack(&buf, binary, bytes.NewReader(bin), int64(len(bin))); err != nil {
+		return nil, err
+	}
+	packs.Store(key, buf.Bytes())
+	return bytes.NewBuffer(buf.Bytes()), nil
 }
 
 func sortArtifacts(a []registry.Artifact) {
