@@ -111,7 +111,7 @@ func TestNotInstalled(t *testing.T) {
 func armELF() []byte {
 	h := make([]byte, 64)
 	copy(h, "\x7fELF")
-	h[4], h[5], h[6] = 2, 1, 1 // 64-bit, little endian, version 1
+	h[4], h[5], h[6] = 2, 1, 1                 // 64-bit, little endian, version 1
 	binary.LittleEndian.PutUint16(h[16:], 2)   // ET_EXEC
 	binary.LittleEndian.PutUint16(h[18:], 183) // EM_AARCH64
 	binary.LittleEndian.PutUint32(h[20:], 1)
