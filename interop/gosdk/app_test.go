@@ -16,10 +16,11 @@ import (
 )
 
 var (
-	appOnce sync.Once
-	appURL  string
-	appErr  error
-	appStop func()
+	appOnce  sync.Once
+	appURL   string
+	appToken string // the token created for the app this package started
+	appErr   error
+	appStop  func()
 )
 
 // TestMain stops the app this package started, if any.
@@ -31,23 +32,26 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// endpoint returns the MCP endpoint URL of a running `app --headless`.
-func endpoint(t *testing.T) string {
+// endpoint returns the MCP endpoint URL of a running `app --headless` and the bearer token to
+// send: $APP_MCP_URL and $APP_MCP_TOKEN when scripts/mcp-interop.sh runs this test, else an app
+// this package starts (authentication on, the default for a new config dir) with a readOnly
+// token it creates through the app's own CLI.
+func endpoint(t *testing.T) (url, token string) {
 	t.Helper()
 	if u := os.Getenv("APP_MCP_URL"); u != "" {
-		return u
+		return u, os.Getenv("APP_MCP_TOKEN")
 	}
-	appOnce.Do(func() { appURL, appStop, appErr = startApp() })
+	appOnce.Do(func() { appURL, appToken, appStop, appErr = startApp() })
 	if appErr != nil {
 		t.Fatalf("start app --headless: %v", appErr)
 	}
-	return appURL
+	return appURL, appToken
 }
 
-func startApp() (string, func(), error) {
+func startApp() (string, string, func(), error) {
 	dir, err := os.MkdirTemp("", "app-gosdk-*")
 	if err != nil {
-		return "", nil, err
+		return "", "", nil, err
 	}
 	cleanup := func() { _ = os.RemoveAll(dir) }
 	bin := os.Getenv("APP_BIN")
@@ -55,23 +59,38 @@ func startApp() (string, func(), error) {
 		root, err := moduleRoot()
 		if err != nil {
 			cleanup()
-			return "", nil, err
+			return "", "", nil, err
 		}
 		bin = filepath.Join(dir, "app")
 		build := exec.Command("go", "build", "-o", bin, ".")
 		build.Dir = root
 		if out, err := build.CombinedOutput(); err != nil {
 			cleanup()
-			return "", nil, fmt.Errorf("go build of the app failed: %v\n%s", err, out)
+			return "", "", nil, fmt.Errorf("go build of the app failed: %v\n%s", err, out)
 		}
 	}
 	cfg := filepath.Join(dir, "config")
+	env := append(os.Environ(), "APP_KEYRING_BACKEND=file", "APP_KEYRING_PASSWORD=interop-test")
+	create := exec.Command(bin, "--config-dir", cfg, "token", "create", "--name", "gosdk", "--level", "readOnly", "--json")
+	create.Env = env
+	out, err := create.Output()
+	if err != nil {
+		cleanup()
+		return "", "", nil, fmt.Errorf("app token create: %w", err)
+	}
+	var created struct {
+		Token string `json:"token"`
+	}
+	if err := json.Unmarshal(out, &created); err != nil || created.Token == "" {
+		cleanup()
+		return "", "", nil, fmt.Errorf("app token create --json printed no token (%v)", err)
+	}
 	cmd := exec.Command(bin, "--headless", "--config-dir", cfg, "--mcp-port", "0")
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	cmd.Env = append(os.Environ(), "APP_KEYRING_BACKEND=file", "APP_KEYRING_PASSWORD=interop-test")
+	cmd.Env = env
 	if err := cmd.Start(); err != nil {
 		cleanup()
-		return "", nil, err
+		return "", "", nil, err
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
@@ -88,9 +107,9 @@ func startApp() (string, func(), error) {
 	port, err := waitForPort(filepath.Join(cfg, "mcp-handshake.json"), exited)
 	if err != nil {
 		stop()
-		return "", nil, err
+		return "", "", nil, err
 	}
-	return fmt.Sprintf("http://127.0.0.1:%d/mcp", port), stop, nil
+	return fmt.Sprintf("http://127.0.0.1:%d/mcp", port), created.Token, stop, nil
 }
 
 // waitForPort polls the handshake file until it names a port, for at most 30 s.

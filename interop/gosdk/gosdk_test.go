@@ -2,7 +2,6 @@ package gosdk
 
 import (
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -12,7 +11,7 @@ import (
 
 const readTool = "list_connections"
 
-// tokenTransport adds the bearer token from $APP_MCP_TOKEN when authentication is on.
+// tokenTransport adds the bearer token (see endpoint).
 type tokenTransport struct{ token string }
 
 func (tt tokenTransport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -21,10 +20,10 @@ func (tt tokenTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
-func transport(url string) *mcp.StreamableClientTransport {
+func transport(url, token string) *mcp.StreamableClientTransport {
 	t := &mcp.StreamableClientTransport{Endpoint: url, MaxRetries: -1}
-	if tok := os.Getenv("APP_MCP_TOKEN"); tok != "" {
-		t.HTTPClient = &http.Client{Transport: tokenTransport{tok}}
+	if token != "" {
+		t.HTTPClient = &http.Client{Transport: tokenTransport{token}}
 	}
 	return t
 }
@@ -32,7 +31,7 @@ func transport(url string) *mcp.StreamableClientTransport {
 // TestGoSDKClientInBothEras connects the official Go SDK client once per protocol version the
 // app serves, lists tools and calls the read tool list_connections.
 func TestGoSDKClientInBothEras(t *testing.T) {
-	url := endpoint(t)
+	url, token := endpoint(t)
 	tests := []struct {
 		name      string
 		version   string // requested by the client
@@ -47,7 +46,7 @@ func TestGoSDKClientInBothEras(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := testContext(t)
 			client := mcp.NewClient(&mcp.Implementation{Name: "app-interop-go-sdk", Version: "v1.8.0"}, nil)
-			cs, err := client.Connect(ctx, transport(url), &mcp.ClientSessionOptions{ProtocolVersion: tc.version})
+			cs, err := client.Connect(ctx, transport(url, token), &mcp.ClientSessionOptions{ProtocolVersion: tc.version})
 			if err != nil {
 				t.Fatalf("Connect: %v", err)
 			}

@@ -50,6 +50,25 @@ func TestTablesAndColumns(t *testing.T) {
 			t.Errorf("collection %s missing from %v", want, names)
 		}
 	}
+	t.Run("tables are listed by name, the same on every read", func(t *testing.T) {
+		if !slices.IsSorted(names) {
+			t.Fatalf("tables not sorted by name: %v", names)
+		}
+		for i := 0; i < 5; i++ {
+			again, err := d.ListTables(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(again) != len(tables) {
+				t.Fatalf("read %d: %d tables, first read %d", i, len(again), len(tables))
+			}
+			for j := range again {
+				if again[j].Name != names[j] {
+					t.Fatalf("read %d: order %v, first read %v", i, again, names)
+				}
+			}
+		}
+	})
 	t.Run("uuid first, properties in schema order, vector last", func(t *testing.T) {
 		info, err := d.DescribeTable(ctx, fixtures.Typed)
 		if err != nil {

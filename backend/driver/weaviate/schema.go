@@ -174,6 +174,9 @@ func (d *Driver) loadSchema(ctx context.Context) error {
 		m[c.Class] = c
 		order = append(order, c.Class)
 	}
+	// Weaviate answers in no stable order (two reads of one schema can differ); a client
+	// lists tables by name, the same every time.
+	sort.Strings(order)
 	d.mu.Lock()
 	d.schema, d.order, d.schemaAt = m, order, time.Now()
 	d.mu.Unlock()
