@@ -4,7 +4,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 export APP_CACHE_DIR ?= $(HOME)/.cache/app
 
-.PHONY: help run test setup app headless bench bench-compare fuzz lint clean
+.PHONY: help run test setup app headless plugins bench bench-compare fuzz lint clean
 
 # One line per target of this file; `make lint` fails when a target is missing here.
 help:
@@ -14,6 +14,7 @@ help:
 	@echo "make setup     install what make test needs, without testing (scripts/setup.sh test)"
 	@echo "make app       build build/bin/app, the desktop app (Wails, WebKitGTK 4.1 on Linux)"
 	@echo "make headless  build build/bin/app-headless: no GTK needed, for --headless and the CLI"
+	@echo "make plugins   build the driver plugin for six platforms into a signed registry (build/registry)"
 	@echo "make bench     run the benchmarks and print ratios against their peers"
 	@echo "make bench-compare REV=<commit>  MCP throughput of this tree against an older commit"
 	@echo "make fuzz      fuzz the parsers of untrusted input for a short while each"
@@ -39,6 +40,11 @@ app:
 # cannot open the window (that is build/bin/app, from `make app`).
 headless:
 	go build -o build/bin/app-headless .
+
+# The Weaviate driver plugin for linux/darwin/windows on amd64 and arm64, published into a
+# signed registry directory (docs/plugins.md); the signing key comes from the environment.
+plugins:
+	@bash scripts/plugins.sh
 
 bench:
 	@bash scripts/bench.sh

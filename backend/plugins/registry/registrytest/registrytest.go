@@ -17,6 +17,7 @@ import (
 	"sort"
 	"sync"
 	"testing"
+	"time"
 
 	"app/backend/plugins/registry"
 )
@@ -128,18 +129,11 @@ func sortArtifacts(a []registry.Artifact) {
 	sort.Slice(a, func(i, j int) bool { return a[i].Platform().String() < a[j].Platform().String() })
 }
 
-// Publish writes index.json (with the key's id) and index.json.sig.
+// Publish signs the index and writes index.json and index.json.sig (registry.WriteIndex,
+// the publishing tool's own code).
 func (r *Registry) Publish(t testing.TB) {
 	t.Helper()
-	r.Index.KeyID = r.Public().ID()
-	raw, err := registry.Marshal(&r.Index)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(r.Dir, "index.json"), raw, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(r.Dir, "index.json.sig"), registry.Sign(r.Key, raw), 0o644); err != nil {
+	if err := registry.WriteIndex(r.Dir, &r.Index, r.Key, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 }
