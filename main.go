@@ -18,6 +18,7 @@ import (
 	"app/backend/config"
 	"app/backend/core"
 	"app/backend/logging"
+	"app/backend/plugins/registry"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -34,6 +35,8 @@ func main() {
 type globalFlags struct {
 	configDir string
 	json      bool
+	// registry and registryKey name a plugin registry other than the official one.
+	registry, registryKey string
 }
 
 func newRootCmd() *cobra.Command {
@@ -56,9 +59,11 @@ func newRootCmd() *cobra.Command {
 	}
 	root.PersistentFlags().StringVar(&g.configDir, "config-dir", "", "config dir (default $APP_CONFIG_DIR, else the user config dir/App)")
 	root.PersistentFlags().BoolVar(&g.json, "json", false, "print results as JSON")
+	root.PersistentFlags().StringVar(&g.registry, "registry", "", "plugin registry index URL, http(s) or file (default $APP_PLUGIN_REGISTRY, else the setting plugins.registry, else the official registry)")
+	root.PersistentFlags().StringVar(&g.registryKey, "registry-key", "", "public key (ed25519:...) trusted to sign that registry's index, besides the official key")
 	root.Flags().BoolVar(&headless, "headless", false, "run the backend (MCP server, connections) without a window")
 	root.Flags().IntVar(&mcpPort, "mcp-port", -1, "MCP server port on 127.0.0.1 (0 picks a free port; default from settings)")
-	root.AddCommand(newConnectionCmd(&g), newSettingsCmd(&g), newActivityCmd(&g), newTokenCmd(&g))
+	root.AddCommand(newConnectionCmd(&g), newSettingsCmd(&g), newActivityCmd(&g), newTokenCmd(&g), newPluginCmd(&g))
 	return root
 }
 
@@ -72,7 +77,10 @@ func openCore(ctx context.Context, g globalFlags, headless bool, mcpPort int) (*
 	if err != nil {
 		return nil, nil, err
 	}
-	c, err := core.Open(ctx, core.Options{Dir: dir, MCPPort: mcpPort, Version: version, Log: log})
+	c, err := core.Open(ctx, core.Options{
+		Dir: dir, MCPPort: mcpPort, Version: version, Log: log,
+		Registry: registry.Named{URL: g.registry, Key: g.registryKey},
+	})
 	if err != nil {
 		_ = closeLog()
 		return nil, nil, err

@@ -21,7 +21,7 @@ import (
 func TestMain(m *testing.M) { weaviatetest.Main(m) }
 
 // weaviateFactory makes the real Weaviate driver, as core does.
-func weaviateFactory(c connections.Connection) (driver.Driver, error) {
+func weaviateFactory(_ context.Context, c connections.Connection) (driver.Driver, error) {
 	return weaviate.New(c.Settings)
 }
 

@@ -83,6 +83,8 @@ func TestSettings(t *testing.T) {
 		{"a number key refuses text", "mcp.port", "eighty"},
 		{"a port above 65535 is refused", "mcp.port", "70000"},
 		{"a row limit above 10000 is refused", "mcp.maxRowLimit", "10001"},
+		{"a plugin registry that is no http, https or file URL is refused", "plugins.registry", "ftp://127.0.0.1/index.json"},
+		{"a plugin registry key that is no ed25519 key is refused", "plugins.registryKey", "ed25519:bm90IGEga2V5"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := SettingsFile(t.TempDir())
@@ -95,6 +97,20 @@ func TestSettings(t *testing.T) {
 			}
 		})
 	}
+	t.Run("plugins.registry and plugins.registryKey take a URL and a public key", func(t *testing.T) {
+		f := SettingsFile(t.TempDir())
+		const key = "ed25519:8lKr3MHpf8wA6yTkxE4jsNQWDM3BmiA7ABYJHuO/sLE="
+		if err := SetSetting(ctx, f, "plugins.registry", "http://127.0.0.1:9/index.json"); err != nil {
+			t.Fatal(err)
+		}
+		if err := SetSetting(ctx, f, "plugins.registryKey", key); err != nil {
+			t.Fatal(err)
+		}
+		s, err := f.Load(ctx)
+		if err != nil || s.Plugins.Registry != "http://127.0.0.1:9/index.json" || s.Plugins.RegistryKey != key {
+			t.Fatalf("got %+v, %v", s.Plugins, err)
+		}
+	})
 	t.Run("a corrupt file is reported with its path", func(t *testing.T) {
 		dir := t.TempDir()
 		f := SettingsFile(dir)

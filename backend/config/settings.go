@@ -9,11 +9,25 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"app/backend/plugins/registry"
 )
 
 // Settings is the user's settings file. Secrets never live here (see package secrets).
 type Settings struct {
-	MCP MCPSettings `json:"mcp"`
+	MCP     MCPSettings     `json:"mcp"`
+	Plugins PluginsSettings `json:"plugins"`
+}
+
+// PluginsSettings choose the plugin registry (docs/plugins.md). Empty values mean the
+// official registry and its key, embedded in the app. $APP_PLUGIN_REGISTRY and
+// $APP_PLUGIN_REGISTRY_KEY, and the --registry flags of `app plugin`, win over these.
+type PluginsSettings struct {
+	// Registry is the index URL (http, https or file) of another registry.
+	Registry string `json:"registry"`
+	// RegistryKey is the public key ("ed25519:<base64>") trusted, besides the official one,
+	// to sign that registry's index.
+	RegistryKey string `json:"registryKey"`
 }
 
 // MCPSettings configures the local MCP endpoint.
@@ -84,6 +98,16 @@ func (s Settings) Validate() error {
 		return fmt.Errorf("mcp.queryTimeoutSeconds must be between 1 and 330, got %d", m.QueryTimeoutSeconds)
 	case m.ActivityRetentionDays < 1 || m.ActivityRetentionDays > 3650:
 		return fmt.Errorf("mcp.activityRetentionDays must be between 1 and 3650, got %d", m.ActivityRetentionDays)
+	}
+	if u := s.Plugins.Registry; u != "" {
+		if _, err := registry.IndexURL(u); err != nil {
+			return fmt.Errorf("plugins.registry: %w", err)
+		}
+	}
+	if k := s.Plugins.RegistryKey; k != "" {
+		if _, err := registry.ParsePublicKey(k); err != nil {
+			return fmt.Errorf("plugins.registryKey: %w", err)
+		}
 	}
 	return nil
 }

@@ -12,8 +12,8 @@ import (
 )
 
 // Factory makes an unconnected driver for a resolved connection (API key filled in).
-// Core supplies it; the plugin launcher will supply it for drivers that are not bundled.
-type Factory func(c Connection) (driver.Driver, error)
+// Core supplies it: the driver of the connection type's plugin, installed when missing.
+type Factory func(ctx context.Context, c Connection) (driver.Driver, error)
 
 // ManagerOptions configure a Manager.
 type ManagerOptions struct {
@@ -73,7 +73,7 @@ func (m *Manager) Open(ctx context.Context, idOrName string) (driver.Driver, Con
 	}
 	m.mu.Unlock()
 
-	d, err := m.opts.Factory(full)
+	d, err := m.opts.Factory(ctx, full)
 	if err != nil {
 		return nil, Connection{}, err
 	}

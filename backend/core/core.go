@@ -22,7 +22,9 @@ import (
 	"app/backend/config"
 	"app/backend/connections"
 	"app/backend/driver"
-	"app/backend/driver/weaviate"
+	"app/backend/plugins"
+	"app/backend/plugins/host"
+	"app/backend/plugins/registry"
 	"app/backend/secrets"
 )
 
@@ -32,9 +34,13 @@ type Options struct {
 	Dir string
 	// MCPPort overrides the settings' port when >= 0 (0 picks a free port).
 	MCPPort int
-	// Version is the app's version, reported to MCP clients.
+	// Version is the app's version, reported to MCP clients and checked against a plugin
+	// release's minAppVersion.
 	Version string
-	Log     *logrus.Logger
+	// Registry is the plugin registry the command line named (--registry, --registry-key);
+	// empty fields fall back to the environment, then the settings (registry.ResolveSource).
+	Registry registry.Named
+	Log      *logrus.Logger
 }
 
 // Core is the backend of one config dir.
@@ -49,9 +55,16 @@ type Core struct {
 	mcp      *MCPService
 	activity *ActivityService
 	watcher  *settingsWatcher
+	plugins  *plugins.Manager
+	host     *host.Host
+	// registryErr is why the configured plugin registry cannot be used (a malformed URL or
+	// key in the environment); it is reported when a plugin is fetched, so that commands
+	// that need no plugin still work.
+	registryErr error
 
 	dropMu     sync.Mutex
 	dropNotify func(id string, reason error)
+	progress   func(connectionID string, p plugins.Progress)
 
 	lifeMu  sync.Mutex
 	started bool
@@ -82,6 +95,15 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		keys:     keys,
 		conns:    connections.NewStore(opts.Dir, keys),
 	}
+	src, err := registry.ResolveSource(opts.Registry, registry.Named{URL: s.Plugins.Registry, Key: s.Plugins.RegistryKey})
+	if err != nil {
+		c.registryErr = fmt.Errorf("the plugin registry: %w", err)
+	}
+	c.host = host.New(host.Options{Log: opts.Log, Resolve: func(name string) (host.Binary, error) { return c.plugins.Binary(name) }})
+	c.plugins = plugins.New(plugins.Options{
+		ConfigDir: opts.Dir, AppVersion: opts.Version, Source: src, Log: opts.Log,
+		InUse: c.host.InUse, Stop: c.host.Stop,
+	})
 	c.open = connections.NewManager(c.conns, connections.ManagerOptions{
 		Factory: c.newDriver,
 		Log:     opts.Log,
@@ -134,14 +156,59 @@ func (c *Core) Auth() *auth.Service { return c.auth }
 // Tokens is the MCP token store (metadata in the config dir, hashes in the keyring).
 func (c *Core) Tokens() *auth.Store { return c.auth.Store() }
 
-// newDriver makes the driver for a connection's type. The Weaviate driver is linked in
-// until the plugin system delivers it out of process.
-func (c *Core) newDriver(conn connections.Connection) (driver.Driver, error) {
-	switch conn.Type {
-	case connections.TypeWeaviate:
-		return weaviate.New(conn.Settings, weaviate.WithLogger(c.log.WithField("connection", conn.Name)))
+// Plugins is the plugin manager (install, update, uninstall, list). The error says why the
+// configured registry cannot be used; installed plugins still run without it.
+func (c *Core) Plugins() (*plugins.Manager, error) { return c.plugins, c.registryErr }
+
+// pluginOfType names the driver plugin that serves a connection type.
+var pluginOfType = map[string]string{connections.TypeWeaviate: "weaviate"}
+
+// PluginFor names the plugin that serves a connection type ("" for none).
+func PluginFor(connType string) string { return pluginOfType[connType] }
+
+// newDriver makes the driver for a connection through its type's plugin, started out of
+// process by the host. Opening a saved connection while its plugin is missing installs the
+// plugin without asking (SPEC A.3), reporting the download to OnPluginProgress.
+func (c *Core) newDriver(ctx context.Context, conn connections.Connection) (driver.Driver, error) {
+	name := PluginFor(conn.Type)
+	if name == "" {
+		return nil, fmt.Errorf("no driver for connection type %q", conn.Type)
 	}
-	return nil, fmt.Errorf("no driver for connection type %q", conn.Type)
+	if _, ok := c.plugins.Current(name); !ok {
+		if err := c.installForConnection(ctx, name, conn); err != nil {
+			return nil, err
+		}
+	}
+	return c.host.Open(ctx, name, conn.Settings, conn.Name)
+}
+
+func (c *Core) installForConnection(ctx context.Context, name string, conn connections.Connection) error {
+	if c.registryErr != nil {
+		return driver.Wrap(driver.KindConnection, c.registryErr, "the %s driver is not installed, and %v", name, c.registryErr)
+	}
+	c.log.WithFields(logrus.Fields{"plugin": name, "connection": conn.Name}).Info("installing the driver plugin to open a saved connection")
+	_, err := c.plugins.Install(ctx, name, func(p plugins.Progress) { c.notifyProgress(conn.ID, p) })
+	if err != nil {
+		return driver.Wrap(driver.KindConnection, err, "the %s driver could not be installed: %v", name, err)
+	}
+	return nil
+}
+
+// OnPluginProgress registers the function told how the download of a plugin goes while a
+// saved connection waits for it (the window shows it on the connection's sidebar entry).
+func (c *Core) OnPluginProgress(fn func(connectionID string, p plugins.Progress)) {
+	c.dropMu.Lock()
+	c.progress = fn
+	c.dropMu.Unlock()
+}
+
+func (c *Core) notifyProgress(id string, p plugins.Progress) {
+	c.dropMu.Lock()
+	fn := c.progress
+	c.dropMu.Unlock()
+	if fn != nil {
+		fn(id, p)
+	}
 }
 
 // OnConnectionDropped registers the function told when a failing health check drops an
@@ -197,6 +264,7 @@ func (c *Core) Stop(ctx context.Context) error {
 	c.watcher.Stop()
 	c.auth.Stop()
 	c.open.Close()
+	_ = c.host.Close()
 	c.started = false
 	return errors.Join(c.mcp.Stop(ctx), c.activity.close(ctx))
 }

@@ -154,6 +154,8 @@ type Dev struct {
 	Dir, URL string
 	// Key is the public key in its text form (--registry-key).
 	Key string
+	// Signer is the private key, to publish more releases into the same registry.
+	Signer ed25519.PrivateKey
 }
 
 // Env is the environment that points an app process at the registry
@@ -178,6 +180,7 @@ func PublishDev(ctx context.Context, dir, version string) (Dev, error) {
 	}
 	return Dev{
 		Dir: dir, URL: (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String(),
-		Key: registry.PublicKey{Key: priv.Public().(ed25519.PublicKey)}.String(),
+		Key:    registry.PublicKey{Key: priv.Public().(ed25519.PublicKey)}.String(),
+		Signer: priv,
 	}, nil
 }

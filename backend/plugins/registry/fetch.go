@@ -41,17 +41,21 @@ type Source struct {
 	Keys []PublicKey
 }
 
+// Named is a registry named by one source of configuration: a flag, the environment or
+// the settings (plugins.registry, plugins.registryKey). Empty fields name nothing.
+type Named struct{ URL, Key string }
+
 // ResolveSource picks the registry: the flag values, else $APP_PLUGIN_REGISTRY and
-// $APP_PLUGIN_REGISTRY_KEY, else the official registry. The official key is always trusted;
-// another key only when given explicitly.
-func ResolveSource(flagURL, flagKey string) (Source, error) {
-	u := firstNonEmpty(flagURL, os.Getenv(EnvRegistry), DefaultURL)
+// $APP_PLUGIN_REGISTRY_KEY, else the settings, else the official registry; the key likewise.
+// The official key is always trusted; another key only when one of them names it.
+func ResolveSource(flags, settings Named) (Source, error) {
+	u := firstNonEmpty(flags.URL, os.Getenv(EnvRegistry), settings.URL, DefaultURL)
 	idx, err := IndexURL(u)
 	if err != nil {
 		return Source{}, err
 	}
 	src := Source{URL: idx, Keys: []PublicKey{Official()}}
-	if k := firstNonEmpty(flagKey, os.Getenv(EnvRegistryKey)); k != "" {
+	if k := firstNonEmpty(flags.Key, os.Getenv(EnvRegistryKey), settings.Key); k != "" {
 		pk, err := ParsePublicKey(k)
 		if err != nil {
 			return Source{}, fmt.Errorf("registry key: %v", err)

@@ -245,7 +245,7 @@ func TestResolveSource(t *testing.T) {
 	t.Run("no flag and no environment: the official registry, official key only", func(t *testing.T) {
 		t.Setenv(registry.EnvRegistry, "")
 		t.Setenv(registry.EnvRegistryKey, "")
-		src, err := registry.ResolveSource("", "")
+		src, err := registry.ResolveSource(registry.Named{}, registry.Named{})
 		if err != nil || src.URL != registry.DefaultURL || len(src.Keys) != 1 || src.Keys[0].ID() != registry.Official().ID() {
 			t.Fatalf("%#v %v", src, err)
 		}
@@ -253,25 +253,38 @@ func TestResolveSource(t *testing.T) {
 	t.Run("the environment names a registry and its key", func(t *testing.T) {
 		t.Setenv(registry.EnvRegistry, "http://127.0.0.1:9/reg/")
 		t.Setenv(registry.EnvRegistryKey, r.Public().String())
-		src, err := registry.ResolveSource("", "")
+		src, err := registry.ResolveSource(registry.Named{}, registry.Named{})
 		if err != nil || src.URL != "http://127.0.0.1:9/reg/index.json" || len(src.Keys) != 2 || src.Keys[1].ID() != r.Public().ID() {
 			t.Fatalf("%#v %v", src, err)
 		}
 	})
 	t.Run("flags win over the environment", func(t *testing.T) {
 		t.Setenv(registry.EnvRegistry, "http://127.0.0.1:9/other.json")
-		src, err := registry.ResolveSource(r.Dir, "")
+		src, err := registry.ResolveSource(registry.Named{URL: r.Dir}, registry.Named{})
 		if err != nil || !strings.HasPrefix(src.URL, "file://") || !strings.HasSuffix(src.URL, "/index.json") {
 			t.Fatalf("%#v %v", src, err)
 		}
 	})
+	t.Run("the settings name a registry and key when no flag or environment does", func(t *testing.T) {
+		t.Setenv(registry.EnvRegistry, "")
+		t.Setenv(registry.EnvRegistryKey, "")
+		src, err := registry.ResolveSource(registry.Named{}, registry.Named{URL: "http://127.0.0.1:9/s/index.json", Key: r.Public().String()})
+		if err != nil || src.URL != "http://127.0.0.1:9/s/index.json" || len(src.Keys) != 2 || src.Keys[1].ID() != r.Public().ID() {
+			t.Fatalf("%#v %v", src, err)
+		}
+		t.Setenv(registry.EnvRegistry, "http://127.0.0.1:9/env/index.json")
+		src, err = registry.ResolveSource(registry.Named{}, registry.Named{URL: "http://127.0.0.1:9/s/index.json"})
+		if err != nil || src.URL != "http://127.0.0.1:9/env/index.json" {
+			t.Fatalf("the environment must win over the settings: %#v %v", src, err)
+		}
+	})
 	t.Run("a malformed key is refused", func(t *testing.T) {
-		if _, err := registry.ResolveSource("http://127.0.0.1:9/", "nonsense"); err == nil {
+		if _, err := registry.ResolveSource(registry.Named{URL: "http://127.0.0.1:9/", Key: "nonsense"}, registry.Named{}); err == nil {
 			t.Fatal("accepted")
 		}
 	})
 	t.Run("other schemes are refused", func(t *testing.T) {
-		if _, err := registry.ResolveSource("ftp://127.0.0.1/index.json", ""); err == nil {
+		if _, err := registry.ResolveSource(registry.Named{URL: "ftp://127.0.0.1/index.json"}, registry.Named{}); err == nil {
 			t.Fatal("accepted")
 		}
 	})
