@@ -15,7 +15,9 @@ import (
 
 func TestMain(m *testing.M) { weaviatetest.Main(m) }
 
-func weaviateFactory(_ context.Context, c Connection) (driver.Driver, error) { return weaviate.New(c.Settings) }
+func weaviateFactory(_ context.Context, c Connection) (driver.Driver, error) {
+	return weaviate.New(c.Settings)
+}
 
 type drops struct {
 	mu  sync.Mutex
