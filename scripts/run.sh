@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # run.sh (`make run`): build what is needed and open the desktop app, with a local Weaviate
 # node started by the project (data kept in $APP_CACHE_DIR/demo-weaviate) loaded with demo
-# data and a saved connection to it, so a new user sees real collections at once.
+# data and a saved connection to it, so a new user sees real collections at once. The Weaviate
+# driver is a plugin: run.sh publishes it into a local dev registry ($APP_CACHE_DIR/dev-registry,
+# signed with a dev key made once) and points the app at it, so the app downloads and installs
+# it the first time a Weaviate connection is opened, offline.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -34,6 +37,15 @@ if ! read -r -t 120 ready <"$fifo"; then
   die "the demo Weaviate node did not become ready within 120 s (see the messages above)"
 fi
 say "demo node ready: $ready"
+
+step "publishing the Weaviate driver plugin into the local dev registry"
+DEV_REG="$APP_CACHE_DIR/dev-registry"
+go run ./cmd/plugin-publish --gen-key "$DEV_REG/signing.key" >/dev/null
+pub_out="$(go run ./cmd/plugin-publish --out "$DEV_REG/registry" --platforms host --version 1.0.0 --key-file "$DEV_REG/signing.key")" ||
+  die "publishing the plugin failed (see above)"
+export APP_PLUGIN_REGISTRY="file://$DEV_REG/registry/index.json"
+export APP_PLUGIN_REGISTRY_KEY="$(tail -n1 <<<"$pub_out" | sed 's/^registry key //')"
+say "registry $APP_PLUGIN_REGISTRY, key $APP_PLUGIN_REGISTRY_KEY"
 
 step "saving the connection \"$DEMO_NAME\" (once)"
 if build/bin/app connection list --json | grep -q "\"name\": \"$DEMO_NAME\""; then

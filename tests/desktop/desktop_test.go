@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"app/internal/fixtures"
+	"app/internal/pluginpub"
 	"app/internal/testenv"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
@@ -137,8 +138,14 @@ func openWindowWith(ctx context.Context, t *testing.T, gtkTheme string, conns ..
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The Weaviate driver is a plugin: the app installs it from this registry when it
+	// opens the first saved connection (SPEC A.3).
+	reg, err := pluginpub.PublishDev(ctx, t.TempDir(), "1.0.0")
+	if err != nil {
+		t.Fatalf("publish the driver plugin into a dev registry: %v", err)
+	}
 	w.cmd = exec.Command(bin, "--config-dir", w.configDir, "--mcp-port", "0")
-	w.cmd.Env = w.d.Env(append(keyringEnv,
+	w.cmd.Env = w.d.Env(append(append(keyringEnv, reg.Env()...),
 		"GDK_BACKEND=x11", "GTK_THEME="+gtkTheme,
 		// Xvfb has no GPU: let WebKitGTK draw in software instead of probing for one.
 		"WEBKIT_DISABLE_COMPOSITING_MODE=1", "LIBGL_ALWAYS_SOFTWARE=1")...)

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"app/internal/fixtures"
+	"app/internal/pluginpub"
 	"app/internal/testenv"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
@@ -141,6 +142,15 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 		t.Fatalf("app connection add: %v\n%s", err, out)
 	}
 
+	// The Weaviate driver is a plugin: the app installs it from this registry when the UI
+	// opens the saved connection (SPEC A.3).
+	pubCtx, pubCancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	reg, err := pluginpub.PublishDev(pubCtx, t.TempDir(), "1.0.0")
+	pubCancel()
+	if err != nil {
+		t.Fatalf("publish the driver plugin into a dev registry: %v", err)
+	}
+
 	d := harness.StartXvfb(t, 1440, 900)
 	port := freePort(t)
 	devURL := fmt.Sprintf("http://127.0.0.1:%d", port)
@@ -155,7 +165,7 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 		"-nocolour", "-loglevel", "Warning", "-tags", "webkit2_41", "-devserver", fmt.Sprintf("127.0.0.1:%d", port),
 		"-appargs", fmt.Sprintf("--config-dir %s --mcp-port 0", configDir))
 	dev.Dir = root
-	dev.Env = d.Env(append(keyringEnv, "GDK_BACKEND=x11", "WEBKIT_DISABLE_COMPOSITING_MODE=1", "LIBGL_ALWAYS_SOFTWARE=1")...)
+	dev.Env = d.Env(append(append(keyringEnv, reg.Env()...), "GDK_BACKEND=x11", "WEBKIT_DISABLE_COMPOSITING_MODE=1", "LIBGL_ALWAYS_SOFTWARE=1")...)
 	dev.Stdout, dev.Stderr = logf, logf
 	dev.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := dev.Start(); err != nil {
