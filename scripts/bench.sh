@@ -3,6 +3,8 @@
 # run, printing the ratios the issues set as targets.
 #   driver   Browse of a 1,000-row page with 768-dim vectors vs a bare GET + JSON decode
 #            of the same URL on a real weaviate-server (target: at most 1.2x)
+#   plugin   the same page through the plugin boundary (cmd/weaviate-driver over gRPC) vs the
+#            bare GET + decode and the driver in process (target: at most 1.2x the bare one)
 #   mcp      tools/list at 1, 16 and 64 connections vs the official Go SDK's stateless
 #            streamable HTTP server and a bare net/http handler (targets: >= 1.5x the SDK's
 #            throughput, within 1.5x of the bare handler)
@@ -18,8 +20,10 @@ go run ./bench/mcp || failed+=(mcp)
 step "driver: Browse vs bare GET + decode (real weaviate-server, 1,000 objects x 768 dims)"
 if bash scripts/ensure-weaviate.sh; then
   go test -run='^$' -bench=. -benchtime=3s ./bench/driver/ || failed+=(driver)
+  step "plugin: the same page through the plugin boundary vs bare GET + decode and in process"
+  go test -run='^$' -bench=BrowsePageThroughThePlugin -benchtime=20x ./backend/plugins/host/ || failed+=(plugin)
 else
-  failed+=(driver)
+  failed+=(driver plugin)
 fi
 
 if [ ${#failed[@]} -gt 0 ]; then die "benchmarks that did not finish: ${failed[*]} (see above)"; fi
