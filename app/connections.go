@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -13,17 +15,29 @@ import (
 // callTimeout bounds one bound call, so a wedged store cannot hang the UI forever.
 const callTimeout = 30 * time.Second
 
-// ConnectionStore is the part of connections.Store the sidebar needs.
+// ConnectionStore is the part of connections.Store the sidebar and the form need.
 type ConnectionStore interface {
 	List(ctx context.Context) ([]connections.Connection, error)
+	Get(ctx context.Context, idOrName string) (connections.Connection, error)
+	Add(ctx context.Context, c connections.Connection, apiKey string) (connections.Connection, error)
+	Update(ctx context.Context, idOrName string, ch connections.Change) (before, after connections.Connection, err error)
+	Resolve(ctx context.Context, idOrName string) (connections.Connection, error)
 	Remove(ctx context.Context, idOrName string) error
 	Stamp() config.Stamp
+}
+
+// ConnectionTester connects once with a connection's settings (core.Core.TestConnection).
+type ConnectionTester interface {
+	TestConnection(ctx context.Context, c connections.Connection, apiKey string) (string, error)
 }
 
 // ConnectionsAPI is the connection sidebar's view of the backend. Its exported methods are
 // bound to the frontend (frontend/wailsjs/go/app/ConnectionsAPI).
 type ConnectionsAPI struct {
 	store ConnectionStore
+	// tester runs the form's Test; confirm asks before a delete. Both are set by Run.
+	tester  ConnectionTester
+	confirm Confirmer
 
 	mu  sync.Mutex
 	ctx context.Context // the window's context once started; Background before
@@ -63,14 +77,133 @@ func (a *ConnectionsAPI) List() ([]ConnectionDTO, error) {
 	return out, nil
 }
 
-// Remove deletes the saved connection with this ID, and its API key.
-func (a *ConnectionsAPI) Remove(id string) error {
+// Remove deletes the saved connection with this ID, and its API key, after the user
+// confirms in a native dialog that names it. It returns false, and deletes nothing, when the
+// user declines.
+func (a *ConnectionsAPI) Remove(id string) (bool, error) {
 	if strings.TrimSpace(id) == "" {
-		return invalidArgument("a connection id is required")
+		return false, invalidArgument("a connection id is required")
 	}
 	ctx, cancel := a.callContext()
 	defer cancel()
-	return apiError(a.store.Remove(ctx, id))
+	c, err := a.store.Get(ctx, id)
+	if err != nil {
+		return false, apiError(err)
+	}
+	if a.confirm != nil {
+		msg := fmt.Sprintf("Delete the connection “%s” (%s:%d)?\n\nIts saved API key is removed from the keyring too. This cannot be undone.", c.Name, c.Settings.Host, c.Settings.Port)
+		ok, err := a.confirm.Confirm(ctx, "Delete connection", msg)
+		if err != nil {
+			return false, apiError(err)
+		}
+		if !ok {
+			return false, nil
+		}
+	}
+	if err := a.store.Remove(ctx, c.ID); err != nil {
+		return false, apiError(err)
+	}
+	return true, nil
+}
+
+// Get returns a saved connection for the edit form. The API key is never sent to the UI:
+// HasAPIKey tells that one is saved.
+func (a *ConnectionsAPI) Get(id string) (ConnectionFormDTO, error) {
+	ctx, cancel := a.callContext()
+	defer cancel()
+	c, err := a.store.Get(ctx, id)
+	if err != nil {
+		return ConnectionFormDTO{}, apiError(err)
+	}
+	return toFormDTO(c), nil
+}
+
+// Save adds the form's connection (ID "") or edits the saved one. apiKey "" keeps the saved
+// key of an edited connection; a new key replaces it (after a rotation).
+func (a *ConnectionsAPI) Save(form ConnectionFormDTO, apiKey string) (ConnectionDTO, error) {
+	ctx, cancel := a.callContext()
+	defer cancel()
+	c := form.connection()
+	if form.ID == "" {
+		saved, err := a.store.Add(ctx, c, apiKey)
+		if err != nil {
+			return ConnectionDTO{}, apiError(invalid(err))
+		}
+		return toConnectionDTO(saved), nil
+	}
+	ch := connections.Change{Apply: func(cur *connections.Connection) {
+		cur.Name, cur.Type, cur.Settings = c.Name, c.Type, c.Settings
+		cur.ExternalAccess, cur.AIPolicy = c.ExternalAccess, c.AIPolicy
+	}}
+	if apiKey != "" {
+		ch.APIKey = &apiKey
+	}
+	_, after, err := a.store.Update(ctx, form.ID, ch)
+	if err != nil {
+		return ConnectionDTO{}, apiError(invalid(err))
+	}
+	return toConnectionDTO(after), nil
+}
+
+// testTimeout bounds the form's Test, which may first install the type's plugin.
+const testTimeout = 2 * time.Minute
+
+// Test connects with the form's values (not saved) and returns the server's version, or the
+// driver's "Authentication failed: ..." / "Connection failed: ..." error with its hint.
+func (a *ConnectionsAPI) Test(form ConnectionFormDTO, apiKey string) (TestResultDTO, error) {
+	if a.tester == nil {
+		return TestResultDTO{}, unavailable("testing a connection needs the backend")
+	}
+	a.mu.Lock()
+	parent := a.ctx
+	a.mu.Unlock()
+	ctx, cancel := context.WithTimeout(parent, testTimeout)
+	defer cancel()
+	v, err := a.tester.TestConnection(ctx, form.connection(), apiKey)
+	if err != nil {
+		return TestResultDTO{}, apiError(err)
+	}
+	return TestResultDTO{ServerVersion: v}, nil
+}
+
+// Duplicate saves a copy of a connection, with its API key, named "<name> (copy)" (or
+// "(copy 2)" and so on, to stay unique).
+func (a *ConnectionsAPI) Duplicate(id string) (ConnectionDTO, error) {
+	ctx, cancel := a.callContext()
+	defer cancel()
+	src, err := a.store.Resolve(ctx, id)
+	if err != nil {
+		return ConnectionDTO{}, apiError(err)
+	}
+	list, err := a.store.List(ctx)
+	if err != nil {
+		return ConnectionDTO{}, apiError(err)
+	}
+	taken := map[string]bool{}
+	for _, c := range list {
+		taken[strings.ToLower(c.Name)] = true
+	}
+	name := src.Name + " (copy)"
+	for n := 2; taken[strings.ToLower(name)]; n++ {
+		name = fmt.Sprintf("%s (copy %d)", src.Name, n)
+	}
+	key := src.Settings.APIKey
+	cp := src
+	cp.ID, cp.Name, cp.Settings.APIKey = "", name, ""
+	saved, err := a.store.Add(ctx, cp, key)
+	if err != nil {
+		return ConnectionDTO{}, apiError(err)
+	}
+	return toConnectionDTO(saved), nil
+}
+
+// invalid marks a validation failure of the form (no code of its own) as invalid_argument,
+// so the form shows it beside the fields rather than as a crash.
+func invalid(err error) error {
+	if errorCode(err) == CodeInternal && !errors.Is(err, context.DeadlineExceeded) {
+		return &codedError{code: CodeInvalidArgument, err: err}
+	}
+	return err
 }
 
 // watch emits EventConnectionsChanged whenever the store's file changes, until ctx ends.

@@ -118,15 +118,43 @@ func TestConnectionsList(t *testing.T) {
 	})
 }
 
+// answering stands in for the native dialog (which tests/desktop answers for real in the
+// window): it records each question and gives the answer it was told.
+type answering struct {
+	yes       bool
+	questions []string
+}
+
+func (a *answering) Confirm(_ context.Context, title, message string) (bool, error) {
+	a.questions = append(a.questions, title+": "+message)
+	return a.yes, nil
+}
+
 func TestConnectionsRemove(t *testing.T) {
 	s, _ := newStore(t)
 	a := add(t, s, connections.Connection{Name: "A", Settings: driver.Settings{Host: "localhost", Port: 8080}}, "")
 	b := add(t, s, connections.Connection{Name: "B", Settings: driver.Settings{Host: "localhost", Port: 8081}}, "")
 	api := NewConnectionsAPI(s)
+	dialog := &answering{}
+	api.confirm = dialog
 
-	t.Run("removing by id leaves the others", func(t *testing.T) {
-		if err := api.Remove(a.ID); err != nil {
-			t.Fatal(err)
+	t.Run("a declined confirmation deletes nothing", func(t *testing.T) {
+		removed, err := api.Remove(a.ID)
+		if err != nil || removed {
+			t.Fatalf("Remove = %v, %v", removed, err)
+		}
+		if got, _ := api.List(); len(got) != 2 {
+			t.Fatalf("List() = %+v, want both", got)
+		}
+		if len(dialog.questions) != 1 || !strings.Contains(dialog.questions[0], "\u201cA\u201d (localhost:8080)") {
+			t.Fatalf("the dialog asked %q, want it to name the connection", dialog.questions)
+		}
+	})
+	t.Run("removing by id after a yes leaves the others", func(t *testing.T) {
+		dialog.yes = true
+		removed, err := api.Remove(a.ID)
+		if err != nil || !removed {
+			t.Fatalf("Remove = %v, %v", removed, err)
 		}
 		got, err := api.List()
 		if err != nil {
@@ -146,7 +174,8 @@ func TestConnectionsRemove(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			wantCode(t, api.Remove(c.id), c.code)
+			_, err := api.Remove(c.id)
+			wantCode(t, err, c.code)
 		})
 	}
 }

@@ -1,9 +1,11 @@
 package app
 
 import (
+	"strings"
 	"time"
 
 	"app/backend/connections"
+	"app/backend/driver"
 )
 
 // ConnectionDTO is a saved connection as the sidebar shows it. It never carries the API
@@ -44,4 +46,110 @@ func toConnectionDTO(c connections.Connection) ConnectionDTO {
 		ExternalAccess: c.ExternalAccess,
 		CreatedAt:      created,
 	}
+}
+
+// PluginDTO is one plugin of Settings, Plugins (plugins.Listing).
+type PluginDTO struct {
+	Name        string `json:"name"`
+	DisplayName string `json:"displayName"`
+	Description string `json:"description"`
+	Publisher   string `json:"publisher"`
+	// Installed is the version that runs ("" when none); Available the version this app
+	// would install here ("" when none).
+	Installed string `json:"installed"`
+	Available string `json:"available"`
+	// Size is the download size of Available, in bytes.
+	Size         int64  `json:"size"`
+	ReleaseNotes string `json:"releaseNotes"`
+	// Status is "installed", "update available", "not installed", "not available for this
+	// platform" or "installed, not in the registry"; Reason says why nothing is available.
+	Status string `json:"status"`
+	Reason string `json:"reason"`
+}
+
+// PluginListDTO is Settings, Plugins: the plugins, and why the registry could not be read
+// ("" when it could; the installed plugins are listed all the same).
+type PluginListDTO struct {
+	Plugins       []PluginDTO `json:"plugins"`
+	RegistryError string      `json:"registryError"`
+}
+
+// PluginOfferDTO is what the connection-type chooser shows before the form opens.
+type PluginOfferDTO struct {
+	Plugin      string `json:"plugin"`
+	DisplayName string `json:"displayName"`
+	Description string `json:"description"`
+	Publisher   string `json:"publisher"`
+	// Installed: the type's plugin is there, the form opens at once.
+	Installed bool `json:"installed"`
+	// Version is the installed version, or the one offered.
+	Version      string `json:"version"`
+	Size         int64  `json:"size"`
+	ReleaseNotes string `json:"releaseNotes"`
+	// Unavailable says why the registry has nothing for this platform ("" when it has).
+	Unavailable string `json:"unavailable"`
+}
+
+// PluginResultDTO says what an install or update did.
+type PluginResultDTO struct {
+	Plugin    string `json:"plugin"`
+	Version   string `json:"version"`
+	Previous  string `json:"previous"`
+	Changed   bool   `json:"changed"`
+	Available string `json:"available"`
+}
+
+// PluginProgressEvent is the payload of EventPluginProgress.
+type PluginProgressEvent struct {
+	Plugin  string `json:"plugin"`
+	Version string `json:"version"`
+	Done    int64  `json:"done"`
+	Total   int64  `json:"total"`
+	// ConnectionID is the saved connection waiting for the plugin ("" when none).
+	ConnectionID string `json:"connectionId"`
+}
+
+// ConnectionFormDTO is the connection form (SPEC A "Connection settings"): every field but
+// the API key, which goes one way only (Save, Test) and is never sent back.
+type ConnectionFormDTO struct {
+	// ID is "" for a new connection.
+	ID            string `json:"id"`
+	Name          string `json:"name"`
+	Type          string `json:"type"`
+	Host          string `json:"host"`
+	Port          int    `json:"port"`
+	AuthMethod    string `json:"authMethod"`
+	SSLMode       string `json:"sslMode"`
+	SkipTLSVerify bool   `json:"skipTLSVerify"`
+	CAFile        string `json:"caFile"`
+	// ExternalAccess ("blocked", "readOnly", "readWrite") and AIPolicy ("alwaysAsk",
+	// "askForWrites", "neverForWrites") decide what AI clients may do with it.
+	ExternalAccess string `json:"externalAccess"`
+	AIPolicy       string `json:"aiPolicy"`
+	// HasAPIKey tells that a key is saved in the keyring (read-only).
+	HasAPIKey bool `json:"hasAPIKey"`
+}
+
+func (f ConnectionFormDTO) connection() connections.Connection {
+	return connections.Connection{
+		ID: f.ID, Name: f.Name, Type: f.Type, ExternalAccess: f.ExternalAccess, AIPolicy: f.AIPolicy,
+		Settings: driver.Settings{
+			Host: strings.TrimSpace(f.Host), Port: f.Port, AuthMethod: driver.AuthMethod(f.AuthMethod),
+			SSLMode: driver.SSLMode(f.SSLMode), SkipTLSVerify: f.SkipTLSVerify, CAFile: strings.TrimSpace(f.CAFile),
+		},
+	}
+}
+
+func toFormDTO(c connections.Connection) ConnectionFormDTO {
+	s := c.Settings.Normalized()
+	return ConnectionFormDTO{
+		ID: c.ID, Name: c.Name, Type: c.Type, Host: s.Host, Port: s.Port, AuthMethod: string(s.AuthMethod),
+		SSLMode: string(s.SSLMode), SkipTLSVerify: s.SkipTLSVerify, CAFile: s.CAFile,
+		ExternalAccess: c.ExternalAccess, AIPolicy: c.AIPolicy, HasAPIKey: s.AuthMethod == driver.AuthAPIKey,
+	}
+}
+
+// TestResultDTO is a successful Test: the server's version.
+type TestResultDTO struct {
+	ServerVersion string `json:"serverVersion"`
 }

@@ -18,6 +18,9 @@ const (
 	CodeInvalidArgument = "invalid_argument"
 	CodeUnavailable     = "unavailable"
 	CodeInternal        = "internal"
+	// CodePlugin is a refused plugin operation (a bad signature, a tampered download, no
+	// build for this platform, in use...); the message says which, for the user.
+	CodePlugin = "plugin"
 )
 
 // UICodes returns every code the facade can put before ": " in an error's text: every
@@ -36,7 +39,7 @@ func UICodes() []string {
 	for _, k := range driver.Kinds() {
 		add(string(k))
 	}
-	for _, c := range []string{CodeNotFound, CodeInvalidArgument, CodeUnavailable, CodeInternal} {
+	for _, c := range []string{CodeNotFound, CodeInvalidArgument, CodeUnavailable, CodeInternal, CodePlugin} {
 		add(c)
 	}
 	return codes
@@ -54,7 +57,10 @@ func apiError(err error) error {
 
 func errorCode(err error) string {
 	var de *driver.Error
+	var ce *codedError
 	switch {
+	case errors.As(err, &ce):
+		return ce.code
 	case errors.As(err, &de):
 		return string(de.Kind)
 	case errors.Is(err, connections.ErrNotFound):

@@ -14,6 +14,9 @@ const (
 	// EventConnectionDropped fires when a failing health check drops an open connection
 	// (a revoked key, a stopped node); the payload is a ConnectionDroppedEvent.
 	EventConnectionDropped = "connection:dropped"
+	// EventPluginProgress reports a plugin download (PluginProgressEvent): from the chooser,
+	// Settings, or a saved connection being opened while its plugin is missing.
+	EventPluginProgress = "plugin:progress"
 )
 
 // Emitter sends an event to the frontend. The window implements it with the Wails runtime;

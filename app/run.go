@@ -49,15 +49,19 @@ const shutdownTimeout = 10 * time.Second
 // and exits.
 func Run(c *core.Core, assets fs.FS) error {
 	if GeneratingBindings {
-		return wails.Run(&options.App{Title: "App", Bind: boundStructs(nil, nil)})
+		return wails.Run(&options.App{Title: "App", Bind: boundStructs(nil, nil, nil)})
 	}
 	if c == nil {
 		return errors.New("app.Run: no backend core")
 	}
 	log := c.Log().WithField("component", "window")
 	conns := NewConnectionsAPI(c.Connections())
+	conns.tester = c
 	explorer := NewExplorerAPI(c.OpenConnections())
 	c.OnConnectionDropped(explorer.connectionDropped)
+	pm, regErr := c.Plugins()
+	plugs := NewPluginsAPI(pm, regErr, core.PluginFor)
+	c.OnPluginProgress(plugs.connectionProgress)
 	var stopWatch context.CancelFunc = func() {}
 
 	return wails.Run(&options.App{
@@ -72,7 +76,9 @@ func Run(c *core.Core, assets fs.FS) error {
 		LogLevel:         wailsLevel(c.Log().GetLevel()),
 		OnStartup: func(ctx context.Context) {
 			conns.startup(ctx)
+			conns.confirm = &nativeConfirmer{ctx: ctx}
 			explorer.startup(ctx, wailsEmitter{ctx})
+			plugs.startup(ctx, wailsEmitter{ctx})
 			var wctx context.Context
 			wctx, stopWatch = context.WithCancel(ctx)
 			go conns.watch(wctx, watchInterval, wailsEmitter{ctx})
@@ -88,7 +94,7 @@ func Run(c *core.Core, assets fs.FS) error {
 				log.WithError(err).Error("backend shutdown")
 			}
 		},
-		Bind: boundStructs(conns, explorer),
+		Bind: boundStructs(conns, explorer, plugs),
 		Linux: &linux.Options{
 			Icon:             appIcon,
 			ProgramName:      "app",
@@ -99,12 +105,15 @@ func Run(c *core.Core, assets fs.FS) error {
 
 // boundStructs lists every struct whose methods the frontend can call. With nil (binding
 // generation) it returns zero values of the same types.
-func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI) []any {
+func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI, plugs *PluginsAPI) []any {
 	if conns == nil {
 		conns = &ConnectionsAPI{}
 	}
 	if explorer == nil {
 		explorer = &ExplorerAPI{}
 	}
-	return []any{conns, explorer}
+	if plugs == nil {
+		plugs = &PluginsAPI{}
+	}
+	return []any{conns, explorer, plugs}
 }

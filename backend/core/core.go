@@ -194,6 +194,39 @@ func (c *Core) installForConnection(ctx context.Context, name string, conn conne
 	return nil
 }
 
+// TestConnection connects once with a connection's settings, which need not be saved (the
+// connection form's Test), and returns the database's version. apiKey "" on a saved
+// connection (conn.ID set) with Auth Method API Key uses the saved key, so an edit form can
+// test without the key being typed again. The driver comes from the type's plugin, installed
+// when missing, as for opening a saved connection.
+func (c *Core) TestConnection(ctx context.Context, conn connections.Connection, apiKey string) (string, error) {
+	s := conn.Settings.Normalized()
+	if apiKey == "" && conn.ID != "" && s.AuthMethod == driver.AuthAPIKey {
+		saved, err := c.conns.Resolve(ctx, conn.ID)
+		if err != nil {
+			return "", err
+		}
+		apiKey = saved.Settings.APIKey
+	}
+	s.APIKey = apiKey
+	if err := s.Validate(); err != nil {
+		return "", err
+	}
+	conn.Settings = s
+	d, err := c.newDriver(ctx, conn)
+	if err != nil {
+		return "", err
+	}
+	defer d.Close()
+	if err := d.Connect(ctx); err != nil {
+		return "", err
+	}
+	if v, ok := d.(interface{ ServerVersion() string }); ok {
+		return v.ServerVersion(), nil
+	}
+	return "", nil
+}
+
 // OnPluginProgress registers the function told how the download of a plugin goes while a
 // saved connection waits for it (the window shows it on the connection's sidebar entry).
 func (c *Core) OnPluginProgress(fn func(connectionID string, p plugins.Progress)) {

@@ -22,6 +22,7 @@ const CODES = [
   // facade
   "unavailable",
   "internal",
+  "plugin",
   // UI only: text without a code
   "unknown",
 ] as const;

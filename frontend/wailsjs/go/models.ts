@@ -52,6 +52,40 @@ export namespace app {
 	        this.createdAt = source["createdAt"];
 	    }
 	}
+	export class ConnectionFormDTO {
+	    id: string;
+	    name: string;
+	    type: string;
+	    host: string;
+	    port: number;
+	    authMethod: string;
+	    sslMode: string;
+	    skipTLSVerify: boolean;
+	    caFile: string;
+	    externalAccess: string;
+	    aiPolicy: string;
+	    hasAPIKey: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ConnectionFormDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.type = source["type"];
+	        this.host = source["host"];
+	        this.port = source["port"];
+	        this.authMethod = source["authMethod"];
+	        this.sslMode = source["sslMode"];
+	        this.skipTLSVerify = source["skipTLSVerify"];
+	        this.caFile = source["caFile"];
+	        this.externalAccess = source["externalAccess"];
+	        this.aiPolicy = source["aiPolicy"];
+	        this.hasAPIKey = source["hasAPIKey"];
+	    }
+	}
 	export class ConnectionStateDTO {
 	    id: string;
 	    connected: boolean;
@@ -105,6 +139,116 @@ export namespace app {
 		    }
 		    return a;
 		}
+	}
+	export class PluginDTO {
+	    name: string;
+	    displayName: string;
+	    description: string;
+	    publisher: string;
+	    installed: string;
+	    available: string;
+	    size: number;
+	    releaseNotes: string;
+	    status: string;
+	    reason: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PluginDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.displayName = source["displayName"];
+	        this.description = source["description"];
+	        this.publisher = source["publisher"];
+	        this.installed = source["installed"];
+	        this.available = source["available"];
+	        this.size = source["size"];
+	        this.releaseNotes = source["releaseNotes"];
+	        this.status = source["status"];
+	        this.reason = source["reason"];
+	    }
+	}
+	export class PluginListDTO {
+	    plugins: PluginDTO[];
+	    registryError: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PluginListDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.plugins = this.convertValues(source["plugins"], PluginDTO);
+	        this.registryError = source["registryError"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class PluginOfferDTO {
+	    plugin: string;
+	    displayName: string;
+	    description: string;
+	    publisher: string;
+	    installed: boolean;
+	    version: string;
+	    size: number;
+	    releaseNotes: string;
+	    unavailable: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PluginOfferDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.plugin = source["plugin"];
+	        this.displayName = source["displayName"];
+	        this.description = source["description"];
+	        this.publisher = source["publisher"];
+	        this.installed = source["installed"];
+	        this.version = source["version"];
+	        this.size = source["size"];
+	        this.releaseNotes = source["releaseNotes"];
+	        this.unavailable = source["unavailable"];
+	    }
+	}
+	export class PluginResultDTO {
+	    plugin: string;
+	    version: string;
+	    previous: string;
+	    changed: boolean;
+	    available: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PluginResultDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.plugin = source["plugin"];
+	        this.version = source["version"];
+	        this.previous = source["previous"];
+	        this.changed = source["changed"];
+	        this.available = source["available"];
+	    }
 	}
 	export class TableCountDTO {
 	    name: string;
@@ -193,6 +337,19 @@ export namespace app {
 		    }
 		    return a;
 		}
+	}
+	
+	export class TestResultDTO {
+	    serverVersion: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new TestResultDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.serverVersion = source["serverVersion"];
+	    }
 	}
 
 }

@@ -1,0 +1,50 @@
+package app
+
+import (
+	"context"
+	goruntime "runtime"
+	"strings"
+	"sync"
+
+	"github.com/wailsapp/wails/v2/pkg/runtime"
+)
+
+// Confirmer asks the user a yes/no question in a native dialog.
+type Confirmer interface {
+	Confirm(ctx context.Context, title, message string) (bool, error)
+}
+
+// nativeConfirmer shows a question dialog of the window (Wails runtime.MessageDialog). Facts
+// of Wails v2.16 on Linux: the message reaches GTK as a printf format (so '%' is escaped), the
+// buttons are Yes and No, closing the dialog answers "" (taken as No), and every dialog shares
+// one result channel, so dialogs are shown one at a time.
+type nativeConfirmer struct {
+	ctx context.Context // the window's
+	mu  sync.Mutex
+}
+
+func (n *nativeConfirmer) Confirm(_ context.Context, title, message string) (bool, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	runtime.WindowShow(n.ctx)
+	answer, err := runtime.MessageDialog(n.ctx, runtime.MessageDialogOptions{
+		Type:          runtime.QuestionDialog,
+		Title:         title,
+		Message:       gtkSafe(message),
+		Buttons:       []string{"Yes", "No"},
+		DefaultButton: "No",
+		CancelButton:  "No",
+	})
+	if err != nil {
+		return false, err
+	}
+	return answer == "Yes", nil
+}
+
+// gtkSafe escapes '%' for the printf format GTK makes of a dialog's message on Linux.
+func gtkSafe(s string) string {
+	if goruntime.GOOS != "linux" {
+		return s
+	}
+	return strings.ReplaceAll(s, "%", "%%")
+}

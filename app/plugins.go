@@ -1,0 +1,202 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"app/backend/plugins"
+	"app/backend/plugins/registry"
+)
+
+// PluginManager is the part of plugins.Manager the window needs.
+type PluginManager interface {
+	List(ctx context.Context) ([]plugins.Listing, error)
+	Install(ctx context.Context, name string, progress func(plugins.Progress)) (plugins.Result, error)
+	Update(ctx context.Context, name string, progress func(plugins.Progress)) (plugins.Result, error)
+	Uninstall(ctx context.Context, name string) ([]string, error)
+	Current(name string) (plugins.InstalledVersion, bool)
+}
+
+// installTimeout bounds one download and install started from the window.
+const installTimeout = 10 * time.Minute
+
+// PluginsAPI is the window's view of the driver plugins: Settings, Plugins, and the offer of
+// the connection-type chooser (SPEC A.3). Its exported methods are bound to the frontend
+// (frontend/wailsjs/go/app/PluginsAPI). Downloads report EventPluginProgress.
+type PluginsAPI struct {
+	m           PluginManager
+	registryErr error
+	pluginFor   func(connType string) string
+
+	mu   sync.Mutex
+	ctx  context.Context
+	emit Emitter
+}
+
+// NewPluginsAPI returns the facade over a plugin manager. registryErr says why the
+// configured registry cannot be used (nil when it can); pluginFor names the plugin of a
+// connection type.
+func NewPluginsAPI(m PluginManager, registryErr error, pluginFor func(string) string) *PluginsAPI {
+	return &PluginsAPI{m: m, registryErr: registryErr, pluginFor: pluginFor, ctx: context.Background()}
+}
+
+func (a *PluginsAPI) startup(ctx context.Context, emit Emitter) {
+	a.mu.Lock()
+	a.ctx, a.emit = ctx, emit
+	a.mu.Unlock()
+}
+
+func (a *PluginsAPI) context(d time.Duration) (context.Context, context.CancelFunc) {
+	a.mu.Lock()
+	parent := a.ctx
+	a.mu.Unlock()
+	return context.WithTimeout(parent, d)
+}
+
+// progress emits a download's progress; connectionID names the saved connection waiting for
+// it ("" when the download was asked for in the chooser or in Settings).
+func (a *PluginsAPI) progress(connectionID string) func(plugins.Progress) {
+	return func(p plugins.Progress) {
+		a.mu.Lock()
+		emit := a.emit
+		a.mu.Unlock()
+		if emit != nil {
+			emit.Emit(EventPluginProgress, PluginProgressEvent{Plugin: p.Plugin, Version: p.Version, Done: p.Done, Total: p.Total, ConnectionID: connectionID})
+		}
+	}
+}
+
+// connectionProgress is core's OnPluginProgress: the download of a plugin that a saved
+// connection being opened waits for.
+func (a *PluginsAPI) connectionProgress(connectionID string, p plugins.Progress) {
+	a.progress(connectionID)(p)
+}
+
+// List returns the registry's plugins with the installed and available versions. When the
+// registry cannot be read, it returns the installed plugins and the reason in RegistryError.
+func (a *PluginsAPI) List() (PluginListDTO, error) {
+	ctx, cancel := a.context(callTimeout)
+	defer cancel()
+	out := PluginListDTO{Plugins: []PluginDTO{}}
+	var list []plugins.Listing
+	var err error
+	if a.registryErr != nil {
+		err = a.registryErr
+	} else {
+		list, err = a.m.List(ctx)
+	}
+	for _, l := range list {
+		out.Plugins = append(out.Plugins, toPluginDTO(l))
+	}
+	if err != nil {
+		out.RegistryError = errorMessage(err)
+	}
+	return out, nil
+}
+
+// Offer describes what choosing a connection type needs: nothing when its plugin is
+// installed, else the download the chooser offers (name, version, size, publisher), or why
+// there is none for this platform.
+func (a *PluginsAPI) Offer(connType string) (PluginOfferDTO, error) {
+	name := a.pluginFor(connType)
+	if name == "" {
+		return PluginOfferDTO{}, invalidArgument("no driver plugin serves the connection type %q", connType)
+	}
+	if v, ok := a.m.Current(name); ok {
+		return PluginOfferDTO{Plugin: name, Installed: true, Version: v.Version, Publisher: v.Publisher, DisplayName: v.DisplayName}, nil
+	}
+	if a.registryErr != nil {
+		return PluginOfferDTO{}, apiError(pluginError(a.registryErr))
+	}
+	ctx, cancel := a.context(callTimeout)
+	defer cancel()
+	list, err := a.m.List(ctx)
+	if err != nil {
+		return PluginOfferDTO{}, apiError(pluginError(err))
+	}
+	for _, l := range list {
+		if l.Name != name {
+			continue
+		}
+		o := PluginOfferDTO{Plugin: name, DisplayName: l.DisplayName, Publisher: l.Publisher, Description: l.Description, Version: l.Available, Size: l.Size, ReleaseNotes: l.ReleaseNotes}
+		if l.Available == "" {
+			o.Unavailable = l.Reason
+			if o.Unavailable == "" {
+				o.Unavailable = string(plugins.StatusNotForPlatform)
+			}
+		}
+		return o, nil
+	}
+	return PluginOfferDTO{}, apiError(pluginError(&registry.Error{Code: registry.CodeNotFound, Msg: "The plugin registry does not offer the " + name + " driver."}))
+}
+
+// Install downloads, verifies and installs a plugin, reporting EventPluginProgress.
+func (a *PluginsAPI) Install(name string) (PluginResultDTO, error) {
+	return a.install(name, false)
+}
+
+// Update installs a newer version of an installed plugin.
+func (a *PluginsAPI) Update(name string) (PluginResultDTO, error) {
+	return a.install(name, true)
+}
+
+func (a *PluginsAPI) install(name string, update bool) (PluginResultDTO, error) {
+	if strings.TrimSpace(name) == "" {
+		return PluginResultDTO{}, invalidArgument("a plugin name is required")
+	}
+	if a.registryErr != nil {
+		return PluginResultDTO{}, apiError(pluginError(a.registryErr))
+	}
+	ctx, cancel := a.context(installTimeout)
+	defer cancel()
+	fn := a.m.Install
+	if update {
+		fn = a.m.Update
+	}
+	res, err := fn(ctx, name, a.progress(""))
+	if err != nil {
+		return PluginResultDTO{}, apiError(pluginError(err))
+	}
+	return PluginResultDTO{Plugin: res.Plugin, Version: res.Version, Previous: res.Previous, Changed: res.Changed, Available: res.Available}, nil
+}
+
+// Uninstall removes a plugin; it is refused while a connection of its type is open.
+func (a *PluginsAPI) Uninstall(name string) ([]string, error) {
+	ctx, cancel := a.context(callTimeout)
+	defer cancel()
+	removed, err := a.m.Uninstall(ctx, name)
+	if err != nil {
+		return nil, apiError(pluginError(err))
+	}
+	return removed, nil
+}
+
+// pluginError gives a refused plugin operation the code CodePlugin; its text is already a
+// sentence for the user.
+func pluginError(err error) error {
+	var re *registry.Error
+	if errors.As(err, &re) {
+		return &codedError{code: CodePlugin, err: err}
+	}
+	return err
+}
+
+// codedError carries a facade code for errorCode.
+type codedError struct {
+	code string
+	err  error
+}
+
+func (e *codedError) Error() string { return e.err.Error() }
+func (e *codedError) Unwrap() error { return e.err }
+
+func toPluginDTO(l plugins.Listing) PluginDTO {
+	return PluginDTO{
+		Name: l.Name, DisplayName: l.DisplayName, Description: l.Description, Publisher: l.Publisher,
+		Installed: l.Installed, Available: l.Available, Size: l.Size, ReleaseNotes: l.ReleaseNotes,
+		Status: string(l.Status), Reason: l.Reason,
+	}
+}
