@@ -1,20 +1,22 @@
-import { render, screen } from "@testing-library/react";
+import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ApiProvider } from "./api";
 import { App } from "./App";
 import { connection, fakeApi } from "./test/fakeApi";
 
-function renderApp() {
-  const api = fakeApi(async () => [
-    connection({ id: "a", name: "Local Weaviate" }),
-    connection({ id: "b", name: "Staging", port: 8081 }),
-  ]);
+function renderApp(more: Parameters<typeof fakeApi>[2] = {}) {
+  const api = fakeApi(
+    async () => [connection({ id: "a", name: "Local Weaviate" }), connection({ id: "b", name: "Staging", port: 8081 })],
+    {},
+    more,
+  );
   render(
     <ApiProvider api={api}>
       <App />
     </ApiProvider>,
   );
+  return api;
 }
 
 describe("App shell", () => {
@@ -51,5 +53,52 @@ describe("App shell", () => {
     expect(screen.getByRole("tab", { name: "Settings" })).toBeInTheDocument();
     await userEvent.click(screen.getByRole("radio", { name: "Light" }));
     expect(document.documentElement.dataset.theme).toBe("light");
+  });
+
+  it("New connection opens the connection-type chooser from the sidebar, the welcome panel and Ctrl+N", async () => {
+    renderApp();
+    await screen.findByRole("tree");
+    await userEvent.click(within(screen.getByRole("navigation", { name: "Connections" })).getByRole("button", { name: "New connection" }));
+    expect(screen.getByRole("tab", { name: "New connection" })).toHaveAttribute("aria-selected", "true");
+    expect(screen.getByRole("list", { name: "Database types" })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Close New connection" }));
+    await userEvent.click(within(screen.getByRole("region", { name: "Welcome" })).getByRole("button", { name: "New connection" }));
+    expect(screen.getByRole("list", { name: "Database types" })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Close New connection" }));
+    await userEvent.keyboard("{Control>}n{/Control}");
+    expect(screen.getByRole("list", { name: "Database types" })).toBeInTheDocument();
+  });
+
+  it("Delete on a connection row asks the backend's native dialog; a No keeps it, a Yes removes it and its tabs", async () => {
+    const remove = vi.fn(async () => false);
+    renderApp({ connections: { remove } });
+    await screen.findByRole("tree");
+    await userEvent.keyboard("{Enter}");
+    expect(screen.getByRole("tab", { name: "Local Weaviate" })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("tree"));
+    await userEvent.keyboard("{Delete}");
+    expect(remove).toHaveBeenCalledWith("a");
+    expect(screen.getByRole("tab", { name: "Local Weaviate" })).toBeInTheDocument();
+    remove.mockResolvedValue(true);
+    await userEvent.keyboard("{Delete}");
+    await vi.waitFor(() => expect(screen.queryByRole("tab", { name: "Local Weaviate" })).not.toBeInTheDocument());
+  });
+
+  it("F2 on a connection row opens its edit form with the saved values", async () => {
+    renderApp();
+    await screen.findByRole("tree");
+    await userEvent.click(screen.getByRole("tree"));
+    await userEvent.keyboard("{F2}");
+    expect(screen.getByRole("tab", { name: "Edit Local Weaviate" })).toBeInTheDocument();
+    expect(await screen.findByRole("textbox", { name: "Name" })).toHaveValue("Local Weaviate");
+  });
+
+  it("a saved connection waiting for its plugin shows the download in its sidebar entry", async () => {
+    const api = renderApp({});
+    await screen.findByRole("tree");
+    api.explorer.connect = () => new Promise(() => {});
+    await userEvent.keyboard("{Enter}");
+    api.emitProgress({ plugin: "weaviate", version: "1.0.0", done: 1, total: 4, connectionId: "a" });
+    expect(await screen.findByRole("progressbar", { name: "Installing the Weaviate driver" })).toHaveAttribute("aria-valuenow", "25");
   });
 });

@@ -1,6 +1,7 @@
-import { useCallback, useEffect } from "react";
-import type { Connection } from "./api";
+import { useCallback, useEffect, useState } from "react";
+import { parseApiError, useApi, type ApiError, type Connection } from "./api";
 import { useConnections } from "./components/connections/useConnections";
+import { useInstalling } from "./components/connections/useInstalling";
 import { useExplorer } from "./components/explorer/useExplorer";
 import { DropNotices } from "./components/layout/DropNotices";
 import { Header } from "./components/layout/Header";
@@ -16,18 +17,66 @@ export function App() {
   const { state, reload } = useConnections();
   const ws = useWorkspace();
   const explorer = useExplorer();
+  const installing = useInstalling();
+  const api = useApi();
+  const [actionError, setActionError] = useState<ApiError | null>(null);
 
-  // Ctrl+, (Cmd+, on macOS) opens Settings from anywhere.
+  // Ctrl+, (Cmd+, on macOS) opens Settings, Ctrl+N a new connection, from anywhere.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && e.key === ",") {
         e.preventDefault();
         ws.openSettings();
+      } else if ((e.ctrlKey || e.metaKey) && (e.key === "n" || e.key === "N")) {
+        e.preventDefault();
+        ws.openNewConnection();
       }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [ws.openSettings]);
+  }, [ws.openSettings, ws.openNewConnection]);
+
+  const onSaved = useCallback(
+    async (tabKey: string, c: Connection) => {
+      ws.close(tabKey);
+      void reload();
+      ws.openConnection(c);
+      // An edited connection that was open reconnects with its new settings.
+      if (tabKey.startsWith("edit:")) await explorer.disconnect(c.id);
+      void explorer.reconnect(c.id);
+    },
+    [ws.close, ws.openConnection, reload, explorer.disconnect, explorer.reconnect],
+  );
+
+  // Delete asks in the app's native dialog first; a "No" changes nothing.
+  const deleteConnection = useCallback(
+    async (c: Connection) => {
+      setActionError(null);
+      try {
+        if (await api.connections.remove(c.id)) {
+          ws.closeConnection(c.id);
+          void reload();
+        }
+      } catch (reason) {
+        setActionError(parseApiError(reason));
+      }
+    },
+    [api, ws.closeConnection, reload],
+  );
+
+  const duplicateConnection = useCallback(
+    async (c: Connection) => {
+      setActionError(null);
+      try {
+        const copy = await api.connections.duplicate(c.id);
+        void reload();
+        ws.openEditConnection(copy);
+      } catch (reason) {
+        setActionError(parseApiError(reason));
+      }
+    },
+    [api, ws.openEditConnection, reload],
+  );
 
   // Opening a connection connects it (its tables appear under it) and opens its tab.
   const openConnection = useCallback(
@@ -52,6 +101,11 @@ export function App() {
           onReload={() => void reload()}
           onOpen={openConnection}
           onOpenSettings={ws.openSettings}
+          onNewConnection={ws.openNewConnection}
+          installing={installing}
+          onEdit={ws.openEditConnection}
+          onDuplicate={(c) => void duplicateConnection(c)}
+          onDelete={(c) => void deleteConnection(c)}
           openId={openId}
           settingsOpen={active?.kind === "settings"}
           explorer={explorer.conns}
@@ -70,8 +124,22 @@ export function App() {
           onChooseTheme={theme.choose}
           explorer={explorer}
           onOpenTable={ws.openTable}
+          onNewConnection={ws.openNewConnection}
+          onSaved={(key, c) => void onSaved(key, c)}
         />
       </div>
+      {actionError && (
+        <div className="notices" role="alert">
+          <div className="notice">
+            <span className="notice__text">
+              <span className="notice__message">{actionError.message}</span>
+            </span>
+            <button type="button" className="btn btn--small" onClick={() => setActionError(null)}>
+              Dismiss
+            </button>
+          </div>
+        </div>
+      )}
       <DropNotices
         notices={explorer.notices}
         connections={connections}

@@ -21,11 +21,52 @@ export interface Connection {
   createdAt: string;
 }
 
+/**
+ * The connection form (mirrors app.ConnectionFormDTO): every field but the API key, which
+ * only ever goes to the backend (save, test) and is never sent back.
+ */
+export interface ConnectionForm {
+  /** "" for a new connection. */
+  id: string;
+  name: string;
+  type: string;
+  host: string;
+  port: number;
+  /** "None" | "API Key" */
+  authMethod: string;
+  sslMode: string;
+  skipTLSVerify: boolean;
+  /** CA certificate file for Verify CA / Verify Identity ("" for the system roots). */
+  caFile: string;
+  /** "blocked" | "readOnly" | "readWrite" */
+  externalAccess: string;
+  /** "alwaysAsk" | "askForWrites" | "neverForWrites" */
+  aiPolicy: string;
+  /** A key is saved in the keyring (read-only). */
+  hasAPIKey: boolean;
+}
+
+/** A successful Test of the connection form. */
+export interface TestResult {
+  serverVersion: string;
+}
+
 export interface ConnectionsApi {
   /** list returns the saved connections, in the backend's order. */
   list(): Promise<Connection[]>;
-  /** remove deletes a saved connection by id. */
-  remove(id: string): Promise<void>;
+  /**
+   * remove deletes a saved connection by id after the user confirms in a native dialog; it
+   * resolves false when the user declined (nothing was deleted).
+   */
+  remove(id: string): Promise<boolean>;
+  /** get returns a saved connection for the edit form (never its API key). */
+  get(id: string): Promise<ConnectionForm>;
+  /** save adds (id "") or edits a connection; apiKey "" keeps a saved key. */
+  save(form: ConnectionForm, apiKey: string): Promise<Connection>;
+  /** test connects once with the form's values, not saved; rejects with the driver's error. */
+  test(form: ConnectionForm, apiKey: string): Promise<TestResult>;
+  /** duplicate saves a copy named "<name> (copy)", with its key. */
+  duplicate(id: string): Promise<Connection>;
   /**
    * onChanged calls back whenever the saved connections change outside the window (for
    * example `app connection add` in a terminal). It returns the unsubscribe function.
@@ -115,8 +156,76 @@ export interface ExplorerApi {
   onDropped(callback: (e: ConnectionDropped) => void): () => void;
 }
 
+/** One plugin of Settings, Plugins (mirrors app.PluginDTO). */
+export interface Plugin {
+  name: string;
+  displayName: string;
+  description: string;
+  publisher: string;
+  /** The installed version, "" when none. */
+  installed: string;
+  /** The version this app would install here, "" when none. */
+  available: string;
+  /** Download size of `available`, in bytes. */
+  size: number;
+  releaseNotes: string;
+  /** "installed" | "update available" | "not installed" | "not available for this platform" | ... */
+  status: string;
+  reason: string;
+}
+
+export interface PluginList {
+  plugins: Plugin[];
+  /** Why the registry could not be read ("" when it could); installed plugins are listed anyway. */
+  registryError: string;
+}
+
+/** What choosing a connection type needs (mirrors app.PluginOfferDTO). */
+export interface PluginOffer {
+  plugin: string;
+  displayName: string;
+  description: string;
+  publisher: string;
+  /** The plugin is installed: the form opens at once. */
+  installed: boolean;
+  version: string;
+  size: number;
+  releaseNotes: string;
+  /** Why there is nothing to install on this platform ("" when there is). */
+  unavailable: string;
+}
+
+export interface PluginResult {
+  plugin: string;
+  version: string;
+  previous: string;
+  changed: boolean;
+  available: string;
+}
+
+/** A plugin download's progress; connectionId names the saved connection waiting for it. */
+export interface PluginProgress {
+  plugin: string;
+  version: string;
+  done: number;
+  total: number;
+  connectionId: string;
+}
+
+export interface PluginsApi {
+  list(): Promise<PluginList>;
+  /** offer says whether a connection type's plugin must be downloaded first, and what it is. */
+  offer(connectionType: string): Promise<PluginOffer>;
+  install(name: string): Promise<PluginResult>;
+  update(name: string): Promise<PluginResult>;
+  uninstall(name: string): Promise<string[]>;
+  /** onProgress calls back for every download's progress; returns unsubscribe. */
+  onProgress(callback: (p: PluginProgress) => void): () => void;
+}
+
 /** Api is everything the UI can ask of the backend. Every method rejects with an ApiError. */
 export interface Api {
   connections: ConnectionsApi;
   explorer: ExplorerApi;
+  plugins: PluginsApi;
 }

@@ -1,6 +1,18 @@
 // fakeApi: an in-memory Api for component tests. The real Api needs the Go process behind
 // Wails; the end-to-end test (tests/e2e) drives that one. Here only UI states are under test.
-import type { Api, Column, Connection, ConnectionDropped, ExplorerApi, Grid, TableInfo } from "../api";
+import type {
+  Api,
+  Column,
+  Connection,
+  ConnectionDropped,
+  ConnectionForm,
+  ConnectionsApi,
+  ExplorerApi,
+  Grid,
+  PluginProgress,
+  PluginsApi,
+  TableInfo,
+} from "../api";
 
 export function connection(overrides: Partial<Connection> = {}): Connection {
   return {
@@ -72,16 +84,91 @@ export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi 
   };
 }
 
+export function connectionForm(overrides: Partial<ConnectionForm> = {}): ConnectionForm {
+  return {
+    id: "",
+    name: "",
+    type: "weaviate",
+    host: "localhost",
+    port: 8080,
+    authMethod: "None",
+    sslMode: "Disabled",
+    skipTLSVerify: false,
+    caFile: "",
+    externalAccess: "readWrite",
+    aiPolicy: "askForWrites",
+    hasAPIKey: false,
+    ...overrides,
+  };
+}
+
+/** fakePlugins: a registry with the Weaviate plugin, not installed until install() is called. */
+export function fakePlugins(overrides: Partial<PluginsApi> = {}): PluginsApi & { emitProgress: (p: PluginProgress) => void } {
+  const listeners = new Set<(p: PluginProgress) => void>();
+  let installed = "";
+  const plugin = () => ({
+    name: "weaviate",
+    displayName: "Weaviate",
+    description: "Weaviate driver",
+    publisher: "App",
+    installed,
+    available: "1.0.0",
+    size: 5_545_060,
+    releaseNotes: "",
+    status: installed ? "installed" : "not installed",
+    reason: "",
+  });
+  return {
+    emitProgress: (p) => listeners.forEach((l) => l(p)),
+    list: async () => ({ plugins: [plugin()], registryError: "" }),
+    offer: async () => ({
+      plugin: "weaviate",
+      displayName: "Weaviate",
+      description: "Weaviate driver",
+      publisher: "App",
+      installed: installed !== "",
+      version: installed || "1.0.0",
+      size: 5_545_060,
+      releaseNotes: "",
+      unavailable: "",
+    }),
+    install: async (name) => {
+      installed = "1.0.0";
+      return { plugin: name, version: "1.0.0", previous: "", changed: true, available: "" };
+    },
+    update: async (name) => ({ plugin: name, version: installed, previous: "", changed: false, available: "" }),
+    uninstall: async () => {
+      const v = installed;
+      installed = "";
+      return [v];
+    },
+    onProgress: (cb) => {
+      listeners.add(cb);
+      return () => listeners.delete(cb);
+    },
+    ...overrides,
+  };
+}
+
 /** fakeApi answers list() with the given result: connections, a rejection, or a pending promise. */
 export function fakeApi(
   list: () => Promise<Connection[]>,
   explorer: Partial<ExplorerApi> = {},
-): Api & { calls: { list: number }; emitChanged: () => void; emitDropped: (e: ConnectionDropped) => void } {
+  more: { connections?: Partial<ConnectionsApi>; plugins?: Partial<PluginsApi> } = {},
+): Api & {
+  calls: { list: number };
+  emitChanged: () => void;
+  emitDropped: (e: ConnectionDropped) => void;
+  emitProgress: (p: PluginProgress) => void;
+} {
   const calls = { list: 0 };
   const listeners = new Set<() => void>();
   const dropListeners = new Set<(e: ConnectionDropped) => void>();
+  const plugins = fakePlugins(more.plugins);
   return {
     calls,
+    plugins,
+    emitProgress: plugins.emitProgress,
     emitChanged: () => listeners.forEach((l) => l()),
     emitDropped: (e) => dropListeners.forEach((l) => l(e)),
     explorer: fakeExplorer({
@@ -96,11 +183,16 @@ export function fakeApi(
         calls.list++;
         return list();
       },
-      remove: async () => {},
+      remove: async () => true,
+      get: async (id) => connectionForm({ id, name: "Local Weaviate" }),
+      save: async (form) => connection({ id: form.id || "new", name: form.name, host: form.host, port: form.port }),
+      test: async () => ({ serverVersion: "1.35.2" }),
+      duplicate: async (id) => connection({ id: `${id}-copy`, name: "Local Weaviate (copy)" }),
       onChanged: (cb) => {
         listeners.add(cb);
         return () => listeners.delete(cb);
       },
+      ...more.connections,
     },
   };
 }

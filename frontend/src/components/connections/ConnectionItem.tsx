@@ -1,4 +1,4 @@
-import type { Connection } from "../../api";
+import type { Connection, PluginProgress } from "../../api";
 import type { ExplorerConnState } from "../explorer/useExplorer";
 import { address, typeLabel, usesTLS } from "./format";
 import { TypeBadge } from "./TypeBadge";
@@ -15,12 +15,17 @@ interface Props {
   open: boolean;
   expanded: boolean;
   status?: ExplorerConnState["status"];
+  /** The plugin download this connection waits for while it opens. */
+  installing?: PluginProgress;
   onClick: () => void;
   onToggle: () => void;
+  onEdit?: () => void;
+  onDuplicate?: () => void;
+  onDelete?: () => void;
 }
 
 /** ConnectionItem is the row of one connection: chevron, badge, name, type, address, status. */
-export function ConnectionItem({ connection, open, expanded, status, onClick, onToggle }: Props) {
+export function ConnectionItem({ connection, open, expanded, status, installing, onClick, onToggle, onEdit, onDuplicate, onDelete }: Props) {
   const tls = usesTLS(connection);
   return (
     <div
@@ -53,6 +58,24 @@ export function ConnectionItem({ connection, open, expanded, status, onClick, on
             </span>
           )}
         </span>
+        {installing && status === "connecting" && <InstallingLine p={installing} />}
+      </span>
+      <span className="conn-item__actions" onClick={(e) => e.stopPropagation()}>
+        {onEdit && (
+          <button type="button" className="icon-btn icon-btn--plain" tabIndex={-1} aria-label={`Edit ${connection.name}`} title="Edit (F2)" onClick={onEdit}>
+            <span aria-hidden="true">✎</span>
+          </button>
+        )}
+        {onDuplicate && (
+          <button type="button" className="icon-btn icon-btn--plain" tabIndex={-1} aria-label={`Duplicate ${connection.name}`} title="Duplicate" onClick={onDuplicate}>
+            <span aria-hidden="true">⧉</span>
+          </button>
+        )}
+        {onDelete && (
+          <button type="button" className="icon-btn icon-btn--plain" tabIndex={-1} aria-label={`Delete ${connection.name}`} title="Delete (Delete)" onClick={onDelete}>
+            <span aria-hidden="true">🗑</span>
+          </button>
+        )}
       </span>
       {status && (
         <span className="status-dot" data-status={status} title={STATUS_LABELS[status]}>
@@ -60,5 +83,21 @@ export function ConnectionItem({ connection, open, expanded, status, onClick, on
         </span>
       )}
     </div>
+  );
+}
+
+/** InstallingLine shows the download of the driver plugin a saved connection waits for. */
+function InstallingLine({ p }: { p: PluginProgress }) {
+  const pct = p.total > 0 ? Math.min(100, Math.round((p.done / p.total) * 100)) : 0;
+  const label = `Installing the ${typeLabel(p.plugin)} driver`;
+  return (
+    <span className="conn-item__installing">
+      <span>
+        {label} {p.version} · {pct}%
+      </span>
+      <span className="progress__track progress__track--thin" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct}>
+        <span className="progress__fill" style={{ width: `${pct}%` }} />
+      </span>
+    </span>
   );
 }

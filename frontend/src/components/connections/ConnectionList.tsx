@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { Connection } from "../../api";
+import type { Connection, PluginProgress } from "../../api";
 import type { ExplorerConnState } from "../explorer/useExplorer";
 import { ConnectionChildren } from "./ConnectionChildren";
 import { ConnectionItem } from "./ConnectionItem";
@@ -17,6 +17,11 @@ export interface TreeActions {
   onOpenTable?: (c: Connection, table: string) => void;
   /** openTable marks the table whose tab is active. */
   openTable?: { connectionId: string; table: string };
+  /** installing holds the plugin download a connection being opened waits for, by id. */
+  installing?: Record<string, PluginProgress>;
+  onEdit?: (c: Connection) => void;
+  onDuplicate?: (c: Connection) => void;
+  onDelete?: (c: Connection) => void;
 }
 
 interface Props extends TreeActions {
@@ -61,6 +66,10 @@ function ConnectionTree({
   onReconnect = () => {},
   onOpenTable = () => {},
   openTable,
+  installing = {},
+  onEdit = () => {},
+  onDuplicate = () => {},
+  onDelete = () => {},
 }: Omit<Props, "state" | "onRetry"> & { connections: Connection[] }) {
   const listRef = useRef<HTMLUListElement>(null);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
@@ -141,7 +150,17 @@ function ConnectionTree({
       aria-label="Saved connections"
       tabIndex={0}
       aria-activedescendant={activeRow?.key}
-      onKeyDown={onKeyDown}
+      onKeyDown={(e) => {
+        // F2 edits and Delete deletes the connection of the active row (a connection row).
+        const row = activeRow as Row | undefined;
+        if (row && row.table === undefined && (e.key === "F2" || e.key === "Delete")) {
+          e.preventDefault();
+          if (e.key === "F2") onEdit(row.connection);
+          else onDelete(row.connection);
+          return;
+        }
+        onKeyDown(e);
+      }}
     >
       {connections.map((c) => {
         const isOpen = expanded.has(c.id);
@@ -162,6 +181,10 @@ function ConnectionTree({
               open={c.id === openId}
               expanded={isOpen}
               status={st?.status}
+              installing={installing[c.id]}
+              onEdit={() => onEdit(c)}
+              onDuplicate={() => onDuplicate(c)}
+              onDelete={() => onDelete(c)}
               onClick={() => {
                 setActive(indexOf(connRowId(c)));
                 openRow(rows[indexOf(connRowId(c))]);

@@ -7,12 +7,13 @@ interface Props extends TreeActions {
   onReload: () => void;
   onOpen: (c: Connection) => void;
   onOpenSettings: () => void;
+  onNewConnection: () => void;
   openId?: string;
   settingsOpen: boolean;
 }
 
 /** Sidebar holds the connection chooser and, at the bottom, the Settings entry. */
-export function Sidebar({ state, onReload, onOpen, onOpenSettings, openId, settingsOpen, ...tree }: Props) {
+export function Sidebar({ state, onReload, onOpen, onOpenSettings, onNewConnection, openId, settingsOpen, ...tree }: Props) {
   const count = state.status === "ready" ? state.connections.length : null;
   return (
     <nav className="sidebar" aria-label="Connections">
@@ -21,6 +22,15 @@ export function Sidebar({ state, onReload, onOpen, onOpenSettings, openId, setti
           Connections
           {count !== null && <span className="sidebar__count">{count}</span>}
         </h2>
+        <button
+          type="button"
+          className="icon-btn icon-btn--plain"
+          onClick={onNewConnection}
+          aria-label="New connection"
+          title="New connection (Ctrl+N)"
+        >
+          <span aria-hidden="true">+</span>
+        </button>
         <button
           type="button"
           className="icon-btn icon-btn--plain"

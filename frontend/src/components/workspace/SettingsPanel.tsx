@@ -1,8 +1,9 @@
 import type { ThemePreference } from "../../theme/theme";
+import { PluginsSettings } from "./PluginsSettings";
 
 const CHOICES: ThemePreference[] = ["system", "light", "dark"];
 
-/** SettingsPanel: appearance now; MCP server, tokens and plugins join it later. */
+/** SettingsPanel: appearance and the driver plugins; the MCP server and tokens join it later. */
 export function SettingsPanel({
   preference,
   onChoose,
@@ -32,6 +33,7 @@ export function SettingsPanel({
           ))}
         </div>
       </fieldset>
+      <PluginsSettings />
     </section>
   );
 }

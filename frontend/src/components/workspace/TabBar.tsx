@@ -8,6 +8,10 @@ function title(tab: Tab) {
       return tab.connection.name;
     case "table":
       return tab.table;
+    case "new-connection":
+      return "New connection";
+    case "edit-connection":
+      return `Edit ${tab.connection.name}`;
   }
 }
 

@@ -1,7 +1,7 @@
 import logoUrl from "../../assets/logo.svg";
 
 /** WelcomePanel fills the main area while no tab is open. */
-export function WelcomePanel({ hasConnections }: { hasConnections: boolean }) {
+export function WelcomePanel({ hasConnections, onNewConnection }: { hasConnections: boolean; onNewConnection: () => void }) {
   return (
     <section className="panel panel--welcome" aria-label="Welcome">
       <div className="welcome">
@@ -12,6 +12,9 @@ export function WelcomePanel({ hasConnections }: { hasConnections: boolean }) {
             ? "Choose a connection on the left to open it."
             : "Save a connection to get started."}
         </p>
+        <button type="button" className="btn btn--primary" onClick={onNewConnection}>
+          New connection
+        </button>
         <dl className="shortcuts">
           <dt><kbd>↑</kbd> <kbd>↓</kbd></dt>
           <dd>Move through connections</dd>
@@ -19,6 +22,10 @@ export function WelcomePanel({ hasConnections }: { hasConnections: boolean }) {
           <dd>Open the selected connection or collection</dd>
           <dt><kbd>→</kbd> <kbd>←</kbd></dt>
           <dd>Show or hide a connection's collections</dd>
+          <dt><kbd>Ctrl</kbd> <kbd>N</kbd></dt>
+          <dd>New connection</dd>
+          <dt><kbd>F2</kbd> / <kbd>Delete</kbd></dt>
+          <dd>Edit or delete the selected connection</dd>
           <dt><kbd>Ctrl</kbd> <kbd>,</kbd></dt>
           <dd>Settings</dd>
         </dl>

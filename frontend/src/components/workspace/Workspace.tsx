@@ -1,6 +1,9 @@
-import type { Connection } from "../../api";
+import { useEffect, useState } from "react";
+import { parseApiError, useApi, type ApiError, type Connection, type ConnectionForm } from "../../api";
 import type { ThemePreference } from "../../theme/theme";
 import type { Explorer } from "../explorer/useExplorer";
+import { ConnectionFormPanel } from "../forms/ConnectionFormPanel";
+import { NewConnectionPanel } from "../forms/NewConnectionPanel";
 import { ConnectionPanel } from "./ConnectionPanel";
 import { SettingsPanel } from "./SettingsPanel";
 import { TabBar } from "./TabBar";
@@ -18,15 +21,36 @@ interface Props {
   onChooseTheme: (p: ThemePreference) => void;
   explorer: Explorer;
   onOpenTable: (c: Connection, table: string) => void;
+  onNewConnection: () => void;
+  /** onSaved closes the form tab whose key is given, after a connection was saved. */
+  onSaved: (tabKey: string, c: Connection) => void;
 }
 
 /** Workspace is the main area: a tab bar and the active tab's panel. */
-export function Workspace({ tabs, active, onSelect, onClose, hasConnections, theme, onChooseTheme, explorer, onOpenTable }: Props) {
+export function Workspace({
+  tabs,
+  active,
+  onSelect,
+  onClose,
+  hasConnections,
+  theme,
+  onChooseTheme,
+  explorer,
+  onOpenTable,
+  onNewConnection,
+  onSaved,
+}: Props) {
   return (
     <main className="workspace">
       <TabBar tabs={tabs} activeKey={active?.key ?? null} onSelect={onSelect} onClose={onClose} />
       <div className="workspace__body" role={active ? "tabpanel" : undefined}>
-        {active === null && <WelcomePanel hasConnections={hasConnections} />}
+        {active === null && <WelcomePanel hasConnections={hasConnections} onNewConnection={onNewConnection} />}
+        {active?.kind === "new-connection" && (
+          <NewConnectionPanel onSaved={(c) => onSaved(active.key, c)} onCancel={() => onClose(active.key)} />
+        )}
+        {active?.kind === "edit-connection" && (
+          <EditConnection key={active.key} connection={active.connection} onSaved={(c) => onSaved(active.key, c)} onCancel={() => onClose(active.key)} />
+        )}
         {active?.kind === "connection" && (
           <ConnectionPanel
             connection={active.connection}
@@ -48,6 +72,33 @@ export function Workspace({ tabs, active, onSelect, onClose, hasConnections, the
       </div>
     </main>
   );
+}
+
+/** EditConnection loads a saved connection into the form (never its API key). */
+function EditConnection({ connection, onSaved, onCancel }: { connection: Connection; onSaved: (c: Connection) => void; onCancel: () => void }) {
+  const api = useApi();
+  const [form, setForm] = useState<ConnectionForm | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  useEffect(() => {
+    let live = true;
+    api.connections.get(connection.id).then(
+      (f) => live && setForm(f),
+      (reason) => live && setError(parseApiError(reason)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, connection.id]);
+  if (error)
+    return (
+      <section className="panel" aria-label={`Edit ${connection.name}`}>
+        <p className="form-msg form-msg--error" role="alert">
+          {error.message}
+        </p>
+      </section>
+    );
+  if (!form) return <section className="panel" aria-label={`Edit ${connection.name}`} aria-busy="true" />;
+  return <ConnectionFormPanel initial={form} onSaved={onSaved} onCancel={onCancel} />;
 }
 
 function tableCount(explorer: Explorer, connectionId: string, table: string): number | null | undefined {

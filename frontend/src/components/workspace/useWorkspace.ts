@@ -5,7 +5,9 @@ import type { Connection } from "../../api";
 export type Tab =
   | { key: string; kind: "connection"; connection: Connection }
   | { key: string; kind: "table"; connection: Connection; table: string }
-  | { key: "settings"; kind: "settings" };
+  | { key: "settings"; kind: "settings" }
+  | { key: "new-connection"; kind: "new-connection" }
+  | { key: string; kind: "edit-connection"; connection: Connection };
 
 /** tableTabKey is the key of a table's tab. */
 export function tableTabKey(connectionId: string, table: string) {
@@ -35,6 +37,22 @@ export function useWorkspace() {
 
   const openSettings = useCallback(() => open({ key: "settings", kind: "settings" }), [open]);
 
+  const openNewConnection = useCallback(() => open({ key: "new-connection", kind: "new-connection" }), [open]);
+
+  const openEditConnection = useCallback(
+    (connection: Connection) => open({ key: `edit:${connection.id}`, kind: "edit-connection", connection }),
+    [open],
+  );
+
+  /** closeConnection closes every tab of a deleted connection. */
+  const closeConnection = useCallback((id: string) => {
+    setTabs((ts) => {
+      const rest = ts.filter((t) => !("connection" in t) || t.connection.id !== id);
+      setActiveKey((a) => (rest.some((t) => t.key === a) ? a : (rest[rest.length - 1]?.key ?? null)));
+      return rest;
+    });
+  }, []);
+
   const close = useCallback((key: string) => {
     setTabs((ts) => {
       const i = ts.findIndex((t) => t.key === key);
@@ -46,5 +64,16 @@ export function useWorkspace() {
   }, []);
 
   const active = tabs.find((t) => t.key === activeKey) ?? null;
-  return { tabs, active, setActiveKey, openConnection, openTable, openSettings, close };
+  return {
+    tabs,
+    active,
+    setActiveKey,
+    openConnection,
+    openTable,
+    openSettings,
+    openNewConnection,
+    openEditConnection,
+    closeConnection,
+    close,
+  };
 }

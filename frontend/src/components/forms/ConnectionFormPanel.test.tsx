@@ -1,0 +1,93 @@
+import { render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import { ApiError, ApiProvider, type ConnectionForm } from "../../api";
+import { connectionForm, fakeApi } from "../../test/fakeApi";
+import { ConnectionFormPanel } from "./ConnectionFormPanel";
+
+function renderForm(initial: ConnectionForm, more: Parameters<typeof fakeApi>[2] = {}) {
+  const api = fakeApi(async () => [], {}, more);
+  const onSaved = vi.fn();
+  const onCancel = vi.fn();
+  render(
+    <ApiProvider api={api}>
+      <ConnectionFormPanel initial={initial} onSaved={onSaved} onCancel={onCancel} />
+    </ApiProvider>,
+  );
+  return { onSaved, onCancel };
+}
+
+describe("connection form (SPEC A Connection settings, A.4)", () => {
+  it("has Name, Host, Port, Auth Method, SSL Mode and an Advanced section, and no Database field", () => {
+    renderForm(connectionForm());
+    for (const name of ["Name", "Host", "Port"]) expect(screen.getByRole("textbox", { name })).toBeInTheDocument();
+    expect(screen.getByRole("combobox", { name: "Auth Method" })).toHaveValue("None");
+    expect(screen.getByRole("combobox", { name: "SSL Mode" })).toHaveValue("Disabled");
+    expect(screen.getByText("Advanced")).toBeInTheDocument();
+    expect(screen.queryByRole("textbox", { name: /Database/ })).not.toBeInTheDocument();
+    expect(screen.queryByText(/SSH/)).not.toBeInTheDocument();
+  });
+
+  it("the API key field is masked and appears only for Auth Method API Key", async () => {
+    renderForm(connectionForm());
+    expect(screen.queryByLabelText("API Key")).not.toBeInTheDocument();
+    await userEvent.selectOptions(screen.getByRole("combobox", { name: "Auth Method" }), "API Key");
+    expect(screen.getByLabelText("API Key")).toHaveAttribute("type", "password");
+  });
+
+  it("a hosted-cloud host suggests port 443, SSL Mode Required and API Key", async () => {
+    renderForm(connectionForm());
+    const host = screen.getByRole("textbox", { name: "Host" });
+    await userEvent.clear(host);
+    await userEvent.type(host, "abc.c0.europe-west3.gcp.weaviate.cloud");
+    await userEvent.click(screen.getByRole("button", { name: "Use port 443, SSL Required and API Key" }));
+    expect(screen.getByRole("textbox", { name: "Port" })).toHaveValue("443");
+    expect(screen.getByRole("combobox", { name: "SSL Mode" })).toHaveValue("Required");
+    expect(screen.getByRole("combobox", { name: "Auth Method" })).toHaveValue("API Key");
+  });
+
+  it("Test shows the server version on success", async () => {
+    renderForm(connectionForm());
+    await userEvent.click(screen.getByRole("button", { name: "Test" }));
+    expect(await screen.findByText("Connected: Weaviate 1.35.2")).toBeInTheDocument();
+  });
+
+  it("Test shows the driver's Authentication failed: message as it is", async () => {
+    const msg = "Authentication failed: the node at 127.0.0.1:8080 rejected the API key (HTTP 401). Check the key, or enter the new one after a rotation.";
+    renderForm(connectionForm({ authMethod: "API Key", hasAPIKey: true }), {
+      connections: {
+        test: async () => {
+          throw new ApiError("auth", msg);
+        },
+      },
+    });
+    await userEvent.click(screen.getByRole("button", { name: "Test" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent(msg);
+  });
+
+  it("a bad value is named before anything is sent; Enter saves a good form", async () => {
+    const save = vi.fn(async (f: ConnectionForm) => ({ ...connectionForm(), id: "n1", name: f.name, createdAt: "", skipTLSVerify: false }));
+    const { onSaved } = renderForm(connectionForm(), { connections: { save: save as never } });
+    await userEvent.click(screen.getByRole("button", { name: "Save" }));
+    expect(screen.getByRole("alert")).toHaveTextContent("Name is required.");
+    expect(save).not.toHaveBeenCalled();
+    await userEvent.type(screen.getByRole("textbox", { name: "Name" }), "Local{Enter}");
+    expect(save).toHaveBeenCalledTimes(1);
+    expect(save.mock.calls[0][0].name).toBe("Local");
+    await vi.waitFor(() => expect(onSaved).toHaveBeenCalled());
+  });
+
+  it("editing a connection with a saved key says so and sends an empty key (kept)", async () => {
+    const save = vi.fn(async () => ({ ...connectionForm(), id: "c1", name: "Cloud", createdAt: "", skipTLSVerify: false }));
+    renderForm(connectionForm({ id: "c1", name: "Cloud", authMethod: "API Key", hasAPIKey: true }), { connections: { save: save as never } });
+    expect(screen.getByLabelText("API Key")).toHaveAttribute("placeholder", "Saved in the keyring; type a new key to replace it");
+    await userEvent.click(screen.getByRole("button", { name: "Save" }));
+    expect(save).toHaveBeenCalledWith(expect.objectContaining({ id: "c1" }), "");
+  });
+
+  it("Escape cancels", async () => {
+    const { onCancel } = renderForm(connectionForm());
+    await userEvent.keyboard("{Escape}");
+    expect(onCancel).toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,258 @@
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { parseApiError, useApi, type ApiError, type Connection, type ConnectionForm } from "../../api";
+import { typeLabel } from "../connections/format";
+import { TypeBadge } from "../connections/TypeBadge";
+import {
+  AI_POLICIES,
+  AUTH_METHODS,
+  cloudSuggestion,
+  EXTERNAL_ACCESS,
+  formProblem,
+  needsCA,
+  SSL_MODES,
+} from "./formRules";
+
+type TestState =
+  | { status: "idle" }
+  | { status: "testing" }
+  | { status: "ok"; serverVersion: string }
+  | { status: "failed"; error: ApiError };
+
+interface Props {
+  /** The form's starting values: a new connection (id "") or a saved one. */
+  initial: ConnectionForm;
+  onSaved: (c: Connection) => void;
+  onCancel: () => void;
+}
+
+/**
+ * ConnectionFormPanel is the connection form (SPEC A "Connection settings"): Name, Host,
+ * Port, Auth Method, API Key, SSL Mode, and in Advanced Skip TLS Verification and the CA
+ * file; then what AI clients may do with it. Test connects with the values as they are;
+ * Save (Enter) stores them. There is no Database field and no SSH tab for this type.
+ */
+export function ConnectionFormPanel({ initial, onSaved, onCancel }: Props) {
+  const api = useApi();
+  const [form, setForm] = useState<ConnectionForm>(initial);
+  const [apiKey, setApiKey] = useState("");
+  const [test, setTest] = useState<TestState>({ status: "idle" });
+  const [saving, setSaving] = useState(false);
+  const [problem, setProblem] = useState("");
+  const nameRef = useRef<HTMLInputElement>(null);
+  const id = useId();
+  const editing = initial.id !== "";
+
+  useEffect(() => nameRef.current?.focus(), []);
+
+  const set = (patch: Partial<ConnectionForm>) => {
+    setForm((f) => ({ ...f, ...patch }));
+    setTest({ status: "idle" });
+    setProblem("");
+  };
+  const suggestion = cloudSuggestion(form);
+
+  const runTest = async () => {
+    const p = formProblem(form, apiKey, false);
+    if (p) return setProblem(p);
+    setTest({ status: "testing" });
+    try {
+      const r = await api.connections.test(form, apiKey);
+      setTest({ status: "ok", serverVersion: r.serverVersion });
+    } catch (reason) {
+      setTest({ status: "failed", error: parseApiError(reason) });
+    }
+  };
+
+  const save = async (e?: FormEvent) => {
+    e?.preventDefault();
+    const p = formProblem(form, apiKey, true);
+    if (p) return setProblem(p);
+    setSaving(true);
+    try {
+      onSaved(await api.connections.save(form, apiKey));
+    } catch (reason) {
+      setProblem(parseApiError(reason).message);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  // A row: the label names the control; the hint describes it (aria-describedby), so the
+  // control's accessible name is the label alone.
+  const field = (label: string, control: (ids: { id: string; "aria-describedby"?: string }) => ReactNode, hint?: ReactNode) => {
+    const cid = `${id}-${label.replace(/\W+/g, "-")}`;
+    return (
+      <div className="form-row">
+        <label className="form-row__label" htmlFor={cid}>
+          {label}
+        </label>
+        {control({ id: cid, "aria-describedby": hint ? `${cid}-hint` : undefined })}
+        {hint && (
+          <span className="form-row__hint" id={`${cid}-hint`}>
+            {hint}
+          </span>
+        )}
+      </div>
+    );
+  };
+
+  return (
+    <section className="panel panel--form" aria-label={editing ? `Edit ${initial.name}` : "New connection"}>
+      <header className="panel__head">
+        <TypeBadge type={form.type} />
+        <h2 className="panel__title">{editing ? `Edit ${initial.name}` : `New ${typeLabel(form.type)} connection`}</h2>
+      </header>
+      <form
+        className="conn-form"
+        onSubmit={save}
+        onKeyDown={(e) => {
+          if (e.key === "Escape") {
+            e.preventDefault();
+            onCancel();
+          }
+        }}
+        noValidate
+      >
+        {field(
+          "Name",
+          (ids) => <input {...ids} ref={nameRef} name="name" value={form.name} onChange={(e) => set({ name: e.target.value })} autoComplete="off" />,
+        )}
+        <div className="form-pair">
+          {field(
+            "Host",
+            (ids) => <input {...ids}
+              name="host"
+              value={form.host}
+              onChange={(e) => set({ host: e.target.value })}
+              autoComplete="off"
+              spellCheck={false}
+            />,
+          )}
+          {field(
+            "Port",
+            (ids) => <input {...ids}
+              name="port"
+              inputMode="numeric"
+              value={Number.isNaN(form.port) ? "" : String(form.port)}
+              onChange={(e) => set({ port: e.target.value === "" ? Number.NaN : Number(e.target.value) })}
+            />,
+            "8080 for a local node; the hosted cloud answers on 443",
+          )}
+        </div>
+        {suggestion && (
+          <div className="form-suggest" role="status">
+            <span>This is a Weaviate Cloud cluster: it answers on port 443 over HTTPS and needs an API key.</span>
+            <button type="button" className="btn btn--small" onClick={() => set(suggestion)}>
+              Use port 443, SSL Required and API Key
+            </button>
+          </div>
+        )}
+        {field(
+          "Auth Method",
+          (ids) => <select {...ids} name="authMethod" value={form.authMethod} onChange={(e) => set({ authMethod: e.target.value })}>
+            {AUTH_METHODS.map((m) => (
+              <option key={m}>{m}</option>
+            ))}
+          </select>,
+        )}
+        {form.authMethod === "API Key" &&
+          field(
+            "API Key",
+            (ids) => <input {...ids}
+              name="apiKey"
+              type="password"
+              value={apiKey}
+              onChange={(e) => {
+                setApiKey(e.target.value);
+                setTest({ status: "idle" });
+                setProblem("");
+              }}
+              autoComplete="off"
+              placeholder={form.hasAPIKey ? "Saved in the keyring; type a new key to replace it" : ""}
+            />,
+            "Stored in the system keyring, never in a file, and never shown again",
+          )}
+        {field(
+          "SSL Mode",
+          (ids) => <select {...ids} name="sslMode" value={form.sslMode} onChange={(e) => set({ sslMode: e.target.value })}>
+            {SSL_MODES.map((m) => (
+              <option key={m}>{m}</option>
+            ))}
+          </select>,
+          form.sslMode === "Disabled" ? "Plain HTTP" : "HTTPS",
+        )}
+        <details className="form-advanced">
+          <summary>Advanced</summary>
+          <label className="form-check">
+            <input
+              type="checkbox"
+              name="skipTLSVerify"
+              checked={form.skipTLSVerify}
+              onChange={(e) => set({ skipTLSVerify: e.target.checked })}
+            />
+            Skip TLS Verification (trust any certificate, even with Verify CA or Verify Identity)
+          </label>
+          {needsCA(form.sslMode) &&
+            field(
+              "CA file",
+              (ids) => <input {...ids} name="caFile" value={form.caFile} onChange={(e) => set({ caFile: e.target.value })} spellCheck={false} />,
+              "PEM file of the CA that signed the server's certificate; empty uses the system's",
+            )}
+        </details>
+        <fieldset className="field form-ai">
+          <legend>AI clients (MCP)</legend>
+          {field(
+            "External access",
+            (ids) => <select {...ids} name="externalAccess" value={form.externalAccess} onChange={(e) => set({ externalAccess: e.target.value })}>
+              {EXTERNAL_ACCESS.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </select>,
+          )}
+          {field(
+            "AI policy",
+            (ids) => <select {...ids} name="aiPolicy" value={form.aiPolicy} onChange={(e) => set({ aiPolicy: e.target.value })}>
+              {AI_POLICIES.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </select>,
+          )}
+        </fieldset>
+        <div className="form-status" aria-live="polite" id={`${id}-status`}>
+          {problem && (
+            <p className="form-msg form-msg--error" role="alert">
+              {problem}
+            </p>
+          )}
+          {test.status === "testing" && <p className="form-msg">Testing the connection…</p>}
+          {test.status === "ok" && (
+            <p className="form-msg form-msg--ok">
+              Connected{test.serverVersion ? `: Weaviate ${test.serverVersion}` : ""}
+            </p>
+          )}
+          {test.status === "failed" && (
+            <p className="form-msg form-msg--error" role="alert">
+              {test.error.message}
+            </p>
+          )}
+        </div>
+        <div className="form-actions">
+          <button type="button" className="btn" onClick={() => void runTest()} disabled={test.status === "testing"}>
+            Test
+          </button>
+          <span className="panel__spacer" />
+          <button type="button" className="btn" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn--primary" disabled={saving}>
+            {saving ? "Saving…" : "Save"}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

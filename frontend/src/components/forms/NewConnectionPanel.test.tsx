@@ -1,0 +1,106 @@
+import { render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import { ApiError, ApiProvider } from "../../api";
+import { deferred, fakeApi } from "../../test/fakeApi";
+import { NewConnectionPanel } from "./NewConnectionPanel";
+
+function renderPanel(more: Parameters<typeof fakeApi>[2] = {}) {
+  const api = fakeApi(async () => [], {}, more);
+  const onSaved = vi.fn();
+  const onCancel = vi.fn();
+  render(
+    <ApiProvider api={api}>
+      <NewConnectionPanel onSaved={onSaved} onCancel={onCancel} />
+    </ApiProvider>,
+  );
+  return { api, onSaved, onCancel };
+}
+
+describe("connection-type chooser (SPEC A.3)", () => {
+  it("choosing Weaviate while its plugin is missing offers the download (name, version, size, publisher) before the form", async () => {
+    renderPanel();
+    await userEvent.click(screen.getByRole("button", { name: /Weaviate/ }));
+    const offer = await screen.findByRole("dialog", { name: "Download the Weaviate driver" });
+    expect(offer).toHaveTextContent("1.0.0");
+    expect(offer).toHaveTextContent("5.3 MB");
+    expect(offer).toHaveTextContent("App");
+    expect(screen.queryByRole("textbox", { name: "Host" })).not.toBeInTheDocument();
+  });
+
+  it("declining the offer returns to the chooser", async () => {
+    renderPanel();
+    await userEvent.click(screen.getByRole("button", { name: /Weaviate/ }));
+    await userEvent.click(await screen.findByRole("button", { name: "Back" }));
+    expect(screen.getByRole("list", { name: "Database types" })).toBeInTheDocument();
+  });
+
+  it("accepting shows the download's progress, then opens the form", async () => {
+    const install = deferred<{ plugin: string; version: string; previous: string; changed: boolean; available: string }>();
+    const { api } = renderPanel({ plugins: { install: () => install.promise } });
+    await userEvent.click(screen.getByRole("button", { name: /Weaviate/ }));
+    await userEvent.click(await screen.findByRole("button", { name: /Download \(5.3 MB\) and continue/ }));
+    api.emitProgress({ plugin: "weaviate", version: "1.0.0", done: 2_772_530, total: 5_545_060, connectionId: "" });
+    const bar = await screen.findByRole("progressbar", { name: "Downloading Weaviate 1.0.0" });
+    expect(bar).toHaveAttribute("aria-valuenow", "50");
+    install.resolve({ plugin: "weaviate", version: "1.0.0", previous: "", changed: true, available: "" });
+    expect(await screen.findByRole("textbox", { name: "Host" })).toHaveValue("localhost");
+  });
+
+  it("a refused download says why and offers to try again; nothing opens", async () => {
+    renderPanel({
+      plugins: {
+        install: async () => {
+          throw new ApiError("plugin", "The download of weaviate 1.0.0 does not match the registry's SHA-256. Nothing was installed.");
+        },
+      },
+    });
+    await userEvent.click(screen.getByRole("button", { name: /Weaviate/ }));
+    await userEvent.click(await screen.findByRole("button", { name: /Download/ }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("does not match the registry's SHA-256");
+    expect(screen.getByRole("button", { name: "Try again" })).toBeInTheDocument();
+    expect(screen.queryByRole("textbox", { name: "Host" })).not.toBeInTheDocument();
+  });
+
+  it("a plugin with no build for this platform is named as not available, with no download button", async () => {
+    renderPanel({
+      plugins: {
+        offer: async () => ({
+          plugin: "weaviate",
+          displayName: "Weaviate",
+          description: "",
+          publisher: "App",
+          installed: false,
+          version: "",
+          size: 0,
+          releaseNotes: "",
+          unavailable: "no build for linux/riscv64",
+        }),
+      },
+    });
+    await userEvent.click(screen.getByRole("button", { name: /Weaviate/ }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("Not available for this platform: no build for linux/riscv64");
+    expect(screen.queryByRole("button", { name: /Download/ })).not.toBeInTheDocument();
+  });
+
+  it("an installed plugin opens the form at once", async () => {
+    renderPanel({
+      plugins: {
+        offer: async () => ({
+          plugin: "weaviate",
+          displayName: "Weaviate",
+          description: "",
+          publisher: "App",
+          installed: true,
+          version: "1.0.0",
+          size: 0,
+          releaseNotes: "",
+          unavailable: "",
+        }),
+      },
+    });
+    await userEvent.click(screen.getByRole("button", { name: /Weaviate/ }));
+    expect(await screen.findByRole("textbox", { name: "Host" })).toBeInTheDocument();
+    expect(screen.queryByRole("textbox", { name: /Database/ })).not.toBeInTheDocument();
+  });
+});
