@@ -29,10 +29,9 @@ func newActivityCmd(g *globalFlags) *cobra.Command {
 
 // activityFilterFlags are the filters list and export share.
 type activityFilterFlags struct {
-	f      activity.Filter
-	since  string
-	until  string
-	search string
+	f     activity.Filter
+	since string
+	until string
 }
 
 func (a *activityFilterFlags) register(cmd *cobra.Command) {

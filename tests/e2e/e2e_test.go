@@ -135,6 +135,8 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 		t.Fatalf("load the demo data: %v", err)
 	}
 	loadCancel()
+	// A node that requires an API key, for the form's Test (Authentication failed:).
+	keyNode := weaviatetest.Start(t, weaviatenode.APIKey)
 	configDir := t.TempDir()
 	add := exec.Command(cli, "--config-dir", configDir, "connection", "add", "--name", "Demo Weaviate", "--host", node.Host, "--port", fmt.Sprint(node.Port))
 	add.Env = append(os.Environ(), keyringEnv...)
@@ -202,6 +204,7 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 	run.Dir = filepath.Join(root, "tests", "e2e")
 	run.Env = append(os.Environ(), "APP_E2E_URL="+devURL, "APP_E2E_CLI="+cli, "APP_E2E_CONFIG_DIR="+configDir,
 		fmt.Sprintf("APP_E2E_DEMO_ADDR=%s:%d", node.Host, node.Port), "APP_E2E_UNREACHABLE_PORT="+fmt.Sprint(freePort(t)),
+		fmt.Sprintf("APP_E2E_APIKEY_ADDR=%s:%d", keyNode.Host, keyNode.Port),
 		"APP_E2E_ARTIFACTS="+art, "CHROMIUM="+chromium)
 	var stderr bytes.Buffer
 	run.Stderr = &stderr

@@ -8,6 +8,9 @@
 //   APP_E2E_DEMO_ADDR    host:port of the real weaviate node with the demo data (Article,
 //                        Author) that the saved connection "Demo Weaviate" points at
 //   APP_E2E_UNREACHABLE_PORT  a loopback port nothing listens on
+//   APP_E2E_APIKEY_ADDR  host:port of a real weaviate node that requires an API key
+// The dev app's plugin registry (a real signed registry published by the project's
+// publisher) offers the Weaviate driver plugin, which is not installed when the page loads.
 //   CHROMIUM             the browser (default /usr/bin/chromium)
 import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
@@ -19,6 +22,7 @@ const configDir = need("APP_E2E_CONFIG_DIR");
 const artifacts = need("APP_E2E_ARTIFACTS");
 const demoAddr = need("APP_E2E_DEMO_ADDR");
 const unreachablePort = need("APP_E2E_UNREACHABLE_PORT");
+const apiKeyAddr = need("APP_E2E_APIKEY_ADDR");
 
 function need(name) {
   const v = process.env[name];
@@ -77,7 +81,110 @@ try {
   const list = page.getByRole("tree", { name: "Saved connections" });
   const connections = list.locator('[role="treeitem"][aria-level="1"]');
   const demo = list.getByRole("treeitem", { name: "Demo Weaviate", exact: true });
+  const sidebar = page.getByRole("navigation", { name: "Connections" });
+  const [demoHost, demoPort] = demoAddr.split(":");
 
+  // SPEC A.3, install path 3: Settings, Plugins.
+  await check("Settings, Plugins lists the registry's Weaviate plugin as not installed, with its version", async () => {
+    await page.getByRole("tree", { name: "Saved connections" }).waitFor({ timeout: 30_000 });
+    await page.keyboard.press("Control+,");
+    const row = page.getByRole("listitem", { name: "Weaviate" });
+    await row.waitFor({ timeout: 30_000 });
+    const text = await row.innerText();
+    assert(text.includes("not installed") && text.includes("Available: 1.0.0") && text.includes("Publisher: App"), `row is ${JSON.stringify(text)}`);
+    await page.screenshot({ path: join(artifacts, "e2e-settings-plugins.png") });
+    await page.getByRole("button", { name: "Close Settings" }).click();
+  });
+
+  // SPEC A.3, install path 1: the connection-type chooser offers the download first.
+  await check("the chooser offers the Weaviate driver's download (version, size, publisher) before the form; Back returns", async () => {
+    await sidebar.getByRole("button", { name: "New connection" }).click();
+    await page.getByRole("list", { name: "Database types" }).waitFor({ timeout: 5_000 });
+    await page.screenshot({ path: join(artifacts, "e2e-chooser.png") });
+    await page.getByRole("list", { name: "Database types" }).getByRole("button", { name: /Weaviate/ }).click();
+    const offer = page.getByRole("dialog", { name: "Download the Weaviate driver" });
+    await offer.waitFor({ timeout: 15_000 });
+    const text = await offer.innerText();
+    assert(/Version\s*1\.0\.0/.test(text) && /Publisher\s*App/.test(text) && / MB/.test(text), `offer is ${JSON.stringify(text)}`);
+    assert((await page.getByRole("textbox", { name: "Host" }).count()) === 0, "the form opened before the download");
+    await page.screenshot({ path: join(artifacts, "e2e-offer.png") });
+    await offer.getByRole("button", { name: "Back" }).click();
+    await page.getByRole("list", { name: "Database types" }).waitFor({ timeout: 5_000 });
+  });
+
+  await check("accepting downloads and installs the plugin, then opens the connection form", async () => {
+    await page.getByRole("list", { name: "Database types" }).getByRole("button", { name: /Weaviate/ }).click();
+    await page.getByRole("button", { name: /Download \(.* MB\) and continue/ }).click();
+    await page.getByRole("textbox", { name: "Host" }).waitFor({ timeout: 60_000 });
+    assert((await page.getByRole("textbox", { name: /Database/ }).count()) === 0, "the form has a Database field");
+    await page.screenshot({ path: join(artifacts, "e2e-form.png") });
+  });
+
+  await check("the form's Test shows the server version of the demo node", async () => {
+    await page.getByRole("textbox", { name: "Name" }).fill("Form Weaviate");
+    await page.getByRole("textbox", { name: "Host" }).fill(demoHost);
+    await page.getByRole("textbox", { name: "Port" }).fill(demoPort);
+    await page.getByRole("button", { name: "Test", exact: true }).click();
+    await page.getByText(/^Connected: Weaviate \d+\.\d+/).waitFor({ timeout: 30_000 });
+  });
+
+  await check("the form's Test shows the real Authentication failed: text of an API-key node", async () => {
+    const [h, p] = apiKeyAddr.split(":");
+    await page.getByRole("textbox", { name: "Host" }).fill(h);
+    await page.getByRole("textbox", { name: "Port" }).fill(p);
+    await page.getByRole("combobox", { name: "Auth Method" }).selectOption("API Key");
+    await page.getByLabel("API Key", { exact: true }).fill("not-the-key");
+    await page.getByRole("button", { name: "Test", exact: true }).click();
+    const alert = page.locator(".conn-form").getByRole("alert");
+    await alert.waitFor({ timeout: 30_000 });
+    const text = await alert.innerText();
+    assert(text.startsWith("Authentication failed:") && !text.includes("not-the-key"), `alert is ${JSON.stringify(text)}`);
+    await page.screenshot({ path: join(artifacts, "e2e-form-auth-failed.png") });
+  });
+
+  await check("the form's Test shows Connection failed: for a closed port", async () => {
+    await page.getByRole("combobox", { name: "Auth Method" }).selectOption("None");
+    await page.getByRole("textbox", { name: "Host" }).fill("127.0.0.1");
+    await page.getByRole("textbox", { name: "Port" }).fill(unreachablePort);
+    await page.getByRole("button", { name: "Test", exact: true }).click();
+    const alert = page.locator(".conn-form").getByRole("alert");
+    await alert.waitFor({ timeout: 30_000 });
+    const text = await alert.innerText();
+    assert(text.startsWith("Connection failed:"), `alert is ${JSON.stringify(text)}`);
+  });
+
+  await check("Save adds the connection to the sidebar and opens it", async () => {
+    await page.getByRole("textbox", { name: "Host" }).fill(demoHost);
+    await page.getByRole("textbox", { name: "Port" }).fill(demoPort);
+    await page.getByRole("button", { name: "Save" }).click();
+    await list.getByRole("treeitem", { name: "Form Weaviate" }).waitFor({ timeout: 10_000 });
+    await page.getByRole("tab", { name: "Form Weaviate", selected: true }).waitFor({ timeout: 10_000 });
+    await page.getByRole("heading", { level: 2, name: "Form Weaviate" }).waitFor({ timeout: 10_000 });
+  });
+
+  await check("uninstall is refused while a connection of its type is open, with the reason", async () => {
+    await list.getByRole("treeitem", { name: "Form Weaviate" }).locator('.status-dot[data-status="ready"]').waitFor({ timeout: 30_000 });
+    await page.keyboard.press("Control+,");
+    const row = page.getByRole("listitem", { name: "Weaviate" });
+    await row.getByRole("button", { name: "Uninstall Weaviate" }).click();
+    const alert = row.getByRole("alert");
+    await alert.waitFor({ timeout: 15_000 });
+    const text = await alert.innerText();
+    assert(text.includes("cannot be uninstalled while a connection of that type is open"), `alert is ${JSON.stringify(text)}`);
+  });
+
+  await check("after its connection is closed, Settings uninstalls the plugin", async () => {
+    await page.getByRole("tab", { name: "Form Weaviate" }).click();
+    await page.getByRole("button", { name: "Disconnect" }).click();
+    await page.getByRole("tab", { name: "Settings" }).click();
+    const row = page.getByRole("listitem", { name: "Weaviate" });
+    await row.getByRole("button", { name: "Uninstall Weaviate" }).click();
+    await row.getByRole("button", { name: "Install Weaviate" }).waitFor({ timeout: 15_000 });
+    assert((await row.innerText()).includes("not installed"), "still installed");
+    await page.getByRole("button", { name: "Close Settings" }).click();
+  });
+
+  // SPEC A.3, install path 2: opening a saved connection installs the plugin without asking.
   await check("the saved connection from the real backend is listed with type and host:port", async () => {
     const option = connections.filter({ hasText: "Demo Weaviate" });
     await option.waitFor({ timeout: 30_000 });
@@ -88,6 +195,7 @@ try {
 
   await check("Enter on the focused tree opens the connection in a tab", async () => {
     await list.focus();
+    await page.keyboard.press("Home");
     await page.keyboard.press("Enter");
     await page.getByRole("tab", { name: "Demo Weaviate", selected: true }).waitFor({ timeout: 5_000 });
     await page.getByRole("heading", { level: 2, name: "Demo Weaviate" }).waitFor({ timeout: 5_000 });
@@ -105,6 +213,16 @@ try {
     const expanded = await demo.getAttribute("aria-expanded");
     assert(expanded === "true", `aria-expanded is ${expanded}`);
     await page.screenshot({ path: join(artifacts, "e2e-collections.png") });
+  });
+
+  await check("opening the saved connection installed the missing plugin without asking", async () => {
+    const n = await page.getByRole("dialog", { name: /Download the/ }).count();
+    assert(n === 0, "an offer was shown for a saved connection");
+    await page.keyboard.press("Control+,");
+    const row = page.getByRole("listitem", { name: "Weaviate" });
+    await row.getByRole("button", { name: "Uninstall Weaviate" }).waitFor({ timeout: 15_000 });
+    assert((await row.innerText()).includes("Installed: 1.0.0"), `row is ${JSON.stringify(await row.innerText())}`);
+    await page.getByRole("button", { name: "Close Settings" }).click();
   });
 
   await check("opening Article shows a read-only grid whose first column is uuid and last is vector", async () => {
@@ -144,7 +262,7 @@ try {
     });
     await connections.filter({ hasText: "Added Later" }).waitFor({ timeout: 10_000 });
     const n = await connections.count();
-    assert(n === 2, `${n} connections listed, want 2`);
+    assert(n === 3, `${n} connections listed, want 3 (the CLI's, the form's and the new one)`);
   });
 
   await check("opening a connection to a closed port shows the driver's Connection failed message", async () => {
