@@ -84,7 +84,7 @@ func (a *PluginsAPI) List() (PluginListDTO, error) {
 	var list []plugins.Listing
 	var err error
 	if a.registryErr != nil {
-		err = a.registryErr
+		err = pluginError(a.registryErr)
 	} else {
 		list, err = a.m.List(ctx)
 	}
@@ -175,10 +175,12 @@ func (a *PluginsAPI) Uninstall(name string) ([]string, error) {
 }
 
 // pluginError gives a refused plugin operation the code CodePlugin; its text is already a
-// sentence for the user.
+// sentence for the user. A registry that cannot be used (a malformed URL or key in the
+// environment or the settings) is such a refusal too; a cancelled or timed-out call keeps
+// its own code.
 func pluginError(err error) error {
 	var re *registry.Error
-	if errors.As(err, &re) {
+	if errors.As(err, &re) || errorCode(err) == CodeInternal {
 		return &codedError{code: CodePlugin, err: err}
 	}
 	return err

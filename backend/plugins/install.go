@@ -72,9 +72,17 @@ func (m *Manager) install(ctx context.Context, name string, update bool, report 
 	}
 	idx, err := m.Index(ctx)
 	if err != nil {
+		if installed && !update && registry.CodeOf(err) != registry.CodeCancelled && ctx.Err() == nil {
+			// Install of an installed plugin needs no registry: what is there stays (offline,
+			// or a registry that dropped the plugin). Only the newer version goes unknown.
+			return Result{Plugin: name, Version: cur.Version, Path: cur.Path()}, nil
+		}
 		return Result{}, err
 	}
 	p, ok := idx.Plugin(name)
+	if !ok && installed && !update {
+		return Result{Plugin: name, Version: cur.Version, Path: cur.Path()}, nil
+	}
 	if !ok {
 		return Result{}, &Error{Code: registry.CodeNotFound, Msg: fmt.Sprintf("The plugin registry at %s has no plugin named %q (it lists: %s).", registry.Display(idx.URL), name, strings.Join(idx.Names(), ", "))}
 	}

@@ -99,6 +99,25 @@ func TestInstall(t *testing.T) {
 	}
 }
 
+// An installed plugin stays usable when its registry is gone: install says it is there,
+// update says why it cannot look for a newer version.
+func TestInstallOfAnInstalledPluginNeedsNoRegistry(t *testing.T) {
+	r := published(t)
+	m, dir := manager(t, r.Source(r.FileURL()), nil)
+	if _, err := m.Install(context.Background(), "weaviate", nil); err != nil {
+		t.Fatal(err)
+	}
+	gone := registry.Source{URL: "http://127.0.0.1:9/index.json", Keys: r.Source("").Keys}
+	offline := plugins.New(plugins.Options{ConfigDir: dir, AppVersion: "0.1.0", Source: gone, Log: quietLog()})
+	res, err := offline.Install(context.Background(), "weaviate", nil)
+	if err != nil || res.Changed || res.Version != "1.0.0" {
+		t.Fatalf("install with the registry gone: %#v %v", res, err)
+	}
+	if _, err := offline.Update(context.Background(), "weaviate", nil); registry.CodeOf(err) != registry.CodeUnreachable {
+		t.Fatalf("update with the registry gone: %v", err)
+	}
+}
+
 func TestNotInstalled(t *testing.T) {
 	m, _ := manager(t, published(t).Source(""), nil)
 	_, err := m.Binary("weaviate")

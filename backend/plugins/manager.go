@@ -7,6 +7,7 @@
 //
 //	.lock                      held while anything is installed or removed (any process)
 //	.tmp-<name>-<random>/      one install in progress: the download and the unpacked version
+//	.trash-<name>-<time>/      a version being removed (uninstall, update), until swept
 //	<name>/<version>/          an installed version: the program, plugin.json, .lock
 //
 // A version directory appears only by renaming a fully written and checked one; a refused or

@@ -164,7 +164,8 @@ func (h *Host) process(name string) (*proc, error) {
 	return p, nil
 }
 
-// Stop stops the named plugin's process, if one runs (before an uninstall or update).
+// Stop stops the named plugin's process, if one runs (before an uninstall; an update leaves
+// a running process on the old version until it stops).
 // Its connections then answer "Connection failed: driver stopped".
 func (h *Host) Stop(name string) {
 	h.mu.Lock()

@@ -231,7 +231,7 @@ func isNotFound(err error) bool {
 
 func unreachable(where string, err error) error {
 	return &Error{Code: CodeUnreachable, Err: err,
-		Msg: fmt.Sprintf("The plugin registry at %s cannot be reached: %s. Check the address (--registry, $%s) and the network.", where, Reason(err), EnvRegistry)}
+		Msg: fmt.Sprintf("The plugin registry at %s cannot be reached: %s. Check the address (--registry, $%s or the setting plugins.registry) and the network.", where, Reason(err), EnvRegistry)}
 }
 
 // Reason says in a few words why a request failed, without Go's error wording.

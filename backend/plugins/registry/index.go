@@ -4,7 +4,7 @@
 //
 // Trust: an index is read only after its signature verified against a trusted key: the
 // official key embedded in the app (Official), plus a key the user named explicitly
-// (--registry-key, $APP_PLUGIN_REGISTRY_KEY). Nothing of an unverified index is used, except
+// (--registry-key, $APP_PLUGIN_REGISTRY_KEY, the setting plugins.registryKey). Nothing of an unverified index is used, except
 // its keyId to say which key signed it.
 package registry
 

@@ -38,7 +38,7 @@ func Verify(raw, sigText []byte, keys []PublicKey, where string) (PublicKey, err
 		claimed = "that is not named in the index"
 	}
 	return PublicKey{}, &Error{Code: CodeUnknownKey,
-		Msg: fmt.Sprintf("The plugin registry at %s is signed with key %s, which this app does not trust. If you trust this registry, give its public key with --registry-key (or $APP_PLUGIN_REGISTRY_KEY).", where, claimed)}
+		Msg: fmt.Sprintf("The plugin registry at %s is signed with key %s, which this app does not trust. If you trust this registry, give its public key with --registry-key, $APP_PLUGIN_REGISTRY_KEY or the setting plugins.registryKey.", where, claimed)}
 }
 
 // claimedKey reads only the keyId of unverified index bytes, to name the key in a message.
