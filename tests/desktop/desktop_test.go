@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -138,11 +139,17 @@ func openWindowWith(ctx context.Context, t *testing.T, gtkTheme string, conns ..
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The Weaviate driver is a plugin: the app installs it from this registry when it
-	// opens the first saved connection (SPEC A.3).
+	// The Weaviate driver is a plugin, installed here with the app's CLI from a registry the
+	// project publishes, so that opening a connection paints the same way every run (the
+	// install-on-open path is proven by tests/e2e, where the DOM can be waited on).
 	reg, err := pluginpub.PublishDev(ctx, t.TempDir(), "1.0.0")
 	if err != nil {
 		t.Fatalf("publish the driver plugin into a dev registry: %v", err)
+	}
+	install := exec.CommandContext(ctx, bin, "--config-dir", w.configDir, "plugin", "install", "weaviate")
+	install.Env = append(append(os.Environ(), keyringEnv...), reg.Env()...)
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("app plugin install weaviate: %v\n%s", err, out)
 	}
 	w.cmd = exec.Command(bin, "--config-dir", w.configDir, "--mcp-port", "0")
 	w.cmd.Env = w.d.Env(append(append(keyringEnv, reg.Env()...),
@@ -260,6 +267,42 @@ func TestWindowOpensTheDemoConnectionAndShowsItsCollections(t *testing.T) {
 		}
 		t.Logf("after opening Article %s: %.1f%% of pixels changed", article, 100*frac)
 	})
+
+	t.Run("an app killed with SIGKILL leaves no plugin process", func(t *testing.T) {
+		plugins := pluginProcesses(w.configDir)
+		if len(plugins) == 0 {
+			t.Fatalf("no weaviate-driver process of %s runs while a connection is open", w.configDir)
+		}
+		if err := syscall.Kill(w.cmd.Process.Pid, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		<-w.exited
+		deadline := time.Now().Add(15 * time.Second)
+		for left := pluginProcesses(w.configDir); len(left) > 0; left = pluginProcesses(w.configDir) {
+			if time.Now().After(deadline) {
+				t.Fatalf("plugin processes %v outlived the killed app by 15 s", left)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+}
+
+// pluginProcesses lists the pids of running programs installed under configDir/plugins.
+func pluginProcesses(configDir string) []int {
+	prefix := filepath.Join(configDir, "plugins") + string(filepath.Separator)
+	entries, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		exe, err := os.Readlink(filepath.Join("/proc", e.Name(), "exe"))
+		if err == nil && strings.HasPrefix(exe, prefix) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 func TestWindowShowsSavedConnectionsAndOpensOneWithTheKeyboard(t *testing.T) {
