@@ -1,4 +1,4 @@
-import { render, screen, within } from "@testing-library/react";
+import { act, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { ApiProvider } from "./api";
@@ -98,7 +98,7 @@ describe("App shell", () => {
     await screen.findByRole("tree");
     api.explorer.connect = () => new Promise(() => {});
     await userEvent.keyboard("{Enter}");
-    api.emitProgress({ plugin: "weaviate", version: "1.0.0", done: 1, total: 4, connectionId: "a" });
+    act(() => api.emitProgress({ plugin: "weaviate", version: "1.0.0", done: 1, total: 4, connectionId: "a" }));
     expect(await screen.findByRole("progressbar", { name: "Installing the Weaviate driver" })).toHaveAttribute("aria-valuenow", "25");
   });
 });

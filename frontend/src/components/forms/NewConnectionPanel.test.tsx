@@ -1,4 +1,4 @@
-import { render, screen } from "@testing-library/react";
+import { act, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { ApiError, ApiProvider } from "../../api";
@@ -40,10 +40,10 @@ describe("connection-type chooser (SPEC A.3)", () => {
     const { api } = renderPanel({ plugins: { install: () => install.promise } });
     await userEvent.click(screen.getByRole("button", { name: /Weaviate/ }));
     await userEvent.click(await screen.findByRole("button", { name: /Download \(5.3 MB\) and continue/ }));
-    api.emitProgress({ plugin: "weaviate", version: "1.0.0", done: 2_772_530, total: 5_545_060, connectionId: "" });
+    act(() => api.emitProgress({ plugin: "weaviate", version: "1.0.0", done: 2_772_530, total: 5_545_060, connectionId: "" }));
     const bar = await screen.findByRole("progressbar", { name: "Downloading Weaviate 1.0.0" });
     expect(bar).toHaveAttribute("aria-valuenow", "50");
-    install.resolve({ plugin: "weaviate", version: "1.0.0", previous: "", changed: true, available: "" });
+    await act(async () => install.resolve({ plugin: "weaviate", version: "1.0.0", previous: "", changed: true, available: "" }));
     expect(await screen.findByRole("textbox", { name: "Host" })).toHaveValue("localhost");
   });
 
