@@ -125,6 +125,8 @@ export function App() {
           explorer={explorer}
           onOpenTable={ws.openTable}
           onNewConnection={ws.openNewConnection}
+          onDuplicate={(c) => void duplicateConnection(c)}
+          onDelete={(c) => void deleteConnection(c)}
           onSaved={(key, c) => void onSaved(key, c)}
         />
       </div>

@@ -395,3 +395,105 @@ func TestWindowFollowsTheSystemDarkPreference(t *testing.T) {
 		t.Fatalf("mean luminance %.2f, want < 0.25 for the dark theme", lum)
 	}
 }
+
+// savedNames lists the saved connections of a config dir with the app's own CLI.
+func savedNames(ctx context.Context, t *testing.T, configDir string) []string {
+	t.Helper()
+	cmd := exec.CommandContext(ctx, requireWindow(t), "--config-dir", configDir, "connection", "list", "--json")
+	cmd.Env = append(os.Environ(), keyringEnv...)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("app connection list: %v", err)
+	}
+	var list []struct{ Name string }
+	if err := json.Unmarshal(out, &list); err != nil {
+		t.Fatalf("app connection list --json printed %q: %v", out, err)
+	}
+	names := make([]string, 0, len(list))
+	for _, c := range list {
+		names = append(names, c.Name)
+	}
+	return names
+}
+
+// Issue 10: deleting a connection asks in the app's own native dialog (Wails MessageDialog,
+// GTK Yes/No under Xvfb), which names it; closing the dialog keeps the connection, Yes
+// deletes it.
+func TestDeleteAsksInTheNativeDialog(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	w := openWindow(ctx, t, "Adwaita", "Doomed", "Kept")
+	if _, err := waitPainted(ctx, w.d, w.id, filepath.Join(w.art, "before-delete.png")); err != nil {
+		t.Fatalf("%v\napp log:\n%s", err, w.logTail())
+	}
+	ask := func(t *testing.T) string {
+		t.Helper()
+		if err := w.d.Focus(ctx, w.id); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.d.Key(ctx, w.id, "Delete"); err != nil {
+			t.Fatal(err)
+		}
+		dctx, dcancel := context.WithTimeout(ctx, 30*time.Second)
+		defer dcancel()
+		dialog, err := w.d.FindWindow(dctx, "^Delete connection$", w.exited)
+		if err != nil {
+			t.Fatalf("%v\napp log:\n%s", err, w.logTail())
+		}
+		return dialog
+	}
+	waitGone := func(t *testing.T, dialog string) {
+		t.Helper()
+		for {
+			cmd := exec.CommandContext(ctx, "xdotool", "search", "--onlyvisible", "--name", "^Delete connection$")
+			cmd.Env = w.d.Env()
+			if out, _ := cmd.Output(); !strings.Contains(string(out), dialog) {
+				return
+			}
+			select {
+			case <-ctx.Done():
+				t.Fatal("the dialog did not close")
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	}
+
+	t.Run("Delete opens the native dialog; closing it (Escape) keeps the connection", func(t *testing.T) {
+		dialog := ask(t)
+		shot := filepath.Join(w.art, "delete-dialog.png")
+		if err := w.d.Screenshot(ctx, "root", shot); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.d.Focus(ctx, dialog); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.d.Key(ctx, dialog, "Escape"); err != nil {
+			t.Fatal(err)
+		}
+		waitGone(t, dialog)
+		if got := savedNames(ctx, t, w.configDir); strings.Join(got, ",") != "Doomed,Kept" {
+			t.Fatalf("after closing the dialog the saved connections are %v", got)
+		}
+	})
+	t.Run("Yes in the native dialog deletes the connection, and only it", func(t *testing.T) {
+		dialog := ask(t)
+		if err := w.d.Focus(ctx, dialog); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.d.Key(ctx, dialog, "alt+y"); err != nil {
+			t.Fatal(err)
+		}
+		waitGone(t, dialog)
+		for {
+			got := savedNames(ctx, t, w.configDir)
+			if strings.Join(got, ",") == "Kept" {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				t.Fatalf("after Yes the saved connections are %v", got)
+			case <-time.After(200 * time.Millisecond):
+			}
+		}
+	})
+}

@@ -91,3 +91,27 @@ describe("connection form (SPEC A Connection settings, A.4)", () => {
     expect(onCancel).toHaveBeenCalled();
   });
 });
+
+describe("edit form actions", () => {
+  it("an edited connection can be duplicated and deleted from the form; a new one cannot", async () => {
+    const onDuplicate = vi.fn();
+    const onDelete = vi.fn();
+    const api = fakeApi(async () => []);
+    const { unmount } = render(
+      <ApiProvider api={api}>
+        <ConnectionFormPanel initial={connectionForm({ id: "c1", name: "Cloud" })} onSaved={() => {}} onCancel={() => {}} onDuplicate={onDuplicate} onDelete={onDelete} />
+      </ApiProvider>,
+    );
+    await userEvent.click(screen.getByRole("button", { name: "Duplicate" }));
+    await userEvent.click(screen.getByRole("button", { name: "Delete" }));
+    expect(onDuplicate).toHaveBeenCalledTimes(1);
+    expect(onDelete).toHaveBeenCalledTimes(1);
+    unmount();
+    render(
+      <ApiProvider api={api}>
+        <ConnectionFormPanel initial={connectionForm()} onSaved={() => {}} onCancel={() => {}} onDuplicate={onDuplicate} onDelete={onDelete} />
+      </ApiProvider>,
+    );
+    expect(screen.queryByRole("button", { name: "Delete" })).not.toBeInTheDocument();
+  });
+});

@@ -23,6 +23,9 @@ interface Props {
   initial: ConnectionForm;
   onSaved: (c: Connection) => void;
   onCancel: () => void;
+  /** Shown when editing: duplicate or delete the saved connection (delete asks natively). */
+  onDuplicate?: () => void;
+  onDelete?: () => void;
 }
 
 /**
@@ -31,7 +34,7 @@ interface Props {
  * file; then what AI clients may do with it. Test connects with the values as they are;
  * Save (Enter) stores them. There is no Database field and no SSH tab for this type.
  */
-export function ConnectionFormPanel({ initial, onSaved, onCancel }: Props) {
+export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, onDelete }: Props) {
   const api = useApi();
   const [form, setForm] = useState<ConnectionForm>(initial);
   const [apiKey, setApiKey] = useState("");
@@ -244,6 +247,16 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel }: Props) {
           <button type="button" className="btn" onClick={() => void runTest()} disabled={test.status === "testing"}>
             Test
           </button>
+          {editing && onDuplicate && (
+            <button type="button" className="btn" onClick={onDuplicate}>
+              Duplicate
+            </button>
+          )}
+          {editing && onDelete && (
+            <button type="button" className="btn btn--danger" onClick={onDelete}>
+              Delete
+            </button>
+          )}
           <span className="panel__spacer" />
           <button type="button" className="btn" onClick={onCancel}>
             Cancel

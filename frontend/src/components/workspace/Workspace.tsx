@@ -22,6 +22,8 @@ interface Props {
   explorer: Explorer;
   onOpenTable: (c: Connection, table: string) => void;
   onNewConnection: () => void;
+  onDuplicate: (c: Connection) => void;
+  onDelete: (c: Connection) => void;
   /** onSaved closes the form tab whose key is given, after a connection was saved. */
   onSaved: (tabKey: string, c: Connection) => void;
 }
@@ -38,6 +40,8 @@ export function Workspace({
   explorer,
   onOpenTable,
   onNewConnection,
+  onDuplicate,
+  onDelete,
   onSaved,
 }: Props) {
   return (
@@ -49,7 +53,14 @@ export function Workspace({
           <NewConnectionPanel onSaved={(c) => onSaved(active.key, c)} onCancel={() => onClose(active.key)} />
         )}
         {active?.kind === "edit-connection" && (
-          <EditConnection key={active.key} connection={active.connection} onSaved={(c) => onSaved(active.key, c)} onCancel={() => onClose(active.key)} />
+          <EditConnection
+            key={active.key}
+            connection={active.connection}
+            onSaved={(c) => onSaved(active.key, c)}
+            onCancel={() => onClose(active.key)}
+            onDuplicate={() => onDuplicate(active.connection)}
+            onDelete={() => onDelete(active.connection)}
+          />
         )}
         {active?.kind === "connection" && (
           <ConnectionPanel
@@ -75,7 +86,19 @@ export function Workspace({
 }
 
 /** EditConnection loads a saved connection into the form (never its API key). */
-function EditConnection({ connection, onSaved, onCancel }: { connection: Connection; onSaved: (c: Connection) => void; onCancel: () => void }) {
+function EditConnection({
+  connection,
+  onSaved,
+  onCancel,
+  onDuplicate,
+  onDelete,
+}: {
+  connection: Connection;
+  onSaved: (c: Connection) => void;
+  onCancel: () => void;
+  onDuplicate: () => void;
+  onDelete: () => void;
+}) {
   const api = useApi();
   const [form, setForm] = useState<ConnectionForm | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
@@ -98,7 +121,7 @@ function EditConnection({ connection, onSaved, onCancel }: { connection: Connect
       </section>
     );
   if (!form) return <section className="panel" aria-label={`Edit ${connection.name}`} aria-busy="true" />;
-  return <ConnectionFormPanel initial={form} onSaved={onSaved} onCancel={onCancel} />;
+  return <ConnectionFormPanel initial={form} onSaved={onSaved} onCancel={onCancel} onDuplicate={onDuplicate} onDelete={onDelete} />;
 }
 
 function tableCount(explorer: Explorer, connectionId: string, table: string): number | null | undefined {
