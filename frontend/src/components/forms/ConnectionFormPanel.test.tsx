@@ -85,6 +85,16 @@ describe("connection form (SPEC A Connection settings, A.4)", () => {
     expect(save).toHaveBeenCalledWith(expect.objectContaining({ id: "c1" }), "");
   });
 
+  it("a key typed before switching back to Auth Method None is not sent", async () => {
+    const save = vi.fn(async () => ({ ...connectionForm(), id: "n1", name: "N", createdAt: "", skipTLSVerify: false }));
+    renderForm(connectionForm({ name: "N" }), { connections: { save: save as never } });
+    await userEvent.selectOptions(screen.getByRole("combobox", { name: "Auth Method" }), "API Key");
+    await userEvent.type(screen.getByLabelText("API Key"), "typed-key");
+    await userEvent.selectOptions(screen.getByRole("combobox", { name: "Auth Method" }), "None");
+    await userEvent.click(screen.getByRole("button", { name: "Save" }));
+    expect(save).toHaveBeenCalledWith(expect.objectContaining({ authMethod: "None" }), "");
+  });
+
   it("Escape cancels", async () => {
     const { onCancel } = renderForm(connectionForm());
     await userEvent.keyboard("{Escape}");

@@ -53,13 +53,16 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
     setProblem("");
   };
   const suggestion = cloudSuggestion(form);
+  // A key typed before switching Auth Method to None is not sent: the backend refuses a key
+  // without API Key auth, and it would be a secret sent for nothing.
+  const keyToSend = form.authMethod === "API Key" ? apiKey : "";
 
   const runTest = async () => {
-    const p = formProblem(form, apiKey, false);
+    const p = formProblem(form, keyToSend, false);
     if (p) return setProblem(p);
     setTest({ status: "testing" });
     try {
-      const r = await api.connections.test(form, apiKey);
+      const r = await api.connections.test(form, keyToSend);
       setTest({ status: "ok", serverVersion: r.serverVersion });
     } catch (reason) {
       setTest({ status: "failed", error: parseApiError(reason) });
@@ -68,11 +71,11 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
 
   const save = async (e?: FormEvent) => {
     e?.preventDefault();
-    const p = formProblem(form, apiKey, true);
+    const p = formProblem(form, keyToSend, true);
     if (p) return setProblem(p);
     setSaving(true);
     try {
-      onSaved(await api.connections.save(form, apiKey));
+      onSaved(await api.connections.save(form, keyToSend));
     } catch (reason) {
       setProblem(parseApiError(reason).message);
     } finally {
