@@ -467,7 +467,7 @@ func TestDeleteAsksInTheNativeDialog(t *testing.T) {
 		if err := w.d.Focus(ctx, dialog); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.d.Key(ctx, dialog, "Escape"); err != nil {
+		if err := w.d.KeyFocused(ctx, "Escape"); err != nil {
 			t.Fatal(err)
 		}
 		waitGone(t, dialog)
@@ -480,7 +480,7 @@ func TestDeleteAsksInTheNativeDialog(t *testing.T) {
 		if err := w.d.Focus(ctx, dialog); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.d.Key(ctx, dialog, "alt+y"); err != nil {
+		if err := w.d.KeyFocused(ctx, "alt+y"); err != nil {
 			t.Fatal(err)
 		}
 		waitGone(t, dialog)

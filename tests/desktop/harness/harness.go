@@ -194,6 +194,18 @@ func (d *Display) Key(ctx context.Context, window string, keys ...string) error 
 	return nil
 }
 
+// KeyFocused sends key strokes to whatever window has the keyboard focus (XTEST, as a real
+// keyboard would). GTK dialogs need this: `key --window` sends synthetic events to one
+// window id, and a GTK dialog's mapped id may not be the one that takes key events.
+func (d *Display) KeyFocused(ctx context.Context, keys ...string) error {
+	cmd := exec.CommandContext(ctx, "xdotool", append([]string{"key", "--clearmodifiers"}, keys...)...)
+	cmd.Env = d.Env()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("xdotool key %v: %v: %s", keys, err, out)
+	}
+	return nil
+}
+
 // Focus gives a window the keyboard focus (there is no window manager on Xvfb to do it).
 func (d *Display) Focus(ctx context.Context, window string) error {
 	cmd := exec.CommandContext(ctx, "xdotool", "windowfocus", "--sync", window)
