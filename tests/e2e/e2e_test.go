@@ -16,6 +16,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -152,6 +153,10 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 	if err != nil {
 		t.Fatalf("publish the driver plugin into a dev registry: %v", err)
 	}
+	// Served over loopback HTTP, as a registry is in the field.
+	regSrv := httptest.NewServer(http.FileServer(http.Dir(reg.Dir)))
+	t.Cleanup(regSrv.Close)
+	reg.URL = regSrv.URL + "/index.json"
 
 	d := harness.StartXvfb(t, 1440, 900)
 	port := freePort(t)
