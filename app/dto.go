@@ -153,3 +153,33 @@ func toFormDTO(c connections.Connection) ConnectionFormDTO {
 type TestResultDTO struct {
 	ServerVersion string `json:"serverVersion"`
 }
+
+// TokenDTO is one MCP token in Settings (never the token itself).
+type TokenDTO struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Level string `json:"level"`
+	// Connections are the ids the token is limited to; empty means every connection.
+	Connections []string `json:"connections"`
+	// ExpiresAt, CreatedAt and LastUsedAt are RFC 3339 in UTC ("" when none).
+	ExpiresAt  string `json:"expiresAt"`
+	CreatedAt  string `json:"createdAt"`
+	LastUsedAt string `json:"lastUsedAt"`
+	Expired    bool   `json:"expired"`
+}
+
+// TokenRequestDTO asks for a token: a unique name, a level (readOnly, readWrite,
+// fullAccess), the connection ids it is limited to (empty: all) and an expiry as
+// `app token create --expires` takes it ("" or "never" for none).
+type TokenRequestDTO struct {
+	Name        string   `json:"name"`
+	Level       string   `json:"level"`
+	Connections []string `json:"connections"`
+	Expires     string   `json:"expires"`
+}
+
+// CreatedTokenDTO is a new token with its secret, shown once.
+type CreatedTokenDTO struct {
+	Token  TokenDTO `json:"token"`
+	Secret string   `json:"secret"`
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"app/backend/auth"
 	"app/backend/connections"
 	"app/backend/driver"
 )
@@ -63,7 +64,7 @@ func errorCode(err error) string {
 		return ce.code
 	case errors.As(err, &de):
 		return string(de.Kind)
-	case errors.Is(err, connections.ErrNotFound):
+	case errors.Is(err, connections.ErrNotFound), errors.Is(err, auth.ErrNotFound):
 		return CodeNotFound
 	case errors.Is(err, context.DeadlineExceeded):
 		return string(driver.KindTimeout)

@@ -49,7 +49,7 @@ const shutdownTimeout = 10 * time.Second
 // and exits.
 func Run(c *core.Core, assets fs.FS) error {
 	if GeneratingBindings {
-		return wails.Run(&options.App{Title: "App", Bind: boundStructs(nil, nil, nil)})
+		return wails.Run(&options.App{Title: "App", Bind: boundStructs(nil, nil, nil, nil)})
 	}
 	if c == nil {
 		return errors.New("app.Run: no backend core")
@@ -62,6 +62,7 @@ func Run(c *core.Core, assets fs.FS) error {
 	pm, regErr := c.Plugins()
 	plugs := NewPluginsAPI(pm, regErr, core.PluginFor)
 	c.OnPluginProgress(plugs.connectionProgress)
+	tokens := NewTokensAPI(c.Tokens())
 	var stopWatch context.CancelFunc = func() {}
 
 	return wails.Run(&options.App{
@@ -76,7 +77,10 @@ func Run(c *core.Core, assets fs.FS) error {
 		LogLevel:         wailsLevel(c.Log().GetLevel()),
 		OnStartup: func(ctx context.Context) {
 			conns.startup(ctx)
-			conns.confirm = &nativeConfirmer{ctx: ctx}
+			dialogs := &nativeConfirmer{ctx: ctx}
+			conns.confirm = dialogs
+			tokens.startup(ctx)
+			tokens.confirm = dialogs
 			explorer.startup(ctx, wailsEmitter{ctx})
 			plugs.startup(ctx, wailsEmitter{ctx})
 			var wctx context.Context
@@ -94,7 +98,7 @@ func Run(c *core.Core, assets fs.FS) error {
 				log.WithError(err).Error("backend shutdown")
 			}
 		},
-		Bind: boundStructs(conns, explorer, plugs),
+		Bind: boundStructs(conns, explorer, plugs, tokens),
 		Linux: &linux.Options{
 			Icon:             appIcon,
 			ProgramName:      "app",
@@ -105,7 +109,7 @@ func Run(c *core.Core, assets fs.FS) error {
 
 // boundStructs lists every struct whose methods the frontend can call. With nil (binding
 // generation) it returns zero values of the same types.
-func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI, plugs *PluginsAPI) []any {
+func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI, plugs *PluginsAPI, tokens *TokensAPI) []any {
 	if conns == nil {
 		conns = &ConnectionsAPI{}
 	}
@@ -115,5 +119,8 @@ func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI, plugs *PluginsAP
 	if plugs == nil {
 		plugs = &PluginsAPI{}
 	}
-	return []any{conns, explorer, plugs}
+	if tokens == nil {
+		tokens = &TokensAPI{}
+	}
+	return []any{conns, explorer, plugs, tokens}
 }

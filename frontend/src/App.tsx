@@ -120,6 +120,7 @@ export function App() {
           onSelect={ws.setActiveKey}
           onClose={ws.close}
           hasConnections={connections.length > 0}
+          connections={connections}
           theme={theme.preference}
           onChooseTheme={theme.choose}
           explorer={explorer}

@@ -209,7 +209,7 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 	run.Dir = filepath.Join(root, "tests", "e2e")
 	run.Env = append(os.Environ(), "APP_E2E_URL="+devURL, "APP_E2E_CLI="+cli, "APP_E2E_CONFIG_DIR="+configDir,
 		fmt.Sprintf("APP_E2E_DEMO_ADDR=%s:%d", node.Host, node.Port), "APP_E2E_UNREACHABLE_PORT="+fmt.Sprint(freePort(t)),
-		fmt.Sprintf("APP_E2E_APIKEY_ADDR=%s:%d", keyNode.Host, keyNode.Port),
+		fmt.Sprintf("APP_E2E_APIKEY_ADDR=%s:%d", keyNode.Host, keyNode.Port), "APP_E2E_DISPLAY="+d.Name,
 		"APP_E2E_ARTIFACTS="+art, "CHROMIUM="+chromium)
 	var stderr bytes.Buffer
 	run.Stderr = &stderr

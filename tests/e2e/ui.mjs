@@ -9,11 +9,13 @@
 //                        Author) that the saved connection "Demo Weaviate" points at
 //   APP_E2E_UNREACHABLE_PORT  a loopback port nothing listens on
 //   APP_E2E_APIKEY_ADDR  host:port of a real weaviate node that requires an API key
+//   APP_E2E_DISPLAY      the Xvfb display of the dev app, whose native dialogs xdotool answers
 // The dev app's plugin registry (a real signed registry published by the project's
 // publisher) offers the Weaviate driver plugin, which is not installed when the page loads.
 //   CHROMIUM             the browser (default /usr/bin/chromium)
 import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 const url = need("APP_E2E_URL");
@@ -23,6 +25,40 @@ const artifacts = need("APP_E2E_ARTIFACTS");
 const demoAddr = need("APP_E2E_DEMO_ADDR");
 const unreachablePort = need("APP_E2E_UNREACHABLE_PORT");
 const apiKeyAddr = need("APP_E2E_APIKEY_ADDR");
+const display = need("APP_E2E_DISPLAY");
+
+/** answerDialog waits for the app's native dialog titled `title` and presses `keys` in it. */
+function answerDialog(title, keys) {
+  const env = { ...process.env, DISPLAY: display };
+  const ids = execFileSync("xdotool", ["search", "--sync", "--onlyvisible", "--name", `^${title}$`], { env, timeout: 30_000 })
+    .toString()
+    .trim()
+    .split(/\s+/);
+  execFileSync("xdotool", ["windowfocus", "--sync", ids[ids.length - 1]], { env, timeout: 10_000 });
+  execFileSync("xdotool", ["key", "--clearmodifiers", keys], { env, timeout: 10_000 });
+}
+
+/** mcpStatus sends tools/list to the running app's MCP endpoint with a bearer token. */
+async function mcpStatus(token) {
+  const { port } = JSON.parse(readFileSync(join(configDir, "mcp-handshake.json"), "utf8"));
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/list",
+    params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+  });
+  const r = await fetch(`http://127.0.0.1:${port}/mcp`, {
+    method: "POST",
+    body,
+    headers: {
+      "Content-Type": "application/json",
+      "MCP-Protocol-Version": "2026-07-28",
+      "Mcp-Method": "tools/list",
+      Authorization: `Bearer ${token}`,
+    },
+  });
+  return r.status;
+}
 
 function need(name) {
   const v = process.env[name];
@@ -303,6 +339,41 @@ try {
     const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     assert(bg === "rgb(21, 22, 26)", `body background is ${bg}`);
     await page.screenshot({ path: join(artifacts, "e2e-dark.png") });
+  });
+
+  // Issue 11: Settings, MCP tokens.
+  let secret = "";
+  await check("Settings creates a token, shows it once with a copy button, and the MCP endpoint accepts it", async () => {
+    await page.keyboard.press("Control+,");
+    const form = page.getByRole("form", { name: "Create a token" });
+    await form.getByLabel("Token name").fill("e2e-client");
+    await form.getByRole("button", { name: "Create token" }).click();
+    const shown = page.getByRole("status", { name: "New token" });
+    await shown.waitFor({ timeout: 10_000 });
+    secret = (await shown.locator("code").innerText()).trim();
+    assert(/^app_[A-Za-z0-9_-]{43}$/.test(secret), `token is ${JSON.stringify(secret)}`);
+    await shown.getByRole("button", { name: "Copy token" }).click();
+    await shown.getByRole("button", { name: "Copied" }).waitFor({ timeout: 5_000 });
+    const row = page.getByRole("row", { name: "e2e-client" });
+    const text = await row.innerText();
+    assert(text.includes("readOnly") && !text.includes(secret), `row is ${JSON.stringify(text)}`);
+    await page.screenshot({ path: join(artifacts, "e2e-settings-tokens.png") });
+    const status = await mcpStatus(secret);
+    assert(status === 200, `tools/list with the new token answered ${status}`);
+  });
+
+  await check("Revoke asks in the native dialog; after Yes the MCP endpoint refuses the token with 401", async () => {
+    await page.getByRole("button", { name: "Revoke e2e-client" }).click();
+    answerDialog("Revoke token", "alt+y");
+    await page.getByRole("row", { name: "e2e-client" }).waitFor({ state: "detached", timeout: 10_000 });
+    let status = 0;
+    for (let i = 0; i < 50; i++) {
+      status = await mcpStatus(secret);
+      if (status === 401) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    assert(status === 401, `tools/list with the revoked token answered ${status}`);
+    await page.getByRole("button", { name: "Close Settings" }).click();
   });
 
   await check("no errors in the page console", async () => {

@@ -20,5 +20,8 @@ export type {
   TableInfo,
   TableSettings,
   TestResult,
+  Token,
+  TokenRequest,
+  TokensApi,
 } from "./types";
 export { ApiProvider, useApi } from "./context";

@@ -223,9 +223,43 @@ export interface PluginsApi {
   onProgress(callback: (p: PluginProgress) => void): () => void;
 }
 
+/** An MCP token as Settings lists it (mirrors app.TokenDTO): never the token itself. */
+export interface Token {
+  id: string;
+  name: string;
+  /** "readOnly" | "readWrite" | "fullAccess" */
+  level: string;
+  /** Connection ids it is limited to; empty means every connection. */
+  connections: string[];
+  /** RFC 3339, "" when none. */
+  expiresAt: string;
+  createdAt: string;
+  lastUsedAt: string;
+  expired: boolean;
+}
+
+export interface TokenRequest {
+  name: string;
+  level: string;
+  connections: string[];
+  /** As `app token create --expires`: 30d, 2w, 12h, 2026-12-31, or "" / never. */
+  expires: string;
+}
+
+export interface TokensApi {
+  list(): Promise<Token[]>;
+  /** create returns the token's secret: the only time it is shown. */
+  create(req: TokenRequest): Promise<{ token: Token; secret: string }>;
+  /** revoke asks in a native dialog first; false when the user declined. */
+  revoke(id: string): Promise<boolean>;
+}
+
 /** Api is everything the UI can ask of the backend. Every method rejects with an ApiError. */
 export interface Api {
   connections: ConnectionsApi;
   explorer: ExplorerApi;
   plugins: PluginsApi;
+  tokens: TokensApi;
+  /** copy puts text on the system clipboard. */
+  copy(text: string): Promise<void>;
 }

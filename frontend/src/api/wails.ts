@@ -3,8 +3,9 @@
 import * as ConnectionsBinding from "../../wailsjs/go/app/ConnectionsAPI";
 import * as ExplorerBinding from "../../wailsjs/go/app/ExplorerAPI";
 import * as PluginsBinding from "../../wailsjs/go/app/PluginsAPI";
+import * as TokensBinding from "../../wailsjs/go/app/TokensAPI";
 import { app } from "../../wailsjs/go/models";
-import { EventsOn } from "../../wailsjs/runtime/runtime";
+import { ClipboardSetText, EventsOn } from "../../wailsjs/runtime/runtime";
 import type {
   Api,
   Column,
@@ -17,6 +18,7 @@ import type {
   PluginProgress,
   PluginResult,
   TableInfo,
+  Token,
 } from "./types";
 import { ApiError, parseApiError } from "./errors";
 
@@ -155,6 +157,19 @@ function toResult(dto: app.PluginResultDTO): PluginResult {
   return { plugin: dto.plugin, version: dto.version, previous: dto.previous, changed: dto.changed, available: dto.available };
 }
 
+function toToken(dto: app.TokenDTO): Token {
+  return {
+    id: dto.id,
+    name: dto.name,
+    level: dto.level,
+    connections: dto.connections ?? [],
+    expiresAt: dto.expiresAt,
+    createdAt: dto.createdAt,
+    lastUsedAt: dto.lastUsedAt,
+    expired: dto.expired,
+  };
+}
+
 /** toProgress reads the payload of EVENT_PLUGIN_PROGRESS (app.PluginProgressEvent). */
 export function toProgress(payload: unknown): PluginProgress {
   const p = (payload ?? {}) as Record<string, unknown>;
@@ -211,6 +226,18 @@ export function createWailsApi(): Api {
       update: (name) => call(async () => toResult(await PluginsBinding.Update(name))),
       uninstall: (name) => call(async () => (await PluginsBinding.Uninstall(name)) ?? []),
       onProgress: (callback) => EventsOn(EVENT_PLUGIN_PROGRESS, (payload: unknown) => callback(toProgress(payload))),
+    },
+    tokens: {
+      list: () => call(async () => ((await TokensBinding.List()) ?? []).map(toToken)),
+      create: (req) =>
+        call(async () => {
+          const r = await TokensBinding.Create(app.TokenRequestDTO.createFrom(req));
+          return { token: toToken(r.token), secret: r.secret };
+        }),
+      revoke: (id) => call(() => TokensBinding.Revoke(id)),
+    },
+    copy: async (text) => {
+      if (!(await ClipboardSetText(text))) throw new ApiError("internal", "The clipboard did not take the text.");
     },
   };
 }

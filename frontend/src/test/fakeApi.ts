@@ -12,6 +12,8 @@ import type {
   PluginProgress,
   PluginsApi,
   TableInfo,
+  Token,
+  TokensApi,
 } from "../api";
 
 export function connection(overrides: Partial<Connection> = {}): Connection {
@@ -150,11 +152,40 @@ export function fakePlugins(overrides: Partial<PluginsApi> = {}): PluginsApi & {
   };
 }
 
+/** fakeTokens: an in-memory token store; create returns "app_" + a counter as the secret. */
+export function fakeTokens(overrides: Partial<TokensApi> = {}): TokensApi {
+  let tokens: Token[] = [];
+  let n = 0;
+  return {
+    list: async () => tokens,
+    create: async (req) => {
+      n++;
+      const token: Token = {
+        id: `t${n}`,
+        name: req.name,
+        level: req.level,
+        connections: req.connections,
+        expiresAt: req.expires && req.expires !== "never" ? "2026-12-23T00:00:00Z" : "",
+        createdAt: "2026-11-23T00:00:00Z",
+        lastUsedAt: "",
+        expired: false,
+      };
+      tokens = [...tokens, token];
+      return { token, secret: `app_secret${n}` };
+    },
+    revoke: async (id) => {
+      tokens = tokens.filter((t) => t.id !== id);
+      return true;
+    },
+    ...overrides,
+  };
+}
+
 /** fakeApi answers list() with the given result: connections, a rejection, or a pending promise. */
 export function fakeApi(
   list: () => Promise<Connection[]>,
   explorer: Partial<ExplorerApi> = {},
-  more: { connections?: Partial<ConnectionsApi>; plugins?: Partial<PluginsApi> } = {},
+  more: { connections?: Partial<ConnectionsApi>; plugins?: Partial<PluginsApi>; tokens?: Partial<TokensApi>; copy?: (t: string) => Promise<void> } = {},
 ): Api & {
   calls: { list: number };
   emitChanged: () => void;
@@ -168,6 +199,8 @@ export function fakeApi(
   return {
     calls,
     plugins,
+    tokens: fakeTokens(more.tokens),
+    copy: more.copy ?? (async () => {}),
     emitProgress: plugins.emitProgress,
     emitChanged: () => listeners.forEach((l) => l()),
     emitDropped: (e) => dropListeners.forEach((l) => l(e)),

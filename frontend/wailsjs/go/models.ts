@@ -102,6 +102,64 @@ export namespace app {
 	        this.serverVersion = source["serverVersion"];
 	    }
 	}
+	export class TokenDTO {
+	    id: string;
+	    name: string;
+	    level: string;
+	    connections: string[];
+	    expiresAt: string;
+	    createdAt: string;
+	    lastUsedAt: string;
+	    expired: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new TokenDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.name = source["name"];
+	        this.level = source["level"];
+	        this.connections = source["connections"];
+	        this.expiresAt = source["expiresAt"];
+	        this.createdAt = source["createdAt"];
+	        this.lastUsedAt = source["lastUsedAt"];
+	        this.expired = source["expired"];
+	    }
+	}
+	export class CreatedTokenDTO {
+	    token: TokenDTO;
+	    secret: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new CreatedTokenDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.token = this.convertValues(source["token"], TokenDTO);
+	        this.secret = source["secret"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class GridDTO {
 	    columns: ColumnDTO[];
 	    rows: string[][];
@@ -349,6 +407,25 @@ export namespace app {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.serverVersion = source["serverVersion"];
+	    }
+	}
+	
+	export class TokenRequestDTO {
+	    name: string;
+	    level: string;
+	    connections: string[];
+	    expires: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new TokenRequestDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.level = source["level"];
+	        this.connections = source["connections"];
+	        this.expires = source["expires"];
 	    }
 	}
 

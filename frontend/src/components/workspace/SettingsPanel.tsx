@@ -1,15 +1,19 @@
 import type { ThemePreference } from "../../theme/theme";
+import type { Connection } from "../../api";
 import { PluginsSettings } from "./PluginsSettings";
+import { TokensSettings } from "./TokensSettings";
 
 const CHOICES: ThemePreference[] = ["system", "light", "dark"];
 
-/** SettingsPanel: appearance and the driver plugins; the MCP server and tokens join it later. */
+/** SettingsPanel: appearance, the MCP tokens and the driver plugins. */
 export function SettingsPanel({
   preference,
   onChoose,
+  connections = [],
 }: {
   preference: ThemePreference;
   onChoose: (p: ThemePreference) => void;
+  connections?: Connection[];
 }) {
   return (
     <section className="panel" aria-label="Settings">
@@ -33,6 +37,7 @@ export function SettingsPanel({
           ))}
         </div>
       </fieldset>
+      <TokensSettings connections={connections} />
       <PluginsSettings />
     </section>
   );

@@ -17,6 +17,7 @@ interface Props {
   onSelect: (key: string) => void;
   onClose: (key: string) => void;
   hasConnections: boolean;
+  connections: Connection[];
   theme: ThemePreference;
   onChooseTheme: (p: ThemePreference) => void;
   explorer: Explorer;
@@ -35,6 +36,7 @@ export function Workspace({
   onSelect,
   onClose,
   hasConnections,
+  connections,
   theme,
   onChooseTheme,
   explorer,
@@ -79,7 +81,7 @@ export function Workspace({
             count={tableCount(explorer, active.connection.id, active.table)}
           />
         )}
-        {active?.kind === "settings" && <SettingsPanel preference={theme} onChoose={onChooseTheme} />}
+        {active?.kind === "settings" && <SettingsPanel preference={theme} onChoose={onChooseTheme} connections={connections} />}
       </div>
     </main>
   );

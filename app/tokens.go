@@ -1,0 +1,138 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"app/backend/auth"
+)
+
+// TokenStore is the part of auth.Store the Settings panel needs.
+type TokenStore interface {
+	List(ctx context.Context) ([]auth.Token, error)
+	Create(ctx context.Context, req auth.NewToken) (auth.Token, string, error)
+	Revoke(ctx context.Context, idOrName string) (auth.Token, error)
+}
+
+// TokensAPI is Settings, MCP tokens: list, create (the token is returned once, never again)
+// and revoke. Its exported methods are bound to the frontend (frontend/wailsjs/go/app/
+// TokensAPI). The running app picks up every change within a second (auth.Service), and a
+// revoked token's requests in flight end with -33002.
+type TokensAPI struct {
+	store   TokenStore
+	confirm Confirmer // asks before a revoke; set by Run
+
+	mu  sync.Mutex
+	ctx context.Context
+}
+
+// NewTokensAPI returns the facade over a token store.
+func NewTokensAPI(store TokenStore) *TokensAPI {
+	return &TokensAPI{store: store, ctx: context.Background()}
+}
+
+func (a *TokensAPI) startup(ctx context.Context) {
+	a.mu.Lock()
+	a.ctx = ctx
+	a.mu.Unlock()
+}
+
+func (a *TokensAPI) callContext() (context.Context, context.CancelFunc) {
+	a.mu.Lock()
+	parent := a.ctx
+	a.mu.Unlock()
+	return context.WithTimeout(parent, callTimeout)
+}
+
+// List returns the tokens, oldest first; never a token itself. It never returns null.
+func (a *TokensAPI) List() ([]TokenDTO, error) {
+	ctx, cancel := a.callContext()
+	defer cancel()
+	list, err := a.store.List(ctx)
+	if err != nil {
+		return nil, apiError(err)
+	}
+	now := time.Now()
+	out := make([]TokenDTO, 0, len(list))
+	for _, t := range list {
+		out = append(out, toTokenDTO(t, now))
+	}
+	return out, nil
+}
+
+// Create makes a token. The result holds the token itself: the only time it is shown.
+// Expires takes what `app token create --expires` takes (30d, 2w, 12h, 2026-12-31, never).
+func (a *TokensAPI) Create(req TokenRequestDTO) (CreatedTokenDTO, error) {
+	if !auth.ValidLevel(req.Level) {
+		return CreatedTokenDTO{}, invalidArgument("the level must be one of %s", strings.Join(auth.Levels(), ", "))
+	}
+	now := time.Now()
+	expires, err := auth.ParseExpiry(req.Expires, now)
+	if err != nil {
+		return CreatedTokenDTO{}, invalidArgument("expiry: %s", err.Error())
+	}
+	var conns []string
+	if len(req.Connections) > 0 {
+		conns = req.Connections
+	}
+	ctx, cancel := a.callContext()
+	defer cancel()
+	t, secret, err := a.store.Create(ctx, auth.NewToken{Name: req.Name, Level: req.Level, Connections: conns, ExpiresAt: expires})
+	if err != nil {
+		return CreatedTokenDTO{}, apiError(invalid(err))
+	}
+	return CreatedTokenDTO{Token: toTokenDTO(t, now), Secret: secret}, nil
+}
+
+// Revoke revokes a token after the user confirms in a native dialog; false when declined.
+// Clients holding it get 401 from then on, and its requests in flight end.
+func (a *TokensAPI) Revoke(id string) (bool, error) {
+	if strings.TrimSpace(id) == "" {
+		return false, invalidArgument("a token id is required")
+	}
+	ctx, cancel := a.callContext()
+	defer cancel()
+	list, err := a.store.List(ctx)
+	if err != nil {
+		return false, apiError(err)
+	}
+	var name string
+	for _, t := range list {
+		if t.ID == id {
+			name = t.Name
+		}
+	}
+	if name == "" {
+		return false, apiError(fmt.Errorf("%w: %q", auth.ErrNotFound, id))
+	}
+	if a.confirm != nil {
+		ok, err := a.confirm.Confirm(ctx, "Revoke token", fmt.Sprintf("Revoke the token \u201c%s\u201d?\n\nAI clients that use it are refused from now on, and their requests in progress end.", name))
+		if err != nil {
+			return false, apiError(err)
+		}
+		if !ok {
+			return false, nil
+		}
+	}
+	if _, err := a.store.Revoke(ctx, id); err != nil {
+		return false, apiError(err)
+	}
+	return true, nil
+}
+
+func toTokenDTO(t auth.Token, now time.Time) TokenDTO {
+	d := TokenDTO{ID: t.ID, Name: t.Name, Level: t.Level, Connections: t.Connections, Expired: t.Expired(now), CreatedAt: t.CreatedAt.UTC().Format(time.RFC3339)}
+	if d.Connections == nil {
+		d.Connections = []string{}
+	}
+	if t.ExpiresAt != nil {
+		d.ExpiresAt = t.ExpiresAt.UTC().Format(time.RFC3339)
+	}
+	if t.LastUsedAt != nil {
+		d.LastUsedAt = t.LastUsedAt.UTC().Format(time.RFC3339)
+	}
+	return d
+}

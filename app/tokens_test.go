@@ -1,0 +1,102 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"app/backend/auth"
+	"app/backend/secrets"
+)
+
+// newTokenStore is a real token store in a temp config dir, hashes in the file keyring.
+func newTokenStore(t *testing.T) *auth.Store {
+	t.Helper()
+	dir := t.TempDir()
+	keys, err := secrets.Open(secrets.Options{Backend: "file", Password: "test", Dir: filepath.Join(dir, "keyring")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return auth.NewStore(dir, keys)
+}
+
+// Issue 11, Settings: tokens are listed (never the token), created (shown once) and revoked
+// after a native confirmation.
+func TestTokensAPI(t *testing.T) {
+	store := newTokenStore(t)
+	api := NewTokensAPI(store)
+	dialog := &answering{}
+	api.confirm = dialog
+
+	t.Run("an empty store lists as [] not null", func(t *testing.T) {
+		got, err := api.List()
+		b, _ := json.Marshal(got)
+		if err != nil || string(b) != "[]" {
+			t.Fatalf("List() = %s, %v", b, err)
+		}
+	})
+	var created CreatedTokenDTO
+	t.Run("create returns the token once, with its level and expiry", func(t *testing.T) {
+		var err error
+		created, err = api.Create(TokenRequestDTO{Name: "claude", Level: auth.LevelReadOnly, Expires: "30d"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(created.Secret, "app_") || created.Token.Name != "claude" || created.Token.Level != auth.LevelReadOnly || created.Token.ExpiresAt == "" {
+			t.Fatalf("%+v", created)
+		}
+		if _, err := store.Get(context.Background(), "claude"); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("list never carries the token", func(t *testing.T) {
+		got, err := api.List()
+		if err != nil || len(got) != 1 || got[0].ID != created.Token.ID {
+			t.Fatalf("%+v %v", got, err)
+		}
+		b, _ := json.Marshal(got)
+		if strings.Contains(string(b), created.Secret) || strings.Contains(string(b), created.Secret[4:]) {
+			t.Fatalf("List() shows the token: %s", b)
+		}
+	})
+	for _, c := range []struct {
+		name string
+		req  TokenRequestDTO
+		code string
+	}{
+		{"a level that is not one of the three is invalid_argument", TokenRequestDTO{Name: "x", Level: "root"}, CodeInvalidArgument},
+		{"an expiry that is no duration or date is invalid_argument", TokenRequestDTO{Name: "x", Level: auth.LevelReadOnly, Expires: "soon"}, CodeInvalidArgument},
+		{"a name taken (any case) is invalid_argument", TokenRequestDTO{Name: "CLAUDE", Level: auth.LevelReadOnly}, CodeInvalidArgument},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := api.Create(c.req)
+			wantCode(t, err, c.code)
+		})
+	}
+	t.Run("revoke asks first; No keeps the token", func(t *testing.T) {
+		ok, err := api.Revoke(created.Token.ID)
+		if err != nil || ok {
+			t.Fatalf("%v %v", ok, err)
+		}
+		if len(dialog.questions) != 1 || !strings.Contains(dialog.questions[0], "\u201cclaude\u201d") {
+			t.Fatalf("asked %q", dialog.questions)
+		}
+		if got, _ := api.List(); len(got) != 1 {
+			t.Fatalf("the token went: %+v", got)
+		}
+	})
+	t.Run("revoke after Yes removes it; a second revoke is not_found", func(t *testing.T) {
+		dialog.yes = true
+		ok, err := api.Revoke(created.Token.ID)
+		if err != nil || !ok {
+			t.Fatalf("%v %v", ok, err)
+		}
+		if got, _ := api.List(); len(got) != 0 {
+			t.Fatalf("still listed: %+v", got)
+		}
+		_, err = api.Revoke(created.Token.ID)
+		wantCode(t, err, CodeNotFound)
+	})
+}

@@ -1,0 +1,211 @@
+import { useCallback, useEffect, useState, type FormEvent } from "react";
+import { parseApiError, useApi, type ApiError, type Connection, type Token } from "../../api";
+
+const LEVELS = [
+  { value: "readOnly", label: "Read only: read tools and resources" },
+  { value: "readWrite", label: "Read and write: writes still approved by you, one by one" },
+  { value: "fullAccess", label: "Full access: also admin tools" },
+] as const;
+
+const EXPIRIES = [
+  { value: "30d", label: "30 days" },
+  { value: "90d", label: "90 days" },
+  { value: "365d", label: "1 year" },
+  { value: "never", label: "Never" },
+] as const;
+
+type ListState = { status: "loading" } | { status: "error"; error: ApiError } | { status: "ready"; tokens: Token[] };
+
+/**
+ * TokensSettings is Settings, MCP tokens (issue 11): the tokens AI clients authenticate with,
+ * listed without their secret; create one (shown once, with a copy button); revoke one after
+ * the app's native confirmation. The running server applies each change within a second.
+ */
+export function TokensSettings({ connections }: { connections: Connection[] }) {
+  const api = useApi();
+  const [state, setState] = useState<ListState>({ status: "loading" });
+  const [name, setName] = useState("");
+  const [level, setLevel] = useState("readOnly");
+  const [expires, setExpires] = useState("30d");
+  const [only, setOnly] = useState<ReadonlySet<string>>(new Set());
+  const [created, setCreated] = useState<{ token: Token; secret: string } | null>(null);
+  const [copied, setCopied] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+
+  const load = useCallback(async () => {
+    try {
+      setState({ status: "ready", tokens: await api.tokens.list() });
+    } catch (reason) {
+      setState({ status: "error", error: parseApiError(reason) });
+    }
+  }, [api]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const create = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    setCopied(false);
+    try {
+      setCreated(await api.tokens.create({ name, level, expires, connections: [...only] }));
+      setName("");
+      setOnly(new Set());
+      await load();
+    } catch (reason) {
+      setError(parseApiError(reason));
+    }
+  };
+
+  const revoke = async (t: Token) => {
+    setError(null);
+    try {
+      if (await api.tokens.revoke(t.id)) {
+        if (created?.token.id === t.id) setCreated(null);
+        await load();
+      }
+    } catch (reason) {
+      setError(parseApiError(reason));
+    }
+  };
+
+  const copy = async (secret: string) => {
+    try {
+      await api.copy(secret);
+      setCopied(true);
+    } catch (reason) {
+      setError(parseApiError(reason));
+    }
+  };
+
+  const connName = (id: string) => connections.find((c) => c.id === id)?.name ?? id;
+
+  return (
+    <fieldset className="field tokens" aria-label="MCP tokens">
+      <legend>MCP tokens</legend>
+      <p className="panel__note">AI clients send one of these as <code>Authorization: Bearer &lt;token&gt;</code>.</p>
+      {state.status === "loading" && <p className="panel__note">Loading tokens…</p>}
+      {state.status === "error" && (
+        <p className="form-msg form-msg--error" role="alert">
+          {state.error.message}
+        </p>
+      )}
+      {state.status === "ready" &&
+        (state.tokens.length === 0 ? (
+          <p className="panel__note">No tokens yet.</p>
+        ) : (
+          <table className="token-table" aria-label="Tokens">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Level</th>
+                <th>Connections</th>
+                <th>Expires</th>
+                <th>Last used</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {state.tokens.map((t) => (
+                <tr key={t.id} aria-label={t.name}>
+                  <td>{t.name}</td>
+                  <td>{t.level}</td>
+                  <td>{t.connections.length === 0 ? "all" : t.connections.map(connName).join(", ")}</td>
+                  <td>{t.expired ? "expired" : t.expiresAt ? t.expiresAt.slice(0, 10) : "never"}</td>
+                  <td>{t.lastUsedAt ? t.lastUsedAt.replace("T", " ").slice(0, 16) : "—"}</td>
+                  <td>
+                    <button type="button" className="btn btn--small" onClick={() => void revoke(t)}>
+                      Revoke {t.name}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ))}
+      {created && (
+        <div className="token-created" role="status" aria-label="New token">
+          <p>
+            Token <strong>{created.token.name}</strong> created. Copy it now: it is shown only this once.
+          </p>
+          <code className="token-created__secret">{created.secret}</code>
+          <div className="form-actions">
+            <button type="button" className="btn btn--primary" onClick={() => void copy(created.secret)}>
+              {copied ? "Copied" : "Copy token"}
+            </button>
+            <button type="button" className="btn" onClick={() => setCreated(null)}>
+              Done
+            </button>
+          </div>
+        </div>
+      )}
+      <form className="token-form" onSubmit={(e) => void create(e)} aria-label="Create a token">
+        <div className="form-row">
+          <label className="form-row__label" htmlFor="token-name">
+            Token name
+          </label>
+          <input id="token-name" value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" placeholder="claude-desktop" />
+        </div>
+        <div className="form-pair">
+          <div className="form-row">
+            <label className="form-row__label" htmlFor="token-level">
+              Level
+            </label>
+            <select id="token-level" value={level} onChange={(e) => setLevel(e.target.value)}>
+              {LEVELS.map((l) => (
+                <option key={l.value} value={l.value}>
+                  {l.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="form-row">
+            <label className="form-row__label" htmlFor="token-expires">
+              Expires
+            </label>
+            <select id="token-expires" value={expires} onChange={(e) => setExpires(e.target.value)}>
+              {EXPIRIES.map((x) => (
+                <option key={x.value} value={x.value}>
+                  {x.label}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        {connections.length > 0 && (
+          <fieldset className="token-conns">
+            <legend>Connections (none checked: all)</legend>
+            {connections.map((c) => (
+              <label key={c.id} className="form-check">
+                <input
+                  type="checkbox"
+                  checked={only.has(c.id)}
+                  onChange={(e) =>
+                    setOnly((s) => {
+                      const next = new Set(s);
+                      if (e.target.checked) next.add(c.id);
+                      else next.delete(c.id);
+                      return next;
+                    })
+                  }
+                />
+                {c.name}
+              </label>
+            ))}
+          </fieldset>
+        )}
+        {error && (
+          <p className="form-msg form-msg--error" role="alert">
+            {error.message}
+          </p>
+        )}
+        <div className="form-actions">
+          <button type="submit" className="btn btn--primary">
+            Create token
+          </button>
+        </div>
+      </form>
+    </fieldset>
+  );
+}
