@@ -15,6 +15,7 @@ import type {
   Token,
   TokensApi,
 } from "../api";
+import { newConnectionForm } from "../components/forms/formRules";
 
 export function connection(overrides: Partial<Connection> = {}): Connection {
   return {
@@ -87,21 +88,7 @@ export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi 
 }
 
 export function connectionForm(overrides: Partial<ConnectionForm> = {}): ConnectionForm {
-  return {
-    id: "",
-    name: "",
-    type: "weaviate",
-    host: "localhost",
-    port: 8080,
-    authMethod: "None",
-    sslMode: "Disabled",
-    skipTLSVerify: false,
-    caFile: "",
-    externalAccess: "readWrite",
-    aiPolicy: "askForWrites",
-    hasAPIKey: false,
-    ...overrides,
-  };
+  return { ...newConnectionForm("weaviate"), ...overrides };
 }
 
 /** fakePlugins: a registry with the Weaviate plugin, not installed until install() is called. */

@@ -1,9 +1,24 @@
 import { act, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
-import { ApiError, ApiProvider } from "../../api";
+import { ApiError, ApiProvider, type PluginOffer } from "../../api";
 import { deferred, fakeApi } from "../../test/fakeApi";
 import { NewConnectionPanel } from "./NewConnectionPanel";
+
+function offer(overrides: Partial<PluginOffer>): PluginOffer {
+  return {
+    plugin: "weaviate",
+    displayName: "Weaviate",
+    description: "",
+    publisher: "App",
+    installed: false,
+    version: "1.0.0",
+    size: 5_545_060,
+    releaseNotes: "",
+    unavailable: "",
+    ...overrides,
+  };
+}
 
 function renderPanel(more: Parameters<typeof fakeApi>[2] = {}) {
   const api = fakeApi(async () => [], {}, more);
@@ -65,17 +80,7 @@ describe("connection-type chooser (SPEC A.3)", () => {
   it("a plugin with no build for this platform is named as not available, with no download button", async () => {
     renderPanel({
       plugins: {
-        offer: async () => ({
-          plugin: "weaviate",
-          displayName: "Weaviate",
-          description: "",
-          publisher: "App",
-          installed: false,
-          version: "",
-          size: 0,
-          releaseNotes: "",
-          unavailable: "no build for linux/riscv64",
-        }),
+        offer: async () => offer({ version: "", size: 0, unavailable: "no build for linux/riscv64" }),
       },
     });
     await userEvent.click(screen.getByRole("button", { name: /Weaviate/ }));
@@ -86,17 +91,7 @@ describe("connection-type chooser (SPEC A.3)", () => {
   it("an installed plugin opens the form at once", async () => {
     renderPanel({
       plugins: {
-        offer: async () => ({
-          plugin: "weaviate",
-          displayName: "Weaviate",
-          description: "",
-          publisher: "App",
-          installed: true,
-          version: "1.0.0",
-          size: 0,
-          releaseNotes: "",
-          unavailable: "",
-        }),
+        offer: async () => offer({ installed: true, size: 0 }),
       },
     });
     await userEvent.click(screen.getByRole("button", { name: /Weaviate/ }));

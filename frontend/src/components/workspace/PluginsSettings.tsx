@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
-import { parseApiError, useApi, type ApiError, type Plugin, type PluginList } from "../../api";
+import { parseApiError, useApi, type ApiError, type Plugin } from "../../api";
+import { useLoaded } from "../../hooks";
 import { PluginProgressBar, sizeText } from "../forms/PluginProgressBar";
-
-type ListState = { status: "loading" } | { status: "error"; error: ApiError } | { status: "ready"; list: PluginList };
 
 /** What one plugin row is doing now. */
 type Busy = { action: "install" | "update" | "uninstall"; done: number; total: number };
@@ -14,21 +13,9 @@ type Busy = { action: "install" | "update" | "uninstall"; done: number; total: n
  */
 export function PluginsSettings() {
   const api = useApi();
-  const [state, setState] = useState<ListState>({ status: "loading" });
+  const { state, reload: load } = useLoaded(useCallback(() => api.plugins.list(), [api]));
   const [busy, setBusy] = useState<Record<string, Busy>>({});
   const [errors, setErrors] = useState<Record<string, ApiError>>({});
-
-  const load = useCallback(async () => {
-    try {
-      setState({ status: "ready", list: await api.plugins.list() });
-    } catch (reason) {
-      setState({ status: "error", error: parseApiError(reason) });
-    }
-  }, [api]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   useEffect(
     () =>
@@ -67,14 +54,14 @@ export function PluginsSettings() {
       )}
       {state.status === "ready" && (
         <>
-          {state.list.registryError && (
+          {state.value.registryError && (
             <p className="form-msg form-msg--error" role="alert">
-              The plugin registry could not be read, so only installed plugins are shown: {state.list.registryError}
+              The plugin registry could not be read, so only installed plugins are shown: {state.value.registryError}
             </p>
           )}
-          {state.list.plugins.length === 0 && <p className="panel__note">The registry lists no plugins.</p>}
+          {state.value.plugins.length === 0 && <p className="panel__note">The registry lists no plugins.</p>}
           <ul className="plugin-list">
-            {state.list.plugins.map((p) => {
+            {state.value.plugins.map((p) => {
               const b = busy[p.name];
               const err = errors[p.name];
               const title = p.displayName || p.name;

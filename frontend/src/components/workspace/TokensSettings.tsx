@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useState, type FormEvent } from "react";
+import { useCallback, useState, type FormEvent } from "react";
 import { parseApiError, useApi, type ApiError, type Connection, type Token } from "../../api";
+import { useLoaded } from "../../hooks";
 
 const LEVELS = [
   { value: "readOnly", label: "Read only: read tools and resources" },
@@ -14,8 +15,6 @@ const EXPIRIES = [
   { value: "never", label: "Never" },
 ] as const;
 
-type ListState = { status: "loading" } | { status: "error"; error: ApiError } | { status: "ready"; tokens: Token[] };
-
 /**
  * TokensSettings is Settings, MCP tokens (issue 11): the tokens AI clients authenticate with,
  * listed without their secret; create one (shown once, with a copy button); revoke one after
@@ -23,7 +22,7 @@ type ListState = { status: "loading" } | { status: "error"; error: ApiError } | 
  */
 export function TokensSettings({ connections }: { connections: Connection[] }) {
   const api = useApi();
-  const [state, setState] = useState<ListState>({ status: "loading" });
+  const { state, reload: load } = useLoaded(useCallback(() => api.tokens.list(), [api]));
   const [name, setName] = useState("");
   const [level, setLevel] = useState("readOnly");
   const [expires, setExpires] = useState("30d");
@@ -31,18 +30,6 @@ export function TokensSettings({ connections }: { connections: Connection[] }) {
   const [created, setCreated] = useState<{ token: Token; secret: string } | null>(null);
   const [copied, setCopied] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      setState({ status: "ready", tokens: await api.tokens.list() });
-    } catch (reason) {
-      setState({ status: "error", error: parseApiError(reason) });
-    }
-  }, [api]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const create = async (e: FormEvent) => {
     e.preventDefault();
@@ -92,7 +79,7 @@ export function TokensSettings({ connections }: { connections: Connection[] }) {
         </p>
       )}
       {state.status === "ready" &&
-        (state.tokens.length === 0 ? (
+        (state.value.length === 0 ? (
           <p className="panel__note">No tokens yet.</p>
         ) : (
           <table className="token-table" aria-label="Tokens">
@@ -107,7 +94,7 @@ export function TokensSettings({ connections }: { connections: Connection[] }) {
               </tr>
             </thead>
             <tbody>
-              {state.tokens.map((t) => (
+              {state.value.map((t) => (
                 <tr key={t.id} aria-label={t.name}>
                   <td>{t.name}</td>
                   <td>{t.level}</td>
