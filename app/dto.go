@@ -183,3 +183,22 @@ type CreatedTokenDTO struct {
 	Token  TokenDTO `json:"token"`
 	Secret string   `json:"secret"`
 }
+
+// MCPSettingsDTO is Settings, MCP server: the mcp.* settings and the server's status.
+type MCPSettingsDTO struct {
+	Enabled             bool `json:"enabled"`
+	Port                int  `json:"port"`
+	RequireAuth         bool `json:"requireAuth"`
+	ExternalAccess      bool `json:"externalAccess"`
+	DefaultRowLimit     int  `json:"defaultRowLimit"`
+	MaxRowLimit         int  `json:"maxRowLimit"`
+	QueryTimeoutSeconds int  `json:"queryTimeoutSeconds"`
+	RateLimitPerMinute  int  `json:"rateLimitPerMinute"`
+	// BoundPort is the port the server listens on now (0 when it does not; the command
+	// line's --mcp-port wins over Port).
+	BoundPort int `json:"boundPort"`
+	// Status is the status line, e.g. "Running on 127.0.0.1:23817"; Error why an enabled
+	// server is not running ("" when none).
+	Status string `json:"status"`
+	Error  string `json:"error"`
+}

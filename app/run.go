@@ -49,7 +49,7 @@ const shutdownTimeout = 10 * time.Second
 // and exits.
 func Run(c *core.Core, assets fs.FS) error {
 	if GeneratingBindings {
-		return wails.Run(&options.App{Title: "App", Bind: boundStructs(nil, nil, nil, nil)})
+		return wails.Run(&options.App{Title: "App", Bind: boundStructs(nil, nil, nil, nil, nil)})
 	}
 	if c == nil {
 		return errors.New("app.Run: no backend core")
@@ -63,6 +63,7 @@ func Run(c *core.Core, assets fs.FS) error {
 	plugs := NewPluginsAPI(pm, regErr, core.PluginFor)
 	c.OnPluginProgress(plugs.connectionProgress)
 	tokens := NewTokensAPI(c.Tokens())
+	settings := NewSettingsAPI(c.Settings(), c.MCP())
 	var stopWatch context.CancelFunc = func() {}
 
 	return wails.Run(&options.App{
@@ -80,6 +81,7 @@ func Run(c *core.Core, assets fs.FS) error {
 			dialogs := &nativeConfirmer{ctx: ctx}
 			conns.confirm = dialogs
 			tokens.startup(ctx)
+			settings.startup(ctx)
 			tokens.confirm = dialogs
 			explorer.startup(ctx, wailsEmitter{ctx})
 			plugs.startup(ctx, wailsEmitter{ctx})
@@ -98,7 +100,7 @@ func Run(c *core.Core, assets fs.FS) error {
 				log.WithError(err).Error("backend shutdown")
 			}
 		},
-		Bind: boundStructs(conns, explorer, plugs, tokens),
+		Bind: boundStructs(conns, explorer, plugs, tokens, settings),
 		Linux: &linux.Options{
 			Icon:             appIcon,
 			ProgramName:      "app",
@@ -109,7 +111,7 @@ func Run(c *core.Core, assets fs.FS) error {
 
 // boundStructs lists every struct whose methods the frontend can call. With nil (binding
 // generation) it returns zero values of the same types.
-func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI, plugs *PluginsAPI, tokens *TokensAPI) []any {
+func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI, plugs *PluginsAPI, tokens *TokensAPI, settings *SettingsAPI) []any {
 	if conns == nil {
 		conns = &ConnectionsAPI{}
 	}
@@ -122,5 +124,8 @@ func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI, plugs *PluginsAP
 	if tokens == nil {
 		tokens = &TokensAPI{}
 	}
-	return []any{conns, explorer, plugs, tokens}
+	if settings == nil {
+		settings = &SettingsAPI{}
+	}
+	return []any{conns, explorer, plugs, tokens, settings}
 }

@@ -49,6 +49,30 @@ type MCPService struct {
 	// live is srv for revocation, which must not wait for mu (a restart holds it while the
 	// old server drains its requests).
 	live atomic.Pointer[mcp.Server]
+	// lastErr is why the last Apply left the server stopped against the settings (the port
+	// is taken, for example); nil when it did what the settings say.
+	lastErr error
+}
+
+// MCPStatus is what the Settings panel's status line says of the server.
+type MCPStatus struct {
+	// Enabled is the setting mcp.enabled as last applied.
+	Enabled bool
+	// Port is the bound port while the server runs, else 0.
+	Port int
+	// Err says why an enabled server is not running ("" when it is, or is disabled).
+	Err string
+}
+
+// Status is the server's state now.
+func (m *MCPService) Status() MCPStatus {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	st := MCPStatus{Enabled: m.running.Enabled, Port: m.port}
+	if m.lastErr != nil {
+		st.Err = m.lastErr.Error()
+	}
+	return st
 }
 
 func newMCPService(d mcpDeps) *MCPService { return &MCPService{deps: d} }
@@ -59,6 +83,12 @@ func newMCPService(d mcpDeps) *MCPService { return &MCPService{deps: d} }
 func (m *MCPService) Apply(ctx context.Context, want config.MCPSettings) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	err := m.applyLocked(ctx, want)
+	m.lastErr = err
+	return err
+}
+
+func (m *MCPService) applyLocked(ctx context.Context, want config.MCPSettings) error {
 	if m.deps.auth != nil {
 		m.deps.auth.Apply(want)
 	}

@@ -2,6 +2,9 @@ package core
 
 import (
 	"context"
+	"fmt"
+	"net"
+	"strings"
 	"testing"
 
 	"app/backend/config"
@@ -46,6 +49,32 @@ func TestMCPServiceApply(t *testing.T) {
 		}
 		if _, err := config.ReadHandshake(c.Dir()); err == nil {
 			t.Fatal("handshake left behind")
+		}
+	})
+	t.Run("Status says running and where, or why not", func(t *testing.T) {
+		if err := m.Apply(ctx, config.MCPSettings{Enabled: true, Port: 0}); err != nil {
+			t.Fatal(err)
+		}
+		if st := m.Status(); !st.Enabled || st.Port != m.Port() || st.Err != "" {
+			t.Fatalf("running: %+v", st)
+		}
+		taken, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer taken.Close()
+		port := taken.Addr().(*net.TCPAddr).Port
+		if err := m.Apply(ctx, config.MCPSettings{Enabled: true, Port: port}); err == nil {
+			t.Fatal("a taken port was bound")
+		}
+		if st := m.Status(); !st.Enabled || st.Port != 0 || !strings.Contains(st.Err, fmt.Sprintf("127.0.0.1:%d", port)) {
+			t.Fatalf("port taken: %+v", st)
+		}
+		if err := m.Apply(ctx, config.MCPSettings{Enabled: false}); err != nil {
+			t.Fatal(err)
+		}
+		if st := m.Status(); st.Enabled || st.Port != 0 || st.Err != "" {
+			t.Fatalf("disabled: %+v", st)
 		}
 	})
 	t.Run("the --mcp-port override wins over the settings", func(t *testing.T) {

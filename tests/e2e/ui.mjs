@@ -38,7 +38,7 @@ function answerDialog(title, keys) {
   execFileSync("xdotool", ["key", "--clearmodifiers", keys], { env, timeout: 10_000 });
 }
 
-/** mcpStatus sends tools/list to the running app's MCP endpoint with a bearer token. */
+/** mcpStatus sends tools/list to the running app's MCP endpoint, with a bearer token if given. */
 async function mcpStatus(token) {
   const { port } = JSON.parse(readFileSync(join(configDir, "mcp-handshake.json"), "utf8"));
   const body = JSON.stringify({
@@ -54,7 +54,7 @@ async function mcpStatus(token) {
       "Content-Type": "application/json",
       "MCP-Protocol-Version": "2026-07-28",
       "Mcp-Method": "tools/list",
-      Authorization: `Bearer ${token}`,
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
     },
   });
   return r.status;
@@ -339,6 +339,32 @@ try {
     const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     assert(bg === "rgb(21, 22, 26)", `body background is ${bg}`);
     await page.screenshot({ path: join(artifacts, "e2e-dark.png") });
+  });
+
+  // Issue 11: Settings, MCP server.
+  await check("Settings shows where the MCP server runs, and turning off Require a token applies at once", async () => {
+    await page.keyboard.press("Control+,");
+    const { port } = JSON.parse(readFileSync(join(configDir, "mcp-handshake.json"), "utf8"));
+    const status = page.getByRole("status", { name: "MCP server status" });
+    await status.waitFor({ timeout: 10_000 });
+    const text = await status.innerText();
+    assert(text === `Running on 127.0.0.1:${port}`, `status line is ${JSON.stringify(text)}, handshake port ${port}`);
+    assert((await mcpStatus("")) === 401, "an anonymous request was not refused while a token is required");
+    await page.getByRole("checkbox", { name: /Require a token/ }).uncheck();
+    let code = 0;
+    for (let i = 0; i < 50 && code !== 200; i++) {
+      code = await mcpStatus("");
+      if (code !== 200) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert(code === 200, `an anonymous request answered ${code} with Require a token off`);
+    await page.getByRole("checkbox", { name: /Require a token/ }).check();
+    for (let i = 0; i < 50 && code !== 401; i++) {
+      code = await mcpStatus("");
+      if (code !== 401) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert(code === 401, `an anonymous request answered ${code} with Require a token on again`);
+    await page.screenshot({ path: join(artifacts, "e2e-settings-mcp.png") });
+    await page.getByRole("button", { name: "Close Settings" }).click();
   });
 
   // Issue 11: Settings, MCP tokens.

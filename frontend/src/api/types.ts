@@ -254,12 +254,37 @@ export interface TokensApi {
   revoke(id: string): Promise<boolean>;
 }
 
+/** Settings, MCP server (mirrors app.MCPSettingsDTO). */
+export interface MCPSettings {
+  enabled: boolean;
+  port: number;
+  requireAuth: boolean;
+  externalAccess: boolean;
+  defaultRowLimit: number;
+  maxRowLimit: number;
+  queryTimeoutSeconds: number;
+  rateLimitPerMinute: number;
+  /** The port the server listens on now, 0 when it does not. */
+  boundPort: number;
+  /** The status line, e.g. "Running on 127.0.0.1:23817". */
+  status: string;
+  /** Why an enabled server is not running, "" when none. */
+  error: string;
+}
+
+export interface SettingsApi {
+  mcp(): Promise<MCPSettings>;
+  /** setMCP changes one mcp.* setting (key without the prefix) and applies it at once. */
+  setMCP(key: keyof MCPSettings, value: string): Promise<MCPSettings>;
+}
+
 /** Api is everything the UI can ask of the backend. Every method rejects with an ApiError. */
 export interface Api {
   connections: ConnectionsApi;
   explorer: ExplorerApi;
   plugins: PluginsApi;
   tokens: TokensApi;
+  settings: SettingsApi;
   /** copy puts text on the system clipboard. */
   copy(text: string): Promise<void>;
 }

@@ -3,6 +3,7 @@
 import * as ConnectionsBinding from "../../wailsjs/go/app/ConnectionsAPI";
 import * as ExplorerBinding from "../../wailsjs/go/app/ExplorerAPI";
 import * as PluginsBinding from "../../wailsjs/go/app/PluginsAPI";
+import * as SettingsBinding from "../../wailsjs/go/app/SettingsAPI";
 import * as TokensBinding from "../../wailsjs/go/app/TokensAPI";
 import { app } from "../../wailsjs/go/models";
 import { ClipboardSetText, EventsOn } from "../../wailsjs/runtime/runtime";
@@ -13,6 +14,7 @@ import type {
   ConnectionDropped,
   ConnectionForm,
   Grid,
+  MCPSettings,
   Plugin,
   PluginOffer,
   PluginProgress,
@@ -157,6 +159,22 @@ function toResult(dto: app.PluginResultDTO): PluginResult {
   return { plugin: dto.plugin, version: dto.version, previous: dto.previous, changed: dto.changed, available: dto.available };
 }
 
+function toMCPSettings(dto: app.MCPSettingsDTO): MCPSettings {
+  return {
+    enabled: dto.enabled,
+    port: dto.port,
+    requireAuth: dto.requireAuth,
+    externalAccess: dto.externalAccess,
+    defaultRowLimit: dto.defaultRowLimit,
+    maxRowLimit: dto.maxRowLimit,
+    queryTimeoutSeconds: dto.queryTimeoutSeconds,
+    rateLimitPerMinute: dto.rateLimitPerMinute,
+    boundPort: dto.boundPort,
+    status: dto.status,
+    error: dto.error,
+  };
+}
+
 function toToken(dto: app.TokenDTO): Token {
   return {
     id: dto.id,
@@ -235,6 +253,10 @@ export function createWailsApi(): Api {
           return { token: toToken(r.token), secret: r.secret };
         }),
       revoke: (id) => call(() => TokensBinding.Revoke(id)),
+    },
+    settings: {
+      mcp: () => call(async () => toMCPSettings(await SettingsBinding.MCP())),
+      setMCP: (key, value) => call(async () => toMCPSettings(await SettingsBinding.SetMCP(key, value))),
     },
     copy: async (text) => {
       if (!(await ClipboardSetText(text))) throw new ApiError("internal", "The clipboard did not take the text.");

@@ -10,7 +10,9 @@ import type {
   ExplorerApi,
   Grid,
   PluginProgress,
+  MCPSettings,
   PluginsApi,
+  SettingsApi,
   TableInfo,
   Token,
   TokensApi,
@@ -168,11 +170,44 @@ export function fakeTokens(overrides: Partial<TokensApi> = {}): TokensApi {
   };
 }
 
+/** fakeSettings: MCP settings kept in memory; setMCP parses numbers and booleans like the backend. */
+export function fakeSettings(overrides: Partial<SettingsApi> = {}): SettingsApi {
+  let s: MCPSettings = {
+    enabled: true,
+    port: 23817,
+    requireAuth: true,
+    externalAccess: true,
+    defaultRowLimit: 500,
+    maxRowLimit: 10000,
+    queryTimeoutSeconds: 30,
+    rateLimitPerMinute: 240,
+    boundPort: 23817,
+    status: "Running on 127.0.0.1:23817",
+    error: "",
+  };
+  return {
+    mcp: async () => s,
+    setMCP: async (key, value) => {
+      const v = value === "true" ? true : value === "false" ? false : Number(value);
+      s = { ...s, [key]: v };
+      if (key === "enabled") s = { ...s, boundPort: v ? s.port : 0, status: v ? `Running on 127.0.0.1:${s.port}` : "Stopped (the server is turned off)" };
+      return s;
+    },
+    ...overrides,
+  };
+}
+
 /** fakeApi answers list() with the given result: connections, a rejection, or a pending promise. */
 export function fakeApi(
   list: () => Promise<Connection[]>,
   explorer: Partial<ExplorerApi> = {},
-  more: { connections?: Partial<ConnectionsApi>; plugins?: Partial<PluginsApi>; tokens?: Partial<TokensApi>; copy?: (t: string) => Promise<void> } = {},
+  more: {
+    connections?: Partial<ConnectionsApi>;
+    plugins?: Partial<PluginsApi>;
+    tokens?: Partial<TokensApi>;
+    settings?: Partial<SettingsApi>;
+    copy?: (t: string) => Promise<void>;
+  } = {},
 ): Api & {
   calls: { list: number };
   emitChanged: () => void;
@@ -187,6 +222,7 @@ export function fakeApi(
     calls,
     plugins,
     tokens: fakeTokens(more.tokens),
+    settings: fakeSettings(more.settings),
     copy: more.copy ?? (async () => {}),
     emitProgress: plugins.emitProgress,
     emitChanged: () => listeners.forEach((l) => l()),

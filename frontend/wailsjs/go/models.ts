@@ -198,6 +198,38 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class MCPSettingsDTO {
+	    enabled: boolean;
+	    port: number;
+	    requireAuth: boolean;
+	    externalAccess: boolean;
+	    defaultRowLimit: number;
+	    maxRowLimit: number;
+	    queryTimeoutSeconds: number;
+	    rateLimitPerMinute: number;
+	    boundPort: number;
+	    status: string;
+	    error: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new MCPSettingsDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.enabled = source["enabled"];
+	        this.port = source["port"];
+	        this.requireAuth = source["requireAuth"];
+	        this.externalAccess = source["externalAccess"];
+	        this.defaultRowLimit = source["defaultRowLimit"];
+	        this.maxRowLimit = source["maxRowLimit"];
+	        this.queryTimeoutSeconds = source["queryTimeoutSeconds"];
+	        this.rateLimitPerMinute = source["rateLimitPerMinute"];
+	        this.boundPort = source["boundPort"];
+	        this.status = source["status"];
+	        this.error = source["error"];
+	    }
+	}
 	export class PluginDTO {
 	    name: string;
 	    displayName: string;

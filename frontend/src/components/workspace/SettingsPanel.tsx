@@ -1,11 +1,12 @@
 import type { ThemePreference } from "../../theme/theme";
 import type { Connection } from "../../api";
+import { MCPServerSettings } from "./MCPServerSettings";
 import { PluginsSettings } from "./PluginsSettings";
 import { TokensSettings } from "./TokensSettings";
 
 const CHOICES: ThemePreference[] = ["system", "light", "dark"];
 
-/** SettingsPanel: appearance, the MCP tokens and the driver plugins. */
+/** SettingsPanel: appearance, the MCP server and its tokens, and the driver plugins. */
 export function SettingsPanel({
   preference,
   onChoose,
@@ -37,6 +38,7 @@ export function SettingsPanel({
           ))}
         </div>
       </fieldset>
+      <MCPServerSettings />
       <TokensSettings connections={connections} />
       <PluginsSettings />
     </section>

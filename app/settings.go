@@ -1,0 +1,101 @@
+package app
+
+import (
+	"context"
+	"strconv"
+	"sync"
+
+	"app/backend/config"
+	"app/backend/core"
+)
+
+// MCPControl is the part of core.MCPService the Settings panel needs: apply settings now and
+// say how the server is.
+type MCPControl interface {
+	Apply(ctx context.Context, want config.MCPSettings) error
+	Status() core.MCPStatus
+}
+
+// mcpKeys are the MCP settings the panel may change (the mcp.* keys of the settings file).
+var mcpKeys = map[string]bool{
+	"enabled": true, "port": true, "requireAuth": true, "externalAccess": true,
+	"defaultRowLimit": true, "maxRowLimit": true, "queryTimeoutSeconds": true, "rateLimitPerMinute": true,
+}
+
+// SettingsAPI is Settings, MCP server: the server's settings and its status line. A change is
+// validated like `app settings set`, written to the settings file and applied at once (the
+// settings watcher would apply it within a second anyway), without restarting the app. Its
+// exported methods are bound to the frontend (frontend/wailsjs/go/app/SettingsAPI).
+type SettingsAPI struct {
+	file *config.JSONFile[config.Settings]
+	mcp  MCPControl
+
+	mu  sync.Mutex
+	ctx context.Context
+}
+
+// NewSettingsAPI returns the facade over the settings file and the MCP service.
+func NewSettingsAPI(file *config.JSONFile[config.Settings], mcp MCPControl) *SettingsAPI {
+	return &SettingsAPI{file: file, mcp: mcp, ctx: context.Background()}
+}
+
+func (a *SettingsAPI) startup(ctx context.Context) {
+	a.mu.Lock()
+	a.ctx = ctx
+	a.mu.Unlock()
+}
+
+func (a *SettingsAPI) callContext() (context.Context, context.CancelFunc) {
+	a.mu.Lock()
+	parent := a.ctx
+	a.mu.Unlock()
+	return context.WithTimeout(parent, callTimeout)
+}
+
+// MCP returns the MCP server's settings and status.
+func (a *SettingsAPI) MCP() (MCPSettingsDTO, error) {
+	ctx, cancel := a.callContext()
+	defer cancel()
+	s, err := a.file.Load(ctx)
+	if err != nil {
+		return MCPSettingsDTO{}, apiError(err)
+	}
+	return a.dto(s.MCP), nil
+}
+
+// SetMCP changes one MCP setting (key without the "mcp." prefix; value as text, as `app
+// settings set` takes it) and applies it. A refused value changes nothing.
+func (a *SettingsAPI) SetMCP(key, value string) (MCPSettingsDTO, error) {
+	if !mcpKeys[key] {
+		return MCPSettingsDTO{}, invalidArgument("%q is not an MCP setting the panel changes", key)
+	}
+	ctx, cancel := a.callContext()
+	defer cancel()
+	if err := config.SetSetting(ctx, a.file, "mcp."+key, value); err != nil {
+		return MCPSettingsDTO{}, apiError(invalid(err))
+	}
+	s, err := a.file.Load(ctx)
+	if err != nil {
+		return MCPSettingsDTO{}, apiError(err)
+	}
+	_ = a.mcp.Apply(ctx, s.MCP) // its error is the status line's
+	return a.dto(s.MCP), nil
+}
+
+func (a *SettingsAPI) dto(m config.MCPSettings) MCPSettingsDTO {
+	st := a.mcp.Status()
+	d := MCPSettingsDTO{
+		Enabled: m.Enabled, Port: m.Port, RequireAuth: m.RequireAuth, ExternalAccess: m.ExternalAccess,
+		DefaultRowLimit: m.DefaultRowLimit, MaxRowLimit: m.MaxRowLimit, QueryTimeoutSeconds: m.QueryTimeoutSeconds,
+		RateLimitPerMinute: m.RateLimitPerMinute, BoundPort: st.Port, Error: st.Err,
+	}
+	switch {
+	case st.Port > 0:
+		d.Status = "Running on 127.0.0.1:" + strconv.Itoa(st.Port)
+	case st.Err != "":
+		d.Status = "Not running: " + st.Err
+	default:
+		d.Status = "Stopped (the server is turned off)"
+	}
+	return d
+}

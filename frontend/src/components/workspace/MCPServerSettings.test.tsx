@@ -1,0 +1,43 @@
+import { render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import { ApiError, ApiProvider } from "../../api";
+import { fakeApi } from "../../test/fakeApi";
+import { MCPServerSettings } from "./MCPServerSettings";
+
+function renderSettings(more: Parameters<typeof fakeApi>[2] = {}) {
+  render(
+    <ApiProvider api={fakeApi(async () => [], {}, more)}>
+      <MCPServerSettings />
+    </ApiProvider>,
+  );
+}
+
+describe("Settings, MCP server (issue 11)", () => {
+  it("shows the status line and the settings; a switch applies at once", async () => {
+    renderSettings();
+    expect(await screen.findByRole("status", { name: "MCP server status" })).toHaveTextContent("Running on 127.0.0.1:23817");
+    const run = screen.getByRole("checkbox", { name: "Run the MCP server" });
+    expect(run).toBeChecked();
+    await userEvent.click(run);
+    expect(await screen.findByRole("status", { name: "MCP server status" })).toHaveTextContent("Stopped (the server is turned off)");
+    expect(screen.getByRole("checkbox", { name: "Run the MCP server" })).not.toBeChecked();
+    expect(screen.getByRole("checkbox", { name: /Require a token/ })).toBeChecked();
+    expect(screen.getByLabelText("Maximum row limit")).toHaveValue("10000");
+  });
+
+  it("a number is applied on Enter; a refused one is named and the field keeps what was typed", async () => {
+    renderSettings({
+      settings: {
+        setMCP: async (key, value) => {
+          throw new ApiError("invalid_argument", `mcp.${key} must be between 1 and 10000, got ${value}`);
+        },
+      },
+    });
+    const max = await screen.findByLabelText("Maximum row limit");
+    await userEvent.clear(max);
+    await userEvent.type(max, "20000{Enter}");
+    expect(await screen.findByRole("alert")).toHaveTextContent("mcp.maxRowLimit must be between 1 and 10000, got 20000");
+    expect(max).toHaveValue("20000");
+  });
+});

@@ -1,0 +1,104 @@
+import { useCallback, useState } from "react";
+import { parseApiError, useApi, type ApiError, type MCPSettings } from "../../api";
+import { useLoaded } from "../../hooks";
+
+type NumberKey = "port" | "defaultRowLimit" | "maxRowLimit" | "queryTimeoutSeconds" | "rateLimitPerMinute";
+type BoolKey = "enabled" | "requireAuth" | "externalAccess";
+
+const NUMBERS: { key: NumberKey; label: string; hint: string }[] = [
+  { key: "port", label: "Port", hint: "on 127.0.0.1; 0 picks a free one (clients read it from the handshake file)" },
+  { key: "defaultRowLimit", label: "Default row limit", hint: "rows a tool returns when the client names no limit" },
+  { key: "maxRowLimit", label: "Maximum row limit", hint: "at most 10,000" },
+  { key: "queryTimeoutSeconds", label: "Query timeout (seconds)", hint: "one statement run for an AI client, 1 to 330" },
+  { key: "rateLimitPerMinute", label: "Requests a minute per client", hint: "0 for no limit" },
+];
+
+const SWITCHES: { key: BoolKey; label: string }[] = [
+  { key: "enabled", label: "Run the MCP server" },
+  { key: "requireAuth", label: "Require a token (Authorization: Bearer)" },
+  { key: "externalAccess", label: "Allow AI clients (off answers every call with 403)" },
+];
+
+/**
+ * MCPServerSettings is Settings, MCP server (issue 11): the status line ("Running on
+ * 127.0.0.1:PORT", or why not), and the server's settings, each applied when changed, without
+ * restarting the app. A refused value is named beside the settings and nothing changes.
+ */
+export function MCPServerSettings() {
+  const api = useApi();
+  const { state } = useLoaded(useCallback(() => api.settings.mcp(), [api]));
+  const [current, setCurrent] = useState<MCPSettings | null>(null);
+  const [drafts, setDrafts] = useState<Partial<Record<NumberKey, string>>>({});
+  const [error, setError] = useState<ApiError | null>(null);
+  const [saving, setSaving] = useState(false);
+  const s = current ?? (state.status === "ready" ? state.value : null);
+
+  const set = async (key: keyof MCPSettings, value: string) => {
+    setError(null);
+    setSaving(true);
+    try {
+      setCurrent(await api.settings.setMCP(key, value));
+      setDrafts((d) => {
+        const { [key as NumberKey]: _, ...rest } = d;
+        return rest;
+      });
+    } catch (reason) {
+      setError(parseApiError(reason));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <fieldset className="field mcp-settings" aria-label="MCP server">
+      <legend>MCP server</legend>
+      {state.status === "loading" && !s && <p className="panel__note">Reading the settings…</p>}
+      {state.status === "error" && !s && (
+        <p className="form-msg form-msg--error" role="alert">
+          {state.error.message}
+        </p>
+      )}
+      {s && (
+        <>
+          <p className="mcp-status" data-running={s.boundPort > 0 || undefined} role="status" aria-label="MCP server status">
+            {s.status}
+          </p>
+          {SWITCHES.map((sw) => (
+            <label key={sw.key} className="form-check">
+              <input type="checkbox" checked={s[sw.key]} disabled={saving} onChange={(e) => void set(sw.key, String(e.target.checked))} />
+              {sw.label}
+            </label>
+          ))}
+          <div className="mcp-numbers">
+            {NUMBERS.map((n) => (
+              <div key={n.key} className="form-row">
+                <label className="form-row__label" htmlFor={`mcp-${n.key}`}>
+                  {n.label}
+                </label>
+                <input
+                  id={`mcp-${n.key}`}
+                  inputMode="numeric"
+                  value={drafts[n.key] ?? String(s[n.key])}
+                  aria-describedby={`mcp-${n.key}-hint`}
+                  onChange={(e) => setDrafts((d) => ({ ...d, [n.key]: e.target.value }))}
+                  onBlur={() => drafts[n.key] !== undefined && void set(n.key, drafts[n.key] ?? "")}
+                  onKeyDown={(e) => {
+                    if (e.key === "Enter" && drafts[n.key] !== undefined) void set(n.key, drafts[n.key] ?? "");
+                  }}
+                />
+                <span className="form-row__hint" id={`mcp-${n.key}-hint`}>
+                  {n.hint}
+                </span>
+              </div>
+            ))}
+          </div>
+          {error && (
+            <p className="form-msg form-msg--error" role="alert">
+              {error.message}
+            </p>
+          )}
+        </>
+      )}
+    </fieldset>
+  );
+}
