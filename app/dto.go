@@ -202,3 +202,17 @@ type MCPSettingsDTO struct {
 	Status string `json:"status"`
 	Error  string `json:"error"`
 }
+
+// ClientDTO is one connected client (activity.Client): times RFC 3339 in UTC.
+type ClientDTO struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	// Principal is "token:<id>" or "anonymous"; TokenName and Level describe the token.
+	Principal string `json:"principal"`
+	TokenName string `json:"tokenName"`
+	Level     string `json:"level"`
+	FirstSeen string `json:"firstSeen"`
+	LastSeen  string `json:"lastSeen"`
+	Requests  int64  `json:"requests"`
+	Errors    int64  `json:"errors"`
+}

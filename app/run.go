@@ -49,7 +49,7 @@ const shutdownTimeout = 10 * time.Second
 // and exits.
 func Run(c *core.Core, assets fs.FS) error {
 	if GeneratingBindings {
-		return wails.Run(&options.App{Title: "App", Bind: boundStructs(nil, nil, nil, nil, nil)})
+		return wails.Run(&options.App{Title: "App", Bind: boundStructs(nil, nil, nil, nil, nil, nil)})
 	}
 	if c == nil {
 		return errors.New("app.Run: no backend core")
@@ -64,6 +64,7 @@ func Run(c *core.Core, assets fs.FS) error {
 	c.OnPluginProgress(plugs.connectionProgress)
 	tokens := NewTokensAPI(c.Tokens())
 	settings := NewSettingsAPI(c.Settings(), c.MCP())
+	clients := NewClientsAPI(c.Activity().Clients(), c.Tokens())
 	var stopWatch context.CancelFunc = func() {}
 
 	return wails.Run(&options.App{
@@ -82,6 +83,8 @@ func Run(c *core.Core, assets fs.FS) error {
 			conns.confirm = dialogs
 			tokens.startup(ctx)
 			settings.startup(ctx)
+			clients.startup(ctx)
+			clients.confirm = dialogs
 			tokens.confirm = dialogs
 			explorer.startup(ctx, wailsEmitter{ctx})
 			plugs.startup(ctx, wailsEmitter{ctx})
@@ -100,7 +103,7 @@ func Run(c *core.Core, assets fs.FS) error {
 				log.WithError(err).Error("backend shutdown")
 			}
 		},
-		Bind: boundStructs(conns, explorer, plugs, tokens, settings),
+		Bind: boundStructs(conns, explorer, plugs, tokens, settings, clients),
 		Linux: &linux.Options{
 			Icon:             appIcon,
 			ProgramName:      "app",
@@ -111,7 +114,7 @@ func Run(c *core.Core, assets fs.FS) error {
 
 // boundStructs lists every struct whose methods the frontend can call. With nil (binding
 // generation) it returns zero values of the same types.
-func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI, plugs *PluginsAPI, tokens *TokensAPI, settings *SettingsAPI) []any {
+func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI, plugs *PluginsAPI, tokens *TokensAPI, settings *SettingsAPI, clients *ClientsAPI) []any {
 	if conns == nil {
 		conns = &ConnectionsAPI{}
 	}
@@ -127,5 +130,8 @@ func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI, plugs *PluginsAP
 	if settings == nil {
 		settings = &SettingsAPI{}
 	}
-	return []any{conns, explorer, plugs, tokens, settings}
+	if clients == nil {
+		clients = &ClientsAPI{}
+	}
+	return []any{conns, explorer, plugs, tokens, settings, clients}
 }

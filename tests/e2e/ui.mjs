@@ -39,13 +39,19 @@ function answerDialog(title, keys) {
 }
 
 /** mcpStatus sends tools/list to the running app's MCP endpoint, with a bearer token if given. */
-async function mcpStatus(token) {
+async function mcpStatus(token, clientName = "") {
   const { port } = JSON.parse(readFileSync(join(configDir, "mcp-handshake.json"), "utf8"));
   const body = JSON.stringify({
     jsonrpc: "2.0",
     id: 1,
     method: "tools/list",
-    params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } },
+    params: {
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        ...(clientName ? { "io.modelcontextprotocol/clientInfo": { name: clientName, version: "9.9.9" } } : {}),
+      },
+    },
   });
   const r = await fetch(`http://127.0.0.1:${port}/mcp`, {
     method: "POST",
@@ -399,6 +405,34 @@ try {
       await new Promise((r) => setTimeout(r, 100));
     }
     assert(status === 401, `tools/list with the revoked token answered ${status}`);
+    await page.getByRole("button", { name: "Close Settings" }).click();
+  });
+
+  // Issue 11: Settings, Connected clients.
+  await check("a client that called appears under Connected clients; Disconnect (native dialog) revokes its token", async () => {
+    await page.keyboard.press("Control+,");
+    const form = page.getByRole("form", { name: "Create a token" });
+    await form.getByLabel("Token name").fill("e2e-pair");
+    await form.getByRole("button", { name: "Create token" }).click();
+    const shown = page.getByRole("status", { name: "New token" });
+    await shown.waitFor({ timeout: 10_000 });
+    const token = (await shown.locator("code").innerText()).trim();
+    await shown.getByRole("button", { name: "Done" }).click();
+    assert((await mcpStatus(token, "e2e-peer")) === 200, "the peer's call was refused");
+    const row = page.getByRole("row", { name: "e2e-peer" });
+    await row.waitFor({ timeout: 10_000 });
+    const text = await row.innerText();
+    assert(text.includes("9.9.9") && text.includes("e2e-pair (readOnly)"), `row is ${JSON.stringify(text)}`);
+    await page.screenshot({ path: join(artifacts, "e2e-settings-clients.png") });
+    await row.getByRole("button", { name: "Disconnect e2e-peer" }).click();
+    answerDialog("Disconnect client", "alt+y");
+    await row.waitFor({ state: "detached", timeout: 10_000 });
+    let code = 0;
+    for (let i = 0; i < 50 && code !== 401; i++) {
+      code = await mcpStatus(token, "e2e-peer");
+      if (code !== 401) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert(code === 401, `the disconnected client's call answered ${code}`);
     await page.getByRole("button", { name: "Close Settings" }).click();
   });
 

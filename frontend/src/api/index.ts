@@ -1,7 +1,9 @@
 export { ApiError, parseApiError, type ApiErrorCode } from "./errors";
 export type {
   Api,
+  ClientsApi,
   Column,
+  ConnectedClient,
   Connection,
   ConnectionDropped,
   ConnectionForm,

@@ -278,6 +278,27 @@ export interface SettingsApi {
   setMCP(key: keyof MCPSettings, value: string): Promise<MCPSettings>;
 }
 
+/** A client that called the MCP endpoint lately (mirrors app.ClientDTO). */
+export interface ConnectedClient {
+  name: string;
+  version: string;
+  /** "token:<id>" or "anonymous". */
+  principal: string;
+  tokenName: string;
+  level: string;
+  firstSeen: string;
+  lastSeen: string;
+  requests: number;
+  errors: number;
+}
+
+export interface ClientsApi {
+  /** recent lists the clients seen in the last 15 minutes, most recent first. */
+  recent(): Promise<ConnectedClient[]>;
+  /** disconnect revokes the client's token after a native confirmation; false when declined. */
+  disconnect(principal: string, clientName: string): Promise<boolean>;
+}
+
 /** Api is everything the UI can ask of the backend. Every method rejects with an ApiError. */
 export interface Api {
   connections: ConnectionsApi;
@@ -285,6 +306,7 @@ export interface Api {
   plugins: PluginsApi;
   tokens: TokensApi;
   settings: SettingsApi;
+  clients: ClientsApi;
   /** copy puts text on the system clipboard. */
   copy(text: string): Promise<void>;
 }

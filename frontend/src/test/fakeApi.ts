@@ -10,6 +10,7 @@ import type {
   ExplorerApi,
   Grid,
   PluginProgress,
+  ClientsApi,
   MCPSettings,
   PluginsApi,
   SettingsApi,
@@ -206,6 +207,7 @@ export function fakeApi(
     plugins?: Partial<PluginsApi>;
     tokens?: Partial<TokensApi>;
     settings?: Partial<SettingsApi>;
+    clients?: Partial<ClientsApi>;
     copy?: (t: string) => Promise<void>;
   } = {},
 ): Api & {
@@ -223,6 +225,7 @@ export function fakeApi(
     plugins,
     tokens: fakeTokens(more.tokens),
     settings: fakeSettings(more.settings),
+    clients: { recent: async () => [], disconnect: async () => true, ...more.clients },
     copy: more.copy ?? (async () => {}),
     emitProgress: plugins.emitProgress,
     emitChanged: () => listeners.forEach((l) => l()),

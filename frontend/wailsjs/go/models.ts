@@ -1,5 +1,33 @@
 export namespace app {
 	
+	export class ClientDTO {
+	    name: string;
+	    version: string;
+	    principal: string;
+	    tokenName: string;
+	    level: string;
+	    firstSeen: string;
+	    lastSeen: string;
+	    requests: number;
+	    errors: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ClientDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.version = source["version"];
+	        this.principal = source["principal"];
+	        this.tokenName = source["tokenName"];
+	        this.level = source["level"];
+	        this.firstSeen = source["firstSeen"];
+	        this.lastSeen = source["lastSeen"];
+	        this.requests = source["requests"];
+	        this.errors = source["errors"];
+	    }
+	}
 	export class ColumnDTO {
 	    name: string;
 	    type: string;

@@ -1,12 +1,13 @@
 import type { ThemePreference } from "../../theme/theme";
 import type { Connection } from "../../api";
+import { ClientsSettings } from "./ClientsSettings";
 import { MCPServerSettings } from "./MCPServerSettings";
 import { PluginsSettings } from "./PluginsSettings";
 import { TokensSettings } from "./TokensSettings";
 
 const CHOICES: ThemePreference[] = ["system", "light", "dark"];
 
-/** SettingsPanel: appearance, the MCP server and its tokens, and the driver plugins. */
+/** SettingsPanel: appearance, the MCP server, its tokens and connected clients, and the driver plugins. */
 export function SettingsPanel({
   preference,
   onChoose,
@@ -40,6 +41,7 @@ export function SettingsPanel({
       </fieldset>
       <MCPServerSettings />
       <TokensSettings connections={connections} />
+      <ClientsSettings />
       <PluginsSettings />
     </section>
   );
