@@ -41,3 +41,23 @@ describe("Settings, MCP server (issue 11)", () => {
     expect(max).toHaveValue("20000");
   });
 });
+
+describe("Settings, MCP server switches", () => {
+  it("a switch shows its new state before the answer, and goes back when the change is refused", async () => {
+    let release!: () => void;
+    renderSettings({
+      settings: {
+        setMCP: (key) =>
+          new Promise((_, reject) => {
+            release = () => reject(new ApiError("internal", `cannot write mcp.${key}`));
+          }),
+      },
+    });
+    const req = await screen.findByRole("checkbox", { name: /Require a token/ });
+    await userEvent.click(req);
+    expect(req).not.toBeChecked();
+    release();
+    expect(await screen.findByRole("alert")).toHaveTextContent("cannot write mcp.requireAuth");
+    expect(req).toBeChecked();
+  });
+});

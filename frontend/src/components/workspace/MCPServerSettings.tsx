@@ -33,9 +33,14 @@ export function MCPServerSettings() {
   const [saving, setSaving] = useState(false);
   const s = current ?? (state.status === "ready" ? state.value : null);
 
+  // A switch shows its new state at once (a controlled checkbox that waited for the answer
+  // would flip back under the pointer, and a second click would send the opposite); a refused
+  // change puts the last known settings back.
   const set = async (key: keyof MCPSettings, value: string) => {
     setError(null);
     setSaving(true);
+    const before = s;
+    if (before && typeof before[key] === "boolean") setCurrent({ ...before, [key]: value === "true" });
     try {
       setCurrent(await api.settings.setMCP(key, value));
       setDrafts((d) => {
@@ -43,6 +48,7 @@ export function MCPServerSettings() {
         return rest;
       });
     } catch (reason) {
+      if (before) setCurrent(before);
       setError(parseApiError(reason));
     } finally {
       setSaving(false);
@@ -65,7 +71,7 @@ export function MCPServerSettings() {
           </p>
           {SWITCHES.map((sw) => (
             <label key={sw.key} className="form-check">
-              <input type="checkbox" checked={s[sw.key]} disabled={saving} onChange={(e) => void set(sw.key, String(e.target.checked))} />
+              <input type="checkbox" checked={s[sw.key]} aria-busy={saving || undefined} onChange={(e) => void set(sw.key, String(e.target.checked))} />
               {sw.label}
             </label>
           ))}
