@@ -217,12 +217,14 @@ try {
 
   await check("after its connection is closed, Settings uninstalls the plugin", async () => {
     await page.getByRole("tab", { name: "Form Weaviate" }).click();
-    await page.getByRole("button", { name: "Disconnect" }).click();
+    await page.getByRole("button", { name: "Disconnect", exact: true }).click();
     await page.getByRole("tab", { name: "Settings" }).click();
     const row = page.getByRole("listitem", { name: "Weaviate" });
     await row.getByRole("button", { name: "Uninstall Weaviate" }).click();
-    await row.getByRole("button", { name: "Install Weaviate" }).waitFor({ timeout: 15_000 });
-    assert((await row.innerText()).includes("not installed"), "still installed");
+    // exact: a name matches as a substring otherwise, and "Uninstall Weaviate" holds "install Weaviate".
+    await row.getByRole("button", { name: "Install Weaviate", exact: true }).waitFor({ timeout: 15_000 });
+    const text = await row.innerText();
+    assert(text.includes("not installed"), `row is ${JSON.stringify(text)}`);
     await page.getByRole("button", { name: "Close Settings" }).click();
   });
 
