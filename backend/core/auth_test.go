@@ -110,3 +110,45 @@ func TestCoreAccessControl(t *testing.T) {
 		}
 	})
 }
+
+// A token revoked outside the window (the CLI's store) leaves the connected-clients list as
+// soon as the running app notices the revocation, with its requests and sessions.
+func TestARevokedTokenLeavesTheConnectedClients(t *testing.T) {
+	ctx := context.Background()
+	c := openCore(t, 0)
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	tok, secret, err := c.Tokens().Create(ctx, auth.NewToken{Name: "gone", Level: auth.LevelReadOnly})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := postDiscover(t, c, "Bearer "+secret); got != http.StatusOK {
+		t.Fatalf("with the token: %d", got)
+	}
+	listed := func() bool {
+		for _, cl := range c.Activity().Clients().All() {
+			if cl.Principal == tok.PrincipalID() {
+				return true
+			}
+		}
+		return false
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !listed() {
+		if time.Now().After(deadline) {
+			t.Fatal("the token's client never appeared among the connected clients")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if _, err := auth.NewStore(c.Dir(), c.Keys()).Revoke(ctx, tok.ID); err != nil {
+		t.Fatal(err)
+	}
+	deadline = time.Now().Add(5 * time.Second)
+	for listed() {
+		if time.Now().After(deadline) {
+			t.Fatal("the revoked token's client is still listed after 5 s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

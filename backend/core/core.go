@@ -112,9 +112,16 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	// One access-control service per Core: it outlives server restarts (rate limits, lockouts,
 	// the tokens read) and revokes through whichever server is running.
 	c.auth = auth.NewService(auth.Options{
-		Store:  auth.NewStore(opts.Dir, keys),
-		Log:    opts.Log,
-		Revoke: func(principalID string) { c.mcp.revokePrincipal(principalID) },
+		Store: auth.NewStore(opts.Dir, keys),
+		Log:   opts.Log,
+		// A revoked token (from the CLI, Settings or a client's Disconnect) ends its requests
+		// and sessions and leaves the connected-clients list.
+		Revoke: func(principalID string) {
+			c.mcp.revokePrincipal(principalID)
+			if c.activity != nil {
+				c.activity.Clients().Forget(principalID)
+			}
+		},
 	})
 	c.auth.Apply(s.MCP)
 	if c.activity, err = openActivity(opts.Dir, opts.Log, settings); err != nil {

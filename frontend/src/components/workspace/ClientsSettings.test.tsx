@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { ApiProvider, type ConnectedClient } from "../../api";
 import { fakeApi } from "../../test/fakeApi";
-import { ClientsSettings } from "./ClientsSettings";
+import { ClientsSettings, tokenText } from "./ClientsSettings";
 
 const cursor: ConnectedClient = {
   name: "Cursor",
@@ -35,6 +35,7 @@ describe("Settings, Connected clients (issue 11)", () => {
     expect(row).toHaveTextContent("10:05:00");
     expect(row).toHaveTextContent("12");
     const anon = screen.getByRole("row", { name: "curl" });
+    expect(tokenText({ ...cursor, principal: "" })).toBe("no valid token (refused)");
     expect(anon).toHaveTextContent("anonymous");
     expect(within(anon).queryByRole("button")).not.toBeInTheDocument();
     await userEvent.click(within(row).getByRole("button", { name: "Disconnect Cursor" }));

@@ -2,6 +2,13 @@ import { useCallback, useEffect, useState } from "react";
 import { parseApiError, useApi, type ApiError, type ConnectedClient } from "../../api";
 import { useLoaded } from "../../hooks";
 
+/** tokenText says who the client called as: its token and level, anonymous, or refused. */
+export function tokenText(c: ConnectedClient): string {
+  if (c.principal === "anonymous") return "anonymous";
+  if (c.principal === "") return "no valid token (refused)";
+  return `${c.tokenName || c.principal} (${c.level || "unknown level"})`;
+}
+
 /** How often the open panel refreshes the list (the table lives in memory; reading is cheap). */
 export const CLIENTS_REFRESH_MS = 2000;
 
@@ -65,7 +72,7 @@ export function ClientsSettings() {
                       {name}
                       {c.version && <span className="plugin-row__desc"> {c.version}</span>}
                     </td>
-                    <td>{c.principal === "anonymous" ? "anonymous" : `${c.tokenName || "?"} (${c.level || "?"})`}</td>
+                    <td>{tokenText(c)}</td>
                     <td>{time(c.firstSeen)}</td>
                     <td>{time(c.lastSeen)}</td>
                     <td>{c.requests}</td>
