@@ -59,16 +59,11 @@ func (a *activityFilterFlags) filter(now time.Time) (activity.Filter, error) {
 
 // parseWhen reads an RFC 3339 time or a duration before now.
 func parseWhen(flag, s string, now time.Time) (time.Time, error) {
-	if s == "" {
-		return time.Time{}, nil
+	t, err := activity.ParseWhen(s, now)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%s %w", flag, err)
 	}
-	if t, err := time.Parse(time.RFC3339, s); err == nil {
-		return t, nil
-	}
-	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
-		return now.Add(-d), nil
-	}
-	return time.Time{}, fmt.Errorf("%s %q: give an RFC 3339 time (2026-03-01T12:00:00Z) or a duration ago (90m, 24h)", flag, s)
+	return t, nil
 }
 
 // openActivityLog opens the config dir's activity log read-only; ok is false when nothing

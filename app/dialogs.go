@@ -48,3 +48,15 @@ func gtkSafe(s string) string {
 	}
 	return strings.ReplaceAll(s, "%", "%%")
 }
+
+// nativeSave is the window's save dialog (Wails SaveFileDialog); "" when cancelled.
+func nativeSave(window context.Context) SaveDialog {
+	return func(_ context.Context, title, defaultName string) (string, error) {
+		return runtime.SaveFileDialog(window, runtime.SaveDialogOptions{
+			Title:                title,
+			DefaultFilename:      defaultName,
+			CanCreateDirectories: true,
+			Filters:              []runtime.FileFilter{{DisplayName: "CSV (*.csv)", Pattern: "*.csv"}},
+		})
+	}
+}

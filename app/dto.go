@@ -216,3 +216,53 @@ type ClientDTO struct {
 	Requests  int64  `json:"requests"`
 	Errors    int64  `json:"errors"`
 }
+
+// ActivityQueryDTO chooses activity entries: exact client, token (name or principal),
+// connection id and outcome ("ok", a code, or "error" for every failure), a time range (RFC
+// 3339 or a duration ago such as 24h), a search text, and the page (offset, limit).
+type ActivityQueryDTO struct {
+	Client     string `json:"client"`
+	Token      string `json:"token"`
+	Connection string `json:"connection"`
+	Outcome    string `json:"outcome"`
+	Since      string `json:"since"`
+	Until      string `json:"until"`
+	Search     string `json:"search"`
+	Offset     int    `json:"offset"`
+	Limit      int    `json:"limit"`
+}
+
+// ActivityEntryDTO is one recorded MCP request (activity.Entry); Time is RFC 3339 in UTC.
+type ActivityEntryDTO struct {
+	ID            int64  `json:"id"`
+	Time          string `json:"time"`
+	ClientName    string `json:"clientName"`
+	ClientVersion string `json:"clientVersion"`
+	Principal     string `json:"principal"`
+	TokenName     string `json:"tokenName"`
+	Level         string `json:"level"`
+	Method        string `json:"method"`
+	Name          string `json:"name"`
+	Connection    string `json:"connection"`
+	Statement     string `json:"statement"`
+	Outcome       string `json:"outcome"`
+	DurationMS    int64  `json:"durationMs"`
+	PrevHash      string `json:"prevHash"`
+	Hash          string `json:"hash"`
+}
+
+// ActivityPageDTO is a page of entries, newest first, and the total the query chooses.
+type ActivityPageDTO struct {
+	Entries []ActivityEntryDTO `json:"entries"`
+	Total   int                `json:"total"`
+	Offset  int                `json:"offset"`
+}
+
+// VerificationDTO is the chain check: intact, or the first broken link.
+type VerificationDTO struct {
+	Entries  int    `json:"entries"`
+	AnchorID int64  `json:"anchorId"`
+	Intact   bool   `json:"intact"`
+	BrokenID int64  `json:"brokenId"`
+	Reason   string `json:"reason"`
+}

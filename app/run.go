@@ -49,7 +49,7 @@ const shutdownTimeout = 10 * time.Second
 // and exits.
 func Run(c *core.Core, assets fs.FS) error {
 	if GeneratingBindings {
-		return wails.Run(&options.App{Title: "App", Bind: boundStructs(nil, nil, nil, nil, nil, nil)})
+		return wails.Run(&options.App{Title: "App", Bind: boundStructs(nil, nil, nil, nil, nil, nil, nil)})
 	}
 	if c == nil {
 		return errors.New("app.Run: no backend core")
@@ -65,6 +65,7 @@ func Run(c *core.Core, assets fs.FS) error {
 	tokens := NewTokensAPI(c.Tokens())
 	settings := NewSettingsAPI(c.Settings(), c.MCP())
 	clients := NewClientsAPI(c.Activity().Clients(), c.Tokens())
+	activityLog := NewActivityAPI(c.Activity().Log)
 	var stopWatch context.CancelFunc = func() {}
 
 	return wails.Run(&options.App{
@@ -85,6 +86,8 @@ func Run(c *core.Core, assets fs.FS) error {
 			settings.startup(ctx)
 			clients.startup(ctx)
 			clients.confirm = dialogs
+			activityLog.startup(ctx)
+			activityLog.save = nativeSave(ctx)
 			tokens.confirm = dialogs
 			explorer.startup(ctx, wailsEmitter{ctx})
 			plugs.startup(ctx, wailsEmitter{ctx})
@@ -103,7 +106,7 @@ func Run(c *core.Core, assets fs.FS) error {
 				log.WithError(err).Error("backend shutdown")
 			}
 		},
-		Bind: boundStructs(conns, explorer, plugs, tokens, settings, clients),
+		Bind: boundStructs(conns, explorer, plugs, tokens, settings, clients, activityLog),
 		Linux: &linux.Options{
 			Icon:             appIcon,
 			ProgramName:      "app",
@@ -114,7 +117,7 @@ func Run(c *core.Core, assets fs.FS) error {
 
 // boundStructs lists every struct whose methods the frontend can call. With nil (binding
 // generation) it returns zero values of the same types.
-func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI, plugs *PluginsAPI, tokens *TokensAPI, settings *SettingsAPI, clients *ClientsAPI) []any {
+func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI, plugs *PluginsAPI, tokens *TokensAPI, settings *SettingsAPI, clients *ClientsAPI, activityLog *ActivityAPI) []any {
 	if conns == nil {
 		conns = &ConnectionsAPI{}
 	}
@@ -133,5 +136,8 @@ func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI, plugs *PluginsAP
 	if clients == nil {
 		clients = &ClientsAPI{}
 	}
-	return []any{conns, explorer, plugs, tokens, settings, clients}
+	if activityLog == nil {
+		activityLog = &ActivityAPI{}
+	}
+	return []any{conns, explorer, plugs, tokens, settings, clients, activityLog}
 }

@@ -3,6 +3,7 @@ package activity
 import (
 	"context"
 	"encoding/csv"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -30,6 +31,22 @@ type Filter struct {
 	Search string
 	// Limit caps the entries (0: no cap); Offset skips the first ones.
 	Limit, Offset int
+}
+
+// ParseWhen reads a time bound of a filter: an RFC 3339 time, or a duration ago (90m, 24h);
+// "" is no bound. The CLI's --since/--until and the Settings panel take the same text.
+func ParseWhen(s string, now time.Time) (time.Time, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return now.Add(-d), nil
+	}
+	return time.Time{}, fmt.Errorf("%q: give an RFC 3339 time (2026-03-01T12:00:00Z) or a duration ago (90m, 24h)", s)
 }
 
 // where is the SQL condition and its arguments.

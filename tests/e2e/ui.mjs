@@ -15,7 +15,7 @@
 //   CHROMIUM             the browser (default /usr/bin/chromium)
 import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 const url = need("APP_E2E_URL");
@@ -36,6 +36,19 @@ function answerDialog(title, keys) {
     .split(/\s+/);
   execFileSync("xdotool", ["windowfocus", "--sync", ids[ids.length - 1]], { env, timeout: 10_000 });
   execFileSync("xdotool", ["key", "--clearmodifiers", keys], { env, timeout: 10_000 });
+}
+
+/** answerSaveDialog waits for the app's native save dialog titled `title` and saves at path. */
+function answerSaveDialog(title, path) {
+  const env = { ...process.env, DISPLAY: display };
+  const ids = execFileSync("xdotool", ["search", "--sync", "--onlyvisible", "--name", `^${title}$`], { env, timeout: 30_000 })
+    .toString()
+    .trim()
+    .split(/\s+/);
+  execFileSync("xdotool", ["windowfocus", "--sync", ids[ids.length - 1]], { env, timeout: 10_000 });
+  execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+a"], { env, timeout: 10_000 });
+  execFileSync("xdotool", ["type", "--clearmodifiers", "--delay", "20", path], { env, timeout: 30_000 });
+  execFileSync("xdotool", ["key", "--clearmodifiers", "Return"], { env, timeout: 10_000 });
 }
 
 /** mcpStatus sends tools/list to the running app's MCP endpoint, with a bearer token if given. */
@@ -435,6 +448,40 @@ try {
       if (code !== 401) await new Promise((r) => setTimeout(r, 100));
     }
     assert(code === 401, `the disconnected client's call answered ${code}`);
+    await page.getByRole("button", { name: "Close Settings" }).click();
+  });
+
+  // Issue 11: Settings, Activity log.
+  await check("the activity log lists the requests made above, filters them, opens one, checks the chain and exports CSV", async () => {
+    await page.keyboard.press("Control+,");
+    const log = page.getByRole("group", { name: "Activity log" });
+    await log.getByText(/^\d[\d,]* entries$/).waitFor({ timeout: 10_000 });
+    await log.getByLabel("Search").fill("tools/list");
+    await log.getByLabel("Client").fill("e2e-peer");
+    await log.getByRole("button", { name: "Apply filters" }).click();
+    // The peer called once with its token, then until its revoked token was refused: at least twice.
+    await page.waitForFunction(() => {
+      const t = [...document.querySelectorAll(".activity .panel__note")].map((e) => e.textContent ?? "").find((x) => /entr/.test(x));
+      return t !== undefined && t !== "Loading…";
+    });
+    const countText = await log.getByText(/^\d[\d,]* entr(y|ies)$/).innerText();
+    const n = Number(countText.replace(/[^\d]/g, ""));
+    assert(n >= 2, `${n} entries of e2e-peer's tools/list, want at least 2`);
+    const rows = log.getByRole("grid", { name: "Activity entries" }).getByRole("row");
+    await rows.first().click();
+    const detail = await log.locator(".activity-detail").innerText();
+    assert(detail.includes("e2e-peer 9.9.9") && detail.includes("tools/list"), `detail is ${JSON.stringify(detail)}`);
+    await log.getByRole("button", { name: "Check the chain" }).click();
+    const chain = await log.getByRole("status", { name: "Chain check" }).innerText();
+    assert(/^The chain is intact: \d+ entries checked/.test(chain), `chain check says ${JSON.stringify(chain)}`);
+    await page.screenshot({ path: join(artifacts, "e2e-settings-activity.png") });
+    const out = join(artifacts, "activity-export.csv");
+    await log.getByRole("button", { name: "Export CSV…" }).click();
+    answerSaveDialog("Export the activity log", out);
+    const said = await log.getByRole("status", { name: "Export" }).innerText();
+    assert(said === `Exported to ${out}` && existsSync(out), `export says ${JSON.stringify(said)}`);
+    const csv = readFileSync(out, "utf8").trim().split("\n");
+    assert(csv[0].startsWith("id,time,client_name") && csv.length === n + 1 && csv[1].includes("e2e-peer"), `csv is ${JSON.stringify(csv)}`);
     await page.getByRole("button", { name: "Close Settings" }).click();
   });
 

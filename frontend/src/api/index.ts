@@ -1,6 +1,11 @@
 export { ApiError, parseApiError, type ApiErrorCode } from "./errors";
 export type {
+  ActivityApi,
+  ActivityEntry,
+  ActivityPage,
+  ActivityQuery,
   Api,
+  ChainCheck,
   ClientsApi,
   Column,
   ConnectedClient,

@@ -299,6 +299,62 @@ export interface ClientsApi {
   disconnect(principal: string, clientName: string): Promise<boolean>;
 }
 
+/** Chooses activity entries (mirrors app.ActivityQueryDTO). Empty fields choose all. */
+export interface ActivityQuery {
+  client: string;
+  token: string;
+  connection: string;
+  /** "ok", a code such as "query_failed" or "-33007", or "error" for every failure. */
+  outcome: string;
+  /** RFC 3339 or a duration ago ("24h"). */
+  since: string;
+  until: string;
+  search: string;
+  offset: number;
+  limit: number;
+}
+
+/** One recorded MCP request (mirrors app.ActivityEntryDTO). */
+export interface ActivityEntry {
+  id: number;
+  time: string;
+  clientName: string;
+  clientVersion: string;
+  principal: string;
+  tokenName: string;
+  level: string;
+  method: string;
+  name: string;
+  connection: string;
+  statement: string;
+  outcome: string;
+  durationMs: number;
+  prevHash: string;
+  hash: string;
+}
+
+export interface ActivityPage {
+  entries: ActivityEntry[];
+  total: number;
+  offset: number;
+}
+
+export interface ChainCheck {
+  entries: number;
+  anchorId: number;
+  intact: boolean;
+  brokenId: number;
+  reason: string;
+}
+
+export interface ActivityApi {
+  /** list returns a page of entries, newest first, and the total the query chooses. */
+  list(q: ActivityQuery): Promise<ActivityPage>;
+  /** exportCSV writes the chosen entries to a file picked in a native save dialog ("" if cancelled). */
+  exportCSV(q: ActivityQuery): Promise<string>;
+  verify(): Promise<ChainCheck>;
+}
+
 /** Api is everything the UI can ask of the backend. Every method rejects with an ApiError. */
 export interface Api {
   connections: ConnectionsApi;
@@ -307,6 +363,7 @@ export interface Api {
   tokens: TokensApi;
   settings: SettingsApi;
   clients: ClientsApi;
+  activity: ActivityApi;
   /** copy puts text on the system clipboard. */
   copy(text: string): Promise<void>;
 }

@@ -1,6 +1,7 @@
 // fakeApi: an in-memory Api for component tests. The real Api needs the Go process behind
 // Wails; the end-to-end test (tests/e2e) drives that one. Here only UI states are under test.
 import type {
+  ActivityApi,
   Api,
   Column,
   Connection,
@@ -208,6 +209,7 @@ export function fakeApi(
     tokens?: Partial<TokensApi>;
     settings?: Partial<SettingsApi>;
     clients?: Partial<ClientsApi>;
+    activity?: Partial<ActivityApi>;
     copy?: (t: string) => Promise<void>;
   } = {},
 ): Api & {
@@ -226,6 +228,12 @@ export function fakeApi(
     tokens: fakeTokens(more.tokens),
     settings: fakeSettings(more.settings),
     clients: { recent: async () => [], disconnect: async () => true, ...more.clients },
+    activity: {
+      list: async (q) => ({ entries: [], total: 0, offset: q.offset }),
+      exportCSV: async () => "",
+      verify: async () => ({ entries: 0, anchorId: 0, intact: true, brokenId: 0, reason: "" }),
+      ...more.activity,
+    },
     copy: more.copy ?? (async () => {}),
     emitProgress: plugins.emitProgress,
     emitChanged: () => listeners.forEach((l) => l()),

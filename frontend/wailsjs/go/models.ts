@@ -1,5 +1,107 @@
 export namespace app {
 	
+	export class ActivityEntryDTO {
+	    id: number;
+	    time: string;
+	    clientName: string;
+	    clientVersion: string;
+	    principal: string;
+	    tokenName: string;
+	    level: string;
+	    method: string;
+	    name: string;
+	    connection: string;
+	    statement: string;
+	    outcome: string;
+	    durationMs: number;
+	    prevHash: string;
+	    hash: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ActivityEntryDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.time = source["time"];
+	        this.clientName = source["clientName"];
+	        this.clientVersion = source["clientVersion"];
+	        this.principal = source["principal"];
+	        this.tokenName = source["tokenName"];
+	        this.level = source["level"];
+	        this.method = source["method"];
+	        this.name = source["name"];
+	        this.connection = source["connection"];
+	        this.statement = source["statement"];
+	        this.outcome = source["outcome"];
+	        this.durationMs = source["durationMs"];
+	        this.prevHash = source["prevHash"];
+	        this.hash = source["hash"];
+	    }
+	}
+	export class ActivityPageDTO {
+	    entries: ActivityEntryDTO[];
+	    total: number;
+	    offset: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ActivityPageDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.entries = this.convertValues(source["entries"], ActivityEntryDTO);
+	        this.total = source["total"];
+	        this.offset = source["offset"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ActivityQueryDTO {
+	    client: string;
+	    token: string;
+	    connection: string;
+	    outcome: string;
+	    since: string;
+	    until: string;
+	    search: string;
+	    offset: number;
+	    limit: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ActivityQueryDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.client = source["client"];
+	        this.token = source["token"];
+	        this.connection = source["connection"];
+	        this.outcome = source["outcome"];
+	        this.since = source["since"];
+	        this.until = source["until"];
+	        this.search = source["search"];
+	        this.offset = source["offset"];
+	        this.limit = source["limit"];
+	    }
+	}
 	export class ClientDTO {
 	    name: string;
 	    version: string;
@@ -486,6 +588,26 @@ export namespace app {
 	        this.level = source["level"];
 	        this.connections = source["connections"];
 	        this.expires = source["expires"];
+	    }
+	}
+	export class VerificationDTO {
+	    entries: number;
+	    anchorId: number;
+	    intact: boolean;
+	    brokenId: number;
+	    reason: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new VerificationDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.entries = source["entries"];
+	        this.anchorId = source["anchorId"];
+	        this.intact = source["intact"];
+	        this.brokenId = source["brokenId"];
+	        this.reason = source["reason"];
 	    }
 	}
 

@@ -1,5 +1,6 @@
 import type { ThemePreference } from "../../theme/theme";
 import type { Connection } from "../../api";
+import { ActivitySettings } from "./ActivitySettings";
 import { ClientsSettings } from "./ClientsSettings";
 import { MCPServerSettings } from "./MCPServerSettings";
 import { PluginsSettings } from "./PluginsSettings";
@@ -7,7 +8,7 @@ import { TokensSettings } from "./TokensSettings";
 
 const CHOICES: ThemePreference[] = ["system", "light", "dark"];
 
-/** SettingsPanel: appearance, the MCP server, its tokens and connected clients, and the driver plugins. */
+/** SettingsPanel: appearance; the MCP server, its tokens, connected clients and activity log; the driver plugins. */
 export function SettingsPanel({
   preference,
   onChoose,
@@ -42,6 +43,7 @@ export function SettingsPanel({
       <MCPServerSettings />
       <TokensSettings connections={connections} />
       <ClientsSettings />
+      <ActivitySettings />
       <PluginsSettings />
     </section>
   );
