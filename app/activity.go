@@ -180,4 +180,3 @@ func (q ActivityQueryDTO) filter(now time.Time) (activity.Filter, error) {
 	}
 	return f, nil
 }
-
