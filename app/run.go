@@ -62,9 +62,10 @@ func Run(c *core.Core, assets fs.FS) error {
 	pm, regErr := c.Plugins()
 	plugs := NewPluginsAPI(pm, regErr, core.PluginFor)
 	c.OnPluginProgress(plugs.connectionProgress)
-	tokens := NewTokensAPI(c.Tokens())
+	tokenStore := LiveTokens(c.Auth())
+	tokens := NewTokensAPI(tokenStore)
 	settings := NewSettingsAPI(c.Settings(), c.MCP())
-	clients := NewClientsAPI(c.Activity().Clients(), c.Tokens())
+	clients := NewClientsAPI(c.Activity().Clients(), tokenStore)
 	activityLog := NewActivityAPI(c.Activity().Log)
 	var stopWatch context.CancelFunc = func() {}
 

@@ -136,3 +136,18 @@ func toTokenDTO(t auth.Token, now time.Time) TokenDTO {
 	}
 	return d
 }
+
+// liveTokens is the TokenStore of a running app: tokens are listed and created in the store,
+// and revoked through access control, so that a revocation from the window ends the token's
+// requests and sessions at once instead of at the next poll of the tokens file.
+type liveTokens struct {
+	*auth.Store
+	svc *auth.Service
+}
+
+// LiveTokens returns the TokenStore over access control (core.Core.Auth).
+func LiveTokens(svc *auth.Service) TokenStore { return liveTokens{Store: svc.Store(), svc: svc} }
+
+func (l liveTokens) Revoke(ctx context.Context, idOrName string) (auth.Token, error) {
+	return l.svc.Revoke(ctx, idOrName)
+}

@@ -3,9 +3,12 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"app/backend/auth"
 	"app/backend/secrets"
@@ -99,4 +102,38 @@ func TestTokensAPI(t *testing.T) {
 		_, err = api.Revoke(created.Token.ID)
 		wantCode(t, err, CodeNotFound)
 	})
+}
+
+// A revoke from the window goes through access control: the token is refused at once, not
+// at the next poll of the tokens file (PollEvery is an hour here, so only the in-process path
+// can pass).
+func TestARevokeFromTheWindowRefusesTheTokenAtOnce(t *testing.T) {
+	store := newTokenStore(t)
+	var revoked []string
+	svc := auth.NewService(auth.Options{Store: store, PollEvery: time.Hour, Revoke: func(p string) { revoked = append(revoked, p) }})
+	ctx := context.Background()
+	tok, secret, err := store.Create(ctx, auth.NewToken{Name: "agent", Level: auth.LevelReadOnly})
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := func() error {
+		r := httptest.NewRequest(http.MethodPost, "/mcp", nil)
+		r.Header.Set("Authorization", "Bearer "+secret)
+		_, err := svc.Authenticate(r)
+		return err
+	}
+	if err := call(); err != nil {
+		t.Fatalf("before the revoke: %v", err)
+	}
+	api := NewTokensAPI(LiveTokens(svc))
+	api.confirm = &answering{yes: true}
+	if ok, err := api.Revoke(tok.ID); err != nil || !ok {
+		t.Fatalf("%v %v", ok, err)
+	}
+	if err := call(); err == nil {
+		t.Fatal("the revoked token is still accepted")
+	}
+	if len(revoked) != 1 || revoked[0] != tok.PrincipalID() {
+		t.Fatalf("requests and sessions ended for %v, want %s", revoked, tok.PrincipalID())
+	}
 }
