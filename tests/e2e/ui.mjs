@@ -459,14 +459,14 @@ try {
     await log.getByLabel("Search").fill("tools/list");
     await log.getByLabel("Client").fill("e2e-peer");
     await log.getByRole("button", { name: "Apply filters" }).click();
-    // The peer called once with its token, then until its revoked token was refused: at least twice.
+    // The peer called with its token before the Disconnect (a refused call names no client).
     await page.waitForFunction(() => {
       const t = [...document.querySelectorAll(".activity .panel__note")].map((e) => e.textContent ?? "").find((x) => /entr/.test(x));
       return t !== undefined && t !== "Loading…";
     });
     const countText = await log.getByText(/^\d[\d,]* entr(y|ies)$/).innerText();
     const n = Number(countText.replace(/[^\d]/g, ""));
-    assert(n >= 2, `${n} entries of e2e-peer's tools/list, want at least 2`);
+    assert(n >= 1, `${n} entries of e2e-peer's tools/list, want at least 1`);
     const rows = log.getByRole("grid", { name: "Activity entries" }).getByRole("row");
     await rows.first().click();
     const detail = await log.locator(".activity-detail").innerText();
