@@ -40,29 +40,13 @@ func newTokenCreateCmd(g *globalFlags) *cobra.Command {
   app token create --name ci --level readWrite --connections local,staging --expires 30d --yes --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !auth.ValidLevel(level) {
-				return fmt.Errorf("--level %q is not one of %s", level, strings.Join(auth.Levels(), ", "))
-			}
-			expiresAt, err := auth.ParseExpiry(expires, time.Now())
-			if err != nil {
-				return fmt.Errorf("--expires: %w", err)
-			}
 			ctx := cmd.Context()
 			cr, done, err := cliCore(ctx, g)
 			if err != nil {
 				return err
 			}
 			defer done()
-			ids, err := resolveConnections(cmd, cr, conns)
-			if err != nil {
-				return err
-			}
-			if auth.RaisesRights(level) && !yes {
-				if err := confirm(cmd, fmt.Sprintf("Create a %s token %q? AI clients holding it may ask to write to your databases.", level, name)); err != nil {
-					return err
-				}
-			}
-			t, secret, err := cr.Tokens().Create(ctx, auth.NewToken{Name: name, Level: level, Connections: ids, ExpiresAt: expiresAt})
+			t, secret, err := createToken(cmd, cr, tokenFlags{name: name, level: level, conns: conns, expires: expires, yes: yes})
 			if err != nil {
 				return err
 			}
@@ -207,4 +191,33 @@ func newTokenRevokeCmd(g *globalFlags) *cobra.Command {
 			return err
 		},
 	}
+}
+
+// tokenFlags are what a new token is made of on the command line.
+type tokenFlags struct {
+	name, level, conns, expires string
+	yes                         bool
+}
+
+// createToken is the one way the CLI makes a token (app token create, app client config): it
+// checks the level and expiry, resolves the connections, and asks before a level that raises
+// what AI clients may do (readWrite, fullAccess) unless --yes was given.
+func createToken(cmd *cobra.Command, cr *core.Core, f tokenFlags) (auth.Token, string, error) {
+	if !auth.ValidLevel(f.level) {
+		return auth.Token{}, "", fmt.Errorf("--level %q is not one of %s", f.level, strings.Join(auth.Levels(), ", "))
+	}
+	expiresAt, err := auth.ParseExpiry(f.expires, time.Now())
+	if err != nil {
+		return auth.Token{}, "", fmt.Errorf("--expires: %w", err)
+	}
+	ids, err := resolveConnections(cmd, cr, f.conns)
+	if err != nil {
+		return auth.Token{}, "", err
+	}
+	if auth.RaisesRights(f.level) && !f.yes {
+		if err := confirm(cmd, fmt.Sprintf("Create a %s token %q? AI clients holding it may ask to write to your databases.", f.level, f.name)); err != nil {
+			return auth.Token{}, "", err
+		}
+	}
+	return cr.Tokens().Create(cmd.Context(), auth.NewToken{Name: f.name, Level: f.level, Connections: ids, ExpiresAt: expiresAt})
 }

@@ -6,7 +6,8 @@
 #   TypeScript SDK v2 client   @modelcontextprotocol/client 2.4.x   modern era (auto, pinned) and
 #                                                                   its legacy fallback handshake
 #   Go SDK client              go-sdk v1.8.0 (interop/gosdk)        2026-07-28, 2025-11-25, 2025-06-18
-#   MCP Inspector CLI 2.12.0   --protocol-era modern and legacy
+#   MCP Inspector CLI 2.12.0   --protocol-era modern and legacy; and with nothing but the
+#                              mcp.json that `app client config other` writes (pairing)
 #   Conformance suite          0.2.0-alpha.12: --requirements 2025-11-25, the 2025-06-18 scenarios
 #                              (--spec-version 2025-06-18) and --requirements 2026-07-28, each with
 #                              its expected-failures baseline in interop/conformance/
@@ -14,7 +15,7 @@
 # Usage: scripts/mcp-interop.sh [--url URL] [--app BIN] [--only LIST]
 #   --url URL    test an already running endpoint instead of building and starting the app
 #   --app BIN    use this app binary instead of `go build -o <tmp>/app .`
-#   --only LIST  comma-separated subset of: sdk,client,gosdk,inspector,conformance
+#   --only LIST  comma-separated subset of: sdk,client,gosdk,inspector,pairing,conformance
 # Environment: APP_CACHE_DIR (tool cache), APP_MCP_TOKEN (bearer token when auth is on).
 #
 # Authentication: the app it starts requires a token (the default for a new config dir); the
@@ -34,7 +35,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 INTEROP="$ROOT/interop"
 URL=""
 APP_BIN=""
-ONLY="sdk,client,gosdk,inspector,conformance"
+ONLY="sdk,client,gosdk,inspector,pairing,conformance"
 
 die() { echo "mcp-interop: error: $*" >&2; exit 2; }
 say() { echo "mcp-interop: $*" >&2; }
@@ -161,6 +162,10 @@ want sdk && run "@modelcontextprotocol/sdk 1.32 (legacy era)" node "$INTEROP/ts/
 want client && run "@modelcontextprotocol/client 2.4 (modern era with fallback)" node "$INTEROP/ts/client-modern.mjs" "$URL"
 want gosdk && run "go-sdk v1.8.0 client (both eras)" gosdk
 want inspector && run "MCP Inspector CLI 2.12.0" node "$INTEROP/ts/inspector.mjs" "$URL"
+# Pairing needs the app this script started (its CLI mints the token the config carries).
+if want pairing && [ -n "$APP_PID" ]; then
+  run "app client config + Inspector CLI" node "$INTEROP/ts/pairing.mjs" "$APP_BIN" "$CFG"
+fi
 if want conformance; then
   allow_anonymous
   run "conformance --requirements 2025-11-25" node "$INTEROP/ts/conformance.mjs" --url "$URL" \

@@ -1,0 +1,195 @@
+// Package pairing produces the configuration that connects an AI client to the app's MCP
+// endpoint ("Connect a client", issue 11): for each client it knows, the JSON its own config
+// file takes (the HTTP endpoint with the Authorization header), where that file lives, and a
+// merge that writes it there without losing the client's other servers, after a backup.
+//
+// Clients that only launch stdio servers (Claude Desktop) need the stdio bridge app-mcp, which
+// is not built yet: they are refused with that reason rather than given a config that cannot
+// work.
+package pairing
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// ServerName is the name the app's server gets in a client's config.
+const ServerName = "app"
+
+// Client is an AI client the app can pair with.
+type Client struct {
+	// ID is what `app client config` takes.
+	ID    string
+	Title string
+	// Root is the top-level member that maps server names to servers ("mcpServers").
+	Root string
+	// entry is the server's entry for an HTTP endpoint with headers; nil: no HTTP support.
+	entry func(url string, headers map[string]string) map[string]any
+	// file is the client's user config file under home and the OS config dir ("" if none).
+	file func(home, configDir string) string
+	// Note is said with the snippet (how the client picks it up).
+	Note string
+	// Unsupported says why the client cannot be paired yet ("" when it can).
+	Unsupported string
+}
+
+// httpEntry is the common shape: {"type": "http", "url": ..., "headers": {...}}.
+func httpEntry(url string, headers map[string]string) map[string]any {
+	return map[string]any{"type": "http", "url": url, "headers": headers}
+}
+
+// Clients is every client, in the order the CLI and Settings list them.
+var Clients = []Client{
+	{ID: "claude-code", Title: "Claude Code", Root: "mcpServers", entry: httpEntry,
+		file: func(home, _ string) string { return filepath.Join(home, ".claude.json") },
+		Note: "or run: claude mcp add --transport http app URL --header \"Authorization: Bearer TOKEN\""},
+	{ID: "cursor", Title: "Cursor", Root: "mcpServers",
+		entry: func(url string, h map[string]string) map[string]any { return map[string]any{"url": url, "headers": h} },
+		file:  func(home, _ string) string { return filepath.Join(home, ".cursor", "mcp.json") },
+		Note:  "Cursor reloads the file by itself; the server appears under Settings, MCP."},
+	{ID: "vscode", Title: "VS Code", Root: "servers", entry: httpEntry,
+		file: func(_, cfg string) string { return filepath.Join(cfg, "Code", "User", "mcp.json") },
+		Note: "VS Code's user mcp.json; start the server from the MCP: List Servers command."},
+	{ID: "windsurf", Title: "Windsurf", Root: "mcpServers",
+		entry: func(url string, h map[string]string) map[string]any {
+			return map[string]any{"serverUrl": url, "headers": h}
+		},
+		file: func(home, _ string) string { return filepath.Join(home, ".codeium", "windsurf", "mcp_config.json") },
+		Note: "Refresh the MCP servers in Windsurf's Cascade panel."},
+	{ID: "claude-desktop", Title: "Claude Desktop", Root: "mcpServers",
+		Unsupported: "Claude Desktop starts MCP servers as local programs (stdio); it needs the stdio bridge app-mcp, which is not built yet"},
+	{ID: "other", Title: "Other (an mcp.json with mcpServers, e.g. the MCP Inspector)", Root: "mcpServers", entry: httpEntry,
+		Note: "The common mcp.json shape; save it where your client reads its servers."},
+}
+
+// Find returns the client with this id.
+func Find(id string) (Client, error) {
+	var ids []string
+	for _, c := range Clients {
+		if c.ID == id {
+			return c, nil
+		}
+		ids = append(ids, c.ID)
+	}
+	return Client{}, fmt.Errorf("unknown client %q: choose one of %s", id, strings.Join(ids, ", "))
+}
+
+// Snippet is the configuration of one client.
+type Snippet struct {
+	Client string `json:"client"`
+	Title  string `json:"title"`
+	// JSON is the config document to merge: {Root: {"app": entry}}, indented.
+	JSON string `json:"json"`
+	// File is the client's user config file ("" when it has none the app knows).
+	File string `json:"file"`
+	Note string `json:"note"`
+}
+
+// Config is the snippet of a client for the endpoint URL and a bearer token.
+func Config(c Client, url, token string) (Snippet, error) {
+	if c.Unsupported != "" {
+		return Snippet{}, errors.New(c.Unsupported)
+	}
+	doc := map[string]any{c.Root: map[string]any{ServerName: c.entry(url, map[string]string{"Authorization": "Bearer " + token})}}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		return Snippet{}, err
+	}
+	s := Snippet{Client: c.ID, Title: c.Title, JSON: string(b) + "\n", File: c.ConfigFile(),
+		Note: strings.ReplaceAll(strings.ReplaceAll(c.Note, "URL", url), "TOKEN", token)}
+	return s, nil
+}
+
+// ConfigFile is the client's user config file on this machine ("" when the app knows none).
+func (c Client) ConfigFile() string {
+	home, _ := os.UserHomeDir()
+	if c.file == nil || home == "" {
+		return ""
+	}
+	return c.file(home, userConfigDir(home))
+}
+
+// userConfigDir is where per-user application config lives (VS Code's "User" folder sits in it).
+func userConfigDir(home string) string {
+	if d, err := os.UserConfigDir(); err == nil {
+		return d
+	}
+	if runtime.GOOS == "darwin" {
+		return filepath.Join(home, "Library", "Application Support")
+	}
+	return filepath.Join(home, ".config")
+}
+
+// Write merges the snippet's server into the config file at path: the file's other members
+// and other servers stay as they are, the app's entry is replaced. An existing file is copied
+// to <path>.bak-<time> first, and the new content replaces it in one rename (mode 0600: it
+// holds a token). It returns the backup's path ("" when there was no file).
+func Write(path string, s Snippet, now time.Time) (string, error) {
+	var add map[string]map[string]any
+	if err := json.Unmarshal([]byte(s.JSON), &add); err != nil || len(add) != 1 {
+		return "", fmt.Errorf("the snippet is not a config document: %v", err)
+	}
+	doc := map[string]any{}
+	old, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		old = nil
+	case err != nil:
+		return "", err
+	case len(bytes.TrimSpace(old)) > 0:
+		if err := json.Unmarshal(old, &doc); err != nil {
+			return "", fmt.Errorf("%s is not JSON (%v): nothing was changed; add the snippet by hand", path, err)
+		}
+	}
+	for root, servers := range add {
+		cur, ok := doc[root].(map[string]any)
+		if !ok {
+			if doc[root] != nil {
+				return "", fmt.Errorf("%s: %q is not an object: nothing was changed; add the snippet by hand", path, root)
+			}
+			cur = map[string]any{}
+		}
+		for name, entry := range servers {
+			cur[name] = entry
+		}
+		doc[root] = cur
+	}
+	b, err := json.MarshalIndent(doc, "", "  ") // map keys sorted: a stable file
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return "", err
+	}
+	backup := ""
+	if old != nil {
+		backup = fmt.Sprintf("%s.bak-%s", path, now.UTC().Format("20060102T150405Z"))
+		if err := os.WriteFile(backup, old, 0o600); err != nil {
+			return "", fmt.Errorf("backup %s: %w", backup, err)
+		}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".app-pairing-*")
+	if err != nil {
+		return "", err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		return "", err
+	}
+	if err := tmp.Close(); err != nil {
+		return "", err
+	}
+	if err := os.Chmod(tmp.Name(), 0o600); err != nil {
+		return "", err
+	}
+	return backup, os.Rename(tmp.Name(), path)
+}

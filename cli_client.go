@@ -1,0 +1,188 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"app/backend/config"
+	"app/backend/core"
+	"app/backend/pairing"
+)
+
+// `app client config CLIENT`: "Connect a client" from the command line (issue 11). It mints a
+// token for the client and prints the configuration that client's own config file takes (the
+// HTTP endpoint with the Authorization header); --write merges it into that file after a
+// backup, once the user agreed.
+func newClientCmd(g *globalFlags) *cobra.Command {
+	cmd := &cobra.Command{Use: "client", Short: "Connect an AI client (Claude Code, Cursor, VS Code, Windsurf, other)"}
+	cmd.AddCommand(newClientConfigCmd(g))
+	return cmd
+}
+
+// clientConfigResult is `app client config --json`.
+type clientConfigResult struct {
+	Client string         `json:"client"`
+	Title  string         `json:"title"`
+	URL    string         `json:"url"`
+	Config map[string]any `json:"config"`
+	File   string         `json:"file,omitempty"`
+	Note   string         `json:"note,omitempty"`
+	Token  struct {
+		ID    string `json:"id"`
+		Name  string `json:"name"`
+		Level string `json:"level"`
+	} `json:"token"`
+	Written string `json:"written,omitempty"`
+	Backup  string `json:"backup,omitempty"`
+}
+
+func newClientConfigCmd(g *globalFlags) *cobra.Command {
+	var tf tokenFlags
+	var write bool
+	var file string
+	ids := make([]string, 0, len(pairing.Clients))
+	for _, c := range pairing.Clients {
+		ids = append(ids, c.ID)
+	}
+	cmd := &cobra.Command{
+		Use:   "config CLIENT",
+		Short: "Create a token for a client and print (or --write) its configuration",
+		Long: "CLIENT is one of " + strings.Join(ids, ", ") + ". The token is created like `app token create` " +
+			"(readOnly unless --level says otherwise) and appears only in the printed configuration.",
+		Example: `  app client config cursor
+  app client config vscode --level readWrite --connections local --expires 30d --yes --write`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			c, err := pairing.Find(args[0])
+			if err != nil {
+				return err
+			}
+			if c.Unsupported != "" {
+				return fmt.Errorf("%s cannot be connected yet: %s", c.Title, c.Unsupported)
+			}
+			ctx := cmd.Context()
+			cr, done, err := cliCore(ctx, g)
+			if err != nil {
+				return err
+			}
+			defer done()
+			url, running, err := endpointURL(ctx, cr.Dir(), cr.Settings())
+			if err != nil {
+				return err
+			}
+			target := file
+			if target == "" {
+				target = c.ConfigFile()
+			}
+			// Everything that may be refused is asked before the token exists.
+			if write {
+				if target == "" {
+					return fmt.Errorf("%s has no config file the app knows: give one with --file, or leave out --write and copy the configuration", c.Title)
+				}
+				if !tf.yes {
+					if err := confirm(cmd, fmt.Sprintf("Write the app's MCP server into %s (the file is backed up first)?", target)); err != nil {
+						return err
+					}
+				}
+			}
+			if tf.name == "" {
+				if tf.name, err = freeTokenName(cmd, cr, c.Title+" "+time.Now().Format("2006-01-02 15:04")); err != nil {
+					return err
+				}
+			}
+			t, secret, err := createToken(cmd, cr, tf)
+			if err != nil {
+				return err
+			}
+			snip, err := pairing.Config(c, url, secret)
+			if err != nil {
+				return err
+			}
+			snip.File = target
+			res := clientConfigResult{Client: c.ID, Title: c.Title, URL: url, File: snip.File, Note: snip.Note}
+			res.Token.ID, res.Token.Name, res.Token.Level = t.ID, t.Name, t.Level
+			if err := json.Unmarshal([]byte(snip.JSON), &res.Config); err != nil {
+				return err
+			}
+			if write {
+				backup, err := pairing.Write(snip.File, snip, time.Now())
+				if err != nil {
+					return err
+				}
+				res.Written, res.Backup = snip.File, backup
+			}
+			if g.json {
+				return printJSON(cmd.OutOrStdout(), res)
+			}
+			out, errw := cmd.OutOrStdout(), cmd.ErrOrStderr()
+			if !running {
+				fmt.Fprintf(errw, "The app is not running: the URL uses the configured port (%s); start the app before the client connects.\n", url)
+			}
+			fmt.Fprintf(errw, "Created the %s token %q for %s. It is in the configuration below and shown nowhere else.\n", t.Level, t.Name, c.Title)
+			if res.Written != "" {
+				fmt.Fprintf(out, "wrote the app's server into %s", res.Written)
+				if res.Backup != "" {
+					fmt.Fprintf(out, " (backup: %s)", res.Backup)
+				}
+				fmt.Fprintln(out)
+			} else {
+				fmt.Fprint(out, snip.JSON)
+				if snip.File != "" {
+					fmt.Fprintf(errw, "Add it to %s, or run again with --write.\n", snip.File)
+				}
+			}
+			if snip.Note != "" {
+				fmt.Fprintln(errw, snip.Note)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&tf.name, "name", "", "token name (default: the client and the time)")
+	f.StringVar(&tf.level, "level", "readOnly", "readOnly, readWrite or fullAccess")
+	f.StringVar(&tf.conns, "connections", "", "comma-separated connection names or ids the token may use (default: all)")
+	f.StringVar(&tf.expires, "expires", "90d", "expiry: a duration (30d, 2w, 12h), a date (2026-12-31) or never")
+	f.BoolVar(&tf.yes, "yes", false, "confirm a readWrite or fullAccess token, and --write, without a prompt")
+	f.BoolVar(&write, "write", false, "merge the configuration into the client's config file (backed up first)")
+	f.StringVar(&file, "file", "", "the config file to write (default: the client's user config file)")
+	return cmd
+}
+
+// endpointURL is the MCP endpoint: the port of the running app's handshake file, else the
+// configured port (running false). A port chosen at start (0) cannot be known before.
+func endpointURL(ctx context.Context, dir string, settings *config.JSONFile[config.Settings]) (url string, running bool, err error) {
+	if h, err := config.ReadHandshake(dir); err == nil && h.Port > 0 {
+		return fmt.Sprintf("http://127.0.0.1:%d/mcp", h.Port), true, nil
+	}
+	s, err := settings.Load(ctx)
+	if err != nil {
+		return "", false, err
+	}
+	if s.MCP.Port == 0 {
+		return "", false, errors.New("the app is not running and its MCP port is chosen when it starts (mcp.port 0): start the app first")
+	}
+	return fmt.Sprintf("http://127.0.0.1:%d/mcp", s.MCP.Port), false, nil
+}
+
+// freeTokenName is base, or base with " #2", " #3"... when a token already has that name.
+func freeTokenName(cmd *cobra.Command, cr *core.Core, base string) (string, error) {
+	list, err := cr.Tokens().List(cmd.Context())
+	if err != nil {
+		return "", err
+	}
+	taken := map[string]bool{}
+	for _, t := range list {
+		taken[strings.ToLower(t.Name)] = true
+	}
+	name := base
+	for n := 2; taken[strings.ToLower(name)]; n++ {
+		name = fmt.Sprintf("%s #%d", base, n)
+	}
+	return name, nil
+}
