@@ -7,7 +7,8 @@
 #            bare GET + decode and the driver in process (target: at most 1.2x the bare one)
 #   mcp      tools/list at 1, 16 and 64 connections vs the official Go SDK's stateless
 #            streamable HTTP server and a bare net/http handler (targets: >= 1.5x the SDK's
-#            throughput, within 1.5x of the bare handler)
+#            throughput, within 1.5x of the bare handler), and the same server with bearer
+#            authentication on (backend/auth; target: auth costs at most 10%)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"

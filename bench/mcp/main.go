@@ -24,6 +24,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"sort"
@@ -32,8 +33,11 @@ import (
 	"sync"
 	"time"
 
+	"app/backend/auth"
+	"app/backend/config"
 	appmcp "app/backend/mcp"
 	"app/backend/mcp/tools"
+	"app/backend/secrets"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -111,6 +115,16 @@ func main() {
 	}
 	check(json.Unmarshal(appBytes, &reply))
 
+	// The same server with access control on (backend/auth): a real token store (hashes in the
+	// encrypted-file keyring), every request authenticated by its bearer token. The rate limit
+	// and the in-flight cap are off: they refuse requests rather than cost time, and a load
+	// test would only measure them refusing.
+	authURL, authHdr, authDone := authServer(ctx, hdr)
+	defer authDone()
+	if b, st := once(authURL, body, authHdr); st != 200 || !bytes.Equal(b, appBytes) {
+		fail("app with auth tools/list answered %d: %s", st, b)
+	}
+
 	// go-sdk stateless streamable HTTP server with the same tool definitions.
 	srv := sdk.NewServer(&sdk.Implementation{Name: "app", Version: "bench"}, nil)
 	for _, raw := range reply.Result.Tools {
@@ -140,6 +154,7 @@ func main() {
 		{"app (backend/mcp)", appURL, body, hdr},
 		{"go-sdk v1.8.0 stateless", sdkURL, body, hdr},
 		{"bare net/http", bareURL, body, hdr},
+		{"same, bearer auth on", authURL, body, authHdr},
 	}
 	var lv []int
 	for _, s := range strings.Split(*levels, ",") {
@@ -177,21 +192,21 @@ func main() {
 			fmt.Printf("%-26s %6d %12.0f %10s %10s %7d\n", t.name, n, r.rps, round(r.p50), round(r.p99), r.errors)
 		}
 	}
-	fmt.Printf("\n%6s %18s %18s\n", "conns", "app / go-sdk rps", "bare / app rps")
+	fmt.Printf("\n%6s %18s %18s %18s\n", "conns", "app / go-sdk rps", "bare / app rps", "auth / app rps")
 	ok := true
 	for _, n := range lv {
 		if *only != "" {
 			break
 		}
-		a, s, b := res[targets[0].name][n], res[targets[1].name][n], res[targets[2].name][n]
-		vsSDK, vsBare := a.rps/s.rps, b.rps/a.rps
+		a, s, b, au := res[targets[0].name][n], res[targets[1].name][n], res[targets[2].name][n], res[targets[3].name][n]
+		vsSDK, vsBare, withAuth := a.rps/s.rps, b.rps/a.rps, au.rps/a.rps
 		mark := ""
-		if vsSDK < 1.5 || vsBare > 1.5 {
+		if vsSDK < 1.5 || vsBare > 1.5 || withAuth < 0.9 {
 			mark, ok = "  (target missed)", false
 		}
-		fmt.Printf("%6d %17.2fx %17.2fx%s\n", n, vsSDK, vsBare, mark)
+		fmt.Printf("%6d %17.2fx %17.2fx %17.2fx%s\n", n, vsSDK, vsBare, withAuth, mark)
 	}
-	fmt.Println("\ntargets: app >= 1.50x go-sdk throughput; bare <= 1.50x app throughput")
+	fmt.Println("\ntargets: app >= 1.50x go-sdk throughput; bare <= 1.50x app throughput; auth costs at most 10% (auth / app >= 0.90)")
 	if la, err := os.ReadFile("/proc/loadavg"); err == nil {
 		fmt.Printf("load average at the end: %s(numbers from a loaded machine are noise; rerun when idle)\n", la)
 	}
@@ -295,4 +310,34 @@ func check(err error) {
 func fail(f string, a ...any) {
 	fmt.Fprintf(os.Stderr, "mcpbench: "+f+"\n", a...)
 	os.Exit(1)
+}
+
+// authServer starts the app's MCP server with access control over a token store in a
+// temporary config dir and returns its URL, the headers with the bearer token, and what
+// stops it and removes the dir.
+func authServer(ctx context.Context, hdr http.Header) (string, http.Header, func()) {
+	dir, err := os.MkdirTemp("", "bench-auth-*")
+	check(err)
+	keys, err := secrets.Open(secrets.Options{Backend: "file", Password: "bench", Dir: filepath.Join(dir, "keyring")})
+	check(err)
+	store := auth.NewStore(dir, keys)
+	_, token, err := store.Create(ctx, auth.NewToken{Name: "bench", Level: auth.LevelReadOnly})
+	check(err)
+	limits := auth.DefaultLimits()
+	limits.MaxInFlight = 0
+	svc := auth.NewService(auth.Options{Store: store, Limits: &limits})
+	set := config.DefaultSettings().MCP
+	set.RateLimitPerMinute = 0
+	svc.Apply(set)
+	srv, err := appmcp.NewServer(appmcp.Options{Name: "app", Version: "bench", Tools: tools.All(tools.Deps{}), Authenticator: svc})
+	check(err)
+	port, err := srv.Listen(ctx, 0)
+	check(err)
+	h := hdr.Clone()
+	h.Set("Authorization", "Bearer "+token)
+	done := func() {
+		_ = srv.Shutdown(ctx)
+		_ = os.RemoveAll(dir)
+	}
+	return "http://127.0.0.1:" + strconv.Itoa(port) + "/mcp", h, done
 }
