@@ -266,3 +266,35 @@ type VerificationDTO struct {
 	BrokenID int64  `json:"brokenId"`
 	Reason   string `json:"reason"`
 }
+
+// PairingClientDTO is an AI client "Connect a client" offers.
+type PairingClientDTO struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	// File is its user config file ("" when the app knows none); Unsupported why it cannot
+	// be connected yet ("" when it can).
+	File        string `json:"file"`
+	Unsupported string `json:"unsupported"`
+}
+
+// PairingRequestDTO asks to connect a client: the token's level, connection ids (empty: all)
+// and expiry, and whether to write the client's config file.
+type PairingRequestDTO struct {
+	Client      string   `json:"client"`
+	Level       string   `json:"level"`
+	Connections []string `json:"connections"`
+	Expires     string   `json:"expires"`
+	Write       bool     `json:"write"`
+}
+
+// PairingResultDTO is the client's configuration (JSON, holding the new token), the token's
+// description, and the file written with its backup; Declined when the user said No.
+type PairingResultDTO struct {
+	JSON     string   `json:"json"`
+	File     string   `json:"file"`
+	Note     string   `json:"note"`
+	Token    TokenDTO `json:"token"`
+	Written  string   `json:"written"`
+	Backup   string   `json:"backup"`
+	Declined bool     `json:"declined"`
+}

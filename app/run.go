@@ -49,7 +49,7 @@ const shutdownTimeout = 10 * time.Second
 // and exits.
 func Run(c *core.Core, assets fs.FS) error {
 	if GeneratingBindings {
-		return wails.Run(&options.App{Title: "App", Bind: boundStructs(nil, nil, nil, nil, nil, nil, nil)})
+		return wails.Run(&options.App{Title: "App", Bind: boundStructs(nil, nil, nil, nil, nil, nil, nil, nil)})
 	}
 	if c == nil {
 		return errors.New("app.Run: no backend core")
@@ -67,6 +67,7 @@ func Run(c *core.Core, assets fs.FS) error {
 	settings := NewSettingsAPI(c.Settings(), c.MCP())
 	clients := NewClientsAPI(c.Activity().Clients(), tokenStore)
 	activityLog := NewActivityAPI(c.Activity().Log)
+	pair := NewPairingAPI(tokenStore, c.MCP().Port)
 	var stopWatch context.CancelFunc = func() {}
 
 	return wails.Run(&options.App{
@@ -89,6 +90,8 @@ func Run(c *core.Core, assets fs.FS) error {
 			clients.confirm = dialogs
 			activityLog.startup(ctx)
 			activityLog.save = nativeSave(ctx)
+			pair.startup(ctx)
+			pair.confirm = dialogs
 			tokens.confirm = dialogs
 			explorer.startup(ctx, wailsEmitter{ctx})
 			plugs.startup(ctx, wailsEmitter{ctx})
@@ -107,7 +110,7 @@ func Run(c *core.Core, assets fs.FS) error {
 				log.WithError(err).Error("backend shutdown")
 			}
 		},
-		Bind: boundStructs(conns, explorer, plugs, tokens, settings, clients, activityLog),
+		Bind: boundStructs(conns, explorer, plugs, tokens, settings, clients, activityLog, pair),
 		Linux: &linux.Options{
 			Icon:             appIcon,
 			ProgramName:      "app",
@@ -118,7 +121,7 @@ func Run(c *core.Core, assets fs.FS) error {
 
 // boundStructs lists every struct whose methods the frontend can call. With nil (binding
 // generation) it returns zero values of the same types.
-func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI, plugs *PluginsAPI, tokens *TokensAPI, settings *SettingsAPI, clients *ClientsAPI, activityLog *ActivityAPI) []any {
+func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI, plugs *PluginsAPI, tokens *TokensAPI, settings *SettingsAPI, clients *ClientsAPI, activityLog *ActivityAPI, pair *PairingAPI) []any {
 	if conns == nil {
 		conns = &ConnectionsAPI{}
 	}
@@ -140,5 +143,8 @@ func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI, plugs *PluginsAP
 	if activityLog == nil {
 		activityLog = &ActivityAPI{}
 	}
-	return []any{conns, explorer, plugs, tokens, settings, clients, activityLog}
+	if pair == nil {
+		pair = &PairingAPI{}
+	}
+	return []any{conns, explorer, plugs, tokens, settings, clients, activityLog, pair}
 }

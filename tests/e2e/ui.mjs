@@ -451,6 +451,24 @@ try {
     await page.getByRole("button", { name: "Close Settings" }).click();
   });
 
+  // Issue 11: Settings, Connect a client.
+  await check("Connect a client shows the client's configuration, whose token the MCP endpoint accepts", async () => {
+    await page.keyboard.press("Control+,");
+    const pair = page.getByRole("group", { name: "Connect a client" });
+    await pair.getByLabel("Client").selectOption("other");
+    await pair.getByRole("button", { name: /^Connect Other/ }).click();
+    const shown = pair.getByRole("status", { name: "Client configuration" });
+    await shown.waitFor({ timeout: 10_000 });
+    const config = JSON.parse(await shown.locator("pre").innerText());
+    const entry = config.mcpServers?.app;
+    const { port } = JSON.parse(readFileSync(join(configDir, "mcp-handshake.json"), "utf8"));
+    assert(entry?.url === `http://127.0.0.1:${port}/mcp`, `entry ${JSON.stringify(entry)}`);
+    const token = String(entry.headers?.Authorization ?? "").replace(/^Bearer /, "");
+    assert((await mcpStatus(token)) === 200, "the configured token was refused");
+    await page.screenshot({ path: join(artifacts, "e2e-settings-connect-client.png") });
+    await page.getByRole("button", { name: "Close Settings" }).click();
+  });
+
   // Issue 11: Settings, Activity log.
   await check("the activity log lists the requests made above, filters them, opens one, checks the chain and exports CSV", async () => {
     await page.keyboard.press("Control+,");

@@ -355,6 +355,41 @@ export interface ActivityApi {
   verify(): Promise<ChainCheck>;
 }
 
+/** An AI client "Connect a client" offers (mirrors app.PairingClientDTO). */
+export interface PairingClient {
+  id: string;
+  title: string;
+  /** Its user config file, "" when the app knows none. */
+  file: string;
+  /** Why it cannot be connected yet, "" when it can. */
+  unsupported: string;
+}
+
+export interface PairingRequest {
+  client: string;
+  level: string;
+  connections: string[];
+  expires: string;
+  write: boolean;
+}
+
+export interface PairingResult {
+  /** The client's configuration, holding the new token. */
+  json: string;
+  file: string;
+  note: string;
+  token: Token;
+  written: string;
+  backup: string;
+  /** The user said No to writing the file: nothing was created. */
+  declined: boolean;
+}
+
+export interface PairingApi {
+  clients(): Promise<PairingClient[]>;
+  connect(req: PairingRequest): Promise<PairingResult>;
+}
+
 /** Api is everything the UI can ask of the backend. Every method rejects with an ApiError. */
 export interface Api {
   connections: ConnectionsApi;
@@ -364,6 +399,7 @@ export interface Api {
   settings: SettingsApi;
   clients: ClientsApi;
   activity: ActivityApi;
+  pairing: PairingApi;
   /** copy puts text on the system clipboard. */
   copy(text: string): Promise<void>;
 }

@@ -4,6 +4,7 @@ import * as ActivityBinding from "../../wailsjs/go/app/ActivityAPI";
 import * as ClientsBinding from "../../wailsjs/go/app/ClientsAPI";
 import * as ConnectionsBinding from "../../wailsjs/go/app/ConnectionsAPI";
 import * as ExplorerBinding from "../../wailsjs/go/app/ExplorerAPI";
+import * as PairingBinding from "../../wailsjs/go/app/PairingAPI";
 import * as PluginsBinding from "../../wailsjs/go/app/PluginsAPI";
 import * as SettingsBinding from "../../wailsjs/go/app/SettingsAPI";
 import * as TokensBinding from "../../wailsjs/go/app/TokensAPI";
@@ -285,6 +286,14 @@ export function createWailsApi(): Api {
         }),
       exportCSV: (q) => call(() => ActivityBinding.Export(app.ActivityQueryDTO.createFrom(q))),
       verify: () => call(async () => ({ ...(await ActivityBinding.Verify()) })),
+    },
+    pairing: {
+      clients: () => call(async () => ((await PairingBinding.Clients()) ?? []).map((c) => ({ ...c }))),
+      connect: (req) =>
+        call(async () => {
+          const r = await PairingBinding.Connect(app.PairingRequestDTO.createFrom(req));
+          return { ...r, token: toToken(r.token) };
+        }),
     },
     copy: async (text) => {
       if (!(await ClipboardSetText(text))) throw new ApiError("internal", "The clipboard did not take the text.");

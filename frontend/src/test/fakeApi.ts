@@ -13,6 +13,7 @@ import type {
   PluginProgress,
   ClientsApi,
   MCPSettings,
+  PairingApi,
   PluginsApi,
   SettingsApi,
   TableInfo,
@@ -210,6 +211,7 @@ export function fakeApi(
     settings?: Partial<SettingsApi>;
     clients?: Partial<ClientsApi>;
     activity?: Partial<ActivityApi>;
+    pairing?: Partial<PairingApi>;
     copy?: (t: string) => Promise<void>;
   } = {},
 ): Api & {
@@ -235,6 +237,23 @@ export function fakeApi(
       ...more.activity,
     },
     copy: more.copy ?? (async () => {}),
+    pairing: {
+      clients: async () => [
+        { id: "cursor", title: "Cursor", file: "/home/me/.cursor/mcp.json", unsupported: "" },
+        { id: "claude-desktop", title: "Claude Desktop", file: "", unsupported: "it needs the stdio bridge app-mcp" },
+        { id: "other", title: "Other", file: "", unsupported: "" },
+      ],
+      connect: async (req) => ({
+        json: `{"mcpServers":{"app":{"url":"http://127.0.0.1:23817/mcp","headers":{"Authorization":"Bearer app_secret"}}}}`,
+        file: req.client === "cursor" ? "/home/me/.cursor/mcp.json" : "",
+        note: "",
+        token: { id: "t9", name: "Cursor", level: req.level, connections: [], expiresAt: "", createdAt: "", lastUsedAt: "", expired: false },
+        written: req.write ? "/home/me/.cursor/mcp.json" : "",
+        backup: "",
+        declined: false,
+      }),
+      ...more.pairing,
+    },
     emitProgress: plugins.emitProgress,
     emitChanged: () => listeners.forEach((l) => l()),
     emitDropped: (e) => dropListeners.forEach((l) => l(e)),

@@ -360,6 +360,86 @@ export namespace app {
 	        this.error = source["error"];
 	    }
 	}
+	export class PairingClientDTO {
+	    id: string;
+	    title: string;
+	    file: string;
+	    unsupported: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PairingClientDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.title = source["title"];
+	        this.file = source["file"];
+	        this.unsupported = source["unsupported"];
+	    }
+	}
+	export class PairingRequestDTO {
+	    client: string;
+	    level: string;
+	    connections: string[];
+	    expires: string;
+	    write: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new PairingRequestDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.client = source["client"];
+	        this.level = source["level"];
+	        this.connections = source["connections"];
+	        this.expires = source["expires"];
+	        this.write = source["write"];
+	    }
+	}
+	export class PairingResultDTO {
+	    json: string;
+	    file: string;
+	    note: string;
+	    token: TokenDTO;
+	    written: string;
+	    backup: string;
+	    declined: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new PairingResultDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.json = source["json"];
+	        this.file = source["file"];
+	        this.note = source["note"];
+	        this.token = this.convertValues(source["token"], TokenDTO);
+	        this.written = source["written"];
+	        this.backup = source["backup"];
+	        this.declined = source["declined"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class PluginDTO {
 	    name: string;
 	    displayName: string;

@@ -1,8 +1,10 @@
 import type { ThemePreference } from "../../theme/theme";
+import { useState } from "react";
 import type { Connection } from "../../api";
 import { ActivitySettings } from "./ActivitySettings";
 import { ClientsSettings } from "./ClientsSettings";
 import { MCPServerSettings } from "./MCPServerSettings";
+import { PairingSettings } from "./PairingSettings";
 import { PluginsSettings } from "./PluginsSettings";
 import { TokensSettings } from "./TokensSettings";
 
@@ -18,6 +20,8 @@ export function SettingsPanel({
   onChoose: (p: ThemePreference) => void;
   connections?: Connection[];
 }) {
+  // A client connected above adds a token: the list below reloads.
+  const [tokensVersion, setTokensVersion] = useState(0);
   return (
     <section className="panel" aria-label="Settings">
       <header className="panel__head">
@@ -41,7 +45,8 @@ export function SettingsPanel({
         </div>
       </fieldset>
       <MCPServerSettings />
-      <TokensSettings connections={connections} />
+      <PairingSettings onTokensChanged={() => setTokensVersion((v) => v + 1)} />
+      <TokensSettings key={tokensVersion} connections={connections} />
       <ClientsSettings />
       <ActivitySettings />
       <PluginsSettings />

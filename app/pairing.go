@@ -1,0 +1,128 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"app/backend/auth"
+	"app/backend/pairing"
+)
+
+// PairingAPI is Settings, Connect a client (issue 11): pick an AI client, a level, the
+// connections and an expiry; the app mints a token and shows that client's configuration
+// (the HTTP endpoint of the running server with the Authorization header), and on request
+// merges it into the client's config file after a native confirmation and a backup. Its
+// exported methods are bound to the frontend (frontend/wailsjs/go/app/PairingAPI).
+type PairingAPI struct {
+	tokens  TokenStore
+	port    func() int // the running MCP server's port, 0 when it does not run
+	confirm Confirmer  // set by Run
+
+	mu  sync.Mutex
+	ctx context.Context
+}
+
+// NewPairingAPI returns the facade; port reports the MCP server's bound port.
+func NewPairingAPI(tokens TokenStore, port func() int) *PairingAPI {
+	return &PairingAPI{tokens: tokens, port: port, ctx: context.Background()}
+}
+
+func (a *PairingAPI) startup(ctx context.Context) {
+	a.mu.Lock()
+	a.ctx = ctx
+	a.mu.Unlock()
+}
+
+// Clients lists the clients the app can pair with, with the config file it would write.
+func (a *PairingAPI) Clients() []PairingClientDTO {
+	out := make([]PairingClientDTO, 0, len(pairing.Clients))
+	for _, c := range pairing.Clients {
+		out = append(out, PairingClientDTO{ID: c.ID, Title: c.Title, File: c.ConfigFile(), Unsupported: c.Unsupported})
+	}
+	return out
+}
+
+// Connect mints a token for the client and returns its configuration; with Write, it merges
+// the configuration into the client's config file once the user confirms in a native dialog.
+func (a *PairingAPI) Connect(req PairingRequestDTO) (PairingResultDTO, error) {
+	c, err := pairing.Find(req.Client)
+	if err != nil {
+		return PairingResultDTO{}, invalidArgument("%s", err.Error())
+	}
+	if c.Unsupported != "" {
+		return PairingResultDTO{}, unavailable("%s cannot be connected yet: %s", c.Title, c.Unsupported)
+	}
+	port := a.port()
+	if port == 0 {
+		return PairingResultDTO{}, unavailable("the MCP server is not running: turn it on in Settings, MCP server, first")
+	}
+	if !auth.ValidLevel(req.Level) {
+		return PairingResultDTO{}, invalidArgument("the level must be one of %s", strings.Join(auth.Levels(), ", "))
+	}
+	expires, err := auth.ParseExpiry(req.Expires, time.Now())
+	if err != nil {
+		return PairingResultDTO{}, invalidArgument("expiry: %s", err.Error())
+	}
+	a.mu.Lock()
+	parent := a.ctx
+	a.mu.Unlock()
+	ctx, cancel := context.WithTimeout(parent, 5*time.Minute) // a dialog may wait for the user
+	defer cancel()
+	file := c.ConfigFile()
+	if req.Write {
+		if file == "" {
+			return PairingResultDTO{}, invalidArgument("%s has no config file the app knows: copy the configuration instead", c.Title)
+		}
+		if a.confirm != nil {
+			ok, err := a.confirm.Confirm(ctx, "Connect a client", fmt.Sprintf("Write the app's MCP server, with a new %s token, into %s?\n\nThe file is backed up first; its other servers stay.", req.Level, file))
+			if err != nil {
+				return PairingResultDTO{}, apiError(err)
+			}
+			if !ok {
+				return PairingResultDTO{Declined: true}, nil
+			}
+		}
+	}
+	list, err := a.tokens.List(ctx)
+	if err != nil {
+		return PairingResultDTO{}, apiError(err)
+	}
+	name := uniqueTokenName(list, c.Title+" "+time.Now().Format("2006-01-02 15:04"))
+	var conns []string
+	if len(req.Connections) > 0 {
+		conns = req.Connections
+	}
+	t, secret, err := a.tokens.Create(ctx, auth.NewToken{Name: name, Level: req.Level, Connections: conns, ExpiresAt: expires})
+	if err != nil {
+		return PairingResultDTO{}, apiError(invalid(err))
+	}
+	snip, err := pairing.Config(c, fmt.Sprintf("http://127.0.0.1:%d/mcp", port), secret)
+	if err != nil {
+		return PairingResultDTO{}, apiError(err)
+	}
+	res := PairingResultDTO{JSON: snip.JSON, File: file, Note: snip.Note, Token: toTokenDTO(t, time.Now())}
+	if req.Write {
+		backup, err := pairing.Write(file, snip, time.Now())
+		if err != nil {
+			return res, apiError(fmt.Errorf("the token %q was created, but %w", t.Name, err))
+		}
+		res.Written, res.Backup = file, backup
+	}
+	return res, nil
+}
+
+// uniqueTokenName is base, or base with " #2", " #3"... when a token has that name.
+func uniqueTokenName(list []auth.Token, base string) string {
+	taken := map[string]bool{}
+	for _, t := range list {
+		taken[strings.ToLower(t.Name)] = true
+	}
+	name := base
+	for n := 2; taken[strings.ToLower(name)]; n++ {
+		name = fmt.Sprintf("%s #%d", base, n)
+	}
+	return name
+}

@@ -1,0 +1,45 @@
+import { render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import { ApiProvider } from "../../api";
+import { fakeApi } from "../../test/fakeApi";
+import { PairingSettings } from "./PairingSettings";
+
+describe("Settings, Connect a client (issue 11)", () => {
+  it("connects the chosen client: the configuration holds the token and has a copy button", async () => {
+    const copy = vi.fn(async () => {});
+    render(
+      <ApiProvider api={fakeApi(async () => [], {}, { copy })}>
+        <PairingSettings />
+      </ApiProvider>,
+    );
+    await userEvent.selectOptions(await screen.findByLabelText("Client"), "other");
+    await userEvent.click(screen.getByRole("button", { name: "Connect Other" }));
+    const shown = await screen.findByRole("status", { name: "Client configuration" });
+    expect(shown).toHaveTextContent('"Authorization":"Bearer app_secret"');
+    await userEvent.click(screen.getByRole("button", { name: "Copy configuration" }));
+    expect(copy).toHaveBeenCalledWith(expect.stringContaining("Bearer app_secret"));
+  });
+
+  it("offers to write the client's own file, and says where it wrote", async () => {
+    render(
+      <ApiProvider api={fakeApi(async () => [])}>
+        <PairingSettings />
+      </ApiProvider>,
+    );
+    await userEvent.click(await screen.findByRole("checkbox", { name: /Write it into \/home\/me\/.cursor\/mcp.json/ }));
+    await userEvent.click(screen.getByRole("button", { name: "Connect Cursor" }));
+    expect(await screen.findByRole("status", { name: "Client configuration" })).toHaveTextContent("Written into /home/me/.cursor/mcp.json");
+  });
+
+  it("a client that cannot be connected yet says why, with no connect button", async () => {
+    render(
+      <ApiProvider api={fakeApi(async () => [])}>
+        <PairingSettings />
+      </ApiProvider>,
+    );
+    await userEvent.selectOptions(await screen.findByLabelText("Client"), "claude-desktop");
+    expect(screen.getByRole("alert")).toHaveTextContent("Claude Desktop cannot be connected yet: it needs the stdio bridge app-mcp.");
+    expect(screen.queryByRole("button", { name: /Connect/ })).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,140 @@
+import { useCallback, useState, type FormEvent } from "react";
+import { parseApiError, useApi, type ApiError, type PairingResult } from "../../api";
+import { useLoaded } from "../../hooks";
+
+/**
+ * PairingSettings is Settings, Connect a client (issue 11): choose the AI client, the token's
+ * level and expiry; the app mints the token and shows that client's configuration with a copy
+ * button, or writes it into the client's config file (after a native confirmation and a
+ * backup). Clients that cannot be connected yet say why.
+ */
+export function PairingSettings({ onTokensChanged }: { onTokensChanged?: () => void }) {
+  const api = useApi();
+  const { state } = useLoaded(useCallback(() => api.pairing.clients(), [api]));
+  const [client, setClient] = useState("cursor");
+  const [level, setLevel] = useState("readOnly");
+  const [expires, setExpires] = useState("90d");
+  const [write, setWrite] = useState(false);
+  const [result, setResult] = useState<PairingResult | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [copied, setCopied] = useState(false);
+  const clients = state.status === "ready" ? state.value : [];
+  const chosen = clients.find((c) => c.id === client);
+
+  const connect = async (e: FormEvent) => {
+    e.preventDefault();
+    setError(null);
+    setResult(null);
+    setCopied(false);
+    try {
+      const r = await api.pairing.connect({ client, level, expires, connections: [], write: write && !!chosen?.file });
+      if (!r.declined) {
+        setResult(r);
+        onTokensChanged?.();
+      }
+    } catch (reason) {
+      setError(parseApiError(reason));
+    }
+  };
+
+  return (
+    <fieldset className="field pairing" aria-label="Connect a client">
+      <legend>Connect a client</legend>
+      {state.status === "error" && (
+        <p className="form-msg form-msg--error" role="alert">
+          {state.error.message}
+        </p>
+      )}
+      <form className="token-form" aria-label="Connect a client form" onSubmit={(e) => void connect(e)}>
+        <div className="form-pair">
+          <div className="form-row">
+            <label className="form-row__label" htmlFor="pair-client">
+              Client
+            </label>
+            <select id="pair-client" value={client} onChange={(e) => setClient(e.target.value)}>
+              {clients.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.title}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="form-row">
+            <label className="form-row__label" htmlFor="pair-expires">
+              Expires
+            </label>
+            <select id="pair-expires" value={expires} onChange={(e) => setExpires(e.target.value)}>
+              <option value="30d">30 days</option>
+              <option value="90d">90 days</option>
+              <option value="365d">1 year</option>
+              <option value="never">Never</option>
+            </select>
+          </div>
+        </div>
+        <div className="form-row">
+          <label className="form-row__label" htmlFor="pair-level">
+            Level
+          </label>
+          <select id="pair-level" value={level} onChange={(e) => setLevel(e.target.value)}>
+            <option value="readOnly">Read only</option>
+            <option value="readWrite">Read and write (each write approved by you)</option>
+            <option value="fullAccess">Full access</option>
+          </select>
+        </div>
+        {chosen?.unsupported ? (
+          <p className="form-msg form-msg--error" role="alert">
+            {chosen.title} cannot be connected yet: {chosen.unsupported}.
+          </p>
+        ) : (
+          <>
+            {chosen?.file && (
+              <label className="form-check">
+                <input type="checkbox" checked={write} onChange={(e) => setWrite(e.target.checked)} />
+                Write it into {chosen.file} (backed up first)
+              </label>
+            )}
+            <div className="form-actions">
+              <button type="submit" className="btn btn--primary">
+                Connect {chosen?.title ?? "client"}
+              </button>
+            </div>
+          </>
+        )}
+      </form>
+      {error && (
+        <p className="form-msg form-msg--error" role="alert">
+          {error.message}
+        </p>
+      )}
+      {result && (
+        <div className="token-created" role="status" aria-label="Client configuration">
+          <p>
+            Token <strong>{result.token.name}</strong> ({result.token.level}) created.{" "}
+            {result.written
+              ? `Written into ${result.written}${result.backup ? ` (backup: ${result.backup})` : ""}.`
+              : `Add this to ${result.file || "the client's MCP configuration"}; the token is in it and shown nowhere else.`}
+          </p>
+          <pre className="token-created__secret pairing-json">{result.json}</pre>
+          {result.note && <p className="panel__note">{result.note}</p>}
+          <div className="form-actions">
+            <button
+              type="button"
+              className="btn btn--primary"
+              onClick={() =>
+                void api.copy(result.json).then(
+                  () => setCopied(true),
+                  (reason) => setError(parseApiError(reason)),
+                )
+              }
+            >
+              {copied ? "Copied" : "Copy configuration"}
+            </button>
+            <button type="button" className="btn" onClick={() => setResult(null)}>
+              Done
+            </button>
+          </div>
+        </div>
+      )}
+    </fieldset>
+  );
+}
