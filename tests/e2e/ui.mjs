@@ -455,7 +455,7 @@ try {
   await check("Connect a client shows the client's configuration, whose token the MCP endpoint accepts", async () => {
     await page.keyboard.press("Control+,");
     const pair = page.getByRole("group", { name: "Connect a client" });
-    await pair.getByLabel("Client").selectOption("other");
+    await pair.getByLabel("Client", { exact: true }).selectOption("other");
     await pair.getByRole("button", { name: /^Connect Other/ }).click();
     const shown = pair.getByRole("status", { name: "Client configuration" });
     await shown.waitFor({ timeout: 10_000 });
