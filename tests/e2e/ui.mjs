@@ -27,25 +27,26 @@ const unreachablePort = need("APP_E2E_UNREACHABLE_PORT");
 const apiKeyAddr = need("APP_E2E_APIKEY_ADDR");
 const display = need("APP_E2E_DISPLAY");
 
-/** answerDialog waits for the app's native dialog titled `title` and presses `keys` in it. */
-function answerDialog(title, keys) {
+/** focusDialog waits for the app's native dialog titled `title`, focuses it, and returns xdotool's env. */
+function focusDialog(title) {
   const env = { ...process.env, DISPLAY: display };
   const ids = execFileSync("xdotool", ["search", "--sync", "--onlyvisible", "--name", `^${title}$`], { env, timeout: 30_000 })
     .toString()
     .trim()
     .split(/\s+/);
   execFileSync("xdotool", ["windowfocus", "--sync", ids[ids.length - 1]], { env, timeout: 10_000 });
+  return env;
+}
+
+/** answerDialog presses `keys` in the app's native dialog titled `title`. */
+function answerDialog(title, keys) {
+  const env = focusDialog(title);
   execFileSync("xdotool", ["key", "--clearmodifiers", keys], { env, timeout: 10_000 });
 }
 
-/** answerSaveDialog waits for the app's native save dialog titled `title` and saves at path. */
+/** answerSaveDialog saves at path in the app's native save dialog titled `title`. */
 function answerSaveDialog(title, path) {
-  const env = { ...process.env, DISPLAY: display };
-  const ids = execFileSync("xdotool", ["search", "--sync", "--onlyvisible", "--name", `^${title}$`], { env, timeout: 30_000 })
-    .toString()
-    .trim()
-    .split(/\s+/);
-  execFileSync("xdotool", ["windowfocus", "--sync", ids[ids.length - 1]], { env, timeout: 10_000 });
+  const env = focusDialog(title);
   execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+a"], { env, timeout: 10_000 });
   execFileSync("xdotool", ["type", "--clearmodifiers", "--delay", "20", path], { env, timeout: 30_000 });
   execFileSync("xdotool", ["key", "--clearmodifiers", "Return"], { env, timeout: 10_000 });
