@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"app/backend/auth"
 	"app/backend/config"
-	"app/backend/core"
 	"app/backend/pairing"
 )
 
@@ -92,9 +92,11 @@ func newClientConfigCmd(g *globalFlags) *cobra.Command {
 				}
 			}
 			if tf.name == "" {
-				if tf.name, err = freeTokenName(cmd, cr, c.Title+" "+time.Now().Format("2006-01-02 15:04")); err != nil {
+				list, err := cr.Tokens().List(ctx)
+				if err != nil {
 					return err
 				}
+				tf.name = auth.FreeName(list, c.Title+" "+time.Now().Format("2006-01-02 15:04"))
 			}
 			t, secret, err := createToken(cmd, cr, tf)
 			if err != nil {
@@ -168,21 +170,4 @@ func endpointURL(ctx context.Context, dir string, settings *config.JSONFile[conf
 		return "", false, errors.New("the app is not running and its MCP port is chosen when it starts (mcp.port 0): start the app first")
 	}
 	return fmt.Sprintf("http://127.0.0.1:%d/mcp", s.MCP.Port), false, nil
-}
-
-// freeTokenName is base, or base with " #2", " #3"... when a token already has that name.
-func freeTokenName(cmd *cobra.Command, cr *core.Core, base string) (string, error) {
-	list, err := cr.Tokens().List(cmd.Context())
-	if err != nil {
-		return "", err
-	}
-	taken := map[string]bool{}
-	for _, t := range list {
-		taken[strings.ToLower(t.Name)] = true
-	}
-	name := base
-	for n := 2; taken[strings.ToLower(name)]; n++ {
-		name = fmt.Sprintf("%s #%d", base, n)
-	}
-	return name, nil
 }

@@ -90,7 +90,7 @@ func (a *PairingAPI) Connect(req PairingRequestDTO) (PairingResultDTO, error) {
 	if err != nil {
 		return PairingResultDTO{}, apiError(err)
 	}
-	name := uniqueTokenName(list, c.Title+" "+time.Now().Format("2006-01-02 15:04"))
+	name := auth.FreeName(list, c.Title+" "+time.Now().Format("2006-01-02 15:04"))
 	var conns []string
 	if len(req.Connections) > 0 {
 		conns = req.Connections
@@ -112,17 +112,4 @@ func (a *PairingAPI) Connect(req PairingRequestDTO) (PairingResultDTO, error) {
 		res.Written, res.Backup = file, backup
 	}
 	return res, nil
-}
-
-// uniqueTokenName is base, or base with " #2", " #3"... when a token has that name.
-func uniqueTokenName(list []auth.Token, base string) string {
-	taken := map[string]bool{}
-	for _, t := range list {
-		taken[strings.ToLower(t.Name)] = true
-	}
-	name := base
-	for n := 2; taken[strings.ToLower(name)]; n++ {
-		name = fmt.Sprintf("%s #%d", base, n)
-	}
-	return name
 }

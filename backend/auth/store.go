@@ -263,3 +263,17 @@ func ParseExpiry(s string, now time.Time) (*time.Time, error) {
 	}
 	return &at, nil
 }
+
+// FreeName is base, or base with " #2", " #3"... when a token in list already has that name
+// (names are unique ignoring case): the name a token made for a client gets by default.
+func FreeName(list []Token, base string) string {
+	taken := map[string]bool{}
+	for _, t := range list {
+		taken[strings.ToLower(t.Name)] = true
+	}
+	name := base
+	for n := 2; taken[strings.ToLower(name)]; n++ {
+		name = fmt.Sprintf("%s #%d", base, n)
+	}
+	return name
+}

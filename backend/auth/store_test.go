@@ -249,3 +249,15 @@ func TestNoSecretInTheConfigDir(t *testing.T) {
 		t.Fatal("the last use was not written, so the file searched was not the whole story")
 	}
 }
+
+func TestFreeNameSkipsTakenNamesIgnoringCase(t *testing.T) {
+	list := []Token{{Name: "Cursor 2026-11-23 10:00"}, {Name: "cursor 2026-11-23 10:00 #2"}}
+	for _, c := range []struct{ base, want string }{
+		{"Cursor 2026-11-23 10:00", "Cursor 2026-11-23 10:00 #3"},
+		{"VS Code 2026-11-23 10:00", "VS Code 2026-11-23 10:00"},
+	} {
+		if got := FreeName(list, c.base); got != c.want {
+			t.Errorf("FreeName(%q) = %q, want %q", c.base, got, c.want)
+		}
+	}
+}
