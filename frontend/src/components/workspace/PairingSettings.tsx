@@ -1,6 +1,7 @@
 import { useCallback, useState, type FormEvent } from "react";
 import { parseApiError, useApi, type ApiError, type PairingResult } from "../../api";
 import { useLoaded } from "../../hooks";
+import { EXPIRIES, LEVELS } from "./tokenOptions";
 
 /**
  * PairingSettings is Settings, Connect a client (issue 11): choose the AI client, the token's
@@ -64,10 +65,11 @@ export function PairingSettings({ onTokensChanged }: { onTokensChanged?: () => v
               Expires
             </label>
             <select id="pair-expires" value={expires} onChange={(e) => setExpires(e.target.value)}>
-              <option value="30d">30 days</option>
-              <option value="90d">90 days</option>
-              <option value="365d">1 year</option>
-              <option value="never">Never</option>
+              {EXPIRIES.map((x) => (
+                <option key={x.value} value={x.value}>
+                  {x.label}
+                </option>
+              ))}
             </select>
           </div>
         </div>
@@ -76,9 +78,11 @@ export function PairingSettings({ onTokensChanged }: { onTokensChanged?: () => v
             Level
           </label>
           <select id="pair-level" value={level} onChange={(e) => setLevel(e.target.value)}>
-            <option value="readOnly">Read only</option>
-            <option value="readWrite">Read and write (each write approved by you)</option>
-            <option value="fullAccess">Full access</option>
+            {LEVELS.map((l) => (
+              <option key={l.value} value={l.value}>
+                {l.label}
+              </option>
+            ))}
           </select>
         </div>
         {chosen?.unsupported ? (

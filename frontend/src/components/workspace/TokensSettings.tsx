@@ -1,19 +1,7 @@
 import { useCallback, useState, type FormEvent } from "react";
 import { parseApiError, useApi, type ApiError, type Connection, type Token } from "../../api";
 import { useLoaded } from "../../hooks";
-
-const LEVELS = [
-  { value: "readOnly", label: "Read only: read tools and resources" },
-  { value: "readWrite", label: "Read and write: writes still approved by you, one by one" },
-  { value: "fullAccess", label: "Full access: also admin tools" },
-] as const;
-
-const EXPIRIES = [
-  { value: "30d", label: "30 days" },
-  { value: "90d", label: "90 days" },
-  { value: "365d", label: "1 year" },
-  { value: "never", label: "Never" },
-] as const;
+import { EXPIRIES, LEVELS } from "./tokenOptions";
 
 /**
  * TokensSettings is Settings, MCP tokens (issue 11): the tokens AI clients authenticate with,
