@@ -49,6 +49,8 @@ type Call struct {
 	mi            *methodInfo
 	// redactText is Options.Redact (nil: none).
 	redactText func(string) string
+	// followUp is the requestState and inputResponses of an input_required round's repeat.
+	followUp FollowUp
 	// errCode and toolError are the answer's outcome, for the Observer.
 	errCode   int
 	toolError string
@@ -117,4 +119,13 @@ func (c *Call) redact(s string) string {
 		return s
 	}
 	return c.redactText(s)
+}
+
+// FollowUp returns the requestState and inputResponses the client sent with a repeated
+// tools/call, resources/read or prompts/get (the zero FollowUp on a first call).
+func (c *Call) FollowUp() FollowUp {
+	if c == nil {
+		return FollowUp{}
+	}
+	return c.followUp
 }

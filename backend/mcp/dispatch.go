@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 
 	"app/backend/mcp/internal/wire"
@@ -31,6 +32,10 @@ func method[P any, PP interface {
 	return func(s *Server, ctx context.Context, call *Call) (any, error) {
 		req := &Request[P]{Call: call}
 		if e := PP(&req.Params).decode(params{raw: call.msg.Params, members: call.msg.Members}); e != nil {
+			return nil, e
+		}
+		var e *Error
+		if call.followUp, e = decodeFollowUp(call.Method, call.msg.Members); e != nil {
 			return nil, e
 		}
 		return h(s, ctx, req)
@@ -196,6 +201,13 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, call *Call) {
 func (s *Server) writeOutcome(w http.ResponseWriter, call *Call, stream *sseStream, out handlerOutcome) {
 	var e *Error
 	var b []byte
+	if ir, ok := asInputRequired(out.err); ok {
+		if call.Era == EraModern && methodsWithInput[call.Method] {
+			out = handlerOutcome{res: ir.result()}
+		} else {
+			out.err = fmt.Errorf("mcp: %s answered input_required, which a %s request cannot receive", call.Method, call.Era)
+		}
+	}
 	if out.err != nil {
 		e = asError(out.err)
 		if e.Code == CodeInternalError {
@@ -208,6 +220,9 @@ func (s *Server) writeOutcome(w http.ResponseWriter, call *Call, stream *sseStre
 		} else {
 			var shaped map[string]any
 			if shaped, err = s.shapeResult(call.Era, call.Method, call.mi, out.res); err == nil {
+				if call.followUp.IsFollowUp() {
+					neverCache(shaped)
+				}
 				b, err = wire.EncodeResult(call.ID, shaped)
 			}
 		}

@@ -144,3 +144,12 @@ func numberOf(v any) (float64, bool) {
 	}
 	return 0, false
 }
+
+// neverCache marks a shaped result as not cacheable: a call that carried requestState or
+// inputResponses is never cached (SPEC.md B "States and transitions"), so a cache hint its
+// method would carry becomes ttlMs 0 ("do not cache").
+func neverCache(shaped map[string]any) {
+	if _, ok := shaped[fieldTTL]; ok {
+		shaped[fieldTTL] = int64(0)
+	}
+}

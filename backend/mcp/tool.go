@@ -236,7 +236,10 @@ func (s *Server) handleToolsCall(ctx context.Context, req *Request[CallToolParam
 	if err != nil {
 		var te *ToolError
 		var pe *Error
+		var ir *InputRequired
 		switch {
+		case errors.As(err, &ir):
+			return nil, ir
 		case errors.As(err, &te):
 			return req.toolErrorResult(te), nil
 		case errors.As(err, &pe):

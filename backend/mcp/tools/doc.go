@@ -10,6 +10,8 @@
 package tools
 
 import (
+	"time"
+
 	"app/backend/connections"
 	"app/backend/mcp"
 )
@@ -18,6 +20,39 @@ import (
 type Deps struct {
 	// Connections lists the saved connections visible to AI clients.
 	Connections connections.AILister
+	// Conns reaches the saved connections and opens them.
+	Conns Conns
+	// Approver decides whether a statement may run (backend/approval.Gate).
+	Approver Approver
+	// Limits are the MCP panel's row limits and statement timeout, read per call so a change
+	// in Settings applies at once; nil uses DefaultLimits.
+	Limits func() Limits
+}
+
+// Limits bound what one tool call reads (SPEC issue 12: default 500 rows, at most 10,000).
+type Limits struct {
+	DefaultRows int
+	MaxRows     int
+	// QueryTimeout bounds one statement; 0 leaves only the request's own deadline.
+	QueryTimeout time.Duration
+}
+
+// DefaultLimits are the limits of a new install (config.DefaultSettings).
+var DefaultLimits = Limits{DefaultRows: 500, MaxRows: 10000, QueryTimeout: 30 * time.Second}
+
+// limits returns the limits in force now.
+func (d Deps) limits() Limits {
+	l := DefaultLimits
+	if d.Limits != nil {
+		l = d.Limits()
+	}
+	if l.MaxRows <= 0 {
+		l.MaxRows = DefaultLimits.MaxRows
+	}
+	if l.DefaultRows <= 0 || l.DefaultRows > l.MaxRows {
+		l.DefaultRows = min(DefaultLimits.DefaultRows, l.MaxRows)
+	}
+	return l
 }
 
 // All is the tool table in listing order.
