@@ -1,0 +1,384 @@
+package approval
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/sirupsen/logrus"
+
+	"app/backend/auth"
+	"app/backend/connections"
+	"app/backend/mcp"
+	"app/backend/secrets"
+)
+
+// Answer is the person's answer to an approval dialog.
+type Answer int
+
+// Answers. ApproveRemember also lets later non-destructive statements of the same token on the
+// same connection run without the dialog until the app restarts.
+const (
+	Deny Answer = iota
+	Approve
+	ApproveRemember
+)
+
+// Question is what an approval dialog shows: who asks, where, and the statement.
+type Question struct {
+	// Title and Message are the dialog's text, ready to show (Message holds the statement).
+	Title, Message string
+	// Client names the AI client (clientInfo), Token the token's name and Level its level
+	// ("anonymous" for the loopback principal).
+	Client, Token, Level string
+	// Connection is the connection's name and ConnectionID its id.
+	Connection, ConnectionID string
+	// Statement is the statement, at most MaxStatementChars.
+	Statement string
+	// Write and Destructive classify it; a destructive statement is never remembered.
+	Write, Destructive bool
+}
+
+// Dialog asks the person at the machine. The window implements it with its native question
+// dialog; with no window, Terminal asks on a terminal and Refuse answers Deny. Ask returns when
+// the person answered or ctx ended (then with ctx's error).
+type Dialog interface {
+	Ask(ctx context.Context, q Question) (Answer, error)
+}
+
+// DialogFunc adapts a function to Dialog.
+type DialogFunc func(ctx context.Context, q Question) (Answer, error)
+
+// Ask implements Dialog.
+func (f DialogFunc) Ask(ctx context.Context, q Question) (Answer, error) { return f(ctx, q) }
+
+// Refuse is the Dialog of a process nobody watches: every approval is denied.
+var Refuse Dialog = DialogFunc(func(context.Context, Question) (Answer, error) { return Deny, nil })
+
+// Options configure a Gate.
+type Options struct {
+	// Keys holds the requestState signing key.
+	Keys secrets.Keyring
+	// Dialog asks the person; nil is Refuse.
+	Dialog Dialog
+	// Log gets why a requestState was refused (never the state itself).
+	Log logrus.FieldLogger
+	// Now is the clock (time.Now when nil); tests use a fake clock for the 5-minute expiry,
+	// the one thing no real component can do here.
+	Now func() time.Time
+	// WaitingEvery is how often a request waiting for the dialog gets a progress update
+	// ("waiting for approval in App"); 0 means 5 s.
+	WaitingEvery time.Duration
+}
+
+// Gate decides whether a statement may run (see the package comment). One Gate serves the
+// whole app: it shows one dialog at a time, in the order the requests asked.
+type Gate struct {
+	opts   Options
+	signer *signer
+	// turn is the dialog queue: whoever holds its one slot has the dialog open.
+	turn chan struct{}
+
+	mu         sync.Mutex
+	remembered map[string]bool // principal id + "\x00" + connection id
+	dialog     Dialog
+}
+
+// NewGate returns a Gate.
+func NewGate(opts Options) *Gate {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Log == nil {
+		l := logrus.New()
+		l.SetLevel(logrus.WarnLevel)
+		opts.Log = l
+	}
+	if opts.WaitingEvery <= 0 {
+		opts.WaitingEvery = 5 * time.Second
+	}
+	d := opts.Dialog
+	if d == nil {
+		d = Refuse
+	}
+	return &Gate{
+		opts:       opts,
+		signer:     newSigner(opts.Keys, opts.Now),
+		turn:       make(chan struct{}, 1),
+		remembered: map[string]bool{},
+		dialog:     d,
+	}
+}
+
+// SetDialog replaces the dialog (the window sets its own once it is up; nil is Refuse).
+func (g *Gate) SetDialog(d Dialog) {
+	if d == nil {
+		d = Refuse
+	}
+	g.mu.Lock()
+	g.dialog = d
+	g.mu.Unlock()
+}
+
+// Forget drops every remembered approval (the person's "forget approvals", or a restart).
+func (g *Gate) Forget() {
+	g.mu.Lock()
+	g.remembered = map[string]bool{}
+	g.mu.Unlock()
+}
+
+// The approval form's request name and field (SPEC.md B "Result envelope").
+const (
+	RequestName   = "approve_statement"
+	FieldApproved = "approved"
+)
+
+// Approve decides whether st may run for the request in ctx. nil: it runs. Otherwise the tool
+// ends with the returned error, which is one of:
+//   - *mcp.Error -33007: the connection's external access or AI policy refuses it;
+//   - *mcp.InputRequired: a client that declared elicitation is asked with the
+//     approve_statement form;
+//   - *mcp.Error -32602: a follow-up whose requestState is bad, foreign, expired, used, or whose
+//     arguments changed;
+//   - *mcp.ToolError denied: the person (in the form or the app's dialog) said no.
+//
+// The decision, by the connection's rights (connections.AIRights) for the statement's kind:
+// refused -> -33007; allowed -> runs; ask -> consent. Consent from a client with elicitation
+// is the form first; once accepted, a fullAccess token runs, every other principal still gets
+// the app's own dialog (the safe-mode dialog). A client without elicitation gets the app's
+// dialog only. A remembered approval skips the app's dialog for non-destructive statements.
+func (g *Gate) Approve(ctx context.Context, st Statement) error {
+	call := mcp.CallFrom(ctx)
+	if call == nil {
+		return errors.New("approval: no MCP request in the context")
+	}
+	rights := connections.AIRights(st.Connection)
+	decision := rights.Read
+	if st.Class.Write() {
+		decision = rights.Write
+	}
+	switch decision {
+	case connections.Refused:
+		return refused(st)
+	case connections.Allowed:
+		return nil
+	}
+
+	fu := call.FollowUp()
+	if call.Era == mcp.EraModern && call.HasCapability("elicitation") {
+		if !fu.IsFollowUp() {
+			return g.inputRequired(call, st)
+		}
+		if err := g.redeem(call, st, fu); err != nil {
+			return err
+		}
+		if call.Principal.Level == auth.LevelFullAccess {
+			return nil
+		}
+	} else if fu.IsFollowUp() {
+		return mcp.NewError(mcp.CodeInvalidParams, "invalid params: requestState was not issued for this call", nil)
+	}
+	if !st.Class.Destructive && g.isRemembered(call.Principal.ID, st.Connection.ID) {
+		return nil
+	}
+	return g.ask(ctx, call, st)
+}
+
+// refused is the -33007 answer for a statement the connection's rights refuse.
+func refused(st Statement) *mcp.Error {
+	what := "reads"
+	if st.Class.Write() {
+		what = "writes"
+	}
+	return mcp.NewError(mcp.CodeForbidden, fmt.Sprintf("forbidden: the user's AI policy for connection %q refuses %s from AI clients; this is the user's choice, not a transient error", st.Connection.Name, what), nil)
+}
+
+func (g *Gate) isRemembered(principal, conn string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.remembered[principal+"\x00"+conn]
+}
+
+// inputRequired is the first answer to a client that declared elicitation.
+func (g *Gate) inputRequired(call *mcp.Call, st Statement) error {
+	state, err := g.signer.issue(call.Principal.ID, st.Tool, st.Args)
+	if err != nil {
+		return err
+	}
+	return &mcp.InputRequired{
+		State: state,
+		Requests: map[string]mcp.InputRequest{RequestName: {
+			Method: "elicitation/create",
+			Params: map[string]any{
+				"mode":    "form",
+				"message": fmt.Sprintf("%s wants to run this %s on connection %q. Approve it?", clientName(call), kind(st), st.Connection.Name),
+				"requestedSchema": map[string]any{
+					"type": "object",
+					"properties": map[string]any{
+						FieldApproved: map[string]any{
+							"type":        "boolean",
+							"title":       "Approve this statement",
+							"description": Clip(st.Text),
+						},
+					},
+					"required": []string{FieldApproved},
+				},
+			},
+		}},
+	}
+}
+
+// redeem checks a follow-up: the state must be valid for this call (else -32602), and the
+// form accepted with approved true (else the tool error denied).
+func (g *Gate) redeem(call *mcp.Call, st Statement, fu mcp.FollowUp) error {
+	if fu.State == "" {
+		return mcp.NewError(mcp.CodeInvalidParams, "invalid params: inputResponses without requestState", nil)
+	}
+	if err := g.signer.redeem(fu.State, call.Principal.ID, st.Tool, st.Args); err != nil {
+		g.opts.Log.WithField("tool", st.Tool).Info(err.Error())
+		return mcp.NewError(mcp.CodeInvalidParams, "invalid params: requestState is not valid for this call (changed arguments, expired, already used, or not issued here)", nil)
+	}
+	var resp struct {
+		Action  string         `json:"action"`
+		Content map[string]any `json:"content"`
+	}
+	raw, ok := fu.Responses[RequestName]
+	if !ok || json.Unmarshal(raw, &resp) != nil {
+		return mcp.NewToolError(mcp.ToolErrDenied, "the statement was not approved: no answer to %s", RequestName)
+	}
+	if resp.Action != "accept" || resp.Content[FieldApproved] != true {
+		return mcp.NewToolError(mcp.ToolErrDenied, "the user did not approve the statement (%s); do not retry it unless the user asks", nonEmpty(resp.Action, "no action"))
+	}
+	return nil
+}
+
+// ask shows the app's dialog, one at a time, and waits for the answer. While it waits, a
+// request that carried a progressToken gets advancing progress so its client does not give up.
+func (g *Gate) ask(ctx context.Context, call *mcp.Call, st Statement) error {
+	stopWaiting := g.reportWaiting(call)
+	defer stopWaiting()
+	select {
+	case g.turn <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-g.turn }()
+
+	g.mu.Lock()
+	dialog := g.dialog
+	g.mu.Unlock()
+	q := g.question(call, st)
+	answer, err := dialog.Ask(ctx, q)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err != nil {
+		g.opts.Log.WithError(err).Warn("approval: the dialog failed; the statement is denied")
+		return mcp.NewToolError(mcp.ToolErrDenied, "the statement could not be shown to the user for approval")
+	}
+	switch answer {
+	case ApproveRemember:
+		if !st.Class.Destructive {
+			g.mu.Lock()
+			g.remembered[call.Principal.ID+"\x00"+st.Connection.ID] = true
+			g.mu.Unlock()
+		}
+		return nil
+	case Approve:
+		return nil
+	}
+	return mcp.NewToolError(mcp.ToolErrDenied, "the user declined the statement in App; do not retry it unless the user asks")
+}
+
+// reportWaiting sends "waiting for approval in App" progress every WaitingEvery until stopped.
+func (g *Gate) reportWaiting(call *mcp.Call) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		n := 0.0
+		call.Progress(n, 0, WaitingMessage)
+		t := time.NewTicker(g.opts.WaitingEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				n++
+				call.Progress(n, 0, WaitingMessage)
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
+}
+
+// WaitingMessage is the progress message of a request waiting for the app's dialog.
+const WaitingMessage = "waiting for approval in App"
+
+func (g *Gate) question(call *mcp.Call, st Statement) Question {
+	level := call.Principal.Level
+	token := call.Principal.Name
+	if call.Principal.Anonymous {
+		level, token = "anonymous", "no token (authentication is off)"
+	}
+	stmt := Clip(st.Text)
+	title := "Approve a statement from " + clientName(call) + "?"
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s wants to run this %s on connection %q.\n", clientName(call), kind(st), st.Connection.Name)
+	fmt.Fprintf(&b, "Token: %s (%s). Tool: %s.\n\n%s\n\n", token, level, st.Tool, stmt)
+	if st.Class.Destructive {
+		b.WriteString("This deletes data and cannot be undone. Run it?")
+	} else {
+		b.WriteString("Run it?")
+	}
+	return Question{
+		Title: title, Message: b.String(),
+		Client: clientName(call), Token: token, Level: level,
+		Connection: st.Connection.Name, ConnectionID: st.Connection.ID,
+		Statement: stmt, Write: st.Class.Write(), Destructive: st.Class.Destructive,
+	}
+}
+
+func kind(st Statement) string {
+	switch {
+	case st.Class.Destructive:
+		return "destructive statement"
+	case st.Class.Write():
+		return "write"
+	}
+	return "read"
+}
+
+func clientName(call *mcp.Call) string {
+	if call.ClientInfo != nil && call.ClientInfo.Name != "" {
+		if call.ClientInfo.Version != "" {
+			return call.ClientInfo.Name + " " + call.ClientInfo.Version
+		}
+		return call.ClientInfo.Name
+	}
+	return "An AI client"
+}
+
+func nonEmpty(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// Clip cuts a statement to MaxStatementChars characters, line breaks kept; a cut statement
+// ends with "…" within the limit so the person sees that it goes on.
+func Clip(s string) string {
+	if utf8.RuneCountInString(s) <= MaxStatementChars {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:MaxStatementChars-1]) + "…"
+}
