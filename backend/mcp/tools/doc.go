@@ -59,5 +59,11 @@ func (d Deps) limits() Limits {
 func All(d Deps) []mcp.Tool {
 	return []mcp.Tool{
 		ListConnections(d.Connections),
+		// statement tools (write approval: backend/approval)
+		ExecuteQuery(d),
+		InsertRows(d),
+		UpdateRows(d),
+		DeleteRows(d),
+		ConfirmDestructive(d),
 	}
 }

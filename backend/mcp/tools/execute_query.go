@@ -1,0 +1,217 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"app/backend/approval"
+	"app/backend/auth"
+	"app/backend/connections"
+	"app/backend/driver"
+	"app/backend/mcp"
+)
+
+// Names of the statement tools.
+const (
+	NameExecuteQuery       = "execute_query"
+	NameConfirmDestructive = "confirm_destructive_operation"
+)
+
+type queryArgs struct {
+	Connection string `json:"connection"`
+	Query      string `json:"query"`
+	Limit      int    `json:"limit"`
+}
+
+func queryInput() *jsonschema.Schema {
+	return object(map[string]*jsonschema.Schema{
+		"connection": connectionArg(),
+		"query":      str("GraphQL read, or a REST line: METHOD /v1/path [JSON body]"),
+		"limit":      limitArg(),
+	}, "connection", "query")
+}
+
+// queryOutput is the output schema of a statement's result: a page of rows (a GraphQL Get)
+// or a JSON document (anything else).
+func queryOutput() *jsonschema.Schema {
+	p := pageOutput()
+	p.Properties["kind"] = &jsonschema.Schema{Type: "string", Enum: []any{"grid", "json"}}
+	p.Properties["json"] = &jsonschema.Schema{}
+	p.Properties["status"] = typed("integer")
+	p.Required = []string{"kind"}
+	return p
+}
+
+// ExecuteQuery is execute_query: reads run at once; a write waits for the user's consent
+// (backend/approval); a destructive statement is refused here and pointed to
+// confirm_destructive_operation. Progress: 0.0 classified, 0.3 running, 1.0 done.
+func ExecuteQuery(d Deps) mcp.Tool {
+	return mcp.Tool{
+		Name:         NameExecuteQuery,
+		Title:        "Execute a query",
+		Description:  "Runs one statement. Weaviate: a GraphQL read ({ Get { Article(limit: 5) { title } } }) or a REST line (POST /v1/objects {\"class\":\"Article\",\"properties\":{}}); not SQL. Writes wait for the user's approval; deletes need confirm_destructive_operation.",
+		InputSchema:  queryInput(),
+		OutputSchema: queryOutput(),
+		Annotations:  &mcp.ToolAnnotations{Title: "Execute a query", OpenWorldHint: false},
+		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
+			return d.statement(ctx, NameExecuteQuery, raw, false)
+		},
+	}
+}
+
+// ConfirmDestructive is confirm_destructive_operation: the one way an AI client runs a
+// destructive statement (a REST DELETE or PUT, a batch), each time with the user's consent,
+// which is never remembered. Admin scope: a fullAccess token.
+func ConfirmDestructive(d Deps) mcp.Tool {
+	return mcp.Tool{
+		Name:         NameConfirmDestructive,
+		Title:        "Run a destructive statement",
+		Description:  "Runs a destructive REST line (DELETE, PUT, batch) that execute_query refused, after the user confirms it in App. Cannot be undone.",
+		InputSchema:  queryInput(),
+		OutputSchema: queryOutput(),
+		Scope:        auth.ScopeAdmin,
+		Write:        true,
+		Annotations:  &mcp.ToolAnnotations{Title: "Run a destructive statement", DestructiveHint: true},
+		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
+			return d.statement(ctx, NameConfirmDestructive, raw, true)
+		},
+	}
+}
+
+// statement runs execute_query (destructive false: destructive statements are refused) or
+// confirm_destructive_operation (destructive true: only destructive statements are taken).
+func (d Deps) statement(ctx context.Context, tool string, raw json.RawMessage, destructive bool) (*mcp.ToolResult, error) {
+	var a queryArgs
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, mcp.NewToolError(mcp.ToolErrInvalidArgument, "arguments: %v", err)
+	}
+	if strings.TrimSpace(a.Query) == "" {
+		return nil, mcp.NewToolError(mcp.ToolErrInvalidArgument, "query is empty")
+	}
+	call := mcp.CallFrom(ctx)
+	c, err := d.saved(ctx, a.Connection)
+	if err != nil {
+		return nil, err
+	}
+	drv, err := d.open(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	class, err := drv.Classify(a.Query)
+	if err != nil {
+		return nil, FromError(err)
+	}
+	call.Progress(0, 1, "classified as a "+classWord(class))
+	switch {
+	case class.Destructive && !destructive:
+		return nil, mcp.NewToolError(mcp.ToolErrUnsupported, "execute_query does not run destructive statements (DELETE, PUT, batch); call %s with the same connection and query, and the user will be asked to confirm", NameConfirmDestructive)
+	case !class.Destructive && destructive:
+		return nil, mcp.NewToolError(mcp.ToolErrInvalidArgument, "this statement is not destructive: run it with %s", NameExecuteQuery)
+	}
+	if err := d.Approver.Approve(ctx, approval.Statement{Tool: tool, Args: raw, Connection: c, Text: a.Query, Class: class}); err != nil {
+		return nil, err
+	}
+
+	limit, note := d.rowLimit(a.Limit)
+	text, capped := a.Query, false
+	if !class.Write() && drv.Capabilities().QueryLanguage == "graphql" {
+		if _, isREST := restMethod(text); isREST {
+			text = capRESTPage(text, limit)
+		} else {
+			text, capped = capGraphQL(text, limit)
+		}
+	}
+	call.Progress(0.3, 1, "running")
+	var res *driver.Result
+	if err := d.run(ctx, func(ctx context.Context) error {
+		var err error
+		res, err = drv.Execute(ctx, text)
+		return err
+	}); err != nil {
+		return nil, FromError(err)
+	}
+	call.Progress(1, 1, "done")
+	return resultOf(c, res, limit, capped, note), nil
+}
+
+// restMethod tells whether text is a REST line, and its method.
+func restMethod(text string) (string, bool) {
+	first, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	m, _, ok := strings.Cut(strings.TrimSpace(first), " ")
+	switch strings.ToUpper(m) {
+	case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE":
+		return strings.ToUpper(m), ok
+	}
+	return "", false
+}
+
+func classWord(c driver.Classification) string {
+	switch {
+	case c.Destructive:
+		return "destructive write"
+	case c.Write():
+		return "write"
+	}
+	return "read"
+}
+
+// resultOf renders a statement's result: a grid as a page of rows (cut to limit when the
+// limit was applied in the statement), anything else as compact JSON, capped.
+func resultOf(c connections.Connection, res *driver.Result, limit int, capped bool, note string) *mcp.ToolResult {
+	if res.Kind == driver.ResultGrid && res.Grid != nil {
+		g := *res.Grid
+		if !capped {
+			limit = max(limit, len(g.Rows)) // the statement's own limit decided: nothing is cut
+		}
+		p := pageOf(res.Table, &g, g.Offset, limit)
+		p.addNote(note)
+		out := struct {
+			Kind string `json:"kind"`
+			page
+		}{"grid", p}
+		return &mcp.ToolResult{
+			Text: p.text(fmt.Sprintf("%s on %s", tableOr(res.Table), c.Name), func(next int) string {
+				return fmt.Sprintf("the statement was limited to %d rows; add offset: %d (and a limit) to the Get arguments to read on", limit, next)
+			}),
+			Structured: out,
+		}
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, res.JSON); err != nil {
+		compact.Reset()
+		compact.Write(res.JSON)
+	}
+	body := compact.String()
+	if body == "" {
+		body = "null"
+	}
+	head := "result"
+	if res.Status != 0 {
+		head = fmt.Sprintf("HTTP %d", res.Status)
+	}
+	structured := map[string]any{"kind": "json", "json": json.RawMessage(compact.Bytes()), "truncated": false}
+	if compact.Len() == 0 {
+		structured["json"] = nil
+	}
+	if res.Status != 0 {
+		structured["status"] = res.Status
+	}
+	text := capText(head+": "+body, "the whole document is in structuredContent.json")
+	if note != "" {
+		text += "\n" + note
+		structured["notes"] = note
+	}
+	return &mcp.ToolResult{Text: text, Structured: structured}
+}
+
+func tableOr(t string) string {
+	if t == "" {
+		return "rows"
+	}
+	return t
+}
