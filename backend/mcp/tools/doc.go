@@ -59,6 +59,16 @@ func (d Deps) limits() Limits {
 func All(d Deps) []mcp.Tool {
 	return []mcp.Tool{
 		ListConnections(d.Connections),
+		// read tools
+		ConnectionStatus(d),
+		Connect(d),
+		Disconnect(d),
+		ListTables(d),
+		DescribeTable(d),
+		SearchSchema(d),
+		BrowseTable(d),
+		CountRows(d),
+		VectorSearch(d),
 		// statement tools (write approval: backend/approval)
 		ExecuteQuery(d),
 		InsertRows(d),

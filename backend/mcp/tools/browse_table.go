@@ -1,0 +1,87 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"app/backend/driver"
+	"app/backend/mcp"
+)
+
+// NameBrowseTable reads one page of a table, filtered and sorted as the grid does.
+const NameBrowseTable = "browse_table"
+
+type browseArgs struct {
+	Connection string        `json:"connection"`
+	Table      string        `json:"table"`
+	Offset     int           `json:"offset"`
+	Limit      int           `json:"limit"`
+	Filters    []filterArg   `json:"filters"`
+	Sort       []driver.Sort `json:"sort"`
+	Vectors    bool          `json:"vectors"`
+}
+
+// BrowseTable is the browse_table tool: one page of rows through the connection's driver
+// (Driver.Browse), the limit applied in the query. It asks for one row more than the limit to
+// know whether more exist, and a cut page says so with the offset of the next one.
+func BrowseTable(d Deps) mcp.Tool {
+	return mcp.Tool{
+		Name:        NameBrowseTable,
+		Title:       "Browse table",
+		Description: "Reads one page of rows, optionally filtered (ANDed) and sorted. Says when more rows exist and the offset to read next.",
+		InputSchema: object(map[string]*jsonschema.Schema{
+			"connection": connectionArg(),
+			"table":      tableArg(),
+			"offset":     integer("", 0),
+			"limit":      limitArg(),
+			"filters":    filtersArg(),
+			"sort": arrayOf(object(map[string]*jsonschema.Schema{
+				"column": typed("string"), "descending": typed("boolean"),
+			}, "column")),
+			"vectors": {Type: "boolean", Description: "include the vector column"},
+		}, "connection", "table"),
+		OutputSchema: pageOutput(),
+		Annotations:  &mcp.ToolAnnotations{Title: "Browse table", ReadOnlyHint: true, IdempotentHint: true},
+		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
+			var a browseArgs
+			if err := json.Unmarshal(raw, &a); err != nil {
+				return nil, mcp.NewToolError(mcp.ToolErrInvalidArgument, "arguments: %v", err)
+			}
+			limit, note := d.rowLimit(a.Limit)
+			filters := filtersOf(a.Filters)
+			what := fmt.Sprintf("browse %s rows %d-%d%s", a.Table, a.Offset+1, a.Offset+limit, describeFilters(filters, a.Sort))
+			drv, _, err := d.use(ctx, a.Connection, read(NameBrowseTable, raw, what))
+			if err != nil {
+				return nil, err
+			}
+			call := mcp.CallFrom(ctx)
+			call.Progress(0, 1, "reading rows")
+			var g *driver.Grid
+			err = d.run(ctx, func(ctx context.Context) error {
+				var err error
+				g, err = drv.Browse(ctx, a.Table, driver.Page{Offset: a.Offset, Limit: limit + 1}, filters, a.Sort)
+				return err
+			})
+			if err != nil {
+				return nil, FromError(err)
+			}
+			p := pageOf(a.Table, g, a.Offset, limit)
+			if !a.Vectors {
+				p.dropColumns(func(i int) bool { return isVector(g.Columns[i]) })
+			}
+			p.addNote(note)
+			call.Progress(1, 1, fmt.Sprintf("read %d rows", len(p.Rows)))
+			text := p.text(a.Table+describeFilters(filters, a.Sort), func(next int) string {
+				return fmt.Sprintf("call %s with offset %d", NameBrowseTable, next)
+			})
+			return &mcp.ToolResult{Text: text, Structured: p}, nil
+		},
+	}
+}
+
+// isVector tells the vector column of a grid (driver contract: type "vector", or "vectors"
+// for named vectors).
+func isVector(c driver.Column) bool { return c.Type == "vector" || c.Type == "vectors" }

@@ -1,0 +1,52 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"app/backend/mcp"
+)
+
+// NameConnect opens a saved connection.
+const NameConnect = "connect"
+
+// Connect is the connect tool. Opening reads nothing, but it is a statement on the connection
+// as far as the user's policy goes: it goes through the Approver as a read ("open the
+// connection"), so on an alwaysAsk connection the user is asked first. The other tools connect
+// on their own; this one lets a model check reachability and the key up front. A connection
+// that cannot be reached or whose key is refused is not_connected with the driver's reason.
+func Connect(d Deps) mcp.Tool {
+	return mcp.Tool{
+		Name:         NameConnect,
+		Title:        "Connect",
+		Description:  "Opens a saved connection (checks host, TLS and key). Changes no data; other tools connect on their own.",
+		InputSchema:  object(map[string]*jsonschema.Schema{"connection": connectionArg()}, "connection"),
+		OutputSchema: connStatusOutput(),
+		// It changes which connections are open, never any data: read-only as far as the
+		// databases go, and opening an open connection changes nothing.
+		Annotations: &mcp.ToolAnnotations{Title: "Connect", ReadOnlyHint: true, IdempotentHint: true},
+		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
+			var a connArgs
+			if err := json.Unmarshal(raw, &a); err != nil {
+				return nil, mcp.NewToolError(mcp.ToolErrInvalidArgument, "arguments: %v", err)
+			}
+			before, err := d.saved(ctx, a.Connection)
+			if err != nil {
+				return nil, err
+			}
+			wasOpen := d.Conns.Open != nil && d.Conns.Open.IsOpen(before.ID)
+			_, c, err := d.use(ctx, before.ID, read(NameConnect, raw, "open the connection"))
+			if err != nil {
+				return nil, err
+			}
+			s := statusOf(c, true)
+			lead := "Connected to "
+			if wasOpen {
+				lead = "Already connected to "
+			}
+			return &mcp.ToolResult{Text: s.text(lead), Structured: s}, nil
+		},
+	}
+}

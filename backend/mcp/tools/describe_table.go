@@ -1,0 +1,148 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"app/backend/driver"
+	"app/backend/mcp"
+)
+
+// NameDescribeTable describes a table's columns; the server instructions tell the model to
+// call it before writing a query (SPEC.md B "What the service does" 4).
+const NameDescribeTable = "describe_table"
+
+type tableArgs struct {
+	Connection string `json:"connection"`
+	Table      string `json:"table"`
+}
+
+// tableDescription is describe_table's structuredContent: the driver's TableInfo without the
+// database's raw schema document (long, and nothing a model needs beyond these fields).
+type tableDescription struct {
+	Name        string               `json:"name"`
+	Description string               `json:"description,omitempty"`
+	PrimaryKey  string               `json:"primaryKey"`
+	Columns     []driver.Column      `json:"columns"`
+	Settings    driver.TableSettings `json:"settings"`
+}
+
+// DescribeTable is the describe_table tool: columns with their types, key, read-only flags and
+// the filter operators each accepts, and the collection settings that gate the null and
+// emptiness filters (SPEC.md A "Grid rows").
+func DescribeTable(d Deps) mcp.Tool {
+	col := outObject(map[string]*jsonschema.Schema{
+		"name":       typed("string"),
+		"type":       typed("string"),
+		"primaryKey": typed("boolean"),
+		"readOnly":   typed("boolean"),
+		"array":      typed("boolean"),
+		"sortable":   typed("boolean"),
+		"filterable": arrayOf(typed("string")),
+	}, "name")
+	return mcp.Tool{
+		Name:        NameDescribeTable,
+		Title:       "Describe table",
+		Description: "Describes a table: columns (type, key, read-only, sortable, filter operators) and settings (indexNullState, indexPropertyLength). Call before querying.",
+		InputSchema: object(map[string]*jsonschema.Schema{
+			"connection": connectionArg(),
+			"table":      tableArg(),
+		}, "connection", "table"),
+		OutputSchema: outObject(map[string]*jsonschema.Schema{
+			"name":       typed("string"),
+			"primaryKey": typed("string"),
+			"columns":    arrayOf(col),
+			"settings":   typed("object"),
+		}, "name", "columns", "settings"),
+		Annotations: &mcp.ToolAnnotations{Title: "Describe table", ReadOnlyHint: true, IdempotentHint: true},
+		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
+			var a tableArgs
+			if err := json.Unmarshal(raw, &a); err != nil {
+				return nil, mcp.NewToolError(mcp.ToolErrInvalidArgument, "arguments: %v", err)
+			}
+			drv, _, err := d.use(ctx, a.Connection, read(NameDescribeTable, raw, "describe table "+a.Table))
+			if err != nil {
+				return nil, err
+			}
+			var info *driver.TableInfo
+			err = d.run(ctx, func(ctx context.Context) error {
+				var err error
+				info, err = drv.DescribeTable(ctx, a.Table)
+				return err
+			})
+			if err != nil {
+				return nil, FromError(err)
+			}
+			desc := tableDescription{Name: info.Name, Description: info.Description, PrimaryKey: info.PrimaryKey,
+				Columns: info.Columns, Settings: info.Settings}
+			if desc.Columns == nil {
+				desc.Columns = []driver.Column{}
+			}
+			return &mcp.ToolResult{Text: describeText(desc), Structured: desc}, nil
+		},
+	}
+}
+
+// describeText is the compact form: a header, the settings, then one line per column:
+// "name type [flags] ops: a,b,c".
+func describeText(t tableDescription) string {
+	var b strings.Builder
+	b.WriteString("table " + t.Name)
+	if t.Description != "" {
+		b.WriteString(": " + oneLine(t.Description))
+	}
+	s := t.Settings
+	fmt.Fprintf(&b, "\nprimary key: %s\nsettings: indexNullState=%t indexPropertyLength=%t indexTimestamps=%t multiTenancy=%t",
+		t.PrimaryKey, s.IndexNullState, s.IndexPropertyLength, s.IndexTimestamps, s.MultiTenancy)
+	if s.Vectorizer != "" {
+		b.WriteString(" vectorizer=" + s.Vectorizer)
+	}
+	if len(s.NamedVectors) > 0 {
+		b.WriteString(" namedVectors=" + strings.Join(s.NamedVectors, ","))
+	}
+	if s.MultiTenancy {
+		b.WriteString("\n(multi-tenant: rows are read only by a GraphQL query naming the tenant)")
+	}
+	b.WriteString("\ncolumns (name type [flags] ops):")
+	for _, c := range t.Columns {
+		b.WriteString("\n" + c.Name + " " + orDash(c.Type))
+		var flags []string
+		for _, f := range []struct {
+			on   bool
+			name string
+		}{{c.PrimaryKey, "pk"}, {c.ReadOnly, "read-only"}, {c.Array, "array"}, {c.Sortable, "sortable"}} {
+			if f.on {
+				flags = append(flags, f.name)
+			}
+		}
+		if len(flags) > 0 {
+			b.WriteString(" [" + strings.Join(flags, ",") + "]")
+		}
+		if len(c.Filterable) > 0 {
+			ops := make([]string, len(c.Filterable))
+			for i, op := range c.Filterable {
+				ops[i] = string(op)
+			}
+			b.WriteString(" ops: " + strings.Join(ops, ","))
+		} else {
+			b.WriteString(" ops: none")
+		}
+		if c.Description != "" {
+			b.WriteString(" -- " + truncate(oneLine(c.Description), 200))
+		}
+	}
+	return capText(b.String(), "structuredContent has every column")
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,134 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"app/backend/mcp"
+)
+
+// NameSearchSchema finds tables and columns by name or description.
+const NameSearchSchema = "search_schema"
+
+// maxSchemaMatches bounds one answer; a query that matches more is too broad to help a model.
+const maxSchemaMatches = 200
+
+type searchSchemaArgs struct {
+	Connection string `json:"connection"`
+	Query      string `json:"query"`
+}
+
+// schemaMatch is one hit: a table (Column empty) or a column of it.
+type schemaMatch struct {
+	Table       string `json:"table"`
+	Column      string `json:"column,omitempty"`
+	Type        string `json:"type,omitempty"`
+	Description string `json:"description,omitempty"`
+}
+
+// SearchSchema is the search_schema tool: a case-insensitive substring search over the table
+// and column names and descriptions of ONE connection. It does not search every connection:
+// that would open each of them and, on alwaysAsk connections, ask the user once per
+// connection for a search the model could scope itself.
+func SearchSchema(d Deps) mcp.Tool {
+	return mcp.Tool{
+		Name:        NameSearchSchema,
+		Title:       "Search schema",
+		Description: "Finds tables and columns of one connection whose name or description contains the text (case-insensitive).",
+		InputSchema: object(map[string]*jsonschema.Schema{
+			"connection": connectionArg(),
+			"query":      {Type: "string", MinLength: ptr(1)},
+		}, "connection", "query"),
+		OutputSchema: outObject(map[string]*jsonschema.Schema{
+			"matches": arrayOf(outObject(map[string]*jsonschema.Schema{
+				"table": typed("string"), "column": typed("string"), "type": typed("string"), "description": typed("string"),
+			}, "table")),
+			"truncated": typed("boolean"),
+		}, "matches", "truncated"),
+		Annotations: &mcp.ToolAnnotations{Title: "Search schema", ReadOnlyHint: true, IdempotentHint: true},
+		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
+			var a searchSchemaArgs
+			if err := json.Unmarshal(raw, &a); err != nil {
+				return nil, mcp.NewToolError(mcp.ToolErrInvalidArgument, "arguments: %v", err)
+			}
+			q := strings.ToLower(strings.TrimSpace(a.Query))
+			if q == "" {
+				return nil, mcp.NewToolError(mcp.ToolErrInvalidArgument, "query is empty")
+			}
+			drv, _, err := d.use(ctx, a.Connection, read(NameSearchSchema, raw, fmt.Sprintf("search the schema for %q", a.Query)))
+			if err != nil {
+				return nil, err
+			}
+			call := mcp.CallFrom(ctx)
+			matches := []schemaMatch{}
+			truncated := false
+			err = d.run(ctx, func(ctx context.Context) error {
+				tables, err := drv.ListTables(ctx)
+				if err != nil {
+					return err
+				}
+				total := float64(len(tables))
+				call.Progress(0, total, "listing tables")
+				for i, t := range tables {
+					if hit(q, t.Name, t.Description) {
+						matches = append(matches, schemaMatch{Table: t.Name, Description: t.Description})
+					}
+					info, err := drv.DescribeTable(ctx, t.Name)
+					if err != nil {
+						return err
+					}
+					for _, c := range info.Columns {
+						if hit(q, c.Name, c.Description) {
+							matches = append(matches, schemaMatch{Table: t.Name, Column: c.Name, Type: c.Type, Description: c.Description})
+						}
+					}
+					call.Progress(float64(i+1), total, "searched "+t.Name)
+					if len(matches) > maxSchemaMatches {
+						matches, truncated = matches[:maxSchemaMatches], true
+						break
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				return nil, FromError(err)
+			}
+			return &mcp.ToolResult{Text: schemaText(a.Query, matches, truncated), Structured: map[string]any{"matches": matches, "truncated": truncated}}, nil
+		},
+	}
+}
+
+func hit(q string, fields ...string) bool {
+	for _, f := range fields {
+		if strings.Contains(strings.ToLower(f), q) {
+			return true
+		}
+	}
+	return false
+}
+
+func schemaText(query string, matches []schemaMatch, truncated bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d matches for %q", len(matches), query)
+	if truncated {
+		fmt.Fprintf(&b, " (stopped at %d; search for something narrower)", maxSchemaMatches)
+	}
+	for _, m := range matches {
+		b.WriteString("\n")
+		if m.Column == "" {
+			b.WriteString("table " + m.Table)
+		} else {
+			b.WriteString(m.Table + "." + m.Column + " " + orDash(m.Type))
+		}
+		if m.Description != "" {
+			b.WriteString(" -- " + truncate(oneLine(m.Description), 200))
+		}
+	}
+	return capText(b.String(), "structuredContent has every match")
+}
+
+func ptr[T any](v T) *T { return &v }
