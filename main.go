@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"app/backend/approval"
 	"app/backend/config"
 	"app/backend/core"
 	"app/backend/logging"
@@ -97,6 +98,9 @@ func runHeadless(parent context.Context, g globalFlags, mcpPort int) error {
 		return err
 	}
 	defer done()
+	// With no window, an AI client's write is approved at this terminal, or denied when
+	// nobody sits at one (ARCHITECTURE.md 3, Approvals).
+	c.Approvals().SetDialog(approval.Terminal(os.Stdin, os.Stderr))
 	if err := c.Start(ctx); err != nil {
 		return err
 	}

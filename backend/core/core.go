@@ -18,6 +18,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/sirupsen/logrus"
 
+	"app/backend/approval"
 	"app/backend/auth"
 	"app/backend/config"
 	"app/backend/connections"
@@ -54,9 +55,11 @@ type Core struct {
 	auth     *auth.Service
 	mcp      *MCPService
 	activity *ActivityService
-	watcher  *settingsWatcher
-	plugins  *plugins.Manager
-	host     *host.Host
+	// approvals decides whether an AI client's statement runs; the window sets its dialog.
+	approvals *approval.Gate
+	watcher   *settingsWatcher
+	plugins   *plugins.Manager
+	host      *host.Host
 	// registryErr is why the configured plugin registry cannot be used (a malformed URL or
 	// key in the environment); it is reported when a plugin is fetched, so that commands
 	// that need no plugin still work.
@@ -127,10 +130,12 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	if c.activity, err = openActivity(opts.Dir, opts.Log, settings); err != nil {
 		return nil, err
 	}
+	c.approvals = approval.NewGate(approval.Options{Keys: keys, Log: opts.Log})
 	c.mcp = newMCPService(mcpDeps{
 		dir: opts.Dir, log: opts.Log, version: opts.Version, portOverride: opts.MCPPort,
 		observer:   c.activity.Observe,
-		instanceID: uuid.NewString(), conns: c.conns, auth: c.auth,
+		instanceID: uuid.NewString(), conns: c.conns, open: c.open, auth: c.auth,
+		approvals: c.approvals,
 	})
 	c.watcher = newSettingsWatcher(settings, opts.Log, c.mcp.Apply)
 	return c, nil
@@ -138,6 +143,10 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 
 // Dir is the config dir.
 func (c *Core) Dir() string { return c.dir }
+
+// Approvals is the write-approval gate of AI clients' statements; the window gives it the
+// native dialog (SetDialog), a headless run its terminal or none.
+func (c *Core) Approvals() *approval.Gate { return c.approvals }
 
 // Log is the app log.
 func (c *Core) Log() *logrus.Logger { return c.log }

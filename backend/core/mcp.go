@@ -11,6 +11,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"app/backend/approval"
 	"app/backend/auth"
 	"app/backend/config"
 	"app/backend/connections"
@@ -32,6 +33,8 @@ type mcpDeps struct {
 	// portOverride is the --mcp-port flag: when >= 0 it wins over the settings for this run.
 	portOverride int
 	conns        *connections.Store
+	open         *connections.Manager
+	approvals    *approval.Gate
 	// auth is the server's Authenticator; it reads the MCP settings Apply hands it.
 	auth *auth.Service
 }
@@ -52,6 +55,9 @@ type MCPService struct {
 	// lastErr is why the last Apply left the server stopped against the settings (the port
 	// is taken, for example); nil when it did what the settings say.
 	lastErr error
+	// limits is the MCP settings as last applied, for the tools' row limits and statement
+	// timeout (read per call, without mu).
+	limits atomic.Pointer[config.MCPSettings]
 }
 
 // MCPStatus is what the Settings panel's status line says of the server.
@@ -77,6 +83,15 @@ func (m *MCPService) Status() MCPStatus {
 
 func newMCPService(d mcpDeps) *MCPService { return &MCPService{deps: d} }
 
+// toolLimits are the row limits and statement timeout of the MCP panel, as last applied.
+func (m *MCPService) toolLimits() tools.Limits {
+	s := m.limits.Load()
+	if s == nil {
+		return tools.DefaultLimits
+	}
+	return tools.Limits{DefaultRows: s.DefaultRowLimit, MaxRows: s.MaxRowLimit, QueryTimeout: time.Duration(s.QueryTimeoutSeconds) * time.Second}
+}
+
 // Apply brings the server in line with want: started, stopped or moved to another port. Other
 // MCP settings (mcp.requireAuth, mcp.externalAccess) go to access control, which reads them
 // per request, and need no restart.
@@ -97,6 +112,7 @@ func (m *MCPService) applyLocked(ctx context.Context, want config.MCPSettings) e
 	}
 	have := m.running
 	m.running = want
+	m.limits.Store(&want)
 	if m.srv != nil && want.Enabled && want.Port == have.Port {
 		return nil
 	}
@@ -115,12 +131,17 @@ func (m *MCPService) applyLocked(ctx context.Context, want config.MCPSettings) e
 
 func (m *MCPService) startLocked(ctx context.Context, port int) error {
 	srv, err := mcp.NewServer(mcp.Options{
-		Name:              product.Name,
-		Version:           m.deps.version,
-		Title:             product.Title,
-		WebsiteURL:        product.WebsiteURL,
-		Logger:            m.deps.log,
-		Tools:             tools.All(tools.Deps{Connections: m.deps.conns}),
+		Name:       product.Name,
+		Version:    m.deps.version,
+		Title:      product.Title,
+		WebsiteURL: product.WebsiteURL,
+		Logger:     m.deps.log,
+		Tools: tools.All(tools.Deps{
+			Connections: m.deps.conns,
+			Conns:       tools.Conns{Store: m.deps.conns, Open: m.deps.open},
+			Approver:    m.deps.approvals,
+			Limits:      m.toolLimits,
+		}),
 		Resources:         resources.Resources(resources.Deps{Connections: m.deps.conns}),
 		ResourceTemplates: resources.Templates(resources.Deps{Connections: m.deps.conns}),
 		Prompts:           prompts.All(prompts.Deps{Connections: m.deps.conns}),
