@@ -302,8 +302,8 @@ func (g *Gate) reportWaiting(call *mcp.Call) (stop func()) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		n := 0.0
-		call.Progress(n, 0, WaitingMessage)
+		n := 0
+		call.Progress(waitingProgress(n), 1, WaitingMessage)
 		t := time.NewTicker(g.opts.WaitingEvery)
 		defer t.Stop()
 		for {
@@ -312,12 +312,18 @@ func (g *Gate) reportWaiting(call *mcp.Call) (stop func()) {
 				return
 			case <-t.C:
 				n++
-				call.Progress(n, 0, WaitingMessage)
+				call.Progress(waitingProgress(n), 1, WaitingMessage)
 			}
 		}
 	}()
 	return func() { close(done); wg.Wait() }
 }
+
+// waitingProgress is the n-th waiting update's progress, of a total of 1: it advances each
+// time yet stays below 0.3, where a statement tool reports that its statement runs
+// (execute_query: 0.0 classified, 0.3 running, 1.0 done), so the tool's own updates still
+// advance after the wait.
+func waitingProgress(n int) float64 { return 0.3 * (1 - 1/float64(n+2)) }
 
 // WaitingMessage is the progress message of a request waiting for the app's dialog.
 const WaitingMessage = "waiting for approval in App"
