@@ -105,7 +105,9 @@ func newFlowRig(t *testing.T) *flowRig {
 		t.Fatal(err)
 	}
 	open := connections.NewManager(store, connections.ManagerOptions{
-		Factory: func(_ context.Context, c connections.Connection) (driver.Driver, error) { return weaviate.New(c.Settings) },
+		Factory: func(_ context.Context, c connections.Connection) (driver.Driver, error) {
+			return weaviate.New(c.Settings)
+		},
 	})
 	t.Cleanup(open.Close)
 
