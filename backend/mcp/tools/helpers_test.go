@@ -52,7 +52,8 @@ type env struct {
 type envOptions struct {
 	limits *Limits
 	dialog approval.Dialog
-	auth   mcp.Authenticator
+	// auth, when set, is the server's Authenticator, made once the connections are saved.
+	auth func(e *env) mcp.Authenticator
 }
 
 func newEnv(t *testing.T, o envOptions) *env {
@@ -101,7 +102,11 @@ func newEnv(t *testing.T, o envOptions) *env {
 		l := *o.limits
 		e.deps.Limits = func() Limits { return l }
 	}
-	e.srv = mcptest.Start(t, mcp.Options{Tools: readTools(e.deps), Authenticator: o.auth})
+	var authn mcp.Authenticator
+	if o.auth != nil {
+		authn = o.auth(e)
+	}
+	e.srv = mcptest.Start(t, mcp.Options{Tools: readTools(e.deps), Authenticator: authn})
 	return e
 }
 
