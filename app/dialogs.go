@@ -26,6 +26,8 @@ type nativeConfirmer struct {
 func (n *nativeConfirmer) Confirm(_ context.Context, title, message string) (bool, error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	// The dialog is modal to the window: bring the window up first so the person sees it.
+	runtime.WindowUnminimise(n.ctx)
 	runtime.WindowShow(n.ctx)
 	answer, err := runtime.MessageDialog(n.ctx, runtime.MessageDialogOptions{
 		Type:          runtime.QuestionDialog,

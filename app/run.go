@@ -49,7 +49,7 @@ const shutdownTimeout = 10 * time.Second
 // and exits.
 func Run(c *core.Core, assets fs.FS) error {
 	if GeneratingBindings {
-		return wails.Run(&options.App{Title: "App", Bind: boundStructs(nil, nil, nil, nil, nil, nil, nil, nil)})
+		return wails.Run(&options.App{Title: "App", Bind: boundStructs(nil, nil, nil, nil, nil, nil, nil, nil, nil)})
 	}
 	if c == nil {
 		return errors.New("app.Run: no backend core")
@@ -68,6 +68,7 @@ func Run(c *core.Core, assets fs.FS) error {
 	clients := NewClientsAPI(c.Activity().Clients(), tokenStore)
 	activityLog := NewActivityAPI(c.Activity().Log)
 	pair := NewPairingAPI(tokenStore, c.MCP().Port)
+	approvals := NewApprovalsAPI(c.Approvals(), log)
 	var stopWatch context.CancelFunc = func() {}
 
 	return wails.Run(&options.App{
@@ -93,6 +94,7 @@ func Run(c *core.Core, assets fs.FS) error {
 			pair.startup(ctx)
 			pair.confirm = dialogs
 			tokens.confirm = dialogs
+			approvals.startup(dialogs, wailsEmitter{ctx}, desktopNotify)
 			explorer.startup(ctx, wailsEmitter{ctx})
 			plugs.startup(ctx, wailsEmitter{ctx})
 			var wctx context.Context
@@ -110,7 +112,7 @@ func Run(c *core.Core, assets fs.FS) error {
 				log.WithError(err).Error("backend shutdown")
 			}
 		},
-		Bind: boundStructs(conns, explorer, plugs, tokens, settings, clients, activityLog, pair),
+		Bind: boundStructs(conns, explorer, plugs, tokens, settings, clients, activityLog, pair, approvals),
 		Linux: &linux.Options{
 			Icon:             appIcon,
 			ProgramName:      "app",
@@ -121,7 +123,7 @@ func Run(c *core.Core, assets fs.FS) error {
 
 // boundStructs lists every struct whose methods the frontend can call. With nil (binding
 // generation) it returns zero values of the same types.
-func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI, plugs *PluginsAPI, tokens *TokensAPI, settings *SettingsAPI, clients *ClientsAPI, activityLog *ActivityAPI, pair *PairingAPI) []any {
+func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI, plugs *PluginsAPI, tokens *TokensAPI, settings *SettingsAPI, clients *ClientsAPI, activityLog *ActivityAPI, pair *PairingAPI, approvals *ApprovalsAPI) []any {
 	if conns == nil {
 		conns = &ConnectionsAPI{}
 	}
@@ -146,5 +148,8 @@ func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI, plugs *PluginsAP
 	if pair == nil {
 		pair = &PairingAPI{}
 	}
-	return []any{conns, explorer, plugs, tokens, settings, clients, activityLog, pair}
+	if approvals == nil {
+		approvals = &ApprovalsAPI{}
+	}
+	return []any{conns, explorer, plugs, tokens, settings, clients, activityLog, pair, approvals}
 }

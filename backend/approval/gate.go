@@ -34,8 +34,8 @@ type Question struct {
 	// Title and Message are the dialog's text, ready to show (Message holds the statement).
 	Title, Message string
 	// Client names the AI client (clientInfo), Token the token's name and Level its level
-	// ("anonymous" for the loopback principal).
-	Client, Token, Level string
+	// ("anonymous" for the loopback principal); PrincipalID is the token's id (for Remember).
+	Client, Token, Level, PrincipalID string
 	// Connection is the connection's name and ConnectionID its id.
 	Connection, ConnectionID string
 	// Statement is the statement, at most MaxStatementChars.
@@ -122,6 +122,15 @@ func (g *Gate) SetDialog(d Dialog) {
 	}
 	g.mu.Lock()
 	g.dialog = d
+	g.mu.Unlock()
+}
+
+// Remember lets the principal's later non-destructive statements on the connection run
+// without the app's dialog until the app restarts (or Forget): the person's "remember for
+// this connection" after approving one in the window.
+func (g *Gate) Remember(principalID, connectionID string) {
+	g.mu.Lock()
+	g.remembered[principalID+"\x00"+connectionID] = true
 	g.mu.Unlock()
 }
 
@@ -284,9 +293,7 @@ func (g *Gate) ask(ctx context.Context, call *mcp.Call, st Statement) error {
 	switch answer {
 	case ApproveRemember:
 		if !st.Class.Destructive {
-			g.mu.Lock()
-			g.remembered[call.Principal.ID+"\x00"+st.Connection.ID] = true
-			g.mu.Unlock()
+			g.Remember(call.Principal.ID, st.Connection.ID)
 		}
 		return nil
 	case Approve:
@@ -346,7 +353,7 @@ func (g *Gate) question(call *mcp.Call, st Statement) Question {
 	}
 	return Question{
 		Title: title, Message: b.String(),
-		Client: clientName(call), Token: token, Level: level,
+		Client: clientName(call), Token: token, Level: level, PrincipalID: call.Principal.ID,
 		Connection: st.Connection.Name, ConnectionID: st.Connection.ID,
 		Statement: stmt, Write: st.Class.Write(), Destructive: st.Class.Destructive,
 	}

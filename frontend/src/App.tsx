@@ -3,6 +3,7 @@ import { parseApiError, useApi, type ApiError, type Connection } from "./api";
 import { useConnections } from "./components/connections/useConnections";
 import { useInstalling } from "./components/connections/useInstalling";
 import { useExplorer } from "./components/explorer/useExplorer";
+import { ApprovalNotices } from "./components/layout/ApprovalNotices";
 import { DropNotices } from "./components/layout/DropNotices";
 import { Header } from "./components/layout/Header";
 import { Sidebar } from "./components/layout/Sidebar";
@@ -149,6 +150,7 @@ export function App() {
         onReconnect={(id) => void explorer.reconnect(id)}
         onDismiss={explorer.dismiss}
       />
+      <ApprovalNotices />
     </div>
   );
 }

@@ -5,6 +5,8 @@ export type {
   ActivityPage,
   ActivityQuery,
   Api,
+  ApprovalGranted,
+  ApprovalsApi,
   ChainCheck,
   ClientsApi,
   Column,

@@ -390,8 +390,28 @@ export interface PairingApi {
   connect(req: PairingRequest): Promise<PairingResult>;
 }
 
+/** An AI client's statement the user just approved in the native dialog. */
+export interface ApprovalGranted {
+  ticket: string;
+  client: string;
+  connection: string;
+  token: string;
+}
+
+export interface ApprovalsApi {
+  /** remember lets that token's later non-destructive statements on that connection run without asking until App restarts. */
+  remember(ticket: string): Promise<void>;
+  /** forgetRemembered makes every AI client ask again. */
+  forgetRemembered(): Promise<void>;
+  /** setFocused reports the window's focus (a waiting approval is announced by a desktop notification when it is not). */
+  setFocused(focused: boolean): Promise<void>;
+  /** onGranted calls back after each approval that may be remembered; returns unsubscribe. */
+  onGranted(callback: (g: ApprovalGranted) => void): () => void;
+}
+
 /** Api is everything the UI can ask of the backend. Every method rejects with an ApiError. */
 export interface Api {
+  approvals: ApprovalsApi;
   connections: ConnectionsApi;
   explorer: ExplorerApi;
   plugins: PluginsApi;

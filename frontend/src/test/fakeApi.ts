@@ -3,6 +3,8 @@
 import type {
   ActivityApi,
   Api,
+  ApprovalGranted,
+  ApprovalsApi,
   Column,
   Connection,
   ConnectionDropped,
@@ -212,6 +214,7 @@ export function fakeApi(
     clients?: Partial<ClientsApi>;
     activity?: Partial<ActivityApi>;
     pairing?: Partial<PairingApi>;
+    approvals?: Partial<ApprovalsApi>;
     copy?: (t: string) => Promise<void>;
   } = {},
 ): Api & {
@@ -219,13 +222,26 @@ export function fakeApi(
   emitChanged: () => void;
   emitDropped: (e: ConnectionDropped) => void;
   emitProgress: (p: PluginProgress) => void;
+  emitGranted: (g: ApprovalGranted) => void;
 } {
   const calls = { list: 0 };
   const listeners = new Set<() => void>();
   const dropListeners = new Set<(e: ConnectionDropped) => void>();
   const plugins = fakePlugins(more.plugins);
+  const grantListeners = new Set<(g: ApprovalGranted) => void>();
   return {
     calls,
+    approvals: {
+      remember: async () => {},
+      forgetRemembered: async () => {},
+      setFocused: async () => {},
+      onGranted: (cb) => {
+        grantListeners.add(cb);
+        return () => grantListeners.delete(cb);
+      },
+      ...more.approvals,
+    },
+    emitGranted: (g) => grantListeners.forEach((l) => l(g)),
     plugins,
     tokens: fakeTokens(more.tokens),
     settings: fakeSettings(more.settings),

@@ -693,3 +693,40 @@ export namespace app {
 
 }
 
+export namespace approval {
+	
+	export class Question {
+	    Title: string;
+	    Message: string;
+	    Client: string;
+	    Token: string;
+	    Level: string;
+	    PrincipalID: string;
+	    Connection: string;
+	    ConnectionID: string;
+	    Statement: string;
+	    Write: boolean;
+	    Destructive: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new Question(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.Title = source["Title"];
+	        this.Message = source["Message"];
+	        this.Client = source["Client"];
+	        this.Token = source["Token"];
+	        this.Level = source["Level"];
+	        this.PrincipalID = source["PrincipalID"];
+	        this.Connection = source["Connection"];
+	        this.ConnectionID = source["ConnectionID"];
+	        this.Statement = source["Statement"];
+	        this.Write = source["Write"];
+	        this.Destructive = source["Destructive"];
+	    }
+	}
+
+}
+
