@@ -69,8 +69,8 @@ func filtersArg() *jsonschema.Schema {
 	f := object(map[string]*jsonschema.Schema{
 		"column":   typed("string"),
 		"operator": {Type: "string", Enum: ops},
-		"value":    {Types: []string{"string", "number", "boolean"}, Description: "in/not_in: comma-separated"},
-		"value2":   {Types: []string{"string", "number"}, Description: "between: upper bound"},
+		"value":    {Types: []string{"string", "number", "boolean", "null"}, Description: "in/not_in: comma-separated"},
+		"value2":   {Types: []string{"string", "number", "null"}, Description: "between: upper bound"},
 	}, "column", "operator")
 	return &jsonschema.Schema{Type: "array", Items: f, Description: "ANDed; see describe_table for each column's operators"}
 }
