@@ -1,11 +1,11 @@
 import { act, fireEvent, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
-import { ApiError, ApiProvider } from "../../api";
+import { ApiError, ApiProvider, type ApprovalsApi } from "../../api";
 import { fakeApi } from "../../test/fakeApi";
 import { ApprovalNotices } from "./ApprovalNotices";
 
-function renderNotices(approvals: Parameters<typeof fakeApi>[2]["approvals"] = {}) {
+function renderNotices(approvals: Partial<ApprovalsApi> = {}) {
   const api = fakeApi(async () => [], {}, { approvals });
   render(
     <ApiProvider api={api}>
