@@ -38,6 +38,9 @@ type ResourceTemplate struct {
 	Description string
 	MIMEType    string
 	TTL         time.Duration
+	// Subscribable: a URI the template matches may be named in subscriptions/listen
+	// resourceSubscriptions (Options.OnSubscribe may still refuse it).
+	Subscribable bool
 	// Read serves a URI the template matches, with its variables. It
 	// returns ErrUnknownResource when the variables name nothing.
 	Read func(ctx context.Context, uri string, vars map[string]string) ([]ResourceContents, error)
@@ -141,9 +144,18 @@ func (r *resourceRegistry) lookup(uri string) *Resource {
 	return r.byURI[uri]
 }
 
+// subscribable tells whether uri is a subscribable resource, or matches a subscribable
+// template.
 func (r *resourceRegistry) subscribable(uri string) bool {
-	res := r.lookup(uri)
-	return res != nil && res.Subscribable
+	if res := r.lookup(uri); res != nil {
+		return res.Subscribable
+	}
+	for _, t := range r.templates {
+		if _, ok := t.match(uri); ok {
+			return t.Subscribable
+		}
+	}
+	return false
 }
 
 // template finds the template with exactly this URI template text.

@@ -37,6 +37,12 @@ type Options struct {
 	ResourceTemplates []ResourceTemplate
 	// Prompts is the prompt table (backend/mcp/prompts).
 	Prompts []Prompt
+	// OnSubscribe, when set, is asked by subscriptions/listen, before the acknowledgement,
+	// which of the requested subscribable resource URIs the caller may follow (ctx carries
+	// the request's Call, so its principal); only those are agreed. The feature that polls
+	// for changes takes its baseline here, so a change after the acknowledgement is never
+	// missed (see Server.ResourceUpdated).
+	OnSubscribe func(ctx context.Context, uris []string) []string
 	// Authenticator decides each request's principal; nil means every
 	// loopback caller is AnonymousPrincipal().
 	Authenticator Authenticator
@@ -86,6 +92,7 @@ type Server struct {
 	inflight  *inflightTable
 	shapes    shapeCache
 	handler   http.Handler
+	listeners listenerSet
 
 	mu        sync.Mutex
 	httpSrv   *http.Server

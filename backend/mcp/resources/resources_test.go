@@ -46,10 +46,10 @@ func TestConnectionResources(t *testing.T) {
 			t.Fatalf("%v", r.Result)
 		}
 	})
-	t.Run("resources/templates/list lists app://connections/{id}", func(t *testing.T) {
+	t.Run("resources/templates/list lists app://connections/{id} first", func(t *testing.T) {
 		r := srv.Call(t, "resources/templates/list", nil)
 		list := r.Result["resourceTemplates"].([]any)
-		if len(list) != 1 || list[0].(map[string]any)["uriTemplate"] != TemplateConnection {
+		if len(list) != 4 || list[0].(map[string]any)["uriTemplate"] != TemplateConnection {
 			t.Fatalf("%v", r.Result)
 		}
 	})
