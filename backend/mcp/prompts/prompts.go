@@ -2,82 +2,504 @@
 // each prompt's arguments from live data (SPEC.md B "What the service
 // does" 3). It imports backend/mcp and is wired into the server by
 // backend/core through mcp.Options; backend/mcp never imports it.
+//
+// The prompts, each for one saved connection (by name or id):
+//
+//	explain_schema      connection                  what the tables hold and how they relate
+//	explain_table       connection, table           one table's columns, settings and use
+//	write_query         connection, question        a question in plain words -> a query
+//	review_query        connection, query           check a query against the schema
+//	data_quality_audit  connection, table[, property]  nulls, empties, outliers, duplicates
+//	find_similar        connection, table, uuid     objects near one object (vector search)
+//
+// Each text embeds the live schema facts it needs, read from the connection's driver when the
+// prompt is rendered (the tables and their columns with types; for one table its primary key
+// and the settings that gate filters and vector search), and names the tools the model should
+// use (list_connections, list_tables, describe_table, browse_table, count_rows, vector_search,
+// execute_query). Reading the schema opens the connection when it is not open and reads
+// metadata only, so it asks nobody (the rows themselves are read through the tools, which
+// ask as the connection's AI policy says). When the schema cannot be read (the database is
+// unreachable, or this server cannot open connections) the prompt says so and tells the model
+// to look it up with describe_table, rather than failing; an unknown table, property or a
+// malformed uuid is -32602.
+//
+// Completion (completion/complete with ref/prompt): connection from the connections the caller
+// may see, table from the chosen connection's tables (context.arguments.connection), property
+// from the chosen table's columns (context.arguments.table).
 package prompts
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"sort"
 	"strings"
+
+	"github.com/google/uuid"
 
 	"app/backend/auth"
 	"app/backend/connections"
+	"app/backend/driver"
 	"app/backend/mcp"
 )
 
 // Deps are what the prompts need from the rest of the backend.
 type Deps struct {
+	// Connections lists the saved connections visible to AI clients.
 	Connections connections.AILister
+	// Open opens a saved connection's driver for the live schema facts; nil: the prompts
+	// carry none and send the model to describe_table.
+	Open *connections.Manager
 }
 
-// NameWriteQuery turns a question into a query for one connection.
-const NameWriteQuery = "write_query"
+// The prompt names.
+const (
+	NameExplainSchema    = "explain_schema"
+	NameExplainTable     = "explain_table"
+	NameWriteQuery       = "write_query"
+	NameReviewQuery      = "review_query"
+	NameDataQualityAudit = "data_quality_audit"
+	NameFindSimilar      = "find_similar"
+)
+
+// maxSchemaTables is how many tables a prompt lists with their columns; the others are named.
+const maxSchemaTables = 40
+
+// The arguments the prompts share.
+var (
+	argConnection = mcp.PromptArgument{Name: "connection", Title: "Connection", Description: "the connection's name or id (from list_connections)", Required: true}
+	argTable      = mcp.PromptArgument{Name: "table", Title: "Table", Description: "a table (Weaviate: collection) of the connection", Required: true}
+)
 
 // All is the prompt table in listing order.
 func All(d Deps) []mcp.Prompt {
-	return []mcp.Prompt{writeQuery(d)}
-}
-
-func writeQuery(d Deps) mcp.Prompt {
-	return mcp.Prompt{
+	complete := d.complete
+	return []mcp.Prompt{{
+		Name:        NameExplainSchema,
+		Title:       "Explain a schema",
+		Description: "Explains what a connection's tables hold, how they relate and what questions the data can answer.",
+		Arguments:   []mcp.PromptArgument{argConnection},
+		Get:         d.render(explainSchema),
+		Complete:    complete,
+	}, {
+		Name:        NameExplainTable,
+		Title:       "Explain a table",
+		Description: "Explains one table: its columns and types, its key, its search and filter settings, and how to query it.",
+		Arguments:   []mcp.PromptArgument{argConnection, argTable},
+		Get:         d.render(explainTable),
+		Complete:    complete,
+	}, {
 		Name:        NameWriteQuery,
 		Title:       "Write a query",
 		Description: "Turns a question about one connection's data into a query in that database's language (Weaviate: GraphQL reads, REST lines for writes).",
-		Arguments: []mcp.PromptArgument{
-			{Name: "connection", Title: "Connection", Description: "the connection's name or id (from list_connections)", Required: true},
-			{Name: "question", Title: "Question", Description: "what you want to know or change, in plain words", Required: true},
-		},
-		Get: func(ctx context.Context, args map[string]string) (*mcp.PromptResult, error) {
-			c, err := find(ctx, d.Connections, args["connection"])
-			if err != nil {
-				return nil, err
-			}
-			return &mcp.PromptResult{
-				Description: "Write a query for " + c.Name,
-				Messages:    []mcp.PromptMessage{{Role: "user", Text: queryText(c, args["question"])}},
-			}, nil
-		},
-		Complete: func(ctx context.Context, argument, _ string, _ map[string]string) ([]string, error) {
-			if argument != "connection" {
-				return nil, nil
-			}
-			list, err := visible(ctx, d.Connections)
-			if err != nil {
-				return nil, err
-			}
-			names := make([]string, 0, len(list))
-			for _, c := range list {
-				names = append(names, c.Name)
-			}
-			return names, nil
-		},
+		Arguments: []mcp.PromptArgument{argConnection,
+			{Name: "question", Title: "Question", Description: "what you want to know or change, in plain words", Required: true}},
+		Get:      d.render(writeQuery),
+		Complete: complete,
+	}, {
+		Name:        NameReviewQuery,
+		Title:       "Review a query",
+		Description: "Checks a query against the connection's live schema: names, types, filters, limits, and whether it writes.",
+		Arguments: []mcp.PromptArgument{argConnection,
+			{Name: "query", Title: "Query", Description: "the query text (Weaviate: GraphQL, or a REST line)", Required: true}},
+		Get:      d.render(reviewQuery),
+		Complete: complete,
+	}, {
+		Name:        NameDataQualityAudit,
+		Title:       "Audit data quality",
+		Description: "Plans and runs a read-only data-quality audit of one table: missing and empty values, odd formats, outliers and duplicates.",
+		Arguments: []mcp.PromptArgument{argConnection, argTable,
+			{Name: "property", Title: "Property", Description: "audit only this column (optional)"}},
+		Get:      d.render(dataQualityAudit),
+		Complete: complete,
+	}, {
+		Name:        NameFindSimilar,
+		Title:       "Find similar objects",
+		Description: "Finds the objects of a table nearest to one object by vector search, and explains what they share.",
+		Arguments: []mcp.PromptArgument{argConnection, argTable,
+			{Name: "uuid", Title: "Object uuid", Description: "the uuid of the object to start from", Required: true}},
+		Get:      d.render(findSimilar),
+		Complete: complete,
+	}}
+}
+
+// facts is what a prompt knows of its connection when it is rendered.
+type facts struct {
+	ctx  context.Context
+	c    connections.Summary
+	args map[string]string
+	// drv is the open driver, nil when the schema cannot be read; why says why.
+	drv driver.Driver
+	why string
+}
+
+// render resolves the connection argument, opens the connection for the facts, and renders
+// the one user message text builds.
+func (d Deps) render(text func(f *facts) (desc, msg string, err error)) func(ctx context.Context, args map[string]string) (*mcp.PromptResult, error) {
+	return func(ctx context.Context, args map[string]string) (*mcp.PromptResult, error) {
+		c, err := find(ctx, d.Connections, args["connection"])
+		if err != nil {
+			return nil, err
+		}
+		f := &facts{ctx: ctx, c: c, args: args}
+		f.drv, f.why = d.open(ctx, c.ID)
+		desc, msg, err := text(f)
+		if err != nil {
+			return nil, err
+		}
+		return &mcp.PromptResult{Description: desc, Messages: []mcp.PromptMessage{{Role: "user", Text: msg}}}, nil
 	}
 }
 
-// queryText is the prompt's message: the connection, the question, and how
-// this database is queried, with one short example of each kind.
-func queryText(c connections.Summary, question string) string {
-	var b strings.Builder
-	b.WriteString("Write a query for the database connection \"" + c.Name + "\" (id " + c.ID + ", " + c.Type + " at " + c.Host + ").\n\n")
-	b.WriteString("Question: " + strings.TrimSpace(question) + "\n\n")
-	if c.Type == connections.TypeWeaviate {
-		b.WriteString("This is Weaviate: collections are tables, objects are rows, and uuid is the primary key. " +
-			"Reads are GraphQL, not SQL, for example:\n" +
-			"  { Get { Article(where: {path: [\"wordCount\"], operator: GreaterThan, valueInt: 500}, limit: 10) { title _additional { id } } } }\n" +
-			"Writes are REST lines, each approved by the user, for example:\n" +
-			"  PATCH /v1/objects/<uuid>?class=Article {\"properties\": {\"title\": \"New title\"}}\n\n")
+// open returns the connection's driver, or why there is none.
+func (d Deps) open(ctx context.Context, id string) (driver.Driver, string) {
+	if d.Open == nil {
+		return nil, "this server does not open connections for prompts"
 	}
-	b.WriteString("Use the collection's real property names and types (look them up before writing the query). " +
-		"Give the query, then explain in one or two sentences what it returns.")
+	drv, _, err := d.Open.Open(ctx, id)
+	if err != nil {
+		if msg := oneLine(safeMessage(err)); msg != "" {
+			return nil, msg
+		}
+		return nil, "the connection could not be opened"
+	}
+	return drv, ""
+}
+
+// describe returns the named table, -32602 when the connection has no such table; nil
+// without error when the schema cannot be read (f.why says why).
+func (f *facts) describe(table string) (*driver.TableInfo, error) {
+	if f.drv == nil {
+		return nil, nil
+	}
+	info, err := f.drv.DescribeTable(f.ctx, table)
+	if driver.KindOf(err) == driver.KindNotFound {
+		return nil, mcp.NewError(mcp.CodeInvalidParams, "invalid params: connection "+quote(f.c.Name)+" has no table "+quote(table), nil)
+	}
+	if err != nil {
+		f.why = oneLine(safeMessage(err))
+		return nil, nil
+	}
+	return info, nil
+}
+
+// schema is the live schema as prompt text: one line per table with its columns and types.
+func (f *facts) schema() string {
+	var b strings.Builder
+	if f.drv != nil {
+		tables, err := f.drv.ListTables(f.ctx)
+		if err == nil {
+			fmt.Fprintf(&b, "The live schema of %q (%d tables):\n", f.c.Name, len(tables))
+			for i, t := range tables {
+				if i == maxSchemaTables {
+					names := make([]string, 0, len(tables)-i)
+					for _, r := range tables[i:] {
+						names = append(names, r.Name)
+					}
+					fmt.Fprintf(&b, "- and %d more, not described here: %s\n", len(names), strings.Join(names, ", "))
+					break
+				}
+				info, err := f.drv.DescribeTable(f.ctx, t.Name)
+				if err != nil {
+					fmt.Fprintf(&b, "- %s (not described: %s)\n", t.Name, oneLine(safeMessage(err)))
+					continue
+				}
+				b.WriteString("- " + tableLine(info) + "\n")
+			}
+			if len(tables) == 0 {
+				b.WriteString("(no tables yet)\n")
+			}
+			return b.String()
+		}
+		f.why = oneLine(safeMessage(err))
+	}
+	return "The live schema could not be read just now (" + f.why + "); look it up with list_tables and describe_table, or read the resource " +
+		"app://connections/" + f.c.ID + "/schema, before relying on any table or property name.\n"
+}
+
+// tableLine is "Name (description): col type, col type, ...".
+func tableLine(t *driver.TableInfo) string {
+	cols := make([]string, 0, len(t.Columns))
+	for _, c := range t.Columns {
+		s := c.Name + " " + typeOf(c)
+		if c.PrimaryKey {
+			s += " (primary key)"
+		}
+		cols = append(cols, s)
+	}
+	line := t.Name
+	if d := oneLine(t.Description); d != "" {
+		line += " (" + d + ")"
+	}
+	return line + ": " + strings.Join(cols, ", ")
+}
+
+func typeOf(c driver.Column) string {
+	if c.Type == "" {
+		return "?"
+	}
+	return c.Type
+}
+
+// tableBlock is one table as prompt text: its columns with types, filters and descriptions,
+// and its settings.
+func tableBlock(t *driver.TableInfo) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Table %s", t.Name)
+	if d := oneLine(t.Description); d != "" {
+		b.WriteString(": " + d)
+	}
+	fmt.Fprintf(&b, "\nPrimary key: %s\nColumns:\n", t.PrimaryKey)
+	for _, c := range t.Columns {
+		fmt.Fprintf(&b, "- %s: %s", c.Name, typeOf(c))
+		var notes []string
+		if c.ReadOnly {
+			notes = append(notes, "read-only")
+		}
+		if c.Sortable {
+			notes = append(notes, "sortable")
+		}
+		if len(c.Filterable) > 0 {
+			ops := make([]string, 0, len(c.Filterable))
+			for _, o := range c.Filterable {
+				ops = append(ops, string(o))
+			}
+			notes = append(notes, "filters: "+strings.Join(ops, " "))
+		}
+		if d := oneLine(c.Description); d != "" {
+			notes = append(notes, "\""+d+"\"")
+		}
+		if len(notes) > 0 {
+			b.WriteString(" (" + strings.Join(notes, "; ") + ")")
+		}
+		b.WriteString("\n")
+	}
+	s := t.Settings
+	vec := s.Vectorizer
+	if vec == "" {
+		vec = "none"
+	}
+	fmt.Fprintf(&b, "Settings: vectorizer %s", vec)
+	if len(s.NamedVectors) > 0 {
+		fmt.Fprintf(&b, "; named vectors %s", strings.Join(s.NamedVectors, ", "))
+	}
+	fmt.Fprintf(&b, "; null index %s; length index %s; timestamp index %s", onOff(s.IndexNullState), onOff(s.IndexPropertyLength), onOff(s.IndexTimestamps))
+	if s.MultiTenancy {
+		b.WriteString("; multi-tenant (every read names a tenant, which only GraphQL in execute_query can)")
+	}
+	b.WriteString("\n")
 	return b.String()
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on (is_null / is_empty filters work)"
+	}
+	return "off"
+}
+
+// header is the first line of every prompt: which connection.
+func header(c connections.Summary) string {
+	return "Database connection \"" + c.Name + "\" (id " + c.ID + ", " + c.Type + " at " + c.Host + ").\n\n"
+}
+
+// weaviateNotes says how this database is queried.
+func weaviateNotes(c connections.Summary) string {
+	if c.Type != connections.TypeWeaviate {
+		return ""
+	}
+	return "This is Weaviate: collections are tables, objects are rows, and uuid is the primary key. " +
+		"Reads are GraphQL, not SQL, for example:\n" +
+		"  { Get { Article(where: {path: [\"wordCount\"], operator: GreaterThan, valueInt: 500}, limit: 10) { title _additional { id } } } }\n" +
+		"Writes are REST lines, each approved by the user, for example:\n" +
+		"  PATCH /v1/objects/<uuid>?class=Article {\"properties\": {\"title\": \"New title\"}}\n\n"
+}
+
+// tableFacts is the table's block, or the note that it could not be read.
+func tableFacts(f *facts, info *driver.TableInfo, table string) string {
+	if info != nil {
+		return "The live description of the table:\n" + tableBlock(info) + "\n"
+	}
+	return "The table's description could not be read just now (" + f.why + "); call describe_table with connection " +
+		quote(f.c.Name) + " and table " + quote(table) + " first.\n\n"
+}
+
+func explainSchema(f *facts) (string, string, error) {
+	var b strings.Builder
+	b.WriteString("Explain the schema of this database to me.\n" + header(f.c))
+	b.WriteString(f.schema() + "\n")
+	b.WriteString("For each table say what one row stands for and what its important columns mean; point out how the tables " +
+		"relate (a column whose type is another table's name is a cross-reference to it) and which columns hold vectors for " +
+		"similarity search. End with three questions this data could answer.\n\n" +
+		"Tools: describe_table for a table's full description (filters, settings), browse_table to look at a few rows, " +
+		"count_rows for how big a table is; list_connections names the other connections. Only read: do not change anything.")
+	return "Explain the schema of " + f.c.Name, b.String(), nil
+}
+
+func explainTable(f *facts) (string, string, error) {
+	table := strings.TrimSpace(f.args["table"])
+	info, err := f.describe(table)
+	if err != nil {
+		return "", "", err
+	}
+	var b strings.Builder
+	b.WriteString("Explain the table " + quote(table) + " to me.\n" + header(f.c))
+	b.WriteString(tableFacts(f, info, table))
+	b.WriteString("Say what one row stands for, what each column means and holds (look at a few rows with browse_table, " +
+		"limit 5), how many rows there are (count_rows), which columns can be filtered and sorted, and how to search it " +
+		"by meaning (vector_search) when it has vectors. Give two example queries for execute_query.\n\n")
+	b.WriteString(weaviateNotes(f.c))
+	b.WriteString("Tools: describe_table, browse_table, count_rows, vector_search, execute_query. Only read: do not change anything.")
+	return "Explain " + table + " in " + f.c.Name, b.String(), nil
+}
+
+// writeQuery is the question, the live schema, and how this database is queried, with one
+// short example of each kind.
+func writeQuery(f *facts) (string, string, error) {
+	var b strings.Builder
+	b.WriteString("Write a query for the database connection \"" + f.c.Name + "\" (id " + f.c.ID + ", " + f.c.Type + " at " + f.c.Host + ").\n\n")
+	b.WriteString("Question: " + strings.TrimSpace(f.args["question"]) + "\n\n")
+	b.WriteString(f.schema() + "\n")
+	b.WriteString(weaviateNotes(f.c))
+	b.WriteString("Use the collection's real property names and types (look them up with describe_table before writing the query). " +
+		"Give the query, then explain in one or two sentences what it returns. Run a read with execute_query only with a small " +
+		"limit; a query that writes waits for the user's approval.")
+	return "Write a query for " + f.c.Name, b.String(), nil
+}
+
+func reviewQuery(f *facts) (string, string, error) {
+	query := strings.TrimSpace(f.args["query"])
+	var b strings.Builder
+	b.WriteString("Review this query before it runs.\n" + header(f.c))
+	b.WriteString("The query:\n```\n" + query + "\n```\n\n")
+	if f.drv != nil {
+		cl, err := f.drv.Classify(query)
+		switch {
+		case err != nil:
+			b.WriteString("The driver cannot classify it (" + oneLine(safeMessage(err)) + "), so it counts as a write.\n\n")
+		case cl.Write() && cl.Destructive:
+			b.WriteString("The driver classifies it as a destructive write: it deletes or overwrites data, and the user approves it before it runs.\n\n")
+		case cl.Write():
+			b.WriteString("The driver classifies it as a write: the user approves it before it runs.\n\n")
+		default:
+			b.WriteString("The driver classifies it as a read.\n\n")
+		}
+	}
+	b.WriteString(f.schema() + "\n")
+	b.WriteString(weaviateNotes(f.c))
+	b.WriteString("Check that every table and property it names exists with that type, that each filter's operator and value " +
+		"type suit the property (describe_table lists the filters each column accepts), that it has a sensible limit, and " +
+		"whether it writes. Say what it returns or changes, list the problems, and give a corrected query. You may run a " +
+		"read with execute_query (with a small limit) or count_rows to check; do not run a write.")
+	return "Review a query on " + f.c.Name, b.String(), nil
+}
+
+func dataQualityAudit(f *facts) (string, string, error) {
+	table := strings.TrimSpace(f.args["table"])
+	info, err := f.describe(table)
+	if err != nil {
+		return "", "", err
+	}
+	prop := strings.TrimSpace(f.args["property"])
+	if prop != "" && info != nil {
+		if _, ok := info.Column(prop); !ok {
+			return "", "", mcp.NewError(mcp.CodeInvalidParams, "invalid params: table "+quote(table)+" has no property "+quote(prop), nil)
+		}
+	}
+	var b strings.Builder
+	b.WriteString("Audit the data quality of the table " + quote(table))
+	if prop != "" {
+		b.WriteString(", property " + quote(prop) + " only")
+	}
+	b.WriteString(".\n" + header(f.c))
+	b.WriteString(tableFacts(f, info, table))
+	b.WriteString("Steps, all read-only:\n" +
+		"1. count_rows for the total.\n" +
+		"2. For each property: count_rows with the is_null filter where the null index is on, and is_empty where the length index is on " +
+		"(where they are off, say that those checks cannot run on this table rather than guessing).\n" +
+		"3. browse_table (a few pages of 50) to spot odd formats, placeholder values, out-of-range numbers and dates.\n" +
+		"4. Duplicates and outliers: an Aggregate query with groupBy or meta count through execute_query.\n" +
+		"Report each finding with its count and share of rows and an example uuid, worst first, and suggest fixes; " +
+		"change nothing.\n\nTools: count_rows, browse_table, describe_table, execute_query.")
+	return "Audit " + table + " in " + f.c.Name, b.String(), nil
+}
+
+func findSimilar(f *facts) (string, string, error) {
+	table := strings.TrimSpace(f.args["table"])
+	id := strings.TrimSpace(f.args["uuid"])
+	if _, err := uuid.Parse(id); err != nil {
+		return "", "", mcp.NewError(mcp.CodeInvalidParams, "invalid params: uuid "+quote(id)+" is not a uuid", nil)
+	}
+	info, err := f.describe(table)
+	if err != nil {
+		return "", "", err
+	}
+	var b strings.Builder
+	b.WriteString("Find the objects of " + quote(table) + " most similar to the object " + id + ".\n" + header(f.c))
+	b.WriteString(tableFacts(f, info, table))
+	target := ""
+	if info != nil && len(info.Settings.NamedVectors) > 0 {
+		target = " Name the vector to compare (one of " + strings.Join(info.Settings.NamedVectors, ", ") + ") and say which you used."
+	}
+	b.WriteString("1. Fetch the object with browse_table (filter uuid equals " + id + ") and say what it is.\n" +
+		"2. Search with vector_search near that object (its uuid), limit 10, leaving the object itself out." + target + "\n" +
+		"   The same in GraphQL through execute_query: { Get { " + table + "(nearObject: {id: \"" + id + "\"}, limit: 11) { _additional { id distance } } } } " +
+		"with the properties you want selected.\n" +
+		"3. List the matches with their distance and what they share with the object and how they differ.\n" +
+		"If the table has no vectors, say so and compare by properties with browse_table filters instead.\n\n" +
+		"Tools: browse_table, vector_search, describe_table, execute_query. Only read: do not change anything.")
+	return "Objects similar to " + id + " in " + table, b.String(), nil
+}
+
+// complete suggests argument values from live data: connection names the caller may see,
+// the chosen connection's tables, the chosen table's properties. Anything that cannot be
+// read suggests nothing (a completion is a hint, not a place for errors).
+func (d Deps) complete(ctx context.Context, argument, _ string, chosen map[string]string) ([]string, error) {
+	switch argument {
+	case "connection":
+		list, err := visible(ctx, d.Connections)
+		if err != nil {
+			return nil, err
+		}
+		names := make([]string, 0, len(list))
+		for _, c := range list {
+			names = append(names, c.Name)
+		}
+		return names, nil
+	case "table", "property":
+		c, err := find(ctx, d.Connections, chosen["connection"])
+		if err != nil {
+			return nil, nil
+		}
+		drv, _ := d.open(ctx, c.ID)
+		if drv == nil {
+			return nil, nil
+		}
+		if argument == "table" {
+			tables, err := drv.ListTables(ctx)
+			if err != nil {
+				return nil, nil
+			}
+			names := make([]string, 0, len(tables))
+			for _, t := range tables {
+				names = append(names, t.Name)
+			}
+			return names, nil
+		}
+		info, err := drv.DescribeTable(ctx, chosen["table"])
+		if err != nil {
+			return nil, nil
+		}
+		var names []string
+		for _, col := range info.Columns {
+			if !col.PrimaryKey && col.Type != "vector" {
+				names = append(names, col.Name)
+			}
+		}
+		sort.Strings(names)
+		return names, nil
+	}
+	return nil, nil
 }
 
 // find resolves a connection argument by id or by name (names first
@@ -115,6 +537,8 @@ func quote(s string) string {
 	return "\"" + s + "\""
 }
 
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
 // visible lists the connections AI clients may see that the caller's token
 // may use (completion offers only those).
 func visible(ctx context.Context, l connections.AILister) ([]connections.Summary, error) {
@@ -132,4 +556,13 @@ func visibleToAI(ctx context.Context, l connections.AILister) ([]connections.Sum
 		return []connections.Summary{}, nil
 	}
 	return l.ListVisibleToAI(ctx)
+}
+
+// safeMessage is a driver error's own user-safe text (driver.Error.Msg), never a cause's.
+func safeMessage(err error) string {
+	var de *driver.Error
+	if errors.As(err, &de) && strings.TrimSpace(de.Msg) != "" {
+		return de.Msg
+	}
+	return "the database could not be read"
 }

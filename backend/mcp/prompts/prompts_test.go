@@ -30,9 +30,14 @@ func TestWriteQuery(t *testing.T) {
 
 	t.Run("prompts/list lists write_query with two required arguments", func(t *testing.T) {
 		r := srv.Call(t, "prompts/list", nil)
-		p := r.Result["prompts"].([]any)[0].(map[string]any)
+		var p map[string]any
+		for _, it := range r.Result["prompts"].([]any) {
+			if it.(map[string]any)["name"] == NameWriteQuery {
+				p = it.(map[string]any)
+			}
+		}
 		args := p["arguments"].([]any)
-		if p["name"] != NameWriteQuery || len(args) != 2 || args[0].(map[string]any)["required"] != true {
+		if len(args) != 2 || args[0].(map[string]any)["required"] != true {
 			t.Fatalf("%v", r.Result)
 		}
 	})
