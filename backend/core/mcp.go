@@ -48,6 +48,7 @@ type MCPService struct {
 	mu      sync.Mutex
 	srv     *mcp.Server
 	port    int
+	watch   *resources.Watcher
 	running config.MCPSettings
 	// live is srv for revocation, which must not wait for mu (a restart holds it while the
 	// old server drains its requests).
@@ -130,6 +131,7 @@ func (m *MCPService) applyLocked(ctx context.Context, want config.MCPSettings) e
 }
 
 func (m *MCPService) startLocked(ctx context.Context, port int) error {
+	watch := m.newResourceWatcher()
 	srv, err := mcp.NewServer(mcp.Options{
 		Name:       product.Name,
 		Version:    m.deps.version,
@@ -142,9 +144,10 @@ func (m *MCPService) startLocked(ctx context.Context, port int) error {
 			Approver:    m.deps.approvals,
 			Limits:      m.toolLimits,
 		}),
-		Resources:         resources.Resources(resources.Deps{Connections: m.deps.conns}),
-		ResourceTemplates: resources.Templates(resources.Deps{Connections: m.deps.conns}),
-		Prompts:           prompts.All(prompts.Deps{Connections: m.deps.conns}),
+		Resources:         resources.Resources(m.resourceDeps()),
+		ResourceTemplates: resources.Templates(m.resourceDeps()),
+		OnSubscribe:       watch.Subscribe,
+		Prompts:           prompts.All(m.promptDeps()),
 		Observer:          m.deps.observer,
 		Authenticator:     m.authenticator(),
 		Redact:            redact.String,
@@ -158,6 +161,7 @@ func (m *MCPService) startLocked(ctx context.Context, port int) error {
 	}
 	m.srv, m.port = srv, bound
 	m.live.Store(srv)
+	m.startWatch(srv, watch)
 	err = config.WriteHandshake(m.deps.dir, config.Handshake{
 		Version:         m.deps.version,
 		Port:            bound,
@@ -216,6 +220,7 @@ func (m *MCPService) stopLocked(ctx context.Context) error {
 	if m.srv == nil {
 		return nil
 	}
+	m.stopWatch()
 	var errs []error
 	if err := m.srv.Shutdown(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("MCP server shutdown: %w", err))
