@@ -87,10 +87,26 @@ type flowRig struct {
 	store  *connections.Store
 }
 
-func newFlowRig(t *testing.T) *flowRig {
+// rigOptions change the server of newFlowRigWith.
+type rigOptions struct {
+	// node is the weaviate-server's options (weaviatetest.Options when zero).
+	node *weaviatenode.Options
+	// limits are the tools' limits (DefaultLimits when nil).
+	limits *Limits
+	// handlerTimeout replaces the 330 s handler deadline when set.
+	handlerTimeout time.Duration
+}
+
+func newFlowRig(t *testing.T) *flowRig { return newFlowRigWith(t, rigOptions{}) }
+
+func newFlowRigWith(t *testing.T, o rigOptions) *flowRig {
 	t.Helper()
 	ctx := context.Background()
-	node := weaviatetest.Start(t, weaviatenode.Anonymous)
+	nodeOpts := weaviatetest.Options(weaviatenode.Anonymous)
+	if o.node != nil {
+		nodeOpts = *o.node
+	}
+	node := weaviatetest.StartWith(t, nodeOpts)
 	if err := node.DoJSON(ctx, http.MethodPost, "/v1/schema", map[string]any{
 		"class": "Note", "vectorizer": "none",
 		"properties": []any{map[string]any{"name": "body", "dataType": []string{"text"}}},
@@ -133,10 +149,16 @@ func newFlowRig(t *testing.T) *flowRig {
 		}
 		r.tokens[level] = secret
 	}
+	deps := Deps{Connections: store, Conns: Conns{Store: store, Open: open}, Approver: gate}
+	if o.limits != nil {
+		l := *o.limits
+		deps.Limits = func() Limits { return l }
+	}
 	srv := mcptest.Start(t, mcp.Options{
-		Tools:         All(Deps{Connections: store, Conns: Conns{Store: store, Open: open}, Approver: gate}),
-		Authenticator: svc,
-		Logger:        quiet,
+		Tools:          All(deps),
+		Authenticator:  svc,
+		Logger:         quiet,
+		HandlerTimeout: o.handlerTimeout,
 	})
 	r.url = srv.URL
 	return r
