@@ -133,11 +133,12 @@ func (m *MCPService) applyLocked(ctx context.Context, want config.MCPSettings) e
 func (m *MCPService) startLocked(ctx context.Context, port int) error {
 	watch := m.newResourceWatcher()
 	srv, err := mcp.NewServer(mcp.Options{
-		Name:       product.Name,
-		Version:    m.deps.version,
-		Title:      product.Title,
-		WebsiteURL: product.WebsiteURL,
-		Logger:     m.deps.log,
+		Name:         product.Name,
+		Version:      m.deps.version,
+		Title:        product.Title,
+		WebsiteURL:   product.WebsiteURL,
+		Logger:       m.deps.log,
+		Instructions: tools.Instructions,
 		Tools: tools.All(tools.Deps{
 			Connections: m.deps.conns,
 			Conns:       tools.Conns{Store: m.deps.conns, Open: m.deps.open},

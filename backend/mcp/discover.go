@@ -10,7 +10,7 @@ func (s *Server) handleDiscover(ctx context.Context, req *Request[NoParams]) (an
 		return map[string]any{
 			"supportedVersions": SupportedVersions(),
 			"capabilities":      s.capabilities(EraModern),
-			"instructions":      Instructions(),
+			"instructions":      s.opts.Instructions,
 		}, nil
 	})
 }

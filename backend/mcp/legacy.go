@@ -132,7 +132,7 @@ func (s *Server) legacyInitialize(ctx context.Context, req *Request[InitializePa
 		"protocolVersion": sess.ProtocolVersion,
 		"capabilities":    caps,
 		"serverInfo":      s.serverInfo,
-		"instructions":    Instructions(),
+		"instructions":    s.opts.Instructions,
 	}, nil
 }
 

@@ -56,6 +56,10 @@ type Options struct {
 	Observer Observer
 	// AllowedOrigins overrides DefaultAllowedOrigins (tests only).
 	AllowedOrigins []string
+	// Instructions is the server instructions text of server/discover and legacy initialize
+	// (SPEC.md B "What the service does" 4); "" is Instructions(), the protocol-level text.
+	// The app passes its own (backend/mcp/tools.Instructions), which knows its databases.
+	Instructions string
 	// HandlerTimeout overrides the 330 s handler deadline (tests only).
 	HandlerTimeout time.Duration
 	// CursorKey signs pagination cursors; nil draws a random key, so cursors
@@ -116,6 +120,9 @@ func NewServer(opts Options) (*Server, error) {
 	}
 	if s.opts.HandlerTimeout <= 0 {
 		s.opts.HandlerTimeout = HandlerDeadline
+	}
+	if s.opts.Instructions == "" {
+		s.opts.Instructions = Instructions()
 	}
 	name, version, title, site := opts.Name, opts.Version, opts.Title, opts.WebsiteURL
 	if name == "" {
