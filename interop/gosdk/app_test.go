@@ -13,14 +13,17 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"app/interop/fixture"
 )
 
 var (
-	appOnce  sync.Once
-	appURL   string
-	appToken string // the token created for the app this package started
-	appErr   error
-	appStop  func()
+	appOnce    sync.Once
+	appURL     string
+	appToken   string // the token created for the app this package started
+	appFixture *fixture.Fixture
+	appErr     error
+	appStop    func()
 )
 
 // TestMain stops the app this package started, if any.
@@ -41,17 +44,44 @@ func endpoint(t *testing.T) (url, token string) {
 	if u := os.Getenv("APP_MCP_URL"); u != "" {
 		return u, os.Getenv("APP_MCP_TOKEN")
 	}
-	appOnce.Do(func() { appURL, appToken, appStop, appErr = startApp() })
-	if appErr != nil {
-		t.Fatalf("start app --headless: %v", appErr)
-	}
+	start(t)
 	return appURL, appToken
 }
 
-func startApp() (string, string, func(), error) {
+func start(t *testing.T) {
+	t.Helper()
+	appOnce.Do(func() { appURL, appToken, appFixture, appStop, appErr = startApp() })
+	if appErr != nil {
+		t.Fatalf("start app --headless: %v", appErr)
+	}
+}
+
+// weaviateFixture returns the weaviate fixture the app under test was prepared with: the one in
+// $APP_MCP_FIXTURE when scripts/mcp-interop.sh runs this test, else the one this package set
+// up for the app it started (interop/fixture).
+func weaviateFixture(t *testing.T) *fixture.Fixture {
+	t.Helper()
+	if os.Getenv("APP_MCP_URL") != "" {
+		raw := os.Getenv("APP_MCP_FIXTURE")
+		if raw == "" {
+			t.Fatal("$APP_MCP_URL is set but $APP_MCP_FIXTURE is not: scripts/mcp-interop.sh sets both for the app it starts (interop/fixture)")
+		}
+		var f fixture.Fixture
+		if err := json.Unmarshal([]byte(raw), &f); err != nil {
+			t.Fatalf("$APP_MCP_FIXTURE: %v", err)
+		}
+		return &f
+	}
+	start(t)
+	return appFixture
+}
+
+// startApp prepares a config dir (a readOnly token, and the weaviate fixture of
+// interop/fixture), then starts the app on it with no terminal on stdin.
+func startApp() (string, string, *fixture.Fixture, func(), error) {
 	dir, err := os.MkdirTemp("", "app-gosdk-*")
 	if err != nil {
-		return "", "", nil, err
+		return "", "", nil, nil, err
 	}
 	cleanup := func() { _ = os.RemoveAll(dir) }
 	bin := os.Getenv("APP_BIN")
@@ -59,14 +89,14 @@ func startApp() (string, string, func(), error) {
 		root, err := moduleRoot()
 		if err != nil {
 			cleanup()
-			return "", "", nil, err
+			return "", "", nil, nil, err
 		}
 		bin = filepath.Join(dir, "app")
 		build := exec.Command("go", "build", "-o", bin, ".")
 		build.Dir = root
 		if out, err := build.CombinedOutput(); err != nil {
 			cleanup()
-			return "", "", nil, fmt.Errorf("go build of the app failed: %v\n%s", err, out)
+			return "", "", nil, nil, fmt.Errorf("go build of the app failed: %v\n%s", err, out)
 		}
 	}
 	cfg := filepath.Join(dir, "config")
@@ -76,21 +106,31 @@ func startApp() (string, string, func(), error) {
 	out, err := create.Output()
 	if err != nil {
 		cleanup()
-		return "", "", nil, fmt.Errorf("app token create: %w", err)
+		return "", "", nil, nil, fmt.Errorf("app token create: %w", err)
 	}
 	var created struct {
 		Token string `json:"token"`
 	}
 	if err := json.Unmarshal(out, &created); err != nil || created.Token == "" {
 		cleanup()
-		return "", "", nil, fmt.Errorf("app token create --json printed no token (%v)", err)
+		return "", "", nil, nil, fmt.Errorf("app token create --json printed no token (%v)", err)
 	}
+	setupCtx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	fx, err := fixture.Setup(setupCtx, bin, cfg, env)
+	cancel()
+	if err != nil {
+		cleanup()
+		return "", "", nil, nil, err
+	}
+	stopFixture := cleanup
+	cleanup = func() { fx.Stop(); stopFixture() }
 	cmd := exec.Command(bin, "--headless", "--config-dir", cfg, "--mcp-port", "0")
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 	cmd.Env = env
+	cmd.Stdin = nil // no terminal: the approval dialog of app --headless answers No
 	if err := cmd.Start(); err != nil {
 		cleanup()
-		return "", "", nil, err
+		return "", "", nil, nil, err
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
@@ -107,9 +147,9 @@ func startApp() (string, string, func(), error) {
 	port, err := waitForPort(filepath.Join(cfg, "mcp-handshake.json"), exited)
 	if err != nil {
 		stop()
-		return "", "", nil, err
+		return "", "", nil, nil, err
 	}
-	return fmt.Sprintf("http://127.0.0.1:%d/mcp", port), created.Token, stop, nil
+	return fmt.Sprintf("http://127.0.0.1:%d/mcp", port), created.Token, fx, stop, nil
 }
 
 // waitForPort polls the handshake file until it names a port, for at most 30 s.

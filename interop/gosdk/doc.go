@@ -7,4 +7,8 @@
 // one app for every peer); otherwise they build the app from the module root, start it with
 // `app --headless --config-dir <tmp> --mcp-port 0`, read the port from
 // <tmp>/mcp-handshake.json, and stop it when done. $APP_BIN names a prebuilt binary.
+//
+// TestGoSDKCallsEveryTool lists the tools per token level and calls every tool with valid
+// arguments against a saved connection to a real weaviate-server (interop/fixture: the script
+// passes it in $APP_MCP_FIXTURE; standalone, this package sets it up before it starts the app).
 package gosdk
