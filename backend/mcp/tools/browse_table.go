@@ -31,7 +31,7 @@ func BrowseTable(d Deps) mcp.Tool {
 	return mcp.Tool{
 		Name:        NameBrowseTable,
 		Title:       "Browse table",
-		Description: "Reads one page of rows, optionally filtered (ANDed) and sorted. Says when more rows exist and the offset to read next.",
+		Description: "Reads a page of rows, optionally filtered (filters ANDed) and sorted. Says if more rows exist and the next offset.",
 		InputSchema: object(map[string]*jsonschema.Schema{
 			"connection": connectionArg(),
 			"table":      tableArg(),
@@ -41,10 +41,10 @@ func BrowseTable(d Deps) mcp.Tool {
 			"sort": arrayOf(object(map[string]*jsonschema.Schema{
 				"column": typed("string"), "descending": typed("boolean"),
 			}, "column")),
-			"vectors": {Type: "boolean", Description: "include the vector column"},
+			"vectors": typed("boolean"),
 		}, "connection", "table"),
 		OutputSchema: pageOutput(),
-		Annotations:  &mcp.ToolAnnotations{Title: "Browse table", ReadOnlyHint: true, IdempotentHint: true},
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
 		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
 			var a browseArgs
 			if err := json.Unmarshal(raw, &a); err != nil {

@@ -26,7 +26,7 @@ func Connect(d Deps) mcp.Tool {
 		OutputSchema: connStatusOutput(),
 		// It changes which connections are open, never any data: read-only as far as the
 		// databases go, and opening an open connection changes nothing.
-		Annotations: &mcp.ToolAnnotations{Title: "Connect", ReadOnlyHint: true, IdempotentHint: true},
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
 		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
 			var a connArgs
 			if err := json.Unmarshal(raw, &a); err != nil {

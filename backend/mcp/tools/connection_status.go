@@ -45,10 +45,8 @@ func (s connStatus) text(lead string) string {
 
 func connStatusOutput() *jsonschema.Schema {
 	return outObject(map[string]*jsonschema.Schema{
-		"id": typed("string"), "name": typed("string"), "type": typed("string"),
-		"host": typed("string"), "port": typed("integer"), "open": typed("boolean"),
-		"reads": typed("string"), "writes": typed("string"),
-	}, "id", "name", "open")
+		"id": typed("string"), "open": typed("boolean"), "reads": typed("string"), "writes": typed("string"),
+	}, "id", "open")
 }
 
 // ConnectionStatus is the connection_status tool. It reads the saved connection and the open
@@ -60,7 +58,7 @@ func ConnectionStatus(d Deps) mcp.Tool {
 		Description:  "Tells whether a connection is open, and whether AI reads and writes on it run, need the user's approval, or are refused.",
 		InputSchema:  object(map[string]*jsonschema.Schema{"connection": connectionArg()}, "connection"),
 		OutputSchema: connStatusOutput(),
-		Annotations:  &mcp.ToolAnnotations{Title: "Connection status", ReadOnlyHint: true, IdempotentHint: true},
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
 		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
 			var a connArgs
 			if err := json.Unmarshal(raw, &a); err != nil {

@@ -43,7 +43,7 @@ func CountRows(d Deps) mcp.Tool {
 			"count":    typed("integer"),
 			"filtered": typed("boolean"),
 		}, "table", "count"),
-		Annotations: &mcp.ToolAnnotations{Title: "Count rows", ReadOnlyHint: true, IdempotentHint: true},
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
 		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
 			var a countArgs
 			if err := json.Unmarshal(raw, &a); err != nil {

@@ -35,19 +35,10 @@ type tableDescription struct {
 // the filter operators each accepts, and the collection settings that gate the null and
 // emptiness filters (SPEC.md A "Grid rows").
 func DescribeTable(d Deps) mcp.Tool {
-	col := outObject(map[string]*jsonschema.Schema{
-		"name":       typed("string"),
-		"type":       typed("string"),
-		"primaryKey": typed("boolean"),
-		"readOnly":   typed("boolean"),
-		"array":      typed("boolean"),
-		"sortable":   typed("boolean"),
-		"filterable": arrayOf(typed("string")),
-	}, "name")
 	return mcp.Tool{
 		Name:        NameDescribeTable,
 		Title:       "Describe table",
-		Description: "Describes a table: columns (type, key, read-only, sortable, filter operators) and settings (indexNullState, indexPropertyLength). Call before querying.",
+		Description: "Describes a table: columns (type, key, read-only, filter operators) and settings. Call before querying.",
 		InputSchema: object(map[string]*jsonschema.Schema{
 			"connection": connectionArg(),
 			"table":      tableArg(),
@@ -55,10 +46,10 @@ func DescribeTable(d Deps) mcp.Tool {
 		OutputSchema: outObject(map[string]*jsonschema.Schema{
 			"name":       typed("string"),
 			"primaryKey": typed("string"),
-			"columns":    arrayOf(col),
+			"columns":    typed("array"),
 			"settings":   typed("object"),
 		}, "name", "columns", "settings"),
-		Annotations: &mcp.ToolAnnotations{Title: "Describe table", ReadOnlyHint: true, IdempotentHint: true},
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
 		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
 			var a tableArgs
 			if err := json.Unmarshal(raw, &a); err != nil {

@@ -23,7 +23,7 @@ func Disconnect(d Deps) mcp.Tool {
 		InputSchema:  object(map[string]*jsonschema.Schema{"connection": connectionArg()}, "connection"),
 		OutputSchema: connStatusOutput(),
 		// It changes which connections are open, never any data; closing twice is closing once.
-		Annotations: &mcp.ToolAnnotations{Title: "Disconnect", ReadOnlyHint: true, IdempotentHint: true},
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
 		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
 			var a connArgs
 			if err := json.Unmarshal(raw, &a); err != nil {

@@ -24,16 +24,12 @@ type connArgs struct {
 // node with many collections stays one request).
 func ListTables(d Deps) mcp.Tool {
 	return mcp.Tool{
-		Name:        NameListTables,
-		Title:       "List tables",
-		Description: "Lists the tables (collections) of a connection with their descriptions.",
-		InputSchema: object(map[string]*jsonschema.Schema{"connection": connectionArg()}, "connection"),
-		OutputSchema: outObject(map[string]*jsonschema.Schema{
-			"tables": arrayOf(outObject(map[string]*jsonschema.Schema{
-				"name": typed("string"), "description": typed("string"),
-			}, "name")),
-		}, "tables"),
-		Annotations: &mcp.ToolAnnotations{Title: "List tables", ReadOnlyHint: true, IdempotentHint: true},
+		Name:         NameListTables,
+		Title:        "List tables",
+		Description:  "Lists the tables (collections) of a connection with their descriptions.",
+		InputSchema:  object(map[string]*jsonschema.Schema{"connection": connectionArg()}, "connection"),
+		OutputSchema: outObject(map[string]*jsonschema.Schema{"tables": typed("array")}, "tables"),
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
 		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
 			var a connArgs
 			if err := json.Unmarshal(raw, &a); err != nil {

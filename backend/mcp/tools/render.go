@@ -55,9 +55,12 @@ func arrayOf(items *jsonschema.Schema) *jsonschema.Schema {
 // connectionArg is the connection argument of every tool that reaches one.
 func connectionArg() *jsonschema.Schema { return str("id or name from list_connections") }
 
-func tableArg() *jsonschema.Schema { return str("table (collection) name") }
+// tableArg needs no description: "table" says it, and every byte of a definition is listed to
+// every model on every tools/list.
+func tableArg() *jsonschema.Schema { return typed("string") }
 
-func limitArg() *jsonschema.Schema { return integer("max rows (default 500, max 10000)", 1) }
+// limitArg does not name numbers: the default and the maximum are the user's settings.
+func limitArg() *jsonschema.Schema { return integer("max rows; App caps it", 1) }
 
 // filtersArg is the filters argument of browse_table and count_rows: the grid's own operator
 // table (driver.Operators), so a model filters exactly as the user does.
@@ -69,10 +72,10 @@ func filtersArg() *jsonschema.Schema {
 	f := object(map[string]*jsonschema.Schema{
 		"column":   typed("string"),
 		"operator": {Type: "string", Enum: ops},
-		"value":    {Types: []string{"string", "number", "boolean", "null"}, Description: "in/not_in: comma-separated"},
-		"value2":   {Types: []string{"string", "number", "null"}, Description: "between: upper bound"},
+		"value":    {Types: []string{"string", "number", "boolean", "null"}, Description: "in: a,b,c"},
+		"value2":   {Types: []string{"string", "number", "null"}, Description: "between: upper"},
 	}, "column", "operator")
-	return &jsonschema.Schema{Type: "array", Items: f, Description: "ANDed; see describe_table for each column's operators"}
+	return arrayOf(f)
 }
 
 // filterArg is one filter as a model sends it: values may be JSON numbers or booleans, which
@@ -165,13 +168,12 @@ type page struct {
 	Notes      string `json:"notes,omitempty"`
 }
 
-// pageOutput is the output schema of page.
+// pageOutput is the output schema of page: the members a client needs to read a page right
+// (the rest are listed in the text), kept short because it is listed on every tools/list.
 func pageOutput() *jsonschema.Schema {
 	return outObject(map[string]*jsonschema.Schema{
-		"table":      typed("string"),
-		"columns":    arrayOf(typed("string")),
-		"rows":       arrayOf(typed("array")),
-		"offset":     typed("integer"),
+		"columns":    typed("array"),
+		"rows":       typed("array"),
 		"truncated":  typed("boolean"),
 		"nextOffset": typed("integer"),
 		"notes":      typed("string"),
@@ -333,7 +335,7 @@ func cellText(v any) string {
 	}
 	s = strings.NewReplacer("\r", `\r`, "\n", `\n`, "\t", `\t`, "|", `\|`).Replace(s)
 	if n := utf8.RuneCountInString(s); n > maxCellRunes {
-		s = truncate(s, maxCellRunes) + fmt.Sprintf(" (%d chars)", n)
+		s = string([]rune(s)[:maxCellRunes]) + fmt.Sprintf("… (%d chars)", n)
 	}
 	return s
 }

@@ -38,18 +38,13 @@ func SearchSchema(d Deps) mcp.Tool {
 	return mcp.Tool{
 		Name:        NameSearchSchema,
 		Title:       "Search schema",
-		Description: "Finds tables and columns of one connection whose name or description contains the text (case-insensitive).",
+		Description: "Finds the tables and columns of one connection whose name or description contains query (any case).",
 		InputSchema: object(map[string]*jsonschema.Schema{
 			"connection": connectionArg(),
 			"query":      {Type: "string", MinLength: ptr(1)},
 		}, "connection", "query"),
-		OutputSchema: outObject(map[string]*jsonschema.Schema{
-			"matches": arrayOf(outObject(map[string]*jsonschema.Schema{
-				"table": typed("string"), "column": typed("string"), "type": typed("string"), "description": typed("string"),
-			}, "table")),
-			"truncated": typed("boolean"),
-		}, "matches", "truncated"),
-		Annotations: &mcp.ToolAnnotations{Title: "Search schema", ReadOnlyHint: true, IdempotentHint: true},
+		OutputSchema: outObject(map[string]*jsonschema.Schema{"matches": typed("array"), "truncated": typed("boolean")}, "matches", "truncated"),
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
 		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
 			var a searchSchemaArgs
 			if err := json.Unmarshal(raw, &a); err != nil {

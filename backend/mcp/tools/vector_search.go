@@ -44,24 +44,23 @@ type vectorSearchArgs struct {
 // JSON-quoted, so no argument can change the query's shape.
 func VectorSearch(d Deps) mcp.Tool {
 	return mcp.Tool{
-		Name:  NameVectorSearch,
-		Title: "Vector search",
-		Description: "Searches a table by exactly one of: nearVector, query (mode bm25 or hybrid), similarTo (a row uuid). " +
-			"Returns the best matches with distance or score.",
+		Name:        NameVectorSearch,
+		Title:       "Vector search",
+		Description: "Best matches in a table for exactly one of: nearVector, query (bm25/hybrid), similarTo (a row uuid).",
 		InputSchema: object(map[string]*jsonschema.Schema{
 			"connection":   connectionArg(),
 			"table":        tableArg(),
-			"nearVector":   {Type: "array", Items: typed("number"), MinItems: ptr(1)},
+			"nearVector":   arrayOf(typed("number")),
 			"query":        typed("string"),
 			"mode":         {Type: "string", Enum: []any{modeBM25, modeHybrid}, Description: "default bm25"},
-			"alpha":        {Type: "number", Minimum: ptr(0.0), Maximum: ptr(1.0), Description: "hybrid: 1 = vector only"},
+			"alpha":        {Type: "number", Minimum: ptr(0.0), Maximum: ptr(1.0), Description: "hybrid: 1=vector"},
 			"similarTo":    typed("string"),
-			"targetVector": str("named vector, when the table has several"),
+			"targetVector": typed("string"),
 			"limit":        limitArg(),
-			"properties":   {Type: "array", Items: typed("string"), Description: "default: all scalar ones"},
+			"properties":   arrayOf(typed("string")),
 		}, "connection", "table"),
 		OutputSchema: pageOutput(),
-		Annotations:  &mcp.ToolAnnotations{Title: "Vector search", ReadOnlyHint: true, IdempotentHint: true},
+		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
 		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
 			var a vectorSearchArgs
 			if err := json.Unmarshal(raw, &a); err != nil {
