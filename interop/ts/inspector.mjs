@@ -4,6 +4,9 @@
 // replaced by the live port; interop/clients/inspector.mcp.json must be the same). Each run lists tools and calls the read tool list_connections,
 // and the call's result proves the era really used: a modern result carries
 // _meta.io.modelcontextprotocol/serverInfo, a legacy one never does.
+// Each run also calls tools WITH ARGUMENTS (--tool-arg) against the weaviate fixture's saved
+// connection ($APP_MCP_FIXTURE, interop/fixture): describe_table and browse_table (limit=2 is
+// passed as a number), whose results must describe and page the fixture's table.
 // Usage: node inspector.mjs http://127.0.0.1:<port>/mcp
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +14,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { assert, assertReadToolResult, check, done, READ_TOOL, serverURL } from './check.mjs';
+import { fixture } from './fixture.mjs';
 
 const url = serverURL();
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -42,6 +46,13 @@ function inspector(target, ...args) {
   if (!parsed) throw new Error(`exit ${r.status}; no JSON output: ${String(r.stdout).slice(0, 200)} ${String(r.stderr).slice(0, 300)}`);
   if (r.status !== 0 || parsed.error) throw new Error(`exit ${r.status}: ${JSON.stringify(parsed.error ?? parsed).slice(0, 300)}`);
   return parsed.result ?? parsed;
+}
+
+// needFixture returns the weaviate fixture or throws (the check fails: it cannot run without it).
+function needFixture() {
+  const fx = fixture();
+  if (!fx) throw new Error('$APP_MCP_FIXTURE is not set: scripts/mcp-interop.sh sets it for the app it starts (interop/fixture)');
+  return fx;
 }
 
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
@@ -88,6 +99,29 @@ for (const { peer, era, target } of runs) {
     const res = inspector(target, '--method', 'tools/call', '--tool-name', READ_TOOL);
     assertReadToolResult(res);
     assertEra(res, era);
+  });
+  await check(peer, `tools/call describe_table with --tool-arg connection and table (${era})`, async () => {
+    const fx = needFixture();
+    const res = inspector(target, '--method', 'tools/call', '--tool-name', 'describe_table',
+      '--tool-arg', `connection=${fx.connection}`, '--tool-arg', `table=${fx.table}`);
+    assertReadToolResult(res);
+    assertEra(res, era);
+    const sc = res.structuredContent;
+    assert(sc?.name === fx.table, `structuredContent.name = ${sc?.name}`);
+    const cols = (sc.columns ?? []).map((c) => c.name);
+    assert(cols.includes('title') && cols.includes('body'), `columns ${cols}`);
+  });
+  await check(peer, `tools/call browse_table with --tool-arg connection, table and limit=2 (${era})`, async () => {
+    const fx = needFixture();
+    const res = inspector(target, '--method', 'tools/call', '--tool-name', 'browse_table',
+      '--tool-arg', `connection=${fx.connection}`, '--tool-arg', `table=${fx.table}`, '--tool-arg', 'limit=2');
+    assertReadToolResult(res);
+    assertEra(res, era);
+    const sc = res.structuredContent;
+    assert(sc?.table === fx.table && sc.rows?.length === 2 && sc.truncated === true && sc.nextOffset === 2,
+      `page ${JSON.stringify(sc).slice(0, 200)}`);
+    const ids = fx.rows.map((r) => r.id);
+    assert(sc.rows.every((row) => ids.some((id) => row.includes(id))), `rows are not the fixture's: ${JSON.stringify(sc.rows).slice(0, 200)}`);
   });
 }
 rmSync(dir, { recursive: true, force: true });
