@@ -11,7 +11,10 @@
 //
 // Targets (issue 4): app >= 1.5x go-sdk throughput, and within 1.5x of bare.
 //
-// Usage: go run ./bench/mcp [-d 4s] [-levels 1,16,64]
+// It then measures a read-only tools/call, browse_table of 100 rows on a real
+// weaviate-server, against the SDK serving the same tool (browse.go).
+//
+// Usage: go run ./bench/mcp [-d 4s] [-levels 1,16,64] [-browse=false]
 package main
 
 import (
@@ -81,6 +84,7 @@ func main() {
 	levels := flag.String("levels", "1,16,64", "concurrent connections")
 	only := flag.String("only", "", "run only servers whose name contains this text")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run")
+	browse := flag.Bool("browse", true, "also measure tools/call browse_table (100 rows) on a real weaviate-server")
 	flag.Parse()
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
@@ -163,6 +167,11 @@ func main() {
 		lv = append(lv, n)
 	}
 
+	listBytes, _ := json.Marshal(reply.Result.Tools)
+	fmt.Printf("tools/list: %d tools, %d bytes of tool definitions (limit 16384: about 4k tokens of a model's context)\n", len(reply.Result.Tools), len(listBytes))
+	if len(listBytes) > 16<<10 {
+		fail("tools/list is %d bytes, over the 16 KB budget", len(listBytes))
+	}
 	fmt.Printf("tools/list over loopback HTTP, %v per cell (3 interleaved rounds), GOMAXPROCS=%d, response %d bytes (app) / %d bytes (go-sdk)\n\n",
 		*dur, runtime.GOMAXPROCS(0), len(appBytes), len(sdkBytes))
 	fmt.Printf("%-26s %6s %12s %10s %10s %7s\n", "server", "conns", "req/s", "p50", "p99", "errors")
@@ -214,6 +223,11 @@ func main() {
 		fmt.Println("result: at least one target missed")
 	} else {
 		fmt.Println("result: all targets met")
+	}
+	if *browse {
+		if err := browseBench(ctx, lv, *dur); err != nil {
+			fail("browse_table: %v", err)
+		}
 	}
 }
 
