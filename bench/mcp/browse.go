@@ -76,7 +76,9 @@ func browseBench(ctx context.Context, levels []int, dur time.Duration) error {
 	quiet := logrus.New()
 	quiet.SetOutput(io.Discard)
 	open := connections.NewManager(store, connections.ManagerOptions{Log: quiet,
-		Factory: func(_ context.Context, c connections.Connection) (driver.Driver, error) { return weaviate.New(c.Settings) }})
+		Factory: func(_ context.Context, c connections.Connection) (driver.Driver, error) {
+			return weaviate.New(c.Settings)
+		}})
 	defer open.Close()
 	gate := approval.NewGate(approval.Options{Keys: keys, Log: quiet})
 	app, err := appmcp.NewServer(appmcp.Options{Name: "app", Version: "bench", Logger: quiet,
