@@ -51,6 +51,12 @@ type Call struct {
 	redactText func(string) string
 	// followUp is the requestState and inputResponses of an input_required round's repeat.
 	followUp FollowUp
+	// sessionCaps, clientReqs and logLevel are a legacy call's session capabilities as
+	// declared, the table of requests sent to clients, and the session's logging/setLevel
+	// level (Call.Request, Call.Log).
+	sessionCaps map[string]json.RawMessage
+	clientReqs  *clientRequests
+	logLevel    string
 	// errCode and toolError are the answer's outcome, for the Observer.
 	errCode   int
 	toolError string

@@ -153,13 +153,14 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, call *Call) {
 	}
 	defer s.inflight.add(call.Principal.ID, call.ID, cancel)()
 
-	var stream *sseStream
-	if call.progressToken != nil || mi.LongLived {
-		stream = newSSEStream(w)
-		call.stream = stream
-		if call.progressToken != nil {
-			call.progress = &progressSink{stream: stream, token: call.progressToken}
-		}
+	// The response is an event stream when the request asked for progress or is a
+	// long-lived stream; otherwise it turns into one only if the handler sends something
+	// on it (a log message, a request to a legacy client), and stays JSON if not.
+	stream := newSSEStream(w)
+	stream.lazy = call.progressToken == nil && !mi.LongLived
+	call.stream = stream
+	if call.progressToken != nil {
+		call.progress = &progressSink{stream: stream, token: call.progressToken}
 	}
 
 	done := make(chan handlerOutcome, 1)

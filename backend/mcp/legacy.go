@@ -30,14 +30,16 @@ import (
 	"app/backend/mcp/session"
 )
 
-// legacyState holds the legacy-era server state: the session store.
+// legacyState holds the legacy-era server state: the session store, and the requests the
+// server sent to clients that wait for their response (clientreq.go).
 type legacyState struct {
 	sessions *session.Store
+	requests *clientRequests
 }
 
 // newLegacyState is called once by NewServer.
 func newLegacyState(s *Server) *legacyState {
-	return &legacyState{sessions: session.New(session.Options{
+	return &legacyState{requests: newClientRequests(), sessions: session.New(session.Options{
 		OnEnd: func(ss session.Session, why session.EndReason) {
 			s.log.WithField("client", ss.Client.Name).WithField("reason", why.String()).Debug("mcp: legacy session ended")
 		},
@@ -73,14 +75,19 @@ func (s *Server) legacyGate(c *Call) error {
 	c.ProtocolVersion = sess.ProtocolVersion
 	c.ClientInfo = &ClientInfo{Name: sess.Client.Name, Title: sess.Client.Title, Version: sess.Client.Version}
 	c.ClientCapabilities = legacyCallCapabilities(sess.Capabilities)
+	// Call.Request and Call.Log work with what the session declared and set.
+	c.sessionCaps = sessionCapabilities(sess.Capabilities)
+	c.clientReqs = s.legacy.requests
+	c.logLevel = sess.LogLevel
 	return nil
 }
 
 // legacyServerRequestCapabilities are client capabilities that only matter for requests the
-// server sends to the client (elicitation/create, sampling/createMessage, roots/list). In the
-// legacy eras this server has no channel for them (no GET stream, and results never carry
-// input_required), so they are not passed on: a write from a legacy client is approved in the
-// app's own dialog, never through an input_required result the client could not read.
+// server sends to the client (elicitation/create, sampling/createMessage, roots/list). A
+// legacy client can be asked those only on a call's own event stream (Call.Request), never
+// through an input_required result it could not read, so they are not passed on in
+// ClientCapabilities: a write from a legacy client is approved in the app's own dialog.
+// Call.Request checks them against the session's own declaration (sessionCapabilities).
 var legacyServerRequestCapabilities = []string{"elicitation", "sampling", "roots"}
 
 // legacyCallCapabilities is the capabilities object a legacy call works with: the one the
@@ -93,6 +100,15 @@ func legacyCallCapabilities(raw json.RawMessage) map[string]json.RawMessage {
 	}
 	for _, k := range legacyServerRequestCapabilities {
 		delete(caps, k)
+	}
+	return caps
+}
+
+// sessionCapabilities is the capabilities object the client sent in initialize, as is.
+func sessionCapabilities(raw json.RawMessage) map[string]json.RawMessage {
+	caps := map[string]json.RawMessage{}
+	if len(raw) > 0 {
+		_ = json.Unmarshal(raw, &caps)
 	}
 	return caps
 }

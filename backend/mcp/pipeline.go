@@ -136,6 +136,11 @@ func (s *Server) stageEnvelope(x *exchange) *Error {
 	msg, id, e := wire.Decode(x.body)
 	if e != nil {
 		x.id = id
+		// A client's response to a request the server sent it (clientreq.go); any other
+		// response stays -32600.
+		if r, ok := wire.DecodeResponse(x.body); ok && s.legacy.requests.awaited(x.r.Header.Get(HeaderSessionID), r.ID) {
+			return s.deliverClientResponse(x, r, fromWire(e))
+		}
 		return fromWire(e)
 	}
 	x.msg, x.id = msg, msg.ID

@@ -19,6 +19,8 @@ type sseStream struct {
 	rc      *http.ResponseController
 	started bool
 	closed  bool
+	// lazy streams that never sent a frame answer with plain JSON (final).
+	lazy bool
 }
 
 func newSSEStream(w http.ResponseWriter) *sseStream {
@@ -91,9 +93,13 @@ func (s *sseStream) final(status int, b []byte) {
 	if s.closed {
 		return
 	}
+	s.closed = true
+	if s.lazy && !s.started {
+		writeJSONBody(s.w, status, b)
+		return
+	}
 	s.startLocked(status)
 	_ = s.frameLocked(b)
-	s.closed = true
 }
 
 // close drops every later frame.

@@ -37,11 +37,14 @@ type PromptResult struct {
 	Messages    []PromptMessage
 }
 
-// PromptMessage is one text message of a rendered prompt.
+// PromptMessage is one message of a rendered prompt: text, or any content
+// block (an image, an embedded resource, ...).
 type PromptMessage struct {
 	// Role is "user" or "assistant".
 	Role string
 	Text string
+	// Content, when set, is the message's content block; Text is then not used.
+	Content *Content
 }
 
 // promptRegistry is the prompt table, fixed at NewServer
@@ -129,7 +132,11 @@ func (s *Server) handlePromptsGet(ctx context.Context, req *Request[GetPromptPar
 	}
 	msgs := make([]map[string]any, 0, len(res.Messages))
 	for _, m := range res.Messages {
-		msgs = append(msgs, map[string]any{"role": m.Role, "content": map[string]any{"type": "text", "text": m.Text}})
+		var content any = map[string]any{"type": "text", "text": m.Text}
+		if m.Content != nil {
+			content = *m.Content
+		}
+		msgs = append(msgs, map[string]any{"role": m.Role, "content": content})
 	}
 	out := map[string]any{"messages": msgs}
 	putNonEmpty(out, "description", res.Description)

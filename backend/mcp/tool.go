@@ -51,11 +51,16 @@ type ToolAnnotations struct {
 // the tool error internal_failure with a generic message.
 type ToolHandler func(ctx context.Context, args json.RawMessage) (*ToolResult, error)
 
-// ToolResult is what a tool returns: text content plus structuredContent.
+// ToolResult is what a tool returns: text content plus structuredContent, or
+// content blocks of any kind (images, audio, embedded resources, links).
 type ToolResult struct {
 	// Text is the text content item. Empty Text with Structured set uses the
-	// JSON of Structured.
+	// JSON of Structured. Ignored when Content is set.
 	Text string
+	// Content, when not empty, is the content array as it is, in order
+	// (TextContent, ImageContent, AudioContent, EmbeddedResource,
+	// ResourceLink); Text is then not used.
+	Content []Content
 	// Structured is the structuredContent object (optional).
 	Structured any
 }
@@ -266,7 +271,11 @@ func (s *Server) handleToolsCall(ctx context.Context, req *Request[CallToolParam
 			text = string(sb)
 		}
 	}
-	out["content"] = []map[string]string{{"type": "text", "text": text}}
+	if len(res.Content) > 0 {
+		out["content"] = res.Content
+	} else {
+		out["content"] = []map[string]string{{"type": "text", "text": text}}
+	}
 	return out, nil
 }
 
