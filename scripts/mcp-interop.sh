@@ -16,7 +16,16 @@
 #   --url URL    test an already running endpoint instead of building and starting the app
 #   --app BIN    use this app binary instead of `go build -o <tmp>/app .`
 #   --only LIST  comma-separated subset of: sdk,client,gosdk,inspector,pairing,conformance
-# Environment: APP_CACHE_DIR (tool cache), APP_MCP_TOKEN (bearer token when auth is on).
+# Environment: APP_CACHE_DIR (tool cache), APP_MCP_TOKEN (bearer token when auth is on),
+#   APP_MCP_FIXTURE (the weaviate fixture's JSON; see below).
+#
+# Tools with arguments: before the app starts, the script prepares its config dir with
+# interop/fixture (a real weaviate-server with a small collection, the driver plugin installed
+# with `app plugin install` from a dev registry, a saved connection with external access
+# readWrite, fullAccess and readWrite tokens) and exports the fixture as APP_MCP_FIXTURE: the TS
+# SDK v2 client does the elicitation round trip of a write with it, the Go SDK calls every
+# tool, the Inspector calls describe_table and browse_table with --tool-arg. With --url, set
+# APP_MCP_FIXTURE to the line interop-fixture printed for that app's config dir.
 #
 # Authentication: the app it starts requires a token (the default for a new config dir); the
 # script creates one with `app token create --json` and the SDK clients, the Go SDK and the
@@ -67,7 +76,36 @@ fi
 # 2. The app under test: built from this tree and started headless on an ephemeral port.
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/app-interop.XXXXXX")"
 APP_PID=""
+FIXTURE_PID=""
+
+# start_fixture prepares the config dir of the app to start with interop/fixture (a real
+# weaviate-server with a small Article collection, the driver plugin installed from a dev
+# registry with `app plugin install`, a saved connection with external access readWrite, a
+# fullAccess and a readWrite token, no rate limit) and exports it as APP_MCP_FIXTURE (JSON) for
+# the runners that call tools with arguments. The node runs until the script ends.
+start_fixture() {
+  "$ROOT/scripts/ensure-weaviate.sh" >&2 || die "weaviate-server is not available (see above)."
+  say "building interop/fixture/cmd/interop-fixture and preparing the weaviate fixture ..."
+  (cd "$ROOT" && go build -o "$WORK/interop-fixture" ./interop/fixture/cmd/interop-fixture) >&2 ||
+    die "go build of interop-fixture failed (see above)."
+  mkfifo "$WORK/fixture.fifo"
+  # It runs in the module root: publishing the plugin builds app/cmd/weaviate-driver.
+  (cd "$ROOT" && exec "$WORK/interop-fixture" --app "$APP_BIN" --config-dir "$CFG") >"$WORK/fixture.fifo" 2>"$WORK/fixture.log" &
+  FIXTURE_PID=$!
+  APP_MCP_FIXTURE=""
+  read -r -t 600 APP_MCP_FIXTURE <"$WORK/fixture.fifo" || true
+  [ -n "$APP_MCP_FIXTURE" ] || { cat "$WORK/fixture.log" >&2; die "interop-fixture did not prepare the weaviate fixture (see above)."; }
+  export APP_MCP_FIXTURE
+  say "weaviate fixture ready: $(printf '%s' "$APP_MCP_FIXTURE" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{const f=JSON.parse(s);console.log(`${f.weaviateUrl}, connection ${f.connection}, table ${f.table}`)})')"
+}
+stop_fixture() {
+  if [ -n "$FIXTURE_PID" ] && kill -0 "$FIXTURE_PID" 2>/dev/null; then
+    kill -TERM "$FIXTURE_PID" 2>/dev/null
+    wait "$FIXTURE_PID" 2>/dev/null
+  fi
+}
 cleanup() {
+  stop_fixture
   if [ -n "$APP_PID" ] && kill -0 "$APP_PID" 2>/dev/null; then
     kill -TERM "$APP_PID" 2>/dev/null
     for _ in $(seq 1 50); do kill -0 "$APP_PID" 2>/dev/null || break; sleep 0.2; done
@@ -93,8 +131,10 @@ if [ -z "$URL" ]; then
   APP_MCP_TOKEN="$(printf '%s' "$TOKEN_JSON" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).token))')"
   [ -n "$APP_MCP_TOKEN" ] || die "app token create --json printed no token."
   export APP_MCP_TOKEN
+  if want client || want gosdk || want inspector; then start_fixture; fi
   say "starting $APP_BIN --headless --config-dir $CFG --mcp-port 0"
-  "$APP_BIN" --headless --config-dir "$CFG" --mcp-port 0 >"$WORK/app.log" 2>&1 &
+  # No terminal on stdin: the approval dialog of app --headless answers No (SPEC B write approval).
+  "$APP_BIN" --headless --config-dir "$CFG" --mcp-port 0 </dev/null >"$WORK/app.log" 2>&1 &
   APP_PID=$!
   PORT=""
   for _ in $(seq 1 150); do
@@ -129,8 +169,8 @@ run() { # run <title> <command...>: prints its lines and records them
 }
 
 gosdk() { # the Go SDK client test (interop/gosdk), one line per subtest with its own messages
-  (cd "$ROOT" && go test -count=1 -json -run 'TestGoSDKClientInBothEras' ./interop/gosdk 2>&1) |
-    node "$INTEROP/ts/gotest.mjs" "go-sdk v1.8.0" TestGoSDKClientInBothEras
+  (cd "$ROOT" && go test -count=1 -json -run 'TestGoSDKClientInBothEras|TestGoSDKCallsEveryTool' ./interop/gosdk 2>&1) |
+    node "$INTEROP/ts/gotest.mjs" "go-sdk v1.8.0" TestGoSDKClientInBothEras TestGoSDKCallsEveryTool
 }
 
 # anonymous_status prints the HTTP status of an anonymous server/discover.
@@ -160,6 +200,7 @@ allow_anonymous() {
 CONF="$INTEROP/conformance"
 want sdk && run "@modelcontextprotocol/sdk 1.32 (legacy era)" node "$INTEROP/ts/sdk-legacy.mjs" "$URL"
 want client && run "@modelcontextprotocol/client 2.4 (modern era with fallback)" node "$INTEROP/ts/client-modern.mjs" "$URL"
+want client && run "@modelcontextprotocol/client 2.4 (elicitation round trip on the weaviate fixture)" node "$INTEROP/ts/client-elicitation.mjs" "$URL"
 want gosdk && run "go-sdk v1.8.0 client (both eras)" gosdk
 want inspector && run "MCP Inspector CLI 2.12.0" node "$INTEROP/ts/inspector.mjs" "$URL"
 # Pairing needs the app this script started (its CLI mints the token the config carries).
