@@ -41,6 +41,13 @@ func TestEveryWriteToolNeedsAWriteScope(t *testing.T) {
 				t.Fatalf("writes with scope %q", tool.Scope)
 			case !tool.Write && tool.Scope != "":
 				t.Fatalf("reads with scope %q", tool.Scope)
+			case tool.Name == NameExecuteQuery:
+				// The one tool whose statements decide: it needs only tools:read, and each
+				// write it runs is approved one by one (backend/approval), so it is not
+				// read-only either.
+				if tool.Write || tool.Scope != "" || tool.Annotations.ReadOnlyHint || tool.Annotations.DestructiveHint {
+					t.Fatalf("execute_query: Write %v, scope %q, annotations %+v", tool.Write, tool.Scope, tool.Annotations)
+				}
 			case tool.Write == tool.Annotations.ReadOnlyHint:
 				t.Fatalf("Write %v but readOnlyHint %v", tool.Write, tool.Annotations.ReadOnlyHint)
 			}
