@@ -9,6 +9,8 @@
 //     count_rows counts it. Every leg is taken from the wire (the transport's fetch), so the
 //     test sees what the SDK sent, not what it reports.
 //   modern, the handler declines: tool error `denied`, nothing written.
+//   modern, the handler accepts, but on a readWrite token: the accepted form is not enough, the
+//     app's own (safe-mode) dialog still appears, and headless it says No: `denied`.
 //   legacy (initialize), elicitation declared: no input_required ever; the app's own dialog
 //     decides, and in `app --headless` without a terminal it answers No: `denied`.
 // Usage: node client-elicitation.mjs http://127.0.0.1:<port>/mcp   (with $APP_MCP_FIXTURE set)
@@ -43,8 +45,8 @@ function recordingFetch(log) {
   };
 }
 
-async function connect(mode, onElicit, log) {
-  const headers = { Authorization: `Bearer ${TOKEN}` };
+async function connect(mode, onElicit, log, token = TOKEN) {
+  const headers = { Authorization: `Bearer ${token}` };
   const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: recordingFetch(log) });
   const client = new Client(
     { name: 'app-interop-client-v2-elicitation', version: '2.4.0' },
@@ -143,7 +145,32 @@ if (!fx || !TOKEN) {
   await check(PEER, 'close', async () => client.close());
 }
 
-// 2. Legacy era (initialize), elicitation declared: never input_required; the headless dialog says No.
+// 2. Modern era on a readWrite token: the form is accepted, the app's own dialog still decides.
+{
+  const PEER = '@modelcontextprotocol/client 2.4 (modern, elicitation, readWrite)';
+  const log = [];
+  const asked = [];
+  let client;
+  await check(PEER, 'connect pinned 2026-07-28 declaring elicitation (form)', async () => {
+    assert(fx.tokens?.readWrite, 'the fixture has no readWrite token');
+    client = await connect({ pin: '2026-07-28' }, (req) => {
+      asked.push(req.params);
+      return { action: 'accept', content: { approved: true } };
+    }, log, fx.tokens.readWrite);
+  });
+  await check(PEER, 'execute_query REST write: form accepted, then the app dialog (no terminal) denies it', async () => {
+    const n0 = await countRows(client);
+    log.length = 0;
+    const res = await client.callTool({ name: 'execute_query', arguments: { connection: fx.connection, query: insertQuery(randomUUID(), 'readWrite') } });
+    assert(asked.length === 1, `elicitation handler called ${asked.length} times, want 1`);
+    assert(log.length === 2 && log[0].answer?.result?.resultType === 'input_required', `legs ${log.length}`);
+    assert(isToolError(res, 'denied'), `want tool error denied, got ${JSON.stringify(res).slice(0, 300)}`);
+    assert((await countRows(client)) === n0, 'a denied write changed the row count');
+  });
+  await check(PEER, 'close', async () => client.close());
+}
+
+// 3. Legacy era (initialize), elicitation declared: never input_required; the headless dialog says No.
 {
   const PEER = '@modelcontextprotocol/client 2.4 (legacy, elicitation declared, fullAccess)';
   const log = [];
