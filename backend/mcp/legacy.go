@@ -79,6 +79,16 @@ func (s *Server) legacyGate(c *Call) error {
 	c.sessionCaps = sessionCapabilities(sess.Capabilities)
 	c.clientReqs = s.legacy.requests
 	c.logLevel = sess.LogLevel
+	// _meta.progressToken asks for progress on the request's own event stream, as in the
+	// modern era.
+	if m, e := readMeta(c.msg); e == nil {
+		if pt, ok := m.members[MetaProgressToken]; ok {
+			if !validProgressToken(pt) {
+				return invalidParams("_meta.progressToken must be a string or an integer")
+			}
+			c.progressToken = pt
+		}
+	}
 	return nil
 }
 

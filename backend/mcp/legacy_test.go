@@ -545,7 +545,7 @@ func TestRequestWithNoMetaProtocolVersionIsLegacy(t *testing.T) {
 		wantError(t, p.request("", "", "tools/list", nil), http.StatusBadRequest, CodeInvalidRequest)
 	})
 	t.Run("with _meta but no protocol version, in a session, it is served as legacy", func(t *testing.T) {
-		r := p.request(id, "2025-11-25", "tools/list", map[string]any{"_meta": map[string]any{"progressToken": "p1"}})
+		r := p.request(id, "2025-11-25", "tools/list", map[string]any{"_meta": map[string]any{"traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"}})
 		wantOK(t, r)
 		if _, ok := r.result["resultType"]; ok {
 			t.Errorf("served as modern: %s", r.body)
