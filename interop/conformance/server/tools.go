@@ -88,7 +88,7 @@ func text(s string) *mcp.ToolResult {
 func constant(name, description string, res *mcp.ToolResult) mcp.Tool {
 	return mcp.Tool{Name: name, Description: description, InputSchema: mustSchema(noArgs),
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
-		Handler: func(context.Context, json.RawMessage) (*mcp.ToolResult, error) { return res, nil }}
+		Handler:     func(context.Context, json.RawMessage) (*mcp.ToolResult, error) { return res, nil }}
 }
 
 // sleep waits d unless the call ends first.
@@ -163,7 +163,7 @@ func (f *fixtures) tools() []mcp.Tool {
 			}},
 		{Name: "test_sampling", Description: "Asks the client to sample an LLM with the prompt.",
 			InputSchema: mustSchema(`{"type":"object","properties":{"prompt":{"type":"string"}},"required":["prompt"]}`),
-			Handler: f.sampling},
+			Handler:     f.sampling},
 		{Name: "test_elicitation", Description: "Asks the user for a username and an email.",
 			InputSchema: mustSchema(`{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}`),
 			Handler: func(ctx context.Context, args json.RawMessage) (*mcp.ToolResult, error) {
