@@ -11,11 +11,15 @@
 #   Conformance suite          0.2.0-alpha.12: --requirements 2025-11-25, the 2025-06-18 scenarios
 #                              (--spec-version 2025-06-18) and --requirements 2026-07-28, each with
 #                              its expected-failures baseline in interop/conformance/
+#   Conformance server         the same suite, all three revisions, against the conformance server
+#                              (interop/conformance/server: backend/mcp with the suite's fixtures),
+#                              with no baseline: every scenario must pass but the few that
+#                              interop/ts/conformance-server.mjs excludes with their SPEC reason
 #
 # Usage: scripts/mcp-interop.sh [--url URL] [--app BIN] [--only LIST]
 #   --url URL    test an already running endpoint instead of building and starting the app
 #   --app BIN    use this app binary instead of `go build -o <tmp>/app .`
-#   --only LIST  comma-separated subset of: sdk,client,gosdk,inspector,pairing,conformance
+#   --only LIST  comma-separated subset of: sdk,client,gosdk,inspector,pairing,conformance,confserver
 # Environment: APP_CACHE_DIR (tool cache), APP_MCP_TOKEN (bearer token when auth is on),
 #   APP_MCP_FIXTURE (the weaviate fixture's JSON; see below).
 #
@@ -44,7 +48,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 INTEROP="$ROOT/interop"
 URL=""
 APP_BIN=""
-ONLY="sdk,client,gosdk,inspector,pairing,conformance"
+ONLY="sdk,client,gosdk,inspector,pairing,conformance,confserver"
 
 die() { echo "mcp-interop: error: $*" >&2; exit 2; }
 say() { echo "mcp-interop: $*" >&2; }
@@ -104,8 +108,17 @@ stop_fixture() {
     wait "$FIXTURE_PID" 2>/dev/null
   fi
 }
+CONFSERVER_PID=""
+stop_confserver() {
+  if [ -n "$CONFSERVER_PID" ] && kill -0 "$CONFSERVER_PID" 2>/dev/null; then
+    kill -TERM "$CONFSERVER_PID" 2>/dev/null
+    wait "$CONFSERVER_PID" 2>/dev/null
+  fi
+  CONFSERVER_PID=""
+}
 cleanup() {
   stop_fixture
+  stop_confserver
   if [ -n "$APP_PID" ] && kill -0 "$APP_PID" 2>/dev/null; then
     kill -TERM "$APP_PID" 2>/dev/null
     for _ in $(seq 1 50); do kill -0 "$APP_PID" 2>/dev/null || break; sleep 0.2; done
@@ -219,6 +232,42 @@ if want conformance; then
   else
     run "conformance --requirements 2026-07-28 (no baseline file yet)" node "$INTEROP/ts/conformance.mjs" --url "$URL" \
       --label "conformance 2026-07-28" -- --requirements 2026-07-28
+  fi
+fi
+
+# The conformance server: the real backend/mcp with every fixture the suite drives (images, audio,
+# embedded resources, logging, sampling/elicitation/roots to legacy clients, multi-round
+# input_required). Test-only; never part of the app. Every scenario of the three revisions must
+# pass; conformance-server.mjs names the few exclusions and the SPEC reason of each.
+if want confserver; then
+  CONFSERVER_BIN="$WORK/conformance-server"
+  say "building the conformance server (go build ./interop/conformance/server) ..."
+  if ! (cd "$ROOT" && go build -o "$CONFSERVER_BIN" ./interop/conformance/server) >&2; then
+    echo "not ok - conformance server: go build ./interop/conformance/server failed" | tee -a "$RESULTS"
+  else
+    "$CONFSERVER_BIN" --port-file "$WORK/confserver.port" >"$WORK/confserver.log" 2>&1 &
+    CONFSERVER_PID=$!
+    CONFSERVER_PORT=""
+    for _ in $(seq 1 50); do
+      CONFSERVER_PORT="$(cat "$WORK/confserver.port" 2>/dev/null)"
+      [ -n "$CONFSERVER_PORT" ] && break
+      kill -0 "$CONFSERVER_PID" 2>/dev/null || break
+      sleep 0.2
+    done
+    if [ -z "$CONFSERVER_PORT" ]; then
+      cat "$WORK/confserver.log" >&2
+      echo "not ok - conformance server: it did not start (see above)" | tee -a "$RESULTS"
+    else
+      CONFSERVER_URL="http://127.0.0.1:$CONFSERVER_PORT/mcp"
+      say "conformance server (backend/mcp with the suite's fixtures): $CONFSERVER_URL"
+      run "conformance server --requirements 2025-11-25" node "$INTEROP/ts/conformance-server.mjs" --url "$CONFSERVER_URL" \
+        --label "conformance server 2025-11-25" -- --requirements 2025-11-25
+      run "conformance server --spec-version 2025-06-18" node "$INTEROP/ts/conformance-server.mjs" --url "$CONFSERVER_URL" \
+        --label "conformance server 2025-06-18" -- --spec-version 2025-06-18
+      run "conformance server --requirements 2026-07-28" node "$INTEROP/ts/conformance-server.mjs" --url "$CONFSERVER_URL" \
+        --label "conformance server 2026-07-28" -- --requirements 2026-07-28
+    fi
+    stop_confserver
   fi
 fi
 
