@@ -2,6 +2,7 @@ package tools
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -57,4 +58,49 @@ func TestEveryWriteToolNeedsAWriteScope(t *testing.T) {
 
 func refusesUnknown(s *jsonschema.Schema) bool {
 	return s.AdditionalProperties != nil && s.AdditionalProperties.Not != nil
+}
+
+// The 2025 revisions' wire schema (and the TS SDK v1's validation of tools/list) takes every
+// member of a schema's properties as an object: a boolean schema there (what an empty
+// jsonschema.Schema marshals to) breaks tools/list for those clients.
+func TestEveryPropertySchemaIsAnObject(t *testing.T) {
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		m, ok := v.(map[string]any)
+		if !ok {
+			if a, ok := v.([]any); ok {
+				for i, x := range a {
+					walk(fmt.Sprintf("%s[%d]", path, i), x)
+				}
+			}
+			return
+		}
+		for k, x := range m {
+			if k == "properties" {
+				props, _ := x.(map[string]any)
+				for name, p := range props {
+					if _, ok := p.(map[string]any); !ok {
+						t.Errorf("%s.properties.%s is %v, not an object", path, name, p)
+					}
+					walk(path+".properties."+name, p)
+				}
+				continue
+			}
+			walk(path+"."+k, x)
+		}
+	}
+	for _, tool := range All(Deps{}) {
+		for name, s := range map[string]*jsonschema.Schema{"inputSchema": tool.InputSchema, "outputSchema": tool.OutputSchema} {
+			if s == nil {
+				continue
+			}
+			b, err := json.Marshal(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var v any
+			_ = json.Unmarshal(b, &v)
+			walk(tool.Name+"."+name, v)
+		}
+	}
 }

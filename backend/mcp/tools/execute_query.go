@@ -41,7 +41,7 @@ func queryInput() *jsonschema.Schema {
 func queryOutput() *jsonschema.Schema {
 	p := pageOutput()
 	p.Properties["kind"] = &jsonschema.Schema{Type: "string", Enum: []any{"grid", "json"}}
-	p.Properties["json"] = &jsonschema.Schema{}
+	p.Properties["json"] = &jsonschema.Schema{Description: "the answer as JSON"}
 	p.Properties["status"] = typed("integer")
 	p.Required = []string{"kind"}
 	return p
