@@ -6,7 +6,9 @@
 // It owns the Server and its HTTP guard, the request pipeline, era
 // detection, the _meta envelope and the header copies, the dispatch table
 // with typed params, era shaping and cache hints, pagination cursors,
-// progress streams, in-flight requests and their cancellation, legacy
+// progress streams (with log messages, Call.Log, and in the legacy eras
+// requests to the client, Call.Request, on the same request's stream),
+// content blocks (content.go), in-flight requests and their cancellation, legacy
 // sessions (package session), the protocol error table, and the Tool,
 // Resource and Prompt types with their registries. The byte level (envelope
 // decoder, JSON scanner, encoder) is package internal/wire.
