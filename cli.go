@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -163,11 +164,12 @@ func newConnectionEditCmd(g *globalFlags) *cobra.Command {
 			}
 			planned := saved
 			apply(&planned)
-			confirmed := yes
-			if raised := connections.RaisedRights(saved, planned); len(raised) > 0 && !confirmed {
-				if confirmed, err = confirmRaise(cmd, saved.Name, raised); err != nil {
+			confirmed, by := false, ""
+			if raised := connections.RaisedRights(saved, planned); len(raised) > 0 {
+				if by, err = confirmConnectionRaise(cmd, *g, yes, saved.Name, raised); err != nil {
 					return err
 				}
+				confirmed = true
 			}
 			change := connections.Change{
 				Apply: apply,
@@ -184,6 +186,9 @@ func newConnectionEditCmd(g *globalFlags) *cobra.Command {
 			before, after, err := store.Update(ctx, saved.ID, change)
 			if err != nil {
 				return err
+			}
+			if raised := connections.RaisedRights(before, after); len(raised) > 0 {
+				recordRaise(cmd, *g, cr, "connection edit", fmt.Sprintf("connection %q: %s", after.Name, strings.Join(raised, "; ")), by)
 			}
 			if g.json {
 				return printJSON(cmd.OutOrStdout(), after)
@@ -227,23 +232,20 @@ func errRaiseNotConfirmed(name string, raised []string) error {
 		name, strings.Join(raised, "; "))
 }
 
-// confirmRaise asks at the terminal whether to raise AI rights on a connection; with no
-// terminal the raise is refused.
-func confirmRaise(cmd *cobra.Command, name string, raised []string) (bool, error) {
+// confirmConnectionRaise confirms a change that raises AI rights on a connection (cli_raise.go).
+func confirmConnectionRaise(cmd *cobra.Command, g globalFlags, yes bool, name string, raised []string) (string, error) {
 	lines := []string{fmt.Sprintf("This change raises what AI clients may do on connection %q:", name)}
 	for _, r := range raised {
 		lines = append(lines, "  "+r)
 	}
-	asked, yes, err := askAtTerminal(cmd, append(lines, "Allow it?")...)
+	by, err := confirmRaise(cmd, g, yes, "Raise AI access to "+name+"?", lines...)
 	switch {
-	case err != nil:
-		return false, err
-	case !asked:
-		return false, errRaiseNotConfirmed(name, raised)
-	case !yes:
-		return false, fmt.Errorf("not confirmed: connection %q was not changed", name)
+	case errors.Is(err, errNeedsConfirmation):
+		return "", errRaiseNotConfirmed(name, raised)
+	case errors.Is(err, errNotConfirmed):
+		return "", fmt.Errorf("not confirmed: connection %q was not changed", name)
 	}
-	return true, nil
+	return by, err
 }
 
 // readAPIKey takes the key from an environment variable or stdin, never from a flag value,
@@ -358,17 +360,46 @@ func newSettingsCmd(g *globalFlags) *cobra.Command {
 			return nil
 		},
 	}
+	var yes bool
 	set := &cobra.Command{
 		Use:   "set KEY VALUE",
 		Short: "Change one setting; a running app picks the change up",
-		Args:  cobra.ExactArgs(2),
+		Long: "Change one setting; a running app picks the change up within a second.\n\n" +
+			"Turning mcp.requireAuth off or mcp.externalAccess on raises what AI clients may do: while the desktop app runs " +
+			"its window asks; otherwise it needs --yes or an answer at a terminal.",
+		Example: "  app settings set mcp.port 23900\n  app settings set mcp.requireAuth false --yes",
+		Args:    cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir, err := config.ResolveDir(g.configDir)
 			if err != nil {
 				return err
 			}
-			if err := config.SetSetting(cmd.Context(), config.SettingsFile(dir), args[0], args[1]); err != nil {
+			file := config.SettingsFile(dir)
+			raise, err := settingRaises(cmd.Context(), file, args[0], args[1])
+			if err != nil {
 				return err
+			}
+			by := ""
+			if raise != "" {
+				by, err = confirmRaise(cmd, *g, yes, "Change "+args[0]+"?", raise)
+				switch {
+				case errors.Is(err, errNeedsConfirmation):
+					return fmt.Errorf("%s: it needs confirmation: run it in a terminal, or pass --yes; nothing was changed", raise)
+				case errors.Is(err, errNotConfirmed):
+					return errors.New("not confirmed: nothing was changed")
+				case err != nil:
+					return err
+				}
+			}
+			if err := config.SetSetting(cmd.Context(), file, args[0], args[1]); err != nil {
+				return err
+			}
+			if by != "" {
+				cr, done, err := cliCore(cmd.Context(), g)
+				if err == nil {
+					recordRaise(cmd, *g, cr, "settings set", fmt.Sprintf("%s = %s", args[0], args[1]), by)
+					done()
+				}
 			}
 			if g.json {
 				return printJSON(cmd.OutOrStdout(), map[string]string{args[0]: args[1]})
@@ -377,6 +408,7 @@ func newSettingsCmd(g *globalFlags) *cobra.Command {
 			return nil
 		},
 	}
+	set.Flags().BoolVar(&yes, "yes", false, "confirm a change that raises what AI clients may do (when no App window is open)")
 	keys := &cobra.Command{
 		Use:   "keys",
 		Short: "List the setting keys",
@@ -389,4 +421,30 @@ func newSettingsCmd(g *globalFlags) *cobra.Command {
 	}
 	cmd.AddCommand(get, set, keys)
 	return cmd
+}
+
+// settingRaises says how setting key to raw raises what AI clients may do ("" when it does
+// not): turning authentication off lets every local process in as the anonymous principal,
+// and turning external access on lets AI clients in at all.
+func settingRaises(ctx context.Context, f *config.JSONFile[config.Settings], key, raw string) (string, error) {
+	var from, to bool
+	switch key {
+	case "mcp.requireAuth":
+		from, to = true, false
+	case "mcp.externalAccess":
+		from, to = false, true
+	default:
+		return "", nil
+	}
+	cur, err := config.GetSetting(ctx, f, key)
+	if err != nil {
+		return "", err
+	}
+	if cur != from || !strings.EqualFold(strings.TrimSpace(raw), fmt.Sprint(to)) {
+		return "", nil
+	}
+	if key == "mcp.requireAuth" {
+		return "Turning mcp.requireAuth off lets any local process call the MCP server without a token, as the read-only anonymous principal whose writes you approve", nil
+	}
+	return "Turning mcp.externalAccess on lets AI clients reach your connections again", nil
 }

@@ -98,7 +98,7 @@ func newClientConfigCmd(g *globalFlags) *cobra.Command {
 				}
 				tf.name = auth.FreeName(list, c.Title+" "+time.Now().Format("2006-01-02 15:04"))
 			}
-			t, secret, err := createToken(cmd, cr, tf)
+			t, secret, err := createToken(cmd, *g, cr, tf)
 			if err != nil {
 				return err
 			}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -37,4 +38,18 @@ func askAtTerminal(cmd *cobra.Command, lines ...string) (asked, yes bool, err er
 		return true, true, nil
 	}
 	return true, false, nil
+}
+
+// confirm asks on the terminal; without one the caller must pass --yes.
+func confirm(cmd *cobra.Command, question string) error {
+	asked, yes, err := askAtTerminal(cmd, question)
+	switch {
+	case err != nil:
+		return err
+	case !asked:
+		return errors.New("this needs confirmation: run it in a terminal, or pass --yes")
+	case !yes:
+		return errors.New("not confirmed: nothing was changed")
+	}
+	return nil
 }

@@ -46,7 +46,7 @@ func newTokenCreateCmd(g *globalFlags) *cobra.Command {
 				return err
 			}
 			defer done()
-			t, secret, err := createToken(cmd, cr, tokenFlags{name: name, level: level, conns: conns, expires: expires, yes: yes})
+			t, secret, err := createToken(cmd, *g, cr, tokenFlags{name: name, level: level, conns: conns, expires: expires, yes: yes})
 			if err != nil {
 				return err
 			}
@@ -94,20 +94,6 @@ func resolveConnections(cmd *cobra.Command, cr *core.Core, list string) ([]strin
 		return nil, errors.New("--connections names no connection")
 	}
 	return ids, nil
-}
-
-// confirm asks on the terminal; without one the caller must pass --yes.
-func confirm(cmd *cobra.Command, question string) error {
-	asked, yes, err := askAtTerminal(cmd, question)
-	switch {
-	case err != nil:
-		return err
-	case !asked:
-		return errors.New("this raises what AI clients may do, so it needs confirmation: run it in a terminal, or pass --yes")
-	case !yes:
-		return errors.New("not confirmed: nothing was created")
-	}
-	return nil
 }
 
 func describeConnections(ids []string) string {
@@ -202,7 +188,7 @@ type tokenFlags struct {
 // createToken is the one way the CLI makes a token (app token create, app client config): it
 // checks the level and expiry, resolves the connections, and asks before a level that raises
 // what AI clients may do (readWrite, fullAccess) unless --yes was given.
-func createToken(cmd *cobra.Command, cr *core.Core, f tokenFlags) (auth.Token, string, error) {
+func createToken(cmd *cobra.Command, g globalFlags, cr *core.Core, f tokenFlags) (auth.Token, string, error) {
 	if !auth.ValidLevel(f.level) {
 		return auth.Token{}, "", fmt.Errorf("--level %q is not one of %s", f.level, strings.Join(auth.Levels(), ", "))
 	}
@@ -214,10 +200,22 @@ func createToken(cmd *cobra.Command, cr *core.Core, f tokenFlags) (auth.Token, s
 	if err != nil {
 		return auth.Token{}, "", err
 	}
-	if auth.RaisesRights(f.level) && !f.yes {
-		if err := confirm(cmd, fmt.Sprintf("Create a %s token %q? AI clients holding it may ask to write to your databases.", f.level, f.name)); err != nil {
+	by := ""
+	if auth.RaisesRights(f.level) {
+		by, err = confirmRaise(cmd, g, f.yes, "Create a "+f.level+" token?",
+			fmt.Sprintf("Create a %s token %q? AI clients holding it may ask to write to your databases.", f.level, f.name))
+		switch {
+		case errors.Is(err, errNeedsConfirmation):
+			return auth.Token{}, "", errors.New("this raises what AI clients may do, so it needs confirmation: run it in a terminal, or pass --yes")
+		case errors.Is(err, errNotConfirmed):
+			return auth.Token{}, "", errors.New("not confirmed: nothing was created")
+		case err != nil:
 			return auth.Token{}, "", err
 		}
 	}
-	return cr.Tokens().Create(cmd.Context(), auth.NewToken{Name: f.name, Level: f.level, Connections: ids, ExpiresAt: expiresAt})
+	t, secret, err := cr.Tokens().Create(cmd.Context(), auth.NewToken{Name: f.name, Level: f.level, Connections: ids, ExpiresAt: expiresAt})
+	if err == nil && by != "" {
+		recordRaise(cmd, g, cr, "token create", fmt.Sprintf("created the %s token %q", t.Level, t.Name), by)
+	}
+	return t, secret, err
 }

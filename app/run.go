@@ -95,6 +95,8 @@ func Run(c *core.Core, assets fs.FS) error {
 			pair.confirm = dialogs
 			tokens.confirm = dialogs
 			approvals.startup(dialogs, wailsEmitter{ctx}, desktopNotify)
+			// A CLI change that raises what AI clients may do asks here while the window runs.
+			c.SetWindowConfirm(dialogs.Confirm)
 			explorer.startup(ctx, wailsEmitter{ctx})
 			plugs.startup(ctx, wailsEmitter{ctx})
 			var wctx context.Context

@@ -57,9 +57,11 @@ type Core struct {
 	activity *ActivityService
 	// approvals decides whether an AI client's statement runs; the window sets its dialog.
 	approvals *approval.Gate
-	watcher   *settingsWatcher
-	plugins   *plugins.Manager
-	host      *host.Host
+	// control is the command line's channel to this running app.
+	control controlState
+	watcher *settingsWatcher
+	plugins *plugins.Manager
+	host    *host.Host
 	// registryErr is why the configured plugin registry cannot be used (a malformed URL or
 	// key in the environment); it is reported when a plugin is fetched, so that commands
 	// that need no plugin still work.
@@ -300,6 +302,7 @@ func (c *Core) Start(ctx context.Context) error {
 		return err
 	}
 	c.watcher.Start()
+	c.startControl()
 	c.started = true
 	return nil
 }
@@ -310,6 +313,7 @@ func (c *Core) Start(ctx context.Context) error {
 func (c *Core) Stop(ctx context.Context) error {
 	c.lifeMu.Lock()
 	defer c.lifeMu.Unlock()
+	c.stopControl()
 	c.watcher.Stop()
 	c.auth.Stop()
 	c.open.Close()

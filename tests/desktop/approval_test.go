@@ -18,6 +18,38 @@ import (
 	"app/internal/weaviatetest"
 )
 
+// cliConfirmed runs a CLI command that raises rights while the window runs, answers Yes in
+// the window's dialog titled title, and returns the command's stdout.
+func (w *window) cliConfirmed(ctx context.Context, t *testing.T, title string, args ...string) string {
+	t.Helper()
+	type result struct {
+		out []byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		cmd := exec.CommandContext(ctx, requireWindow(t), append([]string{"--config-dir", w.configDir}, args...)...)
+		cmd.Env = append(os.Environ(), keyringEnv...)
+		out, err := cmd.Output()
+		done <- result{out, err}
+	}()
+	id, err := w.d.FindWindow(ctx, title, w.exited)
+	if err != nil {
+		t.Fatalf("%v\napp log:\n%s", err, w.logTail())
+	}
+	if err := w.d.Focus(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.d.KeyFocused(ctx, "alt+y"); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	if r.err != nil {
+		t.Fatalf("app %v: %v", args, r.err)
+	}
+	return string(r.out)
+}
+
 // cli runs the desktop binary's CLI on the window's config dir and returns its stdout.
 func (w *window) cli(ctx context.Context, t *testing.T, args ...string) string {
 	t.Helper()
@@ -108,8 +140,9 @@ func TestAnAIClientsWriteIsApprovedInTheNativeDialog(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := openWindowWith(ctx, t, "Adwaita", saved{"notes", node.Host, strconv.Itoa(node.Port)})
+	// The token raises rights, so the running window asks for it first (raise_test.go).
 	var tok struct{ Token string }
-	if err := json.Unmarshal([]byte(w.cli(ctx, t, "token", "create", "--name", "desk", "--level", "readWrite", "--json", "--yes")), &tok); err != nil || tok.Token == "" {
+	if err := json.Unmarshal([]byte(w.cliConfirmed(ctx, t, "^Create a readWrite token", "token", "create", "--name", "desk", "--level", "readWrite", "--json")), &tok); err != nil || tok.Token == "" {
 		t.Fatalf("token: %v", err)
 	}
 	url := w.mcpURL(ctx, t)

@@ -215,7 +215,7 @@ func TestAccessControlWhileRunning(t *testing.T) {
 		}, logs)
 	})
 	t.Run("mcp.requireAuth false set by the CLI lets the anonymous principal in within a second", func(t *testing.T) {
-		if _, stderr, err := run(t, env(), "", "--config-dir", dir, "settings", "set", "mcp.requireAuth", "false"); err != nil {
+		if _, stderr, err := run(t, env(), "", "--config-dir", dir, "settings", "set", "mcp.requireAuth", "false", "--yes"); err != nil {
 			t.Fatalf("%v: %s", err, stderr)
 		}
 		waitFor(t, "anonymous access", func() bool { return mcpPost(t, h.Port, "").StatusCode == 200 }, logs)
