@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -440,7 +441,13 @@ func settingRaises(ctx context.Context, f *config.JSONFile[config.Settings], key
 	if err != nil {
 		return "", err
 	}
-	if cur != from || !strings.EqualFold(strings.TrimSpace(raw), fmt.Sprint(to)) {
+	// The value is read as SetSetting reads it (strconv.ParseBool: 0, f, F, FALSE, ...), so no
+	// spelling of the raise gets past this check.
+	want, err := strconv.ParseBool(strings.TrimSpace(raw))
+	if err != nil {
+		return "", fmt.Errorf("%s: %q is not true or false", key, raw)
+	}
+	if cur != from || want != to {
 		return "", nil
 	}
 	if key == "mcp.requireAuth" {

@@ -42,7 +42,10 @@ type ApprovalsAPI struct {
 	tickets map[string]grant
 }
 
-type grant struct{ principal, connection string }
+type grant struct {
+	principal, connection string
+	write                 bool
+}
 
 // NewApprovalsAPI returns the facade over gate; startup wires the window's dialog.
 func NewApprovalsAPI(gate *approval.Gate, log logrus.FieldLogger) *ApprovalsAPI {
@@ -75,7 +78,7 @@ func (a *ApprovalsAPI) Ask(ctx context.Context, q approval.Question) (approval.A
 	if !q.Destructive && q.PrincipalID != "" && a.emit != nil {
 		ticket := uuid.NewString()
 		a.mu.Lock()
-		a.tickets[ticket] = grant{q.PrincipalID, q.ConnectionID}
+		a.tickets[ticket] = grant{q.PrincipalID, q.ConnectionID, q.Write}
 		a.mu.Unlock()
 		a.emit.Emit(EventApprovalGranted, ApprovalGrantedEvent{Ticket: ticket, Client: q.Client, Connection: q.Connection, Token: q.Token})
 	}
@@ -83,8 +86,8 @@ func (a *ApprovalsAPI) Ask(ctx context.Context, q approval.Question) (approval.A
 }
 
 // Remember lets the token of an approval the person granted run further non-destructive
-// statements on that connection without asking, until the app restarts. Destructive
-// statements always ask.
+// statements of the same kind (reads, or writes) on that connection without asking, until
+// the app restarts. Destructive statements always ask.
 func (a *ApprovalsAPI) Remember(ticket string) error {
 	a.mu.Lock()
 	g, ok := a.tickets[ticket]
@@ -93,7 +96,7 @@ func (a *ApprovalsAPI) Remember(ticket string) error {
 	if !ok {
 		return errors.New("that approval can no longer be remembered")
 	}
-	a.gate.Remember(g.principal, g.connection)
+	a.gate.Remember(g.principal, g.connection, g.write)
 	return nil
 }
 

@@ -23,9 +23,14 @@ type nativeConfirmer struct {
 	mu  sync.Mutex
 }
 
-func (n *nativeConfirmer) Confirm(_ context.Context, title, message string) (bool, error) {
+func (n *nativeConfirmer) Confirm(ctx context.Context, title, message string) (bool, error) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	// A question whose asker gave up while it waited for its turn is not shown. (An open GTK
+	// dialog cannot be closed from here: its answer is then dropped by the asker.)
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
 	// The dialog is modal to the window: bring the window up first so the person sees it.
 	runtime.WindowUnminimise(n.ctx)
 	runtime.WindowShow(n.ctx)

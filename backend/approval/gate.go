@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/sirupsen/logrus"
@@ -125,13 +126,22 @@ func (g *Gate) SetDialog(d Dialog) {
 	g.mu.Unlock()
 }
 
-// Remember lets the principal's later non-destructive statements on the connection run
-// without the app's dialog until the app restarts (or Forget): the person's "remember for
-// this connection" after approving one in the window.
-func (g *Gate) Remember(principalID, connectionID string) {
+// Remember lets the principal's later non-destructive statements of one kind (reads, or
+// writes) on the connection run without the app's dialog until the app restarts (or Forget):
+// the person's "remember for this connection" after approving one in the window. Remembering
+// an approved read never lets a write through.
+func (g *Gate) Remember(principalID, connectionID string, write bool) {
 	g.mu.Lock()
-	g.remembered[principalID+"\x00"+connectionID] = true
+	g.remembered[rememberKey(principalID, connectionID, write)] = true
 	g.mu.Unlock()
+}
+
+func rememberKey(principal, conn string, write bool) string {
+	kind := "read"
+	if write {
+		kind = "write"
+	}
+	return principal + "\x00" + conn + "\x00" + kind
 }
 
 // Forget drops every remembered approval (the person's "forget approvals", or a restart).
@@ -192,7 +202,7 @@ func (g *Gate) Approve(ctx context.Context, st Statement) error {
 	} else if fu.IsFollowUp() {
 		return mcp.NewError(mcp.CodeInvalidParams, "invalid params: requestState was not issued for this call", nil)
 	}
-	if !st.Class.Destructive && g.isRemembered(call.Principal.ID, st.Connection.ID) {
+	if !st.Class.Destructive && g.isRemembered(call.Principal.ID, st.Connection.ID, st.Class.Write()) {
 		return nil
 	}
 	return g.ask(ctx, call, st)
@@ -207,10 +217,10 @@ func refused(st Statement) *mcp.Error {
 	return mcp.NewError(mcp.CodeForbidden, fmt.Sprintf("forbidden: the user's AI policy for connection %q refuses %s from AI clients; this is the user's choice, not a transient error", st.Connection.Name, what), nil)
 }
 
-func (g *Gate) isRemembered(principal, conn string) bool {
+func (g *Gate) isRemembered(principal, conn string, write bool) bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.remembered[principal+"\x00"+conn]
+	return g.remembered[rememberKey(principal, conn, write)]
 }
 
 // inputRequired is the first answer to a client that declared elicitation.
@@ -293,7 +303,7 @@ func (g *Gate) ask(ctx context.Context, call *mcp.Call, st Statement) error {
 	switch answer {
 	case ApproveRemember:
 		if !st.Class.Destructive {
-			g.Remember(call.Principal.ID, st.Connection.ID)
+			g.Remember(call.Principal.ID, st.Connection.ID, st.Class.Write())
 		}
 		return nil
 	case Approve:
@@ -369,14 +379,35 @@ func kind(st Statement) string {
 	return "read"
 }
 
+// clientName is the client as it names itself (clientInfo), made safe to show in a dialog:
+// one line, no control characters, at most 64 characters, so a client cannot fake the
+// dialog's own lines.
 func clientName(call *mcp.Call) string {
-	if call.ClientInfo != nil && call.ClientInfo.Name != "" {
-		if call.ClientInfo.Version != "" {
-			return call.ClientInfo.Name + " " + call.ClientInfo.Version
-		}
-		return call.ClientInfo.Name
+	if call.ClientInfo == nil {
+		return "An AI client"
 	}
-	return "An AI client"
+	name := oneLine(call.ClientInfo.Name, 64)
+	if name == "" {
+		return "An AI client"
+	}
+	if v := oneLine(call.ClientInfo.Version, 32); v != "" {
+		name += " " + v
+	}
+	return name
+}
+
+func oneLine(s string, max int) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return ' '
+		}
+		return r
+	}, s)
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) > max {
+		s = string([]rune(s)[:max-1]) + "…"
+	}
+	return s
 }
 
 func nonEmpty(s, def string) string {

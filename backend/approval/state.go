@@ -23,7 +23,11 @@ import (
 //
 //	state   = base64url(payload JSON) "." base64url(HMAC-SHA256(key, payload JSON))
 //	payload = {"p": principal id, "t": tool, "d": base64url(sha256(canonical arguments)),
-//	           "e": expiry (unix ms), "n": 16 random bytes, base64url}
+//	           "e": expiry (unix ms), "n": 16 random bytes, base64url,
+//	           "i": this run of the app (random at start)}
+//
+// The used nonces are kept in memory, so a state is also bound to the run of the app that
+// issued it: after a restart, a state used before it cannot be replayed.
 
 // StateLifetime is how long a requestState is valid (SPEC.md B "Limits").
 const StateLifetime = 5 * time.Minute
@@ -37,6 +41,7 @@ type statePayload struct {
 	Digest    string `json:"d"`
 	Expiry    int64  `json:"e"`
 	Nonce     string `json:"n"`
+	Instance  string `json:"i"`
 }
 
 // errBadState is every way a requestState can fail: the caller learns only that it is not
@@ -48,13 +53,18 @@ type signer struct {
 	keys secrets.Keyring
 	now  func() time.Time
 
+	// instance names this run of the app.
+	instance string
+
 	mu   sync.Mutex
 	key  []byte
 	used map[string]time.Time // nonce -> expiry of states already followed up
 }
 
 func newSigner(keys secrets.Keyring, now func() time.Time) *signer {
-	return &signer{keys: keys, now: now, used: map[string]time.Time{}}
+	inst := make([]byte, 12)
+	_, _ = rand.Read(inst)
+	return &signer{keys: keys, now: now, used: map[string]time.Time{}, instance: base64.RawURLEncoding.EncodeToString(inst)}
 }
 
 // signingKey reads the key from the keyring, making it on first use.
@@ -123,8 +133,9 @@ func (s *signer) issue(principal, tool string, args json.RawMessage) (string, er
 	}
 	p, err := json.Marshal(statePayload{
 		Principal: principal, Tool: tool, Digest: d,
-		Expiry: s.now().Add(StateLifetime).UnixMilli(),
-		Nonce:  base64.RawURLEncoding.EncodeToString(nonce),
+		Expiry:   s.now().Add(StateLifetime).UnixMilli(),
+		Nonce:    base64.RawURLEncoding.EncodeToString(nonce),
+		Instance: s.instance,
 	})
 	if err != nil {
 		return "", err
@@ -167,6 +178,8 @@ func (s *signer) redeem(state, principal, tool string, args json.RawMessage) err
 		return fmt.Errorf("%w: issued to another principal", errBadState)
 	case p.Tool != tool:
 		return fmt.Errorf("%w: issued for tool %q", errBadState, p.Tool)
+	case p.Instance != s.instance:
+		return fmt.Errorf("%w: issued before the app restarted", errBadState)
 	case now.UnixMilli() >= p.Expiry:
 		return fmt.Errorf("%w: expired", errBadState)
 	}

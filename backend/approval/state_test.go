@@ -103,14 +103,23 @@ func TestRequestState(t *testing.T) {
 		clock.Add(time.Millisecond)
 		bad(t, s.redeem(old, "tok1", "execute_query", args), "expired")
 	})
-	t.Run("the signing key is kept in the keyring and survives a restart", func(t *testing.T) {
+	t.Run("the signing key is kept in the keyring; a state issued before a restart is refused, so it cannot be replayed", func(t *testing.T) {
 		st := issue(t)
 		restarted := newSigner(keys, clock.Now)
-		if err := restarted.redeem(st, "tok1", "execute_query", args); err != nil {
+		bad(t, restarted.redeem(st, "tok1", "execute_query", args), "restarted")
+		v, err := keys.Get(stateKeyRef)
+		if err != nil || v == "" {
+			t.Fatalf("key in keyring: %q %v", v, err)
+		}
+		fresh, err := restarted.issue("tok1", "execute_query", args)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if v, err := keys.Get(stateKeyRef); err != nil || v == "" {
-			t.Fatalf("key in keyring: %q %v", v, err)
+		if err := restarted.redeem(fresh, "tok1", "execute_query", args); err != nil {
+			t.Fatal(err)
+		}
+		if after, _ := keys.Get(stateKeyRef); after != v {
+			t.Fatal("the restarted app made a new key instead of reading the kept one")
 		}
 	})
 }

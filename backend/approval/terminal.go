@@ -32,6 +32,18 @@ func Terminal(in *os.File, out io.Writer) Dialog {
 		}
 	}()
 	return DialogFunc(func(ctx context.Context, q Question) (Answer, error) {
+		// A line typed before this question (say, a late answer to one whose request ended)
+		// answers nothing: only what is typed after the prompt counts.
+		for drained := false; !drained; {
+			select {
+			case _, ok := <-lines:
+				if !ok {
+					return Deny, nil
+				}
+			default:
+				drained = true
+			}
+		}
 		remember := ""
 		if !q.Destructive {
 			remember = ", r = yes and remember for this connection until App restarts"

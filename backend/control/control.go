@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/sirupsen/logrus"
+
+	"app/backend/config"
 )
 
 // SocketName is the socket's file name in the config dir.
@@ -83,6 +85,9 @@ type Server struct {
 	// ctx ends the dialogs of connections still open at Close.
 	ctx    context.Context
 	cancel context.CancelFunc
+	// asking holds the one question the window may show at a time; another command line
+	// asking meanwhile is told so rather than queued (a process must not pile up dialogs).
+	asking chan struct{}
 }
 
 // Listen starts the app's side of the channel. A socket left behind by an app that died is
@@ -103,7 +108,7 @@ func Listen(dir string, h Handler, log logrus.FieldLogger) (*Server, error) {
 		return nil, fmt.Errorf("control: %w", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{ln: ln, path: path, h: h, log: log, done: make(chan struct{}), ctx: ctx, cancel: cancel}
+	s := &Server{ln: ln, path: path, h: h, log: log, done: make(chan struct{}), ctx: ctx, cancel: cancel, asking: make(chan struct{}, 1)}
 	go s.serve()
 	return s, nil
 }
@@ -141,14 +146,34 @@ func (s *Server) handle(c *net.UnixConn) {
 		return
 	}
 	_ = c.SetReadDeadline(time.Time{})
+	// The question ends when the asking process hangs up (a killed CLI) or the app stops.
+	ctx, cancel := context.WithCancel(s.ctx)
+	defer cancel()
+	go func() {
+		// Read until the peer closes its end (or c is closed); a stray byte is not a hang-up.
+		var b [64]byte
+		for {
+			if _, err := c.Read(b[:]); err != nil {
+				break
+			}
+		}
+		cancel()
+	}()
 	var a answer
 	switch {
 	case req.Op == "confirm" && req.Question != nil:
-		if s.h.Confirm != nil {
-			a.Answered, a.Yes, err = s.h.Confirm(s.ctx, peer, *req.Question)
+		if s.h.Confirm == nil {
+			break
+		}
+		select {
+		case s.asking <- struct{}{}:
+			a.Answered, a.Yes, err = s.h.Confirm(ctx, peer, *req.Question)
+			<-s.asking
 			if err != nil {
 				a.Error = err.Error()
 			}
+		default:
+			a.Error = "App is already asking about another command-line change; answer it first"
 		}
 	case req.Op == "record" && req.Change != nil:
 		if s.h.Record != nil {
@@ -164,13 +189,26 @@ func (s *Server) handle(c *net.UnixConn) {
 // ErrNotRunning is returned by the client calls when no app listens on the config dir.
 var ErrNotRunning = errors.New("control: the app is not running")
 
+// roundTrip sends one request. The socket is trusted only as App's: when the handshake file
+// names the running app, the process holding the socket must be that one; and when no socket
+// answers while the handshake file names a live app, the app is running but unreachable (its
+// socket deleted, say), which is not "not running": a caller must not fall back to --yes.
 func roundTrip(ctx context.Context, dir string, req request) (answer, error) {
+	hs, hsErr := config.ReadHandshake(dir)
 	var d net.Dialer
 	c, err := d.DialContext(ctx, "unix", SocketPath(dir))
 	if err != nil {
+		if hsErr == nil && hs.PID > 0 && processAlive(hs.PID) {
+			return answer{}, fmt.Errorf("control: App is running (pid %d) but its control channel %s does not answer; make the change in App, or stop App first", hs.PID, SocketPath(dir))
+		}
 		return answer{}, ErrNotRunning
 	}
 	defer c.Close()
+	if hsErr == nil && hs.PID > 0 {
+		if p, err := peerOf(c.(*net.UnixConn)); err == nil && p.PID != 0 && p.PID != hs.PID {
+			return answer{}, fmt.Errorf("control: %s is held by pid %d, not by App (pid %d); nothing was asked", SocketPath(dir), p.PID, hs.PID)
+		}
+	}
 	stop := context.AfterFunc(ctx, func() { _ = c.SetDeadline(time.Now()) })
 	defer stop()
 	if err := json.NewEncoder(c).Encode(req); err != nil {

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/sirupsen/logrus"
+
+	"app/backend/config"
 )
 
 func quiet() *logrus.Logger {
@@ -103,6 +105,52 @@ func TestControlChannel(t *testing.T) {
 		defer s2.Close()
 		if answered, _, err := Ask(ctx, dir2, Question{Title: "x"}); answered || err != nil {
 			t.Fatalf("%v %v", answered, err)
+		}
+	})
+	t.Run("a question ends when the asking process hangs up, and one waits at a time", func(t *testing.T) {
+		dir4 := t.TempDir()
+		ended := make(chan struct{})
+		started := make(chan struct{}, 1)
+		s4, err := Listen(dir4, Handler{Confirm: func(ctx context.Context, _ Peer, _ Question) (bool, bool, error) {
+			started <- struct{}{}
+			<-ctx.Done()
+			close(ended)
+			return true, false, ctx.Err()
+		}}, quiet())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s4.Close()
+		askCtx, hangUp := context.WithCancel(ctx)
+		gone := make(chan struct{})
+		go func() { _, _, _ = Ask(askCtx, dir4, Question{Title: "first"}); close(gone) }()
+		<-started
+		if _, _, err := Ask(ctx, dir4, Question{Title: "second"}); err == nil || !strings.Contains(err.Error(), "already asking") {
+			t.Fatalf("a second question while one waits: %v", err)
+		}
+		hangUp()
+		<-gone
+		<-ended // the window's question was withdrawn
+	})
+	t.Run("a running App whose socket is gone, or a socket held by another process, is not 'not running'", func(t *testing.T) {
+		dir5 := t.TempDir()
+		// The handshake file names a live process as the running App: this test's parent.
+		if err := config.WriteHandshake(dir5, config.Handshake{Port: 1, PID: os.Getppid()}); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := Ask(ctx, dir5, Question{Title: "x"}); err == nil || !strings.Contains(err.Error(), "does not answer") {
+			t.Fatalf("deleted socket: %v", err)
+		}
+		if err := Record(ctx, dir5, Change{}); err == nil || errors.Is(err, ErrNotRunning) {
+			t.Fatalf("deleted socket, Record: %v", err)
+		}
+		impostor, err := Listen(dir5, Handler{Confirm: func(context.Context, Peer, Question) (bool, bool, error) { return true, true, nil }}, quiet())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer impostor.Close()
+		if answered, yes, err := Ask(ctx, dir5, Question{Title: "x"}); err == nil || answered || yes {
+			t.Fatalf("an impostor's yes was taken: %v %v %v", answered, yes, err)
 		}
 	})
 	t.Run("Close removes the socket", func(t *testing.T) {

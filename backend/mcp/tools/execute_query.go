@@ -71,7 +71,7 @@ func ConfirmDestructive(d Deps) mcp.Tool {
 	return mcp.Tool{
 		Name:         NameConfirmDestructive,
 		Title:        "Run a destructive statement",
-		Description:  "Runs a destructive REST line (DELETE, PUT, batch) that execute_query refused, after the user confirms it in App. Cannot be undone.",
+		Description:  "Runs a destructive REST line (DELETE, PUT, batch) that execute_query refused, once the user confirms it (in App, or in your approval form on a fullAccess token). Cannot be undone.",
 		InputSchema:  queryInput(),
 		OutputSchema: queryOutput(),
 		Scope:        auth.ScopeAdmin,
@@ -120,8 +120,10 @@ func (d Deps) statement(ctx context.Context, tool string, raw json.RawMessage, d
 	limit, note := d.rowLimit(a.Limit)
 	text, capped := a.Query, false
 	if !class.Write() && drv.Capabilities().QueryLanguage == "graphql" {
-		if _, isREST := restMethod(text); isREST {
-			text = capRESTPage(text, limit)
+		if _, _, _, isREST := restLine(text); isREST {
+			if text, err = capREST(text, limit); err != nil {
+				return nil, mcp.NewToolError(mcp.ToolErrInvalidArgument, "%v", err)
+			}
 		} else {
 			text, capped = capGraphQL(text, limit)
 		}
@@ -136,18 +138,7 @@ func (d Deps) statement(ctx context.Context, tool string, raw json.RawMessage, d
 		return nil, FromError(err)
 	}
 	call.Progress(1, 1, "done")
-	return resultOf(c, res, limit, capped, note), nil
-}
-
-// restMethod tells whether text is a REST line, and its method.
-func restMethod(text string) (string, bool) {
-	first, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
-	m, _, ok := strings.Cut(strings.TrimSpace(first), " ")
-	switch strings.ToUpper(m) {
-	case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE":
-		return strings.ToUpper(m), ok
-	}
-	return "", false
+	return resultOf(c, res, limit, d.limits().MaxRows, capped, note), nil
 }
 
 func classWord(c driver.Classification) string {
@@ -161,12 +152,14 @@ func classWord(c driver.Classification) string {
 }
 
 // resultOf renders a statement's result: a grid as a page of rows (cut to limit when the
-// limit was applied in the statement), anything else as compact JSON, capped.
-func resultOf(c connections.Connection, res *driver.Result, limit int, capped bool, note string) *mcp.ToolResult {
+// limit was applied in the statement; a statement's own limit within the maximum is the
+// whole answer it asked for, and maxRows is the backstop for any other shape of read),
+// anything else as compact JSON, capped.
+func resultOf(c connections.Connection, res *driver.Result, limit, maxRows int, capped bool, note string) *mcp.ToolResult {
 	if res.Kind == driver.ResultGrid && res.Grid != nil {
 		g := *res.Grid
 		if !capped {
-			limit = max(limit, len(g.Rows)) // the statement's own limit decided: nothing is cut
+			limit = min(max(limit, len(g.Rows)), maxRows)
 		}
 		p := pageOf(res.Table, &g, g.Offset, limit)
 		p.addNote(note)

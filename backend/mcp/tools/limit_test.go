@@ -37,6 +37,22 @@ func TestCapGraphQL(t *testing.T) {
 	}
 }
 
+func TestCapGraphQLFollowsFragments(t *testing.T) {
+	for _, c := range []struct{ rule, query string }{
+		{"an inline fragment around Get", `{ ... { Get { Article(limit: 10000) { title } } } }`},
+		{"an inline fragment inside Get", `{ Get { ... { Article(limit: 10000) { title } } } }`},
+		{"a named fragment spread inside Get", `query { Get { ...F } } fragment F on GetObjectsObj { Article(limit: 10000) { title } }`},
+		{"a named fragment spread around Get", `query { ...G } fragment G on Query { Get { Article { title } } }`},
+	} {
+		t.Run(c.rule, func(t *testing.T) {
+			got, capped := capGraphQL(c.query, 500)
+			if !capped || !strings.Contains(got, "limit: 501") || strings.Contains(got, "10000") {
+				t.Fatalf("capped %v: %s", capped, got)
+			}
+		})
+	}
+}
+
 func TestCapRESTPage(t *testing.T) {
 	for _, c := range []struct{ rule, line, want string }{
 		{"a page of objects without a limit gets the limit", "GET /v1/objects?class=Article", "GET /v1/objects?class=Article&limit=500"},
@@ -45,11 +61,21 @@ func TestCapRESTPage(t *testing.T) {
 		{"the path without /v1 is a page too", "GET /objects", "GET /objects?limit=500"},
 		{"one object is not a page", "GET /v1/objects/Article/6b1a2a6e-0000-4000-8000-000000000001", "GET /v1/objects/Article/6b1a2a6e-0000-4000-8000-000000000001"},
 		{"other reads are left alone", "GET /v1/schema", "GET /v1/schema"},
+		{"a repeated limit is replaced by one", "GET /v1/objects?limit=5&limit=10000", "GET /v1/objects?limit=500"},
+		{"a tab after the method still makes a REST line", "GET\t/v1/objects?limit=10000", "GET /v1/objects?limit=500"},
+		{"a byte-order mark is ignored", "\ufeffGET /v1/objects", "GET /v1/objects?limit=500"},
+		{"a GraphQL read posted to /v1/graphql is capped in its Get", `POST /v1/graphql {"query":"{ Get { Article(limit: 10000) { title } } }"}`, "limit: 500"},
 	} {
 		t.Run(c.rule, func(t *testing.T) {
-			if got := capRESTPage(c.line, 500); got != c.want {
-				t.Fatalf("got %q, want %q", got, c.want)
+			got, err := capREST(c.line, 500)
+			if err != nil || (got != c.want && !strings.Contains(got, c.want)) || strings.Contains(got, "10000") {
+				t.Fatalf("got %q (%v), want %q", got, err, c.want)
 			}
 		})
 	}
+	t.Run("a query string the app cannot read is refused, not passed on", func(t *testing.T) {
+		if _, err := capREST("GET /v1/objects?limit=10000&x=%zz", 500); err == nil {
+			t.Fatal("passed on")
+		}
+	})
 }
