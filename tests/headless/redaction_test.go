@@ -77,7 +77,7 @@ func TestADriverErrorCarryingTheAPIKeyIsRedactedEverywhere(t *testing.T) {
 	})
 
 	_ = cmd.Process.Signal(os.Interrupt)
-	_, _ = cmd.Process.Wait()
+	_ = cmd.Wait() // also waits until the app's output is all in logs
 	t.Run("the key is in no file of the config dir (the activity database, the logs) and not in the app's output", func(t *testing.T) {
 		if strings.Contains(logs.String(), key) {
 			t.Fatal("the API key is in the app's log output")
