@@ -67,6 +67,9 @@ type Service struct {
 	lifeMu sync.Mutex
 	stop   context.CancelFunc
 	done   chan struct{}
+
+	// bridge holds the bridge tokens this process drew (bridge.go).
+	bridge bridgeTokens
 }
 
 // settingsSnapshot is what Authenticate reads of the settings, swapped whole by Apply.
@@ -172,6 +175,12 @@ func (s *Service) Authenticate(r *http.Request) (mcp.Principal, error) {
 	key := lockoutKey(secret)
 	if wait, locked := s.lock.locked(key, now); locked {
 		return mcp.Principal{}, errRateLimited("too many failed authentications; try again later", wait)
+	}
+	if found, expired := s.matchBridge(secret, now); found {
+		if expired {
+			return mcp.Principal{}, errExpiredToken()
+		}
+		return s.admit(bridgePrincipal(), now)
 	}
 	st := s.state.Load()
 	e := st.match(secret)

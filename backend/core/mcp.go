@@ -59,6 +59,67 @@ type MCPService struct {
 	// limits is the MCP settings as last applied, for the tools' row limits and statement
 	// timeout (read per call, without mu).
 	limits atomic.Pointer[config.MCPSettings]
+	// startedAt is when the running server bound; rotate stops the bridge token's rotation.
+	startedAt time.Time
+	rotate    chan struct{}
+}
+
+// writeHandshakeLocked writes the handshake file of the running server: its port and, while
+// authentication is on, the bridge token for app-mcp (auth.Service.BridgeToken) with its
+// expiry.
+func (m *MCPService) writeHandshakeLocked() error {
+	if m.srv == nil {
+		return nil
+	}
+	h := config.Handshake{
+		Version:         m.deps.version,
+		Port:            m.port,
+		PID:             os.Getpid(),
+		InstanceID:      m.deps.instanceID,
+		ProtocolVersion: mcp.ProtocolVersion,
+		StartedAt:       m.startedAt,
+	}
+	if m.running.RequireAuth && m.deps.auth != nil {
+		tok, exp, err := m.deps.auth.BridgeToken()
+		if err != nil {
+			return fmt.Errorf("bridge token: %w", err)
+		}
+		exp = exp.UTC().Truncate(time.Second)
+		h.Token, h.ExpiresAt = tok, &exp
+	}
+	return config.WriteHandshake(m.deps.dir, h)
+}
+
+// startRotation rewrites the handshake file every auth.BridgeRotate, so the bridge token in
+// it is always fresh (app-mcp re-reads the file on a 401).
+func (m *MCPService) startRotation() {
+	m.rotate = make(chan struct{})
+	go func(stop chan struct{}) {
+		t := time.NewTicker(auth.BridgeRotate)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				m.mu.Lock()
+				if err := m.writeHandshakeLocked(); err != nil {
+					m.deps.log.WithError(err).Warn("the handshake file could not be refreshed")
+				}
+				m.mu.Unlock()
+			}
+		}
+	}(m.rotate)
+}
+
+func (m *MCPService) stopRotation() {
+	if m.rotate == nil {
+		return
+	}
+	close(m.rotate)
+	// The rotation takes mu, which the caller holds: it is told to stop, not waited for
+	// while mu is held; a tick already waiting on mu sees srv == nil and writes nothing.
+	m.rotate = nil
 }
 
 // MCPStatus is what the Settings panel's status line says of the server.
@@ -115,6 +176,10 @@ func (m *MCPService) applyLocked(ctx context.Context, want config.MCPSettings) e
 	m.running = want
 	m.limits.Store(&want)
 	if m.srv != nil && want.Enabled && want.Port == have.Port {
+		if want.RequireAuth != have.RequireAuth {
+			// The bridge token is published only while authentication is on.
+			return m.writeHandshakeLocked()
+		}
 		return nil
 	}
 	if m.srv != nil {
@@ -163,17 +228,11 @@ func (m *MCPService) startLocked(ctx context.Context, port int) error {
 	m.srv, m.port = srv, bound
 	m.live.Store(srv)
 	m.startWatch(srv, watch)
-	err = config.WriteHandshake(m.deps.dir, config.Handshake{
-		Version:         m.deps.version,
-		Port:            bound,
-		PID:             os.Getpid(),
-		InstanceID:      m.deps.instanceID,
-		ProtocolVersion: mcp.ProtocolVersion,
-		StartedAt:       time.Now().UTC().Truncate(time.Second),
-	})
-	if err != nil {
+	m.startedAt = time.Now().UTC().Truncate(time.Second)
+	if err := m.writeHandshakeLocked(); err != nil {
 		return err
 	}
+	m.startRotation()
 	m.deps.log.WithField("port", bound).Info("MCP server listening on 127.0.0.1")
 	return nil
 }
@@ -222,6 +281,7 @@ func (m *MCPService) stopLocked(ctx context.Context) error {
 		return nil
 	}
 	m.stopWatch()
+	m.stopRotation()
 	var errs []error
 	if err := m.srv.Shutdown(ctx); err != nil {
 		errs = append(errs, fmt.Errorf("MCP server shutdown: %w", err))

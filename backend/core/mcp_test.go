@@ -84,3 +84,34 @@ func TestMCPServiceApply(t *testing.T) {
 		}
 	})
 }
+
+// Issue 13: while authentication is on, the handshake file carries the bridge token for
+// app-mcp and its expiry, and the token works; turning authentication off withdraws it
+// without restarting the server.
+func TestHandshakeCarriesTheBridgeTokenWhileAuthIsOn(t *testing.T) {
+	ctx := context.Background()
+	c := openCore(t, -1)
+	m := c.MCP()
+	on := config.DefaultSettings().MCP
+	on.Port = 0
+	if err := m.Apply(ctx, on); err != nil {
+		t.Fatal(err)
+	}
+	defer m.Stop(ctx)
+	h, err := config.ReadHandshake(c.Dir())
+	if err != nil || h.Token == "" || h.ExpiresAt == nil || !h.ExpiresAt.After(h.StartedAt) {
+		t.Fatalf("with auth on: %+v %v", h, err)
+	}
+	if found, expired := c.Auth().MatchBridge(h.Token); !found || expired {
+		t.Fatal("the published token is not one the service accepts")
+	}
+	srv := m.Server()
+	off := on
+	off.RequireAuth = false
+	if err := m.Apply(ctx, off); err != nil || m.Server() != srv {
+		t.Fatalf("%v (restarted: %v)", err, m.Server() != srv)
+	}
+	if h, err := config.ReadHandshake(c.Dir()); err != nil || h.Token != "" || h.ExpiresAt != nil {
+		t.Fatalf("with auth off: %+v %v", h, err)
+	}
+}

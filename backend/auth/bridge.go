@@ -1,0 +1,87 @@
+package auth
+
+import (
+	"crypto/subtle"
+	"sync"
+	"time"
+
+	"app/backend/mcp"
+)
+
+// The bridge token (issue 13): a short-lived token the running app writes into its handshake
+// file (0600) for app-mcp, the stdio bridge, so that a stdio client configured without a
+// token of its own still reaches the endpoint. It is never stored: it lives in this
+// process's memory, is drawn anew every BridgeRotate, and each one stops working
+// BridgeLifetime after it was drawn, so a copy that leaked from the file soon expires. It
+// grants readOnly, the rights of the anonymous loopback principal; a client that needs more
+// is given a token of its own (APP_MCP_TOKEN in its config, written by `app client config`).
+
+// Bridge token timing: drawn every BridgeRotate, valid for BridgeLifetime, so the token in
+// the handshake file always has at least BridgeLifetime-BridgeRotate left.
+const (
+	BridgeLifetime = 30 * time.Minute
+	BridgeRotate   = 10 * time.Minute
+)
+
+// BridgePrincipalID is the principal of requests made with a bridge token.
+const BridgePrincipalID = "bridge"
+
+type bridgeSecret struct {
+	secret  string
+	drawn   time.Time
+	expires time.Time
+}
+
+type bridgeTokens struct {
+	mu   sync.Mutex
+	live []bridgeSecret // newest last; expired ones dropped when a new one is drawn
+}
+
+// BridgeToken returns the bridge token to publish now and when it expires, drawing a new one
+// when the newest is BridgeRotate old. Earlier ones keep working until they expire.
+func (s *Service) BridgeToken() (string, time.Time, error) {
+	now := s.clock.Now()
+	b := &s.bridge
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if n := len(b.live); n > 0 && now.Sub(b.live[n-1].drawn) < BridgeRotate {
+		return b.live[n-1].secret, b.live[n-1].expires, nil
+	}
+	secret, err := newSecret()
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	keep := b.live[:0]
+	for _, t := range b.live {
+		if now.Before(t.expires) {
+			keep = append(keep, t)
+		}
+	}
+	b.live = append(keep, bridgeSecret{secret: secret, drawn: now, expires: now.Add(BridgeLifetime)})
+	return secret, now.Add(BridgeLifetime), nil
+}
+
+// matchBridge tells whether secret is a bridge token this process drew: found, and whether
+// it has expired.
+func (s *Service) matchBridge(secret string, now time.Time) (found, expired bool) {
+	b := &s.bridge
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, t := range b.live {
+		if subtle.ConstantTimeCompare([]byte(t.secret), []byte(secret)) == 1 {
+			return true, !now.Before(t.expires)
+		}
+	}
+	return false, false
+}
+
+// bridgePrincipal is who a bridge token's requests act for.
+func bridgePrincipal() mcp.Principal {
+	return mcp.Principal{ID: BridgePrincipalID, Scopes: Scopes(LevelReadOnly), Name: "app-mcp bridge token", Level: LevelReadOnly}
+}
+
+// MatchBridge tells whether secret is a live bridge token of this service (for tests and
+// diagnostics outside the package): found, and whether it has expired.
+func (s *Service) MatchBridge(secret string) (found, expired bool) {
+	return s.matchBridge(secret, s.clock.Now())
+}

@@ -1,0 +1,60 @@
+package auth
+
+import (
+	"net/http"
+	"testing"
+
+	"app/backend/mcp"
+)
+
+// Issue 13: the bridge token the app publishes in its handshake file for app-mcp is accepted
+// as a readOnly principal, rotated every BridgeRotate (the previous one keeps working until
+// its own expiry) and refused once BridgeLifetime has passed (401 -33008, like any expired
+// token); it is never written anywhere by the service.
+func TestBridgeToken(t *testing.T) {
+	r := newRig(t, rigOptions{})
+	first, exp, err := r.svc.BridgeToken()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("it is a token of the app's shape that expires BridgeLifetime from now", func(t *testing.T) {
+		if !wellFormed(first) || !exp.Equal(r.clock.Now().Add(BridgeLifetime)) {
+			t.Fatalf("%q expires %v", first, exp)
+		}
+	})
+	t.Run("it acts as the readOnly bridge principal", func(t *testing.T) {
+		who := r.whoami(first)
+		if who["id"] != BridgePrincipalID || who["level"] != LevelReadOnly {
+			t.Fatalf("%v", who)
+		}
+	})
+	t.Run("the same token is published until BridgeRotate has passed, then a new one", func(t *testing.T) {
+		if again, _, _ := r.svc.BridgeToken(); again != first {
+			t.Fatal("rotated too early")
+		}
+		r.clock.Advance(BridgeRotate)
+		second, _, _ := r.svc.BridgeToken()
+		if second == first {
+			t.Fatal("not rotated")
+		}
+		if who := r.whoami(first); who["id"] != BridgePrincipalID {
+			t.Fatal("the previous token stopped working before its expiry")
+		}
+		if who := r.whoami(second); who["id"] != BridgePrincipalID {
+			t.Fatal("the new token does not work")
+		}
+	})
+	t.Run("an expired bridge token is 401 -33008", func(t *testing.T) {
+		r.clock.Advance(BridgeLifetime - BridgeRotate)
+		rep := r.tool(first, "whoami")
+		if rep.Status != http.StatusUnauthorized || rep.code() != mcp.CodeTokenExpired {
+			t.Fatalf("%d %+v", rep.Status, rep.Error)
+		}
+	})
+	t.Run("a stranger's guess is 401 -33009", func(t *testing.T) {
+		rep := r.tool(first[:len(first)-2]+"xx", "whoami")
+		if rep.Status != http.StatusUnauthorized || rep.code() != mcp.CodeUnauthenticated {
+			t.Fatalf("%d %+v", rep.Status, rep.Error)
+		}
+	})
+}
