@@ -17,7 +17,8 @@ import (
 	"time"
 )
 
-var appBin string
+// appBin and bridgeBin are the app and app-mcp binaries, built once into one directory.
+var appBin, bridgeBin string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "app-headless-test")
@@ -26,11 +27,14 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	appBin = filepath.Join(dir, "app")
-	build := exec.Command("go", "build", "-o", appBin, "app")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building app:", err)
-		os.Exit(1)
+	bridgeBin = filepath.Join(dir, "app-mcp") // beside app, where the bridge looks for it
+	for out, pkg := range map[string]string{appBin: "app", bridgeBin: "app/cmd/app-mcp"} {
+		build := exec.Command("go", "build", "-o", out, pkg)
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			fmt.Fprintln(os.Stderr, "building", pkg+":", err)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
 	os.RemoveAll(dir)

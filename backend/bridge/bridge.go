@@ -1,0 +1,729 @@
+// Package bridge is app-mcp, the stdio bridge (SPEC.md B "What the service does" 5, issue
+// 13): it speaks MCP as newline-delimited JSON-RPC on stdin and stdout to an AI client that
+// only launches processes, and forwards to the running app's loopback endpoint in the modern
+// era (2026-07-28). It finds the app through the handshake file (never a fixed port), starts
+// it when it is not running, and checks with server/discover before forwarding anything.
+//
+// Modern stdio clients are forwarded as they are, with the HTTP headers the endpoint needs.
+// Legacy stdio clients (initialize, ping, notifications/initialized) are answered here and
+// their requests forwarded in the modern era, so they get modern behaviour with results
+// shaped for their era; an input_required result becomes, for a legacy client that declared
+// the capability, a request to it (elicitation/create, ...) whose answer goes back as the
+// follow-up call. stdout carries protocol only; logs go to stderr.
+package bridge
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode"
+
+	"github.com/sirupsen/logrus"
+
+	"app/backend/config"
+	"app/backend/mcp"
+)
+
+// Options configure Run.
+type Options struct {
+	// ConfigDir is the resolved config dir of the app (config.ResolveDir).
+	ConfigDir string
+	// Token authenticates the bridge's requests (APP_MCP_TOKEN); "" uses the bridge token
+	// of the handshake file.
+	Token string
+	// Launcher starts App when it is not running; nil never starts it.
+	Launcher *Launcher
+	// Log receives the bridge's own messages (stderr).
+	Log logrus.FieldLogger
+	// Client is the HTTP client (a default one when nil).
+	Client *http.Client
+	// ReconnectWait bounds the wait for a restarted app's new handshake file (5 s when 0).
+	ReconnectWait time.Duration
+}
+
+// closeGrace is how long requests still running may answer after stdin closed.
+const closeGrace = 2 * time.Second
+
+// maxRounds bounds the input_required rounds the bridge drives for one legacy call.
+const maxRounds = 8
+
+// Bridge is one running bridge.
+type Bridge struct {
+	opts   Options
+	client *http.Client
+
+	hsMu sync.Mutex
+	hs   config.Handshake
+
+	outMu sync.Mutex
+	out   *bufio.Writer
+
+	// legacy is the state a legacy client's initialize set (nil for a modern client).
+	legacy atomic.Pointer[legacyClient]
+	// discovered is server/discover's result.
+	discovered discoverResult
+
+	pendMu  sync.Mutex
+	pending map[string]chan clientAnswer
+	nextID  atomic.Int64
+}
+
+type legacyClient struct {
+	version      string
+	capabilities json.RawMessage
+	clientInfo   json.RawMessage
+}
+
+type discoverResult struct {
+	SupportedVersions []string       `json:"supportedVersions"`
+	Capabilities      map[string]any `json:"capabilities"`
+	Instructions      string         `json:"instructions"`
+	Meta              map[string]any `json:"_meta"`
+}
+
+type clientAnswer struct {
+	result json.RawMessage
+	err    json.RawMessage
+}
+
+// rpcError is a JSON-RPC error object.
+type rpcError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+	Data    any    `json:"data,omitempty"`
+}
+
+// New finds the app (starting it when allowed), checks server/discover, and returns a bridge
+// ready to Serve. The error says why the bridge cannot start: a refused handshake file, no
+// app, or an app that does not list 2026-07-28 in supportedVersions.
+func New(ctx context.Context, opts Options) (*Bridge, error) {
+	if opts.Log == nil {
+		l := logrus.New()
+		l.SetOutput(io.Discard)
+		opts.Log = l
+	}
+	if opts.ReconnectWait <= 0 {
+		opts.ReconnectWait = 5 * time.Second
+	}
+	b := &Bridge{opts: opts, client: opts.Client, pending: map[string]chan clientAnswer{}}
+	if b.client == nil {
+		b.client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16, IdleConnTimeout: 25 * time.Second}}
+	}
+	h, err := findApp(ctx, opts.ConfigDir, opts.Launcher, opts.Log.Infof)
+	if err != nil {
+		return nil, err
+	}
+	b.hs = h
+	if err := b.discover(ctx); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// discover calls server/discover and refuses an app without 2026-07-28.
+func (b *Bridge) discover(ctx context.Context) error {
+	params := map[string]json.RawMessage{"_meta": mustJSON(map[string]any{
+		mcp.MetaProtocolVersion: mcp.ProtocolVersion, mcp.MetaClientCapabilities: map[string]any{},
+		mcp.MetaClientInfo: map[string]any{"name": "app-mcp", "version": "1"},
+	})}
+	res, rerr, err := b.post(ctx, json.RawMessage(`"app-mcp-discover"`), "server/discover", params, nil)
+	if err != nil {
+		return fmt.Errorf("server/discover: %w", err)
+	}
+	if rerr != nil {
+		return fmt.Errorf("server/discover was refused: %s", rerr)
+	}
+	if err := json.Unmarshal(res, &b.discovered); err != nil {
+		return fmt.Errorf("server/discover answered %s: %w", truncate(string(res), 200), err)
+	}
+	if !slices.Contains(b.discovered.SupportedVersions, mcp.ProtocolVersion) {
+		return fmt.Errorf("%w: its supportedVersions are %v", errUnsupportedApp, b.discovered.SupportedVersions)
+	}
+	return nil
+}
+
+// Serve reads requests from in until it closes (or ctx ends), answering on out. Requests run
+// concurrently and are answered in whatever order they finish; when in closes, the requests
+// still running are cancelled and Serve returns.
+func (b *Bridge) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
+	ctx, cancel := context.WithCancel(ctx)
+	b.out = bufio.NewWriter(out)
+	r := bufio.NewReaderSize(in, 64<<10)
+	var wg sync.WaitGroup
+	defer func() {
+		// stdin closed: the requests still running get a moment to answer (a client that
+		// writes its last request and closes stdin still reads the answer), then are
+		// cancelled, so a long-lived one (subscriptions/listen) does not keep the bridge up.
+		done := make(chan struct{})
+		go func() { wg.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(closeGrace):
+		}
+		cancel()
+		<-done
+	}()
+	for {
+		line, err := readLine(r, mcp.MaxBodyBytes)
+		if errors.Is(err, errLineTooLarge) {
+			b.writeError(nil, mcp.CodePayloadTooLarge, "payload too large: a message is limited to 10 MB; it was not sent", nil)
+			continue
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			wg.Add(1)
+			go func(line []byte) {
+				defer wg.Done()
+				b.handle(ctx, line)
+			}(line)
+		}
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				b.opts.Log.WithError(err).Warn("stdin")
+			}
+			return nil
+		}
+	}
+}
+
+var errLineTooLarge = errors.New("line too large")
+
+// readLine reads one line (without its newline), at most max bytes; a longer line is read
+// to its end and dropped with errLineTooLarge.
+func readLine(r *bufio.Reader, max int) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(line)+len(chunk) > max+1 {
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = r.ReadSlice('\n')
+			}
+			if err != nil && !errors.Is(err, io.EOF) {
+				return nil, err
+			}
+			return nil, errLineTooLarge
+		}
+		line = append(line, chunk...)
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		return bytes.TrimRight(line, "\r\n"), err
+	}
+}
+
+// message is one incoming JSON-RPC message, members kept raw.
+type message struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
+}
+
+func (b *Bridge) handle(ctx context.Context, line []byte) {
+	line = bytes.TrimSpace(line)
+	if !json.Valid(line) {
+		b.writeError(nil, mcp.CodeParseError, "parse error: the line is not JSON", nil)
+		return
+	}
+	if line[0] != '{' {
+		b.writeError(nil, mcp.CodeInvalidRequest, "invalid request: one JSON-RPC object per line (batches are not supported)", nil)
+		return
+	}
+	var m message
+	if err := json.Unmarshal(line, &m); err != nil || m.JSONRPC != "2.0" {
+		b.writeError(idOrNull(m.ID), mcp.CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`, nil)
+		return
+	}
+	switch {
+	case m.Method == "" && m.ID != nil && (m.Result != nil || m.Error != nil):
+		b.answered(m)
+	case m.Method == "":
+		b.writeError(idOrNull(m.ID), mcp.CodeInvalidRequest, "invalid request: no method", nil)
+	case m.ID == nil:
+		b.notification(ctx, m)
+	default:
+		b.request(ctx, m)
+	}
+}
+
+func idOrNull(id json.RawMessage) json.RawMessage {
+	if len(id) == 0 {
+		return json.RawMessage("null")
+	}
+	return id
+}
+
+// notification forwards notifications/cancelled (the one the endpoint acts on) and drops
+// the rest, as the endpoint would (SPEC.md B "Methods" rule 3).
+func (b *Bridge) notification(ctx context.Context, m message) {
+	if m.Method != "notifications/cancelled" {
+		return
+	}
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": m.Method, "params": m.Params})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, b.url(), bytes.NewReader(body))
+	if err != nil {
+		return
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set(mcp.HeaderMethod, m.Method)
+	req.Header.Set(mcp.HeaderProtocolVersion, mcp.ProtocolVersion)
+	b.authorize(req)
+	if resp, err := b.client.Do(req); err == nil {
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+}
+
+// request answers the legacy handshake here and forwards everything else.
+func (b *Bridge) request(ctx context.Context, m message) {
+	params := map[string]json.RawMessage{}
+	if len(m.Params) > 0 && string(m.Params) != "null" {
+		if m.Params[0] != '{' || json.Unmarshal(m.Params, &params) != nil {
+			b.writeError(m.ID, mcp.CodeInvalidParams, "invalid params: params must be an object", nil)
+			return
+		}
+	}
+	modern := false
+	if raw, ok := params["_meta"]; ok {
+		var meta map[string]json.RawMessage
+		if json.Unmarshal(raw, &meta) == nil {
+			_, modern = meta[mcp.MetaProtocolVersion]
+		}
+	}
+	switch {
+	case m.Method == "initialize":
+		b.initialize(m.ID, params)
+		return
+	case !modern && (m.Method == "ping" || m.Method == "logging/setLevel"):
+		b.writeResult(m.ID, json.RawMessage("{}"))
+		return
+	case !modern && (m.Method == "server/discover" || m.Method == "subscriptions/listen"):
+		b.writeError(m.ID, mcp.CodeMethodNotFound, "method not found: "+m.Method+" is a 2026-07-28 method; this client speaks a legacy revision", nil)
+		return
+	}
+	lc := b.legacy.Load()
+	if !modern {
+		if lc == nil {
+			lc = &legacyClient{version: mcp.ProtocolVersion20251125, capabilities: json.RawMessage("{}")}
+		}
+		meta := map[string]json.RawMessage{}
+		if raw, ok := params["_meta"]; ok {
+			_ = json.Unmarshal(raw, &meta)
+		}
+		meta[mcp.MetaProtocolVersion] = json.RawMessage(strconv.Quote(mcp.ProtocolVersion))
+		meta[mcp.MetaClientCapabilities] = lc.capabilities
+		if lc.clientInfo != nil {
+			meta[mcp.MetaClientInfo] = lc.clientInfo
+		}
+		params["_meta"], _ = json.Marshal(meta)
+	}
+	b.forward(ctx, m.ID, m.Method, params, !modern, lc)
+}
+
+// initialize answers a legacy client's handshake from server/discover's result, shaped for
+// its era (SPEC.md B "Versioning" 4 and 5: only the two legacy revisions, resources.subscribe
+// false, no resultType, cache hints or serverInfo in _meta).
+func (b *Bridge) initialize(id json.RawMessage, params map[string]json.RawMessage) {
+	var version string
+	_ = json.Unmarshal(params["protocolVersion"], &version)
+	if !slices.Contains(mcp.LegacyVersions(), version) {
+		b.writeError(id, mcp.CodeUnsupportedVersion, "unsupported protocol version", map[string]any{"supported": b.discovered.SupportedVersions, "requested": version})
+		return
+	}
+	caps := params["capabilities"]
+	if len(caps) == 0 || caps[0] != '{' {
+		caps = json.RawMessage("{}")
+	}
+	b.legacy.Store(&legacyClient{version: version, capabilities: caps, clientInfo: params["clientInfo"]})
+	capabilities := map[string]any{}
+	for k, v := range b.discovered.Capabilities {
+		capabilities[k] = v
+	}
+	if res, ok := capabilities["resources"].(map[string]any); ok {
+		copied := map[string]any{}
+		for k, v := range res {
+			copied[k] = v
+		}
+		copied["subscribe"] = false
+		capabilities["resources"] = copied
+	}
+	delete(capabilities, "extensions")
+	capabilities["logging"] = map[string]any{}
+	serverInfo, _ := b.discovered.Meta["io.modelcontextprotocol/serverInfo"].(map[string]any)
+	if serverInfo == nil {
+		serverInfo = map[string]any{"name": "app", "version": "unknown"}
+	}
+	res, _ := json.Marshal(map[string]any{
+		"protocolVersion": version,
+		"capabilities":    capabilities,
+		"serverInfo":      serverInfo,
+		"instructions":    b.discovered.Instructions,
+	})
+	b.writeResult(id, res)
+}
+
+// forward sends one request to the endpoint and writes its answer; for a legacy client it
+// drives input_required rounds through the client and shapes the result for its era.
+func (b *Bridge) forward(ctx context.Context, id json.RawMessage, method string, params map[string]json.RawMessage, legacy bool, lc *legacyClient) {
+	relay := func(frame json.RawMessage) { b.writeLine(frame) }
+	for round := 0; ; round++ {
+		res, rerr, err := b.post(ctx, id, method, params, relay)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			return // stdin closed: nobody to answer
+		case err != nil:
+			b.writeError(id, mcp.CodeServiceUnavailable, "server error: "+err.Error(), nil)
+			return
+		case rerr != nil:
+			b.writeLine(mustJSON(map[string]any{"jsonrpc": "2.0", "id": id, "error": rerr}))
+			return
+		}
+		if !legacy {
+			b.writeResult(id, res)
+			return
+		}
+		var ir struct {
+			ResultType    string                     `json:"resultType"`
+			InputRequests map[string]json.RawMessage `json:"inputRequests"`
+			RequestState  string                     `json:"requestState"`
+		}
+		_ = json.Unmarshal(res, &ir)
+		if ir.ResultType != mcp.ResultInputRequired {
+			b.writeResult(id, legacyShape(res))
+			return
+		}
+		if round >= maxRounds {
+			b.writeError(id, mcp.CodeInternalError, "internal error: the server asked for input more than 8 times", nil)
+			return
+		}
+		responses := map[string]json.RawMessage{}
+		for name, raw := range ir.InputRequests {
+			var r struct {
+				Method string          `json:"method"`
+				Params json.RawMessage `json:"params"`
+			}
+			_ = json.Unmarshal(raw, &r)
+			answer, err := b.askClient(ctx, lc, r.Method, r.Params)
+			if err != nil {
+				b.writeError(id, mcp.CodeInternalError, "internal error: "+err.Error(), nil)
+				return
+			}
+			responses[name] = answer
+		}
+		params["requestState"] = mustJSON(ir.RequestState)
+		params["inputResponses"] = mustJSON(responses)
+	}
+}
+
+// askClient sends the client a request (elicitation/create, sampling/createMessage,
+// roots/list) on stdout and waits for its answer.
+func (b *Bridge) askClient(ctx context.Context, lc *legacyClient, method string, params json.RawMessage) (json.RawMessage, error) {
+	capability := strings.SplitN(method, "/", 2)[0] // elicitation, sampling, roots
+	var caps map[string]json.RawMessage
+	_ = json.Unmarshal(lc.capabilities, &caps)
+	if _, ok := caps[capability]; !ok {
+		return nil, fmt.Errorf("the server asked for %s, which this client did not declare", method)
+	}
+	id := "app-mcp-" + strconv.FormatInt(b.nextID.Add(1), 10)
+	ch := make(chan clientAnswer, 1)
+	b.pendMu.Lock()
+	b.pending[strconv.Quote(id)] = ch
+	b.pendMu.Unlock()
+	defer func() {
+		b.pendMu.Lock()
+		delete(b.pending, strconv.Quote(id))
+		b.pendMu.Unlock()
+	}()
+	b.writeLine(mustJSON(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case a := <-ch:
+		if a.err != nil {
+			return nil, fmt.Errorf("the client answered %s with an error: %s", method, truncate(string(a.err), 200))
+		}
+		return a.result, nil
+	}
+}
+
+// answered routes a client's response to the bridge request waiting for it.
+func (b *Bridge) answered(m message) {
+	var key string
+	var s string
+	if json.Unmarshal(m.ID, &s) == nil {
+		key = strconv.Quote(s)
+	} else {
+		key = string(m.ID)
+	}
+	b.pendMu.Lock()
+	ch := b.pending[key]
+	b.pendMu.Unlock()
+	if ch == nil {
+		b.opts.Log.WithField("id", string(m.ID)).Debug("a response to no request of the bridge; dropped")
+		return
+	}
+	ch <- clientAnswer{result: m.Result, err: m.Error}
+}
+
+// legacyShape removes what legacy results never carry (SPEC.md B "Result envelope").
+func legacyShape(res json.RawMessage) json.RawMessage {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(res, &obj) != nil {
+		return res
+	}
+	delete(obj, "resultType")
+	delete(obj, "ttlMs")
+	delete(obj, "cacheScope")
+	if raw, ok := obj["_meta"]; ok {
+		var meta map[string]json.RawMessage
+		if json.Unmarshal(raw, &meta) == nil {
+			delete(meta, "io.modelcontextprotocol/serverInfo")
+			if len(meta) == 0 {
+				delete(obj, "_meta")
+			} else {
+				obj["_meta"] = mustJSON(meta)
+			}
+		}
+	}
+	return mustJSON(obj)
+}
+
+// post sends one request to the endpoint. Notifications on its SSE stream are relayed as
+// they come; the final answer is returned as a result or an error object. err is for
+// transport failures (the app unreachable), after a re-read of the handshake file: a 401 is
+// retried once with the file's new token, and a request that never reached a restarted app
+// once at its new port.
+func (b *Bridge) post(ctx context.Context, id json.RawMessage, method string, params map[string]json.RawMessage, relay func(json.RawMessage)) (json.RawMessage, json.RawMessage, error) {
+	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	if err != nil {
+		return nil, nil, err
+	}
+	name := nameOf(method, params)
+	retried := false
+	for {
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost, b.url(), bytes.NewReader(body))
+		if err != nil {
+			return nil, nil, err
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set(mcp.HeaderProtocolVersion, mcp.ProtocolVersion)
+		req.Header.Set(mcp.HeaderMethod, method)
+		if name != "" {
+			req.Header.Set(mcp.HeaderName, headerValue(name))
+		}
+		b.authorize(req)
+		resp, err := b.client.Do(req)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, nil, ctx.Err()
+			}
+			before := b.port()
+			b.reload(ctx)
+			var op *net.OpError
+			if !retried && errors.As(err, &op) && op.Op == "dial" && b.port() != before {
+				retried = true
+				continue
+			}
+			return nil, nil, fmt.Errorf("App is not reachable (it may be restarting): %v", err)
+		}
+		if resp.StatusCode == http.StatusUnauthorized && !retried && b.opts.Token == "" {
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			retried = true
+			b.reload(ctx)
+			continue
+		}
+		res, rerr, err := readAnswer(resp, relay)
+		if err != nil && ctx.Err() == nil {
+			b.reload(ctx)
+			return nil, nil, fmt.Errorf("App stopped answering (it may be restarting): %v", err)
+		}
+		return res, rerr, err
+	}
+}
+
+// readAnswer reads a JSON or SSE response: notifications are relayed, the response with an
+// id is returned.
+func readAnswer(resp *http.Response, relay func(json.RawMessage)) (json.RawMessage, json.RawMessage, error) {
+	defer resp.Body.Close()
+	var env struct {
+		Method string          `json:"method"`
+		ID     json.RawMessage `json:"id"`
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	}
+	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		b, err := io.ReadAll(io.LimitReader(resp.Body, mcp.MaxBodyBytes*2))
+		if err != nil {
+			return nil, nil, err
+		}
+		if err := json.Unmarshal(b, &env); err != nil {
+			return nil, nil, fmt.Errorf("HTTP %d with a body that is not JSON-RPC: %s", resp.StatusCode, truncate(string(b), 200))
+		}
+		return env.Result, env.Error, nil
+	}
+	r := bufio.NewReaderSize(resp.Body, 64<<10)
+	var data []byte
+	for {
+		line, err := readLine(r, mcp.MaxBodyBytes*2)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, nil, err
+		}
+		switch {
+		case bytes.HasPrefix(line, []byte("data:")):
+			data = append(data, bytes.TrimSpace(line[5:])...)
+		case len(line) == 0 && len(data) > 0:
+			frame := data
+			data = nil
+			env.Method, env.ID, env.Result, env.Error = "", nil, nil, nil
+			if json.Unmarshal(frame, &env) != nil {
+				break
+			}
+			if env.Method != "" {
+				if relay != nil {
+					relay(append(json.RawMessage(nil), frame...))
+				}
+				break
+			}
+			return env.Result, env.Error, nil
+		}
+		if errors.Is(err, io.EOF) {
+			return nil, nil, errors.New("the event stream ended without an answer")
+		}
+	}
+}
+
+// nameOf is the Mcp-Name of a request: params.name or params.uri.
+func nameOf(method string, params map[string]json.RawMessage) string {
+	var key string
+	switch method {
+	case "tools/call", "prompts/get":
+		key = "name"
+	case "resources/read":
+		key = "uri"
+	default:
+		return ""
+	}
+	var s string
+	_ = json.Unmarshal(params[key], &s)
+	return s
+}
+
+// headerValue wraps a value as =?base64?...?= when it cannot travel as it is: non-ASCII, a
+// control character, or leading or trailing space (SPEC.md B "Non-ASCII header values").
+func headerValue(v string) string {
+	plain := v == strings.TrimSpace(v)
+	for _, r := range v {
+		if r > unicode.MaxASCII || unicode.IsControl(r) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return v
+	}
+	return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(v)) + "?="
+}
+
+func (b *Bridge) url() string { return "http://127.0.0.1:" + strconv.Itoa(b.port()) + "/mcp" }
+
+func (b *Bridge) port() int {
+	b.hsMu.Lock()
+	defer b.hsMu.Unlock()
+	return b.hs.Port
+}
+
+// authorize adds the bearer token: APP_MCP_TOKEN, else the handshake file's bridge token.
+func (b *Bridge) authorize(req *http.Request) {
+	tok := b.opts.Token
+	if tok == "" {
+		b.hsMu.Lock()
+		tok = b.hs.Token
+		b.hsMu.Unlock()
+	}
+	if tok != "" {
+		req.Header.Set("Authorization", "Bearer "+tok)
+	}
+}
+
+// reload re-reads the handshake file, waiting up to ReconnectWait for a usable one (an app
+// restarting writes a new one).
+func (b *Bridge) reload(ctx context.Context) {
+	deadline := time.Now().Add(b.opts.ReconnectWait)
+	for {
+		h, err := readHandshake(b.opts.ConfigDir, time.Now())
+		if err == nil {
+			b.hsMu.Lock()
+			changed := h.Port != b.hs.Port || h.Token != b.hs.Token
+			b.hs = h
+			b.hsMu.Unlock()
+			if changed {
+				b.opts.Log.WithField("port", h.Port).Info("re-read the handshake file")
+			}
+			return
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			b.opts.Log.WithError(err).Warn("no usable handshake file")
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+func (b *Bridge) writeResult(id, res json.RawMessage) {
+	b.writeLine(mustJSON(map[string]any{"jsonrpc": "2.0", "id": id, "result": res}))
+}
+
+func (b *Bridge) writeError(id json.RawMessage, code int, msg string, data any) {
+	b.writeLine(mustJSON(map[string]any{"jsonrpc": "2.0", "id": idOrNull(id), "error": rpcError{Code: code, Message: msg, Data: data}}))
+}
+
+// writeLine writes one message and a newline, whole, and flushes.
+func (b *Bridge) writeLine(msg json.RawMessage) {
+	var c bytes.Buffer
+	if json.Compact(&c, msg) != nil {
+		c.Reset()
+		c.Write(msg)
+	}
+	b.outMu.Lock()
+	defer b.outMu.Unlock()
+	b.out.Write(c.Bytes())
+	b.out.WriteByte('\n')
+	if err := b.out.Flush(); err != nil {
+		b.opts.Log.WithError(err).Debug("stdout")
+	}
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return json.RawMessage("null")
+	}
+	return b
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
