@@ -539,7 +539,7 @@ func (b *Bridge) post(ctx context.Context, id json.RawMessage, method string, pa
 				retried = true
 				continue
 			}
-			return nil, nil, fmt.Errorf("App is not reachable (it may be restarting): %v", err)
+			return nil, nil, fmt.Errorf("the app is not reachable (it may be restarting): %v", err)
 		}
 		if resp.StatusCode == http.StatusUnauthorized && !retried && b.opts.Token == "" {
 			_, _ = io.Copy(io.Discard, resp.Body)
@@ -551,7 +551,7 @@ func (b *Bridge) post(ctx context.Context, id json.RawMessage, method string, pa
 		res, rerr, err := readAnswer(resp, relay)
 		if err != nil && ctx.Err() == nil {
 			b.reload(ctx)
-			return nil, nil, fmt.Errorf("App stopped answering (it may be restarting): %v", err)
+			return nil, nil, fmt.Errorf("the app stopped answering (it may be restarting): %v", err)
 		}
 		return res, rerr, err
 	}

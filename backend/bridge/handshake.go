@@ -23,9 +23,9 @@ var (
 	ErrReadableByAll  = errors.New("the handshake file is readable by other users")
 	ErrExpired        = errors.New("the handshake file has expired")
 	ErrNotRunning     = errors.New("the handshake file names a process that is not running")
-	ErrNoApp          = errors.New("App is not running and could not be started")
-	ErrNoHandshake    = errors.New("App is not running")
-	errUnsupportedApp = errors.New("App does not speak MCP 2026-07-28")
+	ErrNoApp          = errors.New("the app is not running and could not be started")
+	ErrNoHandshake    = errors.New("the app is not running")
+	errUnsupportedApp = errors.New("the app does not speak MCP 2026-07-28")
 )
 
 // readHandshake reads and checks the handshake file of dir: it must be the user's own, not

@@ -188,10 +188,10 @@ func TestBridgeRefusals(t *testing.T) {
 		{"a file naming a process that is not running", func(t *testing.T, dir string) {
 			write(t, dir, config.Handshake{Port: 1, PID: dead.ProcessState.Pid()}, 0o600)
 		}, "names a process that is not running"},
-		{"no app and --no-start", func(t *testing.T, dir string) {}, "App is not running"},
+		{"no app and --no-start", func(t *testing.T, dir string) {}, "the app is not running"},
 		{"an app without 2026-07-28", func(t *testing.T, dir string) {
 			write(t, dir, config.Handshake{Port: ln.Addr().(*net.TCPAddr).Port, PID: live}, 0o600)
-		}, "does not speak MCP 2026-07-28"},
+		}, "the app does not speak MCP 2026-07-28"},
 	} {
 		t.Run(c.rule, func(t *testing.T) {
 			dir := t.TempDir()
