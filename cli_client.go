@@ -44,7 +44,7 @@ type clientConfigResult struct {
 
 func newClientConfigCmd(g *globalFlags) *cobra.Command {
 	var tf tokenFlags
-	var write bool
+	var write, stdio bool
 	var file string
 	ids := make([]string, 0, len(pairing.Clients))
 	for _, c := range pairing.Clients {
@@ -56,6 +56,7 @@ func newClientConfigCmd(g *globalFlags) *cobra.Command {
 		Long: "CLIENT is one of " + strings.Join(ids, ", ") + ". The token is created like `app token create` " +
 			"(readOnly unless --level says otherwise) and appears only in the printed configuration.",
 		Example: `  app client config cursor
+  app client config claude-desktop --write     # the stdio bridge app-mcp
   app client config vscode --level readWrite --connections local --expires 30d --yes --write`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -102,7 +103,7 @@ func newClientConfigCmd(g *globalFlags) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			snip, err := pairing.Config(c, url, secret)
+			snip, err := pairing.Config(c, pairing.Endpoint{URL: url, Token: secret, Stdio: stdio, Bridge: pairing.BridgePath(), ConfigDir: cr.Dir()})
 			if err != nil {
 				return err
 			}
@@ -153,6 +154,7 @@ func newClientConfigCmd(g *globalFlags) *cobra.Command {
 	f.BoolVar(&tf.yes, "yes", false, "confirm a readWrite or fullAccess token, and --write, without a prompt")
 	f.BoolVar(&write, "write", false, "merge the configuration into the client's config file (backed up first)")
 	f.StringVar(&file, "file", "", "the config file to write (default: the client's user config file)")
+	f.BoolVar(&stdio, "stdio", false, "configure the stdio bridge app-mcp (a local command) instead of the HTTP endpoint; Claude Desktop always gets it")
 	return cmd
 }
 

@@ -275,6 +275,8 @@ type PairingClientDTO struct {
 	// be connected yet ("" when it can).
 	File        string `json:"file"`
 	Unsupported string `json:"unsupported"`
+	// StdioOnly: the client only launches local programs, so it gets the stdio bridge.
+	StdioOnly bool `json:"stdioOnly"`
 }
 
 // PairingRequestDTO asks to connect a client: the token's level, connection ids (empty: all)
@@ -285,6 +287,8 @@ type PairingRequestDTO struct {
 	Connections []string `json:"connections"`
 	Expires     string   `json:"expires"`
 	Write       bool     `json:"write"`
+	// Stdio asks for the stdio bridge app-mcp instead of the HTTP endpoint.
+	Stdio bool `json:"stdio"`
 }
 
 // PairingResultDTO is the client's configuration (JSON, holding the new token), the token's

@@ -17,17 +17,20 @@ import (
 // merges it into the client's config file after a native confirmation and a backup. Its
 // exported methods are bound to the frontend (frontend/wailsjs/go/app/PairingAPI).
 type PairingAPI struct {
-	tokens  TokenStore
-	port    func() int // the running MCP server's port, 0 when it does not run
-	confirm Confirmer  // set by Run
+	tokens TokenStore
+	port   func() int // the running MCP server's port, 0 when it does not run
+	// configDir is told to app-mcp in a stdio configuration, so it finds this app.
+	configDir string
+	confirm   Confirmer // set by Run
 
 	mu  sync.Mutex
 	ctx context.Context
 }
 
-// NewPairingAPI returns the facade; port reports the MCP server's bound port.
-func NewPairingAPI(tokens TokenStore, port func() int) *PairingAPI {
-	return &PairingAPI{tokens: tokens, port: port, ctx: context.Background()}
+// NewPairingAPI returns the facade; port reports the MCP server's bound port, configDir is
+// the app's config dir.
+func NewPairingAPI(tokens TokenStore, port func() int, configDir string) *PairingAPI {
+	return &PairingAPI{tokens: tokens, port: port, configDir: configDir, ctx: context.Background()}
 }
 
 func (a *PairingAPI) startup(ctx context.Context) {
@@ -40,7 +43,7 @@ func (a *PairingAPI) startup(ctx context.Context) {
 func (a *PairingAPI) Clients() []PairingClientDTO {
 	out := make([]PairingClientDTO, 0, len(pairing.Clients))
 	for _, c := range pairing.Clients {
-		out = append(out, PairingClientDTO{ID: c.ID, Title: c.Title, File: c.ConfigFile(), Unsupported: c.Unsupported})
+		out = append(out, PairingClientDTO{ID: c.ID, Title: c.Title, File: c.ConfigFile(), Unsupported: c.Unsupported, StdioOnly: c.StdioOnly()})
 	}
 	return out
 }
@@ -99,7 +102,8 @@ func (a *PairingAPI) Connect(req PairingRequestDTO) (PairingResultDTO, error) {
 	if err != nil {
 		return PairingResultDTO{}, apiError(invalid(err))
 	}
-	snip, err := pairing.Config(c, fmt.Sprintf("http://127.0.0.1:%d/mcp", port), secret)
+	snip, err := pairing.Config(c, pairing.Endpoint{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port), Token: secret,
+		Stdio: req.Stdio, Bridge: pairing.BridgePath(), ConfigDir: a.configDir})
 	if err != nil {
 		return PairingResultDTO{}, apiError(err)
 	}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,11 +16,11 @@ import (
 func TestPairingAPI(t *testing.T) {
 	store := newTokenStore(t)
 	port := 23999
-	api := NewPairingAPI(store, func() int { return port })
+	api := NewPairingAPI(store, func() int { return port }, t.TempDir())
 	dialog := &answering{}
 	api.confirm = dialog
 
-	t.Run("the clients are listed with their files and why one cannot be connected", func(t *testing.T) {
+	t.Run("the clients are listed with their files; Claude Desktop as stdio only", func(t *testing.T) {
 		var desktop *PairingClientDTO
 		list := api.Clients()
 		for i := range list {
@@ -27,8 +28,25 @@ func TestPairingAPI(t *testing.T) {
 				desktop = &list[i]
 			}
 		}
-		if len(list) < 5 || desktop == nil || !strings.Contains(desktop.Unsupported, "app-mcp") {
+		if len(list) < 5 || desktop == nil || !desktop.StdioOnly || desktop.Unsupported != "" || desktop.File == "" {
 			t.Fatalf("%+v", list)
+		}
+	})
+	t.Run("Claude Desktop gets the stdio bridge app-mcp, told this config dir, with the token in its environment", func(t *testing.T) {
+		res, err := api.Connect(PairingRequestDTO{Client: "claude-desktop", Level: auth.LevelReadOnly, Expires: "30d"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string]map[string]map[string]any
+		if err := json.Unmarshal([]byte(res.JSON), &doc); err != nil {
+			t.Fatal(err)
+		}
+		entry := doc["mcpServers"]["app"]
+		cmd, _ := entry["command"].(string)
+		env, _ := entry["env"].(map[string]any)
+		tok, _ := env["APP_MCP_TOKEN"].(string)
+		if !strings.HasSuffix(cmd, "app-mcp") || fmt.Sprint(entry["args"]) != fmt.Sprint([]any{"--config-dir", api.configDir}) || !strings.HasPrefix(tok, "app_") {
+			t.Fatalf("%+v", entry)
 		}
 	})
 	t.Run("connect returns the configuration with the new token for the running port", func(t *testing.T) {
@@ -56,7 +74,6 @@ func TestPairingAPI(t *testing.T) {
 		port int
 		code string
 	}{
-		{"Claude Desktop is unavailable until the stdio bridge exists", PairingRequestDTO{Client: "claude-desktop", Level: auth.LevelReadOnly}, 23999, CodeUnavailable},
 		{"a stopped MCP server is unavailable", PairingRequestDTO{Client: "cursor", Level: auth.LevelReadOnly}, 0, CodeUnavailable},
 		{"an unknown client is invalid_argument", PairingRequestDTO{Client: "emacs", Level: auth.LevelReadOnly}, 23999, CodeInvalidArgument},
 		{"an unknown level is invalid_argument", PairingRequestDTO{Client: "cursor", Level: "root"}, 23999, CodeInvalidArgument},

@@ -67,7 +67,7 @@ func Run(c *core.Core, assets fs.FS) error {
 	settings := NewSettingsAPI(c.Settings(), c.MCP())
 	clients := NewClientsAPI(c.Activity().Clients(), tokenStore)
 	activityLog := NewActivityAPI(c.Activity().Log)
-	pair := NewPairingAPI(tokenStore, c.MCP().Port)
+	pair := NewPairingAPI(tokenStore, c.MCP().Port, c.Dir())
 	approvals := NewApprovalsAPI(c.Approvals(), log)
 	var stopWatch context.CancelFunc = func() {}
 

@@ -1,11 +1,10 @@
 // Package pairing produces the configuration that connects an AI client to the app's MCP
 // endpoint ("Connect a client", issue 11): for each client it knows, the JSON its own config
-// file takes (the HTTP endpoint with the Authorization header), where that file lives, and a
-// merge that writes it there without losing the client's other servers, after a backup.
-//
-// Clients that only launch stdio servers (Claude Desktop) need the stdio bridge app-mcp, which
-// is not built yet: they are refused with that reason rather than given a config that cannot
-// work.
+// file takes, where that file lives, and a merge that writes it there without losing the
+// client's other servers, after a backup. The configuration is either the HTTP endpoint with
+// the Authorization header, or the stdio bridge app-mcp as a command with the token in its
+// environment (APP_MCP_TOKEN): clients that only launch local programs (Claude Desktop) get
+// the bridge; the others get the endpoint unless the bridge is asked for.
 package pairing
 
 import (
@@ -33,6 +32,8 @@ type Client struct {
 	Root string
 	// entry is the server's entry for an HTTP endpoint with headers; nil: no HTTP support.
 	entry func(url string, headers map[string]string) map[string]any
+	// stdio is the server's entry for a local command (app-mcp).
+	stdio func(command string, args []string, env map[string]string) map[string]any
 	// file is the client's user config file under home and the OS config dir ("" if none).
 	file func(home, configDir string) string
 	// Note is said with the snippet (how the client picks it up).
@@ -46,27 +47,42 @@ func httpEntry(url string, headers map[string]string) map[string]any {
 	return map[string]any{"type": "http", "url": url, "headers": headers}
 }
 
+// commandEntry is the common stdio shape: {"command": ..., "args": [...], "env": {...}}.
+func commandEntry(command string, args []string, env map[string]string) map[string]any {
+	return map[string]any{"command": command, "args": args, "env": env}
+}
+
+// typedCommandEntry is commandEntry with "type": "stdio" (Claude Code, VS Code).
+func typedCommandEntry(command string, args []string, env map[string]string) map[string]any {
+	e := commandEntry(command, args, env)
+	e["type"] = "stdio"
+	return e
+}
+
 // Clients is every client, in the order the CLI and Settings list them.
 var Clients = []Client{
-	{ID: "claude-code", Title: "Claude Code", Root: "mcpServers", entry: httpEntry,
+	{ID: "claude-code", Title: "Claude Code", Root: "mcpServers", entry: httpEntry, stdio: typedCommandEntry,
 		file: func(home, _ string) string { return filepath.Join(home, ".claude.json") },
 		Note: "or run: claude mcp add --transport http app URL --header \"Authorization: Bearer TOKEN\""},
-	{ID: "cursor", Title: "Cursor", Root: "mcpServers",
+	{ID: "cursor", Title: "Cursor", Root: "mcpServers", stdio: commandEntry,
 		entry: func(url string, h map[string]string) map[string]any { return map[string]any{"url": url, "headers": h} },
 		file:  func(home, _ string) string { return filepath.Join(home, ".cursor", "mcp.json") },
 		Note:  "Cursor reloads the file by itself; the server appears under Settings, MCP."},
-	{ID: "vscode", Title: "VS Code", Root: "servers", entry: httpEntry,
+	{ID: "vscode", Title: "VS Code", Root: "servers", entry: httpEntry, stdio: typedCommandEntry,
 		file: func(_, cfg string) string { return filepath.Join(cfg, "Code", "User", "mcp.json") },
 		Note: "VS Code's user mcp.json; start the server from the MCP: List Servers command."},
-	{ID: "windsurf", Title: "Windsurf", Root: "mcpServers",
+	{ID: "windsurf", Title: "Windsurf", Root: "mcpServers", stdio: commandEntry,
 		entry: func(url string, h map[string]string) map[string]any {
 			return map[string]any{"serverUrl": url, "headers": h}
 		},
 		file: func(home, _ string) string { return filepath.Join(home, ".codeium", "windsurf", "mcp_config.json") },
 		Note: "Refresh the MCP servers in Windsurf's Cascade panel."},
-	{ID: "claude-desktop", Title: "Claude Desktop", Root: "mcpServers",
-		Unsupported: "Claude Desktop starts MCP servers as local programs (stdio); it needs the stdio bridge app-mcp, which is not built yet"},
-	{ID: "other", Title: "Other (an mcp.json with mcpServers, e.g. the MCP Inspector)", Root: "mcpServers", entry: httpEntry,
+	{ID: "claude-desktop", Title: "Claude Desktop", Root: "mcpServers", stdio: commandEntry,
+		file: func(home, _ string) string {
+			return filepath.Join(userConfigDir(home), "Claude", "claude_desktop_config.json")
+		},
+		Note: "Claude Desktop starts the stdio bridge app-mcp itself; quit and reopen Claude Desktop to load it."},
+	{ID: "other", Title: "Other (an mcp.json with mcpServers, e.g. the MCP Inspector)", Root: "mcpServers", entry: httpEntry, stdio: commandEntry,
 		Note: "The common mcp.json shape; save it where your client reads its servers."},
 }
 
@@ -93,12 +109,60 @@ type Snippet struct {
 	Note string `json:"note"`
 }
 
-// Config is the snippet of a client for the endpoint URL and a bearer token.
-func Config(c Client, url, token string) (Snippet, error) {
+// Endpoint is what a configuration points at.
+type Endpoint struct {
+	// URL is the HTTP endpoint and Token the bearer token.
+	URL, Token string
+	// Stdio asks for the stdio bridge even where the client also takes the HTTP endpoint.
+	Stdio bool
+	// Bridge is the app-mcp program (BridgePath) and ConfigDir the app's config dir, which the
+	// bridge is told so it finds the handshake file of this app.
+	Bridge, ConfigDir string
+}
+
+// StdioOnly tells whether the client only launches local programs (it gets app-mcp).
+func (c Client) StdioOnly() bool { return c.entry == nil }
+
+// BridgePath is the app-mcp program beside the running binary (where the app ships it), or
+// "app-mcp" to be found on PATH.
+func BridgePath() string {
+	name := "app-mcp"
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	if self, err := os.Executable(); err == nil {
+		p := filepath.Join(filepath.Dir(self), name)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p
+		}
+	}
+	return name
+}
+
+// Config is the snippet of a client for an endpoint: the HTTP endpoint with the
+// Authorization header, or the app-mcp command with the token in its environment.
+func Config(c Client, e Endpoint) (Snippet, error) {
 	if c.Unsupported != "" {
 		return Snippet{}, errors.New(c.Unsupported)
 	}
-	doc := map[string]any{c.Root: map[string]any{ServerName: c.entry(url, map[string]string{"Authorization": "Bearer " + token})}}
+	var entry map[string]any
+	if e.Stdio || c.StdioOnly() {
+		if c.stdio == nil {
+			return Snippet{}, fmt.Errorf("%s takes no local command; leave out the stdio bridge", c.Title)
+		}
+		if e.Bridge == "" {
+			return Snippet{}, errors.New("the path of app-mcp is not known")
+		}
+		var args []string
+		if e.ConfigDir != "" {
+			args = []string{"--config-dir", e.ConfigDir}
+		}
+		entry = c.stdio(e.Bridge, args, map[string]string{"APP_MCP_TOKEN": e.Token})
+	} else {
+		entry = c.entry(e.URL, map[string]string{"Authorization": "Bearer " + e.Token})
+	}
+	url, token := e.URL, e.Token
+	doc := map[string]any{c.Root: map[string]any{ServerName: entry}}
 	b, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return Snippet{}, err

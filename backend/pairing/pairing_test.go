@@ -19,14 +19,11 @@ const (
 func TestEverySnippetHasItsClientsShape(t *testing.T) {
 	urlField := map[string]string{"claude-code": "url", "cursor": "url", "vscode": "url", "windsurf": "serverUrl", "other": "url"}
 	for _, c := range Clients {
+		if c.StdioOnly() {
+			continue // TestStdioSnippets
+		}
 		t.Run(c.ID, func(t *testing.T) {
-			s, err := Config(c, url, token)
-			if c.Unsupported != "" {
-				if err == nil || !strings.Contains(err.Error(), "app-mcp") {
-					t.Fatalf("an unsupported client got a config: %v", err)
-				}
-				return
-			}
+			s, err := Config(c, Endpoint{URL: url, Token: token})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -58,7 +55,7 @@ func TestEverySnippetHasItsClientsShape(t *testing.T) {
 // the old file is backed up, and a file that is not JSON is left alone.
 func TestWriteMergesWithABackup(t *testing.T) {
 	c, _ := Find("cursor")
-	s, _ := Config(c, url, token)
+	s, _ := Config(c, Endpoint{URL: url, Token: token})
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	t.Run("into a new file (directories made, mode 0600, no backup)", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), ".cursor", "mcp.json")
@@ -109,4 +106,52 @@ func TestWriteMergesWithABackup(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Issue 13: a client that only launches local programs (Claude Desktop) gets the stdio bridge
+// app-mcp as a command, told the config dir, with the token in APP_MCP_TOKEN (never on the
+// command line); every client that takes a command gets the same when the bridge is asked
+// for, in its own shape.
+func TestStdioSnippets(t *testing.T) {
+	e := Endpoint{URL: url, Token: token, Stdio: true, Bridge: "/opt/app/app-mcp", ConfigDir: "/home/me/.config/App"}
+	for _, c := range Clients {
+		t.Run(c.ID, func(t *testing.T) {
+			s, err := Config(c, e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc map[string]map[string]map[string]any
+			if err := json.Unmarshal([]byte(s.JSON), &doc); err != nil {
+				t.Fatal(err)
+			}
+			entry := doc[c.Root][ServerName]
+			args, _ := entry["args"].([]any)
+			env, _ := entry["env"].(map[string]any)
+			if entry["command"] != e.Bridge || len(args) != 2 || args[0] != "--config-dir" || args[1] != e.ConfigDir || env["APP_MCP_TOKEN"] != token {
+				t.Fatalf("entry %v", entry)
+			}
+			if strings.Contains(strings.Join([]string{argsText(args)}, " "), token) || entry["url"] != nil || entry["headers"] != nil {
+				t.Fatalf("the token is on the command line, or the HTTP entry is mixed in: %v", entry)
+			}
+			if (c.ID == "claude-code" || c.ID == "vscode") != (entry["type"] == "stdio") {
+				t.Fatalf("type %v", entry["type"])
+			}
+		})
+	}
+	t.Run("Claude Desktop gets the bridge without asking, and its own config file", func(t *testing.T) {
+		c, _ := Find("claude-desktop")
+		s, err := Config(c, Endpoint{URL: url, Token: token, Bridge: "app-mcp"})
+		if err != nil || !strings.Contains(s.JSON, `"command": "app-mcp"`) || !strings.HasSuffix(s.File, filepath.Join("Claude", "claude_desktop_config.json")) {
+			t.Fatalf("%v %s %s", err, s.JSON, s.File)
+		}
+	})
+}
+
+func argsText(a []any) string {
+	var b strings.Builder
+	for _, x := range a {
+		b.WriteString(" ")
+		b.WriteString(x.(string))
+	}
+	return b.String()
 }

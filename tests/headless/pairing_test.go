@@ -1,13 +1,18 @@
 package headless
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // clientConfig is `app client config --json`.
@@ -55,6 +60,33 @@ func TestClientConfigCLI(t *testing.T) {
 			t.Fatalf("token list: %s", out)
 		}
 	})
+	t.Run("Claude Desktop's configuration starts app-mcp beside the app, and a real stdio client runs it as written", func(t *testing.T) {
+		c := run1(t, "claude-desktop")
+		entry := c.Config["mcpServers"]["app"]
+		command, _ := entry["command"].(string)
+		var args []string
+		for _, a := range entry["args"].([]any) {
+			args = append(args, a.(string))
+		}
+		env0, _ := entry["env"].(map[string]any)
+		if command != bridgeBin || strings.Join(args, " ") != "--config-dir "+dir || !strings.HasPrefix(fmt.Sprint(env0["APP_MCP_TOKEN"]), "app_") ||
+			!strings.HasSuffix(c.File, filepath.Join("Claude", "claude_desktop_config.json")) {
+			t.Fatalf("%+v", c)
+		}
+		// The Go SDK's command transport runs the entry as Claude Desktop would.
+		cmd := exec.Command(command, args...)
+		cmd.Env = append(env(), "APP_MCP_TOKEN="+fmt.Sprint(env0["APP_MCP_TOKEN"]))
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "claude-desktop-config", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cs.Close()
+		if res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "list_connections", Arguments: map[string]any{}}); err != nil || res.IsError {
+			t.Fatalf("%+v %v", res, err)
+		}
+	})
 	t.Run("--write --yes merges into the client's file, keeping its other servers, after a backup", func(t *testing.T) {
 		file := filepath.Join(t.TempDir(), "mcp.json")
 		if err := os.WriteFile(file, []byte(`{"mcpServers":{"other-server":{"url":"http://127.0.0.1:1/mcp"}}}`), 0o644); err != nil {
@@ -75,7 +107,6 @@ func TestClientConfigCLI(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"Claude Desktop is refused until the stdio bridge exists", []string{"claude-desktop"}, "needs the stdio bridge app-mcp"},
 		{"an unknown client is refused naming the known ones", []string{"emacs"}, "choose one of claude-code, cursor"},
 		{"a readWrite token without --yes or a terminal is refused", []string{"cursor", "--level", "readWrite"}, "--yes"},
 		{"--write without --yes or a terminal is refused", []string{"cursor", "--write", "--file", filepath.Join(t.TempDir(), "x.json")}, "--yes"},

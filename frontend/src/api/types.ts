@@ -363,6 +363,8 @@ export interface PairingClient {
   file: string;
   /** Why it cannot be connected yet, "" when it can. */
   unsupported: string;
+  /** It only launches local programs: it always gets the stdio bridge app-mcp. */
+  stdioOnly: boolean;
 }
 
 export interface PairingRequest {
@@ -371,6 +373,8 @@ export interface PairingRequest {
   connections: string[];
   expires: string;
   write: boolean;
+  /** Configure the stdio bridge app-mcp instead of the HTTP endpoint. */
+  stdio: boolean;
 }
 
 export interface PairingResult {

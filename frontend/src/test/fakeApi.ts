@@ -255,9 +255,15 @@ export function fakeApi(
     copy: more.copy ?? (async () => {}),
     pairing: {
       clients: async () => [
-        { id: "cursor", title: "Cursor", file: "/home/me/.cursor/mcp.json", unsupported: "" },
-        { id: "claude-desktop", title: "Claude Desktop", file: "", unsupported: "it needs the stdio bridge app-mcp" },
-        { id: "other", title: "Other", file: "", unsupported: "" },
+        { id: "cursor", title: "Cursor", file: "/home/me/.cursor/mcp.json", unsupported: "", stdioOnly: false },
+        {
+          id: "claude-desktop",
+          title: "Claude Desktop",
+          file: "/home/me/.config/Claude/claude_desktop_config.json",
+          unsupported: "",
+          stdioOnly: true,
+        },
+        { id: "other", title: "Other", file: "", unsupported: "", stdioOnly: false },
       ],
       connect: async (req) => ({
         json: `{"mcpServers":{"app":{"url":"http://127.0.0.1:23817/mcp","headers":{"Authorization":"Bearer app_secret"}}}}`,

@@ -365,6 +365,7 @@ export namespace app {
 	    title: string;
 	    file: string;
 	    unsupported: string;
+	    stdioOnly: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new PairingClientDTO(source);
@@ -376,6 +377,7 @@ export namespace app {
 	        this.title = source["title"];
 	        this.file = source["file"];
 	        this.unsupported = source["unsupported"];
+	        this.stdioOnly = source["stdioOnly"];
 	    }
 	}
 	export class PairingRequestDTO {
@@ -384,6 +386,7 @@ export namespace app {
 	    connections: string[];
 	    expires: string;
 	    write: boolean;
+	    stdio: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new PairingRequestDTO(source);
@@ -396,6 +399,7 @@ export namespace app {
 	        this.connections = source["connections"];
 	        this.expires = source["expires"];
 	        this.write = source["write"];
+	        this.stdio = source["stdio"];
 	    }
 	}
 	export class PairingResultDTO {

@@ -1,7 +1,7 @@
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
-import { ApiProvider } from "../../api";
+import { ApiProvider, type PairingRequest } from "../../api";
 import { fakeApi } from "../../test/fakeApi";
 import { PairingSettings } from "./PairingSettings";
 
@@ -32,14 +32,47 @@ describe("Settings, Connect a client (issue 11)", () => {
     expect(await screen.findByRole("status", { name: "Client configuration" })).toHaveTextContent("Written into /home/me/.cursor/mcp.json");
   });
 
-  it("a client that cannot be connected yet says why, with no connect button", async () => {
+  it("Claude Desktop gets the stdio bridge: the choice is made and cannot be undone", async () => {
+    const connect = vi.fn(async (req: PairingRequest) => ({
+      json: "{}",
+      file: "",
+      note: "",
+      token: { id: "t1", name: "Claude Desktop", level: req.level, connections: [], expiresAt: "", createdAt: "", lastUsedAt: "", expired: false },
+      written: "",
+      backup: "",
+      declined: false,
+    }));
     render(
-      <ApiProvider api={fakeApi(async () => [])}>
+      <ApiProvider api={fakeApi(async () => [], {}, { pairing: { connect } })}>
         <PairingSettings />
       </ApiProvider>,
     );
     await userEvent.selectOptions(await screen.findByLabelText("Client"), "claude-desktop");
-    expect(screen.getByRole("alert")).toHaveTextContent("Claude Desktop cannot be connected yet: it needs the stdio bridge app-mcp.");
-    expect(screen.queryByRole("button", { name: /Connect/ })).not.toBeInTheDocument();
+    const bridge = screen.getByRole("checkbox", { name: /Through the stdio bridge app-mcp/ });
+    expect(bridge).toBeChecked();
+    expect(bridge).toBeDisabled();
+    await userEvent.click(screen.getByRole("button", { name: "Connect Claude Desktop" }));
+    expect(connect).toHaveBeenCalledWith(expect.objectContaining({ client: "claude-desktop", stdio: true }));
   });
+
+  it("another client may ask for the stdio bridge", async () => {
+    const connect = vi.fn(async (req: PairingRequest) => ({
+      json: "{}",
+      file: "",
+      note: "",
+      token: { id: "t1", name: "Cursor", level: req.level, connections: [], expiresAt: "", createdAt: "", lastUsedAt: "", expired: false },
+      written: "",
+      backup: "",
+      declined: false,
+    }));
+    render(
+      <ApiProvider api={fakeApi(async () => [], {}, { pairing: { connect } })}>
+        <PairingSettings />
+      </ApiProvider>,
+    );
+    await userEvent.click(await screen.findByRole("checkbox", { name: /Through the stdio bridge app-mcp/ }));
+    await userEvent.click(screen.getByRole("button", { name: "Connect Cursor" }));
+    expect(connect).toHaveBeenCalledWith(expect.objectContaining({ client: "cursor", stdio: true }));
+  });
+
 });

@@ -7,7 +7,8 @@ import { EXPIRIES, LEVELS } from "./tokenOptions";
  * PairingSettings is Settings, Connect a client (issue 11): choose the AI client, the token's
  * level and expiry; the app mints the token and shows that client's configuration with a copy
  * button, or writes it into the client's config file (after a native confirmation and a
- * backup). Clients that cannot be connected yet say why.
+ * backup). The configuration is the HTTP endpoint, or the stdio bridge app-mcp for clients that
+ * only start local programs (Claude Desktop) and for anyone who asks for it.
  */
 export function PairingSettings({ onTokensChanged }: { onTokensChanged?: () => void }) {
   const api = useApi();
@@ -16,6 +17,7 @@ export function PairingSettings({ onTokensChanged }: { onTokensChanged?: () => v
   const [level, setLevel] = useState("readOnly");
   const [expires, setExpires] = useState("90d");
   const [write, setWrite] = useState(false);
+  const [stdio, setStdio] = useState(false);
   const [result, setResult] = useState<PairingResult | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [copied, setCopied] = useState(false);
@@ -28,7 +30,14 @@ export function PairingSettings({ onTokensChanged }: { onTokensChanged?: () => v
     setResult(null);
     setCopied(false);
     try {
-      const r = await api.pairing.connect({ client, level, expires, connections: [], write: write && !!chosen?.file });
+      const r = await api.pairing.connect({
+        client,
+        level,
+        expires,
+        connections: [],
+        write: write && !!chosen?.file,
+        stdio: stdio || !!chosen?.stdioOnly,
+      });
       if (!r.declined) {
         setResult(r);
         onTokensChanged?.();
@@ -91,6 +100,15 @@ export function PairingSettings({ onTokensChanged }: { onTokensChanged?: () => v
           </p>
         ) : (
           <>
+            <label className="form-check">
+              <input
+                type="checkbox"
+                checked={stdio || !!chosen?.stdioOnly}
+                disabled={!!chosen?.stdioOnly}
+                onChange={(e) => setStdio(e.target.checked)}
+              />
+              Through the stdio bridge app-mcp (a local command){chosen?.stdioOnly ? `: ${chosen.title} only starts local programs` : ""}
+            </label>
             {chosen?.file && (
               <label className="form-check">
                 <input type="checkbox" checked={write} onChange={(e) => setWrite(e.target.checked)} />
