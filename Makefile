@@ -30,8 +30,8 @@ test:
 setup:
 	@bash scripts/setup.sh test
 
-# The desktop binary. wails build runs the frontend build from wails.json, generates the
-# bindings and compiles with the desktop+production tags.
+# The desktop binary and, beside it, the stdio bridge app-mcp. wails build runs the frontend
+# build from wails.json, generates the bindings and compiles with the desktop+production tags.
 app:
 	@bash scripts/build-app.sh
 
@@ -40,6 +40,7 @@ app:
 # cannot open the window (that is build/bin/app, from `make app`).
 headless:
 	go build -o build/bin/app-headless .
+	go build -o build/bin/app-mcp ./cmd/app-mcp
 
 # The Weaviate driver plugin for linux/darwin/windows on amd64 and arm64, published into a
 # signed registry directory (docs/plugins.md); the signing key comes from the environment.

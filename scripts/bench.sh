@@ -11,7 +11,9 @@
 #            authentication on (backend/auth; target: auth costs at most 10%); the size of
 #            tools/list (budget 16 KB); and tools/call browse_table of 100 rows on a real
 #            weaviate-server at 1, 16 and 64 connections vs the Go SDK serving the same tool
-#            with the same driver (reported, no target)
+#            with the same driver (reported, no target); and the latency the stdio bridge
+#            app-mcp adds to a request against a direct HTTP call (target: under 1 ms at the
+#            median)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# build-app.sh: build the desktop binary build/bin/app with the pinned Wails CLI.
+# build-app.sh: build the desktop binary build/bin/app with the pinned Wails CLI, and the stdio
+# bridge build/bin/app-mcp beside it (where app-mcp and the pairing flow look for each other).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -14,4 +15,5 @@ step "building build/bin/app with Wails $("$WAILS" version 2>/dev/null | grep -o
   tail -n 40 /tmp/app-wails-build.log >&2
   die "wails build failed (full log: /tmp/app-wails-build.log)"
 }
-say "built $ROOT/build/bin/app"
+go build -o build/bin/app-mcp ./cmd/app-mcp || die "building app-mcp failed"
+say "built $ROOT/build/bin/app and $ROOT/build/bin/app-mcp"

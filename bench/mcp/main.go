@@ -12,7 +12,8 @@
 // Targets (issue 4): app >= 1.5x go-sdk throughput, and within 1.5x of bare.
 //
 // It then measures a read-only tools/call, browse_table of 100 rows on a real
-// weaviate-server, against the SDK serving the same tool (browse.go).
+// weaviate-server, against the SDK serving the same tool (browse.go), and the latency the
+// stdio bridge app-mcp adds to a request (bridge.go).
 //
 // Usage: go run ./bench/mcp [-d 4s] [-levels 1,16,64] [-browse=false]
 package main
@@ -85,6 +86,7 @@ func main() {
 	only := flag.String("only", "", "run only servers whose name contains this text")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run")
 	browse := flag.Bool("browse", true, "also measure tools/call browse_table (100 rows) on a real weaviate-server")
+	bridgeN := flag.Int("bridge", 2000, "also measure the latency app-mcp adds, over this many requests (0: skip)")
 	flag.Parse()
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
@@ -227,6 +229,11 @@ func main() {
 	if *browse {
 		if err := browseBench(ctx, lv, *dur); err != nil {
 			fail("browse_table: %v", err)
+		}
+	}
+	if *bridgeN > 0 {
+		if err := bridgeBench(ctx, *bridgeN); err != nil {
+			fail("app-mcp: %v", err)
 		}
 	}
 }
