@@ -109,4 +109,8 @@ func (a *ApprovalsAPI) ForgetRemembered() {
 }
 
 // SetFocused is the frontend's report of the window's focus.
-func (a *ApprovalsAPI) SetFocused(focused bool) { a.focused.Store(focused) }
+func (a *ApprovalsAPI) SetFocused(focused bool) {
+	if a.focused.Swap(focused) != focused && a.log != nil {
+		a.log.WithField("focused", focused).Info("window focus changed (a waiting approval is announced by a desktop notification while unfocused)")
+	}
+}

@@ -219,3 +219,5 @@ func TestAnAIClientsWriteIsApprovedInTheNativeDialog(t *testing.T) {
 		}
 	})
 }
+
+func jsonInto(s string, v any) error { return json.Unmarshal([]byte(s), v) }

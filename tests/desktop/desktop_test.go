@@ -128,6 +128,12 @@ func openWindow(ctx context.Context, t *testing.T, gtkTheme string, names ...str
 // openWindowWith is openWindow with the connections' addresses given.
 func openWindowWith(ctx context.Context, t *testing.T, gtkTheme string, conns ...saved) *window {
 	t.Helper()
+	return openWindowEnv(ctx, t, gtkTheme, nil, conns...)
+}
+
+// openWindowEnv is openWindowWith with more environment for the app (a session bus, say).
+func openWindowEnv(ctx context.Context, t *testing.T, gtkTheme string, extraEnv []string, conns ...saved) *window {
+	t.Helper()
 	bin := requireWindow(t)
 	w := &window{art: harness.ArtifactDir(t), configDir: t.TempDir(), exited: make(chan struct{})}
 	for _, c := range conns {
@@ -152,10 +158,10 @@ func openWindowWith(ctx context.Context, t *testing.T, gtkTheme string, conns ..
 		t.Fatalf("app plugin install weaviate: %v\n%s", err, out)
 	}
 	w.cmd = exec.Command(bin, "--config-dir", w.configDir, "--mcp-port", "0")
-	w.cmd.Env = w.d.Env(append(append(keyringEnv, reg.Env()...),
+	w.cmd.Env = w.d.Env(append(append(append(keyringEnv, reg.Env()...),
 		"GDK_BACKEND=x11", "GTK_THEME="+gtkTheme,
 		// Xvfb has no GPU: let WebKitGTK draw in software instead of probing for one.
-		"WEBKIT_DISABLE_COMPOSITING_MODE=1", "LIBGL_ALWAYS_SOFTWARE=1")...)
+		"WEBKIT_DISABLE_COMPOSITING_MODE=1", "LIBGL_ALWAYS_SOFTWARE=1"), extraEnv...)...)
 	w.cmd.Stdout, w.cmd.Stderr = logf, logf
 	w.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := w.cmd.Start(); err != nil {
