@@ -11,6 +11,12 @@
 #   Conformance suite          0.2.0-alpha.12: --requirements 2025-11-25, the 2025-06-18 scenarios
 #                              (--spec-version 2025-06-18) and --requirements 2026-07-28, each with
 #                              its expected-failures baseline in interop/conformance/
+#   app-mcp (stdio bridge)     the TS SDK v1 StdioClientTransport (legacy) and the v2 stdio transport
+#                              (modern: auto and pinned), the write-approval round trip through
+#                              the bridge (elicitation/create to a legacy client; input_required
+#                              passed through to a modern one), and the Inspector CLI in stdio
+#                              mode (a command target and a stdio config file), each launching
+#                              the app-mcp this script builds against the app it started
 #   Conformance server         the same suite, all three revisions, against the conformance server
 #                              (interop/conformance/server: backend/mcp with the suite's fixtures),
 #                              with no baseline: every scenario must pass but the few that
@@ -19,9 +25,15 @@
 # Usage: scripts/mcp-interop.sh [--url URL] [--app BIN] [--only LIST]
 #   --url URL    test an already running endpoint instead of building and starting the app
 #   --app BIN    use this app binary instead of `go build -o <tmp>/app .`
-#   --only LIST  comma-separated subset of: sdk,client,gosdk,inspector,pairing,conformance,confserver
+#   --only LIST  comma-separated subset of: sdk,client,gosdk,inspector,pairing,stdio,conformance,confserver
 # Environment: APP_CACHE_DIR (tool cache), APP_MCP_TOKEN (bearer token when auth is on),
-#   APP_MCP_FIXTURE (the weaviate fixture's JSON; see below).
+#   APP_MCP_FIXTURE (the weaviate fixture's JSON; see below), APP_MCP_CONFIG_DIR (with --url: the
+#   config dir of that app, for the stdio peers; without it they are skipped).
+#
+# stdio: the script builds app-mcp (go build -o <tmp>/app-mcp ./cmd/app-mcp, beside the app it
+# builds) and passes APP_MCP_BIN and APP_MCP_CONFIG_DIR to interop/ts/stdio-*.mjs, whose clients
+# launch `app-mcp --config-dir DIR --no-start` (the app is already running; a failing check must
+# not leave a detached one behind).
 #
 # Tools with arguments: before the app starts, the script prepares its config dir with
 # interop/fixture (a real weaviate-server with a small collection, the driver plugin installed
@@ -48,7 +60,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 INTEROP="$ROOT/interop"
 URL=""
 APP_BIN=""
-ONLY="sdk,client,gosdk,inspector,pairing,conformance,confserver"
+ONLY="sdk,client,gosdk,inspector,pairing,stdio,conformance,confserver"
 
 die() { echo "mcp-interop: error: $*" >&2; exit 2; }
 say() { echo "mcp-interop: $*" >&2; }
@@ -144,7 +156,7 @@ if [ -z "$URL" ]; then
   APP_MCP_TOKEN="$(printf '%s' "$TOKEN_JSON" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).token))')"
   [ -n "$APP_MCP_TOKEN" ] || die "app token create --json printed no token."
   export APP_MCP_TOKEN
-  if want client || want gosdk || want inspector; then start_fixture; fi
+  if want client || want gosdk || want inspector || want stdio; then start_fixture; fi
   say "starting $APP_BIN --headless --config-dir $CFG --mcp-port 0"
   # No terminal on stdin: the approval dialog of app --headless answers No (SPEC B write approval).
   "$APP_BIN" --headless --config-dir "$CFG" --mcp-port 0 </dev/null >"$WORK/app.log" 2>&1 &
@@ -161,6 +173,19 @@ if [ -z "$URL" ]; then
 fi
 export APP_MCP_URL="$URL"
 say "MCP endpoint under test: $URL"
+
+# app-mcp, the stdio bridge, beside the app binary; its clients need the running app's config dir.
+APP_MCP_BIN=""
+APP_MCP_BUILD_FAILED=""
+APP_MCP_CONFIG_DIR="${APP_MCP_CONFIG_DIR:-${CFG:-}}"
+if want stdio && [ -n "$APP_MCP_CONFIG_DIR" ]; then
+  APP_MCP_BIN="$WORK/app-mcp"
+  say "building app-mcp (go build -o $APP_MCP_BIN ./cmd/app-mcp) ..."
+  (cd "$ROOT" && go build -o "$APP_MCP_BIN" ./cmd/app-mcp) >&2 || APP_MCP_BUILD_FAILED=1
+  export APP_MCP_BIN APP_MCP_CONFIG_DIR
+elif want stdio; then
+  say "skipping the stdio peers: with --url, set APP_MCP_CONFIG_DIR to that app's config dir"
+fi
 
 # 3. The peers. Every runner prints ok / xfail / not ok lines; RESULTS collects them.
 RESULTS="$WORK/results.txt"
@@ -216,6 +241,14 @@ want client && run "@modelcontextprotocol/client 2.4 (modern era with fallback)"
 want client && run "@modelcontextprotocol/client 2.4 (elicitation round trip on the weaviate fixture)" node "$INTEROP/ts/client-elicitation.mjs" "$URL"
 want gosdk && run "go-sdk v1.8.0 client (both eras)" gosdk
 want inspector && run "MCP Inspector CLI 2.12.0" node "$INTEROP/ts/inspector.mjs" "$URL"
+# app-mcp: the SDKs' stdio transports and the Inspector CLI launch the bridge against this app.
+if want stdio && [ -n "$APP_MCP_BUILD_FAILED" ]; then
+  echo "not ok - app-mcp: go build ./cmd/app-mcp failed (see above)" | tee -a "$RESULTS"
+elif want stdio && [ -n "$APP_MCP_BIN" ]; then
+  run "app-mcp via the TS SDK v1 and v2 stdio transports" node "$INTEROP/ts/stdio-sdk.mjs" "$APP_MCP_BIN" "$APP_MCP_CONFIG_DIR"
+  run "app-mcp elicitation round trip (weaviate fixture)" node "$INTEROP/ts/stdio-elicitation.mjs" "$APP_MCP_BIN" "$APP_MCP_CONFIG_DIR"
+  run "app-mcp via the MCP Inspector CLI 2.12.0 in stdio mode" node "$INTEROP/ts/stdio-inspector.mjs" "$APP_MCP_BIN" "$APP_MCP_CONFIG_DIR"
+fi
 # Pairing needs the app this script started (its CLI mints the token the config carries).
 if want pairing && [ -n "$APP_PID" ]; then
   run "app client config + Inspector CLI" node "$INTEROP/ts/pairing.mjs" "$APP_BIN" "$CFG"

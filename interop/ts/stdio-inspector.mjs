@@ -74,8 +74,8 @@ await check('MCP Inspector CLI 2.12.0 (stdio config file)', 'interop/clients/ins
 
 const adhoc = [bin, ...bridgeArgs(configDir)];
 const runs = [
-  { peer: 'MCP Inspector CLI 2.12.0 (stdio: app-mcp, legacy)', era: 'legacy', target: adhoc },
-  { peer: 'MCP Inspector CLI 2.12.0 (stdio: app-mcp, --protocol-era modern)', era: 'modern', target: [...adhoc, '--protocol-era', 'modern'] },
+  { peer: 'MCP Inspector CLI 2.12.0 (stdio command app-mcp, legacy)', era: 'legacy', target: adhoc },
+  { peer: 'MCP Inspector CLI 2.12.0 (stdio command app-mcp, --protocol-era modern)', era: 'modern', target: [...adhoc, '--protocol-era', 'modern'] },
   { peer: 'MCP Inspector CLI 2.12.0 (stdio config file, server app-stdio-legacy)', era: 'legacy', target: ['--config', configPath, '--server', 'app-stdio-legacy'] },
   { peer: 'MCP Inspector CLI 2.12.0 (stdio config file, server app-stdio-modern)', era: 'modern', target: ['--config', configPath, '--server', 'app-stdio-modern'] },
 ];
@@ -116,7 +116,7 @@ for (const { peer, era, target } of runs) {
   });
 }
 
-await check('MCP Inspector CLI 2.12.0 (stdio: app-mcp, -e APP_MCP_TOKEN)', 'tools/list with -e APP_MCP_TOKEN=<fullAccess token> lists the write tools', async () => {
+await check('MCP Inspector CLI 2.12.0 (stdio command app-mcp, -e APP_MCP_TOKEN)', 'tools/list with -e APP_MCP_TOKEN=<fullAccess token> lists the write tools', async () => {
   const token = needFixture().tokens?.fullAccess;
   assert(token, 'the fixture has no fullAccess token');
   const res = inspector([...adhoc], '-e', `APP_MCP_TOKEN=${token}`, '--method', 'tools/list');
