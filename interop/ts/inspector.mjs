@@ -62,13 +62,16 @@ function assertEra(res, era) {
   assert(!('resultType' in res) || era === 'modern', 'legacy result carries resultType');
 }
 
-// readmeConfig is the Inspector config block of the README's "Configure an MCP client" section,
-// taken from the README itself so the configuration users copy is the one that runs here.
+// readmeConfig is the Inspector config block of the README's "Configure an MCP client" section
+// (the ```json block with mcpServers whose servers are URLs on http://127.0.0.1:PORT; the section
+// also shows app-mcp's stdio entry, which interop/ts/stdio-inspector.mjs runs), taken from the
+// README itself so the configuration users copy is the one that runs here.
 function readmeConfig() {
   const readme = readFileSync(path.join(here, '..', '..', 'README.md'), 'utf8');
   const section = readme.split(/^## Configure an MCP client$/m)[1]?.split(/^## /m)[0] ?? '';
-  const block = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.includes('mcpServers'));
-  if (!block) throw new Error('README.md: no ```json block with mcpServers under "## Configure an MCP client"');
+  const block = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1])
+    .find((b) => b.includes('mcpServers') && b.includes('http://127.0.0.1:PORT/mcp'));
+  if (!block) throw new Error('README.md: no ```json block with mcpServers on http://127.0.0.1:PORT/mcp under "## Configure an MCP client"');
   return block;
 }
 

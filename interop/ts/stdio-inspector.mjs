@@ -9,6 +9,8 @@
 // result's era is read off it (a modern result carries _meta serverInfo, a legacy one never
 // does). app-mcp authenticates with the handshake file's bridge token (readOnly: no write tool is
 // listed), or with `-e APP_MCP_TOKEN=<fullAccess token>`, which must list the write tools.
+// Last, app-mcp's stdio entry of the top-level README ("Clients that start a local program"),
+// taken from the README itself, runs as an Inspector config file with its env APP_MCP_TOKEN.
 // Usage: node stdio-inspector.mjs <path to app-mcp> <config dir>
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -123,6 +125,52 @@ await check('MCP Inspector CLI 2.12.0 (stdio command app-mcp, -e APP_MCP_TOKEN)'
   const names = (res.tools ?? []).map((t) => t.name);
   assert(WRITE_TOOLS.every((n) => names.includes(n)), `a fullAccess APP_MCP_TOKEN lists ${names}`);
 });
+
+// readmeStdioEntry is app-mcp's stdio entry in the README's "Configure an MCP client" section (the
+// ```json block with mcpServers whose server has a command), as users copy it into Claude Desktop.
+function readmeStdioEntry() {
+  const readme = readFileSync(path.join(here, '..', '..', 'README.md'), 'utf8');
+  const section = readme.split(/^## Configure an MCP client$/m)[1]?.split(/^## /m)[0] ?? '';
+  const block = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1])
+    .find((b) => b.includes('mcpServers') && b.includes('"command"'));
+  if (!block) throw new Error('README.md: no ```json block with an mcpServers command entry under "## Configure an MCP client"');
+  return JSON.parse(block);
+}
+
+// The README's entry as it is (no type: the Inspector takes it as stdio), with this app-mcp, this
+// config dir and the fullAccess token in env.APP_MCP_TOKEN filled in, and --no-start added.
+{
+  const PEER = "MCP Inspector CLI 2.12.0 (the README's app-mcp entry as a config file)";
+  const readmePath = path.join(dir, 'readme-stdio.json');
+  await check(PEER, 'the README block is an mcpServers entry: command app-mcp, args --config-dir, env APP_MCP_TOKEN', async () => {
+    const file = readmeStdioEntry();
+    const [name, entry] = Object.entries(file.mcpServers ?? {})[0] ?? [];
+    assert(name && /app-mcp(\.exe)?$/.test(entry.command ?? ''), `command ${entry?.command}`);
+    const i = (entry.args ?? []).indexOf('--config-dir');
+    assert(i >= 0 && entry.args[i + 1], `args ${JSON.stringify(entry.args)}`);
+    assert(entry.env && 'APP_MCP_TOKEN' in entry.env, `env ${JSON.stringify(entry.env)}`);
+    const token = needFixture().tokens?.fullAccess;
+    assert(token, 'the fixture has no fullAccess token');
+    entry.command = bin;
+    entry.args[i + 1] = configDir;
+    entry.args.push('--no-start');
+    entry.env.APP_MCP_TOKEN = token;
+    writeFileSync(readmePath, JSON.stringify({ mcpServers: { [name]: entry } }, null, 2));
+  });
+  const server = () => Object.keys(readmeStdioEntry().mcpServers)[0];
+  await check(PEER, 'tools/list: its APP_MCP_TOKEN (fullAccess) reaches app-mcp: the write tools are listed', async () => {
+    const res = inspector(['--config', readmePath, '--server', server()], '--method', 'tools/list');
+    const names = (res.tools ?? []).map((t) => t.name);
+    assert(WRITE_TOOLS.every((n) => names.includes(n)), `tools ${names}`);
+  });
+  await check(PEER, 'tools/call describe_table with --tool-arg connection and table', async () => {
+    const fx = needFixture();
+    const res = inspector(['--config', readmePath, '--server', server()], '--method', 'tools/call', '--tool-name', 'describe_table',
+      '--tool-arg', `connection=${fx.connection}`, '--tool-arg', `table=${fx.table}`);
+    assertReadToolResult(res);
+    assert(res.structuredContent?.name === fx.table, `structuredContent.name = ${res.structuredContent?.name}`);
+  });
+}
 
 rmSync(dir, { recursive: true, force: true });
 done();
