@@ -207,6 +207,107 @@ func (a *ExplorerAPI) DescribeTable(id, table string) (TableInfoDTO, error) {
 	return toTableInfoDTO(info), nil
 }
 
+// Browse reads one page of rows with the grid's filters (ANDed) and sort: limit rows from
+// offset (limit 0 means 100, at most 1000). Unfiltered, unsorted pages read the REST list;
+// anything else is a GraphQL Get. A filter that cannot run is answered with no rows and
+// Refused naming the filter and the reason (the whole table is never shown instead).
+// Paging stops at row 10,000 with a notice on the page that reaches it.
+func (a *ExplorerAPI) Browse(id, table string, req BrowseRequestDTO) (GridDTO, error) {
+	d, err := a.driver(id)
+	if err != nil {
+		return GridDTO{}, err
+	}
+	limit, err := checkWindow(table, req.Offset, req.Limit)
+	if err != nil {
+		return GridDTO{}, err
+	}
+	if err := checkFilters(req.Filters, req.Sort); err != nil {
+		return GridDTO{}, err
+	}
+	ctx, cancel := a.callContext()
+	defer cancel()
+	g, err := d.Browse(ctx, table, driver.Page{Offset: req.Offset, Limit: limit}, toDriverFilters(req.Filters), toDriverSorts(req.Sort))
+	if r := refusalOf(err, req.Filters); r != nil {
+		// The columns still head the empty grid, so the panel keeps its layout.
+		var cols []ColumnDTO
+		if info, derr := d.DescribeTable(ctx, table); derr == nil {
+			cols = toColumnDTOs(info.Columns)
+		}
+		if cols == nil {
+			cols = []ColumnDTO{}
+		}
+		return GridDTO{Columns: cols, Rows: [][]*string{}, Offset: req.Offset, Refused: r}, nil
+	}
+	if err != nil {
+		return GridDTO{}, apiError(err)
+	}
+	return toGridDTO(g), nil
+}
+
+// Count counts the rows matching the filters (all rows without) with the database's
+// aggregate. A filter that cannot run gives a null count and Refused.
+func (a *ExplorerAPI) Count(id, table string, filters []FilterDTO) (CountDTO, error) {
+	d, err := a.driver(id)
+	if err != nil {
+		return CountDTO{}, err
+	}
+	if strings.TrimSpace(table) == "" {
+		return CountDTO{}, invalidArgument("a table name is required")
+	}
+	if err := checkFilters(filters, nil); err != nil {
+		return CountDTO{}, err
+	}
+	ctx, cancel := a.callContext()
+	defer cancel()
+	n, err := d.Count(ctx, table, toDriverFilters(filters))
+	if r := refusalOf(err, filters); r != nil {
+		return CountDTO{Refused: r}, nil
+	}
+	if err != nil {
+		return CountDTO{}, apiError(err)
+	}
+	return CountDTO{Count: &n}, nil
+}
+
+// checkWindow checks a page request and returns the limit to ask for.
+func checkWindow(table string, offset, limit int) (int, error) {
+	switch {
+	case strings.TrimSpace(table) == "":
+		return 0, invalidArgument("a table name is required")
+	case offset < 0:
+		return 0, invalidArgument("offset must not be negative")
+	case limit < 0 || limit > maxPageSize:
+		return 0, invalidArgument("limit must be between 0 and %d", maxPageSize)
+	case limit == 0:
+		return defaultPageSize, nil
+	}
+	return limit, nil
+}
+
+// checkFilters refuses malformed requests (no column, an operator the driver does not
+// know) before the database is asked; whether a known operator fits a column is the
+// driver's to say.
+func checkFilters(filters []FilterDTO, sorts []SortDTO) error {
+	known := map[string]bool{}
+	for _, op := range driver.Operators() {
+		known[string(op)] = true
+	}
+	for i, f := range filters {
+		if strings.TrimSpace(f.Column) == "" {
+			return invalidArgument("filter %d names no column", i+1)
+		}
+		if !known[f.Operator] {
+			return invalidArgument("filter %d: unknown operator %q", i+1, f.Operator)
+		}
+	}
+	for i, s := range sorts {
+		if strings.TrimSpace(s.Column) == "" {
+			return invalidArgument("sort %d names no column", i+1)
+		}
+	}
+	return nil
+}
+
 // BrowseTable reads one unfiltered, unsorted page of rows: limit rows from offset (limit 0
 // means 100, at most 1000). Paging stops at the driver's result maximum (Weaviate: row
 // 10,000) with a notice on the page that reaches it.
@@ -215,15 +316,9 @@ func (a *ExplorerAPI) BrowseTable(id, table string, offset, limit int) (GridDTO,
 	if err != nil {
 		return GridDTO{}, err
 	}
-	switch {
-	case strings.TrimSpace(table) == "":
-		return GridDTO{}, invalidArgument("a table name is required")
-	case offset < 0:
-		return GridDTO{}, invalidArgument("offset must not be negative")
-	case limit < 0 || limit > maxPageSize:
-		return GridDTO{}, invalidArgument("limit must be between 0 and %d", maxPageSize)
-	case limit == 0:
-		limit = defaultPageSize
+	limit, err = checkWindow(table, offset, limit)
+	if err != nil {
+		return GridDTO{}, err
 	}
 	ctx, cancel := a.callContext()
 	defer cancel()

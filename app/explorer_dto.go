@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"app/backend/driver"
 )
@@ -43,6 +44,11 @@ type ColumnDTO struct {
 	// JSON marks columns whose cells are JSON text (arrays, objects, references, vectors).
 	JSON        bool   `json:"json"`
 	Description string `json:"description"`
+	// Filterable lists the filter operators the column accepts under the collection's
+	// settings (driver.Operator values, e.g. "equals", "is_null"); [] when none.
+	Filterable []string `json:"filterable"`
+	// Sortable tells whether the grid can sort on the column.
+	Sortable bool `json:"sortable"`
 }
 
 // TableSettingsDTO are the collection settings worth showing next to the columns.
@@ -75,14 +81,67 @@ type GridDTO struct {
 	HasMore bool `json:"hasMore"`
 	// Notice explains a limit the page hit (paging stops at row 10,000).
 	Notice string `json:"notice"`
+	// Refused is set, with no rows, when a filter cannot run (REGEX, a missing index
+	// setting, a value that is not of the column's type): the whole table is never shown
+	// instead.
+	Refused *FilterRefusalDTO `json:"refused"`
+}
+
+// FilterDTO is one column filter as the user typed it: Value holds the value (a
+// comma-separated list for in / not_in, the lower bound for between), Value2 the upper
+// bound of between; the null and emptiness operators take none. The backend types the
+// values from the schema.
+type FilterDTO struct {
+	Column   string `json:"column"`
+	Operator string `json:"operator"`
+	Value    string `json:"value"`
+	Value2   string `json:"value2"`
+}
+
+// SortDTO orders the rows by one column.
+type SortDTO struct {
+	Column     string `json:"column"`
+	Descending bool   `json:"descending"`
+}
+
+// BrowseRequestDTO is one page request of the grid: a window of rows, the filters (all
+// must hold: AND) and the sort, first key first.
+type BrowseRequestDTO struct {
+	Offset  int         `json:"offset"`
+	Limit   int         `json:"limit"`
+	Filters []FilterDTO `json:"filters"`
+	Sort    []SortDTO   `json:"sort"`
+}
+
+// FilterRefusalDTO says which filter cannot run and why.
+type FilterRefusalDTO struct {
+	// Index is the refused filter's place in the request's filters (-1 when the driver's
+	// message names none of them), Column and Operator repeat it.
+	Index    int    `json:"index"`
+	Column   string `json:"column"`
+	Operator string `json:"operator"`
+	// Reason is why, for the user ("IsNull needs indexNullState, which ..."); Message is
+	// the driver's whole sentence ("the filter x is null cannot run: ...").
+	Reason  string `json:"reason"`
+	Message string `json:"message"`
+}
+
+// CountDTO is Count's answer: the rows matching the filters, or the refusal (Count null).
+type CountDTO struct {
+	Count   *int64            `json:"count"`
+	Refused *FilterRefusalDTO `json:"refused"`
 }
 
 func toColumnDTOs(cols []driver.Column) []ColumnDTO {
 	out := make([]ColumnDTO, 0, len(cols))
 	for _, c := range cols {
+		ops := make([]string, 0, len(c.Filterable))
+		for _, op := range c.Filterable {
+			ops = append(ops, string(op))
+		}
 		out = append(out, ColumnDTO{
 			Name: c.Name, Type: c.Type, PrimaryKey: c.PrimaryKey, ReadOnly: c.ReadOnly,
-			JSON: c.Array, Description: c.Description,
+			JSON: c.Array, Description: c.Description, Filterable: ops, Sortable: c.Sortable,
 		})
 	}
 	return out
@@ -118,6 +177,55 @@ func toGridDTO(g *driver.Grid) GridDTO {
 		rows = append(rows, row)
 	}
 	return GridDTO{Columns: toColumnDTOs(g.Columns), Rows: rows, Offset: g.Offset, HasMore: g.HasMore, Notice: g.Notice}
+}
+
+func toDriverFilters(in []FilterDTO) []driver.Filter {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make([]driver.Filter, 0, len(in))
+	for _, f := range in {
+		out = append(out, driver.Filter{Column: f.Column, Operator: driver.Operator(f.Operator), Value: f.Value, Value2: f.Value2})
+	}
+	return out
+}
+
+func toDriverSorts(in []SortDTO) []driver.Sort {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make([]driver.Sort, 0, len(in))
+	for _, s := range in {
+		out = append(out, driver.Sort{Column: s.Column, Descending: s.Descending})
+	}
+	return out
+}
+
+// refusalOf turns a refused_filter error into the refusal of the filter it names. The
+// driver's sentence is "the filter <column> <operator, underscores as spaces> cannot run:
+// <reason>" (backend/driver/weaviate/filter.go); the longest match wins, so a column
+// whose name is a prefix of another's is not taken for it. It returns nil for any other
+// error.
+func refusalOf(err error, filters []FilterDTO) *FilterRefusalDTO {
+	if !driver.IsKind(err, driver.KindRefusedFilter) {
+		return nil
+	}
+	msg := errorMessage(err)
+	r := &FilterRefusalDTO{Index: -1, Reason: msg, Message: msg}
+	best := -1
+	for i, f := range filters {
+		head := "the filter " + f.Column + " " + strings.ReplaceAll(f.Operator, "_", " ") + " cannot run: "
+		if strings.HasPrefix(msg, head) && len(head) > best {
+			best = len(head)
+			r.Index, r.Column, r.Operator, r.Reason = i, f.Column, f.Operator, msg[len(head):]
+		}
+	}
+	if r.Index < 0 {
+		if _, after, ok := strings.Cut(msg, " cannot run: "); ok {
+			r.Reason = after
+		}
+	}
+	return r
 }
 
 // cellText renders a driver cell (nil, string, bool, json.Number; arrays and objects are

@@ -105,6 +105,10 @@ export interface Column {
   /** Cells are JSON text (arrays, objects, references, vectors). */
   json: boolean;
   description: string;
+  /** The filter operators the column accepts under the collection's settings. */
+  filterable: string[];
+  /** Whether the grid can sort on the column. */
+  sortable: boolean;
 }
 
 export interface TableSettings {
@@ -133,6 +137,44 @@ export interface Grid {
   hasMore: boolean;
   /** Why paging stopped, e.g. at row 10,000; "" when nothing to say. */
   notice: string;
+  /** Set, with no rows, when a filter cannot run: which one and why. */
+  refused: FilterRefusal | null;
+}
+
+/** One column filter as typed: value (a comma list for in/not_in, between's lower bound), value2. */
+export interface Filter {
+  column: string;
+  operator: string;
+  value: string;
+  value2: string;
+}
+
+export interface Sort {
+  column: string;
+  descending: boolean;
+}
+
+/** One page request: filters all hold (AND); sort keys first to last. */
+export interface BrowseRequest {
+  offset: number;
+  limit: number;
+  filters: Filter[];
+  sort: Sort[];
+}
+
+/** A filter the backend refused: its index in the request (-1: unknown), and the reason. */
+export interface FilterRefusal {
+  index: number;
+  column: string;
+  operator: string;
+  reason: string;
+  message: string;
+}
+
+/** count's answer: the matching rows, or null with the refusal. */
+export interface CountResult {
+  count: number | null;
+  refused: FilterRefusal | null;
 }
 
 /** A connection dropped by a failing health check, with the reason. */
@@ -152,6 +194,10 @@ export interface ExplorerApi {
   describeTable(id: string, table: string): Promise<TableInfo>;
   /** browseTable reads `limit` rows from `offset` (limit 0: the default of 100). */
   browseTable(id: string, table: string, offset: number, limit: number): Promise<Grid>;
+  /** browse reads one page with filters (ANDed) and sort; a refused filter gives refused, no rows. */
+  browse(id: string, table: string, req: BrowseRequest): Promise<Grid>;
+  /** count counts the rows matching the filters (the database's Aggregate). */
+  count(id: string, table: string, filters: Filter[]): Promise<CountResult>;
   /** onDropped calls back when a health check drops an open connection; returns unsubscribe. */
   onDropped(callback: (e: ConnectionDropped) => void): () => void;
 }

@@ -17,6 +17,7 @@ import type {
   Column,
   Connection,
   ConnectionDropped,
+  FilterRefusal,
   ConnectionForm,
   Grid,
   MCPSettings,
@@ -71,6 +72,19 @@ function toColumn(dto: app.ColumnDTO): Column {
     readOnly: dto.readOnly,
     json: dto.json,
     description: dto.description,
+    filterable: dto.filterable ?? [],
+    sortable: dto.sortable ?? false,
+  };
+}
+
+function toRefusal(dto: app.FilterRefusalDTO | null | undefined): FilterRefusal | null {
+  if (!dto) return null;
+  return {
+    index: dto.index,
+    column: dto.column,
+    operator: dto.operator,
+    reason: dto.reason,
+    message: dto.message,
   };
 }
 
@@ -98,6 +112,7 @@ function toGrid(dto: app.GridDTO): Grid {
     offset: dto.offset,
     hasMore: dto.hasMore,
     notice: dto.notice,
+    refused: toRefusal(dto.refused),
   };
 }
 
@@ -249,6 +264,30 @@ export function createWailsApi(): Api {
       describeTable: (id, table) => call(async () => toTableInfo(await ExplorerBinding.DescribeTable(id, table))),
       browseTable: (id, table, offset, limit) =>
         call(async () => toGrid(await ExplorerBinding.BrowseTable(id, table, offset, limit))),
+      browse: (id, table, req) =>
+        call(async () =>
+          toGrid(
+            await ExplorerBinding.Browse(
+              id,
+              table,
+              app.BrowseRequestDTO.createFrom({
+                offset: req.offset,
+                limit: req.limit,
+                filters: req.filters.map((f) => ({ ...f })),
+                sort: req.sort.map((s) => ({ ...s })),
+              }),
+            ),
+          ),
+        ),
+      count: (id, table, filters) =>
+        call(async () => {
+          const c = await ExplorerBinding.Count(
+            id,
+            table,
+            filters.map((f) => app.FilterDTO.createFrom({ ...f })),
+          );
+          return { count: typeof c.count === "number" ? c.count : null, refused: toRefusal(c.refused) };
+        }),
       onDropped: (callback) => EventsOn(EVENT_CONNECTION_DROPPED, (payload: unknown) => callback(toDropped(payload))),
     },
     plugins: {

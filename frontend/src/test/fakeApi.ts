@@ -41,16 +41,29 @@ export function connection(overrides: Partial<Connection> = {}): Connection {
 }
 
 export function column(name: string, overrides: Partial<Column> = {}): Column {
-  return { name, type: "text", primaryKey: false, readOnly: false, json: false, description: "", ...overrides };
+  return {
+    name,
+    type: "text",
+    primaryKey: false,
+    readOnly: false,
+    json: false,
+    description: "",
+    filterable: ["equals", "not_equals", "contains", "not_contains", "starts_with", "ends_with", "in", "not_in", "is_null", "is_not_null", "is_empty", "is_not_empty"],
+    sortable: true,
+    ...overrides,
+  };
 }
 
 /** The columns of the demo Article collection, as the driver describes them. */
 export const articleColumns: Column[] = [
-  column("uuid", { type: "uuid", primaryKey: true, readOnly: true }),
+  column("uuid", { type: "uuid", primaryKey: true, readOnly: true, filterable: ["equals", "not_equals", "in", "not_in"] }),
   column("title"),
-  column("wordCount", { type: "int" }),
-  column("tags", { type: "text[]", json: true }),
-  column("vector", { type: "vector", readOnly: true, json: true }),
+  column("wordCount", {
+    type: "int",
+    filterable: ["equals", "not_equals", "greater_than", "greater_or_equal", "less_than", "less_or_equal", "in", "not_in", "between", "is_null", "is_not_null"],
+  }),
+  column("tags", { type: "text[]", json: true, sortable: false }),
+  column("vector", { type: "vector", readOnly: true, json: true, filterable: [], sortable: false }),
 ];
 
 export function tableInfo(name: string, columns: Column[] = articleColumns): TableInfo {
@@ -64,8 +77,14 @@ export function tableInfo(name: string, columns: Column[] = articleColumns): Tab
 }
 
 export function grid(rows: (string | null)[][], overrides: Partial<Grid> = {}): Grid {
-  return { columns: articleColumns, rows, offset: 0, hasMore: false, notice: "", ...overrides };
+  return { columns: articleColumns, rows, offset: 0, hasMore: false, notice: "", refused: null, ...overrides };
 }
+
+/** The two rows the fake explorer's pages hold. */
+export const demoRows: (string | null)[][] = [
+  ["00000000-0000-4000-8000-000000000001", "Rust in the Linux kernel", "1450", '["programming","linux"]', "[0.95,0.2,0.05,0]"],
+  ["00000000-0000-4000-8000-000000000002", "Vector search explained", null, "[]", "[0.85,0.45,0.05,0]"],
+];
 
 /**
  * fakeExplorer: a connection with the demo tables Author and Article that connects at once.
@@ -84,11 +103,9 @@ export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi 
       { name: "Article", count: 10, message: "" },
     ],
     describeTable: async (_id, table) => tableInfo(table),
-    browseTable: async () =>
-      grid([
-        ["00000000-0000-4000-8000-000000000001", "Rust in the Linux kernel", "1450", '["programming","linux"]', "[0.95,0.2,0.05,0]"],
-        ["00000000-0000-4000-8000-000000000002", "Vector search explained", null, "[]", "[0.85,0.45,0.05,0]"],
-      ]),
+    browseTable: async () => grid(demoRows),
+    browse: async () => grid(demoRows),
+    count: async () => ({ count: demoRows.length, refused: null }),
     onDropped: () => () => {},
     ...overrides,
   };

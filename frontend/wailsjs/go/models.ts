@@ -102,6 +102,74 @@ export namespace app {
 	        this.limit = source["limit"];
 	    }
 	}
+	export class SortDTO {
+	    column: string;
+	    descending: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new SortDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.column = source["column"];
+	        this.descending = source["descending"];
+	    }
+	}
+	export class FilterDTO {
+	    column: string;
+	    operator: string;
+	    value: string;
+	    value2: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new FilterDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.column = source["column"];
+	        this.operator = source["operator"];
+	        this.value = source["value"];
+	        this.value2 = source["value2"];
+	    }
+	}
+	export class BrowseRequestDTO {
+	    offset: number;
+	    limit: number;
+	    filters: FilterDTO[];
+	    sort: SortDTO[];
+	
+	    static createFrom(source: any = {}) {
+	        return new BrowseRequestDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.offset = source["offset"];
+	        this.limit = source["limit"];
+	        this.filters = this.convertValues(source["filters"], FilterDTO);
+	        this.sort = this.convertValues(source["sort"], SortDTO);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ClientDTO {
 	    name: string;
 	    version: string;
@@ -137,6 +205,8 @@ export namespace app {
 	    readOnly: boolean;
 	    json: boolean;
 	    description: string;
+	    filterable: string[];
+	    sortable: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ColumnDTO(source);
@@ -150,6 +220,8 @@ export namespace app {
 	        this.readOnly = source["readOnly"];
 	        this.json = source["json"];
 	        this.description = source["description"];
+	        this.filterable = source["filterable"];
+	        this.sortable = source["sortable"];
 	    }
 	}
 	export class ConnectionDTO {
@@ -232,6 +304,58 @@ export namespace app {
 	        this.serverVersion = source["serverVersion"];
 	    }
 	}
+	export class FilterRefusalDTO {
+	    index: number;
+	    column: string;
+	    operator: string;
+	    reason: string;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new FilterRefusalDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.index = source["index"];
+	        this.column = source["column"];
+	        this.operator = source["operator"];
+	        this.reason = source["reason"];
+	        this.message = source["message"];
+	    }
+	}
+	export class CountDTO {
+	    count?: number;
+	    refused?: FilterRefusalDTO;
+	
+	    static createFrom(source: any = {}) {
+	        return new CountDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.count = source["count"];
+	        this.refused = this.convertValues(source["refused"], FilterRefusalDTO);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class TokenDTO {
 	    id: string;
 	    name: string;
@@ -290,12 +414,15 @@ export namespace app {
 		    return a;
 		}
 	}
+	
+	
 	export class GridDTO {
 	    columns: ColumnDTO[];
 	    rows: string[][];
 	    offset: number;
 	    hasMore: boolean;
 	    notice: string;
+	    refused?: FilterRefusalDTO;
 	
 	    static createFrom(source: any = {}) {
 	        return new GridDTO(source);
@@ -308,6 +435,7 @@ export namespace app {
 	        this.offset = source["offset"];
 	        this.hasMore = source["hasMore"];
 	        this.notice = source["notice"];
+	        this.refused = this.convertValues(source["refused"], FilterRefusalDTO);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -554,6 +682,7 @@ export namespace app {
 	        this.available = source["available"];
 	    }
 	}
+	
 	export class TableCountDTO {
 	    name: string;
 	    count?: number;

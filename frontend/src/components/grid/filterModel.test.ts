@@ -1,0 +1,153 @@
+import { describe, expect, it } from "vitest";
+import { column } from "../../test/fakeApi";
+import {
+  arity,
+  checkScalar,
+  describeFilter,
+  fromPicker,
+  isRFC3339,
+  operatorChoices,
+  shortVector,
+  splitList,
+  toApiFilter,
+  toPicker,
+  unfilterableReason,
+  validateFilter,
+} from "./filterModel";
+
+const numberOps = ["equals", "not_equals", "greater_than", "greater_or_equal", "less_than", "less_or_equal", "in", "not_in", "between"];
+const textOps = ["equals", "not_equals", "contains", "not_contains", "starts_with", "ends_with", "in", "not_in"];
+const indexed = { indexNullState: true, indexPropertyLength: true };
+const bare = { indexNullState: false, indexPropertyLength: false };
+
+const available = (cs: ReturnType<typeof operatorChoices>) => cs.filter((c) => c.available).map((c) => c.op);
+const unavailable = (cs: ReturnType<typeof operatorChoices>) => cs.filter((c) => !c.available).map((c) => c.op);
+
+describe("operatorChoices", () => {
+  it("offers exactly what the driver lists for a number, with REGEX shown as unavailable", () => {
+    const c = column("wordCount", { type: "int", filterable: [...numberOps, "is_null", "is_not_null"] });
+    const cs = operatorChoices(c, indexed, "Article");
+    expect(available(cs)).toEqual([...numberOps, "is_null", "is_not_null"]);
+    expect(unavailable(cs)).toEqual(["regex"]);
+    expect(cs.find((x) => x.op === "regex")?.reason).toMatch(/no regular-expression filter/);
+    expect(cs.map((x) => x.op)).not.toContain("contains");
+    expect(cs.map((x) => x.op)).not.toContain("is_empty");
+  });
+
+  it("text gets the pattern operators and no comparisons", () => {
+    const c = column("title", { filterable: [...textOps, "is_null", "is_not_null", "is_empty", "is_not_empty"] });
+    const ops = available(operatorChoices(c, indexed));
+    expect(ops).toContain("starts_with");
+    expect(ops).not.toContain("greater_than");
+    expect(ops).not.toContain("between");
+  });
+
+  it("says why is NULL and is empty are unavailable when the settings lack the indexes", () => {
+    const text = column("name", { filterable: textOps });
+    const cs = operatorChoices(text, bare, "Author");
+    expect(unavailable(cs)).toEqual(["is_null", "is_not_null", "is_empty", "is_not_empty", "regex"]);
+    expect(cs.find((x) => x.op === "is_null")?.reason).toBe(
+      "is NULL / is not NULL need indexNullState, which Author does not enable (invertedIndexConfig.indexNullState).",
+    );
+    expect(cs.find((x) => x.op === "is_not_empty")?.reason).toMatch(/indexPropertyLength, which Author/);
+    // emptiness applies to text and arrays only: an int without the index is not offered it at all
+    const n = operatorChoices(column("n", { type: "int", filterable: numberOps }), bare, "Author");
+    expect(n.map((x) => x.op)).not.toContain("is_empty");
+    expect(unavailable(n)).toEqual(["is_null", "is_not_null", "regex"]);
+    // arrays of numbers can be empty
+    const arr = operatorChoices(column("scores", { type: "int[]", filterable: numberOps }), bare);
+    expect(unavailable(arr)).toContain("is_empty");
+  });
+
+  it("the uuid column is never null: no null operators even without the index", () => {
+    const cs = operatorChoices(column("uuid", { type: "uuid", filterable: ["equals", "not_equals", "in", "not_in"] }), bare);
+    expect(cs.map((x) => x.op)).toEqual(["equals", "not_equals", "in", "not_in", "regex"]);
+  });
+
+  it("the vector, objects and references offer nothing, and say why", () => {
+    const v = column("vector", { type: "vector", filterable: [] });
+    expect(operatorChoices(v, indexed)).toEqual([]);
+    expect(unfilterableReason(v)).toMatch(/nearVector/);
+    expect(unfilterableReason(column("details", { type: "object", filterable: [] }))).toMatch(/type object/);
+    expect(unfilterableReason(column("writtenBy", { type: "Author", filterable: [] }))).toMatch(/cross-reference/);
+    expect(unfilterableReason(column("title"))).toBe("");
+  });
+});
+
+describe("values", () => {
+  it("accepts only full RFC 3339 timestamps for dates", () => {
+    for (const ok of ["2024-01-31T00:00:00Z", "2024-02-29T23:59:59.123Z", "2024-01-31T10:00:00+02:00", "2024-01-31t10:00:00z"])
+      expect(isRFC3339(ok), ok).toBe(true);
+    for (const bad of ["2024-01-31", "2024-01-31T10:00Z", "2023-02-29T00:00:00Z", "2024-13-01T00:00:00Z", "2024-01-31T00:00:00", "yesterday"])
+      expect(isRFC3339(bad), bad).toBe(false);
+  });
+
+  it("the date picker writes full RFC 3339 in UTC and reads it back", () => {
+    expect(fromPicker("2024-01-31T10:05")).toBe("2024-01-31T10:05:00Z");
+    expect(fromPicker("2024-01-31T10:05:07")).toBe("2024-01-31T10:05:07Z");
+    expect(fromPicker("")).toBe("");
+    expect(toPicker("2024-01-31T10:05:07Z")).toBe("2024-01-31T10:05:07");
+    expect(toPicker("2024-01-31")).toBe("");
+  });
+
+  it("checks numbers, integers, booleans and UUIDs", () => {
+    expect(checkScalar("int", "-42")).toBe("");
+    expect(checkScalar("int", "4.2")).toMatch(/not an integer/);
+    expect(checkScalar("number", "1e3")).toBe("");
+    expect(checkScalar("number", "0x10")).toMatch(/not a number/);
+    expect(checkScalar("number", "NaN")).toMatch(/not a number/);
+    expect(checkScalar("boolean", "TRUE")).toBe("");
+    expect(checkScalar("boolean", "yes")).toMatch(/true or false/);
+    expect(checkScalar("uuid", "00000000-0000-4000-8000-000000000001")).toBe("");
+    expect(checkScalar("uuid", "123")).toMatch(/not a UUID/);
+    expect(checkScalar("text", "")).toBe("");
+  });
+
+  it("splits lists at commas, keeping quoted commas", () => {
+    expect(splitList("a, b ,c")).toEqual(["a", "b", "c"]);
+    expect(splitList('"a,b", c')).toEqual(["a,b", "c"]);
+    expect(splitList('"open, c')).toBeNull();
+    expect(splitList("a,,b")).toEqual(["a", "", "b"]);
+  });
+
+  it("validateFilter explains what does not fit, per operator and type", () => {
+    const date = column("published", { type: "date" });
+    const int = column("wordCount", { type: "int" });
+    const text = column("title");
+    expect(validateFilter(date, { operator: "less_than", value: "2024-01-01", value2: "" })).toMatch(/RFC 3339/);
+    expect(validateFilter(date, { operator: "less_than", value: "2024-01-01T00:00:00Z", value2: "" })).toBe("");
+    expect(validateFilter(int, { operator: "between", value: "5", value2: "" })).toMatch(/two bounds/);
+    expect(validateFilter(int, { operator: "between", value: "9", value2: "5" })).toMatch(/lower bound is above/);
+    expect(validateFilter(int, { operator: "between", value: "5", value2: "9" })).toBe("");
+    expect(validateFilter(int, { operator: "in", value: "1, x", value2: "" })).toMatch(/"x" is not an integer/);
+    expect(validateFilter(int, { operator: "in", value: "", value2: "" })).toMatch(/list is empty/);
+    expect(validateFilter(text, { operator: "contains", value: "", value2: "" })).toMatch(/pattern is empty/);
+    expect(validateFilter(text, { operator: "equals", value: "", value2: "" })).toBe("");
+    expect(validateFilter(int, { operator: "equals", value: "", value2: "" })).toMatch(/value is needed/);
+    expect(validateFilter(int, { operator: "is_null", value: "junk", value2: "" })).toBe("");
+    expect(validateFilter(column("tags", { type: "text[]" }), { operator: "in", value: "a, b", value2: "" })).toBe("");
+  });
+});
+
+describe("serialising", () => {
+  it("sends values only where the operator takes them", () => {
+    expect(arity("between")).toBe("two");
+    expect(toApiFilter({ column: "c", operator: "is_null", value: "x", value2: "y" })).toEqual({ column: "c", operator: "is_null", value: "", value2: "" });
+    expect(toApiFilter({ column: "c", operator: "equals", value: "x", value2: "y" })).toEqual({ column: "c", operator: "equals", value: "x", value2: "" });
+    expect(toApiFilter({ column: "c", operator: "between", value: "1", value2: "2" })).toEqual({ column: "c", operator: "between", value: "1", value2: "2" });
+  });
+
+  it("describes a filter on one line", () => {
+    expect(describeFilter({ column: "wordCount", operator: "between", value: "1", value2: "9" })).toBe("wordCount between 1 and 9");
+    expect(describeFilter({ column: "tags", operator: "in", value: "a, b", value2: "" })).toBe("tags in list (a, b)");
+    expect(describeFilter({ column: "summary", operator: "is_null", value: "", value2: "" })).toBe("summary is NULL");
+    expect(describeFilter({ column: "title", operator: "regex", value: "^A", value2: "" })).toBe("title REGEX ^A");
+  });
+
+  it("shortens long vectors to their first numbers and length", () => {
+    const v = JSON.stringify(Array.from({ length: 1536 }, (_, i) => i / 1000));
+    expect(shortVector(v)).toBe("[0, 0.001, 0.002, 0.003, …] (1,536 values)");
+    expect(shortVector("[0.1,0.2]")).toBe("[0.1,0.2]");
+    expect(shortVector(`{"a":${v}}`)).toMatch(/^\{"a":\[0,0\.001.*…$/);
+  });
+});

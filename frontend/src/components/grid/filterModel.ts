@@ -1,0 +1,312 @@
+// The grid's filter model: which operators a column offers (from the driver's
+// Column.filterable, the column type and the collection settings), why an operator is
+// unavailable, value checks (numbers, full RFC 3339 dates, UUIDs, lists) and the shape sent
+// to the backend. Pure functions; the backend (the driver) stays the judge of what runs.
+import type { Column, Filter, TableSettings } from "../../api";
+
+/** Every operator of the spec's table, in menu order (backend/driver Operators()). */
+export const OPERATORS = [
+  "equals",
+  "not_equals",
+  "greater_than",
+  "greater_or_equal",
+  "less_than",
+  "less_or_equal",
+  "contains",
+  "not_contains",
+  "starts_with",
+  "ends_with",
+  "in",
+  "not_in",
+  "between",
+  "is_null",
+  "is_not_null",
+  "is_empty",
+  "is_not_empty",
+  "regex",
+] as const;
+
+export type Operator = (typeof OPERATORS)[number];
+
+export const OPERATOR_LABELS: Record<Operator, string> = {
+  equals: "equals",
+  not_equals: "not equals",
+  greater_than: "greater than",
+  greater_or_equal: "greater or equal",
+  less_than: "less than",
+  less_or_equal: "less or equal",
+  contains: "contains",
+  not_contains: "not contains",
+  starts_with: "starts with",
+  ends_with: "ends with",
+  in: "in list",
+  not_in: "not in list",
+  between: "between",
+  is_null: "is NULL",
+  is_not_null: "is not NULL",
+  is_empty: "is empty",
+  is_not_empty: "is not empty",
+  regex: "REGEX",
+};
+
+/** How many values an operator takes: none, one, a comma-separated list, or two bounds. */
+export type Arity = "none" | "one" | "list" | "two";
+
+export function arity(op: string): Arity {
+  switch (op) {
+    case "is_null":
+    case "is_not_null":
+    case "is_empty":
+    case "is_not_empty":
+      return "none";
+    case "in":
+    case "not_in":
+      return "list";
+    case "between":
+      return "two";
+    default:
+      return "one";
+  }
+}
+
+/** The scalar family of a column's values (for arrays: of one element). */
+export type Family = "text" | "int" | "number" | "date" | "boolean" | "uuid" | "other";
+
+export function familyOf(column: Pick<Column, "type">): { family: Family; array: boolean } {
+  const array = column.type.endsWith("[]");
+  const base = array ? column.type.slice(0, -2) : column.type;
+  switch (base) {
+    case "text":
+    case "string":
+      return { family: "text", array };
+    case "int":
+    case "number":
+    case "date":
+    case "boolean":
+    case "uuid":
+      return { family: base, array };
+    default:
+      return { family: "other", array };
+  }
+}
+
+export const REGEX_REASON =
+  "Weaviate has no regular-expression filter, so REGEX cannot run (it is never answered with the whole collection). Use contains, starts with or ends with: Like with * wildcards.";
+
+export function nullStateReason(table: string): string {
+  return `is NULL / is not NULL need indexNullState, which ${table || "this collection"} does not enable (invertedIndexConfig.indexNullState).`;
+}
+
+export function propertyLengthReason(table: string): string {
+  return `is empty / is not empty need indexPropertyLength, which ${table || "this collection"} does not enable (invertedIndexConfig.indexPropertyLength).`;
+}
+
+/** One entry of a column's operator menu. */
+export interface OperatorChoice {
+  op: Operator;
+  label: string;
+  /** False when the operator is shown but cannot run here; reason says why. */
+  available: boolean;
+  reason: string;
+}
+
+/**
+ * operatorChoices lists the operators a column offers: those the driver lists for it
+ * (Column.filterable) as available, then, shown as unavailable with the reason, the null
+ * and emptiness operators a missing collection setting blocks, and REGEX. Operators that do
+ * not fit the column's type (comparisons on text, patterns on numbers) are not offered.
+ * A column that cannot be filtered at all (vector, objects, references) offers none.
+ */
+export function operatorChoices(column: Column, settings: Pick<TableSettings, "indexNullState" | "indexPropertyLength">, table = ""): OperatorChoice[] {
+  if (column.filterable.length === 0) return [];
+  const { family, array } = familyOf(column);
+  const offered = new Set(column.filterable);
+  const out: OperatorChoice[] = [];
+  for (const op of OPERATORS) {
+    const label = OPERATOR_LABELS[op];
+    if (offered.has(op)) {
+      out.push({ op, label, available: true, reason: "" });
+    } else if (op === "regex") {
+      out.push({ op, label, available: false, reason: REGEX_REASON });
+    } else if ((op === "is_null" || op === "is_not_null") && column.type !== "uuid" && !settings.indexNullState) {
+      out.push({ op, label, available: false, reason: nullStateReason(table) });
+    } else if (
+      (op === "is_empty" || op === "is_not_empty") &&
+      (family === "text" || array) &&
+      !settings.indexPropertyLength
+    ) {
+      out.push({ op, label, available: false, reason: propertyLengthReason(table) });
+    }
+  }
+  return out;
+}
+
+/** unfilterableReason says why a column offers no filter ("" when it offers some). */
+export function unfilterableReason(column: Column): string {
+  if (column.filterable.length > 0) return "";
+  if (column.type === "vector" || column.type === "vectors")
+    return "The vector column cannot be filtered; use a nearVector search in the editor.";
+  if (column.type === "object" || column.type === "object[]" || column.type === "geoCoordinates" || column.type === "phoneNumber")
+    return `Properties of type ${column.type} cannot be filtered from the grid.`;
+  return `${column.name} (${column.type}) cannot be filtered from the grid; a cross-reference is filtered in the editor's GraphQL.`;
+}
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** isRFC3339 accepts a full timestamp with a zone: 2024-01-31T00:00:00Z, ...+02:00, fractions. */
+export function isRFC3339(s: string): boolean {
+  const m = RFC3339.exec(s.trim());
+  if (!m) return false;
+  const [y, mo, d, h, mi, se] = m.slice(1, 7).map(Number);
+  if (mo < 1 || mo > 12 || h > 23 || mi > 59 || se > 60) return false;
+  const days = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  return d >= 1 && d <= days;
+}
+
+/**
+ * fromPicker turns a datetime-local value ("2024-01-31T10:00" or with seconds), read as
+ * UTC, into a full RFC 3339 timestamp ("2024-01-31T10:00:00Z"); "" for an empty or odd value.
+ */
+export function fromPicker(local: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(:\d{2})?(\.\d+)?$/.exec(local.trim());
+  if (!m) return "";
+  return `${m[1]}T${m[2]}${m[3] ?? ":00"}Z`;
+}
+
+/** toPicker is the datetime-local value of a UTC RFC 3339 timestamp ("" when not one). */
+export function toPicker(value: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(\.\d+)?Z$/i.exec(value.trim());
+  return m ? m[1] : "";
+}
+
+/** checkScalar says why raw is not a value of the family, or "" when it is. */
+export function checkScalar(family: Family, raw: string): string {
+  const s = raw.trim();
+  switch (family) {
+    case "int":
+      return /^[+-]?\d+$/.test(s) ? "" : `"${raw}" is not an integer`;
+    case "number":
+      return /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s) && Number.isFinite(Number(s)) ? "" : `"${raw}" is not a number`;
+    case "date":
+      return isRFC3339(s) ? "" : `"${raw}" is not a full RFC 3339 timestamp; dates need the shape YYYY-MM-DDThh:mm:ssZ, e.g. 2024-01-31T00:00:00Z`;
+    case "boolean":
+      return /^(true|false)$/i.test(s) ? "" : `"${raw}" is not a boolean (true or false)`;
+    case "uuid":
+      return UUID.test(s) ? "" : `"${raw}" is not a UUID (8-4-4-4-12 hex digits)`;
+    default:
+      return "";
+  }
+}
+
+/**
+ * splitList splits an in-list value at commas; an item in double quotes may hold a comma
+ * ("a,b", c), as the backend reads it. Items are trimmed; null when the quotes do not close.
+ */
+export function splitList(value: string): string[] | null {
+  const out: string[] = [];
+  let cur = "";
+  let quoted = false;
+  let wasQuoted = false;
+  for (let i = 0; i < value.length; i++) {
+    const ch = value[i];
+    if (quoted) {
+      if (ch === '"' && value[i + 1] === '"') {
+        cur += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cur += ch;
+    } else if (ch === '"' && cur.trim() === "") {
+      quoted = true;
+      wasQuoted = true;
+      cur = "";
+    } else if (ch === ",") {
+      out.push(wasQuoted ? cur : cur.trim());
+      cur = "";
+      wasQuoted = false;
+    } else cur += ch;
+  }
+  if (quoted) return null;
+  out.push(wasQuoted ? cur : cur.trim());
+  return out;
+}
+
+/**
+ * validateFilter says why the filter's value does not fit its column, or "" when it does:
+ * the hint shown at the filter while it is typed. The backend checks again and refuses what
+ * cannot run.
+ */
+export function validateFilter(column: Column, f: Pick<Filter, "operator" | "value" | "value2">): string {
+  const { family } = familyOf(column);
+  switch (arity(f.operator)) {
+    case "none":
+      return "";
+    case "two": {
+      if (f.value.trim() === "" || f.value2.trim() === "") return "between needs two bounds (both inclusive)";
+      const a = checkScalar(family, f.value) || checkScalar(family, f.value2);
+      if (a) return a;
+      if ((family === "int" || family === "number") && Number(f.value) > Number(f.value2))
+        return "the lower bound is above the upper bound: no row can match";
+      if (family === "date" && Date.parse(f.value) > Date.parse(f.value2))
+        return "the first date is after the second: no row can match";
+      return "";
+    }
+    case "list": {
+      if (f.value.trim() === "") return "the list is empty; separate values with commas";
+      const items = splitList(f.value);
+      if (items === null) return "a quoted item is not closed";
+      if (items.some((it) => it === "")) return "the list has an empty item";
+      for (const it of items) {
+        const e = checkScalar(family, it);
+        if (e) return e;
+      }
+      return "";
+    }
+    default:
+      if (["contains", "not_contains", "starts_with", "ends_with"].includes(f.operator))
+        return f.value === "" ? "the pattern is empty" : "";
+      if (f.operator === "regex") return "";
+      if (f.value.trim() === "" && family !== "text") return "a value is needed";
+      return checkScalar(family, f.value);
+  }
+}
+
+/** toApiFilter is the filter as sent: values only where the operator takes them. */
+export function toApiFilter(f: Filter): Filter {
+  switch (arity(f.operator)) {
+    case "none":
+      return { column: f.column, operator: f.operator, value: "", value2: "" };
+    case "two":
+      return { column: f.column, operator: f.operator, value: f.value, value2: f.value2 };
+    default:
+      return { column: f.column, operator: f.operator, value: f.value, value2: "" };
+  }
+}
+
+/** describeFilter is the filter on one line, as its chip shows it: `wordCount between 1 and 9`. */
+export function describeFilter(f: Filter): string {
+  const label = OPERATOR_LABELS[f.operator as Operator] ?? f.operator;
+  switch (arity(f.operator)) {
+    case "none":
+      return `${f.column} ${label}`;
+    case "two":
+      return `${f.column} between ${f.value} and ${f.value2}`;
+    case "list":
+      return `${f.column} ${label} (${f.value})`;
+    default:
+      return `${f.column} ${label} ${f.value}`;
+  }
+}
+
+/**
+ * shortVector shortens a long JSON vector for its cell: the first numbers and how many there
+ * are, `[0.1, 0.2, 0.3, 0.4, …] (1,536 values)`. Short text and non-arrays (named vectors
+ * are objects) are cut at 60 characters; the cell's expand and copy give the full value.
+ */
+export function shortVector(text: string, keep = 4): string {
+  if (text.length <= 60) return text;
+  const t = text.trim();
+  if (!t.startsWith("[") || t.startsWith("[[") || t.startsWith("[{")) return `${t.slice(0, 57)}…`;
+  const parts = t.slice(1, t.endsWith("]") ? -1 : undefined).split(",");
+  return `[${parts.slice(0, keep).map((p) => p.trim()).join(", ")}, …] (${parts.length.toLocaleString("en-US")} values)`;
+}
