@@ -1,8 +1,10 @@
 // Command weaviate-demo runs a local weaviate-server with demo data for `make run`.
 //
 // It starts weaviate-server v1.35.2 (built by scripts/ensure-weaviate.sh) on 127.0.0.1, loads
-// the demo collections Article and Author when they do not exist yet (so edits made in the app
-// survive a restart when --data-dir is kept), prints one JSON line on stdout when the node is
+// the demo collections Article and Author (fixtures.LoadDemo) and the showcase Venue and Paper
+// (fixtures.LoadShowcase: 3,000 papers in 8 topic clusters, see docs/demo-data.md) when they do
+// not exist yet (so edits made in the app survive a restart when --data-dir is kept; loading
+// takes a few seconds the first time), prints one JSON line on stdout when the node is
 // ready, and stays in the foreground until SIGINT or SIGTERM, then stops the node. It has no
 // detach mode: the caller (the Makefile) backgrounds it. All logs go to stderr; stdout carries
 // only the JSON line.
@@ -20,7 +22,8 @@
 //	--verbose        copy the server's own log to stderr
 //
 // The JSON line: {"url":"http://127.0.0.1:8080","port":8080,"pid":1234,"serverPid":1240,
-// "variant":"anonymous","dataDir":"DIR","demoLoaded":true}, plus "apiKey" for the apikey
+// "variant":"anonymous","dataDir":"DIR","demoLoaded":true} (demoLoaded: this run created a demo
+// collection), plus "apiKey" for the apikey
 // variants (the caller needs it to connect; it is a local demo key) and "caCertFile" for the
 // TLS variants. "pid" is this process: send it SIGTERM to stop cleanly. "serverPid" is the
 // weaviate-server child, which dies with this process on Linux. Build the binary rather than
@@ -90,10 +93,17 @@ func run() error {
 	}
 	defer node.Stop()
 
-	loaded, err := fixtures.LoadDemo(startCtx, node)
+	loadCtx, cancelLoad := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancelLoad()
+	loaded, err := fixtures.LoadDemo(loadCtx, node)
 	if err != nil {
 		return fmt.Errorf("load demo data: %w", err)
 	}
+	showcase, err := fixtures.LoadShowcase(loadCtx, node)
+	if err != nil {
+		return fmt.Errorf("load the showcase (Venue, Paper): %w", err)
+	}
+	loaded = loaded || showcase
 	line, _ := json.Marshal(ready{URL: node.URL, Port: node.Port, PID: os.Getpid(), ServerPID: node.PID, Variant: variant.String(),
 		DataDir: node.DataDir, DemoLoaded: loaded, APIKey: node.APIKey, CACertFile: node.CACertFile})
 	fmt.Println(string(line))

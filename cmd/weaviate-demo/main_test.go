@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"app/internal/fixtures"
 	"app/internal/weaviatetest"
 )
 
@@ -58,11 +59,16 @@ func TestDemoPrintsOneJSONLineKeepsItsDataAndStopsOnSIGTERM(t *testing.T) {
 		if r.Port == 0 || r.PID != cmd.Process.Pid || r.ServerPID == 0 || r.DataDir != dir || r.DemoLoaded != wantLoaded {
 			t.Fatalf("run %d: ready line %+v", i+1, r)
 		}
-		resp, err := http.Get(r.URL + "/v1/schema/Article")
-		if err != nil || resp.StatusCode != http.StatusOK {
-			t.Fatalf("run %d: demo collection missing: %v %v", i+1, resp, err)
+		for _, class := range []string{"Article", "Author", "Venue", "Paper"} {
+			resp, err := http.Get(r.URL + "/v1/schema/" + class)
+			if err != nil || resp.StatusCode != http.StatusOK {
+				t.Fatalf("run %d: demo collection %s missing: %v %v", i+1, class, resp, err)
+			}
+			resp.Body.Close()
 		}
-		resp.Body.Close()
+		if got := paperCount(t, r.URL); got != fixtures.PaperCount {
+			t.Fatalf("run %d: %d papers, want %d", i+1, got, fixtures.PaperCount)
+		}
 		cmd.Process.Signal(syscall.SIGTERM)
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
@@ -78,6 +84,29 @@ func TestDemoPrintsOneJSONLineKeepsItsDataAndStopsOnSIGTERM(t *testing.T) {
 			t.Fatalf("run %d: server %d outlived the command", i+1, r.ServerPID)
 		}
 	}
+}
+
+// paperCount counts Paper through GraphQL Aggregate.
+func paperCount(t *testing.T, url string) int {
+	t.Helper()
+	resp, err := http.Post(url+"/v1/graphql", "application/json", strings.NewReader(`{"query":"{ Aggregate { Paper { meta { count } } } }"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Data struct {
+			Aggregate struct {
+				Paper []struct {
+					Meta struct{ Count int } `json:"meta"`
+				}
+			}
+		}
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || len(out.Data.Aggregate.Paper) != 1 {
+		t.Fatalf("aggregate Paper: %v %+v", err, out)
+	}
+	return out.Data.Aggregate.Paper[0].Meta.Count
 }
 
 // alive reports whether pid runs and is not a zombie.
