@@ -313,6 +313,144 @@ try {
     await page.screenshot({ path: join(artifacts, "e2e-article.png") });
   });
 
+  // Issue 14, the grid: typed filters, sort, paging and count, checked against what the real
+  // weaviate-server holds (read here with its own REST API, not through the app).
+  const held = await fetch(`http://${demoAddr}/v1/objects?class=Article&limit=100`)
+    .then((r) => r.json())
+    .then((d) => d.objects.map((o) => ({ id: o.id, ...o.properties })));
+  const articlePanel = page.locator('section.panel--table[aria-label="Article"]');
+  const articleGrid = articlePanel.getByRole("table", { name: "Rows of Article" });
+
+  /** shownIds waits until the range reads `want` rows of `want` and returns the uuids shown. */
+  async function shownIds(panel, grid, want) {
+    const range = want === 0 ? /^No rows( of 0)?$|^No rows: a filter cannot run$/ : new RegExp(`^Rows 1–${want} of ${want}$`);
+    await panel.locator(".grid-bar__range").filter({ hasText: range }).waitFor({ timeout: 20_000 });
+    return (await grid.locator("tbody tr.data-grid__row td:nth-child(2)").allInnerTexts()).map((t) => t.trim()).sort();
+  }
+
+  /** applyFilter opens the column's filter from its header, picks the operator, types the values and presses Enter. */
+  async function applyFilter(panel, column, operator, values = []) {
+    await panel.getByRole("button", { name: `Filter ${column}`, exact: true }).click();
+    const form = panel.getByRole("form", { name: "Edit filter" });
+    await form.getByRole("combobox", { name: "Operator" }).selectOption(operator);
+    const boxes = await form.getByRole("textbox").all();
+    for (let i = 0; i < values.length; i++) await boxes[i].fill(values[i]);
+    if (values.length > 0) await boxes[values.length - 1].press("Enter");
+    else await form.getByRole("button", { name: "Apply" }).click();
+    await form.waitFor({ state: "detached", timeout: 5_000 });
+    return form;
+  }
+
+  async function clearFilters(panel) {
+    await panel.getByRole("button", { name: "Clear filters" }).click();
+  }
+
+  const expectIds = (pred) => held.filter(pred).map((o) => o.id).sort();
+  for (const [label, column, operator, values, pred] of [
+    ["equals", "title", "equals", ["Jazz in Amsterdam"], (o) => o.title === "Jazz in Amsterdam"],
+    ["greater than on a number", "wordCount", "greater_than", ["2000"], (o) => o.wordCount > 2000],
+    ["less than on a date", "published", "less_than", ["2023-06-01T00:00:00Z"], (o) => Date.parse(o.published) < Date.parse("2023-06-01T00:00:00Z")],
+    ["contains", "title", "contains", ["kernel"], (o) => /kernel/i.test(o.title)],
+    ["in list on an array", "tags", "in", ["databases, ai"], (o) => (o.tags ?? []).some((t) => t === "databases" || t === "ai")],
+    ["between, both bounds inclusive", "wordCount", "between", ["1200", "1600"], (o) => o.wordCount >= 1200 && o.wordCount <= 1600],
+    ["is NULL", "summary", "is_null", [], (o) => o.summary === undefined || o.summary === null || o.summary === ""],
+    ["is empty", "tags", "is_empty", [], (o) => !o.tags || o.tags.length === 0],
+  ]) {
+    await check(`grid filter ${label}: ${column} shows exactly the rows weaviate-server holds`, async () => {
+      const want = expectIds(pred);
+      await applyFilter(articlePanel, column, operator, values);
+      const got = await shownIds(articlePanel, articleGrid, want.length);
+      assert(JSON.stringify(got) === JSON.stringify(want), `rows ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+      await clearFilters(articlePanel);
+      await shownIds(articlePanel, articleGrid, held.length);
+    });
+  }
+
+  await check("grid filters combine with AND", async () => {
+    const want = expectIds((o) => o.wordCount > 1000 && (o.tags ?? []).includes("programming"));
+    await applyFilter(articlePanel, "wordCount", "greater_than", ["1000"]);
+    await applyFilter(articlePanel, "tags", "in", ["programming"]);
+    const got = await shownIds(articlePanel, articleGrid, want.length);
+    assert(want.length > 0 && JSON.stringify(got) === JSON.stringify(want), `rows ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+    await clearFilters(articlePanel);
+    await shownIds(articlePanel, articleGrid, held.length);
+  });
+
+  /** refusal applies a filter that cannot run and returns the reason shown at its chip. */
+  async function refusal(panel, grid, column, operator, values, editorSays) {
+    await panel.getByRole("button", { name: `Filter ${column}`, exact: true }).click();
+    const form = panel.getByRole("form", { name: "Edit filter" });
+    await form.getByRole("combobox", { name: "Operator" }).selectOption(operator);
+    const boxes = await form.getByRole("textbox").all();
+    for (let i = 0; i < values.length; i++) await boxes[i].fill(values[i]);
+    if (editorSays) {
+      const said = await form.locator(".filter-editor__reason, .filter-editor__hint").allInnerTexts();
+      assert(said.some((t) => editorSays.test(t)), `the editor says ${JSON.stringify(said)}`);
+    }
+    await form.getByRole("button", { name: "Apply" }).click();
+    const alert = panel.getByRole("list", { name: "Filters" }).getByRole("alert");
+    await alert.waitFor({ timeout: 20_000 });
+    await panel.getByText("No rows: a filter cannot run", { exact: true }).waitFor({ timeout: 5_000 });
+    const n = await grid.locator("tbody tr.data-grid__row").count();
+    assert(n === 0, `${n} rows shown under a refused filter`);
+    return alert.innerText();
+  }
+
+  await check("grid: REGEX is explained as unavailable, and applied anyway it is refused with the reason and no rows", async () => {
+    const why = await refusal(articlePanel, articleGrid, "title", "regex", ["^Rust"], /no regular-expression filter/);
+    assert(/^Cannot run: Weaviate has no regular-expression filter/.test(why), `chip says ${JSON.stringify(why)}`);
+    await page.screenshot({ path: join(artifacts, "e2e-grid-refused.png") });
+    await clearFilters(articlePanel);
+    await shownIds(articlePanel, articleGrid, held.length);
+  });
+
+  await check("grid: a date that is not full RFC 3339 is refused with the reason and no rows", async () => {
+    const why = await refusal(articlePanel, articleGrid, "published", "less_than", ["2024-01-01"], /RFC 3339/);
+    assert(why.includes('"2024-01-01" is not a full RFC 3339 timestamp'), `chip says ${JSON.stringify(why)}`);
+    await clearFilters(articlePanel);
+    await shownIds(articlePanel, articleGrid, held.length);
+  });
+
+  await check("grid: sort by header click (ascending, descending) follows the database's order", async () => {
+    const counts = held.map((o) => o.wordCount).sort((a, b) => a - b);
+    const header = articleGrid.locator("thead th").filter({ has: page.getByRole("button", { name: /^Sort by wordCount/ }) });
+    const col = (await articleGrid.locator("thead th").evaluateAll((ths) => ths.map((th) => th.querySelector(".data-grid__name")?.firstChild?.textContent ?? ""))).indexOf("wordCount");
+    const shown = async () => (await articleGrid.locator(`tbody tr.data-grid__row td:nth-child(${col + 1})`).allInnerTexts()).map(Number);
+    await articlePanel.getByRole("button", { name: /^Sort by wordCount/ }).click();
+    await header.and(page.locator('[aria-sort="ascending"]')).waitFor({ timeout: 10_000 });
+    await articlePanel.locator(".grid-bar__range").filter({ hasText: /^Rows 1–10 of 10$/ }).waitFor({ timeout: 10_000 });
+    let got = await shown();
+    assert(JSON.stringify(got) === JSON.stringify(counts), `ascending ${JSON.stringify(got)}, want ${JSON.stringify(counts)}`);
+    await articlePanel.getByRole("button", { name: /^Sort by wordCount/ }).press("Enter");
+    await header.and(page.locator('[aria-sort="descending"]')).waitFor({ timeout: 10_000 });
+    await articlePanel.locator(".grid-bar__range").filter({ hasText: /^Rows 1–10 of 10$/ }).waitFor({ timeout: 10_000 });
+    got = await shown();
+    assert(JSON.stringify(got) === JSON.stringify([...counts].reverse()), `descending ${JSON.stringify(got)}`);
+    await articlePanel.getByRole("button", { name: /^Sort by wordCount/ }).click(); // off
+    await header.and(page.locator('[aria-sort="none"]')).waitFor({ timeout: 10_000 });
+  });
+
+  await check("grid: a page size choice reads the rows again from row 1, with the database's count", async () => {
+    await articlePanel.getByRole("combobox", { name: "Rows per page" }).selectOption("50");
+    await articlePanel.locator(".grid-bar__range").filter({ hasText: /^Rows 1–10 of 10$/ }).waitFor({ timeout: 10_000 });
+    const next = articlePanel.getByRole("button", { name: "Next ›" });
+    assert(await next.isDisabled(), "Next is enabled on the last page");
+    await articlePanel.getByRole("combobox", { name: "Rows per page" }).selectOption("100");
+  });
+
+  await check("grid: on Author (no indexNullState) is NULL is explained as unavailable and refused with the reason", async () => {
+    await demo.getByRole("group").getByRole("treeitem", { name: "Author" }).click();
+    await page.getByRole("tab", { name: "Author", selected: true }).waitFor({ timeout: 5_000 });
+    const panel = page.locator('section.panel--table[aria-label="Author"]');
+    const grid = panel.getByRole("table", { name: "Rows of Author" });
+    await grid.waitFor({ timeout: 30_000 });
+    const why = await refusal(panel, grid, "name", "is_null", [], /need indexNullState, which Author does not enable/);
+    assert(why.includes("indexNullState") && why.includes("Author"), `chip says ${JSON.stringify(why)}`);
+    await page.screenshot({ path: join(artifacts, "e2e-grid-author-refused.png") });
+    await clearFilters(panel);
+    await panel.locator(".grid-bar__range").filter({ hasText: /^Rows 1–4 of 4$/ }).waitFor({ timeout: 20_000 });
+  });
+
   await check("a connection saved with the CLI while the window is open appears without a reload", async () => {
     execFileSync(cli, ["--config-dir", configDir, "connection", "add", "--name", "Added Later", "--host", "127.0.0.1", "--port", unreachablePort], {
       env: { ...process.env, APP_KEYRING_BACKEND: "file", APP_KEYRING_PASSWORD: "test" },

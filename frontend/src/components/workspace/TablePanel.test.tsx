@@ -1,12 +1,16 @@
-import { act, render, screen, within } from "@testing-library/react";
+import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
-import { ApiProvider, type ExplorerApi, type Grid } from "../../api";
-import { connection, deferred, fakeApi, grid } from "../../test/fakeApi";
+import { ApiProvider, type BrowseRequest, type ExplorerApi, type Grid } from "../../api";
+import { articleColumns, column, connection, deferred, demoRows, fakeApi, grid, tableInfo } from "../../test/fakeApi";
 import { TablePanel } from "./TablePanel";
 
-function renderPanel(explorer: Partial<ExplorerApi> = {}, count?: number | null) {
-  const api = fakeApi(async () => [], explorer);
+function renderPanel(explorer: Partial<ExplorerApi> = {}, count?: number | null, copy?: (t: string) => Promise<void>) {
+  const api = fakeApi(
+    async () => [],
+    { browse: vi.fn(async () => grid(demoRows)), count: vi.fn(async () => ({ count: 2, refused: null })), ...explorer },
+    { copy },
+  );
   render(
     <ApiProvider api={api}>
       <TablePanel connection={connection({ id: "demo", name: "Demo Weaviate" })} table="Article" count={count} />
@@ -15,14 +19,18 @@ function renderPanel(explorer: Partial<ExplorerApi> = {}, count?: number | null)
   return api;
 }
 
+const req = (over: Partial<BrowseRequest> = {}): BrowseRequest => ({ offset: 0, limit: 100, filters: [], sort: [], ...over });
+
+const dateColumns = [...articleColumns.slice(0, 4), column("published", { type: "date", filterable: ["equals", "less_than", "between", "is_null", "is_not_null"] }), articleColumns[4]];
+
 describe("table tab", () => {
   it("shows a loading state, then the columns and a read-only grid with uuid first and vector last", async () => {
     const page = deferred<Grid>();
-    const api = renderPanel({ browseTable: vi.fn(() => page.promise) }, 10);
+    const api = renderPanel({ browse: vi.fn(() => page.promise) }, 10);
     expect(screen.getByRole("status")).toHaveTextContent("Loading Article");
-    expect(api.explorer.browseTable).toHaveBeenCalledWith("demo", "Article", 0, 100);
+    expect(api.explorer.browse).toHaveBeenCalledWith("demo", "Article", req());
 
-    await act(async () => page.resolve((await fakeApi(async () => []).explorer.browseTable("demo", "Article", 0, 100))));
+    await act(async () => page.resolve(grid(demoRows)));
     const table = screen.getByRole("table", { name: "Rows of Article" });
     const headers = within(table).getAllByRole("columnheader").slice(1); // after the row-number gutter
     expect(headers[0]).toHaveTextContent(/^uuid/);
@@ -36,7 +44,7 @@ describe("table tab", () => {
 
     const columns = screen.getByRole("list", { name: "Columns" });
     expect(within(columns).getAllByRole("listitem")[0]).toHaveTextContent("uuiduuidkeyread-only");
-    expect(screen.getByText("Rows 1–2 of 10")).toBeInTheDocument();
+    expect(await screen.findByText("Rows 1–2 of 2")).toBeInTheDocument();
     expect(screen.getByText(/Demo Weaviate · 10 rows/)).toBeInTheDocument();
   });
 
@@ -44,7 +52,7 @@ describe("table tab", () => {
     let fail = true;
     const describeTable = vi.fn(async () => {
       if (fail) throw "unsupported: collection Article has multi-tenancy enabled and the grid cannot name a tenant";
-      return (await fakeApi(async () => []).explorer.describeTable("demo", "Article"));
+      return tableInfo("Article");
     });
     renderPanel({ describeTable });
     const alert = await screen.findByRole("alert");
@@ -55,41 +63,233 @@ describe("table tab", () => {
     expect(await screen.findByRole("table", { name: "Rows of Article" })).toBeInTheDocument();
   });
 
-  it("pages forward and back by 100 rows, and shows the paging notice", async () => {
+  it("pages forward and back, and explains the 10,000-row stop where paging stops", async () => {
     const row = (i: number) => [`id-${i}`, `t${i}`, `${i}`, "[]", "[0]"];
-    const browseTable = vi.fn(async (_id: string, _t: string, offset: number) =>
+    const browse = vi.fn(async (_id: string, _t: string, r: BrowseRequest) =>
       grid(
-        Array.from({ length: offset === 0 ? 100 : 3 }, (_, i) => row(offset + i)),
-        offset === 0
-          ? { offset, hasMore: true }
-          : { offset, hasMore: false, notice: "Paging stops at row 10,000" },
+        Array.from({ length: r.offset === 0 ? 100 : 3 }, (_, i) => row(r.offset + i)),
+        r.offset === 0 ? { offset: r.offset, hasMore: true } : { offset: r.offset, hasMore: false, notice: "Paging stops at row 10,000" },
       ),
     );
-    renderPanel({ browseTable });
+    renderPanel({ browse, count: async () => ({ count: 20000, refused: null }) });
     await screen.findByRole("table");
     const next = screen.getByRole("button", { name: "Next ›" });
     const prev = screen.getByRole("button", { name: "‹ Previous" });
     expect(prev).toBeDisabled();
+    expect(await screen.findByText("Rows 1–100 of 20,000")).toBeInTheDocument();
     await userEvent.click(next);
-    expect(browseTable).toHaveBeenLastCalledWith("demo", "Article", 100, 100);
-    expect(await screen.findByText("Rows 101–103")).toBeInTheDocument();
-    expect(screen.getByText("Paging stops at row 10,000")).toBeInTheDocument();
+    expect(browse).toHaveBeenLastCalledWith("demo", "Article", req({ offset: 100 }));
+    expect(await screen.findByText("Rows 101–103 of 20,000")).toBeInTheDocument();
+    const notice = screen.getByRole("note");
+    expect(notice).toHaveTextContent("Paging stops at row 10,000");
     expect(next).toBeDisabled();
+    expect(next).toHaveAttribute("aria-describedby", notice.id);
     expect(within(screen.getByRole("table")).getAllByRole("row")[1]).toHaveTextContent(/^101/);
     await userEvent.click(prev);
-    expect(browseTable).toHaveBeenLastCalledWith("demo", "Article", 0, 100);
-    expect(await screen.findByText("Rows 1–100")).toBeInTheDocument();
+    expect(browse).toHaveBeenLastCalledWith("demo", "Article", req());
+    expect(await screen.findByText("Rows 1–100 of 20,000")).toBeInTheDocument();
   });
 
   it("a page that fails keeps the current rows and says why", async () => {
-    const browseTable = vi.fn(async (_id: string, _t: string, offset: number) => {
-      if (offset > 0) throw "unavailable: the connection is not open: connect to it first";
+    const browse = vi.fn(async (_id: string, _t: string, r: BrowseRequest) => {
+      if (r.offset > 0) throw "unavailable: the connection is not open: connect to it first";
       return grid([["id-1", "t", "1", "[]", "[0]"]], { hasMore: true });
     });
-    renderPanel({ browseTable });
+    renderPanel({ browse });
     await screen.findByRole("table");
     await userEvent.click(screen.getByRole("button", { name: "Next ›" }));
     expect(await screen.findByRole("alert")).toHaveTextContent("the connection is not open: connect to it first");
-    expect(screen.getByText("Rows 1–1")).toBeInTheDocument();
+    expect(screen.getByText(/^Rows 1–1/)).toBeInTheDocument();
+  });
+
+  it("the page size choice reads that many rows from the start", async () => {
+    const api = renderPanel();
+    await screen.findByRole("table");
+    await userEvent.selectOptions(screen.getByRole("combobox", { name: "Rows per page" }), "250");
+    await waitFor(() => expect(api.explorer.browse).toHaveBeenLastCalledWith("demo", "Article", req({ limit: 250 })));
+  });
+
+  it("adds a filter from the keyboard: column, operator, value, Enter; the rows and the count follow it", async () => {
+    const count = vi.fn(async (_id: string, _t: string, f: unknown[]) => ({ count: f.length ? 1 : 2, refused: null }));
+    const api = renderPanel({ count });
+    await screen.findByRole("table");
+    await userEvent.click(screen.getByRole("button", { name: "+ Filter" }));
+    const editor = screen.getByRole("form", { name: "Edit filter" });
+    expect(within(editor).getByRole("combobox", { name: "Column" })).toHaveFocus();
+    await userEvent.selectOptions(within(editor).getByRole("combobox", { name: "Column" }), "wordCount");
+    const ops = within(editor).getByRole("combobox", { name: "Operator" });
+    const labels = within(ops)
+      .getAllByRole("option")
+      .map((o) => o.textContent);
+    expect(labels).toEqual([
+      "equals",
+      "not equals",
+      "greater than",
+      "greater or equal",
+      "less than",
+      "less or equal",
+      "in list",
+      "not in list",
+      "between",
+      "is NULL",
+      "is not NULL",
+      "REGEX (unavailable)",
+    ]);
+    await userEvent.selectOptions(ops, "greater_than");
+    await userEvent.type(within(editor).getByRole("textbox", { name: "Value" }), "x");
+    expect(within(editor).getByText('"x" is not an integer')).toBeInTheDocument();
+    await userEvent.clear(within(editor).getByRole("textbox", { name: "Value" }));
+    await userEvent.type(within(editor).getByRole("textbox", { name: "Value" }), "1000{Enter}");
+    const f = { column: "wordCount", operator: "greater_than", value: "1000", value2: "" };
+    await waitFor(() => expect(api.explorer.browse).toHaveBeenLastCalledWith("demo", "Article", req({ filters: [f] })));
+    expect(count).toHaveBeenLastCalledWith("demo", "Article", [f]);
+    expect(screen.queryByRole("form", { name: "Edit filter" })).not.toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Edit filter wordCount greater than 1000" })).toBeInTheDocument();
+    expect(await screen.findByText("Rows 1–2 of 1")).toBeInTheDocument();
+
+    // a second filter is ANDed; removing one keeps the other
+    await userEvent.click(screen.getByRole("button", { name: "Filter title" }));
+    const ed2 = screen.getByRole("form", { name: "Edit filter" });
+    await userEvent.selectOptions(within(ed2).getByRole("combobox", { name: "Operator" }), "contains");
+    await userEvent.type(within(ed2).getByRole("textbox", { name: "Value" }), "kernel{Enter}");
+    const g = { column: "title", operator: "contains", value: "kernel", value2: "" };
+    await waitFor(() => expect(api.explorer.browse).toHaveBeenLastCalledWith("demo", "Article", req({ filters: [f, g] })));
+    expect(screen.getByText("all must hold (AND)")).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Remove filter wordCount greater than 1000" }));
+    await waitFor(() => expect(api.explorer.browse).toHaveBeenLastCalledWith("demo", "Article", req({ filters: [g] })));
+  });
+
+  it("Escape closes the editor without filtering", async () => {
+    const api = renderPanel();
+    await screen.findByRole("table");
+    await userEvent.click(screen.getByRole("button", { name: "+ Filter" }));
+    await userEvent.keyboard("{Escape}");
+    expect(screen.queryByRole("form", { name: "Edit filter" })).not.toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "+ Filter" })).toHaveFocus();
+    expect(api.explorer.browse).toHaveBeenCalledTimes(1);
+  });
+
+  it("explains REGEX and, without indexNullState / indexPropertyLength, the null and empty operators", async () => {
+    // what the driver lists for text when the collection has neither index
+    const textOps = ["equals", "not_equals", "contains", "not_contains", "starts_with", "ends_with", "in", "not_in"];
+    const info = tableInfo(
+      "Article",
+      articleColumns.map((c) => (c.name === "title" ? { ...c, filterable: textOps } : c)),
+    );
+    info.settings = { ...info.settings, indexNullState: false, indexPropertyLength: false };
+    renderPanel({ describeTable: async () => info });
+    await screen.findByRole("table");
+    await userEvent.click(screen.getByRole("button", { name: "Filter title" }));
+    const editor = screen.getByRole("form", { name: "Edit filter" });
+    const ops = within(editor).getByRole("combobox", { name: "Operator" });
+    expect(within(ops).getByRole("option", { name: "is NULL (unavailable)" })).toBeInTheDocument();
+    expect(within(ops).getByRole("option", { name: "is empty (unavailable)" })).toBeInTheDocument();
+    expect(within(ops).queryByRole("option", { name: "greater than" })).not.toBeInTheDocument();
+    await userEvent.selectOptions(ops, "is_null");
+    expect(within(editor).getByRole("note")).toHaveTextContent(
+      "Unavailable: is NULL / is not NULL need indexNullState, which Article does not enable",
+    );
+    await userEvent.selectOptions(ops, "regex");
+    expect(within(editor).getByRole("note")).toHaveTextContent("Weaviate has no regular-expression filter");
+  });
+
+  it("a filter the database refuses shows its reason at the filter, and no rows", async () => {
+    const browse = vi.fn(async (_id: string, _t: string, r: BrowseRequest) =>
+      r.filters.length === 0
+        ? grid(demoRows)
+        : grid([], {
+            refused: {
+              index: 0,
+              column: "title",
+              operator: "regex",
+              reason: "Weaviate has no regular-expression filter; use contains",
+              message: "the filter title regex cannot run: Weaviate has no regular-expression filter; use contains",
+            },
+          }),
+    );
+    const count = vi.fn(async () => ({ count: null, refused: { index: 0, column: "title", operator: "regex", reason: "x", message: "x" } }));
+    renderPanel({ browse, count });
+    await screen.findByRole("table");
+    await userEvent.click(screen.getByRole("button", { name: "Filter title" }));
+    const editor = screen.getByRole("form", { name: "Edit filter" });
+    await userEvent.selectOptions(within(editor).getByRole("combobox", { name: "Operator" }), "regex");
+    await userEvent.type(within(editor).getByRole("textbox", { name: "Value" }), "^Rust{Enter}");
+    const chips = screen.getByRole("list", { name: "Filters" });
+    const alert = await within(chips).findByRole("alert");
+    expect(alert).toHaveTextContent("Cannot run: Weaviate has no regular-expression filter; use contains");
+    expect(within(screen.getByRole("table")).getAllByRole("row")).toHaveLength(1); // the header only
+    expect(screen.getByText(/the filter above cannot run, so nothing is shown/)).toBeInTheDocument();
+    expect(screen.getByText("No rows: a filter cannot run")).toBeInTheDocument();
+  });
+
+  it("the date picker writes a full RFC 3339 timestamp", async () => {
+    const api = renderPanel({
+      describeTable: async () => tableInfo("Article", dateColumns),
+      browse: vi.fn(async () => grid([["id-1", "t", "1", "[]", "2024-01-15T10:30:00Z", "[0]"]], { columns: dateColumns })),
+    });
+    await screen.findByRole("table");
+    await userEvent.click(screen.getByRole("button", { name: "Filter published" }));
+    const editor = screen.getByRole("form", { name: "Edit filter" });
+    await userEvent.selectOptions(within(editor).getByRole("combobox", { name: "Operator" }), "less_than");
+    fireEvent.change(within(editor).getByLabelText("Value: pick a date and time (UTC)"), { target: { value: "2024-01-01T00:00" } });
+    expect(within(editor).getByRole("textbox", { name: "Value" })).toHaveValue("2024-01-01T00:00:00Z");
+    await userEvent.click(within(editor).getByRole("button", { name: "Apply" }));
+    await waitFor(() =>
+      expect(api.explorer.browse).toHaveBeenLastCalledWith(
+        "demo",
+        "Article",
+        req({ filters: [{ column: "published", operator: "less_than", value: "2024-01-01T00:00:00Z", value2: "" }] }),
+      ),
+    );
+  });
+
+  it("sorts by header click and Enter: ascending, descending, off", async () => {
+    const api = renderPanel();
+    await screen.findByRole("table");
+    const sortBtn = () => screen.getByRole("button", { name: /^Sort by wordCount/ });
+    await userEvent.click(sortBtn());
+    await waitFor(() => expect(api.explorer.browse).toHaveBeenLastCalledWith("demo", "Article", req({ sort: [{ column: "wordCount", descending: false }] })));
+    expect(screen.getByRole("columnheader", { name: /wordCount/ })).toHaveAttribute("aria-sort", "ascending");
+    sortBtn().focus();
+    await userEvent.keyboard("{Enter}");
+    await waitFor(() => expect(api.explorer.browse).toHaveBeenLastCalledWith("demo", "Article", req({ sort: [{ column: "wordCount", descending: true }] })));
+    expect(screen.getByRole("columnheader", { name: /wordCount/ })).toHaveAttribute("aria-sort", "descending");
+    await userEvent.click(sortBtn());
+    await waitFor(() => expect(api.explorer.browse).toHaveBeenLastCalledWith("demo", "Article", req()));
+    // tags (an array) and the vector do not sort
+    expect(screen.queryByRole("button", { name: /^Sort by tags/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: /^Sort by vector/ })).not.toBeInTheDocument();
+  });
+
+  it("null and empty text look different; a long vector is shortened, expanded and copied whole", async () => {
+    const vector = JSON.stringify(Array.from({ length: 1536 }, (_, i) => i / 1000));
+    const copy = vi.fn(async () => {});
+    renderPanel({ browse: async () => grid([["id-1", "", null, "[]", vector]]) }, undefined, copy);
+    const table = await screen.findByRole("table");
+    const row = within(table).getAllByRole("row")[1];
+    expect(within(row).getByText('""')).toHaveClass("cell-empty");
+    expect(within(row).getByText("null")).toHaveClass("cell-null");
+    expect(row).toHaveTextContent("[0, 0.001, 0.002, 0.003, …] (1,536 values)");
+    expect(row.textContent?.length).toBeLessThan(300);
+    await userEvent.click(within(row).getByRole("button", { name: "Show the full vector of row 1" }));
+    const viewer = screen.getByRole("region", { name: "vector of row 1" });
+    expect(viewer).toHaveTextContent("1,536 values");
+    expect(within(viewer).getByText(vector)).toBeInTheDocument();
+    await userEvent.click(within(viewer).getByRole("button", { name: "Copy" }));
+    expect(copy).toHaveBeenCalledWith(vector);
+    expect(await within(viewer).findByRole("button", { name: "Copied" })).toBeInTheDocument();
+    await userEvent.keyboard("{Escape}");
+    expect(screen.queryByRole("region", { name: "vector of row 1" })).not.toBeInTheDocument();
+  });
+
+  it("a page of 1,000 rows with 1,536-dimension vectors renders only the rows in view", async () => {
+    const vector = JSON.stringify(Array.from({ length: 1536 }, () => 0.123456));
+    const rows = Array.from({ length: 1000 }, (_, i) => [`id-${i}`, `t${i}`, `${i}`, "[]", vector]);
+    renderPanel({ browse: async () => grid(rows, { hasMore: true }) });
+    const table = await screen.findByRole("table");
+    const shown = within(table).getAllByRole("row").length - 1;
+    expect(shown).toBeGreaterThan(10);
+    expect(shown).toBeLessThan(100);
+    expect(table).toHaveAttribute("aria-rowcount", "1001");
   });
 });

@@ -1,8 +1,27 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { parseApiError, useApi, type ApiError, type Grid, type TableInfo } from "../../api";
+import { parseApiError, useApi, type ApiError, type Filter, type FilterRefusal, type Grid, type Sort, type TableInfo } from "../../api";
+import { toApiFilter } from "../grid/filterModel";
 
-/** PAGE_SIZE is the number of rows the grid reads at a time. */
+/** PAGE_SIZE is the number of rows the grid reads at a time until the user picks another. */
 export const PAGE_SIZE = 100;
+
+/** The page sizes offered (the backend reads at most 1,000 rows a call). */
+export const PAGE_SIZES = [50, 100, 250, 500, 1000] as const;
+
+/** What the grid asks for: filters (ANDed), sort, and the window. */
+export interface GridQuery {
+  filters: Filter[];
+  sort: Sort[];
+  offset: number;
+  pageSize: number;
+}
+
+/** The row count of the current filters (the database's Aggregate). */
+export type CountState =
+  | { status: "loading" }
+  | { status: "ready"; count: number }
+  | { status: "refused"; refused: FilterRefusal }
+  | { status: "error"; error: ApiError };
 
 /** A table tab is in exactly one of these states. */
 export type TablePageState =
@@ -10,48 +29,86 @@ export type TablePageState =
   | { status: "error"; error: ApiError }
   | { status: "ready"; info: TableInfo; grid: Grid; paging: boolean; pageError: ApiError | null };
 
+function request(q: GridQuery) {
+  return { offset: Math.max(0, q.offset), limit: q.pageSize, filters: q.filters.map(toApiFilter), sort: q.sort };
+}
+
+const firstQuery: GridQuery = { filters: [], sort: [], offset: 0, pageSize: PAGE_SIZE };
+
 /**
- * useTablePage loads a table's description and its first page of rows together, then pages
- * on request (keeping the current page on screen while the next one loads).
+ * useTablePage loads a table's description and its first page of rows together, then reads
+ * pages for the query (filters, sort, page size, offset) as it changes, keeping the current
+ * page on screen while the next one loads. The row count follows the filters.
  */
 export function useTablePage(connectionId: string, table: string) {
   const api = useApi();
   const [state, setState] = useState<TablePageState>({ status: "loading" });
+  const [query, setQuery] = useState<GridQuery>(firstQuery);
+  const [count, setCount] = useState<CountState>({ status: "loading" });
   const generation = useRef(0);
+  const countGeneration = useRef(0);
+  const queryRef = useRef(query);
+  queryRef.current = query;
 
-  const load = useCallback(async () => {
-    const mine = ++generation.current;
-    setState({ status: "loading" });
-    try {
-      const [info, grid] = await Promise.all([
-        api.explorer.describeTable(connectionId, table),
-        api.explorer.browseTable(connectionId, table, 0, PAGE_SIZE),
-      ]);
-      if (mine === generation.current) setState({ status: "ready", info, grid, paging: false, pageError: null });
-    } catch (reason) {
-      if (mine === generation.current) setState({ status: "error", error: parseApiError(reason) });
-    }
-  }, [api, connectionId, table]);
-
-  const page = useCallback(
-    async (offset: number) => {
-      const mine = ++generation.current;
-      setState((s) => (s.status === "ready" ? { ...s, paging: true, pageError: null } : s));
+  const recount = useCallback(
+    async (filters: Filter[]) => {
+      const mine = ++countGeneration.current;
+      setCount({ status: "loading" });
       try {
-        const grid = await api.explorer.browseTable(connectionId, table, Math.max(0, offset), PAGE_SIZE);
-        if (mine === generation.current)
-          setState((s) => (s.status === "ready" ? { ...s, grid, paging: false } : s));
+        const c = await api.explorer.count(connectionId, table, filters.map(toApiFilter));
+        if (mine !== countGeneration.current) return;
+        if (c.refused) setCount({ status: "refused", refused: c.refused });
+        else setCount({ status: "ready", count: c.count ?? 0 });
       } catch (reason) {
-        if (mine === generation.current)
-          setState((s) => (s.status === "ready" ? { ...s, paging: false, pageError: parseApiError(reason) } : s));
+        if (mine === countGeneration.current) setCount({ status: "error", error: parseApiError(reason) });
       }
     },
     [api, connectionId, table],
   );
 
+  const load = useCallback(async () => {
+    const mine = ++generation.current;
+    const q = { ...queryRef.current, offset: 0 };
+    setState({ status: "loading" });
+    setQuery(q);
+    void recount(q.filters);
+    try {
+      const [info, grid] = await Promise.all([
+        api.explorer.describeTable(connectionId, table),
+        api.explorer.browse(connectionId, table, request(q)),
+      ]);
+      if (mine === generation.current) setState({ status: "ready", info, grid, paging: false, pageError: null });
+    } catch (reason) {
+      if (mine === generation.current) setState({ status: "error", error: parseApiError(reason) });
+    }
+  }, [api, connectionId, table, recount]);
+
+  /** run reads the page of q, keeping the rows on screen until it arrives. */
+  const run = useCallback(
+    async (q: GridQuery, filtersChanged: boolean) => {
+      const mine = ++generation.current;
+      setQuery(q);
+      if (filtersChanged) void recount(q.filters);
+      setState((s) => (s.status === "ready" ? { ...s, paging: true, pageError: null } : s));
+      try {
+        const grid = await api.explorer.browse(connectionId, table, request(q));
+        if (mine === generation.current) setState((s) => (s.status === "ready" ? { ...s, grid, paging: false } : s));
+      } catch (reason) {
+        if (mine === generation.current)
+          setState((s) => (s.status === "ready" ? { ...s, paging: false, pageError: parseApiError(reason) } : s));
+      }
+    },
+    [api, connectionId, table, recount],
+  );
+
+  const page = useCallback((offset: number) => run({ ...queryRef.current, offset: Math.max(0, offset) }, false), [run]);
+  const setFilters = useCallback((filters: Filter[]) => run({ ...queryRef.current, filters, offset: 0 }, true), [run]);
+  const setSort = useCallback((sort: Sort[]) => run({ ...queryRef.current, sort, offset: 0 }, false), [run]);
+  const setPageSize = useCallback((pageSize: number) => run({ ...queryRef.current, pageSize, offset: 0 }, false), [run]);
+
   useEffect(() => {
     void load();
   }, [load]);
 
-  return { state, reload: load, page };
+  return { state, query, count, reload: load, page, setFilters, setSort, setPageSize };
 }
