@@ -501,6 +501,25 @@ try {
     await page.screenshot({ path: join(artifacts, "e2e-dark.png") });
   });
 
+  await check("the grid follows the dark theme (header, filter editor and a refusal use the theme's colours)", async () => {
+    await page.getByRole("tab", { name: "Article" }).click();
+    await articleGrid.waitFor({ timeout: 10_000 });
+    const th = await articleGrid.locator("thead th").first().evaluate((e) => getComputedStyle(e).backgroundColor);
+    assert(th === "rgb(17, 18, 22)", `header background is ${th}`);
+    await applyFilter(articlePanel, "wordCount", "greater_or_equal", ["2000"]);
+    await shownIds(articlePanel, articleGrid, held.filter((o) => o.wordCount >= 2000).length);
+    await articlePanel.getByRole("button", { name: "Filter title", exact: true }).click();
+    const form = articlePanel.getByRole("form", { name: "Edit filter" });
+    await form.getByRole("combobox", { name: "Operator" }).selectOption("regex");
+    const bg = await form.evaluate((e) => getComputedStyle(e).backgroundColor);
+    assert(bg === "rgb(27, 28, 33)", `filter editor background is ${bg}`);
+    await page.screenshot({ path: join(artifacts, "e2e-grid-dark.png") });
+    await page.keyboard.press("Escape");
+    await form.waitFor({ state: "detached", timeout: 5_000 });
+    await clearFilters(articlePanel);
+    await shownIds(articlePanel, articleGrid, held.length);
+  });
+
   // Issue 11: Settings, MCP server.
   await check("Settings shows where the MCP server runs, and turning off Require a token applies at once", async () => {
     await page.keyboard.press("Control+,");

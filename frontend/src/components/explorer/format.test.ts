@@ -26,7 +26,8 @@ describe("explorer formatting", () => {
   it.each([
     [0, 100, undefined, "Rows 1–100"],
     [100, 100, 10050, "Rows 101–200 of 10,050"],
-    [0, 0, 0, "No rows of 0"],
+    [0, 0, 0, "No rows"],
+    [0, 0, 5, "No rows of 5"],
     [200, 0, null, "No rows from row 201"],
   ])("rowRange(%d, %d, %s) = %s", (offset, rows, total, want) => {
     expect(rowRange(offset, rows, total)).toBe(want);

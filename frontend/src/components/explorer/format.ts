@@ -20,6 +20,7 @@ export function formatCount(n: number): string {
 /** rowRange is the "Rows 1–100" label of a page. */
 export function rowRange(offset: number, rows: number, total?: number | null): string {
   const of = total !== undefined && total !== null ? ` of ${formatCount(total)}` : "";
+  if (rows === 0 && total === 0) return "No rows";
   if (rows === 0) return `No rows${offset > 0 ? ` from row ${formatCount(offset + 1)}` : ""}${of}`;
   return `Rows ${formatCount(offset + 1)}–${formatCount(offset + rows)}${of}`;
 }
