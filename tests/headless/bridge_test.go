@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -38,8 +39,26 @@ type stdio struct {
 	cmd    *exec.Cmd
 	in     io.WriteCloser
 	lines  chan map[string]any
-	stderr *bytes.Buffer
+	stderr *syncBuffer
 	exited chan error
+}
+
+// syncBuffer is a bytes.Buffer the test reads while the child's stderr is copied into it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 func startBridge(t *testing.T, dir string) *stdio {
@@ -47,7 +66,7 @@ func startBridge(t *testing.T, dir string) *stdio {
 	cmd := bridgeCmd(dir, false)
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
-	s := &stdio{cmd: cmd, in: in, lines: make(chan map[string]any, 64), stderr: &bytes.Buffer{}, exited: make(chan error, 1)}
+	s := &stdio{cmd: cmd, in: in, lines: make(chan map[string]any, 64), stderr: &syncBuffer{}, exited: make(chan error, 1)}
 	cmd.Stderr = s.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
