@@ -315,9 +315,9 @@ try {
 
   // Issue 14, the grid: typed filters, sort, paging and count, checked against what the real
   // weaviate-server holds (read here with its own REST API, not through the app).
-  const held = await fetch(`http://${demoAddr}/v1/objects?class=Article&limit=100`)
+  const held = await fetch(`http://${demoAddr}/v1/objects?class=Article&limit=100&include=vector`)
     .then((r) => r.json())
-    .then((d) => d.objects.map((o) => ({ id: o.id, ...o.properties })));
+    .then((d) => d.objects.map((o) => ({ id: o.id, vector: o.vector, ...o.properties })));
   const articlePanel = page.locator('section.panel--table[aria-label="Article"]');
   const articleGrid = articlePanel.getByRole("table", { name: "Rows of Article" });
 
@@ -436,6 +436,18 @@ try {
     const next = articlePanel.getByRole("button", { name: "Next ›" });
     assert(await next.isDisabled(), "Next is enabled on the last page");
     await articlePanel.getByRole("combobox", { name: "Rows per page" }).selectOption("100");
+  });
+
+  await check("grid: a vector cell expands to the full vector weaviate-server holds", async () => {
+    const first = articleGrid.locator("tbody tr.data-grid__row").first();
+    const id = (await first.locator("td").nth(1).innerText()).trim();
+    await first.getByRole("button", { name: "Show the full vector of row 1" }).click();
+    const viewer = articlePanel.getByRole("region", { name: "vector of row 1" });
+    const full = JSON.parse(await viewer.locator("pre").innerText());
+    const want = held.find((o) => o.id === id)?.vector;
+    assert(JSON.stringify(full) === JSON.stringify(want), `expanded ${JSON.stringify(full)}, the node holds ${JSON.stringify(want)}`);
+    await viewer.getByRole("button", { name: "Close the full value" }).click();
+    await viewer.waitFor({ state: "detached", timeout: 5_000 });
   });
 
   await check("grid: on Author (no indexNullState) is NULL is explained as unavailable and refused with the reason", async () => {
