@@ -1,0 +1,133 @@
+package headless
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"app/internal/weaviatenode"
+	"app/internal/weaviatetest"
+)
+
+// ARCHITECTURE.md 3, Approvals: with no window, a write that needs the app's dialog is asked
+// at the terminal `app --headless` runs in (here a real pseudo-terminal, through script(1)):
+// y runs it, anything else denies it.
+func TestHeadlessAsksAtItsTerminal(t *testing.T) {
+	weaviatetest.RequireBinary(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	node := weaviatetest.Start(t, weaviatenode.Anonymous)
+	if err := node.DoJSON(ctx, http.MethodPost, "/v1/schema", map[string]any{
+		"class": "Note", "vectorizer": "none",
+		"properties": []any{map[string]any{"name": "body", "dataType": []string{"text"}}},
+	}, nil); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	dev := publishDev(t, "1.0.0")
+	if _, stderr, err := run(t, env(dev.Env()...), "", "--config-dir", dir, "plugin", "install", "weaviate"); err != nil {
+		t.Fatalf("plugin install: %v: %s", err, stderr)
+	}
+	if _, stderr, err := run(t, env(), "", "--config-dir", dir, "connection", "add", "--name", "notes", "--type", "weaviate",
+		"--host", node.Host, "--port", fmt.Sprint(node.Port)); err != nil {
+		t.Fatalf("connection add: %v: %s", err, stderr)
+	}
+	tok := createToken(t, dir, "--name", "terminal", "--level", "readWrite", "--yes")
+
+	cmd := exec.Command("script", "-q", "-f", "-c", shellQuote(appBin)+" --headless --mcp-port 0 --config-dir "+shellQuote(dir), "/dev/null")
+	cmd.Env = env()
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	in, _ := cmd.StdinPipe()
+	out := &syncBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); _ = cmd.Wait() })
+	var port int
+	for port == 0 {
+		var h handshake
+		if b, err := os.ReadFile(filepath.Join(dir, "mcp-handshake.json")); err == nil && json.Unmarshal(b, &h) == nil {
+			port = h.Port
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("no handshake; terminal:\n%s", out.String())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	count := func() int {
+		n, err := node.Count(ctx, "Note", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	write := func(body string) chan string {
+		done := make(chan string, 1)
+		go func() {
+			req := map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": map[string]any{
+				"_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": map[string]any{}},
+				"name":  "execute_query", "arguments": map[string]any{"connection": "notes", "query": `POST /v1/objects {"class":"Note","properties":{"body":"` + body + `"}}`},
+			}}
+			b, _ := json.Marshal(req)
+			r, _ := http.NewRequestWithContext(ctx, http.MethodPost, fmt.Sprintf("http://127.0.0.1:%d/mcp", port), bytes.NewReader(b))
+			r.Header.Set("Content-Type", "application/json")
+			r.Header.Set("MCP-Protocol-Version", "2026-07-28")
+			r.Header.Set("Mcp-Method", "tools/call")
+			r.Header.Set("Mcp-Name", "execute_query")
+			r.Header.Set("Authorization", "Bearer "+tok.Token)
+			resp, err := http.DefaultClient.Do(r)
+			if err != nil {
+				done <- err.Error()
+				return
+			}
+			a, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			done <- string(a)
+		}()
+		return done
+	}
+	prompted := func(t *testing.T, n int) {
+		t.Helper()
+		for strings.Count(out.String(), "Run it?") < n {
+			select {
+			case <-ctx.Done():
+				t.Fatalf("no prompt; terminal:\n%s", out.String())
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}
+
+	t.Run("y at the terminal runs the write", func(t *testing.T) {
+		before := count()
+		done := write("approved at the terminal")
+		prompted(t, 1)
+		if !strings.Contains(out.String(), "approved at the terminal") {
+			t.Fatalf("the prompt does not show the statement:\n%s", out.String())
+		}
+		io.WriteString(in, "y\n")
+		if a := <-done; !strings.Contains(a, `"isError":false`) || count() != before+1 {
+			t.Fatalf("%s", a)
+		}
+	})
+	t.Run("n at the terminal denies it, and nothing is written", func(t *testing.T) {
+		before := count()
+		done := write("declined at the terminal")
+		prompted(t, 2)
+		io.WriteString(in, "n\n")
+		if a := <-done; !strings.Contains(a, "denied: ") || count() != before {
+			t.Fatalf("%s", a)
+		}
+	})
+}
