@@ -15,7 +15,7 @@
 //   CHROMIUM             the browser (default /usr/bin/chromium)
 import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 const url = need("APP_E2E_URL");
@@ -664,6 +664,8 @@ try {
     assert(/^The chain is intact: \d+ entries checked/.test(chain), `chain check says ${JSON.stringify(chain)}`);
     await page.screenshot({ path: join(artifacts, "e2e-settings-activity.png") });
     const out = join(artifacts, "activity-export.csv");
+    // A file left by an earlier run would make the GTK save dialog ask about replacing it.
+    rmSync(out, { force: true });
     await log.getByRole("button", { name: "Export CSV…" }).click();
     answerSaveDialog("Export the activity log", out);
     const said = await log.getByRole("status", { name: "Export" }).innerText();
