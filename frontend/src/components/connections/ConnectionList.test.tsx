@@ -1,4 +1,4 @@
-import { act, render, screen, within } from "@testing-library/react";
+import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { ApiError, ApiProvider, type Api, type Connection } from "../../api";
@@ -83,7 +83,8 @@ describe("connection list keyboard", () => {
     const onOpen = vi.fn();
     renderList(fakeApi(async () => three), onOpen);
     const list = await screen.findByRole("tree");
-    expect(list).toHaveFocus();
+    // The tree takes the focus in an effect after it renders: wait for it, do not race it.
+    await waitFor(() => expect(list).toHaveFocus());
     const selected = () => screen.getAllByRole("treeitem").findIndex((o) => o.getAttribute("aria-selected") === "true");
 
     expect(selected()).toBe(0);
