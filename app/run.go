@@ -49,7 +49,7 @@ const shutdownTimeout = 10 * time.Second
 // and exits.
 func Run(c *core.Core, assets fs.FS) error {
 	if GeneratingBindings {
-		return wails.Run(&options.App{Title: "App", Bind: boundStructs(nil, nil, nil, nil, nil, nil, nil, nil, nil)})
+		return wails.Run(&options.App{Title: "App", Bind: boundStructs(nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)})
 	}
 	if c == nil {
 		return errors.New("app.Run: no backend core")
@@ -69,6 +69,15 @@ func Run(c *core.Core, assets fs.FS) error {
 	activityLog := NewActivityAPI(c.Activity().Log)
 	pair := NewPairingAPI(tokenStore, c.MCP().Port, c.Dir())
 	approvals := NewApprovalsAPI(c.Approvals(), log)
+	editor := NewEditorAPI(c.OpenConnections(), c.Dir())
+	editor.name = func(id string) string {
+		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+		defer cancel()
+		if saved, err := c.Connections().Get(ctx, id); err == nil {
+			return saved.Name
+		}
+		return ""
+	}
 	var stopWatch context.CancelFunc = func() {}
 
 	return wails.Run(&options.App{
@@ -98,6 +107,7 @@ func Run(c *core.Core, assets fs.FS) error {
 			// A CLI change that raises what AI clients may do asks here while the window runs.
 			c.SetWindowConfirm(dialogs.Confirm)
 			explorer.startup(ctx, wailsEmitter{ctx})
+			editor.startup(ctx, dialogs)
 			plugs.startup(ctx, wailsEmitter{ctx})
 			var wctx context.Context
 			wctx, stopWatch = context.WithCancel(ctx)
@@ -114,7 +124,7 @@ func Run(c *core.Core, assets fs.FS) error {
 				log.WithError(err).Error("backend shutdown")
 			}
 		},
-		Bind: boundStructs(conns, explorer, plugs, tokens, settings, clients, activityLog, pair, approvals),
+		Bind: boundStructs(conns, explorer, plugs, tokens, settings, clients, activityLog, pair, approvals, editor),
 		Linux: &linux.Options{
 			Icon:             appIcon,
 			ProgramName:      "app",
@@ -125,7 +135,7 @@ func Run(c *core.Core, assets fs.FS) error {
 
 // boundStructs lists every struct whose methods the frontend can call. With nil (binding
 // generation) it returns zero values of the same types.
-func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI, plugs *PluginsAPI, tokens *TokensAPI, settings *SettingsAPI, clients *ClientsAPI, activityLog *ActivityAPI, pair *PairingAPI, approvals *ApprovalsAPI) []any {
+func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI, plugs *PluginsAPI, tokens *TokensAPI, settings *SettingsAPI, clients *ClientsAPI, activityLog *ActivityAPI, pair *PairingAPI, approvals *ApprovalsAPI, editor *EditorAPI) []any {
 	if conns == nil {
 		conns = &ConnectionsAPI{}
 	}
@@ -153,5 +163,8 @@ func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI, plugs *PluginsAP
 	if approvals == nil {
 		approvals = &ApprovalsAPI{}
 	}
-	return []any{conns, explorer, plugs, tokens, settings, clients, activityLog, pair, approvals}
+	if editor == nil {
+		editor = &EditorAPI{}
+	}
+	return []any{conns, explorer, plugs, tokens, settings, clients, activityLog, pair, approvals, editor}
 }

@@ -459,11 +459,58 @@ export interface ApprovalsApi {
   onGranted(callback: (g: ApprovalGranted) => void): () => void;
 }
 
+/** run's answer: a Get as a grid, anything else as formatted JSON, or not run (a write the user declined). */
+export interface RunResult {
+  kind: "grid" | "json" | "not_run";
+  grid: Grid | null;
+  /** The formatted JSON document ("" for a grid). */
+  json: string;
+  /** The collection a grid came from, when known. */
+  table: string;
+  /** The HTTP status of a REST line (0 for GraphQL). */
+  status: number;
+  /** Why it did not run (not_run). */
+  message: string;
+  access: string;
+  destructive: boolean;
+  elapsedMs: number;
+}
+
+/** One statement run in the editor, newest first. */
+export interface HistoryEntry {
+  text: string;
+  /** RFC 3339. */
+  at: string;
+  ok: boolean;
+  /** The `code: message` text of a failed run. */
+  error: string;
+}
+
+/** A named query of a connection. */
+export interface SavedQuery {
+  name: string;
+  text: string;
+}
+
+export interface EditorApi {
+  /** run runs one statement (GraphQL read or REST line); a write REST line is confirmed natively first. */
+  run(connectionId: string, text: string): Promise<RunResult>;
+  /** cancel stops the connection's running statements; true when one was running. */
+  cancel(connectionId: string): Promise<boolean>;
+  /** history lists the connection's runs, newest first, whose text holds every word of search. */
+  history(connectionId: string, search: string): Promise<HistoryEntry[]>;
+  clearHistory(connectionId: string): Promise<void>;
+  savedQueries(connectionId: string): Promise<SavedQuery[]>;
+  saveQuery(connectionId: string, name: string, text: string): Promise<void>;
+  deleteSavedQuery(connectionId: string, name: string): Promise<void>;
+}
+
 /** Api is everything the UI can ask of the backend. Every method rejects with an ApiError. */
 export interface Api {
   approvals: ApprovalsApi;
   connections: ConnectionsApi;
   explorer: ExplorerApi;
+  editor: EditorApi;
   plugins: PluginsApi;
   tokens: TokensApi;
   settings: SettingsApi;

@@ -4,6 +4,7 @@ import * as ActivityBinding from "../../wailsjs/go/app/ActivityAPI";
 import * as ApprovalsBinding from "../../wailsjs/go/app/ApprovalsAPI";
 import * as ClientsBinding from "../../wailsjs/go/app/ClientsAPI";
 import * as ConnectionsBinding from "../../wailsjs/go/app/ConnectionsAPI";
+import * as EditorBinding from "../../wailsjs/go/app/EditorAPI";
 import * as ExplorerBinding from "../../wailsjs/go/app/ExplorerAPI";
 import * as PairingBinding from "../../wailsjs/go/app/PairingAPI";
 import * as PluginsBinding from "../../wailsjs/go/app/PluginsAPI";
@@ -289,6 +290,33 @@ export function createWailsApi(): Api {
           return { count: typeof c.count === "number" ? c.count : null, refused: toRefusal(c.refused) };
         }),
       onDropped: (callback) => EventsOn(EVENT_CONNECTION_DROPPED, (payload: unknown) => callback(toDropped(payload))),
+    },
+    editor: {
+      run: (id, text) =>
+        call(async () => {
+          const r = await EditorBinding.Run(id, text);
+          return {
+            kind: r.kind === "grid" || r.kind === "not_run" ? r.kind : "json",
+            grid: r.grid ? toGrid(r.grid) : null,
+            json: r.json ?? "",
+            table: r.table ?? "",
+            status: r.status ?? 0,
+            message: r.message ?? "",
+            access: r.access ?? "",
+            destructive: !!r.destructive,
+            elapsedMs: r.elapsedMs ?? 0,
+          };
+        }),
+      cancel: (id) => call(() => EditorBinding.Cancel(id)),
+      history: (id, search) =>
+        call(async () =>
+          ((await EditorBinding.History(id, search)) ?? []).map((e) => ({ text: e.text, at: e.at, ok: e.ok, error: e.error ?? "" })),
+        ),
+      clearHistory: (id) => call(() => EditorBinding.ClearHistory(id)),
+      savedQueries: (id) =>
+        call(async () => ((await EditorBinding.SavedQueries(id)) ?? []).map((q) => ({ name: q.name, text: q.text }))),
+      saveQuery: (id, name, text) => call(() => EditorBinding.SaveQuery(id, name, text)),
+      deleteSavedQuery: (id, name) => call(() => EditorBinding.DeleteSavedQuery(id, name)),
     },
     plugins: {
       list: () =>

@@ -10,7 +10,10 @@ import type {
   ConnectionDropped,
   ConnectionForm,
   ConnectionsApi,
+  EditorApi,
   ExplorerApi,
+  HistoryEntry,
+  SavedQuery,
   Grid,
   PluginProgress,
   ClientsApi,
@@ -232,6 +235,7 @@ export function fakeApi(
     activity?: Partial<ActivityApi>;
     pairing?: Partial<PairingApi>;
     approvals?: Partial<ApprovalsApi>;
+    editor?: Partial<EditorApi>;
     copy?: (t: string) => Promise<void>;
   } = {},
 ): Api & {
@@ -261,6 +265,7 @@ export function fakeApi(
     emitGranted: (g) => grantListeners.forEach((l) => l(g)),
     plugins,
     tokens: fakeTokens(more.tokens),
+    editor: fakeEditor(more.editor),
     settings: fakeSettings(more.settings),
     clients: { recent: async () => [], disconnect: async () => true, ...more.clients },
     activity: {
@@ -319,6 +324,34 @@ export function fakeApi(
       },
       ...more.connections,
     },
+  };
+}
+
+/** fakeEditor keeps history and saved queries in memory; run answers an empty JSON document. */
+export function fakeEditor(overrides: Partial<EditorApi> = {}): EditorApi {
+  const history: HistoryEntry[] = [];
+  const saved: SavedQuery[] = [];
+  return {
+    run: async (_id, text) => {
+      history.unshift({ text, at: "2026-01-01T00:00:00Z", ok: true, error: "" });
+      return { kind: "json", grid: null, json: "{}", table: "", status: 0, message: "", access: "read", destructive: false, elapsedMs: 1 };
+    },
+    cancel: async () => false,
+    history: async (_id, search) => history.filter((e) => e.text.toLowerCase().includes(search.toLowerCase())),
+    clearHistory: async () => {
+      history.length = 0;
+    },
+    savedQueries: async () => [...saved],
+    saveQuery: async (_id, name, text) => {
+      const i = saved.findIndex((q) => q.name === name);
+      if (i >= 0) saved[i] = { name, text };
+      else saved.push({ name, text });
+    },
+    deleteSavedQuery: async (_id, name) => {
+      const i = saved.findIndex((q) => q.name === name);
+      if (i >= 0) saved.splice(i, 1);
+    },
+    ...overrides,
   };
 }
 

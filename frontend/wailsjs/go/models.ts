@@ -456,6 +456,24 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class HistoryEntryDTO {
+	    text: string;
+	    at: string;
+	    ok: boolean;
+	    error: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new HistoryEntryDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.text = source["text"];
+	        this.at = source["at"];
+	        this.ok = source["ok"];
+	        this.error = source["error"];
+	    }
+	}
 	export class MCPSettingsDTO {
 	    enabled: boolean;
 	    port: number;
@@ -680,6 +698,66 @@ export namespace app {
 	        this.previous = source["previous"];
 	        this.changed = source["changed"];
 	        this.available = source["available"];
+	    }
+	}
+	export class RunResultDTO {
+	    kind: string;
+	    grid?: GridDTO;
+	    json: string;
+	    table: string;
+	    status: number;
+	    message: string;
+	    access: string;
+	    destructive: boolean;
+	    elapsedMs: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new RunResultDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.grid = this.convertValues(source["grid"], GridDTO);
+	        this.json = source["json"];
+	        this.table = source["table"];
+	        this.status = source["status"];
+	        this.message = source["message"];
+	        this.access = source["access"];
+	        this.destructive = source["destructive"];
+	        this.elapsedMs = source["elapsedMs"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SavedQueryDTO {
+	    name: string;
+	    text: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SavedQueryDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.text = source["text"];
 	    }
 	}
 	

@@ -1,0 +1,269 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"app/backend/connections"
+	"app/backend/driver"
+	"app/internal/fixtures"
+	"app/internal/weaviatenode"
+	"app/internal/weaviatetest"
+)
+
+// scriptedConfirmer answers every question with yes, records them, and (when block is set)
+// waits for the asker's context instead of answering.
+type scriptedConfirmer struct {
+	mu     sync.Mutex
+	yes    bool
+	block  bool
+	asked  []string
+	asking chan struct{}
+}
+
+func (c *scriptedConfirmer) Confirm(ctx context.Context, title, message string) (bool, error) {
+	c.mu.Lock()
+	c.asked = append(c.asked, title+"\n"+message)
+	block, yes, asking := c.block, c.yes, c.asking
+	c.mu.Unlock()
+	if block {
+		if asking != nil {
+			close(asking)
+		}
+		<-ctx.Done()
+		return false, ctx.Err()
+	}
+	return yes, nil
+}
+
+func (c *scriptedConfirmer) questions() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.asked...)
+}
+
+// editorFor is an EditorAPI over the explorer's manager, connected to node, history in a
+// temp dir.
+func editorFor(t *testing.T, node *weaviatenode.Node) (*EditorAPI, string, *scriptedConfirmer) {
+	t.Helper()
+	explorer, id := connected(t, node)
+	ed := NewEditorAPI(explorer.open, t.TempDir())
+	ed.name = func(string) string { return "Node" }
+	conf := &scriptedConfirmer{}
+	ed.startup(context.Background(), conf)
+	return ed, id, conf
+}
+
+func TestEditorRun(t *testing.T) {
+	ed, id, conf := editorFor(t, weaviatetest.Shared(t, weaviatenode.Anonymous))
+
+	t.Run("a Get is a grid: _additional.id is uuid, distance its own column", func(t *testing.T) {
+		r, err := ed.Run(id, `{ Get { Typed(nearVector: {vector: [0.1, 0.2, 0.3]}, limit: 2) { title _additional { id distance } } } }`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Kind != "grid" || r.Grid == nil || r.Access != "read" {
+			t.Fatalf("kind %q access %q, want a grid read", r.Kind, r.Access)
+		}
+		names := columnNames(r.Grid.Columns)
+		want := map[string]bool{"uuid": false, "title": false, "distance": false}
+		for _, n := range names {
+			if _, ok := want[n]; ok {
+				want[n] = true
+			}
+		}
+		for n, seen := range want {
+			if !seen {
+				t.Fatalf("columns %v lack %s", names, n)
+			}
+		}
+		if len(r.Grid.Rows) != 2 || names[0] != "uuid" || len(deref(r.Grid.Rows[0][0])) != 38 || deref(r.Grid.Rows[0][1]) != `"Alpha"` {
+			var got []string
+			for _, c := range r.Grid.Rows[0] {
+				got = append(got, deref(c))
+			}
+			t.Fatalf("columns %v, first row %v, want Alpha nearest, uuid first (%d rows)", names, got, len(r.Grid.Rows))
+		}
+	})
+
+	t.Run("an Aggregate is JSON", func(t *testing.T) {
+		r, err := ed.Run(id, `{ Aggregate { Typed { meta { count } } } }`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Kind != "json" || !strings.Contains(r.JSON, `"count": 5`) {
+			t.Fatalf("kind %q json %s, want JSON with count 5", r.Kind, r.JSON)
+		}
+	})
+
+	t.Run("a REST GET reads without asking", func(t *testing.T) {
+		r, err := ed.Run(id, "GET /schema")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Kind != "json" || r.Status != 200 || !strings.Contains(r.JSON, "Typed") || len(conf.questions()) != 0 {
+			t.Fatalf("kind %q status %d asked %v", r.Kind, r.Status, conf.questions())
+		}
+	})
+
+	t.Run("a mutation is refused with the reason, without asking", func(t *testing.T) {
+		_, err := ed.Run(id, `mutation { Add { id } }`)
+		if err == nil || !strings.HasPrefix(err.Error(), "unsupported: GraphQL mutation is not available") || !strings.Contains(err.Error(), "Writes go through REST") {
+			t.Fatalf("err %v, want the spec's refusal", err)
+		}
+		if len(conf.questions()) != 0 {
+			t.Fatalf("asked %v", conf.questions())
+		}
+	})
+
+	t.Run("a GraphQL error is an error", func(t *testing.T) {
+		if _, err := ed.Run(id, `{ Get { NoSuchClass { title } } }`); err == nil {
+			t.Fatal("want an error")
+		}
+	})
+
+	t.Run("a write REST line asks; No sends nothing", func(t *testing.T) {
+		newID := "cccccccc-0000-4000-8000-0000000000ee"
+		r, err := ed.Run(id, `POST /v1/objects {"class": "Person", "id": "`+newID+`", "properties": {"name": "Nobody"}}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Kind != "not_run" || !strings.Contains(r.Message, "Not run") {
+			t.Fatalf("got %+v, want not_run", r)
+		}
+		q := conf.questions()
+		if len(q) != 1 || !strings.Contains(q[0], "“Node”") || !strings.Contains(q[0], "POST /v1/objects") || strings.Contains(q[0], "cannot be undone") {
+			t.Fatalf("questions %q", q)
+		}
+		if _, err := ed.Run(id, "GET /v1/objects/Person/"+newID); err == nil {
+			t.Fatal("the declined object exists")
+		}
+		if _, err := ed.Run(id, "DELETE /v1/objects/Person/"+newID); err != nil {
+			t.Fatal(err)
+		}
+		q = conf.questions()
+		if len(q) != 2 || !strings.Contains(q[1], "cannot be undone") {
+			t.Fatalf("destructive question %q", q)
+		}
+	})
+
+	t.Run("history is newest first, searchable and persisted", func(t *testing.T) {
+		h, err := ed.History(id, "")
+		if err != nil || len(h) < 5 {
+			t.Fatalf("history %v %v", h, err)
+		}
+		if !strings.HasPrefix(h[0].Text, "GET /v1/objects/Person/") || h[0].OK {
+			t.Fatalf("newest %+v, want the failed GET", h[0])
+		}
+		f, _ := ed.History(id, "aggregate META")
+		if len(f) != 1 || !strings.Contains(f[0].Text, "Aggregate") {
+			t.Fatalf("search %v", f)
+		}
+		again := NewEditorAPI(ed.open, "")
+		again.history = ed.history
+		if h2, _ := again.History(id, ""); len(h2) != len(h) {
+			t.Fatalf("reloaded %d entries, want %d", len(h2), len(h))
+		}
+	})
+
+	t.Run("saved queries by name", func(t *testing.T) {
+		if err := ed.SaveQuery(id, "count", "{ Aggregate { Typed { meta { count } } } }"); err != nil {
+			t.Fatal(err)
+		}
+		_ = ed.SaveQuery(id, "count", "{ Aggregate { Person { meta { count } } } }")
+		s, _ := ed.SavedQueries(id)
+		if len(s) != 1 || !strings.Contains(s[0].Text, "Person") {
+			t.Fatalf("saved %v", s)
+		}
+		if err := ed.SaveQuery(id, " ", "x"); err == nil || !strings.HasPrefix(err.Error(), "invalid_argument") {
+			t.Fatalf("err %v", err)
+		}
+		_ = ed.DeleteSavedQuery(id, "count")
+		if s, _ := ed.SavedQueries(id); len(s) != 0 {
+			t.Fatalf("after delete %v", s)
+		}
+	})
+}
+
+func TestEditorCancelWhileAsking(t *testing.T) {
+	ed, id, conf := editorFor(t, weaviatetest.Shared(t, weaviatenode.Anonymous))
+	conf.block, conf.asking = true, make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		_, err := ed.Run(id, "DELETE /v1/objects/Person/"+fixtures.ID(fixtures.Person, 1))
+		done <- err
+	}()
+	<-conf.asking
+	if !ed.Cancel(id) {
+		t.Fatal("Cancel found nothing running")
+	}
+	select {
+	case err := <-done:
+		if err == nil || !strings.HasPrefix(err.Error(), "cancelled") {
+			t.Fatalf("err %v, want cancelled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not stop")
+	}
+	if ed.Cancel(id) {
+		t.Fatal("a run is still registered")
+	}
+}
+
+// slowDriver is an open driver whose Execute waits for its context.
+type slowDriver struct {
+	driver.Driver
+	started chan struct{}
+}
+
+func (d *slowDriver) Classify(string) (driver.Classification, error) {
+	return driver.Classification{Access: driver.AccessRead}, nil
+}
+
+func (d *slowDriver) Execute(ctx context.Context, _ string) (*driver.Result, error) {
+	close(d.started)
+	<-ctx.Done()
+	return nil, driver.Wrap(driver.KindCancelled, ctx.Err(), "the request was cancelled")
+}
+
+type oneDriver struct{ d driver.Driver }
+
+func (o oneDriver) Open(context.Context, string) (driver.Driver, connections.Connection, error) {
+	return o.d, connections.Connection{}, nil
+}
+func (o oneDriver) Driver(string) (driver.Driver, bool) { return o.d, true }
+func (o oneDriver) Disconnect(string) error            { return nil }
+
+func TestEditorCancelStopsAQuery(t *testing.T) {
+	d := &slowDriver{started: make(chan struct{})}
+	ed := NewEditorAPI(oneDriver{d}, "")
+	done := make(chan error, 1)
+	go func() {
+		_, err := ed.Run("c1", "{ Get { Typed { title } } }")
+		done <- err
+	}()
+	<-d.started
+	if ed.Cancel("other") {
+		t.Fatal("cancelled another connection's run")
+	}
+	ed.Cancel("c1")
+	select {
+	case err := <-done:
+		if err == nil || err.Error() != "cancelled: the query was cancelled" {
+			t.Fatalf("err %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Run did not stop")
+	}
+	h, _ := ed.History("c1", "")
+	if len(h) != 1 || h[0].OK {
+		t.Fatalf("history %v", h)
+	}
+	if _, err := ed.Run("c1", "  "); err == nil || !errors.Is(err, err) || !strings.HasPrefix(err.Error(), "invalid_argument") {
+		t.Fatalf("empty: %v", err)
+	}
+}
