@@ -31,11 +31,18 @@ export function App() {
       } else if ((e.ctrlKey || e.metaKey) && (e.key === "n" || e.key === "N")) {
         e.preventDefault();
         ws.openNewConnection();
+      } else if ((e.ctrlKey || e.metaKey) && (e.key === "e" || e.key === "E")) {
+        // Ctrl+E opens the query editor of the active tab's connection.
+        const a = ws.active;
+        if (a && "connection" in a && a.kind !== "edit-connection") {
+          e.preventDefault();
+          ws.openEditor(a.connection);
+        }
       }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [ws.openSettings, ws.openNewConnection]);
+  }, [ws.openSettings, ws.openNewConnection, ws.openEditor, ws.active]);
 
   const onSaved = useCallback(
     async (tabKey: string, c: Connection) => {
@@ -126,6 +133,7 @@ export function App() {
           onChooseTheme={theme.choose}
           explorer={explorer}
           onOpenTable={ws.openTable}
+          onOpenEditor={ws.openEditor}
           onNewConnection={ws.openNewConnection}
           onDuplicate={(c) => void duplicateConnection(c)}
           onDelete={(c) => void deleteConnection(c)}

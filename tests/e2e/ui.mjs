@@ -502,6 +502,93 @@ try {
     assert(/^not_found: \S/.test(reason), `rejection was ${JSON.stringify(reason)}`);
   });
 
+  // Issue 14, the query editor: GraphQL reads and REST lines on the demo node, each result
+  // checked against what weaviate-server holds.
+  const editorPanel = page.locator('section.panel--editor[aria-label="Query Demo Weaviate"]');
+  /** runInEditor replaces the editor's text with `text` and runs it with Ctrl+Enter. */
+  async function runInEditor(text) {
+    const content = editorPanel.locator(".cm-content");
+    await content.click();
+    await page.keyboard.press("Control+a");
+    await page.keyboard.press("Delete");
+    await page.keyboard.insertText(text);
+    await page.keyboard.press("Escape"); // closes the completion list, if open
+    await page.keyboard.press("Control+Enter");
+  }
+  const editorResult = editorPanel.locator(".editor-result");
+
+  await check("Ctrl+E opens the connection's query editor; a Get shows as a grid with uuid from _additional.id", async () => {
+    await page.getByRole("tab", { name: "Article" }).click();
+    await articleGrid.waitFor({ timeout: 10_000 });
+    await page.keyboard.press("Control+e");
+    await editorPanel.waitFor({ timeout: 10_000 });
+    await runInEditor("{ Get { Article(limit: 3) { title wordCount _additional { id } } } }");
+    const grid = editorPanel.getByRole("table", { name: "Rows of Article" });
+    await grid.waitFor({ timeout: 20_000 });
+    const heads = (await grid.locator("thead th").allInnerTexts()).map((t) => t.trim().split(/\s/)[0]).filter(Boolean);
+    assert(heads.includes("uuid") && heads.includes("title") && heads.includes("wordCount") && !heads.includes("_additional"), `headers ${JSON.stringify(heads)}`);
+    const ids = (await grid.locator("tbody tr.data-grid__row td:nth-child(2)").allInnerTexts()).map((t) => t.trim());
+    assert(ids.length === 3 && ids.every((id) => held.some((o) => o.id === id)), `uuids ${JSON.stringify(ids)}`);
+  });
+
+  await check("a nearVector answers a grid with a distance column, the object itself nearest", async () => {
+    const probe = held.find((o) => Array.isArray(o.vector) && o.vector.length > 0);
+    assert(probe, "no Article with a vector");
+    await runInEditor(`{ Get { Article(nearVector: { vector: ${JSON.stringify(probe.vector)} }, limit: 3) { title _additional { id distance } } } }`);
+    const grid = editorPanel.getByRole("table", { name: "Rows of Article" });
+    await grid.locator("thead th").filter({ hasText: /^distance/ }).waitFor({ timeout: 20_000 });
+    const heads = (await grid.locator("thead th").allInnerTexts()).map((t) => t.trim().split(/\s/)[0]).filter(Boolean);
+    assert(heads.includes("distance") && heads.includes("uuid"), `headers ${JSON.stringify(heads)}`);
+    const first = (await grid.locator("tbody tr.data-grid__row").first().locator("td:nth-child(2)").innerText()).trim();
+    // Articles of one topic may share a vector: the nearest is the probe or one just as near.
+    const same = held.filter((o) => JSON.stringify(o.vector) === JSON.stringify(probe.vector)).map((o) => o.id);
+    assert(same.includes(first), `nearest is ${first}, want one of ${JSON.stringify(same)}`);
+    await page.screenshot({ path: join(artifacts, "e2e-editor-nearvector.png") });
+  });
+
+  await check("an Aggregate shows as collapsible JSON with the count weaviate-server holds", async () => {
+    await runInEditor("{ Aggregate { Article { meta { count } } } }");
+    const json = editorPanel.getByRole("region", { name: "JSON result" });
+    await json.waitFor({ timeout: 20_000 });
+    const text = await json.innerText();
+    assert(text.includes(`"count": ${held.length}`), `JSON ${JSON.stringify(text)}`);
+    assert((await json.locator("details").count()) > 2, "no collapsible nodes");
+  });
+
+  await check("a REST GET line answers the JSON of the node with its status", async () => {
+    await runInEditor("GET /schema");
+    await editorResult.getByText(/^HTTP 200 · /).waitFor({ timeout: 20_000 });
+    const text = await editorPanel.getByRole("region", { name: "JSON result" }).innerText();
+    assert(text.includes('"Article"'), `JSON ${JSON.stringify(text.slice(0, 200))}`);
+  });
+
+  await check("a GraphQL mutation is refused inline with the spec's reason", async () => {
+    await runInEditor("mutation { Add { id } }");
+    const alert = editorResult.getByRole("alert");
+    await alert.waitFor({ timeout: 20_000 });
+    const text = await alert.innerText();
+    assert(/GraphQL mutation is not available/.test(text) && /Writes go through REST/.test(text), `alert ${JSON.stringify(text)}`);
+  });
+
+  await check("a write REST line asks natively first; No sends nothing", async () => {
+    const newId = "e2e00000-0000-4000-8000-000000000014";
+    await runInEditor(`POST /v1/objects {"class": "Article", "id": "${newId}", "properties": {"title": "Not written"}}`);
+    answerDialog("Run a write on “Demo Weaviate”", "Escape"); // closing the dialog answers No
+    await editorResult.getByText(/^Not run/).waitFor({ timeout: 20_000 });
+    const r = await fetch(`http://${demoAddr}/v1/objects/Article/${newId}`);
+    assert(r.status === 404, `the object answers ${r.status}`);
+  });
+
+  await check("the editor's history lists the runs, searchable", async () => {
+    await editorPanel.getByRole("button", { name: "History" }).click();
+    const hist = editorPanel.getByRole("complementary", { name: "History" });
+    await hist.getByText("GET /schema").waitFor({ timeout: 10_000 });
+    await hist.getByRole("searchbox").fill("aggregate");
+    await hist.getByText("{ Aggregate { Article { meta { count } } } }").waitFor({ timeout: 10_000 });
+    assert((await hist.getByText("GET /schema").count()) === 0, "the search kept GET /schema");
+    await editorPanel.getByRole("button", { name: "History" }).click();
+  });
+
   await check("the theme toggle switches the page to dark", async () => {
     const toggle = page.getByRole("button", { name: /theme \(click to change\)/ });
     await toggle.click(); // system -> light

@@ -11,10 +11,11 @@ interface Props {
   onReconnect: () => void;
   onDisconnect: () => void;
   onOpenTable: (table: string) => void;
+  onOpenEditor?: () => void;
 }
 
 /** ConnectionPanel is an open connection: its state, its tables and its settings. */
-export function ConnectionPanel({ connection, state, onReconnect, onDisconnect, onOpenTable }: Props) {
+export function ConnectionPanel({ connection, state, onReconnect, onDisconnect, onOpenTable, onOpenEditor }: Props) {
   const rows: [string, string][] = [
     ["Type", typeLabel(connection.type)],
     ["Address", address(connection)],
@@ -29,6 +30,11 @@ export function ConnectionPanel({ connection, state, onReconnect, onDisconnect, 
         <TypeBadge type={connection.type} />
         <h2 className="panel__title">{connection.name}</h2>
         <span className="panel__spacer" />
+        {state?.status === "ready" && onOpenEditor && (
+          <button type="button" className="btn btn--small" title="Open the query editor (Ctrl+E)" onClick={onOpenEditor}>
+            Query editor
+          </button>
+        )}
         {state?.status === "ready" ? (
           <button type="button" className="btn btn--small" onClick={onDisconnect}>
             Disconnect

@@ -8,6 +8,8 @@ function title(tab: Tab) {
       return tab.connection.name;
     case "table":
       return tab.table;
+    case "editor":
+      return `Query · ${tab.connection.name}`;
     case "new-connection":
       return "New connection";
     case "edit-connection":
@@ -44,6 +46,11 @@ export function TabBar({ tabs, activeKey, onSelect, onClose }: Props) {
               title={tooltip(tab)}
               onClick={() => onSelect(tab.key)}
             >
+              {tab.kind === "editor" && (
+                <span className="tab__icon" aria-hidden="true">
+                  ⌨{" "}
+                </span>
+              )}
               {tab.kind === "table" && (
                 <span className="tab__icon" aria-hidden="true">
                   ▦{" "}

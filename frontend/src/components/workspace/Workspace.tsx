@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { parseApiError, useApi, type ApiError, type Connection, type ConnectionForm } from "../../api";
 import type { ThemePreference } from "../../theme/theme";
 import type { Explorer } from "../explorer/useExplorer";
+import { EditorPanel } from "../editor/EditorPanel";
 import { ConnectionFormPanel } from "../forms/ConnectionFormPanel";
 import { NewConnectionPanel } from "../forms/NewConnectionPanel";
 import { ConnectionPanel } from "./ConnectionPanel";
@@ -22,6 +23,7 @@ interface Props {
   onChooseTheme: (p: ThemePreference) => void;
   explorer: Explorer;
   onOpenTable: (c: Connection, table: string) => void;
+  onOpenEditor: (c: Connection) => void;
   onNewConnection: () => void;
   onDuplicate: (c: Connection) => void;
   onDelete: (c: Connection) => void;
@@ -41,6 +43,7 @@ export function Workspace({
   onChooseTheme,
   explorer,
   onOpenTable,
+  onOpenEditor,
   onNewConnection,
   onDuplicate,
   onDelete,
@@ -71,8 +74,10 @@ export function Workspace({
             onReconnect={() => void explorer.reconnect(active.connection.id)}
             onDisconnect={() => void explorer.disconnect(active.connection.id)}
             onOpenTable={(t) => onOpenTable(active.connection, t)}
+            onOpenEditor={() => onOpenEditor(active.connection)}
           />
         )}
+        {active?.kind === "editor" && <EditorPanel key={active.key} connection={active.connection} />}
         {active?.kind === "table" && (
           <TablePanel
             key={active.key}

@@ -1,9 +1,10 @@
 import { useCallback, useState } from "react";
 import type { Connection } from "../../api";
 
-/** A tab in the main area. Query-editor tabs join this union later. */
+/** A tab in the main area. */
 export type Tab =
   | { key: string; kind: "connection"; connection: Connection }
+  | { key: string; kind: "editor"; connection: Connection }
   | { key: string; kind: "table"; connection: Connection; table: string }
   | { key: "settings"; kind: "settings" }
   | { key: "new-connection"; kind: "new-connection" }
@@ -32,6 +33,11 @@ export function useWorkspace() {
   const openTable = useCallback(
     (connection: Connection, table: string) =>
       open({ key: tableTabKey(connection.id, table), kind: "table", connection, table }),
+    [open],
+  );
+
+  const openEditor = useCallback(
+    (connection: Connection) => open({ key: `editor:${connection.id}`, kind: "editor", connection }),
     [open],
   );
 
@@ -70,6 +76,7 @@ export function useWorkspace() {
     setActiveKey,
     openConnection,
     openTable,
+    openEditor,
     openSettings,
     openNewConnection,
     openEditConnection,

@@ -1,0 +1,89 @@
+import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { ApiError, ApiProvider, type EditorApi, type RunResult } from "../../api";
+import { column, connection, deferred, fakeApi, grid } from "../../test/fakeApi";
+import { EditorPanel } from "./EditorPanel";
+
+const base: RunResult = { kind: "json", grid: null, json: "", table: "", status: 0, message: "", access: "read", destructive: false, elapsedMs: 3 };
+
+function renderEditor(editor: Partial<EditorApi>, text: string) {
+  const api = fakeApi(async () => [], {}, { editor });
+  render(
+    <ApiProvider api={api}>
+      <EditorPanel connection={connection({ id: `c-${Math.random()}`, name: "Demo" })} initialText={text} />
+    </ApiProvider>,
+  );
+  return api;
+}
+
+const runButton = () => screen.getByRole("button", { name: /Run/ });
+
+describe("query editor (issue 14)", () => {
+  it("runs the statement under the cursor; a Get shows as a grid with uuid and each _additional member", async () => {
+    const g = grid([["00000000-0000-4000-8000-000000000001", "Alpha", "0.01"]], {
+      columns: [column("uuid", { type: "uuid", primaryKey: true }), column("title", { type: "" }), column("distance", { type: "" })],
+    });
+    const run = vi.fn(async () => ({ ...base, kind: "grid" as const, grid: g, table: "Typed" }));
+    renderEditor({ run }, "{ Get { Typed(nearVector: {vector: [1]}) { title _additional { id distance } } } }\n\nGET /v1/schema");
+    fireEvent.click(runButton());
+    await screen.findByRole("table", { name: "Rows of Typed" });
+    expect(run).toHaveBeenCalledWith(expect.any(String), "{ Get { Typed(nearVector: {vector: [1]}) { title _additional { id distance } } } }");
+    const headers = within(screen.getByRole("table", { name: "Rows of Typed" })).getAllByRole("columnheader").slice(1);
+    expect(headers[0]).toHaveTextContent(/^uuid/);
+    expect(headers[1]).toHaveTextContent(/^title/);
+    expect(headers[2]).toHaveTextContent(/^distance/);
+    expect(screen.getByText(/1 row/)).toBeInTheDocument();
+  });
+
+  it("shows anything else as collapsible JSON", async () => {
+    const run = vi.fn(async () => ({ ...base, json: '{\n  "data": {\n    "Aggregate": { "Typed": [ { "meta": { "count": 5 } } ] }\n  }\n}' }));
+    renderEditor({ run }, "{ Aggregate { Typed { meta { count } } } }");
+    fireEvent.click(runButton());
+    const json = await screen.findByRole("region", { name: "JSON result" });
+    expect(json).toHaveTextContent('"count": 5');
+    const details = json.querySelectorAll("details");
+    expect(details.length).toBeGreaterThan(3);
+    expect(details[0]).toHaveAttribute("open");
+  });
+
+  it("shows a refusal inline with its reason, and a declined write as not run", async () => {
+    const run = vi
+      .fn()
+      .mockRejectedValueOnce(new ApiError("unsupported", "GraphQL mutation is not available: Weaviate's GraphQL only reads. Writes go through REST"))
+      .mockResolvedValueOnce({ ...base, kind: "not_run", message: "Not run: the write was not confirmed, nothing was sent.", access: "write" });
+    renderEditor({ run }, "mutation { Add { id } }");
+    fireEvent.click(runButton());
+    expect(await screen.findByRole("alert")).toHaveTextContent("GraphQL mutation is not available");
+    fireEvent.click(runButton());
+    expect(await screen.findByRole("status")).toHaveTextContent("Not run");
+  });
+
+  it("offers Cancel while running, which cancels the connection's run", async () => {
+    const pending = deferred<RunResult>();
+    const cancel = vi.fn(async () => true);
+    renderEditor({ run: () => pending.promise, cancel }, "GET /v1/schema");
+    fireEvent.click(runButton());
+    fireEvent.click(await screen.findByRole("button", { name: "Cancel" }));
+    expect(cancel).toHaveBeenCalled();
+    await act(async () => pending.reject(new ApiError("cancelled", "the query was cancelled")));
+    expect(await screen.findByRole("alert")).toHaveTextContent("Cancelled: the query was cancelled");
+    expect(runButton()).toBeInTheDocument();
+  });
+
+  it("keeps a searchable history and saved queries", async () => {
+    renderEditor({}, "GET /v1/schema");
+    fireEvent.click(runButton());
+    await screen.findByRole("region", { name: "JSON result" });
+    fireEvent.click(screen.getByRole("button", { name: "History" }));
+    const history = screen.getByRole("complementary", { name: "History" });
+    await waitFor(() => expect(history).toHaveTextContent("GET /v1/schema"));
+    fireEvent.change(within(history).getByRole("searchbox"), { target: { value: "aggregate" } });
+    await waitFor(() => expect(history).toHaveTextContent("Nothing matches."));
+
+    fireEvent.click(screen.getByRole("button", { name: "Saved" }));
+    const saved = screen.getByRole("complementary", { name: "Saved queries" });
+    fireEvent.change(within(saved).getByRole("textbox", { name: "Saved query name" }), { target: { value: "schema" } });
+    fireEvent.click(within(saved).getByRole("button", { name: "Save current" }));
+    expect(await within(saved).findByRole("button", { name: "schema" })).toHaveAttribute("title", "GET /v1/schema");
+  });
+});

@@ -1,0 +1,377 @@
+import { autocompletion, completionKeymap } from "@codemirror/autocomplete";
+import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
+import { bracketMatching, HighlightStyle, syntaxHighlighting } from "@codemirror/language";
+import { setDiagnostics, type Diagnostic } from "@codemirror/lint";
+import { EditorState, Prec } from "@codemirror/state";
+import { EditorView, keymap, lineNumbers, placeholder } from "@codemirror/view";
+import { tags as t } from "@lezer/highlight";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { parseApiError, useApi, type ApiError, type Connection, type HistoryEntry, type RunResult, type SavedQuery } from "../../api";
+import { DataGrid } from "../workspace/DataGrid";
+import { graphqlCompletion, graphqlLanguage, type EditorSchema } from "./graphql";
+import { JsonView } from "./JsonView";
+import { errorPosition, statementAt, type Statement } from "./statements";
+import { TEMPLATES } from "./templates";
+
+/** The text of each connection's editor, kept while its tab is closed or hidden. */
+const drafts = new Map<string, string>();
+
+const highlight = HighlightStyle.define([
+  { tag: t.keyword, color: "var(--accent)", fontWeight: "600" },
+  { tag: t.typeName, color: "#b0651b" },
+  { tag: t.propertyName, color: "#2f7d8c" },
+  { tag: t.string, color: "#3a8a3a" },
+  { tag: t.number, color: "#b03a8a" },
+  { tag: t.comment, color: "var(--faint)", fontStyle: "italic" },
+  { tag: t.special(t.variableName), color: "#8a5bd6" },
+]);
+
+const theme = EditorView.theme({
+  "&": { height: "100%", fontSize: "13px", backgroundColor: "var(--surface)", color: "var(--text)" },
+  ".cm-content": { fontFamily: "var(--mono, ui-monospace, monospace)", caretColor: "var(--text)" },
+  ".cm-gutters": { backgroundColor: "var(--surface)", color: "var(--faint)", borderRight: "1px solid var(--border)" },
+  "&.cm-focused": { outline: "none" },
+  ".cm-tooltip": { backgroundColor: "var(--surface)", border: "1px solid var(--border)" },
+  ".cm-tooltip-autocomplete ul li[aria-selected]": { backgroundColor: "var(--accent-soft)", color: "var(--text)" },
+});
+
+type Outcome =
+  | { status: "idle" }
+  | { status: "running"; text: string }
+  | { status: "done"; text: string; result: RunResult }
+  | { status: "error"; text: string; error: ApiError };
+
+interface Props {
+  connection: Connection;
+  /** The text a new editor starts with (tests); else the draft kept for the connection. */
+  initialText?: string;
+}
+
+/**
+ * EditorPanel is a connection's query editor: GraphQL reads and REST lines in CodeMirror 6,
+ * Ctrl/Cmd+Enter runs the statement under the cursor (statements are separated by blank
+ * lines; a selection runs as it is), Cancel stops it. A Get answers a grid, anything else
+ * collapsible JSON; errors show inline and, with a position, underlined in the text. History
+ * (searchable) and saved queries are per connection.
+ */
+export function EditorPanel({ connection, initialText }: Props) {
+  const api = useApi();
+  const id = connection.id;
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
+  const schema = useRef<EditorSchema>({});
+  const [collections, setCollections] = useState<string[]>([]);
+  const [outcome, setOutcome] = useState<Outcome>({ status: "idle" });
+  const running = outcome.status === "running";
+  const runRef = useRef<() => void>(() => {});
+  const [side, setSide] = useState<"history" | "saved" | null>(null);
+
+  // The live schema for completion: collections, then each one's properties.
+  useEffect(() => {
+    let live = true;
+    void (async () => {
+      try {
+        const tables = await api.explorer.listTables(id);
+        if (!live) return;
+        setCollections(tables.map((tb) => tb.name));
+        const next: EditorSchema = {};
+        for (const tb of tables) next[tb.name] = [];
+        schema.current = next;
+        for (const tb of tables) {
+          try {
+            const info = await api.explorer.describeTable(id, tb.name);
+            next[tb.name] = info.columns.filter((c) => c.name !== "uuid" && c.type !== "vector" && c.type !== "vectors").map((c) => c.name);
+          } catch {
+            // A collection that cannot be described still completes by name.
+          }
+          if (!live) return;
+        }
+      } catch {
+        // Not connected: no completion from the schema.
+      }
+    })();
+    return () => {
+      live = false;
+    };
+  }, [api, id]);
+
+  const run = useCallback(async () => {
+    const v = view.current;
+    if (!v || running) return;
+    const doc = v.state.doc.toString();
+    const sel = v.state.selection.main;
+    const stmt: Statement | null = sel.empty
+      ? statementAt(doc, sel.head)
+      : { from: sel.from, to: sel.to, text: doc.slice(sel.from, sel.to) };
+    if (!stmt || stmt.text.trim() === "") return;
+    v.dispatch(setDiagnostics(v.state, []));
+    setOutcome({ status: "running", text: stmt.text });
+    try {
+      const result = await api.editor.run(id, stmt.text);
+      setOutcome({ status: "done", text: stmt.text, result });
+    } catch (reason) {
+      const error = parseApiError(reason);
+      setOutcome({ status: "error", text: stmt.text, error });
+      const cur = view.current;
+      if (cur && error.code !== "cancelled") cur.dispatch(setDiagnostics(cur.state, [diagnosticFor(cur, stmt, error.message)]));
+    }
+  }, [api, id, running]);
+  runRef.current = () => void run();
+
+  // The CodeMirror view, made once per connection.
+  useEffect(() => {
+    if (!host.current) return;
+    const state = EditorState.create({
+      doc: initialText ?? drafts.get(id) ?? "",
+      extensions: [
+        Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => (runRef.current(), true) }])),
+        lineNumbers(),
+        history(),
+        bracketMatching(),
+        graphqlLanguage,
+        syntaxHighlighting(highlight),
+        autocompletion({ override: [graphqlCompletion(() => schema.current)] }),
+        keymap.of([...completionKeymap, ...defaultKeymap, ...historyKeymap]),
+        placeholder("{ Get { Collection(limit: 10) { _additional { id } } } }   — Ctrl+Enter runs the statement under the cursor"),
+        EditorView.updateListener.of((u) => {
+          if (u.docChanged) drafts.set(id, u.state.doc.toString());
+        }),
+        EditorView.contentAttributes.of({ "aria-label": `Query editor for ${connection.name}` }),
+        theme,
+      ],
+    });
+    const v = new EditorView({ state, parent: host.current });
+    view.current = v;
+    v.focus();
+    return () => {
+      v.destroy();
+      view.current = null;
+    };
+    // initialText and the name only matter when the view is made.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [id]);
+
+  /** insert puts text in as a new statement after the current text and selects it. */
+  const insert = (text: string) => {
+    const v = view.current;
+    if (!v) return;
+    const doc = v.state.doc.toString();
+    const sep = doc.trim() === "" ? "" : doc.endsWith("\n\n") ? "" : doc.endsWith("\n") ? "\n" : "\n\n";
+    const from = doc.trim() === "" ? 0 : doc.length + sep.length;
+    v.dispatch({
+      changes: doc.trim() === "" ? { from: 0, to: doc.length, insert: text } : { from: doc.length, insert: sep + text },
+      selection: { anchor: from + text.length },
+    });
+    v.focus();
+  };
+
+  const currentText = () => {
+    const v = view.current;
+    if (!v) return "";
+    const doc = v.state.doc.toString();
+    return statementAt(doc, v.state.selection.main.head)?.text ?? "";
+  };
+
+  return (
+    <section className="panel panel--editor" aria-label={`Query ${connection.name}`}>
+      <header className="editor-bar">
+        <h2 className="panel__title">Query · {connection.name}</h2>
+        <span className="panel__spacer" />
+        <select
+          className="input input--small"
+          aria-label="Insert a template"
+          value=""
+          onChange={(e) => {
+            const tpl = TEMPLATES.find((x) => x.name === e.target.value);
+            if (tpl) insert(tpl.text(collections[0] ?? "Collection"));
+          }}
+        >
+          <option value="">Templates…</option>
+          {TEMPLATES.map((tpl) => (
+            <option key={tpl.name} value={tpl.name}>
+              {tpl.name}
+            </option>
+          ))}
+        </select>
+        <button type="button" className="btn btn--small" aria-pressed={side === "history"} onClick={() => setSide(side === "history" ? null : "history")}>
+          History
+        </button>
+        <button type="button" className="btn btn--small" aria-pressed={side === "saved"} onClick={() => setSide(side === "saved" ? null : "saved")}>
+          Saved
+        </button>
+        {running ? (
+          <button type="button" className="btn btn--small btn--danger" onClick={() => void api.editor.cancel(id)}>
+            Cancel
+          </button>
+        ) : (
+          <button type="button" className="btn btn--small btn--primary" title="Run the statement under the cursor (Ctrl+Enter)" onClick={() => void run()}>
+            Run ▶
+          </button>
+        )}
+      </header>
+      <div className="editor-main">
+        <div className="editor-host" ref={host} />
+        {side === "history" && <HistoryList connectionId={id} onPick={insert} refresh={outcome} />}
+        {side === "saved" && <SavedList connectionId={id} onPick={insert} current={currentText} />}
+      </div>
+      <ResultPane outcome={outcome} />
+    </section>
+  );
+}
+
+/** diagnosticFor underlines the error's position in the statement, or the whole statement. */
+function diagnosticFor(v: EditorView, stmt: Statement, message: string): Diagnostic {
+  const pos = errorPosition(message);
+  const docLen = v.state.doc.length;
+  let from = Math.min(stmt.from, docLen);
+  let to = Math.min(stmt.to, docLen);
+  if (pos) {
+    const firstLine = v.state.doc.lineAt(from).number;
+    const lineNo = firstLine + pos.line - 1;
+    if (lineNo <= v.state.doc.lines) {
+      const line = v.state.doc.line(lineNo);
+      from = Math.min(line.from + pos.column - 1 + (pos.line === 1 ? stmt.from - line.from : 0), line.to);
+      to = Math.min(from + 1, line.to);
+      if (to <= from) {
+        from = Math.max(line.from, from - 1);
+        to = line.to;
+      }
+    }
+  }
+  return { from, to: Math.max(to, from), severity: "error", message };
+}
+
+/** ResultPane shows the last run: a grid, JSON, not run, or the error inline. */
+export function ResultPane({ outcome }: { outcome: Outcome }) {
+  switch (outcome.status) {
+    case "idle":
+      return <div className="editor-result editor-result--empty">Run a statement with Ctrl+Enter (⌘↩ on macOS).</div>;
+    case "running":
+      return (
+        <div className="editor-result" role="status">
+          <span className="spinner" aria-hidden="true" /> Running…
+        </div>
+      );
+    case "error":
+      return (
+        <div className="editor-result">
+          <p className="grid-notice grid-notice--error editor-error" role="alert">
+            {outcome.error.code === "cancelled" ? "Cancelled: " : ""}
+            {outcome.error.message}
+          </p>
+        </div>
+      );
+    case "done": {
+      const r = outcome.result;
+      if (r.kind === "not_run")
+        return (
+          <div className="editor-result">
+            <p className="grid-notice" role="status">
+              {r.message}
+            </p>
+          </div>
+        );
+      const meta = `${r.status ? `HTTP ${r.status} · ` : ""}${r.kind === "grid" && r.grid ? `${r.grid.rows.length} ${r.grid.rows.length === 1 ? "row" : "rows"} · ` : ""}${r.elapsedMs} ms`;
+      return (
+        <div className="editor-result" aria-label="Result">
+          <p className="editor-result__meta">{meta}</p>
+          {r.kind === "grid" && r.grid ? <DataGrid grid={r.grid} table={r.table} /> : <JsonView text={r.json} />}
+        </div>
+      );
+    }
+  }
+}
+
+function HistoryList({ connectionId, onPick, refresh }: { connectionId: string; onPick: (t: string) => void; refresh: unknown }) {
+  const api = useApi();
+  const [search, setSearch] = useState("");
+  const [entries, setEntries] = useState<HistoryEntry[]>([]);
+  useEffect(() => {
+    let live = true;
+    api.editor.history(connectionId, search).then(
+      (e) => live && setEntries(e),
+      () => live && setEntries([]),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, connectionId, search, refresh]);
+  return (
+    <aside className="editor-side" aria-label="History">
+      <input className="input input--small" type="search" placeholder="Search history" aria-label="Search history" value={search} onChange={(e) => setSearch(e.target.value)} />
+      {entries.length === 0 && <p className="panel__note">{search ? "Nothing matches." : "No history yet."}</p>}
+      <ul className="editor-side__list">
+        {entries.map((e, i) => (
+          <li key={`${e.at}-${i}`}>
+            <button type="button" className="editor-side__item" title={e.error || e.at} onClick={() => onPick(e.text)}>
+              <span className={e.ok ? "editor-side__ok" : "editor-side__failed"} aria-label={e.ok ? "ran" : "failed"}>
+                {e.ok ? "✓" : "✗"}
+              </span>{" "}
+              <code>{e.text}</code>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </aside>
+  );
+}
+
+function SavedList({ connectionId, onPick, current }: { connectionId: string; onPick: (t: string) => void; current: () => string }) {
+  const api = useApi();
+  const [saved, setSaved] = useState<SavedQuery[]>([]);
+  const [name, setName] = useState("");
+  const [error, setError] = useState<string>("");
+  const reload = useCallback(() => {
+    api.editor.savedQueries(connectionId).then(setSaved, () => setSaved([]));
+  }, [api, connectionId]);
+  useEffect(reload, [reload]);
+  const save = async () => {
+    setError("");
+    try {
+      await api.editor.saveQuery(connectionId, name, current());
+      setName("");
+      reload();
+    } catch (reason) {
+      setError(parseApiError(reason).message);
+    }
+  };
+  return (
+    <aside className="editor-side" aria-label="Saved queries">
+      <form
+        className="editor-side__save"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void save();
+        }}
+      >
+        <input className="input input--small" placeholder="Name" aria-label="Saved query name" value={name} onChange={(e) => setName(e.target.value)} />
+        <button type="submit" className="btn btn--small">
+          Save current
+        </button>
+      </form>
+      {error && (
+        <p className="form-msg form-msg--error" role="alert">
+          {error}
+        </p>
+      )}
+      {saved.length === 0 && <p className="panel__note">No saved queries.</p>}
+      <ul className="editor-side__list">
+        {saved.map((q) => (
+          <li key={q.name} className="editor-side__saved">
+            <button type="button" className="editor-side__item" title={q.text} onClick={() => onPick(q.text)}>
+              {q.name}
+            </button>
+            <button
+              type="button"
+              className="btn btn--small"
+              aria-label={`Delete saved query ${q.name}`}
+              onClick={() => void api.editor.deleteSavedQuery(connectionId, q.name).then(reload)}
+            >
+              ×
+            </button>
+          </li>
+        ))}
+      </ul>
+    </aside>
+  );
+}
