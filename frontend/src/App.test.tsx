@@ -93,6 +93,17 @@ describe("App shell", () => {
     expect(await screen.findByRole("textbox", { name: "Name" })).toHaveValue("Local Weaviate");
   });
 
+  it("Ctrl+E on a connection row connects it and opens its query editor (issue 14)", async () => {
+    const api = renderApp();
+    const connect = vi.spyOn(api.explorer, "connect");
+    await screen.findByRole("tree");
+    await userEvent.click(screen.getByRole("tree"));
+    await userEvent.keyboard("{Control>}e{/Control}");
+    expect(screen.getByRole("tab", { name: "Query · Local Weaviate" })).toHaveAttribute("aria-selected", "true");
+    expect(connect).toHaveBeenCalledWith("a");
+    expect(screen.getByRole("region", { name: "Query Local Weaviate" })).toBeInTheDocument();
+  });
+
   it("a saved connection waiting for its plugin shows the download in its sidebar entry", async () => {
     const api = renderApp({});
     await screen.findByRole("tree");

@@ -22,6 +22,15 @@ export function App() {
   const api = useApi();
   const [actionError, setActionError] = useState<ApiError | null>(null);
 
+  // The query editor of a connection; it connects the connection when it is not open.
+  const openEditor = useCallback(
+    (c: Connection) => {
+      explorer.connect(c.id);
+      ws.openEditor(c);
+    },
+    [explorer.connect, ws.openEditor],
+  );
+
   // Ctrl+, (Cmd+, on macOS) opens Settings, Ctrl+N a new connection, from anywhere.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -36,13 +45,13 @@ export function App() {
         const a = ws.active;
         if (a && "connection" in a && a.kind !== "edit-connection") {
           e.preventDefault();
-          ws.openEditor(a.connection);
+          openEditor(a.connection);
         }
       }
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [ws.openSettings, ws.openNewConnection, ws.openEditor, ws.active]);
+  }, [ws.openSettings, ws.openNewConnection, openEditor, ws.active]);
 
   const onSaved = useCallback(
     async (tabKey: string, c: Connection) => {
@@ -120,6 +129,7 @@ export function App() {
           onExpand={(c) => explorer.connect(c.id)}
           onReconnect={(c) => void explorer.reconnect(c.id)}
           onOpenTable={ws.openTable}
+          onOpenEditor={openEditor}
           openTable={openTable}
         />
         <Workspace
@@ -133,7 +143,7 @@ export function App() {
           onChooseTheme={theme.choose}
           explorer={explorer}
           onOpenTable={ws.openTable}
-          onOpenEditor={ws.openEditor}
+          onOpenEditor={openEditor}
           onNewConnection={ws.openNewConnection}
           onDuplicate={(c) => void duplicateConnection(c)}
           onDelete={(c) => void deleteConnection(c)}

@@ -22,6 +22,8 @@ export interface TreeActions {
   onEdit?: (c: Connection) => void;
   onDuplicate?: (c: Connection) => void;
   onDelete?: (c: Connection) => void;
+  /** onOpenEditor opens the connection's query editor (Ctrl+E on its row or a table row). */
+  onOpenEditor?: (c: Connection) => void;
 }
 
 interface Props extends TreeActions {
@@ -70,6 +72,7 @@ function ConnectionTree({
   onEdit = () => {},
   onDuplicate = () => {},
   onDelete = () => {},
+  onOpenEditor = () => {},
 }: Omit<Props, "state" | "onRetry"> & { connections: Connection[] }) {
   const listRef = useRef<HTMLUListElement>(null);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
@@ -153,6 +156,12 @@ function ConnectionTree({
       onKeyDown={(e) => {
         // F2 edits and Delete deletes the connection of the active row (a connection row).
         const row = activeRow as Row | undefined;
+        if (row && (e.ctrlKey || e.metaKey) && (e.key === "e" || e.key === "E")) {
+          e.preventDefault();
+          e.stopPropagation();
+          onOpenEditor(row.connection);
+          return;
+        }
         if (row && row.table === undefined && (e.key === "F2" || e.key === "Delete")) {
           e.preventDefault();
           if (e.key === "F2") onEdit(row.connection);

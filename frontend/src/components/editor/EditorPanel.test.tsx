@@ -58,6 +58,14 @@ describe("query editor (issue 14)", () => {
     expect(await screen.findByRole("status")).toHaveTextContent("Not run");
   });
 
+  it("underlines a syntax error at its line and column", async () => {
+    const run = vi.fn().mockRejectedValue(new ApiError("invalid_argument", "GraphQL syntax error: Expected Name, found } (line 2, column 3)"));
+    renderEditor({ run }, "{ Get {\n  } }\n\nGET /v1/meta");
+    fireEvent.click(runButton());
+    expect(await screen.findByRole("alert")).toHaveTextContent("line 2, column 3");
+    await waitFor(() => expect(document.querySelector(".cm-lintRange-error")?.textContent).toBe("}"));
+  });
+
   it("offers Cancel while running, which cancels the connection's run", async () => {
     const pending = deferred<RunResult>();
     const cancel = vi.fn(async () => true);

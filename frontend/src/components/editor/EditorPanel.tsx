@@ -45,6 +45,8 @@ interface Props {
   connection: Connection;
   /** The text a new editor starts with (tests); else the draft kept for the connection. */
   initialText?: string;
+  /** ready: the connection is open (the schema for completion is read again when it opens). */
+  ready?: boolean;
 }
 
 /**
@@ -54,7 +56,7 @@ interface Props {
  * collapsible JSON; errors show inline and, with a position, underlined in the text. History
  * (searchable) and saved queries are per connection.
  */
-export function EditorPanel({ connection, initialText }: Props) {
+export function EditorPanel({ connection, initialText, ready = true }: Props) {
   const api = useApi();
   const id = connection.id;
   const host = useRef<HTMLDivElement>(null);
@@ -69,6 +71,7 @@ export function EditorPanel({ connection, initialText }: Props) {
   // The live schema for completion: collections, then each one's properties.
   useEffect(() => {
     let live = true;
+    if (!ready) return;
     void (async () => {
       try {
         const tables = await api.explorer.listTables(id);
@@ -93,7 +96,7 @@ export function EditorPanel({ connection, initialText }: Props) {
     return () => {
       live = false;
     };
-  }, [api, id]);
+  }, [api, id, ready]);
 
   const run = useCallback(async () => {
     const v = view.current;

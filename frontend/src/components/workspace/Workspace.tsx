@@ -77,7 +77,9 @@ export function Workspace({
             onOpenEditor={() => onOpenEditor(active.connection)}
           />
         )}
-        {active?.kind === "editor" && <EditorPanel key={active.key} connection={active.connection} />}
+        {active?.kind === "editor" && (
+          <EditorPanel key={active.key} connection={active.connection} ready={explorer.conns[active.connection.id]?.status === "ready"} />
+        )}
         {active?.kind === "table" && (
           <TablePanel
             key={active.key}
