@@ -589,6 +589,26 @@ try {
     await editorPanel.getByRole("button", { name: "History" }).click();
   });
 
+  await check("the editor completes collections and a collection's properties from the live schema", async () => {
+    const content = editorPanel.locator(".cm-content");
+    await content.click();
+    await page.keyboard.press("Control+a");
+    await page.keyboard.press("Delete");
+    await page.keyboard.insertText("{ Get { Art");
+    await page.keyboard.press("Control+Space");
+    const list = page.locator(".cm-tooltip-autocomplete");
+    await list.getByText("Article", { exact: true }).waitFor({ timeout: 10_000 });
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Control+a");
+    await page.keyboard.press("Delete");
+    await page.keyboard.insertText("{ Get { Article { ");
+    await page.keyboard.press("Control+Space");
+    await list.getByText("_additional", { exact: true }).waitFor({ timeout: 10_000 });
+    const options = (await list.locator("li").allInnerTexts()).map((t) => t.trim());
+    assert(options.includes("title") && options.includes("wordCount"), `options ${JSON.stringify(options)}`);
+    await page.keyboard.press("Escape");
+  });
+
   await check("the theme toggle switches the page to dark", async () => {
     const toggle = page.getByRole("button", { name: /theme \(click to change\)/ });
     await toggle.click(); // system -> light
