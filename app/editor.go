@@ -130,7 +130,13 @@ func (a *EditorAPI) Run(connectionID, text string) (RunResultDTO, error) {
 	if !ok {
 		return RunResultDTO{}, unavailable("the connection is not open: connect to it first")
 	}
-	cls, _ := d.Classify(text)
+	cls, clsErr := d.Classify(text)
+	if clsErr != nil {
+		// Text that cannot be classified cannot run either (a malformed REST line or GraphQL
+		// that does not parse): the reason, and nothing asked or sent.
+		a.record(connectionID, text, clsErr)
+		return RunResultDTO{}, apiError(clsErr)
+	}
 	out := RunResultDTO{Access: string(cls.Access), Destructive: cls.Destructive}
 
 	ctx, done := a.begin(connectionID)

@@ -119,6 +119,23 @@ func TestEditorRun(t *testing.T) {
 		}
 	})
 
+	t.Run("a malformed REST line is refused without asking", func(t *testing.T) {
+		_, err := ed.Run(id, `POST /v1/objects {"class": `)
+		if err == nil || !strings.HasPrefix(err.Error(), "invalid_argument: ") {
+			t.Fatalf("err %v, want invalid_argument", err)
+		}
+		if len(conf.questions()) != 0 {
+			t.Fatalf("asked %v", conf.questions())
+		}
+	})
+
+	t.Run("a GraphQL syntax error names its line and column", func(t *testing.T) {
+		_, err := ed.Run(id, "{ Get {\n  Typed { title }\n}")
+		if err == nil || !strings.Contains(err.Error(), "(line 3, column 2)") {
+			t.Fatalf("err %v, want a position", err)
+		}
+	})
+
 	t.Run("a GraphQL error is an error", func(t *testing.T) {
 		if _, err := ed.Run(id, `{ Get { NoSuchClass { title } } }`); err == nil {
 			t.Fatal("want an error")
