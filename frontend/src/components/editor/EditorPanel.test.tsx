@@ -6,14 +6,14 @@ import { EditorPanel } from "./EditorPanel";
 
 const base: RunResult = { kind: "json", grid: null, json: "", table: "", status: 0, message: "", access: "read", destructive: false, elapsedMs: 3 };
 
-function renderEditor(editor: Partial<EditorApi>, text: string) {
+function renderEditor(editor: Partial<EditorApi>, text: string, id = `c-${Math.random()}`) {
   const api = fakeApi(async () => [], {}, { editor });
-  render(
+  const view = render(
     <ApiProvider api={api}>
-      <EditorPanel connection={connection({ id: `c-${Math.random()}`, name: "Demo" })} initialText={text} />
+      <EditorPanel connection={connection({ id, name: "Demo" })} initialText={text} />
     </ApiProvider>,
   );
-  return api;
+  return Object.assign(api, { unmount: view.unmount });
 }
 
 const runButton = () => screen.getByRole("button", { name: /Run/ });
@@ -64,6 +64,16 @@ describe("query editor (issue 14)", () => {
     fireEvent.click(runButton());
     expect(await screen.findByRole("alert")).toHaveTextContent("line 2, column 3");
     await waitFor(() => expect(document.querySelector(".cm-lintRange-error")?.textContent).toBe("}"));
+  });
+
+  it("shows the last result again when the tab comes back", async () => {
+    const run = vi.fn(async () => ({ ...base, json: '{"kept": true}' }));
+    const first = renderEditor({ run }, "GET /v1/meta", "kept-conn");
+    fireEvent.click(runButton());
+    await screen.findByRole("region", { name: "JSON result" });
+    first.unmount();
+    renderEditor({ run }, "GET /v1/meta", "kept-conn");
+    expect(screen.getByRole("region", { name: "JSON result" })).toHaveTextContent('"kept": true');
   });
 
   it("offers Cancel while running, which cancels the connection's run", async () => {

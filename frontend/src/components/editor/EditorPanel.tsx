@@ -15,6 +15,8 @@ import { TEMPLATES } from "./templates";
 
 /** The text of each connection's editor, kept while its tab is closed or hidden. */
 const drafts = new Map<string, string>();
+/** The last finished run of each connection's editor, shown again when its tab comes back. */
+const lastOutcome = new Map<string, Outcome>();
 
 const highlight = HighlightStyle.define([
   { tag: t.keyword, color: "var(--accent)", fontWeight: "600" },
@@ -63,7 +65,14 @@ export function EditorPanel({ connection, initialText, ready = true }: Props) {
   const view = useRef<EditorView | null>(null);
   const schema = useRef<EditorSchema>({});
   const [collections, setCollections] = useState<string[]>([]);
-  const [outcome, setOutcome] = useState<Outcome>({ status: "idle" });
+  const [outcome, setOutcomeState] = useState<Outcome>(() => lastOutcome.get(connection.id) ?? { status: "idle" });
+  const setOutcome = useCallback(
+    (o: Outcome) => {
+      if (o.status !== "running") lastOutcome.set(connection.id, o);
+      setOutcomeState(o);
+    },
+    [connection.id],
+  );
   const running = outcome.status === "running";
   const runRef = useRef<() => void>(() => {});
   const [side, setSide] = useState<"history" | "saved" | null>(null);
@@ -118,7 +127,7 @@ export function EditorPanel({ connection, initialText, ready = true }: Props) {
       const cur = view.current;
       if (cur && error.code !== "cancelled") cur.dispatch(setDiagnostics(cur.state, [diagnosticFor(cur, stmt, error.message)]));
     }
-  }, [api, id, running]);
+  }, [api, id, running, setOutcome]);
   runRef.current = () => void run();
 
   // The CodeMirror view, made once per connection.
