@@ -579,6 +579,20 @@ try {
     assert(r.status === 404, `the object answers ${r.status}`);
   });
 
+  await check("a write REST line answered Yes in the native dialog is written; a DELETE asks again (cannot be undone) and removes it", async () => {
+    const newId = "e2e00000-0000-4000-8000-000000000015";
+    await runInEditor(`POST /v1/objects {"class": "Article", "id": "${newId}", "properties": {"title": "Written from the editor"}}`);
+    answerDialog("Run a write on “Demo Weaviate”", "alt+y");
+    await editorResult.getByText(/^HTTP 200 · /).waitFor({ timeout: 20_000 });
+    let r = await fetch(`http://${demoAddr}/v1/objects/Article/${newId}`);
+    assert(r.status === 200, `after Yes the object answers ${r.status}`);
+    await runInEditor(`DELETE /v1/objects/Article/${newId}`);
+    answerDialog("Run a write on “Demo Weaviate”", "alt+y");
+    await editorResult.getByText(/^HTTP 204 · /).waitFor({ timeout: 20_000 });
+    r = await fetch(`http://${demoAddr}/v1/objects/Article/${newId}`);
+    assert(r.status === 404, `after the DELETE the object answers ${r.status}`);
+  });
+
   await check("the editor's history lists the runs, searchable", async () => {
     await editorPanel.getByRole("button", { name: "History" }).click();
     const hist = editorPanel.getByRole("complementary", { name: "History" });
