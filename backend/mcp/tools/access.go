@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 
@@ -82,6 +83,15 @@ func (d Deps) open(ctx context.Context, c connections.Connection) (driver.Driver
 		return nil, FromError(err)
 	}
 	return drv, nil
+}
+
+// decodeArgs decodes a tool's arguments (already checked against its input schema) into v;
+// arguments that still do not fit are the tool error invalid_argument.
+func decodeArgs(raw json.RawMessage, v any) error {
+	if err := json.Unmarshal(raw, v); err != nil {
+		return mcp.NewToolError(mcp.ToolErrInvalidArgument, "arguments: %v", err)
+	}
+	return nil
 }
 
 // read is the Statement of a read-only tool call (browse, count, describe, search).

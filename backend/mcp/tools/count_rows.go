@@ -46,8 +46,8 @@ func CountRows(d Deps) mcp.Tool {
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
 		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
 			var a countArgs
-			if err := json.Unmarshal(raw, &a); err != nil {
-				return nil, mcp.NewToolError(mcp.ToolErrInvalidArgument, "arguments: %v", err)
+			if err := decodeArgs(raw, &a); err != nil {
+				return nil, err
 			}
 			filters := filtersOf(a.Filters)
 			where := describeFilters(filters, nil)

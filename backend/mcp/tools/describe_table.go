@@ -52,8 +52,8 @@ func DescribeTable(d Deps) mcp.Tool {
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
 		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
 			var a tableArgs
-			if err := json.Unmarshal(raw, &a); err != nil {
-				return nil, mcp.NewToolError(mcp.ToolErrInvalidArgument, "arguments: %v", err)
+			if err := decodeArgs(raw, &a); err != nil {
+				return nil, err
 			}
 			drv, _, err := d.use(ctx, a.Connection, read(NameDescribeTable, raw, "describe table "+a.Table))
 			if err != nil {

@@ -26,8 +26,8 @@ func Disconnect(d Deps) mcp.Tool {
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
 		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
 			var a connArgs
-			if err := json.Unmarshal(raw, &a); err != nil {
-				return nil, mcp.NewToolError(mcp.ToolErrInvalidArgument, "arguments: %v", err)
+			if err := decodeArgs(raw, &a); err != nil {
+				return nil, err
 			}
 			c, err := d.saved(ctx, a.Connection)
 			if err != nil {

@@ -87,8 +87,8 @@ func ConfirmDestructive(d Deps) mcp.Tool {
 // confirm_destructive_operation (destructive true: only destructive statements are taken).
 func (d Deps) statement(ctx context.Context, tool string, raw json.RawMessage, destructive bool) (*mcp.ToolResult, error) {
 	var a queryArgs
-	if err := json.Unmarshal(raw, &a); err != nil {
-		return nil, mcp.NewToolError(mcp.ToolErrInvalidArgument, "arguments: %v", err)
+	if err := decodeArgs(raw, &a); err != nil {
+		return nil, err
 	}
 	if strings.TrimSpace(a.Query) == "" {
 		return nil, mcp.NewToolError(mcp.ToolErrInvalidArgument, "query is empty")

@@ -32,8 +32,8 @@ func ListTables(d Deps) mcp.Tool {
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
 		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
 			var a connArgs
-			if err := json.Unmarshal(raw, &a); err != nil {
-				return nil, mcp.NewToolError(mcp.ToolErrInvalidArgument, "arguments: %v", err)
+			if err := decodeArgs(raw, &a); err != nil {
+				return nil, err
 			}
 			drv, c, err := d.use(ctx, a.Connection, read(NameListTables, raw, "list the tables"))
 			if err != nil {

@@ -107,8 +107,8 @@ func (d Deps) rowTool(op rowOp) mcp.Tool {
 		Annotations: &mcp.ToolAnnotations{Title: op.title, DestructiveHint: op.destructive, IdempotentHint: op.name != NameInsertRows},
 		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
 			var a rowsArgs
-			if err := json.Unmarshal(raw, &a); err != nil {
-				return nil, mcp.NewToolError(mcp.ToolErrInvalidArgument, "arguments: %v", err)
+			if err := decodeArgs(raw, &a); err != nil {
+				return nil, err
 			}
 			for _, u := range a.UUIDs {
 				a.Rows = append(a.Rows, driver.Row{UUID: u})

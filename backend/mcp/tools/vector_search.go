@@ -63,8 +63,8 @@ func VectorSearch(d Deps) mcp.Tool {
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
 		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
 			var a vectorSearchArgs
-			if err := json.Unmarshal(raw, &a); err != nil {
-				return nil, mcp.NewToolError(mcp.ToolErrInvalidArgument, "arguments: %v", err)
+			if err := decodeArgs(raw, &a); err != nil {
+				return nil, err
 			}
 			if err := a.check(); err != nil {
 				return nil, err
