@@ -52,7 +52,7 @@ func readHandshake(dir string, now time.Time) (config.Handshake, error) {
 	if h.ExpiresAt != nil && !now.Before(*h.ExpiresAt) {
 		return h, fmt.Errorf("%w: %s expired at %s; App is not refreshing it (is it stopped or hung?)", ErrExpired, path, h.ExpiresAt.Format(time.RFC3339))
 	}
-	if h.PID <= 0 || !processAlive(h.PID) {
+	if !h.Running() {
 		return h, fmt.Errorf("%w: %s names pid %d, which is not running (App stopped without removing it)", ErrNotRunning, path, h.PID)
 	}
 	if h.Port <= 0 {

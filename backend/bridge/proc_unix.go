@@ -16,9 +16,4 @@ func ownerOf(fi fs.FileInfo) (int, bool) {
 	return int(st.Uid), true
 }
 
-func processAlive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || err == syscall.EPERM
-}
-
 func detach(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true} }

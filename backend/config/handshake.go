@@ -66,3 +66,7 @@ func RemoveHandshake(dir string, pid int) error {
 	}
 	return nil
 }
+
+// Running tells whether the process the handshake file names still runs: a file whose
+// process died (killed, or crashed before removing it) names no running app.
+func (h Handshake) Running() bool { return h.PID > 0 && processAlive(h.PID) }

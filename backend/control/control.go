@@ -198,7 +198,7 @@ func roundTrip(ctx context.Context, dir string, req request) (answer, error) {
 	var d net.Dialer
 	c, err := d.DialContext(ctx, "unix", SocketPath(dir))
 	if err != nil {
-		if hsErr == nil && hs.PID > 0 && processAlive(hs.PID) {
+		if hsErr == nil && hs.Running() {
 			return answer{}, fmt.Errorf("control: App is running (pid %d) but its control channel %s does not answer; make the change in App, or stop App first", hs.PID, SocketPath(dir))
 		}
 		return answer{}, ErrNotRunning
