@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"app/internal/fixtures"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 )
@@ -133,10 +134,7 @@ func TestAnAIClientsWriteIsApprovedInTheNativeDialog(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	node := weaviatetest.Start(t, weaviatenode.Anonymous)
-	if err := node.DoJSON(ctx, http.MethodPost, "/v1/schema", map[string]any{
-		"class": "Note", "vectorizer": "none",
-		"properties": []any{map[string]any{"name": "body", "dataType": []string{"text"}}},
-	}, nil); err != nil {
+	if err := fixtures.CreateNotes(ctx, node); err != nil {
 		t.Fatal(err)
 	}
 	w := openWindowWith(ctx, t, "Adwaita", saved{"notes", node.Host, strconv.Itoa(node.Port)})

@@ -3,7 +3,6 @@ package desktop
 import (
 	"bufio"
 	"context"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"app/internal/fixtures"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 	"app/tests/desktop/harness"
@@ -71,10 +71,7 @@ func TestAWaitingApprovalIsAnnouncedWhenTheWindowIsNotFocused(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	node := weaviatetest.Start(t, weaviatenode.Anonymous)
-	if err := node.DoJSON(ctx, http.MethodPost, "/v1/schema", map[string]any{
-		"class": "Note", "vectorizer": "none",
-		"properties": []any{map[string]any{"name": "body", "dataType": []string{"text"}}},
-	}, nil); err != nil {
+	if err := fixtures.CreateNotes(ctx, node); err != nil {
 		t.Fatal(err)
 	}
 	bus := "DBUS_SESSION_BUS_ADDRESS=" + sessionBus(t)

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"app/internal/fixtures"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 )
@@ -27,10 +28,7 @@ func TestHeadlessAsksAtItsTerminal(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	node := weaviatetest.Start(t, weaviatenode.Anonymous)
-	if err := node.DoJSON(ctx, http.MethodPost, "/v1/schema", map[string]any{
-		"class": "Note", "vectorizer": "none",
-		"properties": []any{map[string]any{"name": "body", "dataType": []string{"text"}}},
-	}, nil); err != nil {
+	if err := fixtures.CreateNotes(ctx, node); err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()

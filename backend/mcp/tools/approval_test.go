@@ -31,6 +31,7 @@ import (
 	"app/backend/mcp"
 	"app/backend/mcp/internal/mcptest"
 	"app/backend/secrets"
+	"app/internal/fixtures"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 )
@@ -107,10 +108,7 @@ func newFlowRigWith(t *testing.T, o rigOptions) *flowRig {
 		nodeOpts = *o.node
 	}
 	node := weaviatetest.StartWith(t, nodeOpts)
-	if err := node.DoJSON(ctx, http.MethodPost, "/v1/schema", map[string]any{
-		"class": "Note", "vectorizer": "none",
-		"properties": []any{map[string]any{"name": "body", "dataType": []string{"text"}}},
-	}, nil); err != nil {
+	if err := fixtures.CreateNotes(ctx, node); err != nil {
 		t.Fatal(err)
 	}
 	store := mcptest.NewStore(t)
