@@ -60,17 +60,9 @@ func (p property) isRef() bool {
 	return unicode.IsUpper([]rune(p.DataType[0])[0])
 }
 
-// base is the scalar type without [] and whether it is an array.
-func (p property) base() (string, bool) {
-	t := p.Type()
-	if p.isRef() {
-		return "reference", true
-	}
-	if b, ok := strings.CutSuffix(t, "[]"); ok {
-		return b, true
-	}
-	return t, false
-}
+// base is the scalar type without [] and whether it is an array ("reference" for a
+// cross-reference).
+func (p property) base() (string, bool) { return driver.BaseType(p.Type()) }
 
 // namedVectors lists the collection's named vectors, sorted; nil when it has
 // a single (legacy) vector.
