@@ -49,7 +49,7 @@ const shutdownTimeout = 10 * time.Second
 // and exits.
 func Run(c *core.Core, assets fs.FS) error {
 	if GeneratingBindings {
-		return wails.Run(&options.App{Title: "App", Bind: boundStructs(nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)})
+		return wails.Run(&options.App{Title: "App", Bind: boundStructs(nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)})
 	}
 	if c == nil {
 		return errors.New("app.Run: no backend core")
@@ -78,6 +78,7 @@ func Run(c *core.Core, assets fs.FS) error {
 		}
 		return ""
 	}
+	layout := NewLayoutAPI(c.Dir(), log)
 	var stopWatch context.CancelFunc = func() {}
 
 	return wails.Run(&options.App{
@@ -124,7 +125,7 @@ func Run(c *core.Core, assets fs.FS) error {
 				log.WithError(err).Error("backend shutdown")
 			}
 		},
-		Bind: boundStructs(conns, explorer, plugs, tokens, settings, clients, activityLog, pair, approvals, editor),
+		Bind: boundStructs(conns, explorer, plugs, tokens, settings, clients, activityLog, pair, approvals, editor, layout),
 		Linux: &linux.Options{
 			Icon:             appIcon,
 			ProgramName:      "app",
@@ -135,7 +136,7 @@ func Run(c *core.Core, assets fs.FS) error {
 
 // boundStructs lists every struct whose methods the frontend can call. With nil (binding
 // generation) it returns zero values of the same types.
-func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI, plugs *PluginsAPI, tokens *TokensAPI, settings *SettingsAPI, clients *ClientsAPI, activityLog *ActivityAPI, pair *PairingAPI, approvals *ApprovalsAPI, editor *EditorAPI) []any {
+func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI, plugs *PluginsAPI, tokens *TokensAPI, settings *SettingsAPI, clients *ClientsAPI, activityLog *ActivityAPI, pair *PairingAPI, approvals *ApprovalsAPI, editor *EditorAPI, layout *LayoutAPI) []any {
 	if conns == nil {
 		conns = &ConnectionsAPI{}
 	}
@@ -166,5 +167,8 @@ func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI, plugs *PluginsAP
 	if editor == nil {
 		editor = &EditorAPI{}
 	}
-	return []any{conns, explorer, plugs, tokens, settings, clients, activityLog, pair, approvals, editor}
+	if layout == nil {
+		layout = &LayoutAPI{}
+	}
+	return []any{conns, explorer, plugs, tokens, settings, clients, activityLog, pair, approvals, editor, layout}
 }
