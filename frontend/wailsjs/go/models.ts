@@ -474,6 +474,58 @@ export namespace app {
 	        this.error = source["error"];
 	    }
 	}
+	export class TabDTO {
+	    kind: string;
+	    connectionId: string;
+	    table: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new TabDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.connectionId = source["connectionId"];
+	        this.table = source["table"];
+	    }
+	}
+	export class LayoutDTO {
+	    tabs: TabDTO[];
+	    active: string;
+	    lastTable: Record<string, string>;
+	    columnWidths: Record<string, any>;
+	
+	    static createFrom(source: any = {}) {
+	        return new LayoutDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.tabs = this.convertValues(source["tabs"], TabDTO);
+	        this.active = source["active"];
+	        this.lastTable = source["lastTable"];
+	        this.columnWidths = source["columnWidths"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class MCPSettingsDTO {
 	    enabled: boolean;
 	    port: number;
