@@ -45,9 +45,13 @@ type serverVersioner interface{ ServerVersion() string }
 type ExplorerAPI struct {
 	open Opener
 
-	mu   sync.Mutex
-	ctx  context.Context // the window's context once started; Background before
-	emit Emitter         // nil until the window starts
+	// name gives a connection's saved name for dialog titles ("" when unknown).
+	name func(id string) string
+
+	mu      sync.Mutex
+	ctx     context.Context // the window's context once started; Background before
+	emit    Emitter         // nil until the window starts
+	confirm Confirmer       // the native dialog; nil until the window starts (deletes are then declined)
 }
 
 // NewExplorerAPI returns the facade over the open-connections manager.
@@ -55,9 +59,9 @@ func NewExplorerAPI(open Opener) *ExplorerAPI {
 	return &ExplorerAPI{open: open, ctx: context.Background()}
 }
 
-func (a *ExplorerAPI) startup(ctx context.Context, emit Emitter) {
+func (a *ExplorerAPI) startup(ctx context.Context, emit Emitter, confirm Confirmer) {
 	a.mu.Lock()
-	a.ctx, a.emit = ctx, emit
+	a.ctx, a.emit, a.confirm = ctx, emit, confirm
 	a.mu.Unlock()
 }
 

@@ -50,7 +50,7 @@ func explorerAt(t *testing.T, host string, port int, key string, health time.Dur
 	})
 	t.Cleanup(m.Close)
 	api = NewExplorerAPI(m)
-	api.startup(context.Background(), rec)
+	api.startup(context.Background(), rec, nil)
 	return api, saved.ID, rec
 }
 

@@ -1,0 +1,278 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"app/backend/driver"
+)
+
+// Bounds of one commit: a grid holds at most a few pages of pending changes, and every row
+// is one request, so a commit gets minutes rather than the usual call timeout.
+const (
+	maxCommitRows = 10000
+	commitTimeout = 5 * time.Minute
+)
+
+// Commit actions, as RowOutcomeDTO.Action names them.
+const (
+	actionUpdate = "update"
+	actionInsert = "insert"
+	actionDelete = "delete"
+)
+
+// RowChangeDTO is one pending row of the grid. Key is the grid's own name for the row,
+// echoed in its outcome. Updates carry the uuid and only the edited cells; inserts the typed
+// cells and a uuid only when the user typed one; deletes the uuid. Each cell is the text the
+// user typed, or null for NULL; the driver types it from the schema.
+type RowChangeDTO struct {
+	Key    string             `json:"key"`
+	UUID   string             `json:"uuid"`
+	Values map[string]*string `json:"values"`
+}
+
+// CommitRequestDTO is every pending change of one table.
+type CommitRequestDTO struct {
+	Updates []RowChangeDTO `json:"updates"`
+	Inserts []RowChangeDTO `json:"inserts"`
+	Deletes []RowChangeDTO `json:"deletes"`
+}
+
+// RowOutcomeDTO is what happened to one pending row.
+type RowOutcomeDTO struct {
+	Key    string `json:"key"`
+	Action string `json:"action"`
+	// UUID is the row's uuid; for an insert, the one the database gave it.
+	UUID string `json:"uuid"`
+	// Status is "ok", "skipped" (nothing sent: a row without uuid, no edited cells) or
+	// "failed"; Code and Message say why when it is not ok.
+	Status  string `json:"status"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// CommitResultDTO is Commit's answer: one outcome per pending row, in the request's order
+// (updates, inserts, deletes), or Declined when the deletion was not confirmed and nothing
+// was sent.
+type CommitResultDTO struct {
+	Outcomes []RowOutcomeDTO `json:"outcomes"`
+	Declined bool            `json:"declined"`
+}
+
+// CheckCells types the cells a user typed into one row, as the commit will (driver.ParseCell
+// on the column's type), without sending anything. It answers column -> reason for each
+// cell that would be refused ({} when all fit), so the grid names a bad value where it was
+// typed. uuid is checked as a UUID (a new row may carry one); vector is read-only.
+func (a *ExplorerAPI) CheckCells(id, table string, values map[string]*string) (map[string]string, error) {
+	d, err := a.driver(id)
+	if err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(table) == "" {
+		return nil, invalidArgument("a table name is required")
+	}
+	ctx, cancel := a.callContext()
+	defer cancel()
+	info, err := d.DescribeTable(ctx, table)
+	if err != nil {
+		return nil, apiError(err)
+	}
+	out := map[string]string{}
+	for name, v := range values {
+		if reason := cellProblem(info, name, v); reason != "" {
+			out[name] = reason
+		}
+	}
+	return out, nil
+}
+
+// cellProblem is why one typed cell cannot be written, or "".
+func cellProblem(info *driver.TableInfo, name string, v *string) string {
+	col, ok := info.Column(name)
+	switch {
+	case !ok:
+		return fmt.Sprintf("%s has no column %q", info.Name, name)
+	case col.PrimaryKey:
+		if v == nil || strings.TrimSpace(*v) == "" {
+			return "" // no uuid: the database makes one
+		}
+		if _, err := driver.ParseCell("uuid", *v); err != nil {
+			return err.Error()
+		}
+		return ""
+	case col.ReadOnly:
+		return fmt.Sprintf("the %s column is read-only and never written", name)
+	}
+	var cell any
+	if v != nil {
+		cell = *v
+	}
+	if _, err := driver.ParseCell(col.Type, cell); err != nil {
+		return fmt.Sprintf("%s (%s): %s", name, col.Type, err.Error())
+	}
+	return ""
+}
+
+// Commit writes a table's pending changes: PATCH with only the edited cells of each updated
+// row, POST for each new row, DELETE for each deleted one (SPEC A, Endpoints). Deleting asks
+// first in a native dialog that names how many rows; No sends nothing at all. Each row
+// reports its own outcome: one that fails does not stop the others, so the grid keeps the
+// failed rows pending with their reason and drops the rest. A row without uuid is skipped
+// and logged by the driver, no request sent.
+func (a *ExplorerAPI) Commit(id, table string, req CommitRequestDTO) (CommitResultDTO, error) {
+	d, err := a.driver(id)
+	if err != nil {
+		return CommitResultDTO{}, err
+	}
+	if err := checkCommit(table, req); err != nil {
+		return CommitResultDTO{}, err
+	}
+	a.mu.Lock()
+	parent, confirm := a.ctx, a.confirm
+	a.mu.Unlock()
+	ctx, cancel := context.WithTimeout(parent, commitTimeout)
+	defer cancel()
+
+	if n := len(req.Deletes); n > 0 {
+		yes := false
+		if confirm != nil {
+			ok, err := confirm.Confirm(ctx, "Delete "+rowsWord(n)+" from "+table, deleteQuestion(a.connectionName(id), table, req))
+			if err != nil {
+				return CommitResultDTO{}, apiError(err)
+			}
+			yes = ok
+		}
+		if !yes {
+			return CommitResultDTO{Outcomes: []RowOutcomeDTO{}, Declined: true}, nil
+		}
+	}
+
+	out := CommitResultDTO{Outcomes: make([]RowOutcomeDTO, 0, len(req.Updates)+len(req.Inserts)+len(req.Deletes))}
+	steps := []struct {
+		action string
+		rows   []RowChangeDTO
+		run    func(context.Context, string, []driver.Row) ([]driver.RowResult, error)
+	}{
+		{actionUpdate, req.Updates, d.Update},
+		{actionInsert, req.Inserts, d.Insert},
+		{actionDelete, req.Deletes, d.Delete},
+	}
+	for _, s := range steps {
+		if len(s.rows) == 0 {
+			continue
+		}
+		results, err := s.run(ctx, table, toDriverRows(s.rows))
+		out.Outcomes = append(out.Outcomes, outcomes(s.action, s.rows, results, err)...)
+	}
+	return out, nil
+}
+
+// checkCommit refuses a malformed commit before anything is sent.
+func checkCommit(table string, req CommitRequestDTO) error {
+	if strings.TrimSpace(table) == "" {
+		return invalidArgument("a table name is required")
+	}
+	n := len(req.Updates) + len(req.Inserts) + len(req.Deletes)
+	if n == 0 {
+		return invalidArgument("there are no changes to commit")
+	}
+	if n > maxCommitRows {
+		return invalidArgument("a commit holds at most %d rows; this one holds %d", maxCommitRows, n)
+	}
+	seen := make(map[string]bool, n)
+	for _, group := range [][]RowChangeDTO{req.Updates, req.Inserts, req.Deletes} {
+		for _, r := range group {
+			if r.Key == "" {
+				return invalidArgument("every changed row needs a key")
+			}
+			if seen[r.Key] {
+				return invalidArgument("row %q is changed twice in one commit", r.Key)
+			}
+			seen[r.Key] = true
+		}
+	}
+	return nil
+}
+
+func toDriverRows(in []RowChangeDTO) []driver.Row {
+	out := make([]driver.Row, len(in))
+	for i, r := range in {
+		vals := make(map[string]any, len(r.Values))
+		for k, v := range r.Values {
+			if v == nil {
+				vals[k] = nil
+			} else {
+				vals[k] = *v
+			}
+		}
+		out[i] = driver.Row{UUID: strings.TrimSpace(r.UUID), Values: vals}
+	}
+	return out
+}
+
+// outcomes pairs the driver's per-row results with the grid's rows. A batch that failed as a
+// whole (an unknown table, the commit cancelled before a row ran) fails each of its rows
+// that has no result, with the batch's reason.
+func outcomes(action string, rows []RowChangeDTO, results []driver.RowResult, batchErr error) []RowOutcomeDTO {
+	out := make([]RowOutcomeDTO, len(rows))
+	for i, r := range rows {
+		out[i] = RowOutcomeDTO{Key: r.Key, Action: action, UUID: r.UUID, Status: string(driver.RowFailed)}
+		if batchErr != nil {
+			out[i].Code, out[i].Message = errorCode(batchErr), errorMessage(batchErr)
+		} else {
+			out[i].Code, out[i].Message = string(driver.KindQueryFailed), "the driver gave no outcome for this row: it may or may not be written; reload to see"
+		}
+	}
+	for _, res := range results {
+		if res.Index < 0 || res.Index >= len(rows) {
+			continue
+		}
+		o := &out[res.Index]
+		o.Status = string(res.Status)
+		if res.UUID != "" {
+			o.UUID = res.UUID
+		}
+		o.Code, o.Message = "", ""
+		if res.Status != driver.RowOK {
+			o.Code, o.Message = string(res.Kind), res.Message
+		}
+	}
+	return out
+}
+
+// deleteQuestion is the native dialog's question: how many rows, where, and what else the
+// commit carries.
+func deleteQuestion(conn, table string, req CommitRequestDTO) string {
+	where := table
+	if conn != "" {
+		where = table + " on " + conn
+	}
+	msg := fmt.Sprintf("Delete %s from %s? This cannot be undone.", rowsWord(len(req.Deletes)), where)
+	var also []string
+	if n := len(req.Updates); n > 0 {
+		also = append(also, fmt.Sprintf("%s edited", rowsWord(n)))
+	}
+	if n := len(req.Inserts); n > 0 {
+		also = append(also, fmt.Sprintf("%s added", rowsWord(n)))
+	}
+	if len(also) > 0 {
+		msg += "\n\nThe commit also writes " + strings.Join(also, " and ") + "."
+	}
+	return msg + "\n\nNo sends nothing."
+}
+
+func rowsWord(n int) string {
+	if n == 1 {
+		return "1 row"
+	}
+	return fmt.Sprintf("%d rows", n)
+}
+
+func (a *ExplorerAPI) connectionName(id string) string {
+	if a.name == nil {
+		return ""
+	}
+	return a.name(id)
+}
