@@ -26,11 +26,13 @@ const (
 // RowChangeDTO is one pending row of the grid. Key is the grid's own name for the row,
 // echoed in its outcome. Updates carry the uuid and only the edited cells; inserts the typed
 // cells and a uuid only when the user typed one; deletes the uuid. Each cell is the text the
-// user typed, or null for NULL; the driver types it from the schema.
+// user typed, or null for NULL; the driver types it from the schema. (Values is map[string]any
+// rather than map[string]*string because the Wails binding generator cannot model the
+// latter; anything but text or null is refused.)
 type RowChangeDTO struct {
 	Key    string             `json:"key"`
 	UUID   string             `json:"uuid"`
-	Values map[string]*string `json:"values"`
+	Values map[string]any `json:"values"`
 }
 
 // CommitRequestDTO is every pending change of one table.
@@ -65,7 +67,7 @@ type CommitResultDTO struct {
 // on the column's type), without sending anything. It answers column -> reason for each
 // cell that would be refused ({} when all fit), so the grid names a bad value where it was
 // typed. uuid is checked as a UUID (a new row may carry one); vector is read-only.
-func (a *ExplorerAPI) CheckCells(id, table string, values map[string]*string) (map[string]string, error) {
+func (a *ExplorerAPI) CheckCells(id, table string, values map[string]any) (map[string]string, error) {
 	d, err := a.driver(id)
 	if err != nil {
 		return nil, err
@@ -80,12 +82,28 @@ func (a *ExplorerAPI) CheckCells(id, table string, values map[string]*string) (m
 		return nil, apiError(err)
 	}
 	out := map[string]string{}
-	for name, v := range values {
+	for name, raw := range values {
+		v, err := typedText(name, raw)
+		if err != nil {
+			return nil, err
+		}
 		if reason := cellProblem(info, name, v); reason != "" {
 			out[name] = reason
 		}
 	}
 	return out, nil
+}
+
+// typedText is one typed cell: text, or nil for NULL. Anything else (a number, a list) is not
+// what the grid sends and is refused rather than guessed at.
+func typedText(column string, v any) (*string, error) {
+	switch x := v.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		return &x, nil
+	}
+	return nil, invalidArgument("the value of %s must be text or null", column)
 }
 
 // cellProblem is why one typed cell cannot be written, or "".
@@ -184,6 +202,11 @@ func checkCommit(table string, req CommitRequestDTO) error {
 	seen := make(map[string]bool, n)
 	for _, group := range [][]RowChangeDTO{req.Updates, req.Inserts, req.Deletes} {
 		for _, r := range group {
+			for name, v := range r.Values {
+				if _, err := typedText(name, v); err != nil {
+					return err
+				}
+			}
 			if r.Key == "" {
 				return invalidArgument("every changed row needs a key")
 			}
@@ -199,15 +222,8 @@ func checkCommit(table string, req CommitRequestDTO) error {
 func toDriverRows(in []RowChangeDTO) []driver.Row {
 	out := make([]driver.Row, len(in))
 	for i, r := range in {
-		vals := make(map[string]any, len(r.Values))
-		for k, v := range r.Values {
-			if v == nil {
-				vals[k] = nil
-			} else {
-				vals[k] = *v
-			}
-		}
-		out[i] = driver.Row{UUID: strings.TrimSpace(r.UUID), Values: vals}
+		// The values are text or null (checkCommit), which is what the driver types.
+		out[i] = driver.Row{UUID: strings.TrimSpace(r.UUID), Values: r.Values}
 	}
 	return out
 }

@@ -58,7 +58,7 @@ func propertiesOf(t *testing.T, node *weaviatenode.Node, id string) map[string]a
 	return obj.Properties
 }
 
-func text(s string) *string { return &s }
+func text(s string) string { return s }
 
 func TestGridCommit(t *testing.T) {
 	node := weaviatetest.Shared(t, weaviatenode.Anonymous)
@@ -67,7 +67,7 @@ func TestGridCommit(t *testing.T) {
 		createEditTable(t, node)
 		api, id := connected(t, node)
 		res, err := api.Commit(id, editTable, CommitRequestDTO{Updates: []RowChangeDTO{
-			{Key: "r1", UUID: editIDs[0], Values: map[string]*string{"year": text("1999")}},
+			{Key: "r1", UUID: editIDs[0], Values: map[string]any{"year": text("1999")}},
 		}})
 		if err != nil || res.Declined || len(res.Outcomes) != 1 || res.Outcomes[0].Status != "ok" {
 			t.Fatalf("Commit = %+v, %v; want one ok outcome", res, err)
@@ -83,10 +83,10 @@ func TestGridCommit(t *testing.T) {
 		api, id := connected(t, node)
 		gone := "5e0c1a52-0000-4000-8000-0000000000ff"
 		res, err := api.Commit(id, editTable, CommitRequestDTO{Updates: []RowChangeDTO{
-			{Key: "a", UUID: editIDs[0], Values: map[string]*string{"title": text("edited A")}},
-			{Key: "bad", UUID: editIDs[1], Values: map[string]*string{"year": text("many")}},
-			{Key: "missing", UUID: gone, Values: map[string]*string{"title": text("nobody")}},
-			{Key: "c", UUID: editIDs[2], Values: map[string]*string{"published": text("2024-05-01T10:00:00Z"), "tags": text(`["p","q"]`)}},
+			{Key: "a", UUID: editIDs[0], Values: map[string]any{"title": text("edited A")}},
+			{Key: "bad", UUID: editIDs[1], Values: map[string]any{"year": text("many")}},
+			{Key: "missing", UUID: gone, Values: map[string]any{"title": text("nobody")}},
+			{Key: "c", UUID: editIDs[2], Values: map[string]any{"published": text("2024-05-01T10:00:00Z"), "tags": text(`["p","q"]`)}},
 		}})
 		if err != nil {
 			t.Fatal(err)
@@ -119,8 +119,8 @@ func TestGridCommit(t *testing.T) {
 		api, id := connected(t, node)
 		typed := "5e0c1a52-0000-4000-8000-0000000000aa"
 		res, err := api.Commit(id, editTable, CommitRequestDTO{Inserts: []RowChangeDTO{
-			{Key: "n1", UUID: strings.ToUpper(typed), Values: map[string]*string{"title": text("typed id"), "open": text("false")}},
-			{Key: "n2", Values: map[string]*string{"title": text("no id"), "score": nil}},
+			{Key: "n1", UUID: strings.ToUpper(typed), Values: map[string]any{"title": text("typed id"), "open": text("false")}},
+			{Key: "n2", Values: map[string]any{"title": text("no id"), "score": nil}},
 		}})
 		if err != nil || len(res.Outcomes) != 2 {
 			t.Fatalf("Commit = %+v, %v", res, err)
@@ -144,7 +144,7 @@ func TestGridCommit(t *testing.T) {
 		api.startup(context.Background(), &eventRecorder{}, conf)
 		api.name = func(string) string { return "Node" }
 		res, err := api.Commit(id, editTable, CommitRequestDTO{
-			Updates: []RowChangeDTO{{Key: "u", UUID: editIDs[2], Values: map[string]*string{"title": text("not sent")}}},
+			Updates: []RowChangeDTO{{Key: "u", UUID: editIDs[2], Values: map[string]any{"title": text("not sent")}}},
 			Deletes: []RowChangeDTO{{Key: "d1", UUID: editIDs[0]}, {Key: "d2", UUID: editIDs[1]}},
 		})
 		if err != nil || !res.Declined || len(res.Outcomes) != 0 {
@@ -175,7 +175,7 @@ func TestGridCommit(t *testing.T) {
 		api, id := connected(t, node)
 		api.startup(context.Background(), &eventRecorder{}, &scriptedConfirmer{yes: true})
 		res, err := api.Commit(id, editTable, CommitRequestDTO{
-			Updates: []RowChangeDTO{{Key: "u", Values: map[string]*string{"title": text("x")}}},
+			Updates: []RowChangeDTO{{Key: "u", Values: map[string]any{"title": text("x")}}},
 			Deletes: []RowChangeDTO{{Key: "d"}},
 		})
 		if err != nil || len(res.Outcomes) != 2 {
@@ -191,9 +191,10 @@ func TestGridCommit(t *testing.T) {
 	t.Run("a malformed commit is refused before anything is sent", func(t *testing.T) {
 		api, id := connected(t, node)
 		for name, req := range map[string]CommitRequestDTO{
-			"no changes":        {},
-			"a row without key": {Updates: []RowChangeDTO{{UUID: editIDs[0]}}},
-			"a row twice":       {Updates: []RowChangeDTO{{Key: "k", UUID: editIDs[0]}}, Deletes: []RowChangeDTO{{Key: "k", UUID: editIDs[0]}}},
+			"a number instead of text": {Updates: []RowChangeDTO{{Key: "k", UUID: editIDs[0], Values: map[string]any{"year": 5}}}},
+			"no changes":               {},
+			"a row without key":        {Updates: []RowChangeDTO{{UUID: editIDs[0]}}},
+			"a row twice":              {Updates: []RowChangeDTO{{Key: "k", UUID: editIDs[0]}}, Deletes: []RowChangeDTO{{Key: "k", UUID: editIDs[0]}}},
 		} {
 			if _, err := api.Commit(id, editTable, req); err == nil || !strings.HasPrefix(err.Error(), "invalid_argument: ") {
 				t.Errorf("%s: err = %v; want invalid_argument", name, err)
@@ -206,7 +207,7 @@ func TestGridCheckCells(t *testing.T) {
 	node := weaviatetest.Shared(t, weaviatenode.Anonymous)
 	createEditTable(t, node)
 	api, id := connected(t, node)
-	got, err := api.CheckCells(id, editTable, map[string]*string{
+	got, err := api.CheckCells(id, editTable, map[string]any{
 		"year": text("12.5"), "score": text("1e3"), "published": text("2024-05-01"), "open": text("yes"),
 		"tags": text("a, b"), "title": nil, "uuid": text("not-a-uuid"), "vector": text("[1]"), "nope": text("x"),
 	})
