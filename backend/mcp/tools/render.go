@@ -351,28 +351,3 @@ func capText(s, rest string) string {
 	}
 	return s[:cut] + "\n[text cut to stay short; " + rest + "]"
 }
-
-// graphQLName matches the GraphQL name syntax (a table or property named in query text).
-func graphQLName(s string) bool {
-	if s == "" || len(s) > 256 {
-		return false
-	}
-	for i, r := range s {
-		switch {
-		case r == '_', r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z':
-		case i > 0 && r >= '0' && r <= '9':
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// gqlString quotes s as a GraphQL string literal: JSON escapes are valid GraphQL escapes.
-func gqlString(s string) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
-}

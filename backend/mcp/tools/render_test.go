@@ -217,24 +217,6 @@ func TestRowLimit(t *testing.T) {
 	}
 }
 
-func TestGraphQLText(t *testing.T) {
-	for _, c := range []struct {
-		name string
-		ok   bool
-	}{{"Typed", true}, {"_x9", true}, {"9x", false}, {"", false}, {"Typed(x: 1)", false}, {"Tÿped", false}, {"a-b", false}} {
-		t.Run(fmt.Sprintf("%q is a GraphQL name: %v", c.name, c.ok), func(t *testing.T) {
-			if graphQLName(c.name) != c.ok {
-				t.Fail()
-			}
-		})
-	}
-	t.Run("a string is quoted with JSON escapes, HTML left alone", func(t *testing.T) {
-		if got := gqlString("a\"b\\c\n<d>"); got != `"a\"b\\c\n<d>"` {
-			t.Fatalf("%s", got)
-		}
-	})
-}
-
 func TestArgText(t *testing.T) {
 	for _, c := range []struct {
 		in   any

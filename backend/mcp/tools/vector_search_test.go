@@ -11,7 +11,7 @@ import (
 	"app/internal/fixtures"
 )
 
-func search(table string, more map[string]any) map[string]any {
+func searchArgs(table string, more map[string]any) map[string]any {
 	a := map[string]any{"connection": "Node", "table": table}
 	for k, v := range more {
 		a[k] = v
@@ -53,7 +53,7 @@ func TestVectorSearch(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.rule, func(t *testing.T) {
-			r := e.ok(t, NameVectorSearch, search(c.table, c.args))
+			r := e.ok(t, NameVectorSearch, searchArgs(c.table, c.args))
 			rows := rowsOf(t, r)
 			s := structured(t, r)
 			cols := s["columns"].([]any)
@@ -66,14 +66,14 @@ func TestVectorSearch(t *testing.T) {
 		})
 	}
 	t.Run("the default properties are the scalar ones; objects, references and geo values are left out", func(t *testing.T) {
-		r := e.ok(t, NameVectorSearch, search(fixtures.Typed, map[string]any{"nearVector": []float64{0.1, 0.2, 0.3}, "limit": 1}))
+		r := e.ok(t, NameVectorSearch, searchArgs(fixtures.Typed, map[string]any{"nearVector": []float64{0.1, 0.2, 0.3}, "limit": 1}))
 		want := []any{"uuid", "title", "body", "count", "price", "active", "published", "tags", "scores", "externalId", "distance"}
 		if got := structured(t, r)["columns"]; !reflect.DeepEqual(got, want) {
 			t.Fatalf("columns %v", got)
 		}
 	})
 	t.Run("properties picks the columns", func(t *testing.T) {
-		r := e.ok(t, NameVectorSearch, search(fixtures.Typed, map[string]any{"query": "fixture", "properties": []any{"title", "count"}}))
+		r := e.ok(t, NameVectorSearch, searchArgs(fixtures.Typed, map[string]any{"query": "fixture", "properties": []any{"title", "count"}}))
 		if got := structured(t, r)["columns"]; !reflect.DeepEqual(got, []any{"uuid", "title", "count", "score"}) {
 			t.Fatalf("columns %v", got)
 		}
@@ -82,7 +82,7 @@ func TestVectorSearch(t *testing.T) {
 		}
 	})
 	t.Run("a limit cuts the matches; the answer says more exist and how to get them", func(t *testing.T) {
-		r := e.ok(t, NameVectorSearch, search(fixtures.Typed, map[string]any{"nearVector": []float64{0.1, 0.2, 0.3}, "limit": 2}))
+		r := e.ok(t, NameVectorSearch, searchArgs(fixtures.Typed, map[string]any{"nearVector": []float64{0.1, 0.2, 0.3}, "limit": 2}))
 		s := structured(t, r)
 		if len(rowsOf(t, r)) != 2 || s["truncated"] != true || s["nextOffset"] != nil ||
 			!strings.Contains(firstLine(r.Text()), "rows 1-2; more matches exist: call vector_search with a larger limit") {
@@ -91,7 +91,7 @@ func TestVectorSearch(t *testing.T) {
 	})
 	t.Run("the limit is in the query: limit+1 matches are asked for", func(t *testing.T) {
 		n := e.requests.len()
-		e.ok(t, NameVectorSearch, search(fixtures.Big, map[string]any{"query": "label", "limit": 3}))
+		e.ok(t, NameVectorSearch, searchArgs(fixtures.Big, map[string]any{"query": "label", "limit": 3}))
 		if reqs := e.requests.since(n); !slices.ContainsFunc(reqs, func(s string) bool {
 			return strings.Contains(s, "/v1/graphql") && strings.Contains(s, "limit: 4")
 		}) {
@@ -101,7 +101,7 @@ func TestVectorSearch(t *testing.T) {
 	t.Run("the query text is a GraphQL string: quotes and braces in it cannot change the query", func(t *testing.T) {
 		n := e.requests.len()
 		const hostile = `x"}, limit: 1) { title } } } mutation { y(` + "\n"
-		r := e.ok(t, NameVectorSearch, search(fixtures.Typed, map[string]any{"query": hostile}))
+		r := e.ok(t, NameVectorSearch, searchArgs(fixtures.Typed, map[string]any{"query": hostile}))
 		if len(rowsOf(t, r)) != 0 {
 			t.Fatalf("%v", rowsOf(t, r))
 		}
@@ -112,7 +112,7 @@ func TestVectorSearch(t *testing.T) {
 		}
 	})
 	t.Run("progress is reported: schema, search, done", func(t *testing.T) {
-		progress, res := e.progressOf(t, NameVectorSearch, search(fixtures.Typed, map[string]any{"nearVector": []float64{1, 0, 0}}))
+		progress, res := e.progressOf(t, NameVectorSearch, searchArgs(fixtures.Typed, map[string]any{"nearVector": []float64{1, 0, 0}}))
 		if !reflect.DeepEqual(progress, []float64{0, 1, 2}) || res["isError"] != false {
 			t.Fatalf("progress %v, result %v", progress, res)
 		}
@@ -154,7 +154,7 @@ func TestVectorSearch(t *testing.T) {
 	}
 	for _, c := range refused {
 		t.Run(c.rule, func(t *testing.T) {
-			text := e.fails(t, NameVectorSearch, search(c.table, c.args), c.code)
+			text := e.fails(t, NameVectorSearch, searchArgs(c.table, c.args), c.code)
 			if !strings.Contains(text, c.contains) {
 				t.Fatalf("%q", text)
 			}
