@@ -1,9 +1,10 @@
 import { act, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
-import { ApiProvider } from "./api";
+import { ApiError, ApiProvider } from "./api";
 import { App } from "./App";
-import { connection, fakeApi } from "./test/fakeApi";
+import type { Layout } from "./api";
+import { connection, emptyLayout, fakeApi } from "./test/fakeApi";
 
 function renderApp(more: Parameters<typeof fakeApi>[2] = {}) {
   const api = fakeApi(
@@ -111,5 +112,115 @@ describe("App shell", () => {
     await userEvent.keyboard("{Enter}");
     act(() => api.emitProgress({ plugin: "weaviate", version: "1.0.0", done: 1, total: 4, connectionId: "a" }));
     expect(await screen.findByRole("progressbar", { name: "Installing the Weaviate driver" })).toHaveAttribute("aria-valuenow", "25");
+  });
+});
+
+describe("the layout is remembered (issue 14, Everywhere)", () => {
+  function remembered(layout: Layout, more: Parameters<typeof fakeApi>[2] = {}) {
+    const saveLayout = vi.fn(async (_l: Layout) => {});
+    const api = renderApp({ layout: { layout: async () => structuredClone(layout), saveLayout }, ...more });
+    return { api, saveLayout };
+  }
+
+  it("reopens the remembered tabs whose connection still exists, connected first, and makes the remembered one active", async () => {
+    const { api } = remembered(
+      emptyLayout({
+        tabs: [
+          { kind: "connection", connectionId: "a", table: "" },
+          { kind: "table", connectionId: "a", table: "Article" },
+          { kind: "editor", connectionId: "deleted", table: "" },
+          { kind: "table", connectionId: "deleted", table: "Article" },
+          { kind: "table", connectionId: "b", table: "DroppedCollection" },
+          { kind: "editor", connectionId: "b", table: "" },
+          { kind: "settings", connectionId: "", table: "" },
+        ],
+        active: "editor:b",
+      }),
+    );
+    const connect = vi.spyOn(api.explorer, "connect");
+    expect(await screen.findByRole("tab", { name: "Query · Staging" })).toHaveAttribute("aria-selected", "true");
+    // The deleted connection's tabs and the table that no longer exists are dropped quietly.
+    expect(screen.getByRole("tab", { name: "Local Weaviate" })).toBeInTheDocument();
+    expect(screen.getByRole("tab", { name: "Article" })).toBeInTheDocument();
+    expect(screen.getByRole("tab", { name: "Settings" })).toBeInTheDocument();
+    expect(screen.getAllByRole("tab")).toHaveLength(4);
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+    expect(connect).not.toHaveBeenCalledWith("deleted");
+  });
+
+  it("skips the tabs of a connection that cannot connect and keeps the rest", async () => {
+    const layout = emptyLayout({
+      tabs: [
+        { kind: "table", connectionId: "a", table: "Article" },
+        { kind: "connection", connectionId: "b", table: "" },
+        { kind: "editor", connectionId: "b", table: "" },
+        { kind: "settings", connectionId: "", table: "" },
+      ],
+      active: "conn:b",
+    });
+    const api = fakeApi(
+      async () => [connection({ id: "a", name: "Local Weaviate" }), connection({ id: "b", name: "Staging", port: 8081 })],
+      {
+        connect: async (id) => {
+          if (id === "b") throw new ApiError("unavailable", "Connection failed: connection refused");
+          return { id, connected: true, serverVersion: "1.35.2" };
+        },
+      },
+      { layout: { layout: async () => layout, saveLayout: async () => {} } },
+    );
+    render(
+      <ApiProvider api={api}>
+        <App />
+      </ApiProvider>,
+    );
+    expect(await screen.findByRole("tab", { name: "Article" })).toBeInTheDocument();
+    expect(screen.getByRole("tab", { name: "Settings" })).toBeInTheDocument();
+    expect(screen.queryByRole("tab", { name: "Staging" })).not.toBeInTheDocument();
+    expect(screen.queryByRole("tab", { name: "Query · Staging" })).not.toBeInTheDocument();
+    // The remembered active tab is gone: the last reopened one is active.
+    expect(screen.getByRole("tab", { name: "Settings" })).toHaveAttribute("aria-selected", "true");
+  });
+
+  it("saves the tabs and the active tab, debounced, after a change", async () => {
+    const { saveLayout } = remembered(emptyLayout());
+    await screen.findByRole("tree");
+    await userEvent.keyboard("{Enter}");
+    expect(screen.getByRole("tab", { name: "Local Weaviate" })).toBeInTheDocument();
+    await vi.waitFor(() =>
+      expect(saveLayout).toHaveBeenLastCalledWith(
+        expect.objectContaining({ tabs: [{ kind: "connection", connectionId: "a", table: "" }], active: "conn:a" }),
+      ),
+    );
+    const calls = saveLayout.mock.calls.length;
+    await userEvent.keyboard("{Control>},{/Control}");
+    await vi.waitFor(() =>
+      expect(saveLayout).toHaveBeenLastCalledWith(
+        expect.objectContaining({
+          tabs: [
+            { kind: "connection", connectionId: "a", table: "" },
+            { kind: "settings", connectionId: "", table: "" },
+          ],
+          active: "settings",
+        }),
+      ),
+    );
+    // One write for the change, not one per render.
+    expect(saveLayout.mock.calls.length).toBe(calls + 1);
+  });
+
+  it("remembers the active table as its connection's last table and lands there when the connection is opened again", async () => {
+    const { saveLayout } = remembered(emptyLayout({ lastTable: { b: "Author" } }));
+    await screen.findByRole("tree");
+    // Opening Staging from the sidebar lands on its last table.
+    await userEvent.keyboard("{ArrowDown}{Enter}");
+    expect(await screen.findByRole("tab", { name: "Author" })).toHaveAttribute("aria-selected", "true");
+    expect(screen.getByRole("tab", { name: "Staging" })).toBeInTheDocument();
+    // Opening a table of Local Weaviate from the connection panel records it.
+    await userEvent.click(screen.getByRole("tree"));
+    await userEvent.keyboard("{Home}{Enter}");
+    await userEvent.click(within(await screen.findByRole("list", { name: "Collections" })).getByRole("button", { name: /^▦ Article/ }));
+    await vi.waitFor(() =>
+      expect(saveLayout).toHaveBeenLastCalledWith(expect.objectContaining({ lastTable: { b: "Author", a: "Article" }, active: "table:a:Article" })),
+    );
   });
 });

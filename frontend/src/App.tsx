@@ -8,7 +8,7 @@ import { DropNotices } from "./components/layout/DropNotices";
 import { Header } from "./components/layout/Header";
 import { Sidebar } from "./components/layout/Sidebar";
 import { ThemeToggle } from "./components/layout/ThemeToggle";
-import { useWorkspace } from "./components/workspace/useWorkspace";
+import { useLayoutMemory, useWorkspace } from "./components/workspace/useWorkspace";
 import { Workspace } from "./components/workspace/Workspace";
 import { useTheme } from "./theme/useTheme";
 
@@ -95,14 +95,9 @@ export function App() {
     [api, ws.openEditConnection, reload],
   );
 
-  // Opening a connection connects it (its tables appear under it) and opens its tab.
-  const openConnection = useCallback(
-    (c: Connection) => {
-      explorer.connect(c.id);
-      ws.openConnection(c);
-    },
-    [explorer.connect, ws.openConnection],
-  );
+  // Opening a connection connects it (its tables appear under it) and opens its tab, then its
+  // last open table when it has one; on start the remembered tabs come back.
+  const { openConnection } = useLayoutMemory(ws, state.status === "ready" ? state.connections : null, explorer);
 
   const active = ws.active;
   const openId = active?.kind === "connection" || active?.kind === "table" ? active.connection.id : undefined;

@@ -505,12 +505,38 @@ export interface EditorApi {
   deleteSavedQuery(connectionId: string, name: string): Promise<void>;
 }
 
+/** A remembered tab: kind "connection" | "editor" | "table" | "settings"; connectionId "" for settings, table only for a table tab. */
+export interface LayoutTab {
+  kind: "connection" | "editor" | "table" | "settings";
+  connectionId: string;
+  table: string;
+}
+
+/** What the window remembers between runs (layout.json in the config dir). */
+export interface Layout {
+  tabs: LayoutTab[];
+  /** The active tab's key ("" for none). */
+  active: string;
+  /** Connection id -> the table last active in it. */
+  lastTable: Record<string, string>;
+  /** "connectionId/table" -> column -> width in px (40..2000). */
+  columnWidths: Record<string, Record<string, number>>;
+}
+
+export interface LayoutApi {
+  /** layout is the remembered layout; empty when none or when the file was unusable. */
+  layout(): Promise<Layout>;
+  /** saveLayout replaces it; a layout breaking a rule (unknown kind, width outside 40..2000, too many entries) is invalid_argument. */
+  saveLayout(layout: Layout): Promise<void>;
+}
+
 /** Api is everything the UI can ask of the backend. Every method rejects with an ApiError. */
 export interface Api {
   approvals: ApprovalsApi;
   connections: ConnectionsApi;
   explorer: ExplorerApi;
   editor: EditorApi;
+  layout: LayoutApi;
   plugins: PluginsApi;
   tokens: TokensApi;
   settings: SettingsApi;

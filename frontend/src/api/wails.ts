@@ -6,6 +6,7 @@ import * as ClientsBinding from "../../wailsjs/go/app/ClientsAPI";
 import * as ConnectionsBinding from "../../wailsjs/go/app/ConnectionsAPI";
 import * as EditorBinding from "../../wailsjs/go/app/EditorAPI";
 import * as ExplorerBinding from "../../wailsjs/go/app/ExplorerAPI";
+import * as LayoutBinding from "../../wailsjs/go/app/LayoutAPI";
 import * as PairingBinding from "../../wailsjs/go/app/PairingAPI";
 import * as PluginsBinding from "../../wailsjs/go/app/PluginsAPI";
 import * as SettingsBinding from "../../wailsjs/go/app/SettingsAPI";
@@ -21,6 +22,7 @@ import type {
   FilterRefusal,
   ConnectionForm,
   Grid,
+  Layout,
   MCPSettings,
   Plugin,
   PluginOffer,
@@ -225,6 +227,19 @@ export function toProgress(payload: unknown): PluginProgress {
 }
 
 /** createWailsApi returns the Api backed by the Go facade bound in app.Run. */
+/** toLayout gives the remembered layout non-null collections (Go's nil maps arrive as null). */
+export function toLayout(dto: app.LayoutDTO): Layout {
+  const kinds = ["connection", "editor", "table", "settings"];
+  return {
+    tabs: (dto.tabs ?? [])
+      .filter((t) => kinds.includes(t.kind))
+      .map((t) => ({ kind: t.kind as Layout["tabs"][number]["kind"], connectionId: t.connectionId ?? "", table: t.table ?? "" })),
+    active: dto.active ?? "",
+    lastTable: { ...(dto.lastTable ?? {}) },
+    columnWidths: { ...((dto.columnWidths ?? {}) as Record<string, Record<string, number>>) },
+  };
+}
+
 export function createWailsApi(): Api {
   return {
     approvals: {
@@ -317,6 +332,10 @@ export function createWailsApi(): Api {
         call(async () => ((await EditorBinding.SavedQueries(id)) ?? []).map((q) => ({ name: q.name, text: q.text }))),
       saveQuery: (id, name, text) => call(() => EditorBinding.SaveQuery(id, name, text)),
       deleteSavedQuery: (id, name) => call(() => EditorBinding.DeleteSavedQuery(id, name)),
+    },
+    layout: {
+      layout: () => call(async () => toLayout(await LayoutBinding.Layout())),
+      saveLayout: (l) => call(() => LayoutBinding.SaveLayout(app.LayoutDTO.createFrom(l))),
     },
     plugins: {
       list: () =>

@@ -13,6 +13,8 @@ import type {
   EditorApi,
   ExplorerApi,
   HistoryEntry,
+  Layout,
+  LayoutApi,
   SavedQuery,
   Grid,
   PluginProgress,
@@ -236,6 +238,7 @@ export function fakeApi(
     pairing?: Partial<PairingApi>;
     approvals?: Partial<ApprovalsApi>;
     editor?: Partial<EditorApi>;
+    layout?: Partial<LayoutApi>;
     copy?: (t: string) => Promise<void>;
   } = {},
 ): Api & {
@@ -266,6 +269,7 @@ export function fakeApi(
     plugins,
     tokens: fakeTokens(more.tokens),
     editor: fakeEditor(more.editor),
+    layout: fakeLayout(more.layout),
     settings: fakeSettings(more.settings),
     clients: { recent: async () => [], disconnect: async () => true, ...more.clients },
     activity: {
@@ -350,6 +354,23 @@ export function fakeEditor(overrides: Partial<EditorApi> = {}): EditorApi {
     deleteSavedQuery: async (_id, name) => {
       const i = saved.findIndex((q) => q.name === name);
       if (i >= 0) saved.splice(i, 1);
+    },
+    ...overrides,
+  };
+}
+
+/** emptyLayout is the layout of a first run. */
+export function emptyLayout(overrides: Partial<Layout> = {}): Layout {
+  return { tabs: [], active: "", lastTable: {}, columnWidths: {}, ...overrides };
+}
+
+/** fakeLayout keeps the layout in memory (a copy per call, as the bound API answers). */
+export function fakeLayout(overrides: Partial<LayoutApi> = {}): LayoutApi {
+  let stored = emptyLayout();
+  return {
+    layout: async () => structuredClone(stored),
+    saveLayout: async (l) => {
+      stored = structuredClone(l);
     },
     ...overrides,
   };

@@ -1,5 +1,6 @@
-import { useCallback, useState } from "react";
-import type { Connection } from "../../api";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useApi, type Api, type Connection, type Layout, type LayoutApi, type LayoutTab } from "../../api";
+import type { Explorer } from "../explorer/useExplorer";
 
 /** A tab in the main area. */
 export type Tab =
@@ -15,10 +16,55 @@ export function tableTabKey(connectionId: string, table: string) {
   return `table:${connectionId}:${table}`;
 }
 
-/** useWorkspace tracks the open tabs and which one is active. */
+/**
+ * useWorkspace tracks the open tabs and which one is active. Once `restore` has put back the
+ * remembered tabs (useLayoutMemory calls it), every change of the tabs or of the active tab is
+ * saved to the layout document (debounced), and the table of an active table tab is
+ * remembered as its connection's last table.
+ */
 export function useWorkspace() {
+  const api = useApi();
   const [tabs, setTabs] = useState<Tab[]>([]);
   const [activeKey, setActiveKey] = useState<string | null>(null);
+  const [restored, setRestored] = useState(false);
+
+  /**
+   * restore adds remembered tabs after the ones already open (none, unless the user was
+   * quick) and makes `active` the active tab when no tab was active; from now on the layout
+   * is saved. Called once, also with nothing to restore.
+   */
+  const restore = useCallback((more: Tab[], active: string | null) => {
+    setTabs((ts) => {
+      const next = [...ts, ...more.filter((m, i) => !ts.some((t) => t.key === m.key) && more.findIndex((o) => o.key === m.key) === i)];
+      setActiveKey((a) => a ?? (active && next.some((t) => t.key === active) ? active : (next[next.length - 1]?.key ?? null)));
+      return next;
+    });
+    setRestored(true);
+  }, []);
+
+  useEffect(() => {
+    if (!restored) return;
+    const store = layoutStore(api);
+    const saved = tabs.filter(rememberable);
+    const active = saved.some((t) => t.key === activeKey) ? (activeKey ?? "") : "";
+    const next = saved.slice(0, LAYOUT_MAX_TABS).map(toLayoutTab);
+    store.update((l) => (l.active === active && JSON.stringify(l.tabs) === JSON.stringify(next) ? l : { ...l, tabs: next, active }));
+  }, [api, restored, tabs, activeKey]);
+
+  const activeTab = tabs.find((t) => t.key === activeKey);
+  const lastTable = activeTab?.kind === "table" ? [activeTab.connection.id, activeTab.table] : null;
+  useEffect(() => {
+    if (!restored || !lastTable) return;
+    const [id, table] = lastTable;
+    layoutStore(api).update((l) => (l.lastTable[id] === table ? l : { ...l, lastTable: capped({ ...without(l.lastTable, id), [id]: table }) }));
+  }, [api, restored, lastTable?.[0], lastTable?.[1]]);
+
+  // A change in the last half second is written before the window goes away.
+  useEffect(() => {
+    const flush = () => layoutStore(api).flush();
+    window.addEventListener("pagehide", flush);
+    return () => window.removeEventListener("pagehide", flush);
+  }, [api]);
 
   const open = useCallback((tab: Tab) => {
     setTabs((ts) => (ts.some((t) => t.key === tab.key) ? ts : [...ts, tab]));
@@ -82,5 +128,252 @@ export function useWorkspace() {
     openEditConnection,
     closeConnection,
     close,
+    restore,
+    restored,
   };
+}
+
+export type Workspace = ReturnType<typeof useWorkspace>;
+
+/** The tab kinds the layout remembers (forms are not reopened). */
+type RememberedTab = Extract<Tab, { kind: LayoutTab["kind"] }>;
+
+function rememberable(t: Tab): t is RememberedTab {
+  return t.kind === "connection" || t.kind === "editor" || t.kind === "table" || t.kind === "settings";
+}
+
+function toLayoutTab(t: RememberedTab): LayoutTab {
+  switch (t.kind) {
+    case "settings":
+      return { kind: "settings", connectionId: "", table: "" };
+    case "table":
+      return { kind: "table", connectionId: t.connection.id, table: t.table };
+    default:
+      return { kind: t.kind, connectionId: t.connection.id, table: "" };
+  }
+}
+
+/** tabFor is the tab a remembered tab reopens as (its connection must be given for all but settings). */
+function tabFor(t: LayoutTab, c: Connection | undefined): Tab | null {
+  if (t.kind === "settings") return { key: "settings", kind: "settings" };
+  if (!c) return null;
+  switch (t.kind) {
+    case "connection":
+      return { key: `conn:${c.id}`, kind: "connection", connection: c };
+    case "editor":
+      return { key: `editor:${c.id}`, kind: "editor", connection: c };
+    case "table":
+      return { key: tableTabKey(c.id, t.table), kind: "table", connection: c, table: t.table };
+  }
+}
+
+// Layout limits, the backend's (app/layout.go): a save beyond them is refused whole, so the
+// window trims first (the oldest entries go).
+export const LAYOUT_MAX_TABS = 100;
+export const LAYOUT_MAX_TABLES = 200;
+export const LAYOUT_MAX_COLUMNS = 500;
+export const LAYOUT_MIN_WIDTH = 40;
+export const LAYOUT_MAX_WIDTH = 2000;
+/** How long after the last change the layout is written. */
+export const LAYOUT_SAVE_DELAY_MS = 500;
+
+function without<V>(m: Record<string, V>, key: string): Record<string, V> {
+  const { [key]: _, ...rest } = m;
+  return rest;
+}
+
+/** capped keeps the newest `max` entries of m (insertion order: the newest last). */
+export function capped<V>(m: Record<string, V>, max = LAYOUT_MAX_TABLES): Record<string, V> {
+  const keys = Object.keys(m);
+  if (keys.length <= max) return m;
+  return Object.fromEntries(keys.slice(keys.length - max).map((k) => [k, m[k]]));
+}
+
+/**
+ * LayoutStore is the window's copy of the layout document (LayoutApi, layout.json in the
+ * config dir): loaded once, changed in memory, written LAYOUT_SAVE_DELAY_MS after the last
+ * change. Changes made before it has loaded are applied on top of what was loaded, so nothing
+ * remembered is overwritten by an early change. A failed load or save is quiet: it is only
+ * layout.
+ */
+export class LayoutStore {
+  private layout: Layout = { tabs: [], active: "", lastTable: {}, columnWidths: {} };
+  private loading: Promise<Layout> | null = null;
+  private loaded = false;
+  private queued: ((l: Layout) => Layout)[] = [];
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private listeners = new Set<() => void>();
+
+  constructor(private readonly api: LayoutApi) {}
+
+  /** load reads the document once; later calls return the same answer. */
+  load(): Promise<Layout> {
+    this.loading ??= this.api
+      .layout()
+      .catch(() => this.layout)
+      .then((l) => {
+        this.layout = this.queued.reduce((acc, fn) => fn(acc), l);
+        this.loaded = true;
+        if (this.queued.length > 0) this.schedule();
+        this.queued = [];
+        this.notify();
+        return this.layout;
+      });
+    return this.loading;
+  }
+
+  /** current is the layout as the window has it now (empty before it loaded). */
+  current(): Layout {
+    return this.layout;
+  }
+
+  /** update changes the layout (fn returns a new object, or the same one for no change) and schedules the write. */
+  update(fn: (l: Layout) => Layout) {
+    if (!this.loaded) {
+      this.queued.push(fn);
+      void this.load();
+      return;
+    }
+    const next = fn(this.layout);
+    if (next === this.layout) return;
+    this.layout = next;
+    this.notify();
+    this.schedule();
+  }
+
+  /** flush writes a scheduled change now. */
+  flush() {
+    if (this.timer === null) return;
+    clearTimeout(this.timer);
+    this.timer = null;
+    void this.api.saveLayout(this.layout).catch(() => {});
+  }
+
+  subscribe(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  private schedule() {
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.flush(), LAYOUT_SAVE_DELAY_MS);
+  }
+
+  private notify() {
+    this.listeners.forEach((l) => l());
+  }
+}
+
+const stores = new WeakMap<Api, LayoutStore>();
+
+/** layoutStore is the one LayoutStore of an Api (the window has one Api; each test its own). */
+export function layoutStore(api: Api): LayoutStore {
+  let s = stores.get(api);
+  if (!s) {
+    s = new LayoutStore(api.layout);
+    stores.set(api, s);
+  }
+  return s;
+}
+
+/** How long restoring waits for the remembered tabs' connections before giving up on the slow ones. */
+export const RESTORE_WAIT_MS = 30_000;
+
+/**
+ * useLayoutMemory puts the window back where the user left it and keeps the sidebar's promise
+ * of landing there again:
+ *
+ * - On start, once the saved connections are known, the remembered tabs whose connection
+ *   still exists are reopened: their connections are connected first (as opening them in the
+ *   sidebar does); tabs of a connection that cannot connect, and table tabs whose table is
+ *   gone, are skipped quietly. The remembered active tab is made active again.
+ * - `openConnection` is the sidebar's open: it connects and opens the connection's tab, and
+ *   when the connection has a remembered last table that still exists, opens that table.
+ */
+export function useLayoutMemory(ws: Workspace, connections: Connection[] | null, explorer: Explorer) {
+  const api = useApi();
+  const [saved, setSaved] = useState<Layout | null>(null);
+  const [plan, setPlan] = useState<{ tabs: LayoutTab[]; active: string; ids: string[] } | null>(null);
+  const [gaveUp, setGaveUp] = useState(false);
+  const started = useRef(false);
+  // Connections opened from the sidebar that go to their last table once connected.
+  const [landing, setLanding] = useState<string[]>([]);
+
+  useEffect(() => {
+    let live = true;
+    void layoutStore(api)
+      .load()
+      .then((l) => live && setSaved(l));
+    return () => {
+      live = false;
+    };
+  }, [api]);
+
+  const { connect, conns } = explorer;
+  const { restore, openTable } = ws;
+
+  // Step 1: connect every connection a remembered tab needs.
+  useEffect(() => {
+    if (started.current || !saved || !connections) return;
+    started.current = true;
+    const byId = new Map(connections.map((c) => [c.id, c]));
+    const tabs = saved.tabs.filter((t) => t.kind === "settings" || byId.has(t.connectionId));
+    const ids = [...new Set(tabs.filter((t) => t.kind !== "settings").map((t) => t.connectionId))];
+    ids.forEach((id) => connect(id));
+    setPlan({ tabs, active: saved.active, ids });
+  }, [saved, connections, connect]);
+
+  useEffect(() => {
+    if (!plan || plan.ids.length === 0) return;
+    const t = setTimeout(() => setGaveUp(true), RESTORE_WAIT_MS);
+    return () => clearTimeout(t);
+  }, [plan]);
+
+  // Step 2: once each of them is connected or has failed, reopen the tabs in their order.
+  useEffect(() => {
+    if (!plan || ws.restored || !connections) return;
+    const settled = (id: string) => {
+      const s = conns[id]?.status;
+      return s === "ready" || s === "error" || s === "dropped";
+    };
+    if (!gaveUp && !plan.ids.every(settled)) return;
+    const byId = new Map(connections.map((c) => [c.id, c]));
+    const tabs: Tab[] = [];
+    for (const t of plan.tabs) {
+      if (t.kind !== "settings") {
+        const st = conns[t.connectionId];
+        if (st?.status !== "ready") continue;
+        if (t.kind === "table" && !st.tables.some((x) => x.name === t.table)) continue;
+      }
+      const tab = tabFor(t, byId.get(t.connectionId));
+      if (tab) tabs.push(tab);
+    }
+    restore(tabs, plan.active || null);
+  }, [plan, gaveUp, conns, connections, ws.restored, restore]);
+
+  // The sidebar's open lands on the connection's last table once it is connected.
+  useEffect(() => {
+    if (landing.length === 0 || !connections) return;
+    const done: string[] = [];
+    for (const id of landing) {
+      const st = conns[id];
+      if (!st || st.status === "connecting") continue;
+      done.push(id);
+      const table = layoutStore(api).current().lastTable[id];
+      const c = connections.find((x) => x.id === id);
+      if (st?.status === "ready" && c && table && st.tables.some((x) => x.name === table)) openTable(c, table);
+    }
+    if (done.length > 0) setLanding((ls) => ls.filter((id) => !done.includes(id)));
+  }, [api, landing, conns, connections, openTable]);
+
+  const openConnection = useCallback(
+    (c: Connection) => {
+      connect(c.id);
+      ws.openConnection(c);
+      if (layoutStore(api).current().lastTable[c.id]) setLanding((ls) => (ls.includes(c.id) ? ls : [...ls, c.id]));
+    },
+    [api, connect, ws.openConnection],
+  );
+
+  return { openConnection };
 }
