@@ -177,6 +177,47 @@ export interface CountResult {
   refused: FilterRefusal | null;
 }
 
+/**
+ * One pending row of the grid, as commit sends it. key is the grid's own name for the row;
+ * values are the typed text per column, null for NULL (updates: only the edited cells).
+ */
+export interface RowChange {
+  key: string;
+  uuid: string;
+  values: Record<string, string | null>;
+}
+
+/** Every pending change of one table. */
+export interface CommitRequest {
+  updates: RowChange[];
+  inserts: RowChange[];
+  deletes: RowChange[];
+}
+
+/** What happened to one pending row. */
+export interface RowOutcome {
+  key: string;
+  action: "update" | "insert" | "delete";
+  /** The row's uuid; for an insert, the one the database gave it. */
+  uuid: string;
+  status: "ok" | "skipped" | "failed";
+  code: string;
+  message: string;
+}
+
+/** commit's answer: one outcome per row, or declined (the deletion was not confirmed, nothing sent). */
+export interface CommitResult {
+  outcomes: RowOutcome[];
+  declined: boolean;
+}
+
+/** findSimilar's answer: the matches (uuid, properties, distance) and the vector searched. */
+export interface SimilarResult {
+  grid: Grid;
+  targetVector: string;
+  dimensions: number;
+}
+
 /** A connection dropped by a failing health check, with the reason. */
 export interface ConnectionDropped {
   id: string;
@@ -198,6 +239,12 @@ export interface ExplorerApi {
   browse(id: string, table: string, req: BrowseRequest): Promise<Grid>;
   /** count counts the rows matching the filters (the database's Aggregate). */
   count(id: string, table: string, filters: Filter[]): Promise<CountResult>;
+  /** checkCells types a row's typed cells as commit will, sending nothing: column -> reason for each bad one. */
+  checkCells(id: string, table: string, values: Record<string, string | null>): Promise<Record<string, string>>;
+  /** commit writes the pending changes (deleting asks natively first) and reports each row. */
+  commit(id: string, table: string, req: CommitRequest): Promise<CommitResult>;
+  /** findSimilar: the rows nearest one row's vector, best first with distance (targetVector "" picks the only one). */
+  findSimilar(id: string, table: string, uuid: string, targetVector: string, limit: number): Promise<SimilarResult>;
   /** onDropped calls back when a health check drops an open connection; returns unsubscribe. */
   onDropped(callback: (e: ConnectionDropped) => void): () => void;
 }

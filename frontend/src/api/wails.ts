@@ -28,6 +28,7 @@ import type {
   PluginOffer,
   PluginProgress,
   PluginResult,
+  RowOutcome,
   TableInfo,
   Token,
 } from "./types";
@@ -303,6 +304,17 @@ export function createWailsApi(): Api {
             filters.map((f) => app.FilterDTO.createFrom({ ...f })),
           );
           return { count: typeof c.count === "number" ? c.count : null, refused: toRefusal(c.refused) };
+        }),
+      checkCells: (id, table, values) => call(async () => (await ExplorerBinding.CheckCells(id, table, values)) ?? {}),
+      commit: (id, table, req) =>
+        call(async () => {
+          const r = await ExplorerBinding.Commit(id, table, app.CommitRequestDTO.createFrom(req));
+          return { outcomes: (r.outcomes ?? []) as RowOutcome[], declined: r.declined };
+        }),
+      findSimilar: (id, table, uuid, targetVector, limit) =>
+        call(async () => {
+          const r = await ExplorerBinding.FindSimilar(id, table, uuid, targetVector, limit);
+          return { grid: toGrid(r.grid), targetVector: r.targetVector, dimensions: r.dimensions };
         }),
       onDropped: (callback) => EventsOn(EVENT_CONNECTION_DROPPED, (payload: unknown) => callback(toDropped(payload))),
     },

@@ -111,6 +111,27 @@ export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi 
     browseTable: async () => grid(demoRows),
     browse: async () => grid(demoRows),
     count: async () => ({ count: demoRows.length, refused: null }),
+    checkCells: async () => ({}),
+    commit: async (_id, _table, req) => ({
+      outcomes: [
+        ...req.updates.map((r) => ({ key: r.key, action: "update" as const, uuid: r.uuid, status: "ok" as const, code: "", message: "" })),
+        ...req.inserts.map((r) => ({ key: r.key, action: "insert" as const, uuid: r.uuid || "00000000-0000-4000-8000-0000000000ff", status: "ok" as const, code: "", message: "" })),
+        ...req.deletes.map((r) => ({ key: r.key, action: "delete" as const, uuid: r.uuid, status: "ok" as const, code: "", message: "" })),
+      ],
+      declined: false,
+    }),
+    findSimilar: async (_id, table) => ({
+      grid: {
+        columns: [column("uuid", { type: "uuid", primaryKey: true, readOnly: true, filterable: [], sortable: false }), ...tableInfo(table).columns.slice(1, -1), column("distance", { type: "number", readOnly: true, filterable: [], sortable: false })],
+        rows: demoRows.map((r, i) => [...r.slice(0, -1), String(i * 0.1)]),
+        offset: 0,
+        hasMore: false,
+        notice: "",
+        refused: null,
+      },
+      targetVector: "",
+      dimensions: 4,
+    }),
     onDropped: () => () => {},
     ...overrides,
   };

@@ -224,6 +224,110 @@ export namespace app {
 	        this.sortable = source["sortable"];
 	    }
 	}
+	export class RowChangeDTO {
+	    key: string;
+	    uuid: string;
+	    values: Record<string, any>;
+	
+	    static createFrom(source: any = {}) {
+	        return new RowChangeDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.uuid = source["uuid"];
+	        this.values = source["values"];
+	    }
+	}
+	export class CommitRequestDTO {
+	    updates: RowChangeDTO[];
+	    inserts: RowChangeDTO[];
+	    deletes: RowChangeDTO[];
+	
+	    static createFrom(source: any = {}) {
+	        return new CommitRequestDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.updates = this.convertValues(source["updates"], RowChangeDTO);
+	        this.inserts = this.convertValues(source["inserts"], RowChangeDTO);
+	        this.deletes = this.convertValues(source["deletes"], RowChangeDTO);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class RowOutcomeDTO {
+	    key: string;
+	    action: string;
+	    uuid: string;
+	    status: string;
+	    code: string;
+	    message: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RowOutcomeDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.action = source["action"];
+	        this.uuid = source["uuid"];
+	        this.status = source["status"];
+	        this.code = source["code"];
+	        this.message = source["message"];
+	    }
+	}
+	export class CommitResultDTO {
+	    outcomes: RowOutcomeDTO[];
+	    declined: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new CommitResultDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.outcomes = this.convertValues(source["outcomes"], RowOutcomeDTO);
+	        this.declined = source["declined"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ConnectionDTO {
 	    id: string;
 	    name: string;
@@ -752,6 +856,8 @@ export namespace app {
 	        this.available = source["available"];
 	    }
 	}
+	
+	
 	export class RunResultDTO {
 	    kind: string;
 	    grid?: GridDTO;
@@ -812,6 +918,41 @@ export namespace app {
 	        this.text = source["text"];
 	    }
 	}
+	export class SimilarDTO {
+	    grid: GridDTO;
+	    targetVector: string;
+	    dimensions: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new SimilarDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.grid = this.convertValues(source["grid"], GridDTO);
+	        this.targetVector = source["targetVector"];
+	        this.dimensions = source["dimensions"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	
 	export class TableCountDTO {
 	    name: string;

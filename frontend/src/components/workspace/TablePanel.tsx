@@ -4,7 +4,7 @@ import { formatCount, rowRange } from "../explorer/format";
 import { FilterBar, type EditorTarget } from "../grid/FilterBar";
 import { ColumnChips } from "./ColumnChips";
 import { DataGrid } from "./DataGrid";
-import { PAGE_SIZES, useTablePage, type CountState } from "./useTablePage";
+import { ALL_ROWS, PAGE_SIZES, useTablePage, type CountState } from "./useTablePage";
 
 interface Props {
   connection: Connection;
@@ -77,12 +77,11 @@ export function TablePanel({ connection, table, count }: Props) {
               <select
                 className="input input--small"
                 value={query.pageSize}
-                disabled={state.paging}
                 onChange={(e) => void setPageSize(Number(e.target.value))}
               >
                 {PAGE_SIZES.map((n) => (
                   <option key={n} value={n}>
-                    {n}
+                    {n === ALL_ROWS ? "All (up to 10,000)" : n}
                   </option>
                 ))}
               </select>

@@ -5,8 +5,18 @@ import { toApiFilter } from "../grid/filterModel";
 /** PAGE_SIZE is the number of rows the grid reads at a time until the user picks another. */
 export const PAGE_SIZE = 100;
 
-/** The page sizes offered (the backend reads at most 1,000 rows a call). */
-export const PAGE_SIZES = [50, 100, 250, 500, 1000] as const;
+/** ALL_ROWS is the page size that reads every row the database pages through (Weaviate stops at 10,000). */
+export const ALL_ROWS = 10000;
+
+/** The page sizes offered. The backend reads at most BLOCK rows a call: ALL_ROWS arrives in blocks. */
+export const PAGE_SIZES = [50, 100, 250, 500, 1000, ALL_ROWS] as const;
+
+/**
+ * A page bigger than BLOCK is read block by block, the rows on screen from the first (small,
+ * so they show at once) while the rest arrive.
+ */
+const BLOCK = 1000;
+const FIRST_BLOCK = 200;
 
 /** What the grid asks for: filters (ANDed), sort, and the window. */
 export interface GridQuery {
@@ -29,9 +39,15 @@ export type TablePageState =
   | { status: "error"; error: ApiError }
   | { status: "ready"; info: TableInfo; grid: Grid; paging: boolean; pageError: ApiError | null };
 
-function request(q: GridQuery) {
-  return { offset: Math.max(0, q.offset), limit: q.pageSize, filters: q.filters.map(toApiFilter), sort: q.sort };
+function request(q: GridQuery, offset = q.offset, limit = q.pageSize) {
+  return { offset: Math.max(0, offset), limit, filters: q.filters.map(toApiFilter), sort: q.sort };
 }
+
+/** The first call's limit: the whole page, or its first block. */
+const firstLimit = (q: GridQuery) => (q.pageSize > BLOCK ? FIRST_BLOCK : q.pageSize);
+
+/** more tells whether a page read block by block still has rows to come. */
+const more = (q: GridQuery, g: Grid) => q.pageSize > BLOCK && g.hasMore && g.rows.length < q.pageSize && !g.refused;
 
 const firstQuery: GridQuery = { filters: [], sort: [], offset: 0, pageSize: PAGE_SIZE };
 
@@ -66,6 +82,24 @@ export function useTablePage(connectionId: string, table: string) {
     [api, connectionId, table],
   );
 
+  /**
+   * rest reads the blocks of a page bigger than BLOCK after its first, appending each, until
+   * the page is full, the rows end, or another query takes over (mine is stale).
+   */
+  const rest = useCallback(
+    async (q: GridQuery, first: Grid, mine: number) => {
+      let grid = first;
+      while (more(q, grid)) {
+        const next = await api.explorer.browse(connectionId, table, request(q, q.offset + grid.rows.length, Math.min(BLOCK, q.pageSize - grid.rows.length)));
+        if (mine !== generation.current) return;
+        grid = { ...next, offset: grid.offset, rows: grid.rows.concat(next.rows) };
+        const g = grid;
+        setState((s) => (s.status === "ready" ? { ...s, grid: g, paging: more(q, g) } : s));
+      }
+    },
+    [api, connectionId, table],
+  );
+
   const load = useCallback(async () => {
     const mine = ++generation.current;
     const q = { ...queryRef.current, offset: 0 };
@@ -75,13 +109,15 @@ export function useTablePage(connectionId: string, table: string) {
     try {
       const [info, grid] = await Promise.all([
         api.explorer.describeTable(connectionId, table),
-        api.explorer.browse(connectionId, table, request(q)),
+        api.explorer.browse(connectionId, table, request(q, q.offset, Math.min(q.pageSize, firstLimit(q)))),
       ]);
-      if (mine === generation.current) setState({ status: "ready", info, grid, paging: false, pageError: null });
+      if (mine !== generation.current) return;
+      setState({ status: "ready", info, grid, paging: more(q, grid), pageError: null });
+      await rest(q, grid, mine);
     } catch (reason) {
       if (mine === generation.current) setState({ status: "error", error: parseApiError(reason) });
     }
-  }, [api, connectionId, table, recount]);
+  }, [api, connectionId, table, recount, rest]);
 
   /** run reads the page of q, keeping the rows on screen until it arrives. */
   const run = useCallback(
@@ -91,14 +127,16 @@ export function useTablePage(connectionId: string, table: string) {
       if (filtersChanged) void recount(q.filters);
       setState((s) => (s.status === "ready" ? { ...s, paging: true, pageError: null } : s));
       try {
-        const grid = await api.explorer.browse(connectionId, table, request(q));
-        if (mine === generation.current) setState((s) => (s.status === "ready" ? { ...s, grid, paging: false } : s));
+        const grid = await api.explorer.browse(connectionId, table, request(q, q.offset, firstLimit(q)));
+        if (mine !== generation.current) return;
+        setState((s) => (s.status === "ready" ? { ...s, grid, paging: more(q, grid) } : s));
+        await rest(q, grid, mine);
       } catch (reason) {
         if (mine === generation.current)
           setState((s) => (s.status === "ready" ? { ...s, paging: false, pageError: parseApiError(reason) } : s));
       }
     },
-    [api, connectionId, table, recount],
+    [api, connectionId, table, recount, rest],
   );
 
   const page = useCallback((offset: number) => run({ ...queryRef.current, offset: Math.max(0, offset) }, false), [run]);

@@ -6,6 +6,10 @@ export function Browse(arg1:string,arg2:string,arg3:app.BrowseRequestDTO):Promis
 
 export function BrowseTable(arg1:string,arg2:string,arg3:number,arg4:number):Promise<app.GridDTO>;
 
+export function CheckCells(arg1:string,arg2:string,arg3:Record<string, any>):Promise<Record<string, string>>;
+
+export function Commit(arg1:string,arg2:string,arg3:app.CommitRequestDTO):Promise<app.CommitResultDTO>;
+
 export function Connect(arg1:string):Promise<app.ConnectionStateDTO>;
 
 export function Count(arg1:string,arg2:string,arg3:Array<app.FilterDTO>):Promise<app.CountDTO>;
@@ -13,6 +17,8 @@ export function Count(arg1:string,arg2:string,arg3:Array<app.FilterDTO>):Promise
 export function DescribeTable(arg1:string,arg2:string):Promise<app.TableInfoDTO>;
 
 export function Disconnect(arg1:string):Promise<void>;
+
+export function FindSimilar(arg1:string,arg2:string,arg3:string,arg4:string,arg5:number):Promise<app.SimilarDTO>;
 
 export function ListTables(arg1:string):Promise<Array<app.TableDTO>>;
 

@@ -10,6 +10,14 @@ export function BrowseTable(arg1, arg2, arg3, arg4) {
   return window['go']['app']['ExplorerAPI']['BrowseTable'](arg1, arg2, arg3, arg4);
 }
 
+export function CheckCells(arg1, arg2, arg3) {
+  return window['go']['app']['ExplorerAPI']['CheckCells'](arg1, arg2, arg3);
+}
+
+export function Commit(arg1, arg2, arg3) {
+  return window['go']['app']['ExplorerAPI']['Commit'](arg1, arg2, arg3);
+}
+
 export function Connect(arg1) {
   return window['go']['app']['ExplorerAPI']['Connect'](arg1);
 }
@@ -24,6 +32,10 @@ export function DescribeTable(arg1, arg2) {
 
 export function Disconnect(arg1) {
   return window['go']['app']['ExplorerAPI']['Disconnect'](arg1);
+}
+
+export function FindSimilar(arg1, arg2, arg3, arg4, arg5) {
+  return window['go']['app']['ExplorerAPI']['FindSimilar'](arg1, arg2, arg3, arg4, arg5);
 }
 
 export function ListTables(arg1) {
