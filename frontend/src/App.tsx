@@ -3,6 +3,7 @@ import { parseApiError, useApi, type ApiError, type Connection } from "./api";
 import { useConnections } from "./components/connections/useConnections";
 import { useInstalling } from "./components/connections/useInstalling";
 import { useExplorer } from "./components/explorer/useExplorer";
+import { ShortcutsOverlay, useShortcutsHelp } from "./components/help/ShortcutsHelp";
 import { ApprovalNotices } from "./components/layout/ApprovalNotices";
 import { DropNotices } from "./components/layout/DropNotices";
 import { Header } from "./components/layout/Header";
@@ -21,6 +22,7 @@ export function App() {
   const installing = useInstalling();
   const api = useApi();
   const [actionError, setActionError] = useState<ApiError | null>(null);
+  const help = useShortcutsHelp();
 
   // The query editor of a connection; it connects the connection when it is not open.
   const openEditor = useCallback(
@@ -106,7 +108,7 @@ export function App() {
 
   return (
     <div className="app">
-      <Header actions={<ThemeToggle preference={theme.preference} onToggle={theme.cycle} />} />
+      <Header actions={<ThemeToggle preference={theme.preference} onToggle={theme.cycle} />} onShowShortcuts={help.show} />
       <div className="app__body">
         <Sidebar
           state={state}
@@ -164,6 +166,7 @@ export function App() {
         onDismiss={explorer.dismiss}
       />
       <ApprovalNotices />
+      {help.open && <ShortcutsOverlay onClose={help.close} />}
     </div>
   );
 }

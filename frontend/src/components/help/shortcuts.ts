@@ -1,0 +1,89 @@
+/**
+ * The app's keyboard shortcuts: the one list the help overlay (F1, ?) shows. When a component
+ * gains or changes a shortcut, change it here too.
+ *
+ * A shortcut's `keys` are its alternatives, each a combination of keys pressed together.
+ * "Mod" is Ctrl, or ⌘ on macOS (the handlers test ctrlKey || metaKey).
+ */
+export interface Shortcut {
+  keys: string[][];
+  action: string;
+}
+
+export interface ShortcutGroup {
+  title: "General" | "Sidebar" | "Grid" | "Editor";
+  /** Where the shortcuts work. */
+  where: string;
+  shortcuts: Shortcut[];
+}
+
+export const SHORTCUTS: ShortcutGroup[] = [
+  {
+    title: "General",
+    where: "anywhere in the window",
+    shortcuts: [
+      { keys: [["?"], ["F1"]], action: "Show these keyboard shortcuts (? not while typing)" },
+      { keys: [["Mod", ","]], action: "Open Settings" },
+      { keys: [["Mod", "N"]], action: "New connection" },
+      { keys: [["Mod", "E"]], action: "Open the query editor of the active tab's connection" },
+      { keys: [["Esc"]], action: "Close this overlay; cancel a connection form" },
+    ],
+  },
+  {
+    title: "Sidebar",
+    where: "in the connection tree",
+    shortcuts: [
+      { keys: [["↑"], ["↓"]], action: "Previous / next connection or collection" },
+      { keys: [["Home"], ["End"]], action: "First / last row" },
+      { keys: [["→"]], action: "Expand a connection (connects it); then move to its first collection" },
+      { keys: [["←"]], action: "Collapse a connection; from a collection, go to its connection" },
+      { keys: [["Enter"]], action: "Open the connection (and its last open table) or the collection" },
+      { keys: [["Mod", "E"]], action: "Open the query editor of the row's connection" },
+      { keys: [["F2"]], action: "Edit the connection" },
+      { keys: [["Delete"]], action: "Delete the connection (asks first)" },
+    ],
+  },
+  {
+    title: "Grid",
+    where: "in a table's rows",
+    shortcuts: [
+      { keys: [["↑"], ["↓"], ["←"], ["→"]], action: "Move the selected cell" },
+      { keys: [["Enter"], ["F2"]], action: "Edit the selected cell" },
+      { keys: [["Esc"]], action: "Cancel the edit; close the filter editor or the expanded value" },
+      { keys: [["Delete"]], action: "Set the selected cell to NULL (pending)" },
+      { keys: [["Mod", "S"]], action: "Commit the pending changes" },
+      { keys: [["Mod", "Z"]], action: "Undo the last pending change" },
+      { keys: [["Mod", "C"]], action: "Copy the selected cells as TSV" },
+      { keys: [["Ctrl", "Shift", "C"]], action: "Copy the selected rows as JSON" },
+    ],
+  },
+  {
+    title: "Editor",
+    where: "in the query editor",
+    shortcuts: [
+      { keys: [["Mod", "Enter"]], action: "Run the statement under the cursor" },
+      { keys: [["Ctrl", "Space"]], action: "Show completions (collections, properties, operators)" },
+      { keys: [["Enter"]], action: "Accept the chosen completion" },
+      { keys: [["Esc"]], action: "Close the completion list" },
+      { keys: [["Mod", "Z"]], action: "Undo" },
+      { keys: [["Mod", "Shift", "Z"], ["Mod", "Y"]], action: "Redo" },
+    ],
+  },
+];
+
+/** isMac: the platform shows ⌘ for Mod. */
+export function isMac(): boolean {
+  const nav = typeof navigator === "undefined" ? undefined : navigator;
+  return !!nav && /Mac|iPhone|iPad/.test(nav.platform || nav.userAgent);
+}
+
+/** keyLabel is how a key is printed: Mod as Ctrl or ⌘. */
+export function keyLabel(key: string, mac = isMac()): string {
+  if (key === "Mod") return mac ? "⌘" : "Ctrl";
+  return key;
+}
+
+/** keysText is a shortcut's keys as words, for screen readers and titles ("Ctrl+Enter"). */
+export function keysText(keys: string[][], mac = isMac()): string {
+  return keys.map((combo) => combo.map((k) => keyLabel(k, mac)).join("+")).join(" or ");
+}
