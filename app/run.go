@@ -70,7 +70,7 @@ func Run(c *core.Core, assets fs.FS) error {
 	pair := NewPairingAPI(tokenStore, c.MCP().Port, c.Dir())
 	approvals := NewApprovalsAPI(c.Approvals(), log)
 	editor := NewEditorAPI(c.OpenConnections(), c.Dir())
-	editor.name = func(id string) string {
+	savedName := func(id string) string {
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()
 		if saved, err := c.Connections().Get(ctx, id); err == nil {
@@ -78,6 +78,7 @@ func Run(c *core.Core, assets fs.FS) error {
 		}
 		return ""
 	}
+	editor.name, explorer.name = savedName, savedName
 	layout := NewLayoutAPI(c.Dir(), log)
 	var stopWatch context.CancelFunc = func() {}
 
@@ -107,7 +108,7 @@ func Run(c *core.Core, assets fs.FS) error {
 			approvals.startup(dialogs, wailsEmitter{ctx}, desktopNotify)
 			// A CLI change that raises what AI clients may do asks here while the window runs.
 			c.SetWindowConfirm(dialogs.Confirm)
-			explorer.startup(ctx, wailsEmitter{ctx})
+			explorer.startup(ctx, wailsEmitter{ctx}, dialogs)
 			editor.startup(ctx, dialogs)
 			plugs.startup(ctx, wailsEmitter{ctx})
 			var wctx context.Context
