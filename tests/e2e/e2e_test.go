@@ -13,101 +13,39 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"app/internal/fixtures"
-	"app/internal/pluginpub"
 	"app/internal/testenv"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 	"app/tests/desktop/harness"
+	"app/tests/e2e/e2eharness"
 )
 
 func TestMain(m *testing.M) { weaviatetest.Main(m) }
-
-var keyringEnv = []string{"APP_KEYRING_BACKEND=file", "APP_KEYRING_PASSWORD=test"}
-
-// wailsCLI is the Wails CLI on PATH or in $(go env GOPATH)/bin, where
-// scripts/ensure-desktop-deps.sh installs it; "" when there is none.
-func wailsCLI() string {
-	if p, err := exec.LookPath("wails"); err == nil {
-		return p
-	}
-	out, err := exec.Command("go", "env", "GOPATH").Output()
-	if err == nil {
-		p := filepath.Join(strings.TrimSpace(string(out)), "bin", "wails")
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	return ""
-}
 
 // requireE2E ends the test, naming everything missing in one line, when a prerequisite is
 // missing: a skip in a plain `go test`, a failure under `make test` (app/internal/testenv).
 // scripts/setup.sh test installs them all. It returns the Wails CLI and the Chromium binary.
 func requireE2E(t *testing.T, root string) (wails, chromium string) {
 	t.Helper()
-	wails = wailsCLI()
-	missingWails := ""
-	if wails == "" {
-		missingWails = "the Wails CLI v2.16.0 (scripts/ensure-desktop-deps.sh installs it)"
-	}
-	missingNode := testenv.Tool("node", "npm")
-	if missingNode != "" {
-		missingNode += " (install Node.js 20+ with npm)"
-	}
-	chromium, _ = exec.LookPath("chromium")
-	testenv.Require(t,
-		harness.MissingTools("Xvfb", "chromium"),
-		missingNode,
-		missingWails,
-		testenv.Dir(filepath.Join(root, "tests", "e2e", "node_modules", "playwright-core"), "playwright-core in tests/e2e/node_modules (npm ci in tests/e2e)"),
-		testenv.Dir(filepath.Join(root, "frontend", "node_modules"), "frontend/node_modules (npm ci in frontend)"),
-		weaviatetest.MissingBinary(),
-	)
+	wails, chromium, missing := e2eharness.Prerequisites(root)
+	testenv.Require(t, missing...)
 	return wails, chromium
 }
 
 func freePort(t *testing.T) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	p, err := e2eharness.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-// waitServing polls the dev server until it serves the app's index page.
-func waitServing(ctx context.Context, url string, exited <-chan struct{}) error {
-	for {
-		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-		if resp, err := http.DefaultClient.Do(req); err == nil {
-			body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK && bytes.Contains(body, []byte(`id="root"`)) {
-				return nil
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("%s did not serve the app: %w", url, ctx.Err())
-		case <-exited:
-			return fmt.Errorf("wails dev exited before %s served the app", url)
-		case <-time.After(time.Second):
-		}
-	}
+	return p
 }
 
 type checkResult struct {
@@ -123,10 +61,8 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 
 	// A plain binary for the CLI commands (no window, so no GTK needed).
 	cli := filepath.Join(t.TempDir(), "app")
-	build := exec.Command("go", "build", "-o", cli, ".")
-	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build the app CLI: %v\n%s", err, out)
+	if err := e2eharness.BuildCLI(root, cli); err != nil {
+		t.Fatal(err)
 	}
 	// A real node with the demo data of `make run` (Article, Author), and a saved
 	// connection to it.
@@ -139,71 +75,31 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 	// A node that requires an API key, for the form's Test (Authentication failed:).
 	keyNode := weaviatetest.Start(t, weaviatenode.APIKey)
 	configDir := t.TempDir()
-	add := exec.Command(cli, "--config-dir", configDir, "connection", "add", "--name", "Demo Weaviate", "--host", node.Host, "--port", fmt.Sprint(node.Port))
-	add.Env = append(os.Environ(), keyringEnv...)
-	if out, err := add.CombinedOutput(); err != nil {
-		t.Fatalf("app connection add: %v\n%s", err, out)
+	if err := e2eharness.AddConnection(cli, configDir, "Demo Weaviate", node.Host, node.Port); err != nil {
+		t.Fatal(err)
 	}
 
-	// The Weaviate driver is a plugin: the app installs it from this registry when the UI
-	// opens the saved connection (SPEC A.3).
+	// The Weaviate driver is a plugin: the app installs it from this registry (served over
+	// loopback HTTP) when the UI opens the saved connection (SPEC A.3).
 	pubCtx, pubCancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	reg, err := pluginpub.PublishDev(pubCtx, t.TempDir(), "1.0.0")
+	reg, stopReg, err := e2eharness.ServeRegistry(pubCtx, t.TempDir())
 	pubCancel()
-	if err != nil {
-		t.Fatalf("publish the driver plugin into a dev registry: %v", err)
-	}
-	// Served over loopback HTTP, as a registry is in the field.
-	regSrv := httptest.NewServer(http.FileServer(http.Dir(reg.Dir)))
-	t.Cleanup(regSrv.Close)
-	reg.URL = regSrv.URL + "/index.json"
-
-	d := harness.StartXvfb(t, 1440, 900)
-	port := freePort(t)
-	devURL := fmt.Sprintf("http://127.0.0.1:%d", port)
-	logPath := filepath.Join(art, "wails-dev.log")
-	logf, err := os.Create(logPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// -m: never `go mod tidy` the shared go.mod; -s/-skipbindings: the frontend and the
-	// committed bindings are used as they are; the Vite dev server serves the frontend.
-	dev := exec.Command(wails, "dev", "-m", "-nosyncgomod", "-s", "-skipbindings", "-noreload", "-nogorebuild",
-		"-nocolour", "-loglevel", "Warning", "-tags", "webkit2_41", "-devserver", fmt.Sprintf("127.0.0.1:%d", port),
-		"-appargs", fmt.Sprintf("--config-dir %s --mcp-port 0", configDir))
-	dev.Dir = root
-	dev.Env = d.Env(append(append(keyringEnv, reg.Env()...), "GDK_BACKEND=x11", "WEBKIT_DISABLE_COMPOSITING_MODE=1", "LIBGL_ALWAYS_SOFTWARE=1")...)
-	dev.Stdout, dev.Stderr = logf, logf
-	dev.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := dev.Start(); err != nil {
-		t.Fatalf("start wails dev: %v", err)
-	}
-	exited := make(chan struct{})
-	go func() { _ = dev.Wait(); logf.Close(); close(exited) }()
-	t.Cleanup(func() {
-		_ = syscall.Kill(-dev.Process.Pid, syscall.SIGINT)
-		select {
-		case <-exited:
-		case <-time.After(15 * time.Second):
-			_ = syscall.Kill(-dev.Process.Pid, syscall.SIGKILL)
-			<-exited
-		}
-		// The Vite watcher and the dev app run in the same process group.
-		_ = syscall.Kill(-dev.Process.Pid, syscall.SIGKILL)
-	})
-	logTail := func() string {
-		b, _ := os.ReadFile(logPath)
-		if len(b) > 4000 {
-			b = b[len(b)-4000:]
-		}
-		return string(b)
-	}
+	t.Cleanup(stopReg)
 
+	d := harness.StartXvfb(t, 1440, 900)
 	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
-	if err := waitServing(ctx, devURL, exited); err != nil {
-		t.Fatalf("%v\nwails dev log (%s):\n%s", err, logPath, logTail())
+	dev, err := e2eharness.StartDev(ctx, e2eharness.DevOptions{Root: root, Wails: wails, Display: d, ConfigDir: configDir,
+		Env: reg.Env(), LogPath: filepath.Join(art, "wails-dev.log")})
+	if err != nil {
+		t.Fatal(err)
 	}
+	t.Cleanup(dev.Stop)
+	devURL := dev.URL
+	logTail := dev.LogTail
 
 	run := exec.CommandContext(ctx, "node", "ui.mjs")
 	run.Dir = filepath.Join(root, "tests", "e2e")

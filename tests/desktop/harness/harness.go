@@ -96,9 +96,20 @@ type Display struct {
 func StartXvfb(t testing.TB, width, height int) *Display {
 	t.Helper()
 	RequireTools(t, "Xvfb")
-	r, w, err := os.Pipe()
+	d, stop, err := LaunchXvfb(width, height)
 	if err != nil {
 		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	return d
+}
+
+// LaunchXvfb is StartXvfb for programs that are not tests (bench/grid): it returns the
+// display and the function that stops it, or an error (after stopping what it started).
+func LaunchXvfb(width, height int) (*Display, func(), error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, nil, err
 	}
 	cmd := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", fmt.Sprintf("%dx%dx24", width, height),
 		"-nolisten", "tcp", "-noreset")
@@ -107,10 +118,12 @@ func StartXvfb(t testing.TB, width, height int) *Display {
 	cmd.Stderr = &stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
-		t.Fatalf("start Xvfb: %v", err)
+		w.Close()
+		r.Close()
+		return nil, nil, fmt.Errorf("start Xvfb: %v", err)
 	}
 	w.Close()
-	t.Cleanup(func() {
+	stop := func() {
 		_ = cmd.Process.Signal(syscall.SIGTERM)
 		done := make(chan struct{})
 		go func() { _ = cmd.Wait(); close(done) }()
@@ -120,7 +133,7 @@ func StartXvfb(t testing.TB, width, height int) *Display {
 			_ = cmd.Process.Kill()
 			<-done
 		}
-	})
+	}
 	line := make(chan string, 1)
 	go func() {
 		s, _ := bufio.NewReader(r).ReadString('\n')
@@ -130,13 +143,14 @@ func StartXvfb(t testing.TB, width, height int) *Display {
 	select {
 	case n := <-line:
 		if _, err := strconv.Atoi(n); err != nil {
-			t.Fatalf("Xvfb did not report a display number (got %q); stderr:\n%s", n, stderr.String())
+			stop()
+			return nil, nil, fmt.Errorf("Xvfb did not report a display number (got %q); stderr:\n%s", n, stderr.String())
 		}
-		return &Display{Name: ":" + n}
+		return &Display{Name: ":" + n}, stop, nil
 	case <-time.After(20 * time.Second):
-		t.Fatalf("Xvfb did not start within 20s; stderr:\n%s", stderr.String())
+		stop()
+		return nil, nil, fmt.Errorf("Xvfb did not start within 20s; stderr:\n%s", stderr.String())
 	}
-	return nil
 }
 
 // Env returns the parent environment with DISPLAY set to this display, and without the

@@ -1,0 +1,203 @@
+// grid.mjs: measures the app's grid with GridBench (10,000 rows x 1,536 dims) in headless
+// Chromium, against the real UI served by `wails dev`. Run by bench/grid (main.go), which
+// starts everything and passes:
+//   GRIDBENCH_URL         the wails dev server, e.g. http://127.0.0.1:34115
+//   GRIDBENCH_CONNECTION  the saved connection whose node holds GridBench
+//   GRIDBENCH_ROOT        the repository root (playwright-core is resolved from tests/e2e)
+//   GRIDBENCH_ARTIFACTS   where screenshots go
+//   CHROMIUM              the browser (default /usr/bin/chromium)
+// It prints one JSON line with the measurements (or {"error": ...}); progress goes to stderr.
+// All times are taken inside the page (performance.now, event timestamps, requestAnimationFrame
+// timestamps), not from Node.
+import { createRequire } from "node:module";
+import { join } from "node:path";
+
+const root = need("GRIDBENCH_ROOT");
+const url = need("GRIDBENCH_URL");
+const connection = need("GRIDBENCH_CONNECTION");
+const artifacts = need("GRIDBENCH_ARTIFACTS");
+const { chromium } = createRequire(join(root, "tests", "e2e", "package.json"))("playwright-core");
+
+const TABLE = "GridBench";
+const ROWS = 10000;
+const STEP_PX = 600;
+
+function need(name) {
+  const v = process.env[name];
+  if (!v) {
+    console.log(JSON.stringify({ error: `grid.mjs: ${name} is not set` }));
+    process.exit(2);
+  }
+  return v;
+}
+
+const log = (s) => process.stderr.write(s + "\n");
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+  headless: true,
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
+});
+
+let exitCode = 0;
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: "light" });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("HeapProfiler.enable");
+  await cdp.send("Performance.enable");
+
+  /** heap collects garbage (twice: the second pass frees what finalizers of the first left) and reads the heap. */
+  async function heap() {
+    await cdp.send("HeapProfiler.collectGarbage");
+    await cdp.send("HeapProfiler.collectGarbage");
+    const { usedSize } = await cdp.send("Runtime.getHeapUsage");
+    const { metrics } = await cdp.send("Performance.getMetrics");
+    return { usedSize, jsHeapUsedSize: metrics.find((m) => m.name === "JSHeapUsedSize")?.value ?? 0 };
+  }
+
+  await page.goto(url, { waitUntil: "load", timeout: 60_000 });
+  const list = page.getByRole("tree", { name: "Saved connections" });
+  await list.waitFor({ timeout: 30_000 });
+  const conn = list.getByRole("treeitem", { name: connection, exact: true });
+  await conn.waitFor({ timeout: 30_000 });
+
+  // Open the connection (this installs the driver plugin from the loopback registry).
+  await list.focus();
+  await page.keyboard.press("Home");
+  await page.keyboard.press("Enter");
+  const tableItem = conn.getByRole("group").getByRole("treeitem", { name: TABLE, exact: true });
+  await tableItem.waitFor({ timeout: 90_000 });
+  log("connection open, GridBench listed");
+  await page.waitForTimeout(500);
+  const baseline = await heap();
+
+  // Marks taken inside the page: the click and change events' own timestamps, and a
+  // MutationObserver for the first row and the range text.
+  await page.evaluate(
+    ({ table, rows }) => {
+      const marks = (window.__gridbench = {});
+      document.addEventListener(
+        "click",
+        (e) => {
+          if (!marks.click && e.target.closest?.(`[role="treeitem"][aria-label="${table}"]`)) marks.click = e.timeStamp;
+        },
+        true,
+      );
+      document.addEventListener(
+        "change",
+        (e) => {
+          if (!marks.change && e.target.matches?.("label.grid-bar__size select")) marks.change = e.timeStamp;
+        },
+        true,
+      );
+      const check = () => {
+        const now = performance.now();
+        const panel = document.querySelector(`section.panel--table[aria-label="${table}"]`);
+        if (!panel) return;
+        if (marks.click && !marks.firstRow && panel.querySelector("tr.data-grid__row")) marks.firstRow = now;
+        if (!marks.change) return;
+        const text = panel.querySelector(".grid-bar__range")?.textContent ?? "";
+        const m = /^Rows 1–([\d,]+)/.exec(text);
+        const end = m ? Number(m[1].replace(/,/g, "")) : 0;
+        if (!marks.first200 && end >= 200) marks.first200 = now;
+        if (!marks.all && end >= rows && !text.includes("loading")) marks.all = now;
+      };
+      new MutationObserver(check).observe(document.body, { subtree: true, childList: true, characterData: true });
+    },
+    { table: TABLE, rows: ROWS },
+  );
+
+  const panel = page.locator(`section.panel--table[aria-label="${TABLE}"]`);
+  await tableItem.click();
+  await panel.locator("tr.data-grid__row").first().waitFor({ timeout: 60_000 });
+  await panel.locator(".grid-bar__range").filter({ hasText: /^Rows 1–100(\D|$)/ }).waitFor({ timeout: 60_000 });
+  log("first page shown");
+  await page.screenshot({ path: join(artifacts, "gridbench-first-page.png") });
+
+  await panel.locator("label.grid-bar__size select").selectOption(String(ROWS));
+  await page.waitForFunction(() => window.__gridbench.all, null, { timeout: 150_000, polling: 250 });
+  const marks = await page.evaluate(() => window.__gridbench);
+  for (const k of ["click", "firstRow", "change", "first200", "all"]) {
+    if (!(marks[k] > 0)) throw new Error(`no ${k} mark in the page: ${JSON.stringify(marks)}`);
+  }
+  log("all 10,000 rows loaded");
+
+  // Let the last block settle (React commits, GC of the blocks' transfer strings).
+  await page.waitForTimeout(1000);
+
+  const scroll = await page.evaluate(
+    async ({ table, step }) => {
+      const region = document.querySelector(
+        `section.panel--table[aria-label="${table}"] [role="region"][aria-label="Grid of ${table}"]`,
+      );
+      if (!region) throw new Error(`no scroll region "Grid of ${table}"`);
+      const frame = () => new Promise((r) => requestAnimationFrame(r));
+      region.scrollTop = 0;
+      await frame();
+      await frame();
+      // The display's own frame period, measured while nothing happens.
+      const idle = [];
+      let prev = await frame();
+      for (let i = 0; i < 30; i++) {
+        const t = await frame();
+        idle.push(t - prev);
+        prev = t;
+      }
+      idle.sort((a, b) => a - b);
+      const rowPx = region.querySelector("tr.data-grid__row")?.getBoundingClientRect().height ?? 0;
+      const stamps = [];
+      await new Promise((resolve) => {
+        const tick = (ts) => {
+          stamps.push(ts);
+          if (region.scrollTop + region.clientHeight >= region.scrollHeight - 1) return resolve();
+          region.scrollTop += step;
+          requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      });
+      const frames = [];
+      for (let i = 1; i < stamps.length; i++) frames.push(stamps[i] - stamps[i - 1]);
+      return {
+        frames,
+        scrollMs: stamps[stamps.length - 1] - stamps[0],
+        scrollPx: region.scrollTop,
+        rowPx,
+        rowsInDom: region.querySelectorAll("tr.data-grid__row").length,
+        vsyncMs: idle[idle.length >> 1],
+      };
+    },
+    { table: TABLE, step: STEP_PX },
+  );
+  log(`scrolled ${Math.round(scroll.scrollPx)} px in ${scroll.frames.length} frames`);
+  await page.screenshot({ path: join(artifacts, "gridbench-bottom.png") });
+  if (scroll.rowsInDom === 0) throw new Error("no rows in the DOM at the bottom of the grid");
+  if (scroll.rowPx > 0 && scroll.scrollPx < (ROWS - 100) * scroll.rowPx * 0.9) {
+    throw new Error(`the region scrolled only ${scroll.scrollPx} px for ${ROWS} rows of ${scroll.rowPx} px`);
+  }
+
+  const after = await heap();
+  console.log(
+    JSON.stringify({
+      openToFirstRowMs: marks.firstRow - marks.click,
+      allToFirst200Ms: marks.first200 - marks.change,
+      allToAllRowsMs: marks.all - marks.change,
+      ...scroll,
+      heapUsed: after.usedSize,
+      jsHeapUsedSize: after.jsHeapUsedSize,
+      heapBaseline: baseline.usedSize,
+    }),
+  );
+} catch (e) {
+  console.log(JSON.stringify({ error: String(e?.stack ?? e) }));
+  exitCode = 1;
+} finally {
+  await browser.close();
+}
+process.exit(exitCode);

@@ -1,0 +1,431 @@
+// Command gridbench measures the app's grid in headless Chromium with the GridBench fixture:
+// 10,000 rows with 1,536-dimension vectors on a real weaviate-server (issue 14):
+//
+//   - time to first rows: from the click that opens the table to its first row (100 rows a
+//     page), and from choosing "All (up to 10,000)" to the first 200 rows and to all 10,000;
+//   - scroll frame time: the grid's scroll region scrolled from top to bottom in 600 px steps,
+//     one per animation frame, frame intervals taken from requestAnimationFrame timestamps in
+//     the page (target 60 fps: p95 under 16.7 ms);
+//   - the page's JS heap after a forced GC (CDP HeapProfiler.collectGarbage, then
+//     Runtime.getHeapUsage) against the bytes of the raw JSON the server returns for the same
+//     objects (GET /v1/objects?class=GridBench&include=vector, in pages; target at most 1.0x).
+//
+// The app runs as tests/e2e runs it (tests/e2e/e2eharness): `wails dev` on a private Xvfb
+// display serves the frontend with working Go bindings, the driver plugin comes from a
+// loopback registry, and grid.mjs (playwright-core from tests/e2e/node_modules, the system
+// Chromium) drives the page. A missed target is reported, not an error; anything that keeps
+// a number from being measured is (exit status 1).
+//
+// The weaviate data directory is kept in $APP_CACHE_DIR/bench/ (-data), so GridBench loads
+// once (about a minute); -fresh reloads it.
+//
+// Usage: go run ./bench/grid [-data DIR] [-fresh] [-artifacts DIR]
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"app/internal/fixtures"
+	"app/internal/testenv"
+	"app/internal/weaviatenode"
+	"app/internal/weaviatetest"
+	"app/tests/desktop/harness"
+	"app/tests/e2e/e2eharness"
+)
+
+const connectionName = "Grid Bench"
+
+// Targets of issue 14.
+const (
+	targetFrameP95 = 16.7 // ms
+	targetHeapX    = 1.0  // JS heap / raw JSON bytes
+)
+
+func main() {
+	cacheDir := os.Getenv("APP_CACHE_DIR")
+	if cacheDir == "" {
+		home, _ := os.UserHomeDir()
+		cacheDir = filepath.Join(home, ".cache", "app")
+	}
+	dataDir := flag.String("data", filepath.Join(cacheDir, "bench", "gridbench-weaviate-"+weaviatenode.Version),
+		"weaviate data directory, kept across runs so GridBench loads once")
+	fresh := flag.Bool("fresh", false, "delete the kept data directory and load GridBench again")
+	artifacts := flag.String("artifacts", "", "where the screenshots and the wails dev log go (default: a new temporary directory)")
+	viteDev := flag.Bool("vite", false, "measure the page as Vite's dev server serves it (React's development build), as tests/e2e does, instead of the production build")
+	flag.Parse()
+
+	cleanups := []func(){}
+	stopAll := func() {
+		for i := len(cleanups) - 1; i >= 0; i-- {
+			cleanups[i]()
+		}
+		cleanups = nil
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() { <-sig; stopAll(); os.Exit(130) }()
+
+	err := run(*dataDir, *fresh, *artifacts, *viteDev, func(f func()) { cleanups = append(cleanups, f) })
+	signal.Stop(sig)
+	stopAll()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gridbench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(dataDir string, fresh bool, art string, viteDev bool, cleanup func(func())) error {
+	root, err := e2eharness.RepoRoot()
+	if err != nil {
+		return err
+	}
+	wails, chromium, missing := e2eharness.Prerequisites(root)
+	var m []string
+	for _, s := range missing {
+		if s != "" {
+			m = append(m, s)
+		}
+	}
+	if len(m) > 0 {
+		return errors.New(testenv.Message(strings.Join(m, "; ")))
+	}
+	if art == "" {
+		if art, err = os.MkdirTemp("", "gridbench-"); err != nil {
+			return err
+		}
+	} else if err := os.MkdirAll(art, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "gridbench-run-")
+	if err != nil {
+		return err
+	}
+	cleanup(func() { os.RemoveAll(tmp) })
+
+	// The app's CLI build (for `connection add`) and the plugin registry compile while
+	// nothing else runs; the server start and the fixture load come after.
+	step("build the app CLI and publish the driver plugin into a loopback registry")
+	cli := filepath.Join(tmp, "app")
+	if err := e2eharness.BuildCLI(root, cli); err != nil {
+		return err
+	}
+	pubCtx, pubCancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	reg, stopReg, err := e2eharness.ServeRegistry(pubCtx, filepath.Join(tmp, "registry"))
+	pubCancel()
+	if err != nil {
+		return err
+	}
+	cleanup(stopReg)
+
+	node, err := startLoaded(dataDir, fresh)
+	if err != nil {
+		return err
+	}
+	cleanup(node.Stop)
+
+	step("raw JSON of the same objects: GET /v1/objects?class=GridBench&include=vector, 1,000 a page")
+	rawCtx, rawCancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	rawBytes, rawObjects, err := rawJSONSize(rawCtx, node, 1000)
+	rawCancel()
+	if err != nil {
+		return err
+	}
+	if rawObjects != fixtures.GridBenchCount {
+		return fmt.Errorf("paging GridBench read %d objects, want %d", rawObjects, fixtures.GridBenchCount)
+	}
+	say("%d objects, %s of JSON", rawObjects, mb(rawBytes))
+
+	dist := filepath.Join(tmp, "dist")
+	if !viteDev {
+		step("vite build: the frontend as the app embeds it (production React, minified)")
+		buildCtx, buildCancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		err := buildFrontend(buildCtx, root, dist)
+		buildCancel()
+		if err != nil {
+			return err
+		}
+	}
+
+	configDir := filepath.Join(tmp, "config")
+	if err := e2eharness.AddConnection(cli, configDir, connectionName, node.Host, node.Port); err != nil {
+		return err
+	}
+
+	step("wails dev on a private Xvfb display (compiles the app)")
+	d, stopX, err := harness.LaunchXvfb(1440, 900)
+	if err != nil {
+		return err
+	}
+	cleanup(stopX)
+	devCtx, devCancel := context.WithTimeout(context.Background(), 6*time.Minute)
+	defer devCancel()
+	dev, err := e2eharness.StartDev(devCtx, e2eharness.DevOptions{Root: root, Wails: wails, Display: d, ConfigDir: configDir,
+		Env: reg.Env(), LogPath: filepath.Join(art, "wails-dev.log")})
+	if err != nil {
+		return err
+	}
+	cleanup(dev.Stop)
+	pageURL := dev.URL
+	if viteDev {
+		say("serving at %s (Vite's dev server, React's development build)", pageURL)
+	} else {
+		var stopServe func()
+		if pageURL, stopServe, err = serveProduction(dist, dev.URL); err != nil {
+			return err
+		}
+		cleanup(stopServe)
+		say("the production build at %s, its Go bindings through wails dev at %s", pageURL, dev.URL)
+	}
+
+	step("grid.mjs: headless Chromium drives the grid")
+	res, err := drive(root, pageURL, dev, chromium, art)
+	if err != nil {
+		return err
+	}
+	report(res, rawBytes)
+	say("screenshots and the wails dev log: %s", art)
+	return nil
+}
+
+// startLoaded starts weaviate-server on the kept data directory and makes sure it holds
+// GridBench as the fixture defines it, loading it when it does not. A directory the server
+// cannot start on is removed and started over once.
+func startLoaded(dataDir string, fresh bool) (*weaviatenode.Node, error) {
+	if fresh {
+		if err := os.RemoveAll(dataDir); err != nil {
+			return nil, err
+		}
+	}
+	step("weaviate-server " + weaviatenode.Version + " with GridBench (data kept in " + dataDir + ")")
+	start := func() (*weaviatenode.Node, error) {
+		opts := weaviatetest.Options(weaviatenode.Anonymous)
+		opts.DataDir = dataDir
+		opts.ReadyTimeout = 2 * time.Minute
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		return weaviatenode.Start(ctx, opts)
+	}
+	node, err := start()
+	if err != nil {
+		say("the kept data directory did not start (%v): starting over with an empty one", err)
+		if err := os.RemoveAll(dataDir); err != nil {
+			return nil, err
+		}
+		if node, err = start(); err != nil {
+			return nil, err
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	if ok, why := holdsGridBench(ctx, node); ok {
+		say("GridBench is there from an earlier run (%d objects)", fixtures.GridBenchCount)
+		return node, nil
+	} else {
+		say("loading GridBench (%s): %d objects x %d dims, about a minute or two", why, fixtures.GridBenchCount, fixtures.GridBenchDims)
+	}
+	t0 := time.Now()
+	if err := fixtures.LoadGridBench(ctx, node); err != nil {
+		node.Stop()
+		return nil, fmt.Errorf("load GridBench: %w", err)
+	}
+	if ok, why := holdsGridBench(ctx, node); !ok {
+		node.Stop()
+		return nil, fmt.Errorf("GridBench after loading: %s", why)
+	}
+	say("loaded in %s", time.Since(t0).Round(time.Second))
+	return node, nil
+}
+
+// holdsGridBench reports whether the node holds all of GridBench, with the first and last
+// objects as the fixture makes them now.
+func holdsGridBench(ctx context.Context, n *weaviatenode.Node) (bool, string) {
+	count, err := n.Count(ctx, fixtures.GridBench, "")
+	if err != nil {
+		return false, "not there"
+	}
+	if count != fixtures.GridBenchCount {
+		return false, fmt.Sprintf("%d objects", count)
+	}
+	for _, i := range []int{0, fixtures.GridBenchCount - 1} {
+		want := fixtures.GridBenchObject(i)
+		var got struct {
+			Properties map[string]any `json:"properties"`
+			Vector     []float64      `json:"vector"`
+		}
+		if err := n.DoJSON(ctx, http.MethodGet, "/v1/objects/"+fixtures.GridBench+"/"+want.ID+"?include=vector", nil, &got); err != nil {
+			return false, fmt.Sprintf("object %d: %v", i, err)
+		}
+		if got.Properties["title"] != want.Properties["title"] || len(got.Vector) != fixtures.GridBenchDims ||
+			float32(got.Vector[0]) != float32(want.Vector[0]) {
+			return false, fmt.Sprintf("object %d differs from the fixture", i)
+		}
+	}
+	return true, ""
+}
+
+// rawJSONSize reads every GridBench object with its vector through the REST list endpoint,
+// limit objects a page (cursor paging with `after`), and sums the response body bytes.
+func rawJSONSize(ctx context.Context, n *weaviatenode.Node, limit int) (total, objects int, err error) {
+	after := ""
+	for {
+		q := url.Values{"class": {fixtures.GridBench}, "include": {"vector"}, "limit": {fmt.Sprint(limit)}}
+		if after != "" {
+			q.Set("after", after)
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, n.URL+"/v1/objects?"+q.Encode(), nil)
+		if err != nil {
+			return 0, 0, err
+		}
+		resp, err := n.Do(req)
+		if err != nil {
+			return 0, 0, fmt.Errorf("GET /v1/objects: %v", err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			return 0, 0, err
+		}
+		if resp.StatusCode != http.StatusOK {
+			return 0, 0, fmt.Errorf("GET /v1/objects answered HTTP %d: %.300s", resp.StatusCode, body)
+		}
+		var page struct {
+			Objects []struct {
+				ID string `json:"id"`
+			} `json:"objects"`
+		}
+		if err := json.Unmarshal(body, &page); err != nil {
+			return 0, 0, fmt.Errorf("decode GET /v1/objects: %v", err)
+		}
+		if len(page.Objects) == 0 {
+			return total, objects, nil
+		}
+		total += len(body)
+		objects += len(page.Objects)
+		after = page.Objects[len(page.Objects)-1].ID
+	}
+}
+
+// result is the JSON line grid.mjs prints.
+type result struct {
+	OpenToFirstRowMs float64   `json:"openToFirstRowMs"`
+	AllToFirst200Ms  float64   `json:"allToFirst200Ms"`
+	AllToAllRowsMs   float64   `json:"allToAllRowsMs"`
+	Frames           []float64 `json:"frames"` // intervals, ms
+	ScrollMs         float64   `json:"scrollMs"`
+	ScrollPx         float64   `json:"scrollPx"`
+	RowPx            float64   `json:"rowPx"`
+	RowsInDOM        int       `json:"rowsInDom"`
+	VsyncMs          float64   `json:"vsyncMs"`
+	HeapUsed         float64   `json:"heapUsed"`
+	HeapBaseline     float64   `json:"heapBaseline"`
+	HeapMetric       float64   `json:"jsHeapUsedSize"`
+	Error            string    `json:"error"`
+}
+
+func drive(root, pageURL string, dev *e2eharness.Dev, chromium, art string) (result, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", filepath.Join(root, "bench", "grid", "grid.mjs"))
+	cmd.Dir = filepath.Join(root, "bench", "grid")
+	cmd.Env = append(os.Environ(), "GRIDBENCH_URL="+pageURL, "GRIDBENCH_CONNECTION="+connectionName,
+		"GRIDBENCH_ROOT="+root, "GRIDBENCH_ARTIFACTS="+art, "CHROMIUM="+chromium)
+	var stderr bytes.Buffer
+	cmd.Stderr = io.MultiWriter(&stderr, prefixed{})
+	out, runErr := cmd.Output()
+	var res result
+	found := false
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		if json.Unmarshal(sc.Bytes(), &res) == nil {
+			found = true
+		}
+	}
+	switch {
+	case !found:
+		return res, fmt.Errorf("grid.mjs printed no result (%v)\nstdout: %s\nwails dev log:\n%s", runErr, out, dev.LogTail())
+	case res.Error != "":
+		return res, fmt.Errorf("grid.mjs could not measure: %s\nwails dev log:\n%s", res.Error, dev.LogTail())
+	case runErr != nil:
+		return res, fmt.Errorf("grid.mjs: %v", runErr)
+	case len(res.Frames) < 10 || res.HeapUsed <= 0:
+		return res, fmt.Errorf("grid.mjs measured %d frames and a heap of %.0f bytes", len(res.Frames), res.HeapUsed)
+	}
+	return res, nil
+}
+
+// prefixed passes grid.mjs's progress lines (stderr) through, indented.
+type prefixed struct{}
+
+func (prefixed) Write(p []byte) (int, error) {
+	for _, l := range strings.SplitAfter(string(p), "\n") {
+		if l != "" {
+			fmt.Fprint(os.Stdout, "    mjs: "+l)
+		}
+	}
+	return len(p), nil
+}
+
+func report(r result, rawBytes int) {
+	fs := append([]float64(nil), r.Frames...)
+	p50, p95, maxF := percentile(fs, 50), percentile(fs, 95), percentile(fs, 100)
+	fps := float64(len(fs)) / (r.ScrollMs / 1000)
+	ratio := r.HeapUsed / float64(rawBytes)
+	met := func(ok bool) string {
+		if ok {
+			return "yes"
+		}
+		return "NO"
+	}
+	step("grid: 10,000 rows x 1,536 dims (GridBench) in headless Chromium")
+	fmt.Printf("    %-46s %-26s %-16s %s\n", "measure", "result", "target", "met")
+	row := func(name, v, target, ok string) { fmt.Printf("    %-46s %-26s %-16s %s\n", name, v, target, ok) }
+	row("open table -> first row (100 a page)", ms(r.OpenToFirstRowMs), "reported", "")
+	row("choose All -> first 200 rows", ms(r.AllToFirst200Ms), "reported", "")
+	row("choose All -> all 10,000 rows loaded", ms(r.AllToAllRowsMs), "reported", "")
+	row("scroll frame p50 / p95 / max",
+		fmt.Sprintf("%.1f / %.1f / %.1f ms", p50, p95, maxF), fmt.Sprintf("p95 < %.1f ms", targetFrameP95), met(p95 < targetFrameP95))
+	row("scroll fps (frames / scroll time)", fmt.Sprintf("%.1f fps (%d frames)", fps, len(fs)), "60 fps", met(fps >= 59))
+	row("JS heap after GC / raw JSON",
+		fmt.Sprintf("%s / %s = %.2fx", mb(int(r.HeapUsed)), mb(rawBytes), ratio), fmt.Sprintf("<= %.1fx", targetHeapX), met(ratio <= targetHeapX))
+	say("scrolled %.0f px in 600 px steps (rows %.0f px, %d in the DOM at the end); the display's frame period %.1f ms",
+		r.ScrollPx, r.RowPx, r.RowsInDOM, r.VsyncMs)
+	say("JS heap before the table opened %s (the app without rows); JSHeapUsedSize after GC %s",
+		mb(int(r.HeapBaseline)), mb(int(r.HeapMetric)))
+	say("a missed target is reported, not a failure: a loaded machine misses frames")
+}
+
+func percentile(xs []float64, p int) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	i := (len(s)*p + 99) / 100
+	return s[max(0, min(i-1, len(s)-1))]
+}
+
+func ms(v float64) string { return fmt.Sprintf("%.0f ms", v) }
+
+func mb(b int) string { return fmt.Sprintf("%.1f MB", float64(b)/(1<<20)) }
+
+func step(s string) { fmt.Printf("\n==> %s\n", s) }
+
+func say(format string, a ...any) { fmt.Printf("    "+format+"\n", a...) }
