@@ -30,8 +30,8 @@ const (
 // rather than map[string]*string because the Wails binding generator cannot model the
 // latter; anything but text or null is refused.)
 type RowChangeDTO struct {
-	Key    string             `json:"key"`
-	UUID   string             `json:"uuid"`
+	Key    string         `json:"key"`
+	UUID   string         `json:"uuid"`
 	Values map[string]any `json:"values"`
 }
 

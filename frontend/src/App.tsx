@@ -145,6 +145,7 @@ export function App() {
           onDuplicate={(c) => void duplicateConnection(c)}
           onDelete={(c) => void deleteConnection(c)}
           onSaved={(key, c) => void onSaved(key, c)}
+          onFindSimilar={ws.openSimilar}
         />
       </div>
       {actionError && (

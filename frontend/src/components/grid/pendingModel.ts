@@ -77,7 +77,7 @@ export function editCell(p: Pending, key: string, column: string, value: CellTex
   if (isNewRow(key)) {
     return { ...base, inserts: p.inserts.map((r) => (r.key === key ? { ...r, values: { ...r.values, [column]: value } } : r)) };
   }
-  const prev = p.edits[key] ?? { uuid: key, cells: {}, original: {} };
+  const prev = p.edits[key] ?? { uuid: key.startsWith("row:") ? "" : key, cells: {}, original: {} };
   const first = column in prev.original ? prev.original[column] : original;
   if (value === first) {
     const cells = without(prev.cells, column);

@@ -1,11 +1,16 @@
 import { observeElementRect, useVirtualizer } from "@tanstack/react-virtual";
-import { useRef, useState, type KeyboardEvent } from "react";
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent as ReactMouseEvent } from "react";
 import { useApi, type Column, type Grid, type Sort } from "../../api";
+import { toJSON, toTSV } from "../grid/copy";
 import { shortVector } from "../grid/filterModel";
+import { cellOf, isNewRow, UUID_COLUMN, type CellText, type Pending } from "../grid/pendingModel";
 
 const NUMERIC = new Set(["int", "number"]);
 const ROW_HEIGHT = 27;
 const NO_LAYOUT = { width: 1200, height: 800 };
+const GUTTER = 56;
+/** Rows a PageUp/PageDown moves. */
+const PAGE_ROWS = 20;
 
 function cellClass(c: Column) {
   if (c.json || c.type === "uuid") return "cell cell--mono";
@@ -13,14 +18,13 @@ function cellClass(c: Column) {
   return "cell";
 }
 
-/** Fixed column widths: rows are virtualized, so widths must not follow the rows on screen. */
-function widthOf(c: Column): number {
+/** The default column widths: rows are virtualized, so widths must not follow the rows on screen. */
+function defaultWidth(c: Column): number {
   if (c.type === "uuid") return 290;
   if (c.type === "vector" || c.type === "vectors") return 300;
   if (NUMERIC.has(c.type)) return 110;
   if (c.type === "boolean") return 90;
   if (c.type === "date") return 190;
-  if (c.json) return 220;
   return 220;
 }
 
@@ -29,31 +33,99 @@ const isVector = (c: Column) => c.type === "vector" || c.type === "vectors";
 /** A cell whose full text does not fit: vectors, long JSON or text. */
 const expandable = (c: Column, v: string | null) => v !== null && (isVector(c) || v.length > 40);
 
+/** Text columns keep an emptied cell as empty text; other types take it as NULL. */
+const emptyIsNull = (c: Column) => c.type !== "text" && c.type !== "string";
+
+/** One row as the grid shows it: read, added, or marked for deletion, with its pending cells. */
+export interface DisplayRow {
+  /** The pending model's key: the uuid for a stored row, "new:N" for an added one. */
+  key: string;
+  uuid: string;
+  cells: CellText[];
+  isNew: boolean;
+  deleted: boolean;
+  /** Why the row's last commit did not apply it. */
+  error: string;
+}
+
+/** The grid's editing, when its rows can be edited (a table tab; not an editor result). */
+export interface GridEditing {
+  pending: Pending;
+  onEdit: (key: string, column: string, value: CellText, original: CellText) => void;
+  onDelete: (rows: { key: string; uuid: string }[]) => void;
+  onUndo: () => void;
+  onCommit: () => void;
+}
+
 interface Props {
   grid: Grid;
   table: string;
   sort?: Sort[];
+  /** onSort gets the new sort keys: a click sorts by one column, Shift+click adds a key. */
   onSort?: (sort: Sort[]) => void;
   onFilter?: (column: string) => void;
   /** What to say when there are no rows ("No rows", "No rows match the filters"...). */
   empty?: string;
+  edit?: GridEditing;
+  /** Remembered column widths (column -> px) and where a resize goes. */
+  widths?: Record<string, number>;
+  onResize?: (column: string, px: number) => void;
+  /** onActiveRow follows the row of the active cell (for the detail panel). */
+  onActiveRow?: (row: DisplayRow | null) => void;
+  /** onSelectRows follows the rows selected in the gutter (for Delete rows). */
+  onSelectRows?: (rows: DisplayRow[]) => void;
+}
+
+/** displayRows is what the grid shows: added rows first (where they are seen), then the page. */
+export function displayRows(grid: Grid, pending?: Pending): DisplayRow[] {
+  const uuidCol = grid.columns.findIndex((c) => c.name === UUID_COLUMN);
+  const added: DisplayRow[] = (pending?.inserts ?? []).map((r) => ({
+    key: r.key,
+    uuid: "",
+    cells: grid.columns.map((c) => (c.name in r.values ? r.values[c.name] : null)),
+    isNew: true,
+    deleted: false,
+    error: pending?.rowErrors[r.key] ?? "",
+  }));
+  const read = grid.rows.map((row, i) => {
+    const uuid = uuidCol >= 0 ? (row[uuidCol] ?? "") : "";
+    const key = uuid || `row:${grid.offset + i}`;
+    return {
+      key,
+      uuid,
+      cells: pending ? grid.columns.map((c, j) => cellOf(pending, key, c.name, row[j] ?? null).value) : row,
+      isNew: false,
+      deleted: pending ? key in pending.deletes : false,
+      error: pending?.rowErrors[key] ?? "",
+    };
+  });
+  return added.length > 0 ? [...added, ...read] : read;
 }
 
 /**
- * DataGrid is the read-only grid of one page: a sticky header with each column's name and
- * type (a click or Enter on the name sorts: ascending, descending, off), a filter button per
- * filterable column, and rows virtualized with @tanstack/react-virtual so a page of 1,000
- * rows with 1,536-dimension vectors renders only the rows on screen. Null shows as a muted
- * "null", empty text as a muted "", vectors shortened; ↗ opens a cell's full value with
- * a copy button.
+ * DataGrid is the grid of one page: a sticky header with each column's name and type (a click
+ * or Enter on the name sorts: ascending, descending, off; Shift+click adds a sort key), a
+ * filter button per filterable column, resizable columns, and rows virtualized with
+ * @tanstack/react-virtual so 10,000 rows with 1,536-dimension vectors render only the rows
+ * on screen. Keyboard first: the arrows move the active cell, Enter or F2 (or typing) edits
+ * it, Delete sets it NULL, Ctrl+C copies, Ctrl+Z undoes, Ctrl+S commits. Edited cells,
+ * added rows and rows marked for deletion show as pending until committed. Null shows as a
+ * muted "null", empty text as a muted "", vectors shortened; ↗ opens a cell's full value.
  */
-export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No rows" }: Props) {
+export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No rows", edit, widths = {}, onResize, onActiveRow, onSelectRows }: Props) {
   const api = useApi();
   const scrollRef = useRef<HTMLDivElement>(null);
   const [open, setOpen] = useState<{ row: number; col: number } | null>(null);
   const [copied, setCopied] = useState(false);
+  const [active, setActive] = useState<{ row: number; col: number } | null>(null);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [anchor, setAnchor] = useState<number | null>(null);
+  const [editing, setEditing] = useState<{ row: number; col: number; draft: string } | null>(null);
+  const [dragWidth, setDragWidth] = useState<{ column: string; px: number } | null>(null);
+  const [status, setStatus] = useState("");
+  const rows = useMemo(() => displayRows(grid, edit?.pending), [grid, edit?.pending]);
   const virtualizer = useVirtualizer({
-    count: grid.rows.length,
+    count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
@@ -66,30 +138,276 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
   const top = items.length > 0 ? items[0].start : 0;
   const bottom = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
   const sortOf = (name: string) => sort.find((s) => s.column === name);
+  const widthOf = (c: Column) => (dragWidth?.column === c.name ? dragWidth.px : (widths[c.name] ?? defaultWidth(c)));
 
-  const toggleSort = (c: Column) => {
+  // A new page (or new rows) keeps the active cell in range and drops a selection that left.
+  useEffect(() => {
+    setActive((a) => (a && (a.row >= rows.length || a.col >= grid.columns.length) ? null : a));
+    setSelected((s) => {
+      if (s.size === 0) return s;
+      const keys = new Set(rows.map((r) => r.key));
+      const kept = new Set([...s].filter((k) => keys.has(k)));
+      return kept.size === s.size ? s : kept;
+    });
+  }, [rows, grid.columns.length]);
+
+  const activeRow = active ? (rows[active.row] ?? null) : null;
+  useEffect(() => {
+    onActiveRow?.(activeRow);
+  }, [activeRow, onActiveRow]);
+
+  const selectedRows = useMemo(() => rows.filter((r) => selected.has(r.key)), [rows, selected]);
+  useEffect(() => {
+    onSelectRows?.(selectedRows);
+  }, [selectedRows, onSelectRows]);
+
+  // Keep the active cell on screen as it moves.
+  useEffect(() => {
+    if (!active) return;
+    virtualizer.scrollToIndex(active.row, { align: "auto" });
+    const el = scrollRef.current?.querySelector<HTMLElement>('[data-active="true"]');
+    el?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
+  }, [active, virtualizer]);
+
+  const toggleSort = (c: Column, add: boolean) => {
     if (!onSort || !c.sortable) return;
     const s = sortOf(c.name);
-    if (!s) onSort([{ column: c.name, descending: false }]);
-    else if (!s.descending) onSort([{ column: c.name, descending: true }]);
-    else onSort([]);
+    const next: Sort | null = !s ? { column: c.name, descending: false } : !s.descending ? { column: c.name, descending: true } : null;
+    if (!add) {
+      onSort(next ? [next] : []);
+      return;
+    }
+    const rest = sort.filter((k) => k.column !== c.name);
+    onSort(next ? (s ? sort.map((k) => (k.column === c.name ? next : k)) : [...sort, next]) : rest);
   };
 
-  const openCell = open && grid.rows[open.row] ? { value: grid.rows[open.row][open.col] ?? null, column: grid.columns[open.col], row: open.row } : null;
+  /** Whether a cell can be edited, and if not, why. */
+  const editBlock = (row: DisplayRow, c: Column): string => {
+    if (!edit) return "This grid is read-only";
+    if (row.deleted) return "The row is marked for deletion: undo to edit it";
+    if (c.primaryKey && row.isNew) return "";
+    if (c.readOnly) return `${c.name} is read-only`;
+    return "";
+  };
 
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === "Escape" && open) {
-      e.preventDefault();
-      setOpen(null);
+  const startEdit = (r: number, col: number, draft?: string) => {
+    const row = rows[r];
+    const c = grid.columns[col];
+    if (!row || !c) return;
+    const why = editBlock(row, c);
+    if (why) {
+      setStatus(why);
+      return;
+    }
+    setStatus("");
+    setEditing({ row: r, col, draft: draft ?? row.cells[col] ?? "" });
+  };
+
+  const finishEdit = (keep: boolean) => {
+    if (!editing) return;
+    const { row: r, col, draft } = editing;
+    setEditing(null);
+    scrollRef.current?.focus({ preventScroll: true });
+    if (!keep || !edit) return;
+    const row = rows[r];
+    const c = grid.columns[col];
+    if (!row || !c) return;
+    const value: CellText = draft === "" && emptyIsNull(c) ? null : draft;
+    const original = isNewRow(row.key) ? null : (grid.rows[r - (edit.pending.inserts.length ?? 0)]?.[col] ?? null);
+    if (value === row.cells[col]) return;
+    edit.onEdit(row.key, c.name, value, original);
+  };
+
+  const move = (dr: number, dc: number, extend = false) => {
+    if (rows.length === 0 || grid.columns.length === 0) return;
+    const cur = active ?? { row: 0, col: 0 };
+    const row = Math.max(0, Math.min(rows.length - 1, cur.row + dr));
+    const col = Math.max(0, Math.min(grid.columns.length - 1, cur.col + dc));
+    setActive({ row, col });
+    if (extend) {
+      const from = anchor ?? cur.row;
+      setAnchor(from);
+      setSelected(new Set(rows.slice(Math.min(from, row), Math.max(from, row) + 1).map((x) => x.key)));
+    } else if (dr !== 0) {
+      setAnchor(null);
     }
   };
 
+  /** The rows an action applies to: the selected ones, else the active cell's. */
+  const targetRows = (): DisplayRow[] => (selectedRows.length > 0 ? selectedRows : activeRow ? [activeRow] : []);
+
+  const copy = (text: string, what: string) => {
+    void api.copy(text).then(
+      () => setStatus(`Copied ${what}`),
+      () => setStatus("Could not copy to the clipboard"),
+    );
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (editing) return; // the cell editor has the keys
+    const mod = e.ctrlKey || e.metaKey;
+    const handled = () => {
+      e.preventDefault();
+      e.stopPropagation();
+    };
+    if (e.key === "Escape") {
+      if (open) setOpen(null);
+      else if (selected.size > 0) setSelected(new Set());
+      else return;
+      handled();
+      return;
+    }
+    if (mod && (e.key === "c" || e.key === "C")) {
+      const target = targetRows();
+      if (e.shiftKey) {
+        if (target.length === 0) return;
+        copy(toJSON(grid.columns, target.map((r) => r.cells)), `${target.length === 1 ? "1 row" : `${target.length} rows`} as JSON`);
+      } else if (selectedRows.length > 0) {
+        copy(toTSV(grid.columns, selectedRows.map((r) => r.cells), true), `${selectedRows.length === 1 ? "1 row" : `${selectedRows.length} rows`} as TSV`);
+      } else if (active && activeRow) {
+        copy(toTSV([grid.columns[active.col]], [[activeRow.cells[active.col]]], false), "the cell");
+      } else return;
+      handled();
+      return;
+    }
+    if (edit && mod && (e.key === "z" || e.key === "Z") && !e.shiftKey) {
+      edit.onUndo();
+      handled();
+      return;
+    }
+    if (edit && mod && (e.key === "s" || e.key === "S")) {
+      edit.onCommit();
+      handled();
+      return;
+    }
+    if (edit && mod && (e.key === "Delete" || e.key === "Backspace")) {
+      const target = targetRows();
+      if (target.length > 0) edit.onDelete(target.map((r) => ({ key: r.key, uuid: r.uuid })));
+      handled();
+      return;
+    }
+    switch (e.key) {
+      case "ArrowDown":
+        move(1, 0, e.shiftKey);
+        break;
+      case "ArrowUp":
+        move(-1, 0, e.shiftKey);
+        break;
+      case "ArrowRight":
+        move(0, 1);
+        break;
+      case "ArrowLeft":
+        move(0, -1);
+        break;
+      case "Tab":
+        if (!active) return;
+        move(0, e.shiftKey ? -1 : 1);
+        break;
+      case "PageDown":
+        move(PAGE_ROWS, 0);
+        break;
+      case "PageUp":
+        move(-PAGE_ROWS, 0);
+        break;
+      case "Home":
+        move(mod ? -rows.length : 0, -grid.columns.length);
+        break;
+      case "End":
+        move(mod ? rows.length : 0, grid.columns.length);
+        break;
+      case "Enter":
+      case "F2":
+        if (!active) return;
+        startEdit(active.row, active.col);
+        break;
+      case "Delete":
+        if (!active || !activeRow || !edit) return;
+        if (editBlock(activeRow, grid.columns[active.col])) {
+          setStatus(editBlock(activeRow, grid.columns[active.col]));
+        } else if (activeRow.cells[active.col] !== null) {
+          const original = activeRow.isNew ? null : (grid.rows[active.row - edit.pending.inserts.length]?.[active.col] ?? null);
+          edit.onEdit(activeRow.key, grid.columns[active.col].name, null, original);
+        }
+        break;
+      case " ":
+        if (!activeRow) return;
+        setSelected((s) => {
+          const n = new Set(s);
+          if (n.has(activeRow.key)) n.delete(activeRow.key);
+          else n.add(activeRow.key);
+          return n;
+        });
+        break;
+      default:
+        if (active && edit && e.key.length === 1 && !mod && !e.altKey) {
+          startEdit(active.row, active.col, e.key);
+          break;
+        }
+        return;
+    }
+    handled();
+  };
+
+  const onGutterClick = (e: ReactMouseEvent, r: number) => {
+    const key = rows[r].key;
+    setActive((a) => ({ row: r, col: a?.col ?? 0 }));
+    if (e.shiftKey && anchor !== null) {
+      setSelected(new Set(rows.slice(Math.min(anchor, r), Math.max(anchor, r) + 1).map((x) => x.key)));
+      return;
+    }
+    setAnchor(r);
+    setSelected((s) => {
+      if (e.ctrlKey || e.metaKey) {
+        const n = new Set(s);
+        if (n.has(key)) n.delete(key);
+        else n.add(key);
+        return n;
+      }
+      return s.size === 1 && s.has(key) ? new Set() : new Set([key]);
+    });
+  };
+
+  const startResize = (e: ReactMouseEvent, c: Column) => {
+    e.preventDefault();
+    e.stopPropagation();
+    const startX = e.clientX;
+    const startW = widthOf(c);
+    let px = startW;
+    const onMove = (ev: MouseEvent) => {
+      px = Math.max(40, Math.min(2000, startW + ev.clientX - startX));
+      setDragWidth({ column: c.name, px });
+    };
+    const onUp = () => {
+      window.removeEventListener("mousemove", onMove);
+      window.removeEventListener("mouseup", onUp);
+      setDragWidth(null);
+      if (px !== startW) onResize?.(c.name, px);
+    };
+    window.addEventListener("mousemove", onMove);
+    window.addEventListener("mouseup", onUp);
+  };
+
+  const openCell = open && rows[open.row] ? { value: rows[open.row].cells[open.col] ?? null, column: grid.columns[open.col], row: open.row } : null;
+  const rowLabel = (i: number) => (rows[i]?.isNew ? "new" : String(grid.offset + i - (edit?.pending.inserts.length ?? 0) + 1));
+  const totalWidth = GUTTER + grid.columns.reduce((n, c) => n + widthOf(c), 0);
+
   return (
-    <div className="grid-area" onKeyDown={onKeyDown}>
-      <div ref={scrollRef} className="grid-wrap" tabIndex={0} role="region" aria-label={`Grid of ${table}`}>
-        <table className="data-grid" aria-label={`Rows of ${table}`} aria-rowcount={grid.rows.length + 1}>
+    <div className="grid-area">
+      <div
+        ref={scrollRef}
+        className="grid-wrap"
+        tabIndex={0}
+        role="region"
+        aria-label={`Grid of ${table}`}
+        aria-describedby={`${table}-grid-status`}
+        onKeyDown={onKeyDown}
+        onFocus={(e) => {
+          if (e.target === e.currentTarget && !active && rows.length > 0) setActive({ row: 0, col: 0 });
+        }}
+      >
+        <table className="data-grid" aria-label={`Rows of ${table}`} aria-rowcount={rows.length + 1} style={{ width: totalWidth }}>
           <colgroup>
-            <col style={{ width: 56 }} />
+            <col style={{ width: GUTTER }} />
             {grid.columns.map((c) => (
               <col key={c.name} style={{ width: widthOf(c) }} />
             ))}
@@ -101,6 +419,7 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
               </th>
               {grid.columns.map((c) => {
                 const s = sortOf(c.name);
+                const rank = sort.length > 1 && s ? sort.indexOf(s) + 1 : 0;
                 return (
                   <th
                     key={c.name}
@@ -114,11 +433,13 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
                           type="button"
                           className="data-grid__sort"
                           aria-label={`Sort by ${c.name}${s ? (s.descending ? " (descending; next: off)" : " (ascending; next: descending)") : ""}`}
-                          onClick={() => toggleSort(c)}
+                          title="Click to sort; Shift+click to add a sort key"
+                          onClick={(e) => toggleSort(c, e.shiftKey)}
                         >
                           <span className="data-grid__name">
                             {c.name}
                             {s && <span aria-hidden="true">{s.descending ? " ▼" : " ▲"}</span>}
+                            {rank > 0 && <span className="data-grid__rank">{rank}</span>}
                           </span>
                           <span className="data-grid__type">{c.type}</span>
                         </button>
@@ -136,6 +457,7 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
                         </button>
                       )}
                     </div>
+                    {onResize && <span className="data-grid__resize" aria-hidden="true" onMouseDown={(e) => startResize(e, c)} />}
                   </th>
                 );
               })}
@@ -148,20 +470,82 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
               </tr>
             )}
             {items.map((it) => {
-              const row = grid.rows[it.index];
+              const row = rows[it.index];
+              const errors = edit?.pending.cellErrors[row.key];
+              const rowClass = [
+                "data-grid__row",
+                row.isNew && "data-grid__row--new",
+                row.deleted && "data-grid__row--deleted",
+                row.error && "data-grid__row--failed",
+                selected.has(row.key) && "data-grid__row--selected",
+              ]
+                .filter(Boolean)
+                .join(" ");
               return (
-                <tr key={row[0] ?? `row-${grid.offset + it.index}`} className="data-grid__row" aria-rowindex={it.index + 2} style={{ height: ROW_HEIGHT }}>
-                  <td className="data-grid__gutter">{grid.offset + it.index + 1}</td>
+                <tr key={row.key} className={rowClass} aria-rowindex={it.index + 2} aria-selected={selected.has(row.key) || undefined} style={{ height: ROW_HEIGHT }}>
+                  <td
+                    className="data-grid__gutter"
+                    title={row.error ? `Not applied: ${row.error}` : row.deleted ? "Marked for deletion" : "Click to select; Shift or Ctrl+click to select more"}
+                    onClick={(e) => onGutterClick(e, it.index)}
+                  >
+                    {row.error && (
+                      <span className="row-error" role="img" aria-label={`Row ${rowLabel(it.index)} not applied: ${row.error}`}>
+                        !
+                      </span>
+                    )}
+                    {rowLabel(it.index)}
+                  </td>
                   {grid.columns.map((c, j) => {
-                    const v = row[j] ?? null;
+                    const v = row.cells[j] ?? null;
+                    const isActive = active?.row === it.index && active.col === j;
+                    const edited = !row.isNew && edit ? c.name in (edit.pending.edits[row.key]?.cells ?? {}) : row.isNew && edit !== undefined && v !== null;
+                    const bad = errors?.[c.name];
+                    if (editing && editing.row === it.index && editing.col === j) {
+                      return (
+                        <td key={c.name} className={`${cellClass(c)} cell--editing`} data-active="true">
+                          <input
+                            className="cell-input"
+                            aria-label={`Edit ${c.name} of row ${rowLabel(it.index)}`}
+                            autoFocus
+                            value={editing.draft}
+                            onChange={(e) => setEditing({ ...editing, draft: e.target.value })}
+                            onBlur={() => finishEdit(true)}
+                            onKeyDown={(e) => {
+                              if (e.key === "Enter") {
+                                e.preventDefault();
+                                finishEdit(true);
+                                move(1, 0);
+                              } else if (e.key === "Tab") {
+                                e.preventDefault();
+                                finishEdit(true);
+                                move(0, e.shiftKey ? -1 : 1);
+                              } else if (e.key === "Escape") {
+                                e.preventDefault();
+                                e.stopPropagation();
+                                finishEdit(false);
+                              }
+                            }}
+                          />
+                        </td>
+                      );
+                    }
                     const shown = v !== null && isVector(c) ? shortVector(v) : v;
+                    const cls = [cellClass(c), isActive && "cell--active", edited && "cell--edited", bad && "cell--invalid"].filter(Boolean).join(" ");
                     return (
-                      <td key={c.name} className={cellClass(c)} title={v !== null && v.length <= 400 ? v : undefined}>
+                      <td
+                        key={c.name}
+                        className={cls}
+                        data-active={isActive || undefined}
+                        aria-invalid={bad ? true : undefined}
+                        title={bad ? bad : v !== null && v.length <= 400 ? v : undefined}
+                        onMouseDown={() => setActive({ row: it.index, col: j })}
+                        onDoubleClick={() => startEdit(it.index, j)}
+                      >
                         {expandable(c, v) && (
                           <button
                             type="button"
                             className="cell-expand"
-                            aria-label={`Show the full ${c.name} of row ${grid.offset + it.index + 1}`}
+                            aria-label={`Show the full ${c.name} of row ${rowLabel(it.index)}`}
                             onClick={() => {
                               setCopied(false);
                               setOpen({ row: it.index, col: j });
@@ -190,13 +574,26 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
             )}
           </tbody>
         </table>
-        {grid.rows.length === 0 && <p className="grid-empty">{empty}</p>}
+        {rows.length === 0 && <p className="grid-empty">{empty}</p>}
       </div>
+      <p id={`${table}-grid-status`} className="grid-status" role="status" aria-live="polite">
+        {status}
+      </p>
       {openCell && (
-        <section className="cell-viewer" aria-label={`${openCell.column.name} of row ${grid.offset + openCell.row + 1}`}>
+        <section
+          className="cell-viewer"
+          aria-label={`${openCell.column.name} of row ${rowLabel(openCell.row)}`}
+          onKeyDown={(e) => {
+            if (e.key === "Escape") {
+              e.preventDefault();
+              setOpen(null);
+              scrollRef.current?.focus({ preventScroll: true });
+            }
+          }}
+        >
           <header className="cell-viewer__head">
             <span className="cell-viewer__title">
-              {openCell.column.name} · row {grid.offset + openCell.row + 1}
+              {openCell.column.name} · row {rowLabel(openCell.row)}
               {isVector(openCell.column) && openCell.value?.startsWith("[") && <> · {vectorLength(openCell.value)} values</>}
             </span>
             <button
@@ -221,7 +618,8 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
   );
 }
 
-function vectorLength(text: string): string {
+/** vectorLength is how many numbers a vector's JSON text holds. */
+export function vectorLength(text: string): string {
   const t = text.trim();
   if (t === "[]") return "0";
   return t.split(",").length.toLocaleString("en-US");

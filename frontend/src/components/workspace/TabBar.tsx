@@ -14,11 +14,15 @@ function title(tab: Tab) {
       return "New connection";
     case "edit-connection":
       return `Edit ${tab.connection.name}`;
+    case "similar":
+      return `Similar · ${tab.uuid.slice(0, 8)}`;
   }
 }
 
 function tooltip(tab: Tab) {
-  return tab.kind === "table" ? `${tab.table} — ${tab.connection.name}` : title(tab);
+  if (tab.kind === "table") return `${tab.table} — ${tab.connection.name}`;
+  if (tab.kind === "similar") return `Rows of ${tab.table} similar to ${tab.uuid}`;
+  return title(tab);
 }
 
 interface Props {
@@ -26,10 +30,12 @@ interface Props {
   activeKey: string | null;
   onSelect: (key: string) => void;
   onClose: (key: string) => void;
+  /** tab key -> rows with pending changes; such a tab shows a dot. */
+  pending?: Record<string, number>;
 }
 
 /** TabBar lists the open tabs of the main area; each can be selected or closed. */
-export function TabBar({ tabs, activeKey, onSelect, onClose }: Props) {
+export function TabBar({ tabs, activeKey, onSelect, onClose, pending = {} }: Props) {
   if (tabs.length === 0) return null;
   return (
     <div className="tabbar" role="tablist" aria-label="Open tabs">
@@ -57,6 +63,11 @@ export function TabBar({ tabs, activeKey, onSelect, onClose }: Props) {
                 </span>
               )}
               {title(tab)}
+              {(pending[tab.key] ?? 0) > 0 && (
+                <span className="tab__dirty" title={`${pending[tab.key]} rows with pending changes`}>
+                  {" "}●<span className="visually-hidden"> (pending changes)</span>
+                </span>
+              )}
             </button>
             <button
               type="button"

@@ -1,9 +1,13 @@
-import { useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import type { Connection } from "../../api";
+import { PendingBar } from "../grid/PendingBar";
+import { RowDetail } from "../grid/RowDetail";
+import { usePendingEdits } from "../grid/usePendingEdits";
 import { formatCount, rowRange } from "../explorer/format";
 import { FilterBar, type EditorTarget } from "../grid/FilterBar";
 import { ColumnChips } from "./ColumnChips";
-import { DataGrid } from "./DataGrid";
+import { DataGrid, type DisplayRow } from "./DataGrid";
+import { useColumnWidths } from "./useColumnWidths";
 import { ALL_ROWS, PAGE_SIZES, useTablePage, type CountState } from "./useTablePage";
 
 interface Props {
@@ -11,16 +15,31 @@ interface Props {
   table: string;
   /** The row count from the sidebar, when known. */
   count?: number | null;
+  /** onFindSimilar opens the rows nearest a row's vector in a new tab. */
+  onFindSimilar?: (uuid: string, targetVector: string) => void;
+  /** onPending reports how many rows have pending changes (0 when none), for the tab bar. */
+  onPending?: (rows: number) => void;
 }
 
 /**
- * TablePanel is an open table: its columns, the filters (ANDed), and a read-only,
- * virtualized page of rows with sort by header, paging with a page size, the row count of
- * the filters and the 10,000-row stop explained where paging stops.
+ * TablePanel is an open table: its columns, the filters (ANDed), and a virtualized, editable
+ * page of rows with sort by header, paging with a page size, the row count of the filters
+ * and the 10,000-row stop explained where paging stops. Edits, added rows and deletions are
+ * pending until Commit; the detail panel shows the active row in full, with Find similar.
  */
-export function TablePanel({ connection, table, count }: Props) {
+export function TablePanel({ connection, table, count, onFindSimilar, onPending }: Props) {
   const { state, query, count: counted, reload, page, setFilters, setSort, setPageSize } = useTablePage(connection.id, table);
   const [editing, setEditing] = useState<EditorTarget | null>(null);
+  const offset = state.status === "ready" ? state.grid.offset : 0;
+  const reread = useCallback(() => void page(offset), [page, offset]);
+  const edits = usePendingEdits(connection.id, table, reread);
+  const [widths, setWidth] = useColumnWidths(connection.id, table);
+  const [activeRow, setActiveRow] = useState<DisplayRow | null>(null);
+  const [selectedRows, setSelectedRows] = useState<DisplayRow[]>([]);
+  const [detail, setDetail] = useState(false);
+  const changed = edits.changed;
+  useEffect(() => onPending?.(changed), [changed, onPending]);
+  const deleteTargets = selectedRows.length > 0 ? selectedRows : activeRow ? [activeRow] : [];
   const total = totalOf(counted, query.filters.length === 0 ? count : undefined);
   return (
     <section className="panel panel--table" aria-label={table}>
@@ -71,7 +90,21 @@ export function TablePanel({ connection, table, count }: Props) {
               {counted.status === "error" && <> · count failed: {counted.error.message}</>}
               {state.paging && " · loading…"}
             </span>
-            <span className="grid-bar__note">Read-only</span>
+            <button type="button" className="btn btn--small" disabled={edits.commit.status === "committing"} onClick={() => edits.addRow()} title="Add a row (written on Commit)">
+              + Add row
+            </button>
+            <button
+              type="button"
+              className="btn btn--small"
+              disabled={deleteTargets.length === 0 || edits.commit.status === "committing"}
+              onClick={() => edits.remove(deleteTargets.map((r) => ({ key: r.key, uuid: r.uuid })))}
+              title="Mark the selected rows for deletion (Ctrl+Delete); Commit asks before deleting"
+            >
+              Delete {deleteTargets.length > 1 ? `${deleteTargets.length} rows` : "row"}
+            </button>
+            <button type="button" className="btn btn--small" aria-pressed={detail} onClick={() => setDetail((d) => !d)} title="Show every field of the active row">
+              Row details
+            </button>
             <label className="grid-bar__size">
               Rows per page{" "}
               <select
@@ -109,14 +142,49 @@ export function TablePanel({ connection, table, count }: Props) {
               {state.pageError.message}
             </p>
           )}
-          <DataGrid
-            grid={state.grid}
-            table={table}
-            sort={query.sort}
-            onSort={(s) => void setSort(s)}
-            onFilter={(column) => setEditing({ index: -1, column })}
-            empty={state.grid.refused ? "No rows: the filter above cannot run, so nothing is shown (never the whole table)." : query.filters.length > 0 ? "No rows match the filters" : "No rows"}
+          <PendingBar
+            changed={changed}
+            bad={edits.bad}
+            canUndo={edits.pending.undo.length > 0}
+            commit={edits.commit}
+            onCommit={() => void edits.run()}
+            onDiscard={edits.discard}
+            onUndo={edits.undo}
           />
+          <div className={detail ? "table-body table-body--detail" : "table-body"}>
+            <DataGrid
+              grid={state.grid}
+              table={table}
+              sort={query.sort}
+              onSort={(s) => void setSort(s)}
+              onFilter={(column) => setEditing({ index: -1, column })}
+              empty={state.grid.refused ? "No rows: the filter above cannot run, so nothing is shown (never the whole table)." : query.filters.length > 0 ? "No rows match the filters" : "No rows"}
+              edit={
+                edits.commit.status === "committing"
+                  ? undefined
+                  : { pending: edits.pending, onEdit: edits.edit, onDelete: edits.remove, onUndo: edits.undo, onCommit: () => void edits.run() }
+              }
+              widths={widths}
+              onResize={setWidth}
+              onActiveRow={setActiveRow}
+              onSelectRows={setSelectedRows}
+            />
+            {detail &&
+              (activeRow ? (
+                <RowDetail
+                  columns={state.grid.columns}
+                  cells={activeRow.cells}
+                  label={activeRow.isNew ? "new row" : activeRow.uuid || "row"}
+                  namedVectors={state.info.settings.namedVectors}
+                  onFindSimilar={onFindSimilar && activeRow.uuid && !activeRow.isNew ? (target) => onFindSimilar(activeRow.uuid, target) : undefined}
+                  onClose={() => setDetail(false)}
+                />
+              ) : (
+                <aside className="row-detail row-detail--empty" aria-label="Row details">
+                  <p>Select a row to see all of its fields.</p>
+                </aside>
+              ))}
+          </div>
           {state.grid.notice && (
             <p id={`${table}-notice`} className="grid-notice grid-notice--stop" role="note">
               {state.grid.notice}

@@ -15,20 +15,9 @@ export function WelcomePanel({ hasConnections, onNewConnection }: { hasConnectio
         <button type="button" className="btn btn--primary" onClick={onNewConnection}>
           New connection
         </button>
-        <dl className="shortcuts">
-          <dt><kbd>↑</kbd> <kbd>↓</kbd></dt>
-          <dd>Move through connections</dd>
-          <dt><kbd>Enter</kbd></dt>
-          <dd>Open the selected connection or collection</dd>
-          <dt><kbd>→</kbd> <kbd>←</kbd></dt>
-          <dd>Show or hide a connection's collections</dd>
-          <dt><kbd>Ctrl</kbd> <kbd>N</kbd></dt>
-          <dd>New connection</dd>
-          <dt><kbd>F2</kbd> / <kbd>Delete</kbd></dt>
-          <dd>Edit or delete the selected connection</dd>
-          <dt><kbd>Ctrl</kbd> <kbd>,</kbd></dt>
-          <dd>Settings</dd>
-        </dl>
+        <p className="welcome__text">
+          Press <kbd>?</kbd> or <kbd>F1</kbd> for every keyboard shortcut.
+        </p>
       </div>
     </section>
   );

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { parseApiError, useApi, type ApiError, type Connection, type ConnectionForm } from "../../api";
 import type { ThemePreference } from "../../theme/theme";
 import type { Explorer } from "../explorer/useExplorer";
@@ -7,6 +7,7 @@ import { ConnectionFormPanel } from "../forms/ConnectionFormPanel";
 import { NewConnectionPanel } from "../forms/NewConnectionPanel";
 import { ConnectionPanel } from "./ConnectionPanel";
 import { SettingsPanel } from "./SettingsPanel";
+import { SimilarPanel } from "./SimilarPanel";
 import { TabBar } from "./TabBar";
 import { TablePanel } from "./TablePanel";
 import type { Tab } from "./useWorkspace";
@@ -29,6 +30,8 @@ interface Props {
   onDelete: (c: Connection) => void;
   /** onSaved closes the form tab whose key is given, after a connection was saved. */
   onSaved: (tabKey: string, c: Connection) => void;
+  /** onFindSimilar opens the rows nearest a row's vector in a tab. */
+  onFindSimilar: (c: Connection, table: string, uuid: string, targetVector: string) => void;
 }
 
 /** Workspace is the main area: a tab bar and the active tab's panel. */
@@ -48,10 +51,44 @@ export function Workspace({
   onDuplicate,
   onDelete,
   onSaved,
+  onFindSimilar,
 }: Props) {
+  // Rows with pending changes per table tab: such a tab asks before it closes.
+  const [pending, setPending] = useState<Record<string, number>>({});
+  const [closing, setClosing] = useState<string | null>(null);
+  const reportPending = useCallback((key: string, rows: number) => setPending((p) => (p[key] === rows ? p : { ...p, [key]: rows })), []);
+  const requestClose = (key: string) => {
+    if ((pending[key] ?? 0) > 0) setClosing(key);
+    else onClose(key);
+  };
+  const closingTab = closing ? tabs.find((t) => t.key === closing) : undefined;
+  // Table and editor tabs stay mounted while hidden, so pending edits, filters, the editor's
+  // text and scroll positions survive switching tabs.
+  const kept = tabs.filter((t) => t.kind === "table" || t.kind === "editor");
   return (
     <main className="workspace">
-      <TabBar tabs={tabs} activeKey={active?.key ?? null} onSelect={onSelect} onClose={onClose} />
+      <TabBar tabs={tabs} activeKey={active?.key ?? null} onSelect={onSelect} onClose={requestClose} pending={pending} />
+      {closingTab && closingTab.kind === "table" && (
+        <div className="discard-confirm" role="alertdialog" aria-label={`Discard the pending changes of ${closingTab.table}?`}>
+          <p>
+            {closingTab.table} has {pending[closingTab.key] === 1 ? "1 row" : `${pending[closingTab.key]} rows`} with changes not yet written. Close the tab and discard them?
+          </p>
+          <button
+            type="button"
+            className="btn btn--small btn--danger"
+            onClick={() => {
+              setClosing(null);
+              setPending((p) => ({ ...p, [closingTab.key]: 0 }));
+              onClose(closingTab.key);
+            }}
+          >
+            Discard and close
+          </button>
+          <button type="button" className="btn btn--small" autoFocus onClick={() => setClosing(null)}>
+            Keep editing
+          </button>
+        </div>
+      )}
       <div className="workspace__body" role={active ? "tabpanel" : undefined}>
         {active === null && <WelcomePanel hasConnections={hasConnections} onNewConnection={onNewConnection} />}
         {active?.kind === "new-connection" && (
@@ -77,17 +114,21 @@ export function Workspace({
             onOpenEditor={() => onOpenEditor(active.connection)}
           />
         )}
-        {active?.kind === "editor" && (
-          <EditorPanel key={active.key} connection={active.connection} ready={explorer.conns[active.connection.id]?.status === "ready"} />
-        )}
-        {active?.kind === "table" && (
-          <TablePanel
-            key={active.key}
-            connection={active.connection}
-            table={active.table}
-            count={tableCount(explorer, active.connection.id, active.table)}
-          />
-        )}
+        {kept.map((t) => (
+          <div key={t.key} className="workspace__kept" hidden={t.key !== active?.key}>
+            {t.kind === "editor" && <EditorPanel connection={t.connection} ready={explorer.conns[t.connection.id]?.status === "ready"} />}
+            {t.kind === "table" && (
+              <TablePanel
+                connection={t.connection}
+                table={t.table}
+                count={tableCount(explorer, t.connection.id, t.table)}
+                onFindSimilar={(uuid, target) => onFindSimilar(t.connection, t.table, uuid, target)}
+                onPending={(rows) => reportPending(t.key, rows)}
+              />
+            )}
+          </div>
+        ))}
+        {active?.kind === "similar" && <SimilarPanel key={active.key} connection={active.connection} table={active.table} uuid={active.uuid} targetVector={active.targetVector} />}
         {active?.kind === "settings" && <SettingsPanel preference={theme} onChoose={onChooseTheme} connections={connections} />}
       </div>
     </main>

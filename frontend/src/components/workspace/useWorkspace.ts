@@ -9,7 +9,8 @@ export type Tab =
   | { key: string; kind: "table"; connection: Connection; table: string }
   | { key: "settings"; kind: "settings" }
   | { key: "new-connection"; kind: "new-connection" }
-  | { key: string; kind: "edit-connection"; connection: Connection };
+  | { key: string; kind: "edit-connection"; connection: Connection }
+  | { key: string; kind: "similar"; connection: Connection; table: string; uuid: string; targetVector: string };
 
 /** tableTabKey is the key of a table's tab. */
 export function tableTabKey(connectionId: string, table: string) {
@@ -96,6 +97,13 @@ export function useWorkspace() {
     [open],
   );
 
+  /** openSimilar opens the rows nearest one row's vector (Find similar) in a tab of their own. */
+  const openSimilar = useCallback(
+    (connection: Connection, table: string, uuid: string, targetVector: string) =>
+      open({ key: `similar:${connection.id}:${table}:${uuid}:${targetVector}`, kind: "similar", connection, table, uuid, targetVector }),
+    [open],
+  );
+
   /** closeConnection closes every tab of a deleted connection. */
   const closeConnection = useCallback((id: string) => {
     setTabs((ts) => {
@@ -126,6 +134,7 @@ export function useWorkspace() {
     openSettings,
     openNewConnection,
     openEditConnection,
+    openSimilar,
     closeConnection,
     close,
     restore,

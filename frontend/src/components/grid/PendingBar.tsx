@@ -1,0 +1,49 @@
+import type { CommitState } from "./usePendingEdits";
+
+interface Props {
+  changed: number;
+  bad: number;
+  canUndo: boolean;
+  commit: CommitState;
+  onCommit: () => void;
+  onDiscard: () => void;
+  onUndo: () => void;
+}
+
+const rows = (n: number) => (n === 1 ? "1 row" : `${n.toLocaleString("en-US")} rows`);
+
+/** PendingBar counts the pending changes and offers Commit, Undo and Discard, with the last commit's outcome. */
+export function PendingBar({ changed, bad, canUndo, commit, onCommit, onDiscard, onUndo }: Props) {
+  const busy = commit.status === "committing";
+  if (changed === 0 && commit.status === "idle") return null;
+  return (
+    <div className="pending-bar" role="region" aria-label="Pending changes">
+      <span className="pending-bar__count">
+        {changed > 0 ? `${rows(changed)} changed, not yet written` : "No pending changes"}
+        {bad > 0 && <span className="pending-bar__bad"> · {bad === 1 ? "1 value does not fit its column" : `${bad} values do not fit their columns`}: fix or undo before committing</span>}
+      </span>
+      <span className="pending-bar__outcome" role="status" aria-live="polite">
+        {commit.status === "committing" && `Committing ${rows(commit.rows)}…`}
+        {commit.status === "done" &&
+          (commit.failed > 0
+            ? `${rows(commit.applied)} written; ${rows(commit.failed)} not: ${commit.failed === 1 ? "it stays" : "they stay"} pending with the reason on the row`
+            : `${rows(commit.applied)} written`)}
+        {commit.status === "declined" && "Nothing was written: the deletion was not confirmed."}
+      </span>
+      {commit.status === "error" && (
+        <span className="pending-bar__error" role="alert">
+          Not committed: {commit.error.message}. Your changes are kept.
+        </span>
+      )}
+      <button type="button" className="btn btn--small" disabled={busy || !canUndo} onClick={onUndo} title="Undo the last change (Ctrl+Z)">
+        Undo
+      </button>
+      <button type="button" className="btn btn--small" disabled={busy || changed === 0} onClick={onDiscard}>
+        Discard all
+      </button>
+      <button type="button" className="btn btn--small btn--primary" disabled={busy || changed === 0 || bad > 0} onClick={onCommit} title="Write the changes (Ctrl+S)">
+        {busy ? "Committing…" : "Commit"}
+      </button>
+    </div>
+  );
+}

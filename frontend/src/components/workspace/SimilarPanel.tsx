@@ -1,0 +1,66 @@
+import { useCallback, useEffect, useState } from "react";
+import { parseApiError, useApi, type ApiError, type Connection, type SimilarResult } from "../../api";
+import { DataGrid } from "./DataGrid";
+
+interface Props {
+  connection: Connection;
+  table: string;
+  uuid: string;
+  targetVector: string;
+}
+
+type State = { status: "loading" } | { status: "error"; error: ApiError } | { status: "ready"; result: SimilarResult };
+
+/** SimilarPanel shows Find similar's matches: the rows nearest one row's vector, best first, with distance. */
+export function SimilarPanel({ connection, table, uuid, targetVector }: Props) {
+  const api = useApi();
+  const [state, setState] = useState<State>({ status: "loading" });
+  const load = useCallback(async () => {
+    setState({ status: "loading" });
+    try {
+      setState({ status: "ready", result: await api.explorer.findSimilar(connection.id, table, uuid, targetVector, 0) });
+    } catch (reason) {
+      setState({ status: "error", error: parseApiError(reason) });
+    }
+  }, [api, connection.id, table, uuid, targetVector]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  return (
+    <section className="panel panel--table panel--similar" aria-label={`Similar to ${uuid}`}>
+      <header className="panel__head">
+        <span className="table-icon" aria-hidden="true">
+          ≈
+        </span>
+        <div className="panel__titles">
+          <h2 className="panel__title">Similar in {table}</h2>
+          <p className="panel__subtitle">
+            {connection.name} · nearest to {uuid}
+            {state.status === "ready" && (
+              <>
+                {" "}
+                · {state.result.targetVector ? `vector ${state.result.targetVector}, ` : ""}
+                {state.result.dimensions.toLocaleString("en-US")} dimensions · best first by distance
+              </>
+            )}
+          </p>
+        </div>
+      </header>
+      {state.status === "loading" && (
+        <div className="panel-state" role="status" aria-live="polite">
+          <span className="spinner" aria-hidden="true" /> Searching…
+        </div>
+      )}
+      {state.status === "error" && (
+        <div className="list-state list-state--error" role="alert">
+          <p className="list-state__title">Could not find similar rows</p>
+          <p className="list-state__hint">{state.error.message}</p>
+          <button type="button" className="btn btn--small" onClick={() => void load()}>
+            Retry
+          </button>
+        </div>
+      )}
+      {state.status === "ready" && <DataGrid grid={state.result.grid} table={`${table} (similar)`} empty="No similar rows" />}
+    </section>
+  );
+}

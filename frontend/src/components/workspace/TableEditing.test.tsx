@@ -1,0 +1,179 @@
+import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import { ApiProvider, type CommitRequest, type CommitResult, type ExplorerApi } from "../../api";
+import { connection, demoRows, fakeApi, grid } from "../../test/fakeApi";
+import { TablePanel } from "./TablePanel";
+
+const A = demoRows[0][0]!;
+const B = demoRows[1][0]!;
+
+function renderPanel(explorer: Partial<ExplorerApi> = {}, onFindSimilar?: (uuid: string, target: string) => void) {
+  const copy = vi.fn(async (_t: string) => {});
+  const api = fakeApi(async () => [], { browse: vi.fn(async () => grid(demoRows)), ...explorer }, { copy });
+  render(
+    <ApiProvider api={api}>
+      <TablePanel connection={connection({ id: "demo", name: "Demo Weaviate" })} table="Article" onFindSimilar={onFindSimilar} />
+    </ApiProvider>,
+  );
+  return { api, copy };
+}
+
+const gridRegion = () => screen.getByRole("region", { name: "Grid of Article" });
+const bodyRows = () => within(screen.getByRole("table", { name: "Rows of Article" })).getAllByRole("row").slice(1);
+
+/** focusCell focuses the grid and moves the active cell to (row, col) of the page with the keyboard. */
+async function focusCell(row: number, col: number) {
+  gridRegion().focus();
+  await waitFor(() => expect(document.querySelector('[data-active="true"]')).not.toBeNull());
+  fireEvent.keyDown(gridRegion(), { key: "Home", ctrlKey: true });
+  for (let i = 0; i < row; i++) fireEvent.keyDown(gridRegion(), { key: "ArrowDown" });
+  for (let j = 0; j < col; j++) fireEvent.keyDown(gridRegion(), { key: "ArrowRight" });
+}
+
+async function typeInto(row: number, col: number, text: string) {
+  await focusCell(row, col);
+  fireEvent.keyDown(gridRegion(), { key: "Enter" });
+  const input = await screen.findByRole("textbox", { name: /^Edit / });
+  await userEvent.clear(input);
+  await userEvent.type(input, text);
+  fireEvent.keyDown(input, { key: "Enter" });
+}
+
+describe("grid editing (issue 14: inline edits collected as pending changes)", () => {
+  it("an edited cell is pending and highlighted; Commit sends only that cell, and the page is read again", async () => {
+    const commit = vi.fn(async (_id: string, _t: string, req: CommitRequest): Promise<CommitResult> => ({
+      outcomes: req.updates.map((u) => ({ key: u.key, action: "update", uuid: u.uuid, status: "ok", code: "", message: "" })),
+      declined: false,
+    }));
+    const { api } = renderPanel({ commit });
+    await screen.findByText("Rows 1–2 of 2");
+    await typeInto(0, 1, "Rust, edited");
+    const bar = await screen.findByRole("region", { name: "Pending changes" });
+    expect(bar).toHaveTextContent("1 row changed, not yet written");
+    const cell = within(bodyRows()[0]).getByText("Rust, edited");
+    expect(cell.closest("td")).toHaveClass("cell--edited");
+
+    const reads = vi.mocked(api.explorer.browse).mock.calls.length;
+    fireEvent.click(within(bar).getByRole("button", { name: "Commit" }));
+    await waitFor(() => expect(commit).toHaveBeenCalledTimes(1));
+    expect(commit.mock.calls[0][2]).toEqual({ updates: [{ key: A, uuid: A, values: { title: "Rust, edited" } }], inserts: [], deletes: [] });
+    expect(await screen.findByText("1 row written")).toBeInTheDocument();
+    await waitFor(() => expect(vi.mocked(api.explorer.browse).mock.calls.length).toBeGreaterThan(reads));
+  });
+
+  it("a value the schema refuses is named at the cell before anything is sent, and Commit waits", async () => {
+    const checkCells = vi.fn(async (_i: string, _t: string, values: Record<string, string | null>): Promise<Record<string, string>> =>
+      values.wordCount === "many" ? { wordCount: 'wordCount (int): "many" is not an integer' } : {},
+    );
+    const commit = vi.fn();
+    renderPanel({ checkCells, commit });
+    await screen.findByText("Rows 1–2 of 2");
+    await typeInto(0, 2, "many");
+    await waitFor(() => expect(document.querySelector("td.cell--invalid")).not.toBeNull());
+    expect(document.querySelector("td.cell--invalid")).toHaveAttribute("title", 'wordCount (int): "many" is not an integer');
+    const bar = screen.getByRole("region", { name: "Pending changes" });
+    expect(bar).toHaveTextContent("1 value does not fit its column");
+    expect(within(bar).getByRole("button", { name: "Commit" })).toBeDisabled();
+    fireEvent.keyDown(gridRegion(), { key: "s", ctrlKey: true });
+    expect(commit).not.toHaveBeenCalled();
+    expect(checkCells).toHaveBeenCalledWith("demo", "Article", { wordCount: "many" });
+  });
+
+  it("a commit where one row fails keeps that row pending with its reason; the applied one leaves", async () => {
+    const commit = vi.fn(async (_id: string, _t: string, req: CommitRequest): Promise<CommitResult> => ({
+      outcomes: req.updates.map((u) =>
+        u.uuid === B
+          ? { key: u.key, action: "update", uuid: u.uuid, status: "failed", code: "not_found", message: "object does not exist in Article" }
+          : { key: u.key, action: "update", uuid: u.uuid, status: "ok", code: "", message: "" },
+      ),
+      declined: false,
+    }));
+    renderPanel({ commit });
+    await screen.findByText("Rows 1–2 of 2");
+    await typeInto(0, 1, "one");
+    await typeInto(1, 1, "two");
+    fireEvent.keyDown(gridRegion(), { key: "s", ctrlKey: true });
+    expect(await screen.findByText(/1 row written; 1 row not: it stays pending/)).toBeInTheDocument();
+    expect(screen.getByRole("region", { name: "Pending changes" })).toHaveTextContent("1 row changed");
+    expect(screen.getByRole("img", { name: "Row 2 not applied: object does not exist in Article" })).toBeInTheDocument();
+    expect(within(bodyRows()[1]).getByText("two")).toBeInTheDocument();
+  });
+
+  it("a commit that cannot run at all keeps every typed value and says why", async () => {
+    const commit = vi.fn(async () => {
+      throw "unavailable: the connection is not open: connect to it first";
+    });
+    renderPanel({ commit });
+    await screen.findByText("Rows 1–2 of 2");
+    await typeInto(0, 1, "kept");
+    fireEvent.click(screen.getByRole("button", { name: "Commit" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("Not committed: the connection is not open: connect to it first. Your changes are kept.");
+    expect(within(bodyRows()[0]).getByText("kept")).toBeInTheDocument();
+  });
+
+  it("Delete sets a cell NULL, Ctrl+Z undoes it; Add row and Delete row are pending until Commit", async () => {
+    const commit = vi.fn(async (): Promise<CommitResult> => ({ outcomes: [], declined: true }));
+    renderPanel({ commit });
+    await screen.findByText("Rows 1–2 of 2");
+    await focusCell(0, 1);
+    fireEvent.keyDown(gridRegion(), { key: "Delete" });
+    expect(within(bodyRows()[0]).getAllByText("null").length).toBeGreaterThan(0);
+    fireEvent.keyDown(gridRegion(), { key: "z", ctrlKey: true });
+    expect(within(bodyRows()[0]).getByText("Rust in the Linux kernel")).toBeInTheDocument();
+
+    fireEvent.click(screen.getByRole("button", { name: "+ Add row" }));
+    expect(bodyRows()[0]).toHaveClass("data-grid__row--new");
+    await typeInto(0, 1, "brand new");
+    // Select the second stored row by its number and mark it for deletion.
+    fireEvent.click(within(bodyRows()[2]).getAllByRole("cell")[0]);
+    fireEvent.click(screen.getByRole("button", { name: "Delete row" }));
+    expect(bodyRows()[2]).toHaveClass("data-grid__row--deleted");
+    expect(screen.getByRole("region", { name: "Pending changes" })).toHaveTextContent("2 rows changed");
+    fireEvent.click(screen.getByRole("button", { name: "Commit" }));
+    await waitFor(() => expect(commit).toHaveBeenCalled());
+    expect(commit.mock.calls[0]).toEqual([
+      "demo",
+      "Article",
+      { updates: [], inserts: [{ key: "new:1", uuid: "", values: { title: "brand new" } }], deletes: [{ key: B, uuid: B, values: {} }] },
+    ]);
+    expect(await screen.findByText("Nothing was written: the deletion was not confirmed.")).toBeInTheDocument();
+    expect(screen.getByRole("region", { name: "Pending changes" })).toHaveTextContent("2 rows changed");
+  });
+
+  it("copies the cell, rows as TSV with a header, and rows as JSON typed by column", async () => {
+    const { copy } = renderPanel();
+    await screen.findByText("Rows 1–2 of 2");
+    await focusCell(0, 2);
+    fireEvent.keyDown(gridRegion(), { key: "c", ctrlKey: true });
+    await waitFor(() => expect(copy).toHaveBeenLastCalledWith("1450"));
+    fireEvent.keyDown(gridRegion(), { key: " " });
+    fireEvent.keyDown(gridRegion(), { key: "ArrowDown", shiftKey: true });
+    fireEvent.keyDown(gridRegion(), { key: "c", ctrlKey: true });
+    await waitFor(() => expect(copy).toHaveBeenCalledTimes(2));
+    expect(copy.mock.calls[1][0].split("\n")).toEqual([
+      "uuid\ttitle\twordCount\ttags\tvector",
+      `${A}\tRust in the Linux kernel\t1450\t["programming","linux"]\t[0.95,0.2,0.05,0]`,
+      `${B}\tVector search explained\t\t[]\t[0.85,0.45,0.05,0]`,
+    ]);
+    fireEvent.keyDown(gridRegion(), { key: "C", ctrlKey: true, shiftKey: true });
+    await waitFor(() => expect(copy).toHaveBeenCalledTimes(3));
+    expect(JSON.parse(copy.mock.calls[2][0])).toEqual([
+      { uuid: A, title: "Rust in the Linux kernel", wordCount: 1450, tags: ["programming", "linux"], vector: [0.95, 0.2, 0.05, 0] },
+      { uuid: B, title: "Vector search explained", wordCount: null, tags: [], vector: [0.85, 0.45, 0.05, 0] },
+    ]);
+  });
+
+  it("the row detail panel shows every field and the vector's dimension; Find similar searches with the row", async () => {
+    const onFindSimilar = vi.fn();
+    renderPanel({}, onFindSimilar);
+    await screen.findByText("Rows 1–2 of 2");
+    await focusCell(1, 0);
+    fireEvent.click(screen.getByRole("button", { name: "Row details" }));
+    const detail = screen.getByRole("complementary", { name: `Details of ${B}` });
+    expect(detail).toHaveTextContent("Vector search explained");
+    expect(detail).toHaveTextContent("4 dimensions");
+    await act(async () => fireEvent.click(within(detail).getByRole("button", { name: "Find similar" })));
+    expect(onFindSimilar).toHaveBeenCalledWith(B, "");
+  });
+});
