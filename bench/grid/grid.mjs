@@ -132,25 +132,31 @@ try {
   // Let the last block settle (React commits, GC of the blocks' transfer strings).
   await page.waitForTimeout(1000);
 
+  const regionSel = `section.panel--table[aria-label="${TABLE}"] [role="region"][aria-label="Grid of ${TABLE}"]`;
+  // The display's own frame period, measured at the top while nothing happens.
+  const vsyncMs = await page.evaluate(async (sel) => {
+    const region = document.querySelector(sel);
+    if (!region) throw new Error(`no scroll region ${sel}`);
+    region.scrollTop = 0;
+    const frame = () => new Promise((r) => requestAnimationFrame(r));
+    await frame();
+    await frame();
+    const idle = [];
+    let prev = await frame();
+    for (let i = 0; i < 30; i++) {
+      const t = await frame();
+      idle.push(t - prev);
+      prev = t;
+    }
+    idle.sort((a, b) => a - b);
+    return idle[idle.length >> 1];
+  }, regionSel);
+
+  const metric = async () => Object.fromEntries((await cdp.send("Performance.getMetrics")).metrics.map((m) => [m.name, m.value]));
+  const before = await metric();
   const scroll = await page.evaluate(
-    async ({ table, step }) => {
-      const region = document.querySelector(
-        `section.panel--table[aria-label="${table}"] [role="region"][aria-label="Grid of ${table}"]`,
-      );
-      if (!region) throw new Error(`no scroll region "Grid of ${table}"`);
-      const frame = () => new Promise((r) => requestAnimationFrame(r));
-      region.scrollTop = 0;
-      await frame();
-      await frame();
-      // The display's own frame period, measured while nothing happens.
-      const idle = [];
-      let prev = await frame();
-      for (let i = 0; i < 30; i++) {
-        const t = await frame();
-        idle.push(t - prev);
-        prev = t;
-      }
-      idle.sort((a, b) => a - b);
+    async ({ sel, step }) => {
+      const region = document.querySelector(sel);
       const rowPx = region.querySelector("tr.data-grid__row")?.getBoundingClientRect().height ?? 0;
       const stamps = [];
       await new Promise((resolve) => {
@@ -170,11 +176,19 @@ try {
         scrollPx: region.scrollTop,
         rowPx,
         rowsInDom: region.querySelectorAll("tr.data-grid__row").length,
-        vsyncMs: idle[idle.length >> 1],
       };
     },
-    { table: TABLE, step: STEP_PX },
+    { sel: regionSel, step: STEP_PX },
   );
+  const after = await metric();
+  // Where the main thread spent the scroll, per frame (CDP's cumulative durations, seconds).
+  const perFrame = (name) => ((after[name] - before[name]) * 1000) / Math.max(1, scroll.frames.length);
+  const busy = {
+    scriptMs: perFrame("ScriptDuration"),
+    layoutMs: perFrame("LayoutDuration"),
+    styleMs: perFrame("RecalcStyleDuration"),
+    taskMs: perFrame("TaskDuration"),
+  };
   log(`scrolled ${Math.round(scroll.scrollPx)} px in ${scroll.frames.length} frames`);
   await page.screenshot({ path: join(artifacts, "gridbench-bottom.png") });
   if (scroll.rowsInDom === 0) throw new Error("no rows in the DOM at the bottom of the grid");
@@ -182,15 +196,17 @@ try {
     throw new Error(`the region scrolled only ${scroll.scrollPx} px for ${ROWS} rows of ${scroll.rowPx} px`);
   }
 
-  const after = await heap();
+  const heapAfter = await heap();
   console.log(
     JSON.stringify({
+      vsyncMs,
+      ...busy,
       openToFirstRowMs: marks.firstRow - marks.click,
       allToFirst200Ms: marks.first200 - marks.change,
       allToAllRowsMs: marks.all - marks.change,
       ...scroll,
-      heapUsed: after.usedSize,
-      jsHeapUsedSize: after.jsHeapUsedSize,
+      heapUsed: heapAfter.usedSize,
+      jsHeapUsedSize: heapAfter.jsHeapUsedSize,
       heapBaseline: baseline.usedSize,
     }),
   );

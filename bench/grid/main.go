@@ -333,6 +333,10 @@ type result struct {
 	RowPx            float64   `json:"rowPx"`
 	RowsInDOM        int       `json:"rowsInDom"`
 	VsyncMs          float64   `json:"vsyncMs"`
+	ScriptMs         float64   `json:"scriptMs"` // per scroll frame
+	LayoutMs         float64   `json:"layoutMs"`
+	StyleMs          float64   `json:"styleMs"`
+	TaskMs           float64   `json:"taskMs"`
 	HeapUsed         float64   `json:"heapUsed"`
 	HeapBaseline     float64   `json:"heapBaseline"`
 	HeapMetric       float64   `json:"jsHeapUsedSize"`
@@ -407,6 +411,11 @@ func report(r result, rawBytes int) {
 		fmt.Sprintf("%s / %s = %.2fx", mb(int(r.HeapUsed)), mb(rawBytes), ratio), fmt.Sprintf("<= %.1fx", targetHeapX), met(ratio <= targetHeapX))
 	say("scrolled %.0f px in 600 px steps (rows %.0f px, %d in the DOM at the end); the display's frame period %.1f ms",
 		r.ScrollPx, r.RowPx, r.RowsInDOM, r.VsyncMs)
+	say("main thread per scroll frame: %.1f ms in tasks, of which script %.1f, style %.1f, layout %.1f (the rest: paint, raster, GC)",
+		r.TaskMs, r.ScriptMs, r.StyleMs, r.LayoutMs)
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		say("load average while measuring: %s (2 cores here: other work slows the frames)", strings.Join(strings.Fields(string(b))[:3], " "))
+	}
 	say("JS heap before the table opened %s (the app without rows); JSHeapUsedSize after GC %s",
 		mb(int(r.HeapBaseline)), mb(int(r.HeapMetric)))
 	say("a missed target is reported, not a failure: a loaded machine misses frames")
