@@ -144,12 +144,12 @@ func LaunchXvfb(width, height int) (*Display, func(), error) {
 	case n := <-line:
 		if _, err := strconv.Atoi(n); err != nil {
 			stop()
-			return nil, nil, fmt.Errorf("Xvfb did not report a display number (got %q); stderr:\n%s", n, stderr.String())
+			return nil, nil, fmt.Errorf("start Xvfb: it did not report a display number (got %q); stderr:\n%s", n, stderr.String())
 		}
 		return &Display{Name: ":" + n}, stop, nil
 	case <-time.After(20 * time.Second):
 		stop()
-		return nil, nil, fmt.Errorf("Xvfb did not start within 20s; stderr:\n%s", stderr.String())
+		return nil, nil, fmt.Errorf("start Xvfb: no display within 20s; stderr:\n%s", stderr.String())
 	}
 }
 
