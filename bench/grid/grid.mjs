@@ -6,10 +6,13 @@
 //   GRIDBENCH_ROOT        the repository root (playwright-core is resolved from tests/e2e)
 //   GRIDBENCH_ARTIFACTS   where screenshots go
 //   CHROMIUM              the browser (default /usr/bin/chromium)
+//   GRIDBENCH_PROFILE     "1": record a CPU profile of the scroll (gridbench-scroll.cpuprofile in
+//                         the artifacts, the top functions by self time on stderr)
 // It prints one JSON line with the measurements (or {"error": ...}); progress goes to stderr.
 // All times are taken inside the page (performance.now, event timestamps, requestAnimationFrame
 // timestamps), not from Node.
 import { createRequire } from "node:module";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const root = need("GRIDBENCH_ROOT");
@@ -153,6 +156,12 @@ try {
   }, regionSel);
 
   const metric = async () => Object.fromEntries((await cdp.send("Performance.getMetrics")).metrics.map((m) => [m.name, m.value]));
+  const profile = process.env.GRIDBENCH_PROFILE === "1";
+  if (profile) {
+    await cdp.send("Profiler.enable");
+    await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+    await cdp.send("Profiler.start");
+  }
   const before = await metric();
   const scroll = await page.evaluate(
     async ({ sel, step }) => {
@@ -181,6 +190,20 @@ try {
     { sel: regionSel, step: STEP_PX },
   );
   const after = await metric();
+  if (profile) {
+    const { profile: prof } = await cdp.send("Profiler.stop");
+    writeFileSync(join(artifacts, "gridbench-scroll.cpuprofile"), JSON.stringify(prof));
+    const total = (prof.endTime - prof.startTime) / 1000;
+    const perSample = total / Math.max(1, prof.samples.length);
+    const self = new Map();
+    for (const n of prof.nodes) {
+      const f = n.callFrame;
+      const key = `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\//, "")}:${f.lineNumber + 1}`;
+      self.set(key, (self.get(key) ?? 0) + (n.hitCount ?? 0) * perSample);
+    }
+    log(`CPU profile of the scroll (${total.toFixed(0)} ms), top functions by self time:`);
+    for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 20)) log(`  ${v.toFixed(0).padStart(6)} ms  ${k}`);
+  }
   // Where the main thread spent the scroll, per frame (CDP's cumulative durations, seconds).
   const perFrame = (name) => ((after[name] - before[name]) * 1000) / Math.max(1, scroll.frames.length);
   const busy = {

@@ -17,8 +17,13 @@ import (
 // buildFrontend builds the frontend for production (minified, React's production build, as
 // the app embeds it) into out with Vite. The type check (`tsc -b` of `npm run build`) is left
 // out: it is the tests' business, and the benchmark measures whatever the tree holds.
-func buildFrontend(ctx context.Context, root, out string) error {
-	cmd := exec.CommandContext(ctx, "npx", "--no-install", "vite", "build", "--outDir", out, "--emptyOutDir", "--logLevel", "warn")
+// unminified keeps the function names for a CPU profile.
+func buildFrontend(ctx context.Context, root, out string, unminified bool) error {
+	args := []string{"--no-install", "vite", "build", "--outDir", out, "--emptyOutDir", "--logLevel", "warn"}
+	if unminified {
+		args = append(args, "--minify", "false")
+	}
+	cmd := exec.CommandContext(ctx, "npx", args...)
 	cmd.Dir = filepath.Join(root, "frontend")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("vite build of the frontend: %v\n%s", err, b)
