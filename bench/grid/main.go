@@ -58,7 +58,7 @@ const (
 	// frameJitter is what a frame on time can read above the display's period: requestAnimationFrame
 	// timestamps are vsync times coarsened to 0.1 ms, so a 60 Hz frame reads 16.6 or 16.7 ms.
 	frameJitter = 0.5 // ms
-	targetHeapX    = 1.0  // JS heap / raw JSON bytes
+	targetHeapX = 1.0 // JS heap / raw JSON bytes
 )
 
 func main() {
