@@ -24,7 +24,7 @@ const req = (over: Partial<BrowseRequest> = {}): BrowseRequest => ({ offset: 0, 
 const dateColumns = [...articleColumns.slice(0, 4), column("published", { type: "date", filterable: ["equals", "less_than", "between", "is_null", "is_not_null"] }), articleColumns[4]];
 
 describe("table tab", () => {
-  it("shows a loading state, then the columns and a read-only grid with uuid first and vector last", async () => {
+  it("shows a loading state, then the columns and a grid with uuid first and vector last", async () => {
     const page = deferred<Grid>();
     const api = renderPanel({ browse: vi.fn(() => page.promise) }, 10);
     expect(screen.getByRole("status")).toHaveTextContent("Loading Article");
