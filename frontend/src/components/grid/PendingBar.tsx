@@ -8,12 +8,17 @@ interface Props {
   onCommit: () => void;
   onDiscard: () => void;
   onUndo: () => void;
+  /** Rows the last commit did not apply (key: the uuid, or "new:N"), with the reason. */
+  failures?: Record<string, string>;
 }
+
+/** How many not-applied rows the bar lists by name. */
+const LISTED = 5;
 
 const rows = (n: number) => (n === 1 ? "1 row" : `${n.toLocaleString("en-US")} rows`);
 
 /** PendingBar counts the pending changes and offers Commit, Undo and Discard, with the last commit's outcome. */
-export function PendingBar({ changed, bad, canUndo, commit, onCommit, onDiscard, onUndo }: Props) {
+export function PendingBar({ changed, bad, canUndo, commit, onCommit, onDiscard, onUndo, failures = {} }: Props) {
   const busy = commit.status === "committing";
   if (changed === 0 && commit.status === "idle") return null;
   return (
@@ -26,7 +31,7 @@ export function PendingBar({ changed, bad, canUndo, commit, onCommit, onDiscard,
         {commit.status === "committing" && `Committing ${rows(commit.rows)}…`}
         {commit.status === "done" &&
           (commit.failed > 0
-            ? `${rows(commit.applied)} written; ${rows(commit.failed)} not: ${commit.failed === 1 ? "it stays" : "they stay"} pending with the reason on the row`
+            ? `${rows(commit.applied)} written; ${rows(commit.failed)} not: ${commit.failed === 1 ? "it stays" : "they stay"} pending, the reason below`
             : `${rows(commit.applied)} written`)}
         {commit.status === "declined" && "Nothing was written: the deletion was not confirmed."}
       </span>
@@ -34,6 +39,19 @@ export function PendingBar({ changed, bad, canUndo, commit, onCommit, onDiscard,
         <span className="pending-bar__error" role="alert">
           Not committed: {commit.error.message}. Your changes are kept.
         </span>
+      )}
+      {Object.keys(failures).length > 0 && (
+        // Listed here too: a failed row may no longer be on the page (another client deleted it).
+        <ul className="pending-bar__failures" aria-label="Rows not applied">
+          {Object.entries(failures)
+            .slice(0, LISTED)
+            .map(([key, why]) => (
+              <li key={key}>
+                <span className="cell--mono">{key.startsWith("new:") ? "new row" : key}</span>: {why}
+              </li>
+            ))}
+          {Object.keys(failures).length > LISTED && <li>and {Object.keys(failures).length - LISTED} more</li>}
+        </ul>
       )}
       <button type="button" className="btn btn--small" disabled={busy || !canUndo} onClick={onUndo} title="Undo the last change (Ctrl+Z)">
         Undo

@@ -94,9 +94,10 @@ describe("grid editing (issue 14: inline edits collected as pending changes)", (
     await typeInto(0, 1, "one");
     await typeInto(1, 1, "two");
     fireEvent.keyDown(gridRegion(), { key: "s", ctrlKey: true });
-    expect(await screen.findByText(/1 row written; 1 row not: it stays pending/)).toBeInTheDocument();
+    expect(await screen.findByText(/1 row written; 1 row not: it stays pending, the reason below/)).toBeInTheDocument();
     expect(screen.getByRole("region", { name: "Pending changes" })).toHaveTextContent("1 row changed");
     expect(screen.getByRole("img", { name: "Row 2 not applied: object does not exist in Article" })).toBeInTheDocument();
+    expect(screen.getByRole("list", { name: "Rows not applied" })).toHaveTextContent(`${B}: object does not exist in Article`);
     expect(within(bodyRows()[1]).getByText("two")).toBeInTheDocument();
   });
 

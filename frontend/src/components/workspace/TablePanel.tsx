@@ -28,10 +28,9 @@ interface Props {
  * pending until Commit; the detail panel shows the active row in full, with Find similar.
  */
 export function TablePanel({ connection, table, count, onFindSimilar, onPending }: Props) {
-  const { state, query, count: counted, reload, page, setFilters, setSort, setPageSize } = useTablePage(connection.id, table);
+  const { state, query, count: counted, reload, page, refresh, setFilters, setSort, setPageSize } = useTablePage(connection.id, table);
   const [editing, setEditing] = useState<EditorTarget | null>(null);
-  const offset = state.status === "ready" ? state.grid.offset : 0;
-  const reread = useCallback(() => void page(offset), [page, offset]);
+  const reread = useCallback(() => void refresh(), [refresh]);
   const edits = usePendingEdits(connection.id, table, reread);
   const [widths, setWidth] = useColumnWidths(connection.id, table);
   const [activeRow, setActiveRow] = useState<DisplayRow | null>(null);
@@ -150,6 +149,7 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending 
             onCommit={() => void edits.run()}
             onDiscard={edits.discard}
             onUndo={edits.undo}
+            failures={edits.pending.rowErrors}
           />
           <div className={detail ? "table-body table-body--detail" : "table-body"}>
             <DataGrid

@@ -140,6 +140,8 @@ export function useTablePage(connectionId: string, table: string) {
   );
 
   const page = useCallback((offset: number) => run({ ...queryRef.current, offset: Math.max(0, offset) }, false), [run]);
+  /** refresh reads the current page and the count again (after a commit changed the rows). */
+  const refresh = useCallback(() => run({ ...queryRef.current }, true), [run]);
   const setFilters = useCallback((filters: Filter[]) => run({ ...queryRef.current, filters, offset: 0 }, true), [run]);
   const setSort = useCallback((sort: Sort[]) => run({ ...queryRef.current, sort, offset: 0 }, false), [run]);
   const setPageSize = useCallback((pageSize: number) => run({ ...queryRef.current, pageSize, offset: 0 }, false), [run]);
@@ -148,5 +150,5 @@ export function useTablePage(connectionId: string, table: string) {
     void load();
   }, [load]);
 
-  return { state, query, count, reload: load, page, setFilters, setSort, setPageSize };
+  return { state, query, count, reload: load, page, refresh, setFilters, setSort, setPageSize };
 }
