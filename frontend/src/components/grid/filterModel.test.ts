@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { column } from "../../test/fakeApi";
 import {
   arity,
+  namedVector,
   checkScalar,
   describeFilter,
   fromPicker,
@@ -149,5 +150,16 @@ describe("serialising", () => {
     expect(shortVector(v)).toBe("[0, 0.001, 0.002, 0.003, …] (1,536 values)");
     expect(shortVector("[0.1,0.2]")).toBe("[0.1,0.2]");
     expect(shortVector(`{"a":${v}}`)).toMatch(/^\{"a":\[0,0\.001.*…$/);
+  });
+});
+
+describe("named vectors (issue 14: named vectors one column each or a picker)", () => {
+  const cell = '{"body_vec":[0,2,0,0.5],"title_vec":[2,0,0.5],"multi":[[1,2],[3,4]]}';
+  it("namedVector takes one member's JSON text without parsing the others", () => {
+    expect(namedVector(cell, "title_vec")).toBe("[2,0,0.5]");
+    expect(namedVector(cell, "body_vec")).toBe("[0,2,0,0.5]");
+    expect(namedVector(cell, "multi")).toBe("[[1,2],[3,4]]");
+    expect(namedVector(cell, "missing")).toBeNull();
+    expect(namedVector('{"a": [1, 2]}', "a")).toBe("[1, 2]");
   });
 });

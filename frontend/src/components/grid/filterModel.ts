@@ -310,3 +310,20 @@ export function shortVector(text: string, keep = 4): string {
   const parts = t.slice(1, t.endsWith("]") ? -1 : undefined).split(",");
   return `[${parts.slice(0, keep).map((p) => p.trim()).join(", ")}, …] (${parts.length.toLocaleString("en-US")} values)`;
 }
+
+/**
+ * namedVector is one member of a named-vectors cell (`{"title_vec":[...],"body_vec":[...]}`)
+ * as its JSON text, found without parsing the others (a cell can hold several 1,536-number
+ * vectors and the grid reads only the visible rows' cells). null when the row has none.
+ */
+export function namedVector(text: string, name: string): string | null {
+  const key = `${JSON.stringify(name)}:`;
+  const at = text.indexOf(key);
+  if (at < 0) return null;
+  let i = at + key.length;
+  while (text[i] === " ") i++;
+  if (text[i] !== "[") return null;
+  const close = text[i + 1] === "[" ? "]]" : "]"; // a multi-vector is a list of lists
+  const end = text.indexOf(close, i);
+  return end < 0 ? null : text.slice(i, end + close.length);
+}

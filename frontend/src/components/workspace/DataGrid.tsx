@@ -2,7 +2,7 @@ import { observeElementRect, useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent as ReactMouseEvent } from "react";
 import { useApi, type Column, type Grid, type Sort } from "../../api";
 import { toJSON, toTSV } from "../grid/copy";
-import { shortVector } from "../grid/filterModel";
+import { namedVector, shortVector } from "../grid/filterModel";
 import { cellOf, isNewRow, UUID_COLUMN, type CellText, type Pending } from "../grid/pendingModel";
 
 const NUMERIC = new Set(["int", "number"]);
@@ -74,6 +74,8 @@ interface Props {
   onActiveRow?: (row: DisplayRow | null) => void;
   /** onSelectRows follows the rows selected in the gutter (for Delete rows). */
   onSelectRows?: (rows: DisplayRow[]) => void;
+  /** vectorName picks the named vector a "vectors" column shows (the full cell stays on expand). */
+  vectorName?: string;
 }
 
 /** displayRows is what the grid shows: added rows first (where they are seen), then the page. */
@@ -112,7 +114,7 @@ export function displayRows(grid: Grid, pending?: Pending): DisplayRow[] {
  * added rows and rows marked for deletion show as pending until committed. Null shows as a
  * muted "null", empty text as a muted "", vectors shortened; ↗ opens a cell's full value.
  */
-export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No rows", edit, widths = {}, onResize, onActiveRow, onSelectRows }: Props) {
+export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No rows", edit, widths = {}, onResize, onActiveRow, onSelectRows, vectorName }: Props) {
   const api = useApi();
   const scrollRef = useRef<HTMLDivElement>(null);
   const [open, setOpen] = useState<{ row: number; col: number } | null>(null);
@@ -441,12 +443,12 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
                             {s && <span aria-hidden="true">{s.descending ? " ▼" : " ▲"}</span>}
                             {rank > 0 && <span className="data-grid__rank">{rank}</span>}
                           </span>
-                          <span className="data-grid__type">{c.type}</span>
+                          <span className="data-grid__type">{c.type === "vectors" && vectorName ? `vectors · ${vectorName}` : c.type}</span>
                         </button>
                       ) : (
                         <span className="data-grid__label">
                           <span className="data-grid__name">{c.name}</span>
-                          <span className="data-grid__type">{c.type}</span>
+                          <span className="data-grid__type">{c.type === "vectors" && vectorName ? `vectors · ${vectorName}` : c.type}</span>
                         </span>
                       )}
                       {onFilter && c.filterable.length > 0 && (
@@ -529,7 +531,7 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
                         </td>
                       );
                     }
-                    const shown = v !== null && isVector(c) ? shortVector(v) : v;
+                    const shown = v === null || !isVector(c) ? v : c.type === "vectors" && vectorName ? shortVector(namedVector(v, vectorName) ?? "no " + vectorName) : shortVector(v);
                     const cls = [cellClass(c), isActive && "cell--active", edited && "cell--edited", bad && "cell--invalid"].filter(Boolean).join(" ");
                     return (
                       <td

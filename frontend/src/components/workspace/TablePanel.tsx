@@ -36,6 +36,7 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending 
   const [activeRow, setActiveRow] = useState<DisplayRow | null>(null);
   const [selectedRows, setSelectedRows] = useState<DisplayRow[]>([]);
   const [detail, setDetail] = useState(false);
+  const [picked, setPicked] = useState("");
   const changed = edits.changed;
   useEffect(() => onPending?.(changed), [changed, onPending]);
   const deleteTargets = selectedRows.length > 0 ? selectedRows : activeRow ? [activeRow] : [];
@@ -104,6 +105,21 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending 
             <button type="button" className="btn btn--small" aria-pressed={detail} onClick={() => setDetail((d) => !d)} title="Show every field of the active row">
               Row details
             </button>
+            {state.info.settings.namedVectors.length > 0 && (
+              <label className="grid-bar__size">
+                Vector{" "}
+                <select
+                  className="input input--small"
+                  value={picked || state.info.settings.namedVectors[0]}
+                  onChange={(e) => setPicked(e.target.value)}
+                  title="The named vector the vector column shows"
+                >
+                  {state.info.settings.namedVectors.map((n) => (
+                    <option key={n}>{n}</option>
+                  ))}
+                </select>
+              </label>
+            )}
             <label className="grid-bar__size">
               Rows per page{" "}
               <select
@@ -168,6 +184,7 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending 
               onResize={setWidth}
               onActiveRow={setActiveRow}
               onSelectRows={setSelectedRows}
+              vectorName={state.info.settings.namedVectors.length > 0 ? picked || state.info.settings.namedVectors[0] : undefined}
             />
             {detail &&
               (activeRow ? (
