@@ -55,6 +55,7 @@ export const SHORTCUTS: ShortcutGroup[] = [
       { keys: [["Esc"]], action: "Cancel the edit; close the filter editor or the expanded value; clear the row selection" },
       { keys: [["Delete"]], action: "Set the selected cell to NULL (pending)" },
       { keys: [["Space"], ["Shift", "↑"], ["Shift", "↓"]], action: "Select rows (also Shift+ or Ctrl+click on the row number)" },
+      { keys: [["Alt", "Insert"]], action: "Add a row (written on Commit)" },
       { keys: [["Mod", "Delete"]], action: "Mark the selected rows for deletion (Commit asks first)" },
       { keys: [["Mod", "S"]], action: "Commit the pending changes" },
       { keys: [["Mod", "Z"]], action: "Undo the last pending change" },

@@ -55,6 +55,8 @@ export interface GridEditing {
   onDelete: (rows: { key: string; uuid: string }[]) => void;
   onUndo: () => void;
   onCommit: () => void;
+  /** onAdd adds an empty row (Alt+Insert); the grid then moves to its first editable cell. */
+  onAdd: () => void;
 }
 
 interface Props {
@@ -76,6 +78,8 @@ interface Props {
   onSelectRows?: (rows: DisplayRow[]) => void;
   /** vectorName picks the named vector a "vectors" column shows (the full cell stays on expand). */
   vectorName?: string;
+  /** autoFocus puts the keyboard in the grid when it first shows rows (a table just opened). */
+  autoFocus?: boolean;
 }
 
 /** displayRows is what the grid shows: added rows first (where they are seen), then the page. */
@@ -114,7 +118,7 @@ export function displayRows(grid: Grid, pending?: Pending): DisplayRow[] {
  * added rows and rows marked for deletion show as pending until committed. Null shows as a
  * muted "null", empty text as a muted "", vectors shortened; ↗ opens a cell's full value.
  */
-export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No rows", edit, widths = {}, onResize, onActiveRow, onSelectRows, vectorName }: Props) {
+export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No rows", edit, widths = {}, onResize, onActiveRow, onSelectRows, vectorName, autoFocus }: Props) {
   const api = useApi();
   const scrollRef = useRef<HTMLDivElement>(null);
   const [open, setOpen] = useState<{ row: number; col: number } | null>(null);
@@ -162,6 +166,27 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
   useEffect(() => {
     onSelectRows?.(selectedRows);
   }, [selectedRows, onSelectRows]);
+
+  // A table just opened takes the keyboard when it is the tab on screen, unless the user is
+  // already typing somewhere else.
+  useEffect(() => {
+    const el = scrollRef.current;
+    const typing = document.activeElement instanceof HTMLInputElement || document.activeElement instanceof HTMLTextAreaElement || (document.activeElement as HTMLElement | null)?.isContentEditable;
+    if (autoFocus && el && el.getClientRects().length > 0 && !typing) el.focus({ preventScroll: true });
+  }, [autoFocus]);
+
+  // A row just added becomes the active row, at its first editable cell, ready for typing.
+  const added = edit?.pending.inserts.length ?? 0;
+  const addedBefore = useRef(added);
+  useEffect(() => {
+    if (added > addedBefore.current) {
+      const col = Math.max(0, grid.columns.findIndex((c) => !c.readOnly && !c.primaryKey));
+      setActive({ row: added - 1, col });
+      setSelected(new Set());
+      scrollRef.current?.focus({ preventScroll: true });
+    }
+    addedBefore.current = added;
+  }, [added, grid.columns]);
 
   // Keep the active cell on screen as it moves.
   useEffect(() => {
@@ -279,6 +304,11 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
     }
     if (edit && mod && (e.key === "s" || e.key === "S")) {
       edit.onCommit();
+      handled();
+      return;
+    }
+    if (edit && e.altKey && e.key === "Insert") {
+      edit.onAdd();
       handled();
       return;
     }

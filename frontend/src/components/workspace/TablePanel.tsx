@@ -178,12 +178,13 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending 
               edit={
                 edits.commit.status === "committing"
                   ? undefined
-                  : { pending: edits.pending, onEdit: edits.edit, onDelete: edits.remove, onUndo: edits.undo, onCommit: () => void edits.run() }
+                  : { pending: edits.pending, onEdit: edits.edit, onDelete: edits.remove, onUndo: edits.undo, onCommit: () => void edits.run(), onAdd: () => void edits.addRow() }
               }
               widths={widths}
               onResize={setWidth}
               onActiveRow={setActiveRow}
               onSelectRows={setSelectedRows}
+              autoFocus
               vectorName={state.info.settings.namedVectors.length > 0 ? picked || state.info.settings.namedVectors[0] : undefined}
             />
             {detail &&
