@@ -592,4 +592,6 @@ export interface Api {
   pairing: PairingApi;
   /** copy puts text on the system clipboard. */
   copy(text: string): Promise<void>;
+  /** setWindowTitle names the window (the open table, "●" for pending changes). */
+  setWindowTitle(title: string): void;
 }

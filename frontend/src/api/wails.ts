@@ -12,7 +12,7 @@ import * as PluginsBinding from "../../wailsjs/go/app/PluginsAPI";
 import * as SettingsBinding from "../../wailsjs/go/app/SettingsAPI";
 import * as TokensBinding from "../../wailsjs/go/app/TokensAPI";
 import { app } from "../../wailsjs/go/models";
-import { ClipboardSetText, EventsOn } from "../../wailsjs/runtime/runtime";
+import { ClipboardSetText, EventsOn, WindowSetTitle } from "../../wailsjs/runtime/runtime";
 import type {
   Api,
   ApprovalGranted,
@@ -407,6 +407,10 @@ export function createWailsApi(): Api {
           const r = await PairingBinding.Connect(app.PairingRequestDTO.createFrom(req));
           return { ...r, token: toToken(r.token) };
         }),
+    },
+    setWindowTitle: (title) => {
+      document.title = title;
+      WindowSetTitle(title);
     },
     copy: async (text) => {
       if (!(await ClipboardSetText(text))) throw new ApiError("internal", "The clipboard did not take the text.");

@@ -261,6 +261,7 @@ export function fakeApi(
     editor?: Partial<EditorApi>;
     layout?: Partial<LayoutApi>;
     copy?: (t: string) => Promise<void>;
+    setWindowTitle?: (t: string) => void;
   } = {},
 ): Api & {
   calls: { list: number };
@@ -300,6 +301,7 @@ export function fakeApi(
       ...more.activity,
     },
     copy: more.copy ?? (async () => {}),
+    setWindowTitle: more.setWindowTitle ?? (() => {}),
     pairing: {
       clients: async () => [
         { id: "cursor", title: "Cursor", file: "/home/me/.cursor/mcp.json", unsupported: "", stdioOnly: false },

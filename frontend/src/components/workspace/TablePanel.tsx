@@ -19,6 +19,8 @@ interface Props {
   onFindSimilar?: (uuid: string, targetVector: string) => void;
   /** onPending reports how many rows have pending changes (0 when none), for the tab bar. */
   onPending?: (rows: number) => void;
+  /** onReady reports whether the rows are on screen (for the window title). */
+  onReady?: (ready: boolean) => void;
 }
 
 /**
@@ -27,7 +29,7 @@ interface Props {
  * and the 10,000-row stop explained where paging stops. Edits, added rows and deletions are
  * pending until Commit; the detail panel shows the active row in full, with Find similar.
  */
-export function TablePanel({ connection, table, count, onFindSimilar, onPending }: Props) {
+export function TablePanel({ connection, table, count, onFindSimilar, onPending, onReady }: Props) {
   const { state, query, count: counted, reload, page, refresh, setFilters, setSort, setPageSize } = useTablePage(connection.id, table);
   const [editing, setEditing] = useState<EditorTarget | null>(null);
   const reread = useCallback(() => void refresh(), [refresh]);
@@ -39,6 +41,7 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending 
   const [picked, setPicked] = useState("");
   const changed = edits.changed;
   useEffect(() => onPending?.(changed), [changed, onPending]);
+  useEffect(() => onReady?.(state.status === "ready"), [state.status, onReady]);
   const deleteTargets = selectedRows.length > 0 ? selectedRows : activeRow ? [activeRow] : [];
   const total = totalOf(counted, query.filters.length === 0 ? count : undefined);
   return (

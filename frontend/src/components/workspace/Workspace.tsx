@@ -56,6 +56,12 @@ export function Workspace({
   // Rows with pending changes per table tab: such a tab asks before it closes.
   const [pending, setPending] = useState<Record<string, number>>({});
   const [closing, setClosing] = useState<string | null>(null);
+  // Table tabs whose rows are on screen: the window title names the table once they are.
+  const [ready, setReady] = useState<Record<string, boolean>>({});
+  const reportReady = useCallback((key: string, r: boolean) => setReady((p) => (p[key] === r ? p : { ...p, [key]: r })), []);
+  const api = useApi();
+  const title = windowTitle(active, ready, pending, explorer);
+  useEffect(() => api.setWindowTitle(title), [api, title]);
   const reportPending = useCallback((key: string, rows: number) => setPending((p) => (p[key] === rows ? p : { ...p, [key]: rows })), []);
   const requestClose = (key: string) => {
     if ((pending[key] ?? 0) > 0) setClosing(key);
@@ -124,6 +130,7 @@ export function Workspace({
                 count={tableCount(explorer, t.connection.id, t.table)}
                 onFindSimilar={(uuid, target) => onFindSimilar(t.connection, t.table, uuid, target)}
                 onPending={(rows) => reportPending(t.key, rows)}
+                onReady={(r) => reportReady(t.key, r)}
               />
             )}
           </div>
@@ -172,6 +179,17 @@ function EditConnection({
     );
   if (!form) return <section className="panel" aria-label={`Edit ${connection.name}`} aria-busy="true" />;
   return <ConnectionFormPanel initial={form} onSaved={onSaved} onCancel={onCancel} onDuplicate={onDuplicate} onDelete={onDelete} />;
+}
+
+/**
+ * windowTitle names the window after what is on screen once it has loaded: a table once its
+ * rows are read ("Paper — App", with "●" while it has changes not yet written, like an
+ * editor's unsaved marker), a connection once it is open and its tables listed.
+ */
+export function windowTitle(active: Tab | null, ready: Record<string, boolean>, pending: Record<string, number>, explorer: Explorer): string {
+  if (active?.kind === "table" && ready[active.key]) return `${(pending[active.key] ?? 0) > 0 ? "● " : ""}${active.table} — App`;
+  if (active?.kind === "connection" && explorer.conns[active.connection.id]?.status === "ready") return `${active.connection.name} — App`;
+  return "App";
 }
 
 function tableCount(explorer: Explorer, connectionId: string, table: string): number | null | undefined {
