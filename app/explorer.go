@@ -212,7 +212,8 @@ func (a *ExplorerAPI) DescribeTable(id, table string) (TableInfoDTO, error) {
 }
 
 // Browse reads one page of rows with the grid's filters (ANDed) and sort: limit rows from
-// offset (limit 0 means 100, at most 1000). Unfiltered, unsorted pages read the REST list;
+// offset (limit 0 means 100, at most 1000). Vector cells are previews (Vectors reads them
+// whole). Unfiltered, unsorted pages read the REST list;
 // anything else is a GraphQL Get. A filter that cannot run is answered with no rows and
 // Refused naming the filter and the reason (the whole table is never shown instead).
 // Paging stops at row 10,000 with a notice on the page that reaches it.
@@ -245,7 +246,9 @@ func (a *ExplorerAPI) Browse(id, table string, req BrowseRequestDTO) (GridDTO, e
 	if err != nil {
 		return GridDTO{}, apiError(err)
 	}
-	return toGridDTO(g), nil
+	out := toGridDTO(g)
+	previewVectors(&out)
+	return out, nil
 }
 
 // Count counts the rows matching the filters (all rows without) with the database's
@@ -330,5 +333,7 @@ func (a *ExplorerAPI) BrowseTable(id, table string, offset, limit int) (GridDTO,
 	if err != nil {
 		return GridDTO{}, apiError(err)
 	}
-	return toGridDTO(g), nil
+	out := toGridDTO(g)
+	previewVectors(&out)
+	return out, nil
 }

@@ -49,6 +49,9 @@ type ColumnDTO struct {
 	Filterable []string `json:"filterable"`
 	// Sortable tells whether the grid can sort on the column.
 	Sortable bool `json:"sortable"`
+	// Preview marks a vector column whose cells are previews (VectorPreview JSON: the length
+	// and the first numbers); ExplorerAPI.Vectors reads the full values.
+	Preview bool `json:"preview"`
 }
 
 // TableSettingsDTO are the collection settings worth showing next to the columns.

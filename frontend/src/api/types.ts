@@ -109,6 +109,8 @@ export interface Column {
   filterable: string[];
   /** Whether the grid can sort on the column. */
   sortable: boolean;
+  /** A vector column whose cells are previews (VectorPreview JSON); explorer.vectors reads them whole. */
+  preview: boolean;
 }
 
 export interface TableSettings {
@@ -243,6 +245,8 @@ export interface ExplorerApi {
   checkCells(id: string, table: string, values: Record<string, string | null>): Promise<Record<string, string>>;
   /** commit writes the pending changes (deleting asks natively first) and reports each row. */
   commit(id: string, table: string, req: CommitRequest): Promise<CommitResult>;
+  /** vectors reads the full vector cells of rows by uuid (a grid page carries previews); uuid -> JSON text. */
+  vectors(id: string, table: string, uuids: string[]): Promise<Record<string, string>>;
   /** findSimilar: the rows nearest one row's vector, best first with distance (targetVector "" picks the only one). */
   findSimilar(id: string, table: string, uuid: string, targetVector: string, limit: number): Promise<SimilarResult>;
   /** onDropped calls back when a health check drops an open connection; returns unsubscribe. */

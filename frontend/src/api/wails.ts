@@ -78,6 +78,7 @@ function toColumn(dto: app.ColumnDTO): Column {
     description: dto.description,
     filterable: dto.filterable ?? [],
     sortable: dto.sortable ?? false,
+    preview: dto.preview ?? false,
   };
 }
 
@@ -311,6 +312,7 @@ export function createWailsApi(): Api {
           const r = await ExplorerBinding.Commit(id, table, app.CommitRequestDTO.createFrom(req));
           return { outcomes: (r.outcomes ?? []) as RowOutcome[], declined: r.declined };
         }),
+      vectors: (id, table, uuids) => call(async () => (await ExplorerBinding.Vectors(id, table, uuids)) ?? {}),
       findSimilar: (id, table, uuid, targetVector, limit) =>
         call(async () => {
           const r = await ExplorerBinding.FindSimilar(id, table, uuid, targetVector, limit);

@@ -55,6 +55,7 @@ export function column(name: string, overrides: Partial<Column> = {}): Column {
     description: "",
     filterable: ["equals", "not_equals", "contains", "not_contains", "starts_with", "ends_with", "in", "not_in", "is_null", "is_not_null", "is_empty", "is_not_empty"],
     sortable: true,
+    preview: false,
     ...overrides,
   };
 }
@@ -120,6 +121,7 @@ export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi 
       ],
       declined: false,
     }),
+    vectors: async (_id, _table, uuids) => Object.fromEntries(demoRows.filter((r) => uuids.includes(r[0] ?? "")).map((r) => [r[0], r[r.length - 1]])),
     findSimilar: async (_id, table) => ({
       grid: {
         columns: [column("uuid", { type: "uuid", primaryKey: true, readOnly: true, filterable: [], sortable: false }), ...tableInfo(table).columns.slice(1, -1), column("distance", { type: "number", readOnly: true, filterable: [], sortable: false })],

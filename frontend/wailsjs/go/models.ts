@@ -207,6 +207,7 @@ export namespace app {
 	    description: string;
 	    filterable: string[];
 	    sortable: boolean;
+	    preview: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new ColumnDTO(source);
@@ -222,6 +223,7 @@ export namespace app {
 	        this.description = source["description"];
 	        this.filterable = source["filterable"];
 	        this.sortable = source["sortable"];
+	        this.preview = source["preview"];
 	    }
 	}
 	export class RowChangeDTO {

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useApi, type Column } from "../../api";
 import { rowJSON } from "./copy";
+import { previewCell, previewDimensions } from "./vectorPreview";
 import type { CellText } from "./pendingModel";
 
 interface Props {
@@ -10,6 +11,8 @@ interface Props {
   label: string;
   /** The table's named vectors ([] for a single vector). */
   namedVectors: string[];
+  /** loadVector reads the row's full vector cell when its cells hold a preview. */
+  loadVector?: () => Promise<string | null>;
   /** onFindSimilar searches with the row's vector (absent for a row not yet stored). */
   onFindSimilar?: (targetVector: string) => void;
   onClose: () => void;
@@ -20,6 +23,7 @@ const isVector = (c: Column) => c.type === "vector" || c.type === "vectors";
 /** dimensions is how many numbers a vector cell holds, per named vector for a "vectors" cell. */
 export function dimensions(c: Column, v: CellText): string {
   if (v === null) return "no vector";
+  if (c.preview) return previewDimensions(v);
   try {
     const parsed: unknown = JSON.parse(v);
     if (Array.isArray(parsed)) return `${parsed.length.toLocaleString("en-US")} dimensions`;
@@ -37,22 +41,31 @@ export function dimensions(c: Column, v: CellText): string {
  * RowDetail shows every field of one row at full length, the vector with its dimension and a
  * copy button, Copy as JSON, and Find similar (a near-vector search with the row's vector).
  */
-export function RowDetail({ columns, cells, label, namedVectors, onFindSimilar, onClose }: Props) {
+export function RowDetail({ columns, cells, label, namedVectors, loadVector, onFindSimilar, onClose }: Props) {
   const api = useApi();
   const [copied, setCopied] = useState("");
   const [target, setTarget] = useState(namedVectors[0] ?? "");
-  const copy = (what: string, text: string) =>
-    void api.copy(text).then(
-      () => setCopied(what),
-      () => setCopied(""),
-    );
   const vectorAt = columns.findIndex(isVector);
+  const preview = vectorAt >= 0 && columns[vectorAt].preview;
+  /** The row's cells with the full vector in place of its preview. */
+  const whole = async (): Promise<CellText[]> => {
+    if (!preview || !loadVector || cells[vectorAt] === null) return cells;
+    const v = await loadVector();
+    return cells.map((c, j) => (j === vectorAt ? v : c));
+  };
+  const copy = (what: string, text: (cells: CellText[]) => string) =>
+    void whole()
+      .then((all) => api.copy(text(all)))
+      .then(
+        () => setCopied(what),
+        () => setCopied(""),
+      );
   const hasVector = vectorAt >= 0 && cells[vectorAt] !== null;
   return (
     <aside className="row-detail" aria-label={`Details of ${label}`}>
       <header className="row-detail__head">
         <h3 className="row-detail__title">Details · {label}</h3>
-        <button type="button" className="btn btn--small" onClick={() => copy("json", rowJSON(columns, cells))}>
+        <button type="button" className="btn btn--small" onClick={() => copy("json", (all) => rowJSON(columns, all))}>
           {copied === "json" ? "Copied" : "Copy as JSON"}
         </button>
         <button type="button" className="btn btn--small" aria-label="Close the details" onClick={onClose}>
@@ -72,13 +85,21 @@ export function RowDetail({ columns, cells, label, namedVectors, onFindSimilar, 
                   <p className="row-detail__vector">
                     {dimensions(c, v)}{" "}
                     {v !== null && (
-                      <button type="button" className="btn btn--small" onClick={() => copy("vector", v)}>
+                      <button type="button" className="btn btn--small" onClick={() => copy("vector", (all) => all[j] ?? "")}>
                         {copied === "vector" ? "Copied" : "Copy vector"}
                       </button>
                     )}
                   </p>
                 )}
-                {v === null ? <span className="cell-null">null</span> : v === "" ? <span className="cell-empty">""</span> : <pre className="row-detail__value">{v}</pre>}
+                {v === null ? (
+                  <span className="cell-null">null</span>
+                ) : v === "" ? (
+                  <span className="cell-empty">""</span>
+                ) : c.preview ? (
+                  <pre className="row-detail__value">{previewCell(v, namedVectors.length > 0 ? target : undefined)}</pre>
+                ) : (
+                  <pre className="row-detail__value">{v}</pre>
+                )}
               </dd>
             </div>
           );

@@ -307,8 +307,19 @@ export function shortVector(text: string, keep = 4): string {
   if (text.length <= 60) return text;
   const t = text.trim();
   if (!t.startsWith("[") || t.startsWith("[[") || t.startsWith("[{")) return `${t.slice(0, 57)}…`;
-  const parts = t.slice(1, t.endsWith("]") ? -1 : undefined).split(",");
-  return `[${parts.slice(0, keep).map((p) => p.trim()).join(", ")}, …] (${parts.length.toLocaleString("en-US")} values)`;
+  // Called for every vector cell on screen while scrolling: find the first numbers and count
+  // the separators without splitting (a 1,536-number vector is ~11 kB of text).
+  const body = t.endsWith("]") ? t.slice(1, -1) : t.slice(1);
+  const head: string[] = [];
+  let from = 0;
+  let n = 1;
+  for (let i = body.indexOf(","); i >= 0; i = body.indexOf(",", i + 1)) {
+    if (head.length < keep) head.push(body.slice(from, i).trim());
+    from = i + 1;
+    n++;
+  }
+  if (head.length < keep) head.push(body.slice(from).trim());
+  return `[${head.join(", ")}, …] (${n.toLocaleString("en-US")} values)`;
 }
 
 /**

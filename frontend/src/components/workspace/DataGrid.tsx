@@ -1,9 +1,10 @@
 import { observeElementRect, useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent as ReactMouseEvent } from "react";
+import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent as ReactMouseEvent } from "react";
 import { useApi, type Column, type Grid, type Sort } from "../../api";
 import { toJSON, toTSV } from "../grid/copy";
 import { namedVector, shortVector } from "../grid/filterModel";
 import { cellOf, isNewRow, UUID_COLUMN, type CellText, type Pending } from "../grid/pendingModel";
+import { previewCell, previewDimensions, withFullVectors } from "../grid/vectorPreview";
 
 const NUMERIC = new Set(["int", "number"]);
 const ROW_HEIGHT = 27;
@@ -80,7 +81,15 @@ interface Props {
   vectorName?: string;
   /** autoFocus puts the keyboard in the grid when it first shows rows (a table just opened). */
   autoFocus?: boolean;
+  /** loadVectors reads the full vectors of rows by uuid, for columns whose cells are previews. */
+  loadVectors?: (uuids: string[]) => Promise<Record<string, string>>;
 }
+
+/** How many rows' vectors one loadVectors call reads (the backend's bound). */
+const VECTOR_BATCH = 1000;
+
+/** The full value of the cell open in the viewer, read when the cell holds a preview. */
+type Full = { status: "loading" } | { status: "ready"; value: string | null } | { status: "error"; message: string };
 
 /** displayRows is what the grid shows: added rows first (where they are seen), then the page. */
 export function displayRows(grid: Grid, pending?: Pending): DisplayRow[] {
@@ -118,7 +127,7 @@ export function displayRows(grid: Grid, pending?: Pending): DisplayRow[] {
  * added rows and rows marked for deletion show as pending until committed. Null shows as a
  * muted "null", empty text as a muted "", vectors shortened; ↗ opens a cell's full value.
  */
-export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No rows", edit, widths = {}, onResize, onActiveRow, onSelectRows, vectorName, autoFocus }: Props) {
+export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No rows", edit, widths = {}, onResize, onActiveRow, onSelectRows, vectorName, autoFocus, loadVectors }: Props) {
   const api = useApi();
   const scrollRef = useRef<HTMLDivElement>(null);
   const [open, setOpen] = useState<{ row: number; col: number } | null>(null);
@@ -129,6 +138,7 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
   const [editing, setEditing] = useState<{ row: number; col: number; draft: string } | null>(null);
   const [dragWidth, setDragWidth] = useState<{ column: string; px: number } | null>(null);
   const [status, setStatus] = useState("");
+  const [full, setFull] = useState<Full>({ status: "ready", value: null });
   const rows = useMemo(() => displayRows(grid, edit?.pending), [grid, edit?.pending]);
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -263,11 +273,24 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
   /** The rows an action applies to: the selected ones, else the active cell's. */
   const targetRows = (): DisplayRow[] => (selectedRows.length > 0 ? selectedRows : activeRow ? [activeRow] : []);
 
-  const copy = (text: string, what: string) => {
-    void api.copy(text).then(
-      () => setStatus(`Copied ${what}`),
-      () => setStatus("Could not copy to the clipboard"),
-    );
+  /** fullCells is rows' cells with their vector previews replaced by the full vectors. */
+  const fullCells = async (target: DisplayRow[]): Promise<CellText[][]> => {
+    if (!loadVectors || !grid.columns.some((c) => c.preview)) return target.map((r) => r.cells);
+    const uuids = target.filter((r) => r.uuid && !r.isNew).map((r) => r.uuid);
+    const got: Record<string, string> = {};
+    for (let i = 0; i < uuids.length; i += VECTOR_BATCH) Object.assign(got, await loadVectors(uuids.slice(i, i + VECTOR_BATCH)));
+    return withFullVectors(grid.columns, target, got);
+  };
+
+  /** copy puts text(cells) on the clipboard once the full vectors of the rows are read. */
+  const copy = (target: DisplayRow[], text: (cells: CellText[][]) => string, what: string) => {
+    setStatus(`Copying ${what}…`);
+    void fullCells(target)
+      .then((cells) => api.copy(text(cells)))
+      .then(
+        () => setStatus(`Copied ${what}`),
+        (reason) => setStatus(`Could not copy: ${reason instanceof Error ? reason.message : String(reason)}`),
+      );
   };
 
   const onKeyDown = (e: KeyboardEvent) => {
@@ -286,13 +309,15 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
     }
     if (mod && (e.key === "c" || e.key === "C")) {
       const target = targetRows();
+      const n = (k: number) => (k === 1 ? "1 row" : `${k} rows`);
       if (e.shiftKey) {
         if (target.length === 0) return;
-        copy(toJSON(grid.columns, target.map((r) => r.cells)), `${target.length === 1 ? "1 row" : `${target.length} rows`} as JSON`);
+        copy(target, (cells) => toJSON(grid.columns, cells), `${n(target.length)} as JSON`);
       } else if (selectedRows.length > 0) {
-        copy(toTSV(grid.columns, selectedRows.map((r) => r.cells), true), `${selectedRows.length === 1 ? "1 row" : `${selectedRows.length} rows`} as TSV`);
+        copy(selectedRows, (cells) => toTSV(grid.columns, cells, true), `${n(selectedRows.length)} as TSV`);
       } else if (active && activeRow) {
-        copy(toTSV([grid.columns[active.col]], [[activeRow.cells[active.col]]], false), "the cell");
+        const col = active.col;
+        copy([activeRow], (cells) => toTSV([grid.columns[col]], [[cells[0][col]]], false), "the cell");
       } else return;
       handled();
       return;
@@ -419,7 +444,51 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
     window.addEventListener("mouseup", onUp);
   };
 
-  const openCell = open && rows[open.row] ? { value: rows[open.row].cells[open.col] ?? null, column: grid.columns[open.col], row: open.row } : null;
+  // GridRow is memoized: it gets one stable object of handlers that call the current ones,
+  // so scrolling re-renders only the rows that enter the view.
+  const current = useRef<RowHandlers>(null as unknown as RowHandlers);
+  current.current = {
+    gutter: onGutterClick,
+    activate: (r, c) => setActive({ row: r, col: c }),
+    edit: (r, c) => startEdit(r, c),
+    expand: (r, c) => {
+      setCopied(false);
+      setOpen({ row: r, col: c });
+      const row = rows[r];
+      if (!grid.columns[c]?.preview) return;
+      if (!loadVectors || !row?.uuid) {
+        setFull({ status: "error", message: "This row's vector cannot be read" });
+        return;
+      }
+      setFull({ status: "loading" });
+      loadVectors([row.uuid]).then(
+        (got) => setFull({ status: "ready", value: got[row.uuid] ?? null }),
+        (reason) => setFull({ status: "error", message: reason instanceof Error ? reason.message : String(reason) }),
+      );
+    },
+    draft: (text) => setEditing((e) => (e ? { ...e, draft: text } : e)),
+    finish: (keep, dr, dc) => {
+      finishEdit(keep);
+      if (keep && (dr !== 0 || dc !== 0)) move(dr, dc);
+    },
+  };
+  const on = useMemo<RowHandlers>(
+    () => ({
+      gutter: (e, r) => current.current.gutter(e, r),
+      activate: (r, c) => current.current.activate(r, c),
+      edit: (r, c) => current.current.edit(r, c),
+      expand: (r, c) => current.current.expand(r, c),
+      draft: (t) => current.current.draft(t),
+      finish: (k, dr, dc) => current.current.finish(k, dr, dc),
+    }),
+    [],
+  );
+
+  const openColumn = open ? grid.columns[open.col] : undefined;
+  // A preview cell shows its full value once read; until then it says so.
+  const openValue = !open || !rows[open.row] ? null : openColumn?.preview ? (full.status === "ready" ? full.value : null) : (rows[open.row].cells[open.col] ?? null);
+  const openCell = open && rows[open.row] && openColumn ? { value: openValue, column: openColumn, row: open.row } : null;
+  const openPending = openColumn?.preview === true && full.status !== "ready";
   const rowLabel = (i: number) => (rows[i]?.isNew ? "new" : String(grid.offset + i - (edit?.pending.inserts.length ?? 0) + 1));
   const totalWidth = GUTTER + grid.columns.reduce((n, c) => n + widthOf(c), 0);
 
@@ -503,100 +572,24 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
             )}
             {items.map((it) => {
               const row = rows[it.index];
-              const errors = edit?.pending.cellErrors[row.key];
-              const rowClass = [
-                "data-grid__row",
-                row.isNew && "data-grid__row--new",
-                row.deleted && "data-grid__row--deleted",
-                row.error && "data-grid__row--failed",
-                selected.has(row.key) && "data-grid__row--selected",
-              ]
-                .filter(Boolean)
-                .join(" ");
+              const isEditing = editing !== null && editing.row === it.index;
               return (
-                <tr key={row.key} className={rowClass} aria-rowindex={it.index + 2} aria-selected={selected.has(row.key) || undefined} style={{ height: ROW_HEIGHT }}>
-                  <td
-                    className="data-grid__gutter"
-                    title={row.error ? `Not applied: ${row.error}` : row.deleted ? "Marked for deletion" : "Click to select; Shift or Ctrl+click to select more"}
-                    onClick={(e) => onGutterClick(e, it.index)}
-                  >
-                    {row.error && (
-                      <span className="row-error" role="img" aria-label={`Row ${rowLabel(it.index)} not applied: ${row.error}`}>
-                        !
-                      </span>
-                    )}
-                    {rowLabel(it.index)}
-                  </td>
-                  {grid.columns.map((c, j) => {
-                    const v = row.cells[j] ?? null;
-                    const isActive = active?.row === it.index && active.col === j;
-                    const edited = !row.isNew && edit ? c.name in (edit.pending.edits[row.key]?.cells ?? {}) : row.isNew && edit !== undefined && v !== null;
-                    const bad = errors?.[c.name];
-                    if (editing && editing.row === it.index && editing.col === j) {
-                      return (
-                        <td key={c.name} className={`${cellClass(c)} cell--editing`} data-active="true">
-                          <input
-                            className="cell-input"
-                            aria-label={`Edit ${c.name} of row ${rowLabel(it.index)}`}
-                            autoFocus
-                            value={editing.draft}
-                            onChange={(e) => setEditing({ ...editing, draft: e.target.value })}
-                            onBlur={() => finishEdit(true)}
-                            onKeyDown={(e) => {
-                              if (e.key === "Enter") {
-                                e.preventDefault();
-                                finishEdit(true);
-                                move(1, 0);
-                              } else if (e.key === "Tab") {
-                                e.preventDefault();
-                                finishEdit(true);
-                                move(0, e.shiftKey ? -1 : 1);
-                              } else if (e.key === "Escape") {
-                                e.preventDefault();
-                                e.stopPropagation();
-                                finishEdit(false);
-                              }
-                            }}
-                          />
-                        </td>
-                      );
-                    }
-                    const shown = v === null || !isVector(c) ? v : c.type === "vectors" && vectorName ? shortVector(namedVector(v, vectorName) ?? "no " + vectorName) : shortVector(v);
-                    const cls = [cellClass(c), isActive && "cell--active", edited && "cell--edited", bad && "cell--invalid"].filter(Boolean).join(" ");
-                    return (
-                      <td
-                        key={c.name}
-                        className={cls}
-                        data-active={isActive || undefined}
-                        aria-invalid={bad ? true : undefined}
-                        title={bad ? bad : v !== null && v.length <= 400 ? v : undefined}
-                        onMouseDown={() => setActive({ row: it.index, col: j })}
-                        onDoubleClick={() => startEdit(it.index, j)}
-                      >
-                        {expandable(c, v) && (
-                          <button
-                            type="button"
-                            className="cell-expand"
-                            aria-label={`Show the full ${c.name} of row ${rowLabel(it.index)}`}
-                            onClick={() => {
-                              setCopied(false);
-                              setOpen({ row: it.index, col: j });
-                            }}
-                          />
-                        )}
-                        {v === null ? (
-                          <span className="cell-null">null</span>
-                        ) : v === "" ? (
-                          <span className="cell-empty" title="empty text">
-                            ""
-                          </span>
-                        ) : (
-                          shown
-                        )}
-                      </td>
-                    );
-                  })}
-                </tr>
+                <GridRow
+                  key={row.key}
+                  row={row}
+                  index={it.index}
+                  label={rowLabel(it.index)}
+                  columns={grid.columns}
+                  activeCol={active?.row === it.index ? active.col : -1}
+                  selected={selected.has(row.key)}
+                  editingCol={isEditing ? editing.col : -1}
+                  draft={isEditing ? editing.draft : ""}
+                  editedCells={row.isNew ? undefined : edit?.pending.edits[row.key]?.cells}
+                  editable={edit !== undefined}
+                  errors={edit?.pending.cellErrors[row.key]}
+                  vectorName={vectorName}
+                  on={on}
+                />
               );
             })}
             {bottom > 0 && (
@@ -627,10 +620,12 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
             <span className="cell-viewer__title">
               {openCell.column.name} · row {rowLabel(openCell.row)}
               {isVector(openCell.column) && openCell.value?.startsWith("[") && <> · {vectorLength(openCell.value)} values</>}
+              {openCell.column.type === "vectors" && openCell.value !== null && openColumn?.preview && open && <> · {previewDimensions(rows[open.row].cells[open.col] ?? "")}</>}
             </span>
             <button
               type="button"
               className="btn btn--small"
+              disabled={openPending}
               onClick={() => {
                 void api.copy(openCell.value ?? "").then(() => setCopied(true));
               }}
@@ -642,13 +637,137 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
             </button>
           </header>
           <pre className="cell-viewer__value" tabIndex={0}>
-            {openCell.value ?? "null"}
+            {full.status === "loading" && openPending ? "Reading the full value…" : full.status === "error" && openPending ? `Could not read it: ${full.message}` : (openCell.value ?? "null")}
           </pre>
         </section>
       )}
     </div>
   );
 }
+
+/** The grid's handlers a row calls (by row index and column index). */
+interface RowHandlers {
+  gutter: (e: ReactMouseEvent, row: number) => void;
+  activate: (row: number, col: number) => void;
+  edit: (row: number, col: number) => void;
+  expand: (row: number, col: number) => void;
+  draft: (text: string) => void;
+  /** finish ends the edit (keep: write it) and moves the active cell by (dr, dc). */
+  finish: (keep: boolean, dr: number, dc: number) => void;
+}
+
+interface RowProps {
+  row: DisplayRow;
+  index: number;
+  label: string;
+  columns: Column[];
+  /** The active cell's column when it is in this row, else -1. */
+  activeCol: number;
+  selected: boolean;
+  /** The column being edited in this row, else -1; draft is its text. */
+  editingCol: number;
+  draft: string;
+  editedCells: Record<string, CellText> | undefined;
+  editable: boolean;
+  errors: Record<string, string> | undefined;
+  vectorName: string | undefined;
+  on: RowHandlers;
+}
+
+/** cellText is what a cell shows: vectors and previews shortened, everything else as it is. */
+function shownText(c: Column, v: string, vectorName: string | undefined): string {
+  if (c.preview) return previewCell(v, c.type === "vectors" ? vectorName : undefined);
+  if (!isVector(c)) return v;
+  if (c.type === "vectors" && vectorName) return shortVector(namedVector(v, vectorName) ?? `no ${vectorName}`);
+  return shortVector(v);
+}
+
+/** GridRow is one row of the grid; memoized, so it renders again only when it changes. */
+const GridRow = memo(function GridRow({ row, index, label, columns, activeCol, selected, editingCol, draft, editedCells, editable, errors, vectorName, on }: RowProps) {
+  const rowClass = [
+    "data-grid__row",
+    row.isNew && "data-grid__row--new",
+    row.deleted && "data-grid__row--deleted",
+    row.error && "data-grid__row--failed",
+    selected && "data-grid__row--selected",
+  ]
+    .filter(Boolean)
+    .join(" ");
+  return (
+    <tr className={rowClass} aria-rowindex={index + 2} aria-selected={selected || undefined} style={{ height: ROW_HEIGHT }}>
+      <td
+        className="data-grid__gutter"
+        title={row.error ? `Not applied: ${row.error}` : row.deleted ? "Marked for deletion" : "Click to select; Shift or Ctrl+click to select more"}
+        onClick={(e) => on.gutter(e, index)}
+      >
+        {row.error && (
+          <span className="row-error" role="img" aria-label={`Row ${label} not applied: ${row.error}`}>
+            !
+          </span>
+        )}
+        {label}
+      </td>
+      {columns.map((c, j) => {
+        const v = row.cells[j] ?? null;
+        if (editingCol === j) {
+          return (
+            <td key={c.name} className={`${cellClass(c)} cell--editing`} data-active="true">
+              <input
+                className="cell-input"
+                aria-label={`Edit ${c.name} of row ${label}`}
+                autoFocus
+                value={draft}
+                onChange={(e) => on.draft(e.target.value)}
+                onBlur={() => on.finish(true, 0, 0)}
+                onKeyDown={(e) => {
+                  if (e.key === "Enter") {
+                    e.preventDefault();
+                    on.finish(true, 1, 0);
+                  } else if (e.key === "Tab") {
+                    e.preventDefault();
+                    on.finish(true, 0, e.shiftKey ? -1 : 1);
+                  } else if (e.key === "Escape") {
+                    e.preventDefault();
+                    e.stopPropagation();
+                    on.finish(false, 0, 0);
+                  }
+                }}
+              />
+            </td>
+          );
+        }
+        const isActive = activeCol === j;
+        const edited = row.isNew ? editable && v !== null : editedCells !== undefined && c.name in editedCells;
+        const bad = errors?.[c.name];
+        const cls = [cellClass(c), isActive && "cell--active", edited && "cell--edited", bad && "cell--invalid"].filter(Boolean).join(" ");
+        return (
+          <td
+            key={c.name}
+            className={cls}
+            data-active={isActive || undefined}
+            aria-invalid={bad ? true : undefined}
+            title={bad ? bad : v !== null && v.length <= 400 && !c.preview ? v : undefined}
+            onMouseDown={() => on.activate(index, j)}
+            onDoubleClick={() => on.edit(index, j)}
+          >
+            {(c.preview ? v !== null : expandable(c, v)) && (
+              <button type="button" className="cell-expand" aria-label={`Show the full ${c.name} of row ${label}`} onClick={() => on.expand(index, j)} />
+            )}
+            {v === null ? (
+              <span className="cell-null">null</span>
+            ) : v === "" ? (
+              <span className="cell-empty" title="empty text">
+                ""
+              </span>
+            ) : (
+              shownText(c, v, vectorName)
+            )}
+          </td>
+        );
+      })}
+    </tr>
+  );
+});
 
 /** vectorLength is how many numbers a vector's JSON text holds. */
 export function vectorLength(text: string): string {

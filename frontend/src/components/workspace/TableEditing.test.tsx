@@ -177,4 +177,23 @@ describe("grid editing (issue 14: inline edits collected as pending changes)", (
     await act(async () => fireEvent.click(within(detail).getByRole("button", { name: "Find similar" })));
     expect(onFindSimilar).toHaveBeenCalledWith(B, "");
   });
+
+  it("a page carries vector previews; expand and copy read the full vector by uuid", async () => {
+    const cols = grid(demoRows).columns.map((c) => (c.name === "vector" ? { ...c, preview: true } : c));
+    const previewRows = demoRows.map((r) => [...r.slice(0, -1), '{"dimensions":1536,"head":[0.95,0.2,0.05,0]}']);
+    const full = "[" + Array.from({ length: 1536 }, (_, i) => (i / 1536).toFixed(4)).join(",") + "]";
+    const vectors = vi.fn(async (_id: string, _t: string, uuids: string[]) => Object.fromEntries(uuids.map((u) => [u, full])));
+    const { copy } = renderPanel({ browse: vi.fn(async () => grid(previewRows, { columns: cols })), vectors });
+    await screen.findByText("Rows 1–2 of 2");
+    expect(within(bodyRows()[0]).getByText("[0.95, 0.2, 0.05, 0, …] (1,536 values)")).toBeInTheDocument();
+    fireEvent.click(screen.getByRole("button", { name: "Show the full vector of row 1" }));
+    const viewer = screen.getByRole("region", { name: "vector of row 1" });
+    await waitFor(() => expect(viewer).toHaveTextContent(full));
+    expect(vectors).toHaveBeenCalledWith("demo", "Article", [A]);
+    fireEvent.keyDown(viewer, { key: "Escape" });
+    await focusCell(0, 0);
+    fireEvent.keyDown(gridRegion(), { key: "C", ctrlKey: true, shiftKey: true });
+    await waitFor(() => expect(copy).toHaveBeenCalled());
+    expect(JSON.parse(copy.mock.calls[0][0])[0].vector).toHaveLength(1536);
+  });
 });

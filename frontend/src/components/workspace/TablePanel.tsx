@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import type { Connection } from "../../api";
+import { useApi, type Connection } from "../../api";
 import { PendingBar } from "../grid/PendingBar";
 import { RowDetail } from "../grid/RowDetail";
 import { usePendingEdits } from "../grid/usePendingEdits";
@@ -42,6 +42,8 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending,
   const changed = edits.changed;
   useEffect(() => onPending?.(changed), [changed, onPending]);
   useEffect(() => onReady?.(state.status === "ready"), [state.status, onReady]);
+  const api = useApi();
+  const loadVectors = useCallback((uuids: string[]) => api.explorer.vectors(connection.id, table, uuids), [api, connection.id, table]);
   const deleteTargets = selectedRows.length > 0 ? selectedRows : activeRow ? [activeRow] : [];
   const total = totalOf(counted, query.filters.length === 0 ? count : undefined);
   return (
@@ -188,6 +190,7 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending,
               onActiveRow={setActiveRow}
               onSelectRows={setSelectedRows}
               autoFocus
+              loadVectors={loadVectors}
               vectorName={state.info.settings.namedVectors.length > 0 ? picked || state.info.settings.namedVectors[0] : undefined}
             />
             {detail &&
@@ -197,6 +200,7 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending,
                   cells={activeRow.cells}
                   label={activeRow.isNew ? "new row" : activeRow.uuid || "row"}
                   namedVectors={state.info.settings.namedVectors}
+                  loadVector={activeRow.uuid ? async () => (await loadVectors([activeRow.uuid]))[activeRow.uuid] ?? null : undefined}
                   onFindSimilar={onFindSimilar && activeRow.uuid && !activeRow.isNew ? (target) => onFindSimilar(activeRow.uuid, target) : undefined}
                   onClose={() => setDetail(false)}
                 />

@@ -45,3 +45,7 @@ export function ListTables(arg1) {
 export function TableCounts(arg1) {
   return window['go']['app']['ExplorerAPI']['TableCounts'](arg1);
 }
+
+export function Vectors(arg1, arg2, arg3) {
+  return window['go']['app']['ExplorerAPI']['Vectors'](arg1, arg2, arg3);
+}
