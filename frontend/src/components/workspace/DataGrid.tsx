@@ -144,7 +144,7 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
     count: rows.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
+    overscan: 4,
     // Before the first measurement, and where nothing is laid out (a hidden tab, tests),
     // assume a viewport rather than rendering no rows.
     initialRect: NO_LAYOUT,
