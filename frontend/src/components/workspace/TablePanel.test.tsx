@@ -109,6 +109,35 @@ describe("table tab", () => {
     await waitFor(() => expect(api.explorer.browse).toHaveBeenLastCalledWith("demo", "Article", req({ limit: 250 })));
   });
 
+  it("All reads every row in blocks (200 first, then 1,000 at a time), appended; Stop keeps the rows read so far", async () => {
+    const total = 2500;
+    const rowsAt = (offset: number, limit: number) =>
+      Array.from({ length: Math.max(0, Math.min(limit, total - offset)) }, (_, i) => {
+        const n = offset + i;
+        return [`00000000-0000-4000-8000-${String(n).padStart(12, "0")}`, `row ${n}`, String(n), "[]", "[0,0,0,0]"];
+      });
+    const browse = vi.fn(async (_id: string, _t: string, r: BrowseRequest) => grid(rowsAt(r.offset, r.limit), { offset: r.offset, hasMore: r.offset + r.limit < total }));
+    renderPanel({ browse, count: vi.fn(async () => ({ count: total, refused: null })) });
+    await screen.findByRole("table");
+    await userEvent.selectOptions(screen.getByRole("combobox", { name: "Rows per page" }), "10000");
+    expect(await screen.findByText("Rows 1–2,500 of 2,500")).toBeInTheDocument();
+    expect(browse.mock.calls.slice(1).map((c) => [c[2].offset, c[2].limit])).toEqual([
+      [0, 200],
+      [200, 1000],
+      [1200, 1000],
+      [2200, 1000],
+    ]);
+
+    const next = deferred<Grid>();
+    browse.mockImplementation(async (_id: string, _t: string, r: BrowseRequest) => (r.offset === 0 ? grid(rowsAt(0, 200), { hasMore: true }) : next.promise));
+    await userEvent.selectOptions(screen.getByRole("combobox", { name: "Rows per page" }), "100");
+    await userEvent.selectOptions(screen.getByRole("combobox", { name: "Rows per page" }), "10000");
+    await userEvent.click(await screen.findByRole("button", { name: "Stop" }));
+    await act(async () => next.resolve(grid(rowsAt(200, 1000), { offset: 200, hasMore: true })));
+    expect(await screen.findByText("Rows 1–200 of 2,500")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Stop" })).not.toBeInTheDocument();
+  });
+
   it("adds a filter from the keyboard: column, operator, value, Enter; the rows and the count follow it", async () => {
     const count = vi.fn(async (_id: string, _t: string, f: unknown[]) => ({ count: f.length ? 1 : 2, refused: null }));
     const api = renderPanel({ count });

@@ -30,7 +30,7 @@ interface Props {
  * pending until Commit; the detail panel shows the active row in full, with Find similar.
  */
 export function TablePanel({ connection, table, count, onFindSimilar, onPending, onReady }: Props) {
-  const { state, query, count: counted, reload, page, refresh, setFilters, setSort, setPageSize } = useTablePage(connection.id, table);
+  const { state, query, count: counted, reload, page, refresh, stop, setFilters, setSort, setPageSize } = useTablePage(connection.id, table);
   const [editing, setEditing] = useState<EditorTarget | null>(null);
   const reread = useCallback(() => void refresh(), [refresh]);
   const edits = usePendingEdits(connection.id, table, reread);
@@ -95,6 +95,11 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending,
               {counted.status === "error" && <> · count failed: {counted.error.message}</>}
               {state.paging && " · loading…"}
             </span>
+            {state.paging && query.pageSize === ALL_ROWS && (
+              <button type="button" className="btn btn--small" onClick={stop} title="Stop reading more rows; the rows read so far stay">
+                Stop
+              </button>
+            )}
             <button type="button" className="btn btn--small" disabled={edits.commit.status === "committing"} onClick={() => edits.addRow()} title="Add a row (written on Commit)">
               + Add row
             </button>

@@ -140,6 +140,11 @@ export function useTablePage(connectionId: string, table: string) {
   );
 
   const page = useCallback((offset: number) => run({ ...queryRef.current, offset: Math.max(0, offset) }, false), [run]);
+  /** stop ends a page read block by block where it is: the rows read so far stay. */
+  const stop = useCallback(() => {
+    generation.current++;
+    setState((s) => (s.status === "ready" ? { ...s, paging: false } : s));
+  }, []);
   /** refresh reads the current page and the count again (after a commit changed the rows). */
   const refresh = useCallback(() => run({ ...queryRef.current }, true), [run]);
   const setFilters = useCallback((filters: Filter[]) => run({ ...queryRef.current, filters, offset: 0 }, true), [run]);
@@ -150,5 +155,5 @@ export function useTablePage(connectionId: string, table: string) {
     void load();
   }, [load]);
 
-  return { state, query, count, reload: load, page, refresh, setFilters, setSort, setPageSize };
+  return { state, query, count, reload: load, page, refresh, stop, setFilters, setSort, setPageSize };
 }
