@@ -2,7 +2,7 @@
 // 10,000 rows with 1,536-dimension vectors on a real weaviate-server (issue 14):
 //
 //   - time to first rows: from the click that opens the table to its first row (100 rows a
-//     page), and from choosing "All (up to 10,000)" to the first 200 rows and to all 10,000;
+//     page), and from choosing "All" (up to 10,000) to the first 200 rows and to all 10,000;
 //   - scroll frame time: the grid's scroll region scrolled from top to bottom, one step per
 //     animation frame, frame intervals taken from requestAnimationFrame timestamps in the page:
 //     at a fast mouse-wheel speed (120 px a frame, 7,200 px/s; target 60 fps, p95 under

@@ -64,7 +64,10 @@ export function RowDetail({ columns, cells, label, namedVectors, loadVector, onF
   return (
     <aside className="row-detail" aria-label={`Details of ${label}`}>
       <header className="row-detail__head">
-        <h3 className="row-detail__title">Details · {label}</h3>
+        <h3 className="row-detail__title">
+          Row details
+          <span className="row-detail__label">{label}</span>
+        </h3>
         <button type="button" className="btn btn--small" onClick={() => copy("json", (all) => rowJSON(columns, all))}>
           {copied === "json" ? "Copied" : "Copy as JSON"}
         </button>

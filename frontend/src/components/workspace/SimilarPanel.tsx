@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { parseApiError, useApi, type ApiError, type Connection, type SimilarResult } from "../../api";
+import { parseApiError, useApi, type ApiError, type Connection, type Grid, type SimilarResult } from "../../api";
 import { DataGrid } from "./DataGrid";
 
 interface Props {
@@ -11,6 +11,14 @@ interface Props {
 
 type State = { status: "loading" } | { status: "error"; error: ApiError } | { status: "ready"; result: SimilarResult };
 
+/** distanceFirst moves the distance column next to uuid, where a ranking is read. */
+export function distanceFirst(g: Grid): Grid {
+  const d = g.columns.findIndex((c) => c.name === "distance");
+  if (d <= 1) return g;
+  const order = [0, d, ...g.columns.map((_, j) => j).filter((j) => j !== 0 && j !== d)];
+  return { ...g, columns: order.map((j) => g.columns[j]), rows: g.rows.map((r) => order.map((j) => r[j] ?? null)) };
+}
+
 /** SimilarPanel shows Find similar's matches: the rows nearest one row's vector, best first, with distance. */
 export function SimilarPanel({ connection, table, uuid, targetVector }: Props) {
   const api = useApi();
@@ -18,7 +26,8 @@ export function SimilarPanel({ connection, table, uuid, targetVector }: Props) {
   const load = useCallback(async () => {
     setState({ status: "loading" });
     try {
-      setState({ status: "ready", result: await api.explorer.findSimilar(connection.id, table, uuid, targetVector, 0) });
+      const result = await api.explorer.findSimilar(connection.id, table, uuid, targetVector, 0);
+      setState({ status: "ready", result: { ...result, grid: distanceFirst(result.grid) } });
     } catch (reason) {
       setState({ status: "error", error: parseApiError(reason) });
     }

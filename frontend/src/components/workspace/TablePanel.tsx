@@ -134,12 +134,13 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending,
               Rows per page{" "}
               <select
                 className="input input--small"
+                title="All reads every row the database pages through (Weaviate stops at 10,000), in blocks"
                 value={query.pageSize}
                 onChange={(e) => void setPageSize(Number(e.target.value))}
               >
                 {PAGE_SIZES.map((n) => (
                   <option key={n} value={n}>
-                    {n === ALL_ROWS ? "All (up to 10,000)" : n}
+                    {n === ALL_ROWS ? "All" : n}
                   </option>
                 ))}
               </select>

@@ -15,7 +15,7 @@ export function WelcomePanel({ hasConnections, onNewConnection }: { hasConnectio
         <button type="button" className="btn btn--primary" onClick={onNewConnection}>
           New connection
         </button>
-        <p className="welcome__text">
+        <p className="welcome__hint">
           Press <kbd>?</kbd> or <kbd>F1</kbd> for every keyboard shortcut.
         </p>
       </div>

@@ -1,0 +1,41 @@
+import { render, screen, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { ApiProvider } from "../../api";
+import { connection, fakeApi } from "../../test/fakeApi";
+import { SimilarPanel } from "./SimilarPanel";
+
+describe("Find similar's tab (issue 14: results in a new tab with distance)", () => {
+  it("lists the matches best first with distance next to uuid, and names the vector searched", async () => {
+    const api = fakeApi(async () => []);
+    const findSimilar = vi.spyOn(api.explorer, "findSimilar");
+    render(
+      <ApiProvider api={api}>
+        <SimilarPanel connection={connection({ id: "demo", name: "Demo" })} table="Article" uuid="00000000-0000-4000-8000-000000000001" targetVector="" />
+      </ApiProvider>,
+    );
+    expect(screen.getByRole("status")).toHaveTextContent("Searching");
+    const table = await screen.findByRole("table");
+    const heads = within(table)
+      .getAllByRole("columnheader")
+      .map((h) => h.querySelector(".data-grid__name")?.textContent ?? "");
+    expect(heads.slice(1, 3)).toEqual(["uuid", "distance"]);
+    expect(screen.getByText(/4 dimensions · best first by distance/)).toBeInTheDocument();
+    expect(findSimilar).toHaveBeenCalledWith("demo", "Article", "00000000-0000-4000-8000-000000000001", "", 0);
+  });
+
+  it("says why when the search cannot run, with Retry", async () => {
+    const api = fakeApi(async () => [], {
+      findSimilar: async () => {
+        throw "invalid_argument: Article has several named vectors: choose one of a, b";
+      },
+    });
+    render(
+      <ApiProvider api={api}>
+        <SimilarPanel connection={connection()} table="Article" uuid="u" targetVector="" />
+      </ApiProvider>,
+    );
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("several named vectors: choose one of a, b");
+    expect(within(alert).getByRole("button", { name: "Retry" })).toBeInTheDocument();
+  });
+});
