@@ -11,15 +11,16 @@
 // It prints one JSON line with the measurements (or {"error": ...}); progress goes to stderr.
 // All times are taken inside the page (performance.now, event timestamps, requestAnimationFrame
 // timestamps), not from Node.
-import { createRequire } from "node:module";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 
 const root = need("GRIDBENCH_ROOT");
 const url = need("GRIDBENCH_URL");
 const connection = need("GRIDBENCH_CONNECTION");
 const artifacts = need("GRIDBENCH_ARTIFACTS");
-const { chromium } = createRequire(join(root, "tests", "e2e", "package.json"))("playwright-core");
+// playwright-core lives in tests/e2e/node_modules; chromium.mjs there resolves it.
+const { launchChromium } = await import(pathToFileURL(join(root, "tests", "e2e", "chromium.mjs")).href);
 
 const TABLE = "GridBench";
 const ROWS = 10000;
@@ -41,18 +42,7 @@ function need(name) {
 
 const log = (s) => process.stderr.write(s + "\n");
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  headless: true,
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-  ],
-});
+const browser = await launchChromium();
 
 let exitCode = 0;
 try {

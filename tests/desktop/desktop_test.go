@@ -293,6 +293,26 @@ func TestWindowOpensTheDemoConnectionAndShowsItsCollections(t *testing.T) {
 	})
 }
 
+// waitClosed waits until no visible window whose title matches re is the one given ("": none
+// at all), e.g. a native dialog after it was answered.
+func waitClosed(ctx context.Context, t *testing.T, d *harness.Display, re, id string) {
+	t.Helper()
+	for {
+		cmd := exec.CommandContext(ctx, "xdotool", "search", "--onlyvisible", "--name", re)
+		cmd.Env = d.Env()
+		out, _ := cmd.Output()
+		ids := strings.Fields(string(out))
+		if len(ids) == 0 || id != "" && !strings.Contains(string(out), id) {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the window %q did not close", re)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
 // pluginProcesses lists the pids of running programs installed under configDir/plugins.
 func pluginProcesses(configDir string) []int {
 	prefix := filepath.Join(configDir, "plugins") + string(filepath.Separator)
@@ -450,18 +470,7 @@ func TestDeleteAsksInTheNativeDialog(t *testing.T) {
 	}
 	waitGone := func(t *testing.T, dialog string) {
 		t.Helper()
-		for {
-			cmd := exec.CommandContext(ctx, "xdotool", "search", "--onlyvisible", "--name", "^Delete connection$")
-			cmd.Env = w.d.Env()
-			if out, _ := cmd.Output(); !strings.Contains(string(out), dialog) {
-				return
-			}
-			select {
-			case <-ctx.Done():
-				t.Fatal("the dialog did not close")
-			case <-time.After(100 * time.Millisecond):
-			}
-		}
+		waitClosed(ctx, t, w.d, "^Delete connection$", dialog)
 	}
 
 	t.Run("Delete opens the native dialog; closing it (Escape) keeps the connection", func(t *testing.T) {

@@ -118,18 +118,7 @@ func TestGridAddsAndDeletesRowsInTheRealWindow(t *testing.T) {
 		if err := w.d.KeyFocused(ctx, key); err != nil {
 			t.Fatal(err)
 		}
-		for {
-			cmd := exec.CommandContext(ctx, "xdotool", "search", "--onlyvisible", "--name", "^Delete 1 row from ")
-			cmd.Env = w.d.Env()
-			if out, _ := cmd.Output(); len(out) == 0 {
-				return
-			}
-			select {
-			case <-ctx.Done():
-				t.Fatal("the dialog did not close")
-			case <-time.After(100 * time.Millisecond):
-			}
-		}
+		waitClosed(ctx, t, w.d, "^Delete 1 row from ", "")
 	}
 
 	t.Run("Enter opens the connection, ArrowDown and Enter the table, whose grid takes the keyboard", func(t *testing.T) {

@@ -13,7 +13,7 @@
 // The dev app's plugin registry (a real signed registry published by the project's
 // publisher) offers the Weaviate driver plugin, which is not installed when the page loads.
 //   CHROMIUM             the browser (default /usr/bin/chromium)
-import { chromium } from "playwright-core";
+import { launchChromium } from "./chromium.mjs";
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -104,19 +104,7 @@ function assert(cond, msg) {
   if (!cond) throw new Error(msg);
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  headless: true,
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-  ],
-  // playwright gives every launch a fresh temporary profile (--user-data-dir) itself.
-});
+const browser = await launchChromium();
 
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: "light" });

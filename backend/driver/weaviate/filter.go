@@ -2,7 +2,6 @@ package weaviate
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -13,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"app/backend/driver"
+	"app/backend/search"
 )
 
 // where is one node of a GraphQL where filter.
@@ -46,7 +46,7 @@ func (w where) render(b *strings.Builder) {
 		return
 	}
 	b.WriteString("{path: [")
-	b.WriteString(gqlString(w.path))
+	b.WriteString(search.Quote(w.path))
 	b.WriteString("], operator: ")
 	b.WriteString(w.op)
 	b.WriteString(", ")
@@ -54,16 +54,6 @@ func (w where) render(b *strings.Builder) {
 	b.WriteString(": ")
 	b.WriteString(w.literal)
 	b.WriteString("}")
-}
-
-// gqlString quotes s as a GraphQL string literal (JSON escapes are valid
-// GraphQL escapes).
-func gqlString(s string) string {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // refused builds the error for a filter that cannot run.
@@ -237,7 +227,7 @@ func filterNode(c *class, f driver.Filter) (where, error) {
 		case driver.OpEndsWith:
 			pat = "*" + pat
 		}
-		n := where{op: "Like", path: path, kind: "valueText", literal: gqlString(pat)}
+		n := where{op: "Like", path: path, kind: "valueText", literal: search.Quote(pat)}
 		if f.Operator == driver.OpNotContains {
 			return where{op: "Not", operands: []where{n}}, nil
 		}
@@ -293,13 +283,13 @@ func filterNode(c *class, f driver.Filter) (where, error) {
 func typedValue(fam, raw string) (kind, literal string, err error) {
 	switch fam {
 	case famText:
-		return "valueText", gqlString(raw), nil
+		return "valueText", search.Quote(raw), nil
 	case famUUID:
 		s := strings.TrimSpace(raw)
 		if _, e := uuid.Parse(s); e != nil || len(s) != 36 {
 			return "", "", fmt.Errorf("%q is not a UUID (8-4-4-4-12 hex digits)", raw)
 		}
-		return "valueText", gqlString(strings.ToLower(s)), nil
+		return "valueText", search.Quote(strings.ToLower(s)), nil
 	case famInt:
 		s := strings.TrimSpace(raw)
 		n, e := strconv.ParseInt(s, 10, 64)
@@ -328,7 +318,7 @@ func typedValue(fam, raw string) (kind, literal string, err error) {
 		if e != nil || !strings.Contains(s, "T") {
 			return "", "", fmt.Errorf("%q is not a full RFC 3339 timestamp; dates need the shape YYYY-MM-DDThh:mm:ssZ, e.g. 2024-01-31T00:00:00Z", raw)
 		}
-		return "valueDate", gqlString(t.Format(time.RFC3339Nano)), nil
+		return "valueDate", search.Quote(t.Format(time.RFC3339Nano)), nil
 	}
 	return "", "", fmt.Errorf("this column cannot be filtered")
 }
@@ -388,7 +378,7 @@ func sortArg(c *class, sorts []driver.Sort) (string, error) {
 		if s.Descending {
 			order = "desc"
 		}
-		parts = append(parts, "{path: ["+gqlString(path)+"], order: "+order+"}")
+		parts = append(parts, "{path: ["+search.Quote(path)+"], order: "+order+"}")
 	}
 	return "[" + strings.Join(parts, ", ") + "]", nil
 }

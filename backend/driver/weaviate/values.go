@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"app/backend/search"
 )
 
 // cell converts one raw JSON value into a grid cell: nil, string, bool,
@@ -89,7 +91,7 @@ func vectorsText(names []string, vecs map[string]json.RawMessage) any {
 			b.WriteByte(',')
 		}
 		first = false
-		b.WriteString(gqlString(n))
+		b.WriteString(search.Quote(n))
 		b.WriteByte(':')
 		b.WriteString(jsonText(v))
 	}
