@@ -286,6 +286,36 @@ func rowsWord(n int) string {
 	return fmt.Sprintf("%d rows", n)
 }
 
+// SetPendingChanges tells the backend how many rows have changes not yet written in the
+// window (all table tabs), so that quitting can ask first.
+func (a *ExplorerAPI) SetPendingChanges(rows int) {
+	a.mu.Lock()
+	a.pendingRows = max(rows, 0)
+	a.mu.Unlock()
+}
+
+// beforeClose is the window's OnBeforeClose: with pending changes it asks natively whether
+// to quit and discard them, as an editor asks about unsaved work (also when the session
+// ends with SIGTERM, which Wails turns into the same quit). It reports whether to stay open.
+func (a *ExplorerAPI) beforeClose(ctx context.Context) (prevent bool) {
+	a.mu.Lock()
+	rows, confirm := a.pendingRows, a.confirm
+	a.mu.Unlock()
+	if rows == 0 || confirm == nil {
+		return false
+	}
+	yes, err := confirm.Confirm(ctx, "Quit App", fmt.Sprintf("%s changes not yet written. Quit and discard them?", haveWord(rows)))
+	return err == nil && !yes
+}
+
+// haveWord is "1 row has" or "N rows have".
+func haveWord(n int) string {
+	if n == 1 {
+		return "1 row has"
+	}
+	return fmt.Sprintf("%d rows have", n)
+}
+
 func (a *ExplorerAPI) connectionName(id string) string {
 	if a.name == nil {
 		return ""

@@ -234,3 +234,30 @@ func TestGridCheckCells(t *testing.T) {
 		}
 	}
 }
+
+// Issue 14, a half-finished edit loses nothing: quitting with pending changes asks first.
+func TestQuitWithPendingChangesAsks(t *testing.T) {
+	api := NewExplorerAPI(nil)
+	conf := &scriptedConfirmer{}
+	api.startup(context.Background(), &eventRecorder{}, conf)
+
+	if api.beforeClose(context.Background()) || len(conf.questions()) != 0 {
+		t.Fatalf("with nothing pending the window closes without a question (asked %q)", conf.questions())
+	}
+	api.SetPendingChanges(3)
+	if !api.beforeClose(context.Background()) {
+		t.Fatal("No in the dialog must keep the window open")
+	}
+	if q := conf.questions(); len(q) != 1 || q[0] != "Quit App\n3 rows have changes not yet written. Quit and discard them?" {
+		t.Fatalf("question = %q", q)
+	}
+	conf.yes = true
+	if api.beforeClose(context.Background()) {
+		t.Fatal("Yes in the dialog must let the window close")
+	}
+	api.SetPendingChanges(0)
+	conf.yes = false
+	if api.beforeClose(context.Background()) {
+		t.Fatal("once the changes are written or discarded the window closes without a question")
+	}
+}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -106,6 +107,9 @@ func rowVector(g *driver.Grid, target string) ([]float64, error) {
 			return nil, invalidArgument("the row has no %s vector", target)
 		}
 		raw = byName[target]
+	}
+	if t := bytes.TrimSpace(raw); len(t) > 1 && t[0] == '[' && bytes.HasPrefix(bytes.TrimSpace(t[1:]), []byte("[")) {
+		return nil, invalidArgument("the row's vector is a multi-vector: Find similar searches with one vector (use the editor's nearVector with one of them)")
 	}
 	var vec []float64
 	if err := json.Unmarshal(raw, &vec); err != nil || len(vec) == 0 {

@@ -118,6 +118,7 @@ func Run(c *core.Core, assets fs.FS) error {
 				log.WithError(err).Error("backend did not start; the window stays open without it")
 			}
 		},
+		OnBeforeClose: explorer.beforeClose,
 		OnShutdown: func(context.Context) {
 			stopWatch()
 			ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)

@@ -245,6 +245,8 @@ export interface ExplorerApi {
   checkCells(id: string, table: string, values: Record<string, string | null>): Promise<Record<string, string>>;
   /** commit writes the pending changes (deleting asks natively first) and reports each row. */
   commit(id: string, table: string, req: CommitRequest): Promise<CommitResult>;
+  /** setPendingChanges tells the backend how many rows have unwritten changes (quitting then asks). */
+  setPendingChanges(rows: number): Promise<void>;
   /** vectors reads the full vector cells of rows by uuid (a grid page carries previews); uuid -> JSON text. */
   vectors(id: string, table: string, uuids: string[]): Promise<Record<string, string>>;
   /** findSimilar: the rows nearest one row's vector, best first with distance (targetVector "" picks the only one). */

@@ -312,6 +312,7 @@ export function createWailsApi(): Api {
           const r = await ExplorerBinding.Commit(id, table, app.CommitRequestDTO.createFrom(req));
           return { outcomes: (r.outcomes ?? []) as RowOutcome[], declined: r.declined };
         }),
+      setPendingChanges: (rows) => call(() => ExplorerBinding.SetPendingChanges(rows)),
       vectors: (id, table, uuids) => call(async () => (await ExplorerBinding.Vectors(id, table, uuids)) ?? {}),
       findSimilar: (id, table, uuid, targetVector, limit) =>
         call(async () => {

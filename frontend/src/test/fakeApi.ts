@@ -121,6 +121,7 @@ export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi 
       ],
       declined: false,
     }),
+    setPendingChanges: async () => {},
     vectors: async (_id, _table, uuids) => Object.fromEntries(demoRows.filter((r) => uuids.includes(r[0] ?? "")).map((r) => [r[0], r[r.length - 1]])),
     findSimilar: async (_id, table) => ({
       grid: {

@@ -113,4 +113,21 @@ describe("pending changes (issue 14: inline edits collected as pending changes)"
     p = editCell(p, B, "year", "2", "many");
     expect(p.rowErrors).toEqual({});
   });
+
+  it("an undo keeps what a late check found about text it brings back", () => {
+    let p = editCell(emptyPending, A, "year", "many", "1");
+    p = editCell(p, B, "title", "other", "t"); // remembered before the check of "many" answered
+    p = setCellErrors(p, A, { year: "not an integer" }, ["year"]);
+    p = undo(p);
+    expect(p.cellErrors).toEqual({ [A]: { year: "not an integer" } });
+    expect(badCells(p)).toBe(1);
+  });
+
+  it("an applied row leaves only the cells that were sent; text typed since stays pending", () => {
+    let p = editCell(emptyPending, A, "title", "sent", "t");
+    const req = toCommit(p);
+    p = editCell(p, A, "year", "typed later", "1");
+    p = applyOutcomes(p, [{ key: A, action: "update", uuid: A, status: "ok", code: "", message: "" }], req);
+    expect(p.edits[A].cells).toEqual({ year: "typed later" });
+  });
 });

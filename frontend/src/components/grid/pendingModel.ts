@@ -110,11 +110,42 @@ export function deleteRows(p: Pending, rows: { key: string; uuid: string }[]): P
   return { ...p, undo: remember(p), deletes, cellErrors, inserts: p.inserts.filter((r) => !drop.has(r.key)) };
 }
 
-/** undo steps back one change (an edit, an added row, a deletion mark). */
+/** pendingCells maps each row key to its pending cells (edited cells, or an added row's values). */
+function pendingCells(p: Pending): Map<string, Record<string, CellText>> {
+  const m = new Map<string, Record<string, CellText>>();
+  for (const [k, e] of Object.entries(p.edits)) m.set(k, e.cells);
+  for (const r of p.inserts) m.set(r.key, r.values);
+  return m;
+}
+
+/** pendingValue is the text a cell holds in the pending changes (undefined: not pending). */
+export function pendingValue(p: Pending, key: string, column: string): CellText | undefined {
+  const cells = pendingCells(p).get(key);
+  return cells && column in cells ? cells[column] : undefined;
+}
+
+/**
+ * undo steps back one change (an edit, an added row, a deletion mark). What is known now
+ * about a cell's text (a check that answered after the earlier state was remembered) holds
+ * for the same text after the undo.
+ */
 export function undo(p: Pending): Pending {
   if (p.undo.length === 0) return p;
   const prev = p.undo[p.undo.length - 1];
-  return { ...prev, undo: p.undo.slice(0, -1) };
+  const now = pendingCells(p);
+  let cellErrors = prev.cellErrors;
+  for (const [key, cells] of pendingCells(prev)) {
+    for (const [column, value] of Object.entries(cells)) {
+      const cur = now.get(key);
+      if (!cur || !(column in cur) || cur[column] !== value) continue;
+      const known = p.cellErrors[key]?.[column];
+      const row = { ...(cellErrors[key] ?? {}) };
+      if (known) row[column] = known;
+      else delete row[column];
+      cellErrors = Object.keys(row).length === 0 ? without(cellErrors, key) : { ...cellErrors, [key]: row };
+    }
+  }
+  return { ...prev, cellErrors, undo: p.undo.slice(0, -1) };
 }
 
 /** setCellErrors records the check of one row's typed cells (column -> reason; {} clears). */
@@ -155,17 +186,27 @@ export function toCommit(p: Pending): CommitRequest {
 }
 
 /**
- * applyOutcomes folds a commit's answer in: each applied row leaves the pending changes;
- * a row that failed or was skipped stays, as typed, with its reason. Undo starts afresh:
- * what was written cannot be undone here.
+ * applyOutcomes folds a commit's answer in: each applied row leaves the pending changes, as far
+ * as it was sent (a cell whose text changed since the request was built stays pending); a row
+ * that failed or was skipped stays, as typed, with its reason. Undo starts afresh: what was
+ * written cannot be undone here.
  */
-export function applyOutcomes(p: Pending, outcomes: RowOutcome[]): Pending {
+export function applyOutcomes(p: Pending, outcomes: RowOutcome[], sent?: CommitRequest): Pending {
   let { edits, deletes, rowErrors } = p;
   const applied = new Set<string>();
+  const sentUpdate = new Map((sent?.updates ?? []).map((u) => [u.key, u.values]));
   for (const o of outcomes) {
     if (o.status === "ok") {
       applied.add(o.key);
-      edits = without(edits, o.key);
+      const was = sentUpdate.get(o.key);
+      const e = edits[o.key];
+      if (was && e) {
+        const cells = Object.fromEntries(Object.entries(e.cells).filter(([c, v]) => !(c in was) || was[c] !== v));
+        const original = Object.fromEntries(Object.entries(e.original).filter(([c]) => c in cells));
+        edits = Object.keys(cells).length === 0 ? without(edits, o.key) : { ...edits, [o.key]: { ...e, cells, original } };
+      } else {
+        edits = without(edits, o.key);
+      }
       deletes = without(deletes, o.key);
       rowErrors = without(rowErrors, o.key);
     } else {
@@ -173,6 +214,17 @@ export function applyOutcomes(p: Pending, outcomes: RowOutcome[]): Pending {
     }
   }
   return { ...p, edits, deletes, rowErrors, inserts: p.inserts.filter((r) => !applied.has(r.key)), undo: [] };
+}
+
+/** changedCells lists the pending cells whose text differs between two states (to check them again after an undo). */
+export function changedCells(before: Pending, after: Pending): { key: string; column: string; value: CellText }[] {
+  const out: { key: string; column: string; value: CellText }[] = [];
+  const a = pendingCells(before);
+  for (const [key, cells] of pendingCells(after)) {
+    const was = a.get(key) ?? {};
+    for (const [column, value] of Object.entries(cells)) if (!(column in was) || was[column] !== value) out.push({ key, column, value });
+  }
+  return out;
 }
 
 /** cellOf is what a cell shows: its pending text when edited, else the text read. */

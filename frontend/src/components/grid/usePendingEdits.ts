@@ -4,11 +4,12 @@ import {
   addRow as addRowTo,
   applyOutcomes,
   badCells,
+  changedCells,
   changedRows,
   deleteRows,
   editCell,
   emptyPending,
-  isNewRow,
+  pendingValue,
   setCellErrors,
   toCommit,
   undo as undoIn,
@@ -24,16 +25,6 @@ export type CommitState =
   | { status: "declined" }
   | { status: "error"; error: ApiError };
 
-/** The text a cell holds now in the pending changes (undefined: not pending). */
-function pendingValue(p: Pending, key: string, column: string): CellText | undefined {
-  if (isNewRow(key)) {
-    const r = p.inserts.find((x) => x.key === key);
-    return r && column in r.values ? r.values[column] : undefined;
-  }
-  const e = p.edits[key];
-  return e && column in e.cells ? e.cells[column] : undefined;
-}
-
 /**
  * usePendingEdits holds one table's pending changes and talks to the backend for them: each
  * typed cell is checked against the schema at once (checkCells, nothing sent), and commit
@@ -48,21 +39,29 @@ export function usePendingEdits(connectionId: string, table: string, onApplied: 
   const pendingRef = useRef(pending);
   pendingRef.current = pending;
 
-  const edit = useCallback(
-    (key: string, column: string, value: CellText, original: CellText) => {
-      setPending((p) => editCell(p, key, column, value, original));
-      setCommit((c) => (c.status === "committing" ? c : { status: "idle" }));
+  /** check types one typed cell against the schema (nothing sent); a stale answer is dropped. */
+  const check = useCallback(
+    (key: string, column: string, value: CellText) => {
       api.explorer.checkCells(connectionId, table, { [column]: value }).then(
         (errors) => setPending((p) => (pendingValue(p, key, column) === value ? setCellErrors(p, key, errors, [column]) : p)),
         (reason) => {
           // The check could not run (the connection dropped): the commit checks again.
           const e = parseApiError(reason);
           setPending((p) => (pendingValue(p, key, column) === value ? setCellErrors(p, key, {}, [column]) : p));
-          setCommit({ status: "error", error: e });
+          setCommit((c) => (c.status === "committing" ? c : { status: "error", error: e }));
         },
       );
     },
     [api, connectionId, table],
+  );
+
+  const edit = useCallback(
+    (key: string, column: string, value: CellText, original: CellText) => {
+      setPending((p) => editCell(p, key, column, value, original));
+      setCommit((c) => (c.status === "committing" ? c : { status: "idle" }));
+      check(key, column, value);
+    },
+    [check],
   );
 
   const addRow = useCallback(() => {
@@ -76,7 +75,15 @@ export function usePendingEdits(connectionId: string, table: string, onApplied: 
   }, []);
 
   const remove = useCallback((rows: { key: string; uuid: string }[]) => setPending((p) => deleteRows(p, rows)), []);
-  const undo = useCallback(() => setPending((p) => undoIn(p)), []);
+  // An undo brings back earlier text: check it again, as its check may have answered after
+  // the state it returns to was remembered.
+  const undo = useCallback(() => {
+    const before = pendingRef.current;
+    const after = undoIn(before);
+    pendingRef.current = after;
+    setPending(after);
+    for (const c of changedCells(before, after)) if (c.value !== null) check(c.key, c.column, c.value);
+  }, [check]);
   const discard = useCallback(() => {
     setPending(emptyPending);
     setCommit({ status: "idle" });
@@ -88,12 +95,14 @@ export function usePendingEdits(connectionId: string, table: string, onApplied: 
     if (rows === 0 || badCells(p) > 0) return;
     setCommit({ status: "committing", rows });
     try {
-      const res = await api.explorer.commit(connectionId, table, toCommit(p));
+      const req = toCommit(p);
+      const res = await api.explorer.commit(connectionId, table, req);
       if (res.declined) {
         setCommit({ status: "declined" });
         return;
       }
-      setPending((cur) => applyOutcomes(cur, res.outcomes));
+      const sent = req;
+      setPending((cur) => applyOutcomes(cur, res.outcomes, sent));
       const applied = res.outcomes.filter((o) => o.status === "ok").length;
       setCommit({ status: "done", applied, failed: res.outcomes.length - applied });
       if (applied > 0) onApplied();

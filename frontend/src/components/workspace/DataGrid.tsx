@@ -47,6 +47,8 @@ export interface DisplayRow {
   deleted: boolean;
   /** Why the row's last commit did not apply it. */
   error: string;
+  /** The cells as read from the database (null for an added row): what an edit is compared with. */
+  read: CellText[] | null;
 }
 
 /** The grid's editing, when its rows can be edited (a table tab; not an editor result). */
@@ -58,6 +60,8 @@ export interface GridEditing {
   onCommit: () => void;
   /** onAdd adds an empty row (Alt+Insert); the grid then moves to its first editable cell. */
   onAdd: () => void;
+  /** busy: a commit is running; the pending changes show but cannot change until it ends. */
+  busy?: boolean;
 }
 
 interface Props {
@@ -101,6 +105,7 @@ export function displayRows(grid: Grid, pending?: Pending): DisplayRow[] {
     isNew: true,
     deleted: false,
     error: pending?.rowErrors[r.key] ?? "",
+    read: null,
   }));
   const read = grid.rows.map((row, i) => {
     const uuid = uuidCol >= 0 ? (row[uuidCol] ?? "") : "";
@@ -112,6 +117,7 @@ export function displayRows(grid: Grid, pending?: Pending): DisplayRow[] {
       isNew: false,
       deleted: pending ? key in pending.deletes : false,
       error: pending?.rowErrors[key] ?? "",
+      read: row,
     };
   });
   return added.length > 0 ? [...added, ...read] : read;
@@ -132,14 +138,25 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
   const scrollRef = useRef<HTMLDivElement>(null);
   const [open, setOpen] = useState<{ row: number; col: number } | null>(null);
   const [copied, setCopied] = useState(false);
-  const [active, setActive] = useState<{ row: number; col: number } | null>(null);
+  // The active cell and the cell being edited are held by row key, not by row number: a
+  // commit's re-read or a sort may move rows, and a typed value must reach the row it was
+  // typed in.
+  const [activeAt, setActiveAt] = useState<{ key: string; col: number } | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [anchor, setAnchor] = useState<number | null>(null);
-  const [editing, setEditing] = useState<{ row: number; col: number; draft: string } | null>(null);
+  const [editing, setEditing] = useState<{ key: string; col: number; draft: string; initial: CellText } | null>(null);
+  // The edit being finished is cleared here first, so the blur that moving the focus causes
+  // finds nothing left to finish (an edit is recorded once; Escape records nothing).
+  const editingRef = useRef(editing);
+  editingRef.current = editing;
   const [dragWidth, setDragWidth] = useState<{ column: string; px: number } | null>(null);
   const [status, setStatus] = useState("");
   const [full, setFull] = useState<Full>({ status: "ready", value: null });
   const rows = useMemo(() => displayRows(grid, edit?.pending), [grid, edit?.pending]);
+  const indexOf = useMemo(() => new Map(rows.map((r, i) => [r.key, i])), [rows]);
+  const active = activeAt && indexOf.has(activeAt.key) && activeAt.col < grid.columns.length ? { row: indexOf.get(activeAt.key) ?? 0, col: activeAt.col } : null;
+  const setActive = (a: { row: number; col: number } | null) => setActiveAt(a && rows[a.row] ? { key: rows[a.row].key, col: a.col } : null);
+  const editingRow = editing ? (indexOf.get(editing.key) ?? -1) : -1;
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
@@ -156,16 +173,16 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
   const sortOf = (name: string) => sort.find((s) => s.column === name);
   const widthOf = (c: Column) => (dragWidth?.column === c.name ? dragWidth.px : (widths[c.name] ?? defaultWidth(c)));
 
-  // A new page (or new rows) keeps the active cell in range and drops a selection that left.
+  // A new page (or new rows) drops a selection that left; an edit whose row left is dropped.
   useEffect(() => {
-    setActive((a) => (a && (a.row >= rows.length || a.col >= grid.columns.length) ? null : a));
+    setEditing((e) => (e && !rows.some((r) => r.key === e.key) ? null : e));
     setSelected((s) => {
       if (s.size === 0) return s;
       const keys = new Set(rows.map((r) => r.key));
       const kept = new Set([...s].filter((k) => keys.has(k)));
       return kept.size === s.size ? s : kept;
     });
-  }, [rows, grid.columns.length]);
+  }, [rows]);
 
   const activeRow = active ? (rows[active.row] ?? null) : null;
   useEffect(() => {
@@ -191,7 +208,8 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
   useEffect(() => {
     if (added > addedBefore.current) {
       const col = Math.max(0, grid.columns.findIndex((c) => !c.readOnly && !c.primaryKey));
-      setActive({ row: added - 1, col });
+      const row = edit?.pending.inserts[added - 1];
+      if (row) setActiveAt({ key: row.key, col });
       setSelected(new Set());
       scrollRef.current?.focus({ preventScroll: true });
     }
@@ -221,6 +239,7 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
   /** Whether a cell can be edited, and if not, why. */
   const editBlock = (row: DisplayRow, c: Column): string => {
     if (!edit) return "This grid is read-only";
+    if (edit.busy) return "A commit is running: wait for it to finish";
     if (row.deleted) return "The row is marked for deletion: undo to edit it";
     if (c.primaryKey && row.isNew) return "";
     if (c.readOnly) return `${c.name} is read-only`;
@@ -237,22 +256,28 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
       return;
     }
     setStatus("");
-    setEditing({ row: r, col, draft: draft ?? row.cells[col] ?? "" });
+    const initial = row.cells[col] ?? null;
+    setEditing({ key: row.key, col, draft: draft ?? initial ?? "", initial });
   };
 
-  const finishEdit = (keep: boolean) => {
-    if (!editing) return;
-    const { row: r, col, draft } = editing;
+  /** finishEdit ends the edit; keep records it when the text changed. It reports whether it did. */
+  const finishEdit = (keep: boolean): boolean => {
+    const cur = editingRef.current;
+    if (!cur) return false;
+    editingRef.current = null;
     setEditing(null);
     scrollRef.current?.focus({ preventScroll: true });
-    if (!keep || !edit) return;
-    const row = rows[r];
-    const c = grid.columns[col];
-    if (!row || !c) return;
-    const value: CellText = draft === "" && emptyIsNull(c) ? null : draft;
-    const original = isNewRow(row.key) ? null : (grid.rows[r - (edit.pending.inserts.length ?? 0)]?.[col] ?? null);
-    if (value === row.cells[col]) return;
-    edit.onEdit(row.key, c.name, value, original);
+    if (!keep || !edit || edit.busy) return false;
+    const at = indexOf.get(cur.key);
+    const row = at === undefined ? undefined : rows[at];
+    const c = grid.columns[cur.col];
+    if (!row || !c) return false;
+    // Text left as it was opened is no edit: a NULL cell opened and closed stays NULL.
+    if (cur.draft === (cur.initial ?? "")) return false;
+    const value: CellText = cur.draft === "" && emptyIsNull(c) ? null : cur.draft;
+    if (value === row.cells[cur.col]) return false;
+    edit.onEdit(row.key, c.name, value, isNewRow(row.key) ? null : (row.read?.[cur.col] ?? null));
+    return true;
   };
 
   const move = (dr: number, dc: number, extend = false) => {
@@ -323,23 +348,23 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
       return;
     }
     if (edit && mod && (e.key === "z" || e.key === "Z") && !e.shiftKey) {
-      edit.onUndo();
+      if (!edit.busy) edit.onUndo();
       handled();
       return;
     }
     if (edit && mod && (e.key === "s" || e.key === "S")) {
-      edit.onCommit();
+      if (!edit.busy) edit.onCommit();
       handled();
       return;
     }
     if (edit && e.altKey && e.key === "Insert") {
-      edit.onAdd();
+      if (!edit.busy) edit.onAdd();
       handled();
       return;
     }
     if (edit && mod && (e.key === "Delete" || e.key === "Backspace")) {
       const target = targetRows();
-      if (target.length > 0) edit.onDelete(target.map((r) => ({ key: r.key, uuid: r.uuid })));
+      if (target.length > 0 && !edit.busy) edit.onDelete(target.map((r) => ({ key: r.key, uuid: r.uuid })));
       handled();
       return;
     }
@@ -382,8 +407,7 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
         if (editBlock(activeRow, grid.columns[active.col])) {
           setStatus(editBlock(activeRow, grid.columns[active.col]));
         } else if (activeRow.cells[active.col] !== null) {
-          const original = activeRow.isNew ? null : (grid.rows[active.row - edit.pending.inserts.length]?.[active.col] ?? null);
-          edit.onEdit(activeRow.key, grid.columns[active.col].name, null, original);
+          edit.onEdit(activeRow.key, grid.columns[active.col].name, null, activeRow.isNew ? null : (activeRow.read?.[active.col] ?? null));
         }
         break;
       case " ":
@@ -407,7 +431,7 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
 
   const onGutterClick = (e: ReactMouseEvent, r: number) => {
     const key = rows[r].key;
-    setActive((a) => ({ row: r, col: a?.col ?? 0 }));
+    setActiveAt((a) => ({ key, col: a?.col ?? 0 }));
     if (e.shiftKey && anchor !== null) {
       setSelected(new Set(rows.slice(Math.min(anchor, r), Math.max(anchor, r) + 1).map((x) => x.key)));
       return;
@@ -471,6 +495,11 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
       finishEdit(keep);
       if (keep && (dr !== 0 || dc !== 0)) move(dr, dc);
     },
+    commit: () => {
+      finishEdit(true);
+      // The edit is in the pending changes once React has rendered it.
+      setTimeout(() => edit && !edit.busy && edit.onCommit(), 0);
+    },
   };
   const on = useMemo<RowHandlers>(
     () => ({
@@ -480,6 +509,7 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
       expand: (r, c) => current.current.expand(r, c),
       draft: (t) => current.current.draft(t),
       finish: (k, dr, dc) => current.current.finish(k, dr, dc),
+      commit: () => current.current.commit(),
     }),
     [],
   );
@@ -572,7 +602,7 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
             )}
             {items.map((it) => {
               const row = rows[it.index];
-              const isEditing = editing !== null && editing.row === it.index;
+              const isEditing = editing !== null && editingRow === it.index;
               return (
                 <GridRow
                   key={row.key}
@@ -654,6 +684,8 @@ interface RowHandlers {
   draft: (text: string) => void;
   /** finish ends the edit (keep: write it) and moves the active cell by (dr, dc). */
   finish: (keep: boolean, dr: number, dc: number) => void;
+  /** commit ends the edit and commits every pending change (Ctrl+S while editing). */
+  commit: () => void;
 }
 
 interface RowProps {
@@ -726,6 +758,9 @@ const GridRow = memo(function GridRow({ row, index, label, columns, activeCol, s
                   } else if (e.key === "Tab") {
                     e.preventDefault();
                     on.finish(true, 0, e.shiftKey ? -1 : 1);
+                  } else if ((e.ctrlKey || e.metaKey) && (e.key === "s" || e.key === "S")) {
+                    e.preventDefault();
+                    on.commit();
                   } else if (e.key === "Escape") {
                     e.preventDefault();
                     e.stopPropagation();

@@ -1,4 +1,4 @@
-import { render, screen } from "@testing-library/react";
+import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { ApiProvider, type PairingRequest } from "../../api";
@@ -18,7 +18,7 @@ describe("Settings, Connect a client (issue 11)", () => {
     const shown = await screen.findByRole("status", { name: "Client configuration" });
     expect(shown).toHaveTextContent('"Authorization":"Bearer app_secret"');
     await userEvent.click(screen.getByRole("button", { name: "Copy configuration" }));
-    expect(copy).toHaveBeenCalledWith(expect.stringContaining("Bearer app_secret"));
+    await waitFor(() => expect(copy).toHaveBeenCalledWith(expect.stringContaining("Bearer app_secret")));
   });
 
   it("offers to write the client's own file, and says where it wrote", async () => {
@@ -52,7 +52,7 @@ describe("Settings, Connect a client (issue 11)", () => {
     expect(bridge).toBeChecked();
     expect(bridge).toBeDisabled();
     await userEvent.click(screen.getByRole("button", { name: "Connect Claude Desktop" }));
-    expect(connect).toHaveBeenCalledWith(expect.objectContaining({ client: "claude-desktop", stdio: true }));
+    await waitFor(() => expect(connect).toHaveBeenCalledWith(expect.objectContaining({ client: "claude-desktop", stdio: true })));
   });
 
   it("another client may ask for the stdio bridge", async () => {
@@ -72,7 +72,7 @@ describe("Settings, Connect a client (issue 11)", () => {
     );
     await userEvent.click(await screen.findByRole("checkbox", { name: /Through the stdio bridge app-mcp/ }));
     await userEvent.click(screen.getByRole("button", { name: "Connect Cursor" }));
-    expect(connect).toHaveBeenCalledWith(expect.objectContaining({ client: "cursor", stdio: true }));
+    await waitFor(() => expect(connect).toHaveBeenCalledWith(expect.objectContaining({ client: "cursor", stdio: true })));
   });
 
 });

@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen, waitFor, within } from "@testing-librar
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { ApiProvider, type CommitRequest, type CommitResult, type ExplorerApi } from "../../api";
-import { connection, demoRows, fakeApi, grid } from "../../test/fakeApi";
+import { connection, deferred, demoRows, fakeApi, grid } from "../../test/fakeApi";
 import { TablePanel } from "./TablePanel";
 
 const A = demoRows[0][0]!;
@@ -195,5 +195,68 @@ describe("grid editing (issue 14: inline edits collected as pending changes)", (
     fireEvent.keyDown(gridRegion(), { key: "C", ctrlKey: true, shiftKey: true });
     await waitFor(() => expect(copy).toHaveBeenCalled());
     expect(JSON.parse(copy.mock.calls[0][0])[0].vector).toHaveLength(1536);
+  });
+
+  it("Escape leaves the cell as it was; Enter records the edit once, so one Ctrl+Z undoes it", async () => {
+    const checkCells = vi.fn(async (): Promise<Record<string, string>> => ({}));
+    renderPanel({ checkCells });
+    await screen.findByText("Rows 1–2 of 2");
+    await focusCell(0, 1);
+    fireEvent.keyDown(gridRegion(), { key: "Enter" });
+    const input = await screen.findByRole("textbox", { name: /^Edit title/ });
+    await userEvent.clear(input);
+    await userEvent.type(input, "oops");
+    fireEvent.keyDown(input, { key: "Escape" });
+    expect(screen.queryByRole("region", { name: "Pending changes" })).not.toBeInTheDocument();
+    expect(within(bodyRows()[0]).getByText("Rust in the Linux kernel")).toBeInTheDocument();
+
+    await typeInto(0, 1, "once");
+    expect(checkCells).toHaveBeenCalledTimes(1);
+    fireEvent.keyDown(gridRegion(), { key: "z", ctrlKey: true });
+    expect(within(bodyRows()[0]).getByText("Rust in the Linux kernel")).toBeInTheDocument();
+    expect(screen.queryByRole("region", { name: "Pending changes" })).not.toBeInTheDocument();
+  });
+
+  it("a NULL text cell opened and closed without typing stays NULL", async () => {
+    const rows = [demoRows[0].map((c, j) => (j === 1 ? null : c)), demoRows[1]];
+    renderPanel({ browse: vi.fn(async () => grid(rows)) });
+    await screen.findByText("Rows 1–2 of 2");
+    await focusCell(0, 1);
+    fireEvent.keyDown(gridRegion(), { key: "F2" });
+    fireEvent.keyDown(await screen.findByRole("textbox", { name: /^Edit title/ }), { key: "Enter" });
+    expect(screen.queryByRole("region", { name: "Pending changes" })).not.toBeInTheDocument();
+  });
+
+  it("an undo that brings back a refused value checks it again, so Commit waits for it", async () => {
+    let answer: (v: Record<string, string>) => void = () => {};
+    const checkCells = vi.fn(
+      (_i: string, _t: string, values: Record<string, string | null>): Promise<Record<string, string>> =>
+        values.wordCount === "many" && checkCells.mock.calls.length === 1
+          ? new Promise((r) => (answer = r)) // the first check answers late
+          : Promise.resolve<Record<string, string>>(values.wordCount === "many" ? { wordCount: 'wordCount (int): "many" is not an integer' } : {}),
+    );
+    renderPanel({ checkCells });
+    await screen.findByText("Rows 1–2 of 2");
+    await typeInto(0, 2, "many");
+    await typeInto(1, 1, "other");
+    await act(async () => answer({ wordCount: 'wordCount (int): "many" is not an integer' }));
+    fireEvent.keyDown(gridRegion(), { key: "z", ctrlKey: true }); // undoes "other"
+    await waitFor(() => expect(screen.getByRole("region", { name: "Pending changes" })).toHaveTextContent("1 value does not fit its column"));
+    expect(within(screen.getByRole("region", { name: "Pending changes" })).getByRole("button", { name: "Commit" })).toBeDisabled();
+  });
+
+  it("the pending changes stay on screen, and cannot change, while a commit runs", async () => {
+    const answer = deferred<CommitResult>();
+    renderPanel({ commit: vi.fn(() => answer.promise) });
+    await screen.findByText("Rows 1–2 of 2");
+    await typeInto(0, 1, "while committing");
+    fireEvent.keyDown(gridRegion(), { key: "s", ctrlKey: true });
+    expect(await screen.findByText("Committing 1 row…")).toBeInTheDocument();
+    expect(within(bodyRows()[0]).getByText("while committing").closest("td")).toHaveClass("cell--edited");
+    await focusCell(1, 1);
+    fireEvent.keyDown(gridRegion(), { key: "Enter" });
+    expect(screen.queryByRole("textbox", { name: /^Edit / })).not.toBeInTheDocument();
+    await act(async () => answer.resolve({ outcomes: [{ key: A, action: "update", uuid: A, status: "ok", code: "", message: "" }], declined: false }));
+    expect(await screen.findByText("1 row written")).toBeInTheDocument();
   });
 });

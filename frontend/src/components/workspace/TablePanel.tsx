@@ -95,7 +95,7 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending,
               {counted.status === "error" && <> · count failed: {counted.error.message}</>}
               {state.paging && " · loading…"}
             </span>
-            {state.paging && query.pageSize === ALL_ROWS && (
+            {state.reading && (
               <button type="button" className="btn btn--small" onClick={stop} title="Stop reading more rows; the rows read so far stay">
                 Stop
               </button>
@@ -186,11 +186,15 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending,
               onSort={(s) => void setSort(s)}
               onFilter={(column) => setEditing({ index: -1, column })}
               empty={state.grid.refused ? "No rows: the filter above cannot run, so nothing is shown (never the whole table)." : query.filters.length > 0 ? "No rows match the filters" : "No rows"}
-              edit={
-                edits.commit.status === "committing"
-                  ? undefined
-                  : { pending: edits.pending, onEdit: edits.edit, onDelete: edits.remove, onUndo: edits.undo, onCommit: () => void edits.run(), onAdd: () => void edits.addRow() }
-              }
+              edit={{
+                pending: edits.pending,
+                onEdit: edits.edit,
+                onDelete: edits.remove,
+                onUndo: edits.undo,
+                onCommit: () => void edits.run(),
+                onAdd: () => void edits.addRow(),
+                busy: edits.commit.status === "committing",
+              }}
               widths={widths}
               onResize={setWidth}
               onActiveRow={setActiveRow}

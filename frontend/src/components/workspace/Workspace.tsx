@@ -62,6 +62,19 @@ export function Workspace({
   const api = useApi();
   const title = windowTitle(active, ready, pending, explorer);
   useEffect(() => api.setWindowTitle(title), [api, title]);
+  // Tabs closed any way (a deleted connection closes all of its tabs) leave these maps.
+  const open = tabs.map((t) => t.key).join("\n");
+  useEffect(() => {
+    const keys = new Set(open.split("\n"));
+    const prune = <T,>(m: Record<string, T>) => (Object.keys(m).every((k) => keys.has(k)) ? m : Object.fromEntries(Object.entries(m).filter(([k]) => keys.has(k))));
+    setPending(prune);
+    setReady(prune);
+  }, [open]);
+  // Quitting asks while any tab holds changes not yet written (the backend's OnBeforeClose).
+  const unwritten = Object.values(pending).reduce((n, k) => n + k, 0);
+  useEffect(() => {
+    void api.explorer.setPendingChanges(unwritten).catch(() => {});
+  }, [api, unwritten]);
   const reportPending = useCallback((key: string, rows: number) => setPending((p) => (p[key] === rows ? p : { ...p, [key]: rows })), []);
   const requestClose = (key: string) => {
     if ((pending[key] ?? 0) > 0) setClosing(key);

@@ -37,7 +37,15 @@ export type CountState =
 export type TablePageState =
   | { status: "loading" }
   | { status: "error"; error: ApiError }
-  | { status: "ready"; info: TableInfo; grid: Grid; paging: boolean; pageError: ApiError | null };
+  | {
+      status: "ready";
+      info: TableInfo;
+      grid: Grid;
+      paging: boolean;
+      pageError: ApiError | null;
+      /** reading: the blocks after the first of an All page are arriving (Stop ends them). */
+      reading?: boolean;
+    };
 
 function request(q: GridQuery, offset = q.offset, limit = q.pageSize) {
   return { offset: Math.max(0, offset), limit, filters: q.filters.map(toApiFilter), sort: q.sort };
@@ -62,6 +70,7 @@ export function useTablePage(connectionId: string, table: string) {
   const [query, setQuery] = useState<GridQuery>(firstQuery);
   const [count, setCount] = useState<CountState>({ status: "loading" });
   const generation = useRef(0);
+  const restCut = useRef(0);
   const countGeneration = useRef(0);
   const queryRef = useRef(query);
   queryRef.current = query;
@@ -88,13 +97,20 @@ export function useTablePage(connectionId: string, table: string) {
    */
   const rest = useCallback(
     async (q: GridQuery, first: Grid, mine: number) => {
+      const cut = restCut.current;
+      const live = () => mine === generation.current && cut === restCut.current;
       let grid = first;
-      while (more(q, grid)) {
-        const next = await api.explorer.browse(connectionId, table, request(q, q.offset + grid.rows.length, Math.min(BLOCK, q.pageSize - grid.rows.length)));
-        if (mine !== generation.current) return;
-        grid = { ...next, offset: grid.offset, rows: grid.rows.concat(next.rows) };
-        const g = grid;
-        setState((s) => (s.status === "ready" ? { ...s, grid: g, paging: more(q, g) } : s));
+      try {
+        while (more(q, grid)) {
+          const next = await api.explorer.browse(connectionId, table, request(q, q.offset + grid.rows.length, Math.min(BLOCK, q.pageSize - grid.rows.length)));
+          if (!live()) return;
+          grid = { ...next, offset: grid.offset, rows: grid.rows.concat(next.rows) };
+          const g = grid;
+          setState((s) => (s.status === "ready" ? { ...s, grid: g, paging: more(q, g), reading: more(q, g) } : s));
+        }
+      } catch (reason) {
+        // A later block that fails keeps the rows already read, and says why.
+        if (live()) setState((s) => (s.status === "ready" ? { ...s, paging: false, reading: false, pageError: parseApiError(reason) } : s));
       }
     },
     [api, connectionId, table],
@@ -106,17 +122,20 @@ export function useTablePage(connectionId: string, table: string) {
     setState({ status: "loading" });
     setQuery(q);
     void recount(q.filters);
+    let grid: Grid;
     try {
-      const [info, grid] = await Promise.all([
+      const [info, first] = await Promise.all([
         api.explorer.describeTable(connectionId, table),
         api.explorer.browse(connectionId, table, request(q, q.offset, Math.min(q.pageSize, firstLimit(q)))),
       ]);
       if (mine !== generation.current) return;
-      setState({ status: "ready", info, grid, paging: more(q, grid), pageError: null });
-      await rest(q, grid, mine);
+      grid = first;
+      setState({ status: "ready", info, grid, paging: more(q, grid), reading: more(q, grid), pageError: null });
     } catch (reason) {
       if (mine === generation.current) setState({ status: "error", error: parseApiError(reason) });
+      return;
     }
+    await rest(q, grid, mine);
   }, [api, connectionId, table, recount, rest]);
 
   /** run reads the page of q, keeping the rows on screen until it arrives. */
@@ -125,25 +144,28 @@ export function useTablePage(connectionId: string, table: string) {
       const mine = ++generation.current;
       setQuery(q);
       if (filtersChanged) void recount(q.filters);
-      setState((s) => (s.status === "ready" ? { ...s, paging: true, pageError: null } : s));
+      setState((s) => (s.status === "ready" ? { ...s, paging: true, reading: false, pageError: null } : s));
+      let grid: Grid;
       try {
-        const grid = await api.explorer.browse(connectionId, table, request(q, q.offset, firstLimit(q)));
+        grid = await api.explorer.browse(connectionId, table, request(q, q.offset, firstLimit(q)));
         if (mine !== generation.current) return;
-        setState((s) => (s.status === "ready" ? { ...s, grid, paging: more(q, grid) } : s));
-        await rest(q, grid, mine);
+        const g = grid;
+        setState((s) => (s.status === "ready" ? { ...s, grid: g, paging: more(q, g), reading: more(q, g) } : s));
       } catch (reason) {
         if (mine === generation.current)
-          setState((s) => (s.status === "ready" ? { ...s, paging: false, pageError: parseApiError(reason) } : s));
+          setState((s) => (s.status === "ready" ? { ...s, paging: false, reading: false, pageError: parseApiError(reason) } : s));
+        return;
       }
+      await rest(q, grid, mine);
     },
     [api, connectionId, table, recount, rest],
   );
 
   const page = useCallback((offset: number) => run({ ...queryRef.current, offset: Math.max(0, offset) }, false), [run]);
-  /** stop ends a page read block by block where it is: the rows read so far stay. */
+  /** stop ends the blocks still to come of an All page: the rows read so far stay. */
   const stop = useCallback(() => {
-    generation.current++;
-    setState((s) => (s.status === "ready" ? { ...s, paging: false } : s));
+    restCut.current++;
+    setState((s) => (s.status === "ready" ? { ...s, paging: false, reading: false } : s));
   }, []);
   /** refresh reads the current page and the count again (after a commit changed the rows). */
   const refresh = useCallback(() => run({ ...queryRef.current }, true), [run]);

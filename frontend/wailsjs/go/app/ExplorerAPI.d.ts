@@ -22,6 +22,8 @@ export function FindSimilar(arg1:string,arg2:string,arg3:string,arg4:string,arg5
 
 export function ListTables(arg1:string):Promise<Array<app.TableDTO>>;
 
+export function SetPendingChanges(arg1:number):Promise<void>;
+
 export function TableCounts(arg1:string):Promise<Array<app.TableCountDTO>>;
 
 export function Vectors(arg1:string,arg2:string,arg3:Array<string>):Promise<Record<string, string>>;

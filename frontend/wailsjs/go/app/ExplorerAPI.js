@@ -42,6 +42,10 @@ export function ListTables(arg1) {
   return window['go']['app']['ExplorerAPI']['ListTables'](arg1);
 }
 
+export function SetPendingChanges(arg1) {
+  return window['go']['app']['ExplorerAPI']['SetPendingChanges'](arg1);
+}
+
 export function TableCounts(arg1) {
   return window['go']['app']['ExplorerAPI']['TableCounts'](arg1);
 }
