@@ -52,8 +52,10 @@ type ExplorerAPI struct {
 	ctx     context.Context // the window's context once started; Background before
 	emit    Emitter         // nil until the window starts
 	confirm Confirmer       // the native dialog; nil until the window starts (deletes are then declined)
-	// pendingRows is how many rows the window holds changes of (SetPendingChanges).
+	// pendingRows is how many rows the window holds changes of (SetPendingChanges);
+	// quitAsking is set while the quit question is open.
 	pendingRows int
+	quitAsking  bool
 }
 
 // NewExplorerAPI returns the facade over the open-connections manager.

@@ -299,11 +299,22 @@ func (a *ExplorerAPI) SetPendingChanges(rows int) {
 // ends with SIGTERM, which Wails turns into the same quit). It reports whether to stay open.
 func (a *ExplorerAPI) beforeClose(ctx context.Context) (prevent bool) {
 	a.mu.Lock()
-	rows, confirm := a.pendingRows, a.confirm
+	rows, confirm, asking := a.pendingRows, a.confirm, a.quitAsking
+	if rows > 0 && confirm != nil && !asking {
+		a.quitAsking = true
+	}
 	a.mu.Unlock()
 	if rows == 0 || confirm == nil {
 		return false
 	}
+	if asking {
+		return true // the question already open decides (a signal and a click, or two signals)
+	}
+	defer func() {
+		a.mu.Lock()
+		a.quitAsking = false
+		a.mu.Unlock()
+	}()
 	yes, err := confirm.Confirm(ctx, "Quit App", fmt.Sprintf("%s changes not yet written. Quit and discard them?", haveWord(rows)))
 	return err == nil && !yes
 }

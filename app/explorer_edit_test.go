@@ -260,4 +260,23 @@ func TestQuitWithPendingChangesAsks(t *testing.T) {
 	if api.beforeClose(context.Background()) {
 		t.Fatal("once the changes are written or discarded the window closes without a question")
 	}
+
+	// Two quits at once (Wails' own signal handler and the app's) ask one question.
+	api.SetPendingChanges(1)
+	conf.mu.Lock()
+	conf.block, conf.asking = true, make(chan struct{})
+	asking := conf.asking
+	conf.mu.Unlock()
+	ctx, cancel := context.WithCancel(context.Background())
+	first := make(chan bool)
+	go func() { first <- api.beforeClose(ctx) }()
+	<-asking
+	if !api.beforeClose(context.Background()) {
+		t.Fatal("a second quit while the question is open must wait for its answer (prevent)")
+	}
+	cancel()
+	<-first
+	if n := len(conf.questions()); n != 3 {
+		t.Fatalf("%d questions asked in all, want 3 (the duplicate quit asked nothing)", n)
+	}
 }

@@ -5,12 +5,16 @@ import (
 	_ "embed"
 	"errors"
 	"io/fs"
+	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
+	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"app/backend/core"
 )
@@ -114,6 +118,7 @@ func Run(c *core.Core, assets fs.FS) error {
 			var wctx context.Context
 			wctx, stopWatch = context.WithCancel(ctx)
 			go conns.watch(wctx, watchInterval, wailsEmitter{ctx})
+			go quitOnSignals(wctx, func() { runtime.Quit(ctx) })
 			if err := c.Start(ctx); err != nil {
 				log.WithError(err).Error("backend did not start; the window stays open without it")
 			}
@@ -173,4 +178,22 @@ func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI, plugs *PluginsAP
 		layout = &LayoutAPI{}
 	}
 	return []any{conns, explorer, plugs, tokens, settings, clients, activityLog, pair, approvals, editor, layout}
+}
+
+// quitOnSignals quits the window on every SIGTERM or interrupt until ctx ends. Wails handles
+// only the first signal: when its quit was cancelled (pending changes, No), later signals
+// would be swallowed and the app could no longer be ended that way. Each quit goes through
+// OnBeforeClose, which asks once however many quits arrive together.
+func quitOnSignals(ctx context.Context, quit func()) {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, os.Interrupt)
+	defer signal.Stop(sig)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-sig:
+			quit()
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -174,6 +175,53 @@ func TestGridAddsAndDeletesRowsInTheRealWindow(t *testing.T) {
 		got := waitFor(t, "after Yes the row is still on the server", func(n map[string]string) bool { _, ok := n[first]; return !ok })
 		if len(got) != 1 || got[added] != "from the window" {
 			t.Fatalf("after Yes the notes are %v, want only the added one", got)
+		}
+	})
+
+	t.Run("quitting with a change not yet written asks natively: No keeps the window, Yes quits", func(t *testing.T) {
+		keys(t, "ctrl+Home", "Right", "Return") // the body of the first row
+		typed := exec.CommandContext(ctx, "xdotool", "type", "--window", w.id, "--clearmodifiers", "unwritten")
+		typed.Env = w.d.Env()
+		if out, err := typed.CombinedOutput(); err != nil {
+			t.Fatalf("xdotool type: %v: %s", err, out)
+		}
+		keys(t, "Return")
+		titled(t, pending)
+		quit := func(key string) {
+			t.Helper()
+			// SIGTERM is how a session ends an app; Wails turns it into the window's quit.
+			if err := w.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+				t.Fatal(err)
+			}
+			dctx, dcancel := context.WithTimeout(ctx, 30*time.Second)
+			defer dcancel()
+			dialog, err := w.d.FindWindow(dctx, "^Quit App$", w.exited)
+			if err != nil {
+				t.Fatalf("%v\napp log:\n%s", err, w.logTail())
+			}
+			if err := w.d.Focus(ctx, dialog); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.d.KeyFocused(ctx, key); err != nil {
+				t.Fatal(err)
+			}
+		}
+		quit("Escape")
+		waitClosed(ctx, t, w.d, "^Quit App$", "")
+		select {
+		case <-w.exited:
+			t.Fatal("the app quit although the dialog answered No")
+		default:
+		}
+		titled(t, pending)
+		quit("alt+y")
+		select {
+		case <-w.exited:
+		case <-time.After(30 * time.Second):
+			t.Fatal("the app did not quit after Yes")
+		}
+		if got := notes(ctx, t, node); len(got) != 1 || got[added] != "from the window" {
+			t.Fatalf("after quitting the notes are %v: the unwritten change must not be written", got)
 		}
 	})
 }
