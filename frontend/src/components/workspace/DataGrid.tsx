@@ -320,6 +320,9 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
 
   const onKeyDown = (e: KeyboardEvent) => {
     if (editing) return; // the cell editor has the keys
+    // Keys on a control inside the grid (a header's sort or filter button, a cell's ↗) are
+    // that control's: Enter on a sort button sorts, it does not edit the active cell.
+    if (e.target !== e.currentTarget) return;
     const mod = e.ctrlKey || e.metaKey;
     const handled = () => {
       e.preventDefault();
