@@ -57,3 +57,12 @@ export function assertLegacyShape(res, what) {
   }
   assert(!(res._meta && 'io.modelcontextprotocol/serverInfo' in res._meta), `${what} carries _meta serverInfo in the legacy era`);
 }
+
+const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+
+/** assertEra checks a result was served in the era asked for: only a modern one carries _meta serverInfo. */
+export function assertEra(res, era) {
+  const has = Boolean(res?._meta && SERVER_INFO in res._meta);
+  assert(has === (era === 'modern'), `${era} result ${has ? 'carries' : 'lacks'} _meta ${SERVER_INFO}: served in the wrong era`);
+  assert(!('resultType' in res) || era === 'modern', 'legacy result carries resultType');
+}

@@ -17,7 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { assert, check, done, serverURL } from './check.mjs';
-import { fixture, isToolError, structured } from './fixture.mjs';
+import { assertReadsBack, countRows, fixture, insertQuery as insertQueryOn, isToolError, structured } from './fixture.mjs';
 
 const url = new URL(serverURL());
 const fx = fixture();
@@ -57,15 +57,7 @@ async function connect(mode, onElicit, log, token = TOKEN) {
   return client;
 }
 
-async function countRows(client) {
-  const res = await client.callTool({ name: 'count_rows', arguments: { connection: fx.connection, table: fx.table } });
-  assert(!res.isError, `count_rows: ${JSON.stringify(res.content)}`);
-  const n = structured(res)?.count;
-  assert(Number.isInteger(n), `count_rows structuredContent.count = ${JSON.stringify(structured(res))}`);
-  return n;
-}
-
-const insertQuery = (id, title) => `POST /v1/objects ${JSON.stringify({ class: fx?.table, id, properties: { title, body: 'written by the interop suite' } })}`;
+const insertQuery = (id, title) => insertQueryOn(fx, id, title);
 
 if (!fx || !TOKEN) {
   await check('@modelcontextprotocol/client 2.4 (elicitation)', 'fixture', async () => {
@@ -93,7 +85,7 @@ if (!fx || !TOKEN) {
   const query = insertQuery(id, 'Approved through elicitation');
   let before;
   await check(PEER, 'execute_query REST write: input_required -> elicitation handler -> follow-up runs it', async () => {
-    before = await countRows(client);
+    before = await countRows(client, fx);
     log.length = 0;
     const res = await client.callTool({ name: 'execute_query', arguments: { connection: fx.connection, query } });
     assert(!res.isError, `the write failed: ${JSON.stringify(res.content)}`);
@@ -124,22 +116,17 @@ if (!fx || !TOKEN) {
   });
 
   await check(PEER, 'the written object exists: GET reads it back and count_rows counts it', async () => {
-    const res = await client.callTool({ name: 'execute_query', arguments: { connection: fx.connection, query: `GET /v1/objects/${fx.table}/${id}` } });
-    assert(!res.isError, `GET: ${JSON.stringify(res.content)}`);
-    const doc = structured(res)?.json;
-    assert(doc?.id === id && doc?.properties?.title === 'Approved through elicitation', `GET answered ${JSON.stringify(doc).slice(0, 200)}`);
-    const after = await countRows(client);
-    assert(after === before + 1, `count_rows ${before} -> ${after}, want +1`);
+    await assertReadsBack(client, fx, id, 'Approved through elicitation', before);
   });
 
   await check(PEER, 'the handler declines: tool error denied, nothing written', async () => {
     answer = { action: 'decline' };
     asked.length = 0;
-    const n0 = await countRows(client);
+    const n0 = await countRows(client, fx);
     const res = await client.callTool({ name: 'execute_query', arguments: { connection: fx.connection, query: insertQuery(randomUUID(), 'Declined') } });
     assert(asked.length === 1, `elicitation handler called ${asked.length} times, want 1`);
     assert(isToolError(res, 'denied'), `want tool error denied, got ${JSON.stringify(res).slice(0, 300)}`);
-    assert((await countRows(client)) === n0, 'a declined write changed the row count');
+    assert((await countRows(client, fx)) === n0, 'a declined write changed the row count');
   });
 
   await check(PEER, 'close', async () => client.close());
@@ -159,13 +146,13 @@ if (!fx || !TOKEN) {
     }, log, fx.tokens.readWrite);
   });
   await check(PEER, 'execute_query REST write: form accepted, then the app dialog (no terminal) denies it', async () => {
-    const n0 = await countRows(client);
+    const n0 = await countRows(client, fx);
     log.length = 0;
     const res = await client.callTool({ name: 'execute_query', arguments: { connection: fx.connection, query: insertQuery(randomUUID(), 'readWrite') } });
     assert(asked.length === 1, `elicitation handler called ${asked.length} times, want 1`);
     assert(log.length === 2 && log[0].answer?.result?.resultType === 'input_required', `legs ${log.length}`);
     assert(isToolError(res, 'denied'), `want tool error denied, got ${JSON.stringify(res).slice(0, 300)}`);
-    assert((await countRows(client)) === n0, 'a denied write changed the row count');
+    assert((await countRows(client, fx)) === n0, 'a denied write changed the row count');
   });
   await check(PEER, 'close', async () => client.close());
 }
@@ -184,13 +171,13 @@ if (!fx || !TOKEN) {
     assert(client.getProtocolEra() === 'legacy', `era ${client.getProtocolEra()}`);
   });
   await check(PEER, 'execute_query REST write: no input_required, the app dialog (no terminal) denies it', async () => {
-    const n0 = await countRows(client);
+    const n0 = await countRows(client, fx);
     log.length = 0;
     const res = await client.callTool({ name: 'execute_query', arguments: { connection: fx.connection, query: insertQuery(randomUUID(), 'Legacy') } });
     assert(isToolError(res, 'denied'), `want tool error denied, got ${JSON.stringify(res).slice(0, 300)}`);
     assert(asked.length === 0, 'the legacy client was asked through elicitation');
     assert(log.length === 1 && !('resultType' in (log[0].answer?.result ?? {})), `legs ${log.length}; answer ${JSON.stringify(log[0]?.answer).slice(0, 200)}`);
-    assert((await countRows(client)) === n0, 'a denied write changed the row count');
+    assert((await countRows(client, fx)) === n0, 'a denied write changed the row count');
   });
   await check(PEER, 'close', async () => client.close());
 }

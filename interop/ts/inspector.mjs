@@ -8,17 +8,16 @@
 // connection ($APP_MCP_FIXTURE, interop/fixture): describe_table and browse_table (limit=2 is
 // passed as a number), whose results must describe and page the fixture's table.
 // Usage: node inspector.mjs http://127.0.0.1:<port>/mcp
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { assert, assertReadToolResult, check, done, READ_TOOL, serverURL } from './check.mjs';
-import { fixture } from './fixture.mjs';
+import { assert, assertEra, assertReadToolResult, check, done, READ_TOOL, serverURL } from './check.mjs';
+import { needFixture } from './fixture.mjs';
+import { runInspector } from './inspector-cli.mjs';
 
 const url = serverURL();
 const here = path.dirname(fileURLToPath(import.meta.url));
-const bin = path.join(here, '..', 'node_modules', '.bin', 'inspector');
 
 // inspectorEnv keeps ad-hoc runs away from the user's own catalog (~/.mcp-inspector/mcp.json);
 // a --config run reads only the given file (the CLI refuses a catalog next to it).
@@ -29,37 +28,10 @@ function inspectorEnv(target) {
   return env;
 }
 
-// inspector runs the CLI and returns its parsed JSON result, or throws with its error text.
+// inspector runs the CLI against the app, with the interop token when one is set.
 function inspector(target, ...args) {
-  const argv = ['--cli', ...target, '--format', 'json', '--connect-timeout', '15000', ...args];
-  if (process.env.APP_MCP_TOKEN) argv.push('--header', `Authorization: Bearer ${process.env.APP_MCP_TOKEN}`);
-  const r = spawnSync(bin, argv, { encoding: 'utf8', timeout: 90_000, env: inspectorEnv(target) });
-  // The result is one JSON object on stdout; an error envelope goes to stderr.
-  const lastJSON = (text) => {
-    try {
-      return JSON.parse((text || '').trim().split('\n').filter((l) => l.startsWith('{')).pop() ?? '');
-    } catch {
-      return undefined;
-    }
-  };
-  const parsed = lastJSON(r.stdout) ?? lastJSON(r.stderr);
-  if (!parsed) throw new Error(`exit ${r.status}; no JSON output: ${String(r.stdout).slice(0, 200)} ${String(r.stderr).slice(0, 300)}`);
-  if (r.status !== 0 || parsed.error) throw new Error(`exit ${r.status}: ${JSON.stringify(parsed.error ?? parsed).slice(0, 300)}`);
-  return parsed.result ?? parsed;
-}
-
-// needFixture returns the weaviate fixture or throws (the check fails: it cannot run without it).
-function needFixture() {
-  const fx = fixture();
-  if (!fx) throw new Error('$APP_MCP_FIXTURE is not set: scripts/mcp-interop.sh sets it for the app it starts (interop/fixture)');
-  return fx;
-}
-
-const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
-function assertEra(res, era) {
-  const has = Boolean(res?._meta && SERVER_INFO in res._meta);
-  assert(has === (era === 'modern'), `${era} result ${has ? 'carries' : 'lacks'} _meta ${SERVER_INFO}: served in the wrong era`);
-  assert(!('resultType' in res) || era === 'modern', 'legacy result carries resultType');
+  const auth = process.env.APP_MCP_TOKEN ? ['--header', `Authorization: Bearer ${process.env.APP_MCP_TOKEN}`] : [];
+  return runInspector(target, [...args, ...auth], inspectorEnv(target));
 }
 
 // readmeConfig is the Inspector config block of the README's "Configure an MCP client" section

@@ -24,7 +24,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { assert, assertLegacyShape, check, done } from './check.mjs';
-import { fixture, isToolError, structured } from './fixture.mjs';
+import { assertReadsBack, countRows, fixture, insertQuery as insertQueryOn, isToolError, structured } from './fixture.mjs';
 import { answerTo, bridgeArgs, bridgeEnv, record, requestsSent, stdioTarget } from './stdio-common.mjs';
 
 const { bin, configDir } = stdioTarget();
@@ -37,25 +37,7 @@ if (!fx?.tokens?.fullAccess || !fx?.tokens?.readWrite) {
   done();
 }
 
-const insertQuery = (id, title) => `POST /v1/objects ${JSON.stringify({ class: fx.table, id, properties: { title, body: 'written by the interop suite through app-mcp' } })}`;
-
-async function countRows(client) {
-  const res = await client.callTool({ name: 'count_rows', arguments: { connection: fx.connection, table: fx.table } });
-  assert(!res.isError, `count_rows: ${JSON.stringify(res.content)}`);
-  const n = structured(res)?.count;
-  assert(Number.isInteger(n), `count_rows structuredContent.count = ${JSON.stringify(structured(res))}`);
-  return n;
-}
-
-// assertReadsBack checks that the object id exists with this title and that count_rows grew by one.
-async function assertReadsBack(client, id, title, before) {
-  const res = await client.callTool({ name: 'execute_query', arguments: { connection: fx.connection, query: `GET /v1/objects/${fx.table}/${id}` } });
-  assert(!res.isError, `GET: ${JSON.stringify(res.content)}`);
-  const doc = structured(res)?.json;
-  assert(doc?.id === id && doc?.properties?.title === title, `GET answered ${JSON.stringify(doc).slice(0, 200)}`);
-  const after = await countRows(client);
-  assert(after === before + 1, `count_rows ${before} -> ${after}, want +1`);
-}
+const insertQuery = (id, title) => insertQueryOn(fx, id, title, 'the interop suite through app-mcp');
 
 // assertApproveForm checks the elicitation/create params of the approve_statement form.
 function assertApproveForm(p, query) {
@@ -116,7 +98,7 @@ function callLegs(log) {
   const query = insertQuery(id, title);
   let before;
   await check(PEER, 'execute_query REST write: elicitation/create over stdio (approve_statement form, statement verbatim), accepted, the write runs', async () => {
-    before = await countRows(client);
+    before = await countRows(client, fx);
     const res = await client.callTool({ name: 'execute_query', arguments: { connection: fx.connection, query } });
     assert(!res.isError, `the write failed: ${JSON.stringify(res.content)}`);
     assert(structured(res)?.kind === 'json' && structured(res)?.status === 200, `structuredContent ${JSON.stringify(structured(res)).slice(0, 200)}`);
@@ -136,19 +118,19 @@ function callLegs(log) {
   });
 
   await check(PEER, 'the written object exists: a GET reads it back and count_rows counts it', async () => {
-    await assertReadsBack(client, id, title, before);
+    await assertReadsBack(client, fx, id, title, before);
   });
 
   await check(PEER, 'the handler declines: tool error denied, nothing written', async () => {
     answer = { action: 'decline' };
     asked.length = 0;
-    const n0 = await countRows(client);
+    const n0 = await countRows(client, fx);
     const res = await client.callTool({ name: 'execute_query', arguments: { connection: fx.connection, query: insertQuery(randomUUID(), 'Declined through app-mcp') } });
     assert(asked.length === 1, `elicitation handler called ${asked.length} times, want 1`);
     assert(isToolError(res, 'denied'), `want tool error denied, got ${JSON.stringify(res).slice(0, 300)}`);
     const reply = callLegs(log).replies[0];
     assert(reply?.result?.action === 'decline', `the client answered ${JSON.stringify(reply)}`);
-    assert((await countRows(client)) === n0, 'a declined write changed the row count');
+    assert((await countRows(client, fx)) === n0, 'a declined write changed the row count');
   });
 
   await check(PEER, 'close', async () => client.close());
@@ -163,11 +145,11 @@ function callLegs(log) {
     ({ client, log } = await connectV1(fx.tokens.fullAccess));
   });
   await check(PEER, 'execute_query REST write: no elicitation/create, the app dialog (no terminal) denies it', async () => {
-    const n0 = await countRows(client);
+    const n0 = await countRows(client, fx);
     const res = await client.callTool({ name: 'execute_query', arguments: { connection: fx.connection, query: insertQuery(randomUUID(), 'No elicitation') } });
     assert(isToolError(res, 'denied'), `want tool error denied, got ${JSON.stringify(res).slice(0, 300)}`);
     assert(callLegs(log).asked.length === 0, 'app-mcp sent a request to a client that declared no elicitation');
-    assert((await countRows(client)) === n0, 'a denied write changed the row count');
+    assert((await countRows(client, fx)) === n0, 'a denied write changed the row count');
   });
   await check(PEER, 'close', async () => client.close());
 }
@@ -184,11 +166,11 @@ function callLegs(log) {
     }));
   });
   await check(PEER, 'execute_query REST write: form accepted, then the app dialog (no terminal) denies it', async () => {
-    const n0 = await countRows(client);
+    const n0 = await countRows(client, fx);
     const res = await client.callTool({ name: 'execute_query', arguments: { connection: fx.connection, query: insertQuery(randomUUID(), 'readWrite via app-mcp') } });
     assert(asked.length === 1, `elicitation handler called ${asked.length} times, want 1`);
     assert(isToolError(res, 'denied'), `want tool error denied, got ${JSON.stringify(res).slice(0, 300)}`);
-    assert((await countRows(client)) === n0, 'a denied write changed the row count');
+    assert((await countRows(client, fx)) === n0, 'a denied write changed the row count');
   });
   await check(PEER, 'close', async () => client.close());
 }
@@ -220,7 +202,7 @@ function callLegs(log) {
   const query = insertQuery(id, title);
   let before;
   await check(PEER, 'execute_query REST write: input_required through app-mcp as it is, the SDK repeats the call with requestState and inputResponses', async () => {
-    before = await countRows(client);
+    before = await countRows(client, fx);
     const from = log.length;
     const res = await client.callTool({ name: 'execute_query', arguments: { connection: fx.connection, query } });
     assert(!res.isError, `the write failed: ${JSON.stringify(res.content)}`);
@@ -245,17 +227,17 @@ function callLegs(log) {
   });
 
   await check(PEER, 'the written object exists: a GET reads it back and count_rows counts it', async () => {
-    await assertReadsBack(client, id, title, before);
+    await assertReadsBack(client, fx, id, title, before);
   });
 
   await check(PEER, 'the handler declines: tool error denied, nothing written', async () => {
     answer = { action: 'decline' };
     asked.length = 0;
-    const n0 = await countRows(client);
+    const n0 = await countRows(client, fx);
     const res = await client.callTool({ name: 'execute_query', arguments: { connection: fx.connection, query: insertQuery(randomUUID(), 'Declined, modern') } });
     assert(asked.length === 1, `elicitation handler called ${asked.length} times, want 1`);
     assert(isToolError(res, 'denied'), `want tool error denied, got ${JSON.stringify(res).slice(0, 300)}`);
-    assert((await countRows(client)) === n0, 'a declined write changed the row count');
+    assert((await countRows(client, fx)) === n0, 'a declined write changed the row count');
   });
 
   await check(PEER, 'close', async () => client.close());

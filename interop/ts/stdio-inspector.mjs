@@ -12,18 +12,17 @@
 // Last, app-mcp's stdio entry of the top-level README ("Clients that start a local program"),
 // taken from the README itself, runs as an Inspector config file with its env APP_MCP_TOKEN.
 // Usage: node stdio-inspector.mjs <path to app-mcp> <config dir>
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assert, assertReadToolResult, check, done, READ_TOOL } from './check.mjs';
-import { fixture } from './fixture.mjs';
+import { assert, assertEra, assertReadToolResult, check, done, READ_TOOL } from './check.mjs';
+import { needFixture } from './fixture.mjs';
+import { runInspector } from './inspector-cli.mjs';
 import { bridgeArgs, stdioTarget } from './stdio-common.mjs';
 
 const { bin, configDir } = stdioTarget();
 const here = path.dirname(fileURLToPath(import.meta.url));
-const inspectorBin = path.join(here, '..', 'node_modules', '.bin', 'inspector');
 const WRITE_TOOLS = ['insert_rows', 'update_rows', 'delete_rows', 'confirm_destructive_operation'];
 const dir = mkdtempSync(path.join(os.tmpdir(), 'app-inspector-stdio-'));
 
@@ -32,36 +31,11 @@ const dir = mkdtempSync(path.join(os.tmpdir(), 'app-inspector-stdio-'));
 // and the catalog is a throwaway file, away from the user's ~/.mcp-inspector.
 const env = { ...process.env, MCP_INSPECTOR_SECRET_STORE: 'memory', MCP_CATALOG_PATH: path.join(dir, 'catalog.json') };
 
-// inspector runs the CLI and returns its parsed JSON result, or throws with its error text.
+// inspector runs the CLI; a --config run reads only the given file (it refuses a catalog beside it).
 function inspector(target, ...args) {
-  const argv = ['--cli', ...target, '--format', 'json', '--connect-timeout', '15000', ...args];
   const runEnv = { ...env };
-  if (target.includes('--config')) delete runEnv.MCP_CATALOG_PATH; // --config refuses a catalog beside it
-  const r = spawnSync(inspectorBin, argv, { encoding: 'utf8', timeout: 90_000, env: runEnv });
-  const lastJSON = (text) => {
-    try {
-      return JSON.parse((text || '').trim().split('\n').filter((l) => l.startsWith('{')).pop() ?? '');
-    } catch {
-      return undefined;
-    }
-  };
-  const parsed = lastJSON(r.stdout) ?? lastJSON(r.stderr);
-  if (!parsed) throw new Error(`exit ${r.status}; no JSON output: ${String(r.stdout).slice(0, 200)} ${String(r.stderr).slice(0, 300)}`);
-  if (r.status !== 0 || parsed.error) throw new Error(`exit ${r.status}: ${JSON.stringify(parsed.error ?? parsed).slice(0, 300)}`);
-  return parsed.result ?? parsed;
-}
-
-function needFixture() {
-  const fx = fixture();
-  if (!fx) throw new Error('$APP_MCP_FIXTURE is not set: scripts/mcp-interop.sh sets it for the app it starts (interop/fixture)');
-  return fx;
-}
-
-const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
-function assertEra(res, era) {
-  const has = Boolean(res?._meta && SERVER_INFO in res._meta);
-  assert(has === (era === 'modern'), `${era} result ${has ? 'carries' : 'lacks'} _meta ${SERVER_INFO}: served in the wrong era`);
-  assert(!('resultType' in res) || era === 'modern', 'legacy result carries resultType');
+  if (target.includes('--config')) delete runEnv.MCP_CATALOG_PATH;
+  return runInspector(target, args, runEnv);
 }
 
 // The stdio config file, with this app-mcp and config dir (and --no-start).
