@@ -55,10 +55,11 @@ export function assertLegacyShape(res, what) {
   for (const k of ['resultType', 'ttlMs', 'cacheScope']) {
     assert(!(k in res), `${what} carries ${k} in the legacy era`);
   }
-  assert(!(res._meta && 'io.modelcontextprotocol/serverInfo' in res._meta), `${what} carries _meta serverInfo in the legacy era`);
+  assert(!(res._meta && SERVER_INFO in res._meta), `${what} carries _meta serverInfo in the legacy era`);
 }
 
-const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+/** SERVER_INFO is the _meta key only a modern-era result carries. */
+export const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 
 /** assertEra checks a result was served in the era asked for: only a modern one carries _meta serverInfo. */
 export function assertEra(res, era) {

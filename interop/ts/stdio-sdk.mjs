@@ -19,20 +19,14 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
-import { assert, assertLegacyShape, assertReadToolResult, check, done, READ_TOOL } from './check.mjs';
-import { fixture } from './fixture.mjs';
+import { assert, assertLegacyShape, assertReadToolResult, check, done, READ_TOOL, SERVER_INFO } from './check.mjs';
+import { fixture, needFixture } from './fixture.mjs';
 import { answerTo, bridgeArgs, bridgeEnv, record, requestsSent, stdioTarget } from './stdio-common.mjs';
 
 const { bin, configDir } = stdioTarget();
 const fx = fixture();
 const PV = 'io.modelcontextprotocol/protocolVersion';
-const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 const WRITE_TOOLS = ['insert_rows', 'update_rows', 'delete_rows', 'confirm_destructive_operation'];
-
-function needFixture() {
-  if (!fx) throw new Error('$APP_MCP_FIXTURE is not set: scripts/mcp-interop.sh sets it for the app it starts (interop/fixture)');
-  return fx;
-}
 
 // The last tools/call answer on the wire, as app-mcp wrote it.
 function lastCallAnswer(log) {

@@ -84,6 +84,15 @@ func TestGridAddsAndDeletesRowsInTheRealWindow(t *testing.T) {
 			}
 		}
 	}
+	// typeText types text into the window as a keyboard would.
+	typeText := func(t *testing.T, text string) {
+		t.Helper()
+		typed := exec.CommandContext(ctx, "xdotool", "type", "--window", w.id, "--clearmodifiers", text)
+		typed.Env = w.d.Env()
+		if out, err := typed.CombinedOutput(); err != nil {
+			t.Fatalf("xdotool type: %v: %s", err, out)
+		}
+	}
 	// titled waits until the window's title matches re: the window names the open table once
 	// its rows are on screen ("Note — App"), with a leading "●" while it has pending changes.
 	titled := func(t *testing.T, re string) {
@@ -136,11 +145,7 @@ func TestGridAddsAndDeletesRowsInTheRealWindow(t *testing.T) {
 	var added string
 	t.Run("Alt+Insert adds a row, typing fills it, and Ctrl+S writes it (POST) with no question", func(t *testing.T) {
 		keys(t, "alt+Insert", "Return")
-		typed := exec.CommandContext(ctx, "xdotool", "type", "--window", w.id, "--clearmodifiers", "from the window")
-		typed.Env = w.d.Env()
-		if out, err := typed.CombinedOutput(); err != nil {
-			t.Fatalf("xdotool type: %v: %s", err, out)
-		}
+		typeText(t, "from the window")
 		keys(t, "Return")
 		titled(t, pending)
 		keys(t, "ctrl+s")
@@ -180,11 +185,7 @@ func TestGridAddsAndDeletesRowsInTheRealWindow(t *testing.T) {
 
 	t.Run("quitting with a change not yet written asks natively: No keeps the window, Yes quits", func(t *testing.T) {
 		keys(t, "ctrl+Home", "Right", "Return") // the body of the first row
-		typed := exec.CommandContext(ctx, "xdotool", "type", "--window", w.id, "--clearmodifiers", "unwritten")
-		typed.Env = w.d.Env()
-		if out, err := typed.CombinedOutput(); err != nil {
-			t.Fatalf("xdotool type: %v: %s", err, out)
-		}
+		typeText(t, "unwritten")
 		keys(t, "Return")
 		titled(t, pending)
 		quit := func(key string) {
