@@ -251,7 +251,7 @@ func (a *ExplorerAPI) Browse(id, table string, req BrowseRequestDTO) (GridDTO, e
 		return GridDTO{}, apiError(err)
 	}
 	out := toGridDTO(g)
-	previewVectors(&out)
+	previewVectors(&out, g.Columns)
 	return out, nil
 }
 
@@ -319,25 +319,7 @@ func checkFilters(filters []FilterDTO, sorts []SortDTO) error {
 	return nil
 }
 
-// BrowseTable reads one unfiltered, unsorted page of rows: limit rows from offset (limit 0
-// means 100, at most 1000). Paging stops at the driver's result maximum (Weaviate: row
-// 10,000) with a notice on the page that reaches it.
+// BrowseTable reads one unfiltered, unsorted page of rows: Browse with no filter and no sort.
 func (a *ExplorerAPI) BrowseTable(id, table string, offset, limit int) (GridDTO, error) {
-	d, err := a.driver(id)
-	if err != nil {
-		return GridDTO{}, err
-	}
-	limit, err = checkWindow(table, offset, limit)
-	if err != nil {
-		return GridDTO{}, err
-	}
-	ctx, cancel := a.callContext()
-	defer cancel()
-	g, err := d.Browse(ctx, table, driver.Page{Offset: offset, Limit: limit}, nil, nil)
-	if err != nil {
-		return GridDTO{}, apiError(err)
-	}
-	out := toGridDTO(g)
-	previewVectors(&out)
-	return out, nil
+	return a.Browse(id, table, BrowseRequestDTO{Offset: offset, Limit: limit})
 }

@@ -92,7 +92,7 @@ func rowVector(g *driver.Grid, target string) ([]float64, error) {
 	}
 	col := -1
 	for j, c := range g.Columns {
-		if c.Type == "vector" || c.Type == "vectors" {
+		if c.IsVector() {
 			col = j
 		}
 	}

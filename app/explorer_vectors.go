@@ -25,14 +25,12 @@ type VectorPreview struct {
 	Multi      int               `json:"multi,omitempty"`
 }
 
-func isVectorType(t string) bool { return t == "vector" || t == "vectors" }
-
-// previewVectors replaces each vector cell of a page by its preview (JSON text of a
-// VectorPreview; for named vectors an object of them by name) and marks those columns
+// previewVectors replaces each vector cell of a page read as cols by its preview (JSON text
+// of a VectorPreview; for named vectors an object of them by name) and marks those columns
 // Preview.
-func previewVectors(g *GridDTO) {
-	for j, c := range g.Columns {
-		if !isVectorType(c.Type) {
+func previewVectors(g *GridDTO, cols []driver.Column) {
+	for j, c := range cols {
+		if !c.IsVector() || j >= len(g.Columns) {
 			continue
 		}
 		g.Columns[j].Preview = true
@@ -48,7 +46,7 @@ func previewVectors(g *GridDTO) {
 // previewText is one vector cell's preview. It never parses the numbers: the length comes
 // from counting separators, the head from the text before the fifth.
 func previewText(typ, cell string) string {
-	if typ == "vectors" {
+	if typ == driver.TypeVectors {
 		var byName map[string]json.RawMessage
 		if err := json.Unmarshal([]byte(cell), &byName); err != nil {
 			return cell
@@ -133,7 +131,7 @@ func (a *ExplorerAPI) Vectors(id, table string, uuids []string) (map[string]stri
 		switch {
 		case c.Name == info.PrimaryKey:
 			key = j
-		case isVectorType(c.Type):
+		case c.IsVector():
 			vec = j
 		}
 	}

@@ -32,6 +32,15 @@ type Column struct {
 	Description string `json:"description,omitempty"`
 }
 
+// Vector column types: a single vector, or named vectors (the cell holds one per name).
+const (
+	TypeVector  = "vector"
+	TypeVectors = "vectors"
+)
+
+// IsVector tells the vector column (type TypeVector or TypeVectors).
+func (c Column) IsVector() bool { return c.Type == TypeVector || c.Type == TypeVectors }
+
 // TableSettings are the collection settings that change what a driver can do.
 type TableSettings struct {
 	// IndexNullState enables the IsNull filter.

@@ -215,7 +215,7 @@ func (r *Request) selection(info *driver.TableInfo) ([]string, error) {
 // the vector are not properties). A caller can use it to offer only the columns a search
 // returns.
 func Selectable(c driver.Column) bool {
-	if c.PrimaryKey || c.Type == "vector" || c.Type == "vectors" || !IsName(c.Name) {
+	if c.PrimaryKey || c.IsVector() || !IsName(c.Name) {
 		return false
 	}
 	switch strings.TrimSuffix(c.Type, "[]") {

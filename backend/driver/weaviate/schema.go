@@ -105,9 +105,9 @@ func (c *class) columns() []driver.Column {
 			Filterable: operatorsFor(c, p), Sortable: sortable(p), Description: p.Description,
 		})
 	}
-	vt := "vector"
+	vt := driver.TypeVector
 	if len(c.VectorConfig) > 0 {
-		vt = "vectors"
+		vt = driver.TypeVectors
 	}
 	cols = append(cols, driver.Column{Name: ColVector, Type: vt, ReadOnly: true, Array: true})
 	return cols

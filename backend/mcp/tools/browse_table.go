@@ -70,7 +70,7 @@ func BrowseTable(d Deps) mcp.Tool {
 			}
 			p := pageOf(a.Table, g, a.Offset, limit)
 			if !a.Vectors {
-				p.dropColumns(func(i int) bool { return isVector(g.Columns[i]) })
+				p.dropColumns(func(i int) bool { return g.Columns[i].IsVector() })
 			}
 			p.addNote(note)
 			call.Progress(1, 1, fmt.Sprintf("read %d rows", len(p.Rows)))
@@ -81,7 +81,3 @@ func BrowseTable(d Deps) mcp.Tool {
 		},
 	}
 }
-
-// isVector tells the vector column of a grid (driver contract: type "vector", or "vectors"
-// for named vectors).
-func isVector(c driver.Column) bool { return c.Type == "vector" || c.Type == "vectors" }
