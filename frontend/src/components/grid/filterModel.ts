@@ -307,19 +307,26 @@ export function shortVector(text: string, keep = 4): string {
   if (text.length <= 60) return text;
   const t = text.trim();
   if (!t.startsWith("[") || t.startsWith("[[") || t.startsWith("[{")) return `${t.slice(0, 57)}…`;
-  // Called for every vector cell on screen while scrolling: find the first numbers and count
-  // the separators without splitting (a 1,536-number vector is ~11 kB of text).
+  // Called for every vector cell on screen while scrolling: take the first numbers and count
+  // the rest without splitting (a 1,536-number vector is ~11 kB of text).
   const body = t.endsWith("]") ? t.slice(1, -1) : t.slice(1);
   const head: string[] = [];
   let from = 0;
-  let n = 1;
-  for (let i = body.indexOf(","); i >= 0; i = body.indexOf(",", i + 1)) {
-    if (head.length < keep) head.push(body.slice(from, i).trim());
+  for (let i = body.indexOf(","); i >= 0 && head.length < keep; i = body.indexOf(",", i + 1)) {
+    head.push(body.slice(from, i).trim());
     from = i + 1;
-    n++;
   }
   if (head.length < keep) head.push(body.slice(from).trim());
-  return `[${head.join(", ")}, …] (${n.toLocaleString("en-US")} values)`;
+  return `[${head.join(", ")}, …] (${vectorSize(t).toLocaleString("en-US")} values)`;
+}
+
+/** vectorSize is how many numbers a flat vector's JSON text holds, counted without parsing. */
+export function vectorSize(text: string): number {
+  const t = text.trim();
+  if (/^\[\s*\]$/.test(t)) return 0;
+  let n = 1;
+  for (let i = t.indexOf(","); i >= 0; i = t.indexOf(",", i + 1)) n++;
+  return n;
 }
 
 /**

@@ -2,7 +2,7 @@ import { observeElementRect, useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent as ReactMouseEvent } from "react";
 import { useApi, type Column, type Grid, type Sort } from "../../api";
 import { toJSON, toTSV } from "../grid/copy";
-import { namedVector, shortVector } from "../grid/filterModel";
+import { namedVector, shortVector, vectorSize } from "../grid/filterModel";
 import { cellOf, isNewRow, UUID_COLUMN, type CellText, type Pending } from "../grid/pendingModel";
 import { previewCell, previewDimensions, withFullVectors } from "../grid/vectorPreview";
 
@@ -652,7 +652,7 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
           <header className="cell-viewer__head">
             <span className="cell-viewer__title">
               {openCell.column.name} · row {rowLabel(openCell.row)}
-              {isVector(openCell.column) && openCell.value?.startsWith("[") && <> · {vectorLength(openCell.value)} values</>}
+              {isVector(openCell.column) && openCell.value?.startsWith("[") && <> · {vectorSize(openCell.value).toLocaleString("en-US")} values</>}
               {openCell.column.type === "vectors" && openCell.value !== null && openColumn?.preview && open && <> · {previewDimensions(rows[open.row].cells[open.col] ?? "")}</>}
             </span>
             <button
@@ -806,10 +806,3 @@ const GridRow = memo(function GridRow({ row, index, label, columns, activeCol, s
     </tr>
   );
 });
-
-/** vectorLength is how many numbers a vector's JSON text holds. */
-export function vectorLength(text: string): string {
-  const t = text.trim();
-  if (t === "[]") return "0";
-  return t.split(",").length.toLocaleString("en-US");
-}
