@@ -90,13 +90,16 @@ function need(name) {
 }
 
 let failed = 0;
+/** onFailure, once the page exists, keeps a screenshot of the page as a failed check left it. */
+let onFailure = async (_n) => {};
 async function check(name, fn) {
   try {
     await fn();
     console.log(JSON.stringify({ check: name, ok: true }));
   } catch (e) {
     failed++;
-    console.log(JSON.stringify({ check: name, ok: false, error: String(e?.message ?? e) }));
+    await onFailure(failed).catch(() => {});
+    console.log(JSON.stringify({ check: name, ok: false, error: `${String(e?.message ?? e)} (screenshot: failed-${failed}.png)` }));
   }
 }
 
@@ -108,6 +111,7 @@ const browser = await launchChromium();
 
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: "light" });
+  onFailure = (n) => page.screenshot({ path: join(artifacts, `failed-${n}.png`) });
   const consoleErrors = [];
   page.on("console", (m) => {
     if (m.type() !== "error") return;

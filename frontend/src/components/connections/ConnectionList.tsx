@@ -138,10 +138,12 @@ function ConnectionTree({
     }
   }, []);
 
+  // Only when the active row moves: a refreshed list (new counts) keeps the user's scroll.
+  const activeKey = activeRow?.key;
   useEffect(() => {
-    if (!activeRow) return;
-    document.getElementById(activeRow.key)?.scrollIntoView?.({ block: "nearest" });
-  }, [activeRow]);
+    if (!activeKey) return;
+    document.getElementById(activeKey)?.scrollIntoView?.({ block: "nearest" });
+  }, [activeKey]);
 
   const indexOf = (key: string) => rows.findIndex((r) => r.key === key);
 

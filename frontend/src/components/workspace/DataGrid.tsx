@@ -216,13 +216,17 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
     addedBefore.current = added;
   }, [added, grid.columns]);
 
-  // Keep the active cell on screen as it moves.
+  // Keep the active cell on screen as it moves, and only then: `active` is a new object on
+  // every render, and a grid that scrolled back to it whenever a count or a page arrived would
+  // take the view (and the header under the pointer) away from someone scrolling elsewhere.
+  const activeRowIndex = active?.row ?? -1;
+  const activeCol = active?.col ?? -1;
   useEffect(() => {
-    if (!active) return;
-    virtualizer.scrollToIndex(active.row, { align: "auto" });
+    if (activeRowIndex < 0) return;
+    virtualizer.scrollToIndex(activeRowIndex, { align: "auto" });
     const el = scrollRef.current?.querySelector<HTMLElement>('[data-active="true"]');
     el?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
-  }, [active, virtualizer]);
+  }, [activeRowIndex, activeCol, virtualizer]);
 
   const toggleSort = (c: Column, add: boolean) => {
     if (!onSort || !c.sortable) return;

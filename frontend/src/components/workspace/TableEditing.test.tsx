@@ -197,6 +197,30 @@ describe("grid editing (issue 14: inline edits collected as pending changes)", (
     expect(JSON.parse(copy.mock.calls[0][0])[0].vector).toHaveLength(1536);
   });
 
+  it("the active cell is scrolled into view when it moves, not whenever the grid renders again", async () => {
+    const had = Object.getOwnPropertyDescriptor(Element.prototype, "scrollIntoView");
+    const scrolled = vi.fn();
+    Element.prototype.scrollIntoView = scrolled;
+    try {
+      renderPanel();
+      await screen.findByText("Rows 1–2 of 2");
+      await focusCell(0, 1);
+      await waitFor(() => expect(scrolled).toHaveBeenCalled());
+      scrolled.mockClear();
+      // Renders that do not move the active cell: the detail panel opening and closing.
+      fireEvent.click(screen.getByRole("button", { name: "Row details" }));
+      await screen.findByRole("complementary", { name: /^Details of / });
+      fireEvent.click(screen.getByRole("button", { name: "Row details" }));
+      await waitFor(() => expect(screen.queryByRole("complementary", { name: /^Details of / })).toBeNull());
+      expect(scrolled).not.toHaveBeenCalled();
+      fireEvent.keyDown(gridRegion(), { key: "ArrowDown" });
+      await waitFor(() => expect(scrolled).toHaveBeenCalledTimes(1));
+    } finally {
+      if (had) Object.defineProperty(Element.prototype, "scrollIntoView", had);
+      else delete (Element.prototype as Partial<Element>).scrollIntoView;
+    }
+  });
+
   it("Escape leaves the cell as it was; Enter records the edit once, so one Ctrl+Z undoes it", async () => {
     const checkCells = vi.fn(async (): Promise<Record<string, string>> => ({}));
     renderPanel({ checkCells });
