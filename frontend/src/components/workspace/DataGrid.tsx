@@ -144,7 +144,8 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
   const [activeAt, setActiveAt] = useState<{ key: string; col: number } | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [anchor, setAnchor] = useState<number | null>(null);
-  const [editing, setEditing] = useState<{ key: string; col: number; draft: string; initial: CellText } | null>(null);
+  // typed: the draft was changed in the editor (or the edit began with a typed key).
+  const [editing, setEditing] = useState<{ key: string; col: number; draft: string; initial: CellText; typed: boolean } | null>(null);
   // The edit being finished is cleared here first, so the blur that moving the focus causes
   // finds nothing left to finish (an edit is recorded once; Escape records nothing).
   const editingRef = useRef(editing);
@@ -261,7 +262,7 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
     }
     setStatus("");
     const initial = row.cells[col] ?? null;
-    setEditing({ key: row.key, col, draft: draft ?? initial ?? "", initial });
+    setEditing({ key: row.key, col, draft: draft ?? initial ?? "", initial, typed: draft !== undefined });
   };
 
   /** finishEdit ends the edit; keep records it when the text changed. It reports whether it did. */
@@ -276,8 +277,9 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
     const row = at === undefined ? undefined : rows[at];
     const c = grid.columns[cur.col];
     if (!row || !c) return false;
-    // Text left as it was opened is no edit: a NULL cell opened and closed stays NULL.
-    if (cur.draft === (cur.initial ?? "")) return false;
+    // Text left as it was opened is no edit: a NULL cell opened and closed stays NULL. Typing
+    // into a NULL text cell and erasing it again is how empty text is written.
+    if (cur.draft === (cur.initial ?? "") && !(cur.initial === null && cur.typed && !emptyIsNull(c))) return false;
     const value: CellText = cur.draft === "" && emptyIsNull(c) ? null : cur.draft;
     if (value === row.cells[cur.col]) return false;
     edit.onEdit(row.key, c.name, value, isNewRow(row.key) ? null : (row.read?.[cur.col] ?? null));
@@ -497,7 +499,7 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
         (reason) => setFull({ status: "error", message: reason instanceof Error ? reason.message : String(reason) }),
       );
     },
-    draft: (text) => setEditing((e) => (e ? { ...e, draft: text } : e)),
+    draft: (text) => setEditing((e) => (e ? { ...e, draft: text, typed: true } : e)),
     finish: (keep, dr, dc) => {
       finishEdit(keep);
       if (keep && (dr !== 0 || dc !== 0)) move(dr, dc);

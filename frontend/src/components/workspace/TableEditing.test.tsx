@@ -251,6 +251,22 @@ describe("grid editing (issue 14: inline edits collected as pending changes)", (
     expect(screen.queryByRole("region", { name: "Pending changes" })).not.toBeInTheDocument();
   });
 
+  it("a NULL text cell typed into and erased again becomes empty text, not NULL", async () => {
+    const rows = [demoRows[0].map((c, j) => (j === 1 ? null : c)), demoRows[1]];
+    renderPanel({ browse: vi.fn(async () => grid(rows)) });
+    await screen.findByText("Rows 1–2 of 2");
+    await focusCell(0, 1);
+    fireEvent.keyDown(gridRegion(), { key: "F2" });
+    const input = await screen.findByRole("textbox", { name: /^Edit title/ });
+    await userEvent.type(input, "x{Backspace}");
+    fireEvent.keyDown(input, { key: "Enter" });
+    const bar = await screen.findByRole("region", { name: "Pending changes" });
+    expect(bar).toHaveTextContent("1 row changed, not yet written");
+    const cell = bodyRows()[0].querySelectorAll("td")[2];
+    expect(cell).toHaveClass("cell--edited");
+    expect(cell).not.toHaveTextContent("NULL");
+  });
+
   it("an undo that brings back a refused value checks it again, so Commit waits for it", async () => {
     let answer: (v: Record<string, string>) => void = () => {};
     const checkCells = vi.fn(
