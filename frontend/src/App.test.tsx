@@ -1,4 +1,4 @@
-import { act, render, screen, within } from "@testing-library/react";
+import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { ApiError, ApiProvider } from "./api";
@@ -146,6 +146,25 @@ describe("the layout is remembered (issue 14, Everywhere)", () => {
     expect(screen.getAllByRole("tab")).toHaveLength(4);
     expect(screen.queryByRole("alert")).not.toBeInTheDocument();
     expect(connect).not.toHaveBeenCalledWith("deleted");
+  });
+
+  it("the restored active table's connection is expanded in the sidebar, with that table marked open", async () => {
+    remembered(
+      emptyLayout({
+        tabs: [
+          { kind: "connection", connectionId: "b", table: "" },
+          { kind: "table", connectionId: "a", table: "Article" },
+        ],
+        active: "table:a:Article",
+      }),
+    );
+    expect(await screen.findByRole("tab", { name: "Article" })).toHaveAttribute("aria-selected", "true");
+    const tree = screen.getByRole("tree");
+    const local = within(tree).getByRole("treeitem", { name: /Local Weaviate/ });
+    await waitFor(() => expect(local).toHaveAttribute("aria-expanded", "true"));
+    expect(within(local).getByRole("treeitem", { name: "Article" })).toHaveAttribute("aria-current", "page");
+    // Only the active tab's connection: Staging's tab is open but not active.
+    expect(within(tree).getByRole("treeitem", { name: /Staging/ })).toHaveAttribute("aria-expanded", "false");
   });
 
   it("skips the tabs of a connection that cannot connect and keeps the rest", async () => {

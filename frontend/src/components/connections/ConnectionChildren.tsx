@@ -66,6 +66,7 @@ export function ConnectionChildren({ connection, state, activeKey, openTable, ta
             aria-label={t.name}
             aria-selected={activeKey === id}
             className="table-item"
+            aria-current={openTable === t.name ? "page" : undefined}
             data-open={openTable === t.name || undefined}
             title={t.description || t.name}
             onClick={() => onOpenTable(t.name, i)}

@@ -102,6 +102,14 @@ function ConnectionTree({
     });
   }, []);
 
+  // The active tab's connection is expanded when that tab (or its table) becomes active, so the
+  // tables, and the open one among them, are seen in the tree; a restored layout included.
+  // Collapsing it afterwards holds until the active tab changes.
+  const activeTable = openTable?.table;
+  useEffect(() => {
+    if (openId) setOpen(openId, true);
+  }, [openId, activeTable, setOpen]);
+
   const openRow = useCallback(
     (r: TreeRow) => {
       const row = r as Row;
