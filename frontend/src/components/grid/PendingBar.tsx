@@ -8,6 +8,8 @@ interface Props {
   onCommit: () => void;
   onDiscard: () => void;
   onUndo: () => void;
+  /** onDismiss hides the last commit's outcome once nothing is pending. */
+  onDismiss?: () => void;
   /** Rows the last commit did not apply (key: the uuid, or "new:N"), with the reason. */
   failures?: Record<string, string>;
 }
@@ -18,7 +20,7 @@ const LISTED = 5;
 const rows = (n: number) => (n === 1 ? "1 row" : `${n.toLocaleString("en-US")} rows`);
 
 /** PendingBar counts the pending changes and offers Commit, Undo and Discard, with the last commit's outcome. */
-export function PendingBar({ changed, bad, canUndo, commit, onCommit, onDiscard, onUndo, failures = {} }: Props) {
+export function PendingBar({ changed, bad, canUndo, commit, onCommit, onDiscard, onUndo, onDismiss, failures = {} }: Props) {
   const busy = commit.status === "committing";
   if (changed === 0 && commit.status === "idle") return null;
   return (
@@ -52,6 +54,11 @@ export function PendingBar({ changed, bad, canUndo, commit, onCommit, onDiscard,
             ))}
           {Object.keys(failures).length > LISTED && <li>and {Object.keys(failures).length - LISTED} more</li>}
         </ul>
+      )}
+      {changed === 0 && !busy && onDismiss && (
+        <button type="button" className="btn btn--small btn--ghost" onClick={onDismiss} title="Hide the outcome of the last commit">
+          Dismiss
+        </button>
       )}
       <button type="button" className="btn btn--small" disabled={busy || !canUndo} onClick={onUndo} title="Undo the last change (Ctrl+Z)">
         Undo

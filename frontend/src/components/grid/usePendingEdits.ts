@@ -89,6 +89,9 @@ export function usePendingEdits(connectionId: string, table: string, onApplied: 
     setCommit({ status: "idle" });
   }, []);
 
+  // The last commit's outcome stays on screen until the next change, or until dismissed.
+  const dismiss = useCallback(() => setCommit((c) => (c.status === "committing" ? c : { status: "idle" })), []);
+
   const run = useCallback(async () => {
     const p = pendingRef.current;
     const rows = changedRows(p);
@@ -111,5 +114,5 @@ export function usePendingEdits(connectionId: string, table: string, onApplied: 
     }
   }, [api, connectionId, table, onApplied]);
 
-  return { pending, commit, edit, addRow, remove, undo, discard, run, changed: changedRows(pending), bad: badCells(pending) };
+  return { pending, commit, edit, addRow, remove, undo, discard, dismiss, run, changed: changedRows(pending), bad: badCells(pending) };
 }

@@ -60,6 +60,9 @@ describe("grid editing (issue 14: inline edits collected as pending changes)", (
     expect(commit.mock.calls[0][2]).toEqual({ updates: [{ key: A, uuid: A, values: { title: "Rust, edited" } }], inserts: [], deletes: [] });
     expect(await screen.findByText("1 row written")).toBeInTheDocument();
     await waitFor(() => expect(vi.mocked(api.explorer.browse).mock.calls.length).toBeGreaterThan(reads));
+    // The outcome stays until dismissed (nothing is pending any more).
+    fireEvent.click(within(screen.getByRole("region", { name: "Pending changes" })).getByRole("button", { name: "Dismiss" }));
+    expect(screen.queryByRole("region", { name: "Pending changes" })).not.toBeInTheDocument();
   });
 
   it("a value the schema refuses is named at the cell before anything is sent, and Commit waits", async () => {

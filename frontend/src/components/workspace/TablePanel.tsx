@@ -176,6 +176,7 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending,
             onCommit={() => void edits.run()}
             onDiscard={edits.discard}
             onUndo={edits.undo}
+            onDismiss={edits.dismiss}
             failures={edits.pending.rowErrors}
           />
           <div className={detail ? "table-body table-body--detail" : "table-body"}>
