@@ -658,6 +658,31 @@ try {
     assert((await objectOf(target.id))?.properties.title === target.title, "the title was not restored");
   });
 
+  await check("grid: a field clicked while a cell is being edited gets the keyboard; the edit is recorded, nothing typed goes to the grid", async () => {
+    await articlePanel.getByRole("button", { name: "+ Filter" }).click();
+    const form = articlePanel.getByRole("form", { name: "Edit filter" });
+    const field = form.getByRole("textbox").first();
+    await field.waitFor({ timeout: 5_000 });
+    try {
+      const row = articleGrid.locator("tbody tr.data-grid__row").filter({ has: page.locator(`td:text-is("${held[3].id}")`) });
+      const heads = await articleGrid.locator("thead th").evaluateAll((ths) => ths.map((th) => th.querySelector(".data-grid__name")?.textContent ?? ""));
+      await row.locator("td").nth(heads.indexOf("title")).dblclick();
+      await articlePanel.getByRole("textbox", { name: /^Edit title of row/ }).fill("Typed mid-edit");
+      await field.click();
+      await page.keyboard.type("abc");
+      const typed = await field.inputValue();
+      assert(typed === "abc", `the filter field holds ${JSON.stringify(typed)}`);
+      const editors = await articlePanel.getByRole("textbox", { name: /^Edit / }).count();
+      assert(editors === 0, `${editors} cell editors open after typing into the filter field`);
+      await pendingBar.getByText("1 row changed, not yet written").waitFor({ timeout: 5_000 });
+      await row.getByText("Typed mid-edit", { exact: true }).waitFor({ timeout: 5_000 });
+    } finally {
+      await form.getByRole("button", { name: "Cancel" }).click({ timeout: 5_000 }).catch(() => {});
+      await pendingBar.getByRole("button", { name: "Discard all" }).click({ timeout: 5_000 }).catch(() => {});
+    }
+    await pendingBar.waitFor({ state: "detached", timeout: 5_000 });
+  });
+
   await check("grid: a commit where one row fails keeps that row pending with its reason and applies the others", async () => {
     const [ok, gone] = [held[1], held[2]];
     await editTitle(ok.id, "Applied");

@@ -265,13 +265,18 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
     setEditing({ key: row.key, col, draft: draft ?? initial ?? "", initial, typed: draft !== undefined });
   };
 
-  /** finishEdit ends the edit; keep records it when the text changed. It reports whether it did. */
-  const finishEdit = (keep: boolean): boolean => {
+  /**
+   * finishEdit ends the edit; keep records it when the text changed. It reports whether it did.
+   * The grid takes the keyboard back unless focus is leaving for something outside it (a
+   * filter's input clicked mid-edit keeps its focus, and what is typed there stays there).
+   */
+  const finishEdit = (keep: boolean, leavingFor: EventTarget | null = null): boolean => {
     const cur = editingRef.current;
     if (!cur) return false;
     editingRef.current = null;
     setEditing(null);
-    scrollRef.current?.focus({ preventScroll: true });
+    const outside = leavingFor instanceof Node && !scrollRef.current?.contains(leavingFor);
+    if (!outside) scrollRef.current?.focus({ preventScroll: true });
     if (!keep || !edit || edit.busy) return false;
     const at = indexOf.get(cur.key);
     const row = at === undefined ? undefined : rows[at];
@@ -500,8 +505,8 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
       );
     },
     draft: (text) => setEditing((e) => (e ? { ...e, draft: text, typed: true } : e)),
-    finish: (keep, dr, dc) => {
-      finishEdit(keep);
+    finish: (keep, dr, dc, leavingFor) => {
+      finishEdit(keep, leavingFor);
       if (keep && (dr !== 0 || dc !== 0)) move(dr, dc);
     },
     commit: () => {
@@ -517,7 +522,7 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
       edit: (r, c) => current.current.edit(r, c),
       expand: (r, c) => current.current.expand(r, c),
       draft: (t) => current.current.draft(t),
-      finish: (k, dr, dc) => current.current.finish(k, dr, dc),
+      finish: (k, dr, dc, leavingFor) => current.current.finish(k, dr, dc, leavingFor),
       commit: () => current.current.commit(),
     }),
     [],
@@ -691,8 +696,8 @@ interface RowHandlers {
   edit: (row: number, col: number) => void;
   expand: (row: number, col: number) => void;
   draft: (text: string) => void;
-  /** finish ends the edit (keep: write it) and moves the active cell by (dr, dc). */
-  finish: (keep: boolean, dr: number, dc: number) => void;
+  /** finish ends the edit (keep: write it) and moves the active cell by (dr, dc); leavingFor is where focus goes on a blur. */
+  finish: (keep: boolean, dr: number, dc: number, leavingFor?: EventTarget | null) => void;
   /** commit ends the edit and commits every pending change (Ctrl+S while editing). */
   commit: () => void;
 }
@@ -759,7 +764,7 @@ const GridRow = memo(function GridRow({ row, index, label, columns, activeCol, s
                 autoFocus
                 value={draft}
                 onChange={(e) => on.draft(e.target.value)}
-                onBlur={() => on.finish(true, 0, 0)}
+                onBlur={(e) => on.finish(true, 0, 0, e.relatedTarget)}
                 onKeyDown={(e) => {
                   if (e.key === "Enter") {
                     e.preventDefault();
