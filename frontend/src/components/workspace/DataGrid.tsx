@@ -136,7 +136,8 @@ export function displayRows(grid: Grid, pending?: Pending): DisplayRow[] {
 export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No rows", edit, widths = {}, onResize, onActiveRow, onSelectRows, vectorName, autoFocus, loadVectors }: Props) {
   const api = useApi();
   const scrollRef = useRef<HTMLDivElement>(null);
-  const [open, setOpen] = useState<{ row: number; col: number } | null>(null);
+  // The cell open in the viewer, by row key: added rows and new pages move row indexes.
+  const [open, setOpen] = useState<{ key: string; col: number } | null>(null);
   const [copied, setCopied] = useState(false);
   // The active cell and the cell being edited are held by row key, not by row number: a
   // commit's re-read or a sort may move rows, and a typed value must reach the row it was
@@ -153,6 +154,8 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
   const [dragWidth, setDragWidth] = useState<{ column: string; px: number } | null>(null);
   const [status, setStatus] = useState("");
   const [full, setFull] = useState<Full>({ status: "ready", value: null });
+  // The newest expand: an older read answering late must not show under another row.
+  const fullReq = useRef(0);
   const rows = useMemo(() => displayRows(grid, edit?.pending), [grid, edit?.pending]);
   const indexOf = useMemo(() => new Map(rows.map((r, i) => [r.key, i])), [rows]);
   const active = activeAt && indexOf.has(activeAt.key) && activeAt.col < grid.columns.length ? { row: indexOf.get(activeAt.key) ?? 0, col: activeAt.col } : null;
@@ -216,6 +219,11 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
     }
     addedBefore.current = added;
   }, [added, grid.columns]);
+
+  // The viewer closes when its row leaves the rows shown (another page, a discarded new row).
+  useEffect(() => {
+    if (open && !indexOf.has(open.key)) setOpen(null);
+  }, [open, indexOf]);
 
   // Keep the active cell on screen as it moves, and only then: `active` is a new object on
   // every render, and a grid that scrolled back to it whenever a count or a page arrived would
@@ -491,8 +499,10 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
     edit: (r, c) => startEdit(r, c),
     expand: (r, c) => {
       setCopied(false);
-      setOpen({ row: r, col: c });
       const row = rows[r];
+      if (!row) return;
+      setOpen({ key: row.key, col: c });
+      const req = ++fullReq.current;
       if (!grid.columns[c]?.preview) return;
       if (!loadVectors || !row?.uuid) {
         setFull({ status: "error", message: "This row's vector cannot be read" });
@@ -500,8 +510,8 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
       }
       setFull({ status: "loading" });
       loadVectors([row.uuid]).then(
-        (got) => setFull({ status: "ready", value: got[row.uuid] ?? null }),
-        (reason) => setFull({ status: "error", message: reason instanceof Error ? reason.message : String(reason) }),
+        (got) => req === fullReq.current && setFull({ status: "ready", value: got[row.uuid] ?? null }),
+        (reason) => req === fullReq.current && setFull({ status: "error", message: reason instanceof Error ? reason.message : String(reason) }),
       );
     },
     draft: (text) => setEditing((e) => (e ? { ...e, draft: text, typed: true } : e)),
@@ -529,9 +539,11 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
   );
 
   const openColumn = open ? grid.columns[open.col] : undefined;
+  const openRow = open ? indexOf.get(open.key) : undefined;
+  const openRowCells = openRow === undefined ? undefined : rows[openRow]?.cells;
   // A preview cell shows its full value once read; until then it says so.
-  const openValue = !open || !rows[open.row] ? null : openColumn?.preview ? (full.status === "ready" ? full.value : null) : (rows[open.row].cells[open.col] ?? null);
-  const openCell = open && rows[open.row] && openColumn ? { value: openValue, column: openColumn, row: open.row } : null;
+  const openValue = !open || !openRowCells ? null : openColumn?.preview ? (full.status === "ready" ? full.value : null) : (openRowCells[open.col] ?? null);
+  const openCell = open && openRow !== undefined && openRowCells && openColumn ? { value: openValue, column: openColumn, row: openRow } : null;
   const openPending = openColumn?.preview === true && full.status !== "ready";
   const rowLabel = (i: number) => (rows[i]?.isNew ? "new" : String(grid.offset + i - (edit?.pending.inserts.length ?? 0) + 1));
   const totalWidth = GUTTER + grid.columns.reduce((n, c) => n + widthOf(c), 0);
@@ -664,7 +676,7 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
             <span className="cell-viewer__title">
               {openCell.column.name} · row {rowLabel(openCell.row)}
               {isVector(openCell.column) && openCell.value?.startsWith("[") && <> · {vectorSize(openCell.value).toLocaleString("en-US")} values</>}
-              {openCell.column.type === "vectors" && openCell.value !== null && openColumn?.preview && open && <> · {previewDimensions(rows[open.row].cells[open.col] ?? "")}</>}
+              {openCell.column.type === "vectors" && openCell.value !== null && openColumn?.preview && open && <> · {previewDimensions(openRowCells?.[open.col] ?? "")}</>}
             </span>
             <button
               type="button"

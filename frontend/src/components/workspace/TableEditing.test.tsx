@@ -224,6 +224,25 @@ describe("grid editing (issue 14: inline edits collected as pending changes)", (
     }
   });
 
+  it("the full value viewer follows its row, not its place: a late read of another row and an added row change nothing", async () => {
+    const cols = grid(demoRows).columns.map((c) => (c.name === "vector" ? { ...c, preview: true } : c));
+    const previewRows = demoRows.map((r) => [...r.slice(0, -1), '{"dimensions":4,"head":[0.9,0.2,0.05,0]}']);
+    const slowA = deferred<Record<string, string>>();
+    const vectors = vi.fn(async (_id: string, _t: string, uuids: string[]) => (uuids[0] === A ? slowA.promise : { [B]: "[0.85,0.45,0.05,0]" }));
+    renderPanel({ browse: vi.fn(async () => grid(previewRows, { columns: cols })), vectors });
+    await screen.findByText("Rows 1–2 of 2");
+    fireEvent.click(screen.getByRole("button", { name: "Show the full vector of row 1" }));
+    fireEvent.click(screen.getByRole("button", { name: "Show the full vector of row 2" }));
+    const viewer = screen.getByRole("region", { name: "vector of row 2" });
+    await waitFor(() => expect(viewer).toHaveTextContent("[0.85,0.45,0.05,0]"));
+    await act(async () => slowA.resolve({ [A]: "[0.95,0.2,0.05,0]" }));
+    expect(viewer).toHaveTextContent("[0.85,0.45,0.05,0]");
+    // An added row goes first, one place above B: the viewer stays on B (database row 2).
+    fireEvent.click(screen.getByRole("button", { name: "+ Add row" }));
+    await waitFor(() => expect(bodyRows()).toHaveLength(3));
+    expect(screen.getByRole("region", { name: "vector of row 2" })).toHaveTextContent("[0.85,0.45,0.05,0]");
+  });
+
   it("Escape leaves the cell as it was; Enter records the edit once, so one Ctrl+Z undoes it", async () => {
     const checkCells = vi.fn(async (): Promise<Record<string, string>> => ({}));
     renderPanel({ checkCells });
