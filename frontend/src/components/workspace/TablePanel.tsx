@@ -168,17 +168,6 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending,
               {state.pageError.message}
             </p>
           )}
-          <PendingBar
-            changed={changed}
-            bad={edits.bad}
-            canUndo={edits.pending.undo.length > 0}
-            commit={edits.commit}
-            onCommit={() => void edits.run()}
-            onDiscard={edits.discard}
-            onUndo={edits.undo}
-            onDismiss={edits.dismiss}
-            failures={edits.pending.rowErrors}
-          />
           <div className={detail ? "table-body table-body--detail" : "table-body"}>
             <DataGrid
               grid={state.grid}
@@ -221,6 +210,18 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending,
                 </aside>
               ))}
           </div>
+          {/* Below the grid: appearing with the first edit, it must not move the rows under the pointer. */}
+          <PendingBar
+            changed={changed}
+            bad={edits.bad}
+            canUndo={edits.pending.undo.length > 0}
+            commit={edits.commit}
+            onCommit={() => void edits.run()}
+            onDiscard={edits.discard}
+            onUndo={edits.undo}
+            onDismiss={edits.dismiss}
+            failures={edits.pending.rowErrors}
+          />
           {state.grid.notice && (
             <p id={`${table}-notice`} className="grid-notice grid-notice--stop" role="note">
               {state.grid.notice}
