@@ -159,7 +159,17 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
   const rows = useMemo(() => displayRows(grid, edit?.pending), [grid, edit?.pending]);
   const indexOf = useMemo(() => new Map(rows.map((r, i) => [r.key, i])), [rows]);
   const active = activeAt && indexOf.has(activeAt.key) && activeAt.col < grid.columns.length ? { row: indexOf.get(activeAt.key) ?? 0, col: activeAt.col } : null;
-  const setActive = (a: { row: number; col: number } | null) => setActiveAt(a && rows[a.row] ? { key: rows[a.row].key, col: a.col } : null);
+  // moves counts the moves of the active cell the user made (keys, clicks, an added row): only
+  // those scroll it into view, not rows shifting under it (an undone insert, a re-sorted page).
+  const [moves, setMoves] = useState(0);
+  const setActiveAtMoved = (a: { key: string; col: number } | ((cur: { key: string; col: number } | null) => { key: string; col: number })) => {
+    setActiveAt(a);
+    setMoves((n) => n + 1);
+  };
+  const setActive = (a: { row: number; col: number } | null) => {
+    if (a && rows[a.row]) setActiveAtMoved({ key: rows[a.row].key, col: a.col });
+    else setActiveAt(null);
+  };
   const editingRow = editing ? (indexOf.get(editing.key) ?? -1) : -1;
   const virtualizer = useVirtualizer({
     count: rows.length,
@@ -213,7 +223,7 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
     if (added > addedBefore.current) {
       const col = Math.max(0, grid.columns.findIndex((c) => !c.readOnly && !c.primaryKey));
       const row = edit?.pending.inserts[added - 1];
-      if (row) setActiveAt({ key: row.key, col });
+      if (row) setActiveAtMoved({ key: row.key, col });
       setSelected(new Set());
       scrollRef.current?.focus({ preventScroll: true });
     }
@@ -225,17 +235,18 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
     if (open && !indexOf.has(open.key)) setOpen(null);
   }, [open, indexOf]);
 
-  // Keep the active cell on screen as it moves, and only then: `active` is a new object on
-  // every render, and a grid that scrolled back to it whenever a count or a page arrived would
-  // take the view (and the header under the pointer) away from someone scrolling elsewhere.
+  // Keep the active cell on screen as the user moves it, and only then: a grid that scrolled
+  // back to it whenever a count or a page arrived, or rows shifted under it, would take the
+  // view (and the header under the pointer) away from someone scrolling elsewhere.
   const activeRowIndex = active?.row ?? -1;
-  const activeCol = active?.col ?? -1;
   useEffect(() => {
-    if (activeRowIndex < 0) return;
+    if (moves === 0 || activeRowIndex < 0) return;
     virtualizer.scrollToIndex(activeRowIndex, { align: "auto" });
     const el = scrollRef.current?.querySelector<HTMLElement>('[data-active="true"]');
     el?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
-  }, [activeRowIndex, activeCol, virtualizer]);
+    // Only a move scrolls; activeRowIndex is read as of that move's render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [moves, virtualizer]);
 
   const toggleSort = (c: Column, add: boolean) => {
     if (!onSort || !c.sortable) return;
@@ -453,7 +464,7 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
 
   const onGutterClick = (e: ReactMouseEvent, r: number) => {
     const key = rows[r].key;
-    setActiveAt((a) => ({ key, col: a?.col ?? 0 }));
+    setActiveAtMoved((a) => ({ key, col: a?.col ?? 0 }));
     if (e.shiftKey && anchor !== null) {
       setSelected(new Set(rows.slice(Math.min(anchor, r), Math.max(anchor, r) + 1).map((x) => x.key)));
       return;
@@ -559,7 +570,8 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
         aria-describedby={`${table}-grid-status`}
         onKeyDown={onKeyDown}
         onFocus={(e) => {
-          if (e.target === e.currentTarget && !active && rows.length > 0) setActive({ row: 0, col: 0 });
+          // The grid taking focus shows where the keyboard is, without scrolling to it.
+          if (e.target === e.currentTarget && !active && rows.length > 0) setActiveAt({ key: rows[0].key, col: 0 });
         }}
       >
         <table className="data-grid" aria-label={`Rows of ${table}`} aria-rowcount={rows.length + 1} style={{ width: totalWidth }}>

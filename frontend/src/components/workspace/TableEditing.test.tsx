@@ -218,6 +218,18 @@ describe("grid editing (issue 14: inline edits collected as pending changes)", (
       expect(scrolled).not.toHaveBeenCalled();
       fireEvent.keyDown(gridRegion(), { key: "ArrowDown" });
       await waitFor(() => expect(scrolled).toHaveBeenCalledTimes(1));
+      // Rows shifting under the active cell do not scroll: an added row (which becomes the
+      // active one: a move) undone while B is active moves B up one place.
+      fireEvent.click(screen.getByRole("button", { name: "+ Add row" }));
+      await waitFor(() => expect(bodyRows()).toHaveLength(3));
+      fireEvent.keyDown(gridRegion(), { key: "ArrowDown" });
+      fireEvent.keyDown(gridRegion(), { key: "ArrowDown" });
+      await waitFor(() => expect(bodyRows()[2].querySelector('[data-active="true"]')).not.toBeNull());
+      scrolled.mockClear();
+      fireEvent.keyDown(gridRegion(), { key: "z", ctrlKey: true });
+      await waitFor(() => expect(bodyRows()).toHaveLength(2));
+      expect(bodyRows()[1].querySelector('[data-active="true"]')).not.toBeNull();
+      expect(scrolled).not.toHaveBeenCalled();
     } finally {
       if (had) Object.defineProperty(Element.prototype, "scrollIntoView", had);
       else delete (Element.prototype as Partial<Element>).scrollIntoView;
