@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { ApiError, ApiProvider } from "./api";
 import { App } from "./App";
 import type { Layout } from "./api";
-import { connection, emptyLayout, fakeApi } from "./test/fakeApi";
+import { connection, deferred, emptyLayout, fakeApi } from "./test/fakeApi";
 
 function renderApp(more: Parameters<typeof fakeApi>[2] = {}) {
   const api = fakeApi(
@@ -225,6 +225,29 @@ describe("the layout is remembered (issue 14, Everywhere)", () => {
     );
     // One write for the change, not one per render.
     expect(saveLayout.mock.calls.length).toBe(calls + 1);
+  });
+
+  it("a connection slow to connect does not land on its last table once the user has gone to another tab", async () => {
+    const slow = deferred<{ id: string; connected: boolean; serverVersion: string }>();
+    const api = fakeApi(
+      async () => [connection({ id: "a", name: "Local Weaviate" }), connection({ id: "b", name: "Staging", port: 8081 })],
+      { connect: (id) => (id === "b" ? slow.promise : Promise.resolve({ id, connected: true, serverVersion: "1.35.2" })) },
+      { layout: { layout: async () => emptyLayout({ lastTable: { b: "Author" } }), saveLayout: async () => {} } },
+    );
+    render(
+      <ApiProvider api={api}>
+        <App />
+      </ApiProvider>,
+    );
+    await screen.findByRole("tree");
+    await userEvent.keyboard("{ArrowDown}{Enter}");
+    expect(screen.getByRole("tab", { name: "Staging" })).toHaveAttribute("aria-selected", "true");
+    await userEvent.keyboard("{Control>},{/Control}");
+    expect(screen.getByRole("tab", { name: "Settings" })).toHaveAttribute("aria-selected", "true");
+    await act(async () => slow.resolve({ id: "b", connected: true, serverVersion: "1.35.2" }));
+    await within(screen.getByRole("tree")).findByRole("treeitem", { name: "Author" });
+    expect(screen.getByRole("tab", { name: "Settings" })).toHaveAttribute("aria-selected", "true");
+    expect(screen.queryByRole("tab", { name: "Author" })).not.toBeInTheDocument();
   });
 
   it("remembers the active table as its connection's last table and lands there when the connection is opened again", async () => {

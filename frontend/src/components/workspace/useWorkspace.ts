@@ -360,12 +360,19 @@ export function useLayoutMemory(ws: Workspace, connections: Connection[] | null,
     restore(tabs, plan.active || null);
   }, [plan, gaveUp, conns, connections, ws.restored, restore]);
 
-  // The sidebar's open lands on the connection's last table once it is connected.
+  // The sidebar's open lands on the connection's last table once it is connected, if the
+  // connection's tab is still the one on screen: a slow connect must not pull the user away
+  // from a tab they went on to work in.
+  const activeKey = ws.active?.key;
   useEffect(() => {
     if (landing.length === 0 || !connections) return;
     const done: string[] = [];
     for (const id of landing) {
       const st = conns[id];
+      if (activeKey !== `conn:${id}`) {
+        done.push(id);
+        continue;
+      }
       if (!st || st.status === "connecting") continue;
       done.push(id);
       const table = layoutStore(api).current().lastTable[id];
@@ -373,7 +380,7 @@ export function useLayoutMemory(ws: Workspace, connections: Connection[] | null,
       if (st?.status === "ready" && c && table && st.tables.some((x) => x.name === table)) openTable(c, table);
     }
     if (done.length > 0) setLanding((ls) => ls.filter((id) => !done.includes(id)));
-  }, [api, landing, conns, connections, openTable]);
+  }, [api, landing, conns, connections, openTable, activeKey]);
 
   const openConnection = useCallback(
     (c: Connection) => {
