@@ -46,7 +46,7 @@ export function SettingsPanel({
       </fieldset>
       <MCPServerSettings />
       <PairingSettings onTokensChanged={() => setTokensVersion((v) => v + 1)} />
-      <TokensSettings key={tokensVersion} connections={connections} />
+      <TokensSettings version={tokensVersion} connections={connections} />
       <ClientsSettings />
       <ActivitySettings />
       <PluginsSettings />

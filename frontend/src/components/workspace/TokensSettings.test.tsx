@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { ApiError, ApiProvider } from "../../api";
 import { connection, fakeApi } from "../../test/fakeApi";
+import { SettingsPanel } from "./SettingsPanel";
 import { TokensSettings } from "./TokensSettings";
 
 function renderTokens(more: Parameters<typeof fakeApi>[2] = {}) {
@@ -35,6 +36,30 @@ describe("Settings, MCP tokens (issue 11)", () => {
     expect(row).not.toHaveTextContent("app_secret1");
     await userEvent.click(within(shown).getByRole("button", { name: "Done" }));
     expect(screen.queryByText("app_secret1")).not.toBeInTheDocument();
+  });
+
+  it("a token made by Connect a client is listed, and the secret shown once here stays on screen", async () => {
+    const api = fakeApi(async () => [], {}, {});
+    const pair = api.pairing.connect;
+    api.pairing.connect = async (req) => {
+      await api.tokens.create({ name: "Other", level: req.level, connections: [], expires: "" });
+      return pair(req);
+    };
+    render(
+      <ApiProvider api={api}>
+        <SettingsPanel preference="light" onChoose={() => {}} connections={[connection({ id: "c1", name: "Local" })]} />
+      </ApiProvider>,
+    );
+    await screen.findByText("No tokens yet.");
+    await userEvent.type(screen.getByLabelText("Token name"), "claude");
+    await userEvent.click(screen.getByRole("button", { name: "Create token" }));
+    expect(await screen.findByRole("status", { name: "New token" })).toHaveTextContent("app_secret1");
+    const pairing = screen.getByRole("group", { name: "Connect a client" });
+    await userEvent.selectOptions(await within(pairing).findByLabelText("Client"), "other");
+    await userEvent.click(screen.getByRole("button", { name: "Connect Other" }));
+    await screen.findByRole("status", { name: "Client configuration" });
+    expect(await screen.findByRole("row", { name: "Other" })).toBeInTheDocument();
+    expect(screen.getByRole("status", { name: "New token" })).toHaveTextContent("app_secret1");
   });
 
   it("revoke removes the token only when the native dialog says yes", async () => {

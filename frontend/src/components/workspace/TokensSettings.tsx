@@ -1,4 +1,4 @@
-import { useCallback, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import { parseApiError, useApi, type ApiError, type Connection, type Token } from "../../api";
 import { useLoaded } from "../../hooks";
 import { EXPIRIES, LEVELS } from "./tokenOptions";
@@ -8,9 +8,17 @@ import { EXPIRIES, LEVELS } from "./tokenOptions";
  * listed without their secret; create one (shown once, with a copy button); revoke one after
  * the app's native confirmation. The running server applies each change within a second.
  */
-export function TokensSettings({ connections }: { connections: Connection[] }) {
+export function TokensSettings({ connections, version = 0 }: { connections: Connection[]; version?: number }) {
   const api = useApi();
   const { state, reload: load } = useLoaded(useCallback(() => api.tokens.list(), [api]));
+  // version changes when a token is made elsewhere (Connect a client): the list is read again,
+  // and a secret shown here once, or a name being typed, stays.
+  const seenVersion = useRef(version);
+  useEffect(() => {
+    if (version === seenVersion.current) return;
+    seenVersion.current = version;
+    void load();
+  }, [version, load]);
   const [name, setName] = useState("");
   const [level, setLevel] = useState("readOnly");
   const [expires, setExpires] = useState("30d");
