@@ -1,8 +1,8 @@
-import { render, screen } from "@testing-library/react";
+import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { ApiError, ApiProvider } from "../../api";
-import { fakeApi } from "../../test/fakeApi";
+import { fakeApi, fakeSettings } from "../../test/fakeApi";
 import { MCPServerSettings } from "./MCPServerSettings";
 
 function renderSettings(more: Parameters<typeof fakeApi>[2] = {}) {
@@ -59,5 +59,35 @@ describe("Settings, MCP server switches", () => {
     release();
     expect(await screen.findByRole("alert")).toHaveTextContent("cannot write mcp.requireAuth");
     expect(req).toBeChecked();
+  });
+
+  it("changes are sent in order, and a refused one puts back only its own switch", async () => {
+    const base = fakeSettings();
+    let refuse!: () => void;
+    const sent: string[] = [];
+    renderSettings({
+      settings: {
+        ...base,
+        setMCP: (key, value) => {
+          sent.push(key);
+          if (key === "requireAuth") return new Promise((_, reject) => (refuse = () => reject(new ApiError("internal", "cannot write mcp.requireAuth"))));
+          return base.setMCP(key, value);
+        },
+      },
+    });
+    const req = await screen.findByRole("checkbox", { name: /Require a token/ });
+    const ext = screen.getByRole("checkbox", { name: /Allow AI clients/ });
+    await userEvent.click(req);
+    await userEvent.click(ext);
+    expect(req).not.toBeChecked();
+    expect(ext).not.toBeChecked();
+    // The second change waits for the first one's answer.
+    expect(sent).toEqual(["requireAuth"]);
+    refuse();
+    expect(await screen.findByRole("alert")).toHaveTextContent("cannot write mcp.requireAuth");
+    await waitFor(() => expect(sent).toEqual(["requireAuth", "externalAccess"]));
+    expect(req).toBeChecked();
+    await waitFor(() => expect(screen.getByRole("checkbox", { name: /Allow AI clients/ })).not.toHaveAttribute("aria-busy"));
+    expect(ext).not.toBeChecked();
   });
 });

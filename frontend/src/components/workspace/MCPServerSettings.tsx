@@ -1,4 +1,4 @@
-import { useCallback, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import { parseApiError, useApi, type ApiError, type MCPSettings } from "../../api";
 import { useLoaded } from "../../hooks";
 
@@ -34,25 +34,45 @@ export function MCPServerSettings() {
   const s = current ?? (state.status === "ready" ? state.value : null);
 
   // A switch shows its new state at once (a controlled checkbox that waited for the answer
-  // would flip back under the pointer, and a second click would send the opposite); a refused
-  // change puts the last known settings back.
-  const set = async (key: keyof MCPSettings, value: string) => {
+  // would flip back under the pointer, and a second click would send the opposite).
+  //
+  // Changes are sent one after the other, so each answer (the whole settings) is newer than the
+  // one before it and the last one is what the server holds; a refusal puts back only its own
+  // setting, not switches changed since.
+  const queue = useRef<Promise<void>>(Promise.resolve());
+  // Switches clicked whose change is not answered yet: shown over every answer until theirs.
+  const waiting = useRef<{ key: keyof MCPSettings; on: boolean }[]>([]);
+  const inFlight = useRef(0);
+  const over = (snap: MCPSettings): MCPSettings => waiting.current.reduce((acc, w) => ({ ...acc, [w.key]: w.on }), snap);
+  const set = (key: keyof MCPSettings, value: string) => {
     setError(null);
     setSaving(true);
-    const before = s;
-    if (before && typeof before[key] === "boolean") setCurrent({ ...before, [key]: value === "true" });
-    try {
-      setCurrent(await api.settings.setMCP(key, value));
-      setDrafts((d) => {
-        const { [key as NumberKey]: _, ...rest } = d;
-        return rest;
-      });
-    } catch (reason) {
-      if (before) setCurrent(before);
-      setError(parseApiError(reason));
-    } finally {
-      setSaving(false);
+    const before = s?.[key];
+    const entry = typeof before === "boolean" ? { key, on: value === "true" } : null;
+    inFlight.current++;
+    if (s && entry) {
+      waiting.current = [...waiting.current, entry];
+      setCurrent((c) => over(c ?? s));
     }
+    const run = async () => {
+      try {
+        const snap = await api.settings.setMCP(key, value);
+        waiting.current = waiting.current.filter((w) => w !== entry);
+        setCurrent(over(snap));
+        setDrafts((d) => {
+          const { [key as NumberKey]: _, ...rest } = d;
+          return rest;
+        });
+      } catch (reason) {
+        waiting.current = waiting.current.filter((w) => w !== entry);
+        if (before !== undefined) setCurrent((c) => (c ? over({ ...c, [key]: before }) : c));
+        setError(parseApiError(reason));
+      } finally {
+        if (--inFlight.current === 0) setSaving(false);
+      }
+    };
+    queue.current = queue.current.then(run);
+    return queue.current;
   };
 
   return (
