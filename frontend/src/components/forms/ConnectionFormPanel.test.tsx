@@ -1,8 +1,8 @@
-import { render, screen } from "@testing-library/react";
+import { act, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { ApiError, ApiProvider, type ConnectionForm } from "../../api";
-import { connectionForm, fakeApi } from "../../test/fakeApi";
+import { connectionForm, deferred, fakeApi } from "../../test/fakeApi";
 import { ConnectionFormPanel } from "./ConnectionFormPanel";
 
 function renderForm(initial: ConnectionForm, more: Parameters<typeof fakeApi>[2] = {}) {
@@ -50,6 +50,18 @@ describe("connection form (SPEC A Connection settings, A.4)", () => {
     renderForm(connectionForm());
     await userEvent.click(screen.getByRole("button", { name: "Test" }));
     expect(await screen.findByText("Connected: Weaviate 1.35.2")).toBeInTheDocument();
+  });
+
+  it("a Test answering after the values changed is dropped: its result would describe other values", async () => {
+    const answer = deferred<{ serverVersion: string }>();
+    renderForm(connectionForm(), { connections: { test: () => answer.promise } });
+    await userEvent.click(screen.getByRole("button", { name: "Test" }));
+    const host = screen.getByRole("textbox", { name: "Host" });
+    await userEvent.clear(host);
+    await userEvent.type(host, "other.example");
+    await act(async () => answer.resolve({ serverVersion: "1.35.2" }));
+    expect(screen.queryByText("Connected: Weaviate 1.35.2")).not.toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Test" })).toBeEnabled();
   });
 
   it("Test shows the driver's Authentication failed: message as it is", async () => {

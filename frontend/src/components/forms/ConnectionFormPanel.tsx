@@ -46,9 +46,13 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
   const editing = initial.id !== "";
 
   useEffect(() => nameRef.current?.focus(), []);
+  // Bumped by every change to the values: a Test answering after a change describes values no
+  // longer in the form, and is dropped.
+  const testGen = useRef(0);
 
   const set = (patch: Partial<ConnectionForm>) => {
     setForm((f) => ({ ...f, ...patch }));
+    testGen.current++;
     setTest({ status: "idle" });
     setProblem("");
   };
@@ -61,11 +65,12 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
     const p = formProblem(form, keyToSend, false);
     if (p) return setProblem(p);
     setTest({ status: "testing" });
+    const gen = ++testGen.current;
     try {
       const r = await api.connections.test(form, keyToSend);
-      setTest({ status: "ok", serverVersion: r.serverVersion });
+      if (gen === testGen.current) setTest({ status: "ok", serverVersion: r.serverVersion });
     } catch (reason) {
-      setTest({ status: "failed", error: parseApiError(reason) });
+      if (gen === testGen.current) setTest({ status: "failed", error: parseApiError(reason) });
     }
   };
 
@@ -170,6 +175,7 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
               value={apiKey}
               onChange={(e) => {
                 setApiKey(e.target.value);
+                testGen.current++;
                 setTest({ status: "idle" });
                 setProblem("");
               }}
