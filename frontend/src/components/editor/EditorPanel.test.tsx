@@ -2,6 +2,7 @@ import { act, fireEvent, render, screen, waitFor, within } from "@testing-librar
 import { describe, expect, it, vi } from "vitest";
 import { ApiError, ApiProvider, type EditorApi, type RunResult } from "../../api";
 import { column, connection, deferred, fakeApi, grid } from "../../test/fakeApi";
+import { EditorView } from "@codemirror/view";
 import { EditorPanel } from "./EditorPanel";
 
 const base: RunResult = { kind: "json", grid: null, json: "", table: "", status: 0, message: "", access: "read", destructive: false, elapsedMs: 3 };
@@ -63,6 +64,17 @@ describe("query editor (issue 14)", () => {
     const run = vi.fn().mockRejectedValue(new ApiError("invalid_argument", "GraphQL syntax error: Expected Name, found } (line 2, column 3)"));
     renderEditor({ run }, "{ Get {\n  } }\n\nGET /v1/meta");
     fireEvent.click(runButton());
+    expect(await screen.findByRole("alert")).toHaveTextContent("line 2, column 3");
+    await waitFor(() => expect(document.querySelector(".cm-lintRange-error")?.textContent).toBe("}"));
+  });
+
+  it("an error answering after the text changed underlines the statement where it is now", async () => {
+    const answer = deferred<RunResult>();
+    renderEditor({ run: () => answer.promise }, "{ Get {\n  } }\n\nGET /v1/meta");
+    fireEvent.click(runButton());
+    const v = EditorView.findFromDOM(document.querySelector(".cm-editor") as HTMLElement);
+    act(() => v?.dispatch({ changes: { from: 0, insert: "GET /v1/schema\n\n" } }));
+    await act(async () => answer.reject(new ApiError("invalid_argument", "GraphQL syntax error: Expected Name, found } (line 2, column 3)")));
     expect(await screen.findByRole("alert")).toHaveTextContent("line 2, column 3");
     await waitFor(() => expect(document.querySelector(".cm-lintRange-error")?.textContent).toBe("}"));
   });

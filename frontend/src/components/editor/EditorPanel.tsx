@@ -125,7 +125,9 @@ export function EditorPanel({ connection, initialText, ready = true }: Props) {
       const error = parseApiError(reason);
       setOutcome({ status: "error", text: stmt.text, error });
       const cur = view.current;
-      if (cur && error.code !== "cancelled") cur.dispatch(setDiagnostics(cur.state, [diagnosticFor(cur, stmt, error.message)]));
+      // The text may have changed while the statement ran: underline it where it is now.
+      const now = cur && error.code !== "cancelled" ? placeOf(cur.state.doc.toString(), stmt) : null;
+      if (cur && now) cur.dispatch(setDiagnostics(cur.state, [diagnosticFor(cur, now, error.message)]));
     }
   }, [api, id, running, setOutcome]);
   runRef.current = () => void run();
@@ -232,6 +234,14 @@ export function EditorPanel({ connection, initialText, ready = true }: Props) {
 }
 
 /** diagnosticFor underlines the error's position in the statement, or the whole statement. */
+/** placeOf finds a statement that was run in the text as it is now: where it was, or its one copy elsewhere. */
+function placeOf(doc: string, stmt: Statement): Statement | null {
+  if (doc.slice(stmt.from, stmt.to) === stmt.text) return stmt;
+  const i = doc.indexOf(stmt.text);
+  if (i < 0 || doc.indexOf(stmt.text, i + 1) >= 0) return null;
+  return { ...stmt, from: i, to: i + stmt.text.length };
+}
+
 function diagnosticFor(v: EditorView, stmt: Statement, message: string): Diagnostic {
   const pos = errorPosition(message);
   const docLen = v.state.doc.length;
