@@ -47,7 +47,13 @@ func ParseCell(typ string, v any) (any, error) {
 			}
 			v = x
 		}
-		if b == "reference" || b == "object" || b == "geoCoordinates" || b == "phoneNumber" {
+		if b == "reference" {
+			if _, err := Beacons(v); err != nil {
+				return nil, err
+			}
+			return v, nil
+		}
+		if b == "object" || b == "geoCoordinates" || b == "phoneNumber" {
 			return v, nil
 		}
 		list, ok := v.([]any)
@@ -185,4 +191,23 @@ func scalar(b string, v any) (any, error) {
 		return t.Format(time.RFC3339Nano), nil
 	}
 	return nil, fmt.Errorf("type %s cannot be written from the grid", b)
+}
+
+// Beacons reads a typed cross-reference cell (a JSON array of objects, each with its
+// "beacon"; the "href" the database adds on reads may stay) as its beacons, in order.
+func Beacons(v any) ([]string, error) {
+	list, ok := v.([]any)
+	if !ok {
+		return nil, fmt.Errorf("expects a JSON array of references, e.g. %s", example("reference", false))
+	}
+	out := make([]string, len(list))
+	for i, e := range list {
+		m, _ := e.(map[string]any)
+		s, _ := m["beacon"].(string)
+		if strings.TrimSpace(s) == "" {
+			return nil, fmt.Errorf("reference %d has no \"beacon\", e.g. %s", i+1, example("reference", false))
+		}
+		out[i] = s
+	}
+	return out, nil
 }

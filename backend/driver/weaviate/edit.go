@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/google/uuid"
@@ -154,19 +156,69 @@ func (d *Driver) updateRow(ctx context.Context, c *class, i int, r driver.Row) d
 	if err != nil {
 		return failed(i, id, err)
 	}
-	data, _ := json.Marshal(map[string]any{"class": c.Class, "properties": props})
-	q := url.Values{"class": {c.Class}}
-	st, resp, err := d.call(ctx, http.MethodPatch, "/v1/objects/"+id, q, data)
-	if err != nil {
-		return failed(i, id, err)
+	// A PATCH merges cross-references into the ones stored (weaviate-server appends
+	// them), so an edited reference cell replaces its list with PUT .../references/<p>,
+	// after the PATCH of the other cells. NULL (no references) is the empty list.
+	refs := map[string][]string{}
+	for k, v := range props {
+		p, _ := c.property(k)
+		if !p.isRef() {
+			continue
+		}
+		b := []string{}
+		if v != nil {
+			if b, err = driver.Beacons(v); err != nil {
+				return failed(i, id, driver.Errorf(driver.KindInvalidArgument, "column %s (%s): %s", k, p.Type(), err.Error()))
+			}
+		}
+		refs[k] = b
+		delete(props, k)
 	}
-	if st == http.StatusNotFound {
-		return failed(i, id, driver.Errorf(driver.KindNotFound, "object %s does not exist in %s", id, c.Class))
+	if len(props) > 0 {
+		data, _ := json.Marshal(map[string]any{"class": c.Class, "properties": props})
+		q := url.Values{"class": {c.Class}}
+		st, resp, err := d.call(ctx, http.MethodPatch, "/v1/objects/"+id, q, data)
+		if err != nil {
+			return failed(i, id, err)
+		}
+		if st == http.StatusNotFound {
+			return failed(i, id, driver.Errorf(driver.KindNotFound, "object %s does not exist in %s", id, c.Class))
+		}
+		if st/100 != 2 {
+			return failed(i, id, d.statusError(st, resp, "the update of "+id))
+		}
 	}
-	if st/100 != 2 {
-		return failed(i, id, d.statusError(st, resp, "the update of "+id))
+	for _, k := range slices.Sorted(maps.Keys(refs)) {
+		if rr := d.replaceRefs(ctx, c, i, id, k, refs[k], len(props) > 0); rr != nil {
+			return *rr
+		}
 	}
 	return driver.RowResult{Index: i, UUID: id, Status: driver.RowOK}
+}
+
+// replaceRefs sets a cross-reference property of one object to exactly these beacons. A
+// failure after the PATCH of the row's other cells says that those were written.
+func (d *Driver) replaceRefs(ctx context.Context, c *class, i int, id, prop string, beacons []string, patched bool) *driver.RowResult {
+	body := make([]map[string]string, len(beacons))
+	for j, b := range beacons {
+		body[j] = map[string]string{"beacon": b}
+	}
+	data, _ := json.Marshal(body)
+	path := "/v1/objects/" + escapePath(c.Class) + "/" + id + "/references/" + escapePath(prop)
+	st, resp, err := d.call(ctx, http.MethodPut, path, nil, data)
+	if err == nil && st == http.StatusNotFound {
+		err = driver.Errorf(driver.KindNotFound, "object %s does not exist in %s", id, c.Class)
+	} else if err == nil && st/100 != 2 {
+		err = d.statusError(st, resp, "the references "+prop+" of "+id)
+	}
+	if err == nil {
+		return nil
+	}
+	rr := failed(i, id, err)
+	if patched {
+		rr.Message += "; the row's other edited cells were written"
+	}
+	return &rr
 }
 
 func (d *Driver) deleteRow(ctx context.Context, c *class, i int, r driver.Row) driver.RowResult {

@@ -288,3 +288,81 @@ func TestDeleteByClassQueryIsIgnoredByTheServer(t *testing.T) {
 		t.Skipf("server answered %d: the ?class= form may work now; reconsider the class-scoped path", resp.StatusCode)
 	}
 }
+
+// An edited cross-reference cell holds exactly the beacons typed: PATCH merges
+// references into the old ones (weaviate-server appends them), so the driver
+// replaces the list with PUT .../references/<property> instead.
+func TestAnEditedReferenceCellReplacesTheReferences(t *testing.T) {
+	n := sharedNode(t, weaviatenode.Anonymous)
+	const target, holder = "DriverRefTarget", "DriverRefHolder"
+	ctx := context.Background()
+	for _, c := range []string{holder, target} {
+		_ = n.DoJSON(ctx, http.MethodDelete, "/v1/schema/"+c, nil, nil)
+	}
+	if err := n.DoJSON(ctx, http.MethodPost, "/v1/schema", map[string]any{"class": target, "vectorizer": "none",
+		"properties": []any{map[string]any{"name": "name", "dataType": []string{"text"}}}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := n.DoJSON(ctx, http.MethodPost, "/v1/schema", map[string]any{"class": holder, "vectorizer": "none",
+		"properties": []any{
+			map[string]any{"name": "title", "dataType": []string{"text"}},
+			map[string]any{"name": "to", "dataType": []string{target}},
+		}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for _, c := range []string{holder, target} {
+			_ = n.DoJSON(context.Background(), http.MethodDelete, "/v1/schema/"+c, nil, nil)
+		}
+	})
+	const a, b, h = "0000aaaa-0000-4000-8000-000000000001", "0000aaaa-0000-4000-8000-000000000002", "0000bbbb-0000-4000-8000-000000000001"
+	beacon := func(id string) string { return "weaviate://localhost/" + target + "/" + id }
+	for _, id := range []string{a, b} {
+		if err := n.DoJSON(ctx, http.MethodPost, "/v1/objects", map[string]any{"class": target, "id": id, "properties": map[string]any{"name": id}}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := open(t, n, nil)
+	res, err := d.Insert(ctxT(t), holder, []driver.Row{{UUID: h, Values: map[string]any{"title": "h", "to": `[{"beacon":"` + beacon(a) + `"}]`}}})
+	if err != nil || res[0].Status != driver.RowOK {
+		t.Fatalf("insert: %v %+v", err, res)
+	}
+	beacons := func() []string {
+		o, ok := readBack(t, n, holder, h)
+		if !ok {
+			t.Fatal("the holder is gone")
+		}
+		var out []string
+		refs, _ := o.Properties["to"].([]any)
+		for _, r := range refs {
+			m, _ := r.(map[string]any)
+			s, _ := m["beacon"].(string)
+			out = append(out, strings.TrimPrefix(s, "weaviate://localhost/"))
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name  string
+		cells map[string]any
+		want  string
+		title string
+	}{
+		{"a reference edited from A to B holds B alone", map[string]any{"to": `[{"beacon":"` + beacon(b) + `"}]`}, "[\"" + target + "/" + b + "\"]", "h"},
+		{"a reference edited to A and B holds both, once each", map[string]any{"to": `[{"beacon":"` + beacon(a) + `"},{"beacon":"` + beacon(b) + `"}]`}, "[\"" + target + "/" + a + "\",\"" + target + "/" + b + "\"]", "h"},
+		{"with another cell, both are written", map[string]any{"title": "h2", "to": `[{"beacon":"` + beacon(a) + `"}]`}, "[\"" + target + "/" + a + "\"]", "h2"},
+		{"NULL empties the references", map[string]any{"to": nil}, "null", "h2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := d.Update(ctxT(t), holder, []driver.Row{{UUID: h, Values: tc.cells}})
+			if err != nil || len(res) != 1 || res[0].Status != driver.RowOK {
+				t.Fatalf("update: %v %+v", err, res)
+			}
+			if got := jsonOf(beacons()); got != tc.want {
+				t.Errorf("references are %s, want %s", got, tc.want)
+			}
+			if o, _ := readBack(t, n, holder, h); o.Properties["title"] != tc.title {
+				t.Errorf("title is %v, want %s", o.Properties["title"], tc.title)
+			}
+		})
+	}
+}
