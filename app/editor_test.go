@@ -21,11 +21,15 @@ type scriptedConfirmer struct {
 	block  bool
 	asked  []string
 	asking chan struct{}
+	// timed records, per question, whether it was asked under a deadline.
+	timed []bool
 }
 
 func (c *scriptedConfirmer) Confirm(ctx context.Context, title, message string) (bool, error) {
 	c.mu.Lock()
 	c.asked = append(c.asked, title+"\n"+message)
+	_, hasDeadline := ctx.Deadline()
+	c.timed = append(c.timed, hasDeadline)
 	block, yes, asking := c.block, c.yes, c.asking
 	c.mu.Unlock()
 	if block {

@@ -150,13 +150,13 @@ func (a *ExplorerAPI) Commit(id, table string, req CommitRequestDTO) (CommitResu
 	a.mu.Lock()
 	parent, confirm := a.ctx, a.confirm
 	a.mu.Unlock()
-	ctx, cancel := context.WithTimeout(parent, commitTimeout)
-	defer cancel()
 
+	// The question is asked before the commit's time limit starts: a user who takes a while
+	// to answer Yes must not find every row failed with a timeout.
 	if n := len(req.Deletes); n > 0 {
 		yes := false
 		if confirm != nil {
-			ok, err := confirm.Confirm(ctx, "Delete "+rowsWord(n)+" from "+table, deleteQuestion(a.connectionName(id), table, req))
+			ok, err := confirm.Confirm(parent, "Delete "+rowsWord(n)+" from "+table, deleteQuestion(a.connectionName(id), table, req))
 			if err != nil {
 				return CommitResultDTO{}, apiError(err)
 			}
@@ -167,6 +167,8 @@ func (a *ExplorerAPI) Commit(id, table string, req CommitRequestDTO) (CommitResu
 		}
 	}
 
+	ctx, cancel := context.WithTimeout(parent, commitTimeout)
+	defer cancel()
 	out := CommitResultDTO{Outcomes: make([]RowOutcomeDTO, 0, len(req.Updates)+len(req.Inserts)+len(req.Deletes))}
 	steps := []struct {
 		action string

@@ -154,6 +154,10 @@ func TestGridCommit(t *testing.T) {
 		if len(q) != 1 || !strings.HasPrefix(q[0], "Delete 2 rows from "+editTable+"\nDelete 2 rows from "+editTable+" on Node?") || !strings.Contains(q[0], "1 row edited") {
 			t.Fatalf("questions = %q; want one naming the 2 rows, the table, the connection and the edit", q)
 		}
+		// The commit's time limit starts after the answer: a slow Yes must not time the rows out.
+		if conf.timed[0] {
+			t.Fatal("the delete question was asked under the commit's time limit")
+		}
 		for _, rid := range editIDs {
 			if p := propertiesOf(t, node, rid); p == nil || p["title"] == "not sent" {
 				t.Fatalf("row %s = %v after a declined commit; want it untouched", rid, p)
