@@ -298,7 +298,8 @@ func (d *Driver) transportError(ctx context.Context, err error) error {
 // statusError maps a non-2xx answer to a driver error with the server's own
 // message (the API key is never echoed).
 func (d *Driver) statusError(status int, body []byte, what string) error {
-	msg := d.redact(serverMessage(body))
+	// Redacted before serverMessage shortens it, which could cut the key in two.
+	msg := d.redact(serverMessage([]byte(d.redact(string(body)))))
 	switch status {
 	case http.StatusUnauthorized:
 		if d.s.AuthMethod == driver.AuthAPIKey {
