@@ -45,7 +45,13 @@ func previewVectors(g *GridDTO, cols []driver.Column) {
 
 // previewText is one vector cell's preview. It never parses the numbers: the length comes
 // from counting separators, the head from the text before the fifth.
+//
+// A cell that is not a vector as Weaviate writes one (not JSON, or not numbers) stays as it
+// is: the grid shows such text unchanged, never an empty cell.
 func previewText(typ, cell string) string {
+	if !json.Valid([]byte(cell)) {
+		return cell
+	}
 	if typ == driver.TypeVectors {
 		var byName map[string]json.RawMessage
 		if err := json.Unmarshal([]byte(cell), &byName); err != nil {
@@ -55,10 +61,16 @@ func previewText(typ, cell string) string {
 		for name, v := range byName {
 			out[name] = preview(v)
 		}
-		b, _ := json.Marshal(out)
+		b, err := json.Marshal(out)
+		if err != nil {
+			return cell
+		}
 		return string(b)
 	}
-	b, _ := json.Marshal(preview([]byte(cell)))
+	b, err := json.Marshal(preview([]byte(cell)))
+	if err != nil {
+		return cell
+	}
 	return string(b)
 }
 
