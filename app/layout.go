@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -19,6 +20,11 @@ import (
 // hand-edited file) sends.
 const (
 	layoutFile = "layout.json"
+	// layoutMaxBytes bounds what is read of layout.json: a document at every limit below is
+	// a few MB; a larger file is not one the app wrote, and is read as the empty layout.
+	layoutMaxBytes = 16 << 20
+	// layoutMaxProblems is how many broken entries one log line names.
+	layoutMaxProblems = 20
 	// layoutMaxTabs is the most tabs remembered.
 	layoutMaxTabs = 100
 	// layoutMaxTables is the most tables with remembered column widths, and the most
@@ -94,7 +100,7 @@ func (a *LayoutAPI) Layout() (LayoutDTO, error) {
 	if a.path == "" {
 		return cloneLayout(a.mem), nil
 	}
-	data, err := os.ReadFile(a.path)
+	data, err := readAtMost(a.path, layoutMaxBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return emptyLayout(), nil
 	}
@@ -108,10 +114,30 @@ func (a *LayoutAPI) Layout() (LayoutDTO, error) {
 		return emptyLayout(), nil
 	}
 	clean, problems := cleanLayout(l)
+	if len(problems) > layoutMaxProblems {
+		problems = append(problems[:layoutMaxProblems], fmt.Sprintf("and %d more", len(problems)-layoutMaxProblems))
+	}
 	if len(problems) > 0 {
 		a.warn("the layout file breaks a rule; those entries are dropped", errors.New(strings.Join(problems, "; ")))
 	}
 	return clean, nil
+}
+
+// readAtMost reads a file that must not be larger than limit bytes.
+func readAtMost(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s is larger than %d MB", path, limit>>20)
+	}
+	return data, nil
 }
 
 // SaveLayout replaces the remembered layout. A layout that breaks a rule (an unknown tab kind,

@@ -140,6 +140,8 @@ func TestLayoutReadsAnUnusableFileAsEmptyAndLogsWhy(t *testing.T) {
 		{"a truncated file is the empty layout", `{"tabs":[{"kind":"connection","connectionId":"c1"}`, emptyLayout(), "not a layout document"},
 		{"a file of the wrong shape is the empty layout", `{"tabs":"all of them"}`, emptyLayout(), "not a layout document"},
 		{"an empty file is the empty layout", "", emptyLayout(), "not a layout document"},
+		{"a file larger than 16 MB is not read, and is the empty layout", `{"tabs":[]}` + strings.Repeat(" ", 16<<20), emptyLayout(), "larger than 16 MB"},
+		{"a file breaking many rules names the first 20 and counts the rest", `{"tabs":[` + strings.TrimSuffix(strings.Repeat(`{"kind":"bogus"},`, 30), ",") + `]}`, emptyLayout(), "and 10 more"},
 		{"null collections read as empty ones", `{"tabs":null,"lastTable":null,"columnWidths":null}`, emptyLayout(), ""},
 		{
 			"a bad tab and a bad width are dropped, the rest is kept",
