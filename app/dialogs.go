@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	goruntime "runtime"
 	"strings"
 	"sync"
@@ -18,9 +19,19 @@ type Confirmer interface {
 // of Wails v2.16 on Linux: the message reaches GTK as a printf format (so '%' is escaped), the
 // buttons are Yes and No, closing the dialog answers "" (taken as No), and every dialog shares
 // one result channel, so dialogs are shown one at a time.
+//
+// It is made before the window runs and given to every API then, so no API reads a field
+// that OnStartup writes while the page already calls; start gives it the window.
 type nativeConfirmer struct {
-	ctx context.Context // the window's
 	mu  sync.Mutex
+	ctx context.Context // the window's; nil until start
+}
+
+// start hands the dialogs the window's context (OnStartup).
+func (n *nativeConfirmer) start(ctx context.Context) {
+	n.mu.Lock()
+	n.ctx = ctx
+	n.mu.Unlock()
 }
 
 func (n *nativeConfirmer) Confirm(ctx context.Context, title, message string) (bool, error) {
@@ -30,6 +41,9 @@ func (n *nativeConfirmer) Confirm(ctx context.Context, title, message string) (b
 	// dialog cannot be closed from here: its answer is then dropped by the asker.)
 	if err := ctx.Err(); err != nil {
 		return false, err
+	}
+	if n.ctx == nil {
+		return false, errors.New("the window is not open yet: nothing was asked")
 	}
 	// The dialog is modal to the window: bring the window up first so the person sees it.
 	runtime.WindowUnminimise(n.ctx)
@@ -57,8 +71,14 @@ func gtkSafe(s string) string {
 }
 
 // nativeSave is the window's save dialog (Wails SaveFileDialog); "" when cancelled.
-func nativeSave(window context.Context) SaveDialog {
+func nativeSave(dialogs *nativeConfirmer) SaveDialog {
 	return func(_ context.Context, title, defaultName string) (string, error) {
+		dialogs.mu.Lock()
+		window := dialogs.ctx
+		dialogs.mu.Unlock()
+		if window == nil {
+			return "", errors.New("the window is not open yet")
+		}
 		return runtime.SaveFileDialog(window, runtime.SaveDialogOptions{
 			Title:                title,
 			DefaultFilename:      defaultName,

@@ -85,6 +85,14 @@ func Run(c *core.Core, assets fs.FS) error {
 	editor.name, explorer.name = savedName, savedName
 	layout := NewLayoutAPI(c.Dir(), log)
 	var stopWatch context.CancelFunc = func() {}
+	// The dialogs are given to the APIs before the window runs: OnStartup runs in its own
+	// goroutine while the page may already call them.
+	dialogs := &nativeConfirmer{}
+	conns.confirm = dialogs
+	clients.confirm = dialogs
+	pair.confirm = dialogs
+	tokens.confirm = dialogs
+	activityLog.save = nativeSave(dialogs)
 
 	return wails.Run(&options.App{
 		Title:            "App",
@@ -97,18 +105,13 @@ func Run(c *core.Core, assets fs.FS) error {
 		Logger:           wailsLog{log},
 		LogLevel:         wailsLevel(c.Log().GetLevel()),
 		OnStartup: func(ctx context.Context) {
+			dialogs.start(ctx)
 			conns.startup(ctx)
-			dialogs := &nativeConfirmer{ctx: ctx}
-			conns.confirm = dialogs
 			tokens.startup(ctx)
 			settings.startup(ctx)
 			clients.startup(ctx)
-			clients.confirm = dialogs
 			activityLog.startup(ctx)
-			activityLog.save = nativeSave(ctx)
 			pair.startup(ctx)
-			pair.confirm = dialogs
-			tokens.confirm = dialogs
 			approvals.startup(dialogs, wailsEmitter{ctx}, desktopNotify)
 			// A CLI change that raises what AI clients may do asks here while the window runs.
 			c.SetWindowConfirm(dialogs.Confirm)
