@@ -90,7 +90,9 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 	t.Cleanup(stopReg)
 
 	d := harness.StartXvfb(t, 1440, 900)
-	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+	// Building the dev app and the whole UI run share it: generous for a loaded 2-core runner
+	// (about 2.5 minutes there; the suite allows 30).
+	ctx, cancel := context.WithTimeout(context.Background(), 12*time.Minute)
 	defer cancel()
 	dev, err := e2eharness.StartDev(ctx, e2eharness.DevOptions{Root: root, Wails: wails, Display: d, ConfigDir: configDir,
 		Env: reg.Env(), LogPath: filepath.Join(art, "wails-dev.log")})
