@@ -177,15 +177,8 @@ func (d *Driver) updateRow(ctx context.Context, c *class, i int, r driver.Row) d
 	if len(props) > 0 {
 		data, _ := json.Marshal(map[string]any{"class": c.Class, "properties": props})
 		q := url.Values{"class": {c.Class}}
-		st, resp, err := d.call(ctx, http.MethodPatch, "/v1/objects/"+id, q, data)
-		if err != nil {
+		if err := d.objectCall(ctx, c, id, http.MethodPatch, "/v1/objects/"+id, q, data, "the update of "+id); err != nil {
 			return failed(i, id, err)
-		}
-		if st == http.StatusNotFound {
-			return failed(i, id, driver.Errorf(driver.KindNotFound, "object %s does not exist in %s", id, c.Class))
-		}
-		if st/100 != 2 {
-			return failed(i, id, d.statusError(st, resp, "the update of "+id))
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(refs)) {
@@ -205,12 +198,7 @@ func (d *Driver) replaceRefs(ctx context.Context, c *class, i int, id, prop stri
 	}
 	data, _ := json.Marshal(body)
 	path := "/v1/objects/" + escapePath(c.Class) + "/" + id + "/references/" + escapePath(prop)
-	st, resp, err := d.call(ctx, http.MethodPut, path, nil, data)
-	if err == nil && st == http.StatusNotFound {
-		err = driver.Errorf(driver.KindNotFound, "object %s does not exist in %s", id, c.Class)
-	} else if err == nil && st/100 != 2 {
-		err = d.statusError(st, resp, "the references "+prop+" of "+id)
-	}
+	err := d.objectCall(ctx, c, id, http.MethodPut, path, nil, data, "the references "+prop+" of "+id)
 	if err == nil {
 		return nil
 	}
@@ -231,17 +219,26 @@ func (d *Driver) deleteRow(ctx context.Context, c *class, i int, r driver.Row) d
 	// parameter, deletes by id in whichever collection holds it, and fails
 	// outright while any multi-tenant collection exists. PATCH keeps the spec
 	// path because the server reads the class from its body.
-	st, resp, err := d.call(ctx, http.MethodDelete, "/v1/objects/"+escapePath(c.Class)+"/"+id, nil, nil)
-	if err != nil {
+	if err := d.objectCall(ctx, c, id, http.MethodDelete, "/v1/objects/"+escapePath(c.Class)+"/"+id, nil, nil, "the delete of "+id); err != nil {
 		return failed(i, id, err)
 	}
+	return driver.RowResult{Index: i, UUID: id, Status: driver.RowOK}
+}
+
+// objectCall sends one request about object id of c: a 404 is not_found naming the object
+// (weaviate-server's 404 here has no body), another non-2xx answer the server's reason.
+func (d *Driver) objectCall(ctx context.Context, c *class, id, method, path string, q url.Values, body []byte, what string) error {
+	st, resp, err := d.call(ctx, method, path, q, body)
+	if err != nil {
+		return err
+	}
 	if st == http.StatusNotFound {
-		return failed(i, id, driver.Errorf(driver.KindNotFound, "object %s does not exist in %s", id, c.Class))
+		return driver.Errorf(driver.KindNotFound, "object %s does not exist in %s", id, c.Class)
 	}
 	if st/100 != 2 {
-		return failed(i, id, d.statusError(st, resp, "the delete of "+id))
+		return d.statusError(st, resp, what)
 	}
-	return driver.RowResult{Index: i, UUID: id, Status: driver.RowOK}
+	return nil
 }
 
 // properties types the row's cells from the schema. uuid and vector are
