@@ -167,9 +167,7 @@ func (d *Driver) updateRow(ctx context.Context, c *class, i int, r driver.Row) d
 		}
 		b := []string{}
 		if v != nil {
-			if b, err = driver.Beacons(v); err != nil {
-				return failed(i, id, driver.Errorf(driver.KindInvalidArgument, "column %s (%s): %s", k, p.Type(), err.Error()))
-			}
+			b, _ = driver.Beacons(v) // properties checked the shape (driver.ParseCell)
 		}
 		refs[k] = b
 		delete(props, k)
@@ -182,31 +180,26 @@ func (d *Driver) updateRow(ctx context.Context, c *class, i int, r driver.Row) d
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(refs)) {
-		if rr := d.replaceRefs(ctx, c, i, id, k, refs[k], len(props) > 0); rr != nil {
-			return *rr
+		if err := d.replaceRefs(ctx, c, id, k, refs[k]); err != nil {
+			rr := failed(i, id, err)
+			if len(props) > 0 {
+				rr.Message += "; the row's other edited cells were written"
+			}
+			return rr
 		}
 	}
 	return driver.RowResult{Index: i, UUID: id, Status: driver.RowOK}
 }
 
-// replaceRefs sets a cross-reference property of one object to exactly these beacons. A
-// failure after the PATCH of the row's other cells says that those were written.
-func (d *Driver) replaceRefs(ctx context.Context, c *class, i int, id, prop string, beacons []string, patched bool) *driver.RowResult {
+// replaceRefs sets a cross-reference property of one object to exactly these beacons.
+func (d *Driver) replaceRefs(ctx context.Context, c *class, id, prop string, beacons []string) error {
 	body := make([]map[string]string, len(beacons))
 	for j, b := range beacons {
 		body[j] = map[string]string{"beacon": b}
 	}
 	data, _ := json.Marshal(body)
 	path := "/v1/objects/" + escapePath(c.Class) + "/" + id + "/references/" + escapePath(prop)
-	err := d.objectCall(ctx, c, id, http.MethodPut, path, nil, data, "the references "+prop+" of "+id)
-	if err == nil {
-		return nil
-	}
-	rr := failed(i, id, err)
-	if patched {
-		rr.Message += "; the row's other edited cells were written"
-	}
-	return &rr
+	return d.objectCall(ctx, c, id, http.MethodPut, path, nil, data, "the references "+prop+" of "+id)
 }
 
 func (d *Driver) deleteRow(ctx context.Context, c *class, i int, r driver.Row) driver.RowResult {
