@@ -233,7 +233,6 @@ export function EditorPanel({ connection, initialText, ready = true }: Props) {
   );
 }
 
-/** diagnosticFor underlines the error's position in the statement, or the whole statement. */
 /** placeOf finds a statement that was run in the text as it is now: where it was, or its one copy elsewhere. */
 function placeOf(doc: string, stmt: Statement): Statement | null {
   if (doc.slice(stmt.from, stmt.to) === stmt.text) return stmt;
@@ -242,6 +241,7 @@ function placeOf(doc: string, stmt: Statement): Statement | null {
   return { ...stmt, from: i, to: i + stmt.text.length };
 }
 
+/** diagnosticFor underlines the error's position in the statement, or the whole statement. */
 function diagnosticFor(v: EditorView, stmt: Statement, message: string): Diagnostic {
   const pos = errorPosition(message);
   const docLen = v.state.doc.length;

@@ -104,8 +104,7 @@ export function usePendingEdits(connectionId: string, table: string, onApplied: 
         setCommit({ status: "declined" });
         return;
       }
-      const sent = req;
-      setPending((cur) => applyOutcomes(cur, res.outcomes, sent));
+      setPending((cur) => applyOutcomes(cur, res.outcomes, req));
       const applied = res.outcomes.filter((o) => o.status === "ok").length;
       setCommit({ status: "done", applied, failed: res.outcomes.length - applied });
       if (applied > 0) onApplied();
