@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useApi, type Column } from "../../api";
 import { rowJSON } from "./copy";
-import { previewCell, previewDimensions } from "./vectorPreview";
+import { isVector, previewCell, previewDimensions } from "./vectorPreview";
 import type { CellText } from "./pendingModel";
 
 interface Props {
@@ -18,7 +18,6 @@ interface Props {
   onClose: () => void;
 }
 
-const isVector = (c: Column) => c.type === "vector" || c.type === "vectors";
 
 /** dimensions is how many numbers a vector cell holds, per named vector for a "vectors" cell. */
 export function dimensions(c: Column, v: CellText): string {

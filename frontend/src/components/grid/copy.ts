@@ -2,6 +2,7 @@
 // JSON (for code), from the text the grid shows.
 import type { Column } from "../../api";
 import type { CellText } from "./pendingModel";
+import { isVector } from "./vectorPreview";
 
 /**
  * A TSV field as spreadsheets paste it: quoted (quotes doubled) only when it holds a tab or a
@@ -28,7 +29,7 @@ const INTEGER = /^-?\d+$/;
 export function jsonValue(c: Column, v: CellText): unknown {
   if (v === null) return null;
   const base = c.type.replace(/\[\]$/, "");
-  if (c.json || c.type.endsWith("[]") || c.type === "vector" || c.type === "vectors") {
+  if (c.json || c.type.endsWith("[]") || isVector(c)) {
     try {
       return JSON.parse(v);
     } catch {

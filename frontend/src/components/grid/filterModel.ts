@@ -3,6 +3,7 @@
 // unavailable, value checks (numbers, full RFC 3339 dates, UUIDs, lists) and the shape sent
 // to the backend. Pure functions; the backend (the driver) stays the judge of what runs.
 import type { Column, Filter, TableSettings } from "../../api";
+import { isVector } from "./vectorPreview";
 
 /** Every operator of the spec's table, in menu order (backend/driver Operators()). */
 export const OPERATORS = [
@@ -144,8 +145,7 @@ export function operatorChoices(column: Column, settings: Pick<TableSettings, "i
 /** unfilterableReason says why a column offers no filter ("" when it offers some). */
 export function unfilterableReason(column: Column): string {
   if (column.filterable.length > 0) return "";
-  if (column.type === "vector" || column.type === "vectors")
-    return "The vector column cannot be filtered; use a nearVector search in the editor.";
+  if (isVector(column)) return "The vector column cannot be filtered; use a nearVector search in the editor.";
   if (column.type === "object" || column.type === "object[]" || column.type === "geoCoordinates" || column.type === "phoneNumber")
     return `Properties of type ${column.type} cannot be filtered from the grid.`;
   return `${column.name} (${column.type}) cannot be filtered from the grid; a cross-reference is filtered in the editor's GraphQL.`;

@@ -4,6 +4,9 @@
 import type { Column } from "../../api";
 import type { CellText } from "./pendingModel";
 
+/** isVector tells the vector column: type "vector", or "vectors" for named vectors (the driver's Column.IsVector). */
+export const isVector = (c: Column) => c.type === "vector" || c.type === "vectors";
+
 /** One vector's preview, as the backend sends it. */
 export interface VectorPreview {
   dimensions: number;

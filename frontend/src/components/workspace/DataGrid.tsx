@@ -4,7 +4,7 @@ import { useApi, type Column, type Grid, type Sort } from "../../api";
 import { toJSON, toTSV } from "../grid/copy";
 import { namedVector, shortVector, vectorSize } from "../grid/filterModel";
 import { cellOf, isNewRow, UUID_COLUMN, type CellText, type Pending } from "../grid/pendingModel";
-import { previewCell, previewDimensions, withFullVectors } from "../grid/vectorPreview";
+import { isVector, previewCell, previewDimensions, withFullVectors } from "../grid/vectorPreview";
 
 const NUMERIC = new Set(["int", "number"]);
 const ROW_HEIGHT = 27;
@@ -22,14 +22,13 @@ function cellClass(c: Column) {
 /** The default column widths: rows are virtualized, so widths must not follow the rows on screen. */
 function defaultWidth(c: Column): number {
   if (c.type === "uuid") return 290;
-  if (c.type === "vector" || c.type === "vectors") return 300;
+  if (isVector(c)) return 300;
   if (NUMERIC.has(c.type)) return 110;
   if (c.type === "boolean") return 90;
   if (c.type === "date") return 190;
   return 220;
 }
 
-const isVector = (c: Column) => c.type === "vector" || c.type === "vectors";
 
 /** A cell whose full text does not fit: vectors, long JSON or text. */
 const expandable = (c: Column, v: string | null) => v !== null && (isVector(c) || v.length > 40);
