@@ -29,7 +29,6 @@ function defaultWidth(c: Column): number {
   return 220;
 }
 
-
 /** A cell whose full text does not fit: vectors, long JSON or text. */
 const expandable = (c: Column, v: string | null) => v !== null && (isVector(c) || v.length > 40);
 
@@ -514,7 +513,7 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
       setOpen({ key: row.key, col: c });
       const req = ++fullReq.current;
       if (!grid.columns[c]?.preview) return;
-      if (!loadVectors || !row?.uuid) {
+      if (!loadVectors || !row.uuid) {
         setFull({ status: "error", message: "This row's vector cannot be read" });
         return;
       }
@@ -588,6 +587,7 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
               {grid.columns.map((c) => {
                 const s = sortOf(c.name);
                 const rank = sort.length > 1 && s ? sort.indexOf(s) + 1 : 0;
+                const typeLabel = c.type === "vectors" && vectorName ? `vectors · ${vectorName}` : c.type;
                 return (
                   <th
                     key={c.name}
@@ -609,12 +609,12 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
                             {s && <span aria-hidden="true">{s.descending ? " ▼" : " ▲"}</span>}
                             {rank > 0 && <span className="data-grid__rank">{rank}</span>}
                           </span>
-                          <span className="data-grid__type">{c.type === "vectors" && vectorName ? `vectors · ${vectorName}` : c.type}</span>
+                          <span className="data-grid__type">{typeLabel}</span>
                         </button>
                       ) : (
                         <span className="data-grid__label">
                           <span className="data-grid__name">{c.name}</span>
-                          <span className="data-grid__type">{c.type === "vectors" && vectorName ? `vectors · ${vectorName}` : c.type}</span>
+                          <span className="data-grid__type">{typeLabel}</span>
                         </span>
                       )}
                       {onFilter && c.filterable.length > 0 && (
