@@ -552,7 +552,7 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
   const openRowCells = openRow === undefined ? undefined : rows[openRow]?.cells;
   // A preview cell shows its full value once read; until then it says so.
   const openValue = !open || !openRowCells ? null : openColumn?.preview ? (full.status === "ready" ? full.value : null) : (openRowCells[open.col] ?? null);
-  const openCell = open && openRow !== undefined && openRowCells && openColumn ? { value: openValue, column: openColumn, row: openRow } : null;
+  const openCell = open && openRow !== undefined && openRowCells && openColumn ? { value: openValue, column: openColumn, row: openRow, preview: openRowCells[open.col] ?? "" } : null;
   const openPending = openColumn?.preview === true && full.status !== "ready";
   const rowLabel = (i: number) => (rows[i]?.isNew ? "new" : String(grid.offset + i - (edit?.pending.inserts.length ?? 0) + 1));
   const totalWidth = GUTTER + grid.columns.reduce((n, c) => n + widthOf(c), 0);
@@ -687,7 +687,7 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
             <span className="cell-viewer__title">
               {openCell.column.name} · row {rowLabel(openCell.row)}
               {isVector(openCell.column) && openCell.value?.startsWith("[") && <> · {vectorSize(openCell.value).toLocaleString("en-US")} values</>}
-              {openCell.column.type === "vectors" && openCell.value !== null && openColumn?.preview && open && <> · {previewDimensions(openRowCells?.[open.col] ?? "")}</>}
+              {openCell.column.type === "vectors" && openCell.column.preview && openCell.value !== null && <> · {previewDimensions(openCell.preview)}</>}
             </span>
             <button
               type="button"
@@ -743,7 +743,7 @@ interface RowProps {
   on: RowHandlers;
 }
 
-/** cellText is what a cell shows: vectors and previews shortened, everything else as it is. */
+/** shownText is what a cell shows: vectors and previews shortened, everything else as it is. */
 function shownText(c: Column, v: string, vectorName: string | undefined): string {
   if (c.preview) return previewCell(v, c.type === "vectors" ? vectorName : undefined);
   if (!isVector(c)) return v;
