@@ -91,6 +91,29 @@ func (w *window) logTail() string {
 	return string(b)
 }
 
+// dialog waits, 30 s at most, for the app's native dialog whose title matches re.
+func (w *window) dialog(ctx context.Context, t *testing.T, re string) string {
+	t.Helper()
+	dctx, dcancel := context.WithTimeout(ctx, 30*time.Second)
+	defer dcancel()
+	id, err := w.d.FindWindow(dctx, re, w.exited)
+	if err != nil {
+		t.Fatalf("%v\napp log:\n%s", err, w.logTail())
+	}
+	return id
+}
+
+// press gives the dialog the keyboard and presses key in it (alt+y: Yes; Escape: No).
+func (w *window) press(ctx context.Context, t *testing.T, dialog, key string) {
+	t.Helper()
+	if err := w.d.Focus(ctx, dialog); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.d.KeyFocused(ctx, key); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // stop asks the app to quit (SIGTERM, as the session manager does) and waits for it.
 func (w *window) stop(timeout time.Duration) error {
 	select {
@@ -464,13 +487,7 @@ func TestDeleteAsksInTheNativeDialog(t *testing.T) {
 		if err := w.d.Key(ctx, w.id, "Delete"); err != nil {
 			t.Fatal(err)
 		}
-		dctx, dcancel := context.WithTimeout(ctx, 30*time.Second)
-		defer dcancel()
-		dialog, err := w.d.FindWindow(dctx, "^Delete connection$", w.exited)
-		if err != nil {
-			t.Fatalf("%v\napp log:\n%s", err, w.logTail())
-		}
-		return dialog
+		return w.dialog(ctx, t, "^Delete connection$")
 	}
 	waitGone := func(t *testing.T, dialog string) {
 		t.Helper()
@@ -483,12 +500,7 @@ func TestDeleteAsksInTheNativeDialog(t *testing.T) {
 		if err := w.d.Screenshot(ctx, "root", shot); err != nil {
 			t.Fatal(err)
 		}
-		if err := w.d.Focus(ctx, dialog); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.d.KeyFocused(ctx, "Escape"); err != nil {
-			t.Fatal(err)
-		}
+		w.press(ctx, t, dialog, "Escape")
 		waitGone(t, dialog)
 		if got := savedNames(ctx, t, w.configDir); strings.Join(got, ",") != "Doomed,Kept" {
 			t.Fatalf("after closing the dialog the saved connections are %v", got)
@@ -496,12 +508,7 @@ func TestDeleteAsksInTheNativeDialog(t *testing.T) {
 	})
 	t.Run("Yes in the native dialog deletes the connection, and only it", func(t *testing.T) {
 		dialog := ask(t)
-		if err := w.d.Focus(ctx, dialog); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.d.KeyFocused(ctx, "alt+y"); err != nil {
-			t.Fatal(err)
-		}
+		w.press(ctx, t, dialog, "alt+y")
 		waitGone(t, dialog)
 		for {
 			got := savedNames(ctx, t, w.configDir)

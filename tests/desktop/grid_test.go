@@ -111,23 +111,13 @@ func TestGridAddsAndDeletesRowsInTheRealWindow(t *testing.T) {
 	// answer waits for the grid's deletion dialog and presses key in it.
 	answer := func(t *testing.T, key string) {
 		t.Helper()
-		dctx, dcancel := context.WithTimeout(ctx, 30*time.Second)
-		defer dcancel()
-		dialog, err := w.d.FindWindow(dctx, "^Delete 1 row from "+fixtures.Notes+"$", w.exited)
-		if err != nil {
-			t.Fatalf("%v\napp log:\n%s", err, w.logTail())
-		}
+		dialog := w.dialog(ctx, t, "^Delete 1 row from "+fixtures.Notes+"$")
 		if key == "alt+y" {
 			if err := w.d.Screenshot(ctx, "root", filepath.Join(w.art, "grid-delete-dialog.png")); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if err := w.d.Focus(ctx, dialog); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.d.KeyFocused(ctx, key); err != nil {
-			t.Fatal(err)
-		}
+		w.press(ctx, t, dialog, key)
 		waitClosed(ctx, t, w.d, "^Delete 1 row from ", "")
 	}
 
@@ -198,18 +188,7 @@ func TestGridAddsAndDeletesRowsInTheRealWindow(t *testing.T) {
 			if err := w.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 				t.Fatal(err)
 			}
-			dctx, dcancel := context.WithTimeout(ctx, 30*time.Second)
-			defer dcancel()
-			dialog, err := w.d.FindWindow(dctx, "^Quit App$", w.exited)
-			if err != nil {
-				t.Fatalf("%v\napp log:\n%s", err, w.logTail())
-			}
-			if err := w.d.Focus(ctx, dialog); err != nil {
-				t.Fatal(err)
-			}
-			if err := w.d.KeyFocused(ctx, key); err != nil {
-				t.Fatal(err)
-			}
+			w.press(ctx, t, w.dialog(ctx, t, "^Quit App$"), key)
 		}
 		quit("Escape")
 		waitClosed(ctx, t, w.d, "^Quit App$", "")
