@@ -661,18 +661,30 @@ try {
     const r = await fetch(`http://${demoAddr}/v1/objects/Article/${id}?include=vector`);
     return r.status === 200 ? r.json() : null;
   };
+  /** setTitle writes an Article's title straight through weaviate-server's REST API (to put a row back). */
+  const setTitle = (id, title) =>
+    fetch(`http://${demoAddr}/v1/objects/Article/${id}?class=Article`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ class: "Article", properties: { title } }),
+    });
   const pendingBar = articlePanel.getByRole("region", { name: "Pending changes" });
   /** discardPending drops whatever a check left pending (nothing to do when nothing is). */
   async function discardPending() {
     const discard = pendingBar.getByRole("button", { name: "Discard all" });
     if ((await discard.count()) > 0 && (await discard.isEnabled())) await discard.click({ timeout: 5_000 }).catch(() => {});
   }
+  /** rowOf is the grid row of the object with uuid `id`. */
+  const rowOf = (id) => articleGrid.locator("tbody tr.data-grid__row").filter({ has: page.locator(`td:text-is("${id}")`) });
+  /** openTitle opens the cell editor on the title of the row with uuid `id` and returns its input. */
+  async function openTitle(id) {
+    const heads = await articleGrid.locator("thead th").evaluateAll((ths) => ths.map((th) => th.querySelector(".data-grid__name")?.textContent ?? ""));
+    await rowOf(id).locator("td").nth(heads.indexOf("title")).dblclick();
+    return articlePanel.getByRole("textbox", { name: /^Edit title of row/ });
+  }
   /** editTitle makes the title cell of the row with uuid `id` active and types `text` into it. */
   async function editTitle(id, text) {
-    const row = articleGrid.locator("tbody tr.data-grid__row").filter({ has: page.locator(`td:text-is("${id}")`) });
-    const heads = await articleGrid.locator("thead th").evaluateAll((ths) => ths.map((th) => th.querySelector(".data-grid__name")?.textContent ?? ""));
-    await row.locator("td").nth(heads.indexOf("title")).dblclick();
-    const input = articlePanel.getByRole("textbox", { name: /^Edit title of row/ });
+    const input = await openTitle(id);
     await input.fill(text);
     await input.press("Enter");
   }
@@ -700,13 +712,7 @@ try {
       // Whatever happened, nothing of this check stays pending, and the row is as the demo
       // loaded it, for the next checks.
       await discardPending();
-      if ((await objectOf(target.id))?.properties.title !== target.title) {
-        await fetch(`http://${demoAddr}/v1/objects/Article/${target.id}?class=Article`, {
-          method: "PATCH",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ class: "Article", properties: { title: target.title } }),
-        });
-      }
+      if ((await objectOf(target.id))?.properties.title !== target.title) await setTitle(target.id, target.title);
     }
   });
 
@@ -716,10 +722,7 @@ try {
     const field = form.getByRole("textbox").first();
     await field.waitFor({ timeout: 5_000 });
     try {
-      const row = articleGrid.locator("tbody tr.data-grid__row").filter({ has: page.locator(`td:text-is("${held[3].id}")`) });
-      const heads = await articleGrid.locator("thead th").evaluateAll((ths) => ths.map((th) => th.querySelector(".data-grid__name")?.textContent ?? ""));
-      await row.locator("td").nth(heads.indexOf("title")).dblclick();
-      await articlePanel.getByRole("textbox", { name: /^Edit title of row/ }).fill("Typed mid-edit");
+      await (await openTitle(held[3].id)).fill("Typed mid-edit");
       await field.click();
       await page.keyboard.type("abc");
       const typed = await field.inputValue();
@@ -727,7 +730,7 @@ try {
       const editors = await articlePanel.getByRole("textbox", { name: /^Edit / }).count();
       assert(editors === 0, `${editors} cell editors open after typing into the filter field`);
       await pendingBar.getByText("1 row changed, not yet written").waitFor({ timeout: 5_000 });
-      await row.getByText("Typed mid-edit", { exact: true }).waitFor({ timeout: 5_000 });
+      await rowOf(held[3].id).getByText("Typed mid-edit", { exact: true }).waitFor({ timeout: 5_000 });
     } finally {
       await form.getByRole("button", { name: "Cancel" }).click({ timeout: 5_000 }).catch(() => {});
       await discardPending();
@@ -763,11 +766,7 @@ try {
         body: JSON.stringify({ class: "Article", id: saved.id, properties: saved.properties, vector: saved.vector }),
       });
       assert(back.status === 200, `restoring the deleted row answered ${back.status}`);
-      await fetch(`http://${demoAddr}/v1/objects/Article/${ok.id}?class=Article`, {
-        method: "PATCH",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ class: "Article", properties: { title: ok.title } }),
-      });
+      await setTitle(ok.id, ok.title);
     }
   });
 
