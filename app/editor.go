@@ -26,8 +26,10 @@ const (
 // saved queries. Its exported methods are bound to the frontend
 // (frontend/wailsjs/go/app/EditorAPI).
 //
-// A write REST line asks the native Confirmer first (SPEC A, GraphQL editor rules 4); a
-// GraphQL mutation is never asked about: the driver refuses it with the spec's reason.
+// Whatever the driver's Classify calls a write asks the native Confirmer first (SPEC A,
+// GraphQL editor rules 4). The facade never reads the text itself: a second reader once
+// missed a REST line behind a byte-order mark and ran a DELETE unasked (issue 25). A GraphQL
+// mutation is never asked about: Classify refuses it with the spec's reason.
 type EditorAPI struct {
 	open Opener
 
@@ -102,19 +104,6 @@ type SavedQueryDTO struct {
 	Text string `json:"text"`
 }
 
-// isRESTLine tells whether text starts with an HTTP method, as the driver's REST lines do.
-func isRESTLine(text string) bool {
-	f := strings.Fields(text)
-	if len(f) == 0 {
-		return false
-	}
-	switch strings.ToUpper(f[0]) {
-	case "GET", "HEAD", "POST", "PUT", "PATCH", "DELETE":
-		return true
-	}
-	return false
-}
-
 // Run classifies text and runs it on the open connection. A write or destructive REST line
 // is confirmed natively first; No answers Kind "not_run" and nothing is sent. Errors (a
 // GraphQL error, a REST error status, a refused mutation) come back as `code: message`.
@@ -142,7 +131,7 @@ func (a *EditorAPI) Run(connectionID, text string) (RunResultDTO, error) {
 	ctx, done := a.begin(connectionID)
 	defer done()
 
-	if cls.Write() && isRESTLine(text) {
+	if cls.Write() {
 		a.mu.Lock()
 		confirm := a.confirm
 		a.mu.Unlock()

@@ -275,3 +275,41 @@ func TestEditorCancelStopsAQuery(t *testing.T) {
 		t.Fatalf("empty: %v", err)
 	}
 }
+
+// Issue 25, item 1: the editor asks about every write the driver classifies as one, with no
+// reader of its own. A DELETE pasted behind an invisible prefix (a byte-order mark, a
+// zero-width space, a no-break space, a carriage return), in the class-scoped and the
+// ?class= form, asks natively; No sends nothing, and the object is still on the server.
+func TestEditorAsksAboutADeleteBehindAnInvisiblePrefix(t *testing.T) {
+	node := weaviatetest.Shared(t, weaviatenode.Anonymous)
+	ed, id, conf := editorFor(t, node)
+	ctx := context.Background()
+	obj := "dddddddd-0000-4000-8000-0000000000b0"
+	if err := node.DoJSON(ctx, "POST", "/v1/objects", map[string]any{"class": fixtures.Person, "id": obj, "properties": map[string]any{"name": "Kept"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = node.DoJSON(ctx, "DELETE", "/v1/objects/"+fixtures.Person+"/"+obj, nil, nil) })
+	prefixes := []struct{ name, text string }{
+		{"byte-order mark", "\ufeff"}, {"zero-width space", "\u200b"}, {"no-break space", "\u00a0"}, {"carriage return", "\r"},
+	}
+	forms := []string{"DELETE /v1/objects/" + fixtures.Person + "/" + obj, "DELETE /v1/objects/" + obj + "?class=" + fixtures.Person}
+	for _, p := range prefixes {
+		for _, line := range forms {
+			t.Run(p.name+" before "+line, func(t *testing.T) {
+				before := len(conf.questions())
+				r, err := ed.Run(id, p.text+line)
+				if err != nil {
+					t.Fatal(err)
+				}
+				q := conf.questions()
+				if r.Kind != "not_run" || !r.Destructive || len(q) != before+1 || !strings.Contains(q[len(q)-1], "cannot be undone") {
+					t.Fatalf("got %+v and questions %q: want a destructive write asked about and not run", r, q[before:])
+				}
+				var got map[string]any
+				if err := node.DoJSON(ctx, "GET", "/v1/objects/"+fixtures.Person+"/"+obj, nil, &got); err != nil {
+					t.Fatalf("the object is gone from the server after No: %v", err)
+				}
+			})
+		}
+	}
+}

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # ensure-desktop-deps.sh: make sure this (Debian/Ubuntu) machine can build and test the
 # desktop app: the GTK/WebKitGTK headers Wails links against, a C toolchain, the X tools the
-# window test drives (Xvfb, xauth, xdotool, xwininfo, ImageMagick's `import`; a session bus and
-# the dunst notification daemon for the desktop-notification test), Chromium for the
+# window test drives (Xvfb, xauth, xdotool, xwininfo, xclip for pastes, ImageMagick's `import`;
+# a session bus and the dunst notification daemon for the desktop-notification test), Chromium for the
 # end-to-end test, and the Wails CLI pinned to the version in go.mod.
 #
 #   scripts/ensure-desktop-deps.sh            # install what is missing; prints each step
@@ -16,7 +16,7 @@
 set -euo pipefail
 
 WAILS_VERSION=v2.16.0
-PACKAGES=(libgtk-3-dev libwebkit2gtk-4.1-dev build-essential pkg-config xvfb xauth xdotool x11-utils imagemagick chromium dbus-daemon dunst)
+PACKAGES=(libgtk-3-dev libwebkit2gtk-4.1-dev build-essential pkg-config xvfb xauth xdotool x11-utils xclip imagemagick chromium dbus-daemon dunst)
 
 say() { echo "ensure-desktop-deps: $*"; }
 fail() { echo "ensure-desktop-deps: error: $*" >&2; exit 1; }

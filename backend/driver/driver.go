@@ -48,9 +48,12 @@ type Driver interface {
 	// Execute runs editor text (Weaviate: GraphQL read, or a REST line).
 	Execute(ctx context.Context, text string) (*Result, error)
 
-	// Classify tells the approval layer whether text reads or writes, and
-	// whether it is destructive. It needs no connection. Text that cannot
-	// be classified is reported as a write with the error.
+	// Classify tells the approval layer whether text reads or writes,
+	// whether it is destructive, and its form. It needs no connection, and
+	// it is the only reader of the text outside Execute: no caller parses
+	// statements again. Text that cannot be classified, or that Execute
+	// would refuse whatever the database holds (a GraphQL mutation), is
+	// reported as a write with the error, so nothing is asked about or sent.
 	Classify(text string) (Classification, error)
 
 	// Insert adds rows and reports each row's outcome. One failure does not

@@ -228,11 +228,25 @@ const (
 	AccessWrite Access = "write"
 )
 
+// Form is the shape of a statement, as the driver reads it. Callers route on it instead of
+// reading the text a second time (a second reader answers differently sooner or later).
+type Form string
+
+// Form values.
+const (
+	// FormQuery is a statement in the driver's query language (Weaviate: GraphQL).
+	FormQuery Form = "query"
+	// FormRequest is a raw request to the database's API (Weaviate: a REST line).
+	FormRequest Form = "request"
+)
+
 // Classification is Classify's answer for the approval layer.
 type Classification struct {
 	Access Access `json:"access"`
 	// Destructive: the query deletes or overwrites data.
 	Destructive bool `json:"destructive"`
+	// Form is the statement's shape; empty when the text could not be read.
+	Form Form `json:"form,omitempty"`
 }
 
 // Write reports whether the query writes.

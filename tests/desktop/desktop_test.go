@@ -80,6 +80,7 @@ type window struct {
 	art       string
 	cmd       *exec.Cmd
 	exited    chan struct{}
+	clip      *exec.Cmd // the xclip serving the last paste (editor_test.go)
 }
 
 // logTail is the end of the app's log, for failure messages.

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"unicode"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -40,9 +41,14 @@ func (r restLine) Target() string {
 
 // parseRESTLine recognises a REST line. ok=false means the text is not a
 // REST line (it is GraphQL); err means it is one but malformed.
+//
+// Leading white space and invisible characters (a byte-order mark, a zero-width space, a
+// no-break space: what copied text carries) are not part of the line, and any white space
+// separates the method from the path: a line that looks like a REST line to a person is
+// one here, so it is classified, confirmed and run as one (issue 25, item 1).
 func parseRESTLine(text string) (r restLine, ok bool, err error) {
-	s := strings.TrimLeft(text, " \t\r\n\ufeff")
-	i := strings.IndexAny(s, " \t\r\n")
+	s := strings.TrimLeftFunc(text, invisible)
+	i := strings.IndexFunc(s, unicode.IsSpace)
 	if i <= 0 {
 		return r, false, nil
 	}
@@ -50,11 +56,11 @@ func parseRESTLine(text string) (r restLine, ok bool, err error) {
 	if !restMethods[method] {
 		return r, false, nil
 	}
-	rest := strings.TrimLeft(s[i:], " \t")
+	rest := strings.TrimLeftFunc(s[i:], inlineSpace)
 	if rest == "" || rest[0] == '\n' || rest[0] == '\r' {
 		return r, true, driver.Errorf(driver.KindInvalidArgument, "the REST line %s has no path; write <METHOD> <path>, e.g. GET /v1/meta", method)
 	}
-	j := strings.IndexAny(rest, " \t\r\n")
+	j := strings.IndexFunc(rest, unicode.IsSpace)
 	target, body := rest, ""
 	if j >= 0 {
 		target, body = rest[:j], rest[j:]
@@ -97,6 +103,14 @@ func parseRESTLine(text string) (r restLine, ok bool, err error) {
 	return r, true, nil
 }
 
+// invisible reports whether r may lead a statement without being part of it: white space
+// (Unicode's, so a no-break space too) and format characters (a byte-order mark, zero-width
+// spaces and joiners, direction marks).
+func invisible(r rune) bool { return unicode.IsSpace(r) || unicode.Is(unicode.Cf, r) }
+
+// inlineSpace is white space within a line.
+func inlineSpace(r rune) bool { return r != '\n' && r != '\r' && unicode.IsSpace(r) }
+
 // parseGraphQL parses editor GraphQL and returns its one operation.
 func parseGraphQL(text string) (*ast.QueryDocument, *ast.OperationDefinition, error) {
 	doc, err := parser.ParseQuery(&ast.Source{Name: "editor", Input: text})
@@ -126,14 +140,19 @@ func parseGraphQL(text string) (*ast.QueryDocument, *ast.OperationDefinition, er
 
 // mutationError is the answer to a GraphQL mutation or subscription.
 func mutationError(op ast.Operation) error {
-	return driver.Errorf(driver.KindUnsupported, "GraphQL %s is not available: Weaviate's GraphQL only reads ({ Get { ... } }, query { ... }). Writes go through REST: POST /v1/objects, PATCH /v1/objects/<uuid>?class=<collection>, DELETE /v1/objects/<uuid>?class=<collection>", op)
+	return driver.Errorf(driver.KindUnsupported, "GraphQL %s is not available: Weaviate's GraphQL only reads ({ Get { ... } }, query { ... }). Writes go through REST: POST /v1/objects, PATCH /v1/objects/<collection>/<uuid>, DELETE /v1/objects/<collection>/<uuid>", op)
 }
 
-// Classify tells whether text reads or writes. GraphQL queries read; REST
-// GET and HEAD read, as does POST /v1/graphql carrying a read and POST
-// /v1/objects/validate; any other REST line writes. DELETE, PUT (a whole
-// replacement) and batch writes are destructive. Text that cannot be parsed
-// is reported as a write, with the error.
+// Classify tells whether text reads or writes, and its form. GraphQL queries
+// read; REST GET and HEAD read, as does POST /v1/graphql carrying a read and
+// POST /v1/objects/validate; any other REST line writes. DELETE, PUT (a whole
+// replacement) and batch writes are destructive. Text that cannot be parsed,
+// and a GraphQL mutation or subscription (which Execute refuses, so asking
+// anyone to approve it would be a question about nothing), are reported as a
+// write, with the error.
+//
+// Classify and Execute read the text with the same two parsers, so what
+// Execute sends is what Classify described.
 func Classify(text string) (driver.Classification, error) {
 	write := driver.Classification{Access: driver.AccessWrite}
 	r, ok, err := parseRESTLine(text)
@@ -147,38 +166,37 @@ func Classify(text string) (driver.Classification, error) {
 	if err != nil {
 		return write, err
 	}
-	if op.Operation == ast.Query || op.Operation == "" {
-		return driver.Classification{Access: driver.AccessRead}, nil
+	if op.Operation != ast.Query && op.Operation != "" {
+		return driver.Classification{Access: driver.AccessWrite, Form: driver.FormQuery}, mutationError(op.Operation)
 	}
-	return write, nil
+	return driver.Classification{Access: driver.AccessRead, Form: driver.FormQuery}, nil
 }
 
 func classifyREST(r restLine) driver.Classification {
-	read := driver.Classification{Access: driver.AccessRead}
+	c := driver.Classification{Access: driver.AccessWrite, Form: driver.FormRequest}
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
-		return read
+		c.Access = driver.AccessRead
 	case http.MethodDelete, http.MethodPut:
-		return driver.Classification{Access: driver.AccessWrite, Destructive: true}
-	}
-	if r.Method == http.MethodPost {
+		c.Destructive = true
+	case http.MethodPost:
 		switch strings.TrimSuffix(r.Path, "/") {
 		case "/v1/graphql":
 			var q struct {
 				Query string `json:"query"`
 			}
 			if json.Unmarshal(r.Body, &q) == nil && q.Query != "" {
-				if c, err := Classify(q.Query); err == nil && !c.Write() {
-					return read
+				if qc, err := Classify(q.Query); err == nil && !qc.Write() {
+					c.Access = driver.AccessRead
 				}
 			}
 		case "/v1/objects/validate":
-			return read
+			c.Access = driver.AccessRead
 		case "/v1/batch/objects", "/v1/batch/references":
-			return driver.Classification{Access: driver.AccessWrite, Destructive: true}
+			c.Destructive = true
 		}
 	}
-	return driver.Classification{Access: driver.AccessWrite}
+	return c
 }
 
 // Classify is the package Classify (needs no connection).

@@ -67,22 +67,21 @@ func TestClassifyForTheApprovalLayer(t *testing.T) {
 		text        string
 		access      driver.Access
 		destructive bool
+		form        driver.Form
 	}{
-		{"{ Get { Typed { title } } }", driver.AccessRead, false},
-		{"query Q { Aggregate { Typed { meta { count } } } }", driver.AccessRead, false},
-		{"mutation { Delete { Typed } }", driver.AccessWrite, false},
-		{"subscription { x }", driver.AccessWrite, false},
-		{"GET /v1/objects?class=Typed", driver.AccessRead, false},
-		{"HEAD /objects/x", driver.AccessRead, false},
-		{`POST /v1/objects {"class":"Typed","properties":{}}`, driver.AccessWrite, false},
-		{`PATCH /v1/objects/x?class=Typed {"properties":{}}`, driver.AccessWrite, false},
-		{"PUT /v1/objects/Typed/x {}", driver.AccessWrite, true},
-		{"DELETE /v1/objects/x?class=Typed", driver.AccessWrite, true},
-		{"DELETE /schema/Typed", driver.AccessWrite, true},
-		{`POST /v1/batch/objects {"objects":[]}`, driver.AccessWrite, true},
-		{`POST /graphql {"query":"{ Get { Typed { title } } }"}`, driver.AccessRead, false},
-		{`POST /graphql {"query":"mutation { x }"}`, driver.AccessWrite, false},
-		{`POST /v1/objects/validate {}`, driver.AccessRead, false},
+		{"{ Get { Typed { title } } }", driver.AccessRead, false, driver.FormQuery},
+		{"query Q { Aggregate { Typed { meta { count } } } }", driver.AccessRead, false, driver.FormQuery},
+		{"GET /v1/objects?class=Typed", driver.AccessRead, false, driver.FormRequest},
+		{"HEAD /objects/x", driver.AccessRead, false, driver.FormRequest},
+		{`POST /v1/objects {"class":"Typed","properties":{}}`, driver.AccessWrite, false, driver.FormRequest},
+		{`PATCH /v1/objects/x?class=Typed {"properties":{}}`, driver.AccessWrite, false, driver.FormRequest},
+		{"PUT /v1/objects/Typed/x {}", driver.AccessWrite, true, driver.FormRequest},
+		{"DELETE /v1/objects/x?class=Typed", driver.AccessWrite, true, driver.FormRequest},
+		{"DELETE /schema/Typed", driver.AccessWrite, true, driver.FormRequest},
+		{`POST /v1/batch/objects {"objects":[]}`, driver.AccessWrite, true, driver.FormRequest},
+		{`POST /graphql {"query":"{ Get { Typed { title } } }"}`, driver.AccessRead, false, driver.FormRequest},
+		{`POST /graphql {"query":"mutation { x }"}`, driver.AccessWrite, false, driver.FormRequest},
+		{`POST /v1/objects/validate {}`, driver.AccessRead, false, driver.FormRequest},
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
@@ -90,7 +89,7 @@ func TestClassifyForTheApprovalLayer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if c.Access != tt.access || c.Destructive != tt.destructive {
+			if c.Access != tt.access || c.Destructive != tt.destructive || c.Form != tt.form {
 				t.Errorf("got %+v", c)
 			}
 		})
@@ -98,6 +97,61 @@ func TestClassifyForTheApprovalLayer(t *testing.T) {
 	c, err := Classify("{ Get { ")
 	if err == nil || !c.Write() {
 		t.Errorf("unparseable text: %+v %v", c, err)
+	}
+}
+
+// Issue 25, item 7: a GraphQL mutation can never run, so it is refused when it is classified,
+// before anyone is asked to approve it; the refusal teaches the class-scoped REST paths
+// (item 11), not the ?class= form the server ignores on a delete.
+func TestAGraphQLMutationIsRefusedWhenClassified(t *testing.T) {
+	for _, text := range []string{"mutation { Delete { Typed } }", "subscription { x }", "\ufeffmutation M { x }"} {
+		t.Run(text, func(t *testing.T) {
+			c, err := Classify(text)
+			if !c.Write() || driver.KindOf(err) != driver.KindUnsupported {
+				t.Fatalf("got %+v, %v; want a write refused as unsupported", c, err)
+			}
+			if !strings.Contains(err.Error(), "DELETE /v1/objects/<collection>/<uuid>") || strings.Contains(err.Error(), "?class=") {
+				t.Errorf("the refusal teaches the wrong path: %v", err)
+			}
+		})
+	}
+}
+
+// Issue 25, item 1: a REST line pasted with an invisible prefix is the same REST line, so a
+// DELETE behind a byte-order mark, a zero-width space, a no-break space or a carriage return
+// is classified as the destructive write it is (and asked about), in both path forms; and
+// Execute reads it as the same line (the parser both use).
+func TestAnInvisiblePrefixDoesNotHideARESTLine(t *testing.T) {
+	prefixes := map[string]string{
+		"byte-order mark": "\ufeff", "zero-width space": "\u200b", "no-break space": "\u00a0",
+		"carriage return": "\r", "word joiner": "\u2060", "left-to-right mark": "\u200e",
+		"several": "\ufeff\u200b \u00a0\r\n",
+	}
+	lines := []string{
+		"DELETE /v1/objects/Gadget/00000000-0000-4000-8000-000000000001",
+		"DELETE /v1/objects/00000000-0000-4000-8000-000000000001?class=Gadget",
+		"DELETE\u00a0/v1/objects/Gadget/00000000-0000-4000-8000-000000000001",
+	}
+	for name, p := range prefixes {
+		for _, line := range lines {
+			t.Run(name+" before "+line, func(t *testing.T) {
+				c, err := Classify(p + line)
+				if err != nil || !c.Write() || !c.Destructive || c.Form != driver.FormRequest {
+					t.Fatalf("got %+v, %v; want a destructive REST write", c, err)
+				}
+				r, ok, err := parseRESTLine(p + line)
+				if !ok || err != nil || r.Method != "DELETE" || !strings.HasPrefix(r.Path, "/v1/objects/") {
+					t.Fatalf("Execute would read %+v (ok %v, %v)", r, ok, err)
+				}
+			})
+		}
+	}
+	// An invisible character inside the method or before the path is no REST line: refused,
+	// never run.
+	for _, text := range []string{"DE\u200bLETE /v1/objects/Gadget/x", "DELETE \u200b/v1/objects/Gadget/x"} {
+		if c, err := Classify(text); err == nil || !c.Write() {
+			t.Errorf("%q: got %+v, %v; want refused", text, c, err)
+		}
 	}
 }
 

@@ -79,8 +79,11 @@ func FuzzSplitList(f *testing.F) {
 }
 
 // FuzzRESTLine: a REST line never escapes to another host, always targets
-// /v1, and carries only valid JSON bodies; Classify never panics.
+// /v1, and carries only valid JSON bodies; Classify never panics, and never
+// calls read what Execute would send as a write (issue 25, item 1).
 func FuzzRESTLine(f *testing.F) {
+	f.Add("\ufeffDELETE /v1/objects/T/x")
+	f.Add("\u200b\u00a0DELETE\u00a0/v1/objects/x?class=T")
 	f.Add("GET /nodes")
 	f.Add("POST /objects {\"a\":1}")
 	f.Add("PATCH /v1/objects/x?class=T\n{\"properties\":{}}")
@@ -89,8 +92,11 @@ func FuzzRESTLine(f *testing.F) {
 	f.Add("{ Get { T { a } } }")
 	f.Add("GET /%2e%2e/meta")
 	f.Fuzz(func(t *testing.T, text string) {
-		_, _ = Classify(text)
+		c, cerr := Classify(text)
 		r, ok, err := parseRESTLine(text)
+		if cerr == nil && !c.Write() && ok && err == nil && r.Method != "GET" && r.Method != "HEAD" && r.Method != "POST" {
+			t.Fatalf("Classify calls %q a read, and Execute would send %s", text, r.Method)
+		}
 		if !ok || err != nil {
 			return
 		}

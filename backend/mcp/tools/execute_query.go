@@ -120,7 +120,7 @@ func (d Deps) statement(ctx context.Context, tool string, raw json.RawMessage, d
 	limit, note := d.rowLimit(a.Limit)
 	text, capped := a.Query, false
 	if !class.Write() && drv.Capabilities().QueryLanguage == "graphql" {
-		if _, _, _, isREST := restLine(text); isREST {
+		if class.Form == driver.FormRequest {
 			if text, err = capREST(text, limit); err != nil {
 				return nil, mcp.NewToolError(mcp.ToolErrInvalidArgument, "%v", err)
 			}

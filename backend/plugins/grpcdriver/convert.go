@@ -520,7 +520,7 @@ func fromResult(r *pb.Result) *driver.Result {
 }
 
 func toClassification(c driver.Classification, err error) *pb.Classification {
-	out := &pb.Classification{Access: string(c.Access), Destructive: c.Destructive}
+	out := &pb.Classification{Access: string(c.Access), Destructive: c.Destructive, Form: string(c.Form)}
 	if err != nil {
 		out.Error = toDriverError(err)
 	}
@@ -528,7 +528,7 @@ func toClassification(c driver.Classification, err error) *pb.Classification {
 }
 
 func fromClassification(c *pb.Classification) (driver.Classification, error) {
-	out := driver.Classification{Access: driver.Access(c.GetAccess()), Destructive: c.GetDestructive()}
+	out := driver.Classification{Access: driver.Access(c.GetAccess()), Destructive: c.GetDestructive(), Form: driver.Form(c.GetForm())}
 	if c.GetError() != nil {
 		return out, fromDriverError(c.GetError())
 	}

@@ -40,7 +40,9 @@ export const TEMPLATES: Template[] = [
   },
   {
     name: "REST: PATCH object",
-    text: (c) => `PATCH /v1/objects/00000000-0000-0000-0000-000000000000?class=${c}\n{"properties": {}}`,
+    // The class-scoped paths: weaviate-server ignores ?class= on a delete and deletes by id
+    // in whichever collection holds it; the body names the class as well, as PATCH expects.
+    text: (c) => `PATCH /v1/objects/${c}/00000000-0000-0000-0000-000000000000\n{"class": "${c}", "properties": {}}`,
   },
-  { name: "REST: DELETE object", text: (c) => `DELETE /v1/objects/00000000-0000-0000-0000-000000000000?class=${c}` },
+  { name: "REST: DELETE object", text: (c) => `DELETE /v1/objects/${c}/00000000-0000-0000-0000-000000000000` },
 ];

@@ -1886,7 +1886,10 @@ type Classification struct {
 	Destructive bool                   `protobuf:"varint,2,opt,name=destructive,proto3" json:"destructive,omitempty"`
 	// error is set when the text could not be classified (access is then
 	// "write"); its kind and message.
-	Error         *DriverError `protobuf:"bytes,3,opt,name=error,proto3" json:"error,omitempty"`
+	Error *DriverError `protobuf:"bytes,3,opt,name=error,proto3" json:"error,omitempty"`
+	// form is the statement's shape (backend/driver.Form: "query", "request");
+	// empty from a plugin that predates it.
+	Form          string `protobuf:"bytes,4,opt,name=form,proto3" json:"form,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1940,6 +1943,13 @@ func (x *Classification) GetError() *DriverError {
 		return x.Error
 	}
 	return nil
+}
+
+func (x *Classification) GetForm() string {
+	if x != nil {
+		return x.Form
+	}
+	return ""
 }
 
 type EditRow struct {
@@ -2357,11 +2367,12 @@ const file_driver_proto_rawDesc = "" +
 	"\x05table\x18\x04 \x01(\tR\x05table\x12\x16\n" +
 	"\x06status\x18\x05 \x01(\x05R\x06status\"%\n" +
 	"\x0fClassifyRequest\x12\x12\n" +
-	"\x04text\x18\x01 \x01(\tR\x04text\"|\n" +
+	"\x04text\x18\x01 \x01(\tR\x04text\"\x90\x01\n" +
 	"\x0eClassification\x12\x16\n" +
 	"\x06access\x18\x01 \x01(\tR\x06access\x12 \n" +
 	"\vdestructive\x18\x02 \x01(\bR\vdestructive\x120\n" +
-	"\x05error\x18\x03 \x01(\v2\x1a.app.driver.v1.DriverErrorR\x05error\"\xaa\x01\n" +
+	"\x05error\x18\x03 \x01(\v2\x1a.app.driver.v1.DriverErrorR\x05error\x12\x12\n" +
+	"\x04form\x18\x04 \x01(\tR\x04form\"\xaa\x01\n" +
 	"\aEditRow\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12:\n" +
 	"\x06values\x18\x02 \x03(\v2\".app.driver.v1.EditRow.ValuesEntryR\x06values\x1aO\n" +
