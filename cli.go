@@ -86,6 +86,8 @@ func newConnectionAddCmd(g *globalFlags) *cobra.Command {
 	f.StringVar(&ssl, "ssl-mode", string(driver.SSLDisabled), "Disabled, Preferred, Required, \"Required (skip verify)\", \"Verify CA\" or \"Verify Identity\"")
 	f.BoolVar(&c.Settings.SkipTLSVerify, "skip-tls-verify", false, "trust any certificate, whatever the SSL mode")
 	f.StringVar(&c.Settings.CAFile, "ca-file", "", "CA certificate file for Verify CA / Verify Identity")
+	f.StringVar(&c.Settings.GRPCHost, "grpc-host", "", grpcHostUsage)
+	f.IntVar(&c.Settings.GRPCPort, "grpc-port", 0, grpcPortUsage)
 	f.StringVar(&c.ExternalAccess, "external-access", connections.DefaultExternalAccess, externalAccessUsage)
 	f.StringVar(&c.AIPolicy, "ai-policy", connections.DefaultAIPolicy, aiPolicyUsage)
 	f.StringVar(&keyEnv, "api-key-env", "", "read the API key from this environment variable")
@@ -144,6 +146,12 @@ func newConnectionEditCmd(g *globalFlags) *cobra.Command {
 				}
 				if changed("ca-file") {
 					c.Settings.CAFile = v.Settings.CAFile
+				}
+				if changed("grpc-host") {
+					c.Settings.GRPCHost = v.Settings.GRPCHost
+				}
+				if changed("grpc-port") {
+					c.Settings.GRPCPort = v.Settings.GRPCPort
 				}
 				if changed("external-access") {
 					c.ExternalAccess = v.ExternalAccess
@@ -215,6 +223,8 @@ func newConnectionEditCmd(g *globalFlags) *cobra.Command {
 	f.StringVar(&ssl, "ssl-mode", "", "Disabled, Preferred, Required, \"Required (skip verify)\", \"Verify CA\" or \"Verify Identity\"")
 	f.BoolVar(&v.Settings.SkipTLSVerify, "skip-tls-verify", false, "trust any certificate, whatever the SSL mode (--skip-tls-verify=false turns it off)")
 	f.StringVar(&v.Settings.CAFile, "ca-file", "", "CA certificate file for Verify CA / Verify Identity (\"\" clears it)")
+	f.StringVar(&v.Settings.GRPCHost, "grpc-host", "", grpcHostUsage+` ("" restores it)`)
+	f.IntVar(&v.Settings.GRPCPort, "grpc-port", 0, grpcPortUsage)
 	f.StringVar(&v.ExternalAccess, "external-access", "", externalAccessUsage)
 	f.StringVar(&v.AIPolicy, "ai-policy", "", aiPolicyUsage)
 	f.StringVar(&keyEnv, "api-key-env", "", "replace the API key with the one in this environment variable")
@@ -223,8 +233,14 @@ func newConnectionEditCmd(g *globalFlags) *cobra.Command {
 	return cmd
 }
 
+// The gRPC flags of connection add and edit (the read path where a server has GraphQL off).
+const (
+	grpcHostUsage = "gRPC host, where the driver reads when the server has GraphQL off (default: the host; grpc-<host> for a hosted cluster)"
+	grpcPortUsage = "gRPC port (0: 50051 for a self-hosted node, 443 for a hosted cluster)"
+)
+
 // editFlags are the flags of connection edit that change something.
-var editFlags = []string{"name", "host", "port", "ssl-mode", "auth-method", "skip-tls-verify", "ca-file",
+var editFlags = []string{"name", "host", "port", "ssl-mode", "auth-method", "skip-tls-verify", "ca-file", "grpc-host", "grpc-port",
 	"external-access", "ai-policy", "api-key-env", "api-key-stdin"}
 
 // errRaiseNotConfirmed is the refusal of a raise nobody confirmed.

@@ -122,6 +122,9 @@ type ConnectionFormDTO struct {
 	SSLMode       string `json:"sslMode"`
 	SkipTLSVerify bool   `json:"skipTLSVerify"`
 	CAFile        string `json:"caFile"`
+	// GRPCHost and GRPCPort reach the node's gRPC API ("" and 0: the driver's defaults).
+	GRPCHost string `json:"grpcHost"`
+	GRPCPort int    `json:"grpcPort"`
 	// ExternalAccess ("blocked", "readOnly", "readWrite") and AIPolicy ("alwaysAsk",
 	// "askForWrites", "neverForWrites") decide what AI clients may do with it.
 	ExternalAccess string `json:"externalAccess"`
@@ -136,6 +139,7 @@ func (f ConnectionFormDTO) connection() connections.Connection {
 		Settings: driver.Settings{
 			Host: strings.TrimSpace(f.Host), Port: f.Port, AuthMethod: driver.AuthMethod(f.AuthMethod),
 			SSLMode: driver.SSLMode(f.SSLMode), SkipTLSVerify: f.SkipTLSVerify, CAFile: strings.TrimSpace(f.CAFile),
+			GRPCHost: strings.TrimSpace(f.GRPCHost), GRPCPort: f.GRPCPort,
 		},
 	}
 }
@@ -144,7 +148,7 @@ func toFormDTO(c connections.Connection) ConnectionFormDTO {
 	s := c.Settings.Normalized()
 	return ConnectionFormDTO{
 		ID: c.ID, Name: c.Name, Type: c.Type, Host: s.Host, Port: s.Port, AuthMethod: string(s.AuthMethod),
-		SSLMode: string(s.SSLMode), SkipTLSVerify: s.SkipTLSVerify, CAFile: s.CAFile,
+		SSLMode: string(s.SSLMode), SkipTLSVerify: s.SkipTLSVerify, CAFile: s.CAFile, GRPCHost: s.GRPCHost, GRPCPort: s.GRPCPort,
 		ExternalAccess: c.ExternalAccess, AIPolicy: c.AIPolicy, HasAPIKey: s.AuthMethod == driver.AuthAPIKey,
 	}
 }

@@ -83,6 +83,12 @@ type Settings struct {
 	SSLMode       SSLMode    `json:"sslMode"`
 	SkipTLSVerify bool       `json:"skipTlsVerify"`
 	CAFile        string     `json:"caFile,omitempty"`
+	// GRPCHost and GRPCPort reach the node's gRPC API, which the driver reads over where a
+	// server has GraphQL off. Empty and 0 take the official clients' defaults: the same host
+	// and 50051 for a self-hosted node; grpc-<host> on 443 for a hosted cloud cluster. The
+	// SSL mode, CA file and API key are the REST connection's.
+	GRPCHost string `json:"grpcHost,omitempty"`
+	GRPCPort int    `json:"grpcPort,omitempty"`
 }
 
 // DefaultPort is the port of a local node. The hosted cloud service answers
@@ -110,6 +116,12 @@ func (s Settings) Validate() error {
 	if s.Port < 1 || s.Port > 65535 {
 		return Errorf(KindInvalidArgument, "Port must be between 1 and 65535")
 	}
+	if g := strings.TrimSpace(s.GRPCHost); g != "" && (strings.Contains(g, "://") || strings.ContainsAny(g, "/?#@ ")) {
+		return Errorf(KindInvalidArgument, "gRPC Host must be a host name, without scheme, path, user or spaces")
+	}
+	if s.GRPCPort < 0 || s.GRPCPort > 65535 {
+		return Errorf(KindInvalidArgument, "gRPC Port must be between 1 and 65535 (or empty for the default)")
+	}
 	switch s.AuthMethod {
 	case "", AuthNone:
 	case AuthAPIKey:
@@ -130,6 +142,8 @@ func (s Settings) Validate() error {
 func (s Settings) Normalized() Settings {
 	s.Host = strings.TrimSpace(s.Host)
 	s.Host = strings.TrimSuffix(strings.TrimPrefix(s.Host, "["), "]")
+	s.GRPCHost = strings.TrimSpace(s.GRPCHost)
+	s.GRPCHost = strings.TrimSuffix(strings.TrimPrefix(s.GRPCHost, "["), "]")
 	if s.AuthMethod == "" {
 		s.AuthMethod = AuthNone
 	}

@@ -17,7 +17,7 @@
 //
 //	--data-dir DIR   where the node keeps its data; "" uses a temporary directory removed on exit
 //	--port N         HTTP(S) port on 127.0.0.1 (default 8080); 0 picks a free port
-//	--variant V      anonymous (default), apikey, tls or tls-apikey
+//	--variant V      anonymous (default), apikey, tls, tls-apikey or no-graphql
 //	--api-key K      the key for the apikey variants (default: generated)
 //	--verbose        copy the server's own log to stderr
 //
@@ -66,7 +66,7 @@ func main() {
 func run() error {
 	dataDir := flag.String("data-dir", "", "data directory to keep (\"\" = temporary)")
 	port := flag.Int("port", 8080, "port on 127.0.0.1 (0 = free port)")
-	variantName := flag.String("variant", "anonymous", "anonymous, apikey, tls or tls-apikey")
+	variantName := flag.String("variant", "anonymous", "anonymous, apikey, tls, tls-apikey or no-graphql")
 	apiKey := flag.String("api-key", "", "API key for the apikey variants (default: generated)")
 	verbose := flag.Bool("verbose", false, "copy the server log to stderr")
 	flag.Parse()

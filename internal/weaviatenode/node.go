@@ -29,6 +29,9 @@ const (
 	TLS
 	// TLSAPIKey is https with a self-signed certificate and an API key.
 	TLSAPIKey
+	// NoGraphQL is Anonymous with GraphQL off (DISABLE_GRAPHQL=true), as new Weaviate Cloud
+	// clusters are: /v1/graphql answers 422, REST and gRPC work.
+	NoGraphQL
 )
 
 // String names the variant as used in test names and the demo's --variant flag.
@@ -42,18 +45,20 @@ func (v Variant) String() string {
 		return "tls"
 	case TLSAPIKey:
 		return "tls-apikey"
+	case NoGraphQL:
+		return "no-graphql"
 	}
 	return "variant(" + strconv.Itoa(int(v)) + ")"
 }
 
 // ParseVariant is the inverse of Variant.String.
 func ParseVariant(s string) (Variant, error) {
-	for _, v := range []Variant{Anonymous, APIKey, TLS, TLSAPIKey} {
+	for _, v := range []Variant{Anonymous, APIKey, TLS, TLSAPIKey, NoGraphQL} {
 		if v.String() == s {
 			return v, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown variant %q: use anonymous, apikey, tls or tls-apikey", s)
+	return 0, fmt.Errorf("unknown variant %q: use anonymous, apikey, tls, tls-apikey or no-graphql", s)
 }
 
 func (v Variant) tls() bool    { return v == TLS || v == TLSAPIKey }
@@ -185,6 +190,9 @@ func start(ctx context.Context, bin string, opts Options) (_ *Node, err error) {
 
 	n.tail = newTailBuffer(8192)
 	n.cmd = exec.Command(bin, args...)
+	if opts.Variant == NoGraphQL {
+		env = append(env, "DISABLE_GRAPHQL=true")
+	}
 	n.cmd.Env = append(env, opts.Env...)
 	n.cmd.Dir = n.DataDir
 	n.cmd.Stdout = writerOrDiscard(opts.Stdout, n.tail)

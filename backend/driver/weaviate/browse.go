@@ -68,6 +68,8 @@ func (d *Driver) Browse(ctx context.Context, table string, page driver.Page, fil
 	var g *driver.Grid
 	if len(filters) == 0 && len(sorts) == 0 {
 		g, err = d.browseREST(ctx, c, offset, limit)
+	} else if d.graphQLOff() {
+		g, err = d.browseGRPC(ctx, c, offset, limit, filters, sorts)
 	} else {
 		var q string
 		q, err = browseQuery(c, offset, limit, filters, sorts)
@@ -75,6 +77,9 @@ func (d *Driver) Browse(ctx context.Context, table string, page driver.Page, fil
 			return nil, err
 		}
 		g, err = d.browseGraphQL(ctx, c, q)
+		if err != nil && d.graphQLOff() {
+			g, err = d.browseGRPC(ctx, c, offset, limit, filters, sorts)
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -143,8 +148,8 @@ func (d *Driver) browseREST(ctx context.Context, c *class, offset, limit int) (*
 	return g, nil
 }
 
-// Count counts the rows matching filters with a GraphQL Aggregate (a page's
-// totalResults is only the page size).
+// Count counts the rows matching filters with a GraphQL Aggregate, or a gRPC one where the
+// server has GraphQL off (a page's totalResults is only the page size).
 func (d *Driver) Count(ctx context.Context, table string, filters []driver.Filter) (int64, error) {
 	c, err := d.classFor(ctx, table)
 	if err != nil {
@@ -153,12 +158,18 @@ func (d *Driver) Count(ctx context.Context, table string, filters []driver.Filte
 	if c.MultiTenancyConfig.Enabled {
 		return 0, tenantError(c)
 	}
+	if d.graphQLOff() {
+		return d.countGRPC(ctx, c, filters)
+	}
 	q, err := countQuery(c, filters)
 	if err != nil {
 		return 0, err
 	}
 	data, err := d.graphql(ctx, q)
 	if err != nil {
+		if d.graphQLOff() {
+			return d.countGRPC(ctx, c, filters)
+		}
 		return 0, err
 	}
 	var out struct {

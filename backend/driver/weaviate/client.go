@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/sirupsen/logrus"
+	"google.golang.org/grpc"
 
 	"app/backend/driver"
 )
@@ -65,6 +66,10 @@ type Driver struct {
 	schema   map[string]*class
 	order    []string
 	schemaAt time.Time
+
+	grpcTarget string           // host:port of the gRPC API (grpc.go)
+	grpcConn   *grpc.ClientConn // dialled on first use
+	noGraphQL  bool             // the server answered that GraphQL is off
 }
 
 var _ driver.Driver = (*Driver)(nil)
@@ -86,6 +91,7 @@ func New(s driver.Settings, opts ...Option) (*Driver, error) {
 	}
 	d.hostTxt = net.JoinHostPort(s.Host, strconv.Itoa(s.Port))
 	d.base = scheme + "://" + d.hostTxt
+	d.grpcTarget = grpcTarget(s)
 	if d.http == nil {
 		tc, err := tlsConfig(s)
 		if err != nil {
@@ -124,7 +130,19 @@ func (d *Driver) ServerVersion() string {
 
 // Connect reads /v1/meta with the credential: it proves reachability, TLS and
 // the key.
-func (d *Driver) Connect(ctx context.Context) error { return d.Ping(ctx) }
+//
+// It also finds out which read paths the server has: one GraphQL request tells whether
+// filters, sorts and counts go over GraphQL or, where it is off, over gRPC.
+func (d *Driver) Connect(ctx context.Context) error {
+	if err := d.Ping(ctx); err != nil {
+		return err
+	}
+	d.probeGraphQL(ctx)
+	if err := driver.ContextError(ctx); err != nil {
+		return err
+	}
+	return nil
+}
 
 // Ping is the health check: GET /v1/meta with the credential. A rejected key
 // gives "Authentication failed: ...", TLS or network trouble "Connection
@@ -169,8 +187,13 @@ func (d *Driver) healthError(err error) error {
 func (d *Driver) Close() error {
 	d.mu.Lock()
 	d.closed = true
+	conn := d.grpcConn
+	d.grpcConn = nil
 	d.mu.Unlock()
 	d.http.CloseIdleConnections()
+	if conn != nil {
+		_ = conn.Close()
+	}
 	return nil
 }
 

@@ -15,13 +15,17 @@ import (
 	"app/backend/search"
 )
 
-// where is one node of a GraphQL where filter.
+// where is one node of a filter, read path neutral: rendered as GraphQL where text (String)
+// or as a gRPC Filters message (grpcFilter), so both read paths run the same filter.
 type where struct {
 	op       string  // And, Or, Not, Equal, Like, ...
 	operands []where // for And / Or / Not
 	path     string  // property, "id", or "len(p)"
 	kind     string  // valueText, valueInt, valueNumber, valueBoolean, valueDate
 	literal  string  // GraphQL literal text of the value (scalar or list)
+	// value is the typed value: string (text, uuid, date), int64, float64, bool, or a slice
+	// of one of those for the list operators.
+	value any
 }
 
 // String renders the node as GraphQL input-object text.
@@ -195,11 +199,11 @@ func filterNode(c *class, f driver.Filter) (where, error) {
 	fam, _, p, _ := family(c, f.Column)
 	path := p.Name
 	leaf := func(op, raw string) (where, error) {
-		kind, lit, err := typedValue(fam, raw)
+		kind, lit, v, err := typedValue(fam, raw)
 		if err != nil {
 			return where{}, refused(f, "%s", err.Error())
 		}
-		return where{op: op, path: path, kind: kind, literal: lit}, nil
+		return where{op: op, path: path, kind: kind, literal: lit, value: v}, nil
 	}
 	switch f.Operator {
 	case driver.OpEquals:
@@ -227,7 +231,7 @@ func filterNode(c *class, f driver.Filter) (where, error) {
 		case driver.OpEndsWith:
 			pat = "*" + pat
 		}
-		n := where{op: "Like", path: path, kind: "valueText", literal: search.Quote(pat)}
+		n := where{op: "Like", path: path, kind: "valueText", literal: search.Quote(pat), value: pat}
 		if f.Operator == driver.OpNotContains {
 			return where{op: "Not", operands: []where{n}}, nil
 		}
@@ -237,20 +241,21 @@ func filterNode(c *class, f driver.Filter) (where, error) {
 		if err != nil {
 			return where{}, refused(f, "%s", err.Error())
 		}
-		kind, lits := "", make([]string, 0, len(items))
+		kind, lits, vals := "", make([]string, 0, len(items)), make([]any, 0, len(items))
 		for _, it := range items {
-			k, lit, err := typedValue(fam, it)
+			k, lit, v, err := typedValue(fam, it)
 			if err != nil {
 				return where{}, refused(f, "%s", err.Error())
 			}
 			kind = k
 			lits = append(lits, lit)
+			vals = append(vals, v)
 		}
 		op := "ContainsAny"
 		if f.Operator == driver.OpNotIn {
 			op = "ContainsNone"
 		}
-		return where{op: op, path: path, kind: kind, literal: "[" + strings.Join(lits, ", ") + "]"}, nil
+		return where{op: op, path: path, kind: kind, literal: "[" + strings.Join(lits, ", ") + "]", value: listOf(vals)}, nil
 	case driver.OpBetween:
 		if strings.TrimSpace(f.Value) == "" || strings.TrimSpace(f.Value2) == "" {
 			return where{}, refused(f, "between needs two bounds")
@@ -269,58 +274,84 @@ func filterNode(c *class, f driver.Filter) (where, error) {
 		if f.Operator == driver.OpIsNotNull {
 			v = "false"
 		}
-		return where{op: "IsNull", path: path, kind: "valueBoolean", literal: v}, nil
+		return where{op: "IsNull", path: path, kind: "valueBoolean", literal: v, value: v == "true"}, nil
 	case driver.OpIsEmpty:
-		return where{op: "Equal", path: "len(" + path + ")", kind: "valueInt", literal: "0"}, nil
+		return where{op: "Equal", path: "len(" + path + ")", kind: "valueInt", literal: "0", value: int64(0)}, nil
 	case driver.OpIsNotEmpty:
-		return where{op: "GreaterThan", path: "len(" + path + ")", kind: "valueInt", literal: "0"}, nil
+		return where{op: "GreaterThan", path: "len(" + path + ")", kind: "valueInt", literal: "0", value: int64(0)}, nil
 	}
 	return where{}, refused(f, "unknown operator")
 }
 
 // typedValue parses raw as the family's type and returns the where value
-// key and the GraphQL literal.
-func typedValue(fam, raw string) (kind, literal string, err error) {
+// key, the GraphQL literal and the typed value.
+func typedValue(fam, raw string) (kind, literal string, value any, err error) {
 	switch fam {
 	case famText:
-		return "valueText", search.Quote(raw), nil
+		return "valueText", search.Quote(raw), raw, nil
 	case famUUID:
 		s := strings.TrimSpace(raw)
 		if _, e := uuid.Parse(s); e != nil || len(s) != 36 {
-			return "", "", fmt.Errorf("%q is not a UUID (8-4-4-4-12 hex digits)", raw)
+			return "", "", nil, fmt.Errorf("%q is not a UUID (8-4-4-4-12 hex digits)", raw)
 		}
-		return "valueText", search.Quote(strings.ToLower(s)), nil
+		s = strings.ToLower(s)
+		return "valueText", search.Quote(s), s, nil
 	case famInt:
 		s := strings.TrimSpace(raw)
 		n, e := strconv.ParseInt(s, 10, 64)
 		if e != nil {
-			return "", "", fmt.Errorf("%q is not an integer", raw)
+			return "", "", nil, fmt.Errorf("%q is not an integer", raw)
 		}
-		return "valueInt", strconv.FormatInt(n, 10), nil
+		return "valueInt", strconv.FormatInt(n, 10), n, nil
 	case famNumber:
 		s := strings.TrimSpace(raw)
 		f, e := strconv.ParseFloat(s, 64)
 		if e != nil || math.IsNaN(f) || math.IsInf(f, 0) || strings.ContainsAny(s, "xXpP_") {
-			return "", "", fmt.Errorf("%q is not a number", raw)
+			return "", "", nil, fmt.Errorf("%q is not a number", raw)
 		}
-		return "valueNumber", strconv.FormatFloat(f, 'g', -1, 64), nil
+		return "valueNumber", strconv.FormatFloat(f, 'g', -1, 64), f, nil
 	case famBool:
 		switch strings.ToLower(strings.TrimSpace(raw)) {
 		case "true":
-			return "valueBoolean", "true", nil
+			return "valueBoolean", "true", true, nil
 		case "false":
-			return "valueBoolean", "false", nil
+			return "valueBoolean", "false", false, nil
 		}
-		return "", "", fmt.Errorf("%q is not a boolean (true or false)", raw)
+		return "", "", nil, fmt.Errorf("%q is not a boolean (true or false)", raw)
 	case famDate:
 		s := strings.TrimSpace(raw)
 		t, e := time.Parse(time.RFC3339Nano, s)
 		if e != nil || !strings.Contains(s, "T") {
-			return "", "", fmt.Errorf("%q is not a full RFC 3339 timestamp; dates need the shape YYYY-MM-DDThh:mm:ssZ, e.g. 2024-01-31T00:00:00Z", raw)
+			return "", "", nil, fmt.Errorf("%q is not a full RFC 3339 timestamp; dates need the shape YYYY-MM-DDThh:mm:ssZ, e.g. 2024-01-31T00:00:00Z", raw)
 		}
-		return "valueDate", search.Quote(t.Format(time.RFC3339Nano)), nil
+		d := t.Format(time.RFC3339Nano)
+		return "valueDate", search.Quote(d), d, nil
 	}
-	return "", "", fmt.Errorf("this column cannot be filtered")
+	return "", "", nil, fmt.Errorf("this column cannot be filtered")
+}
+
+// listOf turns the typed items of a list filter into one typed slice.
+func listOf(items []any) any {
+	if len(items) == 0 {
+		return []string{}
+	}
+	switch items[0].(type) {
+	case int64:
+		return typedList[int64](items)
+	case float64:
+		return typedList[float64](items)
+	case bool:
+		return typedList[bool](items)
+	}
+	return typedList[string](items)
+}
+
+func typedList[T any](items []any) []T {
+	out := make([]T, len(items))
+	for i, it := range items {
+		out[i], _ = it.(T)
+	}
+	return out
 }
 
 // splitList splits a comma-separated list; an item may be double-quoted to
@@ -352,33 +383,49 @@ func splitList(s string) ([]string, error) {
 	return out, nil
 }
 
-// sortArg renders the GraphQL sort argument.
-func sortArg(c *class, sorts []driver.Sort) (string, error) {
-	if len(sorts) == 0 {
-		return "", nil
-	}
-	parts := make([]string, 0, len(sorts))
+// sortKey is one sort of a page: the path Weaviate sorts on (_id for uuid) and its order.
+type sortKey struct {
+	path       string
+	descending bool
+}
+
+// sortKeys checks the grid's sorts against c and returns what both read paths sort on.
+func sortKeys(c *class, sorts []driver.Sort) ([]sortKey, error) {
+	out := make([]sortKey, 0, len(sorts))
 	for _, s := range sorts {
 		path := s.Column
 		switch s.Column {
 		case ColUUID:
 			path = "_id"
 		case ColVector:
-			return "", driver.Errorf(driver.KindInvalidArgument, "the vector column cannot be sorted")
+			return nil, driver.Errorf(driver.KindInvalidArgument, "the vector column cannot be sorted")
 		default:
 			p, ok := c.property(s.Column)
 			if !ok {
-				return "", driver.Errorf(driver.KindInvalidArgument, "collection %s has no column %q to sort on", c.Class, s.Column)
+				return nil, driver.Errorf(driver.KindInvalidArgument, "collection %s has no column %q to sort on", c.Class, s.Column)
 			}
 			if !sortable(p) {
-				return "", driver.Errorf(driver.KindInvalidArgument, "column %s (%s) cannot be sorted", s.Column, p.Type())
+				return nil, driver.Errorf(driver.KindInvalidArgument, "column %s (%s) cannot be sorted", s.Column, p.Type())
 			}
 		}
+		out = append(out, sortKey{path: path, descending: s.Descending})
+	}
+	return out, nil
+}
+
+// sortArg renders the GraphQL sort argument.
+func sortArg(c *class, sorts []driver.Sort) (string, error) {
+	keys, err := sortKeys(c, sorts)
+	if err != nil || len(keys) == 0 {
+		return "", err
+	}
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
 		order := "asc"
-		if s.Descending {
+		if k.descending {
 			order = "desc"
 		}
-		parts = append(parts, "{path: ["+search.Quote(path)+"], order: "+order+"}")
+		parts = append(parts, "{path: ["+search.Quote(k.path)+"], order: "+order+"}")
 	}
 	return "[" + strings.Join(parts, ", ") + "]", nil
 }

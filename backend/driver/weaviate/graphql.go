@@ -116,6 +116,9 @@ func (d *Driver) postGraphQL(ctx context.Context, query string) (*graphqlAnswer,
 		return nil, err
 	}
 	if st != http.StatusOK {
+		if d.noteGraphQLOff(st, resp) {
+			return nil, driver.Errorf(driver.KindUnsupported, "this server has GraphQL turned off (as new Weaviate Cloud clusters do): the grid's filters, sorts and counts read over gRPC instead, and in the editor REST lines work (e.g. GET /v1/objects?class=<collection>)")
+		}
 		return nil, d.statusError(st, resp, "the GraphQL query")
 	}
 	var a graphqlAnswer
@@ -173,16 +176,44 @@ func (d *Driver) browseGraphQL(ctx context.Context, c *class, query string) (*dr
 				row[i+1] = refCell(raw)
 				continue
 			}
+			if b, _ := p.base(); b == "phoneNumber" {
+				row[i+1] = phoneCell(raw)
+				continue
+			}
 			row[i+1] = cell(raw)
 		}
 		if len(names) > 0 {
 			row[len(cols)-1] = vectorsText(names, add.Vectors)
-		} else if len(add.Vector) > 0 && string(add.Vector) != "null" {
+		} else if v := string(add.Vector); len(v) > 0 && v != "null" && v != "[]" {
+			// GraphQL answers [] for an object without a vector; REST leaves it out.
 			row[len(cols)-1] = jsonText(add.Vector)
 		}
 		g.Rows = append(g.Rows, row)
 	}
 	return g, nil
+}
+
+// phoneNumber is a phone number as REST writes it (Weaviate's models.PhoneNumber: fields in
+// this order, empty ones left out).
+type phoneNumber struct {
+	CountryCode            uint64 `json:"countryCode,omitempty"`
+	DefaultCountry         string `json:"defaultCountry,omitempty"`
+	Input                  string `json:"input,omitempty"`
+	InternationalFormatted string `json:"internationalFormatted,omitempty"`
+	National               uint64 `json:"national,omitempty"`
+	NationalFormatted      string `json:"nationalFormatted,omitempty"`
+	Valid                  bool   `json:"valid,omitempty"`
+}
+
+// phoneCell renders a GraphQL phone number (every sub-field selected, empty ones too) the
+// way REST shows it.
+func phoneCell(raw json.RawMessage) any {
+	var p phoneNumber
+	if json.Unmarshal(raw, &p) != nil || string(raw) == "null" {
+		return cell(raw)
+	}
+	b, _ := json.Marshal(p)
+	return string(b)
 }
 
 // refCell renders GraphQL reference results the way REST shows them: a JSON

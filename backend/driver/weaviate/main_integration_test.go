@@ -24,6 +24,7 @@ func sharedNode(t testing.TB, v weaviatenode.Variant) *weaviatenode.Node {
 func settingsFor(n *weaviatenode.Node) driver.Settings {
 	s := driver.DefaultSettings()
 	s.Host, s.Port = n.Host, n.Port
+	s.GRPCPort = n.GRPCPort
 	if n.APIKey != "" {
 		s.AuthMethod, s.APIKey = driver.AuthAPIKey, n.APIKey
 	}

@@ -205,6 +205,8 @@ func toSettings(s driver.Settings) *pb.Settings {
 		SslMode:       string(s.SSLMode),
 		SkipTlsVerify: s.SkipTLSVerify,
 		CaFile:        s.CAFile,
+		GrpcHost:      s.GRPCHost,
+		GrpcPort:      int32(s.GRPCPort),
 	}
 }
 
@@ -217,6 +219,8 @@ func fromSettings(s *pb.Settings) driver.Settings {
 		SSLMode:       driver.SSLMode(s.GetSslMode()),
 		SkipTLSVerify: s.GetSkipTlsVerify(),
 		CAFile:        s.GetCaFile(),
+		GRPCHost:      s.GetGrpcHost(),
+		GRPCPort:      int(s.GetGrpcPort()),
 	}
 }
 

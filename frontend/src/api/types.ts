@@ -38,6 +38,10 @@ export interface ConnectionForm {
   skipTLSVerify: boolean;
   /** CA certificate file for Verify CA / Verify Identity ("" for the system roots). */
   caFile: string;
+  /** gRPC host where the server has GraphQL off ("" for the default: the host, or grpc-<host> on a hosted cluster). */
+  grpcHost: string;
+  /** gRPC port (0 for the default: 50051, or 443 on a hosted cluster). */
+  grpcPort: number;
   /** "blocked" | "readOnly" | "readWrite" */
   externalAccess: string;
   /** "alwaysAsk" | "askForWrites" | "neverForWrites" */

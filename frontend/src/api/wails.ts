@@ -152,6 +152,8 @@ function toForm(dto: app.ConnectionFormDTO): ConnectionForm {
     sslMode: dto.sslMode,
     skipTLSVerify: dto.skipTLSVerify,
     caFile: dto.caFile,
+    grpcHost: dto.grpcHost ?? "",
+    grpcPort: dto.grpcPort ?? 0,
     externalAccess: dto.externalAccess,
     aiPolicy: dto.aiPolicy,
     hasAPIKey: dto.hasAPIKey,

@@ -370,6 +370,8 @@ export namespace app {
 	    sslMode: string;
 	    skipTLSVerify: boolean;
 	    caFile: string;
+	    grpcHost: string;
+	    grpcPort: number;
 	    externalAccess: string;
 	    aiPolicy: string;
 	    hasAPIKey: boolean;
@@ -389,6 +391,8 @@ export namespace app {
 	        this.sslMode = source["sslMode"];
 	        this.skipTLSVerify = source["skipTLSVerify"];
 	        this.caFile = source["caFile"];
+	        this.grpcHost = source["grpcHost"];
+	        this.grpcPort = source["grpcPort"];
 	        this.externalAccess = source["externalAccess"];
 	        this.aiPolicy = source["aiPolicy"];
 	        this.hasAPIKey = source["hasAPIKey"];

@@ -210,6 +210,22 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
               (ids) => <input {...ids} name="caFile" value={form.caFile} onChange={(e) => set({ caFile: e.target.value })} spellCheck={false} />,
               "PEM file of the CA that signed the server's certificate; empty uses the system's",
             )}
+          {field(
+            "gRPC host",
+            (ids) => <input {...ids} name="grpcHost" value={form.grpcHost} onChange={(e) => set({ grpcHost: e.target.value })} spellCheck={false} placeholder={form.host} />,
+            "Where the driver reads when the server has GraphQL off; empty uses the host (grpc-<host> on a hosted cluster)",
+          )}
+          {field(
+            "gRPC port",
+            (ids) => <input {...ids}
+              name="grpcPort"
+              inputMode="numeric"
+              value={form.grpcPort === 0 ? "" : Number.isNaN(form.grpcPort) ? "" : String(form.grpcPort)}
+              onChange={(e) => set({ grpcPort: e.target.value === "" ? 0 : Number(e.target.value) })}
+              placeholder="50051"
+            />,
+            "Empty: 50051, or 443 on a hosted cluster",
+          )}
         </details>
         <fieldset className="field form-ai">
           <legend>AI clients (MCP)</legend>

@@ -67,6 +67,8 @@ export function newConnectionForm(type: string): ConnectionForm {
     sslMode: "Disabled",
     skipTLSVerify: false,
     caFile: "",
+    grpcHost: "",
+    grpcPort: 0,
     externalAccess: "readWrite",
     aiPolicy: "askForWrites",
     hasAPIKey: false,

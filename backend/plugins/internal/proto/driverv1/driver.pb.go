@@ -355,6 +355,10 @@ type Settings struct {
 	SslMode       string                 `protobuf:"bytes,5,opt,name=ssl_mode,json=sslMode,proto3" json:"ssl_mode,omitempty"`
 	SkipTlsVerify bool                   `protobuf:"varint,6,opt,name=skip_tls_verify,json=skipTlsVerify,proto3" json:"skip_tls_verify,omitempty"`
 	CaFile        string                 `protobuf:"bytes,7,opt,name=ca_file,json=caFile,proto3" json:"ca_file,omitempty"`
+	// grpc_host and grpc_port reach the database's gRPC API ("" and 0: the
+	// driver's defaults).
+	GrpcHost      string `protobuf:"bytes,8,opt,name=grpc_host,json=grpcHost,proto3" json:"grpc_host,omitempty"`
+	GrpcPort      int32  `protobuf:"varint,9,opt,name=grpc_port,json=grpcPort,proto3" json:"grpc_port,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -436,6 +440,20 @@ func (x *Settings) GetCaFile() string {
 		return x.CaFile
 	}
 	return ""
+}
+
+func (x *Settings) GetGrpcHost() string {
+	if x != nil {
+		return x.GrpcHost
+	}
+	return ""
+}
+
+func (x *Settings) GetGrpcPort() int32 {
+	if x != nil {
+		return x.GrpcPort
+	}
+	return 0
 }
 
 type Capabilities struct {
@@ -2245,7 +2263,7 @@ const file_driver_proto_rawDesc = "" +
 	"\x06fields\x18\x01 \x03(\v2!.app.driver.v1.Object.FieldsEntryR\x06fields\x1aO\n" +
 	"\vFieldsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12*\n" +
-	"\x05value\x18\x02 \x01(\v2\x14.app.driver.v1.ValueR\x05value:\x028\x01\"\xc8\x01\n" +
+	"\x05value\x18\x02 \x01(\v2\x14.app.driver.v1.ValueR\x05value:\x028\x01\"\x82\x02\n" +
 	"\bSettings\x12\x12\n" +
 	"\x04host\x18\x01 \x01(\tR\x04host\x12\x12\n" +
 	"\x04port\x18\x02 \x01(\x05R\x04port\x12\x1f\n" +
@@ -2254,7 +2272,9 @@ const file_driver_proto_rawDesc = "" +
 	"\aapi_key\x18\x04 \x01(\tR\x06apiKey\x12\x19\n" +
 	"\bssl_mode\x18\x05 \x01(\tR\asslMode\x12&\n" +
 	"\x0fskip_tls_verify\x18\x06 \x01(\bR\rskipTlsVerify\x12\x17\n" +
-	"\aca_file\x18\a \x01(\tR\x06caFile\"\xde\x02\n" +
+	"\aca_file\x18\a \x01(\tR\x06caFile\x12\x1b\n" +
+	"\tgrpc_host\x18\b \x01(\tR\bgrpcHost\x12\x1b\n" +
+	"\tgrpc_port\x18\t \x01(\x05R\bgrpcPort\"\xde\x02\n" +
 	"\fCapabilities\x12%\n" +
 	"\x0equery_language\x18\x01 \x01(\tR\rqueryLanguage\x12\x10\n" +
 	"\x03sql\x18\x02 \x01(\bR\x03sql\x12!\n" +

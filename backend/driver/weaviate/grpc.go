@@ -1,0 +1,489 @@
+package weaviate
+
+// The gRPC read path: where a server has GraphQL off (new Weaviate Cloud clusters, and
+// self-hosted servers started with DISABLE_GRAPHQL=true), filtered and sorted pages and counts
+// go over Weaviate's gRPC API (service weaviate.v1.Weaviate: Search, Aggregate) instead of
+// /v1/graphql. The filter and sort are the same where tree and sort keys the GraphQL path
+// renders (filter.go), so both paths select the same rows in the same order, and the rows are
+// shaped into the same cells as the REST page (tests hold all three equal on real servers).
+//
+// The stubs are Weaviate's own, generated from its .proto files and published in its module
+// (github.com/weaviate/weaviate/grpc/generated/protocol/v1): the version of the server the
+// tests run, no generated code of ours to keep in step, and no protoc at build time.
+
+import (
+	"context"
+	"crypto/tls"
+	"encoding/binary"
+	"encoding/json"
+	"math"
+	"net"
+	"strconv"
+	"strings"
+
+	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
+
+	"app/backend/driver"
+)
+
+// DefaultGRPCPort is the gRPC port of a self-hosted node (GRPC_PORT's default).
+const DefaultGRPCPort = 50051
+
+// grpcMaxMessage bounds one gRPC answer: a 1,000-row page of 1,536-dimension vectors is
+// about 6 MB.
+const grpcMaxMessage = 256 << 20
+
+// graphQLDisabled is what a server with DISABLE_GRAPHQL answers on /v1/graphql (HTTP 422).
+const graphQLDisabled = "graphql api is disabled"
+
+// hostedCluster reports whether host is a Weaviate Cloud cluster, whose gRPC endpoint is
+// grpc-<host> on 443.
+func hostedCluster(host string) bool {
+	h := strings.ToLower(strings.TrimSuffix(host, "."))
+	return strings.HasSuffix(h, ".weaviate.cloud") || strings.HasSuffix(h, ".weaviate.network")
+}
+
+// grpcTarget is host:port of the node's gRPC API, with the official clients' defaults.
+func grpcTarget(s driver.Settings) string {
+	host, port := s.GRPCHost, s.GRPCPort
+	hosted := hostedCluster(s.Host)
+	if host == "" {
+		host = s.Host
+		if hosted {
+			host = "grpc-" + s.Host
+		}
+	}
+	if port == 0 {
+		port = DefaultGRPCPort
+		if hosted && s.SSLMode.UsesTLS() {
+			port = 443
+		}
+	}
+	return net.JoinHostPort(host, strconv.Itoa(port))
+}
+
+// rpc returns the gRPC client, dialling on first use (grpc.NewClient connects lazily, so
+// this never blocks).
+func (d *Driver) rpc() (pb.WeaviateClient, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return nil, driver.Errorf(driver.KindConnection, "the connection is closed")
+	}
+	if d.grpcConn != nil {
+		return pb.NewWeaviateClient(d.grpcConn), nil
+	}
+	creds := insecure.NewCredentials()
+	if d.s.SSLMode.UsesTLS() {
+		tc, err := tlsConfig(d.s)
+		if err != nil {
+			return nil, err
+		}
+		if tc == nil {
+			tc = &tls.Config{MinVersion: tls.VersionTLS12}
+		}
+		creds = credentials.NewTLS(tc)
+	}
+	conn, err := grpc.NewClient(d.grpcTarget, grpc.WithTransportCredentials(creds),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(grpcMaxMessage)))
+	if err != nil {
+		return nil, driver.Wrap(driver.KindConnection, err, "Connection failed: the gRPC address %s cannot be used", d.grpcTarget)
+	}
+	d.grpcConn = conn
+	return pb.NewWeaviateClient(conn), nil
+}
+
+// rpcContext carries the credential, as the REST requests do.
+func (d *Driver) rpcContext(ctx context.Context) context.Context {
+	if d.s.AuthMethod == driver.AuthAPIKey && d.s.APIKey != "" {
+		return metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+d.s.APIKey)
+	}
+	return ctx
+}
+
+// rpcError maps a gRPC failure to the driver's kinds, with the spec's prefixes, and never
+// shows the key.
+func (d *Driver) rpcError(ctx context.Context, err error, what string) error {
+	if cerr := driver.ContextError(ctx); cerr != nil {
+		return cerr
+	}
+	st, _ := status.FromError(err)
+	msg := d.redact(st.Message())
+	switch st.Code() {
+	case codes.Unauthenticated:
+		if d.s.AuthMethod == driver.AuthAPIKey {
+			return driver.Errorf(driver.KindAuth, "the API key was rejected by the gRPC API at %s", d.grpcTarget)
+		}
+		return driver.Errorf(driver.KindAuth, "the gRPC API at %s expects an API key but Auth Method is None; set Auth Method to API Key and enter the key", d.grpcTarget)
+	case codes.PermissionDenied:
+		return driver.Errorf(driver.KindQueryFailed, "permission denied for %s: %s", what, msg)
+	case codes.Unavailable:
+		return driver.Errorf(driver.KindConnection, "Connection failed: the server has GraphQL off, and its gRPC API at %s does not answer (%s); set the gRPC host and port in the connection's Advanced settings", d.grpcTarget, msg)
+	case codes.DeadlineExceeded:
+		return driver.Errorf(driver.KindTimeout, "%s timed out", what)
+	case codes.Canceled:
+		return driver.Errorf(driver.KindCancelled, "%s was cancelled", what)
+	}
+	if strings.Contains(msg, "query maximum results exceeded") {
+		return driver.Errorf(driver.KindUnsupported, "the database refuses to page past its result maximum (QUERY_MAXIMUM_RESULTS, default %d rows): %s", MaxResults, msg)
+	}
+	return driver.Errorf(driver.KindQueryFailed, "%s was refused: %s", what, msg)
+}
+
+// graphQLOff reports whether the server has told that it has GraphQL off.
+func (d *Driver) graphQLOff() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.noGraphQL
+}
+
+// noteGraphQLOff records the server's answer that GraphQL is off; reads go over gRPC from
+// then on.
+func (d *Driver) noteGraphQLOff(status int, body []byte) bool {
+	if status != 422 || !strings.Contains(strings.ToLower(string(body)), graphQLDisabled) {
+		return false
+	}
+	d.mu.Lock()
+	if !d.noGraphQL {
+		d.log.WithField("node", d.hostTxt).Info("the server has GraphQL off: filtered pages, counts and search read over gRPC at " + d.grpcTarget)
+	}
+	d.noGraphQL = true
+	d.mu.Unlock()
+	return true
+}
+
+// probeGraphQL finds out at connect time whether the server serves GraphQL.
+func (d *Driver) probeGraphQL(ctx context.Context) {
+	_, _ = d.postGraphQL(ctx, "{ __typename }")
+}
+
+// grpcFilter renders a where node as a gRPC Filters message.
+func (w where) grpcFilter() *pb.Filters {
+	f := &pb.Filters{Operator: grpcOperators[w.op]}
+	if len(w.operands) > 0 {
+		for _, o := range w.operands {
+			f.Filters = append(f.Filters, o.grpcFilter())
+		}
+		return f
+	}
+	path := w.path
+	if path == "id" {
+		path = "_id"
+	}
+	f.Target = &pb.FilterTarget{Target: &pb.FilterTarget_Property{Property: path}}
+	switch v := w.value.(type) {
+	case string:
+		f.TestValue = &pb.Filters_ValueText{ValueText: v}
+	case int64:
+		f.TestValue = &pb.Filters_ValueInt{ValueInt: v}
+	case float64:
+		f.TestValue = &pb.Filters_ValueNumber{ValueNumber: v}
+	case bool:
+		f.TestValue = &pb.Filters_ValueBoolean{ValueBoolean: v}
+	case []string:
+		f.TestValue = &pb.Filters_ValueTextArray{ValueTextArray: &pb.TextArray{Values: v}}
+	case []int64:
+		f.TestValue = &pb.Filters_ValueIntArray{ValueIntArray: &pb.IntArray{Values: v}}
+	case []float64:
+		f.TestValue = &pb.Filters_ValueNumberArray{ValueNumberArray: &pb.NumberArray{Values: v}}
+	case []bool:
+		f.TestValue = &pb.Filters_ValueBooleanArray{ValueBooleanArray: &pb.BooleanArray{Values: v}}
+	}
+	return f
+}
+
+// grpcOperators maps the where operators (the GraphQL names) to gRPC's.
+var grpcOperators = map[string]pb.Filters_Operator{
+	"Equal": pb.Filters_OPERATOR_EQUAL, "NotEqual": pb.Filters_OPERATOR_NOT_EQUAL,
+	"GreaterThan": pb.Filters_OPERATOR_GREATER_THAN, "GreaterThanEqual": pb.Filters_OPERATOR_GREATER_THAN_EQUAL,
+	"LessThan": pb.Filters_OPERATOR_LESS_THAN, "LessThanEqual": pb.Filters_OPERATOR_LESS_THAN_EQUAL,
+	"And": pb.Filters_OPERATOR_AND, "Or": pb.Filters_OPERATOR_OR, "Not": pb.Filters_OPERATOR_NOT,
+	"Like": pb.Filters_OPERATOR_LIKE, "IsNull": pb.Filters_OPERATOR_IS_NULL,
+	"ContainsAny": pb.Filters_OPERATOR_CONTAINS_ANY, "ContainsAll": pb.Filters_OPERATOR_CONTAINS_ALL,
+	"ContainsNone": pb.Filters_OPERATOR_CONTAINS_NONE, "WithinGeoRange": pb.Filters_OPERATOR_WITHIN_GEO_RANGE,
+}
+
+// countGRPC counts the rows matching filters with a gRPC Aggregate.
+func (d *Driver) countGRPC(ctx context.Context, c *class, filters []driver.Filter) (int64, error) {
+	w, ok, err := buildWhere(c, filters)
+	if err != nil {
+		return 0, err
+	}
+	req := &pb.AggregateRequest{Collection: c.Class, ObjectsCount: true}
+	if ok {
+		req.Filters = w.grpcFilter()
+	}
+	client, err := d.rpc()
+	if err != nil {
+		return 0, err
+	}
+	reply, err := client.Aggregate(d.rpcContext(ctx), req)
+	if err != nil {
+		return 0, d.rpcError(ctx, err, "the count of "+c.Class)
+	}
+	single := reply.GetSingleResult()
+	if single == nil || single.ObjectsCount == nil {
+		return 0, driver.Errorf(driver.KindQueryFailed, "the count of %s came back empty", c.Class)
+	}
+	return single.GetObjectsCount(), nil
+}
+
+// browseGRPC loads a filtered or sorted page with a gRPC Search.
+func (d *Driver) browseGRPC(ctx context.Context, c *class, offset, limit int, filters []driver.Filter, sorts []driver.Sort) (*driver.Grid, error) {
+	w, ok, err := buildWhere(c, filters)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := sortKeys(c, sorts)
+	if err != nil {
+		return nil, err
+	}
+	names := c.namedVectors()
+	req := &pb.SearchRequest{
+		Collection:  c.Class,
+		Limit:       uint32(limit),
+		Offset:      uint32(offset),
+		Properties:  grpcProperties(c.Properties),
+		Metadata:    &pb.MetadataRequest{Uuid: true, Vector: len(names) == 0, Vectors: names},
+		Uses_127Api: true,
+	}
+	if ok {
+		req.Filters = w.grpcFilter()
+	}
+	for _, k := range keys {
+		req.SortBy = append(req.SortBy, &pb.SortBy{Path: []string{k.path}, Ascending: !k.descending})
+	}
+	client, err := d.rpc()
+	if err != nil {
+		return nil, err
+	}
+	reply, err := client.Search(d.rpcContext(ctx), req)
+	if err != nil {
+		return nil, d.rpcError(ctx, err, "the page of "+c.Class)
+	}
+	cols := c.columns()
+	g := &driver.Grid{Columns: cols, Rows: make([][]any, 0, len(reply.GetResults()))}
+	for _, r := range reply.GetResults() {
+		row := make([]any, len(cols))
+		md := r.GetMetadata()
+		row[0] = md.GetId()
+		props := r.GetProperties().GetNonRefProps().GetFields()
+		refs := map[string][]*pb.PropertiesResult{}
+		for _, rp := range r.GetProperties().GetRefProps() {
+			refs[rp.GetPropName()] = append(refs[rp.GetPropName()], rp.GetProperties()...)
+		}
+		for i, p := range c.Properties {
+			if p.isRef() {
+				if targets, ok := refs[p.Name]; ok && len(targets) > 0 {
+					row[i+1] = grpcRefCell(targets)
+				}
+				continue
+			}
+			if v, ok := props[p.Name]; ok {
+				row[i+1] = grpcCell(v)
+			}
+		}
+		if len(names) > 0 {
+			vecs := map[string]json.RawMessage{}
+			for _, v := range md.GetVectors() {
+				vecs[v.GetName()] = vectorJSON(v.GetVectorBytes(), v.GetType() == pb.Vectors_VECTOR_TYPE_MULTI_FP32)
+			}
+			row[len(cols)-1] = vectorsText(names, vecs)
+		} else if b := md.GetVectorBytes(); len(b) > 0 {
+			row[len(cols)-1] = string(vectorJSON(b, false))
+		}
+		g.Rows = append(g.Rows, row)
+	}
+	return g, nil
+}
+
+// grpcProperties asks for every property: scalars by name, objects with their nested
+// properties, references with the uuid of each target.
+func grpcProperties(props []property) *pb.PropertiesRequest {
+	req := &pb.PropertiesRequest{}
+	for _, p := range props {
+		b, _ := p.base()
+		switch {
+		case p.isRef():
+			for _, target := range p.DataType {
+				req.RefProperties = append(req.RefProperties, &pb.RefPropertiesRequest{
+					ReferenceProperty: p.Name, TargetCollection: target,
+					Metadata: &pb.MetadataRequest{Uuid: true}, Properties: &pb.PropertiesRequest{},
+				})
+			}
+		case b == "object":
+			req.ObjectProperties = append(req.ObjectProperties, grpcObject(p))
+		default:
+			req.NonRefProperties = append(req.NonRefProperties, p.Name)
+		}
+	}
+	return req
+}
+
+func grpcObject(p property) *pb.ObjectPropertiesRequest {
+	o := &pb.ObjectPropertiesRequest{PropName: p.Name}
+	for _, n := range p.NestedProperties {
+		if b, _ := n.base(); b == "object" {
+			o.ObjectProperties = append(o.ObjectProperties, grpcObject(n))
+		} else {
+			o.PrimitiveProperties = append(o.PrimitiveProperties, n.Name)
+		}
+	}
+	return o
+}
+
+// grpcRefCell renders the targets of a reference as REST shows them: beacons.
+func grpcRefCell(targets []*pb.PropertiesResult) any {
+	type beacon struct {
+		Beacon string `json:"beacon"`
+		Href   string `json:"href"`
+	}
+	out := make([]beacon, 0, len(targets))
+	for _, t := range targets {
+		id, coll := t.GetMetadata().GetId(), t.GetTargetCollection()
+		out = append(out, beacon{Beacon: "weaviate://localhost/" + coll + "/" + id, Href: "/v1/objects/" + coll + "/" + id})
+	}
+	b, _ := json.Marshal(out)
+	return string(b)
+}
+
+// grpcCell converts a gRPC value into the cell the REST page gives for the same value.
+func grpcCell(v *pb.Value) any {
+	switch k := v.GetKind().(type) {
+	case nil, *pb.Value_NullValue:
+		return nil
+	case *pb.Value_TextValue:
+		return k.TextValue
+	case *pb.Value_DateValue:
+		return k.DateValue
+	case *pb.Value_UuidValue:
+		return k.UuidValue
+	case *pb.Value_BlobValue:
+		return k.BlobValue
+	case *pb.Value_BoolValue:
+		return k.BoolValue
+	case *pb.Value_IntValue:
+		return json.Number(strconv.FormatInt(k.IntValue, 10))
+	case *pb.Value_NumberValue:
+		b, _ := json.Marshal(k.NumberValue)
+		return json.Number(b)
+	}
+	b, _ := json.Marshal(grpcJSON(v))
+	return string(b)
+}
+
+// grpcJSON converts a gRPC value into what encoding/json writes as REST does.
+func grpcJSON(v *pb.Value) any {
+	switch k := v.GetKind().(type) {
+	case *pb.Value_TextValue:
+		return k.TextValue
+	case *pb.Value_DateValue:
+		return k.DateValue
+	case *pb.Value_UuidValue:
+		return k.UuidValue
+	case *pb.Value_BlobValue:
+		return k.BlobValue
+	case *pb.Value_BoolValue:
+		return k.BoolValue
+	case *pb.Value_IntValue:
+		return k.IntValue
+	case *pb.Value_NumberValue:
+		return k.NumberValue
+	case *pb.Value_ObjectValue:
+		return grpcObjectJSON(k.ObjectValue)
+	case *pb.Value_GeoValue:
+		return struct {
+			Latitude  float32 `json:"latitude"`
+			Longitude float32 `json:"longitude"`
+		}{k.GeoValue.GetLatitude(), k.GeoValue.GetLongitude()}
+	case *pb.Value_PhoneValue:
+		p := k.PhoneValue
+		return phoneNumber{p.GetCountryCode(), p.GetDefaultCountry(), p.GetInput(), p.GetInternationalFormatted(), p.GetNational(), p.GetNationalFormatted(), p.GetValid()}
+	case *pb.Value_ListValue:
+		return grpcListJSON(k.ListValue)
+	}
+	return nil
+}
+
+func grpcObjectJSON(p *pb.Properties) map[string]any {
+	out := make(map[string]any, len(p.GetFields()))
+	for name, v := range p.GetFields() {
+		out[name] = grpcJSON(v)
+	}
+	return out
+}
+
+// grpcListJSON unpacks a list: ints and numbers travel as packed little-endian 64-bit words.
+func grpcListJSON(l *pb.ListValue) any {
+	switch k := l.GetKind().(type) {
+	case *pb.ListValue_TextValues:
+		return nonNil(k.TextValues.GetValues())
+	case *pb.ListValue_DateValues:
+		return nonNil(k.DateValues.GetValues())
+	case *pb.ListValue_UuidValues:
+		return nonNil(k.UuidValues.GetValues())
+	case *pb.ListValue_BoolValues:
+		return nonNil(k.BoolValues.GetValues())
+	case *pb.ListValue_IntValues:
+		b := k.IntValues.GetValues()
+		out := make([]int64, len(b)/8)
+		for i := range out {
+			out[i] = int64(binary.LittleEndian.Uint64(b[i*8:]))
+		}
+		return out
+	case *pb.ListValue_NumberValues:
+		b := k.NumberValues.GetValues()
+		out := make([]float64, len(b)/8)
+		for i := range out {
+			out[i] = math.Float64frombits(binary.LittleEndian.Uint64(b[i*8:]))
+		}
+		return out
+	case *pb.ListValue_ObjectValues:
+		out := make([]map[string]any, 0, len(k.ObjectValues.GetValues()))
+		for _, o := range k.ObjectValues.GetValues() {
+			out = append(out, grpcObjectJSON(o))
+		}
+		return out
+	}
+	return []any{}
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// vectorJSON decodes packed little-endian float32s into the JSON array REST gives. A
+// multi-vector starts with its inner dimension as a little-endian uint16.
+func vectorJSON(b []byte, multi bool) json.RawMessage {
+	floats := func(b []byte) []float32 {
+		out := make([]float32, len(b)/4)
+		for i := range out {
+			out[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[i*4:]))
+		}
+		return out
+	}
+	var v any
+	if multi && len(b) >= 2 {
+		dim := int(binary.LittleEndian.Uint16(b))
+		all := floats(b[2:])
+		rows := [][]float32{}
+		for dim > 0 && len(all) >= dim {
+			rows = append(rows, all[:dim])
+			all = all[dim:]
+		}
+		v = rows
+	} else {
+		v = floats(b)
+	}
+	out, _ := json.Marshal(v)
+	return out
+}
