@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"app/backend/driver"
-	"app/backend/search"
 )
 
 // Bounds of Find similar: how many matches by default and at most.
@@ -67,19 +66,11 @@ func (a *ExplorerAPI) FindSimilar(id, table, rowUUID, targetVector string, limit
 	if err != nil {
 		return SimilarDTO{}, err
 	}
-	req := search.Request{NearVector: vec, TargetVector: targetVector}
-	text, err := req.Build(info, limit)
+	res, err := d.Search(ctx, table, driver.SearchRequest{NearVector: vec, TargetVector: targetVector}, limit)
 	if err != nil {
 		return SimilarDTO{}, apiError(err)
 	}
-	res, err := d.Execute(ctx, text)
-	if err != nil {
-		return SimilarDTO{}, apiError(err)
-	}
-	if res == nil || res.Kind != driver.ResultGrid || res.Grid == nil {
-		return SimilarDTO{}, apiError(driver.Errorf(driver.KindQueryFailed, "the search did not answer with rows"))
-	}
-	g := toGridDTO(res.Grid)
+	g := toGridDTO(res)
 	g.HasMore = false // ranked matches are not paged
 	return SimilarDTO{Grid: g, TargetVector: targetVector, Dimensions: len(vec)}, nil
 }

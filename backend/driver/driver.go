@@ -45,6 +45,12 @@ type Driver interface {
 	// Count returns how many rows match the filters (all rows without).
 	Count(ctx context.Context, table string, filters []Filter) (int64, error)
 
+	// Search runs a vector, keyword or hybrid search on table and returns the best limit
+	// matches as a grid: the primary key, the properties, then the measure that ranks
+	// them ("distance" or "score"). The driver checks the request (req.Check and the
+	// table's schema) and builds it in its own language; ranked matches are not paged.
+	Search(ctx context.Context, table string, req SearchRequest, limit int) (*Grid, error)
+
 	// Execute runs editor text (Weaviate: GraphQL read, or a REST line).
 	Execute(ctx context.Context, text string) (*Result, error)
 

@@ -12,7 +12,6 @@ import (
 	"github.com/google/uuid"
 
 	"app/backend/driver"
-	"app/backend/search"
 )
 
 // where is one node of a filter, read path neutral: rendered as GraphQL where text (String)
@@ -50,7 +49,7 @@ func (w where) render(b *strings.Builder) {
 		return
 	}
 	b.WriteString("{path: [")
-	b.WriteString(search.Quote(w.path))
+	b.WriteString(quote(w.path))
 	b.WriteString("], operator: ")
 	b.WriteString(w.op)
 	b.WriteString(", ")
@@ -231,7 +230,7 @@ func filterNode(c *class, f driver.Filter) (where, error) {
 		case driver.OpEndsWith:
 			pat = "*" + pat
 		}
-		n := where{op: "Like", path: path, kind: "valueText", literal: search.Quote(pat), value: pat}
+		n := where{op: "Like", path: path, kind: "valueText", literal: quote(pat), value: pat}
 		if f.Operator == driver.OpNotContains {
 			return where{op: "Not", operands: []where{n}}, nil
 		}
@@ -288,14 +287,14 @@ func filterNode(c *class, f driver.Filter) (where, error) {
 func typedValue(fam, raw string) (kind, literal string, value any, err error) {
 	switch fam {
 	case famText:
-		return "valueText", search.Quote(raw), raw, nil
+		return "valueText", quote(raw), raw, nil
 	case famUUID:
 		s := strings.TrimSpace(raw)
 		if _, e := uuid.Parse(s); e != nil || len(s) != 36 {
 			return "", "", nil, fmt.Errorf("%q is not a UUID (8-4-4-4-12 hex digits)", raw)
 		}
 		s = strings.ToLower(s)
-		return "valueText", search.Quote(s), s, nil
+		return "valueText", quote(s), s, nil
 	case famInt:
 		s := strings.TrimSpace(raw)
 		n, e := strconv.ParseInt(s, 10, 64)
@@ -325,7 +324,7 @@ func typedValue(fam, raw string) (kind, literal string, value any, err error) {
 			return "", "", nil, fmt.Errorf("%q is not a full RFC 3339 timestamp; dates need the shape YYYY-MM-DDThh:mm:ssZ, e.g. 2024-01-31T00:00:00Z", raw)
 		}
 		d := t.Format(time.RFC3339Nano)
-		return "valueDate", search.Quote(d), d, nil
+		return "valueDate", quote(d), d, nil
 	}
 	return "", "", nil, fmt.Errorf("this column cannot be filtered")
 }
@@ -425,7 +424,7 @@ func sortArg(c *class, sorts []driver.Sort) (string, error) {
 		if k.descending {
 			order = "desc"
 		}
-		parts = append(parts, "{path: ["+search.Quote(k.path)+"], order: "+order+"}")
+		parts = append(parts, "{path: ["+quote(k.path)+"], order: "+order+"}")
 	}
 	return "[" + strings.Join(parts, ", ") + "]", nil
 }

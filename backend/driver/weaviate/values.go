@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
-
-	"app/backend/search"
 )
 
 // cell converts one raw JSON value into a grid cell: nil, string, bool,
@@ -91,7 +89,7 @@ func vectorsText(names []string, vecs map[string]json.RawMessage) any {
 			b.WriteByte(',')
 		}
 		first = false
-		b.WriteString(search.Quote(n))
+		b.WriteString(quote(n))
 		b.WriteByte(':')
 		b.WriteString(jsonText(v))
 	}

@@ -10,7 +10,6 @@ import (
 
 	"app/backend/driver"
 	"app/backend/mcp"
-	"app/backend/search"
 )
 
 // NameVectorSearch runs a vector, keyword or hybrid search on one table.
@@ -29,19 +28,18 @@ type vectorSearchArgs struct {
 	Properties   []string  `json:"properties"`
 }
 
-// request is the search the arguments ask for, built by backend/search.
-func (a *vectorSearchArgs) request() search.Request {
-	return search.Request{
+// request is the search the arguments ask for, run by the driver's Search.
+func (a *vectorSearchArgs) request() driver.SearchRequest {
+	return driver.SearchRequest{
 		NearVector: a.NearVector, Query: a.Query, Mode: a.Mode, Alpha: a.Alpha,
 		SimilarTo: a.SimilarTo, TargetVector: a.TargetVector, Properties: a.Properties,
 	}
 }
 
-// VectorSearch is the vector_search tool. The driver contract has no search method, so it
-// builds the GraphQL Get the editor accepts (SPEC.md A "GraphQL editor rules" 5) with
-// backend/search, the one builder the desktop app's "Find similar" shares, and runs it with
-// Driver.Execute, on drivers whose query language is GraphQL only. The builder checks every
-// name and quotes every string, so no argument can change the query's shape.
+// VectorSearch is the vector_search tool: Driver.Search, the one search the desktop app's
+// "Find similar" shares. The driver builds it in its own language (Weaviate: the GraphQL Get
+// of SPEC.md A "GraphQL editor rules" 5, or gRPC where the server has GraphQL off), checking
+// every name and quoting every string, so no argument can change the query's shape.
 func VectorSearch(d Deps) mcp.Tool {
 	return mcp.Tool{
 		Name:        NameVectorSearch,
@@ -52,7 +50,7 @@ func VectorSearch(d Deps) mcp.Tool {
 			"table":        tableArg(),
 			"nearVector":   arrayOf(typed("number")),
 			"query":        typed("string"),
-			"mode":         {Type: "string", Enum: []any{search.ModeBM25, search.ModeHybrid}, Description: "default bm25"},
+			"mode":         {Type: "string", Enum: []any{driver.SearchBM25, driver.SearchHybrid}, Description: "default bm25"},
 			"alpha":        {Type: "number", Minimum: ptr(0.0), Maximum: ptr(1.0), Description: "hybrid: 1=vector"},
 			"similarTo":    typed("string"),
 			"targetVector": typed("string"),
@@ -70,10 +68,6 @@ func VectorSearch(d Deps) mcp.Tool {
 			if err := req.Check(); err != nil {
 				return nil, invalidArgument(err)
 			}
-			// Refused before connecting: the builder sees the name only after DescribeTable.
-			if !search.IsName(a.Table) {
-				return nil, mcp.NewToolError(mcp.ToolErrInvalidArgument, "table %q is not a valid collection name", truncate(a.Table, 100))
-			}
 			limit, note := d.rowLimit(a.Limit)
 			// The search in words: the approval text and the result's first line.
 			summary := fmt.Sprintf("search %s by %s, best %d", a.Table, req.Describe(), limit)
@@ -82,39 +76,23 @@ func VectorSearch(d Deps) mcp.Tool {
 				return nil, err
 			}
 			caps := drv.Capabilities()
-			if caps.QueryLanguage != "graphql" {
-				return nil, mcp.NewToolError(mcp.ToolErrUnsupported, "vector_search needs a GraphQL database; this connection's query language is %q", caps.QueryLanguage)
-			}
 			call := mcp.CallFrom(ctx)
-			call.Progress(0, 2, "reading the table's schema")
-			var res *driver.Result
-			var ask int
+			call.Progress(0, 1, "searching")
+			// Ask for one more than the limit to know whether more matches exist, within the
+			// database's paging maximum.
+			ask := limit + 1
+			if caps.MaxResults > 0 && ask > caps.MaxResults {
+				ask = caps.MaxResults
+			}
+			var g *driver.Grid
 			err = d.run(ctx, func(ctx context.Context) error {
-				info, err := drv.DescribeTable(ctx, a.Table)
-				if err != nil {
-					return err
-				}
-				// Ask for one more than the limit to know whether more matches exist, within
-				// the database's paging maximum.
-				ask = limit + 1
-				if caps.MaxResults > 0 && ask > caps.MaxResults {
-					ask = caps.MaxResults
-				}
-				q, err := req.Build(info, ask)
-				if err != nil {
-					return err
-				}
-				call.Progress(1, 2, "searching")
-				res, err = drv.Execute(ctx, q)
+				var err error
+				g, err = drv.Search(ctx, a.Table, req, ask)
 				return err
 			})
 			if err != nil {
 				return nil, FromError(err)
 			}
-			if res == nil || res.Kind != driver.ResultGrid || res.Grid == nil {
-				return nil, mcp.NewToolError(mcp.ToolErrQueryFailed, "the search did not answer with rows")
-			}
-			g := res.Grid
 			p := pageOf(a.Table, g, 0, limit)
 			if ask <= limit && len(p.Rows) == limit {
 				// The limit is the database's maximum: more matches may exist, none reachable.
@@ -122,7 +100,7 @@ func VectorSearch(d Deps) mcp.Tool {
 			}
 			p.NextOffset = nil // ranked matches are not paged: a larger limit reads more
 			p.addNote(note)
-			call.Progress(2, 2, fmt.Sprintf("found %d", len(p.Rows)))
+			call.Progress(1, 1, fmt.Sprintf("found %d", len(p.Rows)))
 			more := fmt.Sprintf("more matches exist: call %s with a larger limit", NameVectorSearch)
 			if ask <= limit {
 				more = "more matches may exist; the limit is the maximum"
@@ -133,7 +111,7 @@ func VectorSearch(d Deps) mcp.Tool {
 	}
 }
 
-// invalidArgument is the tool error of a request search.Request.Check refused: its message
+// invalidArgument is the tool error of a request driver.SearchRequest.Check refused: its message
 // as written, the one line the tool answered with before the builder moved to backend/search
 // (FromError would also fold the spaces inside a quoted name the model sent).
 func invalidArgument(err error) error {

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"app/backend/driver"
 	pb "app/backend/plugins/internal/proto/driverv1"
@@ -176,6 +178,22 @@ func (k *Conn) Browse(ctx context.Context, table string, page driver.Page, filte
 		Filters: toFilters(filters),
 		Sort:    toSorts(sort),
 	})
+	if err != nil {
+		return nil, k.c.fail(ctx, err)
+	}
+	return fromGrid(r), nil
+}
+
+// Search runs a search in the plugin. A plugin that predates Search is told apart from a
+// failure: the person is asked to update it.
+func (k *Conn) Search(ctx context.Context, table string, req driver.SearchRequest, limit int) (*driver.Grid, error) {
+	if k.c.isStopped() {
+		return nil, stoppedError()
+	}
+	r, err := k.c.rpc.Search(ctx, toSearch(k.id, table, req, limit))
+	if status.Code(err) == codes.Unimplemented {
+		return nil, driver.Errorf(driver.KindUnsupported, "the installed driver plugin predates search: update it (Settings → Plugins, or app plugin update)")
+	}
 	if err != nil {
 		return nil, k.c.fail(ctx, err)
 	}

@@ -539,6 +539,34 @@ func fromClassification(c *pb.Classification) (driver.Classification, error) {
 	return out, nil
 }
 
+// --- search ---
+
+func toSearch(conn, table string, r driver.SearchRequest, limit int) *pb.SearchRequest {
+	out := &pb.SearchRequest{ConnId: conn, Table: table, NearVector: r.NearVector, Mode: r.Mode, SimilarTo: r.SimilarTo,
+		TargetVector: r.TargetVector, Properties: r.Properties, Limit: int64(limit)}
+	if r.Query != nil {
+		out.HasQuery, out.Query = true, *r.Query
+	}
+	if r.Alpha != nil {
+		out.HasAlpha, out.Alpha = true, *r.Alpha
+	}
+	return out
+}
+
+func fromSearch(r *pb.SearchRequest) driver.SearchRequest {
+	out := driver.SearchRequest{NearVector: r.GetNearVector(), Mode: r.GetMode(), SimilarTo: r.GetSimilarTo(),
+		TargetVector: r.GetTargetVector(), Properties: r.GetProperties()}
+	if r.GetHasQuery() {
+		q := r.GetQuery()
+		out.Query = &q
+	}
+	if r.GetHasAlpha() {
+		a := r.GetAlpha()
+		out.Alpha = &a
+	}
+	return out
+}
+
 // --- edits ---
 
 func toRows(rows []driver.Row) ([]*pb.EditRow, error) {

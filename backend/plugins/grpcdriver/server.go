@@ -199,6 +199,23 @@ func (s *Server) Browse(ctx context.Context, req *pb.BrowseRequest) (*pb.Grid, e
 	return out, nil
 }
 
+// Search runs a search.
+func (s *Server) Search(ctx context.Context, req *pb.SearchRequest) (*pb.Grid, error) {
+	d, err := s.conn(req.GetConnId())
+	if err != nil {
+		return nil, err
+	}
+	g, err := d.Search(ctx, req.GetTable(), fromSearch(req), int(req.GetLimit()))
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	out, err := toGrid(g)
+	if err != nil {
+		return nil, toStatus(driver.Wrap(driver.KindQueryFailed, err, "the matches cannot be sent: %s", err.Error()))
+	}
+	return out, nil
+}
+
 // Count counts rows.
 func (s *Server) Count(ctx context.Context, req *pb.CountRequest) (*pb.CountResponse, error) {
 	d, err := s.conn(req.GetConnId())

@@ -1500,6 +1500,140 @@ func (x *BrowseRequest) GetSort() []*Sort {
 	return nil
 }
 
+// SearchRequest is backend/driver.SearchRequest on one table: exactly one of
+// near_vector, query (has_query) or similar_to.
+type SearchRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ConnId        string                 `protobuf:"bytes,1,opt,name=conn_id,json=connId,proto3" json:"conn_id,omitempty"`
+	Table         string                 `protobuf:"bytes,2,opt,name=table,proto3" json:"table,omitempty"`
+	NearVector    []float64              `protobuf:"fixed64,3,rep,packed,name=near_vector,json=nearVector,proto3" json:"near_vector,omitempty"`
+	HasQuery      bool                   `protobuf:"varint,4,opt,name=has_query,json=hasQuery,proto3" json:"has_query,omitempty"`
+	Query         string                 `protobuf:"bytes,5,opt,name=query,proto3" json:"query,omitempty"`
+	Mode          string                 `protobuf:"bytes,6,opt,name=mode,proto3" json:"mode,omitempty"`
+	HasAlpha      bool                   `protobuf:"varint,7,opt,name=has_alpha,json=hasAlpha,proto3" json:"has_alpha,omitempty"`
+	Alpha         float64                `protobuf:"fixed64,8,opt,name=alpha,proto3" json:"alpha,omitempty"`
+	SimilarTo     string                 `protobuf:"bytes,9,opt,name=similar_to,json=similarTo,proto3" json:"similar_to,omitempty"`
+	TargetVector  string                 `protobuf:"bytes,10,opt,name=target_vector,json=targetVector,proto3" json:"target_vector,omitempty"`
+	Properties    []string               `protobuf:"bytes,11,rep,name=properties,proto3" json:"properties,omitempty"`
+	Limit         int64                  `protobuf:"varint,12,opt,name=limit,proto3" json:"limit,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SearchRequest) Reset() {
+	*x = SearchRequest{}
+	mi := &file_driver_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SearchRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SearchRequest) ProtoMessage() {}
+
+func (x *SearchRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SearchRequest.ProtoReflect.Descriptor instead.
+func (*SearchRequest) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *SearchRequest) GetConnId() string {
+	if x != nil {
+		return x.ConnId
+	}
+	return ""
+}
+
+func (x *SearchRequest) GetTable() string {
+	if x != nil {
+		return x.Table
+	}
+	return ""
+}
+
+func (x *SearchRequest) GetNearVector() []float64 {
+	if x != nil {
+		return x.NearVector
+	}
+	return nil
+}
+
+func (x *SearchRequest) GetHasQuery() bool {
+	if x != nil {
+		return x.HasQuery
+	}
+	return false
+}
+
+func (x *SearchRequest) GetQuery() string {
+	if x != nil {
+		return x.Query
+	}
+	return ""
+}
+
+func (x *SearchRequest) GetMode() string {
+	if x != nil {
+		return x.Mode
+	}
+	return ""
+}
+
+func (x *SearchRequest) GetHasAlpha() bool {
+	if x != nil {
+		return x.HasAlpha
+	}
+	return false
+}
+
+func (x *SearchRequest) GetAlpha() float64 {
+	if x != nil {
+		return x.Alpha
+	}
+	return 0
+}
+
+func (x *SearchRequest) GetSimilarTo() string {
+	if x != nil {
+		return x.SimilarTo
+	}
+	return ""
+}
+
+func (x *SearchRequest) GetTargetVector() string {
+	if x != nil {
+		return x.TargetVector
+	}
+	return ""
+}
+
+func (x *SearchRequest) GetProperties() []string {
+	if x != nil {
+		return x.Properties
+	}
+	return nil
+}
+
+func (x *SearchRequest) GetLimit() int64 {
+	if x != nil {
+		return x.Limit
+	}
+	return 0
+}
+
 type Row struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Cells         []*Value               `protobuf:"bytes,1,rep,name=cells,proto3" json:"cells,omitempty"`
@@ -1509,7 +1643,7 @@ type Row struct {
 
 func (x *Row) Reset() {
 	*x = Row{}
-	mi := &file_driver_proto_msgTypes[21]
+	mi := &file_driver_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1521,7 +1655,7 @@ func (x *Row) String() string {
 func (*Row) ProtoMessage() {}
 
 func (x *Row) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[21]
+	mi := &file_driver_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1534,7 +1668,7 @@ func (x *Row) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Row.ProtoReflect.Descriptor instead.
 func (*Row) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{21}
+	return file_driver_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Row) GetCells() []*Value {
@@ -1557,7 +1691,7 @@ type Grid struct {
 
 func (x *Grid) Reset() {
 	*x = Grid{}
-	mi := &file_driver_proto_msgTypes[22]
+	mi := &file_driver_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1569,7 +1703,7 @@ func (x *Grid) String() string {
 func (*Grid) ProtoMessage() {}
 
 func (x *Grid) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[22]
+	mi := &file_driver_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1582,7 +1716,7 @@ func (x *Grid) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Grid.ProtoReflect.Descriptor instead.
 func (*Grid) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{22}
+	return file_driver_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Grid) GetColumns() []*Column {
@@ -1631,7 +1765,7 @@ type CountRequest struct {
 
 func (x *CountRequest) Reset() {
 	*x = CountRequest{}
-	mi := &file_driver_proto_msgTypes[23]
+	mi := &file_driver_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1643,7 +1777,7 @@ func (x *CountRequest) String() string {
 func (*CountRequest) ProtoMessage() {}
 
 func (x *CountRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[23]
+	mi := &file_driver_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1656,7 +1790,7 @@ func (x *CountRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CountRequest.ProtoReflect.Descriptor instead.
 func (*CountRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{23}
+	return file_driver_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *CountRequest) GetConnId() string {
@@ -1689,7 +1823,7 @@ type CountResponse struct {
 
 func (x *CountResponse) Reset() {
 	*x = CountResponse{}
-	mi := &file_driver_proto_msgTypes[24]
+	mi := &file_driver_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1701,7 +1835,7 @@ func (x *CountResponse) String() string {
 func (*CountResponse) ProtoMessage() {}
 
 func (x *CountResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[24]
+	mi := &file_driver_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1714,7 +1848,7 @@ func (x *CountResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CountResponse.ProtoReflect.Descriptor instead.
 func (*CountResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{24}
+	return file_driver_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *CountResponse) GetCount() int64 {
@@ -1734,7 +1868,7 @@ type ExecuteRequest struct {
 
 func (x *ExecuteRequest) Reset() {
 	*x = ExecuteRequest{}
-	mi := &file_driver_proto_msgTypes[25]
+	mi := &file_driver_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1746,7 +1880,7 @@ func (x *ExecuteRequest) String() string {
 func (*ExecuteRequest) ProtoMessage() {}
 
 func (x *ExecuteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[25]
+	mi := &file_driver_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1759,7 +1893,7 @@ func (x *ExecuteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteRequest.ProtoReflect.Descriptor instead.
 func (*ExecuteRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{25}
+	return file_driver_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ExecuteRequest) GetConnId() string {
@@ -1791,7 +1925,7 @@ type Result struct {
 
 func (x *Result) Reset() {
 	*x = Result{}
-	mi := &file_driver_proto_msgTypes[26]
+	mi := &file_driver_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1803,7 +1937,7 @@ func (x *Result) String() string {
 func (*Result) ProtoMessage() {}
 
 func (x *Result) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[26]
+	mi := &file_driver_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1816,7 +1950,7 @@ func (x *Result) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Result.ProtoReflect.Descriptor instead.
 func (*Result) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{26}
+	return file_driver_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Result) GetKind() string {
@@ -1863,7 +1997,7 @@ type ClassifyRequest struct {
 
 func (x *ClassifyRequest) Reset() {
 	*x = ClassifyRequest{}
-	mi := &file_driver_proto_msgTypes[27]
+	mi := &file_driver_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1875,7 +2009,7 @@ func (x *ClassifyRequest) String() string {
 func (*ClassifyRequest) ProtoMessage() {}
 
 func (x *ClassifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[27]
+	mi := &file_driver_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1888,7 +2022,7 @@ func (x *ClassifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClassifyRequest.ProtoReflect.Descriptor instead.
 func (*ClassifyRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{27}
+	return file_driver_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *ClassifyRequest) GetText() string {
@@ -1914,7 +2048,7 @@ type Classification struct {
 
 func (x *Classification) Reset() {
 	*x = Classification{}
-	mi := &file_driver_proto_msgTypes[28]
+	mi := &file_driver_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1926,7 +2060,7 @@ func (x *Classification) String() string {
 func (*Classification) ProtoMessage() {}
 
 func (x *Classification) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[28]
+	mi := &file_driver_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1939,7 +2073,7 @@ func (x *Classification) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Classification.ProtoReflect.Descriptor instead.
 func (*Classification) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{28}
+	return file_driver_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *Classification) GetAccess() string {
@@ -1980,7 +2114,7 @@ type EditRow struct {
 
 func (x *EditRow) Reset() {
 	*x = EditRow{}
-	mi := &file_driver_proto_msgTypes[29]
+	mi := &file_driver_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1992,7 +2126,7 @@ func (x *EditRow) String() string {
 func (*EditRow) ProtoMessage() {}
 
 func (x *EditRow) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[29]
+	mi := &file_driver_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2005,7 +2139,7 @@ func (x *EditRow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditRow.ProtoReflect.Descriptor instead.
 func (*EditRow) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{29}
+	return file_driver_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *EditRow) GetUuid() string {
@@ -2033,7 +2167,7 @@ type EditRequest struct {
 
 func (x *EditRequest) Reset() {
 	*x = EditRequest{}
-	mi := &file_driver_proto_msgTypes[30]
+	mi := &file_driver_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2045,7 +2179,7 @@ func (x *EditRequest) String() string {
 func (*EditRequest) ProtoMessage() {}
 
 func (x *EditRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[30]
+	mi := &file_driver_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2058,7 +2192,7 @@ func (x *EditRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditRequest.ProtoReflect.Descriptor instead.
 func (*EditRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{30}
+	return file_driver_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *EditRequest) GetConnId() string {
@@ -2095,7 +2229,7 @@ type RowResult struct {
 
 func (x *RowResult) Reset() {
 	*x = RowResult{}
-	mi := &file_driver_proto_msgTypes[31]
+	mi := &file_driver_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2107,7 +2241,7 @@ func (x *RowResult) String() string {
 func (*RowResult) ProtoMessage() {}
 
 func (x *RowResult) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[31]
+	mi := &file_driver_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2120,7 +2254,7 @@ func (x *RowResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RowResult.ProtoReflect.Descriptor instead.
 func (*RowResult) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{31}
+	return file_driver_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *RowResult) GetIndex() int64 {
@@ -2167,7 +2301,7 @@ type EditResponse struct {
 
 func (x *EditResponse) Reset() {
 	*x = EditResponse{}
-	mi := &file_driver_proto_msgTypes[32]
+	mi := &file_driver_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2179,7 +2313,7 @@ func (x *EditResponse) String() string {
 func (*EditResponse) ProtoMessage() {}
 
 func (x *EditResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[32]
+	mi := &file_driver_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2192,7 +2326,7 @@ func (x *EditResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditResponse.ProtoReflect.Descriptor instead.
 func (*EditResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{32}
+	return file_driver_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *EditResponse) GetResults() []*RowResult {
@@ -2210,7 +2344,7 @@ type CloseResponse struct {
 
 func (x *CloseResponse) Reset() {
 	*x = CloseResponse{}
-	mi := &file_driver_proto_msgTypes[33]
+	mi := &file_driver_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2222,7 +2356,7 @@ func (x *CloseResponse) String() string {
 func (*CloseResponse) ProtoMessage() {}
 
 func (x *CloseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[33]
+	mi := &file_driver_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2235,7 +2369,7 @@ func (x *CloseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseResponse.ProtoReflect.Descriptor instead.
 func (*CloseResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{33}
+	return file_driver_proto_rawDescGZIP(), []int{34}
 }
 
 var File_driver_proto protoreflect.FileDescriptor
@@ -2362,7 +2496,25 @@ const file_driver_proto_rawDesc = "" +
 	"\x06offset\x18\x03 \x01(\x03R\x06offset\x12\x14\n" +
 	"\x05limit\x18\x04 \x01(\x03R\x05limit\x12/\n" +
 	"\afilters\x18\x05 \x03(\v2\x15.app.driver.v1.FilterR\afilters\x12'\n" +
-	"\x04sort\x18\x06 \x03(\v2\x13.app.driver.v1.SortR\x04sort\"1\n" +
+	"\x04sort\x18\x06 \x03(\v2\x13.app.driver.v1.SortR\x04sort\"\xd3\x02\n" +
+	"\rSearchRequest\x12\x17\n" +
+	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12\x14\n" +
+	"\x05table\x18\x02 \x01(\tR\x05table\x12\x1f\n" +
+	"\vnear_vector\x18\x03 \x03(\x01R\n" +
+	"nearVector\x12\x1b\n" +
+	"\thas_query\x18\x04 \x01(\bR\bhasQuery\x12\x14\n" +
+	"\x05query\x18\x05 \x01(\tR\x05query\x12\x12\n" +
+	"\x04mode\x18\x06 \x01(\tR\x04mode\x12\x1b\n" +
+	"\thas_alpha\x18\a \x01(\bR\bhasAlpha\x12\x14\n" +
+	"\x05alpha\x18\b \x01(\x01R\x05alpha\x12\x1d\n" +
+	"\n" +
+	"similar_to\x18\t \x01(\tR\tsimilarTo\x12#\n" +
+	"\rtarget_vector\x18\n" +
+	" \x01(\tR\ftargetVector\x12\x1e\n" +
+	"\n" +
+	"properties\x18\v \x03(\tR\n" +
+	"properties\x12\x14\n" +
+	"\x05limit\x18\f \x01(\x03R\x05limit\"1\n" +
 	"\x03Row\x12*\n" +
 	"\x05cells\x18\x01 \x03(\v2\x14.app.driver.v1.ValueR\x05cells\"\xaa\x01\n" +
 	"\x04Grid\x12/\n" +
@@ -2411,7 +2563,7 @@ const file_driver_proto_rawDesc = "" +
 	"\amessage\x18\x05 \x01(\tR\amessage\"B\n" +
 	"\fEditResponse\x122\n" +
 	"\aresults\x18\x01 \x03(\v2\x18.app.driver.v1.RowResultR\aresults\"\x0f\n" +
-	"\rCloseResponse2\x96\b\n" +
+	"\rCloseResponse2\xd3\b\n" +
 	"\x06Driver\x12?\n" +
 	"\x04Info\x12\x1a.app.driver.v1.InfoRequest\x1a\x1b.app.driver.v1.InfoResponse\x12?\n" +
 	"\x04Open\x12\x1a.app.driver.v1.OpenRequest\x1a\x1b.app.driver.v1.OpenResponse\x12D\n" +
@@ -2422,7 +2574,8 @@ const file_driver_proto_rawDesc = "" +
 	"\rDescribeTable\x12\x1b.app.driver.v1.TableRequest\x1a$.app.driver.v1.DescribeTableResponse\x12;\n" +
 	"\x06Browse\x12\x1c.app.driver.v1.BrowseRequest\x1a\x13.app.driver.v1.Grid\x12B\n" +
 	"\x05Count\x12\x1b.app.driver.v1.CountRequest\x1a\x1c.app.driver.v1.CountResponse\x12?\n" +
-	"\aExecute\x12\x1d.app.driver.v1.ExecuteRequest\x1a\x15.app.driver.v1.Result\x12I\n" +
+	"\aExecute\x12\x1d.app.driver.v1.ExecuteRequest\x1a\x15.app.driver.v1.Result\x12;\n" +
+	"\x06Search\x12\x1c.app.driver.v1.SearchRequest\x1a\x13.app.driver.v1.Grid\x12I\n" +
 	"\bClassify\x12\x1e.app.driver.v1.ClassifyRequest\x1a\x1d.app.driver.v1.Classification\x12A\n" +
 	"\x06Insert\x12\x1a.app.driver.v1.EditRequest\x1a\x1b.app.driver.v1.EditResponse\x12A\n" +
 	"\x06Update\x12\x1a.app.driver.v1.EditRequest\x1a\x1b.app.driver.v1.EditResponse\x12A\n" +
@@ -2442,7 +2595,7 @@ func file_driver_proto_rawDescGZIP() []byte {
 	return file_driver_proto_rawDescData
 }
 
-var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 36)
+var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 37)
 var file_driver_proto_goTypes = []any{
 	(*DriverError)(nil),           // 0: app.driver.v1.DriverError
 	(*Value)(nil),                 // 1: app.driver.v1.Value
@@ -2465,27 +2618,28 @@ var file_driver_proto_goTypes = []any{
 	(*Filter)(nil),                // 18: app.driver.v1.Filter
 	(*Sort)(nil),                  // 19: app.driver.v1.Sort
 	(*BrowseRequest)(nil),         // 20: app.driver.v1.BrowseRequest
-	(*Row)(nil),                   // 21: app.driver.v1.Row
-	(*Grid)(nil),                  // 22: app.driver.v1.Grid
-	(*CountRequest)(nil),          // 23: app.driver.v1.CountRequest
-	(*CountResponse)(nil),         // 24: app.driver.v1.CountResponse
-	(*ExecuteRequest)(nil),        // 25: app.driver.v1.ExecuteRequest
-	(*Result)(nil),                // 26: app.driver.v1.Result
-	(*ClassifyRequest)(nil),       // 27: app.driver.v1.ClassifyRequest
-	(*Classification)(nil),        // 28: app.driver.v1.Classification
-	(*EditRow)(nil),               // 29: app.driver.v1.EditRow
-	(*EditRequest)(nil),           // 30: app.driver.v1.EditRequest
-	(*RowResult)(nil),             // 31: app.driver.v1.RowResult
-	(*EditResponse)(nil),          // 32: app.driver.v1.EditResponse
-	(*CloseResponse)(nil),         // 33: app.driver.v1.CloseResponse
-	nil,                           // 34: app.driver.v1.Object.FieldsEntry
-	nil,                           // 35: app.driver.v1.EditRow.ValuesEntry
+	(*SearchRequest)(nil),         // 21: app.driver.v1.SearchRequest
+	(*Row)(nil),                   // 22: app.driver.v1.Row
+	(*Grid)(nil),                  // 23: app.driver.v1.Grid
+	(*CountRequest)(nil),          // 24: app.driver.v1.CountRequest
+	(*CountResponse)(nil),         // 25: app.driver.v1.CountResponse
+	(*ExecuteRequest)(nil),        // 26: app.driver.v1.ExecuteRequest
+	(*Result)(nil),                // 27: app.driver.v1.Result
+	(*ClassifyRequest)(nil),       // 28: app.driver.v1.ClassifyRequest
+	(*Classification)(nil),        // 29: app.driver.v1.Classification
+	(*EditRow)(nil),               // 30: app.driver.v1.EditRow
+	(*EditRequest)(nil),           // 31: app.driver.v1.EditRequest
+	(*RowResult)(nil),             // 32: app.driver.v1.RowResult
+	(*EditResponse)(nil),          // 33: app.driver.v1.EditResponse
+	(*CloseResponse)(nil),         // 34: app.driver.v1.CloseResponse
+	nil,                           // 35: app.driver.v1.Object.FieldsEntry
+	nil,                           // 36: app.driver.v1.EditRow.ValuesEntry
 }
 var file_driver_proto_depIdxs = []int32{
 	2,  // 0: app.driver.v1.Value.list_value:type_name -> app.driver.v1.List
 	3,  // 1: app.driver.v1.Value.object_value:type_name -> app.driver.v1.Object
 	1,  // 2: app.driver.v1.List.values:type_name -> app.driver.v1.Value
-	34, // 3: app.driver.v1.Object.fields:type_name -> app.driver.v1.Object.FieldsEntry
+	35, // 3: app.driver.v1.Object.fields:type_name -> app.driver.v1.Object.FieldsEntry
 	5,  // 4: app.driver.v1.InfoResponse.capabilities:type_name -> app.driver.v1.Capabilities
 	4,  // 5: app.driver.v1.OpenRequest.settings:type_name -> app.driver.v1.Settings
 	5,  // 6: app.driver.v1.OpenResponse.capabilities:type_name -> app.driver.v1.Capabilities
@@ -2496,13 +2650,13 @@ var file_driver_proto_depIdxs = []int32{
 	19, // 11: app.driver.v1.BrowseRequest.sort:type_name -> app.driver.v1.Sort
 	1,  // 12: app.driver.v1.Row.cells:type_name -> app.driver.v1.Value
 	15, // 13: app.driver.v1.Grid.columns:type_name -> app.driver.v1.Column
-	21, // 14: app.driver.v1.Grid.rows:type_name -> app.driver.v1.Row
+	22, // 14: app.driver.v1.Grid.rows:type_name -> app.driver.v1.Row
 	18, // 15: app.driver.v1.CountRequest.filters:type_name -> app.driver.v1.Filter
-	22, // 16: app.driver.v1.Result.grid:type_name -> app.driver.v1.Grid
+	23, // 16: app.driver.v1.Result.grid:type_name -> app.driver.v1.Grid
 	0,  // 17: app.driver.v1.Classification.error:type_name -> app.driver.v1.DriverError
-	35, // 18: app.driver.v1.EditRow.values:type_name -> app.driver.v1.EditRow.ValuesEntry
-	29, // 19: app.driver.v1.EditRequest.rows:type_name -> app.driver.v1.EditRow
-	31, // 20: app.driver.v1.EditResponse.results:type_name -> app.driver.v1.RowResult
+	36, // 18: app.driver.v1.EditRow.values:type_name -> app.driver.v1.EditRow.ValuesEntry
+	30, // 19: app.driver.v1.EditRequest.rows:type_name -> app.driver.v1.EditRow
+	32, // 20: app.driver.v1.EditResponse.results:type_name -> app.driver.v1.RowResult
 	1,  // 21: app.driver.v1.Object.FieldsEntry.value:type_name -> app.driver.v1.Value
 	1,  // 22: app.driver.v1.EditRow.ValuesEntry.value:type_name -> app.driver.v1.Value
 	6,  // 23: app.driver.v1.Driver.Info:input_type -> app.driver.v1.InfoRequest
@@ -2512,31 +2666,33 @@ var file_driver_proto_depIdxs = []int32{
 	10, // 27: app.driver.v1.Driver.ListTables:input_type -> app.driver.v1.ConnRequest
 	14, // 28: app.driver.v1.Driver.DescribeTable:input_type -> app.driver.v1.TableRequest
 	20, // 29: app.driver.v1.Driver.Browse:input_type -> app.driver.v1.BrowseRequest
-	23, // 30: app.driver.v1.Driver.Count:input_type -> app.driver.v1.CountRequest
-	25, // 31: app.driver.v1.Driver.Execute:input_type -> app.driver.v1.ExecuteRequest
-	27, // 32: app.driver.v1.Driver.Classify:input_type -> app.driver.v1.ClassifyRequest
-	30, // 33: app.driver.v1.Driver.Insert:input_type -> app.driver.v1.EditRequest
-	30, // 34: app.driver.v1.Driver.Update:input_type -> app.driver.v1.EditRequest
-	30, // 35: app.driver.v1.Driver.Delete:input_type -> app.driver.v1.EditRequest
-	10, // 36: app.driver.v1.Driver.Capabilities:input_type -> app.driver.v1.ConnRequest
-	10, // 37: app.driver.v1.Driver.Close:input_type -> app.driver.v1.ConnRequest
-	7,  // 38: app.driver.v1.Driver.Info:output_type -> app.driver.v1.InfoResponse
-	9,  // 39: app.driver.v1.Driver.Open:output_type -> app.driver.v1.OpenResponse
-	11, // 40: app.driver.v1.Driver.Connect:output_type -> app.driver.v1.HealthResponse
-	11, // 41: app.driver.v1.Driver.Ping:output_type -> app.driver.v1.HealthResponse
-	13, // 42: app.driver.v1.Driver.ListTables:output_type -> app.driver.v1.ListTablesResponse
-	17, // 43: app.driver.v1.Driver.DescribeTable:output_type -> app.driver.v1.DescribeTableResponse
-	22, // 44: app.driver.v1.Driver.Browse:output_type -> app.driver.v1.Grid
-	24, // 45: app.driver.v1.Driver.Count:output_type -> app.driver.v1.CountResponse
-	26, // 46: app.driver.v1.Driver.Execute:output_type -> app.driver.v1.Result
-	28, // 47: app.driver.v1.Driver.Classify:output_type -> app.driver.v1.Classification
-	32, // 48: app.driver.v1.Driver.Insert:output_type -> app.driver.v1.EditResponse
-	32, // 49: app.driver.v1.Driver.Update:output_type -> app.driver.v1.EditResponse
-	32, // 50: app.driver.v1.Driver.Delete:output_type -> app.driver.v1.EditResponse
-	5,  // 51: app.driver.v1.Driver.Capabilities:output_type -> app.driver.v1.Capabilities
-	33, // 52: app.driver.v1.Driver.Close:output_type -> app.driver.v1.CloseResponse
-	38, // [38:53] is the sub-list for method output_type
-	23, // [23:38] is the sub-list for method input_type
+	24, // 30: app.driver.v1.Driver.Count:input_type -> app.driver.v1.CountRequest
+	26, // 31: app.driver.v1.Driver.Execute:input_type -> app.driver.v1.ExecuteRequest
+	21, // 32: app.driver.v1.Driver.Search:input_type -> app.driver.v1.SearchRequest
+	28, // 33: app.driver.v1.Driver.Classify:input_type -> app.driver.v1.ClassifyRequest
+	31, // 34: app.driver.v1.Driver.Insert:input_type -> app.driver.v1.EditRequest
+	31, // 35: app.driver.v1.Driver.Update:input_type -> app.driver.v1.EditRequest
+	31, // 36: app.driver.v1.Driver.Delete:input_type -> app.driver.v1.EditRequest
+	10, // 37: app.driver.v1.Driver.Capabilities:input_type -> app.driver.v1.ConnRequest
+	10, // 38: app.driver.v1.Driver.Close:input_type -> app.driver.v1.ConnRequest
+	7,  // 39: app.driver.v1.Driver.Info:output_type -> app.driver.v1.InfoResponse
+	9,  // 40: app.driver.v1.Driver.Open:output_type -> app.driver.v1.OpenResponse
+	11, // 41: app.driver.v1.Driver.Connect:output_type -> app.driver.v1.HealthResponse
+	11, // 42: app.driver.v1.Driver.Ping:output_type -> app.driver.v1.HealthResponse
+	13, // 43: app.driver.v1.Driver.ListTables:output_type -> app.driver.v1.ListTablesResponse
+	17, // 44: app.driver.v1.Driver.DescribeTable:output_type -> app.driver.v1.DescribeTableResponse
+	23, // 45: app.driver.v1.Driver.Browse:output_type -> app.driver.v1.Grid
+	25, // 46: app.driver.v1.Driver.Count:output_type -> app.driver.v1.CountResponse
+	27, // 47: app.driver.v1.Driver.Execute:output_type -> app.driver.v1.Result
+	23, // 48: app.driver.v1.Driver.Search:output_type -> app.driver.v1.Grid
+	29, // 49: app.driver.v1.Driver.Classify:output_type -> app.driver.v1.Classification
+	33, // 50: app.driver.v1.Driver.Insert:output_type -> app.driver.v1.EditResponse
+	33, // 51: app.driver.v1.Driver.Update:output_type -> app.driver.v1.EditResponse
+	33, // 52: app.driver.v1.Driver.Delete:output_type -> app.driver.v1.EditResponse
+	5,  // 53: app.driver.v1.Driver.Capabilities:output_type -> app.driver.v1.Capabilities
+	34, // 54: app.driver.v1.Driver.Close:output_type -> app.driver.v1.CloseResponse
+	39, // [39:55] is the sub-list for method output_type
+	23, // [23:39] is the sub-list for method input_type
 	23, // [23:23] is the sub-list for extension type_name
 	23, // [23:23] is the sub-list for extension extendee
 	0,  // [0:23] is the sub-list for field type_name
@@ -2562,7 +2718,7 @@ func file_driver_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_driver_proto_rawDesc), len(file_driver_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   36,
+			NumMessages:   37,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

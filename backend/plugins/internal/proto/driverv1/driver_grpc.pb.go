@@ -46,6 +46,7 @@ const (
 	Driver_Browse_FullMethodName        = "/app.driver.v1.Driver/Browse"
 	Driver_Count_FullMethodName         = "/app.driver.v1.Driver/Count"
 	Driver_Execute_FullMethodName       = "/app.driver.v1.Driver/Execute"
+	Driver_Search_FullMethodName        = "/app.driver.v1.Driver/Search"
 	Driver_Classify_FullMethodName      = "/app.driver.v1.Driver/Classify"
 	Driver_Insert_FullMethodName        = "/app.driver.v1.Driver/Insert"
 	Driver_Update_FullMethodName        = "/app.driver.v1.Driver/Update"
@@ -69,6 +70,9 @@ type DriverClient interface {
 	Browse(ctx context.Context, in *BrowseRequest, opts ...grpc.CallOption) (*Grid, error)
 	Count(ctx context.Context, in *CountRequest, opts ...grpc.CallOption) (*CountResponse, error)
 	Execute(ctx context.Context, in *ExecuteRequest, opts ...grpc.CallOption) (*Result, error)
+	// Search was added after the first release: a plugin that predates it answers
+	// UNIMPLEMENTED, which the app reports as "update the driver plugin".
+	Search(ctx context.Context, in *SearchRequest, opts ...grpc.CallOption) (*Grid, error)
 	// Classify needs no connection.
 	Classify(ctx context.Context, in *ClassifyRequest, opts ...grpc.CallOption) (*Classification, error)
 	Insert(ctx context.Context, in *EditRequest, opts ...grpc.CallOption) (*EditResponse, error)
@@ -177,6 +181,16 @@ func (c *driverClient) Execute(ctx context.Context, in *ExecuteRequest, opts ...
 	return out, nil
 }
 
+func (c *driverClient) Search(ctx context.Context, in *SearchRequest, opts ...grpc.CallOption) (*Grid, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Grid)
+	err := c.cc.Invoke(ctx, Driver_Search_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *driverClient) Classify(ctx context.Context, in *ClassifyRequest, opts ...grpc.CallOption) (*Classification, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(Classification)
@@ -252,6 +266,9 @@ type DriverServer interface {
 	Browse(context.Context, *BrowseRequest) (*Grid, error)
 	Count(context.Context, *CountRequest) (*CountResponse, error)
 	Execute(context.Context, *ExecuteRequest) (*Result, error)
+	// Search was added after the first release: a plugin that predates it answers
+	// UNIMPLEMENTED, which the app reports as "update the driver plugin".
+	Search(context.Context, *SearchRequest) (*Grid, error)
 	// Classify needs no connection.
 	Classify(context.Context, *ClassifyRequest) (*Classification, error)
 	Insert(context.Context, *EditRequest) (*EditResponse, error)
@@ -296,6 +313,9 @@ func (UnimplementedDriverServer) Count(context.Context, *CountRequest) (*CountRe
 }
 func (UnimplementedDriverServer) Execute(context.Context, *ExecuteRequest) (*Result, error) {
 	return nil, status.Error(codes.Unimplemented, "method Execute not implemented")
+}
+func (UnimplementedDriverServer) Search(context.Context, *SearchRequest) (*Grid, error) {
+	return nil, status.Error(codes.Unimplemented, "method Search not implemented")
 }
 func (UnimplementedDriverServer) Classify(context.Context, *ClassifyRequest) (*Classification, error) {
 	return nil, status.Error(codes.Unimplemented, "method Classify not implemented")
@@ -498,6 +518,24 @@ func _Driver_Execute_Handler(srv interface{}, ctx context.Context, dec func(inte
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Driver_Search_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SearchRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DriverServer).Search(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Driver_Search_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DriverServer).Search(ctx, req.(*SearchRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _Driver_Classify_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(ClassifyRequest)
 	if err := dec(in); err != nil {
@@ -648,6 +686,10 @@ var Driver_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Execute",
 			Handler:    _Driver_Execute_Handler,
+		},
+		{
+			MethodName: "Search",
+			Handler:    _Driver_Search_Handler,
 		},
 		{
 			MethodName: "Classify",

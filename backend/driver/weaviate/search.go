@@ -1,0 +1,141 @@
+package weaviate
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"math"
+	"strconv"
+
+	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
+
+	"app/backend/driver"
+)
+
+// defaultAlpha is the weight a hybrid search without alpha gets on GraphQL (Weaviate's
+// common_filters.DefaultAlpha); gRPC reads a missing alpha as 0, so it is sent explicitly.
+const defaultAlpha = 0.75
+
+// Search runs a vector, keyword or hybrid search on table and returns the best limit
+// matches: uuid first, then the properties, then the measure that ranks them (distance for
+// a vector search, score for a keyword or hybrid one). It is a GraphQL Get where the server
+// serves GraphQL (SPEC A, editor rules 5) and a gRPC Search where it has GraphQL off; both
+// check the request the same way and answer the same rows.
+func (d *Driver) Search(ctx context.Context, table string, r driver.SearchRequest, limit int) (*driver.Grid, error) {
+	if limit <= 0 {
+		limit = DefaultPageSize
+	}
+	if err := r.Check(); err != nil {
+		return nil, err
+	}
+	// A name outside the GraphQL syntax names no collection: refused before the schema read.
+	if !isName(table) {
+		return nil, invalid("table %q is not a valid collection name", truncate(table, 100))
+	}
+	info, err := d.DescribeTable(ctx, table)
+	if err != nil {
+		return nil, err
+	}
+	if !d.graphQLOff() {
+		q, err := searchQuery(&r, info, limit)
+		if err != nil {
+			return nil, err
+		}
+		res, err := d.Execute(ctx, q)
+		switch {
+		case err == nil && res.Grid != nil:
+			return res.Grid, nil
+		case err == nil:
+			return nil, driver.Errorf(driver.KindQueryFailed, "the search did not answer with rows")
+		case !d.graphQLOff():
+			return nil, err
+		}
+	}
+	return d.searchGRPC(ctx, &r, info, limit)
+}
+
+// searchGRPC is Search over gRPC.
+func (d *Driver) searchGRPC(ctx context.Context, r *driver.SearchRequest, info *driver.TableInfo, limit int) (*driver.Grid, error) {
+	if err := checkSearch(r, info); err != nil {
+		return nil, err
+	}
+	props, err := searchSelection(r, info)
+	if err != nil {
+		return nil, err
+	}
+	target, err := searchTarget(r, info)
+	if err != nil {
+		return nil, err
+	}
+	var targets *pb.Targets
+	if target != "" {
+		targets = &pb.Targets{TargetVectors: []string{target}}
+	}
+	measure := r.Measure()
+	req := &pb.SearchRequest{
+		Collection:  info.Name,
+		Limit:       uint32(limit),
+		Properties:  &pb.PropertiesRequest{NonRefProperties: props},
+		Metadata:    &pb.MetadataRequest{Uuid: true, Distance: measure == "distance", Score: measure == "score"},
+		Uses_127Api: true,
+	}
+	switch {
+	case len(r.NearVector) > 0:
+		req.NearVector = &pb.NearVector{Targets: targets, Vectors: []*pb.Vectors{{VectorBytes: packFloat32(r.NearVector), Type: pb.Vectors_VECTOR_TYPE_SINGLE_FP32}}}
+	case r.Mode == driver.SearchHybrid:
+		alpha := defaultAlpha
+		if r.Alpha != nil {
+			alpha = *r.Alpha
+		}
+		req.HybridSearch = &pb.Hybrid{Query: *r.Query, Alpha: float32(alpha), Targets: targets}
+	case r.Query != nil:
+		req.Bm25Search = &pb.BM25{Query: *r.Query}
+	default:
+		req.NearObject = &pb.NearObject{Id: r.SimilarTo, Targets: targets}
+	}
+	client, err := d.rpc()
+	if err != nil {
+		return nil, err
+	}
+	reply, err := client.Search(d.rpcContext(ctx), req)
+	if err != nil {
+		return nil, d.rpcError(ctx, err, "the search of "+info.Name)
+	}
+	// The columns the GraphQL Get's grid has (getGrid): uuid, the properties, the measure.
+	cols := []driver.Column{{Name: ColUUID, Type: "uuid", PrimaryKey: true, ReadOnly: true}}
+	for _, name := range props {
+		c, _ := info.Column(name)
+		cols = append(cols, driver.Column{Name: name, Type: c.Type, Array: c.Array})
+	}
+	cols = append(cols, driver.Column{Name: measure, ReadOnly: true})
+	g := &driver.Grid{Columns: cols, Rows: make([][]any, 0, len(reply.GetResults()))}
+	for _, res := range reply.GetResults() {
+		row := make([]any, len(cols))
+		md := res.GetMetadata()
+		row[0] = md.GetId()
+		fields := res.GetProperties().GetNonRefProps().GetFields()
+		for i, name := range props {
+			if v, ok := fields[name]; ok {
+				row[i+1] = grpcCell(v)
+			}
+		}
+		if measure == "distance" && md.GetDistancePresent() {
+			b, _ := json.Marshal(float64(md.GetDistance()))
+			row[len(cols)-1] = json.Number(b)
+		} else if measure == "score" && md.GetScorePresent() {
+			// GraphQL's score is a string holding the float32.
+			row[len(cols)-1] = strconv.FormatFloat(float64(md.GetScore()), 'g', -1, 32)
+		}
+		g.Rows = append(g.Rows, row)
+	}
+	return g, nil
+}
+
+// packFloat32 packs a vector as gRPC carries it: little-endian float32s.
+func packFloat32(v []float64) []byte {
+	b := make([]byte, 4*len(v))
+	for i, f := range v {
+		binary.LittleEndian.PutUint32(b[i*4:], math.Float32bits(float32(f)))
+	}
+	return b
+}

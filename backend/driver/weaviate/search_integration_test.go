@@ -1,0 +1,94 @@
+package weaviate_test
+
+import (
+	"slices"
+	"strconv"
+	"testing"
+
+	"app/backend/driver"
+	"app/internal/fixtures"
+	"app/internal/weaviatenode"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+// Issue 19: Search answers the same matches, in the same order, with the same cells and
+// measure, over GraphQL (the spec's path) and over gRPC (a server with GraphQL off): near
+// vector, near object, bm25 and hybrid, with a named target vector and chosen properties.
+func TestSearchIsTheSameOnBothReadPaths(t *testing.T) {
+	ctx := ctxT(t)
+	on := open(t, sharedNode(t, weaviatenode.Anonymous), nil)
+	off := open(t, sharedNode(t, weaviatenode.NoGraphQL), nil)
+	cases := []struct {
+		rule  string
+		table string
+		req   driver.SearchRequest
+		first string // uuid of the best match
+	}{
+		{"nearVector ranks by distance", fixtures.Typed, driver.SearchRequest{NearVector: []float64{0.1, 0.2, 0.3}}, fixtures.TypedAlphaID},
+		{"similarTo is nearObject, the row itself first", fixtures.Typed, driver.SearchRequest{SimilarTo: fixtures.TypedBetaID}, fixtures.TypedBetaID},
+		{"bm25 ranks by score", fixtures.Typed, driver.SearchRequest{Query: ptr("fixture row")}, ""},
+		{"hybrid with alpha 0 is keyword-only", fixtures.Typed, driver.SearchRequest{Query: ptr("row"), Mode: driver.SearchHybrid, Alpha: ptr(0.0)}, ""},
+		{"chosen properties, in order", fixtures.Typed, driver.SearchRequest{NearVector: []float64{1, 0, 0}, Properties: []string{"count", "title"}}, ""},
+		{"a named target vector", fixtures.NamedVectors, driver.SearchRequest{NearVector: []float64{1, 0, 1}, TargetVector: "title_vec"}, fixtures.ID(fixtures.NamedVectors, 1)},
+	}
+	for _, c := range cases {
+		t.Run(c.rule, func(t *testing.T) {
+			a, err := on.Search(ctx, c.table, c.req, 10)
+			if err != nil {
+				t.Fatalf("graphql: %v", err)
+			}
+			b, err := off.Search(ctx, c.table, c.req, 10)
+			if err != nil {
+				t.Fatalf("grpc: %v", err)
+			}
+			names := func(g *driver.Grid) []string {
+				var out []string
+				for _, col := range g.Columns {
+					out = append(out, col.Name+":"+col.Type)
+				}
+				return out
+			}
+			if !slices.Equal(names(a), names(b)) {
+				t.Fatalf("columns: graphql %v, grpc %v", names(a), names(b))
+			}
+			if len(a.Rows) == 0 || len(a.Rows) != len(b.Rows) {
+				t.Fatalf("graphql %d rows, grpc %d", len(a.Rows), len(b.Rows))
+			}
+			if c.first != "" && a.Rows[0][0] != c.first {
+				t.Errorf("best match %v, want %s", a.Rows[0][0], c.first)
+			}
+			last := len(a.Columns) - 1
+			for i := range a.Rows {
+				for j := 0; j < last; j++ {
+					if a.Rows[i][j] != b.Rows[i][j] {
+						t.Errorf("row %d column %s: graphql %#v, grpc %#v", i, a.Columns[j].Name, a.Rows[i][j], b.Rows[i][j])
+					}
+				}
+				ma, mb := measure(t, a.Rows[i][last]), measure(t, b.Rows[i][last])
+				if d := ma - mb; d > 1e-6 || d < -1e-6 {
+					t.Errorf("row %d %s: graphql %v, grpc %v", i, a.Columns[last].Name, a.Rows[i][last], b.Rows[i][last])
+				}
+			}
+		})
+	}
+}
+
+// measure reads a distance (a JSON number) or a score (GraphQL's string) cell.
+func measure(t *testing.T, v any) float64 {
+	t.Helper()
+	var s string
+	switch x := v.(type) {
+	case string:
+		s = x
+	case interface{ String() string }:
+		s = x.String()
+	default:
+		t.Fatalf("measure cell %#v", v)
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatalf("measure cell %#v: %v", v, err)
+	}
+	return f
+}

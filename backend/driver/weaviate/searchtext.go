@@ -1,0 +1,199 @@
+package weaviate
+
+// The GraphQL text of a search (SPEC.md A "GraphQL editor rules" 5): the spec's path for
+// Driver.Search, on a server that serves GraphQL. Every name in the text is checked against
+// the GraphQL name syntax and the table's schema, every string is JSON-quoted, so no field
+// of a request can change the query's shape. (It was backend/search, on the host side,
+// until the driver contract gained Search: issue 19.)
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"app/backend/driver"
+)
+
+// searchQuery checks r and returns the GraphQL text of the search on the table info
+// describes, asking for limit matches, e.g.
+//
+//	{ Get { Typed(nearVector: {vector: [0.1, 0.2]}, limit: 11) { title _additional { id distance } } } }
+//
+// It checks r itself so that no caller can send an unchecked request. A multi-tenant table
+// is driver.KindUnsupported: the text would need a tenant, which only the editor names.
+func searchQuery(r *driver.SearchRequest, info *driver.TableInfo, limit int) (string, error) {
+	if err := checkSearch(r, info); err != nil {
+		return "", err
+	}
+	props, err := searchSelection(r, info)
+	if err != nil {
+		return "", err
+	}
+	target, err := searchTarget(r, info)
+	if err != nil {
+		return "", err
+	}
+	if target != "" {
+		target = ", targetVectors: [" + quote(target) + "]"
+	}
+	var op string
+	switch {
+	case len(r.NearVector) > 0:
+		nums := make([]string, len(r.NearVector))
+		for i, f := range r.NearVector {
+			nums[i] = number(f)
+		}
+		op = "nearVector: {vector: [" + strings.Join(nums, ", ") + "]" + target + "}"
+	case r.Mode == driver.SearchHybrid:
+		op = "hybrid: {query: " + quote(*r.Query)
+		if r.Alpha != nil {
+			op += ", alpha: " + number(*r.Alpha)
+		}
+		op += target + "}"
+	case r.Query != nil:
+		op = "bm25: {query: " + quote(*r.Query) + "}"
+	default:
+		op = "nearObject: {id: " + quote(r.SimilarTo) + target + "}"
+	}
+	return fmt.Sprintf("{ Get { %s(%s, limit: %d) { %s _additional { id %s } } } }",
+		info.Name, op, limit, strings.Join(props, " "), r.Measure()), nil
+}
+
+// checkSearch runs the request's own check and the ones both read paths share: names in the
+// GraphQL syntax (a collection, vector or property named otherwise cannot exist), and no
+// tenant.
+func checkSearch(r *driver.SearchRequest, info *driver.TableInfo) error {
+	if err := r.Check(); err != nil {
+		return err
+	}
+	if r.TargetVector != "" && !isName(r.TargetVector) {
+		return invalid("targetVector %q is not a valid vector name", truncate(r.TargetVector, 100))
+	}
+	if !isName(info.Name) {
+		return invalid("table %q is not a valid collection name", truncate(info.Name, 100))
+	}
+	if info.Settings.MultiTenancy {
+		return driver.Errorf(driver.KindUnsupported, "table %s is multi-tenant: search it with a GraphQL query that names the tenant", info.Name)
+	}
+	return nil
+}
+
+// searchTarget is the named vector a search on a table with named vectors needs ("" for
+// none). bm25 uses no vector, so it needs none.
+func searchTarget(r *driver.SearchRequest, info *driver.TableInfo) (string, error) {
+	named := info.Settings.NamedVectors
+	switch {
+	case r.TargetVector != "" && !slices.Contains(named, r.TargetVector):
+		return "", invalid("table %s has no named vector %q (it has: %s)", info.Name, r.TargetVector, listOrNone(named))
+	case r.TargetVector != "":
+		return r.TargetVector, nil
+	case len(named) > 1 && (r.Query == nil || r.Mode == driver.SearchHybrid):
+		return "", invalid("table %s has several named vectors: name one in targetVector (%s)", info.Name, strings.Join(named, ", "))
+	}
+	return "", nil
+}
+
+// searchSelection is the properties to return: the ones asked for (each must be a
+// selectable column), else every selectable column of the schema.
+func searchSelection(r *driver.SearchRequest, info *driver.TableInfo) ([]string, error) {
+	if len(r.Properties) == 0 {
+		var out []string
+		for _, c := range info.Columns {
+			if selectable(c) {
+				out = append(out, c.Name)
+			}
+		}
+		return out, nil
+	}
+	out := make([]string, 0, len(r.Properties))
+	for _, name := range r.Properties {
+		c, ok := info.Column(name)
+		if !ok || !isName(name) {
+			return nil, invalid("table %s has no property %q", info.Name, truncate(name, 100))
+		}
+		if !selectable(c) {
+			return nil, invalid("property %s (%s) cannot be returned by vector_search; use scalar properties", name, orDash(c.Type))
+		}
+		if !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out, nil
+}
+
+// selectable tells a property column a Get can select without a sub-selection: scalar types
+// and arrays of them (objects, cross-references, geo and phone values need one; the key and
+// the vector are not properties).
+func selectable(c driver.Column) bool {
+	if c.PrimaryKey || c.IsVector() || !isName(c.Name) {
+		return false
+	}
+	switch strings.TrimSuffix(c.Type, "[]") {
+	case "text", "string", "int", "number", "boolean", "date", "uuid":
+		return true
+	}
+	return false
+}
+
+// isName matches the GraphQL name syntax: a table, property or vector named in query text
+// must match it, since a name is written into the text unquoted.
+func isName(s string) bool {
+	if s == "" || len(s) > 256 {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_', r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z':
+		case i > 0 && r >= '0' && r <= '9':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// quote quotes s as a GraphQL string literal: JSON escapes are valid GraphQL escapes, so
+// quotes, braces and newlines in s stay inside the one literal. HTML is left alone because
+// the text is GraphQL, not HTML.
+func quote(s string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func invalid(format string, args ...any) error {
+	return driver.Errorf(driver.KindInvalidArgument, format, args...)
+}
+
+// number writes a float the shortest way that reads back the same.
+func number(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+func listOrNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// truncate cuts s to at most n bytes at a character start, so an echoed name stays short.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && s[cut]&0xC0 == 0x80 {
+		cut--
+	}
+	return strings.TrimSpace(s[:cut]) + "…"
+}
