@@ -10,6 +10,7 @@ import (
 
 	"app/backend/config"
 	"app/backend/connections"
+	"app/backend/driver"
 )
 
 // callTimeout bounds one bound call, so a wedged store cannot hang the UI forever.
@@ -28,7 +29,7 @@ type ConnectionStore interface {
 
 // ConnectionTester connects once with a connection's settings (core.Core.TestConnection).
 type ConnectionTester interface {
-	TestConnection(ctx context.Context, c connections.Connection, apiKey string) (string, error)
+	TestConnection(ctx context.Context, c connections.Connection, apiKey string) (string, []driver.PathStatus, error)
 }
 
 // ConnectionsAPI is the connection sidebar's view of the backend. Its exported methods are
@@ -159,11 +160,15 @@ func (a *ConnectionsAPI) Test(form ConnectionFormDTO, apiKey string) (TestResult
 	a.mu.Unlock()
 	ctx, cancel := context.WithTimeout(parent, testTimeout)
 	defer cancel()
-	v, err := a.tester.TestConnection(ctx, form.connection(), apiKey)
+	v, paths, err := a.tester.TestConnection(ctx, form.connection(), apiKey)
 	if err != nil {
 		return TestResultDTO{}, apiError(err)
 	}
-	return TestResultDTO{ServerVersion: v}, nil
+	out := TestResultDTO{ServerVersion: v, Paths: []PathDTO{}}
+	for _, p := range paths {
+		out.Paths = append(out.Paths, PathDTO(p))
+	}
+	return out, nil
 }
 
 // Duplicate saves a copy of a connection, with its API key, named "<name> (copy)" (or

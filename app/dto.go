@@ -156,6 +156,16 @@ func toFormDTO(c connections.Connection) ConnectionFormDTO {
 // TestResultDTO is a successful Test: the server's version.
 type TestResultDTO struct {
 	ServerVersion string `json:"serverVersion"`
+	// Paths are each way to the database, tested separately (Weaviate: REST, GraphQL,
+	// gRPC); empty when the driver reports the connection as a whole.
+	Paths []PathDTO `json:"paths"`
+}
+
+// PathDTO is one way to the database and how it answered a Test.
+type PathDTO struct {
+	Name   string `json:"name"`
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail"`
 }
 
 // TokenDTO is one MCP token in Settings (never the token itself).

@@ -217,32 +217,40 @@ func (c *Core) installForConnection(ctx context.Context, name string, conn conne
 // connection (conn.ID set) with Auth Method API Key uses the saved key, so an edit form can
 // test without the key being typed again. The driver comes from the type's plugin, installed
 // when missing, as for opening a saved connection.
-func (c *Core) TestConnection(ctx context.Context, conn connections.Connection, apiKey string) (string, error) {
+//
+// The paths are each way to the database, reported separately where the driver can
+// (driver.PathChecker: Weaviate's REST, GraphQL and gRPC); nil otherwise.
+func (c *Core) TestConnection(ctx context.Context, conn connections.Connection, apiKey string) (string, []driver.PathStatus, error) {
 	s := conn.Settings.Normalized()
 	if apiKey == "" && conn.ID != "" && s.AuthMethod == driver.AuthAPIKey {
 		saved, err := c.conns.Resolve(ctx, conn.ID)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		apiKey = saved.Settings.APIKey
 	}
 	s.APIKey = apiKey
 	if err := s.Validate(); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	conn.Settings = s
 	d, err := c.newDriver(ctx, conn)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	defer d.Close()
 	if err := d.Connect(ctx); err != nil {
-		return "", err
+		return "", nil, err
 	}
+	var version string
 	if v, ok := d.(interface{ ServerVersion() string }); ok {
-		return v.ServerVersion(), nil
+		version = v.ServerVersion()
 	}
-	return "", nil
+	var paths []driver.PathStatus
+	if pc, ok := d.(driver.PathChecker); ok {
+		paths = pc.CheckPaths(ctx)
+	}
+	return version, paths, nil
 }
 
 // OnPluginProgress registers the function told how the download of a plugin goes while a

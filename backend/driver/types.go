@@ -1,6 +1,9 @@
 package driver
 
-import "encoding/json"
+import (
+	"context"
+	"encoding/json"
+)
 
 // Table is one entry of ListTables (a Weaviate collection).
 type Table struct {
@@ -217,6 +220,20 @@ type Capabilities struct {
 	Operators []Operator `json:"operators"`
 	// Transactions: edits are applied one row at a time, never atomically.
 	Transactions bool `json:"transactions"`
+}
+
+// PathStatus is how one way of reaching the database answered a connection test (Weaviate:
+// "REST", "GraphQL", "gRPC"). Detail is the server's version, "off", or the reason it failed.
+type PathStatus struct {
+	Name   string `json:"name"`
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail"`
+}
+
+// PathChecker is what a driver offers beyond the contract to report each path to the
+// database separately, for the connection form's Test. It runs after Connect.
+type PathChecker interface {
+	CheckPaths(ctx context.Context) []PathStatus
 }
 
 // Access tells whether a query reads or writes.

@@ -9,6 +9,7 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"errors"
+	"fmt"
 	"io"
 	"math/big"
 	"net"
@@ -314,3 +315,39 @@ func TestNetworkFailuresSayConnectionFailed(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// Issue 19: the connection form's Test reports REST, GraphQL and gRPC separately: both paths
+// up on a server that serves GraphQL, GraphQL off on one that does not, and a gRPC port
+// nothing listens on named with the reason.
+func TestCheckPathsReportsEachWayToTheServer(t *testing.T) {
+	ctx := ctxT(t)
+	summary := func(ps []driver.PathStatus) string {
+		var out []string
+		for _, p := range ps {
+			out = append(out, fmt.Sprintf("%s %v %s", p.Name, p.OK, p.Detail))
+		}
+		return strings.Join(out, "; ")
+	}
+	t.Run("GraphQL on: REST with the version, GraphQL on, gRPC ok", func(t *testing.T) {
+		n := sharedNode(t, weaviatenode.Anonymous)
+		got := summary(open(t, n, nil).CheckPaths(ctx))
+		want := fmt.Sprintf("REST true server 1.35.2; GraphQL true on; gRPC true 127.0.0.1:%d", n.GRPCPort)
+		if got != want {
+			t.Fatalf("got  %s\nwant %s", got, want)
+		}
+	})
+	t.Run("GraphQL off: GraphQL says reads go over gRPC, gRPC ok", func(t *testing.T) {
+		n := sharedNode(t, weaviatenode.NoGraphQL)
+		got := summary(open(t, n, nil).CheckPaths(ctx))
+		if !strings.HasPrefix(got, "REST true server 1.35.2; GraphQL true off") || !strings.HasSuffix(got, fmt.Sprintf("gRPC true 127.0.0.1:%d", n.GRPCPort)) {
+			t.Fatalf("got %s", got)
+		}
+	})
+	t.Run("a gRPC port nothing listens on fails with the reason and what to set", func(t *testing.T) {
+		n := sharedNode(t, weaviatenode.NoGraphQL)
+		ps := open(t, n, func(s *driver.Settings) { s.GRPCPort = n.Port + 7 }).CheckPaths(ctx)
+		if len(ps) != 3 || !ps[0].OK || ps[2].OK || !strings.Contains(ps[2].Detail, "Connection failed: the gRPC API at 127.0.0.1:") || !strings.Contains(ps[2].Detail, "gRPC host and port") {
+			t.Fatalf("got %s", summary(ps))
+		}
+	})
+}

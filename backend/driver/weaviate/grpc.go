@@ -20,12 +20,14 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"time"
 
 	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 
@@ -124,7 +126,7 @@ func (d *Driver) rpcError(ctx context.Context, err error, what string) error {
 	case codes.PermissionDenied:
 		return driver.Errorf(driver.KindQueryFailed, "permission denied for %s: %s", what, msg)
 	case codes.Unavailable:
-		return driver.Errorf(driver.KindConnection, "Connection failed: the server has GraphQL off, and its gRPC API at %s does not answer (%s); set the gRPC host and port in the connection's Advanced settings", d.grpcTarget, msg)
+		return driver.Errorf(driver.KindConnection, "Connection failed: the gRPC API at %s does not answer (%s); this server's reads need it, so set the gRPC host and port in the connection's Advanced settings", d.grpcTarget, msg)
 	case codes.DeadlineExceeded:
 		return driver.Errorf(driver.KindTimeout, "%s timed out", what)
 	case codes.Canceled:
@@ -486,4 +488,48 @@ func vectorJSON(b []byte, multi bool) json.RawMessage {
 	}
 	out, _ := json.Marshal(v)
 	return out
+}
+
+// pathTimeout bounds each probe of CheckPaths, so an unreachable gRPC port cannot hold the
+// form's Test.
+const pathTimeout = 5 * time.Second
+
+// CheckPaths reports REST, GraphQL and gRPC separately for the connection form's Test:
+// "REST ok, server 1.35.2; GraphQL off; gRPC ok", or the reason a path fails. Run it after
+// Connect (which read the version and probed GraphQL).
+func (d *Driver) CheckPaths(ctx context.Context) []driver.PathStatus {
+	out := []driver.PathStatus{{Name: "REST", OK: true, Detail: "server " + d.ServerVersion()}}
+	if d.graphQLOff() {
+		out = append(out, driver.PathStatus{Name: "GraphQL", OK: true, Detail: "off (filters, sorts, counts and search read over gRPC)"})
+	} else {
+		out = append(out, driver.PathStatus{Name: "GraphQL", OK: true, Detail: "on"})
+	}
+	g := driver.PathStatus{Name: "gRPC", OK: true, Detail: d.grpcTarget}
+	if err := d.pingGRPC(ctx); err != nil {
+		g.OK, g.Detail = false, err.Error()
+	}
+	return append(out, g)
+}
+
+// pingGRPC checks that the gRPC API answers and takes the credential: the standard health
+// check, then a tenants read of a collection that cannot exist, which the server
+// authenticates before it looks the collection up.
+func (d *Driver) pingGRPC(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, pathTimeout)
+	defer cancel()
+	if _, err := d.rpc(); err != nil {
+		return err
+	}
+	d.mu.Lock()
+	conn := d.grpcConn
+	d.mu.Unlock()
+	if _, err := healthpb.NewHealthClient(conn).Check(d.rpcContext(ctx), &healthpb.HealthCheckRequest{}); err != nil {
+		return d.rpcError(ctx, err, "the gRPC health check")
+	}
+	_, err := pb.NewWeaviateClient(conn).TenantsGet(d.rpcContext(ctx), &pb.TenantsGetRequest{Collection: "AppConnectionProbe"})
+	switch status.Code(err) {
+	case codes.Unauthenticated, codes.Unavailable, codes.DeadlineExceeded, codes.Canceled:
+		return d.rpcError(ctx, err, "the gRPC API")
+	}
+	return nil
 }

@@ -200,6 +200,23 @@ func (k *Conn) Search(ctx context.Context, table string, req driver.SearchReques
 	return fromGrid(r), nil
 }
 
+// CheckPaths asks the plugin how each path to the database answers; nil from a plugin that
+// predates it, or when the plugin cannot be asked.
+func (k *Conn) CheckPaths(ctx context.Context) []driver.PathStatus {
+	if k.c.isStopped() {
+		return nil
+	}
+	r, err := k.c.rpc.CheckPaths(ctx, k.req())
+	if err != nil {
+		return nil
+	}
+	out := make([]driver.PathStatus, 0, len(r.GetPaths()))
+	for _, p := range r.GetPaths() {
+		out = append(out, driver.PathStatus{Name: p.GetName(), OK: p.GetOk(), Detail: p.GetDetail()})
+	}
+	return out
+}
+
 // Count counts the rows matching filters.
 func (k *Conn) Count(ctx context.Context, table string, filters []driver.Filter) (int64, error) {
 	if k.c.isStopped() {

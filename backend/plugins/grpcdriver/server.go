@@ -216,6 +216,21 @@ func (s *Server) Search(ctx context.Context, req *pb.SearchRequest) (*pb.Grid, e
 	return out, nil
 }
 
+// CheckPaths reports each path to the database, when the driver can (driver.PathChecker).
+func (s *Server) CheckPaths(ctx context.Context, req *pb.ConnRequest) (*pb.PathsResponse, error) {
+	d, err := s.conn(req.GetConnId())
+	if err != nil {
+		return nil, err
+	}
+	out := &pb.PathsResponse{}
+	if pc, ok := d.(driver.PathChecker); ok {
+		for _, p := range pc.CheckPaths(ctx) {
+			out.Paths = append(out.Paths, &pb.PathStatus{Name: p.Name, Ok: p.OK, Detail: p.Detail})
+		}
+	}
+	return out, nil
+}
+
 // Count counts rows.
 func (s *Server) Count(ctx context.Context, req *pb.CountRequest) (*pb.CountResponse, error) {
 	d, err := s.conn(req.GetConnId())

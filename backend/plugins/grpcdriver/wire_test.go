@@ -2,10 +2,13 @@ package grpcdriver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -317,5 +320,55 @@ func TestClassifyCrossesTheWire(t *testing.T) {
 				t.Fatalf("kind %s, want %s", driver.KindOf(err), c.kind)
 			}
 		})
+	}
+}
+
+// searchingDriver records the search it is asked and answers one row; it also reports paths.
+type searchingDriver struct {
+	erroringDriver
+	got *driver.SearchRequest
+}
+
+func (d searchingDriver) Search(_ context.Context, table string, r driver.SearchRequest, limit int) (*driver.Grid, error) {
+	*d.got = r
+	return &driver.Grid{Columns: []driver.Column{{Name: "uuid", PrimaryKey: true}, {Name: "distance"}},
+		Rows: [][]any{{table, json.Number(strconv.Itoa(limit))}}}, nil
+}
+
+func (d searchingDriver) CheckPaths(context.Context) []driver.PathStatus {
+	return []driver.PathStatus{{Name: "REST", OK: true, Detail: "server 1.35.2"}, {Name: "gRPC", Detail: "no answer"}}
+}
+
+// Issue 19: Search and CheckPaths cross the plugin boundary whole: a missing query or alpha
+// stays missing, an alpha of 0 stays 0, and each path keeps its status.
+func TestSearchAndCheckPathsCrossTheWire(t *testing.T) {
+	var got driver.SearchRequest
+	c := serveLoopback(t, Config{Open: func(driver.Settings, logrus.FieldLogger) (driver.Driver, error) {
+		return searchingDriver{got: &got}, nil
+	}})
+	k, err := c.Open(context.Background(), driver.DefaultSettings(), "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	q, alpha := "red shoes", 0.0
+	cases := []driver.SearchRequest{
+		{NearVector: []float64{0.5, -1}, TargetVector: "title_vec", Properties: []string{"title"}},
+		{Query: &q, Mode: driver.SearchHybrid, Alpha: &alpha},
+		{Query: &q},
+		{SimilarTo: "0a1b2c3d-0000-4000-8000-000000000001"},
+	}
+	for _, want := range cases {
+		g, err := k.Search(context.Background(), "Typed", want, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) || g.Rows[0][0] != "Typed" || fmt.Sprint(g.Rows[0][1]) != "7" {
+			t.Fatalf("the plugin got %#v (rows %v), want %#v", got, g.Rows, want)
+		}
+	}
+	paths := k.CheckPaths(context.Background())
+	if len(paths) != 2 || paths[0] != (driver.PathStatus{Name: "REST", OK: true, Detail: "server 1.35.2"}) || paths[1].OK || paths[1].Detail != "no answer" {
+		t.Fatalf("paths %#v", paths)
 	}
 }

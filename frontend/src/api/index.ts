@@ -52,6 +52,7 @@ export type {
   Sort,
   TableSettings,
   TestResult,
+  PathStatus,
   Token,
   TokenRequest,
   TokensApi,

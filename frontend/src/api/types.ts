@@ -50,9 +50,18 @@ export interface ConnectionForm {
   hasAPIKey: boolean;
 }
 
+/** One way to the database and how it answered a Test (Weaviate: REST, GraphQL, gRPC). */
+export interface PathStatus {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
 /** A successful Test of the connection form. */
 export interface TestResult {
   serverVersion: string;
+  /** Each path tested separately; empty when the driver reports the connection as a whole. */
+  paths: PathStatus[];
 }
 
 export interface ConnectionsApi {

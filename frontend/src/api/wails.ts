@@ -258,7 +258,10 @@ export function createWailsApi(): Api {
       get: (id) => call(async () => toForm(await ConnectionsBinding.Get(id))),
       save: (form, apiKey) => call(async () => toConnection(await ConnectionsBinding.Save(app.ConnectionFormDTO.createFrom(form), apiKey))),
       test: (form, apiKey) =>
-        call(async () => ({ serverVersion: (await ConnectionsBinding.Test(app.ConnectionFormDTO.createFrom(form), apiKey)).serverVersion })),
+        call(async () => {
+          const r = await ConnectionsBinding.Test(app.ConnectionFormDTO.createFrom(form), apiKey);
+          return { serverVersion: r.serverVersion, paths: (r.paths ?? []).map((p) => ({ name: p.name, ok: p.ok, detail: p.detail })) };
+        }),
       duplicate: (id) => call(async () => toConnection(await ConnectionsBinding.Duplicate(id))),
       onChanged: (callback) => EventsOn(EVENT_CONNECTIONS_CHANGED, () => callback()),
     },

@@ -346,7 +346,7 @@ export function fakeApi(
       remove: async () => true,
       get: async (id) => connectionForm({ id, name: "Local Weaviate" }),
       save: async (form) => connection({ id: form.id || "new", name: form.name, host: form.host, port: form.port }),
-      test: async () => ({ serverVersion: "1.35.2" }),
+      test: async () => ({ serverVersion: "1.35.2", paths: [] }),
       duplicate: async (id) => connection({ id: `${id}-copy`, name: "Local Weaviate (copy)" }),
       onChanged: (cb) => {
         listeners.add(cb);

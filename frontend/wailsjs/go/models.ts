@@ -752,6 +752,22 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class PathDTO {
+	    name: string;
+	    ok: boolean;
+	    detail: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PathDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.ok = source["ok"];
+	        this.detail = source["detail"];
+	    }
+	}
 	export class PluginDTO {
 	    name: string;
 	    displayName: string;
@@ -1051,6 +1067,7 @@ export namespace app {
 	
 	export class TestResultDTO {
 	    serverVersion: string;
+	    paths: PathDTO[];
 	
 	    static createFrom(source: any = {}) {
 	        return new TestResultDTO(source);
@@ -1059,7 +1076,26 @@ export namespace app {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.serverVersion = source["serverVersion"];
+	        this.paths = this.convertValues(source["paths"], PathDTO);
 	    }
+
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	
 	export class TokenRequestDTO {

@@ -52,14 +52,29 @@ describe("connection form (SPEC A Connection settings, A.4)", () => {
     expect(await screen.findByText("Connected: Weaviate 1.35.2")).toBeInTheDocument();
   });
 
+  it("issue 19: a Test reports REST, GraphQL and gRPC separately, and a failing path says why", async () => {
+    const paths = [
+      { name: "REST", ok: true, detail: "server 1.35.2" },
+      { name: "GraphQL", ok: true, detail: "off (filters, sorts, counts and search read over gRPC)" },
+      { name: "gRPC", ok: false, detail: "Connection failed: the gRPC API at db:50051 does not answer" },
+    ];
+    renderForm(connectionForm(), { connections: { test: async () => ({ serverVersion: "1.35.2", paths }) } });
+    await userEvent.click(screen.getByRole("button", { name: "Test" }));
+    const line = await screen.findByRole("status");
+    expect(line).toHaveTextContent(
+      "REST ok, server 1.35.2; GraphQL off (filters, sorts, counts and search read over gRPC); gRPC: Connection failed: the gRPC API at db:50051 does not answer",
+    );
+    expect(line).toHaveClass("form-msg--error");
+  });
+
   it("a Test answering after the values changed is dropped: its result would describe other values", async () => {
-    const answer = deferred<{ serverVersion: string }>();
+    const answer = deferred<{ serverVersion: string; paths: [] }>();
     renderForm(connectionForm(), { connections: { test: () => answer.promise } });
     await userEvent.click(screen.getByRole("button", { name: "Test" }));
     const host = screen.getByRole("textbox", { name: "Host" });
     await userEvent.clear(host);
     await userEvent.type(host, "other.example");
-    await act(async () => answer.resolve({ serverVersion: "1.35.2" }));
+    await act(async () => answer.resolve({ serverVersion: "1.35.2", paths: [] }));
     expect(screen.queryByText("Connected: Weaviate 1.35.2")).not.toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Test" })).toBeEnabled();
   });

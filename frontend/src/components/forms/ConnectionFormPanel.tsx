@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { parseApiError, useApi, type ApiError, type Connection, type ConnectionForm } from "../../api";
+import { parseApiError, useApi, type ApiError, type Connection, type ConnectionForm, type PathStatus } from "../../api";
 import { typeLabel } from "../connections/format";
 import { TypeBadge } from "../connections/TypeBadge";
 import {
@@ -15,7 +15,7 @@ import {
 type TestState =
   | { status: "idle" }
   | { status: "testing" }
-  | { status: "ok"; serverVersion: string }
+  | { status: "ok"; serverVersion: string; paths: PathStatus[] }
   | { status: "failed"; error: ApiError };
 
 interface Props {
@@ -68,7 +68,7 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
     const gen = ++testGen.current;
     try {
       const r = await api.connections.test(form, keyToSend);
-      if (gen === testGen.current) setTest({ status: "ok", serverVersion: r.serverVersion });
+      if (gen === testGen.current) setTest({ status: "ok", serverVersion: r.serverVersion, paths: r.paths ?? [] });
     } catch (reason) {
       if (gen === testGen.current) setTest({ status: "failed", error: parseApiError(reason) });
     }
@@ -257,9 +257,14 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
             </p>
           )}
           {test.status === "testing" && <p className="form-msg">Testing the connection…</p>}
-          {test.status === "ok" && (
+          {test.status === "ok" && test.paths.length === 0 && (
             <p className="form-msg form-msg--ok">
               Connected{test.serverVersion ? `: Weaviate ${test.serverVersion}` : ""}
+            </p>
+          )}
+          {test.status === "ok" && test.paths.length > 0 && (
+            <p className={`form-msg ${test.paths.every((p) => p.ok) ? "form-msg--ok" : "form-msg--error"}`} role="status">
+              {pathsSummary(test.paths)}
             </p>
           )}
           {test.status === "failed" && (
@@ -293,4 +298,15 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
       </form>
     </section>
   );
+}
+
+/** pathsSummary is a Test in one line: "REST ok, server 1.35.2; GraphQL on; gRPC ok", or the reason a path failed. */
+export function pathsSummary(paths: PathStatus[]): string {
+  return paths
+    .map((p) => {
+      if (!p.ok) return `${p.name}: ${p.detail}`;
+      if (p.name === "GraphQL") return `GraphQL ${p.detail}`;
+      return p.detail.startsWith("server ") ? `${p.name} ok, ${p.detail}` : `${p.name} ok`;
+    })
+    .join("; ");
 }

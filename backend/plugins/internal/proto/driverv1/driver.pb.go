@@ -879,6 +879,110 @@ func (x *HealthResponse) GetServerVersion() string {
 	return ""
 }
 
+type PathStatus struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Ok            bool                   `protobuf:"varint,2,opt,name=ok,proto3" json:"ok,omitempty"`
+	Detail        string                 `protobuf:"bytes,3,opt,name=detail,proto3" json:"detail,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PathStatus) Reset() {
+	*x = PathStatus{}
+	mi := &file_driver_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PathStatus) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PathStatus) ProtoMessage() {}
+
+func (x *PathStatus) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PathStatus.ProtoReflect.Descriptor instead.
+func (*PathStatus) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *PathStatus) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *PathStatus) GetOk() bool {
+	if x != nil {
+		return x.Ok
+	}
+	return false
+}
+
+func (x *PathStatus) GetDetail() string {
+	if x != nil {
+		return x.Detail
+	}
+	return ""
+}
+
+type PathsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Paths         []*PathStatus          `protobuf:"bytes,1,rep,name=paths,proto3" json:"paths,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PathsResponse) Reset() {
+	*x = PathsResponse{}
+	mi := &file_driver_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PathsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PathsResponse) ProtoMessage() {}
+
+func (x *PathsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PathsResponse.ProtoReflect.Descriptor instead.
+func (*PathsResponse) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *PathsResponse) GetPaths() []*PathStatus {
+	if x != nil {
+		return x.Paths
+	}
+	return nil
+}
+
 type Table struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
@@ -889,7 +993,7 @@ type Table struct {
 
 func (x *Table) Reset() {
 	*x = Table{}
-	mi := &file_driver_proto_msgTypes[12]
+	mi := &file_driver_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -901,7 +1005,7 @@ func (x *Table) String() string {
 func (*Table) ProtoMessage() {}
 
 func (x *Table) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[12]
+	mi := &file_driver_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -914,7 +1018,7 @@ func (x *Table) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Table.ProtoReflect.Descriptor instead.
 func (*Table) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{12}
+	return file_driver_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Table) GetName() string {
@@ -940,7 +1044,7 @@ type ListTablesResponse struct {
 
 func (x *ListTablesResponse) Reset() {
 	*x = ListTablesResponse{}
-	mi := &file_driver_proto_msgTypes[13]
+	mi := &file_driver_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -952,7 +1056,7 @@ func (x *ListTablesResponse) String() string {
 func (*ListTablesResponse) ProtoMessage() {}
 
 func (x *ListTablesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[13]
+	mi := &file_driver_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -965,7 +1069,7 @@ func (x *ListTablesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTablesResponse.ProtoReflect.Descriptor instead.
 func (*ListTablesResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{13}
+	return file_driver_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ListTablesResponse) GetTables() []*Table {
@@ -985,7 +1089,7 @@ type TableRequest struct {
 
 func (x *TableRequest) Reset() {
 	*x = TableRequest{}
-	mi := &file_driver_proto_msgTypes[14]
+	mi := &file_driver_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -997,7 +1101,7 @@ func (x *TableRequest) String() string {
 func (*TableRequest) ProtoMessage() {}
 
 func (x *TableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[14]
+	mi := &file_driver_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1010,7 +1114,7 @@ func (x *TableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableRequest.ProtoReflect.Descriptor instead.
 func (*TableRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{14}
+	return file_driver_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *TableRequest) GetConnId() string {
@@ -1043,7 +1147,7 @@ type Column struct {
 
 func (x *Column) Reset() {
 	*x = Column{}
-	mi := &file_driver_proto_msgTypes[15]
+	mi := &file_driver_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1055,7 +1159,7 @@ func (x *Column) String() string {
 func (*Column) ProtoMessage() {}
 
 func (x *Column) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[15]
+	mi := &file_driver_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1068,7 +1172,7 @@ func (x *Column) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Column.ProtoReflect.Descriptor instead.
 func (*Column) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{15}
+	return file_driver_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Column) GetName() string {
@@ -1141,7 +1245,7 @@ type TableSettings struct {
 
 func (x *TableSettings) Reset() {
 	*x = TableSettings{}
-	mi := &file_driver_proto_msgTypes[16]
+	mi := &file_driver_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1153,7 +1257,7 @@ func (x *TableSettings) String() string {
 func (*TableSettings) ProtoMessage() {}
 
 func (x *TableSettings) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[16]
+	mi := &file_driver_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1166,7 +1270,7 @@ func (x *TableSettings) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableSettings.ProtoReflect.Descriptor instead.
 func (*TableSettings) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{16}
+	return file_driver_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *TableSettings) GetIndexNullState() bool {
@@ -1226,7 +1330,7 @@ type DescribeTableResponse struct {
 
 func (x *DescribeTableResponse) Reset() {
 	*x = DescribeTableResponse{}
-	mi := &file_driver_proto_msgTypes[17]
+	mi := &file_driver_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1238,7 +1342,7 @@ func (x *DescribeTableResponse) String() string {
 func (*DescribeTableResponse) ProtoMessage() {}
 
 func (x *DescribeTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[17]
+	mi := &file_driver_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1251,7 +1355,7 @@ func (x *DescribeTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DescribeTableResponse.ProtoReflect.Descriptor instead.
 func (*DescribeTableResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{17}
+	return file_driver_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *DescribeTableResponse) GetName() string {
@@ -1308,7 +1412,7 @@ type Filter struct {
 
 func (x *Filter) Reset() {
 	*x = Filter{}
-	mi := &file_driver_proto_msgTypes[18]
+	mi := &file_driver_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1320,7 +1424,7 @@ func (x *Filter) String() string {
 func (*Filter) ProtoMessage() {}
 
 func (x *Filter) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[18]
+	mi := &file_driver_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1333,7 +1437,7 @@ func (x *Filter) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Filter.ProtoReflect.Descriptor instead.
 func (*Filter) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{18}
+	return file_driver_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Filter) GetColumn() string {
@@ -1374,7 +1478,7 @@ type Sort struct {
 
 func (x *Sort) Reset() {
 	*x = Sort{}
-	mi := &file_driver_proto_msgTypes[19]
+	mi := &file_driver_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1386,7 +1490,7 @@ func (x *Sort) String() string {
 func (*Sort) ProtoMessage() {}
 
 func (x *Sort) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[19]
+	mi := &file_driver_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1399,7 +1503,7 @@ func (x *Sort) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Sort.ProtoReflect.Descriptor instead.
 func (*Sort) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{19}
+	return file_driver_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *Sort) GetColumn() string {
@@ -1430,7 +1534,7 @@ type BrowseRequest struct {
 
 func (x *BrowseRequest) Reset() {
 	*x = BrowseRequest{}
-	mi := &file_driver_proto_msgTypes[20]
+	mi := &file_driver_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1442,7 +1546,7 @@ func (x *BrowseRequest) String() string {
 func (*BrowseRequest) ProtoMessage() {}
 
 func (x *BrowseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[20]
+	mi := &file_driver_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1455,7 +1559,7 @@ func (x *BrowseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BrowseRequest.ProtoReflect.Descriptor instead.
 func (*BrowseRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{20}
+	return file_driver_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *BrowseRequest) GetConnId() string {
@@ -1522,7 +1626,7 @@ type SearchRequest struct {
 
 func (x *SearchRequest) Reset() {
 	*x = SearchRequest{}
-	mi := &file_driver_proto_msgTypes[21]
+	mi := &file_driver_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1534,7 +1638,7 @@ func (x *SearchRequest) String() string {
 func (*SearchRequest) ProtoMessage() {}
 
 func (x *SearchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[21]
+	mi := &file_driver_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1547,7 +1651,7 @@ func (x *SearchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchRequest.ProtoReflect.Descriptor instead.
 func (*SearchRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{21}
+	return file_driver_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *SearchRequest) GetConnId() string {
@@ -1643,7 +1747,7 @@ type Row struct {
 
 func (x *Row) Reset() {
 	*x = Row{}
-	mi := &file_driver_proto_msgTypes[22]
+	mi := &file_driver_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1655,7 +1759,7 @@ func (x *Row) String() string {
 func (*Row) ProtoMessage() {}
 
 func (x *Row) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[22]
+	mi := &file_driver_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1668,7 +1772,7 @@ func (x *Row) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Row.ProtoReflect.Descriptor instead.
 func (*Row) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{22}
+	return file_driver_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Row) GetCells() []*Value {
@@ -1691,7 +1795,7 @@ type Grid struct {
 
 func (x *Grid) Reset() {
 	*x = Grid{}
-	mi := &file_driver_proto_msgTypes[23]
+	mi := &file_driver_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1703,7 +1807,7 @@ func (x *Grid) String() string {
 func (*Grid) ProtoMessage() {}
 
 func (x *Grid) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[23]
+	mi := &file_driver_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1716,7 +1820,7 @@ func (x *Grid) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Grid.ProtoReflect.Descriptor instead.
 func (*Grid) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{23}
+	return file_driver_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *Grid) GetColumns() []*Column {
@@ -1765,7 +1869,7 @@ type CountRequest struct {
 
 func (x *CountRequest) Reset() {
 	*x = CountRequest{}
-	mi := &file_driver_proto_msgTypes[24]
+	mi := &file_driver_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1777,7 +1881,7 @@ func (x *CountRequest) String() string {
 func (*CountRequest) ProtoMessage() {}
 
 func (x *CountRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[24]
+	mi := &file_driver_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1790,7 +1894,7 @@ func (x *CountRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CountRequest.ProtoReflect.Descriptor instead.
 func (*CountRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{24}
+	return file_driver_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *CountRequest) GetConnId() string {
@@ -1823,7 +1927,7 @@ type CountResponse struct {
 
 func (x *CountResponse) Reset() {
 	*x = CountResponse{}
-	mi := &file_driver_proto_msgTypes[25]
+	mi := &file_driver_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1835,7 +1939,7 @@ func (x *CountResponse) String() string {
 func (*CountResponse) ProtoMessage() {}
 
 func (x *CountResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[25]
+	mi := &file_driver_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1848,7 +1952,7 @@ func (x *CountResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CountResponse.ProtoReflect.Descriptor instead.
 func (*CountResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{25}
+	return file_driver_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *CountResponse) GetCount() int64 {
@@ -1868,7 +1972,7 @@ type ExecuteRequest struct {
 
 func (x *ExecuteRequest) Reset() {
 	*x = ExecuteRequest{}
-	mi := &file_driver_proto_msgTypes[26]
+	mi := &file_driver_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1880,7 +1984,7 @@ func (x *ExecuteRequest) String() string {
 func (*ExecuteRequest) ProtoMessage() {}
 
 func (x *ExecuteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[26]
+	mi := &file_driver_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1893,7 +1997,7 @@ func (x *ExecuteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteRequest.ProtoReflect.Descriptor instead.
 func (*ExecuteRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{26}
+	return file_driver_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *ExecuteRequest) GetConnId() string {
@@ -1925,7 +2029,7 @@ type Result struct {
 
 func (x *Result) Reset() {
 	*x = Result{}
-	mi := &file_driver_proto_msgTypes[27]
+	mi := &file_driver_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1937,7 +2041,7 @@ func (x *Result) String() string {
 func (*Result) ProtoMessage() {}
 
 func (x *Result) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[27]
+	mi := &file_driver_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1950,7 +2054,7 @@ func (x *Result) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Result.ProtoReflect.Descriptor instead.
 func (*Result) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{27}
+	return file_driver_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *Result) GetKind() string {
@@ -1997,7 +2101,7 @@ type ClassifyRequest struct {
 
 func (x *ClassifyRequest) Reset() {
 	*x = ClassifyRequest{}
-	mi := &file_driver_proto_msgTypes[28]
+	mi := &file_driver_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2009,7 +2113,7 @@ func (x *ClassifyRequest) String() string {
 func (*ClassifyRequest) ProtoMessage() {}
 
 func (x *ClassifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[28]
+	mi := &file_driver_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2022,7 +2126,7 @@ func (x *ClassifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClassifyRequest.ProtoReflect.Descriptor instead.
 func (*ClassifyRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{28}
+	return file_driver_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *ClassifyRequest) GetText() string {
@@ -2048,7 +2152,7 @@ type Classification struct {
 
 func (x *Classification) Reset() {
 	*x = Classification{}
-	mi := &file_driver_proto_msgTypes[29]
+	mi := &file_driver_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2060,7 +2164,7 @@ func (x *Classification) String() string {
 func (*Classification) ProtoMessage() {}
 
 func (x *Classification) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[29]
+	mi := &file_driver_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2073,7 +2177,7 @@ func (x *Classification) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Classification.ProtoReflect.Descriptor instead.
 func (*Classification) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{29}
+	return file_driver_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *Classification) GetAccess() string {
@@ -2114,7 +2218,7 @@ type EditRow struct {
 
 func (x *EditRow) Reset() {
 	*x = EditRow{}
-	mi := &file_driver_proto_msgTypes[30]
+	mi := &file_driver_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2126,7 +2230,7 @@ func (x *EditRow) String() string {
 func (*EditRow) ProtoMessage() {}
 
 func (x *EditRow) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[30]
+	mi := &file_driver_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2139,7 +2243,7 @@ func (x *EditRow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditRow.ProtoReflect.Descriptor instead.
 func (*EditRow) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{30}
+	return file_driver_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *EditRow) GetUuid() string {
@@ -2167,7 +2271,7 @@ type EditRequest struct {
 
 func (x *EditRequest) Reset() {
 	*x = EditRequest{}
-	mi := &file_driver_proto_msgTypes[31]
+	mi := &file_driver_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2179,7 +2283,7 @@ func (x *EditRequest) String() string {
 func (*EditRequest) ProtoMessage() {}
 
 func (x *EditRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[31]
+	mi := &file_driver_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2192,7 +2296,7 @@ func (x *EditRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditRequest.ProtoReflect.Descriptor instead.
 func (*EditRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{31}
+	return file_driver_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *EditRequest) GetConnId() string {
@@ -2229,7 +2333,7 @@ type RowResult struct {
 
 func (x *RowResult) Reset() {
 	*x = RowResult{}
-	mi := &file_driver_proto_msgTypes[32]
+	mi := &file_driver_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2241,7 +2345,7 @@ func (x *RowResult) String() string {
 func (*RowResult) ProtoMessage() {}
 
 func (x *RowResult) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[32]
+	mi := &file_driver_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2254,7 +2358,7 @@ func (x *RowResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RowResult.ProtoReflect.Descriptor instead.
 func (*RowResult) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{32}
+	return file_driver_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *RowResult) GetIndex() int64 {
@@ -2301,7 +2405,7 @@ type EditResponse struct {
 
 func (x *EditResponse) Reset() {
 	*x = EditResponse{}
-	mi := &file_driver_proto_msgTypes[33]
+	mi := &file_driver_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2313,7 +2417,7 @@ func (x *EditResponse) String() string {
 func (*EditResponse) ProtoMessage() {}
 
 func (x *EditResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[33]
+	mi := &file_driver_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2326,7 +2430,7 @@ func (x *EditResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditResponse.ProtoReflect.Descriptor instead.
 func (*EditResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{33}
+	return file_driver_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *EditResponse) GetResults() []*RowResult {
@@ -2344,7 +2448,7 @@ type CloseResponse struct {
 
 func (x *CloseResponse) Reset() {
 	*x = CloseResponse{}
-	mi := &file_driver_proto_msgTypes[34]
+	mi := &file_driver_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2356,7 +2460,7 @@ func (x *CloseResponse) String() string {
 func (*CloseResponse) ProtoMessage() {}
 
 func (x *CloseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[34]
+	mi := &file_driver_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2369,7 +2473,7 @@ func (x *CloseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseResponse.ProtoReflect.Descriptor instead.
 func (*CloseResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{34}
+	return file_driver_proto_rawDescGZIP(), []int{36}
 }
 
 var File_driver_proto protoreflect.FileDescriptor
@@ -2440,7 +2544,14 @@ const file_driver_proto_rawDesc = "" +
 	"\vConnRequest\x12\x17\n" +
 	"\aconn_id\x18\x01 \x01(\tR\x06connId\"7\n" +
 	"\x0eHealthResponse\x12%\n" +
-	"\x0eserver_version\x18\x01 \x01(\tR\rserverVersion\"=\n" +
+	"\x0eserver_version\x18\x01 \x01(\tR\rserverVersion\"H\n" +
+	"\n" +
+	"PathStatus\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x0e\n" +
+	"\x02ok\x18\x02 \x01(\bR\x02ok\x12\x16\n" +
+	"\x06detail\x18\x03 \x01(\tR\x06detail\"@\n" +
+	"\rPathsResponse\x12/\n" +
+	"\x05paths\x18\x01 \x03(\v2\x19.app.driver.v1.PathStatusR\x05paths\"=\n" +
 	"\x05Table\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\"B\n" +
@@ -2563,7 +2674,7 @@ const file_driver_proto_rawDesc = "" +
 	"\amessage\x18\x05 \x01(\tR\amessage\"B\n" +
 	"\fEditResponse\x122\n" +
 	"\aresults\x18\x01 \x03(\v2\x18.app.driver.v1.RowResultR\aresults\"\x0f\n" +
-	"\rCloseResponse2\xd3\b\n" +
+	"\rCloseResponse2\x9b\t\n" +
 	"\x06Driver\x12?\n" +
 	"\x04Info\x12\x1a.app.driver.v1.InfoRequest\x1a\x1b.app.driver.v1.InfoResponse\x12?\n" +
 	"\x04Open\x12\x1a.app.driver.v1.OpenRequest\x1a\x1b.app.driver.v1.OpenResponse\x12D\n" +
@@ -2575,7 +2686,9 @@ const file_driver_proto_rawDesc = "" +
 	"\x06Browse\x12\x1c.app.driver.v1.BrowseRequest\x1a\x13.app.driver.v1.Grid\x12B\n" +
 	"\x05Count\x12\x1b.app.driver.v1.CountRequest\x1a\x1c.app.driver.v1.CountResponse\x12?\n" +
 	"\aExecute\x12\x1d.app.driver.v1.ExecuteRequest\x1a\x15.app.driver.v1.Result\x12;\n" +
-	"\x06Search\x12\x1c.app.driver.v1.SearchRequest\x1a\x13.app.driver.v1.Grid\x12I\n" +
+	"\x06Search\x12\x1c.app.driver.v1.SearchRequest\x1a\x13.app.driver.v1.Grid\x12F\n" +
+	"\n" +
+	"CheckPaths\x12\x1a.app.driver.v1.ConnRequest\x1a\x1c.app.driver.v1.PathsResponse\x12I\n" +
 	"\bClassify\x12\x1e.app.driver.v1.ClassifyRequest\x1a\x1d.app.driver.v1.Classification\x12A\n" +
 	"\x06Insert\x12\x1a.app.driver.v1.EditRequest\x1a\x1b.app.driver.v1.EditResponse\x12A\n" +
 	"\x06Update\x12\x1a.app.driver.v1.EditRequest\x1a\x1b.app.driver.v1.EditResponse\x12A\n" +
@@ -2595,7 +2708,7 @@ func file_driver_proto_rawDescGZIP() []byte {
 	return file_driver_proto_rawDescData
 }
 
-var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 37)
+var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 39)
 var file_driver_proto_goTypes = []any{
 	(*DriverError)(nil),           // 0: app.driver.v1.DriverError
 	(*Value)(nil),                 // 1: app.driver.v1.Value
@@ -2609,93 +2722,98 @@ var file_driver_proto_goTypes = []any{
 	(*OpenResponse)(nil),          // 9: app.driver.v1.OpenResponse
 	(*ConnRequest)(nil),           // 10: app.driver.v1.ConnRequest
 	(*HealthResponse)(nil),        // 11: app.driver.v1.HealthResponse
-	(*Table)(nil),                 // 12: app.driver.v1.Table
-	(*ListTablesResponse)(nil),    // 13: app.driver.v1.ListTablesResponse
-	(*TableRequest)(nil),          // 14: app.driver.v1.TableRequest
-	(*Column)(nil),                // 15: app.driver.v1.Column
-	(*TableSettings)(nil),         // 16: app.driver.v1.TableSettings
-	(*DescribeTableResponse)(nil), // 17: app.driver.v1.DescribeTableResponse
-	(*Filter)(nil),                // 18: app.driver.v1.Filter
-	(*Sort)(nil),                  // 19: app.driver.v1.Sort
-	(*BrowseRequest)(nil),         // 20: app.driver.v1.BrowseRequest
-	(*SearchRequest)(nil),         // 21: app.driver.v1.SearchRequest
-	(*Row)(nil),                   // 22: app.driver.v1.Row
-	(*Grid)(nil),                  // 23: app.driver.v1.Grid
-	(*CountRequest)(nil),          // 24: app.driver.v1.CountRequest
-	(*CountResponse)(nil),         // 25: app.driver.v1.CountResponse
-	(*ExecuteRequest)(nil),        // 26: app.driver.v1.ExecuteRequest
-	(*Result)(nil),                // 27: app.driver.v1.Result
-	(*ClassifyRequest)(nil),       // 28: app.driver.v1.ClassifyRequest
-	(*Classification)(nil),        // 29: app.driver.v1.Classification
-	(*EditRow)(nil),               // 30: app.driver.v1.EditRow
-	(*EditRequest)(nil),           // 31: app.driver.v1.EditRequest
-	(*RowResult)(nil),             // 32: app.driver.v1.RowResult
-	(*EditResponse)(nil),          // 33: app.driver.v1.EditResponse
-	(*CloseResponse)(nil),         // 34: app.driver.v1.CloseResponse
-	nil,                           // 35: app.driver.v1.Object.FieldsEntry
-	nil,                           // 36: app.driver.v1.EditRow.ValuesEntry
+	(*PathStatus)(nil),            // 12: app.driver.v1.PathStatus
+	(*PathsResponse)(nil),         // 13: app.driver.v1.PathsResponse
+	(*Table)(nil),                 // 14: app.driver.v1.Table
+	(*ListTablesResponse)(nil),    // 15: app.driver.v1.ListTablesResponse
+	(*TableRequest)(nil),          // 16: app.driver.v1.TableRequest
+	(*Column)(nil),                // 17: app.driver.v1.Column
+	(*TableSettings)(nil),         // 18: app.driver.v1.TableSettings
+	(*DescribeTableResponse)(nil), // 19: app.driver.v1.DescribeTableResponse
+	(*Filter)(nil),                // 20: app.driver.v1.Filter
+	(*Sort)(nil),                  // 21: app.driver.v1.Sort
+	(*BrowseRequest)(nil),         // 22: app.driver.v1.BrowseRequest
+	(*SearchRequest)(nil),         // 23: app.driver.v1.SearchRequest
+	(*Row)(nil),                   // 24: app.driver.v1.Row
+	(*Grid)(nil),                  // 25: app.driver.v1.Grid
+	(*CountRequest)(nil),          // 26: app.driver.v1.CountRequest
+	(*CountResponse)(nil),         // 27: app.driver.v1.CountResponse
+	(*ExecuteRequest)(nil),        // 28: app.driver.v1.ExecuteRequest
+	(*Result)(nil),                // 29: app.driver.v1.Result
+	(*ClassifyRequest)(nil),       // 30: app.driver.v1.ClassifyRequest
+	(*Classification)(nil),        // 31: app.driver.v1.Classification
+	(*EditRow)(nil),               // 32: app.driver.v1.EditRow
+	(*EditRequest)(nil),           // 33: app.driver.v1.EditRequest
+	(*RowResult)(nil),             // 34: app.driver.v1.RowResult
+	(*EditResponse)(nil),          // 35: app.driver.v1.EditResponse
+	(*CloseResponse)(nil),         // 36: app.driver.v1.CloseResponse
+	nil,                           // 37: app.driver.v1.Object.FieldsEntry
+	nil,                           // 38: app.driver.v1.EditRow.ValuesEntry
 }
 var file_driver_proto_depIdxs = []int32{
 	2,  // 0: app.driver.v1.Value.list_value:type_name -> app.driver.v1.List
 	3,  // 1: app.driver.v1.Value.object_value:type_name -> app.driver.v1.Object
 	1,  // 2: app.driver.v1.List.values:type_name -> app.driver.v1.Value
-	35, // 3: app.driver.v1.Object.fields:type_name -> app.driver.v1.Object.FieldsEntry
+	37, // 3: app.driver.v1.Object.fields:type_name -> app.driver.v1.Object.FieldsEntry
 	5,  // 4: app.driver.v1.InfoResponse.capabilities:type_name -> app.driver.v1.Capabilities
 	4,  // 5: app.driver.v1.OpenRequest.settings:type_name -> app.driver.v1.Settings
 	5,  // 6: app.driver.v1.OpenResponse.capabilities:type_name -> app.driver.v1.Capabilities
-	12, // 7: app.driver.v1.ListTablesResponse.tables:type_name -> app.driver.v1.Table
-	15, // 8: app.driver.v1.DescribeTableResponse.columns:type_name -> app.driver.v1.Column
-	16, // 9: app.driver.v1.DescribeTableResponse.settings:type_name -> app.driver.v1.TableSettings
-	18, // 10: app.driver.v1.BrowseRequest.filters:type_name -> app.driver.v1.Filter
-	19, // 11: app.driver.v1.BrowseRequest.sort:type_name -> app.driver.v1.Sort
-	1,  // 12: app.driver.v1.Row.cells:type_name -> app.driver.v1.Value
-	15, // 13: app.driver.v1.Grid.columns:type_name -> app.driver.v1.Column
-	22, // 14: app.driver.v1.Grid.rows:type_name -> app.driver.v1.Row
-	18, // 15: app.driver.v1.CountRequest.filters:type_name -> app.driver.v1.Filter
-	23, // 16: app.driver.v1.Result.grid:type_name -> app.driver.v1.Grid
-	0,  // 17: app.driver.v1.Classification.error:type_name -> app.driver.v1.DriverError
-	36, // 18: app.driver.v1.EditRow.values:type_name -> app.driver.v1.EditRow.ValuesEntry
-	30, // 19: app.driver.v1.EditRequest.rows:type_name -> app.driver.v1.EditRow
-	32, // 20: app.driver.v1.EditResponse.results:type_name -> app.driver.v1.RowResult
-	1,  // 21: app.driver.v1.Object.FieldsEntry.value:type_name -> app.driver.v1.Value
-	1,  // 22: app.driver.v1.EditRow.ValuesEntry.value:type_name -> app.driver.v1.Value
-	6,  // 23: app.driver.v1.Driver.Info:input_type -> app.driver.v1.InfoRequest
-	8,  // 24: app.driver.v1.Driver.Open:input_type -> app.driver.v1.OpenRequest
-	10, // 25: app.driver.v1.Driver.Connect:input_type -> app.driver.v1.ConnRequest
-	10, // 26: app.driver.v1.Driver.Ping:input_type -> app.driver.v1.ConnRequest
-	10, // 27: app.driver.v1.Driver.ListTables:input_type -> app.driver.v1.ConnRequest
-	14, // 28: app.driver.v1.Driver.DescribeTable:input_type -> app.driver.v1.TableRequest
-	20, // 29: app.driver.v1.Driver.Browse:input_type -> app.driver.v1.BrowseRequest
-	24, // 30: app.driver.v1.Driver.Count:input_type -> app.driver.v1.CountRequest
-	26, // 31: app.driver.v1.Driver.Execute:input_type -> app.driver.v1.ExecuteRequest
-	21, // 32: app.driver.v1.Driver.Search:input_type -> app.driver.v1.SearchRequest
-	28, // 33: app.driver.v1.Driver.Classify:input_type -> app.driver.v1.ClassifyRequest
-	31, // 34: app.driver.v1.Driver.Insert:input_type -> app.driver.v1.EditRequest
-	31, // 35: app.driver.v1.Driver.Update:input_type -> app.driver.v1.EditRequest
-	31, // 36: app.driver.v1.Driver.Delete:input_type -> app.driver.v1.EditRequest
-	10, // 37: app.driver.v1.Driver.Capabilities:input_type -> app.driver.v1.ConnRequest
-	10, // 38: app.driver.v1.Driver.Close:input_type -> app.driver.v1.ConnRequest
-	7,  // 39: app.driver.v1.Driver.Info:output_type -> app.driver.v1.InfoResponse
-	9,  // 40: app.driver.v1.Driver.Open:output_type -> app.driver.v1.OpenResponse
-	11, // 41: app.driver.v1.Driver.Connect:output_type -> app.driver.v1.HealthResponse
-	11, // 42: app.driver.v1.Driver.Ping:output_type -> app.driver.v1.HealthResponse
-	13, // 43: app.driver.v1.Driver.ListTables:output_type -> app.driver.v1.ListTablesResponse
-	17, // 44: app.driver.v1.Driver.DescribeTable:output_type -> app.driver.v1.DescribeTableResponse
-	23, // 45: app.driver.v1.Driver.Browse:output_type -> app.driver.v1.Grid
-	25, // 46: app.driver.v1.Driver.Count:output_type -> app.driver.v1.CountResponse
-	27, // 47: app.driver.v1.Driver.Execute:output_type -> app.driver.v1.Result
-	23, // 48: app.driver.v1.Driver.Search:output_type -> app.driver.v1.Grid
-	29, // 49: app.driver.v1.Driver.Classify:output_type -> app.driver.v1.Classification
-	33, // 50: app.driver.v1.Driver.Insert:output_type -> app.driver.v1.EditResponse
-	33, // 51: app.driver.v1.Driver.Update:output_type -> app.driver.v1.EditResponse
-	33, // 52: app.driver.v1.Driver.Delete:output_type -> app.driver.v1.EditResponse
-	5,  // 53: app.driver.v1.Driver.Capabilities:output_type -> app.driver.v1.Capabilities
-	34, // 54: app.driver.v1.Driver.Close:output_type -> app.driver.v1.CloseResponse
-	39, // [39:55] is the sub-list for method output_type
-	23, // [23:39] is the sub-list for method input_type
-	23, // [23:23] is the sub-list for extension type_name
-	23, // [23:23] is the sub-list for extension extendee
-	0,  // [0:23] is the sub-list for field type_name
+	12, // 7: app.driver.v1.PathsResponse.paths:type_name -> app.driver.v1.PathStatus
+	14, // 8: app.driver.v1.ListTablesResponse.tables:type_name -> app.driver.v1.Table
+	17, // 9: app.driver.v1.DescribeTableResponse.columns:type_name -> app.driver.v1.Column
+	18, // 10: app.driver.v1.DescribeTableResponse.settings:type_name -> app.driver.v1.TableSettings
+	20, // 11: app.driver.v1.BrowseRequest.filters:type_name -> app.driver.v1.Filter
+	21, // 12: app.driver.v1.BrowseRequest.sort:type_name -> app.driver.v1.Sort
+	1,  // 13: app.driver.v1.Row.cells:type_name -> app.driver.v1.Value
+	17, // 14: app.driver.v1.Grid.columns:type_name -> app.driver.v1.Column
+	24, // 15: app.driver.v1.Grid.rows:type_name -> app.driver.v1.Row
+	20, // 16: app.driver.v1.CountRequest.filters:type_name -> app.driver.v1.Filter
+	25, // 17: app.driver.v1.Result.grid:type_name -> app.driver.v1.Grid
+	0,  // 18: app.driver.v1.Classification.error:type_name -> app.driver.v1.DriverError
+	38, // 19: app.driver.v1.EditRow.values:type_name -> app.driver.v1.EditRow.ValuesEntry
+	32, // 20: app.driver.v1.EditRequest.rows:type_name -> app.driver.v1.EditRow
+	34, // 21: app.driver.v1.EditResponse.results:type_name -> app.driver.v1.RowResult
+	1,  // 22: app.driver.v1.Object.FieldsEntry.value:type_name -> app.driver.v1.Value
+	1,  // 23: app.driver.v1.EditRow.ValuesEntry.value:type_name -> app.driver.v1.Value
+	6,  // 24: app.driver.v1.Driver.Info:input_type -> app.driver.v1.InfoRequest
+	8,  // 25: app.driver.v1.Driver.Open:input_type -> app.driver.v1.OpenRequest
+	10, // 26: app.driver.v1.Driver.Connect:input_type -> app.driver.v1.ConnRequest
+	10, // 27: app.driver.v1.Driver.Ping:input_type -> app.driver.v1.ConnRequest
+	10, // 28: app.driver.v1.Driver.ListTables:input_type -> app.driver.v1.ConnRequest
+	16, // 29: app.driver.v1.Driver.DescribeTable:input_type -> app.driver.v1.TableRequest
+	22, // 30: app.driver.v1.Driver.Browse:input_type -> app.driver.v1.BrowseRequest
+	26, // 31: app.driver.v1.Driver.Count:input_type -> app.driver.v1.CountRequest
+	28, // 32: app.driver.v1.Driver.Execute:input_type -> app.driver.v1.ExecuteRequest
+	23, // 33: app.driver.v1.Driver.Search:input_type -> app.driver.v1.SearchRequest
+	10, // 34: app.driver.v1.Driver.CheckPaths:input_type -> app.driver.v1.ConnRequest
+	30, // 35: app.driver.v1.Driver.Classify:input_type -> app.driver.v1.ClassifyRequest
+	33, // 36: app.driver.v1.Driver.Insert:input_type -> app.driver.v1.EditRequest
+	33, // 37: app.driver.v1.Driver.Update:input_type -> app.driver.v1.EditRequest
+	33, // 38: app.driver.v1.Driver.Delete:input_type -> app.driver.v1.EditRequest
+	10, // 39: app.driver.v1.Driver.Capabilities:input_type -> app.driver.v1.ConnRequest
+	10, // 40: app.driver.v1.Driver.Close:input_type -> app.driver.v1.ConnRequest
+	7,  // 41: app.driver.v1.Driver.Info:output_type -> app.driver.v1.InfoResponse
+	9,  // 42: app.driver.v1.Driver.Open:output_type -> app.driver.v1.OpenResponse
+	11, // 43: app.driver.v1.Driver.Connect:output_type -> app.driver.v1.HealthResponse
+	11, // 44: app.driver.v1.Driver.Ping:output_type -> app.driver.v1.HealthResponse
+	15, // 45: app.driver.v1.Driver.ListTables:output_type -> app.driver.v1.ListTablesResponse
+	19, // 46: app.driver.v1.Driver.DescribeTable:output_type -> app.driver.v1.DescribeTableResponse
+	25, // 47: app.driver.v1.Driver.Browse:output_type -> app.driver.v1.Grid
+	27, // 48: app.driver.v1.Driver.Count:output_type -> app.driver.v1.CountResponse
+	29, // 49: app.driver.v1.Driver.Execute:output_type -> app.driver.v1.Result
+	25, // 50: app.driver.v1.Driver.Search:output_type -> app.driver.v1.Grid
+	13, // 51: app.driver.v1.Driver.CheckPaths:output_type -> app.driver.v1.PathsResponse
+	31, // 52: app.driver.v1.Driver.Classify:output_type -> app.driver.v1.Classification
+	35, // 53: app.driver.v1.Driver.Insert:output_type -> app.driver.v1.EditResponse
+	35, // 54: app.driver.v1.Driver.Update:output_type -> app.driver.v1.EditResponse
+	35, // 55: app.driver.v1.Driver.Delete:output_type -> app.driver.v1.EditResponse
+	5,  // 56: app.driver.v1.Driver.Capabilities:output_type -> app.driver.v1.Capabilities
+	36, // 57: app.driver.v1.Driver.Close:output_type -> app.driver.v1.CloseResponse
+	41, // [41:58] is the sub-list for method output_type
+	24, // [24:41] is the sub-list for method input_type
+	24, // [24:24] is the sub-list for extension type_name
+	24, // [24:24] is the sub-list for extension extendee
+	0,  // [0:24] is the sub-list for field type_name
 }
 
 func init() { file_driver_proto_init() }
@@ -2718,7 +2836,7 @@ func file_driver_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_driver_proto_rawDesc), len(file_driver_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   37,
+			NumMessages:   39,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -47,6 +47,7 @@ const (
 	Driver_Count_FullMethodName         = "/app.driver.v1.Driver/Count"
 	Driver_Execute_FullMethodName       = "/app.driver.v1.Driver/Execute"
 	Driver_Search_FullMethodName        = "/app.driver.v1.Driver/Search"
+	Driver_CheckPaths_FullMethodName    = "/app.driver.v1.Driver/CheckPaths"
 	Driver_Classify_FullMethodName      = "/app.driver.v1.Driver/Classify"
 	Driver_Insert_FullMethodName        = "/app.driver.v1.Driver/Insert"
 	Driver_Update_FullMethodName        = "/app.driver.v1.Driver/Update"
@@ -73,6 +74,10 @@ type DriverClient interface {
 	// Search was added after the first release: a plugin that predates it answers
 	// UNIMPLEMENTED, which the app reports as "update the driver plugin".
 	Search(ctx context.Context, in *SearchRequest, opts ...grpc.CallOption) (*Grid, error)
+	// CheckPaths reports each way to the database for the connection form's Test,
+	// after Connect. Added after the first release: UNIMPLEMENTED from an older
+	// plugin, and then the app reports the connection as a whole.
+	CheckPaths(ctx context.Context, in *ConnRequest, opts ...grpc.CallOption) (*PathsResponse, error)
 	// Classify needs no connection.
 	Classify(ctx context.Context, in *ClassifyRequest, opts ...grpc.CallOption) (*Classification, error)
 	Insert(ctx context.Context, in *EditRequest, opts ...grpc.CallOption) (*EditResponse, error)
@@ -191,6 +196,16 @@ func (c *driverClient) Search(ctx context.Context, in *SearchRequest, opts ...gr
 	return out, nil
 }
 
+func (c *driverClient) CheckPaths(ctx context.Context, in *ConnRequest, opts ...grpc.CallOption) (*PathsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(PathsResponse)
+	err := c.cc.Invoke(ctx, Driver_CheckPaths_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *driverClient) Classify(ctx context.Context, in *ClassifyRequest, opts ...grpc.CallOption) (*Classification, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(Classification)
@@ -269,6 +284,10 @@ type DriverServer interface {
 	// Search was added after the first release: a plugin that predates it answers
 	// UNIMPLEMENTED, which the app reports as "update the driver plugin".
 	Search(context.Context, *SearchRequest) (*Grid, error)
+	// CheckPaths reports each way to the database for the connection form's Test,
+	// after Connect. Added after the first release: UNIMPLEMENTED from an older
+	// plugin, and then the app reports the connection as a whole.
+	CheckPaths(context.Context, *ConnRequest) (*PathsResponse, error)
 	// Classify needs no connection.
 	Classify(context.Context, *ClassifyRequest) (*Classification, error)
 	Insert(context.Context, *EditRequest) (*EditResponse, error)
@@ -316,6 +335,9 @@ func (UnimplementedDriverServer) Execute(context.Context, *ExecuteRequest) (*Res
 }
 func (UnimplementedDriverServer) Search(context.Context, *SearchRequest) (*Grid, error) {
 	return nil, status.Error(codes.Unimplemented, "method Search not implemented")
+}
+func (UnimplementedDriverServer) CheckPaths(context.Context, *ConnRequest) (*PathsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CheckPaths not implemented")
 }
 func (UnimplementedDriverServer) Classify(context.Context, *ClassifyRequest) (*Classification, error) {
 	return nil, status.Error(codes.Unimplemented, "method Classify not implemented")
@@ -536,6 +558,24 @@ func _Driver_Search_Handler(srv interface{}, ctx context.Context, dec func(inter
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Driver_CheckPaths_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ConnRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DriverServer).CheckPaths(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Driver_CheckPaths_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DriverServer).CheckPaths(ctx, req.(*ConnRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _Driver_Classify_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(ClassifyRequest)
 	if err := dec(in); err != nil {
@@ -690,6 +730,10 @@ var Driver_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Search",
 			Handler:    _Driver_Search_Handler,
+		},
+		{
+			MethodName: "CheckPaths",
+			Handler:    _Driver_CheckPaths_Handler,
 		},
 		{
 			MethodName: "Classify",
