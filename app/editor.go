@@ -155,7 +155,7 @@ func (a *EditorAPI) Run(connectionID, text string) (RunResultDTO, error) {
 	}
 
 	start := a.now()
-	res, err := d.Execute(ctx, text)
+	res, err := d.Execute(ctx, text, driver.ExecOptions{})
 	out.ElapsedMs = a.now().Sub(start).Milliseconds()
 	a.record(connectionID, text, err)
 	if err != nil {

@@ -51,8 +51,9 @@ type Driver interface {
 	// table's schema) and builds it in its own language; ranked matches are not paged.
 	Search(ctx context.Context, table string, req SearchRequest, limit int) (*Grid, error)
 
-	// Execute runs editor text (Weaviate: GraphQL read, or a REST line).
-	Execute(ctx context.Context, text string) (*Result, error)
+	// Execute runs editor text (Weaviate: GraphQL read, or a REST line), a read capped at
+	// opts.MaxRows rows.
+	Execute(ctx context.Context, text string, opts ExecOptions) (*Result, error)
 
 	// Classify tells the approval layer whether text reads or writes,
 	// whether it is destructive, and its form. It needs no connection, and

@@ -170,6 +170,18 @@ type Result struct {
 	Table string `json:"table,omitempty"`
 	// Status is the HTTP status of a REST line.
 	Status int `json:"status,omitempty"`
+	// Truncated: ExecOptions.MaxRows cut the answer, and Notice says how to read on. (A
+	// grid says so in Grid.HasMore and Grid.Notice as well.)
+	Truncated bool   `json:"truncated,omitempty"`
+	Notice    string `json:"notice,omitempty"`
+}
+
+// ExecOptions are Execute's options.
+type ExecOptions struct {
+	// MaxRows caps the rows a read returns (0: no cap). The driver applies it in the
+	// statement itself, in its own language (a limit in the query), never by reading
+	// everything and cutting afterwards; an answer that had more says so (Result.Truncated).
+	MaxRows int
 }
 
 // Row is one row for Insert, Update or Delete. Insert: Values are the

@@ -202,8 +202,10 @@ func classifyREST(r restLine) driver.Classification {
 // Classify is the package Classify (needs no connection).
 func (d *Driver) Classify(text string) (driver.Classification, error) { return Classify(text) }
 
-// Execute runs editor text: a GraphQL read, or a REST line.
-func (d *Driver) Execute(ctx context.Context, text string) (*driver.Result, error) {
+// Execute runs editor text: a GraphQL read, or a REST line. A read is capped at
+// opts.MaxRows in the statement itself (rowcap.go), and an answer that had more is cut and
+// says how to read on.
+func (d *Driver) Execute(ctx context.Context, text string, opts driver.ExecOptions) (*driver.Result, error) {
 	if strings.TrimSpace(text) == "" {
 		return nil, driver.Errorf(driver.KindInvalidArgument, "the query is empty")
 	}
@@ -212,7 +214,21 @@ func (d *Driver) Execute(ctx context.Context, text string) (*driver.Result, erro
 		if err != nil {
 			return nil, err
 		}
-		return d.execREST(ctx, r)
+		capped := false
+		if opts.MaxRows > 0 && !classifyREST(r).Write() {
+			if r, capped, err = capREST(r, opts.MaxRows); err != nil {
+				return nil, err
+			}
+		}
+		res, err := d.execREST(ctx, r)
+		if err == nil && capped {
+			if r.Method == http.MethodGet {
+				cutObjects(res, opts.MaxRows)
+			} else {
+				cutGetJSON(res, opts.MaxRows, true)
+			}
+		}
+		return res, err
 	}
 	doc, op, err := parseGraphQL(text)
 	if err != nil {
@@ -221,7 +237,27 @@ func (d *Driver) Execute(ctx context.Context, text string) (*driver.Result, erro
 	if op.Operation != ast.Query && op.Operation != "" {
 		return nil, mutationError(op.Operation)
 	}
-	return d.execGraphQL(ctx, text, doc, op)
+	capped := false
+	if opts.MaxRows > 0 {
+		var q string
+		if q, capped = capGraphQL(text, opts.MaxRows); capped {
+			if doc, op, err = parseGraphQL(q); err != nil {
+				return nil, err
+			}
+			text = q
+		}
+	}
+	res, err := d.execGraphQL(ctx, text, doc, op)
+	if err == nil && capped {
+		if res.Grid != nil {
+			if cutGrid(res.Grid, opts.MaxRows) {
+				res.Truncated, res.Notice = true, res.Grid.Notice
+			}
+		} else {
+			cutGetJSON(res, opts.MaxRows, false)
+		}
+	}
+	return res, err
 }
 
 func (d *Driver) execREST(ctx context.Context, r restLine) (*driver.Result, error) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -31,7 +32,7 @@ func TestEditorShapes(t *testing.T) {
 
 	grid := func(t *testing.T, q string) *driver.Grid {
 		t.Helper()
-		r, err := d.Execute(ctx, q)
+		r, err := d.Execute(ctx, q, driver.ExecOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,13 +90,13 @@ func TestEditorShapes(t *testing.T) {
 		if len(g.Rows) != fixtures.TenantBCount {
 			t.Fatalf("%d rows", len(g.Rows))
 		}
-		_, err := d.Execute(ctx, `{ Get { Tenanted { title } } }`)
+		_, err := d.Execute(ctx, `{ Get { Tenanted { title } } }`, driver.ExecOptions{})
 		if driver.KindOf(err) != driver.KindQueryFailed || !strings.Contains(err.Error(), "tenant") {
 			t.Errorf("without tenant: %v", err)
 		}
 	})
 	t.Run("an Aggregate is formatted JSON", func(t *testing.T) {
-		r, err := d.Execute(ctx, `{ Aggregate { Typed { meta { count } } } }`)
+		r, err := d.Execute(ctx, `{ Aggregate { Typed { meta { count } } } }`, driver.ExecOptions{})
 		if err != nil || r.Kind != driver.ResultJSON {
 			t.Fatalf("%v %+v", err, r)
 		}
@@ -105,26 +106,26 @@ func TestEditorShapes(t *testing.T) {
 		}
 	})
 	t.Run("two collections in one Get are JSON", func(t *testing.T) {
-		r, err := d.Execute(ctx, `{ Get { Person { name } Typed { title } } }`)
+		r, err := d.Execute(ctx, `{ Get { Person { name } Typed { title } } }`, driver.ExecOptions{})
 		if err != nil || r.Kind != driver.ResultJSON || !json.Valid(r.JSON) {
 			t.Fatalf("%v %+v", err, r)
 		}
 	})
 	t.Run("GraphQL errors (HTTP 200 with errors) are errors", func(t *testing.T) {
-		_, err := d.Execute(ctx, `{ Get { NoSuchCollection { x } } }`)
+		_, err := d.Execute(ctx, `{ Get { NoSuchCollection { x } } }`, driver.ExecOptions{})
 		if driver.KindOf(err) != driver.KindQueryFailed || !strings.HasPrefix(err.Error(), "GraphQL error: ") {
 			t.Errorf("%v", err)
 		}
 	})
 	t.Run("nearText reports the missing vectorizer clearly", func(t *testing.T) {
-		_, err := d.Execute(ctx, `{ Get { Typed(nearText: {concepts: ["fixture"]}) { title } } }`)
+		_, err := d.Execute(ctx, `{ Get { Typed(nearText: {concepts: ["fixture"]}) { title } } }`, driver.ExecOptions{})
 		if driver.KindOf(err) != driver.KindQueryFailed || !strings.Contains(err.Error(), "nearText needs a vectorizer") || !strings.Contains(err.Error(), "nearVector") {
 			t.Errorf("%v", err)
 		}
 	})
 	t.Run("a mutation is refused without a request: writes go through REST", func(t *testing.T) {
 		cnt.drain()
-		_, err := d.Execute(ctx, `mutation { Delete { Typed(id: "x") } }`)
+		_, err := d.Execute(ctx, `mutation { Delete { Typed(id: "x") } }`, driver.ExecOptions{})
 		if driver.KindOf(err) != driver.KindUnsupported || !strings.Contains(err.Error(), "REST") {
 			t.Errorf("%v", err)
 		}
@@ -133,7 +134,7 @@ func TestEditorShapes(t *testing.T) {
 		}
 	})
 	t.Run("a syntax error is an invalid argument", func(t *testing.T) {
-		_, err := d.Execute(ctx, `{ Get { Typed { title }`)
+		_, err := d.Execute(ctx, `{ Get { Typed { title }`, driver.ExecOptions{})
 		if driver.KindOf(err) != driver.KindInvalidArgument {
 			t.Errorf("%v", err)
 		}
@@ -152,7 +153,7 @@ func TestEditorRESTLines(t *testing.T) {
 	run := func(t *testing.T, text, wantReq string) *driver.Result {
 		t.Helper()
 		cnt.drain()
-		r, err := d.Execute(ctx, text)
+		r, err := d.Execute(ctx, text, driver.ExecOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -201,11 +202,11 @@ func TestEditorRESTLines(t *testing.T) {
 		}
 	})
 	t.Run("an error status is an error with the server's message", func(t *testing.T) {
-		_, err := d.Execute(ctx, `POST /objects {"class":"`+C+`","properties":{"count":"not a number"}}`)
+		_, err := d.Execute(ctx, `POST /objects {"class":"`+C+`","properties":{"count":"not a number"}}`, driver.ExecOptions{})
 		if err == nil || driver.KindOf(err) != driver.KindQueryFailed || !strings.Contains(err.Error(), "count") {
 			t.Errorf("%v", err)
 		}
-		_, err = d.Execute(ctx, "GET /v1/schema/DriverNoSuchCollection")
+		_, err = d.Execute(ctx, "GET /v1/schema/DriverNoSuchCollection", driver.ExecOptions{})
 		if driver.KindOf(err) != driver.KindNotFound {
 			t.Errorf("%v", err)
 		}
@@ -258,11 +259,11 @@ func TestEveryCallStopsWhenItsContextIsCancelled(t *testing.T) {
 			return err
 		},
 		"Execute": func(ctx context.Context, d *weaviate.Driver) error {
-			_, err := d.Execute(ctx, "{ Get { Typed { title } } }")
+			_, err := d.Execute(ctx, "{ Get { Typed { title } } }", driver.ExecOptions{})
 			return err
 		},
 		"Execute REST": func(ctx context.Context, d *weaviate.Driver) error {
-			_, err := d.Execute(ctx, "GET /v1/nodes")
+			_, err := d.Execute(ctx, "GET /v1/nodes", driver.ExecOptions{})
 			return err
 		},
 		"Insert": func(ctx context.Context, d *weaviate.Driver) error {
@@ -307,4 +308,81 @@ func TestEveryCallStopsWhenItsContextIsCancelled(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Issue 25, item 3 (and issue 19: the cap is the driver's): a read capped at MaxRows on a
+// collection larger than the cap answers exactly the cap and says it was cut, with how to
+// read on, in every shape: a REST page of objects, a Get without a limit, a GraphQL read
+// posted over REST. A statement's own limit within the cap is the whole answer it asked
+// for, and an Aggregate is no list of rows.
+func TestExecuteCapsReadsAndSaysWhenItCut(t *testing.T) {
+	d := open(t, sharedNode(t, weaviatenode.Anonymous), nil)
+	ctx := ctxT(t)
+	const max = 7
+	cases := []struct {
+		rule, text string
+		truncated  bool
+		rows       func(t *testing.T, r *driver.Result) int
+		notice     string
+	}{
+		{"a REST page of objects", "GET /v1/objects?class=" + fixtures.Big, true, restObjects, "read on with after="},
+		{"a REST page whose limit is above the cap", "GET /v1/objects?class=" + fixtures.Big + "&limit=500", true, restObjects, "offset=7"},
+		{"a REST page within the cap", "GET /v1/objects?class=" + fixtures.Big + "&limit=3", false, restObjects, ""},
+		{"a Get without a limit", "{ Get { " + fixtures.Big + " { n } } }", true, gridRows, "add offset: 7"},
+		{"a Get with its own limit within the cap", "{ Get { " + fixtures.Big + "(limit: 7) { n } } }", false, gridRows, ""},
+		{"a GraphQL read posted over REST", `POST /v1/graphql {"query":"{ Get { ` + fixtures.Big + ` { n } } }"}`, true, postedRows, "add offset: 7"},
+	}
+	for _, c := range cases {
+		t.Run(c.rule, func(t *testing.T) {
+			r, err := d.Execute(ctx, c.text, driver.ExecOptions{MaxRows: max})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := max
+			if c.rule == "a REST page within the cap" {
+				want = 3
+			}
+			if n := c.rows(t, r); n != want || r.Truncated != c.truncated || !strings.Contains(r.Notice, c.notice) {
+				t.Fatalf("%d rows, truncated %v, notice %q; want %d rows, truncated %v, notice with %q", n, r.Truncated, r.Notice, want, c.truncated, c.notice)
+			}
+			if r.Grid != nil && r.Grid.HasMore != c.truncated {
+				t.Fatalf("grid HasMore %v", r.Grid.HasMore)
+			}
+		})
+	}
+	t.Run("an Aggregate is left whole", func(t *testing.T) {
+		r, err := d.Execute(ctx, "{ Aggregate { "+fixtures.Big+" { meta { count } } } }", driver.ExecOptions{MaxRows: max})
+		if err != nil || r.Truncated || !strings.Contains(string(r.JSON), strconv.Itoa(fixtures.BigCount)) {
+			t.Fatalf("%v %s", err, r.JSON)
+		}
+	})
+}
+
+func restObjects(t *testing.T, r *driver.Result) int {
+	var page struct {
+		Objects []json.RawMessage `json:"objects"`
+	}
+	if err := json.Unmarshal(r.JSON, &page); err != nil {
+		t.Fatal(err)
+	}
+	return len(page.Objects)
+}
+
+func gridRows(t *testing.T, r *driver.Result) int {
+	if r.Grid == nil {
+		t.Fatalf("no grid: %s", r.JSON)
+	}
+	return len(r.Grid.Rows)
+}
+
+func postedRows(t *testing.T, r *driver.Result) int {
+	var a struct {
+		Data struct {
+			Get map[string][]json.RawMessage `json:"Get"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(r.JSON, &a); err != nil {
+		t.Fatal(err)
+	}
+	return len(a.Data.Get[fixtures.Big])
 }

@@ -41,7 +41,7 @@ func (d *Driver) Search(ctx context.Context, table string, r driver.SearchReques
 		if err != nil {
 			return nil, err
 		}
-		res, err := d.Execute(ctx, q)
+		res, err := d.Execute(ctx, q, driver.ExecOptions{})
 		switch {
 		case err == nil && res.Grid != nil:
 			return res.Grid, nil

@@ -117,28 +117,23 @@ func (d Deps) statement(ctx context.Context, tool string, raw json.RawMessage, d
 		return nil, err
 	}
 
+	// A read is capped by the driver, in its own language (ExecOptions.MaxRows).
 	limit, note := d.rowLimit(a.Limit)
-	text, capped := a.Query, false
-	if !class.Write() && drv.Capabilities().QueryLanguage == "graphql" {
-		if class.Form == driver.FormRequest {
-			if text, err = capREST(text, limit); err != nil {
-				return nil, mcp.NewToolError(mcp.ToolErrInvalidArgument, "%v", err)
-			}
-		} else {
-			text, capped = capGraphQL(text, limit)
-		}
+	opts := driver.ExecOptions{}
+	if !class.Write() {
+		opts.MaxRows = limit
 	}
 	call.Progress(0.3, 1, "running")
 	var res *driver.Result
 	if err := d.run(ctx, func(ctx context.Context) error {
 		var err error
-		res, err = drv.Execute(ctx, text)
+		res, err = drv.Execute(ctx, a.Query, opts)
 		return err
 	}); err != nil {
 		return nil, FromError(err)
 	}
 	call.Progress(1, 1, "done")
-	return resultOf(c, res, limit, d.limits().MaxRows, capped, note), nil
+	return resultOf(c, res, limit, d.limits().MaxRows, note), nil
 }
 
 func classWord(c driver.Classification) string {
@@ -151,26 +146,34 @@ func classWord(c driver.Classification) string {
 	return "read"
 }
 
-// resultOf renders a statement's result: a grid as a page of rows (cut to limit when the
-// limit was applied in the statement; a statement's own limit within the maximum is the
-// whole answer it asked for, and maxRows is the backstop for any other shape of read),
-// anything else as compact JSON, capped.
-func resultOf(c connections.Connection, res *driver.Result, limit, maxRows int, capped bool, note string) *mcp.ToolResult {
+// resultOf renders a statement's result: a grid as a page of rows, anything else as compact
+// JSON, capped. The driver cut a read at the limit in the statement and says so
+// (Result.Truncated, Notice: how to read on); a statement's own limit within the maximum is
+// the whole answer it asked for, and maxRows is the backstop for a driver that does not cap.
+// Every cut says so, in the text and in structuredContent.truncated.
+func resultOf(c connections.Connection, res *driver.Result, limit, maxRows int, note string) *mcp.ToolResult {
 	if res.Kind == driver.ResultGrid && res.Grid != nil {
 		g := *res.Grid
-		if !capped {
-			limit = min(max(limit, len(g.Rows)), maxRows)
+		var p page
+		more := func(next int) string {
+			return fmt.Sprintf("the answer was cut at the maximum of %d rows: add offset: %d (and a limit) to the Get arguments to read on", maxRows, next)
 		}
-		p := pageOf(res.Table, &g, g.Offset, limit)
+		if res.Truncated {
+			g.Notice = ""
+			p = pageOf(res.Table, &g, g.Offset, len(g.Rows))
+			next := g.Offset + len(g.Rows)
+			p.Truncated, p.NextOffset = true, &next
+			more = func(int) string { return res.Notice }
+		} else {
+			p = pageOf(res.Table, &g, g.Offset, min(max(limit, len(g.Rows)), maxRows))
+		}
 		p.addNote(note)
 		out := struct {
 			Kind string `json:"kind"`
 			page
 		}{"grid", p}
 		return &mcp.ToolResult{
-			Text: p.text(fmt.Sprintf("%s on %s", tableOr(res.Table), c.Name), func(next int) string {
-				return fmt.Sprintf("the statement was limited to %d rows; add offset: %d (and a limit) to the Get arguments to read on", limit, next)
-			}),
+			Text:       p.text(fmt.Sprintf("%s on %s", tableOr(res.Table), c.Name), more),
 			Structured: out,
 		}
 	}
@@ -187,7 +190,7 @@ func resultOf(c connections.Connection, res *driver.Result, limit, maxRows int, 
 	if res.Status != 0 {
 		head = fmt.Sprintf("HTTP %d", res.Status)
 	}
-	structured := map[string]any{"kind": "json", "json": json.RawMessage(compact.Bytes()), "truncated": false}
+	structured := map[string]any{"kind": "json", "json": json.RawMessage(compact.Bytes()), "truncated": res.Truncated}
 	if compact.Len() == 0 {
 		structured["json"] = nil
 	}
@@ -195,9 +198,17 @@ func resultOf(c connections.Connection, res *driver.Result, limit, maxRows int, 
 		structured["status"] = res.Status
 	}
 	text := capText(head+": "+body, "the whole document is in structuredContent.json")
+	notes := note
+	if res.Truncated {
+		// The cut goes first: it says what the document lacks.
+		text = head + " (cut: " + res.Notice + "): " + strings.TrimPrefix(text, head+": ")
+		notes = strings.TrimSpace(res.Notice + ". " + note)
+	}
 	if note != "" {
 		text += "\n" + note
-		structured["notes"] = note
+	}
+	if notes != "" {
+		structured["notes"] = notes
 	}
 	return &mcp.ToolResult{Text: text, Structured: structured}
 }

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -128,6 +129,19 @@ func TestRowTools(t *testing.T) {
 		full := ok(t, r.call(t, ctx, flowCall{level: auth.LevelReadOnly, tool: NameExecuteQuery, args: map[string]any{"connection": "notes", "query": "{ Get { Note(limit: 2) { body } } }"}}))
 		if len(full["rows"].([]any)) != 2 || full["truncated"] != false {
 			t.Fatalf("a query's own limit is the whole answer it asked for: %v", full)
+		}
+		// Issue 25, item 3: a REST page of objects cut at the limit says so too.
+		rest := r.call(t, ctx, flowCall{level: auth.LevelReadOnly, tool: NameExecuteQuery, args: map[string]any{"connection": "notes", "query": "GET /v1/objects?class=Note", "limit": 2}})
+		js := ok(t, rest)
+		var objs struct {
+			Objects []any `json:"objects"`
+		}
+		b, _ := json.Marshal(js["json"])
+		if err := json.Unmarshal(b, &objs); err != nil || len(objs.Objects) != 2 || js["truncated"] != true || !strings.Contains(fmt.Sprint(js["notes"]), "read on with after=") {
+			t.Fatalf("structuredContent %v", js)
+		}
+		if !strings.Contains(rest.text(), "cut: the page was limited to 2 objects") {
+			t.Fatalf("text %q", rest.text())
 		}
 	})
 }

@@ -230,11 +230,11 @@ func (k *Conn) Count(ctx context.Context, table string, filters []driver.Filter)
 }
 
 // Execute runs editor text.
-func (k *Conn) Execute(ctx context.Context, text string) (*driver.Result, error) {
+func (k *Conn) Execute(ctx context.Context, text string, opts driver.ExecOptions) (*driver.Result, error) {
 	if k.c.isStopped() {
 		return nil, stoppedError()
 	}
-	r, err := k.c.rpc.Execute(ctx, &pb.ExecuteRequest{ConnId: k.id, Text: text})
+	r, err := k.c.rpc.Execute(ctx, &pb.ExecuteRequest{ConnId: k.id, Text: text, MaxRows: int64(opts.MaxRows)})
 	if err != nil {
 		return nil, k.c.fail(ctx, err)
 	}

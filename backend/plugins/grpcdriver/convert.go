@@ -501,7 +501,7 @@ func fromGrid(g *pb.Grid) *driver.Grid {
 // --- editor ---
 
 func toResult(r *driver.Result) (*pb.Result, error) {
-	out := &pb.Result{Kind: string(r.Kind), Json: r.JSON, Table: r.Table, Status: int32(r.Status)}
+	out := &pb.Result{Kind: string(r.Kind), Json: r.JSON, Table: r.Table, Status: int32(r.Status), Truncated: r.Truncated, Notice: r.Notice}
 	if r.Grid != nil {
 		g, err := toGrid(r.Grid)
 		if err != nil {
@@ -513,7 +513,7 @@ func toResult(r *driver.Result) (*pb.Result, error) {
 }
 
 func fromResult(r *pb.Result) *driver.Result {
-	out := &driver.Result{Kind: driver.ResultKind(r.GetKind()), Table: r.GetTable(), Status: int(r.GetStatus())}
+	out := &driver.Result{Kind: driver.ResultKind(r.GetKind()), Table: r.GetTable(), Status: int(r.GetStatus()), Truncated: r.GetTruncated(), Notice: r.GetNotice()}
 	if r.GetGrid() != nil {
 		out.Grid = fromGrid(r.GetGrid())
 	}

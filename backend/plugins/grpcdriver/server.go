@@ -250,7 +250,7 @@ func (s *Server) Execute(ctx context.Context, req *pb.ExecuteRequest) (*pb.Resul
 	if err != nil {
 		return nil, err
 	}
-	r, err := d.Execute(ctx, req.GetText())
+	r, err := d.Execute(ctx, req.GetText(), driver.ExecOptions{MaxRows: int(req.GetMaxRows())})
 	if err != nil {
 		return nil, toStatus(err)
 	}

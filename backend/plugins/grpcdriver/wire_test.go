@@ -276,7 +276,10 @@ func TestStoppedPluginFailsFast(t *testing.T) {
 		"Ping":       func() error { return k.Ping(context.Background()) },
 		"ListTables": func() error { _, err := k.ListTables(context.Background()); return err },
 		"Browse":     func() error { _, err := k.Browse(context.Background(), "Slow", driver.Page{}, nil, nil); return err },
-		"Execute":    func() error { _, err := k.Execute(context.Background(), "{ Get { Slow { title } } }"); return err },
+		"Execute": func() error {
+			_, err := k.Execute(context.Background(), "{ Get { Slow { title } } }", driver.ExecOptions{})
+			return err
+		},
 	} {
 		t.Run(name+" says Connection failed: driver stopped", func(t *testing.T) {
 			err := call()

@@ -180,10 +180,10 @@ func TestDriverThroughThePluginBoundary(t *testing.T) {
 	})
 	t.Run("Execute: a Get grid and a JSON document", func(t *testing.T) {
 		same(t, p, func(d driver.Driver) (*driver.Result, error) {
-			return d.Execute(ctx, `{ Get { Typed(limit: 3) { title count tags _additional { id } } } }`)
+			return d.Execute(ctx, `{ Get { Typed(limit: 3) { title count tags _additional { id } } } }`, driver.ExecOptions{})
 		})
 		same(t, p, func(d driver.Driver) (*driver.Result, error) {
-			return d.Execute(ctx, `{ Aggregate { Big { meta { count } } } }`)
+			return d.Execute(ctx, `{ Aggregate { Big { meta { count } } } }`, driver.ExecOptions{})
 		})
 	})
 	refusals := []struct {

@@ -1963,9 +1963,12 @@ func (x *CountResponse) GetCount() int64 {
 }
 
 type ExecuteRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	ConnId        string                 `protobuf:"bytes,1,opt,name=conn_id,json=connId,proto3" json:"conn_id,omitempty"`
-	Text          string                 `protobuf:"bytes,2,opt,name=text,proto3" json:"text,omitempty"`
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	ConnId string                 `protobuf:"bytes,1,opt,name=conn_id,json=connId,proto3" json:"conn_id,omitempty"`
+	Text   string                 `protobuf:"bytes,2,opt,name=text,proto3" json:"text,omitempty"`
+	// max_rows caps a read (0: none); an older plugin ignores it, and the host
+	// keeps its own backstop.
+	MaxRows       int64 `protobuf:"varint,3,opt,name=max_rows,json=maxRows,proto3" json:"max_rows,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2014,6 +2017,13 @@ func (x *ExecuteRequest) GetText() string {
 	return ""
 }
 
+func (x *ExecuteRequest) GetMaxRows() int64 {
+	if x != nil {
+		return x.MaxRows
+	}
+	return 0
+}
+
 type Result struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Kind  string                 `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
@@ -2023,6 +2033,8 @@ type Result struct {
 	Json          []byte `protobuf:"bytes,3,opt,name=json,proto3" json:"json,omitempty"`
 	Table         string `protobuf:"bytes,4,opt,name=table,proto3" json:"table,omitempty"`
 	Status        int32  `protobuf:"varint,5,opt,name=status,proto3" json:"status,omitempty"`
+	Truncated     bool   `protobuf:"varint,6,opt,name=truncated,proto3" json:"truncated,omitempty"`
+	Notice        string `protobuf:"bytes,7,opt,name=notice,proto3" json:"notice,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2090,6 +2102,20 @@ func (x *Result) GetStatus() int32 {
 		return x.Status
 	}
 	return 0
+}
+
+func (x *Result) GetTruncated() bool {
+	if x != nil {
+		return x.Truncated
+	}
+	return false
+}
+
+func (x *Result) GetNotice() string {
+	if x != nil {
+		return x.Notice
+	}
+	return ""
 }
 
 type ClassifyRequest struct {
@@ -2639,16 +2665,19 @@ const file_driver_proto_rawDesc = "" +
 	"\x05table\x18\x02 \x01(\tR\x05table\x12/\n" +
 	"\afilters\x18\x03 \x03(\v2\x15.app.driver.v1.FilterR\afilters\"%\n" +
 	"\rCountResponse\x12\x14\n" +
-	"\x05count\x18\x01 \x01(\x03R\x05count\"=\n" +
+	"\x05count\x18\x01 \x01(\x03R\x05count\"X\n" +
 	"\x0eExecuteRequest\x12\x17\n" +
 	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12\x12\n" +
-	"\x04text\x18\x02 \x01(\tR\x04text\"\x87\x01\n" +
+	"\x04text\x18\x02 \x01(\tR\x04text\x12\x19\n" +
+	"\bmax_rows\x18\x03 \x01(\x03R\amaxRows\"\xbd\x01\n" +
 	"\x06Result\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12'\n" +
 	"\x04grid\x18\x02 \x01(\v2\x13.app.driver.v1.GridR\x04grid\x12\x12\n" +
 	"\x04json\x18\x03 \x01(\fR\x04json\x12\x14\n" +
 	"\x05table\x18\x04 \x01(\tR\x05table\x12\x16\n" +
-	"\x06status\x18\x05 \x01(\x05R\x06status\"%\n" +
+	"\x06status\x18\x05 \x01(\x05R\x06status\x12\x1c\n" +
+	"\ttruncated\x18\x06 \x01(\bR\ttruncated\x12\x16\n" +
+	"\x06notice\x18\a \x01(\tR\x06notice\"%\n" +
 	"\x0fClassifyRequest\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\tR\x04text\"\x90\x01\n" +
 	"\x0eClassification\x12\x16\n" +
