@@ -192,6 +192,12 @@ func TestPromptArgumentsCompleteFromTheLiveSchema(t *testing.T) {
 			t.Fatalf("%v", vals)
 		}
 	})
+	t.Run("property completes without the named vectors, which are no property", func(t *testing.T) {
+		vals := e.complete(t, NameDataQualityAudit, "property", "", map[string]any{"connection": "Node", "table": fixtures.NamedVectors})
+		if len(vals) == 0 || slices.Contains(vals, any("vectors")) || slices.Contains(vals, any("vector")) {
+			t.Fatalf("%v", vals)
+		}
+	})
 	for name, chosen := range map[string]map[string]any{
 		"no connection chosen":      nil,
 		"a blocked connection":      {"connection": "Blocked"},

@@ -492,7 +492,7 @@ func (d Deps) complete(ctx context.Context, argument, _ string, chosen map[strin
 		}
 		var names []string
 		for _, col := range info.Columns {
-			if !col.PrimaryKey && col.Type != "vector" {
+			if !col.PrimaryKey && !col.IsVector() {
 				names = append(names, col.Name)
 			}
 		}

@@ -107,7 +107,7 @@ func readSample(ctx context.Context, drv driver.Driver, c connections.Connection
 	doc := &sampleDoc{Connection: refOf(c), Table: table, Columns: []string{}, Rows: make([]map[string]any, 0, len(g.Rows)), HasMore: g.HasMore, Notice: g.Notice}
 	var keep []int
 	for i, col := range g.Columns {
-		if col.Type == "vector" {
+		if col.IsVector() {
 			continue
 		}
 		keep = append(keep, i)

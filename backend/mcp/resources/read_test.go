@@ -82,6 +82,19 @@ func TestSchemaTableAndSampleResources(t *testing.T) {
 			t.Fatalf("%v", doc.Rows[0])
 		}
 	})
+	// Issue 25, item 2: named vectors are a vector column too ("vectors"), and stay out.
+	t.Run("a sample of a named-vector table leaves the named vectors out", func(t *testing.T) {
+		var doc sampleDoc
+		text(t, e.read(t, SampleURI(node, fixtures.NamedVectors)), &doc)
+		if len(doc.Rows) == 0 || slices.Contains(doc.Columns, "vectors") || slices.Contains(doc.Columns, "vector") {
+			t.Fatalf("columns %v", doc.Columns)
+		}
+		for _, r := range doc.Rows {
+			if _, ok := r["vectors"]; ok {
+				t.Fatalf("a row carries its named vectors: %v", r)
+			}
+		}
+	})
 	for name, uri := range map[string]string{
 		"an unknown table":                     TableURI(node, "NoSuchTable"),
 		"the sample of an unknown table":       SampleURI(node, "NoSuchTable"),
