@@ -81,20 +81,16 @@ func (a *ClientsAPI) Disconnect(principal, clientName string) (bool, error) {
 		a.clients.Forget(principal)
 		return false, apiError(fmt.Errorf("%w: the token of this client was already revoked", auth.ErrNotFound))
 	}
-	if a.confirm != nil {
-		who := clientName
-		if who == "" {
-			who = "this client"
-		}
-		ok, err := a.confirm.Confirm(ctx, "Disconnect client", fmt.Sprintf("Disconnect %s by revoking its token \u201c%s\u201d (%s)?\n\nEvery client that uses this token is refused from now on, and its requests in progress end.", who, tok.Name, tok.Level))
-		if err != nil {
-			return false, apiError(err)
-		}
-		if !ok {
-			return false, nil
-		}
+	who := clientName
+	if who == "" {
+		who = "this client"
 	}
-	if _, err := a.tokens.Revoke(ctx, id); err != nil {
+	yes, err := askThenAct(parent, a.confirm, "Disconnect client", fmt.Sprintf("Disconnect %s by revoking its token \u201c%s\u201d (%s)?\n\nEvery client that uses this token is refused from now on, and its requests in progress end.", who, tok.Name, tok.Level),
+		func(ctx context.Context) error {
+			_, err := a.tokens.Revoke(ctx, id)
+			return err
+		})
+	if err != nil || !yes {
 		return false, apiError(err)
 	}
 	a.clients.Forget(principal)

@@ -91,20 +91,14 @@ func (a *ConnectionsAPI) Remove(id string) (bool, error) {
 	if err != nil {
 		return false, apiError(err)
 	}
-	if a.confirm != nil {
-		msg := fmt.Sprintf("Delete the connection “%s” (%s:%d)?\n\nIts saved API key is removed from the keyring too. This cannot be undone.", c.Name, c.Settings.Host, c.Settings.Port)
-		ok, err := a.confirm.Confirm(ctx, "Delete connection", msg)
-		if err != nil {
-			return false, apiError(err)
-		}
-		if !ok {
-			return false, nil
-		}
-	}
-	if err := a.store.Remove(ctx, c.ID); err != nil {
-		return false, apiError(err)
-	}
-	return true, nil
+	a.mu.Lock()
+	parent := a.ctx
+	a.mu.Unlock()
+	msg := fmt.Sprintf("Delete the connection “%s” (%s:%d)?\n\nIts saved API key is removed from the keyring too. This cannot be undone.", c.Name, c.Settings.Host, c.Settings.Port)
+	yes, err := askThenAct(parent, a.confirm, "Delete connection", msg, func(ctx context.Context) error {
+		return a.store.Remove(ctx, c.ID)
+	})
+	return yes, apiError(err)
 }
 
 // Get returns a saved connection for the edit form. The API key is never sent to the UI:

@@ -123,10 +123,14 @@ func TestConnectionsList(t *testing.T) {
 type answering struct {
 	yes       bool
 	questions []string
+	// timed records, per question, whether it was asked under a deadline.
+	timed []bool
 }
 
-func (a *answering) Confirm(_ context.Context, title, message string) (bool, error) {
+func (a *answering) Confirm(ctx context.Context, title, message string) (bool, error) {
 	a.questions = append(a.questions, title+": "+message)
+	_, deadline := ctx.Deadline()
+	a.timed = append(a.timed, deadline)
 	return a.yes, nil
 }
 

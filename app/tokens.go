@@ -108,19 +108,15 @@ func (a *TokensAPI) Revoke(id string) (bool, error) {
 	if name == "" {
 		return false, apiError(fmt.Errorf("%w: %q", auth.ErrNotFound, id))
 	}
-	if a.confirm != nil {
-		ok, err := a.confirm.Confirm(ctx, "Revoke token", fmt.Sprintf("Revoke the token \u201c%s\u201d?\n\nAI clients that use it are refused from now on, and their requests in progress end.", name))
-		if err != nil {
-			return false, apiError(err)
-		}
-		if !ok {
-			return false, nil
-		}
-	}
-	if _, err := a.store.Revoke(ctx, id); err != nil {
-		return false, apiError(err)
-	}
-	return true, nil
+	a.mu.Lock()
+	parent := a.ctx
+	a.mu.Unlock()
+	yes, err := askThenAct(parent, a.confirm, "Revoke token", fmt.Sprintf("Revoke the token \u201c%s\u201d?\n\nAI clients that use it are refused from now on, and their requests in progress end.", name),
+		func(ctx context.Context) error {
+			_, err := a.store.Revoke(ctx, id)
+			return err
+		})
+	return yes, apiError(err)
 }
 
 func toTokenDTO(t auth.Token, now time.Time) TokenDTO {
