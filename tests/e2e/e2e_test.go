@@ -74,6 +74,14 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 	loadCancel()
 	// A node that requires an API key, for the form's Test (Authentication failed:).
 	keyNode := weaviatetest.Start(t, weaviatenode.APIKey)
+	// A node with GraphQL off (as new Weaviate Cloud clusters are) holding the same demo data:
+	// the UI reads it over gRPC (issue 19).
+	offNode := weaviatetest.Start(t, weaviatenode.NoGraphQL)
+	offCtx, offCancel := context.WithTimeout(context.Background(), time.Minute)
+	if _, err := fixtures.LoadDemo(offCtx, offNode); err != nil {
+		t.Fatalf("load the demo data on the GraphQL-off node: %v", err)
+	}
+	offCancel()
 	configDir := t.TempDir()
 	if err := e2eharness.AddConnection(cli, configDir, "Demo Weaviate", node.Host, node.Port); err != nil {
 		t.Fatal(err)
@@ -108,6 +116,7 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 	run.Env = append(os.Environ(), "APP_E2E_URL="+devURL, "APP_E2E_CLI="+cli, "APP_E2E_CONFIG_DIR="+configDir,
 		fmt.Sprintf("APP_E2E_DEMO_ADDR=%s:%d", node.Host, node.Port), "APP_E2E_UNREACHABLE_PORT="+fmt.Sprint(freePort(t)),
 		fmt.Sprintf("APP_E2E_APIKEY_ADDR=%s:%d", keyNode.Host, keyNode.Port), "APP_E2E_DISPLAY="+d.Name,
+		fmt.Sprintf("APP_E2E_NOGRAPHQL_ADDR=%s:%d", offNode.Host, offNode.Port), fmt.Sprintf("APP_E2E_NOGRAPHQL_GRPC_PORT=%d", offNode.GRPCPort),
 		"APP_E2E_ARTIFACTS="+art, "CHROMIUM="+chromium)
 	var stderr bytes.Buffer
 	run.Stderr = &stderr

@@ -26,6 +26,8 @@ const demoAddr = need("APP_E2E_DEMO_ADDR");
 const unreachablePort = need("APP_E2E_UNREACHABLE_PORT");
 const apiKeyAddr = need("APP_E2E_APIKEY_ADDR");
 const display = need("APP_E2E_DISPLAY");
+const offAddr = need("APP_E2E_NOGRAPHQL_ADDR");
+const offGrpcPort = need("APP_E2E_NOGRAPHQL_GRPC_PORT");
 
 /** focusDialog waits for the app's native dialog titled `title`, focuses it, and returns xdotool's env. */
 function focusDialog(title) {
@@ -1003,6 +1005,91 @@ try {
     const csv = readFileSync(out, "utf8").trim().split("\n");
     assert(csv[0].startsWith("id,time,client_name") && csv.length === n + 1 && csv[1].includes("e2e-peer"), `csv is ${JSON.stringify(csv)}`);
     await page.getByRole("button", { name: "Close Settings" }).click();
+  });
+
+  // Issue 19: a node with GraphQL off, as new Weaviate Cloud clusters are (the same demo data):
+  // counts, filters, sorts and Find similar go over gRPC, checked against what the node holds.
+  const offName = "GraphQL off";
+  const offItem = list.getByRole("treeitem", { name: offName });
+  const offPanel = page.locator('section.panel--table[aria-label="Article"]:visible');
+  const offGrid = offPanel.getByRole("table", { name: "Rows of Article" });
+  const offHeld = await fetch(`http://${offAddr}/v1/objects?class=Article&limit=100&include=vector`)
+    .then((r) => r.json())
+    .then((d) => d.objects.map((o) => ({ id: o.id, vector: o.vector, ...o.properties })));
+
+  await check("GraphQL off: the node refuses /v1/graphql, and its connection lists Article with the count read over gRPC", async () => {
+    const refused = await fetch(`http://${offAddr}/v1/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"query":"{ __typename }"}' });
+    assert(refused.status === 422 && /graphql api is disabled/.test(await refused.text()), `the node answered /v1/graphql with ${refused.status}`);
+    const [host, port] = offAddr.split(":");
+    execFileSync(cli, ["--config-dir", configDir, "connection", "add", "--name", offName, "--host", host, "--port", port, "--grpc-port", offGrpcPort], {
+      env: { ...process.env, APP_KEYRING_BACKEND: "file", APP_KEYRING_PASSWORD: "test" },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    await connections.filter({ hasText: offName }).locator(".conn-item").click();
+    const article = offItem.getByRole("group").getByRole("treeitem", { name: "Article" });
+    await article.filter({ hasText: String(offHeld.length) }).waitFor({ timeout: 30_000 });
+    const text = await article.innerText();
+    assert(new RegExp(`Article\\s*${offHeld.length}$`).test(text), `the sidebar says ${JSON.stringify(text)}, the node holds ${offHeld.length}`);
+    await article.click();
+    await page.getByRole("tab", { name: "Article", selected: true }).waitFor({ timeout: 5_000 });
+    await offGrid.waitFor({ timeout: 30_000 });
+    await shownIds(offPanel, offGrid, offHeld.length);
+  });
+
+  await check("GraphQL off: filters combined with AND show exactly the rows the node holds, with their count", async () => {
+    const want = offHeld.filter((o) => o.wordCount > 1000 && (o.tags ?? []).includes("programming")).map((o) => o.id).sort();
+    try {
+      await applyFilter(offPanel, "wordCount", "greater_than", ["1000"]);
+      await applyFilter(offPanel, "tags", "in", ["programming"]);
+      const got = await shownIds(offPanel, offGrid, want.length);
+      assert(want.length > 0 && JSON.stringify(got) === JSON.stringify(want), `rows ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+      const alerts = await offPanel.getByRole("alert").count();
+      assert(alerts === 0, "an error is shown beside the filtered rows");
+      await page.screenshot({ path: join(artifacts, "e2e-graphql-off-filter.png") });
+      await clearFilters(offPanel);
+      await shownIds(offPanel, offGrid, offHeld.length);
+    } finally {
+      await resetFilters(offPanel);
+    }
+  });
+
+  await check("GraphQL off: a sort by header click follows the node's order", async () => {
+    const counts = offHeld.map((o) => o.wordCount).sort((a, b) => a - b);
+    const col = (await offGrid.locator("thead th").evaluateAll((ths) => ths.map((th) => th.querySelector(".data-grid__name")?.firstChild?.textContent ?? ""))).indexOf("wordCount");
+    const header = offGrid.locator("thead th").filter({ has: page.getByRole("button", { name: /^Sort by wordCount/ }) });
+    await offPanel.getByRole("button", { name: /^Sort by wordCount/ }).click();
+    await header.and(page.locator('[aria-sort="ascending"]')).waitFor({ timeout: 10_000 });
+    await offPanel.locator(".grid-bar__range").filter({ hasText: new RegExp(`^Rows 1–${offHeld.length} of ${offHeld.length}$`) }).waitFor({ timeout: 10_000 });
+    const got = (await offGrid.locator(`tbody tr.data-grid__row td:nth-child(${col + 1})`).allInnerTexts()).map(Number);
+    assert(JSON.stringify(got) === JSON.stringify(counts), `ascending ${JSON.stringify(got)}, want ${JSON.stringify(counts)}`);
+    await offPanel.getByRole("button", { name: /^Sort by wordCount/ }).click();
+    await header.and(page.locator('[aria-sort="descending"]')).waitFor({ timeout: 10_000 });
+    await offPanel.getByRole("button", { name: /^Sort by wordCount/ }).click();
+    await header.and(page.locator('[aria-sort="none"]')).waitFor({ timeout: 10_000 });
+  });
+
+  await check("GraphQL off: Find similar opens the rows nearest the row's vector, in the order the GraphQL node gives for the same data", async () => {
+    const probe = offHeld.find((o) => Array.isArray(o.vector) && o.vector.length > 0);
+    const row = offGrid.locator("tbody tr.data-grid__row").filter({ has: page.locator(`td:text-is("${probe.id}")`) });
+    await row.locator("td").nth(2).click();
+    await offPanel.getByRole("button", { name: "Row details" }).click();
+    const detail = offPanel.getByRole("complementary", { name: `Details of ${probe.id}` });
+    await detail.getByRole("button", { name: "Find similar" }).click();
+    const panel = page.locator(`section.panel--similar[aria-label="Similar to ${probe.id}"]:visible`);
+    const grid = panel.getByRole("table");
+    await grid.locator("tbody tr.data-grid__row").first().waitFor({ timeout: 20_000 });
+    const heads = await grid.locator("thead th").evaluateAll((ths) => ths.map((th) => th.querySelector(".data-grid__name")?.textContent ?? ""));
+    const ids = (await grid.locator("tbody tr.data-grid__row td:nth-child(2)").allInnerTexts()).map((t) => t.trim());
+    // The demo data is the same on both nodes: the GraphQL node's answer is the order to expect.
+    const want = await fetch(`http://${demoAddr}/v1/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query: `{ Get { Article(nearVector: {vector: ${JSON.stringify(probe.vector)}}, limit: 25) { _additional { id } } } }` }),
+    }).then((r) => r.json());
+    const wantIds = want.data.Get.Article.map((o) => o._additional.id);
+    assert(heads.includes("distance"), `headers ${JSON.stringify(heads)}`);
+    assert(JSON.stringify(ids) === JSON.stringify(wantIds), `matches ${JSON.stringify(ids)}, want ${JSON.stringify(wantIds)}`);
+    await page.screenshot({ path: join(artifacts, "e2e-graphql-off-similar.png") });
   });
 
   await check("no errors in the page console", async () => {

@@ -34,16 +34,30 @@ func window(p driver.Page) (offset, limit int, notice string, err error) {
 	return offset, limit, notice, nil
 }
 
-// finishPage sets HasMore and the notice from the rows received.
+// ask is how many rows a page of limit rows reads: one more, to learn whether a next page
+// exists (a last page that is exactly full then offers no Next onto an empty page: issue 25,
+// item 11), unless that row lies past the result maximum, which the database refuses.
+func ask(offset, limit int) int {
+	if offset+limit < MaxResults {
+		return limit + 1
+	}
+	return limit
+}
+
+// finishPage cuts the extra row asked for and sets HasMore and the notice.
 func finishPage(g *driver.Grid, offset, limit int, notice string) {
 	g.Offset = offset
+	more := len(g.Rows) > limit
+	if more {
+		g.Rows = g.Rows[:limit]
+	}
 	full := len(g.Rows) >= limit
 	switch {
 	case full && offset+limit >= MaxResults:
 		g.HasMore = false
 		g.Notice = pagingNotice
 	default:
-		g.HasMore = full
+		g.HasMore = more
 		if notice != "" && full {
 			g.Notice = notice
 		}
@@ -66,19 +80,20 @@ func (d *Driver) Browse(ctx context.Context, table string, page driver.Page, fil
 		return nil, err
 	}
 	var g *driver.Grid
+	n := ask(offset, limit)
 	if len(filters) == 0 && len(sorts) == 0 {
-		g, err = d.browseREST(ctx, c, offset, limit)
+		g, err = d.browseREST(ctx, c, offset, n)
 	} else if d.graphQLOff() {
-		g, err = d.browseGRPC(ctx, c, offset, limit, filters, sorts)
+		g, err = d.browseGRPC(ctx, c, offset, n, filters, sorts)
 	} else {
 		var q string
-		q, err = browseQuery(c, offset, limit, filters, sorts)
+		q, err = browseQuery(c, offset, n, filters, sorts)
 		if err != nil {
 			return nil, err
 		}
 		g, err = d.browseGraphQL(ctx, c, q)
 		if err != nil && d.graphQLOff() {
-			g, err = d.browseGRPC(ctx, c, offset, limit, filters, sorts)
+			g, err = d.browseGRPC(ctx, c, offset, n, filters, sorts)
 		}
 	}
 	if err != nil {

@@ -255,6 +255,28 @@ func TestPagingStopsAtRow10000(t *testing.T) {
 			t.Errorf("row 9990 of n desc = %v", g.Rows[0][colIndex(t, g, "n")])
 		}
 	})
+	// Issue 25, item 11: the page reads one row more than it shows, so a last page that is
+	// exactly full offers no Next onto an empty page; on both read paths.
+	for _, v := range readPaths {
+		dv := open(t, sharedNode(t, v), nil)
+		all := []driver.Filter{{Column: "uuid", Operator: driver.OpNotIn, Value: "ffffffff-ffff-4fff-bfff-ffffffffffff"}}
+		for name, filters := range map[string][]driver.Filter{"plain": nil, "filtered": all} {
+			t.Run(v.String()+", "+name+": a last page that is exactly full has no next page; one row short of the end has", func(t *testing.T) {
+				g, err := dv.Browse(ctx, fixtures.Typed, driver.Page{Limit: 5}, filters, nil)
+				if err != nil || len(g.Rows) != 5 || g.HasMore {
+					t.Fatalf("limit 5 of 5: rows=%d more=%v err=%v", len(g.Rows), g.HasMore, err)
+				}
+				g, err = dv.Browse(ctx, fixtures.Typed, driver.Page{Offset: 1, Limit: 4}, filters, nil)
+				if err != nil || len(g.Rows) != 4 || g.HasMore {
+					t.Fatalf("rows 2-5 of 5: rows=%d more=%v err=%v", len(g.Rows), g.HasMore, err)
+				}
+				g, err = dv.Browse(ctx, fixtures.Typed, driver.Page{Limit: 4}, filters, nil)
+				if err != nil || len(g.Rows) != 4 || !g.HasMore {
+					t.Fatalf("limit 4 of 5: rows=%d more=%v err=%v", len(g.Rows), g.HasMore, err)
+				}
+			})
+		}
+	}
 	t.Run("a multi-tenant collection is refused with how to name the tenant", func(t *testing.T) {
 		_, err := d.Browse(ctx, fixtures.Tenanted, driver.Page{}, nil, nil)
 		if driver.KindOf(err) != driver.KindUnsupported || !strings.Contains(err.Error(), "tenant") {

@@ -62,7 +62,9 @@ func BrowseTable(d Deps) mcp.Tool {
 			var g *driver.Grid
 			err = d.run(ctx, func(ctx context.Context) error {
 				var err error
-				g, err = drv.Browse(ctx, a.Table, driver.Page{Offset: a.Offset, Limit: limit + 1}, filters, a.Sort)
+				// The driver reads one row more than the page to know whether more exist
+				// (Grid.HasMore).
+				g, err = drv.Browse(ctx, a.Table, driver.Page{Offset: a.Offset, Limit: limit}, filters, a.Sort)
 				return err
 			})
 			if err != nil {

@@ -197,6 +197,11 @@ func pageOf(table string, g *driver.Grid, offset, limit int) page {
 		p.Truncated = true
 		next := offset + limit
 		p.NextOffset = &next
+	case g.HasMore:
+		// The driver read past the page and found more (Driver.Browse).
+		p.Truncated = true
+		next := offset + len(p.Rows)
+		p.NextOffset = &next
 	case g.Notice != "":
 		// The driver stopped at its paging maximum (Driver.Browse): rows past it may exist.
 		p.Truncated = true
