@@ -100,7 +100,11 @@ func runHeadless(parent context.Context, g globalFlags, mcpPort int) error {
 	defer done()
 	// With no window, an AI client's write is approved at this terminal, or denied when
 	// nobody sits at one (ARCHITECTURE.md 3, Approvals).
-	c.Approvals().SetDialog(approval.Terminal(os.Stdin, os.Stderr))
+	dialog := approval.Terminal(os.Stdin, os.Stderr)
+	c.Approvals().SetDialog(dialog)
+	if !approval.CanAsk(dialog) {
+		c.Log().Warn("no terminal and no window: AI clients' writes that need approval are refused (nobody can be asked); run app --headless at a terminal, or the app with its window, to approve them")
+	}
 	if err := c.Start(ctx); err != nil {
 		return err
 	}

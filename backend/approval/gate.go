@@ -58,8 +58,21 @@ type DialogFunc func(ctx context.Context, q Question) (Answer, error)
 // Ask implements Dialog.
 func (f DialogFunc) Ask(ctx context.Context, q Question) (Answer, error) { return f(ctx, q) }
 
-// Refuse is the Dialog of a process nobody watches: every approval is denied.
-var Refuse Dialog = DialogFunc(func(context.Context, Question) (Answer, error) { return Deny, nil })
+// ErrNobodyToAsk is Refuse's answer: no window and no terminal, so no person saw the question.
+var ErrNobodyToAsk = errors.New("nobody could be asked")
+
+// refuse is the Dialog of a process nobody watches.
+type refuse struct{}
+
+func (refuse) Ask(context.Context, Question) (Answer, error) { return Deny, ErrNobodyToAsk }
+
+// Refuse is the Dialog of a process nobody watches: every approval is denied, and the
+// denial says that no one was asked (not that someone declined).
+var Refuse Dialog = refuse{}
+
+// CanAsk reports whether d can put a question to a person (false for Refuse), so a process
+// can say at startup that writes needing approval will be refused.
+func CanAsk(d Dialog) bool { _, nobody := d.(refuse); return !nobody }
 
 // Options configure a Gate.
 type Options struct {
@@ -295,6 +308,9 @@ func (g *Gate) ask(ctx context.Context, call *mcp.Call, st Statement) error {
 	answer, err := dialog.Ask(ctx, q)
 	if ctx.Err() != nil {
 		return ctx.Err()
+	}
+	if errors.Is(err, ErrNobodyToAsk) {
+		return mcp.NewToolError(mcp.ToolErrDenied, "nobody could be asked to approve the statement, so it did not run: App runs without a window and without a terminal (app --headless in the background); start App with its window, or app --headless at a terminal, to approve writes. Do not retry it unless the user asks")
 	}
 	if err != nil {
 		g.opts.Log.WithError(err).Warn("approval: the dialog failed; the statement is denied")

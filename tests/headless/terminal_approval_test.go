@@ -73,27 +73,7 @@ func TestHeadlessAsksAtItsTerminal(t *testing.T) {
 	}
 	write := func(body string) chan string {
 		done := make(chan string, 1)
-		go func() {
-			req := map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": map[string]any{
-				"_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": map[string]any{}},
-				"name":  "execute_query", "arguments": map[string]any{"connection": "notes", "query": `POST /v1/objects {"class":"Note","properties":{"body":"` + body + `"}}`},
-			}}
-			b, _ := json.Marshal(req)
-			r, _ := http.NewRequestWithContext(ctx, http.MethodPost, fmt.Sprintf("http://127.0.0.1:%d/mcp", port), bytes.NewReader(b))
-			r.Header.Set("Content-Type", "application/json")
-			r.Header.Set("MCP-Protocol-Version", "2026-07-28")
-			r.Header.Set("Mcp-Method", "tools/call")
-			r.Header.Set("Mcp-Name", "execute_query")
-			r.Header.Set("Authorization", "Bearer "+tok.Token)
-			resp, err := http.DefaultClient.Do(r)
-			if err != nil {
-				done <- err.Error()
-				return
-			}
-			a, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			done <- string(a)
-		}()
+		go func() { done <- insertNote(ctx, port, tok.Token, body) }()
 		return done
 	}
 	prompted := func(t *testing.T, n int) {
@@ -128,4 +108,64 @@ func TestHeadlessAsksAtItsTerminal(t *testing.T) {
 			t.Fatalf("%s", a)
 		}
 	})
+}
+
+// insertNote asks the app's MCP server (modern era) to run a write on the connection notes
+// through execute_query, and returns the answer's body (or the transport error).
+func insertNote(ctx context.Context, port int, token, body string) string {
+	req := map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": map[string]any{
+		"_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": map[string]any{}},
+		"name":  "execute_query", "arguments": map[string]any{"connection": "notes", "query": `POST /v1/objects {"class":"Note","properties":{"body":"` + body + `"}}`},
+	}}
+	b, _ := json.Marshal(req)
+	r, _ := http.NewRequestWithContext(ctx, http.MethodPost, fmt.Sprintf("http://127.0.0.1:%d/mcp", port), bytes.NewReader(b))
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	r.Header.Set("Mcp-Method", "tools/call")
+	r.Header.Set("Mcp-Name", "execute_query")
+	r.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(r)
+	if err != nil {
+		return err.Error()
+	}
+	a, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	return string(a)
+}
+
+// Issue 25, item 7: headless with no terminal (and no window) nobody can be asked, so a write
+// that needs approval is refused saying exactly that, not "the user declined"; the log says at
+// startup that writes cannot be approved in this mode; nothing is written.
+func TestHeadlessWithoutATerminalSaysNobodyCouldBeAsked(t *testing.T) {
+	weaviatetest.RequireBinary(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	node := weaviatetest.Start(t, weaviatenode.Anonymous)
+	if err := fixtures.CreateNotes(ctx, node); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	dev := publishDev(t, "1.0.0")
+	if _, stderr, err := run(t, env(dev.Env()...), "", "--config-dir", dir, "plugin", "install", "weaviate"); err != nil {
+		t.Fatalf("plugin install: %v: %s", err, stderr)
+	}
+	if _, stderr, err := run(t, env(), "", "--config-dir", dir, "connection", "add", "--name", "notes", "--type", "weaviate",
+		"--host", node.Host, "--port", fmt.Sprint(node.Port)); err != nil {
+		t.Fatalf("connection add: %v: %s", err, stderr)
+	}
+	tok := createToken(t, dir, "--name", "background", "--level", "readWrite", "--yes")
+	cmd, h, logs := startHeadless(t, dir, env(), "--config-dir", dir)
+	answer := insertNote(ctx, h.Port, tok.Token, "nobody at the terminal")
+	if !strings.Contains(answer, "denied: nobody could be asked to approve the statement") || strings.Contains(answer, "declined") {
+		t.Fatalf("the answer is %s", answer)
+	}
+	if n, err := node.Count(ctx, "Note", ""); err != nil || n != 0 {
+		t.Fatalf("%d notes written (%v)", n, err)
+	}
+	// The log is read once the app has exited, so nothing writes it meanwhile.
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	_ = cmd.Wait()
+	if !strings.Contains(logs.String(), "no terminal and no window") {
+		t.Fatalf("the startup log does not say writes cannot be approved:\n%s", logs.String())
+	}
 }
