@@ -235,7 +235,8 @@ type Capabilities struct {
 }
 
 // PathStatus is how one way of reaching the database answered a connection test (Weaviate:
-// "REST", "GraphQL", "gRPC"). Detail is the server's version, "off", or the reason it failed.
+// "REST", "GraphQL", "gRPC"). OK is false only when the path stands in the way of this
+// connection; Detail says what was found ("ok, server 1.35.2", "off (...)", or the reason).
 type PathStatus struct {
 	Name   string `json:"name"`
 	OK     bool   `json:"ok"`

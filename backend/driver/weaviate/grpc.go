@@ -126,7 +126,8 @@ func (d *Driver) rpcError(ctx context.Context, err error, what string) error {
 	case codes.PermissionDenied:
 		return driver.Errorf(driver.KindQueryFailed, "permission denied for %s: %s", what, msg)
 	case codes.Unavailable:
-		return driver.Errorf(driver.KindConnection, "Connection failed: the gRPC API at %s does not answer (%s); this server's reads need it, so set the gRPC host and port in the connection's Advanced settings", d.grpcTarget, msg)
+		d.log.WithField("grpc", d.grpcTarget).Debugf("gRPC unavailable: %s", msg)
+		return driver.Errorf(driver.KindConnection, "Connection failed: the gRPC API at %s does not answer; this server's reads need it (GraphQL is off), so set the gRPC host and port in the connection's Advanced settings", d.grpcTarget)
 	case codes.DeadlineExceeded:
 		return driver.Errorf(driver.KindTimeout, "%s timed out", what)
 	case codes.Canceled:
@@ -495,18 +496,28 @@ func vectorJSON(b []byte, multi bool) json.RawMessage {
 const pathTimeout = 5 * time.Second
 
 // CheckPaths reports REST, GraphQL and gRPC separately for the connection form's Test:
-// "REST ok, server 1.35.2; GraphQL off; gRPC ok", or the reason a path fails. Run it after
-// Connect (which read the version and probed GraphQL).
+// "REST ok, server 1.35.2; GraphQL off (...); gRPC ok", or the reason a path fails. gRPC
+// unreachable on a server that serves GraphQL stands in nobody's way (it is needed only where
+// GraphQL is off), so it is reported, not failed. Run it after Connect (which read the
+// version and probed GraphQL).
 func (d *Driver) CheckPaths(ctx context.Context) []driver.PathStatus {
-	out := []driver.PathStatus{{Name: "REST", OK: true, Detail: "server " + d.ServerVersion()}}
-	if d.graphQLOff() {
+	off := d.graphQLOff()
+	out := []driver.PathStatus{{Name: "REST", OK: true, Detail: "ok, server " + d.ServerVersion()}}
+	if off {
 		out = append(out, driver.PathStatus{Name: "GraphQL", OK: true, Detail: "off (filters, sorts, counts and search read over gRPC)"})
 	} else {
 		out = append(out, driver.PathStatus{Name: "GraphQL", OK: true, Detail: "on"})
 	}
-	g := driver.PathStatus{Name: "gRPC", OK: true, Detail: d.grpcTarget}
+	g := driver.PathStatus{Name: "gRPC", OK: true, Detail: "ok"}
 	if err := d.pingGRPC(ctx); err != nil {
-		g.OK, g.Detail = false, err.Error()
+		switch {
+		case off:
+			g.OK, g.Detail = false, err.Error()
+		case driver.KindOf(err) == driver.KindConnection:
+			g.Detail = "not reachable at " + d.grpcTarget + " (needed only if the server turns GraphQL off)"
+		default:
+			g.Detail = "not usable (" + err.Error() + "; needed only if the server turns GraphQL off)"
+		}
 	}
 	return append(out, g)
 }

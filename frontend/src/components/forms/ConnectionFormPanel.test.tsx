@@ -54,7 +54,7 @@ describe("connection form (SPEC A Connection settings, A.4)", () => {
 
   it("issue 19: a Test reports REST, GraphQL and gRPC separately, and a failing path says why", async () => {
     const paths = [
-      { name: "REST", ok: true, detail: "server 1.35.2" },
+      { name: "REST", ok: true, detail: "ok, server 1.35.2" },
       { name: "GraphQL", ok: true, detail: "off (filters, sorts, counts and search read over gRPC)" },
       { name: "gRPC", ok: false, detail: "Connection failed: the gRPC API at db:50051 does not answer" },
     ];

@@ -302,11 +302,5 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
 
 /** pathsSummary is a Test in one line: "REST ok, server 1.35.2; GraphQL on; gRPC ok", or the reason a path failed. */
 export function pathsSummary(paths: PathStatus[]): string {
-  return paths
-    .map((p) => {
-      if (!p.ok) return `${p.name}: ${p.detail}`;
-      if (p.name === "GraphQL") return `GraphQL ${p.detail}`;
-      return p.detail.startsWith("server ") ? `${p.name} ok, ${p.detail}` : `${p.name} ok`;
-    })
-    .join("; ");
+  return paths.map((p) => (p.ok ? `${p.name} ${p.detail}` : `${p.name}: ${p.detail}`)).join("; ");
 }
