@@ -30,6 +30,9 @@ type Opener interface {
 	Open(ctx context.Context, idOrName string) (driver.Driver, connections.Connection, error)
 	Driver(id string) (driver.Driver, bool)
 	Disconnect(id string) error
+	// Hold records that the window keeps a connection open, so an AI client's disconnect
+	// leaves it open (connections.Manager.Release).
+	Hold(id, who string)
 }
 
 // serverVersioner is implemented by drivers that know the database's version.
@@ -110,6 +113,7 @@ func (a *ExplorerAPI) Connect(id string) (ConnectionStateDTO, error) {
 	if err != nil {
 		return ConnectionStateDTO{}, apiError(err)
 	}
+	a.open.Hold(c.ID, connections.HolderWindow)
 	st := ConnectionStateDTO{ID: c.ID, Connected: true}
 	if v, ok := d.(serverVersioner); ok {
 		st.ServerVersion = v.ServerVersion()

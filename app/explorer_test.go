@@ -582,3 +582,20 @@ func TestCellText(t *testing.T) {
 		})
 	}
 }
+
+// Issue 25, item 5: a connection the window connects is held by the window, so an AI
+// client's disconnect (connections.Manager.Release) leaves it open; the person's own
+// Disconnect closes it.
+func TestTheWindowHoldsTheConnectionsItOpens(t *testing.T) {
+	api, id := connected(t, weaviatetest.Shared(t, weaviatenode.Anonymous))
+	m := api.open.(*connections.Manager)
+	if !m.HeldByWindow(id) {
+		t.Fatal("Connect did not hold the connection for the window")
+	}
+	if closed, err := m.Release(id, "principal:some-ai-client"); err != nil || closed || !m.IsOpen(id) {
+		t.Fatalf("an AI client's release closed the window's connection: closed %v, %v", closed, err)
+	}
+	if err := api.Disconnect(id); err != nil || m.IsOpen(id) {
+		t.Fatalf("the person's Disconnect: %v, open %v", err, m.IsOpen(id))
+	}
+}

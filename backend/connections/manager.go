@@ -36,8 +36,15 @@ type Manager struct {
 
 	mu   sync.Mutex
 	open map[string]*openConn
-	wg   sync.WaitGroup
+	// holds names who keep each open connection open: HolderWindow, or an AI client's
+	// principal. An AI client's disconnect releases its own hold only, so it never closes
+	// what the person has open in the window (issue 25, item 5).
+	holds map[string]map[string]bool
+	wg    sync.WaitGroup
 }
+
+// HolderWindow is the person's hold on a connection opened in the window.
+const HolderWindow = "window"
 
 type openConn struct {
 	d      driver.Driver
@@ -55,7 +62,7 @@ func NewManager(store *Store, opts ManagerOptions) *Manager {
 	if opts.HealthTimeout <= 0 {
 		opts.HealthTimeout = 10 * time.Second
 	}
-	return &Manager{store: store, opts: opts, open: map[string]*openConn{}}
+	return &Manager{store: store, opts: opts, open: map[string]*openConn{}, holds: map[string]map[string]bool{}}
 }
 
 // Open returns the open driver of a saved connection, connecting it first when needed.
@@ -121,11 +128,50 @@ func (m *Manager) IsOpen(id string) bool {
 	return ok
 }
 
-// Disconnect closes one open connection; closing a closed one is not an error.
+// Hold records that who keeps the open connection id open (nothing when it is not open).
+func (m *Manager) Hold(id, who string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.open[id]; !ok {
+		return
+	}
+	if m.holds[id] == nil {
+		m.holds[id] = map[string]bool{}
+	}
+	m.holds[id][who] = true
+}
+
+// Release ends who's hold on connection id and closes it only when nobody else holds it;
+// closed tells whether it closed. Releasing a closed connection is not an error.
+func (m *Manager) Release(id, who string) (closed bool, err error) {
+	m.mu.Lock()
+	if _, ok := m.open[id]; !ok {
+		m.mu.Unlock()
+		return false, nil
+	}
+	delete(m.holds[id], who)
+	others := len(m.holds[id])
+	m.mu.Unlock()
+	if others > 0 {
+		return false, nil
+	}
+	return true, m.Disconnect(id)
+}
+
+// HeldByWindow tells whether the person has connection id open in the window.
+func (m *Manager) HeldByWindow(id string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.holds[id][HolderWindow]
+}
+
+// Disconnect closes one open connection for everyone who holds it (the person's
+// Disconnect); closing a closed one is not an error.
 func (m *Manager) Disconnect(id string) error {
 	m.mu.Lock()
 	oc, ok := m.open[id]
 	delete(m.open, id)
+	delete(m.holds, id)
 	m.mu.Unlock()
 	if !ok {
 		return nil
@@ -157,6 +203,7 @@ func (m *Manager) drop(id string, d driver.Driver, _ error) {
 	oc, ok := m.open[id]
 	if ok && oc.d == d {
 		delete(m.open, id)
+		delete(m.holds, id)
 	}
 	m.mu.Unlock()
 	if ok && oc.d == d {

@@ -41,6 +41,8 @@ func Connect(d Deps) mcp.Tool {
 			if err != nil {
 				return nil, err
 			}
+			// The caller holds it now, so its disconnect closes what it opened and nothing else.
+			d.Conns.Open.Hold(c.ID, mcp.CallFrom(ctx).Principal.ID)
 			s := statusOf(c, true)
 			lead := "Connected to "
 			if wasOpen {

@@ -9,21 +9,25 @@ import (
 	"app/backend/mcp"
 )
 
-// NameDisconnect closes an open connection.
+// NameDisconnect ends the caller's use of a connection.
 const NameDisconnect = "disconnect"
 
-// Disconnect is the disconnect tool: it closes the connection in the app's connection
-// manager (the next tool that needs it opens it again). It runs no statement, so it needs no
-// approval; the connection must still be one the caller may see and use.
+// Disconnect is the disconnect tool: it ends the calling client's hold on the connection in
+// the app's connection manager, which closes it only when nobody else holds it. What the
+// person has open in the window stays open: an AI client never breaks the person's tabs or
+// running queries (issue 25, item 5). It runs no statement, so it needs no approval; the
+// connection must still be one the caller may see and use. It changes the app's state, so it
+// is not read-only, and destroys nothing.
 func Disconnect(d Deps) mcp.Tool {
 	return mcp.Tool{
 		Name:         NameDisconnect,
 		Title:        "Disconnect",
-		Description:  "Closes an open connection. Changes no data; a closed one stays closed.",
+		Description:  "Ends your use of a connection; it closes unless App's window or another client has it open. Changes no data.",
 		InputSchema:  object(map[string]*jsonschema.Schema{"connection": connectionArg()}, "connection"),
 		OutputSchema: connStatusOutput(),
-		// It changes which connections are open, never any data; closing twice is closing once.
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
+		// It changes which connections are open (not read-only), never any data (not
+		// destructive); releasing twice is releasing once.
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: false, IdempotentHint: true},
 		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
 			var a connArgs
 			if err := decodeArgs(raw, &a); err != nil {
@@ -33,14 +37,18 @@ func Disconnect(d Deps) mcp.Tool {
 			if err != nil {
 				return nil, err
 			}
-			lead := "Was not open: "
+			lead, open := "Was not open: ", false
 			if d.Conns.Open != nil && d.Conns.Open.IsOpen(c.ID) {
-				if err := d.Conns.Open.Disconnect(c.ID); err != nil {
+				closed, err := d.Conns.Open.Release(c.ID, mcp.CallFrom(ctx).Principal.ID)
+				if err != nil {
 					return nil, FromError(err)
 				}
 				lead = "Disconnected "
+				if !closed {
+					lead, open = "Left open (the user has it open in App, or another client uses it; your use of it ended): ", true
+				}
 			}
-			s := statusOf(c, false)
+			s := statusOf(c, open)
 			return &mcp.ToolResult{Text: s.text(lead), Structured: s}, nil
 		},
 	}
