@@ -52,6 +52,10 @@ type ColumnDTO struct {
 	// Preview marks a vector column whose cells are previews (VectorPreview JSON: the length
 	// and the first numbers); ExplorerAPI.Vectors reads the full values.
 	Preview bool `json:"preview"`
+	// Tokenization of a text column ("word", "field", ...; "" for others) and, per filter
+	// operator, what it will match under it (the filter editor shows it).
+	Tokenization string            `json:"tokenization"`
+	FilterNotes  map[string]string `json:"filterNotes"`
 }
 
 // TableSettingsDTO are the collection settings worth showing next to the columns.
@@ -142,9 +146,14 @@ func toColumnDTOs(cols []driver.Column) []ColumnDTO {
 		for _, op := range c.Filterable {
 			ops = append(ops, string(op))
 		}
+		notes := make(map[string]string, len(c.FilterNotes))
+		for op, n := range c.FilterNotes {
+			notes[string(op)] = n
+		}
 		out = append(out, ColumnDTO{
 			Name: c.Name, Type: c.Type, PrimaryKey: c.PrimaryKey, ReadOnly: c.ReadOnly,
 			JSON: c.Array, Description: c.Description, Filterable: ops, Sortable: c.Sortable,
+			Tokenization: c.Tokenization, FilterNotes: notes,
 		})
 	}
 	return out

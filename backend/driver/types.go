@@ -33,6 +33,13 @@ type Column struct {
 	Sortable bool `json:"sortable,omitempty"`
 	// Description is the schema description, when any.
 	Description string `json:"description,omitempty"`
+	// Tokenization is how the database splits a text column for filters (Weaviate: "word",
+	// "lowercase", "whitespace", "field", "trigram", ...); empty for other columns.
+	Tokenization string `json:"tokenization,omitempty"`
+	// FilterNotes say, per operator, what the filter will match given the tokenization
+	// ("equals" under word tokenization matches rows holding every word), for the filter
+	// editor to show before it runs.
+	FilterNotes map[Operator]string `json:"filterNotes,omitempty"`
 }
 
 // Vector column types: a single vector, or named vectors (the cell holds one per name).

@@ -327,6 +327,10 @@ func filterOperators(t *testing.T, v weaviatenode.Variant) {
 		{"text is null (Weaviate counts \"\" as null)", []driver.Filter{f("body", driver.OpIsNull)}, []string{"Empty", "Nulls"}},
 		{"text is not null", []driver.Filter{f("body", driver.OpIsNotNull)}, []string{"Alpha", "Beta", "Gamma"}},
 		{"text is empty (len 0; a null counts as 0)", []driver.Filter{f("body", driver.OpIsEmpty)}, []string{"Empty", "Nulls"}},
+		// Issue 19, item 5: multi-word values under word tokenization (what FilterNotes say).
+		{"text equals several words matches rows holding every word, in any order and case", []driver.Filter{f("body", driver.OpEquals, "Row FIRST")}, []string{"Alpha"}},
+		{"text not equals several words leaves out every row holding any of them", []driver.Filter{f("body", driver.OpNotEquals, "first row")}, []string{"Empty", "Nulls"}},
+		{"text contains with a space matches word by word", []driver.Filter{f("body", driver.OpContains, "first fix")}, []string{"Alpha"}},
 		{"text is not empty", []driver.Filter{f("body", driver.OpIsNotEmpty)}, []string{"Alpha", "Beta", "Gamma"}},
 		// int
 		{"int equals", []driver.Filter{f("count", driver.OpEquals, "10")}, []string{"Alpha"}},
@@ -557,4 +561,27 @@ func TestBothReadPathsGiveTheRESTRows(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Issue 19, item 5: a text column says its tokenization and what each text operator will
+// match under it; other columns say nothing.
+func TestTextColumnsSayWhatTheirFiltersMatch(t *testing.T) {
+	d := open(t, sharedNode(t, weaviatenode.Anonymous), nil)
+	info, err := d.DescribeTable(ctxT(t), fixtures.Typed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range info.Columns {
+		switch c.Name {
+		case "body":
+			if c.Tokenization != "word" || !strings.Contains(c.FilterNotes[driver.OpEquals], "every word of the value, in any order") ||
+				!strings.Contains(c.FilterNotes[driver.OpNotEquals], "any word of the value") || !strings.Contains(c.FilterNotes[driver.OpContains], "word by word") {
+				t.Fatalf("body: %q %v", c.Tokenization, c.FilterNotes)
+			}
+		case "count", "uuid", "vector":
+			if c.Tokenization != "" || len(c.FilterNotes) != 0 {
+				t.Fatalf("%s: %q %v", c.Name, c.Tokenization, c.FilterNotes)
+			}
+		}
+	}
 }

@@ -3,6 +3,7 @@ package weaviate
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"sort"
@@ -38,6 +39,7 @@ type property struct {
 	NestedProperties []property `json:"nestedProperties"`
 	IndexFilterable  *bool      `json:"indexFilterable"`
 	IndexSearchable  *bool      `json:"indexSearchable"`
+	Tokenization     string     `json:"tokenization"`
 }
 
 // Type is the property's data type as shown ("text", "int[]", a referenced
@@ -100,10 +102,15 @@ func (c *class) columns() []driver.Column {
 		Filterable: []driver.Operator{driver.OpEquals, driver.OpNotEquals, driver.OpIn, driver.OpNotIn}, Sortable: true})
 	for _, p := range c.Properties {
 		b, arr := p.base()
-		cols = append(cols, driver.Column{
+		col := driver.Column{
 			Name: p.Name, Type: p.Type(), Array: arr || b == "object" || b == "geoCoordinates" || b == "phoneNumber",
 			Filterable: operatorsFor(c, p), Sortable: sortable(p), Description: p.Description,
-		})
+		}
+		if b == "text" || b == "string" {
+			col.Tokenization = p.tokenization()
+			col.FilterNotes = textFilterNotes(p.Name, col.Tokenization, col.Filterable)
+		}
+		cols = append(cols, col)
 	}
 	vt := driver.TypeVector
 	if len(c.VectorConfig) > 0 {
@@ -241,3 +248,51 @@ func (d *Driver) DescribeTable(ctx context.Context, table string) (*driver.Table
 
 // escapePath escapes one path segment.
 func escapePath(s string) string { return url.PathEscape(s) }
+
+// tokenization is how Weaviate splits the text property for filters: "word" unless the
+// schema names another.
+func (p property) tokenization() string {
+	if p.Tokenization == "" {
+		return "word"
+	}
+	return p.Tokenization
+}
+
+// textFilterNotes says what the text operators will match under the tokenization (issue 19,
+// item 5). Checked against weaviate-server: under word tokenization "equals first row" matches
+// "The first fixture row", "not equals first row" leaves out every row holding either word,
+// and "contains first fix" matches word by word.
+func textFilterNotes(name, tok string, ops []driver.Operator) map[driver.Operator]string {
+	var eq, ne, like string
+	switch tok {
+	case "field":
+		eq = fmt.Sprintf("%s is tokenized as one field: equals matches the whole value exactly, case kept.", name)
+		ne = fmt.Sprintf("%s is tokenized as one field: not equals leaves out rows whose whole value is this one.", name)
+		like = fmt.Sprintf("%s is tokenized as one field: the pattern applies to the whole value, spaces included.", name)
+	case "word", "lowercase", "whitespace":
+		how := map[string]string{
+			"word":       "by word (letters and digits, lower-cased)",
+			"lowercase":  "on white space, lower-cased",
+			"whitespace": "on white space, case kept",
+		}[tok]
+		eq = fmt.Sprintf("%s is tokenized %s: equals matches rows holding every word of the value, in any order, not only the exact text (tokenization field would).", name, how)
+		ne = fmt.Sprintf("%s is tokenized %s: not equals leaves out every row holding any word of the value.", name, how)
+		like = fmt.Sprintf("%s is tokenized %s: the pattern is matched word by word, so a pattern with a space matches rows where each of its words matches a word.", name, how)
+	default:
+		eq = fmt.Sprintf("%s is tokenized with %s: equals matches by those tokens, not the exact text.", name, tok)
+		ne = fmt.Sprintf("%s is tokenized with %s: not equals leaves out rows sharing those tokens.", name, tok)
+		like = fmt.Sprintf("%s is tokenized with %s: the pattern is matched token by token.", name, tok)
+	}
+	notes := map[driver.Operator]string{}
+	for _, op := range ops {
+		switch op {
+		case driver.OpEquals, driver.OpIn:
+			notes[op] = eq
+		case driver.OpNotEquals, driver.OpNotIn:
+			notes[op] = ne
+		case driver.OpContains, driver.OpNotContains, driver.OpStartsWith, driver.OpEndsWith:
+			notes[op] = like
+		}
+	}
+	return notes
+}

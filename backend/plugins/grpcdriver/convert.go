@@ -301,14 +301,21 @@ func toColumns(cs []driver.Column) []*pb.Column {
 	out := make([]*pb.Column, len(cs))
 	for i, c := range cs {
 		out[i] = &pb.Column{
-			Name:        c.Name,
-			Type:        c.Type,
-			PrimaryKey:  c.PrimaryKey,
-			ReadOnly:    c.ReadOnly,
-			Array:       c.Array,
-			Filterable:  toOperators(c.Filterable),
-			Sortable:    c.Sortable,
-			Description: c.Description,
+			Name:         c.Name,
+			Type:         c.Type,
+			PrimaryKey:   c.PrimaryKey,
+			ReadOnly:     c.ReadOnly,
+			Array:        c.Array,
+			Filterable:   toOperators(c.Filterable),
+			Sortable:     c.Sortable,
+			Description:  c.Description,
+			Tokenization: c.Tokenization,
+		}
+		if len(c.FilterNotes) > 0 {
+			out[i].FilterNotes = make(map[string]string, len(c.FilterNotes))
+			for op, n := range c.FilterNotes {
+				out[i].FilterNotes[string(op)] = n
+			}
 		}
 	}
 	return out
@@ -318,14 +325,21 @@ func fromColumns(cs []*pb.Column) []driver.Column {
 	out := make([]driver.Column, len(cs))
 	for i, c := range cs {
 		out[i] = driver.Column{
-			Name:        c.GetName(),
-			Type:        c.GetType(),
-			PrimaryKey:  c.GetPrimaryKey(),
-			ReadOnly:    c.GetReadOnly(),
-			Array:       c.GetArray(),
-			Filterable:  fromOperators(c.GetFilterable()),
-			Sortable:    c.GetSortable(),
-			Description: c.GetDescription(),
+			Name:         c.GetName(),
+			Type:         c.GetType(),
+			PrimaryKey:   c.GetPrimaryKey(),
+			ReadOnly:     c.GetReadOnly(),
+			Array:        c.GetArray(),
+			Filterable:   fromOperators(c.GetFilterable()),
+			Sortable:     c.GetSortable(),
+			Description:  c.GetDescription(),
+			Tokenization: c.GetTokenization(),
+		}
+		if notes := c.GetFilterNotes(); len(notes) > 0 {
+			out[i].FilterNotes = make(map[driver.Operator]string, len(notes))
+			for op, n := range notes {
+				out[i].FilterNotes[driver.Operator(op)] = n
+			}
 		}
 	}
 	return out

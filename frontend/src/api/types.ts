@@ -124,6 +124,10 @@ export interface Column {
   sortable: boolean;
   /** A vector column whose cells are previews (VectorPreview JSON); explorer.vectors reads them whole. */
   preview: boolean;
+  /** How a text column is split for filters ("word", "field", ...); "" for other columns. */
+  tokenization?: string;
+  /** Per filter operator, what it will match under the tokenization (the driver's words). */
+  filterNotes?: Record<string, string>;
 }
 
 export interface TableSettings {

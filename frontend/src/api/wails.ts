@@ -79,6 +79,8 @@ function toColumn(dto: app.ColumnDTO): Column {
     filterable: dto.filterable ?? [],
     sortable: dto.sortable ?? false,
     preview: dto.preview ?? false,
+    tokenization: dto.tokenization ?? "",
+    filterNotes: dto.filterNotes ?? {},
   };
 }
 

@@ -208,6 +208,8 @@ export namespace app {
 	    filterable: string[];
 	    sortable: boolean;
 	    preview: boolean;
+	    tokenization: string;
+	    filterNotes: Record<string, string>;
 	
 	    static createFrom(source: any = {}) {
 	        return new ColumnDTO(source);
@@ -224,6 +226,8 @@ export namespace app {
 	        this.filterable = source["filterable"];
 	        this.sortable = source["sortable"];
 	        this.preview = source["preview"];
+	        this.tokenization = source["tokenization"];
+	        this.filterNotes = source["filterNotes"];
 	    }
 	}
 	export class RowChangeDTO {
@@ -1078,7 +1082,7 @@ export namespace app {
 	        this.serverVersion = source["serverVersion"];
 	        this.paths = this.convertValues(source["paths"], PathDTO);
 	    }
-
+	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
 		    if (!a) {
 		        return a;

@@ -243,6 +243,11 @@ export function FilterEditor({ table, columns, settings, initial, onApply, onCan
           Unavailable: {choice.reason}
         </p>
       )}
+      {choice?.available && column?.filterNotes?.[f.operator] && (
+        <p className="filter-editor__note" role="note">
+          {column.filterNotes[f.operator]}
+        </p>
+      )}
       <p id={`${id}-hint`} className={`filter-editor__hint${hint ? " filter-editor__hint--error" : ""}`} aria-live="polite">
         {hint || hintFor(fam, ar, column)}
       </p>

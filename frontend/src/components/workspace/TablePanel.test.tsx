@@ -321,4 +321,18 @@ describe("table tab", () => {
     expect(shown).toBeLessThan(100);
     expect(table).toHaveAttribute("aria-rowcount", "1001");
   });
+
+  it("issue 19: a text filter says what it will match under the column's tokenization, before it runs", async () => {
+    const note = "title is tokenized by word (letters and digits, lower-cased): equals matches rows holding every word of the value, in any order, not only the exact text (tokenization field would).";
+    const cols = articleColumns.map((c) => (c.name === "title" ? column("title", { tokenization: "word", filterNotes: { equals: note } }) : c));
+    renderPanel({ describeTable: vi.fn(async () => tableInfo("Article", cols)) });
+    await screen.findByRole("table");
+    await userEvent.click(screen.getByRole("button", { name: "+ Filter" }));
+    const editor = screen.getByRole("form", { name: "Edit filter" });
+    await userEvent.selectOptions(within(editor).getByRole("combobox", { name: "Column" }), "title");
+    await userEvent.selectOptions(within(editor).getByRole("combobox", { name: "Operator" }), "equals");
+    expect(within(editor).getByRole("note")).toHaveTextContent(note);
+    await userEvent.selectOptions(within(editor).getByRole("combobox", { name: "Operator" }), "is_null");
+    expect(within(editor).queryByRole("note")).not.toBeInTheDocument();
+  });
 });

@@ -1132,15 +1132,18 @@ func (x *TableRequest) GetTable() string {
 }
 
 type Column struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	Type          string                 `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
-	PrimaryKey    bool                   `protobuf:"varint,3,opt,name=primary_key,json=primaryKey,proto3" json:"primary_key,omitempty"`
-	ReadOnly      bool                   `protobuf:"varint,4,opt,name=read_only,json=readOnly,proto3" json:"read_only,omitempty"`
-	Array         bool                   `protobuf:"varint,5,opt,name=array,proto3" json:"array,omitempty"`
-	Filterable    []string               `protobuf:"bytes,6,rep,name=filterable,proto3" json:"filterable,omitempty"`
-	Sortable      bool                   `protobuf:"varint,7,opt,name=sortable,proto3" json:"sortable,omitempty"`
-	Description   string                 `protobuf:"bytes,8,opt,name=description,proto3" json:"description,omitempty"`
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	Name         string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Type         string                 `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
+	PrimaryKey   bool                   `protobuf:"varint,3,opt,name=primary_key,json=primaryKey,proto3" json:"primary_key,omitempty"`
+	ReadOnly     bool                   `protobuf:"varint,4,opt,name=read_only,json=readOnly,proto3" json:"read_only,omitempty"`
+	Array        bool                   `protobuf:"varint,5,opt,name=array,proto3" json:"array,omitempty"`
+	Filterable   []string               `protobuf:"bytes,6,rep,name=filterable,proto3" json:"filterable,omitempty"`
+	Sortable     bool                   `protobuf:"varint,7,opt,name=sortable,proto3" json:"sortable,omitempty"`
+	Description  string                 `protobuf:"bytes,8,opt,name=description,proto3" json:"description,omitempty"`
+	Tokenization string                 `protobuf:"bytes,9,opt,name=tokenization,proto3" json:"tokenization,omitempty"`
+	// filter_notes: operator -> what it matches given the tokenization.
+	FilterNotes   map[string]string `protobuf:"bytes,10,rep,name=filter_notes,json=filterNotes,proto3" json:"filter_notes,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1229,6 +1232,20 @@ func (x *Column) GetDescription() string {
 		return x.Description
 	}
 	return ""
+}
+
+func (x *Column) GetTokenization() string {
+	if x != nil {
+		return x.Tokenization
+	}
+	return ""
+}
+
+func (x *Column) GetFilterNotes() map[string]string {
+	if x != nil {
+		return x.FilterNotes
+	}
+	return nil
 }
 
 type TableSettings struct {
@@ -2585,7 +2602,7 @@ const file_driver_proto_rawDesc = "" +
 	"\x06tables\x18\x01 \x03(\v2\x14.app.driver.v1.TableR\x06tables\"=\n" +
 	"\fTableRequest\x12\x17\n" +
 	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12\x14\n" +
-	"\x05table\x18\x02 \x01(\tR\x05table\"\xe2\x01\n" +
+	"\x05table\x18\x02 \x01(\tR\x05table\"\x91\x03\n" +
 	"\x06Column\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x12\x1f\n" +
@@ -2597,7 +2614,13 @@ const file_driver_proto_rawDesc = "" +
 	"filterable\x18\x06 \x03(\tR\n" +
 	"filterable\x12\x1a\n" +
 	"\bsortable\x18\a \x01(\bR\bsortable\x12 \n" +
-	"\vdescription\x18\b \x01(\tR\vdescription\"\x82\x02\n" +
+	"\vdescription\x18\b \x01(\tR\vdescription\x12\"\n" +
+	"\ftokenization\x18\t \x01(\tR\ftokenization\x12I\n" +
+	"\ffilter_notes\x18\n" +
+	" \x03(\v2&.app.driver.v1.Column.FilterNotesEntryR\vfilterNotes\x1a>\n" +
+	"\x10FilterNotesEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x82\x02\n" +
 	"\rTableSettings\x12(\n" +
 	"\x10index_null_state\x18\x01 \x01(\bR\x0eindexNullState\x122\n" +
 	"\x15index_property_length\x18\x02 \x01(\bR\x13indexPropertyLength\x12)\n" +
@@ -2737,7 +2760,7 @@ func file_driver_proto_rawDescGZIP() []byte {
 	return file_driver_proto_rawDescData
 }
 
-var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 39)
+var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
 var file_driver_proto_goTypes = []any{
 	(*DriverError)(nil),           // 0: app.driver.v1.DriverError
 	(*Value)(nil),                 // 1: app.driver.v1.Value
@@ -2777,7 +2800,8 @@ var file_driver_proto_goTypes = []any{
 	(*EditResponse)(nil),          // 35: app.driver.v1.EditResponse
 	(*CloseResponse)(nil),         // 36: app.driver.v1.CloseResponse
 	nil,                           // 37: app.driver.v1.Object.FieldsEntry
-	nil,                           // 38: app.driver.v1.EditRow.ValuesEntry
+	nil,                           // 38: app.driver.v1.Column.FilterNotesEntry
+	nil,                           // 39: app.driver.v1.EditRow.ValuesEntry
 }
 var file_driver_proto_depIdxs = []int32{
 	2,  // 0: app.driver.v1.Value.list_value:type_name -> app.driver.v1.List
@@ -2789,60 +2813,61 @@ var file_driver_proto_depIdxs = []int32{
 	5,  // 6: app.driver.v1.OpenResponse.capabilities:type_name -> app.driver.v1.Capabilities
 	12, // 7: app.driver.v1.PathsResponse.paths:type_name -> app.driver.v1.PathStatus
 	14, // 8: app.driver.v1.ListTablesResponse.tables:type_name -> app.driver.v1.Table
-	17, // 9: app.driver.v1.DescribeTableResponse.columns:type_name -> app.driver.v1.Column
-	18, // 10: app.driver.v1.DescribeTableResponse.settings:type_name -> app.driver.v1.TableSettings
-	20, // 11: app.driver.v1.BrowseRequest.filters:type_name -> app.driver.v1.Filter
-	21, // 12: app.driver.v1.BrowseRequest.sort:type_name -> app.driver.v1.Sort
-	1,  // 13: app.driver.v1.Row.cells:type_name -> app.driver.v1.Value
-	17, // 14: app.driver.v1.Grid.columns:type_name -> app.driver.v1.Column
-	24, // 15: app.driver.v1.Grid.rows:type_name -> app.driver.v1.Row
-	20, // 16: app.driver.v1.CountRequest.filters:type_name -> app.driver.v1.Filter
-	25, // 17: app.driver.v1.Result.grid:type_name -> app.driver.v1.Grid
-	0,  // 18: app.driver.v1.Classification.error:type_name -> app.driver.v1.DriverError
-	38, // 19: app.driver.v1.EditRow.values:type_name -> app.driver.v1.EditRow.ValuesEntry
-	32, // 20: app.driver.v1.EditRequest.rows:type_name -> app.driver.v1.EditRow
-	34, // 21: app.driver.v1.EditResponse.results:type_name -> app.driver.v1.RowResult
-	1,  // 22: app.driver.v1.Object.FieldsEntry.value:type_name -> app.driver.v1.Value
-	1,  // 23: app.driver.v1.EditRow.ValuesEntry.value:type_name -> app.driver.v1.Value
-	6,  // 24: app.driver.v1.Driver.Info:input_type -> app.driver.v1.InfoRequest
-	8,  // 25: app.driver.v1.Driver.Open:input_type -> app.driver.v1.OpenRequest
-	10, // 26: app.driver.v1.Driver.Connect:input_type -> app.driver.v1.ConnRequest
-	10, // 27: app.driver.v1.Driver.Ping:input_type -> app.driver.v1.ConnRequest
-	10, // 28: app.driver.v1.Driver.ListTables:input_type -> app.driver.v1.ConnRequest
-	16, // 29: app.driver.v1.Driver.DescribeTable:input_type -> app.driver.v1.TableRequest
-	22, // 30: app.driver.v1.Driver.Browse:input_type -> app.driver.v1.BrowseRequest
-	26, // 31: app.driver.v1.Driver.Count:input_type -> app.driver.v1.CountRequest
-	28, // 32: app.driver.v1.Driver.Execute:input_type -> app.driver.v1.ExecuteRequest
-	23, // 33: app.driver.v1.Driver.Search:input_type -> app.driver.v1.SearchRequest
-	10, // 34: app.driver.v1.Driver.CheckPaths:input_type -> app.driver.v1.ConnRequest
-	30, // 35: app.driver.v1.Driver.Classify:input_type -> app.driver.v1.ClassifyRequest
-	33, // 36: app.driver.v1.Driver.Insert:input_type -> app.driver.v1.EditRequest
-	33, // 37: app.driver.v1.Driver.Update:input_type -> app.driver.v1.EditRequest
-	33, // 38: app.driver.v1.Driver.Delete:input_type -> app.driver.v1.EditRequest
-	10, // 39: app.driver.v1.Driver.Capabilities:input_type -> app.driver.v1.ConnRequest
-	10, // 40: app.driver.v1.Driver.Close:input_type -> app.driver.v1.ConnRequest
-	7,  // 41: app.driver.v1.Driver.Info:output_type -> app.driver.v1.InfoResponse
-	9,  // 42: app.driver.v1.Driver.Open:output_type -> app.driver.v1.OpenResponse
-	11, // 43: app.driver.v1.Driver.Connect:output_type -> app.driver.v1.HealthResponse
-	11, // 44: app.driver.v1.Driver.Ping:output_type -> app.driver.v1.HealthResponse
-	15, // 45: app.driver.v1.Driver.ListTables:output_type -> app.driver.v1.ListTablesResponse
-	19, // 46: app.driver.v1.Driver.DescribeTable:output_type -> app.driver.v1.DescribeTableResponse
-	25, // 47: app.driver.v1.Driver.Browse:output_type -> app.driver.v1.Grid
-	27, // 48: app.driver.v1.Driver.Count:output_type -> app.driver.v1.CountResponse
-	29, // 49: app.driver.v1.Driver.Execute:output_type -> app.driver.v1.Result
-	25, // 50: app.driver.v1.Driver.Search:output_type -> app.driver.v1.Grid
-	13, // 51: app.driver.v1.Driver.CheckPaths:output_type -> app.driver.v1.PathsResponse
-	31, // 52: app.driver.v1.Driver.Classify:output_type -> app.driver.v1.Classification
-	35, // 53: app.driver.v1.Driver.Insert:output_type -> app.driver.v1.EditResponse
-	35, // 54: app.driver.v1.Driver.Update:output_type -> app.driver.v1.EditResponse
-	35, // 55: app.driver.v1.Driver.Delete:output_type -> app.driver.v1.EditResponse
-	5,  // 56: app.driver.v1.Driver.Capabilities:output_type -> app.driver.v1.Capabilities
-	36, // 57: app.driver.v1.Driver.Close:output_type -> app.driver.v1.CloseResponse
-	41, // [41:58] is the sub-list for method output_type
-	24, // [24:41] is the sub-list for method input_type
-	24, // [24:24] is the sub-list for extension type_name
-	24, // [24:24] is the sub-list for extension extendee
-	0,  // [0:24] is the sub-list for field type_name
+	38, // 9: app.driver.v1.Column.filter_notes:type_name -> app.driver.v1.Column.FilterNotesEntry
+	17, // 10: app.driver.v1.DescribeTableResponse.columns:type_name -> app.driver.v1.Column
+	18, // 11: app.driver.v1.DescribeTableResponse.settings:type_name -> app.driver.v1.TableSettings
+	20, // 12: app.driver.v1.BrowseRequest.filters:type_name -> app.driver.v1.Filter
+	21, // 13: app.driver.v1.BrowseRequest.sort:type_name -> app.driver.v1.Sort
+	1,  // 14: app.driver.v1.Row.cells:type_name -> app.driver.v1.Value
+	17, // 15: app.driver.v1.Grid.columns:type_name -> app.driver.v1.Column
+	24, // 16: app.driver.v1.Grid.rows:type_name -> app.driver.v1.Row
+	20, // 17: app.driver.v1.CountRequest.filters:type_name -> app.driver.v1.Filter
+	25, // 18: app.driver.v1.Result.grid:type_name -> app.driver.v1.Grid
+	0,  // 19: app.driver.v1.Classification.error:type_name -> app.driver.v1.DriverError
+	39, // 20: app.driver.v1.EditRow.values:type_name -> app.driver.v1.EditRow.ValuesEntry
+	32, // 21: app.driver.v1.EditRequest.rows:type_name -> app.driver.v1.EditRow
+	34, // 22: app.driver.v1.EditResponse.results:type_name -> app.driver.v1.RowResult
+	1,  // 23: app.driver.v1.Object.FieldsEntry.value:type_name -> app.driver.v1.Value
+	1,  // 24: app.driver.v1.EditRow.ValuesEntry.value:type_name -> app.driver.v1.Value
+	6,  // 25: app.driver.v1.Driver.Info:input_type -> app.driver.v1.InfoRequest
+	8,  // 26: app.driver.v1.Driver.Open:input_type -> app.driver.v1.OpenRequest
+	10, // 27: app.driver.v1.Driver.Connect:input_type -> app.driver.v1.ConnRequest
+	10, // 28: app.driver.v1.Driver.Ping:input_type -> app.driver.v1.ConnRequest
+	10, // 29: app.driver.v1.Driver.ListTables:input_type -> app.driver.v1.ConnRequest
+	16, // 30: app.driver.v1.Driver.DescribeTable:input_type -> app.driver.v1.TableRequest
+	22, // 31: app.driver.v1.Driver.Browse:input_type -> app.driver.v1.BrowseRequest
+	26, // 32: app.driver.v1.Driver.Count:input_type -> app.driver.v1.CountRequest
+	28, // 33: app.driver.v1.Driver.Execute:input_type -> app.driver.v1.ExecuteRequest
+	23, // 34: app.driver.v1.Driver.Search:input_type -> app.driver.v1.SearchRequest
+	10, // 35: app.driver.v1.Driver.CheckPaths:input_type -> app.driver.v1.ConnRequest
+	30, // 36: app.driver.v1.Driver.Classify:input_type -> app.driver.v1.ClassifyRequest
+	33, // 37: app.driver.v1.Driver.Insert:input_type -> app.driver.v1.EditRequest
+	33, // 38: app.driver.v1.Driver.Update:input_type -> app.driver.v1.EditRequest
+	33, // 39: app.driver.v1.Driver.Delete:input_type -> app.driver.v1.EditRequest
+	10, // 40: app.driver.v1.Driver.Capabilities:input_type -> app.driver.v1.ConnRequest
+	10, // 41: app.driver.v1.Driver.Close:input_type -> app.driver.v1.ConnRequest
+	7,  // 42: app.driver.v1.Driver.Info:output_type -> app.driver.v1.InfoResponse
+	9,  // 43: app.driver.v1.Driver.Open:output_type -> app.driver.v1.OpenResponse
+	11, // 44: app.driver.v1.Driver.Connect:output_type -> app.driver.v1.HealthResponse
+	11, // 45: app.driver.v1.Driver.Ping:output_type -> app.driver.v1.HealthResponse
+	15, // 46: app.driver.v1.Driver.ListTables:output_type -> app.driver.v1.ListTablesResponse
+	19, // 47: app.driver.v1.Driver.DescribeTable:output_type -> app.driver.v1.DescribeTableResponse
+	25, // 48: app.driver.v1.Driver.Browse:output_type -> app.driver.v1.Grid
+	27, // 49: app.driver.v1.Driver.Count:output_type -> app.driver.v1.CountResponse
+	29, // 50: app.driver.v1.Driver.Execute:output_type -> app.driver.v1.Result
+	25, // 51: app.driver.v1.Driver.Search:output_type -> app.driver.v1.Grid
+	13, // 52: app.driver.v1.Driver.CheckPaths:output_type -> app.driver.v1.PathsResponse
+	31, // 53: app.driver.v1.Driver.Classify:output_type -> app.driver.v1.Classification
+	35, // 54: app.driver.v1.Driver.Insert:output_type -> app.driver.v1.EditResponse
+	35, // 55: app.driver.v1.Driver.Update:output_type -> app.driver.v1.EditResponse
+	35, // 56: app.driver.v1.Driver.Delete:output_type -> app.driver.v1.EditResponse
+	5,  // 57: app.driver.v1.Driver.Capabilities:output_type -> app.driver.v1.Capabilities
+	36, // 58: app.driver.v1.Driver.Close:output_type -> app.driver.v1.CloseResponse
+	42, // [42:59] is the sub-list for method output_type
+	25, // [25:42] is the sub-list for method input_type
+	25, // [25:25] is the sub-list for extension type_name
+	25, // [25:25] is the sub-list for extension extendee
+	0,  // [0:25] is the sub-list for field type_name
 }
 
 func init() { file_driver_proto_init() }
@@ -2865,7 +2890,7 @@ func file_driver_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_driver_proto_rawDesc), len(file_driver_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   39,
+			NumMessages:   40,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
