@@ -2,7 +2,10 @@
 # bench.sh (`make bench`): every benchmark, each measured side by side with its peer in one
 # run, printing the ratios the issues set as targets.
 #   driver   Browse of a 1,000-row page with 768-dim vectors vs a bare GET + JSON decode
-#            of the same URL on a real weaviate-server (target: at most 1.2x)
+#            of the same URL on a real weaviate-server (target: at most 1.2x); and the
+#            read paths of issue 19 on a second server with GraphQL off: a filtered 1,000-row
+#            page over gRPC vs over GraphQL, and over gRPC vs the bare REST GET + decode
+#            (target: gRPC at most 0.5x the bare REST time)
 #   plugin   the same page through the plugin boundary (cmd/weaviate-driver over gRPC) vs the
 #            bare GET + decode and the driver in process (target: at most 1.2x the bare one)
 #   mcp      tools/list at 1, 16 and 64 connections vs the official Go SDK's stateless
@@ -28,7 +31,7 @@ failed=()
 step "MCP: tools/list and browse_table throughput and latency vs the Go SDK (and a bare handler)"
 bash scripts/ensure-weaviate.sh >/dev/null && go run ./bench/mcp || failed+=(mcp)
 
-step "driver: Browse vs bare GET + decode (real weaviate-server, 1,000 objects x 768 dims)"
+step "driver: Browse vs bare GET + decode, and gRPC vs GraphQL vs bare REST (real weaviate-servers, 1,000 objects x 768 dims)"
 if bash scripts/ensure-weaviate.sh; then
   go test -run='^$' -bench=. -benchtime=3s ./bench/driver/ || failed+=(driver)
   step "plugin: the same page through the plugin boundary vs bare GET + decode and in process"

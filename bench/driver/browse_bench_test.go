@@ -43,6 +43,9 @@ func TestMain(m *testing.M) {
 	if node != nil {
 		node.Stop()
 	}
+	if offNode != nil {
+		offNode.Stop()
+	}
 	os.Exit(code)
 }
 
