@@ -335,4 +335,29 @@ describe("table tab", () => {
     await userEvent.selectOptions(within(editor).getByRole("combobox", { name: "Operator" }), "is_null");
     expect(within(editor).queryByRole("note")).not.toBeInTheDocument();
   });
+
+  it("issue 25: a filter or a sort that fails to run leaves no rows under its chip or arrow, only the reason; a failed page keeps its rows", async () => {
+    const browse = vi.fn(async (_id: string, _t: string, r: BrowseRequest) => {
+      if (r.filters.length > 0 || r.sort.length > 0) throw new Error("query_failed: the database refused the query");
+      if (r.offset > 0) throw new Error("connection: Connection failed: the node did not answer");
+      return grid(demoRows, { hasMore: true });
+    });
+    renderPanel({ browse });
+    const table = await screen.findByRole("table");
+    const rows = () => within(table).queryAllByRole("row").filter((r) => r.classList.contains("data-grid__row"));
+    expect(rows().length).toBe(demoRows.length);
+
+    await userEvent.click(screen.getByRole("button", { name: "Next ›" }));
+    expect(await screen.findByText(/the node did not answer/)).toBeInTheDocument();
+    expect(rows().length).toBe(demoRows.length);
+
+    await userEvent.click(screen.getByRole("button", { name: "+ Filter" }));
+    const editor = screen.getByRole("form", { name: "Edit filter" });
+    await userEvent.selectOptions(within(editor).getByRole("combobox", { name: "Column" }), "wordCount");
+    await userEvent.selectOptions(within(editor).getByRole("combobox", { name: "Operator" }), "greater_than");
+    await userEvent.type(within(editor).getByRole("textbox", { name: "Value" }), "50{Enter}");
+    expect(await screen.findByText(/the database refused the query/)).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Edit filter wordCount greater than 50" })).toBeInTheDocument();
+    await waitFor(() => expect(rows().length).toBe(0));
+  });
 });

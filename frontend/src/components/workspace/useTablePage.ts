@@ -59,6 +59,9 @@ const more = (q: GridQuery, g: Grid) => q.pageSize > BLOCK && g.hasMore && g.row
 
 const firstQuery: GridQuery = { filters: [], sort: [], offset: 0, pageSize: PAGE_SIZE };
 
+/** sameSelection tells whether two queries select and order rows alike (filters and sort). */
+const sameSelection = (a: GridQuery, b: GridQuery) => JSON.stringify([a.filters, a.sort]) === JSON.stringify([b.filters, b.sort]);
+
 /**
  * useTablePage loads a table's description and its first page of rows together, then reads
  * pages for the query (filters, sort, page size, offset) as it changes, keeping the current
@@ -74,6 +77,9 @@ export function useTablePage(connectionId: string, table: string) {
   const countGeneration = useRef(0);
   const queryRef = useRef(query);
   queryRef.current = query;
+  // The query whose rows are on screen: a grid never shows rows under a filter or an order
+  // they were not read with (issue 25, item 12).
+  const shown = useRef<GridQuery>(firstQuery);
 
   const recount = useCallback(
     async (filters: Filter[]) => {
@@ -130,6 +136,7 @@ export function useTablePage(connectionId: string, table: string) {
       ]);
       if (mine !== generation.current) return;
       grid = first;
+      shown.current = q;
       setState({ status: "ready", info, grid, paging: more(q, grid), reading: more(q, grid), pageError: null });
     } catch (reason) {
       if (mine === generation.current) setState({ status: "error", error: parseApiError(reason) });
@@ -150,10 +157,19 @@ export function useTablePage(connectionId: string, table: string) {
         grid = await api.explorer.browse(connectionId, table, request(q, q.offset, firstLimit(q)));
         if (mine !== generation.current) return;
         const g = grid;
+        shown.current = q;
         setState((s) => (s.status === "ready" ? { ...s, grid: g, paging: more(q, g), reading: more(q, g) } : s));
       } catch (reason) {
-        if (mine === generation.current)
-          setState((s) => (s.status === "ready" ? { ...s, paging: false, reading: false, pageError: parseApiError(reason) } : s));
+        if (mine !== generation.current) return;
+        // A page of the same filters and order that fails keeps the rows on screen (their
+        // range says which they are); a new filter or sort that fails leaves no rows under
+        // the chips and arrows it names, only the reason.
+        const stale = !sameSelection(shown.current, q);
+        setState((s) =>
+          s.status === "ready"
+            ? { ...s, grid: stale ? { ...s.grid, rows: [], hasMore: false, offset: 0, notice: "" } : s.grid, paging: false, reading: false, pageError: parseApiError(reason) }
+            : s,
+        );
         return;
       }
       await rest(q, grid, mine);
