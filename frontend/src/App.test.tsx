@@ -167,6 +167,31 @@ describe("the layout is remembered (issue 14, Everywhere)", () => {
     expect(within(tree).getByRole("treeitem", { name: /Staging/ })).toHaveAttribute("aria-expanded", "false");
   });
 
+  it("issue 25: after a commit adds a row, the sidebar's row count follows the grid", async () => {
+    let rows = 10;
+    const tableCounts = vi.fn(async () => [
+      { name: "Author", count: 4, message: "" },
+      { name: "Article", count: rows, message: "" },
+    ]);
+    const api = fakeApi(async () => [connection({ id: "a", name: "Local Weaviate" })], { tableCounts }, {
+      layout: { layout: async () => emptyLayout({ tabs: [{ kind: "table", connectionId: "a", table: "Article" }], active: "table:a:Article" }), saveLayout: async () => {} },
+    });
+    render(
+      <ApiProvider api={api}>
+        <App />
+      </ApiProvider>,
+    );
+    const tree = await screen.findByRole("tree");
+    const article = await within(tree).findByRole("treeitem", { name: "Article" });
+    await waitFor(() => expect(article).toHaveTextContent(/Article\s*10$/));
+    await screen.findByText("Rows 1–2 of 2");
+    await userEvent.click(screen.getByRole("button", { name: "+ Add row" }));
+    rows = 11;
+    const bar = await screen.findByRole("region", { name: "Pending changes" });
+    await userEvent.click(within(bar).getByRole("button", { name: "Commit" }));
+    await waitFor(() => expect(article).toHaveTextContent(/Article\s*11$/));
+  });
+
   it("skips the tabs of a connection that cannot connect and keeps the rest", async () => {
     const layout = emptyLayout({
       tabs: [

@@ -103,6 +103,24 @@ export function useExplorer() {
 
   const dismiss = useCallback((key: number) => setNotices((ns) => ns.filter((n) => n.key !== key)), []);
 
+  /** recount reads the row counts of an open connection's tables again (after a commit added
+   * or deleted rows), so the sidebar follows the grid. */
+  const recount = useCallback(
+    async (id: string) => {
+      if (connsRef.current[id]?.status !== "ready") return;
+      try {
+        const counts = countsByName(await api.explorer.tableCounts(id));
+        setConns((c) => {
+          const s = c[id];
+          return s?.status === "ready" ? { ...c, [id]: { ...s, counts } } : c;
+        });
+      } catch {
+        // Counts are a nicety: the old ones stay.
+      }
+    },
+    [api],
+  );
+
   useEffect(
     () =>
       api.explorer.onDropped((e) => {
@@ -118,7 +136,7 @@ export function useExplorer() {
     [api],
   );
 
-  return { conns, notices, connect, reconnect, disconnect, dismiss };
+  return { conns, notices, connect, reconnect, disconnect, dismiss, recount };
 }
 
 export type Explorer = ReturnType<typeof useExplorer>;

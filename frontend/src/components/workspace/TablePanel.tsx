@@ -21,6 +21,8 @@ interface Props {
   onPending?: (rows: number) => void;
   /** onReady reports whether the rows are on screen (for the window title). */
   onReady?: (ready: boolean) => void;
+  /** onRowsChanged is told after a commit wrote something, so the sidebar's count follows. */
+  onRowsChanged?: () => void;
 }
 
 /**
@@ -29,10 +31,13 @@ interface Props {
  * and the 10,000-row stop explained where paging stops. Edits, added rows and deletions are
  * pending until Commit; the detail panel shows the active row in full, with Find similar.
  */
-export function TablePanel({ connection, table, count, onFindSimilar, onPending, onReady }: Props) {
+export function TablePanel({ connection, table, count, onFindSimilar, onPending, onReady, onRowsChanged }: Props) {
   const { state, query, count: counted, reload, page, refresh, stop, setFilters, setSort, setPageSize } = useTablePage(connection.id, table);
   const [editing, setEditing] = useState<EditorTarget | null>(null);
-  const reread = useCallback(() => void refresh(), [refresh]);
+  const reread = useCallback(() => {
+    void refresh();
+    onRowsChanged?.();
+  }, [refresh, onRowsChanged]);
   const edits = usePendingEdits(connection.id, table, reread);
   const [widths, setWidth] = useColumnWidths(connection.id, table);
   const [activeRow, setActiveRow] = useState<DisplayRow | null>(null);
