@@ -14,7 +14,7 @@ import (
 )
 
 // subscriptions/listen: the acknowledgement is the first frame and carries
-// the subscription id; the stream is exempt from the handler deadline.
+// the subscription id (the deadline exemption: TestSubscriptionsListenOutlivesTheHandlerDeadline).
 func TestSubscriptionsListen(t *testing.T) {
 	ts := startServer(t, Options{})
 	p := map[string]any{"notifications": map[string]any{"toolsListChanged": true}}
@@ -30,6 +30,26 @@ func TestSubscriptionsListen(t *testing.T) {
 	}
 	if len(params["notifications"].(map[string]any)) != 0 {
 		t.Fatalf("agreed to a notification the capabilities do not promise: %v", params)
+	}
+}
+
+// SPEC.md B: subscriptions/listen is the one method the handler deadline does not apply to.
+// A stream opened before a request that the same deadline ends (-33003) still delivers a
+// notification afterwards.
+func TestSubscriptionsListenOutlivesTheHandlerDeadline(t *testing.T) {
+	stopped := make(chan error, 1)
+	ts := startServer(t, Options{Tools: []Tool{fakeSlowTool(stopped)}, HandlerTimeout: 300 * time.Millisecond})
+	st := ts.listen(t, 5, map[string]any{"resourcesListChanged": true})
+	st.next(t) // the acknowledgement: the stream is open
+	r := ts.call(t, 6, "tools/call", map[string]any{"name": "fake_slow", "arguments": map[string]any{}})
+	if r.code() != CodeRequestTimeout {
+		t.Fatalf("the slow call was not ended by the deadline: %s", r.body)
+	}
+	<-stopped
+	// The deadline has passed since the stream opened; it is still open.
+	ts.ResourceListChanged()
+	if m := st.next(t); m["method"] != NotificationResourceListChanged {
+		t.Fatalf("%v", m)
 	}
 }
 

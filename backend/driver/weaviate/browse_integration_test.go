@@ -410,7 +410,6 @@ func filterOperators(t *testing.T, v weaviatenode.Variant) {
 		{"two filters are ANDed", []driver.Filter{f("count", driver.OpGreaterEq, "0"), f("active", driver.OpEquals, "true")}, []string{"Alpha"}},
 		{"three filters on three types", []driver.Filter{f("tags", driver.OpEquals, "red"), f("title", driver.OpStartsWith, "G"), f("published", driver.OpLess, "2024-01-01T00:00:00Z")}, []string{"Gamma"}},
 		{"no match is an empty grid", []driver.Filter{f("title", driver.OpEquals, "Alpha"), f("count", driver.OpEquals, "20")}, []string{}},
-		{"a filter with a sort", []driver.Filter{f("count", driver.OpIsNotNull)}, []string{"Alpha", "Beta", "Empty", "Gamma"}},
 	}
 	covered := map[driver.Operator]bool{}
 	for _, tt := range tests {

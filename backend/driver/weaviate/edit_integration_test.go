@@ -3,6 +3,7 @@ package weaviate_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -283,9 +284,12 @@ func TestDeleteByClassQueryIsIgnoredByTheServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
+	// The fact the class-scoped path rests on. If the server starts honouring ?class= (any
+	// answer but 422 here), this fails: reconsider the path, do not skip.
 	if resp.StatusCode != http.StatusUnprocessableEntity {
-		t.Skipf("server answered %d: the ?class= form may work now; reconsider the class-scoped path", resp.StatusCode)
+		t.Fatalf("DELETE /v1/objects/<uuid>?class= answered %d (%s): the server may honour ?class= now; reconsider the class-scoped delete path", resp.StatusCode, body)
 	}
 }
 
