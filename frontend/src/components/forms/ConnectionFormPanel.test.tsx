@@ -52,6 +52,28 @@ describe("connection form (SPEC A Connection settings, A.4)", () => {
     expect(await screen.findByText("Connected: Weaviate 1.35.2")).toBeInTheDocument();
   });
 
+  it("issue 25: a bad port is named at its field, keeps what was typed, and takes the focus", async () => {
+    const test = vi.fn(async () => ({ serverVersion: "1.35.2", paths: [] }));
+    renderForm(connectionForm(), { connections: { test } });
+    const port = screen.getByRole("textbox", { name: "Port" });
+    for (const typed of ["abc", "99999"]) {
+      await userEvent.clear(port);
+      await userEvent.type(port, typed);
+      expect(port).toHaveValue(typed);
+      await userEvent.click(screen.getByRole("button", { name: "Test" }));
+      expect(port).toHaveAttribute("aria-invalid", "true");
+      expect(port).toHaveAccessibleDescription(/Port must be a number from 1 to 65535/);
+      expect(port).toHaveFocus();
+      expect(port).toHaveValue(typed);
+    }
+    expect(test).not.toHaveBeenCalled();
+    await userEvent.clear(port);
+    await userEvent.type(port, "8080");
+    expect(port).not.toHaveAttribute("aria-invalid");
+    await userEvent.click(screen.getByRole("button", { name: "Test" }));
+    expect(test).toHaveBeenCalledTimes(1);
+  });
+
   it("issue 19: a Test reports REST, GraphQL and gRPC separately, and a failing path says why", async () => {
     const paths = [
       { name: "REST", ok: true, detail: "ok, server 1.35.2" },

@@ -7,8 +7,10 @@ import {
   AUTH_METHODS,
   cloudSuggestion,
   EXTERNAL_ACCESS,
-  formProblem,
+  fieldProblem,
+  type FieldProblem,
   needsCA,
+  portValue,
   SSL_MODES,
 } from "./formRules";
 
@@ -41,6 +43,11 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
   const [test, setTest] = useState<TestState>({ status: "idle" });
   const [saving, setSaving] = useState(false);
   const [problem, setProblem] = useState("");
+  // A problem at one field: named there (aria-invalid, described by the message), and the
+  // field takes the focus; what was typed stays (issue 25, item 12).
+  const [atField, setAtField] = useState<FieldProblem | null>(null);
+  const [portText, setPortText] = useState(Number.isNaN(initial.port) ? "" : String(initial.port));
+  const [grpcPortText, setGrpcPortText] = useState(initial.grpcPort ? String(initial.grpcPort) : "");
   const nameRef = useRef<HTMLInputElement>(null);
   const id = useId();
   const editing = initial.id !== "";
@@ -55,6 +62,13 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
     testGen.current++;
     setTest({ status: "idle" });
     setProblem("");
+    setAtField(null);
+  };
+  const fieldId = (label: string) => `${id}-${label.replace(/\W+/g, "-")}`;
+  /** refuse names the problem at its field and gives that field the focus. */
+  const refuse = (p: FieldProblem) => {
+    setAtField(p);
+    document.getElementById(fieldId(p.field))?.focus();
   };
   const suggestion = cloudSuggestion(form);
   // A key typed before switching Auth Method to None is not sent: the backend refuses a key
@@ -62,8 +76,8 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
   const keyToSend = form.authMethod === "API Key" ? apiKey : "";
 
   const runTest = async () => {
-    const p = formProblem(form, keyToSend, false);
-    if (p) return setProblem(p);
+    const p = fieldProblem(form, keyToSend, false);
+    if (p) return refuse(p);
     setTest({ status: "testing" });
     const gen = ++testGen.current;
     try {
@@ -76,8 +90,8 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
 
   const save = async (e?: FormEvent) => {
     e?.preventDefault();
-    const p = formProblem(form, keyToSend, true);
-    if (p) return setProblem(p);
+    const p = fieldProblem(form, keyToSend, true);
+    if (p) return refuse(p);
     setSaving(true);
     try {
       onSaved(await api.connections.save(form, keyToSend));
@@ -90,14 +104,21 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
 
   // A row: the label names the control; the hint describes it (aria-describedby), so the
   // control's accessible name is the label alone.
-  const field = (label: string, control: (ids: { id: string; "aria-describedby"?: string }) => ReactNode, hint?: ReactNode) => {
-    const cid = `${id}-${label.replace(/\W+/g, "-")}`;
+  const field = (label: string, control: (ids: { id: string; "aria-describedby"?: string; "aria-invalid"?: boolean }) => ReactNode, hint?: ReactNode) => {
+    const cid = fieldId(label);
+    const bad = atField?.field === label;
+    const described = [bad ? `${cid}-error` : "", hint ? `${cid}-hint` : ""].filter(Boolean).join(" ");
     return (
-      <div className="form-row">
+      <div className={bad ? "form-row form-row--invalid" : "form-row"}>
         <label className="form-row__label" htmlFor={cid}>
           {label}
         </label>
-        {control({ id: cid, "aria-describedby": hint ? `${cid}-hint` : undefined })}
+        {control({ id: cid, "aria-describedby": described || undefined, "aria-invalid": bad || undefined })}
+        {bad && (
+          <span className="form-row__error" id={`${cid}-error`} role="alert">
+            {atField.message}
+          </span>
+        )}
         {hint && (
           <span className="form-row__hint" id={`${cid}-hint`}>
             {hint}
@@ -144,8 +165,11 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
             (ids) => <input {...ids}
               name="port"
               inputMode="numeric"
-              value={Number.isNaN(form.port) ? "" : String(form.port)}
-              onChange={(e) => set({ port: e.target.value === "" ? Number.NaN : Number(e.target.value) })}
+              value={portText}
+              onChange={(e) => {
+                setPortText(e.target.value);
+                set({ port: portValue(e.target.value, Number.NaN) });
+              }}
             />,
             "8080 for a local node; the hosted cloud answers on 443",
           )}
@@ -153,7 +177,14 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
         {suggestion && (
           <div className="form-suggest" role="status">
             <span>This is a Weaviate Cloud cluster: it answers on port 443 over HTTPS and needs an API key.</span>
-            <button type="button" className="btn btn--small" onClick={() => set(suggestion)}>
+            <button
+              type="button"
+              className="btn btn--small"
+              onClick={() => {
+                if (suggestion.port !== undefined) setPortText(String(suggestion.port));
+                set(suggestion);
+              }}
+            >
               Use port 443, SSL Required and API Key
             </button>
           </div>
@@ -220,8 +251,11 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
             (ids) => <input {...ids}
               name="grpcPort"
               inputMode="numeric"
-              value={form.grpcPort === 0 ? "" : Number.isNaN(form.grpcPort) ? "" : String(form.grpcPort)}
-              onChange={(e) => set({ grpcPort: e.target.value === "" ? 0 : Number(e.target.value) })}
+              value={grpcPortText}
+              onChange={(e) => {
+                setGrpcPortText(e.target.value);
+                set({ grpcPort: portValue(e.target.value, 0) });
+              }}
               placeholder="50051"
             />,
             "Empty: 50051, or 443 on a hosted cluster",

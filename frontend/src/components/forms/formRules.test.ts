@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cloudSuggestion, formProblem, isHostedCloud, newConnectionForm, SSL_MODES } from "./formRules";
+import { cloudSuggestion, formProblem, isHostedCloud, newConnectionForm, portValue, SSL_MODES } from "./formRules";
 
 describe("connection form rules", () => {
   it("a new connection starts on port 8080, SSL Mode Disabled, Auth Method None (SPEC A)", () => {
@@ -39,7 +39,23 @@ describe("connection form rules", () => {
     [{ name: "n", authMethod: "API Key", hasAPIKey: true }, "", true, ""],
     [{ name: "n", authMethod: "API Key" }, "k", true, ""],
     [{ name: "" }, "", false, ""],
+    [{ name: "n", grpcPort: 70000 }, "", true, "gRPC port must be a number from 1 to 65535, or empty for the default."],
+    [{ name: "n", grpcPort: Number.NaN }, "", true, "gRPC port must be a number from 1 to 65535, or empty for the default."],
+    [{ name: "n", grpcPort: 50051 }, "", true, ""],
   ])("formProblem(%o, key %j, save %s) = %j", (patch, key, forSave, want) => {
     expect(formProblem({ ...newConnectionForm("weaviate"), ...patch }, key, forSave)).toBe(want);
+  });
+
+  it.each([
+    ["8080", Number.NaN, 8080],
+    [" 443 ", Number.NaN, 443],
+    ["", Number.NaN, Number.NaN],
+    ["", 0, 0],
+    ["abc", 0, Number.NaN],
+    ["12abc", 0, Number.NaN],
+    ["1e3", 0, Number.NaN],
+    ["-1", 0, Number.NaN],
+  ])("portValue(%j, empty %s) = %s: a port is a whole number as typed", (text, empty, want) => {
+    expect(portValue(text, empty)).toBe(want);
   });
 });

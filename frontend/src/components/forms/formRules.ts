@@ -42,17 +42,37 @@ export function needsCA(sslMode: string): boolean {
   return sslMode === "Verify CA" || sslMode === "Verify Identity";
 }
 
+/** A problem the form names at one of its fields (the field's label). */
+export interface FieldProblem {
+  field: "Name" | "Host" | "Port" | "API Key" | "gRPC port";
+  message: string;
+}
+
 /**
- * formProblem is the first thing the form must fix before it is sent, or "" when none. The
- * backend validates again; this only saves a round trip for what is plain to see.
+ * fieldProblem is the first thing the form must fix before it is sent, at its field, or null
+ * when none. The backend validates again; this only saves a round trip for what is plain to see.
  */
+export function fieldProblem(f: ConnectionForm, apiKey: string, forSave: boolean): FieldProblem | null {
+  if (forSave && f.name.trim() === "") return { field: "Name", message: "Name is required." };
+  if (f.host.trim() === "") return { field: "Host", message: "Host is required." };
+  if (f.host.includes("://")) return { field: "Host", message: "Host is a host name without http:// or https:// (choose HTTPS with SSL Mode)." };
+  if (!Number.isInteger(f.port) || f.port < 1 || f.port > 65535) return { field: "Port", message: "Port must be a number from 1 to 65535." };
+  if (f.authMethod === "API Key" && apiKey === "" && !f.hasAPIKey) return { field: "API Key", message: "Enter the API key, or choose Auth Method None." };
+  if (!Number.isInteger(f.grpcPort) || f.grpcPort < 0 || f.grpcPort > 65535)
+    return { field: "gRPC port", message: "gRPC port must be a number from 1 to 65535, or empty for the default." };
+  return null;
+}
+
+/** formProblem is fieldProblem's message, or "" when none. */
 export function formProblem(f: ConnectionForm, apiKey: string, forSave: boolean): string {
-  if (forSave && f.name.trim() === "") return "Name is required.";
-  if (f.host.trim() === "") return "Host is required.";
-  if (f.host.includes("://")) return "Host is a host name without http:// or https:// (choose HTTPS with SSL Mode).";
-  if (!Number.isInteger(f.port) || f.port < 1 || f.port > 65535) return "Port must be a number from 1 to 65535.";
-  if (f.authMethod === "API Key" && apiKey === "" && !f.hasAPIKey) return "Enter the API key, or choose Auth Method None.";
-  return "";
+  return fieldProblem(f, apiKey, forSave)?.message ?? "";
+}
+
+/** portValue reads a port field as typed: a whole number, 0 for empty when empty is allowed, else NaN. */
+export function portValue(text: string, emptyIs: number): number {
+  const t = text.trim();
+  if (t === "") return emptyIs;
+  return /^\d+$/.test(t) ? Number(t) : Number.NaN;
 }
 
 /** newConnectionForm is a new connection of a type, with the spec's defaults. */
