@@ -26,6 +26,16 @@ describe("Settings, MCP server (issue 11)", () => {
     expect(screen.getByLabelText("Maximum row limit")).toHaveValue("10000");
   });
 
+  it("issue 25: turning Require a token off says that paired clients become the anonymous, read-only caller", async () => {
+    renderSettings();
+    const require = await screen.findByRole("checkbox", { name: /Require a token/ });
+    expect(screen.queryByRole("note")).not.toBeInTheDocument();
+    await userEvent.click(require);
+    expect(await screen.findByRole("note")).toHaveTextContent(/paired ones included, is the anonymous caller, which only reads/);
+    await userEvent.click(screen.getByRole("checkbox", { name: /Require a token/ }));
+    await waitFor(() => expect(screen.queryByRole("note")).not.toBeInTheDocument());
+  });
+
   it("a number is applied on Enter; a refused one is named and the field keeps what was typed", async () => {
     renderSettings({
       settings: {

@@ -95,6 +95,14 @@ export function MCPServerSettings() {
               {sw.label}
             </label>
           ))}
+          {!s.requireAuth && (
+            // Issue 25, item 11: with no token required every caller is the anonymous one,
+            // paired clients too: their tokens' rights no longer apply.
+            <p className="form-msg form-msg--warn" role="note">
+              No token is required: every AI client, paired ones included, is the anonymous caller, which only reads (their tokens are not
+              checked, so the rights they were paired with do not apply). Turn Require a token on for paired clients to write.
+            </p>
+          )}
           <div className="mcp-numbers">
             {NUMBERS.map((n) => (
               <div key={n.key} className="form-row">
