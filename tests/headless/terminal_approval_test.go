@@ -24,23 +24,9 @@ import (
 // at the terminal `app --headless` runs in (here a real pseudo-terminal, through script(1)):
 // y runs it, anything else denies it.
 func TestHeadlessAsksAtItsTerminal(t *testing.T) {
-	weaviatetest.RequireBinary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	node := weaviatetest.Start(t, weaviatenode.Anonymous)
-	if err := fixtures.CreateNotes(ctx, node); err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	dev := publishDev(t, "1.0.0")
-	if _, stderr, err := run(t, env(dev.Env()...), "", "--config-dir", dir, "plugin", "install", "weaviate"); err != nil {
-		t.Fatalf("plugin install: %v: %s", err, stderr)
-	}
-	if _, stderr, err := run(t, env(), "", "--config-dir", dir, "connection", "add", "--name", "notes", "--type", "weaviate",
-		"--host", node.Host, "--port", fmt.Sprint(node.Port)); err != nil {
-		t.Fatalf("connection add: %v: %s", err, stderr)
-	}
-	tok := createToken(t, dir, "--name", "terminal", "--level", "readWrite", "--yes")
+	node, dir, tok := notesConfig(ctx, t, "terminal")
 
 	cmd := exec.Command("script", "-q", "-f", "-c", shellQuote(appBin)+" --headless --mcp-port 0 --config-dir "+shellQuote(dir), "/dev/null")
 	cmd.Env = env()
@@ -137,23 +123,9 @@ func insertNote(ctx context.Context, port int, token, body string) string {
 // that needs approval is refused saying exactly that, not "the user declined"; the log says at
 // startup that writes cannot be approved in this mode; nothing is written.
 func TestHeadlessWithoutATerminalSaysNobodyCouldBeAsked(t *testing.T) {
-	weaviatetest.RequireBinary(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	node := weaviatetest.Start(t, weaviatenode.Anonymous)
-	if err := fixtures.CreateNotes(ctx, node); err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	dev := publishDev(t, "1.0.0")
-	if _, stderr, err := run(t, env(dev.Env()...), "", "--config-dir", dir, "plugin", "install", "weaviate"); err != nil {
-		t.Fatalf("plugin install: %v: %s", err, stderr)
-	}
-	if _, stderr, err := run(t, env(), "", "--config-dir", dir, "connection", "add", "--name", "notes", "--type", "weaviate",
-		"--host", node.Host, "--port", fmt.Sprint(node.Port)); err != nil {
-		t.Fatalf("connection add: %v: %s", err, stderr)
-	}
-	tok := createToken(t, dir, "--name", "background", "--level", "readWrite", "--yes")
+	node, dir, tok := notesConfig(ctx, t, "background")
 	cmd, h, logs := startHeadless(t, dir, env(), "--config-dir", dir)
 	answer := insertNote(ctx, h.Port, tok.Token, "nobody at the terminal")
 	if !strings.Contains(answer, "denied: nobody could be asked to approve the statement") || strings.Contains(answer, "declined") {
@@ -168,4 +140,25 @@ func TestHeadlessWithoutATerminalSaysNobodyCouldBeAsked(t *testing.T) {
 	if !strings.Contains(logs.String(), "no terminal and no window") {
 		t.Fatalf("the startup log does not say writes cannot be approved:\n%s", logs.String())
 	}
+}
+
+// notesConfig is a real weaviate-server with the Note collection, and a config dir with the
+// driver plugin installed, a connection "notes" to the node, and a readWrite token named name.
+func notesConfig(ctx context.Context, t *testing.T, name string) (*weaviatenode.Node, string, createdToken) {
+	t.Helper()
+	weaviatetest.RequireBinary(t)
+	node := weaviatetest.Start(t, weaviatenode.Anonymous)
+	if err := fixtures.CreateNotes(ctx, node); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	dev := publishDev(t, "1.0.0")
+	if _, stderr, err := run(t, env(dev.Env()...), "", "--config-dir", dir, "plugin", "install", "weaviate"); err != nil {
+		t.Fatalf("plugin install: %v: %s", err, stderr)
+	}
+	if _, stderr, err := run(t, env(), "", "--config-dir", dir, "connection", "add", "--name", "notes", "--type", "weaviate",
+		"--host", node.Host, "--port", fmt.Sprint(node.Port)); err != nil {
+		t.Fatalf("connection add: %v: %s", err, stderr)
+	}
+	return node, dir, createToken(t, dir, "--name", name, "--level", "readWrite", "--yes")
 }

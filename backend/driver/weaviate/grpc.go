@@ -356,29 +356,21 @@ func grpcRefCell(targets []*pb.PropertiesResult) any {
 	return string(b)
 }
 
-// grpcCell converts a gRPC value into the cell the REST page gives for the same value.
+// grpcCell converts a gRPC value into the cell the REST page gives for the same value:
+// scalars as cell() reads them from JSON, arrays and objects as compact JSON text.
 func grpcCell(v *pb.Value) any {
-	switch k := v.GetKind().(type) {
-	case nil, *pb.Value_NullValue:
-		return nil
-	case *pb.Value_TextValue:
-		return k.TextValue
-	case *pb.Value_DateValue:
-		return k.DateValue
-	case *pb.Value_UuidValue:
-		return k.UuidValue
-	case *pb.Value_BlobValue:
-		return k.BlobValue
-	case *pb.Value_BoolValue:
-		return k.BoolValue
-	case *pb.Value_IntValue:
-		return json.Number(strconv.FormatInt(k.IntValue, 10))
-	case *pb.Value_NumberValue:
-		b, _ := json.Marshal(k.NumberValue)
+	switch x := grpcJSON(v).(type) {
+	case nil, string, bool:
+		return x
+	case int64:
+		return json.Number(strconv.FormatInt(x, 10))
+	case float64:
+		b, _ := json.Marshal(x)
 		return json.Number(b)
+	default:
+		b, _ := json.Marshal(x)
+		return string(b)
 	}
-	b, _ := json.Marshal(grpcJSON(v))
-	return string(b)
 }
 
 // grpcJSON converts a gRPC value into what encoding/json writes as REST does.
