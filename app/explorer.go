@@ -30,9 +30,9 @@ type Opener interface {
 	Open(ctx context.Context, idOrName string) (driver.Driver, connections.Connection, error)
 	Driver(id string) (driver.Driver, bool)
 	Disconnect(id string) error
-	// Hold records that the window keeps a connection open, so an AI client's disconnect
+	// OpenHeld opens a connection held by who (the window), so an AI client's disconnect
 	// leaves it open (connections.Manager.Release).
-	Hold(id, who string)
+	OpenHeld(ctx context.Context, idOrName, who string) (driver.Driver, connections.Connection, error)
 }
 
 // serverVersioner is implemented by drivers that know the database's version.
@@ -109,11 +109,10 @@ func (a *ExplorerAPI) Connect(id string) (ConnectionStateDTO, error) {
 	}
 	ctx, cancel := a.callContext()
 	defer cancel()
-	d, c, err := a.open.Open(ctx, id)
+	d, c, err := a.open.OpenHeld(ctx, id, connections.HolderWindow)
 	if err != nil {
 		return ConnectionStateDTO{}, apiError(err)
 	}
-	a.open.Hold(c.ID, connections.HolderWindow)
 	st := ConnectionStateDTO{ID: c.ID, Connected: true}
 	if v, ok := d.(serverVersioner); ok {
 		st.ServerVersion = v.ServerVersion()

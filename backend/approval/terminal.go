@@ -38,7 +38,7 @@ func Terminal(in *os.File, out io.Writer) Dialog {
 			select {
 			case _, ok := <-lines:
 				if !ok {
-					return Deny, nil
+					return Deny, ErrNobodyToAsk // the terminal's input ended: nobody is there
 				}
 			default:
 				drained = true
@@ -55,7 +55,7 @@ func Terminal(in *os.File, out io.Writer) Dialog {
 			return Deny, ctx.Err()
 		case l, ok := <-lines:
 			if !ok {
-				return Deny, nil
+				return Deny, ErrNobodyToAsk
 			}
 			return parseAnswer(l, !q.Destructive), nil
 		}

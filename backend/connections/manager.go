@@ -128,21 +128,41 @@ func (m *Manager) IsOpen(id string) bool {
 	return ok
 }
 
-// Hold records that who keeps the open connection id open (nothing when it is not open).
-func (m *Manager) Hold(id, who string) {
+// OpenHeld is Open for a holder: the connection is open and held by who when it returns, so
+// a Release by someone else in between cannot close it under them.
+func (m *Manager) OpenHeld(ctx context.Context, idOrName, who string) (driver.Driver, Connection, error) {
+	for {
+		d, c, err := m.Open(ctx, idOrName)
+		if err != nil {
+			return nil, Connection{}, err
+		}
+		if m.Hold(c.ID, who) {
+			return d, c, nil
+		}
+		// Closed between Open and Hold: open it again.
+		if err := ctx.Err(); err != nil {
+			return nil, Connection{}, err
+		}
+	}
+}
+
+// Hold records that who keeps the open connection id open; false when it is not open.
+func (m *Manager) Hold(id, who string) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, ok := m.open[id]; !ok {
-		return
+		return false
 	}
 	if m.holds[id] == nil {
 		m.holds[id] = map[string]bool{}
 	}
 	m.holds[id][who] = true
+	return true
 }
 
-// Release ends who's hold on connection id and closes it only when nobody else holds it;
-// closed tells whether it closed. Releasing a closed connection is not an error.
+// Release ends who's hold on connection id and closes it only when nobody else holds it,
+// decided and done under one lock so a hold taken meanwhile is never closed; closed tells
+// whether it closed. Releasing a closed connection is not an error.
 func (m *Manager) Release(id, who string) (closed bool, err error) {
 	m.mu.Lock()
 	if _, ok := m.open[id]; !ok {
@@ -150,12 +170,13 @@ func (m *Manager) Release(id, who string) (closed bool, err error) {
 		return false, nil
 	}
 	delete(m.holds[id], who)
-	others := len(m.holds[id])
-	m.mu.Unlock()
-	if others > 0 {
+	if len(m.holds[id]) > 0 {
+		m.mu.Unlock()
 		return false, nil
 	}
-	return true, m.Disconnect(id)
+	oc := m.removeLocked(id)
+	m.mu.Unlock()
+	return true, closeConn(oc)
 }
 
 // HeldByWindow tells whether the person has connection id open in the window.
@@ -169,11 +190,22 @@ func (m *Manager) HeldByWindow(id string) bool {
 // Disconnect); closing a closed one is not an error.
 func (m *Manager) Disconnect(id string) error {
 	m.mu.Lock()
-	oc, ok := m.open[id]
+	oc := m.removeLocked(id)
+	m.mu.Unlock()
+	return closeConn(oc)
+}
+
+// removeLocked takes connection id out of the open set and its holds; m.mu is held.
+func (m *Manager) removeLocked(id string) *openConn {
+	oc := m.open[id]
 	delete(m.open, id)
 	delete(m.holds, id)
-	m.mu.Unlock()
-	if !ok {
+	return oc
+}
+
+// closeConn stops a removed connection's health check and closes its driver (nil: nothing).
+func closeConn(oc *openConn) error {
+	if oc == nil {
 		return nil
 	}
 	oc.cancel()

@@ -225,7 +225,15 @@ func (d *Driver) Execute(ctx context.Context, text string, opts driver.ExecOptio
 			if r.Method == http.MethodGet {
 				cutObjects(res, opts.MaxRows)
 			} else {
-				cutGetJSON(res, opts.MaxRows, true)
+				var q struct {
+					Query string `json:"query"`
+				}
+				if json.Unmarshal(r.Body, &q) == nil {
+					if doc, op, perr := parseGraphQL(q.Query); perr == nil {
+						keys, offset := getShape(doc, op)
+						cutGetJSON(res, opts.MaxRows, offset, keys, true)
+					}
+				}
 			}
 		}
 		return res, err
@@ -249,12 +257,13 @@ func (d *Driver) Execute(ctx context.Context, text string, opts driver.ExecOptio
 	}
 	res, err := d.execGraphQL(ctx, text, doc, op)
 	if err == nil && capped {
+		keys, offset := getShape(doc, op)
 		if res.Grid != nil {
-			if cutGrid(res.Grid, opts.MaxRows) {
+			if cutGrid(res.Grid, opts.MaxRows, offset) {
 				res.Truncated, res.Notice = true, res.Grid.Notice
 			}
 		} else {
-			cutGetJSON(res, opts.MaxRows, false)
+			cutGetJSON(res, opts.MaxRows, offset, keys, false)
 		}
 	}
 	return res, err
@@ -434,14 +443,14 @@ func (d *Driver) getGrid(ctx context.Context, doc *ast.QueryDocument, op *ast.Op
 	if idCol != nil {
 		cols = append([]gridColumn{*idCol}, cols...)
 	}
-	var out struct {
-		Get map[string][]map[string]json.RawMessage `json:"Get"`
-	}
+	// The answer is under the Get field's response key, an alias included.
+	var out map[string]map[string][]map[string]json.RawMessage
 	if json.Unmarshal(data, &out) != nil {
 		return nil, "", false
 	}
-	objs, ok := out.Get[key(cf)]
-	if !ok && out.Get != nil {
+	get := out[key(top[0])]
+	objs, ok := get[key(cf)]
+	if !ok && get != nil {
 		return nil, "", false
 	}
 	g := &driver.Grid{Columns: make([]driver.Column, len(cols)), Rows: make([][]any, 0, len(objs))}

@@ -386,3 +386,22 @@ func postedRows(t *testing.T, r *driver.Result) int {
 	}
 	return len(a.Data.Get[fixtures.Big])
 }
+
+// Review of issue 25 item 3: the cut of a Get says where to read on from the statement's own
+// offset, and an aliased Get (its answer under the alias) is cut and shaped like any other.
+func TestTheCutOfAGetFollowsItsOffsetAndAlias(t *testing.T) {
+	d := open(t, sharedNode(t, weaviatenode.Anonymous), nil)
+	ctx := ctxT(t)
+	r, err := d.Execute(ctx, "{ Get { "+fixtures.Big+"(offset: 3) { n } } }", driver.ExecOptions{MaxRows: 7})
+	if err != nil || r.Grid == nil || len(r.Grid.Rows) != 7 || r.Grid.Offset != 3 || !r.Truncated || !strings.Contains(r.Notice, "add offset: 10") {
+		t.Fatalf("offset 3: %v %+v", err, r)
+	}
+	r, err = d.Execute(ctx, "{ g: Get { "+fixtures.Big+" { n } } }", driver.ExecOptions{MaxRows: 7})
+	if err != nil || r.Grid == nil || len(r.Grid.Rows) != 7 || !r.Truncated {
+		t.Fatalf("aliased Get: %v %+v", err, r)
+	}
+	r, err = d.Execute(ctx, "{ a: Get { "+fixtures.Big+" { n } } b: Get { "+fixtures.Person+" { name } } }", driver.ExecOptions{MaxRows: 2})
+	if err != nil || !r.Truncated || strings.Count(string(r.JSON), `"n"`) != 2 {
+		t.Fatalf("two aliased Gets: %v truncated %v %s", err, r.Truncated, r.JSON)
+	}
+}

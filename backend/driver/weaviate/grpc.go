@@ -70,16 +70,27 @@ func grpcTarget(s driver.Settings) string {
 	return net.JoinHostPort(host, strconv.Itoa(port))
 }
 
-// rpc returns the gRPC client, dialling on first use (grpc.NewClient connects lazily, so
-// this never blocks).
+// rpc returns the gRPC client, dialling on first use.
 func (d *Driver) rpc() (pb.WeaviateClient, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.closed {
-		return nil, driver.Errorf(driver.KindConnection, "the connection is closed")
+	conn, err := d.grpcClientConn()
+	if err != nil {
+		return nil, err
 	}
-	if d.grpcConn != nil {
-		return pb.NewWeaviateClient(d.grpcConn), nil
+	return pb.NewWeaviateClient(conn), nil
+}
+
+// grpcClientConn returns the gRPC connection, made on first use (grpc.NewClient connects
+// lazily, so this never blocks; the CA file is read outside the lock). The TLS server name is
+// the gRPC host's, which a hosted cluster's grpc-<host> front end routes and certifies by.
+func (d *Driver) grpcClientConn() (*grpc.ClientConn, error) {
+	d.mu.Lock()
+	conn, closed := d.grpcConn, d.closed
+	d.mu.Unlock()
+	switch {
+	case closed:
+		return nil, driver.Errorf(driver.KindConnection, "the connection is closed")
+	case conn != nil:
+		return conn, nil
 	}
 	creds := insecure.NewCredentials()
 	if d.s.SSLMode.UsesTLS() {
@@ -90,6 +101,10 @@ func (d *Driver) rpc() (pb.WeaviateClient, error) {
 		if tc == nil {
 			tc = &tls.Config{MinVersion: tls.VersionTLS12}
 		}
+		tc = tc.Clone()
+		if host, _, err := net.SplitHostPort(d.grpcTarget); err == nil {
+			tc.ServerName = host
+		}
 		creds = credentials.NewTLS(tc)
 	}
 	conn, err := grpc.NewClient(d.grpcTarget, grpc.WithTransportCredentials(creds),
@@ -97,8 +112,18 @@ func (d *Driver) rpc() (pb.WeaviateClient, error) {
 	if err != nil {
 		return nil, driver.Wrap(driver.KindConnection, err, "Connection failed: the gRPC address %s cannot be used", d.grpcTarget)
 	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch {
+	case d.closed:
+		_ = conn.Close()
+		return nil, driver.Errorf(driver.KindConnection, "the connection is closed")
+	case d.grpcConn != nil: // another call dialled meanwhile: keep that one
+		_ = conn.Close()
+		return d.grpcConn, nil
+	}
 	d.grpcConn = conn
-	return pb.NewWeaviateClient(conn), nil
+	return conn, nil
 }
 
 // rpcContext carries the credential, as the REST requests do.
@@ -368,9 +393,18 @@ func grpcCell(v *pb.Value) any {
 		b, _ := json.Marshal(x)
 		return json.Number(b)
 	default:
-		b, _ := json.Marshal(x)
-		return string(b)
+		return restJSON(x)
 	}
+}
+
+// restJSON writes v as Weaviate's REST API does: compact, with <, > and & left as they are
+// (go-openapi's producer turns encoding/json's HTML escaping off).
+func restJSON(v any) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // grpcJSON converts a gRPC value into what encoding/json writes as REST does.
@@ -520,16 +554,14 @@ func (d *Driver) CheckPaths(ctx context.Context) []driver.PathStatus {
 func (d *Driver) pingGRPC(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, pathTimeout)
 	defer cancel()
-	if _, err := d.rpc(); err != nil {
+	conn, err := d.grpcClientConn()
+	if err != nil {
 		return err
 	}
-	d.mu.Lock()
-	conn := d.grpcConn
-	d.mu.Unlock()
 	if _, err := healthpb.NewHealthClient(conn).Check(d.rpcContext(ctx), &healthpb.HealthCheckRequest{}); err != nil {
 		return d.rpcError(ctx, err, "the gRPC health check")
 	}
-	_, err := pb.NewWeaviateClient(conn).TenantsGet(d.rpcContext(ctx), &pb.TenantsGetRequest{Collection: "AppConnectionProbe"})
+	_, err = pb.NewWeaviateClient(conn).TenantsGet(d.rpcContext(ctx), &pb.TenantsGetRequest{Collection: "AppConnectionProbe"})
 	switch status.Code(err) {
 	case codes.Unauthenticated, codes.Unavailable, codes.DeadlineExceeded, codes.Canceled:
 		return d.rpcError(ctx, err, "the gRPC API")

@@ -181,9 +181,29 @@ func cutObjects(res *driver.Result, limit int) {
 	res.Notice = fmt.Sprintf("the page was limited to %d objects: read on with after=%s (the cursor, with class and no offset) or offset=%d", limit, last.ID, limit)
 }
 
-// cutGetJSON cuts every collection of a Get answer ({"Get": {"C": [...]}}, under "data" for
-// a posted GraphQL answer) to limit, saying so.
-func cutGetJSON(res *driver.Result, limit int, underData bool) {
+// getShape is what the cut of a Get's answer needs from its text: the response keys of
+// its Get fields (an alias included) and the offset its one collection starts at (0 when it
+// names none, or when the text holds several collections).
+func getShape(doc *ast.QueryDocument, op *ast.OperationDefinition) (keys []string, offset int) {
+	var colls []*ast.Field
+	for _, f := range fields(doc, op.SelectionSet, 0) {
+		if f.Name == "Get" {
+			keys = append(keys, key(f))
+			colls = append(colls, fields(doc, f.SelectionSet, 0)...)
+		}
+	}
+	if len(colls) == 1 {
+		if a := colls[0].Arguments.ForName("offset"); a != nil && a.Value.Kind == ast.IntValue {
+			offset, _ = strconv.Atoi(a.Value.Raw)
+		}
+	}
+	return keys, offset
+}
+
+// cutGetJSON cuts every collection of a Get answer ({"Get": {"C": [...]}} under each of
+// keys, the Get fields' response keys; under "data" for a posted GraphQL answer) to limit,
+// saying so.
+func cutGetJSON(res *driver.Result, limit, offset int, keys []string, underData bool) {
 	var doc map[string]json.RawMessage
 	if json.Unmarshal(res.JSON, &doc) != nil {
 		return
@@ -194,40 +214,47 @@ func cutGetJSON(res *driver.Result, limit int, underData bool) {
 			return
 		}
 	}
-	var get map[string][]json.RawMessage
-	if json.Unmarshal(holder["Get"], &get) != nil {
-		return
-	}
 	cut := false
-	for name, objs := range get {
-		if len(objs) > limit {
-			get[name], cut = objs[:limit], true
+	for _, k := range keys {
+		var get map[string][]json.RawMessage
+		if json.Unmarshal(holder[k], &get) != nil {
+			continue
+		}
+		changed := false
+		for name, objs := range get {
+			if len(objs) > limit {
+				get[name], changed = objs[:limit], true
+			}
+		}
+		if changed {
+			holder[k], _ = json.Marshal(get)
+			cut = true
 		}
 	}
 	if !cut {
 		return
 	}
-	holder["Get"], _ = json.Marshal(get)
 	if underData {
 		doc["data"], _ = json.Marshal(holder)
 	}
 	b, _ := json.Marshal(doc)
 	res.JSON = formatJSON(b, http.StatusOK)
 	res.Truncated = true
-	res.Notice = limitNotice(limit)
+	res.Notice = limitNotice(limit, offset)
 }
 
-// cutGrid cuts a Get's grid to limit, saying so.
-func cutGrid(g *driver.Grid, limit int) bool {
+// cutGrid cuts a Get's grid to limit, saying so; the grid starts at the statement's offset.
+func cutGrid(g *driver.Grid, limit, offset int) bool {
+	g.Offset = offset
 	if len(g.Rows) <= limit {
 		return false
 	}
 	g.Rows = g.Rows[:limit]
 	g.HasMore = true
-	g.Notice = limitNotice(limit)
+	g.Notice = limitNotice(limit, offset)
 	return true
 }
 
-func limitNotice(limit int) string {
-	return fmt.Sprintf("the statement was limited to %d rows: add offset: %d (and a limit) to the Get arguments to read on", limit, limit)
+func limitNotice(limit, offset int) string {
+	return fmt.Sprintf("the statement was limited to %d rows: add offset: %d (and a limit) to the Get arguments to read on", limit, offset+limit)
 }

@@ -120,7 +120,8 @@ func (d *Driver) searchGRPC(ctx context.Context, r *driver.SearchRequest, info *
 			}
 		}
 		if measure == "distance" && md.GetDistancePresent() {
-			b, _ := json.Marshal(float64(md.GetDistance()))
+			// A float32, written as GraphQL writes it (shortest for 32 bits).
+			b, _ := json.Marshal(md.GetDistance())
 			row[len(cols)-1] = json.Number(b)
 		} else if measure == "score" && md.GetScorePresent() {
 			// GraphQL's score is a string holding the float32.

@@ -58,17 +58,15 @@ func TestSearchIsTheSameOnBothReadPaths(t *testing.T) {
 			if c.first != "" && a.Rows[0][0] != c.first {
 				t.Errorf("best match %v, want %s", a.Rows[0][0], c.first)
 			}
-			last := len(a.Columns) - 1
+			// Every cell the same to the letter, the measure included (GraphQL's distance is a
+			// float32 and its score a string of one).
 			for i := range a.Rows {
-				for j := 0; j < last; j++ {
+				for j := range a.Columns {
 					if a.Rows[i][j] != b.Rows[i][j] {
 						t.Errorf("row %d column %s: graphql %#v, grpc %#v", i, a.Columns[j].Name, a.Rows[i][j], b.Rows[i][j])
 					}
 				}
-				ma, mb := measure(t, a.Rows[i][last]), measure(t, b.Rows[i][last])
-				if d := ma - mb; d > 1e-6 || d < -1e-6 {
-					t.Errorf("row %d %s: graphql %v, grpc %v", i, a.Columns[last].Name, a.Rows[i][last], b.Rows[i][last])
-				}
+				measure(t, a.Rows[i][len(a.Columns)-1])
 			}
 		})
 	}

@@ -49,6 +49,12 @@ func TestEveryWriteToolNeedsAWriteScope(t *testing.T) {
 				if tool.Write || tool.Scope != "" || tool.Annotations.ReadOnlyHint || tool.Annotations.DestructiveHint {
 					t.Fatalf("execute_query: Write %v, scope %q, annotations %+v", tool.Write, tool.Scope, tool.Annotations)
 				}
+			case tool.Name == NameDisconnect:
+				// It writes no data (no write scope, no approval) but changes which connections
+				// are open, ending the caller's hold: not read-only, not destructive.
+				if tool.Write || tool.Scope != "" || tool.Annotations.ReadOnlyHint || tool.Annotations.DestructiveHint {
+					t.Fatalf("disconnect: Write %v, scope %q, annotations %+v", tool.Write, tool.Scope, tool.Annotations)
+				}
 			case tool.Write == tool.Annotations.ReadOnlyHint:
 				t.Fatalf("Write %v but readOnlyHint %v", tool.Write, tool.Annotations.ReadOnlyHint)
 			}

@@ -66,12 +66,13 @@ func TestWholeToolListIsUnder16KB(t *testing.T) {
 }
 
 // issue 12: every read tool is read-only, not destructive, needs no scope beyond tools:read,
-// and refuses unknown arguments.
+// and refuses unknown arguments. disconnect changes which connections are open, so it is not
+// read-only (issue 25, item 5), though it writes no data and needs no more scope.
 func TestReadToolAnnotations(t *testing.T) {
 	for _, tool := range readTools(Deps{}) {
-		t.Run(tool.Name+" is read-only, idempotent, not destructive, tools:read only", func(t *testing.T) {
+		t.Run(tool.Name+" is read-only (but disconnect), idempotent, not destructive, tools:read only", func(t *testing.T) {
 			a := tool.Annotations
-			if a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.DestructiveHint || tool.Write || tool.Scope != "" {
+			if a == nil || a.ReadOnlyHint != (tool.Name != NameDisconnect) || !a.IdempotentHint || a.DestructiveHint || tool.Write || tool.Scope != "" {
 				t.Fatalf("%+v scope %q write %v", a, tool.Scope, tool.Write)
 			}
 			if tool.InputSchema.AdditionalProperties == nil || tool.InputSchema.AdditionalProperties.Not == nil {
