@@ -83,18 +83,17 @@ func (d *Driver) Browse(ctx context.Context, table string, page driver.Page, fil
 	n := ask(offset, limit)
 	if len(filters) == 0 && len(sorts) == 0 {
 		g, err = d.browseREST(ctx, c, offset, n)
-	} else if d.graphQLOff() {
-		g, err = d.browseGRPC(ctx, c, offset, n, filters, sorts)
 	} else {
-		var q string
-		q, err = browseQuery(c, offset, n, filters, sorts)
-		if err != nil {
-			return nil, err
-		}
-		g, err = d.browseGraphQL(ctx, c, q)
-		if err != nil && d.graphQLOff() {
+		err = d.readVia(func() error {
+			q, err := browseQuery(c, offset, n, filters, sorts)
+			if err == nil {
+				g, err = d.browseGraphQL(ctx, c, q)
+			}
+			return err
+		}, func() (err error) {
 			g, err = d.browseGRPC(ctx, c, offset, n, filters, sorts)
-		}
+			return err
+		})
 	}
 	if err != nil {
 		return nil, err
@@ -173,18 +172,25 @@ func (d *Driver) Count(ctx context.Context, table string, filters []driver.Filte
 	if c.MultiTenancyConfig.Enabled {
 		return 0, tenantError(c)
 	}
-	if d.graphQLOff() {
-		return d.countGRPC(ctx, c, filters)
-	}
+	var n int64
+	err = d.readVia(func() (err error) {
+		n, err = d.countGraphQL(ctx, c, filters)
+		return err
+	}, func() (err error) {
+		n, err = d.countGRPC(ctx, c, filters)
+		return err
+	})
+	return n, err
+}
+
+// countGraphQL counts with a GraphQL Aggregate.
+func (d *Driver) countGraphQL(ctx context.Context, c *class, filters []driver.Filter) (int64, error) {
 	q, err := countQuery(c, filters)
 	if err != nil {
 		return 0, err
 	}
 	data, err := d.graphql(ctx, q)
 	if err != nil {
-		if d.graphQLOff() {
-			return d.countGRPC(ctx, c, filters)
-		}
 		return 0, err
 	}
 	var out struct {

@@ -228,16 +228,26 @@ func refCell(raw json.RawMessage) any {
 	if json.Unmarshal(raw, &items) != nil || items == nil {
 		return cell(raw)
 	}
+	refs := make([]objectRef, 0, len(items))
+	for _, it := range items {
+		refs = append(refs, objectRef{class: it.Typename, id: it.Additional.ID})
+	}
+	return beaconsCell(refs)
+}
+
+// objectRef is one referenced object: its collection and uuid.
+type objectRef struct{ class, id string }
+
+// beaconsCell renders references as the REST page shows them, for the GraphQL and the gRPC
+// read paths alike: a JSON array of {"beacon": "weaviate://localhost/<Class>/<id>", "href": ...}.
+func beaconsCell(refs []objectRef) string {
 	type beacon struct {
 		Beacon string `json:"beacon"`
 		Href   string `json:"href"`
 	}
-	out := make([]beacon, 0, len(items))
-	for _, it := range items {
-		out = append(out, beacon{
-			Beacon: "weaviate://localhost/" + it.Typename + "/" + it.Additional.ID,
-			Href:   "/v1/objects/" + it.Typename + "/" + it.Additional.ID,
-		})
+	out := make([]beacon, 0, len(refs))
+	for _, r := range refs {
+		out = append(out, beacon{Beacon: "weaviate://localhost/" + r.class + "/" + r.id, Href: "/v1/objects/" + r.class + "/" + r.id})
 	}
 	b, _ := json.Marshal(out)
 	return string(b)

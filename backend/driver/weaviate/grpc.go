@@ -45,10 +45,15 @@ const grpcMaxMessage = 256 << 20
 const graphQLDisabled = "graphql api is disabled"
 
 // hostedCluster reports whether host is a Weaviate Cloud cluster, whose gRPC endpoint is
-// grpc-<host> on 443.
+// grpc-<host> on 443. The domains are the connection form's (formRules.ts HOSTED_DOMAINS).
 func hostedCluster(host string) bool {
 	h := strings.ToLower(strings.TrimSuffix(host, "."))
-	return strings.HasSuffix(h, ".weaviate.cloud") || strings.HasSuffix(h, ".weaviate.network")
+	for _, d := range []string{".weaviate.cloud", ".weaviate.network", ".semi.network"} {
+		if strings.HasSuffix(h, d) && len(h) > len(d) {
+			return true
+		}
+	}
+	return false
 }
 
 // grpcTarget is host:port of the node's gRPC API, with the official clients' defaults.
@@ -162,6 +167,20 @@ func (d *Driver) rpcError(ctx context.Context, err error, what string) error {
 		return driver.Errorf(driver.KindUnsupported, "the database refuses to page past its result maximum (QUERY_MAXIMUM_RESULTS, default %d rows): %s", MaxResults, msg)
 	}
 	return driver.Errorf(driver.KindQueryFailed, "%s was refused: %s", what, msg)
+}
+
+// readVia is the one rule that picks a read path: GraphQL where the server serves it (the
+// spec's path), gRPC where it has GraphQL off, and gRPC again when the GraphQL read is what
+// told that it is off. Browse, Count and Search all go through it.
+func (d *Driver) readVia(viaGraphQL, viaGRPC func() error) error {
+	if d.graphQLOff() {
+		return viaGRPC()
+	}
+	err := viaGraphQL()
+	if err != nil && d.graphQLOff() {
+		return viaGRPC()
+	}
+	return err
 }
 
 // graphQLOff reports whether the server has told that it has GraphQL off.
@@ -368,17 +387,11 @@ func grpcObject(p property) *pb.ObjectPropertiesRequest {
 
 // grpcRefCell renders the targets of a reference as REST shows them: beacons.
 func grpcRefCell(targets []*pb.PropertiesResult) any {
-	type beacon struct {
-		Beacon string `json:"beacon"`
-		Href   string `json:"href"`
-	}
-	out := make([]beacon, 0, len(targets))
+	refs := make([]objectRef, 0, len(targets))
 	for _, t := range targets {
-		id, coll := t.GetMetadata().GetId(), t.GetTargetCollection()
-		out = append(out, beacon{Beacon: "weaviate://localhost/" + coll + "/" + id, Href: "/v1/objects/" + coll + "/" + id})
+		refs = append(refs, objectRef{class: t.GetTargetCollection(), id: t.GetMetadata().GetId()})
 	}
-	b, _ := json.Marshal(out)
-	return string(b)
+	return beaconsCell(refs)
 }
 
 // grpcCell converts a gRPC value into the cell the REST page gives for the same value:

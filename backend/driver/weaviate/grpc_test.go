@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
+
+	"app/backend/driver"
 )
 
 // The gRPC path writes arrays and objects as Weaviate's REST API does: <, > and & kept, not
@@ -18,5 +20,26 @@ func TestGRPCCellsKeepHTMLCharactersAsRESTDoes(t *testing.T) {
 	}}}}
 	if got := grpcCell(obj); got != `{"a":"x & y","b":3}` {
 		t.Fatalf("object cell %#v", got)
+	}
+}
+
+// Issue 19, item 3: the gRPC address takes the official clients' defaults: the same host and
+// 50051 for a self-hosted node, grpc-<host> on 443 for a hosted cluster (the domains the
+// connection form knows), and what the settings name otherwise.
+func TestGRPCTargetDefaults(t *testing.T) {
+	for _, c := range []struct {
+		s    driver.Settings
+		want string
+	}{
+		{driver.Settings{Host: "localhost", Port: 8080, SSLMode: driver.SSLDisabled}, "localhost:50051"},
+		{driver.Settings{Host: "x.c0.europe-west3.gcp.weaviate.cloud", Port: 443, SSLMode: driver.SSLRequired}, "grpc-x.c0.europe-west3.gcp.weaviate.cloud:443"},
+		{driver.Settings{Host: "old.semi.network", Port: 443, SSLMode: driver.SSLRequired}, "grpc-old.semi.network:443"},
+		{driver.Settings{Host: "x.weaviate.cloud", Port: 80, SSLMode: driver.SSLDisabled}, "grpc-x.weaviate.cloud:50051"},
+		{driver.Settings{Host: "db", Port: 8080, GRPCHost: "grpc.db", GRPCPort: 6000}, "grpc.db:6000"},
+		{driver.Settings{Host: "::1", Port: 8080}, "[::1]:50051"},
+	} {
+		if got := grpcTarget(c.s); got != c.want {
+			t.Errorf("%+v: %s, want %s", c.s, got, c.want)
+		}
 	}
 }

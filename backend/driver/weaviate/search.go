@@ -36,22 +36,26 @@ func (d *Driver) Search(ctx context.Context, table string, r driver.SearchReques
 	if err != nil {
 		return nil, err
 	}
-	if !d.graphQLOff() {
+	var g *driver.Grid
+	err = d.readVia(func() error {
 		q, err := searchQuery(&r, info, limit)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		res, err := d.Execute(ctx, q, driver.ExecOptions{})
 		switch {
-		case err == nil && res.Grid != nil:
-			return res.Grid, nil
-		case err == nil:
-			return nil, driver.Errorf(driver.KindQueryFailed, "the search did not answer with rows")
-		case !d.graphQLOff():
-			return nil, err
+		case err != nil:
+			return err
+		case res.Grid == nil:
+			return driver.Errorf(driver.KindQueryFailed, "the search did not answer with rows")
 		}
-	}
-	return d.searchGRPC(ctx, &r, info, limit)
+		g = res.Grid
+		return nil
+	}, func() (err error) {
+		g, err = d.searchGRPC(ctx, &r, info, limit)
+		return err
+	})
+	return g, err
 }
 
 // searchGRPC is Search over gRPC.

@@ -1,7 +1,9 @@
 package weaviate_test
 
 import (
+	"fmt"
 	"slices"
+	"sort"
 	"strconv"
 	"testing"
 
@@ -59,7 +61,10 @@ func TestSearchIsTheSameOnBothReadPaths(t *testing.T) {
 				t.Errorf("best match %v, want %s", a.Rows[0][0], c.first)
 			}
 			// Every cell the same to the letter, the measure included (GraphQL's distance is a
-			// float32 and its score a string of one).
+			// float32 and its score a string of one). Matches that tie on the measure have no
+			// order of their own on either path: within a tie they are compared by uuid.
+			tiesByUUID(a)
+			tiesByUUID(b)
 			for i := range a.Rows {
 				for j := range a.Columns {
 					if a.Rows[i][j] != b.Rows[i][j] {
@@ -89,4 +94,19 @@ func measure(t *testing.T, v any) float64 {
 		t.Fatalf("measure cell %#v: %v", v, err)
 	}
 	return f
+}
+
+// tiesByUUID orders each run of rows with the same measure (the last cell) by uuid, the
+// first cell, leaving the ranking itself as the database gave it.
+func tiesByUUID(g *driver.Grid) {
+	last := len(g.Columns) - 1
+	for start := 0; start < len(g.Rows); {
+		end := start + 1
+		for end < len(g.Rows) && fmt.Sprint(g.Rows[end][last]) == fmt.Sprint(g.Rows[start][last]) {
+			end++
+		}
+		run := g.Rows[start:end]
+		sort.SliceStable(run, func(i, j int) bool { return fmt.Sprint(run[i][0]) < fmt.Sprint(run[j][0]) })
+		start = end
+	}
 }
