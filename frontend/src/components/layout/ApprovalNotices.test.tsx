@@ -46,9 +46,19 @@ describe("ApprovalNotices", () => {
 
   it("reports the window's focus and blur, for the desktop notification of a waiting approval", () => {
     const setFocused = vi.fn(async () => {});
+    const hasFocus = vi.spyOn(document, "hasFocus").mockReturnValue(true);
     renderNotices({ setFocused });
     fireEvent.blur(window);
     fireEvent.focus(window);
-    expect(setFocused.mock.calls).toEqual([[false], [true]]);
+    expect(setFocused.mock.calls).toEqual([[true], [false], [true]]);
+    hasFocus.mockRestore();
+  });
+
+  it("reports where the focus starts: a window that opens unfocused says so at once", () => {
+    const setFocused = vi.fn(async () => {});
+    const hasFocus = vi.spyOn(document, "hasFocus").mockReturnValue(false);
+    renderNotices({ setFocused });
+    expect(setFocused.mock.calls).toEqual([[false]]);
+    hasFocus.mockRestore();
   });
 });

@@ -21,6 +21,8 @@ export function ApprovalNotices() {
     const onBlur = report(false);
     window.addEventListener("focus", onFocus);
     window.addEventListener("blur", onBlur);
+    // A window that opens focused gets no focus event; report where it starts.
+    report(document.hasFocus())();
     return () => {
       window.removeEventListener("focus", onFocus);
       window.removeEventListener("blur", onBlur);
