@@ -86,6 +86,9 @@ type RunResultDTO struct {
 	Access      string   `json:"access"`
 	Destructive bool     `json:"destructive"`
 	ElapsedMs   int64    `json:"elapsedMs"`
+	// Notice is what the driver says about the answer (translated from GraphQL to the
+	// server's gRPC API; cut at a row limit), "" when nothing.
+	Notice string `json:"notice"`
 }
 
 // HistoryEntryDTO is one statement run in the editor.
@@ -164,7 +167,7 @@ func (a *EditorAPI) Run(connectionID, text string) (RunResultDTO, error) {
 		}
 		return RunResultDTO{}, apiError(err)
 	}
-	out.Kind, out.Table, out.Status = string(res.Kind), res.Table, res.Status
+	out.Kind, out.Table, out.Status, out.Notice = string(res.Kind), res.Table, res.Status, res.Notice
 	if res.Kind == driver.ResultGrid && res.Grid != nil {
 		g := toGridDTO(res.Grid)
 		out.Grid = &g

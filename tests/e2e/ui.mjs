@@ -1097,6 +1097,31 @@ try {
     await page.screenshot({ path: join(artifacts, "e2e-graphql-off-similar.png") });
   });
 
+  await check("GraphQL off: the editor's Get is translated to gRPC, says so, and answers the rows the node holds in the node's order", async () => {
+    await page.keyboard.press("Control+e");
+    const offEditor = page.locator(`section.panel--editor[aria-label="Query ${offName}"]`);
+    await offEditor.waitFor({ timeout: 10_000 });
+    const content = offEditor.locator(".cm-content");
+    await content.click();
+    await page.keyboard.press("Control+a");
+    await page.keyboard.press("Delete");
+    await page.keyboard.insertText(
+      '{ Get { Article(where: {path: ["wordCount"], operator: GreaterThan, valueInt: 1000}, sort: [{path: ["wordCount"], order: desc}], limit: 100) { title wordCount _additional { id } } } }',
+    );
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Control+Enter");
+    const grid = offEditor.getByRole("table", { name: "Rows of Article" });
+    await grid.waitFor({ timeout: 20_000 });
+    const notice = await offEditor.locator(".editor-result__notice").innerText();
+    assert(/GraphQL off: the query was translated to its gRPC API/.test(notice), `the notice says ${JSON.stringify(notice)}`);
+    const want = offHeld.filter((o) => o.wordCount > 1000);
+    const ids = (await grid.locator("tbody tr.data-grid__row td:nth-child(2)").allInnerTexts()).map((t) => t.trim());
+    assert(want.length > 0 && JSON.stringify([...ids].sort()) === JSON.stringify(want.map((o) => o.id).sort()), `uuids ${JSON.stringify(ids)}, want ${JSON.stringify(want.map((o) => o.id))}`);
+    const counts = ids.map((id) => offHeld.find((o) => o.id === id).wordCount);
+    assert(counts.every((c, i) => i === 0 || counts[i - 1] >= c), `wordCount order ${JSON.stringify(counts)}`);
+    await page.screenshot({ path: join(artifacts, "e2e-graphql-off-editor.png") });
+  });
+
   await check("no errors in the page console", async () => {
     assert(consoleErrors.length === 0, consoleErrors.join(" | "));
   });

@@ -260,7 +260,7 @@ func (d *Driver) Execute(ctx context.Context, text string, opts driver.ExecOptio
 		keys, offset := getShape(doc, op)
 		if res.Grid != nil {
 			if cutGrid(res.Grid, opts.MaxRows, offset) {
-				res.Truncated, res.Notice = true, res.Grid.Notice
+				res.Truncated, res.Notice = true, joinNotes(res.Notice, res.Grid.Notice)
 			}
 		} else {
 			cutGetJSON(res, opts.MaxRows, offset, keys, false)
@@ -305,18 +305,29 @@ func formatJSON(body []byte, status int) json.RawMessage {
 	return s
 }
 
+// execGraphQL runs a GraphQL read where the server serves GraphQL, and its translation to
+// gRPC (translate.go) where it has GraphQL off.
 func (d *Driver) execGraphQL(ctx context.Context, text string, doc *ast.QueryDocument, op *ast.OperationDefinition) (*driver.Result, error) {
-	a, err := d.postGraphQL(ctx, text)
-	if err != nil {
-		return nil, err
-	}
-	if len(a.Errors) > 0 {
-		return nil, d.explainErrors(a.Errors, op)
-	}
-	if g, table, ok := d.getGrid(ctx, doc, op, a.Data); ok {
-		return &driver.Result{Kind: driver.ResultGrid, Grid: g, Table: table}, nil
-	}
-	return &driver.Result{Kind: driver.ResultJSON, JSON: formatJSON(a.Data, http.StatusOK)}, nil
+	var res *driver.Result
+	err := d.readVia(func() error {
+		a, err := d.postGraphQL(ctx, text)
+		if err != nil {
+			return err
+		}
+		if len(a.Errors) > 0 {
+			return d.explainErrors(a.Errors, op)
+		}
+		if g, table, ok := d.getGrid(ctx, doc, op, a.Data); ok {
+			res = &driver.Result{Kind: driver.ResultGrid, Grid: g, Table: table}
+		} else {
+			res = &driver.Result{Kind: driver.ResultJSON, JSON: formatJSON(a.Data, http.StatusOK)}
+		}
+		return nil
+	}, func() (err error) {
+		res, err = d.execTranslated(ctx, doc, op)
+		return err
+	})
+	return res, err
 }
 
 // explainErrors adds the likely cause to known GraphQL errors: nearText

@@ -107,7 +107,8 @@ func (c *capper) capField(f *ast.Field) {
 	case arg.Value.Kind != ast.IntValue:
 		arg.Value = c.want // a variable or a wrong type: the limit in force decides
 	default:
-		if n, err := strconv.Atoi(arg.Value.Raw); err == nil && n <= c.max {
+		// A limit of 0 asks for the server's default page, which may be above the cap.
+		if n, err := strconv.Atoi(arg.Value.Raw); err == nil && n > 0 && n <= c.max {
 			return
 		}
 		arg.Value = c.want
@@ -240,7 +241,15 @@ func cutGetJSON(res *driver.Result, limit, offset int, keys []string, underData 
 	b, _ := json.Marshal(doc)
 	res.JSON = formatJSON(b, http.StatusOK)
 	res.Truncated = true
-	res.Notice = limitNotice(limit, offset)
+	res.Notice = joinNotes(res.Notice, limitNotice(limit, offset))
+}
+
+// joinNotes puts a second note after a first (a translated Get that was also cut says both).
+func joinNotes(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
 
 // cutGrid cuts a Get's grid to limit, saying so; the grid starts at the statement's offset.

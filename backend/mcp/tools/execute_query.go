@@ -152,6 +152,10 @@ func classWord(c driver.Classification) string {
 // the whole answer it asked for, and maxRows is the backstop for a driver that does not cap.
 // Every cut says so, in the text and in structuredContent.truncated.
 func resultOf(c connections.Connection, res *driver.Result, limit, maxRows int, note string) *mcp.ToolResult {
+	if res.Notice != "" && !res.Truncated {
+		// Not a cut, but what the driver did (a Get translated to the server's gRPC API).
+		note = strings.TrimSpace(res.Notice + ". " + note)
+	}
 	if res.Kind == driver.ResultGrid && res.Grid != nil {
 		g := *res.Grid
 		var p page

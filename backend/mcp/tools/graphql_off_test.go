@@ -3,10 +3,13 @@ package tools
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 
 	"app/backend/connections"
 	"app/backend/driver"
+	"app/backend/mcp"
+	"app/backend/mcp/internal/mcptest"
 	"app/internal/fixtures"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
@@ -25,6 +28,8 @@ func TestReadToolsAnswerTheSameWithGraphQLOff(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.conns[saved.Name] = saved
+	// execute_query reads here (no write is sent), so the read tools' server gets it too.
+	e.srv = mcptest.Start(t, mcp.Options{Tools: append(readTools(e.deps), ExecuteQuery(e.deps))})
 	filter := func(col, op string, v any) []any {
 		return []any{map[string]any{"column": col, "operator": op, "value": v}}
 	}
@@ -46,11 +51,23 @@ func TestReadToolsAnswerTheSameWithGraphQLOff(t *testing.T) {
 		{"vector_search nearVector", NameVectorSearch, map[string]any{"table": fixtures.Typed, "nearVector": []float64{0.1, 0.2, 0.3}, "limit": 3}},
 		{"vector_search similarTo", NameVectorSearch, map[string]any{"table": fixtures.Typed, "similarTo": fixtures.TypedBetaID, "limit": 3}},
 		{"vector_search bm25", NameVectorSearch, map[string]any{"table": fixtures.Typed, "query": "fixture row"}},
+		{"execute_query of a GraphQL Get (translated to gRPC)", NameExecuteQuery, map[string]any{
+			"query": `{ Get { Typed(where: {path: ["count"], operator: GreaterThanEqual, valueInt: 0}, sort: [{path: ["title"]}]) { title count _additional { id } } } }`}},
+		{"execute_query of a GraphQL Aggregate (translated to gRPC)", NameExecuteQuery, map[string]any{
+			"query": `{ Aggregate { Typed { meta { count } count { sum maximum } } } }`}},
 	}
 	for _, c := range cases {
 		t.Run(c.rule, func(t *testing.T) {
 			want := structured(t, e.ok(t, c.tool, on("Node", c.args)))
 			got := structured(t, e.ok(t, c.tool, on("NoGraphQL", c.args)))
+			if c.tool == NameExecuteQuery {
+				// The translated answer says so; the rest is the same.
+				if notes, _ := got["notes"].(string); !strings.Contains(notes, "translated to its gRPC API") {
+					t.Fatalf("the translated answer does not say so: %v", got)
+				}
+				delete(got, "notes")
+				delete(want, "notes")
+			}
 			if rows, ok := want["rows"].([]any); ok && len(rows) == 0 {
 				t.Fatalf("nothing to compare: %v", want)
 			}

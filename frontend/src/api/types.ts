@@ -544,6 +544,8 @@ export interface RunResult {
   access: string;
   destructive: boolean;
   elapsedMs: number;
+  /** What the driver says about the answer (translated to the server's gRPC API, cut at a row limit); "" when nothing. */
+  notice: string;
 }
 
 /** One statement run in the editor, newest first. */

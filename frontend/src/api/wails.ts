@@ -342,6 +342,7 @@ export function createWailsApi(): Api {
             access: r.access ?? "",
             destructive: !!r.destructive,
             elapsedMs: r.elapsedMs ?? 0,
+            notice: r.notice ?? "",
           };
         }),
       cancel: (id) => call(() => EditorBinding.Cancel(id)),

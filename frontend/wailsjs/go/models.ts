@@ -894,6 +894,7 @@ export namespace app {
 	    access: string;
 	    destructive: boolean;
 	    elapsedMs: number;
+	    notice: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new RunResultDTO(source);
@@ -910,6 +911,7 @@ export namespace app {
 	        this.access = source["access"];
 	        this.destructive = source["destructive"];
 	        this.elapsedMs = source["elapsedMs"];
+	        this.notice = source["notice"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -5,7 +5,7 @@ import { column, connection, deferred, fakeApi, grid } from "../../test/fakeApi"
 import { EditorView } from "@codemirror/view";
 import { EditorPanel } from "./EditorPanel";
 
-const base: RunResult = { kind: "json", grid: null, json: "", table: "", status: 0, message: "", access: "read", destructive: false, elapsedMs: 3 };
+const base: RunResult = { kind: "json", grid: null, json: "", table: "", status: 0, message: "", access: "read", destructive: false, elapsedMs: 3, notice: "" };
 
 function renderEditor(editor: Partial<EditorApi>, text: string, id = `c-${Math.random()}`) {
   const api = fakeApi(async () => [], {}, { editor });
@@ -34,6 +34,16 @@ describe("query editor (issue 14)", () => {
     expect(headers[1]).toHaveTextContent(/^title/);
     expect(headers[2]).toHaveTextContent(/^distance/);
     expect(screen.getByText(/1 row/)).toBeInTheDocument();
+  });
+
+  it("shows what the driver says about the answer: a Get translated to gRPC on a server with GraphQL off", async () => {
+    const g = grid([["00000000-0000-4000-8000-000000000001", "Alpha"]], { columns: [column("uuid", { type: "uuid", primaryKey: true }), column("title")] });
+    const notice = "This server has GraphQL off: the query was translated to its gRPC API and answered in GraphQL's shape";
+    const run = vi.fn(async () => ({ ...base, kind: "grid" as const, grid: g, table: "Typed", notice }));
+    renderEditor({ run }, "{ Get { Typed { title _additional { id } } } }");
+    fireEvent.click(runButton());
+    await screen.findByRole("table", { name: "Rows of Typed" });
+    expect(screen.getByText(notice)).toHaveAttribute("role", "status");
   });
 
   it("shows anything else as collapsible JSON", async () => {

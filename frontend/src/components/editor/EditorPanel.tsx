@@ -297,6 +297,11 @@ export function ResultPane({ outcome }: { outcome: Outcome }) {
       return (
         <div className="editor-result" aria-label="Result">
           <p className="editor-result__meta">{meta}</p>
+          {r.notice && (
+            <p className="grid-notice editor-result__notice" role="status">
+              {r.notice}
+            </p>
+          )}
           {r.kind === "grid" && r.grid ? <DataGrid grid={r.grid} table={r.table} /> : <JsonView text={r.json} />}
         </div>
       );
