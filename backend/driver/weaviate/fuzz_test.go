@@ -2,9 +2,9 @@ package weaviate
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
-	"encoding/json"
 	"strings"
 	"testing"
 	"time"
