@@ -113,7 +113,11 @@ func (a *ExplorerAPI) Connect(id string) (ConnectionStateDTO, error) {
 	if err != nil {
 		return ConnectionStateDTO{}, apiError(err)
 	}
-	st := ConnectionStateDTO{ID: c.ID, Connected: true}
+	caps := d.Capabilities()
+	st := ConnectionStateDTO{ID: c.ID, Connected: true, Capabilities: CapabilitiesDTO{
+		QueryLanguage: caps.QueryLanguage, RESTLines: caps.RESTLines, MaxResults: caps.MaxResults,
+		DefaultPageSize: caps.DefaultPageSize, Transactions: caps.Transactions,
+	}}
 	if v, ok := d.(serverVersioner); ok {
 		st.ServerVersion = v.ServerVersion()
 	}
@@ -219,9 +223,8 @@ func (a *ExplorerAPI) DescribeTable(id, table string) (TableInfoDTO, error) {
 }
 
 // Browse reads one page of rows with the grid's filters (ANDed) and sort: limit rows from
-// offset (limit 0 means 100, at most 1000). Vector cells are previews (Vectors reads them
-// whole). Unfiltered, unsorted pages read the REST list;
-// anything else is a GraphQL Get. A filter that cannot run is answered with no rows and
+// offset (limit 0 means 100, at most 1000). Vector cells are previews the driver cuts
+// (Vectors reads them whole). A filter that cannot run is answered with no rows and
 // Refused naming the filter and the reason (the whole table is never shown instead).
 // Paging stops at row 10,000 with a notice on the page that reaches it.
 func (a *ExplorerAPI) Browse(id, table string, req BrowseRequestDTO) (GridDTO, error) {
@@ -238,7 +241,7 @@ func (a *ExplorerAPI) Browse(id, table string, req BrowseRequestDTO) (GridDTO, e
 	}
 	ctx, cancel := a.callContext()
 	defer cancel()
-	g, err := d.Browse(ctx, table, driver.Page{Offset: req.Offset, Limit: limit}, toDriverFilters(req.Filters), toDriverSorts(req.Sort))
+	g, err := d.Browse(ctx, table, driver.Page{Offset: req.Offset, Limit: limit, Vectors: driver.VectorsPreview}, toDriverFilters(req.Filters), toDriverSorts(req.Sort))
 	if r := refusalOf(err, req.Filters); r != nil {
 		// The columns still head the empty grid, so the panel keeps its layout.
 		var cols []ColumnDTO
@@ -253,9 +256,7 @@ func (a *ExplorerAPI) Browse(id, table string, req BrowseRequestDTO) (GridDTO, e
 	if err != nil {
 		return GridDTO{}, apiError(err)
 	}
-	out := toGridDTO(g)
-	previewVectors(&out, g.Columns)
-	return out, nil
+	return toGridDTO(g), nil
 }
 
 // Count counts the rows matching the filters (all rows without) with the database's

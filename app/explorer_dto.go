@@ -16,6 +16,18 @@ type ConnectionStateDTO struct {
 	Connected bool   `json:"connected"`
 	// ServerVersion is the database's version when the driver knows it ("" otherwise).
 	ServerVersion string `json:"serverVersion"`
+	// Capabilities are what the connection's driver offers (its plugin's answer).
+	Capabilities CapabilitiesDTO `json:"capabilities"`
+}
+
+// CapabilitiesDTO is the part of driver.Capabilities the window uses: the editor's language,
+// whether it runs REST lines, where paging stops, the default page size, atomic edits.
+type CapabilitiesDTO struct {
+	QueryLanguage   string `json:"queryLanguage"`
+	RESTLines       bool   `json:"restLines"`
+	MaxResults      int    `json:"maxResults"`
+	DefaultPageSize int    `json:"defaultPageSize"`
+	Transactions    bool   `json:"transactions"`
 }
 
 // TableDTO is one table (collection) of an open connection, as the sidebar tree shows it.
@@ -153,7 +165,7 @@ func toColumnDTOs(cols []driver.Column) []ColumnDTO {
 		out = append(out, ColumnDTO{
 			Name: c.Name, Type: c.Type, PrimaryKey: c.PrimaryKey, ReadOnly: c.ReadOnly,
 			JSON: c.Array, Description: c.Description, Filterable: ops, Sortable: c.Sortable,
-			Tokenization: c.Tokenization, FilterNotes: notes,
+			Tokenization: c.Tokenization, FilterNotes: notes, Preview: c.Preview,
 		})
 	}
 	return out

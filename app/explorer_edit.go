@@ -63,10 +63,9 @@ type CommitResultDTO struct {
 	Declined bool            `json:"declined"`
 }
 
-// CheckCells types the cells a user typed into one row, as the commit will (driver.ParseCell
-// on the column's type), without sending anything. It answers column -> reason for each
-// cell that would be refused ({} when all fit), so the grid names a bad value where it was
-// typed. uuid is checked as a UUID (a new row may carry one); vector is read-only.
+// CheckCells types the cells a user typed into one row, as the commit will, without sending
+// anything: the driver's rule (Driver.CheckCells). It answers column -> reason for each cell
+// that would be refused ({} when all fit), so the grid names a bad value where it was typed.
 func (a *ExplorerAPI) CheckCells(id, table string, values map[string]any) (map[string]string, error) {
 	d, err := a.driver(id)
 	if err != nil {
@@ -75,21 +74,22 @@ func (a *ExplorerAPI) CheckCells(id, table string, values map[string]any) (map[s
 	if strings.TrimSpace(table) == "" {
 		return nil, invalidArgument("a table name is required")
 	}
-	ctx, cancel := a.callContext()
-	defer cancel()
-	info, err := d.DescribeTable(ctx, table)
-	if err != nil {
-		return nil, apiError(err)
-	}
-	out := map[string]string{}
+	cells := make(map[string]*string, len(values))
 	for name, raw := range values {
 		v, err := typedText(name, raw)
 		if err != nil {
 			return nil, err
 		}
-		if reason := cellProblem(info, name, v); reason != "" {
-			out[name] = reason
-		}
+		cells[name] = v
+	}
+	ctx, cancel := a.callContext()
+	defer cancel()
+	out, err := d.CheckCells(ctx, table, cells)
+	if err != nil {
+		return nil, apiError(err)
+	}
+	if out == nil {
+		out = map[string]string{}
 	}
 	return out, nil
 }
@@ -104,33 +104,6 @@ func typedText(column string, v any) (*string, error) {
 		return &x, nil
 	}
 	return nil, invalidArgument("the value of %s must be text or null", column)
-}
-
-// cellProblem is why one typed cell cannot be written, or "".
-func cellProblem(info *driver.TableInfo, name string, v *string) string {
-	col, ok := info.Column(name)
-	switch {
-	case !ok:
-		return fmt.Sprintf("%s has no column %q", info.Name, name)
-	case col.PrimaryKey:
-		if v == nil || strings.TrimSpace(*v) == "" {
-			return "" // no uuid: the database makes one
-		}
-		if _, err := driver.ParseCell("uuid", *v); err != nil {
-			return err.Error()
-		}
-		return ""
-	case col.ReadOnly:
-		return fmt.Sprintf("the %s column is read-only and never written", name)
-	}
-	var cell any
-	if v != nil {
-		cell = *v
-	}
-	if _, err := driver.ParseCell(col.Type, cell); err != nil {
-		return fmt.Sprintf("%s (%s): %s", name, col.Type, err.Error())
-	}
-	return ""
 }
 
 // Commit writes a table's pending changes: PATCH with only the edited cells of each updated

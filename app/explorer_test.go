@@ -123,6 +123,10 @@ func TestExplorerConnect(t *testing.T) {
 		if st.ID != id || !st.Connected || !strings.HasPrefix(st.ServerVersion, "1.") {
 			t.Fatalf("Connect() = %+v, want connected with a 1.x server version", st)
 		}
+		// Issue 19: the driver's capabilities reach the window with the connection.
+		if c := st.Capabilities; c.QueryLanguage != "graphql" || !c.RESTLines || c.MaxResults != 10000 || c.DefaultPageSize != 100 || c.Transactions {
+			t.Fatalf("capabilities %+v", c)
+		}
 		if _, err := api.Connect(id); err != nil {
 			t.Fatalf("connecting an open connection again: %v", err)
 		}
@@ -416,7 +420,7 @@ func TestExplorerBrowseTable(t *testing.T) {
 			return json.Unmarshal([]byte(s), &m) == nil && m["color"] == "blue"
 		}},
 		{"the vector cell is a preview: its length and first numbers (Vectors reads it whole)", fixtures.TypedAlphaID, "vector", func(s string) bool {
-			var p VectorPreview
+			var p driver.VectorPreview
 			return json.Unmarshal([]byte(s), &p) == nil && p.Dimensions == 3 && len(p.Head) == 3 && string(p.Head[0]) == "0.1"
 		}},
 	}

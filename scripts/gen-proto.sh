@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gen-proto.sh: regenerate the Go code of the driver plugin protocol from
-# backend/plugins/internal/proto/driverv1/driver.proto. The generated files are committed, so
+# backend/plugins/internal/proto/driverv2/driver.proto. The generated files are committed, so
 # a build never needs protoc; run this only after changing the .proto (and read the version
 # rule in docs/plugins.md first).
 #
@@ -20,7 +20,7 @@ need protoc "install protobuf-compiler (apt-get install protobuf-compiler, brew 
 gen_go=$(ensure_go_tool protoc-gen-go google.golang.org/protobuf/cmd/protoc-gen-go "$PROTOC_GEN_GO_VERSION")
 gen_grpc=$(ensure_go_tool protoc-gen-go-grpc google.golang.org/grpc/cmd/protoc-gen-go-grpc "$PROTOC_GEN_GO_GRPC_VERSION")
 
-dir=backend/plugins/internal/proto/driverv1
+dir=backend/plugins/internal/proto/driverv2
 step "protoc $(protoc --version | cut -d' ' -f2): $dir/driver.proto"
 protoc -I "$dir" \
   --plugin=protoc-gen-go="$gen_go" --plugin=protoc-gen-go-grpc="$gen_grpc" \

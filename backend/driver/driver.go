@@ -63,6 +63,12 @@ type Driver interface {
 	// reported as a write with the error, so nothing is asked about or sent.
 	Classify(text string) (Classification, error)
 
+	// CheckCells types the cells a person typed into one row of table, as Insert and Update
+	// will, without sending anything: column -> the reason for each cell that would be
+	// refused (empty when all fit). A nil value is NULL; the primary key is checked as a key
+	// (none: the database makes one); a read-only column is refused.
+	CheckCells(ctx context.Context, table string, values map[string]*string) (map[string]string, error)
+
 	// Insert adds rows and reports each row's outcome. One failure does not
 	// stop the others; the error is only for the whole batch failing
 	// (unknown table, cancelled context before anything ran).

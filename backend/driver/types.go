@@ -40,6 +40,9 @@ type Column struct {
 	// ("equals" under word tokenization matches rows holding every word), for the filter
 	// editor to show before it runs.
 	FilterNotes map[Operator]string `json:"filterNotes,omitempty"`
+	// Preview marks a vector column whose cells are previews (VectorPreview JSON text), as
+	// a page read with VectorsPreview carries them.
+	Preview bool `json:"preview,omitempty"`
 }
 
 // Vector column types: a single vector, or named vectors (the cell holds one per name).
@@ -89,10 +92,12 @@ func (t *TableInfo) Column(name string) (Column, bool) {
 	return Column{}, false
 }
 
-// Page selects a window of rows. Limit 0 means the driver's default.
+// Page selects a window of rows. Limit 0 means the driver's default. Vectors says how the
+// vector column comes: whole (the default) or as previews cut by the driver.
 type Page struct {
-	Offset int `json:"offset"`
-	Limit  int `json:"limit"`
+	Offset  int        `json:"offset"`
+	Limit   int        `json:"limit"`
+	Vectors VectorRead `json:"vectors,omitempty"`
 }
 
 // Operator is a UI filter operator.

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -19,6 +20,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"app/backend/plugins"
+	"app/backend/plugins/grpcdriver"
 	"app/backend/plugins/host"
 	"app/backend/plugins/registry"
 	"app/backend/plugins/registry/registrytest"
@@ -72,7 +74,7 @@ func TestInstall(t *testing.T) {
 				if err := json.Unmarshal(b, &mf); err != nil {
 					t.Fatal(err)
 				}
-				if mf.KeyID != r.Public().ID() || mf.ProtocolVersion != 1 || len(mf.SHA256) != 64 || mf.Publisher != "App project" {
+				if mf.KeyID != r.Public().ID() || mf.ProtocolVersion != grpcdriver.ProtocolVersion || len(mf.SHA256) != 64 || mf.Publisher != "App project" {
 					t.Fatalf("manifest %#v", mf)
 				}
 			})
@@ -195,13 +197,13 @@ func TestRefusalsLeaveNothingHalfInstalled(t *testing.T) {
 			return r.Source(r.Serve(t, nil)), "weaviate"
 		}, registry.CodeUnreachable, "failed: it answered 404 Not Found"},
 		{"a plugin with no build for this platform", func(t *testing.T, r *registrytest.Registry) (registry.Source, string) {
-			r.Add(t, registrytest.Release{Plugin: registry.Plugin{Name: "elsewhere", Publisher: "x"}, Version: registry.Version{Version: "1.0.0", ProtocolVersion: 1},
+			r.Add(t, registrytest.Release{Plugin: registry.Plugin{Name: "elsewhere", Publisher: "x"}, Version: registry.Version{Version: "1.0.0", ProtocolVersion: grpcdriver.ProtocolVersion},
 				Binaries: map[registry.Platform][]byte{{OS: "plan9", Arch: "amd64"}: []byte("x")}})
 			r.Publish(t)
 			return r.Source(r.FileURL()), "elsewhere"
 		}, registry.CodeWrongPlatform, "elsewhere is not available for this platform (" + here.String() + "); it is built for plan9/amd64."},
 		{"a mobile-only plugin", func(t *testing.T, r *registrytest.Registry) (registry.Source, string) {
-			r.Add(t, registrytest.Release{Plugin: registry.Plugin{Name: "pocket", Publisher: "x"}, Version: registry.Version{Version: "1.0.0", ProtocolVersion: 1},
+			r.Add(t, registrytest.Release{Plugin: registry.Plugin{Name: "pocket", Publisher: "x"}, Version: registry.Version{Version: "1.0.0", ProtocolVersion: grpcdriver.ProtocolVersion},
 				Binaries: map[registry.Platform][]byte{{OS: "ios", Arch: "arm64"}: []byte("x"), {OS: "android", Arch: "arm64"}: []byte("y")}})
 			r.Publish(t)
 			return r.Source(r.FileURL()), "pocket"
@@ -219,7 +221,7 @@ func TestRefusalsLeaveNothingHalfInstalled(t *testing.T) {
 			r.Add(t, rel)
 			r.Publish(t)
 			return r.Source(r.FileURL()), "weaviate"
-		}, registry.CodeBadArtifact, "says it is weaviate 1.0.0 (plugin protocol 1), but the registry says weaviate 1.2.0 (protocol 1)"},
+		}, registry.CodeBadArtifact, fmt.Sprintf("says it is weaviate 1.0.0 (plugin protocol %d), but the registry says weaviate 1.2.0 (protocol %d)", grpcdriver.ProtocolVersion, grpcdriver.ProtocolVersion)},
 		{"an artifact that is no archive", func(t *testing.T, r *registrytest.Registry) (registry.Source, string) {
 			p := r.Path(artifactRel("1.0.0"))
 			_ = os.WriteFile(p, []byte("just some text, not gzip"), 0o644)

@@ -17,6 +17,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"app/backend/plugins"
+	"app/backend/plugins/grpcdriver"
 	"app/backend/plugins/registry"
 	"app/backend/plugins/registry/registrytest"
 )
@@ -81,7 +82,7 @@ func release(t testing.TB, version string) registrytest.Release {
 	}
 	return registrytest.Release{
 		Plugin:     weaviatePlugin(),
-		Version:    registry.Version{Version: version, ProtocolVersion: 1, MinAppVersion: "0.0.0", ReleaseNotes: "Release " + version + "."},
+		Version:    registry.Version{Version: version, ProtocolVersion: grpcdriver.ProtocolVersion, MinAppVersion: "0.0.0", ReleaseNotes: "Release " + version + "."},
 		Binaries:   map[registry.Platform][]byte{here: driverProgram(t, version), other: []byte("a program for another platform")},
 		BinaryName: "weaviate-driver",
 	}

@@ -13,6 +13,7 @@ import (
 
 	"app/backend/driver"
 	"app/backend/plugins"
+	"app/backend/plugins/grpcdriver"
 	"app/backend/plugins/host"
 	"app/backend/plugins/registry"
 	"app/backend/plugins/registry/registrytest"
@@ -107,7 +108,7 @@ func fmtErr(err error) string {
 
 func TestList(t *testing.T) {
 	r := published(t)
-	r.Add(t, registrytest.Release{Plugin: registry.Plugin{Name: "pocket", DisplayName: "Pocket", Publisher: "x"}, Version: registry.Version{Version: "1.0.0", ProtocolVersion: 1},
+	r.Add(t, registrytest.Release{Plugin: registry.Plugin{Name: "pocket", DisplayName: "Pocket", Publisher: "x"}, Version: registry.Version{Version: "1.0.0", ProtocolVersion: grpcdriver.ProtocolVersion},
 		Binaries: map[registry.Platform][]byte{{OS: "ios", Arch: "arm64"}: []byte("x")}})
 	r.Add(t, registrytest.Release{Plugin: registry.Plugin{Name: "future", Publisher: "x"}, Version: registry.Version{Version: "3.0.0", ProtocolVersion: 9},
 		Binaries: map[registry.Platform][]byte{here: []byte("x")}})
@@ -157,7 +158,7 @@ func TestList(t *testing.T) {
 	})
 	t.Run("a plugin the registry no longer lists", func(t *testing.T) {
 		other := registrytest.New(t)
-		other.Add(t, registrytest.Release{Plugin: registry.Plugin{Name: "pocket", Publisher: "x"}, Version: registry.Version{Version: "1.0.0", ProtocolVersion: 1},
+		other.Add(t, registrytest.Release{Plugin: registry.Plugin{Name: "pocket", Publisher: "x"}, Version: registry.Version{Version: "1.0.0", ProtocolVersion: grpcdriver.ProtocolVersion},
 			Binaries: map[registry.Platform][]byte{{OS: "ios", Arch: "arm64"}: []byte("x")}})
 		other.Publish(t)
 		m2 := plugins.New(plugins.Options{ConfigDir: dir, AppVersion: "0.1.0", Source: other.Source(other.FileURL()), Log: quietLog()})

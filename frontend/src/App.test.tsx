@@ -3,8 +3,8 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { ApiError, ApiProvider } from "./api";
 import { App } from "./App";
-import type { Layout } from "./api";
-import { connection, deferred, emptyLayout, fakeApi } from "./test/fakeApi";
+import type { ConnectionState, Layout } from "./api";
+import { connection, deferred, emptyLayout, fakeApi, weaviateCapabilities } from "./test/fakeApi";
 
 function renderApp(more: Parameters<typeof fakeApi>[2] = {}) {
   const api = fakeApi(
@@ -207,7 +207,7 @@ describe("the layout is remembered (issue 14, Everywhere)", () => {
       {
         connect: async (id) => {
           if (id === "b") throw new ApiError("unavailable", "Connection failed: connection refused");
-          return { id, connected: true, serverVersion: "1.35.2" };
+          return { id, connected: true, serverVersion: "1.35.2", capabilities: weaviateCapabilities };
         },
       },
       { layout: { layout: async () => layout, saveLayout: async () => {} } },
@@ -253,10 +253,10 @@ describe("the layout is remembered (issue 14, Everywhere)", () => {
   });
 
   it("a connection slow to connect does not land on its last table once the user has gone to another tab", async () => {
-    const slow = deferred<{ id: string; connected: boolean; serverVersion: string }>();
+    const slow = deferred<ConnectionState>();
     const api = fakeApi(
       async () => [connection({ id: "a", name: "Local Weaviate" }), connection({ id: "b", name: "Staging", port: 8081 })],
-      { connect: (id) => (id === "b" ? slow.promise : Promise.resolve({ id, connected: true, serverVersion: "1.35.2" })) },
+      { connect: (id) => (id === "b" ? slow.promise : Promise.resolve({ id, connected: true, serverVersion: "1.35.2", capabilities: weaviateCapabilities })) },
       { layout: { layout: async () => emptyLayout({ lastTable: { b: "Author" } }), saveLayout: async () => {} } },
     );
     render(
@@ -269,7 +269,7 @@ describe("the layout is remembered (issue 14, Everywhere)", () => {
     expect(screen.getByRole("tab", { name: "Staging" })).toHaveAttribute("aria-selected", "true");
     await userEvent.keyboard("{Control>},{/Control}");
     expect(screen.getByRole("tab", { name: "Settings" })).toHaveAttribute("aria-selected", "true");
-    await act(async () => slow.resolve({ id: "b", connected: true, serverVersion: "1.35.2" }));
+    await act(async () => slow.resolve({ id: "b", connected: true, serverVersion: "1.35.2", capabilities: weaviateCapabilities }));
     await within(screen.getByRole("tree")).findByRole("treeitem", { name: "Author" });
     expect(screen.getByRole("tab", { name: "Settings" })).toHaveAttribute("aria-selected", "true");
     expect(screen.queryByRole("tab", { name: "Author" })).not.toBeInTheDocument();

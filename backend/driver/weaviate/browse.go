@@ -99,6 +99,9 @@ func (d *Driver) Browse(ctx context.Context, table string, page driver.Page, fil
 		return nil, err
 	}
 	finishPage(g, offset, limit, notice)
+	if page.Vectors == driver.VectorsPreview {
+		driver.PreviewVectors(g)
+	}
 	return g, nil
 }
 

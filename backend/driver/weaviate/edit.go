@@ -167,7 +167,7 @@ func (d *Driver) updateRow(ctx context.Context, c *class, i int, r driver.Row) d
 		}
 		b := []string{}
 		if v != nil {
-			b, _ = driver.Beacons(v) // properties checked the shape (driver.ParseCell)
+			b, _ = Beacons(v) // properties checked the shape (ParseCell)
 		}
 		refs[k] = b
 		delete(props, k)
@@ -249,11 +249,55 @@ func properties(c *class, vals map[string]any) (map[string]any, error) {
 		if !ok {
 			return nil, driver.Errorf(driver.KindInvalidArgument, "collection %s has no column %q", c.Class, k)
 		}
-		tv, err := driver.ParseCell(p.Type(), v)
+		tv, err := ParseCell(p.Type(), v)
 		if err != nil {
 			return nil, driver.Errorf(driver.KindInvalidArgument, "column %s (%s): %s", k, p.Type(), err.Error())
 		}
 		props[k] = tv
 	}
 	return props, nil
+}
+
+// CheckCells types the cells a person typed into one row, as Insert and Update will
+// (ParseCell on the column's type), without sending anything. The uuid is checked as a UUID
+// (a new row may carry one; none lets Weaviate make one); the vector is read-only.
+func (d *Driver) CheckCells(ctx context.Context, table string, values map[string]*string) (map[string]string, error) {
+	info, err := d.DescribeTable(ctx, table)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for name, v := range values {
+		if reason := cellProblem(info, name, v); reason != "" {
+			out[name] = reason
+		}
+	}
+	return out, nil
+}
+
+// cellProblem is why one typed cell cannot be written, or "".
+func cellProblem(info *driver.TableInfo, name string, v *string) string {
+	col, ok := info.Column(name)
+	switch {
+	case !ok:
+		return fmt.Sprintf("%s has no column %q", info.Name, name)
+	case col.PrimaryKey:
+		if v == nil || strings.TrimSpace(*v) == "" {
+			return "" // no uuid: the database makes one
+		}
+		if _, err := ParseCell("uuid", *v); err != nil {
+			return err.Error()
+		}
+		return ""
+	case col.ReadOnly:
+		return fmt.Sprintf("the %s column is read-only and never written", name)
+	}
+	var cell any
+	if v != nil {
+		cell = *v
+	}
+	if _, err := ParseCell(col.Type, cell); err != nil {
+		return fmt.Sprintf("%s (%s): %s", name, col.Type, err.Error())
+	}
+	return ""
 }

@@ -64,7 +64,7 @@ func (p property) isRef() bool {
 
 // base is the scalar type without [] and whether it is an array ("reference" for a
 // cross-reference).
-func (p property) base() (string, bool) { return driver.BaseType(p.Type()) }
+func (p property) base() (string, bool) { return BaseType(p.Type()) }
 
 // namedVectors lists the collection's named vectors, sorted; nil when it has
 // a single (legacy) vector.

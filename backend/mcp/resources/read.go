@@ -100,7 +100,7 @@ func readTable(ctx context.Context, drv driver.Driver, c connections.Connection,
 // readSample browses the first SampleRows rows; vector columns are left out (one vector is
 // thousands of numbers; browse_table returns them when asked).
 func readSample(ctx context.Context, drv driver.Driver, c connections.Connection, table string) (*sampleDoc, error) {
-	g, err := drv.Browse(ctx, table, driver.Page{Limit: SampleRows}, nil, nil)
+	g, err := drv.Browse(ctx, table, driver.Page{Limit: SampleRows, Vectors: driver.VectorsPreview}, nil, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -64,7 +64,11 @@ func BrowseTable(d Deps) mcp.Tool {
 				var err error
 				// The driver reads one row more than the page to know whether more exist
 				// (Grid.HasMore).
-				g, err = drv.Browse(ctx, a.Table, driver.Page{Offset: a.Offset, Limit: limit}, filters, a.Sort)
+				page := driver.Page{Offset: a.Offset, Limit: limit, Vectors: driver.VectorsFull}
+				if !a.Vectors {
+					page.Vectors = driver.VectorsPreview // left out below: only previews cross the plugin boundary
+				}
+				g, err = drv.Browse(ctx, a.Table, page, filters, a.Sort)
 				return err
 			})
 			if err != nil {

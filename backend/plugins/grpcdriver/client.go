@@ -10,7 +10,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"app/backend/driver"
-	pb "app/backend/plugins/internal/proto/driverv1"
+	pb "app/backend/plugins/internal/proto/driverv2"
 )
 
 // closeTimeout bounds the Close call of a connection (Close takes no context).
@@ -177,6 +177,7 @@ func (k *Conn) Browse(ctx context.Context, table string, page driver.Page, filte
 		Limit:   int64(page.Limit),
 		Filters: toFilters(filters),
 		Sort:    toSorts(sort),
+		Vectors: string(page.Vectors),
 	})
 	if err != nil {
 		return nil, k.c.fail(ctx, err)
@@ -198,6 +199,30 @@ func (k *Conn) Search(ctx context.Context, table string, req driver.SearchReques
 		return nil, k.c.fail(ctx, err)
 	}
 	return fromGrid(r), nil
+}
+
+// CheckCells asks the plugin to type one row's cells, as its Insert and Update will.
+func (k *Conn) CheckCells(ctx context.Context, table string, values map[string]*string) (map[string]string, error) {
+	if k.c.isStopped() {
+		return nil, stoppedError()
+	}
+	req := &pb.CheckCellsRequest{ConnId: k.id, Table: table}
+	for col, v := range values {
+		c := &pb.TypedCell{Column: col, Null: v == nil}
+		if v != nil {
+			c.Text = *v
+		}
+		req.Cells = append(req.Cells, c)
+	}
+	r, err := k.c.rpc.CheckCells(ctx, req)
+	if err != nil {
+		return nil, k.c.fail(ctx, err)
+	}
+	out := r.GetProblems()
+	if out == nil {
+		out = map[string]string{}
+	}
+	return out, nil
 }
 
 // CheckPaths asks the plugin how each path to the database answers; nil from a plugin that

@@ -12,7 +12,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"app/backend/driver"
-	pb "app/backend/plugins/internal/proto/driverv1"
+	pb "app/backend/plugins/internal/proto/driverv2"
 )
 
 // The conversions between backend/driver's types and the wire, both ways. Each pair is
@@ -310,6 +310,7 @@ func toColumns(cs []driver.Column) []*pb.Column {
 			Sortable:     c.Sortable,
 			Description:  c.Description,
 			Tokenization: c.Tokenization,
+			Preview:      c.Preview,
 		}
 		if len(c.FilterNotes) > 0 {
 			out[i].FilterNotes = make(map[string]string, len(c.FilterNotes))
@@ -334,6 +335,7 @@ func fromColumns(cs []*pb.Column) []driver.Column {
 			Sortable:     c.GetSortable(),
 			Description:  c.GetDescription(),
 			Tokenization: c.GetTokenization(),
+			Preview:      c.GetPreview(),
 		}
 		if notes := c.GetFilterNotes(); len(notes) > 0 {
 			out[i].FilterNotes = make(map[driver.Operator]string, len(notes))

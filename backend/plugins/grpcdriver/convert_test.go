@@ -11,7 +11,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"app/backend/driver"
-	pb "app/backend/plugins/internal/proto/driverv1"
+	pb "app/backend/plugins/internal/proto/driverv2"
 )
 
 // vectorText is a 768-dimension vector cell as the driver sends it: JSON text.

@@ -9,7 +9,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"app/backend/driver"
-	pb "app/backend/plugins/internal/proto/driverv1"
+	pb "app/backend/plugins/internal/proto/driverv2"
 )
 
 // ErrDriverStopped is the cause (errors.Is) of every error a connection reports once its

@@ -22,9 +22,9 @@ import (
 )
 
 // ProtocolVersion is the version of the driver plugin protocol this code speaks (the .proto
-// in internal/proto/driverv1). Host and plugin must agree on it; see docs/plugins.md for
+// in internal/proto/driverv2). Host and plugin must agree on it; see docs/plugins.md for
 // when it changes.
-const ProtocolVersion = 1
+const ProtocolVersion = 2
 
 // MaxMessageSize bounds one gRPC message either way. A 1,000-row page of 768-dimension
 // vectors is about 8 MB on the wire and a single 10,000-row page (offset 0, limit 10,000,

@@ -11,7 +11,7 @@ import (
 	"google.golang.org/grpc"
 
 	"app/backend/driver"
-	pb "app/backend/plugins/internal/proto/driverv1"
+	pb "app/backend/plugins/internal/proto/driverv2"
 )
 
 // Info describes a plugin: what `<plugin> describe` prints and the Info call answers.
@@ -187,7 +187,7 @@ func (s *Server) Browse(ctx context.Context, req *pb.BrowseRequest) (*pb.Grid, e
 	if err != nil {
 		return nil, err
 	}
-	page := driver.Page{Offset: int(req.GetOffset()), Limit: int(req.GetLimit())}
+	page := driver.Page{Offset: int(req.GetOffset()), Limit: int(req.GetLimit()), Vectors: driver.VectorRead(req.GetVectors())}
 	g, err := d.Browse(ctx, req.GetTable(), page, fromFilters(req.GetFilters()), fromSorts(req.GetSort()))
 	if err != nil {
 		return nil, toStatus(err)
@@ -214,6 +214,28 @@ func (s *Server) Search(ctx context.Context, req *pb.SearchRequest) (*pb.Grid, e
 		return nil, toStatus(driver.Wrap(driver.KindQueryFailed, err, "the matches cannot be sent: %s", err.Error()))
 	}
 	return out, nil
+}
+
+// CheckCells types one row's cells.
+func (s *Server) CheckCells(ctx context.Context, req *pb.CheckCellsRequest) (*pb.CheckCellsResponse, error) {
+	d, err := s.conn(req.GetConnId())
+	if err != nil {
+		return nil, err
+	}
+	values := make(map[string]*string, len(req.GetCells()))
+	for _, c := range req.GetCells() {
+		if c.GetNull() {
+			values[c.GetColumn()] = nil
+			continue
+		}
+		text := c.GetText()
+		values[c.GetColumn()] = &text
+	}
+	problems, err := d.CheckCells(ctx, req.GetTable(), values)
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	return &pb.CheckCellsResponse{Problems: problems}, nil
 }
 
 // CheckPaths reports each path to the database, when the driver can (driver.PathChecker).

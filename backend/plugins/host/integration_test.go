@@ -161,6 +161,8 @@ func TestDriverThroughThePluginBoundary(t *testing.T) {
 		{"a page of Person", fixtures.Person, driver.Page{}, nil, nil},
 		{"Typed: every type, nulls and empties", fixtures.Typed, driver.Page{Limit: 10}, nil, nil},
 		{"NamedVectors: vector cells", fixtures.NamedVectors, driver.Page{}, nil, nil},
+		{"Typed: vector previews cut in the plugin", fixtures.Typed, driver.Page{Limit: 10, Vectors: driver.VectorsPreview}, nil, nil},
+		{"NamedVectors: previews of each named vector", fixtures.NamedVectors, driver.Page{Vectors: driver.VectorsPreview}, nil, nil},
 		{"a filtered, sorted page", fixtures.Typed, driver.Page{Limit: 10}, []driver.Filter{{Column: "count", Operator: driver.OpGreaterEq, Value: "0"}}, []driver.Sort{{Column: "title", Descending: true}}},
 		{"a page of Big cut at row 10,000 with its notice", fixtures.Big, driver.Page{Offset: 9950, Limit: 100}, nil, nil},
 	}
@@ -172,6 +174,15 @@ func TestDriverThroughThePluginBoundary(t *testing.T) {
 			}
 		})
 	}
+	t.Run("CheckCells: the driver's cell rule, through the plugin", func(t *testing.T) {
+		text := func(s string) *string { return &s }
+		problems := same(t, p, func(d driver.Driver) (map[string]string, error) {
+			return d.CheckCells(ctx, fixtures.Typed, map[string]*string{"count": text("4.5"), "title": text("ok"), "price": nil, "uuid": text("nope"), "vector": text("[1]")})
+		})
+		if len(problems) != 3 || !strings.Contains(problems["count"], "is not an integer") || problems["uuid"] == "" || !strings.Contains(problems["vector"], "read-only") {
+			t.Fatalf("problems %v", problems)
+		}
+	})
 	t.Run("Count", func(t *testing.T) {
 		n := same(t, p, func(d driver.Driver) (int64, error) { return d.Count(ctx, fixtures.Big, nil) })
 		if n != fixtures.BigCount {
@@ -392,6 +403,32 @@ func TestVectorPagesCrossTheBoundary(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Logf("1,000 rows x 768 dims: %.1f MB on the wire", float64(size)/1e6)
+	})
+	t.Run("a page of previews is a small part of the page of vectors on the wire", func(t *testing.T) {
+		full, err := p.plugin.Browse(ctx, vectorClass, driver.Page{Limit: 1000}, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := same(t, p, func(d driver.Driver) (*driver.Grid, error) {
+			return d.Browse(ctx, vectorClass, driver.Page{Limit: 1000, Vectors: driver.VectorsPreview}, nil, nil)
+		})
+		fullSize, err := grpcdriver.GridWireSize(full)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size, err := grpcdriver.GridWireSize(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pv driver.VectorPreview
+		last := len(g.Columns) - 1
+		if !g.Columns[last].Preview || json.Unmarshal([]byte(g.Rows[0][last].(string)), &pv) != nil || pv.Dimensions != 768 || len(pv.Head) != driver.VectorHead {
+			t.Fatalf("the vector column is not a preview: %v %v", g.Columns[last], g.Rows[0][last])
+		}
+		if size*20 > fullSize {
+			t.Fatalf("previews %d bytes on the wire, full vectors %d: want at most a twentieth", size, fullSize)
+		}
+		t.Logf("1,000 rows x 768 dims: %.1f MB of vectors, %.2f MB of previews on the wire", float64(fullSize)/1e6, float64(size)/1e6)
 	})
 	t.Run("a 10,000-row walk in pages of 1,000", func(t *testing.T) {
 		for _, d := range []struct {

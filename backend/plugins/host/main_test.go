@@ -54,9 +54,13 @@ func runHelper(mode string) int {
 	switch mode {
 	case "plugin":
 		grpcdriver.Main(weaviateConfig())
-	case "plugin-protocol-2":
+	case "plugin-protocol-newer", "plugin-protocol-older":
+		// A plugin built for a newer app, or an installed one from before this app's protocol.
 		cfg := weaviateConfig()
-		cfg.ProtocolVersion = 2
+		cfg.ProtocolVersion = grpcdriver.ProtocolVersion + 1
+		if mode == "plugin-protocol-older" {
+			cfg.ProtocolVersion = grpcdriver.ProtocolVersion - 1
+		}
 		grpcdriver.Main(cfg)
 	case "plugin-exits":
 		fmt.Fprintln(os.Stderr, "the plugin cannot start: a broken install")

@@ -16,6 +16,7 @@ export type {
   ConnectionDropped,
   ConnectionForm,
   ConnectionsApi,
+  Capabilities,
   ConnectionState,
   CommitRequest,
   CommitResult,

@@ -93,6 +93,22 @@ export interface ConnectionState {
   connected: boolean;
   /** The database's version, "" when unknown. */
   serverVersion: string;
+  /** What the connection's driver offers. */
+  capabilities: Capabilities;
+}
+
+/** What a driver offers, as its plugin reports it. */
+export interface Capabilities {
+  /** The editor's language ("graphql"). */
+  queryLanguage: string;
+  /** The editor also runs "<METHOD> <path> [body]" lines. */
+  restLines: boolean;
+  /** The deepest row paging reaches (offset + limit); 0 when the driver sets no stop. */
+  maxResults: number;
+  /** The page size of a read that names none. */
+  defaultPageSize: number;
+  /** Edits are applied atomically (false: row by row). */
+  transactions: boolean;
 }
 
 /** One table (a Weaviate collection) of an open connection. */

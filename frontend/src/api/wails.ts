@@ -271,7 +271,19 @@ export function createWailsApi(): Api {
       connect: (id) =>
         call(async () => {
           const st = await ExplorerBinding.Connect(id);
-          return { id: st.id, connected: st.connected, serverVersion: st.serverVersion };
+          const c = st.capabilities;
+          return {
+            id: st.id,
+            connected: st.connected,
+            serverVersion: st.serverVersion,
+            capabilities: {
+              queryLanguage: c?.queryLanguage ?? "",
+              restLines: !!c?.restLines,
+              maxResults: c?.maxResults ?? 0,
+              defaultPageSize: c?.defaultPageSize ?? 0,
+              transactions: !!c?.transactions,
+            },
+          };
         }),
       disconnect: (id) => call(() => ExplorerBinding.Disconnect(id)),
       listTables: (id) =>

@@ -5,6 +5,7 @@ import type {
   Api,
   ApprovalGranted,
   ApprovalsApi,
+  Capabilities,
   Column,
   Connection,
   ConnectionDropped,
@@ -28,6 +29,9 @@ import type {
   TokensApi,
 } from "../api";
 import { newConnectionForm } from "../components/forms/formRules";
+
+/** weaviateCapabilities are what the Weaviate driver reports (backend/driver/weaviate). */
+export const weaviateCapabilities: Capabilities = { queryLanguage: "graphql", restLines: true, maxResults: 10000, defaultPageSize: 100, transactions: false };
 
 export function connection(overrides: Partial<Connection> = {}): Connection {
   return {
@@ -98,7 +102,7 @@ export const demoRows: (string | null)[][] = [
  */
 export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi {
   return {
-    connect: async (id) => ({ id, connected: true, serverVersion: "1.35.2" }),
+    connect: async (id) => ({ id, connected: true, serverVersion: "1.35.2", capabilities: weaviateCapabilities }),
     disconnect: async () => {},
     listTables: async () => [
       { name: "Author", description: "People who write the demo articles." },

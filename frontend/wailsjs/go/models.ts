@@ -402,10 +402,31 @@ export namespace app {
 	        this.hasAPIKey = source["hasAPIKey"];
 	    }
 	}
+	export class CapabilitiesDTO {
+	    queryLanguage: string;
+	    restLines: boolean;
+	    maxResults: number;
+	    defaultPageSize: number;
+	    transactions: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new CapabilitiesDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.queryLanguage = source["queryLanguage"];
+	        this.restLines = source["restLines"];
+	        this.maxResults = source["maxResults"];
+	        this.defaultPageSize = source["defaultPageSize"];
+	        this.transactions = source["transactions"];
+	    }
+	}
 	export class ConnectionStateDTO {
 	    id: string;
 	    connected: boolean;
 	    serverVersion: string;
+	    capabilities: CapabilitiesDTO;
 	
 	    static createFrom(source: any = {}) {
 	        return new ConnectionStateDTO(source);
@@ -416,7 +437,26 @@ export namespace app {
 	        this.id = source["id"];
 	        this.connected = source["connected"];
 	        this.serverVersion = source["serverVersion"];
+	        this.capabilities = this.convertValues(source["capabilities"], CapabilitiesDTO);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class FilterRefusalDTO {
 	    index: number;

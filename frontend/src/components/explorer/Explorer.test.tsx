@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { ApiError, ApiProvider, type ConnectionState, type ExplorerApi, type Table } from "../../api";
 import { App } from "../../App";
-import { connection, deferred, fakeApi } from "../../test/fakeApi";
+import { connection, deferred, fakeApi, weaviateCapabilities } from "../../test/fakeApi";
 
 const demo = connection({ id: "demo", name: "Demo Weaviate", host: "127.0.0.1", port: 18080 });
 const other = connection({ id: "other", name: "Staging", port: 8081 });
@@ -32,7 +32,7 @@ describe("opening a connection shows its collections", () => {
     expect(within(tree()).getByRole("status")).toHaveTextContent("Connecting to Demo Weaviate");
     expect(api.explorer.connect).toHaveBeenCalledWith("demo");
 
-    await act(async () => connect.resolve({ id: "demo", connected: true, serverVersion: "1.35.2" }));
+    await act(async () => connect.resolve({ id: "demo", connected: true, serverVersion: "1.35.2", capabilities: weaviateCapabilities }));
     const group = within(item("Demo Weaviate")).getByRole("group");
     const tables = await within(group).findAllByRole("treeitem");
     expect(tables.map((t) => t.getAttribute("aria-label"))).toEqual(["Article", "Author"]);
@@ -41,13 +41,15 @@ describe("opening a connection shows its collections", () => {
     // The connection tab says so too.
     const panel = screen.getByRole("tabpanel");
     expect(within(panel).getByText(/Connected · server 1\.35\.2 · 2 collections/)).toBeInTheDocument();
+    // Issue 19: the driver's capabilities reach the window.
+    expect(within(panel).getByLabelText("What the driver offers")).toHaveTextContent("Editor: GraphQL reads and REST lines · paging stops at row 10,000 · edits are applied row by row");
   });
 
   it("shows the driver's message when connecting fails, and Retry connects again", async () => {
     let fail = true;
     const connect = vi.fn(async (id: string) => {
       if (fail) throw "connection: Connection failed: dial tcp 127.0.0.1:18080: connect: connection refused";
-      return { id, connected: true, serverVersion: "" };
+      return { id, connected: true, serverVersion: "", capabilities: weaviateCapabilities };
     });
     renderApp({ connect });
     await screen.findByRole("tree");

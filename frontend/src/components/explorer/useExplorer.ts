@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { parseApiError, useApi, type ApiError, type Table, type TableCount } from "../../api";
+import { parseApiError, useApi, type ApiError, type Capabilities, type Table, type TableCount } from "../../api";
 import { countsByName, sortTables } from "./format";
 
 /** An opened connection is in exactly one of these states. Never opened: no entry. */
@@ -10,6 +10,8 @@ export type ExplorerConnState =
   | {
       status: "ready";
       serverVersion: string;
+      /** What the connection's driver offers (its editor language, where paging stops). */
+      capabilities: Capabilities;
       tables: Table[];
       /** Row counts by table name; null until they arrive (they load after the tables). */
       counts: Record<string, TableCount> | null;
@@ -55,7 +57,7 @@ export function useExplorer() {
         const st = await api.explorer.connect(id);
         const tables = sortTables(await api.explorer.listTables(id));
         if (!current()) return;
-        put(id, { status: "ready", serverVersion: st.serverVersion, tables, counts: null });
+        put(id, { status: "ready", serverVersion: st.serverVersion, capabilities: st.capabilities, tables, counts: null });
       } catch (reason) {
         if (current()) put(id, { status: "error", error: parseApiError(reason) });
         return;

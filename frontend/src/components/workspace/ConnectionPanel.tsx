@@ -1,4 +1,4 @@
-import type { Connection } from "../../api";
+import type { Capabilities, Connection } from "../../api";
 import { accessLabel } from "../connections/access";
 import { address, typeLabel } from "../connections/format";
 import { TypeBadge } from "../connections/TypeBadge";
@@ -85,6 +85,9 @@ function ConnectionStatus({ state, onOpenTable }: { state?: ExplorerConnState; o
             Connected{state.serverVersion && <> · server {state.serverVersion}</>} · {state.tables.length}{" "}
             {state.tables.length === 1 ? "collection" : "collections"}
           </p>
+          <p className="panel__note" aria-label="What the driver offers">
+            {describeCapabilities(state.capabilities)}
+          </p>
           {state.tables.length > 0 && (
             <ul className="table-cards" aria-label="Collections">
               {state.tables.map((t) => {
@@ -106,4 +109,13 @@ function ConnectionStatus({ state, onOpenTable }: { state?: ExplorerConnState; o
         </div>
       );
   }
+}
+
+/** describeCapabilities says in words what the connection's driver offers. */
+export function describeCapabilities(c: Capabilities): string {
+  const lang = c.queryLanguage === "graphql" ? "GraphQL" : c.queryLanguage.toUpperCase() || "no query language";
+  const parts = [`Editor: ${lang}${c.restLines ? " reads and REST lines" : ""}`];
+  if (c.maxResults > 0) parts.push(`paging stops at row ${c.maxResults.toLocaleString("en-US")}`);
+  parts.push(c.transactions ? "edits are atomic" : "edits are applied row by row");
+  return parts.join(" · ");
 }

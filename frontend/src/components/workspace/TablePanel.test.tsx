@@ -24,6 +24,19 @@ const req = (over: Partial<BrowseRequest> = {}): BrowseRequest => ({ offset: 0, 
 const dateColumns = [...articleColumns.slice(0, 4), column("published", { type: "date", filterable: ["equals", "less_than", "between", "is_null", "is_not_null"] }), articleColumns[4]];
 
 describe("table tab", () => {
+  it("offers All as the driver's paging stop (Capabilities.maxResults), no size beyond it", async () => {
+    const api = fakeApi(async () => [], { browse: vi.fn(async () => grid(demoRows)), count: vi.fn(async () => ({ count: 2, refused: null })) });
+    render(
+      <ApiProvider api={api}>
+        <TablePanel connection={connection({ id: "demo", name: "Demo Weaviate" })} table="Article" maxResults={500} />
+      </ApiProvider>,
+    );
+    const sizes = await screen.findByRole("combobox", { name: "Rows per page" });
+    const options = within(sizes).getAllByRole("option").map((o) => [o.textContent, (o as HTMLOptionElement).value]);
+    expect(options).toEqual([["50", "50"], ["100", "100"], ["250", "250"], ["All", "500"]]);
+    expect(sizes).toHaveAttribute("title", expect.stringContaining("it stops at 500"));
+  });
+
   it("shows a loading state, then the columns and a grid with uuid first and vector last", async () => {
     const page = deferred<Grid>();
     const api = renderPanel({ browse: vi.fn(() => page.promise) }, 10);

@@ -23,6 +23,8 @@ interface Props {
   onReady?: (ready: boolean) => void;
   /** onRowsChanged is told after a commit wrote something, so the sidebar's count follows. */
   onRowsChanged?: () => void;
+  /** The deepest row the driver pages to (its Capabilities.maxResults); "All" reads that many. */
+  maxResults?: number;
 }
 
 /**
@@ -31,7 +33,9 @@ interface Props {
  * and the 10,000-row stop explained where paging stops. Edits, added rows and deletions are
  * pending until Commit; the detail panel shows the active row in full, with Find similar.
  */
-export function TablePanel({ connection, table, count, onFindSimilar, onPending, onReady, onRowsChanged }: Props) {
+export function TablePanel({ connection, table, count, onFindSimilar, onPending, onReady, onRowsChanged, maxResults }: Props) {
+  const all = maxResults && maxResults > 0 ? maxResults : ALL_ROWS;
+  const sizes = [...PAGE_SIZES.filter((n) => n !== ALL_ROWS && n < all), all];
   const { state, query, count: counted, reload, page, refresh, stop, setFilters, setSort, setPageSize } = useTablePage(connection.id, table);
   const [editing, setEditing] = useState<EditorTarget | null>(null);
   const reread = useCallback(() => {
@@ -139,13 +143,13 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending,
               Rows per page{" "}
               <select
                 className="input input--small"
-                title="All reads every row the database pages through (Weaviate stops at 10,000), in blocks"
+                title={`All reads every row the database pages through (it stops at ${all.toLocaleString("en-US")}), in blocks`}
                 value={query.pageSize}
                 onChange={(e) => void setPageSize(Number(e.target.value))}
               >
-                {PAGE_SIZES.map((n) => (
+                {sizes.map((n) => (
                   <option key={n} value={n}>
-                    {n === ALL_ROWS ? "All" : n}
+                    {n === all ? "All" : n}
                   </option>
                 ))}
               </select>

@@ -145,6 +145,7 @@ export function Workspace({
                 onPending={(rows) => reportPending(t.key, rows)}
                 onReady={(r) => reportReady(t.key, r)}
                 onRowsChanged={() => void explorer.recount(t.connection.id)}
+                maxResults={capabilitiesOf(explorer, t.connection.id)?.maxResults}
               />
             )}
           </div>
@@ -209,4 +210,10 @@ export function windowTitle(active: Tab | null, ready: Record<string, boolean>, 
 function tableCount(explorer: Explorer, connectionId: string, table: string): number | null | undefined {
   const st = explorer.conns[connectionId];
   return st?.status === "ready" ? st.counts?.[table]?.count : undefined;
+}
+
+/** capabilitiesOf is what an open connection's driver offers; undefined until it is ready. */
+function capabilitiesOf(explorer: Explorer, id: string) {
+  const s = explorer.conns[id];
+  return s?.status === "ready" ? s.capabilities : undefined;
 }

@@ -1,4 +1,4 @@
-package driver
+package weaviate
 
 import (
 	"encoding/base64"

@@ -3,11 +3,14 @@
 // hashicorp/go-plugin. One plugin process serves every connection of its
 // type: Open returns a connection id that each later call names.
 //
-// Version rule (docs/plugins.md): this file is protocol version 1. Adding a
+// Version rule (docs/plugins.md): this file is protocol version 2. Adding a
 // field or an RPC that an older peer can ignore keeps the version; renaming,
 // renumbering or changing the meaning of anything bumps it
 // (backend/plugins/grpcdriver.ProtocolVersion) and gets a new package
-// app.driver.v2.
+// app.driver.v3. Version 2 (issue 19): the plugin cuts vector previews
+// (BrowseRequest.vectors, Column.preview) and types written cells
+// (CheckCells), which the host no longer does, so a version-1 plugin cannot
+// serve this host.
 //
 // Errors: a failed call ends with a gRPC status whose details hold one
 // DriverError (the driver.Error's Kind and its user-safe message). A status
@@ -22,7 +25,7 @@
 // 	protoc        v3.21.12
 // source: driver.proto
 
-package driverv1
+package driverv2
 
 import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
@@ -1143,7 +1146,9 @@ type Column struct {
 	Description  string                 `protobuf:"bytes,8,opt,name=description,proto3" json:"description,omitempty"`
 	Tokenization string                 `protobuf:"bytes,9,opt,name=tokenization,proto3" json:"tokenization,omitempty"`
 	// filter_notes: operator -> what it matches given the tokenization.
-	FilterNotes   map[string]string `protobuf:"bytes,10,rep,name=filter_notes,json=filterNotes,proto3" json:"filter_notes,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	FilterNotes map[string]string `protobuf:"bytes,10,rep,name=filter_notes,json=filterNotes,proto3" json:"filter_notes,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// preview: the cells are vector previews (VectorPreview JSON), cut in the plugin.
+	Preview       bool `protobuf:"varint,11,opt,name=preview,proto3" json:"preview,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1246,6 +1251,13 @@ func (x *Column) GetFilterNotes() map[string]string {
 		return x.FilterNotes
 	}
 	return nil
+}
+
+func (x *Column) GetPreview() bool {
+	if x != nil {
+		return x.Preview
+	}
+	return false
 }
 
 type TableSettings struct {
@@ -1538,13 +1550,15 @@ func (x *Sort) GetDescending() bool {
 }
 
 type BrowseRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	ConnId        string                 `protobuf:"bytes,1,opt,name=conn_id,json=connId,proto3" json:"conn_id,omitempty"`
-	Table         string                 `protobuf:"bytes,2,opt,name=table,proto3" json:"table,omitempty"`
-	Offset        int64                  `protobuf:"varint,3,opt,name=offset,proto3" json:"offset,omitempty"`
-	Limit         int64                  `protobuf:"varint,4,opt,name=limit,proto3" json:"limit,omitempty"`
-	Filters       []*Filter              `protobuf:"bytes,5,rep,name=filters,proto3" json:"filters,omitempty"`
-	Sort          []*Sort                `protobuf:"bytes,6,rep,name=sort,proto3" json:"sort,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	ConnId  string                 `protobuf:"bytes,1,opt,name=conn_id,json=connId,proto3" json:"conn_id,omitempty"`
+	Table   string                 `protobuf:"bytes,2,opt,name=table,proto3" json:"table,omitempty"`
+	Offset  int64                  `protobuf:"varint,3,opt,name=offset,proto3" json:"offset,omitempty"`
+	Limit   int64                  `protobuf:"varint,4,opt,name=limit,proto3" json:"limit,omitempty"`
+	Filters []*Filter              `protobuf:"bytes,5,rep,name=filters,proto3" json:"filters,omitempty"`
+	Sort    []*Sort                `protobuf:"bytes,6,rep,name=sort,proto3" json:"sort,omitempty"`
+	// vectors: "" every number, "preview" each vector's length and first numbers.
+	Vectors       string `protobuf:"bytes,7,opt,name=vectors,proto3" json:"vectors,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1621,6 +1635,179 @@ func (x *BrowseRequest) GetSort() []*Sort {
 	return nil
 }
 
+func (x *BrowseRequest) GetVectors() string {
+	if x != nil {
+		return x.Vectors
+	}
+	return ""
+}
+
+// CheckCellsRequest is one row's typed cells; a cell with null set is NULL.
+type CheckCellsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ConnId        string                 `protobuf:"bytes,1,opt,name=conn_id,json=connId,proto3" json:"conn_id,omitempty"`
+	Table         string                 `protobuf:"bytes,2,opt,name=table,proto3" json:"table,omitempty"`
+	Cells         []*TypedCell           `protobuf:"bytes,3,rep,name=cells,proto3" json:"cells,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CheckCellsRequest) Reset() {
+	*x = CheckCellsRequest{}
+	mi := &file_driver_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CheckCellsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CheckCellsRequest) ProtoMessage() {}
+
+func (x *CheckCellsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CheckCellsRequest.ProtoReflect.Descriptor instead.
+func (*CheckCellsRequest) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *CheckCellsRequest) GetConnId() string {
+	if x != nil {
+		return x.ConnId
+	}
+	return ""
+}
+
+func (x *CheckCellsRequest) GetTable() string {
+	if x != nil {
+		return x.Table
+	}
+	return ""
+}
+
+func (x *CheckCellsRequest) GetCells() []*TypedCell {
+	if x != nil {
+		return x.Cells
+	}
+	return nil
+}
+
+type TypedCell struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Column        string                 `protobuf:"bytes,1,opt,name=column,proto3" json:"column,omitempty"`
+	Null          bool                   `protobuf:"varint,2,opt,name=null,proto3" json:"null,omitempty"`
+	Text          string                 `protobuf:"bytes,3,opt,name=text,proto3" json:"text,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TypedCell) Reset() {
+	*x = TypedCell{}
+	mi := &file_driver_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TypedCell) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TypedCell) ProtoMessage() {}
+
+func (x *TypedCell) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TypedCell.ProtoReflect.Descriptor instead.
+func (*TypedCell) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *TypedCell) GetColumn() string {
+	if x != nil {
+		return x.Column
+	}
+	return ""
+}
+
+func (x *TypedCell) GetNull() bool {
+	if x != nil {
+		return x.Null
+	}
+	return false
+}
+
+func (x *TypedCell) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+// CheckCellsResponse: column -> why its cell would be refused; empty when all fit.
+type CheckCellsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Problems      map[string]string      `protobuf:"bytes,1,rep,name=problems,proto3" json:"problems,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CheckCellsResponse) Reset() {
+	*x = CheckCellsResponse{}
+	mi := &file_driver_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CheckCellsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CheckCellsResponse) ProtoMessage() {}
+
+func (x *CheckCellsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CheckCellsResponse.ProtoReflect.Descriptor instead.
+func (*CheckCellsResponse) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *CheckCellsResponse) GetProblems() map[string]string {
+	if x != nil {
+		return x.Problems
+	}
+	return nil
+}
+
 // SearchRequest is backend/driver.SearchRequest on one table: exactly one of
 // near_vector, query (has_query) or similar_to.
 type SearchRequest struct {
@@ -1643,7 +1830,7 @@ type SearchRequest struct {
 
 func (x *SearchRequest) Reset() {
 	*x = SearchRequest{}
-	mi := &file_driver_proto_msgTypes[23]
+	mi := &file_driver_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1655,7 +1842,7 @@ func (x *SearchRequest) String() string {
 func (*SearchRequest) ProtoMessage() {}
 
 func (x *SearchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[23]
+	mi := &file_driver_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1668,7 +1855,7 @@ func (x *SearchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchRequest.ProtoReflect.Descriptor instead.
 func (*SearchRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{23}
+	return file_driver_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *SearchRequest) GetConnId() string {
@@ -1764,7 +1951,7 @@ type Row struct {
 
 func (x *Row) Reset() {
 	*x = Row{}
-	mi := &file_driver_proto_msgTypes[24]
+	mi := &file_driver_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1776,7 +1963,7 @@ func (x *Row) String() string {
 func (*Row) ProtoMessage() {}
 
 func (x *Row) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[24]
+	mi := &file_driver_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1789,7 +1976,7 @@ func (x *Row) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Row.ProtoReflect.Descriptor instead.
 func (*Row) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{24}
+	return file_driver_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Row) GetCells() []*Value {
@@ -1812,7 +1999,7 @@ type Grid struct {
 
 func (x *Grid) Reset() {
 	*x = Grid{}
-	mi := &file_driver_proto_msgTypes[25]
+	mi := &file_driver_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1824,7 +2011,7 @@ func (x *Grid) String() string {
 func (*Grid) ProtoMessage() {}
 
 func (x *Grid) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[25]
+	mi := &file_driver_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1837,7 +2024,7 @@ func (x *Grid) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Grid.ProtoReflect.Descriptor instead.
 func (*Grid) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{25}
+	return file_driver_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *Grid) GetColumns() []*Column {
@@ -1886,7 +2073,7 @@ type CountRequest struct {
 
 func (x *CountRequest) Reset() {
 	*x = CountRequest{}
-	mi := &file_driver_proto_msgTypes[26]
+	mi := &file_driver_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1898,7 +2085,7 @@ func (x *CountRequest) String() string {
 func (*CountRequest) ProtoMessage() {}
 
 func (x *CountRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[26]
+	mi := &file_driver_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1911,7 +2098,7 @@ func (x *CountRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CountRequest.ProtoReflect.Descriptor instead.
 func (*CountRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{26}
+	return file_driver_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *CountRequest) GetConnId() string {
@@ -1944,7 +2131,7 @@ type CountResponse struct {
 
 func (x *CountResponse) Reset() {
 	*x = CountResponse{}
-	mi := &file_driver_proto_msgTypes[27]
+	mi := &file_driver_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1956,7 +2143,7 @@ func (x *CountResponse) String() string {
 func (*CountResponse) ProtoMessage() {}
 
 func (x *CountResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[27]
+	mi := &file_driver_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1969,7 +2156,7 @@ func (x *CountResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CountResponse.ProtoReflect.Descriptor instead.
 func (*CountResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{27}
+	return file_driver_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *CountResponse) GetCount() int64 {
@@ -1992,7 +2179,7 @@ type ExecuteRequest struct {
 
 func (x *ExecuteRequest) Reset() {
 	*x = ExecuteRequest{}
-	mi := &file_driver_proto_msgTypes[28]
+	mi := &file_driver_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2004,7 +2191,7 @@ func (x *ExecuteRequest) String() string {
 func (*ExecuteRequest) ProtoMessage() {}
 
 func (x *ExecuteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[28]
+	mi := &file_driver_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2017,7 +2204,7 @@ func (x *ExecuteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteRequest.ProtoReflect.Descriptor instead.
 func (*ExecuteRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{28}
+	return file_driver_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *ExecuteRequest) GetConnId() string {
@@ -2058,7 +2245,7 @@ type Result struct {
 
 func (x *Result) Reset() {
 	*x = Result{}
-	mi := &file_driver_proto_msgTypes[29]
+	mi := &file_driver_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2070,7 +2257,7 @@ func (x *Result) String() string {
 func (*Result) ProtoMessage() {}
 
 func (x *Result) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[29]
+	mi := &file_driver_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2083,7 +2270,7 @@ func (x *Result) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Result.ProtoReflect.Descriptor instead.
 func (*Result) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{29}
+	return file_driver_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *Result) GetKind() string {
@@ -2144,7 +2331,7 @@ type ClassifyRequest struct {
 
 func (x *ClassifyRequest) Reset() {
 	*x = ClassifyRequest{}
-	mi := &file_driver_proto_msgTypes[30]
+	mi := &file_driver_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2156,7 +2343,7 @@ func (x *ClassifyRequest) String() string {
 func (*ClassifyRequest) ProtoMessage() {}
 
 func (x *ClassifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[30]
+	mi := &file_driver_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2169,7 +2356,7 @@ func (x *ClassifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClassifyRequest.ProtoReflect.Descriptor instead.
 func (*ClassifyRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{30}
+	return file_driver_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ClassifyRequest) GetText() string {
@@ -2195,7 +2382,7 @@ type Classification struct {
 
 func (x *Classification) Reset() {
 	*x = Classification{}
-	mi := &file_driver_proto_msgTypes[31]
+	mi := &file_driver_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2207,7 +2394,7 @@ func (x *Classification) String() string {
 func (*Classification) ProtoMessage() {}
 
 func (x *Classification) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[31]
+	mi := &file_driver_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2220,7 +2407,7 @@ func (x *Classification) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Classification.ProtoReflect.Descriptor instead.
 func (*Classification) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{31}
+	return file_driver_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *Classification) GetAccess() string {
@@ -2261,7 +2448,7 @@ type EditRow struct {
 
 func (x *EditRow) Reset() {
 	*x = EditRow{}
-	mi := &file_driver_proto_msgTypes[32]
+	mi := &file_driver_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2273,7 +2460,7 @@ func (x *EditRow) String() string {
 func (*EditRow) ProtoMessage() {}
 
 func (x *EditRow) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[32]
+	mi := &file_driver_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2286,7 +2473,7 @@ func (x *EditRow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditRow.ProtoReflect.Descriptor instead.
 func (*EditRow) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{32}
+	return file_driver_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *EditRow) GetUuid() string {
@@ -2314,7 +2501,7 @@ type EditRequest struct {
 
 func (x *EditRequest) Reset() {
 	*x = EditRequest{}
-	mi := &file_driver_proto_msgTypes[33]
+	mi := &file_driver_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2326,7 +2513,7 @@ func (x *EditRequest) String() string {
 func (*EditRequest) ProtoMessage() {}
 
 func (x *EditRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[33]
+	mi := &file_driver_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2339,7 +2526,7 @@ func (x *EditRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditRequest.ProtoReflect.Descriptor instead.
 func (*EditRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{33}
+	return file_driver_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *EditRequest) GetConnId() string {
@@ -2376,7 +2563,7 @@ type RowResult struct {
 
 func (x *RowResult) Reset() {
 	*x = RowResult{}
-	mi := &file_driver_proto_msgTypes[34]
+	mi := &file_driver_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2388,7 +2575,7 @@ func (x *RowResult) String() string {
 func (*RowResult) ProtoMessage() {}
 
 func (x *RowResult) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[34]
+	mi := &file_driver_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2401,7 +2588,7 @@ func (x *RowResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RowResult.ProtoReflect.Descriptor instead.
 func (*RowResult) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{34}
+	return file_driver_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *RowResult) GetIndex() int64 {
@@ -2448,7 +2635,7 @@ type EditResponse struct {
 
 func (x *EditResponse) Reset() {
 	*x = EditResponse{}
-	mi := &file_driver_proto_msgTypes[35]
+	mi := &file_driver_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2460,7 +2647,7 @@ func (x *EditResponse) String() string {
 func (*EditResponse) ProtoMessage() {}
 
 func (x *EditResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[35]
+	mi := &file_driver_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2473,7 +2660,7 @@ func (x *EditResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditResponse.ProtoReflect.Descriptor instead.
 func (*EditResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{35}
+	return file_driver_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *EditResponse) GetResults() []*RowResult {
@@ -2491,7 +2678,7 @@ type CloseResponse struct {
 
 func (x *CloseResponse) Reset() {
 	*x = CloseResponse{}
-	mi := &file_driver_proto_msgTypes[36]
+	mi := &file_driver_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2503,7 +2690,7 @@ func (x *CloseResponse) String() string {
 func (*CloseResponse) ProtoMessage() {}
 
 func (x *CloseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[36]
+	mi := &file_driver_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2516,14 +2703,14 @@ func (x *CloseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseResponse.ProtoReflect.Descriptor instead.
 func (*CloseResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{36}
+	return file_driver_proto_rawDescGZIP(), []int{39}
 }
 
 var File_driver_proto protoreflect.FileDescriptor
 
 const file_driver_proto_rawDesc = "" +
 	"\n" +
-	"\fdriver.proto\x12\rapp.driver.v1\";\n" +
+	"\fdriver.proto\x12\rapp.driver.v2\";\n" +
 	"\vDriverError\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\"\xb0\x02\n" +
@@ -2535,16 +2722,16 @@ const file_driver_proto_rawDesc = "" +
 	"\tint_value\x18\x04 \x01(\x12H\x00R\bintValue\x12#\n" +
 	"\fdouble_value\x18\x05 \x01(\x01H\x00R\vdoubleValue\x124\n" +
 	"\n" +
-	"list_value\x18\x06 \x01(\v2\x13.app.driver.v1.ListH\x00R\tlistValue\x12:\n" +
-	"\fobject_value\x18\a \x01(\v2\x15.app.driver.v1.ObjectH\x00R\vobjectValueB\x06\n" +
+	"list_value\x18\x06 \x01(\v2\x13.app.driver.v2.ListH\x00R\tlistValue\x12:\n" +
+	"\fobject_value\x18\a \x01(\v2\x15.app.driver.v2.ObjectH\x00R\vobjectValueB\x06\n" +
 	"\x04kind\"4\n" +
 	"\x04List\x12,\n" +
-	"\x06values\x18\x01 \x03(\v2\x14.app.driver.v1.ValueR\x06values\"\x94\x01\n" +
+	"\x06values\x18\x01 \x03(\v2\x14.app.driver.v2.ValueR\x06values\"\x94\x01\n" +
 	"\x06Object\x129\n" +
-	"\x06fields\x18\x01 \x03(\v2!.app.driver.v1.Object.FieldsEntryR\x06fields\x1aO\n" +
+	"\x06fields\x18\x01 \x03(\v2!.app.driver.v2.Object.FieldsEntryR\x06fields\x1aO\n" +
 	"\vFieldsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12*\n" +
-	"\x05value\x18\x02 \x01(\v2\x14.app.driver.v1.ValueR\x05value:\x028\x01\"\x82\x02\n" +
+	"\x05value\x18\x02 \x01(\v2\x14.app.driver.v2.ValueR\x05value:\x028\x01\"\x82\x02\n" +
 	"\bSettings\x12\x12\n" +
 	"\x04host\x18\x01 \x01(\tR\x04host\x12\x12\n" +
 	"\x04port\x18\x02 \x01(\x05R\x04port\x12\x1f\n" +
@@ -2577,13 +2764,13 @@ const file_driver_proto_rawDesc = "" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12)\n" +
 	"\x10protocol_version\x18\x03 \x01(\x05R\x0fprotocolVersion\x12\x14\n" +
 	"\x05types\x18\x04 \x03(\tR\x05types\x12?\n" +
-	"\fcapabilities\x18\x05 \x01(\v2\x1b.app.driver.v1.CapabilitiesR\fcapabilities\"X\n" +
+	"\fcapabilities\x18\x05 \x01(\v2\x1b.app.driver.v2.CapabilitiesR\fcapabilities\"X\n" +
 	"\vOpenRequest\x123\n" +
-	"\bsettings\x18\x01 \x01(\v2\x17.app.driver.v1.SettingsR\bsettings\x12\x14\n" +
+	"\bsettings\x18\x01 \x01(\v2\x17.app.driver.v2.SettingsR\bsettings\x12\x14\n" +
 	"\x05label\x18\x02 \x01(\tR\x05label\"h\n" +
 	"\fOpenResponse\x12\x17\n" +
 	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12?\n" +
-	"\fcapabilities\x18\x02 \x01(\v2\x1b.app.driver.v1.CapabilitiesR\fcapabilities\"&\n" +
+	"\fcapabilities\x18\x02 \x01(\v2\x1b.app.driver.v2.CapabilitiesR\fcapabilities\"&\n" +
 	"\vConnRequest\x12\x17\n" +
 	"\aconn_id\x18\x01 \x01(\tR\x06connId\"7\n" +
 	"\x0eHealthResponse\x12%\n" +
@@ -2594,15 +2781,15 @@ const file_driver_proto_rawDesc = "" +
 	"\x02ok\x18\x02 \x01(\bR\x02ok\x12\x16\n" +
 	"\x06detail\x18\x03 \x01(\tR\x06detail\"@\n" +
 	"\rPathsResponse\x12/\n" +
-	"\x05paths\x18\x01 \x03(\v2\x19.app.driver.v1.PathStatusR\x05paths\"=\n" +
+	"\x05paths\x18\x01 \x03(\v2\x19.app.driver.v2.PathStatusR\x05paths\"=\n" +
 	"\x05Table\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\"B\n" +
 	"\x12ListTablesResponse\x12,\n" +
-	"\x06tables\x18\x01 \x03(\v2\x14.app.driver.v1.TableR\x06tables\"=\n" +
+	"\x06tables\x18\x01 \x03(\v2\x14.app.driver.v2.TableR\x06tables\"=\n" +
 	"\fTableRequest\x12\x17\n" +
 	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12\x14\n" +
-	"\x05table\x18\x02 \x01(\tR\x05table\"\x91\x03\n" +
+	"\x05table\x18\x02 \x01(\tR\x05table\"\xab\x03\n" +
 	"\x06Column\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x12\x1f\n" +
@@ -2617,7 +2804,8 @@ const file_driver_proto_rawDesc = "" +
 	"\vdescription\x18\b \x01(\tR\vdescription\x12\"\n" +
 	"\ftokenization\x18\t \x01(\tR\ftokenization\x12I\n" +
 	"\ffilter_notes\x18\n" +
-	" \x03(\v2&.app.driver.v1.Column.FilterNotesEntryR\vfilterNotes\x1a>\n" +
+	" \x03(\v2&.app.driver.v2.Column.FilterNotesEntryR\vfilterNotes\x12\x18\n" +
+	"\apreview\x18\v \x01(\bR\apreview\x1a>\n" +
 	"\x10FilterNotesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x82\x02\n" +
@@ -2633,10 +2821,10 @@ const file_driver_proto_rawDesc = "" +
 	"\x15DescribeTableResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12/\n" +
-	"\acolumns\x18\x03 \x03(\v2\x15.app.driver.v1.ColumnR\acolumns\x12\x1f\n" +
+	"\acolumns\x18\x03 \x03(\v2\x15.app.driver.v2.ColumnR\acolumns\x12\x1f\n" +
 	"\vprimary_key\x18\x04 \x01(\tR\n" +
 	"primaryKey\x128\n" +
-	"\bsettings\x18\x05 \x01(\v2\x1c.app.driver.v1.TableSettingsR\bsettings\x12\x1e\n" +
+	"\bsettings\x18\x05 \x01(\v2\x1c.app.driver.v2.TableSettingsR\bsettings\x12\x1e\n" +
 	"\n" +
 	"definition\x18\x06 \x01(\fR\n" +
 	"definition\"j\n" +
@@ -2649,14 +2837,28 @@ const file_driver_proto_rawDesc = "" +
 	"\x06column\x18\x01 \x01(\tR\x06column\x12\x1e\n" +
 	"\n" +
 	"descending\x18\x02 \x01(\bR\n" +
-	"descending\"\xc6\x01\n" +
+	"descending\"\xe0\x01\n" +
 	"\rBrowseRequest\x12\x17\n" +
 	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12\x14\n" +
 	"\x05table\x18\x02 \x01(\tR\x05table\x12\x16\n" +
 	"\x06offset\x18\x03 \x01(\x03R\x06offset\x12\x14\n" +
 	"\x05limit\x18\x04 \x01(\x03R\x05limit\x12/\n" +
-	"\afilters\x18\x05 \x03(\v2\x15.app.driver.v1.FilterR\afilters\x12'\n" +
-	"\x04sort\x18\x06 \x03(\v2\x13.app.driver.v1.SortR\x04sort\"\xd3\x02\n" +
+	"\afilters\x18\x05 \x03(\v2\x15.app.driver.v2.FilterR\afilters\x12'\n" +
+	"\x04sort\x18\x06 \x03(\v2\x13.app.driver.v2.SortR\x04sort\x12\x18\n" +
+	"\avectors\x18\a \x01(\tR\avectors\"r\n" +
+	"\x11CheckCellsRequest\x12\x17\n" +
+	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12\x14\n" +
+	"\x05table\x18\x02 \x01(\tR\x05table\x12.\n" +
+	"\x05cells\x18\x03 \x03(\v2\x18.app.driver.v2.TypedCellR\x05cells\"K\n" +
+	"\tTypedCell\x12\x16\n" +
+	"\x06column\x18\x01 \x01(\tR\x06column\x12\x12\n" +
+	"\x04null\x18\x02 \x01(\bR\x04null\x12\x12\n" +
+	"\x04text\x18\x03 \x01(\tR\x04text\"\x9e\x01\n" +
+	"\x12CheckCellsResponse\x12K\n" +
+	"\bproblems\x18\x01 \x03(\v2/.app.driver.v2.CheckCellsResponse.ProblemsEntryR\bproblems\x1a;\n" +
+	"\rProblemsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xd3\x02\n" +
 	"\rSearchRequest\x12\x17\n" +
 	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12\x14\n" +
 	"\x05table\x18\x02 \x01(\tR\x05table\x12\x1f\n" +
@@ -2676,17 +2878,17 @@ const file_driver_proto_rawDesc = "" +
 	"properties\x12\x14\n" +
 	"\x05limit\x18\f \x01(\x03R\x05limit\"1\n" +
 	"\x03Row\x12*\n" +
-	"\x05cells\x18\x01 \x03(\v2\x14.app.driver.v1.ValueR\x05cells\"\xaa\x01\n" +
+	"\x05cells\x18\x01 \x03(\v2\x14.app.driver.v2.ValueR\x05cells\"\xaa\x01\n" +
 	"\x04Grid\x12/\n" +
-	"\acolumns\x18\x01 \x03(\v2\x15.app.driver.v1.ColumnR\acolumns\x12&\n" +
-	"\x04rows\x18\x02 \x03(\v2\x12.app.driver.v1.RowR\x04rows\x12\x16\n" +
+	"\acolumns\x18\x01 \x03(\v2\x15.app.driver.v2.ColumnR\acolumns\x12&\n" +
+	"\x04rows\x18\x02 \x03(\v2\x12.app.driver.v2.RowR\x04rows\x12\x16\n" +
 	"\x06offset\x18\x03 \x01(\x03R\x06offset\x12\x19\n" +
 	"\bhas_more\x18\x04 \x01(\bR\ahasMore\x12\x16\n" +
 	"\x06notice\x18\x05 \x01(\tR\x06notice\"n\n" +
 	"\fCountRequest\x12\x17\n" +
 	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12\x14\n" +
 	"\x05table\x18\x02 \x01(\tR\x05table\x12/\n" +
-	"\afilters\x18\x03 \x03(\v2\x15.app.driver.v1.FilterR\afilters\"%\n" +
+	"\afilters\x18\x03 \x03(\v2\x15.app.driver.v2.FilterR\afilters\"%\n" +
 	"\rCountResponse\x12\x14\n" +
 	"\x05count\x18\x01 \x01(\x03R\x05count\"X\n" +
 	"\x0eExecuteRequest\x12\x17\n" +
@@ -2695,7 +2897,7 @@ const file_driver_proto_rawDesc = "" +
 	"\bmax_rows\x18\x03 \x01(\x03R\amaxRows\"\xbd\x01\n" +
 	"\x06Result\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12'\n" +
-	"\x04grid\x18\x02 \x01(\v2\x13.app.driver.v1.GridR\x04grid\x12\x12\n" +
+	"\x04grid\x18\x02 \x01(\v2\x13.app.driver.v2.GridR\x04grid\x12\x12\n" +
 	"\x04json\x18\x03 \x01(\fR\x04json\x12\x14\n" +
 	"\x05table\x18\x04 \x01(\tR\x05table\x12\x16\n" +
 	"\x06status\x18\x05 \x01(\x05R\x06status\x12\x1c\n" +
@@ -2706,18 +2908,18 @@ const file_driver_proto_rawDesc = "" +
 	"\x0eClassification\x12\x16\n" +
 	"\x06access\x18\x01 \x01(\tR\x06access\x12 \n" +
 	"\vdestructive\x18\x02 \x01(\bR\vdestructive\x120\n" +
-	"\x05error\x18\x03 \x01(\v2\x1a.app.driver.v1.DriverErrorR\x05error\x12\x12\n" +
+	"\x05error\x18\x03 \x01(\v2\x1a.app.driver.v2.DriverErrorR\x05error\x12\x12\n" +
 	"\x04form\x18\x04 \x01(\tR\x04form\"\xaa\x01\n" +
 	"\aEditRow\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12:\n" +
-	"\x06values\x18\x02 \x03(\v2\".app.driver.v1.EditRow.ValuesEntryR\x06values\x1aO\n" +
+	"\x06values\x18\x02 \x03(\v2\".app.driver.v2.EditRow.ValuesEntryR\x06values\x1aO\n" +
 	"\vValuesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12*\n" +
-	"\x05value\x18\x02 \x01(\v2\x14.app.driver.v1.ValueR\x05value:\x028\x01\"h\n" +
+	"\x05value\x18\x02 \x01(\v2\x14.app.driver.v2.ValueR\x05value:\x028\x01\"h\n" +
 	"\vEditRequest\x12\x17\n" +
 	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12\x14\n" +
 	"\x05table\x18\x02 \x01(\tR\x05table\x12*\n" +
-	"\x04rows\x18\x03 \x03(\v2\x16.app.driver.v1.EditRowR\x04rows\"{\n" +
+	"\x04rows\x18\x03 \x03(\v2\x16.app.driver.v2.EditRowR\x04rows\"{\n" +
 	"\tRowResult\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\x03R\x05index\x12\x12\n" +
 	"\x04uuid\x18\x02 \x01(\tR\x04uuid\x12\x16\n" +
@@ -2725,28 +2927,30 @@ const file_driver_proto_rawDesc = "" +
 	"\x04kind\x18\x04 \x01(\tR\x04kind\x12\x18\n" +
 	"\amessage\x18\x05 \x01(\tR\amessage\"B\n" +
 	"\fEditResponse\x122\n" +
-	"\aresults\x18\x01 \x03(\v2\x18.app.driver.v1.RowResultR\aresults\"\x0f\n" +
-	"\rCloseResponse2\x9b\t\n" +
+	"\aresults\x18\x01 \x03(\v2\x18.app.driver.v2.RowResultR\aresults\"\x0f\n" +
+	"\rCloseResponse2\xee\t\n" +
 	"\x06Driver\x12?\n" +
-	"\x04Info\x12\x1a.app.driver.v1.InfoRequest\x1a\x1b.app.driver.v1.InfoResponse\x12?\n" +
-	"\x04Open\x12\x1a.app.driver.v1.OpenRequest\x1a\x1b.app.driver.v1.OpenResponse\x12D\n" +
-	"\aConnect\x12\x1a.app.driver.v1.ConnRequest\x1a\x1d.app.driver.v1.HealthResponse\x12A\n" +
-	"\x04Ping\x12\x1a.app.driver.v1.ConnRequest\x1a\x1d.app.driver.v1.HealthResponse\x12K\n" +
+	"\x04Info\x12\x1a.app.driver.v2.InfoRequest\x1a\x1b.app.driver.v2.InfoResponse\x12?\n" +
+	"\x04Open\x12\x1a.app.driver.v2.OpenRequest\x1a\x1b.app.driver.v2.OpenResponse\x12D\n" +
+	"\aConnect\x12\x1a.app.driver.v2.ConnRequest\x1a\x1d.app.driver.v2.HealthResponse\x12A\n" +
+	"\x04Ping\x12\x1a.app.driver.v2.ConnRequest\x1a\x1d.app.driver.v2.HealthResponse\x12K\n" +
 	"\n" +
-	"ListTables\x12\x1a.app.driver.v1.ConnRequest\x1a!.app.driver.v1.ListTablesResponse\x12R\n" +
-	"\rDescribeTable\x12\x1b.app.driver.v1.TableRequest\x1a$.app.driver.v1.DescribeTableResponse\x12;\n" +
-	"\x06Browse\x12\x1c.app.driver.v1.BrowseRequest\x1a\x13.app.driver.v1.Grid\x12B\n" +
-	"\x05Count\x12\x1b.app.driver.v1.CountRequest\x1a\x1c.app.driver.v1.CountResponse\x12?\n" +
-	"\aExecute\x12\x1d.app.driver.v1.ExecuteRequest\x1a\x15.app.driver.v1.Result\x12;\n" +
-	"\x06Search\x12\x1c.app.driver.v1.SearchRequest\x1a\x13.app.driver.v1.Grid\x12F\n" +
+	"ListTables\x12\x1a.app.driver.v2.ConnRequest\x1a!.app.driver.v2.ListTablesResponse\x12R\n" +
+	"\rDescribeTable\x12\x1b.app.driver.v2.TableRequest\x1a$.app.driver.v2.DescribeTableResponse\x12;\n" +
+	"\x06Browse\x12\x1c.app.driver.v2.BrowseRequest\x1a\x13.app.driver.v2.Grid\x12B\n" +
+	"\x05Count\x12\x1b.app.driver.v2.CountRequest\x1a\x1c.app.driver.v2.CountResponse\x12?\n" +
+	"\aExecute\x12\x1d.app.driver.v2.ExecuteRequest\x1a\x15.app.driver.v2.Result\x12;\n" +
+	"\x06Search\x12\x1c.app.driver.v2.SearchRequest\x1a\x13.app.driver.v2.Grid\x12F\n" +
 	"\n" +
-	"CheckPaths\x12\x1a.app.driver.v1.ConnRequest\x1a\x1c.app.driver.v1.PathsResponse\x12I\n" +
-	"\bClassify\x12\x1e.app.driver.v1.ClassifyRequest\x1a\x1d.app.driver.v1.Classification\x12A\n" +
-	"\x06Insert\x12\x1a.app.driver.v1.EditRequest\x1a\x1b.app.driver.v1.EditResponse\x12A\n" +
-	"\x06Update\x12\x1a.app.driver.v1.EditRequest\x1a\x1b.app.driver.v1.EditResponse\x12A\n" +
-	"\x06Delete\x12\x1a.app.driver.v1.EditRequest\x1a\x1b.app.driver.v1.EditResponse\x12G\n" +
-	"\fCapabilities\x12\x1a.app.driver.v1.ConnRequest\x1a\x1b.app.driver.v1.Capabilities\x12A\n" +
-	"\x05Close\x12\x1a.app.driver.v1.ConnRequest\x1a\x1c.app.driver.v1.CloseResponseB6Z4app/backend/plugins/internal/proto/driverv1;driverv1b\x06proto3"
+	"CheckPaths\x12\x1a.app.driver.v2.ConnRequest\x1a\x1c.app.driver.v2.PathsResponse\x12I\n" +
+	"\bClassify\x12\x1e.app.driver.v2.ClassifyRequest\x1a\x1d.app.driver.v2.Classification\x12Q\n" +
+	"\n" +
+	"CheckCells\x12 .app.driver.v2.CheckCellsRequest\x1a!.app.driver.v2.CheckCellsResponse\x12A\n" +
+	"\x06Insert\x12\x1a.app.driver.v2.EditRequest\x1a\x1b.app.driver.v2.EditResponse\x12A\n" +
+	"\x06Update\x12\x1a.app.driver.v2.EditRequest\x1a\x1b.app.driver.v2.EditResponse\x12A\n" +
+	"\x06Delete\x12\x1a.app.driver.v2.EditRequest\x1a\x1b.app.driver.v2.EditResponse\x12G\n" +
+	"\fCapabilities\x12\x1a.app.driver.v2.ConnRequest\x1a\x1b.app.driver.v2.Capabilities\x12A\n" +
+	"\x05Close\x12\x1a.app.driver.v2.ConnRequest\x1a\x1c.app.driver.v2.CloseResponseB6Z4app/backend/plugins/internal/proto/driverv2;driverv2b\x06proto3"
 
 var (
 	file_driver_proto_rawDescOnce sync.Once
@@ -2760,114 +2964,122 @@ func file_driver_proto_rawDescGZIP() []byte {
 	return file_driver_proto_rawDescData
 }
 
-var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
+var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 44)
 var file_driver_proto_goTypes = []any{
-	(*DriverError)(nil),           // 0: app.driver.v1.DriverError
-	(*Value)(nil),                 // 1: app.driver.v1.Value
-	(*List)(nil),                  // 2: app.driver.v1.List
-	(*Object)(nil),                // 3: app.driver.v1.Object
-	(*Settings)(nil),              // 4: app.driver.v1.Settings
-	(*Capabilities)(nil),          // 5: app.driver.v1.Capabilities
-	(*InfoRequest)(nil),           // 6: app.driver.v1.InfoRequest
-	(*InfoResponse)(nil),          // 7: app.driver.v1.InfoResponse
-	(*OpenRequest)(nil),           // 8: app.driver.v1.OpenRequest
-	(*OpenResponse)(nil),          // 9: app.driver.v1.OpenResponse
-	(*ConnRequest)(nil),           // 10: app.driver.v1.ConnRequest
-	(*HealthResponse)(nil),        // 11: app.driver.v1.HealthResponse
-	(*PathStatus)(nil),            // 12: app.driver.v1.PathStatus
-	(*PathsResponse)(nil),         // 13: app.driver.v1.PathsResponse
-	(*Table)(nil),                 // 14: app.driver.v1.Table
-	(*ListTablesResponse)(nil),    // 15: app.driver.v1.ListTablesResponse
-	(*TableRequest)(nil),          // 16: app.driver.v1.TableRequest
-	(*Column)(nil),                // 17: app.driver.v1.Column
-	(*TableSettings)(nil),         // 18: app.driver.v1.TableSettings
-	(*DescribeTableResponse)(nil), // 19: app.driver.v1.DescribeTableResponse
-	(*Filter)(nil),                // 20: app.driver.v1.Filter
-	(*Sort)(nil),                  // 21: app.driver.v1.Sort
-	(*BrowseRequest)(nil),         // 22: app.driver.v1.BrowseRequest
-	(*SearchRequest)(nil),         // 23: app.driver.v1.SearchRequest
-	(*Row)(nil),                   // 24: app.driver.v1.Row
-	(*Grid)(nil),                  // 25: app.driver.v1.Grid
-	(*CountRequest)(nil),          // 26: app.driver.v1.CountRequest
-	(*CountResponse)(nil),         // 27: app.driver.v1.CountResponse
-	(*ExecuteRequest)(nil),        // 28: app.driver.v1.ExecuteRequest
-	(*Result)(nil),                // 29: app.driver.v1.Result
-	(*ClassifyRequest)(nil),       // 30: app.driver.v1.ClassifyRequest
-	(*Classification)(nil),        // 31: app.driver.v1.Classification
-	(*EditRow)(nil),               // 32: app.driver.v1.EditRow
-	(*EditRequest)(nil),           // 33: app.driver.v1.EditRequest
-	(*RowResult)(nil),             // 34: app.driver.v1.RowResult
-	(*EditResponse)(nil),          // 35: app.driver.v1.EditResponse
-	(*CloseResponse)(nil),         // 36: app.driver.v1.CloseResponse
-	nil,                           // 37: app.driver.v1.Object.FieldsEntry
-	nil,                           // 38: app.driver.v1.Column.FilterNotesEntry
-	nil,                           // 39: app.driver.v1.EditRow.ValuesEntry
+	(*DriverError)(nil),           // 0: app.driver.v2.DriverError
+	(*Value)(nil),                 // 1: app.driver.v2.Value
+	(*List)(nil),                  // 2: app.driver.v2.List
+	(*Object)(nil),                // 3: app.driver.v2.Object
+	(*Settings)(nil),              // 4: app.driver.v2.Settings
+	(*Capabilities)(nil),          // 5: app.driver.v2.Capabilities
+	(*InfoRequest)(nil),           // 6: app.driver.v2.InfoRequest
+	(*InfoResponse)(nil),          // 7: app.driver.v2.InfoResponse
+	(*OpenRequest)(nil),           // 8: app.driver.v2.OpenRequest
+	(*OpenResponse)(nil),          // 9: app.driver.v2.OpenResponse
+	(*ConnRequest)(nil),           // 10: app.driver.v2.ConnRequest
+	(*HealthResponse)(nil),        // 11: app.driver.v2.HealthResponse
+	(*PathStatus)(nil),            // 12: app.driver.v2.PathStatus
+	(*PathsResponse)(nil),         // 13: app.driver.v2.PathsResponse
+	(*Table)(nil),                 // 14: app.driver.v2.Table
+	(*ListTablesResponse)(nil),    // 15: app.driver.v2.ListTablesResponse
+	(*TableRequest)(nil),          // 16: app.driver.v2.TableRequest
+	(*Column)(nil),                // 17: app.driver.v2.Column
+	(*TableSettings)(nil),         // 18: app.driver.v2.TableSettings
+	(*DescribeTableResponse)(nil), // 19: app.driver.v2.DescribeTableResponse
+	(*Filter)(nil),                // 20: app.driver.v2.Filter
+	(*Sort)(nil),                  // 21: app.driver.v2.Sort
+	(*BrowseRequest)(nil),         // 22: app.driver.v2.BrowseRequest
+	(*CheckCellsRequest)(nil),     // 23: app.driver.v2.CheckCellsRequest
+	(*TypedCell)(nil),             // 24: app.driver.v2.TypedCell
+	(*CheckCellsResponse)(nil),    // 25: app.driver.v2.CheckCellsResponse
+	(*SearchRequest)(nil),         // 26: app.driver.v2.SearchRequest
+	(*Row)(nil),                   // 27: app.driver.v2.Row
+	(*Grid)(nil),                  // 28: app.driver.v2.Grid
+	(*CountRequest)(nil),          // 29: app.driver.v2.CountRequest
+	(*CountResponse)(nil),         // 30: app.driver.v2.CountResponse
+	(*ExecuteRequest)(nil),        // 31: app.driver.v2.ExecuteRequest
+	(*Result)(nil),                // 32: app.driver.v2.Result
+	(*ClassifyRequest)(nil),       // 33: app.driver.v2.ClassifyRequest
+	(*Classification)(nil),        // 34: app.driver.v2.Classification
+	(*EditRow)(nil),               // 35: app.driver.v2.EditRow
+	(*EditRequest)(nil),           // 36: app.driver.v2.EditRequest
+	(*RowResult)(nil),             // 37: app.driver.v2.RowResult
+	(*EditResponse)(nil),          // 38: app.driver.v2.EditResponse
+	(*CloseResponse)(nil),         // 39: app.driver.v2.CloseResponse
+	nil,                           // 40: app.driver.v2.Object.FieldsEntry
+	nil,                           // 41: app.driver.v2.Column.FilterNotesEntry
+	nil,                           // 42: app.driver.v2.CheckCellsResponse.ProblemsEntry
+	nil,                           // 43: app.driver.v2.EditRow.ValuesEntry
 }
 var file_driver_proto_depIdxs = []int32{
-	2,  // 0: app.driver.v1.Value.list_value:type_name -> app.driver.v1.List
-	3,  // 1: app.driver.v1.Value.object_value:type_name -> app.driver.v1.Object
-	1,  // 2: app.driver.v1.List.values:type_name -> app.driver.v1.Value
-	37, // 3: app.driver.v1.Object.fields:type_name -> app.driver.v1.Object.FieldsEntry
-	5,  // 4: app.driver.v1.InfoResponse.capabilities:type_name -> app.driver.v1.Capabilities
-	4,  // 5: app.driver.v1.OpenRequest.settings:type_name -> app.driver.v1.Settings
-	5,  // 6: app.driver.v1.OpenResponse.capabilities:type_name -> app.driver.v1.Capabilities
-	12, // 7: app.driver.v1.PathsResponse.paths:type_name -> app.driver.v1.PathStatus
-	14, // 8: app.driver.v1.ListTablesResponse.tables:type_name -> app.driver.v1.Table
-	38, // 9: app.driver.v1.Column.filter_notes:type_name -> app.driver.v1.Column.FilterNotesEntry
-	17, // 10: app.driver.v1.DescribeTableResponse.columns:type_name -> app.driver.v1.Column
-	18, // 11: app.driver.v1.DescribeTableResponse.settings:type_name -> app.driver.v1.TableSettings
-	20, // 12: app.driver.v1.BrowseRequest.filters:type_name -> app.driver.v1.Filter
-	21, // 13: app.driver.v1.BrowseRequest.sort:type_name -> app.driver.v1.Sort
-	1,  // 14: app.driver.v1.Row.cells:type_name -> app.driver.v1.Value
-	17, // 15: app.driver.v1.Grid.columns:type_name -> app.driver.v1.Column
-	24, // 16: app.driver.v1.Grid.rows:type_name -> app.driver.v1.Row
-	20, // 17: app.driver.v1.CountRequest.filters:type_name -> app.driver.v1.Filter
-	25, // 18: app.driver.v1.Result.grid:type_name -> app.driver.v1.Grid
-	0,  // 19: app.driver.v1.Classification.error:type_name -> app.driver.v1.DriverError
-	39, // 20: app.driver.v1.EditRow.values:type_name -> app.driver.v1.EditRow.ValuesEntry
-	32, // 21: app.driver.v1.EditRequest.rows:type_name -> app.driver.v1.EditRow
-	34, // 22: app.driver.v1.EditResponse.results:type_name -> app.driver.v1.RowResult
-	1,  // 23: app.driver.v1.Object.FieldsEntry.value:type_name -> app.driver.v1.Value
-	1,  // 24: app.driver.v1.EditRow.ValuesEntry.value:type_name -> app.driver.v1.Value
-	6,  // 25: app.driver.v1.Driver.Info:input_type -> app.driver.v1.InfoRequest
-	8,  // 26: app.driver.v1.Driver.Open:input_type -> app.driver.v1.OpenRequest
-	10, // 27: app.driver.v1.Driver.Connect:input_type -> app.driver.v1.ConnRequest
-	10, // 28: app.driver.v1.Driver.Ping:input_type -> app.driver.v1.ConnRequest
-	10, // 29: app.driver.v1.Driver.ListTables:input_type -> app.driver.v1.ConnRequest
-	16, // 30: app.driver.v1.Driver.DescribeTable:input_type -> app.driver.v1.TableRequest
-	22, // 31: app.driver.v1.Driver.Browse:input_type -> app.driver.v1.BrowseRequest
-	26, // 32: app.driver.v1.Driver.Count:input_type -> app.driver.v1.CountRequest
-	28, // 33: app.driver.v1.Driver.Execute:input_type -> app.driver.v1.ExecuteRequest
-	23, // 34: app.driver.v1.Driver.Search:input_type -> app.driver.v1.SearchRequest
-	10, // 35: app.driver.v1.Driver.CheckPaths:input_type -> app.driver.v1.ConnRequest
-	30, // 36: app.driver.v1.Driver.Classify:input_type -> app.driver.v1.ClassifyRequest
-	33, // 37: app.driver.v1.Driver.Insert:input_type -> app.driver.v1.EditRequest
-	33, // 38: app.driver.v1.Driver.Update:input_type -> app.driver.v1.EditRequest
-	33, // 39: app.driver.v1.Driver.Delete:input_type -> app.driver.v1.EditRequest
-	10, // 40: app.driver.v1.Driver.Capabilities:input_type -> app.driver.v1.ConnRequest
-	10, // 41: app.driver.v1.Driver.Close:input_type -> app.driver.v1.ConnRequest
-	7,  // 42: app.driver.v1.Driver.Info:output_type -> app.driver.v1.InfoResponse
-	9,  // 43: app.driver.v1.Driver.Open:output_type -> app.driver.v1.OpenResponse
-	11, // 44: app.driver.v1.Driver.Connect:output_type -> app.driver.v1.HealthResponse
-	11, // 45: app.driver.v1.Driver.Ping:output_type -> app.driver.v1.HealthResponse
-	15, // 46: app.driver.v1.Driver.ListTables:output_type -> app.driver.v1.ListTablesResponse
-	19, // 47: app.driver.v1.Driver.DescribeTable:output_type -> app.driver.v1.DescribeTableResponse
-	25, // 48: app.driver.v1.Driver.Browse:output_type -> app.driver.v1.Grid
-	27, // 49: app.driver.v1.Driver.Count:output_type -> app.driver.v1.CountResponse
-	29, // 50: app.driver.v1.Driver.Execute:output_type -> app.driver.v1.Result
-	25, // 51: app.driver.v1.Driver.Search:output_type -> app.driver.v1.Grid
-	13, // 52: app.driver.v1.Driver.CheckPaths:output_type -> app.driver.v1.PathsResponse
-	31, // 53: app.driver.v1.Driver.Classify:output_type -> app.driver.v1.Classification
-	35, // 54: app.driver.v1.Driver.Insert:output_type -> app.driver.v1.EditResponse
-	35, // 55: app.driver.v1.Driver.Update:output_type -> app.driver.v1.EditResponse
-	35, // 56: app.driver.v1.Driver.Delete:output_type -> app.driver.v1.EditResponse
-	5,  // 57: app.driver.v1.Driver.Capabilities:output_type -> app.driver.v1.Capabilities
-	36, // 58: app.driver.v1.Driver.Close:output_type -> app.driver.v1.CloseResponse
-	42, // [42:59] is the sub-list for method output_type
-	25, // [25:42] is the sub-list for method input_type
-	25, // [25:25] is the sub-list for extension type_name
-	25, // [25:25] is the sub-list for extension extendee
-	0,  // [0:25] is the sub-list for field type_name
+	2,  // 0: app.driver.v2.Value.list_value:type_name -> app.driver.v2.List
+	3,  // 1: app.driver.v2.Value.object_value:type_name -> app.driver.v2.Object
+	1,  // 2: app.driver.v2.List.values:type_name -> app.driver.v2.Value
+	40, // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
+	5,  // 4: app.driver.v2.InfoResponse.capabilities:type_name -> app.driver.v2.Capabilities
+	4,  // 5: app.driver.v2.OpenRequest.settings:type_name -> app.driver.v2.Settings
+	5,  // 6: app.driver.v2.OpenResponse.capabilities:type_name -> app.driver.v2.Capabilities
+	12, // 7: app.driver.v2.PathsResponse.paths:type_name -> app.driver.v2.PathStatus
+	14, // 8: app.driver.v2.ListTablesResponse.tables:type_name -> app.driver.v2.Table
+	41, // 9: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
+	17, // 10: app.driver.v2.DescribeTableResponse.columns:type_name -> app.driver.v2.Column
+	18, // 11: app.driver.v2.DescribeTableResponse.settings:type_name -> app.driver.v2.TableSettings
+	20, // 12: app.driver.v2.BrowseRequest.filters:type_name -> app.driver.v2.Filter
+	21, // 13: app.driver.v2.BrowseRequest.sort:type_name -> app.driver.v2.Sort
+	24, // 14: app.driver.v2.CheckCellsRequest.cells:type_name -> app.driver.v2.TypedCell
+	42, // 15: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
+	1,  // 16: app.driver.v2.Row.cells:type_name -> app.driver.v2.Value
+	17, // 17: app.driver.v2.Grid.columns:type_name -> app.driver.v2.Column
+	27, // 18: app.driver.v2.Grid.rows:type_name -> app.driver.v2.Row
+	20, // 19: app.driver.v2.CountRequest.filters:type_name -> app.driver.v2.Filter
+	28, // 20: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
+	0,  // 21: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
+	43, // 22: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
+	35, // 23: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
+	37, // 24: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
+	1,  // 25: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
+	1,  // 26: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
+	6,  // 27: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
+	8,  // 28: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
+	10, // 29: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
+	10, // 30: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
+	10, // 31: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
+	16, // 32: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
+	22, // 33: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
+	29, // 34: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
+	31, // 35: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
+	26, // 36: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
+	10, // 37: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
+	33, // 38: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
+	23, // 39: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
+	36, // 40: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
+	36, // 41: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
+	36, // 42: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
+	10, // 43: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
+	10, // 44: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
+	7,  // 45: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
+	9,  // 46: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
+	11, // 47: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
+	11, // 48: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
+	15, // 49: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
+	19, // 50: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
+	28, // 51: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
+	30, // 52: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
+	32, // 53: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
+	28, // 54: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
+	13, // 55: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
+	34, // 56: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
+	25, // 57: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
+	38, // 58: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
+	38, // 59: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
+	38, // 60: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
+	5,  // 61: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
+	39, // 62: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
+	45, // [45:63] is the sub-list for method output_type
+	27, // [27:45] is the sub-list for method input_type
+	27, // [27:27] is the sub-list for extension type_name
+	27, // [27:27] is the sub-list for extension extendee
+	0,  // [0:27] is the sub-list for field type_name
 }
 
 func init() { file_driver_proto_init() }
@@ -2890,7 +3102,7 @@ func file_driver_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_driver_proto_rawDesc), len(file_driver_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   40,
+			NumMessages:   44,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

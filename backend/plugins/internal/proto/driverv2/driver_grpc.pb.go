@@ -3,11 +3,14 @@
 // hashicorp/go-plugin. One plugin process serves every connection of its
 // type: Open returns a connection id that each later call names.
 //
-// Version rule (docs/plugins.md): this file is protocol version 1. Adding a
+// Version rule (docs/plugins.md): this file is protocol version 2. Adding a
 // field or an RPC that an older peer can ignore keeps the version; renaming,
 // renumbering or changing the meaning of anything bumps it
 // (backend/plugins/grpcdriver.ProtocolVersion) and gets a new package
-// app.driver.v2.
+// app.driver.v3. Version 2 (issue 19): the plugin cuts vector previews
+// (BrowseRequest.vectors, Column.preview) and types written cells
+// (CheckCells), which the host no longer does, so a version-1 plugin cannot
+// serve this host.
 //
 // Errors: a failed call ends with a gRPC status whose details hold one
 // DriverError (the driver.Error's Kind and its user-safe message). A status
@@ -22,7 +25,7 @@
 // - protoc             v3.21.12
 // source: driver.proto
 
-package driverv1
+package driverv2
 
 import (
 	context "context"
@@ -37,23 +40,24 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	Driver_Info_FullMethodName          = "/app.driver.v1.Driver/Info"
-	Driver_Open_FullMethodName          = "/app.driver.v1.Driver/Open"
-	Driver_Connect_FullMethodName       = "/app.driver.v1.Driver/Connect"
-	Driver_Ping_FullMethodName          = "/app.driver.v1.Driver/Ping"
-	Driver_ListTables_FullMethodName    = "/app.driver.v1.Driver/ListTables"
-	Driver_DescribeTable_FullMethodName = "/app.driver.v1.Driver/DescribeTable"
-	Driver_Browse_FullMethodName        = "/app.driver.v1.Driver/Browse"
-	Driver_Count_FullMethodName         = "/app.driver.v1.Driver/Count"
-	Driver_Execute_FullMethodName       = "/app.driver.v1.Driver/Execute"
-	Driver_Search_FullMethodName        = "/app.driver.v1.Driver/Search"
-	Driver_CheckPaths_FullMethodName    = "/app.driver.v1.Driver/CheckPaths"
-	Driver_Classify_FullMethodName      = "/app.driver.v1.Driver/Classify"
-	Driver_Insert_FullMethodName        = "/app.driver.v1.Driver/Insert"
-	Driver_Update_FullMethodName        = "/app.driver.v1.Driver/Update"
-	Driver_Delete_FullMethodName        = "/app.driver.v1.Driver/Delete"
-	Driver_Capabilities_FullMethodName  = "/app.driver.v1.Driver/Capabilities"
-	Driver_Close_FullMethodName         = "/app.driver.v1.Driver/Close"
+	Driver_Info_FullMethodName          = "/app.driver.v2.Driver/Info"
+	Driver_Open_FullMethodName          = "/app.driver.v2.Driver/Open"
+	Driver_Connect_FullMethodName       = "/app.driver.v2.Driver/Connect"
+	Driver_Ping_FullMethodName          = "/app.driver.v2.Driver/Ping"
+	Driver_ListTables_FullMethodName    = "/app.driver.v2.Driver/ListTables"
+	Driver_DescribeTable_FullMethodName = "/app.driver.v2.Driver/DescribeTable"
+	Driver_Browse_FullMethodName        = "/app.driver.v2.Driver/Browse"
+	Driver_Count_FullMethodName         = "/app.driver.v2.Driver/Count"
+	Driver_Execute_FullMethodName       = "/app.driver.v2.Driver/Execute"
+	Driver_Search_FullMethodName        = "/app.driver.v2.Driver/Search"
+	Driver_CheckPaths_FullMethodName    = "/app.driver.v2.Driver/CheckPaths"
+	Driver_Classify_FullMethodName      = "/app.driver.v2.Driver/Classify"
+	Driver_CheckCells_FullMethodName    = "/app.driver.v2.Driver/CheckCells"
+	Driver_Insert_FullMethodName        = "/app.driver.v2.Driver/Insert"
+	Driver_Update_FullMethodName        = "/app.driver.v2.Driver/Update"
+	Driver_Delete_FullMethodName        = "/app.driver.v2.Driver/Delete"
+	Driver_Capabilities_FullMethodName  = "/app.driver.v2.Driver/Capabilities"
+	Driver_Close_FullMethodName         = "/app.driver.v2.Driver/Close"
 )
 
 // DriverClient is the client API for Driver service.
@@ -80,6 +84,8 @@ type DriverClient interface {
 	CheckPaths(ctx context.Context, in *ConnRequest, opts ...grpc.CallOption) (*PathsResponse, error)
 	// Classify needs no connection.
 	Classify(ctx context.Context, in *ClassifyRequest, opts ...grpc.CallOption) (*Classification, error)
+	// CheckCells types the cells typed into one row, as Insert and Update will, sending nothing.
+	CheckCells(ctx context.Context, in *CheckCellsRequest, opts ...grpc.CallOption) (*CheckCellsResponse, error)
 	Insert(ctx context.Context, in *EditRequest, opts ...grpc.CallOption) (*EditResponse, error)
 	Update(ctx context.Context, in *EditRequest, opts ...grpc.CallOption) (*EditResponse, error)
 	Delete(ctx context.Context, in *EditRequest, opts ...grpc.CallOption) (*EditResponse, error)
@@ -216,6 +222,16 @@ func (c *driverClient) Classify(ctx context.Context, in *ClassifyRequest, opts .
 	return out, nil
 }
 
+func (c *driverClient) CheckCells(ctx context.Context, in *CheckCellsRequest, opts ...grpc.CallOption) (*CheckCellsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CheckCellsResponse)
+	err := c.cc.Invoke(ctx, Driver_CheckCells_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *driverClient) Insert(ctx context.Context, in *EditRequest, opts ...grpc.CallOption) (*EditResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(EditResponse)
@@ -290,6 +306,8 @@ type DriverServer interface {
 	CheckPaths(context.Context, *ConnRequest) (*PathsResponse, error)
 	// Classify needs no connection.
 	Classify(context.Context, *ClassifyRequest) (*Classification, error)
+	// CheckCells types the cells typed into one row, as Insert and Update will, sending nothing.
+	CheckCells(context.Context, *CheckCellsRequest) (*CheckCellsResponse, error)
 	Insert(context.Context, *EditRequest) (*EditResponse, error)
 	Update(context.Context, *EditRequest) (*EditResponse, error)
 	Delete(context.Context, *EditRequest) (*EditResponse, error)
@@ -341,6 +359,9 @@ func (UnimplementedDriverServer) CheckPaths(context.Context, *ConnRequest) (*Pat
 }
 func (UnimplementedDriverServer) Classify(context.Context, *ClassifyRequest) (*Classification, error) {
 	return nil, status.Error(codes.Unimplemented, "method Classify not implemented")
+}
+func (UnimplementedDriverServer) CheckCells(context.Context, *CheckCellsRequest) (*CheckCellsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CheckCells not implemented")
 }
 func (UnimplementedDriverServer) Insert(context.Context, *EditRequest) (*EditResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Insert not implemented")
@@ -594,6 +615,24 @@ func _Driver_Classify_Handler(srv interface{}, ctx context.Context, dec func(int
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Driver_CheckCells_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CheckCellsRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DriverServer).CheckCells(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Driver_CheckCells_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DriverServer).CheckCells(ctx, req.(*CheckCellsRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _Driver_Insert_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(EditRequest)
 	if err := dec(in); err != nil {
@@ -688,7 +727,7 @@ func _Driver_Close_Handler(srv interface{}, ctx context.Context, dec func(interf
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
 var Driver_ServiceDesc = grpc.ServiceDesc{
-	ServiceName: "app.driver.v1.Driver",
+	ServiceName: "app.driver.v2.Driver",
 	HandlerType: (*DriverServer)(nil),
 	Methods: []grpc.MethodDesc{
 		{
@@ -738,6 +777,10 @@ var Driver_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Classify",
 			Handler:    _Driver_Classify_Handler,
+		},
+		{
+			MethodName: "CheckCells",
+			Handler:    _Driver_CheckCells_Handler,
 		},
 		{
 			MethodName: "Insert",
