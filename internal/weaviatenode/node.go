@@ -184,6 +184,8 @@ func start(ctx context.Context, bin string, opts Options) (_ *Node, err error) {
 		n.Scheme = "https"
 		args = []string{"--scheme", "https", "--tls-host", "127.0.0.1", "--tls-port", strconv.Itoa(p.HTTP),
 			"--tls-certificate", n.CACertFile, "--tls-key", keyFile}
+		// gRPC serves TLS with the same certificate, as a hosted cluster's gRPC front end does.
+		env = append(env, "GRPC_CERT_FILE="+n.CACertFile, "GRPC_KEY_FILE="+keyFile)
 	}
 	n.URL = n.Scheme + "://127.0.0.1:" + strconv.Itoa(n.Port)
 	n.client = newHTTPClient(n.CACertPEM)

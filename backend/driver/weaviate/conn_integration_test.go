@@ -23,6 +23,7 @@ import (
 
 	"app/backend/driver"
 	"app/backend/driver/weaviate"
+	"app/internal/fixtures"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 )
@@ -350,6 +351,27 @@ func TestCheckPathsReportsEachWayToTheServer(t *testing.T) {
 			!strings.Contains(ps[2].Detail, "gRPC host and port") || strings.Contains(ps[2].Detail, "dial tcp") {
 			t.Fatalf("got %s", summary(ps))
 		}
+	})
+	// Issue 19, item 3: gRPC takes the connection's SSL mode, CA file and API key. A TLS node
+	// with an API key and GraphQL off (as a hosted cluster is) serves gRPC over TLS.
+	t.Run("TLS, an API key and GraphQL off: reads go over gRPC with the SSL mode, CA file and key", func(t *testing.T) {
+		opts := weaviatetest.Options(weaviatenode.TLSAPIKey)
+		opts.Env = append(opts.Env, "DISABLE_GRAPHQL=true")
+		n := weaviatetest.StartWith(t, opts)
+		if err := fixtures.Load(ctx, n); err != nil {
+			t.Fatal(err)
+		}
+		d := open(t, n, nil) // Verify Identity against the node's own certificate, with its key
+		got := summary(d.CheckPaths(ctx))
+		if !strings.Contains(got, "GraphQL true off") || !strings.HasSuffix(got, "gRPC true ok") {
+			t.Fatalf("got %s", got)
+		}
+		count, err := d.Count(ctx, fixtures.Typed, []driver.Filter{{Column: "count", Operator: driver.OpGreaterEq, Value: "0"}})
+		if err != nil || count != 3 {
+			t.Fatalf("count over gRPC with TLS: %d, %v", count, err)
+		}
+		// The node serves gRPC only over TLS and only with the key: the count above came
+		// through both.
 	})
 	t.Run("GraphQL on and a gRPC port nothing listens on: reported, not failed", func(t *testing.T) {
 		n := sharedNode(t, weaviatenode.Anonymous)
