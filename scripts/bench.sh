@@ -5,7 +5,9 @@
 #            of the same URL on a real weaviate-server (target: at most 1.2x); and the
 #            read paths of issue 19 on a second server with GraphQL off: a filtered 1,000-row
 #            page over gRPC vs over GraphQL, and over gRPC vs the bare REST GET + decode
-#            (target: gRPC at most 0.5x the bare REST time)
+#            (target: gRPC at most 0.5x the bare REST time); and the driver's gRPC page
+#            (Weaviate's own stubs) vs the official Go client v5's gRPC Search (reported: the
+#            measurement behind the choice in docs/architecture.md)
 #   plugin   the same page through the plugin boundary (cmd/weaviate-driver over gRPC) vs the
 #            bare GET + decode and the driver in process (target: at most 1.2x the bare one)
 #   mcp      tools/list at 1, 16 and 64 connections vs the official Go SDK's stateless

@@ -37,7 +37,7 @@ type VectorPreview struct {
 // page read with VectorsPreview.
 func PreviewVectors(g *Grid) {
 	for j, c := range g.Columns {
-		if !c.IsVector() {
+		if !c.IsVector() || c.Preview { // a driver may have cut them where it read them
 			continue
 		}
 		g.Columns[j].Preview = true

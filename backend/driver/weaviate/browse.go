@@ -91,7 +91,7 @@ func (d *Driver) Browse(ctx context.Context, table string, page driver.Page, fil
 			}
 			return err
 		}, func() (err error) {
-			g, err = d.browseGRPC(ctx, c, offset, n, filters, sorts)
+			g, err = d.browseGRPC(ctx, c, offset, n, filters, sorts, page.Vectors)
 			return err
 		})
 	}

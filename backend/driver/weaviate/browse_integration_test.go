@@ -538,6 +538,29 @@ func TestBothReadPathsGiveTheRESTRows(t *testing.T) {
 				if err != nil || n != int64(len(want)) {
 					t.Errorf("%s: Count = %d, %v; want %d", name, n, err, len(want))
 				}
+				// Previews (the grid's page) are the REST page's vectors cut the same way,
+				// whether cut from JSON text or, over gRPC, from the packed floats.
+				pg, err := d.Browse(ctx, table, driver.Page{Limit: 100, Vectors: driver.VectorsPreview}, all, nil)
+				if err != nil {
+					t.Fatalf("%s previews: %v", name, err)
+				}
+				restPreview := *rest
+				restPreview.Columns = append([]driver.Column(nil), rest.Columns...)
+				restPreview.Rows = make([][]any, len(rest.Rows))
+				for i, r := range rest.Rows {
+					restPreview.Rows[i] = append([]any(nil), r...)
+				}
+				driver.PreviewVectors(&restPreview)
+				wantPreview, gotPreview := byID(&restPreview), byID(pg)
+				last := len(pg.Columns) - 1
+				if !pg.Columns[last].Preview {
+					t.Errorf("%s: the vector column is not marked a preview", name)
+				}
+				for id, w := range wantPreview {
+					if gotPreview[id][last] != w[last] {
+						t.Errorf("%s: row %s preview %#v, REST cut %#v", name, id, gotPreview[id][last], w[last])
+					}
+				}
 			}
 		})
 	}

@@ -282,7 +282,11 @@ func (d *Driver) countGRPC(ctx context.Context, c *class, filters []driver.Filte
 }
 
 // browseGRPC loads a filtered or sorted page with a gRPC Search.
-func (d *Driver) browseGRPC(ctx context.Context, c *class, offset, limit int, filters []driver.Filter, sorts []driver.Sort) (*driver.Grid, error) {
+//
+// With VectorsPreview the previews are cut from the packed floats themselves: only the first
+// numbers are ever formatted (formatting every number as JSON text is most of the cost of a
+// page of vectors).
+func (d *Driver) browseGRPC(ctx context.Context, c *class, offset, limit int, filters []driver.Filter, sorts []driver.Sort, vectors driver.VectorRead) (*driver.Grid, error) {
 	w, ok, err := buildWhere(c, filters)
 	if err != nil {
 		return nil, err
@@ -315,6 +319,10 @@ func (d *Driver) browseGRPC(ctx context.Context, c *class, offset, limit int, fi
 		return nil, d.rpcError(ctx, err, "the page of "+c.Class)
 	}
 	cols := c.columns()
+	preview := vectors == driver.VectorsPreview
+	if preview {
+		cols[len(cols)-1].Preview = true
+	}
 	g := &driver.Grid{Columns: cols, Rows: make([][]any, 0, len(reply.GetResults()))}
 	for _, r := range reply.GetResults() {
 		row := make([]any, len(cols))
@@ -336,14 +344,27 @@ func (d *Driver) browseGRPC(ctx context.Context, c *class, offset, limit int, fi
 				row[i+1] = grpcCell(v)
 			}
 		}
-		if len(names) > 0 {
+		switch {
+		case len(names) > 0 && preview:
+			if vs := md.GetVectors(); len(vs) > 0 {
+				out := make(map[string]driver.VectorPreview, len(vs))
+				for _, v := range vs {
+					out[v.GetName()] = packedPreview(v.GetVectorBytes(), v.GetType() == pb.Vectors_VECTOR_TYPE_MULTI_FP32)
+				}
+				b, _ := json.Marshal(out)
+				row[len(cols)-1] = string(b)
+			}
+		case len(names) > 0:
 			vecs := map[string]json.RawMessage{}
 			for _, v := range md.GetVectors() {
 				vecs[v.GetName()] = vectorJSON(v.GetVectorBytes(), v.GetType() == pb.Vectors_VECTOR_TYPE_MULTI_FP32)
 			}
 			row[len(cols)-1] = vectorsText(names, vecs)
-		} else if b := md.GetVectorBytes(); len(b) > 0 {
-			row[len(cols)-1] = string(vectorJSON(b, false))
+		case len(md.GetVectorBytes()) > 0 && preview:
+			b, _ := json.Marshal(packedPreview(md.GetVectorBytes(), false))
+			row[len(cols)-1] = string(b)
+		case len(md.GetVectorBytes()) > 0:
+			row[len(cols)-1] = string(vectorJSON(md.GetVectorBytes(), false))
 		}
 		g.Rows = append(g.Rows, row)
 	}
@@ -528,6 +549,30 @@ func vectorJSON(b []byte, multi bool) json.RawMessage {
 	}
 	out, _ := json.Marshal(v)
 	return out
+}
+
+// packedPreview is the preview of a packed vector (a multi-vector: of its first vector, with
+// how many it holds), as driver.PreviewText reads it from the vector's JSON text.
+func packedPreview(b []byte, multi bool) driver.VectorPreview {
+	dim := len(b) / 4
+	p := driver.VectorPreview{Head: []json.RawMessage{}}
+	if multi {
+		if len(b) < 2 {
+			return p
+		}
+		dim = int(binary.LittleEndian.Uint16(b))
+		b = b[2:]
+		if dim == 0 {
+			return p
+		}
+		p.Multi = len(b) / 4 / dim
+	}
+	p.Dimensions = dim
+	for i := 0; i < driver.VectorHead && i < dim && (i+1)*4 <= len(b); i++ {
+		n, _ := json.Marshal(math.Float32frombits(binary.LittleEndian.Uint32(b[i*4:])))
+		p.Head = append(p.Head, n)
+	}
+	return p
 }
 
 // pathTimeout bounds each probe of CheckPaths, so an unreachable gRPC port cannot hold the

@@ -1,6 +1,9 @@
 package weaviate
 
 import (
+	"encoding/binary"
+	"encoding/json"
+	"math"
 	"testing"
 
 	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
@@ -41,5 +44,40 @@ func TestGRPCTargetDefaults(t *testing.T) {
 		if got := grpcTarget(c.s); got != c.want {
 			t.Errorf("%+v: %s, want %s", c.s, got, c.want)
 		}
+	}
+}
+
+// A preview cut from packed floats is the preview cut from the vector's JSON text: single
+// vectors, short ones, empty ones and multi-vectors.
+func TestAPackedPreviewIsTheTextPreview(t *testing.T) {
+	pack := func(dim int, fs ...float32) []byte {
+		var b []byte
+		if dim > 0 {
+			b = binary.LittleEndian.AppendUint16(b, uint16(dim))
+		}
+		for _, f := range fs {
+			b = binary.LittleEndian.AppendUint32(b, math.Float32bits(f))
+		}
+		return b
+	}
+	cases := []struct {
+		name  string
+		b     []byte
+		multi bool
+	}{
+		{"a vector of six", pack(0, 0.1, -0.25, 3, 1e-7, 5, 6), false},
+		{"a vector of two", pack(0, 1, 2), false},
+		{"an empty vector", pack(0), false},
+		{"a multi-vector of two vectors of three", pack(3, 1, 2, 3, 4, 5, 6), true},
+		{"a multi-vector of one vector of five", pack(5, 0.5, 0.25, 0.125, 1, 2), true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, _ := json.Marshal(packedPreview(c.b, c.multi))
+			want := driver.PreviewText(driver.TypeVector, string(vectorJSON(c.b, c.multi)))
+			if string(got) != want {
+				t.Fatalf("packed %s, text %s", got, want)
+			}
+		})
 	}
 }

@@ -170,6 +170,26 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class CapabilitiesDTO {
+	    queryLanguage: string;
+	    restLines: boolean;
+	    maxResults: number;
+	    defaultPageSize: number;
+	    transactions: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new CapabilitiesDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.queryLanguage = source["queryLanguage"];
+	        this.restLines = source["restLines"];
+	        this.maxResults = source["maxResults"];
+	        this.defaultPageSize = source["defaultPageSize"];
+	        this.transactions = source["transactions"];
+	    }
+	}
 	export class ClientDTO {
 	    name: string;
 	    version: string;
@@ -400,26 +420,6 @@ export namespace app {
 	        this.externalAccess = source["externalAccess"];
 	        this.aiPolicy = source["aiPolicy"];
 	        this.hasAPIKey = source["hasAPIKey"];
-	    }
-	}
-	export class CapabilitiesDTO {
-	    queryLanguage: string;
-	    restLines: boolean;
-	    maxResults: number;
-	    defaultPageSize: number;
-	    transactions: boolean;
-	
-	    static createFrom(source: any = {}) {
-	        return new CapabilitiesDTO(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.queryLanguage = source["queryLanguage"];
-	        this.restLines = source["restLines"];
-	        this.maxResults = source["maxResults"];
-	        this.defaultPageSize = source["defaultPageSize"];
-	        this.transactions = source["transactions"];
 	    }
 	}
 	export class ConnectionStateDTO {
