@@ -16,14 +16,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"app/backend/approval"
+	"app/backend/buildinfo"
 	"app/backend/config"
 	"app/backend/core"
 	"app/backend/logging"
 	"app/backend/plugins/registry"
 )
-
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "0.1.0-dev"
 
 func main() {
 	if err := newRootCmd().Execute(); err != nil {
@@ -47,7 +45,7 @@ func newRootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "app",
 		Short:         "A desktop database client for vector databases, with a local MCP endpoint",
-		Version:       version,
+		Version:       buildinfo.Version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args:          cobra.NoArgs,
@@ -78,9 +76,11 @@ func openCore(ctx context.Context, g globalFlags, headless bool, mcpPort int) (*
 	if err != nil {
 		return nil, nil, err
 	}
+	officialURL, officialKey := buildinfo.Registry()
 	c, err := core.Open(ctx, core.Options{
-		Dir: dir, MCPPort: mcpPort, Version: version, Log: log,
+		Dir: dir, MCPPort: mcpPort, Version: buildinfo.Version(), Log: log,
 		Registry: registry.Named{URL: g.registry, Key: g.registryKey},
+		Official: registry.Official{URL: officialURL, Key: officialKey},
 	})
 	if err != nil {
 		_ = closeLog()

@@ -45,3 +45,21 @@ npm_ci_once() {
     cp "$1/package-lock.json" "$1/node_modules/.lock-installed"
   fi
 }
+
+# build_ldflags prints the -ldflags that stamp backend/buildinfo: the release version when HEAD
+# carries a v* tag (else 0.0.0-dev+<commit>), and the official registry from $APP_REGISTRY_URL
+# and $APP_REGISTRY_KEY.
+build_ldflags() {
+  local pkg=app/backend/buildinfo flags="" tag
+  tag="$(git -C "$ROOT" describe --tags --exact-match --match 'v[0-9]*' 2>/dev/null || true)"
+  if [ -n "$tag" ]; then
+    flags="-X $pkg.version=${tag#v}"
+  elif commit="$(git -C "$ROOT" rev-parse --short=12 HEAD 2>/dev/null)"; then
+    # Stamped here too: builds may run with GOFLAGS=-buildvcs=false, leaving Go no commit.
+    git -C "$ROOT" diff --quiet HEAD 2>/dev/null || commit="$commit.dirty"
+    flags="-X $pkg.version=0.0.0-dev+$commit"
+  fi
+  [ -n "${APP_REGISTRY_URL:-}" ] && flags="$flags -X $pkg.registryURL=$APP_REGISTRY_URL"
+  [ -n "${APP_REGISTRY_KEY:-}" ] && flags="$flags -X $pkg.registryKey=$APP_REGISTRY_KEY"
+  printf '%s' "${flags# }"
+}

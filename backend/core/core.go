@@ -41,6 +41,8 @@ type Options struct {
 	// Registry is the plugin registry the command line named (--registry, --registry-key);
 	// empty fields fall back to the environment, then the settings (registry.ResolveSource).
 	Registry registry.Named
+	// Official is the registry the build names (backend/buildinfo); empty in a developer build.
+	Official registry.Official
 	Log      *logrus.Logger
 }
 
@@ -100,7 +102,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		keys:     keys,
 		conns:    connections.NewStore(opts.Dir, keys),
 	}
-	src, err := registry.ResolveSource(opts.Registry, registry.Named{URL: s.Plugins.Registry, Key: s.Plugins.RegistryKey})
+	src, err := registry.ResolveSource(opts.Registry, registry.Named{URL: s.Plugins.Registry, Key: s.Plugins.RegistryKey}, opts.Official)
 	if err != nil {
 		c.registryErr = fmt.Errorf("the plugin registry: %w", err)
 	}

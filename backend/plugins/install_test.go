@@ -187,7 +187,7 @@ func TestRefusalsLeaveNothingHalfInstalled(t *testing.T) {
 			return r.Source(r.FileURL()), "weaviate"
 		}, registry.CodeBadSignature, "was changed after it was signed"},
 		{"an index signed with an unknown key", func(t *testing.T, r *registrytest.Registry) (registry.Source, string) {
-			return registry.Source{URL: r.FileURL(), Keys: []registry.PublicKey{registry.Official()}}, "weaviate"
+			return registry.Source{URL: r.FileURL(), Keys: []registry.PublicKey{registrytest.New(t).Public()}}, "weaviate"
 		}, registry.CodeUnknownKey, "which this app does not trust"},
 		{"an unreachable registry", func(t *testing.T, r *registrytest.Registry) (registry.Source, string) {
 			return r.Source(closedURL(t)), "weaviate"

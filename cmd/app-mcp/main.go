@@ -3,7 +3,7 @@
 // (backend/bridge). It finds the app through the handshake file of the config dir and starts
 // it when it is not running. stdout carries protocol only; logs go to stderr.
 //
-// Usage: app-mcp [--config-dir DIR] [--log-level error|warn|info|debug] [--no-start]
+// Usage: app-mcp [--config-dir DIR] [--log-level error|warn|info|debug] [--no-start] [--version]
 //
 // APP_MCP_TOKEN, when set, is the bearer token of its requests; otherwise the short-lived
 // bridge token of the handshake file is used (readOnly).
@@ -20,6 +20,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"app/backend/bridge"
+	"app/backend/buildinfo"
 	"app/backend/config"
 )
 
@@ -28,7 +29,12 @@ func main() {
 	level := flag.String("log-level", "warn", "what is logged on stderr: error, warn, info or debug")
 	noStart := flag.Bool("no-start", false, "do not start App when it is not running")
 	headless := flag.Bool("headless", false, "when App must be started, start app --headless even where there is a display")
+	showVersion := flag.Bool("version", false, "print the version and exit")
 	flag.Parse()
+	if *showVersion {
+		fmt.Println("app-mcp version " + buildinfo.Version())
+		return
+	}
 
 	log := logrus.New()
 	log.SetOutput(os.Stderr)

@@ -27,7 +27,7 @@ func TestAPublishedRegistryInstallsAndRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := registry.ResolveSource(registry.Named{URL: dev.URL, Key: dev.Key}, registry.Named{})
+	src, err := registry.ResolveSource(registry.Named{URL: dev.URL, Key: dev.Key}, registry.Named{}, registry.Official{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,8 @@ func TestMain(m *testing.M) {
 	appBin = filepath.Join(dir, "app")
 	bridgeBin = filepath.Join(dir, "app-mcp") // beside app, where the bridge looks for it
 	for out, pkg := range map[string]string{appBin: "app", bridgeBin: "app/cmd/app-mcp"} {
-		build := exec.Command("go", "build", "-o", out, pkg)
+		// Stamped as scripts/build-app.sh stamps a build (version_test.go reads it back).
+		build := exec.Command("go", "build", "-ldflags", "-X app/backend/buildinfo.version="+stampedVersion, "-o", out, pkg)
 		build.Stdout, build.Stderr = os.Stderr, os.Stderr
 		if err := build.Run(); err != nil {
 			fmt.Fprintln(os.Stderr, "building", pkg+":", err)

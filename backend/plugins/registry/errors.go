@@ -5,6 +5,8 @@ type Code string
 
 // The refusals. Each has its own message; none leaves anything on disk.
 const (
+	// CodeNoRegistry: a developer build was given no registry (no official one is stamped in).
+	CodeNoRegistry Code = "no_registry"
 	// CodeUnreachable: the registry (or an artifact's server) did not answer.
 	CodeUnreachable Code = "unreachable"
 	// CodeBadSignature: the index's signature is missing or does not match its bytes.

@@ -17,10 +17,6 @@ import (
 	"time"
 )
 
-// DefaultURL is the official registry's index. It is a placeholder until the project
-// publishes a real registry (docs/plugins.md); its index must be signed with Official.
-const DefaultURL = "https://app-client.github.io/plugins/index.json"
-
 // The environment variables that choose a registry when no flag does.
 const (
 	EnvRegistry    = "APP_PLUGIN_REGISTRY"
@@ -37,30 +33,52 @@ const (
 type Source struct {
 	// URL is the index URL (http, https or file; a directory URL means its index.json).
 	URL string
-	// Keys are the trusted keys: Official, plus one given explicitly.
+	// Keys are the trusted keys: the official one of the build, plus one given explicitly.
 	Keys []PublicKey
 }
+
+// Official is the registry a build names (backend/buildinfo.Registry): its index URL and
+// the key it is signed with. Both are empty in a developer build, which trusts no registry
+// until one is named.
+type Official struct{ URL, Key string }
+
+// DeveloperBuild is the answer of a developer build that was given no registry: it says so
+// and how to name one, instead of trying a host that does not exist.
+const DeveloperBuild = "this is a developer build of App: it has no official plugin registry. " +
+	"Name one with --registry and --registry-key, $APP_PLUGIN_REGISTRY and $APP_PLUGIN_REGISTRY_KEY, " +
+	"or the settings plugins.registry and plugins.registryKey (make run starts a local one)"
 
 // Named is a registry named by one source of configuration: a flag, the environment or
 // the settings (plugins.registry, plugins.registryKey). Empty fields name nothing.
 type Named struct{ URL, Key string }
 
 // ResolveSource picks the registry: the flag values, else $APP_PLUGIN_REGISTRY and
-// $APP_PLUGIN_REGISTRY_KEY, else the settings, else the official registry; the key likewise.
-// The official key is always trusted; another key only when one of them names it.
-func ResolveSource(flags, settings Named) (Source, error) {
-	u := firstNonEmpty(flags.URL, os.Getenv(EnvRegistry), settings.URL, DefaultURL)
+// $APP_PLUGIN_REGISTRY_KEY, else the settings, else the build's official registry; the key
+// likewise. The build's official key is always trusted; another key only when one of them
+// names it. A developer build given no registry answers DeveloperBuild.
+func ResolveSource(flags, settings Named, official Official) (Source, error) {
+	u := firstNonEmpty(flags.URL, os.Getenv(EnvRegistry), settings.URL, official.URL)
+	if u == "" {
+		return Source{}, &Error{Code: CodeNoRegistry, Msg: DeveloperBuild + "."}
+	}
 	idx, err := IndexURL(u)
 	if err != nil {
 		return Source{}, err
 	}
-	src := Source{URL: idx, Keys: []PublicKey{Official()}}
+	src := Source{URL: idx}
+	if strings.TrimSpace(official.Key) != "" {
+		pk, err := ParsePublicKey(official.Key)
+		if err != nil {
+			return Source{}, fmt.Errorf("the official registry key of this build: %v", err)
+		}
+		src.Keys = append(src.Keys, pk)
+	}
 	if k := firstNonEmpty(flags.Key, os.Getenv(EnvRegistryKey), settings.Key); k != "" {
 		pk, err := ParsePublicKey(k)
 		if err != nil {
 			return Source{}, fmt.Errorf("registry key: %v", err)
 		}
-		if pk.ID() != Official().ID() {
+		if len(src.Keys) == 0 || pk.ID() != src.Keys[0].ID() {
 			src.Keys = append(src.Keys, pk)
 		}
 	}

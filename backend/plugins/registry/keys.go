@@ -5,7 +5,6 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"crypto/sha256"
-	_ "embed"
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
@@ -45,27 +44,6 @@ func ParsePublicKey(s string) (PublicKey, error) {
 		return PublicKey{}, fmt.Errorf("a registry key is %q followed by the base64 of 32 bytes", keyPrefix)
 	}
 	return PublicKey{Key: ed25519.PublicKey(b)}, nil
-}
-
-//go:embed official.pub
-var officialKeyText string
-
-// Official is the public key of the official plugin registry, embedded in the app. The
-// key in official.pub is a placeholder for the real release key (docs/plugins.md): its
-// private half is kept outside the repository.
-func Official() PublicKey {
-	for _, line := range strings.Split(officialKeyText, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		k, err := ParsePublicKey(line)
-		if err != nil {
-			panic("registry: official.pub holds no key: " + err.Error())
-		}
-		return k
-	}
-	panic("registry: official.pub holds no key")
 }
 
 // GenerateKey makes a new signing key and returns the text of its private key file.

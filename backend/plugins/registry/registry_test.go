@@ -92,7 +92,7 @@ func TestFetchRefusals(t *testing.T) {
 			return r.Source(r.FileURL())
 		}, registry.CodeBadSignature, "was changed after it was signed"},
 		{"an index signed with a key the app does not trust", func(t *testing.T, r *registrytest.Registry) registry.Source {
-			return registry.Source{URL: r.FileURL(), Keys: []registry.PublicKey{registry.Official()}}
+			return registry.Source{URL: r.FileURL(), Keys: []registry.PublicKey{registrytest.New(t).Public()}}
 		}, registry.CodeUnknownKey, "which this app does not trust. If you trust this registry, give its public key with --registry-key"},
 		{"a missing signature", func(t *testing.T, r *registrytest.Registry) registry.Source {
 			_ = os.Remove(r.Path("index.json.sig"))
@@ -242,25 +242,41 @@ func TestCompareVersions(t *testing.T) {
 
 func TestResolveSource(t *testing.T) {
 	r := registrytest.New(t)
-	t.Run("no flag and no environment: the official registry, official key only", func(t *testing.T) {
+	other := registrytest.New(t)
+	official := registry.Official{URL: "https://plugins.example.test/index.json", Key: other.Public().String()}
+	t.Run("no flag and no environment: the build's official registry, its key only", func(t *testing.T) {
 		t.Setenv(registry.EnvRegistry, "")
 		t.Setenv(registry.EnvRegistryKey, "")
-		src, err := registry.ResolveSource(registry.Named{}, registry.Named{})
-		if err != nil || src.URL != registry.DefaultURL || len(src.Keys) != 1 || src.Keys[0].ID() != registry.Official().ID() {
+		src, err := registry.ResolveSource(registry.Named{}, registry.Named{}, official)
+		if err != nil || src.URL != official.URL || len(src.Keys) != 1 || src.Keys[0].ID() != other.Public().ID() {
+			t.Fatalf("%#v %v", src, err)
+		}
+	})
+	t.Run("a developer build given no registry says so, and tries no host", func(t *testing.T) {
+		t.Setenv(registry.EnvRegistry, "")
+		t.Setenv(registry.EnvRegistryKey, "")
+		_, err := registry.ResolveSource(registry.Named{}, registry.Named{}, registry.Official{})
+		if registry.CodeOf(err) != registry.CodeNoRegistry || !strings.HasPrefix(err.Error(), "this is a developer build of App: it has no official plugin registry.") {
+			t.Fatalf("%v", err)
+		}
+	})
+	t.Run("a developer build trusts only the key it is given", func(t *testing.T) {
+		src, err := registry.ResolveSource(registry.Named{URL: r.Dir, Key: r.Public().String()}, registry.Named{}, registry.Official{})
+		if err != nil || len(src.Keys) != 1 || src.Keys[0].ID() != r.Public().ID() {
 			t.Fatalf("%#v %v", src, err)
 		}
 	})
 	t.Run("the environment names a registry and its key", func(t *testing.T) {
 		t.Setenv(registry.EnvRegistry, "http://127.0.0.1:9/reg/")
 		t.Setenv(registry.EnvRegistryKey, r.Public().String())
-		src, err := registry.ResolveSource(registry.Named{}, registry.Named{})
+		src, err := registry.ResolveSource(registry.Named{}, registry.Named{}, official)
 		if err != nil || src.URL != "http://127.0.0.1:9/reg/index.json" || len(src.Keys) != 2 || src.Keys[1].ID() != r.Public().ID() {
 			t.Fatalf("%#v %v", src, err)
 		}
 	})
 	t.Run("flags win over the environment", func(t *testing.T) {
 		t.Setenv(registry.EnvRegistry, "http://127.0.0.1:9/other.json")
-		src, err := registry.ResolveSource(registry.Named{URL: r.Dir}, registry.Named{})
+		src, err := registry.ResolveSource(registry.Named{URL: r.Dir}, registry.Named{}, official)
 		if err != nil || !strings.HasPrefix(src.URL, "file://") || !strings.HasSuffix(src.URL, "/index.json") {
 			t.Fatalf("%#v %v", src, err)
 		}
@@ -268,23 +284,26 @@ func TestResolveSource(t *testing.T) {
 	t.Run("the settings name a registry and key when no flag or environment does", func(t *testing.T) {
 		t.Setenv(registry.EnvRegistry, "")
 		t.Setenv(registry.EnvRegistryKey, "")
-		src, err := registry.ResolveSource(registry.Named{}, registry.Named{URL: "http://127.0.0.1:9/s/index.json", Key: r.Public().String()})
+		src, err := registry.ResolveSource(registry.Named{}, registry.Named{URL: "http://127.0.0.1:9/s/index.json", Key: r.Public().String()}, official)
 		if err != nil || src.URL != "http://127.0.0.1:9/s/index.json" || len(src.Keys) != 2 || src.Keys[1].ID() != r.Public().ID() {
 			t.Fatalf("%#v %v", src, err)
 		}
 		t.Setenv(registry.EnvRegistry, "http://127.0.0.1:9/env/index.json")
-		src, err = registry.ResolveSource(registry.Named{}, registry.Named{URL: "http://127.0.0.1:9/s/index.json"})
+		src, err = registry.ResolveSource(registry.Named{}, registry.Named{URL: "http://127.0.0.1:9/s/index.json"}, official)
 		if err != nil || src.URL != "http://127.0.0.1:9/env/index.json" {
 			t.Fatalf("the environment must win over the settings: %#v %v", src, err)
 		}
 	})
 	t.Run("a malformed key is refused", func(t *testing.T) {
-		if _, err := registry.ResolveSource(registry.Named{URL: "http://127.0.0.1:9/", Key: "nonsense"}, registry.Named{}); err == nil {
+		if _, err := registry.ResolveSource(registry.Named{URL: "http://127.0.0.1:9/", Key: "nonsense"}, registry.Named{}, official); err == nil {
 			t.Fatal("accepted")
+		}
+		if _, err := registry.ResolveSource(registry.Named{}, registry.Named{}, registry.Official{URL: "https://x.test/", Key: "nonsense"}); err == nil {
+			t.Fatal("a build stamped with a malformed key was accepted")
 		}
 	})
 	t.Run("other schemes are refused", func(t *testing.T) {
-		if _, err := registry.ResolveSource(registry.Named{URL: "ftp://127.0.0.1/index.json"}, registry.Named{}); err == nil {
+		if _, err := registry.ResolveSource(registry.Named{URL: "ftp://127.0.0.1/index.json"}, registry.Named{}, official); err == nil {
 			t.Fatal("accepted")
 		}
 	})

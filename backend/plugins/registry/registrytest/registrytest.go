@@ -54,7 +54,7 @@ func (r *Registry) FileURL() string {
 
 // Source is the registry as a source trusted with its own key.
 func (r *Registry) Source(indexURL string) registry.Source {
-	return registry.Source{URL: indexURL, Keys: []registry.PublicKey{registry.Official(), r.Public()}}
+	return registry.Source{URL: indexURL, Keys: []registry.PublicKey{r.Public()}}
 }
 
 // Release describes one version of a plugin to add.
