@@ -125,7 +125,11 @@ func newPluginInstallCmd(g *globalFlags, update bool) *cobra.Command {
 			case res.Changed && res.Previous != "":
 				fmt.Fprintf(out, "updated %s from %s to %s\n", res.Plugin, res.Previous, res.Version)
 			case res.Changed:
-				fmt.Fprintf(out, "installed %s %s\n", res.Plugin, res.Version)
+				from := ""
+				if res.FromMirror {
+					from = " (from the bundled mirror: the registry could not be reached)"
+				}
+				fmt.Fprintf(out, "installed %s %s%s\n", res.Plugin, res.Version, from)
 			case update:
 				fmt.Fprintf(out, "%s %s is the newest version for this platform; nothing to update\n", res.Plugin, res.Version)
 			default:

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"os/signal"
 	"runtime"
 	"syscall"
@@ -81,6 +82,7 @@ func openCore(ctx context.Context, g globalFlags, headless bool, mcpPort int) (*
 		Dir: dir, MCPPort: mcpPort, Version: buildinfo.Version(), Log: log,
 		Registry: registry.Named{URL: g.registry, Key: g.registryKey},
 		Official: registry.Official{URL: officialURL, Key: officialKey},
+		Mirror:   bundledMirror(),
 	})
 	if err != nil {
 		_ = closeLog()
@@ -126,4 +128,20 @@ func hasDisplay() bool {
 		return true
 	}
 	return os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != ""
+}
+
+// bundledMirror is the signed registry mirror a package installs beside the program, or "".
+func bundledMirror() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	if real, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = real
+	}
+	dir := filepath.Join(filepath.Dir(exe), registry.MirrorDir)
+	if _, err := os.Stat(filepath.Join(dir, "index.json")); err != nil {
+		return ""
+	}
+	return dir
 }

@@ -43,6 +43,9 @@ type Options struct {
 	Registry registry.Named
 	// Official is the registry the build names (backend/buildinfo); empty in a developer build.
 	Official registry.Official
+	// Mirror is the directory of the signed offline registry mirror a package carries beside
+	// the program (registry.MirrorDir); "" when there is none.
+	Mirror string
 	Log      *logrus.Logger
 }
 
@@ -103,12 +106,23 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		conns:    connections.NewStore(opts.Dir, keys),
 	}
 	src, err := registry.ResolveSource(opts.Registry, registry.Named{URL: s.Plugins.Registry, Key: s.Plugins.RegistryKey}, opts.Official)
-	if err != nil {
+	var mirror *registry.Source
+	if opts.Mirror != "" {
+		m, merr := registry.MirrorSource(opts.Mirror, opts.Official)
+		if merr != nil {
+			opts.Log.WithError(merr).Warn("the bundled plugin mirror is not used")
+		} else {
+			mirror = &m
+		}
+	}
+	// A package's mirror stands in for a registry nobody named; a registry named wrongly is
+	// still an error to show.
+	if err != nil && (mirror == nil || registry.CodeOf(err) != registry.CodeNoRegistry) {
 		c.registryErr = fmt.Errorf("the plugin registry: %w", err)
 	}
 	c.host = host.New(host.Options{Log: opts.Log, Resolve: func(name string) (host.Binary, error) { return c.plugins.Binary(name) }})
 	c.plugins = plugins.New(plugins.Options{
-		ConfigDir: opts.Dir, AppVersion: opts.Version, Source: src, Log: opts.Log,
+		ConfigDir: opts.Dir, AppVersion: opts.Version, Source: src, Mirror: mirror, Log: opts.Log,
 		InUse: c.host.InUse, Stop: c.host.Stop,
 	})
 	c.open = connections.NewManager(c.conns, connections.ManagerOptions{

@@ -41,6 +41,9 @@ type Result struct {
 	Available string `json:"available,omitempty"`
 	// Path is the program of Version.
 	Path string `json:"path"`
+	// FromMirror: the package's bundled mirror served the download (the registry could not
+	// be reached, or none is named).
+	FromMirror bool `json:"fromMirror,omitempty"`
 }
 
 // Install installs the newest version of a plugin the registry offers for this platform and
@@ -115,7 +118,7 @@ func (m *Manager) install(ctx context.Context, name string, update bool, report 
 	if err != nil {
 		return Result{}, err
 	}
-	res := Result{Plugin: name, Version: iv.Version, Path: iv.Path(), Changed: true, Previous: prevOf(installed, cur)}
+	res := Result{Plugin: name, Version: iv.Version, Path: iv.Path(), Changed: true, Previous: prevOf(installed, cur), FromMirror: m.FromMirror(idx)}
 	m.log.WithFields(logrus.Fields{"plugin": name, "version": iv.Version, "previous": res.Previous}).Info("plugin installed")
 	if update {
 		m.removeOlder(name, iv.Version)

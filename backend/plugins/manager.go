@@ -40,8 +40,12 @@ type Options struct {
 	ConfigDir string
 	// AppVersion is the app's version, checked against a release's minAppVersion.
 	AppVersion string
-	// Source is the registry (registry.ResolveSource).
+	// Source is the registry (registry.ResolveSource); an empty URL when none is named (a
+	// developer build), and then Mirror alone serves.
 	Source registry.Source
+	// Mirror is the signed offline mirror a package carries (registry.MirrorSource), used when
+	// the registry cannot be reached or none is named; nil without one.
+	Mirror *registry.Source
 	// InUse tells whether a connection of the plugin's type is open in this app; Uninstall
 	// is refused while it is. The core passes host.InUse. Nil: never.
 	InUse func(name string) bool
@@ -94,8 +98,27 @@ func (m *Manager) Source() registry.Source { return m.opts.Source }
 func (m *Manager) Platform() registry.Platform { return m.opts.Platform }
 
 // Index fetches and verifies the registry's index.
+//
+// The online registry answers when it can; where it cannot be reached, or none is named, the
+// package's bundled mirror does, with the same checks (signature, size, SHA-256). A newer
+// plugin online is then offered as an update, never installed unasked.
 func (m *Manager) Index(ctx context.Context) (*registry.Signed, error) {
-	return m.client.Fetch(ctx, m.opts.Source)
+	if m.opts.Source.URL != "" {
+		idx, err := m.client.Fetch(ctx, m.opts.Source)
+		if err == nil || m.opts.Mirror == nil || registry.CodeOf(err) != registry.CodeUnreachable {
+			return idx, err
+		}
+		m.log.WithField("registry", registry.Display(m.opts.Source.URL)).Info("the plugin registry cannot be reached: the bundled mirror serves")
+	}
+	if m.opts.Mirror == nil {
+		return nil, &Error{Code: registry.CodeNoRegistry, Msg: registry.DeveloperBuild + "."}
+	}
+	return m.client.Fetch(ctx, *m.opts.Mirror)
+}
+
+// FromMirror tells whether an index is the bundled mirror's (for "from the bundled mirror").
+func (m *Manager) FromMirror(idx *registry.Signed) bool {
+	return idx != nil && m.opts.Mirror != nil && idx.URL == m.opts.Mirror.URL
 }
 
 func (m *Manager) protocols() []int { return []int{grpcdriver.ProtocolVersion} }
@@ -118,6 +141,9 @@ type Listing struct {
 	Status ListStatus `json:"status"`
 	// Reason says why nothing is available, when the status says so.
 	Reason string `json:"reason,omitempty"`
+	// FromMirror: the package's bundled mirror answered (the registry could not be reached,
+	// or none is named).
+	FromMirror bool `json:"fromMirror,omitempty"`
 }
 
 // ListStatus is a plugin's state in a listing.
@@ -156,7 +182,7 @@ func (m *Manager) List(ctx context.Context) ([]Listing, error) {
 		for i := range idx.Plugins {
 			p := &idx.Plugins[i]
 			listed[p.Name] = true
-			l := Listing{Name: p.Name, DisplayName: p.DisplayName, Description: p.Description, Publisher: p.Publisher, Types: p.Types, Installed: current[p.Name]}
+			l := Listing{Name: p.Name, DisplayName: p.DisplayName, Description: p.Description, Publisher: p.Publisher, Types: p.Types, Installed: current[p.Name], FromMirror: m.FromMirror(idx)}
 			ch := p.Choose(m.opts.Platform, m.opts.AppVersion, m.protocols())
 			switch {
 			case ch.Status != registry.Available && l.Installed != "":

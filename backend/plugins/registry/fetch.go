@@ -85,6 +85,28 @@ func ResolveSource(flags, settings Named, official Official) (Source, error) {
 	return src, nil
 }
 
+// MirrorDir is where a package puts the signed offline mirror of the registry, beside the app's
+// program: the index, its signature and the driver for the package's own platform.
+const MirrorDir = "plugins-mirror"
+
+// MirrorSource is the bundled mirror in dir, trusted with the build's official key only: its
+// index is checked exactly as the online one (signature, then each artifact's size and
+// SHA-256 at install).
+func MirrorSource(dir string, official Official) (Source, error) {
+	if strings.TrimSpace(official.Key) == "" {
+		return Source{}, fmt.Errorf("the bundled mirror in %s cannot be trusted: this build names no official key", dir)
+	}
+	pk, err := ParsePublicKey(official.Key)
+	if err != nil {
+		return Source{}, fmt.Errorf("the official registry key of this build: %v", err)
+	}
+	u, err := IndexURL(dir)
+	if err != nil {
+		return Source{}, err
+	}
+	return Source{URL: u, Keys: []PublicKey{pk}}, nil
+}
+
 func firstNonEmpty(s ...string) string {
 	for _, v := range s {
 		if strings.TrimSpace(v) != "" {
