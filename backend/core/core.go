@@ -46,7 +46,7 @@ type Options struct {
 	// Mirror is the directory of the signed offline registry mirror a package carries beside
 	// the program (registry.MirrorDir); "" when there is none.
 	Mirror string
-	Log      *logrus.Logger
+	Log    *logrus.Logger
 }
 
 // Core is the backend of one config dir.
