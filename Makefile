@@ -4,7 +4,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 export APP_CACHE_DIR ?= $(HOME)/.cache/app
 
-.PHONY: help run test setup app headless plugins bench bench-compare fuzz lint clean
+.PHONY: help run test setup app headless plugins dist bench bench-compare fuzz lint clean
 
 # One line per target of this file; `make lint` fails when a target is missing here.
 help:
@@ -15,6 +15,7 @@ help:
 	@echo "make app       build build/bin/app, the desktop app (Wails, WebKitGTK 4.1 on Linux)"
 	@echo "make headless  build build/bin/app-headless: no GTK needed, for --headless and the CLI"
 	@echo "make plugins   build the driver plugin for six platforms into a signed registry (build/registry)"
+	@echo "make dist      build the Linux packages (.deb, .rpm, .tar.gz) with their driver into build/dist"
 	@echo "make bench     run the benchmarks and print ratios against their peers"
 	@echo "make bench-compare REV=<commit>  MCP throughput of this tree against an older commit"
 	@echo "make fuzz      fuzz the parsers of untrusted input for a short while each"
@@ -34,6 +35,9 @@ setup:
 # build from wails.json, generates the bindings and compiles with the desktop+production tags.
 app:
 	@bash scripts/build-app.sh
+
+dist:
+	@bash scripts/dist.sh
 
 # The same program built without the Wails build tags: no GTK or WebKit at build or run time.
 # It runs `--headless` (MCP server and connections, no window) and the CLI subcommands; it
