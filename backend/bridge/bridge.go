@@ -79,6 +79,9 @@ type Bridge struct {
 	pendMu  sync.Mutex
 	pending map[string]chan clientAnswer
 	nextID  atomic.Int64
+
+	// disabled: the app's settings have MCP off; Serve answers -33006 (disabled.go).
+	disabled bool
 }
 
 type legacyClient struct {
@@ -122,6 +125,11 @@ func New(ctx context.Context, opts Options) (*Bridge, error) {
 	if b.client == nil {
 		b.client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16, IdleConnTimeout: 25 * time.Second}}
 	}
+	if mcpOff(ctx, opts.ConfigDir) {
+		opts.Log.Warn("MCP is turned off in App's settings: every request is answered with -33006, and App is not started")
+		b.disabled = true
+		return b, nil
+	}
 	h, err := findApp(ctx, opts.ConfigDir, opts.Launcher, opts.Log.Infof)
 	if err != nil {
 		return nil, err
@@ -159,6 +167,9 @@ func (b *Bridge) discover(ctx context.Context) error {
 // concurrently and are answered in whatever order they finish; when in closes, the requests
 // still running are cancelled and Serve returns.
 func (b *Bridge) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
+	if b.disabled {
+		return serveDisabled(ctx, in, out)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	b.out = bufio.NewWriter(out)
 	r := bufio.NewReaderSize(in, 64<<10)

@@ -91,8 +91,9 @@ var specErrorTable = map[int]int{
 // exchange, so the entry is removed then.
 var goldenUncovered = map[int]string{
 	// -33006 server disabled: nothing in package mcp emits it. A disabled
-	// server does not listen at all, so no request can reach a handler that
-	// could answer it; an emitter would have to be invented for the test.
+	// server does not listen at all; the stdio bridge answers it when the
+	// app's settings have MCP off (backend/bridge/disabled.go, proven by
+	// tests/headless TestTheBridgeAnswersServerDisabledWhenMCPIsOff).
 	mcp.CodeServerDisabled: "no emitter: a disabled server does not listen",
 }
 

@@ -373,3 +373,71 @@ func TestBridgeRereadsTheHandshakeOnA401(t *testing.T) {
 		t.Fatalf("the bridge did not re-read the handshake file:\n%s", b.stderr)
 	}
 }
+
+// Issue 20, item 4: with MCP off in the app's settings, app-mcp answers every request with
+// -33006 (server disabled) and the way to turn it on, in both eras, and never starts App (an
+// app started with MCP off could not serve, and a second one could not bind the port).
+func TestTheBridgeAnswersServerDisabledWhenMCPIsOff(t *testing.T) {
+	dir := t.TempDir()
+	if _, stderr, err := run(t, env(), "", "--config-dir", dir, "settings", "set", "mcp.enabled", "false"); err != nil {
+		t.Fatalf("settings set: %v %s", err, stderr)
+	}
+	cmd := bridgeCmd(dir, true) // allowed to start App: it must not
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	lines := bufio.NewScanner(out)
+	ask := func(line string) map[string]any {
+		t.Helper()
+		if _, err := io.WriteString(in, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		if !lines.Scan() {
+			t.Fatalf("app-mcp closed stdout; stderr:\n%s", stderr.String())
+		}
+		var m map[string]any
+		if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
+			t.Fatalf("%q: %v", lines.Text(), err)
+		}
+		return m
+	}
+	for _, req := range []string{
+		fmt.Sprintf(modernList, 1),
+		`{"jsonrpc":"2.0","id":"two","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+	} {
+		_, _ = io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n") // no answer
+		m := ask(req)
+		e, _ := m["error"].(map[string]any)
+		data, _ := e["data"].(map[string]any)
+		if errCode(m) != -33006 || !strings.Contains(fmt.Sprint(e["message"]), "server disabled") || !strings.Contains(fmt.Sprint(data["fix"]), "app settings set mcp.enabled true") {
+			t.Fatalf("answer %v", m)
+		}
+	}
+	in.Close()
+	select {
+	case <-waitDone(cmd):
+	case <-time.After(10 * time.Second):
+		t.Fatal("app-mcp did not exit when stdin closed")
+	}
+	// No App was started for this config dir.
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		if b, err := os.ReadFile(p); err == nil && bytes.Contains(b, []byte(dir)) {
+			t.Fatalf("a process runs on the config dir: %q", bytes.ReplaceAll(b, []byte{0}, []byte(" ")))
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "mcp-handshake.json")); !os.IsNotExist(err) {
+		t.Fatal("a handshake file appeared: an app was started")
+	}
+}
+
+func waitDone(cmd *exec.Cmd) <-chan error {
+	ch := make(chan error, 1)
+	go func() { ch <- cmd.Wait() }()
+	return ch
+}
