@@ -4,7 +4,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 export APP_CACHE_DIR ?= $(HOME)/.cache/app
 
-.PHONY: help run test setup app headless plugins dist bench bench-compare fuzz lint clean
+.PHONY: help run test setup app headless plugins dist release bench bench-compare fuzz lint clean
 
 # One line per target of this file; `make lint` fails when a target is missing here.
 help:
@@ -16,6 +16,7 @@ help:
 	@echo "make headless  build build/bin/app-headless: no GTK needed, for --headless and the CLI"
 	@echo "make plugins   build the driver plugin for six platforms into a signed registry (build/registry)"
 	@echo "make dist      build the Linux packages (.deb, .rpm, .tar.gz) with their driver into build/dist"
+	@echo "make release   the registry, packages, sums and release note into build/release (docs/release.md)"
 	@echo "make bench     run the benchmarks and print ratios against their peers"
 	@echo "make bench-compare REV=<commit>  MCP throughput of this tree against an older commit"
 	@echo "make fuzz      fuzz the parsers of untrusted input for a short while each"
@@ -38,6 +39,9 @@ app:
 
 dist:
 	@bash scripts/dist.sh
+
+release:
+	@bash scripts/release.sh
 
 # The same program built without the Wails build tags: no GTK or WebKit at build or run time.
 # It runs `--headless` (MCP server and connections, no window) and the CLI subcommands; it

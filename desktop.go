@@ -27,6 +27,11 @@ func runDesktop(ctx context.Context, g globalFlags, mcpPort int) error {
 	if !hasDisplay() {
 		return errNoDisplay
 	}
+	unlock, err := oneInstance(ctx, g)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	c, done, err := openCore(ctx, g, false, mcpPort)
 	if err != nil {
 		return err

@@ -19,6 +19,7 @@ import (
 	"app/backend/approval"
 	"app/backend/buildinfo"
 	"app/backend/config"
+	"app/backend/control"
 	"app/backend/core"
 	"app/backend/logging"
 	"app/backend/plugins/registry"
@@ -26,9 +27,45 @@ import (
 
 func main() {
 	if err := newRootCmd().Execute(); err != nil {
+		var h handedOver
+		if errors.As(err, &h) {
+			fmt.Fprintln(os.Stderr, "app:", h.msg)
+			return
+		}
 		fmt.Fprintln(os.Stderr, "app:", err)
 		os.Exit(1)
 	}
+}
+
+// handedOver ends a second launch on a config dir: the running app took over.
+type handedOver struct{ msg string }
+
+func (h handedOver) Error() string { return h.msg }
+
+// oneInstance takes the config dir's one-instance lock (issue 20). When another app holds it,
+// this launch hands its arguments to that app, which brings its window to the front, and
+// ends with handedOver: a second app could not bind the MCP port nor share the config dir.
+func oneInstance(ctx context.Context, g globalFlags) (func(), error) {
+	dir, err := config.ResolveDir(g.configDir)
+	if err != nil {
+		return nil, err
+	}
+	unlock, err := config.LockInstance(dir)
+	if !errors.Is(err, config.ErrRunning) {
+		return unlock, err
+	}
+	rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	raised, rerr := control.Raise(rctx, dir, os.Args[1:])
+	switch {
+	case errors.Is(rerr, control.ErrNotRunning):
+		return nil, handedOver{"App is starting on " + dir + "; its window opens in a moment"}
+	case rerr != nil:
+		return nil, fmt.Errorf("%w (%s), and it could not be asked to show its window: %v", config.ErrRunning, dir, rerr)
+	case raised:
+		return nil, handedOver{"App is already running on " + dir + ": its window was brought to the front"}
+	}
+	return nil, handedOver{"App is already running on " + dir + " without a window (app --headless); stop it to open one here"}
 }
 
 // globalFlags are the flags every command shares.
@@ -95,6 +132,11 @@ func openCore(ctx context.Context, g globalFlags, headless bool, mcpPort int) (*
 func runHeadless(parent context.Context, g globalFlags, mcpPort int) error {
 	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	unlock, err := oneInstance(ctx, g)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	c, done, err := openCore(ctx, g, true, mcpPort)
 	if err != nil {
 		return err

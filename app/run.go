@@ -115,6 +115,12 @@ func Run(c *core.Core, assets fs.FS) error {
 			approvals.startup(dialogs, wailsEmitter{ctx}, desktopNotify)
 			// A CLI change that raises what AI clients may do asks here while the window runs.
 			c.SetWindowConfirm(dialogs.Confirm)
+			// A second launch on this config dir hands over to this window (issue 20).
+			c.SetRaise(func() {
+				runtime.WindowUnminimise(ctx)
+				runtime.WindowShow(ctx)
+				log.Info("the window was brought to the front for a second launch")
+			})
 			explorer.startup(ctx, wailsEmitter{ctx}, dialogs)
 			editor.startup(ctx, dialogs)
 			plugs.startup(ctx, wailsEmitter{ctx})

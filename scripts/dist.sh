@@ -5,8 +5,9 @@
 # and a signed offline mirror of the plugin registry holding the driver for linux/amd64.
 #
 # The build is stamped (backend/buildinfo) with the version (the git tag, else
-# 0.0.0-dev+<commit>) and with the key that signs the mirror: $APP_REGISTRY_SIGNING_KEY_FILE,
-# else a development key kept in build/dist-key/ (made once). $APP_REGISTRY_URL, when set, names
+# 0.0.0-dev+<commit>) and with the key that signs the mirror: the file $APP_PLUGIN_SIGNING_KEY_FILE
+# or the text $APP_PLUGIN_SIGNING_KEY (as make plugins takes it), else a development key kept in
+# build/dist-key/ (made once). $APP_REGISTRY_URL, when set, names
 # the online registry the packaged app prefers (make release sets it); without it the packaged
 # app installs its driver from the mirror.
 set -euo pipefail
@@ -14,17 +15,20 @@ set -euo pipefail
 cd "$ROOT"
 [ "$(uname -s)/$(uname -m)" = Linux/x86_64 ] || die "make dist builds linux/amd64 packages on a linux/amd64 machine"
 
-key="${APP_REGISTRY_SIGNING_KEY_FILE:-$ROOT/build/dist-key/signing.key}"
-if [ -z "${APP_REGISTRY_SIGNING_KEY_FILE:-}" ]; then
-  mkdir -p "$(dirname "$key")"
-  go run ./cmd/plugin-publish --gen-key "$key" >/dev/null
-fi
-[ -r "$key" ] || die "no signing key at $key"
-
 out="${DIST_OUT:-$ROOT/build/dist}"
 mirror="$(mktemp -d)"
 stage="$(mktemp -d)"
 trap 'rm -rf "$mirror" "$stage"' EXIT
+if [ -n "${APP_PLUGIN_SIGNING_KEY_FILE:-}" ]; then
+  key="$APP_PLUGIN_SIGNING_KEY_FILE"
+elif [ -n "${APP_PLUGIN_SIGNING_KEY:-}" ]; then
+  key="$stage/signing.key" && (umask 077 && printf '%s\n' "$APP_PLUGIN_SIGNING_KEY" >"$key")
+else
+  key="$ROOT/build/dist-key/signing.key"
+  mkdir -p "$(dirname "$key")"
+  go run ./cmd/plugin-publish --gen-key "$key" >/dev/null
+fi
+[ -r "$key" ] || die "no signing key at $key"
 step "the driver plugin for linux/amd64 into the package's signed registry mirror"
 pub_out="$(go run ./cmd/plugin-publish --out "$mirror" --platforms linux/amd64 --version "${PLUGIN_VERSION:-2.0.0}" --key-file "$key")" ||
   die "publishing the plugin into the mirror failed (see above)"

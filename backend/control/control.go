@@ -61,12 +61,16 @@ type Handler struct {
 	Confirm func(ctx context.Context, p Peer, q Question) (answered, yes bool, err error)
 	// Record writes a change to the activity log.
 	Record func(p Peer, c Change)
+	// Raise brings the window to the front for a second launch of the app (issue 20: one
+	// instance per config dir); raised is false when the app has no window (app --headless).
+	Raise func(p Peer, args []string) (raised bool)
 }
 
 type request struct {
-	Op       string    `json:"op"` // "confirm" or "record"
+	Op       string    `json:"op"` // "confirm", "record" or "raise"
 	Question *Question `json:"question,omitempty"`
 	Change   *Change   `json:"change,omitempty"`
+	Args     []string  `json:"args,omitempty"` // raise: the second launch's arguments
 }
 
 type answer struct {
@@ -180,6 +184,10 @@ func (s *Server) handle(c *net.UnixConn) {
 			s.h.Record(peer, *req.Change)
 		}
 		a.Answered = true
+	case req.Op == "raise":
+		if s.h.Raise != nil {
+			a.Answered = s.h.Raise(peer, req.Args)
+		}
 	default:
 		a.Error = "unknown request"
 	}
@@ -242,4 +250,11 @@ func Ask(ctx context.Context, dir string, q Question) (answered, yes bool, err e
 func Record(ctx context.Context, dir string, c Change) error {
 	_, err := roundTrip(ctx, dir, request{Op: "record", Change: &c})
 	return err
+}
+
+// Raise hands a second launch's arguments to the app running on the config dir, which brings
+// its window to the front; raised is false when it has no window. ErrNotRunning when none runs.
+func Raise(ctx context.Context, dir string, args []string) (raised bool, err error) {
+	a, err := roundTrip(ctx, dir, request{Op: "raise", Args: args})
+	return a.Answered, err
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 
+	"github.com/sirupsen/logrus"
+
 	"app/backend/activity"
 	"app/backend/control"
 )
@@ -18,7 +20,16 @@ type WindowConfirm func(ctx context.Context, title, message string) (bool, error
 type controlState struct {
 	mu      sync.Mutex
 	confirm WindowConfirm
+	raise   func()
 	srv     *control.Server
+}
+
+// SetRaise gives a second launch a window to bring to the front (the desktop app sets it; app
+// --headless has none, and the second launch says so).
+func (c *Core) SetRaise(fn func()) {
+	c.control.mu.Lock()
+	c.control.raise = fn
+	c.control.mu.Unlock()
 }
 
 // SetWindowConfirm gives the CLI's questions a window to be asked in (the desktop app sets its
@@ -43,6 +54,17 @@ func (c *Core) controlHandler() control.Handler {
 			return err == nil, yes, err
 		},
 		Record: func(p control.Peer, ch control.Change) { c.RecordCLIChange(p.Process, ch) },
+		Raise: func(p control.Peer, args []string) bool {
+			c.control.mu.Lock()
+			raise := c.control.raise
+			c.control.mu.Unlock()
+			c.log.WithFields(logrus.Fields{"by": p.Process, "args": args}).Info("a second launch of the app on this config dir handed over to this one")
+			if raise == nil {
+				return false
+			}
+			raise()
+			return true
+		},
 	}
 }
 

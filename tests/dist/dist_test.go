@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"app/internal/testenv"
+	env "app/internal/testenv"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 )
@@ -36,11 +36,17 @@ func repoRoot(t *testing.T) string {
 	return filepath.Clean(filepath.Join(wd, "..", ".."))
 }
 
+// testenv requires what the package tests run: dpkg-deb, tar and sha256sum.
+func testenv(t *testing.T) {
+	t.Helper()
+	env.Require(t, env.Tool("dpkg-deb", "tar", "sha256sum"))
+}
+
 // built runs make dist's script once into a temporary directory, signing the mirror with a
 // throwaway key.
 func built(t *testing.T) (dir, version string) {
 	t.Helper()
-	testenv.Require(t, testenv.Tool("dpkg-deb", "tar"))
+	testenv(t)
 	weaviatetest.RequireBinary(t)
 	root := repoRoot(t)
 	dir = t.TempDir()
@@ -52,7 +58,7 @@ func built(t *testing.T) (dir, version string) {
 	}
 	cmd := exec.Command("bash", "scripts/dist.sh")
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "DIST_OUT="+dir, "APP_REGISTRY_SIGNING_KEY_FILE="+key, "APP_REGISTRY_URL=")
+	cmd.Env = append(os.Environ(), "DIST_OUT="+dir, "APP_PLUGIN_SIGNING_KEY_FILE="+key, "APP_REGISTRY_URL=")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("make dist: %v\n%s", err, out)
 	}

@@ -267,3 +267,33 @@ func waitFor(t *testing.T, what string, cond func() bool, logs *bytes.Buffer) {
 	}
 	t.Fatalf("timed out waiting for %s; logs:\n%s", what, logs)
 }
+
+// Issue 20, item 4: one app per config dir. A second launch hands over to the running app and
+// exits at once, successfully, saying so; the first stays the only one serving the port.
+func TestASecondLaunchHandsOverToTheRunningApp(t *testing.T) {
+	dir := t.TempDir()
+	first, h, _ := startHeadless(t, dir, env(), "--config-dir", dir)
+	start := time.Now()
+	_, stderr, err := run(t, env(), "", "--headless", "--config-dir", dir, "--mcp-port", "0")
+	if err != nil || !strings.Contains(stderr, "App is already running on "+dir+" without a window") {
+		t.Fatalf("second launch: %v, stderr %q", err, stderr)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("the second launch took %v to hand over", d)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "mcp-handshake.json"))
+	var now handshake
+	if err != nil || json.Unmarshal(raw, &now) != nil || now.PID != first.Process.Pid || now.Port != h.Port {
+		t.Fatalf("the handshake file changed: %s (%v)", raw, err)
+	}
+	resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/mcp", h.Port))
+	if err != nil {
+		t.Fatalf("the first app stopped serving: %v", err)
+	}
+	resp.Body.Close()
+	t.Run("the command line still runs beside the app", func(t *testing.T) {
+		if _, stderr, err := run(t, env(), "", "--config-dir", dir, "connection", "list"); err != nil {
+			t.Fatalf("%v %s", err, stderr)
+		}
+	})
+}
