@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"app/backend/config"
+	"app/backend/layout"
 )
 
 // StartWait is how long the bridge waits for the handshake file of an app it started.
@@ -143,12 +144,7 @@ func fileExists(p string) bool {
 	return err == nil && !fi.IsDir()
 }
 
-func appBinaryName() string {
-	if runtime.GOOS == "windows" {
-		return "app.exe"
-	}
-	return "app"
-}
+func appBinaryName() string { return layout.Current().App }
 
 func hasDisplay() bool {
 	switch runtime.GOOS {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"app/backend/layout"
 )
 
 // EnvConfigDir names the environment variable that chooses the config dir when no flag does.
@@ -18,9 +20,9 @@ func ResolveDir(flagValue string) (string, error) {
 		dir = os.Getenv(EnvConfigDir)
 	}
 	if dir == "" {
-		base, err := os.UserConfigDir()
-		if err != nil {
-			return "", fmt.Errorf("config dir: no --config-dir, no $%s and no user config dir (%v): pass --config-dir", EnvConfigDir, err)
+		base := layout.Current().ConfigBase
+		if base == "" {
+			return "", fmt.Errorf("config dir: no --config-dir, no $%s and no user config dir (no home directory): pass --config-dir", EnvConfigDir)
 		}
 		dir = filepath.Join(base, "App")
 	}

@@ -18,6 +18,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"app/backend/layout"
 )
 
 // ServerName is the name the app's server gets in a client's config.
@@ -126,10 +128,7 @@ func (c Client) StdioOnly() bool { return c.entry == nil }
 // BridgePath is the app-mcp program beside the running binary (where the app ships it), or
 // "app-mcp" to be found on PATH.
 func BridgePath() string {
-	name := "app-mcp"
-	if runtime.GOOS == "windows" {
-		name += ".exe"
-	}
+	name := layout.Current().Bridge
 	if self, err := os.Executable(); err == nil {
 		p := filepath.Join(filepath.Dir(self), name)
 		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {

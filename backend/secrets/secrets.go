@@ -13,6 +13,8 @@ import (
 	"sync"
 
 	"github.com/99designs/keyring"
+
+	"app/backend/layout"
 )
 
 // ServiceName names the app's entries in the OS keychain.
@@ -71,7 +73,11 @@ func Open(opts Options) (Keyring, error) {
 	}
 	switch opts.Backend {
 	case "":
-		cfg.AllowedBackends = []keyring.BackendType{keyring.KeychainBackend, keyring.WinCredBackend, keyring.SecretServiceBackend, keyring.KWalletBackend, keyring.KeyCtlBackend}
+		// The OS's own keychain (backend/layout: the Keychain on macOS, the Credential
+		// Manager on Windows, the Secret Service, KWallet or keyctl on Linux).
+		for _, k := range layout.Current().Keychains {
+			cfg.AllowedBackends = append(cfg.AllowedBackends, keyring.BackendType(k))
+		}
 	case "file":
 		if opts.Password == "" {
 			return nil, fmt.Errorf("keyring: %s=file needs %s: set the password that encrypts %s", EnvBackend, EnvPassword, opts.Dir)
