@@ -16,10 +16,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	env "app/internal/testenv"
+	"app/tests/desktop/harness"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 )
@@ -96,6 +98,8 @@ func TestTheLinuxPackages(t *testing.T) {
 		t.Fatalf("dpkg-deb -x: %v\n%s", err, out)
 	}
 	lib := filepath.Join(root, "usr", "lib", "app")
+	var homeWithConnection string // the fresh HOME the headless run saved a connection in
+	pkgHome := t.TempDir()
 
 	t.Run("app and app-mcp sit in one directory with the signed mirror, linked from /usr/bin", func(t *testing.T) {
 		for _, f := range []string{"app", "app-mcp", "plugins-mirror/index.json", "plugins-mirror/index.json.sig"} {
@@ -146,7 +150,7 @@ func TestTheLinuxPackages(t *testing.T) {
 
 	t.Run("the extracted app, fresh HOME, no registry named: the driver installs from the bundled mirror and MCP lists the tables", func(t *testing.T) {
 		node := weaviatetest.Shared(t, weaviatenode.Anonymous)
-		home := t.TempDir()
+		home := pkgHome
 		env := cleanEnv("HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "APP_KEYRING_BACKEND=file", "APP_KEYRING_PASSWORD=test")
 		app := filepath.Join(lib, "app")
 		cli := func(args ...string) string {
@@ -193,6 +197,56 @@ func TestTheLinuxPackages(t *testing.T) {
 		if err := json.Unmarshal([]byte(cli("plugin", "list", "--json")), &list); err != nil || len(list) != 1 || list[0].Installed == "" || !list[0].FromMirror {
 			t.Fatalf("plugin list: %+v %v", list, err)
 		}
+		_ = srv.Process.Signal(syscall.SIGTERM)
+		_ = srv.Wait()
+		homeWithConnection = home
+	})
+
+	t.Run("the extracted app's window opens the connection, its driver from the mirror (the README's screenshot)", func(t *testing.T) {
+		harness.RequireTools(t, "Xvfb", "xdotool", "import")
+		if len(homeWithConnection) == 0 {
+			t.Skip("the headless run above did not set up the connection")
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		art := harness.ArtifactDir(t)
+		d := harness.StartXvfb(t, 1280, 800)
+		home := homeWithConnection
+		win := exec.Command(filepath.Join(lib, "app"), "--mcp-port", "0")
+		win.Env = d.Env(append(cleanEnv("HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "APP_KEYRING_BACKEND=file", "APP_KEYRING_PASSWORD=test"),
+			"GDK_BACKEND=x11", "GTK_THEME=Adwaita", "WEBKIT_DISABLE_COMPOSITING_MODE=1", "LIBGL_ALWAYS_SOFTWARE=1")...)
+		var logs bytes.Buffer
+		win.Stdout, win.Stderr = &logs, &logs
+		if err := win.Start(); err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan struct{})
+		go func() { _ = win.Wait(); close(exited) }()
+		t.Cleanup(func() { _ = win.Process.Signal(syscall.SIGTERM); <-exited })
+		id, err := d.FindWindow(ctx, "^App$", exited)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, logs.String())
+		}
+		chooser := filepath.Join(art, "chooser.png")
+		until(ctx, t, "the window painted", func() bool {
+			st, err := shot(ctx, d, id, chooser)
+			return err == nil && st.Colors > 200
+		})
+		if err := d.Focus(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Key(ctx, id, "Return"); err != nil {
+			t.Fatal(err)
+		}
+		opened := filepath.Join(art, "packaged-app.png")
+		until(ctx, t, "the connection opened (the window changed after Enter)", func() bool {
+			if _, err := shot(ctx, d, id, opened); err != nil {
+				return false
+			}
+			frac, err := harness.Differ(chooser, opened)
+			return err == nil && frac > 0.02
+		})
+		t.Logf("the packaged app's window: %s", opened)
 	})
 
 	t.Run("the .rpm's header names the package, version and architecture", func(t *testing.T) {
@@ -343,4 +397,24 @@ func callTool(ctx context.Context, url, token, tool string, args map[string]any)
 		return nil, fmt.Errorf("protocol error %s", out.Error)
 	}
 	return out.Result, nil
+}
+
+// until polls cond every 200 ms until it holds or ctx ends.
+func until(ctx context.Context, t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for !cond() {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("timed out waiting for %s", what)
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// shot screenshots a window and summarises the picture.
+func shot(ctx context.Context, d *harness.Display, id, path string) (harness.ImageStats, error) {
+	if err := d.Screenshot(ctx, id, path); err != nil {
+		return harness.ImageStats{}, err
+	}
+	return harness.Stats(path)
 }
