@@ -65,6 +65,8 @@ type PluginDTO struct {
 	// platform" or "installed, not in the registry"; Reason says why nothing is available.
 	Status string `json:"status"`
 	Reason string `json:"reason"`
+	// FromMirror: the package's bundled mirror answered, not the registry.
+	FromMirror bool `json:"fromMirror"`
 }
 
 // PluginListDTO is Settings, Plugins: the plugins, and why the registry could not be read
@@ -88,6 +90,9 @@ type PluginOfferDTO struct {
 	ReleaseNotes string `json:"releaseNotes"`
 	// Unavailable says why the registry has nothing for this platform ("" when it has).
 	Unavailable string `json:"unavailable"`
+	// FromMirror: the package's bundled mirror offers it (the registry could not be reached,
+	// or none is named).
+	FromMirror bool `json:"fromMirror"`
 }
 
 // PluginResultDTO says what an install or update did.
@@ -107,6 +112,9 @@ type PluginProgressEvent struct {
 	Total   int64  `json:"total"`
 	// ConnectionID is the saved connection waiting for the plugin ("" when none).
 	ConnectionID string `json:"connectionId"`
+	// FromMirror: the package's bundled mirror serves the download (the registry could not be
+	// reached, or none is named).
+	FromMirror bool `json:"fromMirror"`
 }
 
 // ConnectionFormDTO is the connection form (SPEC A "Connection settings"): every field but

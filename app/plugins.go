@@ -64,7 +64,7 @@ func (a *PluginsAPI) progress(connectionID string) func(plugins.Progress) {
 		emit := a.emit
 		a.mu.Unlock()
 		if emit != nil {
-			emit.Emit(EventPluginProgress, PluginProgressEvent{Plugin: p.Plugin, Version: p.Version, Done: p.Done, Total: p.Total, ConnectionID: connectionID})
+			emit.Emit(EventPluginProgress, PluginProgressEvent{Plugin: p.Plugin, Version: p.Version, Done: p.Done, Total: p.Total, ConnectionID: connectionID, FromMirror: p.FromMirror})
 		}
 	}
 }
@@ -121,7 +121,7 @@ func (a *PluginsAPI) Offer(connType string) (PluginOfferDTO, error) {
 		if l.Name != name {
 			continue
 		}
-		o := PluginOfferDTO{Plugin: name, DisplayName: l.DisplayName, Publisher: l.Publisher, Description: l.Description, Version: l.Available, Size: l.Size, ReleaseNotes: l.ReleaseNotes}
+		o := PluginOfferDTO{Plugin: name, DisplayName: l.DisplayName, Publisher: l.Publisher, Description: l.Description, Version: l.Available, Size: l.Size, ReleaseNotes: l.ReleaseNotes, FromMirror: l.FromMirror}
 		if l.Available == "" {
 			o.Unavailable = l.Reason
 			if o.Unavailable == "" {
@@ -199,6 +199,6 @@ func toPluginDTO(l plugins.Listing) PluginDTO {
 	return PluginDTO{
 		Name: l.Name, DisplayName: l.DisplayName, Description: l.Description, Publisher: l.Publisher,
 		Installed: l.Installed, Available: l.Available, Size: l.Size, ReleaseNotes: l.ReleaseNotes,
-		Status: string(l.Status), Reason: l.Reason,
+		Status: string(l.Status), Reason: l.Reason, FromMirror: l.FromMirror,
 	}
 }

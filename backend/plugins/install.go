@@ -26,6 +26,8 @@ type Progress struct {
 	Version string `json:"version"`
 	Done    int64  `json:"done"`
 	Total   int64  `json:"total"`
+	// FromMirror: the package's bundled mirror serves this download.
+	FromMirror bool `json:"fromMirror,omitempty"`
 }
 
 // Result says what Install or Update did.
@@ -173,7 +175,7 @@ func (m *Manager) stage(ctx context.Context, idx *registry.Signed, p *registry.P
 	archive := filepath.Join(tmp, "artifact.tar.gz")
 	if err := m.download(ctx, u, archive, what, a, func(done int64) {
 		if report != nil {
-			report(Progress{Plugin: p.Name, Version: v.Version, Done: done, Total: a.Size})
+			report(Progress{Plugin: p.Name, Version: v.Version, Done: done, Total: a.Size, FromMirror: m.FromMirror(idx)})
 		}
 	}); err != nil {
 		return InstalledVersion{}, err

@@ -110,8 +110,12 @@ describe("App shell", () => {
     await screen.findByRole("tree");
     api.explorer.connect = () => new Promise(() => {});
     await userEvent.keyboard("{Enter}");
-    act(() => api.emitProgress({ plugin: "weaviate", version: "1.0.0", done: 1, total: 4, connectionId: "a" }));
+    act(() => api.emitProgress({ plugin: "weaviate", version: "1.0.0", done: 1, total: 4, connectionId: "a", fromMirror: false }));
     expect(await screen.findByRole("progressbar", { name: "Installing the Weaviate driver" })).toHaveAttribute("aria-valuenow", "25");
+    // Issue 20: the sidebar says when the package's own mirror serves the download.
+    expect(screen.getByText(/Installing the Weaviate driver 1\.0\.0 · 25%/)).toBeInTheDocument();
+    act(() => api.emitProgress({ plugin: "weaviate", version: "1.0.0", done: 2, total: 4, connectionId: "a", fromMirror: true }));
+    expect(await screen.findByText(/Installing the Weaviate driver 1\.0\.0 from the app's own copy · 50%/)).toBeInTheDocument();
   });
 });
 

@@ -304,6 +304,8 @@ export interface Plugin {
   /** "installed" | "update available" | "not installed" | "not available for this platform" | ... */
   status: string;
   reason: string;
+  /** The package's bundled mirror answered, not the online registry (it could not be reached, or none is named). */
+  fromMirror: boolean;
 }
 
 export interface PluginList {
@@ -325,6 +327,8 @@ export interface PluginOffer {
   releaseNotes: string;
   /** Why there is nothing to install on this platform ("" when there is). */
   unavailable: string;
+  /** The package's bundled mirror offers it (the online registry could not be reached, or none is named). */
+  fromMirror: boolean;
 }
 
 export interface PluginResult {
@@ -342,6 +346,8 @@ export interface PluginProgress {
   done: number;
   total: number;
   connectionId: string;
+  /** The package's bundled mirror serves the download. */
+  fromMirror: boolean;
 }
 
 export interface PluginsApi {

@@ -174,6 +174,7 @@ function toPlugin(dto: app.PluginDTO): Plugin {
     releaseNotes: dto.releaseNotes,
     status: dto.status,
     reason: dto.reason,
+    fromMirror: !!dto.fromMirror,
   };
 }
 
@@ -188,6 +189,7 @@ function toOffer(dto: app.PluginOfferDTO): PluginOffer {
     size: dto.size,
     releaseNotes: dto.releaseNotes,
     unavailable: dto.unavailable,
+    fromMirror: !!dto.fromMirror,
   };
 }
 
@@ -229,7 +231,7 @@ export function toProgress(payload: unknown): PluginProgress {
   const p = (payload ?? {}) as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === "string" ? v : "");
   const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : 0);
-  return { plugin: str(p.plugin), version: str(p.version), done: num(p.done), total: num(p.total), connectionId: str(p.connectionId) };
+  return { plugin: str(p.plugin), version: str(p.version), done: num(p.done), total: num(p.total), connectionId: str(p.connectionId), fromMirror: p.fromMirror === true };
 }
 
 /** createWailsApi returns the Api backed by the Go facade bound in app.Run. */

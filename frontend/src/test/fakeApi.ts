@@ -163,6 +163,7 @@ export function fakePlugins(overrides: Partial<PluginsApi> = {}): PluginsApi & {
     releaseNotes: "",
     status: installed ? "installed" : "not installed",
     reason: "",
+    fromMirror: false,
   });
   return {
     emitProgress: (p) => listeners.forEach((l) => l(p)),
@@ -177,6 +178,7 @@ export function fakePlugins(overrides: Partial<PluginsApi> = {}): PluginsApi & {
       size: 5_545_060,
       releaseNotes: "",
       unavailable: "",
+      fromMirror: false,
     }),
     install: async (name) => {
       installed = "1.0.0";

@@ -823,6 +823,7 @@ export namespace app {
 	    releaseNotes: string;
 	    status: string;
 	    reason: string;
+	    fromMirror: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new PluginDTO(source);
@@ -840,6 +841,7 @@ export namespace app {
 	        this.releaseNotes = source["releaseNotes"];
 	        this.status = source["status"];
 	        this.reason = source["reason"];
+	        this.fromMirror = source["fromMirror"];
 	    }
 	}
 	export class PluginListDTO {
@@ -884,6 +886,7 @@ export namespace app {
 	    size: number;
 	    releaseNotes: string;
 	    unavailable: string;
+	    fromMirror: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new PluginOfferDTO(source);
@@ -900,6 +903,7 @@ export namespace app {
 	        this.size = source["size"];
 	        this.releaseNotes = source["releaseNotes"];
 	        this.unavailable = source["unavailable"];
+	        this.fromMirror = source["fromMirror"];
 	    }
 	}
 	export class PluginResultDTO {

@@ -93,7 +93,8 @@ function InstallingLine({ p }: { p: PluginProgress }) {
   return (
     <span className="conn-item__installing">
       <span>
-        {label} {p.version} · {pct}%
+        {label} {p.version}
+        {p.fromMirror ? " from the app's own copy" : ""} · {pct}%
       </span>
       <span className="progress__track progress__track--thin" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct}>
         <span className="progress__fill" style={{ width: `${pct}%` }} />

@@ -16,6 +16,7 @@ function offer(overrides: Partial<PluginOffer>): PluginOffer {
     size: 5_545_060,
     releaseNotes: "",
     unavailable: "",
+    fromMirror: false,
     ...overrides,
   };
 }
@@ -43,6 +44,13 @@ describe("connection-type chooser (SPEC A.3)", () => {
     expect(screen.queryByRole("textbox", { name: "Host" })).not.toBeInTheDocument();
   });
 
+  it("says when the download comes from the app's own copy of the registry (issue 20)", async () => {
+    renderPanel({ plugins: { offer: async () => offer({ fromMirror: true }) } });
+    await userEvent.click(screen.getByRole("button", { name: /Weaviate/ }));
+    const dialog = await screen.findByRole("dialog", { name: "Download the Weaviate driver" });
+    expect(dialog).toHaveTextContent("From the app's own copy of the registry");
+  });
+
   it("declining the offer returns to the chooser", async () => {
     renderPanel();
     await userEvent.click(screen.getByRole("button", { name: /Weaviate/ }));
@@ -55,7 +63,7 @@ describe("connection-type chooser (SPEC A.3)", () => {
     const { api } = renderPanel({ plugins: { install: () => install.promise } });
     await userEvent.click(screen.getByRole("button", { name: /Weaviate/ }));
     await userEvent.click(await screen.findByRole("button", { name: /Download \(5.3 MB\) and continue/ }));
-    act(() => api.emitProgress({ plugin: "weaviate", version: "1.0.0", done: 2_772_530, total: 5_545_060, connectionId: "" }));
+    act(() => api.emitProgress({ plugin: "weaviate", version: "1.0.0", done: 2_772_530, total: 5_545_060, connectionId: "", fromMirror: false }));
     const bar = await screen.findByRole("progressbar", { name: "Downloading Weaviate 1.0.0" });
     expect(bar).toHaveAttribute("aria-valuenow", "50");
     await act(async () => install.resolve({ plugin: "weaviate", version: "1.0.0", previous: "", changed: true, available: "" }));

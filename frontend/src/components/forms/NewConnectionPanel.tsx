@@ -157,6 +157,9 @@ function PluginOfferCard({
           Not available for this platform: {offer.unavailable}
         </p>
       ) : null}
+      {offer.fromMirror && !offer.unavailable && (
+        <p className="panel__note">From the app&apos;s own copy of the registry: the online registry could not be reached (or this build names none).</p>
+      )}
       {step.kind === "installing" && <PluginProgressBar label={`Downloading ${title} ${offer.version}`} done={step.done} total={step.total} />}
       {step.kind === "failed" && (
         <p className="form-msg form-msg--error" role="alert">

@@ -28,6 +28,33 @@ describe("Settings, Plugins (SPEC A.3)", () => {
     expect(await within(row).findByRole("button", { name: "Install Weaviate" })).toBeInTheDocument();
   });
 
+  it("says when the app's own copy of the registry answered (the online one could not be reached)", async () => {
+    renderPlugins({
+      plugins: {
+        list: async () => ({
+          plugins: [
+            {
+              name: "weaviate",
+              displayName: "Weaviate",
+              description: "",
+              publisher: "App",
+              installed: "2.0.0",
+              available: "2.0.0",
+              size: 1,
+              releaseNotes: "",
+              status: "installed",
+              reason: "",
+              fromMirror: true,
+            },
+          ],
+          registryError: "",
+        }),
+      },
+    });
+    const row = await screen.findByRole("listitem", { name: "Weaviate" });
+    expect(row).toHaveTextContent("From the app's own copy of the registry: the online registry could not be reached");
+  });
+
   it("a failed install shows its reason beside the plugin", async () => {
     renderPlugins({
       plugins: {
@@ -57,6 +84,7 @@ describe("Settings, Plugins (SPEC A.3)", () => {
               releaseNotes: "",
               status: "installed",
               reason: "",
+              fromMirror: false,
             },
           ],
           registryError: "The plugin registry at 127.0.0.1:9 cannot be reached.",

@@ -79,6 +79,11 @@ export function PluginsSettings() {
                     {p.publisher || "—"}
                   </p>
                   {p.reason && <p className="plugin-row__desc">{p.reason}</p>}
+                  {p.fromMirror && (
+                    <p className="plugin-row__desc">
+                      From the app&apos;s own copy of the registry: the online registry could not be reached (or this build names none).
+                    </p>
+                  )}
                   {b && b.action !== "uninstall" && <PluginProgressBar label={`Downloading ${title}`} done={b.done} total={b.total} />}
                   {b?.action === "uninstall" && <p className="panel__note">Uninstalling…</p>}
                   {err && (
