@@ -14,6 +14,9 @@ const (
 	// EventConnectionDropped fires when a failing health check drops an open connection
 	// (a revoked key, a stopped node); the payload is a ConnectionDroppedEvent.
 	EventConnectionDropped = "connection:dropped"
+	// EventConnectionRestored fires when a dropped connection came back by itself: its node
+	// answers again (payload: ConnectionRestoredEvent).
+	EventConnectionRestored = "connection:restored"
 	// EventPluginProgress reports a plugin download (PluginProgressEvent): from the chooser,
 	// Settings, or a saved connection being opened while its plugin is missing.
 	EventPluginProgress = "plugin:progress"

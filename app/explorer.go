@@ -88,6 +88,21 @@ type ConnectionDroppedEvent struct {
 	Message string `json:"message"`
 }
 
+// ConnectionRestoredEvent is the payload of EventConnectionRestored.
+type ConnectionRestoredEvent struct {
+	ID string `json:"id"`
+}
+
+// connectionRestored tells the frontend that a dropped connection came back by itself.
+func (a *ExplorerAPI) connectionRestored(id string) {
+	a.mu.Lock()
+	emit := a.emit
+	a.mu.Unlock()
+	if emit != nil {
+		emit.Emit(EventConnectionRestored, ConnectionRestoredEvent{ID: id})
+	}
+}
+
 // connectionDropped tells the frontend that a failing health check dropped a connection.
 // Core calls it (Core.OnConnectionDropped) from the health-check goroutine.
 func (a *ExplorerAPI) connectionDropped(id string, reason error) {

@@ -63,6 +63,7 @@ func Run(c *core.Core, assets fs.FS) error {
 	conns.tester = c
 	explorer := NewExplorerAPI(c.OpenConnections())
 	c.OnConnectionDropped(explorer.connectionDropped)
+	c.OnConnectionRestored(explorer.connectionRestored)
 	pm, regErr := c.Plugins()
 	plugs := NewPluginsAPI(pm, regErr, core.PluginFor)
 	c.OnPluginProgress(plugs.connectionProgress)

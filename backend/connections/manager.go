@@ -25,6 +25,9 @@ type ManagerOptions struct {
 	// OnDrop is told when a failing health check drops an open connection, with the reason
 	// ("Authentication failed: ..." or "Connection failed: ...").
 	OnDrop func(id string, reason error)
+	// OnRestore is told when a connection dropped for a network reason came back by itself:
+	// the node answered again and the connection is open as before, with its holders.
+	OnRestore func(id string)
 }
 
 // Manager keeps the open connections: it connects them (which checks health once), watches
@@ -40,7 +43,12 @@ type Manager struct {
 	// principal. An AI client's disconnect releases its own hold only, so it never closes
 	// what the person has open in the window (issue 25, item 5).
 	holds map[string]map[string]bool
-	wg    sync.WaitGroup
+	// returning are the watches of dropped connections waiting for their node to answer
+	// again (issue 25, item 9); Open, Disconnect and Close end them.
+	returning map[string]*returnWatch
+	ctx       context.Context
+	stop      context.CancelFunc
+	wg        sync.WaitGroup
 }
 
 // HolderWindow is the person's hold on a connection opened in the window.
@@ -62,8 +70,13 @@ func NewManager(store *Store, opts ManagerOptions) *Manager {
 	if opts.HealthTimeout <= 0 {
 		opts.HealthTimeout = 10 * time.Second
 	}
-	return &Manager{store: store, opts: opts, open: map[string]*openConn{}, holds: map[string]map[string]bool{}}
+	ctx, stop := context.WithCancel(context.Background())
+	return &Manager{store: store, opts: opts, open: map[string]*openConn{}, holds: map[string]map[string]bool{},
+		returning: map[string]*returnWatch{}, ctx: ctx, stop: stop}
 }
+
+// returnWatch is the watch of one dropped connection.
+type returnWatch struct{ cancel context.CancelFunc }
 
 // Open returns the open driver of a saved connection, connecting it first when needed.
 func (m *Manager) Open(ctx context.Context, idOrName string) (driver.Driver, Connection, error) {
@@ -95,20 +108,114 @@ func (m *Manager) Open(ctx context.Context, idOrName string) (driver.Driver, Con
 		_ = d.Close()
 		return oc.d, c, nil
 	}
-	hctx, cancel := context.WithCancel(context.Background())
-	m.open[c.ID] = &openConn{d: d, cancel: cancel}
+	m.endReturnLocked(c.ID)
+	m.adoptLocked(c.ID, c.Name, d)
+	return d, c, nil
+}
+
+// adoptLocked makes d the open connection id and watches its health; m.mu is held.
+func (m *Manager) adoptLocked(id, name string, d driver.Driver) {
+	hctx, cancel := context.WithCancel(m.ctx)
+	m.open[id] = &openConn{d: d, cancel: cancel}
 	m.wg.Add(1)
-	go func(id, name string) {
+	go func() {
 		defer m.wg.Done()
 		_ = driver.Monitor(hctx, d, m.opts.HealthInterval, m.opts.HealthTimeout, func(reason error) {
-			m.drop(id, d, reason)
+			holders := m.drop(id, d, reason)
 			m.opts.Log.WithField("connection", name).Warnf("connection dropped: %v", reason)
 			if m.opts.OnDrop != nil {
 				m.opts.OnDrop(id, reason)
 			}
+			if driver.KindOf(reason) != driver.KindAuth { // a refused key does not come back by itself
+				m.watchReturn(id, name, holders)
+			}
 		})
-	}(c.ID, c.Name)
-	return d, c, nil
+	}()
+}
+
+// watchReturn tries to reconnect a dropped connection with backoff (interval/8, doubling up
+// to the health interval) until its node answers again, then opens it as it was, with its
+// holders, and tells OnRestore. The person's Open or Disconnect, a deleted connection, a
+// refused key and Close end the watch.
+func (m *Manager) watchReturn(id, name string, holders map[string]bool) {
+	m.mu.Lock()
+	if m.ctx.Err() != nil || m.returning[id] != nil {
+		m.mu.Unlock()
+		return
+	}
+	ctx, cancel := context.WithCancel(m.ctx)
+	w := &returnWatch{cancel: cancel}
+	m.returning[id] = w
+	m.wg.Add(1)
+	m.mu.Unlock()
+	go func() {
+		defer m.wg.Done()
+		defer m.endReturn(id, w)
+		for wait := m.opts.HealthInterval / 8; ; wait = min(2*wait, m.opts.HealthInterval) {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(wait):
+			}
+			full, err := m.store.Resolve(ctx, id)
+			if err != nil {
+				return // deleted meanwhile
+			}
+			d, err := m.opts.Factory(ctx, full)
+			if err != nil {
+				continue
+			}
+			cctx, ccancel := context.WithTimeout(ctx, m.opts.HealthTimeout)
+			err = d.Connect(cctx)
+			ccancel()
+			if err != nil {
+				_ = d.Close()
+				if driver.KindOf(err) == driver.KindAuth {
+					return
+				}
+				continue
+			}
+			m.mu.Lock()
+			if ctx.Err() != nil || m.open[id] != nil { // ended, or the person opened it meanwhile
+				m.mu.Unlock()
+				_ = d.Close()
+				return
+			}
+			m.adoptLocked(id, name, d)
+			m.holds[id] = holders
+			m.mu.Unlock()
+			m.opts.Log.WithField("connection", name).Info("connection restored: its node answers again")
+			if m.opts.OnRestore != nil {
+				m.opts.OnRestore(id)
+			}
+			return
+		}
+	}()
+}
+
+// endReturn forgets the watch of id when it is still this one.
+func (m *Manager) endReturn(id string, w *returnWatch) {
+	w.cancel()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.returning[id] == w {
+		delete(m.returning, id)
+	}
+}
+
+// endReturnLocked ends the watch of a dropped connection; m.mu is held.
+func (m *Manager) endReturnLocked(id string) {
+	if w, ok := m.returning[id]; ok {
+		w.cancel()
+		delete(m.returning, id)
+	}
+}
+
+// Restoring tells whether a dropped connection is being watched to come back.
+func (m *Manager) Restoring(id string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.returning[id] != nil
 }
 
 // Driver returns the driver of an open connection.
@@ -190,6 +297,7 @@ func (m *Manager) HeldByWindow(id string) bool {
 // Disconnect); closing a closed one is not an error.
 func (m *Manager) Disconnect(id string) error {
 	m.mu.Lock()
+	m.endReturnLocked(id)
 	oc := m.removeLocked(id)
 	m.mu.Unlock()
 	return closeConn(oc)
@@ -226,14 +334,18 @@ func (m *Manager) Close() {
 	for _, id := range ids {
 		_ = m.Disconnect(id)
 	}
+	m.stop() // the watches of dropped connections too
 	m.wg.Wait()
 }
 
-// drop removes a connection whose health check failed, unless it was replaced meanwhile.
-func (m *Manager) drop(id string, d driver.Driver, _ error) {
+// drop removes a connection whose health check failed, unless it was replaced meanwhile, and
+// returns who held it.
+func (m *Manager) drop(id string, d driver.Driver, _ error) map[string]bool {
 	m.mu.Lock()
 	oc, ok := m.open[id]
+	var holders map[string]bool
 	if ok && oc.d == d {
+		holders = m.holds[id]
 		delete(m.open, id)
 		delete(m.holds, id)
 	}
@@ -242,4 +354,5 @@ func (m *Manager) drop(id string, d driver.Driver, _ error) {
 		oc.cancel()
 		_ = d.Close()
 	}
+	return holders
 }

@@ -104,6 +104,63 @@ func TestManagerAgainstRealWeaviate(t *testing.T) {
 			t.Fatal("still open after the drop")
 		}
 	})
+	// Issue 25, item 9: a connection dropped because its node stopped answering comes back by
+	// itself when the node answers again, held as before, and the window is told.
+	t.Run("a node that answers again: the dropped connection is restored by itself, with its holders", func(t *testing.T) {
+		opts := weaviatetest.Options(weaviatenode.Anonymous)
+		opts.DataDir = t.TempDir()
+		node := weaviatetest.StartWith(t, opts)
+		s, _ := newStore(t)
+		c, _ := s.Add(ctx, Connection{Name: "back", Settings: driver.Settings{Host: node.Host, Port: node.Port}}, "")
+		rec := newDrops()
+		restored := make(chan string, 1)
+		m := NewManager(s, ManagerOptions{Factory: weaviateFactory, HealthInterval: 400 * time.Millisecond, HealthTimeout: 2 * time.Second,
+			OnDrop: rec.record, OnRestore: func(id string) { restored <- id }})
+		defer m.Close()
+		if _, _, err := m.OpenHeld(ctx, c.ID, HolderWindow); err != nil {
+			t.Fatal(err)
+		}
+		node.Stop()
+		if reason := rec.wait(t, c.ID); reason == nil || !strings.HasPrefix(reason.Error(), "Connection failed:") {
+			t.Fatalf("drop reason %v", reason)
+		}
+		if m.IsOpen(c.ID) || !m.Restoring(c.ID) {
+			t.Fatalf("after the drop: open %v, restoring %v", m.IsOpen(c.ID), m.Restoring(c.ID))
+		}
+		opts.Port = node.Port
+		weaviatetest.StartWith(t, opts)
+		select {
+		case id := <-restored:
+			if id != c.ID {
+				t.Fatalf("restored %s", id)
+			}
+		case <-time.After(90 * time.Second):
+			t.Fatal("the connection was not restored after its node answered again")
+		}
+		d, ok := m.Driver(c.ID)
+		if !ok || !m.HeldByWindow(c.ID) || m.Restoring(c.ID) {
+			t.Fatalf("after the restore: open %v, held by the window %v, restoring %v", ok, m.HeldByWindow(c.ID), m.Restoring(c.ID))
+		}
+		if _, err := d.ListTables(ctx); err != nil {
+			t.Fatalf("the restored connection does not read: %v", err)
+		}
+	})
+	t.Run("the person's Disconnect of a dropped connection ends the wait for its node", func(t *testing.T) {
+		node := weaviatetest.Start(t, weaviatenode.Anonymous)
+		s, _ := newStore(t)
+		c, _ := s.Add(ctx, Connection{Name: "let go", Settings: driver.Settings{Host: node.Host, Port: node.Port}}, "")
+		rec := newDrops()
+		m := NewManager(s, ManagerOptions{Factory: weaviateFactory, HealthInterval: 200 * time.Millisecond, HealthTimeout: 2 * time.Second, OnDrop: rec.record})
+		defer m.Close()
+		if _, _, err := m.Open(ctx, c.ID); err != nil {
+			t.Fatal(err)
+		}
+		node.Stop()
+		rec.wait(t, c.ID)
+		if err := m.Disconnect(c.ID); err != nil || m.Restoring(c.ID) {
+			t.Fatalf("disconnect %v, restoring %v", err, m.Restoring(c.ID))
+		}
+	})
 	t.Run("a rotated key fails the next check and drops the connection", func(t *testing.T) {
 		dir := t.TempDir()
 		opts := weaviatetest.Options(weaviatenode.APIKey)

@@ -72,9 +72,10 @@ type Core struct {
 	// that need no plugin still work.
 	registryErr error
 
-	dropMu     sync.Mutex
-	dropNotify func(id string, reason error)
-	progress   func(connectionID string, p plugins.Progress)
+	dropMu        sync.Mutex
+	dropNotify    func(id string, reason error)
+	restoreNotify func(id string)
+	progress      func(connectionID string, p plugins.Progress)
 
 	lifeMu  sync.Mutex
 	started bool
@@ -129,6 +130,14 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		Factory: c.newDriver,
 		Log:     opts.Log,
 		OnDrop:  c.notifyDrop,
+		OnRestore: func(id string) {
+			c.dropMu.Lock()
+			fn := c.restoreNotify
+			c.dropMu.Unlock()
+			if fn != nil {
+				fn(id)
+			}
+		},
 	})
 	// One access-control service per Core: it outlives server restarts (rate limits, lockouts,
 	// the tokens read) and revokes through whichever server is running.
@@ -291,6 +300,14 @@ func (c *Core) notifyProgress(id string, p plugins.Progress) {
 func (c *Core) OnConnectionDropped(fn func(id string, reason error)) {
 	c.dropMu.Lock()
 	c.dropNotify = fn
+	c.dropMu.Unlock()
+}
+
+// OnConnectionRestored registers the function told when a connection dropped for a network
+// reason came back by itself (its node answers again).
+func (c *Core) OnConnectionRestored(fn func(id string)) {
+	c.dropMu.Lock()
+	c.restoreNotify = fn
 	c.dropMu.Unlock()
 }
 

@@ -113,14 +113,51 @@ func (f *fakePinger) Ping(ctx context.Context) error {
 	return nil
 }
 
-func TestMonitorDropsOnTheFirstFailedCheck(t *testing.T) {
-	auth := driver.Errorf(driver.KindAuth, "the API key was rejected")
-	p := &fakePinger{failAt: 3, err: auth}
-	var got error
-	err := driver.Monitor(context.Background(), p, 5*time.Millisecond, time.Second, func(e error) { got = e })
-	if err != auth || got != auth || p.calls.Load() != 3 {
-		t.Errorf("err=%v got=%v calls=%d", err, got, p.calls.Load())
+// Issue 25, item 9: one failed check (a blip) is retried inside the interval, not a drop; a
+// connection lost for good drops after the retries; a refused key drops at once.
+func TestMonitorRetriesAFailedCheckBeforeItDrops(t *testing.T) {
+	lost := driver.Errorf(driver.KindConnection, "Connection failed: nothing answers")
+	t.Run("a blip: the retry answers, nothing drops", func(t *testing.T) {
+		p := &blipPinger{fail: map[int32]bool{2: true}, err: lost}
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		defer cancel()
+		dropped := false
+		if err := driver.Monitor(ctx, p, 20*time.Millisecond, time.Second, func(error) { dropped = true }); err != nil || dropped {
+			t.Fatalf("err=%v dropped=%v", err, dropped)
+		}
+		if p.calls.Load() < 5 {
+			t.Fatalf("only %d checks", p.calls.Load())
+		}
+	})
+	t.Run("lost for good: every retry fails, then it drops with the reason", func(t *testing.T) {
+		p := &fakePinger{failAt: 2, err: lost}
+		var got error
+		err := driver.Monitor(context.Background(), p, 20*time.Millisecond, time.Second, func(e error) { got = e })
+		if err != lost || got != lost || p.calls.Load() != 2+driver.Retries {
+			t.Fatalf("err=%v got=%v calls=%d, want %d", err, got, p.calls.Load(), 2+driver.Retries)
+		}
+	})
+	t.Run("a refused key drops at once", func(t *testing.T) {
+		auth := driver.Errorf(driver.KindAuth, "Authentication failed: the API key was rejected")
+		p := &fakePinger{failAt: 1, err: auth}
+		if err := driver.Monitor(context.Background(), p, 20*time.Millisecond, time.Second, nil); err != auth || p.calls.Load() != 1 {
+			t.Fatalf("err=%v calls=%d", err, p.calls.Load())
+		}
+	})
+}
+
+// blipPinger is a fake: the checks numbered in fail fail, the others answer (a blip on cue).
+type blipPinger struct {
+	calls atomic.Int32
+	fail  map[int32]bool
+	err   error
+}
+
+func (b *blipPinger) Ping(context.Context) error {
+	if b.fail[b.calls.Add(1)] {
+		return b.err
 	}
+	return nil
 }
 
 func TestMonitorStopsQuietlyWithItsContext(t *testing.T) {

@@ -8,11 +8,13 @@ import (
 // DefaultHealthInterval is how often Monitor checks health by default.
 const DefaultHealthInterval = 30 * time.Second
 
-// Monitor checks p's health every interval until ctx is done or a check
-// fails. On the first failed check it calls onDrop with the check's error
-// (which says why: "Authentication failed: ..." for a revoked or rotated key,
-// "Connection failed: ..." for TLS or network) and returns that error. It
-// returns nil when ctx ends first; a check interrupted by ctx is not a drop.
+// Monitor checks p's health every interval until ctx is done or the connection is lost. A
+// failed check is not yet a loss (issue 25, item 9: a Wi-Fi blip, one slow answer): it is
+// retried with backoff (interval/8, then /4, then /2) inside the interval, and only when every
+// retry fails too does Monitor call onDrop with the last check's error (which says why:
+// "Connection failed: ..." for TLS or network) and return it. A refused credential
+// ("Authentication failed: ...", a revoked or rotated key) drops at once: retrying cannot
+// make it valid. It returns nil when ctx ends first; a check interrupted by ctx is not a drop.
 // Each check gets at most timeout (interval when timeout <= 0).
 //
 // The connections layer runs it in a goroutine per open connection:
@@ -25,6 +27,11 @@ func Monitor(ctx context.Context, p Pinger, interval, timeout time.Duration, onD
 	if timeout <= 0 {
 		timeout = interval
 	}
+	check := func() error {
+		cctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		return p.Ping(cctx)
+	}
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
@@ -33,9 +40,15 @@ func Monitor(ctx context.Context, p Pinger, interval, timeout time.Duration, onD
 			return nil
 		case <-t.C:
 		}
-		cctx, cancel := context.WithTimeout(ctx, timeout)
-		err := p.Ping(cctx)
-		cancel()
+		err := check()
+		for wait := interval / 8; err != nil && KindOf(err) != KindAuth && wait < interval; wait *= 2 {
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(wait):
+			}
+			err = check()
+		}
 		if err == nil {
 			continue
 		}
@@ -48,3 +61,6 @@ func Monitor(ctx context.Context, p Pinger, interval, timeout time.Duration, onD
 		return err
 	}
 }
+
+// Retries is how many times Monitor checks again after a failed check before it drops.
+const Retries = 3

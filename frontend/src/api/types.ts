@@ -286,6 +286,8 @@ export interface ExplorerApi {
   findSimilar(id: string, table: string, uuid: string, targetVector: string, limit: number): Promise<SimilarResult>;
   /** onDropped calls back when a health check drops an open connection; returns unsubscribe. */
   onDropped(callback: (e: ConnectionDropped) => void): () => void;
+  /** onRestored calls back with the id of a dropped connection that came back by itself (its node answers again). */
+  onRestored(callback: (id: string) => void): () => void;
 }
 
 /** One plugin of Settings, Plugins (mirrors app.PluginDTO). */

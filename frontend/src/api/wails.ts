@@ -134,6 +134,7 @@ export function toDropped(payload: unknown): ConnectionDropped {
 /** Event names emitted by the Go facade (app/events.go). */
 export const EVENT_CONNECTIONS_CHANGED = "connections:changed";
 export const EVENT_CONNECTION_DROPPED = "connection:dropped";
+export const EVENT_CONNECTION_RESTORED = "connection:restored";
 export const EVENT_PLUGIN_PROGRESS = "plugin:progress";
 export const EVENT_APPROVAL_GRANTED = "approval:granted";
 
@@ -341,6 +342,11 @@ export function createWailsApi(): Api {
           return { grid: toGrid(r.grid), targetVector: r.targetVector, dimensions: r.dimensions };
         }),
       onDropped: (callback) => EventsOn(EVENT_CONNECTION_DROPPED, (payload: unknown) => callback(toDropped(payload))),
+      onRestored: (callback) =>
+        EventsOn(EVENT_CONNECTION_RESTORED, (payload: unknown) => {
+          const id = (payload as { id?: unknown } | null)?.id;
+          if (typeof id === "string" && id !== "") callback(id);
+        }),
     },
     editor: {
       run: (id, text) =>

@@ -140,6 +140,7 @@ export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi 
       dimensions: 4,
     }),
     onDropped: () => () => {},
+    onRestored: () => () => {},
     ...overrides,
   };
 }
@@ -276,12 +277,14 @@ export function fakeApi(
   calls: { list: number };
   emitChanged: () => void;
   emitDropped: (e: ConnectionDropped) => void;
+  emitRestored: (id: string) => void;
   emitProgress: (p: PluginProgress) => void;
   emitGranted: (g: ApprovalGranted) => void;
 } {
   const calls = { list: 0 };
   const listeners = new Set<() => void>();
   const dropListeners = new Set<(e: ConnectionDropped) => void>();
+  const restoreListeners = new Set<(id: string) => void>();
   const plugins = fakePlugins(more.plugins);
   const grantListeners = new Set<(g: ApprovalGranted) => void>();
   return {
@@ -337,10 +340,15 @@ export function fakeApi(
     emitProgress: plugins.emitProgress,
     emitChanged: () => listeners.forEach((l) => l()),
     emitDropped: (e) => dropListeners.forEach((l) => l(e)),
+    emitRestored: (id) => restoreListeners.forEach((l) => l(id)),
     explorer: fakeExplorer({
       onDropped: (cb) => {
         dropListeners.add(cb);
         return () => dropListeners.delete(cb);
+      },
+      onRestored: (cb) => {
+        restoreListeners.add(cb);
+        return () => restoreListeners.delete(cb);
       },
       ...explorer,
     }),

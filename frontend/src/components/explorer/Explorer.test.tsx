@@ -1,4 +1,4 @@
-import { act, render, screen, within } from "@testing-library/react";
+import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { ApiError, ApiProvider, type ConnectionState, type ExplorerApi, type Table } from "../../api";
@@ -152,6 +152,18 @@ describe("a dropped connection", () => {
     act(() => api.emitDropped({ id: "demo", error: new ApiError("connection", "Connection failed: gone") }));
     await userEvent.click(screen.getByRole("button", { name: "Dismiss the notice about Demo Weaviate" }));
     expect(screen.queryByText("Demo Weaviate was disconnected")).not.toBeInTheDocument();
+  });
+
+  it("a dropped connection that comes back by itself is loaded again, and its notice goes (issue 25, item 9)", async () => {
+    const api = renderApp();
+    await screen.findByRole("tree");
+    await userEvent.keyboard("{Enter}");
+    await within(tree()).findByRole("treeitem", { name: "Article" });
+    act(() => api.emitDropped({ id: "demo", error: new ApiError("connection", "Connection failed: gone") }));
+    expect(await screen.findByText("Demo Weaviate was disconnected")).toBeInTheDocument();
+    act(() => api.emitRestored("demo"));
+    await waitFor(() => expect(screen.queryByText("Demo Weaviate was disconnected")).not.toBeInTheDocument());
+    expect(await within(tree()).findByRole("treeitem", { name: "Article" })).toBeInTheDocument();
   });
 
   it("a drop of a connection this window never opened is ignored", async () => {

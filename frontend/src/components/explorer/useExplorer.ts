@@ -138,6 +138,17 @@ export function useExplorer() {
     [api],
   );
 
+  useEffect(
+    () =>
+      api.explorer.onRestored((id) => {
+        // A dropped connection of this window came back by itself: load it again, and the
+        // notice of its drop goes (reconnect dismisses it).
+        if (connsRef.current[id]?.status !== "dropped") return;
+        void reconnect(id);
+      }),
+    [api, reconnect],
+  );
+
   return { conns, notices, connect, reconnect, disconnect, dismiss, recount };
 }
 
