@@ -75,9 +75,30 @@ func (s *Service) matchBridge(secret string, now time.Time) (found, expired bool
 	return false, false
 }
 
-// bridgePrincipal is who a bridge token's requests act for.
-func bridgePrincipal() mcp.Principal {
-	return mcp.Principal{ID: BridgePrincipalID, Scopes: Scopes(LevelReadOnly), Name: "app-mcp bridge token", Level: LevelReadOnly}
+// bridgePrincipal is who a bridge token's requests act for: one principal per app-mcp
+// process (the instance header, its process id), so that stdio clients share no rate limit,
+// remembered approval or request ids (issue 25, item 6). Without the header (an older
+// app-mcp), or with one that is not a process id, it is the one shared "bridge".
+func bridgePrincipal(instance string) mcp.Principal {
+	p := mcp.Principal{ID: BridgePrincipalID, Scopes: Scopes(LevelReadOnly), Name: "app-mcp bridge token", Level: LevelReadOnly}
+	if validInstance(instance) {
+		p.ID = BridgePrincipalID + ":" + instance
+		p.Name = "app-mcp bridge token (process " + instance + ")"
+	}
+	return p
+}
+
+// validInstance: a process id, 1 to 10 digits.
+func validInstance(s string) bool {
+	if len(s) == 0 || len(s) > 10 {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // MatchBridge tells whether secret is a live bridge token of this service (for tests and

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"testing"
 
+	"app/backend/config"
 	"app/backend/mcp"
 )
 
@@ -26,6 +27,29 @@ func TestBridgeToken(t *testing.T) {
 		who := r.whoami(first)
 		if who["id"] != BridgePrincipalID || who["level"] != LevelReadOnly {
 			t.Fatalf("%v", who)
+		}
+	})
+	t.Run("each app-mcp process is a principal of its own, named by its process id (issue 25, item 6)", func(t *testing.T) {
+		as := func(instance string) mcp.Principal {
+			t.Helper()
+			req, _ := http.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", nil)
+			req.Header.Set("Authorization", "Bearer "+first)
+			if instance != "" {
+				req.Header.Set(config.BridgeInstanceHeader, instance)
+			}
+			p, err := r.svc.Authenticate(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return p
+		}
+		a, b := as("4242"), as("4343")
+		if a.ID != "bridge:4242" || b.ID != "bridge:4343" || a.Level != LevelReadOnly || b.Level != LevelReadOnly {
+			t.Fatalf("two bridge processes: %+v and %+v", a, b)
+		}
+		// An older app-mcp sends no header; a header that is no process id names nobody.
+		if none, junk := as(""), as("4242, bridge:1"); none.ID != BridgePrincipalID || junk.ID != BridgePrincipalID {
+			t.Fatalf("without a process id: %+v and %+v", none, junk)
 		}
 	})
 	t.Run("the same token is published until BridgeRotate has passed, then a new one", func(t *testing.T) {

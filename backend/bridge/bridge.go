@@ -23,6 +23,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -666,6 +667,8 @@ func (b *Bridge) authorize(req *http.Request) {
 		b.hsMu.Lock()
 		tok = b.hs.Token
 		b.hsMu.Unlock()
+		// The shared bridge token: this process is a principal of its own.
+		req.Header.Set(config.BridgeInstanceHeader, strconv.Itoa(os.Getpid()))
 	}
 	if tok != "" {
 		req.Header.Set("Authorization", "Bearer "+tok)

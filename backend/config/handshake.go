@@ -70,3 +70,10 @@ func RemoveHandshake(dir string, pid int) error {
 // Running tells whether the process the handshake file names still runs: a file whose
 // process died (killed, or crashed before removing it) names no running app.
 func (h Handshake) Running() bool { return h.PID > 0 && processAlive(h.PID) }
+
+// BridgeInstanceHeader names the request header app-mcp sends with the handshake file's
+// bridge token: its process id, so that each bridge process is a principal of its own (its own
+// rate limit, remembered approvals and requests), not one "bridge" all stdio clients share
+// (issue 25, item 6).
+const BridgeInstanceHeader = "App-Bridge-Instance"
+

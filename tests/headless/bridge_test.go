@@ -441,3 +441,31 @@ func waitDone(cmd *exec.Cmd) <-chan error {
 	go func() { ch <- cmd.Wait() }()
 	return ch
 }
+
+// Issue 25, item 6: each app-mcp process is its own principal (its process id), so two stdio
+// clients share no rate limit, remembered approval or request ids; the activity log says which
+// bridge asked.
+func TestEachBridgeProcessIsAPrincipalOfItsOwn(t *testing.T) {
+	dir := t.TempDir()
+	_, _, logs := startHeadless(t, dir, env(), "--config-dir", dir)
+	a, b := startBridge(t, dir), startBridge(t, dir)
+	for _, s := range []*stdio{a, b} {
+		s.send(t, fmt.Sprintf(modernList, 1))
+		if m := s.next(t); m["result"] == nil {
+			t.Fatalf("tools/list through app-mcp: %v", m)
+		}
+	}
+	var entries []activityEntry
+	waitFor(t, "one activity entry per bridge", func() bool {
+		out, _, err := run(t, env(), "", "--config-dir", dir, "activity", "list", "--json")
+		return err == nil && json.Unmarshal([]byte(out), &entries) == nil && len(entries) >= 2
+	}, logs)
+	seen := map[string]bool{}
+	for _, e := range entries {
+		seen[e.Principal] = true
+	}
+	want := []string{fmt.Sprintf("bridge:%d", a.cmd.Process.Pid), fmt.Sprintf("bridge:%d", b.cmd.Process.Pid)}
+	if !seen[want[0]] || !seen[want[1]] || seen["bridge"] {
+		t.Fatalf("principals %v, want %v", seen, want)
+	}
+}
