@@ -76,4 +76,3 @@ func (h Handshake) Running() bool { return h.PID > 0 && processAlive(h.PID) }
 // rate limit, remembered approvals and requests), not one "bridge" all stdio clients share
 // (issue 25, item 6).
 const BridgeInstanceHeader = "App-Bridge-Instance"
-

@@ -12,7 +12,7 @@ import (
 const InstanceLockName = "app.lock"
 
 // ErrRunning: another app process runs on the config dir.
-var ErrRunning = errors.New("App is already running on this config dir")
+var ErrRunning = errors.New("another app runs on this config dir")
 
 // LockInstance takes the config dir's one-instance lock for the life of the process (the
 // kernel releases it when the process ends, however it ends). It answers ErrRunning when

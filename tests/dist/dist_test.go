@@ -21,9 +21,9 @@ import (
 	"time"
 
 	env "app/internal/testenv"
-	"app/tests/desktop/harness"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
+	"app/tests/desktop/harness"
 )
 
 func TestMain(m *testing.M) { weaviatetest.Main(m) }
