@@ -59,13 +59,13 @@ func oneInstance(ctx context.Context, g globalFlags) (func(), error) {
 	raised, rerr := control.Raise(rctx, dir, os.Args[1:])
 	switch {
 	case errors.Is(rerr, control.ErrNotRunning):
-		return nil, handedOver{"App is starting on " + dir + "; its window opens in a moment"}
+		return nil, fmt.Errorf("%w (%s), but it does not answer yet (starting, or hung); try again in a moment", config.ErrRunning, dir)
 	case rerr != nil:
 		return nil, fmt.Errorf("%w (%s), and it could not be asked to show its window: %v", config.ErrRunning, dir, rerr)
 	case raised:
 		return nil, handedOver{"App is already running on " + dir + ": its window was brought to the front"}
 	}
-	return nil, handedOver{"App is already running on " + dir + " without a window (app --headless); stop it to open one here"}
+	return nil, handedOver{"App is already running on " + dir + " without a window (app --headless, or a window still opening); stop a headless one to open the window here"}
 }
 
 // globalFlags are the flags every command shares.

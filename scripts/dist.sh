@@ -38,7 +38,11 @@ export APP_REGISTRY_KEY
 # Built as `wails build` builds it (tags desktop,production; the frontend embedded), into a
 # staging directory: build/bin stays what make app made, which other tests may be running.
 step "the app, stamped with its version and the mirror's key"
-[ -f frontend/dist/index.html ] || bash scripts/build-app.sh # builds the frontend once
+# The frontend is embedded from frontend/dist: built again when any of its sources is newer
+# (make test's make app has just built it; a tree changed since then would ship stale pages).
+if [ ! -f frontend/dist/index.html ] || [ -n "$(find frontend/src frontend/index.html frontend/package.json -newer frontend/dist/index.html -print -quit)" ]; then
+  (cd frontend && npm run build) || die "building the frontend failed"
+fi
 ldflags="$(build_ldflags)"
 tags="desktop,production,webkit2_41"
 go build -tags "$tags" -trimpath -ldflags "-s -w $ldflags" -o "$stage/app" . || die "building app failed"

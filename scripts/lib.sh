@@ -53,7 +53,9 @@ build_ldflags() {
   local pkg=app/backend/buildinfo flags="" tag
   tag="$(git -C "$ROOT" describe --tags --exact-match --match 'v[0-9]*' 2>/dev/null || true)"
   if [ -n "$tag" ]; then
-    flags="-X $pkg.version=${tag#v}"
+    local v="${tag#v}"
+    git -C "$ROOT" diff --quiet HEAD 2>/dev/null || v="$v+dirty" # not the tagged tree
+    flags="-X $pkg.version=$v"
   elif commit="$(git -C "$ROOT" rev-parse --short=12 HEAD 2>/dev/null)"; then
     # Stamped here too: builds may run with GOFLAGS=-buildvcs=false, leaving Go no commit.
     git -C "$ROOT" diff --quiet HEAD 2>/dev/null || commit="$commit.dirty"

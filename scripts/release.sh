@@ -19,6 +19,7 @@ cd "$ROOT"
 if [ -z "${APP_PLUGIN_SIGNING_KEY_FILE:-}" ] && [ -z "${APP_PLUGIN_SIGNING_KEY:-}" ]; then
   die "no signing key: set APP_PLUGIN_SIGNING_KEY_FILE (or APP_PLUGIN_SIGNING_KEY, the key's text); make one with: go run ./cmd/plugin-publish --gen-key FILE"
 fi
+git diff --quiet HEAD 2>/dev/null || say "warning: the tree has uncommitted changes; the version says +dirty and this is no release to publish"
 out="${RELEASE_OUT:-$ROOT/build/release}"
 version_plugin="${PLUGIN_VERSION:-2.0.0}"
 rm -rf "$out" && mkdir -p "$out"

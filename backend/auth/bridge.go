@@ -35,7 +35,15 @@ type bridgeSecret struct {
 type bridgeTokens struct {
 	mu   sync.Mutex
 	live []bridgeSecret // newest last; expired ones dropped when a new one is drawn
+	// instances are the bridge processes seen, each its own principal, at most
+	// maxBridgeInstances: the header is the bridge's own word (any holder of the readOnly
+	// bridge token, a process of the same user, could name any number), so past the cap a
+	// new one shares the "bridge" principal rather than get a fresh rate limit.
+	instances map[string]bool
 }
+
+// maxBridgeInstances bounds the distinct bridge principals one app serves.
+const maxBridgeInstances = 64
 
 // BridgeToken returns the bridge token to publish now and when it expires, drawing a new one
 // when the newest is BridgeRotate old. Earlier ones keep working until they expire.
@@ -73,6 +81,28 @@ func (s *Service) matchBridge(secret string, now time.Time) (found, expired bool
 		}
 	}
 	return false, false
+}
+
+// bridgeInstance admits a bridge process's instance while fewer than maxBridgeInstances are
+// known; "" when the header is no process id or the cap is reached (the shared principal).
+func (s *Service) bridgeInstance(instance string) string {
+	if !validInstance(instance) {
+		return ""
+	}
+	b := &s.bridge
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.instances[instance] {
+		return instance
+	}
+	if len(b.instances) >= maxBridgeInstances {
+		return ""
+	}
+	if b.instances == nil {
+		b.instances = map[string]bool{}
+	}
+	b.instances[instance] = true
+	return instance
 }
 
 // bridgePrincipal is who a bridge token's requests act for: one principal per app-mcp

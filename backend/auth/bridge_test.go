@@ -2,6 +2,7 @@ package auth
 
 import (
 	"net/http"
+	"strconv"
 	"testing"
 
 	"app/backend/config"
@@ -50,6 +51,14 @@ func TestBridgeToken(t *testing.T) {
 		// An older app-mcp sends no header; a header that is no process id names nobody.
 		if none, junk := as(""), as("4242, bridge:1"); none.ID != BridgePrincipalID || junk.ID != BridgePrincipalID {
 			t.Fatalf("without a process id: %+v and %+v", none, junk)
+		}
+		// The header is the bridge's own word: past maxBridgeInstances, a new one shares the
+		// one "bridge" principal (no fresh rate limit per invented id); known ones keep theirs.
+		for i := 0; i < maxBridgeInstances; i++ {
+			as(strconv.Itoa(100000 + i))
+		}
+		if late, known := as("999999"), as("4242"); late.ID != BridgePrincipalID || known.ID != "bridge:4242" {
+			t.Fatalf("past the cap: %+v, a known one: %+v", late, known)
 		}
 	})
 	t.Run("the same token is published until BridgeRotate has passed, then a new one", func(t *testing.T) {

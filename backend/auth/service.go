@@ -180,7 +180,7 @@ func (s *Service) Authenticate(r *http.Request) (mcp.Principal, error) {
 		if expired {
 			return mcp.Principal{}, errExpiredToken()
 		}
-		return s.admit(bridgePrincipal(r.Header.Get(config.BridgeInstanceHeader)), now)
+		return s.admit(bridgePrincipal(s.bridgeInstance(r.Header.Get(config.BridgeInstanceHeader))), now)
 	}
 	st := s.state.Load()
 	e := st.match(secret)

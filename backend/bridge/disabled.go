@@ -18,7 +18,7 @@ import (
 // disabledMessage is -33006's message and what to do.
 const (
 	disabledMessage = "server disabled: MCP is turned off in App's settings"
-	disabledFix     = "turn it on in App (Settings, MCP server) or run: app settings set mcp.enabled true"
+	disabledFix     = "turn it on in App (Settings, MCP server) or run: app settings set mcp.enabled true; then restart this server in the AI client (app-mcp reads the setting when it starts)"
 )
 
 // mcpOff reports whether the config dir's settings have the MCP server turned off.
@@ -36,14 +36,23 @@ func serveDisabled(ctx context.Context, in io.Reader, out io.Writer) error {
 		var m struct {
 			ID json.RawMessage `json:"id"`
 		}
-		if !errors.Is(err, errLineTooLarge) && json.Unmarshal(line, &m) == nil && len(m.ID) > 0 && string(m.ID) != "null" {
+		if errors.Is(err, errLineTooLarge) {
+			// As Serve answers it: the message was not read, so its id is unknown.
+			if werr := enc.Encode(map[string]any{"jsonrpc": "2.0", "id": nil, "error": rpcError{
+				Code: mcp.CodePayloadTooLarge, Message: "payload too large: a message is limited to 10 MB; it was not sent",
+			}}); werr != nil {
+				return werr
+			}
+			continue
+		}
+		if json.Unmarshal(line, &m) == nil && len(m.ID) > 0 && string(m.ID) != "null" {
 			if werr := enc.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": rpcError{
 				Code: mcp.CodeServerDisabled, Message: disabledMessage, Data: map[string]string{"fix": disabledFix},
 			}}); werr != nil {
 				return werr
 			}
 		}
-		if err != nil && !errors.Is(err, errLineTooLarge) {
+		if err != nil {
 			return nil // stdin closed
 		}
 	}

@@ -75,8 +75,11 @@ func NewManager(store *Store, opts ManagerOptions) *Manager {
 		returning: map[string]*returnWatch{}, ctx: ctx, stop: stop}
 }
 
-// returnWatch is the watch of one dropped connection.
-type returnWatch struct{ cancel context.CancelFunc }
+// returnWatch is the watch of one dropped connection: who held it, to hold it again.
+type returnWatch struct {
+	cancel  context.CancelFunc
+	holders map[string]bool
+}
 
 // Open returns the open driver of a saved connection, connecting it first when needed.
 func (m *Manager) Open(ctx context.Context, idOrName string) (driver.Driver, Connection, error) {
@@ -108,8 +111,12 @@ func (m *Manager) Open(ctx context.Context, idOrName string) (driver.Driver, Con
 		_ = d.Close()
 		return oc.d, c, nil
 	}
-	m.endReturnLocked(c.ID)
+	// Opened while its return was awaited: those who held it still do.
+	waiting := m.endReturnLocked(c.ID)
 	m.adoptLocked(c.ID, c.Name, d)
+	if len(waiting) > 0 {
+		m.holds[c.ID] = waiting
+	}
 	return d, c, nil
 }
 
@@ -121,13 +128,18 @@ func (m *Manager) adoptLocked(id, name string, d driver.Driver) {
 	go func() {
 		defer m.wg.Done()
 		_ = driver.Monitor(hctx, d, m.opts.HealthInterval, m.opts.HealthTimeout, func(reason error) {
-			holders := m.drop(id, d, reason)
-			m.opts.Log.WithField("connection", name).Warnf("connection dropped: %v", reason)
-			if m.opts.OnDrop != nil {
-				m.opts.OnDrop(id, reason)
+			holders, dropped := m.drop(id, d, reason)
+			if !dropped {
+				return // disconnected or replaced meanwhile: nothing of this driver is left to drop
 			}
+			m.opts.Log.WithField("connection", name).Warnf("connection dropped: %v", reason)
+			// The wait for its return starts before anyone is told of the drop, so whoever is
+			// told finds it (Restoring) and can end it.
 			if driver.KindOf(reason) != driver.KindAuth { // a refused key does not come back by itself
 				m.watchReturn(id, name, holders)
+			}
+			if m.opts.OnDrop != nil {
+				m.opts.OnDrop(id, reason)
 			}
 		})
 	}()
@@ -143,15 +155,18 @@ func (m *Manager) watchReturn(id, name string, holders map[string]bool) {
 		m.mu.Unlock()
 		return
 	}
-	ctx, cancel := context.WithCancel(m.ctx)
-	w := &returnWatch{cancel: cancel}
+	ctx, cancel := context.WithCancel(withoutInstall(m.ctx))
+	if holders == nil {
+		holders = map[string]bool{}
+	}
+	w := &returnWatch{cancel: cancel, holders: holders}
 	m.returning[id] = w
 	m.wg.Add(1)
 	m.mu.Unlock()
 	go func() {
 		defer m.wg.Done()
 		defer m.endReturn(id, w)
-		for wait := m.opts.HealthInterval / 8; ; wait = min(2*wait, m.opts.HealthInterval) {
+		for wait := max(m.opts.HealthInterval/8, time.Millisecond); ; wait = min(2*wait, m.opts.HealthInterval) {
 			select {
 			case <-ctx.Done():
 				return
@@ -182,7 +197,7 @@ func (m *Manager) watchReturn(id, name string, holders map[string]bool) {
 				return
 			}
 			m.adoptLocked(id, name, d)
-			m.holds[id] = holders
+			m.holds[id] = w.holders
 			m.mu.Unlock()
 			m.opts.Log.WithField("connection", name).Info("connection restored: its node answers again")
 			if m.opts.OnRestore != nil {
@@ -203,12 +218,16 @@ func (m *Manager) endReturn(id string, w *returnWatch) {
 	}
 }
 
-// endReturnLocked ends the watch of a dropped connection; m.mu is held.
-func (m *Manager) endReturnLocked(id string) {
-	if w, ok := m.returning[id]; ok {
-		w.cancel()
-		delete(m.returning, id)
+// endReturnLocked ends the watch of a dropped connection and returns who held it; m.mu is
+// held.
+func (m *Manager) endReturnLocked(id string) map[string]bool {
+	w, ok := m.returning[id]
+	if !ok {
+		return nil
 	}
+	w.cancel()
+	delete(m.returning, id)
+	return w.holders
 }
 
 // Restoring tells whether a dropped connection is being watched to come back.
@@ -273,6 +292,14 @@ func (m *Manager) Hold(id, who string) bool {
 func (m *Manager) Release(id, who string) (closed bool, err error) {
 	m.mu.Lock()
 	if _, ok := m.open[id]; !ok {
+		// Dropped and awaited: who no longer holds it, and with nobody left nothing brings
+		// it back.
+		if w, waiting := m.returning[id]; waiting {
+			delete(w.holders, who)
+			if len(w.holders) == 0 {
+				m.endReturnLocked(id)
+			}
+		}
 		m.mu.Unlock()
 		return false, nil
 	}
@@ -325,6 +352,7 @@ func closeConn(oc *openConn) error {
 
 // Close disconnects every open connection and waits for the health checks to stop.
 func (m *Manager) Close() {
+	m.stop() // first: no watch of a dropped connection opens one after the list below
 	m.mu.Lock()
 	ids := make([]string, 0, len(m.open))
 	for id := range m.open {
@@ -334,25 +362,36 @@ func (m *Manager) Close() {
 	for _, id := range ids {
 		_ = m.Disconnect(id)
 	}
-	m.stop() // the watches of dropped connections too
 	m.wg.Wait()
 }
 
-// drop removes a connection whose health check failed, unless it was replaced meanwhile, and
-// returns who held it.
-func (m *Manager) drop(id string, d driver.Driver, _ error) map[string]bool {
+// drop removes a connection whose health check failed, unless it was disconnected or
+// replaced meanwhile, and returns who held it.
+func (m *Manager) drop(id string, d driver.Driver, _ error) (holders map[string]bool, dropped bool) {
 	m.mu.Lock()
 	oc, ok := m.open[id]
-	var holders map[string]bool
-	if ok && oc.d == d {
+	dropped = ok && oc.d == d
+	if dropped {
 		holders = m.holds[id]
 		delete(m.open, id)
 		delete(m.holds, id)
 	}
 	m.mu.Unlock()
-	if ok && oc.d == d {
+	if dropped {
 		oc.cancel()
 		_ = d.Close()
 	}
-	return holders
+	return holders, dropped
 }
+
+// installKey marks a context whose driver must not be installed on the way (a reconnect
+// nobody asked for must not download a plugin the person uninstalled).
+type installKey struct{}
+
+func withoutInstall(ctx context.Context) context.Context {
+	return context.WithValue(ctx, installKey{}, true)
+}
+
+// MayInstall tells a Factory whether it may install a missing driver for this call: not for
+// the reconnect of a dropped connection.
+func MayInstall(ctx context.Context) bool { return ctx.Value(installKey{}) == nil }

@@ -161,6 +161,27 @@ func TestManagerAgainstRealWeaviate(t *testing.T) {
 			t.Fatalf("disconnect %v, restoring %v", err, m.Restoring(c.ID))
 		}
 	})
+	t.Run("an AI client's release of a dropped connection it alone held ends the wait; the window's hold keeps it", func(t *testing.T) {
+		node := weaviatetest.Start(t, weaviatenode.Anonymous)
+		s, _ := newStore(t)
+		c, _ := s.Add(ctx, Connection{Name: "held", Settings: driver.Settings{Host: node.Host, Port: node.Port}}, "")
+		rec := newDrops()
+		m := NewManager(s, ManagerOptions{Factory: weaviateFactory, HealthInterval: 200 * time.Millisecond, HealthTimeout: 2 * time.Second, OnDrop: rec.record})
+		defer m.Close()
+		for _, who := range []string{HolderWindow, "token:ai"} {
+			if _, _, err := m.OpenHeld(ctx, c.ID, who); err != nil {
+				t.Fatal(err)
+			}
+		}
+		node.Stop()
+		rec.wait(t, c.ID)
+		if _, err := m.Release(c.ID, "token:ai"); err != nil || !m.Restoring(c.ID) {
+			t.Fatalf("after the AI client let go: %v, restoring %v (the window still holds it)", err, m.Restoring(c.ID))
+		}
+		if _, err := m.Release(c.ID, HolderWindow); err != nil || m.Restoring(c.ID) {
+			t.Fatalf("after the last holder let go: %v, restoring %v", err, m.Restoring(c.ID))
+		}
+	})
 	t.Run("a rotated key fails the next check and drops the connection", func(t *testing.T) {
 		dir := t.TempDir()
 		opts := weaviatetest.Options(weaviatenode.APIKey)

@@ -58,7 +58,8 @@ func (c *Core) controlHandler() control.Handler {
 			c.control.mu.Lock()
 			raise := c.control.raise
 			c.control.mu.Unlock()
-			c.log.WithFields(logrus.Fields{"by": p.Process, "args": args}).Info("a second launch of the app on this config dir handed over to this one")
+			// Its arguments are not logged: a --registry URL may carry a credential.
+			c.log.WithFields(logrus.Fields{"by": p.Process, "args": len(args)}).Info("a second launch of the app on this config dir handed over to this one")
 			if raise == nil {
 				return false
 			}

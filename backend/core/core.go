@@ -218,6 +218,9 @@ func (c *Core) newDriver(ctx context.Context, conn connections.Connection) (driv
 		return nil, fmt.Errorf("no driver for connection type %q", conn.Type)
 	}
 	if _, ok := c.plugins.Current(name); !ok {
+		if !connections.MayInstall(ctx) {
+			return nil, driver.Errorf(driver.KindConnection, "the %s driver is not installed (it was uninstalled after the connection dropped); open the connection to install it", name)
+		}
 		if err := c.installForConnection(ctx, name, conn); err != nil {
 			return nil, err
 		}

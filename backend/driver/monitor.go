@@ -10,8 +10,9 @@ const DefaultHealthInterval = 30 * time.Second
 
 // Monitor checks p's health every interval until ctx is done or the connection is lost. A
 // failed check is not yet a loss (issue 25, item 9: a Wi-Fi blip, one slow answer): it is
-// retried with backoff (interval/8, then /4, then /2) inside the interval, and only when every
-// retry fails too does Monitor call onDrop with the last check's error (which says why:
+// retried Retries times, after interval/8, then /4, then /2 (each check bounded by timeout, so
+// a node that never answers is dropped after at most 7/8 of the interval plus four timeouts),
+// and only when every retry fails too does Monitor call onDrop with the last check's error (which says why:
 // "Connection failed: ..." for TLS or network) and return it. A refused credential
 // ("Authentication failed: ...", a revoked or rotated key) drops at once: retrying cannot
 // make it valid. It returns nil when ctx ends first; a check interrupted by ctx is not a drop.
@@ -24,6 +25,7 @@ func Monitor(ctx context.Context, p Pinger, interval, timeout time.Duration, onD
 	if interval <= 0 {
 		interval = DefaultHealthInterval
 	}
+	interval = max(interval, 8*time.Millisecond) // the retries' waits are fractions of it
 	if timeout <= 0 {
 		timeout = interval
 	}
@@ -41,11 +43,11 @@ func Monitor(ctx context.Context, p Pinger, interval, timeout time.Duration, onD
 		case <-t.C:
 		}
 		err := check()
-		for wait := interval / 8; err != nil && KindOf(err) != KindAuth && wait < interval; wait *= 2 {
+		for i := 0; i < Retries && err != nil && KindOf(err) != KindAuth; i++ {
 			select {
 			case <-ctx.Done():
 				return nil
-			case <-time.After(wait):
+			case <-time.After(interval >> (Retries - i)): // interval/8, /4, /2
 			}
 			err = check()
 		}

@@ -221,11 +221,24 @@ func thirdPartyNotices(app, root string) ([]byte, error) {
 	}
 	var b strings.Builder
 	b.WriteString("Third-party components bundled in App, and their licenses.\n")
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return nil, err
+	}
+	std, err := licenseIn(strings.TrimSpace(string(goroot)))
+	if err != nil {
+		return nil, fmt.Errorf("the Go standard library: %w", err)
+	}
+	fmt.Fprintf(&b, "\n==== The Go standard library and runtime %s ====\n\n%s\n", bi.GoVersion, std)
 	deps := bi.Deps
 	sort.Slice(deps, func(i, j int) bool { return deps[i].Path < deps[j].Path })
 	for _, d := range deps {
 		if d.Replace != nil {
 			d = d.Replace
+		}
+		if d.Version == "" { // replaced by a directory: not a module of the cache
+			fmt.Fprintf(&b, "\n==== Go module %s (a local replacement; see its directory) ====\n", d.Path)
+			continue
 		}
 		esc, err := module.EscapePath(d.Path)
 		if err != nil {
@@ -237,17 +250,25 @@ func thirdPartyNotices(app, root string) ([]byte, error) {
 		}
 		fmt.Fprintf(&b, "\n==== Go module %s %s ====\n\n%s\n", d.Path, d.Version, text)
 	}
-	var pkg struct{ Dependencies map[string]string }
-	raw, err := os.ReadFile(filepath.Join(root, "frontend", "package.json"))
+	// Every npm package the frontend's bundle can hold: the lock file's packages that are not
+	// development-only (direct and transitive runtime dependencies).
+	var lock struct {
+		Packages map[string]struct {
+			Dev bool `json:"dev"`
+		} `json:"packages"`
+	}
+	raw, err := os.ReadFile(filepath.Join(root, "frontend", "package-lock.json"))
 	if err != nil {
 		return nil, err
 	}
-	if err := json.Unmarshal(raw, &pkg); err != nil {
+	if err := json.Unmarshal(raw, &lock); err != nil {
 		return nil, err
 	}
-	names := make([]string, 0, len(pkg.Dependencies))
-	for n := range pkg.Dependencies {
-		names = append(names, n)
+	var names []string
+	for key, p := range lock.Packages {
+		if n, ok := strings.CutPrefix(key, "node_modules/"); ok && !p.Dev && !strings.Contains(n, "/node_modules/") {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
 	for _, n := range names {

@@ -213,9 +213,18 @@ func (t translator) fieldsOf(ctx context.Context, c *class, set ast.SelectionSet
 		return nil, untranslatable("references nested deeper than five cannot be translated")
 	}
 	var out []picked
+	structured := map[string]bool{} // references and objects selected so far
 	for _, f := range fields(t.doc, set, 0) {
 		if len(f.Arguments) > 0 {
 			return nil, invalid("the field %s takes no arguments in a Get", f.Name)
+		}
+		if p, ok := c.property(f.Name); ok && len(f.SelectionSet) > 0 {
+			// gRPC answers a reference or an object once per property: two selections of it
+			// (under two aliases) could not be told apart in the answer.
+			if structured[p.Name] {
+				return nil, untranslatable("the property %s is selected twice; select it once, with every member you need", p.Name)
+			}
+			structured[p.Name] = true
 		}
 		switch f.Name {
 		case "__typename":
@@ -940,8 +949,15 @@ func pick(sel []picked, v any) any {
 			}
 		}
 		return o
+	case nil:
+		return nil // a null (or missing) object is null, not an object of nulls
+	case phoneNumber:
+		// Every member as GraphQL gives it: false, 0 and "" included (the struct's JSON
+		// leaves them out, as REST does).
+		return pick(sel, map[string]any{"countryCode": x.CountryCode, "defaultCountry": x.DefaultCountry, "input": x.Input,
+			"internationalFormatted": x.InternationalFormatted, "national": x.National, "nationalFormatted": x.NationalFormatted, "valid": x.Valid})
 	default:
-		// geo and phone values are structs: read them back as maps.
+		// geo values are structs: read them back as maps.
 		b, err := json.Marshal(x)
 		var m map[string]any
 		if err != nil || json.Unmarshal(b, &m) != nil {
