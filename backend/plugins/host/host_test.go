@@ -102,6 +102,12 @@ func TestAKilledPluginIsReportedAndStartedAgain(t *testing.T) {
 		eventually(t, 5*time.Second, "go-plugin's exit line", func() bool { return hook.find("plugin process exited") != nil })
 	})
 	t.Run("the next use starts it again", func(t *testing.T) {
+		// go-plugin logs the exit before it marks the client exited: wait for the host to know
+		// (a use in between still meets the stopped process), not for the log line.
+		eventually(t, 5*time.Second, "the host to see the process stopped", func() bool {
+			_, running := h.Running("weaviate")
+			return !running
+		})
 		d2 := openConnected(t, h, slow.settings())
 		after, ok := h.Running("weaviate")
 		if !ok || after.PID == before.PID {
