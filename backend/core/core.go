@@ -127,17 +127,10 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		InUse: c.host.InUse, Stop: c.host.Stop,
 	})
 	c.open = connections.NewManager(c.conns, connections.ManagerOptions{
-		Factory: c.newDriver,
-		Log:     opts.Log,
-		OnDrop:  c.notifyDrop,
-		OnRestore: func(id string) {
-			c.dropMu.Lock()
-			fn := c.restoreNotify
-			c.dropMu.Unlock()
-			if fn != nil {
-				fn(id)
-			}
-		},
+		Factory:   c.newDriver,
+		Log:       opts.Log,
+		OnDrop:    c.notifyDrop,
+		OnRestore: c.notifyRestore,
 	})
 	// One access-control service per Core: it outlives server restarts (rate limits, lockouts,
 	// the tokens read) and revokes through whichever server is running.
@@ -312,6 +305,15 @@ func (c *Core) OnConnectionRestored(fn func(id string)) {
 	c.dropMu.Lock()
 	c.restoreNotify = fn
 	c.dropMu.Unlock()
+}
+
+func (c *Core) notifyRestore(id string) {
+	c.dropMu.Lock()
+	fn := c.restoreNotify
+	c.dropMu.Unlock()
+	if fn != nil {
+		fn(id)
+	}
 }
 
 func (c *Core) notifyDrop(id string, reason error) {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"app/internal/fixtures"
+	"app/internal/mcpcall"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 )
@@ -83,40 +83,6 @@ func (w *window) mcpURL(ctx context.Context, t *testing.T) string {
 	}
 }
 
-// callTool is one modern tools/call by a client that did not declare elicitation.
-func callTool(ctx context.Context, url, token, tool string, args map[string]any) (map[string]any, error) {
-	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": map[string]any{
-		"_meta": map[string]any{
-			"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
-			"io.modelcontextprotocol/clientCapabilities": map[string]any{},
-			"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "desktop-test", "version": "1.0"},
-		},
-		"name": tool, "arguments": args,
-	}})
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", "tools/call")
-	req.Header.Set("Mcp-Name", tool)
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	var out struct {
-		Result map[string]any  `json:"result"`
-		Error  json.RawMessage `json:"error"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
-		return nil, err
-	}
-	if out.Error != nil {
-		return nil, fmt.Errorf("protocol error %s", out.Error)
-	}
-	return out.Result, nil
-}
-
 func resultText(r map[string]any) string {
 	c, _ := r["content"].([]any)
 	if len(c) == 0 {
@@ -158,7 +124,7 @@ func TestAnAIClientsWriteIsApprovedInTheNativeDialog(t *testing.T) {
 	write := func(body string) chan reply {
 		done := make(chan reply, 1)
 		go func() {
-			r, err := callTool(ctx, url, tok.Token, "execute_query", map[string]any{
+			r, err := mcpcall.Tool(ctx, url, tok.Token, "desktop-test", "execute_query", map[string]any{
 				"connection": "notes",
 				"query":      fmt.Sprintf("POST /v1/objects {\"class\":\"Note\",\"properties\":{\"body\":%q}}", body),
 			})

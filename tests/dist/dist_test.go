@@ -11,7 +11,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,7 +19,8 @@ import (
 	"testing"
 	"time"
 
-	env "app/internal/testenv"
+	"app/internal/mcpcall"
+	"app/internal/testenv"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 	"app/tests/desktop/harness"
@@ -38,17 +38,17 @@ func repoRoot(t *testing.T) string {
 	return filepath.Clean(filepath.Join(wd, "..", ".."))
 }
 
-// testenv requires what the package tests run: dpkg-deb, tar and sha256sum.
-func testenv(t *testing.T) {
+// requirePackaging requires what the package tests run: dpkg-deb, tar and sha256sum.
+func requirePackaging(t *testing.T) {
 	t.Helper()
-	env.Require(t, env.Tool("dpkg-deb", "tar", "sha256sum"))
+	testenv.Require(t, testenv.Tool("dpkg-deb", "tar", "sha256sum"))
 }
 
 // built runs make dist's script once into a temporary directory, signing the mirror with a
 // throwaway key.
 func built(t *testing.T) (dir, version string) {
 	t.Helper()
-	testenv(t)
+	requirePackaging(t)
 	weaviatetest.RequireBinary(t)
 	root := repoRoot(t)
 	dir = t.TempDir()
@@ -182,7 +182,7 @@ func TestTheLinuxPackages(t *testing.T) {
 		}
 		defer func() { _ = srv.Process.Kill(); _ = srv.Wait() }()
 		port := handshakePort(ctx, t, filepath.Join(home, ".config", "App", "mcp-handshake.json"), &logs)
-		res, err := callTool(ctx, fmt.Sprintf("http://127.0.0.1:%d/mcp", port), tok.Token, "list_tables", map[string]any{"connection": "packaged"})
+		res, err := mcpcall.Tool(ctx, fmt.Sprintf("http://127.0.0.1:%d/mcp", port), tok.Token, "dist-test", "list_tables", map[string]any{"connection": "packaged"})
 		if err != nil {
 			t.Fatalf("%v\nlogs:\n%s", err, logs.String())
 		}
@@ -364,39 +364,6 @@ func handshakePort(ctx context.Context, t *testing.T, path string, logs *bytes.B
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
-}
-
-func callTool(ctx context.Context, url, token, tool string, args map[string]any) (map[string]any, error) {
-	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": map[string]any{
-		"_meta": map[string]any{
-			"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
-			"io.modelcontextprotocol/clientCapabilities": map[string]any{},
-			"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "dist-test", "version": "1.0"},
-		},
-		"name": tool, "arguments": args,
-	}})
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", "tools/call")
-	req.Header.Set("Mcp-Name", tool)
-	req.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	var out struct {
-		Result map[string]any  `json:"result"`
-		Error  json.RawMessage `json:"error"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
-		return nil, err
-	}
-	if out.Error != nil {
-		return nil, fmt.Errorf("protocol error %s", out.Error)
-	}
-	return out.Result, nil
 }
 
 // until polls cond every 200 ms until it holds or ctx ends.

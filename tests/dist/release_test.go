@@ -15,7 +15,7 @@ import (
 // reads the stamped registry, trusts it, and offers its driver; a registry signed with another
 // key is refused; the sums check.
 func TestMakeRelease(t *testing.T) {
-	testenv(t)
+	requirePackaging(t)
 	root := repoRoot(t)
 	out := filepath.Join(t.TempDir(), "release")
 	key := filepath.Join(t.TempDir(), "release.key")

@@ -12,6 +12,7 @@ package weaviate
 // tests run, no generated code of ours to keep in step, and no protoc at build time.
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"encoding/binary"
@@ -434,11 +435,19 @@ func grpcCell(v *pb.Value) any {
 // restJSON writes v as Weaviate's REST API does: compact, with <, > and & left as they are
 // (go-openapi's producer turns encoding/json's HTML escaping off).
 func restJSON(v any) string {
-	var b strings.Builder
+	b, _ := marshalREST(v)
+	return string(b)
+}
+
+// marshalREST is restJSON with the encoding's error.
+func marshalREST(v any) ([]byte, error) {
+	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
-	return strings.TrimSuffix(b.String(), "\n")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // grpcJSON converts a gRPC value into what encoding/json writes as REST does.

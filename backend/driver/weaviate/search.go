@@ -124,12 +124,9 @@ func (d *Driver) searchGRPC(ctx context.Context, r *driver.SearchRequest, info *
 			}
 		}
 		if measure == "distance" && md.GetDistancePresent() {
-			// A float32, written as GraphQL writes it (shortest for 32 bits).
-			b, _ := json.Marshal(md.GetDistance())
-			row[len(cols)-1] = json.Number(b)
+			row[len(cols)-1] = graphQLFloat32(md.GetDistance())
 		} else if measure == "score" && md.GetScorePresent() {
-			// GraphQL's score is a string holding the float32.
-			row[len(cols)-1] = strconv.FormatFloat(float64(md.GetScore()), 'g', -1, 32)
+			row[len(cols)-1] = graphQLScore(md.GetScore())
 		}
 		g.Rows = append(g.Rows, row)
 	}
@@ -144,3 +141,13 @@ func packFloat32(v []float64) []byte {
 	}
 	return b
 }
+
+// graphQLFloat32 writes a float32 measure (a distance) as GraphQL does: the shortest text that
+// reads back as the same float32.
+func graphQLFloat32(f float32) json.Number {
+	b, _ := json.Marshal(f)
+	return json.Number(b)
+}
+
+// graphQLScore writes a score as GraphQL does: a string holding the float32.
+func graphQLScore(f float32) string { return strconv.FormatFloat(float64(f), 'g', -1, 32) }

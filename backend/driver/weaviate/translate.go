@@ -10,9 +10,9 @@ package weaviate
 // refused with the reason and the nearest thing that works; nothing is sent half-understood.
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,17 +28,6 @@ const translatedNotice = "This server has GraphQL off: the query was translated 
 // untranslatable refuses what has no gRPC equivalent, saying what works instead.
 func untranslatable(format string, args ...any) error {
 	return driver.Errorf(driver.KindUnsupported, "this server has GraphQL off, and "+format, args...)
-}
-
-// marshalREST writes v as Weaviate does: <, > and & left as they are.
-func marshalREST(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // translator holds one query's document (for fragments), where it reads collections'
@@ -588,7 +577,7 @@ func searchArg(name string, v any, req *pb.SearchRequest) error {
 		"hybrid":     {"query", "alpha", "vector", "properties", "fusionType", "targetVectors"},
 	}[name]
 	for k := range m {
-		if !contains(known, k) {
+		if !slices.Contains(known, k) {
 			return untranslatable("%s { %s } cannot be translated to its gRPC API (translated: %s)", name, k, strings.Join(known, ", "))
 		}
 	}
@@ -693,15 +682,6 @@ func searchArg(name string, v any, req *pb.SearchRequest) error {
 
 func packedVector(v []float64) *pb.Vectors {
 	return &pb.Vectors{VectorBytes: packFloat32(v), Type: pb.Vectors_VECTOR_TYPE_SINGLE_FP32}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // sortBy translates sort: [{path: [...], order: asc|desc}] (or one such object).
@@ -994,13 +974,6 @@ func shapeRef(s picked, refs []*pb.RefPropertiesResult) any {
 // score as strings, distance and certainty as float32s, vectors as float lists.
 func shapeAdditional(sel []picked, md *pb.MetadataResult) map[string]any {
 	o := map[string]any{}
-	f32 := func(present bool, f float32) any {
-		if !present {
-			return nil
-		}
-		b, _ := json.Marshal(f)
-		return json.RawMessage(b)
-	}
 	for _, s := range sel {
 		var v any
 		switch s.name {
@@ -1023,14 +996,16 @@ func shapeAdditional(sel []picked, md *pb.MetadataResult) map[string]any {
 			}
 			v = vecs
 		case "distance":
-			v = f32(md.GetDistancePresent(), md.GetDistance())
+			if md.GetDistancePresent() {
+				v = graphQLFloat32(md.GetDistance())
+			}
 		case "certainty":
 			if md.GetDistancePresent() {
 				v = 1 - float64(md.GetDistance())/2
 			}
 		case "score":
 			if md.GetScorePresent() {
-				v = strconv.FormatFloat(float64(md.GetScore()), 'g', -1, 32)
+				v = graphQLScore(md.GetScore())
 			}
 		case "explainScore":
 			if md.GetExplainScorePresent() {
@@ -1233,7 +1208,7 @@ func aggregation(a *pb.AggregateRequest_Aggregation, p property, member string, 
 	if known == nil {
 		return untranslatable("an Aggregate of the %s property %s cannot be translated to its gRPC API", p.Type(), p.Name)
 	}
-	if !contains(known, member) {
+	if !slices.Contains(known, member) {
 		return invalid("Cannot query field %q of the %s property %s (it has %s)", member, p.Type(), p.Name, strings.Join(known, ", "))
 	}
 	is := func(s string) bool { return member == s }
