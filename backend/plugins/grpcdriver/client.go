@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 
 	"app/backend/driver"
 	pb "app/backend/plugins/internal/proto/driverv2"
@@ -185,16 +183,13 @@ func (k *Conn) Browse(ctx context.Context, table string, page driver.Page, filte
 	return fromGrid(r), nil
 }
 
-// Search runs a search in the plugin. A plugin that predates Search is told apart from a
-// failure: the person is asked to update it.
+// Search runs a search in the plugin. (Every plugin of protocol 2 has it: one that predates it
+// speaks protocol 1 and is refused at start with "update the plugin".)
 func (k *Conn) Search(ctx context.Context, table string, req driver.SearchRequest, limit int) (*driver.Grid, error) {
 	if k.c.isStopped() {
 		return nil, stoppedError()
 	}
 	r, err := k.c.rpc.Search(ctx, toSearch(k.id, table, req, limit))
-	if status.Code(err) == codes.Unimplemented {
-		return nil, driver.Errorf(driver.KindUnsupported, "the installed driver plugin predates search: update it (Settings → Plugins, or app plugin update)")
-	}
 	if err != nil {
 		return nil, k.c.fail(ctx, err)
 	}
@@ -225,8 +220,8 @@ func (k *Conn) CheckCells(ctx context.Context, table string, values map[string]*
 	return out, nil
 }
 
-// CheckPaths asks the plugin how each path to the database answers; nil from a plugin that
-// predates it, or when the plugin cannot be asked.
+// CheckPaths asks the plugin how each path to the database answers; nil when the plugin
+// cannot be asked.
 func (k *Conn) CheckPaths(ctx context.Context) []driver.PathStatus {
 	if k.c.isStopped() {
 		return nil

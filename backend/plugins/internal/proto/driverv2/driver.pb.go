@@ -2373,8 +2373,7 @@ type Classification struct {
 	// error is set when the text could not be classified (access is then
 	// "write"); its kind and message.
 	Error *DriverError `protobuf:"bytes,3,opt,name=error,proto3" json:"error,omitempty"`
-	// form is the statement's shape (backend/driver.Form: "query", "request");
-	// empty from a plugin that predates it.
+	// form is the statement's shape (backend/driver.Form: "query", "request").
 	Form          string `protobuf:"bytes,4,opt,name=form,proto3" json:"form,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

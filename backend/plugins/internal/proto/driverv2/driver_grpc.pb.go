@@ -75,8 +75,6 @@ type DriverClient interface {
 	Browse(ctx context.Context, in *BrowseRequest, opts ...grpc.CallOption) (*Grid, error)
 	Count(ctx context.Context, in *CountRequest, opts ...grpc.CallOption) (*CountResponse, error)
 	Execute(ctx context.Context, in *ExecuteRequest, opts ...grpc.CallOption) (*Result, error)
-	// Search was added after the first release: a plugin that predates it answers
-	// UNIMPLEMENTED, which the app reports as "update the driver plugin".
 	Search(ctx context.Context, in *SearchRequest, opts ...grpc.CallOption) (*Grid, error)
 	// CheckPaths reports each way to the database for the connection form's Test,
 	// after Connect. Added after the first release: UNIMPLEMENTED from an older
@@ -297,8 +295,6 @@ type DriverServer interface {
 	Browse(context.Context, *BrowseRequest) (*Grid, error)
 	Count(context.Context, *CountRequest) (*CountResponse, error)
 	Execute(context.Context, *ExecuteRequest) (*Result, error)
-	// Search was added after the first release: a plugin that predates it answers
-	// UNIMPLEMENTED, which the app reports as "update the driver plugin".
 	Search(context.Context, *SearchRequest) (*Grid, error)
 	// CheckPaths reports each way to the database for the connection form's Test,
 	// after Connect. Added after the first release: UNIMPLEMENTED from an older
