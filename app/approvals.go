@@ -30,7 +30,7 @@ type ApprovalGrantedEvent struct {
 // notification when the window is not focused) and lets the person remember an approval.
 type ApprovalsAPI struct {
 	gate    *approval.Gate
-	confirm Confirmer
+	confirm approver
 	emit    Emitter
 	notify  func(ctx context.Context, title, body string) error
 	log     logrus.FieldLogger
@@ -54,14 +54,19 @@ func NewApprovalsAPI(gate *approval.Gate, log logrus.FieldLogger) *ApprovalsAPI 
 	return a
 }
 
+// approver asks an approval question natively (nativeConfirmer.Approve).
+type approver interface {
+	Approve(ctx context.Context, q approval.Question) (bool, error)
+}
+
 // startup makes the window's native dialog the gate's dialog.
-func (a *ApprovalsAPI) startup(confirm Confirmer, emit Emitter, notify func(ctx context.Context, title, body string) error) {
+func (a *ApprovalsAPI) startup(confirm approver, emit Emitter, notify func(ctx context.Context, title, body string) error) {
 	a.confirm, a.emit, a.notify = confirm, emit, notify
 	a.gate.SetDialog(a)
 }
 
-// Ask implements approval.Dialog with the native question dialog (one at a time: the
-// Confirmer is shared by every native dialog of the window).
+// Ask implements approval.Dialog with the native approval dialog (one at a time: the queue is
+// shared by every native dialog of the window). When ctx ends the dialog is taken away.
 func (a *ApprovalsAPI) Ask(ctx context.Context, q approval.Question) (approval.Answer, error) {
 	if a.confirm == nil {
 		return approval.Deny, errors.New("the window is not up")
@@ -71,7 +76,7 @@ func (a *ApprovalsAPI) Ask(ctx context.Context, q approval.Question) (approval.A
 			a.log.WithError(err).Info("the desktop notification of a waiting approval was not shown")
 		}
 	}
-	yes, err := a.confirm.Confirm(ctx, q.Title, q.Message)
+	yes, err := a.confirm.Approve(ctx, q)
 	if err != nil || !yes {
 		return approval.Deny, err
 	}

@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	goruntime "runtime"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"app/backend/approval"
 )
 
 // Confirmer asks the user a yes/no question in a native dialog.
@@ -36,13 +39,20 @@ func askThenAct(parent context.Context, c Confirmer, title, message string, act 
 // nativeConfirmer shows a question dialog of the window (Wails runtime.MessageDialog). Facts
 // of Wails v2.16 on Linux: the message reaches GTK as a printf format (so '%' is escaped), the
 // buttons are Yes and No, closing the dialog answers "" (taken as No), and every dialog shares
-// one result channel, so dialogs are shown one at a time.
+// one result channel, so dialogs are shown one at a time: turn is that queue, and a question
+// whose asker gives up while it waits for its turn leaves the queue at once.
 //
 // It is made before the window runs and given to every API then, so no API reads a field
 // that OnStartup writes while the page already calls; start gives it the window.
 type nativeConfirmer struct {
+	turn chan struct{} // one slot: whoever holds it has a dialog open
+
 	mu  sync.Mutex
 	ctx context.Context // the window's; nil until start
+}
+
+func newNativeConfirmer() *nativeConfirmer {
+	return &nativeConfirmer{turn: make(chan struct{}, 1)}
 }
 
 // start hands the dialogs the window's context (OnStartup).
@@ -52,21 +62,36 @@ func (n *nativeConfirmer) start(ctx context.Context) {
 	n.mu.Unlock()
 }
 
-func (n *nativeConfirmer) Confirm(ctx context.Context, title, message string) (bool, error) {
+// acquire waits for the dialog turn and brings the window up (a dialog is modal to it, so
+// the person must see it first). It returns the window's context and the turn's release.
+func (n *nativeConfirmer) acquire(ctx context.Context) (window context.Context, release func(), err error) {
+	select {
+	case n.turn <- struct{}{}:
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	}
+	release = func() { <-n.turn }
 	n.mu.Lock()
-	defer n.mu.Unlock()
-	// A question whose asker gave up while it waited for its turn is not shown. (An open GTK
-	// dialog cannot be closed from here: its answer is then dropped by the asker.)
-	if err := ctx.Err(); err != nil {
+	window = n.ctx
+	n.mu.Unlock()
+	if window == nil {
+		release()
+		return nil, nil, errors.New("the window is not open yet: nothing was asked")
+	}
+	runtime.WindowUnminimise(window)
+	runtime.WindowShow(window)
+	return window, release, nil
+}
+
+func (n *nativeConfirmer) Confirm(ctx context.Context, title, message string) (bool, error) {
+	window, release, err := n.acquire(ctx)
+	if err != nil {
 		return false, err
 	}
-	if n.ctx == nil {
-		return false, errors.New("the window is not open yet: nothing was asked")
-	}
-	// The dialog is modal to the window: bring the window up first so the person sees it.
-	runtime.WindowUnminimise(n.ctx)
-	runtime.WindowShow(n.ctx)
-	answer, err := runtime.MessageDialog(n.ctx, runtime.MessageDialogOptions{
+	defer release()
+	// An open Wails message dialog cannot be closed from here: if ctx ends while it is open,
+	// its answer is dropped by the asker.
+	answer, err := runtime.MessageDialog(window, runtime.MessageDialogOptions{
 		Type:          runtime.QuestionDialog,
 		Title:         title,
 		Message:       gtkSafe(message),
@@ -80,6 +105,35 @@ func (n *nativeConfirmer) Confirm(ctx context.Context, title, message string) (b
 	return answer == "Yes", nil
 }
 
+// Approve asks an AI client's approval question (issue 25, item 8). Where the platform dialog
+// of this build can (approvalDialog: GTK on Linux), the statement is shown in a scrollable,
+// selectable box with a Copy button, so Yes and No stay on screen however long it is, and the
+// dialog closes when ctx ends (the request was cancelled or timed out). Elsewhere it is a
+// message dialog with the statement cut to approvalMessageChars.
+func (n *nativeConfirmer) Approve(ctx context.Context, q approval.Question) (bool, error) {
+	if approvalDialog == nil {
+		return n.Confirm(ctx, q.Title, q.Lead+"\n\n"+clipRunes(q.Statement, approvalMessageChars)+"\n\n"+q.Prompt)
+	}
+	_, release, err := n.acquire(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer release()
+	return approvalDialog(ctx, q)
+}
+
+// approvalMessageChars is how much of a statement a plain message dialog shows: enough to
+// read, few enough that Yes and No stay on a laptop's screen.
+const approvalMessageChars = 600
+
+func clipRunes(s string, max int) string {
+	r := []rune(s)
+	if len(r) <= max {
+		return s
+	}
+	return string(r[:max-1]) + "… (" + strconv.Itoa(len(r)-max+1) + " more characters)"
+}
+
 // gtkSafe escapes '%' for the printf format GTK makes of a dialog's message on Linux.
 func gtkSafe(s string) string {
 	if goruntime.GOOS != "linux" {
@@ -90,13 +144,12 @@ func gtkSafe(s string) string {
 
 // nativeSave is the window's save dialog (Wails SaveFileDialog); "" when cancelled.
 func nativeSave(dialogs *nativeConfirmer) SaveDialog {
-	return func(_ context.Context, title, defaultName string) (string, error) {
-		dialogs.mu.Lock()
-		window := dialogs.ctx
-		dialogs.mu.Unlock()
-		if window == nil {
-			return "", errors.New("the window is not open yet")
+	return func(ctx context.Context, title, defaultName string) (string, error) {
+		window, release, err := dialogs.acquire(ctx)
+		if err != nil {
+			return "", err
 		}
+		defer release()
 		return runtime.SaveFileDialog(window, runtime.SaveDialogOptions{
 			Title:                title,
 			DefaultFilename:      defaultName,

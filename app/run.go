@@ -88,7 +88,7 @@ func Run(c *core.Core, assets fs.FS) error {
 	var stopWatch context.CancelFunc = func() {}
 	// The dialogs are given to the APIs before the window runs: OnStartup runs in its own
 	// goroutine while the page may already call them.
-	dialogs := &nativeConfirmer{}
+	dialogs := newNativeConfirmer()
 	conns.confirm = dialogs
 	clients.confirm = dialogs
 	pair.confirm = dialogs

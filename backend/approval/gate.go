@@ -33,7 +33,11 @@ const (
 // Question is what an approval dialog shows: who asks, where, and the statement.
 type Question struct {
 	// Title and Message are the dialog's text, ready to show (Message holds the statement).
+	// Message is Lead, the statement and Prompt, each apart by a blank line, for a dialog that
+	// shows text only; a dialog that can show the statement in a box of its own (scrollable,
+	// with Copy) shows Lead above the box and Prompt below it.
 	Title, Message string
+	Lead, Prompt   string
 	// Client names the AI client (clientInfo), Token the token's name and Level its level
 	// ("anonymous" for the loopback principal); PrincipalID is the token's id (for Remember).
 	Client, Token, Level, PrincipalID string
@@ -47,7 +51,9 @@ type Question struct {
 
 // Dialog asks the person at the machine. The window implements it with its native question
 // dialog; with no window, Terminal asks on a terminal and Refuse answers Deny. Ask returns when
-// the person answered or ctx ended (then with ctx's error).
+// the person answered or ctx ended (then with ctx's error, and the question is taken away:
+// the window closes its dialog, the terminal stops reading), so a request that was cancelled
+// or timed out never holds the queue.
 type Dialog interface {
 	Ask(ctx context.Context, q Question) (Answer, error)
 }
@@ -101,6 +107,30 @@ type Gate struct {
 	mu         sync.Mutex
 	remembered map[string]bool // principal id + "\x00" + connection id
 	dialog     Dialog
+	waiting    map[string]int // principal id -> its requests waiting for the dialog
+}
+
+// MaxWaiting bounds one principal's statements waiting for the app's dialog at once. Waiting
+// requests are out of the in-flight cap, so this is what keeps a runaway client from queueing
+// questions without end.
+const MaxWaiting = 16
+
+func (g *Gate) enqueue(principal string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.waiting[principal] >= MaxWaiting {
+		return false
+	}
+	g.waiting[principal]++
+	return true
+}
+
+func (g *Gate) dequeue(principal string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.waiting[principal]--; g.waiting[principal] <= 0 {
+		delete(g.waiting, principal)
+	}
 }
 
 // NewGate returns a Gate.
@@ -125,6 +155,7 @@ func NewGate(opts Options) *Gate {
 		signer:     newSigner(opts.Keys, opts.Now),
 		turn:       make(chan struct{}, 1),
 		remembered: map[string]bool{},
+		waiting:    map[string]int{},
 		dialog:     d,
 	}
 }
@@ -290,8 +321,19 @@ func (g *Gate) redeem(call *mcp.Call, st Statement, fu mcp.FollowUp) error {
 }
 
 // ask shows the app's dialog, one at a time, and waits for the answer. While it waits, a
-// request that carried a progressToken gets advancing progress so its client does not give up.
+// request that carried a progressToken gets advancing progress so its client does not give up,
+// and the request is out of its caller's in-flight count (Principal.Park): a client whose
+// writes wait for the person can still list and read. A request that ends while it waits
+// gives up its place in the queue at once, and its dialog, when open, is closed by the Dialog
+// (the window's closes it; see Dialog).
 func (g *Gate) ask(ctx context.Context, call *mcp.Call, st Statement) error {
+	if !g.enqueue(call.Principal.ID) {
+		return mcp.NewToolError(mcp.ToolErrDenied, "%d statements of this client already wait for the user's approval in App; wait for their answers before sending more", MaxWaiting)
+	}
+	defer g.dequeue(call.Principal.ID)
+	if call.Principal.Park != nil {
+		defer call.Principal.Park()()
+	}
 	stopWaiting := g.reportWaiting(call)
 	defer stopWaiting()
 	select {
@@ -369,16 +411,13 @@ func (g *Gate) question(call *mcp.Call, st Statement) Question {
 	}
 	stmt := Clip(st.Text)
 	title := "Approve a statement from " + clientName(call) + "?"
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s wants to run this %s on connection %q.\n", clientName(call), kind(st), st.Connection.Name)
-	fmt.Fprintf(&b, "Token: %s (%s). Tool: %s.\n\n%s\n\n", token, level, st.Tool, stmt)
+	lead := fmt.Sprintf("%s wants to run this %s on connection %q.\nToken: %s (%s). Tool: %s.", clientName(call), kind(st), st.Connection.Name, token, level, st.Tool)
+	prompt := "Run it?"
 	if st.Class.Destructive {
-		b.WriteString("This deletes data and cannot be undone. Run it?")
-	} else {
-		b.WriteString("Run it?")
+		prompt = "This deletes data and cannot be undone. Run it?"
 	}
 	return Question{
-		Title: title, Message: b.String(),
+		Title: title, Message: lead + "\n\n" + stmt + "\n\n" + prompt, Lead: lead, Prompt: prompt,
 		Client: clientName(call), Token: token, Level: level, PrincipalID: call.Principal.ID,
 		Connection: st.Connection.Name, ConnectionID: st.Connection.ID,
 		Statement: stmt, Write: st.Class.Write(), Destructive: st.Class.Destructive,

@@ -91,8 +91,8 @@ func (cs *callers) forget(id string) {
 }
 
 // admit takes an in-flight slot and a rate token for the principal at now. It returns the
-// function that gives the slot back, or how long to wait and why.
-func (cs *callers) admit(id string, now time.Time) (release func(), wait time.Duration, why string) {
+// slot (nil when there is no cap), or how long to wait and why.
+func (cs *callers) admit(id string, now time.Time) (s *slot, wait time.Duration, why string) {
 	c := cs.get(id)
 	if limit := int32(cs.maxInFlight); limit > 0 {
 		if c.inflight.Add(1) > limit {
@@ -113,12 +113,42 @@ func (cs *callers) admit(id string, now time.Time) (release func(), wait time.Du
 	if cs.maxInFlight <= 0 {
 		return nil, 0, ""
 	}
-	var once atomic.Bool
+	return &slot{c: c}, 0, ""
+}
+
+// slot is one admitted request's place in its caller's in-flight count. A request waiting
+// for a person (an approval dialog) steps out of the count while it waits (park), so a
+// client whose writes wait for the person can still list tools and read (issue 25, item 8).
+type slot struct {
+	c     *caller
+	state atomic.Int32 // slotCounted, slotParked or slotReleased
+}
+
+const (
+	slotCounted int32 = iota
+	slotParked
+	slotReleased
+)
+
+// release gives the slot back once; a parked slot is already out of the count.
+func (s *slot) release() {
+	if s.state.Swap(slotReleased) == slotCounted {
+		s.c.inflight.Add(-1)
+	}
+}
+
+// park takes the request out of the count until the returned function puts it back (which
+// does nothing once the request was released).
+func (s *slot) park() (unpark func()) {
+	if !s.state.CompareAndSwap(slotCounted, slotParked) {
+		return func() {}
+	}
+	s.c.inflight.Add(-1)
 	return func() {
-		if once.CompareAndSwap(false, true) {
-			c.inflight.Add(-1)
+		if s.state.CompareAndSwap(slotParked, slotCounted) {
+			s.c.inflight.Add(1)
 		}
-	}, 0, ""
+	}
 }
 
 // lockout counts failed authentications and locks a token prefix, or every token, out.

@@ -283,3 +283,42 @@ func TestLastUsedAtIsWrittenAtMostOnceAMinute(t *testing.T) {
 		}
 	})
 }
+
+// Issue 25, item 8: a request waiting for the person (parked) is out of its caller's
+// in-flight count until it is unparked, and parking, unparking and release in any order
+// leave the count where it started.
+func TestAParkedRequestIsOutOfTheInFlightCap(t *testing.T) {
+	cs := newCallers(0, 2)
+	now := time.Now()
+	admit := func() *slot {
+		t.Helper()
+		s, _, why := cs.admit("p", now)
+		if why != "" {
+			t.Fatalf("refused: %s", why)
+		}
+		return s
+	}
+	a, b := admit(), admit()
+	if _, _, why := cs.admit("p", now); why == "" {
+		t.Fatal("a third request in flight was admitted with a cap of 2")
+	}
+	unpark := a.park()
+	c := admit() // a waits for the person: its place is free
+	if _, _, why := cs.admit("p", now); why == "" {
+		t.Fatal("the cap is not kept once a parked request left it")
+	}
+	c.release()
+	unpark()
+	if _, _, why := cs.admit("p", now); why == "" {
+		t.Fatal("an unparked request is not counted again")
+	}
+	// Released while parked (its request ended during the wait): the late unpark counts nothing.
+	unpark = b.park()
+	b.release()
+	unpark()
+	a.release()
+	a.release()
+	if got := cs.get("p").inflight.Load(); got != 0 {
+		t.Fatalf("in flight after every request ended: %d", got)
+	}
+}

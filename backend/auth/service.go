@@ -207,13 +207,15 @@ func (s *Service) Authenticate(r *http.Request) (mcp.Principal, error) {
 	return p, err
 }
 
-// admit applies the caller's limits and gives the principal its Release.
+// admit applies the caller's limits and gives the principal its Release and Park.
 func (s *Service) admit(p mcp.Principal, now time.Time) (mcp.Principal, error) {
-	release, wait, why := s.callers.Load().admit(p.ID, now)
+	slot, wait, why := s.callers.Load().admit(p.ID, now)
 	if why != "" {
 		return mcp.Principal{}, errRateLimited(why, wait)
 	}
-	p.Release = release
+	if slot != nil {
+		p.Release, p.Park = slot.release, slot.park
+	}
 	return p, nil
 }
 

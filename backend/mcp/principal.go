@@ -35,6 +35,10 @@ type Principal struct {
 	// was authenticated for has been answered (an Authenticator uses it to
 	// bound requests in flight per caller).
 	Release func()
+	// Park, when set, takes the request out of its caller's in-flight count while it waits
+	// for a person (an approval dialog) and returns the function that puts it back: waiting
+	// for a person is not load, and must not shut the caller out of reads meanwhile.
+	Park func() (unpark func())
 }
 
 // MayUse reports whether the principal's allowlist admits the connection.

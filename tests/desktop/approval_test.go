@@ -182,6 +182,95 @@ func TestAnAIClientsWriteIsApprovedInTheNativeDialog(t *testing.T) {
 			t.Fatal("a declined write reached the database")
 		}
 	})
+	// Issue 25, item 8: a long statement is shown in a scrollable box, so Yes and No stay on
+	// the screen, and Copy puts the whole statement on the clipboard.
+	t.Run("a long statement scrolls inside the dialog, Yes stays on screen, and Copy copies it whole", func(t *testing.T) {
+		before := count()
+		const n = 55 // about 1,900 characters on 56 lines
+		var rows []map[string]any
+		for i := range n {
+			rows = append(rows, map[string]any{"values": map[string]any{"body": fmt.Sprintf("long statement row %02d", i)}})
+		}
+		done := make(chan reply, 1)
+		go func() {
+			r, err := mcpcall.Tool(ctx, url, tok.Token, "desktop-test", "insert_rows", map[string]any{"connection": "notes", "table": "Note", "rows": rows})
+			done <- reply{r, err}
+		}()
+		id := dialog(t)
+		if err := w.d.Screenshot(ctx, "root", filepath.Join(w.art, "approval-long-statement.png")); err != nil {
+			t.Fatal(err)
+		}
+		y, h := w.d.Geometry(ctx, t, id)
+		if y < 0 || y+h > screenH {
+			t.Fatalf("the dialog spans y %d..%d on a %d px high screen: Yes and No are off screen", y, y+h, screenH)
+		}
+		if err := w.d.KeyFocused(ctx, "alt+c"); err != nil {
+			t.Fatal(err)
+		}
+		clip := w.clipboard(ctx, t, "long statement row 54")
+		last := -1
+		for i := range n {
+			at := strings.Index(clip, fmt.Sprintf("long statement row %02d", i))
+			if at <= last {
+				t.Fatalf("the copied statement lacks row %d (or has it out of order):\n%s", i, clip)
+			}
+			last = at
+		}
+		if err := w.d.KeyFocused(ctx, "alt+y"); err != nil {
+			t.Fatal(err)
+		}
+		r := <-done
+		if r.err != nil || r.res["isError"] != false || count() != before+n {
+			t.Fatalf("approved insert of %d rows: %v %v; %d written", n, r.res, r.err, count()-before)
+		}
+	})
+	// Issue 25, item 8: a question whose request ends (cancelled by its client, or timed out)
+	// is taken off the screen and out of the queue: the next question is asked without
+	// anyone answering the first.
+	t.Run("a cancelled request's dialog closes, and the next question is asked", func(t *testing.T) {
+		before := count()
+		cctx, ccancel := context.WithCancel(ctx)
+		defer ccancel()
+		go func() {
+			_, _ = mcpcall.Tool(cctx, url, tok.Token, "desktop-test", "execute_query", map[string]any{
+				"connection": "notes", "query": `POST /v1/objects {"class":"Note","properties":{"body":"cancelled while asked"}}`,
+			})
+		}()
+		dialog(t)
+		ccancel()
+		if err := w.d.WaitGone(ctx, "^Approve a statement from desktop-test"); err != nil {
+			t.Fatalf("the dialog of a cancelled request stays open: %v\napp log:\n%s", err, w.logTail())
+		}
+		done := write("asked after the cancelled one")
+		dialog(t)
+		if err := w.d.KeyFocused(ctx, "Escape"); err != nil {
+			t.Fatal(err)
+		}
+		if r := <-done; r.err != nil || r.res["isError"] != true {
+			t.Fatalf("declined write: %v %v", r.res, r.err)
+		}
+		if count() != before {
+			t.Fatal("a cancelled or declined write reached the database")
+		}
+	})
+}
+
+// clipboard polls the CLIPBOARD selection (xclip) until it holds want, and returns it.
+func (w *window) clipboard(ctx context.Context, t *testing.T, want string) string {
+	t.Helper()
+	var got string
+	for !strings.Contains(got, want) {
+		cmd := exec.CommandContext(ctx, "xclip", "-o", "-selection", "clipboard")
+		cmd.Env = w.d.Env()
+		out, _ := cmd.Output()
+		got = string(out)
+		select {
+		case <-ctx.Done():
+			t.Fatalf("the clipboard never held %q; it holds:\n%s", want, got)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	return got
 }
 
 func jsonInto(s string, v any) error { return json.Unmarshal([]byte(s), v) }

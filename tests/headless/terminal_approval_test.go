@@ -94,6 +94,88 @@ func TestHeadlessAsksAtItsTerminal(t *testing.T) {
 			t.Fatalf("%s", a)
 		}
 	})
+	// Issue 25, item 8: writes that wait for the person are out of the 8-in-flight cap (the
+	// client still lists tools), their number is bounded (MaxWaiting, 16: the 17th is refused
+	// at once, saying why), and one whose request ends leaves the queue: the next question is
+	// asked without anyone answering the first.
+	t.Run("waiting approvals do not count against the in-flight cap, and a cancelled one leaves the queue", func(t *testing.T) {
+		before := count()
+		const n = 17
+		type queued struct {
+			cancel context.CancelFunc
+			done   chan string
+		}
+		var q []queued
+		answers := make(chan string, n)
+		for i := 0; i < n; i++ {
+			wctx, wcancel := context.WithCancel(ctx)
+			done := make(chan string, 1)
+			go func(i int) {
+				a := insertNote(wctx, port, tok.Token, fmt.Sprintf("queued %d", i))
+				done <- a
+				answers <- a
+			}(i)
+			q = append(q, queued{wcancel, done})
+		}
+		first := <-answers
+		if !strings.Contains(first, "16 statements of this client already wait for the user") {
+			t.Fatalf("the first answer of %d queued writes is not the waiting bound: %s", n, first)
+		}
+		if status, body := toolsList(ctx, port, tok.Token); status != http.StatusOK || !strings.Contains(body, "execute_query") {
+			t.Fatalf("tools/list while 16 writes wait for approval: %d %s", status, body)
+		}
+		// Cancel the request whose question the terminal shows now.
+		prompted(t, 3)
+		shown := -1
+		text := out.String()
+		last := text[strings.LastIndex(text, "Approve a statement"):]
+		for i := 0; i < n; i++ {
+			if strings.Contains(last, fmt.Sprintf("queued %d\"", i)) {
+				shown = i
+			}
+		}
+		if shown < 0 {
+			t.Fatalf("the prompt shows none of the queued writes:\n%s", last)
+		}
+		q[shown].cancel()
+		prompted(t, 4)
+		if !strings.Contains(out.String(), "(the request ended before an answer)") {
+			t.Fatalf("the cancelled question was not taken away:\n%s", out.String())
+		}
+		for asked := 4; asked < 4+15; asked++ {
+			prompted(t, asked)
+			io.WriteString(in, "n\n")
+		}
+		declined := 0
+		for i, w := range q {
+			if a := <-w.done; i != shown && strings.Contains(a, "denied: the user declined") {
+				declined++
+			}
+		}
+		if declined != n-2 {
+			t.Fatalf("%d of the %d waiting writes were declined, want all", declined, n-2)
+		}
+		if got := count(); got != before {
+			t.Fatalf("%d objects written by declined or cancelled writes", got-before)
+		}
+	})
+}
+
+// toolsList sends a modern tools/list with the token and returns the status and body.
+func toolsList(ctx context.Context, port int, token string) (int, string) {
+	b := `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
+	r, _ := http.NewRequestWithContext(ctx, http.MethodPost, fmt.Sprintf("http://127.0.0.1:%d/mcp", port), strings.NewReader(b))
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	r.Header.Set("Mcp-Method", "tools/list")
+	r.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(r)
+	if err != nil {
+		return 0, err.Error()
+	}
+	defer resp.Body.Close()
+	a, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(a)
 }
 
 // insertNote asks the app's MCP server (modern era) to run a write on the connection notes

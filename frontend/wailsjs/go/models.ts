@@ -1194,6 +1194,8 @@ export namespace approval {
 	export class Question {
 	    Title: string;
 	    Message: string;
+	    Lead: string;
+	    Prompt: string;
 	    Client: string;
 	    Token: string;
 	    Level: string;
@@ -1212,6 +1214,8 @@ export namespace approval {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.Title = source["Title"];
 	        this.Message = source["Message"];
+	        this.Lead = source["Lead"];
+	        this.Prompt = source["Prompt"];
 	        this.Client = source["Client"];
 	        this.Token = source["Token"];
 	        this.Level = source["Level"];

@@ -186,6 +186,48 @@ func (d *Display) FindWindow(ctx context.Context, title string, exited <-chan st
 	}
 }
 
+// WaitGone polls until no visible window's title matches the regular expression.
+func (d *Display) WaitGone(ctx context.Context, title string) error {
+	for {
+		cmd := exec.CommandContext(ctx, "xdotool", "search", "--onlyvisible", "--name", title)
+		cmd.Env = d.Env()
+		out, _ := cmd.Output()
+		if len(strings.Fields(string(out))) == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("a window titled %q is still there: %w", title, ctx.Err())
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// Geometry returns a window's top edge and height on the screen (xdotool getwindowgeometry).
+func (d *Display) Geometry(ctx context.Context, t testing.TB, window string) (y, height int) {
+	t.Helper()
+	cmd := exec.CommandContext(ctx, "xdotool", "getwindowgeometry", "--shell", window)
+	cmd.Env = d.Env()
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("xdotool getwindowgeometry: %v", err)
+	}
+	for _, l := range strings.Fields(string(out)) {
+		k, v, _ := strings.Cut(l, "=")
+		n, _ := strconv.Atoi(v)
+		switch k {
+		case "Y":
+			y = n
+		case "HEIGHT":
+			height = n
+		}
+	}
+	if height == 0 {
+		t.Fatalf("no geometry for window %s: %s", window, out)
+	}
+	return y, height
+}
+
 // Screenshot captures a window ("root" for the whole screen) to a PNG with ImageMagick's
 // import.
 func (d *Display) Screenshot(ctx context.Context, window, path string) error {

@@ -1,0 +1,18 @@
+//go:build linux && cgo && (desktop || dev)
+
+package app
+
+/*
+#include <stdint.h>
+*/
+import "C"
+
+import "runtime/cgo"
+
+//export appApprovalAnswered
+func appApprovalAnswered(handle C.uintptr_t, yes C.int) {
+	select {
+	case cgo.Handle(handle).Value().(chan bool) <- yes != 0:
+	default:
+	}
+}
