@@ -13,7 +13,8 @@
 #   mcp      tools/list at 1, 16 and 64 connections vs the official Go SDK's stateless
 #            streamable HTTP server and a bare net/http handler (targets: >= 1.5x the SDK's
 #            throughput, within 1.5x of the bare handler), and the same server with bearer
-#            authentication on (backend/auth; target: auth costs at most 10%); the size of
+#            authentication on (backend/auth; target: auth costs at most 10%), and with the
+#            activity log on as the app runs it (target: the log costs at most 10%); the size of
 #            tools/list (budget 16 KB); and tools/call browse_table of 100 rows on a real
 #            weaviate-server at 1, 16 and 64 connections vs the Go SDK serving the same tool
 #            with the same driver (reported, no target); and the latency the stdio bridge

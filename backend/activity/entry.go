@@ -225,11 +225,25 @@ func capRunes(s string, n int) string {
 
 // redactEntry redacts every free-text field (clients choose their names and versions too)
 // and caps the statement: redaction first, so a secret is never cut in half and left.
-func redactEntry(e *Entry, r *redact.Redactor) {
-	for _, f := range []*string{&e.ClientName, &e.ClientVersion, &e.TokenName, &e.Method, &e.Name, &e.Connection, &e.Statement, &e.Outcome} {
-		*f = strings.ToValidUTF8(r.String(*f), "\uFFFD")
+func redactEntry(e *Entry, r *redact.Redactor) { redactEntryCached(e, r, nil) }
+
+// redactEntryCached is redactEntry with the short fields' redactions kept in seen (when not
+// nil), for a batch in which they repeat.
+func redactEntryCached(e *Entry, r *redact.Redactor, seen map[string]string) {
+	clean := func(s string) string { return strings.ToValidUTF8(r.String(s), "\uFFFD") }
+	for _, f := range []*string{&e.ClientName, &e.ClientVersion, &e.TokenName, &e.Method, &e.Name, &e.Connection, &e.Outcome} {
+		if seen == nil {
+			*f = clean(*f)
+			continue
+		}
+		v, ok := seen[*f]
+		if !ok {
+			v = clean(*f)
+			seen[*f] = v
+		}
+		*f = v
 	}
-	e.Statement = capRunes(e.Statement, MaxStatementRunes)
+	e.Statement = capRunes(clean(e.Statement), MaxStatementRunes)
 	e.Time = e.Time.UTC().Truncate(time.Microsecond)
 }
 

@@ -40,11 +40,17 @@ const FileName = "activity.db"
 // Path is the database path of a config dir.
 func Path(dir string) string { return filepath.Join(dir, FileName) }
 
-// DefaultQueueSize is how many entries may wait for the writer before new ones are dropped.
-const DefaultQueueSize = 1024
+// DefaultQueueSize is how many entries may wait for the writer before Append waits for room
+// (and, after appendWait, drops): about a second of the busiest server measured.
+const DefaultQueueSize = 8192
 
-// maxBatch is how many queued entries one transaction writes.
-const maxBatch = 256
+// maxBatch is how many queued entries one transaction writes, and batchWindow how long the
+// writer waits for more after the first: an entry is on disk within a few milliseconds, and
+// a busy server's entries share transactions.
+const (
+	maxBatch    = 256
+	batchWindow = 5 * time.Millisecond
+)
 
 // busyTimeout is how long a connection waits for another process's lock.
 const busyTimeout = 5 * time.Second
@@ -121,10 +127,13 @@ type Log struct {
 	queue   chan item
 	done    chan struct{} // closed when the writer exits
 	dropped atomic.Uint64 // not yet reported
+	stalled atomic.Bool   // a full queue did not drain within appendWait
 	total   atomic.Uint64 // ever dropped
 
 	pruneStop context.CancelFunc
 	pruneDone chan struct{}
+
+	insertStmt *sql.Stmt // insertEntry, prepared by the writer on first use
 }
 
 // item is one job for the writer: an entry, a flush marker or a prune.
@@ -233,7 +242,7 @@ func IsNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 // Path is the database file.
 func (l *Log) Path() string { return l.path }
 
-// Append queues an entry (see FromRecord; a zero Time means now) without blocking. Other
+// Append queues an entry (see FromRecord; a zero Time means now), waiting at most appendWait. Other
 // events worth auditing (a CLI change that raised rights) are appended the same way, then
 // flushed. It reports false when the entry was not queued: the queue was full (the drop is
 // counted, logged and written to the chain by the writer) or the log is closed or read-only.
@@ -248,13 +257,33 @@ func (l *Log) Append(e Entry) bool {
 	}
 	select {
 	case l.queue <- item{entry: &e}:
+		if l.stalled.Load() {
+			l.stalled.Store(false)
+		}
 		return true
 	default:
-		l.dropped.Add(1)
-		l.total.Add(1)
-		return false
 	}
+	// Full: the writer is behind (a starved process, a slow disk). Wait a moment for room
+	// rather than lose the entry; a writer that stays stuck that long is stalled, and until
+	// the queue has room again entries are dropped at once, counted, so requests never wait
+	// on a stuck disk.
+	if !l.stalled.Load() {
+		t := time.NewTimer(appendWait)
+		defer t.Stop()
+		select {
+		case l.queue <- item{entry: &e}:
+			return true
+		case <-t.C:
+			l.stalled.Store(true)
+		}
+	}
+	l.dropped.Add(1)
+	l.total.Add(1)
+	return false
 }
+
+// appendWait is how long Append waits for room in a full queue before it drops the entry.
+const appendWait = 250 * time.Millisecond
 
 // Dropped is how many entries were dropped because the queue was full, since Open.
 func (l *Log) Dropped() uint64 { return l.total.Load() }
@@ -326,6 +355,11 @@ func (l *Log) Close(ctx context.Context) error {
 // transaction each, and runs flushes and prunes in queue order.
 func (l *Log) write() {
 	defer close(l.done)
+	defer func() {
+		if l.insertStmt != nil {
+			l.insertStmt.Close()
+		}
+	}()
 	var lastErr error
 	batch := make([]*Entry, 0, maxBatch)
 	commit := func() {
@@ -347,34 +381,66 @@ func (l *Log) write() {
 			}
 		}
 	}
-	for it := range l.queue {
-		switch {
-		case it.entry != nil:
-			batch = append(batch, it.entry)
-			// Take what else is waiting, up to a batch.
-		more:
-			for len(batch) < maxBatch {
-				select {
-				case next, ok := <-l.queue:
-					if !ok {
-						break more
-					}
-					if next.entry == nil {
-						commit()
-						l.run(next, lastErr)
-						continue
-					}
-					batch = append(batch, next.entry)
-				default:
-					break more
-				}
-			}
-			commit()
-		default:
-			commit()
-			l.run(it, lastErr)
+	runs := refusalRuns{}
+	add := func(e *Entry) {
+		if !runs.take(e, time.Now()) {
+			batch = append(batch, e)
 		}
 	}
+	endRuns := func(all bool) {
+		batch = append(batch, runs.end(time.Now(), all)...)
+	}
+	// A flush or a prune first writes everything before it, refusal runs included.
+	job := func(it item) {
+		endRuns(true)
+		commit()
+		l.run(it, lastErr)
+	}
+	tick := time.NewTicker(runQuiet / 2)
+	defer tick.Stop()
+	for {
+		var it item
+		var ok bool
+		select {
+		case it, ok = <-l.queue:
+		case <-tick.C:
+			if endRuns(false); len(batch) > 0 {
+				commit()
+			}
+			continue
+		}
+		if !ok {
+			break
+		}
+		if it.entry == nil {
+			job(it)
+			continue
+		}
+		add(it.entry)
+		// Take what else comes within batchWindow, up to a batch: under load one
+		// transaction then carries many entries (issue 25: the log costs at most 10% of the
+		// server's throughput), and an idle app still writes within milliseconds.
+		window := time.NewTimer(batchWindow)
+	more:
+		for len(batch) < maxBatch {
+			select {
+			case next, open := <-l.queue:
+				if !open {
+					break more
+				}
+				if next.entry == nil {
+					job(next)
+					continue
+				}
+				add(next.entry)
+			case <-window.C:
+				break more
+			}
+		}
+		window.Stop()
+		commit()
+	}
+	endRuns(true)
 	commit()
 }
 
@@ -402,17 +468,23 @@ func (l *Log) insert(batch []*Entry) error {
 	if err != nil {
 		return err
 	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO entries(`+entryColumns+`) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`)
-	if err != nil {
-		return err
-	}
-	defer stmt.Close()
+	// Short fields repeat from request to request (client, token, method, tool): each is
+	// redacted once per batch. Rows go in multi-row INSERTs of up to rowsPerInsert.
+	seen := map[string]string{}
 	for _, e := range batch {
-		redactEntry(e, l.redactor)
+		redactEntryCached(e, l.redactor, seen)
 		id++
 		e.ID, e.PrevHash = id, hash
 		e.Hash = computeHash(e)
 		hash = e.Hash
+	}
+	if l.insertStmt == nil {
+		if l.insertStmt, err = l.db.PrepareContext(ctx, insertEntry); err != nil {
+			return err
+		}
+	}
+	stmt := tx.StmtContext(ctx, l.insertStmt)
+	for _, e := range batch {
 		if _, err := stmt.ExecContext(ctx, e.ID, formatTime(e.Time), e.ClientName, e.ClientVersion, e.Principal,
 			e.TokenName, e.Level, e.Method, e.Name, e.Connection, e.Statement, e.Outcome, e.DurationMS, e.PrevHash, e.Hash); err != nil {
 			return err
@@ -426,6 +498,10 @@ func (l *Log) insert(batch []*Entry) error {
 	}
 	return tx.Commit()
 }
+
+// insertEntry is the INSERT of one entry; the writer prepares it once (insertStmt), since
+// parsing a statement costs more than writing its row.
+const insertEntry = `INSERT INTO entries(` + entryColumns + `) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
 
 type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row

@@ -208,8 +208,9 @@ func TestPruneKeepsTheChainVerifiable(t *testing.T) {
 	})
 }
 
-// The Observer never blocks a request: with the writer held up, appends return at once and
-// a full queue drops entries, counts them, logs a warning and writes the count to the chain.
+// The Observer never blocks a request for long: with the writer held up, a full queue makes
+// one append wait appendWait for room, then entries are dropped at once, counted, logged and
+// the count written to the chain.
 func TestQueueFullDropsAndNeverBlocks(t *testing.T) {
 	logger, hook := logtest.NewNullLogger()
 	l := openLog(t, Options{QueueSize: 2, Logger: logger})

@@ -37,6 +37,7 @@ import (
 	"sync"
 	"time"
 
+	"app/backend/activity"
 	"app/backend/auth"
 	"app/backend/config"
 	appmcp "app/backend/mcp"
@@ -125,8 +126,15 @@ func main() {
 	// encrypted-file keyring), every request authenticated by its bearer token. The rate limit
 	// and the in-flight cap are off: they refuse requests rather than cost time, and a load
 	// test would only measure them refusing.
-	authURL, authHdr, authDone := authServer(ctx, hdr)
+	authURL, authHdr, authDone := authServer(ctx, hdr, false)
 	defer authDone()
+	// And as the app runs it: access control and the activity log (every request recorded
+	// in activity.db, the connected-clients table fed), the path issue 25 asks to bench.
+	logURL, logHdr, logDone := authServer(ctx, hdr, true)
+	defer logDone()
+	if b, st := once(logURL, body, logHdr); st != 200 || !bytes.Equal(b, appBytes) {
+		fail("app with auth and the activity log tools/list answered %d: %s", st, b)
+	}
 	if b, st := once(authURL, body, authHdr); st != 200 || !bytes.Equal(b, appBytes) {
 		fail("app with auth tools/list answered %d: %s", st, b)
 	}
@@ -161,6 +169,7 @@ func main() {
 		{"go-sdk v1.8.0 stateless", sdkURL, body, hdr},
 		{"bare net/http", bareURL, body, hdr},
 		{"same, bearer auth on", authURL, body, authHdr},
+		{"same, auth + activity log", logURL, body, logHdr},
 	}
 	var lv []int
 	for _, s := range strings.Split(*levels, ",") {
@@ -203,21 +212,21 @@ func main() {
 			fmt.Printf("%-26s %6d %12.0f %10s %10s %7d\n", t.name, n, r.rps, round(r.p50), round(r.p99), r.errors)
 		}
 	}
-	fmt.Printf("\n%6s %18s %18s %18s\n", "conns", "app / go-sdk rps", "bare / app rps", "auth / app rps")
+	fmt.Printf("\n%6s %18s %18s %18s %18s\n", "conns", "app / go-sdk rps", "bare / app rps", "auth / app rps", "log / auth rps")
 	ok := true
 	for _, n := range lv {
 		if *only != "" {
 			break
 		}
-		a, s, b, au := res[targets[0].name][n], res[targets[1].name][n], res[targets[2].name][n], res[targets[3].name][n]
-		vsSDK, vsBare, withAuth := a.rps/s.rps, b.rps/a.rps, au.rps/a.rps
+		a, s, b, au, lg := res[targets[0].name][n], res[targets[1].name][n], res[targets[2].name][n], res[targets[3].name][n], res[targets[4].name][n]
+		vsSDK, vsBare, withAuth, withLog := a.rps/s.rps, b.rps/a.rps, au.rps/a.rps, lg.rps/au.rps
 		mark := ""
-		if vsSDK < 1.5 || vsBare > 1.5 || withAuth < 0.9 {
+		if vsSDK < 1.5 || vsBare > 1.5 || withAuth < 0.9 || withLog < 0.9 {
 			mark, ok = "  (target missed)", false
 		}
-		fmt.Printf("%6d %17.2fx %17.2fx %17.2fx%s\n", n, vsSDK, vsBare, withAuth, mark)
+		fmt.Printf("%6d %17.2fx %17.2fx %17.2fx %17.2fx%s\n", n, vsSDK, vsBare, withAuth, withLog, mark)
 	}
-	fmt.Println("\ntargets: app >= 1.50x go-sdk throughput; bare <= 1.50x app throughput; auth costs at most 10% (auth / app >= 0.90)")
+	fmt.Println("\ntargets: app >= 1.50x go-sdk throughput; bare <= 1.50x app throughput; auth costs at most 10% (auth / app >= 0.90); the activity log costs at most 10% (log / auth >= 0.90)")
 	if la, err := os.ReadFile("/proc/loadavg"); err == nil {
 		fmt.Printf("load average at the end: %s(numbers from a loaded machine are noise; rerun when idle)\n", la)
 	}
@@ -334,9 +343,10 @@ func fail(f string, a ...any) {
 }
 
 // authServer starts the app's MCP server with access control over a token store in a
-// temporary config dir and returns its URL, the headers with the bearer token, and what
-// stops it and removes the dir.
-func authServer(ctx context.Context, hdr http.Header) (string, http.Header, func()) {
+// temporary config dir (and, with record, the activity log in it, observed as backend/core
+// observes it) and returns its URL, the headers with the bearer token, and what stops it and
+// removes the dir.
+func authServer(ctx context.Context, hdr http.Header, record bool) (string, http.Header, func()) {
 	dir, err := os.MkdirTemp("", "bench-auth-*")
 	check(err)
 	keys, err := secrets.Open(secrets.Options{Backend: "file", Password: "bench", Dir: filepath.Join(dir, "keyring")})
@@ -350,7 +360,15 @@ func authServer(ctx context.Context, hdr http.Header) (string, http.Header, func
 	set := config.DefaultSettings().MCP
 	set.RateLimitPerMinute = 0
 	svc.Apply(set)
-	srv, err := appmcp.NewServer(appmcp.Options{Name: "app", Version: "bench", Tools: tools.All(tools.Deps{}), Authenticator: svc})
+	opts := appmcp.Options{Name: "app", Version: "bench", Tools: tools.All(tools.Deps{}), Authenticator: svc}
+	var db *activity.Log
+	if record {
+		db, err = activity.Open(activity.Path(dir), activity.Options{})
+		check(err)
+		clients := activity.NewClients(nil, 0)
+		opts.Observer = func(rec appmcp.Record) { clients.Observe(rec); db.Observe(rec) }
+	}
+	srv, err := appmcp.NewServer(opts)
 	check(err)
 	port, err := srv.Listen(ctx, 0)
 	check(err)
@@ -358,6 +376,12 @@ func authServer(ctx context.Context, hdr http.Header) (string, http.Header, func
 	h.Set("Authorization", "Bearer "+token)
 	done := func() {
 		_ = srv.Shutdown(ctx)
+		if db != nil {
+			if n := db.Dropped(); n > 0 {
+				fmt.Printf("activity log: %d requests were not recorded (queue full)\n", n)
+			}
+			_ = db.Close(ctx)
+		}
 		_ = os.RemoveAll(dir)
 	}
 	return "http://127.0.0.1:" + strconv.Itoa(port) + "/mcp", h, done
