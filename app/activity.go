@@ -94,7 +94,7 @@ func (a *ActivityAPI) List(q ActivityQueryDTO) (ActivityPageDTO, error) {
 			ID: e.ID, Time: e.Time.UTC().Format(time.RFC3339Nano), ClientName: e.ClientName, ClientVersion: e.ClientVersion,
 			Principal: e.Principal, TokenName: e.TokenName, Level: e.Level, Method: e.Method, Name: e.Name,
 			Connection: e.Connection, Statement: e.Statement, Outcome: e.Outcome, DurationMS: e.DurationMS,
-			PrevHash: e.PrevHash, Hash: e.Hash,
+			PrevHash: e.PrevHash, Hash: e.Hash, Trace: e.Trace,
 		})
 	}
 	return out, nil

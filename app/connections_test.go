@@ -110,7 +110,9 @@ func TestConnectionsList(t *testing.T) {
 
 	t.Run("a store that cannot be read is an internal error with the code shape", func(t *testing.T) {
 		s, dir := newStore(t)
-		if err := os.WriteFile(filepath.Join(dir, "connections.json"), []byte("{not json"), 0o600); err != nil {
+		// A corrupted file is recovered (kept as .bak, the list starts empty); a path that is
+		// not a file at all cannot be read.
+		if err := os.Mkdir(filepath.Join(dir, "connections.json"), 0o700); err != nil {
 			t.Fatal(err)
 		}
 		_, err := NewConnectionsAPI(s).List()

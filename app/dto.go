@@ -270,7 +270,9 @@ type ActivityEntryDTO struct {
 	Outcome       string `json:"outcome"`
 	DurationMS    int64  `json:"durationMs"`
 	PrevHash      string `json:"prevHash"`
-	Hash          string `json:"hash"`
+	// Trace is the request's W3C traceparent, "" when it sent none.
+	Trace string `json:"trace"`
+	Hash  string `json:"hash"`
 }
 
 // ActivityPageDTO is a page of entries, newest first, and the total the query chooses.

@@ -39,6 +39,10 @@ type Entry struct {
 	DurationMS int64  `json:"durationMs"`
 	PrevHash   string `json:"prevHash"`
 	Hash       string `json:"hash"`
+	// Trace is the request's W3C traceparent (trace and span ids, no user data), so a request
+	// can be found from the client's own trace; tracestate and baggage may carry a vendor's
+	// or a user's data and are not kept.
+	Trace string `json:"trace,omitempty"`
 
 	// rawTime is the stored time text of an entry read back (what its hash covers).
 	rawTime string
@@ -100,6 +104,11 @@ func computeHash(e *Entry) string {
 	field(e.Statement)
 	field(e.Outcome)
 	field(strconv.FormatInt(e.DurationMS, 10))
+	// Added in schema 2, and only when set, so every entry written before keeps its hash.
+	if e.Trace != "" {
+		field("trace")
+		field(e.Trace)
+	}
 	h.Write(b.Bytes())
 	return hex.EncodeToString(h.Sum(nil))
 }
@@ -121,6 +130,7 @@ func FromRecord(rec mcp.Record) Entry {
 		Name:       rec.Name,
 		Outcome:    outcome(rec),
 		DurationMS: rec.Duration.Milliseconds(),
+		Trace:      traceparent(rec.Traceparent),
 	}
 	if e.Time.IsZero() {
 		e.Time = time.Now()
@@ -133,6 +143,21 @@ func FromRecord(rec mcp.Record) Entry {
 		e.Connection = connectionOfURI(rec.Name)
 	}
 	return e
+}
+
+// traceparent keeps a W3C traceparent that has its shape (version-traceid-spanid-flags, 55
+// characters of lowercase hex and dashes), and nothing else: it is a client's text.
+func traceparent(s string) string {
+	if len(s) != 55 || s[2] != '-' || s[35] != '-' || s[52] != '-' {
+		return ""
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '-' && (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return ""
+		}
+	}
+	return s
 }
 
 func outcome(rec mcp.Record) string {

@@ -112,3 +112,31 @@ func TestHashCoversEveryField(t *testing.T) {
 		})
 	}
 }
+
+// Issue 25 ("trace keys are stored and never used"): an entry keeps the request's W3C
+// traceparent, when it has the traceparent shape, so a request can be found from the
+// client's trace; the hash covers it, and an entry without one hashes as before schema 2.
+func TestAnEntryKeepsTheRequestsTraceparent(t *testing.T) {
+	const tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+	for _, c := range []struct{ rule, sent, kept string }{
+		{"a well-formed traceparent is kept", tp, tp},
+		{"a value without the traceparent shape is not kept", "00-not-a-trace", ""},
+		{"upper-case hex is not the W3C form and is not kept", strings.ToUpper(tp), ""},
+	} {
+		t.Run(c.rule, func(t *testing.T) {
+			rec := call("list_tables", nil, t0)
+			rec.Traceparent = c.sent
+			if got := FromRecord(rec).Trace; got != c.kept {
+				t.Fatalf("kept %q, want %q", got, c.kept)
+			}
+		})
+	}
+	t.Run("the hash covers the trace, and an entry without one hashes as in schema 1", func(t *testing.T) {
+		e := FromRecord(call("list_tables", nil, t0))
+		plain := computeHash(&e)
+		e.Trace = tp
+		if computeHash(&e) == plain {
+			t.Fatal("changing the trace does not change the hash")
+		}
+	})
+}

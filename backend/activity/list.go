@@ -127,7 +127,7 @@ func (l *Log) Count(ctx context.Context, f Filter) (int, error) {
 
 func (l *Log) each(ctx context.Context, f Filter, order string, fn func(Entry) error) error {
 	where, args := f.where()
-	rows, err := l.db.QueryContext(ctx, `SELECT `+entryColumns+` FROM entries`+where+` ORDER BY id `+order+f.page(), args...)
+	rows, err := l.db.QueryContext(ctx, `SELECT `+l.columns()+` FROM entries`+where+` ORDER BY id `+order+f.page(), args...)
 	if err != nil {
 		return err
 	}
@@ -146,7 +146,7 @@ func (l *Log) each(ctx context.Context, f Filter, order string, fn func(Entry) e
 
 // CSVHeader is the first row of an export.
 var CSVHeader = []string{"id", "time", "client_name", "client_version", "principal", "token_name", "level",
-	"method", "name", "connection", "statement", "outcome", "duration_ms", "prev_hash", "hash"}
+	"method", "name", "connection", "statement", "outcome", "duration_ms", "prev_hash", "hash", "traceparent"}
 
 // WriteCSV exports the entries f chooses, oldest first, as RFC 4180 CSV with a header row.
 // A cell that a spreadsheet would run as a formula (starting with =, +, -, @, tab or CR,
@@ -161,7 +161,7 @@ func (l *Log) WriteCSV(ctx context.Context, w io.Writer, f Filter) error {
 			strconv.FormatInt(e.ID, 10), formatTime(e.Time), csvSafe(e.ClientName), csvSafe(e.ClientVersion),
 			csvSafe(e.Principal), csvSafe(e.TokenName), csvSafe(e.Level), csvSafe(e.Method), csvSafe(e.Name),
 			csvSafe(e.Connection), csvSafe(e.Statement), csvSafe(e.Outcome), strconv.FormatInt(e.DurationMS, 10),
-			e.PrevHash, e.Hash,
+			e.PrevHash, e.Hash, e.Trace,
 		})
 	})
 	if err != nil {

@@ -24,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -93,6 +94,12 @@ END;
 INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', '1');
 `
 
+// migrations bring an older database up to date, in order; migration i makes schema i+2.
+var migrations = []string{
+	// 2: the request's W3C traceparent ("" for older entries and requests without one).
+	`ALTER TABLE entries ADD COLUMN trace TEXT NOT NULL DEFAULT ''; UPDATE meta SET value = '2' WHERE key = 'schema';`,
+}
+
 // Meta keys: the newest entry written (head) and the last entry pruned (anchor).
 const (
 	metaHeadID     = "head_id"
@@ -101,8 +108,20 @@ const (
 	metaAnchorHash = "anchor_hash"
 )
 
-// entryColumns is the column list of entries, in Entry's field order.
-const entryColumns = `id, time, client_name, client_version, principal, token_name, level, method, name, connection, statement, outcome, duration_ms, prev_hash, hash`
+// entryColumns is the column list of entries, in Entry's field order; entryColumnsV1 that of
+// schema 1.
+const (
+	entryColumnsV1 = `id, time, client_name, client_version, principal, token_name, level, method, name, connection, statement, outcome, duration_ms, prev_hash, hash`
+	entryColumns   = entryColumnsV1 + `, trace`
+)
+
+// columns is what a SELECT of entries reads (scanEntry's order).
+func (l *Log) columns() string {
+	if l.selectColumns != "" {
+		return l.selectColumns
+	}
+	return entryColumns
+}
 
 // Options configure a writable Log.
 type Options struct {
@@ -134,6 +153,8 @@ type Log struct {
 	pruneDone chan struct{}
 
 	insertStmt *sql.Stmt // insertEntry, prepared by the writer on first use
+	// selectColumns replaces entryColumns in SELECTs of a read-only older database.
+	selectColumns string
 }
 
 // item is one job for the writer: an entry, a flush marker or a prune.
@@ -168,6 +189,10 @@ func Open(path string, opts Options) (*Log, error) {
 		db.Close()
 		return nil, fmt.Errorf("activity log %s: %w", path, err)
 	}
+	if err := migrate(db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("activity log %s: %w", path, err)
+	}
 	if opts.Logger == nil {
 		l := logrus.New()
 		l.SetOutput(io.Discard)
@@ -187,6 +212,21 @@ func Open(path string, opts Options) (*Log, error) {
 	return l, nil
 }
 
+// migrate applies the migrations a database has not had yet.
+func migrate(db *sql.DB) error {
+	v, err := getMeta(context.Background(), db, "schema")
+	if err != nil {
+		return err
+	}
+	n, _ := strconv.Atoi(v)
+	for i := max(n-1, 0); i < len(migrations); i++ {
+		if _, err := db.Exec(migrations[i]); err != nil && !strings.Contains(err.Error(), "duplicate column") {
+			return fmt.Errorf("migrating to schema %d: %w", i+2, err)
+		}
+	}
+	return nil
+}
+
 // OpenReadOnly opens an existing database for reading (the CLI), while the app may be
 // writing it. A missing database is an error that matches fs.ErrNotExist.
 func OpenReadOnly(path string) (*Log, error) {
@@ -202,7 +242,12 @@ func OpenReadOnly(path string) (*Log, error) {
 		db.Close()
 		return nil, fmt.Errorf("activity log %s: %w", path, err)
 	}
-	return &Log{db: db, path: path, readOnly: true, closed: true}, nil
+	l := &Log{db: db, path: path, readOnly: true, closed: true}
+	// A database no app of this version has opened yet is read as it is (schema 1: no trace).
+	if v, err := getMeta(context.Background(), db, "schema"); err == nil && v == "1" {
+		l.selectColumns = entryColumnsV1 + `, '' AS trace`
+	}
+	return l, nil
 }
 
 // dsn is the driver's name for path: WAL (readers never block the writer, and the CLI reads
@@ -486,7 +531,7 @@ func (l *Log) insert(batch []*Entry) error {
 	stmt := tx.StmtContext(ctx, l.insertStmt)
 	for _, e := range batch {
 		if _, err := stmt.ExecContext(ctx, e.ID, formatTime(e.Time), e.ClientName, e.ClientVersion, e.Principal,
-			e.TokenName, e.Level, e.Method, e.Name, e.Connection, e.Statement, e.Outcome, e.DurationMS, e.PrevHash, e.Hash); err != nil {
+			e.TokenName, e.Level, e.Method, e.Name, e.Connection, e.Statement, e.Outcome, e.DurationMS, e.PrevHash, e.Hash, e.Trace); err != nil {
 			return err
 		}
 	}
@@ -501,7 +546,7 @@ func (l *Log) insert(batch []*Entry) error {
 
 // insertEntry is the INSERT of one entry; the writer prepares it once (insertStmt), since
 // parsing a statement costs more than writing its row.
-const insertEntry = `INSERT INTO entries(` + entryColumns + `) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+const insertEntry = `INSERT INTO entries(` + entryColumns + `) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
 
 type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row

@@ -89,7 +89,7 @@ func TestVerifyFindsTheFirstBrokenLink(t *testing.T) {
 		{"the first entry removed", `DELETE FROM entries WHERE id = 1`, 2, "prev_hash does not match the hash of the start of the log"},
 		{"the newest entry removed", `DELETE FROM entries WHERE id = 3`, 3, "newest entries were removed"},
 		{"an entry's id changed", `UPDATE entries SET id = 7 WHERE id = 2`, 3, "prev_hash does not match the hash of entry 1"},
-		{"an entry inserted", `INSERT INTO entries SELECT 4, time, client_name, client_version, principal, token_name, level, method, name, connection, 'DROP', outcome, duration_ms, hash, hash FROM entries WHERE id = 3`, 4, "hash does not match its contents"},
+		{"an entry inserted", `INSERT INTO entries SELECT 4, time, client_name, client_version, principal, token_name, level, method, name, connection, 'DROP', outcome, duration_ms, hash, hash, trace FROM entries WHERE id = 3`, 4, "hash does not match its contents"},
 	}
 	for _, c := range cases {
 		t.Run(c.rule, func(t *testing.T) {
@@ -438,5 +438,60 @@ func TestAppendWithoutTimeIsNow(t *testing.T) {
 	got, _ := l.List(context.Background(), Filter{})
 	if len(got) != 1 || got[0].Time.Before(before) || got[0].Name != "mcp.requireAuth" {
 		t.Fatalf("%+v", got)
+	}
+}
+
+// Schema 2 adds the trace column: a database written by an older app (schema 1) is read as it
+// is by the CLI, upgraded when the app opens it, and its chain still verifies with the new
+// entries after the old.
+func TestASchema1DatabaseIsReadAndUpgraded(t *testing.T) {
+	l := openLog(t, Options{})
+	appendN(t, l, 2, t0)
+	path := l.Path()
+	if err := l.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`ALTER TABLE entries DROP COLUMN trace; UPDATE meta SET value = '1' WHERE key = 'schema'`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	ro, err := OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if all, err := ro.List(context.Background(), Filter{}); err != nil || len(all) != 2 {
+		t.Fatalf("schema 1 read by the CLI: %d entries, %v", len(all), err)
+	}
+	ro.Close(context.Background())
+
+	up, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer up.Close(context.Background())
+	rec := call("list_tables", nil, t0.Add(time.Hour))
+	rec.Traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+	up.Observe(rec)
+	flush(t, up)
+	all, err := up.List(context.Background(), Filter{})
+	if err != nil || len(all) != 3 {
+		t.Fatalf("after the upgrade: %d entries, %v", len(all), err)
+	}
+	if v := verify(t, up); !v.Intact() || v.Entries != 3 {
+		t.Fatalf("%+v", v)
+	}
+	traced := 0
+	for _, e := range all {
+		if e.Trace == rec.Traceparent {
+			traced++
+		}
+	}
+	if traced != 1 {
+		t.Fatalf("%d entries carry the trace, want 1", traced)
 	}
 }

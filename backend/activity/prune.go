@@ -119,7 +119,7 @@ func (l *Log) prune(ctx context.Context, before time.Time) (int, error) {
 		return 0, nil
 	}
 	// Verify what is about to go, and find the hash of the last entry removed.
-	rows, err := tx.QueryContext(ctx, `SELECT `+entryColumns+` FROM entries WHERE id > ? AND id <= ? ORDER BY id`, anchorID, last.Int64)
+	rows, err := tx.QueryContext(ctx, `SELECT `+l.columns()+` FROM entries WHERE id > ? AND id <= ? ORDER BY id`, anchorID, last.Int64)
 	if err != nil {
 		return 0, err
 	}

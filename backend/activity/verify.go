@@ -43,7 +43,7 @@ func (l *Log) Verify(ctx context.Context) (Verification, error) {
 		return Verification{}, err
 	}
 	v := Verification{AnchorID: anchorID}
-	rows, err := tx.QueryContext(ctx, `SELECT `+entryColumns+` FROM entries ORDER BY id`)
+	rows, err := tx.QueryContext(ctx, `SELECT `+l.columns()+` FROM entries ORDER BY id`)
 	if err != nil {
 		return v, err
 	}
@@ -116,7 +116,7 @@ func scanEntry(s scanner) (Entry, error) {
 	var e Entry
 	var t string
 	err := s.Scan(&e.ID, &t, &e.ClientName, &e.ClientVersion, &e.Principal, &e.TokenName, &e.Level, &e.Method,
-		&e.Name, &e.Connection, &e.Statement, &e.Outcome, &e.DurationMS, &e.PrevHash, &e.Hash)
+		&e.Name, &e.Connection, &e.Statement, &e.Outcome, &e.DurationMS, &e.PrevHash, &e.Hash, &e.Trace)
 	if err != nil {
 		return e, err
 	}

@@ -1,15 +1,21 @@
 package config
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/gofrs/flock"
+	"github.com/sirupsen/logrus"
 )
 
 // JSONFile is one JSON document on disk shared by several processes (the desktop app, the
@@ -19,41 +25,100 @@ import (
 type JSONFile[T any] struct {
 	path string
 	// def builds the value used when the file does not exist yet.
-	def func() T
+	def  func() T
+	opts fileOptions
+
+	mu sync.Mutex
+	// problem is the last undecodable document this value recovered from (RecoverCorrupt).
+	problem *CorruptFileError
 }
 
+// FileOption changes how a JSONFile treats its document.
+type FileOption func(*fileOptions)
+
+type fileOptions struct {
+	recover bool
+	log     logrus.FieldLogger
+}
+
+// RecoverCorrupt makes a document that cannot be decoded read as the default instead of
+// failing every read: its bytes are kept as "<name>.bak" (".bak.1", ".bak.2", ... when that
+// exists), the file is removed, a warning names the file and the reason, and Problem returns
+// the same error. It is for documents whose loss costs the user some choices but whose refusal
+// would keep the app from starting (settings, saved connections); a document that grants
+// rights (tokens) should rather fail closed. The broken file is never written over unless its
+// copy was kept.
+func RecoverCorrupt() FileOption { return func(o *fileOptions) { o.recover = true } }
+
+// LogTo sends the file's warnings to log; without it they go to stderr.
+func LogTo(log logrus.FieldLogger) FileOption { return func(o *fileOptions) { o.log = log } }
+
 // NewJSONFile returns the document at path; def gives its value before the first write.
-func NewJSONFile[T any](path string, def func() T) *JSONFile[T] {
-	return &JSONFile[T]{path: path, def: def}
+func NewJSONFile[T any](path string, def func() T, opts ...FileOption) *JSONFile[T] {
+	f := &JSONFile[T]{path: path, def: def}
+	for _, o := range opts {
+		o(&f.opts)
+	}
+	return f
 }
 
 // Path is where the document lives.
 func (f *JSONFile[T]) Path() string { return f.path }
 
-// Load reads the document, or returns the default when it does not exist.
+// Load reads the document, or returns the default when it does not exist. With
+// RecoverCorrupt, an undecodable document also reads as the default (see there); when not even
+// a copy of it can be kept, the file is left alone and the default is used all the same, so
+// that the app still starts.
 func (f *JSONFile[T]) Load(ctx context.Context) (T, error) {
 	var v T
 	if err := ctx.Err(); err != nil {
 		return v, err
 	}
-	return f.read()
+	v, _, err := f.read()
+	var bad *CorruptFileError
+	if !f.opts.recover || !errors.As(err, &bad) {
+		return v, err
+	}
+	// Moved aside under the lock, so that no other process's write is lost in between.
+	unlock, err := f.lock(ctx)
+	if err != nil {
+		bad.KeepErr = err
+		f.report(bad)
+		return f.def(), nil
+	}
+	defer unlock()
+	v, err = f.readRecovering()
+	if errors.As(err, &bad) {
+		return v, nil // reported; the file is left alone
+	}
+	return v, err
+}
+
+// Problem is the last undecodable document this value recovered from (a *CorruptFileError
+// naming the file, why it could not be read and where its bytes were kept), or nil.
+func (f *JSONFile[T]) Problem() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.problem == nil {
+		return nil
+	}
+	return f.problem
 }
 
 // Update runs fn on the current document under the lock and writes the result atomically.
 // When fn returns an error nothing is written.
 func (f *JSONFile[T]) Update(ctx context.Context, fn func(*T) error) error {
-	lock := flock.New(f.path + ".lock")
-	ok, err := lock.TryLockContext(ctx, 20*time.Millisecond)
+	unlock, err := f.lock(ctx)
 	if err != nil {
-		return fmt.Errorf("lock %s: %w", filepath.Base(f.path), err)
+		return fmt.Errorf("save %s: %w", f.path, err)
 	}
-	if !ok {
-		return fmt.Errorf("lock %s: not acquired", filepath.Base(f.path))
-	}
-	defer func() { _ = lock.Unlock() }()
-	_ = os.Chmod(f.path+".lock", 0o600)
+	defer unlock()
 
-	v, err := f.read()
+	v, err := f.readRecovering()
+	var bad *CorruptFileError
+	if errors.As(err, &bad) && bad.KeepErr != nil {
+		return fmt.Errorf("save %s: not saved, so as not to lose the unreadable file: %w", f.path, err)
+	}
 	if err != nil {
 		return err
 	}
@@ -65,6 +130,20 @@ func (f *JSONFile[T]) Update(ctx context.Context, fn func(*T) error) error {
 		return fmt.Errorf("encode %s: %w", filepath.Base(f.path), err)
 	}
 	return WriteFileAtomic(f.path, append(data, '\n'))
+}
+
+// lock takes the advisory lock that serialises the writers of the document.
+func (f *JSONFile[T]) lock(ctx context.Context) (unlock func(), err error) {
+	l := flock.New(f.path + ".lock")
+	ok, err := l.TryLockContext(ctx, 20*time.Millisecond)
+	if err != nil {
+		return nil, fmt.Errorf("cannot take the lock %s: %w", l.Path(), bareErr(err))
+	}
+	if !ok {
+		return nil, fmt.Errorf("cannot take the lock %s", l.Path())
+	}
+	_ = os.Chmod(l.Path(), 0o600)
+	return func() { _ = l.Unlock() }, nil
 }
 
 // Stamp identifies one version of the document, so a running app can notice a change made by
@@ -94,49 +173,244 @@ func SameFileVersion(a, b os.FileInfo) bool {
 	return os.SameFile(a, b) && a.ModTime().Equal(b.ModTime()) && a.Size() == b.Size()
 }
 
-func (f *JSONFile[T]) read() (T, error) {
+// read returns the document, or the default when it does not exist. A document that is not
+// the JSON of a T is a *CorruptFileError, returned with its bytes.
+func (f *JSONFile[T]) read() (T, []byte, error) {
 	data, err := os.ReadFile(f.path)
 	if errors.Is(err, os.ErrNotExist) {
-		return f.def(), nil
+		return f.def(), nil, nil
 	}
 	var v T
 	if err != nil {
-		return v, fmt.Errorf("read %s: %w", f.path, err)
+		return v, nil, fmt.Errorf("read %s: %w", f.path, err)
 	}
 	v = f.def()
 	if err := json.Unmarshal(data, &v); err != nil {
-		return v, fmt.Errorf("%s is not valid JSON (%v): fix or remove the file", f.path, err)
+		return v, data, &CorruptFileError{Path: f.path, Reason: describeDecodeError(data, err), Err: err}
 	}
-	return v, nil
+	return v, data, nil
+}
+
+// readRecovering is read for a caller that holds the lock. With RecoverCorrupt an undecodable
+// document is moved aside and reads as the default; when its copy cannot be kept, the
+// *CorruptFileError is returned and the file must not be written over.
+func (f *JSONFile[T]) readRecovering() (T, error) {
+	v, data, err := f.read()
+	var bad *CorruptFileError
+	if !f.opts.recover || !errors.As(err, &bad) {
+		return v, err
+	}
+	bad.Backup, bad.KeepErr = moveAside(f.path, data)
+	f.report(bad)
+	if bad.KeepErr != nil {
+		return f.def(), bad
+	}
+	return f.def(), nil
+}
+
+// report logs a recovery once (a file that cannot be moved aside is met on every read) and
+// keeps it for Problem.
+func (f *JSONFile[T]) report(e *CorruptFileError) {
+	f.mu.Lock()
+	again := f.problem != nil && f.problem.Error() == e.Error()
+	f.problem = e
+	f.mu.Unlock()
+	if again {
+		return
+	}
+	log := f.opts.log
+	if log == nil {
+		log = logrus.New() // stderr; only on this rare path, so no logger is kept around
+	}
+	log.Warn(e.Error())
+}
+
+// CorruptFileError is a document that is not the JSON its reader expects. Its message names
+// the file and the reason but never quotes the content.
+type CorruptFileError struct {
+	// Path is the document.
+	Path string
+	// Reason says what is wrong, without the file's content.
+	Reason string
+	// Err is the decoder's error (its message may quote the content: do not show it).
+	Err error
+	// Backup is where the document's bytes were kept before it was removed ("" when not).
+	Backup string
+	// KeepErr is why no copy could be kept; the file was then left as it is.
+	KeepErr error
+}
+
+func (e *CorruptFileError) Error() string {
+	switch {
+	case e.Backup != "":
+		return fmt.Sprintf("%s could not be read (%s): it was kept as %s and the defaults are used instead", e.Path, e.Reason, e.Backup)
+	case e.KeepErr != nil:
+		return fmt.Sprintf("%s could not be read (%s) and no copy of it could be kept (%v): the file is left as it is and the defaults are used until it is fixed or removed", e.Path, e.Reason, e.KeepErr)
+	default:
+		return fmt.Sprintf("%s is not valid JSON (%s): fix or remove the file", e.Path, e.Reason)
+	}
+}
+
+// Unwrap gives the decoder's error and why no copy could be kept.
+func (e *CorruptFileError) Unwrap() []error {
+	var errs []error
+	for _, err := range []error{e.Err, e.KeepErr} {
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
+}
+
+// describeDecodeError says why data is not the expected JSON without quoting it: a syntax
+// error's message holds the offending character, and a type error's the offending number.
+func describeDecodeError(data []byte, err error) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case len(bytes.TrimSpace(data)) == 0:
+		return "the file is empty"
+	case errors.As(err, &syn) && strings.HasPrefix(syn.Error(), "unexpected end"):
+		return fmt.Sprintf("the JSON ends early, at byte %d: truncated?", syn.Offset)
+	case errors.As(err, &syn):
+		return fmt.Sprintf("invalid JSON at byte %d", syn.Offset)
+	case errors.As(err, &typ):
+		got, _, _ := strings.Cut(typ.Value, " ")
+		if typ.Field != "" {
+			return fmt.Sprintf("%q holds a JSON %s where %s is expected", typ.Field, got, jsonKind(typ.Type))
+		}
+		return fmt.Sprintf("it holds a JSON %s where %s is expected", got, jsonKind(typ.Type))
+	default:
+		return "a value is not in the expected format"
+	}
+}
+
+// jsonKind names the JSON value that decodes into t.
+func jsonKind(t reflect.Type) string {
+	if t == nil {
+		return "another value"
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Float32, reflect.Float64:
+		return "a number"
+	default:
+		return "another value"
+	}
+}
+
+// maxBackups bounds the search for a free backup name, so that a directory full of them ends
+// in an error rather than a long loop.
+const maxBackups = 1000
+
+// moveAside keeps data (the bytes of the undecodable file at path, read under the lock) as
+// path.bak, or path.bak.N when that exists, then removes path. An existing backup is never
+// replaced: the copy is created with O_EXCL. When path cannot be removed, the copy is removed
+// again, so that the next read does not make one more.
+func moveAside(path string, data []byte) (string, error) {
+	for i := 0; i < maxBackups; i++ {
+		bak := path + ".bak"
+		if i > 0 {
+			bak = fmt.Sprintf("%s.bak.%d", path, i)
+		}
+		err := writeNew(bak, data)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("cannot create %s: %w", bak, bareErr(err))
+		}
+		if err := os.Remove(path); err != nil {
+			_ = os.Remove(bak)
+			return "", fmt.Errorf("cannot remove it: %w", bareErr(err))
+		}
+		return bak, nil
+	}
+	return "", fmt.Errorf("%s.bak to %s.bak.%d exist already", path, path, maxBackups-1)
+}
+
+// writeNew creates path with data, mode 0600, failing with fs.ErrExist when path exists.
+func writeNew(path string, data []byte) error {
+	out, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = out.Write(data)
+	if err == nil {
+		err = out.Sync()
+	}
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = os.Remove(path)
+	}
+	return err
+}
+
+// bareErr drops the file name a *PathError or *LinkError carries when the message names the
+// file already (the lock file, a temp file), keeping the cause (errors.Is(err,
+// fs.ErrPermission) still holds).
+func bareErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
 }
 
 // WriteFileAtomic writes data to path with mode 0600 through a temp file in the same dir,
-// synced and renamed, so a reader sees either the old or the new content, never a mix.
+// synced and renamed, so a reader sees either the old or the new content, never a mix. When it
+// fails (a read-only config dir, a full disk) the old file is left as it was, and the error
+// names path and the cause, not the temp file.
 func WriteFileAtomic(path string, data []byte) error {
+	if err := writeAtomic(path, data); err != nil {
+		return fmt.Errorf("save %s: %w", path, err)
+	}
+	return nil
+}
+
+func writeAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("cannot create a file in %s: %w", dir, bareErr(err))
 	}
 	name := tmp.Name()
 	defer func() { _ = os.Remove(name) }() // no-op after a successful rename
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	if err := writeAndClose(tmp, data); err != nil {
+		return fmt.Errorf("cannot write a file in %s: %w", dir, bareErr(err))
 	}
 	if err := os.Rename(name, path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("cannot replace it: %w", bareErr(err))
 	}
 	return nil
+}
+
+// writeAndClose makes tmp private, writes data, syncs it and closes it.
+func writeAndClose(tmp *os.File, data []byte) error {
+	err := tmp.Chmod(0o600)
+	if err == nil {
+		_, err = tmp.Write(data)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

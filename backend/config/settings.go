@@ -112,9 +112,12 @@ func (s Settings) Validate() error {
 	return nil
 }
 
-// SettingsFile is the settings document of a config dir.
-func SettingsFile(dir string) *JSONFile[Settings] {
-	return NewJSONFile(filepath.Join(dir, "settings.json"), DefaultSettings)
+// SettingsFile is the settings document of a config dir. An unreadable settings.json is kept
+// as settings.json.bak and the defaults are used (RecoverCorrupt): a broken file must not keep
+// the app from starting. opts may add LogTo.
+func SettingsFile(dir string, opts ...FileOption) *JSONFile[Settings] {
+	opts = append([]FileOption{RecoverCorrupt()}, opts...)
+	return NewJSONFile(filepath.Join(dir, "settings.json"), DefaultSettings, opts...)
 }
 
 // SettingKeys lists the dotted keys that Get and Set accept, sorted.

@@ -55,13 +55,20 @@ type Store struct {
 	keys secrets.Keyring
 }
 
-// NewStore returns the store of a config dir; keys holds the API keys.
-func NewStore(dir string, keys secrets.Keyring) *Store {
+// NewStore returns the store of a config dir; keys holds the API keys. An unreadable
+// connections.json is kept as connections.json.bak and the list starts empty
+// (config.RecoverCorrupt), so that the app still starts; opts may add config.LogTo.
+func NewStore(dir string, keys secrets.Keyring, opts ...config.FileOption) *Store {
+	opts = append([]config.FileOption{config.RecoverCorrupt()}, opts...)
 	return &Store{
-		file: config.NewJSONFile(filepath.Join(dir, "connections.json"), func() []Connection { return nil }),
+		file: config.NewJSONFile(filepath.Join(dir, "connections.json"), func() []Connection { return nil }, opts...),
 		keys: keys,
 	}
 }
+
+// Problem is why connections.json could not be read when this store last replaced it by an
+// empty list (naming the file and where its bytes were kept), or nil.
+func (s *Store) Problem() error { return s.file.Problem() }
 
 func apiKeyRef(id string) string { return "connection/" + id + "/apiKey" }
 

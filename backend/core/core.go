@@ -89,7 +89,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	if opts.Log == nil {
 		opts.Log = logrus.New()
 	}
-	settings := config.SettingsFile(opts.Dir)
+	settings := config.SettingsFile(opts.Dir, config.LogTo(opts.Log))
 	s, err := settings.Load(ctx)
 	if err != nil {
 		return nil, err
@@ -104,7 +104,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		log:      opts.Log,
 		settings: settings,
 		keys:     keys,
-		conns:    connections.NewStore(opts.Dir, keys),
+		conns:    connections.NewStore(opts.Dir, keys, config.LogTo(opts.Log)),
 	}
 	src, err := registry.ResolveSource(opts.Registry, registry.Named{URL: s.Plugins.Registry, Key: s.Plugins.RegistryKey}, opts.Official)
 	var mirror *registry.Source

@@ -33,6 +33,9 @@ type Record struct {
 	ErrorCode int
 	// ToolError is the tool error code of a tools/call result with isError.
 	ToolError string
+	// Traceparent is the W3C traceparent of the request's _meta, as sent ("" when none): the
+	// activity log keeps it so a request can be found from the client's trace.
+	Traceparent string
 }
 
 // Observer receives a Record after each POST /mcp has been answered, on the
@@ -60,6 +63,12 @@ func (s *Server) observe(x *exchange) {
 			rec.ErrorCode = c.errCode
 		}
 		rec.ToolError = c.toolError
+		if tp, ok := c.Trace["traceparent"]; ok {
+			var s string
+			if json.Unmarshal(tp, &s) == nil {
+				rec.Traceparent = s
+			}
+		}
 	}
 	s.opts.Observer(rec)
 }

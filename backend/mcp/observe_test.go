@@ -64,6 +64,16 @@ func TestObserverSeesEveryAnsweredRequest(t *testing.T) {
 			t.Fatalf("%+v", r)
 		}
 	})
+	t.Run("the W3C traceparent of _meta reaches the Observer as sent", func(t *testing.T) {
+		const tp = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+		p := map[string]any{"name": "fixture_list", "arguments": map[string]any{}}
+		body := modernBody(5, "tools/call", p)
+		body = []byte(strings.Replace(string(body), `"_meta":{`, `"_meta":{"traceparent":"`+tp+`",`, 1))
+		ts.post(t, authed("tools/call", p), body)
+		if r := rec.last(t); r.Traceparent != tp {
+			t.Fatalf("traceparent %q, want %q", r.Traceparent, tp)
+		}
+	})
 	t.Run("a failed tool: its tool error code", func(t *testing.T) {
 		p := map[string]any{"name": "fake_fail", "arguments": map[string]any{}}
 		ts.post(t, authed("tools/call", p), modernBody(2, "tools/call", p))
@@ -97,10 +107,10 @@ func TestObserverSeesEveryAnsweredRequest(t *testing.T) {
 		}
 	})
 	t.Run("Release is called once for every authenticated request", func(t *testing.T) {
-		// Authenticated so far: the two tool calls, the unknown tool, the
+		// Authenticated so far: the three tool calls, the unknown tool, the
 		// bad body (authentication comes after the envelope: never reached)
 		// and the notification.
-		if got := released.Load(); got != 4 {
+		if got := released.Load(); got != 5 {
 			t.Fatalf("released %d times", got)
 		}
 	})

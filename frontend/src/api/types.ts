@@ -471,6 +471,8 @@ export interface ActivityEntry {
   durationMs: number;
   prevHash: string;
   hash: string;
+  /** The request's W3C traceparent; "" when it sent none. */
+  trace: string;
 }
 
 export interface ActivityPage {

@@ -16,6 +16,7 @@ export namespace app {
 	    durationMs: number;
 	    prevHash: string;
 	    hash: string;
+	    trace: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ActivityEntryDTO(source);
@@ -38,6 +39,7 @@ export namespace app {
 	        this.durationMs = source["durationMs"];
 	        this.prevHash = source["prevHash"];
 	        this.hash = source["hash"];
+	        this.trace = source["trace"];
 	    }
 	}
 	export class ActivityPageDTO {

@@ -24,6 +24,7 @@ function entry(i: number): ActivityEntry {
     durationMs: 3,
     prevHash: "p",
     hash: "h",
+    trace: "",
   };
 }
 

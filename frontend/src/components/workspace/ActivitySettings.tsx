@@ -230,6 +230,7 @@ export function ActivitySettings() {
               ["Duration", `${selected.durationMs} ms`],
               ["Hash", selected.hash],
               ["Previous hash", selected.prevHash],
+              ["Trace (traceparent)", selected.trace],
             ] as const
           ).map(([k, v]) => (
             <div key={k} className="props__row">
