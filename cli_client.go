@@ -21,8 +21,67 @@ import (
 // backup, once the user agreed.
 func newClientCmd(g *globalFlags) *cobra.Command {
 	cmd := &cobra.Command{Use: "client", Short: "Connect an AI client (Claude Code, Cursor, VS Code, Windsurf, other)"}
-	cmd.AddCommand(newClientConfigCmd(g))
+	cmd.AddCommand(newClientConfigCmd(g), newClientRepairCmd(g))
 	return cmd
+}
+
+// clientRepairResult is `app client repair --json`.
+type clientRepairResult struct {
+	Port     int                `json:"port"`
+	Repaired []pairing.Repaired `json:"repaired"`
+}
+
+// `app client repair`: point the AI clients whose config files name the app's server at
+// another port (after the server fell back from a taken port, issue 25 item 10) at the port
+// the running app listens on, as the window's "Re-pair" button does.
+func newClientRepairCmd(g *globalFlags) *cobra.Command {
+	return &cobra.Command{
+		Use:   "repair",
+		Short: "Point the AI clients set up with another port at the running app's port",
+		Long: "Finds the known clients (" + clientIDs() + ") whose config file points the app's server at " +
+			"another port of this machine than the running app's, and changes that port (the file is backed up " +
+			"first; the token and everything else stay). The stdio bridge app-mcp follows the app by itself.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			dir, err := config.ResolveDir(g.configDir)
+			if err != nil {
+				return err
+			}
+			h, err := config.ReadHandshake(dir)
+			if err != nil || h.Port == 0 {
+				return errors.New("the app is not running (no handshake file): start it first, so there is a port to point the clients at")
+			}
+			res := clientRepairResult{Port: h.Port, Repaired: pairing.RepairAll(h.Port, time.Now())}
+			if g.json {
+				return printJSON(cmd.OutOrStdout(), res)
+			}
+			out := cmd.OutOrStdout()
+			if len(res.Repaired) == 0 {
+				fmt.Fprintf(out, "every client the app knows already points at port %d\n", h.Port)
+			}
+			failed := 0
+			for _, r := range res.Repaired {
+				if r.Error != "" {
+					failed++
+					fmt.Fprintf(out, "%s: not changed: %s\n", r.Title, r.Error)
+					continue
+				}
+				fmt.Fprintf(out, "%s: %s now points at port %d (backup %s)\n", r.Title, r.File, h.Port, r.Backup)
+			}
+			if failed > 0 {
+				return fmt.Errorf("%d of %d clients could not be re-pointed", failed, len(res.Repaired))
+			}
+			return nil
+		},
+	}
+}
+
+func clientIDs() string {
+	ids := make([]string, 0, len(pairing.Clients))
+	for _, c := range pairing.Clients {
+		ids = append(ids, c.ID)
+	}
+	return strings.Join(ids, ", ")
 }
 
 // clientConfigResult is `app client config --json`.

@@ -223,6 +223,34 @@ type MCPSettingsDTO struct {
 	// server is not running ("" when none).
 	Status string `json:"status"`
 	Error  string `json:"error"`
+	// PortNotice says that the server fell back from a taken port ("" when it did not).
+	PortNotice string `json:"portNotice"`
+	// StaleClients are the AI clients whose config files point at another port than the
+	// running server's: they cannot reach it until re-paired (RepairClients).
+	StaleClients []StaleClientDTO `json:"staleClients"`
+}
+
+// StaleClientDTO is a client whose config file points at another port (pairing.Stale).
+type StaleClientDTO struct {
+	Client string `json:"client"`
+	Title  string `json:"title"`
+	File   string `json:"file"`
+	URL    string `json:"url"`
+}
+
+// RepairResultDTO is what RepairClients did: each client re-pointed (with its config file's
+// backup) or why not.
+type RepairResultDTO struct {
+	Repaired []RepairedClientDTO `json:"repaired"`
+	Settings MCPSettingsDTO      `json:"settings"`
+}
+
+// RepairedClientDTO is one client RepairClients tried.
+type RepairedClientDTO struct {
+	Title  string `json:"title"`
+	File   string `json:"file"`
+	Backup string `json:"backup"`
+	Error  string `json:"error"`
 }
 
 // ClientDTO is one connected client (activity.Client): times RFC 3339 in UTC.

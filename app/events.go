@@ -20,6 +20,9 @@ const (
 	// EventPluginProgress reports a plugin download (PluginProgressEvent): from the chooser,
 	// Settings, or a saved connection being opened while its plugin is missing.
 	EventPluginProgress = "plugin:progress"
+	// EventMCPStarted fires once the backend started (its MCP server bound, perhaps to another
+	// port than the one asked for); the window then reads the server's state (no payload).
+	EventMCPStarted = "mcp:started"
 )
 
 // Emitter sends an event to the frontend. The window implements it with the Wails runtime;

@@ -132,6 +132,7 @@ func Run(c *core.Core, assets fs.FS) error {
 			if err := c.Start(ctx); err != nil {
 				log.WithError(err).Error("backend did not start; the window stays open without it")
 			}
+			wailsEmitter{ctx}.Emit(EventMCPStarted, nil)
 		},
 		OnBeforeClose: explorer.beforeClose,
 		OnShutdown: func(context.Context) {

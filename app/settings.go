@@ -2,11 +2,14 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"sync"
+	"time"
 
 	"app/backend/config"
 	"app/backend/core"
+	"app/backend/pairing"
 )
 
 // MCPControl is the part of core.MCPService the Settings panel needs: apply settings now and
@@ -63,6 +66,28 @@ func (a *SettingsAPI) MCP() (MCPSettingsDTO, error) {
 	return a.dto(s.MCP), nil
 }
 
+// RepairClients points every stale client (MCPSettingsDTO.StaleClients) at the running
+// server's port, in one click (issue 25, item 10): only the URL's port changes, the token and
+// everything else in the client's config file stay, and the file is backed up first.
+func (a *SettingsAPI) RepairClients() (RepairResultDTO, error) {
+	ctx, cancel := a.callContext()
+	defer cancel()
+	port := a.mcp.Status().Port
+	if port == 0 {
+		return RepairResultDTO{}, unavailable("the MCP server is not running: there is no port to point the clients at")
+	}
+	out := RepairResultDTO{Repaired: []RepairedClientDTO{}}
+	for _, r := range pairing.RepairAll(port, time.Now()) {
+		out.Repaired = append(out.Repaired, RepairedClientDTO(r))
+	}
+	s, err := a.file.Load(ctx)
+	if err != nil {
+		return out, apiError(err)
+	}
+	out.Settings = a.dto(s.MCP)
+	return out, nil
+}
+
 // SetMCP changes one MCP setting (key without the "mcp." prefix; value as text, as `app
 // settings set` takes it) and applies it. A refused value changes nothing.
 func (a *SettingsAPI) SetMCP(key, value string) (MCPSettingsDTO, error) {
@@ -88,6 +113,15 @@ func (a *SettingsAPI) dto(m config.MCPSettings) MCPSettingsDTO {
 		Enabled: m.Enabled, Port: m.Port, RequireAuth: m.RequireAuth, ExternalAccess: m.ExternalAccess,
 		DefaultRowLimit: m.DefaultRowLimit, MaxRowLimit: m.MaxRowLimit, QueryTimeoutSeconds: m.QueryTimeoutSeconds,
 		RateLimitPerMinute: m.RateLimitPerMinute, BoundPort: st.Port, Error: st.Err,
+	}
+	if st.FellBack() {
+		d.PortNotice = fmt.Sprintf("Port %d is taken by another program, so App listens on %d. AI clients set up with port %d cannot reach it until they are re-paired; the stdio bridge (app-mcp) follows by itself.", st.Wanted, st.Port, st.Wanted)
+	}
+	d.StaleClients = []StaleClientDTO{}
+	if st.Port > 0 {
+		for _, s := range pairing.FindStale(st.Port) {
+			d.StaleClients = append(d.StaleClients, StaleClientDTO(s))
+		}
 	}
 	switch {
 	case st.Port > 0:

@@ -7,6 +7,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -45,9 +46,11 @@ type mcpDeps struct {
 type MCPService struct {
 	deps mcpDeps
 
-	mu      sync.Mutex
-	srv     *mcp.Server
-	port    int
+	mu   sync.Mutex
+	srv  *mcp.Server
+	port int
+	// wanted is the port asked for when the server last started (port differs after a fallback).
+	wanted  int
 	watch   *resources.Watcher
 	running config.MCPSettings
 	// live is srv for revocation, which must not wait for mu (a restart holds it while the
@@ -130,13 +133,19 @@ type MCPStatus struct {
 	Port int
 	// Err says why an enabled server is not running ("" when it is, or is disabled).
 	Err string
+	// Wanted is the port the settings (or --mcp-port) asked for; it differs from Port when
+	// another program held it and the server fell back to another (issue 25, item 10).
+	Wanted int
 }
+
+// FellBack reports whether the server runs on another port than the one asked for.
+func (s MCPStatus) FellBack() bool { return s.Port > 0 && s.Wanted > 0 && s.Port != s.Wanted }
 
 // Status is the server's state now.
 func (m *MCPService) Status() MCPStatus {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	st := MCPStatus{Enabled: m.running.Enabled, Port: m.port}
+	st := MCPStatus{Enabled: m.running.Enabled, Port: m.port, Wanted: m.wanted}
 	if m.lastErr != nil {
 		st.Err = m.lastErr.Error()
 	}
@@ -221,9 +230,13 @@ func (m *MCPService) startLocked(ctx context.Context, port int) error {
 	if err != nil {
 		return fmt.Errorf("MCP server: %w", err)
 	}
-	bound, err := srv.Listen(ctx, port)
+	bound, err := listenOrFallBack(ctx, srv, port)
 	if err != nil {
 		return fmt.Errorf("MCP server cannot listen on 127.0.0.1:%d: %w", port, err)
+	}
+	m.wanted = port
+	if bound != port && port != 0 {
+		m.deps.log.WithFields(logrus.Fields{"port": port, "bound": bound}).Warn("MCP server: the port is taken by another program, so it listens on another; AI clients configured with the old port's URL must be re-paired (Settings, MCP server, or app client repair); the stdio bridge follows by itself")
 	}
 	m.srv, m.port = srv, bound
 	m.live.Store(srv)
@@ -235,6 +248,25 @@ func (m *MCPService) startLocked(ctx context.Context, port int) error {
 	m.startRotation()
 	m.deps.log.WithField("port", bound).Info("MCP server listening on 127.0.0.1")
 	return nil
+}
+
+// fallbackPorts is how many ports after a taken one are tried before any free port: a
+// fallback that stays the same from run to run spares re-pairing clients every time.
+const fallbackPorts = 9
+
+// listenOrFallBack listens on port; when another program holds it, on the next free one of
+// the fallbackPorts after it, else on any free port (issue 25, item 10). Port 0 is any port.
+func listenOrFallBack(ctx context.Context, srv *mcp.Server, port int) (int, error) {
+	bound, err := srv.Listen(ctx, port)
+	if err == nil || port == 0 || !errors.Is(err, syscall.EADDRINUSE) {
+		return bound, err
+	}
+	for p := port + 1; p <= port+fallbackPorts && p <= 65535; p++ {
+		if bound, err := srv.Listen(ctx, p); err == nil {
+			return bound, nil
+		}
+	}
+	return srv.Listen(ctx, 0)
 }
 
 // authenticator is access control, or nil (every caller anonymous) when there is none.

@@ -13,9 +13,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -225,6 +228,13 @@ func Write(path string, s Snippet, now time.Time) (string, error) {
 		}
 		doc[root] = cur
 	}
+	return writeDoc(path, old, doc, now)
+}
+
+// writeDoc writes doc to path as indented JSON, after copying the old content (when there
+// was a file) to <path>.bak-<time>; the new content replaces the file in one rename, mode
+// 0600 (it holds a token). It returns the backup's path.
+func writeDoc(path string, old []byte, doc map[string]any, now time.Time) (string, error) {
 	b, err := json.MarshalIndent(doc, "", "  ") // map keys sorted: a stable file
 	if err != nil {
 		return "", err
@@ -255,4 +265,131 @@ func Write(path string, s Snippet, now time.Time) (string, error) {
 		return "", err
 	}
 	return backup, os.Rename(tmp.Name(), path)
+}
+
+// Stale is a client whose config file points the app's server at an HTTP URL on this machine
+// with another port than the one the server runs on: after the server fell back from a taken
+// port (issue 25, item 10), or after the port setting changed. The stdio bridge finds the
+// port in the handshake file and is never stale.
+type Stale struct {
+	Client string `json:"client"`
+	Title  string `json:"title"`
+	File   string `json:"file"`
+	URL    string `json:"url"`
+}
+
+// urlKeys are the members that hold the server's URL in the clients' entries (Windsurf's is
+// serverUrl).
+var urlKeys = []string{"url", "serverUrl"}
+
+// FindStale lists the known clients whose config file names the app's server at a loopback
+// URL whose port is not port.
+func FindStale(port int) []Stale {
+	var out []Stale
+	for _, c := range Clients {
+		path := c.ConfigFile()
+		if c.entry == nil || path == "" {
+			continue
+		}
+		_, entry, key, err := readEntry(path, c.Root)
+		if err != nil || key == "" {
+			continue
+		}
+		raw, _ := entry[key].(string)
+		if p, ok := loopbackPort(raw); ok && p != port {
+			out = append(out, Stale{Client: c.ID, Title: c.Title, File: path, URL: raw})
+		}
+	}
+	return out
+}
+
+// Repoint changes the port of the app's URL in a stale client's config file to port, keeping
+// everything else (the token in its headers, other servers), with a backup as Write keeps.
+func Repoint(s Stale, port int, now time.Time) (backup string, err error) {
+	c, err := Find(s.Client)
+	if err != nil {
+		return "", err
+	}
+	doc, entry, key, err := readEntry(s.File, c.Root)
+	if err != nil {
+		return "", err
+	}
+	if key == "" {
+		return "", fmt.Errorf("%s no longer names the %q server: nothing was changed", s.File, ServerName)
+	}
+	raw, _ := entry[key].(string)
+	u, err := neturl.Parse(raw)
+	if _, ok := loopbackPort(raw); err != nil || !ok {
+		return "", fmt.Errorf("%s: the %q server's URL %q is not on this machine: nothing was changed", s.File, ServerName, raw)
+	}
+	u.Host = net.JoinHostPort(u.Hostname(), strconv.Itoa(port))
+	entry[key] = u.String()
+	old, err := os.ReadFile(s.File)
+	if err != nil {
+		return "", err
+	}
+	return writeDoc(s.File, old, doc, now)
+}
+
+// Repaired is what RepairAll did for one client: the backup of its config file, or why it
+// was left alone.
+type Repaired struct {
+	Title  string `json:"title"`
+	File   string `json:"file"`
+	Backup string `json:"backup,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+// RepairAll re-points every stale client at port: the one rule behind the window's "Re-pair"
+// button and `app client repair`.
+func RepairAll(port int, now time.Time) []Repaired {
+	out := []Repaired{}
+	for _, s := range FindStale(port) {
+		r := Repaired{Title: s.Title, File: s.File}
+		if b, err := Repoint(s, port, now); err != nil {
+			r.Error = err.Error()
+		} else {
+			r.Backup = b
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// readEntry reads a client config file and finds the app's entry under root and the member
+// holding its URL ("" when the entry has none, e.g. a stdio entry).
+func readEntry(path, root string) (doc, entry map[string]any, urlKey string, err error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return nil, nil, "", fmt.Errorf("%s is not JSON (%v)", path, err)
+	}
+	servers, _ := doc[root].(map[string]any)
+	entry, _ = servers[ServerName].(map[string]any)
+	if entry == nil {
+		return doc, nil, "", nil
+	}
+	for _, k := range urlKeys {
+		if _, ok := entry[k].(string); ok {
+			return doc, entry, k, nil
+		}
+	}
+	return doc, entry, "", nil
+}
+
+// loopbackPort is the port of an http URL on 127.0.0.1, ::1 or localhost.
+func loopbackPort(raw string) (int, bool) {
+	u, err := neturl.Parse(raw)
+	if err != nil || u.Scheme != "http" {
+		return 0, false
+	}
+	switch u.Hostname() {
+	case "127.0.0.1", "::1", "localhost":
+	default:
+		return 0, false
+	}
+	p, err := strconv.Atoi(u.Port())
+	return p, err == nil
 }

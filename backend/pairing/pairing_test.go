@@ -155,3 +155,66 @@ func argsText(a []any) string {
 	}
 	return b.String()
 }
+
+// Issue 25, item 10: after the server fell back from a taken port, the clients whose config
+// files point at the old port are found, and re-pointed to the new one with everything else
+// kept (the token in the headers, other servers, other members); a stdio entry and another
+// machine's URL are never touched.
+func TestStaleClientsAreFoundAndRepointed(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	write := func(path, body string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cursor, _ := Find("cursor")
+	windsurf, _ := Find("windsurf")
+	vscode, _ := Find("vscode")
+	claude, _ := Find("claude-code")
+	write(cursor.ConfigFile(), `{"mcpServers":{"github":{"url":"https://example.invalid/mcp"},"app":{"url":"http://127.0.0.1:23817/mcp","headers":{"Authorization":"Bearer `+token+`"}}}}`)
+	write(windsurf.ConfigFile(), `{"mcpServers":{"app":{"serverUrl":"http://localhost:23817/mcp"}}}`)
+	write(vscode.ConfigFile(), `{"servers":{"app":{"type":"stdio","command":"/opt/app/app-mcp"}}}`)
+	write(claude.ConfigFile(), `{"mcpServers":{"app":{"type":"http","url":"http://127.0.0.1:23818/mcp"}},"theme":"dark"}`)
+
+	stale := FindStale(23818)
+	t.Run("the clients on the old port are stale; the one on the new port and a stdio entry are not", func(t *testing.T) {
+		var ids []string
+		for _, s := range stale {
+			ids = append(ids, s.Client)
+		}
+		if strings.Join(ids, ",") != "cursor,windsurf" {
+			t.Fatalf("stale: %v", ids)
+		}
+	})
+	t.Run("re-pointing changes the port only, keeps the token and the other servers, and backs up", func(t *testing.T) {
+		now := time.Date(2026, 11, 26, 7, 0, 0, 0, time.UTC)
+		for _, s := range stale {
+			backup, err := Repoint(s, 23818, now)
+			if err != nil || backup == "" {
+				t.Fatalf("%s: %q %v", s.Client, backup, err)
+			}
+		}
+		if left := FindStale(23818); len(left) != 0 {
+			t.Fatalf("still stale: %+v", left)
+		}
+		var doc map[string]map[string]map[string]any
+		b, _ := os.ReadFile(cursor.ConfigFile())
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatal(err)
+		}
+		app := doc["mcpServers"]["app"]
+		if app["url"] != "http://127.0.0.1:23818/mcp" || doc["mcpServers"]["github"] == nil ||
+			app["headers"].(map[string]any)["Authorization"] != "Bearer "+token {
+			t.Fatalf("cursor after re-pointing: %s", b)
+		}
+		if b, _ := os.ReadFile(windsurf.ConfigFile()); !strings.Contains(string(b), `"serverUrl": "http://localhost:23818/mcp"`) {
+			t.Fatalf("windsurf after re-pointing: %s", b)
+		}
+	})
+}

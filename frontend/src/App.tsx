@@ -4,6 +4,7 @@ import { useConnections } from "./components/connections/useConnections";
 import { useInstalling } from "./components/connections/useInstalling";
 import { useExplorer } from "./components/explorer/useExplorer";
 import { ShortcutsOverlay, useShortcutsHelp } from "./components/help/ShortcutsHelp";
+import { PortNotice } from "./components/layout/PortNotice";
 import { ApprovalNotices } from "./components/layout/ApprovalNotices";
 import { DropNotices } from "./components/layout/DropNotices";
 import { Header } from "./components/layout/Header";
@@ -167,6 +168,7 @@ export function App() {
         onDismiss={explorer.dismiss}
       />
       <ApprovalNotices />
+      <PortNotice onOpenSettings={ws.openSettings} />
       {help.open && <ShortcutsOverlay onClose={help.close} />}
     </div>
   );

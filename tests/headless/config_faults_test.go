@@ -76,7 +76,8 @@ func TestCorruptConfigFiles(t *testing.T) {
 
 		// The settings are read as the app starts.
 		keptAsBak(t, dir, "settings.json", brokenSettings)
-		if !strings.Contains(logs.String(), filepath.Join(dir, "settings.json")) {
+		// The name, not the whole path: the log's redactor may mask a test's long temp dir.
+		if !strings.Contains(logs.String(), "/settings.json could not be read") {
 			t.Fatalf("the log does not name settings.json:\n%s", logs)
 		}
 		// The defaults are in force: authentication is required, so MCP is asked with a token.
@@ -96,7 +97,7 @@ func TestCorruptConfigFiles(t *testing.T) {
 			t.Fatalf("list_connections = %d %s; logs:\n%s", status, body, logs)
 		}
 		keptAsBak(t, dir, "connections.json", brokenConnections)
-		if !strings.Contains(logs.String(), filepath.Join(dir, "connections.json")) {
+		if !strings.Contains(logs.String(), "/connections.json could not be read") {
 			t.Fatalf("the log does not name connections.json:\n%s", logs)
 		}
 		if strings.Contains(logs.String(), "garbage") || strings.Contains(logs.String(), "prod") {
@@ -114,7 +115,7 @@ func TestCorruptConfigFiles(t *testing.T) {
 			t.Fatalf("connection list --json printed %q, want [] alone on stdout", out)
 		}
 		for _, name := range []string{"settings.json", "connections.json"} {
-			if !strings.Contains(stderr, filepath.Join(dir, name)) {
+			if !strings.Contains(stderr, "/"+name+" could not be read") {
 				t.Errorf("stderr does not name %s: %s", name, stderr)
 			}
 		}

@@ -1,6 +1,7 @@
 package headless
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -105,21 +106,27 @@ func TestHeadlessAsksAtItsTerminal(t *testing.T) {
 			cancel context.CancelFunc
 			done   chan string
 		}
+
+		// One after the other, each once it waits for the person (its first progress update
+		// says so), so what is measured is the waiting, not requests still on their way in.
 		var q []queued
-		answers := make(chan string, n)
 		for i := 0; i < n; i++ {
 			wctx, wcancel := context.WithCancel(ctx)
-			done := make(chan string, 1)
-			go func(i int) {
-				a := insertNote(wctx, port, tok.Token, fmt.Sprintf("queued %d", i))
-				done <- a
-				answers <- a
-			}(i)
+			waiting, done := queueNote(wctx, port, tok.Token, fmt.Sprintf("queued %d", i))
 			q = append(q, queued{wcancel, done})
-		}
-		first := <-answers
-		if !strings.Contains(first, "16 statements of this client already wait for the user") {
-			t.Fatalf("the first answer of %d queued writes is not the waiting bound: %s", n, first)
+			select {
+			case <-waiting:
+				if i == n-1 {
+					t.Fatalf("write %d waits for approval: the bound of %d waiting is not kept", i+1, n-1)
+				}
+			case a := <-done:
+				if i < n-1 || !strings.Contains(a, "16 statements of this client already wait for the user") {
+					t.Fatalf("write %d of %d answered while %d waited for approval, where it should wait: %s", i+1, n, i, a)
+				}
+				done <- a // read again below
+			case <-ctx.Done():
+				t.Fatalf("write %d neither waited nor answered", i+1)
+			}
 		}
 		if status, body := toolsList(ctx, port, tok.Token); status != http.StatusOK || !strings.Contains(body, "execute_query") {
 			t.Fatalf("tools/list while 16 writes wait for approval: %d %s", status, body)
@@ -148,7 +155,7 @@ func TestHeadlessAsksAtItsTerminal(t *testing.T) {
 		}
 		declined := 0
 		for i, w := range q {
-			if a := <-w.done; i != shown && strings.Contains(a, "denied: the user declined") {
+			if a := <-w.done; i != shown && strings.Contains(a, "the user declined") {
 				declined++
 			}
 		}
@@ -159,6 +166,46 @@ func TestHeadlessAsksAtItsTerminal(t *testing.T) {
 			t.Fatalf("%d objects written by declined or cancelled writes", got-before)
 		}
 	})
+}
+
+// queueNote sends insertNote's write with a progressToken, so the answer is an event stream:
+// waiting is closed once the first progress update says the request waits for approval, and
+// done gets the whole stream (or the transport error) when it ends.
+func queueNote(ctx context.Context, port int, token, body string) (waiting chan struct{}, done chan string) {
+	waiting, done = make(chan struct{}), make(chan string, 1)
+	req := map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": map[string]any{
+		"_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": map[string]any{}, "progressToken": body},
+		"name":  "execute_query", "arguments": map[string]any{"connection": "notes", "query": `POST /v1/objects {"class":"Note","properties":{"body":"` + body + `"}}`},
+	}}
+	b, _ := json.Marshal(req)
+	r, _ := http.NewRequestWithContext(ctx, http.MethodPost, fmt.Sprintf("http://127.0.0.1:%d/mcp", port), bytes.NewReader(b))
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Accept", "application/json, text/event-stream")
+	r.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	r.Header.Set("Mcp-Method", "tools/call")
+	r.Header.Set("Mcp-Name", "execute_query")
+	r.Header.Set("Authorization", "Bearer "+token)
+	go func() {
+		resp, err := http.DefaultClient.Do(r)
+		if err != nil {
+			done <- err.Error()
+			return
+		}
+		defer resp.Body.Close()
+		var all strings.Builder
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		said := false
+		for sc.Scan() {
+			all.WriteString(sc.Text() + "\n")
+			if !said && strings.Contains(sc.Text(), "waiting for approval in App") {
+				said = true
+				close(waiting)
+			}
+		}
+		done <- all.String()
+	}()
+	return waiting, done
 }
 
 // toolsList sends a modern tools/list with the token and returns the status and body.

@@ -33,6 +33,8 @@ export type {
   FilterRefusal,
   Grid,
   MCPSettings,
+  RepairedClient,
+  StaleClient,
   PairingApi,
   PairingClient,
   PairingRequest,

@@ -410,12 +410,36 @@ export interface MCPSettings {
   status: string;
   /** Why an enabled server is not running, "" when none. */
   error: string;
+  /** Says the server fell back from a taken port; "" when it did not. */
+  portNotice: string;
+  /** AI clients whose config files point at another port: they cannot reach the server. */
+  staleClients: StaleClient[];
+}
+
+/** A client set up with another port than the running server's (mirrors app.StaleClientDTO). */
+export interface StaleClient {
+  client: string;
+  title: string;
+  file: string;
+  url: string;
+}
+
+/** What "Re-pair" did for one client: its config file's backup, or why not. */
+export interface RepairedClient {
+  title: string;
+  file: string;
+  backup: string;
+  error: string;
 }
 
 export interface SettingsApi {
   mcp(): Promise<MCPSettings>;
   /** setMCP changes one mcp.* setting (key without the prefix) and applies it at once. */
   setMCP(key: keyof MCPSettings, value: string): Promise<MCPSettings>;
+  /** onStarted calls back once the backend (and its MCP server) started; returns unsubscribe. */
+  onStarted(callback: () => void): () => void;
+  /** repairClients points every stale client at the running server's port. */
+  repairClients(): Promise<{ repaired: RepairedClient[]; settings: MCPSettings }>;
 }
 
 /** A client that called the MCP endpoint lately (mirrors app.ClientDTO). */

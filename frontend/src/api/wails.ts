@@ -137,6 +137,7 @@ export const EVENT_CONNECTION_DROPPED = "connection:dropped";
 export const EVENT_CONNECTION_RESTORED = "connection:restored";
 export const EVENT_PLUGIN_PROGRESS = "plugin:progress";
 export const EVENT_APPROVAL_GRANTED = "approval:granted";
+export const EVENT_MCP_STARTED = "mcp:started";
 
 /** toGranted reads the payload of EVENT_APPROVAL_GRANTED (app.ApprovalGrantedEvent). */
 export function toGranted(payload: unknown): ApprovalGranted {
@@ -211,6 +212,8 @@ function toMCPSettings(dto: app.MCPSettingsDTO): MCPSettings {
     boundPort: dto.boundPort,
     status: dto.status,
     error: dto.error,
+    portNotice: dto.portNotice,
+    staleClients: (dto.staleClients ?? []).map((c) => ({ client: c.client, title: c.title, file: c.file, url: c.url })),
   };
 }
 
@@ -404,6 +407,15 @@ export function createWailsApi(): Api {
     settings: {
       mcp: () => call(async () => toMCPSettings(await SettingsBinding.MCP())),
       setMCP: (key, value) => call(async () => toMCPSettings(await SettingsBinding.SetMCP(key, value))),
+      onStarted: (callback) => EventsOn(EVENT_MCP_STARTED, () => callback()),
+      repairClients: () =>
+        call(async () => {
+          const r = await SettingsBinding.RepairClients();
+          return {
+            repaired: (r.repaired ?? []).map((c) => ({ title: c.title, file: c.file, backup: c.backup, error: c.error })),
+            settings: toMCPSettings(r.settings),
+          };
+        }),
     },
     clients: {
       recent: () =>

@@ -242,9 +242,17 @@ export function fakeSettings(overrides: Partial<SettingsApi> = {}): SettingsApi 
     boundPort: 23817,
     status: "Running on 127.0.0.1:23817",
     error: "",
+    portNotice: "",
+    staleClients: [],
   };
   return {
     mcp: async () => s,
+    onStarted: () => () => {},
+    repairClients: async () => {
+      const repaired = s.staleClients.map((c) => ({ title: c.title, file: c.file, backup: `${c.file}.bak-20261126T070000Z`, error: "" }));
+      s = { ...s, staleClients: [] };
+      return { repaired, settings: s };
+    },
     setMCP: async (key, value) => {
       const v = value === "true" ? true : value === "false" ? false : Number(value);
       s = { ...s, [key]: v };

@@ -15,8 +15,8 @@ export namespace app {
 	    outcome: string;
 	    durationMs: number;
 	    prevHash: string;
-	    hash: string;
 	    trace: string;
+	    hash: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ActivityEntryDTO(source);
@@ -38,8 +38,8 @@ export namespace app {
 	        this.outcome = source["outcome"];
 	        this.durationMs = source["durationMs"];
 	        this.prevHash = source["prevHash"];
-	        this.hash = source["hash"];
 	        this.trace = source["trace"];
+	        this.hash = source["hash"];
 	    }
 	}
 	export class ActivityPageDTO {
@@ -682,6 +682,24 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class StaleClientDTO {
+	    client: string;
+	    title: string;
+	    file: string;
+	    url: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new StaleClientDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.client = source["client"];
+	        this.title = source["title"];
+	        this.file = source["file"];
+	        this.url = source["url"];
+	    }
+	}
 	export class MCPSettingsDTO {
 	    enabled: boolean;
 	    port: number;
@@ -694,6 +712,8 @@ export namespace app {
 	    boundPort: number;
 	    status: string;
 	    error: string;
+	    portNotice: string;
+	    staleClients: StaleClientDTO[];
 	
 	    static createFrom(source: any = {}) {
 	        return new MCPSettingsDTO(source);
@@ -712,7 +732,27 @@ export namespace app {
 	        this.boundPort = source["boundPort"];
 	        this.status = source["status"];
 	        this.error = source["error"];
+	        this.portNotice = source["portNotice"];
+	        this.staleClients = this.convertValues(source["staleClients"], StaleClientDTO);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class PairingClientDTO {
 	    id: string;
@@ -928,6 +968,57 @@ export namespace app {
 	        this.available = source["available"];
 	    }
 	}
+	export class RepairedClientDTO {
+	    title: string;
+	    file: string;
+	    backup: string;
+	    error: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RepairedClientDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.title = source["title"];
+	        this.file = source["file"];
+	        this.backup = source["backup"];
+	        this.error = source["error"];
+	    }
+	}
+	export class RepairResultDTO {
+	    repaired: RepairedClientDTO[];
+	    settings: MCPSettingsDTO;
+	
+	    static createFrom(source: any = {}) {
+	        return new RepairResultDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.repaired = this.convertValues(source["repaired"], RepairedClientDTO);
+	        this.settings = this.convertValues(source["settings"], MCPSettingsDTO);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	
 	
 	export class RunResultDTO {
@@ -1026,6 +1117,7 @@ export namespace app {
 		    return a;
 		}
 	}
+	
 	
 	
 	export class TableCountDTO {

@@ -101,3 +101,48 @@ describe("Settings, MCP server switches", () => {
     expect(ext).not.toBeChecked();
   });
 });
+
+describe("Settings, MCP server: a taken port (issue 25, item 10)", () => {
+  it("names the clients set up with the old port and re-pairs them in one click", async () => {
+    const settings = fakeSettings();
+    const first = await settings.mcp();
+    const fellBack = {
+      ...first,
+      boundPort: 23818,
+      status: "Running on 127.0.0.1:23818",
+      portNotice: "Port 23817 is taken by another program, so App listens on 23818.",
+      staleClients: [
+        { client: "cursor", title: "Cursor", file: "/home/me/.cursor/mcp.json", url: "http://127.0.0.1:23817/mcp" },
+        { client: "vscode", title: "VS Code", file: "/home/me/.config/Code/User/mcp.json", url: "http://127.0.0.1:23817/mcp" },
+      ],
+    };
+    let repairs = 0;
+    renderSettings({
+      settings: {
+        mcp: async () => fellBack,
+        repairClients: async () => {
+          repairs++;
+          return {
+            repaired: fellBack.staleClients.map((c) => ({ title: c.title, file: c.file, backup: `${c.file}.bak-1`, error: "" })),
+            settings: { ...fellBack, staleClients: [] },
+          };
+        },
+      },
+    });
+    const region = await screen.findByRole("region", { name: "Clients to re-pair" });
+    expect(region).toHaveTextContent("Port 23817 is taken by another program");
+    expect(region).toHaveTextContent("These 2 clients point at another port");
+    expect(region).toHaveTextContent("Cursor (/home/me/.cursor/mcp.json: http://127.0.0.1:23817/mcp)");
+    await userEvent.click(screen.getByRole("button", { name: "Re-pair 2 clients" }));
+    const done = await screen.findByRole("list", { name: "Re-paired clients" });
+    expect(done).toHaveTextContent("Cursor: now points at port 23818 (backup /home/me/.cursor/mcp.json.bak-1)");
+    expect(screen.queryByRole("button", { name: /Re-pair/ })).not.toBeInTheDocument();
+    expect(repairs).toBe(1);
+  });
+
+  it("says nothing when every client reaches the server", async () => {
+    renderSettings();
+    await screen.findByRole("status", { name: "MCP server status" });
+    expect(screen.queryByRole("region", { name: "Clients to re-pair" })).not.toBeInTheDocument();
+  });
+});

@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from "react";
-import { parseApiError, useApi, type ApiError, type MCPSettings } from "../../api";
+import { parseApiError, useApi, type ApiError, type MCPSettings, type RepairedClient } from "../../api";
 import { useLoaded } from "../../hooks";
 
 type NumberKey = "port" | "defaultRowLimit" | "maxRowLimit" | "queryTimeoutSeconds" | "rateLimitPerMinute";
@@ -89,6 +89,12 @@ export function MCPServerSettings() {
           <p className="mcp-status" data-running={s.boundPort > 0 || undefined} role="status" aria-label="MCP server status">
             {s.status}
           </p>
+          <StaleClients
+            settings={s}
+            onRepaired={(snap) => {
+              setCurrent(over(snap));
+            }}
+          />
           {SWITCHES.map((sw) => (
             <label key={sw.key} className="form-check">
               <input type="checkbox" checked={s[sw.key]} aria-busy={saving || undefined} onChange={(e) => void set(sw.key, String(e.target.checked))} />
@@ -134,5 +140,66 @@ export function MCPServerSettings() {
         </>
       )}
     </fieldset>
+  );
+}
+
+/**
+ * StaleClients is the notice of issue 25, item 10: the server fell back from a taken port, or
+ * clients were set up with another port; it names each client that cannot reach the server
+ * and re-pairs them all in one click (only the port in their config files changes).
+ */
+function StaleClients({ settings, onRepaired }: { settings: MCPSettings; onRepaired: (s: MCPSettings) => void }) {
+  const api = useApi();
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<RepairedClient[] | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const stale = settings.staleClients;
+  if (!settings.portNotice && stale.length === 0 && !result && !error) return null;
+  const repair = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await api.settings.repairClients();
+      setResult(r.repaired);
+      onRepaired(r.settings);
+    } catch (reason) {
+      setError(parseApiError(reason));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="form-msg form-msg--warn mcp-stale" role="region" aria-label="Clients to re-pair">
+      {settings.portNotice && <p>{settings.portNotice}</p>}
+      {stale.length > 0 && (
+        <>
+          <p>
+            {stale.length === 1 ? "This client points" : `These ${stale.length} clients point`} at another port and cannot reach App:
+          </p>
+          <ul>
+            {stale.map((c) => (
+              <li key={c.client}>
+                <strong>{c.title}</strong> ({c.file}: {c.url})
+              </li>
+            ))}
+          </ul>
+          <button type="button" className="btn btn--primary" disabled={busy} aria-busy={busy || undefined} onClick={() => void repair()}>
+            {busy ? "Re-pairing…" : stale.length === 1 ? `Re-pair ${stale[0].title}` : `Re-pair ${stale.length} clients`}
+          </button>
+        </>
+      )}
+      {result && (
+        <ul aria-label="Re-paired clients">
+          {result.map((r) => (
+            <li key={r.file}>{r.error ? `${r.title}: not changed: ${r.error}` : `${r.title}: now points at port ${settings.boundPort} (backup ${r.backup})`}</li>
+          ))}
+        </ul>
+      )}
+      {error && (
+        <p className="form-msg form-msg--error" role="alert">
+          {error.message}
+        </p>
+      )}
+    </div>
   );
 }

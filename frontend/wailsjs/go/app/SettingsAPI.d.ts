@@ -4,4 +4,6 @@ import {app} from '../models';
 
 export function MCP():Promise<app.MCPSettingsDTO>;
 
+export function RepairClients():Promise<app.RepairResultDTO>;
+
 export function SetMCP(arg1:string,arg2:string):Promise<app.MCPSettingsDTO>;

@@ -6,6 +6,10 @@ export function MCP() {
   return window['go']['app']['SettingsAPI']['MCP']();
 }
 
+export function RepairClients() {
+  return window['go']['app']['SettingsAPI']['RepairClients']();
+}
+
 export function SetMCP(arg1, arg2) {
   return window['go']['app']['SettingsAPI']['SetMCP'](arg1, arg2);
 }
