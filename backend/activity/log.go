@@ -144,10 +144,11 @@ type Log struct {
 	mu      sync.RWMutex // guards closed against sends on queue
 	closed  bool
 	queue   chan item
-	done    chan struct{} // closed when the writer exits
-	dropped atomic.Uint64 // not yet reported
-	stalled atomic.Bool   // a full queue did not drain within appendWait
-	total   atomic.Uint64 // ever dropped
+	done    chan struct{}         // closed when the writer exits
+	dropped atomic.Uint64         // not yet reported
+	failing atomic.Pointer[error] // the last write's error while writes fail, else nil
+	stalled atomic.Bool           // a full queue did not drain within appendWait
+	total   atomic.Uint64         // ever dropped
 
 	pruneStop context.CancelFunc
 	pruneDone chan struct{}
@@ -330,6 +331,19 @@ func (l *Log) Append(e Entry) bool {
 // appendWait is how long Append waits for room in a full queue before it drops the entry.
 const appendWait = 250 * time.Millisecond
 
+// Err is why the log cannot write now (the last write failed, e.g. the disk is full), or nil.
+// The writer retries every half second; the first write that succeeds clears it.
+func (l *Log) Err() error {
+	if e := l.failing.Load(); e != nil {
+		return *e
+	}
+	return nil
+}
+
+// maxPending bounds the entries a failing writer keeps for its next try; more are dropped and
+// counted (the drop is written to the chain once writes succeed again).
+const maxPending = 4 * maxBatch
+
 // Dropped is how many entries were dropped because the queue was full, since Open.
 func (l *Log) Dropped() uint64 { return l.total.Load() }
 
@@ -407,13 +421,26 @@ func (l *Log) write() {
 	}()
 	var lastErr error
 	batch := make([]*Entry, 0, maxBatch)
+	// A failed write (a full disk) keeps its entries for the next try, every tick, up to
+	// maxPending; until a write succeeds Err reports the failure, and the app serves no
+	// request it cannot record (core: mcp.Options.Available).
 	commit := func() {
 		if len(batch) > 0 {
 			if err := l.insert(batch); err != nil {
 				lastErr = err
-				l.logger.WithField("entries", len(batch)).Error("activity log: write failed: " + l.redactor.Error(err))
-			} else {
-				lastErr = nil
+				if l.failing.Swap(&err) == nil {
+					l.logger.WithField("entries", len(batch)).Error("activity log: write failed, requests are refused until it can write again: " + l.redactor.Error(err))
+				}
+				if len(batch) > maxPending {
+					l.dropped.Add(uint64(len(batch) - maxPending))
+					l.total.Add(uint64(len(batch) - maxPending))
+					batch = batch[:maxPending]
+				}
+				return
+			}
+			lastErr = nil
+			if l.failing.Swap(nil) != nil {
+				l.logger.Warn("activity log: writing again; requests are served")
 			}
 			batch = batch[:0]
 		}

@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 
@@ -68,6 +69,19 @@ func (a *ActivityService) Observe(rec mcp.Record) {
 		a.db.Observe(rec)
 	}
 	a.mu.RUnlock()
+}
+
+// Available is the MCP server's Options.Available: while the log cannot write (a full disk),
+// no request is served, since every request must be recorded (SPEC: the activity log).
+func (a *ActivityService) Available() error {
+	db := a.Log()
+	if db == nil {
+		return nil
+	}
+	if err := db.Err(); err != nil {
+		return fmt.Errorf("App cannot record requests in its activity log (%s: %v), and it serves none it cannot record; free space on that disk, and requests are served again within a second", a.path, err)
+	}
+	return nil
 }
 
 // retention is mcp.activityRetentionDays, read at every prune.

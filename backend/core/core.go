@@ -154,6 +154,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	c.mcp = newMCPService(mcpDeps{
 		dir: opts.Dir, log: opts.Log, version: opts.Version, portOverride: opts.MCPPort,
 		observer:   c.activity.Observe,
+		available:  c.activity.Available,
 		instanceID: uuid.NewString(), conns: c.conns, open: c.open, auth: c.auth,
 		approvals: c.approvals,
 	})

@@ -26,7 +26,9 @@ import (
 
 type mcpDeps struct {
 	// observer is told of every answered request (the activity log, connected clients).
-	observer   mcp.Observer
+	observer mcp.Observer
+	// available says why no request may be served now (the activity log cannot write).
+	available  func() error
 	dir        string
 	log        *logrus.Logger
 	version    string
@@ -224,6 +226,7 @@ func (m *MCPService) startLocked(ctx context.Context, port int) error {
 		OnSubscribe:       watch.Subscribe,
 		Prompts:           prompts.All(m.promptDeps()),
 		Observer:          m.deps.observer,
+		Available:         m.deps.available,
 		Authenticator:     m.authenticator(),
 		Redact:            redact.String,
 	})

@@ -54,6 +54,7 @@ var pipeline = [...]stage{
 	{"limits", (*Server).stageLimits},             // body cap 10 MB (-33005), bytes past Content-Length
 	{"envelope", (*Server).stageEnvelope},         // JSON-RPC 2.0 message (-32700, -32600, -32602)
 	{"auth", (*Server).stageAuth},                 // principal (-33007..-33010 from the Authenticator)
+	{"available", (*Server).stageAvailable},       // Options.Available (-33000): e.g. nothing can be recorded
 	{"content-type", (*Server).stageContentType},  // application/json or +json (-32020)
 	{"era", (*Server).stageEra},                   // modern or legacy, from _meta and headers
 	{"notification", (*Server).stageNotification}, // 202; only notifications/cancelled acts
@@ -160,6 +161,18 @@ func (s *Server) stageAuth(x *exchange) *Error {
 		ResponseHeader: x.w.Header(),
 		msg:            x.msg,
 		redactText:     s.opts.Redact,
+	}
+	return nil
+}
+
+// stageAvailable asks Options.Available whether requests may be served now; a reason not to
+// answers -33000 (503) with it.
+func (s *Server) stageAvailable(x *exchange) *Error {
+	if s.opts.Available == nil {
+		return nil
+	}
+	if err := s.opts.Available(); err != nil {
+		return NewError(CodeServiceUnavailable, "service unavailable: "+err.Error(), nil)
 	}
 	return nil
 }

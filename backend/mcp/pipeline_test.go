@@ -86,7 +86,7 @@ func TestPipelineOrderEnvelopeBeforeAuth(t *testing.T) {
 		for _, st := range pipeline {
 			got = append(got, st.name)
 		}
-		want := []string{"limits", "envelope", "auth", "content-type", "era", "notification", "headers", "method"}
+		want := []string{"limits", "envelope", "auth", "available", "content-type", "era", "notification", "headers", "method"}
 		if strings.Join(got, ",") != strings.Join(want, ",") {
 			t.Fatalf("%v", got)
 		}

@@ -46,6 +46,10 @@ type Options struct {
 	// Authenticator decides each request's principal; nil means every
 	// loopback caller is AnonymousPrincipal().
 	Authenticator Authenticator
+	// Available, when set, is asked before an authenticated request is served; an error
+	// answers it -33000 (503) with that reason. backend/core refuses this way while the
+	// activity log cannot record requests (a full disk): nothing is served unrecorded.
+	Available func() error
 	// Redact, when set, scrubs secrets from every error text before it
 	// leaves the process (SPEC.md B "Authentication" 5): protocol error
 	// messages and the text of failed tool results. backend/core passes
