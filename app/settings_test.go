@@ -63,7 +63,7 @@ func TestSettingsAPI(t *testing.T) {
 			}
 		})
 	}
-	t.Run("a port that is taken is said in the status line", func(t *testing.T) {
+	t.Run("a port that is taken falls back, and the notice says so", func(t *testing.T) {
 		taken, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)
@@ -74,7 +74,8 @@ func TestSettingsAPI(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.BoundPort != 0 || !strings.HasPrefix(got.Status, "Not running: ") || !strings.Contains(got.Error, fmt.Sprintf("127.0.0.1:%d", port)) {
+		if got.BoundPort == 0 || got.BoundPort == port || !strings.HasPrefix(got.Status, "Running on ") || got.Error != "" ||
+			!strings.Contains(got.PortNotice, fmt.Sprintf("Port %d is taken by another program", port)) {
 			t.Fatalf("%+v", got)
 		}
 	})

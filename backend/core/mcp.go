@@ -233,7 +233,13 @@ func (m *MCPService) startLocked(ctx context.Context, port int) error {
 	if err != nil {
 		return fmt.Errorf("MCP server: %w", err)
 	}
-	bound, err := listenOrFallBack(ctx, srv, port)
+	// The settings' port falls back when taken (clients can be re-paired); a port the command
+	// line names (--mcp-port) is a demand: taken, it is an error to say.
+	listen := listenOrFallBack
+	if m.deps.portOverride >= 0 {
+		listen = func(ctx context.Context, srv *mcp.Server, port int) (int, error) { return srv.Listen(ctx, port) }
+	}
+	bound, err := listen(ctx, srv, port)
 	if err != nil {
 		return fmt.Errorf("MCP server cannot listen on 127.0.0.1:%d: %w", port, err)
 	}

@@ -2,9 +2,7 @@ package core
 
 import (
 	"context"
-	"fmt"
 	"net"
-	"strings"
 	"testing"
 
 	"app/backend/config"
@@ -64,10 +62,11 @@ func TestMCPServiceApply(t *testing.T) {
 		}
 		defer taken.Close()
 		port := taken.Addr().(*net.TCPAddr).Port
-		if err := m.Apply(ctx, config.MCPSettings{Enabled: true, Port: port}); err == nil {
-			t.Fatal("a taken port was bound")
+		// Issue 25, item 10: the settings' port, taken, falls back to another and says so.
+		if err := m.Apply(ctx, config.MCPSettings{Enabled: true, Port: port}); err != nil {
+			t.Fatalf("a taken port did not fall back: %v", err)
 		}
-		if st := m.Status(); !st.Enabled || st.Port != 0 || !strings.Contains(st.Err, fmt.Sprintf("127.0.0.1:%d", port)) {
+		if st := m.Status(); !st.Enabled || st.Port == 0 || st.Port == port || st.Wanted != port || !st.FellBack() || st.Err != "" {
 			t.Fatalf("port taken: %+v", st)
 		}
 		if err := m.Apply(ctx, config.MCPSettings{Enabled: false}); err != nil {

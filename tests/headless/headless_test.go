@@ -77,7 +77,14 @@ type handshake struct {
 // startHeadless starts `app --headless` and waits for its handshake file.
 func startHeadless(t *testing.T, dir string, envv []string, args ...string) (*exec.Cmd, handshake, *bytes.Buffer) {
 	t.Helper()
-	cmd := exec.Command(appBin, append([]string{"--headless", "--mcp-port", "0"}, args...)...)
+	return startApp(t, dir, envv, append([]string{"--headless", "--mcp-port", "0"}, args...)...)
+}
+
+// startApp is startHeadless with the app's arguments as given (no --mcp-port 0: the settings'
+// port applies).
+func startApp(t *testing.T, dir string, envv []string, args ...string) (*exec.Cmd, handshake, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(appBin, args...)
 	cmd.Env = envv
 	var logs bytes.Buffer
 	cmd.Stderr = &logs

@@ -10,7 +10,8 @@ import (
 	"testing"
 )
 
-// Issue 25, item 10: when the MCP port is taken by another program the server falls back to
+// Issue 25, item 10: when the MCP port of the settings is taken by another program (a port the
+// command line demands with --mcp-port is still an error, TestHeadless) the server falls back to
 // a free port instead of not starting, says so in its log, announces the port it has in the
 // handshake file (the stdio bridge follows it), and `app client repair` points the clients
 // set up with the old port at the new one, token and other servers kept, after a backup.
@@ -35,7 +36,10 @@ func TestATakenPortFallsBackAndClientsAreRepaired(t *testing.T) {
 	}
 
 	dir := t.TempDir()
-	_, h, logs := startHeadless(t, dir, envv, "--config-dir", dir, "--mcp-port", strconv.Itoa(port))
+	if _, stderr, err := run(t, envv, "", "--config-dir", dir, "settings", "set", "mcp.port", strconv.Itoa(port)); err != nil {
+		t.Fatalf("%v: %s", err, stderr)
+	}
+	_, h, logs := startApp(t, dir, envv, "--headless", "--config-dir", dir)
 	t.Run("the server runs on another port, announced in the handshake file, and the log says why", func(t *testing.T) {
 		if h.Port == port || h.Port == 0 {
 			t.Fatalf("handshake port %d with %d taken", h.Port, port)
