@@ -19,7 +19,7 @@ type Confirmer interface {
 }
 
 // askThenAct is the one way a facade asks the person before it changes something (delete a
-// connection, revoke a token, disconnect a client): the question waits under parent (the
+// connection, revoke a token, disconnect a client, uninstall a plugin): the question waits under parent (the
 // window's context) alone, with no call time limit, since a person may take minutes to
 // answer and a Yes given after the limit must still act (issue 25, item 4); act then runs
 // under its own call time limit. A nil Confirmer acts without asking. It reports whether the

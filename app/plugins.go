@@ -17,6 +17,7 @@ type PluginManager interface {
 	Install(ctx context.Context, name string, progress func(plugins.Progress)) (plugins.Result, error)
 	Update(ctx context.Context, name string, progress func(plugins.Progress)) (plugins.Result, error)
 	Uninstall(ctx context.Context, name string) ([]string, error)
+	CanUninstall(name string) error
 	Current(name string) (plugins.InstalledVersion, bool)
 }
 
@@ -34,6 +35,8 @@ type PluginsAPI struct {
 	mu   sync.Mutex
 	ctx  context.Context
 	emit Emitter
+	// confirm asks before an uninstall (set by Run; nil acts without asking).
+	confirm Confirmer
 }
 
 // NewPluginsAPI returns the facade over a plugin manager. registryErr says why the
@@ -163,11 +166,27 @@ func (a *PluginsAPI) install(name string, update bool) (PluginResultDTO, error) 
 	return PluginResultDTO{Plugin: res.Plugin, Version: res.Version, Previous: res.Previous, Changed: res.Changed, Available: res.Available}, nil
 }
 
-// Uninstall removes a plugin; it is refused while a connection of its type is open.
+// Uninstall removes a plugin after the person confirms it in a native dialog (issue 25,
+// item 11); an uninstall that would be refused (a connection of its type is open) is refused
+// first, without a question. It returns the versions removed, none when the person said No.
 func (a *PluginsAPI) Uninstall(name string) ([]string, error) {
-	ctx, cancel := a.context(callTimeout)
-	defer cancel()
-	removed, err := a.m.Uninstall(ctx, name)
+	if err := a.m.CanUninstall(name); err != nil {
+		return nil, apiError(pluginError(err))
+	}
+	a.mu.Lock()
+	parent := a.ctx
+	a.mu.Unlock()
+	removed := []string{}
+	_, err := askThenAct(parent, a.confirm, "Uninstall the "+name+" plugin",
+		"Its connections cannot be opened until it is installed again (it is downloaded again, from the registry, when one is opened).",
+		func(ctx context.Context) error {
+			r, err := a.m.Uninstall(ctx, name)
+			if err != nil {
+				return err
+			}
+			removed = r
+			return nil
+		})
 	if err != nil {
 		return nil, apiError(pluginError(err))
 	}

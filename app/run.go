@@ -93,6 +93,7 @@ func Run(c *core.Core, assets fs.FS) error {
 	clients.confirm = dialogs
 	pair.confirm = dialogs
 	tokens.confirm = dialogs
+	plugs.confirm = dialogs
 	activityLog.save = nativeSave(dialogs)
 
 	return wails.Run(&options.App{

@@ -14,19 +14,28 @@ import (
 	"app/backend/plugins/registry"
 )
 
+// CanUninstall says why Uninstall would refuse now (an invalid name, nothing installed, a
+// connection of its type open), or nil: the window asks the person only when it would not.
+func (m *Manager) CanUninstall(name string) error {
+	if err := validName(name); err != nil {
+		return err
+	}
+	if len(m.versions(name)) == 0 {
+		return notInstalled(name)
+	}
+	if m.opts.InUse != nil && m.opts.InUse(name) {
+		return &Error{Code: registry.CodeInUse, Msg: fmt.Sprintf("%s cannot be uninstalled while a connection of that type is open: close its connections first.", name)}
+	}
+	return nil
+}
+
 // Uninstall removes every installed version of a plugin. It is refused while a connection
 // of the plugin's type is open in this app (Options.InUse), and while any process runs the
 // plugin (its version's shared lock: another app with open connections). It returns the
 // versions it removed.
 func (m *Manager) Uninstall(ctx context.Context, name string) ([]string, error) {
-	if err := validName(name); err != nil {
+	if err := m.CanUninstall(name); err != nil {
 		return nil, err
-	}
-	if len(m.versions(name)) == 0 {
-		return nil, notInstalled(name)
-	}
-	if m.opts.InUse != nil && m.opts.InUse(name) {
-		return nil, &Error{Code: registry.CodeInUse, Msg: fmt.Sprintf("%s cannot be uninstalled while a connection of that type is open: close its connections first.", name)}
 	}
 	if m.opts.Stop != nil {
 		m.opts.Stop(name) // this app's idle plugin process lets go of its lock

@@ -46,6 +46,19 @@ function answerDialog(title, keys) {
   execFileSync("xdotool", ["key", "--clearmodifiers", keys], { env, timeout: 10_000 });
 }
 
+/** dialogShown polls, for up to ms, whether the app's native dialog titled `title` is up. */
+async function dialogShown(title, ms) {
+  const env = { ...process.env, DISPLAY: display };
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
+    try {
+      if (execFileSync("xdotool", ["search", "--onlyvisible", "--name", `^${title}$`], { env, timeout: 5_000 }).toString().trim()) return true;
+    } catch {
+      // xdotool exits 1 when no window matches
+    }
+  }
+  return false;
+}
+
 /** answerSaveDialog saves at path in the app's native save dialog titled `title`. */
 function answerSaveDialog(title, path) {
   const env = focusDialog(title);
@@ -228,21 +241,32 @@ try {
     assert(text.includes("cannot be uninstalled while a connection of that type is open"), `alert is ${JSON.stringify(text)}`);
   });
 
-  await check("after its connection is closed, Settings uninstalls the plugin", async () => {
+  // Issue 25, item 11: an uninstall asks natively; No keeps the plugin, Yes removes it.
+  await check("after its connection is closed, Uninstall asks natively: No keeps the plugin, Yes removes it", async () => {
     await page.getByRole("tab", { name: "Form Weaviate" }).click();
     await page.getByRole("button", { name: "Disconnect", exact: true }).click();
     await page.getByRole("tab", { name: "Settings" }).click();
     const row = page.getByRole("listitem", { name: "Weaviate" });
     // exact: a name matches as a substring otherwise, and "Uninstall Weaviate" holds "install Weaviate".
     const install = row.getByRole("button", { name: "Install Weaviate", exact: true });
-    // The window drops the connection at once, while the backend's Disconnect still waits for
-    // the plugin to close it; an Uninstall in that moment is refused as "in use". Nothing on
-    // screen marks the end of that wait, so Uninstall is pressed again while it is refused.
     const uninstall = row.getByRole("button", { name: "Uninstall Weaviate" });
-    for (let i = 0; i < 20 && (await install.count()) === 0; i++) {
-      if ((await uninstall.count()) > 0 && (await uninstall.isEnabled())) await uninstall.click();
-      await install.waitFor({ timeout: 1_000 }).catch(() => {});
+    const title = "Uninstall the weaviate plugin";
+    // The window drops the connection at once, while the backend's Disconnect still waits for
+    // the plugin to close it; an Uninstall in that moment is refused as "in use", without a
+    // question. Nothing on screen marks the end of that wait, so Uninstall is pressed again
+    // until the question comes.
+    let asked = false;
+    for (let i = 0; i < 40 && !asked; i++) {
+      await uninstall.click();
+      asked = await dialogShown(title, 1_000);
     }
+    assert(asked, "Uninstall never asked");
+    answerDialog(title, "Escape"); // closing the dialog answers No
+    await uninstall.waitFor({ timeout: 15_000 });
+    await page.waitForFunction((el) => !el.disabled, await uninstall.elementHandle(), { timeout: 15_000 });
+    assert((await install.count()) === 0 && (await row.innerText()).includes("Installed"), `after No the row is ${JSON.stringify(await row.innerText())}`);
+    await uninstall.click();
+    answerDialog(title, "alt+y");
     await install.waitFor({ timeout: 15_000 });
     const text = await row.innerText();
     assert(text.includes("not installed"), `row is ${JSON.stringify(text)}`);
