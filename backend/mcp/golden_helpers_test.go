@@ -15,6 +15,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -23,9 +24,13 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/sirupsen/logrus"
 	"golang.org/x/tools/txtar"
 
+	"app/backend/auth"
+	"app/backend/config"
 	"app/backend/mcp"
+	"app/backend/secrets"
 )
 
 // goldenWait bounds every wait of the runner (a response, a tool starting).
@@ -40,6 +45,8 @@ var goldenCursorKey = []byte("golden-cursor-key-0123456789abcdef")
 // goldenRig is one server for one golden file, on its own loopback port.
 type goldenRig struct {
 	port int
+	// tokens are the secrets of the app-auth profile's tokens by name ({{token:NAME}}).
+	tokens map[string]string
 	// started receives the name of a blocking test tool once its handler
 	// runs (the X-Golden-Wait directive reads it).
 	started chan string
@@ -47,7 +54,7 @@ type goldenRig struct {
 
 // goldenProfiles names the server configurations a golden file can ask for
 // with a "server: <profile>" line in its header.
-var goldenProfiles = []string{"default", "auth", "many-tools", "timeout", "stopped"}
+var goldenProfiles = []string{"default", "auth", "app-auth", "many-tools", "timeout", "stopped"}
 
 // newGoldenRig starts the server of a profile on 127.0.0.1 and stops it when
 // the test ends.
@@ -70,6 +77,8 @@ func newGoldenRig(t *testing.T, profile string) *goldenRig {
 	case "default", "stopped":
 	case "auth":
 		opts.Authenticator = goldenTokens()
+	case "app-auth":
+		opts.Authenticator = rig.appAuth(t)
 	case "many-tools":
 		opts.Tools = manyGoldenTools(60)
 	case "timeout":
@@ -204,6 +213,47 @@ func manyGoldenTools(n int) []mcp.Tool {
 // goldenTokens is a fake token table (no token store exists in package mcp):
 // it maps bearer tokens to principals, or to the errors and challenges of
 // SPEC.md B "Authentication" 3 and 4 and "Errors" (-33008, -33009, -33010).
+// goldenClock is the app-auth profile's fixed time: the rate limiter's Retry-After and the
+// expiry of a token are then the same on every run (a clock is what no real component fixes).
+type goldenClock struct{}
+
+func (goldenClock) Now() time.Time { return time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC) }
+
+// appAuth is the app's own access control (backend/auth, as backend/core builds it): a real
+// token store in a temporary config dir with the file keyring, the app's default limits and
+// settings but 4 requests a minute (bursts of 1), on the fixed clock. Its tokens: "full"
+// (fullAccess), "reader" (readOnly, for the rate limit) and "expired" (readOnly, expired an
+// hour before the clock's now).
+func (rig *goldenRig) appAuth(t *testing.T) mcp.Authenticator {
+	t.Helper()
+	dir := t.TempDir()
+	keys, err := secrets.Open(secrets.Options{Backend: "file", Password: "golden", Dir: filepath.Join(dir, "keyring")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := auth.NewStore(dir, keys)
+	past := goldenClock{}.Now().Add(-time.Hour)
+	rig.tokens = map[string]string{}
+	for _, nt := range []auth.NewToken{
+		{Name: "full", Level: auth.LevelFullAccess},
+		{Name: "reader", Level: auth.LevelReadOnly},
+		{Name: "expired", Level: auth.LevelReadOnly, ExpiresAt: &past},
+	} {
+		_, secret, err := store.Create(context.Background(), nt)
+		if err != nil {
+			t.Fatalf("token %s: %v", nt.Name, err)
+		}
+		rig.tokens[nt.Name] = secret
+	}
+	quiet := logrus.New()
+	quiet.SetOutput(io.Discard)
+	svc := auth.NewService(auth.Options{Store: store, Log: quiet, Clock: goldenClock{}, PollEvery: time.Hour})
+	set := config.DefaultSettings().MCP
+	set.RateLimitPerMinute = 4
+	svc.Apply(set)
+	return svc
+}
+
 func goldenTokens() mcp.Authenticator {
 	challenge := func(code int, msg, header, value string) *mcp.Error {
 		e := mcp.NewError(code, msg, nil)
@@ -223,12 +273,6 @@ func goldenTokens() mcp.Authenticator {
 			return mcp.Principal{ID: "golden-other", Scopes: []string{mcp.ScopeToolsRead, mcp.ScopeResourcesRead}}, nil
 		case "golden-tools-only":
 			return mcp.Principal{ID: "golden-tools-only", Scopes: []string{mcp.ScopeToolsRead}}, nil
-		case "golden-expired":
-			return mcp.Principal{}, challenge(mcp.CodeTokenExpired, "token expired",
-				"WWW-Authenticate", `Bearer error="invalid_token", error_description="token expired"`)
-		case "golden-rate-limited":
-			return mcp.Principal{}, challenge(mcp.CodeRateLimited, "rate limited",
-				"Retry-After", "7")
 		}
 		return mcp.Principal{}, challenge(mcp.CodeUnauthenticated, "unauthenticated: unknown or revoked token",
 			"WWW-Authenticate", `Bearer error="invalid_token"`)
@@ -274,17 +318,22 @@ func goldenProfile(comment []byte) string {
 // goldenVars are the values templates in requests refer to.
 type goldenVars struct {
 	port    int
+	tokens  map[string]string // {{token:NAME}}
 	session string // Mcp-Session-Id of the latest response that set one
 	cursor  string // nextCursor of the latest response that had one
 }
 
 func (v *goldenVars) expand(s string) (string, error) {
 	var missing []string
-	out := strings.NewReplacer(
+	pairs := []string{
 		"{{port}}", strconv.Itoa(v.port),
 		"{{session}}", v.session,
 		"{{cursor}}", v.cursor,
-	).Replace(s)
+	}
+	for name, secret := range v.tokens {
+		pairs = append(pairs, "{{token:"+name+"}}", secret)
+	}
+	out := strings.NewReplacer(pairs...).Replace(s)
 	if strings.Contains(s, "{{session}}") && v.session == "" {
 		missing = append(missing, "{{session}} (no earlier response set Mcp-Session-Id)")
 	}
@@ -534,7 +583,7 @@ func responseMessages(contentType string, body []byte) []json.RawMessage {
 // mismatches against the file.
 func goldenRun(t *testing.T, rig *goldenRig, ar *txtar.Archive) (*txtar.Archive, []string) {
 	t.Helper()
-	vars := &goldenVars{port: rig.port}
+	vars := &goldenVars{port: rig.port, tokens: rig.tokens}
 	pending := map[string]chan goldenAnswer{}
 	sent := map[string]bool{}
 	answered := map[string]bool{}
