@@ -1009,10 +1009,25 @@ try {
     await log.getByLabel("Client").fill("e2e-peer");
     await log.getByRole("button", { name: "Apply filters" }).click();
     // The peer called with its token before the Disconnect (a refused call names no client).
-    await page.waitForFunction(() => {
-      const t = [...document.querySelectorAll(".activity .panel__note")].map((e) => e.textContent ?? "").find((x) => /entr/.test(x));
-      return t !== undefined && t !== "Loading…";
-    });
+    // The filter's answer is certain once every row on the page is the peer's tools/list and
+    // the grid counts what the note says (the unfiltered list holds other clients' calls): reading
+    // the count before that read the unfiltered one (issue 25, a flake on a loaded machine).
+    await page.waitForFunction(
+      () => {
+        const note = [...document.querySelectorAll(".activity .panel__note")].map((e) => e.textContent ?? "").find((x) => /^\d[\d,]* entr(y|ies)$/.test(x));
+        const grid = document.querySelector('[role="grid"][aria-label="Activity entries"]');
+        if (!note || !grid) return false;
+        const rows = [...grid.querySelectorAll('[role="row"]')];
+        const cells = (r) => [...r.querySelectorAll('[role="gridcell"]')].map((c) => c.textContent ?? "");
+        return (
+          rows.length > 0 &&
+          grid.getAttribute("aria-rowcount") === String(Number(note.replace(/[^\d]/g, ""))) &&
+          rows.every((r) => (r.getAttribute("aria-label") ?? "").startsWith("entry ") && cells(r)[1] === "e2e-peer" && cells(r)[3].startsWith("tools/list"))
+        );
+      },
+      undefined,
+      { timeout: 15_000 },
+    );
     const countText = await log.getByText(/^\d[\d,]* entr(y|ies)$/).innerText();
     const n = Number(countText.replace(/[^\d]/g, ""));
     assert(n >= 1, `${n} entries of e2e-peer's tools/list, want at least 1`);
