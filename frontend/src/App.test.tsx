@@ -289,7 +289,7 @@ describe("the layout is remembered (issue 14, Everywhere)", () => {
     // Opening a table of Local Weaviate from the connection panel records it.
     await userEvent.click(screen.getByRole("tree"));
     await userEvent.keyboard("{Home}{Enter}");
-    await userEvent.click(within(await screen.findByRole("list", { name: "Collections" })).getByRole("button", { name: /^▦ Article/ }));
+    await userEvent.click(within(await screen.findByRole("list", { name: "Collections" })).getByRole("button", { name: /^\s*Article/ }));
     await vi.waitFor(() =>
       expect(saveLayout).toHaveBeenLastCalledWith(expect.objectContaining({ lastTable: { b: "Author", a: "Article" }, active: "table:a:Article" })),
     );

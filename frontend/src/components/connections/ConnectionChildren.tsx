@@ -1,6 +1,7 @@
 import type { Connection } from "../../api";
 import { formatCount } from "../explorer/format";
 import type { ExplorerConnState } from "../explorer/useExplorer";
+import { Icon, Table2 } from "../icons";
 
 interface Props {
   connection: Connection;
@@ -72,7 +73,7 @@ export function ConnectionChildren({ connection, state, activeKey, openTable, ta
             onClick={() => onOpenTable(t.name, i)}
           >
             <span className="table-item__icon" aria-hidden="true">
-              ▦
+              <Icon icon={Table2} size={13} />
             </span>
             <span className="table-item__name">{t.name}</span>
             {count && (

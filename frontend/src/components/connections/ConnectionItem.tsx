@@ -2,6 +2,7 @@ import type { Connection, PluginProgress } from "../../api";
 import type { ExplorerConnState } from "../explorer/useExplorer";
 import { address, typeLabel, usesTLS } from "./format";
 import { TypeBadge } from "./TypeBadge";
+import { Icon, ChevronRight, Copy, Pencil, Trash2 } from "../icons";
 
 const STATUS_LABELS: Record<ExplorerConnState["status"], string> = {
   connecting: "Connecting",
@@ -43,7 +44,7 @@ export function ConnectionItem({ connection, open, expanded, status, installing,
           onToggle();
         }}
       >
-        ›
+        <Icon icon={ChevronRight} size={12} />
       </span>
       <TypeBadge type={connection.type} />
       <span className="conn-item__text">
@@ -63,17 +64,17 @@ export function ConnectionItem({ connection, open, expanded, status, installing,
       <span className="conn-item__actions" onClick={(e) => e.stopPropagation()}>
         {onEdit && (
           <button type="button" className="icon-btn icon-btn--plain" tabIndex={-1} aria-label={`Edit ${connection.name}`} title="Edit (F2)" onClick={onEdit}>
-            <span aria-hidden="true">✎</span>
+            <Icon icon={Pencil} />
           </button>
         )}
         {onDuplicate && (
           <button type="button" className="icon-btn icon-btn--plain" tabIndex={-1} aria-label={`Duplicate ${connection.name}`} title="Duplicate" onClick={onDuplicate}>
-            <span aria-hidden="true">⧉</span>
+            <Icon icon={Copy} />
           </button>
         )}
         {onDelete && (
           <button type="button" className="icon-btn icon-btn--plain" tabIndex={-1} aria-label={`Delete ${connection.name}`} title="Delete (Delete)" onClick={onDelete}>
-            <span aria-hidden="true">🗑</span>
+            <Icon icon={Trash2} />
           </button>
         )}
       </span>

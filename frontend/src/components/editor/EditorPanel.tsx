@@ -12,6 +12,7 @@ import { graphqlCompletion, graphqlLanguage, type EditorSchema } from "./graphql
 import { JsonView } from "./JsonView";
 import { errorPosition, statementAt, type Statement } from "./statements";
 import { TEMPLATES } from "./templates";
+import { Icon, Check, Play, X } from "../icons";
 
 /** The text of each connection's editor, kept while its tab is closed or hidden. */
 const drafts = new Map<string, string>();
@@ -219,7 +220,7 @@ export function EditorPanel({ connection, initialText, ready = true }: Props) {
           </button>
         ) : (
           <button type="button" className="btn btn--small btn--primary" title="Run the statement under the cursor (Ctrl+Enter)" onClick={() => void run()}>
-            Run ▶
+            Run <Icon icon={Play} size={12} />
           </button>
         )}
       </header>
@@ -332,7 +333,7 @@ function HistoryList({ connectionId, onPick, refresh }: { connectionId: string; 
           <li key={`${e.at}-${i}`}>
             <button type="button" className="editor-side__item" title={e.error || e.at} onClick={() => onPick(e.text)}>
               <span className={e.ok ? "editor-side__ok" : "editor-side__failed"} aria-label={e.ok ? "ran" : "failed"}>
-                {e.ok ? "✓" : "✗"}
+                <Icon icon={e.ok ? Check : X} size={12} />
               </span>{" "}
               <code>{e.text}</code>
             </button>
@@ -394,7 +395,7 @@ function SavedList({ connectionId, onPick, current }: { connectionId: string; on
               aria-label={`Delete saved query ${q.name}`}
               onClick={() => void api.editor.deleteSavedQuery(connectionId, q.name).then(reload)}
             >
-              ×
+              <Icon icon={X} />
             </button>
           </li>
         ))}

@@ -10,6 +10,7 @@ import {
   unfilterableReason,
   validateFilter,
 } from "./filterModel";
+import { Icon, X } from "../icons";
 
 /** Which filter the editor is open on: a new one (index -1) or filters[index]. */
 export interface EditorTarget {
@@ -62,7 +63,7 @@ export function FilterBar({ table, columns, settings, filters, refused, editing,
                 aria-label={`Remove filter ${describeFilter(f)}`}
                 onClick={() => onChange(filters.filter((_, j) => j !== i))}
               >
-                ×
+                <Icon icon={X} />
               </button>
               {why && (
                 <p className="filter-chip__reason" role="alert">

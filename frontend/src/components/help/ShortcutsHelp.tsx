@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { keyLabel, keysText, SHORTCUTS } from "./shortcuts";
+import { Icon, Keyboard } from "../icons";
 
 /** isTyping: the key goes to a text field or the query editor, where ? is a character. */
 export function isTyping(target: EventTarget | null): boolean {
@@ -130,7 +131,7 @@ export function ShortcutsOverlay({ onClose }: { onClose: () => void }) {
 export function ShortcutsButton({ onClick }: { onClick: () => void }) {
   return (
     <button type="button" className="icon-btn" onClick={onClick} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (? or F1)">
-      <span aria-hidden="true">⌨</span>
+      <Icon icon={Keyboard} />
       <span className="icon-btn__label">Shortcuts</span>
     </button>
   );

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { parseApiError, useApi, type ApiError, type ApprovalGranted } from "../../api";
+import { Icon, X } from "../icons";
 
 /**
  * ApprovalNotices follows the native approval dialog: after the user approved an AI client's
@@ -60,7 +61,7 @@ export function ApprovalNotices() {
             aria-label={`Dismiss the approval notice for ${g.connection}`}
             onClick={() => dismiss(g.ticket)}
           >
-            ×
+            <Icon icon={X} />
           </button>
         </div>
       ))}

@@ -1,5 +1,6 @@
 import type { Connection } from "../../api";
 import type { DropNotice } from "../explorer/useExplorer";
+import { Icon, X } from "../icons";
 
 interface Props {
   notices: DropNotice[];
@@ -29,7 +30,7 @@ export function DropNotices({ notices, connections, onReconnect, onDismiss }: Pr
             aria-label={`Dismiss the notice about ${name(n.connectionId)}`}
             onClick={() => onDismiss(n.key)}
           >
-            ×
+            <Icon icon={X} />
           </button>
         </div>
       ))}

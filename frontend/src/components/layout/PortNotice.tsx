@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { useApi, type MCPSettings } from "../../api";
+import { Icon, X } from "../icons";
 
 /**
  * PortNotice tells the person, wherever they are in the window, that the MCP server could not
@@ -53,7 +54,7 @@ export function PortNotice({ onOpenSettings }: { onOpenSettings: () => void }) {
           </button>
         )}
         <button type="button" className="tab__close" aria-label="Dismiss the MCP port notice" onClick={() => setDismissed(true)}>
-          ×
+          <Icon icon={X} />
         </button>
       </div>
     </div>

@@ -1,6 +1,7 @@
 import type { Connection } from "../../api";
 import { ConnectionList, type TreeActions } from "../connections/ConnectionList";
 import type { ConnectionsState } from "../connections/useConnections";
+import { Icon, RefreshCw, Settings } from "../icons";
 
 interface Props extends TreeActions {
   state: ConnectionsState;
@@ -38,7 +39,7 @@ export function Sidebar({ state, onReload, onOpen, onOpenSettings, onNewConnecti
           aria-label="Reload connections"
           title="Reload connections"
         >
-          <span aria-hidden="true">↻</span>
+          <Icon icon={RefreshCw} />
         </button>
       </div>
       <div className="sidebar__body">
@@ -52,7 +53,7 @@ export function Sidebar({ state, onReload, onOpen, onOpenSettings, onNewConnecti
           onClick={onOpenSettings}
           title="Settings (Ctrl+,)"
         >
-          <span aria-hidden="true">⚙</span> Settings
+          <Icon icon={Settings} /> Settings
         </button>
       </div>
     </nav>

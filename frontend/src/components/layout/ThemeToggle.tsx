@@ -1,4 +1,6 @@
+import type { LucideIcon } from "lucide-react";
 import type { ThemePreference } from "../../theme/theme";
+import { Icon, Moon, Sun, SunMoon } from "../icons";
 
 const LABELS: Record<ThemePreference, string> = {
   system: "System theme",
@@ -6,10 +8,10 @@ const LABELS: Record<ThemePreference, string> = {
   dark: "Dark theme",
 };
 
-const ICONS: Record<ThemePreference, string> = {
-  system: "◐",
-  light: "☀",
-  dark: "☾",
+const ICONS: Record<ThemePreference, LucideIcon> = {
+  system: SunMoon,
+  light: Sun,
+  dark: Moon,
 };
 
 /** ThemeToggle cycles system -> light -> dark and says which one is on. */
@@ -22,7 +24,7 @@ export function ThemeToggle({ preference, onToggle }: { preference: ThemePrefere
       aria-label={`${LABELS[preference]} (click to change)`}
       title={`${LABELS[preference]} — click to change`}
     >
-      <span aria-hidden="true">{ICONS[preference]}</span>
+      <Icon icon={ICONS[preference]} />
       <span className="icon-btn__label">{preference}</span>
     </button>
   );

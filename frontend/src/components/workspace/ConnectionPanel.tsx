@@ -4,6 +4,7 @@ import { address, typeLabel } from "../connections/format";
 import { TypeBadge } from "../connections/TypeBadge";
 import { formatCount } from "../explorer/format";
 import type { ExplorerConnState } from "../explorer/useExplorer";
+import { Icon, Table2 } from "../icons";
 
 interface Props {
   connection: Connection;
@@ -95,7 +96,9 @@ function ConnectionStatus({ state, onOpenTable }: { state?: ExplorerConnState; o
                 return (
                   <li key={t.name}>
                     <button type="button" className="table-card" onClick={() => onOpenTable(t.name)}>
-                      <span className="table-card__name">▦ {t.name}</span>
+                      <span className="table-card__name">
+                        <Icon icon={Table2} /> {t.name}
+                      </span>
                       <span className="table-card__meta">
                         {n === undefined || n === null ? "" : `${formatCount(n)} rows`}
                       </span>

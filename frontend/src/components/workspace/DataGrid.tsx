@@ -5,6 +5,7 @@ import { toJSON, toTSV } from "../grid/copy";
 import { namedVector, shortVector, vectorSize } from "../grid/filterModel";
 import { cellOf, isNewRow, UUID_COLUMN, type CellText, type Pending } from "../grid/pendingModel";
 import { isVector, previewCell, previewDimensions, withFullVectors } from "../grid/vectorPreview";
+import { Icon, ArrowDown, ArrowUp } from "../icons";
 
 const NUMERIC = new Set(["int", "number"]);
 const ROW_HEIGHT = 27;
@@ -606,7 +607,7 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
                         >
                           <span className="data-grid__name">
                             {c.name}
-                            {s && <span aria-hidden="true">{s.descending ? " ▼" : " ▲"}</span>}
+                            {s && <Icon icon={s.descending ? ArrowDown : ArrowUp} size={12} className="sort-arrow" />}
                             {rank > 0 && <span className="data-grid__rank">{rank}</span>}
                           </span>
                           <span className="data-grid__type">{typeLabel}</span>

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { parseApiError, useApi, type ApiError, type Connection, type Grid, type SimilarResult } from "../../api";
 import { DataGrid } from "./DataGrid";
+import { Icon, Sparkles } from "../icons";
 
 interface Props {
   connection: Connection;
@@ -39,7 +40,7 @@ export function SimilarPanel({ connection, table, uuid, targetVector }: Props) {
     <section className="panel panel--table panel--similar" aria-label={`Similar to ${uuid}`}>
       <header className="panel__head">
         <span className="table-icon" aria-hidden="true">
-          ≈
+          <Icon icon={Sparkles} size={16} />
         </span>
         <div className="panel__titles">
           <h2 className="panel__title">Similar in {table}</h2>

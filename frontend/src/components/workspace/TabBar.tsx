@@ -1,4 +1,5 @@
 import type { Tab } from "./useWorkspace";
+import { Icon, SquareTerminal, Table2, X } from "../icons";
 
 function title(tab: Tab) {
   switch (tab.kind) {
@@ -54,12 +55,12 @@ export function TabBar({ tabs, activeKey, onSelect, onClose, pending = {} }: Pro
             >
               {tab.kind === "editor" && (
                 <span className="tab__icon" aria-hidden="true">
-                  ⌨{" "}
+                  <Icon icon={SquareTerminal} />{" "}
                 </span>
               )}
               {tab.kind === "table" && (
                 <span className="tab__icon" aria-hidden="true">
-                  ▦{" "}
+                  <Icon icon={Table2} />{" "}
                 </span>
               )}
               {title(tab)}
@@ -75,7 +76,7 @@ export function TabBar({ tabs, activeKey, onSelect, onClose, pending = {} }: Pro
               aria-label={`Close ${title(tab)}`}
               onClick={() => onClose(tab.key)}
             >
-              ×
+              <Icon icon={X} />
             </button>
           </div>
         );

@@ -9,6 +9,7 @@ import { ColumnChips } from "./ColumnChips";
 import { DataGrid, type DisplayRow } from "./DataGrid";
 import { useColumnWidths } from "./useColumnWidths";
 import { ALL_ROWS, PAGE_SIZES, useTablePage, type CountState } from "./useTablePage";
+import { Icon, Table2 } from "../icons";
 
 interface Props {
   connection: Connection;
@@ -59,7 +60,7 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending,
     <section className="panel panel--table" aria-label={table}>
       <header className="panel__head">
         <span className="table-icon" aria-hidden="true">
-          ▦
+          <Icon icon={Table2} size={16} />
         </span>
         <div className="panel__titles">
           <h2 className="panel__title">{table}</h2>
