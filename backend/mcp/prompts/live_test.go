@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"app/backend/driver/weaviate"
 	"app/backend/mcp"
 	"app/backend/mcp/internal/mcptest"
+	"app/backend/mcp/tools"
 	"app/internal/fixtures"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
@@ -96,6 +98,11 @@ func (e *liveEnv) complete(t *testing.T, prompt, arg, value string, chosen map[s
 	return r.Result["completion"].(map[string]any)["values"].([]any)
 }
 
+// toolWord matches what reads as a tool name in a prompt: a snake_case word that starts with
+// one of the tool table's verbs (list_tables, count_rows, vector_search, ...). Filter operator
+// names (is_null) and prompt names (find_similar) start otherwise.
+var toolWord = regexp.MustCompile(`\b(?:list|describe|browse|count|vector|execute|insert|update|delete|search|connection|confirm)_[a-z_]+\b`)
+
 func mustContain(t *testing.T, text string, want ...string) {
 	t.Helper()
 	for _, w := range want {
@@ -147,9 +154,21 @@ func TestPromptsEmbedLiveSchemaFacts(t *testing.T) {
 		{"an unreachable connection's prompt says why and sends the model to describe_table", NameExplainSchema, map[string]any{"connection": "Down"},
 			[]string{"could not be read just now (Connection failed:", "describe_table", "app://connections/" + e.ids["Down"] + "/schema"}},
 	}
+	known := map[string]bool{}
+	for _, tool := range tools.All(tools.Deps{}) {
+		known[tool.Name] = true
+	}
 	for _, c := range cases {
 		t.Run(c.rule, func(t *testing.T) {
-			mustContain(t, e.get(t, c.name, c.args), c.want...)
+			text := e.get(t, c.name, c.args)
+			mustContain(t, text, c.want...)
+			// Issue 24, item 1: every tool a prompt sends the model to is in the tool table, so a
+			// renamed or removed tool cannot leave a prompt naming what does not exist.
+			for _, name := range toolWord.FindAllString(text, -1) {
+				if !known[name] {
+					t.Errorf("the prompt names the tool %q, which tools/list does not have", name)
+				}
+			}
 		})
 	}
 	for _, c := range []struct {
