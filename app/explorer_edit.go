@@ -205,13 +205,18 @@ func toDriverRows(in []RowChangeDTO) []driver.Row {
 
 // outcomes pairs the driver's per-row results with the grid's rows. A batch that failed as a
 // whole (an unknown table, the commit cancelled before a row ran) fails each of its rows
-// that has no result, with the batch's reason.
+// that has no result, with the batch's reason. A batch cut off midway without results (the
+// driver's plugin process died, the commit's time ran out while the plugin worked) may have
+// written some of them: those rows say so, rather than claim that nothing was written.
 func outcomes(action string, rows []RowChangeDTO, results []driver.RowResult, batchErr error) []RowOutcomeDTO {
 	out := make([]RowOutcomeDTO, len(rows))
 	for i, r := range rows {
 		out[i] = RowOutcomeDTO{Key: r.Key, Action: action, UUID: r.UUID, Status: string(driver.RowFailed)}
 		if batchErr != nil {
 			out[i].Code, out[i].Message = errorCode(batchErr), errorMessage(batchErr)
+			if interrupted(batchErr) {
+				out[i].Message += "; the commit was interrupted: this row may or may not be written; reload to see"
+			}
 		} else {
 			out[i].Code, out[i].Message = string(driver.KindQueryFailed), "the driver gave no outcome for this row: it may or may not be written; reload to see"
 		}
@@ -231,6 +236,17 @@ func outcomes(action string, rows []RowChangeDTO, results []driver.RowResult, ba
 		}
 	}
 	return out
+}
+
+// interrupted tells whether a batch error may have come after some rows were written: the
+// connection lost, a time limit or a cancellation. The other kinds (an unknown table, a
+// refused argument, an unsupported table) stop a batch before it sends anything.
+func interrupted(err error) bool {
+	switch driver.KindOf(err) {
+	case driver.KindConnection, driver.KindTimeout, driver.KindCancelled, driver.KindQueryFailed:
+		return true
+	}
+	return false
 }
 
 // deleteQuestion is the native dialog's question: how many rows, where, and what else the

@@ -92,6 +92,10 @@ func (m *Manager) Open(ctx context.Context, idOrName string) (driver.Driver, Con
 	m.mu.Lock()
 	if oc, ok := m.open[c.ID]; ok {
 		m.mu.Unlock()
+		if driverStopped(oc.d) {
+			d, err := m.replaceStopped(ctx, full, oc)
+			return d, c, err
+		}
 		return oc.d, c, nil
 	}
 	m.mu.Unlock()
@@ -237,15 +241,70 @@ func (m *Manager) Restoring(id string) bool {
 	return m.returning[id] != nil
 }
 
-// Driver returns the driver of an open connection.
+// Driver returns the driver of an open connection. One whose driver process is gone is
+// replaced first (replaceStopped); when that fails, the stopped driver is returned and says so.
 func (m *Manager) Driver(id string) (driver.Driver, bool) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
 	oc, ok := m.open[id]
+	m.mu.Unlock()
 	if !ok {
 		return nil, false
 	}
+	if driverStopped(oc.d) {
+		ctx, cancel := context.WithTimeout(withoutInstall(m.ctx), restartTimeout)
+		defer cancel()
+		if full, err := m.store.Resolve(ctx, id); err == nil {
+			if d, err := m.replaceStopped(ctx, full, oc); err == nil {
+				return d, true
+			}
+		}
+	}
 	return oc.d, true
+}
+
+// stoppable is a driver served by a process of its own (a plugin's connection,
+// grpcdriver.Conn): Stopped tells that the process is gone (killed, crashed), so that every
+// call of the driver fails.
+type stoppable interface{ Stopped() bool }
+
+func driverStopped(d driver.Driver) bool {
+	s, ok := d.(stoppable)
+	return ok && s.Stopped()
+}
+
+// restartTimeout bounds the start of a new driver for a connection whose driver process is
+// gone, when the caller gives no context (Driver).
+const restartTimeout = 30 * time.Second
+
+// replaceStopped connects a new driver for the open connection whose driver process is gone
+// and puts it in the old one's place, held as before (the plugin host starts a new process).
+// Without it every call would fail until the health check had dropped the connection and its
+// watch had restored it, up to a minute later. A connection disconnected, dropped or
+// replaced meanwhile is left to whoever did that.
+func (m *Manager) replaceStopped(ctx context.Context, full Connection, old *openConn) (driver.Driver, error) {
+	d, err := m.opts.Factory(ctx, full)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.Connect(ctx); err != nil {
+		_ = d.Close()
+		return nil, err
+	}
+	m.mu.Lock()
+	if cur := m.open[full.ID]; cur != old {
+		m.mu.Unlock()
+		_ = d.Close()
+		if cur == nil {
+			return nil, driver.Errorf(driver.KindConnection, "the connection was closed meanwhile")
+		}
+		return cur.d, nil
+	}
+	m.adoptLocked(full.ID, full.Name, d) // its holds stay as they are
+	m.mu.Unlock()
+	old.cancel()
+	_ = old.d.Close()
+	m.opts.Log.WithField("connection", full.Name).Warn("the connection's driver process was gone; it was started again")
+	return d, nil
 }
 
 // IsOpen tells whether a connection is open.

@@ -319,8 +319,8 @@ func goldenProfile(comment []byte) string {
 type goldenVars struct {
 	port    int
 	tokens  map[string]string // {{token:NAME}}
-	session string // Mcp-Session-Id of the latest response that set one
-	cursor  string // nextCursor of the latest response that had one
+	session string            // Mcp-Session-Id of the latest response that set one
+	cursor  string            // nextCursor of the latest response that had one
 }
 
 func (v *goldenVars) expand(s string) (string, error) {

@@ -3,12 +3,16 @@ package weaviate
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"maps"
+	"net"
 	"net/http"
 	"net/url"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/google/uuid"
 	"github.com/sirupsen/logrus"
@@ -69,6 +73,31 @@ func failed(i int, id string, err error) driver.RowResult {
 	return driver.RowResult{Index: i, UUID: id, Status: driver.RowFailed, Kind: driver.KindOf(err), Message: err.Error()}
 }
 
+// sentFailed is failed for a row whose request was sent: when no answer came back (the node
+// closed the connection or died after the request went out, or did not answer in time), the
+// node may have applied it, so the row says so instead of claiming nothing was written.
+func sentFailed(i int, id string, err error) driver.RowResult {
+	rr := failed(i, id, err)
+	if unanswered(err) {
+		rr.Message += "; the request was sent, so the row may or may not be written: reload to see"
+	}
+	return rr
+}
+
+// unanswered tells whether err is a request that went out and got no answer (rather than one
+// that never left: refused, unresolvable, a failed TLS handshake, a failed dial).
+func unanswered(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Op == "dial" {
+		return false
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) {
+		return true
+	}
+	var nerr net.Error
+	return errors.As(err, &nerr) && nerr.Timeout()
+}
+
 // needUUID checks a row's uuid; an empty one is skipped and logged.
 func (d *Driver) needUUID(c *class, i int, r driver.Row, action string) (string, *driver.RowResult) {
 	id := strings.TrimSpace(r.UUID)
@@ -119,7 +148,7 @@ func (d *Driver) insertRow(ctx context.Context, c *class, i int, r driver.Row) d
 	}
 	st, resp, err := d.call(ctx, http.MethodPost, "/v1/objects", nil, data)
 	if err != nil {
-		return failed(i, id, err)
+		return sentFailed(i, id, err)
 	}
 	if st != http.StatusOK && st != http.StatusCreated {
 		return failed(i, id, d.statusError(st, resp, "the insert into "+c.Class))
@@ -176,12 +205,12 @@ func (d *Driver) updateRow(ctx context.Context, c *class, i int, r driver.Row) d
 		data, _ := json.Marshal(map[string]any{"class": c.Class, "properties": props})
 		q := url.Values{"class": {c.Class}}
 		if err := d.objectCall(ctx, c, id, http.MethodPatch, "/v1/objects/"+id, q, data, "the update of "+id); err != nil {
-			return failed(i, id, err)
+			return sentFailed(i, id, err)
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(refs)) {
 		if err := d.replaceRefs(ctx, c, id, k, refs[k]); err != nil {
-			rr := failed(i, id, err)
+			rr := sentFailed(i, id, err)
 			if len(props) > 0 {
 				rr.Message += "; the row's other edited cells were written"
 			}
@@ -213,7 +242,7 @@ func (d *Driver) deleteRow(ctx context.Context, c *class, i int, r driver.Row) d
 	// outright while any multi-tenant collection exists. PATCH keeps the spec
 	// path because the server reads the class from its body.
 	if err := d.objectCall(ctx, c, id, http.MethodDelete, "/v1/objects/"+escapePath(c.Class)+"/"+id, nil, nil, "the delete of "+id); err != nil {
-		return failed(i, id, err)
+		return sentFailed(i, id, err)
 	}
 	return driver.RowResult{Index: i, UUID: id, Status: driver.RowOK}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"time"
 
 	"app/backend/approval"
 	"app/backend/auth"
@@ -122,10 +123,15 @@ func (d Deps) run(ctx context.Context, fn func(context.Context) error) error {
 	if l.QueryTimeout <= 0 {
 		return fn(ctx)
 	}
-	sctx, cancel := context.WithTimeoutCause(ctx, l.QueryTimeout, errStatementTimeout)
+	end := time.Now().Add(l.QueryTimeout)
+	sctx, cancel := context.WithDeadlineCause(ctx, end, errStatementTimeout)
 	defer cancel()
 	err := fn(sctx)
-	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(sctx), errStatementTimeout) {
+	// A driver in its plugin process gets the deadline too, and its own timer may end the
+	// call (a timeout error) a moment before this process's timer marks sctx done: a timeout
+	// at or past the statement's end is the statement timeout either way.
+	expired := driver.IsKind(err, driver.KindTimeout) && !time.Now().Before(end)
+	if err != nil && ctx.Err() == nil && (errors.Is(context.Cause(sctx), errStatementTimeout) || expired) {
 		return mcp.NewError(mcp.CodeRequestTimeout, "request timeout: the statement timeout of "+l.QueryTimeout.String()+" passed", nil)
 	}
 	return err

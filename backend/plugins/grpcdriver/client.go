@@ -133,6 +133,11 @@ func (k *Conn) health(ctx context.Context, call func(context.Context, *pb.ConnRe
 	return nil
 }
 
+// Stopped tells whether the plugin process serving the connection is gone: every call then
+// fails with "Connection failed: driver stopped" (connections.Manager replaces such a
+// connection on its next use).
+func (k *Conn) Stopped() bool { return k.c.isStopped() }
+
 // Connect checks reachability, TLS and the credential.
 func (k *Conn) Connect(ctx context.Context) error { return k.health(ctx, k.c.rpc.Connect) }
 
