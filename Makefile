@@ -4,7 +4,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 export APP_CACHE_DIR ?= $(HOME)/.cache/app
 
-.PHONY: help run test setup app headless plugins dist release bench bench-compare fuzz lint clean
+.PHONY: help run test setup app headless plugins dist release bench bench-compare soak fuzz lint clean
 
 # One line per target of this file; `make lint` fails when a target is missing here.
 help:
@@ -19,6 +19,7 @@ help:
 	@echo "make release   the registry, packages, sums and release note into build/release (docs/release.md)"
 	@echo "make bench     run the benchmarks and print ratios against their peers"
 	@echo "make bench-compare REV=<commit>  MCP throughput of this tree against an older commit"
+	@echo "make soak      64 MCP clients for an hour (SOAK=5m for less), a weaviate restart; checks writes, log, leaks"
 	@echo "make fuzz      fuzz the parsers of untrusted input for a short while each"
 	@echo "make lint      gofmt, go vet and staticcheck (installed on first use), and this list"
 	@echo "make clean     remove the built binaries and the built frontend"
@@ -60,6 +61,10 @@ bench:
 
 bench-compare:
 	@REV="$(REV)" bash scripts/bench-compare.sh
+
+# The soak test (issue 25, "Faults and load"); not part of `make test`. SOAK is its length.
+soak:
+	@SOAK="$(SOAK)" bash scripts/soak.sh
 
 fuzz:
 	@bash scripts/fuzz.sh

@@ -79,7 +79,7 @@ func (a *ActivityService) Available() error {
 		return nil
 	}
 	if err := db.Err(); err != nil {
-		return fmt.Errorf("App cannot record requests in its activity log (%s: %v), and it serves none it cannot record; free space on that disk, and requests are served again within a second", a.path, err)
+		return fmt.Errorf("the app cannot record requests in its activity log (%s: %v), and it serves none it cannot record; free space on that disk, and requests are served again within a second", a.path, err)
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"net/http/httptrace"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -28,16 +29,40 @@ type mcpClient struct {
 	token     string
 	name      string
 	hc        *http.Client
-	// sent counts the requests written out whole: each is one entry the activity log must
-	// hold. A request cancelled before it was written never reached the app.
-	sent   atomic.Int64
-	nextID atomic.Int64
-	idBase int64
+	traceID   string // the W3C trace id of the run; each request's span id is its id
+	nextID    atomic.Int64
+	idBase    int64
+	// sent lists the requests written out whole: each is one entry the activity log must
+	// hold (found by its traceparent, which the log keeps). A request cancelled before it
+	// was written never reached the app.
+	mu   sync.Mutex
+	sent []sentRequest
 }
 
-func newMCPClient(port int, token, name string, idBase int64, hc *http.Client) *mcpClient {
+// sentRequest is a request the app was sent: its id and the operation it was part of.
+type sentRequest struct {
+	id           int64
+	op           string
+	notification bool
+}
+
+func newMCPClient(port int, token, name, traceID string, idBase int64, hc *http.Client) *mcpClient {
 	addr := "127.0.0.1:" + strconv.Itoa(port)
-	return &mcpClient{url: "http://" + addr + "/mcp", addr: addr, token: token, name: name, hc: hc, idBase: idBase}
+	return &mcpClient{url: "http://" + addr + "/mcp", addr: addr, token: token, name: name, traceID: traceID, hc: hc, idBase: idBase}
+}
+
+// wrote records that r reached the app whole.
+func (c *mcpClient) wrote(r request) {
+	c.mu.Lock()
+	c.sent = append(c.sent, sentRequest{id: r.id, op: r.op, notification: r.notification})
+	c.mu.Unlock()
+}
+
+// sentRequests is what wrote recorded.
+func (c *mcpClient) sentRequests() []sentRequest {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]sentRequest(nil), c.sent...)
 }
 
 // rpcError is a JSON-RPC error answer.
@@ -86,28 +111,33 @@ func (r toolResult) text() string {
 
 // request is one JSON-RPC request about to be sent.
 type request struct {
-	id     int64 // 0: a notification
-	method string
-	name   string // the tool name, sent as Mcp-Name
-	params map[string]any
+	id           int64 // unique in the run; also the span id of its traceparent
+	notification bool  // sent without the id
+	op           string
+	method       string
+	name         string // the tool name, sent as Mcp-Name
+	params       map[string]any
 }
 
-func (c *mcpClient) call(method, name string, params map[string]any) request {
-	return request{id: c.idBase + c.nextID.Add(1), method: method, name: name, params: params}
+// call is a request of the operation op.
+func (c *mcpClient) call(op, method, name string, params map[string]any) request {
+	return request{id: c.idBase + c.nextID.Add(1), op: op, method: method, name: name, params: params}
 }
 
-// body is the request's JSON with the _meta every modern request carries.
+// body is the request's JSON with the _meta every modern request carries, and a W3C
+// traceparent naming the request, so the activity log's entry for it can be found.
 func (c *mcpClient) body(r request) []byte {
 	params := map[string]any{"_meta": map[string]any{
 		"io.modelcontextprotocol/protocolVersion":    protocolVersion,
 		"io.modelcontextprotocol/clientCapabilities": map[string]any{"elicitation": map[string]any{}},
 		"io.modelcontextprotocol/clientInfo":         map[string]any{"name": c.name, "version": "1.0"},
+		"traceparent":                                traceparent(c.traceID, r.id),
 	}}
 	for k, v := range r.params {
 		params[k] = v
 	}
 	msg := map[string]any{"jsonrpc": "2.0", "method": r.method, "params": params}
-	if r.id != 0 {
+	if !r.notification {
 		msg["id"] = r.id
 	}
 	b, _ := json.Marshal(msg)
@@ -133,17 +163,23 @@ func (c *mcpClient) httpRequest(ctx context.Context, r request) (*http.Request, 
 
 // do sends r and reads the answer. written, when set, is called once the request was written
 // out whole (the cancelling clients cancel from there, so what they cancel was sent).
+//
+// "Written" is the write to the socket (trackedConn), not httptrace's WroteRequest: the
+// transport reports that when the request is in its buffer, before the flush, so a request
+// cancelled at that moment is counted but never reaches the app.
 func (c *mcpClient) do(ctx context.Context, r request, written func()) (reply, error) {
 	req, err := c.httpRequest(ctx, r)
 	if err != nil {
 		return reply{}, err
 	}
-	trace := &httptrace.ClientTrace{WroteRequest: func(info httptrace.WroteRequestInfo) {
-		if info.Err == nil {
-			c.sent.Add(1)
-			if written != nil {
-				written()
-			}
+	trace := &httptrace.ClientTrace{GotConn: func(info httptrace.GotConnInfo) {
+		if tc, ok := info.Conn.(*trackedConn); ok {
+			tc.arm(func() {
+				c.wrote(r)
+				if written != nil {
+					written()
+				}
+			})
 		}
 	}}
 	resp, err := c.hc.Do(req.WithContext(httptrace.WithClientTrace(ctx, trace)))
@@ -208,8 +244,10 @@ func (c *mcpClient) tool(ctx context.Context, r request, written func()) (toolRe
 }
 
 // cancelNotification tells the app the client no longer wants the answer to id.
-func (c *mcpClient) cancelNotification(ctx context.Context, id int64) error {
-	rep, err := c.do(ctx, request{method: "notifications/cancelled", params: map[string]any{"requestId": id, "reason": "soak: cancelled mid-flight"}}, nil)
+func (c *mcpClient) cancelNotification(ctx context.Context, op string, id int64) error {
+	n := c.call(op, "notifications/cancelled", "", map[string]any{"requestId": id, "reason": "soak: cancelled mid-flight"})
+	n.notification = true
+	rep, err := c.do(ctx, n, nil)
 	if err != nil {
 		return err
 	}
@@ -217,6 +255,51 @@ func (c *mcpClient) cancelNotification(ctx context.Context, id int64) error {
 		return fmt.Errorf("notifications/cancelled answered HTTP %d, want 202", rep.status)
 	}
 	return nil
+}
+
+// trackedConn tells when the request the transport is about to send on it reached the
+// socket: its first successful write after arm. HTTP/1.1 sends one request at a time on a
+// connection, and the transport writes a request of this size (under its 4 KB buffer) in one
+// write, so that write is the whole request.
+type trackedConn struct {
+	net.Conn
+	mu      sync.Mutex
+	pending func()
+}
+
+// dialTracked is the transport's DialContext.
+func dialTracked(ctx context.Context, network, addr string) (net.Conn, error) {
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, network, addr)
+	if err != nil {
+		return nil, err
+	}
+	return &trackedConn{Conn: conn}, nil
+}
+
+func (t *trackedConn) arm(f func()) {
+	t.mu.Lock()
+	t.pending = f
+	t.mu.Unlock()
+}
+
+func (t *trackedConn) Write(p []byte) (int, error) {
+	n, err := t.Conn.Write(p)
+	if n > 0 {
+		t.mu.Lock()
+		f := t.pending
+		t.pending = nil
+		t.mu.Unlock()
+		if f != nil {
+			f()
+		}
+	}
+	return n, err
+}
+
+// traceparent is a W3C traceparent: the run's trace id and the request's id as span id.
+func traceparent(traceID string, id int64) string {
+	return fmt.Sprintf("00-%s-%016x-01", traceID, id)
 }
 
 // errDropped is the outcome of a request whose connection the client closed itself.
@@ -245,7 +328,7 @@ func (c *mcpClient) dropMidRequest(ctx context.Context, r request, hold time.Dur
 	if _, err := conn.Write(wire.Bytes()); err != nil {
 		return false, err
 	}
-	c.sent.Add(1)
+	c.wrote(r)
 	_ = conn.SetReadDeadline(time.Now().Add(hold))
 	var one [1]byte
 	n, _ := conn.Read(one[:])

@@ -142,12 +142,17 @@ type appProcess struct {
 	err    error // Wait's error, once exited is closed
 }
 
-// startApp starts `app --headless` on a free port with GODEBUG=gctrace=1, so its stderr
-// (logw) tells when a garbage collection ran and the live heap it left (gcWatch), and waits
-// for the handshake file that names the port.
+// schedTraceMS is how often the app's runtime prints its goroutines (GODEBUG schedtrace):
+// seldom, since each trace lists every goroutine.
+const schedTraceMS = 10000
+
+// startApp starts `app --headless` on a free port with its runtime's traces on, so its stderr
+// (logw) tells when a garbage collection ran, the live heap it left and, every
+// schedTraceMS, its goroutines (traceWatch), and waits for the handshake file that names the
+// port. The driver plugin does not inherit GODEBUG (the app passes it a short list).
 func startApp(ctx context.Context, a appCLI, logw io.Writer) (*appProcess, error) {
 	cmd := exec.Command(a.bin, "--headless", "--mcp-port", "0", "--config-dir", a.configDir)
-	cmd.Env = append(append([]string{}, a.env...), "GODEBUG=gctrace=1")
+	cmd.Env = append(append([]string{}, a.env...), fmt.Sprintf("GODEBUG=gctrace=1,schedtrace=%d,scheddetail=1", schedTraceMS))
 	cmd.Stdout, cmd.Stderr = logw, logw
 	// Its own process group, so a ^C at the terminal reaches the soak first, which then stops
 	// the app and verifies its log.

@@ -37,9 +37,21 @@ type tally struct {
 	uncertain []string // approved, but the call failed, was cancelled or dropped: either way
 	// declinedRan counts declined writes the app reported as run: each is a violation.
 	declinedRan int
+	// outcomes counts what became of the cancelled and dropped requests, by operation.
+	outcomes map[string]map[string]int
 }
 
-func newTally() *tally { return &tally{ops: map[string]*opStats{}} }
+func newTally() *tally {
+	return &tally{ops: map[string]*opStats{}, outcomes: map[string]map[string]int{}}
+}
+
+// outcome counts what became of a cancelled or dropped request.
+func (t *tally) outcome(op, what string) {
+	if t.outcomes[op] == nil {
+		t.outcomes[op] = map[string]int{}
+	}
+	t.outcomes[op][what]++
+}
 
 func (t *tally) stats(op string) *opStats {
 	s := t.ops[op]
@@ -87,6 +99,14 @@ func (t *tally) merge(o *tally) {
 	t.declined = append(t.declined, o.declined...)
 	t.uncertain = append(t.uncertain, o.uncertain...)
 	t.declinedRan += o.declinedRan
+	for op, m := range o.outcomes {
+		if t.outcomes[op] == nil {
+			t.outcomes[op] = map[string]int{}
+		}
+		for what, n := range m {
+			t.outcomes[op][what] += n
+		}
+	}
 }
 
 // toolFailure is a tools/call result with isError (or one that is not what the call expects).
@@ -145,10 +165,26 @@ func sortDurations(d []time.Duration) {
 type outage struct {
 	mu                  sync.Mutex
 	halted, ready, back time.Time
+	// noticed is closed at the first failure after the halt: the clients saw the outage.
+	noticed     chan struct{}
+	noticedOnce sync.Once
 }
+
+func newOutage() *outage { return &outage{noticed: make(chan struct{})} }
 
 func (o *outage) setHalted(t time.Time) { o.mu.Lock(); o.halted = t; o.mu.Unlock() }
 func (o *outage) setReady(t time.Time)  { o.mu.Lock(); o.ready = t; o.mu.Unlock() }
+
+// failed is told of every failure; one that ends while the node is down is the clients
+// noticing the outage.
+func (o *outage) failed(end time.Time) {
+	o.mu.Lock()
+	down := !o.halted.IsZero() && end.After(o.halted) && o.ready.IsZero()
+	o.mu.Unlock()
+	if down {
+		o.noticedOnce.Do(func() { close(o.noticed) })
+	}
+}
 
 // reached is told of every operation that read or wrote the database successfully; the first
 // one that started after the node was ready again ends the outage for the clients.
@@ -160,7 +196,7 @@ func (o *outage) reached(start, end time.Time) {
 	}
 }
 
-// seenFailure reports whether a failure ended after the halt: the clients noticed the outage.
+// window is the outage's three moments (zero until they happened).
 func (o *outage) window() (halted, ready, back time.Time) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
