@@ -75,19 +75,20 @@ type handshake struct {
 }
 
 // startHeadless starts `app --headless` and waits for its handshake file.
-func startHeadless(t *testing.T, dir string, envv []string, args ...string) (*exec.Cmd, handshake, *bytes.Buffer) {
+func startHeadless(t *testing.T, dir string, envv []string, args ...string) (*exec.Cmd, handshake, *syncBuffer) {
 	t.Helper()
 	return startApp(t, dir, envv, append([]string{"--headless", "--mcp-port", "0"}, args...)...)
 }
 
 // startApp is startHeadless with the app's arguments as given (no --mcp-port 0: the settings'
 // port applies).
-func startApp(t *testing.T, dir string, envv []string, args ...string) (*exec.Cmd, handshake, *bytes.Buffer) {
+func startApp(t *testing.T, dir string, envv []string, args ...string) (*exec.Cmd, handshake, *syncBuffer) {
 	t.Helper()
 	cmd := exec.Command(appBin, args...)
 	cmd.Env = envv
-	var logs bytes.Buffer
-	cmd.Stderr = &logs
+	// Read while the app writes it (a test waits for a log line): a locked buffer.
+	logs := &syncBuffer{}
+	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func startApp(t *testing.T, dir string, envv []string, args ...string) (*exec.Cm
 		if err == nil {
 			var h handshake
 			if json.Unmarshal(data, &h) == nil && h.Port > 0 && h.PID == cmd.Process.Pid {
-				return cmd, h, &logs
+				return cmd, h, logs
 			}
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -263,7 +264,7 @@ func TestSettingsPickedUpWhileRunning(t *testing.T) {
 	})
 }
 
-func waitFor(t *testing.T, what string, cond func() bool, logs *bytes.Buffer) {
+func waitFor(t *testing.T, what string, cond func() bool, logs *syncBuffer) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
