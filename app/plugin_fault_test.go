@@ -67,6 +67,22 @@ func startCommit(r *pluginRig, table string, req CommitRequestDTO) *commitCall {
 	return c
 }
 
+// waitForRows waits until the node holds n rows of table written by the running commit, and
+// fails the test when the commit has already ended then: what is to be killed (victim) must
+// meet it in its middle.
+func (c *commitCall) waitForRows(t *testing.T, node *weaviatenode.Node, table string, n int, victim string) {
+	t.Helper()
+	faultEventually(t, faultWithin, fmt.Sprintf("the node to hold %d added rows", n), func() bool {
+		got, err := node.Count(context.Background(), table, "")
+		return err == nil && got >= n
+	})
+	select {
+	case <-c.done:
+		t.Fatalf("the commit ended before %s could be killed in its middle", victim)
+	default:
+	}
+}
+
 // wait waits for the commit, failing the test if it does not return promptly.
 func (c *commitCall) wait(t *testing.T) (CommitResultDTO, error) {
 	t.Helper()
@@ -233,15 +249,7 @@ func TestAKilledDriverPluginDuringACommit(t *testing.T) {
 			if c.holdAt > 0 {
 				faultSignal(t, held, "the chosen row's request to reach the node's proxy")
 			} else {
-				faultEventually(t, faultWithin, fmt.Sprintf("the node to hold %d added rows", c.killAfter), func() bool {
-					n, err := node.Count(context.Background(), table, "")
-					return err == nil && n >= c.killAfter
-				})
-				select {
-				case <-call.done:
-					t.Fatal("the commit ended before the plugin could be killed in its middle")
-				default:
-				}
+				call.waitForRows(t, node, table, c.killAfter, "the plugin")
 			}
 			killed := rig.killPlugin(t)
 			res, err := call.wait(t)

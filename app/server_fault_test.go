@@ -10,7 +10,6 @@ package app
 // holds, read back through Weaviate's REST API.
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -95,15 +94,7 @@ func TestAKilledWeaviateServerDuringACommit(t *testing.T) {
 			if c.at > 0 {
 				faultSignal(t, reached, "the chosen row's request to reach the node's door")
 			} else {
-				faultEventually(t, faultWithin, fmt.Sprintf("the node to hold %d added rows", c.killAfter), func() bool {
-					n, err := node.Count(context.Background(), table, "")
-					return err == nil && n >= c.killAfter
-				})
-				select {
-				case <-call.done:
-					t.Fatal("the commit ended before the node could be killed in its middle")
-				default:
-				}
+				call.waitForRows(t, node, table, c.killAfter, "the node")
 			}
 			if c.written {
 				faultSignal(t, dead, "the node to die once it answered the chosen row") // the proxy kills it
