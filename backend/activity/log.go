@@ -153,7 +153,7 @@ type Log struct {
 	pruneStop context.CancelFunc
 	pruneDone chan struct{}
 
-	insertStmt *sql.Stmt // insertEntry, prepared by the writer on first use
+	stmts *writeStmts // the writer's statements, prepared on first use
 	// selectColumns replaces entryColumns in SELECTs of a read-only older database.
 	selectColumns string
 }
@@ -415,8 +415,8 @@ func (l *Log) Close(ctx context.Context) error {
 func (l *Log) write() {
 	defer close(l.done)
 	defer func() {
-		if l.insertStmt != nil {
-			l.insertStmt.Close()
+		if l.stmts != nil {
+			l.stmts.close()
 		}
 	}()
 	var lastErr error
@@ -470,6 +470,8 @@ func (l *Log) write() {
 	}
 	tick := time.NewTicker(runQuiet / 2)
 	defer tick.Stop()
+	window := time.NewTimer(0)
+	<-window.C
 	for {
 		var it item
 		var ok bool
@@ -492,7 +494,7 @@ func (l *Log) write() {
 		// Take what else comes within batchWindow, up to a batch: under load one
 		// transaction then carries many entries (issue 25: the log costs at most 10% of the
 		// server's throughput), and an idle app still writes within milliseconds.
-		window := time.NewTimer(batchWindow)
+		window.Reset(batchWindow)
 	more:
 		for len(batch) < maxBatch {
 			select {
@@ -531,17 +533,24 @@ func (l *Log) run(it item, lastErr error) {
 // is read inside the transaction, so a second writing process continues the same chain.
 func (l *Log) insert(batch []*Entry) error {
 	ctx := context.Background()
+	if l.stmts == nil {
+		st, err := prepareWrite(ctx, l.db)
+		if err != nil {
+			return err
+		}
+		l.stmts = st
+	}
 	tx, err := l.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	id, hash, err := head(ctx, tx)
+	id, hash, err := l.stmts.head(ctx, tx)
 	if err != nil {
 		return err
 	}
 	// Short fields repeat from request to request (client, token, method, tool): each is
-	// redacted once per batch. Rows go in multi-row INSERTs of up to rowsPerInsert.
+	// redacted once per batch.
 	seen := map[string]string{}
 	for _, e := range batch {
 		redactEntryCached(e, l.redactor, seen)
@@ -550,42 +559,91 @@ func (l *Log) insert(batch []*Entry) error {
 		e.Hash = computeHash(e)
 		hash = e.Hash
 	}
-	if l.insertStmt == nil {
-		if l.insertStmt, err = l.db.PrepareContext(ctx, insertEntry); err != nil {
-			return err
-		}
-	}
-	stmt := tx.StmtContext(ctx, l.insertStmt)
+	stmt := tx.StmtContext(ctx, l.stmts.insert)
 	for _, e := range batch {
 		if _, err := stmt.ExecContext(ctx, e.ID, formatTime(e.Time), e.ClientName, e.ClientVersion, e.Principal,
 			e.TokenName, e.Level, e.Method, e.Name, e.Connection, e.Statement, e.Outcome, e.DurationMS, e.PrevHash, e.Hash, e.Trace); err != nil {
 			return err
 		}
 	}
-	if err := setMeta(ctx, tx, metaHeadID, strconv.FormatInt(id, 10)); err != nil {
-		return err
-	}
-	if err := setMeta(ctx, tx, metaHeadHash, hash); err != nil {
+	if _, err := tx.StmtContext(ctx, l.stmts.setHead).ExecContext(ctx, metaHeadID, strconv.FormatInt(id, 10), metaHeadHash, hash); err != nil {
 		return err
 	}
 	return tx.Commit()
 }
 
-// insertEntry is the INSERT of one entry; the writer prepares it once (insertStmt), since
-// parsing a statement costs more than writing its row.
-const insertEntry = `INSERT INTO entries(` + entryColumns + `) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+// writeStmts are the writer's statements, prepared once: under load a batch is written every
+// few milliseconds, and parsing a statement costs more than writing a row.
+type writeStmts struct {
+	insert, links, setHead *sql.Stmt
+}
+
+const (
+	// insertEntry is the INSERT of one entry.
+	insertEntry = `INSERT INTO entries(` + entryColumns + `) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+	// selectLinks reads the head and the anchor in one statement.
+	selectLinks = `SELECT key, value FROM meta WHERE key IN ('` + metaHeadID + `','` + metaHeadHash + `','` + metaAnchorID + `','` + metaAnchorHash + `')`
+	// upsertHead moves the head (id and hash) in one statement.
+	upsertHead = `INSERT INTO meta(key, value) VALUES (?, ?), (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`
+)
+
+func prepareWrite(ctx context.Context, db *sql.DB) (*writeStmts, error) {
+	st := &writeStmts{}
+	for _, p := range []struct {
+		to  **sql.Stmt
+		sql string
+	}{{&st.insert, insertEntry}, {&st.links, selectLinks}, {&st.setHead, upsertHead}} {
+		s, err := db.PrepareContext(ctx, p.sql)
+		if err != nil {
+			st.close()
+			return nil, fmt.Errorf("activity log: %w", err)
+		}
+		*p.to = s
+	}
+	return st, nil
+}
+
+func (st *writeStmts) close() {
+	for _, s := range []*sql.Stmt{st.insert, st.links, st.setHead} {
+		if s != nil {
+			s.Close()
+		}
+	}
+}
+
+// head is the newest entry's id and hash: the meta head, else the pruning anchor, else
+// genesis, read in one prepared query.
+func (st *writeStmts) head(ctx context.Context, tx *sql.Tx) (int64, string, error) {
+	rows, err := tx.StmtContext(ctx, st.links).QueryContext(ctx)
+	if err != nil {
+		return 0, "", err
+	}
+	defer rows.Close()
+	m := map[string]string{}
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			return 0, "", err
+		}
+		m[k] = v
+	}
+	if err := rows.Err(); err != nil {
+		return 0, "", err
+	}
+	for _, link := range [][2]string{{metaHeadID, metaHeadHash}, {metaAnchorID, metaAnchorHash}} {
+		if idText := m[link[0]]; idText != "" {
+			id, err := strconv.ParseInt(idText, 10, 64)
+			if err != nil {
+				return 0, "", fmt.Errorf("activity log: meta %s is %q, not a number", link[0], idText)
+			}
+			return id, m[link[1]], nil
+		}
+	}
+	return 0, GenesisHash, nil
+}
 
 type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-// head is the newest entry's id and hash: the meta head, else the anchor, else genesis.
-func head(ctx context.Context, q querier) (int64, string, error) {
-	id, hash, ok, err := metaLink(ctx, q, metaHeadID, metaHeadHash)
-	if err != nil || ok {
-		return id, hash, err
-	}
-	return anchor(ctx, q)
 }
 
 // anchor is the last pruned entry's id and hash, or (0, GenesisHash).
