@@ -214,11 +214,11 @@ func outcomes(action string, rows []RowChangeDTO, results []driver.RowResult, ba
 		out[i] = RowOutcomeDTO{Key: r.Key, Action: action, UUID: r.UUID, Status: string(driver.RowFailed)}
 		if batchErr != nil {
 			out[i].Code, out[i].Message = errorCode(batchErr), errorMessage(batchErr)
-			if interrupted(batchErr) {
-				out[i].Message += "; the commit was interrupted: this row may or may not be written; reload to see"
+			if driver.MayHaveWritten(batchErr) {
+				out[i].Message += "; the commit was interrupted: this row " + driver.MaybeWritten + "; reload to see"
 			}
 		} else {
-			out[i].Code, out[i].Message = string(driver.KindQueryFailed), "the driver gave no outcome for this row: it may or may not be written; reload to see"
+			out[i].Code, out[i].Message = string(driver.KindQueryFailed), "the driver gave no outcome for this row: it " + driver.MaybeWritten + "; reload to see"
 		}
 	}
 	for _, res := range results {
@@ -236,17 +236,6 @@ func outcomes(action string, rows []RowChangeDTO, results []driver.RowResult, ba
 		}
 	}
 	return out
-}
-
-// interrupted tells whether a batch error may have come after some rows were written: the
-// connection lost, a time limit or a cancellation. The other kinds (an unknown table, a
-// refused argument, an unsupported table) stop a batch before it sends anything.
-func interrupted(err error) bool {
-	switch driver.KindOf(err) {
-	case driver.KindConnection, driver.KindTimeout, driver.KindCancelled, driver.KindQueryFailed:
-		return true
-	}
-	return false
 }
 
 // deleteQuestion is the native dialog's question: how many rows, where, and what else the

@@ -138,3 +138,23 @@ func ContextError(ctx context.Context) *Error {
 		return Wrap(KindCancelled, err, "the operation was cancelled")
 	}
 }
+
+// MaybeWritten is the words every row outcome carries when its write may or may not have been
+// applied (MayHaveWritten), so a reader (a person, an AI client, a test) can find them.
+const MaybeWritten = "may or may not be written"
+
+// MayHaveWritten tells whether a write that ended with err may have applied some of its rows
+// before it ended: the connection lost (a plugin process that died, a node gone), a time limit,
+// a cancellation or a failure after the request went out. The other kinds (an unknown table, a
+// refused argument, an unsupported table) stop a write before it sends anything. The grid's
+// commit and the MCP row tools both say "may or may not be written" by this one rule.
+func MayHaveWritten(err error) bool {
+	if err == nil {
+		return false
+	}
+	switch KindOf(err) {
+	case KindConnection, KindTimeout, KindCancelled, KindQueryFailed:
+		return true
+	}
+	return false
+}

@@ -1,6 +1,8 @@
 package driver_test
 
 import (
+	"context"
+	"errors"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -89,4 +91,28 @@ func TestKindsListsEveryKindConstant(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Issue 25: a write cut after its requests went out says its rows may or may not be written;
+// one that stopped before sending anything says they were not.
+func TestMayHaveWritten(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"no error: nothing to say", nil, false},
+		{"the plugin process died (connection)", driver.Errorf(driver.KindConnection, "the driver plugin stopped"), true},
+		{"a time limit passed", driver.Errorf(driver.KindTimeout, "timed out"), true},
+		{"cancelled while writing", context.Canceled, true},
+		{"the server failed after the request went out", errors.New("EOF"), true},
+		{"an unknown table stops before sending", driver.Errorf(driver.KindNotFound, "no table X"), false},
+		{"a refused argument stops before sending", driver.Errorf(driver.KindInvalidArgument, "bad uuid"), false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := driver.MayHaveWritten(c.err); got != c.want {
+				t.Fatalf("MayHaveWritten(%v) = %v, want %v", c.err, got, c.want)
+			}
+		})
+	}
 }

@@ -79,7 +79,7 @@ func failed(i int, id string, err error) driver.RowResult {
 func sentFailed(i int, id string, err error) driver.RowResult {
 	rr := failed(i, id, err)
 	if unanswered(err) {
-		rr.Message += "; the request was sent, so the row may or may not be written: reload to see"
+		rr.Message += "; the request was sent, so the row " + driver.MaybeWritten + ": reload to see"
 	}
 	return rr
 }

@@ -281,8 +281,3 @@ func TestBrowseTableFollowsTheAIPolicy(t *testing.T) {
 		e.ok(t, NameBrowseTable, map[string]any{"connection": "Node", "table": fixtures.Typed})
 	})
 }
-
-func firstLine(s string) string {
-	first, _, _ := strings.Cut(s, "\n")
-	return first
-}

@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -127,29 +128,80 @@ func (d Deps) rowTool(op rowOp) mcp.Tool {
 				end := min(start+rowBatch, len(a.Rows))
 				call.Progress(float64(start), float64(len(a.Rows)), fmt.Sprintf("%s rows %d-%d of %d", op.verb, start+1, end, len(a.Rows)))
 				var got []driver.RowResult
-				if err := d.run(ctx, func(ctx context.Context) error {
+				err := d.run(ctx, func(ctx context.Context) error {
 					var err error
 					got, err = op.run(ctx, drv, a.Table, a.Rows[start:end])
 					return err
-				}); err != nil {
-					if len(results) == 0 {
-						return nil, FromError(err)
+				})
+				if err == nil {
+					for _, r := range got {
+						r.Index += start
+						results = append(results, r)
 					}
-					// Earlier batches were written: report them, and the rest as not run.
-					for i := start; i < len(a.Rows); i++ {
-						results = append(results, driver.RowResult{Index: i, UUID: a.Rows[i].UUID, Status: driver.RowFailed, Message: "not run: " + FromError(err).Error()})
-					}
-					break
+					continue
 				}
-				for _, r := range got {
-					r.Index += start
-					results = append(results, r)
+				cut := mayHaveWritten(err)
+				if len(results) == 0 && len(got) == 0 && !cut {
+					return nil, FromError(err) // nothing was sent: one error says it all
 				}
+				results = append(results, cutRows(a.Rows, start, end, got, cut, FromError(err).Error())...)
+				res := rowsResult(op.verb, c.Name, a.Table, results)
+				var pe *mcp.Error
+				if errors.As(err, &pe) {
+					// The statement timeout ends the request with its protocol error (SPEC.md B,
+					// "States and transitions"); the rows' outcomes travel in its data.
+					return nil, mcp.NewError(pe.Code, pe.Message+"; "+firstLine(res.Text), res.Structured)
+				}
+				return res, nil
 			}
 			call.Progress(float64(len(a.Rows)), float64(len(a.Rows)), "done")
 			return rowsResult(op.verb, c.Name, a.Table, results), nil
 		},
 	}
+}
+
+// mayHaveWritten tells whether a batch that ended with err may have written some of its rows:
+// the driver's rule (driver.MayHaveWritten), or the statement timeout, which ends a batch
+// while its requests are out.
+func mayHaveWritten(err error) bool {
+	var pe *mcp.Error
+	if errors.As(err, &pe) {
+		return pe.Code == mcp.CodeRequestTimeout
+	}
+	return driver.MayHaveWritten(err)
+}
+
+// cutRows are the outcomes of rows[start:] when the batch rows[start:end] ended with an error
+// (why): the rows the driver reported keep their outcome; the batch's other rows were sent or
+// about to be, so they may or may not be written when the batch was cut (else they failed with
+// the batch); the rows after the batch were not run.
+func cutRows(rows []driver.Row, start, end int, got []driver.RowResult, cut bool, why string) []driver.RowResult {
+	out := make([]driver.RowResult, 0, len(rows)-start)
+	reported := map[int]driver.RowResult{}
+	for _, r := range got {
+		reported[r.Index+start] = r
+	}
+	for i := start; i < len(rows); i++ {
+		if r, ok := reported[i]; ok {
+			r.Index = i
+			out = append(out, r)
+			continue
+		}
+		r := driver.RowResult{Index: i, UUID: rows[i].UUID, Status: driver.RowFailed, Message: "not run: " + why}
+		if i < end {
+			r.Message = "failed with its batch: " + why
+			if cut {
+				r.Message = driver.MaybeWritten + ": the batch was cut (" + why + "); read the row back to see"
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func firstLine(s string) string {
+	first, _, _ := strings.Cut(s, "\n")
+	return first
 }
 
 // rowsText is what the person approves: the verb, the table and each row, one per line.
@@ -180,8 +232,18 @@ func rowsResult(verb, conn, table string, results []driver.RowResult) *mcp.ToolR
 	for _, r := range results {
 		counts[r.Status]++
 	}
+	maybe := 0
+	for _, r := range results {
+		if r.Status == driver.RowFailed && strings.Contains(r.Message, driver.MaybeWritten) {
+			maybe++
+		}
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s on %s.%s: %d ok, %d failed, %d skipped", verb, conn, table, counts[driver.RowOK], counts[driver.RowFailed], counts[driver.RowSkipped])
+	fmt.Fprintf(&b, "%s on %s.%s: %d ok, %d failed", verb, conn, table, counts[driver.RowOK], counts[driver.RowFailed])
+	if maybe > 0 {
+		fmt.Fprintf(&b, " (%d of them %s)", maybe, driver.MaybeWritten)
+	}
+	fmt.Fprintf(&b, ", %d skipped", counts[driver.RowSkipped])
 	for _, r := range results {
 		if r.Status == driver.RowOK {
 			continue

@@ -52,7 +52,12 @@ type stallProxy struct {
 	l      net.Listener
 	target string
 
-	stalled  atomic.Bool
+	stalled atomic.Bool
+	// stallOn, when set, stalls the proxy by itself at the request after the first `after`
+	// requests that start with it (counted across connections).
+	stallOn  string
+	after    int64
+	seen     atomic.Int64
 	arrived  chan struct{} // a request met the stall
 	released chan struct{} // a stalled connection was closed by its caller
 
@@ -61,11 +66,18 @@ type stallProxy struct {
 
 func newStallProxy(t *testing.T, node *weaviatenode.Node) *stallProxy {
 	t.Helper()
+	return newStallProxyAfter(t, node, "", 0)
+}
+
+// newStallProxyAfter is a stallProxy that stalls by itself after `after` requests starting
+// with stallOn.
+func newStallProxyAfter(t *testing.T, node *weaviatenode.Node, stallOn string, after int64) *stallProxy {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &stallProxy{l: l, target: net.JoinHostPort(node.Host, strconv.Itoa(node.Port)),
+	p := &stallProxy{l: l, target: net.JoinHostPort(node.Host, strconv.Itoa(node.Port)), stallOn: stallOn, after: after,
 		arrived: make(chan struct{}, 64), released: make(chan struct{}, 64)}
 	p.wg.Add(1)
 	go p.accept()
@@ -116,6 +128,9 @@ func (p *stallProxy) pump(c, n net.Conn) {
 	stalled := false
 	for {
 		k, err := c.Read(buf)
+		if k > 0 && !stalled && p.stallOn != "" && bytes.HasPrefix(buf[:k], []byte(p.stallOn)) && p.seen.Add(1) > p.after {
+			p.stalled.Store(true)
+		}
 		if k > 0 && !stalled && p.stalled.Load() {
 			stalled = true
 			p.arrived <- struct{}{}
@@ -155,6 +170,11 @@ func buildPlugin(t *testing.T) string {
 // callTool posts one tools/call with a bound of its own, so a server that hangs fails the
 // test instead of holding it. It returns the reply and how long it took.
 func callTool(srvURL, tool string, args map[string]any, within time.Duration) (mcptest.Reply, time.Duration, error) {
+	return callToolAs(srvURL, "", tool, args, within)
+}
+
+// callToolAs is callTool with a bearer token ("" for none).
+func callToolAs(srvURL, token, tool string, args map[string]any, within time.Duration) (mcptest.Reply, time.Duration, error) {
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": map[string]any{
 		"_meta": map[string]any{mcp.MetaProtocolVersion: mcp.ProtocolVersion, mcp.MetaClientCapabilities: map[string]any{}},
 		"name":  tool, "arguments": args,
@@ -164,6 +184,9 @@ func callTool(srvURL, tool string, args map[string]any, within time.Duration) (m
 	req.Header.Set("MCP-Protocol-Version", mcp.ProtocolVersion)
 	req.Header.Set("Mcp-Method", "tools/call")
 	req.Header.Set("Mcp-Name", tool)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
 	start := time.Now()
 	resp, err := (&http.Client{Timeout: within}).Do(req)
 	if err != nil {
