@@ -218,7 +218,7 @@ func outcomes(action string, rows []RowChangeDTO, results []driver.RowResult, ba
 				out[i].Message += "; the commit was interrupted: this row " + driver.MaybeWritten + "; reload to see"
 			}
 		} else {
-			out[i].Code, out[i].Message = string(driver.KindQueryFailed), "the driver gave no outcome for this row: it " + driver.MaybeWritten + "; reload to see"
+			out[i].Code, out[i].Message = string(driver.KindQueryFailed), "the driver gave no outcome for this row: it "+driver.MaybeWritten+"; reload to see"
 		}
 	}
 	for _, res := range results {

@@ -71,7 +71,9 @@ func TestARowWriteCutInTheMiddleOfABatch(t *testing.T) {
 		passed int
 	}{
 		{"the statement timeout passes while a request of the second batch is out (the driver in the app's process)",
-			func(_ context.Context, c connections.Connection) (driver.Driver, error) { return weaviate.New(c.Settings) },
+			func(_ context.Context, c connections.Connection) (driver.Driver, error) {
+				return weaviate.New(c.Settings)
+			},
 			func(*testing.T) {}, true, 70},
 		{"the statement timeout passes while a request of the second batch is out (the driver in its plugin process)",
 			func(ctx context.Context, c connections.Connection) (driver.Driver, error) {
