@@ -248,19 +248,12 @@ func capRunes(s string, n int) string {
 	return s
 }
 
-// redactEntry redacts every free-text field (clients choose their names and versions too)
-// and caps the statement: redaction first, so a secret is never cut in half and left.
-func redactEntry(e *Entry, r *redact.Redactor) { redactEntryCached(e, r, nil) }
-
-// redactEntryCached is redactEntry with the short fields' redactions kept in seen (when not
-// nil), for a batch in which they repeat.
+// redactEntryCached redacts every free-text field (clients choose their names and versions
+// too) and caps the statement: redaction first, so a secret is never cut in half and left. The
+// short fields' redactions are kept in seen, for a batch in which they repeat.
 func redactEntryCached(e *Entry, r *redact.Redactor, seen map[string]string) {
 	clean := func(s string) string { return strings.ToValidUTF8(r.String(s), "\uFFFD") }
 	for _, f := range []*string{&e.ClientName, &e.ClientVersion, &e.TokenName, &e.Method, &e.Name, &e.Connection, &e.Outcome} {
-		if seen == nil {
-			*f = clean(*f)
-			continue
-		}
 		v, ok := seen[*f]
 		if !ok {
 			v = clean(*f)

@@ -52,7 +52,7 @@ func TestFromRecord(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.rule, func(t *testing.T) {
 			got := FromRecord(c.rec)
-			redactEntry(&got, r)
+			redactEntryCached(&got, r, map[string]string{})
 			check := func(name, got, want string) {
 				if want != "" && got != want {
 					t.Errorf("%s = %q, want %q", name, got, want)
