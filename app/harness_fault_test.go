@@ -14,7 +14,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -27,6 +26,7 @@ import (
 	"app/backend/connections"
 	"app/backend/driver"
 	"app/backend/plugins/host"
+	"app/internal/goroutines"
 	"app/internal/weaviatenode"
 )
 
@@ -78,38 +78,13 @@ func processAlive(pid int) bool {
 	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
 }
 
-// goroutines returns this process's goroutines that run code of any of the packages named,
-// by goroutine id ("goroutine 42") to stack.
-func goroutines(pkgs ...string) map[string]string {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-	out := map[string]string{}
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		for _, p := range pkgs {
-			if strings.Contains(g, p) {
-				id, _, _ := strings.Cut(g, " [")
-				out[id] = g
-				break
-			}
-		}
-	}
-	return out
-}
-
 // The packages whose goroutines must all end once the app closed its connections and its
 // plugin host: the plugin machinery, gRPC under it, and the connection manager.
 var faultPackages = []string{"hashicorp/go-plugin", "app/backend/plugins/", "google.golang.org/grpc", "app/backend/connections."}
 
 // goroutineBaseline is what runs before a test starts anything: goroutines of earlier tests
 // are theirs to end.
-func goroutineBaseline() map[string]string { return goroutines(faultPackages...) }
+func goroutineBaseline() map[string]string { return goroutines.Find(faultPackages...) }
 
 // noGoroutinesLeft fails when, after everything was closed, a goroutine of faultPackages that
 // was not in the baseline still runs.
@@ -118,7 +93,7 @@ func noGoroutinesLeft(t *testing.T, baseline map[string]string) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		var left []string
-		for id, g := range goroutines(faultPackages...) {
+		for id, g := range goroutines.Find(faultPackages...) {
 			// The host's spawn thread lives as long as the process, by design (proc_linux.go).
 			if _, old := baseline[id]; !old && !strings.Contains(g, "host.onSpawnThread") {
 				left = append(left, g)

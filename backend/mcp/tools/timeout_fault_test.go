@@ -40,6 +40,7 @@ import (
 	"app/backend/plugins/host"
 	"app/backend/secrets"
 	"app/internal/fixtures"
+	"app/internal/goroutines"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 )
@@ -210,22 +211,7 @@ func callToolAs(srvURL, token, tool string, args map[string]any, within time.Dur
 // driverGoroutines counts this process's goroutines inside the Weaviate driver or the gRPC
 // client of the driver plugin: none once no call runs.
 func driverGoroutines() int {
-	buf := make([]byte, 1<<20)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-	n := 0
-	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "app/backend/driver/weaviate.(*Driver)") || strings.Contains(g, "app/backend/plugins/grpcdriver.(*Conn)") {
-			n++
-		}
-	}
-	return n
+	return len(goroutines.Find("app/backend/driver/weaviate.(*Driver)", "app/backend/plugins/grpcdriver.(*Conn)"))
 }
 
 func TestAStatementOutlastingItsTimeout(t *testing.T) {
