@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -35,6 +36,13 @@ type SettingsAPI struct {
 
 	mu  sync.Mutex
 	ctx context.Context
+
+	// stale are the stale clients last read from the AI clients' config files, for the bound
+	// port stalePort (0: none read). MCP and RepairClients read them again; SetMCP reuses them
+	// unless the bound port changed (staleClients).
+	staleMu   sync.Mutex
+	stale     []StaleClientDTO
+	stalePort int
 }
 
 // NewSettingsAPI returns the facade over the settings file and the MCP service.
@@ -55,7 +63,9 @@ func (a *SettingsAPI) callContext() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(parent, callTimeout)
 }
 
-// MCP returns the MCP server's settings and status.
+// MCP returns the MCP server's settings and status, with the stale clients read afresh: the
+// window asks when it opens, when the server started and when the panel opens, and a client may
+// have been paired or repaired (by the app or by `app client`) since the last answer.
 func (a *SettingsAPI) MCP() (MCPSettingsDTO, error) {
 	ctx, cancel := a.callContext()
 	defer cancel()
@@ -63,7 +73,7 @@ func (a *SettingsAPI) MCP() (MCPSettingsDTO, error) {
 	if err != nil {
 		return MCPSettingsDTO{}, apiError(err)
 	}
-	return a.dto(s.MCP), nil
+	return a.dto(s.MCP, true), nil
 }
 
 // RepairClients points every stale client (MCPSettingsDTO.StaleClients) at the running
@@ -84,12 +94,13 @@ func (a *SettingsAPI) RepairClients() (RepairResultDTO, error) {
 	if err != nil {
 		return out, apiError(err)
 	}
-	out.Settings = a.dto(s.MCP)
+	out.Settings = a.dto(s.MCP, true)
 	return out, nil
 }
 
 // SetMCP changes one MCP setting (key without the "mcp." prefix; value as text, as `app
-// settings set` takes it) and applies it. A refused value changes nothing.
+// settings set` takes it) and applies it. A refused value changes nothing. The stale clients
+// are read again only when the bound port changed.
 func (a *SettingsAPI) SetMCP(key, value string) (MCPSettingsDTO, error) {
 	if !mcpKeys[key] {
 		return MCPSettingsDTO{}, invalidArgument("%q is not an MCP setting the panel changes", key)
@@ -104,10 +115,12 @@ func (a *SettingsAPI) SetMCP(key, value string) (MCPSettingsDTO, error) {
 		return MCPSettingsDTO{}, apiError(err)
 	}
 	_ = a.mcp.Apply(ctx, s.MCP) // its error is the status line's
-	return a.dto(s.MCP), nil
+	return a.dto(s.MCP, false), nil
 }
 
-func (a *SettingsAPI) dto(m config.MCPSettings) MCPSettingsDTO {
+// dto is the panel's view of m and the server's status; reread reads the clients' config files
+// for the stale clients even when the bound port is the one they were last read for.
+func (a *SettingsAPI) dto(m config.MCPSettings, reread bool) MCPSettingsDTO {
 	st := a.mcp.Status()
 	d := MCPSettingsDTO{
 		Enabled: m.Enabled, Port: m.Port, RequireAuth: m.RequireAuth, ExternalAccess: m.ExternalAccess,
@@ -117,12 +130,7 @@ func (a *SettingsAPI) dto(m config.MCPSettings) MCPSettingsDTO {
 	if st.FellBack() {
 		d.PortNotice = fmt.Sprintf("Port %d is taken by another program, so App listens on %d. AI clients set up with port %d cannot reach it until they are re-paired; the stdio bridge (app-mcp) follows by itself.", st.Wanted, st.Port, st.Wanted)
 	}
-	d.StaleClients = []StaleClientDTO{}
-	if st.Port > 0 {
-		for _, s := range pairing.FindStale(st.Port) {
-			d.StaleClients = append(d.StaleClients, StaleClientDTO(s))
-		}
-	}
+	d.StaleClients = a.staleClients(st.Port, reread)
 	switch {
 	case st.Port > 0:
 		d.Status = "Running on 127.0.0.1:" + strconv.Itoa(st.Port)
@@ -132,4 +140,23 @@ func (a *SettingsAPI) dto(m config.MCPSettings) MCPSettingsDTO {
 		d.Status = "Stopped (the server is turned off)"
 	}
 	return d
+}
+
+// staleClients are the clients whose config files point at another port than port (none when
+// the server does not run). The files are read when reread is set or port is not the one of the
+// last read; otherwise that read's answer is given again.
+func (a *SettingsAPI) staleClients(port int, reread bool) []StaleClientDTO {
+	a.staleMu.Lock()
+	defer a.staleMu.Unlock()
+	if port <= 0 {
+		a.stale, a.stalePort = nil, 0
+		return []StaleClientDTO{}
+	}
+	if reread || port != a.stalePort {
+		a.stale, a.stalePort = []StaleClientDTO{}, port
+		for _, s := range pairing.FindStale(port) {
+			a.stale = append(a.stale, StaleClientDTO(s))
+		}
+	}
+	return slices.Clone(a.stale)
 }
