@@ -38,11 +38,11 @@ func TestAFullDiskRefusesRequestsRatherThanServeThemUnrecorded(t *testing.T) {
 
 	served := 0
 	list := func() (int, string) {
-		status, body := toolsList(ctx, h.Port, tok.Token)
-		if status == http.StatusOK {
+		a := mcpPost(ctx, h.Port, mcpRequest{Method: "tools/list", Authorization: "Bearer " + tok.Token})
+		if a.StatusCode == http.StatusOK {
 			served++
 		}
-		return status, body
+		return a.StatusCode, a.Body
 	}
 	if status, body := list(); status != http.StatusOK {
 		t.Fatalf("before the disk is full: %d %s", status, body)

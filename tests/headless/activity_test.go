@@ -6,7 +6,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -19,32 +18,9 @@ import (
 	_ "modernc.org/sqlite"
 )
 
-// activityPost sends one modern-era request as the client "headless-activity" 0.9.
-func activityPost(t *testing.T, port int, method string, params map[string]any) int {
-	t.Helper()
-	p := map[string]any{"_meta": map[string]any{
-		"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
-		"io.modelcontextprotocol/clientCapabilities": map[string]any{},
-		"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "headless-activity", "version": "0.9"},
-	}}
-	for k, v := range params {
-		p[k] = v
-	}
-	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": p})
-	req, _ := http.NewRequest(http.MethodPost, fmt.Sprintf("http://127.0.0.1:%d/mcp", port), bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", method)
-	if name, ok := p["name"].(string); ok {
-		req.Header.Set("Mcp-Name", name)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	return resp.StatusCode
-}
+// asActivityClient is the _meta of the requests TestActivityCLI sends: the client
+// "headless-activity" 0.9.
+var asActivityClient = map[string]any{"io.modelcontextprotocol/clientInfo": map[string]any{"name": "headless-activity", "version": "0.9"}}
 
 type activityEntry struct {
 	ID         int64  `json:"id"`
@@ -68,11 +44,12 @@ func TestActivityCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd, h, logs := startHeadless(t, dir, env(), "--config-dir", dir)
-	if code := activityPost(t, h.Port, "tools/call", map[string]any{"name": "list_connections", "arguments": map[string]any{}}); code != http.StatusOK {
+	if code := mcpPost(t.Context(), h.Port, mcpRequest{Method: "tools/call",
+		Params: map[string]any{"_meta": asActivityClient, "name": "list_connections", "arguments": map[string]any{}}}).StatusCode; code != http.StatusOK {
 		t.Fatalf("list_connections: %d", code)
 	}
-	activityPost(t, h.Port, "tools/call", map[string]any{"name": "no_such_tool",
-		"arguments": map[string]any{"connection": "c9", "query": "GET http://admin:" + secret + "@127.0.0.1/?apikey=" + secret}})
+	mcpPost(t.Context(), h.Port, mcpRequest{Method: "tools/call", Params: map[string]any{"_meta": asActivityClient, "name": "no_such_tool",
+		"arguments": map[string]any{"connection": "c9", "query": "GET http://admin:" + secret + "@127.0.0.1/?apikey=" + secret}}})
 
 	var entries []activityEntry
 	t.Run("list --json shows the requests while the app runs", func(t *testing.T) {

@@ -3,9 +3,6 @@ package headless
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -45,27 +42,6 @@ func keptAsBak(t *testing.T, dir, name string, want []byte) {
 	}
 }
 
-// callTool sends one modern tools/call with the token and returns the status and body.
-func callTool(ctx context.Context, port int, token, name string) (int, string) {
-	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": map[string]any{
-		"_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": map[string]any{}},
-		"name":  name, "arguments": map[string]any{},
-	}})
-	r, _ := http.NewRequestWithContext(ctx, http.MethodPost, fmt.Sprintf("http://127.0.0.1:%d/mcp", port), bytes.NewReader(b))
-	r.Header.Set("Content-Type", "application/json")
-	r.Header.Set("MCP-Protocol-Version", "2026-07-28")
-	r.Header.Set("Mcp-Method", "tools/call")
-	r.Header.Set("Mcp-Name", name)
-	r.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(r)
-	if err != nil {
-		return 0, err.Error()
-	}
-	defer resp.Body.Close()
-	a, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(a)
-}
-
 func TestCorruptConfigFiles(t *testing.T) {
 	t.Run("app --headless starts on a corrupted settings.json and connections.json, names each in its log and keeps them as .bak", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -85,14 +61,17 @@ func TestCorruptConfigFiles(t *testing.T) {
 		var status int
 		var body string
 		waitFor(t, "MCP to answer tools/list with the new token", func() bool {
-			status, body = toolsList(ctx, h.Port, tok.Token)
+			a := mcpPost(ctx, h.Port, mcpRequest{Method: "tools/list", Authorization: "Bearer " + tok.Token})
+			status, body = a.StatusCode, a.Body
 			return status == http.StatusOK
 		}, logs)
 		if !strings.Contains(body, "list_connections") {
 			t.Fatalf("tools/list = %d %s", status, body)
 		}
 		// The saved connections are read on first use.
-		status, body = callTool(ctx, h.Port, tok.Token, "list_connections")
+		a := mcpPost(ctx, h.Port, mcpRequest{Method: "tools/call", Authorization: "Bearer " + tok.Token,
+			Params: map[string]any{"name": "list_connections", "arguments": map[string]any{}}})
+		status, body = a.StatusCode, a.Body
 		if status != http.StatusOK || !strings.Contains(body, `"connections":[]`) {
 			t.Fatalf("list_connections = %d %s; logs:\n%s", status, body, logs)
 		}

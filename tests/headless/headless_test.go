@@ -3,10 +3,12 @@
 package headless
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
@@ -106,6 +108,79 @@ func startApp(t *testing.T, dir string, envv []string, args ...string) (*exec.Cm
 	}
 	t.Fatalf("no handshake file in %s; logs:\n%s", dir, logs.String())
 	return nil, handshake{}, nil
+}
+
+// mcpRequest is one request to the app's MCP endpoint as a client of the stateless revision
+// 2026-07-28 sends it: a JSON-RPC POST to /mcp with the revision's _meta and headers.
+type mcpRequest struct {
+	// Method is the JSON-RPC method ("tools/list", "tools/call", ...), also sent as Mcp-Method.
+	Method string
+	// Authorization is the header's value ("Bearer app_..."); "" sends none.
+	Authorization string
+	// Params go beside the revision's _meta: a "name" (a tool's) is also sent as Mcp-Name, and
+	// the entries of a "_meta" (clientInfo, progressToken) join the revision's.
+	Params map[string]any
+	// OnLine, when set, sees each line of the answer as it arrives (an event stream's frames),
+	// while the request is still open.
+	OnLine func(line string)
+}
+
+// mcpAnswer is the app's answer to an mcpRequest. A request that got no answer has StatusCode
+// 0 and the transport error's text as Body.
+type mcpAnswer struct {
+	StatusCode int
+	Header     http.Header
+	Body       string
+}
+
+// mcpPost sends r to the app's MCP endpoint on port and reads the whole answer: the one way
+// these tests speak HTTP to it.
+func mcpPost(ctx context.Context, port int, r mcpRequest) mcpAnswer {
+	meta := map[string]any{
+		"io.modelcontextprotocol/protocolVersion":    "2026-07-28",
+		"io.modelcontextprotocol/clientCapabilities": map[string]any{},
+	}
+	params := map[string]any{"_meta": meta}
+	for k, v := range r.Params {
+		if k == "_meta" {
+			maps.Copy(meta, v.(map[string]any))
+		} else {
+			params[k] = v
+		}
+	}
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": r.Method, "params": params})
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, fmt.Sprintf("http://127.0.0.1:%d/mcp", port), bytes.NewReader(body))
+	if err != nil {
+		return mcpAnswer{Body: err.Error()}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", r.Method)
+	if name, ok := params["name"].(string); ok {
+		req.Header.Set("Mcp-Name", name)
+	}
+	if r.Authorization != "" {
+		req.Header.Set("Authorization", r.Authorization)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return mcpAnswer{Body: err.Error()}
+	}
+	defer resp.Body.Close()
+	var all strings.Builder
+	lines := bufio.NewReader(resp.Body)
+	for {
+		line, err := lines.ReadString('\n')
+		all.WriteString(line)
+		if r.OnLine != nil && line != "" {
+			r.OnLine(strings.TrimSuffix(line, "\n"))
+		}
+		if err != nil { // io.EOF at the end; a cancelled request keeps what came before
+			break
+		}
+	}
+	return mcpAnswer{StatusCode: resp.StatusCode, Header: resp.Header, Body: all.String()}
 }
 
 func TestHeadless(t *testing.T) {

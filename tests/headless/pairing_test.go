@@ -52,7 +52,7 @@ func TestClientConfigCLI(t *testing.T) {
 		if !strings.HasPrefix(authz, "Bearer app_") {
 			t.Fatalf("Authorization %q", authz)
 		}
-		if resp := mcpPost(t, h.Port, authz); resp.StatusCode != http.StatusOK {
+		if resp := mcpPost(t.Context(), h.Port, mcpRequest{Method: "tools/list", Authorization: authz}); resp.StatusCode != http.StatusOK {
 			t.Fatalf("tools/list with the configured header: %d", resp.StatusCode)
 		}
 		out, _, _ := run(t, env(), "", "--config-dir", dir, "token", "list")

@@ -78,8 +78,8 @@ func TestATakenPortFallsBackAndClientsAreRepaired(t *testing.T) {
 		if app.URL != "http://127.0.0.1:"+strconv.Itoa(h.Port)+"/mcp" || app.Headers["Authorization"] != "Bearer app_kept" || doc.MCPServers["github"].URL == "" {
 			t.Fatalf("cursor's config after the repair: %s", b)
 		}
-		if status, body := toolsList(t.Context(), h.Port, "app_kept"); status != 401 {
-			t.Fatalf("the re-pointed URL does not reach the app (a made-up token must get 401): %d %s", status, body)
+		if a := mcpPost(t.Context(), h.Port, mcpRequest{Method: "tools/list", Authorization: "Bearer app_kept"}); a.StatusCode != 401 {
+			t.Fatalf("the re-pointed URL does not reach the app (a made-up token must get 401): %d %s", a.StatusCode, a.Body)
 		}
 	})
 	t.Run("a second repair finds nothing to change", func(t *testing.T) {

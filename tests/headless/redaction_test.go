@@ -3,9 +3,7 @@ package headless
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -45,33 +43,19 @@ func TestADriverErrorCarryingTheAPIKeyIsRedactedEverywhere(t *testing.T) {
 
 	// weaviate-server names an unknown sort property in its error: here, the API key.
 	query := `{ Get { Article(sort: [{path: ["` + key + `"]}]) { title } } }`
-	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": map[string]any{
-		"_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": map[string]any{}},
-		"name":  "execute_query", "arguments": map[string]any{"connection": "keyed", "query": query},
-	}})
-	req, _ := http.NewRequest(http.MethodPost, fmt.Sprintf("http://127.0.0.1:%d/mcp", hs.Port), bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", "tools/call")
-	req.Header.Set("Mcp-Name", "execute_query")
-	req.Header.Set("Authorization", "Bearer "+tok.Token)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	answer, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	answer := mcpPost(ctx, hs.Port, mcpRequest{Method: "tools/call", Authorization: "Bearer " + tok.Token,
+		Params: map[string]any{"name": "execute_query", "arguments": map[string]any{"connection": "keyed", "query": query}}}).Body
 
 	t.Run("the tool error reaches the client with the key masked", func(t *testing.T) {
-		if !strings.Contains(string(answer), `"isError":true`) || !strings.Contains(string(answer), "query_failed: ") {
+		if !strings.Contains(answer, `"isError":true`) || !strings.Contains(answer, "query_failed: ") {
 			t.Fatalf("want the tool error query_failed, got %s", answer)
 		}
-		if strings.Contains(string(answer), key) {
+		if strings.Contains(answer, key) {
 			t.Fatalf("the API key reached the client: %s", answer)
 		}
 		// The driver masks its own key ("[redacted]"); the app's redaction (backend/redact,
 		// "[REDACTED]") catches whatever a driver lets through. Either mask proves the echo.
-		if !strings.Contains(strings.ToLower(string(answer)), "[redacted]") {
+		if !strings.Contains(strings.ToLower(answer), "[redacted]") {
 			t.Fatalf("the driver's error did not echo the key, so this test proves nothing: %s", answer)
 		}
 	})

@@ -1,8 +1,6 @@
 package headless
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -60,7 +58,9 @@ func TestHeadlessAsksAtItsTerminal(t *testing.T) {
 	}
 	write := func(body string) chan string {
 		done := make(chan string, 1)
-		go func() { done <- insertNote(ctx, port, tok.Token, body) }()
+		go func() {
+			done <- mcpPost(ctx, port, mcpRequest{Method: "tools/call", Authorization: "Bearer " + tok.Token, Params: writeNote(body)}).Body
+		}()
 		return done
 	}
 	prompted := func(t *testing.T, n int) {
@@ -112,7 +112,22 @@ func TestHeadlessAsksAtItsTerminal(t *testing.T) {
 		var q []queued
 		for i := 0; i < n; i++ {
 			wctx, wcancel := context.WithCancel(ctx)
-			waiting, done := queueNote(wctx, port, tok.Token, fmt.Sprintf("queued %d", i))
+			// With a progressToken the answer is an event stream: waiting is closed once its
+			// first progress update says the write waits for approval, and done gets the whole
+			// stream (or the transport error) when it ends.
+			waiting, done := make(chan struct{}), make(chan string, 1)
+			params := writeNote(fmt.Sprintf("queued %d", i))
+			params["_meta"] = map[string]any{"progressToken": fmt.Sprintf("queued %d", i)}
+			said := false
+			go func() {
+				done <- mcpPost(wctx, port, mcpRequest{Method: "tools/call", Authorization: "Bearer " + tok.Token, Params: params,
+					OnLine: func(line string) {
+						if !said && strings.Contains(line, "waiting for approval in App") {
+							said = true
+							close(waiting)
+						}
+					}}).Body
+			}()
 			q = append(q, queued{wcancel, done})
 			select {
 			case <-waiting:
@@ -128,8 +143,8 @@ func TestHeadlessAsksAtItsTerminal(t *testing.T) {
 				t.Fatalf("write %d neither waited nor answered", i+1)
 			}
 		}
-		if status, body := toolsList(ctx, port, tok.Token); status != http.StatusOK || !strings.Contains(body, "execute_query") {
-			t.Fatalf("tools/list while 16 writes wait for approval: %d %s", status, body)
+		if a := mcpPost(ctx, port, mcpRequest{Method: "tools/list", Authorization: "Bearer " + tok.Token}); a.StatusCode != http.StatusOK || !strings.Contains(a.Body, "execute_query") {
+			t.Fatalf("tools/list while 16 writes wait for approval: %d %s", a.StatusCode, a.Body)
 		}
 		// Cancel the request whose question the terminal shows now.
 		prompted(t, 3)
@@ -168,84 +183,12 @@ func TestHeadlessAsksAtItsTerminal(t *testing.T) {
 	})
 }
 
-// queueNote sends insertNote's write with a progressToken, so the answer is an event stream:
-// waiting is closed once the first progress update says the request waits for approval, and
-// done gets the whole stream (or the transport error) when it ends.
-func queueNote(ctx context.Context, port int, token, body string) (waiting chan struct{}, done chan string) {
-	waiting, done = make(chan struct{}), make(chan string, 1)
-	req := map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": map[string]any{
-		"_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": map[string]any{}, "progressToken": body},
-		"name":  "execute_query", "arguments": map[string]any{"connection": "notes", "query": `POST /v1/objects {"class":"Note","properties":{"body":"` + body + `"}}`},
+// writeNote is the tools/call params of a write the app asks approval for: execute_query
+// inserting a Note with this body on the connection notes.
+func writeNote(body string) map[string]any {
+	return map[string]any{"name": "execute_query", "arguments": map[string]any{
+		"connection": "notes", "query": `POST /v1/objects {"class":"Note","properties":{"body":"` + body + `"}}`,
 	}}
-	b, _ := json.Marshal(req)
-	r, _ := http.NewRequestWithContext(ctx, http.MethodPost, fmt.Sprintf("http://127.0.0.1:%d/mcp", port), bytes.NewReader(b))
-	r.Header.Set("Content-Type", "application/json")
-	r.Header.Set("Accept", "application/json, text/event-stream")
-	r.Header.Set("MCP-Protocol-Version", "2026-07-28")
-	r.Header.Set("Mcp-Method", "tools/call")
-	r.Header.Set("Mcp-Name", "execute_query")
-	r.Header.Set("Authorization", "Bearer "+token)
-	go func() {
-		resp, err := http.DefaultClient.Do(r)
-		if err != nil {
-			done <- err.Error()
-			return
-		}
-		defer resp.Body.Close()
-		var all strings.Builder
-		sc := bufio.NewScanner(resp.Body)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		said := false
-		for sc.Scan() {
-			all.WriteString(sc.Text() + "\n")
-			if !said && strings.Contains(sc.Text(), "waiting for approval in App") {
-				said = true
-				close(waiting)
-			}
-		}
-		done <- all.String()
-	}()
-	return waiting, done
-}
-
-// toolsList sends a modern tools/list with the token and returns the status and body.
-func toolsList(ctx context.Context, port int, token string) (int, string) {
-	b := `{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
-	r, _ := http.NewRequestWithContext(ctx, http.MethodPost, fmt.Sprintf("http://127.0.0.1:%d/mcp", port), strings.NewReader(b))
-	r.Header.Set("Content-Type", "application/json")
-	r.Header.Set("MCP-Protocol-Version", "2026-07-28")
-	r.Header.Set("Mcp-Method", "tools/list")
-	r.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(r)
-	if err != nil {
-		return 0, err.Error()
-	}
-	defer resp.Body.Close()
-	a, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(a)
-}
-
-// insertNote asks the app's MCP server (modern era) to run a write on the connection notes
-// through execute_query, and returns the answer's body (or the transport error).
-func insertNote(ctx context.Context, port int, token, body string) string {
-	req := map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": map[string]any{
-		"_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": map[string]any{}},
-		"name":  "execute_query", "arguments": map[string]any{"connection": "notes", "query": `POST /v1/objects {"class":"Note","properties":{"body":"` + body + `"}}`},
-	}}
-	b, _ := json.Marshal(req)
-	r, _ := http.NewRequestWithContext(ctx, http.MethodPost, fmt.Sprintf("http://127.0.0.1:%d/mcp", port), bytes.NewReader(b))
-	r.Header.Set("Content-Type", "application/json")
-	r.Header.Set("MCP-Protocol-Version", "2026-07-28")
-	r.Header.Set("Mcp-Method", "tools/call")
-	r.Header.Set("Mcp-Name", "execute_query")
-	r.Header.Set("Authorization", "Bearer "+token)
-	resp, err := http.DefaultClient.Do(r)
-	if err != nil {
-		return err.Error()
-	}
-	a, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	return string(a)
 }
 
 // Issue 25, item 7: headless with no terminal (and no window) nobody can be asked, so a write
@@ -256,7 +199,7 @@ func TestHeadlessWithoutATerminalSaysNobodyCouldBeAsked(t *testing.T) {
 	defer cancel()
 	node, dir, tok := notesConfig(ctx, t, "background")
 	cmd, h, logs := startHeadless(t, dir, env(), "--config-dir", dir)
-	answer := insertNote(ctx, h.Port, tok.Token, "nobody at the terminal")
+	answer := mcpPost(ctx, h.Port, mcpRequest{Method: "tools/call", Authorization: "Bearer " + tok.Token, Params: writeNote("nobody at the terminal")}).Body
 	if !strings.Contains(answer, "denied: nobody could be asked to approve the statement") || strings.Contains(answer, "declined") {
 		t.Fatalf("the answer is %s", answer)
 	}

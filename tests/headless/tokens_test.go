@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,25 +32,6 @@ func createToken(t *testing.T, dir string, args ...string) createdToken {
 		t.Fatalf("token create --json printed %q: %v", out, err)
 	}
 	return c
-}
-
-// mcpPost sends one modern tools/list to the app on port with Authorization authz ("" none).
-func mcpPost(t *testing.T, port int, authz string) *http.Response {
-	t.Helper()
-	body := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
-	req, _ := http.NewRequest(http.MethodPost, fmt.Sprintf("http://127.0.0.1:%d/mcp", port), strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", "tools/list")
-	if authz != "" {
-		req.Header.Set("Authorization", authz)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	return resp
 }
 
 // ARCHITECTURE.md 3 "CLI" and issue 11: `app token create --name N --level L [--connections
@@ -193,7 +173,7 @@ func TestAccessControlWhileRunning(t *testing.T) {
 	dir := t.TempDir()
 	_, h, logs := startHeadless(t, dir, env(), "--config-dir", dir)
 	t.Run("a new config dir requires a token: 401 -33009 with WWW-Authenticate Bearer realm=\"App\"", func(t *testing.T) {
-		resp := mcpPost(t, h.Port, "")
+		resp := mcpPost(t.Context(), h.Port, mcpRequest{Method: "tools/list"})
 		if resp.StatusCode != 401 || resp.Header.Get("WWW-Authenticate") != `Bearer realm="App"` {
 			t.Fatalf("%d %q", resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
 		}
@@ -201,7 +181,7 @@ func TestAccessControlWhileRunning(t *testing.T) {
 	var tok createdToken
 	t.Run("a token created by the CLI while the app runs is served on its first request", func(t *testing.T) {
 		tok = createToken(t, dir, "--name", "live", "--level", "readOnly")
-		if resp := mcpPost(t, h.Port, "Bearer "+tok.Token); resp.StatusCode != 200 {
+		if resp := mcpPost(t.Context(), h.Port, mcpRequest{Method: "tools/list", Authorization: "Bearer " + tok.Token}); resp.StatusCode != 200 {
 			t.Fatalf("first request: %d; logs:\n%s", resp.StatusCode, logs)
 		}
 	})
@@ -210,7 +190,7 @@ func TestAccessControlWhileRunning(t *testing.T) {
 			t.Fatalf("%v: %s", err, stderr)
 		}
 		waitFor(t, "the revoked token to be refused", func() bool {
-			resp := mcpPost(t, h.Port, "Bearer "+tok.Token)
+			resp := mcpPost(t.Context(), h.Port, mcpRequest{Method: "tools/list", Authorization: "Bearer " + tok.Token})
 			return resp.StatusCode == 401 && resp.Header.Get("WWW-Authenticate") == `Bearer error="invalid_token"`
 		}, logs)
 	})
@@ -218,6 +198,6 @@ func TestAccessControlWhileRunning(t *testing.T) {
 		if _, stderr, err := run(t, env(), "", "--config-dir", dir, "settings", "set", "mcp.requireAuth", "false", "--yes"); err != nil {
 			t.Fatalf("%v: %s", err, stderr)
 		}
-		waitFor(t, "anonymous access", func() bool { return mcpPost(t, h.Port, "").StatusCode == 200 }, logs)
+		waitFor(t, "anonymous access", func() bool { return mcpPost(t.Context(), h.Port, mcpRequest{Method: "tools/list"}).StatusCode == 200 }, logs)
 	})
 }

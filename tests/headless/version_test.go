@@ -3,8 +3,6 @@ package headless
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -51,20 +49,7 @@ func TestTheBuildsVersionIsEverywhereItIsAsked(t *testing.T) {
 		if err != nil || json.Unmarshal([]byte(out), &tok) != nil {
 			t.Fatalf("token create: %v %q", err, out)
 		}
-		body := `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`
-		req, _ := http.NewRequest(http.MethodPost, fmt.Sprintf("http://127.0.0.1:%d/mcp", h.Port), strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		req.Header.Set("MCP-Protocol-Version", "2026-07-28")
-		req.Header.Set("Mcp-Method", "server/discover")
-		req.Header.Set("Authorization", "Bearer "+tok.Token)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var buf bytes.Buffer
-		_, _ = buf.ReadFrom(resp.Body)
+		resp := mcpPost(t.Context(), h.Port, mcpRequest{Method: "server/discover", Authorization: "Bearer " + tok.Token})
 		// The modern revision carries serverInfo in the result's _meta.
 		var answer struct {
 			Result struct {
@@ -73,8 +58,8 @@ func TestTheBuildsVersionIsEverywhereItIsAsked(t *testing.T) {
 				} `json:"_meta"`
 			} `json:"result"`
 		}
-		if err := json.Unmarshal(buf.Bytes(), &answer); err != nil || answer.Result.Meta.ServerInfo.Version != stampedVersion {
-			t.Fatalf("server/discover answered %d %s", resp.StatusCode, buf.String())
+		if err := json.Unmarshal([]byte(resp.Body), &answer); err != nil || answer.Result.Meta.ServerInfo.Version != stampedVersion {
+			t.Fatalf("server/discover answered %d %s", resp.StatusCode, resp.Body)
 		}
 	})
 	t.Run("a developer build given no registry says so in app plugin list", func(t *testing.T) {
