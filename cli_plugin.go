@@ -194,12 +194,15 @@ func newProgressBar(w io.Writer) *progressBar {
 	return &progressBar{w: w, tty: ok && term.IsTerminal(int(f.Fd()))}
 }
 
-func (b *progressBar) report(p plugins.Progress) {
-	if !b.tty || (time.Since(b.last) < 100*time.Millisecond && p.Done < p.Total) {
+func (b *progressBar) report(p plugins.Progress) { b.draw(progressLine(p), p.Done >= p.Total) }
+
+// draw redraws the line: at most ten times a second, and always the last one.
+func (b *progressBar) draw(line string, last bool) {
+	if !b.tty || (time.Since(b.last) < 100*time.Millisecond && !last) {
 		return
 	}
 	b.last, b.drawn = time.Now(), true
-	fmt.Fprint(b.w, "\r"+progressLine(p))
+	fmt.Fprint(b.w, "\r\x1b[K"+line)
 }
 
 func (b *progressBar) finish() {
@@ -208,19 +211,24 @@ func (b *progressBar) finish() {
 	}
 }
 
+// bar is "[=========>          ]  45%" for frac 0.45.
+func bar(frac float64) string {
+	const width = 30
+	frac = min(max(frac, 0), 1)
+	full := int(frac * width)
+	b := strings.Repeat("=", full)
+	if full < width {
+		b += ">" + strings.Repeat(" ", width-full-1)
+	}
+	return fmt.Sprintf("[%s] %3.0f%%", b, frac*100)
+}
+
 // progressLine is "downloading weaviate 1.0.0 [=========>          ]  45%  2.5 of 5.5 MB".
 func progressLine(p plugins.Progress) string {
-	const width = 30
 	frac := 0.0
 	if p.Total > 0 {
 		frac = float64(p.Done) / float64(p.Total)
 	}
-	frac = min(max(frac, 0), 1)
-	full := int(frac * width)
-	bar := strings.Repeat("=", full)
-	if full < width {
-		bar += ">" + strings.Repeat(" ", width-full-1)
-	}
-	return fmt.Sprintf("downloading %s %s [%s] %3.0f%%  %s of %s", p.Plugin, p.Version, bar, frac*100,
+	return fmt.Sprintf("downloading %s %s %s  %s of %s", p.Plugin, p.Version, bar(frac),
 		strings.TrimSuffix(sizeText(p.Done), " MB"), sizeText(p.Total))
 }

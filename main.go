@@ -5,8 +5,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -21,20 +23,37 @@ import (
 	"app/backend/config"
 	"app/backend/control"
 	"app/backend/core"
+	"app/backend/driver"
 	"app/backend/logging"
 	"app/backend/plugins/registry"
 )
 
 func main() {
-	if err := newRootCmd().Execute(); err != nil {
+	root := newRootCmd()
+	if err := root.Execute(); err != nil {
 		var h handedOver
 		if errors.As(err, &h) {
 			fmt.Fprintln(os.Stderr, "app:", h.msg)
 			return
 		}
-		fmt.Fprintln(os.Stderr, "app:", err)
+		if asJSON, _ := root.PersistentFlags().GetBool("json"); asJSON {
+			printError(os.Stderr, err)
+		} else {
+			fmt.Fprintln(os.Stderr, "app:", err)
+		}
 		os.Exit(1)
 	}
+}
+
+// printError writes a failed command's error for machines (--json): {"error": {"message",
+// "kind"}}, kind being the driver's error kind when a database call failed.
+func printError(w io.Writer, err error) {
+	e := map[string]any{"message": err.Error()}
+	var de *driver.Error
+	if errors.As(err, &de) {
+		e["kind"] = string(de.Kind)
+	}
+	_ = json.NewEncoder(w).Encode(map[string]any{"error": e})
 }
 
 // handedOver ends a second launch on a config dir: the running app took over.
@@ -100,7 +119,7 @@ func newRootCmd() *cobra.Command {
 	root.PersistentFlags().StringVar(&g.registryKey, "registry-key", "", "public key (ed25519:...) trusted to sign that registry's index, besides the official key")
 	root.Flags().BoolVar(&headless, "headless", false, "run the backend (MCP server, connections) without a window")
 	root.Flags().IntVar(&mcpPort, "mcp-port", -1, "MCP server port on 127.0.0.1 (0 picks a free port; default from settings)")
-	root.AddCommand(newConnectionCmd(&g), newSettingsCmd(&g), newActivityCmd(&g), newTokenCmd(&g), newPluginCmd(&g), newClientCmd(&g))
+	root.AddCommand(newConnectionCmd(&g), newSettingsCmd(&g), newActivityCmd(&g), newTokenCmd(&g), newPluginCmd(&g), newClientCmd(&g), newExportCmd(&g))
 	return root
 }
 

@@ -293,3 +293,40 @@ type Classification struct {
 
 // Write reports whether the query writes.
 func (c Classification) Write() bool { return c.Access != AccessRead }
+
+// Scanner is what a driver offers beyond the contract to read a whole table, past the paging
+// limit (Capabilities.MaxResults), for exports and the vector map: a walk in key order with
+// the database's own cursor (Weaviate: `after`), never by offset. Each call reads one page of
+// keys after req.After and returns the rows among them that match req.Filters, so a filtered
+// walk holds exactly the database's filtered set, by its own filter rules.
+type Scanner interface {
+	Scan(ctx context.Context, table string, req ScanRequest) (*ScanPage, error)
+}
+
+// ScanRequest is one step of a walk.
+type ScanRequest struct {
+	// After is the key the step starts after ("" for the first step): the previous page's Next.
+	After string `json:"after,omitempty"`
+	// Limit is how many keys the step walks (the driver's default when 0).
+	Limit int `json:"limit,omitempty"`
+	// Filters select rows as Browse's do (ANDed); a filter that cannot run is refused.
+	Filters []Filter `json:"filters,omitempty"`
+	// Vectors asks for each row's vectors (ScanPage.Vectors).
+	Vectors bool `json:"vectors,omitempty"`
+}
+
+// ScanPage is one step's rows. Columns are the table's columns without the vector column
+// (the primary key first); Rows hold Grid cells. Vectors, when asked for, are numbers rather
+// than text, since an export or a map reads every number of 100,000 vectors:
+// Vectors[i][k] is row i's vector VectorNames[k] ("" names a table's single vector), nil
+// when the row has none.
+type ScanPage struct {
+	Columns     []Column      `json:"columns"`
+	Rows        [][]any       `json:"rows"`
+	VectorNames []string      `json:"vectorNames,omitempty"`
+	Vectors     [][][]float32 `json:"vectors,omitempty"`
+	// Next is the key the following step starts after; "" when the walk is done.
+	Next string `json:"next,omitempty"`
+	// Walked is how many keys the step read (at least len(Rows); more with filters).
+	Walked int `json:"walked"`
+}

@@ -328,23 +328,7 @@ func (d *Driver) browseGRPC(ctx context.Context, c *class, offset, limit int, fi
 	for _, r := range reply.GetResults() {
 		row := make([]any, len(cols))
 		md := r.GetMetadata()
-		row[0] = md.GetId()
-		props := r.GetProperties().GetNonRefProps().GetFields()
-		refs := map[string][]*pb.PropertiesResult{}
-		for _, rp := range r.GetProperties().GetRefProps() {
-			refs[rp.GetPropName()] = append(refs[rp.GetPropName()], rp.GetProperties()...)
-		}
-		for i, p := range c.Properties {
-			if p.isRef() {
-				if targets, ok := refs[p.Name]; ok && len(targets) > 0 {
-					row[i+1] = grpcRefCell(targets)
-				}
-				continue
-			}
-			if v, ok := props[p.Name]; ok {
-				row[i+1] = grpcCell(v)
-			}
-		}
+		grpcCells(c, r, row)
 		switch {
 		case len(names) > 0 && preview:
 			if vs := md.GetVectors(); len(vs) > 0 {
@@ -370,6 +354,28 @@ func (d *Driver) browseGRPC(ctx context.Context, c *class, offset, limit int, fi
 		g.Rows = append(g.Rows, row)
 	}
 	return g, nil
+}
+
+// grpcCells fills row (the uuid, then one cell per property, in the columns' order) from a
+// search result.
+func grpcCells(c *class, r *pb.SearchResult, row []any) {
+	row[0] = r.GetMetadata().GetId()
+	props := r.GetProperties().GetNonRefProps().GetFields()
+	refs := map[string][]*pb.PropertiesResult{}
+	for _, rp := range r.GetProperties().GetRefProps() {
+		refs[rp.GetPropName()] = append(refs[rp.GetPropName()], rp.GetProperties()...)
+	}
+	for i, p := range c.Properties {
+		if p.isRef() {
+			if targets, ok := refs[p.Name]; ok && len(targets) > 0 {
+				row[i+1] = grpcRefCell(targets)
+			}
+			continue
+		}
+		if v, ok := props[p.Name]; ok {
+			row[i+1] = grpcCell(v)
+		}
+	}
 }
 
 // grpcProperties asks for every property: scalars by name, objects with their nested
@@ -536,17 +542,10 @@ func nonNil[T any](s []T) []T {
 // vectorJSON decodes packed little-endian float32s into the JSON array REST gives. A
 // multi-vector starts with its inner dimension as a little-endian uint16.
 func vectorJSON(b []byte, multi bool) json.RawMessage {
-	floats := func(b []byte) []float32 {
-		out := make([]float32, len(b)/4)
-		for i := range out {
-			out[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[i*4:]))
-		}
-		return out
-	}
 	var v any
 	if multi && len(b) >= 2 {
 		dim := int(binary.LittleEndian.Uint16(b))
-		all := floats(b[2:])
+		all := packedFloats(b[2:])
 		rows := [][]float32{}
 		for dim > 0 && len(all) >= dim {
 			rows = append(rows, all[:dim])
@@ -554,7 +553,7 @@ func vectorJSON(b []byte, multi bool) json.RawMessage {
 		}
 		v = rows
 	} else {
-		v = floats(b)
+		v = nonNil(packedFloats(b))
 	}
 	out, _ := json.Marshal(v)
 	return out

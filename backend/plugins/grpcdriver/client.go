@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"app/backend/driver"
 	pb "app/backend/plugins/internal/proto/driverv2"
@@ -240,6 +242,23 @@ func (k *Conn) CheckPaths(ctx context.Context) []driver.PathStatus {
 		out = append(out, driver.PathStatus{Name: p.GetName(), OK: p.GetOk(), Detail: p.GetDetail()})
 	}
 	return out
+}
+
+// Scan walks one page of a table in the plugin (driver.Scanner). A plugin that predates Scan
+// answers UNIMPLEMENTED, and the error says to update it.
+func (k *Conn) Scan(ctx context.Context, table string, req driver.ScanRequest) (*driver.ScanPage, error) {
+	if k.c.isStopped() {
+		return nil, stoppedError()
+	}
+	r, err := k.c.rpc.Scan(ctx, &pb.ScanRequest{ConnId: k.id, Table: table, After: req.After, Limit: int64(req.Limit),
+		Filters: toFilters(req.Filters), Vectors: req.Vectors})
+	if st, ok := status.FromError(err); ok && st.Code() == codes.Unimplemented && len(st.Details()) == 0 {
+		return nil, driver.Errorf(driver.KindUnsupported, "this version of the driver plugin cannot read a whole table; update it in Settings, Plugins")
+	}
+	if err != nil {
+		return nil, k.c.fail(ctx, err)
+	}
+	return fromScanPage(r), nil
 }
 
 // Count counts the rows matching filters.

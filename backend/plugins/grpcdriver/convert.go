@@ -2,6 +2,7 @@ package grpcdriver
 
 import (
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -650,4 +651,53 @@ func GridWireSize(g *driver.Grid) (int, error) {
 		return 0, err
 	}
 	return proto.Size(pg), nil
+}
+
+// --- scan ---
+
+func toScanPage(p *driver.ScanPage) (*pb.ScanPage, error) {
+	g, err := toGrid(&driver.Grid{Columns: p.Columns, Rows: p.Rows})
+	if err != nil {
+		return nil, err
+	}
+	out := &pb.ScanPage{Columns: g.Columns, Rows: g.Rows, VectorNames: p.VectorNames, Next: p.Next, Walked: int64(p.Walked)}
+	if len(p.Vectors) > 0 {
+		out.Vectors = make([]*pb.ScanVectors, len(p.Vectors))
+		for i, row := range p.Vectors {
+			vs := &pb.ScanVectors{Vectors: make([]*pb.ScanVector, len(row))}
+			for k, v := range row {
+				b := make([]byte, 4*len(v))
+				for j, f := range v {
+					binary.LittleEndian.PutUint32(b[4*j:], math.Float32bits(f))
+				}
+				vs.Vectors[k] = &pb.ScanVector{Packed: b}
+			}
+			out.Vectors[i] = vs
+		}
+	}
+	return out, nil
+}
+
+func fromScanPage(p *pb.ScanPage) *driver.ScanPage {
+	g := fromGrid(&pb.Grid{Columns: p.GetColumns(), Rows: p.GetRows()})
+	out := &driver.ScanPage{Columns: g.Columns, Rows: g.Rows, VectorNames: p.GetVectorNames(), Next: p.GetNext(), Walked: int(p.GetWalked())}
+	if len(p.GetVectors()) > 0 {
+		out.Vectors = make([][][]float32, len(p.GetVectors()))
+		for i, row := range p.GetVectors() {
+			vs := make([][]float32, len(row.GetVectors()))
+			for k, v := range row.GetVectors() {
+				b := v.GetPacked()
+				if len(b) < 4 {
+					continue
+				}
+				f := make([]float32, len(b)/4)
+				for j := range f {
+					f[j] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*j:]))
+				}
+				vs[k] = f
+			}
+			out.Vectors[i] = vs
+		}
+	}
+	return out
 }

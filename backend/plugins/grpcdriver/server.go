@@ -253,6 +253,28 @@ func (s *Server) CheckPaths(ctx context.Context, req *pb.ConnRequest) (*pb.Paths
 	return out, nil
 }
 
+// Scan walks one page of a table, when the driver can (driver.Scanner).
+func (s *Server) Scan(ctx context.Context, req *pb.ScanRequest) (*pb.ScanPage, error) {
+	d, err := s.conn(req.GetConnId())
+	if err != nil {
+		return nil, err
+	}
+	sc, ok := d.(driver.Scanner)
+	if !ok {
+		return nil, toStatus(driver.Errorf(driver.KindUnsupported, "this driver cannot read a whole table"))
+	}
+	p, err := sc.Scan(ctx, req.GetTable(), driver.ScanRequest{After: req.GetAfter(), Limit: int(req.GetLimit()),
+		Filters: fromFilters(req.GetFilters()), Vectors: req.GetVectors()})
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	out, err := toScanPage(p)
+	if err != nil {
+		return nil, toStatus(driver.Wrap(driver.KindQueryFailed, err, "the rows cannot be sent to the app"))
+	}
+	return out, nil
+}
+
 // Count counts rows.
 func (s *Server) Count(ctx context.Context, req *pb.CountRequest) (*pb.CountResponse, error) {
 	d, err := s.conn(req.GetConnId())

@@ -2705,6 +2705,264 @@ func (*CloseResponse) Descriptor() ([]byte, []int) {
 	return file_driver_proto_rawDescGZIP(), []int{39}
 }
 
+type ScanRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ConnId        string                 `protobuf:"bytes,1,opt,name=conn_id,json=connId,proto3" json:"conn_id,omitempty"`
+	Table         string                 `protobuf:"bytes,2,opt,name=table,proto3" json:"table,omitempty"`
+	After         string                 `protobuf:"bytes,3,opt,name=after,proto3" json:"after,omitempty"`
+	Limit         int64                  `protobuf:"varint,4,opt,name=limit,proto3" json:"limit,omitempty"`
+	Filters       []*Filter              `protobuf:"bytes,5,rep,name=filters,proto3" json:"filters,omitempty"`
+	Vectors       bool                   `protobuf:"varint,6,opt,name=vectors,proto3" json:"vectors,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ScanRequest) Reset() {
+	*x = ScanRequest{}
+	mi := &file_driver_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ScanRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ScanRequest) ProtoMessage() {}
+
+func (x *ScanRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ScanRequest.ProtoReflect.Descriptor instead.
+func (*ScanRequest) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *ScanRequest) GetConnId() string {
+	if x != nil {
+		return x.ConnId
+	}
+	return ""
+}
+
+func (x *ScanRequest) GetTable() string {
+	if x != nil {
+		return x.Table
+	}
+	return ""
+}
+
+func (x *ScanRequest) GetAfter() string {
+	if x != nil {
+		return x.After
+	}
+	return ""
+}
+
+func (x *ScanRequest) GetLimit() int64 {
+	if x != nil {
+		return x.Limit
+	}
+	return 0
+}
+
+func (x *ScanRequest) GetFilters() []*Filter {
+	if x != nil {
+		return x.Filters
+	}
+	return nil
+}
+
+func (x *ScanRequest) GetVectors() bool {
+	if x != nil {
+		return x.Vectors
+	}
+	return false
+}
+
+// ScanVector is one vector of a row as packed little-endian float32s (empty: the row has none).
+type ScanVector struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Packed        []byte                 `protobuf:"bytes,1,opt,name=packed,proto3" json:"packed,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ScanVector) Reset() {
+	*x = ScanVector{}
+	mi := &file_driver_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ScanVector) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ScanVector) ProtoMessage() {}
+
+func (x *ScanVector) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ScanVector.ProtoReflect.Descriptor instead.
+func (*ScanVector) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *ScanVector) GetPacked() []byte {
+	if x != nil {
+		return x.Packed
+	}
+	return nil
+}
+
+type ScanVectors struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Vectors       []*ScanVector          `protobuf:"bytes,1,rep,name=vectors,proto3" json:"vectors,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ScanVectors) Reset() {
+	*x = ScanVectors{}
+	mi := &file_driver_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ScanVectors) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ScanVectors) ProtoMessage() {}
+
+func (x *ScanVectors) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ScanVectors.ProtoReflect.Descriptor instead.
+func (*ScanVectors) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{42}
+}
+
+func (x *ScanVectors) GetVectors() []*ScanVector {
+	if x != nil {
+		return x.Vectors
+	}
+	return nil
+}
+
+type ScanPage struct {
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	Columns     []*Column              `protobuf:"bytes,1,rep,name=columns,proto3" json:"columns,omitempty"`
+	Rows        []*Row                 `protobuf:"bytes,2,rep,name=rows,proto3" json:"rows,omitempty"`
+	VectorNames []string               `protobuf:"bytes,3,rep,name=vector_names,json=vectorNames,proto3" json:"vector_names,omitempty"`
+	// vectors[i] are row i's vectors in vector_names' order.
+	Vectors       []*ScanVectors `protobuf:"bytes,4,rep,name=vectors,proto3" json:"vectors,omitempty"`
+	Next          string         `protobuf:"bytes,5,opt,name=next,proto3" json:"next,omitempty"`
+	Walked        int64          `protobuf:"varint,6,opt,name=walked,proto3" json:"walked,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ScanPage) Reset() {
+	*x = ScanPage{}
+	mi := &file_driver_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ScanPage) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ScanPage) ProtoMessage() {}
+
+func (x *ScanPage) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ScanPage.ProtoReflect.Descriptor instead.
+func (*ScanPage) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *ScanPage) GetColumns() []*Column {
+	if x != nil {
+		return x.Columns
+	}
+	return nil
+}
+
+func (x *ScanPage) GetRows() []*Row {
+	if x != nil {
+		return x.Rows
+	}
+	return nil
+}
+
+func (x *ScanPage) GetVectorNames() []string {
+	if x != nil {
+		return x.VectorNames
+	}
+	return nil
+}
+
+func (x *ScanPage) GetVectors() []*ScanVectors {
+	if x != nil {
+		return x.Vectors
+	}
+	return nil
+}
+
+func (x *ScanPage) GetNext() string {
+	if x != nil {
+		return x.Next
+	}
+	return ""
+}
+
+func (x *ScanPage) GetWalked() int64 {
+	if x != nil {
+		return x.Walked
+	}
+	return 0
+}
+
 var File_driver_proto protoreflect.FileDescriptor
 
 const file_driver_proto_rawDesc = "" +
@@ -2927,7 +3185,27 @@ const file_driver_proto_rawDesc = "" +
 	"\amessage\x18\x05 \x01(\tR\amessage\"B\n" +
 	"\fEditResponse\x122\n" +
 	"\aresults\x18\x01 \x03(\v2\x18.app.driver.v2.RowResultR\aresults\"\x0f\n" +
-	"\rCloseResponse2\xee\t\n" +
+	"\rCloseResponse\"\xb3\x01\n" +
+	"\vScanRequest\x12\x17\n" +
+	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12\x14\n" +
+	"\x05table\x18\x02 \x01(\tR\x05table\x12\x14\n" +
+	"\x05after\x18\x03 \x01(\tR\x05after\x12\x14\n" +
+	"\x05limit\x18\x04 \x01(\x03R\x05limit\x12/\n" +
+	"\afilters\x18\x05 \x03(\v2\x15.app.driver.v2.FilterR\afilters\x12\x18\n" +
+	"\avectors\x18\x06 \x01(\bR\avectors\"$\n" +
+	"\n" +
+	"ScanVector\x12\x16\n" +
+	"\x06packed\x18\x01 \x01(\fR\x06packed\"B\n" +
+	"\vScanVectors\x123\n" +
+	"\avectors\x18\x01 \x03(\v2\x19.app.driver.v2.ScanVectorR\avectors\"\xe8\x01\n" +
+	"\bScanPage\x12/\n" +
+	"\acolumns\x18\x01 \x03(\v2\x15.app.driver.v2.ColumnR\acolumns\x12&\n" +
+	"\x04rows\x18\x02 \x03(\v2\x12.app.driver.v2.RowR\x04rows\x12!\n" +
+	"\fvector_names\x18\x03 \x03(\tR\vvectorNames\x124\n" +
+	"\avectors\x18\x04 \x03(\v2\x1a.app.driver.v2.ScanVectorsR\avectors\x12\x12\n" +
+	"\x04next\x18\x05 \x01(\tR\x04next\x12\x16\n" +
+	"\x06walked\x18\x06 \x01(\x03R\x06walked2\xab\n" +
+	"\n" +
 	"\x06Driver\x12?\n" +
 	"\x04Info\x12\x1a.app.driver.v2.InfoRequest\x1a\x1b.app.driver.v2.InfoResponse\x12?\n" +
 	"\x04Open\x12\x1a.app.driver.v2.OpenRequest\x1a\x1b.app.driver.v2.OpenResponse\x12D\n" +
@@ -2948,7 +3226,8 @@ const file_driver_proto_rawDesc = "" +
 	"\x06Insert\x12\x1a.app.driver.v2.EditRequest\x1a\x1b.app.driver.v2.EditResponse\x12A\n" +
 	"\x06Update\x12\x1a.app.driver.v2.EditRequest\x1a\x1b.app.driver.v2.EditResponse\x12A\n" +
 	"\x06Delete\x12\x1a.app.driver.v2.EditRequest\x1a\x1b.app.driver.v2.EditResponse\x12G\n" +
-	"\fCapabilities\x12\x1a.app.driver.v2.ConnRequest\x1a\x1b.app.driver.v2.Capabilities\x12A\n" +
+	"\fCapabilities\x12\x1a.app.driver.v2.ConnRequest\x1a\x1b.app.driver.v2.Capabilities\x12;\n" +
+	"\x04Scan\x12\x1a.app.driver.v2.ScanRequest\x1a\x17.app.driver.v2.ScanPage\x12A\n" +
 	"\x05Close\x12\x1a.app.driver.v2.ConnRequest\x1a\x1c.app.driver.v2.CloseResponseB6Z4app/backend/plugins/internal/proto/driverv2;driverv2b\x06proto3"
 
 var (
@@ -2963,7 +3242,7 @@ func file_driver_proto_rawDescGZIP() []byte {
 	return file_driver_proto_rawDescData
 }
 
-var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 44)
+var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 48)
 var file_driver_proto_goTypes = []any{
 	(*DriverError)(nil),           // 0: app.driver.v2.DriverError
 	(*Value)(nil),                 // 1: app.driver.v2.Value
@@ -3005,80 +3284,91 @@ var file_driver_proto_goTypes = []any{
 	(*RowResult)(nil),             // 37: app.driver.v2.RowResult
 	(*EditResponse)(nil),          // 38: app.driver.v2.EditResponse
 	(*CloseResponse)(nil),         // 39: app.driver.v2.CloseResponse
-	nil,                           // 40: app.driver.v2.Object.FieldsEntry
-	nil,                           // 41: app.driver.v2.Column.FilterNotesEntry
-	nil,                           // 42: app.driver.v2.CheckCellsResponse.ProblemsEntry
-	nil,                           // 43: app.driver.v2.EditRow.ValuesEntry
+	(*ScanRequest)(nil),           // 40: app.driver.v2.ScanRequest
+	(*ScanVector)(nil),            // 41: app.driver.v2.ScanVector
+	(*ScanVectors)(nil),           // 42: app.driver.v2.ScanVectors
+	(*ScanPage)(nil),              // 43: app.driver.v2.ScanPage
+	nil,                           // 44: app.driver.v2.Object.FieldsEntry
+	nil,                           // 45: app.driver.v2.Column.FilterNotesEntry
+	nil,                           // 46: app.driver.v2.CheckCellsResponse.ProblemsEntry
+	nil,                           // 47: app.driver.v2.EditRow.ValuesEntry
 }
 var file_driver_proto_depIdxs = []int32{
 	2,  // 0: app.driver.v2.Value.list_value:type_name -> app.driver.v2.List
 	3,  // 1: app.driver.v2.Value.object_value:type_name -> app.driver.v2.Object
 	1,  // 2: app.driver.v2.List.values:type_name -> app.driver.v2.Value
-	40, // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
+	44, // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
 	5,  // 4: app.driver.v2.InfoResponse.capabilities:type_name -> app.driver.v2.Capabilities
 	4,  // 5: app.driver.v2.OpenRequest.settings:type_name -> app.driver.v2.Settings
 	5,  // 6: app.driver.v2.OpenResponse.capabilities:type_name -> app.driver.v2.Capabilities
 	12, // 7: app.driver.v2.PathsResponse.paths:type_name -> app.driver.v2.PathStatus
 	14, // 8: app.driver.v2.ListTablesResponse.tables:type_name -> app.driver.v2.Table
-	41, // 9: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
+	45, // 9: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
 	17, // 10: app.driver.v2.DescribeTableResponse.columns:type_name -> app.driver.v2.Column
 	18, // 11: app.driver.v2.DescribeTableResponse.settings:type_name -> app.driver.v2.TableSettings
 	20, // 12: app.driver.v2.BrowseRequest.filters:type_name -> app.driver.v2.Filter
 	21, // 13: app.driver.v2.BrowseRequest.sort:type_name -> app.driver.v2.Sort
 	24, // 14: app.driver.v2.CheckCellsRequest.cells:type_name -> app.driver.v2.TypedCell
-	42, // 15: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
+	46, // 15: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
 	1,  // 16: app.driver.v2.Row.cells:type_name -> app.driver.v2.Value
 	17, // 17: app.driver.v2.Grid.columns:type_name -> app.driver.v2.Column
 	27, // 18: app.driver.v2.Grid.rows:type_name -> app.driver.v2.Row
 	20, // 19: app.driver.v2.CountRequest.filters:type_name -> app.driver.v2.Filter
 	28, // 20: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
 	0,  // 21: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
-	43, // 22: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
+	47, // 22: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
 	35, // 23: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
 	37, // 24: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
-	1,  // 25: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
-	1,  // 26: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
-	6,  // 27: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
-	8,  // 28: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
-	10, // 29: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
-	10, // 30: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
-	10, // 31: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
-	16, // 32: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
-	22, // 33: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
-	29, // 34: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
-	31, // 35: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
-	26, // 36: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
-	10, // 37: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
-	33, // 38: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
-	23, // 39: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
-	36, // 40: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
-	36, // 41: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
-	36, // 42: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
-	10, // 43: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
-	10, // 44: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
-	7,  // 45: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
-	9,  // 46: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
-	11, // 47: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
-	11, // 48: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
-	15, // 49: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
-	19, // 50: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
-	28, // 51: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
-	30, // 52: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
-	32, // 53: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
-	28, // 54: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
-	13, // 55: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
-	34, // 56: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
-	25, // 57: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
-	38, // 58: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
-	38, // 59: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
-	38, // 60: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
-	5,  // 61: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
-	39, // 62: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
-	45, // [45:63] is the sub-list for method output_type
-	27, // [27:45] is the sub-list for method input_type
-	27, // [27:27] is the sub-list for extension type_name
-	27, // [27:27] is the sub-list for extension extendee
-	0,  // [0:27] is the sub-list for field type_name
+	20, // 25: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
+	41, // 26: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
+	17, // 27: app.driver.v2.ScanPage.columns:type_name -> app.driver.v2.Column
+	27, // 28: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
+	42, // 29: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
+	1,  // 30: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
+	1,  // 31: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
+	6,  // 32: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
+	8,  // 33: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
+	10, // 34: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
+	10, // 35: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
+	10, // 36: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
+	16, // 37: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
+	22, // 38: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
+	29, // 39: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
+	31, // 40: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
+	26, // 41: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
+	10, // 42: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
+	33, // 43: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
+	23, // 44: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
+	36, // 45: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
+	36, // 46: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
+	36, // 47: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
+	10, // 48: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
+	40, // 49: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
+	10, // 50: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
+	7,  // 51: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
+	9,  // 52: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
+	11, // 53: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
+	11, // 54: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
+	15, // 55: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
+	19, // 56: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
+	28, // 57: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
+	30, // 58: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
+	32, // 59: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
+	28, // 60: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
+	13, // 61: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
+	34, // 62: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
+	25, // 63: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
+	38, // 64: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
+	38, // 65: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
+	38, // 66: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
+	5,  // 67: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
+	43, // 68: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
+	39, // 69: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
+	51, // [51:70] is the sub-list for method output_type
+	32, // [32:51] is the sub-list for method input_type
+	32, // [32:32] is the sub-list for extension type_name
+	32, // [32:32] is the sub-list for extension extendee
+	0,  // [0:32] is the sub-list for field type_name
 }
 
 func init() { file_driver_proto_init() }
@@ -3101,7 +3391,7 @@ func file_driver_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_driver_proto_rawDesc), len(file_driver_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   44,
+			NumMessages:   48,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

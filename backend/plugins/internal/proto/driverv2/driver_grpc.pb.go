@@ -57,6 +57,7 @@ const (
 	Driver_Update_FullMethodName        = "/app.driver.v2.Driver/Update"
 	Driver_Delete_FullMethodName        = "/app.driver.v2.Driver/Delete"
 	Driver_Capabilities_FullMethodName  = "/app.driver.v2.Driver/Capabilities"
+	Driver_Scan_FullMethodName          = "/app.driver.v2.Driver/Scan"
 	Driver_Close_FullMethodName         = "/app.driver.v2.Driver/Close"
 )
 
@@ -88,6 +89,10 @@ type DriverClient interface {
 	Update(ctx context.Context, in *EditRequest, opts ...grpc.CallOption) (*EditResponse, error)
 	Delete(ctx context.Context, in *EditRequest, opts ...grpc.CallOption) (*EditResponse, error)
 	Capabilities(ctx context.Context, in *ConnRequest, opts ...grpc.CallOption) (*Capabilities, error)
+	// Scan walks a table with the database's cursor, one page of keys a call (driver.Scanner).
+	// Added after the first release of version 2: UNIMPLEMENTED from an older plugin, and then
+	// the app says exports and the map need the plugin updated.
+	Scan(ctx context.Context, in *ScanRequest, opts ...grpc.CallOption) (*ScanPage, error)
 	// Close ends a connection; closing an unknown id succeeds.
 	Close(ctx context.Context, in *ConnRequest, opts ...grpc.CallOption) (*CloseResponse, error)
 }
@@ -270,6 +275,16 @@ func (c *driverClient) Capabilities(ctx context.Context, in *ConnRequest, opts .
 	return out, nil
 }
 
+func (c *driverClient) Scan(ctx context.Context, in *ScanRequest, opts ...grpc.CallOption) (*ScanPage, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ScanPage)
+	err := c.cc.Invoke(ctx, Driver_Scan_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *driverClient) Close(ctx context.Context, in *ConnRequest, opts ...grpc.CallOption) (*CloseResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(CloseResponse)
@@ -308,6 +323,10 @@ type DriverServer interface {
 	Update(context.Context, *EditRequest) (*EditResponse, error)
 	Delete(context.Context, *EditRequest) (*EditResponse, error)
 	Capabilities(context.Context, *ConnRequest) (*Capabilities, error)
+	// Scan walks a table with the database's cursor, one page of keys a call (driver.Scanner).
+	// Added after the first release of version 2: UNIMPLEMENTED from an older plugin, and then
+	// the app says exports and the map need the plugin updated.
+	Scan(context.Context, *ScanRequest) (*ScanPage, error)
 	// Close ends a connection; closing an unknown id succeeds.
 	Close(context.Context, *ConnRequest) (*CloseResponse, error)
 	mustEmbedUnimplementedDriverServer()
@@ -370,6 +389,9 @@ func (UnimplementedDriverServer) Delete(context.Context, *EditRequest) (*EditRes
 }
 func (UnimplementedDriverServer) Capabilities(context.Context, *ConnRequest) (*Capabilities, error) {
 	return nil, status.Error(codes.Unimplemented, "method Capabilities not implemented")
+}
+func (UnimplementedDriverServer) Scan(context.Context, *ScanRequest) (*ScanPage, error) {
+	return nil, status.Error(codes.Unimplemented, "method Scan not implemented")
 }
 func (UnimplementedDriverServer) Close(context.Context, *ConnRequest) (*CloseResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Close not implemented")
@@ -701,6 +723,24 @@ func _Driver_Capabilities_Handler(srv interface{}, ctx context.Context, dec func
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Driver_Scan_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ScanRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DriverServer).Scan(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Driver_Scan_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DriverServer).Scan(ctx, req.(*ScanRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _Driver_Close_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(ConnRequest)
 	if err := dec(in); err != nil {
@@ -793,6 +833,10 @@ var Driver_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Capabilities",
 			Handler:    _Driver_Capabilities_Handler,
+		},
+		{
+			MethodName: "Scan",
+			Handler:    _Driver_Scan_Handler,
 		},
 		{
 			MethodName: "Close",

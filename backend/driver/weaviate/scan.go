@@ -1,0 +1,133 @@
+package weaviate
+
+import (
+	"context"
+	"encoding/binary"
+	"math"
+	"sort"
+
+	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
+
+	"app/backend/driver"
+)
+
+// scanPage is how many keys a Scan step walks by default, and maxScanPage the most it walks.
+const (
+	scanPage    = 1000
+	maxScanPage = 10000
+)
+
+// Scan walks a collection in uuid order with the gRPC cursor (SearchRequest.after), which
+// Weaviate serves past QUERY_MAXIMUM_RESULTS and never by offset. The cursor cannot be combined
+// with a filter, so a filtered step walks its page of keys first and then asks for the rows
+// among them that match: the filter AND "id is one of these keys", by the server's own filter
+// rules (tokenization, dates, nulls), which a filter applied here could not match.
+//
+// Vectors come as the packed float32s the server sends, never as JSON text.
+func (d *Driver) Scan(ctx context.Context, table string, req driver.ScanRequest) (*driver.ScanPage, error) {
+	c, err := d.classFor(ctx, table)
+	if err != nil {
+		return nil, err
+	}
+	if c.MultiTenancyConfig.Enabled {
+		return nil, tenantError(c)
+	}
+	w, filtered, err := buildWhere(c, req.Filters)
+	if err != nil {
+		return nil, err
+	}
+	limit := req.Limit
+	if limit <= 0 {
+		limit = scanPage
+	}
+	limit = min(limit, maxScanPage)
+	names := c.namedVectors()
+	withRows := func(r *pb.SearchRequest) {
+		r.Properties = grpcProperties(c.Properties)
+		r.Metadata = &pb.MetadataRequest{Uuid: true}
+		if req.Vectors {
+			r.Metadata.Vector = len(names) == 0
+			r.Metadata.Vectors = names
+		}
+	}
+	client, err := d.rpc()
+	if err != nil {
+		return nil, err
+	}
+	keys := &pb.SearchRequest{Collection: c.Class, Limit: uint32(limit), After: req.After,
+		Metadata: &pb.MetadataRequest{Uuid: true}, Uses_127Api: true}
+	if !filtered {
+		withRows(keys)
+	}
+	reply, err := client.Search(d.rpcContext(ctx), keys)
+	if err != nil {
+		return nil, d.rpcError(ctx, err, "the rows of "+c.Class)
+	}
+	results := reply.GetResults()
+	cols := c.columns()
+	page := &driver.ScanPage{Columns: cols[:len(cols)-1], Rows: make([][]any, 0, len(results)), Walked: len(results)}
+	if len(results) == limit {
+		page.Next = results[len(results)-1].GetMetadata().GetId()
+	}
+	if filtered && len(results) > 0 {
+		ids := make([]string, len(results))
+		for i, r := range results {
+			ids[i] = r.GetMetadata().GetId()
+		}
+		match := &pb.SearchRequest{Collection: c.Class, Limit: uint32(len(ids)), Uses_127Api: true,
+			Filters: where{op: "And", operands: []where{w, {op: "ContainsAny", path: "id", value: ids}}}.grpcFilter()}
+		withRows(match)
+		if reply, err = client.Search(d.rpcContext(ctx), match); err != nil {
+			return nil, d.rpcError(ctx, err, "the rows of "+c.Class)
+		}
+		results = reply.GetResults()
+		// The walk's order is the cursor's: uuids ascending, as text.
+		sort.Slice(results, func(i, j int) bool { return results[i].GetMetadata().GetId() < results[j].GetMetadata().GetId() })
+	}
+	if req.Vectors {
+		page.VectorNames = names
+		if len(names) == 0 {
+			page.VectorNames = []string{""}
+		}
+		page.Vectors = make([][][]float32, 0, len(results))
+	}
+	for _, r := range results {
+		row := make([]any, len(page.Columns))
+		grpcCells(c, r, row)
+		page.Rows = append(page.Rows, row)
+		if req.Vectors {
+			page.Vectors = append(page.Vectors, scanVectors(names, r.GetMetadata()))
+		}
+	}
+	return page, nil
+}
+
+// scanVectors are a result's vectors in names' order (the single vector when names is empty).
+// A multi-vector is left out (nil): it is a list of vectors, not one.
+func scanVectors(names []string, md *pb.MetadataResult) [][]float32 {
+	if len(names) == 0 {
+		return [][]float32{packedFloats(md.GetVectorBytes())}
+	}
+	out := make([][]float32, len(names))
+	for _, v := range md.GetVectors() {
+		if v.GetType() == pb.Vectors_VECTOR_TYPE_MULTI_FP32 {
+			continue
+		}
+		if i := sort.SearchStrings(names, v.GetName()); i < len(names) && names[i] == v.GetName() {
+			out[i] = packedFloats(v.GetVectorBytes())
+		}
+	}
+	return out
+}
+
+// packedFloats decodes packed little-endian float32s (nil for none).
+func packedFloats(b []byte) []float32 {
+	if len(b) < 4 {
+		return nil
+	}
+	out := make([]float32, len(b)/4)
+	for i := range out {
+		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[i*4:]))
+	}
+	return out
+}

@@ -1,0 +1,338 @@
+package transfer_test
+
+// Issue 21: exports against a real weaviate-server, read back from the file and held to what
+// the server holds (its REST API).
+
+import (
+	"bufio"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+
+	"app/backend/driver"
+	"app/backend/driver/weaviate"
+	"app/backend/transfer"
+	"app/internal/fixtures"
+	"app/internal/weaviatenode"
+	"app/internal/weaviatetest"
+)
+
+func TestMain(m *testing.M) { weaviatetest.Main(m) }
+
+func openDriver(t *testing.T, n *weaviatenode.Node) *weaviate.Driver {
+	t.Helper()
+	s := driver.DefaultSettings()
+	s.Host, s.Port, s.GRPCPort = n.Host, n.Port, n.GRPCPort
+	d, err := weaviate.New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Connect(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+// readFile reads an exported file back as one map per row, whatever the format: JSON values
+// (json.Number for numbers) from JSON Lines, text from CSV (nil for a null), Go values from
+// Parquet.
+func readFile(t *testing.T, path string) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	switch transfer.FormatOf(path) {
+	case transfer.JSONL:
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 64<<20)
+		for sc.Scan() {
+			dec := json.NewDecoder(strings.NewReader(sc.Text()))
+			dec.UseNumber()
+			m := map[string]any{}
+			if err := dec.Decode(&m); err != nil {
+				t.Fatalf("line %d: %v", len(out)+1, err)
+			}
+			out = append(out, m)
+		}
+	case transfer.CSV:
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		recs, err := csv.NewReader(f).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range recs[1:] {
+			m := map[string]any{}
+			for i, name := range recs[0] {
+				if r[i] == "" {
+					m[name] = nil
+				} else {
+					m[name] = r[i]
+				}
+			}
+			out = append(out, m)
+		}
+	case transfer.Parquet:
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		st, _ := f.Stat()
+		pf, err := parquet.OpenFile(f, st.Size())
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := parquet.NewReader(pf)
+		for {
+			m := map[string]any{}
+			if err := r.Read(&m); err != nil {
+				if !errors.Is(err, io.EOF) {
+					t.Fatal(err)
+				}
+				break
+			}
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func TestExportPastThePagingLimit(t *testing.T) {
+	node := weaviatetest.Shared(t, weaviatenode.Anonymous)
+	d := openDriver(t, node)
+	for _, f := range transfer.Formats() {
+		t.Run("a whole collection of 10,050 objects goes past 10,000 with the cursor: "+string(f), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "big."+string(f))
+			var last transfer.Progress
+			sum, err := transfer.Export(context.Background(), d, transfer.ExportRequest{Table: fixtures.Big, Path: path},
+				func(p transfer.Progress) { last = p })
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum.Rows != fixtures.BigCount || last.Rows != fixtures.BigCount || last.Total != fixtures.BigCount {
+				t.Fatalf("summary %+v, last progress %+v; want %d rows", sum, last, fixtures.BigCount)
+			}
+			rows := readFile(t, path)
+			if len(rows) != fixtures.BigCount {
+				t.Fatalf("%d rows in the file", len(rows))
+			}
+			seen := map[string]bool{}
+			for _, r := range rows {
+				id, _ := r["uuid"].(string)
+				seen[id] = true
+			}
+			for i := range fixtures.BigCount {
+				want := fixtures.BigObject(i)
+				if !seen[want.ID] {
+					t.Fatalf("row %d (%s) is missing", i, want.ID)
+				}
+			}
+			// Values keep their type and value: n is an integer, label its text.
+			for _, r := range rows[:3] {
+				id := r["uuid"].(string)
+				var i int
+				for i = range fixtures.BigCount {
+					if fixtures.ID(fixtures.Big, i) == id {
+						break
+					}
+				}
+				if fmt.Sprint(r["n"]) != strconv.Itoa(i) || r["label"] != fmt.Sprintf("row-%05d", i) {
+					t.Fatalf("row %s: %v", id, r)
+				}
+			}
+		})
+	}
+}
+
+func TestAFilteredExportHoldsExactlyTheServersFilteredSet(t *testing.T) {
+	node := weaviatetest.Shared(t, weaviatenode.Anonymous)
+	d := openDriver(t, node)
+	path := filepath.Join(t.TempDir(), "tail.jsonl")
+	filters := []driver.Filter{{Column: "n", Operator: driver.OpGreaterEq, Value: "9990"}, {Column: "n", Operator: driver.OpNotIn, Value: "10001,10002"}}
+	sum, err := transfer.Export(context.Background(), d, transfer.ExportRequest{Table: fixtures.Big, Filters: filters, Path: path}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The server's own answer: GraphQL with the same where (n >= 9990 and n not 10001 or 10002).
+	var data struct {
+		Get map[string][]struct {
+			Additional struct {
+				ID string `json:"id"`
+			} `json:"_additional"`
+		} `json:"Get"`
+	}
+	q := `{ Get { Big(limit: 1000, where: {operator: And, operands: [{path: ["n"], operator: GreaterThanEqual, valueInt: 9990}, {path: ["n"], operator: ContainsNone, valueInt: [10001, 10002]}]}) { _additional { id } } } }`
+	if err := node.GraphQL(context.Background(), q, &data); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{}
+	for _, o := range data.Get[fixtures.Big] {
+		want[o.Additional.ID] = true
+	}
+	got := map[string]bool{}
+	for _, r := range readFile(t, path) {
+		got[r["uuid"].(string)] = true
+	}
+	if len(want) != 58 || !reflect.DeepEqual(got, want) || sum.Rows != int64(len(want)) {
+		t.Fatalf("exported %d rows (summary %d), the server's filtered set has %d", len(got), sum.Rows, len(want))
+	}
+}
+
+func TestExportedValuesAreTheServersValues(t *testing.T) {
+	node := weaviatetest.Shared(t, weaviatenode.Anonymous)
+	d := openDriver(t, node)
+	for _, table := range []string{fixtures.Typed, fixtures.NamedVectors} {
+		t.Run(table, func(t *testing.T) {
+			var page struct {
+				Objects []struct {
+					ID         string                     `json:"id"`
+					Properties map[string]json.RawMessage `json:"properties"`
+					Vector     []float32                  `json:"vector"`
+					Vectors    map[string][]float32       `json:"vectors"`
+				} `json:"objects"`
+			}
+			if err := node.DoJSON(context.Background(), http.MethodGet, "/v1/objects?class="+table+"&limit=100&include=vector", nil, &page); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(t.TempDir(), "out.jsonl")
+			if _, err := transfer.Export(context.Background(), d, transfer.ExportRequest{Table: table, Vectors: true, Path: path}, nil); err != nil {
+				t.Fatal(err)
+			}
+			rows := map[string]map[string]any{}
+			for _, r := range readFile(t, path) {
+				rows[r["uuid"].(string)] = r
+			}
+			if len(rows) != len(page.Objects) {
+				t.Fatalf("%d rows exported, the server holds %d", len(rows), len(page.Objects))
+			}
+			for _, o := range page.Objects {
+				r := rows[o.ID]
+				for name, raw := range o.Properties {
+					want := restValue(raw)
+					if got := r[name]; !sameValue(got, want) {
+						t.Errorf("%s %s: exported %#v, the server holds %s", o.ID, name, got, raw)
+					}
+				}
+				for name, v := range o.Vectors {
+					if got := r[transfer.VectorColumn(name)]; !sameValue(got, floatsAny(v)) {
+						t.Errorf("%s vector %s: exported %v, the server holds %v", o.ID, name, got, v)
+					}
+				}
+				if len(o.Vector) > 0 && len(o.Vectors) == 0 && !sameValue(r["vector"], floatsAny(o.Vector)) {
+					t.Errorf("%s vector: exported %v, the server holds %v", o.ID, r["vector"], o.Vector)
+				}
+			}
+		})
+	}
+}
+
+// restValue is a REST property as the export writes it: references become their uuids.
+func restValue(raw json.RawMessage) any {
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	var v any
+	_ = dec.Decode(&v)
+	if list, ok := v.([]any); ok && len(list) > 0 {
+		if m, ok := list[0].(map[string]any); ok && m["beacon"] != nil {
+			ids := make([]any, len(list))
+			for i, it := range list {
+				b := it.(map[string]any)["beacon"].(string)
+				ids[i] = b[strings.LastIndexByte(b, '/')+1:]
+			}
+			return ids
+		}
+	}
+	return v
+}
+
+func floatsAny(v []float32) []any {
+	out := make([]any, len(v))
+	for i, f := range v {
+		out[i] = json.Number(strconv.FormatFloat(float64(f), 'g', -1, 32))
+	}
+	return out
+}
+
+// sameValue compares JSON values, numbers by value.
+func sameValue(a, b any) bool {
+	na, aok := a.(json.Number)
+	nb, bok := b.(json.Number)
+	if aok && bok {
+		fa, _ := na.Float64()
+		fb, _ := nb.Float64()
+		return fa == fb || na == nb
+	}
+	la, aok := a.([]any)
+	lb, bok := b.([]any)
+	if aok && bok {
+		if len(la) != len(lb) {
+			return false
+		}
+		for i := range la {
+			if !sameValue(la[i], lb[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	ma, aok := a.(map[string]any)
+	mb, bok := b.(map[string]any)
+	if aok && bok {
+		if len(ma) != len(mb) {
+			return false
+		}
+		for k := range ma {
+			if !sameValue(ma[k], mb[k]) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+func TestACancelledExportLeavesNoFile(t *testing.T) {
+	node := weaviatetest.Shared(t, weaviatenode.Anonymous)
+	d := openDriver(t, node)
+	for _, f := range transfer.Formats() {
+		t.Run(string(f), func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "big."+string(f))
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			_, err := transfer.Export(ctx, d, transfer.ExportRequest{Table: fixtures.Big, Path: path},
+				func(p transfer.Progress) {
+					if p.Rows >= 3000 {
+						cancel()
+					}
+				})
+			if !errors.Is(err, context.Canceled) && !driver.IsKind(err, driver.KindCancelled) {
+				t.Fatalf("want a cancelled export, got %v", err)
+			}
+			left, _ := os.ReadDir(dir)
+			if len(left) != 0 {
+				t.Fatalf("the cancelled export left %v", left)
+			}
+		})
+	}
+}
