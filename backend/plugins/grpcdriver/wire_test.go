@@ -375,3 +375,64 @@ func TestSearchAndCheckPathsCrossTheWire(t *testing.T) {
 		t.Fatalf("paths %#v", paths)
 	}
 }
+
+// scanningDriver records the scan it is asked and answers one page with vectors.
+type scanningDriver struct {
+	erroringDriver
+	got *driver.ScanRequest
+}
+
+func (d scanningDriver) Scan(_ context.Context, table string, r driver.ScanRequest) (*driver.ScanPage, error) {
+	*d.got = r
+	return &driver.ScanPage{
+		Columns:     []driver.Column{{Name: "uuid", PrimaryKey: true, Type: "uuid"}, {Name: "n", Type: "int"}},
+		Rows:        [][]any{{table, json.Number("9007199254740993")}, {"b", nil}},
+		VectorNames: []string{"body_vec", "title_vec"},
+		Vectors:     [][][]float32{{{0.1, -2.5, 3e-8}, nil}, {nil, {1}}},
+		Next:        "b", Walked: 1000,
+	}, nil
+}
+
+// Issue 21: a scan step crosses the plugin boundary whole: the request (cursor, filters,
+// vectors), every cell (an int past 2^53 exact), each vector's float32s bit for bit and a
+// missing one still missing, the cursor and the keys walked.
+func TestScanCrossesTheWire(t *testing.T) {
+	var got driver.ScanRequest
+	c := serveLoopback(t, Config{Open: func(driver.Settings, logrus.FieldLogger) (driver.Driver, error) {
+		return scanningDriver{got: &got}, nil
+	}})
+	k, err := c.Open(context.Background(), driver.DefaultSettings(), "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	want := driver.ScanRequest{After: "a", Limit: 1000, Vectors: true, Filters: []driver.Filter{{Column: "n", Operator: driver.OpBetween, Value: "1", Value2: "9"}}}
+	p, err := k.Scan(context.Background(), "Typed", want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("the plugin got %#v, want %#v", got, want)
+	}
+	sent, _ := scanningDriver{got: new(driver.ScanRequest)}.Scan(context.Background(), "Typed", want)
+	if !reflect.DeepEqual(p.Rows, sent.Rows) || !reflect.DeepEqual(p.Vectors, sent.Vectors) || !reflect.DeepEqual(p.VectorNames, sent.VectorNames) ||
+		p.Next != "b" || p.Walked != 1000 || len(p.Columns) != 2 || p.Columns[1].Type != "int" {
+		t.Fatalf("the app got %#v, the plugin sent %#v", p, sent)
+	}
+}
+
+// A driver that cannot walk a table is refused as unsupported, whole, across the boundary.
+func TestScanOfADriverWithoutItIsUnsupported(t *testing.T) {
+	c := serveLoopback(t, Config{Open: func(driver.Settings, logrus.FieldLogger) (driver.Driver, error) {
+		return erroringDriver{}, nil
+	}})
+	k, err := c.Open(context.Background(), driver.DefaultSettings(), "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	_, err = k.Scan(context.Background(), "Typed", driver.ScanRequest{})
+	if !driver.IsKind(err, driver.KindUnsupported) {
+		t.Fatalf("got %v; want unsupported", err)
+	}
+}
