@@ -204,6 +204,9 @@ type ExecOptions struct {
 type Row struct {
 	UUID   string         `json:"uuid,omitempty"`
 	Values map[string]any `json:"values,omitempty"`
+	// Vectors are written only by BatchWriter: vector name ("" for a table's single
+	// vector) -> its numbers. Insert and Update never write a vector.
+	Vectors map[string][]float32 `json:"vectors,omitempty"`
 }
 
 // RowStatus is one row's outcome.
@@ -329,4 +332,14 @@ type ScanPage struct {
 	Next string `json:"next,omitempty"`
 	// Walked is how many keys the step read (at least len(Rows); more with filters).
 	Walked int `json:"walked"`
+}
+
+// BatchWriter is what a driver offers beyond the contract to write many rows at once, for an
+// import (Weaviate: the batch API): each row is created, or replaced whole when a row with its
+// key exists, with its vectors when it carries them. Each row's cells are typed by the
+// driver's own cell rules first; a row they refuse fails alone, with the reason, and is not
+// sent. Each row reports its outcome; the error is for the whole batch (an unknown table, the
+// connection lost: then rows without a result may or may not be written, see MayHaveWritten).
+type BatchWriter interface {
+	WriteBatch(ctx context.Context, table string, rows []Row) ([]RowResult, error)
 }

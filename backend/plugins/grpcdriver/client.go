@@ -244,6 +244,9 @@ func (k *Conn) CheckPaths(ctx context.Context) []driver.PathStatus {
 	return out
 }
 
+// errOldPlugin answers a call that a plugin built before it does not know.
+var errOldPlugin = driver.Errorf(driver.KindUnsupported, "this version of the driver plugin cannot read or write a whole table; update it in Settings, Plugins")
+
 // Scan walks one page of a table in the plugin (driver.Scanner). A plugin that predates Scan
 // answers UNIMPLEMENTED, and the error says to update it.
 func (k *Conn) Scan(ctx context.Context, table string, req driver.ScanRequest) (*driver.ScanPage, error) {
@@ -253,7 +256,7 @@ func (k *Conn) Scan(ctx context.Context, table string, req driver.ScanRequest) (
 	r, err := k.c.rpc.Scan(ctx, &pb.ScanRequest{ConnId: k.id, Table: table, After: req.After, Limit: int64(req.Limit),
 		Filters: toFilters(req.Filters), Vectors: req.Vectors})
 	if st, ok := status.FromError(err); ok && st.Code() == codes.Unimplemented && len(st.Details()) == 0 {
-		return nil, driver.Errorf(driver.KindUnsupported, "this version of the driver plugin cannot read a whole table; update it in Settings, Plugins")
+		return nil, errOldPlugin
 	}
 	if err != nil {
 		return nil, k.c.fail(ctx, err)
@@ -319,6 +322,26 @@ func (k *Conn) edit(ctx context.Context, call func(context.Context, *pb.EditRequ
 // Insert adds rows.
 func (k *Conn) Insert(ctx context.Context, table string, rows []driver.Row) ([]driver.RowResult, error) {
 	return k.edit(ctx, k.c.rpc.Insert, table, rows)
+}
+
+// WriteBatch writes rows at once in the plugin (driver.BatchWriter); a plugin that predates it
+// answers UNIMPLEMENTED, and the error says to update it.
+func (k *Conn) WriteBatch(ctx context.Context, table string, rows []driver.Row) ([]driver.RowResult, error) {
+	if k.c.isStopped() {
+		return nil, stoppedError()
+	}
+	prows, err := toRows(rows)
+	if err != nil {
+		return nil, err
+	}
+	r, err := k.c.rpc.WriteBatch(ctx, &pb.EditRequest{ConnId: k.id, Table: table, Rows: prows})
+	if st, ok := status.FromError(err); ok && st.Code() == codes.Unimplemented && len(st.Details()) == 0 {
+		return nil, errOldPlugin
+	}
+	if err != nil {
+		return nil, k.c.fail(ctx, err)
+	}
+	return fromRowResults(r.GetResults()), nil
 }
 
 // Update writes the given cells of rows.

@@ -593,6 +593,12 @@ func toRows(rows []driver.Row) ([]*pb.EditRow, error) {
 	out := make([]*pb.EditRow, len(rows))
 	for i, r := range rows {
 		er := &pb.EditRow{Uuid: r.UUID}
+		if len(r.Vectors) > 0 {
+			er.Vectors = make(map[string]*pb.ScanVector, len(r.Vectors))
+			for name, v := range r.Vectors {
+				er.Vectors[name] = &pb.ScanVector{Packed: packFloats(v)}
+			}
+		}
 		if len(r.Values) > 0 {
 			er.Values = make(map[string]*pb.Value, len(r.Values))
 			for k, v := range r.Values {
@@ -615,6 +621,12 @@ func fromRows(rows []*pb.EditRow) []driver.Row {
 	out := make([]driver.Row, len(rows))
 	for i, r := range rows {
 		out[i].UUID = r.GetUuid()
+		if len(r.GetVectors()) > 0 {
+			out[i].Vectors = make(map[string][]float32, len(r.GetVectors()))
+			for name, v := range r.GetVectors() {
+				out[i].Vectors[name] = unpackFloats(v.GetPacked())
+			}
+		}
 		if len(r.GetValues()) > 0 {
 			out[i].Values = make(map[string]any, len(r.GetValues()))
 			for k, v := range r.GetValues() {
@@ -666,11 +678,7 @@ func toScanPage(p *driver.ScanPage) (*pb.ScanPage, error) {
 		for i, row := range p.Vectors {
 			vs := &pb.ScanVectors{Vectors: make([]*pb.ScanVector, len(row))}
 			for k, v := range row {
-				b := make([]byte, 4*len(v))
-				for j, f := range v {
-					binary.LittleEndian.PutUint32(b[4*j:], math.Float32bits(f))
-				}
-				vs.Vectors[k] = &pb.ScanVector{Packed: b}
+				vs.Vectors[k] = &pb.ScanVector{Packed: packFloats(v)}
 			}
 			out.Vectors[i] = vs
 		}
@@ -686,18 +694,31 @@ func fromScanPage(p *pb.ScanPage) *driver.ScanPage {
 		for i, row := range p.GetVectors() {
 			vs := make([][]float32, len(row.GetVectors()))
 			for k, v := range row.GetVectors() {
-				b := v.GetPacked()
-				if len(b) < 4 {
-					continue
-				}
-				f := make([]float32, len(b)/4)
-				for j := range f {
-					f[j] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*j:]))
-				}
-				vs[k] = f
+				vs[k] = unpackFloats(v.GetPacked())
 			}
 			out.Vectors[i] = vs
 		}
 	}
 	return out
+}
+
+// packFloats packs float32s little-endian, as Weaviate's gRPC API does.
+func packFloats(v []float32) []byte {
+	b := make([]byte, 4*len(v))
+	for j, f := range v {
+		binary.LittleEndian.PutUint32(b[4*j:], math.Float32bits(f))
+	}
+	return b
+}
+
+// unpackFloats reads packFloats' bytes (nil for none).
+func unpackFloats(b []byte) []float32 {
+	if len(b) < 4 {
+		return nil
+	}
+	f := make([]float32, len(b)/4)
+	for j := range f {
+		f[j] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*j:]))
+	}
+	return f
 }

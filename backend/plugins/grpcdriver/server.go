@@ -333,6 +333,18 @@ func (s *Server) Insert(ctx context.Context, req *pb.EditRequest) (*pb.EditRespo
 	return s.edit(ctx, req, func(d driver.Driver) editFunc { return d.Insert })
 }
 
+// WriteBatch writes rows at once, when the driver can (driver.BatchWriter).
+func (s *Server) WriteBatch(ctx context.Context, req *pb.EditRequest) (*pb.EditResponse, error) {
+	return s.edit(ctx, req, func(d driver.Driver) editFunc {
+		if bw, ok := d.(driver.BatchWriter); ok {
+			return bw.WriteBatch
+		}
+		return func(context.Context, string, []driver.Row) ([]driver.RowResult, error) {
+			return nil, driver.Errorf(driver.KindUnsupported, "this driver cannot write rows in batches")
+		}
+	})
+}
+
 // Update changes cells of rows.
 func (s *Server) Update(ctx context.Context, req *pb.EditRequest) (*pb.EditResponse, error) {
 	return s.edit(ctx, req, func(d driver.Driver) editFunc { return d.Update })

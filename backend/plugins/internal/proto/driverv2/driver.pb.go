@@ -2438,9 +2438,11 @@ func (x *Classification) GetForm() string {
 }
 
 type EditRow struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Uuid          string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
-	Values        map[string]*Value      `protobuf:"bytes,2,rep,name=values,proto3" json:"values,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Uuid   string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
+	Values map[string]*Value      `protobuf:"bytes,2,rep,name=values,proto3" json:"values,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// vectors are written only by WriteBatch: vector name ("" a table's single vector) -> numbers.
+	Vectors       map[string]*ScanVector `protobuf:"bytes,3,rep,name=vectors,proto3" json:"vectors,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2485,6 +2487,13 @@ func (x *EditRow) GetUuid() string {
 func (x *EditRow) GetValues() map[string]*Value {
 	if x != nil {
 		return x.Values
+	}
+	return nil
+}
+
+func (x *EditRow) GetVectors() map[string]*ScanVector {
+	if x != nil {
+		return x.Vectors
 	}
 	return nil
 }
@@ -3166,13 +3175,17 @@ const file_driver_proto_rawDesc = "" +
 	"\x06access\x18\x01 \x01(\tR\x06access\x12 \n" +
 	"\vdestructive\x18\x02 \x01(\bR\vdestructive\x120\n" +
 	"\x05error\x18\x03 \x01(\v2\x1a.app.driver.v2.DriverErrorR\x05error\x12\x12\n" +
-	"\x04form\x18\x04 \x01(\tR\x04form\"\xaa\x01\n" +
+	"\x04form\x18\x04 \x01(\tR\x04form\"\xc0\x02\n" +
 	"\aEditRow\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12:\n" +
-	"\x06values\x18\x02 \x03(\v2\".app.driver.v2.EditRow.ValuesEntryR\x06values\x1aO\n" +
+	"\x06values\x18\x02 \x03(\v2\".app.driver.v2.EditRow.ValuesEntryR\x06values\x12=\n" +
+	"\avectors\x18\x03 \x03(\v2#.app.driver.v2.EditRow.VectorsEntryR\avectors\x1aO\n" +
 	"\vValuesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12*\n" +
-	"\x05value\x18\x02 \x01(\v2\x14.app.driver.v2.ValueR\x05value:\x028\x01\"h\n" +
+	"\x05value\x18\x02 \x01(\v2\x14.app.driver.v2.ValueR\x05value:\x028\x01\x1aU\n" +
+	"\fVectorsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12/\n" +
+	"\x05value\x18\x02 \x01(\v2\x19.app.driver.v2.ScanVectorR\x05value:\x028\x01\"h\n" +
 	"\vEditRequest\x12\x17\n" +
 	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12\x14\n" +
 	"\x05table\x18\x02 \x01(\tR\x05table\x12*\n" +
@@ -3204,7 +3217,7 @@ const file_driver_proto_rawDesc = "" +
 	"\fvector_names\x18\x03 \x03(\tR\vvectorNames\x124\n" +
 	"\avectors\x18\x04 \x03(\v2\x1a.app.driver.v2.ScanVectorsR\avectors\x12\x12\n" +
 	"\x04next\x18\x05 \x01(\tR\x04next\x12\x16\n" +
-	"\x06walked\x18\x06 \x01(\x03R\x06walked2\xab\n" +
+	"\x06walked\x18\x06 \x01(\x03R\x06walked2\xf2\n" +
 	"\n" +
 	"\x06Driver\x12?\n" +
 	"\x04Info\x12\x1a.app.driver.v2.InfoRequest\x1a\x1b.app.driver.v2.InfoResponse\x12?\n" +
@@ -3227,7 +3240,9 @@ const file_driver_proto_rawDesc = "" +
 	"\x06Update\x12\x1a.app.driver.v2.EditRequest\x1a\x1b.app.driver.v2.EditResponse\x12A\n" +
 	"\x06Delete\x12\x1a.app.driver.v2.EditRequest\x1a\x1b.app.driver.v2.EditResponse\x12G\n" +
 	"\fCapabilities\x12\x1a.app.driver.v2.ConnRequest\x1a\x1b.app.driver.v2.Capabilities\x12;\n" +
-	"\x04Scan\x12\x1a.app.driver.v2.ScanRequest\x1a\x17.app.driver.v2.ScanPage\x12A\n" +
+	"\x04Scan\x12\x1a.app.driver.v2.ScanRequest\x1a\x17.app.driver.v2.ScanPage\x12E\n" +
+	"\n" +
+	"WriteBatch\x12\x1a.app.driver.v2.EditRequest\x1a\x1b.app.driver.v2.EditResponse\x12A\n" +
 	"\x05Close\x12\x1a.app.driver.v2.ConnRequest\x1a\x1c.app.driver.v2.CloseResponseB6Z4app/backend/plugins/internal/proto/driverv2;driverv2b\x06proto3"
 
 var (
@@ -3242,7 +3257,7 @@ func file_driver_proto_rawDescGZIP() []byte {
 	return file_driver_proto_rawDescData
 }
 
-var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 48)
+var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 49)
 var file_driver_proto_goTypes = []any{
 	(*DriverError)(nil),           // 0: app.driver.v2.DriverError
 	(*Value)(nil),                 // 1: app.driver.v2.Value
@@ -3292,6 +3307,7 @@ var file_driver_proto_goTypes = []any{
 	nil,                           // 45: app.driver.v2.Column.FilterNotesEntry
 	nil,                           // 46: app.driver.v2.CheckCellsResponse.ProblemsEntry
 	nil,                           // 47: app.driver.v2.EditRow.ValuesEntry
+	nil,                           // 48: app.driver.v2.EditRow.VectorsEntry
 }
 var file_driver_proto_depIdxs = []int32{
 	2,  // 0: app.driver.v2.Value.list_value:type_name -> app.driver.v2.List
@@ -3317,58 +3333,62 @@ var file_driver_proto_depIdxs = []int32{
 	28, // 20: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
 	0,  // 21: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
 	47, // 22: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
-	35, // 23: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
-	37, // 24: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
-	20, // 25: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
-	41, // 26: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
-	17, // 27: app.driver.v2.ScanPage.columns:type_name -> app.driver.v2.Column
-	27, // 28: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
-	42, // 29: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
-	1,  // 30: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
-	1,  // 31: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
-	6,  // 32: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
-	8,  // 33: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
-	10, // 34: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
-	10, // 35: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
-	10, // 36: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
-	16, // 37: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
-	22, // 38: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
-	29, // 39: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
-	31, // 40: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
-	26, // 41: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
-	10, // 42: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
-	33, // 43: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
-	23, // 44: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
-	36, // 45: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
-	36, // 46: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
-	36, // 47: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
-	10, // 48: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
-	40, // 49: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
-	10, // 50: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
-	7,  // 51: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
-	9,  // 52: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
-	11, // 53: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
-	11, // 54: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
-	15, // 55: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
-	19, // 56: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
-	28, // 57: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
-	30, // 58: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
-	32, // 59: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
-	28, // 60: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
-	13, // 61: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
-	34, // 62: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
-	25, // 63: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
-	38, // 64: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
-	38, // 65: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
-	38, // 66: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
-	5,  // 67: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
-	43, // 68: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
-	39, // 69: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
-	51, // [51:70] is the sub-list for method output_type
-	32, // [32:51] is the sub-list for method input_type
-	32, // [32:32] is the sub-list for extension type_name
-	32, // [32:32] is the sub-list for extension extendee
-	0,  // [0:32] is the sub-list for field type_name
+	48, // 23: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
+	35, // 24: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
+	37, // 25: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
+	20, // 26: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
+	41, // 27: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
+	17, // 28: app.driver.v2.ScanPage.columns:type_name -> app.driver.v2.Column
+	27, // 29: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
+	42, // 30: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
+	1,  // 31: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
+	1,  // 32: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
+	41, // 33: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
+	6,  // 34: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
+	8,  // 35: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
+	10, // 36: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
+	10, // 37: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
+	10, // 38: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
+	16, // 39: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
+	22, // 40: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
+	29, // 41: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
+	31, // 42: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
+	26, // 43: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
+	10, // 44: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
+	33, // 45: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
+	23, // 46: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
+	36, // 47: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
+	36, // 48: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
+	36, // 49: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
+	10, // 50: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
+	40, // 51: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
+	36, // 52: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
+	10, // 53: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
+	7,  // 54: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
+	9,  // 55: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
+	11, // 56: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
+	11, // 57: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
+	15, // 58: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
+	19, // 59: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
+	28, // 60: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
+	30, // 61: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
+	32, // 62: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
+	28, // 63: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
+	13, // 64: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
+	34, // 65: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
+	25, // 66: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
+	38, // 67: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
+	38, // 68: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
+	38, // 69: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
+	5,  // 70: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
+	43, // 71: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
+	38, // 72: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
+	39, // 73: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
+	54, // [54:74] is the sub-list for method output_type
+	34, // [34:54] is the sub-list for method input_type
+	34, // [34:34] is the sub-list for extension type_name
+	34, // [34:34] is the sub-list for extension extendee
+	0,  // [0:34] is the sub-list for field type_name
 }
 
 func init() { file_driver_proto_init() }
@@ -3391,7 +3411,7 @@ func file_driver_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_driver_proto_rawDesc), len(file_driver_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   48,
+			NumMessages:   49,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -58,6 +58,7 @@ const (
 	Driver_Delete_FullMethodName        = "/app.driver.v2.Driver/Delete"
 	Driver_Capabilities_FullMethodName  = "/app.driver.v2.Driver/Capabilities"
 	Driver_Scan_FullMethodName          = "/app.driver.v2.Driver/Scan"
+	Driver_WriteBatch_FullMethodName    = "/app.driver.v2.Driver/WriteBatch"
 	Driver_Close_FullMethodName         = "/app.driver.v2.Driver/Close"
 )
 
@@ -93,6 +94,9 @@ type DriverClient interface {
 	// Added after the first release of version 2: UNIMPLEMENTED from an older plugin, and then
 	// the app says exports and the map need the plugin updated.
 	Scan(ctx context.Context, in *ScanRequest, opts ...grpc.CallOption) (*ScanPage, error)
+	// WriteBatch writes rows at once, created or replaced by key, with their vectors
+	// (driver.BatchWriter). Added with Scan, and answered UNIMPLEMENTED by an older plugin alike.
+	WriteBatch(ctx context.Context, in *EditRequest, opts ...grpc.CallOption) (*EditResponse, error)
 	// Close ends a connection; closing an unknown id succeeds.
 	Close(ctx context.Context, in *ConnRequest, opts ...grpc.CallOption) (*CloseResponse, error)
 }
@@ -285,6 +289,16 @@ func (c *driverClient) Scan(ctx context.Context, in *ScanRequest, opts ...grpc.C
 	return out, nil
 }
 
+func (c *driverClient) WriteBatch(ctx context.Context, in *EditRequest, opts ...grpc.CallOption) (*EditResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(EditResponse)
+	err := c.cc.Invoke(ctx, Driver_WriteBatch_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *driverClient) Close(ctx context.Context, in *ConnRequest, opts ...grpc.CallOption) (*CloseResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(CloseResponse)
@@ -327,6 +341,9 @@ type DriverServer interface {
 	// Added after the first release of version 2: UNIMPLEMENTED from an older plugin, and then
 	// the app says exports and the map need the plugin updated.
 	Scan(context.Context, *ScanRequest) (*ScanPage, error)
+	// WriteBatch writes rows at once, created or replaced by key, with their vectors
+	// (driver.BatchWriter). Added with Scan, and answered UNIMPLEMENTED by an older plugin alike.
+	WriteBatch(context.Context, *EditRequest) (*EditResponse, error)
 	// Close ends a connection; closing an unknown id succeeds.
 	Close(context.Context, *ConnRequest) (*CloseResponse, error)
 	mustEmbedUnimplementedDriverServer()
@@ -392,6 +409,9 @@ func (UnimplementedDriverServer) Capabilities(context.Context, *ConnRequest) (*C
 }
 func (UnimplementedDriverServer) Scan(context.Context, *ScanRequest) (*ScanPage, error) {
 	return nil, status.Error(codes.Unimplemented, "method Scan not implemented")
+}
+func (UnimplementedDriverServer) WriteBatch(context.Context, *EditRequest) (*EditResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method WriteBatch not implemented")
 }
 func (UnimplementedDriverServer) Close(context.Context, *ConnRequest) (*CloseResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Close not implemented")
@@ -741,6 +761,24 @@ func _Driver_Scan_Handler(srv interface{}, ctx context.Context, dec func(interfa
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Driver_WriteBatch_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(EditRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DriverServer).WriteBatch(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Driver_WriteBatch_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DriverServer).WriteBatch(ctx, req.(*EditRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _Driver_Close_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(ConnRequest)
 	if err := dec(in); err != nil {
@@ -837,6 +875,10 @@ var Driver_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Scan",
 			Handler:    _Driver_Scan_Handler,
+		},
+		{
+			MethodName: "WriteBatch",
+			Handler:    _Driver_WriteBatch_Handler,
 		},
 		{
 			MethodName: "Close",

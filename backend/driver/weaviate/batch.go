@@ -1,0 +1,193 @@
+package weaviate
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"app/backend/driver"
+)
+
+// WriteBatch writes rows with POST /v1/batch/objects (driver.BatchWriter): one request for
+// the batch, each object created or replaced by its id, with its vectors. A row whose cells
+// do not type, or whose uuid is not one, fails alone and is not sent. References may be given
+// as the target uuids (an export writes them so) as well as beacons.
+func (d *Driver) WriteBatch(ctx context.Context, table string, rows []driver.Row) ([]driver.RowResult, error) {
+	c, err := d.classFor(ctx, table)
+	if err != nil {
+		return nil, err
+	}
+	if c.MultiTenancyConfig.Enabled {
+		return nil, tenantError(c)
+	}
+	out := make([]driver.RowResult, len(rows))
+	objects := make([]map[string]any, 0, len(rows))
+	sent := make([]int, 0, len(rows)) // objects[k] is rows[sent[k]]
+	names := c.namedVectors()
+	for i, r := range rows {
+		id := strings.ToLower(strings.TrimSpace(r.UUID))
+		if id != "" {
+			if _, err := uuid.Parse(id); err != nil || len(id) != 36 {
+				out[i] = failed(i, r.UUID, driver.Errorf(driver.KindInvalidArgument, "%q is not a UUID", r.UUID))
+				continue
+			}
+		} else {
+			id = uuid.NewString() // the batch API needs ids to report outcomes by
+		}
+		props, err := properties(c, uuidRefsToBeacons(c, r.Values))
+		if err != nil {
+			out[i] = failed(i, id, err)
+			continue
+		}
+		obj := map[string]any{"class": c.Class, "id": id, "properties": props}
+		if err := batchVectors(obj, names, r.Vectors); err != nil {
+			out[i] = failed(i, id, err)
+			continue
+		}
+		out[i] = driver.RowResult{Index: i, UUID: id}
+		objects = append(objects, obj)
+		sent = append(sent, i)
+	}
+	if len(objects) == 0 {
+		return out, nil
+	}
+	body, err := json.Marshal(map[string]any{"objects": objects})
+	if err != nil {
+		return nil, driver.Wrap(driver.KindInvalidArgument, err, "the batch cannot be encoded")
+	}
+	st, resp, err := d.call(ctx, http.MethodPost, "/v1/batch/objects", nil, body)
+	if err != nil {
+		for _, i := range sent {
+			out[i] = sentFailed(i, out[i].UUID, err)
+		}
+		if cerr := driver.ContextError(ctx); cerr != nil {
+			return out, cerr
+		}
+		return out, err
+	}
+	if st != http.StatusOK {
+		return nil, d.statusError(st, resp, "the batch into "+c.Class)
+	}
+	var results []struct {
+		ID     string `json:"id"`
+		Result struct {
+			Errors *struct {
+				Error []struct {
+					Message string `json:"message"`
+				} `json:"error"`
+			} `json:"errors"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal(resp, &results); err != nil || len(results) != len(objects) {
+		for _, i := range sent {
+			out[i] = driver.RowResult{Index: i, UUID: out[i].UUID, Status: driver.RowFailed, Kind: driver.KindQueryFailed,
+				Message: "the server's answer to the batch does not say each row's outcome: the row " + driver.MaybeWritten + "; reload to see"}
+		}
+		return out, nil
+	}
+	for k, res := range results {
+		i := sent[k]
+		if res.Result.Errors != nil && len(res.Result.Errors.Error) > 0 {
+			msgs := make([]string, 0, len(res.Result.Errors.Error))
+			for _, e := range res.Result.Errors.Error {
+				msgs = append(msgs, d.redact(e.Message))
+			}
+			out[i] = driver.RowResult{Index: i, UUID: out[i].UUID, Status: driver.RowFailed, Kind: driver.KindQueryFailed, Message: strings.Join(msgs, "; ")}
+			continue
+		}
+		out[i].Status = driver.RowOK
+	}
+	return out, nil
+}
+
+// batchVectors puts a row's vectors on its object: "vector" for a table's single vector,
+// "vectors" by name for named vectors. A vector the table does not have is refused.
+func batchVectors(obj map[string]any, names []string, vecs map[string][]float32) error {
+	if len(vecs) == 0 {
+		return nil
+	}
+	named := map[string][]float32{}
+	for n, v := range vecs {
+		switch {
+		case n == "" && len(names) == 0:
+			obj["vector"] = v
+		case n != "" && slices.Contains(names, n):
+			named[n] = v
+		case n == "":
+			return driver.Errorf(driver.KindInvalidArgument, "the collection has named vectors (%s): name the vector", strings.Join(names, ", "))
+		default:
+			return driver.Errorf(driver.KindInvalidArgument, "the collection has no vector named %q", n)
+		}
+	}
+	if len(named) > 0 {
+		obj["vectors"] = named
+	}
+	return nil
+}
+
+
+// uuidRefsToBeacons turns reference cells given as a list of target uuids (JSON text or a
+// list) into beacons of the property's target collection (one target type; several: the
+// class-less beacon, which Weaviate resolves).
+func uuidRefsToBeacons(c *class, vals map[string]any) map[string]any {
+	var out map[string]any
+	for k, v := range vals {
+		p, ok := c.property(k)
+		if !ok || !p.isRef() || v == nil {
+			continue
+		}
+		list, ok := v.([]any)
+		if s, isText := v.(string); isText {
+			if json.Unmarshal([]byte(s), &list) != nil {
+				continue
+			}
+			ok = true
+		}
+		if !ok {
+			if ss, isStrings := v.([]string); isStrings {
+				for _, s := range ss {
+					list = append(list, s)
+				}
+				ok = true
+			}
+		}
+		if !ok {
+			continue
+		}
+		beacons := make([]any, 0, len(list))
+		for _, it := range list {
+			s, isText := it.(string)
+			if !isText {
+				beacons = nil
+				break
+			}
+			if _, err := uuid.Parse(s); err != nil {
+				beacons = nil
+				break
+			}
+			target := "weaviate://localhost/" + s
+			if len(p.DataType) == 1 {
+				target = "weaviate://localhost/" + p.DataType[0] + "/" + s
+			}
+			beacons = append(beacons, map[string]any{"beacon": target})
+		}
+		if beacons == nil {
+			continue
+		}
+		if out == nil {
+			out = make(map[string]any, len(vals))
+			for kk, vv := range vals {
+				out[kk] = vv
+			}
+		}
+		out[k] = beacons
+	}
+	if out == nil {
+		return vals
+	}
+	return out
+}

@@ -1,0 +1,333 @@
+package transfer
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+// record is one row read from a file: its line (CSV and JSON Lines: the line it starts on;
+// Parquet: the row number) and its values by file column, as the file holds them: text or nil
+// (CSV), JSON values with json.Number (JSON Lines), Go values (Parquet).
+type record struct {
+	line   int
+	values map[string]any
+}
+
+// lineError is a row the file itself breaks (a broken JSON line): reported and skipped, the
+// rest read on. Any other read error ends the import at that line.
+type lineError struct {
+	line int
+	err  error
+}
+
+func (e *lineError) Error() string { return fmt.Sprintf("line %d: %v", e.line, e.err) }
+
+// source reads a file's rows.
+type source interface {
+	// columns are the file's columns known so far (JSON Lines: the keys seen so far).
+	columns() []string
+	// next is the next row, io.EOF at the end, a *lineError for a broken row.
+	next() (record, error)
+	close() error
+}
+
+// openSource opens path in format f, checking first that the file is what the format says.
+func openSource(path string, f Format) (source, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	head := make([]byte, 512)
+	n, _ := io.ReadFull(file, head)
+	head = head[:n]
+	if _, err := file.Seek(0, io.SeekStart); err != nil {
+		file.Close()
+		return nil, err
+	}
+	switch f {
+	case Parquet:
+		st, err := file.Stat()
+		if err != nil {
+			file.Close()
+			return nil, err
+		}
+		tail := make([]byte, 4)
+		if st.Size() < 12 || !bytes.HasPrefix(head, []byte("PAR1")) {
+			file.Close()
+			return nil, fmt.Errorf("%s is not a Parquet file (it does not start with PAR1)", path)
+		}
+		if _, err := file.ReadAt(tail, st.Size()-4); err != nil || string(tail) != "PAR1" {
+			file.Close()
+			return nil, fmt.Errorf("%s is a truncated Parquet file: it does not end with PAR1, so its footer (the schema and where the rows are) is missing", path)
+		}
+		pf, err := parquet.OpenFile(file, st.Size())
+		if err != nil {
+			file.Close()
+			return nil, fmt.Errorf("%s is not a readable Parquet file: %v", path, err)
+		}
+		cols := make([]string, 0, len(pf.Schema().Fields()))
+		for _, fl := range pf.Schema().Fields() {
+			cols = append(cols, fl.Name())
+		}
+		return &parquetSource{f: file, r: parquet.NewReader(pf), cols: cols, stamps: timestampUnits(pf.Schema())}, nil
+	case JSONL:
+		if t := bytes.TrimLeft(head, " \t\r\n\ufeff"); len(t) > 0 && t[0] != '{' {
+			file.Close()
+			return nil, fmt.Errorf("%s is not a JSON Lines file: its first line is not a JSON object", path)
+		}
+		r := bufio.NewReaderSize(file, 1<<20)
+		return &jsonlSource{f: file, r: r, seen: map[string]bool{}}, nil
+	case CSV:
+		if bytes.IndexByte(head, 0) >= 0 || bytes.HasPrefix(head, []byte("PAR1")) {
+			file.Close()
+			return nil, fmt.Errorf("%s is not a CSV file: it holds binary data", path)
+		}
+		s := &csvSource{f: file, r: bufio.NewReaderSize(file, 1<<20)}
+		header, _, err := s.readRecord()
+		if err != nil {
+			file.Close()
+			if errors.Is(err, io.EOF) {
+				return nil, fmt.Errorf("%s is empty: a CSV file starts with a header row", path)
+			}
+			return nil, err
+		}
+		for i, h := range header {
+			if h == nil || *h == "" {
+				file.Close()
+				return nil, fmt.Errorf("%s: column %d of the header row has no name", path, i+1)
+			}
+			s.header = append(s.header, strings.TrimPrefix(*h, "\ufeff"))
+		}
+		return s, nil
+	}
+	file.Close()
+	return nil, fmt.Errorf("unknown format %q: use %s, %s or %s", f, CSV, JSONL, Parquet)
+}
+
+// --- JSON Lines ---
+
+type jsonlSource struct {
+	f    *os.File
+	r    *bufio.Reader
+	line int
+	seen map[string]bool
+	cols []string
+}
+
+func (s *jsonlSource) columns() []string { return s.cols }
+
+func (s *jsonlSource) next() (record, error) {
+	for {
+		b, err := s.r.ReadBytes('\n')
+		if len(b) == 0 && err != nil {
+			return record{}, err // io.EOF, or a read error
+		}
+		s.line++
+		b = bytes.TrimSpace(bytes.TrimPrefix(b, []byte("\ufeff")))
+		if len(b) == 0 {
+			continue
+		}
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber()
+		var m map[string]any
+		if derr := dec.Decode(&m); derr != nil || dec.More() {
+			if derr == nil {
+				derr = errors.New("more than one JSON value on the line")
+			}
+			return record{}, &lineError{s.line, fmt.Errorf("not a JSON object: %v", derr)}
+		}
+		for k := range m {
+			if !s.seen[k] {
+				s.seen[k] = true
+				s.cols = append(s.cols, k)
+			}
+		}
+		return record{line: s.line, values: m}, nil
+	}
+}
+
+func (s *jsonlSource) close() error { return s.f.Close() }
+
+// --- CSV: RFC 4180, with the export's null rule (an empty unquoted field is null, a quoted
+// empty field an empty text). ---
+
+type csvSource struct {
+	f      *os.File
+	r      *bufio.Reader
+	line   int // the line the next record starts on, 1-based after the header
+	header []string
+}
+
+func (s *csvSource) columns() []string { return s.header }
+
+func (s *csvSource) next() (record, error) {
+	fields, line, err := s.readRecord()
+	if err != nil {
+		return record{}, err
+	}
+	if len(fields) == 1 && fields[0] == nil && len(s.header) > 1 {
+		return s.next() // a blank line
+	}
+	if len(fields) != len(s.header) {
+		return record{}, &lineError{line, fmt.Errorf("%d fields where the header has %d", len(fields), len(s.header))}
+	}
+	m := make(map[string]any, len(fields))
+	for i, f := range fields {
+		if f == nil {
+			m[s.header[i]] = nil
+		} else {
+			m[s.header[i]] = *f
+		}
+	}
+	return record{line: line, values: m}, nil
+}
+
+// readRecord reads one record: each field's text, nil for an empty unquoted field. It returns
+// the line the record starts on.
+func (s *csvSource) readRecord() ([]*string, int, error) {
+	s.line++
+	start := s.line
+	var fields []*string
+	var field strings.Builder
+	quoted, inQuotes, any := false, false, false
+	end := func() {
+		if !quoted && field.Len() == 0 {
+			fields = append(fields, nil)
+		} else {
+			v := field.String()
+			fields = append(fields, &v)
+		}
+		field.Reset()
+		quoted = false
+	}
+	for {
+		c, err := s.r.ReadByte()
+		if err != nil {
+			if inQuotes {
+				return nil, start, fmt.Errorf("line %d: a quoted field is not closed before the end of the file", start)
+			}
+			if !any {
+				return nil, start, io.EOF
+			}
+			end()
+			return fields, start, nil
+		}
+		any = true
+		switch {
+		case inQuotes && c == '"':
+			if n, _ := s.r.Peek(1); len(n) == 1 && n[0] == '"' {
+				_, _ = s.r.ReadByte()
+				field.WriteByte('"')
+			} else {
+				inQuotes = false
+			}
+		case inQuotes:
+			if c == '\n' {
+				s.line++
+			}
+			field.WriteByte(c)
+		case c == '"' && field.Len() == 0 && !quoted:
+			inQuotes, quoted = true, true
+		case c == ',':
+			end()
+		case c == '\r':
+			if n, _ := s.r.Peek(1); len(n) == 1 && n[0] == '\n' {
+				continue
+			}
+			end()
+			return fields, start, nil
+		case c == '\n':
+			end()
+			return fields, start, nil
+		default:
+			if quoted {
+				return nil, start, fmt.Errorf("line %d: text after a closing quote", start)
+			}
+			field.WriteByte(c)
+		}
+	}
+}
+
+func (s *csvSource) close() error { return s.f.Close() }
+
+// --- Parquet ---
+
+type parquetSource struct {
+	f      *os.File
+	r      *parquet.Reader
+	cols   []string
+	stamps map[string]time.Duration // timestamp columns (and lists of them): their unit
+	row    int
+}
+
+// timestampUnits finds the top-level columns whose values (or list items) are timestamps:
+// the map reader gives their raw int64s, which the import turns back into times.
+func timestampUnits(s *parquet.Schema) map[string]time.Duration {
+	out := map[string]time.Duration{}
+	var leaf func(n parquet.Node) parquet.Node
+	leaf = func(n parquet.Node) parquet.Node {
+		for !n.Leaf() {
+			fs := n.Fields()
+			if len(fs) != 1 {
+				return nil
+			}
+			n = fs[0]
+		}
+		return n
+	}
+	for _, f := range s.Fields() {
+		l := leaf(f)
+		if l == nil {
+			continue
+		}
+		if lt := l.Type().LogicalType(); lt != nil {
+			if ts, ok := lt.Value.(*format.TimestampType); ok && ts.Unit.Value != nil {
+				out[f.Name()] = ts.Unit.Value.Duration()
+			}
+		}
+	}
+	return out
+}
+
+func (s *parquetSource) columns() []string { return s.cols }
+
+func (s *parquetSource) next() (record, error) {
+	m := map[string]any{}
+	if err := s.r.Read(&m); err != nil {
+		if errors.Is(err, io.EOF) {
+			return record{}, io.EOF
+		}
+		return record{}, fmt.Errorf("row %d: the Parquet file cannot be read on: %v", s.row+1, err)
+	}
+	s.row++
+	for col, unit := range s.stamps {
+		m[col] = stampsToTimes(m[col], unit)
+	}
+	return record{line: s.row, values: m}, nil
+}
+
+func (s *parquetSource) close() error { return s.f.Close() }
+
+func stampsToTimes(v any, unit time.Duration) any {
+	switch x := v.(type) {
+	case int64:
+		return time.Unix(0, 0).Add(time.Duration(x) * unit).UTC()
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = stampsToTimes(e, unit)
+		}
+		return out
+	}
+	return v
+}
