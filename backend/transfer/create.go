@@ -119,7 +119,6 @@ func createTable(ctx context.Context, drv driver.Driver, req ImportRequest) (*dr
 
 var validName = regexp.MustCompile(`^[_A-Za-z][_0-9A-Za-z]*$`)
 
-
 // typeOf is the Weaviate type a value reads as ("" for null): numbers, booleans, RFC 3339
 // dates and lists of them, else text. CSV text is read the same way (a column of "42" is int).
 func typeOf(v any) string {

@@ -129,7 +129,6 @@ func batchVectors(obj map[string]any, names []string, vecs map[string][]float32)
 	return nil
 }
 
-
 // uuidRefsToBeacons turns reference cells given as a list of target uuids (JSON text or a
 // list) into beacons of the property's target collection (one target type; several: the
 // class-less beacon, which Weaviate resolves).
