@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -166,4 +167,178 @@ func parseSort(in []string) ([]driver.Sort, error) {
 		}
 	}
 	return out, nil
+}
+
+func newImportCmd(g *globalFlags) *cobra.Command {
+	var format, report string
+	var maps []string
+	var create bool
+	var batch int
+	cmd := &cobra.Command{
+		Use:   "import CONNECTION TABLE FILE",
+		Short: "Import a CSV, JSON Lines or Parquet file into a table, in batches, reporting each rejected row",
+		Long: `Import a file's rows into a table. File columns go to the table columns of the same name
+("uuid" is the key, "vector" and "vector:NAME" vectors), or where --map sends them. Each row is
+typed by the driver's own cell rules before it is written; a row that does not fit, or a line
+the file breaks, is rejected with its line and reason (listed in FILE.rejected.csv) and the rest
+is written. Rows are created, or replaced by their uuid. Ctrl-C stops between batches, and the
+summary says exactly what was written.`,
+		Example: `  app import local Paper paper.parquet
+  app import local Product products.csv --map sku=code --map notes=-
+  app import local Imported data.jsonl --create`,
+		Args: cobra.ExactArgs(3),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			to := map[string]string{}
+			for _, m := range maps {
+				from, target, ok := strings.Cut(m, "=")
+				if !ok || from == "" || target == "" {
+					return fmt.Errorf("--map %q: give FILE_COLUMN=TABLE_COLUMN, or FILE_COLUMN=- to skip it", m)
+				}
+				to[from] = target
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			cr, done, err := cliCore(ctx, g)
+			if err != nil {
+				return err
+			}
+			defer done()
+			defer cr.OpenConnections().Close()
+			drv, conn, err := cr.OpenConnections().Open(ctx, args[0])
+			if err != nil {
+				return err
+			}
+			bar := newProgressBar(cmd.ErrOrStderr())
+			sum, err := transfer.Import(ctx, drv, transfer.ImportRequest{
+				Table: args[1], Path: args[2], Format: transfer.Format(format), Map: to, Create: create,
+				Report: report, BatchSize: batch,
+			}, func(p transfer.Progress) {
+				bar.draw(fmt.Sprintf("importing into %s  %d rows  %.0f rows/s", args[1], p.Rows, p.Rate()), false)
+			})
+			bar.finish()
+			if g.json {
+				out := map[string]any{"connection": conn.Name, "table": args[1], "summary": sum}
+				if err != nil {
+					printError(cmd.ErrOrStderr(), err)
+					_ = printJSON(cmd.OutOrStdout(), out)
+					return silentFailure{err}
+				}
+				return printJSON(cmd.OutOrStdout(), out)
+			}
+			w := cmd.OutOrStdout()
+			if sum.Created {
+				fmt.Fprintf(w, "created %s from the file's columns\n", args[1])
+			}
+			fmt.Fprintf(w, "%d written, %d skipped, %d failed", sum.Written, sum.Skipped, sum.Failed)
+			if sum.Unknown > 0 {
+				fmt.Fprintf(w, ", %d %s", sum.Unknown, driver.MaybeWritten)
+			}
+			fmt.Fprintf(w, " (%s)\n", sum.Took.Round(time.Millisecond))
+			for i, r := range sum.Rejected {
+				if i == 10 {
+					fmt.Fprintf(w, "  ...\n")
+					break
+				}
+				fmt.Fprintf(w, "  line %d: %s\n", r.Line, r.Reason)
+			}
+			if sum.Report != "" {
+				fmt.Fprintf(w, "every rejected row is listed in %s\n", sum.Report)
+			}
+			return err
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&format, "format", "", "csv, jsonl or parquet (default: from the file name)")
+	fl.StringArrayVar(&maps, "map", nil, "FILE_COLUMN=TABLE_COLUMN, or FILE_COLUMN=- to skip it; repeat for more")
+	fl.BoolVar(&create, "create", false, "create the table from the file's columns when it does not exist")
+	fl.StringVar(&report, "report", "", "where to list rejected rows (default: FILE.rejected.csv)")
+	fl.IntVar(&batch, "batch", 200, "rows per write")
+	return cmd
+}
+
+// silentFailure is an error already printed (as JSON): the command exits non-zero without
+// printing it again.
+type silentFailure struct{ err error }
+
+func (s silentFailure) Error() string { return s.err.Error() }
+
+func newQueryCmd(g *globalFlags) *cobra.Command {
+	var maxRows int
+	cmd := &cobra.Command{
+		Use:   "query CONNECTION TEXT",
+		Short: "Run a read in the editor's language (Weaviate: GraphQL, or a GET line) and print the result",
+		Long: `Run a read as the window's editor does, with the same rules: the driver decides what the
+text is, and anything that writes is refused here (run writes in the window, which asks you
+first). A read is capped at --max-rows rows in the statement itself, and says when it was cut.`,
+		Example: `  app query local '{ Get { Paper(limit: 5) { title year } } }'
+  app query local 'GET /v1/objects/Paper/0a1b...' --json`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			cr, done, err := cliCore(ctx, g)
+			if err != nil {
+				return err
+			}
+			defer done()
+			defer cr.OpenConnections().Close()
+			drv, _, err := cr.OpenConnections().Open(ctx, args[0])
+			if err != nil {
+				return err
+			}
+			cls, err := drv.Classify(args[1])
+			if err != nil {
+				return err
+			}
+			if cls.Write() {
+				return driver.Errorf(driver.KindUnsupported, "app query runs reads only, and this text writes: run it in the window's editor, which asks you first")
+			}
+			res, err := drv.Execute(ctx, args[1], driver.ExecOptions{MaxRows: maxRows})
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			if g.json {
+				return printJSON(w, res)
+			}
+			if res.Kind == driver.ResultGrid && res.Grid != nil {
+				tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
+				names := make([]string, len(res.Grid.Columns))
+				for i, c := range res.Grid.Columns {
+					names[i] = c.Name
+				}
+				fmt.Fprintln(tw, strings.Join(names, "\t"))
+				for _, r := range res.Grid.Rows {
+					cells := make([]string, len(r))
+					for i, c := range r {
+						cells[i] = cellText(c)
+					}
+					fmt.Fprintln(tw, strings.Join(cells, "\t"))
+				}
+				if err := tw.Flush(); err != nil {
+					return err
+				}
+			} else {
+				fmt.Fprintln(w, strings.TrimSpace(string(res.JSON)))
+			}
+			if res.Notice != "" {
+				fmt.Fprintln(cmd.ErrOrStderr(), res.Notice)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().IntVar(&maxRows, "max-rows", 1000, "the most rows a read returns")
+	return cmd
+}
+
+// cellText is a grid cell on one line of a terminal table: null as NULL, long text cut.
+func cellText(c any) string {
+	if c == nil {
+		return "NULL"
+	}
+	s := strings.ReplaceAll(fmt.Sprint(c), "\n", " ")
+	if r := []rune(s); len(r) > 60 {
+		s = string(r[:59]) + "…"
+	}
+	return s
 }

@@ -36,6 +36,10 @@ func main() {
 			fmt.Fprintln(os.Stderr, "app:", h.msg)
 			return
 		}
+		var printed silentFailure
+		if errors.As(err, &printed) {
+			os.Exit(1)
+		}
 		if asJSON, _ := root.PersistentFlags().GetBool("json"); asJSON {
 			printError(os.Stderr, err)
 		} else {
@@ -119,7 +123,7 @@ func newRootCmd() *cobra.Command {
 	root.PersistentFlags().StringVar(&g.registryKey, "registry-key", "", "public key (ed25519:...) trusted to sign that registry's index, besides the official key")
 	root.Flags().BoolVar(&headless, "headless", false, "run the backend (MCP server, connections) without a window")
 	root.Flags().IntVar(&mcpPort, "mcp-port", -1, "MCP server port on 127.0.0.1 (0 picks a free port; default from settings)")
-	root.AddCommand(newConnectionCmd(&g), newSettingsCmd(&g), newActivityCmd(&g), newTokenCmd(&g), newPluginCmd(&g), newClientCmd(&g), newExportCmd(&g))
+	root.AddCommand(newConnectionCmd(&g), newSettingsCmd(&g), newActivityCmd(&g), newTokenCmd(&g), newPluginCmd(&g), newClientCmd(&g), newExportCmd(&g), newImportCmd(&g), newQueryCmd(&g))
 	return root
 }
 
@@ -129,7 +133,7 @@ func openCore(ctx context.Context, g globalFlags, headless bool, mcpPort int) (*
 	if err != nil {
 		return nil, nil, err
 	}
-	log, closeLog, err := logging.New(logging.Options{Headless: headless, Dir: dir})
+	log, closeLog, err := logging.New(logging.Options{Headless: headless, Dir: dir, JSON: g.json})
 	if err != nil {
 		return nil, nil, err
 	}

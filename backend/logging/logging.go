@@ -25,6 +25,9 @@ type Options struct {
 	// Level is a logrus level name; "" means info. $APP_LOG_LEVEL overrides it.
 	Level  string
 	Stderr io.Writer
+	// JSON writes headless entries as JSON lines rather than text: with the CLI's --json,
+	// everything on stderr is for machines, the error included.
+	JSON bool
 	// Redactor scrubs secrets from every entry (RedactHook); nil means redact.Default().
 	Redactor *redact.Redactor
 }
@@ -52,6 +55,9 @@ func New(opts Options) (*logrus.Logger, func() error, error) {
 		}
 		log.SetOutput(w)
 		log.SetFormatter(&logrus.TextFormatter{FullTimestamp: true})
+		if opts.JSON {
+			log.SetFormatter(&logrus.JSONFormatter{})
+		}
 		return log, func() error { return nil }, nil
 	}
 	logDir := filepath.Join(opts.Dir, "logs")
