@@ -158,3 +158,33 @@ func nativeSave(dialogs *nativeConfirmer) SaveDialog {
 		})
 	}
 }
+
+// nativeFiles are the window's save and open dialogs for exports and imports.
+func nativeFiles(dialogs *nativeConfirmer) FileDialogs {
+	filters := func(in []FileFilter) []runtime.FileFilter {
+		out := make([]runtime.FileFilter, len(in))
+		for i, f := range in {
+			out[i] = runtime.FileFilter{DisplayName: f.Name, Pattern: f.Pattern}
+		}
+		return out
+	}
+	return FileDialogs{
+		Save: func(ctx context.Context, title, defaultName string, in []FileFilter) (string, error) {
+			window, release, err := dialogs.acquire(ctx)
+			if err != nil {
+				return "", err
+			}
+			defer release()
+			return runtime.SaveFileDialog(window, runtime.SaveDialogOptions{Title: title, DefaultFilename: defaultName,
+				CanCreateDirectories: true, Filters: filters(in)})
+		},
+		Open: func(ctx context.Context, title string, in []FileFilter) (string, error) {
+			window, release, err := dialogs.acquire(ctx)
+			if err != nil {
+				return "", err
+			}
+			defer release()
+			return runtime.OpenFileDialog(window, runtime.OpenDialogOptions{Title: title, Filters: filters(in)})
+		},
+	}
+}

@@ -23,6 +23,9 @@ const (
 	// EventMCPStarted fires once the backend started (its MCP server bound, perhaps to another
 	// port than the one asked for); the window then reads the server's state (no payload).
 	EventMCPStarted = "mcp:started"
+	// EventTransferProgress reports a running export or import (TransferProgressDTO), at most
+	// ten times a second.
+	EventTransferProgress = "transfer:progress"
 )
 
 // Emitter sends an event to the frontend. The window implements it with the Wails runtime;

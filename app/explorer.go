@@ -59,6 +59,11 @@ type ExplorerAPI struct {
 	// quitAsking is set while the quit question is open.
 	pendingRows int
 	quitAsking  bool
+
+	// files are the native save and open dialogs of exports and imports (set by Run), and
+	// transfers the running ones.
+	files     FileDialogs
+	transfers transfers
 }
 
 // NewExplorerAPI returns the facade over the open-connections manager.

@@ -95,6 +95,7 @@ func Run(c *core.Core, assets fs.FS) error {
 	tokens.confirm = dialogs
 	plugs.confirm = dialogs
 	activityLog.save = nativeSave(dialogs)
+	explorer.files = nativeFiles(dialogs)
 
 	return wails.Run(&options.App{
 		Title:            "App",

@@ -263,7 +263,10 @@ func (s *csvSource) close() error { return s.f.Close() }
 // --- Parquet ---
 
 type parquetSource struct {
-	f      *os.File
+	f *os.File
+	// Rows are read as maps through Reader, the counterpart of the Writer the export uses
+	// (sinks.go), since the file's schema is known only at run time.
+	//lint:ignore SA1019 kept with Writer (sinks.go)
 	r      *parquet.Reader
 	cols   []string
 	stamps map[string]time.Duration // timestamp columns (and lists of them): their unit
@@ -274,8 +277,7 @@ type parquetSource struct {
 // the map reader gives their raw int64s, which the import turns back into times.
 func timestampUnits(s *parquet.Schema) map[string]time.Duration {
 	out := map[string]time.Duration{}
-	var leaf func(n parquet.Node) parquet.Node
-	leaf = func(n parquet.Node) parquet.Node {
+	leaf := func(n parquet.Node) parquet.Node {
 		for !n.Leaf() {
 			fs := n.Fields()
 			if len(fs) != 1 {

@@ -259,6 +259,72 @@ export interface ConnectionDropped {
   error: ApiError;
 }
 
+/** The file formats of export and import. */
+export type TransferFormat = "csv" | "jsonl" | "parquet";
+
+/** ExportRequest is an export from the grid: the format, the grid's filters and sort, the vectors. */
+export interface ExportRequest {
+  format: TransferFormat;
+  filters: Filter[];
+  sort: Sort[];
+  vectors: boolean;
+}
+
+/** ExportResult: done (the file is complete), cancelled (no file) or not_chosen (the save dialog was closed). */
+export interface ExportResult {
+  status: "done" | "cancelled" | "not_chosen";
+  rows: number;
+  path: string;
+  bytes: number;
+  elapsedMs: number;
+}
+
+/** TransferProgress is how far a running export or import is (total -1 when unknown). */
+export interface TransferProgress {
+  id: string;
+  rows: number;
+  total: number;
+  rate: number;
+  leftMs: number;
+}
+
+/** Rejected is a row an import did not write, with its line in the file and why. */
+export interface Rejected {
+  line: number;
+  uuid: string;
+  reason: string;
+}
+
+/** ImportPreview is a file's first rows as the import reads them, checked against the table. */
+export interface ImportPreview {
+  path: string;
+  format: string;
+  columns: string[];
+  /** targets suggests each column's table column ("" when the table has none of that name). */
+  targets: string[];
+  rows: (string | null)[][];
+  /** problems: row index -> column -> why the table's type refuses the cell. */
+  problems: Record<string, Record<string, string>>;
+  broken: Rejected[];
+  /** exists is false when the table does not exist yet (the import asks before creating it). */
+  exists: boolean;
+  tableColumns: string[];
+}
+
+/** ImportResult: done, stopped (the counts say what was written) or not_confirmed (nothing written). */
+export interface ImportResult {
+  status: "done" | "stopped" | "not_confirmed";
+  written: number;
+  skipped: number;
+  failed: number;
+  unknown: number;
+  created: boolean;
+  report: string;
+  rejected: Rejected[];
+  message: string;
+  elapsedMs: number;
+}
+
 export interface ExplorerApi {
   /** connect opens a saved connection (checks reachability, TLS and the credential). */
   connect(id: string): Promise<ConnectionState>;
@@ -284,6 +350,18 @@ export interface ExplorerApi {
   vectors(id: string, table: string, uuids: string[]): Promise<Record<string, string>>;
   /** findSimilar: the rows nearest one row's vector, best first with distance (targetVector "" picks the only one). */
   findSimilar(id: string, table: string, uuid: string, targetVector: string, limit: number): Promise<SimilarResult>;
+  /** exportTable asks where to save (natively), then writes the table's rows; transferId names it for cancelTransfer and progress. */
+  exportTable(transferId: string, id: string, table: string, req: ExportRequest): Promise<ExportResult>;
+  /** cancelTransfer stops a running export (no file left) or import (between batches). */
+  cancelTransfer(transferId: string): Promise<void>;
+  /** chooseImportFile is the native open dialog; "" when closed. */
+  chooseImportFile(): Promise<string>;
+  /** previewImport reads a file's first rows as an import into table would, writing nothing. */
+  previewImport(id: string, table: string, path: string): Promise<ImportPreview>;
+  /** importFile imports path into table (mapping: file column -> table column, "-" skips); a missing table is created after a native question. */
+  importFile(transferId: string, id: string, table: string, path: string, mapping: Record<string, string>): Promise<ImportResult>;
+  /** onTransferProgress calls back with each progress of a running export or import; returns unsubscribe. */
+  onTransferProgress(callback: (p: TransferProgress) => void): () => void;
   /** onDropped calls back when a health check drops an open connection; returns unsubscribe. */
   onDropped(callback: (e: ConnectionDropped) => void): () => void;
   /** onRestored calls back with the id of a dropped connection that came back by itself (its node answers again). */

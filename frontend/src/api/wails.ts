@@ -15,6 +15,10 @@ import { app } from "../../wailsjs/go/models";
 import { ClipboardSetText, EventsOn, WindowSetTitle } from "../../wailsjs/runtime/runtime";
 import type {
   Api,
+  ExportResult,
+  ImportResult,
+  Rejected,
+  TransferProgress,
   ApprovalGranted,
   Column,
   Connection,
@@ -138,6 +142,11 @@ export const EVENT_CONNECTION_RESTORED = "connection:restored";
 export const EVENT_PLUGIN_PROGRESS = "plugin:progress";
 export const EVENT_APPROVAL_GRANTED = "approval:granted";
 export const EVENT_MCP_STARTED = "mcp:started";
+export const EVENT_TRANSFER_PROGRESS = "transfer:progress";
+
+function toRejected(r: { line: number; uuid: string; reason: string }): Rejected {
+  return { line: r.line, uuid: r.uuid ?? "", reason: r.reason ?? "" };
+}
 
 /** toGranted reads the payload of EVENT_APPROVAL_GRANTED (app.ApprovalGrantedEvent). */
 export function toGranted(payload: unknown): ApprovalGranted {
@@ -343,6 +352,59 @@ export function createWailsApi(): Api {
         call(async () => {
           const r = await ExplorerBinding.FindSimilar(id, table, uuid, targetVector, limit);
           return { grid: toGrid(r.grid), targetVector: r.targetVector, dimensions: r.dimensions };
+        }),
+      exportTable: (transferId, id, table, req) =>
+        call(async () => {
+          const r = await ExplorerBinding.ExportTable(
+            transferId,
+            id,
+            table,
+            app.ExportRequestDTO.createFrom({
+              format: req.format,
+              filters: req.filters.map((f) => ({ ...f })),
+              sort: req.sort.map((s) => ({ ...s })),
+              vectors: req.vectors,
+            }),
+          );
+          return { status: r.status as ExportResult["status"], rows: r.rows, path: r.path, bytes: r.bytes, elapsedMs: r.elapsedMs };
+        }),
+      cancelTransfer: (transferId) => call(() => ExplorerBinding.CancelTransfer(transferId)),
+      chooseImportFile: () => call(() => ExplorerBinding.ChooseImportFile()),
+      previewImport: (id, table, path) =>
+        call(async () => {
+          const p = await ExplorerBinding.PreviewImport(id, table, path);
+          return {
+            path: p.path,
+            format: p.format,
+            columns: p.columns ?? [],
+            targets: p.targets ?? [],
+            rows: (p.rows ?? []).map((r) => r.map((c) => c ?? null)),
+            problems: p.problems ?? {},
+            broken: (p.broken ?? []).map(toRejected),
+            exists: p.exists,
+            tableColumns: p.tableColumns ?? [],
+          };
+        }),
+      importFile: (transferId, id, table, path, mapping) =>
+        call(async () => {
+          const r = await ExplorerBinding.ImportFile(transferId, id, table, path, mapping);
+          return {
+            status: r.status as ImportResult["status"],
+            written: r.written,
+            skipped: r.skipped,
+            failed: r.failed,
+            unknown: r.unknown,
+            created: r.created,
+            report: r.report,
+            rejected: (r.rejected ?? []).map(toRejected),
+            message: r.message,
+            elapsedMs: r.elapsedMs,
+          };
+        }),
+      onTransferProgress: (callback) =>
+        EventsOn(EVENT_TRANSFER_PROGRESS, (payload: unknown) => {
+          const p = (payload ?? {}) as Partial<TransferProgress>;
+          callback({ id: p.id ?? "", rows: p.rows ?? 0, total: p.total ?? -1, rate: p.rate ?? 0, leftMs: p.leftMs ?? 0 });
         }),
       onDropped: (callback) => EventsOn(EVENT_CONNECTION_DROPPED, (payload: unknown) => callback(toDropped(payload))),
       onRestored: (callback) =>

@@ -570,6 +570,62 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class ExportRequestDTO {
+	    format: string;
+	    filters: FilterDTO[];
+	    sort: SortDTO[];
+	    vectors: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExportRequestDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.format = source["format"];
+	        this.filters = this.convertValues(source["filters"], FilterDTO);
+	        this.sort = this.convertValues(source["sort"], SortDTO);
+	        this.vectors = source["vectors"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ExportResultDTO {
+	    status: string;
+	    rows: number;
+	    path: string;
+	    bytes: number;
+	    elapsedMs: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ExportResultDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.status = source["status"];
+	        this.rows = source["rows"];
+	        this.path = source["path"];
+	        this.bytes = source["bytes"];
+	        this.elapsedMs = source["elapsedMs"];
+	    }
+	}
 	
 	
 	export class GridDTO {
@@ -629,6 +685,116 @@ export namespace app {
 	        this.ok = source["ok"];
 	        this.error = source["error"];
 	    }
+	}
+	export class RejectedDTO {
+	    line: number;
+	    uuid: string;
+	    reason: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RejectedDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.line = source["line"];
+	        this.uuid = source["uuid"];
+	        this.reason = source["reason"];
+	    }
+	}
+	export class ImportPreviewDTO {
+	    path: string;
+	    format: string;
+	    columns: string[];
+	    targets: string[];
+	    rows: string[][];
+	    problems: Record<string, any>;
+	    broken: RejectedDTO[];
+	    exists: boolean;
+	    tableColumns: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportPreviewDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.path = source["path"];
+	        this.format = source["format"];
+	        this.columns = source["columns"];
+	        this.targets = source["targets"];
+	        this.rows = source["rows"];
+	        this.problems = source["problems"];
+	        this.broken = this.convertValues(source["broken"], RejectedDTO);
+	        this.exists = source["exists"];
+	        this.tableColumns = source["tableColumns"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ImportResultDTO {
+	    status: string;
+	    written: number;
+	    skipped: number;
+	    failed: number;
+	    unknown: number;
+	    created: boolean;
+	    report: string;
+	    rejected: RejectedDTO[];
+	    message: string;
+	    elapsedMs: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ImportResultDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.status = source["status"];
+	        this.written = source["written"];
+	        this.skipped = source["skipped"];
+	        this.failed = source["failed"];
+	        this.unknown = source["unknown"];
+	        this.created = source["created"];
+	        this.report = source["report"];
+	        this.rejected = this.convertValues(source["rejected"], RejectedDTO);
+	        this.message = source["message"];
+	        this.elapsedMs = source["elapsedMs"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class TabDTO {
 	    kind: string;
@@ -968,6 +1134,7 @@ export namespace app {
 	        this.available = source["available"];
 	    }
 	}
+	
 	export class RepairedClientDTO {
 	    title: string;
 	    file: string;

@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { keyLabel, keysText, SHORTCUTS } from "./shortcuts";
 import { Icon, Keyboard } from "../icons";
+import { Modal } from "../layout/Modal";
 
 /** isTyping: the key goes to a text field or the query editor, where ? is a character. */
 export function isTyping(target: EventTarget | null): boolean {
@@ -37,93 +38,44 @@ export function useShortcutsHelp() {
   return { open, show, close };
 }
 
-const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
-
 /**
  * ShortcutsOverlay is the modal list of keyboard shortcuts (from shortcuts.ts). Escape, ?, F1,
  * the Close button or a click outside close it; while open, Tab stays inside it and other
- * shortcuts do nothing; focus returns to where it was.
+ * shortcuts do nothing; focus returns to where it was (Modal).
  */
 export function ShortcutsOverlay({ onClose }: { onClose: () => void }) {
-  const dialog = useRef<HTMLDivElement>(null);
-  const closeButton = useRef<HTMLButtonElement>(null);
-
-  useEffect(() => {
-    const returnTo = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    closeButton.current?.focus();
-    // Focus that leaves the dialog (a click on the page behind, a programmatic focus) comes back.
-    const onFocusIn = (e: FocusEvent) => {
-      if (dialog.current && e.target instanceof Node && !dialog.current.contains(e.target)) closeButton.current?.focus();
-    };
-    document.addEventListener("focusin", onFocusIn);
-    return () => {
-      document.removeEventListener("focusin", onFocusIn);
-      if (returnTo && returnTo.isConnected) returnTo.focus();
-    };
-  }, []);
-
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    // The window's shortcuts wait while the overlay is open.
-    e.stopPropagation();
-    if (e.key === "Escape" || e.key === "F1" || e.key === "?") {
-      e.preventDefault();
-      onClose();
-      return;
-    }
-    if (e.key !== "Tab" || !dialog.current) return;
-    const items = [...dialog.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    if (items.length === 0) return;
-    const first = items[0];
-    const last = items[items.length - 1];
-    if (e.shiftKey && (document.activeElement === first || !dialog.current.contains(document.activeElement))) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
-      e.preventDefault();
-      first.focus();
-    }
-  };
-
   return (
-    <div className="help-overlay" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div ref={dialog} className="help-dialog" role="dialog" aria-modal="true" aria-label="Keyboard shortcuts" onKeyDown={onKeyDown}>
-        <header className="help-dialog__header">
-          <h2 className="help-dialog__title">Keyboard shortcuts</h2>
-          <button ref={closeButton} type="button" className="btn btn--small" onClick={onClose} title="Close (Esc)">
-            Close
-          </button>
-        </header>
-        <div className="help-dialog__body" tabIndex={0} aria-label="Shortcut list">
-          {SHORTCUTS.map((g) => (
-            <section key={g.title} className="help-group" aria-labelledby={`help-${g.title}`}>
-              <h3 id={`help-${g.title}`} className="help-group__title">
-                {g.title} <span className="help-group__where">{g.where}</span>
-              </h3>
-              <dl className="help-list">
-                {g.shortcuts.map((s) => (
-                  <div key={s.action} className="help-list__row">
-                    <dt className="help-list__keys" aria-label={keysText(s.keys)}>
-                      {s.keys.map((combo, i) => (
-                        <span key={i} className="help-combo" aria-hidden="true">
-                          {i > 0 && <span className="help-or">or</span>}
-                          {combo.map((k, j) => (
-                            <span key={j}>
-                              {j > 0 && <span className="help-plus">+</span>}
-                              <kbd>{keyLabel(k)}</kbd>
-                            </span>
-                          ))}
-                        </span>
-                      ))}
-                    </dt>
-                    <dd className="help-list__action">{s.action}</dd>
-                  </div>
-                ))}
-              </dl>
-            </section>
-          ))}
-        </div>
+    <Modal title="Keyboard shortcuts" onClose={onClose} closeKeys={["F1", "?"]} wide>
+      <div className="help-dialog__body" tabIndex={0} aria-label="Shortcut list">
+        {SHORTCUTS.map((g) => (
+          <section key={g.title} className="help-group" aria-labelledby={`help-${g.title}`}>
+            <h3 id={`help-${g.title}`} className="help-group__title">
+              {g.title} <span className="help-group__where">{g.where}</span>
+            </h3>
+            <dl className="help-list">
+              {g.shortcuts.map((s) => (
+                <div key={s.action} className="help-list__row">
+                  <dt className="help-list__keys" aria-label={keysText(s.keys)}>
+                    {s.keys.map((combo, i) => (
+                      <span key={i} className="help-combo" aria-hidden="true">
+                        {i > 0 && <span className="help-or">or</span>}
+                        {combo.map((k, j) => (
+                          <span key={j}>
+                            {j > 0 && <span className="help-plus">+</span>}
+                            <kbd>{keyLabel(k)}</kbd>
+                          </span>
+                        ))}
+                      </span>
+                    ))}
+                  </dt>
+                  <dd className="help-list__action">{s.action}</dd>
+                </div>
+              ))}
+            </dl>
+          </section>
+        ))}
       </div>
-    </div>
+    </Modal>
   );
 }
 

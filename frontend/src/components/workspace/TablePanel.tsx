@@ -10,6 +10,9 @@ import { DataGrid, type DisplayRow } from "./DataGrid";
 import { useColumnWidths } from "./useColumnWidths";
 import { ALL_ROWS, PAGE_SIZES, useTablePage, type CountState } from "./useTablePage";
 import { Icon, Table2 } from "../icons";
+import { ExportDialog } from "../grid/ExportDialog";
+import { toApiFilter } from "../grid/filterModel";
+import { ImportDialog } from "../grid/ImportDialog";
 
 interface Props {
   connection: Connection;
@@ -49,6 +52,7 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending,
   const [selectedRows, setSelectedRows] = useState<DisplayRow[]>([]);
   const [detail, setDetail] = useState(false);
   const [picked, setPicked] = useState("");
+  const [transfer, setTransfer] = useState<"export" | "import" | null>(null);
   const changed = edits.changed;
   useEffect(() => onPending?.(changed), [changed, onPending]);
   useEffect(() => onReady?.(state.status === "ready"), [state.status, onReady]);
@@ -58,6 +62,17 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending,
   const total = totalOf(counted, query.filters.length === 0 ? count : undefined);
   return (
     <section className="panel panel--table" aria-label={table}>
+      {transfer === "export" && state.status === "ready" && (
+        <ExportDialog
+          connectionId={connection.id}
+          table={table}
+          filters={query.filters.map(toApiFilter)}
+          sort={query.sort}
+          hasVectors={state.info.columns.some((c) => c.type === "vector" || c.type === "vectors")}
+          onClose={() => setTransfer(null)}
+        />
+      )}
+      {transfer === "import" && <ImportDialog connectionId={connection.id} table={table} onClose={() => setTransfer(null)} onWritten={reread} />}
       <header className="panel__head">
         <span className="table-icon" aria-hidden="true">
           <Icon icon={Table2} size={16} />
@@ -124,6 +139,12 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending,
             </button>
             <button type="button" className="btn btn--small" aria-pressed={detail} onClick={() => setDetail((d) => !d)} title="Show every field of the active row">
               Row details
+            </button>
+            <button type="button" className="btn btn--small" onClick={() => setTransfer("export")} title="Write every row (or the filtered rows) to a CSV, JSON Lines or Parquet file">
+              Export…
+            </button>
+            <button type="button" className="btn btn--small" onClick={() => setTransfer("import")} title="Add rows from a CSV, JSON Lines or Parquet file">
+              Import…
             </button>
             {state.info.settings.namedVectors.length > 0 && (
               <label className="grid-bar__size">

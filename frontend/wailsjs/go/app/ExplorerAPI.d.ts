@@ -6,7 +6,11 @@ export function Browse(arg1:string,arg2:string,arg3:app.BrowseRequestDTO):Promis
 
 export function BrowseTable(arg1:string,arg2:string,arg3:number,arg4:number):Promise<app.GridDTO>;
 
+export function CancelTransfer(arg1:string):Promise<void>;
+
 export function CheckCells(arg1:string,arg2:string,arg3:Record<string, any>):Promise<Record<string, string>>;
+
+export function ChooseImportFile():Promise<string>;
 
 export function Commit(arg1:string,arg2:string,arg3:app.CommitRequestDTO):Promise<app.CommitResultDTO>;
 
@@ -18,9 +22,15 @@ export function DescribeTable(arg1:string,arg2:string):Promise<app.TableInfoDTO>
 
 export function Disconnect(arg1:string):Promise<void>;
 
+export function ExportTable(arg1:string,arg2:string,arg3:string,arg4:app.ExportRequestDTO):Promise<app.ExportResultDTO>;
+
 export function FindSimilar(arg1:string,arg2:string,arg3:string,arg4:string,arg5:number):Promise<app.SimilarDTO>;
 
+export function ImportFile(arg1:string,arg2:string,arg3:string,arg4:string,arg5:Record<string, string>):Promise<app.ImportResultDTO>;
+
 export function ListTables(arg1:string):Promise<Array<app.TableDTO>>;
+
+export function PreviewImport(arg1:string,arg2:string,arg3:string):Promise<app.ImportPreviewDTO>;
 
 export function SetPendingChanges(arg1:number):Promise<void>;
 

@@ -10,8 +10,16 @@ export function BrowseTable(arg1, arg2, arg3, arg4) {
   return window['go']['app']['ExplorerAPI']['BrowseTable'](arg1, arg2, arg3, arg4);
 }
 
+export function CancelTransfer(arg1) {
+  return window['go']['app']['ExplorerAPI']['CancelTransfer'](arg1);
+}
+
 export function CheckCells(arg1, arg2, arg3) {
   return window['go']['app']['ExplorerAPI']['CheckCells'](arg1, arg2, arg3);
+}
+
+export function ChooseImportFile() {
+  return window['go']['app']['ExplorerAPI']['ChooseImportFile']();
 }
 
 export function Commit(arg1, arg2, arg3) {
@@ -34,12 +42,24 @@ export function Disconnect(arg1) {
   return window['go']['app']['ExplorerAPI']['Disconnect'](arg1);
 }
 
+export function ExportTable(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['ExplorerAPI']['ExportTable'](arg1, arg2, arg3, arg4);
+}
+
 export function FindSimilar(arg1, arg2, arg3, arg4, arg5) {
   return window['go']['app']['ExplorerAPI']['FindSimilar'](arg1, arg2, arg3, arg4, arg5);
 }
 
+export function ImportFile(arg1, arg2, arg3, arg4, arg5) {
+  return window['go']['app']['ExplorerAPI']['ImportFile'](arg1, arg2, arg3, arg4, arg5);
+}
+
 export function ListTables(arg1) {
   return window['go']['app']['ExplorerAPI']['ListTables'](arg1);
+}
+
+export function PreviewImport(arg1, arg2, arg3) {
+  return window['go']['app']['ExplorerAPI']['PreviewImport'](arg1, arg2, arg3);
 }
 
 export function SetPendingChanges(arg1) {
