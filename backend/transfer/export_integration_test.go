@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -335,4 +336,56 @@ func TestACancelledExportLeavesNoFile(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A node whose gRPC port does not answer (one that does not publish it) still exports every
+// row through the REST cursor; a filtered export, which needs gRPC, says so.
+func TestExportWithoutGRPC(t *testing.T) {
+	node := weaviatetest.Shared(t, weaviatenode.Anonymous)
+	s := driver.DefaultSettings()
+	s.Host, s.Port, s.GRPCPort = node.Host, node.Port, closedPort(t)
+	d, err := weaviate.New(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	if err := d.Connect(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("every row, with its vectors, over REST", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "big.jsonl")
+		sum, err := transfer.Export(context.Background(), d, transfer.ExportRequest{Table: fixtures.Big, Path: path}, nil)
+		if err != nil || sum.Rows != fixtures.BigCount || len(readFile(t, path)) != fixtures.BigCount {
+			t.Fatalf("%+v %v", sum, err)
+		}
+		nv := filepath.Join(t.TempDir(), "nv.jsonl")
+		if _, err := transfer.Export(context.Background(), d, transfer.ExportRequest{Table: fixtures.NamedVectors, Vectors: true, Path: nv}, nil); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range readFile(t, nv) {
+			if v, _ := r[transfer.VectorColumn("title_vec")].([]any); len(v) != 3 {
+				t.Fatalf("row %v has no title_vec", r)
+			}
+		}
+	})
+	t.Run("a filtered export needs gRPC and says so", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "tail.csv")
+		_, err := transfer.Export(context.Background(), d, transfer.ExportRequest{Table: fixtures.Big, Path: path,
+			Filters: []driver.Filter{{Column: "n", Operator: driver.OpGreater, Value: "1"}}}, nil)
+		if !driver.IsKind(err, driver.KindConnection) || !strings.Contains(err.Error(), "gRPC") {
+			t.Fatalf("got %v", err)
+		}
+	})
+}
+
+// closedPort is a loopback port nothing listens on.
+func closedPort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	return port
 }

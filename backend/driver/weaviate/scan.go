@@ -3,10 +3,16 @@ package weaviate
 import (
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"math"
+	"net/http"
+	"net/url"
 	"sort"
+	"strconv"
 
 	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"app/backend/driver"
 )
@@ -60,6 +66,14 @@ func (d *Driver) Scan(ctx context.Context, table string, req driver.ScanRequest)
 		withRows(keys)
 	}
 	reply, err := client.Search(d.rpcContext(ctx), keys)
+	if status.Code(err) == codes.Unavailable && driver.ContextError(ctx) == nil {
+		// A node whose gRPC port is not reachable (an older or a docker-compose node that
+		// does not publish it) still walks with the REST cursor, without filters.
+		if filtered {
+			return nil, driver.Errorf(driver.KindConnection, "Connection failed: a filtered walk needs the gRPC API at %s, which does not answer; walk without filters, or set the gRPC host and port in the connection's Advanced settings", d.grpcTarget)
+		}
+		return d.scanREST(ctx, c, req.After, limit, req.Vectors)
+	}
 	if err != nil {
 		return nil, d.rpcError(ctx, err, "the rows of "+c.Class)
 	}
@@ -130,4 +144,63 @@ func packedFloats(b []byte) []float32 {
 		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[i*4:]))
 	}
 	return out
+}
+
+// scanREST is Scan's walk over REST: GET /v1/objects with the `after` cursor.
+func (d *Driver) scanREST(ctx context.Context, c *class, after string, limit int, vectors bool) (*driver.ScanPage, error) {
+	q := url.Values{}
+	q.Set("class", c.Class)
+	q.Set("limit", strconv.Itoa(limit))
+	if after != "" {
+		q.Set("after", after)
+	}
+	if vectors {
+		q.Set("include", "vector")
+	}
+	st, body, err := d.call(ctx, http.MethodGet, "/v1/objects", q, nil)
+	if err != nil {
+		return nil, err
+	}
+	if st != http.StatusOK {
+		return nil, d.statusError(st, body, "the rows of "+c.Class)
+	}
+	var p restPage
+	if err := json.Unmarshal(body, &p); err != nil {
+		return nil, driver.Wrap(driver.KindQueryFailed, err, "the server's page of %s is not JSON", c.Class)
+	}
+	cols := c.columns()
+	names := c.namedVectors()
+	page := &driver.ScanPage{Columns: cols[:len(cols)-1], Rows: make([][]any, 0, len(p.Objects)), Walked: len(p.Objects)}
+	if len(p.Objects) == limit {
+		page.Next = p.Objects[len(p.Objects)-1].ID
+	}
+	if vectors {
+		page.VectorNames = names
+		if len(names) == 0 {
+			page.VectorNames = []string{""}
+		}
+	}
+	for _, o := range p.Objects {
+		row := make([]any, len(page.Columns))
+		row[0] = o.ID
+		for i, prop := range c.Properties {
+			if raw, ok := o.Properties[prop.Name]; ok {
+				row[i+1] = cell(raw)
+			}
+		}
+		page.Rows = append(page.Rows, row)
+		if !vectors {
+			continue
+		}
+		vs := make([][]float32, len(page.VectorNames))
+		if len(names) == 0 {
+			_ = json.Unmarshal(o.Vector, &vs[0])
+		} else {
+			for k, n := range names {
+				_ = json.Unmarshal(o.Vectors[n], &vs[k]) // a multi-vector does not decode: left out
+			}
+		}
+		page.Vectors = append(page.Vectors, vs)
+	}
+	return page, nil
 }
