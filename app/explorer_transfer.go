@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -183,6 +184,62 @@ func (a *ExplorerAPI) ExportTable(id, connectionID, table string, req ExportRequ
 		return ExportResultDTO{}, apiError(err)
 	}
 	return ExportResultDTO{Status: "done", Rows: sum.Rows, Path: sum.Path, Bytes: sum.Bytes, ElapsedMs: sum.Took.Milliseconds()}, nil
+}
+
+// ExportGrid asks where to save, then writes a grid the window holds (an editor result, Find
+// similar's matches) named name in the format: the same layout and types as a table's export.
+func (a *ExplorerAPI) ExportGrid(name, format string, grid GridDTO) (ExportResultDTO, error) {
+	f := transfer.Format(format)
+	filter, ok := formatFilters[f]
+	if !ok {
+		return ExportResultDTO{}, invalidArgument("format %q: use csv, jsonl or parquet", format)
+	}
+	if a.files.Save == nil {
+		return ExportResultDTO{}, unavailable("no save dialog here")
+	}
+	parent := a.parent()
+	path, err := a.files.Save(parent, "Export "+name, name+"."+string(f), []FileFilter{filter})
+	if err != nil {
+		return ExportResultDTO{}, apiError(err)
+	}
+	if path == "" {
+		return ExportResultDTO{Status: "not_chosen"}, nil
+	}
+	if transfer.FormatOf(path) == "" {
+		path += "." + string(f)
+	}
+	sum, err := transfer.ExportGrid(parent, fromGridDTO(grid), f, path)
+	if err != nil {
+		return ExportResultDTO{}, apiError(err)
+	}
+	return ExportResultDTO{Status: "done", Rows: sum.Rows, Path: sum.Path, Bytes: sum.Bytes, ElapsedMs: sum.Took.Milliseconds()}, nil
+}
+
+// fromGridDTO reads back a grid the window sent: numbers of number columns as their digits
+// (json.Number, exact), booleans of boolean columns as booleans, the rest as text.
+func fromGridDTO(g GridDTO) *driver.Grid {
+	out := &driver.Grid{Columns: make([]driver.Column, len(g.Columns)), Rows: make([][]any, len(g.Rows))}
+	for i, c := range g.Columns {
+		out.Columns[i] = driver.Column{Name: c.Name, Type: c.Type, PrimaryKey: c.PrimaryKey, ReadOnly: c.ReadOnly}
+	}
+	for r, row := range g.Rows {
+		cells := make([]any, len(row))
+		for j, c := range row {
+			if c == nil || j >= len(g.Columns) {
+				continue
+			}
+			switch g.Columns[j].Type {
+			case "int", "number":
+				cells[j] = json.Number(*c)
+			case "boolean":
+				cells[j] = *c == "true"
+			default:
+				cells[j] = *c
+			}
+		}
+		out.Rows[r] = cells
+	}
+	return out
 }
 
 // CancelTransfer stops the running export or import with id (an unknown id does nothing).

@@ -186,3 +186,26 @@ func (r *eventRecorder) saw(name string, match func(any) bool) bool {
 	}
 	return false
 }
+
+// A result the window holds (an editor result, Find similar's matches) is exported as it
+// shows, numbers exact and typed.
+func TestExportAGridTheWindowHolds(t *testing.T) {
+	r := newTransferRig(t)
+	g, err := r.api.Browse(r.id, fixtures.Big, BrowseRequestDTO{Offset: 0, Limit: 25})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.save = filepath.Join(t.TempDir(), "result.jsonl")
+	res, err := r.api.ExportGrid("Big result", "jsonl", g)
+	if err != nil || res.Status != "done" || res.Rows != 25 {
+		t.Fatalf("%+v %v", res, err)
+	}
+	b, err := os.ReadFile(res.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 25 || !strings.Contains(lines[0], `"n":`) || strings.Contains(lines[0], `"n":"`) {
+		t.Fatalf("file: %q", lines[0])
+	}
+}

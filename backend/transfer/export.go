@@ -3,6 +3,7 @@ package transfer
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -350,4 +351,57 @@ func vectorCell(cell any, typ string) map[string][]float32 {
 		return nil
 	}
 	return map[string][]float32{"": v}
+}
+
+// ExportGrid writes a grid already read (an editor result, Find similar's matches) to path in
+// format f, as Export writes a table: the same layout and types, a temporary file renamed at
+// the end. A vector column is left out (a result's vectors may be previews).
+func ExportGrid(ctx context.Context, g *driver.Grid, f Format, path string) (Summary, error) {
+	start := time.Now()
+	if f == "" {
+		f = FormatOf(path)
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".partial-*")
+	if err != nil {
+		return Summary{}, fmt.Errorf("export to %s: %w", path, err)
+	}
+	done := false
+	defer func() {
+		if !done {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	p := gridPage(g, false)
+	cols := layout(p.Columns, nil)
+	out, err := newSink(f, tmp, cols)
+	if err != nil {
+		return Summary{}, err
+	}
+	if err := writePage(out, cols, p, f == Parquet); err != nil {
+		return Summary{}, fmt.Errorf("export to %s: %w", path, err)
+	}
+	if err := out.close(); err != nil {
+		return Summary{}, fmt.Errorf("export to %s: %w", path, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return Summary{}, err
+	}
+	st, _ := tmp.Stat()
+	if err := errors.Join(tmp.Sync(), tmp.Close()); err != nil {
+		return Summary{}, fmt.Errorf("export to %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return Summary{}, fmt.Errorf("export to %s: %w", path, err)
+	}
+	done = true
+	s := Summary{Rows: int64(len(g.Rows)), Path: path, Took: time.Since(start)}
+	if st != nil {
+		s.Bytes = st.Size()
+	}
+	return s, nil
 }

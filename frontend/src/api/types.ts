@@ -352,6 +352,8 @@ export interface ExplorerApi {
   findSimilar(id: string, table: string, uuid: string, targetVector: string, limit: number): Promise<SimilarResult>;
   /** exportTable asks where to save (natively), then writes the table's rows; transferId names it for cancelTransfer and progress. */
   exportTable(transferId: string, id: string, table: string, req: ExportRequest): Promise<ExportResult>;
+  /** exportGrid asks where to save (natively), then writes a grid the window holds (an editor result, Find similar's matches). */
+  exportGrid(name: string, format: TransferFormat, grid: Grid): Promise<ExportResult>;
   /** cancelTransfer stops a running export (no file left) or import (between batches). */
   cancelTransfer(transferId: string): Promise<void>;
   /** chooseImportFile is the native open dialog; "" when closed. */

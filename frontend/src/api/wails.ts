@@ -368,6 +368,22 @@ export function createWailsApi(): Api {
           );
           return { status: r.status as ExportResult["status"], rows: r.rows, path: r.path, bytes: r.bytes, elapsedMs: r.elapsedMs };
         }),
+      exportGrid: (name, format, grid) =>
+        call(async () => {
+          const r = await ExplorerBinding.ExportGrid(
+            name,
+            format,
+            app.GridDTO.createFrom({
+              columns: grid.columns.map((c) => ({ ...c })),
+              rows: grid.rows,
+              offset: grid.offset,
+              hasMore: grid.hasMore,
+              notice: grid.notice,
+              refused: null,
+            }),
+          );
+          return { status: r.status as ExportResult["status"], rows: r.rows, path: r.path, bytes: r.bytes, elapsedMs: r.elapsedMs };
+        }),
       cancelTransfer: (transferId) => call(() => ExplorerBinding.CancelTransfer(transferId)),
       chooseImportFile: () => call(() => ExplorerBinding.ChooseImportFile()),
       previewImport: (id, table, path) =>

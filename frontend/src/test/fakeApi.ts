@@ -140,6 +140,7 @@ export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi 
       dimensions: 4,
     }),
     exportTable: async (_t, _id, table, req) => ({ status: "done", rows: demoRows.length, path: `/tmp/${table}.${req.format}`, bytes: 512, elapsedMs: 5 }),
+    exportGrid: async (name, format, g) => ({ status: "done", rows: g.rows.length, path: `/tmp/${name}.${format}`, bytes: 256, elapsedMs: 2 }),
     cancelTransfer: async () => {},
     chooseImportFile: async () => "/tmp/rows.csv",
     previewImport: async (_id, _table, path) => ({

@@ -6,10 +6,11 @@ import { EditorState, Prec } from "@codemirror/state";
 import { EditorView, keymap, lineNumbers, placeholder } from "@codemirror/view";
 import { tags as t } from "@lezer/highlight";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { parseApiError, useApi, type ApiError, type Connection, type HistoryEntry, type RunResult, type SavedQuery } from "../../api";
+import { parseApiError, useApi, type ApiError, type Connection, type Grid, type HistoryEntry, type RunResult, type SavedQuery } from "../../api";
 import { DataGrid } from "../workspace/DataGrid";
 import { graphqlCompletion, graphqlLanguage, type EditorSchema } from "./graphql";
 import { JsonView } from "./JsonView";
+import { ExportDialog } from "../grid/ExportDialog";
 import { errorPosition, statementAt, type Statement } from "./statements";
 import { TEMPLATES } from "./templates";
 import { Icon, Check, Play, X } from "../icons";
@@ -297,7 +298,10 @@ export function ResultPane({ outcome }: { outcome: Outcome }) {
       const meta = `${r.status ? `HTTP ${r.status} · ` : ""}${r.kind === "grid" && r.grid ? `${r.grid.rows.length} ${r.grid.rows.length === 1 ? "row" : "rows"} · ` : ""}${r.elapsedMs} ms`;
       return (
         <div className="editor-result" aria-label="Result">
-          <p className="editor-result__meta">{meta}</p>
+          <p className="editor-result__meta">
+            {meta}
+            {r.kind === "grid" && r.grid && <ResultExport grid={r.grid} name={r.table ? `${r.table} result` : "result"} />}
+          </p>
           {r.notice && (
             <p className="grid-notice editor-result__notice" role="status">
               {r.notice}
@@ -308,6 +312,19 @@ export function ResultPane({ outcome }: { outcome: Outcome }) {
       );
     }
   }
+}
+
+/** ResultExport is the result's Export…: the rows shown, to a CSV, JSON Lines or Parquet file. */
+function ResultExport({ grid, name }: { grid: Grid; name: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" className="btn btn--small editor-result__export" onClick={() => setOpen(true)} title="Write the rows shown to a CSV, JSON Lines or Parquet file">
+        Export…
+      </button>
+      {open && <ExportDialog grid={grid} table={name} onClose={() => setOpen(false)} />}
+    </>
+  );
 }
 
 function HistoryList({ connectionId, onPick, refresh }: { connectionId: string; onPick: (t: string) => void; refresh: unknown }) {

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useApi, type ExportResult, type Filter, type Sort, type TransferFormat } from "../../api";
+import { useApi, type ExportResult, type Filter, type Grid, type Sort, type TransferFormat } from "../../api";
 import { Modal } from "../layout/Modal";
 import { formatCount } from "../explorer/format";
 import { newTransferId, TransferBar, useTransferProgress } from "./TransferProgress";
@@ -10,15 +10,29 @@ const FORMATS: { value: TransferFormat; label: string; hint: string }[] = [
   { value: "parquet", label: "Parquet", hint: "typed columns, compressed; for pandas, DuckDB, Spark" },
 ];
 
-interface Props {
-  connectionId: string;
-  table: string;
-  filters: Filter[];
-  sort: Sort[];
-  /** hasVectors: the table has a vector (or named vectors) to include. */
-  hasVectors: boolean;
+type Props = {
   onClose: () => void;
-}
+} & (
+  | {
+      connectionId: string;
+      table: string;
+      filters: Filter[];
+      sort: Sort[];
+      /** hasVectors: the table has a vector (or named vectors) to include. */
+      hasVectors: boolean;
+      grid?: undefined;
+    }
+  | {
+      /** grid is a result the window holds (an editor result, Find similar's matches), exported as it shows. */
+      grid: Grid;
+      /** table names it (the dialog's title and the file's default name). */
+      table: string;
+      connectionId?: undefined;
+      filters?: undefined;
+      sort?: undefined;
+      hasVectors?: undefined;
+    }
+);
 
 type State =
   | { step: "choose" }
@@ -32,7 +46,11 @@ type State =
  * with the native save dialog; the bar shows rows, rows a second and time left, and Cancel
  * stops it with no file left.
  */
-export function ExportDialog({ connectionId, table, filters, sort, hasVectors, onClose }: Props) {
+export function ExportDialog(props: Props) {
+  const { table, onClose } = props;
+  const filters = props.filters ?? [];
+  const sort = props.sort ?? [];
+  const hasVectors = props.hasVectors ?? false;
   const api = useApi();
   const [format, setFormat] = useState<TransferFormat>("csv");
   const [filtered, setFiltered] = useState(filters.length > 0);
@@ -45,12 +63,15 @@ export function ExportDialog({ connectionId, table, filters, sort, hasVectors, o
     const id = newTransferId();
     setState({ step: "running", id });
     try {
-      const result = await api.explorer.exportTable(id, connectionId, table, {
-        format,
-        filters: filtered ? filters : [],
-        sort: sorted ? sort : [],
-        vectors,
-      });
+      const result =
+        props.grid !== undefined
+          ? await api.explorer.exportGrid(table, format, props.grid)
+          : await api.explorer.exportTable(id, props.connectionId, table, {
+              format,
+              filters: filtered ? filters : [],
+              sort: sorted ? sort : [],
+              vectors,
+            });
       setState(result.status === "not_chosen" ? { step: "choose" } : { step: "done", result });
     } catch (e) {
       setState({ step: "error", message: e instanceof Error ? e.message : String(e) });
@@ -73,6 +94,11 @@ export function ExportDialog({ connectionId, table, filters, sort, hasVectors, o
                 </label>
               ))}
             </fieldset>
+            {props.grid !== undefined ? (
+              <p className="transfer__hint">
+                The {formatCount(props.grid.rows.length)} rows shown, as they show{props.grid.hasMore ? " (the result was cut: re-run with a higher limit, or export the table)" : ""}.
+              </p>
+            ) : (
             <fieldset className="field">
               <legend>Rows</legend>
               {filters.length > 0 && (
@@ -97,6 +123,7 @@ export function ExportDialog({ connectionId, table, filters, sort, hasVectors, o
               )}
               {filters.length === 0 && sort.length === 0 && !hasVectors && <p className="transfer__hint">Every row, in uuid order.</p>}
             </fieldset>
+            )}
             {state.step === "error" && (
               <p className="form-msg form-msg--error" role="alert">
                 {state.message}

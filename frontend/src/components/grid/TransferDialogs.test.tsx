@@ -136,3 +136,21 @@ describe("Import… (issue 21: a preview checked by the table's types, a mapping
     expect(screen.getByText(/Fresh does not exist: it will be created from these columns, after you confirm/)).toBeInTheDocument();
   });
 });
+
+describe("Export… of a result the window holds (issue 21: the editor's result, Find similar's tab)", () => {
+  it("exports the rows shown in the chosen format, and says when the result was cut", async () => {
+    const api = fakeApi(async () => []);
+    const exportGrid = vi.spyOn(api.explorer, "exportGrid");
+    const grid = { columns: [], rows: [["a"], ["b"]], offset: 0, hasMore: true, notice: "", refused: null };
+    render(
+      <ApiProvider api={api}>
+        <ExportDialog grid={grid} table="Article result" onClose={() => {}} />
+      </ApiProvider>,
+    );
+    expect(screen.getByText(/The 2 rows shown, as they show \(the result was cut/)).toBeInTheDocument();
+    fireEvent.click(screen.getByRole("radio", { name: /JSON Lines/ }));
+    fireEvent.click(screen.getByRole("button", { name: "Export…" }));
+    expect(exportGrid).toHaveBeenCalledWith("Article result", "jsonl", grid);
+    expect(await screen.findByRole("status", { name: "Export" })).toHaveTextContent("Exported 2 rows to /tmp/Article result.jsonl");
+  });
+});

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import { parseApiError, useApi, type ApiError, type Connection, type Grid, type SimilarResult } from "../../api";
 import { DataGrid } from "./DataGrid";
 import { Icon, Sparkles } from "../icons";
+import { ExportDialog } from "../grid/ExportDialog";
 
 interface Props {
   connection: Connection;
@@ -24,6 +25,7 @@ export function distanceFirst(g: Grid): Grid {
 export function SimilarPanel({ connection, table, uuid, targetVector }: Props) {
   const api = useApi();
   const [state, setState] = useState<State>({ status: "loading" });
+  const [exporting, setExporting] = useState(false);
   const load = useCallback(async () => {
     setState({ status: "loading" });
     try {
@@ -70,7 +72,17 @@ export function SimilarPanel({ connection, table, uuid, targetVector }: Props) {
           </button>
         </div>
       )}
-      {state.status === "ready" && <DataGrid grid={state.result.grid} table={`${table} (similar)`} empty="No similar rows" />}
+      {state.status === "ready" && (
+        <>
+          <div className="grid-bar">
+            <button type="button" className="btn btn--small" onClick={() => setExporting(true)} title="Write these matches to a CSV, JSON Lines or Parquet file">
+              Export…
+            </button>
+          </div>
+          {exporting && <ExportDialog grid={state.result.grid} table={`${table} similar`} onClose={() => setExporting(false)} />}
+          <DataGrid grid={state.result.grid} table={`${table} (similar)`} empty="No similar rows" />
+        </>
+      )}
     </section>
   );
 }

@@ -22,6 +22,8 @@ export function DescribeTable(arg1:string,arg2:string):Promise<app.TableInfoDTO>
 
 export function Disconnect(arg1:string):Promise<void>;
 
+export function ExportGrid(arg1:string,arg2:string,arg3:app.GridDTO):Promise<app.ExportResultDTO>;
+
 export function ExportTable(arg1:string,arg2:string,arg3:string,arg4:app.ExportRequestDTO):Promise<app.ExportResultDTO>;
 
 export function FindSimilar(arg1:string,arg2:string,arg3:string,arg4:string,arg5:number):Promise<app.SimilarDTO>;

@@ -42,6 +42,10 @@ export function Disconnect(arg1) {
   return window['go']['app']['ExplorerAPI']['Disconnect'](arg1);
 }
 
+export function ExportGrid(arg1, arg2, arg3) {
+  return window['go']['app']['ExplorerAPI']['ExportGrid'](arg1, arg2, arg3);
+}
+
 export function ExportTable(arg1, arg2, arg3, arg4) {
   return window['go']['app']['ExplorerAPI']['ExportTable'](arg1, arg2, arg3, arg4);
 }
