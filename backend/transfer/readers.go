@@ -264,9 +264,9 @@ func (s *csvSource) close() error { return s.f.Close() }
 
 type parquetSource struct {
 	f *os.File
-	// Rows are read as maps through Reader, the counterpart of the Writer the export uses
-	// (sinks.go), since the file's schema is known only at run time.
-	//lint:ignore SA1019 kept with Writer (sinks.go)
+	// Rows are read as maps through Reader, whose replacement (GenericReader) needs a Go type,
+	// while a file's schema is known only at run time.
+	//lint:ignore SA1019 the replacement cannot read a schema known only at run time
 	r      *parquet.Reader
 	cols   []string
 	stamps map[string]time.Duration // timestamp columns (and lists of them): their unit

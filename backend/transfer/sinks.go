@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/parquet-go/parquet-go"
 )
@@ -151,22 +153,45 @@ func (s *csvSink) close() error { return s.w.Flush() }
 // float32; structured values as JSON text), every column optional. ---
 
 type parquetSink struct {
-	// The schema is made at run time, so the rows are maps. parquet-go's GenericWriter[any],
-	// which deprecates Writer, writes a map's zero values (0, false) as nulls in optional
-	// columns (v0.32; TestARoundTripGivesIdenticalObjects catches it); Writer keeps them.
-	//lint:ignore SA1019 the replacement loses zero values (see above)
-	w    *parquet.Writer
-	cols []column
-	m    map[string]any
+	w      *parquet.GenericWriter[any]
+	cols   []column
+	leaves []parquetLeaf // by column: where its values go in a row
+	order  []int         // cols' indexes in the order of their leaf columns
+	buf    parquet.Row
+	rows   []parquet.Row
 }
 
+// parquetLeaf is a layout column's leaf in the file: its column index and whether it is a list
+// (optional group, repeated list, required element: definition level 2 for an item, 1 for an
+// empty list, 0 for null) or an optional value (1 for a value, 0 for null).
+type parquetLeaf struct {
+	index int
+	list  bool
+}
+
+// Rows are built as parquet.Row values, column by column, and written with WriteRows: the
+// reflection parquet-go uses for a map or struct row cost more than the rest of an export of
+// 768-dimension vectors (bench/transfer).
 func newParquetSink(w io.Writer, cols []column) *parquetSink {
 	g := parquet.Group{}
 	for _, c := range cols {
 		g[c.name] = parquet.Optional(parquetNode(c))
 	}
-	return &parquetSink{w: parquet.NewWriter(w, parquet.NewSchema("object", g), parquet.Compression(&parquet.Zstd)),
-		cols: cols, m: make(map[string]any, len(cols))}
+	schema := parquet.NewSchema("object", g)
+	s := &parquetSink{w: parquet.NewGenericWriter[any](w, schema, parquet.Compression(&parquet.Snappy)), cols: cols,
+		leaves: make([]parquetLeaf, len(cols)), order: make([]int, len(cols)), rows: make([]parquet.Row, 1)}
+	for i, c := range cols {
+		list := c.array || c.kind == kRef || c.kind == kVector
+		path := []string{c.name}
+		if list {
+			path = append(path, "list", "element")
+		}
+		leaf, _ := schema.Lookup(path...)
+		s.leaves[i] = parquetLeaf{index: leaf.ColumnIndex, list: list}
+		s.order[i] = i
+	}
+	sort.Slice(s.order, func(a, b int) bool { return s.leaves[s.order[a]].index < s.leaves[s.order[b]].index })
+	return s
 }
 
 func parquetNode(c column) parquet.Node {
@@ -194,14 +219,85 @@ func parquetNode(c column) parquet.Node {
 }
 
 func (s *parquetSink) row(vals []any) error {
-	for i, c := range s.cols {
-		v := vals[i]
-		if raw, ok := v.(json.RawMessage); ok {
-			v = string(raw)
+	r := s.buf[:0]
+	for _, i := range s.order {
+		leaf, v := s.leaves[i], vals[i]
+		if v == nil {
+			r = append(r, parquet.Value{}.Level(0, 0, leaf.index))
+			continue
 		}
-		s.m[c.name] = v
+		if !leaf.list {
+			pv, err := parquetValue(v)
+			if err != nil {
+				return fmt.Errorf("column %s: %w", s.cols[i].name, err)
+			}
+			r = append(r, pv.Level(0, 1, leaf.index))
+			continue
+		}
+		n := 0
+		add := func(pv parquet.Value) {
+			rep := 0
+			if n > 0 {
+				rep = 1
+			}
+			r = append(r, pv.Level(rep, 2, leaf.index))
+			n++
+		}
+		switch x := v.(type) {
+		case []float32:
+			for _, f := range x {
+				add(parquet.FloatValue(f))
+			}
+		case []string:
+			for _, e := range x {
+				add(parquet.ByteArrayValue([]byte(e)))
+			}
+		case []int64:
+			for _, e := range x {
+				add(parquet.Int64Value(e))
+			}
+		case []float64:
+			for _, e := range x {
+				add(parquet.DoubleValue(e))
+			}
+		case []bool:
+			for _, e := range x {
+				add(parquet.BooleanValue(e))
+			}
+		case []time.Time:
+			for _, e := range x {
+				add(parquet.Int64Value(e.UnixNano()))
+			}
+		default:
+			return fmt.Errorf("column %s: a list of %T", s.cols[i].name, v)
+		}
+		if n == 0 { // an empty list: defined, no item
+			r = append(r, parquet.Value{}.Level(0, 1, leaf.index))
+		}
 	}
-	return s.w.Write(s.m)
+	s.buf = r
+	s.rows[0] = r
+	_, err := s.w.WriteRows(s.rows)
+	return err
+}
+
+// parquetValue is one value of an optional column.
+func parquetValue(v any) (parquet.Value, error) {
+	switch x := v.(type) {
+	case string:
+		return parquet.ByteArrayValue([]byte(x)), nil
+	case json.RawMessage:
+		return parquet.ByteArrayValue(x), nil
+	case int64:
+		return parquet.Int64Value(x), nil
+	case float64:
+		return parquet.DoubleValue(x), nil
+	case bool:
+		return parquet.BooleanValue(x), nil
+	case time.Time:
+		return parquet.Int64Value(x.UnixNano()), nil
+	}
+	return parquet.Value{}, fmt.Errorf("a value of type %T", v)
 }
 
 func (s *parquetSink) close() error { return s.w.Close() }
