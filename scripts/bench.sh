@@ -20,6 +20,9 @@
 #            with the same driver (reported, no target); and the latency the stdio bridge
 #            app-mcp adds to a request against a direct HTTP call (target: under 1 ms at the
 #            median)
+#   transfer export of every object (100,000 x 768-dim vectors) to Parquet through the driver
+#            plugin vs a bare gRPC cursor walk (targets: at most 1.25x, at least 10,000
+#            objects a second), import of that file vs a bare batch writer (target: 1.25x)
 #   grid     the app's grid in headless Chromium (wails dev + tests/e2e/e2eharness) with
 #            10,000 rows x 1,536-dim vectors: time to first rows, scroll frame time at a fast
 #            wheel speed (target p95 under 16.7 ms, 60 fps) and as a fling (reported), and the
@@ -42,6 +45,9 @@ if bash scripts/ensure-weaviate.sh; then
 else
   failed+=(driver plugin)
 fi
+
+step "transfer: export of 100,000 x 768-dim objects to Parquet vs a bare cursor walk, import vs a bare batch writer (issue 21)"
+bash scripts/ensure-weaviate.sh >/dev/null && go run ./bench/transfer || failed+=(transfer)
 
 step "grid: 10,000 rows x 1,536 dims in headless Chromium (first rows, scroll frames, JS heap vs raw JSON)"
 bash scripts/ensure-weaviate.sh >/dev/null && go run ./bench/grid || failed+=(grid)

@@ -118,13 +118,19 @@ func Export(ctx context.Context, drv driver.Driver, req ExportRequest, progress 
 	var out sink
 	var cols []column
 	var n int64
+	// The next page is read while this one is written: the walk waits on the database and
+	// the driver's process, the writing on this one's CPU (bench/transfer).
+	rctx, stopReading := context.WithCancel(ctx)
+	defer stopReading() // an export that ends early stops the reader
+	ahead := prefetch(rctx, pages)
 	for {
-		p, err := pages.next(ctx)
+		got, ok := <-ahead
+		if !ok {
+			break
+		}
+		p, err := got.page, got.err
 		if err != nil {
 			return Summary{}, fmt.Errorf("export %s: after %d rows: %w", req.Table, n, err)
-		}
-		if p == nil {
-			break
 		}
 		if out == nil {
 			cols = layout(p.Columns, p.VectorNames)
@@ -208,6 +214,36 @@ func writePage(out sink, cols []column, p *driver.ScanPage, dates bool) error {
 		}
 	}
 	return nil
+}
+
+// fetched is one page read ahead, or the error that ended the reading.
+type fetched struct {
+	page *driver.ScanPage
+	err  error
+}
+
+// prefetch reads pages into a channel one ahead of their writer. It closes the channel after
+// the last page or the first error, and stops when ctx ends.
+func prefetch(ctx context.Context, pages pager) <-chan fetched {
+	out := make(chan fetched, 1)
+	go func() {
+		defer close(out)
+		for {
+			p, err := pages.next(ctx)
+			if p == nil && err == nil {
+				return
+			}
+			select {
+			case out <- fetched{p, err}:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return out
 }
 
 // pager yields an export's pages; nil at the end.
