@@ -65,7 +65,7 @@ func createTable(ctx context.Context, drv driver.Driver, req ImportRequest) (*dr
 				order = append(order, t)
 				types[t] = ""
 			}
-			types[t] = mergeType(types[t], typeOf(v))
+			types[t] = mergeType(types[t], typeOf(v, req.Format == CSV))
 		}
 	}
 	// Columns come in the order first seen, except that a file with a header lists them all.
@@ -119,9 +119,11 @@ func createTable(ctx context.Context, drv driver.Driver, req ImportRequest) (*dr
 
 var validName = regexp.MustCompile(`^[_A-Za-z][_0-9A-Za-z]*$`)
 
-// typeOf is the Weaviate type a value reads as ("" for null): numbers, booleans, RFC 3339
-// dates and lists of them, else text. CSV text is read the same way (a column of "42" is int).
-func typeOf(v any) string {
+// typeOf is the Weaviate type a value reads as ("" for null): numbers, booleans, dates and
+// lists of them, else text. Only CSV text is read by its content (a column of "42" is int, as
+// CSV holds every value as text); a string of JSON Lines or Parquet is text ("01234" stays),
+// or a date when it is a full RFC 3339 time.
+func typeOf(v any, sniff bool) string {
 	switch x := v.(type) {
 	case nil:
 		return ""
@@ -139,11 +141,18 @@ func typeOf(v any) string {
 		}
 		return "number"
 	case string:
+		if !sniff {
+			// A full RFC 3339 time is a date whatever the format (JSON has no date type).
+			if _, err := time.Parse(time.RFC3339Nano, x); err == nil {
+				return "date"
+			}
+			return "text"
+		}
 		return textType(x)
 	case []any:
 		el := ""
 		for _, e := range x {
-			el = mergeType(el, typeOf(e))
+			el = mergeType(el, typeOf(e, sniff))
 		}
 		if el == "" || strings.HasSuffix(el, "[]") {
 			el = "text"
@@ -180,7 +189,7 @@ func textType(s string) string {
 		dec.UseNumber()
 		var list []any
 		if dec.Decode(&list) == nil {
-			return typeOf(list)
+			return typeOf(list, true)
 		}
 	}
 	return "text"

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"time"
 
 	"app/backend/driver"
@@ -63,6 +62,10 @@ type Summary struct {
 	Took  time.Duration `json:"took"`
 }
 
+// exportMode is an exported file's mode: a temporary file is created owner-only, and the
+// file the person asked for is an ordinary one.
+const exportMode = 0o644
+
 // scanStep is how many keys one step of an export walks.
 const scanStep = 1000
 
@@ -90,7 +93,18 @@ func Export(ctx context.Context, drv driver.Driver, req ExportRequest, progress 
 		if limit > 0 && total > int64(limit) {
 			return Summary{}, driver.Errorf(driver.KindUnsupported, "%s has %d matching rows and the database sorts only its first %d; export without the sort (rows in uuid order) or narrow the filters", req.Table, total, limit)
 		}
-		pages = &browsePager{drv: drv, req: req}
+		pages = &browsePager{drv: drv, req: req, names: nil}
+		if req.Vectors {
+			info, err := drv.DescribeTable(ctx, req.Table)
+			if err != nil {
+				return Summary{}, fmt.Errorf("export %s: %w", req.Table, err)
+			}
+			names := vectorNames(info, req)
+			if len(req.VectorNames) > 0 {
+				names = req.VectorNames
+			}
+			pages.(*browsePager).names = names
+		}
 	} else {
 		sc, ok := drv.(driver.Scanner)
 		if !ok {
@@ -164,7 +178,7 @@ func Export(ctx context.Context, drv driver.Driver, req ExportRequest, progress 
 		return Summary{}, fmt.Errorf("export to %s: %w", req.Path, err)
 	}
 	st, _ := tmp.Stat()
-	if err := tmp.Close(); err != nil {
+	if err := errors.Join(tmp.Chmod(exportMode), tmp.Close()); err != nil {
 		return Summary{}, fmt.Errorf("export to %s: %w", req.Path, err)
 	}
 	if err := os.Rename(tmp.Name(), req.Path); err != nil {
@@ -310,6 +324,7 @@ func keepVectors(p *driver.ScanPage, names []string) {
 type browsePager struct {
 	drv    driver.Driver
 	req    ExportRequest
+	names  []string // the vectors every page carries, from the schema ("" a single vector)
 	offset int
 	ended  bool
 }
@@ -327,12 +342,13 @@ func (b *browsePager) next(ctx context.Context) (*driver.ScanPage, error) {
 	if len(g.Rows) == 0 {
 		return nil, nil
 	}
-	return gridPage(g, b.req.Vectors), nil
+	return gridPage(g, b.names), nil
 }
 
-// gridPage is a grid (a sorted page, a search or editor result) as a scan page: its vector
-// cells (JSON text) become numbers when asked for (layout skips the vector column itself).
-func gridPage(g *driver.Grid, vectors bool) *driver.ScanPage {
+// gridPage is a grid (a sorted page, a search or editor result) as a scan page: the vectors
+// named (every page of an export the same names, from the schema; none for nil) become
+// numbers read from the vector cells' JSON text (layout skips the vector column itself).
+func gridPage(g *driver.Grid, names []string) *driver.ScanPage {
 	p := &driver.ScanPage{Columns: g.Columns, Rows: g.Rows}
 	vecCol := -1
 	for i, c := range g.Columns {
@@ -340,22 +356,15 @@ func gridPage(g *driver.Grid, vectors bool) *driver.ScanPage {
 			vecCol = i
 		}
 	}
-	if vecCol < 0 || !vectors {
+	if len(names) == 0 {
 		return p
 	}
-	var names []string
 	per := make([]map[string][]float32, len(g.Rows))
 	for i, r := range g.Rows {
-		if vecCol < len(r) {
+		if vecCol >= 0 && vecCol < len(r) {
 			per[i] = vectorCell(r[vecCol], g.Columns[vecCol].Type)
-			for n := range per[i] {
-				if !slices.Contains(names, n) {
-					names = append(names, n)
-				}
-			}
 		}
 	}
-	slices.Sort(names)
 	p.VectorNames = names
 	p.Vectors = make([][][]float32, len(g.Rows))
 	for i := range g.Rows {
@@ -412,7 +421,7 @@ func ExportGrid(ctx context.Context, g *driver.Grid, f Format, path string) (Sum
 			os.Remove(tmp.Name())
 		}
 	}()
-	p := gridPage(g, false)
+	p := gridPage(g, nil)
 	cols := layout(p.Columns, nil)
 	out, err := newSink(f, tmp, cols)
 	if err != nil {
@@ -428,7 +437,7 @@ func ExportGrid(ctx context.Context, g *driver.Grid, f Format, path string) (Sum
 		return Summary{}, err
 	}
 	st, _ := tmp.Stat()
-	if err := errors.Join(tmp.Sync(), tmp.Close()); err != nil {
+	if err := errors.Join(tmp.Sync(), tmp.Chmod(exportMode), tmp.Close()); err != nil {
 		return Summary{}, fmt.Errorf("export to %s: %w", path, err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {

@@ -34,6 +34,11 @@ type ImportRequest struct {
 	BatchSize int
 }
 
+// batchTimeout bounds one batch write: it is not cancelled with the import (a cut batch
+// could leave rows the summary cannot account for), but a node that never answers ends it,
+// its rows then counted as unknown.
+const batchTimeout = 2 * time.Minute
+
 // Rejected is a row the import did not write, and why.
 type Rejected struct {
 	Line   int    `json:"line"`
@@ -109,6 +114,7 @@ func Import(ctx context.Context, drv driver.Driver, req ImportRequest, progress 
 	if err := m.check(src.columns()); err != nil {
 		return sum, err
 	}
+	checked := len(src.columns())
 
 	var rejected []Rejected
 	reject := func(line int, id, reason string) {
@@ -122,7 +128,9 @@ func Import(ctx context.Context, drv driver.Driver, req ImportRequest, progress 
 		}
 		// The write itself is not cancelled: a cut batch could leave rows the summary cannot
 		// account for. The import stops between batches instead.
-		res, err := bw.WriteBatch(context.WithoutCancel(ctx), req.Table, rows)
+		wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), batchTimeout)
+		res, err := bw.WriteBatch(wctx, req.Table, rows)
+		cancel()
 		got := make(map[int]driver.RowResult, len(res))
 		for _, r := range res {
 			got[r.Index] = r
@@ -142,9 +150,12 @@ func Import(ctx context.Context, drv driver.Driver, req ImportRequest, progress 
 			case err != nil && driver.MayHaveWritten(err), ok && strings.Contains(r.Message, driver.MaybeWritten):
 				sum.Unknown++
 				reject(lines[i], firstNonEmpty(r.UUID, row.UUID), "the write was cut: the row "+driver.MaybeWritten)
-			default:
+			case err != nil:
 				sum.Failed++
-				reject(lines[i], row.UUID, fmt.Sprint(err))
+				reject(lines[i], row.UUID, err.Error())
+			default:
+				sum.Unknown++
+				reject(lines[i], row.UUID, "the driver gave no outcome for this row: it "+driver.MaybeWritten)
 			}
 		}
 		rows, lines = rows[:0], lines[:0]
@@ -173,9 +184,29 @@ func Import(ctx context.Context, drv driver.Driver, req ImportRequest, progress 
 			continue
 		}
 		if err != nil {
+			// The rows read before the break are written: a file broken at line N keeps
+			// everything before it.
+			if ferr := flush(); ferr != nil {
+				err = errors.Join(err, ferr)
+			}
 			sum.Stopped = err.Error()
 			stop = err
 			break
+		}
+		// A JSON Lines file names its columns as it goes: a key no column takes stops the
+		// import the first time it appears, as an unknown CSV or Parquet column does before
+		// anything is written.
+		if fresh := src.columns()[checked:]; len(fresh) > 0 {
+			checked = len(src.columns())
+			if err := m.check(fresh); err != nil {
+				if ferr := flush(); ferr != nil {
+					err = errors.Join(err, ferr)
+				}
+				err = fmt.Errorf("line %d: %w", rec.line, err)
+				sum.Stopped = err.Error()
+				stop = err
+				break
+			}
 		}
 		row, err := m.row(rec)
 		if err != nil {
@@ -201,14 +232,19 @@ func Import(ctx context.Context, drv driver.Driver, req ImportRequest, progress 
 	sum.Took = time.Since(start)
 	if len(rejected) > 0 {
 		sort.SliceStable(rejected, func(i, j int) bool { return rejected[i].Line < rejected[j].Line })
-		sum.Report = req.Report
-		if sum.Report == "" {
-			sum.Report = strings.TrimSuffix(req.Path, "."+string(req.Format)) + ".rejected.csv"
-		}
-		if err := writeReport(sum.Report, rejected); err != nil {
-			return sum, errors.Join(stop, fmt.Errorf("writing the report of rejected rows: %w", err))
-		}
 		sum.Rejected = rejected[:min(len(rejected), 100)]
+		report := req.Report
+		if report == "" {
+			report = strings.TrimSuffix(req.Path, "."+string(req.Format)) + ".rejected.csv"
+		}
+		if err := writeReport(report, rejected); err != nil {
+			err = fmt.Errorf("writing the report of rejected rows to %s: %w", report, err)
+			if sum.Stopped == "" {
+				sum.Stopped = err.Error()
+			}
+			return sum, errors.Join(stop, err)
+		}
+		sum.Report = report
 	}
 	if stop != nil {
 		return sum, fmt.Errorf("import into %s stopped after %d rows written: %w", req.Table, sum.Written, stop)
@@ -348,13 +384,41 @@ func (m *mapper) row(rec record) (driver.Row, error) {
 			if !ok || c.IsVector() {
 				return row, fmt.Errorf("column %s is not a column of %s: map it to one or skip it", col, m.info.Name)
 			}
-			row.Values[t] = cellOf(v)
+			row.Values[t] = cellFor(c.Type, v)
 		}
 	}
 	return row, nil
 }
 
 func isVectorTarget(t string) bool { _, ok := vectorName(t); return ok }
+
+// cellFor is a file value for a column of type typ: a text column takes any value as text
+// (a number as its digits, an object as its JSON), as a created table types such columns;
+// every other value goes as cellOf reads it.
+func cellFor(typ string, v any) any {
+	text := func(e any) any {
+		switch x := e.(type) {
+		case nil, string:
+			return e
+		case json.Number:
+			return string(x)
+		}
+		return previewText(e)
+	}
+	switch typ {
+	case "text", "string":
+		return text(v)
+	case "text[]", "string[]":
+		if list, ok := v.([]any); ok {
+			out := make([]any, len(list))
+			for i, e := range list {
+				out[i] = text(e)
+			}
+			return out
+		}
+	}
+	return cellOf(v)
+}
 
 // cellOf is a file value as the driver's cell rules read it: text as typed, numbers exact,
 // dates as RFC 3339 text, lists as lists.

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"app/backend/driver"
 	"app/backend/transfer"
 	"app/internal/fixtures"
 	"app/internal/weaviatenode"
@@ -317,3 +318,72 @@ func TestImportCreatesANewCollectionFromTheFile(t *testing.T) {
 
 // testID is the uuid of row i of a test's own rows (set 1, 2, ...).
 func testID(set, i int) string { return fmt.Sprintf("%08d-0000-4000-8000-%012d", set, i) }
+
+// Review findings on the import, each against the real server.
+func TestImportKeepsWhatCameBeforeABreak(t *testing.T) {
+	node := weaviatetest.Shared(t, weaviatenode.Anonymous)
+	d := openDriver(t, node)
+	ctx := context.Background()
+
+	t.Run("a CSV that breaks on line 251 keeps the 249 rows before it written, and says where it stopped", func(t *testing.T) {
+		copyClass(t, node, fixtures.Big, "BrokenCSV")
+		lines := []string{"\ufeff\"uuid\",\"n\",\"label\""} // a byte-order mark before a quoted header
+		for i := 2; i <= 300; i++ {
+			label := fmt.Sprintf("row %d", i)
+			if i == 251 {
+				label = `"closed" then text`
+			}
+			lines = append(lines, fmt.Sprintf("%s,%d,%s", testID(5, i), i, label))
+		}
+		sum, err := transfer.Import(ctx, d, transfer.ImportRequest{Table: "BrokenCSV", Path: writeLines(t, "broken.csv", lines)}, nil)
+		if err == nil || !strings.Contains(sum.Stopped, "line 251") || sum.Written != 249 {
+			t.Fatalf("%v, summary %+v", err, sum)
+		}
+		if got := len(restObjects(t, node, "BrokenCSV")); got != 249 {
+			t.Fatalf("the server holds %d objects", got)
+		}
+	})
+	t.Run("a JSON Lines key no column takes stops the import where it first appears, the rows before it written", func(t *testing.T) {
+		copyClass(t, node, fixtures.Big, "LateKey")
+		var lines []string
+		for i := 1; i <= 100; i++ {
+			if i == 60 {
+				lines = append(lines, fmt.Sprintf(`{"uuid": %q, "n": %d, "colour": "red"}`, testID(6, i), i))
+				continue
+			}
+			lines = append(lines, fmt.Sprintf(`{"uuid": %q, "n": %d}`, testID(6, i), i))
+		}
+		sum, err := transfer.Import(ctx, d, transfer.ImportRequest{Table: "LateKey", Path: writeLines(t, "late.jsonl", lines)}, nil)
+		if err == nil || !strings.Contains(err.Error(), "line 60") || !strings.Contains(err.Error(), "colour") || sum.Written != 59 {
+			t.Fatalf("%v, summary %+v", err, sum)
+		}
+	})
+	t.Run("a CSV header that names a column twice is refused before anything is written", func(t *testing.T) {
+		path := writeLines(t, "twice.csv", []string{"uuid,name,name", testID(4, 1) + ",a,b"})
+		_, err := transfer.Import(ctx, d, transfer.ImportRequest{Table: fixtures.Person, Path: path}, nil)
+		if err == nil || !strings.Contains(err.Error(), `"name" twice`) {
+			t.Fatalf("got %v", err)
+		}
+	})
+}
+
+// A sorted export with vectors carries every named vector under its own column on every page,
+// from the schema, whatever the first page holds.
+func TestASortedExportKeepsEachVectorInItsColumn(t *testing.T) {
+	node := weaviatetest.Shared(t, weaviatenode.Anonymous)
+	d := openDriver(t, node)
+	path := filepath.Join(t.TempDir(), "sorted.jsonl")
+	if _, err := transfer.Export(context.Background(), d, transfer.ExportRequest{Table: fixtures.NamedVectors, Vectors: true,
+		Sort: []driver.Sort{{Column: "title", Descending: true}}, Path: path}, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := restObjects(t, node, fixtures.NamedVectors)
+	for _, r := range readFile(t, path) {
+		o := want[r["uuid"].(string)]
+		for name, v := range o.Vectors {
+			if !sameValue(r[transfer.VectorColumn(name)], floatsAny(v)) {
+				t.Fatalf("%s %s: %v, the server holds %v", o.ID, name, r[transfer.VectorColumn(name)], v)
+			}
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -93,6 +94,9 @@ func openSource(path string, f Format) (source, error) {
 			return nil, fmt.Errorf("%s is not a CSV file: it holds binary data", path)
 		}
 		s := &csvSource{f: file, r: bufio.NewReaderSize(file, 1<<20)}
+		if bom, _ := s.r.Peek(3); string(bom) == "\ufeff" { // a byte-order mark, before a quoted header too
+			_, _ = s.r.Discard(3)
+		}
 		header, _, err := s.readRecord()
 		if err != nil {
 			file.Close()
@@ -106,7 +110,11 @@ func openSource(path string, f Format) (source, error) {
 				file.Close()
 				return nil, fmt.Errorf("%s: column %d of the header row has no name", path, i+1)
 			}
-			s.header = append(s.header, strings.TrimPrefix(*h, "\ufeff"))
+			if slices.Contains(s.header, *h) {
+				file.Close()
+				return nil, fmt.Errorf("%s: the header row names the column %q twice", path, *h)
+			}
+			s.header = append(s.header, *h)
 		}
 		return s, nil
 	}
@@ -323,7 +331,13 @@ func (s *parquetSource) close() error { return s.f.Close() }
 func stampsToTimes(v any, unit time.Duration) any {
 	switch x := v.(type) {
 	case int64:
-		return time.Unix(0, 0).Add(time.Duration(x) * unit).UTC()
+		switch unit {
+		case time.Millisecond:
+			return time.UnixMilli(x).UTC()
+		case time.Microsecond:
+			return time.UnixMicro(x).UTC()
+		}
+		return time.Unix(0, x).UTC()
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {

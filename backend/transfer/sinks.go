@@ -204,7 +204,8 @@ func parquetNode(c column) parquet.Node {
 	case kBool:
 		leaf = parquet.Leaf(parquet.BooleanType)
 	case kDate:
-		leaf = parquet.Timestamp(parquet.Nanosecond)
+		// Microseconds: Weaviate's dates span years 1 to 9999, past what int64 nanoseconds hold.
+		leaf = parquet.Timestamp(parquet.Microsecond)
 	case kRef:
 		return parquet.List(parquet.String())
 	case kVector:
@@ -266,7 +267,7 @@ func (s *parquetSink) row(vals []any) error {
 			}
 		case []time.Time:
 			for _, e := range x {
-				add(parquet.Int64Value(e.UnixNano()))
+				add(parquet.Int64Value(e.UnixMicro()))
 			}
 		default:
 			return fmt.Errorf("column %s: a list of %T", s.cols[i].name, v)
@@ -295,7 +296,7 @@ func parquetValue(v any) (parquet.Value, error) {
 	case bool:
 		return parquet.BooleanValue(x), nil
 	case time.Time:
-		return parquet.Int64Value(x.UnixNano()), nil
+		return parquet.Int64Value(x.UnixMicro()), nil
 	}
 	return parquet.Value{}, fmt.Errorf("a value of type %T", v)
 }

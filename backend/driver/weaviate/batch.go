@@ -70,7 +70,16 @@ func (d *Driver) WriteBatch(ctx context.Context, table string, rows []driver.Row
 		return out, err
 	}
 	if st != http.StatusOK {
-		return nil, d.statusError(st, resp, "the batch into "+c.Class)
+		// The node refused the batch whole. A 4xx applied nothing; after a 5xx the node may
+		// have applied some of it.
+		serr := d.statusError(st, resp, "the batch into "+c.Class)
+		for _, i := range sent {
+			out[i] = driver.RowResult{Index: i, UUID: out[i].UUID, Status: driver.RowFailed, Kind: driver.KindOf(serr), Message: serr.Error()}
+			if st >= 500 {
+				out[i].Message += "; the row " + driver.MaybeWritten + ": reload to see"
+			}
+		}
+		return out, nil
 	}
 	var results []struct {
 		ID     string `json:"id"`
