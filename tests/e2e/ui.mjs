@@ -879,19 +879,22 @@ try {
   // Issue 21: Export… and Import… in the window, the native save and open dialogs answered
   // here with xdotool, the files read back, and the rows held to what weaviate-server holds.
   /**
-   * answerOpenDialog opens path in the app's native open dialog titled `title`: a path typed in
-   * a GTK open dialog starting with "/" opens its location entry, whose completion may take the
-   * first Return, so Return is pressed until the dialog is gone.
+   * answerOpenDialog opens path in the app's native open dialog titled `title`: Ctrl+L opens
+   * its location entry (in any of its views), the path replaces what the entry holds, Return
+   * opens it. A GTK dialog that takes keys only a moment after it is mapped loses the first
+   * ones, so the whole answer is given again until the dialog is gone.
    */
   const answerOpenDialog = async (title, path) => {
-    const env = focusDialog(title);
-    execFileSync("xdotool", ["type", "--clearmodifiers", "--delay", "20", path], { env, timeout: 30_000 });
-    for (let i = 0; i < 3; i++) {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const env = focusDialog(title);
+      execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+l"], { env, timeout: 10_000 });
+      execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+a"], { env, timeout: 10_000 });
+      execFileSync("xdotool", ["type", "--clearmodifiers", "--delay", "20", path], { env, timeout: 30_000 });
       execFileSync("xdotool", ["key", "--clearmodifiers", "Return"], { env, timeout: 10_000 });
       if (await dialogGone(title, 3_000)) return;
     }
-    execFileSync("import", ["-window", "root", join(artifacts, "e2e-open-dialog.png")], { env, timeout: 10_000 });
-    throw new Error(`the native dialog ${title} is still open after the path and Return (screen: e2e-open-dialog.png)`);
+    execFileSync("import", ["-window", "root", join(artifacts, "e2e-open-dialog.png")], { env: { ...process.env, DISPLAY: display }, timeout: 10_000 });
+    throw new Error(`the native dialog ${title} is still open after five answers (screen: e2e-open-dialog.png)`);
   };
   await check("grid: Export… writes every Article row with its vector to the file chosen in the native save dialog", async () => {
     const out = join(artifacts, "e2e-article-export.jsonl");
