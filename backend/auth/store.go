@@ -70,6 +70,13 @@ func NewStore(dir string, keys secrets.Keyring) *Store {
 	}
 }
 
+// WithClock makes the store read the time from c (when a token is created, whether an expiry
+// is in the future): a fixed clock makes expiries the same on every run (the golden files).
+func (s *Store) WithClock(c Clock) *Store {
+	s.clock = c
+	return s
+}
+
 // Path is the metadata file.
 func (s *Store) Path() string { return s.file.Path() }
 

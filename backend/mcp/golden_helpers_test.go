@@ -219,6 +219,11 @@ type goldenClock struct{}
 
 func (goldenClock) Now() time.Time { return time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC) }
 
+// fixedClock is a clock stopped at its time.
+type fixedClock time.Time
+
+func (c fixedClock) Now() time.Time { return time.Time(c) }
+
 // appAuth is the app's own access control (backend/auth, as backend/core builds it): a real
 // token store in a temporary config dir with the file keyring, the app's default limits and
 // settings but 4 requests a minute (bursts of 1), on the fixed clock. Its tokens: "full"
@@ -231,7 +236,10 @@ func (rig *goldenRig) appAuth(t *testing.T) mcp.Authenticator {
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := auth.NewStore(dir, keys)
+	// The tokens are made two hours before the fixed time, on a fixed clock too: on the real
+	// clock, an expiry an hour before the fixed time stopped being "in the future" once the
+	// real day passed it (a time bomb the fresh-clone run of 2026-11-26 met at 11:00 UTC).
+	store := auth.NewStore(dir, keys).WithClock(fixedClock(goldenClock{}.Now().Add(-2 * time.Hour)))
 	past := goldenClock{}.Now().Add(-time.Hour)
 	rig.tokens = map[string]string{}
 	for _, nt := range []auth.NewToken{
