@@ -147,11 +147,6 @@ func (a *ExplorerAPI) progressTo(id string) func(transfer.Progress) {
 // (the filters and sort when given) in the format, emitting EventTransferProgress with id
 // until it ends. CancelTransfer(id) stops it, and no file is left.
 func (a *ExplorerAPI) ExportTable(id, connectionID, table string, req ExportRequestDTO) (ExportResultDTO, error) {
-	f := transfer.Format(req.Format)
-	filter, ok := formatFilters[f]
-	if !ok {
-		return ExportResultDTO{}, invalidArgument("format %q: use csv, jsonl or parquet", req.Format)
-	}
 	if err := checkFilters(req.Filters, req.Sort); err != nil {
 		return ExportResultDTO{}, err
 	}
@@ -159,19 +154,13 @@ func (a *ExplorerAPI) ExportTable(id, connectionID, table string, req ExportRequ
 	if err != nil {
 		return ExportResultDTO{}, err
 	}
-	if a.files.Save == nil {
-		return ExportResultDTO{}, unavailable("no save dialog here")
-	}
 	parent := a.parent()
-	path, err := a.files.Save(parent, "Export "+table, table+"."+string(f), []FileFilter{filter})
+	f, path, err := a.saveAs(parent, table, req.Format)
 	if err != nil {
-		return ExportResultDTO{}, apiError(err)
+		return ExportResultDTO{}, err
 	}
 	if path == "" {
 		return ExportResultDTO{Status: "not_chosen"}, nil
-	}
-	if transfer.FormatOf(path) == "" {
-		path += "." + string(f)
 	}
 	ctx, done := a.transfers.start(parent, id)
 	defer done()
@@ -189,24 +178,13 @@ func (a *ExplorerAPI) ExportTable(id, connectionID, table string, req ExportRequ
 // ExportGrid asks where to save, then writes a grid the window holds (an editor result, Find
 // similar's matches) named name in the format: the same layout and types as a table's export.
 func (a *ExplorerAPI) ExportGrid(name, format string, grid GridDTO) (ExportResultDTO, error) {
-	f := transfer.Format(format)
-	filter, ok := formatFilters[f]
-	if !ok {
-		return ExportResultDTO{}, invalidArgument("format %q: use csv, jsonl or parquet", format)
-	}
-	if a.files.Save == nil {
-		return ExportResultDTO{}, unavailable("no save dialog here")
-	}
 	parent := a.parent()
-	path, err := a.files.Save(parent, "Export "+name, name+"."+string(f), []FileFilter{filter})
+	f, path, err := a.saveAs(parent, name, format)
 	if err != nil {
-		return ExportResultDTO{}, apiError(err)
+		return ExportResultDTO{}, err
 	}
 	if path == "" {
 		return ExportResultDTO{Status: "not_chosen"}, nil
-	}
-	if transfer.FormatOf(path) == "" {
-		path += "." + string(f)
 	}
 	sum, err := transfer.ExportGrid(parent, fromGridDTO(grid), f, path)
 	if err != nil {
@@ -240,6 +218,27 @@ func fromGridDTO(g GridDTO) *driver.Grid {
 		out.Rows[r] = cells
 	}
 	return out
+}
+
+// saveAs checks the format and asks where to save name's export (the native save dialog); ""
+// when the dialog was closed. A path chosen without the format's extension gets it.
+func (a *ExplorerAPI) saveAs(ctx context.Context, name, format string) (transfer.Format, string, error) {
+	f := transfer.Format(format)
+	filter, ok := formatFilters[f]
+	if !ok {
+		return f, "", invalidArgument("format %q: use csv, jsonl or parquet", format)
+	}
+	if a.files.Save == nil {
+		return f, "", unavailable("no save dialog here")
+	}
+	path, err := a.files.Save(ctx, "Export "+name, name+"."+string(f), []FileFilter{filter})
+	if err != nil {
+		return f, "", apiError(err)
+	}
+	if path != "" && transfer.FormatOf(path) == "" {
+		path += "." + string(f)
+	}
+	return f, path, nil
 }
 
 // CancelTransfer stops the running export or import with id (an unknown id does nothing).

@@ -113,22 +113,22 @@ func Export(ctx context.Context, drv driver.Driver, req ExportRequest, progress 
 		pages = &scanPager{sc: sc, req: req}
 	}
 
-	dir, base := filepath.Split(req.Path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".partial-*")
+	var n int64
+	bytes, err := writeComplete(ctx, req.Path, func(tmp *os.File) error {
+		return exportPages(ctx, drv, req, pages, tmp, func(rows int) {
+			n += int64(rows)
+			progress(Progress{Rows: n, Total: max(total, n), Elapsed: time.Since(start)})
+		})
+	})
 	if err != nil {
-		return Summary{}, fmt.Errorf("export to %s: %w", req.Path, err)
+		return Summary{}, err
 	}
-	done := false
-	defer func() {
-		if !done {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
+	return Summary{Rows: n, Path: req.Path, Bytes: bytes, Took: time.Since(start)}, nil
+}
 
+// exportPages writes the pages of an export to tmp in req.Format, telling wrote how many rows
+// each page added.
+func exportPages(ctx context.Context, drv driver.Driver, req ExportRequest, pages pager, tmp *os.File, wrote func(rows int)) error {
 	var out sink
 	var cols []column
 	var n int64
@@ -144,52 +144,77 @@ func Export(ctx context.Context, drv driver.Driver, req ExportRequest, progress 
 		}
 		p, err := got.page, got.err
 		if err != nil {
-			return Summary{}, fmt.Errorf("export %s: after %d rows: %w", req.Table, n, err)
+			return fmt.Errorf("export %s: after %d rows: %w", req.Table, n, err)
 		}
 		if out == nil {
 			cols = layout(p.Columns, p.VectorNames)
 			if out, err = newSink(req.Format, tmp, cols); err != nil {
-				return Summary{}, err
+				return err
 			}
 		}
 		if err := writePage(out, cols, p, req.Format == Parquet); err != nil {
-			return Summary{}, fmt.Errorf("export %s: after %d rows: %w", req.Table, n, err)
+			return fmt.Errorf("export %s: after %d rows: %w", req.Table, n, err)
 		}
 		n += int64(len(p.Rows))
-		progress(Progress{Rows: n, Total: max(total, n), Elapsed: time.Since(start)})
+		wrote(len(p.Rows))
 	}
 	if out == nil { // no page at all: a header from the table's columns
 		info, err := drv.DescribeTable(ctx, req.Table)
 		if err != nil {
-			return Summary{}, fmt.Errorf("export %s: %w", req.Table, err)
+			return fmt.Errorf("export %s: %w", req.Table, err)
 		}
 		cols = layout(info.Columns, vectorNames(info, req))
 		if out, err = newSink(req.Format, tmp, cols); err != nil {
-			return Summary{}, err
+			return err
 		}
 	}
 	if err := out.close(); err != nil {
-		return Summary{}, fmt.Errorf("export to %s: %w", req.Path, err)
+		return fmt.Errorf("export to %s: %w", req.Path, err)
+	}
+	return nil
+}
+
+// writeComplete writes path through write, as a hidden temporary file beside it that is
+// synced, made an ordinary file (exportMode) and renamed over path only when write succeeded
+// and ctx is still live: a cancelled or failed export leaves nothing, and an existing file is
+// replaced only by a complete one. It returns the file's size.
+func writeComplete(ctx context.Context, path string, write func(tmp *os.File) error) (int64, error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".partial-*")
+	if err != nil {
+		return 0, fmt.Errorf("export to %s: %w", path, err)
+	}
+	done := false
+	defer func() {
+		if !done {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err := write(tmp); err != nil {
+		return 0, err
 	}
 	if err := ctx.Err(); err != nil {
-		return Summary{}, err
+		return 0, err
 	}
 	if err := tmp.Sync(); err != nil {
-		return Summary{}, fmt.Errorf("export to %s: %w", req.Path, err)
+		return 0, fmt.Errorf("export to %s: %w", path, err)
 	}
-	st, _ := tmp.Stat()
+	var size int64
+	if st, err := tmp.Stat(); err == nil {
+		size = st.Size()
+	}
 	if err := errors.Join(tmp.Chmod(exportMode), tmp.Close()); err != nil {
-		return Summary{}, fmt.Errorf("export to %s: %w", req.Path, err)
+		return 0, fmt.Errorf("export to %s: %w", path, err)
 	}
-	if err := os.Rename(tmp.Name(), req.Path); err != nil {
-		return Summary{}, fmt.Errorf("export to %s: %w", req.Path, err)
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return 0, fmt.Errorf("export to %s: %w", path, err)
 	}
 	done = true
-	s := Summary{Rows: n, Path: req.Path, Took: time.Since(start)}
-	if st != nil {
-		s.Bytes = st.Size()
-	}
-	return s, nil
+	return size, nil
 }
 
 func vectorNames(info *driver.TableInfo, req ExportRequest) []string {
@@ -406,47 +431,23 @@ func ExportGrid(ctx context.Context, g *driver.Grid, f Format, path string) (Sum
 	if f == "" {
 		f = FormatOf(path)
 	}
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".partial-*")
-	if err != nil {
-		return Summary{}, fmt.Errorf("export to %s: %w", path, err)
-	}
-	done := false
-	defer func() {
-		if !done {
-			tmp.Close()
-			os.Remove(tmp.Name())
+	bytes, err := writeComplete(ctx, path, func(tmp *os.File) error {
+		p := gridPage(g, nil)
+		cols := layout(p.Columns, nil)
+		out, err := newSink(f, tmp, cols)
+		if err != nil {
+			return err
 		}
-	}()
-	p := gridPage(g, nil)
-	cols := layout(p.Columns, nil)
-	out, err := newSink(f, tmp, cols)
+		if err := writePage(out, cols, p, f == Parquet); err != nil {
+			return fmt.Errorf("export to %s: %w", path, err)
+		}
+		if err := out.close(); err != nil {
+			return fmt.Errorf("export to %s: %w", path, err)
+		}
+		return nil
+	})
 	if err != nil {
 		return Summary{}, err
 	}
-	if err := writePage(out, cols, p, f == Parquet); err != nil {
-		return Summary{}, fmt.Errorf("export to %s: %w", path, err)
-	}
-	if err := out.close(); err != nil {
-		return Summary{}, fmt.Errorf("export to %s: %w", path, err)
-	}
-	if err := ctx.Err(); err != nil {
-		return Summary{}, err
-	}
-	st, _ := tmp.Stat()
-	if err := errors.Join(tmp.Sync(), tmp.Chmod(exportMode), tmp.Close()); err != nil {
-		return Summary{}, fmt.Errorf("export to %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return Summary{}, fmt.Errorf("export to %s: %w", path, err)
-	}
-	done = true
-	s := Summary{Rows: int64(len(g.Rows)), Path: path, Took: time.Since(start)}
-	if st != nil {
-		s.Bytes = st.Size()
-	}
-	return s, nil
+	return Summary{Rows: int64(len(g.Rows)), Path: path, Bytes: bytes, Took: time.Since(start)}, nil
 }
