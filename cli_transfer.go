@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/signal"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"app/backend/connections"
 	"app/backend/driver"
 	"app/backend/transfer"
 )
@@ -52,19 +54,11 @@ Columns: uuid, the properties in the table's order, then with --vectors "vector"
 			if err != nil {
 				return err
 			}
-			// Ctrl-C cancels the export, which removes its temporary file.
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			cr, done, err := cliCore(ctx, g)
+			ctx, drv, conn, done, err := openConnection(cmd, g, args[0])
 			if err != nil {
 				return err
 			}
 			defer done()
-			defer cr.OpenConnections().Close()
-			drv, conn, err := cr.OpenConnections().Open(ctx, args[0])
-			if err != nil {
-				return err
-			}
 			bar := newProgressBar(cmd.ErrOrStderr())
 			sum, err := transfer.Export(ctx, drv, transfer.ExportRequest{
 				Table: args[1], Filters: filters, Sort: sorts, Vectors: vectors || len(vectorNames) > 0,
@@ -90,6 +84,30 @@ Columns: uuid, the properties in the table's order, then with --vectors "vector"
 	fl.BoolVar(&vectors, "vectors", false, "add each row's vectors")
 	fl.StringSliceVar(&vectorNames, "vector", nil, "add only these named vectors (implies --vectors)")
 	return cmd
+}
+
+// openConnection opens the backend and a saved connection for a command that works on the
+// database (export, import, query). Its context ends on Ctrl-C or SIGTERM, which an export
+// answers by removing its temporary file and an import by stopping between batches; done
+// closes the connection and the backend.
+func openConnection(cmd *cobra.Command, g *globalFlags, idOrName string) (context.Context, driver.Driver, connections.Connection, func(), error) {
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	cr, closeCore, err := cliCore(ctx, g)
+	if err != nil {
+		stop()
+		return nil, nil, connections.Connection{}, nil, err
+	}
+	done := func() {
+		cr.OpenConnections().Close()
+		closeCore()
+		stop()
+	}
+	drv, conn, err := cr.OpenConnections().Open(ctx, idOrName)
+	if err != nil {
+		done()
+		return nil, nil, conn, nil, err
+	}
+	return ctx, drv, conn, done, nil
 }
 
 // transferLine is "exporting Paper [=====>    ]  45%  11,250 of 25,000 rows  9,800 rows/s  1s left".
@@ -196,18 +214,11 @@ summary says exactly what was written.`,
 				}
 				to[from] = target
 			}
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			cr, done, err := cliCore(ctx, g)
+			ctx, drv, conn, done, err := openConnection(cmd, g, args[0])
 			if err != nil {
 				return err
 			}
 			defer done()
-			defer cr.OpenConnections().Close()
-			drv, conn, err := cr.OpenConnections().Open(ctx, args[0])
-			if err != nil {
-				return err
-			}
 			bar := newProgressBar(cmd.ErrOrStderr())
 			sum, err := transfer.Import(ctx, drv, transfer.ImportRequest{
 				Table: args[1], Path: args[2], Format: transfer.Format(format), Map: to, Create: create,
@@ -274,18 +285,11 @@ first). A read is capped at --max-rows rows in the statement itself, and says wh
   app query local 'GET /v1/objects/Paper/0a1b...' --json`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			cr, done, err := cliCore(ctx, g)
+			ctx, drv, _, done, err := openConnection(cmd, g, args[0])
 			if err != nil {
 				return err
 			}
 			defer done()
-			defer cr.OpenConnections().Close()
-			drv, _, err := cr.OpenConnections().Open(ctx, args[0])
-			if err != nil {
-				return err
-			}
 			cls, err := drv.Classify(args[1])
 			if err != nil {
 				return err
