@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useApi, type ExportResult, type Filter, type Grid, type Sort, type TransferFormat } from "../../api";
 import { Modal } from "../layout/Modal";
 import { formatCount } from "../explorer/format";
-import { newTransferId, TransferBar, useTransferProgress } from "./TransferProgress";
+import { newTransferId, RunningTransfer } from "./TransferProgress";
 
 const FORMATS: { value: TransferFormat; label: string; hint: string }[] = [
   { value: "csv", label: "CSV", hint: "a spreadsheet; lists and vectors as JSON text, null as an empty field" },
@@ -57,7 +57,6 @@ export function ExportDialog(props: Props) {
   const [sorted, setSorted] = useState(false);
   const [vectors, setVectors] = useState(false);
   const [state, setState] = useState<State>({ step: "choose" });
-  const progress = useTransferProgress(state.step === "running" ? state.id : null);
 
   const run = async () => {
     const id = newTransferId();
@@ -136,16 +135,7 @@ export function ExportDialog(props: Props) {
             </div>
           </>
         )}
-        {state.step === "running" && (
-          <>
-            <TransferBar label="Exported" progress={progress} />
-            <div className="transfer__actions">
-              <button type="button" className="btn" onClick={() => void api.explorer.cancelTransfer(state.id)}>
-                Cancel
-              </button>
-            </div>
-          </>
-        )}
+        {state.step === "running" && <RunningTransfer label="Exported" id={state.id} />}
         {state.step === "done" && (
           <p className={state.result.status === "done" ? "form-msg form-msg--ok" : "form-msg"} role="status" aria-label="Export">
             {state.result.status === "done"

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { useApi, type ImportPreview, type ImportResult } from "../../api";
 import { Modal } from "../layout/Modal";
 import { formatCount } from "../explorer/format";
-import { newTransferId, TransferBar, useTransferProgress } from "./TransferProgress";
+import { newTransferId, RunningTransfer } from "./TransferProgress";
 
 interface Props {
   connectionId: string;
@@ -32,7 +32,6 @@ export function ImportDialog({ connectionId, table, onClose, onWritten }: Props)
   const api = useApi();
   const [state, setState] = useState<State>({ step: "choosing" });
   const [targets, setTargets] = useState<string[]>([]);
-  const progress = useTransferProgress(state.step === "running" ? state.id : null);
 
   useEffect(() => {
     let live = true;
@@ -102,16 +101,7 @@ export function ImportDialog({ connectionId, table, onClose, onWritten }: Props)
             </button>
           </div>
         )}
-        {state.step === "running" && (
-          <>
-            <TransferBar label="Imported" progress={progress} />
-            <div className="transfer__actions">
-              <button type="button" className="btn" onClick={() => void api.explorer.cancelTransfer(state.id)}>
-                Cancel
-              </button>
-            </div>
-          </>
-        )}
+        {state.step === "running" && <RunningTransfer label="Imported" id={state.id} />}
         {state.step === "done" && <Summary result={state.result} table={table} />}
       </div>
     </Modal>

@@ -55,3 +55,19 @@ export function TransferBar({ label, progress }: { label: string; progress: Tran
     </div>
   );
 }
+
+/** RunningTransfer is a running export or import: its bar and the Cancel that stops it. */
+export function RunningTransfer({ label, id }: { label: string; id: string }) {
+  const api = useApi();
+  const progress = useTransferProgress(id);
+  return (
+    <>
+      <TransferBar label={label} progress={progress} />
+      <div className="transfer__actions">
+        <button type="button" className="btn" onClick={() => void api.explorer.cancelTransfer(id)}>
+          Cancel
+        </button>
+      </div>
+    </>
+  );
+}
