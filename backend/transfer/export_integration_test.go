@@ -389,3 +389,20 @@ func closedPort(t *testing.T) int {
 	l.Close()
 	return port
 }
+
+// Issue 21 on a server with GraphQL off (as new Weaviate Cloud clusters are): the count, the
+// cursor walk and a filtered export all go over gRPC and hold exactly the server's rows.
+func TestExportWithGraphQLOff(t *testing.T) {
+	node := weaviatetest.Shared(t, weaviatenode.NoGraphQL)
+	d := openDriver(t, node)
+	path := filepath.Join(t.TempDir(), "tail.parquet")
+	sum, err := transfer.Export(context.Background(), d, transfer.ExportRequest{Table: fixtures.Big, Path: path,
+		Filters: []driver.Filter{{Column: "n", Operator: driver.OpGreaterEq, Value: "10000"}}}, nil)
+	if err != nil || sum.Rows != fixtures.BigCount-10000 || len(readFile(t, path)) != fixtures.BigCount-10000 {
+		t.Fatalf("%+v %v", sum, err)
+	}
+	all := filepath.Join(t.TempDir(), "big.csv")
+	if sum, err := transfer.Export(context.Background(), d, transfer.ExportRequest{Table: fixtures.Big, Path: all}, nil); err != nil || sum.Rows != fixtures.BigCount {
+		t.Fatalf("%+v %v", sum, err)
+	}
+}
