@@ -1,19 +1,38 @@
 import { useEffect, useState } from "react";
-import { useApi, type ImportPreview, type ImportResult } from "../../api";
+import { useApi, type Api, type ImportPreview, type ImportResult } from "../../api";
 import { Modal } from "../layout/Modal";
 import { formatCount } from "../explorer/format";
 import { newTransferId, RunningTransfer } from "./TransferProgress";
 
+/**
+ * ImportSource is what the native open dialog gave: the file, or why it could not be asked.
+ * The file is chosen in the click that opens this dialog (chooseImportFile), never in an
+ * effect: React runs a new component's effects twice in development, which opened the
+ * native dialog twice and previewed the second, unanswered one.
+ */
+export type ImportSource = { path: string } | { error: string };
+
+/** chooseImportFile asks natively for the file to import; null when the dialog was closed. */
+export async function chooseImportFile(api: Api): Promise<ImportSource | null> {
+  try {
+    const path = await api.explorer.chooseImportFile();
+    return path ? { path } : null;
+  } catch (e) {
+    return { error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
 interface Props {
   connectionId: string;
   table: string;
+  source: ImportSource;
   onClose: () => void;
   /** onWritten is told after an import wrote rows, so the grid and the sidebar's count follow. */
   onWritten?: () => void;
 }
 
 type State =
-  | { step: "choosing" }
+  | { step: "reading" }
   | { step: "preview"; preview: ImportPreview }
   | { step: "running"; id: string; preview: ImportPreview }
   | { step: "done"; result: ImportResult }
@@ -28,35 +47,32 @@ const SKIP = "-";
  * writes in batches with a bar and Cancel; the summary says how many rows were written,
  * skipped and failed, each rejected line with its reason, and where the report is.
  */
-export function ImportDialog({ connectionId, table, onClose, onWritten }: Props) {
+export function ImportDialog({ connectionId, table, source, onClose, onWritten }: Props) {
   const api = useApi();
-  const [state, setState] = useState<State>({ step: "choosing" });
+  const [state, setState] = useState<State>({ step: "reading" });
   const [targets, setTargets] = useState<string[]>([]);
 
   useEffect(() => {
+    if ("error" in source) {
+      setState({ step: "error", message: source.error });
+      return;
+    }
     let live = true;
-    void (async () => {
-      try {
-        const path = await api.explorer.chooseImportFile();
-        if (!live) return;
-        if (!path) {
-          onClose();
-          return;
-        }
-        const preview = await api.explorer.previewImport(connectionId, table, path);
+    setState({ step: "reading" });
+    api.explorer.previewImport(connectionId, table, source.path).then(
+      (preview) => {
         if (!live) return;
         setTargets(preview.targets.map((t) => t || SKIP));
         setState({ step: "preview", preview });
-      } catch (e) {
+      },
+      (e) => {
         if (live) setState({ step: "error", message: e instanceof Error ? e.message : String(e) });
-      }
-    })();
+      },
+    );
     return () => {
       live = false;
     };
-    // The file is chosen once, when the dialog opens.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  }, [api, connectionId, table, source]);
 
   const run = async (preview: ImportPreview) => {
     const id = newTransferId();
@@ -81,9 +97,9 @@ export function ImportDialog({ connectionId, table, onClose, onWritten }: Props)
   return (
     <Modal title={`Import into ${table}`} onClose={onClose} locked={state.step === "running"} wide>
       <div className="transfer">
-        {state.step === "choosing" && (
+        {state.step === "reading" && (
           <p className="transfer__hint" role="status">
-            <span className="spinner" aria-hidden="true" /> Choose a CSV, JSON Lines or Parquet file…
+            <span className="spinner" aria-hidden="true" /> Reading the first rows of {"path" in source ? source.path : "the file"}…
           </p>
         )}
         {state.step === "error" && (

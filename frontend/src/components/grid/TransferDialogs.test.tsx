@@ -1,9 +1,10 @@
-import { act, fireEvent, render, screen, within } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { StrictMode } from "react";
 import { describe, expect, it, vi } from "vitest";
 import { ApiProvider, type ExportResult, type TransferProgress } from "../../api";
 import { fakeApi } from "../../test/fakeApi";
 import { ExportDialog } from "./ExportDialog";
-import { ImportDialog } from "./ImportDialog";
+import { chooseImportFile, ImportDialog } from "./ImportDialog";
 
 describe("Export… (issue 21: a whole table or the filtered rows, with progress and Cancel)", () => {
   it("exports in the chosen format with the grid's filters, showing progress, then where the file went", async () => {
@@ -82,7 +83,7 @@ describe("Import… (issue 21: a preview checked by the table's types, a mapping
     const onWritten = vi.fn();
     render(
       <ApiProvider api={api}>
-        <ImportDialog connectionId="demo" table="Article" onClose={() => {}} onWritten={onWritten} />
+        <ImportDialog connectionId="demo" table="Article" source={{ path: "/tmp/rows.csv" }} onClose={() => {}} onWritten={onWritten} />
       </ApiProvider>,
     );
     const table = await screen.findByRole("table", { name: "The file's first rows" });
@@ -100,16 +101,36 @@ describe("Import… (issue 21: a preview checked by the table's types, a mapping
     expect(onWritten).toHaveBeenCalled();
   });
 
-  it("closes when the open dialog is closed, and says why a file cannot be read", async () => {
-    const onClose = vi.fn();
-    const api = fakeApi(async () => [], { chooseImportFile: async () => "" });
+  it("asks natively for the file in the click, once, and says why a file cannot be read", async () => {
+    const closed = fakeApi(async () => [], { chooseImportFile: async () => "" });
+    expect(await chooseImportFile(closed)).toBeNull();
+    const refused = fakeApi(async () => [], {
+      chooseImportFile: async () => {
+        throw new Error("unavailable: no open dialog here");
+      },
+    });
+    expect(await chooseImportFile(refused)).toEqual({ error: "unavailable: no open dialog here" });
+    // React runs a new component's effects twice in development: the dialog never asks
+    // for the file itself, so the native dialog cannot open twice.
+    const api = fakeApi(async () => []);
+    const ask = vi.spyOn(api.explorer, "chooseImportFile");
     const { unmount } = render(
-      <ApiProvider api={api}>
-        <ImportDialog connectionId="demo" table="Article" onClose={onClose} />
+      <StrictMode>
+        <ApiProvider api={api}>
+          <ImportDialog connectionId="demo" table="Article" source={{ path: "/tmp/rows.csv" }} onClose={() => {}} />
+        </ApiProvider>
+      </StrictMode>,
+    );
+    expect(await screen.findByRole("table", { name: "The file's first rows" })).toBeInTheDocument();
+    expect(ask).not.toHaveBeenCalled();
+    unmount();
+    render(
+      <ApiProvider api={closed}>
+        <ImportDialog connectionId="demo" table="Article" source={{ error: "unavailable: no open dialog here" }} onClose={() => {}} />
       </ApiProvider>,
     );
-    await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
-    unmount();
+    expect(await screen.findByRole("alert")).toHaveTextContent("no open dialog here");
+    cleanup();
     const broken = fakeApi(async () => [], {
       previewImport: async () => {
         throw "query_failed: /tmp/x.parquet is a truncated Parquet file: it does not end with PAR1";
@@ -117,7 +138,7 @@ describe("Import… (issue 21: a preview checked by the table's types, a mapping
     });
     render(
       <ApiProvider api={broken}>
-        <ImportDialog connectionId="demo" table="Article" onClose={() => {}} />
+        <ImportDialog connectionId="demo" table="Article" source={{ path: "/tmp/x.parquet" }} onClose={() => {}} />
       </ApiProvider>,
     );
     expect(await screen.findByRole("alert")).toHaveTextContent("truncated Parquet file");
@@ -129,7 +150,7 @@ describe("Import… (issue 21: a preview checked by the table's types, a mapping
     });
     render(
       <ApiProvider api={api}>
-        <ImportDialog connectionId="demo" table="Fresh" onClose={() => {}} />
+        <ImportDialog connectionId="demo" table="Fresh" source={{ path: "/tmp/rows.jsonl" }} onClose={() => {}} />
       </ApiProvider>,
     );
     expect(await screen.findByRole("button", { name: "Create Fresh and import" })).toBeInTheDocument();

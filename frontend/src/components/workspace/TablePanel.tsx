@@ -12,7 +12,7 @@ import { ALL_ROWS, PAGE_SIZES, useTablePage, type CountState } from "./useTableP
 import { Icon, Table2 } from "../icons";
 import { ExportDialog } from "../grid/ExportDialog";
 import { toApiFilter } from "../grid/filterModel";
-import { ImportDialog } from "../grid/ImportDialog";
+import { chooseImportFile, ImportDialog, type ImportSource } from "../grid/ImportDialog";
 
 interface Props {
   connection: Connection;
@@ -52,7 +52,7 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending,
   const [selectedRows, setSelectedRows] = useState<DisplayRow[]>([]);
   const [detail, setDetail] = useState(false);
   const [picked, setPicked] = useState("");
-  const [transfer, setTransfer] = useState<"export" | "import" | null>(null);
+  const [transfer, setTransfer] = useState<{ kind: "export" } | { kind: "import"; source: ImportSource } | null>(null);
   const changed = edits.changed;
   useEffect(() => onPending?.(changed), [changed, onPending]);
   useEffect(() => onReady?.(state.status === "ready"), [state.status, onReady]);
@@ -62,7 +62,7 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending,
   const total = totalOf(counted, query.filters.length === 0 ? count : undefined);
   return (
     <section className="panel panel--table" aria-label={table}>
-      {transfer === "export" && state.status === "ready" && (
+      {transfer?.kind === "export" && state.status === "ready" && (
         <ExportDialog
           connectionId={connection.id}
           table={table}
@@ -72,7 +72,9 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending,
           onClose={() => setTransfer(null)}
         />
       )}
-      {transfer === "import" && <ImportDialog connectionId={connection.id} table={table} onClose={() => setTransfer(null)} onWritten={reread} />}
+      {transfer?.kind === "import" && (
+        <ImportDialog connectionId={connection.id} table={table} source={transfer.source} onClose={() => setTransfer(null)} onWritten={reread} />
+      )}
       <header className="panel__head">
         <span className="table-icon" aria-hidden="true">
           <Icon icon={Table2} size={16} />
@@ -140,10 +142,10 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending,
             <button type="button" className="btn btn--small" aria-pressed={detail} onClick={() => setDetail((d) => !d)} title="Show every field of the active row">
               Row details
             </button>
-            <button type="button" className="btn btn--small" onClick={() => setTransfer("export")} title="Write every row (or the filtered rows) to a CSV, JSON Lines or Parquet file">
+            <button type="button" className="btn btn--small" onClick={() => setTransfer({ kind: "export" })} title="Write every row (or the filtered rows) to a CSV, JSON Lines or Parquet file">
               Export…
             </button>
-            <button type="button" className="btn btn--small" onClick={() => setTransfer("import")} title="Add rows from a CSV, JSON Lines or Parquet file">
+            <button type="button" className="btn btn--small" onClick={() => void chooseImportFile(api).then((source) => source && setTransfer({ kind: "import", source }))} title="Add rows from a CSV, JSON Lines or Parquet file">
               Import…
             </button>
             {state.info.settings.namedVectors.length > 0 && (
