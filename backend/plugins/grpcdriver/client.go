@@ -314,7 +314,7 @@ func (k *Conn) edit(ctx context.Context, call func(context.Context, *pb.EditRequ
 	}
 	r, err := call(ctx, &pb.EditRequest{ConnId: k.id, Table: table, Rows: prows})
 	if err != nil {
-		return nil, k.c.fail(ctx, err)
+		return knownResults(err), k.c.fail(ctx, err)
 	}
 	return fromRowResults(r.GetResults()), nil
 }
@@ -339,7 +339,7 @@ func (k *Conn) WriteBatch(ctx context.Context, table string, rows []driver.Row) 
 		return nil, errOldPlugin
 	}
 	if err != nil {
-		return nil, k.c.fail(ctx, err)
+		return knownResults(err), k.c.fail(ctx, err)
 	}
 	return fromRowResults(r.GetResults()), nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/protoadapt"
 
 	"app/backend/driver"
 	pb "app/backend/plugins/internal/proto/driverv2"
@@ -81,7 +82,9 @@ func fromDriverError(e *pb.DriverError) *driver.Error {
 }
 
 // toStatus is the server side: a driver error becomes a status with a DriverError detail.
-func toStatus(err error) error {
+// known rides along as a second detail when the call settled some things before it broke:
+// a write cut mid-batch still knows which rows it refused before sending and which went out.
+func toStatus(err error, known ...protoadapt.MessageV1) error {
 	if err == nil {
 		return nil
 	}
@@ -90,11 +93,25 @@ func toStatus(err error) error {
 	if !ok {
 		code = codes.Unknown
 	}
-	st, serr := status.New(code, de.Message).WithDetails(de)
+	st, serr := status.New(code, de.Message).WithDetails(append([]protoadapt.MessageV1{de}, known...)...)
 	if serr != nil {
 		return status.Error(code, de.Message)
 	}
 	return st.Err()
+}
+
+// knownResults are the row outcomes a failed edit's status carries (toStatus), nil for none.
+func knownResults(err error) []driver.RowResult {
+	st, ok := status.FromError(err)
+	if !ok {
+		return nil
+	}
+	for _, d := range st.Details() {
+		if r, ok := d.(*pb.EditResponse); ok {
+			return fromRowResults(r.GetResults())
+		}
+	}
+	return nil
 }
 
 // fromStatus is the host side: a failed call becomes the *driver.Error the plugin

@@ -322,6 +322,9 @@ func (s *Server) edit(ctx context.Context, req *pb.EditRequest, pick func(driver
 		return nil, err
 	}
 	rs, err := pick(d)(ctx, req.GetTable(), fromRows(req.GetRows()))
+	if err != nil && len(rs) > 0 {
+		return nil, toStatus(err, &pb.EditResponse{Results: toRowResults(rs)})
+	}
 	if err != nil {
 		return nil, toStatus(err)
 	}

@@ -436,3 +436,52 @@ func TestScanOfADriverWithoutItIsUnsupported(t *testing.T) {
 		t.Fatalf("got %v; want unsupported", err)
 	}
 }
+
+// A write cut mid-batch still knows what it settled: the row it refused before sending, and
+// that the rows sent may or may not be written. Those outcomes cross the boundary with the
+// error (issue 21: an import counts each row exactly), where they used to be dropped and every
+// row read as unknown. The stand-in node drops the batch request's connection, a crash on
+// cue a real node will not give.
+func TestAWriteCutMidBatchKeepsItsRowOutcomesAcrossTheBoundary(t *testing.T) {
+	node := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/v1/meta":
+			_, _ = w.Write([]byte(`{"version":"1.35.2","hostname":"http://127.0.0.1"}`))
+		case "/v1/schema":
+			_, _ = w.Write([]byte(`{"classes":[{"class":"Cut","properties":[{"name":"title","dataType":["text"]}]}]}`))
+		case "/v1/batch/objects":
+			conn, _, err := w.(http.Hijacker).Hijack()
+			if err == nil {
+				conn.Close()
+			}
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(node.Close)
+	host, port, _ := net.SplitHostPort(strings.TrimPrefix(node.URL, "http://"))
+	s := driver.DefaultSettings()
+	s.Host = host
+	s.Port, _ = strconv.Atoi(port)
+	k := openConn(t, serveLoopback(t, weaviateConfig()), s)
+	rows := []driver.Row{
+		{UUID: "not-a-uuid", Values: map[string]any{"title": "refused before sending"}},
+		{UUID: "00000021-0000-4000-8000-000000000001", Values: map[string]any{"title": "sent"}},
+		{UUID: "00000021-0000-4000-8000-000000000002", Values: map[string]any{"title": "sent too"}},
+	}
+	res, err := k.WriteBatch(context.Background(), "Cut", rows)
+	if err == nil || !driver.MayHaveWritten(err) {
+		t.Fatalf("error %v (kind %s); want one that says rows may have been written", err, driver.KindOf(err))
+	}
+	if len(res) != 3 {
+		t.Fatalf("%d outcomes crossed with the error, want 3: %#v", len(res), res)
+	}
+	if res[0].Status != driver.RowFailed || res[0].Kind != driver.KindInvalidArgument || !strings.Contains(res[0].Message, "not a UUID") {
+		t.Errorf("the refused row: %#v", res[0])
+	}
+	for _, r := range res[1:] {
+		if r.Status != driver.RowFailed || !strings.Contains(r.Message, driver.MaybeWritten) {
+			t.Errorf("a sent row: %#v; want failed, %q", r, driver.MaybeWritten)
+		}
+	}
+}
