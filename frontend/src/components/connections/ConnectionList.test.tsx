@@ -1,7 +1,8 @@
 import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
-import { ApiError, ApiProvider, type Api, type Connection } from "../../api";
+import { ApiError, ApiProvider, type Api, type Capabilities, type Connection, type Table } from "../../api";
+import type { ExplorerConnState } from "../explorer/useExplorer";
 import { connection, deferred, fakeApi } from "../../test/fakeApi";
 import { ConnectionList } from "./ConnectionList";
 import { useConnections } from "./useConnections";
@@ -131,5 +132,19 @@ describe("connection list refresh", () => {
     await act(async () => d.resolve(three));
     expect(screen.getAllByRole("treeitem")).toHaveLength(3);
     expect(api.calls.list).toBe(2);
+  });
+});
+
+describe("connection list after a disconnect", () => {
+  it("folds a connection up when it is disconnected, instead of showing a spinner for a connection nothing is connecting", async () => {
+    const ready: ExplorerConnState = { status: "ready", serverVersion: "1.35.2", capabilities: {} as Capabilities, tables: [{ name: "Article" } as Table], counts: null };
+    const state = { status: "ready" as const, connections: three };
+    const { rerender } = render(<ConnectionList state={state} onRetry={() => {}} onOpen={() => {}} explorer={{ a: ready }} openId="a" />);
+    const item = screen.getAllByRole("treeitem")[0];
+    await waitFor(() => expect(item).toHaveAttribute("aria-expanded", "true"));
+    expect(within(item).getByRole("treeitem", { name: "Article" })).toBeInTheDocument();
+    rerender(<ConnectionList state={state} onRetry={() => {}} onOpen={() => {}} explorer={{}} openId="a" />);
+    await waitFor(() => expect(screen.getAllByRole("treeitem")[0]).toHaveAttribute("aria-expanded", "false"));
+    expect(screen.queryByText(/Connecting to/)).not.toBeInTheDocument();
   });
 });

@@ -102,6 +102,16 @@ function ConnectionTree({
     });
   }, []);
 
+  // A connection that was connected and is no longer (Disconnect, a delete) folds up: open, it
+  // would show "Connecting to…" with a spinner for a connection nothing is connecting.
+  const held = useRef(explorer);
+  useEffect(() => {
+    for (const id of Object.keys(held.current)) {
+      if (!explorer[id]) setOpen(id, false);
+    }
+    held.current = explorer;
+  }, [explorer, setOpen]);
+
   // The active tab's connection is expanded when that tab (or its table) becomes active, so the
   // tables, and the open one among them, are seen in the tree; a restored layout included.
   // Collapsing it afterwards holds until the active tab changes.
