@@ -81,6 +81,7 @@ func (d *Driver) Browse(ctx context.Context, table string, page driver.Page, fil
 	}
 	var g *driver.Grid
 	n := ask(offset, limit)
+	viaGraphQL := false
 	if len(filters) == 0 && len(sorts) == 0 {
 		g, err = d.browseREST(ctx, c, offset, n)
 	} else {
@@ -88,9 +89,11 @@ func (d *Driver) Browse(ctx context.Context, table string, page driver.Page, fil
 			q, err := browseQuery(c, offset, n, filters, sorts)
 			if err == nil {
 				g, err = d.browseGraphQL(ctx, c, q)
+				viaGraphQL = err == nil
 			}
 			return err
 		}, func() (err error) {
+			viaGraphQL = false
 			g, err = d.browseGRPC(ctx, c, offset, n, filters, sorts, page.Vectors)
 			return err
 		})
@@ -99,6 +102,9 @@ func (d *Driver) Browse(ctx context.Context, table string, page driver.Page, fil
 		return nil, err
 	}
 	finishPage(g, offset, limit, notice)
+	if viaGraphQL {
+		d.fillWideInts(ctx, c, g)
+	}
 	if page.Vectors == driver.VectorsPreview {
 		driver.PreviewVectors(g)
 	}

@@ -1,8 +1,13 @@
 package weaviate_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -606,4 +611,106 @@ func TestTextColumnsSayWhatTheirFiltersMatch(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Weaviate's GraphQL Int is 32 bits: an int property past ±2,147,483,647 comes back null from
+// a GraphQL Get, with no error (an int[] gets a null element). A page read through GraphQL
+// (sorted, filtered, a search) reads those cells again over gRPC, so every path shows what
+// REST shows; without a reachable gRPC port the page says why such cells are empty.
+func TestIntsPast32BitsSurviveAGraphQLPage(t *testing.T) {
+	ctx := ctxT(t)
+	node := sharedNode(t, weaviatenode.Anonymous)
+	const class = "WideInts"
+	_ = node.DoJSON(ctx, http.MethodDelete, "/v1/schema/"+class, nil, nil)
+	if err := node.DoJSON(ctx, http.MethodPost, "/v1/schema", map[string]any{"class": class, "vectorizer": "none",
+		"properties": []any{
+			map[string]any{"name": "title", "dataType": []string{"text"}},
+			map[string]any{"name": "n", "dataType": []string{"int"}},
+			map[string]any{"name": "ns", "dataType": []string{"int[]"}},
+		}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = node.DoJSON(context.Background(), http.MethodDelete, "/v1/schema/"+class, nil, nil) })
+	objs := []any{
+		map[string]any{"class": class, "id": "00000022-0000-4000-8000-000000000001", "vector": []float32{1, 0},
+			"properties": map[string]any{"title": "wide", "n": 3000000000, "ns": []int64{1, -5000000000}}},
+		map[string]any{"class": class, "id": "00000022-0000-4000-8000-000000000002", "vector": []float32{0.9, 0.1},
+			"properties": map[string]any{"title": "narrow", "n": 7, "ns": []int64{2}}},
+		map[string]any{"class": class, "id": "00000022-0000-4000-8000-000000000003", "vector": []float32{0, 1},
+			"properties": map[string]any{"title": "none"}},
+	}
+	if err := node.DoJSON(ctx, http.MethodPost, "/v1/batch/objects", map[string]any{"objects": objs}, nil); err != nil {
+		t.Fatal(err)
+	}
+	d := open(t, node, nil)
+	rest, err := d.Browse(ctx, class, driver.Page{Limit: 10}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cells := func(g *driver.Grid) map[string][2]any {
+		n, ns := slices.IndexFunc(g.Columns, func(c driver.Column) bool { return c.Name == "n" }), slices.IndexFunc(g.Columns, func(c driver.Column) bool { return c.Name == "ns" })
+		out := map[string][2]any{}
+		for _, r := range g.Rows {
+			out[r[0].(string)] = [2]any{r[n], r[ns]}
+		}
+		return out
+	}
+	want := cells(rest)
+	if w := want["00000022-0000-4000-8000-000000000001"]; fmt.Sprint(w[0]) != "3000000000" || w[1] != "[1,-5000000000]" {
+		t.Fatalf("REST gives %v for the wide row", w)
+	}
+	t.Run("a sorted page shows every int as REST does", func(t *testing.T) {
+		g, err := d.Browse(ctx, class, driver.Page{Limit: 10}, nil, []driver.Sort{{Column: "title"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cells(g); !reflect.DeepEqual(got, want) {
+			t.Fatalf("sorted %v, REST %v", got, want)
+		}
+	})
+	t.Run("a filtered page too", func(t *testing.T) {
+		g, err := d.Browse(ctx, class, driver.Page{Limit: 10}, []driver.Filter{{Column: "title", Operator: driver.OpEquals, Value: "wide"}}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cells(g); len(got) != 1 || got["00000022-0000-4000-8000-000000000001"] != want["00000022-0000-4000-8000-000000000001"] {
+			t.Fatalf("filtered %v, REST %v", got, want)
+		}
+	})
+	t.Run("a filter on a value past 32 bits finds its row", func(t *testing.T) {
+		for _, f := range []driver.Filter{{Column: "n", Operator: driver.OpEquals, Value: "3000000000"}, {Column: "n", Operator: driver.OpGreater, Value: "2147483648"}} {
+			g, err := d.Browse(ctx, class, driver.Page{Limit: 10}, []driver.Filter{f}, nil)
+			if err != nil {
+				t.Fatalf("%v: %v", f, err)
+			}
+			if got := cells(g); len(got) != 1 || got["00000022-0000-4000-8000-000000000001"] != want["00000022-0000-4000-8000-000000000001"] {
+				t.Fatalf("%v: %v, REST %v", f, got, want)
+			}
+		}
+	})
+	t.Run("a search too", func(t *testing.T) {
+		g, err := d.Search(ctx, class, driver.SearchRequest{NearVector: []float64{1, 0}}, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cells(g); !reflect.DeepEqual(got, want) {
+			t.Fatalf("search %v, REST %v", got, want)
+		}
+	})
+	t.Run("without a reachable gRPC port the page says why such cells are empty", func(t *testing.T) {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		closed := ln.Addr().(*net.TCPAddr).Port
+		ln.Close()
+		nogrpc := open(t, node, func(s *driver.Settings) { s.GRPCPort = closed })
+		g, err := nogrpc.Browse(ctx, class, driver.Page{Limit: 10}, nil, []driver.Sort{{Column: "title"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(g.Notice, "beyond ±2,147,483,647") {
+			t.Fatalf("notice %q", g.Notice)
+		}
+	})
 }

@@ -50,6 +50,9 @@ func (d *Driver) Search(ctx context.Context, table string, r driver.SearchReques
 			return driver.Errorf(driver.KindQueryFailed, "the search did not answer with rows")
 		}
 		g = res.Grid
+		if c, err := d.classFor(ctx, table); err == nil {
+			d.fillWideInts(ctx, c, g)
+		}
 		return nil
 	}, func() (err error) {
 		g, err = d.searchGRPC(ctx, &r, info, limit)
