@@ -393,7 +393,8 @@ func closedPort(t *testing.T) int {
 }
 
 // Issue 21 on a server with GraphQL off (as new Weaviate Cloud clusters are): the count, the
-// cursor walk and a filtered export all go over gRPC and hold exactly the server's rows.
+// cursor walk and a filtered export all go over gRPC and hold exactly the server's rows, and
+// the exported file imports back.
 func TestExportWithGraphQLOff(t *testing.T) {
 	node := weaviatetest.Shared(t, weaviatenode.NoGraphQL)
 	d := openDriver(t, node)
@@ -407,6 +408,18 @@ func TestExportWithGraphQLOff(t *testing.T) {
 	if sum, err := transfer.Export(context.Background(), d, transfer.ExportRequest{Table: fixtures.Big, Path: all}, nil); err != nil || sum.Rows != fixtures.BigCount {
 		t.Fatalf("%+v %v", sum, err)
 	}
+	// And back in: the import uses REST (the schema, the batch API) and counts over gRPC.
+	t.Run("the file imports into a copy of the collection, object for object", func(t *testing.T) {
+		copyClass(t, node, fixtures.Big, "BigCopy")
+		sum, err := transfer.Import(context.Background(), d, transfer.ImportRequest{Table: "BigCopy", Path: all}, nil)
+		if err != nil || sum.Written != fixtures.BigCount || sum.Skipped+sum.Failed+sum.Unknown != 0 {
+			t.Fatalf("%v, summary %+v", err, sum)
+		}
+		if n, err := d.Count(context.Background(), "BigCopy", nil); err != nil || n != fixtures.BigCount {
+			t.Fatalf("the server counts %d (%v), want %d", n, err, fixtures.BigCount)
+		}
+		sameObjects(t, restObjects(t, node, fixtures.Big), restObjects(t, node, "BigCopy"))
+	})
 }
 
 // A sorted export pages with the database's own sort, through GraphQL where the server serves
