@@ -58,6 +58,7 @@ type Server struct {
 
 	mu    sync.Mutex
 	conns map[string]driver.Driver
+	ahead []*readAhead // pages of walks read before they are asked for (scanahead.go)
 }
 
 // NewServer returns the service for cfg.
@@ -263,15 +264,23 @@ func (s *Server) Scan(ctx context.Context, req *pb.ScanRequest) (*pb.ScanPage, e
 	if !ok {
 		return nil, toStatus(driver.Errorf(driver.KindUnsupported, "this driver cannot read a whole table"))
 	}
-	p, err := sc.Scan(ctx, req.GetTable(), driver.ScanRequest{After: req.GetAfter(), Limit: int(req.GetLimit()),
-		Filters: fromFilters(req.GetFilters()), Vectors: req.GetVectors()})
-	if err != nil {
-		return nil, toStatus(err)
+	var out *pb.ScanPage
+	if ra := s.claimAhead(req); ra != nil {
+		select {
+		case <-ra.done:
+			out = ra.page // on its error, the page is read again below, in this request
+		case <-ctx.Done():
+			ra.cancel()
+			return nil, toStatus(driver.ContextError(ctx))
+		}
+		ra.cancel()
 	}
-	out, err := toScanPage(p)
-	if err != nil {
-		return nil, toStatus(driver.Wrap(driver.KindQueryFailed, err, "the rows cannot be sent to the app"))
+	if out == nil {
+		if out, err = scanPage(ctx, sc, req); err != nil {
+			return nil, toStatus(err)
+		}
 	}
+	s.startAhead(sc, req, out)
 	return out, nil
 }
 
@@ -373,6 +382,7 @@ func (s *Server) Close(_ context.Context, req *pb.ConnRequest) (*pb.CloseRespons
 	d, ok := s.conns[req.GetConnId()]
 	delete(s.conns, req.GetConnId())
 	s.mu.Unlock()
+	s.dropAhead(req.GetConnId())
 	if ok {
 		if err := d.Close(); err != nil {
 			return nil, toStatus(err)
