@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -70,6 +71,7 @@ type Driver struct {
 	grpcTarget string           // host:port of the gRPC API (grpc.go)
 	grpcConn   *grpc.ClientConn // dialled on first use
 	noGraphQL  bool             // the server answered that GraphQL is off
+	noWideInts atomic.Bool      // gRPC did not answer a read of the ints GraphQL dropped (wideints.go)
 }
 
 var _ driver.Driver = (*Driver)(nil)

@@ -3,6 +3,7 @@ package weaviate
 import (
 	"context"
 	"strings"
+	"time"
 
 	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
 
@@ -15,11 +16,15 @@ import (
 // element is null). So a page read through GraphQL (a filtered or sorted page, a search)
 // has its int cells read again over gRPC, where they are int64, for the rows where GraphQL
 // gave a null. A real null reads back as null.
-const wideIntsNotice = "Whole numbers beyond ±2,147,483,647 show empty here: this server's GraphQL cannot carry them and its gRPC API did not answer to read them."
+//
+// The read is bounded by wideIntsTimeout, and a gRPC port that does not answer is not asked
+// again by this connection: a page is never slowed by more than one such wait. Those cells
+// then stay empty, as GraphQL gave them (the grid's notice is for limits that cut rows, which
+// this is not; docs/architecture.md says it).
+const wideIntsTimeout = 3 * time.Second
 
 // fillWideInts reads again, over gRPC, the int and int[] cells that a GraphQL answer left
-// null in g (rows keyed by the uuid in column 0). When gRPC does not answer, the grid says
-// why those cells may be empty.
+// null in g (rows keyed by the uuid in column 0).
 func (d *Driver) fillWideInts(ctx context.Context, c *class, g *driver.Grid) {
 	cols := map[int]string{} // grid column -> int property
 	for i, col := range g.Columns {
@@ -49,18 +54,23 @@ func (d *Driver) fillWideInts(ctx context.Context, c *class, g *driver.Grid) {
 	for _, n := range cols {
 		names = append(names, n)
 	}
+	if d.noWideInts.Load() {
+		return
+	}
 	client, err := d.rpc()
 	var reply *pb.SearchReply
 	if err == nil {
-		reply, err = client.Search(d.rpcContext(ctx), &pb.SearchRequest{Collection: c.Class, Limit: uint32(len(ids)), Uses_127Api: true,
+		rctx, cancel := context.WithTimeout(d.rpcContext(ctx), wideIntsTimeout)
+		reply, err = client.Search(rctx, &pb.SearchRequest{Collection: c.Class, Limit: uint32(len(ids)), Uses_127Api: true,
 			Filters:    where{op: "ContainsAny", path: "id", value: ids}.grpcFilter(),
 			Metadata:   &pb.MetadataRequest{Uuid: true},
 			Properties: &pb.PropertiesRequest{NonRefProperties: names}})
+		cancel()
 	}
 	if err != nil {
-		d.log.WithError(err).Debug("reading wide ints over gRPC")
-		if !strings.Contains(g.Notice, wideIntsNotice) {
-			g.Notice = strings.TrimSpace(g.Notice + " " + wideIntsNotice)
+		if ctx.Err() == nil {
+			d.noWideInts.Store(true)
+			d.log.WithError(err).Info("gRPC does not answer at " + d.grpcTarget + ": ints beyond 32 bits on pages read through GraphQL stay empty")
 		}
 		return
 	}
