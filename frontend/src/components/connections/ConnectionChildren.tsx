@@ -15,12 +15,23 @@ interface Props {
 
 /**
  * ConnectionChildren is the group under an expanded connection: its tables with their row
- * counts, or the state of connecting to it (loading, the driver's error, dropped).
+ * counts, or the state of connecting to it (not connected, loading, the driver's error, dropped).
  */
 export function ConnectionChildren({ connection, state, activeKey, openTable, tableRowId, onOpenTable, onReconnect }: Props) {
   let body;
   switch (state?.status) {
     case undefined:
+      // Shown open but not connected (its tab came to the front after a Disconnect): say so,
+      // never a spinner for a connection nothing is connecting.
+      body = (
+        <li role="none" className="tree-state">
+          <span role="status">Not connected</span>{" "}
+          <button type="button" className="btn btn--small" onClick={onReconnect}>
+            Connect
+          </button>
+        </li>
+      );
+      break;
     case "connecting":
       body = (
         <li role="none" className="tree-state">

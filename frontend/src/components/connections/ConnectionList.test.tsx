@@ -147,4 +147,16 @@ describe("connection list after a disconnect", () => {
     await waitFor(() => expect(screen.getAllByRole("treeitem")[0]).toHaveAttribute("aria-expanded", "false"));
     expect(screen.queryByText(/Connecting to/)).not.toBeInTheDocument();
   });
+
+  it("a connection shown open but not connected says so and offers Connect, with no spinner", async () => {
+    const onReconnect = vi.fn();
+    const state = { status: "ready" as const, connections: three };
+    render(<ConnectionList state={state} onRetry={() => {}} onOpen={() => {}} explorer={{}} openId="a" onReconnect={onReconnect} />);
+    const item = screen.getAllByRole("treeitem")[0];
+    await waitFor(() => expect(item).toHaveAttribute("aria-expanded", "true"));
+    expect(within(item).getByRole("status")).toHaveTextContent("Not connected");
+    expect(screen.queryByText(/Connecting to/)).not.toBeInTheDocument();
+    await userEvent.click(within(item).getByRole("button", { name: "Connect" }));
+    expect(onReconnect).toHaveBeenCalledWith(three[0]);
+  });
 });
