@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -248,14 +247,8 @@ func (s *parquetSink) row(vals []any) error {
 		}
 		switch x := v.(type) {
 		case []float32:
-			// A vector is most of a row: its values are made in one loop, no closure.
-			if len(x) > 0 {
-				r = slices.Grow(r, len(x))
-				r = append(r, parquet.FloatValue(x[0]).Level(0, 2, leaf.index))
-				for _, f := range x[1:] {
-					r = append(r, parquet.FloatValue(f).Level(1, 2, leaf.index))
-				}
-				n = len(x)
+			for _, f := range x {
+				add(parquet.FloatValue(f))
 			}
 		case []string:
 			for _, e := range x {

@@ -26,6 +26,9 @@ const wideIntsTimeout = 3 * time.Second
 // fillWideInts reads again, over gRPC, the int and int[] cells that a GraphQL answer left
 // null in g (rows keyed by the uuid in column 0).
 func (d *Driver) fillWideInts(ctx context.Context, c *class, g *driver.Grid) {
+	if d.noWideInts.Load() {
+		return
+	}
 	cols := map[int]string{} // grid column -> int property
 	for i, col := range g.Columns {
 		if i == 0 {
@@ -53,9 +56,6 @@ func (d *Driver) fillWideInts(ctx context.Context, c *class, g *driver.Grid) {
 	names := make([]string, 0, len(cols))
 	for _, n := range cols {
 		names = append(names, n)
-	}
-	if d.noWideInts.Load() {
-		return
 	}
 	client, err := d.rpc()
 	var reply *pb.SearchReply
