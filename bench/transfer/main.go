@@ -48,6 +48,7 @@ func main() {
 	dims := flag.Int("dims", 768, "vector dimensions")
 	fresh := flag.Bool("fresh", false, "load the objects again")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of this process (the app's side)")
+	exportOnly := flag.Bool("export-only", false, "measure the export and stop (no import)")
 	flag.Parse()
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
@@ -55,14 +56,14 @@ func main() {
 			defer pprof.StopCPUProfile()
 		}
 	}
-	if err := run(*n, *dims, *fresh); err != nil {
+	if err := run(*n, *dims, *fresh, *exportOnly); err != nil {
 		pprof.StopCPUProfile()
 		fmt.Fprintln(os.Stderr, "transferbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n, dims int, fresh bool) error {
+func run(n, dims int, fresh, exportOnly bool) error {
 	ctx := context.Background()
 	cache := os.Getenv("APP_CACHE_DIR")
 	if cache == "" {
@@ -150,6 +151,9 @@ func run(n, dims int, fresh bool) error {
 		tBare.Seconds()/rounds, tApp.Seconds()/rounds, ratio, rate, float64(st.Size())/1e6)
 	fmt.Printf("  (the same walk through the plugin, no file: %.2f s, %.2fx the bare walk)\n", tScan.Seconds()/rounds, tScan.Seconds()/tBare.Seconds())
 
+	if exportOnly {
+		return nil
+	}
 	fmt.Printf("\nimport: that file into a new collection through the driver plugin vs a bare batch writer (POST /v1/batch/objects, 200 a request, from memory)\n")
 	objs := objects(n, dims, "")
 	var iBare, iApp time.Duration

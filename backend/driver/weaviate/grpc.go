@@ -545,7 +545,7 @@ func vectorJSON(b []byte, multi bool) json.RawMessage {
 	var v any
 	if multi && len(b) >= 2 {
 		dim := int(binary.LittleEndian.Uint16(b))
-		all := packedFloats(b[2:])
+		all := driver.PackedFloats(b[2:])
 		rows := [][]float32{}
 		for dim > 0 && len(all) >= dim {
 			rows = append(rows, all[:dim])
@@ -553,7 +553,7 @@ func vectorJSON(b []byte, multi bool) json.RawMessage {
 		}
 		v = rows
 	} else {
-		v = nonNil(packedFloats(b))
+		v = nonNil(driver.PackedFloats(b))
 	}
 	out, _ := json.Marshal(v)
 	return out

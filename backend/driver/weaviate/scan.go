@@ -2,9 +2,7 @@ package weaviate
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/json"
-	"math"
 	"net/http"
 	"net/url"
 	"sort"
@@ -120,7 +118,7 @@ func (d *Driver) Scan(ctx context.Context, table string, req driver.ScanRequest)
 // A multi-vector is left out (nil): it is a list of vectors, not one.
 func scanVectors(names []string, md *pb.MetadataResult) [][]float32 {
 	if len(names) == 0 {
-		return [][]float32{packedFloats(md.GetVectorBytes())}
+		return [][]float32{driver.PackedFloats(md.GetVectorBytes())}
 	}
 	out := make([][]float32, len(names))
 	for _, v := range md.GetVectors() {
@@ -128,20 +126,8 @@ func scanVectors(names []string, md *pb.MetadataResult) [][]float32 {
 			continue
 		}
 		if i := sort.SearchStrings(names, v.GetName()); i < len(names) && names[i] == v.GetName() {
-			out[i] = packedFloats(v.GetVectorBytes())
+			out[i] = driver.PackedFloats(v.GetVectorBytes())
 		}
-	}
-	return out
-}
-
-// packedFloats decodes packed little-endian float32s (nil for none).
-func packedFloats(b []byte) []float32 {
-	if len(b) < 4 {
-		return nil
-	}
-	out := make([]float32, len(b)/4)
-	for i := range out {
-		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[i*4:]))
 	}
 	return out
 }

@@ -2,7 +2,6 @@ package grpcdriver
 
 import (
 	"encoding/base64"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -596,7 +595,7 @@ func toRows(rows []driver.Row) ([]*pb.EditRow, error) {
 		if len(r.Vectors) > 0 {
 			er.Vectors = make(map[string]*pb.ScanVector, len(r.Vectors))
 			for name, v := range r.Vectors {
-				er.Vectors[name] = &pb.ScanVector{Packed: packFloats(v)}
+				er.Vectors[name] = &pb.ScanVector{Packed: driver.PackFloats(v)}
 			}
 		}
 		if len(r.Values) > 0 {
@@ -624,7 +623,7 @@ func fromRows(rows []*pb.EditRow) []driver.Row {
 		if len(r.GetVectors()) > 0 {
 			out[i].Vectors = make(map[string][]float32, len(r.GetVectors()))
 			for name, v := range r.GetVectors() {
-				out[i].Vectors[name] = unpackFloats(v.GetPacked())
+				out[i].Vectors[name] = driver.PackedFloats(v.GetPacked())
 			}
 		}
 		if len(r.GetValues()) > 0 {
@@ -678,7 +677,7 @@ func toScanPage(p *driver.ScanPage) (*pb.ScanPage, error) {
 		for i, row := range p.Vectors {
 			vs := &pb.ScanVectors{Vectors: make([]*pb.ScanVector, len(row))}
 			for k, v := range row {
-				vs.Vectors[k] = &pb.ScanVector{Packed: packFloats(v)}
+				vs.Vectors[k] = &pb.ScanVector{Packed: driver.PackFloats(v)}
 			}
 			out.Vectors[i] = vs
 		}
@@ -694,31 +693,10 @@ func fromScanPage(p *pb.ScanPage) *driver.ScanPage {
 		for i, row := range p.GetVectors() {
 			vs := make([][]float32, len(row.GetVectors()))
 			for k, v := range row.GetVectors() {
-				vs[k] = unpackFloats(v.GetPacked())
+				vs[k] = driver.PackedFloats(v.GetPacked())
 			}
 			out.Vectors[i] = vs
 		}
 	}
 	return out
-}
-
-// packFloats packs float32s little-endian, as Weaviate's gRPC API does.
-func packFloats(v []float32) []byte {
-	b := make([]byte, 4*len(v))
-	for j, f := range v {
-		binary.LittleEndian.PutUint32(b[4*j:], math.Float32bits(f))
-	}
-	return b
-}
-
-// unpackFloats reads packFloats' bytes (nil for none).
-func unpackFloats(b []byte) []float32 {
-	if len(b) < 4 {
-		return nil
-	}
-	f := make([]float32, len(b)/4)
-	for j := range f {
-		f[j] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*j:]))
-	}
-	return f
 }
