@@ -62,9 +62,11 @@ type TableSettings struct {
 	IndexPropertyLength bool `json:"indexPropertyLength"`
 	// IndexTimestamps enables filtering on creation/update time.
 	IndexTimestamps bool `json:"indexTimestamps"`
-	// MultiTenancy: every read needs a tenant, which only the editor's
-	// GraphQL text can name.
+	// MultiTenancy: the table's rows live in tenants; each tenant opens as a table of its
+	// own (TenantTable), and the table itself reads and writes no rows.
 	MultiTenancy bool `json:"multiTenancy"`
+	// Tenant is the tenant this table name opened ("" for a table).
+	Tenant string `json:"tenant,omitempty"`
 	// Vectorizer is the collection's vectorizer module ("none" when absent).
 	Vectorizer string `json:"vectorizer,omitempty"`
 	// NamedVectors lists the named vectors; empty for a single vector.

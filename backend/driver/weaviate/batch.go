@@ -21,7 +21,7 @@ func (d *Driver) WriteBatch(ctx context.Context, table string, rows []driver.Row
 	if err != nil {
 		return nil, err
 	}
-	if c.MultiTenancyConfig.Enabled {
+	if c.needsTenant() {
 		return nil, tenantError(c)
 	}
 	out := make([]driver.RowResult, len(rows))
@@ -44,6 +44,9 @@ func (d *Driver) WriteBatch(ctx context.Context, table string, rows []driver.Row
 			continue
 		}
 		obj := map[string]any{"class": c.Class, "id": id, "properties": props}
+		if c.tenant != "" {
+			obj["tenant"] = c.tenant
+		}
 		if err := batchVectors(obj, names, r.Vectors); err != nil {
 			out[i] = failed(i, id, err)
 			continue

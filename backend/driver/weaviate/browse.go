@@ -72,7 +72,7 @@ func (d *Driver) Browse(ctx context.Context, table string, page driver.Page, fil
 	if err != nil {
 		return nil, err
 	}
-	if c.MultiTenancyConfig.Enabled {
+	if c.needsTenant() {
 		return nil, tenantError(c)
 	}
 	offset, limit, notice, err := window(page)
@@ -111,8 +111,9 @@ func (d *Driver) Browse(ctx context.Context, table string, page driver.Page, fil
 	return g, nil
 }
 
+// tenantError refuses a read or write of a multi-tenant collection that names no tenant.
 func tenantError(c *class) error {
-	return driver.Errorf(driver.KindUnsupported, "collection %s has multi-tenancy enabled and the grid cannot name a tenant; name it in the editor's GraphQL text, e.g. { Get { %s(tenant: \"tenantA\", limit: 100) { _additional { id } } } }", c.Class, c.Class)
+	return driver.Errorf(driver.KindUnsupported, "collection %s is multi-tenant: its rows live in its tenants; open one of them (the table %s)", c.Class, driver.TenantTable(c.Class, "<tenant>"))
 }
 
 // restPage is the part of GET /v1/objects the grid needs. Properties and
@@ -134,7 +135,7 @@ func (d *Driver) browseREST(ctx context.Context, c *class, offset, limit int) (*
 	q.Set("limit", strconv.Itoa(limit))
 	q.Set("offset", strconv.Itoa(offset))
 	q.Set("include", "vector")
-	resp, err := d.send(ctx, http.MethodGet, "/v1/objects", q, nil)
+	resp, err := d.send(ctx, http.MethodGet, "/v1/objects", c.withTenant(q), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -178,7 +179,7 @@ func (d *Driver) Count(ctx context.Context, table string, filters []driver.Filte
 	if err != nil {
 		return 0, err
 	}
-	if c.MultiTenancyConfig.Enabled {
+	if c.needsTenant() {
 		return 0, tenantError(c)
 	}
 	var n int64

@@ -325,6 +325,9 @@ func (d *Driver) transportError(ctx context.Context, err error) error {
 func (d *Driver) statusError(status int, body []byte, what string) error {
 	// Redacted before serverMessage shortens it, which could cut the key in two.
 	msg := d.redact(serverMessage([]byte(d.redact(string(body)))))
+	if err := inactiveTenant(msg, what); err != nil {
+		return err
+	}
 	switch status {
 	case http.StatusUnauthorized:
 		if d.s.AuthMethod == driver.AuthAPIKey {

@@ -49,7 +49,7 @@ func (d *Driver) edit(ctx context.Context, table string, rows []driver.Row, fn r
 	if err != nil {
 		return nil, err
 	}
-	if c.MultiTenancyConfig.Enabled {
+	if c.needsTenant() {
 		return nil, tenantError(c)
 	}
 	out := make([]driver.RowResult, len(rows))
@@ -139,6 +139,9 @@ func (d *Driver) insertRow(ctx context.Context, c *class, i int, r driver.Row) d
 		return failed(i, id, err)
 	}
 	body := map[string]any{"class": c.Class, "properties": props}
+	if c.tenant != "" {
+		body["tenant"] = c.tenant
+	}
 	if id != "" {
 		body["id"] = id
 	}
@@ -202,8 +205,12 @@ func (d *Driver) updateRow(ctx context.Context, c *class, i int, r driver.Row) d
 		delete(props, k)
 	}
 	if len(props) > 0 {
-		data, _ := json.Marshal(map[string]any{"class": c.Class, "properties": props})
-		q := url.Values{"class": {c.Class}}
+		body := map[string]any{"class": c.Class, "properties": props}
+		if c.tenant != "" {
+			body["tenant"] = c.tenant
+		}
+		data, _ := json.Marshal(body)
+		q := c.withTenant(url.Values{"class": {c.Class}})
 		if err := d.objectCall(ctx, c, id, http.MethodPatch, "/v1/objects/"+id, q, data, "the update of "+id); err != nil {
 			return sentFailed(i, id, err)
 		}
@@ -228,7 +235,7 @@ func (d *Driver) replaceRefs(ctx context.Context, c *class, id, prop string, bea
 	}
 	data, _ := json.Marshal(body)
 	path := "/v1/objects/" + escapePath(c.Class) + "/" + id + "/references/" + escapePath(prop)
-	return d.objectCall(ctx, c, id, http.MethodPut, path, nil, data, "the references "+prop+" of "+id)
+	return d.objectCall(ctx, c, id, http.MethodPut, path, c.withTenant(nil), data, "the references "+prop+" of "+id)
 }
 
 func (d *Driver) deleteRow(ctx context.Context, c *class, i int, r driver.Row) driver.RowResult {
@@ -241,7 +248,7 @@ func (d *Driver) deleteRow(ctx context.Context, c *class, i int, r driver.Row) d
 	// parameter, deletes by id in whichever collection holds it, and fails
 	// outright while any multi-tenant collection exists. PATCH keeps the spec
 	// path because the server reads the class from its body.
-	if err := d.objectCall(ctx, c, id, http.MethodDelete, "/v1/objects/"+escapePath(c.Class)+"/"+id, nil, nil, "the delete of "+id); err != nil {
+	if err := d.objectCall(ctx, c, id, http.MethodDelete, "/v1/objects/"+escapePath(c.Class)+"/"+id, c.withTenant(nil), nil, "the delete of "+id); err != nil {
 		return sentFailed(i, id, err)
 	}
 	return driver.RowResult{Index: i, UUID: id, Status: driver.RowOK}
@@ -255,7 +262,7 @@ func (d *Driver) objectCall(ctx context.Context, c *class, id, method, path stri
 		return err
 	}
 	if st == http.StatusNotFound {
-		return driver.Errorf(driver.KindNotFound, "object %s does not exist in %s", id, c.Class)
+		return driver.Errorf(driver.KindNotFound, "object %s does not exist in %s", id, c.table())
 	}
 	if st/100 != 2 {
 		return d.statusError(st, resp, what)

@@ -50,6 +50,9 @@ func additional(c *class) string {
 // browseQuery renders the GraphQL Get for a filtered or sorted page.
 func browseQuery(c *class, offset, limit int, filters []driver.Filter, sorts []driver.Sort) (string, error) {
 	args := []string{"limit: " + strconv.Itoa(limit)}
+	if c.tenant != "" {
+		args = append(args, "tenant: "+quote(c.tenant))
+	}
 	if offset > 0 {
 		args = append(args, "offset: "+strconv.Itoa(offset))
 	}
@@ -81,11 +84,18 @@ func countQuery(c *class, filters []driver.Filter) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	args := ""
-	if ok {
-		args = "(where: " + w.String() + ")"
+	var args []string
+	if c.tenant != "" {
+		args = append(args, "tenant: "+quote(c.tenant))
 	}
-	return "{ Aggregate { " + c.Class + args + " { meta { count } } } }", nil
+	if ok {
+		args = append(args, "where: "+w.String())
+	}
+	in := ""
+	if len(args) > 0 {
+		in = "(" + strings.Join(args, ", ") + ")"
+	}
+	return "{ Aggregate { " + c.Class + in + " { meta { count } } } }", nil
 }
 
 // graphqlAnswer is the body of POST /v1/graphql.
@@ -134,6 +144,9 @@ func (d *Driver) gqlErrors(errs []gqlError) error {
 		msgs = append(msgs, d.redact(e.Message))
 	}
 	msg := strings.Join(msgs, "; ")
+	if err := inactiveTenant(msg, "the GraphQL query"); err != nil {
+		return err
+	}
 	if strings.Contains(msg, "query maximum results exceeded") {
 		return driver.Errorf(driver.KindUnsupported, "the database refuses to page past its result maximum (QUERY_MAXIMUM_RESULTS, default %d rows): %s", MaxResults, msg)
 	}

@@ -148,6 +148,9 @@ func (d *Driver) rpcError(ctx context.Context, err error, what string) error {
 	}
 	st, _ := status.FromError(err)
 	msg := d.redact(st.Message())
+	if err := inactiveTenant(msg, what); err != nil {
+		return err
+	}
 	switch st.Code() {
 	case codes.Unauthenticated:
 		if d.s.AuthMethod == driver.AuthAPIKey {
@@ -263,7 +266,7 @@ func (d *Driver) countGRPC(ctx context.Context, c *class, filters []driver.Filte
 	if err != nil {
 		return 0, err
 	}
-	req := &pb.AggregateRequest{Collection: c.Class, ObjectsCount: true}
+	req := &pb.AggregateRequest{Collection: c.Class, Tenant: c.tenant, ObjectsCount: true}
 	if ok {
 		req.Filters = w.grpcFilter()
 	}
@@ -299,6 +302,7 @@ func (d *Driver) browseGRPC(ctx context.Context, c *class, offset, limit int, fi
 	names := c.namedVectors()
 	req := &pb.SearchRequest{
 		Collection:  c.Class,
+		Tenant:      c.tenant,
 		Limit:       uint32(limit),
 		Offset:      uint32(offset),
 		Properties:  grpcProperties(c.Properties),

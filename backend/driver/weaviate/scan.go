@@ -33,7 +33,7 @@ func (d *Driver) Scan(ctx context.Context, table string, req driver.ScanRequest)
 	if err != nil {
 		return nil, err
 	}
-	if c.MultiTenancyConfig.Enabled {
+	if c.needsTenant() {
 		return nil, tenantError(c)
 	}
 	w, filtered, err := buildWhere(c, req.Filters)
@@ -58,7 +58,7 @@ func (d *Driver) Scan(ctx context.Context, table string, req driver.ScanRequest)
 	if err != nil {
 		return nil, err
 	}
-	keys := &pb.SearchRequest{Collection: c.Class, Limit: uint32(limit), After: req.After,
+	keys := &pb.SearchRequest{Collection: c.Class, Tenant: c.tenant, Limit: uint32(limit), After: req.After,
 		Metadata: &pb.MetadataRequest{Uuid: true}, Uses_127Api: true}
 	if !filtered {
 		withRows(keys)
@@ -86,7 +86,7 @@ func (d *Driver) Scan(ctx context.Context, table string, req driver.ScanRequest)
 		for i, r := range results {
 			ids[i] = r.GetMetadata().GetId()
 		}
-		match := &pb.SearchRequest{Collection: c.Class, Limit: uint32(len(ids)), Uses_127Api: true,
+		match := &pb.SearchRequest{Collection: c.Class, Tenant: c.tenant, Limit: uint32(len(ids)), Uses_127Api: true,
 			Filters: where{op: "And", operands: []where{w, {op: "ContainsAny", path: "id", value: ids}}}.grpcFilter()}
 		withRows(match)
 		if reply, err = client.Search(d.rpcContext(ctx), match); err != nil {
@@ -143,7 +143,7 @@ func (d *Driver) scanREST(ctx context.Context, c *class, after string, limit int
 	if vectors {
 		q.Set("include", "vector")
 	}
-	st, body, err := d.call(ctx, http.MethodGet, "/v1/objects", q, nil)
+	st, body, err := d.call(ctx, http.MethodGet, "/v1/objects", c.withTenant(q), nil)
 	if err != nil {
 		return nil, err
 	}

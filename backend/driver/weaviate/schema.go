@@ -24,6 +24,43 @@ type class struct {
 	InvertedIndexConfig invertedIndex          `json:"invertedIndexConfig"`
 	MultiTenancyConfig  struct{ Enabled bool } `json:"multiTenancyConfig"`
 	raw                 json.RawMessage
+	// tenant is the tenant a table name opened ("Class@tenant", driver.TenantTable): every
+	// request about the collection's objects names it. Set on a copy, never in the cache.
+	tenant string
+}
+
+// needsTenant tells a multi-tenant collection opened without a tenant: it holds no rows of
+// its own, so reads and writes are refused with tenantError.
+func (c *class) needsTenant() bool { return c.MultiTenancyConfig.Enabled && c.tenant == "" }
+
+// table is the table name c was opened by (the collection, or its tenant's table).
+func (c *class) table() string { return driver.TenantTable(c.Class, c.tenant) }
+
+// withTenant sets the tenant of a REST request about c's objects, when c names one.
+func (c *class) withTenant(q url.Values) url.Values {
+	if c.tenant == "" {
+		return q
+	}
+	if q == nil {
+		q = url.Values{}
+	}
+	q.Set("tenant", c.tenant)
+	return q
+}
+
+// isTenantName matches Weaviate's tenant name rule ([A-Za-z0-9_-]{1,64}).
+func isTenantName(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		switch {
+		case r == '_', r == '-', r >= 'A' && r <= 'Z', r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 type invertedIndex struct {
@@ -134,12 +171,13 @@ func sortable(p property) bool {
 
 func (c *class) info() *driver.TableInfo {
 	return &driver.TableInfo{
-		Name: c.Class, Description: c.Description, Columns: c.columns(), PrimaryKey: ColUUID,
+		Name: c.table(), Description: c.Description, Columns: c.columns(), PrimaryKey: ColUUID,
 		Settings: driver.TableSettings{
 			IndexNullState:      c.InvertedIndexConfig.IndexNullState,
 			IndexPropertyLength: c.InvertedIndexConfig.IndexPropertyLength,
 			IndexTimestamps:     c.InvertedIndexConfig.IndexTimestamps,
 			MultiTenancy:        c.MultiTenancyConfig.Enabled,
+			Tenant:              c.tenant,
 			Vectorizer:          c.Vectorizer,
 			NamedVectors:        c.namedVectors(),
 		},
@@ -192,10 +230,30 @@ func (d *Driver) invalidateSchema() {
 
 // classFor returns the collection, from a fresh cache or a reload. An
 // unknown name is reloaded once before it is reported as not found.
-func (d *Driver) classFor(ctx context.Context, name string) (*class, error) {
+//
+// A tenant's table name ("Class@tenant") returns a copy of the collection naming the tenant.
+func (d *Driver) classFor(ctx context.Context, table string) (*class, error) {
+	name, tenant := driver.SplitTenant(table)
 	if name == "" {
 		return nil, driver.Errorf(driver.KindInvalidArgument, "no collection named")
 	}
+	c, err := d.collection(ctx, name)
+	if err != nil || tenant == "" && !strings.Contains(table, driver.TenantSeparator) {
+		return c, err
+	}
+	switch {
+	case !isTenantName(tenant):
+		return nil, driver.Errorf(driver.KindInvalidArgument, "%q is not a tenant name (letters, digits, _ and -, at most 64)", truncate(tenant, 100))
+	case !c.MultiTenancyConfig.Enabled:
+		return nil, driver.Errorf(driver.KindInvalidArgument, "collection %s has no tenants (multi-tenancy is off): open it without %q", name, driver.TenantSeparator+truncate(tenant, 64))
+	}
+	cc := *c
+	cc.tenant = tenant
+	return &cc, nil
+}
+
+// collection is the named collection of the cached schema.
+func (d *Driver) collection(ctx context.Context, name string) (*class, error) {
 	d.mu.Lock()
 	c, ok := d.schema[name]
 	fresh := time.Since(d.schemaAt) < schemaTTL
@@ -237,11 +295,9 @@ func (d *Driver) DescribeTable(ctx context.Context, table string) (*driver.Table
 	if err := d.loadSchema(ctx); err != nil {
 		return nil, err
 	}
-	d.mu.Lock()
-	c, ok := d.schema[table]
-	d.mu.Unlock()
-	if !ok {
-		return nil, driver.Errorf(driver.KindNotFound, "collection %q does not exist", table)
+	c, err := d.classFor(ctx, table)
+	if err != nil {
+		return nil, err
 	}
 	return c.info(), nil
 }

@@ -29,7 +29,7 @@ func (d *Driver) Search(ctx context.Context, table string, r driver.SearchReques
 		return nil, err
 	}
 	// A name outside the GraphQL syntax names no collection: refused before the schema read.
-	if !isName(table) {
+	if collection, _ := driver.SplitTenant(table); !isName(collection) {
 		return nil, invalid("table %q is not a valid collection name", truncate(table, 100))
 	}
 	info, err := d.DescribeTable(ctx, table)
@@ -79,8 +79,10 @@ func (d *Driver) searchGRPC(ctx context.Context, r *driver.SearchRequest, info *
 		targets = &pb.Targets{TargetVectors: []string{target}}
 	}
 	measure := r.Measure()
+	collection, tenant := driver.SplitTenant(info.Name)
 	req := &pb.SearchRequest{
-		Collection:  info.Name,
+		Collection:  collection,
+		Tenant:      tenant,
 		Limit:       uint32(limit),
 		Properties:  &pb.PropertiesRequest{NonRefProperties: props},
 		Metadata:    &pb.MetadataRequest{Uuid: true, Distance: measure == "distance", Score: measure == "score"},

@@ -21,8 +21,8 @@ import (
 //
 //	{ Get { Typed(nearVector: {vector: [0.1, 0.2]}, limit: 11) { title _additional { id distance } } } }
 //
-// It checks r itself so that no caller can send an unchecked request. A multi-tenant table
-// is driver.KindUnsupported: the text would need a tenant, which only the editor names.
+// It checks r itself so that no caller can send an unchecked request. A tenant's table
+// names its tenant in the Get; a multi-tenant table without one is driver.KindUnsupported.
 func searchQuery(r *driver.SearchRequest, info *driver.TableInfo, limit int) (string, error) {
 	if err := checkSearch(r, info); err != nil {
 		return "", err
@@ -57,13 +57,17 @@ func searchQuery(r *driver.SearchRequest, info *driver.TableInfo, limit int) (st
 	default:
 		op = "nearObject: {id: " + quote(r.SimilarTo) + target + "}"
 	}
+	collection, tenant := driver.SplitTenant(info.Name)
+	if tenant != "" {
+		op = "tenant: " + quote(tenant) + ", " + op
+	}
 	return fmt.Sprintf("{ Get { %s(%s, limit: %d) { %s _additional { id %s } } } }",
-		info.Name, op, limit, strings.Join(props, " "), r.Measure()), nil
+		collection, op, limit, strings.Join(props, " "), r.Measure()), nil
 }
 
 // checkSearch runs the request's own check and the ones both read paths share: names in the
-// GraphQL syntax (a collection, vector or property named otherwise cannot exist), and no
-// tenant.
+// GraphQL syntax (a collection, vector or property named otherwise cannot exist), and a
+// tenant for a multi-tenant collection (classFor checked the tenant's name).
 func checkSearch(r *driver.SearchRequest, info *driver.TableInfo) error {
 	if err := r.Check(); err != nil {
 		return err
@@ -71,11 +75,11 @@ func checkSearch(r *driver.SearchRequest, info *driver.TableInfo) error {
 	if r.TargetVector != "" && !isName(r.TargetVector) {
 		return invalid("targetVector %q is not a valid vector name", truncate(r.TargetVector, 100))
 	}
-	if !isName(info.Name) {
+	if collection, _ := driver.SplitTenant(info.Name); !isName(collection) {
 		return invalid("table %q is not a valid collection name", truncate(info.Name, 100))
 	}
-	if info.Settings.MultiTenancy {
-		return driver.Errorf(driver.KindUnsupported, "table %s is multi-tenant: search it with a GraphQL query that names the tenant", info.Name)
+	if info.Settings.MultiTenancy && info.Settings.Tenant == "" {
+		return driver.Errorf(driver.KindUnsupported, "table %s is multi-tenant: its rows live in its tenants; search one of them (the table %s)", info.Name, driver.TenantTable(info.Name, "<tenant>"))
 	}
 	return nil
 }

@@ -61,7 +61,7 @@ func (d *Driver) fillWideInts(ctx context.Context, c *class, g *driver.Grid) {
 	var reply *pb.SearchReply
 	if err == nil {
 		rctx, cancel := context.WithTimeout(d.rpcContext(ctx), wideIntsTimeout)
-		reply, err = client.Search(rctx, &pb.SearchRequest{Collection: c.Class, Limit: uint32(len(ids)), Uses_127Api: true,
+		reply, err = client.Search(rctx, &pb.SearchRequest{Collection: c.Class, Tenant: c.tenant, Limit: uint32(len(ids)), Uses_127Api: true,
 			Filters:    where{op: "ContainsAny", path: "id", value: ids}.grpcFilter(),
 			Metadata:   &pb.MetadataRequest{Uuid: true},
 			Properties: &pb.PropertiesRequest{NonRefProperties: names}})
