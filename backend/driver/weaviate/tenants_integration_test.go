@@ -241,8 +241,8 @@ func TestATenantOpensAsATable(t *testing.T) {
 			t.Run("bad tenant names are refused before anything is sent", func(t *testing.T) {
 				for table, want := range map[string]string{
 					driver.TenantTable(fixtures.Typed, "t1"): "no tenants",
-					name + "@bad name":                        "not a tenant name",
-					name + "@":                                "not a tenant name",
+					name + "@bad name":                       "not a tenant name",
+					name + "@":                               "not a tenant name",
 				} {
 					_, err := d.Browse(ctx, table, driver.Page{}, nil, nil)
 					if driver.KindOf(err) != driver.KindInvalidArgument || !strings.Contains(err.Error(), want) {
