@@ -108,7 +108,10 @@ type Conn struct {
 	closed  bool
 }
 
-var _ driver.Driver = (*Conn)(nil)
+var (
+	_ driver.Driver  = (*Conn)(nil)
+	_ driver.Tenants = (*Conn)(nil)
+)
 
 func (k *Conn) req() *pb.ConnRequest { return &pb.ConnRequest{ConnId: k.id} }
 
@@ -342,6 +345,43 @@ func (k *Conn) WriteBatch(ctx context.Context, table string, rows []driver.Row) 
 		return knownResults(err), k.c.fail(ctx, err)
 	}
 	return fromRowResults(r.GetResults()), nil
+}
+
+// errOldPluginTenants answers a tenant call to a plugin built before tenants.
+var errOldPluginTenants = driver.Errorf(driver.KindUnsupported, "this version of the driver plugin cannot list or change tenants; update it in Settings, Plugins")
+
+// ListTenants lists a table's tenants in the plugin (driver.Tenants).
+func (k *Conn) ListTenants(ctx context.Context, table string) ([]driver.Tenant, error) {
+	if k.c.isStopped() {
+		return nil, stoppedError()
+	}
+	r, err := k.c.rpc.ListTenants(ctx, &pb.TableRequest{ConnId: k.id, Table: table})
+	if st, ok := status.FromError(err); ok && st.Code() == codes.Unimplemented && len(st.Details()) == 0 {
+		return nil, errOldPluginTenants
+	}
+	if err != nil {
+		return nil, k.c.fail(ctx, err)
+	}
+	out := make([]driver.Tenant, len(r.GetTenants()))
+	for i, t := range r.GetTenants() {
+		out[i] = driver.Tenant{Name: t.GetName(), Table: t.GetTable(), Status: t.GetStatus()}
+	}
+	return out, nil
+}
+
+// SetTenantStatus changes a tenant's activity status in the plugin (driver.Tenants).
+func (k *Conn) SetTenantStatus(ctx context.Context, table, tenant, to string) error {
+	if k.c.isStopped() {
+		return stoppedError()
+	}
+	_, err := k.c.rpc.SetTenantStatus(ctx, &pb.SetTenantStatusRequest{ConnId: k.id, Table: table, Tenant: tenant, Status: to})
+	if st, ok := status.FromError(err); ok && st.Code() == codes.Unimplemented && len(st.Details()) == 0 {
+		return errOldPluginTenants
+	}
+	if err != nil {
+		return k.c.fail(ctx, err)
+	}
+	return nil
 }
 
 // Update writes the given cells of rows.

@@ -360,6 +360,7 @@ func toTableInfo(t *driver.TableInfo) *pb.DescribeTableResponse {
 			MultiTenancy:        t.Settings.MultiTenancy,
 			Vectorizer:          t.Settings.Vectorizer,
 			NamedVectors:        t.Settings.NamedVectors,
+			Tenant:              t.Settings.Tenant,
 		},
 		Definition: t.Definition,
 	}
@@ -379,6 +380,7 @@ func fromTableInfo(t *pb.DescribeTableResponse) *driver.TableInfo {
 			MultiTenancy:        s.GetMultiTenancy(),
 			Vectorizer:          s.GetVectorizer(),
 			NamedVectors:        nilIfEmpty(s.GetNamedVectors()),
+			Tenant:              s.GetTenant(),
 		},
 	}
 	if len(t.GetDefinition()) > 0 {

@@ -357,6 +357,48 @@ func (s *Server) WriteBatch(ctx context.Context, req *pb.EditRequest) (*pb.EditR
 	})
 }
 
+// ListTenants lists a table's tenants, when the driver can (driver.Tenants).
+func (s *Server) ListTenants(ctx context.Context, req *pb.TableRequest) (*pb.ListTenantsResponse, error) {
+	tn, err := s.tenants(req.GetConnId())
+	if err != nil {
+		return nil, err
+	}
+	ts, err := tn.ListTenants(ctx, req.GetTable())
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	out := &pb.ListTenantsResponse{Tenants: make([]*pb.Tenant, len(ts))}
+	for i, t := range ts {
+		out.Tenants[i] = &pb.Tenant{Name: t.Name, Table: t.Table, Status: t.Status}
+	}
+	return out, nil
+}
+
+// SetTenantStatus changes a tenant's activity status, when the driver can (driver.Tenants).
+func (s *Server) SetTenantStatus(ctx context.Context, req *pb.SetTenantStatusRequest) (*pb.SetTenantStatusResponse, error) {
+	tn, err := s.tenants(req.GetConnId())
+	if err != nil {
+		return nil, err
+	}
+	if err := tn.SetTenantStatus(ctx, req.GetTable(), req.GetTenant(), req.GetStatus()); err != nil {
+		return nil, toStatus(err)
+	}
+	return &pb.SetTenantStatusResponse{}, nil
+}
+
+// tenants is the connection's driver as a driver.Tenants.
+func (s *Server) tenants(id string) (driver.Tenants, error) {
+	d, err := s.conn(id)
+	if err != nil {
+		return nil, err
+	}
+	tn, ok := d.(driver.Tenants)
+	if !ok {
+		return nil, toStatus(driver.Errorf(driver.KindUnsupported, "this driver has no tenants"))
+	}
+	return tn, nil
+}
+
 // Update changes cells of rows.
 func (s *Server) Update(ctx context.Context, req *pb.EditRequest) (*pb.EditResponse, error) {
 	return s.edit(ctx, req, func(d driver.Driver) editFunc { return d.Update })

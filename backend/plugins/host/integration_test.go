@@ -224,6 +224,25 @@ func TestDriverThroughThePluginBoundary(t *testing.T) {
 			t.Fatalf("got %v", err)
 		}
 	})
+	t.Run("tenants: listed, opened as tables, refused alike", func(t *testing.T) {
+		tenants := func(d driver.Driver) driver.Tenants { return d.(driver.Tenants) }
+		ts := same(t, p, func(d driver.Driver) ([]driver.Tenant, error) { return tenants(d).ListTenants(ctx, fixtures.Tenanted) })
+		if len(ts) != 2 || ts[0].Table != driver.TenantTable(fixtures.Tenanted, fixtures.TenantA) || ts[0].Status != driver.TenantActive {
+			t.Fatalf("tenants %+v", ts)
+		}
+		info := same(t, p, func(d driver.Driver) (*driver.TableInfo, error) { return d.DescribeTable(ctx, ts[1].Table) })
+		if info.Settings.Tenant != fixtures.TenantB {
+			t.Fatalf("settings %+v", info.Settings)
+		}
+		g := same(t, p, func(d driver.Driver) (*driver.Grid, error) { return d.Browse(ctx, ts[1].Table, driver.Page{}, nil, nil) })
+		if len(g.Rows) != fixtures.TenantBCount {
+			t.Fatalf("%d rows of %s", len(g.Rows), ts[1].Table)
+		}
+		same(t, p, func(d driver.Driver) (struct{}, error) {
+			return struct{}{}, tenants(d).SetTenantStatus(ctx, fixtures.Tenanted, fixtures.TenantA, "WARM")
+		})
+		same(t, p, func(d driver.Driver) ([]driver.Tenant, error) { return tenants(d).ListTenants(ctx, fixtures.Typed) })
+	})
 	t.Run("an unknown table is not_found", func(t *testing.T) {
 		same(t, p, func(d driver.Driver) (*driver.TableInfo, error) { return d.DescribeTable(ctx, "NoSuchTable") })
 	})

@@ -1268,8 +1268,10 @@ type TableSettings struct {
 	MultiTenancy        bool                   `protobuf:"varint,4,opt,name=multi_tenancy,json=multiTenancy,proto3" json:"multi_tenancy,omitempty"`
 	Vectorizer          string                 `protobuf:"bytes,5,opt,name=vectorizer,proto3" json:"vectorizer,omitempty"`
 	NamedVectors        []string               `protobuf:"bytes,6,rep,name=named_vectors,json=namedVectors,proto3" json:"named_vectors,omitempty"`
-	unknownFields       protoimpl.UnknownFields
-	sizeCache           protoimpl.SizeCache
+	// tenant: the tenant the table name opened ("Collection@tenant"), "" for a table.
+	Tenant        string `protobuf:"bytes,7,opt,name=tenant,proto3" json:"tenant,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *TableSettings) Reset() {
@@ -1342,6 +1344,13 @@ func (x *TableSettings) GetNamedVectors() []string {
 		return x.NamedVectors
 	}
 	return nil
+}
+
+func (x *TableSettings) GetTenant() string {
+	if x != nil {
+		return x.Tenant
+	}
+	return ""
 }
 
 type DescribeTableResponse struct {
@@ -2972,6 +2981,215 @@ func (x *ScanPage) GetWalked() int64 {
 	return 0
 }
 
+type Tenant struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Name  string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// table: the table name that opens the tenant (driver.TenantTable).
+	Table         string `protobuf:"bytes,2,opt,name=table,proto3" json:"table,omitempty"`
+	Status        string `protobuf:"bytes,3,opt,name=status,proto3" json:"status,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Tenant) Reset() {
+	*x = Tenant{}
+	mi := &file_driver_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Tenant) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Tenant) ProtoMessage() {}
+
+func (x *Tenant) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Tenant.ProtoReflect.Descriptor instead.
+func (*Tenant) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{44}
+}
+
+func (x *Tenant) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Tenant) GetTable() string {
+	if x != nil {
+		return x.Table
+	}
+	return ""
+}
+
+func (x *Tenant) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+type ListTenantsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Tenants       []*Tenant              `protobuf:"bytes,1,rep,name=tenants,proto3" json:"tenants,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListTenantsResponse) Reset() {
+	*x = ListTenantsResponse{}
+	mi := &file_driver_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListTenantsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListTenantsResponse) ProtoMessage() {}
+
+func (x *ListTenantsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListTenantsResponse.ProtoReflect.Descriptor instead.
+func (*ListTenantsResponse) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{45}
+}
+
+func (x *ListTenantsResponse) GetTenants() []*Tenant {
+	if x != nil {
+		return x.Tenants
+	}
+	return nil
+}
+
+type SetTenantStatusRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ConnId        string                 `protobuf:"bytes,1,opt,name=conn_id,json=connId,proto3" json:"conn_id,omitempty"`
+	Table         string                 `protobuf:"bytes,2,opt,name=table,proto3" json:"table,omitempty"`
+	Tenant        string                 `protobuf:"bytes,3,opt,name=tenant,proto3" json:"tenant,omitempty"`
+	Status        string                 `protobuf:"bytes,4,opt,name=status,proto3" json:"status,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetTenantStatusRequest) Reset() {
+	*x = SetTenantStatusRequest{}
+	mi := &file_driver_proto_msgTypes[46]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetTenantStatusRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetTenantStatusRequest) ProtoMessage() {}
+
+func (x *SetTenantStatusRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[46]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetTenantStatusRequest.ProtoReflect.Descriptor instead.
+func (*SetTenantStatusRequest) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{46}
+}
+
+func (x *SetTenantStatusRequest) GetConnId() string {
+	if x != nil {
+		return x.ConnId
+	}
+	return ""
+}
+
+func (x *SetTenantStatusRequest) GetTable() string {
+	if x != nil {
+		return x.Table
+	}
+	return ""
+}
+
+func (x *SetTenantStatusRequest) GetTenant() string {
+	if x != nil {
+		return x.Tenant
+	}
+	return ""
+}
+
+func (x *SetTenantStatusRequest) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+type SetTenantStatusResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SetTenantStatusResponse) Reset() {
+	*x = SetTenantStatusResponse{}
+	mi := &file_driver_proto_msgTypes[47]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SetTenantStatusResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SetTenantStatusResponse) ProtoMessage() {}
+
+func (x *SetTenantStatusResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[47]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SetTenantStatusResponse.ProtoReflect.Descriptor instead.
+func (*SetTenantStatusResponse) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{47}
+}
+
 var File_driver_proto protoreflect.FileDescriptor
 
 const file_driver_proto_rawDesc = "" +
@@ -3074,7 +3292,7 @@ const file_driver_proto_rawDesc = "" +
 	"\apreview\x18\v \x01(\bR\apreview\x1a>\n" +
 	"\x10FilterNotesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x82\x02\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x9a\x02\n" +
 	"\rTableSettings\x12(\n" +
 	"\x10index_null_state\x18\x01 \x01(\bR\x0eindexNullState\x122\n" +
 	"\x15index_property_length\x18\x02 \x01(\bR\x13indexPropertyLength\x12)\n" +
@@ -3083,7 +3301,8 @@ const file_driver_proto_rawDesc = "" +
 	"\n" +
 	"vectorizer\x18\x05 \x01(\tR\n" +
 	"vectorizer\x12#\n" +
-	"\rnamed_vectors\x18\x06 \x03(\tR\fnamedVectors\"\xf9\x01\n" +
+	"\rnamed_vectors\x18\x06 \x03(\tR\fnamedVectors\x12\x16\n" +
+	"\x06tenant\x18\a \x01(\tR\x06tenant\"\xf9\x01\n" +
 	"\x15DescribeTableResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12/\n" +
@@ -3217,8 +3436,19 @@ const file_driver_proto_rawDesc = "" +
 	"\fvector_names\x18\x03 \x03(\tR\vvectorNames\x124\n" +
 	"\avectors\x18\x04 \x03(\v2\x1a.app.driver.v2.ScanVectorsR\avectors\x12\x12\n" +
 	"\x04next\x18\x05 \x01(\tR\x04next\x12\x16\n" +
-	"\x06walked\x18\x06 \x01(\x03R\x06walked2\xf2\n" +
-	"\n" +
+	"\x06walked\x18\x06 \x01(\x03R\x06walked\"J\n" +
+	"\x06Tenant\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
+	"\x05table\x18\x02 \x01(\tR\x05table\x12\x16\n" +
+	"\x06status\x18\x03 \x01(\tR\x06status\"F\n" +
+	"\x13ListTenantsResponse\x12/\n" +
+	"\atenants\x18\x01 \x03(\v2\x15.app.driver.v2.TenantR\atenants\"w\n" +
+	"\x16SetTenantStatusRequest\x12\x17\n" +
+	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12\x14\n" +
+	"\x05table\x18\x02 \x01(\tR\x05table\x12\x16\n" +
+	"\x06tenant\x18\x03 \x01(\tR\x06tenant\x12\x16\n" +
+	"\x06status\x18\x04 \x01(\tR\x06status\"\x19\n" +
+	"\x17SetTenantStatusResponse2\xa4\f\n" +
 	"\x06Driver\x12?\n" +
 	"\x04Info\x12\x1a.app.driver.v2.InfoRequest\x1a\x1b.app.driver.v2.InfoResponse\x12?\n" +
 	"\x04Open\x12\x1a.app.driver.v2.OpenRequest\x1a\x1b.app.driver.v2.OpenResponse\x12D\n" +
@@ -3242,7 +3472,9 @@ const file_driver_proto_rawDesc = "" +
 	"\fCapabilities\x12\x1a.app.driver.v2.ConnRequest\x1a\x1b.app.driver.v2.Capabilities\x12;\n" +
 	"\x04Scan\x12\x1a.app.driver.v2.ScanRequest\x1a\x17.app.driver.v2.ScanPage\x12E\n" +
 	"\n" +
-	"WriteBatch\x12\x1a.app.driver.v2.EditRequest\x1a\x1b.app.driver.v2.EditResponse\x12A\n" +
+	"WriteBatch\x12\x1a.app.driver.v2.EditRequest\x1a\x1b.app.driver.v2.EditResponse\x12N\n" +
+	"\vListTenants\x12\x1b.app.driver.v2.TableRequest\x1a\".app.driver.v2.ListTenantsResponse\x12`\n" +
+	"\x0fSetTenantStatus\x12%.app.driver.v2.SetTenantStatusRequest\x1a&.app.driver.v2.SetTenantStatusResponse\x12A\n" +
 	"\x05Close\x12\x1a.app.driver.v2.ConnRequest\x1a\x1c.app.driver.v2.CloseResponseB6Z4app/backend/plugins/internal/proto/driverv2;driverv2b\x06proto3"
 
 var (
@@ -3257,83 +3489,87 @@ func file_driver_proto_rawDescGZIP() []byte {
 	return file_driver_proto_rawDescData
 }
 
-var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 49)
+var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 53)
 var file_driver_proto_goTypes = []any{
-	(*DriverError)(nil),           // 0: app.driver.v2.DriverError
-	(*Value)(nil),                 // 1: app.driver.v2.Value
-	(*List)(nil),                  // 2: app.driver.v2.List
-	(*Object)(nil),                // 3: app.driver.v2.Object
-	(*Settings)(nil),              // 4: app.driver.v2.Settings
-	(*Capabilities)(nil),          // 5: app.driver.v2.Capabilities
-	(*InfoRequest)(nil),           // 6: app.driver.v2.InfoRequest
-	(*InfoResponse)(nil),          // 7: app.driver.v2.InfoResponse
-	(*OpenRequest)(nil),           // 8: app.driver.v2.OpenRequest
-	(*OpenResponse)(nil),          // 9: app.driver.v2.OpenResponse
-	(*ConnRequest)(nil),           // 10: app.driver.v2.ConnRequest
-	(*HealthResponse)(nil),        // 11: app.driver.v2.HealthResponse
-	(*PathStatus)(nil),            // 12: app.driver.v2.PathStatus
-	(*PathsResponse)(nil),         // 13: app.driver.v2.PathsResponse
-	(*Table)(nil),                 // 14: app.driver.v2.Table
-	(*ListTablesResponse)(nil),    // 15: app.driver.v2.ListTablesResponse
-	(*TableRequest)(nil),          // 16: app.driver.v2.TableRequest
-	(*Column)(nil),                // 17: app.driver.v2.Column
-	(*TableSettings)(nil),         // 18: app.driver.v2.TableSettings
-	(*DescribeTableResponse)(nil), // 19: app.driver.v2.DescribeTableResponse
-	(*Filter)(nil),                // 20: app.driver.v2.Filter
-	(*Sort)(nil),                  // 21: app.driver.v2.Sort
-	(*BrowseRequest)(nil),         // 22: app.driver.v2.BrowseRequest
-	(*CheckCellsRequest)(nil),     // 23: app.driver.v2.CheckCellsRequest
-	(*TypedCell)(nil),             // 24: app.driver.v2.TypedCell
-	(*CheckCellsResponse)(nil),    // 25: app.driver.v2.CheckCellsResponse
-	(*SearchRequest)(nil),         // 26: app.driver.v2.SearchRequest
-	(*Row)(nil),                   // 27: app.driver.v2.Row
-	(*Grid)(nil),                  // 28: app.driver.v2.Grid
-	(*CountRequest)(nil),          // 29: app.driver.v2.CountRequest
-	(*CountResponse)(nil),         // 30: app.driver.v2.CountResponse
-	(*ExecuteRequest)(nil),        // 31: app.driver.v2.ExecuteRequest
-	(*Result)(nil),                // 32: app.driver.v2.Result
-	(*ClassifyRequest)(nil),       // 33: app.driver.v2.ClassifyRequest
-	(*Classification)(nil),        // 34: app.driver.v2.Classification
-	(*EditRow)(nil),               // 35: app.driver.v2.EditRow
-	(*EditRequest)(nil),           // 36: app.driver.v2.EditRequest
-	(*RowResult)(nil),             // 37: app.driver.v2.RowResult
-	(*EditResponse)(nil),          // 38: app.driver.v2.EditResponse
-	(*CloseResponse)(nil),         // 39: app.driver.v2.CloseResponse
-	(*ScanRequest)(nil),           // 40: app.driver.v2.ScanRequest
-	(*ScanVector)(nil),            // 41: app.driver.v2.ScanVector
-	(*ScanVectors)(nil),           // 42: app.driver.v2.ScanVectors
-	(*ScanPage)(nil),              // 43: app.driver.v2.ScanPage
-	nil,                           // 44: app.driver.v2.Object.FieldsEntry
-	nil,                           // 45: app.driver.v2.Column.FilterNotesEntry
-	nil,                           // 46: app.driver.v2.CheckCellsResponse.ProblemsEntry
-	nil,                           // 47: app.driver.v2.EditRow.ValuesEntry
-	nil,                           // 48: app.driver.v2.EditRow.VectorsEntry
+	(*DriverError)(nil),             // 0: app.driver.v2.DriverError
+	(*Value)(nil),                   // 1: app.driver.v2.Value
+	(*List)(nil),                    // 2: app.driver.v2.List
+	(*Object)(nil),                  // 3: app.driver.v2.Object
+	(*Settings)(nil),                // 4: app.driver.v2.Settings
+	(*Capabilities)(nil),            // 5: app.driver.v2.Capabilities
+	(*InfoRequest)(nil),             // 6: app.driver.v2.InfoRequest
+	(*InfoResponse)(nil),            // 7: app.driver.v2.InfoResponse
+	(*OpenRequest)(nil),             // 8: app.driver.v2.OpenRequest
+	(*OpenResponse)(nil),            // 9: app.driver.v2.OpenResponse
+	(*ConnRequest)(nil),             // 10: app.driver.v2.ConnRequest
+	(*HealthResponse)(nil),          // 11: app.driver.v2.HealthResponse
+	(*PathStatus)(nil),              // 12: app.driver.v2.PathStatus
+	(*PathsResponse)(nil),           // 13: app.driver.v2.PathsResponse
+	(*Table)(nil),                   // 14: app.driver.v2.Table
+	(*ListTablesResponse)(nil),      // 15: app.driver.v2.ListTablesResponse
+	(*TableRequest)(nil),            // 16: app.driver.v2.TableRequest
+	(*Column)(nil),                  // 17: app.driver.v2.Column
+	(*TableSettings)(nil),           // 18: app.driver.v2.TableSettings
+	(*DescribeTableResponse)(nil),   // 19: app.driver.v2.DescribeTableResponse
+	(*Filter)(nil),                  // 20: app.driver.v2.Filter
+	(*Sort)(nil),                    // 21: app.driver.v2.Sort
+	(*BrowseRequest)(nil),           // 22: app.driver.v2.BrowseRequest
+	(*CheckCellsRequest)(nil),       // 23: app.driver.v2.CheckCellsRequest
+	(*TypedCell)(nil),               // 24: app.driver.v2.TypedCell
+	(*CheckCellsResponse)(nil),      // 25: app.driver.v2.CheckCellsResponse
+	(*SearchRequest)(nil),           // 26: app.driver.v2.SearchRequest
+	(*Row)(nil),                     // 27: app.driver.v2.Row
+	(*Grid)(nil),                    // 28: app.driver.v2.Grid
+	(*CountRequest)(nil),            // 29: app.driver.v2.CountRequest
+	(*CountResponse)(nil),           // 30: app.driver.v2.CountResponse
+	(*ExecuteRequest)(nil),          // 31: app.driver.v2.ExecuteRequest
+	(*Result)(nil),                  // 32: app.driver.v2.Result
+	(*ClassifyRequest)(nil),         // 33: app.driver.v2.ClassifyRequest
+	(*Classification)(nil),          // 34: app.driver.v2.Classification
+	(*EditRow)(nil),                 // 35: app.driver.v2.EditRow
+	(*EditRequest)(nil),             // 36: app.driver.v2.EditRequest
+	(*RowResult)(nil),               // 37: app.driver.v2.RowResult
+	(*EditResponse)(nil),            // 38: app.driver.v2.EditResponse
+	(*CloseResponse)(nil),           // 39: app.driver.v2.CloseResponse
+	(*ScanRequest)(nil),             // 40: app.driver.v2.ScanRequest
+	(*ScanVector)(nil),              // 41: app.driver.v2.ScanVector
+	(*ScanVectors)(nil),             // 42: app.driver.v2.ScanVectors
+	(*ScanPage)(nil),                // 43: app.driver.v2.ScanPage
+	(*Tenant)(nil),                  // 44: app.driver.v2.Tenant
+	(*ListTenantsResponse)(nil),     // 45: app.driver.v2.ListTenantsResponse
+	(*SetTenantStatusRequest)(nil),  // 46: app.driver.v2.SetTenantStatusRequest
+	(*SetTenantStatusResponse)(nil), // 47: app.driver.v2.SetTenantStatusResponse
+	nil,                             // 48: app.driver.v2.Object.FieldsEntry
+	nil,                             // 49: app.driver.v2.Column.FilterNotesEntry
+	nil,                             // 50: app.driver.v2.CheckCellsResponse.ProblemsEntry
+	nil,                             // 51: app.driver.v2.EditRow.ValuesEntry
+	nil,                             // 52: app.driver.v2.EditRow.VectorsEntry
 }
 var file_driver_proto_depIdxs = []int32{
 	2,  // 0: app.driver.v2.Value.list_value:type_name -> app.driver.v2.List
 	3,  // 1: app.driver.v2.Value.object_value:type_name -> app.driver.v2.Object
 	1,  // 2: app.driver.v2.List.values:type_name -> app.driver.v2.Value
-	44, // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
+	48, // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
 	5,  // 4: app.driver.v2.InfoResponse.capabilities:type_name -> app.driver.v2.Capabilities
 	4,  // 5: app.driver.v2.OpenRequest.settings:type_name -> app.driver.v2.Settings
 	5,  // 6: app.driver.v2.OpenResponse.capabilities:type_name -> app.driver.v2.Capabilities
 	12, // 7: app.driver.v2.PathsResponse.paths:type_name -> app.driver.v2.PathStatus
 	14, // 8: app.driver.v2.ListTablesResponse.tables:type_name -> app.driver.v2.Table
-	45, // 9: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
+	49, // 9: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
 	17, // 10: app.driver.v2.DescribeTableResponse.columns:type_name -> app.driver.v2.Column
 	18, // 11: app.driver.v2.DescribeTableResponse.settings:type_name -> app.driver.v2.TableSettings
 	20, // 12: app.driver.v2.BrowseRequest.filters:type_name -> app.driver.v2.Filter
 	21, // 13: app.driver.v2.BrowseRequest.sort:type_name -> app.driver.v2.Sort
 	24, // 14: app.driver.v2.CheckCellsRequest.cells:type_name -> app.driver.v2.TypedCell
-	46, // 15: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
+	50, // 15: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
 	1,  // 16: app.driver.v2.Row.cells:type_name -> app.driver.v2.Value
 	17, // 17: app.driver.v2.Grid.columns:type_name -> app.driver.v2.Column
 	27, // 18: app.driver.v2.Grid.rows:type_name -> app.driver.v2.Row
 	20, // 19: app.driver.v2.CountRequest.filters:type_name -> app.driver.v2.Filter
 	28, // 20: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
 	0,  // 21: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
-	47, // 22: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
-	48, // 23: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
+	51, // 22: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
+	52, // 23: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
 	35, // 24: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
 	37, // 25: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
 	20, // 26: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
@@ -3341,54 +3577,59 @@ var file_driver_proto_depIdxs = []int32{
 	17, // 28: app.driver.v2.ScanPage.columns:type_name -> app.driver.v2.Column
 	27, // 29: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
 	42, // 30: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
-	1,  // 31: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
-	1,  // 32: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
-	41, // 33: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
-	6,  // 34: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
-	8,  // 35: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
-	10, // 36: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
-	10, // 37: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
-	10, // 38: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
-	16, // 39: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
-	22, // 40: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
-	29, // 41: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
-	31, // 42: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
-	26, // 43: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
-	10, // 44: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
-	33, // 45: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
-	23, // 46: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
-	36, // 47: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
-	36, // 48: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
-	36, // 49: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
-	10, // 50: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
-	40, // 51: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
-	36, // 52: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
-	10, // 53: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
-	7,  // 54: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
-	9,  // 55: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
-	11, // 56: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
-	11, // 57: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
-	15, // 58: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
-	19, // 59: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
-	28, // 60: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
-	30, // 61: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
-	32, // 62: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
-	28, // 63: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
-	13, // 64: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
-	34, // 65: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
-	25, // 66: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
-	38, // 67: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
-	38, // 68: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
-	38, // 69: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
-	5,  // 70: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
-	43, // 71: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
-	38, // 72: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
-	39, // 73: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
-	54, // [54:74] is the sub-list for method output_type
-	34, // [34:54] is the sub-list for method input_type
-	34, // [34:34] is the sub-list for extension type_name
-	34, // [34:34] is the sub-list for extension extendee
-	0,  // [0:34] is the sub-list for field type_name
+	44, // 31: app.driver.v2.ListTenantsResponse.tenants:type_name -> app.driver.v2.Tenant
+	1,  // 32: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
+	1,  // 33: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
+	41, // 34: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
+	6,  // 35: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
+	8,  // 36: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
+	10, // 37: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
+	10, // 38: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
+	10, // 39: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
+	16, // 40: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
+	22, // 41: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
+	29, // 42: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
+	31, // 43: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
+	26, // 44: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
+	10, // 45: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
+	33, // 46: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
+	23, // 47: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
+	36, // 48: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
+	36, // 49: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
+	36, // 50: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
+	10, // 51: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
+	40, // 52: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
+	36, // 53: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
+	16, // 54: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
+	46, // 55: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
+	10, // 56: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
+	7,  // 57: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
+	9,  // 58: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
+	11, // 59: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
+	11, // 60: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
+	15, // 61: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
+	19, // 62: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
+	28, // 63: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
+	30, // 64: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
+	32, // 65: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
+	28, // 66: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
+	13, // 67: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
+	34, // 68: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
+	25, // 69: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
+	38, // 70: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
+	38, // 71: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
+	38, // 72: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
+	5,  // 73: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
+	43, // 74: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
+	38, // 75: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
+	45, // 76: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
+	47, // 77: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
+	39, // 78: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
+	57, // [57:79] is the sub-list for method output_type
+	35, // [35:57] is the sub-list for method input_type
+	35, // [35:35] is the sub-list for extension type_name
+	35, // [35:35] is the sub-list for extension extendee
+	0,  // [0:35] is the sub-list for field type_name
 }
 
 func init() { file_driver_proto_init() }
@@ -3411,7 +3652,7 @@ func file_driver_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_driver_proto_rawDesc), len(file_driver_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   49,
+			NumMessages:   53,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

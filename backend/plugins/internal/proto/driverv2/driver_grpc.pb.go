@@ -40,26 +40,28 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	Driver_Info_FullMethodName          = "/app.driver.v2.Driver/Info"
-	Driver_Open_FullMethodName          = "/app.driver.v2.Driver/Open"
-	Driver_Connect_FullMethodName       = "/app.driver.v2.Driver/Connect"
-	Driver_Ping_FullMethodName          = "/app.driver.v2.Driver/Ping"
-	Driver_ListTables_FullMethodName    = "/app.driver.v2.Driver/ListTables"
-	Driver_DescribeTable_FullMethodName = "/app.driver.v2.Driver/DescribeTable"
-	Driver_Browse_FullMethodName        = "/app.driver.v2.Driver/Browse"
-	Driver_Count_FullMethodName         = "/app.driver.v2.Driver/Count"
-	Driver_Execute_FullMethodName       = "/app.driver.v2.Driver/Execute"
-	Driver_Search_FullMethodName        = "/app.driver.v2.Driver/Search"
-	Driver_CheckPaths_FullMethodName    = "/app.driver.v2.Driver/CheckPaths"
-	Driver_Classify_FullMethodName      = "/app.driver.v2.Driver/Classify"
-	Driver_CheckCells_FullMethodName    = "/app.driver.v2.Driver/CheckCells"
-	Driver_Insert_FullMethodName        = "/app.driver.v2.Driver/Insert"
-	Driver_Update_FullMethodName        = "/app.driver.v2.Driver/Update"
-	Driver_Delete_FullMethodName        = "/app.driver.v2.Driver/Delete"
-	Driver_Capabilities_FullMethodName  = "/app.driver.v2.Driver/Capabilities"
-	Driver_Scan_FullMethodName          = "/app.driver.v2.Driver/Scan"
-	Driver_WriteBatch_FullMethodName    = "/app.driver.v2.Driver/WriteBatch"
-	Driver_Close_FullMethodName         = "/app.driver.v2.Driver/Close"
+	Driver_Info_FullMethodName            = "/app.driver.v2.Driver/Info"
+	Driver_Open_FullMethodName            = "/app.driver.v2.Driver/Open"
+	Driver_Connect_FullMethodName         = "/app.driver.v2.Driver/Connect"
+	Driver_Ping_FullMethodName            = "/app.driver.v2.Driver/Ping"
+	Driver_ListTables_FullMethodName      = "/app.driver.v2.Driver/ListTables"
+	Driver_DescribeTable_FullMethodName   = "/app.driver.v2.Driver/DescribeTable"
+	Driver_Browse_FullMethodName          = "/app.driver.v2.Driver/Browse"
+	Driver_Count_FullMethodName           = "/app.driver.v2.Driver/Count"
+	Driver_Execute_FullMethodName         = "/app.driver.v2.Driver/Execute"
+	Driver_Search_FullMethodName          = "/app.driver.v2.Driver/Search"
+	Driver_CheckPaths_FullMethodName      = "/app.driver.v2.Driver/CheckPaths"
+	Driver_Classify_FullMethodName        = "/app.driver.v2.Driver/Classify"
+	Driver_CheckCells_FullMethodName      = "/app.driver.v2.Driver/CheckCells"
+	Driver_Insert_FullMethodName          = "/app.driver.v2.Driver/Insert"
+	Driver_Update_FullMethodName          = "/app.driver.v2.Driver/Update"
+	Driver_Delete_FullMethodName          = "/app.driver.v2.Driver/Delete"
+	Driver_Capabilities_FullMethodName    = "/app.driver.v2.Driver/Capabilities"
+	Driver_Scan_FullMethodName            = "/app.driver.v2.Driver/Scan"
+	Driver_WriteBatch_FullMethodName      = "/app.driver.v2.Driver/WriteBatch"
+	Driver_ListTenants_FullMethodName     = "/app.driver.v2.Driver/ListTenants"
+	Driver_SetTenantStatus_FullMethodName = "/app.driver.v2.Driver/SetTenantStatus"
+	Driver_Close_FullMethodName           = "/app.driver.v2.Driver/Close"
 )
 
 // DriverClient is the client API for Driver service.
@@ -97,6 +99,11 @@ type DriverClient interface {
 	// WriteBatch writes rows at once, created or replaced by key, with their vectors
 	// (driver.BatchWriter). Added with Scan, and answered UNIMPLEMENTED by an older plugin alike.
 	WriteBatch(ctx context.Context, in *EditRequest, opts ...grpc.CallOption) (*EditResponse, error)
+	// ListTenants lists a multi-tenant table's tenants, SetTenantStatus changes one's activity
+	// status (driver.Tenants). Added after Scan: UNIMPLEMENTED from an older plugin, and then the
+	// app says tenants need the plugin updated.
+	ListTenants(ctx context.Context, in *TableRequest, opts ...grpc.CallOption) (*ListTenantsResponse, error)
+	SetTenantStatus(ctx context.Context, in *SetTenantStatusRequest, opts ...grpc.CallOption) (*SetTenantStatusResponse, error)
 	// Close ends a connection; closing an unknown id succeeds.
 	Close(ctx context.Context, in *ConnRequest, opts ...grpc.CallOption) (*CloseResponse, error)
 }
@@ -299,6 +306,26 @@ func (c *driverClient) WriteBatch(ctx context.Context, in *EditRequest, opts ...
 	return out, nil
 }
 
+func (c *driverClient) ListTenants(ctx context.Context, in *TableRequest, opts ...grpc.CallOption) (*ListTenantsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ListTenantsResponse)
+	err := c.cc.Invoke(ctx, Driver_ListTenants_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *driverClient) SetTenantStatus(ctx context.Context, in *SetTenantStatusRequest, opts ...grpc.CallOption) (*SetTenantStatusResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(SetTenantStatusResponse)
+	err := c.cc.Invoke(ctx, Driver_SetTenantStatus_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *driverClient) Close(ctx context.Context, in *ConnRequest, opts ...grpc.CallOption) (*CloseResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(CloseResponse)
@@ -344,6 +371,11 @@ type DriverServer interface {
 	// WriteBatch writes rows at once, created or replaced by key, with their vectors
 	// (driver.BatchWriter). Added with Scan, and answered UNIMPLEMENTED by an older plugin alike.
 	WriteBatch(context.Context, *EditRequest) (*EditResponse, error)
+	// ListTenants lists a multi-tenant table's tenants, SetTenantStatus changes one's activity
+	// status (driver.Tenants). Added after Scan: UNIMPLEMENTED from an older plugin, and then the
+	// app says tenants need the plugin updated.
+	ListTenants(context.Context, *TableRequest) (*ListTenantsResponse, error)
+	SetTenantStatus(context.Context, *SetTenantStatusRequest) (*SetTenantStatusResponse, error)
 	// Close ends a connection; closing an unknown id succeeds.
 	Close(context.Context, *ConnRequest) (*CloseResponse, error)
 	mustEmbedUnimplementedDriverServer()
@@ -412,6 +444,12 @@ func (UnimplementedDriverServer) Scan(context.Context, *ScanRequest) (*ScanPage,
 }
 func (UnimplementedDriverServer) WriteBatch(context.Context, *EditRequest) (*EditResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method WriteBatch not implemented")
+}
+func (UnimplementedDriverServer) ListTenants(context.Context, *TableRequest) (*ListTenantsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListTenants not implemented")
+}
+func (UnimplementedDriverServer) SetTenantStatus(context.Context, *SetTenantStatusRequest) (*SetTenantStatusResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method SetTenantStatus not implemented")
 }
 func (UnimplementedDriverServer) Close(context.Context, *ConnRequest) (*CloseResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Close not implemented")
@@ -779,6 +817,42 @@ func _Driver_WriteBatch_Handler(srv interface{}, ctx context.Context, dec func(i
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Driver_ListTenants_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(TableRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DriverServer).ListTenants(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Driver_ListTenants_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DriverServer).ListTenants(ctx, req.(*TableRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Driver_SetTenantStatus_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(SetTenantStatusRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DriverServer).SetTenantStatus(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Driver_SetTenantStatus_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DriverServer).SetTenantStatus(ctx, req.(*SetTenantStatusRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _Driver_Close_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(ConnRequest)
 	if err := dec(in); err != nil {
@@ -879,6 +953,14 @@ var Driver_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "WriteBatch",
 			Handler:    _Driver_WriteBatch_Handler,
+		},
+		{
+			MethodName: "ListTenants",
+			Handler:    _Driver_ListTenants_Handler,
+		},
+		{
+			MethodName: "SetTenantStatus",
+			Handler:    _Driver_SetTenantStatus_Handler,
 		},
 		{
 			MethodName: "Close",
