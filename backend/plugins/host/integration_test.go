@@ -234,7 +234,9 @@ func TestDriverThroughThePluginBoundary(t *testing.T) {
 		if info.Settings.Tenant != fixtures.TenantB {
 			t.Fatalf("settings %+v", info.Settings)
 		}
-		g := same(t, p, func(d driver.Driver) (*driver.Grid, error) { return d.Browse(ctx, ts[1].Table, driver.Page{}, nil, nil) })
+		g := same(t, p, func(d driver.Driver) (*driver.Grid, error) {
+			return d.Browse(ctx, ts[1].Table, driver.Page{}, nil, nil)
+		})
 		if len(g.Rows) != fixtures.TenantBCount {
 			t.Fatalf("%d rows of %s", len(g.Rows), ts[1].Table)
 		}
