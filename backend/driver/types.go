@@ -9,6 +9,9 @@ import (
 type Table struct {
 	Name        string `json:"name"`
 	Description string `json:"description,omitempty"`
+	// MultiTenant: the table's rows live in its tenants (Tenants lists them; TenantTable
+	// names one), and the table itself reads and writes none.
+	MultiTenant bool `json:"multiTenant,omitempty"`
 }
 
 // Column describes one grid column.

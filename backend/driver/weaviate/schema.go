@@ -282,7 +282,7 @@ func (d *Driver) ListTables(ctx context.Context) ([]driver.Table, error) {
 	defer d.mu.Unlock()
 	out := make([]driver.Table, 0, len(d.order))
 	for _, n := range d.order {
-		out = append(out, driver.Table{Name: n, Description: d.schema[n].Description})
+		out = append(out, driver.Table{Name: n, Description: d.schema[n].Description, MultiTenant: d.schema[n].MultiTenancyConfig.Enabled})
 	}
 	return out, nil
 }

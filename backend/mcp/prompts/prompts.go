@@ -285,7 +285,7 @@ func tableBlock(t *driver.TableInfo) string {
 	}
 	fmt.Fprintf(&b, "; null index %s; length index %s; timestamp index %s", onOff(s.IndexNullState), onOff(s.IndexPropertyLength), onOff(s.IndexTimestamps))
 	if s.MultiTenancy {
-		b.WriteString("; multi-tenant (every read names a tenant, which only GraphQL in execute_query can)")
+		b.WriteString("; multi-tenant (its rows live in tenants: pass tenant to the table tools; describe_table lists them)")
 	}
 	b.WriteString("\n")
 	return b.String()

@@ -17,6 +17,7 @@ const NameBrowseTable = "browse_table"
 type browseArgs struct {
 	Connection string        `json:"connection"`
 	Table      string        `json:"table"`
+	Tenant     string        `json:"tenant"`
 	Offset     int           `json:"offset"`
 	Limit      int           `json:"limit"`
 	Filters    []filterArg   `json:"filters"`
@@ -35,6 +36,7 @@ func BrowseTable(d Deps) mcp.Tool {
 		InputSchema: object(map[string]*jsonschema.Schema{
 			"connection": connectionArg(),
 			"table":      tableArg(),
+			"tenant":     tenantArg(),
 			"offset":     integer("", 0),
 			"limit":      limitArg(),
 			"filters":    filtersArg(),
@@ -50,6 +52,7 @@ func BrowseTable(d Deps) mcp.Tool {
 			if err := decodeArgs(raw, &a); err != nil {
 				return nil, err
 			}
+			a.Table = driver.TenantTable(a.Table, a.Tenant)
 			limit, note := d.rowLimit(a.Limit)
 			filters := filtersOf(a.Filters)
 			what := fmt.Sprintf("browse %s rows %d-%d%s", a.Table, a.Offset+1, a.Offset+limit, describeFilters(filters, a.Sort))

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"app/backend/driver"
 	"app/backend/mcp"
 )
 
@@ -16,6 +17,7 @@ const NameCountRows = "count_rows"
 type countArgs struct {
 	Connection string      `json:"connection"`
 	Table      string      `json:"table"`
+	Tenant     string      `json:"tenant"`
 	Filters    []filterArg `json:"filters"`
 }
 
@@ -36,6 +38,7 @@ func CountRows(d Deps) mcp.Tool {
 		InputSchema: object(map[string]*jsonschema.Schema{
 			"connection": connectionArg(),
 			"table":      tableArg(),
+			"tenant":     tenantArg(),
 			"filters":    filtersArg(),
 		}, "connection", "table"),
 		OutputSchema: outObject(map[string]*jsonschema.Schema{
@@ -49,6 +52,7 @@ func CountRows(d Deps) mcp.Tool {
 			if err := decodeArgs(raw, &a); err != nil {
 				return nil, err
 			}
+			a.Table = driver.TenantTable(a.Table, a.Tenant)
 			filters := filtersOf(a.Filters)
 			where := describeFilters(filters, nil)
 			drv, _, err := d.use(ctx, a.Connection, read(NameCountRows, raw, "count rows of "+a.Table+where))

@@ -19,6 +19,7 @@ const NameDescribeTable = "describe_table"
 type tableArgs struct {
 	Connection string `json:"connection"`
 	Table      string `json:"table"`
+	Tenant     string `json:"tenant"`
 }
 
 // tableDescription is describe_table's structuredContent: the driver's TableInfo without the
@@ -29,7 +30,14 @@ type tableDescription struct {
 	PrimaryKey  string               `json:"primaryKey"`
 	Columns     []driver.Column      `json:"columns"`
 	Settings    driver.TableSettings `json:"settings"`
+	// Tenants are a multi-tenant table's first tenants (at most describeTenants) and
+	// TenantCount how many it has: the names a model passes as tenant.
+	Tenants     []driver.Tenant `json:"tenants,omitempty"`
+	TenantCount int             `json:"tenantCount,omitempty"`
 }
+
+// describeTenants bounds the tenants describe_table lists: a SaaS collection has thousands.
+const describeTenants = 100
 
 // DescribeTable is the describe_table tool: columns with their types, key, read-only flags and
 // the filter operators each accepts, and the collection settings that gate the null and
@@ -42,6 +50,7 @@ func DescribeTable(d Deps) mcp.Tool {
 		InputSchema: object(map[string]*jsonschema.Schema{
 			"connection": connectionArg(),
 			"table":      tableArg(),
+			"tenant":     tenantArg(),
 		}, "connection", "table"),
 		OutputSchema: outObject(map[string]*jsonschema.Schema{
 			"name":       typed("string"),
@@ -55,21 +64,29 @@ func DescribeTable(d Deps) mcp.Tool {
 			if err := decodeArgs(raw, &a); err != nil {
 				return nil, err
 			}
+			a.Table = driver.TenantTable(a.Table, a.Tenant)
 			drv, _, err := d.use(ctx, a.Connection, read(NameDescribeTable, raw, "describe table "+a.Table))
 			if err != nil {
 				return nil, err
 			}
 			var info *driver.TableInfo
+			var tenants []driver.Tenant
 			err = d.run(ctx, func(ctx context.Context) error {
 				var err error
-				info, err = drv.DescribeTable(ctx, a.Table)
+				if info, err = drv.DescribeTable(ctx, a.Table); err != nil {
+					return err
+				}
+				if tn, ok := drv.(driver.Tenants); ok && info.Settings.MultiTenancy && info.Settings.Tenant == "" {
+					tenants, err = tn.ListTenants(ctx, a.Table)
+				}
 				return err
 			})
 			if err != nil {
 				return nil, FromError(err)
 			}
 			desc := tableDescription{Name: info.Name, Description: info.Description, PrimaryKey: info.PrimaryKey,
-				Columns: info.Columns, Settings: info.Settings}
+				Columns: info.Columns, Settings: info.Settings, TenantCount: len(tenants)}
+			desc.Tenants = tenants[:min(len(tenants), describeTenants)]
 			if desc.Columns == nil {
 				desc.Columns = []driver.Column{}
 			}
@@ -95,8 +112,24 @@ func describeText(t tableDescription) string {
 	if len(s.NamedVectors) > 0 {
 		b.WriteString(" namedVectors=" + strings.Join(s.NamedVectors, ","))
 	}
-	if s.MultiTenancy {
-		b.WriteString("\n(multi-tenant: rows are read only by a GraphQL query naming the tenant)")
+	switch {
+	case s.Tenant != "":
+		b.WriteString("\ntenant " + s.Tenant + " of a multi-tenant table")
+	case s.MultiTenancy:
+		fmt.Fprintf(&b, "\nmulti-tenant: its rows live in its %d tenants; pass one as tenant", t.TenantCount)
+		if len(t.Tenants) > 0 {
+			names := make([]string, len(t.Tenants))
+			for i, tn := range t.Tenants {
+				names[i] = tn.Name
+				if tn.Status != driver.TenantActive {
+					names[i] += " (" + strings.ToLower(tn.Status) + ")"
+				}
+			}
+			b.WriteString(": " + strings.Join(names, ", "))
+			if t.TenantCount > len(t.Tenants) {
+				fmt.Fprintf(&b, " (first %d)", len(t.Tenants))
+			}
+		}
 	}
 	b.WriteString("\ncolumns (name type [flags] ops):")
 	for _, c := range t.Columns {

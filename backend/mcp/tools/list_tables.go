@@ -26,7 +26,7 @@ func ListTables(d Deps) mcp.Tool {
 	return mcp.Tool{
 		Name:         NameListTables,
 		Title:        "List tables",
-		Description:  "Lists the tables (collections) of a connection with their descriptions.",
+		Description:  "Lists the tables (collections) of a connection with their descriptions. A multi-tenant table needs tenant in the table tools.",
 		InputSchema:  object(map[string]*jsonschema.Schema{"connection": connectionArg()}, "connection"),
 		OutputSchema: outObject(map[string]*jsonschema.Schema{"tables": typed("array")}, "tables"),
 		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
@@ -55,6 +55,9 @@ func ListTables(d Deps) mcp.Tool {
 			fmt.Fprintf(&b, "%d tables in %s", len(tables), c.Name)
 			for _, t := range tables {
 				b.WriteString("\n" + t.Name)
+				if t.MultiTenant {
+					b.WriteString(" (multi-tenant: pass tenant)")
+				}
 				if t.Description != "" {
 					b.WriteString(" -- " + truncate(oneLine(t.Description), 200))
 				}

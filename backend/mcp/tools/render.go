@@ -59,6 +59,11 @@ func connectionArg() *jsonschema.Schema { return str("id or name from list_conne
 // every model on every tools/list.
 func tableArg() *jsonschema.Schema { return typed("string") }
 
+// tenantArg is the tenant of a multi-tenant table, which the driver opens as the table
+// driver.TenantTable names. Like "table" it carries no description: list_tables says in one
+// line which tables need it, and describe_table lists the names.
+func tenantArg() *jsonschema.Schema { return typed("string") }
+
 // limitArg does not name numbers: the default and the maximum are the user's settings.
 func limitArg() *jsonschema.Schema { return integer("max rows; App caps it", 1) }
 

@@ -31,6 +31,7 @@ const rowBatch = 50
 type rowsArgs struct {
 	Connection string       `json:"connection"`
 	Table      string       `json:"table"`
+	Tenant     string       `json:"tenant"`
 	Rows       []driver.Row `json:"rows"`
 	UUIDs      []string     `json:"uuids"`
 }
@@ -84,7 +85,7 @@ func (d Deps) rowTool(op rowOp) mcp.Tool {
 		"uuid":   str(""),
 		"values": {Type: "object"},
 	})
-	props := map[string]*jsonschema.Schema{"connection": connectionArg(), "table": tableArg()}
+	props := map[string]*jsonschema.Schema{"connection": connectionArg(), "table": tableArg(), "tenant": tenantArg()}
 	required := []string{"connection", "table"}
 	maxItems := MaxRowsPerWrite
 	if op.destructive {
@@ -111,6 +112,7 @@ func (d Deps) rowTool(op rowOp) mcp.Tool {
 			if err := decodeArgs(raw, &a); err != nil {
 				return nil, err
 			}
+			a.Table = driver.TenantTable(a.Table, a.Tenant)
 			for _, u := range a.UUIDs {
 				a.Rows = append(a.Rows, driver.Row{UUID: u})
 			}

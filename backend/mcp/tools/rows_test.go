@@ -48,6 +48,33 @@ func TestRowTools(t *testing.T) {
 		}
 	})
 
+	t.Run("insert_rows with a tenant writes into that tenant only (issue 23)", func(t *testing.T) {
+		class := map[string]any{"class": "TenantNote", "vectorizer": "none", "multiTenancyConfig": map[string]any{"enabled": true},
+			"properties": []any{map[string]any{"name": "body", "dataType": []string{"text"}}}}
+		if err := r.node.DoJSON(ctx, http.MethodPost, "/v1/schema", class, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := r.node.DoJSON(ctx, http.MethodPost, "/v1/schema/TenantNote/tenants", []map[string]string{{"name": "acme"}, {"name": "other"}}, nil); err != nil {
+			t.Fatal(err)
+		}
+		id := "6b1a2a6e-0000-4000-8000-0000000000a1"
+		r.person.will(approval.Approve)
+		sc := ok(t, r.call(t, ctx, flowCall{level: auth.LevelReadWrite, tool: NameInsertRows, args: map[string]any{"connection": "notes", "table": "TenantNote", "tenant": "acme",
+			"rows": []any{map[string]any{"uuid": id, "values": map[string]any{"body": "for acme"}}}}}))
+		if sc["ok"] != float64(1) {
+			t.Fatalf("result %v", sc)
+		}
+		if q := r.person.questions(); !strings.Contains(q[len(q)-1].Statement, "TenantNote@acme") {
+			t.Fatalf("the dialog showed %+v", q[len(q)-1])
+		}
+		if err := r.node.DoJSON(ctx, http.MethodGet, "/v1/objects/TenantNote/"+id+"?tenant=acme", nil, nil); err != nil {
+			t.Fatalf("acme: %v", err)
+		}
+		if err := r.node.DoJSON(ctx, http.MethodGet, "/v1/objects/TenantNote/"+id+"?tenant=other", nil, nil); err == nil {
+			t.Fatal("the row is in tenant other too")
+		}
+	})
+
 	t.Run("update_rows writes only the given values, by uuid", func(t *testing.T) {
 		r.person.will(approval.Approve)
 		ok(t, r.call(t, ctx, flowCall{level: auth.LevelReadWrite, tool: NameUpdateRows, args: map[string]any{"connection": "notes", "table": "Note",

@@ -18,6 +18,7 @@ const NameVectorSearch = "vector_search"
 type vectorSearchArgs struct {
 	Connection   string    `json:"connection"`
 	Table        string    `json:"table"`
+	Tenant       string    `json:"tenant"`
 	NearVector   []float64 `json:"nearVector"`
 	Query        *string   `json:"query"`
 	Mode         string    `json:"mode"`
@@ -48,6 +49,7 @@ func VectorSearch(d Deps) mcp.Tool {
 		InputSchema: object(map[string]*jsonschema.Schema{
 			"connection":   connectionArg(),
 			"table":        tableArg(),
+			"tenant":       tenantArg(),
 			"nearVector":   arrayOf(typed("number")),
 			"query":        typed("string"),
 			"mode":         {Type: "string", Enum: []any{driver.SearchBM25, driver.SearchHybrid}, Description: "default bm25"},
@@ -64,6 +66,7 @@ func VectorSearch(d Deps) mcp.Tool {
 			if err := decodeArgs(raw, &a); err != nil {
 				return nil, err
 			}
+			a.Table = driver.TenantTable(a.Table, a.Tenant)
 			req := a.request()
 			if err := req.Check(); err != nil {
 				return nil, invalidArgument(err)

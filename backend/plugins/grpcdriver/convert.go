@@ -281,7 +281,7 @@ func fromCapabilities(c *pb.Capabilities) driver.Capabilities {
 func toTables(ts []driver.Table) []*pb.Table {
 	out := make([]*pb.Table, len(ts))
 	for i, t := range ts {
-		out[i] = &pb.Table{Name: t.Name, Description: t.Description}
+		out[i] = &pb.Table{Name: t.Name, Description: t.Description, MultiTenant: t.MultiTenant}
 	}
 	return out
 }
@@ -292,7 +292,7 @@ func fromTables(ts []*pb.Table) []driver.Table {
 	}
 	out := make([]driver.Table, len(ts))
 	for i, t := range ts {
-		out[i] = driver.Table{Name: t.GetName(), Description: t.GetDescription()}
+		out[i] = driver.Table{Name: t.GetName(), Description: t.GetDescription(), MultiTenant: t.GetMultiTenant()}
 	}
 	return out
 }

@@ -987,9 +987,11 @@ func (x *PathsResponse) GetPaths() []*PathStatus {
 }
 
 type Table struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	Description   string                 `protobuf:"bytes,2,opt,name=description,proto3" json:"description,omitempty"`
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	Name        string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Description string                 `protobuf:"bytes,2,opt,name=description,proto3" json:"description,omitempty"`
+	// multi_tenant: the table's rows live in tenants (driver.Tenants lists them).
+	MultiTenant   bool `protobuf:"varint,3,opt,name=multi_tenant,json=multiTenant,proto3" json:"multi_tenant,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1036,6 +1038,13 @@ func (x *Table) GetDescription() string {
 		return x.Description
 	}
 	return ""
+}
+
+func (x *Table) GetMultiTenant() bool {
+	if x != nil {
+		return x.MultiTenant
+	}
+	return false
 }
 
 type ListTablesResponse struct {
@@ -3265,10 +3274,11 @@ const file_driver_proto_rawDesc = "" +
 	"\x02ok\x18\x02 \x01(\bR\x02ok\x12\x16\n" +
 	"\x06detail\x18\x03 \x01(\tR\x06detail\"@\n" +
 	"\rPathsResponse\x12/\n" +
-	"\x05paths\x18\x01 \x03(\v2\x19.app.driver.v2.PathStatusR\x05paths\"=\n" +
+	"\x05paths\x18\x01 \x03(\v2\x19.app.driver.v2.PathStatusR\x05paths\"`\n" +
 	"\x05Table\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
-	"\vdescription\x18\x02 \x01(\tR\vdescription\"B\n" +
+	"\vdescription\x18\x02 \x01(\tR\vdescription\x12!\n" +
+	"\fmulti_tenant\x18\x03 \x01(\bR\vmultiTenant\"B\n" +
 	"\x12ListTablesResponse\x12,\n" +
 	"\x06tables\x18\x01 \x03(\v2\x14.app.driver.v2.TableR\x06tables\"=\n" +
 	"\fTableRequest\x12\x17\n" +
