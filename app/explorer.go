@@ -179,7 +179,7 @@ func (a *ExplorerAPI) ListTables(id string) ([]TableDTO, error) {
 	}
 	out := make([]TableDTO, 0, len(tables))
 	for _, t := range tables {
-		out = append(out, TableDTO{Name: t.Name, Description: t.Description})
+		out = append(out, TableDTO{Name: t.Name, Description: t.Description, MultiTenant: t.MultiTenant})
 	}
 	return out, nil
 }
@@ -211,6 +211,16 @@ func (a *ExplorerAPI) TableCounts(id string) ([]TableCountDTO, error) {
 			defer func() { <-sem }()
 			cctx, ccancel := context.WithTimeout(ctx, countTimeout)
 			defer ccancel()
+			if tn, ok := d.(driver.Tenants); ok && t.MultiTenant {
+				ts, err := tn.ListTenants(cctx, t.Name)
+				if err != nil {
+					out[i].Message = errorMessage(err)
+					return
+				}
+				n := len(ts)
+				out[i].Tenants, out[i].Message = &n, "multi-tenant: its rows live in its tenants"
+				return
+			}
 			n, err := d.Count(cctx, t.Name, nil)
 			if err != nil {
 				out[i].Message = errorMessage(err)

@@ -34,14 +34,25 @@ type CapabilitiesDTO struct {
 type TableDTO struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
+	// MultiTenant: the rows live in tenants, listed under the table (ListTenants).
+	MultiTenant bool `json:"multiTenant"`
 }
 
 // TableCountDTO is the row count of one table. Count is null when the table cannot be
-// counted as a whole (a multi-tenant collection), and Message then says why.
+// counted, and Message then says why; a multi-tenant table has no rows of its own, and
+// Tenants is how many tenants it has instead.
 type TableCountDTO struct {
 	Name    string `json:"name"`
 	Count   *int64 `json:"count"`
+	Tenants *int   `json:"tenants,omitempty"`
 	Message string `json:"message,omitempty"`
+}
+
+// TenantDTO is one tenant of a multi-tenant table: Table opens it as a table of its own.
+type TenantDTO struct {
+	Name   string `json:"name"`
+	Table  string `json:"table"`
+	Status string `json:"status"`
 }
 
 // ColumnDTO is one grid column: uuid first (primary key, read-only), the properties in

@@ -282,10 +282,10 @@ func TestExplorerTableCounts(t *testing.T) {
 			}
 		})
 	}
-	t.Run("a multi-tenant collection has a null count and says why", func(t *testing.T) {
+	t.Run("a multi-tenant collection has a null count, its number of tenants, and says why", func(t *testing.T) {
 		got := byName[fixtures.Tenanted]
-		if got.Count != nil || !strings.Contains(got.Message, "multi-tenancy") {
-			t.Fatalf("count of Tenanted = %+v, want null with a multi-tenancy message", got)
+		if got.Count != nil || got.Tenants == nil || *got.Tenants != 2 || !strings.Contains(got.Message, "tenants") {
+			t.Fatalf("count of Tenanted = %+v, want null with 2 tenants and a message", got)
 		}
 	})
 }

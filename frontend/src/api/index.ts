@@ -57,6 +57,8 @@ export type {
   PluginsApi,
   Table,
   TableCount,
+  Tenant,
+  TenantStatus,
   TableInfo,
   SettingsApi,
   Sort,

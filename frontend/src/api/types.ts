@@ -115,13 +115,30 @@ export interface Capabilities {
 export interface Table {
   name: string;
   description: string;
+  /** The rows live in tenants, listed under the table (listTenants); the table reads none. */
+  multiTenant: boolean;
 }
 
-/** The row count of one table; null when it cannot be counted, with the reason. */
+/**
+ * The row count of one table; null when it cannot be counted, with the reason. A
+ * multi-tenant table has no rows of its own: tenants is how many tenants it has.
+ */
 export interface TableCount {
   name: string;
   count: number | null;
+  tenants?: number;
   message: string;
+}
+
+/** The activity statuses of a tenant a person may set. */
+export type TenantStatus = "ACTIVE" | "INACTIVE" | "OFFLOADED";
+
+/** One tenant of a multi-tenant table; `table` opens it as a table of its own. */
+export interface Tenant {
+  name: string;
+  table: string;
+  /** ACTIVE, INACTIVE, OFFLOADED, or a transition (OFFLOADING, ONLOADING). */
+  status: string;
 }
 
 /** One grid column: uuid first, the properties, vector last. */
@@ -333,6 +350,10 @@ export interface ExplorerApi {
   listTables(id: string): Promise<Table[]>;
   /** tableCounts counts the rows of every table (slower than listTables). */
   tableCounts(id: string): Promise<TableCount[]>;
+  /** listTenants lists a multi-tenant table's tenants by name. */
+  listTenants(id: string, table: string): Promise<Tenant[]>;
+  /** setTenantStatus asks natively, then sets the status; false when the person said No. */
+  setTenantStatus(id: string, table: string, tenant: string, status: TenantStatus): Promise<boolean>;
   describeTable(id: string, table: string): Promise<TableInfo>;
   /** browseTable reads `limit` rows from `offset` (limit 0: the default of 100). */
   browseTable(id: string, table: string, offset: number, limit: number): Promise<Grid>;

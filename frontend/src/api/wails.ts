@@ -303,16 +303,26 @@ export function createWailsApi(): Api {
       disconnect: (id) => call(() => ExplorerBinding.Disconnect(id)),
       listTables: (id) =>
         call(async () =>
-          ((await ExplorerBinding.ListTables(id)) ?? []).map((t) => ({ name: t.name, description: t.description })),
+          ((await ExplorerBinding.ListTables(id)) ?? []).map((t) => ({
+            name: t.name,
+            description: t.description,
+            multiTenant: !!t.multiTenant,
+          })),
         ),
       tableCounts: (id) =>
         call(async () =>
           ((await ExplorerBinding.TableCounts(id)) ?? []).map((c) => ({
             name: c.name,
             count: typeof c.count === "number" ? c.count : null,
+            ...(typeof c.tenants === "number" ? { tenants: c.tenants } : {}),
             message: c.message ?? "",
           })),
         ),
+      listTenants: (id, table) =>
+        call(async () =>
+          ((await ExplorerBinding.ListTenants(id, table)) ?? []).map((t) => ({ name: t.name, table: t.table, status: t.status })),
+        ),
+      setTenantStatus: (id, table, tenant, status) => call(() => ExplorerBinding.SetTenantStatus(id, table, tenant, status)),
       describeTable: (id, table) => call(async () => toTableInfo(await ExplorerBinding.DescribeTable(id, table))),
       browseTable: (id, table, offset, limit) =>
         call(async () => toGrid(await ExplorerBinding.BrowseTable(id, table, offset, limit))),

@@ -105,9 +105,11 @@ export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi 
     connect: async (id) => ({ id, connected: true, serverVersion: "1.35.2", capabilities: weaviateCapabilities }),
     disconnect: async () => {},
     listTables: async () => [
-      { name: "Author", description: "People who write the demo articles." },
-      { name: "Article", description: "Demo articles." },
+      { name: "Author", description: "People who write the demo articles.", multiTenant: false },
+      { name: "Article", description: "Demo articles.", multiTenant: false },
     ],
+    listTenants: async () => [],
+    setTenantStatus: async () => true,
     tableCounts: async () => [
       { name: "Author", count: 4, message: "" },
       { name: "Article", count: 10, message: "" },

@@ -1290,6 +1290,7 @@ export namespace app {
 	export class TableCountDTO {
 	    name: string;
 	    count?: number;
+	    tenants?: number;
 	    message?: string;
 	
 	    static createFrom(source: any = {}) {
@@ -1300,12 +1301,14 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.name = source["name"];
 	        this.count = source["count"];
+	        this.tenants = source["tenants"];
 	        this.message = source["message"];
 	    }
 	}
 	export class TableDTO {
 	    name: string;
 	    description: string;
+	    multiTenant: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new TableDTO(source);
@@ -1315,6 +1318,7 @@ export namespace app {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.name = source["name"];
 	        this.description = source["description"];
+	        this.multiTenant = source["multiTenant"];
 	    }
 	}
 	export class TableSettingsDTO {
@@ -1376,6 +1380,22 @@ export namespace app {
 		}
 	}
 	
+	export class TenantDTO {
+	    name: string;
+	    table: string;
+	    status: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new TenantDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.table = source["table"];
+	        this.status = source["status"];
+	    }
+	}
 	export class TestResultDTO {
 	    serverVersion: string;
 	    paths: PathDTO[];

@@ -1,7 +1,8 @@
-import type { Connection } from "../../api";
+import type { Connection, Tenant } from "../../api";
 import { formatCount } from "../explorer/format";
 import type { ExplorerConnState } from "../explorer/useExplorer";
-import { Icon, Table2 } from "../icons";
+import { ChevronRight, Icon, Table2 } from "../icons";
+import { TenantList } from "./TenantList";
 
 interface Props {
   connection: Connection;
@@ -10,6 +11,11 @@ interface Props {
   openTable?: string;
   tableRowId: (table: string) => string;
   onOpenTable: (table: string, index: number) => void;
+  /** isExpanded tells whether a multi-tenant table shows its tenants. */
+  isExpanded: (table: string) => boolean;
+  /** onToggleTable shows or hides a multi-tenant table's tenants. */
+  onToggleTable: (table: string, index: number) => void;
+  onOpenTenant: (t: Tenant) => void;
   onReconnect: () => void;
 }
 
@@ -17,7 +23,18 @@ interface Props {
  * ConnectionChildren is the group under an expanded connection: its tables with their row
  * counts, or the state of connecting to it (not connected, loading, the driver's error, dropped).
  */
-export function ConnectionChildren({ connection, state, activeKey, openTable, tableRowId, onOpenTable, onReconnect }: Props) {
+export function ConnectionChildren({
+  connection,
+  state,
+  activeKey,
+  openTable,
+  tableRowId,
+  onOpenTable,
+  isExpanded,
+  onToggleTable,
+  onOpenTenant,
+  onReconnect,
+}: Props) {
   let body;
   switch (state?.status) {
     case undefined:
@@ -69,28 +86,44 @@ export function ConnectionChildren({ connection, state, activeKey, openTable, ta
       body = state.tables.map((t, i) => {
         const id = tableRowId(t.name);
         const count = state.counts?.[t.name];
+        const expanded = t.multiTenant && isExpanded(t.name);
+        const row = (
+          <div
+            className="table-item"
+            title={t.description || t.name}
+            onClick={() => (t.multiTenant ? onToggleTable(t.name, i) : onOpenTable(t.name, i))}
+          >
+            <span className="table-item__icon" aria-hidden="true">
+              <Icon icon={t.multiTenant ? ChevronRight : Table2} size={13} className={expanded ? "icon--turned" : undefined} />
+            </span>
+            <span className="table-item__name">{t.name}</span>
+            {count && (
+              <span className="table-item__count" title={count.message || undefined}>
+                {count.tenants !== undefined
+                  ? `${formatCount(count.tenants)} ${count.tenants === 1 ? "tenant" : "tenants"}`
+                  : count.count === null
+                    ? "—"
+                    : formatCount(count.count)}
+              </span>
+            )}
+          </div>
+        );
         return (
           <li
             key={t.name}
             id={id}
             role="treeitem"
             aria-level={2}
-            aria-label={t.name}
+            aria-label={t.multiTenant ? `${t.name}, multi-tenant` : t.name}
             aria-selected={activeKey === id}
-            className="table-item"
+            aria-expanded={t.multiTenant ? expanded : undefined}
             aria-current={openTable === t.name ? "page" : undefined}
             data-open={openTable === t.name || undefined}
-            title={t.description || t.name}
-            onClick={() => onOpenTable(t.name, i)}
+            className="table-entry"
           >
-            <span className="table-item__icon" aria-hidden="true">
-              <Icon icon={Table2} size={13} />
-            </span>
-            <span className="table-item__name">{t.name}</span>
-            {count && (
-              <span className="table-item__count" title={count.message || undefined}>
-                {count.count === null ? "—" : formatCount(count.count)}
-              </span>
+            {row}
+            {expanded && (
+              <TenantList connectionId={connection.id} table={t.name} openTable={openTable} onOpenTenant={onOpenTenant} />
             )}
           </li>
         );

@@ -160,3 +160,57 @@ describe("connection list after a disconnect", () => {
     expect(onReconnect).toHaveBeenCalledWith(three[0]);
   });
 });
+
+describe("a multi-tenant table in the tree (issue 23)", () => {
+  const tables = [{ name: "Article", description: "", multiTenant: false }, { name: "Shop", description: "", multiTenant: true }];
+  const ready: ExplorerConnState = {
+    status: "ready",
+    serverVersion: "1.35.2",
+    capabilities: {} as Capabilities,
+    tables,
+    counts: { Article: { name: "Article", count: 10, message: "" }, Shop: { name: "Shop", count: null, tenants: 3, message: "multi-tenant" } },
+  };
+  const state = { status: "ready" as const, connections: three };
+  const api = fakeApi(async () => three, {
+    listTenants: async () => [
+      { name: "north", table: "Shop@north", status: "ACTIVE" },
+      { name: "south", table: "Shop@south", status: "INACTIVE" },
+    ],
+  });
+  const renderTree = (onOpenTable = vi.fn()) =>
+    render(
+      <ApiProvider api={api}>
+        <ConnectionList state={state} onRetry={() => {}} onOpen={() => {}} explorer={{ a: ready }} openId="a" onOpenTable={onOpenTable} />
+      </ApiProvider>,
+    );
+
+  it("counts its tenants and expands to them instead of opening a tab; a tenant opens as a table", async () => {
+    const onOpenTable = vi.fn();
+    renderTree(onOpenTable);
+    const shop = await screen.findByRole("treeitem", { name: "Shop, multi-tenant" });
+    expect(shop).toHaveAttribute("aria-expanded", "false");
+    expect(shop).toHaveTextContent("3 tenants");
+    await userEvent.click(within(shop).getByText("Shop"));
+    expect(onOpenTable).not.toHaveBeenCalled();
+    expect(shop).toHaveAttribute("aria-expanded", "true");
+    await userEvent.click(await within(shop).findByText("south"));
+    expect(onOpenTable).toHaveBeenCalledWith(three[0], "Shop@south");
+    await userEvent.click(within(shop).getByText("Shop"));
+    expect(shop).toHaveAttribute("aria-expanded", "false");
+    expect(within(shop).queryByRole("listbox")).not.toBeInTheDocument();
+  });
+
+  it("expands and folds with the arrows from the keyboard", async () => {
+    renderTree();
+    const shop = await screen.findByRole("treeitem", { name: "Shop, multi-tenant" });
+    screen.getByRole("tree").focus();
+    // The connection row, then Article, then Shop.
+    await userEvent.keyboard("{ArrowDown}{ArrowDown}");
+    expect(shop).toHaveAttribute("aria-selected", "true");
+    await userEvent.keyboard("{ArrowRight}");
+    expect(shop).toHaveAttribute("aria-expanded", "true");
+    expect(await within(shop).findByRole("listbox")).toBeInTheDocument();
+    await userEvent.keyboard("{ArrowLeft}");
+    expect(shop).toHaveAttribute("aria-expanded", "false");
+  });
+});

@@ -52,6 +52,8 @@ const tableRowId = (c: Connection, table: string) => `table-${c.id}-${table}`;
 interface Row extends TreeRow {
   connection: Connection;
   table?: string;
+  /** A multi-tenant table expands to its tenants (TenantList) instead of opening. */
+  multiTenant?: boolean;
 }
 
 /**
@@ -85,7 +87,8 @@ function ConnectionTree({
       const st = explorer[c.id];
       if (open && st?.status === "ready") {
         for (const t of st.tables) {
-          out.push({ key: tableRowId(c, t.name), parent: connRowId(c), connection: c, table: t.name, expandable: false, expanded: false });
+          const key = tableRowId(c, t.name);
+          out.push({ key, parent: connRowId(c), connection: c, table: t.name, multiTenant: t.multiTenant, expandable: t.multiTenant, expanded: t.multiTenant && expanded.has(key) });
         }
       }
     }
@@ -123,6 +126,10 @@ function ConnectionTree({
   const openRow = useCallback(
     (r: TreeRow) => {
       const row = r as Row;
+      if (row.multiTenant) {
+        setOpen(row.key, !row.expanded);
+        return;
+      }
       if (row.table !== undefined) {
         onOpenTable(row.connection, row.table);
         return;
@@ -135,12 +142,22 @@ function ConnectionTree({
   const expandRow = useCallback(
     (r: TreeRow) => {
       const row = r as Row;
+      if (row.table !== undefined) {
+        setOpen(row.key, true);
+        return;
+      }
       setOpen(row.connection.id, true);
       onExpand(row.connection);
     },
     [onExpand, setOpen],
   );
-  const collapseRow = useCallback((r: TreeRow) => setOpen((r as Row).connection.id, false), [setOpen]);
+  const collapseRow = useCallback(
+    (r: TreeRow) => {
+      const row = r as Row;
+      setOpen(row.table !== undefined ? row.key : row.connection.id, false);
+    },
+    [setOpen],
+  );
 
   const { active, setActive, onKeyDown } = useTreeNavigation(rows, {
     onOpen: openRow,
@@ -231,6 +248,13 @@ function ConnectionTree({
                   setActive(indexOf(tableRowId(c, t)));
                   onOpenTable(c, t);
                 }}
+                isExpanded={(t) => expanded.has(tableRowId(c, t))}
+                onToggleTable={(t) => {
+                  const key = tableRowId(c, t);
+                  setActive(indexOf(key));
+                  setOpen(key, !expanded.has(key));
+                }}
+                onOpenTenant={(tn) => onOpenTable(c, tn.table)}
                 onReconnect={() => onReconnect(c)}
               />
             )}

@@ -1,6 +1,6 @@
 import { useCallback, useState, type KeyboardEvent } from "react";
 
-/** One visible row of the tree: a connection (level 1) or one of its tables (level 2). */
+/** One visible row of the tree: a connection (level 1) or one of its tables (level 2; a multi-tenant one expands). */
 export interface TreeRow {
   key: string;
   /** The parent row's key, for tables. */
@@ -64,8 +64,8 @@ export function useTreeNavigation(rows: TreeRow[], { onOpen, onExpand, onCollaps
           else if (row.expanded && rows[active + 1]?.parent === row.key) next = active + 1;
           break;
         case "ArrowLeft":
-          if (row.parent) next = rows.findIndex((r) => r.key === row.parent);
-          else if (row.expanded) onCollapse(row);
+          if (row.expanded) onCollapse(row);
+          else if (row.parent) next = rows.findIndex((r) => r.key === row.parent);
           break;
         case "Enter":
           onOpen(row);

@@ -4,9 +4,9 @@ import { countsByName, formatCount, rowRange, sortTables } from "./format";
 describe("explorer formatting", () => {
   it("sorts tables by name, ignoring case", () => {
     const names = sortTables([
-      { name: "Author", description: "" },
-      { name: "article", description: "" },
-      { name: "Big", description: "" },
+      { name: "Author", description: "", multiTenant: false },
+      { name: "article", description: "", multiTenant: false },
+      { name: "Big", description: "", multiTenant: false },
     ]).map((t) => t.name);
     expect(names).toEqual(["article", "Author", "Big"]);
   });

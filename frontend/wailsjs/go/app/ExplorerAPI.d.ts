@@ -32,9 +32,13 @@ export function ImportFile(arg1:string,arg2:string,arg3:string,arg4:string,arg5:
 
 export function ListTables(arg1:string):Promise<Array<app.TableDTO>>;
 
+export function ListTenants(arg1:string,arg2:string):Promise<Array<app.TenantDTO>>;
+
 export function PreviewImport(arg1:string,arg2:string,arg3:string):Promise<app.ImportPreviewDTO>;
 
 export function SetPendingChanges(arg1:number):Promise<void>;
+
+export function SetTenantStatus(arg1:string,arg2:string,arg3:string,arg4:string):Promise<boolean>;
 
 export function TableCounts(arg1:string):Promise<Array<app.TableCountDTO>>;
 

@@ -62,12 +62,20 @@ export function ListTables(arg1) {
   return window['go']['app']['ExplorerAPI']['ListTables'](arg1);
 }
 
+export function ListTenants(arg1, arg2) {
+  return window['go']['app']['ExplorerAPI']['ListTenants'](arg1, arg2);
+}
+
 export function PreviewImport(arg1, arg2, arg3) {
   return window['go']['app']['ExplorerAPI']['PreviewImport'](arg1, arg2, arg3);
 }
 
 export function SetPendingChanges(arg1) {
   return window['go']['app']['ExplorerAPI']['SetPendingChanges'](arg1);
+}
+
+export function SetTenantStatus(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['ExplorerAPI']['SetTenantStatus'](arg1, arg2, arg3, arg4);
 }
 
 export function TableCounts(arg1) {

@@ -1,0 +1,111 @@
+package app
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+
+	"app/backend/driver"
+	"app/internal/fixtures"
+	"app/internal/weaviatenode"
+	"app/internal/weaviatetest"
+)
+
+// issue 23, item 1: the tree lists a multi-tenant table's tenants, a tenant opens as a table,
+// and changing a tenant's status asks natively first; against a real weaviate-server.
+func TestExplorerTenants(t *testing.T) {
+	node := weaviatetest.Start(t, weaviatenode.Anonymous)
+	ctx := context.Background()
+	class := map[string]any{"class": "Shop", "vectorizer": "none", "multiTenancyConfig": map[string]any{"enabled": true},
+		"properties": []any{map[string]any{"name": "title", "dataType": []string{"text"}}}}
+	if err := node.DoJSON(ctx, http.MethodPost, "/v1/schema", class, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := node.DoJSON(ctx, http.MethodPost, "/v1/schema/Shop/tenants", []map[string]string{{"name": "north"}, {"name": "south"}, {"name": "west", "activityStatus": "COLD"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := fixtures.Batch(ctx, node, []fixtures.Object{
+		{Class: "Shop", ID: "00000023-0000-4000-8000-000000000001", Tenant: "north", Properties: map[string]any{"title": "n1"}},
+		{Class: "Shop", ID: "00000023-0000-4000-8000-000000000002", Tenant: "south", Properties: map[string]any{"title": "s1"}},
+		{Class: "Shop", ID: "00000023-0000-4000-8000-000000000003", Tenant: "south", Properties: map[string]any{"title": "s2"}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	api, id := connected(t, node)
+	dialog := &answering{}
+	api.confirm = dialog
+	api.name = func(string) string { return "Node" }
+
+	t.Run("the table is marked multi-tenant and counts its tenants", func(t *testing.T) {
+		tables, err := api.ListTables(id)
+		if err != nil || len(tables) != 1 || !tables[0].MultiTenant {
+			t.Fatalf("%+v %v", tables, err)
+		}
+		counts, err := api.TableCounts(id)
+		if err != nil || counts[0].Tenants == nil || *counts[0].Tenants != 3 || counts[0].Count != nil {
+			t.Fatalf("%+v %v", counts, err)
+		}
+	})
+	t.Run("the tenants are listed by name with their status and the table that opens each", func(t *testing.T) {
+		got, err := api.ListTenants(id, "Shop")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []TenantDTO{{"north", "Shop@north", driver.TenantActive}, {"south", "Shop@south", driver.TenantActive}, {"west", "Shop@west", driver.TenantInactive}}
+		if !slices.Equal(got, want) {
+			t.Fatalf("ListTenants = %+v, want %+v", got, want)
+		}
+	})
+	t.Run("a tenant opens as a table: browse and count read its rows only", func(t *testing.T) {
+		g, err := api.Browse(id, "Shop@south", BrowseRequestDTO{})
+		if err != nil || len(g.Rows) != 2 {
+			t.Fatalf("%+v %v", g, err)
+		}
+		c, err := api.Count(id, "Shop@south", nil)
+		if err != nil || c.Count == nil || *c.Count != 2 {
+			t.Fatalf("%+v %v", c, err)
+		}
+	})
+	t.Run("an inactive tenant's page says it is not active", func(t *testing.T) {
+		_, err := api.Browse(id, "Shop@west", BrowseRequestDTO{})
+		if err == nil || !strings.Contains(err.Error(), "not active") {
+			t.Fatalf("%v", err)
+		}
+	})
+	t.Run("a No leaves the status as it was", func(t *testing.T) {
+		dialog.yes = false
+		yes, err := api.SetTenantStatus(id, "Shop", "west", "active")
+		if err != nil || yes {
+			t.Fatalf("%v %v", yes, err)
+		}
+		q := dialog.questions[len(dialog.questions)-1]
+		if !strings.Contains(q, "Set tenant west to active") || !strings.Contains(q, "“west” of Shop on Node") || dialog.timed[len(dialog.timed)-1] {
+			t.Fatalf("asked %q (under a deadline: %v)", q, dialog.timed)
+		}
+		got, _ := api.ListTenants(id, "Shop")
+		if got[2].Status != driver.TenantInactive {
+			t.Fatalf("west is %s after a No", got[2].Status)
+		}
+	})
+	t.Run("a Yes activates the tenant, and its rows read", func(t *testing.T) {
+		dialog.yes = true
+		if yes, err := api.SetTenantStatus(id, "Shop", "west", "active"); err != nil || !yes {
+			t.Fatalf("%v %v", yes, err)
+		}
+		got, _ := api.ListTenants(id, "Shop")
+		if got[2].Status != driver.TenantActive {
+			t.Fatalf("west is %s after a Yes", got[2].Status)
+		}
+		if g, err := api.Browse(id, "Shop@west", BrowseRequestDTO{}); err != nil || len(g.Rows) != 0 {
+			t.Fatalf("%+v %v", g, err)
+		}
+	})
+	t.Run("a status that is none is refused without asking", func(t *testing.T) {
+		n := len(dialog.questions)
+		if _, err := api.SetTenantStatus(id, "Shop", "west", "warm"); err == nil || len(dialog.questions) != n {
+			t.Fatalf("%v, %d questions", err, len(dialog.questions)-n)
+		}
+	})
+}

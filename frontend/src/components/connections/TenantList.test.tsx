@@ -1,0 +1,114 @@
+import { act, render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import { ApiProvider, type Tenant, type TenantStatus } from "../../api";
+import { fakeApi } from "../../test/fakeApi";
+import { TenantList } from "./TenantList";
+
+const tenant = (name: string, status = "ACTIVE"): Tenant => ({ name, table: `Shop@${name}`, status });
+
+function renderTenants(
+  tenants: Tenant[] | (() => Promise<Tenant[]>),
+  onOpenTenant: (t: Tenant) => void = () => {},
+  setTenantStatus: (id: string, table: string, tenant: string, status: TenantStatus) => Promise<boolean> = async () => true,
+) {
+  const listTenants = vi.fn(typeof tenants === "function" ? tenants : async () => tenants);
+  const set = vi.fn(setTenantStatus);
+  const api = fakeApi(async () => [], { listTenants, setTenantStatus: set });
+  render(
+    <ApiProvider api={api}>
+      <TenantList connectionId="c1" table="Shop" onOpenTenant={onOpenTenant} />
+    </ApiProvider>,
+  );
+  return { listTenants, setTenantStatus: set };
+}
+
+describe("the tenants of a multi-tenant table (issue 23)", () => {
+  it("lists each tenant with its status in words", async () => {
+    renderTenants([tenant("north"), tenant("west", "INACTIVE"), tenant("ice", "OFFLOADED")]);
+    const list = await screen.findByRole("listbox", { name: "Tenants of Shop" });
+    const rows = within(list).getAllByRole("option");
+    expect(rows.map((r) => r.textContent)).toEqual(["northactiveDeactivate", "westinactive (cold)Activate", "iceoffloaded (frozen)Activate"]);
+  });
+
+  it("renders a window of rows, not 50,000, and scrolls the window", async () => {
+    const many = Array.from({ length: 50_000 }, (_, i) => tenant(`t${String(i).padStart(5, "0")}`));
+    renderTenants(many);
+    const list = await screen.findByRole("listbox");
+    expect(within(list).getAllByRole("option").length).toBeLessThan(40);
+    expect(screen.getByRole("combobox")).toHaveAttribute("placeholder", `Filter ${(50_000).toLocaleString()} tenants`);
+    const view = list.parentElement as HTMLElement;
+    await act(async () => {
+      view.scrollTop = 26 * 30_000;
+      view.dispatchEvent(new Event("scroll"));
+    });
+    const shown = within(list).getAllByRole("option");
+    expect(shown.length).toBeLessThan(40);
+    expect(shown.map((r) => r.querySelector(".tenant-item__name")?.textContent)).toContain("t30000");
+  });
+
+  it("filters as the person types, and says when nothing matches", async () => {
+    renderTenants([tenant("north"), tenant("south"), tenant("northwest")]);
+    const box = await screen.findByRole("combobox", { name: "Filter the tenants of Shop" });
+    await userEvent.type(box, "NORTH");
+    expect(within(screen.getByRole("listbox")).getAllByRole("option").map((r) => r.querySelector(".tenant-item__name")?.textContent)).toEqual([
+      "north",
+      "northwest",
+    ]);
+    await userEvent.type(box, "x");
+    expect(screen.getByRole("status")).toHaveTextContent("No tenant matches");
+  });
+
+  it("opens the tenant the arrows reach with Enter, and the one clicked", async () => {
+    const open = vi.fn();
+    renderTenants([tenant("a"), tenant("b"), tenant("c")], open);
+    const box = await screen.findByRole("combobox");
+    box.focus();
+    await userEvent.keyboard("{ArrowDown}{ArrowDown}{ArrowDown}{ArrowUp}{Enter}");
+    expect(open).toHaveBeenLastCalledWith(tenant("b"));
+    expect(box).toHaveAttribute("aria-activedescendant", "tenants-c1-Shop-1");
+    await userEvent.click(screen.getByText("c"));
+    expect(open).toHaveBeenLastCalledWith(tenant("c"));
+  });
+
+  it("activates an inactive tenant through the asking call, then lists again", async () => {
+    let status = "INACTIVE";
+    const { listTenants, setTenantStatus } = renderTenants(async () => [tenant("west", status)], undefined, async () => {
+      status = "ACTIVE";
+      return true;
+    });
+    const button = await screen.findByRole("button", { name: "Activate tenant west" });
+    await userEvent.click(button);
+    expect(setTenantStatus).toHaveBeenCalledWith("c1", "Shop", "west", "ACTIVE");
+    expect(await screen.findByRole("button", { name: "Deactivate tenant west" })).toBeInTheDocument();
+    expect(listTenants).toHaveBeenCalledTimes(2);
+  });
+
+  it("a No changes nothing and lists nothing again", async () => {
+    const { listTenants } = renderTenants([tenant("north")], undefined, async () => false);
+    await userEvent.click(await screen.findByRole("button", { name: "Deactivate tenant north" }));
+    await waitFor(() => expect(screen.getByRole("button", { name: "Deactivate tenant north" })).toBeEnabled());
+    expect(listTenants).toHaveBeenCalledTimes(1);
+  });
+
+  it("shows why the tenants cannot be listed, and retries", async () => {
+    let fail = true;
+    renderTenants(async () => {
+      if (fail) throw "connection: the node does not answer";
+      return [tenant("north")];
+    });
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("Could not list the tenants: the node does not answer");
+    fail = false;
+    await userEvent.click(within(alert).getByRole("button", { name: "Retry" }));
+    expect(await screen.findByRole("listbox")).toBeInTheDocument();
+  });
+
+  it("shows a failed status change at the list", async () => {
+    renderTenants([tenant("north")], undefined, async () => {
+      throw "query_failed: offloading needs an offload module";
+    });
+    await userEvent.click(await screen.findByRole("button", { name: "Deactivate tenant north" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("offloading needs an offload module");
+  });
+});
