@@ -64,6 +64,10 @@ type ExplorerAPI struct {
 	// transfers the running ones.
 	files     FileDialogs
 	transfers transfers
+
+	// tenantLists are the last listing of each multi-tenant table's tenants, which ListTenants
+	// serves windows of (explorer_tenants.go).
+	tenantLists tenantLists
 }
 
 // NewExplorerAPI returns the facade over the open-connections manager.

@@ -55,6 +55,15 @@ type TenantDTO struct {
 	Status string `json:"status"`
 }
 
+// TenantPageDTO is a window of a multi-tenant table's tenants, by name, among those whose name
+// holds the filter: Matched of Total match, and Tenants are the matches from Offset on.
+type TenantPageDTO struct {
+	Total   int         `json:"total"`
+	Matched int         `json:"matched"`
+	Offset  int         `json:"offset"`
+	Tenants []TenantDTO `json:"tenants"`
+}
+
 // ColumnDTO is one grid column: uuid first (primary key, read-only), the properties in
 // schema order, vector last (read-only).
 type ColumnDTO struct {

@@ -4,26 +4,121 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
+	"time"
 
 	"app/backend/driver"
 )
 
-// ListTenants lists the tenants of a multi-tenant table by name, each with the table name
-// that opens it and its activity status (issue 23: the tree lists them under the table).
-func (a *ExplorerAPI) ListTenants(id, table string) ([]TenantDTO, error) {
+// A multi-tenant table may have tens of thousands of tenants (issue 23: the tree stays
+// responsive with 50,000). The window never receives them all: ListTenants lists them from
+// the database when asked to read fresh (the list opening, a refresh), keeps the listing, and
+// answers windows of it, filtered by name, as the list scrolls or the filter changes. Sending
+// 50,000 tenants across to the window took longer than the second the tree may take.
+
+// maxTenantPage bounds one window of tenants.
+const maxTenantPage = 1000
+
+// maxTenantLists bounds the listings kept: the oldest is dropped past it.
+const maxTenantLists = 8
+
+// tenantLists are the kept listings by connection and table.
+type tenantLists struct {
+	mu    sync.Mutex
+	lists map[tenantKey]*tenantList
+}
+
+type tenantKey struct{ conn, table string }
+
+type tenantList struct {
+	at      time.Time
+	tenants []driver.Tenant
+}
+
+func (l *tenantLists) get(k tenantKey) []driver.Tenant {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if e := l.lists[k]; e != nil {
+		return e.tenants
+	}
+	return nil
+}
+
+func (l *tenantLists) put(k tenantKey, ts []driver.Tenant) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.lists == nil {
+		l.lists = map[tenantKey]*tenantList{}
+	}
+	if _, ok := l.lists[k]; !ok && len(l.lists) >= maxTenantLists {
+		var oldest tenantKey
+		first := true
+		for key, e := range l.lists {
+			if first || e.at.Before(l.lists[oldest].at) {
+				oldest, first = key, false
+			}
+		}
+		delete(l.lists, oldest)
+	}
+	l.lists[k] = &tenantList{at: time.Now(), tenants: ts}
+}
+
+// setStatus records a status the app set, in the kept listing (a copy: windows already
+// answered share the old one).
+func (l *tenantLists) setStatus(k tenantKey, tenant, status string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e := l.lists[k]
+	if e == nil {
+		return
+	}
+	ts := append([]driver.Tenant(nil), e.tenants...)
+	for i := range ts {
+		if ts[i].Name == tenant {
+			ts[i].Status = status
+		}
+	}
+	e.tenants = ts
+}
+
+// ListTenants answers a window of a multi-tenant table's tenants by name: those whose name
+// holds filter (ignoring case), from offset, at most limit (0: 200, at most 1000). With fresh,
+// or when none is kept, the tenants are listed from the database first; otherwise the window
+// comes from the last listing.
+func (a *ExplorerAPI) ListTenants(id, table, filter string, offset, limit int, fresh bool) (TenantPageDTO, error) {
 	tn, err := a.tenants(id)
 	if err != nil {
-		return nil, err
+		return TenantPageDTO{}, err
 	}
-	ctx, cancel := a.callContext()
-	defer cancel()
-	ts, err := tn.ListTenants(ctx, table)
-	if err != nil {
-		return nil, apiError(err)
+	switch {
+	case offset < 0 || limit < 0:
+		return TenantPageDTO{}, invalidArgument("offset and limit must not be negative")
+	case limit == 0:
+		limit = 200
 	}
-	out := make([]TenantDTO, len(ts))
-	for i, t := range ts {
-		out[i] = TenantDTO{Name: t.Name, Table: t.Table, Status: t.Status}
+	limit = min(limit, maxTenantPage)
+	key := tenantKey{id, table}
+	all := a.tenantLists.get(key)
+	if fresh || all == nil {
+		ctx, cancel := a.callContext()
+		defer cancel()
+		if all, err = tn.ListTenants(ctx, table); err != nil {
+			return TenantPageDTO{}, apiError(err)
+		}
+		a.tenantLists.put(key, all)
+	}
+	matched := all
+	if f := strings.ToLower(strings.TrimSpace(filter)); f != "" {
+		matched = nil
+		for _, t := range all {
+			if strings.Contains(strings.ToLower(t.Name), f) {
+				matched = append(matched, t)
+			}
+		}
+	}
+	out := TenantPageDTO{Total: len(all), Matched: len(matched), Offset: offset, Tenants: []TenantDTO{}}
+	for _, t := range matched[min(offset, len(matched)):min(offset+limit, len(matched))] {
+		out.Tenants = append(out.Tenants, TenantDTO{Name: t.Name, Table: t.Table, Status: t.Status})
 	}
 	return out, nil
 }
@@ -58,6 +153,9 @@ func (a *ExplorerAPI) SetTenantStatus(id, table, tenant, status string) (bool, e
 	})
 	if err != nil {
 		return yes, apiError(err)
+	}
+	if yes {
+		a.tenantLists.setStatus(tenantKey{id, table}, tenant, status)
 	}
 	return yes, nil
 }

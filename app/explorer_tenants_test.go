@@ -48,14 +48,35 @@ func TestExplorerTenants(t *testing.T) {
 			t.Fatalf("%+v %v", counts, err)
 		}
 	})
-	t.Run("the tenants are listed by name with their status and the table that opens each", func(t *testing.T) {
-		got, err := api.ListTenants(id, "Shop")
+	list := func(t *testing.T) []TenantDTO {
+		t.Helper()
+		p, err := api.ListTenants(id, "Shop", "", 0, 0, true)
 		if err != nil {
 			t.Fatal(err)
 		}
+		return p.Tenants
+	}
+	t.Run("the tenants are listed by name with their status and the table that opens each", func(t *testing.T) {
 		want := []TenantDTO{{"north", "Shop@north", driver.TenantActive}, {"south", "Shop@south", driver.TenantActive}, {"west", "Shop@west", driver.TenantInactive}}
-		if !slices.Equal(got, want) {
+		if got := list(t); !slices.Equal(got, want) {
 			t.Fatalf("ListTenants = %+v, want %+v", got, want)
+		}
+	})
+	t.Run("a window of the tenants, filtered by name, comes from the last listing", func(t *testing.T) {
+		p, err := api.ListTenants(id, "Shop", "OUTH", 0, 10, false)
+		if err != nil || p.Total != 3 || p.Matched != 1 || len(p.Tenants) != 1 || p.Tenants[0].Name != "south" {
+			t.Fatalf("%+v %v", p, err)
+		}
+		p, err = api.ListTenants(id, "Shop", "", 1, 1, false)
+		if err != nil || p.Matched != 3 || p.Offset != 1 || len(p.Tenants) != 1 || p.Tenants[0].Name != "south" {
+			t.Fatalf("%+v %v", p, err)
+		}
+		p, err = api.ListTenants(id, "Shop", "", 5, 10, false)
+		if err != nil || p.Matched != 3 || len(p.Tenants) != 0 {
+			t.Fatalf("past the end: %+v %v", p, err)
+		}
+		if _, err := api.ListTenants(id, "Shop", "", -1, 10, false); err == nil {
+			t.Fatal("a negative offset was answered")
 		}
 	})
 	t.Run("a tenant opens as a table: browse and count read its rows only", func(t *testing.T) {
@@ -84,8 +105,7 @@ func TestExplorerTenants(t *testing.T) {
 		if !strings.Contains(q, "Set tenant west to active") || !strings.Contains(q, "“west” of Shop on Node") || dialog.timed[len(dialog.timed)-1] {
 			t.Fatalf("asked %q (under a deadline: %v)", q, dialog.timed)
 		}
-		got, _ := api.ListTenants(id, "Shop")
-		if got[2].Status != driver.TenantInactive {
+		if got := list(t); got[2].Status != driver.TenantInactive {
 			t.Fatalf("west is %s after a No", got[2].Status)
 		}
 	})
@@ -94,8 +114,10 @@ func TestExplorerTenants(t *testing.T) {
 		if yes, err := api.SetTenantStatus(id, "Shop", "west", "active"); err != nil || !yes {
 			t.Fatalf("%v %v", yes, err)
 		}
-		got, _ := api.ListTenants(id, "Shop")
-		if got[2].Status != driver.TenantActive {
+		if p, _ := api.ListTenants(id, "Shop", "west", 0, 1, false); p.Tenants[0].Status != driver.TenantActive {
+			t.Fatalf("the kept listing says west is %s after a Yes", p.Tenants[0].Status)
+		}
+		if got := list(t); got[2].Status != driver.TenantActive {
 			t.Fatalf("west is %s after a Yes", got[2].Status)
 		}
 		if g, err := api.Browse(id, "Shop@west", BrowseRequestDTO{}); err != nil || len(g.Rows) != 0 {

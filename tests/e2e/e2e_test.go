@@ -81,6 +81,10 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 	if _, err := fixtures.LoadDemo(offCtx, offNode); err != nil {
 		t.Fatalf("load the demo data on the GraphQL-off node: %v", err)
 	}
+	// And the multi-tenant collections (issue 23): Shop's three tenants, Crowd's 50,000.
+	if err := fixtures.LoadTenants(offCtx, offNode); err != nil {
+		t.Fatalf("load the tenants on the GraphQL-off node: %v", err)
+	}
 	offCancel()
 	configDir := t.TempDir()
 	if err := e2eharness.AddConnection(cli, configDir, "Demo Weaviate", node.Host, node.Port); err != nil {

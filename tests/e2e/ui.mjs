@@ -1265,6 +1265,81 @@ try {
     await page.screenshot({ path: join(artifacts, "e2e-graphql-off-editor.png") });
   });
 
+  // Issue 23, item 1: tenants, on the GraphQL-off node (fixtures.LoadTenants): Shop has the
+  // tenants north, south and an inactive west; Crowd has 50,000 inactive tenants.
+  const offTables = offItem.getByRole("group");
+  const tenantsHeld = async (tenant) =>
+    fetch(`http://${offAddr}/v1/objects?class=Shop&tenant=${tenant}&limit=100`)
+      .then((r) => r.json())
+      .then((d) => d.objects.map((o) => o.id).sort());
+  const tenantStatus = async (tenant) =>
+    fetch(`http://${offAddr}/v1/schema/Shop/tenants`)
+      .then((r) => r.json())
+      .then((ts) => ts.find((t) => t.name === tenant)?.activityStatus);
+
+  await check("Tenants: a collection with 50,000 tenants shows its tenant list within a second, a window of rows, filtered from the keyboard", async () => {
+    const crowd = offTables.getByRole("treeitem", { name: "Crowd, multi-tenant" });
+    await crowd.filter({ hasText: "50,000 tenants" }).waitFor({ timeout: 30_000 });
+    const t0 = Date.now();
+    await crowd.locator(".table-item").click();
+    await crowd.getByRole("option").first().waitFor({ timeout: 10_000 });
+    const took = Date.now() - t0;
+    const rendered = await crowd.getByRole("option").count();
+    assert(took < 1000, `the list of 50,000 tenants took ${took} ms to appear`);
+    assert(rendered > 0 && rendered < 40, `${rendered} tenant rows are in the page`);
+    const box = crowd.getByRole("combobox", { name: "Filter the tenants of Crowd" });
+    await box.click();
+    await page.keyboard.type("tenant-4999");
+    await crowd.getByRole("option").nth(9).waitFor({ timeout: 5_000 });
+    const names = await crowd.locator(".tenant-item__name").allInnerTexts();
+    assert(names.length === 10 && names.every((n) => n.startsWith("tenant-4999")), `filtered to ${JSON.stringify(names)}`);
+    await page.screenshot({ path: join(artifacts, "e2e-tenants-crowd.png") });
+    await crowd.locator(".table-item").click();
+    await crowd.getByRole("listbox").waitFor({ state: "detached", timeout: 5_000 });
+    console.error(`tenants: 50,000 listed in ${took} ms`);
+  });
+
+  await check("Tenants: a tenant opens as a table holding the rows the node holds for that tenant only", async () => {
+    const shop = offTables.getByRole("treeitem", { name: "Shop, multi-tenant" });
+    await shop.filter({ hasText: "3 tenants" }).waitFor({ timeout: 10_000 });
+    await shop.locator(".table-item").click();
+    await shop.getByRole("option", { name: /^south/ }).click();
+    await page.getByRole("tab", { name: "Shop@south", selected: true }).waitFor({ timeout: 10_000 });
+    const panel = page.locator('section.panel--table[aria-label="Shop@south"]:visible');
+    const grid = panel.getByRole("table", { name: "Rows of Shop@south" });
+    const want = await tenantsHeld("south");
+    const got = await shownIds(panel, grid, want.length);
+    assert(want.length === 3 && JSON.stringify(got) === JSON.stringify(want), `rows ${JSON.stringify(got)}, the node holds ${JSON.stringify(want)} in south`);
+    await page.screenshot({ path: join(artifacts, "e2e-tenants-shop.png") });
+  });
+
+  await check("Tenants: an inactive tenant is explained, and Activate asks natively before anything changes", async () => {
+    const shop = offTables.getByRole("treeitem", { name: "Shop, multi-tenant" });
+    await shop.getByRole("option", { name: /^west/ }).click();
+    const panel = page.locator('section.panel--table[aria-label="Shop@west"]:visible');
+    await panel.getByRole("alert").filter({ hasText: "not active" }).waitFor({ timeout: 20_000 });
+    const title = "Set tenant west to active";
+    await shop.getByRole("button", { name: "Activate tenant west" }).click();
+    assert(await dialogShown(title, 20_000), "no native question before activating");
+    answerDialog(title, "Escape"); // closing the dialog answers No
+    assert(await dialogGone(title, 10_000), "the question stayed up after No");
+    await shop.getByRole("button", { name: "Activate tenant west" }).and(page.locator(":enabled")).waitFor({ timeout: 10_000 });
+    const after = await tenantStatus("west");
+    assert(after === "COLD" || after === "INACTIVE", `west is ${after} after a No`);
+    await shop.getByRole("button", { name: "Activate tenant west" }).click();
+    assert(await dialogShown(title, 20_000), "no native question the second time");
+    answerDialog(title, "alt+y");
+    await shop.getByRole("button", { name: "Deactivate tenant west" }).waitFor({ timeout: 20_000 });
+    const now = await tenantStatus("west");
+    assert(now === "HOT" || now === "ACTIVE", `west is ${now} after a Yes`);
+    await page.getByRole("button", { name: "Close Shop@west" }).click();
+    await shop.getByRole("option", { name: /^west/ }).click();
+    const grid = panel.getByRole("table", { name: "Rows of Shop@west" });
+    const want = await tenantsHeld("west");
+    const got = await shownIds(panel, grid, want.length);
+    assert(want.length === 1 && JSON.stringify(got) === JSON.stringify(want), `rows ${JSON.stringify(got)}, the node holds ${JSON.stringify(want)} in west`);
+  });
+
   await check("no errors in the page console", async () => {
     assert(consoleErrors.length === 0, consoleErrors.join(" | "));
   });

@@ -58,6 +58,7 @@ export type {
   Table,
   TableCount,
   Tenant,
+  TenantPage,
   TenantStatus,
   TableInfo,
   SettingsApi,

@@ -133,6 +133,14 @@ export interface TableCount {
 /** The activity statuses of a tenant a person may set. */
 export type TenantStatus = "ACTIVE" | "INACTIVE" | "OFFLOADED";
 
+/** A window of a table's tenants: `matched` of `total` hold the filter; `tenants` start at `offset`. */
+export interface TenantPage {
+  total: number;
+  matched: number;
+  offset: number;
+  tenants: Tenant[];
+}
+
 /** One tenant of a multi-tenant table; `table` opens it as a table of its own. */
 export interface Tenant {
   name: string;
@@ -350,8 +358,12 @@ export interface ExplorerApi {
   listTables(id: string): Promise<Table[]>;
   /** tableCounts counts the rows of every table (slower than listTables). */
   tableCounts(id: string): Promise<TableCount[]>;
-  /** listTenants lists a multi-tenant table's tenants by name. */
-  listTenants(id: string, table: string): Promise<Tenant[]>;
+  /**
+   * listTenants answers a window of a multi-tenant table's tenants by name: those whose name
+   * holds `filter`, from `offset`, at most `limit`. `fresh` lists them from the database first;
+   * otherwise the window comes from the last listing (so scrolling 50,000 costs no re-read).
+   */
+  listTenants(id: string, table: string, filter: string, offset: number, limit: number, fresh: boolean): Promise<TenantPage>;
   /** setTenantStatus asks natively, then sets the status; false when the person said No. */
   setTenantStatus(id: string, table: string, tenant: string, status: TenantStatus): Promise<boolean>;
   describeTable(id: string, table: string): Promise<TableInfo>;

@@ -318,10 +318,16 @@ export function createWailsApi(): Api {
             message: c.message ?? "",
           })),
         ),
-      listTenants: (id, table) =>
-        call(async () =>
-          ((await ExplorerBinding.ListTenants(id, table)) ?? []).map((t) => ({ name: t.name, table: t.table, status: t.status })),
-        ),
+      listTenants: (id, table, filter, offset, limit, fresh) =>
+        call(async () => {
+          const p = await ExplorerBinding.ListTenants(id, table, filter, offset, limit, fresh);
+          return {
+            total: p.total,
+            matched: p.matched,
+            offset: p.offset,
+            tenants: (p.tenants ?? []).map((t) => ({ name: t.name, table: t.table, status: t.status })),
+          };
+        }),
       setTenantStatus: (id, table, tenant, status) => call(() => ExplorerBinding.SetTenantStatus(id, table, tenant, status)),
       describeTable: (id, table) => call(async () => toTableInfo(await ExplorerBinding.DescribeTable(id, table))),
       browseTable: (id, table, offset, limit) =>

@@ -1,6 +1,8 @@
 // fakeApi: an in-memory Api for component tests. The real Api needs the Go process behind
 // Wails; the end-to-end test (tests/e2e) drives that one. Here only UI states are under test.
 import type {
+  Tenant,
+  TenantPage,
   ActivityApi,
   Api,
   ApprovalGranted,
@@ -108,7 +110,7 @@ export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi 
       { name: "Author", description: "People who write the demo articles.", multiTenant: false },
       { name: "Article", description: "Demo articles.", multiTenant: false },
     ],
-    listTenants: async () => [],
+    listTenants: async (_id, _table, _filter, offset) => ({ total: 0, matched: 0, offset, tenants: [] }),
     setTenantStatus: async () => true,
     tableCounts: async () => [
       { name: "Author", count: 4, message: "" },
@@ -283,6 +285,16 @@ export function fakeSettings(overrides: Partial<SettingsApi> = {}): SettingsApi 
       return s;
     },
     ...overrides,
+  };
+}
+
+/** tenantPages answers listTenants with windows of `all`, filtered by name as the backend does. */
+export function tenantPages(all: () => Promise<Tenant[]>) {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  return async (_id: string, _table: string, filter: string, offset: number, limit: number, _fresh: boolean): Promise<TenantPage> => {
+    const f = filter.trim().toLowerCase();
+    const matched = (await all()).filter((t) => t.name.toLowerCase().includes(f));
+    return { total: (await all()).length, matched: matched.length, offset, tenants: matched.slice(offset, offset + limit) };
   };
 }
 

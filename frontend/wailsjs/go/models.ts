@@ -1396,6 +1396,42 @@ export namespace app {
 	        this.status = source["status"];
 	    }
 	}
+	export class TenantPageDTO {
+	    total: number;
+	    matched: number;
+	    offset: number;
+	    tenants: TenantDTO[];
+	
+	    static createFrom(source: any = {}) {
+	        return new TenantPageDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.total = source["total"];
+	        this.matched = source["matched"];
+	        this.offset = source["offset"];
+	        this.tenants = this.convertValues(source["tenants"], TenantDTO);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class TestResultDTO {
 	    serverVersion: string;
 	    paths: PathDTO[];

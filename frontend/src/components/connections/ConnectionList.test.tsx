@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { ApiError, ApiProvider, type Api, type Capabilities, type Connection, type Table } from "../../api";
 import type { ExplorerConnState } from "../explorer/useExplorer";
-import { connection, deferred, fakeApi } from "../../test/fakeApi";
+import { connection, deferred, fakeApi, tenantPages } from "../../test/fakeApi";
 import { ConnectionList } from "./ConnectionList";
 import { useConnections } from "./useConnections";
 
@@ -172,10 +172,10 @@ describe("a multi-tenant table in the tree (issue 23)", () => {
   };
   const state = { status: "ready" as const, connections: three };
   const api = fakeApi(async () => three, {
-    listTenants: async () => [
+    listTenants: tenantPages(async () => [
       { name: "north", table: "Shop@north", status: "ACTIVE" },
       { name: "south", table: "Shop@south", status: "INACTIVE" },
-    ],
+    ]),
   });
   const renderTree = (onOpenTable = vi.fn()) =>
     render(

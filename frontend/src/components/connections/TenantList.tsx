@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from "react";
-import { useApi, type Tenant, type TenantStatus } from "../../api";
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from "react";
+import { useApi, type Tenant, type TenantPage, type TenantStatus } from "../../api";
 import { parseApiError } from "../../api/errors";
 
 /** Height of one tenant row in pixels: the window renders only the rows in view. */
@@ -17,9 +17,28 @@ interface Props {
   onOpenTenant: (t: Tenant) => void;
 }
 
-type Load = { status: "loading" } | { status: "error"; message: string } | { status: "ready"; tenants: Tenant[] };
+/** How many tenants one request reads: a few screens around the view. */
+export const TENANT_WINDOW = 300;
 
-/** Words for a status: the current name, with the name older Weaviate versions and docs use. */
+type Load = { status: "loading" } | { status: "error"; message: string } | { status: "ready" };
+
+/**
+ * Words for a status: the current name, with the name older Weaviate versions and docs use.
+ * The row shows the short word only for a tenant that is not active (most are; a narrow
+ * sidebar keeps its room for the names), and the whole words as its tooltip.
+ */
+export function statusShort(status: string): string {
+  switch (status) {
+    case "ACTIVE":
+      return "";
+    case "INACTIVE":
+      return "cold";
+    case "OFFLOADED":
+      return "frozen";
+  }
+  return status.toLowerCase();
+}
+
 export function statusText(status: string): string {
   switch (status) {
     case "ACTIVE":
@@ -34,49 +53,71 @@ export function statusText(status: string): string {
 
 /**
  * TenantList lists the tenants of a multi-tenant table under it in the tree (issue 23): a
- * filter box and a windowed list, so 50,000 tenants cost the DOM a screenful of rows. The
- * filter box drives the list from the keyboard (ArrowUp/ArrowDown move, Enter opens the tenant
- * as a table, Escape clears); each row has Activate or Deactivate, which asks natively first.
+ * filter box and a windowed list. The backend lists the tenants once when the list opens and
+ * answers windows of that listing, filtered by name, as the list scrolls or the filter
+ * changes; the DOM holds a screenful of rows. So 50,000 tenants open within a second. The
+ * filter box drives the list from the keyboard (ArrowUp/ArrowDown, PageUp/PageDown move, Enter
+ * opens the tenant as a table, Escape clears); each row has Activate or Deactivate, which asks
+ * natively first.
  */
 export function TenantList({ connectionId, table, openTable, onOpenTenant }: Props) {
   const api = useApi();
   const [load, setLoad] = useState<Load>({ status: "loading" });
+  const [page, setPage] = useState<TenantPage>({ total: 0, matched: 0, offset: 0, tenants: [] });
   const [filter, setFilter] = useState("");
   const [active, setActive] = useState(0);
   const [scrollTop, setScrollTop] = useState(0);
   const [busy, setBusy] = useState<string | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
   const viewRef = useRef<HTMLDivElement>(null);
+  // Only the newest request's answer is shown (typing sends one per key).
+  const seq = useRef(0);
+  const asked = useRef<{ filter: string; offset: number } | null>(null);
 
-  const reload = useCallback(async () => {
-    try {
-      const tenants = await api.explorer.listTenants(connectionId, table);
-      setLoad({ status: "ready", tenants });
-    } catch (e) {
-      setLoad({ status: "error", message: parseApiError(e).message });
-    }
-  }, [api, connectionId, table]);
+  const fetchWindow = useCallback(
+    async (f: string, offset: number, fresh: boolean) => {
+      const n = ++seq.current;
+      asked.current = { filter: f, offset };
+      try {
+        const p = await api.explorer.listTenants(connectionId, table, f, Math.max(0, offset), TENANT_WINDOW, fresh);
+        if (n !== seq.current) return;
+        setPage(p);
+        setLoad({ status: "ready" });
+      } catch (e) {
+        if (n !== seq.current) return;
+        asked.current = null;
+        setLoad({ status: "error", message: parseApiError(e).message });
+      }
+    },
+    [api, connectionId, table],
+  );
 
-  useEffect(() => {
-    setLoad({ status: "loading" });
-    void reload();
-  }, [reload]);
-
-  const shown = useMemo(() => {
-    if (load.status !== "ready") return [];
-    const f = filter.trim().toLowerCase();
-    return f === "" ? load.tenants : load.tenants.filter((t) => t.name.toLowerCase().includes(f));
-  }, [load, filter]);
-
-  // A new filter starts at the top.
+  // The list opens with a fresh listing; a new filter reads from it, starting at the top.
+  const opened = useRef(false);
   useEffect(() => {
     setActive(0);
     setScrollTop(0);
     if (viewRef.current) viewRef.current.scrollTop = 0;
-  }, [filter]);
+    void fetchWindow(filter, 0, !opened.current);
+    opened.current = true;
+  }, [filter, fetchWindow]);
+
+  // Rows in view outside the window read the window around them (the arrows scroll the
+  // active row into view, so it is always among them).
+  const first = Math.floor(scrollTop / TENANT_ROW_HEIGHT);
+  useEffect(() => {
+    if (load.status !== "ready" || page.matched === 0) return;
+    const last = Math.min(first + VISIBLE_ROWS, page.matched) - 1;
+    if (first >= page.offset && last < page.offset + page.tenants.length) return;
+    const offset = Math.max(0, first - Math.floor(TENANT_WINDOW / 3));
+    if (asked.current?.filter === filter && asked.current.offset === offset) return;
+    void fetchWindow(filter, offset, false);
+  }, [first, page, filter, load.status, fetchWindow]);
+
+  const tenantAt = (i: number): Tenant | undefined => page.tenants[i - page.offset];
 
   const moveTo = (i: number) => {
-    const next = Math.max(0, Math.min(i, shown.length - 1));
+    const next = Math.max(0, Math.min(i, page.matched - 1));
     setActive(next);
     const view = viewRef.current;
     if (!view) return;
@@ -101,9 +142,11 @@ export function TenantList({ connectionId, table, openTable, onOpenTenant }: Pro
       case "PageUp":
         moveTo(active - VISIBLE_ROWS);
         break;
-      case "Enter":
-        if (shown[active]) onOpenTenant(shown[active]);
+      case "Enter": {
+        const t = tenantAt(active);
+        if (t) onOpenTenant(t);
         break;
+      }
       case "Escape":
         if (filter === "") handled = false;
         else setFilter("");
@@ -121,7 +164,8 @@ export function TenantList({ connectionId, table, openTable, onOpenTenant }: Pro
     setBusy(t.name);
     setActionError(null);
     try {
-      if (await api.explorer.setTenantStatus(connectionId, table, t.name, status)) await reload();
+      // The backend updates its listing after a Yes: the window is read from it again.
+      if (await api.explorer.setTenantStatus(connectionId, table, t.name, status)) await fetchWindow(filter, page.offset, false);
     } catch (e) {
       setActionError(parseApiError(e).message);
     } finally {
@@ -144,85 +188,88 @@ export function TenantList({ connectionId, table, openTable, onOpenTenant }: Pro
       body = (
         <div role="alert" className="tenant-list__state tenant-list__state--error">
           <p>Could not list the tenants: {load.message}</p>
-          <button type="button" className="btn btn--small" onClick={() => void reload()}>
+          <button type="button" className="btn btn--small" onClick={() => void fetchWindow(filter, 0, true)}>
             Retry
           </button>
         </div>
       );
       break;
     case "ready": {
-      const height = Math.min(Math.max(shown.length, 1), VISIBLE_ROWS) * TENANT_ROW_HEIGHT;
-      const first = Math.max(0, Math.floor(scrollTop / TENANT_ROW_HEIGHT) - OVERSCAN);
-      const last = Math.min(shown.length, Math.ceil((scrollTop + height) / TENANT_ROW_HEIGHT) + OVERSCAN);
+      const height = Math.min(Math.max(page.matched, 1), VISIBLE_ROWS) * TENANT_ROW_HEIGHT;
+      const from = Math.max(0, first - OVERSCAN);
+      const to = Math.min(page.matched, Math.ceil((scrollTop + height) / TENANT_ROW_HEIGHT) + OVERSCAN);
+      const rows = [];
+      for (let i = from; i < to; i++) {
+        const t = tenantAt(i);
+        if (!t) {
+          rows.push(
+            <li key={`pending-${i}`} id={rowId(i)} role="option" aria-selected={i === active} aria-disabled="true" className="tenant-item tenant-item--pending" style={{ top: i * TENANT_ROW_HEIGHT, height: TENANT_ROW_HEIGHT }}>
+              …
+            </li>,
+          );
+          continue;
+        }
+        const on = t.status === "ACTIVE";
+        rows.push(
+          <li
+            key={t.name}
+            id={rowId(i)}
+            role="option"
+            aria-selected={i === active}
+            data-open={openTable === t.table || undefined}
+            className="tenant-item"
+            style={{ top: i * TENANT_ROW_HEIGHT, height: TENANT_ROW_HEIGHT }}
+            onClick={() => {
+              setActive(i);
+              onOpenTenant(t);
+            }}
+          >
+            <span className="tenant-item__name" title={`${t.name}: ${statusText(t.status)}`}>
+              {t.name}
+            </span>
+            {!on && (
+              <span className="tenant-item__status" title={statusText(t.status)}>
+                {statusShort(t.status)}
+              </span>
+            )}
+            <button
+              type="button"
+              className="btn btn--small tenant-item__action"
+              disabled={busy !== null}
+              aria-label={`${on ? "Deactivate" : "Activate"} tenant ${t.name}`}
+              onClick={(e) => {
+                e.stopPropagation();
+                void setStatus(t, on ? "INACTIVE" : "ACTIVE");
+              }}
+            >
+              {busy === t.name ? "…" : on ? "Deactivate" : "Activate"}
+            </button>
+          </li>,
+        );
+      }
       body = (
         <>
           <input
             type="search"
             className="tenant-list__filter"
-            placeholder={`Filter ${load.tenants.length.toLocaleString()} tenants`}
+            placeholder={`Filter ${page.total.toLocaleString()} tenants`}
             aria-label={`Filter the tenants of ${table}`}
             role="combobox"
             aria-expanded="true"
             aria-controls={listId}
-            aria-activedescendant={shown[active] ? rowId(active) : undefined}
+            aria-activedescendant={page.matched > 0 ? rowId(active) : undefined}
             value={filter}
             onChange={(e) => setFilter(e.target.value)}
             onKeyDown={onKeyDown}
           />
-          {shown.length === 0 ? (
+          {page.matched === 0 ? (
             <p role="status" className="tenant-list__state">
-              {load.tenants.length === 0 ? "No tenants" : "No tenant matches"}
+              {page.total === 0 ? "No tenants" : "No tenant matches"}
             </p>
           ) : (
-            <div
-              ref={viewRef}
-              className="tenant-list__view"
-              style={{ height }}
-              onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
-            >
-              <ul
-                id={listId}
-                role="listbox"
-                aria-label={`Tenants of ${table}`}
-                className="tenant-list__rows"
-                style={{ height: shown.length * TENANT_ROW_HEIGHT }}
-              >
-                {shown.slice(first, last).map((t, k) => {
-                  const i = first + k;
-                  const on = t.status === "ACTIVE";
-                  return (
-                    <li
-                      key={t.name}
-                      id={rowId(i)}
-                      role="option"
-                      aria-selected={i === active}
-                      data-open={openTable === t.table || undefined}
-                      className="tenant-item"
-                      style={{ top: i * TENANT_ROW_HEIGHT, height: TENANT_ROW_HEIGHT }}
-                      onClick={() => {
-                        setActive(i);
-                        onOpenTenant(t);
-                      }}
-                    >
-                      <span className="tenant-item__name" title={t.name}>
-                        {t.name}
-                      </span>
-                      <span className={`tenant-item__status tenant-item__status--${on ? "on" : "off"}`}>{statusText(t.status)}</span>
-                      <button
-                        type="button"
-                        className="btn btn--small tenant-item__action"
-                        disabled={busy !== null}
-                        aria-label={`${on ? "Deactivate" : "Activate"} tenant ${t.name}`}
-                        onClick={(e) => {
-                          e.stopPropagation();
-                          void setStatus(t, on ? "INACTIVE" : "ACTIVE");
-                        }}
-                      >
-                        {busy === t.name ? "…" : on ? "Deactivate" : "Activate"}
-                      </button>
-                    </li>
-                  );
-                })}
+            <div ref={viewRef} className="tenant-list__view" style={{ height }} onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}>
+              <ul id={listId} role="listbox" aria-label={`Tenants of ${table}`} className="tenant-list__rows" style={{ height: page.matched * TENANT_ROW_HEIGHT }}>
+                {rows}
               </ul>
             </div>
           )}

@@ -32,7 +32,7 @@ export function ImportFile(arg1:string,arg2:string,arg3:string,arg4:string,arg5:
 
 export function ListTables(arg1:string):Promise<Array<app.TableDTO>>;
 
-export function ListTenants(arg1:string,arg2:string):Promise<Array<app.TenantDTO>>;
+export function ListTenants(arg1:string,arg2:string,arg3:string,arg4:number,arg5:number,arg6:boolean):Promise<app.TenantPageDTO>;
 
 export function PreviewImport(arg1:string,arg2:string,arg3:string):Promise<app.ImportPreviewDTO>;
 

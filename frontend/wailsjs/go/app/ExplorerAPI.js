@@ -62,8 +62,8 @@ export function ListTables(arg1) {
   return window['go']['app']['ExplorerAPI']['ListTables'](arg1);
 }
 
-export function ListTenants(arg1, arg2) {
-  return window['go']['app']['ExplorerAPI']['ListTenants'](arg1, arg2);
+export function ListTenants(arg1, arg2, arg3, arg4, arg5, arg6) {
+  return window['go']['app']['ExplorerAPI']['ListTenants'](arg1, arg2, arg3, arg4, arg5, arg6);
 }
 
 export function PreviewImport(arg1, arg2, arg3) {
