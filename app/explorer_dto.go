@@ -135,6 +135,8 @@ type FilterDTO struct {
 	Operator string `json:"operator"`
 	Value    string `json:"value"`
 	Value2   string `json:"value2"`
+	// Group: filters with the same non-zero group are ORed (driver.Filter.Group).
+	Group int `json:"group,omitempty"`
 }
 
 // SortDTO orders the rows by one column.
@@ -229,7 +231,7 @@ func toDriverFilters(in []FilterDTO) []driver.Filter {
 	}
 	out := make([]driver.Filter, 0, len(in))
 	for _, f := range in {
-		out = append(out, driver.Filter{Column: f.Column, Operator: driver.Operator(f.Operator), Value: f.Value, Value2: f.Value2})
+		out = append(out, driver.Filter{Column: f.Column, Operator: driver.Operator(f.Operator), Value: f.Value, Value2: f.Value2, Group: f.Group})
 	}
 	return out
 }
@@ -295,4 +297,23 @@ func cellText(v any) *string {
 		}
 	}
 	return &s
+}
+
+// NodeDTO is one node of the connection's cluster: its health, version and totals, and what
+// each table keeps on it.
+type NodeDTO struct {
+	Name    string          `json:"name"`
+	Status  string          `json:"status"`
+	Version string          `json:"version"`
+	Objects int64           `json:"objects"`
+	Shards  int             `json:"shards"`
+	Tables  []NodeTablesDTO `json:"tables"`
+}
+
+// NodeTablesDTO is one table's shards (loaded ones among them) and objects on a node.
+type NodeTablesDTO struct {
+	Table   string `json:"table"`
+	Shards  int    `json:"shards"`
+	Loaded  int    `json:"loaded"`
+	Objects int64  `json:"objects"`
 }

@@ -124,6 +124,15 @@ func TestExplorerTenants(t *testing.T) {
 			t.Fatalf("%+v %v", g, err)
 		}
 	})
+	t.Run("the connection's nodes: one here, holding Shop's three tenants as shards", func(t *testing.T) {
+		nodes, err := api.Nodes(id)
+		if err != nil || len(nodes) != 1 || nodes[0].Status != "HEALTHY" || nodes[0].Shards != 3 {
+			t.Fatalf("%+v %v", nodes, err)
+		}
+		if tb := nodes[0].Tables; len(tb) != 1 || tb[0].Table != "Shop" || tb[0].Shards != 3 {
+			t.Fatalf("tables %+v", tb)
+		}
+	})
 	t.Run("a status that is none is refused without asking", func(t *testing.T) {
 		n := len(dialog.questions)
 		if _, err := api.SetTenantStatus(id, "Shop", "west", "warm"); err == nil || len(dialog.questions) != n {

@@ -141,11 +141,36 @@ func Operators() []Operator {
 // driver types them from the schema. In / NotIn take a comma-separated list
 // in Value; Between takes the lower bound in Value and the upper in Value2
 // (both inclusive). The null and emptiness operators take no value.
+//
+// Filters are ANDed, except that filters with the same non-zero Group form one group whose
+// filters are ORed (issue 23): "(a OR b) AND c" is a and b in group 1 and c alone.
 type Filter struct {
 	Column   string   `json:"column"`
 	Operator Operator `json:"operator"`
 	Value    string   `json:"value,omitempty"`
 	Value2   string   `json:"value2,omitempty"`
+	Group    int      `json:"group,omitempty"`
+}
+
+// FilterGroups are filters as the terms of their AND, in the order each first appears: a
+// filter without a group is a term alone, filters of one group one term of ORed filters.
+func FilterGroups(filters []Filter) [][]Filter {
+	var out [][]Filter
+	at := map[int]int{}
+	for _, f := range filters {
+		if f.Group == 0 {
+			out = append(out, []Filter{f})
+			continue
+		}
+		i, ok := at[f.Group]
+		if !ok {
+			i = len(out)
+			at[f.Group] = i
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], f)
+	}
+	return out
 }
 
 // Sort orders Browse by one column.
@@ -252,6 +277,9 @@ type Capabilities struct {
 	Operators []Operator `json:"operators"`
 	// Transactions: edits are applied one row at a time, never atomically.
 	Transactions bool `json:"transactions"`
+	// FilterGroups: the driver reads Filter.Group (ORed groups). A plugin built before groups
+	// would drop the field and AND every filter, so the app refuses groups to it instead.
+	FilterGroups bool `json:"filterGroups"`
 }
 
 // PathStatus is how one way of reaching the database answered a connection test (Weaviate:

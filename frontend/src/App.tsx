@@ -43,6 +43,12 @@ export function App() {
       } else if ((e.ctrlKey || e.metaKey) && (e.key === "n" || e.key === "N")) {
         e.preventDefault();
         ws.openNewConnection();
+      } else if (e.key === "F5" && !e.ctrlKey && !e.metaKey) {
+        // F5 reads again, never reloads the page: the tree's tables and counts of the active
+        // tab's connection here; a table tab also reads its rows (TablePanel).
+        e.preventDefault();
+        const a = ws.active;
+        if (a && (a.kind === "connection" || a.kind === "table")) void explorer.refresh(a.connection.id);
       } else if ((e.ctrlKey || e.metaKey) && (e.key === "e" || e.key === "E")) {
         // Ctrl+E opens the query editor of the active tab's connection.
         const a = ws.active;
@@ -54,7 +60,7 @@ export function App() {
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [ws.openSettings, ws.openNewConnection, openEditor, ws.active]);
+  }, [ws.openSettings, ws.openNewConnection, openEditor, ws.active, explorer.refresh]);
 
   const onSaved = useCallback(
     async (tabKey: string, c: Connection) => {
@@ -113,7 +119,10 @@ export function App() {
       <div className="app__body">
         <Sidebar
           state={state}
-          onReload={() => void reload()}
+          onReload={() => {
+            void reload();
+            for (const [id, s] of Object.entries(explorer.conns)) if (s.status === "ready") void explorer.refresh(id);
+          }}
           onOpen={openConnection}
           onOpenSettings={ws.openSettings}
           onNewConnection={ws.openNewConnection}

@@ -207,6 +207,7 @@ func (d *Driver) Capabilities() driver.Capabilities {
 		MaxResults:      MaxResults,
 		DefaultPageSize: DefaultPageSize,
 		Operators:       driver.Operators(),
+		FilterGroups:    true,
 	}
 }
 

@@ -176,18 +176,26 @@ func buildWhere(c *class, filters []driver.Filter) (where, bool, error) {
 	if len(filters) == 0 {
 		return where{}, false, nil
 	}
-	nodes := make([]where, 0, len(filters))
-	for _, f := range filters {
-		n, err := filterNode(c, f)
-		if err != nil {
-			return where{}, false, err
+	var terms []where
+	for _, group := range driver.FilterGroups(filters) {
+		ors := make([]where, 0, len(group))
+		for _, f := range group {
+			n, err := filterNode(c, f)
+			if err != nil {
+				return where{}, false, err
+			}
+			ors = append(ors, n)
 		}
-		nodes = append(nodes, n)
+		if len(ors) == 1 {
+			terms = append(terms, ors[0])
+		} else {
+			terms = append(terms, where{op: "Or", operands: ors})
+		}
 	}
-	if len(nodes) == 1 {
-		return nodes[0], true, nil
+	if len(terms) == 1 {
+		return terms[0], true, nil
 	}
-	return where{op: "And", operands: nodes}, true, nil
+	return where{op: "And", operands: terms}, true, nil
 }
 
 // filterNode types one filter from the schema and builds its node.

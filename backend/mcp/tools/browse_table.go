@@ -32,7 +32,7 @@ func BrowseTable(d Deps) mcp.Tool {
 	return mcp.Tool{
 		Name:        NameBrowseTable,
 		Title:       "Browse table",
-		Description: "Reads a page of rows, optionally filtered (filters ANDed) and sorted. Says if more rows exist and the next offset.",
+		Description: "Reads a page of rows, optionally filtered (filters ANDed, a group ORed) and sorted. Says if more rows exist and the next offset.",
 		InputSchema: object(map[string]*jsonschema.Schema{
 			"connection": connectionArg(),
 			"table":      tableArg(),

@@ -79,6 +79,7 @@ func filtersArg() *jsonschema.Schema {
 		"operator": {Type: "string", Enum: ops},
 		"value":    {Types: []string{"string", "number", "boolean", "null"}, Description: "in: a,b,c"},
 		"value2":   {Types: []string{"string", "number", "null"}, Description: "between: upper"},
+		"group":    {Type: "integer", Description: "same group: ORed"},
 	}, "column", "operator")
 	return arrayOf(f)
 }
@@ -90,12 +91,13 @@ type filterArg struct {
 	Operator driver.Operator `json:"operator"`
 	Value    any             `json:"value"`
 	Value2   any             `json:"value2"`
+	Group    int             `json:"group"`
 }
 
 func filtersOf(args []filterArg) []driver.Filter {
 	out := make([]driver.Filter, 0, len(args))
 	for _, a := range args {
-		out = append(out, driver.Filter{Column: a.Column, Operator: a.Operator, Value: argText(a.Value), Value2: argText(a.Value2)})
+		out = append(out, driver.Filter{Column: a.Column, Operator: a.Operator, Value: argText(a.Value), Value2: argText(a.Value2), Group: a.Group})
 	}
 	return out
 }
@@ -119,18 +121,29 @@ func argText(v any) string {
 // result's first line.
 func describeFilters(filters []driver.Filter, sorts []driver.Sort) string {
 	var b strings.Builder
-	for i, f := range filters {
+	for i, group := range driver.FilterGroups(filters) {
 		if i == 0 {
 			b.WriteString(" where ")
 		} else {
 			b.WriteString(" and ")
 		}
-		fmt.Fprintf(&b, "%s %s", f.Column, f.Operator)
-		switch {
-		case f.Operator == driver.OpBetween:
-			fmt.Fprintf(&b, " %q and %q", f.Value, f.Value2)
-		case f.Value != "":
-			fmt.Fprintf(&b, " %q", f.Value)
+		if len(group) > 1 {
+			b.WriteString("(")
+		}
+		for j, f := range group {
+			if j > 0 {
+				b.WriteString(" or ")
+			}
+			fmt.Fprintf(&b, "%s %s", f.Column, f.Operator)
+			switch {
+			case f.Operator == driver.OpBetween:
+				fmt.Fprintf(&b, " %q and %q", f.Value, f.Value2)
+			case f.Value != "":
+				fmt.Fprintf(&b, " %q", f.Value)
+			}
+		}
+		if len(group) > 1 {
+			b.WriteString(")")
 		}
 	}
 	for i, s := range sorts {

@@ -19,9 +19,9 @@ import (
 // server lists it: 900 bytes, more only where the arguments need it: browse_table and
 // count_rows list the filter object with the grid's whole operator table (about 560 bytes, the
 // enum alone 219), browse_table also sort, and vector_search has ten arguments; the four
-// table tools have tenant too (issue 23, 28 bytes).
+// table tools have tenant too (issue 23, 28 bytes), and a filter its OR group (55 bytes).
 func TestReadToolDefinitionsStaySmall(t *testing.T) {
-	budget := map[string]int{NameBrowseTable: 1650, NameCountRows: 1230, NameVectorSearch: 1200}
+	budget := map[string]int{NameBrowseTable: 1720, NameCountRows: 1290, NameVectorSearch: 1200}
 	srv := mcptest.Start(t, mcp.Options{Tools: readTools(Deps{})})
 	tools := srv.Call(t, "tools/list", nil).Result["tools"].([]any)
 	if len(tools) != len(readTools(Deps{})) {

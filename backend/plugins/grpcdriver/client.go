@@ -111,6 +111,7 @@ type Conn struct {
 var (
 	_ driver.Driver  = (*Conn)(nil)
 	_ driver.Tenants = (*Conn)(nil)
+	_ driver.Cluster = (*Conn)(nil)
 )
 
 func (k *Conn) req() *pb.ConnRequest { return &pb.ConnRequest{ConnId: k.id} }
@@ -173,17 +174,35 @@ func (k *Conn) DescribeTable(ctx context.Context, table string) (*driver.TableIn
 	return fromTableInfo(r), nil
 }
 
+// filters converts filters for the wire, refusing ORed groups to a plugin that cannot read
+// them (it would drop the group and AND every filter: more rows refused, never fewer shown
+// wrongly, but a different answer than the grid's chips say).
+func (k *Conn) filters(fs []driver.Filter) ([]*pb.Filter, error) {
+	if !k.caps.FilterGroups {
+		for _, f := range fs {
+			if f.Group != 0 {
+				return nil, driver.Errorf(driver.KindUnsupported, "this version of the driver plugin cannot combine filters with OR; update it in Settings, Plugins")
+			}
+		}
+	}
+	return toFilters(fs), nil
+}
+
 // Browse loads one page of rows.
 func (k *Conn) Browse(ctx context.Context, table string, page driver.Page, filters []driver.Filter, sort []driver.Sort) (*driver.Grid, error) {
 	if k.c.isStopped() {
 		return nil, stoppedError()
+	}
+	pf, err := k.filters(filters)
+	if err != nil {
+		return nil, err
 	}
 	r, err := k.c.rpc.Browse(ctx, &pb.BrowseRequest{
 		ConnId:  k.id,
 		Table:   table,
 		Offset:  int64(page.Offset),
 		Limit:   int64(page.Limit),
-		Filters: toFilters(filters),
+		Filters: pf,
 		Sort:    toSorts(sort),
 		Vectors: string(page.Vectors),
 	})
@@ -256,8 +275,12 @@ func (k *Conn) Scan(ctx context.Context, table string, req driver.ScanRequest) (
 	if k.c.isStopped() {
 		return nil, stoppedError()
 	}
+	pf, err := k.filters(req.Filters)
+	if err != nil {
+		return nil, err
+	}
 	r, err := k.c.rpc.Scan(ctx, &pb.ScanRequest{ConnId: k.id, Table: table, After: req.After, Limit: int64(req.Limit),
-		Filters: toFilters(req.Filters), Vectors: req.Vectors})
+		Filters: pf, Vectors: req.Vectors})
 	if st, ok := status.FromError(err); ok && st.Code() == codes.Unimplemented && len(st.Details()) == 0 {
 		return nil, errOldPlugin
 	}
@@ -272,7 +295,11 @@ func (k *Conn) Count(ctx context.Context, table string, filters []driver.Filter)
 	if k.c.isStopped() {
 		return 0, stoppedError()
 	}
-	r, err := k.c.rpc.Count(ctx, &pb.CountRequest{ConnId: k.id, Table: table, Filters: toFilters(filters)})
+	pf, err := k.filters(filters)
+	if err != nil {
+		return 0, err
+	}
+	r, err := k.c.rpc.Count(ctx, &pb.CountRequest{ConnId: k.id, Table: table, Filters: pf})
 	if err != nil {
 		return 0, k.c.fail(ctx, err)
 	}
@@ -382,6 +409,28 @@ func (k *Conn) SetTenantStatus(ctx context.Context, table, tenant, to string) er
 		return k.c.fail(ctx, err)
 	}
 	return nil
+}
+
+// Nodes reads the cluster's nodes in the plugin (driver.Cluster).
+func (k *Conn) Nodes(ctx context.Context, table string) ([]driver.Node, error) {
+	if k.c.isStopped() {
+		return nil, stoppedError()
+	}
+	r, err := k.c.rpc.Nodes(ctx, &pb.TableRequest{ConnId: k.id, Table: table})
+	if st, ok := status.FromError(err); ok && st.Code() == codes.Unimplemented && len(st.Details()) == 0 {
+		return nil, driver.Errorf(driver.KindUnsupported, "this version of the driver plugin cannot list the database's nodes; update it in Settings, Plugins")
+	}
+	if err != nil {
+		return nil, k.c.fail(ctx, err)
+	}
+	out := make([]driver.Node, len(r.GetNodes()))
+	for i, n := range r.GetNodes() {
+		out[i] = driver.Node{Name: n.GetName(), Status: n.GetStatus(), Version: n.GetVersion(), Objects: n.GetObjects(), Shards: int(n.GetShards())}
+		for _, t := range n.GetTables() {
+			out[i].Tables = append(out[i].Tables, driver.NodeTables{Table: t.GetTable(), Shards: int(t.GetShards()), Loaded: int(t.GetLoaded()), Objects: t.GetObjects()})
+		}
+	}
+	return out, nil
 }
 
 // Update writes the given cells of rows.

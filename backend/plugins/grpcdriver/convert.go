@@ -258,6 +258,7 @@ func toCapabilities(c driver.Capabilities) *pb.Capabilities {
 		DefaultPageSize: int64(c.DefaultPageSize),
 		Operators:       toOperators(c.Operators),
 		Transactions:    c.Transactions,
+		FilterGroups:    c.FilterGroups,
 	}
 }
 
@@ -273,6 +274,7 @@ func fromCapabilities(c *pb.Capabilities) driver.Capabilities {
 		DefaultPageSize: int(c.GetDefaultPageSize()),
 		Operators:       fromOperators(c.GetOperators()),
 		Transactions:    c.GetTransactions(),
+		FilterGroups:    c.GetFilterGroups(),
 	}
 }
 
@@ -404,7 +406,7 @@ func toFilters(fs []driver.Filter) []*pb.Filter {
 	}
 	out := make([]*pb.Filter, len(fs))
 	for i, f := range fs {
-		out[i] = &pb.Filter{Column: f.Column, Operator: string(f.Operator), Value: f.Value, Value2: f.Value2}
+		out[i] = &pb.Filter{Column: f.Column, Operator: string(f.Operator), Value: f.Value, Value2: f.Value2, Group: int64(f.Group)}
 	}
 	return out
 }
@@ -415,7 +417,7 @@ func fromFilters(fs []*pb.Filter) []driver.Filter {
 	}
 	out := make([]driver.Filter, len(fs))
 	for i, f := range fs {
-		out[i] = driver.Filter{Column: f.GetColumn(), Operator: driver.Operator(f.GetOperator()), Value: f.GetValue(), Value2: f.GetValue2()}
+		out[i] = driver.Filter{Column: f.GetColumn(), Operator: driver.Operator(f.GetOperator()), Value: f.GetValue(), Value2: f.GetValue2(), Group: int(f.GetGroup())}
 	}
 	return out
 }

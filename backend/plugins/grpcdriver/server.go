@@ -386,6 +386,31 @@ func (s *Server) SetTenantStatus(ctx context.Context, req *pb.SetTenantStatusReq
 	return &pb.SetTenantStatusResponse{}, nil
 }
 
+// Nodes reads the cluster's nodes, when the driver can (driver.Cluster).
+func (s *Server) Nodes(ctx context.Context, req *pb.TableRequest) (*pb.NodesResponse, error) {
+	d, err := s.conn(req.GetConnId())
+	if err != nil {
+		return nil, err
+	}
+	cl, ok := d.(driver.Cluster)
+	if !ok {
+		return nil, toStatus(driver.Errorf(driver.KindUnsupported, "this driver cannot list the database's nodes"))
+	}
+	nodes, err := cl.Nodes(ctx, req.GetTable())
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	out := &pb.NodesResponse{Nodes: make([]*pb.Node, len(nodes))}
+	for i, n := range nodes {
+		pn := &pb.Node{Name: n.Name, Status: n.Status, Version: n.Version, Objects: n.Objects, Shards: int64(n.Shards)}
+		for _, t := range n.Tables {
+			pn.Tables = append(pn.Tables, &pb.NodeTables{Table: t.Table, Shards: int64(t.Shards), Loaded: int64(t.Loaded), Objects: t.Objects})
+		}
+		out.Nodes[i] = pn
+	}
+	return out, nil
+}
+
 // tenants is the connection's driver as a driver.Tenants.
 func (s *Server) tenants(id string) (driver.Tenants, error) {
 	d, err := s.conn(id)

@@ -245,6 +245,13 @@ func TestDriverThroughThePluginBoundary(t *testing.T) {
 		})
 		same(t, p, func(d driver.Driver) ([]driver.Tenant, error) { return tenants(d).ListTenants(ctx, fixtures.Typed) })
 	})
+	t.Run("the cluster's nodes", func(t *testing.T) {
+		nodes := same(t, p, func(d driver.Driver) ([]driver.Node, error) { return d.(driver.Cluster).Nodes(ctx, "") })
+		if len(nodes) != 1 || len(nodes[0].Tables) < 6 {
+			t.Fatalf("nodes %+v", nodes)
+		}
+		same(t, p, func(d driver.Driver) ([]driver.Node, error) { return d.(driver.Cluster).Nodes(ctx, "NoSuchTable") })
+	})
 	t.Run("an unknown table is not_found", func(t *testing.T) {
 		same(t, p, func(d driver.Driver) (*driver.TableInfo, error) { return d.DescribeTable(ctx, "NoSuchTable") })
 	})

@@ -57,6 +57,7 @@ export type {
   PluginsApi,
   Table,
   TableCount,
+  ClusterNode,
   Tenant,
   TenantPage,
   TenantStatus,

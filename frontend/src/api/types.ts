@@ -130,6 +130,17 @@ export interface TableCount {
   message: string;
 }
 
+/** One node of the connection's cluster, and what each table keeps on it. */
+export interface ClusterNode {
+  name: string;
+  /** The database's word for its health (Weaviate: HEALTHY, UNHEALTHY, UNAVAILABLE, …). */
+  status: string;
+  version: string;
+  objects: number;
+  shards: number;
+  tables: { table: string; shards: number; loaded: number; objects: number }[];
+}
+
 /** The activity statuses of a tenant a person may set. */
 export type TenantStatus = "ACTIVE" | "INACTIVE" | "OFFLOADED";
 
@@ -207,6 +218,8 @@ export interface Filter {
   operator: string;
   value: string;
   value2: string;
+  /** Filters with the same non-zero group are ORed; the groups (and ungrouped filters) ANDed. */
+  group?: number;
 }
 
 export interface Sort {
@@ -364,6 +377,8 @@ export interface ExplorerApi {
    * otherwise the window comes from the last listing (so scrolling 50,000 costs no re-read).
    */
   listTenants(id: string, table: string, filter: string, offset: number, limit: number, fresh: boolean): Promise<TenantPage>;
+  /** nodes reads the cluster's nodes (Weaviate: /v1/nodes). */
+  nodes(id: string): Promise<ClusterNode[]>;
   /** setTenantStatus asks natively, then sets the status; false when the person said No. */
   setTenantStatus(id: string, table: string, tenant: string, status: TenantStatus): Promise<boolean>;
   describeTable(id: string, table: string): Promise<TableInfo>;

@@ -328,6 +328,17 @@ export function createWailsApi(): Api {
             tenants: (p.tenants ?? []).map((t) => ({ name: t.name, table: t.table, status: t.status })),
           };
         }),
+      nodes: (id) =>
+        call(async () =>
+          ((await ExplorerBinding.Nodes(id)) ?? []).map((n) => ({
+            name: n.name,
+            status: n.status,
+            version: n.version,
+            objects: n.objects,
+            shards: n.shards,
+            tables: (n.tables ?? []).map((t) => ({ table: t.table, shards: t.shards, loaded: t.loaded, objects: t.objects })),
+          })),
+        ),
       setTenantStatus: (id, table, tenant, status) => call(() => ExplorerBinding.SetTenantStatus(id, table, tenant, status)),
       describeTable: (id, table) => call(async () => toTableInfo(await ExplorerBinding.DescribeTable(id, table))),
       browseTable: (id, table, offset, limit) =>

@@ -112,6 +112,7 @@ export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi 
     ],
     listTenants: async (_id, _table, _filter, offset) => ({ total: 0, matched: 0, offset, tenants: [] }),
     setTenantStatus: async () => true,
+    nodes: async () => [],
     tableCounts: async () => [
       { name: "Author", count: 4, message: "" },
       { name: "Article", count: 10, message: "" },

@@ -123,6 +123,7 @@ export namespace app {
 	    operator: string;
 	    value: string;
 	    value2: string;
+	    group?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new FilterDTO(source);
@@ -134,6 +135,7 @@ export namespace app {
 	        this.operator = source["operator"];
 	        this.value = source["value"];
 	        this.value2 = source["value2"];
+	        this.group = source["group"];
 	    }
 	}
 	export class BrowseRequestDTO {
@@ -920,6 +922,65 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class NodeTablesDTO {
+	    table: string;
+	    shards: number;
+	    loaded: number;
+	    objects: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new NodeTablesDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.table = source["table"];
+	        this.shards = source["shards"];
+	        this.loaded = source["loaded"];
+	        this.objects = source["objects"];
+	    }
+	}
+	export class NodeDTO {
+	    name: string;
+	    status: string;
+	    version: string;
+	    objects: number;
+	    shards: number;
+	    tables: NodeTablesDTO[];
+	
+	    static createFrom(source: any = {}) {
+	        return new NodeDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.status = source["status"];
+	        this.version = source["version"];
+	        this.objects = source["objects"];
+	        this.shards = source["shards"];
+	        this.tables = this.convertValues(source["tables"], NodeTablesDTO);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class PairingClientDTO {
 	    id: string;
 	    title: string;

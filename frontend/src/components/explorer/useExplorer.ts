@@ -123,6 +123,25 @@ export function useExplorer() {
     [api],
   );
 
+  /** refresh lists an open connection's tables again and then their counts (F5, Refresh): a
+   * collection added, dropped or filled outside the app shows. The old list stays on failure. */
+  const refresh = useCallback(
+    async (id: string) => {
+      if (connsRef.current[id]?.status !== "ready") return;
+      try {
+        const tables = sortTables(await api.explorer.listTables(id));
+        setConns((c) => {
+          const s = c[id];
+          return s?.status === "ready" ? { ...c, [id]: { ...s, tables } } : c;
+        });
+      } catch {
+        return;
+      }
+      await recount(id);
+    },
+    [api, recount],
+  );
+
   useEffect(
     () =>
       api.explorer.onDropped((e) => {
@@ -149,7 +168,7 @@ export function useExplorer() {
     [api, reconnect],
   );
 
-  return { conns, notices, connect, reconnect, disconnect, dismiss, recount };
+  return { conns, notices, connect, reconnect, disconnect, dismiss, recount, refresh };
 }
 
 export type Explorer = ReturnType<typeof useExplorer>;

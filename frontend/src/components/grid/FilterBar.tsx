@@ -1,11 +1,14 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { Fragment, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import type { Column, Filter, FilterRefusal, TableSettings } from "../../api";
 import {
   arity,
   describeFilter,
+  describeFilters,
   familyOf,
   fromPicker,
+  joinedWithPrevious,
   operatorChoices,
+  toggleJoin,
   toPicker,
   unfilterableReason,
   validateFilter,
@@ -31,8 +34,10 @@ interface BarProps {
 }
 
 /**
- * FilterBar shows the applied filters (all must hold: AND) as chips, each with the reason
- * when the database refused it, and the editor for a new or changed filter.
+ * FilterBar shows the applied filters as chips, each with the reason when the database
+ * refused it, and the editor for a new or changed filter. Between two chips a word says how
+ * they combine, "and" or "or" (issue 23), and a click on it switches: a run of chips joined by
+ * "or" is one group, and the groups all hold.
  */
 export function FilterBar({ table, columns, settings, filters, refused, editing, onEdit, onChange }: BarProps) {
   const filterable = columns.filter((c) => c.filterable.length > 0);
@@ -47,8 +52,23 @@ export function FilterBar({ table, columns, settings, filters, refused, editing,
       <ul className="filter-bar__chips" aria-label="Filters">
         {filters.map((f, i) => {
           const why = refused && refused.index === i ? refused : null;
+          const or = joinedWithPrevious(filters, i);
           return (
-            <li key={i} className={`filter-chip${why ? " filter-chip--refused" : ""}`}>
+            <Fragment key={i}>
+              {i > 0 && (
+                <li className="filter-bar__join-item">
+                  <button
+                    type="button"
+                    className="filter-bar__join"
+                    data-or={or || undefined}
+                    aria-label={`${or ? "or" : "and"}: combine ${describeFilter(filters[i - 1])} and ${describeFilter(f)} with ${or ? "and" : "or"} instead`}
+                    onClick={() => onChange(toggleJoin(filters, i))}
+                  >
+                    {or ? "or" : "and"}
+                  </button>
+                </li>
+              )}
+            <li className={`filter-chip${why ? " filter-chip--refused" : ""}`}>
               <button
                 type="button"
                 className="filter-chip__text"
@@ -71,9 +91,14 @@ export function FilterBar({ table, columns, settings, filters, refused, editing,
                 </p>
               )}
             </li>
+            </Fragment>
           );
         })}
-        {filters.length > 1 && <li className="filter-bar__and" aria-hidden="true">all must hold (AND)</li>}
+        {filters.length > 1 && (
+          <li className="visually-hidden" role="status">
+            Rows where {describeFilters(filters)}
+          </li>
+        )}
       </ul>
       <button
         ref={addRef}

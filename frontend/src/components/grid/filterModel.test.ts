@@ -5,6 +5,9 @@ import {
   namedVector,
   checkScalar,
   describeFilter,
+  describeFilters,
+  joinedWithPrevious,
+  toggleJoin,
   fromPicker,
   isRFC3339,
   operatorChoices,
@@ -161,5 +164,35 @@ describe("named vectors (issue 14: named vectors one column each or a picker)", 
     expect(namedVector(cell, "multi")).toBe("[[1,2],[3,4]]");
     expect(namedVector(cell, "missing")).toBeNull();
     expect(namedVector('{"a": [1, 2]}', "a")).toBe("[1, 2]");
+  });
+});
+
+describe("OR groups (issue 23)", () => {
+  const f = (column: string, group = 0) => ({ column, operator: "equals", value: "x", value2: "", group });
+  it("a click on the word between two chips joins them with or, and again with and", () => {
+    const joined = toggleJoin([f("a"), f("b"), f("c")], 1);
+    expect(joined.map((x) => x.group)).toEqual([1, 1, 0]);
+    expect(joinedWithPrevious(joined, 1)).toBe(true);
+    expect(joinedWithPrevious(joined, 2)).toBe(false);
+    expect(toggleJoin(joined, 1).map((x) => x.group)).toEqual([0, 0, 0]);
+  });
+  it("each run of or is its own group, numbered in order", () => {
+    let fs = toggleJoin([f("a"), f("b"), f("c"), f("d"), f("e")], 1);
+    fs = toggleJoin(fs, 4);
+    expect(fs.map((x) => x.group)).toEqual([1, 1, 0, 2, 2]);
+    fs = toggleJoin(fs, 2);
+    expect(fs.map((x) => x.group)).toEqual([1, 1, 1, 2, 2]);
+    fs = toggleJoin(fs, 3);
+    expect(fs.map((x) => x.group)).toEqual([1, 1, 1, 1, 1]);
+  });
+  it("says the condition in words, with parentheses where a group meets an and", () => {
+    const fs = toggleJoin([f("a"), f("b"), f("c")], 1);
+    expect(describeFilters(fs)).toBe("(a equals x or b equals x) and c equals x");
+    expect(describeFilters(toggleJoin(fs, 2))).toBe("a equals x or b equals x or c equals x");
+    expect(describeFilters([f("a"), f("b")])).toBe("a equals x and b equals x");
+  });
+  it("sends the group only when there is one", () => {
+    expect(toApiFilter(f("a"))).not.toHaveProperty("group");
+    expect(toApiFilter(f("a", 2))).toHaveProperty("group", 2);
   });
 });

@@ -273,14 +273,51 @@ export function validateFilter(column: Column, f: Pick<Filter, "operator" | "val
 
 /** toApiFilter is the filter as sent: values only where the operator takes them. */
 export function toApiFilter(f: Filter): Filter {
+  const group = f.group ? { group: f.group } : {};
   switch (arity(f.operator)) {
     case "none":
-      return { column: f.column, operator: f.operator, value: "", value2: "" };
+      return { column: f.column, operator: f.operator, value: "", value2: "", ...group };
     case "two":
-      return { column: f.column, operator: f.operator, value: f.value, value2: f.value2 };
+      return { column: f.column, operator: f.operator, value: f.value, value2: f.value2, ...group };
     default:
-      return { column: f.column, operator: f.operator, value: f.value, value2: "" };
+      return { column: f.column, operator: f.operator, value: f.value, value2: "", ...group };
   }
+}
+
+/**
+ * joinedWithPrevious says whether filters[i] is ORed with the filter before it: the grid keeps
+ * an OR group as a run of chips, so "(a or b) and c" reads left to right as it runs.
+ */
+export function joinedWithPrevious(filters: Filter[], i: number): boolean {
+  const g = filters[i]?.group ?? 0;
+  return i > 0 && g !== 0 && g === (filters[i - 1].group ?? 0);
+}
+
+/**
+ * toggleJoin flips the word between filters[i - 1] and filters[i] ("and" <-> "or") and numbers
+ * the groups again from the runs of "or": each run of chips joined by "or" is one group
+ * (1, 2, …), every other chip stands alone (group 0).
+ */
+export function toggleJoin(filters: Filter[], i: number): Filter[] {
+  const or = filters.map((_, k) => (k === i ? !joinedWithPrevious(filters, k) : joinedWithPrevious(filters, k)));
+  const out: Filter[] = [];
+  let group = 0;
+  for (let k = 0; k < filters.length; k++) {
+    if (or[k]) out.push({ ...filters[k], group });
+    else if (or[k + 1]) out.push({ ...filters[k], group: ++group });
+    else out.push({ ...filters[k], group: 0 });
+  }
+  return out;
+}
+
+/** describeFilters is the whole condition in words: `(a or b) and c`. */
+export function describeFilters(filters: Filter[]): string {
+  const terms: string[][] = [];
+  filters.forEach((f, i) => {
+    if (joinedWithPrevious(filters, i)) terms[terms.length - 1].push(describeFilter(f));
+    else terms.push([describeFilter(f)]);
+  });
+  return terms.map((t) => (t.length > 1 && terms.length > 1 ? `(${t.join(" or ")})` : t.join(" or "))).join(" and ");
 }
 
 /** describeFilter is the filter on one line, as its chip shows it: `wordCount between 1 and 9`. */

@@ -41,6 +41,7 @@ export const SHORTCUTS: ShortcutGroup[] = [
       { keys: [["Mod", "E"]], action: "Open the query editor of the row's connection" },
       { keys: [["F2"]], action: "Edit the connection" },
       { keys: [["Delete"]], action: "Delete the connection (asks first)" },
+      { keys: [["F5"]], action: "Read the active connection's collections and counts again" },
     ],
   },
   {
@@ -62,6 +63,7 @@ export const SHORTCUTS: ShortcutGroup[] = [
       { keys: [["Mod", "C"]], action: "Copy the selected rows as TSV (or the selected cell)" },
       { keys: [["Mod", "Shift", "C"]], action: "Copy the selected rows (or the selected cell's row) as JSON" },
       { keys: [["Shift", "click"]], action: "On a column header: add it as another sort key" },
+      { keys: [["F5"]], action: "Read the table again: columns, rows and count (not while changes are pending)" },
     ],
   },
   {

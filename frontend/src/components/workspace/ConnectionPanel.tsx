@@ -5,6 +5,7 @@ import { TypeBadge } from "../connections/TypeBadge";
 import { formatCount } from "../explorer/format";
 import type { ExplorerConnState } from "../explorer/useExplorer";
 import { Icon, Table2 } from "../icons";
+import { ClusterNodes } from "./ClusterNodes";
 
 interface Props {
   connection: Connection;
@@ -49,6 +50,7 @@ export function ConnectionPanel({ connection, state, onReconnect, onDisconnect, 
         )}
       </header>
       <ConnectionStatus state={state} onOpenTable={onOpenTable} />
+      {state?.status === "ready" && <ClusterNodes connectionId={connection.id} />}
       <dl className="props">
         {rows.map(([k, v]) => (
           <div key={k} className="props__row">
@@ -93,6 +95,23 @@ function ConnectionStatus({ state, onOpenTable }: { state?: ExplorerConnState; o
             <ul className="table-cards" aria-label="Collections">
               {state.tables.map((t) => {
                 const n = state.counts?.[t.name]?.count;
+                const tenants = state.counts?.[t.name]?.tenants;
+                if (t.multiTenant) {
+                  // Its rows live in its tenants: the sidebar lists them, and a tenant opens.
+                  return (
+                    <li key={t.name}>
+                      <div className="table-card table-card--static">
+                        <span className="table-card__name">
+                          <Icon icon={Table2} /> {t.name}
+                        </span>
+                        <span className="table-card__meta">
+                          {tenants === undefined ? "multi-tenant" : `${formatCount(tenants)} ${tenants === 1 ? "tenant" : "tenants"}`}
+                        </span>
+                        <span className="table-card__desc">Multi-tenant: open one of its tenants from the sidebar.</span>
+                      </div>
+                    </li>
+                  );
+                }
                 return (
                   <li key={t.name}>
                     <button type="button" className="table-card" onClick={() => onOpenTable(t.name)}>

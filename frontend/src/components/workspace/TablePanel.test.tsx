@@ -196,7 +196,17 @@ describe("table tab", () => {
     await userEvent.type(within(ed2).getByRole("textbox", { name: "Value" }), "kernel{Enter}");
     const g = { column: "title", operator: "contains", value: "kernel", value2: "" };
     await waitFor(() => expect(api.explorer.browse).toHaveBeenLastCalledWith("demo", "Article", req({ filters: [f, g] })));
-    expect(screen.getByText("all must hold (AND)")).toBeInTheDocument();
+    const join = screen.getByRole("button", { name: /^and: combine wordCount greater than 1000 and title contains kernel with or instead$/ });
+    expect(screen.getByText("Rows where wordCount greater than 1000 and title contains kernel")).toHaveAttribute("role", "status");
+    // the word between them switches to "or": one group, sent as such
+    await userEvent.click(join);
+    await waitFor(() =>
+      expect(api.explorer.browse).toHaveBeenLastCalledWith("demo", "Article", req({ filters: [{ ...f, group: 1 }, { ...g, group: 1 }] })),
+    );
+    expect(count).toHaveBeenLastCalledWith("demo", "Article", [{ ...f, group: 1 }, { ...g, group: 1 }]);
+    expect(screen.getByRole("button", { name: /^or: combine/ })).toHaveTextContent("or");
+    await userEvent.click(screen.getByRole("button", { name: /^or: combine/ }));
+    await waitFor(() => expect(api.explorer.browse).toHaveBeenLastCalledWith("demo", "Article", req({ filters: [f, g] })));
     await userEvent.click(screen.getByRole("button", { name: "Remove filter wordCount greater than 1000" }));
     await waitFor(() => expect(api.explorer.browse).toHaveBeenLastCalledWith("demo", "Article", req({ filters: [g] })));
   });
@@ -372,5 +382,33 @@ describe("table tab", () => {
     expect(await screen.findByText(/the database refused the query/)).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Edit filter wordCount greater than 50" })).toBeInTheDocument();
     await waitFor(() => expect(rows().length).toBe(0));
+  });
+});
+
+describe("refresh (issue 23)", () => {
+  it("Refresh and F5 read the columns and the rows again; neither while changes are pending", async () => {
+    let rows = demoRows;
+    const describeTable = vi.fn(async (_id: string, table: string) => tableInfo(table));
+    const api = renderPanel({ browse: vi.fn(async () => grid(rows)), describeTable });
+    const table = await screen.findByRole("table", { name: "Rows of Article" });
+    expect(within(table).getAllByRole("row")).toHaveLength(demoRows.length + 1);
+    rows = demoRows.slice(0, 1);
+    await userEvent.click(screen.getByRole("button", { name: "Refresh" }));
+    await waitFor(() => expect(within(screen.getByRole("table", { name: "Rows of Article" })).getAllByRole("row")).toHaveLength(2));
+    expect(describeTable).toHaveBeenCalledTimes(2);
+
+    rows = demoRows;
+    screen.getByRole("button", { name: "Refresh" }).focus();
+    await userEvent.keyboard("{F5}");
+    await waitFor(() => expect(within(screen.getByRole("table", { name: "Rows of Article" })).getAllByRole("row")).toHaveLength(demoRows.length + 1));
+    expect(describeTable).toHaveBeenCalledTimes(3);
+
+    // a pending change holds Refresh and F5 back
+    await userEvent.click(screen.getByRole("button", { name: "+ Add row" }));
+    expect(screen.getByRole("button", { name: "Refresh" })).toBeDisabled();
+    const calls = (api.explorer.browse as ReturnType<typeof vi.fn>).mock.calls.length;
+    screen.getByRole("table", { name: "Rows of Article" }).focus();
+    await userEvent.keyboard("{F5}");
+    expect((api.explorer.browse as ReturnType<typeof vi.fn>).mock.calls.length).toBe(calls);
   });
 });

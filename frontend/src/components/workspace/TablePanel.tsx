@@ -9,7 +9,7 @@ import { ColumnChips } from "./ColumnChips";
 import { DataGrid, type DisplayRow } from "./DataGrid";
 import { useColumnWidths } from "./useColumnWidths";
 import { ALL_ROWS, PAGE_SIZES, useTablePage, type CountState } from "./useTablePage";
-import { Icon, Table2 } from "../icons";
+import { Icon, RefreshCw, Table2 } from "../icons";
 import { ExportDialog } from "../grid/ExportDialog";
 import { toApiFilter } from "../grid/filterModel";
 import { chooseImportFile, ImportDialog, type ImportSource } from "../grid/ImportDialog";
@@ -61,7 +61,13 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending,
   const deleteTargets = selectedRows.length > 0 ? selectedRows : activeRow ? [activeRow] : [];
   const total = totalOf(counted, query.filters.length === 0 ? count : undefined);
   return (
-    <section className="panel panel--table" aria-label={table}>
+    <section
+      className="panel panel--table"
+      aria-label={table}
+      onKeyDown={(e) => {
+        if (e.key === "F5" && !e.ctrlKey && !e.metaKey && edits.changed === 0) void reload();
+      }}
+    >
       {transfer?.kind === "export" && state.status === "ready" && (
         <ExportDialog
           connectionId={connection.id}
@@ -87,6 +93,19 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending,
             {state.status === "ready" && state.info.description && <> · {state.info.description}</>}
           </p>
         </div>
+        <span className="panel__spacer" />
+        <button
+          type="button"
+          className="btn btn--small"
+          disabled={edits.changed > 0 || state.status === "loading"}
+          title={edits.changed > 0 ? "Commit or discard the pending changes first" : "Read the columns, the rows and the count again (F5)"}
+          onClick={() => {
+            void reload();
+            onRowsChanged?.();
+          }}
+        >
+          <Icon icon={RefreshCw} /> Refresh
+        </button>
       </header>
       {state.status === "loading" && (
         <div className="panel-state" role="status" aria-live="polite">

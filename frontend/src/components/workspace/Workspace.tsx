@@ -144,7 +144,7 @@ export function Workspace({
                 onFindSimilar={(uuid, target) => onFindSimilar(t.connection, t.table, uuid, target)}
                 onPending={(rows) => reportPending(t.key, rows)}
                 onReady={(r) => reportReady(t.key, r)}
-                onRowsChanged={() => void explorer.recount(t.connection.id)}
+                onRowsChanged={() => void explorer.refresh(t.connection.id)}
                 maxResults={capabilitiesOf(explorer, t.connection.id)?.maxResults}
               />
             )}

@@ -34,6 +34,8 @@ export function ListTables(arg1:string):Promise<Array<app.TableDTO>>;
 
 export function ListTenants(arg1:string,arg2:string,arg3:string,arg4:number,arg5:number,arg6:boolean):Promise<app.TenantPageDTO>;
 
+export function Nodes(arg1:string):Promise<Array<app.NodeDTO>>;
+
 export function PreviewImport(arg1:string,arg2:string,arg3:string):Promise<app.ImportPreviewDTO>;
 
 export function SetPendingChanges(arg1:number):Promise<void>;

@@ -66,6 +66,10 @@ export function ListTenants(arg1, arg2, arg3, arg4, arg5, arg6) {
   return window['go']['app']['ExplorerAPI']['ListTenants'](arg1, arg2, arg3, arg4, arg5, arg6);
 }
 
+export function Nodes(arg1) {
+  return window['go']['app']['ExplorerAPI']['Nodes'](arg1);
+}
+
 export function PreviewImport(arg1, arg2, arg3) {
   return window['go']['app']['ExplorerAPI']['PreviewImport'](arg1, arg2, arg3);
 }

@@ -471,8 +471,11 @@ type Capabilities struct {
 	DefaultPageSize int64                  `protobuf:"varint,8,opt,name=default_page_size,json=defaultPageSize,proto3" json:"default_page_size,omitempty"`
 	Operators       []string               `protobuf:"bytes,9,rep,name=operators,proto3" json:"operators,omitempty"`
 	Transactions    bool                   `protobuf:"varint,10,opt,name=transactions,proto3" json:"transactions,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// filter_groups: the plugin reads Filter.group; an older one answers false, and the app
+	// refuses ORed filters to it rather than have them ANDed.
+	FilterGroups  bool `protobuf:"varint,11,opt,name=filter_groups,json=filterGroups,proto3" json:"filter_groups,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Capabilities) Reset() {
@@ -571,6 +574,13 @@ func (x *Capabilities) GetOperators() []string {
 func (x *Capabilities) GetTransactions() bool {
 	if x != nil {
 		return x.Transactions
+	}
+	return false
+}
+
+func (x *Capabilities) GetFilterGroups() bool {
+	if x != nil {
+		return x.FilterGroups
 	}
 	return false
 }
@@ -1448,11 +1458,13 @@ func (x *DescribeTableResponse) GetDefinition() []byte {
 }
 
 type Filter struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Column        string                 `protobuf:"bytes,1,opt,name=column,proto3" json:"column,omitempty"`
-	Operator      string                 `protobuf:"bytes,2,opt,name=operator,proto3" json:"operator,omitempty"`
-	Value         string                 `protobuf:"bytes,3,opt,name=value,proto3" json:"value,omitempty"`
-	Value2        string                 `protobuf:"bytes,4,opt,name=value2,proto3" json:"value2,omitempty"`
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Column   string                 `protobuf:"bytes,1,opt,name=column,proto3" json:"column,omitempty"`
+	Operator string                 `protobuf:"bytes,2,opt,name=operator,proto3" json:"operator,omitempty"`
+	Value    string                 `protobuf:"bytes,3,opt,name=value,proto3" json:"value,omitempty"`
+	Value2   string                 `protobuf:"bytes,4,opt,name=value2,proto3" json:"value2,omitempty"`
+	// group: filters with the same non-zero group are ORed (driver.Filter.Group).
+	Group         int64 `protobuf:"varint,5,opt,name=group,proto3" json:"group,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1513,6 +1525,13 @@ func (x *Filter) GetValue2() string {
 		return x.Value2
 	}
 	return ""
+}
+
+func (x *Filter) GetGroup() int64 {
+	if x != nil {
+		return x.Group
+	}
+	return 0
 }
 
 type Sort struct {
@@ -3199,6 +3218,202 @@ func (*SetTenantStatusResponse) Descriptor() ([]byte, []int) {
 	return file_driver_proto_rawDescGZIP(), []int{47}
 }
 
+type NodeTables struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Table         string                 `protobuf:"bytes,1,opt,name=table,proto3" json:"table,omitempty"`
+	Shards        int64                  `protobuf:"varint,2,opt,name=shards,proto3" json:"shards,omitempty"`
+	Loaded        int64                  `protobuf:"varint,3,opt,name=loaded,proto3" json:"loaded,omitempty"`
+	Objects       int64                  `protobuf:"varint,4,opt,name=objects,proto3" json:"objects,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *NodeTables) Reset() {
+	*x = NodeTables{}
+	mi := &file_driver_proto_msgTypes[48]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NodeTables) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NodeTables) ProtoMessage() {}
+
+func (x *NodeTables) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[48]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NodeTables.ProtoReflect.Descriptor instead.
+func (*NodeTables) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{48}
+}
+
+func (x *NodeTables) GetTable() string {
+	if x != nil {
+		return x.Table
+	}
+	return ""
+}
+
+func (x *NodeTables) GetShards() int64 {
+	if x != nil {
+		return x.Shards
+	}
+	return 0
+}
+
+func (x *NodeTables) GetLoaded() int64 {
+	if x != nil {
+		return x.Loaded
+	}
+	return 0
+}
+
+func (x *NodeTables) GetObjects() int64 {
+	if x != nil {
+		return x.Objects
+	}
+	return 0
+}
+
+type Node struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Status        string                 `protobuf:"bytes,2,opt,name=status,proto3" json:"status,omitempty"`
+	Version       string                 `protobuf:"bytes,3,opt,name=version,proto3" json:"version,omitempty"`
+	Objects       int64                  `protobuf:"varint,4,opt,name=objects,proto3" json:"objects,omitempty"`
+	Shards        int64                  `protobuf:"varint,5,opt,name=shards,proto3" json:"shards,omitempty"`
+	Tables        []*NodeTables          `protobuf:"bytes,6,rep,name=tables,proto3" json:"tables,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Node) Reset() {
+	*x = Node{}
+	mi := &file_driver_proto_msgTypes[49]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Node) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Node) ProtoMessage() {}
+
+func (x *Node) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[49]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Node.ProtoReflect.Descriptor instead.
+func (*Node) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{49}
+}
+
+func (x *Node) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Node) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *Node) GetVersion() string {
+	if x != nil {
+		return x.Version
+	}
+	return ""
+}
+
+func (x *Node) GetObjects() int64 {
+	if x != nil {
+		return x.Objects
+	}
+	return 0
+}
+
+func (x *Node) GetShards() int64 {
+	if x != nil {
+		return x.Shards
+	}
+	return 0
+}
+
+func (x *Node) GetTables() []*NodeTables {
+	if x != nil {
+		return x.Tables
+	}
+	return nil
+}
+
+type NodesResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Nodes         []*Node                `protobuf:"bytes,1,rep,name=nodes,proto3" json:"nodes,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *NodesResponse) Reset() {
+	*x = NodesResponse{}
+	mi := &file_driver_proto_msgTypes[50]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NodesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NodesResponse) ProtoMessage() {}
+
+func (x *NodesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[50]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NodesResponse.ProtoReflect.Descriptor instead.
+func (*NodesResponse) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{50}
+}
+
+func (x *NodesResponse) GetNodes() []*Node {
+	if x != nil {
+		return x.Nodes
+	}
+	return nil
+}
+
 var File_driver_proto protoreflect.FileDescriptor
 
 const file_driver_proto_rawDesc = "" +
@@ -3235,7 +3450,7 @@ const file_driver_proto_rawDesc = "" +
 	"\x0fskip_tls_verify\x18\x06 \x01(\bR\rskipTlsVerify\x12\x17\n" +
 	"\aca_file\x18\a \x01(\tR\x06caFile\x12\x1b\n" +
 	"\tgrpc_host\x18\b \x01(\tR\bgrpcHost\x12\x1b\n" +
-	"\tgrpc_port\x18\t \x01(\x05R\bgrpcPort\"\xde\x02\n" +
+	"\tgrpc_port\x18\t \x01(\x05R\bgrpcPort\"\x83\x03\n" +
 	"\fCapabilities\x12%\n" +
 	"\x0equery_language\x18\x01 \x01(\tR\rqueryLanguage\x12\x10\n" +
 	"\x03sql\x18\x02 \x01(\bR\x03sql\x12!\n" +
@@ -3250,7 +3465,8 @@ const file_driver_proto_rawDesc = "" +
 	"\x11default_page_size\x18\b \x01(\x03R\x0fdefaultPageSize\x12\x1c\n" +
 	"\toperators\x18\t \x03(\tR\toperators\x12\"\n" +
 	"\ftransactions\x18\n" +
-	" \x01(\bR\ftransactions\"\r\n" +
+	" \x01(\bR\ftransactions\x12#\n" +
+	"\rfilter_groups\x18\v \x01(\bR\ffilterGroups\"\r\n" +
 	"\vInfoRequest\"\xbe\x01\n" +
 	"\fInfoResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
@@ -3322,12 +3538,13 @@ const file_driver_proto_rawDesc = "" +
 	"\bsettings\x18\x05 \x01(\v2\x1c.app.driver.v2.TableSettingsR\bsettings\x12\x1e\n" +
 	"\n" +
 	"definition\x18\x06 \x01(\fR\n" +
-	"definition\"j\n" +
+	"definition\"\x80\x01\n" +
 	"\x06Filter\x12\x16\n" +
 	"\x06column\x18\x01 \x01(\tR\x06column\x12\x1a\n" +
 	"\boperator\x18\x02 \x01(\tR\boperator\x12\x14\n" +
 	"\x05value\x18\x03 \x01(\tR\x05value\x12\x16\n" +
-	"\x06value2\x18\x04 \x01(\tR\x06value2\">\n" +
+	"\x06value2\x18\x04 \x01(\tR\x06value2\x12\x14\n" +
+	"\x05group\x18\x05 \x01(\x03R\x05group\">\n" +
 	"\x04Sort\x12\x16\n" +
 	"\x06column\x18\x01 \x01(\tR\x06column\x12\x1e\n" +
 	"\n" +
@@ -3458,7 +3675,22 @@ const file_driver_proto_rawDesc = "" +
 	"\x05table\x18\x02 \x01(\tR\x05table\x12\x16\n" +
 	"\x06tenant\x18\x03 \x01(\tR\x06tenant\x12\x16\n" +
 	"\x06status\x18\x04 \x01(\tR\x06status\"\x19\n" +
-	"\x17SetTenantStatusResponse2\xa4\f\n" +
+	"\x17SetTenantStatusResponse\"l\n" +
+	"\n" +
+	"NodeTables\x12\x14\n" +
+	"\x05table\x18\x01 \x01(\tR\x05table\x12\x16\n" +
+	"\x06shards\x18\x02 \x01(\x03R\x06shards\x12\x16\n" +
+	"\x06loaded\x18\x03 \x01(\x03R\x06loaded\x12\x18\n" +
+	"\aobjects\x18\x04 \x01(\x03R\aobjects\"\xb1\x01\n" +
+	"\x04Node\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x16\n" +
+	"\x06status\x18\x02 \x01(\tR\x06status\x12\x18\n" +
+	"\aversion\x18\x03 \x01(\tR\aversion\x12\x18\n" +
+	"\aobjects\x18\x04 \x01(\x03R\aobjects\x12\x16\n" +
+	"\x06shards\x18\x05 \x01(\x03R\x06shards\x121\n" +
+	"\x06tables\x18\x06 \x03(\v2\x19.app.driver.v2.NodeTablesR\x06tables\":\n" +
+	"\rNodesResponse\x12)\n" +
+	"\x05nodes\x18\x01 \x03(\v2\x13.app.driver.v2.NodeR\x05nodes2\xe8\f\n" +
 	"\x06Driver\x12?\n" +
 	"\x04Info\x12\x1a.app.driver.v2.InfoRequest\x1a\x1b.app.driver.v2.InfoResponse\x12?\n" +
 	"\x04Open\x12\x1a.app.driver.v2.OpenRequest\x1a\x1b.app.driver.v2.OpenResponse\x12D\n" +
@@ -3484,7 +3716,8 @@ const file_driver_proto_rawDesc = "" +
 	"\n" +
 	"WriteBatch\x12\x1a.app.driver.v2.EditRequest\x1a\x1b.app.driver.v2.EditResponse\x12N\n" +
 	"\vListTenants\x12\x1b.app.driver.v2.TableRequest\x1a\".app.driver.v2.ListTenantsResponse\x12`\n" +
-	"\x0fSetTenantStatus\x12%.app.driver.v2.SetTenantStatusRequest\x1a&.app.driver.v2.SetTenantStatusResponse\x12A\n" +
+	"\x0fSetTenantStatus\x12%.app.driver.v2.SetTenantStatusRequest\x1a&.app.driver.v2.SetTenantStatusResponse\x12B\n" +
+	"\x05Nodes\x12\x1b.app.driver.v2.TableRequest\x1a\x1c.app.driver.v2.NodesResponse\x12A\n" +
 	"\x05Close\x12\x1a.app.driver.v2.ConnRequest\x1a\x1c.app.driver.v2.CloseResponseB6Z4app/backend/plugins/internal/proto/driverv2;driverv2b\x06proto3"
 
 var (
@@ -3499,7 +3732,7 @@ func file_driver_proto_rawDescGZIP() []byte {
 	return file_driver_proto_rawDescData
 }
 
-var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 53)
+var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 56)
 var file_driver_proto_goTypes = []any{
 	(*DriverError)(nil),             // 0: app.driver.v2.DriverError
 	(*Value)(nil),                   // 1: app.driver.v2.Value
@@ -3549,37 +3782,40 @@ var file_driver_proto_goTypes = []any{
 	(*ListTenantsResponse)(nil),     // 45: app.driver.v2.ListTenantsResponse
 	(*SetTenantStatusRequest)(nil),  // 46: app.driver.v2.SetTenantStatusRequest
 	(*SetTenantStatusResponse)(nil), // 47: app.driver.v2.SetTenantStatusResponse
-	nil,                             // 48: app.driver.v2.Object.FieldsEntry
-	nil,                             // 49: app.driver.v2.Column.FilterNotesEntry
-	nil,                             // 50: app.driver.v2.CheckCellsResponse.ProblemsEntry
-	nil,                             // 51: app.driver.v2.EditRow.ValuesEntry
-	nil,                             // 52: app.driver.v2.EditRow.VectorsEntry
+	(*NodeTables)(nil),              // 48: app.driver.v2.NodeTables
+	(*Node)(nil),                    // 49: app.driver.v2.Node
+	(*NodesResponse)(nil),           // 50: app.driver.v2.NodesResponse
+	nil,                             // 51: app.driver.v2.Object.FieldsEntry
+	nil,                             // 52: app.driver.v2.Column.FilterNotesEntry
+	nil,                             // 53: app.driver.v2.CheckCellsResponse.ProblemsEntry
+	nil,                             // 54: app.driver.v2.EditRow.ValuesEntry
+	nil,                             // 55: app.driver.v2.EditRow.VectorsEntry
 }
 var file_driver_proto_depIdxs = []int32{
 	2,  // 0: app.driver.v2.Value.list_value:type_name -> app.driver.v2.List
 	3,  // 1: app.driver.v2.Value.object_value:type_name -> app.driver.v2.Object
 	1,  // 2: app.driver.v2.List.values:type_name -> app.driver.v2.Value
-	48, // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
+	51, // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
 	5,  // 4: app.driver.v2.InfoResponse.capabilities:type_name -> app.driver.v2.Capabilities
 	4,  // 5: app.driver.v2.OpenRequest.settings:type_name -> app.driver.v2.Settings
 	5,  // 6: app.driver.v2.OpenResponse.capabilities:type_name -> app.driver.v2.Capabilities
 	12, // 7: app.driver.v2.PathsResponse.paths:type_name -> app.driver.v2.PathStatus
 	14, // 8: app.driver.v2.ListTablesResponse.tables:type_name -> app.driver.v2.Table
-	49, // 9: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
+	52, // 9: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
 	17, // 10: app.driver.v2.DescribeTableResponse.columns:type_name -> app.driver.v2.Column
 	18, // 11: app.driver.v2.DescribeTableResponse.settings:type_name -> app.driver.v2.TableSettings
 	20, // 12: app.driver.v2.BrowseRequest.filters:type_name -> app.driver.v2.Filter
 	21, // 13: app.driver.v2.BrowseRequest.sort:type_name -> app.driver.v2.Sort
 	24, // 14: app.driver.v2.CheckCellsRequest.cells:type_name -> app.driver.v2.TypedCell
-	50, // 15: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
+	53, // 15: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
 	1,  // 16: app.driver.v2.Row.cells:type_name -> app.driver.v2.Value
 	17, // 17: app.driver.v2.Grid.columns:type_name -> app.driver.v2.Column
 	27, // 18: app.driver.v2.Grid.rows:type_name -> app.driver.v2.Row
 	20, // 19: app.driver.v2.CountRequest.filters:type_name -> app.driver.v2.Filter
 	28, // 20: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
 	0,  // 21: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
-	51, // 22: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
-	52, // 23: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
+	54, // 22: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
+	55, // 23: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
 	35, // 24: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
 	37, // 25: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
 	20, // 26: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
@@ -3588,58 +3824,62 @@ var file_driver_proto_depIdxs = []int32{
 	27, // 29: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
 	42, // 30: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
 	44, // 31: app.driver.v2.ListTenantsResponse.tenants:type_name -> app.driver.v2.Tenant
-	1,  // 32: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
-	1,  // 33: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
-	41, // 34: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
-	6,  // 35: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
-	8,  // 36: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
-	10, // 37: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
-	10, // 38: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
-	10, // 39: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
-	16, // 40: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
-	22, // 41: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
-	29, // 42: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
-	31, // 43: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
-	26, // 44: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
-	10, // 45: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
-	33, // 46: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
-	23, // 47: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
-	36, // 48: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
-	36, // 49: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
-	36, // 50: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
-	10, // 51: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
-	40, // 52: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
-	36, // 53: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
-	16, // 54: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
-	46, // 55: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
-	10, // 56: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
-	7,  // 57: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
-	9,  // 58: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
-	11, // 59: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
-	11, // 60: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
-	15, // 61: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
-	19, // 62: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
-	28, // 63: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
-	30, // 64: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
-	32, // 65: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
-	28, // 66: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
-	13, // 67: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
-	34, // 68: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
-	25, // 69: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
-	38, // 70: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
-	38, // 71: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
-	38, // 72: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
-	5,  // 73: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
-	43, // 74: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
-	38, // 75: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
-	45, // 76: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
-	47, // 77: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
-	39, // 78: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
-	57, // [57:79] is the sub-list for method output_type
-	35, // [35:57] is the sub-list for method input_type
-	35, // [35:35] is the sub-list for extension type_name
-	35, // [35:35] is the sub-list for extension extendee
-	0,  // [0:35] is the sub-list for field type_name
+	48, // 32: app.driver.v2.Node.tables:type_name -> app.driver.v2.NodeTables
+	49, // 33: app.driver.v2.NodesResponse.nodes:type_name -> app.driver.v2.Node
+	1,  // 34: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
+	1,  // 35: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
+	41, // 36: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
+	6,  // 37: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
+	8,  // 38: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
+	10, // 39: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
+	10, // 40: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
+	10, // 41: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
+	16, // 42: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
+	22, // 43: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
+	29, // 44: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
+	31, // 45: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
+	26, // 46: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
+	10, // 47: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
+	33, // 48: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
+	23, // 49: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
+	36, // 50: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
+	36, // 51: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
+	36, // 52: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
+	10, // 53: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
+	40, // 54: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
+	36, // 55: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
+	16, // 56: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
+	46, // 57: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
+	16, // 58: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
+	10, // 59: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
+	7,  // 60: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
+	9,  // 61: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
+	11, // 62: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
+	11, // 63: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
+	15, // 64: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
+	19, // 65: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
+	28, // 66: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
+	30, // 67: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
+	32, // 68: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
+	28, // 69: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
+	13, // 70: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
+	34, // 71: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
+	25, // 72: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
+	38, // 73: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
+	38, // 74: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
+	38, // 75: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
+	5,  // 76: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
+	43, // 77: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
+	38, // 78: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
+	45, // 79: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
+	47, // 80: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
+	50, // 81: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
+	39, // 82: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
+	60, // [60:83] is the sub-list for method output_type
+	37, // [37:60] is the sub-list for method input_type
+	37, // [37:37] is the sub-list for extension type_name
+	37, // [37:37] is the sub-list for extension extendee
+	0,  // [0:37] is the sub-list for field type_name
 }
 
 func init() { file_driver_proto_init() }
@@ -3662,7 +3902,7 @@ func file_driver_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_driver_proto_rawDesc), len(file_driver_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   53,
+			NumMessages:   56,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -61,6 +61,7 @@ const (
 	Driver_WriteBatch_FullMethodName      = "/app.driver.v2.Driver/WriteBatch"
 	Driver_ListTenants_FullMethodName     = "/app.driver.v2.Driver/ListTenants"
 	Driver_SetTenantStatus_FullMethodName = "/app.driver.v2.Driver/SetTenantStatus"
+	Driver_Nodes_FullMethodName           = "/app.driver.v2.Driver/Nodes"
 	Driver_Close_FullMethodName           = "/app.driver.v2.Driver/Close"
 )
 
@@ -104,6 +105,8 @@ type DriverClient interface {
 	// app says tenants need the plugin updated.
 	ListTenants(ctx context.Context, in *TableRequest, opts ...grpc.CallOption) (*ListTenantsResponse, error)
 	SetTenantStatus(ctx context.Context, in *SetTenantStatusRequest, opts ...grpc.CallOption) (*SetTenantStatusResponse, error)
+	// Nodes reads the cluster's nodes (driver.Cluster); added with the tenant calls.
+	Nodes(ctx context.Context, in *TableRequest, opts ...grpc.CallOption) (*NodesResponse, error)
 	// Close ends a connection; closing an unknown id succeeds.
 	Close(ctx context.Context, in *ConnRequest, opts ...grpc.CallOption) (*CloseResponse, error)
 }
@@ -326,6 +329,16 @@ func (c *driverClient) SetTenantStatus(ctx context.Context, in *SetTenantStatusR
 	return out, nil
 }
 
+func (c *driverClient) Nodes(ctx context.Context, in *TableRequest, opts ...grpc.CallOption) (*NodesResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(NodesResponse)
+	err := c.cc.Invoke(ctx, Driver_Nodes_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *driverClient) Close(ctx context.Context, in *ConnRequest, opts ...grpc.CallOption) (*CloseResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(CloseResponse)
@@ -376,6 +389,8 @@ type DriverServer interface {
 	// app says tenants need the plugin updated.
 	ListTenants(context.Context, *TableRequest) (*ListTenantsResponse, error)
 	SetTenantStatus(context.Context, *SetTenantStatusRequest) (*SetTenantStatusResponse, error)
+	// Nodes reads the cluster's nodes (driver.Cluster); added with the tenant calls.
+	Nodes(context.Context, *TableRequest) (*NodesResponse, error)
 	// Close ends a connection; closing an unknown id succeeds.
 	Close(context.Context, *ConnRequest) (*CloseResponse, error)
 	mustEmbedUnimplementedDriverServer()
@@ -450,6 +465,9 @@ func (UnimplementedDriverServer) ListTenants(context.Context, *TableRequest) (*L
 }
 func (UnimplementedDriverServer) SetTenantStatus(context.Context, *SetTenantStatusRequest) (*SetTenantStatusResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method SetTenantStatus not implemented")
+}
+func (UnimplementedDriverServer) Nodes(context.Context, *TableRequest) (*NodesResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Nodes not implemented")
 }
 func (UnimplementedDriverServer) Close(context.Context, *ConnRequest) (*CloseResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Close not implemented")
@@ -853,6 +871,24 @@ func _Driver_SetTenantStatus_Handler(srv interface{}, ctx context.Context, dec f
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Driver_Nodes_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(TableRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DriverServer).Nodes(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Driver_Nodes_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DriverServer).Nodes(ctx, req.(*TableRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _Driver_Close_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(ConnRequest)
 	if err := dec(in); err != nil {
@@ -961,6 +997,10 @@ var Driver_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "SetTenantStatus",
 			Handler:    _Driver_SetTenantStatus_Handler,
+		},
+		{
+			MethodName: "Nodes",
+			Handler:    _Driver_Nodes_Handler,
 		},
 		{
 			MethodName: "Close",

@@ -1,0 +1,30 @@
+package app
+
+import "app/backend/driver"
+
+// Nodes reads the nodes of an open connection's cluster (issue 23: the connection's page shows
+// them, so a multi-node cluster is seen at a glance). It never returns null.
+func (a *ExplorerAPI) Nodes(id string) ([]NodeDTO, error) {
+	d, err := a.driver(id)
+	if err != nil {
+		return nil, err
+	}
+	cl, ok := d.(driver.Cluster)
+	if !ok {
+		return nil, apiError(driver.Errorf(driver.KindUnsupported, "this connection's driver cannot list the database's nodes"))
+	}
+	ctx, cancel := a.callContext()
+	defer cancel()
+	nodes, err := cl.Nodes(ctx, "")
+	if err != nil {
+		return nil, apiError(err)
+	}
+	out := make([]NodeDTO, len(nodes))
+	for i, n := range nodes {
+		out[i] = NodeDTO{Name: n.Name, Status: n.Status, Version: n.Version, Objects: n.Objects, Shards: n.Shards, Tables: []NodeTablesDTO{}}
+		for _, t := range n.Tables {
+			out[i].Tables = append(out[i].Tables, NodeTablesDTO(t))
+		}
+	}
+	return out, nil
+}

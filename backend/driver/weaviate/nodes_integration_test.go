@@ -1,0 +1,110 @@
+package weaviate_test
+
+import (
+	"context"
+	"net/http"
+	"reflect"
+	"sort"
+	"testing"
+
+	"app/backend/driver"
+	"app/internal/fixtures"
+	"app/internal/weaviatenode"
+)
+
+// rawNodes reads /v1/nodes?output=verbose from the server itself and sums each collection's
+// shards the way the driver says it does.
+func rawNodes(t *testing.T, n *weaviatenode.Node, path string) []driver.Node {
+	t.Helper()
+	var doc struct {
+		Nodes []struct {
+			Name, Version string
+			Status        string
+			Shards        []struct {
+				Class       string
+				ObjectCount int64
+				Loaded      bool
+			}
+		}
+	}
+	if err := n.DoJSON(context.Background(), http.MethodGet, path+"?output=verbose", nil, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var out []driver.Node
+	for _, rn := range doc.Nodes {
+		node := driver.Node{Name: rn.Name, Status: rn.Status, Version: rn.Version}
+		by := map[string]*driver.NodeTables{}
+		for _, s := range rn.Shards {
+			if by[s.Class] == nil {
+				by[s.Class] = &driver.NodeTables{Table: s.Class}
+			}
+			by[s.Class].Shards++
+			by[s.Class].Objects += s.ObjectCount
+			if s.Loaded {
+				by[s.Class].Loaded++
+			}
+			node.Shards++
+			node.Objects += s.ObjectCount
+		}
+		for _, tb := range by {
+			node.Tables = append(node.Tables, *tb)
+		}
+		sort.Slice(node.Tables, func(i, j int) bool { return node.Tables[i].Table < node.Tables[j].Table })
+		out = append(out, node)
+	}
+	return out
+}
+
+// Issue 23, item 6: the cluster's nodes with their version, status and object counts, and
+// what each collection keeps on each node, as /v1/nodes reports them. Weaviate's counts there
+// are its "async" ones (the objects on disk, not yet those in memory), so the driver's answer
+// is held to the server's own, read just before and after it (again when a flush moved them).
+func TestNodesReportTheClusterAsTheServerDoes(t *testing.T) {
+	n := sharedNode(t, weaviatenode.Anonymous)
+	d := open(t, n, nil)
+	ctx := ctxT(t)
+	same := func(t *testing.T, table, path string) []driver.Node {
+		t.Helper()
+		for try := 0; ; try++ {
+			before := rawNodes(t, n, path)
+			got, err := d.Nodes(ctx, table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			after := rawNodes(t, n, path)
+			if reflect.DeepEqual(before, after) {
+				if !reflect.DeepEqual(got, before) {
+					t.Fatalf("driver %+v\nserver %+v", got, before)
+				}
+				return got
+			}
+			if try == 10 {
+				t.Fatal("the server's counts kept moving")
+			}
+		}
+	}
+	nodes := same(t, "", "/v1/nodes")
+	t.Run("one node on a single-node server, healthy, at the server's version", func(t *testing.T) {
+		if len(nodes) != 1 || nodes[0].Name == "" || nodes[0].Status != "HEALTHY" || nodes[0].Version != d.ServerVersion() {
+			t.Fatalf("nodes %+v, server %s", nodes, d.ServerVersion())
+		}
+	})
+	t.Run("each collection's shards on the node: one, and a multi-tenant one a tenant", func(t *testing.T) {
+		by := map[string]driver.NodeTables{}
+		for _, tb := range nodes[0].Tables {
+			by[tb.Table] = tb
+		}
+		if big := by[fixtures.Big]; big.Shards != 1 || big.Loaded != 1 {
+			t.Fatalf("Big on the node: %+v", big)
+		}
+		if ten := by[fixtures.Tenanted]; ten.Shards != 2 {
+			t.Fatalf("Tenanted on the node: %+v", ten)
+		}
+	})
+	t.Run("one collection's part alone", func(t *testing.T) {
+		one := same(t, fixtures.Big, "/v1/nodes/"+fixtures.Big)
+		if len(one) != 1 || len(one[0].Tables) != 1 || one[0].Tables[0].Table != fixtures.Big {
+			t.Fatalf("%+v", one)
+		}
+	})
+}
