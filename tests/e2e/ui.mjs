@@ -630,6 +630,27 @@ try {
     await page.screenshot({ path: join(artifacts, "e2e-editor-nearvector.png") });
   });
 
+  await check("the hybrid template runs on a collection without a vectorizer, with the rows the server answers for its text (issue 23)", async () => {
+    const content = editorPanel.locator(".cm-content");
+    await content.click();
+    await page.keyboard.press("Control+a");
+    await page.keyboard.press("Delete");
+    await editorPanel.getByRole("combobox", { name: "Insert a template" }).selectOption("hybrid");
+    await content.filter({ hasText: "has no vectorizer" }).waitFor({ timeout: 10_000 });
+    const text = await page.evaluate(() => document.querySelector(".panel--editor .cm-content")?.textContent ?? "");
+    await content.click();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.press("Control+Enter");
+    const grid = editorPanel.getByRole("table", { name: "Rows of Article" });
+    await grid.locator("thead th").filter({ hasText: /^score/ }).waitFor({ timeout: 20_000 });
+    const ids = (await grid.locator("tbody tr.data-grid__row td:nth-child(2)").allInnerTexts()).map((t) => t.trim());
+    const query = (await page.evaluate(() => [...document.querySelectorAll(".panel--editor .cm-line")].map((l) => l.textContent).join("\n")));
+    const want = await fetch(`http://${demoAddr}/v1/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) }).then((r) => r.json());
+    assert(!want.errors, `the server refuses the template: ${JSON.stringify(want.errors)} (${JSON.stringify(text)})`);
+    const wantIds = want.data.Get.Article.map((o) => o._additional.id);
+    assert(JSON.stringify(ids) === JSON.stringify(wantIds), `rows ${JSON.stringify(ids)}, the server answers ${JSON.stringify(wantIds)}`);
+  });
+
   await check("an Aggregate shows as collapsible JSON with the count weaviate-server holds", async () => {
     await runInEditor("{ Aggregate { Article { meta { count } } } }");
     await editorPanel.getByRole("region", { name: "JSON result" }).waitFor({ timeout: 20_000 });

@@ -199,7 +199,18 @@ export function EditorPanel({ connection, initialText, ready = true }: Props) {
           value=""
           onChange={(e) => {
             const tpl = TEMPLATES.find((x) => x.name === e.target.value);
-            if (tpl) insert(tpl.text(collections[0] ?? "Collection"));
+            if (!tpl) return;
+            const c = collections[0] ?? "Collection";
+            if (!tpl.needsVectorizer || !collections[0]) {
+              insert(tpl.text(c));
+              return;
+            }
+            // The collection's vectorizer decides the text; unknown (the read failed), the
+            // template assumes one.
+            api.explorer.describeTable(id, c).then(
+              (info) => insert(tpl.text(c, info.settings.vectorizer || "none")),
+              () => insert(tpl.text(c)),
+            );
           }}
         >
           <option value="">Templates…</option>

@@ -2,7 +2,10 @@
 
 export interface Template {
   name: string;
-  text: (collection: string) => string;
+  /** text is the template for a collection; `vectorizer` is the collection's ("none" without). */
+  text: (collection: string, vectorizer?: string) => string;
+  /** needsVectorizer: the text depends on whether the collection has a vectorizer. */
+  needsVectorizer?: boolean;
 }
 
 export const TEMPLATES: Template[] = [
@@ -22,9 +25,15 @@ export const TEMPLATES: Template[] = [
     text: (c) => `{\n  Get {\n    ${c}(bm25: { query: "search words" }, limit: 10) {\n      _additional { id score }\n    }\n  }\n}`,
   },
   {
+    // The vector half of a hybrid search vectorizes the query; a collection without a
+    // vectorizer refuses that ("VectorFromInput was called without vectorizer"), so its template
+    // runs the keyword half alone (alpha 0) and says how to add the vector (issue 23).
     name: "hybrid",
-    text: (c) =>
-      `{\n  Get {\n    ${c}(hybrid: { query: "search words", alpha: 0.5 }, limit: 10) {\n      _additional { id score }\n    }\n  }\n}`,
+    needsVectorizer: true,
+    text: (c, vectorizer) =>
+      vectorizer === undefined || (vectorizer !== "" && vectorizer !== "none")
+        ? `{\n  Get {\n    ${c}(hybrid: { query: "search words", alpha: 0.5 }, limit: 10) {\n      _additional { id score explainScore }\n    }\n  }\n}`
+        : `{\n  # ${c} has no vectorizer: to weigh vectors too, give the query's vector (vector: [...]) and raise alpha\n  Get {\n    ${c}(hybrid: { query: "search words", alpha: 0 }, limit: 10) {\n      _additional { id score explainScore }\n    }\n  }\n}`,
   },
   {
     name: "where filter",
