@@ -1222,6 +1222,25 @@ try {
     }
   });
 
+  await check("GraphQL off: the word between two filters switches to or, and the rows are the node's (a or b) set (issue 23)", async () => {
+    const want = offHeld.filter((o) => o.wordCount > 2000 || (o.tags ?? []).includes("programming")).map((o) => o.id).sort();
+    try {
+      await applyFilter(offPanel, "wordCount", "greater_than", ["2000"]);
+      await applyFilter(offPanel, "tags", "in", ["programming"]);
+      const both = offHeld.filter((o) => o.wordCount > 2000 && (o.tags ?? []).includes("programming")).length;
+      await shownIds(offPanel, offGrid, both);
+      await offPanel.getByRole("button", { name: /^and: combine wordCount greater than 2000 and tags/ }).click();
+      await offPanel.getByRole("button", { name: /^or: combine/ }).waitFor({ timeout: 5_000 });
+      const got = await shownIds(offPanel, offGrid, want.length);
+      assert(want.length > both && JSON.stringify(got) === JSON.stringify(want), `rows ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+      await page.screenshot({ path: join(artifacts, "e2e-graphql-off-or.png") });
+      await clearFilters(offPanel);
+      await shownIds(offPanel, offGrid, offHeld.length);
+    } finally {
+      await resetFilters(offPanel);
+    }
+  });
+
   await check("GraphQL off: a sort by header click follows the node's order", async () => {
     const counts = offHeld.map((o) => o.wordCount).sort((a, b) => a - b);
     const col = (await offGrid.locator("thead th").evaluateAll((ths) => ths.map((th) => th.querySelector(".data-grid__name")?.firstChild?.textContent ?? ""))).indexOf("wordCount");
