@@ -223,6 +223,8 @@ func (a *ExplorerAPI) TableCounts(id string) ([]TableCountDTO, error) {
 				}
 				n := len(ts)
 				out[i].Tenants, out[i].Message = &n, "multi-tenant: its rows live in its tenants"
+				// The tree's list opens from this listing at once, then reads fresh.
+				a.tenantLists.put(tenantKey{id, t.Name}, ts)
 				return
 			}
 			n, err := d.Count(cctx, t.Name, nil)

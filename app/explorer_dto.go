@@ -62,6 +62,8 @@ type TenantPageDTO struct {
 	Matched int         `json:"matched"`
 	Offset  int         `json:"offset"`
 	Tenants []TenantDTO `json:"tenants"`
+	// Kept: the window came from a listing kept earlier (the tree's count), not read now.
+	Kept bool `json:"kept"`
 }
 
 // ColumnDTO is one grid column: uuid first (primary key, read-only), the properties in

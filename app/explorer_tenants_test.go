@@ -62,6 +62,18 @@ func TestExplorerTenants(t *testing.T) {
 			t.Fatalf("ListTenants = %+v, want %+v", got, want)
 		}
 	})
+	t.Run("the tree's count keeps its listing: the list opens from it and says so, a fresh read does not", func(t *testing.T) {
+		if _, err := api.TableCounts(id); err != nil {
+			t.Fatal(err)
+		}
+		p, err := api.ListTenants(id, "Shop", "", 0, 10, false)
+		if err != nil || !p.Kept || p.Total != 3 {
+			t.Fatalf("%+v %v", p, err)
+		}
+		if p, err = api.ListTenants(id, "Shop", "", 0, 10, true); err != nil || p.Kept {
+			t.Fatalf("fresh: %+v %v", p, err)
+		}
+	})
 	t.Run("a window of the tenants, filtered by name, comes from the last listing", func(t *testing.T) {
 		p, err := api.ListTenants(id, "Shop", "OUTH", 0, 10, false)
 		if err != nil || p.Total != 3 || p.Matched != 1 || len(p.Tenants) != 1 || p.Tenants[0].Name != "south" {

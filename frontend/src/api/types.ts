@@ -150,6 +150,8 @@ export interface TenantPage {
   matched: number;
   offset: number;
   tenants: Tenant[];
+  /** The window came from a listing kept earlier (the tree's count), not read just now. */
+  kept?: boolean;
 }
 
 /** One tenant of a multi-tenant table; `table` opens it as a table of its own. */

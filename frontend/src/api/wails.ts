@@ -326,6 +326,7 @@ export function createWailsApi(): Api {
             matched: p.matched,
             offset: p.offset,
             tenants: (p.tenants ?? []).map((t) => ({ name: t.name, table: t.table, status: t.status })),
+            kept: !!p.kept,
           };
         }),
       nodes: (id) =>

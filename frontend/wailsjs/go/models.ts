@@ -1462,6 +1462,7 @@ export namespace app {
 	    matched: number;
 	    offset: number;
 	    tenants: TenantDTO[];
+	    kept: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new TenantPageDTO(source);
@@ -1473,6 +1474,7 @@ export namespace app {
 	        this.matched = source["matched"];
 	        this.offset = source["offset"];
 	        this.tenants = this.convertValues(source["tenants"], TenantDTO);
+	        this.kept = source["kept"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -39,7 +39,7 @@ describe("the tenants of a multi-tenant table (issue 23)", () => {
     const list = await screen.findByRole("listbox");
     expect(within(list).getAllByRole("option").length).toBeLessThan(40);
     expect(screen.getByRole("combobox")).toHaveAttribute("placeholder", `Filter ${(50_000).toLocaleString()} tenants`);
-    expect(listTenants.mock.calls[0].slice(2)).toEqual(["", 0, TENANT_WINDOW, true]);
+    expect(listTenants.mock.calls[0].slice(2)).toEqual(["", 0, TENANT_WINDOW, false]);
     const view = list.parentElement as HTMLElement;
     await act(async () => {
       view.scrollTop = TENANT_ROW_HEIGHT * 30_000;
@@ -87,8 +87,8 @@ describe("the tenants of a multi-tenant table (issue 23)", () => {
     await userEvent.click(button);
     expect(setTenantStatus).toHaveBeenCalledWith("c1", "Shop", "west", "ACTIVE");
     expect(await screen.findByRole("button", { name: "Deactivate tenant west" })).toBeInTheDocument();
-    // Read once fresh when the list opened, then the window again from the backend's listing.
-    expect(listTenants.mock.calls.map((c) => c[5])).toEqual([true, false]);
+    // Read when the list opened, then the window again from the backend's listing.
+    expect(listTenants.mock.calls.map((c) => c[5])).toEqual([false, false]);
   });
 
   it("a No changes nothing and lists nothing again", async () => {
@@ -117,5 +117,25 @@ describe("the tenants of a multi-tenant table (issue 23)", () => {
     });
     await userEvent.click(await screen.findByRole("button", { name: "Deactivate tenant north" }));
     expect(await screen.findByRole("alert")).toHaveTextContent("offloading needs an offload module");
+  });
+
+  it("opens from the listing the tree's count kept, at once, then reads the tenants fresh behind it", async () => {
+    let status = "ACTIVE";
+    const listTenants = vi.fn(async (_id: string, _t: string, _f: string, offset: number, _l: number, fresh: boolean) => ({
+      total: 1,
+      matched: 1,
+      offset,
+      tenants: [tenant("north", status)],
+      kept: !fresh,
+    }));
+    render(
+      <ApiProvider api={fakeApi(async () => [], { listTenants })}>
+        <TenantList connectionId="c1" table="Shop" onOpenTenant={() => {}} />
+      </ApiProvider>,
+    );
+    status = "INACTIVE";
+    // the kept listing said active; the fresh read says inactive, and the row follows it
+    expect(await screen.findByText("cold")).toBeInTheDocument();
+    expect(listTenants.mock.calls.map((c) => c[5])).toEqual([false, true]);
   });
 });

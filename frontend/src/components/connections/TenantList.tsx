@@ -72,6 +72,8 @@ export function TenantList({ connectionId, table, openTable, onOpenTenant }: Pro
   const viewRef = useRef<HTMLDivElement>(null);
   // Only the newest request's answer is shown (typing sends one per key).
   const seq = useRef(0);
+  // Whether a fresh listing was asked for since the list opened.
+  const opened = useRef({ fresh: false });
   const asked = useRef<{ filter: string; offset: number } | null>(null);
 
   const fetchWindow = useCallback(
@@ -83,6 +85,11 @@ export function TenantList({ connectionId, table, openTable, onOpenTenant }: Pro
         if (n !== seq.current) return;
         setPage(p);
         setLoad({ status: "ready" });
+        // Opened from the listing the tree's count kept: read the tenants fresh behind it.
+        if (p.kept && !fresh && !opened.current.fresh) {
+          opened.current.fresh = true;
+          void fetchWindow(f, offset, true);
+        }
       } catch (e) {
         if (n !== seq.current) return;
         asked.current = null;
@@ -92,14 +99,13 @@ export function TenantList({ connectionId, table, openTable, onOpenTenant }: Pro
     [api, connectionId, table],
   );
 
-  // The list opens with a fresh listing; a new filter reads from it, starting at the top.
-  const opened = useRef(false);
+  // The list opens from the kept listing when there is one (at once) and reads fresh behind
+  // it, else fresh; a new filter reads from the listing, starting at the top.
   useEffect(() => {
     setActive(0);
     setScrollTop(0);
     if (viewRef.current) viewRef.current.scrollTop = 0;
-    void fetchWindow(filter, 0, !opened.current);
-    opened.current = true;
+    void fetchWindow(filter, 0, false);
   }, [filter, fetchWindow]);
 
   // Rows in view outside the window read the window around them (the arrows scroll the
