@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { ApiProvider, type BrowseRequest, type ExplorerApi, type Grid } from "../../api";
 import { articleColumns, column, connection, deferred, demoRows, fakeApi, grid, tableInfo } from "../../test/fakeApi";
 import { TablePanel } from "./TablePanel";
+import { DEFINITION_CHECK_MS } from "./useDefinitionWatch";
 
 function renderPanel(explorer: Partial<ExplorerApi> = {}, count?: number | null, copy?: (t: string) => Promise<void>) {
   const api = fakeApi(
@@ -410,5 +411,35 @@ describe("refresh (issue 23)", () => {
     screen.getByRole("table", { name: "Rows of Article" }).focus();
     await userEvent.keyboard("{F5}");
     expect((api.explorer.browse as ReturnType<typeof vi.fn>).mock.calls.length).toBe(calls);
+  });
+});
+
+describe("a collection changed outside the tab (issue 23)", () => {
+  it("says so once its definition differs, and Refresh reads it again", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      let info = tableInfo("Article");
+      const describeTable = vi.fn(async () => info);
+      renderPanel({ describeTable });
+      await screen.findByRole("table", { name: "Rows of Article" });
+      // the same definition: nothing to say
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(DEFINITION_CHECK_MS);
+      });
+      expect(screen.queryByText(/definition changed/)).not.toBeInTheDocument();
+      info = tableInfo("Article", [...articleColumns, column("rating", { type: "number" })]);
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(DEFINITION_CHECK_MS);
+      });
+      const line = await screen.findByText(/The collection's definition changed outside this tab/);
+      await act(async () => {
+        within(line as HTMLElement).getByRole("button", { name: "Refresh" }).click();
+      });
+      await waitFor(() => expect(screen.queryByText(/definition changed/)).not.toBeInTheDocument());
+      expect(describeTable).toHaveBeenCalledTimes(4);
+      expect(screen.getAllByText("rating").length).toBeGreaterThan(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

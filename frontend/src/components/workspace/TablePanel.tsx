@@ -8,6 +8,7 @@ import { FilterBar, type EditorTarget } from "../grid/FilterBar";
 import { ColumnChips } from "./ColumnChips";
 import { DataGrid, type DisplayRow } from "./DataGrid";
 import { useColumnWidths } from "./useColumnWidths";
+import { useDefinitionWatch } from "./useDefinitionWatch";
 import { ALL_ROWS, PAGE_SIZES, useTablePage, type CountState } from "./useTablePage";
 import { Icon, RefreshCw, Table2 } from "../icons";
 import { ExportDialog } from "../grid/ExportDialog";
@@ -56,6 +57,7 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending,
   const changed = edits.changed;
   useEffect(() => onPending?.(changed), [changed, onPending]);
   useEffect(() => onReady?.(state.status === "ready"), [state.status, onReady]);
+  const definitionChanged = useDefinitionWatch(connection.id, table, state.status === "ready" ? state.info : null);
   const api = useApi();
   const loadVectors = useCallback((uuids: string[]) => api.explorer.vectors(connection.id, table, uuids), [api, connection.id, table]);
   const deleteTargets = selectedRows.length > 0 ? selectedRows : activeRow ? [activeRow] : [];
@@ -123,6 +125,14 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending,
       )}
       {state.status === "ready" && (
         <>
+          {definitionChanged && (
+            <div className="notice-line" role="status">
+              The collection&apos;s definition changed outside this tab (its columns or settings).
+              <button type="button" className="btn btn--small" disabled={edits.changed > 0} onClick={() => void reload()}>
+                Refresh
+              </button>
+            </div>
+          )}
           <ColumnChips columns={state.info.columns} />
           <FilterBar
             table={table}

@@ -1,0 +1,41 @@
+import { useEffect, useState } from "react";
+import { useApi, type TableInfo } from "../../api";
+
+/** How often an open table checks whether its collection's definition changed elsewhere. */
+export const DEFINITION_CHECK_MS = 30_000;
+
+/** definitionOf is what a table tab's columns and filters depend on: columns and settings. */
+export function definitionOf(info: TableInfo): string {
+  return JSON.stringify([info.columns.map((c) => [c.name, c.type, c.filterable]), info.settings]);
+}
+
+/**
+ * useDefinitionWatch reads the table's definition again every DEFINITION_CHECK_MS while the
+ * window is shown, and reports when it differs from the one the tab shows (issue 23: a
+ * collection changed by the editor, an AI client or another tool says so and offers the
+ * refresh). A failed read says nothing: the tab's own reads report errors.
+ */
+export function useDefinitionWatch(connectionId: string, table: string, shown: TableInfo | null): boolean {
+  const api = useApi();
+  const [changed, setChanged] = useState(false);
+  useEffect(() => {
+    setChanged(false);
+    if (!shown) return;
+    const want = definitionOf(shown);
+    let live = true;
+    const t = setInterval(() => {
+      if (document.hidden) return;
+      api.explorer.describeTable(connectionId, table).then(
+        (info) => {
+          if (live && definitionOf(info) !== want) setChanged(true);
+        },
+        () => {},
+      );
+    }, DEFINITION_CHECK_MS);
+    return () => {
+      live = false;
+      clearInterval(t);
+    };
+  }, [api, connectionId, table, shown]);
+  return changed;
+}
