@@ -1355,6 +1355,42 @@ try {
     await page.screenshot({ path: join(artifacts, "e2e-tenants-shop.png") });
   });
 
+  await check("F5 in a table tab reads again a row written outside the app, as the node holds it (issue 23)", async () => {
+    const panel = page.locator('section.panel--table[aria-label="Shop@south"]:visible');
+    const grid = panel.getByRole("table", { name: "Rows of Shop@south" });
+    const id = "00000023-0000-4000-8000-0000000000f5";
+    const put = await fetch(`http://${offAddr}/v1/objects`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ class: "Shop", id, tenant: "south", properties: { title: "written outside", price: 1 } }),
+    });
+    assert(put.ok, `the node refused the write: ${put.status}`);
+    const want = await tenantsHeld("south");
+    await grid.locator("tbody td").first().click();
+    await page.keyboard.press("F5");
+    const got = await shownIds(panel, grid, want.length);
+    assert(want.length === 4 && JSON.stringify(got) === JSON.stringify(want), `rows ${JSON.stringify(got)}, the node holds ${JSON.stringify(want)}`);
+  });
+
+  await check("a connection's page lists the cluster's nodes as the node reports them (issue 23)", async () => {
+    await offItem.locator(".conn-item").click();
+    const page1 = page.locator(`section.panel[aria-label="${offName}"]:visible`);
+    const table = page1.getByRole("table", { name: "Nodes" });
+    await table.waitFor({ timeout: 20_000 });
+    const nodes = await fetch(`http://${offAddr}/v1/nodes`).then((r) => r.json());
+    const rows = (await table.locator("tbody tr").allInnerTexts()).map((t) => t.split("\t").map((c) => c.trim()));
+    assert(rows.length === nodes.nodes.length && rows[0][0] === nodes.nodes[0].name && rows[0][1] === "healthy" && rows[0][2] === nodes.nodes[0].version,
+      `rows ${JSON.stringify(rows)}, the node reports ${JSON.stringify(nodes.nodes.map((n) => [n.name, n.status, n.version]))}`);
+    await page1.getByText(`What each collection keeps on ${nodes.nodes[0].name}`).click();
+    const shop = page1.getByRole("table", { name: `Collections on ${nodes.nodes[0].name}` }).getByRole("row", { name: /^Shop/ });
+    const cells = (await shop.innerText()).split("\t").map((c) => c.trim());
+    // The node lists the shards it has loaded: an inactive tenant's is not among them.
+    const verbose = await fetch(`http://${offAddr}/v1/nodes?output=verbose`).then((r) => r.json());
+    const shards = verbose.nodes[0].shards.filter((sh) => sh.class === "Shop").length;
+    assert(shards > 0 && cells[0] === "Shop" && cells[2] === String(shards), `Shop's row says ${JSON.stringify(cells)}, the node lists ${shards} shards of Shop`);
+    await page.screenshot({ path: join(artifacts, "e2e-nodes.png") });
+  });
+
   await check("Tenants: an inactive tenant is explained, and Activate asks natively before anything changes", async () => {
     const shop = offTables.getByRole("treeitem", { name: "Shop, multi-tenant" });
     await shop.getByRole("option", { name: /^west/ }).click();
