@@ -65,8 +65,8 @@ func (l *tenantLists) put(k tenantKey, ts []driver.Tenant) {
 	l.lists[k] = &tenantList{at: time.Now(), tenants: ts}
 }
 
-// setStatus records a status the app set, in the kept listing (a copy: windows already
-// answered share the old one).
+// setStatus records a status the app set, in the kept listing. It writes a copy: a
+// ListTenants reading the old listing outside the lock must not see it change under it.
 func (l *tenantLists) setStatus(k tenantKey, tenant, status string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()

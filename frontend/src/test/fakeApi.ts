@@ -291,7 +291,6 @@ export function fakeSettings(overrides: Partial<SettingsApi> = {}): SettingsApi 
 
 /** tenantPages answers listTenants with windows of `all`, filtered by name as the backend does. */
 export function tenantPages(all: () => Promise<Tenant[]>) {
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
   return async (_id: string, _table: string, filter: string, offset: number, limit: number, _fresh: boolean): Promise<TenantPage> => {
     const f = filter.trim().toLowerCase();
     const matched = (await all()).filter((t) => t.name.toLowerCase().includes(f));
