@@ -313,9 +313,20 @@ type NodeDTO struct {
 }
 
 // NodeTablesDTO is one table's shards (loaded ones among them) and objects on a node.
+// A table's own node listing (TableNodes) lists its shards too.
 type NodeTablesDTO struct {
-	Table   string `json:"table"`
-	Shards  int    `json:"shards"`
-	Loaded  int    `json:"loaded"`
-	Objects int64  `json:"objects"`
+	Table         string         `json:"table"`
+	Shards        int            `json:"shards"`
+	Loaded        int            `json:"loaded"`
+	Objects       int64          `json:"objects"`
+	ShardList     []NodeShardDTO `json:"shardList"`
+	ShardsLeftOut int            `json:"shardsLeftOut"`
+}
+
+// NodeShardDTO is one shard of a table on a node.
+type NodeShardDTO struct {
+	Name           string `json:"name"`
+	Objects        int64  `json:"objects"`
+	Loaded         bool   `json:"loaded"`
+	VectorIndexing string `json:"vectorIndexing"`
 }

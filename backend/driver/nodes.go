@@ -23,6 +23,24 @@ type NodeTables struct {
 	Shards  int    `json:"shards"`
 	Loaded  int    `json:"loaded"`
 	Objects int64  `json:"objects"`
+	// ShardList is each shard, when one table was asked for, at most MaxShardList of them by
+	// name; ShardsLeftOut counts the rest.
+	ShardList     []NodeShard `json:"shardList,omitempty"`
+	ShardsLeftOut int         `json:"shardsLeftOut,omitempty"`
+}
+
+// MaxShardList is how many shards of one table on one node a Nodes answer lists (a
+// multi-tenant table has a shard a tenant).
+const MaxShardList = 500
+
+// NodeShard is one shard of a table on a node (a tenant's, for a multi-tenant table).
+type NodeShard struct {
+	Name    string `json:"name"`
+	Objects int64  `json:"objects"`
+	Loaded  bool   `json:"loaded"`
+	// VectorIndexing is the state of its vector index as the database names it (Weaviate:
+	// READY, INDEXING, READONLY).
+	VectorIndexing string `json:"vectorIndexing,omitempty"`
 }
 
 // Cluster is what a driver offers beyond the contract to show the database's nodes: every

@@ -13,7 +13,21 @@ import (
 const (
 	SearchBM25   = "bm25"
 	SearchHybrid = "hybrid"
+	// SearchNearText searches near the vector the collection's vectorizer makes of the words.
+	SearchNearText = "nearText"
 )
+
+// Fusions of a hybrid search: how its keyword and vector rankings are merged.
+const (
+	// FusionRanked merges by rank (reciprocal rank fusion).
+	FusionRanked = "ranked"
+	// FusionRelativeScore merges the normalised scores (the database's default).
+	FusionRelativeScore = "relativeScore"
+)
+
+// ExplainColumn is the column a search with Explain adds after the measure: the database's
+// own account of a keyword or hybrid score.
+const ExplainColumn = "explainScore"
 
 // SearchRequest is one search of Driver.Search: exactly one of NearVector, Query or
 // SimilarTo.
@@ -22,16 +36,29 @@ type SearchRequest struct {
 	NearVector []float64
 	// Query searches by words, ranked by Mode.
 	Query *string
-	// Mode is SearchBM25 (the default once checked) or SearchHybrid; only with Query.
+	// Mode is SearchBM25 (the default once checked), SearchHybrid or SearchNearText; only
+	// with Query.
 	Mode string
 	// Alpha weighs a hybrid search: 1 is all vector, 0 all keyword; only with SearchHybrid.
 	Alpha *float64
+	// Fusion is FusionRanked or FusionRelativeScore ("" the database's default); only with
+	// SearchHybrid.
+	Fusion string
+	// SearchProperties are the properties whose words a bm25 or hybrid search matches; none
+	// means every searchable one.
+	SearchProperties []string
 	// SimilarTo is the uuid of a row whose vector is searched near.
 	SimilarTo string
 	// TargetVector names the vector searched on a table with named vectors.
 	TargetVector string
 	// Properties are the columns returned; none means every selectable one.
 	Properties []string
+	// Filters narrow the matches exactly as Browse's filters narrow its rows (groups ORed
+	// within, ANDed between).
+	Filters []Filter
+	// Explain asks for the database's explanation of each keyword or hybrid score, as the
+	// last column (ExplainColumn); only with Query and a mode other than SearchNearText.
+	Explain bool
 }
 
 // Check validates what no schema of the caller can say: exactly one search, hybrid-only
@@ -55,14 +82,26 @@ func (r *SearchRequest) Check() error {
 		if r.Mode == "" {
 			r.Mode = SearchBM25
 		}
-		if r.Mode != SearchBM25 && r.Mode != SearchHybrid {
-			return searchInvalid("mode must be %s or %s", SearchBM25, SearchHybrid)
+		if r.Mode != SearchBM25 && r.Mode != SearchHybrid && r.Mode != SearchNearText {
+			return searchInvalid("mode must be %s, %s or %s", SearchBM25, SearchHybrid, SearchNearText)
 		}
 	} else if r.Mode != "" {
 		return searchInvalid("mode goes with query")
 	}
 	if r.Alpha != nil && r.Mode != SearchHybrid {
 		return searchInvalid("alpha goes with mode hybrid")
+	}
+	if r.Fusion != "" && r.Mode != SearchHybrid {
+		return searchInvalid("fusion goes with mode hybrid")
+	}
+	if r.Fusion != "" && r.Fusion != FusionRanked && r.Fusion != FusionRelativeScore {
+		return searchInvalid("fusion must be %s or %s", FusionRanked, FusionRelativeScore)
+	}
+	if len(r.SearchProperties) > 0 && r.Mode != SearchBM25 && r.Mode != SearchHybrid {
+		return searchInvalid("searchProperties go with mode bm25 or hybrid")
+	}
+	if r.Explain && r.Measure() != "score" {
+		return searchInvalid("a score is explained for mode bm25 or hybrid only")
 	}
 	if r.Alpha != nil && !(*r.Alpha >= 0 && *r.Alpha <= 1) {
 		return searchInvalid("alpha must be between 0 and 1")
@@ -79,7 +118,7 @@ func (r *SearchRequest) Check() error {
 // Measure is the _additional member that ranks the matches, and so the grid's last column:
 // "distance" for a vector search, "score" for a keyword or hybrid one.
 func (r *SearchRequest) Measure() string {
-	if r.Query != nil {
+	if r.Query != nil && r.Mode != SearchNearText {
 		return "score"
 	}
 	return "distance"
@@ -97,11 +136,22 @@ func (r *SearchRequest) Describe() string {
 		if r.Alpha != nil {
 			what += " alpha " + strconv.FormatFloat(*r.Alpha, 'g', -1, 64)
 		}
+		if r.Fusion != "" {
+			what += " fusion " + r.Fusion
+		}
+		if len(r.SearchProperties) > 0 {
+			what += " in " + strings.Join(r.SearchProperties, ", ")
+		}
 	default:
 		what = "objects similar to " + r.SimilarTo
 	}
 	if r.TargetVector != "" {
 		what += " on vector " + r.TargetVector
+	}
+	if n := len(r.Filters); n == 1 {
+		what += " where 1 filter holds"
+	} else if n > 1 {
+		what += fmt.Sprintf(" where %d filters hold", n)
 	}
 	return what
 }

@@ -85,6 +85,24 @@ type TableInfo struct {
 	Settings    TableSettings `json:"settings"`
 	// Definition is the database's own schema document for the table.
 	Definition json.RawMessage `json:"definition,omitempty"`
+	// Details is the definition in words, for a person (issue 23, item 2).
+	Details []DetailSection `json:"details,omitempty"`
+}
+
+// DetailSection is one part of a table's definition in words, e.g. "Inverted index".
+type DetailSection struct {
+	Title string       `json:"title"`
+	Items []DetailItem `json:"items"`
+}
+
+// DetailItem is one setting in words: Label names it ("Null state indexed"), Value says what
+// it is and what it means ("no: is null filters are refused"). Setting is the database's own
+// name for it (Weaviate: "invertedIndexConfig.indexNullState"); a filter refusal that quotes
+// a Setting is linked to its item.
+type DetailItem struct {
+	Label   string `json:"label"`
+	Value   string `json:"value"`
+	Setting string `json:"setting,omitempty"`
 }
 
 // Column returns the named column, or false.
@@ -280,6 +298,10 @@ type Capabilities struct {
 	// FilterGroups: the driver reads Filter.Group (ORed groups). A plugin built before groups
 	// would drop the field and AND every filter, so the app refuses groups to it instead.
 	FilterGroups bool `json:"filterGroups"`
+	// SearchOptions: the driver reads SearchRequest's Fusion, SearchProperties, Filters and
+	// Explain, and mode SearchNearText. A plugin built before them would drop the fields and
+	// answer another search, so the app refuses them to it instead.
+	SearchOptions bool `json:"searchOptions"`
 }
 
 // PathStatus is how one way of reaching the database answered a connection test (Weaviate:

@@ -208,6 +208,7 @@ func (d *Driver) Capabilities() driver.Capabilities {
 		DefaultPageSize: DefaultPageSize,
 		Operators:       driver.Operators(),
 		FilterGroups:    true,
+		SearchOptions:   true,
 	}
 }
 

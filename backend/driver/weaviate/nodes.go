@@ -13,7 +13,8 @@ import (
 // Nodes reads the cluster's nodes (GET /v1/nodes?output=verbose, or /v1/nodes/{class} for one
 // table), so a multi-node cluster is seen at a glance: each node's status, version and object
 // count, and what each collection keeps on it. A collection's shards are summed per node (a
-// multi-tenant collection has a shard a tenant, 50,000 of them in the e2e).
+// multi-tenant collection has a shard a tenant, 50,000 of them in the e2e). Asked for one
+// table, each node lists that table's shards too (the first driver.MaxShardList by name).
 func (d *Driver) Nodes(ctx context.Context, table string) ([]driver.Node, error) {
 	path := "/v1/nodes"
 	if table != "" {
@@ -36,9 +37,11 @@ func (d *Driver) Nodes(ctx context.Context, table string) ([]driver.Node, error)
 			Status  *string `json:"status"`
 			Version string  `json:"version"`
 			Shards  []struct {
-				Class       string `json:"class"`
-				ObjectCount int64  `json:"objectCount"`
-				Loaded      bool   `json:"loaded"`
+				Name                 string `json:"name"`
+				Class                string `json:"class"`
+				ObjectCount          int64  `json:"objectCount"`
+				Loaded               bool   `json:"loaded"`
+				VectorIndexingStatus string `json:"vectorIndexingStatus"`
 			} `json:"shards"`
 		} `json:"nodes"`
 	}
@@ -60,6 +63,9 @@ func (d *Driver) Nodes(ctx context.Context, table string) ([]driver.Node, error)
 			}
 			t.Shards++
 			t.Objects += s.ObjectCount
+			if table != "" {
+				t.ShardList = append(t.ShardList, driver.NodeShard{Name: s.Name, Objects: s.ObjectCount, Loaded: s.Loaded, VectorIndexing: s.VectorIndexingStatus})
+			}
 			if s.Loaded {
 				t.Loaded++
 			}
@@ -67,6 +73,11 @@ func (d *Driver) Nodes(ctx context.Context, table string) ([]driver.Node, error)
 			node.Objects += s.ObjectCount
 		}
 		for _, t := range byTable {
+			sort.Slice(t.ShardList, func(i, j int) bool { return t.ShardList[i].Name < t.ShardList[j].Name })
+			if len(t.ShardList) > driver.MaxShardList {
+				t.ShardsLeftOut = len(t.ShardList) - driver.MaxShardList
+				t.ShardList = t.ShardList[:driver.MaxShardList]
+			}
 			node.Tables = append(node.Tables, *t)
 		}
 		sort.Slice(node.Tables, func(i, j int) bool { return node.Tables[i].Table < node.Tables[j].Table })

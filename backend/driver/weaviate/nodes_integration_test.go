@@ -13,7 +13,7 @@ import (
 )
 
 // rawNodes reads /v1/nodes?output=verbose from the server itself and sums each collection's
-// shards the way the driver says it does.
+// shards the way the driver says it does; for one collection's path it lists the shards too.
 func rawNodes(t *testing.T, n *weaviatenode.Node, path string) []driver.Node {
 	t.Helper()
 	var doc struct {
@@ -21,9 +21,11 @@ func rawNodes(t *testing.T, n *weaviatenode.Node, path string) []driver.Node {
 			Name, Version string
 			Status        string
 			Shards        []struct {
-				Class       string
-				ObjectCount int64
-				Loaded      bool
+				Name                 string
+				Class                string
+				ObjectCount          int64
+				Loaded               bool
+				VectorIndexingStatus string
 			}
 		}
 	}
@@ -38,6 +40,9 @@ func rawNodes(t *testing.T, n *weaviatenode.Node, path string) []driver.Node {
 			if by[s.Class] == nil {
 				by[s.Class] = &driver.NodeTables{Table: s.Class}
 			}
+			if path != "/v1/nodes" {
+				by[s.Class].ShardList = append(by[s.Class].ShardList, driver.NodeShard{Name: s.Name, Objects: s.ObjectCount, Loaded: s.Loaded, VectorIndexing: s.VectorIndexingStatus})
+			}
 			by[s.Class].Shards++
 			by[s.Class].Objects += s.ObjectCount
 			if s.Loaded {
@@ -47,6 +52,7 @@ func rawNodes(t *testing.T, n *weaviatenode.Node, path string) []driver.Node {
 			node.Objects += s.ObjectCount
 		}
 		for _, tb := range by {
+			sort.Slice(tb.ShardList, func(i, j int) bool { return tb.ShardList[i].Name < tb.ShardList[j].Name })
 			node.Tables = append(node.Tables, *tb)
 		}
 		sort.Slice(node.Tables, func(i, j int) bool { return node.Tables[i].Table < node.Tables[j].Table })
@@ -105,6 +111,13 @@ func TestNodesReportTheClusterAsTheServerDoes(t *testing.T) {
 		one := same(t, fixtures.Big, "/v1/nodes/"+fixtures.Big)
 		if len(one) != 1 || len(one[0].Tables) != 1 || one[0].Tables[0].Table != fixtures.Big {
 			t.Fatalf("%+v", one)
+		}
+	})
+	t.Run("issue 23, item 2: one collection's shards each, a tenant's named after it, with its objects", func(t *testing.T) {
+		one := same(t, fixtures.Tenanted, "/v1/nodes/"+fixtures.Tenanted)
+		list := one[0].Tables[0].ShardList
+		if len(list) != 2 || list[0].Name != "tenantA" || list[1].Name != "tenantB" || list[0].VectorIndexing == "" {
+			t.Fatalf("%+v", list)
 		}
 	})
 }

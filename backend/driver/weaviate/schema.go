@@ -117,6 +117,21 @@ func (c *class) namedVectors() []string {
 	return names
 }
 
+// vectorizerOf is the module that makes the vectors of the named vector (target "" for the
+// collection's own vector): "none" when vectors come only from the client. A named vector
+// holds its module as the one key of its "vectorizer" object.
+func (c *class) vectorizerOf(target string) string {
+	if target == "" {
+		return c.Vectorizer
+	}
+	vc, _ := c.VectorConfig[target].(map[string]any)
+	mods, _ := vc["vectorizer"].(map[string]any)
+	for name := range mods {
+		return name
+	}
+	return ""
+}
+
 func (c *class) property(name string) (property, bool) {
 	for _, p := range c.Properties {
 		if p.Name == name {
@@ -182,6 +197,7 @@ func (c *class) info() *driver.TableInfo {
 			NamedVectors:        c.namedVectors(),
 		},
 		Definition: c.raw,
+		Details:    c.details(),
 	}
 }
 

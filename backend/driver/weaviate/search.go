@@ -5,7 +5,9 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"math"
+	"sort"
 	"strconv"
+	"strings"
 
 	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
 
@@ -36,9 +38,13 @@ func (d *Driver) Search(ctx context.Context, table string, r driver.SearchReques
 	if err != nil {
 		return nil, err
 	}
+	c, err := d.classFor(ctx, table)
+	if err != nil {
+		return nil, err
+	}
 	var g *driver.Grid
 	err = d.readVia(func() error {
-		q, err := searchQuery(&r, info, limit)
+		q, err := searchQuery(&r, info, c, limit)
 		if err != nil {
 			return err
 		}
@@ -50,20 +56,30 @@ func (d *Driver) Search(ctx context.Context, table string, r driver.SearchReques
 			return driver.Errorf(driver.KindQueryFailed, "the search did not answer with rows")
 		}
 		g = res.Grid
-		if c, err := d.classFor(ctx, table); err == nil {
-			d.fillWideInts(ctx, c, g)
+		d.fillWideInts(ctx, c, g)
+		if r.Explain {
+			last := len(g.Columns) - 1
+			for _, row := range g.Rows {
+				if s, ok := row[last].(string); ok {
+					row[last] = explanation(s)
+				}
+			}
 		}
 		return nil
 	}, func() (err error) {
-		g, err = d.searchGRPC(ctx, &r, info, limit)
+		g, err = d.searchGRPC(ctx, &r, info, c, limit)
 		return err
 	})
 	return g, err
 }
 
 // searchGRPC is Search over gRPC.
-func (d *Driver) searchGRPC(ctx context.Context, r *driver.SearchRequest, info *driver.TableInfo, limit int) (*driver.Grid, error) {
-	if err := checkSearch(r, info); err != nil {
+func (d *Driver) searchGRPC(ctx context.Context, r *driver.SearchRequest, info *driver.TableInfo, c *class, limit int) (*driver.Grid, error) {
+	if err := checkSearch(r, info, c); err != nil {
+		return nil, err
+	}
+	w, filtered, err := buildWhere(c, r.Filters)
+	if err != nil {
 		return nil, err
 	}
 	props, err := searchSelection(r, info)
@@ -85,8 +101,11 @@ func (d *Driver) searchGRPC(ctx context.Context, r *driver.SearchRequest, info *
 		Tenant:      tenant,
 		Limit:       uint32(limit),
 		Properties:  &pb.PropertiesRequest{NonRefProperties: props},
-		Metadata:    &pb.MetadataRequest{Uuid: true, Distance: measure == "distance", Score: measure == "score"},
+		Metadata:    &pb.MetadataRequest{Uuid: true, Distance: measure == "distance", Score: measure == "score", ExplainScore: r.Explain},
 		Uses_127Api: true,
+	}
+	if filtered {
+		req.Filters = w.grpcFilter()
 	}
 	switch {
 	case len(r.NearVector) > 0:
@@ -96,9 +115,17 @@ func (d *Driver) searchGRPC(ctx context.Context, r *driver.SearchRequest, info *
 		if r.Alpha != nil {
 			alpha = *r.Alpha
 		}
-		req.HybridSearch = &pb.Hybrid{Query: *r.Query, Alpha: float32(alpha), Targets: targets}
+		req.HybridSearch = &pb.Hybrid{Query: *r.Query, Alpha: float32(alpha), Targets: targets, Properties: r.SearchProperties}
+		switch r.Fusion {
+		case driver.FusionRanked:
+			req.HybridSearch.FusionType = pb.Hybrid_FUSION_TYPE_RANKED
+		case driver.FusionRelativeScore:
+			req.HybridSearch.FusionType = pb.Hybrid_FUSION_TYPE_RELATIVE_SCORE
+		}
+	case r.Mode == driver.SearchNearText:
+		req.NearText = &pb.NearTextSearch{Query: []string{*r.Query}, Targets: targets}
 	case r.Query != nil:
-		req.Bm25Search = &pb.BM25{Query: *r.Query}
+		req.Bm25Search = &pb.BM25{Query: *r.Query, Properties: r.SearchProperties}
 	default:
 		req.NearObject = &pb.NearObject{Id: r.SimilarTo, Targets: targets}
 	}
@@ -117,6 +144,9 @@ func (d *Driver) searchGRPC(ctx context.Context, r *driver.SearchRequest, info *
 		cols = append(cols, driver.Column{Name: name, Type: c.Type, Array: c.Array})
 	}
 	cols = append(cols, driver.Column{Name: measure, ReadOnly: true})
+	if r.Explain {
+		cols = append(cols, driver.Column{Name: driver.ExplainColumn, ReadOnly: true})
+	}
 	g := &driver.Grid{Columns: cols, Rows: make([][]any, 0, len(reply.GetResults()))}
 	for _, res := range reply.GetResults() {
 		row := make([]any, len(cols))
@@ -128,10 +158,14 @@ func (d *Driver) searchGRPC(ctx context.Context, r *driver.SearchRequest, info *
 				row[i+1] = grpcCell(v)
 			}
 		}
+		m := len(props) + 1
 		if measure == "distance" && md.GetDistancePresent() {
-			row[len(cols)-1] = graphQLFloat32(md.GetDistance())
+			row[m] = graphQLFloat32(md.GetDistance())
 		} else if measure == "score" && md.GetScorePresent() {
-			row[len(cols)-1] = graphQLScore(md.GetScore())
+			row[m] = graphQLScore(md.GetScore())
+		}
+		if r.Explain && md.GetExplainScorePresent() {
+			row[m+1] = explanation(md.GetExplainScore())
 		}
 		g.Rows = append(g.Rows, row)
 	}
@@ -156,3 +190,16 @@ func graphQLFloat32(f float32) json.Number {
 
 // graphQLScore writes a score as GraphQL does: a string holding the float32.
 func graphQLScore(f float32) string { return strconv.FormatFloat(float64(f), 'g', -1, 32) }
+
+// explanation is a score's explanation as the server gives it, in one order: a bm25 score's
+// terms come as ", name:value, name:value" from a map the server walks in no fixed order, so
+// the terms are sorted (the same search reads the same twice, and the same on both paths).
+// Any other text (hybrid's lines) is kept as it came.
+func explanation(s string) string {
+	if !strings.HasPrefix(s, ", ") {
+		return s
+	}
+	terms := strings.Split(strings.TrimPrefix(s, ", "), ", ")
+	sort.Strings(terms)
+	return strings.Join(terms, ", ")
+}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	"app/backend/driver"
@@ -33,6 +34,12 @@ func TestSearchIsTheSameOnBothReadPaths(t *testing.T) {
 		{"hybrid with alpha 0 is keyword-only", fixtures.Typed, driver.SearchRequest{Query: ptr("row"), Mode: driver.SearchHybrid, Alpha: ptr(0.0)}, ""},
 		{"chosen properties, in order", fixtures.Typed, driver.SearchRequest{NearVector: []float64{1, 0, 0}, Properties: []string{"count", "title"}}, ""},
 		{"a named target vector", fixtures.NamedVectors, driver.SearchRequest{NearVector: []float64{1, 0, 1}, TargetVector: "title_vec"}, fixtures.ID(fixtures.NamedVectors, 1)},
+		{"issue 23: bm25 in chosen properties", fixtures.Typed, driver.SearchRequest{Query: ptr("fixture row"), SearchProperties: []string{"body"}}, ""},
+		{"issue 23: hybrid with ranked fusion", fixtures.Typed, driver.SearchRequest{Query: ptr("row"), Mode: driver.SearchHybrid, Alpha: ptr(0.0), Fusion: driver.FusionRanked}, ""},
+		{"issue 23: hybrid with relative score fusion, its score explained", fixtures.Typed, driver.SearchRequest{Query: ptr("row"), Mode: driver.SearchHybrid, Alpha: ptr(0.0), Fusion: driver.FusionRelativeScore, Explain: true}, ""},
+		{"issue 23: bm25 with its score explained", fixtures.Typed, driver.SearchRequest{Query: ptr("row"), Explain: true}, ""},
+		{"issue 23: a vector search narrowed by the grid's filters", fixtures.Typed, driver.SearchRequest{NearVector: []float64{0.1, 0.2, 0.3}, Filters: []driver.Filter{{Column: "count", Operator: driver.OpGreaterEq, Value: "2"}}}, ""},
+		{"issue 23: a keyword search narrowed by ORed filters", fixtures.Typed, driver.SearchRequest{Query: ptr("row"), Filters: []driver.Filter{{Column: "count", Operator: driver.OpEquals, Value: "10", Group: 1}, {Column: "count", Operator: driver.OpEquals, Value: "20", Group: 1}}}, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.rule, func(t *testing.T) {
@@ -63,15 +70,37 @@ func TestSearchIsTheSameOnBothReadPaths(t *testing.T) {
 			// Every cell the same to the letter, the measure included (GraphQL's distance is a
 			// float32 and its score a string of one). Matches that tie on the measure have no
 			// order of their own on either path: within a tie they are compared by uuid.
-			tiesByUUID(a)
-			tiesByUUID(b)
+			m := measureAt(a)
+			tiesByUUID(a, m)
+			tiesByUUID(b, m)
 			for i := range a.Rows {
 				for j := range a.Columns {
 					if a.Rows[i][j] != b.Rows[i][j] {
 						t.Errorf("row %d column %s: graphql %#v, grpc %#v", i, a.Columns[j].Name, a.Rows[i][j], b.Rows[i][j])
 					}
 				}
-				measure(t, a.Rows[i][len(a.Columns)-1])
+				measure(t, a.Rows[i][m])
+				if c.req.Explain {
+					if s, _ := a.Rows[i][m+1].(string); s == "" || strings.HasPrefix(s, ",") {
+						t.Errorf("row %d explains its score as %#v", i, a.Rows[i][m+1])
+					}
+				}
+			}
+			// Filters narrow the matches to rows the same filters browse: never a row outside.
+			if len(c.req.Filters) > 0 {
+				want, err := on.Browse(ctx, c.table, driver.Page{Limit: 100}, c.req.Filters, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				in := map[any]bool{}
+				for _, r := range want.Rows {
+					in[r[0]] = true
+				}
+				for _, r := range a.Rows {
+					if !in[r[0]] {
+						t.Errorf("match %v is outside the filtered rows %v", r[0], in)
+					}
+				}
 			}
 		})
 	}
@@ -96,10 +125,19 @@ func measure(t *testing.T, v any) float64 {
 	return f
 }
 
-// tiesByUUID orders each run of rows with the same measure (the last cell) by uuid, the
+// measureAt is the index of the column that ranks the matches.
+func measureAt(g *driver.Grid) int {
+	for i, c := range g.Columns {
+		if c.Name == "distance" || c.Name == "score" {
+			return i
+		}
+	}
+	return len(g.Columns) - 1
+}
+
+// tiesByUUID orders each run of rows with the same measure (the cell at last) by uuid, the
 // first cell, leaving the ranking itself as the database gave it.
-func tiesByUUID(g *driver.Grid) {
-	last := len(g.Columns) - 1
+func tiesByUUID(g *driver.Grid, last int) {
 	for start := 0; start < len(g.Rows); {
 		end := start + 1
 		for end < len(g.Rows) && fmt.Sprint(g.Rows[end][last]) == fmt.Sprint(g.Rows[start][last]) {

@@ -23,8 +23,8 @@ import (
 //
 // It checks r itself so that no caller can send an unchecked request. A tenant's table
 // names its tenant in the Get; a multi-tenant table without one is driver.KindUnsupported.
-func searchQuery(r *driver.SearchRequest, info *driver.TableInfo, limit int) (string, error) {
-	if err := checkSearch(r, info); err != nil {
+func searchQuery(r *driver.SearchRequest, info *driver.TableInfo, c *class, limit int) (string, error) {
+	if err := checkSearch(r, info, c); err != nil {
 		return "", err
 	}
 	props, err := searchSelection(r, info)
@@ -51,24 +51,56 @@ func searchQuery(r *driver.SearchRequest, info *driver.TableInfo, limit int) (st
 		if r.Alpha != nil {
 			op += ", alpha: " + number(*r.Alpha)
 		}
-		op += target + "}"
+		switch r.Fusion {
+		case driver.FusionRanked:
+			op += ", fusionType: rankedFusion"
+		case driver.FusionRelativeScore:
+			op += ", fusionType: relativeScoreFusion"
+		}
+		op += quotedList("properties", r.SearchProperties) + target + "}"
+	case r.Mode == driver.SearchNearText:
+		op = "nearText: {concepts: [" + quote(*r.Query) + "]" + target + "}"
 	case r.Query != nil:
-		op = "bm25: {query: " + quote(*r.Query) + "}"
+		op = "bm25: {query: " + quote(*r.Query) + quotedList("properties", r.SearchProperties) + "}"
 	default:
 		op = "nearObject: {id: " + quote(r.SimilarTo) + target + "}"
+	}
+	w, ok, err := buildWhere(c, r.Filters)
+	if err != nil {
+		return "", err
+	}
+	if ok {
+		op = "where: " + w.String() + ", " + op
 	}
 	collection, tenant := driver.SplitTenant(info.Name)
 	if tenant != "" {
 		op = "tenant: " + quote(tenant) + ", " + op
 	}
+	extra := r.Measure()
+	if r.Explain {
+		extra += " " + driver.ExplainColumn
+	}
 	return fmt.Sprintf("{ Get { %s(%s, limit: %d) { %s _additional { id %s } } } }",
-		collection, op, limit, strings.Join(props, " "), r.Measure()), nil
+		collection, op, limit, strings.Join(props, " "), extra), nil
+}
+
+// quotedList is `, name: ["a", "b"]` for a non-empty list, else "".
+func quotedList(name string, items []string) string {
+	if len(items) == 0 {
+		return ""
+	}
+	q := make([]string, len(items))
+	for i, s := range items {
+		q[i] = quote(s)
+	}
+	return ", " + name + ": [" + strings.Join(q, ", ") + "]"
 }
 
 // checkSearch runs the request's own check and the ones both read paths share: names in the
-// GraphQL syntax (a collection, vector or property named otherwise cannot exist), and a
-// tenant for a multi-tenant collection (classFor checked the tenant's name).
-func checkSearch(r *driver.SearchRequest, info *driver.TableInfo) error {
+// GraphQL syntax (a collection, vector or property named otherwise cannot exist), a tenant
+// for a multi-tenant collection (classFor checked the tenant's name), searched properties
+// that hold words, and a vectorizer for nearText.
+func checkSearch(r *driver.SearchRequest, info *driver.TableInfo, c *class) error {
 	if err := r.Check(); err != nil {
 		return err
 	}
@@ -80,6 +112,27 @@ func checkSearch(r *driver.SearchRequest, info *driver.TableInfo) error {
 	}
 	if info.Settings.MultiTenancy && info.Settings.Tenant == "" {
 		return driver.Errorf(driver.KindUnsupported, "table %s is multi-tenant: its rows live in its tenants; search one of them (the table %s)", info.Name, driver.TenantTable(info.Name, "<tenant>"))
+	}
+	for _, name := range r.SearchProperties {
+		p, ok := c.property(name)
+		if !ok || !isName(name) {
+			return invalid("table %s has no property %q to search", info.Name, truncate(name, 100))
+		}
+		if b, _ := p.base(); b != "text" && b != "string" {
+			return invalid("property %s is %s: a keyword search matches the words of text properties only", name, p.Type())
+		}
+		if p.IndexSearchable != nil && !*p.IndexSearchable {
+			return invalid("property %s is not searchable: collection %s turns its keyword index off (indexSearchable: false)", name, c.Class)
+		}
+	}
+	if r.Mode == driver.SearchNearText {
+		target := r.TargetVector
+		if target == "" && len(info.Settings.NamedVectors) == 1 {
+			target = info.Settings.NamedVectors[0]
+		}
+		if v := c.vectorizerOf(target); v == "none" || v == "" {
+			return driver.Errorf(driver.KindUnsupported, "nearText needs a vectorizer to turn the words into a vector, and collection %s has none (vectorizer: none); search with nearVector, bm25 or hybrid with alpha 0", c.Class)
+		}
 	}
 	return nil
 }

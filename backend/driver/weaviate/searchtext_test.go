@@ -42,6 +42,20 @@ func oneNamed() *driver.TableInfo {
 	return t
 }
 
+// classOf is the collection a test table describes: a property per column between the key
+// and the vector, its type as the data type, and no vectorizer.
+func classOf(info *driver.TableInfo) *class {
+	name, tenant := driver.SplitTenant(info.Name)
+	c := &class{Class: name, tenant: tenant, Vectorizer: "none"}
+	for _, col := range info.Columns {
+		if col.PrimaryKey || col.IsVector() {
+			continue
+		}
+		c.Properties = append(c.Properties, property{Name: col.Name, DataType: []string{col.Type}})
+	}
+	return c
+}
+
 // SPEC.md A "GraphQL editor rules" 5: a search is
 // `Get { <Collection>(<search operator>: {...}, limit: <n>) { <properties> _additional { id distance } } }`.
 func TestBuild(t *testing.T) {
@@ -94,10 +108,25 @@ func TestBuild(t *testing.T) {
 		{"injection-proof quoting: HTML characters are left as they are, GraphQL is not HTML",
 			typed(), driver.SearchRequest{Query: ptr(`<a & b>`)},
 			`{ Get { Typed(bm25: {query: "<a & b>"}, limit: 11) { title count tags _additional { id score } } } }`},
+		{"issue 23: bm25 searches the chosen properties",
+			typed(), driver.SearchRequest{Query: ptr("x"), SearchProperties: []string{"title", "tags"}},
+			`{ Get { Typed(bm25: {query: "x", properties: ["title", "tags"]}, limit: 11) { title count tags _additional { id score } } } }`},
+		{"issue 23: hybrid names its fusion and properties",
+			typed(), driver.SearchRequest{Query: ptr("x"), Mode: driver.SearchHybrid, Alpha: ptr(0.0), Fusion: driver.FusionRanked, SearchProperties: []string{"title"}},
+			`{ Get { Typed(hybrid: {query: "x", alpha: 0, fusionType: rankedFusion, properties: ["title"]}, limit: 11) { title count tags _additional { id score } } } }`},
+		{"issue 23: relative score fusion is relativeScoreFusion",
+			typed(), driver.SearchRequest{Query: ptr("x"), Mode: driver.SearchHybrid, Fusion: driver.FusionRelativeScore},
+			`{ Get { Typed(hybrid: {query: "x", fusionType: relativeScoreFusion}, limit: 11) { title count tags _additional { id score } } } }`},
+		{"issue 23: an explained score asks for explainScore after the score",
+			typed(), driver.SearchRequest{Query: ptr("x"), Explain: true},
+			`{ Get { Typed(bm25: {query: "x"}, limit: 11) { title count tags _additional { id score explainScore } } } }`},
+		{"issue 23: the grid's filters are the search's where",
+			typed(), driver.SearchRequest{Query: ptr("x"), Filters: []driver.Filter{{Column: "count", Operator: driver.OpGreater, Value: "2"}}},
+			`{ Get { Typed(where: {path: ["count"], operator: GreaterThan, valueInt: 2}, bm25: {query: "x"}, limit: 11) { title count tags _additional { id score } } } }`},
 	}
 	for _, c := range cases {
 		t.Run(c.rule, func(t *testing.T) {
-			got, err := searchQuery(&c.req, c.info, 11)
+			got, err := searchQuery(&c.req, c.info, classOf(c.info), 11)
 			if err != nil || got != c.want {
 				t.Fatalf("got  %s\nwant %s\nerr %v", got, c.want, err)
 			}
@@ -124,7 +153,7 @@ func TestRefused(t *testing.T) {
 		{"an empty nearVector is no search", typed(), driver.SearchRequest{NearVector: []float64{}}, driver.KindInvalidArgument, "exactly one"},
 		{"a blank query is refused", typed(), driver.SearchRequest{Query: ptr(" \t")}, driver.KindInvalidArgument, "query is empty"},
 		{"mode without query is refused", typed(), driver.SearchRequest{NearVector: []float64{1}, Mode: driver.SearchHybrid}, driver.KindInvalidArgument, "mode goes with query"},
-		{"a mode other than bm25 or hybrid is refused", typed(), driver.SearchRequest{Query: ptr("x"), Mode: "near"}, driver.KindInvalidArgument, "mode must be bm25 or hybrid"},
+		{"a mode other than bm25 or hybrid is refused", typed(), driver.SearchRequest{Query: ptr("x"), Mode: "near"}, driver.KindInvalidArgument, "mode must be bm25, hybrid or nearText"},
 		{"alpha without hybrid is refused", typed(), driver.SearchRequest{Query: ptr("x"), Alpha: ptr(0.5)}, driver.KindInvalidArgument, "alpha goes with mode hybrid"},
 		{"an alpha outside 0..1 is refused", typed(), driver.SearchRequest{Query: ptr("x"), Mode: driver.SearchHybrid, Alpha: ptr(2.0)}, driver.KindInvalidArgument, "alpha must be between 0 and 1"},
 		{"uuid shape: a similarTo that is no uuid is refused", typed(), driver.SearchRequest{SimilarTo: `x"}) { a }`}, driver.KindInvalidArgument, "similarTo must be a row uuid"},
@@ -145,10 +174,18 @@ func TestRefused(t *testing.T) {
 		{"a targetVector on a table without named vectors is refused", typed(), driver.SearchRequest{NearVector: []float64{1}, TargetVector: "title_vec"}, driver.KindInvalidArgument, "(it has: none)"},
 		{"a multi-tenant table is unsupported: only the editor names a tenant", tenanted, driver.SearchRequest{Query: ptr("x")}, driver.KindUnsupported, "table Typed is multi-tenant"},
 		{"an echoed name is cut short", typed(), driver.SearchRequest{Query: ptr("x"), Properties: []string{strings.Repeat("p", 300)}}, driver.KindInvalidArgument, strings.Repeat("p", 100) + "…"},
+		{"issue 23: nearText without a vectorizer is unsupported, saying what to use", typed(), driver.SearchRequest{Query: ptr("x"), Mode: driver.SearchNearText}, driver.KindUnsupported, "nearText needs a vectorizer"},
+		{"issue 23: a searched property must hold words", typed(), driver.SearchRequest{Query: ptr("x"), SearchProperties: []string{"count"}}, driver.KindInvalidArgument, "property count is int: a keyword search matches the words of text properties only"},
+		{"issue 23: a searched property must exist", typed(), driver.SearchRequest{Query: ptr("x"), SearchProperties: []string{"nope"}}, driver.KindInvalidArgument, `table Typed has no property "nope" to search`},
+		{"issue 23: searched properties go with a keyword search", typed(), driver.SearchRequest{NearVector: []float64{1}, SearchProperties: []string{"title"}}, driver.KindInvalidArgument, "searchProperties go with mode bm25 or hybrid"},
+		{"issue 23: fusion goes with hybrid", typed(), driver.SearchRequest{Query: ptr("x"), Fusion: driver.FusionRanked}, driver.KindInvalidArgument, "fusion goes with mode hybrid"},
+		{"issue 23: an unknown fusion is refused", typed(), driver.SearchRequest{Query: ptr("x"), Mode: driver.SearchHybrid, Fusion: "max"}, driver.KindInvalidArgument, "fusion must be ranked or relativeScore"},
+		{"issue 23: a distance is not explained", typed(), driver.SearchRequest{NearVector: []float64{1}, Explain: true}, driver.KindInvalidArgument, "a score is explained for mode bm25 or hybrid only"},
+		{"issue 23: a filter that cannot run refuses the search", typed(), driver.SearchRequest{Query: ptr("x"), Filters: []driver.Filter{{Column: "count", Operator: driver.OpGreater, Value: "many"}}}, driver.KindRefusedFilter, "count"},
 	}
 	for _, c := range cases {
 		t.Run(c.rule, func(t *testing.T) {
-			q, err := searchQuery(&c.req, c.info, 11)
+			q, err := searchQuery(&c.req, c.info, classOf(c.info), 11)
 			var de *driver.Error
 			if !errors.As(err, &de) || de.Kind != c.kind || !strings.Contains(de.Msg, c.contains) || q != "" {
 				t.Fatalf("query %q, error %#v", q, err)

@@ -218,6 +218,12 @@ func (k *Conn) Search(ctx context.Context, table string, req driver.SearchReques
 	if k.c.isStopped() {
 		return nil, stoppedError()
 	}
+	if !k.caps.SearchOptions && (req.Fusion != "" || len(req.SearchProperties) > 0 || len(req.Filters) > 0 || req.Explain || req.Mode == driver.SearchNearText) {
+		return nil, driver.Errorf(driver.KindUnsupported, "this version of the driver plugin cannot search with filters, fusion, chosen properties, nearText or explained scores; update it in Settings, Plugins")
+	}
+	if _, err := k.filters(req.Filters); err != nil {
+		return nil, err
+	}
 	r, err := k.c.rpc.Search(ctx, toSearch(k.id, table, req, limit))
 	if err != nil {
 		return nil, k.c.fail(ctx, err)
@@ -427,7 +433,11 @@ func (k *Conn) Nodes(ctx context.Context, table string) ([]driver.Node, error) {
 	for i, n := range r.GetNodes() {
 		out[i] = driver.Node{Name: n.GetName(), Status: n.GetStatus(), Version: n.GetVersion(), Objects: n.GetObjects(), Shards: int(n.GetShards())}
 		for _, t := range n.GetTables() {
-			out[i].Tables = append(out[i].Tables, driver.NodeTables{Table: t.GetTable(), Shards: int(t.GetShards()), Loaded: int(t.GetLoaded()), Objects: t.GetObjects()})
+			nt := driver.NodeTables{Table: t.GetTable(), Shards: int(t.GetShards()), Loaded: int(t.GetLoaded()), Objects: t.GetObjects(), ShardsLeftOut: int(t.GetShardsLeftOut())}
+			for _, sh := range t.GetShardList() {
+				nt.ShardList = append(nt.ShardList, driver.NodeShard{Name: sh.GetName(), Objects: sh.GetObjects(), Loaded: sh.GetLoaded(), VectorIndexing: sh.GetVectorIndexing()})
+			}
+			out[i].Tables = append(out[i].Tables, nt)
 		}
 	}
 	return out, nil

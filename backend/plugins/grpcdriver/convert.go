@@ -259,6 +259,7 @@ func toCapabilities(c driver.Capabilities) *pb.Capabilities {
 		Operators:       toOperators(c.Operators),
 		Transactions:    c.Transactions,
 		FilterGroups:    c.FilterGroups,
+		SearchOptions:   c.SearchOptions,
 	}
 }
 
@@ -275,6 +276,7 @@ func fromCapabilities(c *pb.Capabilities) driver.Capabilities {
 		Operators:       fromOperators(c.GetOperators()),
 		Transactions:    c.GetTransactions(),
 		FilterGroups:    c.GetFilterGroups(),
+		SearchOptions:   c.GetSearchOptions(),
 	}
 }
 
@@ -365,7 +367,35 @@ func toTableInfo(t *driver.TableInfo) *pb.DescribeTableResponse {
 			Tenant:              t.Settings.Tenant,
 		},
 		Definition: t.Definition,
+		Details:    toDetails(t.Details),
 	}
+}
+
+func toDetails(ds []driver.DetailSection) []*pb.DetailSection {
+	out := make([]*pb.DetailSection, len(ds))
+	for i, d := range ds {
+		items := make([]*pb.DetailItem, len(d.Items))
+		for j, it := range d.Items {
+			items[j] = &pb.DetailItem{Label: it.Label, Value: it.Value, Setting: it.Setting}
+		}
+		out[i] = &pb.DetailSection{Title: d.Title, Items: items}
+	}
+	return out
+}
+
+func fromDetails(ds []*pb.DetailSection) []driver.DetailSection {
+	if len(ds) == 0 {
+		return nil
+	}
+	out := make([]driver.DetailSection, len(ds))
+	for i, d := range ds {
+		items := make([]driver.DetailItem, len(d.GetItems()))
+		for j, it := range d.GetItems() {
+			items[j] = driver.DetailItem{Label: it.GetLabel(), Value: it.GetValue(), Setting: it.GetSetting()}
+		}
+		out[i] = driver.DetailSection{Title: d.GetTitle(), Items: items}
+	}
+	return out
 }
 
 func fromTableInfo(t *pb.DescribeTableResponse) *driver.TableInfo {
@@ -384,6 +414,7 @@ func fromTableInfo(t *pb.DescribeTableResponse) *driver.TableInfo {
 			NamedVectors:        nilIfEmpty(s.GetNamedVectors()),
 			Tenant:              s.GetTenant(),
 		},
+		Details: fromDetails(t.GetDetails()),
 	}
 	if len(t.GetDefinition()) > 0 {
 		info.Definition = json.RawMessage(t.GetDefinition())
@@ -563,7 +594,8 @@ func fromClassification(c *pb.Classification) (driver.Classification, error) {
 
 func toSearch(conn, table string, r driver.SearchRequest, limit int) *pb.SearchRequest {
 	out := &pb.SearchRequest{ConnId: conn, Table: table, NearVector: r.NearVector, Mode: r.Mode, SimilarTo: r.SimilarTo,
-		TargetVector: r.TargetVector, Properties: r.Properties, Limit: int64(limit)}
+		TargetVector: r.TargetVector, Properties: r.Properties, Limit: int64(limit),
+		Fusion: r.Fusion, SearchProperties: r.SearchProperties, Filters: toFilters(r.Filters), Explain: r.Explain}
 	if r.Query != nil {
 		out.HasQuery, out.Query = true, *r.Query
 	}
@@ -575,7 +607,8 @@ func toSearch(conn, table string, r driver.SearchRequest, limit int) *pb.SearchR
 
 func fromSearch(r *pb.SearchRequest) driver.SearchRequest {
 	out := driver.SearchRequest{NearVector: r.GetNearVector(), Mode: r.GetMode(), SimilarTo: r.GetSimilarTo(),
-		TargetVector: r.GetTargetVector(), Properties: r.GetProperties()}
+		TargetVector: r.GetTargetVector(), Properties: r.GetProperties(),
+		Fusion: r.GetFusion(), SearchProperties: r.GetSearchProperties(), Filters: fromFilters(r.GetFilters()), Explain: r.GetExplain()}
 	if r.GetHasQuery() {
 		q := r.GetQuery()
 		out.Query = &q

@@ -404,7 +404,11 @@ func (s *Server) Nodes(ctx context.Context, req *pb.TableRequest) (*pb.NodesResp
 	for i, n := range nodes {
 		pn := &pb.Node{Name: n.Name, Status: n.Status, Version: n.Version, Objects: n.Objects, Shards: int64(n.Shards)}
 		for _, t := range n.Tables {
-			pn.Tables = append(pn.Tables, &pb.NodeTables{Table: t.Table, Shards: int64(t.Shards), Loaded: int64(t.Loaded), Objects: t.Objects})
+			pt := &pb.NodeTables{Table: t.Table, Shards: int64(t.Shards), Loaded: int64(t.Loaded), Objects: t.Objects, ShardsLeftOut: int64(t.ShardsLeftOut)}
+			for _, sh := range t.ShardList {
+				pt.ShardList = append(pt.ShardList, &pb.NodeShard{Name: sh.Name, Objects: sh.Objects, Loaded: sh.Loaded, VectorIndexing: sh.VectorIndexing})
+			}
+			pn.Tables = append(pn.Tables, pt)
 		}
 		out.Nodes[i] = pn
 	}

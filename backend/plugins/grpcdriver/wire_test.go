@@ -331,6 +331,12 @@ func TestClassifyCrossesTheWire(t *testing.T) {
 type searchingDriver struct {
 	erroringDriver
 	got *driver.SearchRequest
+	// older plays a plugin built before SearchOptions.
+	older bool
+}
+
+func (d searchingDriver) Capabilities() driver.Capabilities {
+	return driver.Capabilities{SearchOptions: !d.older, FilterGroups: !d.older}
 }
 
 func (d searchingDriver) Search(_ context.Context, table string, r driver.SearchRequest, limit int) (*driver.Grid, error) {
@@ -361,6 +367,9 @@ func TestSearchAndCheckPathsCrossTheWire(t *testing.T) {
 		{Query: &q, Mode: driver.SearchHybrid, Alpha: &alpha},
 		{Query: &q},
 		{SimilarTo: "0a1b2c3d-0000-4000-8000-000000000001"},
+		{Query: &q, Mode: driver.SearchHybrid, Fusion: driver.FusionRanked, SearchProperties: []string{"title", "body"}, Explain: true,
+			Filters: []driver.Filter{{Column: "n", Operator: driver.OpBetween, Value: "1", Value2: "9", Group: 2}, {Column: "t", Operator: driver.OpIsNull, Group: 2}}},
+		{Query: &q, Mode: driver.SearchNearText, TargetVector: "title_vec"},
 	}
 	for _, want := range cases {
 		g, err := k.Search(context.Background(), "Typed", want, 7)
@@ -370,6 +379,26 @@ func TestSearchAndCheckPathsCrossTheWire(t *testing.T) {
 		if !reflect.DeepEqual(got, want) || g.Rows[0][0] != "Typed" || fmt.Sprint(g.Rows[0][1]) != "7" {
 			t.Fatalf("the plugin got %#v (rows %v), want %#v", got, g.Rows, want)
 		}
+	}
+	// Issue 23: a plugin built before the search options would drop them and answer another
+	// search; the host refuses each of them to it, and sends what it can read.
+	var old driver.SearchRequest
+	oc := serveLoopback(t, Config{Open: func(driver.Settings, logrus.FieldLogger) (driver.Driver, error) {
+		return searchingDriver{got: &old, older: true}, nil
+	}})
+	ok, err := oc.Open(context.Background(), driver.DefaultSettings(), "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ok.Close()
+	for _, r := range cases[4:] {
+		var de *driver.Error
+		if _, err := ok.Search(context.Background(), "Typed", r, 7); !errors.As(err, &de) || de.Kind != driver.KindUnsupported || !strings.Contains(de.Msg, "update it in Settings, Plugins") {
+			t.Fatalf("an older plugin was sent %#v: %v", r, err)
+		}
+	}
+	if _, err := ok.Search(context.Background(), "Typed", cases[2], 7); err != nil || old.Query == nil {
+		t.Fatalf("a plain search to an older plugin: %v %#v", err, old)
 	}
 	paths := k.CheckPaths(context.Background())
 	if len(paths) != 2 || paths[0] != (driver.PathStatus{Name: "REST", OK: true, Detail: "server 1.35.2"}) || paths[1].OK || paths[1].Detail != "no answer" {

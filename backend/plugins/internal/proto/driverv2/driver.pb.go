@@ -473,7 +473,11 @@ type Capabilities struct {
 	Transactions    bool                   `protobuf:"varint,10,opt,name=transactions,proto3" json:"transactions,omitempty"`
 	// filter_groups: the plugin reads Filter.group; an older one answers false, and the app
 	// refuses ORed filters to it rather than have them ANDed.
-	FilterGroups  bool `protobuf:"varint,11,opt,name=filter_groups,json=filterGroups,proto3" json:"filter_groups,omitempty"`
+	FilterGroups bool `protobuf:"varint,11,opt,name=filter_groups,json=filterGroups,proto3" json:"filter_groups,omitempty"`
+	// search_options: the plugin reads SearchRequest's fusion, search_properties, filters and
+	// explain, and mode nearText; an older one answers false, and the app refuses those to it
+	// rather than have them dropped.
+	SearchOptions bool `protobuf:"varint,12,opt,name=search_options,json=searchOptions,proto3" json:"search_options,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -581,6 +585,13 @@ func (x *Capabilities) GetTransactions() bool {
 func (x *Capabilities) GetFilterGroups() bool {
 	if x != nil {
 		return x.FilterGroups
+	}
+	return false
+}
+
+func (x *Capabilities) GetSearchOptions() bool {
+	if x != nil {
+		return x.SearchOptions
 	}
 	return false
 }
@@ -1380,7 +1391,9 @@ type DescribeTableResponse struct {
 	PrimaryKey  string                 `protobuf:"bytes,4,opt,name=primary_key,json=primaryKey,proto3" json:"primary_key,omitempty"`
 	Settings    *TableSettings         `protobuf:"bytes,5,opt,name=settings,proto3" json:"settings,omitempty"`
 	// definition is the database's own schema document (JSON), if any.
-	Definition    []byte `protobuf:"bytes,6,opt,name=definition,proto3" json:"definition,omitempty"`
+	Definition []byte `protobuf:"bytes,6,opt,name=definition,proto3" json:"definition,omitempty"`
+	// details is the definition in words, in sections.
+	Details       []*DetailSection `protobuf:"bytes,7,rep,name=details,proto3" json:"details,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1457,6 +1470,125 @@ func (x *DescribeTableResponse) GetDefinition() []byte {
 	return nil
 }
 
+func (x *DescribeTableResponse) GetDetails() []*DetailSection {
+	if x != nil {
+		return x.Details
+	}
+	return nil
+}
+
+type DetailSection struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Title         string                 `protobuf:"bytes,1,opt,name=title,proto3" json:"title,omitempty"`
+	Items         []*DetailItem          `protobuf:"bytes,2,rep,name=items,proto3" json:"items,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DetailSection) Reset() {
+	*x = DetailSection{}
+	mi := &file_driver_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DetailSection) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DetailSection) ProtoMessage() {}
+
+func (x *DetailSection) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DetailSection.ProtoReflect.Descriptor instead.
+func (*DetailSection) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *DetailSection) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *DetailSection) GetItems() []*DetailItem {
+	if x != nil {
+		return x.Items
+	}
+	return nil
+}
+
+type DetailItem struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Label         string                 `protobuf:"bytes,1,opt,name=label,proto3" json:"label,omitempty"`
+	Value         string                 `protobuf:"bytes,2,opt,name=value,proto3" json:"value,omitempty"`
+	Setting       string                 `protobuf:"bytes,3,opt,name=setting,proto3" json:"setting,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DetailItem) Reset() {
+	*x = DetailItem{}
+	mi := &file_driver_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DetailItem) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DetailItem) ProtoMessage() {}
+
+func (x *DetailItem) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DetailItem.ProtoReflect.Descriptor instead.
+func (*DetailItem) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *DetailItem) GetLabel() string {
+	if x != nil {
+		return x.Label
+	}
+	return ""
+}
+
+func (x *DetailItem) GetValue() string {
+	if x != nil {
+		return x.Value
+	}
+	return ""
+}
+
+func (x *DetailItem) GetSetting() string {
+	if x != nil {
+		return x.Setting
+	}
+	return ""
+}
+
 type Filter struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
 	Column   string                 `protobuf:"bytes,1,opt,name=column,proto3" json:"column,omitempty"`
@@ -1471,7 +1603,7 @@ type Filter struct {
 
 func (x *Filter) Reset() {
 	*x = Filter{}
-	mi := &file_driver_proto_msgTypes[20]
+	mi := &file_driver_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1483,7 +1615,7 @@ func (x *Filter) String() string {
 func (*Filter) ProtoMessage() {}
 
 func (x *Filter) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[20]
+	mi := &file_driver_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1496,7 +1628,7 @@ func (x *Filter) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Filter.ProtoReflect.Descriptor instead.
 func (*Filter) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{20}
+	return file_driver_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Filter) GetColumn() string {
@@ -1544,7 +1676,7 @@ type Sort struct {
 
 func (x *Sort) Reset() {
 	*x = Sort{}
-	mi := &file_driver_proto_msgTypes[21]
+	mi := &file_driver_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1556,7 +1688,7 @@ func (x *Sort) String() string {
 func (*Sort) ProtoMessage() {}
 
 func (x *Sort) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[21]
+	mi := &file_driver_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1569,7 +1701,7 @@ func (x *Sort) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Sort.ProtoReflect.Descriptor instead.
 func (*Sort) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{21}
+	return file_driver_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Sort) GetColumn() string {
@@ -1602,7 +1734,7 @@ type BrowseRequest struct {
 
 func (x *BrowseRequest) Reset() {
 	*x = BrowseRequest{}
-	mi := &file_driver_proto_msgTypes[22]
+	mi := &file_driver_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1614,7 +1746,7 @@ func (x *BrowseRequest) String() string {
 func (*BrowseRequest) ProtoMessage() {}
 
 func (x *BrowseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[22]
+	mi := &file_driver_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1627,7 +1759,7 @@ func (x *BrowseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BrowseRequest.ProtoReflect.Descriptor instead.
 func (*BrowseRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{22}
+	return file_driver_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *BrowseRequest) GetConnId() string {
@@ -1691,7 +1823,7 @@ type CheckCellsRequest struct {
 
 func (x *CheckCellsRequest) Reset() {
 	*x = CheckCellsRequest{}
-	mi := &file_driver_proto_msgTypes[23]
+	mi := &file_driver_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1703,7 +1835,7 @@ func (x *CheckCellsRequest) String() string {
 func (*CheckCellsRequest) ProtoMessage() {}
 
 func (x *CheckCellsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[23]
+	mi := &file_driver_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1716,7 +1848,7 @@ func (x *CheckCellsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckCellsRequest.ProtoReflect.Descriptor instead.
 func (*CheckCellsRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{23}
+	return file_driver_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *CheckCellsRequest) GetConnId() string {
@@ -1751,7 +1883,7 @@ type TypedCell struct {
 
 func (x *TypedCell) Reset() {
 	*x = TypedCell{}
-	mi := &file_driver_proto_msgTypes[24]
+	mi := &file_driver_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1763,7 +1895,7 @@ func (x *TypedCell) String() string {
 func (*TypedCell) ProtoMessage() {}
 
 func (x *TypedCell) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[24]
+	mi := &file_driver_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1776,7 +1908,7 @@ func (x *TypedCell) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TypedCell.ProtoReflect.Descriptor instead.
 func (*TypedCell) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{24}
+	return file_driver_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *TypedCell) GetColumn() string {
@@ -1810,7 +1942,7 @@ type CheckCellsResponse struct {
 
 func (x *CheckCellsResponse) Reset() {
 	*x = CheckCellsResponse{}
-	mi := &file_driver_proto_msgTypes[25]
+	mi := &file_driver_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1822,7 +1954,7 @@ func (x *CheckCellsResponse) String() string {
 func (*CheckCellsResponse) ProtoMessage() {}
 
 func (x *CheckCellsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[25]
+	mi := &file_driver_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1835,7 +1967,7 @@ func (x *CheckCellsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckCellsResponse.ProtoReflect.Descriptor instead.
 func (*CheckCellsResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{25}
+	return file_driver_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *CheckCellsResponse) GetProblems() map[string]string {
@@ -1848,26 +1980,30 @@ func (x *CheckCellsResponse) GetProblems() map[string]string {
 // SearchRequest is backend/driver.SearchRequest on one table: exactly one of
 // near_vector, query (has_query) or similar_to.
 type SearchRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	ConnId        string                 `protobuf:"bytes,1,opt,name=conn_id,json=connId,proto3" json:"conn_id,omitempty"`
-	Table         string                 `protobuf:"bytes,2,opt,name=table,proto3" json:"table,omitempty"`
-	NearVector    []float64              `protobuf:"fixed64,3,rep,packed,name=near_vector,json=nearVector,proto3" json:"near_vector,omitempty"`
-	HasQuery      bool                   `protobuf:"varint,4,opt,name=has_query,json=hasQuery,proto3" json:"has_query,omitempty"`
-	Query         string                 `protobuf:"bytes,5,opt,name=query,proto3" json:"query,omitempty"`
-	Mode          string                 `protobuf:"bytes,6,opt,name=mode,proto3" json:"mode,omitempty"`
-	HasAlpha      bool                   `protobuf:"varint,7,opt,name=has_alpha,json=hasAlpha,proto3" json:"has_alpha,omitempty"`
-	Alpha         float64                `protobuf:"fixed64,8,opt,name=alpha,proto3" json:"alpha,omitempty"`
-	SimilarTo     string                 `protobuf:"bytes,9,opt,name=similar_to,json=similarTo,proto3" json:"similar_to,omitempty"`
-	TargetVector  string                 `protobuf:"bytes,10,opt,name=target_vector,json=targetVector,proto3" json:"target_vector,omitempty"`
-	Properties    []string               `protobuf:"bytes,11,rep,name=properties,proto3" json:"properties,omitempty"`
-	Limit         int64                  `protobuf:"varint,12,opt,name=limit,proto3" json:"limit,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	ConnId           string                 `protobuf:"bytes,1,opt,name=conn_id,json=connId,proto3" json:"conn_id,omitempty"`
+	Table            string                 `protobuf:"bytes,2,opt,name=table,proto3" json:"table,omitempty"`
+	NearVector       []float64              `protobuf:"fixed64,3,rep,packed,name=near_vector,json=nearVector,proto3" json:"near_vector,omitempty"`
+	HasQuery         bool                   `protobuf:"varint,4,opt,name=has_query,json=hasQuery,proto3" json:"has_query,omitempty"`
+	Query            string                 `protobuf:"bytes,5,opt,name=query,proto3" json:"query,omitempty"`
+	Mode             string                 `protobuf:"bytes,6,opt,name=mode,proto3" json:"mode,omitempty"`
+	HasAlpha         bool                   `protobuf:"varint,7,opt,name=has_alpha,json=hasAlpha,proto3" json:"has_alpha,omitempty"`
+	Alpha            float64                `protobuf:"fixed64,8,opt,name=alpha,proto3" json:"alpha,omitempty"`
+	SimilarTo        string                 `protobuf:"bytes,9,opt,name=similar_to,json=similarTo,proto3" json:"similar_to,omitempty"`
+	TargetVector     string                 `protobuf:"bytes,10,opt,name=target_vector,json=targetVector,proto3" json:"target_vector,omitempty"`
+	Properties       []string               `protobuf:"bytes,11,rep,name=properties,proto3" json:"properties,omitempty"`
+	Limit            int64                  `protobuf:"varint,12,opt,name=limit,proto3" json:"limit,omitempty"`
+	Fusion           string                 `protobuf:"bytes,13,opt,name=fusion,proto3" json:"fusion,omitempty"`
+	SearchProperties []string               `protobuf:"bytes,14,rep,name=search_properties,json=searchProperties,proto3" json:"search_properties,omitempty"`
+	Filters          []*Filter              `protobuf:"bytes,15,rep,name=filters,proto3" json:"filters,omitempty"`
+	Explain          bool                   `protobuf:"varint,16,opt,name=explain,proto3" json:"explain,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *SearchRequest) Reset() {
 	*x = SearchRequest{}
-	mi := &file_driver_proto_msgTypes[26]
+	mi := &file_driver_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1879,7 +2015,7 @@ func (x *SearchRequest) String() string {
 func (*SearchRequest) ProtoMessage() {}
 
 func (x *SearchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[26]
+	mi := &file_driver_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1892,7 +2028,7 @@ func (x *SearchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchRequest.ProtoReflect.Descriptor instead.
 func (*SearchRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{26}
+	return file_driver_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *SearchRequest) GetConnId() string {
@@ -1979,6 +2115,34 @@ func (x *SearchRequest) GetLimit() int64 {
 	return 0
 }
 
+func (x *SearchRequest) GetFusion() string {
+	if x != nil {
+		return x.Fusion
+	}
+	return ""
+}
+
+func (x *SearchRequest) GetSearchProperties() []string {
+	if x != nil {
+		return x.SearchProperties
+	}
+	return nil
+}
+
+func (x *SearchRequest) GetFilters() []*Filter {
+	if x != nil {
+		return x.Filters
+	}
+	return nil
+}
+
+func (x *SearchRequest) GetExplain() bool {
+	if x != nil {
+		return x.Explain
+	}
+	return false
+}
+
 type Row struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Cells         []*Value               `protobuf:"bytes,1,rep,name=cells,proto3" json:"cells,omitempty"`
@@ -1988,7 +2152,7 @@ type Row struct {
 
 func (x *Row) Reset() {
 	*x = Row{}
-	mi := &file_driver_proto_msgTypes[27]
+	mi := &file_driver_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2000,7 +2164,7 @@ func (x *Row) String() string {
 func (*Row) ProtoMessage() {}
 
 func (x *Row) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[27]
+	mi := &file_driver_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2013,7 +2177,7 @@ func (x *Row) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Row.ProtoReflect.Descriptor instead.
 func (*Row) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{27}
+	return file_driver_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *Row) GetCells() []*Value {
@@ -2036,7 +2200,7 @@ type Grid struct {
 
 func (x *Grid) Reset() {
 	*x = Grid{}
-	mi := &file_driver_proto_msgTypes[28]
+	mi := &file_driver_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2048,7 +2212,7 @@ func (x *Grid) String() string {
 func (*Grid) ProtoMessage() {}
 
 func (x *Grid) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[28]
+	mi := &file_driver_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2061,7 +2225,7 @@ func (x *Grid) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Grid.ProtoReflect.Descriptor instead.
 func (*Grid) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{28}
+	return file_driver_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *Grid) GetColumns() []*Column {
@@ -2110,7 +2274,7 @@ type CountRequest struct {
 
 func (x *CountRequest) Reset() {
 	*x = CountRequest{}
-	mi := &file_driver_proto_msgTypes[29]
+	mi := &file_driver_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2122,7 +2286,7 @@ func (x *CountRequest) String() string {
 func (*CountRequest) ProtoMessage() {}
 
 func (x *CountRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[29]
+	mi := &file_driver_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2135,7 +2299,7 @@ func (x *CountRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CountRequest.ProtoReflect.Descriptor instead.
 func (*CountRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{29}
+	return file_driver_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *CountRequest) GetConnId() string {
@@ -2168,7 +2332,7 @@ type CountResponse struct {
 
 func (x *CountResponse) Reset() {
 	*x = CountResponse{}
-	mi := &file_driver_proto_msgTypes[30]
+	mi := &file_driver_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2180,7 +2344,7 @@ func (x *CountResponse) String() string {
 func (*CountResponse) ProtoMessage() {}
 
 func (x *CountResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[30]
+	mi := &file_driver_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2193,7 +2357,7 @@ func (x *CountResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CountResponse.ProtoReflect.Descriptor instead.
 func (*CountResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{30}
+	return file_driver_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *CountResponse) GetCount() int64 {
@@ -2216,7 +2380,7 @@ type ExecuteRequest struct {
 
 func (x *ExecuteRequest) Reset() {
 	*x = ExecuteRequest{}
-	mi := &file_driver_proto_msgTypes[31]
+	mi := &file_driver_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2228,7 +2392,7 @@ func (x *ExecuteRequest) String() string {
 func (*ExecuteRequest) ProtoMessage() {}
 
 func (x *ExecuteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[31]
+	mi := &file_driver_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2241,7 +2405,7 @@ func (x *ExecuteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteRequest.ProtoReflect.Descriptor instead.
 func (*ExecuteRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{31}
+	return file_driver_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ExecuteRequest) GetConnId() string {
@@ -2282,7 +2446,7 @@ type Result struct {
 
 func (x *Result) Reset() {
 	*x = Result{}
-	mi := &file_driver_proto_msgTypes[32]
+	mi := &file_driver_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2294,7 +2458,7 @@ func (x *Result) String() string {
 func (*Result) ProtoMessage() {}
 
 func (x *Result) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[32]
+	mi := &file_driver_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2307,7 +2471,7 @@ func (x *Result) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Result.ProtoReflect.Descriptor instead.
 func (*Result) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{32}
+	return file_driver_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *Result) GetKind() string {
@@ -2368,7 +2532,7 @@ type ClassifyRequest struct {
 
 func (x *ClassifyRequest) Reset() {
 	*x = ClassifyRequest{}
-	mi := &file_driver_proto_msgTypes[33]
+	mi := &file_driver_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2380,7 +2544,7 @@ func (x *ClassifyRequest) String() string {
 func (*ClassifyRequest) ProtoMessage() {}
 
 func (x *ClassifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[33]
+	mi := &file_driver_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2393,7 +2557,7 @@ func (x *ClassifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClassifyRequest.ProtoReflect.Descriptor instead.
 func (*ClassifyRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{33}
+	return file_driver_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *ClassifyRequest) GetText() string {
@@ -2418,7 +2582,7 @@ type Classification struct {
 
 func (x *Classification) Reset() {
 	*x = Classification{}
-	mi := &file_driver_proto_msgTypes[34]
+	mi := &file_driver_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2430,7 +2594,7 @@ func (x *Classification) String() string {
 func (*Classification) ProtoMessage() {}
 
 func (x *Classification) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[34]
+	mi := &file_driver_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2443,7 +2607,7 @@ func (x *Classification) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Classification.ProtoReflect.Descriptor instead.
 func (*Classification) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{34}
+	return file_driver_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *Classification) GetAccess() string {
@@ -2486,7 +2650,7 @@ type EditRow struct {
 
 func (x *EditRow) Reset() {
 	*x = EditRow{}
-	mi := &file_driver_proto_msgTypes[35]
+	mi := &file_driver_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2498,7 +2662,7 @@ func (x *EditRow) String() string {
 func (*EditRow) ProtoMessage() {}
 
 func (x *EditRow) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[35]
+	mi := &file_driver_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2511,7 +2675,7 @@ func (x *EditRow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditRow.ProtoReflect.Descriptor instead.
 func (*EditRow) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{35}
+	return file_driver_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *EditRow) GetUuid() string {
@@ -2546,7 +2710,7 @@ type EditRequest struct {
 
 func (x *EditRequest) Reset() {
 	*x = EditRequest{}
-	mi := &file_driver_proto_msgTypes[36]
+	mi := &file_driver_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2558,7 +2722,7 @@ func (x *EditRequest) String() string {
 func (*EditRequest) ProtoMessage() {}
 
 func (x *EditRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[36]
+	mi := &file_driver_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2571,7 +2735,7 @@ func (x *EditRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditRequest.ProtoReflect.Descriptor instead.
 func (*EditRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{36}
+	return file_driver_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *EditRequest) GetConnId() string {
@@ -2608,7 +2772,7 @@ type RowResult struct {
 
 func (x *RowResult) Reset() {
 	*x = RowResult{}
-	mi := &file_driver_proto_msgTypes[37]
+	mi := &file_driver_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2620,7 +2784,7 @@ func (x *RowResult) String() string {
 func (*RowResult) ProtoMessage() {}
 
 func (x *RowResult) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[37]
+	mi := &file_driver_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2633,7 +2797,7 @@ func (x *RowResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RowResult.ProtoReflect.Descriptor instead.
 func (*RowResult) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{37}
+	return file_driver_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *RowResult) GetIndex() int64 {
@@ -2680,7 +2844,7 @@ type EditResponse struct {
 
 func (x *EditResponse) Reset() {
 	*x = EditResponse{}
-	mi := &file_driver_proto_msgTypes[38]
+	mi := &file_driver_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2692,7 +2856,7 @@ func (x *EditResponse) String() string {
 func (*EditResponse) ProtoMessage() {}
 
 func (x *EditResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[38]
+	mi := &file_driver_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2705,7 +2869,7 @@ func (x *EditResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditResponse.ProtoReflect.Descriptor instead.
 func (*EditResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{38}
+	return file_driver_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *EditResponse) GetResults() []*RowResult {
@@ -2723,7 +2887,7 @@ type CloseResponse struct {
 
 func (x *CloseResponse) Reset() {
 	*x = CloseResponse{}
-	mi := &file_driver_proto_msgTypes[39]
+	mi := &file_driver_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2735,7 +2899,7 @@ func (x *CloseResponse) String() string {
 func (*CloseResponse) ProtoMessage() {}
 
 func (x *CloseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[39]
+	mi := &file_driver_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2748,7 +2912,7 @@ func (x *CloseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseResponse.ProtoReflect.Descriptor instead.
 func (*CloseResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{39}
+	return file_driver_proto_rawDescGZIP(), []int{41}
 }
 
 type ScanRequest struct {
@@ -2765,7 +2929,7 @@ type ScanRequest struct {
 
 func (x *ScanRequest) Reset() {
 	*x = ScanRequest{}
-	mi := &file_driver_proto_msgTypes[40]
+	mi := &file_driver_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2777,7 +2941,7 @@ func (x *ScanRequest) String() string {
 func (*ScanRequest) ProtoMessage() {}
 
 func (x *ScanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[40]
+	mi := &file_driver_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2790,7 +2954,7 @@ func (x *ScanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanRequest.ProtoReflect.Descriptor instead.
 func (*ScanRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{40}
+	return file_driver_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *ScanRequest) GetConnId() string {
@@ -2845,7 +3009,7 @@ type ScanVector struct {
 
 func (x *ScanVector) Reset() {
 	*x = ScanVector{}
-	mi := &file_driver_proto_msgTypes[41]
+	mi := &file_driver_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2857,7 +3021,7 @@ func (x *ScanVector) String() string {
 func (*ScanVector) ProtoMessage() {}
 
 func (x *ScanVector) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[41]
+	mi := &file_driver_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2870,7 +3034,7 @@ func (x *ScanVector) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanVector.ProtoReflect.Descriptor instead.
 func (*ScanVector) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{41}
+	return file_driver_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *ScanVector) GetPacked() []byte {
@@ -2889,7 +3053,7 @@ type ScanVectors struct {
 
 func (x *ScanVectors) Reset() {
 	*x = ScanVectors{}
-	mi := &file_driver_proto_msgTypes[42]
+	mi := &file_driver_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2901,7 +3065,7 @@ func (x *ScanVectors) String() string {
 func (*ScanVectors) ProtoMessage() {}
 
 func (x *ScanVectors) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[42]
+	mi := &file_driver_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2914,7 +3078,7 @@ func (x *ScanVectors) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanVectors.ProtoReflect.Descriptor instead.
 func (*ScanVectors) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{42}
+	return file_driver_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *ScanVectors) GetVectors() []*ScanVector {
@@ -2939,7 +3103,7 @@ type ScanPage struct {
 
 func (x *ScanPage) Reset() {
 	*x = ScanPage{}
-	mi := &file_driver_proto_msgTypes[43]
+	mi := &file_driver_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2951,7 +3115,7 @@ func (x *ScanPage) String() string {
 func (*ScanPage) ProtoMessage() {}
 
 func (x *ScanPage) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[43]
+	mi := &file_driver_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2964,7 +3128,7 @@ func (x *ScanPage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanPage.ProtoReflect.Descriptor instead.
 func (*ScanPage) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{43}
+	return file_driver_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *ScanPage) GetColumns() []*Column {
@@ -3021,7 +3185,7 @@ type Tenant struct {
 
 func (x *Tenant) Reset() {
 	*x = Tenant{}
-	mi := &file_driver_proto_msgTypes[44]
+	mi := &file_driver_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3033,7 +3197,7 @@ func (x *Tenant) String() string {
 func (*Tenant) ProtoMessage() {}
 
 func (x *Tenant) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[44]
+	mi := &file_driver_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3046,7 +3210,7 @@ func (x *Tenant) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tenant.ProtoReflect.Descriptor instead.
 func (*Tenant) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{44}
+	return file_driver_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *Tenant) GetName() string {
@@ -3079,7 +3243,7 @@ type ListTenantsResponse struct {
 
 func (x *ListTenantsResponse) Reset() {
 	*x = ListTenantsResponse{}
-	mi := &file_driver_proto_msgTypes[45]
+	mi := &file_driver_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3091,7 +3255,7 @@ func (x *ListTenantsResponse) String() string {
 func (*ListTenantsResponse) ProtoMessage() {}
 
 func (x *ListTenantsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[45]
+	mi := &file_driver_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3104,7 +3268,7 @@ func (x *ListTenantsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTenantsResponse.ProtoReflect.Descriptor instead.
 func (*ListTenantsResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{45}
+	return file_driver_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *ListTenantsResponse) GetTenants() []*Tenant {
@@ -3126,7 +3290,7 @@ type SetTenantStatusRequest struct {
 
 func (x *SetTenantStatusRequest) Reset() {
 	*x = SetTenantStatusRequest{}
-	mi := &file_driver_proto_msgTypes[46]
+	mi := &file_driver_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3138,7 +3302,7 @@ func (x *SetTenantStatusRequest) String() string {
 func (*SetTenantStatusRequest) ProtoMessage() {}
 
 func (x *SetTenantStatusRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[46]
+	mi := &file_driver_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3151,7 +3315,7 @@ func (x *SetTenantStatusRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetTenantStatusRequest.ProtoReflect.Descriptor instead.
 func (*SetTenantStatusRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{46}
+	return file_driver_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *SetTenantStatusRequest) GetConnId() string {
@@ -3190,7 +3354,7 @@ type SetTenantStatusResponse struct {
 
 func (x *SetTenantStatusResponse) Reset() {
 	*x = SetTenantStatusResponse{}
-	mi := &file_driver_proto_msgTypes[47]
+	mi := &file_driver_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3202,7 +3366,7 @@ func (x *SetTenantStatusResponse) String() string {
 func (*SetTenantStatusResponse) ProtoMessage() {}
 
 func (x *SetTenantStatusResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[47]
+	mi := &file_driver_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3215,7 +3379,7 @@ func (x *SetTenantStatusResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetTenantStatusResponse.ProtoReflect.Descriptor instead.
 func (*SetTenantStatusResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{47}
+	return file_driver_proto_rawDescGZIP(), []int{49}
 }
 
 type NodeTables struct {
@@ -3224,13 +3388,15 @@ type NodeTables struct {
 	Shards        int64                  `protobuf:"varint,2,opt,name=shards,proto3" json:"shards,omitempty"`
 	Loaded        int64                  `protobuf:"varint,3,opt,name=loaded,proto3" json:"loaded,omitempty"`
 	Objects       int64                  `protobuf:"varint,4,opt,name=objects,proto3" json:"objects,omitempty"`
+	ShardList     []*NodeShard           `protobuf:"bytes,5,rep,name=shard_list,json=shardList,proto3" json:"shard_list,omitempty"`
+	ShardsLeftOut int64                  `protobuf:"varint,6,opt,name=shards_left_out,json=shardsLeftOut,proto3" json:"shards_left_out,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *NodeTables) Reset() {
 	*x = NodeTables{}
-	mi := &file_driver_proto_msgTypes[48]
+	mi := &file_driver_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3242,7 +3408,7 @@ func (x *NodeTables) String() string {
 func (*NodeTables) ProtoMessage() {}
 
 func (x *NodeTables) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[48]
+	mi := &file_driver_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3255,7 +3421,7 @@ func (x *NodeTables) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodeTables.ProtoReflect.Descriptor instead.
 func (*NodeTables) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{48}
+	return file_driver_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *NodeTables) GetTable() string {
@@ -3286,6 +3452,88 @@ func (x *NodeTables) GetObjects() int64 {
 	return 0
 }
 
+func (x *NodeTables) GetShardList() []*NodeShard {
+	if x != nil {
+		return x.ShardList
+	}
+	return nil
+}
+
+func (x *NodeTables) GetShardsLeftOut() int64 {
+	if x != nil {
+		return x.ShardsLeftOut
+	}
+	return 0
+}
+
+type NodeShard struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	Name           string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Objects        int64                  `protobuf:"varint,2,opt,name=objects,proto3" json:"objects,omitempty"`
+	Loaded         bool                   `protobuf:"varint,3,opt,name=loaded,proto3" json:"loaded,omitempty"`
+	VectorIndexing string                 `protobuf:"bytes,4,opt,name=vector_indexing,json=vectorIndexing,proto3" json:"vector_indexing,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *NodeShard) Reset() {
+	*x = NodeShard{}
+	mi := &file_driver_proto_msgTypes[51]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NodeShard) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NodeShard) ProtoMessage() {}
+
+func (x *NodeShard) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[51]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NodeShard.ProtoReflect.Descriptor instead.
+func (*NodeShard) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{51}
+}
+
+func (x *NodeShard) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *NodeShard) GetObjects() int64 {
+	if x != nil {
+		return x.Objects
+	}
+	return 0
+}
+
+func (x *NodeShard) GetLoaded() bool {
+	if x != nil {
+		return x.Loaded
+	}
+	return false
+}
+
+func (x *NodeShard) GetVectorIndexing() string {
+	if x != nil {
+		return x.VectorIndexing
+	}
+	return ""
+}
+
 type Node struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
@@ -3300,7 +3548,7 @@ type Node struct {
 
 func (x *Node) Reset() {
 	*x = Node{}
-	mi := &file_driver_proto_msgTypes[49]
+	mi := &file_driver_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3312,7 +3560,7 @@ func (x *Node) String() string {
 func (*Node) ProtoMessage() {}
 
 func (x *Node) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[49]
+	mi := &file_driver_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3325,7 +3573,7 @@ func (x *Node) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Node.ProtoReflect.Descriptor instead.
 func (*Node) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{49}
+	return file_driver_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *Node) GetName() string {
@@ -3379,7 +3627,7 @@ type NodesResponse struct {
 
 func (x *NodesResponse) Reset() {
 	*x = NodesResponse{}
-	mi := &file_driver_proto_msgTypes[50]
+	mi := &file_driver_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3391,7 +3639,7 @@ func (x *NodesResponse) String() string {
 func (*NodesResponse) ProtoMessage() {}
 
 func (x *NodesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[50]
+	mi := &file_driver_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3404,7 +3652,7 @@ func (x *NodesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodesResponse.ProtoReflect.Descriptor instead.
 func (*NodesResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{50}
+	return file_driver_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *NodesResponse) GetNodes() []*Node {
@@ -3450,7 +3698,7 @@ const file_driver_proto_rawDesc = "" +
 	"\x0fskip_tls_verify\x18\x06 \x01(\bR\rskipTlsVerify\x12\x17\n" +
 	"\aca_file\x18\a \x01(\tR\x06caFile\x12\x1b\n" +
 	"\tgrpc_host\x18\b \x01(\tR\bgrpcHost\x12\x1b\n" +
-	"\tgrpc_port\x18\t \x01(\x05R\bgrpcPort\"\x83\x03\n" +
+	"\tgrpc_port\x18\t \x01(\x05R\bgrpcPort\"\xaa\x03\n" +
 	"\fCapabilities\x12%\n" +
 	"\x0equery_language\x18\x01 \x01(\tR\rqueryLanguage\x12\x10\n" +
 	"\x03sql\x18\x02 \x01(\bR\x03sql\x12!\n" +
@@ -3466,7 +3714,8 @@ const file_driver_proto_rawDesc = "" +
 	"\toperators\x18\t \x03(\tR\toperators\x12\"\n" +
 	"\ftransactions\x18\n" +
 	" \x01(\bR\ftransactions\x12#\n" +
-	"\rfilter_groups\x18\v \x01(\bR\ffilterGroups\"\r\n" +
+	"\rfilter_groups\x18\v \x01(\bR\ffilterGroups\x12%\n" +
+	"\x0esearch_options\x18\f \x01(\bR\rsearchOptions\"\r\n" +
 	"\vInfoRequest\"\xbe\x01\n" +
 	"\fInfoResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
@@ -3528,7 +3777,7 @@ const file_driver_proto_rawDesc = "" +
 	"vectorizer\x18\x05 \x01(\tR\n" +
 	"vectorizer\x12#\n" +
 	"\rnamed_vectors\x18\x06 \x03(\tR\fnamedVectors\x12\x16\n" +
-	"\x06tenant\x18\a \x01(\tR\x06tenant\"\xf9\x01\n" +
+	"\x06tenant\x18\a \x01(\tR\x06tenant\"\xb1\x02\n" +
 	"\x15DescribeTableResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12/\n" +
@@ -3538,7 +3787,16 @@ const file_driver_proto_rawDesc = "" +
 	"\bsettings\x18\x05 \x01(\v2\x1c.app.driver.v2.TableSettingsR\bsettings\x12\x1e\n" +
 	"\n" +
 	"definition\x18\x06 \x01(\fR\n" +
-	"definition\"\x80\x01\n" +
+	"definition\x126\n" +
+	"\adetails\x18\a \x03(\v2\x1c.app.driver.v2.DetailSectionR\adetails\"V\n" +
+	"\rDetailSection\x12\x14\n" +
+	"\x05title\x18\x01 \x01(\tR\x05title\x12/\n" +
+	"\x05items\x18\x02 \x03(\v2\x19.app.driver.v2.DetailItemR\x05items\"R\n" +
+	"\n" +
+	"DetailItem\x12\x14\n" +
+	"\x05label\x18\x01 \x01(\tR\x05label\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value\x12\x18\n" +
+	"\asetting\x18\x03 \x01(\tR\asetting\"\x80\x01\n" +
 	"\x06Filter\x12\x16\n" +
 	"\x06column\x18\x01 \x01(\tR\x06column\x12\x1a\n" +
 	"\boperator\x18\x02 \x01(\tR\boperator\x12\x14\n" +
@@ -3570,7 +3828,7 @@ const file_driver_proto_rawDesc = "" +
 	"\bproblems\x18\x01 \x03(\v2/.app.driver.v2.CheckCellsResponse.ProblemsEntryR\bproblems\x1a;\n" +
 	"\rProblemsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xd3\x02\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xe3\x03\n" +
 	"\rSearchRequest\x12\x17\n" +
 	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12\x14\n" +
 	"\x05table\x18\x02 \x01(\tR\x05table\x12\x1f\n" +
@@ -3588,7 +3846,11 @@ const file_driver_proto_rawDesc = "" +
 	"\n" +
 	"properties\x18\v \x03(\tR\n" +
 	"properties\x12\x14\n" +
-	"\x05limit\x18\f \x01(\x03R\x05limit\"1\n" +
+	"\x05limit\x18\f \x01(\x03R\x05limit\x12\x16\n" +
+	"\x06fusion\x18\r \x01(\tR\x06fusion\x12+\n" +
+	"\x11search_properties\x18\x0e \x03(\tR\x10searchProperties\x12/\n" +
+	"\afilters\x18\x0f \x03(\v2\x15.app.driver.v2.FilterR\afilters\x12\x18\n" +
+	"\aexplain\x18\x10 \x01(\bR\aexplain\"1\n" +
 	"\x03Row\x12*\n" +
 	"\x05cells\x18\x01 \x03(\v2\x14.app.driver.v2.ValueR\x05cells\"\xaa\x01\n" +
 	"\x04Grid\x12/\n" +
@@ -3675,13 +3937,21 @@ const file_driver_proto_rawDesc = "" +
 	"\x05table\x18\x02 \x01(\tR\x05table\x12\x16\n" +
 	"\x06tenant\x18\x03 \x01(\tR\x06tenant\x12\x16\n" +
 	"\x06status\x18\x04 \x01(\tR\x06status\"\x19\n" +
-	"\x17SetTenantStatusResponse\"l\n" +
+	"\x17SetTenantStatusResponse\"\xcd\x01\n" +
 	"\n" +
 	"NodeTables\x12\x14\n" +
 	"\x05table\x18\x01 \x01(\tR\x05table\x12\x16\n" +
 	"\x06shards\x18\x02 \x01(\x03R\x06shards\x12\x16\n" +
 	"\x06loaded\x18\x03 \x01(\x03R\x06loaded\x12\x18\n" +
-	"\aobjects\x18\x04 \x01(\x03R\aobjects\"\xb1\x01\n" +
+	"\aobjects\x18\x04 \x01(\x03R\aobjects\x127\n" +
+	"\n" +
+	"shard_list\x18\x05 \x03(\v2\x18.app.driver.v2.NodeShardR\tshardList\x12&\n" +
+	"\x0fshards_left_out\x18\x06 \x01(\x03R\rshardsLeftOut\"z\n" +
+	"\tNodeShard\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
+	"\aobjects\x18\x02 \x01(\x03R\aobjects\x12\x16\n" +
+	"\x06loaded\x18\x03 \x01(\bR\x06loaded\x12'\n" +
+	"\x0fvector_indexing\x18\x04 \x01(\tR\x0evectorIndexing\"\xb1\x01\n" +
 	"\x04Node\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x16\n" +
 	"\x06status\x18\x02 \x01(\tR\x06status\x12\x18\n" +
@@ -3732,7 +4002,7 @@ func file_driver_proto_rawDescGZIP() []byte {
 	return file_driver_proto_rawDescData
 }
 
-var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 56)
+var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 59)
 var file_driver_proto_goTypes = []any{
 	(*DriverError)(nil),             // 0: app.driver.v2.DriverError
 	(*Value)(nil),                   // 1: app.driver.v2.Value
@@ -3754,132 +4024,139 @@ var file_driver_proto_goTypes = []any{
 	(*Column)(nil),                  // 17: app.driver.v2.Column
 	(*TableSettings)(nil),           // 18: app.driver.v2.TableSettings
 	(*DescribeTableResponse)(nil),   // 19: app.driver.v2.DescribeTableResponse
-	(*Filter)(nil),                  // 20: app.driver.v2.Filter
-	(*Sort)(nil),                    // 21: app.driver.v2.Sort
-	(*BrowseRequest)(nil),           // 22: app.driver.v2.BrowseRequest
-	(*CheckCellsRequest)(nil),       // 23: app.driver.v2.CheckCellsRequest
-	(*TypedCell)(nil),               // 24: app.driver.v2.TypedCell
-	(*CheckCellsResponse)(nil),      // 25: app.driver.v2.CheckCellsResponse
-	(*SearchRequest)(nil),           // 26: app.driver.v2.SearchRequest
-	(*Row)(nil),                     // 27: app.driver.v2.Row
-	(*Grid)(nil),                    // 28: app.driver.v2.Grid
-	(*CountRequest)(nil),            // 29: app.driver.v2.CountRequest
-	(*CountResponse)(nil),           // 30: app.driver.v2.CountResponse
-	(*ExecuteRequest)(nil),          // 31: app.driver.v2.ExecuteRequest
-	(*Result)(nil),                  // 32: app.driver.v2.Result
-	(*ClassifyRequest)(nil),         // 33: app.driver.v2.ClassifyRequest
-	(*Classification)(nil),          // 34: app.driver.v2.Classification
-	(*EditRow)(nil),                 // 35: app.driver.v2.EditRow
-	(*EditRequest)(nil),             // 36: app.driver.v2.EditRequest
-	(*RowResult)(nil),               // 37: app.driver.v2.RowResult
-	(*EditResponse)(nil),            // 38: app.driver.v2.EditResponse
-	(*CloseResponse)(nil),           // 39: app.driver.v2.CloseResponse
-	(*ScanRequest)(nil),             // 40: app.driver.v2.ScanRequest
-	(*ScanVector)(nil),              // 41: app.driver.v2.ScanVector
-	(*ScanVectors)(nil),             // 42: app.driver.v2.ScanVectors
-	(*ScanPage)(nil),                // 43: app.driver.v2.ScanPage
-	(*Tenant)(nil),                  // 44: app.driver.v2.Tenant
-	(*ListTenantsResponse)(nil),     // 45: app.driver.v2.ListTenantsResponse
-	(*SetTenantStatusRequest)(nil),  // 46: app.driver.v2.SetTenantStatusRequest
-	(*SetTenantStatusResponse)(nil), // 47: app.driver.v2.SetTenantStatusResponse
-	(*NodeTables)(nil),              // 48: app.driver.v2.NodeTables
-	(*Node)(nil),                    // 49: app.driver.v2.Node
-	(*NodesResponse)(nil),           // 50: app.driver.v2.NodesResponse
-	nil,                             // 51: app.driver.v2.Object.FieldsEntry
-	nil,                             // 52: app.driver.v2.Column.FilterNotesEntry
-	nil,                             // 53: app.driver.v2.CheckCellsResponse.ProblemsEntry
-	nil,                             // 54: app.driver.v2.EditRow.ValuesEntry
-	nil,                             // 55: app.driver.v2.EditRow.VectorsEntry
+	(*DetailSection)(nil),           // 20: app.driver.v2.DetailSection
+	(*DetailItem)(nil),              // 21: app.driver.v2.DetailItem
+	(*Filter)(nil),                  // 22: app.driver.v2.Filter
+	(*Sort)(nil),                    // 23: app.driver.v2.Sort
+	(*BrowseRequest)(nil),           // 24: app.driver.v2.BrowseRequest
+	(*CheckCellsRequest)(nil),       // 25: app.driver.v2.CheckCellsRequest
+	(*TypedCell)(nil),               // 26: app.driver.v2.TypedCell
+	(*CheckCellsResponse)(nil),      // 27: app.driver.v2.CheckCellsResponse
+	(*SearchRequest)(nil),           // 28: app.driver.v2.SearchRequest
+	(*Row)(nil),                     // 29: app.driver.v2.Row
+	(*Grid)(nil),                    // 30: app.driver.v2.Grid
+	(*CountRequest)(nil),            // 31: app.driver.v2.CountRequest
+	(*CountResponse)(nil),           // 32: app.driver.v2.CountResponse
+	(*ExecuteRequest)(nil),          // 33: app.driver.v2.ExecuteRequest
+	(*Result)(nil),                  // 34: app.driver.v2.Result
+	(*ClassifyRequest)(nil),         // 35: app.driver.v2.ClassifyRequest
+	(*Classification)(nil),          // 36: app.driver.v2.Classification
+	(*EditRow)(nil),                 // 37: app.driver.v2.EditRow
+	(*EditRequest)(nil),             // 38: app.driver.v2.EditRequest
+	(*RowResult)(nil),               // 39: app.driver.v2.RowResult
+	(*EditResponse)(nil),            // 40: app.driver.v2.EditResponse
+	(*CloseResponse)(nil),           // 41: app.driver.v2.CloseResponse
+	(*ScanRequest)(nil),             // 42: app.driver.v2.ScanRequest
+	(*ScanVector)(nil),              // 43: app.driver.v2.ScanVector
+	(*ScanVectors)(nil),             // 44: app.driver.v2.ScanVectors
+	(*ScanPage)(nil),                // 45: app.driver.v2.ScanPage
+	(*Tenant)(nil),                  // 46: app.driver.v2.Tenant
+	(*ListTenantsResponse)(nil),     // 47: app.driver.v2.ListTenantsResponse
+	(*SetTenantStatusRequest)(nil),  // 48: app.driver.v2.SetTenantStatusRequest
+	(*SetTenantStatusResponse)(nil), // 49: app.driver.v2.SetTenantStatusResponse
+	(*NodeTables)(nil),              // 50: app.driver.v2.NodeTables
+	(*NodeShard)(nil),               // 51: app.driver.v2.NodeShard
+	(*Node)(nil),                    // 52: app.driver.v2.Node
+	(*NodesResponse)(nil),           // 53: app.driver.v2.NodesResponse
+	nil,                             // 54: app.driver.v2.Object.FieldsEntry
+	nil,                             // 55: app.driver.v2.Column.FilterNotesEntry
+	nil,                             // 56: app.driver.v2.CheckCellsResponse.ProblemsEntry
+	nil,                             // 57: app.driver.v2.EditRow.ValuesEntry
+	nil,                             // 58: app.driver.v2.EditRow.VectorsEntry
 }
 var file_driver_proto_depIdxs = []int32{
 	2,  // 0: app.driver.v2.Value.list_value:type_name -> app.driver.v2.List
 	3,  // 1: app.driver.v2.Value.object_value:type_name -> app.driver.v2.Object
 	1,  // 2: app.driver.v2.List.values:type_name -> app.driver.v2.Value
-	51, // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
+	54, // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
 	5,  // 4: app.driver.v2.InfoResponse.capabilities:type_name -> app.driver.v2.Capabilities
 	4,  // 5: app.driver.v2.OpenRequest.settings:type_name -> app.driver.v2.Settings
 	5,  // 6: app.driver.v2.OpenResponse.capabilities:type_name -> app.driver.v2.Capabilities
 	12, // 7: app.driver.v2.PathsResponse.paths:type_name -> app.driver.v2.PathStatus
 	14, // 8: app.driver.v2.ListTablesResponse.tables:type_name -> app.driver.v2.Table
-	52, // 9: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
+	55, // 9: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
 	17, // 10: app.driver.v2.DescribeTableResponse.columns:type_name -> app.driver.v2.Column
 	18, // 11: app.driver.v2.DescribeTableResponse.settings:type_name -> app.driver.v2.TableSettings
-	20, // 12: app.driver.v2.BrowseRequest.filters:type_name -> app.driver.v2.Filter
-	21, // 13: app.driver.v2.BrowseRequest.sort:type_name -> app.driver.v2.Sort
-	24, // 14: app.driver.v2.CheckCellsRequest.cells:type_name -> app.driver.v2.TypedCell
-	53, // 15: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
-	1,  // 16: app.driver.v2.Row.cells:type_name -> app.driver.v2.Value
-	17, // 17: app.driver.v2.Grid.columns:type_name -> app.driver.v2.Column
-	27, // 18: app.driver.v2.Grid.rows:type_name -> app.driver.v2.Row
-	20, // 19: app.driver.v2.CountRequest.filters:type_name -> app.driver.v2.Filter
-	28, // 20: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
-	0,  // 21: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
-	54, // 22: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
-	55, // 23: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
-	35, // 24: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
-	37, // 25: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
-	20, // 26: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
-	41, // 27: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
-	17, // 28: app.driver.v2.ScanPage.columns:type_name -> app.driver.v2.Column
-	27, // 29: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
-	42, // 30: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
-	44, // 31: app.driver.v2.ListTenantsResponse.tenants:type_name -> app.driver.v2.Tenant
-	48, // 32: app.driver.v2.Node.tables:type_name -> app.driver.v2.NodeTables
-	49, // 33: app.driver.v2.NodesResponse.nodes:type_name -> app.driver.v2.Node
-	1,  // 34: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
-	1,  // 35: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
-	41, // 36: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
-	6,  // 37: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
-	8,  // 38: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
-	10, // 39: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
-	10, // 40: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
-	10, // 41: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
-	16, // 42: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
-	22, // 43: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
-	29, // 44: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
-	31, // 45: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
-	26, // 46: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
-	10, // 47: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
-	33, // 48: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
-	23, // 49: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
-	36, // 50: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
-	36, // 51: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
-	36, // 52: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
-	10, // 53: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
-	40, // 54: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
-	36, // 55: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
-	16, // 56: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
-	46, // 57: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
-	16, // 58: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
-	10, // 59: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
-	7,  // 60: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
-	9,  // 61: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
-	11, // 62: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
-	11, // 63: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
-	15, // 64: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
-	19, // 65: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
-	28, // 66: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
-	30, // 67: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
-	32, // 68: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
-	28, // 69: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
-	13, // 70: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
-	34, // 71: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
-	25, // 72: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
-	38, // 73: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
-	38, // 74: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
-	38, // 75: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
-	5,  // 76: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
-	43, // 77: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
-	38, // 78: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
-	45, // 79: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
-	47, // 80: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
-	50, // 81: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
-	39, // 82: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
-	60, // [60:83] is the sub-list for method output_type
-	37, // [37:60] is the sub-list for method input_type
-	37, // [37:37] is the sub-list for extension type_name
-	37, // [37:37] is the sub-list for extension extendee
-	0,  // [0:37] is the sub-list for field type_name
+	20, // 12: app.driver.v2.DescribeTableResponse.details:type_name -> app.driver.v2.DetailSection
+	21, // 13: app.driver.v2.DetailSection.items:type_name -> app.driver.v2.DetailItem
+	22, // 14: app.driver.v2.BrowseRequest.filters:type_name -> app.driver.v2.Filter
+	23, // 15: app.driver.v2.BrowseRequest.sort:type_name -> app.driver.v2.Sort
+	26, // 16: app.driver.v2.CheckCellsRequest.cells:type_name -> app.driver.v2.TypedCell
+	56, // 17: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
+	22, // 18: app.driver.v2.SearchRequest.filters:type_name -> app.driver.v2.Filter
+	1,  // 19: app.driver.v2.Row.cells:type_name -> app.driver.v2.Value
+	17, // 20: app.driver.v2.Grid.columns:type_name -> app.driver.v2.Column
+	29, // 21: app.driver.v2.Grid.rows:type_name -> app.driver.v2.Row
+	22, // 22: app.driver.v2.CountRequest.filters:type_name -> app.driver.v2.Filter
+	30, // 23: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
+	0,  // 24: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
+	57, // 25: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
+	58, // 26: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
+	37, // 27: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
+	39, // 28: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
+	22, // 29: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
+	43, // 30: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
+	17, // 31: app.driver.v2.ScanPage.columns:type_name -> app.driver.v2.Column
+	29, // 32: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
+	44, // 33: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
+	46, // 34: app.driver.v2.ListTenantsResponse.tenants:type_name -> app.driver.v2.Tenant
+	51, // 35: app.driver.v2.NodeTables.shard_list:type_name -> app.driver.v2.NodeShard
+	50, // 36: app.driver.v2.Node.tables:type_name -> app.driver.v2.NodeTables
+	52, // 37: app.driver.v2.NodesResponse.nodes:type_name -> app.driver.v2.Node
+	1,  // 38: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
+	1,  // 39: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
+	43, // 40: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
+	6,  // 41: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
+	8,  // 42: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
+	10, // 43: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
+	10, // 44: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
+	10, // 45: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
+	16, // 46: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
+	24, // 47: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
+	31, // 48: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
+	33, // 49: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
+	28, // 50: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
+	10, // 51: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
+	35, // 52: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
+	25, // 53: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
+	38, // 54: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
+	38, // 55: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
+	38, // 56: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
+	10, // 57: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
+	42, // 58: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
+	38, // 59: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
+	16, // 60: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
+	48, // 61: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
+	16, // 62: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
+	10, // 63: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
+	7,  // 64: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
+	9,  // 65: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
+	11, // 66: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
+	11, // 67: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
+	15, // 68: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
+	19, // 69: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
+	30, // 70: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
+	32, // 71: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
+	34, // 72: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
+	30, // 73: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
+	13, // 74: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
+	36, // 75: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
+	27, // 76: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
+	40, // 77: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
+	40, // 78: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
+	40, // 79: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
+	5,  // 80: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
+	45, // 81: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
+	40, // 82: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
+	47, // 83: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
+	49, // 84: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
+	53, // 85: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
+	41, // 86: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
+	64, // [64:87] is the sub-list for method output_type
+	41, // [41:64] is the sub-list for method input_type
+	41, // [41:41] is the sub-list for extension type_name
+	41, // [41:41] is the sub-list for extension extendee
+	0,  // [0:41] is the sub-list for field type_name
 }
 
 func init() { file_driver_proto_init() }
@@ -3902,7 +4179,7 @@ func file_driver_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_driver_proto_rawDesc), len(file_driver_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   56,
+			NumMessages:   59,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

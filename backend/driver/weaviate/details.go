@@ -1,0 +1,261 @@
+package weaviate
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"app/backend/driver"
+)
+
+// details is the collection's definition in words (issue 23, item 2): its vectors (the
+// vectorizer and each vector's index, distance and compression), the inverted index, each
+// property's type and how its words are indexed, replication, sharding and tenants. Each
+// item names the schema field it reads, which is what filter refusals quote, so the UI can
+// link a refusal to the setting behind it. It reads the definition as the server sent it:
+// a field a newer server adds is simply not described.
+func (c *class) details() []driver.DetailSection {
+	var def map[string]any
+	if len(c.raw) > 0 {
+		_ = json.Unmarshal(c.raw, &def)
+	}
+	var out []driver.DetailSection
+	if vc, ok := def["vectorConfig"].(map[string]any); ok && len(vc) > 0 {
+		names := make([]string, 0, len(vc))
+		for n := range vc {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			v, _ := vc[n].(map[string]any)
+			prefix := "vectorConfig." + n + "."
+			items := []driver.DetailItem{vectorizerItem(moduleOf(v["vectorizer"]), v["vectorizer"], prefix+"vectorizer")}
+			items = append(items, indexItems(str(v["vectorIndexType"]), obj(v["vectorIndexConfig"]), prefix)...)
+			out = append(out, driver.DetailSection{Title: "Vector " + n, Items: items})
+		}
+	} else {
+		items := []driver.DetailItem{vectorizerItem(c.Vectorizer, def["moduleConfig"], "vectorizer")}
+		items = append(items, indexItems(str(def["vectorIndexType"]), obj(def["vectorIndexConfig"]), "")...)
+		out = append(out, driver.DetailSection{Title: "Vector", Items: items})
+	}
+	if mc := obj(def["moduleConfig"]); len(mc) > 0 {
+		var items []driver.DetailItem
+		for _, m := range sortedKeys(mc) {
+			items = append(items, driver.DetailItem{Label: m, Value: compactJSON(mc[m]), Setting: "moduleConfig." + m})
+		}
+		out = append(out, driver.DetailSection{Title: "Modules", Items: items})
+	}
+	out = append(out, driver.DetailSection{Title: "Inverted index", Items: invertedItems(c, obj(def["invertedIndexConfig"]))})
+	props := make([]driver.DetailItem, 0, len(c.Properties))
+	for _, p := range c.Properties {
+		props = append(props, driver.DetailItem{Label: p.Name, Value: propertyWords(p), Setting: "properties." + p.Name})
+	}
+	if len(props) > 0 {
+		out = append(out, driver.DetailSection{Title: "Properties", Items: props})
+	}
+	out = append(out, driver.DetailSection{Title: "Replication and sharding", Items: placementItems(def)})
+	return out
+}
+
+// vectorizerItem says where the vectors come from.
+func vectorizerItem(module string, config any, setting string) driver.DetailItem {
+	it := driver.DetailItem{Label: "Vectorizer", Setting: setting}
+	switch module {
+	case "", "none":
+		it.Value = "none: vectors come from the client (nearText is not available)"
+	default:
+		it.Value = module
+		if cfg := obj(obj(config)[module]); len(cfg) > 0 {
+			it.Value += " " + compactJSON(cfg)
+		}
+	}
+	return it
+}
+
+// moduleOf is the one module a named vector's "vectorizer" object names.
+func moduleOf(v any) string {
+	for _, k := range sortedKeys(obj(v)) {
+		return k
+	}
+	return ""
+}
+
+// indexItems describe a vector index: its type, distance, compression and, for HNSW, the
+// graph's size settings.
+func indexItems(kind string, cfg map[string]any, prefix string) []driver.DetailItem {
+	if kind == "" {
+		kind = "hnsw"
+	}
+	items := []driver.DetailItem{{Label: "Index type", Value: kind, Setting: prefix + "vectorIndexType"}}
+	if d := str(cfg["distance"]); d != "" {
+		items = append(items, driver.DetailItem{Label: "Distance", Value: d, Setting: prefix + "vectorIndexConfig.distance"})
+	}
+	items = append(items, driver.DetailItem{Label: "Compression", Value: compression(cfg), Setting: prefix + "vectorIndexConfig"})
+	if mv := obj(cfg["multivector"]); mv["enabled"] == true {
+		items = append(items, driver.DetailItem{Label: "Multi-vector", Value: "yes, aggregated by " + str(mv["aggregation"]), Setting: prefix + "vectorIndexConfig.multivector"})
+	}
+	if kind == "hnsw" {
+		var parts []string
+		for _, k := range []string{"efConstruction", "maxConnections", "ef"} {
+			if v, ok := cfg[k]; ok {
+				parts = append(parts, k+" "+compactJSON(v))
+			}
+		}
+		if len(parts) > 0 {
+			items = append(items, driver.DetailItem{Label: "HNSW graph", Value: strings.Join(parts, ", ") + " (ef -1: chosen per query)", Setting: prefix + "vectorIndexConfig.ef"})
+		}
+	}
+	if kind == "dynamic" {
+		if t, ok := cfg["threshold"]; ok {
+			items = append(items, driver.DetailItem{Label: "Switches to HNSW at", Value: compactJSON(t) + " objects", Setting: prefix + "vectorIndexConfig.threshold"})
+		}
+	}
+	return items
+}
+
+// compression names the quantization an index has on (pq, bq, sq, rq), or "none".
+func compression(cfg map[string]any) string {
+	var on []string
+	for _, q := range []string{"pq", "bq", "sq", "rq"} {
+		if obj(cfg[q])["enabled"] == true {
+			name := strings.ToUpper(q)
+			if q == "rq" {
+				if bits, ok := obj(cfg[q])["bits"]; ok {
+					name += fmt.Sprintf(" (%s bits)", compactJSON(bits))
+				}
+			}
+			on = append(on, name)
+		}
+	}
+	if len(on) == 0 {
+		return "none: full vectors in memory"
+	}
+	return strings.Join(on, ", ")
+}
+
+// invertedItems describe the inverted index, saying which grid filters each switch allows.
+func invertedItems(c *class, cfg map[string]any) []driver.DetailItem {
+	yesNo := func(on bool, yes, no string) string {
+		if on {
+			return "yes: " + yes
+		}
+		return "no: " + no
+	}
+	items := []driver.DetailItem{
+		{Label: "Null state indexed", Setting: "invertedIndexConfig.indexNullState",
+			Value: yesNo(c.InvertedIndexConfig.IndexNullState, "the is null and is not null filters run", "the is null and is not null filters are refused")},
+		{Label: "Property length indexed", Setting: "invertedIndexConfig.indexPropertyLength",
+			Value: yesNo(c.InvertedIndexConfig.IndexPropertyLength, "the is empty and is not empty filters run", "the is empty and is not empty filters are refused")},
+		{Label: "Timestamps indexed", Setting: "invertedIndexConfig.indexTimestamps",
+			Value: yesNo(c.InvertedIndexConfig.IndexTimestamps, "rows can be filtered by creation and update time (in the editor)", "creation and update times cannot be filtered")},
+	}
+	if bm := obj(cfg["bm25"]); len(bm) > 0 {
+		items = append(items, driver.DetailItem{Label: "BM25", Value: "k1 " + compactJSON(bm["k1"]) + ", b " + compactJSON(bm["b"]), Setting: "invertedIndexConfig.bm25"})
+	}
+	if sw := obj(cfg["stopwords"]); len(sw) > 0 {
+		v := "preset " + str(sw["preset"])
+		if a, ok := sw["additions"].([]any); ok && len(a) > 0 {
+			v += fmt.Sprintf(", %d added", len(a))
+		}
+		if r, ok := sw["removals"].([]any); ok && len(r) > 0 {
+			v += fmt.Sprintf(", %d removed", len(r))
+		}
+		items = append(items, driver.DetailItem{Label: "Stopwords", Value: v, Setting: "invertedIndexConfig.stopwords"})
+	}
+	return items
+}
+
+// propertyWords is a property's type and indexes in words, e.g. "text, tokenized word;
+// filterable, searchable".
+func propertyWords(p property) string {
+	s := p.Type()
+	if p.isRef() {
+		s = "reference to " + strings.Join(p.DataType, " or ")
+	}
+	if b, _ := p.base(); b == "text" || b == "string" {
+		s += ", tokenized " + p.tokenization()
+	}
+	var idx []string
+	if p.IndexFilterable == nil || *p.IndexFilterable {
+		idx = append(idx, "filterable")
+	}
+	if b, _ := p.base(); (b == "text" || b == "string") && (p.IndexSearchable == nil || *p.IndexSearchable) {
+		idx = append(idx, "searchable (bm25)")
+	}
+	if len(idx) == 0 {
+		idx = append(idx, "not indexed")
+	}
+	s += "; " + strings.Join(idx, ", ")
+	if p.Description != "" {
+		s += " · " + p.Description
+	}
+	return s
+}
+
+// placementItems describe replication, sharding and tenants.
+func placementItems(def map[string]any) []driver.DetailItem {
+	var items []driver.DetailItem
+	rep := obj(def["replicationConfig"])
+	if f, ok := rep["factor"]; ok {
+		v := compactJSON(f)
+		if rep["asyncEnabled"] == true {
+			v += ", repaired asynchronously"
+		}
+		items = append(items, driver.DetailItem{Label: "Replication factor", Value: v, Setting: "replicationConfig.factor"})
+	}
+	sh := obj(def["shardingConfig"])
+	if n, ok := sh["desiredCount"]; ok {
+		v := compactJSON(n)
+		if a, ok := sh["actualCount"]; ok && compactJSON(a) != v {
+			v += ", " + compactJSON(a) + " now"
+		}
+		items = append(items, driver.DetailItem{Label: "Shards", Value: v + " (by " + str(sh["strategy"]) + " of " + str(sh["key"]) + ")", Setting: "shardingConfig.desiredCount"})
+	}
+	mt := obj(def["multiTenancyConfig"])
+	if mt["enabled"] == true {
+		v := "on: each tenant has a shard of its own"
+		if mt["autoTenantCreation"] == true {
+			v += "; tenants are created on first write"
+		}
+		if mt["autoTenantActivation"] == true {
+			v += "; inactive tenants activate on use"
+		}
+		items = append(items, driver.DetailItem{Label: "Multi-tenancy", Value: v, Setting: "multiTenancyConfig.enabled"})
+	} else {
+		items = append(items, driver.DetailItem{Label: "Multi-tenancy", Value: "off", Setting: "multiTenancyConfig.enabled"})
+	}
+	return items
+}
+
+func obj(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// compactJSON writes a schema value as JSON (a number as the server wrote it).
+func compactJSON(v any) string {
+	if f, ok := v.(float64); ok {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}

@@ -1,0 +1,97 @@
+package weaviate_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"app/backend/driver"
+	"app/internal/fixtures"
+	"app/internal/weaviatenode"
+)
+
+// Issue 23, item 2: a collection's definition in words holds what the server's own schema
+// says, read back from GET /v1/schema/{class}: the vectorizer, each vector's index type and
+// distance, the inverted-index switches the filter refusals name, each property with its
+// tokenization, the replication factor and the shard count; each item names the field.
+func TestDetailsSayWhatTheSchemaHolds(t *testing.T) {
+	n := sharedNode(t, weaviatenode.Anonymous)
+	d := open(t, n, nil)
+	ctx := ctxT(t)
+	for _, table := range []string{fixtures.Typed, fixtures.Unindexed, fixtures.NamedVectors, fixtures.Tenanted} {
+		t.Run(table, func(t *testing.T) {
+			var raw map[string]any
+			if err := n.DoJSON(context.Background(), http.MethodGet, "/v1/schema/"+table, nil, &raw); err != nil {
+				t.Fatal(err)
+			}
+			info, err := d.DescribeTable(ctx, table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			items := map[string]driver.DetailItem{}
+			for _, s := range info.Details {
+				for _, it := range s.Items {
+					if it.Setting != "" {
+						items[it.Setting] = it
+					}
+				}
+			}
+			want := func(setting, prefix string) {
+				t.Helper()
+				if it, ok := items[setting]; !ok || !strings.HasPrefix(it.Value, prefix) {
+					t.Errorf("%s: %+v, want a value starting %q", setting, it, prefix)
+				}
+			}
+			inv := raw["invertedIndexConfig"].(map[string]any)
+			yes := map[bool]string{true: "yes", false: "no"}
+			want("invertedIndexConfig.indexNullState", yes[inv["indexNullState"] == true])
+			want("invertedIndexConfig.indexPropertyLength", yes[inv["indexPropertyLength"] == true])
+			want("invertedIndexConfig.indexTimestamps", yes[inv["indexTimestamps"] == true])
+			if vc, ok := raw["vectorConfig"].(map[string]any); ok && len(vc) > 0 {
+				for name, v := range vc {
+					cfg := v.(map[string]any)
+					want("vectorConfig."+name+".vectorIndexType", cfg["vectorIndexType"].(string))
+					want("vectorConfig."+name+".vectorIndexConfig.distance", cfg["vectorIndexConfig"].(map[string]any)["distance"].(string))
+				}
+			} else {
+				want("vectorizer", "none: vectors come from the client")
+				want("vectorIndexType", raw["vectorIndexType"].(string))
+				want("vectorIndexConfig.distance", raw["vectorIndexConfig"].(map[string]any)["distance"].(string))
+			}
+			for _, p := range raw["properties"].([]any) {
+				prop := p.(map[string]any)
+				dt := prop["dataType"].([]any)[0].(string)
+				it, ok := items["properties."+prop["name"].(string)]
+				if !ok || !strings.Contains(it.Value, dt) {
+					t.Errorf("property %s (%s): %+v", prop["name"], dt, it)
+				}
+				if tok, ok := prop["tokenization"].(string); ok && !strings.Contains(it.Value, "tokenized "+tok) {
+					t.Errorf("property %s is tokenized %s: %+v", prop["name"], tok, it)
+				}
+			}
+			want("replicationConfig.factor", fmt.Sprint(raw["replicationConfig"].(map[string]any)["factor"]))
+			want("shardingConfig.desiredCount", fmt.Sprint(raw["shardingConfig"].(map[string]any)["desiredCount"]))
+			want("multiTenancyConfig.enabled", map[bool]string{true: "on", false: "off"}[raw["multiTenancyConfig"].(map[string]any)["enabled"] == true])
+		})
+	}
+	t.Run("a refusal quotes the setting an item names", func(t *testing.T) {
+		info, err := d.DescribeTable(ctx, fixtures.Unindexed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = d.Browse(ctx, fixtures.Unindexed, driver.Page{}, []driver.Filter{{Column: "title", Operator: driver.OpIsEmpty}}, nil)
+		found := false
+		for _, s := range info.Details {
+			for _, it := range s.Items {
+				if it.Setting != "" && err != nil && strings.Contains(err.Error(), "("+it.Setting+")") {
+					found = true
+				}
+			}
+		}
+		if !found {
+			t.Fatalf("refusal %v quotes no item's setting", err)
+		}
+	})
+}
