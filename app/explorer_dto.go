@@ -108,6 +108,22 @@ type TableInfoDTO struct {
 	PrimaryKey  string           `json:"primaryKey"`
 	Columns     []ColumnDTO      `json:"columns"`
 	Settings    TableSettingsDTO `json:"settings"`
+	// Details is the table's definition in words, in sections (never null).
+	Details []DetailSectionDTO `json:"details"`
+}
+
+// DetailSectionDTO is one part of a table's definition in words.
+type DetailSectionDTO struct {
+	Title string          `json:"title"`
+	Items []DetailItemDTO `json:"items"`
+}
+
+// DetailItemDTO is one setting in words; Setting is the database's name for it, which a
+// filter refusal quotes.
+type DetailItemDTO struct {
+	Label   string `json:"label"`
+	Value   string `json:"value"`
+	Setting string `json:"setting"`
 }
 
 // GridDTO is one read-only page of rows. Every cell is display text or null: numbers keep
@@ -212,7 +228,20 @@ func toTableInfoDTO(t *driver.TableInfo) TableInfoDTO {
 			IndexNullState:      t.Settings.IndexNullState,
 			IndexPropertyLength: t.Settings.IndexPropertyLength,
 		},
+		Details: toDetailDTOs(t.Details),
 	}
+}
+
+func toDetailDTOs(ds []driver.DetailSection) []DetailSectionDTO {
+	out := make([]DetailSectionDTO, len(ds))
+	for i, d := range ds {
+		items := make([]DetailItemDTO, len(d.Items))
+		for j, it := range d.Items {
+			items[j] = DetailItemDTO(it)
+		}
+		out[i] = DetailSectionDTO{Title: d.Title, Items: items}
+	}
+	return out
 }
 
 func toGridDTO(g *driver.Grid) GridDTO {

@@ -30,14 +30,18 @@ func weaviateFactory(_ context.Context, c connections.Connection) (driver.Driver
 // reports drops to the API, whose events go to the returned recorder.
 func explorerFor(t *testing.T, node *weaviatenode.Node, key string, health time.Duration) (*ExplorerAPI, string, *eventRecorder) {
 	t.Helper()
-	return explorerAt(t, node.Host, node.Port, key, health)
+	return explorerWith(t, driver.Settings{Host: node.Host, Port: node.Port, GRPCPort: node.GRPCPort}, key, health)
 }
 
 // explorerAt is explorerFor with the address given.
 func explorerAt(t *testing.T, host string, port int, key string, health time.Duration) (*ExplorerAPI, string, *eventRecorder) {
 	t.Helper()
+	return explorerWith(t, driver.Settings{Host: host, Port: port}, key, health)
+}
+
+func explorerWith(t *testing.T, set driver.Settings, key string, health time.Duration) (*ExplorerAPI, string, *eventRecorder) {
+	t.Helper()
 	s, _ := newStore(t)
-	set := driver.Settings{Host: host, Port: port}
 	if key != "" {
 		set.AuthMethod = driver.AuthAPIKey
 	}

@@ -156,6 +156,7 @@ export function App() {
           onDelete={(c) => void deleteConnection(c)}
           onSaved={(key, c) => void onSaved(key, c)}
           onFindSimilar={ws.openSimilar}
+          onSearch={ws.openSearch}
         />
       </div>
       {actionError && (

@@ -138,7 +138,27 @@ export interface ClusterNode {
   version: string;
   objects: number;
   shards: number;
-  tables: { table: string; shards: number; loaded: number; objects: number }[];
+  tables: NodeTable[];
+}
+
+/** What one table keeps on one node; a table's own listing (tableNodes) names each shard. */
+export interface NodeTable {
+  table: string;
+  shards: number;
+  loaded: number;
+  objects: number;
+  shardList: NodeShard[];
+  /** Shards past the listing's cut (a multi-tenant table has one a tenant). */
+  shardsLeftOut: number;
+}
+
+/** One shard of a table on a node (a tenant's, for a multi-tenant table). */
+export interface NodeShard {
+  name: string;
+  objects: number;
+  loaded: boolean;
+  /** The vector index's state as the database names it (READY, INDEXING, READONLY). */
+  vectorIndexing: string;
 }
 
 /** The activity statuses of a tenant a person may set. */
@@ -199,6 +219,55 @@ export interface TableInfo {
   primaryKey: string;
   columns: Column[];
   settings: TableSettings;
+  /** The table's definition in words, in sections (the driver's words). */
+  details: DetailSection[];
+}
+
+/** One part of a table's definition in words, e.g. "Inverted index". */
+export interface DetailSection {
+  title: string;
+  items: DetailItem[];
+}
+
+/** One setting in words; `setting` is the database's name for it, which filter refusals quote. */
+export interface DetailItem {
+  label: string;
+  value: string;
+  setting: string;
+}
+
+/** The search panel's modes. */
+export type SearchMode = "bm25" | "hybrid" | "nearText" | "nearVector" | "nearObject";
+
+/** One search of the search panel; the grid's filters narrow its matches. */
+export interface SearchRequest {
+  mode: SearchMode;
+  /** The words of bm25, hybrid and nearText. */
+  query: string;
+  /** nearVector's vector as pasted: a JSON array of numbers. */
+  vector: string;
+  /** nearObject's row uuid. */
+  objectId: string;
+  /** hybrid's weight: 1 all vector, 0 all keyword; null for the database's default. */
+  alpha: number | null;
+  /** hybrid's fusion: "ranked", "relativeScore", or "" for the database's default. */
+  fusion: string;
+  /** The properties bm25 and hybrid match the words in (none: every searchable one). */
+  searchProperties: string[];
+  targetVector: string;
+  filters: Filter[];
+  limit: number;
+  /** Ask the server to explain each bm25 or hybrid score (a last column). */
+  explain: boolean;
+}
+
+/** search's answer: the matches best first, the search in words, or the filter that cannot run. */
+export interface SearchResult {
+  grid: Grid;
+  describe: string;
+  /** The column that ranks the matches: "distance" or "score". */
+  measure: string;
+  refused: FilterRefusal | null;
 }
 
 /** One read-only page of rows. A cell is display text or null. */
@@ -381,6 +450,10 @@ export interface ExplorerApi {
   listTenants(id: string, table: string, filter: string, offset: number, limit: number, fresh: boolean): Promise<TenantPage>;
   /** nodes reads the cluster's nodes (Weaviate: /v1/nodes). */
   nodes(id: string): Promise<ClusterNode[]>;
+  /** tableNodes reads where one table lives: each node with the table's shards listed. */
+  tableNodes(id: string, table: string): Promise<ClusterNode[]>;
+  /** search runs the search panel's search (bm25, hybrid, nearText, nearVector, nearObject). */
+  search(id: string, table: string, req: SearchRequest): Promise<SearchResult>;
   /** setTenantStatus asks natively, then sets the status; false when the person said No. */
   setTenantStatus(id: string, table: string, tenant: string, status: TenantStatus): Promise<boolean>;
   describeTable(id: string, table: string): Promise<TableInfo>;

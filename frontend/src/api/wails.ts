@@ -20,6 +20,7 @@ import type {
   Rejected,
   TransferProgress,
   ApprovalGranted,
+  ClusterNode,
   Column,
   Connection,
   ConnectionDropped,
@@ -112,6 +113,28 @@ function toTableInfo(dto: app.TableInfoDTO): TableInfo {
       indexNullState: dto.settings.indexNullState,
       indexPropertyLength: dto.settings.indexPropertyLength,
     },
+    details: (dto.details ?? []).map((d) => ({
+      title: d.title,
+      items: (d.items ?? []).map((it) => ({ label: it.label, value: it.value, setting: it.setting ?? "" })),
+    })),
+  };
+}
+
+function toClusterNode(n: app.NodeDTO): ClusterNode {
+  return {
+    name: n.name,
+    status: n.status,
+    version: n.version,
+    objects: n.objects,
+    shards: n.shards,
+    tables: (n.tables ?? []).map((t) => ({
+      table: t.table,
+      shards: t.shards,
+      loaded: t.loaded,
+      objects: t.objects,
+      shardList: (t.shardList ?? []).map((sh) => ({ name: sh.name, objects: sh.objects, loaded: sh.loaded, vectorIndexing: sh.vectorIndexing })),
+      shardsLeftOut: t.shardsLeftOut ?? 0,
+    })),
   };
 }
 
@@ -329,17 +352,17 @@ export function createWailsApi(): Api {
             kept: !!p.kept,
           };
         }),
-      nodes: (id) =>
-        call(async () =>
-          ((await ExplorerBinding.Nodes(id)) ?? []).map((n) => ({
-            name: n.name,
-            status: n.status,
-            version: n.version,
-            objects: n.objects,
-            shards: n.shards,
-            tables: (n.tables ?? []).map((t) => ({ table: t.table, shards: t.shards, loaded: t.loaded, objects: t.objects })),
-          })),
-        ),
+      nodes: (id) => call(async () => ((await ExplorerBinding.Nodes(id)) ?? []).map(toClusterNode)),
+      tableNodes: (id, table) => call(async () => ((await ExplorerBinding.TableNodes(id, table)) ?? []).map(toClusterNode)),
+      search: (id, table, req) =>
+        call(async () => {
+          const r = await ExplorerBinding.Search(
+            id,
+            table,
+            app.SearchRequestDTO.createFrom({ ...req, alpha: req.alpha ?? undefined, filters: req.filters.map((f) => ({ ...f })) }),
+          );
+          return { grid: toGrid(r.grid), describe: r.describe, measure: r.measure, refused: toRefusal(r.refused) };
+        }),
       setTenantStatus: (id, table, tenant, status) => call(() => ExplorerBinding.SetTenantStatus(id, table, tenant, status)),
       describeTable: (id, table) => call(async () => toTableInfo(await ExplorerBinding.DescribeTable(id, table))),
       browseTable: (id, table, offset, limit) =>

@@ -85,6 +85,15 @@ export function tableInfo(name: string, columns: Column[] = articleColumns): Tab
     primaryKey: "uuid",
     columns,
     settings: { multiTenancy: false, vectorizer: "none", namedVectors: [], indexNullState: true, indexPropertyLength: true },
+    details: [
+      {
+        title: "Inverted index",
+        items: [
+          { label: "Null state indexed", value: "yes: the is null and is not null filters run", setting: "invertedIndexConfig.indexNullState" },
+          { label: "Property length indexed", value: "yes: the is empty and is not empty filters run", setting: "invertedIndexConfig.indexPropertyLength" },
+        ],
+      },
+    ],
   };
 }
 
@@ -113,6 +122,20 @@ export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi 
     listTenants: async (_id, _table, _filter, offset) => ({ total: 0, matched: 0, offset, tenants: [] }),
     setTenantStatus: async () => true,
     nodes: async () => [],
+    tableNodes: async () => [],
+    search: async (_id, table, req) => ({
+      grid: {
+        columns: [column("uuid", { type: "uuid", primaryKey: true, readOnly: true, filterable: [], sortable: false }), ...tableInfo(table).columns.slice(1, -1), column("score", { type: "", readOnly: true, filterable: [], sortable: false })],
+        rows: demoRows.map((r, i) => [...r.slice(0, -1), String(1 - i * 0.1)]),
+        offset: 0,
+        hasMore: false,
+        notice: "",
+        refused: null,
+      },
+      describe: `${req.mode} "${req.query}"`,
+      measure: "score",
+      refused: null,
+    }),
     tableCounts: async () => [
       { name: "Author", count: 4, message: "" },
       { name: "Article", count: 10, message: "" },

@@ -572,6 +572,54 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class DetailItemDTO {
+	    label: string;
+	    value: string;
+	    setting: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new DetailItemDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.label = source["label"];
+	        this.value = source["value"];
+	        this.setting = source["setting"];
+	    }
+	}
+	export class DetailSectionDTO {
+	    title: string;
+	    items: DetailItemDTO[];
+	
+	    static createFrom(source: any = {}) {
+	        return new DetailSectionDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.title = source["title"];
+	        this.items = this.convertValues(source["items"], DetailItemDTO);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ExportRequestDTO {
 	    format: string;
 	    filters: FilterDTO[];
@@ -922,11 +970,31 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class NodeShardDTO {
+	    name: string;
+	    objects: number;
+	    loaded: boolean;
+	    vectorIndexing: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new NodeShardDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.objects = source["objects"];
+	        this.loaded = source["loaded"];
+	        this.vectorIndexing = source["vectorIndexing"];
+	    }
+	}
 	export class NodeTablesDTO {
 	    table: string;
 	    shards: number;
 	    loaded: number;
 	    objects: number;
+	    shardList: NodeShardDTO[];
+	    shardsLeftOut: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new NodeTablesDTO(source);
@@ -938,7 +1006,27 @@ export namespace app {
 	        this.shards = source["shards"];
 	        this.loaded = source["loaded"];
 	        this.objects = source["objects"];
+	        this.shardList = this.convertValues(source["shardList"], NodeShardDTO);
+	        this.shardsLeftOut = source["shardsLeftOut"];
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class NodeDTO {
 	    name: string;
@@ -980,6 +1068,7 @@ export namespace app {
 		    return a;
 		}
 	}
+	
 	
 	export class PairingClientDTO {
 	    id: string;
@@ -1311,6 +1400,92 @@ export namespace app {
 	        this.text = source["text"];
 	    }
 	}
+	export class SearchRequestDTO {
+	    mode: string;
+	    query: string;
+	    vector: string;
+	    objectId: string;
+	    alpha?: number;
+	    fusion: string;
+	    searchProperties: string[];
+	    targetVector: string;
+	    filters: FilterDTO[];
+	    limit: number;
+	    explain: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new SearchRequestDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.mode = source["mode"];
+	        this.query = source["query"];
+	        this.vector = source["vector"];
+	        this.objectId = source["objectId"];
+	        this.alpha = source["alpha"];
+	        this.fusion = source["fusion"];
+	        this.searchProperties = source["searchProperties"];
+	        this.targetVector = source["targetVector"];
+	        this.filters = this.convertValues(source["filters"], FilterDTO);
+	        this.limit = source["limit"];
+	        this.explain = source["explain"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class SearchResultDTO {
+	    grid: GridDTO;
+	    describe: string;
+	    measure: string;
+	    refused?: FilterRefusalDTO;
+	
+	    static createFrom(source: any = {}) {
+	        return new SearchResultDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.grid = this.convertValues(source["grid"], GridDTO);
+	        this.describe = source["describe"];
+	        this.measure = source["measure"];
+	        this.refused = this.convertValues(source["refused"], FilterRefusalDTO);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class SimilarDTO {
 	    grid: GridDTO;
 	    targetVector: string;
@@ -1408,6 +1583,7 @@ export namespace app {
 	    primaryKey: string;
 	    columns: ColumnDTO[];
 	    settings: TableSettingsDTO;
+	    details: DetailSectionDTO[];
 	
 	    static createFrom(source: any = {}) {
 	        return new TableInfoDTO(source);
@@ -1420,6 +1596,7 @@ export namespace app {
 	        this.primaryKey = source["primaryKey"];
 	        this.columns = this.convertValues(source["columns"], ColumnDTO);
 	        this.settings = this.convertValues(source["settings"], TableSettingsDTO);
+	        this.details = this.convertValues(source["details"], DetailSectionDTO);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

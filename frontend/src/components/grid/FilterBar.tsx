@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { Fragment, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 import type { Column, Filter, FilterRefusal, TableSettings } from "../../api";
 import {
   arity,
@@ -31,6 +31,8 @@ interface BarProps {
   editing: EditorTarget | null;
   onEdit: (t: EditorTarget | null) => void;
   onChange: (filters: Filter[]) => void;
+  /** settingLink renders a link to the collection setting a refusal's reason names, if any. */
+  settingLink?: (reason: string) => ReactNode;
 }
 
 /**
@@ -39,7 +41,7 @@ interface BarProps {
  * they combine, "and" or "or" (issue 23), and a click on it switches: a run of chips joined by
  * "or" is one group, and the groups all hold.
  */
-export function FilterBar({ table, columns, settings, filters, refused, editing, onEdit, onChange }: BarProps) {
+export function FilterBar({ table, columns, settings, filters, refused, editing, onEdit, onChange, settingLink }: BarProps) {
   const filterable = columns.filter((c) => c.filterable.length > 0);
   const addRef = useRef<HTMLButtonElement>(null);
   const close = () => {
@@ -87,7 +89,7 @@ export function FilterBar({ table, columns, settings, filters, refused, editing,
               </button>
               {why && (
                 <p className="filter-chip__reason" role="alert">
-                  Cannot run: {why.reason}
+                  Cannot run: {why.reason} {settingLink?.(why.reason)}
                 </p>
               )}
             </li>
@@ -117,7 +119,7 @@ export function FilterBar({ table, columns, settings, filters, refused, editing,
       )}
       {refused && refused.index < 0 && (
         <p className="filter-bar__refused" role="alert">
-          A filter cannot run: {refused.reason}
+          A filter cannot run: {refused.reason} {settingLink?.(refused.reason)}
         </p>
       )}
       {editing && editingColumn && (
@@ -132,6 +134,7 @@ export function FilterBar({ table, columns, settings, filters, refused, editing,
               : { column: editing.column, operator: "", value: "", value2: "" }
           }
           onCancel={close}
+          settingLink={settingLink}
           onApply={(f) => {
             const next = editing.index >= 0 ? filters.map((g, j) => (j === editing.index ? f : g)) : [...filters, f];
             onEdit(null);
@@ -151,6 +154,7 @@ interface EditorProps {
   initial: Filter;
   onApply: (f: Filter) => void;
   onCancel: () => void;
+  settingLink?: (reason: string) => ReactNode;
 }
 
 /**
@@ -158,7 +162,7 @@ interface EditorProps {
  * unavailable ones marked, with the reason once chosen), and the value(s), checked as they
  * are typed. Enter applies, Escape cancels.
  */
-export function FilterEditor({ table, columns, settings, initial, onApply, onCancel }: EditorProps) {
+export function FilterEditor({ table, columns, settings, initial, onApply, onCancel, settingLink }: EditorProps) {
   const id = useId();
   const filterable = columns.filter((c) => c.filterable.length > 0);
   const [f, setF] = useState<Filter>(() => {
@@ -266,7 +270,7 @@ export function FilterEditor({ table, columns, settings, initial, onApply, onCan
       </button>
       {choice && !choice.available && (
         <p className="filter-editor__reason" role="note">
-          Unavailable: {choice.reason}
+          Unavailable: {choice.reason} {settingLink?.(choice.reason)}
         </p>
       )}
       {choice?.available && column?.filterNotes?.[f.operator] && (

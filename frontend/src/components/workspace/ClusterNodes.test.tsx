@@ -12,8 +12,8 @@ const node = (name: string, status = "HEALTHY"): ClusterNode => ({
   objects: 12_345,
   shards: 3,
   tables: [
-    { table: "Article", shards: 1, loaded: 1, objects: 12_000 },
-    { table: "Shop", shards: 2, loaded: 1, objects: 345 },
+    { table: "Article", shards: 1, loaded: 1, objects: 12_000, shardList: [], shardsLeftOut: 0 },
+    { table: "Shop", shards: 2, loaded: 1, objects: 345, shardList: [], shardsLeftOut: 0 },
   ],
 });
 

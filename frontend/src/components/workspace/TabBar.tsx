@@ -1,5 +1,5 @@
 import type { Tab } from "./useWorkspace";
-import { Icon, SquareTerminal, Table2, X } from "../icons";
+import { Icon, Search, SquareTerminal, Table2, X } from "../icons";
 
 function title(tab: Tab) {
   switch (tab.kind) {
@@ -17,12 +17,15 @@ function title(tab: Tab) {
       return `Edit ${tab.connection.name}`;
     case "similar":
       return `Similar · ${tab.uuid.slice(0, 8)}`;
+    case "search":
+      return `Search · ${tab.table}`;
   }
 }
 
 function tooltip(tab: Tab) {
   if (tab.kind === "table") return `${tab.table} — ${tab.connection.name}`;
   if (tab.kind === "similar") return `Rows of ${tab.table} similar to ${tab.uuid}`;
+  if (tab.kind === "search") return `Search ${tab.table} — ${tab.connection.name}`;
   return title(tab);
 }
 
@@ -61,6 +64,11 @@ export function TabBar({ tabs, activeKey, onSelect, onClose, pending = {} }: Pro
               {tab.kind === "table" && (
                 <span className="tab__icon" aria-hidden="true">
                   <Icon icon={Table2} />{" "}
+                </span>
+              )}
+              {tab.kind === "search" && (
+                <span className="tab__icon" aria-hidden="true">
+                  <Icon icon={Search} />{" "}
                 </span>
               )}
               {title(tab)}

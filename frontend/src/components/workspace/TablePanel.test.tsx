@@ -246,6 +246,32 @@ describe("table tab", () => {
     expect(within(editor).getByRole("note")).toHaveTextContent("Weaviate has no regular-expression filter");
   });
 
+  it("issue 23, item 2: an unavailable filter links to the setting behind it, shown in the definition in words", async () => {
+    const textOps = ["equals", "not_equals", "contains", "not_contains", "starts_with", "ends_with", "in", "not_in"];
+    const info = tableInfo(
+      "Article",
+      articleColumns.map((c) => (c.name === "title" ? { ...c, filterable: textOps } : c)),
+    );
+    info.settings = { ...info.settings, indexNullState: false };
+    info.details = [
+      { title: "Inverted index", items: [{ label: "Null state indexed", value: "no: the is null and is not null filters are refused", setting: "invertedIndexConfig.indexNullState" }] },
+    ];
+    renderPanel({ describeTable: async () => info });
+    await screen.findByRole("table");
+    await userEvent.click(screen.getByRole("button", { name: "Filter title" }));
+    const editor = screen.getByRole("form", { name: "Edit filter" });
+    await userEvent.selectOptions(within(editor).getByRole("combobox", { name: "Operator" }), "is_null");
+    await userEvent.click(within(editor).getByRole("button", { name: "See the setting" }));
+    const details = screen.getByRole("region", { name: "Details of Article" });
+    const item = within(details).getByText("Null state indexed").closest(".details__item");
+    expect(item).toHaveAttribute("data-highlight");
+    expect(item).toHaveFocus();
+    expect(screen.getByRole("button", { name: /Details/ })).toHaveAttribute("aria-pressed", "true");
+    await userEvent.click(within(details).getByRole("button", { name: "Back to rows" }));
+    expect(screen.queryByRole("region", { name: "Details of Article" })).not.toBeInTheDocument();
+    expect(screen.getByRole("table")).toBeVisible();
+  });
+
   it("a filter the database refuses shows its reason at the filter, and no rows", async () => {
     const browse = vi.fn(async (_id: string, _t: string, r: BrowseRequest) =>
       r.filters.length === 0

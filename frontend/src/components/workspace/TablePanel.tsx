@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { useApi, type Connection } from "../../api";
+import { useApi, type Connection, type Filter } from "../../api";
 import { PendingBar } from "../grid/PendingBar";
 import { RowDetail } from "../grid/RowDetail";
 import { usePendingEdits } from "../grid/usePendingEdits";
@@ -10,7 +10,9 @@ import { DataGrid, type DisplayRow } from "./DataGrid";
 import { useColumnWidths } from "./useColumnWidths";
 import { useDefinitionWatch } from "./useDefinitionWatch";
 import { ALL_ROWS, PAGE_SIZES, useTablePage, type CountState } from "./useTablePage";
-import { Icon, RefreshCw, Table2 } from "../icons";
+import { FileText, Icon, RefreshCw, Search, Table2 } from "../icons";
+import { CollectionDetails } from "../details/CollectionDetails";
+import { settingIn } from "../details/settingLink";
 import { ExportDialog } from "../grid/ExportDialog";
 import { toApiFilter } from "../grid/filterModel";
 import { chooseImportFile, ImportDialog, type ImportSource } from "../grid/ImportDialog";
@@ -22,6 +24,8 @@ interface Props {
   count?: number | null;
   /** onFindSimilar opens the rows nearest a row's vector in a new tab. */
   onFindSimilar?: (uuid: string, targetVector: string) => void;
+  /** onSearch opens the table's search panel with the grid's filters. */
+  onSearch?: (filters: Filter[]) => void;
   /** onPending reports how many rows have pending changes (0 when none), for the tab bar. */
   onPending?: (rows: number) => void;
   /** onReady reports whether the rows are on screen (for the window title). */
@@ -38,7 +42,7 @@ interface Props {
  * and the 10,000-row stop explained where paging stops. Edits, added rows and deletions are
  * pending until Commit; the detail panel shows the active row in full, with Find similar.
  */
-export function TablePanel({ connection, table, count, onFindSimilar, onPending, onReady, onRowsChanged, maxResults }: Props) {
+export function TablePanel({ connection, table, count, onFindSimilar, onSearch, onPending, onReady, onRowsChanged, maxResults }: Props) {
   const all = maxResults && maxResults > 0 ? maxResults : ALL_ROWS;
   const sizes = [...PAGE_SIZES.filter((n) => n !== ALL_ROWS && n < all), all];
   const { state, query, count: counted, reload, page, refresh, stop, setFilters, setSort, setPageSize } = useTablePage(connection.id, table);
@@ -53,6 +57,8 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending,
   const [selectedRows, setSelectedRows] = useState<DisplayRow[]>([]);
   const [detail, setDetail] = useState(false);
   const [picked, setPicked] = useState("");
+  // The definition in words replaces the rows while shown; a refusal's link opens it at a setting.
+  const [details, setDetails] = useState<{ highlight: string | null } | null>(null);
   const [transfer, setTransfer] = useState<{ kind: "export" } | { kind: "import"; source: ImportSource } | null>(null);
   const changed = edits.changed;
   useEffect(() => onPending?.(changed), [changed, onPending]);
@@ -96,6 +102,27 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending,
           </p>
         </div>
         <span className="panel__spacer" />
+        {onSearch && (
+          <button
+            type="button"
+            className="btn btn--small"
+            disabled={state.status !== "ready"}
+            title="Search this table by keywords, hybrid, a vector or a row, narrowed by the filters below"
+            onClick={() => onSearch(query.filters.map(toApiFilter))}
+          >
+            <Icon icon={Search} /> Search…
+          </button>
+        )}
+        <button
+          type="button"
+          className="btn btn--small"
+          aria-pressed={details !== null}
+          disabled={state.status !== "ready"}
+          title="The collection's definition in words: vectors, indexes, properties, replication, shards"
+          onClick={() => setDetails((d) => (d ? null : { highlight: null }))}
+        >
+          <Icon icon={FileText} /> Details
+        </button>
         <button
           type="button"
           className="btn btn--small"
@@ -123,8 +150,11 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending,
           </button>
         </div>
       )}
+      {state.status === "ready" && details && (
+        <CollectionDetails connectionId={connection.id} table={table} info={state.info} highlight={details.highlight} onClose={() => setDetails(null)} />
+      )}
       {state.status === "ready" && (
-        <>
+        <div className="table-view" hidden={details !== null}>
           {definitionChanged && (
             <div className="notice-line" role="status">
               The collection&apos;s definition changed outside this tab (its columns or settings).
@@ -143,6 +173,14 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending,
             editing={editing}
             onEdit={setEditing}
             onChange={(f) => void setFilters(f)}
+            settingLink={(reason) => {
+              const setting = settingIn(reason, state.info.details);
+              return setting ? (
+                <button type="button" className="link-button" onClick={() => setDetails({ highlight: setting })}>
+                  See the setting
+                </button>
+              ) : null;
+            }}
           />
           <div className="grid-bar">
             <span className="grid-bar__range" aria-live="polite">
@@ -289,7 +327,7 @@ export function TablePanel({ connection, table, count, onFindSimilar, onPending,
               {state.grid.notice}
             </p>
           )}
-        </>
+        </div>
       )}
     </section>
   );

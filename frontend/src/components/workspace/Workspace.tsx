@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
-import { parseApiError, useApi, type ApiError, type Connection, type ConnectionForm } from "../../api";
+import { parseApiError, useApi, type ApiError, type Connection, type ConnectionForm, type Filter } from "../../api";
 import type { ThemePreference } from "../../theme/theme";
 import type { Explorer } from "../explorer/useExplorer";
 import { EditorPanel } from "../editor/EditorPanel";
@@ -7,6 +7,7 @@ import { ConnectionFormPanel } from "../forms/ConnectionFormPanel";
 import { NewConnectionPanel } from "../forms/NewConnectionPanel";
 import { ConnectionPanel } from "./ConnectionPanel";
 import { SettingsPanel } from "./SettingsPanel";
+import { SearchPanel } from "../search/SearchPanel";
 import { SimilarPanel } from "./SimilarPanel";
 import { TabBar } from "./TabBar";
 import { TablePanel } from "./TablePanel";
@@ -32,6 +33,8 @@ interface Props {
   onSaved: (tabKey: string, c: Connection) => void;
   /** onFindSimilar opens the rows nearest a row's vector in a tab. */
   onFindSimilar: (c: Connection, table: string, uuid: string, targetVector: string) => void;
+  /** onSearch opens a table's search panel, with the grid's filters. */
+  onSearch: (c: Connection, table: string, filters: Filter[]) => void;
 }
 
 /** Workspace is the main area: a tab bar and the active tab's panel. */
@@ -52,6 +55,7 @@ export function Workspace({
   onDelete,
   onSaved,
   onFindSimilar,
+  onSearch,
 }: Props) {
   // Rows with pending changes per table tab: such a tab asks before it closes.
   const [pending, setPending] = useState<Record<string, number>>({});
@@ -83,7 +87,7 @@ export function Workspace({
   const closingTab = closing ? tabs.find((t) => t.key === closing) : undefined;
   // Table and editor tabs stay mounted while hidden, so pending edits, filters, the editor's
   // text and scroll positions survive switching tabs.
-  const kept = tabs.filter((t) => t.kind === "table" || t.kind === "editor");
+  const kept = tabs.filter((t) => t.kind === "table" || t.kind === "editor" || t.kind === "search");
   return (
     <main className="workspace">
       <TabBar tabs={tabs} activeKey={active?.key ?? null} onSelect={onSelect} onClose={requestClose} pending={pending} />
@@ -135,6 +139,7 @@ export function Workspace({
         )}
         {kept.map((t) => (
           <div key={t.key} className="workspace__kept" hidden={t.key !== active?.key}>
+            {t.kind === "search" && <SearchPanel connection={t.connection} table={t.table} filters={t.filters} />}
             {t.kind === "editor" && <EditorPanel connection={t.connection} ready={explorer.conns[t.connection.id]?.status === "ready"} />}
             {t.kind === "table" && (
               <TablePanel
@@ -142,6 +147,7 @@ export function Workspace({
                 table={t.table}
                 count={tableCount(explorer, t.connection.id, t.table)}
                 onFindSimilar={(uuid, target) => onFindSimilar(t.connection, t.table, uuid, target)}
+                onSearch={(filters) => onSearch(t.connection, t.table, filters)}
                 onPending={(rows) => reportPending(t.key, rows)}
                 onReady={(r) => reportReady(t.key, r)}
                 onRowsChanged={() => void explorer.refresh(t.connection.id)}

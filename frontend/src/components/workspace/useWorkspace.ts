@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { useApi, type Api, type Connection, type Layout, type LayoutApi, type LayoutTab } from "../../api";
+import { useApi, type Api, type Filter, type Connection, type Layout, type LayoutApi, type LayoutTab } from "../../api";
 import type { Explorer } from "../explorer/useExplorer";
 
 /** A tab in the main area. */
@@ -10,7 +10,8 @@ export type Tab =
   | { key: "settings"; kind: "settings" }
   | { key: "new-connection"; kind: "new-connection" }
   | { key: string; kind: "edit-connection"; connection: Connection }
-  | { key: string; kind: "similar"; connection: Connection; table: string; uuid: string; targetVector: string };
+  | { key: string; kind: "similar"; connection: Connection; table: string; uuid: string; targetVector: string }
+  | { key: string; kind: "search"; connection: Connection; table: string; filters: Filter[] };
 
 /** tableTabKey is the key of a table's tab. */
 export function tableTabKey(connectionId: string, table: string) {
@@ -104,6 +105,12 @@ export function useWorkspace() {
     [open],
   );
 
+  /** openSearch opens a table's search panel (one per table), its matches narrowed by the grid's filters. */
+  const openSearch = useCallback(
+    (connection: Connection, table: string, filters: Filter[]) => open({ key: `search:${connection.id}:${table}`, kind: "search", connection, table, filters }),
+    [open],
+  );
+
   /** closeConnection closes every tab of a deleted connection. */
   const closeConnection = useCallback((id: string) => {
     setTabs((ts) => {
@@ -135,6 +142,7 @@ export function useWorkspace() {
     openNewConnection,
     openEditConnection,
     openSimilar,
+    openSearch,
     closeConnection,
     close,
     restore,

@@ -38,10 +38,14 @@ export function Nodes(arg1:string):Promise<Array<app.NodeDTO>>;
 
 export function PreviewImport(arg1:string,arg2:string,arg3:string):Promise<app.ImportPreviewDTO>;
 
+export function Search(arg1:string,arg2:string,arg3:app.SearchRequestDTO):Promise<app.SearchResultDTO>;
+
 export function SetPendingChanges(arg1:number):Promise<void>;
 
 export function SetTenantStatus(arg1:string,arg2:string,arg3:string,arg4:string):Promise<boolean>;
 
 export function TableCounts(arg1:string):Promise<Array<app.TableCountDTO>>;
+
+export function TableNodes(arg1:string,arg2:string):Promise<Array<app.NodeDTO>>;
 
 export function Vectors(arg1:string,arg2:string,arg3:Array<string>):Promise<Record<string, string>>;

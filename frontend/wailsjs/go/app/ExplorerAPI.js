@@ -74,6 +74,10 @@ export function PreviewImport(arg1, arg2, arg3) {
   return window['go']['app']['ExplorerAPI']['PreviewImport'](arg1, arg2, arg3);
 }
 
+export function Search(arg1, arg2, arg3) {
+  return window['go']['app']['ExplorerAPI']['Search'](arg1, arg2, arg3);
+}
+
 export function SetPendingChanges(arg1) {
   return window['go']['app']['ExplorerAPI']['SetPendingChanges'](arg1);
 }
@@ -84,6 +88,10 @@ export function SetTenantStatus(arg1, arg2, arg3, arg4) {
 
 export function TableCounts(arg1) {
   return window['go']['app']['ExplorerAPI']['TableCounts'](arg1);
+}
+
+export function TableNodes(arg1, arg2) {
+  return window['go']['app']['ExplorerAPI']['TableNodes'](arg1, arg2);
 }
 
 export function Vectors(arg1, arg2, arg3) {

@@ -1,0 +1,127 @@
+package app
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"app/internal/fixtures"
+	"app/internal/weaviatenode"
+	"app/internal/weaviatetest"
+)
+
+// serverSearch is the server's own answer to a search, asked in GraphQL on the node that
+// serves it: the matches' uuids in order.
+func serverSearch(t *testing.T, node *weaviatenode.Node, query string) []string {
+	t.Helper()
+	var doc struct {
+		Data struct {
+			Get map[string][]struct {
+				Additional struct{ ID string } `json:"_additional"`
+			}
+		}
+		Errors []any
+	}
+	if err := node.DoJSON(context.Background(), http.MethodPost, "/v1/graphql", map[string]string{"query": query}, &doc); err != nil || len(doc.Errors) > 0 {
+		t.Fatalf("%s: %v %v", query, err, doc.Errors)
+	}
+	var ids []string
+	for _, rows := range doc.Data.Get {
+		for _, r := range rows {
+			ids = append(ids, r.Additional.ID)
+		}
+	}
+	return ids
+}
+
+// Issue 23, item 3: the search panel's bm25, hybrid and near-vector searches, with the grid's
+// filters, answer the server's own matches in the server's order, on a node that serves
+// GraphQL and on one with GraphQL off (read over gRPC).
+func TestSearchPanelAnswersAsTheServerDoes(t *testing.T) {
+	on := weaviatetest.Shared(t, weaviatenode.Anonymous)
+	off := weaviatetest.Shared(t, weaviatenode.NoGraphQL)
+	alpha0 := 0.0
+	cases := []struct {
+		rule  string
+		req   SearchRequestDTO
+		query string
+	}{
+		{"bm25 in the chosen properties",
+			SearchRequestDTO{Mode: "bm25", Query: "row", SearchProperties: []string{"body"}, Limit: 10},
+			`{ Get { Typed(bm25: {query: "row", properties: ["body"]}, limit: 10) { _additional { id } } } }`},
+		{"hybrid, keyword only, ranked fusion",
+			SearchRequestDTO{Mode: "hybrid", Query: "row", Alpha: &alpha0, Fusion: "ranked", Limit: 10},
+			`{ Get { Typed(hybrid: {query: "row", alpha: 0, fusionType: rankedFusion}, limit: 10) { _additional { id } } } }`},
+		{"hybrid on a named vector, relative score fusion",
+			SearchRequestDTO{Mode: "hybrid", Query: "north", Alpha: &alpha0, Fusion: "relativeScore", TargetVector: "title_vec", Limit: 10},
+			`{ Get { NamedVectors(hybrid: {query: "north", alpha: 0, fusionType: relativeScoreFusion, targetVectors: ["title_vec"]}, limit: 10) { _additional { id } } } }`},
+		{"nearVector, pasted as a JSON array",
+			SearchRequestDTO{Mode: "nearVector", Vector: " [0.1, 0.2, 0.3] ", Limit: 10},
+			`{ Get { Typed(nearVector: {vector: [0.1, 0.2, 0.3]}, limit: 10) { _additional { id } } } }`},
+		{"nearVector narrowed by ORed filters",
+			SearchRequestDTO{Mode: "nearVector", Vector: "[0.1, 0.2, 0.3]", Limit: 10, Filters: []FilterDTO{
+				{Column: "count", Operator: "equals", Value: "10", Group: 1}, {Column: "count", Operator: "equals", Value: "-5", Group: 1}}},
+			`{ Get { Typed(where: {operator: Or, operands: [{path: ["count"], operator: Equal, valueInt: 10}, {path: ["count"], operator: Equal, valueInt: -5}]}, nearVector: {vector: [0.1, 0.2, 0.3]}, limit: 10) { _additional { id } } } }`},
+		{"nearObject",
+			SearchRequestDTO{Mode: "nearObject", ObjectID: fixtures.TypedBetaID, Limit: 3},
+			`{ Get { Typed(nearObject: {id: "` + fixtures.TypedBetaID + `"}, limit: 3) { _additional { id } } } }`},
+	}
+	for _, v := range []weaviatenode.Variant{weaviatenode.Anonymous, weaviatenode.NoGraphQL} {
+		api, id := connected(t, map[weaviatenode.Variant]*weaviatenode.Node{weaviatenode.Anonymous: on, weaviatenode.NoGraphQL: off}[v])
+		for _, c := range cases {
+			t.Run(v.String()+": "+c.rule, func(t *testing.T) {
+				table := fixtures.Typed
+				if strings.Contains(c.query, "NamedVectors") {
+					table = fixtures.NamedVectors
+				}
+				res, err := api.Search(id, table, c.req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []string
+				for _, r := range res.Grid.Rows {
+					got = append(got, *r[0])
+				}
+				want := serverSearch(t, on, c.query)
+				if len(want) == 0 || strings.Join(got, ",") != strings.Join(want, ",") {
+					t.Fatalf("panel %v\nserver %v", got, want)
+				}
+				if res.Describe == "" || res.Grid.HasMore {
+					t.Fatalf("%+v", res)
+				}
+			})
+		}
+	}
+
+	api, id := connected(t, on)
+	t.Run("a filter that cannot run is refused by name, with no matches", func(t *testing.T) {
+		res, err := api.Search(id, fixtures.Unindexed, SearchRequestDTO{Mode: "bm25", Query: "x", Filters: []FilterDTO{{Column: "title", Operator: "is_empty"}}})
+		if err != nil || res.Refused == nil || res.Refused.Column != "title" || len(res.Grid.Rows) != 0 {
+			t.Fatalf("%+v %v", res, err)
+		}
+	})
+	t.Run("a vector that is not a JSON array of numbers is invalid_argument", func(t *testing.T) {
+		if _, err := api.Search(id, fixtures.Typed, SearchRequestDTO{Mode: "nearVector", Vector: "0.1, 0.2"}); err == nil || !strings.HasPrefix(err.Error(), "invalid_argument: the vector must be a JSON array") {
+			t.Fatalf("%v", err)
+		}
+	})
+	t.Run("hybrid weighing vectors on a collection without a vectorizer is the server's error, said as it is", func(t *testing.T) {
+		half := 0.5
+		if _, err := api.Search(id, fixtures.Typed, SearchRequestDTO{Mode: "hybrid", Query: "row", Alpha: &half}); err == nil || !strings.Contains(err.Error(), "without vectorizer") {
+			t.Fatalf("%v", err)
+		}
+	})
+	t.Run("nearText on a collection without a vectorizer says so", func(t *testing.T) {
+		if _, err := api.Search(id, fixtures.Typed, SearchRequestDTO{Mode: "nearText", Query: "x"}); err == nil || !strings.Contains(err.Error(), "nearText needs a vectorizer") {
+			t.Fatalf("%v", err)
+		}
+	})
+	t.Run("explained scores come as the last column", func(t *testing.T) {
+		res, err := api.Search(id, fixtures.Typed, SearchRequestDTO{Mode: "bm25", Query: "row", Explain: true})
+		cols := res.Grid.Columns
+		if err != nil || len(res.Grid.Rows) == 0 || cols[len(cols)-1].Name != "explainScore" || res.Grid.Rows[0][len(cols)-1] == nil {
+			t.Fatalf("%+v %v", res, err)
+		}
+	})
+}

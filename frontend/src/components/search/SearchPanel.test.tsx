@@ -1,0 +1,69 @@
+import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import { ApiProvider } from "../../api";
+import { connection, fakeApi } from "../../test/fakeApi";
+import { SearchPanel } from "./SearchPanel";
+
+describe("a table's search panel (issue 23, item 3)", () => {
+  it("runs a bm25 search in the chosen properties with the grid's filters and lists the matches score first", async () => {
+    const api = fakeApi(async () => []);
+    const search = vi.spyOn(api.explorer, "search");
+    render(
+      <ApiProvider api={api}>
+        <SearchPanel connection={connection({ id: "demo" })} table="Article" filters={[{ column: "title", operator: "contains", value: "Rust", value2: "" }]} />
+      </ApiProvider>,
+    );
+    const form = await screen.findByRole("search", { name: "Search Article" });
+    expect(within(form).getByRole("button", { name: "Search" })).toBeDisabled();
+    await userEvent.click(within(form).getByRole("checkbox", { name: "title" }));
+    await userEvent.type(within(form).getByRole("searchbox", { name: "Words" }), "async rust{Enter}");
+    expect(search).toHaveBeenCalledWith(
+      "demo",
+      "Article",
+      expect.objectContaining({ mode: "bm25", query: "async rust", searchProperties: ["title"], filters: [{ column: "title", operator: "contains", value: "Rust", value2: "" }], limit: 25 }),
+    );
+    const table = await screen.findByRole("table");
+    const heads = within(table)
+      .getAllByRole("columnheader")
+      .map((h) => h.querySelector(".data-grid__name")?.textContent ?? "");
+    expect(heads.slice(1, 3)).toEqual(["uuid", "score"]);
+    expect(screen.getByText(/matches, best first by score · bm25 "async rust"/)).toBeInTheDocument();
+  });
+
+  it("says why hybrid stays on keywords without a vectorizer, and sends alpha and fusion", async () => {
+    const api = fakeApi(async () => []);
+    const search = vi.spyOn(api.explorer, "search");
+    render(
+      <ApiProvider api={api}>
+        <SearchPanel connection={connection({ id: "demo" })} table="Article" filters={[]} />
+      </ApiProvider>,
+    );
+    const form = await screen.findByRole("search");
+    await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Search by" }), "hybrid");
+    expect(within(form).getByRole("note")).toHaveTextContent("Article has no vectorizer");
+    expect(within(form).queryByRole("option", { name: "Near text" })).not.toBeInTheDocument();
+    await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Fusion" }), "ranked");
+    await userEvent.type(within(form).getByRole("searchbox", { name: "Words" }), "rust{Enter}");
+    expect(search).toHaveBeenCalledWith("demo", "Article", expect.objectContaining({ mode: "hybrid", alpha: 0, fusion: "ranked" }));
+  });
+
+  it("shows the server's error when a search fails, and keeps the form", async () => {
+    const api = fakeApi(async () => [], {
+      search: async () => {
+        throw "invalid_argument: the vector must be a JSON array of numbers, e.g. [0.12, -0.5, 0.33]";
+      },
+    });
+    render(
+      <ApiProvider api={api}>
+        <SearchPanel connection={connection()} table="Article" filters={[]} />
+      </ApiProvider>,
+    );
+    const form = await screen.findByRole("search");
+    await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Search by" }), "nearVector");
+    await userEvent.type(within(form).getByRole("textbox", { name: "Vector" }), "0.1, 0.2");
+    await userEvent.click(within(form).getByRole("button", { name: "Search" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("the vector must be a JSON array of numbers");
+    expect(within(form).getByRole("textbox", { name: "Vector" })).toHaveValue("0.1, 0.2");
+  });
+});

@@ -1,0 +1,282 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { parseApiError, useApi, type ApiError, type Connection, type Filter, type SearchRequest, type SearchResult, type TableInfo } from "../../api";
+import { DataGrid } from "../workspace/DataGrid";
+import { ExportDialog } from "../grid/ExportDialog";
+import { FilterBar, type EditorTarget } from "../grid/FilterBar";
+import { Icon, Search } from "../icons";
+import { hasVectorizer, initialSearch, measureFirst, modesFor, notReady, searchableColumns, toSend } from "./searchModel";
+
+interface Props {
+  connection: Connection;
+  table: string;
+  /** The grid's filters when the panel was opened: they narrow the matches. */
+  filters: Filter[];
+}
+
+type Load = { status: "loading" } | { status: "error"; error: ApiError } | { status: "ready"; info: TableInfo };
+type Run = { status: "idle" } | { status: "running" } | { status: "error"; error: ApiError } | { status: "done"; result: SearchResult };
+
+/**
+ * SearchPanel is a table's search (issue 23, item 3): keyword (bm25, in chosen properties),
+ * hybrid (alpha and fusion), near text where the collection has a vectorizer, near a pasted
+ * vector or near a row, on a chosen named vector, with a limit and the grid's filters. The
+ * matches come best first with their score or distance, and for bm25 and hybrid the
+ * server's explanation of each score when asked.
+ */
+export function SearchPanel({ connection, table, filters: initialFilters }: Props) {
+  const api = useApi();
+  const [load, setLoad] = useState<Load>({ status: "loading" });
+  const [req, setReq] = useState<SearchRequest | null>(null);
+  const [editing, setEditing] = useState<EditorTarget | null>(null);
+  const [run, setRun] = useState<Run>({ status: "idle" });
+  const [exporting, setExporting] = useState(false);
+  const firstField = useRef<HTMLSelectElement>(null);
+  const seq = useRef(0);
+
+  const describe = useCallback(async () => {
+    setLoad({ status: "loading" });
+    try {
+      const info = await api.explorer.describeTable(connection.id, table);
+      setLoad({ status: "ready", info });
+      setReq((r) => r ?? initialSearch(info, initialFilters));
+    } catch (e) {
+      setLoad({ status: "error", error: parseApiError(e) });
+    }
+  }, [api, connection.id, table, initialFilters]);
+  useEffect(() => {
+    void describe();
+  }, [describe]);
+  useEffect(() => {
+    if (load.status === "ready") firstField.current?.focus();
+  }, [load.status]);
+
+  const search = useCallback(
+    async (r: SearchRequest, info: TableInfo) => {
+      if (notReady(r)) return;
+      const mine = ++seq.current;
+      setRun({ status: "running" });
+      try {
+        const result = await api.explorer.search(connection.id, table, toSend(r, info));
+        if (mine === seq.current) setRun({ status: "done", result: { ...result, grid: measureFirst(result.grid, result.measure) } });
+      } catch (e) {
+        if (mine === seq.current) setRun({ status: "error", error: parseApiError(e) });
+      }
+    },
+    [api, connection.id, table],
+  );
+
+  const set = (patch: Partial<SearchRequest>) => setReq((r) => (r ? { ...r, ...patch } : r));
+
+  let body;
+  if (load.status === "loading" || !req) {
+    body =
+      load.status === "error" ? (
+        <div className="list-state list-state--error" role="alert">
+          <p className="list-state__title">Could not read {table}</p>
+          <p className="list-state__hint">{load.error.message}</p>
+          <button type="button" className="btn btn--small" onClick={() => void describe()}>
+            Retry
+          </button>
+        </div>
+      ) : (
+        <div className="panel-state" role="status" aria-live="polite">
+          <span className="spinner" aria-hidden="true" /> Loading {table}…
+        </div>
+      );
+  } else if (load.status === "ready") {
+    const info = load.info;
+    const vectorizer = hasVectorizer(info);
+    const words = req.mode === "bm25" || req.mode === "hybrid" || req.mode === "nearText";
+    const keyword = req.mode === "bm25" || req.mode === "hybrid";
+    const textColumns = searchableColumns(info.columns);
+    const why = notReady(req);
+    body = (
+      <>
+        <form
+          className="search-form"
+          role="search"
+          aria-label={`Search ${table}`}
+          onSubmit={(e) => {
+            e.preventDefault();
+            void search(req, info);
+          }}
+        >
+          <label className="search-form__field">
+            Search by{" "}
+            <select ref={firstField} className="input input--small" value={req.mode} onChange={(e) => set({ mode: e.target.value as SearchRequest["mode"] })}>
+              {modesFor(info).map((m) => (
+                <option key={m.mode} value={m.mode}>
+                  {m.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          {words && (
+            <label className="search-form__field search-form__field--wide">
+              Words{" "}
+              <input className="input input--small" type="search" value={req.query} onChange={(e) => set({ query: e.target.value })} placeholder="what to find" />
+            </label>
+          )}
+          {req.mode === "nearVector" && (
+            <label className="search-form__field search-form__field--wide">
+              Vector{" "}
+              <textarea
+                className="input input--small search-form__vector"
+                rows={2}
+                value={req.vector}
+                onChange={(e) => set({ vector: e.target.value })}
+                onKeyDown={(e) => {
+                  if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+                    e.preventDefault();
+                    void search(req, info);
+                  }
+                }}
+                placeholder="[0.12, -0.5, 0.33, …]"
+              />
+            </label>
+          )}
+          {req.mode === "nearObject" && (
+            <label className="search-form__field search-form__field--wide">
+              Row uuid{" "}
+              <input className="input input--small" value={req.objectId} onChange={(e) => set({ objectId: e.target.value })} placeholder="00000000-0000-0000-0000-000000000000" spellCheck={false} />
+            </label>
+          )}
+          {req.mode === "hybrid" && (
+            <>
+              <label className="search-form__field">
+                Alpha{" "}
+                <input
+                  type="range"
+                  min={0}
+                  max={1}
+                  step={0.05}
+                  value={req.alpha ?? 0.75}
+                  onChange={(e) => set({ alpha: Number(e.target.value) })}
+                  aria-valuetext={`${req.alpha ?? 0.75}: ${alphaWords(req.alpha ?? 0.75)}`}
+                />
+                <output className="search-form__alpha">{(req.alpha ?? 0.75).toFixed(2)}</output>
+              </label>
+              <label className="search-form__field">
+                Fusion{" "}
+                <select className="input input--small" value={req.fusion} onChange={(e) => set({ fusion: e.target.value })}>
+                  <option value="">Server default (relative score)</option>
+                  <option value="relativeScore">Relative score</option>
+                  <option value="ranked">Ranked</option>
+                </select>
+              </label>
+            </>
+          )}
+          {req.mode !== "bm25" && info.settings.namedVectors.length > 0 && (
+            <label className="search-form__field">
+              Vector{" "}
+              <select className="input input--small" value={req.targetVector} onChange={(e) => set({ targetVector: e.target.value })}>
+                {info.settings.namedVectors.map((n) => (
+                  <option key={n}>{n}</option>
+                ))}
+              </select>
+            </label>
+          )}
+          <label className="search-form__field">
+            Limit{" "}
+            <input
+              className="input input--small search-form__limit"
+              type="number"
+              min={1}
+              max={1000}
+              value={req.limit}
+              onChange={(e) => set({ limit: Math.max(1, Math.min(1000, Number(e.target.value) || 25)) })}
+            />
+          </label>
+          {keyword && (
+            <label className="search-form__check">
+              <input type="checkbox" checked={req.explain} onChange={(e) => set({ explain: e.target.checked })} /> Explain scores
+            </label>
+          )}
+          <button type="submit" className="btn btn--small btn--primary" disabled={!!why || run.status === "running"} title={why || "Search (Enter)"}>
+            <Icon icon={Search} /> Search
+          </button>
+          {keyword && textColumns.length > 0 && (
+            <fieldset className="search-form__props">
+              <legend>Search in</legend>
+              {textColumns.map((c) => (
+                <label key={c.name} className="search-form__check">
+                  <input
+                    type="checkbox"
+                    checked={req.searchProperties.includes(c.name)}
+                    onChange={(e) =>
+                      set({ searchProperties: e.target.checked ? [...req.searchProperties, c.name] : req.searchProperties.filter((p) => p !== c.name) })
+                    }
+                  />{" "}
+                  {c.name}
+                </label>
+              ))}
+              <span className="search-form__hint">{req.searchProperties.length === 0 ? "none ticked: every searchable property" : ""}</span>
+            </fieldset>
+          )}
+          {req.mode === "hybrid" && !vectorizer && (
+            <p className="search-form__hint" role="note">
+              {table} has no vectorizer, so the server cannot turn the words into a vector: keep alpha at 0 (keywords only), or use Near vector.
+            </p>
+          )}
+        </form>
+        <FilterBar
+          table={table}
+          columns={info.columns}
+          settings={info.settings}
+          filters={req.filters}
+          refused={run.status === "done" ? run.result.refused : null}
+          editing={editing}
+          onEdit={setEditing}
+          onChange={(f) => set({ filters: f })}
+        />
+        {run.status === "idle" && <p className="panel__note">{why ? `${why}, then press Enter.` : "Press Enter to search."}</p>}
+        {run.status === "running" && (
+          <div className="panel-state" role="status" aria-live="polite">
+            <span className="spinner" aria-hidden="true" /> Searching…
+          </div>
+        )}
+        {run.status === "error" && (
+          <div className="list-state list-state--error" role="alert">
+            <p className="list-state__title">The search failed</p>
+            <p className="list-state__hint">{run.error.message}</p>
+          </div>
+        )}
+        {run.status === "done" && (
+          <>
+            <div className="grid-bar">
+              <span className="grid-bar__range" aria-live="polite">
+                {run.result.refused ? "No matches: a filter cannot run" : `${run.result.grid.rows.length} matches, best first by ${run.result.measure}`} · {run.result.describe}
+              </span>
+              <button type="button" className="btn btn--small" disabled={run.result.grid.rows.length === 0} onClick={() => setExporting(true)} title="Write these matches to a CSV, JSON Lines or Parquet file">
+                Export…
+              </button>
+            </div>
+            {exporting && <ExportDialog grid={run.result.grid} table={`${table} search`} onClose={() => setExporting(false)} />}
+            <DataGrid grid={run.result.grid} table={`${table} (search)`} empty={run.result.refused ? "No matches: the filter above cannot run." : "No matches"} />
+          </>
+        )}
+      </>
+    );
+  }
+
+  return (
+    <section className="panel panel--table panel--search" aria-label={`Search ${table}`}>
+      <header className="panel__head">
+        <span className="table-icon" aria-hidden="true">
+          <Icon icon={Search} size={16} />
+        </span>
+        <div className="panel__titles">
+          <h2 className="panel__title">Search {table}</h2>
+          <p className="panel__subtitle">{connection.name}</p>
+        </div>
+      </header>
+      {body}
+    </section>
+  );
+}
+
+function alphaWords(a: number): string {
+  if (a === 0) return "keywords only";
+  if (a === 1) return "vectors only";
+  return `${Math.round(a * 100)}% vectors`;
+}
