@@ -345,7 +345,7 @@ try {
     const active = await list.getAttribute("aria-activedescendant");
     assert(active?.endsWith("-Article"), `active row is ${active}`);
     await page.keyboard.press("Enter");
-    await page.getByRole("tab", { name: "Article", selected: true }).waitFor({ timeout: 5_000 });
+    await page.getByRole("tab", { name: "Article", exact: true, selected: true }).waitFor({ timeout: 5_000 });
     const grid = page.getByRole("table", { name: "Rows of Article" });
     await grid.waitFor({ timeout: 30_000 });
     const headers = await grid.locator("thead th").evaluateAll((ths) =>
@@ -543,6 +543,35 @@ try {
     const why = await refusal(panel, grid, "name", "is_null", [], /need indexNullState, which Author does not enable/);
     assert(why.includes("indexNullState") && why.includes("Author"), `chip says ${JSON.stringify(why)}`);
     await page.screenshot({ path: join(artifacts, "e2e-grid-author-refused.png") });
+  });
+
+  // Issue 23, item 2: the refusal above links to the setting behind it, in the collection's
+  // definition in words, held to the server's own schema and shards.
+  await check("the refusal's See the setting opens Author's definition in words at indexNullState, as the server's schema and shards hold it (issue 23)", async () => {
+    const panel = page.locator('section.panel--table[aria-label="Author"]');
+    const schema = await fetch(`http://${demoAddr}/v1/schema/Author`).then((r) => r.json());
+    await panel.getByRole("list", { name: "Filters" }).getByRole("button", { name: "See the setting" }).click();
+    const details = panel.getByRole("region", { name: "Details of Author" });
+    const marked = details.locator(".details__item[data-highlight]");
+    await marked.waitFor({ timeout: 5_000 });
+    const text = await marked.innerText();
+    // The server leaves a false switch out of its schema document.
+    assert(/Null state indexed/.test(text) && /no: the is null and is not null filters are refused/.test(text) && !schema.invertedIndexConfig.indexNullState,
+      `the marked setting says ${JSON.stringify(text)}; the server's indexNullState is ${schema.invertedIndexConfig.indexNullState}`);
+    assert(await marked.evaluate((el) => el === document.activeElement), "the marked setting does not have the focus");
+    const item = async (label) => (await details.locator(".details__item").filter({ has: page.locator(`dt:text-is("${label}")`) }).first().locator("dd").innerText()).trim();
+    assert((await item("Distance")).startsWith(schema.vectorIndexConfig.distance), `distance ${await item("Distance")}, the server's ${schema.vectorIndexConfig.distance}`);
+    assert((await item("Index type")).startsWith(schema.vectorIndexType), `index type ${await item("Index type")}`);
+    assert((await item("Replication factor")).startsWith(String(schema.replicationConfig.factor)), `replication ${await item("Replication factor")}`);
+    for (const p of schema.properties) assert((await item(p.name)).startsWith(p.dataType[0]), `property ${p.name}: ${await item(p.name)}`);
+    const shards = details.getByRole("table", { name: "Shards" });
+    await shards.waitFor({ timeout: 10_000 });
+    const rows = (await shards.locator("tbody tr").evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent)))).map((r) => [r[0], r[1], Number(r[2].replace(/,/g, ""))]);
+    const nodes = await fetch(`http://${demoAddr}/v1/nodes/Author?output=verbose`).then((r) => r.json());
+    const want = nodes.nodes.flatMap((n) => n.shards.map((s) => [n.name, s.name, s.objectCount]));
+    assert(JSON.stringify(rows) === JSON.stringify(want), `shards ${JSON.stringify(rows)}, the server's ${JSON.stringify(want)}`);
+    await page.screenshot({ path: join(artifacts, "e2e-collection-details.png") });
+    await details.getByRole("button", { name: "Back to rows" }).click();
     await clearFilters(panel);
     await panel.locator(".grid-bar__range").filter({ hasText: /^Rows 1–4 of 4$/ }).waitFor({ timeout: 20_000 });
   });
@@ -602,7 +631,7 @@ try {
   const editorResult = editorPanel.locator(".editor-result");
 
   await check("Ctrl+E opens the connection's query editor; a Get shows as a grid with uuid from _additional.id", async () => {
-    await page.getByRole("tab", { name: "Article" }).click();
+    await page.getByRole("tab", { name: "Article", exact: true }).click();
     await articleGrid.waitFor({ timeout: 10_000 });
     await page.keyboard.press("Control+e");
     await editorPanel.waitFor({ timeout: 10_000 });
@@ -768,7 +797,7 @@ try {
   const gridRegion = articlePanel.getByRole("region", { name: "Grid of Article" });
 
   await check("grid: an edited cell is committed as a PATCH of that cell alone, read back from the server", async () => {
-    await page.getByRole("tab", { name: "Article" }).click();
+    await page.getByRole("tab", { name: "Article", exact: true }).click();
     await shownIds(articlePanel, articleGrid, held.length);
     const target = held[0];
     try {
@@ -909,6 +938,90 @@ try {
     await articlePanel.getByRole("button", { name: "Row details" }).click();
   });
 
+  // Issue 23, item 3: the search panel's answers, held to weaviate-server's own for the same
+  // request (uuids and order). runSearch fills the form of a search tab and reads the matches.
+  const serverIds = async (addr, query) => {
+    const d = await fetch(`http://${addr}/v1/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) }).then((r) => r.json());
+    assert(!d.errors, `the server refused ${query}: ${JSON.stringify(d.errors)}`);
+    return Object.values(d.data.Get)[0].map((o) => o._additional.id);
+  };
+  const runSearch = async (panel, fill) => {
+    const form = panel.getByRole("search");
+    await fill(form);
+    // Each search here differs from the one before, so its line (which says the search in
+    // words) differs: wait for a line other than the last one.
+    const last = panel.locator(".grid-bar__range");
+    const prev = (await last.count()) > 0 ? await last.innerText() : "";
+    await form.getByRole("button", { name: "Search" }).click();
+    const range = prev ? last.filter({ hasText: /matches, best first/, hasNotText: prev }) : last.filter({ hasText: /matches, best first/ });
+    await range.waitFor({ timeout: 20_000 });
+    const grid = panel.getByRole("table");
+    const heads = await grid.locator("thead th").evaluateAll((ths) => ths.map((th) => th.querySelector(".data-grid__name")?.textContent ?? ""));
+    const ids = (await grid.locator("tbody tr.data-grid__row td:nth-child(2)").allInnerTexts()).map((t) => t.trim());
+    return { heads, ids, said: await range.innerText() };
+  };
+  const searchChecks = async (panel, addr, label) => {
+    const probe = held.find((o) => Array.isArray(o.vector) && o.vector.length > 0);
+    const bm25 = await runSearch(panel, async (form) => {
+      await form.getByRole("combobox", { name: "Search by" }).selectOption("bm25");
+      await form.getByRole("checkbox", { name: "title", exact: true }).check();
+      await form.getByRole("searchbox", { name: "Words" }).fill("rust");
+      await form.getByRole("checkbox", { name: "Explain scores" }).check();
+    });
+    const wantBm25 = await serverIds(demoAddr, `{ Get { Article(bm25: {query: "rust", properties: ["title"]}, limit: 25) { _additional { id } } } }`);
+    assert(wantBm25.length > 0 && JSON.stringify(bm25.ids) === JSON.stringify(wantBm25), `${label} bm25 ${JSON.stringify(bm25.ids)}, the server's ${JSON.stringify(wantBm25)}`);
+    assert(bm25.heads[2] === "score" && bm25.heads[3] === "explainScore", `bm25 headers ${JSON.stringify(bm25.heads)}`);
+    const hybrid = await runSearch(panel, async (form) => {
+      await form.getByRole("combobox", { name: "Search by" }).selectOption("hybrid");
+      await form.getByRole("combobox", { name: "Fusion" }).selectOption("ranked");
+      await form.getByRole("checkbox", { name: "title", exact: true }).uncheck();
+      await form.getByRole("searchbox", { name: "Words" }).fill("programming language");
+    });
+    const wantHybrid = await serverIds(demoAddr, `{ Get { Article(hybrid: {query: "programming language", alpha: 0, fusionType: rankedFusion}, limit: 25) { _additional { id } } } }`);
+    assert(wantHybrid.length > 0 && JSON.stringify(hybrid.ids) === JSON.stringify(wantHybrid), `${label} hybrid ${JSON.stringify(hybrid.ids)}, the server's ${JSON.stringify(wantHybrid)}`);
+    const near = await runSearch(panel, async (form) => {
+      await form.getByRole("combobox", { name: "Search by" }).selectOption("nearVector");
+      await form.getByRole("textbox", { name: "Vector" }).fill(JSON.stringify(probe.vector));
+      await form.getByRole("spinbutton", { name: "Limit" }).fill("5");
+    });
+    const wantNear = await serverIds(demoAddr, `{ Get { Article(nearVector: {vector: ${JSON.stringify(probe.vector)}}, limit: 5) { _additional { id } } } }`);
+    assert(JSON.stringify(near.ids) === JSON.stringify(wantNear) && near.ids[0] === probe.id, `${label} nearVector ${JSON.stringify(near.ids)}, the server's ${JSON.stringify(wantNear)}`);
+    assert(near.heads[2] === "distance", `nearVector headers ${JSON.stringify(near.heads)}`);
+    return { bm25, hybrid, near };
+  };
+
+  await check("the search panel's bm25 (in title, scores explained), hybrid (ranked fusion) and pasted nearVector answer weaviate-server's own matches in its order (issue 23)", async () => {
+    await articlePanel.getByRole("button", { name: "Search…" }).click();
+    const panel = page.locator('section.panel--search[aria-label="Search Article"]:visible');
+    await panel.getByRole("search").waitFor({ timeout: 10_000 });
+    const near = await panel.getByRole("search").getByRole("combobox", { name: "Search by" }).locator("option").allInnerTexts();
+    assert(!near.includes("Near text"), `Article has no vectorizer, yet the modes are ${JSON.stringify(near)}`);
+    await searchChecks(panel, demoAddr, "GraphQL node:");
+    await page.screenshot({ path: join(artifacts, "e2e-search-panel.png") });
+  });
+
+  await check("the search panel narrows its matches by the grid's filters (wordCount > 1000) exactly as the server does", async () => {
+    const panel = page.locator('section.panel--search[aria-label="Search Article"]:visible');
+    await panel.getByRole("button", { name: "+ Filter" }).click();
+    const editor = panel.getByRole("form", { name: "Edit filter" });
+    await editor.getByRole("combobox", { name: "Column" }).selectOption("wordCount");
+    await editor.getByRole("combobox", { name: "Operator" }).selectOption("greater_than");
+    await editor.getByRole("textbox", { name: "Value" }).fill("1000");
+    await editor.getByRole("textbox", { name: "Value" }).press("Enter");
+    await editor.waitFor({ state: "detached", timeout: 5_000 });
+    const got = await runSearch(panel, async (form) => {
+      await form.getByRole("combobox", { name: "Search by" }).selectOption("bm25");
+      await form.getByRole("searchbox", { name: "Words" }).fill("programming");
+      await form.getByRole("spinbutton", { name: "Limit" }).fill("25");
+    });
+    const want = await serverIds(demoAddr, `{ Get { Article(where: {path: ["wordCount"], operator: GreaterThan, valueInt: 1000}, bm25: {query: "programming"}, limit: 25) { _additional { id } } } }`);
+    assert(want.length > 0, "the server matches nothing: the check would prove nothing");
+    assert(JSON.stringify(got.ids) === JSON.stringify(want), `filtered bm25 ${JSON.stringify(got.ids)}, the server's ${JSON.stringify(want)}`);
+    const wordCounts = new Map(held.map((o) => [o.id, o.wordCount]));
+    assert(got.ids.every((id) => wordCounts.get(id) > 1000), `a match outside the filter: ${JSON.stringify(got.ids)}`);
+    await page.getByRole("tab", { name: "Article", exact: true }).click();
+  });
+
   // Issue 21: Export… and Import… in the window, the native save and open dialogs answered
   // here with xdotool, the files read back, and the rows held to what weaviate-server holds.
   /**
@@ -1000,7 +1113,7 @@ try {
   });
 
   await check("the grid follows the dark theme (header, filter editor and a refusal use the theme's colours)", async () => {
-    await page.getByRole("tab", { name: "Article" }).click();
+    await page.getByRole("tab", { name: "Article", exact: true }).click();
     await articleGrid.waitFor({ timeout: 10_000 });
     const th = await articleGrid.locator("thead th").first().evaluate((e) => getComputedStyle(e).backgroundColor);
     assert(th === "rgb(17, 18, 22)", `header background is ${th}`);
@@ -1200,7 +1313,7 @@ try {
     const text = await article.innerText();
     assert(new RegExp(`Article\\s*${offHeld.length}$`).test(text), `the sidebar says ${JSON.stringify(text)}, the node holds ${offHeld.length}`);
     await article.click();
-    await page.getByRole("tab", { name: "Article", selected: true }).waitFor({ timeout: 5_000 });
+    await page.getByRole("tab", { name: "Article", exact: true, selected: true }).waitFor({ timeout: 5_000 });
     await offGrid.waitFor({ timeout: 30_000 });
     await shownIds(offPanel, offGrid, offHeld.length);
   });
@@ -1278,6 +1391,15 @@ try {
     assert(heads.includes("distance"), `headers ${JSON.stringify(heads)}`);
     assert(JSON.stringify(ids) === JSON.stringify(wantIds), `matches ${JSON.stringify(ids)}, want ${JSON.stringify(wantIds)}`);
     await page.screenshot({ path: join(artifacts, "e2e-graphql-off-similar.png") });
+  });
+
+  await check("GraphQL off: the search panel's bm25, hybrid and nearVector answer what the GraphQL node answers for the same data (issue 23)", async () => {
+    await page.locator(`[role="tab"][title="Article — ${offName}"]`).click();
+    await offPanel.getByRole("button", { name: "Search…" }).click();
+    const panel = page.locator('section.panel--search[aria-label="Search Article"]:visible');
+    await panel.getByRole("search").waitFor({ timeout: 10_000 });
+    await searchChecks(panel, offAddr, "GraphQL off:");
+    await page.screenshot({ path: join(artifacts, "e2e-graphql-off-search.png") });
   });
 
   await check("GraphQL off: the editor's Get is translated to gRPC, says so, and answers the rows the node holds in the node's order", async () => {
