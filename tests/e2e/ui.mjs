@@ -953,14 +953,14 @@ try {
     const last = panel.locator(".grid-bar__range");
     const prev = (await last.count()) > 0 ? await last.innerText() : "";
     await form.getByRole("button", { name: "Search" }).click();
-    const range = prev ? last.filter({ hasText: /matches, best first/, hasNotText: prev }) : last.filter({ hasText: /matches, best first/ });
+    const range = prev ? last.filter({ hasText: /match(es)?, best first/, hasNotText: prev }) : last.filter({ hasText: /match(es)?, best first/ });
     await range.waitFor({ timeout: 20_000 });
     const grid = panel.getByRole("table");
     const heads = await grid.locator("thead th").evaluateAll((ths) => ths.map((th) => th.querySelector(".data-grid__name")?.textContent ?? ""));
     const ids = (await grid.locator("tbody tr.data-grid__row td:nth-child(2)").allInnerTexts()).map((t) => t.trim());
     return { heads, ids, said: await range.innerText() };
   };
-  const searchChecks = async (panel, addr, label) => {
+  const searchChecks = async (panel, addr, label, shot) => {
     const probe = held.find((o) => Array.isArray(o.vector) && o.vector.length > 0);
     const bm25 = await runSearch(panel, async (form) => {
       await form.getByRole("combobox", { name: "Search by" }).selectOption("bm25");
@@ -971,6 +971,7 @@ try {
     const wantBm25 = await serverIds(demoAddr, `{ Get { Article(bm25: {query: "rust", properties: ["title"]}, limit: 25) { _additional { id } } } }`);
     assert(wantBm25.length > 0 && JSON.stringify(bm25.ids) === JSON.stringify(wantBm25), `${label} bm25 ${JSON.stringify(bm25.ids)}, the server's ${JSON.stringify(wantBm25)}`);
     assert(bm25.heads[2] === "score" && bm25.heads[3] === "explainScore", `bm25 headers ${JSON.stringify(bm25.heads)}`);
+    if (shot) await page.screenshot({ path: join(artifacts, shot) });
     const hybrid = await runSearch(panel, async (form) => {
       await form.getByRole("combobox", { name: "Search by" }).selectOption("hybrid");
       await form.getByRole("combobox", { name: "Fusion" }).selectOption("ranked");
@@ -996,8 +997,7 @@ try {
     await panel.getByRole("search").waitFor({ timeout: 10_000 });
     const near = await panel.getByRole("search").getByRole("combobox", { name: "Search by" }).locator("option").allInnerTexts();
     assert(!near.includes("Near text"), `Article has no vectorizer, yet the modes are ${JSON.stringify(near)}`);
-    await searchChecks(panel, demoAddr, "GraphQL node:");
-    await page.screenshot({ path: join(artifacts, "e2e-search-panel.png") });
+    await searchChecks(panel, demoAddr, "GraphQL node:", "e2e-search-panel.png");
   });
 
   await check("the search panel narrows its matches by the grid's filters (wordCount > 1000) exactly as the server does", async () => {

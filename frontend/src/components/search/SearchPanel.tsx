@@ -245,7 +245,7 @@ export function SearchPanel({ connection, table, filters: initialFilters }: Prop
           <>
             <div className="grid-bar">
               <span className="grid-bar__range" aria-live="polite">
-                {run.result.refused ? "No matches: a filter cannot run" : `${run.result.grid.rows.length} matches, best first by ${run.result.measure}`} · {run.result.describe}
+                {run.result.refused ? "No matches: a filter cannot run" : `${run.result.grid.rows.length} ${run.result.grid.rows.length === 1 ? "match" : "matches"}, best first by ${run.result.measure}`} · {run.result.describe}
               </span>
               <button type="button" className="btn btn--small" disabled={run.result.grid.rows.length === 0} onClick={() => setExporting(true)} title="Write these matches to a CSV, JSON Lines or Parquet file">
                 Export…
