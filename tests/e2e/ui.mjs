@@ -1494,6 +1494,24 @@ try {
     assert(want.length === 4 && JSON.stringify(got) === JSON.stringify(want), `rows ${JSON.stringify(got)}, the node holds ${JSON.stringify(want)}`);
   });
 
+  await check("a property added to Shop outside the app is noticed when the window gets the focus back, and Refresh shows its column (issue 23)", async () => {
+    const panel = page.locator('section.panel--table[aria-label="Shop@south"]:visible');
+    const add = await fetch(`http://${offAddr}/v1/schema/Shop/properties`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "addedOutside", dataType: ["text"] }),
+    });
+    assert(add.ok, `the node refused the property: ${add.status} ${await add.text()}`);
+    // The window coming back to the front is a focus event on it: the person changed the
+    // collection in another tool and returns.
+    await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+    const line = panel.locator(".notice-line").filter({ hasText: "definition changed outside this tab" });
+    await line.waitFor({ timeout: 10_000 });
+    await line.getByRole("button", { name: "Refresh" }).click();
+    await line.waitFor({ state: "detached", timeout: 10_000 });
+    await panel.getByRole("table", { name: "Rows of Shop@south" }).locator("thead th .data-grid__name").filter({ hasText: /^addedOutside/ }).waitFor({ timeout: 10_000 });
+  });
+
   await check("a connection's page lists the cluster's nodes as the node reports them (issue 23)", async () => {
     await offItem.locator(".conn-item").click();
     const page1 = page.locator(`section.panel[aria-label="${offName}"]:visible`);

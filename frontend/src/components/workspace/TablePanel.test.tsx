@@ -468,4 +468,17 @@ describe("a collection changed outside the tab (issue 23)", () => {
       vi.useRealTimers();
     }
   });
+
+  it("checks again the moment the window gets the focus back, without waiting for the next check", async () => {
+    let info = tableInfo("Article");
+    const describeTable = vi.fn(async () => info);
+    renderPanel({ describeTable });
+    await screen.findByRole("table", { name: "Rows of Article" });
+    info = tableInfo("Article", [...articleColumns, column("rating", { type: "number" })]);
+    await act(async () => {
+      window.dispatchEvent(new Event("focus"));
+    });
+    expect(await screen.findByText(/The collection's definition changed outside this tab/)).toBeInTheDocument();
+    expect(describeTable).toHaveBeenCalledTimes(2);
+  });
 });

@@ -11,9 +11,10 @@ export function definitionOf(info: TableInfo): string {
 
 /**
  * useDefinitionWatch reads the table's definition again every DEFINITION_CHECK_MS while the
- * window is shown, and reports when it differs from the one the tab shows (issue 23: a
- * collection changed by the editor, an AI client or another tool says so and offers the
- * refresh). A failed read says nothing: the tab's own reads report errors.
+ * window is shown, and whenever the window gets the focus back (the person may have changed
+ * the collection in another tool just now), and reports when it differs from the one the tab
+ * shows (issue 23: a collection changed by the editor, an AI client or another tool says so
+ * and offers the refresh). A failed read says nothing: the tab's own reads report errors.
  */
 export function useDefinitionWatch(connectionId: string, table: string, shown: TableInfo | null): boolean {
   const api = useApi();
@@ -23,7 +24,7 @@ export function useDefinitionWatch(connectionId: string, table: string, shown: T
     if (!shown) return;
     const want = definitionOf(shown);
     let live = true;
-    const t = setInterval(() => {
+    const check = () => {
       if (document.hidden) return;
       api.explorer.describeTable(connectionId, table).then(
         (info) => {
@@ -31,10 +32,13 @@ export function useDefinitionWatch(connectionId: string, table: string, shown: T
         },
         () => {},
       );
-    }, DEFINITION_CHECK_MS);
+    };
+    const t = setInterval(check, DEFINITION_CHECK_MS);
+    window.addEventListener("focus", check);
     return () => {
       live = false;
       clearInterval(t);
+      window.removeEventListener("focus", check);
     };
   }, [api, connectionId, table, shown]);
   return changed;
