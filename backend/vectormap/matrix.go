@@ -1,0 +1,60 @@
+package vectormap
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+)
+
+// Matrix is N rows of Dim float32s, row after row.
+type Matrix struct {
+	N, Dim int
+	Data   []float32
+}
+
+// NewMatrix is an N×Dim matrix of zeros.
+func NewMatrix(n, dim int) Matrix { return Matrix{N: n, Dim: dim, Data: make([]float32, n*dim)} }
+
+// Row is row i, sharing the matrix's memory.
+func (m Matrix) Row(i int) []float32 { return m.Data[i*m.Dim : (i+1)*m.Dim : (i+1)*m.Dim] }
+
+// Check says what is wrong with a matrix to lay out ("" when nothing is).
+func (m Matrix) Check() error {
+	switch {
+	case m.N < 2:
+		return fmt.Errorf("a map needs at least two vectors, and there are %d", m.N)
+	case m.Dim < 2:
+		return fmt.Errorf("a map needs vectors of at least two numbers, and these have %d", m.Dim)
+	case len(m.Data) != m.N*m.Dim:
+		return fmt.Errorf("the matrix holds %d numbers, not %d×%d", len(m.Data), m.N, m.Dim)
+	}
+	return nil
+}
+
+// parallelRows runs fn over [0, n) in one block per CPU, and returns the context's error if
+// it was cancelled by the end.
+func parallelRows(ctx context.Context, n int, fn func(lo, hi int)) error {
+	workers := runtime.GOMAXPROCS(0)
+	if workers > n {
+		workers = n
+	}
+	if workers <= 1 {
+		fn(0, n)
+		return ctx.Err()
+	}
+	var wg sync.WaitGroup
+	step := (n + workers - 1) / workers
+	for lo := 0; lo < n; lo += step {
+		hi := min(lo+step, n)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if ctx.Err() == nil {
+				fn(lo, hi)
+			}
+		}()
+	}
+	wg.Wait()
+	return ctx.Err()
+}
