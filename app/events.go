@@ -26,6 +26,9 @@ const (
 	// EventTransferProgress reports a running export or import (TransferProgressDTO), at most
 	// ten times a second.
 	EventTransferProgress = "transfer:progress"
+	// EventMapFrame carries a map's layout as it is computed (MapFrameDTO): the PCA frame,
+	// then UMAP's as it refines, the last one Done; or the error that stopped it.
+	EventMapFrame = "map:frame"
 )
 
 // Emitter sends an event to the frontend. The window implements it with the Wails runtime;

@@ -68,6 +68,9 @@ type ExplorerAPI struct {
 	// tenantLists are the last listing of each multi-tenant table's tenants, which ListTenants
 	// serves windows of (explorer_tenants.go).
 	tenantLists tenantLists
+
+	// maps keeps the last maps' points and layouts (explorer_map.go).
+	maps mapCache
 }
 
 // NewExplorerAPI returns the facade over the open-connections manager.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 )
@@ -167,5 +168,31 @@ func TestFastPowIsCloseToPow(t *testing.T) {
 				t.Errorf("fastPow(%v, %v) = %v, want %v", x, y, got, want)
 			}
 		}
+	}
+}
+
+// Which vector a map reads: the only one unasked, the one named, else it asks.
+func TestTheVectorToMap(t *testing.T) {
+	cases := []struct {
+		rule   string
+		vector string
+		names  []string
+		want   int
+		err    string
+	}{
+		{"a table's single vector", "", []string{""}, 0, ""},
+		{"the only named vector", "", []string{"title_vec"}, 0, ""},
+		{"a named vector by name", "b", []string{"a", "b"}, 1, ""},
+		{"several named vectors and none named: choose", "", []string{"a", "b"}, -1, "T has several named vectors: choose one of a, b"},
+		{"a name the table lacks", "c", []string{"a", "b"}, -1, `T has no vector named "c" (it has: a, b)`},
+		{"no vectors at all", "", nil, -1, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.rule, func(t *testing.T) {
+			got, err := vectorIndex(ReadRequest{Table: "T", Vector: c.vector}, c.names)
+			if got != c.want || (err == nil) != (c.err == "") || (err != nil && err.Error() != "invalid_argument: "+c.err && !strings.Contains(err.Error(), c.err)) {
+				t.Fatalf("%d, %v", got, err)
+			}
+		})
 	}
 }

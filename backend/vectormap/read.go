@@ -1,0 +1,150 @@
+package vectormap
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"app/backend/driver"
+)
+
+// DefaultMaxPoints is how many rows a map holds at most: every row up to it, a uniform sample
+// beyond (issue 22).
+const DefaultMaxPoints = 100_000
+
+// ReadRequest says which vectors to map.
+type ReadRequest struct {
+	Table string
+	// Vector names the named vector ("" for a table's single vector, or the only named one).
+	Vector  string
+	Filters []driver.Filter
+	// Max is the most points (DefaultMaxPoints when 0).
+	Max int
+}
+
+// Points are the rows a map shows: their cells (Columns, the primary key first, no vector
+// column) and their vectors, row i's vector being Vectors.Row(i).
+type Points struct {
+	Columns []driver.Column
+	Rows    [][]any
+	Vectors Matrix
+	// Vector is the vector read ("" for a table's single vector).
+	Vector string
+	// Matched is how many rows the walk read that hold the filters; Skipped how many of them
+	// have no such vector; Sampled tells that Rows are a uniform sample of the rest.
+	Matched, Skipped int
+	Sampled          bool
+}
+
+// Read walks the table (the driver's scan, which reads vectors as packed floats where the
+// server offers them) and keeps each row's chosen vector: every row up to Max, else a uniform
+// sample of Max (reservoir sampling, seeded, so the same table gives the same sample).
+// progress, when set, is told how many rows were read after each step.
+func Read(ctx context.Context, s driver.Scanner, r ReadRequest, progress func(rows int)) (*Points, error) {
+	if r.Max <= 0 {
+		r.Max = DefaultMaxPoints
+	}
+	p := &Points{Vector: r.Vector}
+	rng := rand.New(rand.NewPCG(uint64(len(r.Table)), 22))
+	var vecs [][]float32
+	dim := -1
+	after := ""
+	for {
+		page, err := s.Scan(ctx, r.Table, driver.ScanRequest{After: after, Filters: r.Filters, Vectors: true})
+		if err != nil {
+			return nil, err
+		}
+		if p.Columns == nil {
+			p.Columns = page.Columns
+		}
+		k, err := vectorIndex(r, page.VectorNames)
+		if err != nil {
+			return nil, err
+		}
+		for i, row := range page.Rows {
+			var v []float32
+			if k >= 0 && i < len(page.Vectors) && k < len(page.Vectors[i]) {
+				v = page.Vectors[i][k]
+			}
+			p.Matched++
+			if len(v) == 0 {
+				p.Skipped++
+				continue
+			}
+			if dim < 0 {
+				dim = len(v)
+			} else if len(v) != dim {
+				return nil, driver.Errorf(driver.KindUnsupported, "the vectors of %s have different lengths (%d and %d numbers): a map needs one length; filter the rows to one kind, or map another vector", r.Table, dim, len(v))
+			}
+			if len(vecs) < r.Max {
+				vecs = append(vecs, v)
+				p.Rows = append(p.Rows, row)
+				continue
+			}
+			// reservoir: the n-th vector replaces a kept one with probability Max/n
+			p.Sampled = true
+			if j := rng.IntN(p.Matched - p.Skipped); j < r.Max {
+				vecs[j], p.Rows[j] = v, row
+			}
+		}
+		if progress != nil {
+			progress(p.Matched)
+		}
+		if page.Next == "" {
+			break
+		}
+		after = page.Next
+	}
+	if len(vecs) == 0 {
+		switch {
+		case p.Matched == 0:
+			return nil, driver.Errorf(driver.KindNotFound, "%s has no rows to map%s", r.Table, filteredNote(r))
+		default:
+			return nil, driver.Errorf(driver.KindUnsupported, "none of the %d rows of %s has %s: there is nothing to map", p.Matched, r.Table, vectorWords(r.Vector))
+		}
+	}
+	p.Vectors = NewMatrix(len(vecs), dim)
+	for i, v := range vecs {
+		copy(p.Vectors.Row(i), v)
+	}
+	return p, nil
+}
+
+// vectorIndex is the position of the asked vector among a page's vector names (-1 for a page
+// without vectors), or why it cannot be mapped.
+func vectorIndex(r ReadRequest, names []string) (int, error) {
+	if len(names) == 0 {
+		return -1, nil
+	}
+	if r.Vector == "" {
+		if len(names) == 1 {
+			return 0, nil
+		}
+		named := slices.DeleteFunc(slices.Clone(names), func(s string) bool { return s == "" })
+		if len(named) == len(names) {
+			return -1, driver.Errorf(driver.KindInvalidArgument, "%s has several named vectors: choose one of %s", r.Table, strings.Join(named, ", "))
+		}
+		return slices.Index(names, ""), nil
+	}
+	k := slices.Index(names, r.Vector)
+	if k < 0 {
+		return -1, driver.Errorf(driver.KindInvalidArgument, "%s has no vector named %q (it has: %s)", r.Table, r.Vector, strings.Join(names, ", "))
+	}
+	return k, nil
+}
+
+func vectorWords(name string) string {
+	if name == "" {
+		return "a vector"
+	}
+	return fmt.Sprintf("the vector %s", name)
+}
+
+func filteredNote(r ReadRequest) string {
+	if len(r.Filters) > 0 {
+		return " that hold the filters"
+	}
+	return ""
+}
