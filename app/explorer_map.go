@@ -2,10 +2,13 @@ package app
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -236,4 +239,63 @@ func mapScalar(t string) bool {
 		return true
 	}
 	return false
+}
+
+// pngSignature starts every PNG file.
+const pngSignature = "\x89PNG\r\n\x1a\n"
+
+// SaveMapImage asks where to save (the native save dialog) and writes the picture of a map the
+// window drew, sent as a data: URL of a PNG. Status "not_chosen" when the dialog was closed.
+func (a *ExplorerAPI) SaveMapImage(name, dataURL string) (ExportResultDTO, error) {
+	b64, ok := strings.CutPrefix(dataURL, "data:image/png;base64,")
+	if !ok {
+		return ExportResultDTO{}, invalidArgument("the picture must be a data: URL of a PNG")
+	}
+	png, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil || !strings.HasPrefix(string(png), pngSignature) {
+		return ExportResultDTO{}, invalidArgument("the picture is not a PNG")
+	}
+	if a.files.Save == nil {
+		return ExportResultDTO{}, unavailable("no save dialog here")
+	}
+	start := time.Now()
+	parent := a.parent()
+	path, err := a.files.Save(parent, "Save the map of "+name, name+".png", []FileFilter{{"PNG image (*.png)", "*.png"}})
+	if err != nil {
+		return ExportResultDTO{}, apiError(err)
+	}
+	if path == "" {
+		return ExportResultDTO{Status: "not_chosen"}, nil
+	}
+	if !strings.HasSuffix(strings.ToLower(path), ".png") {
+		path += ".png"
+	}
+	if err := writeFileAtomic(path, png); err != nil {
+		return ExportResultDTO{}, apiError(driver.Wrap(driver.KindQueryFailed, err, "the picture could not be written to %s", path))
+	}
+	return ExportResultDTO{Status: "done", Path: path, Bytes: int64(len(png)), ElapsedMs: time.Since(start).Milliseconds()}, nil
+}
+
+// writeFileAtomic writes b to a temporary name beside path and renames it, so a failed write
+// leaves no partial file.
+func writeFileAtomic(path string, b []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
 }

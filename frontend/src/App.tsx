@@ -157,6 +157,8 @@ export function App() {
           onSaved={(key, c) => void onSaved(key, c)}
           onFindSimilar={ws.openSimilar}
           onSearch={ws.openSearch}
+          onMap={ws.openMap}
+          onOpenRows={ws.openRows}
         />
       </div>
       {actionError && (

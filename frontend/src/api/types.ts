@@ -270,6 +270,43 @@ export interface SearchResult {
   refused: FilterRefusal | null;
 }
 
+/** What the Map tab maps: the vector ("" for the table's own), the grid's filters, at most `max` points. */
+export interface MapRequest {
+  vector: string;
+  filters: Filter[];
+  /** 0: 100,000. */
+  max: number;
+  /** Compute the layout again even when one is kept. */
+  fresh: boolean;
+}
+
+/** A map's points, before their layout arrives (onMapFrame): cell i of each column is point i's. */
+export interface MapPoints {
+  id: string;
+  uuids: string[];
+  columns: { name: string; type: string; values: (string | null)[] }[];
+  vector: string;
+  dims: number;
+  /** Rows that hold the filters; `skipped` of them have no such vector. */
+  matched: number;
+  skipped: number;
+  /** The points are a uniform sample of the matched rows. */
+  sampled: boolean;
+  /** The layout was kept from an earlier map of the same rows. */
+  kept: boolean;
+}
+
+/** One layout of a map: point i at (xy[2i], xy[2i+1]); the PCA frame first, then UMAP's. */
+export interface MapFrame {
+  id: string;
+  stage: "pca" | "umap";
+  epoch: number;
+  epochs: number;
+  xy: Float32Array;
+  done: boolean;
+  error: string;
+}
+
 /** One read-only page of rows. A cell is display text or null. */
 export interface Grid {
   columns: Column[];
@@ -477,7 +514,13 @@ export interface ExplorerApi {
   exportTable(transferId: string, id: string, table: string, req: ExportRequest): Promise<ExportResult>;
   /** exportGrid asks where to save (natively), then writes a grid the window holds (an editor result, Find similar's matches). */
   exportGrid(name: string, format: TransferFormat, grid: Grid): Promise<ExportResult>;
-  /** cancelTransfer stops a running export (no file left) or import (between batches). */
+  /** openMap reads the vectors for a map (progress as onTransferProgress with mapId) and answers its points; frames follow (onMapFrame). */
+  openMap(mapId: string, id: string, table: string, req: MapRequest): Promise<MapPoints>;
+  /** saveMapImage asks where to save (natively) and writes a map's picture (a data: URL of a PNG). */
+  saveMapImage(name: string, dataUrl: string): Promise<ExportResult>;
+  /** onMapFrame calls back with each layout of a map as it is computed; returns unsubscribe. */
+  onMapFrame(callback: (f: MapFrame) => void): () => void;
+  /** cancelTransfer stops a running export (no file left) or import (between batches), or a map's read and layout. */
   cancelTransfer(transferId: string): Promise<void>;
   /** chooseImportFile is the native open dialog; "" when closed. */
   chooseImportFile(): Promise<string>;

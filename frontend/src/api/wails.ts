@@ -166,6 +166,15 @@ export const EVENT_PLUGIN_PROGRESS = "plugin:progress";
 export const EVENT_APPROVAL_GRANTED = "approval:granted";
 export const EVENT_MCP_STARTED = "mcp:started";
 export const EVENT_TRANSFER_PROGRESS = "transfer:progress";
+export const EVENT_MAP_FRAME = "map:frame";
+
+/** unpackXY reads a frame's little-endian float32s, sent as base64. */
+export function unpackXY(b64: string): Float32Array {
+  const bin = atob(b64);
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  return new Float32Array(bytes.buffer, 0, Math.floor(bytes.length / 4));
+}
 
 function toRejected(r: { line: number; uuid: string; reason: string }): Rejected {
   return { line: r.line, uuid: r.uuid ?? "", reason: r.reason ?? "" };
@@ -467,6 +476,39 @@ export function createWailsApi(): Api {
             message: r.message,
             elapsedMs: r.elapsedMs,
           };
+        }),
+      openMap: (mapId, id, table, req) =>
+        call(async () => {
+          const m = await ExplorerBinding.OpenMap(mapId, id, table, app.MapRequestDTO.createFrom({ ...req, filters: req.filters.map((f) => ({ ...f })) }));
+          return {
+            id: m.id,
+            uuids: m.uuids ?? [],
+            columns: (m.columns ?? []).map((c) => ({ name: c.name, type: c.type, values: (c.values ?? []) as (string | null)[] })),
+            vector: m.vector,
+            dims: m.dims,
+            matched: m.matched,
+            skipped: m.skipped,
+            sampled: m.sampled,
+            kept: m.kept,
+          };
+        }),
+      saveMapImage: (name, dataUrl) =>
+        call(async () => {
+          const r = await ExplorerBinding.SaveMapImage(name, dataUrl);
+          return { status: r.status as ExportResult["status"], rows: r.rows, path: r.path, bytes: r.bytes, elapsedMs: r.elapsedMs };
+        }),
+      onMapFrame: (callback) =>
+        EventsOn(EVENT_MAP_FRAME, (payload: unknown) => {
+          const f = (payload ?? {}) as { id?: string; stage?: string; epoch?: number; epochs?: number; xy?: string; done?: boolean; error?: string };
+          callback({
+            id: f.id ?? "",
+            stage: f.stage === "pca" ? "pca" : "umap",
+            epoch: f.epoch ?? 0,
+            epochs: f.epochs ?? 0,
+            xy: unpackXY(f.xy ?? ""),
+            done: !!f.done,
+            error: f.error ?? "",
+          });
         }),
       onTransferProgress: (callback) =>
         EventsOn(EVENT_TRANSFER_PROGRESS, (payload: unknown) => {

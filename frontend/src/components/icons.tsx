@@ -13,6 +13,7 @@ export {
   ChevronRight,
   Copy,
   Keyboard,
+  Map as MapIcon,
   Moon,
   Pencil,
   Play,

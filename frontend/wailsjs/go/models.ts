@@ -970,6 +970,104 @@ export namespace app {
 		    return a;
 		}
 	}
+	export class MapColumnDTO {
+	    name: string;
+	    type: string;
+	    values: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new MapColumnDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.type = source["type"];
+	        this.values = source["values"];
+	    }
+	}
+	export class MapDTO {
+	    id: string;
+	    uuids: string[];
+	    columns: MapColumnDTO[];
+	    vector: string;
+	    dims: number;
+	    matched: number;
+	    skipped: number;
+	    sampled: boolean;
+	    kept: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new MapDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.uuids = source["uuids"];
+	        this.columns = this.convertValues(source["columns"], MapColumnDTO);
+	        this.vector = source["vector"];
+	        this.dims = source["dims"];
+	        this.matched = source["matched"];
+	        this.skipped = source["skipped"];
+	        this.sampled = source["sampled"];
+	        this.kept = source["kept"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class MapRequestDTO {
+	    vector: string;
+	    filters: FilterDTO[];
+	    max: number;
+	    fresh: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new MapRequestDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.vector = source["vector"];
+	        this.filters = this.convertValues(source["filters"], FilterDTO);
+	        this.max = source["max"];
+	        this.fresh = source["fresh"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class NodeShardDTO {
 	    name: string;
 	    objects: number;

@@ -1,5 +1,5 @@
 import type { Tab } from "./useWorkspace";
-import { Icon, Search, SquareTerminal, Table2, X } from "../icons";
+import { Icon, MapIcon, Search, SquareTerminal, Table2, X } from "../icons";
 
 function title(tab: Tab) {
   switch (tab.kind) {
@@ -8,7 +8,7 @@ function title(tab: Tab) {
     case "connection":
       return tab.connection.name;
     case "table":
-      return tab.table;
+      return tab.filters ? `${tab.table} · ${tab.filters[0]?.value.split(",").length ?? 0} rows` : tab.table;
     case "editor":
       return `Query · ${tab.connection.name}`;
     case "new-connection":
@@ -19,13 +19,16 @@ function title(tab: Tab) {
       return `Similar · ${tab.uuid.slice(0, 8)}`;
     case "search":
       return `Search · ${tab.table}`;
+    case "map":
+      return `Map · ${tab.table}`;
   }
 }
 
 function tooltip(tab: Tab) {
-  if (tab.kind === "table") return `${tab.table} — ${tab.connection.name}`;
+  if (tab.kind === "table") return tab.filters ? `Rows of ${tab.table} chosen on its map — ${tab.connection.name}` : `${tab.table} — ${tab.connection.name}`;
   if (tab.kind === "similar") return `Rows of ${tab.table} similar to ${tab.uuid}`;
   if (tab.kind === "search") return `Search ${tab.table} — ${tab.connection.name}`;
+  if (tab.kind === "map") return `Map of ${tab.table} — ${tab.connection.name}`;
   return title(tab);
 }
 
@@ -64,6 +67,11 @@ export function TabBar({ tabs, activeKey, onSelect, onClose, pending = {} }: Pro
               {tab.kind === "table" && (
                 <span className="tab__icon" aria-hidden="true">
                   <Icon icon={Table2} />{" "}
+                </span>
+              )}
+              {tab.kind === "map" && (
+                <span className="tab__icon" aria-hidden="true">
+                  <Icon icon={MapIcon} />{" "}
                 </span>
               )}
               {tab.kind === "search" && (

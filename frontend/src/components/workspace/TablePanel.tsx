@@ -10,7 +10,7 @@ import { DataGrid, type DisplayRow } from "./DataGrid";
 import { useColumnWidths } from "./useColumnWidths";
 import { useDefinitionWatch } from "./useDefinitionWatch";
 import { ALL_ROWS, PAGE_SIZES, useTablePage, type CountState } from "./useTablePage";
-import { FileText, Icon, RefreshCw, Search, Table2 } from "../icons";
+import { FileText, Icon, MapIcon, RefreshCw, Search, Table2 } from "../icons";
 import { CollectionDetails } from "../details/CollectionDetails";
 import { settingIn } from "../details/settingLink";
 import { ExportDialog } from "../grid/ExportDialog";
@@ -26,6 +26,10 @@ interface Props {
   onFindSimilar?: (uuid: string, targetVector: string) => void;
   /** onSearch opens the table's search panel with the grid's filters. */
   onSearch?: (filters: Filter[]) => void;
+  /** onMap opens the table's map with the grid's filters. */
+  onMap?: (filters: Filter[]) => void;
+  /** The filters the tab opens with (a map's selection: uuid in the points chosen). */
+  initialFilters?: Filter[];
   /** onPending reports how many rows have pending changes (0 when none), for the tab bar. */
   onPending?: (rows: number) => void;
   /** onReady reports whether the rows are on screen (for the window title). */
@@ -42,10 +46,10 @@ interface Props {
  * and the 10,000-row stop explained where paging stops. Edits, added rows and deletions are
  * pending until Commit; the detail panel shows the active row in full, with Find similar.
  */
-export function TablePanel({ connection, table, count, onFindSimilar, onSearch, onPending, onReady, onRowsChanged, maxResults }: Props) {
+export function TablePanel({ connection, table, count, onFindSimilar, onSearch, onMap, initialFilters, onPending, onReady, onRowsChanged, maxResults }: Props) {
   const all = maxResults && maxResults > 0 ? maxResults : ALL_ROWS;
   const sizes = [...PAGE_SIZES.filter((n) => n !== ALL_ROWS && n < all), all];
-  const { state, query, count: counted, reload, page, refresh, stop, setFilters, setSort, setPageSize } = useTablePage(connection.id, table);
+  const { state, query, count: counted, reload, page, refresh, stop, setFilters, setSort, setPageSize } = useTablePage(connection.id, table, initialFilters);
   const [editing, setEditing] = useState<EditorTarget | null>(null);
   const reread = useCallback(() => {
     void refresh();
@@ -111,6 +115,17 @@ export function TablePanel({ connection, table, count, onFindSimilar, onSearch, 
             onClick={() => onSearch(query.filters.map(toApiFilter))}
           >
             <Icon icon={Search} /> Search…
+          </button>
+        )}
+        {onMap && (
+          <button
+            type="button"
+            className="btn btn--small"
+            disabled={state.status !== "ready"}
+            title="See the rows' vectors on a map: clusters, outliers, a lasso to open rows"
+            onClick={() => onMap(query.filters.map(toApiFilter))}
+          >
+            <Icon icon={MapIcon} /> Map
           </button>
         )}
         <button

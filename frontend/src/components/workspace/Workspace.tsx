@@ -7,6 +7,7 @@ import { ConnectionFormPanel } from "../forms/ConnectionFormPanel";
 import { NewConnectionPanel } from "../forms/NewConnectionPanel";
 import { ConnectionPanel } from "./ConnectionPanel";
 import { SettingsPanel } from "./SettingsPanel";
+import { MapPanel } from "../map/MapPanel";
 import { SearchPanel } from "../search/SearchPanel";
 import { SimilarPanel } from "./SimilarPanel";
 import { TabBar } from "./TabBar";
@@ -35,6 +36,10 @@ interface Props {
   onFindSimilar: (c: Connection, table: string, uuid: string, targetVector: string) => void;
   /** onSearch opens a table's search panel, with the grid's filters. */
   onSearch: (c: Connection, table: string, filters: Filter[]) => void;
+  /** onMap opens a table's map, of the rows the grid's filters choose. */
+  onMap: (c: Connection, table: string, filters: Filter[]) => void;
+  /** onOpenRows opens chosen rows of a table as a grid tab. */
+  onOpenRows: (c: Connection, table: string, uuids: string[]) => void;
 }
 
 /** Workspace is the main area: a tab bar and the active tab's panel. */
@@ -56,6 +61,8 @@ export function Workspace({
   onSaved,
   onFindSimilar,
   onSearch,
+  onMap,
+  onOpenRows,
 }: Props) {
   // Rows with pending changes per table tab: such a tab asks before it closes.
   const [pending, setPending] = useState<Record<string, number>>({});
@@ -87,7 +94,7 @@ export function Workspace({
   const closingTab = closing ? tabs.find((t) => t.key === closing) : undefined;
   // Table and editor tabs stay mounted while hidden, so pending edits, filters, the editor's
   // text and scroll positions survive switching tabs.
-  const kept = tabs.filter((t) => t.kind === "table" || t.kind === "editor" || t.kind === "search");
+  const kept = tabs.filter((t) => t.kind === "table" || t.kind === "editor" || t.kind === "search" || t.kind === "map");
   return (
     <main className="workspace">
       <TabBar tabs={tabs} activeKey={active?.key ?? null} onSelect={onSelect} onClose={requestClose} pending={pending} />
@@ -140,6 +147,7 @@ export function Workspace({
         {kept.map((t) => (
           <div key={t.key} className="workspace__kept" hidden={t.key !== active?.key}>
             {t.kind === "search" && <SearchPanel connection={t.connection} table={t.table} filters={t.filters} />}
+            {t.kind === "map" && <MapPanel connection={t.connection} table={t.table} filters={t.filters} onOpenRows={(uuids) => onOpenRows(t.connection, t.table, uuids)} />}
             {t.kind === "editor" && <EditorPanel connection={t.connection} ready={explorer.conns[t.connection.id]?.status === "ready"} />}
             {t.kind === "table" && (
               <TablePanel
@@ -148,6 +156,8 @@ export function Workspace({
                 count={tableCount(explorer, t.connection.id, t.table)}
                 onFindSimilar={(uuid, target) => onFindSimilar(t.connection, t.table, uuid, target)}
                 onSearch={(filters) => onSearch(t.connection, t.table, filters)}
+                onMap={(filters) => onMap(t.connection, t.table, filters)}
+                initialFilters={t.filters}
                 onPending={(rows) => reportPending(t.key, rows)}
                 onReady={(r) => reportReady(t.key, r)}
                 onRowsChanged={() => void explorer.refresh(t.connection.id)}

@@ -67,10 +67,10 @@ const sameSelection = (a: GridQuery, b: GridQuery) => JSON.stringify([a.filters,
  * pages for the query (filters, sort, page size, offset) as it changes, keeping the current
  * page on screen while the next one loads. The row count follows the filters.
  */
-export function useTablePage(connectionId: string, table: string) {
+export function useTablePage(connectionId: string, table: string, initialFilters: Filter[] = []) {
   const api = useApi();
   const [state, setState] = useState<TablePageState>({ status: "loading" });
-  const [query, setQuery] = useState<GridQuery>(firstQuery);
+  const [query, setQuery] = useState<GridQuery>(() => ({ ...firstQuery, filters: initialFilters }));
   const [count, setCount] = useState<CountState>({ status: "loading" });
   const generation = useRef(0);
   const restCut = useRef(0);
@@ -79,7 +79,7 @@ export function useTablePage(connectionId: string, table: string) {
   queryRef.current = query;
   // The query whose rows are on screen: a grid never shows rows under a filter or an order
   // they were not read with (issue 25, item 12).
-  const shown = useRef<GridQuery>(firstQuery);
+  const shown = useRef<GridQuery>(query);
 
   const recount = useCallback(
     async (filters: Filter[]) => {

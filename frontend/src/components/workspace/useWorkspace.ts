@@ -6,12 +6,13 @@ import type { Explorer } from "../explorer/useExplorer";
 export type Tab =
   | { key: string; kind: "connection"; connection: Connection }
   | { key: string; kind: "editor"; connection: Connection }
-  | { key: string; kind: "table"; connection: Connection; table: string }
+  | { key: string; kind: "table"; connection: Connection; table: string; filters?: Filter[] }
   | { key: "settings"; kind: "settings" }
   | { key: "new-connection"; kind: "new-connection" }
   | { key: string; kind: "edit-connection"; connection: Connection }
   | { key: string; kind: "similar"; connection: Connection; table: string; uuid: string; targetVector: string }
-  | { key: string; kind: "search"; connection: Connection; table: string; filters: Filter[] };
+  | { key: string; kind: "search"; connection: Connection; table: string; filters: Filter[] }
+  | { key: string; kind: "map"; connection: Connection; table: string; filters: Filter[] };
 
 /** tableTabKey is the key of a table's tab. */
 export function tableTabKey(connectionId: string, table: string) {
@@ -111,6 +112,26 @@ export function useWorkspace() {
     [open],
   );
 
+  /** openMap opens a table's map (one per table), of the rows the grid's filters choose. */
+  const openMap = useCallback(
+    (connection: Connection, table: string, filters: Filter[]) => open({ key: `map:${connection.id}:${table}`, kind: "map", connection, table, filters }),
+    [open],
+  );
+
+  /** openRows opens chosen rows of a table (a map's selection) as a grid tab of their own: the table filtered to their uuids. */
+  const rowTabs = useRef(0);
+  const openRows = useCallback(
+    (connection: Connection, table: string, uuids: string[]) =>
+      open({
+        key: `rows:${connection.id}:${table}:${++rowTabs.current}`,
+        kind: "table",
+        connection,
+        table,
+        filters: [{ column: "uuid", operator: "in", value: uuids.join(", "), value2: "" }],
+      }),
+    [open],
+  );
+
   /** closeConnection closes every tab of a deleted connection. */
   const closeConnection = useCallback((id: string) => {
     setTabs((ts) => {
@@ -143,6 +164,8 @@ export function useWorkspace() {
     openEditConnection,
     openSimilar,
     openSearch,
+    openMap,
+    openRows,
     closeConnection,
     close,
     restore,
@@ -156,7 +179,8 @@ export type Workspace = ReturnType<typeof useWorkspace>;
 type RememberedTab = Extract<Tab, { kind: LayoutTab["kind"] }>;
 
 function rememberable(t: Tab): t is RememberedTab {
-  return t.kind === "connection" || t.kind === "editor" || t.kind === "table" || t.kind === "settings";
+  // A table tab with filters of its own (a map's selection) is not reopened: it was one look.
+  return t.kind === "connection" || t.kind === "editor" || (t.kind === "table" && !t.filters) || t.kind === "settings";
 }
 
 function toLayoutTab(t: RememberedTab): LayoutTab {

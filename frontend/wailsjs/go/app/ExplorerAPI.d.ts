@@ -36,7 +36,11 @@ export function ListTenants(arg1:string,arg2:string,arg3:string,arg4:number,arg5
 
 export function Nodes(arg1:string):Promise<Array<app.NodeDTO>>;
 
+export function OpenMap(arg1:string,arg2:string,arg3:string,arg4:app.MapRequestDTO):Promise<app.MapDTO>;
+
 export function PreviewImport(arg1:string,arg2:string,arg3:string):Promise<app.ImportPreviewDTO>;
+
+export function SaveMapImage(arg1:string,arg2:string):Promise<app.ExportResultDTO>;
 
 export function Search(arg1:string,arg2:string,arg3:app.SearchRequestDTO):Promise<app.SearchResultDTO>;
 

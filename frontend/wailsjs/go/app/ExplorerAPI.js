@@ -70,8 +70,16 @@ export function Nodes(arg1) {
   return window['go']['app']['ExplorerAPI']['Nodes'](arg1);
 }
 
+export function OpenMap(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['ExplorerAPI']['OpenMap'](arg1, arg2, arg3, arg4);
+}
+
 export function PreviewImport(arg1, arg2, arg3) {
   return window['go']['app']['ExplorerAPI']['PreviewImport'](arg1, arg2, arg3);
+}
+
+export function SaveMapImage(arg1, arg2) {
+  return window['go']['app']['ExplorerAPI']['SaveMapImage'](arg1, arg2);
 }
 
 export function Search(arg1, arg2, arg3) {

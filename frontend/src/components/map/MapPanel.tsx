@@ -1,0 +1,353 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import createScatterplot from "regl-scatterplot";
+import { parseApiError, useApi, type ApiError, type Column, type Connection, type Filter, type Grid, type MapFrame, type MapPoints, type TableInfo } from "../../api";
+import { ExportDialog } from "../grid/ExportDialog";
+import { formatCount } from "../explorer/format";
+import { Icon, MapIcon } from "../icons";
+import { colouring, defaultColour, fit, isNumeric, labelColumn, layoutRows, sizes } from "./mapModel";
+
+interface Props {
+  connection: Connection;
+  table: string;
+  /** The grid's filters when the map was opened: they choose the rows. */
+  filters: Filter[];
+  /** onOpenRows opens the rows (uuids) as a grid tab, editable as any. */
+  onOpenRows: (uuids: string[]) => void;
+}
+
+type Phase =
+  | { step: "reading"; rows: number }
+  | { step: "laying"; stage: "pca" | "umap"; epoch: number; epochs: number }
+  | { step: "ready" }
+  | { step: "cancelled" }
+  | { step: "error"; error: ApiError };
+
+type Scatterplot = ReturnType<typeof createScatterplot>;
+
+let maps = 0;
+
+/** gridColumn is a read-only column of the layout's grid (uuid, x, y). */
+function gridColumn(name: string, type: string): Column {
+  return { name, type, primaryKey: name === "uuid", readOnly: true, json: false, description: "", filterable: [], sortable: false, preview: false };
+}
+
+/**
+ * MapPanel is a table's vectors on a plane (issue 22): the PCA layout at once, then UMAP's as
+ * it refines, drawn with WebGL (regl-scatterplot). Colour by a column (a legend, each entry a
+ * button that selects its points), size by a number, zoom and pan, hover names the point,
+ * a click shows its row, and a lasso (Shift and drag) or a legend entry selects points to open
+ * as a grid tab. The map and its layout (uuid, x, y) can be saved.
+ */
+export function MapPanel({ connection, table, filters, onOpenRows }: Props) {
+  const api = useApi();
+  const [info, setInfo] = useState<TableInfo | null>(null);
+  const [vector, setVector] = useState<string | null>(null);
+  const [points, setPoints] = useState<MapPoints | null>(null);
+  const [xy, setXY] = useState<Float32Array | null>(null);
+  const [phase, setPhase] = useState<Phase>({ step: "reading", rows: 0 });
+  const [colourBy, setColourBy] = useState("");
+  const [sizeBy, setSizeBy] = useState("");
+  const [hover, setHover] = useState<{ i: number; x: number; y: number } | null>(null);
+  const [selected, setSelected] = useState<number[]>([]);
+  const [exporting, setExporting] = useState(false);
+  const [saved, setSaved] = useState("");
+  const [run, setRun] = useState(0);
+  const mapId = useRef("");
+  const canvasRef = useRef<HTMLCanvasElement>(null);
+  const boxRef = useRef<HTMLDivElement>(null);
+  const plot = useRef<Scatterplot | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    api.explorer.describeTable(connection.id, table).then(
+      (i) => {
+        if (!live) return;
+        setInfo(i);
+        setVector((v) => v ?? (i.settings.namedVectors[0] ?? ""));
+      },
+      (e) => live && setPhase({ step: "error", error: parseApiError(e) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, connection.id, table]);
+
+  // Read the vectors and follow the layout's frames; a new run (another vector, Recompute) or
+  // closing the tab cancels the one before.
+  useEffect(() => {
+    if (vector === null) return;
+    const id = `map-${++maps}`;
+    mapId.current = id;
+    setPoints(null);
+    setXY(null);
+    setSelected([]);
+    setPhase({ step: "reading", rows: 0 });
+    const offProgress = api.explorer.onTransferProgress((p) => {
+      if (p.id === id) setPhase((ph) => (ph.step === "reading" ? { step: "reading", rows: p.rows } : ph));
+    });
+    const offFrame = api.explorer.onMapFrame((f: MapFrame) => {
+      if (f.id !== id) return;
+      if (f.error) {
+        setPhase({ step: "error", error: parseApiError(`query_failed: ${f.error}`) });
+        return;
+      }
+      setXY(f.xy);
+      setPhase(f.done ? { step: "ready" } : { step: "laying", stage: f.stage, epoch: f.epoch, epochs: f.epochs });
+    });
+    api.explorer.openMap(id, connection.id, table, { vector, filters, max: 0, fresh: run > 0 }).then(
+      (p) => {
+        if (mapId.current !== id) return;
+        setPoints(p);
+        setColourBy((c) => c || defaultColour(p.columns));
+        setPhase((ph) => (ph.step === "reading" ? { step: "laying", stage: "pca", epoch: 0, epochs: 0 } : ph));
+      },
+      (e) => {
+        if (mapId.current !== id) return;
+        const err = parseApiError(e);
+        setPhase(err.code === "cancelled" ? { step: "cancelled" } : { step: "error", error: err });
+      },
+    );
+    return () => {
+      offProgress();
+      offFrame();
+      void api.explorer.cancelTransfer(id);
+    };
+  }, [api, connection.id, table, vector, filters, run]);
+
+  // One renderer for the tab's life, sized to its box.
+  useEffect(() => {
+    const canvas = canvasRef.current;
+    const box = boxRef.current;
+    if (!canvas || !box) return;
+    const { width, height } = box.getBoundingClientRect();
+    const sp = createScatterplot({
+      canvas,
+      width: Math.max(width, 100),
+      height: Math.max(height, 100),
+      pointSize: 4,
+      pointSizeSelected: 2,
+      pointOutlineWidth: 1,
+      lassoInitiator: false,
+      deselectOnEscape: true,
+    });
+    plot.current = sp;
+    sp.subscribe("pointOver", (i: number) => {
+      const [x, y] = sp.getScreenPosition(i) ?? [0, 0];
+      setHover({ i, x, y });
+    });
+    sp.subscribe("pointOut", () => setHover(null));
+    sp.subscribe("select", ({ points: chosen }: { points: number[] }) => setSelected([...chosen]));
+    sp.subscribe("deselect", () => setSelected([]));
+    const ro = new ResizeObserver(([e]) => {
+      const r = e.contentRect;
+      if (r.width > 0 && r.height > 0) sp.set({ width: r.width, height: r.height });
+    });
+    ro.observe(box);
+    return () => {
+      ro.disconnect();
+      sp.destroy();
+      plot.current = null;
+    };
+  }, []);
+
+  const colourColumn = points?.columns.find((c) => c.name === colourBy);
+  const sizeColumn = points?.columns.find((c) => c.name === sizeBy);
+  const colours = useMemo(() => colouring(points?.uuids.length ?? 0, colourColumn), [points, colourColumn]);
+  const sized = useMemo(() => sizes(points?.uuids.length ?? 0, sizeColumn), [points, sizeColumn]);
+  const label = points ? labelColumn(points.columns) : undefined;
+  const dark = document.documentElement.dataset.theme === "dark";
+
+  useEffect(() => {
+    const sp = plot.current;
+    if (!sp || !xy || !points || xy.length !== 2 * points.uuids.length) return;
+    const { x, y } = fit(xy);
+    sp.set({
+      backgroundColor: dark ? "#16181d" : "#ffffff",
+      pointColor: colours.colours,
+      colorBy: colours.kind === "none" ? null : "valueA",
+      pointSize: sizeColumn ? [2, 3, 4, 5, 6, 8, 10] : 4,
+      sizeBy: sizeColumn ? "valueB" : null,
+      lassoColor: dark ? "#e8e8e8" : "#222222",
+    });
+    void sp.draw(
+      { x: [...x], y: [...y], valueA: colours.values, valueB: sized },
+      { zDataType: colours.kind === "continuous" ? "continuous" : "categorical", wDataType: "continuous", preventFilterReset: true },
+    );
+  }, [xy, points, colours, sized, sizeColumn, dark]);
+
+  const selectPoints = useCallback((idx: number[]) => {
+    plot.current?.select(idx);
+    setSelected(idx);
+  }, []);
+
+  const savePicture = async () => {
+    const sp = plot.current;
+    if (!sp) return;
+    const img = await sp.export({ scale: 1, antiAliasing: 1, pixelAligned: false });
+    const c = document.createElement("canvas");
+    c.width = img.width;
+    c.height = img.height;
+    c.getContext("2d")?.putImageData(img, 0, 0);
+    try {
+      const r = await api.explorer.saveMapImage(`${table} map`, c.toDataURL("image/png"));
+      setSaved(r.status === "done" ? `Saved ${r.path}` : "");
+    } catch (e) {
+      setSaved(`Could not save the picture: ${parseApiError(e).message}`);
+    }
+  };
+
+  const layoutGrid: Grid | null = points && xy ? {
+    columns: [gridColumn("uuid", "uuid"), gridColumn("x", "number"), gridColumn("y", "number")],
+    rows: layoutRows(points.uuids, xy),
+    offset: 0,
+    hasMore: false,
+    notice: "",
+    refused: null,
+  } : null;
+
+  const one = selected.length === 1 && points ? selected[0] : null;
+  return (
+    <section className="panel panel--table panel--map" aria-label={`Map of ${table}`}>
+      <header className="panel__head">
+        <span className="table-icon" aria-hidden="true">
+          <Icon icon={MapIcon} size={16} />
+        </span>
+        <div className="panel__titles">
+          <h2 className="panel__title">Map of {table}</h2>
+          <p className="panel__subtitle">
+            {connection.name}
+            {points && (
+              <>
+                {" "}· {formatCount(points.uuids.length)} points{points.sampled ? `, a uniform sample of ${formatCount(points.matched - points.skipped)} rows` : ""} · {points.dims} dimensions
+                {points.skipped > 0 && <> · {formatCount(points.skipped)} rows without this vector left out</>}
+              </>
+            )}
+          </p>
+        </div>
+      </header>
+      <div className="grid-bar map-bar">
+        {info && info.settings.namedVectors.length > 0 && (
+          <label className="grid-bar__size">
+            Vector{" "}
+            <select className="input input--small" value={vector ?? ""} onChange={(e) => setVector(e.target.value)}>
+              {info.settings.namedVectors.map((n) => (
+                <option key={n}>{n}</option>
+              ))}
+            </select>
+          </label>
+        )}
+        <label className="grid-bar__size">
+          Colour by{" "}
+          <select className="input input--small" value={colourBy} onChange={(e) => setColourBy(e.target.value)} disabled={!points}>
+            <option value="">nothing</option>
+            {points?.columns.map((c) => (
+              <option key={c.name}>{c.name}</option>
+            ))}
+          </select>
+        </label>
+        <label className="grid-bar__size">
+          Size by{" "}
+          <select className="input input--small" value={sizeBy} onChange={(e) => setSizeBy(e.target.value)} disabled={!points}>
+            <option value="">nothing</option>
+            {points?.columns.filter(isNumeric).map((c) => (
+              <option key={c.name}>{c.name}</option>
+            ))}
+          </select>
+        </label>
+        <span className="grid-bar__range" role="status" aria-live="polite">
+          {phase.step === "reading" && <>Reading vectors… {formatCount(phase.rows)} rows</>}
+          {phase.step === "laying" && (phase.stage === "pca" ? "Laying out: PCA…" : `Refining (UMAP): ${phase.epoch} of ${phase.epochs}`)}
+          {phase.step === "ready" && (points?.kept ? "Layout kept from before (Recompute lays it out again)" : "Layout done (UMAP)")}
+          {phase.step === "cancelled" && "Cancelled"}
+        </span>
+        {(phase.step === "reading" || phase.step === "laying") && (
+          <button type="button" className="btn btn--small" onClick={() => void api.explorer.cancelTransfer(mapId.current)}>
+            Cancel
+          </button>
+        )}
+        <button type="button" className="btn btn--small" disabled={phase.step === "reading" || phase.step === "laying"} onClick={() => setRun((r) => r + 1)}>
+          Recompute
+        </button>
+        <button type="button" className="btn btn--small" disabled={!xy} onClick={() => void savePicture()}>
+          Save picture…
+        </button>
+        <button type="button" className="btn btn--small" disabled={!layoutGrid} onClick={() => setExporting(true)}>
+          Export layout…
+        </button>
+      </div>
+      {exporting && layoutGrid && <ExportDialog grid={layoutGrid} table={`${table} layout`} onClose={() => setExporting(false)} />}
+      {saved && <p className="panel__note" role="status">{saved}</p>}
+      {phase.step === "error" && (
+        <div className="list-state list-state--error" role="alert">
+          <p className="list-state__title">No map of {table}</p>
+          <p className="list-state__hint">{phase.error.message}</p>
+          <button type="button" className="btn btn--small" onClick={() => setRun((r) => r + 1)}>
+            Retry
+          </button>
+        </div>
+      )}
+      {selected.length > 1 && (
+        <div className="notice-line" role="status">
+          {formatCount(selected.length)} points selected
+          <button type="button" className="btn btn--small btn--primary" onClick={() => points && onOpenRows(selected.map((i) => points.uuids[i]))}>
+            Open as a grid tab
+          </button>
+          <button type="button" className="btn btn--small" onClick={() => selectPoints([])}>
+            Clear
+          </button>
+        </div>
+      )}
+      <div className="map-body" hidden={phase.step === "error"}>
+        <div className="map-canvas" ref={boxRef}>
+          <canvas ref={canvasRef} aria-label={`Map of ${table}: ${points ? points.uuids.length : 0} points; Shift and drag to select with a lasso, Escape to clear`} />
+          {hover && points && (
+            <div className="map-tooltip" role="tooltip" style={{ left: hover.x + 12, top: hover.y + 12 }}>
+              {label && <strong>{label.values[hover.i] ?? "(no " + label.name + ")"}</strong>}
+              <code>{points.uuids[hover.i]}</code>
+            </div>
+          )}
+        </div>
+        <aside className="map-side" aria-label="Legend">
+          {colours.legend.length > 0 && (
+            <>
+              <h3 className="map-side__title">{colourBy}</h3>
+              <ul className="map-legend">
+                {colours.legend.map((l) => (
+                  <li key={l.label}>
+                    {colours.kind === "categorical" ? (
+                      <button type="button" className="map-legend__item" onClick={() => selectPoints(l.points)} title={`Select the ${l.count} points of ${l.label}`}>
+                        <span className="map-legend__swatch" style={{ background: l.colour }} aria-hidden="true" /> {l.label} <span className="map-legend__count">{formatCount(l.count)}</span>
+                      </button>
+                    ) : (
+                      <span className="map-legend__item">
+                        <span className="map-legend__swatch" style={{ background: l.colour }} aria-hidden="true" /> {l.label}
+                      </span>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+          {one !== null && points && (
+            <div className="map-point" aria-label={`Row ${points.uuids[one]}`}>
+              <h3 className="map-side__title">Row</h3>
+              <dl>
+                <dt>uuid</dt>
+                <dd><code>{points.uuids[one]}</code></dd>
+                {points.columns.map((c) => (
+                  <div key={c.name}>
+                    <dt>{c.name}</dt>
+                    <dd>{c.values[one] ?? "—"}</dd>
+                  </div>
+                ))}
+              </dl>
+              <button type="button" className="btn btn--small" onClick={() => onOpenRows([points.uuids[one]])}>
+                Open the row
+              </button>
+            </div>
+          )}
+        </aside>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,138 @@
+import type { MapPoints } from "../../api";
+
+/** The categorical colours (12, distinct in light and dark themes), then the colour of "other" and of no value. */
+export const CATEGORY_COLOURS = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#17becf", "#bcbd22", "#7f3c8d"];
+export const OTHER_COLOUR = "#9a9a9a";
+const MAX_CATEGORIES = CATEGORY_COLOURS.length;
+
+/** A continuous ramp (viridis, 9 stops) for numeric colours. */
+export const RAMP = ["#440154", "#472d7b", "#3b528b", "#2c728e", "#21918c", "#28ae80", "#5ec962", "#addc30", "#fde725"];
+
+export type Column = MapPoints["columns"][number];
+
+/** isNumeric: a column a point can be sized by, or coloured along a ramp. */
+export function isNumeric(c: Column): boolean {
+  return c.type === "int" || c.type === "number";
+}
+
+/**
+ * fit scales a layout into [-0.95, 0.95] on both axes with one scale (the picture keeps its
+ * shape), centred: regl-scatterplot draws normalized device coordinates.
+ */
+export function fit(xy: Float32Array): { x: Float32Array; y: Float32Array } {
+  const n = Math.floor(xy.length / 2);
+  let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const x = xy[2 * i], y = xy[2 * i + 1];
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+  }
+  const span = Math.max(maxX - minX, maxY - minY) || 1;
+  const cx = (minX + maxX) / 2, cy = (minY + maxY) / 2;
+  const s = 1.9 / span;
+  const x = new Float32Array(n), y = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    x[i] = (xy[2 * i] - cx) * s;
+    y[i] = (xy[2 * i + 1] - cy) * s;
+  }
+  return { x, y };
+}
+
+export interface LegendItem {
+  label: string;
+  colour: string;
+  count: number;
+  /** The points of this item (for a categorical legend: select them from the keyboard). */
+  points: number[];
+}
+
+/** Colouring is each point's value for the renderer and the legend that explains it. */
+export interface Colouring {
+  kind: "none" | "categorical" | "continuous";
+  values: number[];
+  colours: string[];
+  legend: LegendItem[];
+}
+
+/**
+ * colouring colours points by a column: a numeric one along a ramp from its smallest value to
+ * its largest; any other by its values, the 12 most frequent each a colour, the rest "other",
+ * a missing value "(none)".
+ */
+export function colouring(n: number, c: Column | undefined): Colouring {
+  if (!c) return { kind: "none", values: new Array(n).fill(0), colours: [CATEGORY_COLOURS[0]], legend: [] };
+  if (isNumeric(c)) {
+    const nums = c.values.map((v) => (v === null ? NaN : Number(v)));
+    const finite = nums.filter((v) => Number.isFinite(v));
+    const lo = Math.min(...finite), hi = Math.max(...finite);
+    const span = hi - lo || 1;
+    const values = nums.map((v) => (Number.isFinite(v) ? (v - lo) / span : 0));
+    return {
+      kind: "continuous",
+      values,
+      colours: RAMP,
+      legend: finite.length ? [
+        { label: fmt(lo), colour: RAMP[0], count: finite.length, points: [] },
+        { label: fmt(hi), colour: RAMP[RAMP.length - 1], count: finite.length, points: [] },
+      ] : [],
+    };
+  }
+  const counts = new Map<string, number>();
+  for (const v of c.values) counts.set(v ?? "", (counts.get(v ?? "") ?? 0) + 1);
+  const ranked = [...counts.entries()].filter(([k]) => k !== "").sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const kept = ranked.slice(0, MAX_CATEGORIES).map(([k]) => k);
+  const index = new Map(kept.map((k, i) => [k, i]));
+  const other = kept.length;
+  const values = c.values.map((v) => (v !== null && index.has(v) ? index.get(v)! : other));
+  const legend: LegendItem[] = kept.map((k, i) => ({ label: k, colour: CATEGORY_COLOURS[i], count: counts.get(k)!, points: [] }));
+  const rest: LegendItem = { label: ranked.length > MAX_CATEGORIES ? "other" : "(none)", colour: OTHER_COLOUR, count: 0, points: [] };
+  values.forEach((v, i) => (v === other ? rest.points.push(i) : legend[v].points.push(i)));
+  rest.count = rest.points.length;
+  if (rest.count > 0) legend.push(rest);
+  return { kind: "categorical", values, colours: [...CATEGORY_COLOURS.slice(0, kept.length), OTHER_COLOUR], legend };
+}
+
+/** sizes is each point's size value in [0, 1] by a numeric column (the middle without one). */
+export function sizes(n: number, c: Column | undefined): number[] {
+  if (!c) return new Array(n).fill(0.5);
+  const nums = c.values.map((v) => (v === null ? NaN : Number(v)));
+  const finite = nums.filter((v) => Number.isFinite(v));
+  const lo = Math.min(...finite), hi = Math.max(...finite);
+  const span = hi - lo || 1;
+  return nums.map((v) => (Number.isFinite(v) ? (v - lo) / span : 0));
+}
+
+/** labelColumn is the column that names a point: title, name or label, else the first text column. */
+export function labelColumn(columns: Column[]): Column | undefined {
+  for (const n of ["title", "name", "label"]) {
+    const c = columns.find((x) => x.name.toLowerCase() === n);
+    if (c) return c;
+  }
+  return columns.find((c) => c.type === "text");
+}
+
+/** defaultColour picks a column to colour by at first: the text column with 2 to 12 values, fewest first. */
+export function defaultColour(columns: Column[]): string {
+  let best = "";
+  let fewest = Infinity;
+  for (const c of columns) {
+    if (c.type !== "text" && c.type !== "boolean") continue;
+    const distinct = new Set(c.values.filter((v) => v !== null)).size;
+    if (distinct >= 2 && distinct <= MAX_CATEGORIES && distinct < fewest) {
+      best = c.name;
+      fewest = distinct;
+    }
+  }
+  return best;
+}
+
+/** layoutCSV is the layout as CSV rows: uuid, x, y. */
+export function layoutRows(uuids: string[], xy: Float32Array): (string | null)[][] {
+  return uuids.map((u, i) => [u, String(xy[2 * i]), String(xy[2 * i + 1])]);
+}
+
+function fmt(v: number): string {
+  return Number.isInteger(v) ? v.toLocaleString("en-US") : v.toPrecision(4);
+}
