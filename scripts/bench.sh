@@ -23,6 +23,10 @@
 #   transfer export of every object (100,000 x 768-dim vectors) to Parquet through the driver
 #            plugin vs a bare gRPC cursor walk (targets: at most 1.25x, at least 10,000
 #            objects a second), import of that file vs a bare batch writer (target: 1.25x)
+#   map      the Map tab's layouts in plain Go: the PCA frame of 100,000 x 768-dim vectors
+#            (target: under 3 s), the finished UMAP layout of 10,000 (target: under 15 s), and
+#            UMAP of all 100,000 (reported); panning in Chromium and the vector read rate are
+#            not measured yet (docs/testing.md)
 #   grid     the app's grid in headless Chromium (wails dev + tests/e2e/e2eharness) with
 #            10,000 rows x 1,536-dim vectors: time to first rows, scroll frame time at a fast
 #            wheel speed (target p95 under 16.7 ms, 60 fps) and as a fling (reported), and the
@@ -48,6 +52,9 @@ fi
 
 step "transfer: export of 100,000 x 768-dim objects to Parquet vs a bare cursor walk, import vs a bare batch writer (issue 21)"
 bash scripts/ensure-weaviate.sh >/dev/null && go run ./bench/transfer || failed+=(transfer)
+
+step "map: the PCA frame of 100,000 x 768-dim vectors, the finished UMAP layout of 10,000 (issue 22)"
+go run ./bench/vectormap || failed+=(map)
 
 step "grid: 10,000 rows x 1,536 dims in headless Chromium (first rows, scroll frames, JS heap vs raw JSON)"
 bash scripts/ensure-weaviate.sh >/dev/null && go run ./bench/grid || failed+=(grid)

@@ -85,6 +85,10 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 	if err := fixtures.LoadTenants(offCtx, offNode); err != nil {
 		t.Fatalf("load the tenants on the GraphQL-off node: %v", err)
 	}
+	// And the showcase's Paper (issue 22: the map of 3,000 papers in 8 topic clusters).
+	if _, err := fixtures.LoadShowcase(offCtx, offNode); err != nil {
+		t.Fatalf("load the showcase on the GraphQL-off node: %v", err)
+	}
 	offCancel()
 	configDir := t.TempDir()
 	if err := e2eharness.AddConnection(cli, configDir, "Demo Weaviate", node.Host, node.Port); err != nil {

@@ -1558,6 +1558,133 @@ try {
     assert(want.length === 1 && JSON.stringify(got) === JSON.stringify(want), `rows ${JSON.stringify(got)}, the node holds ${JSON.stringify(want)} in west`);
   });
 
+  // Issue 22: the Map tab on the GraphQL-off node's Paper (3,000 papers in 8 topic clusters,
+  // read over gRPC). The layout is read back through Export layout… (the native save dialog)
+  // and held to the topics the node holds; the points' places on the screen are computed from
+  // it as the map draws them (mapModel.fit, then regl-scatterplot's projection), so hover,
+  // click and the lasso aim at real points.
+  await check("Map: Paper's layout keeps each topic together (silhouette above 0.5); hover and click name the row; a lasso opens exactly the points inside it as a grid tab (issue 22)", async () => {
+    await offTables.getByRole("treeitem", { name: /^Paper/ }).click();
+    const tablePanel = page.locator('section.panel--table[aria-label="Paper"]:visible');
+    await tablePanel.getByRole("table", { name: "Rows of Paper" }).waitFor({ timeout: 30_000 });
+    await tablePanel.getByRole("button", { name: "Map" }).click();
+    const panel = page.locator('section.panel--map[aria-label="Map of Paper"]:visible');
+    await panel.getByRole("status").filter({ hasText: "Layout done (UMAP)" }).first().waitFor({ timeout: 120_000 });
+    // the layout, exported
+    const out = join(artifacts, "e2e-paper-layout.csv");
+    rmSync(out, { force: true });
+    await panel.getByRole("button", { name: "Export layout…" }).click();
+    const dialog = page.getByRole("dialog", { name: "Export Paper layout" });
+    await dialog.getByRole("button", { name: "Export…" }).click();
+    answerSaveDialog("Export Paper layout", out);
+    await dialog.getByRole("status", { name: "Export" }).waitFor({ timeout: 30_000 });
+    await dialog.getByRole("button", { name: "Close" }).click();
+    const lines = readFileSync(out, "utf8").trim().split("\n").slice(1).map((l) => l.split(","));
+    const layout = lines.map(([id, x, y]) => ({ id, x: Number(x), y: Number(y) }));
+    const held = await fetch(`http://${offAddr}/v1/objects?class=Paper&limit=3000`).then((r) => r.json());
+    const byId = new Map(held.objects.map((o) => [o.id, o.properties]));
+    assert(layout.length === 3000 && layout.every((p) => byId.has(p.id)), `${layout.length} points in the layout`);
+    // silhouette by topic
+    const topics = layout.map((p) => byId.get(p.id).topic);
+    const names = [...new Set(topics)];
+    let total = 0;
+    for (let i = 0; i < layout.length; i++) {
+      const sums = new Map(names.map((n) => [n, [0, 0]]));
+      for (let j = 0; j < layout.length; j++) {
+        if (i === j) continue;
+        const d = Math.hypot(layout[i].x - layout[j].x, layout[i].y - layout[j].y);
+        const s = sums.get(topics[j]);
+        s[0] += d;
+        s[1]++;
+      }
+      const [ownSum, ownN] = sums.get(topics[i]);
+      const a = ownSum / ownN;
+      const b = Math.min(...names.filter((n) => n !== topics[i]).map((n) => sums.get(n)[0] / sums.get(n)[1]));
+      total += (b - a) / Math.max(a, b);
+    }
+    const silhouette = total / layout.length;
+    assert(names.length === 8 && silhouette > 0.5, `silhouette by topic ${silhouette.toFixed(3)} over ${names.length} topics`);
+    // where each point is drawn: fit into [-0.95, 0.95], then the view's aspect ratio
+    const canvas = panel.locator(".map-canvas canvas");
+    const box = await canvas.boundingBox();
+    const xs = layout.map((p) => p.x), ys = layout.map((p) => p.y);
+    const minX = Math.min(...xs), maxX = Math.max(...xs), minY = Math.min(...ys), maxY = Math.max(...ys);
+    const scale = 1.9 / Math.max(maxX - minX, maxY - minY);
+    const cx = (minX + maxX) / 2, cy = (minY + maxY) / 2;
+    const aspect = box.width / box.height;
+    const screen = layout.map((p) => ({
+      x: box.x + (box.width * (((p.x - cx) * scale) / aspect + 1)) / 2,
+      y: box.y + box.height * (0.5 - ((p.y - cy) * scale) / 2),
+    }));
+    // hover and click the point farthest from every other (nothing else under the pointer)
+    let far = 0, farD = -1;
+    for (let i = 0; i < screen.length; i += 7) {
+      let near = Infinity;
+      for (let j = 0; j < screen.length; j++) if (j !== i) near = Math.min(near, Math.hypot(screen[i].x - screen[j].x, screen[i].y - screen[j].y));
+      if (near > farD && screen[i].x > box.x + 20 && screen[i].x < box.x + box.width - 20 && screen[i].y > box.y + 20 && screen[i].y < box.y + box.height - 20) [far, farD] = [i, near];
+    }
+    await page.mouse.move(screen[far].x - 30, screen[far].y - 30);
+    await page.mouse.move(screen[far].x, screen[far].y, { steps: 5 });
+    const tip = panel.getByRole("tooltip");
+    await tip.waitFor({ timeout: 10_000 });
+    const tipText = await tip.innerText();
+    const want = byId.get(layout[far].id);
+    assert(tipText.includes(layout[far].id) && tipText.includes(want.title), `hover says ${JSON.stringify(tipText)}; the point is ${layout[far].id}, ${JSON.stringify(want.title)}`);
+    await page.mouse.click(screen[far].x, screen[far].y);
+    const row = panel.getByRole("complementary", { name: "Legend" }).locator(`.map-point[aria-label="Row ${layout[far].id}"]`);
+    await row.waitFor({ timeout: 10_000 });
+    assert((await row.innerText()).includes(want.title), "the clicked row's details do not name its title");
+    await page.keyboard.press("Escape");
+    // a lasso around the points of one topic: a polygon around their middle half
+    const topic = topics[0];
+    const mine = screen.filter((_, i) => topics[i] === topic);
+    const mx = mine.map((p) => p.x).sort((a, b) => a - b), my = mine.map((p) => p.y).sort((a, b) => a - b);
+    const q = (arr, f) => arr[Math.floor(f * (arr.length - 1))];
+    const poly = [[q(mx, 0.2), q(my, 0.2)], [q(mx, 0.8), q(my, 0.2)], [q(mx, 0.8), q(my, 0.8)], [q(mx, 0.2), q(my, 0.8)]];
+    const inside = (p) => { // ray casting
+      let ins = false;
+      for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+        const [xi, yi] = poly[i], [xj, yj] = poly[j];
+        if (yi > p.y !== yj > p.y && p.x < ((xj - xi) * (p.y - yi)) / (yj - yi) + xi) ins = !ins;
+      }
+      return ins;
+    };
+    const chosen = layout.filter((_, i) => inside(screen[i])).map((p) => p.id).sort();
+    assert(chosen.length > 20, `only ${chosen.length} points inside the lasso`);
+    await page.keyboard.down("Shift");
+    await page.mouse.move(poly[0][0], poly[0][1]);
+    await page.mouse.down();
+    for (const [x, y] of [...poly.slice(1), poly[0]]) await page.mouse.move(x, y, { steps: 12 });
+    await page.mouse.up();
+    await page.keyboard.up("Shift");
+    const bar = panel.locator(".notice-line").filter({ hasText: "points selected" });
+    await bar.waitFor({ timeout: 10_000 });
+    const said = Number((await bar.innerText()).match(/^([\d,]+) points selected/)[1].replace(/,/g, ""));
+    // the lasso's edge is drawn through the pointer's steps: a point on the edge may fall either way
+    assert(Math.abs(said - chosen.length) <= Math.max(2, chosen.length * 0.02), `the lasso selected ${said}, ${chosen.length} lie inside it`);
+    await page.screenshot({ path: join(artifacts, "e2e-map-paper.png") });
+    await bar.getByRole("button", { name: "Open as a grid tab" }).click();
+    const rowsPanel = page.locator('section.panel--table[aria-label="Paper"]:visible');
+    const rowsGrid = rowsPanel.getByRole("table", { name: "Rows of Paper" });
+    await rowsPanel.getByRole("combobox", { name: "Rows per page" }).selectOption("1000");
+    const got = await shownIds(rowsPanel, rowsGrid, said);
+    const onMap = new Set(chosen);
+    const off = got.filter((id) => !onMap.has(id)).length;
+    assert(got.length === said && off <= Math.max(2, chosen.length * 0.02), `the grid tab holds ${got.length} rows, ${off} of them outside the lasso`);
+    // and a legend entry selects its topic from the keyboard: exactly its papers
+    await page.getByRole("tab", { name: "Map · Paper" }).click();
+    const entry = panel.getByRole("complementary", { name: "Legend" }).getByRole("button", { name: new RegExp(`^Select the \\d+ points of ${topic}$`) });
+    await entry.focus();
+    await page.keyboard.press("Enter");
+    const wantTopic = layout.filter((_, i) => topics[i] === topic).map((p) => p.id).sort();
+    await panel.locator(".notice-line").filter({ hasText: `${wantTopic.length} points selected` }).waitFor({ timeout: 10_000 });
+    await panel.locator(".notice-line").getByRole("button", { name: "Open as a grid tab" }).click();
+    const topicPanel = page.locator('section.panel--table[aria-label="Paper"]:visible');
+    await topicPanel.getByRole("combobox", { name: "Rows per page" }).selectOption("1000");
+    const gotTopic = await shownIds(topicPanel, topicPanel.getByRole("table", { name: "Rows of Paper" }), wantTopic.length);
+    assert(JSON.stringify(gotTopic) === JSON.stringify(wantTopic), `the topic's grid tab holds ${gotTopic.length} rows, want ${wantTopic.length}`);
+  });
+
   await check("no errors in the page console", async () => {
     assert(consoleErrors.length === 0, consoleErrors.join(" | "));
   });

@@ -315,7 +315,7 @@ export function MapPanel({ connection, table, filters, onOpenRows }: Props) {
                 {colours.legend.map((l) => (
                   <li key={l.label}>
                     {colours.kind === "categorical" ? (
-                      <button type="button" className="map-legend__item" onClick={() => selectPoints(l.points)} title={`Select the ${l.count} points of ${l.label}`}>
+                      <button type="button" className="map-legend__item" onClick={() => selectPoints(l.points)} aria-label={`Select the ${l.count} points of ${l.label}`}>
                         <span className="map-legend__swatch" style={{ background: l.colour }} aria-hidden="true" /> {l.label} <span className="map-legend__count">{formatCount(l.count)}</span>
                       </button>
                     ) : (
