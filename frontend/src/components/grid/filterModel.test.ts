@@ -144,6 +144,8 @@ describe("serialising", () => {
   it("describes a filter on one line", () => {
     expect(describeFilter({ column: "wordCount", operator: "between", value: "1", value2: "9" })).toBe("wordCount between 1 and 9");
     expect(describeFilter({ column: "tags", operator: "in", value: "a, b", value2: "" })).toBe("tags in list (a, b)");
+    // a map's selection: hundreds of uuids name their first three and count the rest
+    expect(describeFilter({ column: "uuid", operator: "in", value: "u1, u2, u3, u4, u5, u6, u7", value2: "" })).toBe("uuid in list (u1, u2, u3 and 4 more)");
     expect(describeFilter({ column: "summary", operator: "is_null", value: "", value2: "" })).toBe("summary is NULL");
     expect(describeFilter({ column: "title", operator: "regex", value: "^A", value2: "" })).toBe("title REGEX ^A");
   });

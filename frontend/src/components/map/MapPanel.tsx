@@ -128,6 +128,10 @@ export function MapPanel({ connection, table, filters, onOpenRows }: Props) {
       pointSizeSelected: 2,
       pointOutlineWidth: 1,
       lassoInitiator: false,
+      // extend the lasso with every move of 2 pixels, however fast the hand: a quick loop
+      // around a cluster is drawn as it was meant
+      lassoMinDelay: 0,
+      lassoMinDist: 2,
       deselectOnEscape: true,
     });
     plot.current = sp;

@@ -29,10 +29,18 @@ describe("the map's encodings (issue 22)", () => {
     expect(c.legend.map((l) => l.label)).toEqual(["10", "30"]);
   });
 
-  it("sizes by a number, names points by title, and colours first by the text column of fewest values", () => {
+  it("sizes by a number, names points by title, and colours first by the text column of most values up to 12, else a boolean", () => {
     expect(sizes(3, col("rating", "number", ["1", "2", "3"]))).toEqual([0, 0.5, 1]);
-    const cols = [col("abstract", "text", ["a", "b", "c"]), col("title", "text", ["x", "y", "z"]), col("topic", "text", ["p", "q", "p"])];
+    const many = [...Array(20).keys()].map(String);
+    const cols = [
+      col("abstract", "text", many),
+      col("title", "text", many),
+      col("kind", "text", many.map((v) => String(Number(v) % 2))),
+      col("topic", "text", many.map((v) => String(Number(v) % 8))),
+      col("open", "boolean", many.map((v) => String(Number(v) % 2 === 0))),
+    ];
     expect(labelColumn(cols)?.name).toBe("title");
     expect(defaultColour(cols)).toBe("topic");
+    expect(defaultColour([cols[0], cols[4]])).toBe("open");
   });
 });

@@ -113,19 +113,22 @@ export function labelColumn(columns: Column[]): Column | undefined {
   return columns.find((c) => c.type === "text");
 }
 
-/** defaultColour picks a column to colour by at first: the text column with 2 to 12 values, fewest first. */
+/**
+ * defaultColour picks a column to colour by at first: the text column with the most values up
+ * to 12 (a topic, a category: what a reader looks for on a map), else a boolean one.
+ */
 export function defaultColour(columns: Column[]): string {
   let best = "";
-  let fewest = Infinity;
+  let most = 1;
   for (const c of columns) {
-    if (c.type !== "text" && c.type !== "boolean") continue;
+    if (c.type !== "text") continue;
     const distinct = new Set(c.values.filter((v) => v !== null)).size;
-    if (distinct >= 2 && distinct <= MAX_CATEGORIES && distinct < fewest) {
+    if (distinct > most && distinct <= MAX_CATEGORIES) {
       best = c.name;
-      fewest = distinct;
+      most = distinct;
     }
   }
-  return best;
+  return best || (columns.find((c) => c.type === "boolean")?.name ?? "");
 }
 
 /** layoutCSV is the layout as CSV rows: uuid, x, y. */
