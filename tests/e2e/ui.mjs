@@ -1693,6 +1693,18 @@ try {
     await topicPanel.locator(".grid-bar__range").filter({ hasText: new RegExp(`^Rows 1–\\d+ of ${wantTopic.length}$`) }).waitFor({ timeout: 20_000 });
     const chip = await topicPanel.getByRole("list", { name: "Filters" }).innerText();
     assert(chip.includes(`and ${(wantTopic.length - 3).toLocaleString("en-US")} more`), `the chip says ${JSON.stringify(chip.slice(0, 200))}`);
+    // a search's matches, shown on the map: its rows selected, all of them found there
+    await topicPanel.getByRole("button", { name: "Search…" }).click();
+    const search = page.locator('section.panel--search[aria-label="Search Paper"]:visible');
+    const form = search.getByRole("search");
+    // opened from the topic's tab, the search starts with its filter: cleared, all papers
+    await search.getByRole("button", { name: "Clear filters" }).click();
+    await form.getByRole("searchbox", { name: "Words" }).fill("exoplanet");
+    await form.getByRole("button", { name: "Search" }).click();
+    await search.locator(".grid-bar__range").filter({ hasText: /25 matches, best first by score/ }).waitFor({ timeout: 20_000 });
+    await search.getByRole("button", { name: "Show on the map" }).click();
+    await panel.getByRole("status").filter({ hasText: 'The 25 rows of bm25 "exoplanet" are selected.' }).waitFor({ timeout: 10_000 });
+    await panel.locator(".notice-line").filter({ hasText: "25 points selected" }).waitFor({ timeout: 10_000 });
   });
 
   await check("no errors in the page console", async () => {

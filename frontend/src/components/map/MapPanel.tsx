@@ -4,6 +4,7 @@ import { parseApiError, useApi, type ApiError, type Column, type Connection, typ
 import { ExportDialog } from "../grid/ExportDialog";
 import { formatCount } from "../explorer/format";
 import { Icon, MapIcon } from "../icons";
+import type { MapHighlight } from "../workspace/useWorkspace";
 import { colouring, defaultColour, fit, isNumeric, labelColumn, layoutRows, sizes } from "./mapModel";
 
 interface Props {
@@ -13,6 +14,8 @@ interface Props {
   filters: Filter[];
   /** onOpenRows opens the rows (uuids) as a grid tab, editable as any. */
   onOpenRows: (uuids: string[]) => void;
+  /** Rows a search or Find similar found, shown selected once the layout is drawn. */
+  highlight?: MapHighlight;
 }
 
 type Phase =
@@ -38,7 +41,7 @@ function gridColumn(name: string, type: string): Column {
  * a click shows its row, and a lasso (Shift and drag) or a legend entry selects points to open
  * as a grid tab. The map and its layout (uuid, x, y) can be saved.
  */
-export function MapPanel({ connection, table, filters, onOpenRows }: Props) {
+export function MapPanel({ connection, table, filters, onOpenRows, highlight }: Props) {
   const api = useApi();
   const [info, setInfo] = useState<TableInfo | null>(null);
   const [vector, setVector] = useState<string | null>(null);
@@ -49,6 +52,9 @@ export function MapPanel({ connection, table, filters, onOpenRows }: Props) {
   const [sizeBy, setSizeBy] = useState("");
   const [hover, setHover] = useState<{ i: number; x: number; y: number } | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
+  // The selection outlives each new frame of the layout: it is drawn again on the new places.
+  const selectedRef = useRef<number[]>([]);
+  selectedRef.current = selected;
   const [exporting, setExporting] = useState(false);
   const [saved, setSaved] = useState("");
   const [run, setRun] = useState(0);
@@ -173,16 +179,32 @@ export function MapPanel({ connection, table, filters, onOpenRows }: Props) {
       sizeBy: sizeColumn ? "valueB" : null,
       lassoColor: dark ? "#e8e8e8" : "#222222",
     });
-    void sp.draw(
-      { x: [...x], y: [...y], valueA: colours.values, valueB: sized },
-      { zDataType: colours.kind === "continuous" ? "continuous" : "categorical", wDataType: "continuous", preventFilterReset: true },
-    );
+    void sp
+      .draw(
+        { x: [...x], y: [...y], valueA: colours.values, valueB: sized },
+        { zDataType: colours.kind === "continuous" ? "continuous" : "categorical", wDataType: "continuous", preventFilterReset: true },
+      )
+      .then(() => {
+        if (selectedRef.current.length > 0) sp.select(selectedRef.current, { preventEvent: true });
+      });
   }, [xy, points, colours, sized, sizeColumn, dark]);
 
   const selectPoints = useCallback((idx: number[]) => {
     plot.current?.select(idx);
     setSelected(idx);
   }, []);
+
+  // A search's or Find similar's rows, selected once their points are drawn: how many of them
+  // the map holds is said (a sample or the filters may leave some out).
+  const [shown, setShown] = useState<{ label: string; found: number; of: number } | null>(null);
+  const drawn = xy !== null && points !== null;
+  useEffect(() => {
+    if (!highlight || !drawn || !points) return;
+    const at = new Map(points.uuids.map((u, i) => [u, i]));
+    const idx = highlight.uuids.map((u) => at.get(u)).filter((i): i is number => i !== undefined);
+    selectPoints(idx);
+    setShown({ label: highlight.label, found: idx.length, of: highlight.uuids.length });
+  }, [highlight, drawn, points, selectPoints]);
 
   const savePicture = async () => {
     const sp = plot.current;
@@ -289,6 +311,11 @@ export function MapPanel({ connection, table, filters, onOpenRows }: Props) {
             Retry
           </button>
         </div>
+      )}
+      {shown && (
+        <p className="panel__note" role="status">
+          {shown.found === shown.of ? `The ${shown.of} rows of ${shown.label} are selected.` : `${shown.found} of the ${shown.of} rows of ${shown.label} are on the map, selected.`}
+        </p>
       )}
       {selected.length > 1 && (
         <div className="notice-line" role="status">

@@ -4,6 +4,7 @@ import { DataGrid } from "../workspace/DataGrid";
 import { ExportDialog } from "../grid/ExportDialog";
 import { FilterBar, type EditorTarget } from "../grid/FilterBar";
 import { Icon, Search } from "../icons";
+import type { MapHighlight } from "../workspace/useWorkspace";
 import { hasVectorizer, initialSearch, measureFirst, modesFor, notReady, searchableColumns, toSend } from "./searchModel";
 
 interface Props {
@@ -11,6 +12,8 @@ interface Props {
   table: string;
   /** The grid's filters when the panel was opened: they narrow the matches. */
   filters: Filter[];
+  /** onShowOnMap shows the matches selected on the table's map. */
+  onShowOnMap?: (h: MapHighlight) => void;
 }
 
 type Load = { status: "loading" } | { status: "error"; error: ApiError } | { status: "ready"; info: TableInfo };
@@ -23,7 +26,7 @@ type Run = { status: "idle" } | { status: "running" } | { status: "error"; error
  * matches come best first with their score or distance, and for bm25 and hybrid the
  * server's explanation of each score when asked.
  */
-export function SearchPanel({ connection, table, filters: initialFilters }: Props) {
+export function SearchPanel({ connection, table, filters: initialFilters, onShowOnMap }: Props) {
   const api = useApi();
   const [load, setLoad] = useState<Load>({ status: "loading" });
   const [req, setReq] = useState<SearchRequest | null>(null);
@@ -250,6 +253,17 @@ export function SearchPanel({ connection, table, filters: initialFilters }: Prop
               <button type="button" className="btn btn--small" disabled={run.result.grid.rows.length === 0} onClick={() => setExporting(true)} title="Write these matches to a CSV, JSON Lines or Parquet file">
                 Export…
               </button>
+              {onShowOnMap && (
+                <button
+                  type="button"
+                  className="btn btn--small"
+                  disabled={run.result.grid.rows.length === 0}
+                  onClick={() => onShowOnMap({ uuids: run.result.grid.rows.map((r) => r[0] ?? "").filter(Boolean), label: run.result.describe })}
+                  title="Show these matches selected on the table's map"
+                >
+                  Show on the map
+                </button>
+              )}
             </div>
             {exporting && <ExportDialog grid={run.result.grid} table={`${table} search`} onClose={() => setExporting(false)} />}
             <DataGrid grid={run.result.grid} table={`${table} (search)`} empty={run.result.refused ? "No matches: the filter above cannot run." : "No matches"} />

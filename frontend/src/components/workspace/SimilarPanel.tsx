@@ -3,12 +3,15 @@ import { parseApiError, useApi, type ApiError, type Connection, type Grid, type 
 import { DataGrid } from "./DataGrid";
 import { Icon, Sparkles } from "../icons";
 import { ExportDialog } from "../grid/ExportDialog";
+import type { MapHighlight } from "./useWorkspace";
 
 interface Props {
   connection: Connection;
   table: string;
   uuid: string;
   targetVector: string;
+  /** onShowOnMap shows the matches selected on the table's map. */
+  onShowOnMap?: (h: MapHighlight) => void;
 }
 
 type State = { status: "loading" } | { status: "error"; error: ApiError } | { status: "ready"; result: SimilarResult };
@@ -22,7 +25,7 @@ export function distanceFirst(g: Grid): Grid {
 }
 
 /** SimilarPanel shows Find similar's matches: the rows nearest one row's vector, best first, with distance. */
-export function SimilarPanel({ connection, table, uuid, targetVector }: Props) {
+export function SimilarPanel({ connection, table, uuid, targetVector, onShowOnMap }: Props) {
   const api = useApi();
   const [state, setState] = useState<State>({ status: "loading" });
   const [exporting, setExporting] = useState(false);
@@ -78,6 +81,16 @@ export function SimilarPanel({ connection, table, uuid, targetVector }: Props) {
             <button type="button" className="btn btn--small" onClick={() => setExporting(true)} title="Write these matches to a CSV, JSON Lines or Parquet file">
               Export…
             </button>
+            {onShowOnMap && (
+              <button
+                type="button"
+                className="btn btn--small"
+                onClick={() => onShowOnMap({ uuids: state.result.grid.rows.map((r) => r[0] ?? "").filter(Boolean), label: `similar to ${uuid}` })}
+                title="Show these matches selected on the table's map"
+              >
+                Show on the map
+              </button>
+            )}
           </div>
           {exporting && <ExportDialog grid={state.result.grid} table={`${table} similar`} onClose={() => setExporting(false)} />}
           <DataGrid grid={state.result.grid} table={`${table} (similar)`} empty="No similar rows" />

@@ -12,7 +12,7 @@ import { SearchPanel } from "../search/SearchPanel";
 import { SimilarPanel } from "./SimilarPanel";
 import { TabBar } from "./TabBar";
 import { TablePanel } from "./TablePanel";
-import type { Tab } from "./useWorkspace";
+import type { MapHighlight, Tab } from "./useWorkspace";
 import { WelcomePanel } from "./WelcomePanel";
 
 interface Props {
@@ -36,8 +36,8 @@ interface Props {
   onFindSimilar: (c: Connection, table: string, uuid: string, targetVector: string) => void;
   /** onSearch opens a table's search panel, with the grid's filters. */
   onSearch: (c: Connection, table: string, filters: Filter[]) => void;
-  /** onMap opens a table's map, of the rows the grid's filters choose. */
-  onMap: (c: Connection, table: string, filters: Filter[]) => void;
+  /** onMap opens a table's map, of the rows the grid's filters choose (and a search's rows selected on it). */
+  onMap: (c: Connection, table: string, filters: Filter[], highlight?: MapHighlight) => void;
   /** onOpenRows opens chosen rows of a table as a grid tab. */
   onOpenRows: (c: Connection, table: string, uuids: string[]) => void;
 }
@@ -146,8 +146,12 @@ export function Workspace({
         )}
         {kept.map((t) => (
           <div key={t.key} className="workspace__kept" hidden={t.key !== active?.key}>
-            {t.kind === "search" && <SearchPanel connection={t.connection} table={t.table} filters={t.filters} />}
-            {t.kind === "map" && <MapPanel connection={t.connection} table={t.table} filters={t.filters} onOpenRows={(uuids) => onOpenRows(t.connection, t.table, uuids)} />}
+            {t.kind === "search" && (
+              <SearchPanel connection={t.connection} table={t.table} filters={t.filters} onShowOnMap={(h) => onMap(t.connection, t.table, [], h)} />
+            )}
+            {t.kind === "map" && (
+              <MapPanel connection={t.connection} table={t.table} filters={t.filters} highlight={t.highlight} onOpenRows={(uuids) => onOpenRows(t.connection, t.table, uuids)} />
+            )}
             {t.kind === "editor" && <EditorPanel connection={t.connection} ready={explorer.conns[t.connection.id]?.status === "ready"} />}
             {t.kind === "table" && (
               <TablePanel
@@ -166,7 +170,16 @@ export function Workspace({
             )}
           </div>
         ))}
-        {active?.kind === "similar" && <SimilarPanel key={active.key} connection={active.connection} table={active.table} uuid={active.uuid} targetVector={active.targetVector} />}
+        {active?.kind === "similar" && (
+          <SimilarPanel
+            key={active.key}
+            connection={active.connection}
+            table={active.table}
+            uuid={active.uuid}
+            targetVector={active.targetVector}
+            onShowOnMap={(h) => onMap(active.connection, active.table, [], h)}
+          />
+        )}
         {active?.kind === "settings" && <SettingsPanel preference={theme} onChoose={onChooseTheme} connections={connections} />}
       </div>
     </main>

@@ -12,7 +12,14 @@ export type Tab =
   | { key: string; kind: "edit-connection"; connection: Connection }
   | { key: string; kind: "similar"; connection: Connection; table: string; uuid: string; targetVector: string }
   | { key: string; kind: "search"; connection: Connection; table: string; filters: Filter[] }
-  | { key: string; kind: "map"; connection: Connection; table: string; filters: Filter[] };
+  | { key: string; kind: "map"; connection: Connection; table: string; filters: Filter[]; highlight?: MapHighlight };
+
+/** MapHighlight is rows a search or Find similar found, shown selected on the table's map. */
+export interface MapHighlight {
+  uuids: string[];
+  /** What found them, e.g. `bm25 "rust"`. */
+  label: string;
+}
 
 /** tableTabKey is the key of a table's tab. */
 export function tableTabKey(connectionId: string, table: string) {
@@ -112,11 +119,20 @@ export function useWorkspace() {
     [open],
   );
 
-  /** openMap opens a table's map (one per table), of the rows the grid's filters choose. */
-  const openMap = useCallback(
-    (connection: Connection, table: string, filters: Filter[]) => open({ key: `map:${connection.id}:${table}`, kind: "map", connection, table, filters }),
-    [open],
-  );
+  /**
+   * openMap opens a table's map (one per table), of the rows the grid's filters choose; with a
+   * highlight (a search's or Find similar's rows) it shows them selected, on the open map too.
+   */
+  const openMap = useCallback((connection: Connection, table: string, filters: Filter[], highlight?: MapHighlight) => {
+    const key = `map:${connection.id}:${table}`;
+    setTabs((ts) => {
+      const at = ts.findIndex((t) => t.key === key);
+      if (at < 0) return [...ts, { key, kind: "map", connection, table, filters, highlight }];
+      if (!highlight) return ts;
+      return ts.map((t, i) => (i === at && t.kind === "map" ? { ...t, highlight } : t));
+    });
+    setActiveKey(key);
+  }, []);
 
   /** openRows opens chosen rows of a table (a map's selection) as a grid tab of their own: the table filtered to their uuids. */
   const rowTabs = useRef(0);
