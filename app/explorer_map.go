@@ -65,6 +65,8 @@ type MapFrameDTO struct {
 	XY     []byte `json:"xy"`
 	Done   bool   `json:"done"`
 	Error  string `json:"error"`
+	// Cancelled ends a layout stopped by CancelTransfer: the last frame sent stays the picture.
+	Cancelled bool `json:"cancelled"`
 }
 
 // mapCache keeps the last few maps' points and finished layouts, so reopening one whose rows
@@ -158,10 +160,12 @@ func (a *ExplorerAPI) OpenMap(id, connectionID, table string, req MapRequestDTO)
 	go func() {
 		defer done()
 		xy, err := a.layout(ctx, id, pts.Vectors)
-		if err != nil {
-			if !errors.Is(err, context.Canceled) {
-				a.emitFrame(MapFrameDTO{ID: id, Error: err.Error(), Done: true})
-			}
+		switch {
+		case errors.Is(err, context.Canceled):
+			a.emitFrame(MapFrameDTO{ID: id, Done: true, Cancelled: true})
+			return
+		case err != nil:
+			a.emitFrame(MapFrameDTO{ID: id, Error: err.Error(), Done: true})
 			return
 		}
 		kept := out
@@ -284,7 +288,19 @@ func writeFileAtomic(path string, b []byte) error {
 		return err
 	}
 	tmp := f.Name()
-	if _, err := f.Write(b); err != nil {
+	// A picture is for sharing: readable as any file the person saves (CreateTemp makes 0600),
+	// and on disk before it takes the name.
+	if _, err := f.Write(b); err == nil {
+		err = f.Chmod(0o644)
+		if err == nil {
+			err = f.Sync()
+		}
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+			return err
+		}
+	} else {
 		f.Close()
 		os.Remove(tmp)
 		return err

@@ -202,8 +202,20 @@ func TestMapOfPaper(t *testing.T) {
 		rec.mu.Lock()
 		defer rec.mu.Unlock()
 		for i, n := range rec.names {
-			if f, ok := rec.events[i].(MapFrameDTO); ok && n == EventMapFrame && f.ID == "m8" && f.Done {
+			// a layout stopped says so in its last frame (the window's spinner ends there)
+			if f, ok := rec.events[i].(MapFrameDTO); ok && n == EventMapFrame && f.ID == "m8" && f.Done && !f.Cancelled {
 				t.Fatalf("a cancelled map finished its layout: %+v", f.Stage)
+			}
+		}
+		if err == nil {
+			found := false
+			for i, n := range rec.names {
+				if f, ok := rec.events[i].(MapFrameDTO); ok && n == EventMapFrame && f.ID == "m8" && f.Cancelled {
+					found = true
+				}
+			}
+			if !found {
+				t.Fatal("the read finished, but the stopped layout sent no last frame saying so")
 			}
 		}
 	})

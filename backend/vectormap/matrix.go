@@ -32,19 +32,21 @@ func (m Matrix) Check() error {
 	return nil
 }
 
-// parallelRows runs fn over [0, n) in one block per CPU, and returns the context's error if
-// it was cancelled by the end.
+// blockSize is the rows of each of parallelRows' blocks: one block per CPU.
+func blockSize(n int) int {
+	workers := max(1, min(runtime.GOMAXPROCS(0), n))
+	return max(1, (n+workers-1)/workers)
+}
+
+// parallelRows runs fn over [0, n) in blocks of blockSize(n) rows, one goroutine each, and
+// returns the context's error if it was cancelled by the end.
 func parallelRows(ctx context.Context, n int, fn func(lo, hi int)) error {
-	workers := runtime.GOMAXPROCS(0)
-	if workers > n {
-		workers = n
-	}
-	if workers <= 1 {
+	step := blockSize(n)
+	if step >= n {
 		fn(0, n)
 		return ctx.Err()
 	}
 	var wg sync.WaitGroup
-	step := (n + workers - 1) / workers
 	for lo := 0; lo < n; lo += step {
 		hi := min(lo+step, n)
 		wg.Add(1)

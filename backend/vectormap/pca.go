@@ -127,32 +127,28 @@ func project(ctx context.Context, m Matrix, mean []float64, q, y [][]float64) er
 	})
 }
 
-// backProject sets q[c] = (X − mean)ᵀ y[c], summing each CPU's block of rows apart.
+// backProject sets q[c] = (X − mean)ᵀ y[c], summing each block of rows apart and the blocks in
+// order, so the same data gives the same sums to the last digit.
 func backProject(ctx context.Context, m Matrix, mean []float64, y, q [][]float64) error {
-	type part struct{ sums [][]float64 }
-	var parts []*part
-	done := make(chan *part, 64)
+	step := blockSize(m.N)
+	parts := make([][][]float64, (m.N+step-1)/step)
 	err := parallelRows(ctx, m.N, func(lo, hi int) {
-		p := &part{sums: make([][]float64, len(q))}
-		for c := range p.sums {
-			p.sums[c] = make([]float64, m.Dim)
+		sums := make([][]float64, len(q))
+		for c := range sums {
+			sums[c] = make([]float64, m.Dim)
 		}
 		for i := lo; i < hi; i++ {
 			row := m.Row(i)
 			for c := range q {
 				w := y[c][i]
-				s := p.sums[c]
+				s := sums[c]
 				for j, v := range row {
 					s[j] += w * float64(v)
 				}
 			}
 		}
-		done <- p
+		parts[lo/step] = sums
 	})
-	close(done)
-	for p := range done {
-		parts = append(parts, p)
-	}
 	if err != nil {
 		return err
 	}
@@ -164,7 +160,9 @@ func backProject(ctx context.Context, m Matrix, mean []float64, y, q [][]float64
 		for j := range q[c] {
 			var s float64
 			for _, p := range parts {
-				s += p.sums[c][j]
+				if p != nil {
+					s += p[c][j]
+				}
 			}
 			q[c][j] = s - mean[j]*ysum
 		}

@@ -92,7 +92,11 @@ func indexItems(kind string, cfg map[string]any, prefix string) []driver.DetailI
 	if d := str(cfg["distance"]); d != "" {
 		items = append(items, driver.DetailItem{Label: "Distance", Value: d, Setting: prefix + "vectorIndexConfig.distance"})
 	}
-	items = append(items, driver.DetailItem{Label: "Compression", Value: compression(cfg), Setting: prefix + "vectorIndexConfig"})
+	comp := cfg
+	if kind == "dynamic" { // a dynamic index keeps its quantization under the index it becomes
+		comp = obj(cfg["hnsw"])
+	}
+	items = append(items, driver.DetailItem{Label: "Compression", Value: compression(comp), Setting: prefix + "vectorIndexConfig"})
 	if mv := obj(cfg["multivector"]); mv["enabled"] == true {
 		items = append(items, driver.DetailItem{Label: "Multi-vector", Value: "yes, aggregated by " + str(mv["aggregation"]), Setting: prefix + "vectorIndexConfig.multivector"})
 	}
@@ -104,7 +108,11 @@ func indexItems(kind string, cfg map[string]any, prefix string) []driver.DetailI
 			}
 		}
 		if len(parts) > 0 {
-			items = append(items, driver.DetailItem{Label: "HNSW graph", Value: strings.Join(parts, ", ") + " (ef -1: chosen per query)", Setting: prefix + "vectorIndexConfig.ef"})
+			v := strings.Join(parts, ", ")
+			if ef, ok := cfg["ef"].(float64); ok && ef < 0 {
+				v += " (ef -1: chosen per query)"
+			}
+			items = append(items, driver.DetailItem{Label: "HNSW graph", Value: v, Setting: prefix + "vectorIndexConfig.ef"})
 		}
 	}
 	if kind == "dynamic" {
@@ -130,7 +138,7 @@ func compression(cfg map[string]any) string {
 		}
 	}
 	if len(on) == 0 {
-		return "none: full vectors in memory"
+		return "none: full vectors"
 	}
 	return strings.Join(on, ", ")
 }

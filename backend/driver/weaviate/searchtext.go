@@ -127,8 +127,12 @@ func checkSearch(r *driver.SearchRequest, info *driver.TableInfo, c *class) erro
 	}
 	if r.Mode == driver.SearchNearText {
 		target := r.TargetVector
-		if target == "" && len(info.Settings.NamedVectors) == 1 {
-			target = info.Settings.NamedVectors[0]
+		named := info.Settings.NamedVectors
+		if target == "" && len(named) == 1 {
+			target = named[0]
+		}
+		if target == "" && len(named) > 1 {
+			return invalid("table %s has several named vectors: name one in targetVector (%s)", info.Name, strings.Join(named, ", "))
 		}
 		if v := c.vectorizerOf(target); v == "none" || v == "" {
 			return driver.Errorf(driver.KindUnsupported, "nearText needs a vectorizer to turn the words into a vector, and collection %s has none (vectorizer: none); search with nearVector, bm25 or hybrid with alpha 0", c.Class)

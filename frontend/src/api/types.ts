@@ -305,6 +305,8 @@ export interface MapFrame {
   xy: Float32Array;
   done: boolean;
   error: string;
+  /** The layout was stopped (Cancel): the frame before stays the picture. */
+  cancelled: boolean;
 }
 
 /** One read-only page of rows. A cell is display text or null. */

@@ -499,7 +499,7 @@ export function createWailsApi(): Api {
         }),
       onMapFrame: (callback) =>
         EventsOn(EVENT_MAP_FRAME, (payload: unknown) => {
-          const f = (payload ?? {}) as { id?: string; stage?: string; epoch?: number; epochs?: number; xy?: string; done?: boolean; error?: string };
+          const f = (payload ?? {}) as { id?: string; stage?: string; epoch?: number; epochs?: number; xy?: string; done?: boolean; error?: string; cancelled?: boolean };
           callback({
             id: f.id ?? "",
             stage: f.stage === "pca" ? "pca" : "umap",
@@ -508,6 +508,7 @@ export function createWailsApi(): Api {
             xy: unpackXY(f.xy ?? ""),
             done: !!f.done,
             error: f.error ?? "",
+            cancelled: !!f.cancelled,
           });
         }),
       onTransferProgress: (callback) =>

@@ -76,7 +76,8 @@ export function MapPanel({ connection, table, filters, onOpenRows, highlight }: 
     return () => {
       live = false;
     };
-  }, [api, connection.id, table]);
+    // run: Retry after a failed read of the table describes it again
+  }, [api, connection.id, table, run]);
 
   // Read the vectors and follow the layout's frames; a new run (another vector, Recompute) or
   // closing the tab cancels the one before.
@@ -95,6 +96,10 @@ export function MapPanel({ connection, table, filters, onOpenRows, highlight }: 
       if (f.id !== id) return;
       if (f.error) {
         setPhase({ step: "error", error: parseApiError(`query_failed: ${f.error}`) });
+        return;
+      }
+      if (f.cancelled) {
+        setPhase({ step: "cancelled" });
         return;
       }
       setXY(f.xy);
@@ -185,8 +190,9 @@ export function MapPanel({ connection, table, filters, onOpenRows, highlight }: 
         { zDataType: colours.kind === "continuous" ? "continuous" : "categorical", wDataType: "continuous", preventFilterReset: true },
       )
       .then(() => {
-        if (selectedRef.current.length > 0) sp.select(selectedRef.current, { preventEvent: true });
-      });
+        if (plot.current === sp && selectedRef.current.length > 0) sp.select(selectedRef.current, { preventEvent: true });
+      })
+      .catch(() => {}); // a plot destroyed while drawing (the tab closed) has nothing to show
   }, [xy, points, colours, sized, sizeColumn, dark]);
 
   const selectPoints = useCallback((idx: number[]) => {
@@ -284,7 +290,7 @@ export function MapPanel({ connection, table, filters, onOpenRows, highlight }: 
           {phase.step === "reading" && <>Reading vectors… {formatCount(phase.rows)} rows</>}
           {phase.step === "laying" && (phase.stage === "pca" ? "Laying out: PCA…" : `Refining (UMAP): ${phase.epoch} of ${phase.epochs}`)}
           {phase.step === "ready" && (points?.kept ? "Layout kept from before (Recompute lays it out again)" : "Layout done (UMAP)")}
-          {phase.step === "cancelled" && "Cancelled"}
+          {phase.step === "cancelled" && (xy ? "Stopped: the layout so far is shown (Recompute lays it out again)" : "Cancelled")}
         </span>
         {(phase.step === "reading" || phase.step === "laying") && (
           <button type="button" className="btn btn--small" onClick={() => void api.explorer.cancelTransfer(mapId.current)}>

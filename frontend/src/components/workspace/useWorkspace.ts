@@ -120,16 +120,21 @@ export function useWorkspace() {
   );
 
   /**
-   * openMap opens a table's map (one per table), of the rows the grid's filters choose; with a
-   * highlight (a search's or Find similar's rows) it shows them selected, on the open map too.
+   * openMap opens a table's map (one per table), of the rows the grid's filters choose (an open
+   * map follows new filters); with a highlight (a search's or Find similar's rows) it shows them
+   * selected, on the open map too.
    */
   const openMap = useCallback((connection: Connection, table: string, filters: Filter[], highlight?: MapHighlight) => {
     const key = `map:${connection.id}:${table}`;
     setTabs((ts) => {
       const at = ts.findIndex((t) => t.key === key);
       if (at < 0) return [...ts, { key, kind: "map", connection, table, filters, highlight }];
-      if (!highlight) return ts;
-      return ts.map((t, i) => (i === at && t.kind === "map" ? { ...t, highlight } : t));
+      // From a grid, the map follows that grid's filters; a highlight keeps the map's own.
+      return ts.map((t, i) => {
+        if (i !== at || t.kind !== "map") return t;
+        if (highlight) return { ...t, highlight };
+        return JSON.stringify(t.filters) === JSON.stringify(filters) ? t : { ...t, filters, highlight: undefined };
+      });
     });
     setActiveKey(key);
   }, []);
