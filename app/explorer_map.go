@@ -7,14 +7,13 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
 
+	"app/backend/config"
 	"app/backend/driver"
 	"app/backend/transfer"
 	"app/backend/vectormap"
@@ -157,9 +156,12 @@ func (a *ExplorerAPI) OpenMap(id, connectionID, table string, req MapRequestDTO)
 		return MapDTO{}, apiError(err)
 	}
 	out := mapPoints(id, pts)
+	// The layout needs only the vectors: the rows' cells (long texts) are not held while it runs.
+	vectors := pts.Vectors
+	pts = nil
 	go func() {
 		defer done()
-		xy, err := a.layout(ctx, id, pts.Vectors)
+		xy, err := a.layout(ctx, id, vectors)
 		switch {
 		case errors.Is(err, context.Canceled):
 			a.emitFrame(MapFrameDTO{ID: id, Done: true, Cancelled: true})
@@ -274,44 +276,9 @@ func (a *ExplorerAPI) SaveMapImage(name, dataURL string) (ExportResultDTO, error
 	if !strings.HasSuffix(strings.ToLower(path), ".png") {
 		path += ".png"
 	}
-	if err := writeFileAtomic(path, png); err != nil {
+	// Written to a temporary name and renamed; readable by others (0644), as a saved picture is.
+	if err := config.WriteFileAtomicMode(path, png, 0o644); err != nil {
 		return ExportResultDTO{}, apiError(driver.Wrap(driver.KindQueryFailed, err, "the picture could not be written to %s", path))
 	}
 	return ExportResultDTO{Status: "done", Path: path, Bytes: int64(len(png)), ElapsedMs: time.Since(start).Milliseconds()}, nil
-}
-
-// writeFileAtomic writes b to a temporary name beside path and renames it, so a failed write
-// leaves no partial file.
-func writeFileAtomic(path string, b []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	// A picture is for sharing: readable as any file the person saves (CreateTemp makes 0600),
-	// and on disk before it takes the name.
-	if _, err := f.Write(b); err == nil {
-		err = f.Chmod(0o644)
-		if err == nil {
-			err = f.Sync()
-		}
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-			return err
-		}
-	} else {
-		f.Close()
-		os.Remove(tmp)
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
 }

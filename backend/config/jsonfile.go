@@ -377,13 +377,19 @@ func bareErr(err error) error {
 // fails (a read-only config dir, a full disk) the old file is left as it was, and the error
 // names path and the cause, not the temp file.
 func WriteFileAtomic(path string, data []byte) error {
-	if err := writeAtomic(path, data); err != nil {
+	return WriteFileAtomicMode(path, data, 0o600)
+}
+
+// WriteFileAtomicMode is WriteFileAtomic for a file others may read too (a picture the person
+// saves to share: 0644), with the same guarantees.
+func WriteFileAtomicMode(path string, data []byte, mode os.FileMode) error {
+	if err := writeAtomic(path, data, mode); err != nil {
 		return fmt.Errorf("save %s: %w", path, err)
 	}
 	return nil
 }
 
-func writeAtomic(path string, data []byte) error {
+func writeAtomic(path string, data []byte, mode os.FileMode) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
@@ -391,7 +397,7 @@ func writeAtomic(path string, data []byte) error {
 	}
 	name := tmp.Name()
 	defer func() { _ = os.Remove(name) }() // no-op after a successful rename
-	if err := writeAndClose(tmp, data); err != nil {
+	if err := writeAndClose(tmp, data, mode); err != nil {
 		return fmt.Errorf("cannot write a file in %s: %w", dir, bareErr(err))
 	}
 	if err := os.Rename(name, path); err != nil {
@@ -400,9 +406,9 @@ func writeAtomic(path string, data []byte) error {
 	return nil
 }
 
-// writeAndClose makes tmp private, writes data, syncs it and closes it.
-func writeAndClose(tmp *os.File, data []byte) error {
-	err := tmp.Chmod(0o600)
+// writeAndClose gives tmp its mode, writes data, syncs it and closes it.
+func writeAndClose(tmp *os.File, data []byte, mode os.FileMode) error {
+	err := tmp.Chmod(mode)
 	if err == nil {
 		_, err = tmp.Write(data)
 	}
