@@ -2,9 +2,12 @@ package app
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/binary"
 	"math"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -219,4 +222,40 @@ func TestMapOfPaper(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Issue 22: Save picture… writes the PNG the window drew where the save dialog says (the
+// dialog is the one thing answered here by a function; the e2e answers the real one for
+// exports), readable by others, and refuses what is not a PNG.
+func TestSaveMapImage(t *testing.T) {
+	api := NewExplorerAPI(nil)
+	dir := t.TempDir()
+	chosen := filepath.Join(dir, "paper map")
+	api.files = FileDialogs{Save: func(context.Context, string, string, []FileFilter) (string, error) { return chosen, nil }}
+	png := []byte(pngSignature + "rest of the picture")
+	url := "data:image/png;base64," + base64.StdEncoding.EncodeToString(png)
+
+	res, err := api.SaveMapImage("Paper map", url)
+	if err != nil || res.Status != "done" || res.Path != chosen+".png" || res.Bytes != int64(len(png)) {
+		t.Fatalf("%+v %v", res, err)
+	}
+	got, err := os.ReadFile(chosen + ".png")
+	if err != nil || string(got) != string(png) {
+		t.Fatalf("the file holds %q: %v", got, err)
+	}
+	if st, _ := os.Stat(chosen + ".png"); st.Mode().Perm() != 0o644 {
+		t.Fatalf("mode %v", st.Mode().Perm())
+	}
+	for _, bad := range []string{"data:image/jpeg;base64,AAAA", "data:image/png;base64,not base64!", "data:image/png;base64," + base64.StdEncoding.EncodeToString([]byte("GIF89a"))} {
+		if _, err := api.SaveMapImage("x", bad); err == nil || !strings.HasPrefix(err.Error(), "invalid_argument: ") {
+			t.Fatalf("%q: %v", bad[:22], err)
+		}
+	}
+	chosen = ""
+	if res, err := api.SaveMapImage("x", url); err != nil || res.Status != "not_chosen" {
+		t.Fatalf("a closed dialog: %+v %v", res, err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Fatalf("the directory holds %d files, want the picture alone (no temporary left)", len(entries))
+	}
 }
