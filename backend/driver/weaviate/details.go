@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"app/backend/driver"
@@ -43,7 +42,7 @@ func (c *class) details() []driver.DetailSection {
 	if mc := obj(def["moduleConfig"]); len(mc) > 0 {
 		var items []driver.DetailItem
 		for _, m := range sortedKeys(mc) {
-			items = append(items, driver.DetailItem{Label: m, Value: compactJSON(mc[m]), Setting: "moduleConfig." + m})
+			items = append(items, driver.DetailItem{Label: m, Value: restJSON(mc[m]), Setting: "moduleConfig." + m})
 		}
 		out = append(out, driver.DetailSection{Title: "Modules", Items: items})
 	}
@@ -68,7 +67,7 @@ func vectorizerItem(module string, config any, setting string) driver.DetailItem
 	default:
 		it.Value = module
 		if cfg := obj(obj(config)[module]); len(cfg) > 0 {
-			it.Value += " " + compactJSON(cfg)
+			it.Value += " " + restJSON(cfg)
 		}
 	}
 	return it
@@ -104,7 +103,7 @@ func indexItems(kind string, cfg map[string]any, prefix string) []driver.DetailI
 		var parts []string
 		for _, k := range []string{"efConstruction", "maxConnections", "ef"} {
 			if v, ok := cfg[k]; ok {
-				parts = append(parts, k+" "+compactJSON(v))
+				parts = append(parts, k+" "+restJSON(v))
 			}
 		}
 		if len(parts) > 0 {
@@ -117,7 +116,7 @@ func indexItems(kind string, cfg map[string]any, prefix string) []driver.DetailI
 	}
 	if kind == "dynamic" {
 		if t, ok := cfg["threshold"]; ok {
-			items = append(items, driver.DetailItem{Label: "Switches to HNSW at", Value: compactJSON(t) + " objects", Setting: prefix + "vectorIndexConfig.threshold"})
+			items = append(items, driver.DetailItem{Label: "Switches to HNSW at", Value: restJSON(t) + " objects", Setting: prefix + "vectorIndexConfig.threshold"})
 		}
 	}
 	return items
@@ -131,7 +130,7 @@ func compression(cfg map[string]any) string {
 			name := strings.ToUpper(q)
 			if q == "rq" {
 				if bits, ok := obj(cfg[q])["bits"]; ok {
-					name += fmt.Sprintf(" (%s bits)", compactJSON(bits))
+					name += fmt.Sprintf(" (%s bits)", restJSON(bits))
 				}
 			}
 			on = append(on, name)
@@ -160,7 +159,7 @@ func invertedItems(c *class, cfg map[string]any) []driver.DetailItem {
 			Value: yesNo(c.InvertedIndexConfig.IndexTimestamps, "rows can be filtered by creation and update time (in the editor)", "creation and update times cannot be filtered")},
 	}
 	if bm := obj(cfg["bm25"]); len(bm) > 0 {
-		items = append(items, driver.DetailItem{Label: "BM25", Value: "k1 " + compactJSON(bm["k1"]) + ", b " + compactJSON(bm["b"]), Setting: "invertedIndexConfig.bm25"})
+		items = append(items, driver.DetailItem{Label: "BM25", Value: "k1 " + restJSON(bm["k1"]) + ", b " + restJSON(bm["b"]), Setting: "invertedIndexConfig.bm25"})
 	}
 	if sw := obj(cfg["stopwords"]); len(sw) > 0 {
 		v := "preset " + str(sw["preset"])
@@ -207,7 +206,7 @@ func placementItems(def map[string]any) []driver.DetailItem {
 	var items []driver.DetailItem
 	rep := obj(def["replicationConfig"])
 	if f, ok := rep["factor"]; ok {
-		v := compactJSON(f)
+		v := restJSON(f)
 		if rep["asyncEnabled"] == true {
 			v += ", repaired asynchronously"
 		}
@@ -215,9 +214,9 @@ func placementItems(def map[string]any) []driver.DetailItem {
 	}
 	sh := obj(def["shardingConfig"])
 	if n, ok := sh["desiredCount"]; ok {
-		v := compactJSON(n)
-		if a, ok := sh["actualCount"]; ok && compactJSON(a) != v {
-			v += ", " + compactJSON(a) + " now"
+		v := restJSON(n)
+		if a, ok := sh["actualCount"]; ok && restJSON(a) != v {
+			v += ", " + restJSON(a) + " now"
 		}
 		items = append(items, driver.DetailItem{Label: "Shards", Value: v + " (by " + str(sh["strategy"]) + " of " + str(sh["key"]) + ")", Setting: "shardingConfig.desiredCount"})
 	}
@@ -254,16 +253,4 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// compactJSON writes a schema value as JSON (a number as the server wrote it).
-func compactJSON(v any) string {
-	if f, ok := v.(float64); ok {
-		return strconv.FormatFloat(f, 'f', -1, 64)
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
 }
