@@ -94,9 +94,11 @@ type ColumnDTO struct {
 
 // TableSettingsDTO are the collection settings worth showing next to the columns.
 type TableSettingsDTO struct {
-	MultiTenancy        bool     `json:"multiTenancy"`
-	Vectorizer          string   `json:"vectorizer"`
-	NamedVectors        []string `json:"namedVectors"`
+	MultiTenancy bool     `json:"multiTenancy"`
+	Vectorizer   string   `json:"vectorizer"`
+	NamedVectors []string `json:"namedVectors"`
+	// VectorizedVectors are the named vectors a vectorizer fills (nearText runs on them).
+	VectorizedVectors   []string `json:"vectorizedVectors"`
 	IndexNullState      bool     `json:"indexNullState"`
 	IndexPropertyLength bool     `json:"indexPropertyLength"`
 }
@@ -212,10 +214,6 @@ func toColumnDTOs(cols []driver.Column) []ColumnDTO {
 }
 
 func toTableInfoDTO(t *driver.TableInfo) TableInfoDTO {
-	named := t.Settings.NamedVectors
-	if named == nil {
-		named = []string{}
-	}
 	return TableInfoDTO{
 		Name:        t.Name,
 		Description: t.Description,
@@ -224,7 +222,8 @@ func toTableInfoDTO(t *driver.TableInfo) TableInfoDTO {
 		Settings: TableSettingsDTO{
 			MultiTenancy:        t.Settings.MultiTenancy,
 			Vectorizer:          t.Settings.Vectorizer,
-			NamedVectors:        named,
+			NamedVectors:        nonNilStrings(t.Settings.NamedVectors),
+			VectorizedVectors:   nonNilStrings(t.Settings.VectorizedVectors),
 			IndexNullState:      t.Settings.IndexNullState,
 			IndexPropertyLength: t.Settings.IndexPropertyLength,
 		},
@@ -358,4 +357,11 @@ type NodeShardDTO struct {
 	Objects        int64  `json:"objects"`
 	Loaded         bool   `json:"loaded"`
 	VectorIndexing string `json:"vectorIndexing"`
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }

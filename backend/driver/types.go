@@ -74,6 +74,10 @@ type TableSettings struct {
 	Vectorizer string `json:"vectorizer,omitempty"`
 	// NamedVectors lists the named vectors; empty for a single vector.
 	NamedVectors []string `json:"namedVectors,omitempty"`
+	// VectorizedVectors lists the named vectors a vectorizer module fills from the rows'
+	// text (so a search by words, nearText, runs on them); the collection's own vector is
+	// vectorized when Vectorizer is not "none".
+	VectorizedVectors []string `json:"vectorizedVectors,omitempty"`
 }
 
 // TableInfo is DescribeTable's answer.

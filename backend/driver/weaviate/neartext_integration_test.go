@@ -179,5 +179,8 @@ func TestNearTextWhereTheServerVectorizes(t *testing.T) {
 		if !strings.HasPrefix(words["vectorConfig.title_vec.vectorizer"], "text2vec-transformers") || !strings.HasPrefix(words["vectorConfig.plain_vec.vectorizer"], "none") {
 			t.Fatalf("%v", words)
 		}
+		if !slices.Equal(info.Settings.VectorizedVectors, []string{"title_vec"}) {
+			t.Fatalf("vectorized vectors %v, want title_vec alone", info.Settings.VectorizedVectors)
+		}
 	})
 }

@@ -132,6 +132,17 @@ func (c *class) vectorizerOf(target string) string {
 	return ""
 }
 
+// vectorizedVectors are the named vectors whose vectorizer is a module (not "none").
+func (c *class) vectorizedVectors() []string {
+	var out []string
+	for _, n := range c.namedVectors() {
+		if v := c.vectorizerOf(n); v != "" && v != "none" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 func (c *class) property(name string) (property, bool) {
 	for _, p := range c.Properties {
 		if p.Name == name {
@@ -195,6 +206,7 @@ func (c *class) info() *driver.TableInfo {
 			Tenant:              c.tenant,
 			Vectorizer:          c.Vectorizer,
 			NamedVectors:        c.namedVectors(),
+			VectorizedVectors:   c.vectorizedVectors(),
 		},
 		Definition: c.raw,
 		Details:    c.details(),

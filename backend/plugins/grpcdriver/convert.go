@@ -365,6 +365,7 @@ func toTableInfo(t *driver.TableInfo) *pb.DescribeTableResponse {
 			Vectorizer:          t.Settings.Vectorizer,
 			NamedVectors:        t.Settings.NamedVectors,
 			Tenant:              t.Settings.Tenant,
+			VectorizedVectors:   t.Settings.VectorizedVectors,
 		},
 		Definition: t.Definition,
 		Details:    toDetails(t.Details),
@@ -413,6 +414,7 @@ func fromTableInfo(t *pb.DescribeTableResponse) *driver.TableInfo {
 			Vectorizer:          s.GetVectorizer(),
 			NamedVectors:        nilIfEmpty(s.GetNamedVectors()),
 			Tenant:              s.GetTenant(),
+			VectorizedVectors:   nilIfEmpty(s.GetVectorizedVectors()),
 		},
 		Details: fromDetails(t.GetDetails()),
 	}

@@ -110,6 +110,7 @@ function toTableInfo(dto: app.TableInfoDTO): TableInfo {
       multiTenancy: dto.settings.multiTenancy,
       vectorizer: dto.settings.vectorizer,
       namedVectors: dto.settings.namedVectors ?? [],
+      vectorizedVectors: dto.settings.vectorizedVectors ?? [],
       indexNullState: dto.settings.indexNullState,
       indexPropertyLength: dto.settings.indexPropertyLength,
     },

@@ -1659,6 +1659,7 @@ export namespace app {
 	    multiTenancy: boolean;
 	    vectorizer: string;
 	    namedVectors: string[];
+	    vectorizedVectors: string[];
 	    indexNullState: boolean;
 	    indexPropertyLength: boolean;
 	
@@ -1671,6 +1672,7 @@ export namespace app {
 	        this.multiTenancy = source["multiTenancy"];
 	        this.vectorizer = source["vectorizer"];
 	        this.namedVectors = source["namedVectors"];
+	        this.vectorizedVectors = source["vectorizedVectors"];
 	        this.indexNullState = source["indexNullState"];
 	        this.indexPropertyLength = source["indexPropertyLength"];
 	    }

@@ -8,15 +8,16 @@ const plain = tableInfo("Article");
 const vectorized = { ...plain, settings: { ...plain.settings, vectorizer: "text2vec-transformers" } };
 const named = {
   ...plain,
-  settings: { ...plain.settings, namedVectors: ["body_vec", "title_vec"] },
-  details: [{ title: "Vector title_vec", items: [{ label: "Vectorizer", value: "none: vectors come from the client (nearText is not available)", setting: "vectorConfig.title_vec.vectorizer" }] }],
+  settings: { ...plain.settings, namedVectors: ["body_vec", "title_vec"], vectorizedVectors: [] },
 };
+const namedVectorized = { ...named, settings: { ...named.settings, vectorizedVectors: ["title_vec"] } };
 
 describe("the search panel's request (issue 23, item 3)", () => {
   it("offers near text only where a vectorizer makes vectors", () => {
     expect(modesFor(plain).map((m) => m.mode)).toEqual(["bm25", "hybrid", "nearVector", "nearObject"]);
     expect(modesFor(vectorized).map((m) => m.mode)).toEqual(["bm25", "hybrid", "nearText", "nearVector", "nearObject"]);
     expect(hasVectorizer(named)).toBe(false);
+    expect(hasVectorizer(namedVectorized)).toBe(true);
   });
 
   it("starts hybrid keyword-only (alpha 0) without a vectorizer, at the server's 0.75 with one", () => {

@@ -14,11 +14,11 @@ export function modesFor(info: TableInfo): { mode: SearchMode; label: string }[]
 
 /**
  * hasVectorizer tells whether the collection turns words into vectors: its own vectorizer, or
- * (named vectors) one in the definition's words. Without one, hybrid can only weigh keywords.
+ * (named vectors) a vectorizer of one of them. Without one, hybrid can only weigh keywords.
  */
 export function hasVectorizer(info: TableInfo): boolean {
   if (info.settings.namedVectors.length === 0) return !!info.settings.vectorizer && info.settings.vectorizer !== "none";
-  return info.details.some((s) => s.items.some((it) => it.label === "Vectorizer" && !it.value.startsWith("none")));
+  return info.settings.vectorizedVectors.length > 0;
 }
 
 /** The properties whose words bm25 and hybrid can match: text and text arrays. */

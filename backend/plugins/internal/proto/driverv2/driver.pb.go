@@ -1299,9 +1299,11 @@ type TableSettings struct {
 	Vectorizer          string                 `protobuf:"bytes,5,opt,name=vectorizer,proto3" json:"vectorizer,omitempty"`
 	NamedVectors        []string               `protobuf:"bytes,6,rep,name=named_vectors,json=namedVectors,proto3" json:"named_vectors,omitempty"`
 	// tenant: the tenant the table name opened ("Collection@tenant"), "" for a table.
-	Tenant        string `protobuf:"bytes,7,opt,name=tenant,proto3" json:"tenant,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Tenant string `protobuf:"bytes,7,opt,name=tenant,proto3" json:"tenant,omitempty"`
+	// vectorized_vectors: the named vectors a vectorizer module fills (nearText runs on them).
+	VectorizedVectors []string `protobuf:"bytes,8,rep,name=vectorized_vectors,json=vectorizedVectors,proto3" json:"vectorized_vectors,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *TableSettings) Reset() {
@@ -1381,6 +1383,13 @@ func (x *TableSettings) GetTenant() string {
 		return x.Tenant
 	}
 	return ""
+}
+
+func (x *TableSettings) GetVectorizedVectors() []string {
+	if x != nil {
+		return x.VectorizedVectors
+	}
+	return nil
 }
 
 type DescribeTableResponse struct {
@@ -3767,7 +3776,7 @@ const file_driver_proto_rawDesc = "" +
 	"\apreview\x18\v \x01(\bR\apreview\x1a>\n" +
 	"\x10FilterNotesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x9a\x02\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xc9\x02\n" +
 	"\rTableSettings\x12(\n" +
 	"\x10index_null_state\x18\x01 \x01(\bR\x0eindexNullState\x122\n" +
 	"\x15index_property_length\x18\x02 \x01(\bR\x13indexPropertyLength\x12)\n" +
@@ -3777,7 +3786,8 @@ const file_driver_proto_rawDesc = "" +
 	"vectorizer\x18\x05 \x01(\tR\n" +
 	"vectorizer\x12#\n" +
 	"\rnamed_vectors\x18\x06 \x03(\tR\fnamedVectors\x12\x16\n" +
-	"\x06tenant\x18\a \x01(\tR\x06tenant\"\xb1\x02\n" +
+	"\x06tenant\x18\a \x01(\tR\x06tenant\x12-\n" +
+	"\x12vectorized_vectors\x18\b \x03(\tR\x11vectorizedVectors\"\xb1\x02\n" +
 	"\x15DescribeTableResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12/\n" +
