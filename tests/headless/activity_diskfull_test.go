@@ -71,9 +71,9 @@ func TestAFullDiskRefusesRequestsRatherThanServeThemUnrecorded(t *testing.T) {
 		if !strings.Contains(refusal, `"code":-33000`) || !strings.Contains(refusal, "cannot record requests in its activity log") {
 			t.Fatalf("refusal: %s", refusal)
 		}
-		if !strings.Contains(logs.String(), "activity log: write failed, requests are refused") {
-			t.Fatalf("the app log does not say why requests are refused:\n%s", logs.String())
-		}
+		waitFor(t, "the app log to say why requests are refused", func() bool {
+			return strings.Contains(logs.String(), "activity log: write failed, requests are refused")
+		}, logs)
 	})
 
 	if err := os.Remove(filler); err != nil {

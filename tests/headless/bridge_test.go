@@ -369,9 +369,11 @@ func TestBridgeRereadsTheHandshakeOnA401(t *testing.T) {
 	if m := b.next(t); m["id"] != float64(2) || m["result"] == nil {
 		t.Fatalf("after the restart on the same port: %v\nstderr: %s", m, b.stderr)
 	}
-	if !strings.Contains(b.stderr.String(), "re-read the handshake file") {
-		t.Fatalf("the bridge did not re-read the handshake file:\n%s", b.stderr)
-	}
+	// The bridge logs before it retries, so the line is written before the answer; but its
+	// stderr reaches b.stderr through exec's copying goroutine, which may trail stdout's.
+	waitFor(t, "the bridge to log that it re-read the handshake file", func() bool {
+		return strings.Contains(b.stderr.String(), "re-read the handshake file")
+	}, b.stderr)
 }
 
 // Issue 20, item 4: with MCP off in the app's settings, app-mcp answers every request with

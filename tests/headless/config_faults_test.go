@@ -53,9 +53,9 @@ func TestCorruptConfigFiles(t *testing.T) {
 		// The settings are read as the app starts.
 		keptAsBak(t, dir, "settings.json", brokenSettings)
 		// The name, not the whole path: the log's redactor may mask a test's long temp dir.
-		if !strings.Contains(logs.String(), "/settings.json could not be read") {
-			t.Fatalf("the log does not name settings.json:\n%s", logs)
-		}
+		waitFor(t, "the log to name settings.json", func() bool {
+			return strings.Contains(logs.String(), "/settings.json could not be read")
+		}, logs)
 		// The defaults are in force: authentication is required, so MCP is asked with a token.
 		tok := createToken(t, dir, "--name", "faults", "--level", "readOnly")
 		var status int
@@ -76,9 +76,9 @@ func TestCorruptConfigFiles(t *testing.T) {
 			t.Fatalf("list_connections = %d %s; logs:\n%s", status, body, logs)
 		}
 		keptAsBak(t, dir, "connections.json", brokenConnections)
-		if !strings.Contains(logs.String(), "/connections.json could not be read") {
-			t.Fatalf("the log does not name connections.json:\n%s", logs)
-		}
+		waitFor(t, "the log to name connections.json", func() bool {
+			return strings.Contains(logs.String(), "/connections.json could not be read")
+		}, logs)
 		if strings.Contains(logs.String(), "garbage") || strings.Contains(logs.String(), "prod") {
 			t.Fatalf("the log quotes a broken file's content:\n%s", logs)
 		}

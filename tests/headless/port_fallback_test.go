@@ -44,9 +44,11 @@ func TestATakenPortFallsBackAndClientsAreRepaired(t *testing.T) {
 		if h.Port == port || h.Port == 0 {
 			t.Fatalf("handshake port %d with %d taken", h.Port, port)
 		}
-		if !strings.Contains(logs.String(), "the port is taken by another program") {
-			t.Fatalf("the log does not say the port was taken:\n%s", logs.String())
-		}
+		// Logged before the handshake file is written, but the log reaches logs through exec's
+		// copying goroutine: wait for it rather than read it once.
+		waitFor(t, "the log to say the port was taken", func() bool {
+			return strings.Contains(logs.String(), "the port is taken by another program")
+		}, logs)
 	})
 	t.Run("app client repair points Cursor at the new port and keeps the token and the other server", func(t *testing.T) {
 		out, stderr, err := run(t, envv, "", "--config-dir", dir, "client", "repair", "--json")
