@@ -97,6 +97,8 @@ type TableSettingsDTO struct {
 	MultiTenancy bool     `json:"multiTenancy"`
 	Vectorizer   string   `json:"vectorizer"`
 	NamedVectors []string `json:"namedVectors"`
+	// OwnVector: with NamedVectors, the collection also has its own vector ("" by name).
+	OwnVector bool `json:"ownVector"`
 	// VectorizedVectors are the named vectors a vectorizer fills (nearText runs on them).
 	VectorizedVectors   []string `json:"vectorizedVectors"`
 	IndexNullState      bool     `json:"indexNullState"`
@@ -223,6 +225,7 @@ func toTableInfoDTO(t *driver.TableInfo) TableInfoDTO {
 			MultiTenancy:        t.Settings.MultiTenancy,
 			Vectorizer:          t.Settings.Vectorizer,
 			NamedVectors:        nonNilStrings(t.Settings.NamedVectors),
+			OwnVector:           t.Settings.OwnVector,
 			VectorizedVectors:   nonNilStrings(t.Settings.VectorizedVectors),
 			IndexNullState:      t.Settings.IndexNullState,
 			IndexPropertyLength: t.Settings.IndexPropertyLength,

@@ -49,7 +49,7 @@ func unpackXY(b []byte) vectormap.Matrix {
 }
 
 // Issue 22: the Map tab's points and layout, against a real weaviate-server holding the demo's
-// Paper (3,000 papers in 8 topics, the 64-dim title_vec): a PCA frame first, then UMAP's frames,
+// Paper (3,000 papers in 8 topics, its own 128-dim vector): a PCA frame first, then UMAP's frames,
 // the last of which keeps each topic together (silhouette by topic above 0.5: the topics are
 // separate clusters of the vectors, so a layout that keeps neighbours near must show them
 // apart; an unrelated layout scores about 0); reopened, the layout is kept; and the messages
@@ -72,9 +72,8 @@ func TestMapOfPaper(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Paper's one named vector, title_vec, is the one a map takes unasked (its legacy vector
-	// beside it is not read by the driver's walk: see docs/architecture.md, the Map tab).
-	if len(m.UUIDs) != fixtures.PaperCount || m.Dims != fixtures.PaperTitleDims || m.Vector != "" || m.Sampled || m.Matched != fixtures.PaperCount {
+	// Paper's own vector (beside its named title_vec) is the one a map takes unasked.
+	if len(m.UUIDs) != fixtures.PaperCount || m.Dims != fixtures.PaperVectorDims || m.Vector != "" || m.Sampled || m.Matched != fixtures.PaperCount {
 		t.Fatalf("points %d, dims %d, matched %d, sampled %v", len(m.UUIDs), m.Dims, m.Matched, m.Sampled)
 	}
 	var topic *MapColumnDTO

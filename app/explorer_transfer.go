@@ -288,10 +288,7 @@ func (a *ExplorerAPI) PreviewImport(connectionID, table, path string) (ImportPre
 				out.TableColumns = append(out.TableColumns, c.Name)
 			}
 		}
-		if len(info.Settings.NamedVectors) == 0 {
-			out.TableColumns = append(out.TableColumns, transfer.VectorColumn(""))
-		}
-		for _, n := range info.Settings.NamedVectors {
+		for _, n := range info.Settings.Vectors() {
 			out.TableColumns = append(out.TableColumns, transfer.VectorColumn(n))
 		}
 	}

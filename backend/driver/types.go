@@ -74,10 +74,28 @@ type TableSettings struct {
 	Vectorizer string `json:"vectorizer,omitempty"`
 	// NamedVectors lists the named vectors; empty for a single vector.
 	NamedVectors []string `json:"namedVectors,omitempty"`
+	// OwnVector tells that a table with NamedVectors also has its own, unnamed vector (in
+	// Weaviate, a collection's legacy vector kept when named vectors were added to it). ""
+	// names it wherever vectors go by name (ScanPage.VectorNames, Row.Vectors).
+	OwnVector bool `json:"ownVector,omitempty"`
 	// VectorizedVectors lists the named vectors a vectorizer module fills from the rows'
 	// text (so a search by words, nearText, runs on them); the collection's own vector is
 	// vectorized when Vectorizer is not "none".
 	VectorizedVectors []string `json:"vectorizedVectors,omitempty"`
+}
+
+// Vectors are the table's vectors by name, its own vector as "": [""] for a single vector,
+// the named ones, and "" first among them when the table has its own vector too (OwnVector).
+// Every place that lists a table's vectors (an export's columns, an import's mapping, the
+// map) lists these.
+func (s TableSettings) Vectors() []string {
+	if len(s.NamedVectors) == 0 {
+		return []string{""}
+	}
+	if s.OwnVector {
+		return append([]string{""}, s.NamedVectors...)
+	}
+	return s.NamedVectors
 }
 
 // TableInfo is DescribeTable's answer.

@@ -221,10 +221,7 @@ func vectorNames(info *driver.TableInfo, req ExportRequest) []string {
 	if !req.Vectors {
 		return nil
 	}
-	if len(info.Settings.NamedVectors) == 0 {
-		return []string{""}
-	}
-	return info.Settings.NamedVectors
+	return info.Settings.Vectors()
 }
 
 // writePage types and writes one page's rows.

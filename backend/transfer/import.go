@@ -278,7 +278,7 @@ type mapper struct {
 	info    *driver.TableInfo
 	to      map[string]string // file column -> table column, "-" to skip
 	columns map[string]driver.Column
-	named   map[string]bool
+	named   map[string]bool // the table's vectors by name, "" its own (TableSettings.Vectors)
 }
 
 func newMapper(info *driver.TableInfo, to map[string]string) *mapper {
@@ -286,7 +286,7 @@ func newMapper(info *driver.TableInfo, to map[string]string) *mapper {
 	for _, c := range info.Columns {
 		m.columns[c.Name] = c
 	}
-	for _, n := range info.Settings.NamedVectors {
+	for _, n := range info.Settings.Vectors() {
 		m.named[n] = true
 	}
 	return m
@@ -322,7 +322,7 @@ func (m *mapper) known(t string) bool {
 		return true
 	}
 	if name, ok := vectorName(t); ok {
-		return (name == "" && len(m.named) == 0) || m.named[name]
+		return m.named[name]
 	}
 	c, ok := m.columns[t]
 	return ok && !c.IsVector()

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -386,4 +387,83 @@ func TestASortedExportKeepsEachVectorInItsColumn(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A collection with its own (legacy) vector beside a named one, as the demo's Paper: an
+// export holds both ("vector" and "vector:title_vec") and an import writes both back, so the
+// round trip in every format gives identical objects (issue 21: nothing dropped).
+func TestARoundTripKeepsACollectionsOwnVectorBesideItsNamedOnes(t *testing.T) {
+	node := weaviatetest.Start(t, weaviatenode.Anonymous)
+	ctx := context.Background()
+	if _, err := fixtures.LoadShowcase(ctx, node); err != nil {
+		t.Fatal(err)
+	}
+	d := openDriver(t, node)
+	info, err := d.DescribeTable(ctx, fixtures.DemoPaper)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := info.Settings.Vectors(); !slices.Equal(got, []string{"", fixtures.PaperTitleVector}) {
+		t.Fatalf("Paper's vectors %q, want its own and %s", got, fixtures.PaperTitleVector)
+	}
+	want := restObjects(t, node, fixtures.DemoPaper)
+	if w := want[fixtures.ID(fixtures.DemoPaper, 1)]; len(w.Vector) != fixtures.PaperVectorDims || len(w.Vectors[fixtures.PaperTitleVector]) != fixtures.PaperTitleDims {
+		t.Fatalf("the server's Paper 1 has vectors of %d and %d numbers", len(w.Vector), len(w.Vectors[fixtures.PaperTitleVector]))
+	}
+	for _, f := range transfer.Formats() {
+		t.Run(string(f), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "out."+string(f))
+			if _, err := transfer.Export(ctx, d, transfer.ExportRequest{Table: fixtures.DemoPaper, Vectors: true, Path: path}, nil); err != nil {
+				t.Fatal(err)
+			}
+			rows := readFile(t, path)
+			if _, ok := rows[0]["vector"]; !ok {
+				t.Fatalf("the export has no column for Paper's own vector: %v", keysOf(rows[0]))
+			}
+			copyName := "PaperCopy" + strings.ToUpper(string(f[:1])) + string(f[1:])
+			copyMixedClass(t, node, fixtures.DemoPaper, copyName)
+			sum, err := transfer.Import(ctx, d, transfer.ImportRequest{Table: copyName, Path: path}, nil)
+			if err != nil {
+				t.Fatalf("%v (summary %+v)", err, sum)
+			}
+			if sum.Written != int64(len(want)) || sum.Skipped+sum.Failed+sum.Unknown != 0 {
+				t.Fatalf("summary %+v; want %d written", sum, len(want))
+			}
+			sameObjects(t, want, restObjects(t, node, copyName))
+		})
+	}
+}
+
+// copyMixedClass creates to as a copy of from, a collection with its own vector and named
+// ones, the only way weaviate-server allows: created with its own vector, the named vectors
+// added after (see fixtures.LoadShowcase).
+func copyMixedClass(t *testing.T, node *weaviatenode.Node, from, to string) {
+	t.Helper()
+	ctx := context.Background()
+	var cls map[string]any
+	if err := node.DoJSON(ctx, http.MethodGet, "/v1/schema/"+from, nil, &cls); err != nil {
+		t.Fatal(err)
+	}
+	named := cls["vectorConfig"]
+	delete(cls, "vectorConfig")
+	cls["class"] = to
+	if err := node.DoJSON(ctx, http.MethodPost, "/v1/schema", cls, nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { dropClass(node, to) })
+	if err := node.DoJSON(ctx, http.MethodGet, "/v1/schema/"+to, nil, &cls); err != nil {
+		t.Fatal(err)
+	}
+	cls["vectorConfig"] = named
+	if err := node.DoJSON(ctx, http.MethodPut, "/v1/schema/"+to, cls, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func keysOf(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
 }

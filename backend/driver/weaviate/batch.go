@@ -27,7 +27,7 @@ func (d *Driver) WriteBatch(ctx context.Context, table string, rows []driver.Row
 	out := make([]driver.RowResult, len(rows))
 	objects := make([]map[string]any, 0, len(rows))
 	sent := make([]int, 0, len(rows)) // objects[k] is rows[sent[k]]
-	names := c.namedVectors()
+	names := c.vectorSlots()
 	for i, r := range rows {
 		id := strings.ToLower(strings.TrimSpace(r.UUID))
 		if id != "" {
@@ -116,8 +116,9 @@ func (d *Driver) WriteBatch(ctx context.Context, table string, rows []driver.Row
 	return out, nil
 }
 
-// batchVectors puts a row's vectors on its object: "vector" for a table's single vector,
-// "vectors" by name for named vectors. A vector the table does not have is refused.
+// batchVectors puts a row's vectors on its object: "vector" for a table's own vector ("";
+// names as class.vectorSlots gives them), "vectors" by name for named vectors. A vector the
+// table does not have is refused.
 func batchVectors(obj map[string]any, names []string, vecs map[string][]float32) error {
 	if len(vecs) == 0 {
 		return nil
@@ -125,7 +126,7 @@ func batchVectors(obj map[string]any, names []string, vecs map[string][]float32)
 	named := map[string][]float32{}
 	for n, v := range vecs {
 		switch {
-		case n == "" && len(names) == 0:
+		case n == "" && (len(names) == 0 || names[0] == ""):
 			obj["vector"] = v
 		case n != "" && slices.Contains(names, n):
 			named[n] = v

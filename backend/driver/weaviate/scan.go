@@ -45,13 +45,13 @@ func (d *Driver) Scan(ctx context.Context, table string, req driver.ScanRequest)
 		limit = scanPage
 	}
 	limit = min(limit, maxScanPage)
-	names := c.namedVectors()
+	names := c.vectorSlots()
 	withRows := func(r *pb.SearchRequest) {
 		r.Properties = grpcProperties(c.Properties)
 		r.Metadata = &pb.MetadataRequest{Uuid: true}
 		if req.Vectors {
-			r.Metadata.Vector = len(names) == 0
-			r.Metadata.Vectors = names
+			r.Metadata.Vector = len(names) == 0 || c.ownVector()
+			r.Metadata.Vectors = c.namedVectors()
 		}
 	}
 	client, err := d.rpc()
@@ -114,13 +114,17 @@ func (d *Driver) Scan(ctx context.Context, table string, req driver.ScanRequest)
 	return page, nil
 }
 
-// scanVectors are a result's vectors in names' order (the single vector when names is empty).
-// A multi-vector is left out (nil): it is a list of vectors, not one.
+// scanVectors are a result's vectors in names' order (the single vector when names is empty;
+// "" names the collection's own vector beside named ones). A multi-vector is left out (nil):
+// it is a list of vectors, not one.
 func scanVectors(names []string, md *pb.MetadataResult) [][]float32 {
 	if len(names) == 0 {
 		return [][]float32{driver.PackedFloats(md.GetVectorBytes())}
 	}
 	out := make([][]float32, len(names))
+	if names[0] == "" {
+		out[0] = driver.PackedFloats(md.GetVectorBytes())
+	}
 	for _, v := range md.GetVectors() {
 		if v.GetType() == pb.Vectors_VECTOR_TYPE_MULTI_FP32 {
 			continue
@@ -155,7 +159,7 @@ func (d *Driver) scanREST(ctx context.Context, c *class, after string, limit int
 		return nil, driver.Wrap(driver.KindQueryFailed, err, "the server's page of %s is not JSON", c.Class)
 	}
 	cols := c.columns()
-	names := c.namedVectors()
+	names := c.vectorSlots()
 	page := &driver.ScanPage{Columns: cols[:len(cols)-1], Rows: make([][]any, 0, len(p.Objects)), Walked: len(p.Objects)}
 	if len(p.Objects) == limit {
 		page.Next = p.Objects[len(p.Objects)-1].ID
@@ -183,6 +187,10 @@ func (d *Driver) scanREST(ctx context.Context, c *class, after string, limit int
 			_ = json.Unmarshal(o.Vector, &vs[0])
 		} else {
 			for k, n := range names {
+				if n == "" {
+					_ = json.Unmarshal(o.Vector, &vs[k])
+					continue
+				}
 				_ = json.Unmarshal(o.Vectors[n], &vs[k]) // a multi-vector does not decode: left out
 			}
 		}

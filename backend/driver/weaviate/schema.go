@@ -21,6 +21,7 @@ type class struct {
 	Properties          []property             `json:"properties"`
 	Vectorizer          string                 `json:"vectorizer"`
 	VectorConfig        map[string]any         `json:"vectorConfig"`
+	VectorIndexType     string                 `json:"vectorIndexType"`
 	InvertedIndexConfig invertedIndex          `json:"invertedIndexConfig"`
 	MultiTenancyConfig  struct{ Enabled bool } `json:"multiTenancyConfig"`
 	raw                 json.RawMessage
@@ -117,6 +118,22 @@ func (c *class) namedVectors() []string {
 	return names
 }
 
+// ownVector tells that a collection with named vectors also has its own (legacy) vector:
+// Weaviate keeps a class-level vector index when named vectors are added to a collection
+// that had one, and names it in vectorIndexType; a collection made with named vectors only
+// has none.
+func (c *class) ownVector() bool { return len(c.VectorConfig) > 0 && c.VectorIndexType != "" }
+
+// vectorSlots are the collection's vectors by name, "" its own: nil for a single vector (as
+// namedVectors), the named ones with "" first when it has its own vector too.
+func (c *class) vectorSlots() []string {
+	names := c.namedVectors()
+	if c.ownVector() {
+		return append([]string{""}, names...)
+	}
+	return names
+}
+
 // vectorizerOf is the module that makes the vectors of the named vector (target "" for the
 // collection's own vector): "none" when vectors come only from the client. A named vector
 // holds its module as the one key of its "vectorizer" object.
@@ -206,6 +223,7 @@ func (c *class) info() *driver.TableInfo {
 			Tenant:              c.tenant,
 			Vectorizer:          c.Vectorizer,
 			NamedVectors:        c.namedVectors(),
+			OwnVector:           c.ownVector(),
 			VectorizedVectors:   c.vectorizedVectors(),
 		},
 		Definition: c.raw,

@@ -366,6 +366,7 @@ func toTableInfo(t *driver.TableInfo) *pb.DescribeTableResponse {
 			NamedVectors:        t.Settings.NamedVectors,
 			Tenant:              t.Settings.Tenant,
 			VectorizedVectors:   t.Settings.VectorizedVectors,
+			OwnVector:           t.Settings.OwnVector,
 		},
 		Definition: t.Definition,
 		Details:    toDetails(t.Details),
@@ -415,6 +416,7 @@ func fromTableInfo(t *pb.DescribeTableResponse) *driver.TableInfo {
 			NamedVectors:        nilIfEmpty(s.GetNamedVectors()),
 			Tenant:              s.GetTenant(),
 			VectorizedVectors:   nilIfEmpty(s.GetVectorizedVectors()),
+			OwnVector:           s.GetOwnVector(),
 		},
 		Details: fromDetails(t.GetDetails()),
 	}

@@ -215,7 +215,7 @@ func TestContractTypesRoundTrip(t *testing.T) {
 	t.Run("table info with settings and definition", func(t *testing.T) {
 		ti := &driver.TableInfo{
 			Name: "Typed", Description: "d", Columns: sampleColumns(), PrimaryKey: "uuid",
-			Settings:   driver.TableSettings{IndexNullState: true, IndexPropertyLength: true, IndexTimestamps: true, MultiTenancy: true, Vectorizer: "none", NamedVectors: []string{"a", "b"}, VectorizedVectors: []string{"b"}},
+			Settings:   driver.TableSettings{IndexNullState: true, IndexPropertyLength: true, IndexTimestamps: true, MultiTenancy: true, Vectorizer: "none", NamedVectors: []string{"a", "b"}, VectorizedVectors: []string{"b"}, OwnVector: true},
 			Definition: json.RawMessage(`{"class":"Typed","properties":[]}`),
 			Details: []driver.DetailSection{{Title: "Inverted index", Items: []driver.DetailItem{
 				{Label: "Null state indexed", Value: "yes: the is null and is not null filters run", Setting: "invertedIndexConfig.indexNullState"}, {Label: "BM25", Value: "k1 1.2, b 0.75"}}}},

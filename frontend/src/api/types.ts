@@ -208,6 +208,8 @@ export interface TableSettings {
   multiTenancy: boolean;
   vectorizer: string;
   namedVectors: string[];
+  /** With namedVectors: the collection also has its own, unnamed vector ("" by name). */
+  ownVector: boolean;
   /** The named vectors a vectorizer fills from the rows' text (nearText runs on them). */
   vectorizedVectors: string[];
   indexNullState: boolean;

@@ -110,6 +110,7 @@ function toTableInfo(dto: app.TableInfoDTO): TableInfo {
       multiTenancy: dto.settings.multiTenancy,
       vectorizer: dto.settings.vectorizer,
       namedVectors: dto.settings.namedVectors ?? [],
+      ownVector: dto.settings.ownVector ?? false,
       vectorizedVectors: dto.settings.vectorizedVectors ?? [],
       indexNullState: dto.settings.indexNullState,
       indexPropertyLength: dto.settings.indexPropertyLength,

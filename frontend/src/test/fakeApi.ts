@@ -84,7 +84,8 @@ export function tableInfo(name: string, columns: Column[] = articleColumns): Tab
     description: `${name} description`,
     primaryKey: "uuid",
     columns,
-    settings: { multiTenancy: false, vectorizer: "none", namedVectors: [], vectorizedVectors: [], indexNullState: true, indexPropertyLength: true },
+    settings: { multiTenancy: false, vectorizer: "none", namedVectors: [],
+      ownVector: false, vectorizedVectors: [], indexNullState: true, indexPropertyLength: true },
     details: [
       {
         title: "Inverted index",

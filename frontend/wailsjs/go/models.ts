@@ -1659,6 +1659,7 @@ export namespace app {
 	    multiTenancy: boolean;
 	    vectorizer: string;
 	    namedVectors: string[];
+	    ownVector: boolean;
 	    vectorizedVectors: string[];
 	    indexNullState: boolean;
 	    indexPropertyLength: boolean;
@@ -1672,6 +1673,7 @@ export namespace app {
 	        this.multiTenancy = source["multiTenancy"];
 	        this.vectorizer = source["vectorizer"];
 	        this.namedVectors = source["namedVectors"];
+	        this.ownVector = source["ownVector"];
 	        this.vectorizedVectors = source["vectorizedVectors"];
 	        this.indexNullState = source["indexNullState"];
 	        this.indexPropertyLength = source["indexPropertyLength"];

@@ -1302,8 +1302,11 @@ type TableSettings struct {
 	Tenant string `protobuf:"bytes,7,opt,name=tenant,proto3" json:"tenant,omitempty"`
 	// vectorized_vectors: the named vectors a vectorizer module fills (nearText runs on them).
 	VectorizedVectors []string `protobuf:"bytes,8,rep,name=vectorized_vectors,json=vectorizedVectors,proto3" json:"vectorized_vectors,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// own_vector: with named_vectors, the table also has its own, unnamed vector ("" in
+	// ScanPage.vector_names).
+	OwnVector     bool `protobuf:"varint,9,opt,name=own_vector,json=ownVector,proto3" json:"own_vector,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *TableSettings) Reset() {
@@ -1390,6 +1393,13 @@ func (x *TableSettings) GetVectorizedVectors() []string {
 		return x.VectorizedVectors
 	}
 	return nil
+}
+
+func (x *TableSettings) GetOwnVector() bool {
+	if x != nil {
+		return x.OwnVector
+	}
+	return false
 }
 
 type DescribeTableResponse struct {
@@ -3776,7 +3786,7 @@ const file_driver_proto_rawDesc = "" +
 	"\apreview\x18\v \x01(\bR\apreview\x1a>\n" +
 	"\x10FilterNotesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xc9\x02\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xe8\x02\n" +
 	"\rTableSettings\x12(\n" +
 	"\x10index_null_state\x18\x01 \x01(\bR\x0eindexNullState\x122\n" +
 	"\x15index_property_length\x18\x02 \x01(\bR\x13indexPropertyLength\x12)\n" +
@@ -3787,7 +3797,9 @@ const file_driver_proto_rawDesc = "" +
 	"vectorizer\x12#\n" +
 	"\rnamed_vectors\x18\x06 \x03(\tR\fnamedVectors\x12\x16\n" +
 	"\x06tenant\x18\a \x01(\tR\x06tenant\x12-\n" +
-	"\x12vectorized_vectors\x18\b \x03(\tR\x11vectorizedVectors\"\xb1\x02\n" +
+	"\x12vectorized_vectors\x18\b \x03(\tR\x11vectorizedVectors\x12\x1d\n" +
+	"\n" +
+	"own_vector\x18\t \x01(\bR\townVector\"\xb1\x02\n" +
 	"\x15DescribeTableResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12/\n" +
