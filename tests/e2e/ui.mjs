@@ -1636,6 +1636,32 @@ try {
     assert((await row.innerText()).includes(want.title), "the clicked row's details do not name its title");
     await page.keyboard.press("Escape");
     await row.waitFor({ state: "detached", timeout: 5_000 });
+    // A drag pans: the drawn picture follows the pointer (moved, not drawn again), and at the
+    // release the points are drawn where they moved to: the lone point is hovered at its place
+    // plus the distance dragged, and named; a drag back puts it where it was (the lasso below
+    // aims at the first places).
+    const drag = async (dx, dy) => {
+      const [sx, sy] = [box.x + box.width / 2, box.y + box.height / 2];
+      await page.mouse.move(sx, sy);
+      await page.mouse.down();
+      await page.mouse.move(sx + dx / 2, sy + dy / 2, { steps: 4 });
+      const during = await canvas.evaluate((c) => c.style.transform);
+      await page.mouse.move(sx + dx, sy + dy, { steps: 4 });
+      await page.mouse.up();
+      assert(during === `translate(${dx / 2}px, ${dy / 2}px)`, `while dragging, the canvas is moved by ${JSON.stringify(during)}`);
+      await page.waitForFunction(() => document.querySelector('section.panel--map[aria-label="Map of Paper"] .map-canvas canvas')?.style.transform === "", null, { timeout: 10_000 });
+    };
+    const hoverAt = async (x, y) => {
+      await page.mouse.move(x - 30, y - 30);
+      await page.mouse.move(x, y, { steps: 5 });
+      await tip.filter({ hasText: layout[far].id }).waitFor({ timeout: 10_000 });
+    };
+    const dx = screen[far].x < box.x + box.width / 2 ? 40 : -40;
+    const dy = screen[far].y < box.y + box.height / 2 ? 30 : -30;
+    await drag(dx, dy);
+    await hoverAt(screen[far].x + dx, screen[far].y + dy);
+    await drag(-dx, -dy);
+    await hoverAt(screen[far].x, screen[far].y);
     // a lasso around the points of one topic: a box around the middle 90% of them, 12 pixels wider
     const topic = topics[0];
     const mine = screen.filter((_, i) => topics[i] === topic);

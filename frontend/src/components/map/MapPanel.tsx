@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import createScatterplot from "regl-scatterplot";
+import createScatterplot, { createRenderer } from "regl-scatterplot";
 import { parseApiError, useApi, type ApiError, type Column, type Connection, type Filter, type Grid, type MapFrame, type MapPoints, type TableInfo } from "../../api";
 import { ExportDialog } from "../grid/ExportDialog";
 import { formatCount } from "../explorer/format";
 import { Icon, MapIcon } from "../icons";
 import type { MapHighlight } from "../workspace/useWorkspace";
 import { colouring, defaultColour, fit, isNumeric, labelColumn, layoutRows, sizes } from "./mapModel";
+import { panByCss } from "./panByCss";
 
 interface Props {
   connection: Connection;
@@ -132,8 +133,13 @@ export function MapPanel({ connection, table, filters, onOpenRows, highlight }: 
     const box = boxRef.current;
     if (!canvas || !box) return;
     const { width, height } = box.getBoundingClientRect();
+    // The plot's own renderer, the size of the map: the shared one it makes unasked is the
+    // size of the window, and with software WebGL every frame costs in proportion to it.
+    const renderer = createRenderer({ canvas: document.createElement("canvas") });
+    renderer.resize(Math.max(width, 100), Math.max(height, 100));
     const sp = createScatterplot({
       canvas,
+      renderer,
       width: Math.max(width, 100),
       height: Math.max(height, 100),
       pointSize: 4,
@@ -156,12 +162,18 @@ export function MapPanel({ connection, table, filters, onOpenRows, highlight }: 
     sp.subscribe("deselect", () => setSelected([]));
     const ro = new ResizeObserver(([e]) => {
       const r = e.contentRect;
-      if (r.width > 0 && r.height > 0) sp.set({ width: r.width, height: r.height });
+      if (r.width > 0 && r.height > 0) {
+        renderer.resize(r.width, r.height);
+        sp.set({ width: r.width, height: r.height });
+      }
     });
     ro.observe(box);
+    const stopPan = panByCss(box, canvas, () => plot.current);
     return () => {
+      stopPan();
       ro.disconnect();
       sp.destroy();
+      renderer.destroy();
       plot.current = null;
     };
   }, []);
