@@ -21,7 +21,13 @@
 // The weaviate data directory is kept in $APP_CACHE_DIR/bench/ (-data), so GridBench loads
 // once (about a minute); -fresh reloads it.
 //
-// Usage: go run ./bench/grid [-data DIR] [-fresh] [-artifacts DIR] [-vite] [-profile]
+// Then the Map tab (issue 22, map.mjs and mapbench.go) with MapBench, 100,000 rows x 768 dims
+// in 16 clusters on the same server: the time from Map to the vectors read (against a bare
+// gRPC read of the same objects), to the first frame (PCA) drawn and to the finished layout,
+// and the frame time while panning all 100,000 points with software WebGL (target: p95 under
+// 33 ms). MapBench loads once into the kept data directory (a few minutes).
+//
+// Usage: go run ./bench/grid [-data DIR] [-fresh] [-artifacts DIR] [-vite] [-profile] [-only grid|map]
 package main
 
 import (
@@ -74,6 +80,7 @@ func main() {
 	fresh := flag.Bool("fresh", false, "delete the kept data directory and load GridBench again")
 	artifacts := flag.String("artifacts", "", "where the screenshots and the wails dev log go (default: a new temporary directory)")
 	viteDev := flag.Bool("vite", false, "measure the page as Vite's dev server serves it (React's development build), as tests/e2e does, instead of the production build")
+	only := flag.String("only", "", `"grid" or "map": measure only that one (default: both)`)
 	profile := flag.Bool("profile", false, "record a CPU profile of the scroll (unminified build; the artifacts get the .cpuprofile, the output the top functions); profiling slows the frames it measures")
 	flag.Parse()
 
@@ -88,7 +95,11 @@ func main() {
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	go func() { <-sig; stopAll(); os.Exit(130) }()
 
-	err := run(*dataDir, *fresh, *artifacts, *viteDev, *profile, func(f func()) { cleanups = append(cleanups, f) })
+	if *only != "" && *only != "grid" && *only != "map" {
+		fmt.Fprintln(os.Stderr, `gridbench: -only takes "grid" or "map"`)
+		os.Exit(2)
+	}
+	err := run(*dataDir, *fresh, *artifacts, *viteDev, *profile, *only, func(f func()) { cleanups = append(cleanups, f) })
 	signal.Stop(sig)
 	stopAll()
 	if err != nil {
@@ -97,7 +108,7 @@ func main() {
 	}
 }
 
-func run(dataDir string, fresh bool, art string, viteDev, profile bool, cleanup func(func())) error {
+func run(dataDir string, fresh bool, art string, viteDev, profile bool, only string, cleanup func(func())) error {
 	root, err := e2eharness.RepoRoot()
 	if err != nil {
 		return err
@@ -160,6 +171,13 @@ func run(dataDir string, fresh bool, art string, viteDev, profile bool, cleanup 
 	}
 	say("%d objects, %s of JSON, read in %s", rawObjects, mb(rawBytes), rawTime.Round(time.Millisecond))
 
+	step("bare read of MapBench: every object's uuid, properties and vector over gRPC, 1,000 a request (the peer of the map's read)")
+	bare, err := bareMapRead(node)
+	if err != nil {
+		return err
+	}
+	say("%d objects in %s (%.0f objects/s; the faster of two reads)", bare.objects, bare.took.Round(time.Millisecond), bare.rate())
+
 	dist := filepath.Join(tmp, "dist")
 	if !viteDev {
 		step("vite build: the frontend as the app embeds it (production React, minified)")
@@ -202,26 +220,39 @@ func run(dataDir string, fresh bool, art string, viteDev, profile bool, cleanup 
 		say("the production build at %s, its Go bindings through wails dev at %s", pageURL, dev.URL)
 	}
 
-	step("grid.mjs: headless Chromium drives the grid")
-	res, err := drive(root, pageURL, dev, chromium, art, profile)
+	if only != "map" {
+		step("grid.mjs: headless Chromium drives the grid")
+		res, err := drive(root, pageURL, dev, chromium, art, profile)
+		if err != nil {
+			return err
+		}
+		report(res, rawBytes)
+	}
+	if only == "grid" {
+		say("screenshots and the wails dev log: %s", art)
+		return nil
+	}
+
+	step("map.mjs: the Map tab of MapBench (100,000 x 768 dims) in headless Chromium, software WebGL")
+	mres, err := driveMap(root, pageURL, dev, chromium, art)
 	if err != nil {
 		return err
 	}
-	report(res, rawBytes)
+	reportMap(mres, bare)
 	say("screenshots and the wails dev log: %s", art)
 	return nil
 }
 
 // startLoaded starts weaviate-server on the kept data directory and makes sure it holds
-// GridBench as the fixture defines it, loading it when it does not. A directory the server
-// cannot start on is removed and started over once.
+// GridBench and MapBench as the fixtures define them, loading what it does not. A directory
+// the server cannot start on is removed and started over once.
 func startLoaded(dataDir string, fresh bool) (*weaviatenode.Node, error) {
 	if fresh {
 		if err := os.RemoveAll(dataDir); err != nil {
 			return nil, err
 		}
 	}
-	step("weaviate-server " + weaviatenode.Version + " with GridBench (data kept in " + dataDir + ")")
+	step("weaviate-server " + weaviatenode.Version + " with GridBench and MapBench (data kept in " + dataDir + ")")
 	start := func() (*weaviatenode.Node, error) {
 		opts := weaviatetest.Options(weaviatenode.Anonymous)
 		opts.DataDir = dataDir
@@ -240,47 +271,58 @@ func startLoaded(dataDir string, fresh bool) (*weaviatenode.Node, error) {
 			return nil, err
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
-	if ok, why := holdsGridBench(ctx, node); ok {
-		say("GridBench is there from an earlier run (%d objects)", fixtures.GridBenchCount)
-		return node, nil
-	} else {
-		say("loading GridBench (%s): %d objects x %d dims, about a minute or two", why, fixtures.GridBenchCount, fixtures.GridBenchDims)
+	for _, c := range []struct {
+		class      string
+		count, dim int
+		object     func(int) fixtures.Object
+		load       func(context.Context, fixtures.Target) error
+		takes      string
+	}{
+		{fixtures.GridBench, fixtures.GridBenchCount, fixtures.GridBenchDims, fixtures.GridBenchObject, fixtures.LoadGridBench, "about a minute or two"},
+		{fixtures.MapBench, fixtures.MapBenchCount, fixtures.MapBenchDims, fixtures.MapBenchObject, fixtures.LoadMapBench, "a few minutes"},
+	} {
+		ok, why := holds(ctx, node, c.class, c.count, c.dim, c.object)
+		if ok {
+			say("%s is there from an earlier run (%d objects)", c.class, c.count)
+			continue
+		}
+		say("loading %s (%s): %d objects x %d dims, %s", c.class, why, c.count, c.dim, c.takes)
+		t0 := time.Now()
+		if err := c.load(ctx, node); err != nil {
+			node.Stop()
+			return nil, fmt.Errorf("load %s: %w", c.class, err)
+		}
+		if ok, why := holds(ctx, node, c.class, c.count, c.dim, c.object); !ok {
+			node.Stop()
+			return nil, fmt.Errorf("%s after loading: %s", c.class, why)
+		}
+		say("loaded in %s", time.Since(t0).Round(time.Second))
 	}
-	t0 := time.Now()
-	if err := fixtures.LoadGridBench(ctx, node); err != nil {
-		node.Stop()
-		return nil, fmt.Errorf("load GridBench: %w", err)
-	}
-	if ok, why := holdsGridBench(ctx, node); !ok {
-		node.Stop()
-		return nil, fmt.Errorf("GridBench after loading: %s", why)
-	}
-	say("loaded in %s", time.Since(t0).Round(time.Second))
 	return node, nil
 }
 
-// holdsGridBench reports whether the node holds all of GridBench, with the first and last
-// objects as the fixture makes them now.
-func holdsGridBench(ctx context.Context, n *weaviatenode.Node) (bool, string) {
-	count, err := n.Count(ctx, fixtures.GridBench, "")
+// holds reports whether the node holds all count objects of class, with the first and last
+// as the fixture makes them now.
+func holds(ctx context.Context, n *weaviatenode.Node, class string, count, dim int, object func(int) fixtures.Object) (bool, string) {
+	got, err := n.Count(ctx, class, "")
 	if err != nil {
 		return false, "not there"
 	}
-	if count != fixtures.GridBenchCount {
-		return false, fmt.Sprintf("%d objects", count)
+	if got != count {
+		return false, fmt.Sprintf("%d objects", got)
 	}
-	for _, i := range []int{0, fixtures.GridBenchCount - 1} {
-		want := fixtures.GridBenchObject(i)
+	for _, i := range []int{0, count - 1} {
+		want := object(i)
 		var got struct {
 			Properties map[string]any `json:"properties"`
 			Vector     []float64      `json:"vector"`
 		}
-		if err := n.DoJSON(ctx, http.MethodGet, "/v1/objects/"+fixtures.GridBench+"/"+want.ID+"?include=vector", nil, &got); err != nil {
+		if err := n.DoJSON(ctx, http.MethodGet, "/v1/objects/"+class+"/"+want.ID+"?include=vector", nil, &got); err != nil {
 			return false, fmt.Sprintf("object %d: %v", i, err)
 		}
-		if got.Properties["title"] != want.Properties["title"] || len(got.Vector) != fixtures.GridBenchDims ||
+		if got.Properties["title"] != want.Properties["title"] || len(got.Vector) != dim ||
 			float32(got.Vector[0]) != float32(want.Vector[0]) {
 			return false, fmt.Sprintf("object %d differs from the fixture", i)
 		}

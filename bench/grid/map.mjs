@@ -1,0 +1,172 @@
+// map.mjs: measures the Map tab (issue 22) with MapBench (100,000 rows x 768 dims in 16
+// clusters) in headless Chromium with software WebGL (SwiftShader), against the real UI served
+// by `wails dev`. Run by bench/grid (main.go) after grid.mjs, with the same environment
+// (GRIDBENCH_URL, GRIDBENCH_CONNECTION, GRIDBENCH_ROOT, GRIDBENCH_ARTIFACTS, CHROMIUM).
+//
+// It clicks Map on MapBench's tab and takes, inside the page: when the vectors arrived (the
+// status leaves "Reading vectors…"), when the first layout (PCA) was on the screen (the map
+// box's data-frames, counted after each draw), and when the layout was done (UMAP). Then it
+// pans the map with the mouse, one move per animation frame (synthetic pointer events the
+// map's camera reads as a drag), and takes the frame intervals from requestAnimationFrame.
+// It prints one JSON line with the measurements (or {"error": ...}); progress goes to stderr.
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const root = need("GRIDBENCH_ROOT");
+const url = need("GRIDBENCH_URL");
+const connection = need("GRIDBENCH_CONNECTION");
+const artifacts = need("GRIDBENCH_ARTIFACTS");
+const { launchChromium } = await import(pathToFileURL(join(root, "tests", "e2e", "chromium.mjs")).href);
+
+const TABLE = "MapBench";
+// The pan: PAN_FRAMES moves of PAN_PX, turning back every PAN_TURN frames, so the points stay
+// on the screen (a map panned off its points draws nothing and would measure nothing); six
+// turns cancel out and the last 25 moves leave the map 150 px right of where it was.
+const PAN_FRAMES = 325;
+const PAN_PX = 6;
+const PAN_TURN = 50;
+
+function need(name) {
+  const v = process.env[name];
+  if (!v) {
+    console.log(JSON.stringify({ error: `map.mjs: ${name} is not set` }));
+    process.exit(2);
+  }
+  return v;
+}
+
+const log = (s) => process.stderr.write(s + "\n");
+
+const browser = await launchChromium();
+let exitCode = 0;
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: "light" });
+  await page.goto(url, { waitUntil: "load", timeout: 60_000 });
+  const list = page.getByRole("tree", { name: "Saved connections" });
+  await list.waitFor({ timeout: 30_000 });
+  const conn = list.getByRole("treeitem", { name: connection, exact: true });
+  await conn.waitFor({ timeout: 30_000 });
+  await list.focus();
+  await page.keyboard.press("Home");
+  await page.keyboard.press("Enter");
+  const tableItem = conn.getByRole("group").getByRole("treeitem", { name: new RegExp(`^${TABLE}`) });
+  await tableItem.waitFor({ timeout: 90_000 });
+  await tableItem.click();
+  const tablePanel = page.locator(`section.panel--table[aria-label="${TABLE}"]`);
+  await tablePanel.locator("tr.data-grid__row").first().waitFor({ timeout: 60_000 });
+  log("MapBench's grid open");
+
+  await page.evaluate((table) => {
+    const marks = (window.__mapbench = {});
+    document.addEventListener(
+      "click",
+      (e) => {
+        if (!marks.click && e.target.closest?.(`section.panel--table[aria-label="${table}"] button`)?.textContent?.trim() === "Map") marks.click = e.timeStamp;
+      },
+      true,
+    );
+    const check = () => {
+      const now = performance.now();
+      const panel = document.querySelector(`section.panel--map[aria-label="Map of ${table}"]`);
+      if (!panel || !marks.click) return;
+      const status = panel.querySelector(".grid-bar__range")?.textContent ?? "";
+      const reading = /^Reading vectors… ([\d,]+) rows/.exec(status);
+      if (reading) marks.rowsRead = Number(reading[1].replace(/,/g, ""));
+      else if (status && !marks.vectors) marks.vectors = now;
+      const frames = Number(panel.querySelector(".map-canvas")?.dataset.frames ?? 0);
+      if (frames >= 1 && !marks.firstFrame) marks.firstFrame = now;
+      if (status.startsWith("Layout done") && !marks.done) marks.done = now;
+      if (marks.done && frames > (marks.framesAtDone ?? -1) && now >= marks.done) {
+        marks.framesAtDone = frames;
+        marks.lastFrame = now;
+      }
+      const err = panel.querySelector('[role="alert"]')?.textContent;
+      if (err) marks.error = err;
+    };
+    new MutationObserver(check).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ["data-frames"] });
+  }, TABLE);
+
+  await tablePanel.getByRole("button", { name: "Map", exact: true }).click();
+  const panel = page.locator(`section.panel--map[aria-label="Map of ${TABLE}"]`);
+  await panel.waitFor({ timeout: 30_000 });
+  await page.waitForFunction(() => window.__mapbench.firstFrame || window.__mapbench.error, null, { timeout: 300_000, polling: 200 });
+  log("the first layout (PCA) is on the screen");
+  await page.waitForFunction(() => (window.__mapbench.done && window.__mapbench.lastFrame) || window.__mapbench.error, null, { timeout: 600_000, polling: 500 });
+  const marks = await page.evaluate(() => window.__mapbench);
+  if (marks.error) throw new Error(`the map says: ${marks.error}`);
+  for (const k of ["click", "vectors", "firstFrame", "done"]) {
+    if (!(marks[k] > 0)) throw new Error(`no ${k} mark in the page: ${JSON.stringify(marks)}`);
+  }
+  const status = await panel.locator(".grid-bar__range").innerText();
+  const note = (await panel.locator(".panel__note").allInnerTexts()).join(" ");
+  log(`layout done: ${status} ${note}`);
+  // The last UMAP frame drawn, then two quiet frames.
+  await page.waitForFunction(() => Number(document.querySelector(".map-canvas")?.dataset.frames ?? 0) >= window.__mapbench.framesAtDone, null, { timeout: 30_000 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const canvas = panel.locator(".map-canvas canvas");
+  const before = await canvas.screenshot();
+  await page.screenshot({ path: join(artifacts, "mapbench-layout.png") });
+
+  const pan = await page.evaluate(
+    async ({ frames, px, turn }) => {
+      const canvas = document.querySelector(".panel--map .map-canvas canvas");
+      const r = canvas.getBoundingClientRect();
+      let x = r.left + r.width / 2;
+      const y = r.top + r.height / 2;
+      const frame = () => new Promise((res) => requestAnimationFrame(res));
+      // the display's own period, measured while nothing moves
+      await frame();
+      const idle = [];
+      let prev = await frame();
+      for (let i = 0; i < 30; i++) {
+        const t = await frame();
+        idle.push(t - prev);
+        prev = t;
+      }
+      idle.sort((a, b) => a - b);
+      const ev = (type, buttons) => new MouseEvent(type, { clientX: x, clientY: y, button: 0, buttons, bubbles: true, cancelable: true, view: window });
+      canvas.dispatchEvent(ev("mousedown", 1));
+      const stamps = [];
+      await new Promise((resolve) => {
+        let i = 0;
+        const tick = (ts) => {
+          stamps.push(ts);
+          if (i === frames) return resolve();
+          x += Math.floor(i / turn) % 2 === 0 ? px : -px;
+          window.dispatchEvent(ev("mousemove", 1));
+          i++;
+          requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      });
+      window.dispatchEvent(ev("mouseup", 0));
+      const intervals = [];
+      for (let i = 1; i < stamps.length; i++) intervals.push(stamps[i] - stamps[i - 1]);
+      return { frames: intervals, panMs: stamps[stamps.length - 1] - stamps[0], vsyncMs: idle[idle.length >> 1] };
+    },
+    { frames: PAN_FRAMES, px: PAN_PX, turn: PAN_TURN },
+  );
+  // the points have moved 150 px, so the drag was a pan and not a no-op
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const after = await canvas.screenshot();
+  if (before.equals(after)) throw new Error("the map looks the same after the drag: it did not pan");
+  await page.screenshot({ path: join(artifacts, "mapbench-panned.png") });
+  const points = Number(((await canvas.getAttribute("aria-label")).match(/: (\d+) points/)?.[1] ?? "0"));
+  console.log(
+    JSON.stringify({
+      rowsRead: marks.rowsRead ?? 0,
+      readMs: marks.vectors - marks.click,
+      firstFrameMs: marks.firstFrame - marks.vectors,
+      doneMs: marks.done - marks.vectors,
+      points,
+      status: `${status} ${note}`.trim(),
+      pan,
+    }),
+  );
+} catch (e) {
+  console.log(JSON.stringify({ error: String(e?.stack ?? e) }));
+  exitCode = 1;
+} finally {
+  await browser.close();
+}
+process.exit(exitCode);
