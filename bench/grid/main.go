@@ -234,7 +234,7 @@ func run(dataDir string, fresh bool, art string, viteDev, profile bool, only str
 	}
 
 	step("map.mjs: the Map tab of MapBench (100,000 x 768 dims) in headless Chromium, software WebGL")
-	mres, err := driveMap(root, pageURL, dev, chromium, art)
+	mres, err := driveMap(root, pageURL, dev, chromium, art, profile)
 	if err != nil {
 		return err
 	}

@@ -6,9 +6,11 @@
 // It clicks Map on MapBench's tab and takes, inside the page: when the vectors arrived (the
 // status leaves "Reading vectors…"), when the first layout (PCA) was on the screen (the map
 // box's data-frames, counted after each draw), and when the layout was done (UMAP). Then it
-// pans the map with the mouse, one move per animation frame (synthetic pointer events the
-// map's camera reads as a drag), and takes the frame intervals from requestAnimationFrame.
+// pans the map with the mouse, one move per animation frame (synthetic mouse events aimed, as
+// real ones are, at the element under the pointer, the canvas, and bubbling to the window),
+// and takes the frame intervals from requestAnimationFrame.
 // It prints one JSON line with the measurements (or {"error": ...}); progress goes to stderr.
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -71,7 +73,10 @@ try {
       if (!panel || !marks.click) return;
       const status = panel.querySelector(".grid-bar__range")?.textContent ?? "";
       const reading = /^Reading vectors… ([\d,]+) rows/.exec(status);
-      if (reading) marks.rowsRead = Number(reading[1].replace(/,/g, ""));
+      if (reading) {
+        const rows = Number(reading[1].replace(/,/g, ""));
+        if (rows !== marks.rowsRead) [marks.rowsRead, marks.lastProgress] = [rows, now];
+      }
       else if (status && !marks.vectors) marks.vectors = now;
       const frames = Number(panel.querySelector(".map-canvas")?.dataset.frames ?? 0);
       if (frames >= 1 && !marks.firstFrame) marks.firstFrame = now;
@@ -107,6 +112,17 @@ try {
   const before = await canvas.screenshot();
   await page.screenshot({ path: join(artifacts, "mapbench-layout.png") });
 
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Performance.enable");
+  const metric = async () => Object.fromEntries((await cdp.send("Performance.getMetrics")).metrics.map((m) => [m.name, m.value]));
+  const profile = process.env.GRIDBENCH_PROFILE === "1";
+  if (profile) {
+    await cdp.send("Profiler.enable");
+    await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
+    await cdp.send("Profiler.start");
+  }
+  log("panning");
+  const m0 = await metric();
   const pan = await page.evaluate(
     async ({ frames, px, turn }) => {
       const canvas = document.querySelector(".panel--map .map-canvas canvas");
@@ -133,19 +149,37 @@ try {
           stamps.push(ts);
           if (i === frames) return resolve();
           x += Math.floor(i / turn) % 2 === 0 ? px : -px;
-          window.dispatchEvent(ev("mousemove", 1));
+          canvas.dispatchEvent(ev("mousemove", 1));
           i++;
           requestAnimationFrame(tick);
         };
         requestAnimationFrame(tick);
       });
-      window.dispatchEvent(ev("mouseup", 0));
+      canvas.dispatchEvent(ev("mouseup", 0));
       const intervals = [];
       for (let i = 1; i < stamps.length; i++) intervals.push(stamps[i] - stamps[i - 1]);
       return { frames: intervals, panMs: stamps[stamps.length - 1] - stamps[0], vsyncMs: idle[idle.length >> 1] };
     },
     { frames: PAN_FRAMES, px: PAN_PX, turn: PAN_TURN },
   );
+  const m1 = await metric();
+  log("panned");
+  // Where the page's main thread spent the pan, per frame (CDP's cumulative seconds).
+  const perFrame = (m) => ((m1[m] - m0[m]) * 1000) / Math.max(1, pan.frames.length);
+  Object.assign(pan, { taskMs: perFrame("TaskDuration"), scriptMs: perFrame("ScriptDuration"), layoutMs: perFrame("LayoutDuration"), styleMs: perFrame("RecalcStyleDuration") });
+  if (profile) {
+    const { profile: prof } = await cdp.send("Profiler.stop");
+    writeFileSync(join(artifacts, "mapbench-pan.cpuprofile"), JSON.stringify(prof));
+    const perSample = (prof.endTime - prof.startTime) / 1000 / Math.max(1, prof.samples.length);
+    const self = new Map();
+    for (const n of prof.nodes) {
+      const f = n.callFrame;
+      const key = `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\//, "")}:${f.lineNumber + 1}`;
+      self.set(key, (self.get(key) ?? 0) + (n.hitCount ?? 0) * perSample);
+    }
+    log("CPU profile of the pan, top functions by self time:");
+    for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15)) log(`  ${v.toFixed(0).padStart(6)} ms  ${k}`);
+  }
   // the points have moved 150 px, so the drag was a pan and not a no-op
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const after = await canvas.screenshot();
@@ -156,6 +190,7 @@ try {
     JSON.stringify({
       rowsRead: marks.rowsRead ?? 0,
       readMs: marks.vectors - marks.click,
+      walkMs: (marks.lastProgress ?? marks.vectors) - marks.click,
       firstFrameMs: marks.firstFrame - marks.vectors,
       doneMs: marks.done - marks.vectors,
       points,

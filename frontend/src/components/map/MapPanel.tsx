@@ -245,14 +245,22 @@ export function MapPanel({ connection, table, filters, onOpenRows, highlight }: 
     }
   };
 
-  const layoutGrid: Grid | null = points && xy ? {
-    columns: [gridColumn("uuid", "uuid"), gridColumn("x", "number"), gridColumn("y", "number")],
-    rows: layoutRows(points.uuids, xy),
-    offset: 0,
-    hasMore: false,
-    notice: "",
-    refused: null,
-  } : null;
+  // The layout as rows (uuid, x, y) for Export layout…, made when it is asked for: 100,000
+  // rows of text on every render (each hover, each frame of the layout) would stall the map.
+  const layoutGrid: Grid | null = useMemo(
+    () =>
+      exporting && points && xy
+        ? {
+            columns: [gridColumn("uuid", "uuid"), gridColumn("x", "number"), gridColumn("y", "number")],
+            rows: layoutRows(points.uuids, xy),
+            offset: 0,
+            hasMore: false,
+            notice: "",
+            refused: null,
+          }
+        : null,
+    [exporting, points, xy],
+  );
 
   const one = selected.length === 1 && points ? selected[0] : null;
   return (
@@ -321,7 +329,7 @@ export function MapPanel({ connection, table, filters, onOpenRows, highlight }: 
         <button type="button" className="btn btn--small" disabled={!xy} onClick={() => void savePicture()}>
           Save picture…
         </button>
-        <button type="button" className="btn btn--small" disabled={!layoutGrid} onClick={() => setExporting(true)}>
+        <button type="button" className="btn btn--small" disabled={!points || !xy} onClick={() => setExporting(true)}>
           Export layout…
         </button>
       </div>

@@ -12,6 +12,14 @@ describe("the map's encodings (issue 22)", () => {
     expect(y[1] - y[0]).toBeCloseTo(0.475, 5);
   });
 
+  it("colours and sizes by a numeric column of 200,000 values (no spread of them as arguments, which overflows the stack)", () => {
+    const values = [...Array(200_000).keys()].map((i) => String(i));
+    const c = colouring(values.length, col("n", "int", values));
+    expect(c.legend.map((l) => l.label)).toEqual(["0", "199,999"]);
+    expect(c.values[199_999]).toBe(1);
+    expect(sizes(values.length, col("n", "int", values))[100_000]).toBeCloseTo(0.5, 4);
+  });
+
   it("colours by a text column's values, the 12 most frequent each a colour, the rest other", () => {
     const values = [...Array(14).keys()].flatMap((k) => Array(14 - k).fill(`t${k}`));
     const c = colouring(values.length, col("topic", "text", values));

@@ -64,18 +64,16 @@ export interface Colouring {
 export function colouring(n: number, c: Column | undefined): Colouring {
   if (!c) return { kind: "none", values: new Array(n).fill(0), colours: [CATEGORY_COLOURS[0]], legend: [] };
   if (isNumeric(c)) {
-    const nums = c.values.map((v) => (v === null ? NaN : Number(v)));
-    const finite = nums.filter((v) => Number.isFinite(v));
-    const lo = Math.min(...finite), hi = Math.max(...finite);
+    const { nums, lo, hi, count } = numbers(c);
     const span = hi - lo || 1;
     const values = nums.map((v) => (Number.isFinite(v) ? (v - lo) / span : 0));
     return {
       kind: "continuous",
       values,
       colours: RAMP,
-      legend: finite.length ? [
-        { label: fmt(lo), colour: RAMP[0], count: finite.length, points: [] },
-        { label: fmt(hi), colour: RAMP[RAMP.length - 1], count: finite.length, points: [] },
+      legend: count ? [
+        { label: fmt(lo), colour: RAMP[0], count, points: [] },
+        { label: fmt(hi), colour: RAMP[RAMP.length - 1], count, points: [] },
       ] : [],
     };
   }
@@ -97,9 +95,7 @@ export function colouring(n: number, c: Column | undefined): Colouring {
 /** sizes is each point's size value in [0, 1] by a numeric column (the middle without one). */
 export function sizes(n: number, c: Column | undefined): number[] {
   if (!c) return new Array(n).fill(0.5);
-  const nums = c.values.map((v) => (v === null ? NaN : Number(v)));
-  const finite = nums.filter((v) => Number.isFinite(v));
-  const lo = Math.min(...finite), hi = Math.max(...finite);
+  const { nums, lo, hi } = numbers(c);
   const span = hi - lo || 1;
   return nums.map((v) => (Number.isFinite(v) ? (v - lo) / span : 0));
 }
@@ -134,6 +130,22 @@ export function defaultColour(columns: Column[]): string {
 /** layoutCSV is the layout as CSV rows: uuid, x, y. */
 export function layoutRows(uuids: string[], xy: Float32Array): (string | null)[][] {
   return uuids.map((u, i) => [u, String(xy[2 * i]), String(xy[2 * i + 1])]);
+}
+
+/**
+ * numbers reads a numeric column: each value (NaN for none), the smallest and largest, and how
+ * many there are. A loop, not Math.min(...values): 100,000 arguments overflow the stack.
+ */
+function numbers(c: Column): { nums: number[]; lo: number; hi: number; count: number } {
+  const nums = c.values.map((v) => (v === null ? NaN : Number(v)));
+  let lo = Infinity, hi = -Infinity, count = 0;
+  for (const v of nums) {
+    if (!Number.isFinite(v)) continue;
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+    count++;
+  }
+  return { nums, lo, hi, count };
 }
 
 function fmt(v: number): string {
