@@ -190,7 +190,7 @@ func run(dataDir string, fresh bool, art string, viteDev, profile bool, only str
 	}
 
 	configDir := filepath.Join(tmp, "config")
-	if err := e2eharness.AddConnection(cli, configDir, connectionName, node.Host, node.Port); err != nil {
+	if err := e2eharness.AddConnection(cli, configDir, connectionName, node.Host, node.Port, node.GRPCPort); err != nil {
 		return err
 	}
 
@@ -203,7 +203,7 @@ func run(dataDir string, fresh bool, art string, viteDev, profile bool, only str
 	devCtx, devCancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer devCancel()
 	dev, err := e2eharness.StartDev(devCtx, e2eharness.DevOptions{Root: root, Wails: wails, Display: d, ConfigDir: configDir,
-		Env: reg.Env(), LogPath: filepath.Join(art, "wails-dev.log")})
+		Env: reg.Env(), LogPath: filepath.Join(art, "wails-dev.log"), Optimized: true})
 	if err != nil {
 		return err
 	}

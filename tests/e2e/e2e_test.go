@@ -91,7 +91,7 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 	}
 	offCancel()
 	configDir := t.TempDir()
-	if err := e2eharness.AddConnection(cli, configDir, "Demo Weaviate", node.Host, node.Port); err != nil {
+	if err := e2eharness.AddConnection(cli, configDir, "Demo Weaviate", node.Host, node.Port, node.GRPCPort); err != nil {
 		t.Fatal(err)
 	}
 

@@ -18,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -113,9 +114,13 @@ func BuildCLI(root, out string) error {
 	return nil
 }
 
-// AddConnection saves a connection named name to host:port in configDir with the CLI.
-func AddConnection(cli, configDir, name, host string, port int) error {
-	add := exec.Command(cli, "--config-dir", configDir, "connection", "add", "--name", name, "--host", host, "--port", fmt.Sprint(port))
+// AddConnection saves a connection named name to host:port (gRPC at grpcPort) in configDir
+// with the CLI.
+func AddConnection(cli, configDir, name, host string, port, grpcPort int) error {
+	// The node's gRPC port too: without it the driver looks at 50051, finds nothing there, and
+	// reads over REST (its fallback), which is not the path a user's node serves.
+	add := exec.Command(cli, "--config-dir", configDir, "connection", "add", "--name", name, "--host", host, "--port", fmt.Sprint(port),
+		"--grpc-port", fmt.Sprint(grpcPort))
 	add.Env = append(os.Environ(), KeyringEnv...)
 	if out, err := add.CombinedOutput(); err != nil {
 		return fmt.Errorf("app connection add: %v\n%s", err, out)
@@ -146,6 +151,10 @@ type DevOptions struct {
 	Env []string
 	// LogPath receives wails dev's output.
 	LogPath string
+	// Optimized builds the app as `wails build` does, with the compiler's optimizations:
+	// `wails dev` turns them off (-gcflags "all=-N -l", for a debugger), which makes the app's
+	// Go several times slower than the one users run. Benchmarks set it.
+	Optimized bool
 }
 
 // Dev is a running `wails dev`.
@@ -170,11 +179,20 @@ func StartDev(ctx context.Context, o DevOptions) (*Dev, error) {
 		return nil, err
 	}
 	d := &Dev{URL: fmt.Sprintf("http://127.0.0.1:%d", port), LogPath: o.LogPath, exited: make(chan struct{})}
+	var compiler []string
+	if o.Optimized {
+		c, err := optimizingCompiler(filepath.Dir(o.LogPath))
+		if err != nil {
+			logf.Close()
+			return nil, err
+		}
+		compiler = []string{"-compiler", c}
+	}
 	// -m: never `go mod tidy` the shared go.mod; -s/-skipbindings: the frontend and the
 	// committed bindings are used as they are; the Vite dev server serves the frontend.
-	d.cmd = exec.Command(o.Wails, "dev", "-m", "-nosyncgomod", "-s", "-skipbindings", "-noreload", "-nogorebuild",
-		"-nocolour", "-loglevel", "Warning", "-tags", "webkit2_41", "-devserver", fmt.Sprintf("127.0.0.1:%d", port),
-		"-appargs", fmt.Sprintf("--config-dir %s --mcp-port 0", o.ConfigDir))
+	d.cmd = exec.Command(o.Wails, append(append([]string{"dev", "-m", "-nosyncgomod", "-s", "-skipbindings", "-noreload", "-nogorebuild",
+		"-nocolour", "-loglevel", "Warning", "-tags", "webkit2_41", "-devserver", fmt.Sprintf("127.0.0.1:%d", port)}, compiler...),
+		"-appargs", fmt.Sprintf("--config-dir %s --mcp-port 0", o.ConfigDir))...)
 	d.cmd.Dir = o.Root
 	d.cmd.Env = o.Display.Env(append(append(append([]string{}, KeyringEnv...), o.Env...), "GDK_BACKEND=x11", "WEBKIT_DISABLE_COMPOSITING_MODE=1", "LIBGL_ALWAYS_SOFTWARE=1")...)
 	d.cmd.Stdout, d.cmd.Stderr = logf, logf
@@ -233,4 +251,27 @@ func waitServing(ctx context.Context, url string, exited <-chan struct{}) error 
 		case <-time.After(time.Second):
 		}
 	}
+}
+
+// optimizingCompiler writes, into dir, the "compiler" wails dev is given with -compiler: go
+// itself, minus the -gcflags "all=-N -l" that wails dev adds to every build.
+func optimizingCompiler(dir string) (string, error) {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "go-optimized")
+	script := `#!/usr/bin/env bash
+# go, without the "-gcflags all=-N -l" of wails dev (optimizations off, for a debugger)
+args=()
+while [ $# -gt 0 ]; do
+  if [ "$1" = "-gcflags" ] && [ "${2:-}" = "all=-N -l" ]; then shift 2; continue; fi
+  args+=("$1"); shift
+done
+exec ` + strconv.Quote(goBin) + ` "${args[@]}"
+`
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+		return "", err
+	}
+	return path, nil
 }
