@@ -1,6 +1,6 @@
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import { ApiProvider, type BrowseRequest, type ExplorerApi, type Grid } from "../../api";
 import { articleColumns, column, connection, deferred, demoRows, fakeApi, grid, tableInfo } from "../../test/fakeApi";
 import { TablePanel } from "./TablePanel";
@@ -441,6 +441,16 @@ describe("refresh (issue 23)", () => {
 });
 
 describe("a collection changed outside the tab (issue 23)", () => {
+  // The watch (its timer and focus listener) starts in an effect of the render that shows the
+  // rows; rows on the screen do not mean the effect has run (a CI run under load dispatched
+  // the focus before it had), so the tests wait for its focus listener.
+  let listening: MockInstance<typeof window.addEventListener>;
+  beforeEach(() => {
+    listening = vi.spyOn(window, "addEventListener");
+  });
+  afterEach(() => listening.mockRestore());
+  const armed = () => waitFor(() => expect(listening).toHaveBeenCalledWith("focus", expect.any(Function)));
+
   it("says so once its definition differs, and Refresh reads it again", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
@@ -448,6 +458,7 @@ describe("a collection changed outside the tab (issue 23)", () => {
       const describeTable = vi.fn(async () => info);
       renderPanel({ describeTable });
       await screen.findByRole("table", { name: "Rows of Article" });
+      await armed();
       // the same definition: nothing to say
       await act(async () => {
         await vi.advanceTimersByTimeAsync(DEFINITION_CHECK_MS);
@@ -474,6 +485,7 @@ describe("a collection changed outside the tab (issue 23)", () => {
     const describeTable = vi.fn(async () => info);
     renderPanel({ describeTable });
     await screen.findByRole("table", { name: "Rows of Article" });
+    await armed();
     info = tableInfo("Article", [...articleColumns, column("rating", { type: "number" })]);
     await act(async () => {
       window.dispatchEvent(new Event("focus"));
