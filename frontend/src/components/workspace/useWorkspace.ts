@@ -1,25 +1,9 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { useApi, type Api, type Filter, type Connection, type Layout, type LayoutApi, type LayoutTab } from "../../api";
 import type { Explorer } from "../explorer/useExplorer";
+import { noTabs, tabsReducer, type MapHighlight, type Tab } from "./tabs";
 
-/** A tab in the main area. */
-export type Tab =
-  | { key: string; kind: "connection"; connection: Connection }
-  | { key: string; kind: "editor"; connection: Connection }
-  | { key: string; kind: "table"; connection: Connection; table: string; filters?: Filter[] }
-  | { key: "settings"; kind: "settings" }
-  | { key: "new-connection"; kind: "new-connection" }
-  | { key: string; kind: "edit-connection"; connection: Connection }
-  | { key: string; kind: "similar"; connection: Connection; table: string; uuid: string; targetVector: string }
-  | { key: string; kind: "search"; connection: Connection; table: string; filters: Filter[] }
-  | { key: string; kind: "map"; connection: Connection; table: string; filters: Filter[]; highlight?: MapHighlight };
-
-/** MapHighlight is rows a search or Find similar found, shown selected on the table's map. */
-export interface MapHighlight {
-  uuids: string[];
-  /** What found them, e.g. `bm25 "rust"`. */
-  label: string;
-}
+export type { MapHighlight, Tab } from "./tabs";
 
 /** tableTabKey is the key of a table's tab. */
 export function tableTabKey(connectionId: string, table: string) {
@@ -34,8 +18,8 @@ export function tableTabKey(connectionId: string, table: string) {
  */
 export function useWorkspace() {
   const api = useApi();
-  const [tabs, setTabs] = useState<Tab[]>([]);
-  const [activeKey, setActiveKey] = useState<string | null>(null);
+  // The tabs' every change is tabsReducer's (tabs.ts, tested on its own).
+  const [{ tabs, active: activeKey }, dispatch] = useReducer(tabsReducer, noTabs);
   const [restored, setRestored] = useState(false);
 
   /**
@@ -44,11 +28,7 @@ export function useWorkspace() {
    * is saved. Called once, also with nothing to restore.
    */
   const restore = useCallback((more: Tab[], active: string | null) => {
-    setTabs((ts) => {
-      const next = [...ts, ...more.filter((m, i) => !ts.some((t) => t.key === m.key) && more.findIndex((o) => o.key === m.key) === i)];
-      setActiveKey((a) => a ?? (active && next.some((t) => t.key === active) ? active : (next[next.length - 1]?.key ?? null)));
-      return next;
-    });
+    dispatch({ type: "restore", tabs: more, active });
     setRestored(true);
   }, []);
 
@@ -76,10 +56,8 @@ export function useWorkspace() {
     return () => window.removeEventListener("pagehide", flush);
   }, [api]);
 
-  const open = useCallback((tab: Tab) => {
-    setTabs((ts) => (ts.some((t) => t.key === tab.key) ? ts : [...ts, tab]));
-    setActiveKey(tab.key);
-  }, []);
+  const open = useCallback((tab: Tab) => dispatch({ type: "open", tab }), []);
+  const setActiveKey = useCallback((key: string) => dispatch({ type: "activate", key }), []);
 
   const openConnection = useCallback(
     (connection: Connection) => open({ key: `conn:${connection.id}`, kind: "connection", connection }),
@@ -124,20 +102,11 @@ export function useWorkspace() {
    * map follows new filters); with a highlight (a search's or Find similar's rows) it shows them
    * selected, on the open map too.
    */
-  const openMap = useCallback((connection: Connection, table: string, filters: Filter[], highlight?: MapHighlight) => {
-    const key = `map:${connection.id}:${table}`;
-    setTabs((ts) => {
-      const at = ts.findIndex((t) => t.key === key);
-      if (at < 0) return [...ts, { key, kind: "map", connection, table, filters, highlight }];
-      // From a grid, the map follows that grid's filters; a highlight keeps the map's own.
-      return ts.map((t, i) => {
-        if (i !== at || t.kind !== "map") return t;
-        if (highlight) return { ...t, highlight };
-        return JSON.stringify(t.filters) === JSON.stringify(filters) ? t : { ...t, filters, highlight: undefined };
-      });
-    });
-    setActiveKey(key);
-  }, []);
+  const openMap = useCallback(
+    (connection: Connection, table: string, filters: Filter[], highlight?: MapHighlight) =>
+      dispatch({ type: "openMap", tab: { key: `map:${connection.id}:${table}`, kind: "map", connection, table, filters, highlight } }),
+    [],
+  );
 
   /** openRows opens chosen rows of a table (a map's selection) as a grid tab of their own: the table filtered to their uuids. */
   const rowTabs = useRef(0);
@@ -154,23 +123,8 @@ export function useWorkspace() {
   );
 
   /** closeConnection closes every tab of a deleted connection. */
-  const closeConnection = useCallback((id: string) => {
-    setTabs((ts) => {
-      const rest = ts.filter((t) => !("connection" in t) || t.connection.id !== id);
-      setActiveKey((a) => (rest.some((t) => t.key === a) ? a : (rest[rest.length - 1]?.key ?? null)));
-      return rest;
-    });
-  }, []);
-
-  const close = useCallback((key: string) => {
-    setTabs((ts) => {
-      const i = ts.findIndex((t) => t.key === key);
-      if (i < 0) return ts;
-      const rest = ts.filter((t) => t.key !== key);
-      setActiveKey((a) => (a === key ? (rest[Math.min(i, rest.length - 1)]?.key ?? null) : a));
-      return rest;
-    });
-  }, []);
+  const closeConnection = useCallback((id: string) => dispatch({ type: "closeConnection", id }), []);
+  const close = useCallback((key: string) => dispatch({ type: "close", key }), []);
 
   const active = tabs.find((t) => t.key === activeKey) ?? null;
   return {
