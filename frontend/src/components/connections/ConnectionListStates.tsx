@@ -1,4 +1,5 @@
 import type { ApiError } from "../../api";
+import { ErrorState } from "../layout/ErrorLine";
 
 /** ConnectionListLoading shows placeholder rows while the list loads. */
 export function ConnectionListLoading() {
@@ -33,12 +34,6 @@ export function ConnectionListEmpty() {
 /** ConnectionListError shows why the list could not load, with a retry button. */
 export function ConnectionListError({ error, onRetry }: { error: ApiError; onRetry: () => void }) {
   return (
-    <div className="list-state list-state--error" role="alert">
-      <p className="list-state__title">Could not load connections</p>
-      <p className="list-state__hint">{error.message}</p>
-      <button type="button" className="btn btn--small" onClick={onRetry}>
-        Retry
-      </button>
-    </div>
+    <ErrorState title="Could not load connections" error={error} onRetry={onRetry} />
   );
 }

@@ -14,6 +14,7 @@ import { ExportDialog } from "../grid/ExportDialog";
 import { errorPosition, statementAt, type Statement } from "./statements";
 import { TEMPLATES } from "./templates";
 import { Icon, Check, Play, X } from "../icons";
+import { ErrorLine } from "../layout/ErrorLine";
 
 /** The text of each connection's editor, kept while its tab is closed or hidden. */
 const drafts = new Map<string, string>();
@@ -406,9 +407,9 @@ function SavedList({ connectionId, onPick, current }: { connectionId: string; on
         </button>
       </form>
       {error && (
-        <p className="form-msg form-msg--error" role="alert">
+        <ErrorLine>
           {error}
-        </p>
+        </ErrorLine>
       )}
       {saved.length === 0 && <p className="panel__note">No saved queries.</p>}
       <ul className="editor-side__list">

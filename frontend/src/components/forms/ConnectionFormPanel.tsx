@@ -13,6 +13,7 @@ import {
   portValue,
   SSL_MODES,
 } from "./formRules";
+import { ErrorLine } from "../layout/ErrorLine";
 
 type TestState =
   | { status: "idle" }
@@ -286,9 +287,9 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
         </fieldset>
         <div className="form-status" aria-live="polite" id={`${id}-status`}>
           {problem && (
-            <p className="form-msg form-msg--error" role="alert">
+            <ErrorLine>
               {problem}
-            </p>
+            </ErrorLine>
           )}
           {test.status === "testing" && <p className="form-msg">Testing the connection…</p>}
           {test.status === "ok" && test.paths.length === 0 && (
@@ -302,9 +303,7 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
             </p>
           )}
           {test.status === "failed" && (
-            <p className="form-msg form-msg--error" role="alert">
-              {test.error.message}
-            </p>
+            <ErrorLine error={test.error} />
           )}
         </div>
         <div className="form-actions">

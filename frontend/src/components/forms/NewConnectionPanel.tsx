@@ -4,6 +4,7 @@ import { TypeBadge } from "../connections/TypeBadge";
 import { ConnectionFormPanel } from "./ConnectionFormPanel";
 import { newConnectionForm } from "./formRules";
 import { PluginProgressBar, sizeText } from "./PluginProgressBar";
+import { ErrorLine } from "../layout/ErrorLine";
 
 /** The database types the chooser offers. Each is served by a driver plugin. */
 export const DATABASE_TYPES = [
@@ -98,9 +99,7 @@ export function NewConnectionPanel({ onSaved, onCancel }: Props) {
             ))}
           </ul>
           {step.kind === "choose" && step.error && (
-            <p className="form-msg form-msg--error" role="alert">
-              {step.error.message}
-            </p>
+            <ErrorLine error={step.error} />
           )}
           <div className="form-actions">
             <span className="panel__spacer" />
@@ -153,18 +152,16 @@ function PluginOfferCard({
         </div>
       </dl>
       {offer.unavailable ? (
-        <p className="form-msg form-msg--error" role="alert">
+        <ErrorLine>
           Not available for this platform: {offer.unavailable}
-        </p>
+        </ErrorLine>
       ) : null}
       {offer.fromMirror && !offer.unavailable && (
         <p className="panel__note">From the app&apos;s own copy of the registry: the online registry could not be reached (or this build names none).</p>
       )}
       {step.kind === "installing" && <PluginProgressBar label={`Downloading ${title} ${offer.version}`} done={step.done} total={step.total} />}
       {step.kind === "failed" && (
-        <p className="form-msg form-msg--error" role="alert">
-          {step.error.message}
-        </p>
+        <ErrorLine error={step.error} />
       )}
       <div className="form-actions">
         <button type="button" className="btn" onClick={onDecline} disabled={step.kind === "installing"}>

@@ -3,6 +3,7 @@ import { useApi, type ExportResult, type Filter, type Grid, type Sort, type Tran
 import { Modal } from "../layout/Modal";
 import { formatCount } from "../explorer/format";
 import { newTransferId, RunningTransfer } from "./TransferProgress";
+import { ErrorLine } from "../layout/ErrorLine";
 
 const FORMATS: { value: TransferFormat; label: string; hint: string }[] = [
   { value: "csv", label: "CSV", hint: "a spreadsheet; lists and vectors as JSON text, null as an empty field" },
@@ -124,9 +125,7 @@ export function ExportDialog(props: Props) {
             </fieldset>
             )}
             {state.step === "error" && (
-              <p className="form-msg form-msg--error" role="alert">
-                {state.message}
-              </p>
+              <ErrorLine>{state.message}</ErrorLine>
             )}
             <div className="transfer__actions">
               <button type="button" className="btn btn--primary" onClick={() => void run()}>

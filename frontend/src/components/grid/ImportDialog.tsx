@@ -3,6 +3,7 @@ import { useApi, type Api, type ImportPreview, type ImportResult } from "../../a
 import { Modal } from "../layout/Modal";
 import { formatCount } from "../explorer/format";
 import { newTransferId, RunningTransfer } from "./TransferProgress";
+import { ErrorLine } from "../layout/ErrorLine";
 
 /**
  * ImportSource is what the native open dialog gave: the file, or why it could not be asked.
@@ -103,9 +104,7 @@ export function ImportDialog({ connectionId, table, source, onClose, onWritten }
           </p>
         )}
         {state.step === "error" && (
-          <p className="form-msg form-msg--error" role="alert">
-            {state.message}
-          </p>
+          <ErrorLine>{state.message}</ErrorLine>
         )}
         {(state.step === "preview" || state.step === "running") && (
           <Preview preview={state.preview} targets={targets} table={table} disabled={state.step === "running"} onTarget={(i, t) => setTargets((old) => old.map((o, j) => (j === i ? t : o)))} />
@@ -176,10 +175,10 @@ function Preview({ preview, targets, table, disabled, onTarget }: { preview: Imp
         </table>
       </div>
       {(problems > 0 || preview.broken.length > 0) && (
-        <p className="form-msg form-msg--error" role="alert">
+        <ErrorLine>
           {problems > 0 && `${problems} of these rows have a cell the table's types refuse (marked; hover for why): they will be skipped and reported. `}
           {preview.broken.map((b) => `Line ${b.line}: ${b.reason}. `)}
-        </p>
+        </ErrorLine>
       )}
     </>
   );

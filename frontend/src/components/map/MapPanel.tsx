@@ -7,6 +7,7 @@ import { Icon, MapIcon } from "../icons";
 import type { MapHighlight } from "../workspace/useWorkspace";
 import { colouring, defaultColour, fit, isNumeric, labelColumn, layoutRows, sizes } from "./mapModel";
 import { panByCss } from "./panByCss";
+import { ErrorState } from "../layout/ErrorLine";
 
 interface Props {
   connection: Connection;
@@ -336,13 +337,7 @@ export function MapPanel({ connection, table, filters, onOpenRows, highlight }: 
       {exporting && layoutGrid && <ExportDialog grid={layoutGrid} table={`${table} layout`} onClose={() => setExporting(false)} />}
       {saved && <p className="panel__note" role="status">{saved}</p>}
       {phase.step === "error" && (
-        <div className="list-state list-state--error" role="alert">
-          <p className="list-state__title">No map of {table}</p>
-          <p className="list-state__hint">{phase.error.message}</p>
-          <button type="button" className="btn btn--small" onClick={() => setRun((r) => r + 1)}>
-            Retry
-          </button>
-        </div>
+        <ErrorState title={<>No map of {table}</>} error={phase.error} onRetry={() => setRun((r) => r + 1)} />
       )}
       {shown && (
         <p className="panel__note" role="status">

@@ -6,6 +6,7 @@ import { FilterBar, type EditorTarget } from "../grid/FilterBar";
 import { Icon, Search } from "../icons";
 import type { MapHighlight } from "../workspace/useWorkspace";
 import { hasVectorizer, initialSearch, measureFirst, modesFor, notReady, searchableColumns, toSend } from "./searchModel";
+import { ErrorState } from "../layout/ErrorLine";
 
 interface Props {
   connection: Connection;
@@ -74,13 +75,7 @@ export function SearchPanel({ connection, table, filters: initialFilters, onShow
   if (load.status === "loading" || !req) {
     body =
       load.status === "error" ? (
-        <div className="list-state list-state--error" role="alert">
-          <p className="list-state__title">Could not read {table}</p>
-          <p className="list-state__hint">{load.error.message}</p>
-          <button type="button" className="btn btn--small" onClick={() => void describe()}>
-            Retry
-          </button>
-        </div>
+        <ErrorState title={<>Could not read {table}</>} error={load.error} onRetry={() => void describe()} />
       ) : (
         <div className="panel-state" role="status" aria-live="polite">
           <span className="spinner" aria-hidden="true" /> Loading {table}…
@@ -239,10 +234,7 @@ export function SearchPanel({ connection, table, filters: initialFilters, onShow
           </div>
         )}
         {run.status === "error" && (
-          <div className="list-state list-state--error" role="alert">
-            <p className="list-state__title">The search failed</p>
-            <p className="list-state__hint">{run.error.message}</p>
-          </div>
+          <ErrorState title="The search failed" error={run.error} />
         )}
         {run.status === "done" && (
           <>

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { parseApiError, useApi, type ActivityEntry, type ActivityQuery, type ApiError, type ChainCheck } from "../../api";
+import { ErrorLine } from "../layout/ErrorLine";
 
 /** Rows are one fixed height, so the table can show only the rows in view. */
 export const ROW_HEIGHT = 28;
@@ -160,9 +161,7 @@ export function ActivitySettings() {
         </p>
       )}
       {error && (
-        <p className="form-msg form-msg--error" role="alert">
-          {error.message}
-        </p>
+        <ErrorLine error={error} />
       )}
       <p className="panel__note" aria-live="polite">
         {total === null ? "Loading…" : `${total.toLocaleString("en-US")} ${total === 1 ? "entry" : "entries"}`}

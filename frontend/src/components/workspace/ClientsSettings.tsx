@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { parseApiError, useApi, type ApiError, type ConnectedClient } from "../../api";
 import { useLoaded } from "../../hooks";
+import { ErrorLine } from "../layout/ErrorLine";
 
 /** tokenText says who the client called as: its token and level, anonymous, or refused. */
 export function tokenText(c: ConnectedClient): string {
@@ -43,9 +44,7 @@ export function ClientsSettings() {
       <legend>Connected clients</legend>
       {state.status === "loading" && <p className="panel__note">Loading…</p>}
       {state.status === "error" && (
-        <p className="form-msg form-msg--error" role="alert">
-          {state.error.message}
-        </p>
+        <ErrorLine error={state.error} />
       )}
       {state.status === "ready" &&
         (state.value.length === 0 ? (
@@ -91,9 +90,7 @@ export function ClientsSettings() {
           </table>
         ))}
       {error && (
-        <p className="form-msg form-msg--error" role="alert">
-          {error.message}
-        </p>
+        <ErrorLine error={error} />
       )}
     </fieldset>
   );

@@ -1,6 +1,7 @@
 import { useCallback, useRef, useState } from "react";
 import { parseApiError, useApi, type ApiError, type MCPSettings, type RepairedClient } from "../../api";
 import { useLoaded } from "../../hooks";
+import { ErrorLine } from "../layout/ErrorLine";
 
 type NumberKey = "port" | "defaultRowLimit" | "maxRowLimit" | "queryTimeoutSeconds" | "rateLimitPerMinute";
 type BoolKey = "enabled" | "requireAuth" | "externalAccess";
@@ -80,9 +81,7 @@ export function MCPServerSettings() {
       <legend>MCP server</legend>
       {state.status === "loading" && !s && <p className="panel__note">Reading the settings…</p>}
       {state.status === "error" && !s && (
-        <p className="form-msg form-msg--error" role="alert">
-          {state.error.message}
-        </p>
+        <ErrorLine error={state.error} />
       )}
       {s && (
         <>
@@ -133,9 +132,7 @@ export function MCPServerSettings() {
             ))}
           </div>
           {error && (
-            <p className="form-msg form-msg--error" role="alert">
-              {error.message}
-            </p>
+            <ErrorLine error={error} />
           )}
         </>
       )}
@@ -196,9 +193,7 @@ function StaleClients({ settings, onRepaired }: { settings: MCPSettings; onRepai
         </ul>
       )}
       {error && (
-        <p className="form-msg form-msg--error" role="alert">
-          {error.message}
-        </p>
+        <ErrorLine error={error} />
       )}
     </div>
   );

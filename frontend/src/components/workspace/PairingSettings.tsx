@@ -2,6 +2,7 @@ import { useCallback, useState, type FormEvent } from "react";
 import { parseApiError, useApi, type ApiError, type PairingResult } from "../../api";
 import { useLoaded } from "../../hooks";
 import { EXPIRIES, LEVELS } from "./tokenOptions";
+import { ErrorLine } from "../layout/ErrorLine";
 
 /**
  * PairingSettings is Settings, Connect a client (issue 11): choose the AI client, the token's
@@ -51,9 +52,7 @@ export function PairingSettings({ onTokensChanged }: { onTokensChanged?: () => v
     <fieldset className="field pairing" aria-label="Connect a client">
       <legend>Connect a client</legend>
       {state.status === "error" && (
-        <p className="form-msg form-msg--error" role="alert">
-          {state.error.message}
-        </p>
+        <ErrorLine error={state.error} />
       )}
       <form className="token-form" aria-label="Connect a client form" onSubmit={(e) => void connect(e)}>
         <div className="form-pair">
@@ -95,9 +94,9 @@ export function PairingSettings({ onTokensChanged }: { onTokensChanged?: () => v
           </select>
         </div>
         {chosen?.unsupported ? (
-          <p className="form-msg form-msg--error" role="alert">
+          <ErrorLine>
             {chosen.title} cannot be connected yet: {chosen.unsupported}.
-          </p>
+          </ErrorLine>
         ) : (
           <>
             <label className="form-check">
@@ -124,9 +123,7 @@ export function PairingSettings({ onTokensChanged }: { onTokensChanged?: () => v
         )}
       </form>
       {error && (
-        <p className="form-msg form-msg--error" role="alert">
-          {error.message}
-        </p>
+        <ErrorLine error={error} />
       )}
       {result && (
         <div className="token-created" role="status" aria-label="Client configuration">

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import { parseApiError, useApi, type ApiError, type Plugin } from "../../api";
 import { useLoaded } from "../../hooks";
 import { PluginProgressBar, sizeText } from "../forms/PluginProgressBar";
+import { ErrorLine } from "../layout/ErrorLine";
 
 /** What one plugin row is doing now. */
 type Busy = { action: "install" | "update" | "uninstall"; done: number; total: number };
@@ -45,19 +46,19 @@ export function PluginsSettings() {
       <legend>Plugins</legend>
       {state.status === "loading" && <p className="panel__note">Reading the plugin registry…</p>}
       {state.status === "error" && (
-        <p className="form-msg form-msg--error" role="alert">
+        <ErrorLine>
           {state.error.message}{" "}
           <button type="button" className="btn btn--small" onClick={() => void load()}>
             Retry
           </button>
-        </p>
+        </ErrorLine>
       )}
       {state.status === "ready" && (
         <>
           {state.value.registryError && (
-            <p className="form-msg form-msg--error" role="alert">
+            <ErrorLine>
               The plugin registry could not be read, so only installed plugins are shown: {state.value.registryError}
-            </p>
+            </ErrorLine>
           )}
           {state.value.plugins.length === 0 && <p className="panel__note">The registry lists no plugins.</p>}
           <ul className="plugin-list">
@@ -87,9 +88,7 @@ export function PluginsSettings() {
                   {b && b.action !== "uninstall" && <PluginProgressBar label={`Downloading ${title}`} done={b.done} total={b.total} />}
                   {b?.action === "uninstall" && <p className="panel__note">Uninstalling…</p>}
                   {err && (
-                    <p className="form-msg form-msg--error" role="alert">
-                      {err.message}
-                    </p>
+                    <ErrorLine error={err} />
                   )}
                   <div className="form-actions">
                     {!p.installed && p.available && (

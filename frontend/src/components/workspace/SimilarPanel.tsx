@@ -4,6 +4,7 @@ import { DataGrid } from "./DataGrid";
 import { Icon, Sparkles } from "../icons";
 import { ExportDialog } from "../grid/ExportDialog";
 import type { MapHighlight } from "./useWorkspace";
+import { ErrorState } from "../layout/ErrorLine";
 
 interface Props {
   connection: Connection;
@@ -67,13 +68,7 @@ export function SimilarPanel({ connection, table, uuid, targetVector, onShowOnMa
         </div>
       )}
       {state.status === "error" && (
-        <div className="list-state list-state--error" role="alert">
-          <p className="list-state__title">Could not find similar rows</p>
-          <p className="list-state__hint">{state.error.message}</p>
-          <button type="button" className="btn btn--small" onClick={() => void load()}>
-            Retry
-          </button>
-        </div>
+        <ErrorState title="Could not find similar rows" error={state.error} onRetry={() => void load()} />
       )}
       {state.status === "ready" && (
         <>

@@ -16,6 +16,7 @@ import { settingIn } from "../details/settingLink";
 import { ExportDialog } from "../grid/ExportDialog";
 import { toApiFilter } from "../grid/filterModel";
 import { chooseImportFile, ImportDialog, type ImportSource } from "../grid/ImportDialog";
+import { ErrorState } from "../layout/ErrorLine";
 
 interface Props {
   connection: Connection;
@@ -157,13 +158,7 @@ export function TablePanel({ connection, table, count, onFindSimilar, onSearch, 
         </div>
       )}
       {state.status === "error" && (
-        <div className="list-state list-state--error" role="alert">
-          <p className="list-state__title">Could not load {table}</p>
-          <p className="list-state__hint">{state.error.message}</p>
-          <button type="button" className="btn btn--small" onClick={() => void reload()}>
-            Retry
-          </button>
-        </div>
+        <ErrorState title={<>Could not load {table}</>} error={state.error} onRetry={() => void reload()} />
       )}
       {state.status === "ready" && details && (
         <CollectionDetails connectionId={connection.id} table={table} info={state.info} highlight={details.highlight} onClose={() => setDetails(null)} />

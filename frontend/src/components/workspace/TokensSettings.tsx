@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from "react"
 import { parseApiError, useApi, type ApiError, type Connection, type Token } from "../../api";
 import { useLoaded } from "../../hooks";
 import { EXPIRIES, LEVELS } from "./tokenOptions";
+import { ErrorLine } from "../layout/ErrorLine";
 
 /**
  * TokensSettings is Settings, MCP tokens (issue 11): the tokens AI clients authenticate with,
@@ -70,9 +71,7 @@ export function TokensSettings({ connections, version = 0 }: { connections: Conn
       <p className="panel__note">AI clients send one of these as <code>Authorization: Bearer &lt;token&gt;</code>.</p>
       {state.status === "loading" && <p className="panel__note">Loading tokens…</p>}
       {state.status === "error" && (
-        <p className="form-msg form-msg--error" role="alert">
-          {state.error.message}
-        </p>
+        <ErrorLine error={state.error} />
       )}
       {state.status === "ready" &&
         (state.value.length === 0 ? (
@@ -179,9 +178,7 @@ export function TokensSettings({ connections, version = 0 }: { connections: Conn
           </fieldset>
         )}
         {error && (
-          <p className="form-msg form-msg--error" role="alert">
-            {error.message}
-          </p>
+          <ErrorLine error={error} />
         )}
         <div className="form-actions">
           <button type="submit" className="btn btn--primary">

@@ -14,6 +14,7 @@ import { TabBar } from "./TabBar";
 import { TablePanel } from "./TablePanel";
 import type { MapHighlight, Tab } from "./useWorkspace";
 import { WelcomePanel } from "./WelcomePanel";
+import { ErrorLine } from "../layout/ErrorLine";
 
 interface Props {
   tabs: Tab[];
@@ -216,9 +217,7 @@ function EditConnection({
   if (error)
     return (
       <section className="panel" aria-label={`Edit ${connection.name}`}>
-        <p className="form-msg form-msg--error" role="alert">
-          {error.message}
-        </p>
+        <ErrorLine error={error} />
       </section>
     );
   if (!form) return <section className="panel" aria-label={`Edit ${connection.name}`} aria-busy="true" />;
