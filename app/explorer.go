@@ -10,7 +10,7 @@ import (
 	"app/backend/driver"
 )
 
-// Paging bounds of BrowseTable: the grid asks for small pages; a bigger one is refused
+// Paging bounds of Browse: the grid asks for small pages; a bigger one is refused
 // before the database is asked.
 const (
 	defaultPageSize = 100
@@ -362,7 +362,3 @@ func checkFilters(filters []FilterDTO, sorts []SortDTO) error {
 	return nil
 }
 
-// BrowseTable reads one unfiltered, unsorted page of rows: Browse with no filter and no sort.
-func (a *ExplorerAPI) BrowseTable(id, table string, offset, limit int) (GridDTO, error) {
-	return a.Browse(id, table, BrowseRequestDTO{Offset: offset, Limit: limit})
-}

@@ -201,7 +201,7 @@ func TestExplorerNeedsAnOpenConnection(t *testing.T) {
 		"ListTables":    func() error { _, err := api.ListTables(id); return err },
 		"TableCounts":   func() error { _, err := api.TableCounts(id); return err },
 		"DescribeTable": func() error { _, err := api.DescribeTable(id, fixtures.Typed); return err },
-		"BrowseTable":   func() error { _, err := api.BrowseTable(id, fixtures.Typed, 0, 10); return err },
+		"Browse":        func() error { _, err := api.Browse(id, fixtures.Typed, BrowseRequestDTO{Offset: 0, Limit: 10}); return err },
 	}
 	for name, call := range calls {
 		t.Run(name+" before Connect is unavailable", func(t *testing.T) { wantCode(t, call(), CodeUnavailable) })
@@ -389,9 +389,9 @@ func cell(t *testing.T, g GridDTO, uuid, column string) *string {
 	return nil
 }
 
-func TestExplorerBrowseTable(t *testing.T) {
+func TestExplorerBrowsePages(t *testing.T) {
 	api, id := connected(t, weaviatetest.Shared(t, weaviatenode.Anonymous))
-	g, err := api.BrowseTable(id, fixtures.Typed, 0, 100)
+	g, err := api.Browse(id, fixtures.Typed, BrowseRequestDTO{Offset: 0, Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -444,7 +444,7 @@ func TestExplorerBrowseTable(t *testing.T) {
 	})
 
 	t.Run("offset and limit select a window of Big and say more exist", func(t *testing.T) {
-		g, err := api.BrowseTable(id, fixtures.Big, 20, 7)
+		g, err := api.Browse(id, fixtures.Big, BrowseRequestDTO{Offset: 20, Limit: 7})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -454,7 +454,7 @@ func TestExplorerBrowseTable(t *testing.T) {
 	})
 
 	t.Run("the page that reaches row 10,000 stops there with a notice", func(t *testing.T) {
-		g, err := api.BrowseTable(id, fixtures.Big, 9990, 50)
+		g, err := api.Browse(id, fixtures.Big, BrowseRequestDTO{Offset: 9990, Limit: 50})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -464,7 +464,7 @@ func TestExplorerBrowseTable(t *testing.T) {
 	})
 
 	t.Run("an empty page is [] rows, not null", func(t *testing.T) {
-		g, err := api.BrowseTable(id, fixtures.Typed, 50, 10)
+		g, err := api.Browse(id, fixtures.Typed, BrowseRequestDTO{Offset: 50, Limit: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -487,7 +487,7 @@ func TestExplorerBrowseTable(t *testing.T) {
 		{"a limit over 1000 is invalid_argument", fixtures.Typed, 0, 1001, CodeInvalidArgument, "limit"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := api.BrowseTable(id, c.table, c.offset, c.limit)
+			_, err := api.Browse(id, c.table, BrowseRequestDTO{Offset: c.offset, Limit: c.limit})
 			wantCode(t, err, c.code)
 			if !strings.Contains(err.Error(), c.messageContain) {
 				t.Fatalf("error %q does not mention %q", err, c.messageContain)
@@ -527,7 +527,7 @@ func TestExplorerDemoData(t *testing.T) {
 	})
 
 	t.Run("the first page of Article has 10 rows, uuid first and vector last", func(t *testing.T) {
-		g, err := api.BrowseTable(id, fixtures.DemoArticle, 0, 0)
+		g, err := api.Browse(id, fixtures.DemoArticle, BrowseRequestDTO{Offset: 0, Limit: 0})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -500,8 +500,6 @@ export interface ExplorerApi {
   /** setTenantStatus asks natively, then sets the status; false when the person said No. */
   setTenantStatus(id: string, table: string, tenant: string, status: TenantStatus): Promise<boolean>;
   describeTable(id: string, table: string): Promise<TableInfo>;
-  /** browseTable reads `limit` rows from `offset` (limit 0: the default of 100). */
-  browseTable(id: string, table: string, offset: number, limit: number): Promise<Grid>;
   /** browse reads one page with filters (ANDed) and sort; a refused filter gives refused, no rows. */
   browse(id: string, table: string, req: BrowseRequest): Promise<Grid>;
   /** count counts the rows matching the filters (the database's Aggregate). */

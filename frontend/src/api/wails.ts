@@ -376,8 +376,6 @@ export function createWailsApi(): Api {
         }),
       setTenantStatus: (id, table, tenant, status) => call(() => ExplorerBinding.SetTenantStatus(id, table, tenant, status)),
       describeTable: (id, table) => call(async () => toTableInfo(await ExplorerBinding.DescribeTable(id, table))),
-      browseTable: (id, table, offset, limit) =>
-        call(async () => toGrid(await ExplorerBinding.BrowseTable(id, table, offset, limit))),
       browse: (id, table, req) =>
         call(async () =>
           toGrid(

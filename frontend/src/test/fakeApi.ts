@@ -145,7 +145,6 @@ export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi 
       { name: "Article", count: 10, message: "" },
     ],
     describeTable: async (_id, table) => tableInfo(table),
-    browseTable: async () => grid(demoRows),
     browse: async () => grid(demoRows),
     count: async () => ({ count: demoRows.length, refused: null }),
     checkCells: async () => ({}),

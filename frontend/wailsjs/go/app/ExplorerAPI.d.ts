@@ -4,8 +4,6 @@ import {app} from '../models';
 
 export function Browse(arg1:string,arg2:string,arg3:app.BrowseRequestDTO):Promise<app.GridDTO>;
 
-export function BrowseTable(arg1:string,arg2:string,arg3:number,arg4:number):Promise<app.GridDTO>;
-
 export function CancelTransfer(arg1:string):Promise<void>;
 
 export function CheckCells(arg1:string,arg2:string,arg3:Record<string, any>):Promise<Record<string, string>>;

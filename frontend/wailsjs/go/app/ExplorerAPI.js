@@ -6,10 +6,6 @@ export function Browse(arg1, arg2, arg3) {
   return window['go']['app']['ExplorerAPI']['Browse'](arg1, arg2, arg3);
 }
 
-export function BrowseTable(arg1, arg2, arg3, arg4) {
-  return window['go']['app']['ExplorerAPI']['BrowseTable'](arg1, arg2, arg3, arg4);
-}
-
 export function CancelTransfer(arg1) {
   return window['go']['app']['ExplorerAPI']['CancelTransfer'](arg1);
 }
