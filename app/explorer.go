@@ -361,4 +361,3 @@ func checkFilters(filters []FilterDTO, sorts []SortDTO) error {
 	}
 	return nil
 }
-

@@ -201,7 +201,10 @@ func TestExplorerNeedsAnOpenConnection(t *testing.T) {
 		"ListTables":    func() error { _, err := api.ListTables(id); return err },
 		"TableCounts":   func() error { _, err := api.TableCounts(id); return err },
 		"DescribeTable": func() error { _, err := api.DescribeTable(id, fixtures.Typed); return err },
-		"Browse":        func() error { _, err := api.Browse(id, fixtures.Typed, BrowseRequestDTO{Offset: 0, Limit: 10}); return err },
+		"Browse": func() error {
+			_, err := api.Browse(id, fixtures.Typed, BrowseRequestDTO{Offset: 0, Limit: 10})
+			return err
+		},
 	}
 	for name, call := range calls {
 		t.Run(name+" before Connect is unavailable", func(t *testing.T) { wantCode(t, call(), CodeUnavailable) })
