@@ -219,10 +219,10 @@ func run(dataDir string, fresh bool, art string, viteDev, profile bool, only str
 		cleanup(stopServe)
 		say("the production build at %s, its Go bindings through wails dev at %s", pageURL, dev.URL)
 	}
-
+	pg := page{root: root, url: pageURL, chromium: chromium, art: art, dev: dev, profile: profile}
 	if only != "map" {
 		step("grid.mjs: headless Chromium drives the grid")
-		res, err := drive(root, pageURL, dev, chromium, art, profile)
+		res, err := drive(pg)
 		if err != nil {
 			return err
 		}
@@ -234,7 +234,7 @@ func run(dataDir string, fresh bool, art string, viteDev, profile bool, only str
 	}
 
 	step("map.mjs: the Map tab of MapBench (100,000 x 768 dims) in headless Chromium, software WebGL")
-	mres, err := driveMap(root, pageURL, dev, chromium, art, profile)
+	mres, err := driveMap(pg)
 	if err != nil {
 		return err
 	}
@@ -400,36 +400,56 @@ type result struct {
 	Error            string       `json:"error"`
 }
 
-func drive(root, pageURL string, dev *e2eharness.Dev, chromium, art string, profile bool) (result, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+// page is what a page script (grid.mjs, map.mjs) is run with.
+type page struct {
+	root, url, chromium, art string
+	dev                      *e2eharness.Dev
+	profile                  bool
+}
+
+// run runs the page script within timeout and decodes the JSON line it prints into res (the
+// last line that decodes); progress on its stderr is passed through, and to watch when set.
+// An error says it printed no result, could not measure (failure, read from res), or failed.
+func (p page) run(script string, timeout time.Duration, watch io.Writer, res any, failure func() string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", filepath.Join(root, "bench", "grid", "grid.mjs"))
-	cmd.Dir = filepath.Join(root, "bench", "grid")
-	cmd.Env = append(os.Environ(), "GRIDBENCH_URL="+pageURL, "GRIDBENCH_CONNECTION="+connectionName,
-		"GRIDBENCH_ROOT="+root, "GRIDBENCH_ARTIFACTS="+art, "CHROMIUM="+chromium)
-	if profile {
+	cmd := exec.CommandContext(ctx, "node", filepath.Join(p.root, "bench", "grid", script))
+	cmd.Dir = filepath.Join(p.root, "bench", "grid")
+	cmd.Env = append(os.Environ(), "GRIDBENCH_URL="+p.url, "GRIDBENCH_CONNECTION="+connectionName,
+		"GRIDBENCH_ROOT="+p.root, "GRIDBENCH_ARTIFACTS="+p.art, "CHROMIUM="+p.chromium)
+	if p.profile {
 		cmd.Env = append(cmd.Env, "GRIDBENCH_PROFILE=1")
 	}
-	var stderr bytes.Buffer
-	cmd.Stderr = io.MultiWriter(&stderr, prefixed{})
+	cmd.Stderr = prefixed{}
+	if watch != nil {
+		cmd.Stderr = io.MultiWriter(prefixed{}, watch)
+	}
 	out, runErr := cmd.Output()
-	var res result
 	found := false
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	for sc.Scan() {
-		if json.Unmarshal(sc.Bytes(), &res) == nil {
+		if json.Unmarshal(sc.Bytes(), res) == nil {
 			found = true
 		}
 	}
 	switch {
 	case !found:
-		return res, fmt.Errorf("grid.mjs printed no result (%v)\nstdout: %s\nwails dev log:\n%s", runErr, out, dev.LogTail())
-	case res.Error != "":
-		return res, fmt.Errorf("grid.mjs could not measure: %s\nwails dev log:\n%s", res.Error, dev.LogTail())
+		return fmt.Errorf("%s printed no result (%v)\nstdout: %s\nwails dev log:\n%s", script, runErr, out, p.dev.LogTail())
+	case failure() != "":
+		return fmt.Errorf("%s could not measure: %s\nwails dev log:\n%s", script, failure(), p.dev.LogTail())
 	case runErr != nil:
-		return res, fmt.Errorf("grid.mjs: %v", runErr)
-	case len(res.Wheel.Frames) < 10 || len(res.Fling.Frames) < 10 || res.HeapUsed <= 0:
+		return fmt.Errorf("%s: %v", script, runErr)
+	}
+	return nil
+}
+
+func drive(p page) (result, error) {
+	var res result
+	if err := p.run("grid.mjs", 4*time.Minute, nil, &res, func() string { return res.Error }); err != nil {
+		return res, err
+	}
+	if len(res.Wheel.Frames) < 10 || len(res.Fling.Frames) < 10 || res.HeapUsed <= 0 {
 		return res, fmt.Errorf("grid.mjs measured %d and %d frames and a heap of %.0f bytes", len(res.Wheel.Frames), len(res.Fling.Frames), res.HeapUsed)
 	}
 	return res, nil

@@ -1,16 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -21,7 +17,6 @@ import (
 
 	"app/internal/fixtures"
 	"app/internal/weaviatenode"
-	"app/tests/e2e/e2eharness"
 )
 
 // Targets of issue 22 for the map in Chromium.
@@ -99,35 +94,12 @@ type mapResult struct {
 	Error string `json:"error"`
 }
 
-func driveMap(root, pageURL string, dev *e2eharness.Dev, chromium, art string, profile bool) (mapResult, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", filepath.Join(root, "bench", "grid", "map.mjs"))
-	cmd.Dir = filepath.Join(root, "bench", "grid")
-	cmd.Env = append(os.Environ(), "GRIDBENCH_URL="+pageURL, "GRIDBENCH_CONNECTION="+connectionName,
-		"GRIDBENCH_ROOT="+root, "GRIDBENCH_ARTIFACTS="+art, "CHROMIUM="+chromium)
-	if profile {
-		cmd.Env = append(cmd.Env, "GRIDBENCH_PROFILE=1")
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = io.MultiWriter(&stderr, prefixed{}, onLine{"panning", busiest})
-	out, runErr := cmd.Output()
+func driveMap(p page) (mapResult, error) {
 	var res mapResult
-	found := false
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		if json.Unmarshal(sc.Bytes(), &res) == nil {
-			found = true
-		}
+	if err := p.run("map.mjs", 15*time.Minute, onLine{"panning", busiest}, &res, func() string { return res.Error }); err != nil {
+		return res, err
 	}
 	switch {
-	case !found:
-		return res, fmt.Errorf("map.mjs printed no result (%v)\nstdout: %s\nwails dev log:\n%s", runErr, out, dev.LogTail())
-	case res.Error != "":
-		return res, fmt.Errorf("map.mjs could not measure: %s\nwails dev log:\n%s", res.Error, dev.LogTail())
-	case runErr != nil:
-		return res, fmt.Errorf("map.mjs: %v", runErr)
 	case len(res.Pan.Frames) < 100:
 		return res, fmt.Errorf("map.mjs measured %d frames of the pan", len(res.Pan.Frames))
 	case res.Points != fixtures.MapBenchCount:
