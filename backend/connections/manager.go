@@ -202,6 +202,11 @@ func (m *Manager) watchReturn(id, name string, holders map[string]bool) {
 			}
 			m.adoptLocked(id, name, d)
 			m.holds[id] = w.holders
+			// Open and no longer restoring in one step, before OnRestore is told: its listener
+			// (and anyone asking Restoring) never sees both (a CI run caught it in between).
+			if m.returning[id] == w {
+				delete(m.returning, id)
+			}
 			m.mu.Unlock()
 			m.opts.Log.WithField("connection", name).Info("connection restored: its node answers again")
 			if m.opts.OnRestore != nil {
