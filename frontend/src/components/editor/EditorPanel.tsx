@@ -7,7 +7,7 @@ import { EditorView, keymap, lineNumbers, placeholder } from "@codemirror/view";
 import { tags as t } from "@lezer/highlight";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { parseApiError, useApi, type ApiError, type Connection, type Grid, type HistoryEntry, type RunResult, type SavedQuery } from "../../api";
-import { DataGrid } from "../workspace/DataGrid";
+import { DataGrid } from "../grid/DataGrid";
 import { graphqlCompletion, graphqlLanguage, type EditorSchema } from "./graphql";
 import { JsonView } from "./JsonView";
 import { ExportDialog } from "../grid/ExportDialog";

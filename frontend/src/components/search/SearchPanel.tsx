@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { parseApiError, useApi, type ApiError, type Connection, type Filter, type SearchRequest, type SearchResult, type TableInfo } from "../../api";
-import { DataGrid } from "../workspace/DataGrid";
+import { DataGrid } from "../grid/DataGrid";
 import { ExportDialog } from "../grid/ExportDialog";
 import { FilterBar, type EditorTarget } from "../grid/FilterBar";
 import { Icon, Search } from "../icons";

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import { parseApiError, useApi, type ApiError, type Connection, type Grid, type SimilarResult } from "../../api";
-import { DataGrid } from "./DataGrid";
+import { DataGrid } from "../grid/DataGrid";
 import { Icon, Sparkles } from "../icons";
 import { ExportDialog } from "../grid/ExportDialog";
 import type { MapHighlight } from "./useWorkspace";

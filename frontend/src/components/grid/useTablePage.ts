@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { parseApiError, useApi, type ApiError, type Filter, type FilterRefusal, type Grid, type Sort, type TableInfo } from "../../api";
-import { toApiFilter } from "../grid/filterModel";
+import { toApiFilter } from "./filterModel";
 
 /** PAGE_SIZE is the number of rows the grid reads at a time until the user picks another. */
 export const PAGE_SIZE = 100;

@@ -1,10 +1,10 @@
 import { observeElementRect, useVirtualizer } from "@tanstack/react-virtual";
 import { memo, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent as ReactMouseEvent } from "react";
 import { useApi, type Column, type Grid, type Sort } from "../../api";
-import { toJSON, toTSV } from "../grid/copy";
-import { namedVector, shortVector, vectorSize } from "../grid/filterModel";
-import { cellOf, isNewRow, UUID_COLUMN, type CellText, type Pending } from "../grid/pendingModel";
-import { isVector, previewCell, previewDimensions, withFullVectors } from "../grid/vectorPreview";
+import { toJSON, toTSV } from "./copy";
+import { namedVector, shortVector, vectorSize } from "./filterModel";
+import { cellOf, isNewRow, UUID_COLUMN, type CellText, type Pending } from "./pendingModel";
+import { isVector, previewCell, previewDimensions, withFullVectors } from "./vectorPreview";
 import { Icon, ArrowDown, ArrowUp } from "../icons";
 
 const NUMERIC = new Set(["int", "number"]);

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useState } from "react";
 import { useApi, type Connection, type Filter } from "../../api";
-import { PendingBar } from "../grid/PendingBar";
-import { RowDetail } from "../grid/RowDetail";
-import { usePendingEdits } from "../grid/usePendingEdits";
+import { PendingBar } from "./PendingBar";
+import { RowDetail } from "./RowDetail";
+import { usePendingEdits } from "./usePendingEdits";
 import { formatCount, rowRange } from "../explorer/format";
-import { FilterBar, type EditorTarget } from "../grid/FilterBar";
+import { FilterBar, type EditorTarget } from "./FilterBar";
 import { ColumnChips } from "./ColumnChips";
 import { DataGrid, type DisplayRow } from "./DataGrid";
 import { useColumnWidths } from "./useColumnWidths";
@@ -13,9 +13,9 @@ import { ALL_ROWS, PAGE_SIZES, useTablePage, type CountState } from "./useTableP
 import { FileText, Icon, MapIcon, RefreshCw, Search, Table2 } from "../icons";
 import { CollectionDetails } from "../details/CollectionDetails";
 import { settingIn } from "../details/settingLink";
-import { ExportDialog } from "../grid/ExportDialog";
-import { toApiFilter } from "../grid/filterModel";
-import { chooseImportFile, ImportDialog, type ImportSource } from "../grid/ImportDialog";
+import { ExportDialog } from "./ExportDialog";
+import { toApiFilter } from "./filterModel";
+import { chooseImportFile, ImportDialog, type ImportSource } from "./ImportDialog";
 import { ErrorState } from "../layout/ErrorLine";
 
 interface Props {
