@@ -148,6 +148,8 @@ export function App() {
           connections={connections}
           theme={theme.preference}
           onChooseTheme={theme.choose}
+          settingsSection={ws.settingsSection}
+          onSettingsSection={ws.setSettingsSection}
           explorer={explorer}
           onOpenTable={ws.openTable}
           onOpenEditor={openEditor}
@@ -180,7 +182,7 @@ export function App() {
         onDismiss={explorer.dismiss}
       />
       <ApprovalNotices />
-      <PortNotice onOpenSettings={ws.openSettings} />
+      <PortNotice onOpenSettings={() => ws.openSettingsAt("mcp")} />
       {help.open && <ShortcutsOverlay onClose={help.close} />}
     </div>
   );

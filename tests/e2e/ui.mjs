@@ -167,6 +167,12 @@ try {
   });
   await page.goto(url, { waitUntil: "load", timeout: 60_000 });
   const list = page.getByRole("tree", { name: "Saved connections" });
+  // Settings is a page of sections: Ctrl+, opens it (at the section last shown), and the
+  // section list shows the one a check needs.
+  const openSettings = async (section) => {
+    await page.keyboard.press("Control+,");
+    await page.getByRole("tablist", { name: "Settings sections" }).getByRole("tab", { name: section, exact: true }).click();
+  };
   const connections = list.locator('[role="treeitem"][aria-level="1"]');
   const demo = list.getByRole("treeitem", { name: "Demo Weaviate", exact: true });
   const sidebar = page.getByRole("navigation", { name: "Connections" });
@@ -175,7 +181,7 @@ try {
   // SPEC A.3, install path 3: Settings, Plugins.
   await check("Settings, Plugins lists the registry's Weaviate plugin as not installed, with its version", async () => {
     await page.getByRole("tree", { name: "Saved connections" }).waitFor({ timeout: 30_000 });
-    await page.keyboard.press("Control+,");
+    await openSettings("Plugins");
     const row = page.getByRole("listitem", { name: "Weaviate" });
     await row.waitFor({ timeout: 30_000 });
     const text = await row.innerText();
@@ -257,7 +263,7 @@ try {
 
   await check("uninstall is refused while a connection of its type is open, with the reason", async () => {
     await list.getByRole("treeitem", { name: "Form Weaviate" }).locator('.status-dot[data-status="ready"]').waitFor({ timeout: 30_000 });
-    await page.keyboard.press("Control+,");
+    await openSettings("Plugins");
     const row = page.getByRole("listitem", { name: "Weaviate" });
     await row.getByRole("button", { name: "Uninstall Weaviate" }).click();
     const alert = row.getByRole("alert");
@@ -332,7 +338,7 @@ try {
   await check("opening the saved connection installed the missing plugin without asking", async () => {
     const n = await page.getByRole("dialog", { name: /Download the/ }).count();
     assert(n === 0, "an offer was shown for a saved connection");
-    await page.keyboard.press("Control+,");
+    await openSettings("Plugins");
     const row = page.getByRole("listitem", { name: "Weaviate" });
     await row.getByRole("button", { name: "Uninstall Weaviate" }).waitFor({ timeout: 15_000 });
     assert((await row.innerText()).includes("Installed: 1.0.0"), `row is ${JSON.stringify(await row.innerText())}`);
@@ -1133,7 +1139,7 @@ try {
 
   // Issue 11: Settings, MCP server.
   await check("Settings shows where the MCP server runs, and turning off Require a token applies at once", async () => {
-    await page.keyboard.press("Control+,");
+    await openSettings("MCP server");
     const { port } = JSON.parse(readFileSync(join(configDir, "mcp-handshake.json"), "utf8"));
     const status = page.getByRole("status", { name: "MCP server status" });
     await status.waitFor({ timeout: 10_000 });
@@ -1160,7 +1166,7 @@ try {
   // Issue 11: Settings, MCP tokens.
   let secret = "";
   await check("Settings creates a token, shows it once with a copy button, and the MCP endpoint accepts it", async () => {
-    await page.keyboard.press("Control+,");
+    await openSettings("Tokens");
     const form = page.getByRole("form", { name: "Create a token" });
     await form.getByLabel("Token name").fill("e2e-client");
     await form.getByRole("button", { name: "Create token" }).click();
@@ -1194,7 +1200,7 @@ try {
 
   // Issue 11: Settings, Connected clients.
   await check("a client that called appears under Connected clients; Disconnect (native dialog) revokes its token", async () => {
-    await page.keyboard.press("Control+,");
+    await openSettings("Tokens");
     const form = page.getByRole("form", { name: "Create a token" });
     await form.getByLabel("Token name").fill("e2e-pair");
     await form.getByRole("button", { name: "Create token" }).click();
@@ -1203,6 +1209,7 @@ try {
     const token = (await shown.locator("code").innerText()).trim();
     await shown.getByRole("button", { name: "Done" }).click();
     assert((await mcpStatus(token, "e2e-peer")) === 200, "the peer's call was refused");
+    await page.getByRole("tablist", { name: "Settings sections" }).getByRole("tab", { name: "Clients", exact: true }).click();
     const row = page.getByRole("row", { name: "e2e-peer" });
     await row.waitFor({ timeout: 10_000 });
     const text = await row.innerText();
@@ -1222,7 +1229,7 @@ try {
 
   // Issue 11: Settings, Connect a client.
   await check("Connect a client shows the client's configuration, whose token the MCP endpoint accepts", async () => {
-    await page.keyboard.press("Control+,");
+    await openSettings("Clients");
     const pair = page.getByRole("group", { name: "Connect a client" });
     await pair.getByLabel("Client", { exact: true }).selectOption("other");
     await pair.getByRole("button", { name: /^Connect Other/ }).click();
@@ -1240,7 +1247,7 @@ try {
 
   // Issue 11: Settings, Activity log.
   await check("the activity log lists the requests made above, filters them, opens one, checks the chain and exports CSV", async () => {
-    await page.keyboard.press("Control+,");
+    await openSettings("Activity");
     const log = page.getByRole("group", { name: "Activity log" });
     await log.getByText(/^\d[\d,]* entries$/).waitFor({ timeout: 10_000 });
     await log.getByLabel("Search").fill("tools/list");

@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { ApiProvider, type Layout } from "../../api";
 import { emptyLayout, fakeApi } from "../../test/fakeApi";
 import { useColumnWidths } from "./useColumnWidths";
-import { layoutStore } from "../workspace/useWorkspace";
+import { layoutStore } from "../workspace/layoutStore";
 
 function setup(saved: Layout) {
   const saveLayout = vi.fn(async (_l: Layout) => {});

@@ -1,6 +1,6 @@
 import { useCallback, useSyncExternalStore } from "react";
 import { useApi } from "../../api";
-import { LAYOUT_MAX_COLUMNS, LAYOUT_MAX_WIDTH, LAYOUT_MIN_WIDTH, capped, layoutStore } from "../workspace/useWorkspace";
+import { LAYOUT_MAX_COLUMNS, LAYOUT_MAX_WIDTH, LAYOUT_MIN_WIDTH, capped, layoutStore } from "../workspace/layoutStore";
 
 const NONE: Record<string, number> = Object.freeze({}) as Record<string, number>;
 

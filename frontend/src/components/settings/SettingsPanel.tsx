@@ -6,50 +6,93 @@ import { ClientsSettings } from "./ClientsSettings";
 import { MCPServerSettings } from "./MCPServerSettings";
 import { PairingSettings } from "./PairingSettings";
 import { PluginsSettings } from "./PluginsSettings";
+import { SectionList } from "./SectionList";
 import { TokensSettings } from "./TokensSettings";
 
 const CHOICES: ThemePreference[] = ["system", "light", "dark"];
 
-/** SettingsPanel: appearance; the MCP server, its tokens, connected clients and activity log; the driver plugins. */
-export function SettingsPanel({
-  preference,
-  onChoose,
-  connections = [],
-}: {
+/** The sections of the Settings page, in the order the list shows them. */
+export const SETTINGS_SECTIONS = [
+  { id: "general", label: "General" },
+  { id: "mcp", label: "MCP server" },
+  { id: "clients", label: "Clients" },
+  { id: "tokens", label: "Tokens" },
+  { id: "activity", label: "Activity" },
+  { id: "plugins", label: "Plugins" },
+] as const;
+
+export type SettingsSection = (typeof SETTINGS_SECTIONS)[number]["id"];
+
+interface Props {
   preference: ThemePreference;
   onChoose: (p: ThemePreference) => void;
   connections?: Connection[];
-}) {
-  // A client connected above adds a token: the list below reloads.
+  /** The section on screen, when the workspace remembers it (a tab switch, Re-pair in Settings); else the panel keeps its own. */
+  section?: SettingsSection;
+  onSection?: (s: SettingsSection) => void;
+}
+
+/**
+ * SettingsPanel is the Settings page: a list of sections on the left (appearance; the MCP
+ * server; its clients and how to connect one; its tokens; the activity log; the driver
+ * plugins), the chosen one on the right.
+ */
+export function SettingsPanel({ preference, onChoose, connections = [], section, onSection }: Props) {
+  const [own, setOwn] = useState<SettingsSection>("general");
+  const shown = section ?? own;
+  const choose = (s: SettingsSection) => {
+    setOwn(s);
+    onSection?.(s);
+  };
+  // A client connected under Clients adds a token: the Tokens list reads again.
   const [tokensVersion, setTokensVersion] = useState(0);
+  // Every section stays mounted, the others hidden: a token shown once, a half-typed filter
+  // or a running install survive a look at another section.
+  const panel = (id: SettingsSection) => ({
+    id: `settings-${id}`,
+    role: "tabpanel",
+    "aria-labelledby": `settings-${id}-tab`,
+    className: "settings-page__section",
+    hidden: shown !== id,
+  });
   return (
-    <section className="panel" aria-label="Settings">
+    <section className="panel settings-page" aria-label="Settings">
       <header className="panel__head">
         <h2 className="panel__title">Settings</h2>
       </header>
-      <fieldset className="field">
-        <legend>Appearance</legend>
-        <div className="segmented" role="radiogroup" aria-label="Theme">
-          {CHOICES.map((c) => (
-            <button
-              key={c}
-              type="button"
-              role="radio"
-              aria-checked={preference === c}
-              className="segmented__item"
-              onClick={() => onChoose(c)}
-            >
-              {c.charAt(0).toUpperCase() + c.slice(1)}
-            </button>
-          ))}
+      <div className="settings-page__body">
+        <SectionList sections={SETTINGS_SECTIONS} chosen={shown} onChoose={choose} />
+        <div className="settings-page__content">
+          <div {...panel("general")}>
+            <fieldset className="field">
+              <legend>Appearance</legend>
+              <div className="segmented" role="radiogroup" aria-label="Theme">
+                {CHOICES.map((c) => (
+                  <button key={c} type="button" role="radio" aria-checked={preference === c} className="segmented__item" onClick={() => onChoose(c)}>
+                    {c.charAt(0).toUpperCase() + c.slice(1)}
+                  </button>
+                ))}
+              </div>
+            </fieldset>
+          </div>
+          <div {...panel("mcp")}>
+            <MCPServerSettings />
+          </div>
+          <div {...panel("clients")}>
+            <ClientsSettings />
+            <PairingSettings onTokensChanged={() => setTokensVersion((v) => v + 1)} />
+          </div>
+          <div {...panel("tokens")}>
+            <TokensSettings version={tokensVersion} connections={connections} />
+          </div>
+          <div {...panel("activity")}>
+            <ActivitySettings />
+          </div>
+          <div {...panel("plugins")}>
+            <PluginsSettings />
+          </div>
         </div>
-      </fieldset>
-      <MCPServerSettings />
-      <PairingSettings onTokensChanged={() => setTokensVersion((v) => v + 1)} />
-      <TokensSettings version={tokensVersion} connections={connections} />
-      <ClientsSettings />
-      <ActivitySettings />
-      <PluginsSettings />
+      </div>
     </section>
   );
 }

@@ -50,14 +50,18 @@ describe("Settings, MCP tokens (issue 11)", () => {
         <SettingsPanel preference="light" onChoose={() => {}} connections={[connection({ id: "c1", name: "Local" })]} />
       </ApiProvider>,
     );
+    await userEvent.click(screen.getByRole("tab", { name: "Tokens" }));
     await screen.findByText("No tokens yet.");
     await userEvent.type(screen.getByLabelText("Token name"), "claude");
     await userEvent.click(screen.getByRole("button", { name: "Create token" }));
     expect(await screen.findByRole("status", { name: "New token" })).toHaveTextContent("app_secret1");
+    // Connect a client is under Clients; the Tokens section keeps what it showed meanwhile.
+    await userEvent.click(screen.getByRole("tab", { name: "Clients" }));
     const pairing = screen.getByRole("group", { name: "Connect a client" });
     await userEvent.selectOptions(await within(pairing).findByLabelText("Client"), "other");
     await userEvent.click(screen.getByRole("button", { name: "Connect Other" }));
     await screen.findByRole("status", { name: "Client configuration" });
+    await userEvent.click(screen.getByRole("tab", { name: "Tokens" }));
     expect(await screen.findByRole("row", { name: "Other" })).toBeInTheDocument();
     expect(screen.getByRole("status", { name: "New token" })).toHaveTextContent("app_secret1");
   });

@@ -6,7 +6,7 @@ import { EditorPanel } from "../editor/EditorPanel";
 import { ConnectionFormPanel } from "../forms/ConnectionFormPanel";
 import { NewConnectionPanel } from "../forms/NewConnectionPanel";
 import { ConnectionPanel } from "./ConnectionPanel";
-import { SettingsPanel } from "../settings/SettingsPanel";
+import { SettingsPanel, type SettingsSection } from "../settings/SettingsPanel";
 import { MapPanel } from "../map/MapPanel";
 import { SearchPanel } from "../search/SearchPanel";
 import { SimilarPanel } from "./SimilarPanel";
@@ -25,6 +25,8 @@ interface Props {
   connections: Connection[];
   theme: ThemePreference;
   onChooseTheme: (p: ThemePreference) => void;
+  settingsSection: SettingsSection;
+  onSettingsSection: (s: SettingsSection) => void;
   explorer: Explorer;
   onOpenTable: (c: Connection, table: string) => void;
   onOpenEditor: (c: Connection) => void;
@@ -53,6 +55,8 @@ export function Workspace({
   connections,
   theme,
   onChooseTheme,
+  settingsSection,
+  onSettingsSection,
   explorer,
   onOpenTable,
   onOpenEditor,
@@ -181,7 +185,9 @@ export function Workspace({
             onShowOnMap={(h) => onMap(active.connection, active.table, [], h)}
           />
         )}
-        {active?.kind === "settings" && <SettingsPanel preference={theme} onChoose={onChooseTheme} connections={connections} />}
+        {active?.kind === "settings" && (
+          <SettingsPanel preference={theme} onChoose={onChooseTheme} connections={connections} section={settingsSection} onSection={onSettingsSection} />
+        )}
       </div>
     </main>
   );
