@@ -216,7 +216,6 @@ func (m *MCPService) startLocked(ctx context.Context, port int) error {
 		Logger:       m.deps.log,
 		Instructions: tools.Instructions,
 		Tools: tools.All(tools.Deps{
-			Connections: m.deps.conns,
 			Conns:       tools.Conns{Store: m.deps.conns, Open: m.deps.open},
 			Approver:    m.deps.approvals,
 			Limits:      m.toolLimits,

@@ -82,7 +82,7 @@ func browseBench(ctx context.Context, levels []int, dur time.Duration) error {
 	defer open.Close()
 	gate := approval.NewGate(approval.Options{Keys: keys, Log: quiet})
 	app, err := appmcp.NewServer(appmcp.Options{Name: "app", Version: "bench", Logger: quiet,
-		Tools: tools.All(tools.Deps{Connections: store, Conns: tools.Conns{Store: store, Open: open}, Approver: gate})})
+		Tools: tools.All(tools.Deps{Conns: tools.Conns{Store: store, Open: open}, Approver: gate})})
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,9 @@ package prompts
 import (
 	"context"
 	"net/http"
+	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,6 +14,7 @@ import (
 	"app/backend/driver"
 	"app/backend/mcp"
 	"app/backend/mcp/internal/mcptest"
+	"app/backend/mcp/tools"
 )
 
 // write_query: arguments validated and completed from the live, visible
@@ -126,4 +130,40 @@ func TestWriteQueryHonoursTheTokenAllowlist(t *testing.T) {
 			t.Fatalf("%v", r.Result)
 		}
 	})
+}
+
+// issue 24, item 1: every tool a prompt names is in the tool table, so renaming or removing a
+// tool cannot leave a prompt that sends a model to a tool that is not there. The prompts'
+// text is read from their source, where every snake_case word is a tool, a prompt or a filter
+// operator.
+func TestPromptsNameOnlyToolsOfTheTable(t *testing.T) {
+	src, err := os.ReadFile("prompts.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]string{}
+	for _, tool := range tools.All(tools.Deps{}) {
+		known[tool.Name] = "tool"
+	}
+	for _, p := range All(Deps{}) {
+		known[p.Name] = "prompt"
+	}
+	for _, op := range driver.Operators() {
+		known[string(op)] = "operator"
+	}
+	words := regexp.MustCompile(`\b[a-z]+(?:_[a-z]+)+\b`).FindAllString(string(src), -1)
+	named := 0
+	for _, w := range slices.Compact(slices.Sorted(slices.Values(words))) {
+		t.Run(w, func(t *testing.T) {
+			if known[w] == "" {
+				t.Fatalf("%q is named in prompts.go but is no tool of tools.All, prompt or filter operator", w)
+			}
+		})
+		if known[w] == "tool" {
+			named++
+		}
+	}
+	if named < 5 {
+		t.Fatalf("found %d tool names in prompts.go; the scan is broken", named)
+	}
 }

@@ -21,9 +21,17 @@ type Approver interface {
 	Approve(ctx context.Context, s approval.Statement) error
 }
 
+// Saved is the one route from the tools to the user's saved connections: those AI clients may
+// see (connections.VisibleToAI) and one of them by id or name. *connections.Store implements
+// it.
+type Saved interface {
+	connections.AILister
+	Get(ctx context.Context, idOrName string) (connections.Connection, error)
+}
+
 // Conns is how the tools reach the user's saved and open connections.
 type Conns struct {
-	Store *connections.Store
+	Store Saved
 	Open  *connections.Manager
 }
 

@@ -147,7 +147,7 @@ func newFlowRigWith(t *testing.T, o rigOptions) *flowRig {
 		}
 		r.tokens[level] = secret
 	}
-	deps := Deps{Connections: store, Conns: Conns{Store: store, Open: open}, Approver: gate}
+	deps := Deps{Conns: Conns{Store: store, Open: open}, Approver: gate}
 	if o.limits != nil {
 		l := *o.limits
 		deps.Limits = func() Limits { return l }

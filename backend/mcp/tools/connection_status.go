@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"app/backend/connections"
 	"app/backend/mcp"
 )
@@ -43,33 +41,20 @@ func (s connStatus) text(lead string) string {
 		lead, s.Name, s.Type, s.Host, s.Port, s.ID, state, s.Reads, s.Writes)
 }
 
-func connStatusOutput() *jsonschema.Schema {
-	return outObject(map[string]*jsonschema.Schema{
-		"id": typed("string"), "open": typed("boolean"), "reads": typed("string"), "writes": typed("string"),
-	}, "id", "open")
-}
-
 // ConnectionStatus is the connection_status tool. It reads the saved connection and the open
 // set only: no statement runs, so nothing is approved and nothing is opened.
 func ConnectionStatus(d Deps) mcp.Tool {
-	return mcp.Tool{
-		Name:         NameConnectionStatus,
-		Title:        "Connection status",
-		Description:  "Tells whether a connection is open, and whether AI reads and writes on it run, need the user's approval, or are refused.",
-		InputSchema:  object(map[string]*jsonschema.Schema{"connection": connectionArg()}, "connection"),
-		OutputSchema: connStatusOutput(),
-		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
-		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
-			var a connArgs
-			if err := decodeArgs(raw, &a); err != nil {
-				return nil, err
-			}
-			c, err := d.saved(ctx, a.Connection)
-			if err != nil {
-				return nil, err
-			}
-			s := statusOf(c, d.Conns.Open != nil && d.Conns.Open.IsOpen(c.ID))
-			return &mcp.ToolResult{Text: s.text(""), Structured: s}, nil
-		},
-	}
+	return define(spec{
+		Name:        NameConnectionStatus,
+		Title:       "Connection status",
+		Description: "Tells whether a connection is open, and whether AI reads and writes on it run, need the user's approval, or are refused.",
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
+	}, func(ctx context.Context, a connArgs, _ json.RawMessage) (string, connStatus, error) {
+		c, err := d.saved(ctx, a.Connection)
+		if err != nil {
+			return "", connStatus{}, err
+		}
+		s := statusOf(c, d.Conns.Open != nil && d.Conns.Open.IsOpen(c.ID))
+		return s.text(""), s, nil
+	})
 }

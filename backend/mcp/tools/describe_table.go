@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"app/backend/driver"
 	"app/backend/mcp"
 )
@@ -15,12 +13,6 @@ import (
 // NameDescribeTable describes a table's columns; the server instructions tell the model to
 // call it before writing a query (SPEC.md B "What the service does" 4).
 const NameDescribeTable = "describe_table"
-
-type tableArgs struct {
-	Connection string `json:"connection"`
-	Table      string `json:"table"`
-	Tenant     string `json:"tenant"`
-}
 
 // tableDescription is describe_table's structuredContent: the driver's TableInfo without the
 // database's raw schema document (long, and nothing a model needs beyond these fields).
@@ -43,56 +35,40 @@ const describeTenants = 100
 // the filter operators each accepts, and the collection settings that gate the null and
 // emptiness filters (SPEC.md A "Grid rows").
 func DescribeTable(d Deps) mcp.Tool {
-	return mcp.Tool{
+	return define(spec{
 		Name:        NameDescribeTable,
 		Title:       "Describe table",
 		Description: "Describes a table: columns (type, key, read-only, filter operators) and settings. Call before querying.",
-		InputSchema: object(map[string]*jsonschema.Schema{
-			"connection": connectionArg(),
-			"table":      tableArg(),
-			"tenant":     tenantArg(),
-		}, "connection", "table"),
-		OutputSchema: outObject(map[string]*jsonschema.Schema{
-			"name":       typed("string"),
-			"primaryKey": typed("string"),
-			"columns":    typed("array"),
-			"settings":   typed("object"),
-		}, "name", "columns", "settings"),
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
-		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
-			var a tableArgs
-			if err := decodeArgs(raw, &a); err != nil {
-				return nil, err
-			}
-			a.Table = driver.TenantTable(a.Table, a.Tenant)
-			drv, _, err := d.use(ctx, a.Connection, read(NameDescribeTable, raw, "describe table "+a.Table))
-			if err != nil {
-				return nil, err
-			}
-			var info *driver.TableInfo
-			var tenants []driver.Tenant
-			err = d.run(ctx, func(ctx context.Context) error {
-				var err error
-				if info, err = drv.DescribeTable(ctx, a.Table); err != nil {
-					return err
-				}
-				if tn, ok := drv.(driver.Tenants); ok && info.Settings.MultiTenancy && info.Settings.Tenant == "" {
-					tenants, err = tn.ListTenants(ctx, a.Table)
-				}
+	}, func(ctx context.Context, a target, raw json.RawMessage) (string, tableDescription, error) {
+		table := a.table()
+		drv, _, err := d.use(ctx, a.Connection, read(NameDescribeTable, raw, "describe table "+table))
+		if err != nil {
+			return "", tableDescription{}, err
+		}
+		var info *driver.TableInfo
+		var tenants []driver.Tenant
+		err = d.query(ctx, "describing", func(ctx context.Context) error {
+			var err error
+			if info, err = drv.DescribeTable(ctx, table); err != nil {
 				return err
-			})
-			if err != nil {
-				return nil, FromError(err)
 			}
-			desc := tableDescription{Name: info.Name, Description: info.Description, PrimaryKey: info.PrimaryKey,
-				Columns: info.Columns, Settings: info.Settings, TenantCount: len(tenants)}
-			desc.Tenants = tenants[:min(len(tenants), describeTenants)]
-			if desc.Columns == nil {
-				desc.Columns = []driver.Column{}
+			if tn, ok := drv.(driver.Tenants); ok && info.Settings.MultiTenancy && info.Settings.Tenant == "" {
+				tenants, err = tn.ListTenants(ctx, table)
 			}
-			return &mcp.ToolResult{Text: describeText(desc), Structured: desc}, nil
-		},
-	}
+			return err
+		})
+		if err != nil {
+			return "", tableDescription{}, err
+		}
+		desc := tableDescription{Name: info.Name, Description: info.Description, PrimaryKey: info.PrimaryKey,
+			Columns: info.Columns, Settings: info.Settings, TenantCount: len(tenants)}
+		desc.Tenants = tenants[:min(len(tenants), describeTenants)]
+		if desc.Columns == nil {
+			desc.Columns = []driver.Column{}
+		}
+		return describeText(desc), desc, nil
+	})
 }
 
 // describeText is the compact form: a header, the settings, then one line per column:

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"app/backend/mcp"
 )
 
@@ -19,37 +17,30 @@ const NameDisconnect = "disconnect"
 // connection must still be one the caller may see and use. It changes the app's state, so it
 // is not read-only, and destroys nothing.
 func Disconnect(d Deps) mcp.Tool {
-	return mcp.Tool{
-		Name:         NameDisconnect,
-		Title:        "Disconnect",
-		Description:  "Ends your use of a connection; it closes unless App's window or another client has it open. Changes no data.",
-		InputSchema:  object(map[string]*jsonschema.Schema{"connection": connectionArg()}, "connection"),
-		OutputSchema: connStatusOutput(),
+	return define(spec{
+		Name:        NameDisconnect,
+		Title:       "Disconnect",
+		Description: "Ends your use of a connection; it closes unless App's window or another client has it open. Changes no data.",
 		// It changes which connections are open (not read-only), never any data (not
 		// destructive); releasing twice is releasing once.
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: false, DestructiveHint: false, IdempotentHint: true},
-		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
-			var a connArgs
-			if err := decodeArgs(raw, &a); err != nil {
-				return nil, err
-			}
-			c, err := d.saved(ctx, a.Connection)
+	}, func(ctx context.Context, a connArgs, _ json.RawMessage) (string, connStatus, error) {
+		c, err := d.saved(ctx, a.Connection)
+		if err != nil {
+			return "", connStatus{}, err
+		}
+		lead, open := "Was not open: ", false
+		if d.Conns.Open != nil && d.Conns.Open.IsOpen(c.ID) {
+			closed, err := d.Conns.Open.Release(c.ID, mcp.CallFrom(ctx).Principal.ID)
 			if err != nil {
-				return nil, err
+				return "", connStatus{}, err
 			}
-			lead, open := "Was not open: ", false
-			if d.Conns.Open != nil && d.Conns.Open.IsOpen(c.ID) {
-				closed, err := d.Conns.Open.Release(c.ID, mcp.CallFrom(ctx).Principal.ID)
-				if err != nil {
-					return nil, FromError(err)
-				}
-				lead = "Disconnected "
-				if !closed {
-					lead, open = "Left open (the user has it open in App, or another client uses it; your use of it ended): ", true
-				}
+			lead = "Disconnected "
+			if !closed {
+				lead, open = "Left open (the user has it open in App, or another client uses it; your use of it ended): ", true
 			}
-			s := statusOf(c, open)
-			return &mcp.ToolResult{Text: s.text(lead), Structured: s}, nil
-		},
-	}
+		}
+		s := statusOf(c, open)
+		return s.text(lead), s, nil
+	})
 }

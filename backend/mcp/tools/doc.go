@@ -4,22 +4,20 @@
 // into the server by backend/core through mcp.Options.Tools; backend/mcp
 // never imports it.
 //
-// The tools see the user's connections only through connections.AILister,
-// so that what an AI client may see is decided in one place
-// (connections.VisibleToAI).
+// The tools see the user's connections only through Deps.Conns, so that
+// what an AI client may see is decided in one place (connections.VisibleToAI).
+// Each tool is made by define from an argument and a result struct, which
+// give its schemas.
 package tools
 
 import (
 	"time"
 
-	"app/backend/connections"
 	"app/backend/mcp"
 )
 
 // Deps are what the tools need from the rest of the backend.
 type Deps struct {
-	// Connections lists the saved connections visible to AI clients.
-	Connections connections.AILister
 	// Conns reaches the saved connections and opens them.
 	Conns Conns
 	// Approver decides whether a statement may run (backend/approval.Gate).
@@ -58,7 +56,7 @@ func (d Deps) limits() Limits {
 // All is the tool table in listing order.
 func All(d Deps) []mcp.Tool {
 	return []mcp.Tool{
-		ListConnections(d.Connections),
+		ListConnections(d),
 		// read tools
 		ConnectionStatus(d),
 		Connect(d),

@@ -174,7 +174,7 @@ func TestFromError(t *testing.T) {
 // "Authentication failed:" reaches the model with its hint, over the wire.
 func TestFromErrorOverTheWire(t *testing.T) {
 	failing := func(err error) mcp.Tool {
-		return mcp.Tool{Name: "fails", Description: "fails", InputSchema: noArguments(),
+		return mcp.Tool{Name: "fails", Description: "fails", InputSchema: inputSchema[struct{}](),
 			Handler: func(context.Context, json.RawMessage) (*mcp.ToolResult, error) { return nil, FromError(err) }}
 	}
 	cases := []struct {

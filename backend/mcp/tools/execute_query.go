@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"app/backend/approval"
 	"app/backend/auth"
 	"app/backend/connections"
@@ -23,102 +21,77 @@ const (
 )
 
 type queryArgs struct {
-	Connection string `json:"connection"`
-	Query      string `json:"query"`
-	Limit      int    `json:"limit"`
-}
-
-func queryInput() *jsonschema.Schema {
-	return object(map[string]*jsonschema.Schema{
-		"connection": connectionArg(),
-		"query":      str("GraphQL read, or a REST line: METHOD /v1/path [JSON body]"),
-		"limit":      limitArg(),
-	}, "connection", "query")
-}
-
-// queryOutput is the output schema of a statement's result: a page of rows (a GraphQL Get)
-// or a JSON document (anything else).
-func queryOutput() *jsonschema.Schema {
-	p := pageOutput()
-	p.Properties["kind"] = &jsonschema.Schema{Type: "string", Enum: []any{"grid", "json"}}
-	p.Properties["json"] = &jsonschema.Schema{Description: "the answer as JSON"}
-	p.Properties["status"] = typed("integer")
-	p.Required = []string{"kind"}
-	return p
+	connArgs
+	Query string   `json:"query" jsonschema:"GraphQL read, or a REST line: METHOD /v1/path [JSON body]"`
+	Limit rowLimit `json:"limit,omitempty"`
 }
 
 // ExecuteQuery is execute_query: reads run at once; a write waits for the user's consent
 // (backend/approval); a destructive statement is refused here and pointed to
 // confirm_destructive_operation. Progress: 0.0 classified, 0.3 running, 1.0 done.
+//
+// Its structuredContent is one of two shapes (a page of rows with kind "grid", or a JSON
+// document with kind "json"), so it lists no output schema: one object schema for both would
+// say less than the description does.
 func ExecuteQuery(d Deps) mcp.Tool {
-	return mcp.Tool{
-		Name:         NameExecuteQuery,
-		Title:        "Execute a query",
-		Description:  "Runs one statement. Weaviate: a GraphQL read ({ Get { Article(limit: 5) { title } } }) or a REST line (POST /v1/objects {\"class\":\"Article\",\"properties\":{}}); not SQL. Writes wait for the user's approval; deletes need confirm_destructive_operation.",
-		InputSchema:  queryInput(),
-		OutputSchema: queryOutput(),
-		Annotations:  &mcp.ToolAnnotations{Title: "Execute a query", OpenWorldHint: false},
-		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
-			return d.statement(ctx, NameExecuteQuery, raw, false)
-		},
-	}
+	return define(spec{
+		Name:        NameExecuteQuery,
+		Title:       "Execute a query",
+		Description: "Runs one statement. Weaviate: a GraphQL read ({ Get { Article(limit: 5) { title } } }) or a REST line (POST /v1/objects {\"class\":\"Article\",\"properties\":{}}); not SQL. Writes wait for the user's approval; deletes need confirm_destructive_operation.",
+		Annotations: &mcp.ToolAnnotations{Title: "Execute a query", OpenWorldHint: false},
+	}, func(ctx context.Context, a queryArgs, raw json.RawMessage) (string, any, error) {
+		return d.statement(ctx, NameExecuteQuery, a, raw, false)
+	})
 }
 
 // ConfirmDestructive is confirm_destructive_operation: the one way an AI client runs a
 // destructive statement (a REST DELETE or PUT, a batch), each time with the user's consent,
 // which is never remembered. Admin scope: a fullAccess token.
 func ConfirmDestructive(d Deps) mcp.Tool {
-	return mcp.Tool{
-		Name:         NameConfirmDestructive,
-		Title:        "Run a destructive statement",
-		Description:  "Runs a destructive REST line (DELETE, PUT, batch) that execute_query refused, once the user confirms it (in App, or in your approval form on a fullAccess token). Cannot be undone.",
-		InputSchema:  queryInput(),
-		OutputSchema: queryOutput(),
-		Scope:        auth.ScopeAdmin,
-		Write:        true,
-		Annotations:  &mcp.ToolAnnotations{Title: "Run a destructive statement", DestructiveHint: true},
-		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
-			return d.statement(ctx, NameConfirmDestructive, raw, true)
-		},
-	}
+	return define(spec{
+		Name:        NameConfirmDestructive,
+		Title:       "Run a destructive statement",
+		Description: "Runs a destructive REST line (DELETE, PUT, batch) that execute_query refused, once the user confirms it (in App, or in your approval form on a fullAccess token). Cannot be undone.",
+		Scope:       auth.ScopeAdmin,
+		Write:       true,
+		Annotations: &mcp.ToolAnnotations{Title: "Run a destructive statement", DestructiveHint: true},
+	}, func(ctx context.Context, a queryArgs, raw json.RawMessage) (string, any, error) {
+		return d.statement(ctx, NameConfirmDestructive, a, raw, true)
+	})
 }
 
 // statement runs execute_query (destructive false: destructive statements are refused) or
 // confirm_destructive_operation (destructive true: only destructive statements are taken).
-func (d Deps) statement(ctx context.Context, tool string, raw json.RawMessage, destructive bool) (*mcp.ToolResult, error) {
-	var a queryArgs
-	if err := decodeArgs(raw, &a); err != nil {
-		return nil, err
-	}
+func (d Deps) statement(ctx context.Context, tool string, a queryArgs, raw json.RawMessage, destructive bool) (string, any, error) {
 	if strings.TrimSpace(a.Query) == "" {
-		return nil, mcp.NewToolError(mcp.ToolErrInvalidArgument, "query is empty")
+		return "", nil, mcp.NewToolError(mcp.ToolErrInvalidArgument, "query is empty")
 	}
 	call := mcp.CallFrom(ctx)
 	c, err := d.saved(ctx, a.Connection)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	drv, err := d.open(ctx, c)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	class, err := drv.Classify(a.Query)
 	if err != nil {
-		return nil, FromError(err)
+		return "", nil, err
 	}
 	call.Progress(0, 1, "classified as a "+classWord(class))
 	switch {
 	case class.Destructive && !destructive:
-		return nil, mcp.NewToolError(mcp.ToolErrUnsupported, "execute_query does not run destructive statements (DELETE, PUT, batch); call %s with the same connection and query, and the user will be asked to confirm", NameConfirmDestructive)
+		return "", nil, mcp.NewToolError(mcp.ToolErrUnsupported, "execute_query does not run destructive statements (DELETE, PUT, batch); call %s with the same connection and query, and the user will be asked to confirm", NameConfirmDestructive)
 	case !class.Destructive && destructive:
-		return nil, mcp.NewToolError(mcp.ToolErrInvalidArgument, "this statement is not destructive: run it with %s", NameExecuteQuery)
+		return "", nil, mcp.NewToolError(mcp.ToolErrInvalidArgument, "this statement is not destructive: run it with %s", NameExecuteQuery)
 	}
 	if err := d.Approver.Approve(ctx, approval.Statement{Tool: tool, Args: raw, Connection: c, Text: a.Query, Class: class}); err != nil {
-		return nil, err
+		return "", nil, err
 	}
 
 	// A read is capped by the driver, in its own language (ExecOptions.MaxRows).
-	limit, note := d.rowLimit(a.Limit)
+	limit, note := d.pageLimit(a.Limit)
 	opts := driver.ExecOptions{}
 	if !class.Write() {
 		opts.MaxRows = limit
@@ -130,10 +103,11 @@ func (d Deps) statement(ctx context.Context, tool string, raw json.RawMessage, d
 		res, err = drv.Execute(ctx, a.Query, opts)
 		return err
 	}); err != nil {
-		return nil, FromError(err)
+		return "", nil, err
 	}
 	call.Progress(1, 1, "done")
-	return resultOf(c, res, limit, d.limits().MaxRows, note), nil
+	out := resultOf(c, res, limit, d.limits().MaxRows, note)
+	return out.Text, out.Structured, nil
 }
 
 func classWord(c driver.Classification) string {

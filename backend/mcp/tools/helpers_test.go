@@ -97,7 +97,7 @@ func newEnv(t *testing.T, o envOptions) *env {
 		t.Fatal(err)
 	}
 	e.gate = approval.NewGate(approval.Options{Keys: keys, Dialog: o.dialog})
-	e.deps = Deps{Connections: e.store, Conns: Conns{Store: e.store, Open: e.manager}, Approver: e.gate}
+	e.deps = Deps{Conns: Conns{Store: e.store, Open: e.manager}, Approver: e.gate}
 	if o.limits != nil {
 		l := *o.limits
 		e.deps.Limits = func() Limits { return l }

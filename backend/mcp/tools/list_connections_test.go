@@ -31,7 +31,7 @@ func TestListConnections(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	srv := mcptest.Start(t, mcp.Options{Tools: []mcp.Tool{ListConnections(store)}})
+	srv := mcptest.Start(t, mcp.Options{Tools: []mcp.Tool{ListConnections(Deps{Conns: Conns{Store: store}})}})
 
 	t.Run("the saved connections are listed by name, as structuredContent and the same JSON as text", func(t *testing.T) {
 		r := srv.Call(t, "tools/call", map[string]any{"name": NameListConnections, "arguments": map[string]any{}})
@@ -78,14 +78,14 @@ func TestListConnections(t *testing.T) {
 		}
 	})
 	t.Run("without a connections source the list is empty, not an error", func(t *testing.T) {
-		empty := mcptest.Start(t, mcp.Options{Tools: []mcp.Tool{ListConnections(nil)}})
+		empty := mcptest.Start(t, mcp.Options{Tools: []mcp.Tool{ListConnections(Deps{})}})
 		r := empty.Call(t, "tools/call", map[string]any{"name": NameListConnections})
 		if r.Result["isError"] != false || len(r.Result["structuredContent"].(map[string]any)["connections"].([]any)) != 0 {
 			t.Fatalf("%v", r.Result)
 		}
 	})
 	t.Run("a store that cannot be read is the tool error internal_failure, without its text", func(t *testing.T) {
-		broken := mcptest.Start(t, mcp.Options{Tools: []mcp.Tool{ListConnections(failingConnections{})}})
+		broken := mcptest.Start(t, mcp.Options{Tools: []mcp.Tool{ListConnections(Deps{Conns: Conns{Store: failingConnections{}}})}})
 		r := broken.Call(t, "tools/call", map[string]any{"name": NameListConnections})
 		if r.Result["isError"] != true || r.Text() != mcp.ToolErrInternalFailure+": the connection list could not be read" {
 			t.Fatalf("%v", r.Result)
@@ -99,6 +99,10 @@ type failingConnections struct{}
 
 func (failingConnections) ListVisibleToAI(context.Context) ([]connections.Summary, error) {
 	return nil, errFailing
+}
+
+func (failingConnections) Get(context.Context, string) (connections.Connection, error) {
+	return connections.Connection{}, errFailing
 }
 
 var errFailing = errors.New("connections file unreadable")
@@ -148,7 +152,7 @@ func TestListConnectionsHonoursTheTokenAllowlist(t *testing.T) {
 		{"the anonymous principal lists every visible one", nil, []string{"Allowed", "Other"}},
 	} {
 		t.Run(c.rule, func(t *testing.T) {
-			srv := mcptest.Start(t, mcp.Options{Tools: []mcp.Tool{ListConnections(store)}, Authenticator: c.auth})
+			srv := mcptest.Start(t, mcp.Options{Tools: []mcp.Tool{ListConnections(Deps{Conns: Conns{Store: store}})}, Authenticator: c.auth})
 			if got := names(srv); !reflect.DeepEqual(got, c.names) {
 				t.Fatalf("listed %v, want %v", got, c.names)
 			}

@@ -20,8 +20,12 @@ import (
 // count_rows list the filter object with the grid's whole operator table (about 560 bytes, the
 // enum alone 219), browse_table also sort, and vector_search has ten arguments; the four
 // table tools have tenant too (issue 23, 28 bytes), and a filter its OR group (55 bytes).
+// Since issue 24 the output schemas are inferred from the result structs and list every
+// member, where they listed a hand-picked few: a page lists its table and offset too (about
+// 95 bytes), a connection's status its name, type, host and port (about 110), so the nine
+// read tools together get 8.75 KB.
 func TestReadToolDefinitionsStaySmall(t *testing.T) {
-	budget := map[string]int{NameBrowseTable: 1720, NameCountRows: 1290, NameVectorSearch: 1200}
+	budget := map[string]int{NameBrowseTable: 1820, NameCountRows: 1290, NameVectorSearch: 1290}
 	srv := mcptest.Start(t, mcp.Options{Tools: readTools(Deps{})})
 	tools := srv.Call(t, "tools/list", nil).Result["tools"].([]any)
 	if len(tools) != len(readTools(Deps{})) {
@@ -42,8 +46,8 @@ func TestReadToolDefinitionsStaySmall(t *testing.T) {
 			}
 		})
 	}
-	t.Run(fmt.Sprintf("the nine read tools together take at most 8 KB of the 16 KB (%d bytes)", total), func(t *testing.T) {
-		if total > 8<<10 {
+	t.Run(fmt.Sprintf("the nine read tools together take at most 8.75 KB of the 16 KB (%d bytes)", total), func(t *testing.T) {
+		if total > 8960 {
 			t.Fatalf("%d bytes", total)
 		}
 	})
@@ -211,7 +215,7 @@ func TestRowLimit(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.rule, func(t *testing.T) {
-			limit, note := d.rowLimit(c.asked)
+			limit, note := d.pageLimit(rowLimit(c.asked))
 			if limit != c.limit || (note != "") != c.note {
 				t.Fatalf("%d %q", limit, note)
 			}

@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"app/backend/approval"
 	"app/backend/auth"
 	"app/backend/driver"
@@ -28,12 +26,56 @@ const MaxRowsPerWrite = 1000
 // rowBatch is how many rows go to the driver at once; progress advances per batch.
 const rowBatch = 50
 
+// rowArg is one row as insert_rows and update_rows take it.
+type rowArg struct {
+	UUID   string         `json:"uuid,omitempty"`
+	Values map[string]any `json:"values,omitempty"`
+}
+
+// rowsArgs are the arguments of insert_rows and update_rows, uuidsArgs those of delete_rows.
 type rowsArgs struct {
-	Connection string       `json:"connection"`
-	Table      string       `json:"table"`
-	Tenant     string       `json:"tenant"`
-	Rows       []driver.Row `json:"rows"`
-	UUIDs      []string     `json:"uuids"`
+	target
+	Rows rowList `json:"rows"`
+}
+
+type uuidsArgs struct {
+	target
+	UUIDs uuidList `json:"uuids"`
+}
+
+// rowsIn is what the row tools' arguments give: the table and the rows.
+type rowsIn interface {
+	table() string
+	connection() string
+	rows() []driver.Row
+}
+
+func (a rowsArgs) connection() string { return a.Connection }
+
+func (a rowsArgs) rows() []driver.Row {
+	out := make([]driver.Row, len(a.Rows))
+	for i, r := range a.Rows {
+		out[i] = driver.Row{UUID: r.UUID, Values: r.Values}
+	}
+	return out
+}
+
+func (a uuidsArgs) connection() string { return a.Connection }
+
+func (a uuidsArgs) rows() []driver.Row {
+	out := make([]driver.Row, len(a.UUIDs))
+	for i, u := range a.UUIDs {
+		out[i] = driver.Row{UUID: u}
+	}
+	return out
+}
+
+// rowsOutcome is the row tools' structuredContent: counts and each row's outcome.
+type rowsOutcome struct {
+	OK      int                `json:"ok"`
+	Failed  int                `json:"failed"`
+	Skipped int                `json:"skipped"`
+	Rows    []driver.RowResult `json:"rows"`
 }
 
 type rowOp struct {
@@ -49,7 +91,7 @@ type rowOp struct {
 // POST, PATCH and DELETE of /v1/objects), each approved by the user; delete is destructive
 // and its approval is never remembered. They need the write scope (auth.ScopeToolsWrite).
 func InsertRows(d Deps) mcp.Tool {
-	return d.rowTool(rowOp{
+	return rowTool[rowsArgs](d, rowOp{
 		name: NameInsertRows, title: "Insert rows", verb: "insert",
 		desc: "Inserts rows into a table after the user approves: rows are {values: {property: value}, uuid?}. Returns each row's outcome.",
 		run: func(ctx context.Context, drv driver.Driver, t string, rows []driver.Row) ([]driver.RowResult, error) {
@@ -60,7 +102,7 @@ func InsertRows(d Deps) mcp.Tool {
 
 // UpdateRows: see InsertRows.
 func UpdateRows(d Deps) mcp.Tool {
-	return d.rowTool(rowOp{
+	return rowTool[rowsArgs](d, rowOp{
 		name: NameUpdateRows, title: "Update rows", verb: "update",
 		desc: "Updates only the given values of rows by uuid after the user approves: rows are {uuid, values: {property: value}}.",
 		run: func(ctx context.Context, drv driver.Driver, t string, rows []driver.Row) ([]driver.RowResult, error) {
@@ -71,7 +113,7 @@ func UpdateRows(d Deps) mcp.Tool {
 
 // DeleteRows: see InsertRows.
 func DeleteRows(d Deps) mcp.Tool {
-	return d.rowTool(rowOp{
+	return rowTool[uuidsArgs](d, rowOp{
 		name: NameDeleteRows, title: "Delete rows", verb: "delete", destructive: true,
 		desc: "Deletes rows by uuid after the user confirms. Cannot be undone.",
 		run: func(ctx context.Context, drv driver.Driver, t string, rows []driver.Row) ([]driver.RowResult, error) {
@@ -80,86 +122,60 @@ func DeleteRows(d Deps) mcp.Tool {
 	})
 }
 
-func (d Deps) rowTool(op rowOp) mcp.Tool {
-	row := object(map[string]*jsonschema.Schema{
-		"uuid":   str(""),
-		"values": {Type: "object"},
-	})
-	props := map[string]*jsonschema.Schema{"connection": connectionArg(), "table": tableArg(), "tenant": tenantArg()}
-	required := []string{"connection", "table"}
-	maxItems := MaxRowsPerWrite
-	if op.destructive {
-		props["uuids"] = &jsonschema.Schema{Type: "array", Items: typed("string"), MinItems: jsonschema.Ptr(1), MaxItems: &maxItems}
-		required = append(required, "uuids")
-	} else {
-		props["rows"] = &jsonschema.Schema{Type: "array", Items: row, MinItems: jsonschema.Ptr(1), MaxItems: &maxItems}
-		required = append(required, "rows")
-	}
-	return mcp.Tool{
+func rowTool[In rowsIn](d Deps, op rowOp) mcp.Tool {
+	return define(spec{
 		Name:        op.name,
 		Title:       op.title,
 		Description: op.desc,
-		InputSchema: object(props, required...),
-		OutputSchema: outObject(map[string]*jsonschema.Schema{
-			"ok": typed("integer"), "failed": typed("integer"), "skipped": typed("integer"),
-			"rows": arrayOf(typed("object")),
-		}, "ok", "failed", "skipped", "rows"),
 		Scope:       auth.ScopeToolsWrite,
 		Write:       true,
 		Annotations: &mcp.ToolAnnotations{Title: op.title, DestructiveHint: op.destructive, IdempotentHint: op.name != NameInsertRows},
-		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
-			var a rowsArgs
-			if err := decodeArgs(raw, &a); err != nil {
-				return nil, err
-			}
-			a.Table = driver.TenantTable(a.Table, a.Tenant)
-			for _, u := range a.UUIDs {
-				a.Rows = append(a.Rows, driver.Row{UUID: u})
-			}
-			st := approval.Statement{
-				Tool: op.name, Args: raw, Text: rowsText(op.verb, a.Table, a.Rows),
-				Class: driver.Classification{Access: driver.AccessWrite, Destructive: op.destructive},
-			}
-			drv, c, err := d.use(ctx, a.Connection, st)
-			if err != nil {
-				return nil, err
-			}
-			call := mcp.CallFrom(ctx)
-			results := make([]driver.RowResult, 0, len(a.Rows))
-			for start := 0; start < len(a.Rows); start += rowBatch {
-				end := min(start+rowBatch, len(a.Rows))
-				call.Progress(float64(start), float64(len(a.Rows)), fmt.Sprintf("%s rows %d-%d of %d", op.verb, start+1, end, len(a.Rows)))
-				var got []driver.RowResult
-				err := d.run(ctx, func(ctx context.Context) error {
-					var err error
-					got, err = op.run(ctx, drv, a.Table, a.Rows[start:end])
-					return err
-				})
-				if err == nil {
-					for _, r := range got {
-						r.Index += start
-						results = append(results, r)
-					}
-					continue
+	}, func(ctx context.Context, a In, raw json.RawMessage) (string, rowsOutcome, error) {
+		table, rows := a.table(), a.rows()
+		st := approval.Statement{
+			Tool: op.name, Args: raw, Text: rowsText(op.verb, table, rows),
+			Class: driver.Classification{Access: driver.AccessWrite, Destructive: op.destructive},
+		}
+		drv, c, err := d.use(ctx, a.connection(), st)
+		if err != nil {
+			return "", rowsOutcome{}, err
+		}
+		call := mcp.CallFrom(ctx)
+		results := make([]driver.RowResult, 0, len(rows))
+		for start := 0; start < len(rows); start += rowBatch {
+			end := min(start+rowBatch, len(rows))
+			call.Progress(float64(start), float64(len(rows)), fmt.Sprintf("%s rows %d-%d of %d", op.verb, start+1, end, len(rows)))
+			var got []driver.RowResult
+			err := d.run(ctx, func(ctx context.Context) error {
+				var err error
+				got, err = op.run(ctx, drv, table, rows[start:end])
+				return err
+			})
+			if err == nil {
+				for _, r := range got {
+					r.Index += start
+					results = append(results, r)
 				}
-				cut := mayHaveWritten(err)
-				if len(results) == 0 && len(got) == 0 && !cut {
-					return nil, FromError(err) // nothing was sent: one error says it all
-				}
-				results = append(results, cutRows(a.Rows, start, end, got, cut, FromError(err).Error())...)
-				res := rowsResult(op.verb, c.Name, a.Table, results)
-				var pe *mcp.Error
-				if errors.As(err, &pe) {
-					// The statement timeout ends the request with its protocol error (SPEC.md B,
-					// "States and transitions"); the rows' outcomes travel in its data.
-					return nil, mcp.NewError(pe.Code, pe.Message+"; "+firstLine(res.Text), res.Structured)
-				}
-				return res, nil
+				continue
 			}
-			call.Progress(float64(len(a.Rows)), float64(len(a.Rows)), "done")
-			return rowsResult(op.verb, c.Name, a.Table, results), nil
-		},
-	}
+			cut := mayHaveWritten(err)
+			if len(results) == 0 && len(got) == 0 && !cut {
+				return "", rowsOutcome{}, err // nothing was sent: one error says it all
+			}
+			results = append(results, cutRows(rows, start, end, got, cut, FromError(err).Error())...)
+			text, out := rowsResult(op.verb, c.Name, table, results)
+			var pe *mcp.Error
+			if errors.As(err, &pe) {
+				// The statement timeout ends the request with its protocol error (SPEC.md B,
+				// "States and transitions"); the rows' outcomes travel in its data.
+				return "", rowsOutcome{}, mcp.NewError(pe.Code, pe.Message+"; "+firstLine(text), out)
+			}
+			return text, out, nil
+		}
+		call.Progress(float64(len(rows)), float64(len(rows)), "done")
+		text, out := rowsResult(op.verb, c.Name, table, results)
+		return text, out, nil
+	})
 }
 
 // mayHaveWritten tells whether a batch that ended with err may have written some of its rows:
@@ -229,7 +245,7 @@ func rowsText(verb, table string, rows []driver.Row) string {
 	return b.String()
 }
 
-func rowsResult(verb, conn, table string, results []driver.RowResult) *mcp.ToolResult {
+func rowsResult(verb, conn, table string, results []driver.RowResult) (string, rowsOutcome) {
 	counts := map[driver.RowStatus]int{}
 	for _, r := range results {
 		counts[r.Status]++
@@ -259,7 +275,5 @@ func rowsResult(verb, conn, table string, results []driver.RowResult) *mcp.ToolR
 	if results == nil {
 		results = []driver.RowResult{}
 	}
-	return &mcp.ToolResult{Text: b.String(), Structured: map[string]any{
-		"ok": counts[driver.RowOK], "failed": counts[driver.RowFailed], "skipped": counts[driver.RowSkipped], "rows": results,
-	}}
+	return b.String(), rowsOutcome{OK: counts[driver.RowOK], Failed: counts[driver.RowFailed], Skipped: counts[driver.RowSkipped], Rows: results}
 }

@@ -115,7 +115,7 @@ func TestARowWriteCutInTheMiddleOfABatch(t *testing.T) {
 			}
 			p := &person{}
 			p.will(approval.Approve)
-			deps := Deps{Connections: store, Conns: Conns{Store: store, Open: m},
+			deps := Deps{Conns: Conns{Store: store, Open: m},
 				Approver: approval.NewGate(approval.Options{Keys: keys, Dialog: p, Log: log}),
 				Limits:   func() Limits { return limits }}
 			tokens := auth.NewStore(t.TempDir(), keys)

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"app/backend/mcp"
 )
 
@@ -18,8 +16,8 @@ const NameSearchSchema = "search_schema"
 const maxSchemaMatches = 200
 
 type searchSchemaArgs struct {
-	Connection string `json:"connection"`
-	Query      string `json:"query"`
+	connArgs
+	Query needle `json:"query"`
 }
 
 // schemaMatch is one hit: a table (Column empty) or a column of it.
@@ -30,71 +28,66 @@ type schemaMatch struct {
 	Description string `json:"description,omitempty"`
 }
 
+// schemaMatches is search_schema's structuredContent.
+type schemaMatches struct {
+	Matches   []schemaMatch `json:"matches"`
+	Truncated bool          `json:"truncated"`
+}
+
 // SearchSchema is the search_schema tool: a case-insensitive substring search over the table
 // and column names and descriptions of ONE connection. It does not search every connection:
 // that would open each of them and, on alwaysAsk connections, ask the user once per
 // connection for a search the model could scope itself.
 func SearchSchema(d Deps) mcp.Tool {
-	return mcp.Tool{
+	return define(spec{
 		Name:        NameSearchSchema,
 		Title:       "Search schema",
 		Description: "Finds the tables and columns of one connection whose name or description contains query (any case).",
-		InputSchema: object(map[string]*jsonschema.Schema{
-			"connection": connectionArg(),
-			"query":      {Type: "string", MinLength: ptr(1)},
-		}, "connection", "query"),
-		OutputSchema: outObject(map[string]*jsonschema.Schema{"matches": typed("array"), "truncated": typed("boolean")}, "matches", "truncated"),
-		Annotations:  &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
-		Handler: func(ctx context.Context, raw json.RawMessage) (*mcp.ToolResult, error) {
-			var a searchSchemaArgs
-			if err := decodeArgs(raw, &a); err != nil {
-				return nil, err
-			}
-			q := strings.ToLower(strings.TrimSpace(a.Query))
-			if q == "" {
-				return nil, mcp.NewToolError(mcp.ToolErrInvalidArgument, "query is empty")
-			}
-			drv, _, err := d.use(ctx, a.Connection, read(NameSearchSchema, raw, fmt.Sprintf("search the schema for %q", a.Query)))
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
+	}, func(ctx context.Context, a searchSchemaArgs, raw json.RawMessage) (string, schemaMatches, error) {
+		q := strings.ToLower(strings.TrimSpace(string(a.Query)))
+		if q == "" {
+			return "", schemaMatches{}, mcp.NewToolError(mcp.ToolErrInvalidArgument, "query is empty")
+		}
+		drv, _, err := d.use(ctx, a.Connection, read(NameSearchSchema, raw, fmt.Sprintf("search the schema for %q", a.Query)))
+		if err != nil {
+			return "", schemaMatches{}, err
+		}
+		call := mcp.CallFrom(ctx)
+		res := schemaMatches{Matches: []schemaMatch{}}
+		err = d.query(ctx, "listing tables", func(ctx context.Context) error {
+			tables, err := drv.ListTables(ctx)
 			if err != nil {
-				return nil, err
+				return err
 			}
-			call := mcp.CallFrom(ctx)
-			matches := []schemaMatch{}
-			truncated := false
-			err = d.run(ctx, func(ctx context.Context) error {
-				tables, err := drv.ListTables(ctx)
+			total := float64(len(tables))
+			call.Progress(0, total, "listing tables")
+			for i, t := range tables {
+				if hit(q, t.Name, t.Description) {
+					res.Matches = append(res.Matches, schemaMatch{Table: t.Name, Description: t.Description})
+				}
+				info, err := drv.DescribeTable(ctx, t.Name)
 				if err != nil {
 					return err
 				}
-				total := float64(len(tables))
-				call.Progress(0, total, "listing tables")
-				for i, t := range tables {
-					if hit(q, t.Name, t.Description) {
-						matches = append(matches, schemaMatch{Table: t.Name, Description: t.Description})
-					}
-					info, err := drv.DescribeTable(ctx, t.Name)
-					if err != nil {
-						return err
-					}
-					for _, c := range info.Columns {
-						if hit(q, c.Name, c.Description) {
-							matches = append(matches, schemaMatch{Table: t.Name, Column: c.Name, Type: c.Type, Description: c.Description})
-						}
-					}
-					call.Progress(float64(i+1), total, "searched "+t.Name)
-					if len(matches) > maxSchemaMatches {
-						matches, truncated = matches[:maxSchemaMatches], true
-						break
+				for _, c := range info.Columns {
+					if hit(q, c.Name, c.Description) {
+						res.Matches = append(res.Matches, schemaMatch{Table: t.Name, Column: c.Name, Type: c.Type, Description: c.Description})
 					}
 				}
-				return nil
-			})
-			if err != nil {
-				return nil, FromError(err)
+				call.Progress(float64(i+1), total, "searched "+t.Name)
+				if len(res.Matches) > maxSchemaMatches {
+					res.Matches, res.Truncated = res.Matches[:maxSchemaMatches], true
+					break
+				}
 			}
-			return &mcp.ToolResult{Text: schemaText(a.Query, matches, truncated), Structured: map[string]any{"matches": matches, "truncated": truncated}}, nil
-		},
-	}
+			return nil
+		})
+		if err != nil {
+			return "", schemaMatches{}, err
+		}
+		return schemaText(string(a.Query), res.Matches, res.Truncated), res, nil
+	})
 }
 
 func hit(q string, fields ...string) bool {
@@ -125,5 +118,3 @@ func schemaText(query string, matches []schemaMatch, truncated bool) string {
 	}
 	return capText(b.String(), "structuredContent has every match")
 }
-
-func ptr[T any](v T) *T { return &v }

@@ -269,7 +269,7 @@ func TestAStatementOutlastingItsTimeout(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			deps := Deps{Connections: store, Conns: Conns{Store: store, Open: m}, Approver: approval.NewGate(approval.Options{Keys: keys, Log: log}),
+			deps := Deps{Conns: Conns{Store: store, Open: m}, Approver: approval.NewGate(approval.Options{Keys: keys, Log: log}),
 				Limits: func() Limits { return limits }}
 			srv := mcptest.Start(t, mcp.Options{Tools: All(deps), Logger: log})
 

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"path/filepath"
 	"strconv"
@@ -59,6 +60,8 @@ func Start(t testing.TB, opts mcp.Options) *Server {
 // Reply is the part of an answer the tests read.
 type Reply struct {
 	Status int
+	// Raw is the response body as the server sent it.
+	Raw    []byte
 	Result map[string]any
 	Error  *struct {
 		Code    int            `json:"code"`
@@ -93,12 +96,16 @@ func (s *Server) Call(t testing.TB, method string, params map[string]any) Reply 
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	r := Reply{Status: resp.StatusCode}
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Reply{Status: resp.StatusCode, Raw: raw}
 	var out struct {
 		Result map[string]any  `json:"result"`
 		Error  json.RawMessage `json:"error"`
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+	if err := json.Unmarshal(raw, &out); err != nil {
 		t.Fatal(err)
 	}
 	r.Result = out.Result
