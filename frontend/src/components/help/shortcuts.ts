@@ -1,6 +1,10 @@
+import { GRID_KEYMAP } from "../grid/gridKeymap";
+import { toShortcut } from "./keymap";
+
 /**
- * The app's keyboard shortcuts: the one list the help overlay (F1, ?) shows. When a component
- * gains or changes a shortcut, change it here too.
+ * The app's keyboard shortcuts: the one list the help overlay (F1, ?) shows. The grid's come
+ * from its keymap (grid/gridKeymap.ts), which its handler dispatches from; when another
+ * component gains or changes a shortcut, change it here too.
  *
  * A shortcut's `keys` are its alternatives, each a combination of keys pressed together.
  * "Mod" is Ctrl, or ⌘ on macOS (the handlers test ctrlKey || metaKey).
@@ -48,20 +52,8 @@ export const SHORTCUTS: ShortcutGroup[] = [
     title: "Grid",
     where: "in a table's rows",
     shortcuts: [
-      { keys: [["↑"], ["↓"], ["←"], ["→"]], action: "Move the selected cell" },
-      { keys: [["Tab"], ["Shift", "Tab"]], action: "Move to the next or previous column" },
-      { keys: [["PgUp"], ["PgDn"], ["Home"], ["End"]], action: "Move a screen of rows; to the first or last column" },
-      { keys: [["Mod", "Home"], ["Mod", "End"]], action: "Move to the first or last row" },
-      { keys: [["Enter"], ["F2"]], action: "Edit the selected cell (or just start typing)" },
-      { keys: [["Esc"]], action: "Cancel the edit; close the filter editor or the expanded value; clear the row selection" },
-      { keys: [["Delete"]], action: "Set the selected cell to NULL (pending)" },
-      { keys: [["Space"], ["Shift", "↑"], ["Shift", "↓"]], action: "Select rows (also Shift+ or Ctrl+click on the row number)" },
-      { keys: [["Alt", "Insert"]], action: "Add a row (written on Commit)" },
-      { keys: [["Mod", "Delete"]], action: "Mark the selected rows for deletion (Commit asks first)" },
-      { keys: [["Mod", "S"]], action: "Commit the pending changes" },
-      { keys: [["Mod", "Z"]], action: "Undo the last pending change" },
-      { keys: [["Mod", "C"]], action: "Copy the selected rows as TSV (or the selected cell)" },
-      { keys: [["Mod", "Shift", "C"]], action: "Copy the selected rows (or the selected cell's row) as JSON" },
+      // The keys the grid handles are its keymap's, so this list cannot drift from them.
+      ...GRID_KEYMAP.map(toShortcut),
       { keys: [["Shift", "click"]], action: "On a column header: add it as another sort key" },
       { keys: [["F5"]], action: "Read the table again: columns, rows and count (not while changes are pending)" },
     ],
