@@ -6,48 +6,31 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"app/backend/activity"
+	"app/backend/core"
 )
 
 // maxActivityPage bounds one page of Settings, Activity log: the table asks for the rows it
 // shows as it scrolls.
 const maxActivityPage = 500
 
-// SaveDialog asks the user where to save a file (a native dialog); "" means cancelled.
-type SaveDialog func(ctx context.Context, title, defaultName string) (string, error)
-
 // ActivityAPI is Settings, Activity log (issue 11): the MCP requests the app recorded, filtered
 // and paged for a virtualized table, a CSV export to a file the user picks in a native save
 // dialog, and the chain check. Its exported methods are bound to the frontend
 // (frontend/wailsjs/go/app/ActivityAPI).
 type ActivityAPI struct {
-	log  func() *activity.Log
-	save SaveDialog // set by Run
-
-	mu  sync.Mutex
-	ctx context.Context
+	base
+	log func() *activity.Log
 }
 
 // NewActivityAPI returns the facade over the activity log (log returns nil once it closed).
 func NewActivityAPI(log func() *activity.Log) *ActivityAPI {
-	return &ActivityAPI{log: log, ctx: context.Background()}
+	return &ActivityAPI{log: log}
 }
 
-func (a *ActivityAPI) startup(ctx context.Context) {
-	a.mu.Lock()
-	a.ctx = ctx
-	a.mu.Unlock()
-}
-
-func (a *ActivityAPI) callContext() (context.Context, context.CancelFunc) {
-	a.mu.Lock()
-	parent := a.ctx
-	a.mu.Unlock()
-	return context.WithTimeout(parent, callTimeout)
-}
+func (a *ActivityAPI) wire(c *core.Core) { a.log = c.Activity().Log }
 
 // open returns the log with what is queued written, so a request just answered is listed.
 func (a *ActivityAPI) open(ctx context.Context) (*activity.Log, error) {
@@ -107,13 +90,11 @@ func (a *ActivityAPI) Export(q ActivityQueryDTO) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if a.save == nil {
+	save := a.env().files.Save
+	if save == nil {
 		return "", unavailable("exporting needs the window")
 	}
-	a.mu.Lock()
-	parent := a.ctx
-	a.mu.Unlock()
-	path, err := a.save(parent, "Export the activity log", "app-activity-"+time.Now().Format("2006-01-02")+".csv")
+	path, err := save(a.parent(), "Export the activity log", "app-activity-"+time.Now().Format("2006-01-02")+".csv", []FileFilter{{"CSV (*.csv)", "*.csv"}})
 	if err != nil || path == "" {
 		return "", apiError(err)
 	}

@@ -69,10 +69,10 @@ func TestActivityAPI(t *testing.T) {
 	t.Run("export writes the chosen entries, oldest first, to the file the save dialog names", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "out.csv")
 		var asked string
-		api.save = func(_ context.Context, title, name string) (string, error) {
+		api.start(env{files: FileDialogs{Save: func(_ context.Context, title, name string, _ []FileFilter) (string, error) {
 			asked = title + " / " + name
 			return path, nil
-		}
+		}}})
 		got, err := api.Export(ActivityQueryDTO{Client: "curl"})
 		if err != nil || got != path || !strings.HasPrefix(asked, "Export the activity log / app-activity-") {
 			t.Fatalf("%q %v (asked %q)", got, err, asked)
@@ -88,7 +88,7 @@ func TestActivityAPI(t *testing.T) {
 		}
 	})
 	t.Run("a cancelled save dialog exports nothing", func(t *testing.T) {
-		api.save = func(context.Context, string, string) (string, error) { return "", nil }
+		api.start(env{files: FileDialogs{Save: func(context.Context, string, string, []FileFilter) (string, error) { return "", nil }}})
 		if got, err := api.Export(ActivityQueryDTO{}); got != "" || err != nil {
 			t.Fatalf("%q %v", got, err)
 		}

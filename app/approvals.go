@@ -7,9 +7,9 @@ import (
 	"sync/atomic"
 
 	"github.com/google/uuid"
-	"github.com/sirupsen/logrus"
 
 	"app/backend/approval"
+	"app/backend/core"
 )
 
 // EventApprovalGranted fires after the person approved an AI client's non-destructive
@@ -29,14 +29,12 @@ type ApprovalGrantedEvent struct {
 // running app (the native question dialog, raised first, announced by a desktop
 // notification when the window is not focused) and lets the person remember an approval.
 type ApprovalsAPI struct {
-	gate    *approval.Gate
-	confirm approver
-	emit    Emitter
-	notify  func(ctx context.Context, title, body string) error
-	log     logrus.FieldLogger
-	// focused is what the frontend last reported (window focus and blur events); the window
+	base
+	gate   *approval.Gate
+	notify func(ctx context.Context, title, body string) error
+	// unfocused is what the frontend last reported (window focus and blur events); the window
 	// starts focused.
-	focused atomic.Bool
+	unfocused atomic.Bool
 
 	mu      sync.Mutex
 	tickets map[string]grant
@@ -47,45 +45,52 @@ type grant struct {
 	write                 bool
 }
 
-// NewApprovalsAPI returns the facade over gate; startup wires the window's dialog.
-func NewApprovalsAPI(gate *approval.Gate, log logrus.FieldLogger) *ApprovalsAPI {
-	a := &ApprovalsAPI{gate: gate, log: log, tickets: map[string]grant{}}
-	a.focused.Store(true)
-	return a
+// NewApprovalsAPI returns the facade over gate; start makes the window's dialog its dialog.
+func NewApprovalsAPI(gate *approval.Gate) *ApprovalsAPI {
+	return &ApprovalsAPI{gate: gate}
 }
+
+func (a *ApprovalsAPI) wire(c *core.Core) { a.gate, a.notify = c.Approvals(), desktopNotify }
 
 // approver asks an approval question natively (nativeConfirmer.Approve).
 type approver interface {
 	Approve(ctx context.Context, q approval.Question) (bool, error)
 }
 
-// startup makes the window's native dialog the gate's dialog.
-func (a *ApprovalsAPI) startup(confirm approver, emit Emitter, notify func(ctx context.Context, title, body string) error) {
-	a.confirm, a.emit, a.notify = confirm, emit, notify
-	a.gate.SetDialog(a)
+// start makes the window's native dialog the gate's dialog once the window is up.
+func (a *ApprovalsAPI) start(e env) {
+	a.base.start(e)
+	if e.up() {
+		a.gate.SetDialog(approval.DialogFunc(a.ask))
+	}
 }
 
-// Ask implements approval.Dialog with the native approval dialog (one at a time: the queue is
-// shared by every native dialog of the window). When ctx ends the dialog is taken away.
-func (a *ApprovalsAPI) Ask(ctx context.Context, q approval.Question) (approval.Answer, error) {
-	if a.confirm == nil {
+// ask is the gate's dialog: the native approval dialog (one at a time: the queue is shared by
+// every native dialog of the window). When ctx ends the dialog is taken away.
+func (a *ApprovalsAPI) ask(ctx context.Context, q approval.Question) (approval.Answer, error) {
+	e := a.env()
+	confirm, ok := e.confirm.(approver)
+	if !ok {
 		return approval.Deny, errors.New("the window is not up")
 	}
-	if !a.focused.Load() && a.notify != nil {
-		if err := a.notify(ctx, "App: approval needed", q.Title); err != nil {
-			a.log.WithError(err).Info("the desktop notification of a waiting approval was not shown")
+	if a.unfocused.Load() && a.notify != nil {
+		if err := a.notify(ctx, "App: approval needed", q.Title); err != nil && e.log != nil {
+			e.log.WithError(err).Info("the desktop notification of a waiting approval was not shown")
 		}
 	}
-	yes, err := a.confirm.Approve(ctx, q)
+	yes, err := confirm.Approve(ctx, q)
 	if err != nil || !yes {
 		return approval.Deny, err
 	}
-	if !q.Destructive && q.PrincipalID != "" && a.emit != nil {
+	if !q.Destructive && q.PrincipalID != "" && e.up() {
 		ticket := uuid.NewString()
 		a.mu.Lock()
+		if a.tickets == nil {
+			a.tickets = map[string]grant{}
+		}
 		a.tickets[ticket] = grant{q.PrincipalID, q.ConnectionID, q.Write}
 		a.mu.Unlock()
-		a.emit.Emit(EventApprovalGranted, ApprovalGrantedEvent{Ticket: ticket, Client: q.Client, Connection: q.Connection, Token: q.Token})
+		e.emit.Emit(EventApprovalGranted, ApprovalGrantedEvent{Ticket: ticket, Client: q.Client, Connection: q.Connection, Token: q.Token})
 	}
 	return approval.Approve, nil
 }
@@ -109,13 +114,13 @@ func (a *ApprovalsAPI) Remember(ticket string) error {
 func (a *ApprovalsAPI) ForgetRemembered() {
 	a.gate.Forget()
 	a.mu.Lock()
-	a.tickets = map[string]grant{}
+	a.tickets = nil
 	a.mu.Unlock()
 }
 
 // SetFocused is the frontend's report of the window's focus.
 func (a *ApprovalsAPI) SetFocused(focused bool) {
-	if a.focused.Swap(focused) != focused && a.log != nil {
-		a.log.WithField("focused", focused).Info("window focus changed (a waiting approval is announced by a desktop notification while unfocused)")
+	if a.unfocused.Swap(!focused) == focused && a.env().log != nil {
+		a.env().log.WithField("focused", focused).Info("window focus changed (a waiting approval is announced by a desktop notification while unfocused)")
 	}
 }

@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"app/backend/activity"
 	"app/backend/auth"
+	"app/backend/core"
 )
 
 // RecentClientsWindow is how far back Settings, Connected clients looks: the clients that
@@ -19,23 +19,18 @@ const RecentClientsWindow = 15 * time.Minute
 // and "disconnect", which revokes that client's token after the app's native confirmation.
 // Its exported methods are bound to the frontend (frontend/wailsjs/go/app/ClientsAPI).
 type ClientsAPI struct {
+	base
 	clients *activity.Clients
 	tokens  TokenStore
-	confirm Confirmer // set by Run
-
-	mu  sync.Mutex
-	ctx context.Context
 }
 
 // NewClientsAPI returns the facade over the connected-clients table and the token store.
 func NewClientsAPI(clients *activity.Clients, tokens TokenStore) *ClientsAPI {
-	return &ClientsAPI{clients: clients, tokens: tokens, ctx: context.Background()}
+	return &ClientsAPI{clients: clients, tokens: tokens}
 }
 
-func (a *ClientsAPI) startup(ctx context.Context) {
-	a.mu.Lock()
-	a.ctx = ctx
-	a.mu.Unlock()
+func (a *ClientsAPI) wire(c *core.Core) {
+	a.clients, a.tokens = c.Activity().Clients(), LiveTokens(c.Auth())
 }
 
 // Recent returns the clients seen in the last RecentClientsWindow, most recent first. It
@@ -62,10 +57,7 @@ func (a *ClientsAPI) Disconnect(principal, clientName string) (bool, error) {
 	if !ok || id == "" {
 		return false, invalidArgument("this client calls without a token, so there is none to revoke: turn on Require a token in Settings, MCP server, to shut anonymous callers out")
 	}
-	a.mu.Lock()
-	parent := a.ctx
-	a.mu.Unlock()
-	ctx, cancel := context.WithTimeout(parent, callTimeout)
+	ctx, cancel := a.callContext()
 	defer cancel()
 	list, err := a.tokens.List(ctx)
 	if err != nil {
@@ -85,7 +77,7 @@ func (a *ClientsAPI) Disconnect(principal, clientName string) (bool, error) {
 	if who == "" {
 		who = "this client"
 	}
-	yes, err := askThenAct(parent, a.confirm, "Disconnect client", fmt.Sprintf("Disconnect %s by revoking its token \u201c%s\u201d (%s)?\n\nEvery client that uses this token is refused from now on, and its requests in progress end.", who, tok.Name, tok.Level),
+	yes, err := a.ask("Disconnect client", fmt.Sprintf("Disconnect %s by revoking its token \u201c%s\u201d (%s)?\n\nEvery client that uses this token is refused from now on, and its requests in progress end.", who, tok.Name, tok.Level),
 		func(ctx context.Context) error {
 			_, err := a.tokens.Revoke(ctx, id)
 			return err

@@ -26,7 +26,7 @@ func TestClientsAPI(t *testing.T) {
 	table.Observe(mcp.Record{Start: time.Now(), Principal: mcp.Principal{ID: "anonymous", Anonymous: true}, Client: &mcp.ClientInfo{Name: "curl"}, Method: "tools/list"})
 	api := NewClientsAPI(table, store)
 	dialog := &answering{}
-	api.confirm = dialog
+	api.start(env{confirm: dialog})
 
 	t.Run("recent lists each client with its token, level and counts", func(t *testing.T) {
 		got, err := api.Recent()

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"app/backend/config"
 	"app/backend/connections"
+	"app/backend/core"
 	"app/backend/driver"
 )
 
@@ -35,31 +35,26 @@ type ConnectionTester interface {
 // ConnectionsAPI is the connection sidebar's view of the backend. Its exported methods are
 // bound to the frontend (frontend/wailsjs/go/app/ConnectionsAPI).
 type ConnectionsAPI struct {
+	base
 	store ConnectionStore
-	// tester runs the form's Test; confirm asks before a delete. Both are set by Run.
-	tester  ConnectionTester
-	confirm Confirmer
-
-	mu  sync.Mutex
-	ctx context.Context // the window's context once started; Background before
+	// tester runs the form's Test (nil: Test is unavailable).
+	tester ConnectionTester
 }
 
 // NewConnectionsAPI returns the facade over a store.
 func NewConnectionsAPI(store ConnectionStore) *ConnectionsAPI {
-	return &ConnectionsAPI{store: store, ctx: context.Background()}
+	return &ConnectionsAPI{store: store}
 }
 
-func (a *ConnectionsAPI) startup(ctx context.Context) {
-	a.mu.Lock()
-	a.ctx = ctx
-	a.mu.Unlock()
-}
+func (a *ConnectionsAPI) wire(c *core.Core) { a.store, a.tester = c.Connections(), c }
 
-func (a *ConnectionsAPI) callContext() (context.Context, context.CancelFunc) {
-	a.mu.Lock()
-	parent := a.ctx
-	a.mu.Unlock()
-	return context.WithTimeout(parent, callTimeout)
+// start also watches the saved connections for changes made elsewhere (the CLI) while the
+// window is up.
+func (a *ConnectionsAPI) start(e env) {
+	a.base.start(e)
+	if e.up() {
+		go a.watch(e.ctx, watchInterval, e.emit)
+	}
 }
 
 // List returns the saved connections in the order they were added. It never returns null:
@@ -91,11 +86,8 @@ func (a *ConnectionsAPI) Remove(id string) (bool, error) {
 	if err != nil {
 		return false, apiError(err)
 	}
-	a.mu.Lock()
-	parent := a.ctx
-	a.mu.Unlock()
 	msg := fmt.Sprintf("Delete the connection “%s” (%s:%d)?\n\nIts saved API key is removed from the keyring too. This cannot be undone.", c.Name, c.Settings.Host, c.Settings.Port)
-	yes, err := askThenAct(parent, a.confirm, "Delete connection", msg, func(ctx context.Context) error {
+	yes, err := a.ask("Delete connection", msg, func(ctx context.Context) error {
 		return a.store.Remove(ctx, c.ID)
 	})
 	return yes, apiError(err)
@@ -149,10 +141,7 @@ func (a *ConnectionsAPI) Test(form ConnectionFormDTO, apiKey string) (TestResult
 	if a.tester == nil {
 		return TestResultDTO{}, unavailable("testing a connection needs the backend")
 	}
-	a.mu.Lock()
-	parent := a.ctx
-	a.mu.Unlock()
-	ctx, cancel := context.WithTimeout(parent, testTimeout)
+	ctx, cancel := context.WithTimeout(a.parent(), testTimeout)
 	defer cancel()
 	v, paths, err := a.tester.TestConnection(ctx, form.connection(), apiKey)
 	if err != nil {

@@ -142,7 +142,7 @@ func TestConnectionsRemove(t *testing.T) {
 	b := add(t, s, connections.Connection{Name: "B", Settings: driver.Settings{Host: "localhost", Port: 8081}}, "")
 	api := NewConnectionsAPI(s)
 	dialog := &answering{}
-	api.confirm = dialog
+	api.start(env{confirm: dialog})
 
 	t.Run("a declined confirmation deletes nothing", func(t *testing.T) {
 		removed, err := api.Remove(a.ID)

@@ -142,23 +142,6 @@ func gtkSafe(s string) string {
 	return strings.ReplaceAll(s, "%", "%%")
 }
 
-// nativeSave is the window's save dialog (Wails SaveFileDialog); "" when cancelled.
-func nativeSave(dialogs *nativeConfirmer) SaveDialog {
-	return func(ctx context.Context, title, defaultName string) (string, error) {
-		window, release, err := dialogs.acquire(ctx)
-		if err != nil {
-			return "", err
-		}
-		defer release()
-		return runtime.SaveFileDialog(window, runtime.SaveDialogOptions{
-			Title:                title,
-			DefaultFilename:      defaultName,
-			CanCreateDirectories: true,
-			Filters:              []runtime.FileFilter{{DisplayName: "CSV (*.csv)", Pattern: "*.csv"}},
-		})
-	}
-}
-
 // nativeFiles are the window's save and open dialogs for exports and imports.
 func nativeFiles(dialogs *nativeConfirmer) FileDialogs {
 	filters := func(in []FileFilter) []runtime.FileFilter {

@@ -29,7 +29,10 @@ func TestAConfirmedChangeIsNotBoundByTheCallTimeLimit(t *testing.T) {
 	s, _ := newStore(t)
 	conn := add(t, s, connections.Connection{Name: "A", Settings: driver.Settings{Host: "localhost", Port: 8080}}, "")
 	conns := NewConnectionsAPI(s)
-	cases = append(cases, confirmCase{"Delete connection", func(t *testing.T, d *answering) (bool, error) { conns.confirm = d; return conns.Remove(conn.ID) },
+	cases = append(cases, confirmCase{"Delete connection", func(t *testing.T, d *answering) (bool, error) {
+		conns.start(env{confirm: d})
+		return conns.Remove(conn.ID)
+	},
 		func(t *testing.T) bool { l, _ := conns.List(); return len(l) == 0 }})
 
 	store := newTokenStore(t)
@@ -38,7 +41,10 @@ func TestAConfirmedChangeIsNotBoundByTheCallTimeLimit(t *testing.T) {
 		t.Fatal(err)
 	}
 	tokens := NewTokensAPI(store)
-	cases = append(cases, confirmCase{"Revoke token", func(t *testing.T, d *answering) (bool, error) { tokens.confirm = d; return tokens.Revoke(tok.ID) },
+	cases = append(cases, confirmCase{"Revoke token", func(t *testing.T, d *answering) (bool, error) {
+		tokens.start(env{confirm: d})
+		return tokens.Revoke(tok.ID)
+	},
 		func(t *testing.T) bool { _, err := store.Get(ctx, tok.ID); return err != nil }})
 
 	tok2, _, err := store.Create(ctx, auth.NewToken{Name: "cursor", Level: auth.LevelReadWrite})
@@ -50,7 +56,7 @@ func TestAConfirmedChangeIsNotBoundByTheCallTimeLimit(t *testing.T) {
 		Client: &mcp.ClientInfo{Name: "Cursor"}, Method: "tools/list"})
 	clients := NewClientsAPI(table, store)
 	cases = append(cases, confirmCase{"Disconnect client", func(t *testing.T, d *answering) (bool, error) {
-		clients.confirm = d
+		clients.start(env{confirm: d})
 		return clients.Disconnect(tok2.PrincipalID(), "Cursor")
 	}, func(t *testing.T) bool { _, err := store.Get(ctx, tok2.ID); return err != nil }})
 

@@ -3,27 +3,21 @@ package app
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
-	"app/backend/config"
+	"app/backend/core"
 	"app/backend/driver"
+	"app/backend/queries"
 )
 
-// Editor limits: a statement runs at most runTimeout (Cancel stops it sooner); history
-// keeps the newest historyMax entries per connection.
-const (
-	runTimeout     = 5 * time.Minute
-	historyMax     = 500
-	historyFile    = "editor-history.json"
-	savedNameLimit = 200
-)
+// runTimeout bounds one statement (Cancel stops it sooner).
+const runTimeout = 5 * time.Minute
 
 // EditorAPI is the query editor's view of the backend: run a statement (GraphQL read or a
-// REST line) on an open connection, cancel it, and keep the per-connection history and
-// saved queries. Its exported methods are bound to the frontend
+// REST line) on an open connection, cancel it, and the per-connection history and saved
+// queries (backend/queries). Its exported methods are bound to the frontend
 // (frontend/wailsjs/go/app/EditorAPI).
 //
 // Whatever the driver's Classify calls a write asks the native Confirmer first (SPEC A,
@@ -31,46 +25,23 @@ const (
 // missed a REST line behind a byte-order mark and ran a DELETE unasked (issue 25). A GraphQL
 // mutation is never asked about: Classify refuses it with the spec's reason.
 type EditorAPI struct {
-	open Opener
+	base
+	open    Opener
+	queries *queries.Store
 
 	mu      sync.Mutex
-	ctx     context.Context // the window's context once started; Background before
-	confirm Confirmer
 	running map[string]map[int]context.CancelFunc // connection id -> run -> cancel
 	nextRun int
-
-	// name gives a connection's saved name for the confirmation's title (set by Run).
-	name func(id string) string
-
-	history *config.JSONFile[editorStore] // nil: history is kept in memory only
-	mem     editorStore
-	now     func() time.Time
-}
-
-// editorStore is the history file: per connection, newest first.
-type editorStore struct {
-	History map[string][]HistoryEntryDTO `json:"history"`
-	Saved   map[string][]SavedQueryDTO   `json:"saved"`
-}
-
-func newEditorStore() editorStore {
-	return editorStore{History: map[string][]HistoryEntryDTO{}, Saved: map[string][]SavedQueryDTO{}}
 }
 
 // NewEditorAPI returns the editor facade; dir is the config dir holding the history file
 // ("" keeps history in memory).
 func NewEditorAPI(open Opener, dir string) *EditorAPI {
-	a := &EditorAPI{open: open, ctx: context.Background(), running: map[string]map[int]context.CancelFunc{}, mem: newEditorStore(), now: time.Now}
-	if dir != "" {
-		a.history = config.NewJSONFile(filepath.Join(dir, historyFile), newEditorStore)
-	}
-	return a
+	return &EditorAPI{open: open, queries: queries.Open(dir)}
 }
 
-func (a *EditorAPI) startup(ctx context.Context, confirm Confirmer) {
-	a.mu.Lock()
-	a.ctx, a.confirm = ctx, confirm
-	a.mu.Unlock()
+func (a *EditorAPI) wire(c *core.Core) {
+	a.open, a.queries = c.OpenConnections(), queries.Open(c.Dir())
 }
 
 // RunResultDTO is Run's answer. Kind is "grid" (a Get: Grid holds the selected fields,
@@ -91,12 +62,11 @@ type RunResultDTO struct {
 	Notice string `json:"notice"`
 }
 
-// HistoryEntryDTO is one statement run in the editor.
+// HistoryEntryDTO is one statement run in the editor (queries.Entry); Error holds the
+// `code: message` text of a failure.
 type HistoryEntryDTO struct {
-	Text string `json:"text"`
-	// At is when it ran (RFC 3339).
-	At string `json:"at"`
-	// OK is false when it failed; Error then holds the `code: message` text.
+	Text  string `json:"text"`
+	At    string `json:"at"`
 	OK    bool   `json:"ok"`
 	Error string `json:"error"`
 }
@@ -135,16 +105,14 @@ func (a *EditorAPI) Run(connectionID, text string) (RunResultDTO, error) {
 	defer done()
 
 	if cls.Write() {
-		a.mu.Lock()
-		confirm := a.confirm
-		a.mu.Unlock()
+		confirm := a.env().confirm
 		yes := false
 		if confirm != nil {
 			msg := fmt.Sprintf("Run this write on the connection?\n\n%s", strings.TrimSpace(text))
 			if cls.Destructive {
 				msg += "\n\nIt deletes or replaces data. This cannot be undone."
 			}
-			ok, err := confirm.Confirm(ctx, "Run a write on "+a.connectionName(connectionID), msg)
+			ok, err := confirm.Confirm(ctx, "Run a write on "+a.quotedName(connectionID), msg)
 			if err != nil {
 				return RunResultDTO{}, apiError(err)
 			}
@@ -157,9 +125,9 @@ func (a *EditorAPI) Run(connectionID, text string) (RunResultDTO, error) {
 		}
 	}
 
-	start := a.now()
+	start := time.Now()
 	res, err := d.Execute(ctx, text, driver.ExecOptions{})
-	out.ElapsedMs = a.now().Sub(start).Milliseconds()
+	out.ElapsedMs = time.Since(start).Milliseconds()
 	a.record(connectionID, text, err)
 	if err != nil {
 		if ctx.Err() == context.Canceled {
@@ -178,23 +146,24 @@ func (a *EditorAPI) Run(connectionID, text string) (RunResultDTO, error) {
 	return out, nil
 }
 
-// connectionName is the saved name of the connection for the dialog's title.
-func (a *EditorAPI) connectionName(id string) string {
-	if a.name != nil {
-		if name := a.name(id); name != "" {
-			return "“" + name + "”"
-		}
+// quotedName is the saved name of the connection, quoted, for the dialog's title.
+func (a *EditorAPI) quotedName(id string) string {
+	if name := a.connectionName(id); name != "" {
+		return "“" + name + "”"
 	}
 	return "“" + id + "”"
 }
 
 // begin registers a cancellable run of the connection; done unregisters it.
 func (a *EditorAPI) begin(connectionID string) (context.Context, func()) {
+	ctx, cancel := context.WithTimeout(a.parent(), runTimeout)
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	ctx, cancel := context.WithTimeout(a.ctx, runTimeout)
 	a.nextRun++
 	n := a.nextRun
+	if a.running == nil {
+		a.running = map[string]map[int]context.CancelFunc{}
+	}
 	if a.running[connectionID] == nil {
 		a.running[connectionID] = map[int]context.CancelFunc{}
 	}
@@ -222,134 +191,59 @@ func (a *EditorAPI) Cancel(connectionID string) bool {
 	return len(runs) > 0
 }
 
-func (a *EditorAPI) update(fn func(*editorStore)) error {
-	if a.history == nil {
-		a.mu.Lock()
-		fn(&a.mem)
-		a.mu.Unlock()
-		return nil
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-	defer cancel()
-	return a.history.Update(ctx, func(s *editorStore) error {
-		if s.History == nil {
-			s.History = map[string][]HistoryEntryDTO{}
-		}
-		if s.Saved == nil {
-			s.Saved = map[string][]SavedQueryDTO{}
-		}
-		fn(s)
-		return nil
-	})
-}
-
-func (a *EditorAPI) load() (editorStore, error) {
-	if a.history == nil {
-		a.mu.Lock()
-		defer a.mu.Unlock()
-		s := newEditorStore()
-		for k, v := range a.mem.History {
-			s.History[k] = append([]HistoryEntryDTO(nil), v...)
-		}
-		for k, v := range a.mem.Saved {
-			s.Saved[k] = append([]SavedQueryDTO(nil), v...)
-		}
-		return s, nil
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-	defer cancel()
-	return a.history.Load(ctx)
-}
-
-// record adds a run to the connection's history, newest first; a repeat of the newest
-// entry replaces it.
+// record adds a run to the connection's history.
 func (a *EditorAPI) record(connectionID, text string, runErr error) {
-	e := HistoryEntryDTO{Text: strings.TrimSpace(text), At: a.now().UTC().Format(time.RFC3339), OK: runErr == nil}
+	failure := ""
 	if runErr != nil {
-		e.Error = apiError(runErr).Error()
+		failure = apiError(runErr).Error()
 	}
-	_ = a.update(func(s *editorStore) {
-		h := s.History[connectionID]
-		if len(h) > 0 && h[0].Text == e.Text {
-			h = h[1:]
-		}
-		h = append([]HistoryEntryDTO{e}, h...)
-		if len(h) > historyMax {
-			h = h[:historyMax]
-		}
-		s.History[connectionID] = h
-	})
+	ctx, cancel := a.callContext()
+	defer cancel()
+	_ = a.queries.Record(ctx, connectionID, text, failure)
 }
 
 // History lists the connection's history, newest first, keeping the entries whose text
 // holds every word of search (case-insensitive). It never returns null.
 func (a *EditorAPI) History(connectionID, search string) ([]HistoryEntryDTO, error) {
-	s, err := a.load()
-	if err != nil {
-		return nil, apiError(err)
+	ctx, cancel := a.callContext()
+	defer cancel()
+	h, err := a.queries.History(ctx, connectionID, search)
+	out := make([]HistoryEntryDTO, len(h))
+	for i, e := range h {
+		out[i] = HistoryEntryDTO(e)
 	}
-	words := strings.Fields(strings.ToLower(search))
-	out := []HistoryEntryDTO{}
-	for _, e := range s.History[connectionID] {
-		t := strings.ToLower(e.Text)
-		match := true
-		for _, w := range words {
-			if !strings.Contains(t, w) {
-				match = false
-				break
-			}
-		}
-		if match {
-			out = append(out, e)
-		}
-	}
-	return out, nil
+	return out, apiError(err)
 }
 
 // ClearHistory empties the connection's history.
 func (a *EditorAPI) ClearHistory(connectionID string) error {
-	return apiError(a.update(func(s *editorStore) { delete(s.History, connectionID) }))
+	ctx, cancel := a.callContext()
+	defer cancel()
+	return apiError(a.queries.ClearHistory(ctx, connectionID))
 }
 
 // SavedQueries lists the connection's saved queries by name. It never returns null.
 func (a *EditorAPI) SavedQueries(connectionID string) ([]SavedQueryDTO, error) {
-	s, err := a.load()
-	if err != nil {
-		return nil, apiError(err)
+	ctx, cancel := a.callContext()
+	defer cancel()
+	list, err := a.queries.Saved(ctx, connectionID)
+	out := make([]SavedQueryDTO, len(list))
+	for i, q := range list {
+		out[i] = SavedQueryDTO(q)
 	}
-	return append([]SavedQueryDTO{}, s.Saved[connectionID]...), nil
+	return out, apiError(err)
 }
 
 // SaveQuery saves (or replaces, by name) a named query of the connection.
 func (a *EditorAPI) SaveQuery(connectionID, name, text string) error {
-	name = strings.TrimSpace(name)
-	if name == "" || len(name) > savedNameLimit {
-		return invalidArgument("a saved query needs a name of 1 to %d characters", savedNameLimit)
-	}
-	if strings.TrimSpace(text) == "" {
-		return invalidArgument("the query is empty")
-	}
-	return apiError(a.update(func(s *editorStore) {
-		list := s.Saved[connectionID]
-		for i, q := range list {
-			if q.Name == name {
-				list[i].Text = text
-				return
-			}
-		}
-		s.Saved[connectionID] = append(list, SavedQueryDTO{Name: name, Text: text})
-	}))
+	ctx, cancel := a.callContext()
+	defer cancel()
+	return apiError(a.queries.Save(ctx, connectionID, name, text))
 }
 
 // DeleteSavedQuery removes the named saved query of the connection.
 func (a *EditorAPI) DeleteSavedQuery(connectionID, name string) error {
-	return apiError(a.update(func(s *editorStore) {
-		list := s.Saved[connectionID]
-		for i, q := range list {
-			if q.Name == name {
-				s.Saved[connectionID] = append(list[:i:i], list[i+1:]...)
-				return
-			}
-		}
-	}))
+	ctx, cancel := a.callContext()
+	defer cancel()
+	return apiError(a.queries.Delete(ctx, connectionID, name))
 }

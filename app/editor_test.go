@@ -54,9 +54,8 @@ func editorFor(t *testing.T, node *weaviatenode.Node) (*EditorAPI, string, *scri
 	t.Helper()
 	explorer, id := connected(t, node)
 	ed := NewEditorAPI(explorer.open, t.TempDir())
-	ed.name = func(string) string { return "Node" }
 	conf := &scriptedConfirmer{}
-	ed.startup(context.Background(), conf)
+	ed.start(env{confirm: conf, name: func(string) string { return "Node" }})
 	return ed, id, conf
 }
 
@@ -183,7 +182,7 @@ func TestEditorRun(t *testing.T) {
 			t.Fatalf("search %v", f)
 		}
 		again := NewEditorAPI(ed.open, "")
-		again.history = ed.history
+		again.queries = ed.queries
 		if h2, _ := again.History(id, ""); len(h2) != len(h) {
 			t.Fatalf("reloaded %d entries, want %d", len(h2), len(h))
 		}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"app/backend/connections"
+	"app/backend/core"
 	"app/backend/driver"
 )
 
@@ -46,23 +47,16 @@ type serverVersioner interface{ ServerVersion() string }
 // otherwise, so a connection dropped by a failing health check (a revoked API key) stays
 // closed until the user reconnects (SPEC A, Authentication 3).
 type ExplorerAPI struct {
+	base
 	open Opener
 
-	// name gives a connection's saved name for dialog titles ("" when unknown).
-	name func(id string) string
-
-	mu      sync.Mutex
-	ctx     context.Context // the window's context once started; Background before
-	emit    Emitter         // nil until the window starts
-	confirm Confirmer       // the native dialog; nil until the window starts (deletes are then declined)
+	mu sync.Mutex
 	// pendingRows is how many rows the window holds changes of (SetPendingChanges);
 	// quitAsking is set while the quit question is open.
 	pendingRows int
 	quitAsking  bool
 
-	// files are the native save and open dialogs of exports and imports (set by Run), and
-	// transfers the running ones.
-	files     FileDialogs
+	// transfers are the running exports, imports and maps.
 	transfers transfers
 
 	// tenantLists are the last listing of each multi-tenant table's tenants, which ListTenants
@@ -75,20 +69,13 @@ type ExplorerAPI struct {
 
 // NewExplorerAPI returns the facade over the open-connections manager.
 func NewExplorerAPI(open Opener) *ExplorerAPI {
-	return &ExplorerAPI{open: open, ctx: context.Background()}
+	return &ExplorerAPI{open: open}
 }
 
-func (a *ExplorerAPI) startup(ctx context.Context, emit Emitter, confirm Confirmer) {
-	a.mu.Lock()
-	a.ctx, a.emit, a.confirm = ctx, emit, confirm
-	a.mu.Unlock()
-}
-
-func (a *ExplorerAPI) callContext() (context.Context, context.CancelFunc) {
-	a.mu.Lock()
-	parent := a.ctx
-	a.mu.Unlock()
-	return context.WithTimeout(parent, callTimeout)
+func (a *ExplorerAPI) wire(c *core.Core) {
+	a.open = c.OpenConnections()
+	c.OnConnectionDropped(a.connectionDropped)
+	c.OnConnectionRestored(a.connectionRestored)
 }
 
 // ConnectionDroppedEvent is the payload of EventConnectionDropped.
@@ -107,24 +94,13 @@ type ConnectionRestoredEvent struct {
 
 // connectionRestored tells the frontend that a dropped connection came back by itself.
 func (a *ExplorerAPI) connectionRestored(id string) {
-	a.mu.Lock()
-	emit := a.emit
-	a.mu.Unlock()
-	if emit != nil {
-		emit.Emit(EventConnectionRestored, ConnectionRestoredEvent{ID: id})
-	}
+	a.emit(EventConnectionRestored, ConnectionRestoredEvent{ID: id})
 }
 
 // connectionDropped tells the frontend that a failing health check dropped a connection.
 // Core calls it (Core.OnConnectionDropped) from the health-check goroutine.
 func (a *ExplorerAPI) connectionDropped(id string, reason error) {
-	a.mu.Lock()
-	emit := a.emit
-	a.mu.Unlock()
-	if emit == nil {
-		return
-	}
-	emit.Emit(EventConnectionDropped, ConnectionDroppedEvent{ID: id, Code: errorCode(reason), Message: errorMessage(reason)})
+	a.emit(EventConnectionDropped, ConnectionDroppedEvent{ID: id, Code: errorCode(reason), Message: errorMessage(reason)})
 }
 
 // Connect opens the saved connection (it checks reachability, TLS and the credential) and

@@ -120,9 +120,8 @@ func (a *ExplorerAPI) Commit(id, table string, req CommitRequestDTO) (CommitResu
 	if err := checkCommit(table, req); err != nil {
 		return CommitResultDTO{}, err
 	}
-	a.mu.Lock()
-	parent, confirm := a.ctx, a.confirm
-	a.mu.Unlock()
+	e := a.env()
+	parent, confirm := e.ctx, e.confirm
 
 	// The question is asked before the commit's time limit starts: a user who takes a while
 	// to answer Yes must not find every row failed with a timeout.
@@ -278,8 +277,9 @@ func (a *ExplorerAPI) SetPendingChanges(rows int) {
 // to quit and discard them, as an editor asks about unsaved work (also when the session
 // ends with SIGTERM, which Wails turns into the same quit). It reports whether to stay open.
 func (a *ExplorerAPI) beforeClose(ctx context.Context) (prevent bool) {
+	confirm := a.env().confirm
 	a.mu.Lock()
-	rows, confirm, asking := a.pendingRows, a.confirm, a.quitAsking
+	rows, asking := a.pendingRows, a.quitAsking
 	if rows > 0 && confirm != nil && !asking {
 		a.quitAsking = true
 	}
@@ -305,11 +305,4 @@ func haveWord(n int) string {
 		return "1 row has"
 	}
 	return fmt.Sprintf("%d rows have", n)
-}
-
-func (a *ExplorerAPI) connectionName(id string) string {
-	if a.name == nil {
-		return ""
-	}
-	return a.name(id)
 }

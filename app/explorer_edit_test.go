@@ -141,8 +141,7 @@ func TestGridCommit(t *testing.T) {
 		createEditTable(t, node)
 		api, id := connected(t, node)
 		conf := &scriptedConfirmer{yes: false}
-		api.startup(context.Background(), &eventRecorder{}, conf)
-		api.name = func(string) string { return "Node" }
+		api.start(env{emit: &eventRecorder{}, confirm: conf, name: func(string) string { return "Node" }})
 		res, err := api.Commit(id, editTable, CommitRequestDTO{
 			Updates: []RowChangeDTO{{Key: "u", UUID: editIDs[2], Values: map[string]any{"title": text("not sent")}}},
 			Deletes: []RowChangeDTO{{Key: "d1", UUID: editIDs[0]}, {Key: "d2", UUID: editIDs[1]}},
@@ -177,7 +176,7 @@ func TestGridCommit(t *testing.T) {
 	t.Run("an update or delete of a row without uuid is skipped, no request sent (SPEC A Endpoints rule 1)", func(t *testing.T) {
 		createEditTable(t, node)
 		api, id := connected(t, node)
-		api.startup(context.Background(), &eventRecorder{}, &scriptedConfirmer{yes: true})
+		api.start(env{emit: &eventRecorder{}, confirm: &scriptedConfirmer{yes: true}})
 		res, err := api.Commit(id, editTable, CommitRequestDTO{
 			Updates: []RowChangeDTO{{Key: "u", Values: map[string]any{"title": text("x")}}},
 			Deletes: []RowChangeDTO{{Key: "d"}},
@@ -243,7 +242,7 @@ func TestGridCheckCells(t *testing.T) {
 func TestQuitWithPendingChangesAsks(t *testing.T) {
 	api := NewExplorerAPI(nil)
 	conf := &scriptedConfirmer{}
-	api.startup(context.Background(), &eventRecorder{}, conf)
+	api.start(env{emit: &eventRecorder{}, confirm: conf})
 
 	if api.beforeClose(context.Background()) || len(conf.questions()) != 0 {
 		t.Fatalf("with nothing pending the window closes without a question (asked %q)", conf.questions())

@@ -193,12 +193,7 @@ func (a *ExplorerAPI) layout(ctx context.Context, id string, m vectormap.Matrix)
 }
 
 func (a *ExplorerAPI) emitFrame(f MapFrameDTO) {
-	a.mu.Lock()
-	emit := a.emit
-	a.mu.Unlock()
-	if emit != nil {
-		emit.Emit(EventMapFrame, f)
-	}
+	a.emit(EventMapFrame, f)
 }
 
 func packXY(xy []float32) []byte {
@@ -261,12 +256,12 @@ func (a *ExplorerAPI) SaveMapImage(name, dataURL string) (ExportResultDTO, error
 	if err != nil || !strings.HasPrefix(string(png), pngSignature) {
 		return ExportResultDTO{}, invalidArgument("the picture is not a PNG")
 	}
-	if a.files.Save == nil {
+	save := a.env().files.Save
+	if save == nil {
 		return ExportResultDTO{}, unavailable("no save dialog here")
 	}
 	start := time.Now()
-	parent := a.parent()
-	path, err := a.files.Save(parent, "Save the map of "+name, name+".png", []FileFilter{{"PNG image (*.png)", "*.png"}})
+	path, err := save(a.parent(), "Save the map of "+name, name+".png", []FileFilter{{"PNG image (*.png)", "*.png"}})
 	if err != nil {
 		return ExportResultDTO{}, apiError(err)
 	}

@@ -230,7 +230,7 @@ func TestSaveMapImage(t *testing.T) {
 	api := NewExplorerAPI(nil)
 	dir := t.TempDir()
 	chosen := filepath.Join(dir, "paper map")
-	api.files = FileDialogs{Save: func(context.Context, string, string, []FileFilter) (string, error) { return chosen, nil }}
+	api.start(env{files: FileDialogs{Save: func(context.Context, string, string, []FileFilter) (string, error) { return chosen, nil }}})
 	png := []byte(pngSignature + "rest of the picture")
 	url := "data:image/png;base64," + base64.StdEncoding.EncodeToString(png)
 

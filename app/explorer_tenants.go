@@ -151,7 +151,7 @@ func (a *ExplorerAPI) SetTenantStatus(id, table, tenant, status string) (bool, e
 		where += " on " + name
 	}
 	msg := fmt.Sprintf("Set tenant \u201c%s\u201d of %s to %s?\n\n%s", tenant, where, strings.ToLower(status), what)
-	yes, err := askThenAct(a.parent(), a.confirm, title, msg, func(ctx context.Context) error {
+	yes, err := a.ask(title, msg, func(ctx context.Context) error {
 		return tn.SetTenantStatus(ctx, table, tenant, status)
 	})
 	if err != nil {

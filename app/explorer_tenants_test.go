@@ -35,8 +35,7 @@ func TestExplorerTenants(t *testing.T) {
 	}
 	api, id := connected(t, node)
 	dialog := &answering{}
-	api.confirm = dialog
-	api.name = func(string) string { return "Node" }
+	api.start(env{emit: &eventRecorder{}, confirm: dialog, name: func(string) string { return "Node" }})
 
 	t.Run("the table is marked multi-tenant and counts its tenants", func(t *testing.T) {
 		tables, err := api.ListTables(id)

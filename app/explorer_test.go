@@ -54,7 +54,7 @@ func explorerWith(t *testing.T, set driver.Settings, key string, health time.Dur
 	})
 	t.Cleanup(m.Close)
 	api = NewExplorerAPI(m)
-	api.startup(context.Background(), rec, nil)
+	api.start(env{emit: rec, confirm: nil})
 	return api, saved.ID, rec
 }
 

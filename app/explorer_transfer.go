@@ -134,12 +134,7 @@ func (a *ExplorerAPI) progressTo(id string) func(transfer.Progress) {
 			return
 		}
 		last = time.Now()
-		a.mu.Lock()
-		emit := a.emit
-		a.mu.Unlock()
-		if emit != nil {
-			emit.Emit(EventTransferProgress, TransferProgressDTO{ID: id, Rows: p.Rows, Total: p.Total, Rate: int64(p.Rate()), LeftMs: p.Left().Milliseconds()})
-		}
+		a.emit(EventTransferProgress, TransferProgressDTO{ID: id, Rows: p.Rows, Total: p.Total, Rate: int64(p.Rate()), LeftMs: p.Left().Milliseconds()})
 	}
 }
 
@@ -228,10 +223,11 @@ func (a *ExplorerAPI) saveAs(ctx context.Context, name, format string) (transfer
 	if !ok {
 		return f, "", invalidArgument("format %q: use csv, jsonl or parquet", format)
 	}
-	if a.files.Save == nil {
+	save := a.env().files.Save
+	if save == nil {
 		return f, "", unavailable("no save dialog here")
 	}
-	path, err := a.files.Save(ctx, "Export "+name, name+"."+string(f), []FileFilter{filter})
+	path, err := save(ctx, "Export "+name, name+"."+string(f), []FileFilter{filter})
 	if err != nil {
 		return f, "", apiError(err)
 	}
@@ -246,10 +242,11 @@ func (a *ExplorerAPI) CancelTransfer(id string) { a.transfers.cancel(id) }
 
 // ChooseImportFile is the native open dialog for an import; "" when closed.
 func (a *ExplorerAPI) ChooseImportFile() (string, error) {
-	if a.files.Open == nil {
+	open := a.env().files.Open
+	if open == nil {
 		return "", unavailable("no open dialog here")
 	}
-	path, err := a.files.Open(a.parent(), "Import a file", []FileFilter{
+	path, err := open(a.parent(), "Import a file", []FileFilter{
 		{"CSV, JSON Lines, Parquet", "*.csv;*.jsonl;*.ndjson;*.parquet"}, formatFilters[transfer.CSV], formatFilters[transfer.JSONL], formatFilters[transfer.Parquet]})
 	if err != nil {
 		return "", apiError(err)
@@ -313,14 +310,15 @@ func (a *ExplorerAPI) ImportFile(id, connectionID, table, path string, mapping m
 	_, derr := d.DescribeTable(cctx, table)
 	cancel()
 	if driver.IsKind(derr, driver.KindNotFound) {
-		if a.confirm == nil {
+		confirm := a.env().confirm
+		if confirm == nil {
 			return ImportResultDTO{Status: "not_confirmed"}, nil
 		}
 		where := a.connectionName(connectionID)
 		if where == "" {
 			where = "the connection"
 		}
-		ok, err := a.confirm.Confirm(parent, "Create "+table,
+		ok, err := confirm.Confirm(parent, "Create "+table,
 			fmt.Sprintf("%s does not exist on %s. Create it from the columns of %s and import the file?", table, where, filepath.Base(path)))
 		if err != nil {
 			return ImportResultDTO{}, apiError(err)
@@ -345,15 +343,4 @@ func (a *ExplorerAPI) ImportFile(id, connectionID, table, path string, mapping m
 		out.Status, out.Message = "stopped", strings.TrimSpace(sum.Stopped)
 	}
 	return out, nil
-}
-
-// parent is the window's context (Background before it starts): the file dialogs and a
-// transfer outlive the 30 s of a call.
-func (a *ExplorerAPI) parent() context.Context {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.ctx == nil {
-		return context.Background()
-	}
-	return a.ctx
 }

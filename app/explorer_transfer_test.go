@@ -39,11 +39,10 @@ func newTransferRig(t *testing.T) *transferRig {
 	m := connections.NewManager(s, connections.ManagerOptions{Factory: weaviateFactory})
 	t.Cleanup(m.Close)
 	r := &transferRig{api: NewExplorerAPI(m), id: saved.ID, node: node, rec: &eventRecorder{}, confirm: &scriptedConfirmer{}}
-	r.api.startup(context.Background(), r.rec, r.confirm)
-	r.api.files = FileDialogs{
+	r.api.start(env{emit: r.rec, confirm: r.confirm, files: FileDialogs{
 		Save: func(context.Context, string, string, []FileFilter) (string, error) { return r.save, nil },
 		Open: func(context.Context, string, []FileFilter) (string, error) { return r.open, nil },
-	}
+	}})
 	if _, err := r.api.Connect(r.id); err != nil {
 		t.Fatal(err)
 	}

@@ -313,7 +313,7 @@ func newPluginRig(t *testing.T, s driver.Settings, o faultRigOptions) *pluginRig
 		},
 	})
 	r.api = NewExplorerAPI(r.m)
-	r.api.startup(context.Background(), r.rec, yesConfirmer{})
+	r.api.start(env{emit: r.rec, confirm: yesConfirmer{}})
 	t.Cleanup(func() {
 		r.m.Close()
 		h.Close()

@@ -1,224 +1,36 @@
 package app
 
 import (
-	"bytes"
-	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/sirupsen/logrus"
 )
 
-func testLayoutLog() (*logrus.Logger, *bytes.Buffer) {
-	var buf bytes.Buffer
-	l := logrus.New()
-	l.SetOutput(&buf)
-	return l, &buf
-}
-
-func goodLayout() LayoutDTO {
-	return LayoutDTO{
-		Tabs: []TabDTO{
-			{Kind: "connection", ConnectionID: "c1"},
-			{Kind: "table", ConnectionID: "c1", Table: "Article"},
-			{Kind: "editor", ConnectionID: "c2"},
-			{Kind: "settings"},
-		},
+// The layout facade converts to and from backend/windowlayout (whose tests hold the rules):
+// a saved layout reads back equal, and a refused one is invalid_argument.
+func TestLayoutAPIRoundTripsAndRefusesABrokenLayout(t *testing.T) {
+	want := LayoutDTO{
+		Tabs:         []TabDTO{{Kind: "connection", ConnectionID: "c1"}, {Kind: "table", ConnectionID: "c1", Table: "Article"}, {Kind: "settings"}},
 		Active:       "table:c1:Article",
 		LastTable:    map[string]string{"c1": "Article"},
-		ColumnWidths: map[string]map[string]int{"c1/Article": {"title": 240, "uuid": 40, "vector": 2000}},
+		ColumnWidths: map[string]map[string]int{"c1/Article": {"title": 240}},
 	}
-}
-
-// Issue 14, Everywhere: the layout (tabs, the active tab, the last table per connection and
-// column widths) is remembered in layout.json in the config dir, 0600, and read back as saved.
-func TestLayoutRoundTripsThroughLayoutJSONWithMode0600(t *testing.T) {
 	dir := t.TempDir()
-	log, _ := testLayoutLog()
-	api := NewLayoutAPI(dir, log)
-
-	if got, err := api.Layout(); err != nil || !reflect.DeepEqual(got, emptyLayout()) {
-		t.Fatalf("before any save: %+v %v, want the empty layout", got, err)
-	}
-	if err := api.SaveLayout(goodLayout()); err != nil {
+	if err := NewLayoutAPI(dir).SaveLayout(want); err != nil {
 		t.Fatal(err)
 	}
-	st, err := os.Stat(filepath.Join(dir, "layout.json"))
-	if err != nil {
-		t.Fatal(err)
+	got, err := NewLayoutAPI(dir).Layout()
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("read back %+v %v, want %+v", got, err, want)
 	}
-	if st.Mode().Perm() != 0o600 {
-		t.Fatalf("layout.json has mode %v, want 0600", st.Mode().Perm())
+	bad := want
+	bad.Tabs = append([]TabDTO{{Kind: "bogus"}}, want.Tabs...)
+	err = NewLayoutAPI(dir).SaveLayout(bad)
+	wantCode(t, err, CodeInvalidArgument)
+	if !strings.Contains(err.Error(), "unknown kind") {
+		t.Fatalf("error %q", err)
 	}
-	// A new API (the next run of the app) reads what the last one saved.
-	got, err := NewLayoutAPI(dir, log).Layout()
-	if err != nil || !reflect.DeepEqual(got, goodLayout()) {
-		t.Fatalf("read back %+v %v, want %+v", got, err, goodLayout())
-	}
-	tmp, _ := filepath.Glob(filepath.Join(dir, ".layout.json.*"))
-	if len(tmp) != 0 {
-		t.Fatalf("temp files left behind: %v", tmp)
-	}
-}
-
-// Issue 14: a layout that breaks a rule is refused as invalid_argument and changes nothing.
-func TestSaveLayoutRefusesALayoutThatBreaksARule(t *testing.T) {
-	long := strings.Repeat("x", layoutMaxText+1)
-	manyTabs := make([]TabDTO, layoutMaxTabs+1)
-	for i := range manyTabs {
-		manyTabs[i] = TabDTO{Kind: "table", ConnectionID: "c1", Table: fmt.Sprintf("T%d", i)}
-	}
-	manyWidths := map[string]map[string]int{}
-	manyLast := map[string]string{}
-	for i := 0; i <= layoutMaxTables; i++ {
-		manyWidths[fmt.Sprintf("c1/T%d", i)] = map[string]int{"a": 100}
-		manyLast[fmt.Sprintf("c%d", i)] = "T"
-	}
-	manyCols := map[string]int{}
-	for i := 0; i <= layoutMaxColumns; i++ {
-		manyCols[fmt.Sprintf("col%d", i)] = 100
-	}
-	for _, tc := range []struct {
-		name   string
-		change func(*LayoutDTO)
-		want   string
-	}{
-		{"an unknown tab kind", func(l *LayoutDTO) { l.Tabs = append(l.Tabs, TabDTO{Kind: "new-connection"}) }, "unknown kind"},
-		{"a connection tab without a connection", func(l *LayoutDTO) { l.Tabs = append(l.Tabs, TabDTO{Kind: "connection"}) }, "empty connection id"},
-		{"a table tab without a table", func(l *LayoutDTO) { l.Tabs = append(l.Tabs, TabDTO{Kind: "table", ConnectionID: "c1"}) }, "empty table"},
-		{"a settings tab naming a connection", func(l *LayoutDTO) { l.Tabs = append(l.Tabs, TabDTO{Kind: "settings", ConnectionID: "c1"}) }, "names no connection"},
-		{"an editor tab naming a table", func(l *LayoutDTO) { l.Tabs = append(l.Tabs, TabDTO{Kind: "editor", ConnectionID: "c1", Table: "A"}) }, "names no table"},
-		{"the same tab twice", func(l *LayoutDTO) { l.Tabs = append(l.Tabs, l.Tabs[0]) }, "the same tab twice"},
-		{"more than 100 tabs", func(l *LayoutDTO) { l.Tabs = manyTabs }, "more than 100 tabs"},
-		{"a width under 40 px", func(l *LayoutDTO) { l.ColumnWidths["c1/Article"]["title"] = 39 }, "outside 40..2000"},
-		{"a width over 2000 px", func(l *LayoutDTO) { l.ColumnWidths["c1/Article"]["title"] = 2001 }, "outside 40..2000"},
-		{"a negative width", func(l *LayoutDTO) { l.ColumnWidths["c1/Article"]["title"] = -5 }, "outside 40..2000"},
-		{"a width key without a slash", func(l *LayoutDTO) { l.ColumnWidths["c1Article"] = map[string]int{"a": 100} }, "not connectionId/table"},
-		{"a width key without a table", func(l *LayoutDTO) { l.ColumnWidths["c1/"] = map[string]int{"a": 100} }, "empty table"},
-		{"an empty column name", func(l *LayoutDTO) { l.ColumnWidths["c1/Article"][""] = 100 }, "empty column"},
-		{"widths of more than 200 tables", func(l *LayoutDTO) { l.ColumnWidths = manyWidths }, "more than 200 tables"},
-		{"widths of more than 500 columns of one table", func(l *LayoutDTO) { l.ColumnWidths["c1/Article"] = manyCols }, "more than 500 columns"},
-		{"last tables of more than 200 connections", func(l *LayoutDTO) { l.LastTable = manyLast }, "more than 200 connections"},
-		{"an empty last table", func(l *LayoutDTO) { l.LastTable["c2"] = "" }, "empty table"},
-		{"a table name over 512 characters", func(l *LayoutDTO) { l.LastTable["c2"] = long }, "longer than 512"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			api := NewLayoutAPI(dir, nil)
-			if err := api.SaveLayout(goodLayout()); err != nil {
-				t.Fatal(err)
-			}
-			bad := goodLayout()
-			tc.change(&bad)
-			err := api.SaveLayout(bad)
-			wantCode(t, err, CodeInvalidArgument)
-			if !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("error %q does not say %q", err, tc.want)
-			}
-			got, _ := api.Layout()
-			if !reflect.DeepEqual(got, goodLayout()) {
-				t.Fatalf("a refused save changed the layout to %+v", got)
-			}
-		})
-	}
-}
-
-// Issue 14: a stored layout that cannot be used never stops the window: a file that is not
-// JSON is logged and read as the empty layout; entries that break a rule are logged and
-// dropped, the rest is kept.
-func TestLayoutReadsAnUnusableFileAsEmptyAndLogsWhy(t *testing.T) {
-	for _, tc := range []struct {
-		name     string
-		file     string
-		want     LayoutDTO
-		wantLogs string
-	}{
-		{"a file that is not JSON is the empty layout", "{not json", emptyLayout(), "not a layout document"},
-		{"a truncated file is the empty layout", `{"tabs":[{"kind":"connection","connectionId":"c1"}`, emptyLayout(), "not a layout document"},
-		{"a file of the wrong shape is the empty layout", `{"tabs":"all of them"}`, emptyLayout(), "not a layout document"},
-		{"an empty file is the empty layout", "", emptyLayout(), "not a layout document"},
-		{"a file larger than 16 MB is not read, and is the empty layout", `{"tabs":[]}` + strings.Repeat(" ", 16<<20), emptyLayout(), "larger than 16 MB"},
-		{"a file breaking many rules names the first 20 and counts the rest", `{"tabs":[` + strings.TrimSuffix(strings.Repeat(`{"kind":"bogus"},`, 30), ",") + `]}`, emptyLayout(), "and 10 more"},
-		{"null collections read as empty ones", `{"tabs":null,"lastTable":null,"columnWidths":null}`, emptyLayout(), ""},
-		{
-			"a bad tab and a bad width are dropped, the rest is kept",
-			`{"tabs":[{"kind":"bogus"},{"kind":"table","connectionId":"c1","table":"Article"}],"active":"table:c1:Article",` +
-				`"lastTable":{"c1":"Article","c2":""},"columnWidths":{"c1/Article":{"title":5,"body":300}}}`,
-			LayoutDTO{
-				Tabs:         []TabDTO{{Kind: "table", ConnectionID: "c1", Table: "Article"}},
-				Active:       "table:c1:Article",
-				LastTable:    map[string]string{"c1": "Article"},
-				ColumnWidths: map[string]map[string]int{"c1/Article": {"body": 300}},
-			},
-			"breaks a rule",
-		},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, "layout.json"), []byte(tc.file), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			log, buf := testLayoutLog()
-			api := NewLayoutAPI(dir, log)
-			got, err := api.Layout()
-			if err != nil {
-				t.Fatalf("Layout() = %v, want no error", err)
-			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Fatalf("got %+v, want %+v", got, tc.want)
-			}
-			if tc.wantLogs == "" {
-				if buf.Len() != 0 {
-					t.Fatalf("logged %q for a usable file", buf.String())
-				}
-			} else if !strings.Contains(buf.String(), tc.wantLogs) || !strings.Contains(buf.String(), "layout.json") {
-				t.Fatalf("log %q does not name the file and say %q", buf.String(), tc.wantLogs)
-			}
-			// The next save replaces the unusable file.
-			if err := api.SaveLayout(goodLayout()); err != nil {
-				t.Fatal(err)
-			}
-			if got, _ := api.Layout(); !reflect.DeepEqual(got, goodLayout()) {
-				t.Fatalf("after a save: %+v", got)
-			}
-		})
-	}
-}
-
-// Issue 14: a layout file that cannot be read at all (here: a directory in its place) is the
-// empty layout too, and saving then reports the error instead of crashing.
-func TestLayoutUnreadableFileIsEmptyAndSaveReportsTheError(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, "layout.json"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	log, buf := testLayoutLog()
-	api := NewLayoutAPI(dir, log)
-	got, err := api.Layout()
-	if err != nil || !reflect.DeepEqual(got, emptyLayout()) {
-		t.Fatalf("got %+v %v, want the empty layout", got, err)
-	}
-	if !strings.Contains(buf.String(), "could not be read") {
-		t.Fatalf("log %q", buf.String())
-	}
-	wantCode(t, api.SaveLayout(goodLayout()), CodeInternal)
-}
-
-// Binding generation binds a zero LayoutAPI: it keeps the layout in memory and answers.
-func TestLayoutZeroValueKeepsTheLayoutInMemory(t *testing.T) {
-	api := &LayoutAPI{}
-	if got, err := api.Layout(); err != nil || !reflect.DeepEqual(got, emptyLayout()) {
-		t.Fatalf("%+v %v", got, err)
-	}
-	if err := api.SaveLayout(goodLayout()); err != nil {
-		t.Fatal(err)
-	}
-	got, _ := api.Layout()
-	got.LastTable["c9"] = "X" // a copy: the caller cannot change what is stored
-	if again, _ := api.Layout(); !reflect.DeepEqual(again, goodLayout()) {
-		t.Fatalf("%+v", again)
+	if empty, err := NewLayoutAPI("").Layout(); err != nil || empty.Tabs == nil || empty.LastTable == nil || empty.ColumnWidths == nil {
+		t.Fatalf("an empty layout %+v %v has null collections", empty, err)
 	}
 }

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"app/backend/auth"
+	"app/backend/core"
 	"app/backend/pairing"
 )
 
@@ -17,26 +17,21 @@ import (
 // merges it into the client's config file after a native confirmation and a backup. Its
 // exported methods are bound to the frontend (frontend/wailsjs/go/app/PairingAPI).
 type PairingAPI struct {
+	base
 	tokens TokenStore
 	port   func() int // the running MCP server's port, 0 when it does not run
 	// configDir is told to app-mcp in a stdio configuration, so it finds this app.
 	configDir string
-	confirm   Confirmer // set by Run
-
-	mu  sync.Mutex
-	ctx context.Context
 }
 
 // NewPairingAPI returns the facade; port reports the MCP server's bound port, configDir is
 // the app's config dir.
 func NewPairingAPI(tokens TokenStore, port func() int, configDir string) *PairingAPI {
-	return &PairingAPI{tokens: tokens, port: port, configDir: configDir, ctx: context.Background()}
+	return &PairingAPI{tokens: tokens, port: port, configDir: configDir}
 }
 
-func (a *PairingAPI) startup(ctx context.Context) {
-	a.mu.Lock()
-	a.ctx = ctx
-	a.mu.Unlock()
+func (a *PairingAPI) wire(c *core.Core) {
+	a.tokens, a.port, a.configDir = LiveTokens(c.Auth()), c.MCP().Port, c.Dir()
 }
 
 // Clients lists the clients the app can pair with, with the config file it would write.
@@ -69,18 +64,15 @@ func (a *PairingAPI) Connect(req PairingRequestDTO) (PairingResultDTO, error) {
 	if err != nil {
 		return PairingResultDTO{}, invalidArgument("expiry: %s", err.Error())
 	}
-	a.mu.Lock()
-	parent := a.ctx
-	a.mu.Unlock()
-	ctx, cancel := context.WithTimeout(parent, 5*time.Minute) // a dialog may wait for the user
+	ctx, cancel := context.WithTimeout(a.parent(), 5*time.Minute) // a dialog may wait for the user
 	defer cancel()
 	file := c.ConfigFile()
 	if req.Write {
 		if file == "" {
 			return PairingResultDTO{}, invalidArgument("%s has no config file the app knows: copy the configuration instead", c.Title)
 		}
-		if a.confirm != nil {
-			ok, err := a.confirm.Confirm(ctx, "Connect a client", fmt.Sprintf("Write the app's MCP server, with a new %s token, into %s?\n\nThe file is backed up first; its other servers stay.", req.Level, file))
+		if confirm := a.env().confirm; confirm != nil {
+			ok, err := confirm.Confirm(ctx, "Connect a client", fmt.Sprintf("Write the app's MCP server, with a new %s token, into %s?\n\nThe file is backed up first; its other servers stay.", req.Level, file))
 			if err != nil {
 				return PairingResultDTO{}, apiError(err)
 			}

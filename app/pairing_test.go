@@ -18,7 +18,7 @@ func TestPairingAPI(t *testing.T) {
 	port := 23999
 	api := NewPairingAPI(store, func() int { return port }, t.TempDir())
 	dialog := &answering{}
-	api.confirm = dialog
+	api.start(env{confirm: dialog})
 
 	t.Run("the clients are listed with their files; Claude Desktop as stdio only", func(t *testing.T) {
 		var desktop *PairingClientDTO

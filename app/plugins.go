@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync"
 	"time"
 
+	"app/backend/core"
 	"app/backend/plugins"
 	"app/backend/plugins/registry"
 )
@@ -28,47 +28,30 @@ const installTimeout = 10 * time.Minute
 // the connection-type chooser (SPEC A.3). Its exported methods are bound to the frontend
 // (frontend/wailsjs/go/app/PluginsAPI). Downloads report EventPluginProgress.
 type PluginsAPI struct {
+	base
 	m           PluginManager
 	registryErr error
 	pluginFor   func(connType string) string
-
-	mu   sync.Mutex
-	ctx  context.Context
-	emit Emitter
-	// confirm asks before an uninstall (set by Run; nil acts without asking).
-	confirm Confirmer
 }
 
 // NewPluginsAPI returns the facade over a plugin manager. registryErr says why the
 // configured registry cannot be used (nil when it can); pluginFor names the plugin of a
 // connection type.
 func NewPluginsAPI(m PluginManager, registryErr error, pluginFor func(string) string) *PluginsAPI {
-	return &PluginsAPI{m: m, registryErr: registryErr, pluginFor: pluginFor, ctx: context.Background()}
+	return &PluginsAPI{m: m, registryErr: registryErr, pluginFor: pluginFor}
 }
 
-func (a *PluginsAPI) startup(ctx context.Context, emit Emitter) {
-	a.mu.Lock()
-	a.ctx, a.emit = ctx, emit
-	a.mu.Unlock()
-}
-
-func (a *PluginsAPI) context(d time.Duration) (context.Context, context.CancelFunc) {
-	a.mu.Lock()
-	parent := a.ctx
-	a.mu.Unlock()
-	return context.WithTimeout(parent, d)
+func (a *PluginsAPI) wire(c *core.Core) {
+	a.m, a.registryErr = c.Plugins()
+	a.pluginFor = core.PluginFor
+	c.OnPluginProgress(a.connectionProgress)
 }
 
 // progress emits a download's progress; connectionID names the saved connection waiting for
 // it ("" when the download was asked for in the chooser or in Settings).
 func (a *PluginsAPI) progress(connectionID string) func(plugins.Progress) {
 	return func(p plugins.Progress) {
-		a.mu.Lock()
-		emit := a.emit
-		a.mu.Unlock()
-		if emit != nil {
-			emit.Emit(EventPluginProgress, PluginProgressEvent{Plugin: p.Plugin, Version: p.Version, Done: p.Done, Total: p.Total, ConnectionID: connectionID, FromMirror: p.FromMirror})
-		}
+		a.emit(EventPluginProgress, PluginProgressEvent{Plugin: p.Plugin, Version: p.Version, Done: p.Done, Total: p.Total, ConnectionID: connectionID, FromMirror: p.FromMirror})
 	}
 }
 
@@ -81,7 +64,7 @@ func (a *PluginsAPI) connectionProgress(connectionID string, p plugins.Progress)
 // List returns the registry's plugins with the installed and available versions. When the
 // registry cannot be read, it returns the installed plugins and the reason in RegistryError.
 func (a *PluginsAPI) List() (PluginListDTO, error) {
-	ctx, cancel := a.context(callTimeout)
+	ctx, cancel := a.callContext()
 	defer cancel()
 	out := PluginListDTO{Plugins: []PluginDTO{}}
 	var list []plugins.Listing
@@ -114,7 +97,7 @@ func (a *PluginsAPI) Offer(connType string) (PluginOfferDTO, error) {
 	if a.registryErr != nil {
 		return PluginOfferDTO{}, apiError(pluginError(a.registryErr))
 	}
-	ctx, cancel := a.context(callTimeout)
+	ctx, cancel := a.callContext()
 	defer cancel()
 	list, err := a.m.List(ctx)
 	if err != nil {
@@ -153,7 +136,7 @@ func (a *PluginsAPI) install(name string, update bool) (PluginResultDTO, error) 
 	if a.registryErr != nil {
 		return PluginResultDTO{}, apiError(pluginError(a.registryErr))
 	}
-	ctx, cancel := a.context(installTimeout)
+	ctx, cancel := context.WithTimeout(a.parent(), installTimeout)
 	defer cancel()
 	fn := a.m.Install
 	if update {
@@ -173,11 +156,8 @@ func (a *PluginsAPI) Uninstall(name string) ([]string, error) {
 	if err := a.m.CanUninstall(name); err != nil {
 		return nil, apiError(pluginError(err))
 	}
-	a.mu.Lock()
-	parent := a.ctx
-	a.mu.Unlock()
 	removed := []string{}
-	_, err := askThenAct(parent, a.confirm, "Uninstall the "+name+" plugin",
+	_, err := a.ask("Uninstall the "+name+" plugin",
 		"Its connections cannot be opened until it is installed again (it is downloaded again, from the registry, when one is opened).",
 		func(ctx context.Context) error {
 			r, err := a.m.Uninstall(ctx, name)

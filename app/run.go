@@ -52,29 +52,14 @@ const shutdownTimeout = 10 * time.Second
 // When GeneratingBindings is true, c may be nil: Wails only reflects on the bound types
 // and exits.
 func Run(c *core.Core, assets fs.FS) error {
+	areas := facades()
 	if GeneratingBindings {
-		return wails.Run(&options.App{Title: "App", Bind: boundStructs(nil, nil, nil, nil, nil, nil, nil, nil, nil, nil, nil)})
+		return wails.Run(&options.App{Title: "App", Bind: bind(areas)})
 	}
 	if c == nil {
 		return errors.New("app.Run: no backend core")
 	}
 	log := c.Log().WithField("component", "window")
-	conns := NewConnectionsAPI(c.Connections())
-	conns.tester = c
-	explorer := NewExplorerAPI(c.OpenConnections())
-	c.OnConnectionDropped(explorer.connectionDropped)
-	c.OnConnectionRestored(explorer.connectionRestored)
-	pm, regErr := c.Plugins()
-	plugs := NewPluginsAPI(pm, regErr, core.PluginFor)
-	c.OnPluginProgress(plugs.connectionProgress)
-	tokenStore := LiveTokens(c.Auth())
-	tokens := NewTokensAPI(tokenStore)
-	settings := NewSettingsAPI(c.Settings(), c.MCP())
-	clients := NewClientsAPI(c.Activity().Clients(), tokenStore)
-	activityLog := NewActivityAPI(c.Activity().Log)
-	pair := NewPairingAPI(tokenStore, c.MCP().Port, c.Dir())
-	approvals := NewApprovalsAPI(c.Approvals(), log)
-	editor := NewEditorAPI(c.OpenConnections(), c.Dir())
 	savedName := func(id string) string {
 		ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 		defer cancel()
@@ -83,19 +68,15 @@ func Run(c *core.Core, assets fs.FS) error {
 		}
 		return ""
 	}
-	editor.name, explorer.name = savedName, savedName
-	layout := NewLayoutAPI(c.Dir(), log)
-	var stopWatch context.CancelFunc = func() {}
-	// The dialogs are given to the APIs before the window runs: OnStartup runs in its own
-	// goroutine while the page may already call them.
+	// Every area has the dialogs before the window runs: OnStartup runs in its own goroutine
+	// while the page may already call them.
 	dialogs := newNativeConfirmer()
-	conns.confirm = dialogs
-	clients.confirm = dialogs
-	pair.confirm = dialogs
-	tokens.confirm = dialogs
-	plugs.confirm = dialogs
-	activityLog.save = nativeSave(dialogs)
-	explorer.files = nativeFiles(dialogs)
+	e := env{confirm: dialogs, files: nativeFiles(dialogs), log: log, name: savedName}
+	for _, f := range areas {
+		f.wire(c)
+		f.start(e)
+	}
+	var stopWindow context.CancelFunc = func() {}
 
 	return wails.Run(&options.App{
 		Title:            "App",
@@ -109,13 +90,6 @@ func Run(c *core.Core, assets fs.FS) error {
 		LogLevel:         wailsLevel(c.Log().GetLevel()),
 		OnStartup: func(ctx context.Context) {
 			dialogs.start(ctx)
-			conns.startup(ctx)
-			tokens.startup(ctx)
-			settings.startup(ctx)
-			clients.startup(ctx)
-			activityLog.startup(ctx)
-			pair.startup(ctx)
-			approvals.startup(dialogs, wailsEmitter{ctx}, desktopNotify)
 			// A CLI change that raises what AI clients may do asks here while the window runs.
 			c.SetWindowConfirm(dialogs.Confirm)
 			// A second launch on this config dir hands over to this window (issue 20).
@@ -124,28 +98,29 @@ func Run(c *core.Core, assets fs.FS) error {
 				runtime.WindowShow(ctx)
 				log.Info("the window was brought to the front for a second launch")
 			})
-			explorer.startup(ctx, wailsEmitter{ctx}, dialogs)
-			editor.startup(ctx, dialogs)
-			plugs.startup(ctx, wailsEmitter{ctx})
+			// The areas' context is the window's, ended when the window shuts down.
 			var wctx context.Context
-			wctx, stopWatch = context.WithCancel(ctx)
-			go conns.watch(wctx, watchInterval, wailsEmitter{ctx})
+			wctx, stopWindow = context.WithCancel(ctx)
+			e.ctx, e.emit = wctx, wailsEmitter{ctx}
+			for _, f := range areas {
+				f.start(e)
+			}
 			go quitOnSignals(wctx, func() { runtime.Quit(ctx) })
 			if err := c.Start(ctx); err != nil {
 				log.WithError(err).Error("backend did not start; the window stays open without it")
 			}
-			wailsEmitter{ctx}.Emit(EventMCPStarted, nil)
+			e.emit.Emit(EventMCPStarted, nil)
 		},
-		OnBeforeClose: explorer.beforeClose,
+		OnBeforeClose: func(ctx context.Context) bool { return stayOpen(ctx, areas) },
 		OnShutdown: func(context.Context) {
-			stopWatch()
+			stopWindow()
 			ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 			defer cancel()
 			if err := c.Stop(ctx); err != nil {
 				log.WithError(err).Error("backend shutdown")
 			}
 		},
-		Bind: boundStructs(conns, explorer, plugs, tokens, settings, clients, activityLog, pair, approvals, editor, layout),
+		Bind: bind(areas),
 		Linux: &linux.Options{
 			Icon:             appIcon,
 			ProgramName:      "app",
@@ -154,43 +129,42 @@ func Run(c *core.Core, assets fs.FS) error {
 	})
 }
 
-// boundStructs lists every struct whose methods the frontend can call. With nil (binding
-// generation) it returns zero values of the same types.
-func boundStructs(conns *ConnectionsAPI, explorer *ExplorerAPI, plugs *PluginsAPI, tokens *TokensAPI, settings *SettingsAPI, clients *ClientsAPI, activityLog *ActivityAPI, pair *PairingAPI, approvals *ApprovalsAPI, editor *EditorAPI, layout *LayoutAPI) []any {
-	if conns == nil {
-		conns = &ConnectionsAPI{}
+// facades are the UI areas, one line each: the structs whose exported methods the frontend
+// calls. Run wires and starts them; binding generation reflects on the same zero values.
+func facades() []facade {
+	return []facade{
+		&ConnectionsAPI{},
+		&ExplorerAPI{},
+		&PluginsAPI{},
+		&TokensAPI{},
+		&SettingsAPI{},
+		&ClientsAPI{},
+		&ActivityAPI{},
+		&PairingAPI{},
+		&ApprovalsAPI{},
+		&EditorAPI{},
+		&LayoutAPI{},
 	}
-	if explorer == nil {
-		explorer = &ExplorerAPI{}
+}
+
+// bind is the facades as Wails' Bind takes them.
+func bind(areas []facade) []any {
+	out := make([]any, len(areas))
+	for i, f := range areas {
+		out[i] = f
 	}
-	if plugs == nil {
-		plugs = &PluginsAPI{}
+	return out
+}
+
+// stayOpen is the window's OnBeforeClose: an area holding unsaved work (closer) may ask
+// whether to quit; the window stays open when one says so.
+func stayOpen(ctx context.Context, areas []facade) bool {
+	for _, f := range areas {
+		if c, ok := f.(interface{ beforeClose(context.Context) bool }); ok && c.beforeClose(ctx) {
+			return true
+		}
 	}
-	if tokens == nil {
-		tokens = &TokensAPI{}
-	}
-	if settings == nil {
-		settings = &SettingsAPI{}
-	}
-	if clients == nil {
-		clients = &ClientsAPI{}
-	}
-	if activityLog == nil {
-		activityLog = &ActivityAPI{}
-	}
-	if pair == nil {
-		pair = &PairingAPI{}
-	}
-	if approvals == nil {
-		approvals = &ApprovalsAPI{}
-	}
-	if editor == nil {
-		editor = &EditorAPI{}
-	}
-	if layout == nil {
-		layout = &LayoutAPI{}
-	}
-	return []any{conns, explorer, plugs, tokens, settings, clients, activityLog, pair, approvals, editor, layout}
+	return false
 }
 
 // quitOnSignals quits the window on every SIGTERM or interrupt until ctx ends. Wails handles

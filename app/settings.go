@@ -31,11 +31,9 @@ var mcpKeys = map[string]bool{
 // settings watcher would apply it within a second anyway), without restarting the app. Its
 // exported methods are bound to the frontend (frontend/wailsjs/go/app/SettingsAPI).
 type SettingsAPI struct {
+	base
 	file *config.JSONFile[config.Settings]
 	mcp  MCPControl
-
-	mu  sync.Mutex
-	ctx context.Context
 
 	// stale are the stale clients last read from the AI clients' config files, for the bound
 	// port stalePort (0: none read). MCP and RepairClients read them again; SetMCP reuses them
@@ -47,21 +45,10 @@ type SettingsAPI struct {
 
 // NewSettingsAPI returns the facade over the settings file and the MCP service.
 func NewSettingsAPI(file *config.JSONFile[config.Settings], mcp MCPControl) *SettingsAPI {
-	return &SettingsAPI{file: file, mcp: mcp, ctx: context.Background()}
+	return &SettingsAPI{file: file, mcp: mcp}
 }
 
-func (a *SettingsAPI) startup(ctx context.Context) {
-	a.mu.Lock()
-	a.ctx = ctx
-	a.mu.Unlock()
-}
-
-func (a *SettingsAPI) callContext() (context.Context, context.CancelFunc) {
-	a.mu.Lock()
-	parent := a.ctx
-	a.mu.Unlock()
-	return context.WithTimeout(parent, callTimeout)
-}
+func (a *SettingsAPI) wire(c *core.Core) { a.file, a.mcp = c.Settings(), c.MCP() }
 
 // MCP returns the MCP server's settings and status, with the stale clients read afresh: the
 // window asks when it opens, when the server started and when the panel opens, and a client may

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"app/backend/auth"
+	"app/backend/core"
 )
 
 // TokenStore is the part of auth.Store the Settings panel needs.
@@ -22,30 +22,16 @@ type TokenStore interface {
 // TokensAPI). The running app picks up every change within a second (auth.Service), and a
 // revoked token's requests in flight end with -33002.
 type TokensAPI struct {
-	store   TokenStore
-	confirm Confirmer // asks before a revoke; set by Run
-
-	mu  sync.Mutex
-	ctx context.Context
+	base
+	store TokenStore
 }
 
 // NewTokensAPI returns the facade over a token store.
 func NewTokensAPI(store TokenStore) *TokensAPI {
-	return &TokensAPI{store: store, ctx: context.Background()}
+	return &TokensAPI{store: store}
 }
 
-func (a *TokensAPI) startup(ctx context.Context) {
-	a.mu.Lock()
-	a.ctx = ctx
-	a.mu.Unlock()
-}
-
-func (a *TokensAPI) callContext() (context.Context, context.CancelFunc) {
-	a.mu.Lock()
-	parent := a.ctx
-	a.mu.Unlock()
-	return context.WithTimeout(parent, callTimeout)
-}
+func (a *TokensAPI) wire(c *core.Core) { a.store = LiveTokens(c.Auth()) }
 
 // List returns the tokens, oldest first; never a token itself. It never returns null.
 func (a *TokensAPI) List() ([]TokenDTO, error) {
@@ -108,10 +94,7 @@ func (a *TokensAPI) Revoke(id string) (bool, error) {
 	if name == "" {
 		return false, apiError(fmt.Errorf("%w: %q", auth.ErrNotFound, id))
 	}
-	a.mu.Lock()
-	parent := a.ctx
-	a.mu.Unlock()
-	yes, err := askThenAct(parent, a.confirm, "Revoke token", fmt.Sprintf("Revoke the token \u201c%s\u201d?\n\nAI clients that use it are refused from now on, and their requests in progress end.", name),
+	yes, err := a.ask("Revoke token", fmt.Sprintf("Revoke the token \u201c%s\u201d?\n\nAI clients that use it are refused from now on, and their requests in progress end.", name),
 		func(ctx context.Context) error {
 			_, err := a.store.Revoke(ctx, id)
 			return err

@@ -31,7 +31,7 @@ func TestTokensAPI(t *testing.T) {
 	store := newTokenStore(t)
 	api := NewTokensAPI(store)
 	dialog := &answering{}
-	api.confirm = dialog
+	api.start(env{confirm: dialog})
 
 	t.Run("an empty store lists as [] not null", func(t *testing.T) {
 		got, err := api.List()
@@ -126,7 +126,7 @@ func TestARevokeFromTheWindowRefusesTheTokenAtOnce(t *testing.T) {
 		t.Fatalf("before the revoke: %v", err)
 	}
 	api := NewTokensAPI(LiveTokens(svc))
-	api.confirm = &answering{yes: true}
+	api.start(env{confirm: &answering{yes: true}})
 	if ok, err := api.Revoke(tok.ID); err != nil || !ok {
 		t.Fatalf("%v %v", ok, err)
 	}
