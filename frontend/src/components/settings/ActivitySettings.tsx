@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { parseApiError, useApi, type ActivityEntry, type ActivityQuery, type ApiError, type ChainCheck } from "../../api";
+import { parseApiError, useApi, type ActivityEntry, type ActivityQuery, type ChainCheck } from "../../api";
 import { ErrorLine } from "../layout/ErrorLine";
+import { useAction } from "../layout/useAction";
 
 /** Rows are one fixed height, so the table can show only the rows in view. */
 export const ROW_HEIGHT = 28;
@@ -32,7 +33,8 @@ export function ActivitySettings() {
   const [filters, setFilters] = useState<Filters>(NO_FILTERS);
   const [total, setTotal] = useState<number | null>(null);
   const [rows, setRows] = useState<Map<number, ActivityEntry>>(new Map());
-  const [error, setError] = useState<ApiError | null>(null);
+  // The reads of pages and the actions (check, export) share the one error line.
+  const { run, error, setError } = useAction();
   const [scrollTop, setScrollTop] = useState(0);
   const [selected, setSelected] = useState<ActivityEntry | null>(null);
   const [chain, setChain] = useState<ChainCheck | null>(null);
@@ -85,15 +87,6 @@ export function ActivitySettings() {
     const end = Math.floor(Math.max(last - 1, 0) / PAGE) * PAGE;
     if (last > 0 && !rows.has(end)) void fetchPage(end, generation.current);
   }, [first, last, rows, fetchPage]);
-
-  const run = async <T,>(fn: () => Promise<T>, then: (v: T) => void) => {
-    setError(null);
-    try {
-      then(await fn());
-    } catch (reason) {
-      setError(parseApiError(reason));
-    }
-  };
 
   const field = (key: keyof Filters, label: string, placeholder = "") => (
     <div className="form-row">

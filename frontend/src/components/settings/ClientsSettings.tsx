@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useState } from "react";
-import { parseApiError, useApi, type ApiError, type ConnectedClient } from "../../api";
+import { useCallback, useEffect } from "react";
+import { useApi, type ConnectedClient } from "../../api";
 import { useLoaded } from "../../hooks";
 import { ErrorLine } from "../layout/ErrorLine";
+import { useAction } from "../layout/useAction";
 
 /** tokenText says who the client called as: its token and level, anonymous, or refused. */
 export function tokenText(c: ConnectedClient): string {
@@ -21,21 +22,14 @@ export const CLIENTS_REFRESH_MS = 2000;
 export function ClientsSettings() {
   const api = useApi();
   const { state, reload } = useLoaded(useCallback(() => api.clients.recent(), [api]));
-  const [error, setError] = useState<ApiError | null>(null);
+  const { run, error } = useAction();
 
   useEffect(() => {
     const t = setInterval(() => void reload(), CLIENTS_REFRESH_MS);
     return () => clearInterval(t);
   }, [reload]);
 
-  const disconnect = async (c: ConnectedClient) => {
-    setError(null);
-    try {
-      if (await api.clients.disconnect(c.principal, c.name)) await reload();
-    } catch (reason) {
-      setError(parseApiError(reason));
-    }
-  };
+  const disconnect = (c: ConnectedClient) => run(() => api.clients.disconnect(c.principal, c.name), (gone) => (gone ? reload() : undefined));
 
   const time = (t: string) => (t ? t.replace("T", " ").slice(11, 19) : "—");
 

@@ -2,6 +2,7 @@ import { useCallback, useRef, useState } from "react";
 import { parseApiError, useApi, type ApiError, type MCPSettings, type RepairedClient } from "../../api";
 import { useLoaded } from "../../hooks";
 import { ErrorLine } from "../layout/ErrorLine";
+import { useAction } from "../layout/useAction";
 
 type NumberKey = "port" | "defaultRowLimit" | "maxRowLimit" | "queryTimeoutSeconds" | "rateLimitPerMinute";
 type BoolKey = "enabled" | "requireAuth" | "externalAccess";
@@ -147,24 +148,18 @@ export function MCPServerSettings() {
  */
 function StaleClients({ settings, onRepaired }: { settings: MCPSettings; onRepaired: (s: MCPSettings) => void }) {
   const api = useApi();
-  const [busy, setBusy] = useState(false);
+  const { run, busy, error } = useAction();
   const [result, setResult] = useState<RepairedClient[] | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
   const stale = settings.staleClients;
   if (!settings.portNotice && stale.length === 0 && !result && !error) return null;
-  const repair = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const r = await api.settings.repairClients();
-      setResult(r.repaired);
-      onRepaired(r.settings);
-    } catch (reason) {
-      setError(parseApiError(reason));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const repair = () =>
+    run(
+      () => api.settings.repairClients(),
+      (r) => {
+        setResult(r.repaired);
+        onRepaired(r.settings);
+      },
+    );
   return (
     <div className="form-msg form-msg--warn mcp-stale" role="region" aria-label="Clients to re-pair">
       {settings.portNotice && <p>{settings.portNotice}</p>}

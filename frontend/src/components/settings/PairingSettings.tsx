@@ -1,8 +1,9 @@
 import { useCallback, useState, type FormEvent } from "react";
-import { parseApiError, useApi, type ApiError, type PairingResult } from "../../api";
+import { useApi, type PairingResult } from "../../api";
 import { useLoaded } from "../../hooks";
 import { EXPIRIES, LEVELS } from "./tokenOptions";
 import { ErrorLine } from "../layout/ErrorLine";
+import { useAction } from "../layout/useAction";
 
 /**
  * PairingSettings is Settings, Connect a client (issue 11): choose the AI client, the token's
@@ -20,32 +21,31 @@ export function PairingSettings({ onTokensChanged }: { onTokensChanged?: () => v
   const [write, setWrite] = useState(false);
   const [stdio, setStdio] = useState(false);
   const [result, setResult] = useState<PairingResult | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
+  const { run, error } = useAction();
   const [copied, setCopied] = useState(false);
   const clients = state.status === "ready" ? state.value : [];
   const chosen = clients.find((c) => c.id === client);
 
   const connect = async (e: FormEvent) => {
     e.preventDefault();
-    setError(null);
     setResult(null);
     setCopied(false);
-    try {
-      const r = await api.pairing.connect({
-        client,
-        level,
-        expires,
-        connections: [],
-        write: write && !!chosen?.file,
-        stdio: stdio || !!chosen?.stdioOnly,
-      });
-      if (!r.declined) {
+    await run(
+      () =>
+        api.pairing.connect({
+          client,
+          level,
+          expires,
+          connections: [],
+          write: write && !!chosen?.file,
+          stdio: stdio || !!chosen?.stdioOnly,
+        }),
+      (r) => {
+        if (r.declined) return;
         setResult(r);
         onTokensChanged?.();
-      }
-    } catch (reason) {
-      setError(parseApiError(reason));
-    }
+      },
+    );
   };
 
   return (
@@ -139,12 +139,7 @@ export function PairingSettings({ onTokensChanged }: { onTokensChanged?: () => v
             <button
               type="button"
               className="btn btn--primary"
-              onClick={() =>
-                void api.copy(result.json).then(
-                  () => setCopied(true),
-                  (reason) => setError(parseApiError(reason)),
-                )
-              }
+              onClick={() => void run(() => api.copy(result.json), () => setCopied(true))}
             >
               {copied ? "Copied" : "Copy configuration"}
             </button>

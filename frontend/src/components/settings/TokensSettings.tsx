@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
-import { parseApiError, useApi, type ApiError, type Connection, type Token } from "../../api";
+import { useApi, type Connection, type Token } from "../../api";
 import { useLoaded } from "../../hooks";
 import { EXPIRIES, LEVELS } from "./tokenOptions";
 import { ErrorLine } from "../layout/ErrorLine";
+import { useAction } from "../layout/useAction";
 
 /**
  * TokensSettings is Settings, MCP tokens (issue 11): the tokens AI clients authenticate with,
@@ -26,42 +27,33 @@ export function TokensSettings({ connections, version = 0 }: { connections: Conn
   const [only, setOnly] = useState<ReadonlySet<string>>(new Set());
   const [created, setCreated] = useState<{ token: Token; secret: string } | null>(null);
   const [copied, setCopied] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
+  const { run, error } = useAction();
 
   const create = async (e: FormEvent) => {
     e.preventDefault();
-    setError(null);
     setCopied(false);
-    try {
-      setCreated(await api.tokens.create({ name, level, expires, connections: [...only] }));
-      setName("");
-      setOnly(new Set());
-      await load();
-    } catch (reason) {
-      setError(parseApiError(reason));
-    }
+    await run(
+      () => api.tokens.create({ name, level, expires, connections: [...only] }),
+      async (made) => {
+        setCreated(made);
+        setName("");
+        setOnly(new Set());
+        await load();
+      },
+    );
   };
 
-  const revoke = async (t: Token) => {
-    setError(null);
-    try {
-      if (await api.tokens.revoke(t.id)) {
+  const revoke = (t: Token) =>
+    run(
+      () => api.tokens.revoke(t.id),
+      async (revoked) => {
+        if (!revoked) return;
         if (created?.token.id === t.id) setCreated(null);
         await load();
-      }
-    } catch (reason) {
-      setError(parseApiError(reason));
-    }
-  };
+      },
+    );
 
-  const copy = async (secret: string) => {
-    try {
-      await api.copy(secret);
-      setCopied(true);
-    } catch (reason) {
-      setError(parseApiError(reason));
-    }
-  };
+  const copy = (secret: string) => run(() => api.copy(secret), () => setCopied(true));
 
   const connName = (id: string) => connections.find((c) => c.id === id)?.name ?? id;
 
