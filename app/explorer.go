@@ -4,25 +4,11 @@ import (
 	"context"
 	"strings"
 	"sync"
-	"time"
 
 	"app/backend/connections"
 	"app/backend/core"
 	"app/backend/driver"
-)
-
-// Paging bounds of Browse: the grid asks for small pages; a bigger one is refused
-// before the database is asked.
-const (
-	defaultPageSize = 100
-	maxPageSize     = 1000
-)
-
-// Counting tables: a few at a time, each bounded, so one slow collection does not hold the
-// others back.
-const (
-	countParallel = 4
-	countTimeout  = 10 * time.Second
+	"app/backend/explore"
 )
 
 // Opener is the part of connections.Manager the explorer needs: open (connect) a saved
@@ -56,15 +42,12 @@ type ExplorerAPI struct {
 	pendingRows int
 	quitAsking  bool
 
-	// transfers are the running exports, imports and maps.
-	transfers transfers
-
-	// tenantLists are the last listing of each multi-tenant table's tenants, which ListTenants
-	// serves windows of (explorer_tenants.go).
-	tenantLists tenantLists
-
-	// maps keeps the last maps' points and layouts (explorer_map.go).
-	maps mapCache
+	// transfers are the running exports, imports and maps, tenantLists the last listing of
+	// each multi-tenant table's tenants (ListTenants serves windows of them), maps the last
+	// maps' points and layouts.
+	transfers   explore.Running
+	tenantLists explore.TenantLists
+	maps        explore.MapCache
 }
 
 // NewExplorerAPI returns the facade over the open-connections manager.
@@ -178,43 +161,20 @@ func (a *ExplorerAPI) TableCounts(id string) ([]TableCountDTO, error) {
 	}
 	ctx, cancel := a.callContext()
 	defer cancel()
-	tables, err := d.ListTables(ctx)
+	counts, err := explore.CountTables(ctx, d, func(table string, ts []driver.Tenant) {
+		// The tree's list opens from this listing at once, then reads fresh.
+		a.tenantLists.Put(id, table, ts)
+	})
 	if err != nil {
 		return nil, apiError(err)
 	}
-	out := make([]TableCountDTO, len(tables))
-	sem := make(chan struct{}, countParallel)
-	var wg sync.WaitGroup
-	for i, t := range tables {
-		out[i].Name = t.Name
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			cctx, ccancel := context.WithTimeout(ctx, countTimeout)
-			defer ccancel()
-			if tn, ok := d.(driver.Tenants); ok && t.MultiTenant {
-				ts, err := tn.ListTenants(cctx, t.Name)
-				if err != nil {
-					out[i].Message = errorMessage(err)
-					return
-				}
-				n := len(ts)
-				out[i].Tenants, out[i].Message = &n, "multi-tenant: its rows live in its tenants"
-				// The tree's list opens from this listing at once, then reads fresh.
-				a.tenantLists.put(tenantKey{id, t.Name}, ts)
-				return
-			}
-			n, err := d.Count(cctx, t.Name, nil)
-			if err != nil {
-				out[i].Message = errorMessage(err)
-				return
-			}
-			out[i].Count = &n
-		}()
+	out := make([]TableCountDTO, len(counts))
+	for i, c := range counts {
+		out[i] = TableCountDTO{Name: c.Name, Count: c.Count, Tenants: c.Tenants, Message: c.Note}
+		if c.Err != nil {
+			out[i].Message = errorMessage(c.Err)
+		}
 	}
-	wg.Wait()
 	return out, nil
 }
 
@@ -247,17 +207,18 @@ func (a *ExplorerAPI) Browse(id, table string, req BrowseRequestDTO) (GridDTO, e
 	if err != nil {
 		return GridDTO{}, err
 	}
-	limit, err := checkWindow(table, req.Offset, req.Limit)
+	limit, err := explore.PageLimit(table, req.Offset, req.Limit)
 	if err != nil {
-		return GridDTO{}, err
+		return GridDTO{}, apiError(err)
 	}
-	if err := checkFilters(req.Filters, req.Sort); err != nil {
-		return GridDTO{}, err
+	filters, sorts := toDriverFilters(req.Filters), toDriverSorts(req.Sort)
+	if err := explore.CheckFilters(filters, sorts); err != nil {
+		return GridDTO{}, apiError(err)
 	}
 	ctx, cancel := a.callContext()
 	defer cancel()
-	g, err := d.Browse(ctx, table, driver.Page{Offset: req.Offset, Limit: limit, Vectors: driver.VectorsPreview}, toDriverFilters(req.Filters), toDriverSorts(req.Sort))
-	if r := refusalOf(err, req.Filters); r != nil {
+	g, err := d.Browse(ctx, table, driver.Page{Offset: req.Offset, Limit: limit, Vectors: driver.VectorsPreview}, filters, sorts)
+	if r := refusalOf(err, filters); r != nil {
 		// The columns still head the empty grid, so the panel keeps its layout.
 		var cols []ColumnDTO
 		if info, derr := d.DescribeTable(ctx, table); derr == nil {
@@ -284,56 +245,18 @@ func (a *ExplorerAPI) Count(id, table string, filters []FilterDTO) (CountDTO, er
 	if strings.TrimSpace(table) == "" {
 		return CountDTO{}, invalidArgument("a table name is required")
 	}
-	if err := checkFilters(filters, nil); err != nil {
-		return CountDTO{}, err
+	df := toDriverFilters(filters)
+	if err := explore.CheckFilters(df, nil); err != nil {
+		return CountDTO{}, apiError(err)
 	}
 	ctx, cancel := a.callContext()
 	defer cancel()
-	n, err := d.Count(ctx, table, toDriverFilters(filters))
-	if r := refusalOf(err, filters); r != nil {
+	n, err := d.Count(ctx, table, df)
+	if r := refusalOf(err, df); r != nil {
 		return CountDTO{Refused: r}, nil
 	}
 	if err != nil {
 		return CountDTO{}, apiError(err)
 	}
 	return CountDTO{Count: &n}, nil
-}
-
-// checkWindow checks a page request and returns the limit to ask for.
-func checkWindow(table string, offset, limit int) (int, error) {
-	switch {
-	case strings.TrimSpace(table) == "":
-		return 0, invalidArgument("a table name is required")
-	case offset < 0:
-		return 0, invalidArgument("offset must not be negative")
-	case limit < 0 || limit > maxPageSize:
-		return 0, invalidArgument("limit must be between 0 and %d", maxPageSize)
-	case limit == 0:
-		return defaultPageSize, nil
-	}
-	return limit, nil
-}
-
-// checkFilters refuses malformed requests (no column, an operator the driver does not
-// know) before the database is asked; whether a known operator fits a column is the
-// driver's to say.
-func checkFilters(filters []FilterDTO, sorts []SortDTO) error {
-	known := map[string]bool{}
-	for _, op := range driver.Operators() {
-		known[string(op)] = true
-	}
-	for i, f := range filters {
-		if strings.TrimSpace(f.Column) == "" {
-			return invalidArgument("filter %d names no column", i+1)
-		}
-		if !known[f.Operator] {
-			return invalidArgument("filter %d: unknown operator %q", i+1, f.Operator)
-		}
-	}
-	for i, s := range sorts {
-		if strings.TrimSpace(s.Column) == "" {
-			return invalidArgument("sort %d names no column", i+1)
-		}
-	}
-	return nil
 }

@@ -1,12 +1,8 @@
 package app
 
 import (
-	"encoding/json"
-	"fmt"
-	"strconv"
-	"strings"
-
 	"app/backend/driver"
+	"app/backend/explore"
 )
 
 // ConnectionStateDTO is what Connect reports about an open connection. It never carries
@@ -251,7 +247,7 @@ func toGridDTO(g *driver.Grid) GridDTO {
 	for _, r := range g.Rows {
 		row := make([]*string, len(r))
 		for j, v := range r {
-			row[j] = cellText(v)
+			row[j] = explore.CellText(v)
 		}
 		rows = append(rows, row)
 	}
@@ -280,56 +276,13 @@ func toDriverSorts(in []SortDTO) []driver.Sort {
 	return out
 }
 
-// refusalOf turns a refused_filter error into the refusal of the filter it names. The
-// driver's sentence is "the filter <column> <operator, underscores as spaces> cannot run:
-// <reason>" (backend/driver/weaviate/filter.go); the longest match wins, so a column
-// whose name is a prefix of another's is not taken for it. It returns nil for any other
-// error.
-func refusalOf(err error, filters []FilterDTO) *FilterRefusalDTO {
-	if !driver.IsKind(err, driver.KindRefusedFilter) {
-		return nil
+// refusalOf is the refusal of the filter a refused_filter error names (explore.RefusalOf),
+// nil for any other error.
+func refusalOf(err error, filters []driver.Filter) *FilterRefusalDTO {
+	if r := explore.RefusalOf(err, filters); r != nil {
+		return &FilterRefusalDTO{Index: r.Index, Column: r.Column, Operator: r.Operator, Reason: r.Reason, Message: r.Message}
 	}
-	msg := errorMessage(err)
-	r := &FilterRefusalDTO{Index: -1, Reason: msg, Message: msg}
-	best := -1
-	for i, f := range filters {
-		head := "the filter " + f.Column + " " + strings.ReplaceAll(f.Operator, "_", " ") + " cannot run: "
-		if strings.HasPrefix(msg, head) && len(head) > best {
-			best = len(head)
-			r.Index, r.Column, r.Operator, r.Reason = i, f.Column, f.Operator, msg[len(head):]
-		}
-	}
-	if r.Index < 0 {
-		if _, after, ok := strings.Cut(msg, " cannot run: "); ok {
-			r.Reason = after
-		}
-	}
-	return r
-}
-
-// cellText renders a driver cell (nil, string, bool, json.Number; arrays and objects are
-// already JSON text) as display text, or nil for null.
-func cellText(v any) *string {
-	var s string
-	switch x := v.(type) {
-	case nil:
-		return nil
-	case string:
-		s = x
-	case bool:
-		s = strconv.FormatBool(x)
-	case json.Number:
-		s = x.String()
-	case json.RawMessage:
-		s = string(x)
-	default: // a driver that breaks the cell contract still shows something sensible
-		if b, err := json.Marshal(x); err == nil {
-			s = string(b)
-		} else {
-			s = fmt.Sprint(x)
-		}
-	}
-	return &s
+	return nil
 }
 
 // NodeDTO is one node of the connection's cluster: its health, version and totals, and what

@@ -2,26 +2,15 @@ package app
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
-	"app/backend/driver"
+	"app/backend/explore"
 )
 
-// Bounds of one commit: a grid holds at most a few pages of pending changes, and every row
-// is one request, so a commit gets minutes rather than the usual call timeout.
-const (
-	maxCommitRows = 10000
-	commitTimeout = 5 * time.Minute
-)
-
-// Commit actions, as RowOutcomeDTO.Action names them.
-const (
-	actionUpdate = "update"
-	actionInsert = "insert"
-	actionDelete = "delete"
-)
+// commitTimeout bounds one commit: every row is one request, so a commit gets minutes rather
+// than the usual call timeout.
+const commitTimeout = 5 * time.Minute
 
 // RowChangeDTO is one pending row of the grid. Key is the grid's own name for the row,
 // echoed in its outcome. Updates carry the uuid and only the edited cells; inserts the typed
@@ -76,9 +65,9 @@ func (a *ExplorerAPI) CheckCells(id, table string, values map[string]any) (map[s
 	}
 	cells := make(map[string]*string, len(values))
 	for name, raw := range values {
-		v, err := typedText(name, raw)
+		v, err := explore.TypedText(name, raw)
 		if err != nil {
-			return nil, err
+			return nil, apiError(err)
 		}
 		cells[name] = v
 	}
@@ -94,18 +83,6 @@ func (a *ExplorerAPI) CheckCells(id, table string, values map[string]any) (map[s
 	return out, nil
 }
 
-// typedText is one typed cell: text, or nil for NULL. Anything else (a number, a list) is not
-// what the grid sends and is refused rather than guessed at.
-func typedText(column string, v any) (*string, error) {
-	switch x := v.(type) {
-	case nil:
-		return nil, nil
-	case string:
-		return &x, nil
-	}
-	return nil, invalidArgument("the value of %s must be text or null", column)
-}
-
 // Commit writes a table's pending changes: PATCH with only the edited cells of each updated
 // row, POST for each new row, DELETE for each deleted one (SPEC A, Endpoints). Deleting asks
 // first in a native dialog that names how many rows; No sends nothing at all. Each row
@@ -117,18 +94,19 @@ func (a *ExplorerAPI) Commit(id, table string, req CommitRequestDTO) (CommitResu
 	if err != nil {
 		return CommitResultDTO{}, err
 	}
-	if err := checkCommit(table, req); err != nil {
-		return CommitResultDTO{}, err
+	changes := explore.Changes{Updates: toRowChanges(req.Updates), Inserts: toRowChanges(req.Inserts), Deletes: toRowChanges(req.Deletes)}
+	if err := explore.CheckCommit(table, changes); err != nil {
+		return CommitResultDTO{}, apiError(err)
 	}
 	e := a.env()
-	parent, confirm := e.ctx, e.confirm
 
 	// The question is asked before the commit's time limit starts: a user who takes a while
 	// to answer Yes must not find every row failed with a timeout.
-	if n := len(req.Deletes); n > 0 {
+	if len(req.Deletes) > 0 {
 		yes := false
-		if confirm != nil {
-			ok, err := confirm.Confirm(parent, "Delete "+rowsWord(n)+" from "+table, deleteQuestion(a.connectionName(id), table, req))
+		if e.confirm != nil {
+			title, msg := explore.DeleteQuestion(a.connectionName(id), table, changes)
+			ok, err := e.confirm.Confirm(e.ctx, title, msg)
 			if err != nil {
 				return CommitResultDTO{}, apiError(err)
 			}
@@ -139,130 +117,25 @@ func (a *ExplorerAPI) Commit(id, table string, req CommitRequestDTO) (CommitResu
 		}
 	}
 
-	ctx, cancel := context.WithTimeout(parent, commitTimeout)
+	ctx, cancel := context.WithTimeout(e.ctx, commitTimeout)
 	defer cancel()
-	out := CommitResultDTO{Outcomes: make([]RowOutcomeDTO, 0, len(req.Updates)+len(req.Inserts)+len(req.Deletes))}
-	steps := []struct {
-		action string
-		rows   []RowChangeDTO
-		run    func(context.Context, string, []driver.Row) ([]driver.RowResult, error)
-	}{
-		{actionUpdate, req.Updates, d.Update},
-		{actionInsert, req.Inserts, d.Insert},
-		{actionDelete, req.Deletes, d.Delete},
-	}
-	for _, s := range steps {
-		if len(s.rows) == 0 {
-			continue
+	outcomes := explore.Commit(ctx, d, table, changes)
+	out := CommitResultDTO{Outcomes: make([]RowOutcomeDTO, len(outcomes))}
+	for i, o := range outcomes {
+		out.Outcomes[i] = RowOutcomeDTO{Key: o.Key, Action: o.Action, UUID: o.UUID, Status: o.Status, Code: o.Kind, Message: o.Message}
+		if o.Err != nil {
+			out.Outcomes[i].Code, out.Outcomes[i].Message = errorCode(o.Err), errorMessage(o.Err)+o.Message
 		}
-		results, err := s.run(ctx, table, toDriverRows(s.rows))
-		out.Outcomes = append(out.Outcomes, outcomes(s.action, s.rows, results, err)...)
 	}
 	return out, nil
 }
 
-// checkCommit refuses a malformed commit before anything is sent.
-func checkCommit(table string, req CommitRequestDTO) error {
-	if strings.TrimSpace(table) == "" {
-		return invalidArgument("a table name is required")
-	}
-	n := len(req.Updates) + len(req.Inserts) + len(req.Deletes)
-	if n == 0 {
-		return invalidArgument("there are no changes to commit")
-	}
-	if n > maxCommitRows {
-		return invalidArgument("a commit holds at most %d rows; this one holds %d", maxCommitRows, n)
-	}
-	seen := make(map[string]bool, n)
-	for _, group := range [][]RowChangeDTO{req.Updates, req.Inserts, req.Deletes} {
-		for _, r := range group {
-			for name, v := range r.Values {
-				if _, err := typedText(name, v); err != nil {
-					return err
-				}
-			}
-			if r.Key == "" {
-				return invalidArgument("every changed row needs a key")
-			}
-			if seen[r.Key] {
-				return invalidArgument("row %q is changed twice in one commit", r.Key)
-			}
-			seen[r.Key] = true
-		}
-	}
-	return nil
-}
-
-func toDriverRows(in []RowChangeDTO) []driver.Row {
-	out := make([]driver.Row, len(in))
+func toRowChanges(in []RowChangeDTO) []explore.RowChange {
+	out := make([]explore.RowChange, len(in))
 	for i, r := range in {
-		// The values are text or null (checkCommit), which is what the driver types.
-		out[i] = driver.Row{UUID: strings.TrimSpace(r.UUID), Values: r.Values}
+		out[i] = explore.RowChange(r)
 	}
 	return out
-}
-
-// outcomes pairs the driver's per-row results with the grid's rows. A batch that failed as a
-// whole (an unknown table, the commit cancelled before a row ran) fails each of its rows
-// that has no result, with the batch's reason. A batch cut off midway without results (the
-// driver's plugin process died, the commit's time ran out while the plugin worked) may have
-// written some of them: those rows say so, rather than claim that nothing was written.
-func outcomes(action string, rows []RowChangeDTO, results []driver.RowResult, batchErr error) []RowOutcomeDTO {
-	out := make([]RowOutcomeDTO, len(rows))
-	for i, r := range rows {
-		out[i] = RowOutcomeDTO{Key: r.Key, Action: action, UUID: r.UUID, Status: string(driver.RowFailed)}
-		if batchErr != nil {
-			out[i].Code, out[i].Message = errorCode(batchErr), errorMessage(batchErr)
-			if driver.MayHaveWritten(batchErr) {
-				out[i].Message += "; the commit was interrupted: this row " + driver.MaybeWritten + "; reload to see"
-			}
-		} else {
-			out[i].Code, out[i].Message = string(driver.KindQueryFailed), "the driver gave no outcome for this row: it "+driver.MaybeWritten+"; reload to see"
-		}
-	}
-	for _, res := range results {
-		if res.Index < 0 || res.Index >= len(rows) {
-			continue
-		}
-		o := &out[res.Index]
-		o.Status = string(res.Status)
-		if res.UUID != "" {
-			o.UUID = res.UUID
-		}
-		o.Code, o.Message = "", ""
-		if res.Status != driver.RowOK {
-			o.Code, o.Message = string(res.Kind), res.Message
-		}
-	}
-	return out
-}
-
-// deleteQuestion is the native dialog's question: how many rows, where, and what else the
-// commit carries.
-func deleteQuestion(conn, table string, req CommitRequestDTO) string {
-	where := table
-	if conn != "" {
-		where = table + " on " + conn
-	}
-	msg := fmt.Sprintf("Delete %s from %s? This cannot be undone.", rowsWord(len(req.Deletes)), where)
-	var also []string
-	if n := len(req.Updates); n > 0 {
-		also = append(also, fmt.Sprintf("%s edited", rowsWord(n)))
-	}
-	if n := len(req.Inserts); n > 0 {
-		also = append(also, fmt.Sprintf("%s added", rowsWord(n)))
-	}
-	if len(also) > 0 {
-		msg += "\n\nThe commit also writes " + strings.Join(also, " and ") + "."
-	}
-	return msg + "\n\nNo sends nothing."
-}
-
-func rowsWord(n int) string {
-	if n == 1 {
-		return "1 row"
-	}
-	return fmt.Sprintf("%d rows", n)
 }
 
 // SetPendingChanges tells the backend how many rows have changes not yet written in the
@@ -295,14 +168,7 @@ func (a *ExplorerAPI) beforeClose(ctx context.Context) (prevent bool) {
 		a.quitAsking = false
 		a.mu.Unlock()
 	}()
-	yes, err := confirm.Confirm(ctx, "Quit App", fmt.Sprintf("%s changes not yet written. Quit and discard them?", haveWord(rows)))
+	title, msg := explore.QuitQuestion(rows)
+	yes, err := confirm.Confirm(ctx, title, msg)
 	return err == nil && !yes
-}
-
-// haveWord is "1 row has" or "N rows have".
-func haveWord(n int) string {
-	if n == 1 {
-		return "1 row has"
-	}
-	return fmt.Sprintf("%d rows have", n)
 }

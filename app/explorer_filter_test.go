@@ -204,18 +204,3 @@ func TestExplorerBrowseWithFiltersAndSort(t *testing.T) {
 		}
 	})
 }
-
-func TestRefusalOfPicksTheLongestMatch(t *testing.T) {
-	err := driver.Errorf(driver.KindRefusedFilter, "the filter title is null cannot run: nope")
-	r := refusalOf(err, []FilterDTO{{Column: "title is", Operator: "x"}, {Column: "title", Operator: "is_null"}})
-	if r == nil || r.Index != 1 || r.Reason != "nope" {
-		t.Fatalf("%+v", r)
-	}
-	if refusalOf(driver.Errorf(driver.KindQueryFailed, "x"), nil) != nil {
-		t.Fatal("only refused_filter errors are refusals")
-	}
-	r = refusalOf(driver.Errorf(driver.KindRefusedFilter, "the filter a b cannot run: why"), nil)
-	if r == nil || r.Index != -1 || r.Reason != "why" {
-		t.Fatalf("%+v", r)
-	}
-}

@@ -3,18 +3,13 @@ package app
 import (
 	"context"
 	"encoding/base64"
-	"encoding/binary"
-	"encoding/json"
 	"errors"
-	"math"
-	"strconv"
 	"strings"
-	"sync"
 	"time"
-	"unicode/utf8"
 
 	"app/backend/config"
 	"app/backend/driver"
+	"app/backend/explore"
 	"app/backend/transfer"
 	"app/backend/vectormap"
 )
@@ -68,45 +63,6 @@ type MapFrameDTO struct {
 	Cancelled bool `json:"cancelled"`
 }
 
-// mapCache keeps the last few maps' points and finished layouts, so reopening one whose rows
-// did not change shows it at once (issue 22: recomputed only when asked or when the row count
-// changed).
-type mapCache struct {
-	mu   sync.Mutex
-	kept []keptMap
-}
-
-type keptMap struct {
-	key    string
-	points MapDTO
-	xy     []byte
-}
-
-const mapsKept = 4
-
-func (c *mapCache) get(key string) (keptMap, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, k := range c.kept {
-		if k.key == key {
-			return k, true
-		}
-	}
-	return keptMap{}, false
-}
-
-func (c *mapCache) put(k keptMap) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	out := []keptMap{k}
-	for _, o := range c.kept {
-		if o.key != k.key && len(out) < mapsKept {
-			out = append(out, o)
-		}
-	}
-	c.kept = out
-}
-
 // OpenMap reads the table's vectors for the Map tab (EventTransferProgress with id as they
 // arrive; CancelTransfer(id) stops the read and the layout), answers the points, then
 // computes their layout in the background: a PCA frame first, then UMAP's as it refines
@@ -119,8 +75,9 @@ func (a *ExplorerAPI) OpenMap(id, connectionID, table string, req MapRequestDTO)
 	if strings.TrimSpace(table) == "" {
 		return MapDTO{}, invalidArgument("a table name is required")
 	}
-	if err := checkFilters(req.Filters, nil); err != nil {
-		return MapDTO{}, err
+	filters := toDriverFilters(req.Filters)
+	if err := explore.CheckFilters(filters, nil); err != nil {
+		return MapDTO{}, apiError(err)
 	}
 	d, err := a.driver(connectionID)
 	if err != nil {
@@ -131,16 +88,14 @@ func (a *ExplorerAPI) OpenMap(id, connectionID, table string, req MapRequestDTO)
 		return MapDTO{}, apiError(driver.Errorf(driver.KindUnsupported, "this connection's driver cannot read a table's vectors for a map"))
 	}
 	parent := a.parent()
-	ctx, done := a.transfers.start(parent, id)
-	filters := toDriverFilters(req.Filters)
-	fkey, _ := json.Marshal(filters)
-	key := strings.Join([]string{connectionID, table, req.Vector, string(fkey), strconv.Itoa(req.Max)}, "\x00")
-	if k, ok := a.maps.get(key); ok && !req.Fresh {
-		if n, err := d.Count(ctx, table, filters); err == nil && n == int64(k.points.Matched) {
+	ctx, done := a.transfers.Start(parent, id)
+	key := explore.MapKey(connectionID, table, req.Vector, filters, req.Max)
+	if k, ok := a.maps.Get(key); ok && !req.Fresh {
+		if n, err := d.Count(ctx, table, filters); err == nil && n == int64(k.Points.Matched) {
 			done()
-			out := k.points
-			out.ID, out.Kept = id, true
-			go a.emitFrame(MapFrameDTO{ID: id, Stage: "umap", XY: k.xy, Done: true})
+			out := toMapDTO(id, k.Points)
+			out.Kept = true
+			go a.emit(EventMapFrame, MapFrameDTO{ID: id, Stage: "umap", XY: k.XY, Done: true})
 			return out, nil
 		}
 	}
@@ -155,91 +110,34 @@ func (a *ExplorerAPI) OpenMap(id, connectionID, table string, req MapRequestDTO)
 		}
 		return MapDTO{}, apiError(err)
 	}
-	out := mapPoints(id, pts)
+	points := explore.Points(pts)
 	// The layout needs only the vectors: the rows' cells (long texts) are not held while it runs.
 	vectors := pts.Vectors
 	pts = nil
 	go func() {
 		defer done()
-		xy, err := a.layout(ctx, id, vectors)
+		xy, err := explore.Layout(ctx, vectors, func(f explore.Frame) {
+			a.emit(EventMapFrame, MapFrameDTO{ID: id, Stage: f.Stage, Epoch: f.Epoch, Epochs: f.Epochs, XY: f.XY, Done: f.Done})
+		})
 		switch {
 		case errors.Is(err, context.Canceled):
-			a.emitFrame(MapFrameDTO{ID: id, Done: true, Cancelled: true})
-			return
+			a.emit(EventMapFrame, MapFrameDTO{ID: id, Done: true, Cancelled: true})
 		case err != nil:
-			a.emitFrame(MapFrameDTO{ID: id, Error: err.Error(), Done: true})
-			return
+			a.emit(EventMapFrame, MapFrameDTO{ID: id, Error: err.Error(), Done: true})
+		default:
+			a.maps.Put(key, explore.KeptMap{Points: points, XY: xy})
 		}
-		kept := out
-		kept.ID = ""
-		a.maps.put(keptMap{key: key, points: kept, xy: xy})
 	}()
-	return out, nil
+	return toMapDTO(id, points), nil
 }
 
-// layout emits the PCA frame, then UMAP's frames, and returns the last one.
-func (a *ExplorerAPI) layout(ctx context.Context, id string, m vectormap.Matrix) ([]byte, error) {
-	pca, err := vectormap.PCA(ctx, m, 2)
-	if err != nil {
-		return nil, err
-	}
-	a.emitFrame(MapFrameDTO{ID: id, Stage: "pca", XY: packXY(pca.Data)})
-	var last []byte
-	_, err = vectormap.UMAP(ctx, m, pca, vectormap.Options{Seed: 1, Frame: func(xy []float32, epoch, epochs int) {
-		last = packXY(xy)
-		a.emitFrame(MapFrameDTO{ID: id, Stage: "umap", Epoch: epoch, Epochs: epochs, XY: last, Done: epoch == epochs})
-	}})
-	return last, err
-}
-
-func (a *ExplorerAPI) emitFrame(f MapFrameDTO) {
-	a.emit(EventMapFrame, f)
-}
-
-func packXY(xy []float32) []byte {
-	b := make([]byte, 4*len(xy))
-	for i, f := range xy {
-		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
-	}
-	return b
-}
-
-// mapPoints is the points' uuids and scalar columns.
-func mapPoints(id string, p *vectormap.Points) MapDTO {
-	out := MapDTO{ID: id, UUIDs: make([]string, len(p.Rows)), Columns: []MapColumnDTO{}, Vector: p.Vector, Dims: p.Vectors.Dim,
+func toMapDTO(id string, p explore.MapPoints) MapDTO {
+	out := MapDTO{ID: id, UUIDs: p.UUIDs, Columns: make([]MapColumnDTO, len(p.Columns)), Vector: p.Vector, Dims: p.Dims,
 		Matched: p.Matched, Skipped: p.Skipped, Sampled: p.Sampled}
-	for i, r := range p.Rows {
-		if s, ok := r[0].(string); ok {
-			out.UUIDs[i] = s
-		}
-	}
-	for j, c := range p.Columns {
-		if j == 0 || !mapScalar(c.Type) {
-			continue
-		}
-		col := MapColumnDTO{Name: c.Name, Type: c.Type, Values: make([]*string, len(p.Rows))}
-		for i, r := range p.Rows {
-			if j < len(r) {
-				if t := cellText(r[j]); t != nil {
-					s := *t
-					if utf8.RuneCountInString(s) > 120 {
-						s = string([]rune(s)[:120]) + "…"
-					}
-					col.Values[i] = &s
-				}
-			}
-		}
-		out.Columns = append(out.Columns, col)
+	for i, c := range p.Columns {
+		out.Columns[i] = MapColumnDTO(c)
 	}
 	return out
-}
-
-func mapScalar(t string) bool {
-	switch t {
-	case "text", "string", "int", "number", "boolean", "date", "uuid":
-		return true
-	}
-	return false
 }
 
 // pngSignature starts every PNG file.

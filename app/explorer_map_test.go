@@ -171,12 +171,7 @@ func TestMapOfPaper(t *testing.T) {
 	})
 	t.Run("a cancelled map says so or stops its layout, and leaves nothing running", func(t *testing.T) {
 		api.CancelTransfer("m8") // nothing running: does nothing
-		running := func() bool {
-			api.transfers.mu.Lock()
-			defer api.transfers.mu.Unlock()
-			_, ok := api.transfers.running["m8"]
-			return ok
-		}
+		running := func() bool { return api.transfers.Has("m8") }
 		stop := make(chan struct{})
 		go func() { // cancel as soon as the map runs: during the read, or its layout
 			for !running() {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"app/backend/driver"
+	"app/backend/explore"
 )
 
 // The search panel's modes (issue 23, item 3): the three of driver.SearchRequest's Query
@@ -59,8 +60,8 @@ func (a *ExplorerAPI) Search(id, table string, req SearchRequestDTO) (SearchResu
 	case limit == 0:
 		limit = similarDefault
 	}
-	if err := checkFilters(req.Filters, nil); err != nil {
-		return SearchResultDTO{}, err
+	if err := explore.CheckFilters(toDriverFilters(req.Filters), nil); err != nil {
+		return SearchResultDTO{}, apiError(err)
 	}
 	r, err := searchRequest(req)
 	if err != nil {
@@ -72,7 +73,7 @@ func (a *ExplorerAPI) Search(id, table string, req SearchRequestDTO) (SearchResu
 	ctx, cancel := a.callContext()
 	defer cancel()
 	g, err := d.Search(ctx, table, r, limit)
-	if rf := refusalOf(err, req.Filters); rf != nil {
+	if rf := refusalOf(err, r.Filters); rf != nil {
 		return SearchResultDTO{Grid: GridDTO{Columns: []ColumnDTO{}, Rows: [][]*string{}}, Describe: r.Describe(), Measure: r.Measure(), Refused: rf}, nil
 	}
 	if err != nil {

@@ -1,11 +1,9 @@
 package app
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
-	"app/backend/driver"
 	"app/internal/fixtures"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
@@ -75,37 +73,4 @@ func TestFindSimilar(t *testing.T) {
 			t.Fatalf("err = %v; want not_found", err)
 		}
 	})
-}
-
-func TestRowVectorReadsTheVectorToSearchWith(t *testing.T) {
-	grid := func(typ string, cell any) *driver.Grid {
-		return &driver.Grid{Columns: []driver.Column{{Name: "uuid", Type: "uuid"}, {Name: "vector", Type: typ}}, Rows: [][]any{{"u", cell}}}
-	}
-	cases := []struct {
-		name, typ, target string
-		cell              any
-		want              int
-		err               string
-	}{
-		{"a vector", "vector", "", json.RawMessage(`[1, 2.5, -3]`), 3, ""},
-		{"the named vector chosen", "vectors", "b", json.RawMessage(`{"a":[1],"b":[1,2]}`), 2, ""},
-		{"a named vector the row lacks", "vectors", "c", json.RawMessage(`{"a":[1]}`), 0, "the row has no c vector"},
-		{"a multi-vector is refused with the reason", "vector", "", json.RawMessage(`[[1,2],[3,4]]`), 0, "multi-vector"},
-		{"an empty vector has nothing to search with", "vector", "", json.RawMessage(`[]`), 0, "not a list of numbers"},
-		{"no vector", "vector", "", nil, 0, "has no vector"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got, err := rowVector(grid(c.typ, c.cell), c.target)
-			if c.err != "" {
-				if err == nil || !strings.Contains(err.Error(), c.err) {
-					t.Fatalf("err = %v, want %q", err, c.err)
-				}
-				return
-			}
-			if err != nil || len(got) != c.want {
-				t.Fatalf("rowVector = %v, %v; want %d numbers", got, err, c.want)
-			}
-		})
-	}
 }

@@ -2,86 +2,10 @@ package app
 
 import (
 	"context"
-	"fmt"
-	"strings"
-	"sync"
-	"time"
 
 	"app/backend/driver"
+	"app/backend/explore"
 )
-
-// A multi-tenant table may have tens of thousands of tenants (issue 23: the tree stays
-// responsive with 50,000). The window never receives them all: ListTenants keeps a listing per
-// table (the tree's count lists them anyway, and a fresh read replaces it) and answers windows
-// of it, filtered by name, as the list scrolls or the filter changes. The list opens from the
-// kept listing at once and then asks for a fresh one: sending 50,000 tenants across to the
-// window took longer than the second the tree may take, and on a loaded machine so did
-// listing them from the database again (1.6 s).
-
-// maxTenantPage bounds one window of tenants.
-const maxTenantPage = 1000
-
-// maxTenantLists bounds the listings kept: the oldest is dropped past it.
-const maxTenantLists = 8
-
-// tenantLists are the kept listings by connection and table.
-type tenantLists struct {
-	mu    sync.Mutex
-	lists map[tenantKey]*tenantList
-}
-
-type tenantKey struct{ conn, table string }
-
-type tenantList struct {
-	at      time.Time
-	tenants []driver.Tenant
-}
-
-func (l *tenantLists) get(k tenantKey) []driver.Tenant {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if e := l.lists[k]; e != nil {
-		return e.tenants
-	}
-	return nil
-}
-
-func (l *tenantLists) put(k tenantKey, ts []driver.Tenant) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.lists == nil {
-		l.lists = map[tenantKey]*tenantList{}
-	}
-	if _, ok := l.lists[k]; !ok && len(l.lists) >= maxTenantLists {
-		var oldest tenantKey
-		first := true
-		for key, e := range l.lists {
-			if first || e.at.Before(l.lists[oldest].at) {
-				oldest, first = key, false
-			}
-		}
-		delete(l.lists, oldest)
-	}
-	l.lists[k] = &tenantList{at: time.Now(), tenants: ts}
-}
-
-// setStatus records a status the app set, in the kept listing. It writes a copy: a
-// ListTenants reading the old listing outside the lock must not see it change under it.
-func (l *tenantLists) setStatus(k tenantKey, tenant, status string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	e := l.lists[k]
-	if e == nil {
-		return
-	}
-	ts := append([]driver.Tenant(nil), e.tenants...)
-	for i := range ts {
-		if ts[i].Name == tenant {
-			ts[i].Status = status
-		}
-	}
-	e.tenants = ts
-}
 
 // ListTenants answers a window of a multi-tenant table's tenants by name: those whose name
 // holds filter (ignoring case), from offset, at most limit (0: 200, at most 1000). With fresh,
@@ -92,15 +16,10 @@ func (a *ExplorerAPI) ListTenants(id, table, filter string, offset, limit int, f
 	if err != nil {
 		return TenantPageDTO{}, err
 	}
-	switch {
-	case offset < 0 || limit < 0:
-		return TenantPageDTO{}, invalidArgument("offset and limit must not be negative")
-	case limit == 0:
-		limit = 200
+	if _, err := explore.Window(nil, "", offset, limit); err != nil { // checked before anything is read
+		return TenantPageDTO{}, apiError(err)
 	}
-	limit = min(limit, maxTenantPage)
-	key := tenantKey{id, table}
-	all := a.tenantLists.get(key)
+	all := a.tenantLists.Get(id, table)
 	kept := !fresh && all != nil
 	if fresh || all == nil {
 		ctx, cancel := a.callContext()
@@ -108,19 +27,11 @@ func (a *ExplorerAPI) ListTenants(id, table, filter string, offset, limit int, f
 		if all, err = tn.ListTenants(ctx, table); err != nil {
 			return TenantPageDTO{}, apiError(err)
 		}
-		a.tenantLists.put(key, all)
+		a.tenantLists.Put(id, table, all)
 	}
-	matched := all
-	if f := strings.ToLower(strings.TrimSpace(filter)); f != "" {
-		matched = nil
-		for _, t := range all {
-			if strings.Contains(strings.ToLower(t.Name), f) {
-				matched = append(matched, t)
-			}
-		}
-	}
-	out := TenantPageDTO{Total: len(all), Matched: len(matched), Offset: offset, Tenants: []TenantDTO{}, Kept: kept}
-	for _, t := range matched[min(offset, len(matched)):min(offset+limit, len(matched))] {
+	w, _ := explore.Window(all, filter, offset, limit)
+	out := TenantPageDTO{Total: len(all), Matched: w.Matched, Offset: offset, Tenants: []TenantDTO{}, Kept: kept}
+	for _, t := range w.Tenants {
 		out.Tenants = append(out.Tenants, TenantDTO{Name: t.Name, Table: t.Table, Status: t.Status})
 	}
 	return out, nil
@@ -133,24 +44,14 @@ func (a *ExplorerAPI) SetTenantStatus(id, table, tenant, status string) (bool, e
 	if err != nil {
 		return false, err
 	}
-	status = strings.ToUpper(strings.TrimSpace(status))
-	var what string
-	switch status {
-	case driver.TenantActive:
-		what = "Its rows can be read and written again. Weaviate loads its data into memory."
-	case driver.TenantInactive:
-		what = "Its rows can no longer be read or written until it is activated again. Its data stays on this node's disk."
-	case driver.TenantOffloaded:
-		what = "Its data moves to the cloud storage the node's offload module names, and its rows cannot be read or written until it is activated again."
-	default:
-		return false, invalidArgument("%q is not a tenant status (%s, %s or %s)", status, driver.TenantActive, driver.TenantInactive, driver.TenantOffloaded)
-	}
-	title := fmt.Sprintf("Set tenant %s to %s", tenant, strings.ToLower(status))
 	where := table
 	if name := a.connectionName(id); name != "" {
 		where += " on " + name
 	}
-	msg := fmt.Sprintf("Set tenant \u201c%s\u201d of %s to %s?\n\n%s", tenant, where, strings.ToLower(status), what)
+	status, title, msg, err := explore.TenantStatusQuestion(tenant, where, status)
+	if err != nil {
+		return false, apiError(err)
+	}
 	yes, err := a.ask(title, msg, func(ctx context.Context) error {
 		return tn.SetTenantStatus(ctx, table, tenant, status)
 	})
@@ -158,7 +59,7 @@ func (a *ExplorerAPI) SetTenantStatus(id, table, tenant, status string) (bool, e
 		return yes, apiError(err)
 	}
 	if yes {
-		a.tenantLists.setStatus(tenantKey{id, table}, tenant, status)
+		a.tenantLists.SetStatus(id, table, tenant, status)
 	}
 	return yes, nil
 }

@@ -570,30 +570,6 @@ func TestExplorerConnectionDroppedEvent(t *testing.T) {
 	})
 }
 
-func TestCellText(t *testing.T) {
-	cases := []struct {
-		name string
-		in   any
-		want string
-		null bool
-	}{
-		{"nil is null", nil, "", true},
-		{"a string is itself", "a", "a", false},
-		{"true", true, "true", false},
-		{"a big int64 keeps every digit", json.Number("9007199254740993"), "9007199254740993", false},
-		{"raw JSON is its text", json.RawMessage(`[1,2]`), "[1,2]", false},
-		{"anything else is JSON", []int{1, 2}, "[1,2]", false},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got := cellText(c.in)
-			if c.null != (got == nil) || (got != nil && *got != c.want) {
-				t.Fatalf("cellText(%#v) = %s, want %q (null %v)", c.in, deref(got), c.want, c.null)
-			}
-		})
-	}
-}
-
 // Issue 25, item 5: a connection the window connects is held by the window, so an AI
 // client's disconnect (connections.Manager.Release) leaves it open; the person's own
 // Disconnect closes it.

@@ -2,15 +2,14 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"app/backend/driver"
+	"app/backend/explore"
 	"app/backend/transfer"
 )
 
@@ -90,36 +89,6 @@ type ImportResultDTO struct {
 	ElapsedMs int64         `json:"elapsedMs"`
 }
 
-// transfers are the running exports and imports, by the id the window gave them.
-type transfers struct {
-	mu      sync.Mutex
-	running map[string]context.CancelFunc
-}
-
-func (t *transfers) start(parent context.Context, id string) (context.Context, func()) {
-	ctx, cancel := context.WithCancel(parent)
-	t.mu.Lock()
-	if t.running == nil {
-		t.running = map[string]context.CancelFunc{}
-	}
-	t.running[id] = cancel
-	t.mu.Unlock()
-	return ctx, func() {
-		t.mu.Lock()
-		delete(t.running, id)
-		t.mu.Unlock()
-		cancel()
-	}
-}
-
-func (t *transfers) cancel(id string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if c, ok := t.running[id]; ok {
-		c()
-	}
-}
-
 var formatFilters = map[transfer.Format]FileFilter{
 	transfer.CSV:     {"CSV (*.csv)", "*.csv"},
 	transfer.JSONL:   {"JSON Lines (*.jsonl)", "*.jsonl"},
@@ -142,8 +111,9 @@ func (a *ExplorerAPI) progressTo(id string) func(transfer.Progress) {
 // (the filters and sort when given) in the format, emitting EventTransferProgress with id
 // until it ends. CancelTransfer(id) stops it, and no file is left.
 func (a *ExplorerAPI) ExportTable(id, connectionID, table string, req ExportRequestDTO) (ExportResultDTO, error) {
-	if err := checkFilters(req.Filters, req.Sort); err != nil {
-		return ExportResultDTO{}, err
+	filters, sorts := toDriverFilters(req.Filters), toDriverSorts(req.Sort)
+	if err := explore.CheckFilters(filters, sorts); err != nil {
+		return ExportResultDTO{}, apiError(err)
 	}
 	d, err := a.driver(connectionID)
 	if err != nil {
@@ -157,9 +127,9 @@ func (a *ExplorerAPI) ExportTable(id, connectionID, table string, req ExportRequ
 	if path == "" {
 		return ExportResultDTO{Status: "not_chosen"}, nil
 	}
-	ctx, done := a.transfers.start(parent, id)
+	ctx, done := a.transfers.Start(parent, id)
 	defer done()
-	sum, err := transfer.Export(ctx, d, transfer.ExportRequest{Table: table, Filters: toDriverFilters(req.Filters), Sort: toDriverSorts(req.Sort),
+	sum, err := transfer.Export(ctx, d, transfer.ExportRequest{Table: table, Filters: filters, Sort: sorts,
 		Vectors: req.Vectors, Format: f, Path: path}, a.progressTo(id))
 	if errors.Is(err, context.Canceled) || driver.IsKind(err, driver.KindCancelled) {
 		return ExportResultDTO{Status: "cancelled"}, nil
@@ -188,31 +158,13 @@ func (a *ExplorerAPI) ExportGrid(name, format string, grid GridDTO) (ExportResul
 	return ExportResultDTO{Status: "done", Rows: sum.Rows, Path: sum.Path, Bytes: sum.Bytes, ElapsedMs: sum.Took.Milliseconds()}, nil
 }
 
-// fromGridDTO reads back a grid the window sent: numbers of number columns as their digits
-// (json.Number, exact), booleans of boolean columns as booleans, the rest as text.
+// fromGridDTO reads back a grid the window sent (explore.GridFromText).
 func fromGridDTO(g GridDTO) *driver.Grid {
-	out := &driver.Grid{Columns: make([]driver.Column, len(g.Columns)), Rows: make([][]any, len(g.Rows))}
+	cols := make([]driver.Column, len(g.Columns))
 	for i, c := range g.Columns {
-		out.Columns[i] = driver.Column{Name: c.Name, Type: c.Type, PrimaryKey: c.PrimaryKey, ReadOnly: c.ReadOnly}
+		cols[i] = driver.Column{Name: c.Name, Type: c.Type, PrimaryKey: c.PrimaryKey, ReadOnly: c.ReadOnly}
 	}
-	for r, row := range g.Rows {
-		cells := make([]any, len(row))
-		for j, c := range row {
-			if c == nil || j >= len(g.Columns) {
-				continue
-			}
-			switch g.Columns[j].Type {
-			case "int", "number":
-				cells[j] = json.Number(*c)
-			case "boolean":
-				cells[j] = *c == "true"
-			default:
-				cells[j] = *c
-			}
-		}
-		out.Rows[r] = cells
-	}
-	return out
+	return explore.GridFromText(cols, g.Rows)
 }
 
 // saveAs checks the format and asks where to save name's export (the native save dialog); ""
@@ -238,7 +190,7 @@ func (a *ExplorerAPI) saveAs(ctx context.Context, name, format string) (transfer
 }
 
 // CancelTransfer stops the running export or import with id (an unknown id does nothing).
-func (a *ExplorerAPI) CancelTransfer(id string) { a.transfers.cancel(id) }
+func (a *ExplorerAPI) CancelTransfer(id string) { a.transfers.Cancel(id) }
 
 // ChooseImportFile is the native open dialog for an import; "" when closed.
 func (a *ExplorerAPI) ChooseImportFile() (string, error) {
@@ -280,14 +232,7 @@ func (a *ExplorerAPI) PreviewImport(connectionID, table, path string) (ImportPre
 		if err != nil {
 			return ImportPreviewDTO{}, apiError(err)
 		}
-		for _, c := range info.Columns {
-			if !c.IsVector() {
-				out.TableColumns = append(out.TableColumns, c.Name)
-			}
-		}
-		for _, n := range info.Settings.Vectors() {
-			out.TableColumns = append(out.TableColumns, transfer.VectorColumn(n))
-		}
+		out.TableColumns = explore.ImportTargets(info, transfer.VectorColumn)
 	}
 	if out.Rows == nil {
 		out.Rows = [][]*string{}
@@ -328,7 +273,7 @@ func (a *ExplorerAPI) ImportFile(id, connectionID, table, path string, mapping m
 		}
 		create = true
 	}
-	ctx, done := a.transfers.start(parent, id)
+	ctx, done := a.transfers.Start(parent, id)
 	defer done()
 	sum, err := transfer.Import(ctx, d, transfer.ImportRequest{Table: table, Path: path, Map: mapping, Create: create}, a.progressTo(id))
 	out := ImportResultDTO{Status: "done", Written: sum.Written, Skipped: sum.Skipped, Failed: sum.Failed, Unknown: sum.Unknown,

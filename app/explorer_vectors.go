@@ -4,10 +4,11 @@ import (
 	"strings"
 
 	"app/backend/driver"
+	"app/backend/explore"
 )
 
 // maxVectorRows bounds one Vectors call, as a page bounds Browse.
-const maxVectorRows = maxPageSize
+const maxVectorRows = explore.MaxPageSize
 
 // Vectors reads the full vector cells of some rows of a table, by primary key: key -> the
 // cell's JSON text (an array, or an object of arrays by name for named vectors); a row without
@@ -41,24 +42,5 @@ func (a *ExplorerAPI) Vectors(id, table string, keys []string) (map[string]strin
 	if err != nil {
 		return nil, apiError(err)
 	}
-	key, vec := -1, -1
-	for j, c := range g.Columns {
-		switch {
-		case c.Name == info.PrimaryKey:
-			key = j
-		case c.IsVector():
-			vec = j
-		}
-	}
-	out := make(map[string]string, len(g.Rows))
-	if key < 0 || vec < 0 {
-		return out, nil
-	}
-	for _, r := range g.Rows {
-		k, v := cellText(r[key]), cellText(r[vec])
-		if k != nil && v != nil {
-			out[*k] = *v
-		}
-	}
-	return out, nil
+	return explore.VectorsByKey(g, info.PrimaryKey), nil
 }

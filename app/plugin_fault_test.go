@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"app/backend/explore"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 )
@@ -207,9 +208,9 @@ func TestAKilledDriverPluginDuringACommit(t *testing.T) {
 	node := weaviatetest.Start(t, weaviatenode.Anonymous)
 	bin := buildDriverPlugin(t)
 	cases := []commitFault{
-		{name: "killed while an edited row's PATCH is in flight", updates: 40, holdAt: 15, holdStep: isPatch, holdAction: actionUpdate},
-		{name: "killed while an added row's POST is in flight", inserts: 40, holdAt: 15, holdStep: isInsert, holdAction: actionInsert},
-		{name: "killed in the inserts of a commit that also edits and deletes", updates: 10, inserts: 40, deletes: 10, holdAt: 15, holdStep: isInsert, holdAction: actionInsert},
+		{name: "killed while an edited row's PATCH is in flight", updates: 40, holdAt: 15, holdStep: isPatch, holdAction: explore.ActionUpdate},
+		{name: "killed while an added row's POST is in flight", inserts: 40, holdAt: 15, holdStep: isInsert, holdAction: explore.ActionInsert},
+		{name: "killed in the inserts of a commit that also edits and deletes", updates: 10, inserts: 40, deletes: 10, holdAt: 15, holdStep: isInsert, holdAction: explore.ActionInsert},
 		{name: "killed while 2,000 added rows stream to the node", inserts: 2000, killAfter: 20},
 	}
 	for ci, c := range cases {
@@ -272,9 +273,9 @@ func TestAKilledDriverPluginDuringACommit(t *testing.T) {
 				written := func(o RowOutcomeDTO) bool {
 					title, there := rows[o.UUID]
 					switch o.Action {
-					case actionUpdate:
+					case explore.ActionUpdate:
 						return title == "edited"
-					case actionInsert:
+					case explore.ActionInsert:
 						return there
 					}
 					return !there // a delete is written when the row is gone

@@ -1,0 +1,154 @@
+package explore
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"app/backend/driver"
+)
+
+// CellText renders a driver cell (nil, string, bool, json.Number; arrays and objects are
+// already JSON text) as display text, or nil for null.
+func CellText(v any) *string {
+	var s string
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case string:
+		s = x
+	case bool:
+		s = strconv.FormatBool(x)
+	case json.Number:
+		s = x.String()
+	case json.RawMessage:
+		s = string(x)
+	default: // a driver that breaks the cell contract still shows something sensible
+		if b, err := json.Marshal(x); err == nil {
+			s = string(b)
+		} else {
+			s = fmt.Sprint(x)
+		}
+	}
+	return &s
+}
+
+// GridFromText reads back a grid a window holds as text (an editor result, Find similar's
+// matches): numbers of number columns as their digits (json.Number, exact), booleans of
+// boolean columns as booleans, the rest as text.
+func GridFromText(cols []driver.Column, rows [][]*string) *driver.Grid {
+	out := &driver.Grid{Columns: cols, Rows: make([][]any, len(rows))}
+	for r, row := range rows {
+		cells := make([]any, len(row))
+		for j, c := range row {
+			if c == nil || j >= len(cols) {
+				continue
+			}
+			switch cols[j].Type {
+			case "int", "number":
+				cells[j] = json.Number(*c)
+			case "boolean":
+				cells[j] = *c == "true"
+			default:
+				cells[j] = *c
+			}
+		}
+		out.Rows[r] = cells
+	}
+	return out
+}
+
+// invalid is the error of a malformed request.
+func invalid(format string, args ...any) error {
+	return driver.Errorf(driver.KindInvalidArgument, format, args...)
+}
+
+// TargetVector is the vector of table to search by, among its named vectors: target when the
+// table has it, the only one when target is "", and "" for a table with its own vector alone.
+func TargetVector(table string, named []string, target string) (string, error) {
+	switch {
+	case target != "" && !slices.Contains(named, target):
+		return "", invalid("%s has no named vector %q", table, target)
+	case target == "" && len(named) == 1:
+		return named[0], nil
+	case target == "" && len(named) > 1:
+		return "", invalid("%s has several named vectors: choose one of %s", table, strings.Join(named, ", "))
+	}
+	return target, nil
+}
+
+// RowVector is the vector of the one row of g: the vector column's JSON array, or for named
+// vectors its object's member target.
+func RowVector(g *driver.Grid, target string) ([]float64, error) {
+	if len(g.Rows) == 0 {
+		return nil, driver.Errorf(driver.KindNotFound, "the row no longer exists")
+	}
+	col := -1
+	for j, c := range g.Columns {
+		if c.IsVector() {
+			col = j
+		}
+	}
+	if col < 0 || g.Rows[0][col] == nil {
+		return nil, invalid("the row has no vector to search with")
+	}
+	raw := json.RawMessage(*CellText(g.Rows[0][col]))
+	if target != "" {
+		var byName map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &byName); err != nil || byName[target] == nil {
+			return nil, invalid("the row has no %s vector", target)
+		}
+		raw = byName[target]
+	}
+	if t := bytes.TrimSpace(raw); len(t) > 1 && t[0] == '[' && bytes.HasPrefix(bytes.TrimSpace(t[1:]), []byte("[")) {
+		return nil, invalid("the row's vector is a multi-vector: Find similar searches with one vector (use the editor's nearVector with one of them)")
+	}
+	var vec []float64
+	if err := json.Unmarshal(raw, &vec); err != nil || len(vec) == 0 {
+		return nil, invalid("the row's vector is not a list of numbers")
+	}
+	return vec, nil
+}
+
+// VectorsByKey is the vector cell of each row of g by its key column: key -> the cell's JSON
+// text. A row without a vector is absent.
+func VectorsByKey(g *driver.Grid, key string) map[string]string {
+	k, vec := -1, -1
+	for j, c := range g.Columns {
+		switch {
+		case c.Name == key:
+			k = j
+		case c.IsVector():
+			vec = j
+		}
+	}
+	out := make(map[string]string, len(g.Rows))
+	if k < 0 || vec < 0 {
+		return out
+	}
+	for _, r := range g.Rows {
+		kt, vt := CellText(r[k]), CellText(r[vec])
+		if kt != nil && vt != nil {
+			out[*kt] = *vt
+		}
+	}
+	return out
+}
+
+// ImportTargets are the columns of an existing table a file column may go to: its
+// non-vector columns, then each vector's column (transfer.VectorColumn names them).
+func ImportTargets(info *driver.TableInfo, vectorColumn func(name string) string) []string {
+	out := []string{}
+	for _, c := range info.Columns {
+		if !c.IsVector() {
+			out = append(out, c.Name)
+		}
+	}
+	for _, n := range info.Settings.Vectors() {
+		out = append(out, vectorColumn(n))
+	}
+	return out
+}

@@ -1,0 +1,181 @@
+package explore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"app/backend/driver"
+)
+
+func wantInvalid(t *testing.T, err error, says string) {
+	t.Helper()
+	if !driver.IsKind(err, driver.KindInvalidArgument) || !strings.Contains(err.Error(), says) {
+		t.Fatalf("err = %v, want invalid_argument saying %q", err, says)
+	}
+}
+
+func TestPageLimitAndCheckFiltersRefuseMalformedRequests(t *testing.T) {
+	if n, err := PageLimit("T", 0, 0); n != DefaultPageSize || err != nil {
+		t.Fatalf("%d %v", n, err)
+	}
+	if n, err := PageLimit("T", 5, 7); n != 7 || err != nil {
+		t.Fatalf("%d %v", n, err)
+	}
+	_, err := PageLimit(" ", 0, 0)
+	wantInvalid(t, err, "a table name is required")
+	_, err = PageLimit("T", -1, 0)
+	wantInvalid(t, err, "offset must not be negative")
+	_, err = PageLimit("T", 0, MaxPageSize+1)
+	wantInvalid(t, err, "limit must be between 0 and 1000")
+	if err := CheckFilters([]driver.Filter{{Column: "a", Operator: driver.OpEquals}}, []driver.Sort{{Column: "a"}}); err != nil {
+		t.Fatal(err)
+	}
+	wantInvalid(t, CheckFilters([]driver.Filter{{Operator: driver.OpEquals}}, nil), "filter 1 names no column")
+	wantInvalid(t, CheckFilters([]driver.Filter{{Column: "a", Operator: "like"}}, nil), `filter 1: unknown operator "like"`)
+	wantInvalid(t, CheckFilters(nil, []driver.Sort{{}}), "sort 1 names no column")
+}
+
+func TestCheckCommitAndTheQuestions(t *testing.T) {
+	text := "x"
+	ok := Changes{Updates: []RowChange{{Key: "u", UUID: "1", Values: map[string]any{"a": text, "b": nil}}}, Deletes: []RowChange{{Key: "d", UUID: "2"}}}
+	if err := CheckCommit("T", ok); err != nil {
+		t.Fatal(err)
+	}
+	wantInvalid(t, CheckCommit("", ok), "a table name is required")
+	wantInvalid(t, CheckCommit("T", Changes{}), "no changes")
+	wantInvalid(t, CheckCommit("T", Changes{Inserts: make([]RowChange, MaxCommitRows+1)}), "at most 10000 rows")
+	wantInvalid(t, CheckCommit("T", Changes{Inserts: []RowChange{{Key: "k", Values: map[string]any{"n": 3}}}}), "the value of n must be text or null")
+	wantInvalid(t, CheckCommit("T", Changes{Inserts: []RowChange{{}}}), "needs a key")
+	wantInvalid(t, CheckCommit("T", Changes{Inserts: []RowChange{{Key: "k"}}, Deletes: []RowChange{{Key: "k"}}}), "changed twice")
+
+	title, msg := DeleteQuestion("“Node”", "T", Changes{Updates: make([]RowChange, 2), Inserts: make([]RowChange, 1), Deletes: make([]RowChange, 1)})
+	if title != "Delete 1 row from T" || msg != "Delete 1 row from T on “Node”? This cannot be undone.\n\nThe commit also writes 2 rows edited and 1 row added.\n\nNo sends nothing." {
+		t.Fatalf("%q %q", title, msg)
+	}
+	if _, msg := DeleteQuestion("", "T", Changes{Deletes: make([]RowChange, 3)}); msg != "Delete 3 rows from T? This cannot be undone.\n\nNo sends nothing." {
+		t.Fatalf("%q", msg)
+	}
+	if _, msg := QuitQuestion(1); msg != "1 row has changes not yet written. Quit and discard them?" {
+		t.Fatalf("%q", msg)
+	}
+	if _, msg := QuitQuestion(4); !strings.HasPrefix(msg, "4 rows have") {
+		t.Fatalf("%q", msg)
+	}
+}
+
+func TestOutcomesPairResultsWithRows(t *testing.T) {
+	rows := []RowChange{{Key: "a", UUID: "1"}, {Key: "b"}, {Key: "c", UUID: "3"}}
+	got := Outcomes(ActionInsert, rows, []driver.RowResult{
+		{Index: 0, Status: driver.RowOK, UUID: "new"},
+		{Index: 2, Status: driver.RowFailed, Kind: driver.KindInvalidArgument, Message: "bad"},
+		{Index: 9, Status: driver.RowOK},
+	}, nil)
+	if got[0].Status != "ok" || got[0].UUID != "new" || got[0].Kind != "" || got[2].Kind != "invalid_argument" || got[2].Message != "bad" {
+		t.Fatalf("%+v", got)
+	}
+	if got[1].Status != "failed" || got[1].Kind != "query_failed" || !strings.Contains(got[1].Message, "gave no outcome") {
+		t.Fatalf("a row without a result: %+v", got[1])
+	}
+	var batch error = driver.Errorf(driver.KindNotFound, "table gone")
+	got = Outcomes(ActionDelete, rows[:1], nil, batch)
+	if got[0].Err != batch || got[0].Message != "" || got[0].Action != "delete" {
+		t.Fatalf("a failed batch: %+v", got[0])
+	}
+	cut := errors.New("the plugin process died")
+	if got = Outcomes(ActionDelete, rows[:1], nil, cut); got[0].Err != cut || !strings.Contains(got[0].Message, "the commit was interrupted") {
+		t.Fatalf("a batch cut off midway: %+v", got[0])
+	}
+}
+
+func TestTenantWindowsAndListings(t *testing.T) {
+	var all []driver.Tenant
+	for i := range 30 {
+		all = append(all, driver.Tenant{Name: fmt.Sprintf("Shop%02d", i), Status: driver.TenantActive})
+	}
+	w, err := Window(all, " shop1", 2, 5)
+	if err != nil || w.Matched != 10 || len(w.Tenants) != 5 || w.Tenants[0].Name != "Shop12" {
+		t.Fatalf("%+v %v", w, err)
+	}
+	if w, _ := Window(all, "", 100, 0); w.Matched != 30 || len(w.Tenants) != 0 {
+		t.Fatalf("past the end: %+v", w)
+	}
+	_, err = Window(all, "", -1, 0)
+	wantInvalid(t, err, "must not be negative")
+
+	var l TenantLists
+	for i := range maxTenantLists + 1 {
+		l.Put("c", fmt.Sprint("T", i), all[:1])
+	}
+	if l.Get("c", "T0") != nil || l.Get("c", "T1") == nil {
+		t.Fatal("the oldest listing is the one dropped")
+	}
+	kept := l.Get("c", "T1")
+	l.SetStatus("c", "T1", "Shop00", driver.TenantInactive)
+	if kept[0].Status != driver.TenantActive || l.Get("c", "T1")[0].Status != driver.TenantInactive {
+		t.Fatal("a status change writes a copy")
+	}
+	norm, title, msg, err := TenantStatusQuestion("north", "Shop on “Node”", " inactive ")
+	if err != nil || norm != driver.TenantInactive || title != "Set tenant north to inactive" || !strings.HasPrefix(msg, "Set tenant “north” of Shop on “Node” to inactive?\n\n") {
+		t.Fatalf("%q %q %q %v", norm, title, msg, err)
+	}
+	_, _, _, err = TenantStatusQuestion("north", "Shop", "asleep")
+	wantInvalid(t, err, "is not a tenant status")
+}
+
+func TestGridsVectorsAndTargets(t *testing.T) {
+	cols := []driver.Column{{Name: "uuid", Type: "uuid"}, {Name: "n", Type: "int"}, {Name: "b", Type: "boolean"}, {Name: "t", Type: "text"}}
+	s := func(v string) *string { return &v }
+	g := GridFromText(cols, [][]*string{{s("u"), s("9007199254740993"), s("true"), nil}})
+	if !reflect.DeepEqual(g.Rows[0], []any{"u", json.Number("9007199254740993"), true, nil}) {
+		t.Fatalf("%#v", g.Rows[0])
+	}
+	vg := &driver.Grid{Columns: []driver.Column{{Name: "uuid"}, {Name: "vector", Type: "vector"}}, Rows: [][]any{{"a", json.RawMessage("[1]")}, {"b", nil}}}
+	if got := VectorsByKey(vg, "uuid"); !reflect.DeepEqual(got, map[string]string{"a": "[1]"}) {
+		t.Fatalf("%v", got)
+	}
+	if got, err := TargetVector("T", []string{"only"}, ""); got != "only" || err != nil {
+		t.Fatalf("%q %v", got, err)
+	}
+	_, err := TargetVector("T", []string{"a", "b"}, "")
+	wantInvalid(t, err, "T has several named vectors: choose one of a, b")
+	_, err = TargetVector("T", nil, "x")
+	wantInvalid(t, err, `T has no named vector "x"`)
+}
+
+func TestMapCacheAndRunning(t *testing.T) {
+	var c MapCache
+	for i := range mapsKept + 1 {
+		c.Put(fmt.Sprint(i), KeptMap{XY: []byte{byte(i)}})
+	}
+	if _, ok := c.Get("0"); ok {
+		t.Fatal("the oldest map is dropped")
+	}
+	if k, ok := c.Get(fmt.Sprint(mapsKept)); !ok || k.XY[0] != mapsKept {
+		t.Fatal("the newest map is kept")
+	}
+	if MapKey("c", "T", "", nil, 5) == MapKey("c", "T", "", []driver.Filter{{Column: "a"}}, 5) {
+		t.Fatal("the filters are part of a map's key")
+	}
+	if got := PackXY([]float32{1, -2}); len(got) != 8 || got[3] != 0x3f {
+		t.Fatalf("% x", got)
+	}
+	var r Running
+	ctx, done := r.Start(context.Background(), "x")
+	if !r.Has("x") {
+		t.Fatal("not registered")
+	}
+	r.Cancel("x")
+	r.Cancel("unknown")
+	if ctx.Err() == nil {
+		t.Fatal("not cancelled")
+	}
+	done()
+	if r.Has("x") {
+		t.Fatal("still registered")
+	}
+}

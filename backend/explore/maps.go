@@ -1,0 +1,198 @@
+package explore
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"app/backend/driver"
+	"app/backend/vectormap"
+)
+
+// MapPoints are a map's points before their layout: each point's uuid, and the scalar
+// columns a point can be coloured, sized and named by, cell i of each column belonging to
+// point i (text cut at 120 characters: it names a point, it is not read whole on a map).
+type MapPoints struct {
+	UUIDs   []string
+	Columns []MapColumn
+	Vector  string
+	Dims    int
+	Matched int
+	Skipped int
+	Sampled bool
+}
+
+// MapColumn is one scalar column's cells, as display text or nil.
+type MapColumn struct {
+	Name   string
+	Type   string
+	Values []*string
+}
+
+// Points is the uuids and scalar columns of what vectormap.Read read.
+func Points(p *vectormap.Points) MapPoints {
+	out := MapPoints{UUIDs: make([]string, len(p.Rows)), Columns: []MapColumn{}, Vector: p.Vector, Dims: p.Vectors.Dim,
+		Matched: p.Matched, Skipped: p.Skipped, Sampled: p.Sampled}
+	for i, r := range p.Rows {
+		if s, ok := r[0].(string); ok {
+			out.UUIDs[i] = s
+		}
+	}
+	for j, c := range p.Columns {
+		if j == 0 || !mapScalar(c.Type) {
+			continue
+		}
+		col := MapColumn{Name: c.Name, Type: c.Type, Values: make([]*string, len(p.Rows))}
+		for i, r := range p.Rows {
+			if j < len(r) {
+				if t := CellText(r[j]); t != nil {
+					s := *t
+					if utf8.RuneCountInString(s) > 120 {
+						s = string([]rune(s)[:120]) + "…"
+					}
+					col.Values[i] = &s
+				}
+			}
+		}
+		out.Columns = append(out.Columns, col)
+	}
+	return out
+}
+
+func mapScalar(t string) bool {
+	switch t {
+	case "text", "string", "int", "number", "boolean", "date", "uuid":
+		return true
+	}
+	return false
+}
+
+// Frame is one layout of a map: X and Y of point i at XY[2i] and XY[2i+1], as little-endian
+// float32s.
+type Frame struct {
+	Stage  string // "pca" or "umap"
+	Epoch  int
+	Epochs int
+	XY     []byte
+	Done   bool
+}
+
+// Layout lays the vectors out in two dimensions: it sends the PCA frame, then UMAP's frames as
+// it refines, and returns the last one's XY.
+func Layout(ctx context.Context, m vectormap.Matrix, frame func(Frame)) ([]byte, error) {
+	pca, err := vectormap.PCA(ctx, m, 2)
+	if err != nil {
+		return nil, err
+	}
+	frame(Frame{Stage: "pca", XY: PackXY(pca.Data)})
+	var last []byte
+	_, err = vectormap.UMAP(ctx, m, pca, vectormap.Options{Seed: 1, Frame: func(xy []float32, epoch, epochs int) {
+		last = PackXY(xy)
+		frame(Frame{Stage: "umap", Epoch: epoch, Epochs: epochs, XY: last, Done: epoch == epochs})
+	}})
+	return last, err
+}
+
+// PackXY packs coordinates as little-endian float32s.
+func PackXY(xy []float32) []byte {
+	b := make([]byte, 4*len(xy))
+	for i, f := range xy {
+		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
+	}
+	return b
+}
+
+// MapKey names a map of a connection's table: the vector, the filters and the point bound.
+func MapKey(conn, table, vector string, filters []driver.Filter, maxPoints int) string {
+	fkey, _ := json.Marshal(filters)
+	return strings.Join([]string{conn, table, vector, string(fkey), strconv.Itoa(maxPoints)}, "\x00")
+}
+
+// KeptMap is a finished map: its points and final layout.
+type KeptMap struct {
+	Points MapPoints
+	XY     []byte
+}
+
+// mapsKept is how many finished maps MapCache keeps.
+const mapsKept = 4
+
+// MapCache keeps the last few maps' points and finished layouts by MapKey, so reopening one
+// whose rows did not change shows it at once (issue 22: recomputed only when asked or when
+// the row count changed). The zero value is empty.
+type MapCache struct {
+	mu   sync.Mutex
+	keys []string
+	maps []KeptMap
+}
+
+// Get is the kept map of key.
+func (c *MapCache) Get(key string) (KeptMap, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i, k := range c.keys {
+		if k == key {
+			return c.maps[i], true
+		}
+	}
+	return KeptMap{}, false
+}
+
+// Put keeps a map first, dropping the oldest past the bound.
+func (c *MapCache) Put(key string, m KeptMap) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	keys, maps := []string{key}, []KeptMap{m}
+	for i, k := range c.keys {
+		if k != key && len(keys) < mapsKept {
+			keys, maps = append(keys, k), append(maps, c.maps[i])
+		}
+	}
+	c.keys, c.maps = keys, maps
+}
+
+// Running are the running exports, imports and maps of a window, by the id it gave them, so
+// that each can be cancelled. The zero value is empty.
+type Running struct {
+	mu      sync.Mutex
+	running map[string]context.CancelFunc
+}
+
+// Start registers a cancellable run under parent; done unregisters and ends it.
+func (r *Running) Start(parent context.Context, id string) (ctx context.Context, done func()) {
+	ctx, cancel := context.WithCancel(parent)
+	r.mu.Lock()
+	if r.running == nil {
+		r.running = map[string]context.CancelFunc{}
+	}
+	r.running[id] = cancel
+	r.mu.Unlock()
+	return ctx, func() {
+		r.mu.Lock()
+		delete(r.running, id)
+		r.mu.Unlock()
+		cancel()
+	}
+}
+
+// Cancel stops the run with id (an unknown id does nothing).
+func (r *Running) Cancel(id string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if c, ok := r.running[id]; ok {
+		c()
+	}
+}
+
+// Has tells whether a run with id is registered.
+func (r *Running) Has(id string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, ok := r.running[id]
+	return ok
+}

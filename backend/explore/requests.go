@@ -1,0 +1,99 @@
+package explore
+
+import (
+	"errors"
+	"strings"
+
+	"app/backend/driver"
+)
+
+// Paging bounds of a browse: the grid asks for small pages; a bigger one is refused before
+// the database is asked.
+const (
+	DefaultPageSize = 100
+	MaxPageSize     = 1000
+)
+
+// PageLimit checks a page request of table and returns the limit to ask for (0 means
+// DefaultPageSize).
+func PageLimit(table string, offset, limit int) (int, error) {
+	switch {
+	case strings.TrimSpace(table) == "":
+		return 0, invalid("a table name is required")
+	case offset < 0:
+		return 0, invalid("offset must not be negative")
+	case limit < 0 || limit > MaxPageSize:
+		return 0, invalid("limit must be between 0 and %d", MaxPageSize)
+	case limit == 0:
+		return DefaultPageSize, nil
+	}
+	return limit, nil
+}
+
+// CheckFilters refuses malformed requests (no column, an operator the driver does not know)
+// before the database is asked; whether a known operator fits a column is the driver's to
+// say.
+func CheckFilters(filters []driver.Filter, sorts []driver.Sort) error {
+	known := map[driver.Operator]bool{}
+	for _, op := range driver.Operators() {
+		known[op] = true
+	}
+	for i, f := range filters {
+		if strings.TrimSpace(f.Column) == "" {
+			return invalid("filter %d names no column", i+1)
+		}
+		if !known[f.Operator] {
+			return invalid("filter %d: unknown operator %q", i+1, f.Operator)
+		}
+	}
+	for i, s := range sorts {
+		if strings.TrimSpace(s.Column) == "" {
+			return invalid("sort %d names no column", i+1)
+		}
+	}
+	return nil
+}
+
+// Refusal says which filter cannot run and why.
+type Refusal struct {
+	// Index is the refused filter's place among the request's filters (-1 when the driver's
+	// message names none of them); Column and Operator repeat it.
+	Index    int
+	Column   string
+	Operator string
+	// Reason is why, for the user; Message is the driver's whole sentence.
+	Reason  string
+	Message string
+}
+
+// RefusalOf turns a refused_filter error into the refusal of the filter it names. The
+// driver's sentence is "the filter <column> <operator, underscores as spaces> cannot run:
+// <reason>" (backend/driver/weaviate/filter.go); the longest match wins, so a column whose
+// name is a prefix of another's is not taken for it. It returns nil for any other error.
+func RefusalOf(err error, filters []driver.Filter) *Refusal {
+	if !driver.IsKind(err, driver.KindRefusedFilter) {
+		return nil
+	}
+	text := err.Error()
+	var de *driver.Error
+	if errors.As(err, &de) {
+		text = de.Error()
+	}
+	msg := strings.Join(strings.Fields(text), " ")
+	r := &Refusal{Index: -1, Reason: msg, Message: msg}
+	best := -1
+	for i, f := range filters {
+		op := string(f.Operator)
+		head := "the filter " + f.Column + " " + strings.ReplaceAll(op, "_", " ") + " cannot run: "
+		if strings.HasPrefix(msg, head) && len(head) > best {
+			best = len(head)
+			r.Index, r.Column, r.Operator, r.Reason = i, f.Column, op, msg[len(head):]
+		}
+	}
+	if r.Index < 0 {
+		if _, after, ok := strings.Cut(msg, " cannot run: "); ok {
+			r.Reason = after
+		}
+	}
+	return r
+}
