@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useState } from "react";
-import { parseApiError, useApi, type ApiError, type Connection } from "./api";
+import { useCallback, useEffect } from "react";
+import { useApi, type Connection } from "./api";
 import { useConnections } from "./components/connections/useConnections";
 import { useInstalling } from "./components/connections/useInstalling";
 import { useExplorer } from "./components/explorer/useExplorer";
 import { ShortcutsOverlay, useShortcutsHelp } from "./components/help/ShortcutsHelp";
 import { PortNotice } from "./components/layout/PortNotice";
+import { useAction } from "./components/layout/useAction";
 import { ApprovalNotices } from "./components/layout/ApprovalNotices";
 import { DropNotices } from "./components/layout/DropNotices";
 import { Header } from "./components/layout/Header";
@@ -22,7 +23,8 @@ export function App() {
   const explorer = useExplorer();
   const installing = useInstalling();
   const api = useApi();
-  const [actionError, setActionError] = useState<ApiError | null>(null);
+  // Delete and Duplicate of a connection say why they failed in a notice of the window.
+  const { run, error: actionError, clear: dismissActionError } = useAction();
   const help = useShortcutsHelp();
 
   // The query editor of a connection; it connects the connection when it is not open.
@@ -76,32 +78,28 @@ export function App() {
 
   // Delete asks in the app's native dialog first; a "No" changes nothing.
   const deleteConnection = useCallback(
-    async (c: Connection) => {
-      setActionError(null);
-      try {
-        if (await api.connections.remove(c.id)) {
+    (c: Connection) =>
+      run(
+        () => api.connections.remove(c.id),
+        (removed) => {
+          if (!removed) return;
           ws.closeConnection(c.id);
           void reload();
-        }
-      } catch (reason) {
-        setActionError(parseApiError(reason));
-      }
-    },
-    [api, ws.closeConnection, reload],
+        },
+      ),
+    [api, run, ws.closeConnection, reload],
   );
 
   const duplicateConnection = useCallback(
-    async (c: Connection) => {
-      setActionError(null);
-      try {
-        const copy = await api.connections.duplicate(c.id);
-        void reload();
-        ws.openEditConnection(copy);
-      } catch (reason) {
-        setActionError(parseApiError(reason));
-      }
-    },
-    [api, ws.openEditConnection, reload],
+    (c: Connection) =>
+      run(
+        () => api.connections.duplicate(c.id),
+        (copy) => {
+          void reload();
+          ws.openEditConnection(copy);
+        },
+      ),
+    [api, run, ws.openEditConnection, reload],
   );
 
   // Opening a connection connects it (its tables appear under it) and opens its tab, then its
@@ -169,7 +167,7 @@ export function App() {
             <span className="notice__text">
               <span className="notice__message">{actionError.message}</span>
             </span>
-            <button type="button" className="btn btn--small" onClick={() => setActionError(null)}>
+            <button type="button" className="btn btn--small" onClick={dismissActionError}>
               Dismiss
             </button>
           </div>

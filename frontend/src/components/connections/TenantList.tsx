@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { useApi, type Tenant, type TenantPage, type TenantStatus } from "../../api";
 import { parseApiError } from "../../api/errors";
+import { useAction } from "../layout/useAction";
 
 /** Height of one tenant row in pixels: the window renders only the rows in view. */
 export const TENANT_ROW_HEIGHT = 26;
@@ -67,8 +68,10 @@ export function TenantList({ connectionId, table, openTable, onOpenTenant }: Pro
   const [filter, setFilter] = useState("");
   const [active, setActive] = useState(0);
   const [scrollTop, setScrollTop] = useState(0);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [actionError, setActionError] = useState<string | null>(null);
+  // The tenant whose status is being set: the others' buttons wait for it.
+  const [acting, setActing] = useState<string | null>(null);
+  const { run, busy: setting, error: actionError } = useAction();
+  const busy = setting ? acting : null;
   const viewRef = useRef<HTMLDivElement>(null);
   // Only the newest request's answer is shown (typing sends one per key).
   const seq = useRef(0);
@@ -166,17 +169,13 @@ export function TenantList({ connectionId, table, openTable, onOpenTenant }: Pro
     }
   };
 
-  const setStatus = async (t: Tenant, status: TenantStatus) => {
-    setBusy(t.name);
-    setActionError(null);
-    try {
-      // The backend updates its listing after a Yes: the window is read from it again.
-      if (await api.explorer.setTenantStatus(connectionId, table, t.name, status)) await fetchWindow(filter, page.offset, false);
-    } catch (e) {
-      setActionError(parseApiError(e).message);
-    } finally {
-      setBusy(null);
-    }
+  const setStatus = (t: Tenant, status: TenantStatus) => {
+    setActing(t.name);
+    // The backend updates its listing after a Yes: the window is read from it again.
+    return run(
+      () => api.explorer.setTenantStatus(connectionId, table, t.name, status),
+      (yes) => (yes ? fetchWindow(filter, page.offset, false) : undefined),
+    );
   };
 
   const listId = `tenants-${connectionId}-${table}`;
@@ -281,7 +280,7 @@ export function TenantList({ connectionId, table, openTable, onOpenTenant }: Pro
           )}
           {actionError && (
             <p role="alert" className="tenant-list__state tenant-list__state--error">
-              {actionError}
+              {actionError.message}
             </p>
           )}
         </>

@@ -14,6 +14,7 @@ import {
   SSL_MODES,
 } from "./formRules";
 import { ErrorLine } from "../layout/ErrorLine";
+import { useAction } from "../layout/useAction";
 
 type TestState =
   | { status: "idle" }
@@ -42,8 +43,7 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
   const [form, setForm] = useState<ConnectionForm>(initial);
   const [apiKey, setApiKey] = useState("");
   const [test, setTest] = useState<TestState>({ status: "idle" });
-  const [saving, setSaving] = useState(false);
-  const [problem, setProblem] = useState("");
+  const { run: runSave, busy: saving, error: problem, clear: clearProblem } = useAction();
   // A problem at one field: named there (aria-invalid, described by the message), and the
   // field takes the focus; what was typed stays (issue 25, item 12).
   const [atField, setAtField] = useState<FieldProblem | null>(null);
@@ -62,7 +62,7 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
     setForm((f) => ({ ...f, ...patch }));
     testGen.current++;
     setTest({ status: "idle" });
-    setProblem("");
+    clearProblem();
     setAtField(null);
   };
   const fieldId = (label: string) => `${id}-${label.replace(/\W+/g, "-")}`;
@@ -93,14 +93,7 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
     e?.preventDefault();
     const p = fieldProblem(form, keyToSend, true);
     if (p) return refuse(p);
-    setSaving(true);
-    try {
-      onSaved(await api.connections.save(form, keyToSend));
-    } catch (reason) {
-      setProblem(parseApiError(reason).message);
-    } finally {
-      setSaving(false);
-    }
+    await runSave(() => api.connections.save(form, keyToSend), onSaved);
   };
 
   // A row: the label names the control; the hint describes it (aria-describedby), so the
@@ -209,7 +202,7 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
                 setApiKey(e.target.value);
                 testGen.current++;
                 setTest({ status: "idle" });
-                setProblem("");
+                clearProblem();
               }}
               autoComplete="off"
               placeholder={form.hasAPIKey ? "Saved in the keyring; type a new key to replace it" : ""}
@@ -286,11 +279,7 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
           )}
         </fieldset>
         <div className="form-status" aria-live="polite" id={`${id}-status`}>
-          {problem && (
-            <ErrorLine>
-              {problem}
-            </ErrorLine>
-          )}
+          <ErrorLine error={problem} />
           {test.status === "testing" && <p className="form-msg">Testing the connection…</p>}
           {test.status === "ok" && test.paths.length === 0 && (
             <p className="form-msg form-msg--ok">

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
-import { parseApiError, useApi, type ApiError, type ApprovalGranted } from "../../api";
+import { useApi, type ApprovalGranted } from "../../api";
 import { Icon, X } from "../icons";
+import { useAction } from "./useAction";
 
 /**
  * ApprovalNotices follows the native approval dialog: after the user approved an AI client's
@@ -12,7 +13,7 @@ import { Icon, X } from "../icons";
 export function ApprovalNotices() {
   const api = useApi();
   const [granted, setGranted] = useState<ApprovalGranted[]>([]);
-  const [error, setError] = useState<ApiError | null>(null);
+  const { run, error, clear } = useAction();
 
   useEffect(() => api.approvals.onGranted((g) => setGranted((list) => [...list, g].slice(-3))), [api]);
 
@@ -31,14 +32,10 @@ export function ApprovalNotices() {
   }, [api]);
 
   const dismiss = (ticket: string) => setGranted((list) => list.filter((g) => g.ticket !== ticket));
+  // The notice goes either way: a failed remember says why on a line of its own.
   const remember = async (g: ApprovalGranted) => {
-    try {
-      await api.approvals.remember(g.ticket);
-      dismiss(g.ticket);
-    } catch (e) {
-      setError(parseApiError(e));
-      dismiss(g.ticket);
-    }
+    await run(() => api.approvals.remember(g.ticket));
+    dismiss(g.ticket);
   };
 
   if (granted.length === 0 && !error) return null;
@@ -70,7 +67,7 @@ export function ApprovalNotices() {
           <span className="notice__text">
             <span className="notice__message">{error.message}</span>
           </span>
-          <button type="button" className="btn btn--small" onClick={() => setError(null)}>
+          <button type="button" className="btn btn--small" onClick={clear}>
             Dismiss
           </button>
         </div>
