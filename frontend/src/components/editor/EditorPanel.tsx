@@ -6,15 +6,13 @@ import { EditorState, Prec } from "@codemirror/state";
 import { EditorView, keymap, lineNumbers, placeholder } from "@codemirror/view";
 import { tags as t } from "@lezer/highlight";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { parseApiError, useApi, type ApiError, type Connection, type Grid, type HistoryEntry, type RunResult, type SavedQuery } from "../../api";
-import { DataGrid } from "../grid/DataGrid";
+import { parseApiError, useApi, type Connection } from "../../api";
 import { graphqlCompletion, graphqlLanguage, type EditorSchema } from "./graphql";
-import { JsonView } from "./JsonView";
-import { ExportDialog } from "../grid/ExportDialog";
 import { errorPosition, statementAt, type Statement } from "./statements";
 import { TEMPLATES } from "./templates";
-import { Icon, Check, Play, X } from "../icons";
-import { ErrorLine } from "../layout/ErrorLine";
+import { Icon, Play } from "../icons";
+import { HistoryList, SavedList } from "./EditorSide";
+import { ResultPane, type Outcome } from "./ResultPane";
 
 /** The text of each connection's editor, kept while its tab is closed or hidden. */
 const drafts = new Map<string, string>();
@@ -39,12 +37,6 @@ const theme = EditorView.theme({
   ".cm-tooltip": { backgroundColor: "var(--surface)", border: "1px solid var(--border)" },
   ".cm-tooltip-autocomplete ul li[aria-selected]": { backgroundColor: "var(--accent-soft)", color: "var(--text)" },
 });
-
-type Outcome =
-  | { status: "idle" }
-  | { status: "running"; text: string }
-  | { status: "done"; text: string; result: RunResult }
-  | { status: "error"; text: string; error: ApiError };
 
 interface Props {
   connection: Connection;
@@ -275,160 +267,4 @@ function diagnosticFor(v: EditorView, stmt: Statement, message: string): Diagnos
     }
   }
   return { from, to: Math.max(to, from), severity: "error", message };
-}
-
-/** ResultPane shows the last run: a grid, JSON, not run, or the error inline. */
-export function ResultPane({ outcome }: { outcome: Outcome }) {
-  switch (outcome.status) {
-    case "idle":
-      return <div className="editor-result editor-result--empty">Run a statement with Ctrl+Enter (⌘↩ on macOS).</div>;
-    case "running":
-      return (
-        <div className="editor-result" role="status">
-          <span className="spinner" aria-hidden="true" /> Running…
-        </div>
-      );
-    case "error":
-      return (
-        <div className="editor-result">
-          <p className="grid-notice grid-notice--error editor-error" role="alert">
-            {outcome.error.code === "cancelled" ? "Cancelled: " : ""}
-            {outcome.error.message}
-          </p>
-        </div>
-      );
-    case "done": {
-      const r = outcome.result;
-      if (r.kind === "not_run")
-        return (
-          <div className="editor-result">
-            <p className="grid-notice" role="status">
-              {r.message}
-            </p>
-          </div>
-        );
-      const meta = `${r.status ? `HTTP ${r.status} · ` : ""}${r.kind === "grid" && r.grid ? `${r.grid.rows.length} ${r.grid.rows.length === 1 ? "row" : "rows"} · ` : ""}${r.elapsedMs} ms`;
-      return (
-        <div className="editor-result" aria-label="Result">
-          <p className="editor-result__meta">
-            {meta}
-            {r.kind === "grid" && r.grid && <ResultExport grid={r.grid} name={r.table ? `${r.table} result` : "result"} />}
-          </p>
-          {r.notice && (
-            <p className="grid-notice editor-result__notice" role="status">
-              {r.notice}
-            </p>
-          )}
-          {r.kind === "grid" && r.grid ? <DataGrid grid={r.grid} table={r.table} /> : <JsonView text={r.json} />}
-        </div>
-      );
-    }
-  }
-}
-
-/** ResultExport is the result's Export…: the rows shown, to a CSV, JSON Lines or Parquet file. */
-function ResultExport({ grid, name }: { grid: Grid; name: string }) {
-  const [open, setOpen] = useState(false);
-  return (
-    <>
-      <button type="button" className="btn btn--small editor-result__export" onClick={() => setOpen(true)} title="Write the rows shown to a CSV, JSON Lines or Parquet file">
-        Export…
-      </button>
-      {open && <ExportDialog grid={grid} table={name} onClose={() => setOpen(false)} />}
-    </>
-  );
-}
-
-function HistoryList({ connectionId, onPick, refresh }: { connectionId: string; onPick: (t: string) => void; refresh: unknown }) {
-  const api = useApi();
-  const [search, setSearch] = useState("");
-  const [entries, setEntries] = useState<HistoryEntry[]>([]);
-  useEffect(() => {
-    let live = true;
-    api.editor.history(connectionId, search).then(
-      (e) => live && setEntries(e),
-      () => live && setEntries([]),
-    );
-    return () => {
-      live = false;
-    };
-  }, [api, connectionId, search, refresh]);
-  return (
-    <aside className="editor-side" aria-label="History">
-      <input className="input input--small" type="search" placeholder="Search history" aria-label="Search history" value={search} onChange={(e) => setSearch(e.target.value)} />
-      {entries.length === 0 && <p className="panel__note">{search ? "Nothing matches." : "No history yet."}</p>}
-      <ul className="editor-side__list">
-        {entries.map((e, i) => (
-          <li key={`${e.at}-${i}`}>
-            <button type="button" className="editor-side__item" title={e.error || e.at} onClick={() => onPick(e.text)}>
-              <span className={e.ok ? "editor-side__ok" : "editor-side__failed"} aria-label={e.ok ? "ran" : "failed"}>
-                <Icon icon={e.ok ? Check : X} size={12} />
-              </span>{" "}
-              <code>{e.text}</code>
-            </button>
-          </li>
-        ))}
-      </ul>
-    </aside>
-  );
-}
-
-function SavedList({ connectionId, onPick, current }: { connectionId: string; onPick: (t: string) => void; current: () => string }) {
-  const api = useApi();
-  const [saved, setSaved] = useState<SavedQuery[]>([]);
-  const [name, setName] = useState("");
-  const [error, setError] = useState<string>("");
-  const reload = useCallback(() => {
-    api.editor.savedQueries(connectionId).then(setSaved, () => setSaved([]));
-  }, [api, connectionId]);
-  useEffect(reload, [reload]);
-  const save = async () => {
-    setError("");
-    try {
-      await api.editor.saveQuery(connectionId, name, current());
-      setName("");
-      reload();
-    } catch (reason) {
-      setError(parseApiError(reason).message);
-    }
-  };
-  return (
-    <aside className="editor-side" aria-label="Saved queries">
-      <form
-        className="editor-side__save"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save();
-        }}
-      >
-        <input className="input input--small" placeholder="Name" aria-label="Saved query name" value={name} onChange={(e) => setName(e.target.value)} />
-        <button type="submit" className="btn btn--small">
-          Save current
-        </button>
-      </form>
-      {error && (
-        <ErrorLine>
-          {error}
-        </ErrorLine>
-      )}
-      {saved.length === 0 && <p className="panel__note">No saved queries.</p>}
-      <ul className="editor-side__list">
-        {saved.map((q) => (
-          <li key={q.name} className="editor-side__saved">
-            <button type="button" className="editor-side__item" title={q.text} onClick={() => onPick(q.text)}>
-              {q.name}
-            </button>
-            <button
-              type="button"
-              className="btn btn--small"
-              aria-label={`Delete saved query ${q.name}`}
-              onClick={() => void api.editor.deleteSavedQuery(connectionId, q.name).then(reload)}
-            >
-              <Icon icon={X} />
-            </button>
-          </li>
-        ))}
-      </ul>
-    </aside>
-  );
 }
