@@ -1,12 +1,12 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import createScatterplot, { createRenderer } from "regl-scatterplot";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { parseApiError, useApi, type ApiError, type Column, type Connection, type Filter, type Grid, type MapFrame, type MapPoints, type TableInfo } from "../../api";
 import { ExportDialog } from "../grid/ExportDialog";
 import { formatCount } from "../explorer/format";
 import { Icon, MapIcon } from "../icons";
 import type { MapHighlight } from "../workspace/useWorkspace";
 import { colouring, defaultColour, fit, isNumeric, labelColumn, layoutRows, sizes } from "./mapModel";
-import { panByCss } from "./panByCss";
+import { MapSide } from "./MapSide";
+import { useScatterplot } from "./useScatterplot";
 import { ErrorState } from "../layout/ErrorLine";
 
 interface Props {
@@ -26,8 +26,6 @@ type Phase =
   | { step: "ready" }
   | { step: "cancelled" }
   | { step: "error"; error: ApiError };
-
-type Scatterplot = ReturnType<typeof createScatterplot>;
 
 let maps = 0;
 
@@ -50,20 +48,13 @@ export function MapPanel({ connection, table, filters, onOpenRows, highlight }: 
   const [points, setPoints] = useState<MapPoints | null>(null);
   const [xy, setXY] = useState<Float32Array | null>(null);
   const [phase, setPhase] = useState<Phase>({ step: "reading", rows: 0 });
+  const { plot, canvasRef, boxRef, hover, selected, selectedRef, setSelected, selectPoints } = useScatterplot();
   const [colourBy, setColourBy] = useState("");
   const [sizeBy, setSizeBy] = useState("");
-  const [hover, setHover] = useState<{ i: number; x: number; y: number } | null>(null);
-  const [selected, setSelected] = useState<number[]>([]);
-  // The selection outlives each new frame of the layout: it is drawn again on the new places.
-  const selectedRef = useRef<number[]>([]);
-  selectedRef.current = selected;
   const [exporting, setExporting] = useState(false);
   const [saved, setSaved] = useState("");
   const [run, setRun] = useState(0);
   const mapId = useRef("");
-  const canvasRef = useRef<HTMLCanvasElement>(null);
-  const boxRef = useRef<HTMLDivElement>(null);
-  const plot = useRef<Scatterplot | null>(null);
 
   useEffect(() => {
     let live = true;
@@ -128,56 +119,6 @@ export function MapPanel({ connection, table, filters, onOpenRows, highlight }: 
     };
   }, [api, connection.id, table, vector, filters, run]);
 
-  // One renderer for the tab's life, sized to its box.
-  useEffect(() => {
-    const canvas = canvasRef.current;
-    const box = boxRef.current;
-    if (!canvas || !box) return;
-    const { width, height } = box.getBoundingClientRect();
-    // The plot's own renderer, the size of the map: the shared one it makes unasked is the
-    // size of the window, and with software WebGL every frame costs in proportion to it.
-    const renderer = createRenderer({ canvas: document.createElement("canvas") });
-    renderer.resize(Math.max(width, 100), Math.max(height, 100));
-    const sp = createScatterplot({
-      canvas,
-      renderer,
-      width: Math.max(width, 100),
-      height: Math.max(height, 100),
-      pointSize: 4,
-      pointSizeSelected: 2,
-      pointOutlineWidth: 1,
-      lassoInitiator: false,
-      // extend the lasso with every move of 2 pixels, however fast the hand: a quick loop
-      // around a cluster is drawn as it was meant
-      lassoMinDelay: 0,
-      lassoMinDist: 2,
-      deselectOnEscape: true,
-    });
-    plot.current = sp;
-    sp.subscribe("pointOver", (i: number) => {
-      const [x, y] = sp.getScreenPosition(i) ?? [0, 0];
-      setHover({ i, x, y });
-    });
-    sp.subscribe("pointOut", () => setHover(null));
-    sp.subscribe("select", ({ points: chosen }: { points: number[] }) => setSelected([...chosen]));
-    sp.subscribe("deselect", () => setSelected([]));
-    const ro = new ResizeObserver(([e]) => {
-      const r = e.contentRect;
-      if (r.width > 0 && r.height > 0) {
-        renderer.resize(r.width, r.height);
-        sp.set({ width: r.width, height: r.height });
-      }
-    });
-    ro.observe(box);
-    const stopPan = panByCss(box, canvas, () => plot.current);
-    return () => {
-      stopPan();
-      ro.disconnect();
-      sp.destroy();
-      renderer.destroy();
-      plot.current = null;
-    };
-  }, []);
 
   const colourColumn = points?.columns.find((c) => c.name === colourBy);
   const sizeColumn = points?.columns.find((c) => c.name === sizeBy);
@@ -212,11 +153,6 @@ export function MapPanel({ connection, table, filters, onOpenRows, highlight }: 
       })
       .catch(() => {}); // a plot destroyed while drawing (the tab closed) has nothing to show
   }, [xy, points, colours, sized, sizeColumn, dark]);
-
-  const selectPoints = useCallback((idx: number[]) => {
-    plot.current?.select(idx);
-    setSelected(idx);
-  }, []);
 
   // A search's or Find similar's rows, selected once their points are drawn: how many of them
   // the map holds is said (a sample or the filters may leave some out).
@@ -365,46 +301,7 @@ export function MapPanel({ connection, table, filters, onOpenRows, highlight }: 
             </div>
           )}
         </div>
-        <aside className="map-side" aria-label="Legend">
-          {colours.legend.length > 0 && (
-            <>
-              <h3 className="map-side__title">{colourBy}</h3>
-              <ul className="map-legend">
-                {colours.legend.map((l) => (
-                  <li key={l.label}>
-                    {colours.kind === "categorical" ? (
-                      <button type="button" className="map-legend__item" onClick={() => selectPoints(l.points)} aria-label={`Select the ${l.count} points of ${l.label}`}>
-                        <span className="map-legend__swatch" style={{ background: l.colour }} aria-hidden="true" /> {l.label} <span className="map-legend__count">{formatCount(l.count)}</span>
-                      </button>
-                    ) : (
-                      <span className="map-legend__item">
-                        <span className="map-legend__swatch" style={{ background: l.colour }} aria-hidden="true" /> {l.label}
-                      </span>
-                    )}
-                  </li>
-                ))}
-              </ul>
-            </>
-          )}
-          {one !== null && points && (
-            <div className="map-point" aria-label={`Row ${points.uuids[one]}`}>
-              <h3 className="map-side__title">Row</h3>
-              <dl>
-                <dt>uuid</dt>
-                <dd><code>{points.uuids[one]}</code></dd>
-                {points.columns.map((c) => (
-                  <div key={c.name}>
-                    <dt>{c.name}</dt>
-                    <dd>{c.values[one] ?? "—"}</dd>
-                  </div>
-                ))}
-              </dl>
-              <button type="button" className="btn btn--small" onClick={() => onOpenRows([points.uuids[one]])}>
-                Open the row
-              </button>
-            </div>
-          )}
-        </aside>
+        <MapSide colourBy={colourBy} colours={colours} points={points} one={one} onSelect={selectPoints} onOpenRows={onOpenRows} />
       </div>
     </section>
   );
