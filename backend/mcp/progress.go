@@ -42,7 +42,7 @@ func (s *sseStream) startLocked(status int) {
 
 func (s *sseStream) frameLocked(b []byte) error {
 	buf := make([]byte, 0, len(b)+8)
-	buf = append(buf, "data: "...)
+	buf = append(buf, sseDataField+" "...)
 	if bytes.ContainsAny(b, "\r\n") {
 		// A raw line break would end the data line early and split one
 		// message into broken frames; valid JSON never needs one.

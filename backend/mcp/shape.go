@@ -83,18 +83,7 @@ func (s *Server) shapeResult(era Era, method string, mi *methodInfo, res any) (m
 		return nil, err
 	}
 	if era != EraModern {
-		delete(out, fieldResultType)
-		delete(out, fieldTTL)
-		delete(out, fieldCacheScope)
-		if m, ok := out[fieldMeta]; ok {
-			meta := metaObject(m)
-			delete(meta, metaServerInfo)
-			if len(meta) == 0 {
-				delete(out, fieldMeta)
-			} else {
-				out[fieldMeta] = meta
-			}
-		}
+		shapeLegacy(out)
 		return out, nil
 	}
 
@@ -126,6 +115,24 @@ func (s *Server) shapeResult(era Era, method string, mi *methodInfo, res any) (m
 		delete(out, fieldCacheScope)
 	}
 	return out, nil
+}
+
+// shapeLegacy removes from a result object what legacy results never carry: resultType,
+// the cache hints and _meta's serverInfo (an _meta left empty goes too). shapeResult and
+// LegacyResult (the stdio bridge's shaping of a forwarded result) both shape with it.
+func shapeLegacy(out map[string]any) {
+	delete(out, fieldResultType)
+	delete(out, fieldTTL)
+	delete(out, fieldCacheScope)
+	if m, ok := out[fieldMeta]; ok {
+		meta := metaObject(m)
+		delete(meta, metaServerInfo)
+		if len(meta) == 0 {
+			delete(out, fieldMeta)
+		} else {
+			out[fieldMeta] = meta
+		}
+	}
 }
 
 func numberOf(v any) (float64, bool) {
