@@ -16,7 +16,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,7 +29,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode"
 
 	"github.com/sirupsen/logrus"
 
@@ -101,13 +99,6 @@ type discoverResult struct {
 type clientAnswer struct {
 	result json.RawMessage
 	err    json.RawMessage
-}
-
-// rpcError is a JSON-RPC error object.
-type rpcError struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
-	Data    any    `json:"data,omitempty"`
 }
 
 // New finds the app (starting it when allowed), checks server/discover, and returns a bridge
@@ -189,8 +180,8 @@ func (b *Bridge) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 		<-done
 	}()
 	for {
-		line, err := readLine(r, mcp.MaxBodyBytes)
-		if errors.Is(err, errLineTooLarge) {
+		line, err := mcp.ReadLine(r, mcp.MaxBodyBytes)
+		if errors.Is(err, mcp.ErrLineTooLarge) {
 			b.writeError(nil, mcp.CodePayloadTooLarge, "payload too large: a message is limited to 10 MB; it was not sent", nil)
 			continue
 		}
@@ -210,41 +201,9 @@ func (b *Bridge) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	}
 }
 
-var errLineTooLarge = errors.New("line too large")
-
-// readLine reads one line (without its newline), at most max bytes; a longer line is read
-// to its end and dropped with errLineTooLarge.
-func readLine(r *bufio.Reader, max int) ([]byte, error) {
-	var line []byte
-	for {
-		chunk, err := r.ReadSlice('\n')
-		if len(line)+len(chunk) > max+1 {
-			for errors.Is(err, bufio.ErrBufferFull) {
-				_, err = r.ReadSlice('\n')
-			}
-			if err != nil && !errors.Is(err, io.EOF) {
-				return nil, err
-			}
-			return nil, errLineTooLarge
-		}
-		line = append(line, chunk...)
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue
-		}
-		return bytes.TrimRight(line, "\r\n"), err
-	}
-}
-
-// message is one incoming JSON-RPC message, members kept raw.
-type message struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  string          `json:"method"`
-	Params  json.RawMessage `json:"params"`
-	Result  json.RawMessage `json:"result"`
-	Error   json.RawMessage `json:"error"`
-}
-
+// handle answers one line: a response of the client to a request of the bridge, or a request
+// or notification read by the endpoint's own envelope rules (mcp.DecodeMessage). The line's
+// framing is the bridge's: not JSON is -32700, anything but one object -32600.
 func (b *Bridge) handle(ctx context.Context, line []byte) {
 	line = bytes.TrimSpace(line)
 	if !json.Valid(line) {
@@ -255,17 +214,15 @@ func (b *Bridge) handle(ctx context.Context, line []byte) {
 		b.writeError(nil, mcp.CodeInvalidRequest, "invalid request: one JSON-RPC object per line (batches are not supported)", nil)
 		return
 	}
-	var m message
-	if err := json.Unmarshal(line, &m); err != nil || m.JSONRPC != "2.0" {
-		b.writeError(idOrNull(m.ID), mcp.CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`, nil)
+	if r, ok := mcp.DecodeResponse(line); ok {
+		b.answered(r)
 		return
 	}
+	m, id, e := mcp.DecodeMessage(line)
 	switch {
-	case m.Method == "" && m.ID != nil && (m.Result != nil || m.Error != nil):
-		b.answered(m)
-	case m.Method == "":
-		b.writeError(idOrNull(m.ID), mcp.CodeInvalidRequest, "invalid request: no method", nil)
-	case m.ID == nil:
+	case e != nil:
+		b.writeError(id, e.Code, e.Message, e.Data)
+	case m.IsNotification():
 		b.notification(ctx, m)
 	default:
 		b.request(ctx, m)
@@ -281,7 +238,7 @@ func idOrNull(id json.RawMessage) json.RawMessage {
 
 // notification forwards notifications/cancelled (the one the endpoint acts on) and drops
 // the rest, as the endpoint would (SPEC.md B "Methods" rule 3).
-func (b *Bridge) notification(ctx context.Context, m message) {
+func (b *Bridge) notification(ctx context.Context, m *mcp.Message) {
 	if m.Method != "notifications/cancelled" {
 		return
 	}
@@ -301,13 +258,10 @@ func (b *Bridge) notification(ctx context.Context, m message) {
 }
 
 // request answers the legacy handshake here and forwards everything else.
-func (b *Bridge) request(ctx context.Context, m message) {
-	params := map[string]json.RawMessage{}
-	if len(m.Params) > 0 && string(m.Params) != "null" {
-		if m.Params[0] != '{' || json.Unmarshal(m.Params, &params) != nil {
-			b.writeError(m.ID, mcp.CodeInvalidParams, "invalid params: params must be an object", nil)
-			return
-		}
+func (b *Bridge) request(ctx context.Context, m *mcp.Message) {
+	params := m.Members
+	if params == nil {
+		params = map[string]json.RawMessage{}
 	}
 	modern := false
 	if raw, ok := params["_meta"]; ok {
@@ -375,7 +329,7 @@ func (b *Bridge) initialize(id json.RawMessage, params map[string]json.RawMessag
 	}
 	delete(capabilities, "extensions")
 	capabilities["logging"] = map[string]any{}
-	serverInfo, _ := b.discovered.Meta["io.modelcontextprotocol/serverInfo"].(map[string]any)
+	serverInfo, _ := b.discovered.Meta[mcp.MetaServerInfo].(map[string]any)
 	if serverInfo == nil {
 		serverInfo = map[string]any{"name": "app", "version": "unknown"}
 	}
@@ -408,14 +362,10 @@ func (b *Bridge) forward(ctx context.Context, id json.RawMessage, method string,
 			b.writeResult(id, res)
 			return
 		}
-		var ir struct {
-			ResultType    string                     `json:"resultType"`
-			InputRequests map[string]json.RawMessage `json:"inputRequests"`
-			RequestState  string                     `json:"requestState"`
-		}
+		var ir mcp.InputRequiredResult
 		_ = json.Unmarshal(res, &ir)
 		if ir.ResultType != mcp.ResultInputRequired {
-			b.writeResult(id, legacyShape(res))
+			b.writeResult(id, mcp.LegacyResult(res))
 			return
 		}
 		if round >= maxRounds {
@@ -423,12 +373,7 @@ func (b *Bridge) forward(ctx context.Context, id json.RawMessage, method string,
 			return
 		}
 		responses := map[string]json.RawMessage{}
-		for name, raw := range ir.InputRequests {
-			var r struct {
-				Method string          `json:"method"`
-				Params json.RawMessage `json:"params"`
-			}
-			_ = json.Unmarshal(raw, &r)
+		for name, r := range ir.InputRequests {
 			answer, err := b.askClient(ctx, lc, r.Method, r.Params)
 			if err != nil {
 				b.writeError(id, mcp.CodeInternalError, "internal error: "+err.Error(), nil)
@@ -444,10 +389,10 @@ func (b *Bridge) forward(ctx context.Context, id json.RawMessage, method string,
 // askClient sends the client a request (elicitation/create, sampling/createMessage,
 // roots/list) on stdout and waits for its answer.
 func (b *Bridge) askClient(ctx context.Context, lc *legacyClient, method string, params json.RawMessage) (json.RawMessage, error) {
-	capability := strings.SplitN(method, "/", 2)[0] // elicitation, sampling, roots
+	capability, known := mcp.ClientRequestCapability(method) // elicitation, sampling, roots
 	var caps map[string]json.RawMessage
 	_ = json.Unmarshal(lc.capabilities, &caps)
-	if _, ok := caps[capability]; !ok {
+	if _, ok := caps[capability]; !known || !ok {
 		return nil, fmt.Errorf("the server asked for %s, which this client did not declare", method)
 	}
 	id := "app-mcp-" + strconv.FormatInt(b.nextID.Add(1), 10)
@@ -473,7 +418,7 @@ func (b *Bridge) askClient(ctx context.Context, lc *legacyClient, method string,
 }
 
 // answered routes a client's response to the bridge request waiting for it.
-func (b *Bridge) answered(m message) {
+func (b *Bridge) answered(m *mcp.Response) {
 	var key string
 	var s string
 	if json.Unmarshal(m.ID, &s) == nil {
@@ -491,29 +436,6 @@ func (b *Bridge) answered(m message) {
 	ch <- clientAnswer{result: m.Result, err: m.Error}
 }
 
-// legacyShape removes what legacy results never carry (SPEC.md B "Result envelope").
-func legacyShape(res json.RawMessage) json.RawMessage {
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(res, &obj) != nil {
-		return res
-	}
-	delete(obj, "resultType")
-	delete(obj, "ttlMs")
-	delete(obj, "cacheScope")
-	if raw, ok := obj["_meta"]; ok {
-		var meta map[string]json.RawMessage
-		if json.Unmarshal(raw, &meta) == nil {
-			delete(meta, "io.modelcontextprotocol/serverInfo")
-			if len(meta) == 0 {
-				delete(obj, "_meta")
-			} else {
-				obj["_meta"] = mustJSON(meta)
-			}
-		}
-	}
-	return mustJSON(obj)
-}
-
 // post sends one request to the endpoint. Notifications on its SSE stream are relayed as
 // they come; the final answer is returned as a result or an error object. err is for
 // transport failures (the app unreachable), after a re-read of the handshake file: a 401 is
@@ -524,7 +446,10 @@ func (b *Bridge) post(ctx context.Context, id json.RawMessage, method string, pa
 	if err != nil {
 		return nil, nil, err
 	}
-	name := nameOf(method, params)
+	var name string
+	if field := mcp.NameField(method); field != "" {
+		_ = json.Unmarshal(params[field], &name)
+	}
 	retried := false
 	for {
 		req, err := http.NewRequestWithContext(ctx, http.MethodPost, b.url(), bytes.NewReader(body))
@@ -536,7 +461,7 @@ func (b *Bridge) post(ctx context.Context, id json.RawMessage, method string, pa
 		req.Header.Set(mcp.HeaderProtocolVersion, mcp.ProtocolVersion)
 		req.Header.Set(mcp.HeaderMethod, method)
 		if name != "" {
-			req.Header.Set(mcp.HeaderName, headerValue(name))
+			req.Header.Set(mcp.HeaderName, mcp.EncodeHeaderValue(name))
 		}
 		b.authorize(req)
 		resp, err := b.client.Do(req)
@@ -589,67 +514,27 @@ func readAnswer(resp *http.Response, relay func(json.RawMessage)) (json.RawMessa
 		}
 		return env.Result, env.Error, nil
 	}
-	r := bufio.NewReaderSize(resp.Body, 64<<10)
-	var data []byte
+	events := mcp.NewSSEReader(resp.Body, mcp.MaxBodyBytes*2)
 	for {
-		line, err := readLine(r, mcp.MaxBodyBytes*2)
-		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, nil, err
-		}
-		switch {
-		case bytes.HasPrefix(line, []byte("data:")):
-			data = append(data, bytes.TrimSpace(line[5:])...)
-		case len(line) == 0 && len(data) > 0:
-			frame := data
-			data = nil
-			env.Method, env.ID, env.Result, env.Error = "", nil, nil, nil
-			if json.Unmarshal(frame, &env) != nil {
-				break
-			}
-			if env.Method != "" {
-				if relay != nil {
-					relay(append(json.RawMessage(nil), frame...))
-				}
-				break
-			}
-			return env.Result, env.Error, nil
-		}
+		frame, err := events.Next()
 		if errors.Is(err, io.EOF) {
 			return nil, nil, errors.New("the event stream ended without an answer")
 		}
-	}
-}
-
-// nameOf is the Mcp-Name of a request: params.name or params.uri.
-func nameOf(method string, params map[string]json.RawMessage) string {
-	var key string
-	switch method {
-	case "tools/call", "prompts/get":
-		key = "name"
-	case "resources/read":
-		key = "uri"
-	default:
-		return ""
-	}
-	var s string
-	_ = json.Unmarshal(params[key], &s)
-	return s
-}
-
-// headerValue wraps a value as =?base64?...?= when it cannot travel as it is: non-ASCII, a
-// control character, or leading or trailing space (SPEC.md B "Non-ASCII header values").
-func headerValue(v string) string {
-	plain := v == strings.TrimSpace(v)
-	for _, r := range v {
-		if r > unicode.MaxASCII || unicode.IsControl(r) {
-			plain = false
-			break
+		if err != nil {
+			return nil, nil, err
 		}
+		env.Method, env.ID, env.Result, env.Error = "", nil, nil, nil
+		if json.Unmarshal(frame, &env) != nil {
+			continue
+		}
+		if env.Method != "" {
+			if relay != nil {
+				relay(frame)
+			}
+			continue
+		}
+		return env.Result, env.Error, nil
 	}
-	if plain {
-		return v
-	}
-	return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(v)) + "?="
 }
 
 func (b *Bridge) url() string { return "http://127.0.0.1:" + strconv.Itoa(b.port()) + "/mcp" }
@@ -708,7 +593,7 @@ func (b *Bridge) writeResult(id, res json.RawMessage) {
 }
 
 func (b *Bridge) writeError(id json.RawMessage, code int, msg string, data any) {
-	b.writeLine(mustJSON(map[string]any{"jsonrpc": "2.0", "id": idOrNull(id), "error": rpcError{Code: code, Message: msg, Data: data}}))
+	b.writeLine(mustJSON(map[string]any{"jsonrpc": "2.0", "id": idOrNull(id), "error": &mcp.Error{Code: code, Message: msg, Data: data}}))
 }
 
 // writeLine writes one message and a newline, whole, and flushes.

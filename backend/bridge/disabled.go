@@ -32,13 +32,13 @@ func serveDisabled(ctx context.Context, in io.Reader, out io.Writer) error {
 	enc := json.NewEncoder(out)
 	r := bufio.NewReaderSize(in, 64<<10)
 	for ctx.Err() == nil {
-		line, err := readLine(r, mcp.MaxBodyBytes)
+		line, err := mcp.ReadLine(r, mcp.MaxBodyBytes)
 		var m struct {
 			ID json.RawMessage `json:"id"`
 		}
-		if errors.Is(err, errLineTooLarge) {
+		if errors.Is(err, mcp.ErrLineTooLarge) {
 			// As Serve answers it: the message was not read, so its id is unknown.
-			if werr := enc.Encode(map[string]any{"jsonrpc": "2.0", "id": nil, "error": rpcError{
+			if werr := enc.Encode(map[string]any{"jsonrpc": "2.0", "id": nil, "error": &mcp.Error{
 				Code: mcp.CodePayloadTooLarge, Message: "payload too large: a message is limited to 10 MB; it was not sent",
 			}}); werr != nil {
 				return werr
@@ -46,7 +46,7 @@ func serveDisabled(ctx context.Context, in io.Reader, out io.Writer) error {
 			continue
 		}
 		if json.Unmarshal(line, &m) == nil && len(m.ID) > 0 && string(m.ID) != "null" {
-			if werr := enc.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": rpcError{
+			if werr := enc.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": &mcp.Error{
 				Code: mcp.CodeServerDisabled, Message: disabledMessage, Data: map[string]string{"fix": disabledFix},
 			}}); werr != nil {
 				return werr
