@@ -1,9 +1,15 @@
 // Package app is the Wails-bound facade between the React frontend and the backend: one
 // small struct per UI area (ConnectionsAPI for the connection sidebar, ExplorerAPI for an
-// open connection's tables and rows), each converting backend types to DTOs and backend
+// open connection's tables and rows, ...), each converting backend types to DTOs and backend
 // errors to the `code: message` text the frontend's API wrapper parses
-// (frontend/src/api/errors.ts). No business logic lives here.
+// (frontend/src/api/errors.ts). The logic lives in backend packages the CLI can use too
+// (backend/explore, backend/queries, backend/windowlayout, ...).
 //
-// Wails runtime calls (events, later dialogs) sit behind the small Emitter interface so the
-// structs here test without a window; only run.go talks to Wails itself.
+// Every area embeds base and starts from one env (the window's context, its Emitter, the
+// native Confirmer and file dialogs, the log, connection names); run.go lists the areas once
+// (facades), and that list feeds Wails' Bind, binding generation and startup. A new UI area
+// is one line there, plus its wire method taking what it needs from the backend core.
+//
+// Wails runtime calls (events, dialogs) sit behind Emitter and Confirmer so the structs here
+// test without a window; only run.go and dialogs.go talk to Wails itself.
 package app

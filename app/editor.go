@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"app/backend/core"
 	"app/backend/driver"
+	"app/backend/explore"
 	"app/backend/queries"
 )
 
@@ -29,9 +29,8 @@ type EditorAPI struct {
 	open    Opener
 	queries *queries.Store
 
-	mu      sync.Mutex
-	running map[string]map[int]context.CancelFunc // connection id -> run -> cancel
-	nextRun int
+	// running are the statements running, by connection id.
+	running explore.Running
 }
 
 // NewEditorAPI returns the editor facade; dir is the config dir holding the history file
@@ -156,40 +155,14 @@ func (a *EditorAPI) quotedName(id string) string {
 
 // begin registers a cancellable run of the connection; done unregisters it.
 func (a *EditorAPI) begin(connectionID string) (context.Context, func()) {
-	ctx, cancel := context.WithTimeout(a.parent(), runTimeout)
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.nextRun++
-	n := a.nextRun
-	if a.running == nil {
-		a.running = map[string]map[int]context.CancelFunc{}
-	}
-	if a.running[connectionID] == nil {
-		a.running[connectionID] = map[int]context.CancelFunc{}
-	}
-	a.running[connectionID][n] = cancel
-	return ctx, func() {
-		cancel()
-		a.mu.Lock()
-		delete(a.running[connectionID], n)
-		if len(a.running[connectionID]) == 0 {
-			delete(a.running, connectionID)
-		}
-		a.mu.Unlock()
-	}
+	run, done := a.running.Start(a.parent(), connectionID)
+	ctx, cancel := context.WithTimeout(run, runTimeout)
+	return ctx, func() { cancel(); done() }
 }
 
 // Cancel stops every running statement of the connection; it reports whether one was
 // running.
-func (a *EditorAPI) Cancel(connectionID string) bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	runs := a.running[connectionID]
-	for _, c := range runs {
-		c()
-	}
-	return len(runs) > 0
-}
+func (a *EditorAPI) Cancel(connectionID string) bool { return a.running.Cancel(connectionID) }
 
 // record adds a run to the connection's history.
 func (a *EditorAPI) record(connectionID, text string, runErr error) {

@@ -16,7 +16,7 @@ func (a *ExplorerAPI) ListTenants(id, table, filter string, offset, limit int, f
 	if err != nil {
 		return TenantPageDTO{}, err
 	}
-	if _, err := explore.Window(nil, "", offset, limit); err != nil { // checked before anything is read
+	if limit, err = explore.TenantLimit(offset, limit); err != nil {
 		return TenantPageDTO{}, apiError(err)
 	}
 	all := a.tenantLists.Get(id, table)
@@ -29,7 +29,7 @@ func (a *ExplorerAPI) ListTenants(id, table, filter string, offset, limit int, f
 		}
 		a.tenantLists.Put(id, table, all)
 	}
-	w, _ := explore.Window(all, filter, offset, limit)
+	w := explore.Window(all, filter, offset, limit)
 	out := TenantPageDTO{Total: len(all), Matched: w.Matched, Offset: offset, Tenants: []TenantDTO{}, Kept: kept}
 	for _, t := range w.Tenants {
 		out.Tenants = append(out.Tenants, TenantDTO{Name: t.Name, Table: t.Table, Status: t.Status})

@@ -2,14 +2,11 @@ package app
 
 import (
 	"context"
-	"fmt"
-	"slices"
-	"strconv"
-	"sync"
 	"time"
 
 	"app/backend/config"
 	"app/backend/core"
+	"app/backend/mcpstatus"
 	"app/backend/pairing"
 )
 
@@ -34,13 +31,9 @@ type SettingsAPI struct {
 	base
 	file *config.JSONFile[config.Settings]
 	mcp  MCPControl
-
-	// stale are the stale clients last read from the AI clients' config files, for the bound
-	// port stalePort (0: none read). MCP and RepairClients read them again; SetMCP reuses them
-	// unless the bound port changed (staleClients).
-	staleMu   sync.Mutex
-	stale     []StaleClientDTO
-	stalePort int
+	// stale are the stale clients last read from the AI clients' config files: MCP and
+	// RepairClients read them again, SetMCP reuses them unless the bound port changed.
+	stale mcpstatus.Stale
 }
 
 // NewSettingsAPI returns the facade over the settings file and the MCP service.
@@ -114,36 +107,10 @@ func (a *SettingsAPI) dto(m config.MCPSettings, reread bool) MCPSettingsDTO {
 		DefaultRowLimit: m.DefaultRowLimit, MaxRowLimit: m.MaxRowLimit, QueryTimeoutSeconds: m.QueryTimeoutSeconds,
 		RateLimitPerMinute: m.RateLimitPerMinute, BoundPort: st.Port, Error: st.Err,
 	}
-	if st.FellBack() {
-		d.PortNotice = fmt.Sprintf("Port %d is taken by another program, so App listens on %d. AI clients set up with port %d cannot reach it until they are re-paired; the stdio bridge (app-mcp) follows by itself.", st.Wanted, st.Port, st.Wanted)
-	}
-	d.StaleClients = a.staleClients(st.Port, reread)
-	switch {
-	case st.Port > 0:
-		d.Status = "Running on 127.0.0.1:" + strconv.Itoa(st.Port)
-	case st.Err != "":
-		d.Status = "Not running: " + st.Err
-	default:
-		d.Status = "Stopped (the server is turned off)"
+	d.PortNotice, d.Status = mcpstatus.PortNotice(st), mcpstatus.Line(st)
+	d.StaleClients = []StaleClientDTO{}
+	for _, c := range a.stale.Clients(st.Port, reread) {
+		d.StaleClients = append(d.StaleClients, StaleClientDTO(c))
 	}
 	return d
-}
-
-// staleClients are the clients whose config files point at another port than port (none when
-// the server does not run). The files are read when reread is set or port is not the one of the
-// last read; otherwise that read's answer is given again.
-func (a *SettingsAPI) staleClients(port int, reread bool) []StaleClientDTO {
-	a.staleMu.Lock()
-	defer a.staleMu.Unlock()
-	if port <= 0 {
-		a.stale, a.stalePort = nil, 0
-		return []StaleClientDTO{}
-	}
-	if reread || port != a.stalePort {
-		a.stale, a.stalePort = []StaleClientDTO{}, port
-		for _, s := range pairing.FindStale(port) {
-			a.stale = append(a.stale, StaleClientDTO(s))
-		}
-	}
-	return slices.Clone(a.stale)
 }

@@ -97,14 +97,19 @@ func TestTenantWindowsAndListings(t *testing.T) {
 	for i := range 30 {
 		all = append(all, driver.Tenant{Name: fmt.Sprintf("Shop%02d", i), Status: driver.TenantActive})
 	}
-	w, err := Window(all, " shop1", 2, 5)
-	if err != nil || w.Matched != 10 || len(w.Tenants) != 5 || w.Tenants[0].Name != "Shop12" {
-		t.Fatalf("%+v %v", w, err)
+	if w := Window(all, " shop1", 2, 5); w.Matched != 10 || len(w.Tenants) != 5 || w.Tenants[0].Name != "Shop12" {
+		t.Fatalf("%+v", w)
 	}
-	if w, _ := Window(all, "", 100, 0); w.Matched != 30 || len(w.Tenants) != 0 {
+	if w := Window(all, "", 100, 10); w.Matched != 30 || len(w.Tenants) != 0 {
 		t.Fatalf("past the end: %+v", w)
 	}
-	_, err = Window(all, "", -1, 0)
+	if n, err := TenantLimit(0, 0); n != DefaultTenantPage || err != nil {
+		t.Fatalf("%d %v", n, err)
+	}
+	if n, _ := TenantLimit(0, 5000); n != MaxTenantPage {
+		t.Fatalf("%d", n)
+	}
+	_, err := TenantLimit(-1, 0)
 	wantInvalid(t, err, "must not be negative")
 
 	var l TenantLists
@@ -166,15 +171,23 @@ func TestMapCacheAndRunning(t *testing.T) {
 	}
 	var r Running
 	ctx, done := r.Start(context.Background(), "x")
+	ctx2, done2 := r.Start(context.Background(), "x")
+	other, doneOther := r.Start(context.Background(), "y")
+	defer doneOther()
 	if !r.Has("x") {
 		t.Fatal("not registered")
 	}
-	r.Cancel("x")
-	r.Cancel("unknown")
-	if ctx.Err() == nil {
-		t.Fatal("not cancelled")
+	if !r.Cancel("x") || r.Cancel("unknown") {
+		t.Fatal("Cancel reports whether a run was running")
+	}
+	if ctx.Err() == nil || ctx2.Err() == nil || other.Err() != nil {
+		t.Fatal("Cancel stops every run of its id, and only those")
 	}
 	done()
+	if !r.Has("x") {
+		t.Fatal("the second run is still registered")
+	}
+	done2()
 	if r.Has("x") {
 		t.Fatal("still registered")
 	}

@@ -156,43 +156,54 @@ func (c *MapCache) Put(key string, m KeptMap) {
 	c.keys, c.maps = keys, maps
 }
 
-// Running are the running exports, imports and maps of a window, by the id it gave them, so
-// that each can be cancelled. The zero value is empty.
+// Running are the running exports, imports, maps or statements of a window, by the id it gave
+// them (several runs may share one, such as a connection's statements), so that they can be
+// cancelled. The zero value is empty.
 type Running struct {
-	mu      sync.Mutex
-	running map[string]context.CancelFunc
+	mu   sync.Mutex
+	next int
+	runs map[string]map[int]context.CancelFunc
 }
 
 // Start registers a cancellable run under parent; done unregisters and ends it.
 func (r *Running) Start(parent context.Context, id string) (ctx context.Context, done func()) {
 	ctx, cancel := context.WithCancel(parent)
 	r.mu.Lock()
-	if r.running == nil {
-		r.running = map[string]context.CancelFunc{}
+	if r.runs == nil {
+		r.runs = map[string]map[int]context.CancelFunc{}
 	}
-	r.running[id] = cancel
+	if r.runs[id] == nil {
+		r.runs[id] = map[int]context.CancelFunc{}
+	}
+	r.next++
+	n := r.next
+	r.runs[id][n] = cancel
 	r.mu.Unlock()
 	return ctx, func() {
 		r.mu.Lock()
-		delete(r.running, id)
+		delete(r.runs[id], n)
+		if len(r.runs[id]) == 0 {
+			delete(r.runs, id)
+		}
 		r.mu.Unlock()
 		cancel()
 	}
 }
 
-// Cancel stops the run with id (an unknown id does nothing).
-func (r *Running) Cancel(id string) {
+// Cancel stops every run with id and reports whether one was running (an unknown id does
+// nothing).
+func (r *Running) Cancel(id string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if c, ok := r.running[id]; ok {
+	for _, c := range r.runs[id] {
 		c()
 	}
+	return len(r.runs[id]) > 0
 }
 
 // Has tells whether a run with id is registered.
 func (r *Running) Has(id string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	_, ok := r.running[id]
-	return ok
+	return len(r.runs[id]) > 0
 }

@@ -155,16 +155,21 @@ type TenantWindow struct {
 	Tenants []driver.Tenant
 }
 
-// Window is the tenants of all whose name holds filter (ignoring case), from offset, at most
-// limit (0: DefaultTenantPage, at most MaxTenantPage).
-func Window(all []driver.Tenant, filter string, offset, limit int) (TenantWindow, error) {
+// TenantLimit checks a window's offset and limit and returns the limit to use (0:
+// DefaultTenantPage, at most MaxTenantPage).
+func TenantLimit(offset, limit int) (int, error) {
 	switch {
 	case offset < 0 || limit < 0:
-		return TenantWindow{}, invalid("offset and limit must not be negative")
+		return 0, invalid("offset and limit must not be negative")
 	case limit == 0:
-		limit = DefaultTenantPage
+		return DefaultTenantPage, nil
 	}
-	limit = min(limit, MaxTenantPage)
+	return min(limit, MaxTenantPage), nil
+}
+
+// Window is the tenants of all whose name holds filter (ignoring case), from offset, at most
+// limit (checked by TenantLimit).
+func Window(all []driver.Tenant, filter string, offset, limit int) TenantWindow {
 	matched := all
 	if f := strings.ToLower(strings.TrimSpace(filter)); f != "" {
 		matched = nil
@@ -174,7 +179,7 @@ func Window(all []driver.Tenant, filter string, offset, limit int) (TenantWindow
 			}
 		}
 	}
-	return TenantWindow{Matched: len(matched), Tenants: matched[min(offset, len(matched)):min(offset+limit, len(matched))]}, nil
+	return TenantWindow{Matched: len(matched), Tenants: matched[min(offset, len(matched)):min(offset+limit, len(matched))]}
 }
 
 // TenantStatusQuestion is the question asked before a tenant's status changes, naming what the
