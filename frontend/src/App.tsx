@@ -3,9 +3,11 @@ import { useApi, type Connection } from "./api";
 import { useConnections } from "./components/connections/useConnections";
 import { useInstalling } from "./components/connections/useInstalling";
 import { useExplorer } from "./components/explorer/useExplorer";
+import { dispatch, type Actions } from "./components/help/keymap";
 import { ShortcutsOverlay, useShortcutsHelp } from "./components/help/ShortcutsHelp";
 import { PortNotice } from "./components/layout/PortNotice";
 import { useAction } from "./components/layout/useAction";
+import { WINDOW_KEYS, type WindowAction } from "./components/layout/windowKeymap";
 import { ApprovalNotices } from "./components/layout/ApprovalNotices";
 import { DropNotices } from "./components/layout/DropNotices";
 import { Header } from "./components/layout/Header";
@@ -36,29 +38,27 @@ export function App() {
     [explorer.connect, ws.openEditor],
   );
 
-  // Ctrl+, (Cmd+, on macOS) opens Settings, Ctrl+N a new connection, from anywhere.
+  // The window's keys (windowKeymap.ts, which the shortcuts overlay lists): Ctrl+, (Cmd+, on
+  // macOS) opens Settings, Ctrl+N a new connection, Ctrl+E the active tab's query editor, F5
+  // reads again, from anywhere.
   useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if ((e.ctrlKey || e.metaKey) && e.key === ",") {
-        e.preventDefault();
-        ws.openSettings();
-      } else if ((e.ctrlKey || e.metaKey) && (e.key === "n" || e.key === "N")) {
-        e.preventDefault();
-        ws.openNewConnection();
-      } else if (e.key === "F5" && !e.ctrlKey && !e.metaKey) {
-        // F5 reads again, never reloads the page: the tree's tables and counts of the active
-        // tab's connection here; a table tab also reads its rows (TablePanel).
-        e.preventDefault();
+    const actions: Actions<WindowAction> = {
+      settings: () => ws.openSettings(),
+      newConnection: () => ws.openNewConnection(),
+      // F5 reads again, never reloads the page: the tree's tables and counts of the active
+      // tab's connection here; a table tab also reads its rows (TablePanel).
+      refresh: () => {
         const a = ws.active;
         if (a && (a.kind === "connection" || a.kind === "table")) void explorer.refresh(a.connection.id);
-      } else if ((e.ctrlKey || e.metaKey) && (e.key === "e" || e.key === "E")) {
-        // Ctrl+E opens the query editor of the active tab's connection.
+      },
+      editor: () => {
         const a = ws.active;
-        if (a && "connection" in a && a.kind !== "edit-connection") {
-          e.preventDefault();
-          openEditor(a.connection);
-        }
-      }
+        if (!a || !("connection" in a) || a.kind === "edit-connection") return false;
+        openEditor(a.connection);
+      },
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (dispatch(WINDOW_KEYS, actions, e)) e.preventDefault();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);

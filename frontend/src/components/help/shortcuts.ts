@@ -1,10 +1,11 @@
 import { GRID_KEYMAP } from "../grid/gridKeymap";
+import { REFRESH_KEYMAP, WINDOW_KEYMAP } from "../layout/windowKeymap";
 import { toShortcut } from "./keymap";
 
 /**
- * The app's keyboard shortcuts: the one list the help overlay (F1, ?) shows. The grid's come
- * from its keymap (grid/gridKeymap.ts), which its handler dispatches from; when another
- * component gains or changes a shortcut, change it here too.
+ * The app's keyboard shortcuts: the one list the help overlay (F1, ?) shows. The grid's and the
+ * window's come from their keymaps (grid/gridKeymap.ts, layout/windowKeymap.ts), which their
+ * handlers dispatch from; when another component gains or changes a shortcut, change it here too.
  *
  * A shortcut's `keys` are its alternatives, each a combination of keys pressed together.
  * "Mod" is Ctrl, or ⌘ on macOS (the handlers test ctrlKey || metaKey).
@@ -27,9 +28,7 @@ export const SHORTCUTS: ShortcutGroup[] = [
     where: "anywhere in the window",
     shortcuts: [
       { keys: [["?"], ["F1"]], action: "Show these keyboard shortcuts (? not while typing)" },
-      { keys: [["Mod", ","]], action: "Open Settings" },
-      { keys: [["Mod", "N"]], action: "New connection" },
-      { keys: [["Mod", "E"]], action: "Open the query editor of the active tab's connection" },
+      ...WINDOW_KEYMAP.map(toShortcut),
       { keys: [["Esc"]], action: "Close this overlay; cancel a connection form" },
     ],
   },
@@ -45,7 +44,7 @@ export const SHORTCUTS: ShortcutGroup[] = [
       { keys: [["Mod", "E"]], action: "Open the query editor of the row's connection" },
       { keys: [["F2"]], action: "Edit the connection" },
       { keys: [["Delete"]], action: "Delete the connection (asks first)" },
-      { keys: [["F5"]], action: "Read the active connection's collections and counts again" },
+      ...REFRESH_KEYMAP.map(toShortcut),
     ],
   },
   {

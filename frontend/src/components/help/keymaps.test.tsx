@@ -1,0 +1,56 @@
+import { render, screen, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { GRID_KEYMAP } from "../grid/gridKeymap";
+import { REFRESH_KEYMAP, WINDOW_KEYMAP } from "../layout/windowKeymap";
+import { actionFor, dispatch, pressOf, type Actions, type KeymapRow } from "./keymap";
+import { keysText } from "./shortcuts";
+import { ShortcutsOverlay } from "./ShortcutsHelp";
+
+/** Each keymap a handler dispatches from, and the overlay's group that lists it. */
+const KEYMAPS: [string, KeymapRow<string>[]][] = [
+  ["Grid", GRID_KEYMAP],
+  ["General", WINDOW_KEYMAP],
+  ["Sidebar", REFRESH_KEYMAP],
+];
+
+function spies(keymap: KeymapRow<string>[]) {
+  return Object.fromEntries(keymap.flatMap((r) => r.bindings).map((b) => [b.action, vi.fn()])) as Actions<string> & Record<string, ReturnType<typeof vi.fn>>;
+}
+
+describe.each(KEYMAPS)("the %s keymap: one table for the handler and the help overlay", (group, keymap) => {
+  it("every row of it is in the overlay's group, with its keys", () => {
+    render(<ShortcutsOverlay onClose={() => {}} />);
+    const section = screen.getByRole("region", { name: new RegExp(`^${group}`) });
+    for (const row of keymap) {
+      const action = within(section).getByText(row.description);
+      const keys = action.closest(".help-list__row")?.querySelector("dt");
+      expect(keys).toHaveAttribute("aria-label", keysText(row.bindings.map((b) => b.combo)));
+    }
+  });
+
+  it.each(keymap.flatMap((r) => r.bindings).map((b) => [b.combo.join("+"), b.action] as const))("%s dispatches %s, and nothing else", (combo, action) => {
+    const actions = spies(keymap);
+    expect(dispatch(keymap, actions, pressOf(combo.split("+")))).toBe(true);
+    expect(actions[action]).toHaveBeenCalledTimes(1);
+    for (const [name, fn] of Object.entries(actions)) if (name !== action) expect(fn).not.toHaveBeenCalled();
+  });
+});
+
+describe("matching a key press", () => {
+  it("an action that declines the key leaves it unhandled", () => {
+    const keymap: KeymapRow<string>[] = GRID_KEYMAP;
+    const actions = spies(keymap);
+    actions.copy.mockReturnValue(false);
+    expect(dispatch(keymap, actions, pressOf(["Mod", "C"]))).toBe(false);
+  });
+
+  it("extra modifiers pass as they always did, but not a forbidden one; the most specific binding wins", () => {
+    expect(actionFor(GRID_KEYMAP, { ...pressOf(["↓"]), ctrlKey: true })).toBe("down");
+    expect(actionFor(GRID_KEYMAP, { ...pressOf(["↓"]), shiftKey: true })).toBe("extendDown");
+    expect(actionFor(GRID_KEYMAP, { ...pressOf(["Mod", "S"]), shiftKey: true })).toBe("commit");
+    expect(actionFor(GRID_KEYMAP, { ...pressOf(["Mod", "Z"]), shiftKey: true })).toBeNull();
+    expect(actionFor(GRID_KEYMAP, { key: "C", ctrlKey: false, metaKey: true, altKey: false, shiftKey: true })).toBe("copyJSON");
+    expect(actionFor(GRID_KEYMAP, pressOf(["C"]))).toBeNull();
+    expect(actionFor(REFRESH_KEYMAP, { ...pressOf(["F5"]), metaKey: true })).toBeNull();
+  });
+});
