@@ -2,11 +2,13 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"app/backend/auth"
+	"app/backend/clientsetup"
 	"app/backend/core"
 	"app/backend/pairing"
 )
@@ -66,8 +68,9 @@ func (a *PairingAPI) Connect(req PairingRequestDTO) (PairingResultDTO, error) {
 	}
 	ctx, cancel := context.WithTimeout(a.parent(), 5*time.Minute) // a dialog may wait for the user
 	defer cancel()
-	file := c.ConfigFile()
+	file, write := c.ConfigFile(), ""
 	if req.Write {
+		write = file
 		if file == "" {
 			return PairingResultDTO{}, invalidArgument("%s has no config file the app knows: copy the configuration instead", c.Title)
 		}
@@ -81,31 +84,18 @@ func (a *PairingAPI) Connect(req PairingRequestDTO) (PairingResultDTO, error) {
 			}
 		}
 	}
-	list, err := a.tokens.List(ctx)
-	if err != nil {
-		return PairingResultDTO{}, apiError(err)
-	}
-	name := auth.FreeName(list, c.Title+" "+time.Now().Format("2006-01-02 15:04"))
 	var conns []string
 	if len(req.Connections) > 0 {
 		conns = req.Connections
 	}
-	t, secret, err := a.tokens.Create(ctx, auth.NewToken{Name: name, Level: req.Level, Connections: conns, ExpiresAt: expires})
-	if err != nil {
-		return PairingResultDTO{}, apiError(invalid(err))
+	r, err := clientsetup.Setup(ctx, a.tokens, clientsetup.Request{Client: c, File: write,
+		Token:    auth.NewToken{Level: req.Level, Connections: conns, ExpiresAt: expires},
+		Endpoint: pairing.Endpoint{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port), Stdio: req.Stdio, Bridge: pairing.BridgePath(), ConfigDir: a.configDir},
+	}, time.Now())
+	var refused *clientsetup.TokenError
+	if errors.As(err, &refused) {
+		return PairingResultDTO{}, apiError(invalid(refused.Err))
 	}
-	snip, err := pairing.Config(c, pairing.Endpoint{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port), Token: secret,
-		Stdio: req.Stdio, Bridge: pairing.BridgePath(), ConfigDir: a.configDir})
-	if err != nil {
-		return PairingResultDTO{}, apiError(err)
-	}
-	res := PairingResultDTO{JSON: snip.JSON, File: file, Note: snip.Note, Token: toTokenDTO(t, time.Now())}
-	if req.Write {
-		backup, err := pairing.Write(file, snip, time.Now())
-		if err != nil {
-			return res, apiError(fmt.Errorf("the token %q was created, but %w", t.Name, err))
-		}
-		res.Written, res.Backup = file, backup
-	}
-	return res, nil
+	return PairingResultDTO{JSON: r.Snippet.JSON, File: file, Note: r.Snippet.Note, Token: toTokenDTO(r.Token, time.Now()),
+		Written: r.Written, Backup: r.Backup}, apiError(err)
 }
