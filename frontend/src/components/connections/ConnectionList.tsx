@@ -5,6 +5,8 @@ import { ConnectionChildren } from "./ConnectionChildren";
 import { ConnectionItem } from "./ConnectionItem";
 import { ConnectionListEmpty, ConnectionListError, ConnectionListLoading } from "./ConnectionListStates";
 import type { ConnectionsState } from "./useConnections";
+import { dispatch, type Actions } from "../help/keymap";
+import { TREE_KEYMAP, type TreeAction } from "./treeKeymap";
 import { useTreeNavigation, type TreeRow } from "./useTreeNavigation";
 
 /** What the tree needs to show and open the tables of connections. */
@@ -159,12 +161,23 @@ function ConnectionTree({
     [setOpen],
   );
 
-  const { active, setActive, onKeyDown } = useTreeNavigation(rows, {
+  const { active, setActive, moves } = useTreeNavigation(rows, {
     onOpen: openRow,
     onExpand: expandRow,
     onCollapse: collapseRow,
   });
   const activeRow = rows[active];
+  // Mod+E opens the editor of the active row's connection; F2 edits and Delete deletes it (on a connection row).
+  const connectionOf = (onTable: boolean) => {
+    const row = activeRow as Row | undefined;
+    return row && (onTable || row.table === undefined) ? row.connection : null;
+  };
+  const on = (onTable: boolean, act: (c: Connection) => void) => () => {
+    const c = connectionOf(onTable);
+    if (!c) return false;
+    act(c);
+  };
+  const actions: Actions<TreeAction> = { ...moves, editor: on(true, onOpenEditor), edit: on(false, onEdit), delete: on(false, onDelete) };
 
   // Keyboard-first: the tree takes focus when it first appears, so arrows work at once.
   useEffect(() => {
@@ -191,21 +204,11 @@ function ConnectionTree({
       tabIndex={0}
       aria-activedescendant={activeRow?.key}
       onKeyDown={(e) => {
-        // F2 edits and Delete deletes the connection of the active row (a connection row).
-        const row = activeRow as Row | undefined;
-        if (row && (e.ctrlKey || e.metaKey) && (e.key === "e" || e.key === "E")) {
+        // The tree's keys stop here: Mod+E opens this row's editor, not the active tab's.
+        if (dispatch(TREE_KEYMAP, actions, e)) {
           e.preventDefault();
           e.stopPropagation();
-          onOpenEditor(row.connection);
-          return;
         }
-        if (row && row.table === undefined && (e.key === "F2" || e.key === "Delete")) {
-          e.preventDefault();
-          if (e.key === "F2") onEdit(row.connection);
-          else onDelete(row.connection);
-          return;
-        }
-        onKeyDown(e);
       }}
     >
       {connections.map((c) => {

@@ -1,4 +1,6 @@
-import { useCallback, useState, type KeyboardEvent } from "react";
+import { useCallback, useState } from "react";
+import type { Actions } from "../help/keymap";
+import type { TreeMove } from "./treeKeymap";
 
 /** One visible row of the tree: a connection (level 1) or one of its tables (level 2; a multi-tenant one expands). */
 export interface TreeRow {
@@ -16,10 +18,10 @@ interface Handlers {
 }
 
 /**
- * useTreeNavigation keeps the active row of a tree and moves it with the keyboard (WAI-ARIA
- * tree pattern): ArrowUp/ArrowDown step through the visible rows (stopping at the ends),
- * Home/End jump, ArrowRight expands a row or steps into it, ArrowLeft collapses it or steps
- * out to its parent, Enter opens. The active row is kept by key, so it stays put when rows
+ * useTreeNavigation keeps the active row of a tree and gives the moves of its keymap
+ * (treeKeymap.ts; WAI-ARIA tree pattern): ArrowUp/ArrowDown step through the visible rows
+ * (stopping at the ends), Home/End jump, ArrowRight expands a row or steps into it, ArrowLeft
+ * collapses it or steps out to its parent, Enter opens. The active row is kept by key, so it stays put when rows
  * load above or below it; when it disappears (its parent collapsed) the parent takes over.
  */
 export function useTreeNavigation(rows: TreeRow[], { onOpen, onExpand, onCollapse }: Handlers) {
@@ -41,43 +43,28 @@ export function useTreeNavigation(rows: TreeRow[], { onOpen, onExpand, onCollaps
     [rows],
   );
 
-  const onKeyDown = useCallback(
-    (e: KeyboardEvent) => {
-      const row = rows[active];
-      if (!row) return;
-      let next: number | null = null;
-      switch (e.key) {
-        case "ArrowDown":
-          next = Math.min(active + 1, rows.length - 1);
-          break;
-        case "ArrowUp":
-          next = Math.max(active - 1, 0);
-          break;
-        case "Home":
-          next = 0;
-          break;
-        case "End":
-          next = rows.length - 1;
-          break;
-        case "ArrowRight":
-          if (row.expandable && !row.expanded) onExpand(row);
-          else if (row.expanded && rows[active + 1]?.parent === row.key) next = active + 1;
-          break;
-        case "ArrowLeft":
-          if (row.expanded) onCollapse(row);
-          else if (row.parent) next = rows.findIndex((r) => r.key === row.parent);
-          break;
-        case "Enter":
-          onOpen(row);
-          break;
-        default:
-          return;
-      }
-      e.preventDefault();
-      if (next !== null && next >= 0) setActive(next);
+  // The moves of TREE_KEYMAP; each declines the key (false) while the tree has no rows.
+  const row = rows[active];
+  const go = (i: number) => {
+    if (i >= 0) setActive(i);
+  };
+  const moves: Actions<TreeMove> = {
+    down: () => (row ? go(Math.min(active + 1, rows.length - 1)) : false),
+    up: () => (row ? go(Math.max(active - 1, 0)) : false),
+    first: () => (row ? go(0) : false),
+    last: () => (row ? go(rows.length - 1) : false),
+    expand: () => {
+      if (!row) return false;
+      if (row.expandable && !row.expanded) onExpand(row);
+      else if (row.expanded && rows[active + 1]?.parent === row.key) go(active + 1);
     },
-    [rows, active, onOpen, onExpand, onCollapse, setActive],
-  );
+    collapse: () => {
+      if (!row) return false;
+      if (row.expanded) onCollapse(row);
+      else if (row.parent) go(rows.findIndex((r) => r.key === row.parent));
+    },
+    open: () => (row ? onOpen(row) : false),
+  };
 
-  return { active, setActive, onKeyDown };
+  return { active, setActive, moves };
 }

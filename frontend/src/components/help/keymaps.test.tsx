@@ -1,5 +1,6 @@
 import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
+import { TREE_KEYMAP } from "../connections/treeKeymap";
 import { GRID_KEYMAP } from "../grid/gridKeymap";
 import { REFRESH_KEYMAP, WINDOW_KEYMAP } from "../layout/windowKeymap";
 import { actionFor, dispatch, pressOf, type Actions, type KeymapRow } from "./keymap";
@@ -7,17 +8,18 @@ import { keysText } from "./shortcuts";
 import { ShortcutsOverlay } from "./ShortcutsHelp";
 
 /** Each keymap a handler dispatches from, and the overlay's group that lists it. */
-const KEYMAPS: [string, KeymapRow<string>[]][] = [
-  ["Grid", GRID_KEYMAP],
-  ["General", WINDOW_KEYMAP],
-  ["Sidebar", REFRESH_KEYMAP],
+const KEYMAPS: [string, string, KeymapRow<string>[]][] = [
+  ["grid's", "Grid", GRID_KEYMAP],
+  ["window's", "General", WINDOW_KEYMAP],
+  ["tree's", "Sidebar", TREE_KEYMAP],
+  ["refresh", "Sidebar", REFRESH_KEYMAP],
 ];
 
 function spies(keymap: KeymapRow<string>[]) {
   return Object.fromEntries(keymap.flatMap((r) => r.bindings).map((b) => [b.action, vi.fn()])) as Actions<string> & Record<string, ReturnType<typeof vi.fn>>;
 }
 
-describe.each(KEYMAPS)("the %s keymap: one table for the handler and the help overlay", (group, keymap) => {
+describe.each(KEYMAPS)("the %s keymap: one table for the handler and the help overlay (%s)", (_name, group, keymap) => {
   it("every row of it is in the overlay's group, with its keys", () => {
     render(<ShortcutsOverlay onClose={() => {}} />);
     const section = screen.getByRole("region", { name: new RegExp(`^${group}`) });

@@ -1,11 +1,12 @@
+import { TREE_KEYMAP } from "../connections/treeKeymap";
 import { GRID_KEYMAP } from "../grid/gridKeymap";
 import { REFRESH_KEYMAP, WINDOW_KEYMAP } from "../layout/windowKeymap";
 import { toShortcut } from "./keymap";
 
 /**
- * The app's keyboard shortcuts: the one list the help overlay (F1, ?) shows. The grid's and the
- * window's come from their keymaps (grid/gridKeymap.ts, layout/windowKeymap.ts), which their
- * handlers dispatch from; when another component gains or changes a shortcut, change it here too.
+ * The app's keyboard shortcuts: the one list the help overlay (F1, ?) shows. The grid's, the
+ * tree's and the window's come from their keymaps (grid/gridKeymap.ts,
+ * connections/treeKeymap.ts, layout/windowKeymap.ts), which their handlers dispatch from; when another component gains or changes a shortcut, change it here too.
  *
  * A shortcut's `keys` are its alternatives, each a combination of keys pressed together.
  * "Mod" is Ctrl, or ⌘ on macOS (the handlers test ctrlKey || metaKey).
@@ -36,14 +37,7 @@ export const SHORTCUTS: ShortcutGroup[] = [
     title: "Sidebar",
     where: "in the connection tree",
     shortcuts: [
-      { keys: [["↑"], ["↓"]], action: "Previous / next connection or collection" },
-      { keys: [["Home"], ["End"]], action: "First / last row" },
-      { keys: [["→"]], action: "Expand a connection (connects it); then move to its first collection" },
-      { keys: [["←"]], action: "Collapse a connection; from a collection, go to its connection" },
-      { keys: [["Enter"]], action: "Open the connection (and its last open table) or the collection" },
-      { keys: [["Mod", "E"]], action: "Open the query editor of the row's connection" },
-      { keys: [["F2"]], action: "Edit the connection" },
-      { keys: [["Delete"]], action: "Delete the connection (asks first)" },
+      ...TREE_KEYMAP.map(toShortcut),
       ...REFRESH_KEYMAP.map(toShortcut),
     ],
   },
