@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { ApiError, ApiProvider } from "./api";
 import { App } from "./App";
 import type { ConnectionState, Layout } from "./api";
-import { connection, deferred, emptyLayout, fakeApi, weaviateCapabilities } from "./test/fakeApi";
+import { connection, deferred, emptyLayout, fakeApi, fakeSettings, weaviateCapabilities } from "./test/fakeApi";
 
 function renderApp(more: Parameters<typeof fakeApi>[2] = {}) {
   const api = fakeApi(
@@ -54,6 +54,25 @@ describe("App shell", () => {
     expect(screen.getByRole("tab", { name: "Settings" })).toBeInTheDocument();
     await userEvent.click(screen.getByRole("radio", { name: "Light" }));
     expect(document.documentElement.dataset.theme).toBe("light");
+  });
+
+  it("Settings keeps the section last shown while its tab is away; Re-pair in Settings opens MCP server", async () => {
+    const base = await fakeSettings().mcp();
+    renderApp({
+      settings: {
+        mcp: async () => ({ ...base, staleClients: [{ client: "cursor", title: "Cursor", file: "/home/me/.cursor/mcp.json", url: "http://127.0.0.1:23817/mcp" }] }),
+      },
+    });
+    await screen.findByRole("tree");
+    await userEvent.keyboard("{Control>},{/Control}");
+    expect(screen.getByRole("tab", { name: "General" })).toHaveAttribute("aria-selected", "true");
+    await userEvent.click(screen.getByRole("tab", { name: "Plugins" }));
+    await userEvent.keyboard("{Control>}n{/Control}");
+    await userEvent.click(screen.getByRole("tab", { name: "Settings" }));
+    expect(screen.getByRole("tab", { name: "Plugins" })).toHaveAttribute("aria-selected", "true");
+    await userEvent.click(await screen.findByRole("button", { name: "Re-pair in Settings" }));
+    expect(screen.getByRole("tab", { name: "MCP server" })).toHaveAttribute("aria-selected", "true");
+    expect(screen.getByRole("tabpanel", { name: "MCP server" })).toBeVisible();
   });
 
   it("New connection opens the connection-type chooser from the sidebar, the welcome panel and Ctrl+N", async () => {
