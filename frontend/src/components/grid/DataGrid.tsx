@@ -47,10 +47,11 @@ interface Props {
  * or Enter on the name sorts: ascending, descending, off; Shift+click adds a sort key), a
  * filter button per filterable column, resizable columns, and rows virtualized with
  * @tanstack/react-virtual so 10,000 rows with 1,536-dimension vectors render only the rows
- * on screen. Keyboard first: the arrows move the active cell, Enter or F2 (or typing) edits
- * it, Delete sets it NULL, Ctrl+C copies, Ctrl+Z undoes, Ctrl+S commits. Edited cells,
- * added rows and rows marked for deletion show as pending until committed. Null shows as a
- * muted "null", empty text as a muted "", vectors shortened; ↗ opens a cell's full value.
+ * on screen. Keyboard first (the keys are gridKeymap.ts's): the arrows move the active cell,
+ * Enter or F2 (or typing) edits it, Delete sets it NULL, Ctrl+C copies, Ctrl+Z undoes, Ctrl+S
+ * commits. Edited cells, added rows and rows marked for deletion show as pending until
+ * committed. Null shows as a muted "null", empty text as a muted "", vectors shortened; ↗
+ * opens a cell's full value.
  */
 export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No rows", edit, widths = {}, onResize, onActiveRow, onSelectRows, vectorName, autoFocus, loadVectors }: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
