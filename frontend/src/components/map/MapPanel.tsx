@@ -7,7 +7,8 @@ import type { MapHighlight } from "../workspace/useWorkspace";
 import { colouring, defaultColour, fit, isNumeric, labelColumn, layoutRows, sizes } from "./mapModel";
 import { MapSide } from "./MapSide";
 import { useScatterplot } from "./useScatterplot";
-import { ErrorState } from "../layout/ErrorLine";
+import { ErrorLine, ErrorState } from "../layout/ErrorLine";
+import { useAction } from "../layout/useAction";
 
 interface Props {
   connection: Connection;
@@ -53,6 +54,7 @@ export function MapPanel({ connection, table, filters, onOpenRows, highlight }: 
   const [sizeBy, setSizeBy] = useState("");
   const [exporting, setExporting] = useState(false);
   const [saved, setSaved] = useState("");
+  const picture = useAction();
   const [run, setRun] = useState(0);
   const mapId = useRef("");
 
@@ -166,20 +168,22 @@ export function MapPanel({ connection, table, filters, onOpenRows, highlight }: 
     setShown({ label: highlight.label, found: idx.length, of: highlight.uuids.length });
   }, [highlight, drawn, points, selectPoints]);
 
-  const savePicture = async () => {
-    const sp = plot.current;
-    if (!sp) return;
-    const img = await sp.export({ scale: 1, antiAliasing: 1, pixelAligned: false });
-    const c = document.createElement("canvas");
-    c.width = img.width;
-    c.height = img.height;
-    c.getContext("2d")?.putImageData(img, 0, 0);
-    try {
-      const r = await api.explorer.saveMapImage(`${table} map`, c.toDataURL("image/png"));
-      setSaved(r.status === "done" ? `Saved ${r.path}` : "");
-    } catch (e) {
-      setSaved(`Could not save the picture: ${parseApiError(e).message}`);
-    }
+  // A new save replaces what the last one said.
+  const savePicture = () => {
+    setSaved("");
+    return picture.run(
+      async () => {
+        const sp = plot.current;
+        if (!sp) return null;
+        const img = await sp.export({ scale: 1, antiAliasing: 1, pixelAligned: false });
+        const c = document.createElement("canvas");
+        c.width = img.width;
+        c.height = img.height;
+        c.getContext("2d")?.putImageData(img, 0, 0);
+        return api.explorer.saveMapImage(`${table} map`, c.toDataURL("image/png"));
+      },
+      (r) => setSaved(r?.status === "done" ? `Saved ${r.path}` : ""),
+    );
   };
 
   // The layout as rows (uuid, x, y) for Export layout…, made when it is asked for: 100,000
@@ -272,6 +276,7 @@ export function MapPanel({ connection, table, filters, onOpenRows, highlight }: 
       </div>
       {exporting && layoutGrid && <ExportDialog grid={layoutGrid} table={`${table} layout`} onClose={() => setExporting(false)} />}
       {saved && <p className="panel__note" role="status">{saved}</p>}
+      {picture.error && <ErrorLine>Could not save the picture: {picture.error.message}</ErrorLine>}
       {phase.step === "error" && (
         <ErrorState title={<>No map of {table}</>} error={phase.error} onRetry={() => setRun((r) => r + 1)} />
       )}
