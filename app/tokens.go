@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"app/backend/auth"
+	"app/backend/clientsetup"
 	"app/backend/core"
 )
 
-// TokenStore is the part of auth.Store the Settings panel needs.
+// TokenStore is the part of auth.Store the Settings panel needs: what a client's setup needs
+// (list, create), and revoke.
 type TokenStore interface {
-	List(ctx context.Context) ([]auth.Token, error)
-	Create(ctx context.Context, req auth.NewToken) (auth.Token, string, error)
+	clientsetup.Tokens
 	Revoke(ctx context.Context, idOrName string) (auth.Token, error)
 }
 
