@@ -216,9 +216,9 @@ func (m *MCPService) startLocked(ctx context.Context, port int) error {
 		Logger:       m.deps.log,
 		Instructions: tools.Instructions,
 		Tools: tools.All(tools.Deps{
-			Conns:       tools.Conns{Store: m.deps.conns, Open: m.deps.open},
-			Approver:    m.deps.approvals,
-			Limits:      m.toolLimits,
+			Conns:    tools.Conns{Store: m.deps.conns, Open: m.deps.open},
+			Approver: m.deps.approvals,
+			Limits:   m.toolLimits,
 		}),
 		Resources:         resources.Resources(m.resourceDeps()),
 		ResourceTemplates: resources.Templates(m.resourceDeps()),
