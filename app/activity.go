@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"app/backend/activity"
 	"app/backend/core"
+	"app/internal/dto"
+	"app/internal/nativedialog"
 )
 
 // maxActivityPage bounds one page of Settings, Activity log: the table asks for the rows it
@@ -46,10 +47,10 @@ func (a *ActivityAPI) open(ctx context.Context) (*activity.Log, error) {
 
 // List returns one page of the entries the query chooses, newest first, and how many there
 // are in all.
-func (a *ActivityAPI) List(q ActivityQueryDTO) (ActivityPageDTO, error) {
-	f, err := q.filter(time.Now())
+func (a *ActivityAPI) List(q dto.ActivityQueryDTO) (dto.ActivityPageDTO, error) {
+	f, err := q.Filter(time.Now())
 	if err != nil {
-		return ActivityPageDTO{}, err
+		return dto.ActivityPageDTO{}, invalidArgument("%s", err.Error())
 	}
 	f.Offset, f.Limit = max(q.Offset, 0), q.Limit
 	if f.Limit <= 0 || f.Limit > maxActivityPage {
@@ -59,42 +60,37 @@ func (a *ActivityAPI) List(q ActivityQueryDTO) (ActivityPageDTO, error) {
 	defer cancel()
 	l, err := a.open(ctx)
 	if err != nil {
-		return ActivityPageDTO{}, err
+		return dto.ActivityPageDTO{}, err
 	}
 	entries, err := l.List(ctx, f)
 	if err != nil {
-		return ActivityPageDTO{}, apiError(err)
+		return dto.ActivityPageDTO{}, apiError(err)
 	}
 	count := f
 	count.Offset, count.Limit = 0, 0
 	total, err := l.Count(ctx, count)
 	if err != nil {
-		return ActivityPageDTO{}, apiError(err)
+		return dto.ActivityPageDTO{}, apiError(err)
 	}
-	out := ActivityPageDTO{Entries: make([]ActivityEntryDTO, 0, len(entries)), Total: total, Offset: f.Offset}
+	out := dto.ActivityPageDTO{Entries: make([]dto.ActivityEntryDTO, 0, len(entries)), Total: total, Offset: f.Offset}
 	for _, e := range entries {
-		out.Entries = append(out.Entries, ActivityEntryDTO{
-			ID: e.ID, Time: e.Time.UTC().Format(time.RFC3339Nano), ClientName: e.ClientName, ClientVersion: e.ClientVersion,
-			Principal: e.Principal, TokenName: e.TokenName, Level: e.Level, Method: e.Method, Name: e.Name,
-			Connection: e.Connection, Statement: e.Statement, Outcome: e.Outcome, DurationMS: e.DurationMS,
-			PrevHash: e.PrevHash, Hash: e.Hash, Trace: e.Trace,
-		})
+		out.Entries = append(out.Entries, dto.FromEntry(e))
 	}
 	return out, nil
 }
 
 // Export writes the entries the query chooses, oldest first, as CSV to a file the user picks
 // in a native save dialog. It returns the file's path, or "" when the user cancelled.
-func (a *ActivityAPI) Export(q ActivityQueryDTO) (string, error) {
-	f, err := q.filter(time.Now())
+func (a *ActivityAPI) Export(q dto.ActivityQueryDTO) (string, error) {
+	f, err := q.Filter(time.Now())
 	if err != nil {
-		return "", err
+		return "", invalidArgument("%s", err.Error())
 	}
 	save := a.env().files.Save
 	if save == nil {
 		return "", unavailable("exporting needs the window")
 	}
-	path, err := save(a.parent(), "Export the activity log", "app-activity-"+time.Now().Format("2006-01-02")+".csv", []FileFilter{{"CSV (*.csv)", "*.csv"}})
+	path, err := save(a.parent(), "Export the activity log", "app-activity-"+time.Now().Format("2006-01-02")+".csv", []nativedialog.FileFilter{{Name: "CSV (*.csv)", Pattern: "*.csv"}})
 	if err != nil || path == "" {
 		return "", apiError(err)
 	}
@@ -129,35 +125,16 @@ func writeCSVFile(ctx context.Context, l *activity.Log, path string, f activity.
 }
 
 // Verify checks the hash chain and names the first broken link.
-func (a *ActivityAPI) Verify() (VerificationDTO, error) {
+func (a *ActivityAPI) Verify() (dto.VerificationDTO, error) {
 	ctx, cancel := a.callContext()
 	defer cancel()
 	l, err := a.open(ctx)
 	if err != nil {
-		return VerificationDTO{}, err
+		return dto.VerificationDTO{}, err
 	}
 	v, err := l.Verify(ctx)
 	if err != nil {
-		return VerificationDTO{}, apiError(err)
+		return dto.VerificationDTO{}, apiError(err)
 	}
-	d := VerificationDTO{Entries: v.Entries, AnchorID: v.AnchorID, Intact: v.Intact()}
-	if v.Broken != nil {
-		d.BrokenID, d.Reason = v.Broken.ID, v.Broken.Reason
-	}
-	return d, nil
-}
-
-func (q ActivityQueryDTO) filter(now time.Time) (activity.Filter, error) {
-	f := activity.Filter{
-		Client: strings.TrimSpace(q.Client), Token: strings.TrimSpace(q.Token), Connection: strings.TrimSpace(q.Connection),
-		Outcome: strings.TrimSpace(q.Outcome), Search: q.Search,
-	}
-	var err error
-	if f.Since, err = activity.ParseWhen(q.Since, now); err != nil {
-		return f, invalidArgument("since: %s", err.Error())
-	}
-	if f.Until, err = activity.ParseWhen(q.Until, now); err != nil {
-		return f, invalidArgument("until: %s", err.Error())
-	}
-	return f, nil
+	return dto.FromVerification(v), nil
 }

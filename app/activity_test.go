@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"app/backend/activity"
+	"app/internal/dto"
+	"app/internal/nativedialog"
 )
 
 // Issue 11, Settings, Activity log: filtered pages for the table, CSV export to the file the
@@ -32,28 +34,28 @@ func TestActivityAPI(t *testing.T) {
 	api := NewActivityAPI(func() *activity.Log { return l })
 
 	t.Run("a page is newest first with the total the filter chooses", func(t *testing.T) {
-		page, err := api.List(ActivityQueryDTO{Limit: 10})
+		page, err := api.List(dto.ActivityQueryDTO{Limit: 10})
 		if err != nil || page.Total != 30 || len(page.Entries) != 10 {
 			t.Fatalf("%d entries of %d, %v", len(page.Entries), page.Total, err)
 		}
 		if page.Entries[0].ID < page.Entries[9].ID {
 			t.Fatalf("not newest first: %d ... %d", page.Entries[0].ID, page.Entries[9].ID)
 		}
-		next, err := api.List(ActivityQueryDTO{Offset: 10, Limit: 10})
+		next, err := api.List(dto.ActivityQueryDTO{Offset: 10, Limit: 10})
 		if err != nil || next.Offset != 10 || next.Entries[0].ID != page.Entries[9].ID-1 {
 			t.Fatalf("the next page does not follow: %+v %v", next.Entries[0], err)
 		}
 	})
 	for _, c := range []struct {
 		name string
-		q    ActivityQueryDTO
+		q    dto.ActivityQueryDTO
 		want int
 	}{
-		{"client", ActivityQueryDTO{Client: "curl"}, 3},
-		{"token", ActivityQueryDTO{Token: "cursor"}, 27},
-		{"outcome error", ActivityQueryDTO{Outcome: "error"}, 3},
-		{"time range (the last 15 and a half minutes)", ActivityQueryDTO{Since: "15m30s"}, 15},
-		{"search", ActivityQueryDTO{Search: "LIST_conn"}, 30},
+		{"client", dto.ActivityQueryDTO{Client: "curl"}, 3},
+		{"token", dto.ActivityQueryDTO{Token: "cursor"}, 27},
+		{"outcome error", dto.ActivityQueryDTO{Outcome: "error"}, 3},
+		{"time range (the last 15 and a half minutes)", dto.ActivityQueryDTO{Since: "15m30s"}, 15},
+		{"search", dto.ActivityQueryDTO{Search: "LIST_conn"}, 30},
 	} {
 		t.Run("filter by "+c.name, func(t *testing.T) {
 			page, err := api.List(c.q)
@@ -63,17 +65,17 @@ func TestActivityAPI(t *testing.T) {
 		})
 	}
 	t.Run("a time that is no time or duration is invalid_argument", func(t *testing.T) {
-		_, err := api.List(ActivityQueryDTO{Since: "yesterday"})
+		_, err := api.List(dto.ActivityQueryDTO{Since: "yesterday"})
 		wantCode(t, err, CodeInvalidArgument)
 	})
 	t.Run("export writes the chosen entries, oldest first, to the file the save dialog names", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "out.csv")
 		var asked string
-		api.start(env{files: FileDialogs{Save: func(_ context.Context, title, name string, _ []FileFilter) (string, error) {
+		api.start(env{files: nativedialog.FileDialogs{Save: func(_ context.Context, title, name string, _ []nativedialog.FileFilter) (string, error) {
 			asked = title + " / " + name
 			return path, nil
 		}}})
-		got, err := api.Export(ActivityQueryDTO{Client: "curl"})
+		got, err := api.Export(dto.ActivityQueryDTO{Client: "curl"})
 		if err != nil || got != path || !strings.HasPrefix(asked, "Export the activity log / app-activity-") {
 			t.Fatalf("%q %v (asked %q)", got, err, asked)
 		}
@@ -88,8 +90,8 @@ func TestActivityAPI(t *testing.T) {
 		}
 	})
 	t.Run("a cancelled save dialog exports nothing", func(t *testing.T) {
-		api.start(env{files: FileDialogs{Save: func(context.Context, string, string, []FileFilter) (string, error) { return "", nil }}})
-		if got, err := api.Export(ActivityQueryDTO{}); got != "" || err != nil {
+		api.start(env{files: nativedialog.FileDialogs{Save: func(context.Context, string, string, []nativedialog.FileFilter) (string, error) { return "", nil }}})
+		if got, err := api.Export(dto.ActivityQueryDTO{}); got != "" || err != nil {
 			t.Fatalf("%q %v", got, err)
 		}
 	})

@@ -10,20 +10,14 @@ import (
 
 	"app/backend/approval"
 	"app/backend/core"
+	"app/internal/dto"
+	"app/internal/nativedialog"
 )
 
 // EventApprovalGranted fires after the person approved an AI client's non-destructive
 // statement in the native dialog; the payload is an ApprovalGrantedEvent, and the window
 // offers "Remember for this connection until App restarts" with it.
 const EventApprovalGranted = "approval:granted"
-
-// ApprovalGrantedEvent names an approval the person may choose to remember.
-type ApprovalGrantedEvent struct {
-	Ticket     string `json:"ticket"`
-	Client     string `json:"client"`
-	Connection string `json:"connection"`
-	Token      string `json:"token"`
-}
 
 // ApprovalsAPI is the window's side of write approval: it is the approval.Dialog of the
 // running app (the native question dialog, raised first, announced by a desktop
@@ -50,9 +44,9 @@ func NewApprovalsAPI(gate *approval.Gate) *ApprovalsAPI {
 	return &ApprovalsAPI{gate: gate}
 }
 
-func (a *ApprovalsAPI) wire(c *core.Core) { a.gate, a.notify = c.Approvals(), desktopNotify }
+func (a *ApprovalsAPI) wire(c *core.Core) { a.gate, a.notify = c.Approvals(), nativedialog.Notify }
 
-// approver asks an approval question natively (nativeConfirmer.Approve).
+// approver asks an approval question natively (nativedialog.Dialogs.Approve).
 type approver interface {
 	Approve(ctx context.Context, q approval.Question) (bool, error)
 }
@@ -90,7 +84,7 @@ func (a *ApprovalsAPI) ask(ctx context.Context, q approval.Question) (approval.A
 		}
 		a.tickets[ticket] = grant{q.PrincipalID, q.ConnectionID, q.Write}
 		a.mu.Unlock()
-		e.emit.Emit(EventApprovalGranted, ApprovalGrantedEvent{Ticket: ticket, Client: q.Client, Connection: q.Connection, Token: q.Token})
+		e.emit.Emit(EventApprovalGranted, dto.ApprovalGrantedEvent{Ticket: ticket, Client: q.Client, Connection: q.Connection, Token: q.Token})
 	}
 	return approval.Approve, nil
 }

@@ -9,6 +9,7 @@ import (
 	"app/backend/activity"
 	"app/backend/auth"
 	"app/backend/core"
+	"app/internal/dto"
 )
 
 // RecentClientsWindow is how far back Settings, Connected clients looks: the clients that
@@ -35,15 +36,11 @@ func (a *ClientsAPI) wire(c *core.Core) {
 
 // Recent returns the clients seen in the last RecentClientsWindow, most recent first. It
 // never returns null.
-func (a *ClientsAPI) Recent() ([]ClientDTO, error) {
+func (a *ClientsAPI) Recent() ([]dto.ClientDTO, error) {
 	list := a.clients.Recent(RecentClientsWindow)
-	out := make([]ClientDTO, 0, len(list))
+	out := make([]dto.ClientDTO, 0, len(list))
 	for _, c := range list {
-		out = append(out, ClientDTO{
-			Name: c.Name, Version: c.Version, Principal: c.Principal, TokenName: c.TokenName, Level: c.Level,
-			FirstSeen: c.FirstSeen.UTC().Format(time.RFC3339), LastSeen: c.LastSeen.UTC().Format(time.RFC3339),
-			Requests: c.Requests, Errors: c.Errors,
-		})
+		out = append(out, dto.FromClient(c))
 	}
 	return out, nil
 }

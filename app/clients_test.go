@@ -9,6 +9,7 @@ import (
 	"app/backend/activity"
 	"app/backend/auth"
 	"app/backend/mcp"
+	"app/internal/dto"
 )
 
 // Issue 11, Settings, Connected clients: who called lately; "disconnect" revokes that
@@ -33,7 +34,7 @@ func TestClientsAPI(t *testing.T) {
 		if err != nil || len(got) != 2 {
 			t.Fatalf("%+v %v", got, err)
 		}
-		var cursor *ClientDTO
+		var cursor *dto.ClientDTO
 		for i := range got {
 			if got[i].Name == "Cursor" {
 				cursor = &got[i]

@@ -11,6 +11,7 @@ import (
 	"app/backend/connections"
 	"app/backend/core"
 	"app/backend/driver"
+	"app/internal/dto"
 )
 
 // callTimeout bounds one bound call, so a wedged store cannot hang the UI forever.
@@ -59,16 +60,16 @@ func (a *ConnectionsAPI) start(e env) {
 
 // List returns the saved connections in the order they were added. It never returns null:
 // an empty list is [].
-func (a *ConnectionsAPI) List() ([]ConnectionDTO, error) {
+func (a *ConnectionsAPI) List() ([]dto.ConnectionDTO, error) {
 	ctx, cancel := a.callContext()
 	defer cancel()
 	list, err := a.store.List(ctx)
 	if err != nil {
 		return nil, apiError(err)
 	}
-	out := make([]ConnectionDTO, 0, len(list))
+	out := make([]dto.ConnectionDTO, 0, len(list))
 	for _, c := range list {
-		out = append(out, toConnectionDTO(c))
+		out = append(out, dto.FromConnection(c))
 	}
 	return out, nil
 }
@@ -95,28 +96,28 @@ func (a *ConnectionsAPI) Remove(id string) (bool, error) {
 
 // Get returns a saved connection for the edit form. The API key is never sent to the UI:
 // HasAPIKey tells that one is saved.
-func (a *ConnectionsAPI) Get(id string) (ConnectionFormDTO, error) {
+func (a *ConnectionsAPI) Get(id string) (dto.ConnectionFormDTO, error) {
 	ctx, cancel := a.callContext()
 	defer cancel()
 	c, err := a.store.Get(ctx, id)
 	if err != nil {
-		return ConnectionFormDTO{}, apiError(err)
+		return dto.ConnectionFormDTO{}, apiError(err)
 	}
-	return toFormDTO(c), nil
+	return dto.FormFromConnection(c), nil
 }
 
 // Save adds the form's connection (ID "") or edits the saved one. apiKey "" keeps the saved
 // key of an edited connection; a new key replaces it (after a rotation).
-func (a *ConnectionsAPI) Save(form ConnectionFormDTO, apiKey string) (ConnectionDTO, error) {
+func (a *ConnectionsAPI) Save(form dto.ConnectionFormDTO, apiKey string) (dto.ConnectionDTO, error) {
 	ctx, cancel := a.callContext()
 	defer cancel()
-	c := form.connection()
+	c := form.Connection()
 	if form.ID == "" {
 		saved, err := a.store.Add(ctx, c, apiKey)
 		if err != nil {
-			return ConnectionDTO{}, apiError(invalid(err))
+			return dto.ConnectionDTO{}, apiError(invalid(err))
 		}
-		return toConnectionDTO(saved), nil
+		return dto.FromConnection(saved), nil
 	}
 	ch := connections.Change{Apply: func(cur *connections.Connection) {
 		cur.Name, cur.Type, cur.Settings = c.Name, c.Type, c.Settings
@@ -127,9 +128,9 @@ func (a *ConnectionsAPI) Save(form ConnectionFormDTO, apiKey string) (Connection
 	}
 	_, after, err := a.store.Update(ctx, form.ID, ch)
 	if err != nil {
-		return ConnectionDTO{}, apiError(invalid(err))
+		return dto.ConnectionDTO{}, apiError(invalid(err))
 	}
-	return toConnectionDTO(after), nil
+	return dto.FromConnection(after), nil
 }
 
 // testTimeout bounds the form's Test, which may first install the type's plugin.
@@ -137,35 +138,31 @@ const testTimeout = 2 * time.Minute
 
 // Test connects with the form's values (not saved) and returns the server's version, or the
 // driver's "Authentication failed: ..." / "Connection failed: ..." error with its hint.
-func (a *ConnectionsAPI) Test(form ConnectionFormDTO, apiKey string) (TestResultDTO, error) {
+func (a *ConnectionsAPI) Test(form dto.ConnectionFormDTO, apiKey string) (dto.TestResultDTO, error) {
 	if a.tester == nil {
-		return TestResultDTO{}, unavailable("testing a connection needs the backend")
+		return dto.TestResultDTO{}, unavailable("testing a connection needs the backend")
 	}
 	ctx, cancel := context.WithTimeout(a.parent(), testTimeout)
 	defer cancel()
-	v, paths, err := a.tester.TestConnection(ctx, form.connection(), apiKey)
+	v, paths, err := a.tester.TestConnection(ctx, form.Connection(), apiKey)
 	if err != nil {
-		return TestResultDTO{}, apiError(err)
+		return dto.TestResultDTO{}, apiError(err)
 	}
-	out := TestResultDTO{ServerVersion: v, Paths: []PathDTO{}}
-	for _, p := range paths {
-		out.Paths = append(out.Paths, PathDTO(p))
-	}
-	return out, nil
+	return dto.FromTest(v, paths), nil
 }
 
 // Duplicate saves a copy of a connection, with its API key, named "<name> (copy)" (or
 // "(copy 2)" and so on, to stay unique).
-func (a *ConnectionsAPI) Duplicate(id string) (ConnectionDTO, error) {
+func (a *ConnectionsAPI) Duplicate(id string) (dto.ConnectionDTO, error) {
 	ctx, cancel := a.callContext()
 	defer cancel()
 	src, err := a.store.Resolve(ctx, id)
 	if err != nil {
-		return ConnectionDTO{}, apiError(err)
+		return dto.ConnectionDTO{}, apiError(err)
 	}
 	list, err := a.store.List(ctx)
 	if err != nil {
-		return ConnectionDTO{}, apiError(err)
+		return dto.ConnectionDTO{}, apiError(err)
 	}
 	taken := map[string]bool{}
 	for _, c := range list {
@@ -180,9 +177,9 @@ func (a *ConnectionsAPI) Duplicate(id string) (ConnectionDTO, error) {
 	cp.ID, cp.Name, cp.Settings.APIKey = "", name, ""
 	saved, err := a.store.Add(ctx, cp, key)
 	if err != nil {
-		return ConnectionDTO{}, apiError(err)
+		return dto.ConnectionDTO{}, apiError(err)
 	}
-	return toConnectionDTO(saved), nil
+	return dto.FromConnection(saved), nil
 }
 
 // invalid marks a validation failure of the form (no code of its own) as invalid_argument,

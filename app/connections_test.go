@@ -14,6 +14,7 @@ import (
 	"app/backend/connections"
 	"app/backend/driver"
 	"app/backend/secrets"
+	"app/internal/dto"
 )
 
 // newStore is a real connections store in a temp config dir, with the encrypted-file
@@ -79,7 +80,7 @@ func TestConnectionsList(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []ConnectionDTO{
+		want := []dto.ConnectionDTO{
 			{ID: local.ID, Name: "Local", Type: "weaviate", Host: "127.0.0.1", Port: 8080, AuthMethod: "None", SSLMode: "Disabled",
 				ExternalAccess: connections.DefaultExternalAccess, CreatedAt: local.CreatedAt.UTC().Format(time.RFC3339)},
 			{ID: cloud.ID, Name: "Cloud", Type: "weaviate", Host: "::1", Port: 443, AuthMethod: "API Key", SSLMode: "Required",

@@ -10,6 +10,7 @@ import (
 	"app/backend/driver"
 	"app/backend/explore"
 	"app/backend/queries"
+	"app/internal/dto"
 )
 
 // runTimeout bounds one statement (Cancel stops it sooner).
@@ -43,62 +44,29 @@ func (a *EditorAPI) wire(c *core.Core) {
 	a.open, a.queries = c.OpenConnections(), queries.Open(c.Dir())
 }
 
-// RunResultDTO is Run's answer. Kind is "grid" (a Get: Grid holds the selected fields,
-// `_additional.id` as uuid, every other `_additional` member its own column), "json" (JSON
-// holds the formatted document) or "not_run" (the user said No; Message says so).
-type RunResultDTO struct {
-	Kind        string   `json:"kind"`
-	Grid        *GridDTO `json:"grid"`
-	JSON        string   `json:"json"`
-	Table       string   `json:"table"`
-	Status      int      `json:"status"`
-	Message     string   `json:"message"`
-	Access      string   `json:"access"`
-	Destructive bool     `json:"destructive"`
-	ElapsedMs   int64    `json:"elapsedMs"`
-	// Notice is what the driver says about the answer (translated from GraphQL to the
-	// server's gRPC API; cut at a row limit), "" when nothing.
-	Notice string `json:"notice"`
-}
-
-// HistoryEntryDTO is one statement run in the editor (queries.Entry); Error holds the
-// `code: message` text of a failure.
-type HistoryEntryDTO struct {
-	Text  string `json:"text"`
-	At    string `json:"at"`
-	OK    bool   `json:"ok"`
-	Error string `json:"error"`
-}
-
-// SavedQueryDTO is a named query of a connection.
-type SavedQueryDTO struct {
-	Name string `json:"name"`
-	Text string `json:"text"`
-}
-
 // Run classifies text and runs it on the open connection. A write or destructive REST line
 // is confirmed natively first; No answers Kind "not_run" and nothing is sent. Errors (a
 // GraphQL error, a REST error status, a refused mutation) come back as `code: message`.
 // Cancel(connectionID) stops it.
-func (a *EditorAPI) Run(connectionID, text string) (RunResultDTO, error) {
+func (a *EditorAPI) Run(connectionID, text string) (dto.RunResultDTO, error) {
 	if strings.TrimSpace(text) == "" {
-		return RunResultDTO{}, invalidArgument("the statement is empty")
+		return dto.RunResultDTO{}, invalidArgument("the statement is empty")
 	}
 	if strings.TrimSpace(connectionID) == "" {
-		return RunResultDTO{}, invalidArgument("a connection id is required")
+		return dto.RunResultDTO{}, invalidArgument("a connection id is required")
 	}
 	d, ok := a.open.Driver(connectionID)
 	if !ok {
-		return RunResultDTO{}, unavailable("the connection is not open: connect to it first")
+		return dto.RunResultDTO{}, unavailable("the connection is not open: connect to it first")
 	}
 	cls, clsErr := d.Classify(text)
 	if clsErr != nil {
 		// Text that cannot be classified cannot run either (a malformed REST line or GraphQL
 		// that does not parse): the reason, and nothing asked or sent.
 		a.record(connectionID, text, clsErr)
-		return RunResultDTO{}, apiError(clsErr)
+		return dto.RunResultDTO{}, apiError(clsErr)
 	}
-	out := RunResultDTO{Access: string(cls.Access), Destructive: cls.Destructive}
+	out := dto.RunResultDTO{Access: string(cls.Access), Destructive: cls.Destructive}
 
 	ctx, done := a.begin(connectionID)
 	defer done()
@@ -113,7 +81,7 @@ func (a *EditorAPI) Run(connectionID, text string) (RunResultDTO, error) {
 			}
 			ok, err := confirm.Confirm(ctx, "Run a write on "+a.quotedName(connectionID), msg)
 			if err != nil {
-				return RunResultDTO{}, apiError(err)
+				return dto.RunResultDTO{}, apiError(err)
 			}
 			yes = ok
 		}
@@ -130,13 +98,13 @@ func (a *EditorAPI) Run(connectionID, text string) (RunResultDTO, error) {
 	a.record(connectionID, text, err)
 	if err != nil {
 		if ctx.Err() == context.Canceled {
-			return RunResultDTO{}, fmt.Errorf("%s: the query was cancelled", driver.KindCancelled)
+			return dto.RunResultDTO{}, fmt.Errorf("%s: the query was cancelled", driver.KindCancelled)
 		}
-		return RunResultDTO{}, apiError(err)
+		return dto.RunResultDTO{}, apiError(err)
 	}
 	out.Kind, out.Table, out.Status, out.Notice = string(res.Kind), res.Table, res.Status, res.Notice
 	if res.Kind == driver.ResultGrid && res.Grid != nil {
-		g := toGridDTO(res.Grid)
+		g := dto.FromGrid(res.Grid)
 		out.Grid = &g
 	} else {
 		out.Kind = string(driver.ResultJSON)
@@ -177,15 +145,11 @@ func (a *EditorAPI) record(connectionID, text string, runErr error) {
 
 // History lists the connection's history, newest first, keeping the entries whose text
 // holds every word of search (case-insensitive). It never returns null.
-func (a *EditorAPI) History(connectionID, search string) ([]HistoryEntryDTO, error) {
+func (a *EditorAPI) History(connectionID, search string) ([]dto.HistoryEntryDTO, error) {
 	ctx, cancel := a.callContext()
 	defer cancel()
 	h, err := a.queries.History(ctx, connectionID, search)
-	out := make([]HistoryEntryDTO, len(h))
-	for i, e := range h {
-		out[i] = HistoryEntryDTO(e)
-	}
-	return out, apiError(err)
+	return dto.FromHistory(h), apiError(err)
 }
 
 // ClearHistory empties the connection's history.
@@ -196,15 +160,11 @@ func (a *EditorAPI) ClearHistory(connectionID string) error {
 }
 
 // SavedQueries lists the connection's saved queries by name. It never returns null.
-func (a *EditorAPI) SavedQueries(connectionID string) ([]SavedQueryDTO, error) {
+func (a *EditorAPI) SavedQueries(connectionID string) ([]dto.SavedQueryDTO, error) {
 	ctx, cancel := a.callContext()
 	defer cancel()
 	list, err := a.queries.Saved(ctx, connectionID)
-	out := make([]SavedQueryDTO, len(list))
-	for i, q := range list {
-		out[i] = SavedQueryDTO(q)
-	}
-	return out, apiError(err)
+	return dto.FromSaved(list), apiError(err)
 }
 
 // SaveQuery saves (or replaces, by name) a named query of the connection.

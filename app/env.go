@@ -7,6 +7,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"app/backend/core"
+	"app/internal/nativedialog"
 )
 
 // env is what every facade starts from: the window's context, its events, its dialogs, the
@@ -14,10 +15,10 @@ import (
 // (Background, no events: the page may already call while OnStartup runs in its own goroutine,
 // and a question must never be skipped for want of a dialog) and the window's once it is up.
 type env struct {
-	ctx     context.Context // the window's once up; nil means Background
-	emit    Emitter         // nil until the window is up
-	confirm Confirmer       // the native question dialog; nil acts without asking (tests)
-	files   FileDialogs     // the native save and open dialogs; zero when there are none
+	ctx     context.Context          // the window's once up; nil means Background
+	emit    Emitter                  // nil until the window is up
+	confirm Confirmer                // the native question dialog; nil acts without asking (tests)
+	files   nativedialog.FileDialogs // the native save and open dialogs; zero when there are none
 	log     logrus.FieldLogger
 	// name gives a connection's saved name for dialog titles ("" when unknown).
 	name func(id string) string

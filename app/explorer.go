@@ -9,6 +9,7 @@ import (
 	"app/backend/core"
 	"app/backend/driver"
 	"app/backend/explore"
+	"app/internal/dto"
 )
 
 // Opener is the part of connections.Manager the explorer needs: open (connect) a saved
@@ -61,49 +62,31 @@ func (a *ExplorerAPI) wire(c *core.Core) {
 	c.OnConnectionRestored(a.connectionRestored)
 }
 
-// ConnectionDroppedEvent is the payload of EventConnectionDropped.
-type ConnectionDroppedEvent struct {
-	ID string `json:"id"`
-	// Code and Message are the reason in the `code: message` parts, e.g. "auth" and
-	// "Authentication failed: ...".
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-// ConnectionRestoredEvent is the payload of EventConnectionRestored.
-type ConnectionRestoredEvent struct {
-	ID string `json:"id"`
-}
-
 // connectionRestored tells the frontend that a dropped connection came back by itself.
 func (a *ExplorerAPI) connectionRestored(id string) {
-	a.emit(EventConnectionRestored, ConnectionRestoredEvent{ID: id})
+	a.emit(EventConnectionRestored, dto.ConnectionRestoredEvent{ID: id})
 }
 
 // connectionDropped tells the frontend that a failing health check dropped a connection.
 // Core calls it (Core.OnConnectionDropped) from the health-check goroutine.
 func (a *ExplorerAPI) connectionDropped(id string, reason error) {
-	a.emit(EventConnectionDropped, ConnectionDroppedEvent{ID: id, Code: errorCode(reason), Message: errorMessage(reason)})
+	a.emit(EventConnectionDropped, dto.ConnectionDroppedEvent{ID: id, Code: errorCode(reason), Message: errorMessage(reason)})
 }
 
 // Connect opens the saved connection (it checks reachability, TLS and the credential) and
 // keeps it open until Disconnect or a failing health check. Connecting an open connection
 // is a no-op.
-func (a *ExplorerAPI) Connect(id string) (ConnectionStateDTO, error) {
+func (a *ExplorerAPI) Connect(id string) (dto.ConnectionStateDTO, error) {
 	if strings.TrimSpace(id) == "" {
-		return ConnectionStateDTO{}, invalidArgument("a connection id is required")
+		return dto.ConnectionStateDTO{}, invalidArgument("a connection id is required")
 	}
 	ctx, cancel := a.callContext()
 	defer cancel()
 	d, c, err := a.open.OpenHeld(ctx, id, connections.HolderWindow)
 	if err != nil {
-		return ConnectionStateDTO{}, apiError(err)
+		return dto.ConnectionStateDTO{}, apiError(err)
 	}
-	caps := d.Capabilities()
-	st := ConnectionStateDTO{ID: c.ID, Connected: true, Capabilities: CapabilitiesDTO{
-		QueryLanguage: caps.QueryLanguage, RESTLines: caps.RESTLines, MaxResults: caps.MaxResults,
-		DefaultPageSize: caps.DefaultPageSize, Transactions: caps.Transactions,
-	}}
+	st := dto.ConnectionStateDTO{ID: c.ID, Connected: true, Capabilities: dto.FromCapabilities(d.Capabilities())}
 	if v, ok := d.(serverVersioner); ok {
 		st.ServerVersion = v.ServerVersion()
 	}
@@ -132,7 +115,7 @@ func (a *ExplorerAPI) driver(id string) (driver.Driver, error) {
 
 // ListTables lists the tables (collections) of an open connection in the database's order.
 // It never returns null: no tables is [].
-func (a *ExplorerAPI) ListTables(id string) ([]TableDTO, error) {
+func (a *ExplorerAPI) ListTables(id string) ([]dto.TableDTO, error) {
 	d, err := a.driver(id)
 	if err != nil {
 		return nil, err
@@ -143,18 +126,14 @@ func (a *ExplorerAPI) ListTables(id string) ([]TableDTO, error) {
 	if err != nil {
 		return nil, apiError(err)
 	}
-	out := make([]TableDTO, 0, len(tables))
-	for _, t := range tables {
-		out = append(out, TableDTO{Name: t.Name, Description: t.Description, MultiTenant: t.MultiTenant})
-	}
-	return out, nil
+	return dto.FromTables(tables), nil
 }
 
 // TableCounts counts the rows of every table of an open connection, a few tables at a
 // time. The sidebar asks for it after ListTables, so the tree shows before the counts. A
 // table that cannot be counted has a null count and a message; the call fails only when
 // the tables cannot be listed.
-func (a *ExplorerAPI) TableCounts(id string) ([]TableCountDTO, error) {
+func (a *ExplorerAPI) TableCounts(id string) ([]dto.TableCountDTO, error) {
 	d, err := a.driver(id)
 	if err != nil {
 		return nil, err
@@ -168,9 +147,9 @@ func (a *ExplorerAPI) TableCounts(id string) ([]TableCountDTO, error) {
 	if err != nil {
 		return nil, apiError(err)
 	}
-	out := make([]TableCountDTO, len(counts))
+	out := make([]dto.TableCountDTO, len(counts))
 	for i, c := range counts {
-		out[i] = TableCountDTO{Name: c.Name, Count: c.Count, Tenants: c.Tenants, Message: c.Note}
+		out[i] = dto.TableCountDTO{Name: c.Name, Count: c.Count, Tenants: c.Tenants, Message: c.Note}
 		if c.Err != nil {
 			out[i].Message = errorMessage(c.Err)
 		}
@@ -180,21 +159,21 @@ func (a *ExplorerAPI) TableCounts(id string) ([]TableCountDTO, error) {
 
 // DescribeTable returns a table's columns (uuid first, the properties, vector last) with
 // their types and read-only flags, and the settings that matter to browsing.
-func (a *ExplorerAPI) DescribeTable(id, table string) (TableInfoDTO, error) {
+func (a *ExplorerAPI) DescribeTable(id, table string) (dto.TableInfoDTO, error) {
 	d, err := a.driver(id)
 	if err != nil {
-		return TableInfoDTO{}, err
+		return dto.TableInfoDTO{}, err
 	}
 	if strings.TrimSpace(table) == "" {
-		return TableInfoDTO{}, invalidArgument("a table name is required")
+		return dto.TableInfoDTO{}, invalidArgument("a table name is required")
 	}
 	ctx, cancel := a.callContext()
 	defer cancel()
 	info, err := d.DescribeTable(ctx, table)
 	if err != nil {
-		return TableInfoDTO{}, apiError(err)
+		return dto.TableInfoDTO{}, apiError(err)
 	}
-	return toTableInfoDTO(info), nil
+	return dto.FromTableInfo(info), nil
 }
 
 // Browse reads one page of rows with the grid's filters (ANDed) and sort: limit rows from
@@ -202,61 +181,61 @@ func (a *ExplorerAPI) DescribeTable(id, table string) (TableInfoDTO, error) {
 // (Vectors reads them whole). A filter that cannot run is answered with no rows and
 // Refused naming the filter and the reason (the whole table is never shown instead).
 // Paging stops at row 10,000 with a notice on the page that reaches it.
-func (a *ExplorerAPI) Browse(id, table string, req BrowseRequestDTO) (GridDTO, error) {
+func (a *ExplorerAPI) Browse(id, table string, req dto.BrowseRequestDTO) (dto.GridDTO, error) {
 	d, err := a.driver(id)
 	if err != nil {
-		return GridDTO{}, err
+		return dto.GridDTO{}, err
 	}
 	limit, err := explore.PageLimit(table, req.Offset, req.Limit)
 	if err != nil {
-		return GridDTO{}, apiError(err)
+		return dto.GridDTO{}, apiError(err)
 	}
-	filters, sorts := toDriverFilters(req.Filters), toDriverSorts(req.Sort)
+	filters, sorts := dto.DriverFilters(req.Filters), dto.DriverSorts(req.Sort)
 	if err := explore.CheckFilters(filters, sorts); err != nil {
-		return GridDTO{}, apiError(err)
+		return dto.GridDTO{}, apiError(err)
 	}
 	ctx, cancel := a.callContext()
 	defer cancel()
 	g, err := d.Browse(ctx, table, driver.Page{Offset: req.Offset, Limit: limit, Vectors: driver.VectorsPreview}, filters, sorts)
-	if r := refusalOf(err, filters); r != nil {
+	if r := dto.RefusalOf(err, filters); r != nil {
 		// The columns still head the empty grid, so the panel keeps its layout.
-		var cols []ColumnDTO
+		var cols []dto.ColumnDTO
 		if info, derr := d.DescribeTable(ctx, table); derr == nil {
-			cols = toColumnDTOs(info.Columns)
+			cols = dto.Columns(info.Columns)
 		}
 		if cols == nil {
-			cols = []ColumnDTO{}
+			cols = []dto.ColumnDTO{}
 		}
-		return GridDTO{Columns: cols, Rows: [][]*string{}, Offset: req.Offset, Refused: r}, nil
+		return dto.GridDTO{Columns: cols, Rows: [][]*string{}, Offset: req.Offset, Refused: r}, nil
 	}
 	if err != nil {
-		return GridDTO{}, apiError(err)
+		return dto.GridDTO{}, apiError(err)
 	}
-	return toGridDTO(g), nil
+	return dto.FromGrid(g), nil
 }
 
 // Count counts the rows matching the filters (all rows without) with the database's
 // aggregate. A filter that cannot run gives a null count and Refused.
-func (a *ExplorerAPI) Count(id, table string, filters []FilterDTO) (CountDTO, error) {
+func (a *ExplorerAPI) Count(id, table string, filters []dto.FilterDTO) (dto.CountDTO, error) {
 	d, err := a.driver(id)
 	if err != nil {
-		return CountDTO{}, err
+		return dto.CountDTO{}, err
 	}
 	if strings.TrimSpace(table) == "" {
-		return CountDTO{}, invalidArgument("a table name is required")
+		return dto.CountDTO{}, invalidArgument("a table name is required")
 	}
-	df := toDriverFilters(filters)
+	df := dto.DriverFilters(filters)
 	if err := explore.CheckFilters(df, nil); err != nil {
-		return CountDTO{}, apiError(err)
+		return dto.CountDTO{}, apiError(err)
 	}
 	ctx, cancel := a.callContext()
 	defer cancel()
 	n, err := d.Count(ctx, table, df)
-	if r := refusalOf(err, df); r != nil {
-		return CountDTO{Refused: r}, nil
+	if r := dto.RefusalOf(err, df); r != nil {
+		return dto.CountDTO{Refused: r}, nil
 	}
 	if err != nil {
-		return CountDTO{}, apiError(err)
+		return dto.CountDTO{}, apiError(err)
 	}
-	return CountDTO{Count: &n}, nil
+	return dto.CountDTO{Count: &n}, nil
 }

@@ -6,51 +6,12 @@ import (
 	"time"
 
 	"app/backend/explore"
+	"app/internal/dto"
 )
 
 // commitTimeout bounds one commit: every row is one request, so a commit gets minutes rather
 // than the usual call timeout.
 const commitTimeout = 5 * time.Minute
-
-// RowChangeDTO is one pending row of the grid. Key is the grid's own name for the row,
-// echoed in its outcome. Updates carry the uuid and only the edited cells; inserts the typed
-// cells and a uuid only when the user typed one; deletes the uuid. Each cell is the text the
-// user typed, or null for NULL; the driver types it from the schema. (Values is map[string]any
-// rather than map[string]*string because the Wails binding generator cannot model the
-// latter; anything but text or null is refused.)
-type RowChangeDTO struct {
-	Key    string         `json:"key"`
-	UUID   string         `json:"uuid"`
-	Values map[string]any `json:"values"`
-}
-
-// CommitRequestDTO is every pending change of one table.
-type CommitRequestDTO struct {
-	Updates []RowChangeDTO `json:"updates"`
-	Inserts []RowChangeDTO `json:"inserts"`
-	Deletes []RowChangeDTO `json:"deletes"`
-}
-
-// RowOutcomeDTO is what happened to one pending row.
-type RowOutcomeDTO struct {
-	Key    string `json:"key"`
-	Action string `json:"action"`
-	// UUID is the row's uuid; for an insert, the one the database gave it.
-	UUID string `json:"uuid"`
-	// Status is "ok", "skipped" (nothing sent: a row without uuid, no edited cells) or
-	// "failed"; Code and Message say why when it is not ok.
-	Status  string `json:"status"`
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
-
-// CommitResultDTO is Commit's answer: one outcome per pending row, in the request's order
-// (updates, inserts, deletes), or Declined when the deletion was not confirmed and nothing
-// was sent.
-type CommitResultDTO struct {
-	Outcomes []RowOutcomeDTO `json:"outcomes"`
-	Declined bool            `json:"declined"`
-}
 
 // CheckCells types the cells a user typed into one row, as the commit will, without sending
 // anything: the driver's rule (Driver.CheckCells). It answers column -> reason for each cell
@@ -89,14 +50,14 @@ func (a *ExplorerAPI) CheckCells(id, table string, values map[string]any) (map[s
 // reports its own outcome: one that fails does not stop the others, so the grid keeps the
 // failed rows pending with their reason and drops the rest. A row without uuid is skipped
 // and logged by the driver, no request sent.
-func (a *ExplorerAPI) Commit(id, table string, req CommitRequestDTO) (CommitResultDTO, error) {
+func (a *ExplorerAPI) Commit(id, table string, req dto.CommitRequestDTO) (dto.CommitResultDTO, error) {
 	d, err := a.driver(id)
 	if err != nil {
-		return CommitResultDTO{}, err
+		return dto.CommitResultDTO{}, err
 	}
-	changes := explore.Changes{Updates: toRowChanges(req.Updates), Inserts: toRowChanges(req.Inserts), Deletes: toRowChanges(req.Deletes)}
+	changes := explore.Changes{Updates: dto.RowChanges(req.Updates), Inserts: dto.RowChanges(req.Inserts), Deletes: dto.RowChanges(req.Deletes)}
 	if err := explore.CheckCommit(table, changes); err != nil {
-		return CommitResultDTO{}, apiError(err)
+		return dto.CommitResultDTO{}, apiError(err)
 	}
 	e := a.env()
 
@@ -108,34 +69,26 @@ func (a *ExplorerAPI) Commit(id, table string, req CommitRequestDTO) (CommitResu
 			title, msg := explore.DeleteQuestion(a.connectionName(id), table, changes)
 			ok, err := e.confirm.Confirm(e.ctx, title, msg)
 			if err != nil {
-				return CommitResultDTO{}, apiError(err)
+				return dto.CommitResultDTO{}, apiError(err)
 			}
 			yes = ok
 		}
 		if !yes {
-			return CommitResultDTO{Outcomes: []RowOutcomeDTO{}, Declined: true}, nil
+			return dto.CommitResultDTO{Outcomes: []dto.RowOutcomeDTO{}, Declined: true}, nil
 		}
 	}
 
 	ctx, cancel := context.WithTimeout(e.ctx, commitTimeout)
 	defer cancel()
 	outcomes := explore.Commit(ctx, d, table, changes)
-	out := CommitResultDTO{Outcomes: make([]RowOutcomeDTO, len(outcomes))}
+	out := dto.CommitResultDTO{Outcomes: make([]dto.RowOutcomeDTO, len(outcomes))}
 	for i, o := range outcomes {
-		out.Outcomes[i] = RowOutcomeDTO{Key: o.Key, Action: o.Action, UUID: o.UUID, Status: o.Status, Code: o.Kind, Message: o.Message}
+		out.Outcomes[i] = dto.RowOutcomeDTO{Key: o.Key, Action: o.Action, UUID: o.UUID, Status: o.Status, Code: o.Kind, Message: o.Message}
 		if o.Err != nil {
 			out.Outcomes[i].Code, out.Outcomes[i].Message = errorCode(o.Err), errorMessage(o.Err)+o.Message
 		}
 	}
 	return out, nil
-}
-
-func toRowChanges(in []RowChangeDTO) []explore.RowChange {
-	out := make([]explore.RowChange, len(in))
-	for i, r := range in {
-		out[i] = explore.RowChange(r)
-	}
-	return out
 }
 
 // SetPendingChanges tells the backend how many rows have changes not yet written in the

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"app/internal/dto"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 )
@@ -66,7 +67,7 @@ func TestGridCommit(t *testing.T) {
 	t.Run("an edited cell is sent alone (PATCH) and read back from the server", func(t *testing.T) {
 		createEditTable(t, node)
 		api, id := connected(t, node)
-		res, err := api.Commit(id, editTable, CommitRequestDTO{Updates: []RowChangeDTO{
+		res, err := api.Commit(id, editTable, dto.CommitRequestDTO{Updates: []dto.RowChangeDTO{
 			{Key: "r1", UUID: editIDs[0], Values: map[string]any{"year": text("1999")}},
 		}})
 		if err != nil || res.Declined || len(res.Outcomes) != 1 || res.Outcomes[0].Status != "ok" {
@@ -82,7 +83,7 @@ func TestGridCommit(t *testing.T) {
 		createEditTable(t, node)
 		api, id := connected(t, node)
 		gone := "5e0c1a52-0000-4000-8000-0000000000ff"
-		res, err := api.Commit(id, editTable, CommitRequestDTO{Updates: []RowChangeDTO{
+		res, err := api.Commit(id, editTable, dto.CommitRequestDTO{Updates: []dto.RowChangeDTO{
 			{Key: "a", UUID: editIDs[0], Values: map[string]any{"title": text("edited A")}},
 			{Key: "bad", UUID: editIDs[1], Values: map[string]any{"year": text("many")}},
 			{Key: "missing", UUID: gone, Values: map[string]any{"title": text("nobody")}},
@@ -118,7 +119,7 @@ func TestGridCommit(t *testing.T) {
 		createEditTable(t, node)
 		api, id := connected(t, node)
 		typed := "5e0c1a52-0000-4000-8000-0000000000aa"
-		res, err := api.Commit(id, editTable, CommitRequestDTO{Inserts: []RowChangeDTO{
+		res, err := api.Commit(id, editTable, dto.CommitRequestDTO{Inserts: []dto.RowChangeDTO{
 			{Key: "n1", UUID: strings.ToUpper(typed), Values: map[string]any{"title": text("typed id"), "open": text("false")}},
 			{Key: "n2", Values: map[string]any{"title": text("no id"), "score": nil}},
 		}})
@@ -142,9 +143,9 @@ func TestGridCommit(t *testing.T) {
 		api, id := connected(t, node)
 		conf := &scriptedConfirmer{yes: false}
 		api.start(env{emit: &eventRecorder{}, confirm: conf, name: func(string) string { return "Node" }})
-		res, err := api.Commit(id, editTable, CommitRequestDTO{
-			Updates: []RowChangeDTO{{Key: "u", UUID: editIDs[2], Values: map[string]any{"title": text("not sent")}}},
-			Deletes: []RowChangeDTO{{Key: "d1", UUID: editIDs[0]}, {Key: "d2", UUID: editIDs[1]}},
+		res, err := api.Commit(id, editTable, dto.CommitRequestDTO{
+			Updates: []dto.RowChangeDTO{{Key: "u", UUID: editIDs[2], Values: map[string]any{"title": text("not sent")}}},
+			Deletes: []dto.RowChangeDTO{{Key: "d1", UUID: editIDs[0]}, {Key: "d2", UUID: editIDs[1]}},
 		})
 		if err != nil || !res.Declined || len(res.Outcomes) != 0 {
 			t.Fatalf("Commit = %+v, %v; want declined with no outcomes", res, err)
@@ -164,7 +165,7 @@ func TestGridCommit(t *testing.T) {
 		}
 
 		conf.yes = true
-		res, err = api.Commit(id, editTable, CommitRequestDTO{Deletes: []RowChangeDTO{{Key: "d1", UUID: editIDs[0]}}})
+		res, err = api.Commit(id, editTable, dto.CommitRequestDTO{Deletes: []dto.RowChangeDTO{{Key: "d1", UUID: editIDs[0]}}})
 		if err != nil || res.Declined || len(res.Outcomes) != 1 || res.Outcomes[0].Status != "ok" {
 			t.Fatalf("Commit after Yes = %+v, %v", res, err)
 		}
@@ -177,9 +178,9 @@ func TestGridCommit(t *testing.T) {
 		createEditTable(t, node)
 		api, id := connected(t, node)
 		api.start(env{emit: &eventRecorder{}, confirm: &scriptedConfirmer{yes: true}})
-		res, err := api.Commit(id, editTable, CommitRequestDTO{
-			Updates: []RowChangeDTO{{Key: "u", Values: map[string]any{"title": text("x")}}},
-			Deletes: []RowChangeDTO{{Key: "d"}},
+		res, err := api.Commit(id, editTable, dto.CommitRequestDTO{
+			Updates: []dto.RowChangeDTO{{Key: "u", Values: map[string]any{"title": text("x")}}},
+			Deletes: []dto.RowChangeDTO{{Key: "d"}},
 		})
 		if err != nil || len(res.Outcomes) != 2 {
 			t.Fatalf("Commit = %+v, %v", res, err)
@@ -193,11 +194,11 @@ func TestGridCommit(t *testing.T) {
 
 	t.Run("a malformed commit is refused before anything is sent", func(t *testing.T) {
 		api, id := connected(t, node)
-		for name, req := range map[string]CommitRequestDTO{
-			"a number instead of text": {Updates: []RowChangeDTO{{Key: "k", UUID: editIDs[0], Values: map[string]any{"year": 5}}}},
+		for name, req := range map[string]dto.CommitRequestDTO{
+			"a number instead of text": {Updates: []dto.RowChangeDTO{{Key: "k", UUID: editIDs[0], Values: map[string]any{"year": 5}}}},
 			"no changes":               {},
-			"a row without key":        {Updates: []RowChangeDTO{{UUID: editIDs[0]}}},
-			"a row twice":              {Updates: []RowChangeDTO{{Key: "k", UUID: editIDs[0]}}, Deletes: []RowChangeDTO{{Key: "k", UUID: editIDs[0]}}},
+			"a row without key":        {Updates: []dto.RowChangeDTO{{UUID: editIDs[0]}}},
+			"a row twice":              {Updates: []dto.RowChangeDTO{{Key: "k", UUID: editIDs[0]}}, Deletes: []dto.RowChangeDTO{{Key: "k", UUID: editIDs[0]}}},
 		} {
 			if _, err := api.Commit(id, editTable, req); err == nil || !strings.HasPrefix(err.Error(), "invalid_argument: ") {
 				t.Errorf("%s: err = %v; want invalid_argument", name, err)

@@ -8,13 +8,14 @@ import (
 	"testing"
 
 	"app/backend/driver"
+	"app/internal/dto"
 	"app/internal/fixtures"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 )
 
 // titles returns the title cells of a grid, sorted unless keep is set.
-func titles(t *testing.T, g GridDTO, keep bool) []string {
+func titles(t *testing.T, g dto.GridDTO, keep bool) []string {
 	t.Helper()
 	j := -1
 	for i, c := range g.Columns {
@@ -45,8 +46,8 @@ func q(s ...string) []string {
 
 func TestExplorerBrowseWithFiltersAndSort(t *testing.T) {
 	api, id := connected(t, weaviatetest.Shared(t, weaviatenode.Anonymous))
-	f := func(col, op string, v ...string) FilterDTO {
-		fd := FilterDTO{Column: col, Operator: op}
+	f := func(col, op string, v ...string) dto.FilterDTO {
+		fd := dto.FilterDTO{Column: col, Operator: op}
 		if len(v) > 0 {
 			fd.Value = v[0]
 		}
@@ -58,21 +59,21 @@ func TestExplorerBrowseWithFiltersAndSort(t *testing.T) {
 
 	for _, c := range []struct {
 		name    string
-		filters []FilterDTO
+		filters []dto.FilterDTO
 		want    []string
 	}{
-		{"equals", []FilterDTO{f("title", "equals", "Alpha")}, q("Alpha")},
-		{"a comparison on a number", []FilterDTO{f("count", "greater_than", "5")}, q("Alpha", "Beta")},
-		{"a comparison on a date", []FilterDTO{f("published", "less_than", "2024-01-01T00:00:00Z")}, q("Gamma")},
-		{"contains", []FilterDTO{f("title", "contains", "lph")}, q("Alpha")},
-		{"in list on an array", []FilterDTO{f("tags", "in", "blue")}, q("Beta", "Gamma")},
-		{"between, both bounds inclusive", []FilterDTO{f("count", "between", "0", "10")}, q("Alpha", "Empty")},
-		{"is NULL", []FilterDTO{f("count", "is_null")}, q("Nulls")},
-		{"is empty", []FilterDTO{f("tags", "is_empty")}, q("Empty", "Nulls")},
-		{"several filters are ANDed", []FilterDTO{f("tags", "in", "red"), f("count", "greater_than", "0")}, q("Alpha")},
+		{"equals", []dto.FilterDTO{f("title", "equals", "Alpha")}, q("Alpha")},
+		{"a comparison on a number", []dto.FilterDTO{f("count", "greater_than", "5")}, q("Alpha", "Beta")},
+		{"a comparison on a date", []dto.FilterDTO{f("published", "less_than", "2024-01-01T00:00:00Z")}, q("Gamma")},
+		{"contains", []dto.FilterDTO{f("title", "contains", "lph")}, q("Alpha")},
+		{"in list on an array", []dto.FilterDTO{f("tags", "in", "blue")}, q("Beta", "Gamma")},
+		{"between, both bounds inclusive", []dto.FilterDTO{f("count", "between", "0", "10")}, q("Alpha", "Empty")},
+		{"is NULL", []dto.FilterDTO{f("count", "is_null")}, q("Nulls")},
+		{"is empty", []dto.FilterDTO{f("tags", "is_empty")}, q("Empty", "Nulls")},
+		{"several filters are ANDed", []dto.FilterDTO{f("tags", "in", "red"), f("count", "greater_than", "0")}, q("Alpha")},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			g, err := api.Browse(id, fixtures.Typed, BrowseRequestDTO{Limit: 100, Filters: c.filters})
+			g, err := api.Browse(id, fixtures.Typed, dto.BrowseRequestDTO{Limit: 100, Filters: c.filters})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,7 +91,7 @@ func TestExplorerBrowseWithFiltersAndSort(t *testing.T) {
 	}
 
 	t.Run("sort by a header: count descending, nulls last", func(t *testing.T) {
-		g, err := api.Browse(id, fixtures.Typed, BrowseRequestDTO{Limit: 100, Sort: []SortDTO{{Column: "count", Descending: true}}})
+		g, err := api.Browse(id, fixtures.Typed, dto.BrowseRequestDTO{Limit: 100, Sort: []dto.SortDTO{{Column: "count", Descending: true}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,7 +101,7 @@ func TestExplorerBrowseWithFiltersAndSort(t *testing.T) {
 	})
 
 	t.Run("no filters and no sort is the plain page", func(t *testing.T) {
-		g, err := api.Browse(id, fixtures.Typed, BrowseRequestDTO{})
+		g, err := api.Browse(id, fixtures.Typed, dto.BrowseRequestDTO{})
 		if err != nil || len(g.Rows) != 5 || g.Refused != nil {
 			t.Fatalf("%d rows, refused %+v, err %v", len(g.Rows), g.Refused, err)
 		}
@@ -142,18 +143,18 @@ func TestExplorerBrowseWithFiltersAndSort(t *testing.T) {
 
 	for _, c := range []struct {
 		name, table string
-		filters     []FilterDTO
+		filters     []dto.FilterDTO
 		index       int
 		reason      string
 	}{
-		{"REGEX has no equivalent", fixtures.Typed, []FilterDTO{f("count", "greater_than", "1"), f("title", "regex", "^A")}, 1, "no regular-expression filter"},
-		{"is NULL without indexNullState", fixtures.Unindexed, []FilterDTO{f("count", "is_null")}, 0, "indexNullState"},
-		{"is empty without indexPropertyLength", fixtures.Unindexed, []FilterDTO{f("title", "is_empty")}, 0, "indexPropertyLength"},
-		{"a date that is not full RFC 3339", fixtures.Typed, []FilterDTO{f("published", "less_than", "2024-01-01")}, 0, "RFC 3339"},
-		{"a number that is not a number", fixtures.Typed, []FilterDTO{f("count", "equals", "ten")}, 0, "not an integer"},
+		{"REGEX has no equivalent", fixtures.Typed, []dto.FilterDTO{f("count", "greater_than", "1"), f("title", "regex", "^A")}, 1, "no regular-expression filter"},
+		{"is NULL without indexNullState", fixtures.Unindexed, []dto.FilterDTO{f("count", "is_null")}, 0, "indexNullState"},
+		{"is empty without indexPropertyLength", fixtures.Unindexed, []dto.FilterDTO{f("title", "is_empty")}, 0, "indexPropertyLength"},
+		{"a date that is not full RFC 3339", fixtures.Typed, []dto.FilterDTO{f("published", "less_than", "2024-01-01")}, 0, "RFC 3339"},
+		{"a number that is not a number", fixtures.Typed, []dto.FilterDTO{f("count", "equals", "ten")}, 0, "not an integer"},
 	} {
 		t.Run("refused: "+c.name, func(t *testing.T) {
-			g, err := api.Browse(id, c.table, BrowseRequestDTO{Limit: 100, Filters: c.filters})
+			g, err := api.Browse(id, c.table, dto.BrowseRequestDTO{Limit: 100, Filters: c.filters})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -180,13 +181,13 @@ func TestExplorerBrowseWithFiltersAndSort(t *testing.T) {
 
 	for _, c := range []struct {
 		name string
-		req  BrowseRequestDTO
+		req  dto.BrowseRequestDTO
 		code string
 	}{
-		{"an unknown operator", BrowseRequestDTO{Filters: []FilterDTO{f("title", "like", "x")}}, CodeInvalidArgument},
-		{"a filter without a column", BrowseRequestDTO{Filters: []FilterDTO{f("", "equals", "x")}}, CodeInvalidArgument},
-		{"a sort on the vector", BrowseRequestDTO{Sort: []SortDTO{{Column: "vector"}}}, string(driver.KindInvalidArgument)},
-		{"a limit over 1000", BrowseRequestDTO{Limit: 1001}, CodeInvalidArgument},
+		{"an unknown operator", dto.BrowseRequestDTO{Filters: []dto.FilterDTO{f("title", "like", "x")}}, CodeInvalidArgument},
+		{"a filter without a column", dto.BrowseRequestDTO{Filters: []dto.FilterDTO{f("", "equals", "x")}}, CodeInvalidArgument},
+		{"a sort on the vector", dto.BrowseRequestDTO{Sort: []dto.SortDTO{{Column: "vector"}}}, string(driver.KindInvalidArgument)},
+		{"a limit over 1000", dto.BrowseRequestDTO{Limit: 1001}, CodeInvalidArgument},
 	} {
 		t.Run("rejected: "+c.name, func(t *testing.T) {
 			_, err := api.Browse(id, fixtures.Typed, c.req)
@@ -195,7 +196,7 @@ func TestExplorerBrowseWithFiltersAndSort(t *testing.T) {
 	}
 
 	t.Run("paging with a filter stops at row 10,000 with the notice", func(t *testing.T) {
-		g, err := api.Browse(id, fixtures.Big, BrowseRequestDTO{Offset: 9990, Limit: 50, Filters: []FilterDTO{f("n", "greater_or_equal", "0")}})
+		g, err := api.Browse(id, fixtures.Big, dto.BrowseRequestDTO{Offset: 9990, Limit: 50, Filters: []dto.FilterDTO{f("n", "greater_or_equal", "0")}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,20 +13,22 @@ import (
 	"time"
 
 	"app/backend/vectormap"
+	"app/internal/dto"
 	"app/internal/fixtures"
+	"app/internal/nativedialog"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 )
 
 // frames waits for map id's frames until the one Done (or an error), and returns them.
-func frames(t *testing.T, rec *eventRecorder, id string, within time.Duration) []MapFrameDTO {
+func frames(t *testing.T, rec *eventRecorder, id string, within time.Duration) []dto.MapFrameDTO {
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for time.Now().Before(deadline) {
 		rec.mu.Lock()
-		var out []MapFrameDTO
+		var out []dto.MapFrameDTO
 		for i, n := range rec.names {
-			if f, ok := rec.events[i].(MapFrameDTO); ok && n == EventMapFrame && f.ID == id {
+			if f, ok := rec.events[i].(dto.MapFrameDTO); ok && n == EventMapFrame && f.ID == id {
 				out = append(out, f)
 			}
 		}
@@ -68,7 +70,7 @@ func TestMapOfPaper(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	m, err := api.OpenMap("m1", id, fixtures.DemoPaper, MapRequestDTO{})
+	m, err := api.OpenMap("m1", id, fixtures.DemoPaper, dto.MapRequestDTO{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +78,7 @@ func TestMapOfPaper(t *testing.T) {
 	if len(m.UUIDs) != fixtures.PaperCount || m.Dims != fixtures.PaperVectorDims || m.Vector != "" || m.Sampled || m.Matched != fixtures.PaperCount {
 		t.Fatalf("points %d, dims %d, matched %d, sampled %v", len(m.UUIDs), m.Dims, m.Matched, m.Sampled)
 	}
-	var topic *MapColumnDTO
+	var topic *dto.MapColumnDTO
 	for i := range m.Columns {
 		if m.Columns[i].Name == "topic" {
 			topic = &m.Columns[i]
@@ -108,7 +110,7 @@ func TestMapOfPaper(t *testing.T) {
 	}
 
 	t.Run("reopened with the same rows, the layout is kept and sent at once", func(t *testing.T) {
-		again, err := api.OpenMap("m2", id, fixtures.DemoPaper, MapRequestDTO{})
+		again, err := api.OpenMap("m2", id, fixtures.DemoPaper, dto.MapRequestDTO{})
 		if err != nil || !again.Kept || len(again.UUIDs) != fixtures.PaperCount {
 			t.Fatalf("%v kept=%v", err, again.Kept)
 		}
@@ -118,7 +120,7 @@ func TestMapOfPaper(t *testing.T) {
 		}
 	})
 	t.Run("a named vector by name, on fewer points", func(t *testing.T) {
-		if _, err := api.OpenMap("m3", id, fixtures.DemoPaper, MapRequestDTO{Vector: "title_vec", Max: 500}); err != nil {
+		if _, err := api.OpenMap("m3", id, fixtures.DemoPaper, dto.MapRequestDTO{Vector: "title_vec", Max: 500}); err != nil {
 			t.Fatal(err)
 		}
 		if fs := frames(t, rec, "m3", time.Minute); fs[len(fs)-1].Error != "" {
@@ -126,14 +128,14 @@ func TestMapOfPaper(t *testing.T) {
 		}
 	})
 	t.Run("over Max rows, a uniform sample, saying so", func(t *testing.T) {
-		s, err := api.OpenMap("m4", id, fixtures.DemoPaper, MapRequestDTO{Max: 1000})
+		s, err := api.OpenMap("m4", id, fixtures.DemoPaper, dto.MapRequestDTO{Max: 1000})
 		if err != nil || !s.Sampled || len(s.UUIDs) != 1000 || s.Matched != fixtures.PaperCount {
 			t.Fatalf("%v: sampled %v, %d points of %d", err, s.Sampled, len(s.UUIDs), s.Matched)
 		}
 		frames(t, rec, "m4", time.Minute)
 	})
 	t.Run("the grid's filters choose the rows", func(t *testing.T) {
-		f, err := api.OpenMap("m5", id, fixtures.DemoPaper, MapRequestDTO{Filters: []FilterDTO{{Column: "topic", Operator: "equals", Value: "astronomy"}}})
+		f, err := api.OpenMap("m5", id, fixtures.DemoPaper, dto.MapRequestDTO{Filters: []dto.FilterDTO{{Column: "topic", Operator: "equals", Value: "astronomy"}}})
 		if err != nil || len(f.UUIDs) != fixtures.PaperCount/8 {
 			t.Fatalf("%v: %d points", err, len(f.UUIDs))
 		}
@@ -149,7 +151,7 @@ func TestMapOfPaper(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		_, err := api.OpenMap("m6", id, "NoVectors", MapRequestDTO{})
+		_, err := api.OpenMap("m6", id, "NoVectors", dto.MapRequestDTO{})
 		if err == nil || !strings.Contains(err.Error(), "none of the 3 rows of NoVectors has a vector: there is nothing to map") {
 			t.Fatalf("%v", err)
 		}
@@ -164,7 +166,7 @@ func TestMapOfPaper(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		_, err := api.OpenMap("m7", id, "Mixed", MapRequestDTO{})
+		_, err := api.OpenMap("m7", id, "Mixed", dto.MapRequestDTO{})
 		if err == nil || !strings.Contains(err.Error(), "have different lengths") {
 			t.Fatalf("%v", err)
 		}
@@ -184,7 +186,7 @@ func TestMapOfPaper(t *testing.T) {
 			}
 			api.CancelTransfer("m8")
 		}()
-		_, err := api.OpenMap("m8", id, fixtures.DemoPaper, MapRequestDTO{Fresh: true})
+		_, err := api.OpenMap("m8", id, fixtures.DemoPaper, dto.MapRequestDTO{Fresh: true})
 		close(stop)
 		if err != nil && !strings.HasPrefix(err.Error(), "cancelled: the map's read was cancelled") {
 			t.Fatalf("%v", err)
@@ -200,14 +202,14 @@ func TestMapOfPaper(t *testing.T) {
 		defer rec.mu.Unlock()
 		for i, n := range rec.names {
 			// a layout stopped says so in its last frame (the window's spinner ends there)
-			if f, ok := rec.events[i].(MapFrameDTO); ok && n == EventMapFrame && f.ID == "m8" && f.Done && !f.Cancelled {
+			if f, ok := rec.events[i].(dto.MapFrameDTO); ok && n == EventMapFrame && f.ID == "m8" && f.Done && !f.Cancelled {
 				t.Fatalf("a cancelled map finished its layout: %+v", f.Stage)
 			}
 		}
 		if err == nil {
 			found := false
 			for i, n := range rec.names {
-				if f, ok := rec.events[i].(MapFrameDTO); ok && n == EventMapFrame && f.ID == "m8" && f.Cancelled {
+				if f, ok := rec.events[i].(dto.MapFrameDTO); ok && n == EventMapFrame && f.ID == "m8" && f.Cancelled {
 					found = true
 				}
 			}
@@ -225,7 +227,7 @@ func TestSaveMapImage(t *testing.T) {
 	api := NewExplorerAPI(nil)
 	dir := t.TempDir()
 	chosen := filepath.Join(dir, "paper map")
-	api.start(env{files: FileDialogs{Save: func(context.Context, string, string, []FileFilter) (string, error) { return chosen, nil }}})
+	api.start(env{files: nativedialog.FileDialogs{Save: func(context.Context, string, string, []nativedialog.FileFilter) (string, error) { return chosen, nil }}})
 	png := []byte(pngSignature + "rest of the picture")
 	url := "data:image/png;base64," + base64.StdEncoding.EncodeToString(png)
 

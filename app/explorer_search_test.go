@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"app/internal/dto"
 	"app/internal/fixtures"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
@@ -44,27 +45,27 @@ func TestSearchPanelAnswersAsTheServerDoes(t *testing.T) {
 	alpha0 := 0.0
 	cases := []struct {
 		rule  string
-		req   SearchRequestDTO
+		req   dto.SearchRequestDTO
 		query string
 	}{
 		{"bm25 in the chosen properties",
-			SearchRequestDTO{Mode: "bm25", Query: "row", SearchProperties: []string{"body"}, Limit: 10},
+			dto.SearchRequestDTO{Mode: "bm25", Query: "row", SearchProperties: []string{"body"}, Limit: 10},
 			`{ Get { Typed(bm25: {query: "row", properties: ["body"]}, limit: 10) { _additional { id } } } }`},
 		{"hybrid, keyword only, ranked fusion",
-			SearchRequestDTO{Mode: "hybrid", Query: "row", Alpha: &alpha0, Fusion: "ranked", Limit: 10},
+			dto.SearchRequestDTO{Mode: "hybrid", Query: "row", Alpha: &alpha0, Fusion: "ranked", Limit: 10},
 			`{ Get { Typed(hybrid: {query: "row", alpha: 0, fusionType: rankedFusion}, limit: 10) { _additional { id } } } }`},
 		{"hybrid on a named vector, relative score fusion",
-			SearchRequestDTO{Mode: "hybrid", Query: "north", Alpha: &alpha0, Fusion: "relativeScore", TargetVector: "title_vec", Limit: 10},
+			dto.SearchRequestDTO{Mode: "hybrid", Query: "north", Alpha: &alpha0, Fusion: "relativeScore", TargetVector: "title_vec", Limit: 10},
 			`{ Get { NamedVectors(hybrid: {query: "north", alpha: 0, fusionType: relativeScoreFusion, targetVectors: ["title_vec"]}, limit: 10) { _additional { id } } } }`},
 		{"nearVector, pasted as a JSON array",
-			SearchRequestDTO{Mode: "nearVector", Vector: " [0.1, 0.2, 0.3] ", Limit: 10},
+			dto.SearchRequestDTO{Mode: "nearVector", Vector: " [0.1, 0.2, 0.3] ", Limit: 10},
 			`{ Get { Typed(nearVector: {vector: [0.1, 0.2, 0.3]}, limit: 10) { _additional { id } } } }`},
 		{"nearVector narrowed by ORed filters",
-			SearchRequestDTO{Mode: "nearVector", Vector: "[0.1, 0.2, 0.3]", Limit: 10, Filters: []FilterDTO{
+			dto.SearchRequestDTO{Mode: "nearVector", Vector: "[0.1, 0.2, 0.3]", Limit: 10, Filters: []dto.FilterDTO{
 				{Column: "count", Operator: "equals", Value: "10", Group: 1}, {Column: "count", Operator: "equals", Value: "-5", Group: 1}}},
 			`{ Get { Typed(where: {operator: Or, operands: [{path: ["count"], operator: Equal, valueInt: 10}, {path: ["count"], operator: Equal, valueInt: -5}]}, nearVector: {vector: [0.1, 0.2, 0.3]}, limit: 10) { _additional { id } } } }`},
 		{"nearObject",
-			SearchRequestDTO{Mode: "nearObject", ObjectID: fixtures.TypedBetaID, Limit: 3},
+			dto.SearchRequestDTO{Mode: "nearObject", ObjectID: fixtures.TypedBetaID, Limit: 3},
 			`{ Get { Typed(nearObject: {id: "` + fixtures.TypedBetaID + `"}, limit: 3) { _additional { id } } } }`},
 	}
 	for _, v := range []weaviatenode.Variant{weaviatenode.Anonymous, weaviatenode.NoGraphQL} {
@@ -96,29 +97,29 @@ func TestSearchPanelAnswersAsTheServerDoes(t *testing.T) {
 
 	api, id := connected(t, on)
 	t.Run("a filter that cannot run is refused by name, with no matches", func(t *testing.T) {
-		res, err := api.Search(id, fixtures.Unindexed, SearchRequestDTO{Mode: "bm25", Query: "x", Filters: []FilterDTO{{Column: "title", Operator: "is_empty"}}})
+		res, err := api.Search(id, fixtures.Unindexed, dto.SearchRequestDTO{Mode: "bm25", Query: "x", Filters: []dto.FilterDTO{{Column: "title", Operator: "is_empty"}}})
 		if err != nil || res.Refused == nil || res.Refused.Column != "title" || len(res.Grid.Rows) != 0 {
 			t.Fatalf("%+v %v", res, err)
 		}
 	})
 	t.Run("a vector that is not a JSON array of numbers is invalid_argument", func(t *testing.T) {
-		if _, err := api.Search(id, fixtures.Typed, SearchRequestDTO{Mode: "nearVector", Vector: "0.1, 0.2"}); err == nil || !strings.HasPrefix(err.Error(), "invalid_argument: the vector must be a JSON array") {
+		if _, err := api.Search(id, fixtures.Typed, dto.SearchRequestDTO{Mode: "nearVector", Vector: "0.1, 0.2"}); err == nil || !strings.HasPrefix(err.Error(), "invalid_argument: the vector must be a JSON array") {
 			t.Fatalf("%v", err)
 		}
 	})
 	t.Run("hybrid weighing vectors on a collection without a vectorizer is the server's error, said as it is", func(t *testing.T) {
 		half := 0.5
-		if _, err := api.Search(id, fixtures.Typed, SearchRequestDTO{Mode: "hybrid", Query: "row", Alpha: &half}); err == nil || !strings.Contains(err.Error(), "without vectorizer") {
+		if _, err := api.Search(id, fixtures.Typed, dto.SearchRequestDTO{Mode: "hybrid", Query: "row", Alpha: &half}); err == nil || !strings.Contains(err.Error(), "without vectorizer") {
 			t.Fatalf("%v", err)
 		}
 	})
 	t.Run("nearText on a collection without a vectorizer says so", func(t *testing.T) {
-		if _, err := api.Search(id, fixtures.Typed, SearchRequestDTO{Mode: "nearText", Query: "x"}); err == nil || !strings.Contains(err.Error(), "nearText needs a vectorizer") {
+		if _, err := api.Search(id, fixtures.Typed, dto.SearchRequestDTO{Mode: "nearText", Query: "x"}); err == nil || !strings.Contains(err.Error(), "nearText needs a vectorizer") {
 			t.Fatalf("%v", err)
 		}
 	})
 	t.Run("explained scores come as the last column", func(t *testing.T) {
-		res, err := api.Search(id, fixtures.Typed, SearchRequestDTO{Mode: "bm25", Query: "row", Explain: true})
+		res, err := api.Search(id, fixtures.Typed, dto.SearchRequestDTO{Mode: "bm25", Query: "row", Explain: true})
 		cols := res.Grid.Columns
 		if err != nil || len(res.Grid.Rows) == 0 || cols[len(cols)-1].Name != "explainScore" || res.Grid.Rows[0][len(cols)-1] == nil {
 			t.Fatalf("%+v %v", res, err)

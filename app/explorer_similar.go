@@ -5,6 +5,7 @@ import (
 
 	"app/backend/driver"
 	"app/backend/explore"
+	"app/internal/dto"
 )
 
 // Bounds of Find similar: how many matches by default and at most.
@@ -13,31 +14,23 @@ const (
 	similarMax     = 1000
 )
 
-// SimilarDTO is FindSimilar's answer: the matches, best first, as a grid whose columns are
-// uuid, the scalar properties and distance; and which vector was searched.
-type SimilarDTO struct {
-	Grid         GridDTO `json:"grid"`
-	TargetVector string  `json:"targetVector"`
-	Dimensions   int     `json:"dimensions"`
-}
-
 // FindSimilar finds the rows nearest to one row: a nearVector search with that row's vector
 // (read back from the database, so the search uses the stored vector, not the grid's text),
 // built by backend/search as the MCP vector_search tool builds it. A table with named
 // vectors searches targetVector ("" picks the only one, or is refused naming the choices).
 // limit 0 means 25; the row itself comes first, at distance 0.
-func (a *ExplorerAPI) FindSimilar(id, table, rowUUID, targetVector string, limit int) (SimilarDTO, error) {
+func (a *ExplorerAPI) FindSimilar(id, table, rowUUID, targetVector string, limit int) (dto.SimilarDTO, error) {
 	d, err := a.driver(id)
 	if err != nil {
-		return SimilarDTO{}, err
+		return dto.SimilarDTO{}, err
 	}
 	switch {
 	case strings.TrimSpace(table) == "":
-		return SimilarDTO{}, invalidArgument("a table name is required")
+		return dto.SimilarDTO{}, invalidArgument("a table name is required")
 	case strings.TrimSpace(rowUUID) == "":
-		return SimilarDTO{}, invalidArgument("the row has no uuid: Find similar needs a stored row")
+		return dto.SimilarDTO{}, invalidArgument("the row has no uuid: Find similar needs a stored row")
 	case limit < 0 || limit > similarMax:
-		return SimilarDTO{}, invalidArgument("limit must be between 0 and %d", similarMax)
+		return dto.SimilarDTO{}, invalidArgument("limit must be between 0 and %d", similarMax)
 	case limit == 0:
 		limit = similarDefault
 	}
@@ -45,24 +38,24 @@ func (a *ExplorerAPI) FindSimilar(id, table, rowUUID, targetVector string, limit
 	defer cancel()
 	info, err := d.DescribeTable(ctx, table)
 	if err != nil {
-		return SimilarDTO{}, apiError(err)
+		return dto.SimilarDTO{}, apiError(err)
 	}
 	if targetVector, err = explore.TargetVector(table, info.Settings.NamedVectors, targetVector); err != nil {
-		return SimilarDTO{}, apiError(err)
+		return dto.SimilarDTO{}, apiError(err)
 	}
 	row, err := d.Browse(ctx, table, driver.Page{Limit: 1}, []driver.Filter{{Column: info.PrimaryKey, Operator: driver.OpEquals, Value: rowUUID}}, nil)
 	if err != nil {
-		return SimilarDTO{}, apiError(err)
+		return dto.SimilarDTO{}, apiError(err)
 	}
 	vec, err := explore.RowVector(row, targetVector)
 	if err != nil {
-		return SimilarDTO{}, apiError(err)
+		return dto.SimilarDTO{}, apiError(err)
 	}
 	res, err := d.Search(ctx, table, driver.SearchRequest{NearVector: vec, TargetVector: targetVector}, limit)
 	if err != nil {
-		return SimilarDTO{}, apiError(err)
+		return dto.SimilarDTO{}, apiError(err)
 	}
-	g := toGridDTO(res)
+	g := dto.FromGrid(res)
 	g.HasMore = false // ranked matches are not paged
-	return SimilarDTO{Grid: g, TargetVector: targetVector, Dimensions: len(vec)}, nil
+	return dto.SimilarDTO{Grid: g, TargetVector: targetVector, Dimensions: len(vec)}, nil
 }

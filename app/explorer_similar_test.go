@@ -4,13 +4,14 @@ import (
 	"strings"
 	"testing"
 
+	"app/internal/dto"
 	"app/internal/fixtures"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 )
 
 // uuidsAndDistances reads a Find similar grid: each row's uuid and distance text.
-func uuidsAndDistances(t *testing.T, s SimilarDTO) (ids, dists []string) {
+func uuidsAndDistances(t *testing.T, s dto.SimilarDTO) (ids, dists []string) {
 	t.Helper()
 	dc := -1
 	for j, c := range s.Grid.Columns {

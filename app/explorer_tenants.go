@@ -5,19 +5,20 @@ import (
 
 	"app/backend/driver"
 	"app/backend/explore"
+	"app/internal/dto"
 )
 
 // ListTenants answers a window of a multi-tenant table's tenants by name: those whose name
 // holds filter (ignoring case), from offset, at most limit (0: 200, at most 1000). With fresh,
 // or when none is kept, the tenants are listed from the database first; otherwise the window
 // comes from the last listing, and says so (Kept).
-func (a *ExplorerAPI) ListTenants(id, table, filter string, offset, limit int, fresh bool) (TenantPageDTO, error) {
+func (a *ExplorerAPI) ListTenants(id, table, filter string, offset, limit int, fresh bool) (dto.TenantPageDTO, error) {
 	tn, err := a.tenants(id)
 	if err != nil {
-		return TenantPageDTO{}, err
+		return dto.TenantPageDTO{}, err
 	}
 	if limit, err = explore.TenantLimit(offset, limit); err != nil {
-		return TenantPageDTO{}, apiError(err)
+		return dto.TenantPageDTO{}, apiError(err)
 	}
 	all := a.tenantLists.Get(id, table)
 	kept := !fresh && all != nil
@@ -25,16 +26,11 @@ func (a *ExplorerAPI) ListTenants(id, table, filter string, offset, limit int, f
 		ctx, cancel := a.callContext()
 		defer cancel()
 		if all, err = tn.ListTenants(ctx, table); err != nil {
-			return TenantPageDTO{}, apiError(err)
+			return dto.TenantPageDTO{}, apiError(err)
 		}
 		a.tenantLists.Put(id, table, all)
 	}
-	w := explore.Window(all, filter, offset, limit)
-	out := TenantPageDTO{Total: len(all), Matched: w.Matched, Offset: offset, Tenants: []TenantDTO{}, Kept: kept}
-	for _, t := range w.Tenants {
-		out.Tenants = append(out.Tenants, TenantDTO{Name: t.Name, Table: t.Table, Status: t.Status})
-	}
-	return out, nil
+	return dto.FromTenants(len(all), explore.Window(all, filter, offset, limit), offset, kept), nil
 }
 
 // SetTenantStatus changes a tenant's activity status after the person says Yes in a native

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"app/backend/driver"
+	"app/internal/dto"
 	"app/internal/fixtures"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
@@ -47,7 +48,7 @@ func TestExplorerTenants(t *testing.T) {
 			t.Fatalf("%+v %v", counts, err)
 		}
 	})
-	list := func(t *testing.T) []TenantDTO {
+	list := func(t *testing.T) []dto.TenantDTO {
 		t.Helper()
 		p, err := api.ListTenants(id, "Shop", "", 0, 0, true)
 		if err != nil {
@@ -56,7 +57,7 @@ func TestExplorerTenants(t *testing.T) {
 		return p.Tenants
 	}
 	t.Run("the tenants are listed by name with their status and the table that opens each", func(t *testing.T) {
-		want := []TenantDTO{{"north", "Shop@north", driver.TenantActive}, {"south", "Shop@south", driver.TenantActive}, {"west", "Shop@west", driver.TenantInactive}}
+		want := []dto.TenantDTO{{Name: "north", Table: "Shop@north", Status: driver.TenantActive}, {Name: "south", Table: "Shop@south", Status: driver.TenantActive}, {Name: "west", Table: "Shop@west", Status: driver.TenantInactive}}
 		if got := list(t); !slices.Equal(got, want) {
 			t.Fatalf("ListTenants = %+v, want %+v", got, want)
 		}
@@ -91,7 +92,7 @@ func TestExplorerTenants(t *testing.T) {
 		}
 	})
 	t.Run("a tenant opens as a table: browse and count read its rows only", func(t *testing.T) {
-		g, err := api.Browse(id, "Shop@south", BrowseRequestDTO{})
+		g, err := api.Browse(id, "Shop@south", dto.BrowseRequestDTO{})
 		if err != nil || len(g.Rows) != 2 {
 			t.Fatalf("%+v %v", g, err)
 		}
@@ -101,7 +102,7 @@ func TestExplorerTenants(t *testing.T) {
 		}
 	})
 	t.Run("an inactive tenant's page says it is not active", func(t *testing.T) {
-		_, err := api.Browse(id, "Shop@west", BrowseRequestDTO{})
+		_, err := api.Browse(id, "Shop@west", dto.BrowseRequestDTO{})
 		if err == nil || !strings.Contains(err.Error(), "not active") {
 			t.Fatalf("%v", err)
 		}
@@ -131,7 +132,7 @@ func TestExplorerTenants(t *testing.T) {
 		if got := list(t); got[2].Status != driver.TenantActive {
 			t.Fatalf("west is %s after a Yes", got[2].Status)
 		}
-		if g, err := api.Browse(id, "Shop@west", BrowseRequestDTO{}); err != nil || len(g.Rows) != 0 {
+		if g, err := api.Browse(id, "Shop@west", dto.BrowseRequestDTO{}); err != nil || len(g.Rows) != 0 {
 			t.Fatalf("%+v %v", g, err)
 		}
 	})

@@ -13,6 +13,7 @@ import (
 	"app/backend/connections"
 	"app/backend/driver"
 	"app/backend/driver/weaviate"
+	"app/internal/dto"
 	"app/internal/fixtures"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
@@ -202,7 +203,7 @@ func TestExplorerNeedsAnOpenConnection(t *testing.T) {
 		"TableCounts":   func() error { _, err := api.TableCounts(id); return err },
 		"DescribeTable": func() error { _, err := api.DescribeTable(id, fixtures.Typed); return err },
 		"Browse": func() error {
-			_, err := api.Browse(id, fixtures.Typed, BrowseRequestDTO{Offset: 0, Limit: 10})
+			_, err := api.Browse(id, fixtures.Typed, dto.BrowseRequestDTO{Offset: 0, Limit: 10})
 			return err
 		},
 	}
@@ -271,7 +272,7 @@ func TestExplorerTableCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byName := map[string]TableCountDTO{}
+	byName := map[string]dto.TableCountDTO{}
 	for _, c := range counts {
 		byName[c.Name] = c
 	}
@@ -297,7 +298,7 @@ func TestExplorerTableCounts(t *testing.T) {
 	})
 }
 
-func columnNames(cols []ColumnDTO) []string {
+func columnNames(cols []dto.ColumnDTO) []string {
 	out := make([]string, len(cols))
 	for i, c := range cols {
 		out[i] = c.Name
@@ -372,7 +373,7 @@ func TestExplorerDescribeTable(t *testing.T) {
 	}
 }
 
-func cell(t *testing.T, g GridDTO, uuid, column string) *string {
+func cell(t *testing.T, g dto.GridDTO, uuid, column string) *string {
 	t.Helper()
 	ci := -1
 	for i, c := range g.Columns {
@@ -394,7 +395,7 @@ func cell(t *testing.T, g GridDTO, uuid, column string) *string {
 
 func TestExplorerBrowsePages(t *testing.T) {
 	api, id := connected(t, weaviatetest.Shared(t, weaviatenode.Anonymous))
-	g, err := api.Browse(id, fixtures.Typed, BrowseRequestDTO{Offset: 0, Limit: 100})
+	g, err := api.Browse(id, fixtures.Typed, dto.BrowseRequestDTO{Offset: 0, Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -447,7 +448,7 @@ func TestExplorerBrowsePages(t *testing.T) {
 	})
 
 	t.Run("offset and limit select a window of Big and say more exist", func(t *testing.T) {
-		g, err := api.Browse(id, fixtures.Big, BrowseRequestDTO{Offset: 20, Limit: 7})
+		g, err := api.Browse(id, fixtures.Big, dto.BrowseRequestDTO{Offset: 20, Limit: 7})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -457,7 +458,7 @@ func TestExplorerBrowsePages(t *testing.T) {
 	})
 
 	t.Run("the page that reaches row 10,000 stops there with a notice", func(t *testing.T) {
-		g, err := api.Browse(id, fixtures.Big, BrowseRequestDTO{Offset: 9990, Limit: 50})
+		g, err := api.Browse(id, fixtures.Big, dto.BrowseRequestDTO{Offset: 9990, Limit: 50})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -467,7 +468,7 @@ func TestExplorerBrowsePages(t *testing.T) {
 	})
 
 	t.Run("an empty page is [] rows, not null", func(t *testing.T) {
-		g, err := api.Browse(id, fixtures.Typed, BrowseRequestDTO{Offset: 50, Limit: 10})
+		g, err := api.Browse(id, fixtures.Typed, dto.BrowseRequestDTO{Offset: 50, Limit: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -490,7 +491,7 @@ func TestExplorerBrowsePages(t *testing.T) {
 		{"a limit over 1000 is invalid_argument", fixtures.Typed, 0, 1001, CodeInvalidArgument, "limit"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := api.Browse(id, c.table, BrowseRequestDTO{Offset: c.offset, Limit: c.limit})
+			_, err := api.Browse(id, c.table, dto.BrowseRequestDTO{Offset: c.offset, Limit: c.limit})
 			wantCode(t, err, c.code)
 			if !strings.Contains(err.Error(), c.messageContain) {
 				t.Fatalf("error %q does not mention %q", err, c.messageContain)
@@ -530,7 +531,7 @@ func TestExplorerDemoData(t *testing.T) {
 	})
 
 	t.Run("the first page of Article has 10 rows, uuid first and vector last", func(t *testing.T) {
-		g, err := api.Browse(id, fixtures.DemoArticle, BrowseRequestDTO{Offset: 0, Limit: 0})
+		g, err := api.Browse(id, fixtures.DemoArticle, dto.BrowseRequestDTO{Offset: 0, Limit: 0})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -553,9 +554,9 @@ func TestExplorerConnectionDroppedEvent(t *testing.T) {
 		if name != EventConnectionDropped {
 			t.Fatalf("event %q, want %q", name, EventConnectionDropped)
 		}
-		ev, ok := data.(ConnectionDroppedEvent)
+		ev, ok := data.(dto.ConnectionDroppedEvent)
 		if !ok {
-			t.Fatalf("payload %#v is not a ConnectionDroppedEvent", data)
+			t.Fatalf("payload %#v is not a dto.ConnectionDroppedEvent", data)
 		}
 		if ev.ID != id || ev.Code != string(driver.KindConnection) || !strings.HasPrefix(ev.Message, "Connection failed: ") {
 			t.Fatalf("payload %+v, want id %s, code connection, message starting Connection failed:", ev, id)

@@ -12,7 +12,9 @@ import (
 
 	"app/backend/connections"
 	"app/backend/driver"
+	"app/internal/dto"
 	"app/internal/fixtures"
+	"app/internal/nativedialog"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 )
@@ -39,9 +41,9 @@ func newTransferRig(t *testing.T) *transferRig {
 	m := connections.NewManager(s, connections.ManagerOptions{Factory: weaviateFactory})
 	t.Cleanup(m.Close)
 	r := &transferRig{api: NewExplorerAPI(m), id: saved.ID, node: node, rec: &eventRecorder{}, confirm: &scriptedConfirmer{}}
-	r.api.start(env{emit: r.rec, confirm: r.confirm, files: FileDialogs{
-		Save: func(context.Context, string, string, []FileFilter) (string, error) { return r.save, nil },
-		Open: func(context.Context, string, []FileFilter) (string, error) { return r.open, nil },
+	r.api.start(env{emit: r.rec, confirm: r.confirm, files: nativedialog.FileDialogs{
+		Save: func(context.Context, string, string, []nativedialog.FileFilter) (string, error) { return r.save, nil },
+		Open: func(context.Context, string, []nativedialog.FileFilter) (string, error) { return r.open, nil },
 	}})
 	if _, err := r.api.Connect(r.id); err != nil {
 		t.Fatal(err)
@@ -53,7 +55,7 @@ func TestExportFromTheWindow(t *testing.T) {
 	r := newTransferRig(t)
 	t.Run("the whole table goes to the chosen file, with progress events", func(t *testing.T) {
 		r.save = filepath.Join(t.TempDir(), "big") // no extension: the format's is added
-		res, err := r.api.ExportTable("e1", r.id, fixtures.Big, ExportRequestDTO{Format: "parquet"})
+		res, err := r.api.ExportTable("e1", r.id, fixtures.Big, dto.ExportRequestDTO{Format: "parquet"})
 		if err != nil || res.Status != "done" || res.Rows != fixtures.BigCount || res.Path != r.save+".parquet" {
 			t.Fatalf("%+v %v", res, err)
 		}
@@ -63,7 +65,7 @@ func TestExportFromTheWindow(t *testing.T) {
 		progress := 0
 		r.rec.mu.Lock()
 		for i, n := range r.rec.names {
-			if p, ok := r.rec.events[i].(TransferProgressDTO); ok && n == EventTransferProgress && p.ID == "e1" && p.Total == fixtures.BigCount {
+			if p, ok := r.rec.events[i].(dto.TransferProgressDTO); ok && n == EventTransferProgress && p.ID == "e1" && p.Total == fixtures.BigCount {
 				progress++
 			}
 		}
@@ -74,15 +76,15 @@ func TestExportFromTheWindow(t *testing.T) {
 	})
 	t.Run("a closed save dialog runs nothing", func(t *testing.T) {
 		r.save = ""
-		res, err := r.api.ExportTable("e2", r.id, fixtures.Big, ExportRequestDTO{Format: "csv"})
+		res, err := r.api.ExportTable("e2", r.id, fixtures.Big, dto.ExportRequestDTO{Format: "csv"})
 		if err != nil || res.Status != "not_chosen" {
 			t.Fatalf("%+v %v", res, err)
 		}
 	})
 	t.Run("the grid's filters apply", func(t *testing.T) {
 		r.save = filepath.Join(t.TempDir(), "tail.csv")
-		res, err := r.api.ExportTable("e3", r.id, fixtures.Big, ExportRequestDTO{Format: "csv",
-			Filters: []FilterDTO{{Column: "n", Operator: "greater_or_equal", Value: "10040"}}})
+		res, err := r.api.ExportTable("e3", r.id, fixtures.Big, dto.ExportRequestDTO{Format: "csv",
+			Filters: []dto.FilterDTO{{Column: "n", Operator: "greater_or_equal", Value: "10040"}}})
 		if err != nil || res.Status != "done" || res.Rows != 10 {
 			t.Fatalf("%+v %v", res, err)
 		}
@@ -90,13 +92,13 @@ func TestExportFromTheWindow(t *testing.T) {
 	t.Run("Cancel stops it and leaves no file", func(t *testing.T) {
 		dir := t.TempDir()
 		r.save = filepath.Join(dir, "big.jsonl")
-		done := make(chan ExportResultDTO, 1)
+		done := make(chan dto.ExportResultDTO, 1)
 		go func() {
-			res, _ := r.api.ExportTable("e4", r.id, fixtures.Big, ExportRequestDTO{Format: "jsonl"})
+			res, _ := r.api.ExportTable("e4", r.id, fixtures.Big, dto.ExportRequestDTO{Format: "jsonl"})
 			done <- res
 		}()
 		deadline := time.Now().Add(30 * time.Second)
-		for !r.rec.saw(EventTransferProgress, func(p any) bool { q, ok := p.(TransferProgressDTO); return ok && q.ID == "e4" }) {
+		for !r.rec.saw(EventTransferProgress, func(p any) bool { q, ok := p.(dto.TransferProgressDTO); return ok && q.ID == "e4" }) {
 			if time.Now().After(deadline) {
 				t.Fatal("no progress from e4")
 			}
@@ -190,7 +192,7 @@ func (r *eventRecorder) saw(name string, match func(any) bool) bool {
 // shows, numbers exact and typed.
 func TestExportAGridTheWindowHolds(t *testing.T) {
 	r := newTransferRig(t)
-	g, err := r.api.Browse(r.id, fixtures.Big, BrowseRequestDTO{Offset: 0, Limit: 25})
+	g, err := r.api.Browse(r.id, fixtures.Big, dto.BrowseRequestDTO{Offset: 0, Limit: 25})
 	if err != nil {
 		t.Fatal(err)
 	}

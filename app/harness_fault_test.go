@@ -26,6 +26,7 @@ import (
 	"app/backend/connections"
 	"app/backend/driver"
 	"app/backend/plugins/host"
+	"app/internal/dto"
 	"app/internal/goroutines"
 	"app/internal/weaviatenode"
 )
@@ -409,7 +410,7 @@ const unknownOutcome = "may or may not"
 // holds what the outcome's row asked for): a row reported ok is written, a row reported failed
 // or skipped is not, unless its outcome says it is unknown. It returns how many rows were ok,
 // failed (or skipped) and unknown.
-func checkHonest(t *testing.T, outcomes []RowOutcomeDTO, written func(o RowOutcomeDTO) bool) (ok, failed, unknown int) {
+func checkHonest(t *testing.T, outcomes []dto.RowOutcomeDTO, written func(o dto.RowOutcomeDTO) bool) (ok, failed, unknown int) {
 	t.Helper()
 	for _, o := range outcomes {
 		switch {

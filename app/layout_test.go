@@ -4,13 +4,15 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"app/internal/dto"
 )
 
 // The layout facade converts to and from backend/windowlayout (whose tests hold the rules):
 // a saved layout reads back equal, and a refused one is invalid_argument.
 func TestLayoutAPIRoundTripsAndRefusesABrokenLayout(t *testing.T) {
-	want := LayoutDTO{
-		Tabs:         []TabDTO{{Kind: "connection", ConnectionID: "c1"}, {Kind: "table", ConnectionID: "c1", Table: "Article"}, {Kind: "settings"}},
+	want := dto.LayoutDTO{
+		Tabs:         []dto.TabDTO{{Kind: "connection", ConnectionID: "c1"}, {Kind: "table", ConnectionID: "c1", Table: "Article"}, {Kind: "settings"}},
 		Active:       "table:c1:Article",
 		LastTable:    map[string]string{"c1": "Article"},
 		ColumnWidths: map[string]map[string]int{"c1/Article": {"title": 240}},
@@ -24,7 +26,7 @@ func TestLayoutAPIRoundTripsAndRefusesABrokenLayout(t *testing.T) {
 		t.Fatalf("read back %+v %v, want %+v", got, err, want)
 	}
 	bad := want
-	bad.Tabs = append([]TabDTO{{Kind: "bogus"}}, want.Tabs...)
+	bad.Tabs = append([]dto.TabDTO{{Kind: "bogus"}}, want.Tabs...)
 	err = NewLayoutAPI(dir).SaveLayout(bad)
 	wantCode(t, err, CodeInvalidArgument)
 	if !strings.Contains(err.Error(), "unknown kind") {

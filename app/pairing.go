@@ -11,6 +11,7 @@ import (
 	"app/backend/clientsetup"
 	"app/backend/core"
 	"app/backend/pairing"
+	"app/internal/dto"
 )
 
 // PairingAPI is Settings, Connect a client (issue 11): pick an AI client, a level, the
@@ -37,34 +38,34 @@ func (a *PairingAPI) wire(c *core.Core) {
 }
 
 // Clients lists the clients the app can pair with, with the config file it would write.
-func (a *PairingAPI) Clients() []PairingClientDTO {
-	out := make([]PairingClientDTO, 0, len(pairing.Clients))
+func (a *PairingAPI) Clients() []dto.PairingClientDTO {
+	out := make([]dto.PairingClientDTO, 0, len(pairing.Clients))
 	for _, c := range pairing.Clients {
-		out = append(out, PairingClientDTO{ID: c.ID, Title: c.Title, File: c.ConfigFile(), Unsupported: c.Unsupported, StdioOnly: c.StdioOnly()})
+		out = append(out, dto.PairingClientDTO{ID: c.ID, Title: c.Title, File: c.ConfigFile(), Unsupported: c.Unsupported, StdioOnly: c.StdioOnly()})
 	}
 	return out
 }
 
 // Connect mints a token for the client and returns its configuration; with Write, it merges
 // the configuration into the client's config file once the user confirms in a native dialog.
-func (a *PairingAPI) Connect(req PairingRequestDTO) (PairingResultDTO, error) {
+func (a *PairingAPI) Connect(req dto.PairingRequestDTO) (dto.PairingResultDTO, error) {
 	c, err := pairing.Find(req.Client)
 	if err != nil {
-		return PairingResultDTO{}, invalidArgument("%s", err.Error())
+		return dto.PairingResultDTO{}, invalidArgument("%s", err.Error())
 	}
 	if c.Unsupported != "" {
-		return PairingResultDTO{}, unavailable("%s cannot be connected yet: %s", c.Title, c.Unsupported)
+		return dto.PairingResultDTO{}, unavailable("%s cannot be connected yet: %s", c.Title, c.Unsupported)
 	}
 	port := a.port()
 	if port == 0 {
-		return PairingResultDTO{}, unavailable("the MCP server is not running: turn it on in Settings, MCP server, first")
+		return dto.PairingResultDTO{}, unavailable("the MCP server is not running: turn it on in Settings, MCP server, first")
 	}
 	if !auth.ValidLevel(req.Level) {
-		return PairingResultDTO{}, invalidArgument("the level must be one of %s", strings.Join(auth.Levels(), ", "))
+		return dto.PairingResultDTO{}, invalidArgument("the level must be one of %s", strings.Join(auth.Levels(), ", "))
 	}
 	expires, err := auth.ParseExpiry(req.Expires, time.Now())
 	if err != nil {
-		return PairingResultDTO{}, invalidArgument("expiry: %s", err.Error())
+		return dto.PairingResultDTO{}, invalidArgument("expiry: %s", err.Error())
 	}
 	ctx, cancel := context.WithTimeout(a.parent(), 5*time.Minute) // a dialog may wait for the user
 	defer cancel()
@@ -72,15 +73,15 @@ func (a *PairingAPI) Connect(req PairingRequestDTO) (PairingResultDTO, error) {
 	if req.Write {
 		write = file
 		if file == "" {
-			return PairingResultDTO{}, invalidArgument("%s has no config file the app knows: copy the configuration instead", c.Title)
+			return dto.PairingResultDTO{}, invalidArgument("%s has no config file the app knows: copy the configuration instead", c.Title)
 		}
 		if confirm := a.env().confirm; confirm != nil {
 			ok, err := confirm.Confirm(ctx, "Connect a client", fmt.Sprintf("Write the app's MCP server, with a new %s token, into %s?\n\nThe file is backed up first; its other servers stay.", req.Level, file))
 			if err != nil {
-				return PairingResultDTO{}, apiError(err)
+				return dto.PairingResultDTO{}, apiError(err)
 			}
 			if !ok {
-				return PairingResultDTO{Declined: true}, nil
+				return dto.PairingResultDTO{Declined: true}, nil
 			}
 		}
 	}
@@ -94,8 +95,8 @@ func (a *PairingAPI) Connect(req PairingRequestDTO) (PairingResultDTO, error) {
 	}, time.Now())
 	var refused *clientsetup.TokenError
 	if errors.As(err, &refused) {
-		return PairingResultDTO{}, apiError(invalid(refused.Err))
+		return dto.PairingResultDTO{}, apiError(invalid(refused.Err))
 	}
-	return PairingResultDTO{JSON: r.Snippet.JSON, File: file, Note: r.Snippet.Note, Token: toTokenDTO(r.Token, time.Now()),
+	return dto.PairingResultDTO{JSON: r.Snippet.JSON, File: file, Note: r.Snippet.Note, Token: dto.FromToken(r.Token, time.Now()),
 		Written: r.Written, Backup: r.Backup}, apiError(err)
 }

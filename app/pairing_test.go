@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"app/backend/auth"
+	"app/internal/dto"
 )
 
 // Issue 11, Settings, Connect a client: a token is minted and the client's configuration
@@ -21,7 +22,7 @@ func TestPairingAPI(t *testing.T) {
 	api.start(env{confirm: dialog})
 
 	t.Run("the clients are listed with their files; Claude Desktop as stdio only", func(t *testing.T) {
-		var desktop *PairingClientDTO
+		var desktop *dto.PairingClientDTO
 		list := api.Clients()
 		for i := range list {
 			if list[i].ID == "claude-desktop" {
@@ -33,7 +34,7 @@ func TestPairingAPI(t *testing.T) {
 		}
 	})
 	t.Run("Claude Desktop gets the stdio bridge app-mcp, told this config dir, with the token in its environment", func(t *testing.T) {
-		res, err := api.Connect(PairingRequestDTO{Client: "claude-desktop", Level: auth.LevelReadOnly, Expires: "30d"})
+		res, err := api.Connect(dto.PairingRequestDTO{Client: "claude-desktop", Level: auth.LevelReadOnly, Expires: "30d"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,7 +51,7 @@ func TestPairingAPI(t *testing.T) {
 		}
 	})
 	t.Run("connect returns the configuration with the new token for the running port", func(t *testing.T) {
-		res, err := api.Connect(PairingRequestDTO{Client: "other", Level: auth.LevelReadOnly, Expires: "30d"})
+		res, err := api.Connect(dto.PairingRequestDTO{Client: "other", Level: auth.LevelReadOnly, Expires: "30d"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,13 +71,13 @@ func TestPairingAPI(t *testing.T) {
 	before, _ := store.List(t.Context())
 	for _, c := range []struct {
 		name string
-		req  PairingRequestDTO
+		req  dto.PairingRequestDTO
 		port int
 		code string
 	}{
-		{"a stopped MCP server is unavailable", PairingRequestDTO{Client: "cursor", Level: auth.LevelReadOnly}, 0, CodeUnavailable},
-		{"an unknown client is invalid_argument", PairingRequestDTO{Client: "emacs", Level: auth.LevelReadOnly}, 23999, CodeInvalidArgument},
-		{"an unknown level is invalid_argument", PairingRequestDTO{Client: "cursor", Level: "root"}, 23999, CodeInvalidArgument},
+		{"a stopped MCP server is unavailable", dto.PairingRequestDTO{Client: "cursor", Level: auth.LevelReadOnly}, 0, CodeUnavailable},
+		{"an unknown client is invalid_argument", dto.PairingRequestDTO{Client: "emacs", Level: auth.LevelReadOnly}, 23999, CodeInvalidArgument},
+		{"an unknown level is invalid_argument", dto.PairingRequestDTO{Client: "cursor", Level: "root"}, 23999, CodeInvalidArgument},
 	} {
 		t.Run(c.name+", and creates no token", func(t *testing.T) {
 			port = c.port
@@ -90,7 +91,7 @@ func TestPairingAPI(t *testing.T) {
 	port = 23999
 	t.Run("write asks first; No writes nothing and creates no token", func(t *testing.T) {
 		t.Setenv("HOME", t.TempDir())
-		res, err := api.Connect(PairingRequestDTO{Client: "cursor", Level: auth.LevelReadOnly, Write: true})
+		res, err := api.Connect(dto.PairingRequestDTO{Client: "cursor", Level: auth.LevelReadOnly, Write: true})
 		if err != nil || !res.Declined {
 			t.Fatalf("%+v %v", res, err)
 		}
@@ -105,7 +106,7 @@ func TestPairingAPI(t *testing.T) {
 		home := t.TempDir()
 		t.Setenv("HOME", home)
 		dialog.yes = true
-		res, err := api.Connect(PairingRequestDTO{Client: "cursor", Level: auth.LevelReadOnly, Write: true})
+		res, err := api.Connect(dto.PairingRequestDTO{Client: "cursor", Level: auth.LevelReadOnly, Write: true})
 		want := filepath.Join(home, ".cursor", "mcp.json")
 		if err != nil || res.Written != want {
 			t.Fatalf("%+v %v", res, err)

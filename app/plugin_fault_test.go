@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"app/backend/explore"
+	"app/internal/dto"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 )
@@ -55,11 +56,11 @@ func seedRows(t *testing.T, node *weaviatenode.Node, class string, from, n int) 
 // commitCall is a Commit running in the background.
 type commitCall struct {
 	done chan struct{}
-	res  CommitResultDTO
+	res  dto.CommitResultDTO
 	err  error
 }
 
-func startCommit(r *pluginRig, table string, req CommitRequestDTO) *commitCall {
+func startCommit(r *pluginRig, table string, req dto.CommitRequestDTO) *commitCall {
 	c := &commitCall{done: make(chan struct{})}
 	go func() {
 		defer close(c.done)
@@ -85,22 +86,22 @@ func (c *commitCall) waitForRows(t *testing.T, node *weaviatenode.Node, table st
 }
 
 // wait waits for the commit, failing the test if it does not return promptly.
-func (c *commitCall) wait(t *testing.T) (CommitResultDTO, error) {
+func (c *commitCall) wait(t *testing.T) (dto.CommitResultDTO, error) {
 	t.Helper()
 	select {
 	case <-c.done:
 		return c.res, c.err
 	case <-time.After(promptly):
 		t.Fatalf("the commit did not return within %s of the kill", promptly)
-		return CommitResultDTO{}, nil
+		return dto.CommitResultDTO{}, nil
 	}
 }
 
 // nextBrowseWorks browses table through the rig and checks a new plugin process, not the
 // killed one, served it.
-func nextBrowseWorks(t *testing.T, r *pluginRig, table string, killed int) GridDTO {
+func nextBrowseWorks(t *testing.T, r *pluginRig, table string, killed int) dto.GridDTO {
 	t.Helper()
-	g, err := r.api.Browse(r.id, table, BrowseRequestDTO{Limit: 1000})
+	g, err := r.api.Browse(r.id, table, dto.BrowseRequestDTO{Limit: 1000})
 	if err != nil {
 		t.Fatalf("the browse after the kill: %v", err)
 	}
@@ -131,12 +132,12 @@ func TestAKilledDriverPluginDuringABrowse(t *testing.T) {
 		return fault{hold: held, callerGone: func() { close(gone) }}
 	})
 	type browsed struct {
-		g   GridDTO
+		g   dto.GridDTO
 		err error
 	}
 	done := make(chan browsed, 1)
 	go func() {
-		g, err := rig.api.Browse(rig.id, table, BrowseRequestDTO{Limit: 100})
+		g, err := rig.api.Browse(rig.id, table, dto.BrowseRequestDTO{Limit: 100})
 		done <- browsed{g, err}
 	}()
 	faultSignal(t, arrived, "the browse's page request to reach the node's proxy")
@@ -221,15 +222,15 @@ func TestAKilledDriverPluginDuringACommit(t *testing.T) {
 			insertFrom, deleteFrom := c.updates, c.updates+c.inserts
 			seedRows(t, node, table, 0, c.updates)
 			seedRows(t, node, table, deleteFrom, c.deletes)
-			var req CommitRequestDTO
+			var req dto.CommitRequestDTO
 			for i := 0; i < c.updates; i++ {
-				req.Updates = append(req.Updates, RowChangeDTO{Key: fmt.Sprintf("u%d", i), UUID: rowUUID(i), Values: map[string]any{"title": "edited"}})
+				req.Updates = append(req.Updates, dto.RowChangeDTO{Key: fmt.Sprintf("u%d", i), UUID: rowUUID(i), Values: map[string]any{"title": "edited"}})
 			}
 			for i := insertFrom; i < deleteFrom; i++ {
-				req.Inserts = append(req.Inserts, RowChangeDTO{Key: fmt.Sprintf("i%d", i), UUID: rowUUID(i), Values: map[string]any{"title": "added", "n": fmt.Sprint(i)}})
+				req.Inserts = append(req.Inserts, dto.RowChangeDTO{Key: fmt.Sprintf("i%d", i), UUID: rowUUID(i), Values: map[string]any{"title": "added", "n": fmt.Sprint(i)}})
 			}
 			for i := deleteFrom; i < deleteFrom+c.deletes; i++ {
-				req.Deletes = append(req.Deletes, RowChangeDTO{Key: fmt.Sprintf("d%d", i), UUID: rowUUID(i)})
+				req.Deletes = append(req.Deletes, dto.RowChangeDTO{Key: fmt.Sprintf("d%d", i), UUID: rowUUID(i)})
 			}
 
 			baseline := goroutineBaseline()
@@ -270,7 +271,7 @@ func TestAKilledDriverPluginDuringACommit(t *testing.T) {
 			})
 			t.Run("each outcome matches what the server holds, or says it is unknown", func(t *testing.T) {
 				rows := serverRows(t, node, table)
-				written := func(o RowOutcomeDTO) bool {
+				written := func(o dto.RowOutcomeDTO) bool {
 					title, there := rows[o.UUID]
 					switch o.Action {
 					case explore.ActionUpdate:

@@ -9,6 +9,7 @@ import (
 	"app/backend/core"
 	"app/backend/plugins"
 	"app/backend/plugins/registry"
+	"app/internal/dto"
 )
 
 // PluginManager is the part of plugins.Manager the window needs.
@@ -51,7 +52,7 @@ func (a *PluginsAPI) wire(c *core.Core) {
 // it ("" when the download was asked for in the chooser or in Settings).
 func (a *PluginsAPI) progress(connectionID string) func(plugins.Progress) {
 	return func(p plugins.Progress) {
-		a.emit(EventPluginProgress, PluginProgressEvent{Plugin: p.Plugin, Version: p.Version, Done: p.Done, Total: p.Total, ConnectionID: connectionID, FromMirror: p.FromMirror})
+		a.emit(EventPluginProgress, dto.FromProgress(p, connectionID))
 	}
 }
 
@@ -63,10 +64,10 @@ func (a *PluginsAPI) connectionProgress(connectionID string, p plugins.Progress)
 
 // List returns the registry's plugins with the installed and available versions. When the
 // registry cannot be read, it returns the installed plugins and the reason in RegistryError.
-func (a *PluginsAPI) List() (PluginListDTO, error) {
+func (a *PluginsAPI) List() (dto.PluginListDTO, error) {
 	ctx, cancel := a.callContext()
 	defer cancel()
-	out := PluginListDTO{Plugins: []PluginDTO{}}
+	out := dto.PluginListDTO{Plugins: []dto.PluginDTO{}}
 	var list []plugins.Listing
 	var err error
 	if a.registryErr != nil {
@@ -75,7 +76,7 @@ func (a *PluginsAPI) List() (PluginListDTO, error) {
 		list, err = a.m.List(ctx)
 	}
 	for _, l := range list {
-		out.Plugins = append(out.Plugins, toPluginDTO(l))
+		out.Plugins = append(out.Plugins, dto.FromPlugin(l))
 	}
 	if err != nil {
 		out.RegistryError = errorMessage(err)
@@ -86,28 +87,28 @@ func (a *PluginsAPI) List() (PluginListDTO, error) {
 // Offer describes what choosing a connection type needs: nothing when its plugin is
 // installed, else the download the chooser offers (name, version, size, publisher), or why
 // there is none for this platform.
-func (a *PluginsAPI) Offer(connType string) (PluginOfferDTO, error) {
+func (a *PluginsAPI) Offer(connType string) (dto.PluginOfferDTO, error) {
 	name := a.pluginFor(connType)
 	if name == "" {
-		return PluginOfferDTO{}, invalidArgument("no driver plugin serves the connection type %q", connType)
+		return dto.PluginOfferDTO{}, invalidArgument("no driver plugin serves the connection type %q", connType)
 	}
 	if v, ok := a.m.Current(name); ok {
-		return PluginOfferDTO{Plugin: name, Installed: true, Version: v.Version, Publisher: v.Publisher, DisplayName: v.DisplayName}, nil
+		return dto.PluginOfferDTO{Plugin: name, Installed: true, Version: v.Version, Publisher: v.Publisher, DisplayName: v.DisplayName}, nil
 	}
 	if a.registryErr != nil {
-		return PluginOfferDTO{}, apiError(pluginError(a.registryErr))
+		return dto.PluginOfferDTO{}, apiError(pluginError(a.registryErr))
 	}
 	ctx, cancel := a.callContext()
 	defer cancel()
 	list, err := a.m.List(ctx)
 	if err != nil {
-		return PluginOfferDTO{}, apiError(pluginError(err))
+		return dto.PluginOfferDTO{}, apiError(pluginError(err))
 	}
 	for _, l := range list {
 		if l.Name != name {
 			continue
 		}
-		o := PluginOfferDTO{Plugin: name, DisplayName: l.DisplayName, Publisher: l.Publisher, Description: l.Description, Version: l.Available, Size: l.Size, ReleaseNotes: l.ReleaseNotes, FromMirror: l.FromMirror}
+		o := dto.PluginOfferDTO{Plugin: name, DisplayName: l.DisplayName, Publisher: l.Publisher, Description: l.Description, Version: l.Available, Size: l.Size, ReleaseNotes: l.ReleaseNotes, FromMirror: l.FromMirror}
 		if l.Available == "" {
 			o.Unavailable = l.Reason
 			if o.Unavailable == "" {
@@ -116,25 +117,25 @@ func (a *PluginsAPI) Offer(connType string) (PluginOfferDTO, error) {
 		}
 		return o, nil
 	}
-	return PluginOfferDTO{}, apiError(pluginError(&registry.Error{Code: registry.CodeNotFound, Msg: "The plugin registry does not offer the " + name + " driver."}))
+	return dto.PluginOfferDTO{}, apiError(pluginError(&registry.Error{Code: registry.CodeNotFound, Msg: "The plugin registry does not offer the " + name + " driver."}))
 }
 
 // Install downloads, verifies and installs a plugin, reporting EventPluginProgress.
-func (a *PluginsAPI) Install(name string) (PluginResultDTO, error) {
+func (a *PluginsAPI) Install(name string) (dto.PluginResultDTO, error) {
 	return a.install(name, false)
 }
 
 // Update installs a newer version of an installed plugin.
-func (a *PluginsAPI) Update(name string) (PluginResultDTO, error) {
+func (a *PluginsAPI) Update(name string) (dto.PluginResultDTO, error) {
 	return a.install(name, true)
 }
 
-func (a *PluginsAPI) install(name string, update bool) (PluginResultDTO, error) {
+func (a *PluginsAPI) install(name string, update bool) (dto.PluginResultDTO, error) {
 	if strings.TrimSpace(name) == "" {
-		return PluginResultDTO{}, invalidArgument("a plugin name is required")
+		return dto.PluginResultDTO{}, invalidArgument("a plugin name is required")
 	}
 	if a.registryErr != nil {
-		return PluginResultDTO{}, apiError(pluginError(a.registryErr))
+		return dto.PluginResultDTO{}, apiError(pluginError(a.registryErr))
 	}
 	ctx, cancel := context.WithTimeout(a.parent(), installTimeout)
 	defer cancel()
@@ -144,9 +145,9 @@ func (a *PluginsAPI) install(name string, update bool) (PluginResultDTO, error) 
 	}
 	res, err := fn(ctx, name, a.progress(""))
 	if err != nil {
-		return PluginResultDTO{}, apiError(pluginError(err))
+		return dto.PluginResultDTO{}, apiError(pluginError(err))
 	}
-	return PluginResultDTO{Plugin: res.Plugin, Version: res.Version, Previous: res.Previous, Changed: res.Changed, Available: res.Available}, nil
+	return dto.FromPluginResult(res), nil
 }
 
 // Uninstall removes a plugin after the person confirms it in a native dialog (issue 25,
@@ -193,11 +194,3 @@ type codedError struct {
 
 func (e *codedError) Error() string { return e.err.Error() }
 func (e *codedError) Unwrap() error { return e.err }
-
-func toPluginDTO(l plugins.Listing) PluginDTO {
-	return PluginDTO{
-		Name: l.Name, DisplayName: l.DisplayName, Description: l.Description, Publisher: l.Publisher,
-		Installed: l.Installed, Available: l.Available, Size: l.Size, ReleaseNotes: l.ReleaseNotes,
-		Status: string(l.Status), Reason: l.Reason, FromMirror: l.FromMirror,
-	}
-}

@@ -17,6 +17,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"app/backend/core"
+	"app/internal/nativedialog"
 )
 
 // appIcon is the window icon on Linux (a copy of build/appicon.png).
@@ -70,8 +71,8 @@ func Run(c *core.Core, assets fs.FS) error {
 	}
 	// Every area has the dialogs before the window runs: OnStartup runs in its own goroutine
 	// while the page may already call them.
-	dialogs := newNativeConfirmer()
-	e := env{confirm: dialogs, files: nativeFiles(dialogs), log: log, name: savedName}
+	dialogs := nativedialog.New()
+	e := env{confirm: dialogs, files: dialogs.Files(), log: log, name: savedName}
 	for _, f := range areas {
 		f.wire(c)
 		f.start(e)
@@ -89,7 +90,7 @@ func Run(c *core.Core, assets fs.FS) error {
 		Logger:           wailsLog{log},
 		LogLevel:         wailsLevel(c.Log().GetLevel()),
 		OnStartup: func(ctx context.Context) {
-			dialogs.start(ctx)
+			dialogs.Start(ctx)
 			// A CLI change that raises what AI clients may do asks here while the window runs.
 			c.SetWindowConfirm(dialogs.Confirm)
 			// A second launch on this config dir hands over to this window (issue 20).

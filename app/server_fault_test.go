@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"app/internal/dto"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 )
@@ -86,9 +87,9 @@ func TestAKilledWeaviateServerDuringACommit(t *testing.T) {
 					return fault{hold: true}
 				})
 			}
-			var req CommitRequestDTO
+			var req dto.CommitRequestDTO
 			for i := 0; i < c.inserts; i++ {
-				req.Inserts = append(req.Inserts, RowChangeDTO{Key: fmt.Sprintf("i%d", i), UUID: rowUUID(i), Values: map[string]any{"title": "added", "n": fmt.Sprint(i)}})
+				req.Inserts = append(req.Inserts, dto.RowChangeDTO{Key: fmt.Sprintf("i%d", i), UUID: rowUUID(i), Values: map[string]any{"title": "added", "n": fmt.Sprint(i)}})
 			}
 			call := startCommit(rig, table, req)
 			if c.at > 0 {
@@ -130,7 +131,7 @@ func TestAKilledWeaviateServerDuringACommit(t *testing.T) {
 				case <-time.After(faultWithin):
 					t.Fatal("the connection to the dead node was not dropped")
 				}
-				if g, err := rig.api.Browse(rig.otherID, "Elsewhere", BrowseRequestDTO{}); err != nil || len(g.Rows) != 2 {
+				if g, err := rig.api.Browse(rig.otherID, "Elsewhere", dto.BrowseRequestDTO{}); err != nil || len(g.Rows) != 2 {
 					t.Fatalf("the other connection: %d rows, %v", len(g.Rows), err)
 				}
 				start := time.Now()
@@ -150,13 +151,13 @@ func TestAKilledWeaviateServerDuringACommit(t *testing.T) {
 				case <-time.After(faultWithin):
 					t.Fatal("the connection was not restored once its node answered again")
 				}
-				if _, err := rig.api.Browse(rig.id, table, BrowseRequestDTO{Limit: 10}); err != nil {
+				if _, err := rig.api.Browse(rig.id, table, dto.BrowseRequestDTO{Limit: 10}); err != nil {
 					t.Fatalf("browse after the restore: %v", err)
 				}
 			})
 			t.Run("each outcome matches what the node holds, or says it is unknown", func(t *testing.T) {
 				rows := serverRows(t, node, table)
-				written := func(o RowOutcomeDTO) bool { _, there := rows[o.UUID]; return there }
+				written := func(o dto.RowOutcomeDTO) bool { _, there := rows[o.UUID]; return there }
 				ok, failed, unknown := checkHonest(t, res.Outcomes, written)
 				t.Logf("outcomes: %d ok, %d failed, %d unknown; the node holds %d rows", ok, failed, unknown, len(rows))
 				if c.at == 0 {

@@ -8,6 +8,7 @@ import (
 	"app/backend/core"
 	"app/backend/mcpstatus"
 	"app/backend/pairing"
+	"app/internal/dto"
 )
 
 // MCPControl is the part of core.MCPService the Settings panel needs: apply settings now and
@@ -46,12 +47,12 @@ func (a *SettingsAPI) wire(c *core.Core) { a.file, a.mcp = c.Settings(), c.MCP()
 // MCP returns the MCP server's settings and status, with the stale clients read afresh: the
 // window asks when it opens, when the server started and when the panel opens, and a client may
 // have been paired or repaired (by the app or by `app client`) since the last answer.
-func (a *SettingsAPI) MCP() (MCPSettingsDTO, error) {
+func (a *SettingsAPI) MCP() (dto.MCPSettingsDTO, error) {
 	ctx, cancel := a.callContext()
 	defer cancel()
 	s, err := a.file.Load(ctx)
 	if err != nil {
-		return MCPSettingsDTO{}, apiError(err)
+		return dto.MCPSettingsDTO{}, apiError(err)
 	}
 	return a.dto(s.MCP, true), nil
 }
@@ -59,16 +60,16 @@ func (a *SettingsAPI) MCP() (MCPSettingsDTO, error) {
 // RepairClients points every stale client (MCPSettingsDTO.StaleClients) at the running
 // server's port, in one click (issue 25, item 10): only the URL's port changes, the token and
 // everything else in the client's config file stay, and the file is backed up first.
-func (a *SettingsAPI) RepairClients() (RepairResultDTO, error) {
+func (a *SettingsAPI) RepairClients() (dto.RepairResultDTO, error) {
 	ctx, cancel := a.callContext()
 	defer cancel()
 	port := a.mcp.Status().Port
 	if port == 0 {
-		return RepairResultDTO{}, unavailable("the MCP server is not running: there is no port to point the clients at")
+		return dto.RepairResultDTO{}, unavailable("the MCP server is not running: there is no port to point the clients at")
 	}
-	out := RepairResultDTO{Repaired: []RepairedClientDTO{}}
+	out := dto.RepairResultDTO{Repaired: []dto.RepairedClientDTO{}}
 	for _, r := range pairing.RepairAll(port, time.Now()) {
-		out.Repaired = append(out.Repaired, RepairedClientDTO(r))
+		out.Repaired = append(out.Repaired, dto.RepairedClientDTO(r))
 	}
 	s, err := a.file.Load(ctx)
 	if err != nil {
@@ -81,18 +82,18 @@ func (a *SettingsAPI) RepairClients() (RepairResultDTO, error) {
 // SetMCP changes one MCP setting (key without the "mcp." prefix; value as text, as `app
 // settings set` takes it) and applies it. A refused value changes nothing. The stale clients
 // are read again only when the bound port changed.
-func (a *SettingsAPI) SetMCP(key, value string) (MCPSettingsDTO, error) {
+func (a *SettingsAPI) SetMCP(key, value string) (dto.MCPSettingsDTO, error) {
 	if !mcpKeys[key] {
-		return MCPSettingsDTO{}, invalidArgument("%q is not an MCP setting the panel changes", key)
+		return dto.MCPSettingsDTO{}, invalidArgument("%q is not an MCP setting the panel changes", key)
 	}
 	ctx, cancel := a.callContext()
 	defer cancel()
 	if err := config.SetSetting(ctx, a.file, "mcp."+key, value); err != nil {
-		return MCPSettingsDTO{}, apiError(invalid(err))
+		return dto.MCPSettingsDTO{}, apiError(invalid(err))
 	}
 	s, err := a.file.Load(ctx)
 	if err != nil {
-		return MCPSettingsDTO{}, apiError(err)
+		return dto.MCPSettingsDTO{}, apiError(err)
 	}
 	_ = a.mcp.Apply(ctx, s.MCP) // its error is the status line's
 	return a.dto(s.MCP, false), nil
@@ -100,17 +101,17 @@ func (a *SettingsAPI) SetMCP(key, value string) (MCPSettingsDTO, error) {
 
 // dto is the panel's view of m and the server's status; reread reads the clients' config files
 // for the stale clients even when the bound port is the one they were last read for.
-func (a *SettingsAPI) dto(m config.MCPSettings, reread bool) MCPSettingsDTO {
+func (a *SettingsAPI) dto(m config.MCPSettings, reread bool) dto.MCPSettingsDTO {
 	st := a.mcp.Status()
-	d := MCPSettingsDTO{
+	d := dto.MCPSettingsDTO{
 		Enabled: m.Enabled, Port: m.Port, RequireAuth: m.RequireAuth, ExternalAccess: m.ExternalAccess,
 		DefaultRowLimit: m.DefaultRowLimit, MaxRowLimit: m.MaxRowLimit, QueryTimeoutSeconds: m.QueryTimeoutSeconds,
 		RateLimitPerMinute: m.RateLimitPerMinute, BoundPort: st.Port, Error: st.Err,
 	}
 	d.PortNotice, d.Status = mcpstatus.PortNotice(st), mcpstatus.Line(st)
-	d.StaleClients = []StaleClientDTO{}
+	d.StaleClients = []dto.StaleClientDTO{}
 	for _, c := range a.stale.Clients(st.Port, reread) {
-		d.StaleClients = append(d.StaleClients, StaleClientDTO(c))
+		d.StaleClients = append(d.StaleClients, dto.StaleClientDTO(c))
 	}
 	return d
 }

@@ -12,6 +12,7 @@ import (
 
 	"app/backend/core"
 	"app/backend/pairing"
+	"app/internal/dto"
 )
 
 // Issue 11, Settings, MCP server: changes are validated like `app settings set`, written to
@@ -124,7 +125,7 @@ func TestSettingsAPIReadsTheClientsFilesOnlyWhenTheAnswerMayHaveChanged(t *testi
 			t.Fatal(err)
 		}
 	}
-	stale := func(d MCPSettingsDTO) string {
+	stale := func(d dto.MCPSettingsDTO) string {
 		if d.StaleClients == nil {
 			return "null"
 		}

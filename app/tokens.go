@@ -9,6 +9,7 @@ import (
 	"app/backend/auth"
 	"app/backend/clientsetup"
 	"app/backend/core"
+	"app/internal/dto"
 )
 
 // TokenStore is the part of auth.Store the Settings panel needs: what a client's setup needs
@@ -35,7 +36,7 @@ func NewTokensAPI(store TokenStore) *TokensAPI {
 func (a *TokensAPI) wire(c *core.Core) { a.store = LiveTokens(c.Auth()) }
 
 // List returns the tokens, oldest first; never a token itself. It never returns null.
-func (a *TokensAPI) List() ([]TokenDTO, error) {
+func (a *TokensAPI) List() ([]dto.TokenDTO, error) {
 	ctx, cancel := a.callContext()
 	defer cancel()
 	list, err := a.store.List(ctx)
@@ -43,23 +44,23 @@ func (a *TokensAPI) List() ([]TokenDTO, error) {
 		return nil, apiError(err)
 	}
 	now := time.Now()
-	out := make([]TokenDTO, 0, len(list))
+	out := make([]dto.TokenDTO, 0, len(list))
 	for _, t := range list {
-		out = append(out, toTokenDTO(t, now))
+		out = append(out, dto.FromToken(t, now))
 	}
 	return out, nil
 }
 
 // Create makes a token. The result holds the token itself: the only time it is shown.
 // Expires takes what `app token create --expires` takes (30d, 2w, 12h, 2026-12-31, never).
-func (a *TokensAPI) Create(req TokenRequestDTO) (CreatedTokenDTO, error) {
+func (a *TokensAPI) Create(req dto.TokenRequestDTO) (dto.CreatedTokenDTO, error) {
 	if !auth.ValidLevel(req.Level) {
-		return CreatedTokenDTO{}, invalidArgument("the level must be one of %s", strings.Join(auth.Levels(), ", "))
+		return dto.CreatedTokenDTO{}, invalidArgument("the level must be one of %s", strings.Join(auth.Levels(), ", "))
 	}
 	now := time.Now()
 	expires, err := auth.ParseExpiry(req.Expires, now)
 	if err != nil {
-		return CreatedTokenDTO{}, invalidArgument("expiry: %s", err.Error())
+		return dto.CreatedTokenDTO{}, invalidArgument("expiry: %s", err.Error())
 	}
 	var conns []string
 	if len(req.Connections) > 0 {
@@ -69,9 +70,9 @@ func (a *TokensAPI) Create(req TokenRequestDTO) (CreatedTokenDTO, error) {
 	defer cancel()
 	t, secret, err := a.store.Create(ctx, auth.NewToken{Name: req.Name, Level: req.Level, Connections: conns, ExpiresAt: expires})
 	if err != nil {
-		return CreatedTokenDTO{}, apiError(invalid(err))
+		return dto.CreatedTokenDTO{}, apiError(invalid(err))
 	}
-	return CreatedTokenDTO{Token: toTokenDTO(t, now), Secret: secret}, nil
+	return dto.CreatedTokenDTO{Token: dto.FromToken(t, now), Secret: secret}, nil
 }
 
 // Revoke revokes a token after the user confirms in a native dialog; false when declined.
@@ -101,20 +102,6 @@ func (a *TokensAPI) Revoke(id string) (bool, error) {
 			return err
 		})
 	return yes, apiError(err)
-}
-
-func toTokenDTO(t auth.Token, now time.Time) TokenDTO {
-	d := TokenDTO{ID: t.ID, Name: t.Name, Level: t.Level, Connections: t.Connections, Expired: t.Expired(now), CreatedAt: t.CreatedAt.UTC().Format(time.RFC3339)}
-	if d.Connections == nil {
-		d.Connections = []string{}
-	}
-	if t.ExpiresAt != nil {
-		d.ExpiresAt = t.ExpiresAt.UTC().Format(time.RFC3339)
-	}
-	if t.LastUsedAt != nil {
-		d.LastUsedAt = t.LastUsedAt.UTC().Format(time.RFC3339)
-	}
-	return d
 }
 
 // liveTokens is the TokenStore of a running app: tokens are listed and created in the store,

@@ -12,6 +12,7 @@ import (
 
 	"app/backend/auth"
 	"app/backend/secrets"
+	"app/internal/dto"
 )
 
 // newTokenStore is a real token store in a temp config dir, hashes in the file keyring.
@@ -40,10 +41,10 @@ func TestTokensAPI(t *testing.T) {
 			t.Fatalf("List() = %s, %v", b, err)
 		}
 	})
-	var created CreatedTokenDTO
+	var created dto.CreatedTokenDTO
 	t.Run("create returns the token once, with its level and expiry", func(t *testing.T) {
 		var err error
-		created, err = api.Create(TokenRequestDTO{Name: "claude", Level: auth.LevelReadOnly, Expires: "30d"})
+		created, err = api.Create(dto.TokenRequestDTO{Name: "claude", Level: auth.LevelReadOnly, Expires: "30d"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,12 +67,12 @@ func TestTokensAPI(t *testing.T) {
 	})
 	for _, c := range []struct {
 		name string
-		req  TokenRequestDTO
+		req  dto.TokenRequestDTO
 		code string
 	}{
-		{"a level that is not one of the three is invalid_argument", TokenRequestDTO{Name: "x", Level: "root"}, CodeInvalidArgument},
-		{"an expiry that is no duration or date is invalid_argument", TokenRequestDTO{Name: "x", Level: auth.LevelReadOnly, Expires: "soon"}, CodeInvalidArgument},
-		{"a name taken (any case) is invalid_argument", TokenRequestDTO{Name: "CLAUDE", Level: auth.LevelReadOnly}, CodeInvalidArgument},
+		{"a level that is not one of the three is invalid_argument", dto.TokenRequestDTO{Name: "x", Level: "root"}, CodeInvalidArgument},
+		{"an expiry that is no duration or date is invalid_argument", dto.TokenRequestDTO{Name: "x", Level: auth.LevelReadOnly, Expires: "soon"}, CodeInvalidArgument},
+		{"a name taken (any case) is invalid_argument", dto.TokenRequestDTO{Name: "CLAUDE", Level: auth.LevelReadOnly}, CodeInvalidArgument},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := api.Create(c.req)

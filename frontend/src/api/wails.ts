@@ -11,7 +11,9 @@ import * as PairingBinding from "../../wailsjs/go/app/PairingAPI";
 import * as PluginsBinding from "../../wailsjs/go/app/PluginsAPI";
 import * as SettingsBinding from "../../wailsjs/go/app/SettingsAPI";
 import * as TokensBinding from "../../wailsjs/go/app/TokensAPI";
-import { app } from "../../wailsjs/go/models";
+// The generated classes of the Go DTOs (package dto, internal/dto), named models here: the
+// readers below call their parameter dto.
+import { dto as models } from "../../wailsjs/go/models";
 import { ClipboardSetText, EventsOn, WindowSetTitle } from "../../wailsjs/runtime/runtime";
 import type {
   Api,
@@ -73,7 +75,7 @@ function toConnection(dto: {
   };
 }
 
-function toColumn(dto: app.ColumnDTO): Column {
+function toColumn(dto: models.ColumnDTO): Column {
   return {
     name: dto.name,
     type: dto.type,
@@ -89,7 +91,7 @@ function toColumn(dto: app.ColumnDTO): Column {
   };
 }
 
-function toRefusal(dto: app.FilterRefusalDTO | null | undefined): FilterRefusal | null {
+function toRefusal(dto: models.FilterRefusalDTO | null | undefined): FilterRefusal | null {
   if (!dto) return null;
   return {
     index: dto.index,
@@ -100,7 +102,7 @@ function toRefusal(dto: app.FilterRefusalDTO | null | undefined): FilterRefusal 
   };
 }
 
-function toTableInfo(dto: app.TableInfoDTO): TableInfo {
+function toTableInfo(dto: models.TableInfoDTO): TableInfo {
   return {
     name: dto.name,
     description: dto.description,
@@ -122,7 +124,7 @@ function toTableInfo(dto: app.TableInfoDTO): TableInfo {
   };
 }
 
-function toClusterNode(n: app.NodeDTO): ClusterNode {
+function toClusterNode(n: models.NodeDTO): ClusterNode {
   return {
     name: n.name,
     status: n.status,
@@ -140,10 +142,10 @@ function toClusterNode(n: app.NodeDTO): ClusterNode {
   };
 }
 
-function toGrid(dto: app.GridDTO): Grid {
+function toGrid(dto: models.GridDTO): Grid {
   return {
     columns: (dto.columns ?? []).map(toColumn),
-    // Go sends each cell as a string or null (app.GridDTO); the generated type says string.
+    // Go sends each cell as a string or null (Go's dto.GridDTO); the generated type says string.
     rows: (dto.rows ?? []) as (string | null)[][],
     offset: dto.offset,
     hasMore: dto.hasMore,
@@ -152,7 +154,7 @@ function toGrid(dto: app.GridDTO): Grid {
   };
 }
 
-/** toDropped reads the payload of EVENT_CONNECTION_DROPPED (app.ConnectionDroppedEvent). */
+/** toDropped reads the payload of EVENT_CONNECTION_DROPPED (Go's dto.ConnectionDroppedEvent). */
 export function toDropped(payload: unknown): ConnectionDropped {
   const p = (payload ?? {}) as { id?: unknown; code?: unknown; message?: unknown };
   const code = typeof p.code === "string" && p.code !== "" ? p.code : "unknown";
@@ -182,13 +184,13 @@ function toRejected(r: { line: number; uuid: string; reason: string }): Rejected
   return { line: r.line, uuid: r.uuid ?? "", reason: r.reason ?? "" };
 }
 
-/** toGranted reads the payload of EVENT_APPROVAL_GRANTED (app.ApprovalGrantedEvent). */
+/** toGranted reads the payload of EVENT_APPROVAL_GRANTED (Go's dto.ApprovalGrantedEvent). */
 export function toGranted(payload: unknown): ApprovalGranted {
   const p = (payload ?? {}) as Partial<ApprovalGranted>;
   return { ticket: p.ticket ?? "", client: p.client ?? "", connection: p.connection ?? "", token: p.token ?? "" };
 }
 
-function toForm(dto: app.ConnectionFormDTO): ConnectionForm {
+function toForm(dto: models.ConnectionFormDTO): ConnectionForm {
   return {
     id: dto.id,
     name: dto.name,
@@ -207,7 +209,7 @@ function toForm(dto: app.ConnectionFormDTO): ConnectionForm {
   };
 }
 
-function toPlugin(dto: app.PluginDTO): Plugin {
+function toPlugin(dto: models.PluginDTO): Plugin {
   return {
     name: dto.name,
     displayName: dto.displayName,
@@ -223,7 +225,7 @@ function toPlugin(dto: app.PluginDTO): Plugin {
   };
 }
 
-function toOffer(dto: app.PluginOfferDTO): PluginOffer {
+function toOffer(dto: models.PluginOfferDTO): PluginOffer {
   return {
     plugin: dto.plugin,
     displayName: dto.displayName,
@@ -238,11 +240,11 @@ function toOffer(dto: app.PluginOfferDTO): PluginOffer {
   };
 }
 
-function toResult(dto: app.PluginResultDTO): PluginResult {
+function toResult(dto: models.PluginResultDTO): PluginResult {
   return { plugin: dto.plugin, version: dto.version, previous: dto.previous, changed: dto.changed, available: dto.available };
 }
 
-function toMCPSettings(dto: app.MCPSettingsDTO): MCPSettings {
+function toMCPSettings(dto: models.MCPSettingsDTO): MCPSettings {
   return {
     enabled: dto.enabled,
     port: dto.port,
@@ -260,7 +262,7 @@ function toMCPSettings(dto: app.MCPSettingsDTO): MCPSettings {
   };
 }
 
-function toToken(dto: app.TokenDTO): Token {
+function toToken(dto: models.TokenDTO): Token {
   return {
     id: dto.id,
     name: dto.name,
@@ -273,7 +275,7 @@ function toToken(dto: app.TokenDTO): Token {
   };
 }
 
-/** toProgress reads the payload of EVENT_PLUGIN_PROGRESS (app.PluginProgressEvent). */
+/** toProgress reads the payload of EVENT_PLUGIN_PROGRESS (Go's dto.PluginProgressEvent). */
 export function toProgress(payload: unknown): PluginProgress {
   const p = (payload ?? {}) as Record<string, unknown>;
   const str = (v: unknown) => (typeof v === "string" ? v : "");
@@ -283,7 +285,7 @@ export function toProgress(payload: unknown): PluginProgress {
 
 /** createWailsApi returns the Api backed by the Go facade bound in app.Run. */
 /** toLayout gives the remembered layout non-null collections (Go's nil maps arrive as null). */
-export function toLayout(dto: app.LayoutDTO): Layout {
+export function toLayout(dto: models.LayoutDTO): Layout {
   const kinds = ["connection", "editor", "table", "settings"];
   return {
     tabs: (dto.tabs ?? [])
@@ -307,10 +309,10 @@ export function createWailsApi(): Api {
       list: () => call(async () => (await ConnectionsBinding.List()).map(toConnection)),
       remove: (id) => call(() => ConnectionsBinding.Remove(id)),
       get: (id) => call(async () => toForm(await ConnectionsBinding.Get(id))),
-      save: (form, apiKey) => call(async () => toConnection(await ConnectionsBinding.Save(app.ConnectionFormDTO.createFrom(form), apiKey))),
+      save: (form, apiKey) => call(async () => toConnection(await ConnectionsBinding.Save(models.ConnectionFormDTO.createFrom(form), apiKey))),
       test: (form, apiKey) =>
         call(async () => {
-          const r = await ConnectionsBinding.Test(app.ConnectionFormDTO.createFrom(form), apiKey);
+          const r = await ConnectionsBinding.Test(models.ConnectionFormDTO.createFrom(form), apiKey);
           return { serverVersion: r.serverVersion, paths: (r.paths ?? []).map((p) => ({ name: p.name, ok: p.ok, detail: p.detail })) };
         }),
       duplicate: (id) => call(async () => toConnection(await ConnectionsBinding.Duplicate(id))),
@@ -370,7 +372,7 @@ export function createWailsApi(): Api {
           const r = await ExplorerBinding.Search(
             id,
             table,
-            app.SearchRequestDTO.createFrom({ ...req, alpha: req.alpha ?? undefined, filters: req.filters.map((f) => ({ ...f })) }),
+            models.SearchRequestDTO.createFrom({ ...req, alpha: req.alpha ?? undefined, filters: req.filters.map((f) => ({ ...f })) }),
           );
           return { grid: toGrid(r.grid), describe: r.describe, measure: r.measure, refused: toRefusal(r.refused) };
         }),
@@ -382,7 +384,7 @@ export function createWailsApi(): Api {
             await ExplorerBinding.Browse(
               id,
               table,
-              app.BrowseRequestDTO.createFrom({
+              models.BrowseRequestDTO.createFrom({
                 offset: req.offset,
                 limit: req.limit,
                 filters: req.filters.map((f) => ({ ...f })),
@@ -396,14 +398,14 @@ export function createWailsApi(): Api {
           const c = await ExplorerBinding.Count(
             id,
             table,
-            filters.map((f) => app.FilterDTO.createFrom({ ...f })),
+            filters.map((f) => models.FilterDTO.createFrom({ ...f })),
           );
           return { count: typeof c.count === "number" ? c.count : null, refused: toRefusal(c.refused) };
         }),
       checkCells: (id, table, values) => call(async () => (await ExplorerBinding.CheckCells(id, table, values)) ?? {}),
       commit: (id, table, req) =>
         call(async () => {
-          const r = await ExplorerBinding.Commit(id, table, app.CommitRequestDTO.createFrom(req));
+          const r = await ExplorerBinding.Commit(id, table, models.CommitRequestDTO.createFrom(req));
           return { outcomes: (r.outcomes ?? []) as RowOutcome[], declined: r.declined };
         }),
       setPendingChanges: (rows) => call(() => ExplorerBinding.SetPendingChanges(rows)),
@@ -419,7 +421,7 @@ export function createWailsApi(): Api {
             transferId,
             id,
             table,
-            app.ExportRequestDTO.createFrom({
+            models.ExportRequestDTO.createFrom({
               format: req.format,
               filters: req.filters.map((f) => ({ ...f })),
               sort: req.sort.map((s) => ({ ...s })),
@@ -433,7 +435,7 @@ export function createWailsApi(): Api {
           const r = await ExplorerBinding.ExportGrid(
             name,
             format,
-            app.GridDTO.createFrom({
+            models.GridDTO.createFrom({
               columns: grid.columns.map((c) => ({ ...c })),
               rows: grid.rows,
               offset: grid.offset,
@@ -479,7 +481,7 @@ export function createWailsApi(): Api {
         }),
       openMap: (mapId, id, table, req) =>
         call(async () => {
-          const m = await ExplorerBinding.OpenMap(mapId, id, table, app.MapRequestDTO.createFrom({ ...req, filters: req.filters.map((f) => ({ ...f })) }));
+          const m = await ExplorerBinding.OpenMap(mapId, id, table, models.MapRequestDTO.createFrom({ ...req, filters: req.filters.map((f) => ({ ...f })) }));
           return {
             id: m.id,
             uuids: m.uuids ?? [],
@@ -553,7 +555,7 @@ export function createWailsApi(): Api {
     },
     layout: {
       layout: () => call(async () => toLayout(await LayoutBinding.Layout())),
-      saveLayout: (l) => call(() => LayoutBinding.SaveLayout(app.LayoutDTO.createFrom(l))),
+      saveLayout: (l) => call(() => LayoutBinding.SaveLayout(models.LayoutDTO.createFrom(l))),
     },
     plugins: {
       list: () =>
@@ -571,7 +573,7 @@ export function createWailsApi(): Api {
       list: () => call(async () => ((await TokensBinding.List()) ?? []).map(toToken)),
       create: (req) =>
         call(async () => {
-          const r = await TokensBinding.Create(app.TokenRequestDTO.createFrom(req));
+          const r = await TokensBinding.Create(models.TokenRequestDTO.createFrom(req));
           return { token: toToken(r.token), secret: r.secret };
         }),
       revoke: (id) => call(() => TokensBinding.Revoke(id)),
@@ -609,17 +611,17 @@ export function createWailsApi(): Api {
     activity: {
       list: (q) =>
         call(async () => {
-          const p = await ActivityBinding.List(app.ActivityQueryDTO.createFrom(q));
+          const p = await ActivityBinding.List(models.ActivityQueryDTO.createFrom(q));
           return { entries: (p.entries ?? []).map((e) => ({ ...e })), total: p.total, offset: p.offset };
         }),
-      exportCSV: (q) => call(() => ActivityBinding.Export(app.ActivityQueryDTO.createFrom(q))),
+      exportCSV: (q) => call(() => ActivityBinding.Export(models.ActivityQueryDTO.createFrom(q))),
       verify: () => call(async () => ({ ...(await ActivityBinding.Verify()) })),
     },
     pairing: {
       clients: () => call(async () => ((await PairingBinding.Clients()) ?? []).map((c) => ({ ...c }))),
       connect: (req) =>
         call(async () => {
-          const r = await PairingBinding.Connect(app.PairingRequestDTO.createFrom(req));
+          const r = await PairingBinding.Connect(models.PairingRequestDTO.createFrom(req));
           return { ...r, token: toToken(r.token) };
         }),
     },

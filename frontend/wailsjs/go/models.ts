@@ -1,4 +1,4 @@
-export namespace app {
+export namespace dto {
 	
 	export class ActivityEntryDTO {
 	    id: number;

@@ -1,4 +1,4 @@
-package app
+package dto
 
 import (
 	"app/backend/driver"
@@ -191,7 +191,8 @@ type CountDTO struct {
 	Refused *FilterRefusalDTO `json:"refused"`
 }
 
-func toColumnDTOs(cols []driver.Column) []ColumnDTO {
+// Columns are the grid's columns (the filter operators and notes as text, never null).
+func Columns(cols []driver.Column) []ColumnDTO {
 	out := make([]ColumnDTO, 0, len(cols))
 	for _, c := range cols {
 		ops := make([]string, 0, len(c.Filterable))
@@ -211,12 +212,13 @@ func toColumnDTOs(cols []driver.Column) []ColumnDTO {
 	return out
 }
 
-func toTableInfoDTO(t *driver.TableInfo) TableInfoDTO {
+// FromTableInfo is DescribeTable's answer for the window.
+func FromTableInfo(t *driver.TableInfo) TableInfoDTO {
 	return TableInfoDTO{
 		Name:        t.Name,
 		Description: t.Description,
 		PrimaryKey:  t.PrimaryKey,
-		Columns:     toColumnDTOs(t.Columns),
+		Columns:     Columns(t.Columns),
 		Settings: TableSettingsDTO{
 			MultiTenancy:        t.Settings.MultiTenancy,
 			Vectorizer:          t.Settings.Vectorizer,
@@ -226,11 +228,11 @@ func toTableInfoDTO(t *driver.TableInfo) TableInfoDTO {
 			IndexNullState:      t.Settings.IndexNullState,
 			IndexPropertyLength: t.Settings.IndexPropertyLength,
 		},
-		Details: toDetailDTOs(t.Details),
+		Details: details(t.Details),
 	}
 }
 
-func toDetailDTOs(ds []driver.DetailSection) []DetailSectionDTO {
+func details(ds []driver.DetailSection) []DetailSectionDTO {
 	out := make([]DetailSectionDTO, len(ds))
 	for i, d := range ds {
 		items := make([]DetailItemDTO, len(d.Items))
@@ -242,7 +244,8 @@ func toDetailDTOs(ds []driver.DetailSection) []DetailSectionDTO {
 	return out
 }
 
-func toGridDTO(g *driver.Grid) GridDTO {
+// FromGrid is a page of rows with every cell as display text or null (explore.CellText).
+func FromGrid(g *driver.Grid) GridDTO {
 	rows := make([][]*string, 0, len(g.Rows))
 	for _, r := range g.Rows {
 		row := make([]*string, len(r))
@@ -251,10 +254,11 @@ func toGridDTO(g *driver.Grid) GridDTO {
 		}
 		rows = append(rows, row)
 	}
-	return GridDTO{Columns: toColumnDTOs(g.Columns), Rows: rows, Offset: g.Offset, HasMore: g.HasMore, Notice: g.Notice}
+	return GridDTO{Columns: Columns(g.Columns), Rows: rows, Offset: g.Offset, HasMore: g.HasMore, Notice: g.Notice}
 }
 
-func toDriverFilters(in []FilterDTO) []driver.Filter {
+// DriverFilters are the grid's filters for the driver (nil when none).
+func DriverFilters(in []FilterDTO) []driver.Filter {
 	if len(in) == 0 {
 		return nil
 	}
@@ -265,7 +269,8 @@ func toDriverFilters(in []FilterDTO) []driver.Filter {
 	return out
 }
 
-func toDriverSorts(in []SortDTO) []driver.Sort {
+// DriverSorts is the grid's sort for the driver (nil when none).
+func DriverSorts(in []SortDTO) []driver.Sort {
 	if len(in) == 0 {
 		return nil
 	}
@@ -276,9 +281,9 @@ func toDriverSorts(in []SortDTO) []driver.Sort {
 	return out
 }
 
-// refusalOf is the refusal of the filter a refused_filter error names (explore.RefusalOf),
+// RefusalOf is the refusal of the filter a refused_filter error names (explore.RefusalOf),
 // nil for any other error.
-func refusalOf(err error, filters []driver.Filter) *FilterRefusalDTO {
+func RefusalOf(err error, filters []driver.Filter) *FilterRefusalDTO {
 	if r := explore.RefusalOf(err, filters); r != nil {
 		return &FilterRefusalDTO{Index: r.Index, Column: r.Column, Operator: r.Operator, Reason: r.Reason, Message: r.Message}
 	}
@@ -320,4 +325,68 @@ func nonNilStrings(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// ConnectionDroppedEvent is the payload of EventConnectionDropped.
+type ConnectionDroppedEvent struct {
+	ID string `json:"id"`
+	// Code and Message are the reason in the `code: message` parts, e.g. "auth" and
+	// "Authentication failed: ...".
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// ConnectionRestoredEvent is the payload of EventConnectionRestored.
+type ConnectionRestoredEvent struct {
+	ID string `json:"id"`
+}
+
+// FromCapabilities is the part of a driver's capabilities the window uses.
+func FromCapabilities(c driver.Capabilities) CapabilitiesDTO {
+	return CapabilitiesDTO{QueryLanguage: c.QueryLanguage, RESTLines: c.RESTLines, MaxResults: c.MaxResults,
+		DefaultPageSize: c.DefaultPageSize, Transactions: c.Transactions}
+}
+
+// FromTables are the sidebar's tables (never null).
+func FromTables(tables []driver.Table) []TableDTO {
+	out := make([]TableDTO, 0, len(tables))
+	for _, t := range tables {
+		out = append(out, TableDTO{Name: t.Name, Description: t.Description, MultiTenant: t.MultiTenant})
+	}
+	return out
+}
+
+// Grid reads back a grid the window sent (explore.GridFromText).
+func (g GridDTO) Grid() *driver.Grid {
+	cols := make([]driver.Column, len(g.Columns))
+	for i, c := range g.Columns {
+		cols[i] = driver.Column{Name: c.Name, Type: c.Type, PrimaryKey: c.PrimaryKey, ReadOnly: c.ReadOnly}
+	}
+	return explore.GridFromText(cols, g.Rows)
+}
+
+// FromNodes are the cluster's nodes with each table's shards on them (lists never null).
+func FromNodes(nodes []driver.Node) []NodeDTO {
+	out := make([]NodeDTO, len(nodes))
+	for i, n := range nodes {
+		out[i] = NodeDTO{Name: n.Name, Status: n.Status, Version: n.Version, Objects: n.Objects, Shards: n.Shards, Tables: []NodeTablesDTO{}}
+		for _, t := range n.Tables {
+			nt := NodeTablesDTO{Table: t.Table, Shards: t.Shards, Loaded: t.Loaded, Objects: t.Objects, ShardList: []NodeShardDTO{}, ShardsLeftOut: t.ShardsLeftOut}
+			for _, s := range t.ShardList {
+				nt.ShardList = append(nt.ShardList, NodeShardDTO(s))
+			}
+			out[i].Tables = append(out[i].Tables, nt)
+		}
+	}
+	return out
+}
+
+// FromTenants is a window of a multi-tenant table's tenants (never null); kept says it came
+// from an earlier listing.
+func FromTenants(total int, w explore.TenantWindow, offset int, kept bool) TenantPageDTO {
+	out := TenantPageDTO{Total: total, Matched: w.Matched, Offset: offset, Tenants: []TenantDTO{}, Kept: kept}
+	for _, t := range w.Tenants {
+		out.Tenants = append(out.Tenants, TenantDTO{Name: t.Name, Table: t.Table, Status: t.Status})
+	}
+	return out
 }

@@ -1,4 +1,4 @@
-package app
+package nativedialog
 
 import (
 	"context"
@@ -7,10 +7,10 @@ import (
 	"github.com/godbus/dbus/v5"
 )
 
-// desktopNotify shows a desktop notification through the freedesktop notification service
+// Notify shows a desktop notification through the freedesktop notification service
 // on the session bus (Linux and the BSDs). Where there is no session bus or no service it
 // returns the error, and the caller only logs it: the native dialog is shown anyway.
-func desktopNotify(ctx context.Context, title, body string) error {
+func Notify(ctx context.Context, title, body string) error {
 	conn, err := dbus.ConnectSessionBus(dbus.WithContext(ctx))
 	if err != nil {
 		return fmt.Errorf("desktop notification: session bus: %w", err)

@@ -1,180 +1,13 @@
-package app
+package dto
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
-	"app/backend/connections"
-	"app/backend/driver"
+	"app/backend/activity"
+	"app/backend/auth"
 )
-
-// ConnectionDTO is a saved connection as the sidebar shows it. It never carries the API
-// key. The frontend mirrors it as `Connection` (frontend/src/api/types.ts).
-type ConnectionDTO struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-	// Type is the database type, e.g. "weaviate".
-	Type string `json:"type"`
-	Host string `json:"host"`
-	Port int    `json:"port"`
-	// AuthMethod is "None" or "API Key".
-	AuthMethod string `json:"authMethod"`
-	// SSLMode is one of the six SSL modes of the spec, e.g. "Disabled".
-	SSLMode       string `json:"sslMode"`
-	SkipTLSVerify bool   `json:"skipTLSVerify"`
-	// ExternalAccess is "blocked", "readOnly" or "readWrite" (connections.Access*).
-	ExternalAccess string `json:"externalAccess"`
-	// CreatedAt is RFC 3339 in UTC.
-	CreatedAt string `json:"createdAt"`
-}
-
-func toConnectionDTO(c connections.Connection) ConnectionDTO {
-	s := c.Settings.Normalized()
-	created := ""
-	if !c.CreatedAt.IsZero() {
-		created = c.CreatedAt.UTC().Format(time.RFC3339)
-	}
-	return ConnectionDTO{
-		ID:             c.ID,
-		Name:           c.Name,
-		Type:           c.Type,
-		Host:           s.Host,
-		Port:           s.Port,
-		AuthMethod:     string(s.AuthMethod),
-		SSLMode:        string(s.SSLMode),
-		SkipTLSVerify:  s.SkipTLSVerify,
-		ExternalAccess: c.ExternalAccess,
-		CreatedAt:      created,
-	}
-}
-
-// PluginDTO is one plugin of Settings, Plugins (plugins.Listing).
-type PluginDTO struct {
-	Name        string `json:"name"`
-	DisplayName string `json:"displayName"`
-	Description string `json:"description"`
-	Publisher   string `json:"publisher"`
-	// Installed is the version that runs ("" when none); Available the version this app
-	// would install here ("" when none).
-	Installed string `json:"installed"`
-	Available string `json:"available"`
-	// Size is the download size of Available, in bytes.
-	Size         int64  `json:"size"`
-	ReleaseNotes string `json:"releaseNotes"`
-	// Status is "installed", "update available", "not installed", "not available for this
-	// platform" or "installed, not in the registry"; Reason says why nothing is available.
-	Status string `json:"status"`
-	Reason string `json:"reason"`
-	// FromMirror: the package's bundled mirror answered, not the registry.
-	FromMirror bool `json:"fromMirror"`
-}
-
-// PluginListDTO is Settings, Plugins: the plugins, and why the registry could not be read
-// ("" when it could; the installed plugins are listed all the same).
-type PluginListDTO struct {
-	Plugins       []PluginDTO `json:"plugins"`
-	RegistryError string      `json:"registryError"`
-}
-
-// PluginOfferDTO is what the connection-type chooser shows before the form opens.
-type PluginOfferDTO struct {
-	Plugin      string `json:"plugin"`
-	DisplayName string `json:"displayName"`
-	Description string `json:"description"`
-	Publisher   string `json:"publisher"`
-	// Installed: the type's plugin is there, the form opens at once.
-	Installed bool `json:"installed"`
-	// Version is the installed version, or the one offered.
-	Version      string `json:"version"`
-	Size         int64  `json:"size"`
-	ReleaseNotes string `json:"releaseNotes"`
-	// Unavailable says why the registry has nothing for this platform ("" when it has).
-	Unavailable string `json:"unavailable"`
-	// FromMirror: the package's bundled mirror offers it (the registry could not be reached,
-	// or none is named).
-	FromMirror bool `json:"fromMirror"`
-}
-
-// PluginResultDTO says what an install or update did.
-type PluginResultDTO struct {
-	Plugin    string `json:"plugin"`
-	Version   string `json:"version"`
-	Previous  string `json:"previous"`
-	Changed   bool   `json:"changed"`
-	Available string `json:"available"`
-}
-
-// PluginProgressEvent is the payload of EventPluginProgress.
-type PluginProgressEvent struct {
-	Plugin  string `json:"plugin"`
-	Version string `json:"version"`
-	Done    int64  `json:"done"`
-	Total   int64  `json:"total"`
-	// ConnectionID is the saved connection waiting for the plugin ("" when none).
-	ConnectionID string `json:"connectionId"`
-	// FromMirror: the package's bundled mirror serves the download (the registry could not be
-	// reached, or none is named).
-	FromMirror bool `json:"fromMirror"`
-}
-
-// ConnectionFormDTO is the connection form (SPEC A "Connection settings"): every field but
-// the API key, which goes one way only (Save, Test) and is never sent back.
-type ConnectionFormDTO struct {
-	// ID is "" for a new connection.
-	ID            string `json:"id"`
-	Name          string `json:"name"`
-	Type          string `json:"type"`
-	Host          string `json:"host"`
-	Port          int    `json:"port"`
-	AuthMethod    string `json:"authMethod"`
-	SSLMode       string `json:"sslMode"`
-	SkipTLSVerify bool   `json:"skipTLSVerify"`
-	CAFile        string `json:"caFile"`
-	// GRPCHost and GRPCPort reach the node's gRPC API ("" and 0: the driver's defaults).
-	GRPCHost string `json:"grpcHost"`
-	GRPCPort int    `json:"grpcPort"`
-	// ExternalAccess ("blocked", "readOnly", "readWrite") and AIPolicy ("alwaysAsk",
-	// "askForWrites", "neverForWrites") decide what AI clients may do with it.
-	ExternalAccess string `json:"externalAccess"`
-	AIPolicy       string `json:"aiPolicy"`
-	// HasAPIKey tells that a key is saved in the keyring (read-only).
-	HasAPIKey bool `json:"hasAPIKey"`
-}
-
-func (f ConnectionFormDTO) connection() connections.Connection {
-	return connections.Connection{
-		ID: f.ID, Name: f.Name, Type: f.Type, ExternalAccess: f.ExternalAccess, AIPolicy: f.AIPolicy,
-		Settings: driver.Settings{
-			Host: strings.TrimSpace(f.Host), Port: f.Port, AuthMethod: driver.AuthMethod(f.AuthMethod),
-			SSLMode: driver.SSLMode(f.SSLMode), SkipTLSVerify: f.SkipTLSVerify, CAFile: strings.TrimSpace(f.CAFile),
-			GRPCHost: strings.TrimSpace(f.GRPCHost), GRPCPort: f.GRPCPort,
-		},
-	}
-}
-
-func toFormDTO(c connections.Connection) ConnectionFormDTO {
-	s := c.Settings.Normalized()
-	return ConnectionFormDTO{
-		ID: c.ID, Name: c.Name, Type: c.Type, Host: s.Host, Port: s.Port, AuthMethod: string(s.AuthMethod),
-		SSLMode: string(s.SSLMode), SkipTLSVerify: s.SkipTLSVerify, CAFile: s.CAFile, GRPCHost: s.GRPCHost, GRPCPort: s.GRPCPort,
-		ExternalAccess: c.ExternalAccess, AIPolicy: c.AIPolicy, HasAPIKey: s.AuthMethod == driver.AuthAPIKey,
-	}
-}
-
-// TestResultDTO is a successful Test: the server's version.
-type TestResultDTO struct {
-	ServerVersion string `json:"serverVersion"`
-	// Paths are each way to the database, tested separately (Weaviate: REST, GraphQL,
-	// gRPC); empty when the driver reports the connection as a whole.
-	Paths []PathDTO `json:"paths"`
-}
-
-// PathDTO is one way to the database and how it answered a Test.
-type PathDTO struct {
-	Name   string `json:"name"`
-	OK     bool   `json:"ok"`
-	Detail string `json:"detail"`
-}
 
 // TokenDTO is one MCP token in Settings (never the token itself).
 type TokenDTO struct {
@@ -353,4 +186,72 @@ type PairingResultDTO struct {
 	Written  string   `json:"written"`
 	Backup   string   `json:"backup"`
 	Declined bool     `json:"declined"`
+}
+
+// ApprovalGrantedEvent names an approval the person may choose to remember.
+type ApprovalGrantedEvent struct {
+	Ticket     string `json:"ticket"`
+	Client     string `json:"client"`
+	Connection string `json:"connection"`
+	Token      string `json:"token"`
+}
+
+// FromToken describes a token as of now (never the token itself; lists never null).
+func FromToken(t auth.Token, now time.Time) TokenDTO {
+	d := TokenDTO{ID: t.ID, Name: t.Name, Level: t.Level, Connections: t.Connections, Expired: t.Expired(now), CreatedAt: t.CreatedAt.UTC().Format(time.RFC3339)}
+	if d.Connections == nil {
+		d.Connections = []string{}
+	}
+	if t.ExpiresAt != nil {
+		d.ExpiresAt = t.ExpiresAt.UTC().Format(time.RFC3339)
+	}
+	if t.LastUsedAt != nil {
+		d.LastUsedAt = t.LastUsedAt.UTC().Format(time.RFC3339)
+	}
+	return d
+}
+
+// FromClient is one line of Settings, Connected clients.
+func FromClient(c activity.Client) ClientDTO {
+	return ClientDTO{
+		Name: c.Name, Version: c.Version, Principal: c.Principal, TokenName: c.TokenName, Level: c.Level,
+		FirstSeen: c.FirstSeen.UTC().Format(time.RFC3339), LastSeen: c.LastSeen.UTC().Format(time.RFC3339),
+		Requests: c.Requests, Errors: c.Errors,
+	}
+}
+
+// FromEntry is one line of Settings, Activity log.
+func FromEntry(e activity.Entry) ActivityEntryDTO {
+	return ActivityEntryDTO{
+		ID: e.ID, Time: e.Time.UTC().Format(time.RFC3339Nano), ClientName: e.ClientName, ClientVersion: e.ClientVersion,
+		Principal: e.Principal, TokenName: e.TokenName, Level: e.Level, Method: e.Method, Name: e.Name,
+		Connection: e.Connection, Statement: e.Statement, Outcome: e.Outcome, DurationMS: e.DurationMS,
+		PrevHash: e.PrevHash, Hash: e.Hash, Trace: e.Trace,
+	}
+}
+
+// Filter is the activity log's filter the query describes (without its page); the error
+// names the time that cannot be read ("since: ...").
+func (q ActivityQueryDTO) Filter(now time.Time) (activity.Filter, error) {
+	f := activity.Filter{
+		Client: strings.TrimSpace(q.Client), Token: strings.TrimSpace(q.Token), Connection: strings.TrimSpace(q.Connection),
+		Outcome: strings.TrimSpace(q.Outcome), Search: q.Search,
+	}
+	var err error
+	if f.Since, err = activity.ParseWhen(q.Since, now); err != nil {
+		return f, fmt.Errorf("since: %w", err)
+	}
+	if f.Until, err = activity.ParseWhen(q.Until, now); err != nil {
+		return f, fmt.Errorf("until: %w", err)
+	}
+	return f, nil
+}
+
+// FromVerification is the chain check's answer.
+func FromVerification(v activity.Verification) VerificationDTO {
+	d := VerificationDTO{Entries: v.Entries, AnchorID: v.AnchorID, Intact: v.Intact()}
+	if v.Broken != nil {
+		d.BrokenID, d.Reason = v.Broken.ID, v.Broken.Reason
+	}
+	return d
 }

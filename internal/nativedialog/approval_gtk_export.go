@@ -1,6 +1,6 @@
 //go:build linux && cgo && (desktop || dev)
 
-package app
+package nativedialog
 
 /*
 #include <stdint.h>

@@ -1,6 +1,6 @@
 //go:build linux && cgo && (desktop || dev)
 
-package app
+package nativedialog
 
 /*
 #cgo pkg-config: gtk+-3.0
@@ -9,7 +9,7 @@ package app
 #include <stdlib.h>
 #include <string.h>
 
-// appApprovalAnswered is approvaldialog_gtk_export.go's: it hands the answer to the asker.
+// appApprovalAnswered is approval_gtk_export.go's: it hands the answer to the asker.
 extern void appApprovalAnswered(uintptr_t handle, int yes);
 
 enum { RESPONSE_COPY = 1 };
@@ -172,7 +172,7 @@ import (
 	"app/backend/approval"
 )
 
-// approvalDialog is GTK's approval dialog (see nativeConfirmer.Approve): the statement in a
+// approvalDialog is GTK's approval dialog (see Dialogs.Approve): the statement in a
 // scrollable box with Copy, Yes and No always on screen, closed when ctx ends. The caller
 // holds the dialog turn.
 var approvalDialog = func(ctx context.Context, q approval.Question) (bool, error) {

@@ -1,0 +1,110 @@
+package dto
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"app/backend/auth"
+	"app/backend/connections"
+	"app/backend/driver"
+	"app/backend/explore"
+	"app/backend/transfer"
+	"app/backend/windowlayout"
+)
+
+// The window reads a list as an array: a conversion never sends null where the backend had
+// none (no tokens' connections, no paths, no tenants, no shards, no rows).
+func TestConversionsSendEmptyListsNotNull(t *testing.T) {
+	now := time.Now()
+	for name, v := range map[string]any{
+		"token":   FromToken(auth.Token{ID: "t1", Name: "agent", CreatedAt: now}, now),
+		"test":    FromTest("1.35.2", nil),
+		"nodes":   FromNodes([]driver.Node{{Name: "node1", Tables: []driver.NodeTables{{Table: "Paper"}}}}),
+		"tenants": FromTenants(0, explore.TenantWindow{}, 0, false),
+		"preview": FromPreview("a.csv", &transfer.Preview{Format: transfer.CSV, Columns: []string{"title"}, Targets: []string{"title"}}, nil),
+		"import":  FromImport(transfer.ImportSummary{}),
+		"tables":  FromTables(nil),
+		"columns": Columns([]driver.Column{{Name: "title"}}),
+	} {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), "null") {
+			t.Errorf("%s: %s has a null", name, b)
+		}
+	}
+}
+
+// The form reads back the connection it was filled from, and what it saves is trimmed.
+func TestTheFormRoundTripsAConnection(t *testing.T) {
+	c := connections.Connection{ID: "c1", Name: "Demo", Type: "weaviate", ExternalAccess: connections.AccessReadOnly, AIPolicy: "alwaysAsk",
+		Settings: driver.Settings{Host: "localhost", Port: 8080, AuthMethod: driver.AuthAPIKey, SSLMode: driver.SSLMode("Disabled"), GRPCHost: "localhost", GRPCPort: 50051}}
+	f := FormFromConnection(c)
+	if !f.HasAPIKey {
+		t.Fatal("an API-key connection's form does not say a key is saved")
+	}
+	got := f.Connection()
+	if got.ID != c.ID || got.Name != c.Name || got.ExternalAccess != c.ExternalAccess || got.AIPolicy != c.AIPolicy ||
+		got.Settings.Host != "localhost" || got.Settings.Port != 8080 || got.Settings.GRPCPort != 50051 || got.Settings.AuthMethod != driver.AuthAPIKey {
+		t.Fatalf("read back %+v from %+v", got, c)
+	}
+	f.Host, f.CAFile = "  example.com ", " /tmp/ca.pem\n"
+	if s := f.Connection().Settings; s.Host != "example.com" || s.CAFile != "/tmp/ca.pem" {
+		t.Fatalf("untrimmed: %+v", s)
+	}
+	if d := FromConnection(c); d.Host != "localhost" || d.AuthMethod != string(driver.AuthAPIKey) || d.CreatedAt != "" {
+		t.Fatalf("sidebar entry %+v", d)
+	}
+}
+
+// The search panel's request becomes the driver's; what cannot be searched says why.
+func TestSearchRequestsBecomeTheDriversOrSayWhatToFix(t *testing.T) {
+	alpha := 0.3
+	r, err := SearchRequestDTO{Mode: driver.SearchHybrid, Query: "ocean", Alpha: &alpha, Fusion: "relativeScore",
+		Filters: []FilterDTO{{Column: "year", Operator: "greater_than", Value: "2000"}}}.Request()
+	if err != nil || r.Query == nil || *r.Query != "ocean" || r.Alpha != &alpha || r.Fusion != "relativeScore" || len(r.Filters) != 1 {
+		t.Fatalf("hybrid: %+v %v", r, err)
+	}
+	if r, err := (SearchRequestDTO{Mode: driver.SearchBM25, Query: "ocean", Alpha: &alpha}).Request(); err != nil || r.Alpha != nil {
+		t.Fatalf("bm25 took hybrid's alpha: %+v %v", r, err)
+	}
+	if r, err := (SearchRequestDTO{Mode: SearchNearVector, Vector: " [0.5, -1] "}).Request(); err != nil || !reflect.DeepEqual(r.NearVector, []float64{0.5, -1}) {
+		t.Fatalf("nearVector: %+v %v", r, err)
+	}
+	for _, bad := range []SearchRequestDTO{{Mode: SearchNearVector, Vector: "0.5"}, {Mode: SearchNearVector, Vector: "[]"}, {Mode: SearchNearObject, ObjectID: " "}, {Mode: "fuzzy"}} {
+		if _, err := bad.Request(); err == nil {
+			t.Errorf("%+v was taken", bad)
+		}
+	}
+}
+
+// A time the activity query cannot read is named.
+func TestActivityQueryNamesTheTimeItCannotRead(t *testing.T) {
+	now := time.Now()
+	f, err := ActivityQueryDTO{Client: " Cursor ", Since: "24h"}.Filter(now)
+	if err != nil || f.Client != "Cursor" || !f.Since.Equal(now.Add(-24*time.Hour)) {
+		t.Fatalf("%+v %v", f, err)
+	}
+	if _, err := (ActivityQueryDTO{Until: "yesterday-ish"}).Filter(now); err == nil || !strings.HasPrefix(err.Error(), "until: ") {
+		t.Fatalf("error %v", err)
+	}
+}
+
+// The layout and a grid the window sends back read back as they were.
+func TestLayoutsAndGridsReadBack(t *testing.T) {
+	l := windowlayout.Layout{Tabs: []windowlayout.Tab{{Kind: "table", ConnectionID: "c1", Table: "Paper"}}, Active: "table:c1:Paper",
+		LastTable: map[string]string{"c1": "Paper"}, ColumnWidths: map[string]map[string]int{"c1/Paper": {"title": 240}}}
+	if got := FromLayout(l).Layout(); !reflect.DeepEqual(got, l) {
+		t.Fatalf("layout %+v, want %+v", got, l)
+	}
+	g := &driver.Grid{Columns: []driver.Column{{Name: "uuid", Type: "uuid", PrimaryKey: true, ReadOnly: true}, {Name: "year", Type: "int"}},
+		Rows: [][]any{{"6f1c0e7a-0000-4000-8000-000000000001", json.Number("2019")}, {"6f1c0e7a-0000-4000-8000-000000000002", nil}}}
+	back := FromGrid(FromGrid(g).Grid())
+	if want := FromGrid(g); !reflect.DeepEqual(back, want) {
+		t.Fatalf("grid %+v, want %+v", back, want)
+	}
+}

@@ -1,0 +1,54 @@
+package dto
+
+import "app/backend/queries"
+
+// RunResultDTO is Run's answer. Kind is "grid" (a Get: Grid holds the selected fields,
+// `_additional.id` as uuid, every other `_additional` member its own column), "json" (JSON
+// holds the formatted document) or "not_run" (the user said No; Message says so).
+type RunResultDTO struct {
+	Kind        string   `json:"kind"`
+	Grid        *GridDTO `json:"grid"`
+	JSON        string   `json:"json"`
+	Table       string   `json:"table"`
+	Status      int      `json:"status"`
+	Message     string   `json:"message"`
+	Access      string   `json:"access"`
+	Destructive bool     `json:"destructive"`
+	ElapsedMs   int64    `json:"elapsedMs"`
+	// Notice is what the driver says about the answer (translated from GraphQL to the
+	// server's gRPC API; cut at a row limit), "" when nothing.
+	Notice string `json:"notice"`
+}
+
+// HistoryEntryDTO is one statement run in the editor (queries.Entry); Error holds the
+// `code: message` text of a failure.
+type HistoryEntryDTO struct {
+	Text  string `json:"text"`
+	At    string `json:"at"`
+	OK    bool   `json:"ok"`
+	Error string `json:"error"`
+}
+
+// SavedQueryDTO is a named query of a connection.
+type SavedQueryDTO struct {
+	Name string `json:"name"`
+	Text string `json:"text"`
+}
+
+// FromHistory is a connection's history (never null).
+func FromHistory(h []queries.Entry) []HistoryEntryDTO {
+	out := make([]HistoryEntryDTO, len(h))
+	for i, e := range h {
+		out[i] = HistoryEntryDTO(e)
+	}
+	return out
+}
+
+// FromSaved are a connection's saved queries (never null).
+func FromSaved(list []queries.Query) []SavedQueryDTO {
+	out := make([]SavedQueryDTO, len(list))
+	for i, q := range list {
+		out[i] = SavedQueryDTO(q)
+	}
+	return out
+}
