@@ -2,7 +2,7 @@
 // from the generated Wails bindings, so a test can hand them another implementation.
 import type { ApiError } from "./errors";
 
-/** A saved connection as the UI shows it (mirrors app.ConnectionDTO in Go). */
+/** A saved connection as the UI shows it (mirrors dto.ConnectionDTO in Go). */
 export interface Connection {
   id: string;
   name: string;
@@ -22,7 +22,7 @@ export interface Connection {
 }
 
 /**
- * The connection form (mirrors app.ConnectionFormDTO): every field but the API key, which
+ * The connection form (mirrors dto.ConnectionFormDTO): every field but the API key, which
  * only ever goes to the backend (save, test) and is never sent back.
  */
 export interface ConnectionForm {
@@ -87,7 +87,7 @@ export interface ConnectionsApi {
   onChanged(callback: () => void): () => void;
 }
 
-/** What connect() reports about an open connection (mirrors app.ConnectionStateDTO). */
+/** What connect() reports about an open connection (mirrors dto.ConnectionStateDTO). */
 export interface ConnectionState {
   id: string;
   connected: boolean;
@@ -540,7 +540,7 @@ export interface ExplorerApi {
   onRestored(callback: (id: string) => void): () => void;
 }
 
-/** One plugin of Settings, Plugins (mirrors app.PluginDTO). */
+/** One plugin of Settings, Plugins (mirrors dto.PluginDTO). */
 export interface Plugin {
   name: string;
   displayName: string;
@@ -566,7 +566,7 @@ export interface PluginList {
   registryError: string;
 }
 
-/** What choosing a connection type needs (mirrors app.PluginOfferDTO). */
+/** What choosing a connection type needs (mirrors dto.PluginOfferDTO). */
 export interface PluginOffer {
   plugin: string;
   displayName: string;
@@ -613,7 +613,7 @@ export interface PluginsApi {
   onProgress(callback: (p: PluginProgress) => void): () => void;
 }
 
-/** An MCP token as Settings lists it (mirrors app.TokenDTO): never the token itself. */
+/** An MCP token as Settings lists it (mirrors dto.TokenDTO): never the token itself. */
 export interface Token {
   id: string;
   name: string;
@@ -644,7 +644,7 @@ export interface TokensApi {
   revoke(id: string): Promise<boolean>;
 }
 
-/** Settings, MCP server (mirrors app.MCPSettingsDTO). */
+/** Settings, MCP server (mirrors dto.MCPSettingsDTO). */
 export interface MCPSettings {
   enabled: boolean;
   port: number;
@@ -666,7 +666,7 @@ export interface MCPSettings {
   staleClients: StaleClient[];
 }
 
-/** A client set up with another port than the running server's (mirrors app.StaleClientDTO). */
+/** A client set up with another port than the running server's (mirrors dto.StaleClientDTO). */
 export interface StaleClient {
   client: string;
   title: string;
@@ -692,7 +692,7 @@ export interface SettingsApi {
   repairClients(): Promise<{ repaired: RepairedClient[]; settings: MCPSettings }>;
 }
 
-/** A client that called the MCP endpoint lately (mirrors app.ClientDTO). */
+/** A client that called the MCP endpoint lately (mirrors dto.ClientDTO). */
 export interface ConnectedClient {
   name: string;
   version: string;
@@ -713,7 +713,7 @@ export interface ClientsApi {
   disconnect(principal: string, clientName: string): Promise<boolean>;
 }
 
-/** Chooses activity entries (mirrors app.ActivityQueryDTO). Empty fields choose all. */
+/** Chooses activity entries (mirrors dto.ActivityQueryDTO). Empty fields choose all. */
 export interface ActivityQuery {
   client: string;
   token: string;
@@ -728,7 +728,7 @@ export interface ActivityQuery {
   limit: number;
 }
 
-/** One recorded MCP request (mirrors app.ActivityEntryDTO). */
+/** One recorded MCP request (mirrors dto.ActivityEntryDTO). */
 export interface ActivityEntry {
   id: number;
   time: string;
@@ -771,7 +771,7 @@ export interface ActivityApi {
   verify(): Promise<ChainCheck>;
 }
 
-/** An AI client "Connect a client" offers (mirrors app.PairingClientDTO). */
+/** An AI client "Connect a client" offers (mirrors dto.PairingClientDTO). */
 export interface PairingClient {
   id: string;
   title: string;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ApiError } from "./errors";
 import { toDropped } from "./wails";
 
-describe("toDropped reads the connection:dropped payload (app.ConnectionDroppedEvent)", () => {
+describe("toDropped reads the connection:dropped payload (dto.ConnectionDroppedEvent)", () => {
   it("keeps the id, the code and the driver's message", () => {
     const e = toDropped({ id: "c1", code: "auth", message: "Authentication failed: the API key was rejected" });
     expect(e.id).toBe("c1");
