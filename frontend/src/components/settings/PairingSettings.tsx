@@ -2,6 +2,7 @@ import { useCallback, useState, type FormEvent } from "react";
 import { useApi, type PairingResult } from "../../api";
 import { useLoaded } from "../../hooks";
 import { EXPIRIES, LEVELS } from "./tokenOptions";
+import { SelectRow } from "./SelectRow";
 import { ErrorLine } from "../layout/ErrorLine";
 import { useAction } from "../layout/useAction";
 
@@ -56,43 +57,16 @@ export function PairingSettings({ onTokensChanged }: { onTokensChanged?: () => v
       )}
       <form className="token-form" aria-label="Connect a client form" onSubmit={(e) => void connect(e)}>
         <div className="form-pair">
-          <div className="form-row">
-            <label className="form-row__label" htmlFor="pair-client">
-              Client
-            </label>
-            <select id="pair-client" value={client} onChange={(e) => setClient(e.target.value)}>
-              {clients.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.title}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="form-row">
-            <label className="form-row__label" htmlFor="pair-expires">
-              Expires
-            </label>
-            <select id="pair-expires" value={expires} onChange={(e) => setExpires(e.target.value)}>
-              {EXPIRIES.map((x) => (
-                <option key={x.value} value={x.value}>
-                  {x.label}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectRow
+            id="pair-client"
+            label="Client"
+            value={client}
+            onChange={setClient}
+            options={clients.map((c) => ({ value: c.id, label: c.title }))}
+          />
+          <SelectRow id="pair-expires" label="Expires" value={expires} onChange={setExpires} options={EXPIRIES} />
         </div>
-        <div className="form-row">
-          <label className="form-row__label" htmlFor="pair-level">
-            Level
-          </label>
-          <select id="pair-level" value={level} onChange={(e) => setLevel(e.target.value)}>
-            {LEVELS.map((l) => (
-              <option key={l.value} value={l.value}>
-                {l.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectRow id="pair-level" label="Level" value={level} onChange={setLevel} options={LEVELS} />
         {chosen?.unsupported ? (
           <ErrorLine>
             {chosen.title} cannot be connected yet: {chosen.unsupported}.

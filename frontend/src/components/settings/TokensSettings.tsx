@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState, type FormEvent } from "react"
 import { useApi, type Connection, type Token } from "../../api";
 import { useLoaded } from "../../hooks";
 import { EXPIRIES, LEVELS } from "./tokenOptions";
+import { SelectRow } from "./SelectRow";
 import { ErrorLine } from "../layout/ErrorLine";
 import { useAction } from "../layout/useAction";
 
@@ -122,30 +123,8 @@ export function TokensSettings({ connections, version = 0 }: { connections: Conn
           <input id="token-name" value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" placeholder="claude-desktop" />
         </div>
         <div className="form-pair">
-          <div className="form-row">
-            <label className="form-row__label" htmlFor="token-level">
-              Level
-            </label>
-            <select id="token-level" value={level} onChange={(e) => setLevel(e.target.value)}>
-              {LEVELS.map((l) => (
-                <option key={l.value} value={l.value}>
-                  {l.label}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="form-row">
-            <label className="form-row__label" htmlFor="token-expires">
-              Expires
-            </label>
-            <select id="token-expires" value={expires} onChange={(e) => setExpires(e.target.value)}>
-              {EXPIRIES.map((x) => (
-                <option key={x.value} value={x.value}>
-                  {x.label}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectRow id="token-level" label="Level" value={level} onChange={setLevel} options={LEVELS} />
+          <SelectRow id="token-expires" label="Expires" value={expires} onChange={setExpires} options={EXPIRIES} />
         </div>
         {connections.length > 0 && (
           <fieldset className="token-conns">
