@@ -39,11 +39,6 @@ type grant struct {
 	write                 bool
 }
 
-// NewApprovalsAPI returns the facade over gate; start makes the window's dialog its dialog.
-func NewApprovalsAPI(gate *approval.Gate) *ApprovalsAPI {
-	return &ApprovalsAPI{gate: gate}
-}
-
 func (a *ApprovalsAPI) wire(c *core.Core) { a.gate, a.notify = c.Approvals(), nativedialog.Notify }
 
 // approver asks an approval question natively (nativedialog.Dialogs.Approve).

@@ -17,12 +17,9 @@ func (a *ExplorerAPI) Search(id, table string, req dto.SearchRequestDTO) (dto.Se
 	if strings.TrimSpace(table) == "" {
 		return dto.SearchResultDTO{}, invalidArgument("a table name is required")
 	}
-	limit := req.Limit
-	switch {
-	case limit < 0 || limit > similarMax:
-		return dto.SearchResultDTO{}, invalidArgument("limit must be between 1 and %d", similarMax)
-	case limit == 0:
-		limit = similarDefault
+	limit, err := explore.MatchLimit(req.Limit)
+	if err != nil {
+		return dto.SearchResultDTO{}, apiError(err)
 	}
 	if err := explore.CheckFilters(dto.DriverFilters(req.Filters), nil); err != nil {
 		return dto.SearchResultDTO{}, apiError(err)

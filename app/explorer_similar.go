@@ -8,12 +8,6 @@ import (
 	"app/internal/dto"
 )
 
-// Bounds of Find similar: how many matches by default and at most.
-const (
-	similarDefault = 25
-	similarMax     = 1000
-)
-
 // FindSimilar finds the rows nearest to one row: a nearVector search with that row's vector
 // (read back from the database, so the search uses the stored vector, not the grid's text),
 // built by backend/search as the MCP vector_search tool builds it. A table with named
@@ -29,10 +23,10 @@ func (a *ExplorerAPI) FindSimilar(id, table, rowUUID, targetVector string, limit
 		return dto.SimilarDTO{}, invalidArgument("a table name is required")
 	case strings.TrimSpace(rowUUID) == "":
 		return dto.SimilarDTO{}, invalidArgument("the row has no uuid: Find similar needs a stored row")
-	case limit < 0 || limit > similarMax:
-		return dto.SimilarDTO{}, invalidArgument("limit must be between 0 and %d", similarMax)
-	case limit == 0:
-		limit = similarDefault
+	}
+	limit, err = explore.MatchLimit(limit)
+	if err != nil {
+		return dto.SimilarDTO{}, apiError(err)
 	}
 	ctx, cancel := a.callContext()
 	defer cancel()

@@ -35,13 +35,6 @@ type PluginsAPI struct {
 	pluginFor   func(connType string) string
 }
 
-// NewPluginsAPI returns the facade over a plugin manager. registryErr says why the
-// configured registry cannot be used (nil when it can); pluginFor names the plugin of a
-// connection type.
-func NewPluginsAPI(m PluginManager, registryErr error, pluginFor func(string) string) *PluginsAPI {
-	return &PluginsAPI{m: m, registryErr: registryErr, pluginFor: pluginFor}
-}
-
 func (a *PluginsAPI) wire(c *core.Core) {
 	a.m, a.registryErr = c.Plugins()
 	a.pluginFor = core.PluginFor

@@ -157,11 +157,20 @@ func bind(areas []facade) []any {
 	return out
 }
 
-// stayOpen is the window's OnBeforeClose: an area holding unsaved work (closer) may ask
+// closer is an area that may hold unsaved work: beforeClose asks whether to quit and says
+// whether the window stays open.
+type closer interface {
+	beforeClose(ctx context.Context) bool
+}
+
+// The explorer holds the grid's pending changes: the quit question must stay reachable.
+var _ closer = (*ExplorerAPI)(nil)
+
+// stayOpen is the window's OnBeforeClose: an area holding unsaved work (a closer) may ask
 // whether to quit; the window stays open when one says so.
 func stayOpen(ctx context.Context, areas []facade) bool {
 	for _, f := range areas {
-		if c, ok := f.(interface{ beforeClose(context.Context) bool }); ok && c.beforeClose(ctx) {
+		if c, ok := f.(closer); ok && c.beforeClose(ctx) {
 			return true
 		}
 	}

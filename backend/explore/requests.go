@@ -14,6 +14,25 @@ const (
 	MaxPageSize     = 1000
 )
 
+// Bounds of a search (the search panel, Find similar): how many matches by default and at
+// most.
+const (
+	DefaultMatches = 25
+	MaxMatches     = 1000
+)
+
+// MatchLimit checks how many matches a search asks for and returns the number to ask for (0
+// means DefaultMatches).
+func MatchLimit(limit int) (int, error) {
+	switch {
+	case limit < 0 || limit > MaxMatches:
+		return 0, invalid("limit must be between 0 (the default, %d) and %d", DefaultMatches, MaxMatches)
+	case limit == 0:
+		return DefaultMatches, nil
+	}
+	return limit, nil
+}
+
 // PageLimit checks a page request of table and returns the limit to ask for (0 means
 // DefaultPageSize).
 func PageLimit(table string, offset, limit int) (int, error) {

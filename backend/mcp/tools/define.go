@@ -64,13 +64,20 @@ func define[In, Out any](s spec, h handler[In, Out]) mcp.Tool {
 }
 
 // failure is what a handler's error becomes: a request for input (the approval's elicitation)
-// as it is, anything else through the tool-error mapping.
+// as it is, anything else through the tool-error mapping, except an error the mapping does
+// not know: that goes back as it is, so that the server logs its cause before it answers
+// internal_failure (FromError would drop the cause unlogged).
 func failure(err error) error {
 	var ir *mcp.InputRequired
 	if errors.As(err, &ir) {
 		return err
 	}
-	return FromError(err)
+	mapped := FromError(err)
+	var te *mcp.ToolError
+	if errors.As(mapped, &te) && te.Code == mcp.ToolErrInternalFailure && !errors.As(err, &te) {
+		return err
+	}
+	return mapped
 }
 
 // query runs one statement on the database: progress says what it does, the MCP panel's

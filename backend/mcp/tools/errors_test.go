@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sirupsen/logrus"
+	logtest "github.com/sirupsen/logrus/hooks/test"
+
 	"app/backend/driver"
 	"app/backend/mcp"
 	"app/backend/mcp/internal/mcptest"
@@ -194,6 +197,45 @@ func TestFromErrorOverTheWire(t *testing.T) {
 			r := srv.Call(t, "tools/call", map[string]any{"name": "fails", "arguments": map[string]any{}})
 			if r.Status != 200 || r.Result["isError"] != true || r.Result["resultType"] != "complete" || r.Text() != c.want {
 				t.Fatalf("%d %v", r.Status, r.Result)
+			}
+		})
+	}
+}
+
+// A tool made by define whose handler fails with an error the tool-error table does not know
+// answers internal_failure without the error's text, and the server's log keeps the cause
+// (so the person can find out what broke), while a driver error is mapped as ever.
+func TestDefinedToolsLogWhatTheyCannotMap(t *testing.T) {
+	cases := []struct {
+		name, want string
+		err        error
+		logged     bool
+	}{
+		{"an unknown error: internal_failure to the client, its cause in the log", "internal_failure: the tool failed",
+			errors.New("connections file: disk on fire"), true},
+		{"a driver error: mapped, nothing to log", "query_failed: the node said no",
+			driver.Errorf(driver.KindQueryFailed, "the node said no"), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			log, hook := logtest.NewNullLogger()
+			tool := define(spec{Name: "fails", Description: "fails", Annotations: &mcp.ToolAnnotations{}},
+				func(context.Context, struct{}, json.RawMessage) (string, struct{}, error) {
+					return "", struct{}{}, c.err
+				})
+			srv := mcptest.Start(t, mcp.Options{Tools: []mcp.Tool{tool}, Logger: log})
+			r := srv.Call(t, "tools/call", map[string]any{"name": "fails", "arguments": map[string]any{}})
+			if r.Result["isError"] != true || r.Text() != c.want {
+				t.Fatalf("%v", r.Result)
+			}
+			found := false
+			for _, e := range hook.AllEntries() {
+				if cause, ok := e.Data[logrus.ErrorKey].(error); ok && cause == c.err {
+					found = true
+				}
+			}
+			if found != c.logged {
+				t.Fatalf("cause logged: %v, want %v (%d entries)", found, c.logged, len(hook.AllEntries()))
 			}
 		})
 	}
