@@ -559,23 +559,12 @@ func (l *Log) insert(batch []*Entry) error {
 		e.Hash = computeHash(e)
 		hash = e.Hash
 	}
-	// Whole groups of rows go in one INSERT each: a statement run costs more than the rows it
-	// writes, and a busy server's batch holds dozens of entries.
-	args := make([]any, 0, insertGroup*entryFields)
-	for len(batch) > 0 {
-		n, stmt := 1, l.stmts.insert
-		if len(batch) >= insertGroup {
-			n, stmt = insertGroup, l.stmts.insertGroup
-		}
-		args = args[:0]
-		for _, e := range batch[:n] {
-			args = append(args, e.ID, formatTime(e.Time), e.ClientName, e.ClientVersion, e.Principal,
-				e.TokenName, e.Level, e.Method, e.Name, e.Connection, e.Statement, e.Outcome, e.DurationMS, e.PrevHash, e.Hash, e.Trace)
-		}
-		if _, err := tx.StmtContext(ctx, stmt).ExecContext(ctx, args...); err != nil {
+	stmt := tx.StmtContext(ctx, l.stmts.insert)
+	for _, e := range batch {
+		if _, err := stmt.ExecContext(ctx, e.ID, formatTime(e.Time), e.ClientName, e.ClientVersion, e.Principal,
+			e.TokenName, e.Level, e.Method, e.Name, e.Connection, e.Statement, e.Outcome, e.DurationMS, e.PrevHash, e.Hash, e.Trace); err != nil {
 			return err
 		}
-		batch = batch[n:]
 	}
 	if _, err := tx.StmtContext(ctx, l.stmts.setHead).ExecContext(ctx, metaHeadID, strconv.FormatInt(id, 10), metaHeadHash, hash); err != nil {
 		return err
@@ -586,24 +575,12 @@ func (l *Log) insert(batch []*Entry) error {
 // writeStmts are the writer's statements, prepared once: under load a batch is written every
 // few milliseconds, and parsing a statement costs more than writing a row.
 type writeStmts struct {
-	insert, insertGroup, links, setHead *sql.Stmt
+	insert, links, setHead *sql.Stmt
 }
 
-// entryFields is how many columns an entry has (entryColumns), and insertGroup how many
-// entries one INSERT of a group writes (16 x 32 = 512 parameters, far below SQLite's limit).
 const (
-	entryFields = 16
-	insertGroup = 32
-)
-
-var (
-	// insertEntry is the INSERT of one entry, insertEntries of a group of insertGroup.
-	insertEntry   = `INSERT INTO entries(` + entryColumns + `) VALUES ` + rowParams
-	insertEntries = `INSERT INTO entries(` + entryColumns + `) VALUES ` + strings.Repeat(rowParams+",", insertGroup-1) + rowParams
-	rowParams     = "(" + strings.Repeat("?,", entryFields-1) + "?)"
-)
-
-const (
+	// insertEntry is the INSERT of one entry.
+	insertEntry = `INSERT INTO entries(` + entryColumns + `) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
 	// selectLinks reads the head and the anchor in one statement.
 	selectLinks = `SELECT key, value FROM meta WHERE key IN ('` + metaHeadID + `','` + metaHeadHash + `','` + metaAnchorID + `','` + metaAnchorHash + `')`
 	// upsertHead moves the head (id and hash) in one statement.
@@ -615,7 +592,7 @@ func prepareWrite(ctx context.Context, db *sql.DB) (*writeStmts, error) {
 	for _, p := range []struct {
 		to  **sql.Stmt
 		sql string
-	}{{&st.insert, insertEntry}, {&st.insertGroup, insertEntries}, {&st.links, selectLinks}, {&st.setHead, upsertHead}} {
+	}{{&st.insert, insertEntry}, {&st.links, selectLinks}, {&st.setHead, upsertHead}} {
 		s, err := db.PrepareContext(ctx, p.sql)
 		if err != nil {
 			st.close()
@@ -627,7 +604,7 @@ func prepareWrite(ctx context.Context, db *sql.DB) (*writeStmts, error) {
 }
 
 func (st *writeStmts) close() {
-	for _, s := range []*sql.Stmt{st.insert, st.insertGroup, st.links, st.setHead} {
+	for _, s := range []*sql.Stmt{st.insert, st.links, st.setHead} {
 		if s != nil {
 			s.Close()
 		}

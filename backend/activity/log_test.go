@@ -495,14 +495,3 @@ func TestASchema1DatabaseIsReadAndUpgraded(t *testing.T) {
 		t.Fatalf("%d entries carry the trace, want 1", traced)
 	}
 }
-
-// A group INSERT carries entryFields parameters a row: the count must be the column list's,
-// or every full batch would fail to write.
-func TestAGroupInsertHasAParameterForEachColumn(t *testing.T) {
-	if n := strings.Count(entryColumns, ",") + 1; n != entryFields {
-		t.Fatalf("entryColumns has %d columns, entryFields says %d", n, entryFields)
-	}
-	if n := strings.Count(insertEntries, "?"); n != insertGroup*entryFields {
-		t.Fatalf("the group INSERT has %d parameters, want %d", n, insertGroup*entryFields)
-	}
-}
