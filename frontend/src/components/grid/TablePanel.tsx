@@ -240,38 +240,40 @@ export function TablePanel({ connection, table, count, onFindSimilar, onSearch, 
                 </select>
               </label>
             )}
-            <label className="grid-bar__size">
-              Rows per page{" "}
-              <select
-                className="input input--small"
-                title={`All reads every row the database pages through (it stops at ${all.toLocaleString("en-US")}), in blocks`}
-                value={query.pageSize}
-                onChange={(e) => void setPageSize(Number(e.target.value))}
+            <span className="grid-bar__pager">
+              <label className="grid-bar__size">
+                Rows per page{" "}
+                <select
+                  className="input input--small"
+                  title={`All reads every row the database pages through (it stops at ${all.toLocaleString("en-US")}), in blocks`}
+                  value={query.pageSize}
+                  onChange={(e) => void setPageSize(Number(e.target.value))}
+                >
+                  {sizes.map((n) => (
+                    <option key={n} value={n}>
+                      {n === all ? "All" : n}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <button
+                type="button"
+                className="btn btn--small"
+                disabled={state.paging || state.grid.offset === 0}
+                onClick={() => void page(state.grid.offset - query.pageSize)}
               >
-                {sizes.map((n) => (
-                  <option key={n} value={n}>
-                    {n === all ? "All" : n}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <button
-              type="button"
-              className="btn btn--small"
-              disabled={state.paging || state.grid.offset === 0}
-              onClick={() => void page(state.grid.offset - query.pageSize)}
-            >
-              ‹ Previous
-            </button>
-            <button
-              type="button"
-              className="btn btn--small"
-              disabled={state.paging || !state.grid.hasMore}
-              aria-describedby={state.grid.notice ? `${table}-notice` : undefined}
-              onClick={() => void page(state.grid.offset + query.pageSize)}
-            >
-              Next ›
-            </button>
+                ‹ Previous
+              </button>
+              <button
+                type="button"
+                className="btn btn--small"
+                disabled={state.paging || !state.grid.hasMore}
+                aria-describedby={state.grid.notice ? `${table}-notice` : undefined}
+                onClick={() => void page(state.grid.offset + query.pageSize)}
+              >
+                Next ›
+              </button>
+            </span>
           </div>
           {state.pageError && (
             <p className="grid-notice grid-notice--error" role="alert">
