@@ -11,7 +11,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"app/backend/auth"
+	"app/backend/clientsetup"
 	"app/backend/config"
+	"app/backend/core"
 	"app/backend/pairing"
 )
 
@@ -151,33 +153,22 @@ func newClientConfigCmd(g *globalFlags) *cobra.Command {
 					}
 				}
 			}
-			if tf.name == "" {
-				list, err := cr.Tokens().List(ctx)
-				if err != nil {
-					return err
-				}
-				tf.name = auth.FreeName(list, c.Title+" "+time.Now().Format("2006-01-02 15:04"))
+			req := clientsetup.Request{Client: c, Token: auth.NewToken{Name: tf.name},
+				Endpoint: pairing.Endpoint{URL: url, Stdio: stdio, Bridge: pairing.BridgePath(), ConfigDir: cr.Dir()}}
+			if write {
+				req.File = target
 			}
-			t, secret, err := createToken(cmd, *g, cr, tf)
+			setup, err := clientsetup.Setup(ctx, cliTokens{cmd: cmd, g: *g, cr: cr, flags: tf}, req, time.Now())
 			if err != nil {
 				return err
 			}
-			snip, err := pairing.Config(c, pairing.Endpoint{URL: url, Token: secret, Stdio: stdio, Bridge: pairing.BridgePath(), ConfigDir: cr.Dir()})
-			if err != nil {
-				return err
-			}
+			snip, t := setup.Snippet, setup.Token
 			snip.File = target
-			res := clientConfigResult{Client: c.ID, Title: c.Title, URL: url, File: snip.File, Note: snip.Note}
+			res := clientConfigResult{Client: c.ID, Title: c.Title, URL: url, File: snip.File, Note: snip.Note,
+				Written: setup.Written, Backup: setup.Backup}
 			res.Token.ID, res.Token.Name, res.Token.Level = t.ID, t.Name, t.Level
 			if err := json.Unmarshal([]byte(snip.JSON), &res.Config); err != nil {
 				return err
-			}
-			if write {
-				backup, err := pairing.Write(snip.File, snip, time.Now())
-				if err != nil {
-					return err
-				}
-				res.Written, res.Backup = snip.File, backup
 			}
 			if g.json {
 				return printJSON(cmd.OutOrStdout(), res)
@@ -231,4 +222,22 @@ func endpointURL(ctx context.Context, dir string, settings *config.JSONFile[conf
 		return "", false, errors.New("the app is not running and its MCP port is chosen when it starts (mcp.port 0): start the app first")
 	}
 	return fmt.Sprintf("http://127.0.0.1:%d/mcp", s.MCP.Port), false, nil
+}
+
+// cliTokens is the token store as `app client config` creates through it: the name comes from
+// the setup (a free one when --name is empty), everything else from the command's token flags,
+// asked and recorded as `app token create` does (createToken).
+type cliTokens struct {
+	cmd   *cobra.Command
+	g     globalFlags
+	cr    *core.Core
+	flags tokenFlags
+}
+
+func (t cliTokens) List(ctx context.Context) ([]auth.Token, error) { return t.cr.Tokens().List(ctx) }
+
+func (t cliTokens) Create(_ context.Context, req auth.NewToken) (auth.Token, string, error) {
+	f := t.flags
+	f.name = req.Name
+	return createToken(t.cmd, t.g, t.cr, f)
 }
