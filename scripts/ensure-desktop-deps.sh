@@ -2,7 +2,8 @@
 # ensure-desktop-deps.sh: make sure this (Debian/Ubuntu) machine can build and test the
 # desktop app: the GTK/WebKitGTK headers Wails links against, a C toolchain, the X tools the
 # window test drives (Xvfb, xauth, xdotool, xwininfo, xclip for pastes, ImageMagick's `import`;
-# a session bus and the dunst notification daemon for the desktop-notification test), Chromium for the
+# a session bus and the dunst notification daemon for the desktop-notification test; the AT-SPI
+# accessibility bus and Python's binding of it, with which the icon test finds the page's buttons), Chromium for the
 # end-to-end test, and the Wails CLI pinned to the version in go.mod.
 #
 #   scripts/ensure-desktop-deps.sh            # install what is missing; prints each step
@@ -16,7 +17,7 @@
 set -euo pipefail
 
 WAILS_VERSION=v2.16.0
-PACKAGES=(libgtk-3-dev libwebkit2gtk-4.1-dev build-essential pkg-config xvfb xauth xdotool x11-utils xclip imagemagick chromium dbus-daemon dunst)
+PACKAGES=(libgtk-3-dev libwebkit2gtk-4.1-dev build-essential pkg-config xvfb xauth xdotool x11-utils xclip imagemagick chromium dbus-daemon dunst at-spi2-core python3-gi gir1.2-atspi-2.0)
 
 say() { echo "ensure-desktop-deps: $*"; }
 fail() { echo "ensure-desktop-deps: error: $*" >&2; exit 1; }

@@ -158,12 +158,21 @@ func openWindowWith(ctx context.Context, t *testing.T, gtkTheme string, conns ..
 // openWindowEnv is openWindowWith with more environment for the app (a session bus, say).
 func openWindowEnv(ctx context.Context, t *testing.T, gtkTheme string, extraEnv []string, conns ...saved) *window {
 	t.Helper()
+	return openWindowOn(ctx, t, nil, gtkTheme, extraEnv, conns...)
+}
+
+// openWindowOn is openWindowEnv on a display the test started (nil: a fresh one).
+func openWindowOn(ctx context.Context, t *testing.T, d *harness.Display, gtkTheme string, extraEnv []string, conns ...saved) *window {
+	t.Helper()
 	bin := requireWindow(t)
 	w := &window{art: harness.ArtifactDir(t), configDir: t.TempDir(), exited: make(chan struct{})}
 	for _, c := range conns {
 		addConnection(t, bin, w.configDir, c.name, c.host, c.port)
 	}
-	w.d = harness.StartXvfb(t, screenW, screenH)
+	if d == nil {
+		d = harness.StartXvfb(t, screenW, screenH)
+	}
+	w.d = d
 
 	logf, err := os.Create(filepath.Join(w.art, "app.log"))
 	if err != nil {
