@@ -25,20 +25,23 @@ type accessible struct {
 	X, Y, W, H int
 }
 
-// a11yTree reads the running app's accessibility tree through AT-SPI on bus.
-func a11yTree(ctx context.Context, t *testing.T, d *harness.Display, bus string) []accessible {
+// a11yTree reads the running app's accessibility tree through AT-SPI on bus. While the bus or
+// the app's part of it is still starting it may fail; the callers wait and read again.
+func a11yTree(ctx context.Context, t *testing.T, d *harness.Display, bus string) ([]accessible, error) {
 	t.Helper()
 	cmd := exec.CommandContext(ctx, "/usr/bin/python3", filepath.Join(harness.RepoRoot(t), "tests", "desktop", "harness", "a11y.py"), "app")
 	cmd.Env = d.Env(bus)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("a11y.py: %v", err)
+		return nil, fmt.Errorf("a11y.py: %v: %s", err, stderr.String())
 	}
 	var tree []accessible
 	if err := json.Unmarshal(out, &tree); err != nil {
-		t.Fatalf("a11y.py printed %q: %v", out, err)
+		return nil, fmt.Errorf("a11y.py printed %q: %v", out, err)
 	}
-	return tree
+	return tree, nil
 }
 
 // waitButtons reads the tree until every name of want is a button in it, and returns those.
@@ -46,7 +49,8 @@ func waitButtons(ctx context.Context, t *testing.T, d *harness.Display, bus stri
 	t.Helper()
 	for {
 		got := map[string]accessible{}
-		for _, a := range a11yTree(ctx, t, d, bus) {
+		tree, lastErr := a11yTree(ctx, t, d, bus)
+		for _, a := range tree {
 			if strings.Contains(a.Role, "button") && a.W > 0 && a.H > 0 {
 				if prev, seen := got[a.Name]; !seen || a.W < prev.W { // the sidebar's, not the welcome page's
 					got[a.Name] = a
@@ -64,7 +68,7 @@ func waitButtons(ctx context.Context, t *testing.T, d *harness.Display, bus stri
 		}
 		select {
 		case <-ctx.Done():
-			t.Fatalf("the window's accessibility tree never showed the buttons %q", missing)
+			t.Fatalf("the window's accessibility tree never showed the buttons %q (last read: %v)", missing, lastErr)
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
@@ -200,7 +204,8 @@ func waitNamed(ctx context.Context, t *testing.T, d *harness.Display, bus, name 
 	t.Helper()
 	for {
 		var got []accessible
-		for _, a := range a11yTree(ctx, t, d, bus) {
+		tree, lastErr := a11yTree(ctx, t, d, bus)
+		for _, a := range tree {
 			if strings.HasPrefix(a.Name, name) && a.W > 0 {
 				got = append(got, a)
 			}
@@ -210,7 +215,7 @@ func waitNamed(ctx context.Context, t *testing.T, d *harness.Display, bus, name 
 		}
 		select {
 		case <-ctx.Done():
-			t.Fatalf("the window's accessibility tree never named %q", name)
+			t.Fatalf("the window's accessibility tree never named %q (last read: %v)", name, lastErr)
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
