@@ -133,6 +133,8 @@ type faultProxy struct {
 	mu   sync.Mutex
 	rule func(r *http.Request) fault
 	srv  *http.Server
+	// failed are the errors of requests the node did not answer, for a failing test's log.
+	failed []string
 }
 
 func newFaultProxy(t *testing.T, node *weaviatenode.Node) *faultProxy {
@@ -147,6 +149,11 @@ func newFaultProxy(t *testing.T, node *weaviatenode.Node) *faultProxy {
 	t.Cleanup(func() {
 		p.down()
 		p.tr.CloseIdleConnections()
+		if t.Failed() {
+			p.mu.Lock()
+			t.Logf("requests the node behind the proxy did not answer: %q", p.failed)
+			p.mu.Unlock()
+		}
 	})
 	return p
 }
@@ -228,6 +235,9 @@ func (p *faultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	out.URL.Scheme, out.URL.Host, out.Host, out.RequestURI = "http", p.node, p.node, ""
 	resp, err := p.tr.RoundTrip(out)
 	if err != nil {
+		p.mu.Lock()
+		p.failed = append(p.failed, r.Method+" "+r.URL.Path+": "+err.Error())
+		p.mu.Unlock()
 		panic(http.ErrAbortHandler) // the node is gone: its caller's connection closes
 	}
 	body, err := io.ReadAll(resp.Body)
