@@ -17,6 +17,8 @@ type connArgs struct {
 	Connection string `json:"connection" jsonschema:"id or name from list_connections"`
 }
 
+func (c connArgs) connection() string { return c.Connection }
+
 // target names the table of a table tool. Table and tenant carry no description: the names say
 // it, and every byte of a definition is listed to every model on every tools/list; list_tables
 // says in one line which tables need a tenant, and describe_table lists the names.

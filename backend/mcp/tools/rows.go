@@ -50,8 +50,6 @@ type rowsIn interface {
 	rows() []driver.Row
 }
 
-func (a rowsArgs) connection() string { return a.Connection }
-
 func (a rowsArgs) rows() []driver.Row {
 	out := make([]driver.Row, len(a.Rows))
 	for i, r := range a.Rows {
@@ -59,8 +57,6 @@ func (a rowsArgs) rows() []driver.Row {
 	}
 	return out
 }
-
-func (a uuidsArgs) connection() string { return a.Connection }
 
 func (a uuidsArgs) rows() []driver.Row {
 	out := make([]driver.Row, len(a.UUIDs))

@@ -61,7 +61,6 @@ func SearchSchema(d Deps) mcp.Tool {
 				return err
 			}
 			total := float64(len(tables))
-			call.Progress(0, total, "listing tables")
 			for i, t := range tables {
 				if hit(q, t.Name, t.Description) {
 					res.Matches = append(res.Matches, schemaMatch{Table: t.Name, Description: t.Description})
