@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -114,7 +115,7 @@ func Export(ctx context.Context, drv driver.Driver, req ExportRequest, progress 
 	}
 
 	var n int64
-	bytes, err := writeComplete(ctx, req.Path, func(tmp *os.File) error {
+	bytes, err := writeComplete(ctx, req.Path, func(tmp io.Writer) error {
 		return exportPages(ctx, drv, req, pages, tmp, func(rows int) {
 			n += int64(rows)
 			progress(Progress{Rows: n, Total: max(total, n), Elapsed: time.Since(start)})
@@ -128,7 +129,7 @@ func Export(ctx context.Context, drv driver.Driver, req ExportRequest, progress 
 
 // exportPages writes the pages of an export to tmp in req.Format, telling wrote how many rows
 // each page added.
-func exportPages(ctx context.Context, drv driver.Driver, req ExportRequest, pages pager, tmp *os.File, wrote func(rows int)) error {
+func exportPages(ctx context.Context, drv driver.Driver, req ExportRequest, pages pager, tmp io.Writer, wrote func(rows int)) error {
 	var out sink
 	var cols []column
 	var n int64
@@ -137,6 +138,11 @@ func exportPages(ctx context.Context, drv driver.Driver, req ExportRequest, page
 	rctx, stopReading := context.WithCancel(ctx)
 	defer stopReading() // an export that ends early stops the reader
 	ahead := prefetch(rctx, pages)
+	defer func() {
+		if out != nil {
+			out.abort() // after close, nothing
+		}
+	}()
 	for {
 		got, ok := <-ahead
 		if !ok {
@@ -178,7 +184,7 @@ func exportPages(ctx context.Context, drv driver.Driver, req ExportRequest, page
 // synced, made an ordinary file (exportMode) and renamed over path only when write succeeded
 // and ctx is still live: a cancelled or failed export leaves nothing, and an existing file is
 // replaced only by a complete one. It returns the file's size.
-func writeComplete(ctx context.Context, path string, write func(tmp *os.File) error) (int64, error) {
+func writeComplete(ctx context.Context, path string, write func(tmp io.Writer) error) (int64, error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -194,7 +200,7 @@ func writeComplete(ctx context.Context, path string, write func(tmp *os.File) er
 			os.Remove(tmp.Name())
 		}
 	}()
-	if err := write(tmp); err != nil {
+	if err := write(&writeback{f: tmp}); err != nil {
 		return 0, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -428,13 +434,14 @@ func ExportGrid(ctx context.Context, g *driver.Grid, f Format, path string) (Sum
 	if f == "" {
 		f = FormatOf(path)
 	}
-	bytes, err := writeComplete(ctx, path, func(tmp *os.File) error {
+	bytes, err := writeComplete(ctx, path, func(tmp io.Writer) error {
 		p := gridPage(g, nil)
 		cols := layout(p.Columns, nil)
 		out, err := newSink(f, tmp, cols)
 		if err != nil {
 			return err
 		}
+		defer out.abort()
 		if err := writePage(out, cols, p, f == Parquet); err != nil {
 			return fmt.Errorf("export to %s: %w", path, err)
 		}

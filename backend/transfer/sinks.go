@@ -6,18 +6,20 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/parquet-go/parquet-go"
 )
 
-// sink writes rows of typed values (value's output) in one format.
+// sink writes rows of typed values (value's output) in one format. close ends the file;
+// abort, for a write that stopped early, releases what the sink holds.
 type sink interface {
 	row(vals []any) error
 	close() error
+	abort()
 }
 
 func newSink(f Format, w io.Writer, cols []column) (sink, error) {
@@ -61,6 +63,8 @@ func (s *jsonlSink) row(vals []any) error {
 }
 
 func (s *jsonlSink) close() error { return s.w.Flush() }
+
+func (s *jsonlSink) abort() {}
 
 // appendJSON appends v as JSON: integers exact, vectors without reflection.
 func appendJSON(b []byte, v any) ([]byte, error) {
@@ -149,18 +153,29 @@ func appendCSVText(b []byte, s string) []byte {
 
 func (s *csvSink) close() error { return s.w.Flush() }
 
+func (s *csvSink) abort() {}
+
 // --- Parquet: columns typed from the table's schema (int64, double, boolean, timestamps in
 // UTC nanoseconds, strings, lists of them; references as lists of uuids; vectors as lists of
 // float32; structured values as JSON text), every column optional. ---
 
 type parquetSink struct {
-	w       *parquet.GenericWriter[any]
-	cols    []column
-	leaves  []parquetLeaf // by column: where its values go in a row
-	order   []int         // cols' indexes in the order of their leaf columns
-	buf     parquet.Row
-	rows    []parquet.Row
-	flushed int64 // the writer's size when the last row group was closed
+	w      *parquet.GenericWriter[any]
+	cols   []column
+	leaves []parquetLeaf // by column: its leaf column in the file
+	// vals holds each column's values of the rows not yet handed to the encoder, by column;
+	// rows counts those rows.
+	vals [][]parquet.Value
+	ends []int // len(vals[i]) after the last whole row
+	rows int
+	// The encoder (encode, its own goroutine) writes a batch into the file while the next
+	// is built: batches carries full batches to it, free brings their slices back, done
+	// its result. failed is set once it failed, so rows stop early.
+	batches chan [][]parquet.Value
+	free    chan [][]parquet.Value
+	done    chan error
+	failed  atomic.Bool
+	closed  bool
 }
 
 // parquetLeaf is a layout column's leaf in the file: its column index and whether it is a list
@@ -171,17 +186,39 @@ type parquetLeaf struct {
 	list  bool
 }
 
-// Rows are built as parquet.Row values, column by column, and written with WriteRows: the
-// reflection parquet-go uses for a map or struct row cost more than the rest of an export of
-// 768-dimension vectors (bench/transfer).
+// A batch, the rows the sink hands each column writer at once, ends at batchRows rows or when
+// a column holds batchValues values: past that (a few rows of long vectors) the values no
+// longer stay in the CPU's cache between being built and being copied into the column.
+const (
+	batchRows   = 64
+	batchValues = 4096
+)
+
+// Rows are built as parquet values, column by column, and handed to each column's writer in
+// batches (Writer.ColumnWriters): the reflection parquet-go uses for a map or struct row cost
+// more than the rest of an export of 768-dimension vectors (bench/transfer), and WriteRows
+// copies every value of a row once more to split it into columns.
 func newParquetSink(w io.Writer, cols []column) *parquetSink {
 	g := parquet.Group{}
 	for _, c := range cols {
 		g[c.name] = parquet.Optional(parquetNode(c))
 	}
 	schema := parquet.NewSchema("object", g)
-	s := &parquetSink{w: parquet.NewGenericWriter[any](w, schema, parquet.Compression(&parquet.Snappy)), cols: cols,
-		leaves: make([]parquetLeaf, len(cols)), order: make([]int, len(cols)), rows: make([]parquet.Row, 1)}
+	opts := []parquet.WriterOption{schema, parquet.Compression(&parquet.Snappy)}
+	for _, c := range cols {
+		if c.kind == kVector {
+			// A page's smallest and largest vector component help no reader skip a page,
+			// and computing them (for the column index and again for the page header) cost
+			// a sixth of a row (BenchmarkSinks).
+			opts = append(opts, parquet.SkipPageBounds(c.name, "list", "element"),
+				parquet.SkipPageStatistics(c.name, "list", "element"))
+		}
+	}
+	s := &parquetSink{w: parquet.NewGenericWriter[any](w, opts...), cols: cols,
+		leaves: make([]parquetLeaf, len(cols)), vals: make([][]parquet.Value, len(cols)), ends: make([]int, len(cols)),
+		batches: make(chan [][]parquet.Value, 1), free: make(chan [][]parquet.Value, 2), done: make(chan error, 1)}
+	s.free <- make([][]parquet.Value, len(cols))
+	go s.encode()
 	for i, c := range cols {
 		list := c.array || c.kind == kRef || c.kind == kVector
 		path := []string{c.name}
@@ -190,9 +227,7 @@ func newParquetSink(w io.Writer, cols []column) *parquetSink {
 		}
 		leaf, _ := schema.Lookup(path...)
 		s.leaves[i] = parquetLeaf{index: leaf.ColumnIndex, list: list}
-		s.order[i] = i
 	}
-	sort.Slice(s.order, func(a, b int) bool { return s.leaves[s.order[a]].index < s.leaves[s.order[b]].index })
 	return s
 }
 
@@ -211,7 +246,9 @@ func parquetNode(c column) parquet.Node {
 	case kRef:
 		return parquet.List(parquet.String())
 	case kVector:
-		return parquet.List(parquet.Leaf(parquet.FloatType))
+		// Uncompressed: an embedding's floats do not compress (Snappy wrote 309.4 MB of
+		// bench/transfer's 307.2 MB of vectors), and trying cost time in every page.
+		return parquet.List(parquet.Compressed(parquet.Leaf(parquet.FloatType), &parquet.Uncompressed))
 	default:
 		leaf = parquet.String()
 	}
@@ -222,75 +259,147 @@ func parquetNode(c column) parquet.Node {
 }
 
 func (s *parquetSink) row(vals []any) error {
-	r := s.buf[:0]
-	for _, i := range s.order {
-		leaf, v := s.leaves[i], vals[i]
-		if v == nil {
-			r = append(r, parquet.Value{}.Level(0, 0, leaf.index))
-			continue
+	full := false
+	for i, v := range vals {
+		r, err := appendParquet(s.vals[i], s.leaves[i], v)
+		if err != nil {
+			// The row is not written: the columns before this one forget its values.
+			for j := range i {
+				s.vals[j] = s.vals[j][:s.ends[j]]
+			}
+			return fmt.Errorf("column %s: %w", s.cols[i].name, err)
 		}
-		if !leaf.list {
-			pv, err := parquetValue(v)
-			if err != nil {
-				return fmt.Errorf("column %s: %w", s.cols[i].name, err)
-			}
-			r = append(r, pv.Level(0, 1, leaf.index))
-			continue
-		}
-		n := 0
-		add := func(pv parquet.Value) {
-			rep := 0
-			if n > 0 {
-				rep = 1
-			}
-			r = append(r, pv.Level(rep, 2, leaf.index))
-			n++
-		}
-		switch x := v.(type) {
-		case []float32:
-			r = appendFloats(r, x, leaf.index)
-			n = len(x)
-		case []string:
-			for _, e := range x {
-				add(parquet.ByteArrayValue([]byte(e)))
-			}
-		case []int64:
-			for _, e := range x {
-				add(parquet.Int64Value(e))
-			}
-		case []float64:
-			for _, e := range x {
-				add(parquet.DoubleValue(e))
-			}
-		case []bool:
-			for _, e := range x {
-				add(parquet.BooleanValue(e))
-			}
-		case []time.Time:
-			for _, e := range x {
-				add(parquet.Int64Value(e.UnixMicro()))
-			}
-		default:
-			return fmt.Errorf("column %s: a list of %T", s.cols[i].name, v)
-		}
-		if n == 0 { // an empty list: defined, no item
-			r = append(r, parquet.Value{}.Level(0, 1, leaf.index))
-		}
+		s.vals[i] = r
+		full = full || len(r) >= batchValues
 	}
-	s.buf = r
-	s.rows[0] = r
-	if _, err := s.w.WriteRows(s.rows); err != nil {
-		return err
+	for i, r := range s.vals {
+		s.ends[i] = len(r)
+	}
+	if s.rows++; full || s.rows == batchRows {
+		return s.handOver()
+	}
+	return nil
+}
+
+// handOver sends the batch to the encoder and takes the next one's slices.
+func (s *parquetSink) handOver() error {
+	if s.failed.Load() {
+		return s.finish()
+	}
+	s.batches <- s.vals
+	s.vals = <-s.free
+	s.rows = 0
+	clear(s.ends)
+	return nil
+}
+
+// encode is the encoder: it writes each batch into the file, column by column. After a failure
+// it only gives batches back, so handOver never waits for it.
+func (s *parquetSink) encode() {
+	var flushed int64 // the writer's size when the last row group was closed
+	var err error
+	for vals := range s.batches {
+		if err == nil {
+			err = s.writeBatch(vals, &flushed)
+			if err != nil {
+				s.failed.Store(true)
+			}
+		}
+		// Not cleared: the values of byte arrays left behind point into rows already
+		// written, two batches at most, until they are overwritten or the sink is dropped;
+		// clearing cost a tenth of the building (the lines move between the two cores).
+		for i, r := range vals {
+			vals[i] = r[:0]
+		}
+		s.free <- vals
+	}
+	s.done <- err
+}
+
+// finish ends the encoder and returns its result.
+func (s *parquetSink) finish() error {
+	if s.closed {
+		return fmt.Errorf("the Parquet writer stopped")
+	}
+	s.closed = true
+	close(s.batches)
+	return <-s.done
+}
+
+// appendParquet appends one row's value of a column to r.
+func appendParquet(r []parquet.Value, leaf parquetLeaf, v any) ([]parquet.Value, error) {
+	if v == nil {
+		return append(r, parquet.Value{}.Level(0, 0, leaf.index)), nil
+	}
+	if !leaf.list {
+		pv, err := parquetValue(v)
+		if err != nil {
+			return r, err
+		}
+		return append(r, pv.Level(0, 1, leaf.index)), nil
+	}
+	n := 0
+	add := func(pv parquet.Value) {
+		rep := 0
+		if n > 0 {
+			rep = 1
+		}
+		r = append(r, pv.Level(rep, 2, leaf.index))
+		n++
+	}
+	switch x := v.(type) {
+	case []float32:
+		r = appendFloats(r, x, leaf.index)
+		n = len(x)
+	case []string:
+		for _, e := range x {
+			add(parquet.ByteArrayValue([]byte(e)))
+		}
+	case []int64:
+		for _, e := range x {
+			add(parquet.Int64Value(e))
+		}
+	case []float64:
+		for _, e := range x {
+			add(parquet.DoubleValue(e))
+		}
+	case []bool:
+		for _, e := range x {
+			add(parquet.BooleanValue(e))
+		}
+	case []time.Time:
+		for _, e := range x {
+			add(parquet.Int64Value(e.UnixMicro()))
+		}
+	default:
+		return r, fmt.Errorf("a list of %T", v)
+	}
+	if n == 0 { // an empty list: defined, no item
+		r = append(r, parquet.Value{}.Level(0, 1, leaf.index))
+	}
+	return r, nil
+}
+
+// writeBatch writes a batch's values into their columns.
+func (s *parquetSink) writeBatch(vals [][]parquet.Value, flushed *int64) error {
+	writers := s.w.ColumnWriters()
+	for i, r := range vals {
+		if len(r) == 0 {
+			continue
+		}
+		if _, err := writers[s.leaves[i].index].WriteRowValues(r); err != nil {
+			return fmt.Errorf("column %s: %w", s.cols[i].name, err)
+		}
 	}
 	// parquet-go keeps a row group in memory until it is flushed, by default the whole file
 	// (300 MB for 100,000 rows of 768 floats). A row group is closed at rowGroupBytes: memory
 	// stays bounded, and the next group reuses the last one's buffers instead of fresh memory,
 	// a third of the time a row of a vector took (BenchmarkSinks).
-	if size := s.w.Size(); size-s.flushed >= rowGroupBytes {
+	if size := s.w.Size(); size-*flushed >= rowGroupBytes {
 		if err := s.w.Flush(); err != nil {
 			return err
 		}
-		s.flushed = s.w.Size()
+		*flushed = s.w.Size()
 	}
 	return nil
 }
@@ -336,4 +445,18 @@ func parquetValue(v any) (parquet.Value, error) {
 	return parquet.Value{}, fmt.Errorf("a value of type %T", v)
 }
 
-func (s *parquetSink) close() error { return s.w.Close() }
+func (s *parquetSink) close() error {
+	if s.rows > 0 && !s.failed.Load() {
+		s.batches <- s.vals
+	}
+	if err := s.finish(); err != nil {
+		return err
+	}
+	return s.w.Close()
+}
+
+func (s *parquetSink) abort() {
+	if !s.closed {
+		_ = s.finish()
+	}
+}

@@ -118,9 +118,11 @@ func run(n, dims int, fresh, exportOnly bool) error {
 	defer os.RemoveAll(dir)
 	file := filepath.Join(dir, "bench.parquet")
 	var tBare, tScan, tApp time.Duration
+	var pBare, pScan, pApp time.Duration // the sums before this round
+	cBare, cScan, cApp := cpuSpent{}, cpuSpent{}, cpuSpent{}
 	const rounds = 3
 	for round := 0; round < rounds; round++ { // interleaved, so machine load hits all alike
-		t0 := time.Now()
+		t0, c0 := time.Now(), cpuTimes()
 		got, err := bareWalk(ctx, node)
 		if err != nil {
 			return err
@@ -129,12 +131,14 @@ func run(n, dims int, fresh, exportOnly bool) error {
 			return fmt.Errorf("the bare walk read %d objects", got)
 		}
 		tBare += time.Since(t0)
-		t0 = time.Now()
+		cBare.add(c0, cpuTimes())
+		t0, c0 = time.Now(), cpuTimes()
 		if got, err = pluginWalk(ctx, drv); err != nil || got != n {
 			return fmt.Errorf("the walk through the plugin read %d objects: %v", got, err)
 		}
 		tScan += time.Since(t0)
-		t0 = time.Now()
+		cScan.add(c0, cpuTimes())
+		t0, c0 = time.Now(), cpuTimes()
 		sum, err := transfer.Export(ctx, drv, transfer.ExportRequest{Table: class, Vectors: true, Path: file}, nil)
 		if err != nil {
 			return err
@@ -143,6 +147,9 @@ func run(n, dims int, fresh, exportOnly bool) error {
 			return fmt.Errorf("the export wrote %d rows", sum.Rows)
 		}
 		tApp += time.Since(t0)
+		cApp.add(c0, cpuTimes())
+		fmt.Printf("  round %d: bare walk %.2f s, plugin walk %.2f s, export %.2f s\n", round+1, (tBare - pBare).Seconds(), (tScan - pScan).Seconds(), (tApp - pApp).Seconds())
+		pBare, pScan, pApp = tBare, tScan, tApp
 	}
 	st, _ := os.Stat(file)
 	rate := float64(rounds*n) / tApp.Seconds()
@@ -150,6 +157,7 @@ func run(n, dims int, fresh, exportOnly bool) error {
 	fmt.Printf("  bare walk %6.2f s   export %6.2f s   export / bare %.2fx (target <= 1.25)   %.0f objects/s (target >= 10,000)   file %.1f MB\n",
 		tBare.Seconds()/rounds, tApp.Seconds()/rounds, ratio, rate, float64(st.Size())/1e6)
 	fmt.Printf("  (the same walk through the plugin, no file: %.2f s, %.2fx the bare walk)\n", tScan.Seconds()/rounds, tScan.Seconds()/tBare.Seconds())
+	fmt.Printf("  CPU a round: bare walk: %s\n               plugin walk: %s\n               export: %s\n", cBare.String(rounds), cScan.String(rounds), cApp.String(rounds))
 
 	if exportOnly {
 		return nil

@@ -114,7 +114,7 @@ func (d *Driver) grpcClientConn() (*grpc.ClientConn, error) {
 		creds = credentials.NewTLS(tc)
 	}
 	conn, err := grpc.NewClient(d.grpcTarget, grpc.WithTransportCredentials(creds),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(grpcMaxMessage)))
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(grpcMaxMessage), grpc.ForceCodecV2(newReplyCodec())))
 	if err != nil {
 		return nil, driver.Wrap(driver.KindConnection, err, "Connection failed: the gRPC address %s cannot be used", d.grpcTarget)
 	}
