@@ -29,6 +29,9 @@ func newSink(f Format, w io.Writer, cols []column) (sink, error) {
 	case JSONL:
 		return &jsonlSink{w: bufio.NewWriterSize(w, 1<<20), cols: cols}, nil
 	case Parquet:
+		if s := newStructSink(w, cols); s != nil {
+			return s, nil
+		}
 		return newParquetSink(w, cols), nil
 	}
 	return nil, fmt.Errorf("unknown format %q: use %s, %s or %s", f, CSV, JSONL, Parquet)

@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the tests send Weaviate's deprecated float list on purpose: it is what the codec drops
+
 package weaviate
 
 import (
