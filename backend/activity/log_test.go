@@ -227,7 +227,8 @@ func TestQueueFullDropsAndNeverBlocks(t *testing.T) {
 	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
 		t.Fatal(err)
 	}
-	const n = 1000
+	// More than the writer takes into one batch before it tries to write (and waits on the lock).
+	const n = 2*maxBatch + 1000
 	accepted := 0
 	start := time.Now()
 	for i := range n {

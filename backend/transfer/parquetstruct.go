@@ -148,10 +148,17 @@ type structSink struct {
 	floats  []float64
 	bools   []bool
 	flushed int64 // the writer's size when the last row group was closed
+	err     error // the first failed write: the file is not whole, nothing more is written
 }
 
-// newStructSink is a structSink for cols, or nil when they do not fit structRow.
+// newStructSink is a structSink for cols, or nil when they do not fit structRow: a kind
+// without slots, more columns of a kind than slots, or a name a struct tag cannot carry
+// ("" keeps the slot's own name, "-" drops the column, a comma ends the name). A table of no
+// columns has no struct either (parquet-go refuses a struct without fields).
 func newStructSink(w io.Writer, cols []column) *structSink {
+	if len(cols) == 0 {
+		return nil
+	}
 	t := reflect.TypeFor[structRow]()
 	used := map[string]int{}
 	s := &structSink{cols: cols, offsets: make([]uintptr, len(cols)), slots: make([]string, len(cols)), rows: make([]structRow, batchRows)}
@@ -159,7 +166,7 @@ func newStructSink(w io.Writer, cols []column) *structSink {
 	taken := map[string]bool{}
 	for i, c := range cols {
 		p := slotPrefix(c)
-		if p == "" || strings.ContainsAny(c.name, ",") {
+		if p == "" || c.name == "" || c.name == "-" || strings.ContainsAny(c.name, ",") {
 			return nil
 		}
 		k := used[p]
@@ -193,6 +200,9 @@ func newStructSink(w io.Writer, cols []column) *structSink {
 }
 
 func (s *structSink) row(vals []any) error {
+	if s.err != nil {
+		return s.err
+	}
 	r := &s.rows[s.n]
 	*r = structRow{}
 	base := unsafe.Pointer(r)
@@ -264,6 +274,7 @@ func (s *structSink) writeBatch() error {
 		return nil
 	}
 	if _, err := s.w.Write(s.rows[:s.n]); err != nil {
+		s.err = err
 		return err
 	}
 	s.n = 0
@@ -272,6 +283,7 @@ func (s *structSink) writeBatch() error {
 	s.strs, s.ints, s.floats, s.bools = s.strs[:0], s.ints[:0], s.floats[:0], s.bools[:0]
 	if size := s.w.Size(); size-s.flushed >= rowGroupBytes {
 		if err := s.w.Flush(); err != nil {
+			s.err = err
 			return err
 		}
 		s.flushed = s.w.Size()
@@ -280,6 +292,9 @@ func (s *structSink) writeBatch() error {
 }
 
 func (s *structSink) close() error {
+	if s.err != nil {
+		return s.err
+	}
 	if err := s.writeBatch(); err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package transfer
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -449,6 +450,9 @@ func parquetValue(v any) (parquet.Value, error) {
 }
 
 func (s *parquetSink) close() error {
+	if s.closed {
+		return errors.New("the Parquet writer was closed")
+	}
 	if s.rows > 0 && !s.failed.Load() {
 		s.batches <- s.vals
 	}

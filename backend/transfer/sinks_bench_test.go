@@ -24,8 +24,10 @@ func BenchmarkSinks(b *testing.B) {
 	for _, f := range []Format{Parquet, "parquet-general", CSV, JSONL} {
 		b.Run(string(f), func(b *testing.B) {
 			// parquet-general: the path of tables with arrays or references (parquetSink).
-			var s sink = newParquetSink(io.Discard, cols)
-			if f != "parquet-general" {
+			var s sink
+			if f == "parquet-general" {
+				s = newParquetSink(io.Discard, cols)
+			} else {
 				var err error
 				if s, err = newSink(f, io.Discard, cols); err != nil {
 					b.Fatal(err)

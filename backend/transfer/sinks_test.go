@@ -218,7 +218,10 @@ func TestTheStructPathWritesWhatTheGeneralPathWrites(t *testing.T) {
 			}
 			return out
 		}(),
-		"a comma in a name": {{name: "a,b", kind: kText}},
+		"a comma in a name":   {{name: "a,b", kind: kText}},
+		"a column named -":    {{name: "uuid", kind: kText}, {name: "-", kind: kText}},
+		"a column named \"\"": {{name: "uuid", kind: kText}, {name: "", kind: kInt}},
+		"no column":           nil,
 	} {
 		if newStructSink(io.Discard, cols) != nil {
 			t.Errorf("%s took the struct path", name)

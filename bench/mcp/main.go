@@ -220,8 +220,13 @@ func main() {
 		ratio := func(num, den int, min, max float64) string {
 			a, okA := res[targets[num].name][n]
 			b, okB := res[targets[den].name][n]
-			if !okA || !okB || b.rps == 0 {
+			if !okA || !okB {
 				return fmt.Sprintf("%18s", "-")
+			}
+			if a.rps == 0 || b.rps == 0 { // a server that answered nothing misses every target
+				judged++
+				ok = false
+				return fmt.Sprintf("%17s!", "no answers")
 			}
 			x := a.rps / b.rps
 			judged++
