@@ -185,8 +185,7 @@ func newStructSink(w io.Writer, cols []column) *structSink {
 			tag += ",timestamp(microsecond)"
 		case "V":
 			tag += ",list,uncompressed"
-			opts = append(opts, parquet.SkipPageBounds(c.name, "list", "element"),
-				parquet.SkipPageStatistics(c.name, "list", "element"))
+			opts = append(opts, vectorOptions(c.name)...)
 		}
 		opts = append(opts, parquet.StructTag(reflect.StructTag(`parquet:`+strconv.Quote(tag)), field.Name))
 	}
@@ -218,38 +217,32 @@ func (s *structSink) row(vals []any) error {
 		switch x := v.(type) {
 		case string:
 			if s.slots[i] == "S" {
-				s.strs = append(s.strs, x)
-				*(**string)(at) = &s.strs[len(s.strs)-1]
+				*(**string)(at) = keep(&s.strs, x)
 				continue
 			}
 		case json.RawMessage:
 			if s.slots[i] == "S" {
-				s.strs = append(s.strs, string(x))
-				*(**string)(at) = &s.strs[len(s.strs)-1]
+				*(**string)(at) = keep(&s.strs, string(x))
 				continue
 			}
 		case int64:
 			if s.slots[i] == "I" {
-				s.ints = append(s.ints, x)
-				*(**int64)(at) = &s.ints[len(s.ints)-1]
+				*(**int64)(at) = keep(&s.ints, x)
 				continue
 			}
 		case time.Time:
 			if s.slots[i] == "D" {
-				s.ints = append(s.ints, x.UnixMicro())
-				*(**int64)(at) = &s.ints[len(s.ints)-1]
+				*(**int64)(at) = keep(&s.ints, x.UnixMicro())
 				continue
 			}
 		case float64:
 			if s.slots[i] == "F" {
-				s.floats = append(s.floats, x)
-				*(**float64)(at) = &s.floats[len(s.floats)-1]
+				*(**float64)(at) = keep(&s.floats, x)
 				continue
 			}
 		case bool:
 			if s.slots[i] == "B" {
-				s.bools = append(s.bools, x)
-				*(**bool)(at) = &s.bools[len(s.bools)-1]
+				*(**bool)(at) = keep(&s.bools, x)
 				continue
 			}
 		case []float32:
@@ -267,8 +260,14 @@ func (s *structSink) row(vals []any) error {
 	return nil
 }
 
-// writeBatch writes the batch's rows and closes the row group at rowGroupBytes (as
-// parquetSink does, for the same reasons).
+// keep appends v to a batch's arena and points at it. A pointer taken before the arena grew
+// points into its old array, which keeps the value and is not written again.
+func keep[T any](arena *[]T, v T) *T {
+	*arena = append(*arena, v)
+	return &(*arena)[len(*arena)-1]
+}
+
+// writeBatch writes the batch's rows and closes a full row group.
 func (s *structSink) writeBatch() error {
 	if s.n == 0 {
 		return nil
@@ -281,12 +280,9 @@ func (s *structSink) writeBatch() error {
 	// The values were copied into the columns: the arenas are used again. Strings left in
 	// them point into rows already written until they are overwritten or the sink is dropped.
 	s.strs, s.ints, s.floats, s.bools = s.strs[:0], s.ints[:0], s.floats[:0], s.bools[:0]
-	if size := s.w.Size(); size-s.flushed >= rowGroupBytes {
-		if err := s.w.Flush(); err != nil {
-			s.err = err
-			return err
-		}
-		s.flushed = s.w.Size()
+	if err := closeFullRowGroup(s.w, &s.flushed); err != nil {
+		s.err = err
+		return err
 	}
 	return nil
 }

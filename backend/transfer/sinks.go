@@ -211,11 +211,7 @@ func newParquetSink(w io.Writer, cols []column) *parquetSink {
 	opts := []parquet.WriterOption{schema, parquet.Compression(&parquet.Snappy)}
 	for _, c := range cols {
 		if c.kind == kVector {
-			// A page's smallest and largest vector component help no reader skip a page,
-			// and computing them (for the column index and again for the page header) cost
-			// a sixth of a row (BenchmarkSinks).
-			opts = append(opts, parquet.SkipPageBounds(c.name, "list", "element"),
-				parquet.SkipPageStatistics(c.name, "list", "element"))
+			opts = append(opts, vectorOptions(c.name)...)
 		}
 	}
 	s := &parquetSink{w: parquet.NewGenericWriter[any](w, opts...), cols: cols,
@@ -395,16 +391,33 @@ func (s *parquetSink) writeBatch(vals [][]parquet.Value, flushed *int64) error {
 			return fmt.Errorf("column %s: %w", s.cols[i].name, err)
 		}
 	}
-	// parquet-go keeps a row group in memory until it is flushed, by default the whole file
-	// (300 MB for 100,000 rows of 768 floats). A row group is closed at rowGroupBytes: memory
-	// stays bounded, and the next group reuses the last one's buffers instead of fresh memory,
-	// a third of the time a row of a vector took (BenchmarkSinks).
-	if size := s.w.Size(); size-*flushed >= rowGroupBytes {
-		if err := s.w.Flush(); err != nil {
-			return err
-		}
-		*flushed = s.w.Size()
+	return closeFullRowGroup(s.w, flushed)
+}
+
+// vectorOptions are the writer options of a vector column: a page's smallest and largest
+// vector component help no reader skip a page, and computing them (for the column index and
+// again for the page header) cost a sixth of a row (BenchmarkSinks).
+func vectorOptions(name string) []parquet.WriterOption {
+	return []parquet.WriterOption{parquet.SkipPageBounds(name, "list", "element"),
+		parquet.SkipPageStatistics(name, "list", "element")}
+}
+
+// closeFullRowGroup closes the row group being written once it holds rowGroupBytes since the
+// last was closed (flushed, the writer's size then). parquet-go keeps a row group in memory
+// until it is flushed, by default the whole file (300 MB for 100,000 rows of 768 floats):
+// memory stays bounded, and the next group reuses the last one's buffers instead of fresh
+// memory, a third of the time a row of a vector took (BenchmarkSinks).
+func closeFullRowGroup(w interface {
+	Size() int64
+	Flush() error
+}, flushed *int64) error {
+	if w.Size()-*flushed < rowGroupBytes {
+		return nil
 	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	*flushed = w.Size()
 	return nil
 }
 
