@@ -76,18 +76,26 @@ const hashVersion = "app-activity-v1"
 // fields: each as its byte length, a colon, the bytes and a newline, in a fixed order, so
 // no two different entries encode alike.
 func computeHash(e *Entry) string {
-	h := sha256.New()
-	var b bytes.Buffer
-	b.WriteString(hashVersion)
-	b.WriteByte('\n')
+	// One stack buffer for the usual entry: the writer hashes every request it records.
+	var scratch [512]byte
+	b := append(scratch[:0], hashVersion...)
+	b = append(b, '\n')
 	field := func(s string) {
-		b.WriteString(strconv.Itoa(len(s)))
-		b.WriteByte(':')
-		b.WriteString(s)
-		b.WriteByte('\n')
+		b = strconv.AppendInt(b, int64(len(s)), 10)
+		b = append(b, ':')
+		b = append(b, s...)
+		b = append(b, '\n')
+	}
+	num := func(n int64) {
+		var d [20]byte
+		digits := strconv.AppendInt(d[:0], n, 10)
+		b = strconv.AppendInt(b, int64(len(digits)), 10)
+		b = append(b, ':')
+		b = append(b, digits...)
+		b = append(b, '\n')
 	}
 	field(e.PrevHash)
-	field(strconv.FormatInt(e.ID, 10))
+	num(e.ID)
 	if e.rawTime != "" {
 		field(e.rawTime)
 	} else {
@@ -103,14 +111,14 @@ func computeHash(e *Entry) string {
 	field(e.Connection)
 	field(e.Statement)
 	field(e.Outcome)
-	field(strconv.FormatInt(e.DurationMS, 10))
+	num(e.DurationMS)
 	// Added in schema 2, and only when set, so every entry written before keeps its hash.
 	if e.Trace != "" {
 		field("trace")
 		field(e.Trace)
 	}
-	h.Write(b.Bytes())
-	return hex.EncodeToString(h.Sum(nil))
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 func formatTime(t time.Time) string { return t.UTC().Format(TimeLayout) }
@@ -262,6 +270,11 @@ func redactEntryCached(e *Entry, r *redact.Redactor, seen map[string]string) {
 		*f = v
 	}
 	e.Statement = capRunes(clean(e.Statement), MaxStatementRunes)
+	// Not redacted (ids the app made, a level, a checked traceparent), but stored as valid
+	// UTF-8 like the rest, so a block reads back the bytes that were hashed.
+	for _, f := range []*string{&e.Principal, &e.Level, &e.Trace} {
+		*f = strings.ToValidUTF8(*f, "\uFFFD")
+	}
 	e.Time = e.Time.UTC().Truncate(time.Microsecond)
 }
 

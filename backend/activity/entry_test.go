@@ -140,3 +140,18 @@ func TestAnEntryKeepsTheRequestsTraceparent(t *testing.T) {
 		}
 	})
 }
+
+// The hash's encoding never changes (hashVersion says which it is): entries written by every
+// earlier version must still verify. The values are those of the code that wrote every earlier entry.
+func TestHashEncodingIsStable(t *testing.T) {
+	e := Entry{ID: 42, Time: time.Date(2026, 3, 1, 12, 0, 0, 123456000, time.UTC), ClientName: "claude-code", ClientVersion: "2.1.0",
+		Principal: "token:t1", TokenName: "laptop", Level: "readOnly", Method: "tools/call", Name: "execute_query", Connection: "c1",
+		Statement: "{Get{Article{title}}}", Outcome: "ok", DurationMS: 12, PrevHash: GenesisHash}
+	if got := computeHash(&e); got != "6f360e205fd6172ddd5a0b8cb70c7369aa2873cfcb340f36f453eae758395816" {
+		t.Fatalf("untraced entry hashes to %s", got)
+	}
+	e.Trace = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+	if got := computeHash(&e); got != "cde47c9d36d541826998ce857915e604c5e6347ddb99ecb5b3bf754eee05c9d6" {
+		t.Fatalf("traced entry hashes to %s", got)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
@@ -68,7 +69,7 @@ func tamper(t *testing.T, path, stmt string, args ...any) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	for _, s := range []string{`DROP TRIGGER IF EXISTS entries_append_only`, `DROP TRIGGER IF EXISTS entries_prune_only`, stmt} {
+	for _, s := range []string{`DROP TRIGGER IF EXISTS blocks_append_only`, `DROP TRIGGER IF EXISTS blocks_prune_only`, stmt} {
 		if _, err := db.Exec(s, args...); err != nil && s == stmt {
 			t.Fatalf("%s: %v", stmt, err)
 		}
@@ -82,4 +83,25 @@ func verify(t *testing.T, l *Log) Verification {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// writeBlocks writes blocks of the given sizes, one transaction each, as the writer writes a
+// batch: entry i (from 1) is a query "q<i>" at t0 plus i-1 minutes. The writer batches what
+// arrives within its window, so a test that needs blocks of known sizes writes them itself,
+// between flushes, while the writer waits for work (the flush orders its state before ours).
+func writeBlocks(t *testing.T, l *Log, sizes ...int) {
+	t.Helper()
+	flush(t, l)
+	i := 0
+	for _, n := range sizes {
+		batch := make([]*Entry, n)
+		for j := range batch {
+			i++
+			e := FromRecord(call("execute_query", map[string]any{"connection": "c1", "query": fmt.Sprintf("q%d", i)}, t0.Add(time.Duration(i-1)*time.Minute)))
+			batch[j] = &e
+		}
+		if err := l.insert(batch); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package activity
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -49,42 +50,19 @@ func ParseWhen(s string, now time.Time) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("%q: give an RFC 3339 time (2026-03-01T12:00:00Z) or a duration ago (90m, 24h)", s)
 }
 
-// where is the SQL condition and its arguments.
-func (f Filter) where() (string, []any) {
+// blockWhere is the SQL condition on blocks that f's time bounds allow (a block's entries
+// lie between its min_time and max_time), and its arguments; the other fields are matched
+// entry by entry (match).
+func (f Filter) blockWhere() (string, []any) {
 	var conds []string
 	var args []any
-	eq := func(col, v string) {
-		if v != "" {
-			conds = append(conds, col+" = ?")
-			args = append(args, v)
-		}
-	}
-	eq("client_name", f.Client)
-	eq("connection", f.Connection)
-	if f.Token != "" {
-		conds = append(conds, "(token_name = ? OR principal = ?)")
-		args = append(args, f.Token, f.Token)
-	}
-	switch f.Outcome {
-	case "":
-	case OutcomeError:
-		conds = append(conds, "outcome <> ?")
-		args = append(args, OutcomeOK)
-	default:
-		eq("outcome", f.Outcome)
-	}
 	if !f.Since.IsZero() {
-		conds = append(conds, "time >= ?")
+		conds = append(conds, "max_time >= ?")
 		args = append(args, formatTime(f.Since))
 	}
 	if !f.Until.IsZero() {
-		conds = append(conds, "time < ?")
+		conds = append(conds, "min_time < ?")
 		args = append(args, formatTime(f.Until))
-	}
-	if f.Search != "" {
-		like := "%" + escapeLike(f.Search) + "%"
-		conds = append(conds, `(statement LIKE ? ESCAPE '\' OR name LIKE ? ESCAPE '\' OR method LIKE ? ESCAPE '\' OR client_name LIKE ? ESCAPE '\')`)
-		args = append(args, like, like, like, like)
 	}
 	if len(conds) == 0 {
 		return "", nil
@@ -92,26 +70,91 @@ func (f Filter) where() (string, []any) {
 	return " WHERE " + strings.Join(conds, " AND "), args
 }
 
-func escapeLike(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+// matcher is a Filter ready to test entries.
+type matcher struct {
+	f            Filter
+	since, until string // stored time text: fixed width, so text order is time order
+	search       string // lower case (ASCII)
 }
 
-func (f Filter) page() string {
-	if f.Limit <= 0 && f.Offset <= 0 {
-		return ""
+func (f Filter) matcher() matcher {
+	m := matcher{f: f, search: lowerASCII(f.Search)}
+	if !f.Since.IsZero() {
+		m.since = formatTime(f.Since)
 	}
-	limit := f.Limit
-	if limit <= 0 {
-		limit = -1
+	if !f.Until.IsZero() {
+		m.until = formatTime(f.Until)
 	}
-	return " LIMIT " + strconv.Itoa(limit) + " OFFSET " + strconv.Itoa(max(f.Offset, 0))
+	return m
+}
+
+// all reports whether the filter chooses every entry.
+func (m matcher) all() bool {
+	f := m.f
+	return f.Client == "" && f.Connection == "" && f.Token == "" && f.Outcome == "" && m.since == "" && m.until == "" && f.Search == ""
+}
+
+// match reports whether f chooses e: every field given matches, text search
+// case-insensitive for ASCII, as SQL's LIKE was.
+func (m matcher) match(e *Entry) bool {
+	f := m.f
+	switch {
+	case f.Client != "" && e.ClientName != f.Client,
+		f.Connection != "" && e.Connection != f.Connection,
+		f.Token != "" && e.TokenName != f.Token && e.Principal != f.Token,
+		f.Outcome == OutcomeError && e.Outcome == OutcomeOK,
+		f.Outcome != "" && f.Outcome != OutcomeError && e.Outcome != f.Outcome,
+		m.since != "" && e.rawTime < m.since,
+		m.until != "" && e.rawTime >= m.until:
+		return false
+	}
+	if m.search == "" {
+		return true
+	}
+	for _, s := range [...]string{e.Statement, e.Name, e.Method, e.ClientName} {
+		if containsFoldASCII(s, m.search) {
+			return true
+		}
+	}
+	return false
+}
+
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// containsFoldASCII reports whether lower (lower case) is in s, ignoring ASCII case.
+func containsFoldASCII(s, lower string) bool {
+	n := len(lower)
+	for i := 0; i+n <= len(s); i++ {
+		j := 0
+		for ; j < n; j++ {
+			c := s[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != lower[j] {
+				break
+			}
+		}
+		if j == n {
+			return true
+		}
+	}
+	return false
 }
 
 // List returns the entries f chooses, newest first.
 func (l *Log) List(ctx context.Context, f Filter) ([]Entry, error) {
 	var out []Entry
-	err := l.each(ctx, f, "DESC", func(e Entry) error {
-		out = append(out, e)
+	err := l.each(ctx, f, true, func(e *Entry) error {
+		out = append(out, *e)
 		return nil
 	})
 	return out, err
@@ -119,26 +162,72 @@ func (l *Log) List(ctx context.Context, f Filter) ([]Entry, error) {
 
 // Count is how many entries f chooses, without Limit and Offset.
 func (l *Log) Count(ctx context.Context, f Filter) (int, error) {
-	where, args := f.where()
-	var n int
-	err := l.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM entries`+where, args...).Scan(&n)
+	f.Limit, f.Offset = 0, 0
+	if f.matcher().all() {
+		var n int
+		err := l.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(last_id - first_id + 1), 0) FROM `+l.source()).Scan(&n)
+		return n, err
+	}
+	n := 0
+	err := l.each(ctx, f, false, func(*Entry) error {
+		n++
+		return nil
+	})
 	return n, err
 }
 
-func (l *Log) each(ctx context.Context, f Filter, order string, fn func(Entry) error) error {
-	where, args := f.where()
-	rows, err := l.db.QueryContext(ctx, `SELECT `+l.columns()+` FROM entries`+where+` ORDER BY id `+order+f.page(), args...)
+// errEnough stops each once Limit entries were given.
+var errEnough = errors.New("enough")
+
+// each gives fn the entries f chooses (after Offset, up to Limit), newest first when desc.
+func (l *Log) each(ctx context.Context, f Filter, desc bool, fn func(*Entry) error) error {
+	where, args := f.blockWhere()
+	order := " ORDER BY first_id"
+	if desc {
+		order += " DESC"
+	}
+	rows, err := l.db.QueryContext(ctx, `SELECT `+blockColumns+` FROM `+l.source()+where+order, args...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		e, err := scanEntry(rows)
-		if err != nil {
-			return err
+	m := f.matcher()
+	skip, left := max(f.Offset, 0), f.Limit
+	give := func(e *Entry) error {
+		if !m.match(e) {
+			return nil
+		}
+		if skip > 0 {
+			skip--
+			return nil
 		}
 		if err := fn(e); err != nil {
 			return err
+		}
+		if left--; left == 0 {
+			return errEnough
+		}
+		return nil
+	}
+	for rows.Next() {
+		b, err := scanBlock(rows)
+		if err != nil {
+			return err
+		}
+		entries, err := b.decode()
+		if err != nil {
+			return err
+		}
+		for i := range entries {
+			if desc {
+				i = len(entries) - 1 - i
+			}
+			if err := give(&entries[i]); err != nil {
+				if err == errEnough {
+					return nil
+				}
+				return err
+			}
 		}
 	}
 	return rows.Err()
@@ -156,7 +245,7 @@ func (l *Log) WriteCSV(ctx context.Context, w io.Writer, f Filter) error {
 	if err := cw.Write(CSVHeader); err != nil {
 		return err
 	}
-	err := l.each(ctx, f, "ASC", func(e Entry) error {
+	err := l.each(ctx, f, false, func(e *Entry) error {
 		return cw.Write([]string{
 			strconv.FormatInt(e.ID, 10), formatTime(e.Time), csvSafe(e.ClientName), csvSafe(e.ClientVersion),
 			csvSafe(e.Principal), csvSafe(e.TokenName), csvSafe(e.Level), csvSafe(e.Method), csvSafe(e.Name),

@@ -24,7 +24,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -59,48 +58,51 @@ const (
 // busyTimeout is how long a connection waits for another process's lock.
 const busyTimeout = 5 * time.Second
 
-// schema is the database layout, version 1. Entries are STRICT (no type coercion), and
-// triggers refuse updates and any delete above the pruning anchor, so an accidental edit
-// fails loudly; the hash chain is what detects a deliberate one.
+// schema is the database layout, version 3: the entries in blocks (block.go), one row per
+// batch the writer commits. Tables are STRICT (no type coercion), and triggers refuse updates
+// and any delete above the pruning anchor, so an accidental edit fails loudly; the hash
+// chain is what detects a deliberate one.
 const schema = `
 CREATE TABLE IF NOT EXISTS meta (
 	key   TEXT PRIMARY KEY,
 	value TEXT NOT NULL
 ) STRICT;
-CREATE TABLE IF NOT EXISTS entries (
-	id             INTEGER PRIMARY KEY,
-	time           TEXT    NOT NULL,
-	client_name    TEXT    NOT NULL,
-	client_version TEXT    NOT NULL,
-	principal      TEXT    NOT NULL,
-	token_name     TEXT    NOT NULL,
-	level          TEXT    NOT NULL,
-	method         TEXT    NOT NULL,
-	name           TEXT    NOT NULL,
-	connection     TEXT    NOT NULL,
-	statement      TEXT    NOT NULL,
-	outcome        TEXT    NOT NULL,
-	duration_ms    INTEGER NOT NULL,
-	prev_hash      TEXT    NOT NULL,
-	hash           TEXT    NOT NULL
+CREATE TABLE IF NOT EXISTS blocks (
+	first_id  INTEGER PRIMARY KEY,
+	last_id   INTEGER NOT NULL,
+	min_time  TEXT    NOT NULL,
+	max_time  TEXT    NOT NULL,
+	prev_hash TEXT    NOT NULL,
+	entries   TEXT    NOT NULL
 ) STRICT;
-CREATE INDEX IF NOT EXISTS entries_time ON entries(time);
-CREATE TRIGGER IF NOT EXISTS entries_append_only BEFORE UPDATE ON entries
+CREATE TRIGGER IF NOT EXISTS blocks_append_only BEFORE UPDATE ON blocks
 BEGIN
 	SELECT RAISE(ABORT, 'activity entries are append-only');
 END;
-CREATE TRIGGER IF NOT EXISTS entries_prune_only BEFORE DELETE ON entries
-WHEN old.id > COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'anchor_id'), 0)
+CREATE TRIGGER IF NOT EXISTS blocks_prune_only BEFORE DELETE ON blocks
+WHEN old.last_id > COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'anchor_id'), 0)
 BEGIN
 	SELECT RAISE(ABORT, 'activity entries are removed only by pruning');
 END;
-INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', '1');
+INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', '3');
 `
 
-// migrations bring an older database up to date, in order; migration i makes schema i+2.
-var migrations = []string{
-	// 2: the request's W3C traceparent ("" for older entries and requests without one).
-	`ALTER TABLE entries ADD COLUMN trace TEXT NOT NULL DEFAULT ''; UPDATE meta SET value = '2' WHERE key = 'schema';`,
+// blockColumns is what a SELECT of blocks reads (scanBlock's order).
+const blockColumns = `first_id, last_id, prev_hash, entries`
+
+// legacyBlocks reads the entries table of schemas 1 and 2 (one row per entry, trace added
+// in 2) as blocks of one entry each: the upgrade copies it into blocks, and the CLI reads a
+// database no app of this version has opened yet through it.
+func legacyBlocks(hasTrace bool) string {
+	trace := `''`
+	if hasTrace {
+		trace = `trace`
+	}
+	return `SELECT id AS first_id, id AS last_id, time AS min_time, time AS max_time, prev_hash,
+	json_array(json_object('time', time, 'client', client_name, 'clientVersion', client_version, 'principal', principal,
+		'token', token_name, 'level', level, 'method', method, 'name', name, 'connection', connection,
+		'statement', statement, 'outcome', outcome, 'ms', duration_ms, 'trace', ` + trace + `, 'hash', hash)) AS entries
+	FROM entries`
 }
 
 // Meta keys: the newest entry written (head) and the last entry pruned (anchor).
@@ -111,19 +113,13 @@ const (
 	metaAnchorHash = "anchor_hash"
 )
 
-// entryColumns is the column list of entries, in Entry's field order; entryColumnsV1 that of
-// schema 1.
-const (
-	entryColumnsV1 = `id, time, client_name, client_version, principal, token_name, level, method, name, connection, statement, outcome, duration_ms, prev_hash, hash`
-	entryColumns   = entryColumnsV1 + `, trace`
-)
-
-// columns is what a SELECT of entries reads (scanEntry's order).
-func (l *Log) columns() string {
-	if l.selectColumns != "" {
-		return l.selectColumns
+// source is what readers select blocks from: the table, or an older database's entries
+// read as blocks.
+func (l *Log) source() string {
+	if l.legacy != "" {
+		return "(" + l.legacy + ")"
 	}
-	return entryColumns
+	return "blocks"
 }
 
 // Options configure a writable Log.
@@ -157,8 +153,9 @@ type Log struct {
 	pruneDone chan struct{}
 
 	stmts *writeStmts // the writer's statements, prepared on first use
-	// selectColumns replaces entryColumns in SELECTs of a read-only older database.
-	selectColumns string
+	buf   []byte      // the writer's block text
+	// legacy is the SELECT that reads a read-only older database's entries as blocks.
+	legacy string
 }
 
 // item is one job for the writer: an entry, a flush marker or a prune.
@@ -216,19 +213,42 @@ func Open(path string, opts Options) (*Log, error) {
 	return l, nil
 }
 
-// migrate applies the migrations a database has not had yet.
+// migrate moves the entries of an older database (schema 1 or 2, one row per entry) into
+// blocks, in one transaction: ids, hashes and the chain stay as they were.
 func migrate(db *sql.DB) error {
-	v, err := getMeta(context.Background(), db, "schema")
+	ctx := context.Background()
+	legacy, hasTrace, err := legacyTable(ctx, db)
+	if err != nil || !legacy {
+		return err
+	}
+	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	n, _ := strconv.Atoi(v)
-	for i := max(n-1, 0); i < len(migrations); i++ {
-		if _, err := db.Exec(migrations[i]); err != nil && !strings.Contains(err.Error(), "duplicate column") {
-			return fmt.Errorf("migrating to schema %d: %w", i+2, err)
+	defer tx.Rollback()
+	for _, stmt := range []string{
+		`INSERT INTO blocks(first_id, last_id, min_time, max_time, prev_hash, entries) ` + legacyBlocks(hasTrace) + ` ORDER BY id`,
+		`DROP TABLE entries`,
+		`UPDATE meta SET value = '3' WHERE key = 'schema'`,
+	} {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("moving the entries into blocks (schema 3): %w", err)
 		}
 	}
-	return nil
+	return tx.Commit()
+}
+
+// legacyTable reports whether the database still has the entries table of schemas 1 and 2,
+// and whether it has the trace column (schema 2).
+func legacyTable(ctx context.Context, q querier) (legacy, hasTrace bool, err error) {
+	var n int
+	if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'entries'`).Scan(&n); err != nil || n == 0 {
+		return false, false, err
+	}
+	if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM pragma_table_info('entries') WHERE name = 'trace'`).Scan(&n); err != nil {
+		return true, false, err
+	}
+	return true, n > 0, nil
 }
 
 // OpenReadOnly opens an existing database for reading (the CLI), while the app may be
@@ -247,9 +267,14 @@ func OpenReadOnly(path string) (*Log, error) {
 		return nil, fmt.Errorf("activity log %s: %w", path, err)
 	}
 	l := &Log{db: db, path: path, readOnly: true, closed: true}
-	// A database no app of this version has opened yet is read as it is (schema 1: no trace).
-	if v, err := getMeta(context.Background(), db, "schema"); err == nil && v == "1" {
-		l.selectColumns = entryColumnsV1 + `, '' AS trace`
+	// A database no app of this version has opened yet is read as it is.
+	legacy, hasTrace, err := legacyTable(context.Background(), db)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("activity log %s: %w", path, err)
+	}
+	if legacy {
+		l.legacy = legacyBlocks(hasTrace)
 	}
 	return l, nil
 }
@@ -532,8 +557,9 @@ func (l *Log) run(it item, lastErr error) {
 	}
 }
 
-// insert redacts, chains and writes entries in one transaction. The head (last id and hash)
-// is read inside the transaction, so a second writing process continues the same chain.
+// insert redacts, chains and writes entries in one transaction, as one block. The head (last
+// id and hash) is read inside the transaction, so a second writing process continues the
+// same chain.
 func (l *Log) insert(batch []*Entry) error {
 	ctx := context.Background()
 	if l.stmts == nil {
@@ -552,22 +578,29 @@ func (l *Log) insert(batch []*Entry) error {
 	if err != nil {
 		return err
 	}
+	first, prev := id+1, hash
+	var minTime, maxTime string
 	// Short fields repeat from request to request (client, token, method, tool): each is
 	// redacted once per batch.
 	seen := map[string]string{}
 	for _, e := range batch {
 		redactEntryCached(e, l.redactor, seen)
 		id++
-		e.ID, e.PrevHash = id, hash
+		e.ID, e.PrevHash, e.rawTime = id, hash, formatTime(e.Time)
 		e.Hash = computeHash(e)
 		hash = e.Hash
-	}
-	stmt := tx.StmtContext(ctx, l.stmts.insert)
-	for _, e := range batch {
-		if _, err := stmt.ExecContext(ctx, e.ID, formatTime(e.Time), e.ClientName, e.ClientVersion, e.Principal,
-			e.TokenName, e.Level, e.Method, e.Name, e.Connection, e.Statement, e.Outcome, e.DurationMS, e.PrevHash, e.Hash, e.Trace); err != nil {
-			return err
+		if minTime == "" || e.rawTime < minTime {
+			minTime = e.rawTime
 		}
+		maxTime = max(maxTime, e.rawTime)
+	}
+	l.buf = appendBlock(l.buf[:0], batch)
+	if _, err := tx.StmtContext(ctx, l.stmts.insert).ExecContext(ctx, first, id, minTime, maxTime, prev, string(l.buf)); err != nil {
+		return err
+	}
+	// A rare huge batch (long statements) does not keep its buffer for the log's lifetime.
+	if cap(l.buf) > 4<<20 {
+		l.buf = nil
 	}
 	if _, err := tx.StmtContext(ctx, l.stmts.setHead).ExecContext(ctx, metaHeadID, strconv.FormatInt(id, 10), metaHeadHash, hash); err != nil {
 		return err
@@ -582,8 +615,8 @@ type writeStmts struct {
 }
 
 const (
-	// insertEntry is the INSERT of one entry.
-	insertEntry = `INSERT INTO entries(` + entryColumns + `) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`
+	// insertBlock is the INSERT of one block.
+	insertBlock = `INSERT INTO blocks(first_id, last_id, min_time, max_time, prev_hash, entries) VALUES (?,?,?,?,?,?)`
 	// selectLinks reads the head and the anchor in one statement.
 	selectLinks = `SELECT key, value FROM meta WHERE key IN ('` + metaHeadID + `','` + metaHeadHash + `','` + metaAnchorID + `','` + metaAnchorHash + `')`
 	// upsertHead moves the head (id and hash) in one statement.
@@ -595,7 +628,7 @@ func prepareWrite(ctx context.Context, db *sql.DB) (*writeStmts, error) {
 	for _, p := range []struct {
 		to  **sql.Stmt
 		sql string
-	}{{&st.insert, insertEntry}, {&st.links, selectLinks}, {&st.setHead, upsertHead}} {
+	}{{&st.insert, insertBlock}, {&st.links, selectLinks}, {&st.setHead, upsertHead}} {
 		s, err := db.PrepareContext(ctx, p.sql)
 		if err != nil {
 			st.close()

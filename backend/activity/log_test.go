@@ -53,13 +53,13 @@ func TestAppendWritesAChain(t *testing.T) {
 		}
 	})
 	t.Run("the database refuses an update (append-only)", func(t *testing.T) {
-		_, err := l.db.Exec(`UPDATE entries SET statement = 'x' WHERE id = 1`)
+		_, err := l.db.Exec(`UPDATE blocks SET entries = '[]'`)
 		if err == nil || !strings.Contains(err.Error(), "append-only") {
 			t.Fatalf("got %v", err)
 		}
 	})
 	t.Run("the database refuses a delete that is not pruning", func(t *testing.T) {
-		_, err := l.db.Exec(`DELETE FROM entries WHERE id = 2`)
+		_, err := l.db.Exec(`DELETE FROM blocks`)
 		if err == nil || !strings.Contains(err.Error(), "pruning") {
 			t.Fatalf("got %v", err)
 		}
@@ -68,33 +68,45 @@ func TestAppendWritesAChain(t *testing.T) {
 
 // Issue 11 "Done when": editing one byte of a stored entry is detected, and Verify names the
 // first broken link. Each case edits the database file through the sqlite driver, as anyone
-// with the file could, after dropping the triggers.
+// with the file could, after dropping the triggers. The log holds three blocks of three
+// entries: 1-3, 4-6, 7-9.
 func TestVerifyFindsTheFirstBrokenLink(t *testing.T) {
+	flip := func(path string) string { // one hex digit of a hash changed
+		return `CASE substr(` + path + `, 1, 1) WHEN '0' THEN '1' ELSE '0' END || substr(` + path + `, 2)`
+	}
 	cases := []struct {
 		rule   string
 		stmt   string
 		wantID int64
 		reason string
 	}{
-		{"one byte of the statement changed", `UPDATE entries SET statement = replace(statement, 'Article', 'Brticle') WHERE id = 2`, 2, "hash does not match its contents"},
-		{"one byte of the time changed", `UPDATE entries SET time = replace(time, '12:01', '12:02') WHERE id = 2`, 2, "hash does not match its contents"},
-		{"one byte of the client name changed", `UPDATE entries SET client_name = 'claude-codf' WHERE id = 2`, 2, "hash does not match its contents"},
-		{"one byte of the token name changed", `UPDATE entries SET token_name = 'laptoq' WHERE id = 2`, 2, "hash does not match its contents"},
-		{"one byte of the outcome changed", `UPDATE entries SET outcome = 'oj' WHERE id = 2`, 2, "hash does not match its contents"},
-		{"the duration changed", `UPDATE entries SET duration_ms = 13 WHERE id = 2`, 2, "hash does not match its contents"},
-		{"the connection changed", `UPDATE entries SET connection = 'c2' WHERE id = 2`, 2, "hash does not match its contents"},
-		{"one byte of the stored hash changed", `UPDATE entries SET hash = substr(hash, 1, 63) || CASE substr(hash, 64) WHEN '0' THEN '1' ELSE '0' END WHERE id = 2`, 2, "hash does not match its contents"},
-		{"one byte of the prev_hash changed", `UPDATE entries SET prev_hash = substr(prev_hash, 1, 63) || CASE substr(prev_hash, 64) WHEN '0' THEN '1' ELSE '0' END WHERE id = 2`, 2, "prev_hash does not match the hash of entry 1"},
-		{"an entry removed from the middle", `DELETE FROM entries WHERE id = 2`, 3, "prev_hash does not match the hash of entry 1"},
-		{"the first entry removed", `DELETE FROM entries WHERE id = 1`, 2, "prev_hash does not match the hash of the start of the log"},
-		{"the newest entry removed", `DELETE FROM entries WHERE id = 3`, 3, "newest entries were removed"},
-		{"an entry's id changed", `UPDATE entries SET id = 7 WHERE id = 2`, 3, "prev_hash does not match the hash of entry 1"},
-		{"an entry inserted", `INSERT INTO entries SELECT 4, time, client_name, client_version, principal, token_name, level, method, name, connection, 'DROP', outcome, duration_ms, hash, hash, trace FROM entries WHERE id = 3`, 4, "hash does not match its contents"},
+		{"one byte of the statement changed", `UPDATE blocks SET entries = replace(entries, 'q2', 'q3') WHERE first_id = 1`, 2, "hash does not match its contents"},
+		{"one byte of the time changed", `UPDATE blocks SET entries = replace(entries, '12:01:00', '12:02:00') WHERE first_id = 1`, 2, "hash does not match its contents"},
+		{"one byte of the client name changed", `UPDATE blocks SET entries = json_set(entries, '$[1].client', 'claude-codf') WHERE first_id = 1`, 2, "hash does not match its contents"},
+		{"one byte of the token name changed", `UPDATE blocks SET entries = json_set(entries, '$[1].token', 'laptoq') WHERE first_id = 1`, 2, "hash does not match its contents"},
+		{"one byte of the outcome changed", `UPDATE blocks SET entries = json_set(entries, '$[1].outcome', 'oj') WHERE first_id = 1`, 2, "hash does not match its contents"},
+		{"the duration changed", `UPDATE blocks SET entries = json_set(entries, '$[1].ms', 13) WHERE first_id = 1`, 2, "hash does not match its contents"},
+		{"the connection changed", `UPDATE blocks SET entries = json_set(entries, '$[1].connection', 'c2') WHERE first_id = 1`, 2, "hash does not match its contents"},
+		{"one byte of the stored hash changed", `UPDATE blocks SET entries = json_set(entries, '$[1].hash', ` + flip(`entries ->> '$[1].hash'`) + `) WHERE first_id = 1`, 2, "hash does not match its contents"},
+		{"one byte of a block's prev_hash changed", `UPDATE blocks SET prev_hash = ` + flip(`prev_hash`) + ` WHERE first_id = 4`, 4, "prev_hash does not match the hash of entry 3"},
+		{"one byte of the first block's prev_hash changed", `UPDATE blocks SET prev_hash = ` + flip(`prev_hash`) + ` WHERE first_id = 1`, 1, "prev_hash does not match the hash of the start of the log"},
+		{"an entry removed from the middle of a block", `UPDATE blocks SET entries = json_remove(entries, '$[1]') WHERE first_id = 1`, 1, "the block of entries 1 to 3 holds 2"},
+		{"an entry removed and the block's ids moved up", `UPDATE blocks SET entries = json_remove(entries, '$[1]'), last_id = 2 WHERE first_id = 1`, 2, "hash does not match its contents"},
+		{"a block removed from the middle", `DELETE FROM blocks WHERE first_id = 4`, 7, "prev_hash does not match the hash of entry 3"},
+		{"the first block removed", `DELETE FROM blocks WHERE first_id = 1`, 4, "prev_hash does not match the hash of the start of the log"},
+		{"the newest block removed", `DELETE FROM blocks WHERE first_id = 7`, 9, "newest entries were removed"},
+		{"a block's ids changed", `UPDATE blocks SET first_id = 10, last_id = 12 WHERE first_id = 4`, 7, "prev_hash does not match the hash of entry 3"},
+		{"an entry added to the newest block", `UPDATE blocks SET entries = json_insert(entries, '$[#]', entries -> '$[2]'), last_id = 10 WHERE first_id = 7`, 10, "hash does not match its contents"},
+		{"a block inserted", `INSERT INTO blocks SELECT 10, 12, min_time, max_time, prev_hash, entries FROM blocks WHERE first_id = 7`, 10, "prev_hash does not match the hash of entry 9"},
+		{"a block's text cut short", `UPDATE blocks SET entries = substr(entries, 1, 100) WHERE first_id = 4`, 4, "does not read as entries"},
 	}
 	for _, c := range cases {
 		t.Run(c.rule, func(t *testing.T) {
 			l := openLog(t, Options{})
-			appendN(t, l, 3, t0)
+			writeBlocks(t, l, 3, 3, 3)
+			if v := verify(t, l); !v.Intact() || v.Entries != 9 {
+				t.Fatalf("before the edit: %+v", v)
+			}
 			if err := l.Close(context.Background()); err != nil {
 				t.Fatal(err)
 			}
@@ -143,7 +155,7 @@ func TestPruneKeepsTheChainVerifiable(t *testing.T) {
 		})
 		t.Run("an edit to the first entry after the anchor is still detected", func(t *testing.T) {
 			_ = l.Close(ctx)
-			tamper(t, l.Path(), `UPDATE entries SET prev_hash = ? WHERE id = 5`, GenesisHash)
+			tamper(t, l.Path(), `UPDATE blocks SET prev_hash = ? WHERE first_id = 5`, GenesisHash)
 			ro, err := OpenReadOnly(l.Path())
 			if err != nil {
 				t.Fatal(err)
@@ -185,7 +197,7 @@ func TestPruneKeepsTheChainVerifiable(t *testing.T) {
 	t.Run("pruning refuses to remove a broken part of the chain", func(t *testing.T) {
 		l := openLog(t, Options{})
 		appendN(t, l, 3, t0)
-		tamper(t, l.Path(), `UPDATE entries SET statement = 'x' WHERE id = 2`)
+		tamper(t, l.Path(), `UPDATE blocks SET entries = json_set(entries, '$[' || (2 - first_id) || '].statement', 'x') WHERE first_id <= 2 AND last_id >= 2`)
 		n, err := l.Prune(ctx, t0.Add(day))
 		if n != 0 || err == nil || !strings.Contains(err.Error(), "entry 2") {
 			t.Fatalf("%d %v", n, err)
@@ -442,57 +454,124 @@ func TestAppendWithoutTimeIsNow(t *testing.T) {
 	}
 }
 
-// Schema 2 adds the trace column: a database written by an older app (schema 1) is read as it
-// is by the CLI, upgraded when the app opens it, and its chain still verifies with the new
-// entries after the old.
-func TestASchema1DatabaseIsReadAndUpgraded(t *testing.T) {
-	l := openLog(t, Options{})
-	appendN(t, l, 2, t0)
-	path := l.Path()
-	if err := l.Close(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+// legacySchema is the layout of schemas 1 and 2 (one row per entry; 2 added trace).
+const legacySchema = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+CREATE TABLE entries (
+	id INTEGER PRIMARY KEY, time TEXT NOT NULL, client_name TEXT NOT NULL, client_version TEXT NOT NULL,
+	principal TEXT NOT NULL, token_name TEXT NOT NULL, level TEXT NOT NULL, method TEXT NOT NULL, name TEXT NOT NULL,
+	connection TEXT NOT NULL, statement TEXT NOT NULL, outcome TEXT NOT NULL, duration_ms INTEGER NOT NULL,
+	prev_hash TEXT NOT NULL, hash TEXT NOT NULL) STRICT;
+CREATE INDEX entries_time ON entries(time);
+CREATE TRIGGER entries_append_only BEFORE UPDATE ON entries BEGIN SELECT RAISE(ABORT, 'activity entries are append-only'); END;
+CREATE TRIGGER entries_prune_only BEFORE DELETE ON entries
+WHEN old.id > COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'anchor_id'), 0)
+BEGIN SELECT RAISE(ABORT, 'activity entries are removed only by pruning'); END;`
+
+// legacyDatabase writes a database as an app of schema 1 or 2 wrote it: n chained entries,
+// the second one traced in schema 2.
+func legacyDatabase(t *testing.T, path string, schema, n int) {
+	t.Helper()
 	db, err := sql.Open("sqlite", "file:"+path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Exec(`ALTER TABLE entries DROP COLUMN trace; UPDATE meta SET value = '1' WHERE key = 'schema'`); err != nil {
+	defer db.Close()
+	ddl := legacySchema
+	if schema == 2 {
+		ddl += `ALTER TABLE entries ADD COLUMN trace TEXT NOT NULL DEFAULT '';`
+	}
+	ddl += fmt.Sprintf(`INSERT INTO meta(key, value) VALUES ('schema', '%d');`, schema)
+	if _, err := db.Exec(ddl); err != nil {
 		t.Fatal(err)
 	}
-	db.Close()
-
-	ro, err := OpenReadOnly(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if all, err := ro.List(context.Background(), Filter{}); err != nil || len(all) != 2 {
-		t.Fatalf("schema 1 read by the CLI: %d entries, %v", len(all), err)
-	}
-	ro.Close(context.Background())
-
-	up, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer up.Close(context.Background())
-	rec := call("list_tables", nil, t0.Add(time.Hour))
-	rec.Traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
-	up.Observe(rec)
-	flush(t, up)
-	all, err := up.List(context.Background(), Filter{})
-	if err != nil || len(all) != 3 {
-		t.Fatalf("after the upgrade: %d entries, %v", len(all), err)
-	}
-	if v := verify(t, up); !v.Intact() || v.Entries != 3 {
-		t.Fatalf("%+v", v)
-	}
-	traced := 0
-	for _, e := range all {
-		if e.Trace == rec.Traceparent {
-			traced++
+	prev := GenesisHash
+	for i := 1; i <= n; i++ {
+		e := FromRecord(call("execute_query", map[string]any{"connection": "c1", "query": fmt.Sprintf("q%d", i)}, t0.Add(time.Duration(i)*time.Minute)))
+		if schema == 2 && i == 2 {
+			e.Trace = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+		}
+		e.ID, e.PrevHash = int64(i), prev
+		e.Hash = computeHash(&e)
+		prev = e.Hash
+		args := []any{e.ID, formatTime(e.Time), e.ClientName, e.ClientVersion, e.Principal, e.TokenName, e.Level, e.Method,
+			e.Name, e.Connection, e.Statement, e.Outcome, e.DurationMS, e.PrevHash, e.Hash}
+		insert := `INSERT INTO entries VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?`
+		if schema == 2 {
+			insert += `,?`
+			args = append(args, e.Trace)
+		}
+		if _, err := db.Exec(insert+`)`, args...); err != nil {
+			t.Fatal(err)
 		}
 	}
-	if traced != 1 {
-		t.Fatalf("%d entries carry the trace, want 1", traced)
+	if _, err := db.Exec(`INSERT INTO meta(key, value) VALUES ('head_id', ?), ('head_hash', ?)`, fmt.Sprint(n), prev); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Schema 3 keeps the entries in blocks (block.go): a database an older app wrote (schema 1,
+// one row per entry; schema 2 added the trace) is read as it is by the CLI, moved into blocks
+// when the app opens it, and its chain still verifies with the new entries after the old.
+func TestAnOlderDatabaseIsReadAndUpgraded(t *testing.T) {
+	ctx := context.Background()
+	for _, schema := range []int{1, 2} {
+		t.Run(fmt.Sprintf("schema %d", schema), func(t *testing.T) {
+			path := Path(t.TempDir())
+			legacyDatabase(t, path, schema, 3)
+
+			ro, err := OpenReadOnly(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all, err := ro.List(ctx, Filter{})
+			if err != nil || len(all) != 3 || all[0].ID != 3 || all[0].Statement != "q3" || all[2].PrevHash != GenesisHash {
+				t.Fatalf("read by the CLI before the upgrade: %+v, %v", all, err)
+			}
+			if v := verify(t, ro); !v.Intact() || v.Entries != 3 {
+				t.Fatalf("verified by the CLI before the upgrade: %+v %+v", v, v.Broken)
+			}
+			if n, err := ro.Count(ctx, Filter{Search: "Q2"}); n != 1 || err != nil {
+				t.Fatalf("count %d, %v", n, err)
+			}
+			ro.Close(ctx)
+
+			up, err := Open(path, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer up.Close(ctx)
+			rec := call("list_tables", nil, t0.Add(time.Hour))
+			rec.Traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+			up.Observe(rec)
+			flush(t, up)
+			all, err = up.List(ctx, Filter{})
+			if err != nil || len(all) != 4 || all[0].ID != 4 || all[0].PrevHash != all[1].Hash || all[3].Statement != "q1" {
+				t.Fatalf("after the upgrade: %+v, %v", all, err)
+			}
+			if v := verify(t, up); !v.Intact() || v.Entries != 4 {
+				t.Fatalf("%+v %+v", v, v.Broken)
+			}
+			wantTraced := map[int]int{1: 1, 2: 2}[schema]
+			traced := 0
+			for _, e := range all {
+				if e.Trace != "" {
+					traced++
+				}
+			}
+			if traced != wantTraced {
+				t.Fatalf("%d entries carry a trace, want %d", traced, wantTraced)
+			}
+			var tables int
+			if err := up.db.QueryRow(`SELECT COUNT(*) FROM sqlite_master WHERE name IN ('entries', 'entries_time', 'entries_append_only')`).Scan(&tables); err != nil || tables != 0 {
+				t.Fatalf("the old table is still there (%d), %v", tables, err)
+			}
+			if n, err := up.Prune(ctx, t0.Add(90*time.Second)); n != 1 || err != nil {
+				t.Fatalf("pruned %d, %v", n, err)
+			}
+			if v := verify(t, up); !v.Intact() || v.Entries != 3 || v.AnchorID != 1 {
+				t.Fatalf("after a prune: %+v %+v", v, v.Broken)
+			}
+		})
 	}
 }

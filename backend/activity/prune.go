@@ -2,7 +2,6 @@ package activity
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strconv"
@@ -15,9 +14,10 @@ const DefaultRetention = 90 * 24 * time.Hour
 // PruneEvery is how often the background pruning runs (and once at its start).
 const PruneEvery = time.Hour
 
-// Prune removes the entries older than before, oldest first, stopping at the first entry
-// that is not (so an entry recorded out of time order never opens a gap), and keeps the
-// hash of the last one removed as the anchor Verify starts from. It refuses, and removes
+// Prune removes the entries older than before, oldest first, a whole block at a time,
+// stopping at the first block with an entry that is not (so an entry recorded out of time
+// order never opens a gap), and keeps the hash of the last one removed as the anchor Verify
+// starts from. It refuses, and removes
 // nothing, when the entries it would remove do not verify: pruning never hides a broken
 // link. Prune runs in the writer, after the entries queued before it.
 func (l *Log) Prune(ctx context.Context, before time.Time) (int, error) {
@@ -104,35 +104,27 @@ func (l *Log) prune(ctx context.Context, before time.Time) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	// The last entry to remove: the one before the first entry that is not old enough.
-	var last sql.NullInt64
-	err = tx.QueryRowContext(ctx, `SELECT MIN(id) - 1 FROM entries WHERE time >= ?`, formatTime(before)).Scan(&last)
+	// Whole blocks go, oldest first, up to the first block holding an entry that is not old
+	// enough; what is about to go is verified first.
+	rows, err := tx.QueryContext(ctx, `SELECT `+blockColumns+`, max_time FROM blocks WHERE first_id > ? ORDER BY first_id`, anchorID)
 	if err != nil {
 		return 0, err
 	}
-	if !last.Valid {
-		if err := tx.QueryRowContext(ctx, `SELECT MAX(id) FROM entries`).Scan(&last); err != nil {
-			return 0, err
-		}
-	}
-	if !last.Valid || last.Int64 <= anchorID {
-		return 0, nil
-	}
-	// Verify what is about to go, and find the hash of the last entry removed.
-	rows, err := tx.QueryContext(ctx, `SELECT `+l.columns()+` FROM entries WHERE id > ? AND id <= ? ORDER BY id`, anchorID, last.Int64)
-	if err != nil {
-		return 0, err
-	}
+	cutoff := formatTime(before)
 	w := walker{prevID: anchorID, prevHash: anchorHash, anchored: anchorID > 0}
 	for rows.Next() {
-		e, err := scanEntry(rows)
-		if err != nil {
+		var b block
+		var maxTime string
+		if err := rows.Scan(&b.firstID, &b.lastID, &b.prevHash, &b.entries, &maxTime); err != nil {
 			rows.Close()
 			return 0, err
 		}
-		if b := w.step(e); b != nil {
+		if maxTime >= cutoff {
+			break
+		}
+		if broken := w.block(b); broken != nil {
 			rows.Close()
-			return 0, fmt.Errorf("not pruning: the chain is broken at entry %d: %s", b.ID, b.Reason)
+			return 0, fmt.Errorf("not pruning: the chain is broken at entry %d: %s", broken.ID, broken.Reason)
 		}
 	}
 	if err := rows.Close(); err != nil {
@@ -148,7 +140,7 @@ func (l *Log) prune(ctx context.Context, before time.Time) (int, error) {
 	if err := setMeta(ctx, tx, metaAnchorHash, w.prevHash); err != nil {
 		return 0, err
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM entries WHERE id <= ?`, w.prevID); err != nil {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM blocks WHERE last_id <= ?`, w.prevID); err != nil {
 		return 0, err
 	}
 	return w.count, tx.Commit()

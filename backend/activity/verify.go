@@ -3,6 +3,7 @@ package activity
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 )
 
@@ -43,18 +44,18 @@ func (l *Log) Verify(ctx context.Context) (Verification, error) {
 		return Verification{}, err
 	}
 	v := Verification{AnchorID: anchorID}
-	rows, err := tx.QueryContext(ctx, `SELECT `+l.columns()+` FROM entries ORDER BY id`)
+	rows, err := tx.QueryContext(ctx, `SELECT `+blockColumns+` FROM `+l.source()+` ORDER BY first_id`)
 	if err != nil {
 		return v, err
 	}
 	defer rows.Close()
 	w := walker{prevID: anchorID, prevHash: anchorHash, anchored: anchorID > 0}
 	for rows.Next() {
-		e, err := scanEntry(rows)
+		b, err := scanBlock(rows)
 		if err != nil {
 			return v, err
 		}
-		if v.Broken = w.step(e); v.Broken != nil {
+		if v.Broken = w.block(b); v.Broken != nil {
 			v.Entries = w.count
 			return v, nil
 		}
@@ -109,20 +110,29 @@ func (w *walker) step(e Entry) *Broken {
 	return nil
 }
 
+// block checks a block's entries in order.
+func (w *walker) block(b block) *Broken {
+	entries, err := b.decode()
+	if err != nil {
+		var broken *Broken
+		if errors.As(err, &broken) {
+			return broken
+		}
+		return &Broken{ID: b.firstID, Reason: err.Error()}
+	}
+	for i := range entries {
+		if broken := w.step(entries[i]); broken != nil {
+			return broken
+		}
+	}
+	return nil
+}
+
 type scanner interface{ Scan(dest ...any) error }
 
-// scanEntry reads a row of entryColumns.
-func scanEntry(s scanner) (Entry, error) {
-	var e Entry
-	var t string
-	err := s.Scan(&e.ID, &t, &e.ClientName, &e.ClientVersion, &e.Principal, &e.TokenName, &e.Level, &e.Method,
-		&e.Name, &e.Connection, &e.Statement, &e.Outcome, &e.DurationMS, &e.PrevHash, &e.Hash, &e.Trace)
-	if err != nil {
-		return e, err
-	}
-	// The stored text is what the hash covers; a time that no longer parses is shown as the
-	// zero time, and its hash no longer matches, which Verify reports.
-	e.rawTime = t
-	e.Time, _ = parseTime(t)
-	return e, nil
+// scanBlock reads a row of blockColumns.
+func scanBlock(s scanner) (block, error) {
+	var b block
+	err := s.Scan(&b.firstID, &b.lastID, &b.prevHash, &b.entries)
+	return b, err
 }

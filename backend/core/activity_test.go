@@ -159,7 +159,10 @@ func TestActivityRetentionSetting(t *testing.T) {
 			t.Fatal(err)
 		}
 		l := c.Activity().Log()
+		// Written apart, as entries two days apart are: pruning removes whole blocks (one per
+		// write), and entries written together share one.
 		l.Append(activity.Entry{Time: time.Now().Add(-3 * 24 * time.Hour), Method: "tools/call", Outcome: "ok"})
+		flushActivity(t, c)
 		l.Append(activity.Entry{Time: time.Now().Add(-1 * 24 * time.Hour), Method: "tools/call", Outcome: "ok"})
 		if err := c.Start(ctx); err != nil {
 			t.Fatal(err)

@@ -127,7 +127,7 @@ func TestActivityCLI(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, s := range []string{`DROP TRIGGER entries_append_only`, `UPDATE entries SET outcome = 'oj' WHERE id = 1`} {
+		for _, s := range []string{`DROP TRIGGER blocks_append_only`, `UPDATE blocks SET entries = json_set(entries, '$[0].outcome', 'oj') WHERE first_id = 1`} {
 			if _, err := db.Exec(s); err != nil {
 				t.Fatal(err)
 			}
