@@ -2,11 +2,10 @@ package activity
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
-
-	"app/backend/redact"
 )
 
 // A block reads back every field as written, with the ids and prev hashes of a chain, and
@@ -16,15 +15,15 @@ func FuzzBlockRoundTrip(f *testing.F) {
 	f.Add("a \"quoted\" \\ name", "\x00\x1f\x7f", "bridge:ünïcödé", "line\nbreak\ttab\r", "-33007", int64(-1))
 	f.Add("\xff\xfe not UTF-8", "\u2028\u2029", "", "", "", int64(0))
 	f.Fuzz(func(t *testing.T, client, version, principal, statement, outcome string, ms int64) {
-		r := redact.New()
+		// The writer stores valid UTF-8 (redactEntryCached); what it redacts is FuzzRedact's.
+		valid := func(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
 		var batch []*Entry
 		for i := range 3 {
-			e := &Entry{Time: t0.Add(time.Duration(i) * time.Microsecond), ClientName: client, ClientVersion: version, Principal: principal,
-				Statement: statement, Outcome: outcome, DurationMS: ms, Method: "tools/call", Name: "execute_query"}
+			e := &Entry{Time: t0.Add(time.Duration(i) * time.Microsecond), ClientName: valid(client), ClientVersion: valid(version),
+				Principal: valid(principal), Statement: valid(statement), Outcome: valid(outcome), DurationMS: ms, Method: "tools/call", Name: "execute_query"}
 			if i == 1 {
 				e.Trace = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
 			}
-			redactEntryCached(e, r, map[string]string{})
 			batch = append(batch, e)
 		}
 		prev := GenesisHash
@@ -73,4 +72,42 @@ func TestBlocksReadWithSQLiteJSON(t *testing.T) {
 	if strings.Join(got, ", ") != "1 q1 claude-code, 2 q2 claude-code, 3 q3 claude-code" {
 		t.Fatalf("read %q", got)
 	}
+}
+
+// The hand-written decoder agrees with encoding/json on everything it accepts; what it does
+// not accept goes to encoding/json.
+func FuzzDecodeEntries(f *testing.F) {
+	e := Entry{Time: t0, ClientName: "claude-code", Statement: "{Get{Article(where:{path:[\"title\"],operator:Like,valueText:\"a\\\\b\"}){title}}}\n\tü",
+		DurationMS: 12, Hash: GenesisHash, Trace: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}
+	f.Add(string(appendBlock(nil, []*Entry{&e, &e})))
+	f.Add(`[]`)
+	f.Add(`[{}]`)
+	f.Add(`[{"time":"a\u00e9\u0041\/","ms":-3,"hash":"x"}]`)
+	f.Add(`[{"ms":012}]`)
+	f.Add(`[{"ms":1.5}]`)
+	f.Add(`[{"time":"\ud83d\ude00"}]`)
+	f.Add(`[{"Time":"x"}]`)
+	f.Add(`[{"time":null}]`)
+	f.Add(`[{"time":"a","time":"b"}]`)
+	f.Add(`[{"time":"\xff"}]`)
+	f.Add(` [{"time":"a"}]`)
+	f.Add(`[{"ms":99999999999999999999}]`)
+	f.Fuzz(func(t *testing.T, s string) {
+		fast, ok := decodeFast(s)
+		if !ok {
+			return
+		}
+		var slow []storedEntry
+		if err := json.Unmarshal([]byte(s), &slow); err != nil {
+			t.Fatalf("the fast path read %q, encoding/json refuses it: %v", s, err)
+		}
+		if len(fast) != len(slow) {
+			t.Fatalf("%q: %d entries, encoding/json %d", s, len(fast), len(slow))
+		}
+		for i := range fast {
+			if fast[i] != slow[i] {
+				t.Fatalf("%q: entry %d\n%+v\nencoding/json\n%+v", s, i, fast[i], slow[i])
+			}
+		}
+	})
 }
