@@ -41,53 +41,60 @@ type storedEntry struct {
 
 // block is one row of blocks.
 type block struct {
-	firstID, lastID int64
-	prevHash        string
-	entries         string
+	firstID, lastID   int64
+	minTime, maxTime  string
+	prevHash, entries string
+	written           bool // by the writer (or migrate), not read from an older database
 }
 
-// appendBlock appends the JSON array of entries (chained and hashed) to buf. It writes what
-// storedEntry's tags say, by hand: encoding/json's reflection cost as much as the row it
-// replaced. Every text field is valid UTF-8 by now (redactEntryCached), so the bytes are
-// copied as they are and read back identical, which the hashes depend on.
+// appendBlock appends the JSON array of entries (chained and hashed) to buf.
 func appendBlock(buf []byte, entries []*Entry) []byte {
 	buf = append(buf, '[')
 	for i, e := range entries {
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		t := e.rawTime
-		if t == "" {
-			t = formatTime(e.Time)
-		}
-		buf = append(buf, `{"time":`...)
-		buf = appendJSONString(buf, t)
-		for _, f := range [...]struct {
-			key string
-			v   *string
-		}{
-			{`,"client":`, &e.ClientName}, {`,"clientVersion":`, &e.ClientVersion}, {`,"principal":`, &e.Principal},
-			{`,"token":`, &e.TokenName}, {`,"level":`, &e.Level}, {`,"method":`, &e.Method}, {`,"name":`, &e.Name},
-			{`,"connection":`, &e.Connection}, {`,"statement":`, &e.Statement}, {`,"outcome":`, &e.Outcome},
-		} {
-			if *f.v != "" {
-				buf = append(buf, f.key...)
-				buf = appendJSONString(buf, *f.v)
-			}
-		}
-		if e.DurationMS != 0 {
-			buf = append(buf, `,"ms":`...)
-			buf = strconv.AppendInt(buf, e.DurationMS, 10)
-		}
-		if e.Trace != "" {
-			buf = append(buf, `,"trace":`...)
-			buf = appendJSONString(buf, e.Trace)
-		}
-		buf = append(buf, `,"hash":`...)
-		buf = appendJSONString(buf, e.Hash)
-		buf = append(buf, '}')
+		buf = appendEntry(buf, e)
 	}
 	return append(buf, ']')
+}
+
+// appendEntry appends one entry as a JSON object. It writes what storedEntry's tags say, by
+// hand: encoding/json's reflection cost as much as the row it replaced. Every text field is
+// valid UTF-8 by now (redactEntryCached), so the bytes are copied as they are and read back
+// identical, which the hashes depend on; the form is exact (Verify checks it), so a block's
+// text holds nothing its entries do not say.
+func appendEntry(buf []byte, e *Entry) []byte {
+	t := e.rawTime
+	if t == "" {
+		t = formatTime(e.Time)
+	}
+	buf = append(buf, `{"time":`...)
+	buf = appendJSONString(buf, t)
+	for _, f := range [...]struct {
+		key string
+		v   *string
+	}{
+		{`,"client":`, &e.ClientName}, {`,"clientVersion":`, &e.ClientVersion}, {`,"principal":`, &e.Principal},
+		{`,"token":`, &e.TokenName}, {`,"level":`, &e.Level}, {`,"method":`, &e.Method}, {`,"name":`, &e.Name},
+		{`,"connection":`, &e.Connection}, {`,"statement":`, &e.Statement}, {`,"outcome":`, &e.Outcome},
+	} {
+		if *f.v != "" {
+			buf = append(buf, f.key...)
+			buf = appendJSONString(buf, *f.v)
+		}
+	}
+	if e.DurationMS != 0 {
+		buf = append(buf, `,"ms":`...)
+		buf = strconv.AppendInt(buf, e.DurationMS, 10)
+	}
+	if e.Trace != "" {
+		buf = append(buf, `,"trace":`...)
+		buf = appendJSONString(buf, e.Trace)
+	}
+	buf = append(buf, `,"hash":`...)
+	buf = appendJSONString(buf, e.Hash)
+	return append(buf, '}')
 }
 
 const hexDigits = "0123456789abcdef"
@@ -125,6 +132,9 @@ func appendJSONString(buf []byte, s string) []byte {
 // hash covers. A block whose text is not its entries (edited by hand, cut short) is an
 // error naming its first entry, which Verify reports as the break.
 func (b block) decode() ([]Entry, error) {
+	if b.lastID < b.firstID {
+		return nil, &Broken{ID: b.firstID, Reason: fmt.Sprintf("the block of entries %d to %d is empty: its ids were edited", b.firstID, b.lastID)}
+	}
 	stored, err := decodeEntries(b.entries)
 	if err != nil {
 		return nil, &Broken{ID: b.firstID, Reason: fmt.Sprintf("the block of entries %d to %d does not read as entries: %v", b.firstID, b.lastID, err)}

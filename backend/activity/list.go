@@ -176,6 +176,15 @@ func (l *Log) Count(ctx context.Context, f Filter) (int, error) {
 	return n, err
 }
 
+// OutcomeUnreadable marks what List shows for a block that does not read.
+const OutcomeUnreadable = "unreadable"
+
+// unreadable is the entry List shows for a block that does not read.
+func unreadable(b block, err error) Entry {
+	return Entry{ID: b.firstID, Method: "activity/unreadable", Outcome: OutcomeUnreadable,
+		Statement: fmt.Sprintf("entries %d to %d cannot be read (%v); app activity verify names the break", b.firstID, b.lastID, err)}
+}
+
 // errEnough stops each once Limit entries were given.
 var errEnough = errors.New("enough")
 
@@ -193,8 +202,8 @@ func (l *Log) each(ctx context.Context, f Filter, desc bool, fn func(*Entry) err
 	defer rows.Close()
 	m := f.matcher()
 	skip, left := max(f.Offset, 0), f.Limit
-	give := func(e *Entry) error {
-		if !m.match(e) {
+	give := func(e *Entry, filtered bool) error {
+		if filtered && !m.match(e) {
 			return nil
 		}
 		if skip > 0 {
@@ -216,13 +225,23 @@ func (l *Log) each(ctx context.Context, f Filter, desc bool, fn func(*Entry) err
 		}
 		entries, err := b.decode()
 		if err != nil {
-			return err
+			// A block that does not read (edited by hand) does not hide the rest of the log:
+			// it is listed as one entry that says so, whatever the filter, and Verify names
+			// the break.
+			entries = []Entry{unreadable(b, err)}
+			if err := give(&entries[0], false); err != nil {
+				if err == errEnough {
+					return nil
+				}
+				return err
+			}
+			continue
 		}
 		for i := range entries {
 			if desc {
 				i = len(entries) - 1 - i
 			}
-			if err := give(&entries[i]); err != nil {
+			if err := give(&entries[i], true); err != nil {
 				if err == errEnough {
 					return nil
 				}

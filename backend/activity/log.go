@@ -87,12 +87,26 @@ END;
 INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', '3');
 `
 
-// blockColumns is what a SELECT of blocks reads (scanBlock's order).
-const blockColumns = `first_id, last_id, prev_hash, entries`
+// schemaVersion is the layout this version writes; a database of a later one is refused.
+const schemaVersion = 3
+
+// blockColumns is what a SELECT of a block source reads (scanBlock's order).
+const blockColumns = `first_id, last_id, min_time, max_time, prev_hash, entries, written`
+
+// legacyColumns are the entries table's columns of schemas 1 and 2 (scanLegacy's order).
+func legacyColumns(hasTrace bool) string {
+	trace := `'' AS trace`
+	if hasTrace {
+		trace = `trace`
+	}
+	return `id, time, client_name, client_version, principal, token_name, level, method, name, connection, statement,
+	outcome, duration_ms, prev_hash, hash, ` + trace
+}
 
 // legacyBlocks reads the entries table of schemas 1 and 2 (one row per entry, trace added
-// in 2) as blocks of one entry each: the upgrade copies it into blocks, and the CLI reads a
-// database no app of this version has opened yet through it.
+// in 2) as blocks of one entry each, for the CLI reading a database no app of this version
+// has opened yet (the app moves the entries into blocks: migrate). written is 0: the text is
+// SQLite's, not the writer's.
 func legacyBlocks(hasTrace bool) string {
 	trace := `''`
 	if hasTrace {
@@ -101,7 +115,8 @@ func legacyBlocks(hasTrace bool) string {
 	return `SELECT id AS first_id, id AS last_id, time AS min_time, time AS max_time, prev_hash,
 	json_array(json_object('time', time, 'client', client_name, 'clientVersion', client_version, 'principal', principal,
 		'token', token_name, 'level', level, 'method', method, 'name', name, 'connection', connection,
-		'statement', statement, 'outcome', outcome, 'ms', duration_ms, 'trace', ` + trace + `, 'hash', hash)) AS entries
+		'statement', statement, 'outcome', outcome, 'ms', duration_ms, 'trace', ` + trace + `, 'hash', hash)) AS entries,
+	0 AS written
 	FROM entries`
 }
 
@@ -113,13 +128,17 @@ const (
 	metaAnchorHash = "anchor_hash"
 )
 
-// source is what readers select blocks from: the table, or an older database's entries
-// read as blocks.
+// source is what readers select blocks from: the table, and an older database's entries
+// read as blocks when the CLI finds them.
 func (l *Log) source() string {
-	if l.legacy != "" {
+	const written = `SELECT first_id, last_id, min_time, max_time, prev_hash, entries, 1 AS written FROM blocks`
+	switch {
+	case l.legacy == "":
+		return "(" + written + ")"
+	case l.noBlocks:
 		return "(" + l.legacy + ")"
 	}
-	return "blocks"
+	return "(" + written + " UNION ALL " + l.legacy + ")"
 }
 
 // Options configure a writable Log.
@@ -154,8 +173,10 @@ type Log struct {
 
 	stmts *writeStmts // the writer's statements, prepared on first use
 	buf   []byte      // the writer's block text
-	// legacy is the SELECT that reads a read-only older database's entries as blocks.
-	legacy string
+	// legacy is the SELECT that reads a read-only older database's entries as blocks, and
+	// noBlocks says it has no blocks yet.
+	legacy   string
+	noBlocks bool
 }
 
 // item is one job for the writer: an entry, a flush marker or a prune.
@@ -213,29 +234,94 @@ func Open(path string, opts Options) (*Log, error) {
 	return l, nil
 }
 
-// migrate moves the entries of an older database (schema 1 or 2, one row per entry) into
-// blocks, in one transaction: ids, hashes and the chain stay as they were.
+// migrate refuses a database of a later version and moves the entries of an older one
+// (schema 1 or 2, one row per entry) into blocks of up to maxBatch, in one transaction: ids,
+// hashes and the chain stay as they were. A break in the old chain (an id gap, a prev_hash
+// that is not the hash before it) starts a new block, so the evidence is kept as it was. The
+// lock is taken first (BEGIN IMMEDIATE): a second process opening the same database waits,
+// then finds nothing left to move.
 func migrate(db *sql.DB) error {
 	ctx := context.Background()
-	legacy, hasTrace, err := legacyTable(ctx, db)
-	if err != nil || !legacy {
-		return err
-	}
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	for _, stmt := range []string{
-		`INSERT INTO blocks(first_id, last_id, min_time, max_time, prev_hash, entries) ` + legacyBlocks(hasTrace) + ` ORDER BY id`,
-		`DROP TABLE entries`,
-		`UPDATE meta SET value = '3' WHERE key = 'schema'`,
-	} {
+	if err := checkVersion(ctx, tx); err != nil {
+		return err
+	}
+	legacy, hasTrace, err := legacyTable(ctx, tx)
+	if err != nil || !legacy {
+		return err
+	}
+	insert, err := tx.PrepareContext(ctx, insertBlock)
+	if err != nil {
+		return err
+	}
+	defer insert.Close()
+	rows, err := tx.QueryContext(ctx, `SELECT `+legacyColumns(hasTrace)+` FROM entries ORDER BY id`)
+	if err != nil {
+		return fmt.Errorf("moving the entries into blocks (schema 3): %w", err)
+	}
+	defer rows.Close()
+	var batch []*Entry
+	var buf []byte
+	write := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		var err error
+		buf, err = writeBlock(ctx, insert, batch, buf)
+		batch = batch[:0]
+		return err
+	}
+	for rows.Next() {
+		e, err := scanLegacy(rows)
+		if err != nil {
+			return err
+		}
+		if n := len(batch); n > 0 && (n == maxBatch || e.ID != batch[n-1].ID+1 || e.PrevHash != batch[n-1].Hash) {
+			if err := write(); err != nil {
+				return fmt.Errorf("moving the entries into blocks (schema 3): %w", err)
+			}
+		}
+		batch = append(batch, &e)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if err := write(); err != nil {
+		return fmt.Errorf("moving the entries into blocks (schema 3): %w", err)
+	}
+	rows.Close()
+	for _, stmt := range []string{`DROP TABLE entries`, `UPDATE meta SET value = '3' WHERE key = 'schema'`} {
 		if _, err := tx.ExecContext(ctx, stmt); err != nil {
 			return fmt.Errorf("moving the entries into blocks (schema 3): %w", err)
 		}
 	}
 	return tx.Commit()
+}
+
+// checkVersion refuses a database a later version of the app wrote: its layout may not be
+// this one's, and writing it could break the chain.
+func checkVersion(ctx context.Context, q querier) error {
+	v, err := getMeta(ctx, q, "schema")
+	if err != nil {
+		return err
+	}
+	if n, _ := strconv.Atoi(v); n > schemaVersion {
+		return fmt.Errorf("written by a later version of the app (schema %s; this one knows up to %d): use that version, or move the file aside", v, schemaVersion)
+	}
+	return nil
+}
+
+// scanLegacy reads a row of legacyColumns.
+func scanLegacy(s scanner) (Entry, error) {
+	var e Entry
+	err := s.Scan(&e.ID, &e.rawTime, &e.ClientName, &e.ClientVersion, &e.Principal, &e.TokenName, &e.Level, &e.Method,
+		&e.Name, &e.Connection, &e.Statement, &e.Outcome, &e.DurationMS, &e.PrevHash, &e.Hash, &e.Trace)
+	e.Time, _ = parseTime(e.rawTime)
+	return e, err
 }
 
 // legacyTable reports whether the database still has the entries table of schemas 1 and 2,
@@ -267,14 +353,23 @@ func OpenReadOnly(path string) (*Log, error) {
 		return nil, fmt.Errorf("activity log %s: %w", path, err)
 	}
 	l := &Log{db: db, path: path, readOnly: true, closed: true}
-	// A database no app of this version has opened yet is read as it is.
-	legacy, hasTrace, err := legacyTable(context.Background(), db)
-	if err != nil {
+	// A database no app of this version has opened yet is read as it is; one an older app
+	// opened again after this one (an empty entries table beside the blocks) is read whole.
+	ctx := context.Background()
+	if err := checkVersion(ctx, db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("activity log %s: %w", path, err)
 	}
-	if legacy {
+	legacy, hasTrace, err := legacyTable(ctx, db)
+	if err == nil && legacy {
 		l.legacy = legacyBlocks(hasTrace)
+		var n int
+		err = db.QueryRowContext(ctx, `SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'blocks'`).Scan(&n)
+		l.noBlocks = n == 0
+	}
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("activity log %s: %w", path, err)
 	}
 	return l, nil
 }
@@ -578,8 +673,6 @@ func (l *Log) insert(batch []*Entry) error {
 	if err != nil {
 		return err
 	}
-	first, prev := id+1, hash
-	var minTime, maxTime string
 	// Short fields repeat from request to request (client, token, method, tool): each is
 	// redacted once per batch.
 	seen := map[string]string{}
@@ -589,13 +682,8 @@ func (l *Log) insert(batch []*Entry) error {
 		e.ID, e.PrevHash, e.rawTime = id, hash, formatTime(e.Time)
 		e.Hash = computeHash(e)
 		hash = e.Hash
-		if minTime == "" || e.rawTime < minTime {
-			minTime = e.rawTime
-		}
-		maxTime = max(maxTime, e.rawTime)
 	}
-	l.buf = appendBlock(l.buf[:0], batch)
-	if _, err := tx.StmtContext(ctx, l.stmts.insert).ExecContext(ctx, first, id, minTime, maxTime, prev, string(l.buf)); err != nil {
+	if l.buf, err = writeBlock(ctx, tx.StmtContext(ctx, l.stmts.insert), batch, l.buf); err != nil {
 		return err
 	}
 	// A rare huge batch (long statements) does not keep its buffer for the log's lifetime.
@@ -606,6 +694,18 @@ func (l *Log) insert(batch []*Entry) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// writeBlock inserts chained entries (id, prev_hash, hash and stored time set) as one block,
+// encoded into buf, which it returns for the next block.
+func writeBlock(ctx context.Context, insert *sql.Stmt, batch []*Entry, buf []byte) ([]byte, error) {
+	minTime, maxTime := batch[0].rawTime, batch[0].rawTime
+	for _, e := range batch[1:] {
+		minTime, maxTime = min(minTime, e.rawTime), max(maxTime, e.rawTime)
+	}
+	buf = appendBlock(buf[:0], batch)
+	_, err := insert.ExecContext(ctx, batch[0].ID, batch[len(batch)-1].ID, minTime, maxTime, batch[0].PrevHash, string(buf))
+	return buf, err
 }
 
 // writeStmts are the writer's statements, prepared once: under load a batch is written every

@@ -99,6 +99,12 @@ func TestVerifyFindsTheFirstBrokenLink(t *testing.T) {
 		{"an entry added to the newest block", `UPDATE blocks SET entries = json_insert(entries, '$[#]', entries -> '$[2]'), last_id = 10 WHERE first_id = 7`, 10, "hash does not match its contents"},
 		{"a block inserted", `INSERT INTO blocks SELECT 10, 12, min_time, max_time, prev_hash, entries FROM blocks WHERE first_id = 7`, 10, "prev_hash does not match the hash of entry 9"},
 		{"a block's text cut short", `UPDATE blocks SET entries = substr(entries, 1, 100) WHERE first_id = 4`, 4, "does not read as entries"},
+		{"a second statement key before the real one", `UPDATE blocks SET entries = replace(entries, '"statement":"q5"', '"statement":"DROP TABLE users","statement":"q5"') WHERE first_id = 4`, 5, "not what the app writes"},
+		{"a key the app does not write", `UPDATE blocks SET entries = replace(entries, '"statement":"q5"', '"statement":"q5","note":"x"') WHERE first_id = 4`, 5, "not what the app writes"},
+		{"text after the entries", `UPDATE blocks SET entries = entries || ' ' WHERE first_id = 4`, 6, "text after its entries"},
+		{"a block's max_time moved back (it would be pruned early)", `UPDATE blocks SET max_time = '2000-01-01T00:00:00.000000Z' WHERE first_id = 4`, 4, "says its times are"},
+		{"a block's min_time moved on (a time filter would skip it)", `UPDATE blocks SET min_time = '2100-01-01T00:00:00.000000Z' WHERE first_id = 4`, 4, "says its times are"},
+		{"a block's ids made empty", `UPDATE blocks SET last_id = 3 WHERE first_id = 4`, 4, "is empty"},
 	}
 	for _, c := range cases {
 		t.Run(c.rule, func(t *testing.T) {
@@ -456,7 +462,7 @@ func TestAppendWithoutTimeIsNow(t *testing.T) {
 
 // legacySchema is the layout of schemas 1 and 2 (one row per entry; 2 added trace).
 const legacySchema = `
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
 CREATE TABLE entries (
 	id INTEGER PRIMARY KEY, time TEXT NOT NULL, client_name TEXT NOT NULL, client_version TEXT NOT NULL,
 	principal TEXT NOT NULL, token_name TEXT NOT NULL, level TEXT NOT NULL, method TEXT NOT NULL, name TEXT NOT NULL,
@@ -566,12 +572,148 @@ func TestAnOlderDatabaseIsReadAndUpgraded(t *testing.T) {
 			if err := up.db.QueryRow(`SELECT COUNT(*) FROM sqlite_master WHERE name IN ('entries', 'entries_time', 'entries_append_only')`).Scan(&tables); err != nil || tables != 0 {
 				t.Fatalf("the old table is still there (%d), %v", tables, err)
 			}
-			if n, err := up.Prune(ctx, t0.Add(90*time.Second)); n != 1 || err != nil {
+			var blocks, legacyBlock int
+			if err := up.db.QueryRow(`SELECT COUNT(*), SUM(first_id = 1 AND last_id = 3) FROM blocks`).Scan(&blocks, &legacyBlock); err != nil || blocks != 2 || legacyBlock != 1 {
+				t.Fatalf("%d blocks (want the old entries in one, the new in another), %v", blocks, err)
+			}
+			if n, err := up.Prune(ctx, t0.Add(30*time.Minute)); n != 3 || err != nil {
 				t.Fatalf("pruned %d, %v", n, err)
 			}
-			if v := verify(t, up); !v.Intact() || v.Entries != 3 || v.AnchorID != 1 {
+			if v := verify(t, up); !v.Intact() || v.Entries != 1 || v.AnchorID != 3 {
 				t.Fatalf("after a prune: %+v %+v", v, v.Broken)
 			}
 		})
+	}
+}
+
+// The upgrade keeps the evidence of an older log as it was: a break in its chain is the same
+// break after the move into blocks.
+func TestTheUpgradeKeepsABrokenChainBroken(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		rule   string
+		stmt   string
+		wantID int64
+		reason string
+	}{
+		{"an entry removed", `DELETE FROM entries WHERE id = 3`, 4, "prev_hash does not match the hash of entry 2"},
+		{"a statement changed", `UPDATE entries SET statement = 'x' WHERE id = 3`, 3, "hash does not match its contents"},
+		{"a prev_hash changed", `UPDATE entries SET prev_hash = hash WHERE id = 4`, 4, "prev_hash does not match the hash of entry 3"},
+	}
+	for _, c := range cases {
+		t.Run(c.rule, func(t *testing.T) {
+			path := Path(t.TempDir())
+			legacyDatabase(t, path, 2, 5)
+			tamper(t, path, `DROP TRIGGER entries_append_only`)
+			tamper(t, path, `DROP TRIGGER entries_prune_only`)
+			tamper(t, path, c.stmt)
+			for _, when := range []string{"before", "after"} {
+				var l *Log
+				var err error
+				if when == "before" {
+					l, err = OpenReadOnly(path)
+				} else {
+					l, err = Open(path, Options{})
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				v := verify(t, l)
+				l.Close(ctx)
+				if v.Intact() || v.Broken.ID != c.wantID || !strings.Contains(v.Broken.Reason, c.reason) {
+					t.Fatalf("%s the upgrade: %+v %+v, want entry %d: %s", when, v, v.Broken, c.wantID, c.reason)
+				}
+			}
+		})
+	}
+}
+
+// Two processes opening an older database at once: one moves the entries, the other waits
+// for its lock and finds nothing left to move; both open, and nothing is moved twice.
+func TestTwoProcessesUpgradeOnce(t *testing.T) {
+	ctx := context.Background()
+	for round := range 10 {
+		path := Path(t.TempDir())
+		legacyDatabase(t, path, 2, 50)
+		var wg sync.WaitGroup
+		errs := make([]error, 2)
+		logs := make([]*Log, 2)
+		for i := range 2 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				logs[i], errs[i] = Open(path, Options{})
+			}()
+		}
+		wg.Wait()
+		for i := range 2 {
+			if errs[i] != nil {
+				t.Fatalf("round %d: open %d: %v", round, i, errs[i])
+			}
+		}
+		if v := verify(t, logs[0]); !v.Intact() || v.Entries != 50 {
+			t.Fatalf("round %d: %+v %+v", round, v, v.Broken)
+		}
+		for _, l := range logs {
+			l.Close(ctx)
+		}
+	}
+}
+
+// A database a later version wrote is refused, by the app and by the CLI, and left as it is.
+func TestALaterSchemaIsRefused(t *testing.T) {
+	ctx := context.Background()
+	l := openLog(t, Options{})
+	appendN(t, l, 1, t0)
+	l.Close(ctx)
+	tamper(t, l.Path(), `UPDATE meta SET value = '4' WHERE key = 'schema'`)
+	if _, err := Open(l.Path(), Options{}); err == nil || !strings.Contains(err.Error(), "later version of the app (schema 4") {
+		t.Fatalf("the app opened it: %v", err)
+	}
+	if _, err := OpenReadOnly(l.Path()); err == nil || !strings.Contains(err.Error(), "later version") {
+		t.Fatalf("the CLI opened it: %v", err)
+	}
+}
+
+// An older app opened after this one finds schema 3 and adds its own (empty) entries table
+// beside the blocks: the CLI still reads the whole log, and this app moves the table away.
+func TestAnOlderAppsTableBesideTheBlocks(t *testing.T) {
+	ctx := context.Background()
+	l := openLog(t, Options{})
+	appendN(t, l, 2, t0)
+	l.Close(ctx)
+	tamper(t, l.Path(), legacySchema)
+	ro, err := OpenReadOnly(l.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := verify(t, ro); !v.Intact() || v.Entries != 2 {
+		t.Fatalf("the CLI: %+v %+v", v, v.Broken)
+	}
+	ro.Close(ctx)
+	up, err := Open(l.Path(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer up.Close(ctx)
+	if v := verify(t, up); !v.Intact() || v.Entries != 2 {
+		t.Fatalf("the app: %+v %+v", v, v.Broken)
+	}
+}
+
+// A block that does not read hides nothing else: List shows it as one entry that says so,
+// whatever the filter, with the entries around it.
+func TestAnUnreadableBlockIsListed(t *testing.T) {
+	ctx := context.Background()
+	l := openLog(t, Options{})
+	writeBlocks(t, l, 2, 2, 2)
+	tamper(t, l.Path(), `UPDATE blocks SET entries = substr(entries, 1, 50) WHERE first_id = 3`)
+	got, err := l.List(ctx, Filter{Client: "claude-code"})
+	if err != nil || len(got) != 5 || got[2].Outcome != OutcomeUnreadable || !strings.Contains(got[2].Statement, "entries 3 to 4 cannot be read") {
+		t.Fatalf("%+v %v", got, err)
+	}
+	var csv bytes.Buffer
+	if err := l.WriteCSV(ctx, &csv, Filter{}); err != nil || strings.Count(csv.String(), "\n") != 6 {
+		t.Fatalf("%q %v", csv.String(), err)
 	}
 }

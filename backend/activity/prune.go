@@ -106,20 +106,21 @@ func (l *Log) prune(ctx context.Context, before time.Time) (int, error) {
 	}
 	// Whole blocks go, oldest first, up to the first block holding an entry that is not old
 	// enough; what is about to go is verified first.
-	rows, err := tx.QueryContext(ctx, `SELECT `+blockColumns+`, max_time FROM blocks WHERE first_id > ? ORDER BY first_id`, anchorID)
+	rows, err := tx.QueryContext(ctx, `SELECT `+blockColumns+` FROM `+l.source()+` WHERE first_id > ? ORDER BY first_id`, anchorID)
 	if err != nil {
 		return 0, err
 	}
 	cutoff := formatTime(before)
 	w := walker{prevID: anchorID, prevHash: anchorHash, anchored: anchorID > 0}
 	for rows.Next() {
-		var b block
-		var maxTime string
-		if err := rows.Scan(&b.firstID, &b.lastID, &b.prevHash, &b.entries, &maxTime); err != nil {
+		b, err := scanBlock(rows)
+		if err != nil {
 			rows.Close()
 			return 0, err
 		}
-		if maxTime >= cutoff {
+		// max_time is checked against the entries' own times below: an edited one refuses
+		// the prune.
+		if b.maxTime >= cutoff {
 			break
 		}
 		if broken := w.block(b); broken != nil {

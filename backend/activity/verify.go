@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Broken names the first broken link of the chain.
@@ -110,7 +111,10 @@ func (w *walker) step(e Entry) *Broken {
 	return nil
 }
 
-// block checks a block's entries in order.
+// block checks a block: its entries in order, then that its text is exactly what the writer
+// writes for them (nothing else hides in it: a second copy of a key, another key, that
+// SQLite's JSON functions would read differently) and that its min_time and max_time, which
+// choose the blocks of a time filter and of pruning, are its entries' times.
 func (w *walker) block(b block) *Broken {
 	entries, err := b.decode()
 	if err != nil {
@@ -120,10 +124,37 @@ func (w *walker) block(b block) *Broken {
 		}
 		return &Broken{ID: b.firstID, Reason: err.Error()}
 	}
+	at := 1 // after the '['
+	var buf []byte
 	for i := range entries {
-		if broken := w.step(entries[i]); broken != nil {
+		e := &entries[i]
+		if broken := w.step(*e); broken != nil {
 			return broken
 		}
+		if !b.written {
+			continue
+		}
+		if i > 0 {
+			buf = append(buf[:0], ',')
+		} else {
+			buf = buf[:0]
+		}
+		buf = appendEntry(buf, e)
+		if !strings.HasPrefix(b.entries[at:], string(buf)) {
+			return &Broken{ID: e.ID, Reason: "its stored text is not what the app writes for its contents: the block was edited"}
+		}
+		at += len(buf)
+	}
+	if b.written && b.entries[at:] != "]" {
+		return &Broken{ID: b.lastID, Reason: "its block has text after its entries: the block was edited"}
+	}
+	minTime, maxTime := entries[0].rawTime, entries[0].rawTime
+	for _, e := range entries[1:] {
+		minTime, maxTime = min(minTime, e.rawTime), max(maxTime, e.rawTime)
+	}
+	if minTime != b.minTime || maxTime != b.maxTime {
+		return &Broken{ID: b.firstID, Reason: fmt.Sprintf("the block of entries %d to %d says its times are %s to %s, its entries' are %s to %s: the block was edited",
+			b.firstID, b.lastID, b.minTime, b.maxTime, minTime, maxTime)}
 	}
 	return nil
 }
@@ -133,6 +164,6 @@ type scanner interface{ Scan(dest ...any) error }
 // scanBlock reads a row of blockColumns.
 func scanBlock(s scanner) (block, error) {
 	var b block
-	err := s.Scan(&b.firstID, &b.lastID, &b.prevHash, &b.entries)
+	err := s.Scan(&b.firstID, &b.lastID, &b.minTime, &b.maxTime, &b.prevHash, &b.entries, &b.written)
 	return b, err
 }
