@@ -2,6 +2,7 @@ package activity
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -153,5 +154,24 @@ func TestHashEncodingIsStable(t *testing.T) {
 	e.Trace = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
 	if got := computeHash(&e); got != "cde47c9d36d541826998ce857915e604c5e6347ddb99ecb5b3bf754eee05c9d6" {
 		t.Fatalf("traced entry hashes to %s", got)
+	}
+}
+
+// formatTime writes exactly what time.Format writes with TimeLayout: the stored time text is
+// what every hash covers.
+func TestFormatTimeIsTimeFormat(t *testing.T) {
+	times := []time.Time{
+		{}, t0, time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(2026, 11, 27, 9, 30, 1, 123456789, time.FixedZone("x", -7*3600)), time.Now(),
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 10000 {
+		times = append(times, time.Unix(r.Int64N(400<<30)-(200<<30), r.Int64N(1e9)))
+	}
+	for _, tm := range times {
+		if got, want := formatTime(tm), tm.UTC().Format(TimeLayout); got != want {
+			t.Fatalf("%v: %q, time.Format %q", tm, got, want)
+		}
 	}
 }
