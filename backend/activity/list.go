@@ -224,24 +224,18 @@ func (l *Log) each(ctx context.Context, f Filter, desc bool, fn func(*Entry) err
 			return err
 		}
 		entries, err := b.decode()
+		filtered := err == nil
 		if err != nil {
 			// A block that does not read (edited by hand) does not hide the rest of the log:
 			// it is listed as one entry that says so, whatever the filter, and Verify names
 			// the break.
 			entries = []Entry{unreadable(b, err)}
-			if err := give(&entries[0], false); err != nil {
-				if err == errEnough {
-					return nil
-				}
-				return err
-			}
-			continue
 		}
 		for i := range entries {
 			if desc {
 				i = len(entries) - 1 - i
 			}
-			if err := give(&entries[i], true); err != nil {
+			if err := give(&entries[i], filtered); err != nil {
 				if err == errEnough {
 					return nil
 				}

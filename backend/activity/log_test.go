@@ -15,6 +15,7 @@ import (
 	"github.com/sirupsen/logrus"
 	logtest "github.com/sirupsen/logrus/hooks/test"
 
+	"app/backend/mcp"
 	"app/backend/redact"
 )
 
@@ -715,5 +716,37 @@ func TestAnUnreadableBlockIsListed(t *testing.T) {
 	var csv bytes.Buffer
 	if err := l.WriteCSV(ctx, &csv, Filter{}); err != nil || strings.Count(csv.String(), "\n") != 6 {
 		t.Fatalf("%q %v", csv.String(), err)
+	}
+}
+
+// BenchmarkInsert is one transaction of the writer (redaction, the chain, the block, the
+// commit) for tools/list entries, per entry, at three batch sizes: the difference is a
+// transaction's own cost (docs/testing.md, "The activity log under load").
+func BenchmarkInsert(b *testing.B) {
+	rec := mcp.Record{Start: t0, Method: "tools/list", Principal: mcp.Principal{ID: "token:t1", Name: "bench", Level: "readOnly"},
+		Client: &mcp.ClientInfo{Name: "bench", Version: "1"}}
+	for _, n := range []int{100, 500, 2000} {
+		b.Run(fmt.Sprintf("batch=%d", n), func(b *testing.B) {
+			l, err := Open(Path(b.TempDir()), Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer l.Close(context.Background())
+			if err := l.Flush(context.Background()); err != nil { // the writer is idle from here
+				b.Fatal(err)
+			}
+			batch := make([]*Entry, n)
+			for b.Loop() {
+				for j := range batch {
+					e := FromRecord(rec)
+					e.Time = time.Now()
+					batch[j] = &e
+				}
+				if err := l.insert(batch); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/entry")
+		})
 	}
 }

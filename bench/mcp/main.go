@@ -15,7 +15,7 @@
 // weaviate-server, against the SDK serving the same tool (browse.go), and the latency the
 // stdio bridge app-mcp adds to a request (bridge.go).
 //
-// Usage: go run ./bench/mcp [-d 4s] [-levels 1,16,64] [-browse=false]
+// Usage: go run ./bench/mcp [-d 8s] [-levels 1,16,64] [-browse=false]
 package main
 
 import (
@@ -91,7 +91,7 @@ func merge(parts []result) result {
 }
 
 func main() {
-	dur := flag.Duration("d", 4*time.Second, "measuring time per (server, level), split into 4 interleaved rounds, every other one in reverse order")
+	dur := flag.Duration("d", 8*time.Second, "measuring time per (server, level), split into 12 interleaved rounds, every other one in reverse order")
 	levels := flag.String("levels", "1,16,64", "concurrent connections")
 	only := flag.String("only", "", "run only servers whose name contains this text")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run")
@@ -192,14 +192,17 @@ func main() {
 	if len(listBytes) > 16<<10 {
 		fail("tools/list is %d bytes, over the 16 KB budget", len(listBytes))
 	}
-	fmt.Printf("tools/list over loopback HTTP, %v per cell (4 interleaved rounds, every other one in reverse order), GOMAXPROCS=%d, response %d bytes (app) / %d bytes (go-sdk)\n\n",
+	fmt.Printf("tools/list over loopback HTTP, %v per cell (12 interleaved rounds, every other one in reverse order), GOMAXPROCS=%d, response %d bytes (app) / %d bytes (go-sdk)\n\n",
 		*dur, runtime.GOMAXPROCS(0), len(appBytes), len(sdkBytes))
 	fmt.Printf("%-26s %6s %12s %10s %10s %7s %12s\n", "server", "conns", "req/s", "p50", "p99", "errors", "CPU per req")
 	// Each cell is measured in rounds, interleaving the servers, so that load from other
-	// processes on a shared machine hits all of them alike, and every other round runs them
-	// in reverse order: a server measured right after the one before it does better (the
-	// same server in both places measured 1.06x to 1.14x of itself at 16 connections).
-	const rounds = 4
+	// processes on a shared machine (and CPU its host takes away) hits all of them alike, and
+	// every other round runs them in reverse order: a server measured right after the one
+	// before it does better (the same server in both places measured 1.06x to 1.14x of itself
+	// at 16 connections in three rounds of one order). Short rounds, many of them: with four
+	// rounds of 2 s one round could read 20% off the others and the same server 0.92x to 1.08x
+	// of itself; with twelve the same server reads 0.97x to 1.02x (docs/testing.md).
+	const rounds = 12
 	// One unmeasured round first: the first server measured otherwise starts on a cold
 	// process (1.04x to 1.08x of itself at 1 connection).
 	for _, t := range targets {
