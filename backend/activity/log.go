@@ -329,14 +329,21 @@ func scanLegacy(s scanner) (Entry, error) {
 // legacyTable reports whether the database still has the entries table of schemas 1 and 2,
 // and whether it has the trace column (schema 2).
 func legacyTable(ctx context.Context, q querier) (legacy, hasTrace bool, err error) {
-	var n int
-	if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'entries'`).Scan(&n); err != nil || n == 0 {
+	if legacy, err := hasTable(ctx, q, "entries"); err != nil || !legacy {
 		return false, false, err
 	}
+	var n int
 	if err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM pragma_table_info('entries') WHERE name = 'trace'`).Scan(&n); err != nil {
 		return true, false, err
 	}
 	return true, n > 0, nil
+}
+
+// hasTable reports whether the database has the table name.
+func hasTable(ctx context.Context, q querier, name string) (bool, error) {
+	var n int
+	err := q.QueryRowContext(ctx, `SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?`, name).Scan(&n)
+	return n > 0, err
 }
 
 // OpenReadOnly opens an existing database for reading (the CLI), while the app may be
@@ -365,9 +372,9 @@ func OpenReadOnly(path string) (*Log, error) {
 	legacy, hasTrace, err := legacyTable(ctx, db)
 	if err == nil && legacy {
 		l.legacy = legacyBlocks(hasTrace)
-		var n int
-		err = db.QueryRowContext(ctx, `SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'blocks'`).Scan(&n)
-		l.noBlocks = n == 0
+		var blocks bool
+		blocks, err = hasTable(ctx, db, "blocks")
+		l.noBlocks = !blocks
 	}
 	if err != nil {
 		db.Close()

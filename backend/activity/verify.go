@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // Broken names the first broken link of the chain.
@@ -140,7 +139,7 @@ func (w *walker) block(b block) *Broken {
 			buf = buf[:0]
 		}
 		buf = appendEntry(buf, e)
-		if !strings.HasPrefix(b.entries[at:], string(buf)) {
+		if len(b.entries)-at < len(buf) || b.entries[at:at+len(buf)] != string(buf) { // compared without a copy
 			return &Broken{ID: e.ID, Reason: "its stored text is not what the app writes for its contents: the block was edited"}
 		}
 		at += len(buf)
