@@ -479,7 +479,7 @@ BEGIN SELECT RAISE(ABORT, 'activity entries are removed only by pruning'); END;`
 // the second one traced in schema 2.
 func legacyDatabase(t *testing.T, path string, schema, n int) {
 	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+path)
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)") // as those apps kept it: switching a file to WAL while another process opens it can fail with SQLITE_BUSY at once
 	if err != nil {
 		t.Fatal(err)
 	}
