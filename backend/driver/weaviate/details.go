@@ -191,6 +191,9 @@ func propertyWords(p property) string {
 	if b, _ := p.base(); (b == "text" || b == "string") && (p.IndexSearchable == nil || *p.IndexSearchable) {
 		idx = append(idx, "searchable (bm25)")
 	}
+	if p.IndexRangeFilters != nil && *p.IndexRangeFilters {
+		idx = append(idx, "range filters")
+	}
 	if len(idx) == 0 {
 		idx = append(idx, "not indexed")
 	}

@@ -117,21 +117,29 @@ func operatorsFor(c *class, p property) []driver.Operator {
 
 // checkOperator says why op cannot run on column col (nil when it can).
 func checkOperator(c *class, col string, op driver.Operator) error {
-	fam, arr, _, err := family(c, col)
+	fam, arr, p, err := family(c, col)
 	if err != nil {
 		return err
 	}
+	// A value filter needs an index to match values with; the null state and the length
+	// have indexes of their own.
+	indexed := func() error {
+		if col == ColUUID || p.valueIndexed() {
+			return nil
+		}
+		return fmt.Errorf("%s cannot be filtered by value: its %s off (properties.%s)", col, p.valueIndexes(), col)
+	}
 	switch op {
 	case driver.OpEquals, driver.OpNotEquals, driver.OpIn, driver.OpNotIn:
-		return nil
+		return indexed()
 	case driver.OpGreater, driver.OpGreaterEq, driver.OpLess, driver.OpLessEq, driver.OpBetween:
 		if fam == famInt || fam == famNumber || fam == famDate {
-			return nil
+			return indexed()
 		}
 		return fmt.Errorf("%s compares numbers and dates only; %s is %s", opLabel(op), col, typeName(c, col))
 	case driver.OpContains, driver.OpNotContains, driver.OpStartsWith, driver.OpEndsWith:
 		if fam == famText {
-			return nil
+			return indexed()
 		}
 		return fmt.Errorf("%s is a text pattern (Like) and applies to text properties only; %s is %s", opLabel(op), col, typeName(c, col))
 	case driver.OpIsNull, driver.OpIsNotNull:

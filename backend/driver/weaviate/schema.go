@@ -77,7 +77,38 @@ type property struct {
 	NestedProperties []property `json:"nestedProperties"`
 	IndexFilterable  *bool      `json:"indexFilterable"`
 	IndexSearchable  *bool      `json:"indexSearchable"`
-	Tokenization     string     `json:"tokenization"`
+	// IndexRangeFilters is the roaring-set-range index numbers and dates may have beside
+	// (or instead of) the filterable one.
+	IndexRangeFilters *bool  `json:"indexRangeFilters"`
+	Tokenization      string `json:"tokenization"`
+}
+
+// valueIndexed says whether the server has an index to match p's values with. Weaviate
+// refuses a value filter on a property with none ("Filtering by property ... requires
+// inverted index"): the filterable index, else the searchable one of text, else the range
+// index of numbers and dates.
+func (p property) valueIndexed() bool {
+	b, _ := p.base()
+	switch {
+	case p.IndexFilterable == nil || *p.IndexFilterable:
+		return true
+	case (b == "text" || b == "string") && (p.IndexSearchable == nil || *p.IndexSearchable):
+		return true
+	case (b == "int" || b == "number" || b == "date") && p.IndexRangeFilters != nil && *p.IndexRangeFilters:
+		return true
+	}
+	return false
+}
+
+// valueIndexes names the settings that would give p a value index, as "x is" or "x and y are".
+func (p property) valueIndexes() string {
+	switch b, _ := p.base(); b {
+	case "text", "string":
+		return "indexFilterable and indexSearchable are"
+	case "int", "number", "date":
+		return "indexFilterable and indexRangeFilters are"
+	}
+	return "indexFilterable is"
 }
 
 // Type is the property's data type as shown ("text", "int[]", a referenced
