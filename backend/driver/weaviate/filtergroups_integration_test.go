@@ -7,11 +7,13 @@ import (
 
 	"app/backend/driver"
 	"app/internal/fixtures"
+	"app/internal/weaviatenode"
 )
 
 // Issue 23, item 4: filters of one group are ORed, groups ANDed, sent as the nested where (or
 // gRPC filter) they mean, on both read paths; each case's rows, count and walk are exactly
-// the ones the Typed fixture holds for it.
+// the ones the Typed fixture holds for it, and the server's own answer to the same filter
+// written by hand as a nested GraphQL where.
 func TestFilterGroupsAreORedWithinAndANDedBetween(t *testing.T) {
 	f := func(col string, op driver.Operator, v string, group int) driver.Filter {
 		return driver.Filter{Column: col, Operator: op, Value: v, Group: group}
@@ -19,19 +21,48 @@ func TestFilterGroupsAreORedWithinAndANDedBetween(t *testing.T) {
 	cases := []struct {
 		rule    string
 		filters []driver.Filter
+		where   string // the same filter as Weaviate's nested GraphQL where
 		want    []string
 	}{
 		{"one group: title is Alpha or Gamma", []driver.Filter{f("title", driver.OpEquals, "Alpha", 1), f("title", driver.OpEquals, "Gamma", 1)},
+			`{operator:Or, operands:[{path:["title"], operator:Equal, valueText:"Alpha"}, {path:["title"], operator:Equal, valueText:"Gamma"}]}`,
 			[]string{fixtures.TypedAlphaID, fixtures.TypedGammaID}},
 		{"(Alpha or Beta or Gamma) and count above 0",
 			[]driver.Filter{f("title", driver.OpEquals, "Alpha", 1), f("count", driver.OpGreater, "0", 0), f("title", driver.OpEquals, "Beta", 1), f("title", driver.OpEquals, "Gamma", 1)},
+			`{operator:And, operands:[{operator:Or, operands:[{path:["title"], operator:Equal, valueText:"Alpha"}, {path:["title"], operator:Equal, valueText:"Beta"}, {path:["title"], operator:Equal, valueText:"Gamma"}]}, {path:["count"], operator:GreaterThan, valueInt:0}]}`,
 			[]string{fixtures.TypedAlphaID, fixtures.TypedBetaID}},
 		{"two groups: (count below 0 or count above 15) and (active or title Empty)",
 			[]driver.Filter{f("count", driver.OpLess, "0", 1), f("count", driver.OpGreater, "15", 1), f("active", driver.OpEquals, "true", 2), f("title", driver.OpEquals, "Empty", 2)},
+			`{operator:And, operands:[{operator:Or, operands:[{path:["count"], operator:LessThan, valueInt:0}, {path:["count"], operator:GreaterThan, valueInt:15}]}, {operator:Or, operands:[{path:["active"], operator:Equal, valueBoolean:true}, {path:["title"], operator:Equal, valueText:"Empty"}]}]}`,
 			[]string{fixtures.TypedGammaID}},
 		{"ungrouped filters still AND", []driver.Filter{f("count", driver.OpGreater, "0", 0), f("active", driver.OpEquals, "true", 0)},
+			`{operator:And, operands:[{path:["count"], operator:GreaterThan, valueInt:0}, {path:["active"], operator:Equal, valueBoolean:true}]}`,
 			[]string{fixtures.TypedAlphaID}},
 	}
+	t.Run("the server's own answer to each nested where", func(t *testing.T) {
+		n := sharedNode(t, weaviatenode.Anonymous)
+		for _, c := range cases {
+			t.Run(c.rule, func(t *testing.T) {
+				var data struct {
+					Get map[string][]struct {
+						Additional struct {
+							ID string `json:"id"`
+						} `json:"_additional"`
+					}
+				}
+				if err := n.GraphQL(ctxT(t), `{ Get { `+fixtures.Typed+`(limit: 100, where: `+c.where+`) { _additional { id } } } }`, &data); err != nil {
+					t.Fatal(err)
+				}
+				var got []string
+				for _, o := range data.Get[fixtures.Typed] {
+					got = append(got, o.Additional.ID)
+				}
+				if slices.Sort(got); !slices.Equal(got, slices.Sorted(slices.Values(c.want))) {
+					t.Fatalf("the server answers %v; the cases say %v", got, c.want)
+				}
+			})
+		}
+	})
 	for _, v := range readPaths {
 		t.Run(v.String(), func(t *testing.T) {
 			d := open(t, sharedNode(t, v), nil)

@@ -19,13 +19,14 @@ type connArgs struct {
 
 func (c connArgs) connection() string { return c.Connection }
 
-// target names the table of a table tool. Table and tenant carry no description: the names say
-// it, and every byte of a definition is listed to every model on every tools/list; list_tables
-// says in one line which tables need a tenant, and describe_table lists the names.
+// target names the table of a table tool. Table carries no description: the name says it, and
+// every byte of a definition is listed to every model on every tools/list. Tenant has one short
+// line (it is optional, and only a multi-tenant table takes it); list_tables says which tables
+// need one, and describe_table lists their names.
 type target struct {
 	connArgs
 	Table  string `json:"table"`
-	Tenant string `json:"tenant,omitempty"`
+	Tenant string `json:"tenant,omitempty" jsonschema:"tenant of a multi-tenant table"`
 }
 
 // table is the table the driver opens: a tenant of a multi-tenant table is its own table

@@ -1,35 +1,21 @@
 package tools
 
 import (
-	"context"
 	"reflect"
 	"strings"
 	"testing"
 
-	"app/backend/connections"
-	"app/backend/driver"
 	"app/backend/mcp"
-	"app/backend/mcp/internal/mcptest"
 	"app/internal/fixtures"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
 )
 
 // Issue 19, done when: browse_table with a filter, count_rows and vector_search answer on a
 // server with GraphQL off (read over gRPC) exactly as on one that serves it, both real
 // weaviate-servers holding the same fixtures.
 func TestReadToolsAnswerTheSameWithGraphQLOff(t *testing.T) {
-	e := newEnv(t, envOptions{})
-	off := weaviatetest.Shared(t, weaviatenode.NoGraphQL)
-	s := driver.DefaultSettings()
-	s.Host, s.Port, s.GRPCPort = off.Host, off.Port, off.GRPCPort
-	saved, err := e.store.Add(context.Background(), connections.Connection{Name: "NoGraphQL", Settings: s}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.conns[saved.Name] = saved
 	// execute_query reads here (no write is sent), so the read tools' server gets it too.
-	e.srv = mcptest.Start(t, mcp.Options{Tools: append(readTools(e.deps), ExecuteQuery(e.deps))})
+	e := newEnv(t, envOptions{tools: func(d Deps) []mcp.Tool { return append(readTools(d), ExecuteQuery(d)) }})
+	e.bothNodes(t) // saves the connection "NoGraphQL"
 	filter := func(col, op string, v any) []any {
 		return []any{map[string]any{"column": col, "operator": op, "value": v}}
 	}

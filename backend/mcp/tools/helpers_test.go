@@ -54,6 +54,8 @@ type envOptions struct {
 	dialog approval.Dialog
 	// auth, when set, is the server's Authenticator, made once the connections are saved.
 	auth func(e *env) mcp.Authenticator
+	// tools, when set, are the tools the server serves (readTools when nil).
+	tools func(Deps) []mcp.Tool
 }
 
 func newEnv(t *testing.T, o envOptions) *env {
@@ -106,8 +108,40 @@ func newEnv(t *testing.T, o envOptions) *env {
 	if o.auth != nil {
 		authn = o.auth(e)
 	}
-	e.srv = mcptest.Start(t, mcp.Options{Tools: readTools(e.deps), Authenticator: authn})
+	tools := readTools
+	if o.tools != nil {
+		tools = o.tools
+	}
+	e.srv = mcptest.Start(t, mcp.Options{Tools: tools(e.deps), Authenticator: authn})
 	return e
+}
+
+// servedNode is one of the two real weaviate-servers a rule is proven on, both holding the
+// same fixtures: the API-key node with GraphQL on, and the node with GraphQL off, which the
+// driver reads over gRPC.
+type servedNode struct {
+	name    string // "GraphQL on", "GraphQL off": the subtest's name
+	conn    string // the saved connection to it
+	node    *weaviatenode.Node
+	graphQL bool
+}
+
+// bothNodes returns the node newEnv reaches (connection "Node", GraphQL on) and the shared
+// GraphQL-off node (weaviatenode.NoGraphQL), saving the connection "NoGraphQL" to it on the
+// first call.
+func (e *env) bothNodes(t *testing.T) []servedNode {
+	t.Helper()
+	off := weaviatetest.Shared(t, weaviatenode.NoGraphQL)
+	if _, ok := e.conns["NoGraphQL"]; !ok {
+		s := driver.DefaultSettings()
+		s.Host, s.Port, s.GRPCPort = off.Host, off.Port, off.GRPCPort
+		saved, err := e.store.Add(context.Background(), connections.Connection{Name: "NoGraphQL", Settings: s}, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.conns[saved.Name] = saved
+	}
+	return []servedNode{{"GraphQL on", "Node", e.node, true}, {"GraphQL off", "NoGraphQL", off, false}}
 }
 
 // readTools are the tools this package's read-side files add, in All's order.

@@ -3,6 +3,8 @@ import type { MapPoints } from "../../api";
 /** The categorical colours (12, distinct in light and dark themes), then the colour of "other" and of no value. */
 export const CATEGORY_COLOURS = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#17becf", "#bcbd22", "#7f3c8d"];
 export const OTHER_COLOUR = "#9a9a9a";
+/** The colour of a point with no value of a numeric colour column: a neutral grey, on no ramp. */
+export const NO_VALUE_COLOUR = "#a3a3a3";
 const MAX_CATEGORIES = CATEGORY_COLOURS.length;
 
 /** A continuous ramp (viridis, 9 stops) for numeric colours. */
@@ -44,39 +46,66 @@ export interface LegendItem {
   label: string;
   colour: string;
   count: number;
-  /** The points of this item (for a categorical legend: select them from the keyboard). */
+  /** The points of this item: its button selects them (the keyboard reaches every selection). */
   points: number[];
+  /** The entry of the rows without a value. */
+  missing?: boolean;
 }
 
-/** Colouring is each point's value for the renderer and the legend that explains it. */
+/** The ramp of a numeric colouring as the legend draws it: a gradient and its labels. */
+export interface Scale {
+  min: string;
+  mid: string;
+  max: string;
+  /** The CSS gradient, smallest value to the left. */
+  gradient: string;
+}
+
+/**
+ * Colouring is each point's colour for the renderer (values[i] indexes colours; drawn as
+ * categories, so a numeric column's missing values get a colour of their own) and the legend
+ * that explains it.
+ */
 export interface Colouring {
   kind: "none" | "categorical" | "continuous";
   values: number[];
   colours: string[];
   legend: LegendItem[];
+  /** A numeric column's ramp (kind continuous with values). */
+  scale?: Scale;
+}
+
+/** How many colours a numeric column's values are drawn in: the ramp, finely interpolated. */
+const RAMP_STEPS = 64;
+
+/** rampColours are RAMP interpolated to `steps` colours. */
+export function rampColours(steps = RAMP_STEPS): string[] {
+  const rgb = RAMP.map((h) => [1, 3, 5].map((k) => parseInt(h.slice(k, k + 2), 16)));
+  const out: string[] = [];
+  for (let s = 0; s < steps; s++) {
+    const t = (s / (steps - 1)) * (RAMP.length - 1);
+    const i = Math.min(Math.floor(t), RAMP.length - 2);
+    const f = t - i;
+    const c = rgb[i].map((a, k) => Math.round(a + (rgb[i + 1][k] - a) * f));
+    out.push("#" + c.map((v) => v.toString(16).padStart(2, "0")).join(""));
+  }
+  return out;
+}
+
+/** rampAt is the ramp's colour at t in [0, 1]. */
+function rampAt(ramp: string[], t: number): string {
+  return ramp[Math.max(0, Math.min(ramp.length - 1, Math.round(t * (ramp.length - 1))))];
 }
 
 /**
  * colouring colours points by a column: a numeric one along a ramp from its smallest value to
- * its largest; any other by its values, the 12 most frequent each a colour, the rest "other",
- * a missing value "(none)".
+ * its largest, its legend the four quartile ranges (each selects its points) and the rows with
+ * no value, drawn grey; any other by its values, the 12 most frequent each a colour, the rest
+ * "other", a missing value "(none)".
  */
 export function colouring(n: number, c: Column | undefined): Colouring {
   if (!c) return { kind: "none", values: new Array(n).fill(0), colours: [CATEGORY_COLOURS[0]], legend: [] };
-  if (isNumeric(c)) {
-    const { nums, lo, hi, count } = numbers(c);
-    const span = hi - lo || 1;
-    const values = nums.map((v) => (Number.isFinite(v) ? (v - lo) / span : 0));
-    return {
-      kind: "continuous",
-      values,
-      colours: RAMP,
-      legend: count ? [
-        { label: fmt(lo), colour: RAMP[0], count, points: [] },
-        { label: fmt(hi), colour: RAMP[RAMP.length - 1], count, points: [] },
-      ] : [],
-    };
-  }
+  if (isNumeric(c)) return numericColouring(c);
   const counts = new Map<string, number>();
   for (const v of c.values) counts.set(v ?? "", (counts.get(v ?? "") ?? 0) + 1);
   const ranked = [...counts.entries()].filter(([k]) => k !== "").sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
@@ -90,6 +119,49 @@ export function colouring(n: number, c: Column | undefined): Colouring {
   rest.count = rest.points.length;
   if (rest.count > 0) legend.push(rest);
   return { kind: "categorical", values, colours: [...CATEGORY_COLOURS.slice(0, kept.length), OTHER_COLOUR], legend };
+}
+
+/**
+ * numericColouring: each value's place between the smallest and the largest picks a colour of
+ * the ramp; a missing one is NO_VALUE_COLOUR (the last colour), apart from the smallest. The
+ * legend: the quartile ranges (by the values' ranks: each holds about a quarter of the rows
+ * with a value; ties keep a value in one range, so there may be fewer), then "no value".
+ */
+function numericColouring(c: Column): Colouring {
+  const { nums, lo, hi, count } = numbers(c);
+  const ramp = rampColours();
+  const span = hi - lo || 1;
+  const none = ramp.length;
+  const values = nums.map((v) => (Number.isFinite(v) ? Math.round(((v - lo) / span) * (ramp.length - 1)) : none));
+  const legend: LegendItem[] = [];
+  if (count > 0) {
+    const sorted = Float64Array.from(nums.filter((v) => Number.isFinite(v))).sort();
+    const q = (f: number) => sorted[Math.min(sorted.length - 1, Math.ceil(f * sorted.length) - 1)];
+    const tops = [...new Set([q(0.25), q(0.5), q(0.75), hi])];
+    const ranges = tops.map((top, k) => {
+      const from = k === 0 ? lo : sorted.find((v) => v > tops[k - 1])!;
+      return { from, top, item: { label: from === top ? fmt(top) : `${fmt(from)} – ${fmt(top)}`, colour: rampAt(ramp, ((from + top) / 2 - lo) / span), count: 0, points: [] as number[] } };
+    });
+    nums.forEach((v, i) => {
+      if (!Number.isFinite(v)) return;
+      const r = ranges.find((x) => v <= x.top) ?? ranges[ranges.length - 1];
+      r.item.points.push(i);
+    });
+    for (const r of ranges) {
+      r.item.count = r.item.points.length;
+      legend.push(r.item);
+    }
+  }
+  const missing: number[] = [];
+  nums.forEach((v, i) => !Number.isFinite(v) && missing.push(i));
+  if (missing.length > 0) legend.push({ label: "no value", colour: NO_VALUE_COLOUR, count: missing.length, points: missing, missing: true });
+  return {
+    kind: "continuous",
+    values,
+    colours: [...ramp, NO_VALUE_COLOUR],
+    legend,
+    scale: count > 0 ? { min: fmt(lo), mid: fmt((lo + hi) / 2), max: fmt(hi), gradient: `linear-gradient(to right, ${RAMP.join(", ")})` } : undefined,
+  };
 }
 
 /** sizes is each point's size value in [0, 1] by a numeric column (the middle without one). */
