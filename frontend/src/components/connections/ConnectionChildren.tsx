@@ -123,7 +123,7 @@ export function ConnectionChildren({
           >
             {row}
             {expanded && (
-              <TenantList connectionId={connection.id} table={t.name} openTable={openTable} onOpenTenant={onOpenTenant} />
+              <TenantList connectionId={connection.id} table={t.name} openTable={openTable} onOpenTenant={onOpenTenant} refreshed={state.refreshed ?? 0} />
             )}
           </li>
         );

@@ -24,11 +24,12 @@ function renderTenants(
 }
 
 describe("the tenants of a multi-tenant table (issue 23)", () => {
-  it("lists each tenant, marks the ones not active with a short word, and says all in words on hover", async () => {
+  it("lists each tenant with its activity status in a word (hot, cold, frozen), and says all in words on hover", async () => {
     renderTenants([tenant("north"), tenant("west", "INACTIVE"), tenant("ice", "OFFLOADED")]);
     const list = await screen.findByRole("listbox", { name: "Tenants of Shop" });
     const rows = within(list).getAllByRole("option");
-    expect(rows.map((r) => r.textContent)).toEqual(["northDeactivate", "westcoldActivate", "icefrozenActivate"]);
+    expect(rows.map((r) => r.textContent)).toEqual(["northhotDeactivate", "westcoldActivate", "icefrozenActivate"]);
+    expect(within(rows[0]).getByText("hot")).toHaveAttribute("title", "active (hot)");
     expect(within(rows[1]).getByText("west")).toHaveAttribute("title", "west: inactive (cold)");
     expect(within(rows[2]).getByText("frozen")).toHaveAttribute("title", "offloaded (frozen)");
   });
@@ -51,6 +52,29 @@ describe("the tenants of a multi-tenant table (issue 23)", () => {
     expect(last[5]).toBe(false);
     expect(last[3]).toBeLessThanOrEqual(30_000);
     expect(last[3] + TENANT_WINDOW).toBeGreaterThan(30_012);
+  });
+
+  it("reads the tenants fresh from the node when the tree is refreshed (F5, Refresh), keeping the filter", async () => {
+    let status = "ACTIVE";
+    const listTenants = vi.fn(tenantPages(async () => [tenant("north", status), tenant("northwest"), tenant("south")]));
+    const api = fakeApi(async () => [], { listTenants });
+    const view = (refreshed: number) => (
+      <ApiProvider api={api}>
+        <TenantList connectionId="c1" table="Shop" onOpenTenant={() => {}} refreshed={refreshed} />
+      </ApiProvider>
+    );
+    const { rerender } = render(view(0));
+    await userEvent.type(await screen.findByRole("combobox", { name: "Filter the tenants of Shop" }), "north");
+    await waitFor(() => expect(within(screen.getByRole("listbox")).getAllByRole("option")).toHaveLength(2));
+    const before = listTenants.mock.calls.length;
+    rerender(view(0));
+    expect(listTenants.mock.calls.length).toBe(before);
+    status = "INACTIVE";
+    rerender(view(1));
+    await waitFor(() => expect(listTenants.mock.calls.length).toBe(before + 1));
+    expect(listTenants.mock.calls[before].slice(2)).toEqual(["north", 0, TENANT_WINDOW, true]);
+    expect(await screen.findByText("cold")).toBeInTheDocument();
+    expect(within(screen.getByRole("listbox")).getAllByRole("option")).toHaveLength(2);
   });
 
   it("filters as the person types, and says when nothing matches", async () => {

@@ -16,6 +16,8 @@ interface Props {
   /** The table name of the tenant whose tab is active, to mark it. */
   openTable?: string;
   onOpenTenant: (t: Tenant) => void;
+  /** Counts the tree's refreshes (F5, Refresh): each reads the tenants fresh from the node. */
+  refreshed?: number;
 }
 
 /** How many tenants one request reads: a few screens around the view. */
@@ -25,13 +27,12 @@ type Load = { status: "loading" } | { status: "error"; message: string } | { sta
 
 /**
  * Words for a status: the current name, with the name older Weaviate versions and docs use.
- * The row shows the short word only for a tenant that is not active (most are; a narrow
- * sidebar keeps its room for the names), and the whole words as its tooltip.
+ * The row shows the short word (hot, cold, frozen), and the whole words as its tooltip.
  */
 export function statusShort(status: string): string {
   switch (status) {
     case "ACTIVE":
-      return "";
+      return "hot";
     case "INACTIVE":
       return "cold";
     case "OFFLOADED":
@@ -43,7 +44,7 @@ export function statusShort(status: string): string {
 export function statusText(status: string): string {
   switch (status) {
     case "ACTIVE":
-      return "active";
+      return "active (hot)";
     case "INACTIVE":
       return "inactive (cold)";
     case "OFFLOADED":
@@ -61,7 +62,7 @@ export function statusText(status: string): string {
  * opens the tenant as a table, Escape clears); each row has Activate or Deactivate, which asks
  * natively first.
  */
-export function TenantList({ connectionId, table, openTable, onOpenTenant }: Props) {
+export function TenantList({ connectionId, table, openTable, onOpenTenant, refreshed = 0 }: Props) {
   const api = useApi();
   const [load, setLoad] = useState<Load>({ status: "loading" });
   const [page, setPage] = useState<TenantPage>({ total: 0, matched: 0, offset: 0, tenants: [] });
@@ -110,6 +111,16 @@ export function TenantList({ connectionId, table, openTable, onOpenTenant }: Pro
     if (viewRef.current) viewRef.current.scrollTop = 0;
     void fetchWindow(filter, 0, false);
   }, [filter, fetchWindow]);
+
+  // A refresh of the tree reads the tenants fresh (added, removed or switched outside the
+  // app), keeping the filter and the place in the list.
+  const seenRefresh = useRef(refreshed);
+  useEffect(() => {
+    if (seenRefresh.current === refreshed) return;
+    seenRefresh.current = refreshed;
+    void fetchWindow(filter, asked.current?.offset ?? page.offset, true);
+    // Only a new refresh reads here: the filter and the window have effects of their own.
+  }, [refreshed]);
 
   // Rows in view outside the window read the window around them (the arrows scroll the
   // active row into view, so it is always among them).
@@ -232,11 +243,9 @@ export function TenantList({ connectionId, table, openTable, onOpenTenant }: Pro
             <span className="tenant-item__name" title={`${t.name}: ${statusText(t.status)}`}>
               {t.name}
             </span>
-            {!on && (
-              <span className="tenant-item__status" title={statusText(t.status)}>
-                {statusShort(t.status)}
-              </span>
-            )}
+            <span className={`tenant-item__status tenant-item__status--${statusShort(t.status)}`} title={statusText(t.status)}>
+              {statusShort(t.status)}
+            </span>
             <button
               type="button"
               className="btn btn--small tenant-item__action"

@@ -15,6 +15,8 @@ export type ExplorerConnState =
       tables: Table[];
       /** Row counts by table name; null until they arrive (they load after the tables). */
       counts: Record<string, TableCount> | null;
+      /** How many times F5 or Refresh read the tree again: open tenant lists read theirs too. */
+      refreshed?: number;
     };
 
 /** A connection dropped by a failing health check, shown until dismissed or reconnected. */
@@ -132,7 +134,7 @@ export function useExplorer() {
         const tables = sortTables(await api.explorer.listTables(id));
         setConns((c) => {
           const s = c[id];
-          return s?.status === "ready" ? { ...c, [id]: { ...s, tables } } : c;
+          return s?.status === "ready" ? { ...c, [id]: { ...s, tables, refreshed: (s.refreshed ?? 0) + 1 } } : c;
         });
       } catch {
         return;
