@@ -2,15 +2,45 @@ package app
 
 import (
 	"context"
+	"encoding/binary"
+	"math"
+	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
+
+	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
 
 	"app/internal/dto"
 	"app/internal/fixtures"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 )
+
+// serverSearchGRPC is a node's own answer to a search asked over gRPC, for the node that
+// serves no GraphQL: the request is written here by hand, not by the driver.
+func serverSearchGRPC(t *testing.T, node *weaviatenode.Node, req *pb.SearchRequest) []string {
+	t.Helper()
+	conn, err := grpc.NewClient(net.JoinHostPort(node.Host, strconv.Itoa(node.GRPCPort)), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	req.Metadata = &pb.MetadataRequest{Uuid: true}
+	req.Uses_123Api, req.Uses_125Api, req.Uses_127Api = true, true, true
+	reply, err := pb.NewWeaviateClient(conn).Search(context.Background(), req)
+	if err != nil {
+		t.Fatalf("%v: %v", req, err)
+	}
+	var ids []string
+	for _, r := range reply.GetResults() {
+		ids = append(ids, r.GetMetadata().GetId())
+	}
+	return ids
+}
 
 // serverSearch is the server's own answer to a search, asked in GraphQL on the node that
 // serves it: the matches' uuids in order.
@@ -38,35 +68,49 @@ func serverSearch(t *testing.T, node *weaviatenode.Node, query string) []string 
 
 // Issue 23, item 3: the search panel's bm25, hybrid and near-vector searches, with the grid's
 // filters, answer the server's own matches in the server's order, on a node that serves
-// GraphQL and on one with GraphQL off (read over gRPC).
+// GraphQL and on one with GraphQL off (read over gRPC), where they are also held to that
+// node's own answer to the same request asked over gRPC by hand.
 func TestSearchPanelAnswersAsTheServerDoes(t *testing.T) {
 	on := weaviatetest.Shared(t, weaviatenode.Anonymous)
 	off := weaviatetest.Shared(t, weaviatenode.NoGraphQL)
 	alpha0 := 0.0
+	prop := func(name string) *pb.FilterTarget {
+		return &pb.FilterTarget{Target: &pb.FilterTarget_Property{Property: name}}
+	}
 	cases := []struct {
 		rule  string
 		req   dto.SearchRequestDTO
-		query string
+		query string            // the server's GraphQL for it
+		grpc  *pb.SearchRequest // and its gRPC, asked of the node without GraphQL
 	}{
 		{"bm25 in the chosen properties",
 			dto.SearchRequestDTO{Mode: "bm25", Query: "row", SearchProperties: []string{"body"}, Limit: 10},
-			`{ Get { Typed(bm25: {query: "row", properties: ["body"]}, limit: 10) { _additional { id } } } }`},
+			`{ Get { Typed(bm25: {query: "row", properties: ["body"]}, limit: 10) { _additional { id } } } }`,
+			&pb.SearchRequest{Collection: fixtures.Typed, Limit: 10, Bm25Search: &pb.BM25{Query: "row", Properties: []string{"body"}}}},
 		{"hybrid, keyword only, ranked fusion",
 			dto.SearchRequestDTO{Mode: "hybrid", Query: "row", Alpha: &alpha0, Fusion: "ranked", Limit: 10},
-			`{ Get { Typed(hybrid: {query: "row", alpha: 0, fusionType: rankedFusion}, limit: 10) { _additional { id } } } }`},
+			`{ Get { Typed(hybrid: {query: "row", alpha: 0, fusionType: rankedFusion}, limit: 10) { _additional { id } } } }`,
+			&pb.SearchRequest{Collection: fixtures.Typed, Limit: 10, HybridSearch: &pb.Hybrid{Query: "row", Alpha: 0, FusionType: pb.Hybrid_FUSION_TYPE_RANKED}}},
 		{"hybrid on a named vector, relative score fusion",
 			dto.SearchRequestDTO{Mode: "hybrid", Query: "north", Alpha: &alpha0, Fusion: "relativeScore", TargetVector: "title_vec", Limit: 10},
-			`{ Get { NamedVectors(hybrid: {query: "north", alpha: 0, fusionType: relativeScoreFusion, targetVectors: ["title_vec"]}, limit: 10) { _additional { id } } } }`},
+			`{ Get { NamedVectors(hybrid: {query: "north", alpha: 0, fusionType: relativeScoreFusion, targetVectors: ["title_vec"]}, limit: 10) { _additional { id } } } }`,
+			&pb.SearchRequest{Collection: fixtures.NamedVectors, Limit: 10, HybridSearch: &pb.Hybrid{Query: "north", Alpha: 0, FusionType: pb.Hybrid_FUSION_TYPE_RELATIVE_SCORE, Targets: &pb.Targets{TargetVectors: []string{"title_vec"}}}}},
 		{"nearVector, pasted as a JSON array",
 			dto.SearchRequestDTO{Mode: "nearVector", Vector: " [0.1, 0.2, 0.3] ", Limit: 10},
-			`{ Get { Typed(nearVector: {vector: [0.1, 0.2, 0.3]}, limit: 10) { _additional { id } } } }`},
+			`{ Get { Typed(nearVector: {vector: [0.1, 0.2, 0.3]}, limit: 10) { _additional { id } } } }`,
+			&pb.SearchRequest{Collection: fixtures.Typed, Limit: 10, NearVector: &pb.NearVector{Vectors: []*pb.Vectors{{VectorBytes: floatBytes(0.1, 0.2, 0.3), Type: pb.Vectors_VECTOR_TYPE_SINGLE_FP32}}}}},
 		{"nearVector narrowed by ORed filters",
 			dto.SearchRequestDTO{Mode: "nearVector", Vector: "[0.1, 0.2, 0.3]", Limit: 10, Filters: []dto.FilterDTO{
 				{Column: "count", Operator: "equals", Value: "10", Group: 1}, {Column: "count", Operator: "equals", Value: "-5", Group: 1}}},
-			`{ Get { Typed(where: {operator: Or, operands: [{path: ["count"], operator: Equal, valueInt: 10}, {path: ["count"], operator: Equal, valueInt: -5}]}, nearVector: {vector: [0.1, 0.2, 0.3]}, limit: 10) { _additional { id } } } }`},
+			`{ Get { Typed(where: {operator: Or, operands: [{path: ["count"], operator: Equal, valueInt: 10}, {path: ["count"], operator: Equal, valueInt: -5}]}, nearVector: {vector: [0.1, 0.2, 0.3]}, limit: 10) { _additional { id } } } }`,
+			&pb.SearchRequest{Collection: fixtures.Typed, Limit: 10, NearVector: &pb.NearVector{Vectors: []*pb.Vectors{{VectorBytes: floatBytes(0.1, 0.2, 0.3), Type: pb.Vectors_VECTOR_TYPE_SINGLE_FP32}}},
+				Filters: &pb.Filters{Operator: pb.Filters_OPERATOR_OR, Filters: []*pb.Filters{
+					{Operator: pb.Filters_OPERATOR_EQUAL, Target: prop("count"), TestValue: &pb.Filters_ValueInt{ValueInt: 10}},
+					{Operator: pb.Filters_OPERATOR_EQUAL, Target: prop("count"), TestValue: &pb.Filters_ValueInt{ValueInt: -5}}}}}},
 		{"nearObject",
 			dto.SearchRequestDTO{Mode: "nearObject", ObjectID: fixtures.TypedBetaID, Limit: 3},
-			`{ Get { Typed(nearObject: {id: "` + fixtures.TypedBetaID + `"}, limit: 3) { _additional { id } } } }`},
+			`{ Get { Typed(nearObject: {id: "` + fixtures.TypedBetaID + `"}, limit: 3) { _additional { id } } } }`,
+			&pb.SearchRequest{Collection: fixtures.Typed, Limit: 3, NearObject: &pb.NearObject{Id: fixtures.TypedBetaID}}},
 	}
 	for _, v := range []weaviatenode.Variant{weaviatenode.Anonymous, weaviatenode.NoGraphQL} {
 		api, id := connected(t, map[weaviatenode.Variant]*weaviatenode.Node{weaviatenode.Anonymous: on, weaviatenode.NoGraphQL: off}[v])
@@ -87,6 +131,12 @@ func TestSearchPanelAnswersAsTheServerDoes(t *testing.T) {
 				want := serverSearch(t, on, c.query)
 				if len(want) == 0 || strings.Join(got, ",") != strings.Join(want, ",") {
 					t.Fatalf("panel %v\nserver %v", got, want)
+				}
+				if v == weaviatenode.NoGraphQL {
+					// the node the panel read from, asked itself: the same matches in its order
+					if own := serverSearchGRPC(t, off, c.grpc); strings.Join(got, ",") != strings.Join(own, ",") {
+						t.Fatalf("panel %v\nthe node's own gRPC answer %v", got, own)
+					}
 				}
 				if res.Describe == "" || res.Grid.HasMore {
 					t.Fatalf("%+v", res)
@@ -125,4 +175,13 @@ func TestSearchPanelAnswersAsTheServerDoes(t *testing.T) {
 			t.Fatalf("%+v %v", res, err)
 		}
 	})
+}
+
+// floatBytes packs a vector as gRPC's VectorBytes carry it: little-endian float32s.
+func floatBytes(v ...float32) []byte {
+	out := make([]byte, 0, 4*len(v))
+	for _, f := range v {
+		out = binary.LittleEndian.AppendUint32(out, math.Float32bits(f))
+	}
+	return out
 }
