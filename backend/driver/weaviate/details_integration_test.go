@@ -76,6 +76,64 @@ func TestDetailsSayWhatTheSchemaHolds(t *testing.T) {
 			want("multiTenancyConfig.enabled", map[bool]string{true: "on", false: "off"}[raw["multiTenancyConfig"].(map[string]any)["enabled"] == true])
 		})
 	}
+	t.Run("each vector's compression is named as the server's schema holds it", func(t *testing.T) {
+		const class = "Quantized"
+		hnsw := func(cfg map[string]any) map[string]any {
+			return map[string]any{"vectorizer": map[string]any{"none": map[string]any{}}, "vectorIndexType": "hnsw", "vectorIndexConfig": cfg}
+		}
+		_ = n.DoJSON(ctx, http.MethodDelete, "/v1/schema/"+class, nil, nil)
+		if err := n.DoJSON(ctx, http.MethodPost, "/v1/schema", map[string]any{"class": class, "vectorConfig": map[string]any{
+			"full":       hnsw(map[string]any{"distance": "dot"}),
+			"binary":     hnsw(map[string]any{"bq": map[string]any{"enabled": true}}),
+			"scalar":     hnsw(map[string]any{"sq": map[string]any{"enabled": true}}),
+			"rotational": hnsw(map[string]any{"rq": map[string]any{"enabled": true, "bits": 8}}),
+			"flat":       map[string]any{"vectorizer": map[string]any{"none": map[string]any{}}, "vectorIndexType": "flat", "vectorIndexConfig": map[string]any{"bq": map[string]any{"enabled": true}}},
+		}}, nil); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = n.DoJSON(context.Background(), http.MethodDelete, "/v1/schema/"+class, nil, nil) })
+		var raw struct {
+			VectorConfig map[string]struct {
+				VectorIndexType   string         `json:"vectorIndexType"`
+				VectorIndexConfig map[string]any `json:"vectorIndexConfig"`
+			} `json:"vectorConfig"`
+		}
+		if err := n.DoJSON(ctx, http.MethodGet, "/v1/schema/"+class, nil, &raw); err != nil {
+			t.Fatal(err)
+		}
+		info, err := d.DescribeTable(ctx, class)
+		if err != nil {
+			t.Fatal(err)
+		}
+		words := map[string]string{}
+		for _, s := range info.Details {
+			for _, it := range s.Items {
+				words[it.Setting] = it.Value
+			}
+		}
+		for name, want := range map[string]string{"full": "none: full vectors", "binary": "BQ", "scalar": "SQ", "rotational": "RQ (8 bits)", "flat": "BQ"} {
+			cfg := raw.VectorConfig[name]
+			on := []string{}
+			for _, q := range []string{"pq", "bq", "sq", "rq"} {
+				if m, _ := cfg.VectorIndexConfig[q].(map[string]any); m["enabled"] == true {
+					on = append(on, q)
+				}
+			}
+			// the server's own schema first: what it holds is what the words must say
+			if (want == "none: full vectors") != (len(on) == 0) || (len(on) == 1 && !strings.HasPrefix(want, strings.ToUpper(on[0]))) {
+				t.Fatalf("%s: the server holds compression %v, the case says %q", name, on, want)
+			}
+			if got := words["vectorConfig."+name+".vectorIndexConfig"]; got != want {
+				t.Errorf("%s: compression reads %q, want %q", name, got, want)
+			}
+			if got := words["vectorConfig."+name+".vectorIndexType"]; !strings.HasPrefix(got, cfg.VectorIndexType) {
+				t.Errorf("%s: index type reads %q, the server holds %q", name, got, cfg.VectorIndexType)
+			}
+		}
+		if got := words["vectorConfig.full.vectorIndexConfig.distance"]; !strings.HasPrefix(got, "dot") {
+			t.Errorf("full's distance reads %q, want dot", got)
+		}
+	})
 	t.Run("a refusal quotes the setting an item names", func(t *testing.T) {
 		info, err := d.DescribeTable(ctx, fixtures.Unindexed)
 		if err != nil {

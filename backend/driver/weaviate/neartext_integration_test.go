@@ -2,6 +2,7 @@ package weaviate_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -178,6 +179,25 @@ func TestNearTextWhereTheServerVectorizes(t *testing.T) {
 		}
 		if !strings.HasPrefix(words["vectorConfig.title_vec.vectorizer"], "text2vec-transformers") || !strings.HasPrefix(words["vectorConfig.plain_vec.vectorizer"], "none") {
 			t.Fatalf("%v", words)
+		}
+		// the module's config, as the server's schema holds it (with the defaults it filled in)
+		var raw struct {
+			VectorConfig map[string]struct {
+				Vectorizer map[string]map[string]any `json:"vectorizer"`
+			} `json:"vectorConfig"`
+		}
+		if err := onNode.DoJSON(ctx, http.MethodGet, "/v1/schema/VectorizedNamed", nil, &raw); err != nil {
+			t.Fatal(err)
+		}
+		cfg := raw.VectorConfig["title_vec"].Vectorizer["text2vec-transformers"]
+		if len(cfg) == 0 {
+			t.Fatalf("the server holds no module config for title_vec: %+v", raw)
+		}
+		for k, v := range cfg {
+			b, _ := json.Marshal(v)
+			if !strings.Contains(words["vectorConfig.title_vec.vectorizer"], fmt.Sprintf("%q:%s", k, b)) {
+				t.Errorf("the vectorizer reads %q; the server's config has %s: %s", words["vectorConfig.title_vec.vectorizer"], k, b)
+			}
 		}
 		if !slices.Equal(info.Settings.VectorizedVectors, []string{"title_vec"}) {
 			t.Fatalf("vectorized vectors %v, want title_vec alone", info.Settings.VectorizedVectors)
