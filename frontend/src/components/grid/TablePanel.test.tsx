@@ -480,6 +480,28 @@ describe("a collection changed outside the tab (issue 23)", () => {
     }
   });
 
+  it("says so when the server no longer has the collection (dropped outside the app)", async () => {
+    let gone = false;
+    const describeTable = vi.fn(async () => {
+      if (gone) throw "not_found: collection Article not found";
+      return tableInfo("Article");
+    });
+    renderPanel({ describeTable });
+    await screen.findByRole("table", { name: "Rows of Article" });
+    await armed();
+    await act(async () => {
+      window.dispatchEvent(new Event("focus"));
+    });
+    await waitFor(() => expect(describeTable).toHaveBeenCalledTimes(2));
+    expect(screen.queryByText(/no longer exists/)).not.toBeInTheDocument();
+    gone = true;
+    await act(async () => {
+      window.dispatchEvent(new Event("focus"));
+    });
+    expect(await screen.findByRole("alert")).toHaveTextContent("Article no longer exists on the server: it was dropped outside this tab.");
+    expect(screen.queryByText(/definition changed/)).not.toBeInTheDocument();
+  });
+
   it("checks again the moment the window gets the focus back, without waiting for the next check", async () => {
     let info = tableInfo("Article");
     const describeTable = vi.fn(async () => info);

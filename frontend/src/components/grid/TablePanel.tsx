@@ -165,12 +165,17 @@ export function TablePanel({ connection, table, count, onFindSimilar, onSearch, 
       )}
       {state.status === "ready" && (
         <div className="table-view" hidden={details !== null}>
-          {definitionChanged && (
+          {definitionChanged === "changed" && (
             <div className="notice-line" role="status">
               The collection&apos;s definition changed outside this tab (its columns or settings).
               <button type="button" className="btn btn--small" disabled={edits.changed > 0} onClick={() => void reload()}>
                 Refresh
               </button>
+            </div>
+          )}
+          {definitionChanged === "dropped" && (
+            <div className="notice-line" role="alert">
+              {table} no longer exists on the server: it was dropped outside this tab. The rows shown are what it held.
             </div>
           )}
           <ColumnChips columns={state.info.columns} />

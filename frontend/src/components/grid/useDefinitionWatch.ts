@@ -1,8 +1,11 @@
 import { useEffect, useState } from "react";
-import { useApi, type TableInfo } from "../../api";
+import { parseApiError, useApi, type TableInfo } from "../../api";
 
 /** How often an open table checks whether its collection's definition changed elsewhere. */
 export const DEFINITION_CHECK_MS = 30_000;
+
+/** What a check found: the definition the tab shows, another one, or no collection at all. */
+export type DefinitionState = "same" | "changed" | "dropped";
 
 /** definitionOf is what a table tab's columns and filters depend on: columns and settings. */
 export function definitionOf(info: TableInfo): string {
@@ -14,13 +17,14 @@ export function definitionOf(info: TableInfo): string {
  * window is shown, and whenever the window gets the focus back (the person may have changed
  * the collection in another tool just now), and reports when it differs from the one the tab
  * shows (issue 23: a collection changed by the editor, an AI client or another tool says so
- * and offers the refresh). A failed read says nothing: the tab's own reads report errors.
+ * and offers the refresh), or "dropped" when the server no longer has it. Any other failed
+ * read says nothing: the tab's own reads report errors.
  */
-export function useDefinitionWatch(connectionId: string, table: string, shown: TableInfo | null): boolean {
+export function useDefinitionWatch(connectionId: string, table: string, shown: TableInfo | null): DefinitionState {
   const api = useApi();
-  const [changed, setChanged] = useState(false);
+  const [changed, setChanged] = useState<DefinitionState>("same");
   useEffect(() => {
-    setChanged(false);
+    setChanged("same");
     if (!shown) return;
     const want = definitionOf(shown);
     let live = true;
@@ -28,9 +32,11 @@ export function useDefinitionWatch(connectionId: string, table: string, shown: T
       if (document.hidden) return;
       api.explorer.describeTable(connectionId, table).then(
         (info) => {
-          if (live && definitionOf(info) !== want) setChanged(true);
+          if (live) setChanged(definitionOf(info) !== want ? "changed" : "same");
         },
-        () => {},
+        (e) => {
+          if (live && parseApiError(e).code === "not_found") setChanged("dropped");
+        },
       );
     };
     const t = setInterval(check, DEFINITION_CHECK_MS);
