@@ -1,8 +1,8 @@
-import { render, screen, within } from "@testing-library/react";
+import { fireEvent, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { ApiProvider } from "../../api";
-import { connection, fakeApi } from "../../test/fakeApi";
+import { connection, fakeApi, tableInfo } from "../../test/fakeApi";
 import { SearchPanel } from "./SearchPanel";
 
 describe("a table's search panel (issue 23, item 3)", () => {
@@ -46,6 +46,31 @@ describe("a table's search panel (issue 23, item 3)", () => {
     await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Fusion" }), "ranked");
     await userEvent.type(within(form).getByRole("searchbox", { name: "Words" }), "rust{Enter}");
     expect(search).toHaveBeenCalledWith("demo", "Article", expect.objectContaining({ mode: "hybrid", alpha: 0, fusion: "ranked" }));
+  });
+
+  it("on a collection with a vectorizer, the alpha slider weighs the search: its value is sent, in words beside it", async () => {
+    const api = fakeApi(async () => [], {
+      describeTable: async (_id: string, table: string) => {
+        const info = tableInfo(table);
+        return { ...info, settings: { ...info.settings, vectorizer: "text2vec-transformers" } };
+      },
+    });
+    const search = vi.spyOn(api.explorer, "search");
+    render(
+      <ApiProvider api={api}>
+        <SearchPanel connection={connection({ id: "demo" })} table="Article" filters={[]} />
+      </ApiProvider>,
+    );
+    const form = await screen.findByRole("search");
+    await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Search by" }), "hybrid");
+    expect(within(form).queryByRole("note")).not.toBeInTheDocument();
+    const slider = within(form).getByRole("slider", { name: /Alpha/ });
+    expect(slider).toHaveValue("0.75");
+    fireEvent.change(slider, { target: { value: "0.4" } });
+    expect(within(form).getByText("0.40")).toBeInTheDocument();
+    expect(slider.getAttribute("aria-valuetext")).toMatch(/^0.4: /);
+    await userEvent.type(within(form).getByRole("searchbox", { name: "Words" }), "rust{Enter}");
+    expect(search).toHaveBeenCalledWith("demo", "Article", expect.objectContaining({ mode: "hybrid", alpha: 0.4 }));
   });
 
   it("shows the server's error when a search fails, and keeps the form", async () => {
