@@ -52,7 +52,7 @@ func BrowseTable(d Deps) mcp.Tool {
 			return err
 		})
 		if err != nil {
-			return "", page{}, err
+			return "", page{}, a.explainTenant(err)
 		}
 		p := pageOf(table, g, offset, limit)
 		if !a.Vectors {

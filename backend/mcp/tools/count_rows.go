@@ -46,7 +46,7 @@ func CountRows(d Deps) mcp.Tool {
 			return err
 		})
 		if err != nil {
-			return "", countResult{}, err
+			return "", countResult{}, a.explainTenant(err)
 		}
 		mcp.CallFrom(ctx).Progress(1, 1, "counted")
 		res := countResult{Table: table, Count: n, Filtered: len(filters) > 0}

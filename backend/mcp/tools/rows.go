@@ -43,11 +43,14 @@ type uuidsArgs struct {
 	UUIDs uuidList `json:"uuids"`
 }
 
-// rowsIn is what the row tools' arguments give: the table and the rows.
+// rowsIn is what the row tools' arguments give: the table and the rows, and how a failure on
+// a tenant that is not active is explained (target).
 type rowsIn interface {
 	table() string
 	connection() string
 	rows() []driver.Row
+	explainTenant(err error) error
+	explainRows(results []driver.RowResult) string
 }
 
 func (a rowsArgs) rows() []driver.Row {
@@ -156,10 +159,11 @@ func rowTool[In rowsIn](d Deps, op rowOp) mcp.Tool {
 			}
 			cut := mayHaveWritten(err)
 			if len(results) == 0 && len(got) == 0 && !cut {
-				return "", rowsOutcome{}, err // nothing was sent: one error says it all
+				return "", rowsOutcome{}, a.explainTenant(err) // nothing was sent: one error says it all
 			}
 			results = append(results, cutRows(rows, start, end, got, cut, FromError(err).Error())...)
 			text, out := rowsResult(op.verb, c.Name, table, results)
+			text += a.explainRows(results)
 			var pe *mcp.Error
 			if errors.As(err, &pe) {
 				// The statement timeout ends the request with its protocol error (SPEC.md B,
@@ -170,7 +174,7 @@ func rowTool[In rowsIn](d Deps, op rowOp) mcp.Tool {
 		}
 		call.Progress(float64(len(rows)), float64(len(rows)), "done")
 		text, out := rowsResult(op.verb, c.Name, table, results)
-		return text, out, nil
+		return text + a.explainRows(results), out, nil
 	})
 }
 

@@ -70,7 +70,7 @@ func VectorSearch(d Deps) mcp.Tool {
 			return err
 		})
 		if err != nil {
-			return "", page{}, err
+			return "", page{}, a.explainTenant(err)
 		}
 		p := pageOf(table, g, 0, limit)
 		if ask <= limit && len(p.Rows) == limit {
