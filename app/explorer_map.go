@@ -17,7 +17,8 @@ import (
 )
 
 // OpenMap reads the table's vectors for the Map tab (EventTransferProgress with id as they
-// arrive; CancelTransfer(id) stops the read and the layout), answers the points, then
+// arrive, of the rows the filters match as the driver counts them; CancelTransfer(id) stops
+// the read and the layout), answers the points, then
 // computes their layout in the background: a PCA frame first, then UMAP's as it refines
 // (EventMapFrame with id). A layout kept from an earlier map of the same rows, whose count is
 // unchanged, is sent again at once instead.
@@ -42,19 +43,26 @@ func (a *ExplorerAPI) OpenMap(id, connectionID, table string, req dto.MapRequest
 	}
 	parent := a.parent()
 	ctx, done := a.transfers.Start(parent, id)
+	if req.Max <= 0 {
+		req.Max = vectormap.DefaultMaxPoints // one map, one key: 0 asks for the default
+	}
 	key := explore.MapKey(connectionID, table, req.Vector, filters, req.Max)
-	if k, ok := a.maps.Get(key); ok && !req.Fresh {
-		if n, err := d.Count(ctx, table, filters); err == nil && n == int64(k.Points.Matched) {
-			done()
-			out := dto.FromMapPoints(id, k.Points)
-			out.Kept = true
-			go a.emit(EventMapFrame, dto.MapFrameDTO{ID: id, Stage: "umap", XY: k.XY, Done: true})
-			return out, nil
-		}
+	// The rows the filters match: the read's progress is of them, and a kept layout is of the
+	// same rows while their count is unchanged. -1 when the count fails (the read says why).
+	total := int64(-1)
+	if n, err := d.Count(ctx, table, filters); err == nil {
+		total = n
+	}
+	if k, ok := a.maps.Get(key); ok && !req.Fresh && total >= 0 && total == int64(k.Points.Matched) {
+		done()
+		out := dto.FromMapPoints(id, k.Points)
+		out.Kept = true
+		go a.emit(EventMapFrame, dto.MapFrameDTO{ID: id, Stage: "umap", XY: k.XY, Done: true})
+		return out, nil
 	}
 	progress, start := a.progressTo(id), time.Now()
 	pts, err := vectormap.Read(ctx, sc, vectormap.ReadRequest{Table: table, Vector: req.Vector, Filters: filters, Max: req.Max}, func(rows int) {
-		progress(transfer.Progress{Rows: int64(rows), Total: -1, Elapsed: time.Since(start)})
+		progress(transfer.Progress{Rows: int64(rows), Total: total, Elapsed: time.Since(start)})
 	})
 	if err != nil {
 		done()

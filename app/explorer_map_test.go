@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -40,6 +41,38 @@ func frames(t *testing.T, rec *eventRecorder, id string, within time.Duration) [
 	}
 	t.Fatalf("map %s: no last frame within %s", id, within)
 	return nil
+}
+
+// cancelAtProgress records the events and cancels map id at its first progress: during the
+// read, before its points are answered.
+type cancelAtProgress struct {
+	*eventRecorder
+	id     string
+	cancel func()
+	once   sync.Once
+}
+
+func (c *cancelAtProgress) Emit(name string, data ...any) {
+	c.eventRecorder.Emit(name, data...)
+	if len(data) == 0 {
+		return
+	}
+	if p, ok := data[0].(dto.TransferProgressDTO); ok && name == EventTransferProgress && p.ID == c.id {
+		c.once.Do(c.cancel)
+	}
+}
+
+// progressOf is map id's progress events so far.
+func progressOf(rec *eventRecorder, id string) []dto.TransferProgressDTO {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	var out []dto.TransferProgressDTO
+	for i, n := range rec.names {
+		if p, ok := rec.events[i].(dto.TransferProgressDTO); ok && n == EventTransferProgress && p.ID == id {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func unpackXY(b []byte) vectormap.Matrix {
@@ -86,6 +119,10 @@ func TestMapOfPaper(t *testing.T) {
 	}
 	if topic == nil {
 		t.Fatalf("no topic column among %d", len(m.Columns))
+	}
+	// the read's progress is of the rows the table holds (its count), not of an unknown total
+	if ps := progressOf(rec, "m1"); len(ps) == 0 || ps[0].Total != fixtures.PaperCount {
+		t.Fatalf("progress %+v, want a total of %d rows", ps, fixtures.PaperCount)
 	}
 	fs := frames(t, rec, "m1", 2*time.Minute)
 	if fs[0].Stage != "pca" || fs[len(fs)-1].Stage != "umap" || fs[len(fs)-1].Epoch != fs[len(fs)-1].Epochs {
@@ -216,6 +253,81 @@ func TestMapOfPaper(t *testing.T) {
 			if !found {
 				t.Fatal("the read finished, but the stopped layout sent no last frame saying so")
 			}
+		}
+	})
+	t.Run("a cancel during the read, at its first progress, says the read was cancelled and lays nothing out", func(t *testing.T) {
+		stopper := &cancelAtProgress{eventRecorder: rec, id: "m9", cancel: func() { api.CancelTransfer("m9") }}
+		api.start(env{emit: stopper})
+		defer api.start(env{emit: rec})
+		// Fresh: the layout kept from m1 would answer at once, with no read to cancel
+		_, err := api.OpenMap("m9", id, fixtures.DemoPaper, dto.MapRequestDTO{Fresh: true})
+		if err == nil || !strings.HasPrefix(err.Error(), "cancelled: the map's read was cancelled") {
+			t.Fatalf("a map cancelled during its read answered %v", err)
+		}
+		if api.transfers.Has("m9") {
+			t.Fatal("the cancelled read is still running")
+		}
+		// one page of the walk was read (the scan's first 1,000 rows of 3,000), then it stopped
+		ps := progressOf(rec, "m9")
+		if len(ps) != 1 || ps[0].Rows <= 0 || ps[0].Rows >= fixtures.PaperCount || ps[0].Total != fixtures.PaperCount {
+			t.Fatalf("progress %+v: want one step, part of the %d rows", ps, fixtures.PaperCount)
+		}
+		rec.mu.Lock()
+		defer rec.mu.Unlock()
+		for i, n := range rec.names {
+			if f, ok := rec.events[i].(dto.MapFrameDTO); ok && n == EventMapFrame && f.ID == "m9" {
+				t.Fatalf("a map cancelled during its read sent a frame: %+v", f)
+			}
+		}
+	})
+
+	t.Run("a kept layout is laid out again once the row count changed, then kept again", func(t *testing.T) {
+		// a collection of its own: the rows other tests count are not touched
+		const class = "MapGrows"
+		if err := node.DoJSON(ctx, http.MethodPost, "/v1/schema", map[string]any{"class": class, "vectorizer": "none",
+			"properties": []any{map[string]any{"name": "n", "dataType": []string{"int"}}}}, nil); err != nil {
+			t.Fatal(err)
+		}
+		add := func(i int) {
+			v := []float32{float32(i % 2), float32(1 - i%2), 0.01 * float32(i%7), 0.01 * float32(i%5)} // two clusters
+			if err := node.DoJSON(ctx, http.MethodPost, "/v1/objects", map[string]any{"class": class, "vector": v, "properties": map[string]any{"n": i}}, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i := 0; i < 40; i++ {
+			add(i)
+		}
+		open := func(mid string) dto.MapDTO {
+			t.Helper()
+			m, err := api.OpenMap(mid, id, class, dto.MapRequestDTO{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fs := frames(t, rec, mid, time.Minute); fs[len(fs)-1].Error != "" || fs[len(fs)-1].Cancelled {
+				t.Fatalf("%s: %+v", mid, fs[len(fs)-1])
+			}
+			// the layout is kept as its run ends
+			deadline := time.Now().Add(30 * time.Second)
+			for api.transfers.Has(mid) && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			return m
+		}
+		if m := open("g1"); m.Kept || len(m.UUIDs) != 40 {
+			t.Fatalf("first map: kept %v, %d points", m.Kept, len(m.UUIDs))
+		}
+		if m := open("g2"); !m.Kept || len(m.UUIDs) != 40 {
+			t.Fatalf("reopened with the same rows: kept %v, %d points", m.Kept, len(m.UUIDs))
+		}
+		add(40)
+		if m := open("g3"); m.Kept || len(m.UUIDs) != 41 || m.Matched != 41 {
+			t.Fatalf("reopened after a row was added: kept %v, %d points of %d", m.Kept, len(m.UUIDs), m.Matched)
+		}
+		if ps := progressOf(rec, "g3"); len(ps) == 0 || ps[0].Total != 41 {
+			t.Fatalf("progress %+v, want a total of 41 rows", ps)
+		}
+		if m := open("g4"); !m.Kept || len(m.UUIDs) != 41 {
+			t.Fatalf("reopened with no change since: kept %v, %d points", m.Kept, len(m.UUIDs))
 		}
 	})
 }

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { TREE_KEYMAP } from "../connections/treeKeymap";
 import { GRID_KEYMAP } from "../grid/gridKeymap";
 import { REFRESH_KEYMAP, WINDOW_KEYMAP } from "../layout/windowKeymap";
+import { MAP_KEYMAP } from "../map/mapKeymap";
 import { actionFor, dispatch, pressOf, type Actions, type KeymapRow } from "./keymap";
 import { keysText } from "./shortcuts";
 import { ShortcutsOverlay } from "./ShortcutsHelp";
@@ -13,6 +14,7 @@ const KEYMAPS: [string, string, KeymapRow<string>[]][] = [
   ["window's", "General", WINDOW_KEYMAP],
   ["tree's", "Sidebar", TREE_KEYMAP],
   ["refresh", "Sidebar", REFRESH_KEYMAP],
+  ["map's", "Map", MAP_KEYMAP],
 ];
 
 function spies(keymap: KeymapRow<string>[]) {

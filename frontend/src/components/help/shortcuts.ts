@@ -1,12 +1,13 @@
 import { TREE_KEYMAP } from "../connections/treeKeymap";
 import { GRID_KEYMAP } from "../grid/gridKeymap";
 import { REFRESH_KEYMAP, WINDOW_KEYMAP } from "../layout/windowKeymap";
+import { MAP_KEYMAP } from "../map/mapKeymap";
 import { toShortcut } from "./keymap";
 
 /**
  * The app's keyboard shortcuts: the one list the help overlay (F1, ?) shows. The grid's, the
  * tree's and the window's come from their keymaps (grid/gridKeymap.ts,
- * connections/treeKeymap.ts, layout/windowKeymap.ts), which their handlers dispatch from; when another component gains or changes a shortcut, change it here too.
+ * connections/treeKeymap.ts, layout/windowKeymap.ts, map/mapKeymap.ts), which their handlers dispatch from; when another component gains or changes a shortcut, change it here too.
  *
  * A shortcut's `keys` are its alternatives, each a combination of keys pressed together.
  * "Mod" is Ctrl, or ⌘ on macOS (the handlers test ctrlKey || metaKey).
@@ -17,7 +18,7 @@ export interface Shortcut {
 }
 
 export interface ShortcutGroup {
-  title: "General" | "Sidebar" | "Grid" | "Editor";
+  title: "General" | "Sidebar" | "Grid" | "Map" | "Editor";
   /** Where the shortcuts work. */
   where: string;
   shortcuts: Shortcut[];
@@ -49,6 +50,15 @@ export const SHORTCUTS: ShortcutGroup[] = [
       ...GRID_KEYMAP.map(toShortcut),
       { keys: [["Shift", "click"]], action: "On a column header: add it as another sort key" },
       { keys: [["F5"]], action: "Read the table again: columns, rows and count (not while changes are pending)" },
+    ],
+  },
+  {
+    title: "Map",
+    where: "on a map of vectors (Tab to it)",
+    shortcuts: [
+      ...MAP_KEYMAP.map(toShortcut),
+      { keys: [["Shift", "drag"]], action: "Draw a lasso around the points to select" },
+      { keys: [["Shift", "Tab"]], action: "From the map: to Open as a grid tab, above it, once points are selected" },
     ],
   },
   {

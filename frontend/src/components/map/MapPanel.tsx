@@ -1,11 +1,16 @@
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { parseApiError, useApi, type ApiError, type Column, type Connection, type Filter, type Grid, type MapFrame, type MapPoints, type TableInfo } from "../../api";
 import { ExportDialog } from "../grid/ExportDialog";
 import { formatCount } from "../explorer/format";
 import { Icon, MapIcon } from "../icons";
 import type { MapHighlight } from "../workspace/useWorkspace";
-import { colouring, defaultColour, fit, isNumeric, labelColumn, layoutRows, sizes } from "./mapModel";
+import { chooseVector, colouring, defaultColour, fit, isNumeric, labelColumn, layoutRows, sizes } from "./mapModel";
+import { MAP_KEYS_TEXT } from "./mapKeymap";
+import { MapRow } from "./MapRow";
 import { MapSide } from "./MapSide";
+import { pngDataUrl } from "./png";
+import { useDocumentTheme } from "./useDocumentTheme";
+import { useMapKeyboard } from "./useMapKeyboard";
 import { useScatterplot } from "./useScatterplot";
 import { ErrorLine, ErrorState } from "../layout/ErrorLine";
 import { useAction } from "../layout/useAction";
@@ -13,20 +18,36 @@ import { useAction } from "../layout/useAction";
 interface Props {
   connection: Connection;
   table: string;
-  /** The grid's filters when the map was opened: they choose the rows. */
+  /** The grid's filters when the map was opened (or the search's shown on it): they choose the rows. */
   filters: Filter[];
   /** onOpenRows opens the rows (uuids) as a grid tab, editable as any. */
   onOpenRows: (uuids: string[]) => void;
-  /** Rows a search or Find similar found, shown selected once the layout is drawn. */
+  /** onFindSimilar opens the rows nearest a row's vector (the clicked row's Find similar). */
+  onFindSimilar?: (uuid: string, targetVector: string) => void;
+  /** Rows a search or Find similar found, shown selected once the layout is drawn; its vector is the one drawn. */
   highlight?: MapHighlight;
 }
 
 type Phase =
-  | { step: "reading"; rows: number }
+  | { step: "describing" }
+  | { step: "reading"; rows: number; total: number }
   | { step: "laying"; stage: "pca" | "umap"; epoch: number; epochs: number }
   | { step: "ready" }
   | { step: "cancelled" }
   | { step: "error"; error: ApiError };
+
+/** The Sample chooser: how many points at most (0: every row up to 100,000), beyond which a uniform sample. */
+export const SAMPLES: { max: number; label: string }[] = [
+  { max: 0, label: "all rows, up to 100,000" },
+  { max: 10_000, label: "up to 10,000 rows" },
+  { max: 1_000, label: "up to 1,000 rows" },
+];
+
+/** The map's colours beside the points, per theme. */
+const THEME_COLOURS = {
+  light: { backgroundColor: "#ffffff", lassoColor: "#222222", reticleColor: "#222222" },
+  dark: { backgroundColor: "#16181d", lassoColor: "#e8e8e8", reticleColor: "#e8e8e8" },
+} as const;
 
 let maps = 0;
 
@@ -37,46 +58,58 @@ function gridColumn(name: string, type: string): Column {
 
 /**
  * MapPanel is a table's vectors on a plane (issue 22): the PCA layout at once, then UMAP's as
- * it refines, drawn with WebGL (regl-scatterplot). Colour by a column (a legend, each entry a
- * button that selects its points), size by a number, zoom and pan, hover names the point,
- * a click shows its row, and a lasso (Shift and drag) or a legend entry selects points to open
- * as a grid tab. The map and its layout (uuid, x, y) can be saved.
+ * it refines, drawn with WebGL (regl-scatterplot). Choose the vector and the sample; colour by
+ * a column (a legend, each entry a button that selects its points), size by a number, zoom and
+ * pan, hover (or the keyboard's cursor) names the point, a click (or Enter) opens its row
+ * beside the map, and a lasso (Shift and drag), a legend entry or the keyboard selects points
+ * to open as a grid tab. The map and its layout (uuid, x, y) can be saved.
  */
-export function MapPanel({ connection, table, filters, onOpenRows, highlight }: Props) {
+export function MapPanel({ connection, table, filters, onOpenRows, onFindSimilar, highlight }: Props) {
   const api = useApi();
   const [info, setInfo] = useState<TableInfo | null>(null);
-  const [vector, setVector] = useState<string | null>(null);
+  // The vector asked for (the chooser, or a search's): drawn when the table has it.
+  const [wanted, setWanted] = useState<string | null>(highlight?.vector ?? null);
+  const vector = info ? chooseVector(info.settings, wanted) : null;
+  const [max, setMax] = useState(0);
   const [points, setPoints] = useState<MapPoints | null>(null);
   const [xy, setXY] = useState<Float32Array | null>(null);
-  const [phase, setPhase] = useState<Phase>({ step: "reading", rows: 0 });
+  const [phase, setPhase] = useState<Phase>({ step: "describing" });
   const { plot, canvasRef, boxRef, hover, selected, selectedRef, setSelected, selectPoints } = useScatterplot();
   const [colourBy, setColourBy] = useState("");
   const [sizeBy, setSizeBy] = useState("");
   const [exporting, setExporting] = useState(false);
   const [saved, setSaved] = useState("");
   const picture = useAction();
-  const [run, setRun] = useState(0);
+  // attempt: Retry (describe the table again); run: each read, fresh for Recompute.
+  const [attempt, setAttempt] = useState(0);
+  const [run, setRun] = useState({ n: 0, fresh: false });
   const mapId = useRef("");
+  const keysId = useId();
+  const theme = useDocumentTheme();
+  // The filters by value: the same filters in a new array (a search shown again) read nothing again.
+  const filtersKey = JSON.stringify(filters);
+  const filtersRef = useRef(filters);
+  filtersRef.current = filters;
 
   useEffect(() => {
     let live = true;
     api.explorer.describeTable(connection.id, table).then(
-      (i) => {
-        if (!live) return;
-        setInfo(i);
-        // a collection's own vector first, where it has one beside named ones
-        setVector((v) => v ?? (i.settings.ownVector ? "" : (i.settings.namedVectors[0] ?? "")));
-      },
+      (i) => live && setInfo(i),
       (e) => live && setPhase({ step: "error", error: parseApiError(e) }),
     );
     return () => {
       live = false;
     };
-    // run: Retry after a failed read of the table describes it again
-  }, [api, connection.id, table, run]);
+  }, [api, connection.id, table, attempt]);
 
-  // Read the vectors and follow the layout's frames; a new run (another vector, Recompute) or
-  // closing the tab cancels the one before.
+  // A search's or Find similar's vector is the one the map draws.
+  const highlightVector = highlight?.vector;
+  useEffect(() => {
+    if (highlightVector !== undefined) setWanted(highlightVector);
+  }, [highlight, highlightVector]);
+
+  // Read the vectors and follow the layout's frames; a new run (another vector or sample,
+  // Recompute, Retry) or closing the tab cancels the one before.
   useEffect(() => {
     if (vector === null) return;
     const id = `map-${++maps}`;
@@ -84,9 +117,9 @@ export function MapPanel({ connection, table, filters, onOpenRows, highlight }: 
     setPoints(null);
     setXY(null);
     setSelected([]);
-    setPhase({ step: "reading", rows: 0 });
+    setPhase({ step: "reading", rows: 0, total: -1 });
     const offProgress = api.explorer.onTransferProgress((p) => {
-      if (p.id === id) setPhase((ph) => (ph.step === "reading" ? { step: "reading", rows: p.rows } : ph));
+      if (p.id === id) setPhase((ph) => (ph.step === "reading" ? { step: "reading", rows: p.rows, total: p.total } : ph));
     });
     const offFrame = api.explorer.onMapFrame((f: MapFrame) => {
       if (f.id !== id) return;
@@ -101,7 +134,7 @@ export function MapPanel({ connection, table, filters, onOpenRows, highlight }: 
       setXY(f.xy);
       setPhase(f.done ? { step: "ready" } : { step: "laying", stage: f.stage, epoch: f.epoch, epochs: f.epochs });
     });
-    api.explorer.openMap(id, connection.id, table, { vector, filters, max: 0, fresh: run > 0 }).then(
+    api.explorer.openMap(id, connection.id, table, { vector, filters: filtersRef.current, max, fresh: run.fresh }).then(
       (p) => {
         if (mapId.current !== id) return;
         setPoints(p);
@@ -119,42 +152,44 @@ export function MapPanel({ connection, table, filters, onOpenRows, highlight }: 
       offFrame();
       void api.explorer.cancelTransfer(id);
     };
-  }, [api, connection.id, table, vector, filters, run]);
-
+  }, [api, connection.id, table, vector, filtersKey, max, run, setSelected]);
 
   const colourColumn = points?.columns.find((c) => c.name === colourBy);
   const sizeColumn = points?.columns.find((c) => c.name === sizeBy);
   const colours = useMemo(() => colouring(points?.uuids.length ?? 0, colourColumn), [points, colourColumn]);
   const sized = useMemo(() => sizes(points?.uuids.length ?? 0, sizeColumn), [points, sizeColumn]);
-  const label = points ? labelColumn(points.columns) : undefined;
-  const dark = document.documentElement.dataset.theme === "dark";
+  const fitted = useMemo(() => (xy && points && xy.length === 2 * points.uuids.length ? fit(xy) : null), [xy, points]);
+  const keys = useMapKeyboard({ plot, fitted, points, selected, selectPoints });
+
+  // The theme's colours, again whenever the window's theme changes.
+  useEffect(() => {
+    void plot.current?.set({ ...THEME_COLOURS[theme] });
+  }, [plot, theme]);
 
   useEffect(() => {
     const sp = plot.current;
-    if (!sp || !xy || !points || xy.length !== 2 * points.uuids.length) return;
-    const { x, y } = fit(xy);
-    sp.set({
-      backgroundColor: dark ? "#16181d" : "#ffffff",
+    if (!sp || !fitted) return;
+    void sp.set({
       pointColor: colours.colours,
       colorBy: colours.kind === "none" ? null : "valueA",
       pointSize: sizeColumn ? [2, 3, 4, 5, 6, 8, 10] : 4,
       sizeBy: sizeColumn ? "valueB" : null,
-      lassoColor: dark ? "#e8e8e8" : "#222222",
     });
     void sp
       .draw(
-        { x: [...x], y: [...y], valueA: colours.values, valueB: sized },
-        { zDataType: colours.kind === "continuous" ? "continuous" : "categorical", wDataType: "continuous", preventFilterReset: true },
+        // colours are indices (a number's missing value has a colour of its own), sizes along a scale
+        { x: [...fitted.x], y: [...fitted.y], valueA: colours.values, valueB: sized },
+        { zDataType: "categorical", wDataType: "continuous", preventFilterReset: true },
       )
       .then(() => {
         if (plot.current !== sp) return;
-        if (selectedRef.current.length > 0) sp.select(selectedRef.current, { preventEvent: true });
+        if (selectedRef.current.length > 0) sp.select([...selectedRef.current], { preventEvent: true });
         // How many layouts are on the screen: the benchmark times the first frame by it.
         const box = boxRef.current;
         if (box) box.dataset.frames = String(Number(box.dataset.frames ?? 0) + 1);
       })
       .catch(() => {}); // a plot destroyed while drawing (the tab closed) has nothing to show
-  }, [xy, points, colours, sized, sizeColumn, dark]);
+  }, [plot, boxRef, selectedRef, fitted, colours, sized, sizeColumn]);
 
   // A search's or Find similar's rows, selected once their points are drawn: how many of them
   // the map holds is said (a sample or the filters may leave some out).
@@ -162,11 +197,13 @@ export function MapPanel({ connection, table, filters, onOpenRows, highlight }: 
   const drawn = xy !== null && points !== null;
   useEffect(() => {
     if (!highlight || !drawn || !points) return;
+    // a highlight on another vector waits for the map of that vector
+    if (highlight.vector !== undefined && info && chooseVector(info.settings, highlight.vector) !== points.vector) return;
     const at = new Map(points.uuids.map((u, i) => [u, i]));
     const idx = highlight.uuids.map((u) => at.get(u)).filter((i): i is number => i !== undefined);
     selectPoints(idx);
     setShown({ label: highlight.label, found: idx.length, of: highlight.uuids.length });
-  }, [highlight, drawn, points, selectPoints]);
+  }, [highlight, drawn, points, info, selectPoints]);
 
   // A new save replaces what the last one said.
   const savePicture = () => {
@@ -176,11 +213,7 @@ export function MapPanel({ connection, table, filters, onOpenRows, highlight }: 
         const sp = plot.current;
         if (!sp) return null;
         const img = await sp.export({ scale: 1, antiAliasing: 1, pixelAligned: false });
-        const c = document.createElement("canvas");
-        c.width = img.width;
-        c.height = img.height;
-        c.getContext("2d")?.putImageData(img, 0, 0);
-        return api.explorer.saveMapImage(`${table} map`, c.toDataURL("image/png"));
+        return api.explorer.saveMapImage(`${table} map`, await pngDataUrl(img));
       },
       (r) => setSaved(r?.status === "done" ? `Saved ${r.path}` : ""),
     );
@@ -203,7 +236,18 @@ export function MapPanel({ connection, table, filters, onOpenRows, highlight }: 
     [exporting, points, xy],
   );
 
+  const busy = phase.step === "reading" || phase.step === "laying";
+  const retry = () => {
+    setPhase({ step: "describing" });
+    if (!info) setAttempt((a) => a + 1);
+    else setRun((r) => ({ n: r.n + 1, fresh: false }));
+  };
   const one = selected.length === 1 && points ? selected[0] : null;
+  const tip = hover ?? keys.tip;
+  const label = points ? labelColumn(points.columns) : undefined;
+  const name = (i: number) => (label ? (label.values[i] ?? `(no ${label.name})`) : "");
+  const named = info !== null && info.settings.namedVectors.length > 0;
+  const stoppedEarly = phase.step === "cancelled" && !xy;
   return (
     <section className="panel panel--table panel--map" aria-label={`Map of ${table}`}>
       <header className="panel__head">
@@ -216,7 +260,8 @@ export function MapPanel({ connection, table, filters, onOpenRows, highlight }: 
             {connection.name}
             {points && (
               <>
-                {" "}· {formatCount(points.uuids.length)} points{points.sampled ? `, a uniform sample of ${formatCount(points.matched - points.skipped)} rows` : ""} · {points.dims} dimensions
+                {" "}· {named && (points.vector ? `vector ${points.vector}, ` : "its own vector, ")}
+                {formatCount(points.uuids.length)} points{points.sampled ? `, a uniform sample of ${formatCount(points.matched - points.skipped)} rows` : ""} · {points.dims} dimensions
                 {points.skipped > 0 && <> · {formatCount(points.skipped)} rows without this vector left out</>}
               </>
             )}
@@ -224,10 +269,10 @@ export function MapPanel({ connection, table, filters, onOpenRows, highlight }: 
         </div>
       </header>
       <div className="grid-bar map-bar">
-        {info && info.settings.namedVectors.length > 0 && (
+        {info && named && (
           <label className="grid-bar__size">
             Vector{" "}
-            <select className="input input--small" value={vector ?? ""} onChange={(e) => setVector(e.target.value)}>
+            <select className="input input--small" value={vector ?? ""} onChange={(e) => setWanted(e.target.value)}>
               {info.settings.ownVector && <option value="">its own vector</option>}
               {info.settings.namedVectors.map((n) => (
                 <option key={n}>{n}</option>
@@ -235,6 +280,16 @@ export function MapPanel({ connection, table, filters, onOpenRows, highlight }: 
             </select>
           </label>
         )}
+        <label className="grid-bar__size">
+          Sample{" "}
+          <select className="input input--small" value={max} onChange={(e) => setMax(Number(e.target.value))}>
+            {SAMPLES.map((s) => (
+              <option key={s.max} value={s.max}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        </label>
         <label className="grid-bar__size">
           Colour by{" "}
           <select className="input input--small" value={colourBy} onChange={(e) => setColourBy(e.target.value)} disabled={!points}>
@@ -254,17 +309,21 @@ export function MapPanel({ connection, table, filters, onOpenRows, highlight }: 
           </select>
         </label>
         <span className="grid-bar__range" role="status" aria-live="polite">
-          {phase.step === "reading" && <>Reading vectors… {formatCount(phase.rows)} rows</>}
+          {phase.step === "describing" && `Reading ${table}…`}
+          {phase.step === "reading" &&
+            (phase.total >= 0 && phase.rows <= phase.total
+              ? `Reading vectors… ${formatCount(phase.rows)} of ${formatCount(phase.total)} rows`
+              : `Reading vectors… ${formatCount(phase.rows)} rows`)}
           {phase.step === "laying" && (phase.stage === "pca" ? "Laying out: PCA…" : `Refining (UMAP): ${phase.epoch} of ${phase.epochs}`)}
           {phase.step === "ready" && (points?.kept ? "Layout kept from before (Recompute lays it out again)" : "Layout done (UMAP)")}
           {phase.step === "cancelled" && (xy ? "Stopped: the layout so far is shown (Recompute lays it out again)" : "Cancelled")}
         </span>
-        {(phase.step === "reading" || phase.step === "laying") && (
+        {busy && (
           <button type="button" className="btn btn--small" onClick={() => void api.explorer.cancelTransfer(mapId.current)}>
             Cancel
           </button>
         )}
-        <button type="button" className="btn btn--small" disabled={phase.step === "reading" || phase.step === "laying"} onClick={() => setRun((r) => r + 1)}>
+        <button type="button" className="btn btn--small" disabled={busy || phase.step === "describing"} onClick={() => setRun((r) => ({ n: r.n + 1, fresh: true }))}>
           Recompute
         </button>
         <button type="button" className="btn btn--small" disabled={!xy} onClick={() => void savePicture()}>
@@ -277,8 +336,15 @@ export function MapPanel({ connection, table, filters, onOpenRows, highlight }: 
       {exporting && layoutGrid && <ExportDialog grid={layoutGrid} table={`${table} layout`} onClose={() => setExporting(false)} />}
       {saved && <p className="panel__note" role="status">{saved}</p>}
       {picture.error && <ErrorLine>Could not save the picture: {picture.error.message}</ErrorLine>}
-      {phase.step === "error" && (
-        <ErrorState title={<>No map of {table}</>} error={phase.error} onRetry={() => setRun((r) => r + 1)} />
+      {phase.step === "error" && <ErrorState title={<>No map of {table}</>} error={phase.error} onRetry={retry} />}
+      {stoppedEarly && (
+        <div className="list-state" role="status">
+          <p className="list-state__title">The map was cancelled</p>
+          <p className="list-state__hint">It was stopped before its points were drawn; Retry reads the vectors again.</p>
+          <button type="button" className="btn btn--small" onClick={retry}>
+            Retry
+          </button>
+        </div>
       )}
       {shown && (
         <p className="panel__note" role="status">
@@ -296,17 +362,44 @@ export function MapPanel({ connection, table, filters, onOpenRows, highlight }: 
           </button>
         </div>
       )}
-      <div className="map-body" hidden={phase.step === "error"}>
+      <div className="map-body" hidden={phase.step === "error" || stoppedEarly}>
         <div className="map-canvas" ref={boxRef}>
-          <canvas ref={canvasRef} aria-label={`Map of ${table}: ${points ? points.uuids.length : 0} points; Shift and drag to select with a lasso, Escape to clear`} />
-          {hover && points && (
-            <div className="map-tooltip" role="tooltip" style={{ left: hover.x + 12, top: hover.y + 12 }}>
-              {label && <strong>{label.values[hover.i] ?? "(no " + label.name + ")"}</strong>}
-              <code>{points.uuids[hover.i]}</code>
+          <canvas
+            ref={canvasRef}
+            tabIndex={0}
+            role="application"
+            aria-label={`Map of ${table}: ${points ? points.uuids.length : 0} points`}
+            aria-describedby={keysId}
+            {...keys.handlers}
+          />
+          <p id={keysId} className="visually-hidden">
+            {MAP_KEYS_TEXT}
+          </p>
+          {tip && points && tip.i < points.uuids.length && (
+            <div className="map-tooltip" role="tooltip" style={{ left: tip.x + 12, top: tip.y + 12 }}>
+              {label && <strong>{name(tip.i)}</strong>}
+              <code>{points.uuids[tip.i]}</code>
             </div>
           )}
+          <p className="visually-hidden" aria-live="polite">
+            {keys.tip && points ? `${name(keys.tip.i)} ${points.uuids[keys.tip.i]}${selected.includes(keys.tip.i) ? ", selected" : ""}` : ""}
+          </p>
         </div>
-        <MapSide colourBy={colourBy} colours={colours} points={points} one={one} onSelect={selectPoints} onOpenRows={onOpenRows} />
+        <MapSide colourBy={colourBy} colours={colours} onSelect={selectPoints}>
+          {one !== null && points && info && (
+            <MapRow
+              key={points.uuids[one]}
+              connection={connection}
+              table={table}
+              primaryKey={info.primaryKey || "uuid"}
+              uuid={points.uuids[one]}
+              namedVectors={info.settings.namedVectors}
+              onOpenRows={onOpenRows}
+              onFindSimilar={onFindSimilar}
+              onClose={() => selectPoints([])}
+            />
+          )}
+        </MapSide>
       </div>
     </section>
   );

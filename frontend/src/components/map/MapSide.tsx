@@ -1,59 +1,55 @@
-import type { MapPoints } from "../../api";
+import type { ReactNode } from "react";
 import { formatCount } from "../explorer/format";
-import type { colouring } from "./mapModel";
+import type { Colouring, LegendItem } from "./mapModel";
 
 interface Props {
   colourBy: string;
-  colours: ReturnType<typeof colouring>;
-  points: MapPoints | null;
-  /** The one point selected, whose row is shown, else null. */
-  one: number | null;
+  colours: Colouring;
   onSelect: (points: number[]) => void;
-  onOpenRows: (uuids: string[]) => void;
+  /** The row of the one point selected (MapRow), shown under the legend. */
+  children?: ReactNode;
 }
 
-/** MapSide is the map's side: the legend of the colour column (a category's entry selects its points) and the row of the one point selected. */
-export function MapSide({ colourBy, colours, points, one, onSelect, onOpenRows }: Props) {
+/**
+ * MapSide is the map's side: the legend of the colour column and the row of the one point
+ * selected. Every legend entry is a button that selects its points (the keyboard reaches
+ * every selection): a category, or for a number one of its quartile ranges under the ramp
+ * (its smallest, middle and largest values named), and the rows with no value.
+ */
+export function MapSide({ colourBy, colours, onSelect, children }: Props) {
   return (
     <aside className="map-side" aria-label="Legend">
       {colours.legend.length > 0 && (
         <>
           <h3 className="map-side__title">{colourBy}</h3>
+          {colours.scale && (
+            <div className="map-ramp" role="img" aria-label={`${colourBy}: from ${colours.scale.min} to ${colours.scale.max}`}>
+              <div className="map-ramp__bar" style={{ background: colours.scale.gradient }} />
+              <div className="map-ramp__labels" aria-hidden="true">
+                <span>{colours.scale.min}</span>
+                <span>{colours.scale.mid}</span>
+                <span>{colours.scale.max}</span>
+              </div>
+            </div>
+          )}
           <ul className="map-legend">
             {colours.legend.map((l) => (
               <li key={l.label}>
-                {colours.kind === "categorical" ? (
-                  <button type="button" className="map-legend__item" onClick={() => onSelect(l.points)} aria-label={`Select the ${l.count} points of ${l.label}`}>
-                    <span className="map-legend__swatch" style={{ background: l.colour }} aria-hidden="true" /> {l.label} <span className="map-legend__count">{formatCount(l.count)}</span>
-                  </button>
-                ) : (
-                  <span className="map-legend__item">
-                    <span className="map-legend__swatch" style={{ background: l.colour }} aria-hidden="true" /> {l.label}
-                  </span>
-                )}
+                <button type="button" className="map-legend__item" onClick={() => onSelect(l.points)} aria-label={entryLabel(l, colourBy)}>
+                  <span className="map-legend__swatch" style={{ background: l.colour }} aria-hidden="true" /> {l.label}{" "}
+                  <span className="map-legend__count">{formatCount(l.count)}</span>
+                </button>
               </li>
             ))}
           </ul>
         </>
       )}
-      {one !== null && points && (
-        <div className="map-point" aria-label={`Row ${points.uuids[one]}`}>
-          <h3 className="map-side__title">Row</h3>
-          <dl>
-            <dt>uuid</dt>
-            <dd><code>{points.uuids[one]}</code></dd>
-            {points.columns.map((c) => (
-              <div key={c.name}>
-                <dt>{c.name}</dt>
-                <dd>{c.values[one] ?? "—"}</dd>
-              </div>
-            ))}
-          </dl>
-          <button type="button" className="btn btn--small" onClick={() => onOpenRows([points.uuids[one]])}>
-            Open the row
-          </button>
-        </div>
-      )}
+      {children}
     </aside>
   );
+}
+
+/** entryLabel is what a legend entry's button does, in words. */
+function entryLabel(l: LegendItem, column: string): string {
+  return l.missing ? `Select the ${l.count} points with no ${column}` : `Select the ${l.count} points of ${l.label}`;
 }

@@ -220,6 +220,71 @@ function numbers(c: Column): { nums: number[]; lo: number; hi: number; count: nu
   return { nums, lo, hi, count };
 }
 
-function fmt(v: number): string {
-  return Number.isInteger(v) ? v.toLocaleString("en-US") : v.toPrecision(4);
+/** fmt is a legend's number: whole numbers with separators, others to 4 significant digits (no exponent). */
+export function fmt(v: number): string {
+  if (Number.isInteger(v)) return v.toLocaleString("en-US");
+  if (Math.abs(v) >= 1000) return Math.round(v).toLocaleString("en-US");
+  return String(Number(v.toPrecision(4)));
+}
+
+/** A way the keyboard cursor moves on the map. */
+export type Direction = "up" | "down" | "left" | "right";
+
+/**
+ * nearestInDirection is the point the keyboard cursor goes to from point `from` with an arrow
+ * key, in the map's coordinates (y up, as drawn): of the points ahead (farther in that
+ * direction), the nearest within 45 degrees of it, the distance sideways counted twice, so a
+ * point straight ahead wins over one as near off to the side; when none lies within 45
+ * degrees, the nearest ahead. null when no point is ahead (the cursor stays). A point at the
+ * same place as `from` is ahead to the right or down when it comes later in the order (left or
+ * up when earlier), so the keys reach each of several points drawn on one place.
+ */
+export function nearestInDirection(x: ArrayLike<number>, y: ArrayLike<number>, from: number, dir: Direction): number | null {
+  const fx = x[from], fy = y[from];
+  let best = -1, bestScore = Infinity, wide = -1, wideScore = Infinity;
+  for (let j = 0; j < x.length; j++) {
+    if (j === from) continue;
+    const dx = x[j] - fx, dy = y[j] - fy;
+    let along = dir === "right" ? dx : dir === "left" ? -dx : dir === "up" ? dy : -dy;
+    const across = Math.abs(dir === "right" || dir === "left" ? dy : dx);
+    if (dx === 0 && dy === 0) along = (j > from) === (dir === "right" || dir === "down") ? Number.MIN_VALUE : -1;
+    if (along <= 0) continue;
+    const score = Math.hypot(along, across) + across;
+    if (across <= along) {
+      if (score < bestScore) [best, bestScore] = [j, score];
+    } else if (score < wideScore) [wide, wideScore] = [j, score];
+  }
+  return best >= 0 ? best : wide >= 0 ? wide : null;
+}
+
+/** nearestTo is the point nearest (cx, cy): where the keyboard cursor starts. null without points. */
+export function nearestTo(x: ArrayLike<number>, y: ArrayLike<number>, cx: number, cy: number): number | null {
+  let best = -1, d = Infinity;
+  for (let j = 0; j < x.length; j++) {
+    const e = (x[j] - cx) ** 2 + (y[j] - cy) ** 2;
+    if (e < d) [best, d] = [j, e];
+  }
+  return best >= 0 ? best : null;
+}
+
+/** toggled is the selection with point i added, or taken out when it was in it. */
+export function toggled(selected: number[], i: number): number[] {
+  return selected.includes(i) ? selected.filter((p) => p !== i) : [...selected, i];
+}
+
+/** The vectors a table offers a map: its own ("" by name) and its named ones. */
+export interface VectorChoice {
+  namedVectors: string[];
+  ownVector: boolean;
+}
+
+/**
+ * chooseVector is the vector a map draws: the one asked for (a search's or Find similar's)
+ * when the table has it, else the table's own vector where it has one beside named ones, else
+ * its first named one ("" for a table with a single, unnamed vector).
+ */
+export function chooseVector(t: VectorChoice, wanted: string | null | undefined): string {
+  const has = (v: string) => (v === "" ? t.namedVectors.length === 0 || t.ownVector : t.namedVectors.includes(v));
+  if (wanted !== null && wanted !== undefined && has(wanted)) return wanted;
+  return t.ownVector || t.namedVectors.length === 0 ? "" : t.namedVectors[0];
 }

@@ -42,7 +42,10 @@ export function useScatterplot() {
       // around a cluster is drawn as it was meant
       lassoMinDelay: 0,
       lassoMinDist: 2,
-      deselectOnEscape: true,
+      // Escape clears the selection only while the map has the focus (useMapKeyboard): the
+      // plot's own Escape listens on the whole window, so closing a dialog anywhere, or an
+      // Escape in another tab, would clear every map's selection.
+      deselectOnEscape: false,
     });
     plot.current = sp;
     sp.subscribe("pointOver", (i: number) => {
@@ -71,7 +74,7 @@ export function useScatterplot() {
   }, []);
 
   const selectPoints = useCallback((idx: number[]) => {
-    plot.current?.select(idx);
+    plot.current?.select([...idx]); // the plot keeps (and prunes) the array it is given
     setSelected(idx);
   }, []);
 

@@ -250,7 +250,11 @@ export function SearchPanel({ connection, table, filters: initialFilters, onShow
                   type="button"
                   className="btn btn--small"
                   disabled={run.result.grid.rows.length === 0}
-                  onClick={() => onShowOnMap({ uuids: run.result.grid.rows.map((r) => r[0] ?? "").filter(Boolean), label: run.result.describe })}
+                  onClick={() => {
+                    // the map of the same rows (the search's filters) on the vector searched (bm25 uses none: the map's stays)
+                    const sent = toSend(req, info);
+                    onShowOnMap({ uuids: run.result.grid.rows.map((r) => r[0] ?? "").filter(Boolean), label: run.result.describe, filters: sent.filters, vector: sent.mode === "bm25" ? undefined : sent.targetVector });
+                  }}
                   title="Show these matches selected on the table's map"
                 >
                   Show on the map

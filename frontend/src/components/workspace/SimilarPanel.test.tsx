@@ -1,4 +1,5 @@
 import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { ApiProvider } from "../../api";
 import { connection, fakeApi } from "../../test/fakeApi";
@@ -37,5 +38,23 @@ describe("Find similar's tab (issue 14: results in a new tab with distance)", ()
     const alert = await screen.findByRole("alert");
     expect(alert).toHaveTextContent("several named vectors: choose one of a, b");
     expect(within(alert).getByRole("button", { name: "Retry" })).toBeInTheDocument();
+  });
+
+  it("Show on the map carries the vector searched, so the map draws that one", async () => {
+    const api = fakeApi(async () => []);
+    const found = await api.explorer.findSimilar("demo", "Article", "u", "", 0);
+    vi.spyOn(api.explorer, "findSimilar").mockResolvedValue({ ...found, targetVector: "title_vec" });
+    const onShowOnMap = vi.fn();
+    render(
+      <ApiProvider api={api}>
+        <SimilarPanel connection={connection()} table="Article" uuid="00000000-0000-4000-8000-000000000001" targetVector="" onShowOnMap={onShowOnMap} />
+      </ApiProvider>,
+    );
+    await userEvent.click(await screen.findByRole("button", { name: "Show on the map" }));
+    expect(onShowOnMap).toHaveBeenCalledWith({
+      uuids: ["00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002"],
+      label: "similar to 00000000-0000-4000-8000-000000000001",
+      vector: "title_vec",
+    });
   });
 });

@@ -80,7 +80,10 @@ export function SimilarPanel({ connection, table, uuid, targetVector, onShowOnMa
               <button
                 type="button"
                 className="btn btn--small"
-                onClick={() => onShowOnMap({ uuids: state.result.grid.rows.map((r) => r[0] ?? "").filter(Boolean), label: `similar to ${uuid}` })}
+                onClick={() =>
+                  // the map draws the vector searched (the result names it: "" for the table's own or only one)
+                  onShowOnMap({ uuids: state.result.grid.rows.map((r) => r[0] ?? "").filter(Boolean), label: `similar to ${uuid}`, vector: state.result.targetVector })
+                }
                 title="Show these matches selected on the table's map"
               >
                 Show on the map

@@ -39,7 +39,10 @@ interface Props {
   onFindSimilar: (c: Connection, table: string, uuid: string, targetVector: string) => void;
   /** onSearch opens a table's search panel, with the grid's filters. */
   onSearch: (c: Connection, table: string, filters: Filter[]) => void;
-  /** onMap opens a table's map, of the rows the grid's filters choose (and a search's rows selected on it). */
+  /**
+   * onMap opens a table's map, of the rows the grid's filters choose (and a search's rows
+   * selected on it, drawn on the search's vector, of the search's filters when it brings them).
+   */
   onMap: (c: Connection, table: string, filters: Filter[], highlight?: MapHighlight) => void;
   /** onOpenRows opens chosen rows of a table as a grid tab. */
   onOpenRows: (c: Connection, table: string, uuids: string[]) => void;
@@ -152,10 +155,17 @@ export function Workspace({
         {kept.map((t) => (
           <div key={t.key} className="workspace__kept" hidden={t.key !== active?.key}>
             {t.kind === "search" && (
-              <SearchPanel connection={t.connection} table={t.table} filters={t.filters} onShowOnMap={(h) => onMap(t.connection, t.table, [], h)} />
+              <SearchPanel connection={t.connection} table={t.table} filters={t.filters} onShowOnMap={(h) => onMap(t.connection, t.table, h.filters ?? [], h)} />
             )}
             {t.kind === "map" && (
-              <MapPanel connection={t.connection} table={t.table} filters={t.filters} highlight={t.highlight} onOpenRows={(uuids) => onOpenRows(t.connection, t.table, uuids)} />
+              <MapPanel
+                connection={t.connection}
+                table={t.table}
+                filters={t.filters}
+                highlight={t.highlight}
+                onOpenRows={(uuids) => onOpenRows(t.connection, t.table, uuids)}
+                onFindSimilar={(uuid, target) => onFindSimilar(t.connection, t.table, uuid, target)}
+              />
             )}
             {t.kind === "editor" && <EditorPanel connection={t.connection} ready={explorer.conns[t.connection.id]?.status === "ready"} />}
             {t.kind === "table" && (

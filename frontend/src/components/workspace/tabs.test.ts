@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { connection } from "../../test/fakeApi";
-import { noTabs, tabsReducer, type Tab, type TabsAction, type TabsState } from "./tabs";
+import { noTabs, tabsReducer, type MapHighlight, type Tab, type TabsAction, type TabsState } from "./tabs";
 
 const c1 = connection({ id: "c1", name: "One" });
 const c2 = connection({ id: "c2", name: "Two" });
@@ -9,7 +9,7 @@ const paper: Tab = { key: "table:c1:Paper", kind: "table", connection: c1, table
 const editor2: Tab = { key: "editor:c2", kind: "editor", connection: c2 };
 const settings: Tab = { key: "settings", kind: "settings" };
 const byTopic = [{ column: "topic", operator: "equals", value: "astronomy", value2: "" }];
-const map = (filters = byTopic, highlight?: { uuids: string[]; label: string }): Extract<Tab, { kind: "map" }> => ({
+const map = (filters = byTopic, highlight?: MapHighlight): Extract<Tab, { kind: "map" }> => ({
   key: "map:c1:Paper", kind: "map", connection: c1, table: "Paper", filters, highlight,
 });
 
@@ -69,6 +69,17 @@ describe("the tabs (tabsReducer)", () => {
     const s = run(noTabs, { type: "openMap", tab: map(byTopic) }, { type: "openMap", tab: map([], { uuids: ["u1", "u2"], label: 'bm25 "rust"' }) });
     expect(s.tabs).toHaveLength(1);
     expect(s.tabs[0]).toMatchObject({ filters: byTopic, highlight: { uuids: ["u1", "u2"], label: 'bm25 "rust"' } });
+  });
+
+  it("a search's rows shown on an open map bring the search's filters and vector: the map follows them", () => {
+    const wide = [{ column: "year", operator: "greater_than", value: "2000", value2: "" }];
+    const h: MapHighlight = { uuids: ["u1"], label: 'nearText "stars"', filters: wide, vector: "title_vec" };
+    const s = run(noTabs, { type: "openMap", tab: map(byTopic) }, { type: "openMap", tab: map(wide, h) });
+    expect(s.tabs).toHaveLength(1);
+    expect(s.tabs[0]).toMatchObject({ filters: wide, highlight: h });
+    // the same filters again (a new array): the tab keeps its own, so the map reads nothing again
+    const again = tabsReducer(s, { type: "openMap", tab: map([...wide], { ...h, filters: [...wide] }) });
+    expect((again.tabs[0] as Extract<Tab, { kind: "map" }>).filters).toBe((s.tabs[0] as Extract<Tab, { kind: "map" }>).filters);
   });
 
   it("a map opened again with the same filters is the same tab object (nothing for it to redo)", () => {

@@ -17,6 +17,10 @@ export interface MapHighlight {
   uuids: string[];
   /** What found them, e.g. `bm25 "rust"`. */
   label: string;
+  /** The vector searched ("" the table's own): the map draws it. Absent: the map's vector stays (bm25 uses none). */
+  vector?: string;
+  /** The search's filters: the map shows the same rows. Absent: the map keeps its filters (Find similar has none). */
+  filters?: Filter[];
 }
 
 /** The open tabs, in order, and the key of the active one (null: none). */
@@ -30,7 +34,8 @@ export type TabsAction =
   | { type: "open"; tab: Tab }
   /**
    * openMap opens a table's map or updates the open one: from a grid (no highlight) it follows
-   * that grid's filters, and a new highlight replaces the old while the map keeps its filters.
+   * that grid's filters, and a new highlight replaces the old while the map keeps its filters,
+   * unless the highlight brings its search's (the map then follows them).
    */
   | { type: "openMap"; tab: Extract<Tab, { kind: "map" }> }
   /** activate makes an open tab active (a key not open changes nothing). */
@@ -57,8 +62,9 @@ export function tabsReducer(s: TabsState, a: TabsAction): TabsState {
       if (at < 0) return { tabs: [...s.tabs, a.tab], active: a.tab.key };
       const tabs = s.tabs.map((t, i) => {
         if (i !== at || t.kind !== "map") return t;
-        if (a.tab.highlight) return { ...t, highlight: a.tab.highlight };
-        return JSON.stringify(t.filters) === JSON.stringify(a.tab.filters) ? t : { ...t, filters: a.tab.filters, highlight: undefined };
+        const same = JSON.stringify(t.filters) === JSON.stringify(a.tab.filters);
+        if (a.tab.highlight) return { ...t, highlight: a.tab.highlight, filters: a.tab.highlight.filters && !same ? a.tab.filters : t.filters };
+        return same ? t : { ...t, filters: a.tab.filters, highlight: undefined };
       });
       return { tabs, active: a.tab.key };
     }

@@ -1,0 +1,48 @@
+import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import { ApiProvider } from "../../api";
+import { connection, fakeApi, tableInfo } from "../../test/fakeApi";
+import { SearchPanel } from "../search/SearchPanel";
+
+// Issue 22: the search panel's Show on the map opens the map of the same rows (the search's
+// filters) drawn on the vector the search used, with its matches selected.
+describe("a search's Show on the map", () => {
+  const byWords = [{ column: "wordCount", operator: "greater_than", value: "1000", value2: "" }];
+  const uuids = ["00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002"];
+
+  it("bm25 (no vector used): the search's filters, the map's own vector left as it is", async () => {
+    const onShowOnMap = vi.fn();
+    render(
+      <ApiProvider api={fakeApi(async () => [])}>
+        <SearchPanel connection={connection({ id: "demo" })} table="Article" filters={byWords} onShowOnMap={onShowOnMap} />
+      </ApiProvider>,
+    );
+    const form = await screen.findByRole("search");
+    await userEvent.type(within(form).getByRole("searchbox", { name: "Words" }), "rust{Enter}");
+    await userEvent.click(await screen.findByRole("button", { name: "Show on the map" }));
+    expect(onShowOnMap).toHaveBeenCalledWith({ uuids, label: 'bm25 "rust"', filters: byWords, vector: undefined });
+  });
+
+  it("a search on a named vector: that vector, and the filters as changed in the panel", async () => {
+    const api = fakeApi(async () => [], {
+      describeTable: async (_id: string, table: string) => {
+        const info = tableInfo(table);
+        return { ...info, settings: { ...info.settings, vectorizer: "text2vec-transformers", namedVectors: ["title_vec", "body_vec"], vectorizedVectors: ["title_vec", "body_vec"] } };
+      },
+    });
+    const onShowOnMap = vi.fn();
+    render(
+      <ApiProvider api={api}>
+        <SearchPanel connection={connection({ id: "demo" })} table="Article" filters={byWords} onShowOnMap={onShowOnMap} />
+      </ApiProvider>,
+    );
+    const form = await screen.findByRole("search");
+    await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Search by" }), "nearText");
+    await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Vector" }), "body_vec");
+    await userEvent.click(screen.getByRole("button", { name: "Clear filters" }));
+    await userEvent.type(within(form).getByRole("searchbox", { name: "Words" }), "stars{Enter}");
+    await userEvent.click(await screen.findByRole("button", { name: "Show on the map" }));
+    expect(onShowOnMap).toHaveBeenCalledWith({ uuids, label: 'nearText "stars"', filters: [], vector: "body_vec" });
+  });
+});
