@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"app/backend/driver"
 	"app/internal/dto"
@@ -28,9 +29,9 @@ func TestExplorerTenants(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := fixtures.Batch(ctx, node, []fixtures.Object{
-		{Class: "Shop", ID: "00000023-0000-4000-8000-000000000001", Tenant: "north", Properties: map[string]any{"title": "n1"}},
-		{Class: "Shop", ID: "00000023-0000-4000-8000-000000000002", Tenant: "south", Properties: map[string]any{"title": "s1"}},
-		{Class: "Shop", ID: "00000023-0000-4000-8000-000000000003", Tenant: "south", Properties: map[string]any{"title": "s2"}},
+		{Class: "Shop", ID: "00000023-0000-4000-8000-000000000001", Tenant: "north", Properties: map[string]any{"title": "n1"}, Vector: []float32{1, 0, 0}},
+		{Class: "Shop", ID: "00000023-0000-4000-8000-000000000002", Tenant: "south", Properties: map[string]any{"title": "s1"}, Vector: []float32{0, 1, 0}},
+		{Class: "Shop", ID: "00000023-0000-4000-8000-000000000003", Tenant: "south", Properties: map[string]any{"title": "s2"}, Vector: []float32{0, 1, 1}},
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -99,6 +100,21 @@ func TestExplorerTenants(t *testing.T) {
 		c, err := api.Count(id, "Shop@south", nil)
 		if err != nil || c.Count == nil || *c.Count != 2 {
 			t.Fatalf("%+v %v", c, err)
+		}
+	})
+	t.Run("a tenant's map holds its rows only, laid out to the last frame", func(t *testing.T) {
+		rec := &eventRecorder{}
+		api.start(env{emit: rec, confirm: dialog, name: func(string) string { return "Node" }})
+		m, err := api.OpenMap("tenant-map", id, "Shop@south", dto.MapRequestDTO{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := slices.Sorted(slices.Values(m.UUIDs))
+		if want := []string{"00000023-0000-4000-8000-000000000002", "00000023-0000-4000-8000-000000000003"}; !slices.Equal(got, want) || m.Dims != 3 {
+			t.Fatalf("points %v (%d dims), south holds %v", got, m.Dims, want)
+		}
+		if fs := frames(t, rec, "tenant-map", time.Minute); len(fs[len(fs)-1].XY) != 8*len(m.UUIDs) {
+			t.Fatalf("the last frame holds %d bytes for %d points", len(fs[len(fs)-1].XY), len(m.UUIDs))
 		}
 	})
 	t.Run("an inactive tenant's page says it is not active", func(t *testing.T) {
