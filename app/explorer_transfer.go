@@ -106,8 +106,9 @@ func (a *ExplorerAPI) saveAs(ctx context.Context, name, format string) (transfer
 	return f, path, nil
 }
 
-// CancelTransfer stops the running export or import with id (an unknown id does nothing).
-func (a *ExplorerAPI) CancelTransfer(id string) { a.transfers.Cancel(id) }
+// CancelTransfer stops the running export, import or map with id; one that has not started
+// yet (the call that starts it still on its way) starts cancelled.
+func (a *ExplorerAPI) CancelTransfer(id string) { a.transfers.CancelAhead(id) }
 
 // ChooseImportFile is the native open dialog for an import; "" when closed.
 func (a *ExplorerAPI) ChooseImportFile() (string, error) {

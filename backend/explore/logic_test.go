@@ -192,3 +192,35 @@ func TestMapCacheAndRunning(t *testing.T) {
 		t.Fatal("still registered")
 	}
 }
+
+// A window cancels a map the moment it closes its tab, which can come before the call that
+// starts the run: the run then starts cancelled, and a plain Cancel leaves nothing behind.
+func TestACancelAheadOfItsRunStopsIt(t *testing.T) {
+	var r Running
+	r.CancelAhead("m1")
+	ctx, done := r.Start(context.Background(), "m1")
+	defer done()
+	if ctx.Err() == nil {
+		t.Fatal("a run cancelled ahead starts running")
+	}
+	again, doneAgain := r.Start(context.Background(), "m1")
+	defer doneAgain()
+	if again.Err() != nil {
+		t.Fatal("the cancel ahead stops one run, not every later one of its id")
+	}
+	r.Cancel("statements")
+	plain, donePlain := r.Start(context.Background(), "statements")
+	defer donePlain()
+	if plain.Err() != nil {
+		t.Fatal("a plain Cancel of nothing running stops a later run")
+	}
+	running, doneRunning := r.Start(context.Background(), "m2")
+	defer doneRunning()
+	r.CancelAhead("m2")
+	if running.Err() == nil {
+		t.Fatal("CancelAhead stops a run that is running")
+	}
+	if _, ok := r.ahead["m2"]; ok {
+		t.Fatal("a cancel that found its run leaves no mark ahead")
+	}
+}

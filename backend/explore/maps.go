@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"app/backend/driver"
@@ -163,7 +164,14 @@ type Running struct {
 	mu   sync.Mutex
 	next int
 	runs map[string]map[int]context.CancelFunc
+	// ahead: ids CancelAhead stopped before their run started, with when.
+	ahead map[string]time.Time
 }
+
+// aheadFor is how long a cancel that came before its run still stops it: the window cancels
+// a map the moment it closes its tab or starts another, which can be before the call that
+// starts the run has reached the backend.
+const aheadFor = 10 * time.Second
 
 // Start registers a cancellable run under parent; done unregisters and ends it.
 func (r *Running) Start(parent context.Context, id string) (ctx context.Context, done func()) {
@@ -178,6 +186,12 @@ func (r *Running) Start(parent context.Context, id string) (ctx context.Context,
 	r.next++
 	n := r.next
 	r.runs[id][n] = cancel
+	if at, ok := r.ahead[id]; ok {
+		delete(r.ahead, id)
+		if time.Since(at) < aheadFor {
+			cancel()
+		}
+	}
 	r.mu.Unlock()
 	return ctx, func() {
 		r.mu.Lock()
@@ -199,6 +213,26 @@ func (r *Running) Cancel(id string) bool {
 		c()
 	}
 	return len(r.runs[id]) > 0
+}
+
+// CancelAhead is Cancel for ids given to one run each (exports, imports, maps): when no run
+// has the id yet, one that starts with it within aheadFor starts cancelled.
+func (r *Running) CancelAhead(id string) {
+	if r.Cancel(id) {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	now := time.Now()
+	for k, at := range r.ahead {
+		if now.Sub(at) >= aheadFor {
+			delete(r.ahead, k)
+		}
+	}
+	if r.ahead == nil {
+		r.ahead = map[string]time.Time{}
+	}
+	r.ahead[id] = now
 }
 
 // Has tells whether a run with id is registered.
