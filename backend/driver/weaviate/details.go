@@ -185,13 +185,13 @@ func propertyWords(p property) string {
 		s += ", tokenized " + p.tokenization()
 	}
 	var idx []string
-	if p.IndexFilterable == nil || *p.IndexFilterable {
+	if p.filterable() {
 		idx = append(idx, "filterable")
 	}
-	if b, _ := p.base(); (b == "text" || b == "string") && (p.IndexSearchable == nil || *p.IndexSearchable) {
+	if p.searchable() {
 		idx = append(idx, "searchable (bm25)")
 	}
-	if p.IndexRangeFilters != nil && *p.IndexRangeFilters {
+	if p.rangeable() {
 		idx = append(idx, "range filters")
 	}
 	if len(idx) == 0 {

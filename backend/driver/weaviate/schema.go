@@ -87,17 +87,21 @@ type property struct {
 // refuses a value filter on a property with none ("Filtering by property ... requires
 // inverted index"): the filterable index, else the searchable one of text, else the range
 // index of numbers and dates.
-func (p property) valueIndexed() bool {
+func (p property) valueIndexed() bool { return p.filterable() || p.searchable() || p.rangeable() }
+
+// filterable, searchable and rangeable say which of Weaviate's inverted indexes p has, with
+// the server's defaults for a setting left out: filterable on, searchable on for text, the
+// range index off (and only for numbers and dates).
+func (p property) filterable() bool { return p.IndexFilterable == nil || *p.IndexFilterable }
+
+func (p property) searchable() bool {
 	b, _ := p.base()
-	switch {
-	case p.IndexFilterable == nil || *p.IndexFilterable:
-		return true
-	case (b == "text" || b == "string") && (p.IndexSearchable == nil || *p.IndexSearchable):
-		return true
-	case (b == "int" || b == "number" || b == "date") && p.IndexRangeFilters != nil && *p.IndexRangeFilters:
-		return true
-	}
-	return false
+	return (b == "text" || b == "string") && (p.IndexSearchable == nil || *p.IndexSearchable)
+}
+
+func (p property) rangeable() bool {
+	b, _ := p.base()
+	return (b == "int" || b == "number" || b == "date") && p.IndexRangeFilters != nil && *p.IndexRangeFilters
 }
 
 // valueIndexes names the settings that would give p a value index, as "x is" or "x and y are".

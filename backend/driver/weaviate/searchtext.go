@@ -121,7 +121,7 @@ func checkSearch(r *driver.SearchRequest, info *driver.TableInfo, c *class) erro
 		if b, _ := p.base(); b != "text" && b != "string" {
 			return invalid("property %s is %s: a keyword search matches the words of text properties only", name, p.Type())
 		}
-		if p.IndexSearchable != nil && !*p.IndexSearchable {
+		if !p.searchable() {
 			return invalid("property %s is not searchable: collection %s turns its keyword index off (indexSearchable: false)", name, c.Class)
 		}
 	}
