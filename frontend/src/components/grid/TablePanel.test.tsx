@@ -502,6 +502,32 @@ describe("a collection changed outside the tab (issue 23)", () => {
     expect(screen.queryByText(/definition changed/)).not.toBeInTheDocument();
   });
 
+  it("an older check answering last does not undo what the newest one found", async () => {
+    const pending: ((v: "same" | "gone") => void)[] = [];
+    let first = true;
+    const describeTable = vi.fn(async () => {
+      if (first) {
+        first = false;
+        return tableInfo("Article");
+      }
+      const v = await new Promise<"same" | "gone">((resolve) => pending.push(resolve));
+      if (v === "gone") throw "not_found: collection Article not found";
+      return tableInfo("Article");
+    });
+    renderPanel({ describeTable });
+    await screen.findByRole("table", { name: "Rows of Article" });
+    await armed();
+    await act(async () => {
+      window.dispatchEvent(new Event("focus"));
+      window.dispatchEvent(new Event("focus"));
+    });
+    await waitFor(() => expect(pending).toHaveLength(2));
+    await act(async () => pending[1]("gone"));
+    expect(await screen.findByRole("alert")).toHaveTextContent("no longer exists on the server");
+    await act(async () => pending[0]("same"));
+    expect(screen.getByRole("alert")).toHaveTextContent("no longer exists on the server");
+  });
+
   it("checks again the moment the window gets the focus back, without waiting for the next check", async () => {
     let info = tableInfo("Article");
     const describeTable = vi.fn(async () => info);

@@ -28,14 +28,19 @@ export function useDefinitionWatch(connectionId: string, table: string, shown: T
     if (!shown) return;
     const want = definitionOf(shown);
     let live = true;
+    // A focus and the timer can each have a read in flight: only the newest one's answer
+    // counts, so an older "same" cannot undo a newer "dropped" or "changed".
+    let seq = 0;
     const check = () => {
       if (document.hidden) return;
+      const mine = ++seq;
+      const newest = () => live && mine === seq;
       api.explorer.describeTable(connectionId, table).then(
         (info) => {
-          if (live) setChanged(definitionOf(info) !== want ? "changed" : "same");
+          if (newest()) setChanged(definitionOf(info) !== want ? "changed" : "same");
         },
         (e) => {
-          if (live && parseApiError(e).code === "not_found") setChanged("dropped");
+          if (newest() && parseApiError(e).code === "not_found") setChanged("dropped");
         },
       );
     };
