@@ -3,9 +3,9 @@ import { describe, expect, it, vi } from "vitest";
 import { TREE_KEYMAP } from "../connections/treeKeymap";
 import { GRID_KEYMAP } from "../grid/gridKeymap";
 import { REFRESH_KEYMAP, WINDOW_KEYMAP } from "../layout/windowKeymap";
-import { MAP_KEYMAP } from "../map/mapKeymap";
+import { MAP_KEYMAP, MAP_KEYS_TEXT, MAP_SHORTCUTS } from "../map/mapKeymap";
 import { actionFor, dispatch, pressOf, type Actions, type KeymapRow } from "./keymap";
-import { keysText } from "./shortcuts";
+import { keysText, SHORTCUTS } from "./shortcuts";
 import { ShortcutsOverlay } from "./ShortcutsHelp";
 
 /** Each keymap a handler dispatches from, and the overlay's group that lists it. */
@@ -58,3 +58,28 @@ describe("matching a key press", () => {
     expect(actionFor(REFRESH_KEYMAP, { ...pressOf(["F5"]), metaKey: true })).toBeNull();
   });
 });
+
+describe("the map's keys: one list for the overlay, the handler and the canvas's description", () => {
+  it("the overlay's Map group is that list, each entry once; the description says each of them", () => {
+    const group = SHORTCUTS.find((g) => g.title === "Map")!;
+    expect(group.shortcuts).toEqual(MAP_SHORTCUTS);
+    for (const row of MAP_KEYMAP) expect(MAP_SHORTCUTS).toContainEqual({ keys: row.bindings.map((b) => b.combo), action: row.description });
+    for (const s of MAP_SHORTCUTS) expect(MAP_KEYS_TEXT).toContain(`: ${s.action}.`);
+    expect(MAP_SHORTCUTS.map((s) => s.keys)).toContainEqual([["Shift", "drag"]]);
+    expect(MAP_SHORTCUTS.map((s) => s.keys)).toContainEqual([["Shift", "Tab"]]);
+    expect(MAP_KEYS_TEXT).toContain("Control+A (Command+A on a Mac): Select every point.");
+  });
+
+  it("a map key is taken with exactly its modifiers: none more (Ctrl or ⌘ only for Mod+A)", () => {
+    for (const b of MAP_KEYMAP.flatMap((r) => r.bindings)) {
+      const press = pressOf(b.combo);
+      expect(actionFor(MAP_KEYMAP, press)).toBe(b.action);
+      for (const extra of ["ctrlKey", "metaKey", "altKey", "shiftKey"] as const) {
+        if (press[extra] || (extra === "metaKey" && press.ctrlKey)) continue;
+        expect(actionFor(MAP_KEYMAP, { ...press, [extra]: true }), `${b.combo.join("+")} with ${extra}`).toBeNull();
+      }
+    }
+    expect(actionFor(MAP_KEYMAP, { ...pressOf(["A"]), metaKey: true })).toBe("selectAll");
+  });
+});
+

@@ -1,11 +1,12 @@
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { ApiProvider, type ExplorerApi, type Grid, type MapFrame, type MapPoints, type TableInfo, type TransferProgress } from "../../api";
+import { ApiProvider, type ExplorerApi, type Filter, type Grid, type MapFrame, type MapPoints, type TableInfo, type TransferProgress } from "../../api";
+import { formatCount } from "../explorer/format";
 import { column, connection, fakeApi, grid, tableInfo } from "../../test/fakeApi";
 import type { MapHighlight } from "../workspace/useWorkspace";
-import { MapPanel } from "./MapPanel";
-import { NO_VALUE_COLOUR } from "./mapModel";
+import { MapPanel, SAMPLES } from "./MapPanel";
+import { MAP_MAX_POINTS, NO_VALUE_COLOUR } from "./mapModel";
 
 // WebGL is not in jsdom: regl-scatterplot is replaced at its boundary by a plot that records
 // what the map asks of it (its settings, the points drawn, the selection) and answers as the
@@ -164,13 +165,14 @@ function harness(opts: { info?: TableInfo; answer?: (mapId: string) => Promise<M
 
 function renderMap(h: ReturnType<typeof harness>, props: { highlight?: MapHighlight; onOpenRows?: (u: string[]) => void; onFindSimilar?: (u: string, t: string) => void } = {}) {
   const onOpenRows = props.onOpenRows ?? vi.fn();
-  const el = (highlight?: MapHighlight) => (
+  const el = (highlight?: MapHighlight, filters: Filter[] = []) => (
     <ApiProvider api={h.api}>
-      <MapPanel connection={connection({ id: "demo" })} table="Article" filters={[]} highlight={highlight} onOpenRows={onOpenRows} onFindSimilar={props.onFindSimilar} />
+      <MapPanel connection={connection({ id: "demo" })} table="Article" filters={filters} highlight={highlight} onOpenRows={onOpenRows} onFindSimilar={props.onFindSimilar} />
     </ApiProvider>
   );
   const r = render(el(props.highlight));
-  return { ...r, rerenderWith: (highlight?: MapHighlight) => r.rerender(el(highlight)) };
+  /** rerenderWith renders the map again with this highlight and these filters (the tab's), in one render. */
+  return { ...r, rerenderWith: (highlight?: MapHighlight, filters: Filter[] = []) => r.rerender(el(highlight, filters)) };
 }
 
 /** drawn renders a map of the three points and waits until they are on the plot. */
@@ -206,7 +208,10 @@ describe("the map's keyboard (issue 22: keyboard access to the selection)", () =
   it("the canvas takes the focus and says its keys; the plot's own window-wide Escape is off", async () => {
     const { plot, canvas } = await drawn();
     expect(canvas).toHaveAttribute("tabindex", "0");
-    expect(canvas).toHaveAccessibleDescription(/Arrow keys move a cursor.*Space.*Enter opens its row.*Control\+A \(Command\+A on a Mac\) selects every point.*Escape clears the selection/);
+    // the keys in words, made from the list the help overlay shows (mapKeymap's MAP_SHORTCUTS)
+    expect(canvas).toHaveAccessibleDescription(
+      /^Up arrow, Down arrow, Left arrow or Right arrow: Move the cursor.*\. Space: Add the cursor's point.*\. Enter: Open the cursor's row.*\. Control\+A \(Command\+A on a Mac\): Select every point\. Escape: Clear the selection\. Shift\+drag: Draw a lasso.*\. Shift\+Tab: .*Open as a grid tab.*\.$/,
+    );
     expect(plot.options.deselectOnEscape).toBe(false);
   });
 
@@ -264,14 +269,65 @@ describe("the map's keyboard (issue 22: keyboard access to the selection)", () =
     expect(onWindow).toHaveBeenCalledTimes(1);
   });
 
-  it("Tab from the map's buttons reaches Open as a grid tab before the canvas", async () => {
+  it("Tab from the map's buttons reaches Open as a grid tab before the canvas, and Shift+Tab from the canvas reaches it (the DOM's order)", async () => {
     const { canvas } = await drawn();
     act(() => canvas.focus());
     await userEvent.keyboard("{Control>}a{/Control}");
     const open = screen.getByRole("button", { name: "Open as a grid tab" });
+    const clear = screen.getByRole("button", { name: "Clear" });
+    // forwards: the bar's last button, then Open as a grid tab, Clear, and the canvas
     act(() => screen.getByRole("button", { name: "Export layout…" }).focus());
     await userEvent.tab();
     expect(open).toHaveFocus();
+    await userEvent.tab();
+    expect(clear).toHaveFocus();
+    await userEvent.tab();
+    expect(canvas).toHaveFocus();
+    // backwards from the canvas: Clear, then Open as a grid tab
+    await userEvent.tab({ shift: true });
+    expect(clear).toHaveFocus();
+    await userEvent.tab({ shift: true });
+    expect(open).toHaveFocus();
+  });
+
+  it("a key with a modifier the map's keymap does not name is not the map's: it goes on, its default not prevented", async () => {
+    const { plot, canvas } = await drawn();
+    act(() => canvas.focus());
+    const others = [
+      { key: "ArrowRight", shiftKey: true },
+      { key: "ArrowLeft", altKey: true },
+      { key: "ArrowUp", ctrlKey: true },
+      { key: "ArrowDown", metaKey: true },
+      { key: " ", ctrlKey: true },
+      { key: " ", shiftKey: true },
+      { key: "Escape", shiftKey: true },
+      { key: "a", ctrlKey: true, shiftKey: true },
+      { key: "a", ctrlKey: true, altKey: true },
+      { key: "a" },
+    ];
+    for (const k of others) expect(fireEvent.keyDown(canvas, k), JSON.stringify(k)).toBe(true);
+    expect(screen.queryByRole("tooltip")).not.toBeInTheDocument();
+    expect(plot.selected).toEqual([]);
+    // an arrow alone is the map's; then Enter with Ctrl is not (the row stays closed)
+    expect(fireEvent.keyDown(canvas, { key: "ArrowRight" })).toBe(false);
+    expect(screen.getByRole("tooltip")).toHaveTextContent("Alpha");
+    expect(fireEvent.keyDown(canvas, { key: "Enter", ctrlKey: true })).toBe(true);
+    expect(plot.selected).toEqual([]);
+    // Command+A (a Mac's Mod) selects every point
+    expect(fireEvent.keyDown(canvas, { key: "a", metaKey: true })).toBe(false);
+    expect(await screen.findByText("3 points selected")).toBeInTheDocument();
+  });
+
+  it("Space before any arrow starts the cursor where the first arrow would and selects its point: the panel does not scroll", async () => {
+    const { plot, canvas } = await drawn();
+    act(() => canvas.focus());
+    expect(fireEvent.keyDown(canvas, { key: " " })).toBe(false);
+    expect(plot.selected).toEqual([0]); // a, the point nearest the middle
+    expect(screen.getByRole("tooltip")).toHaveTextContent("Alpha");
+    expect(await screen.findByRole("group", { name: `Row ${U[0]}` })).toBeInTheDocument();
+    // Space again takes it out, as with a cursor the arrows moved
+    expect(fireEvent.keyDown(canvas, { key: " " })).toBe(false);
+    expect(plot.selected).toEqual([]);
   });
 });
 
@@ -406,6 +462,9 @@ describe("the sample (issue 22: all rows up to 100,000, else a uniform sample, s
     expect(h.openMap.mock.calls[0][3]).toMatchObject({ max: 0 });
     const sample = screen.getByRole("combobox", { name: "Sample" });
     expect(within(sample).getAllByRole("option").map((o) => o.textContent)).toEqual(["all rows, up to 100,000", "up to 10,000 rows", "up to 1,000 rows"]);
+    // the first's "up to" is the one constant (the backend's vectormap.DefaultMaxPoints)
+    expect(MAP_MAX_POINTS).toBe(100_000);
+    expect(SAMPLES[0]).toEqual({ max: 0, label: `all rows, up to ${formatCount(MAP_MAX_POINTS)}` });
     await userEvent.selectOptions(sample, "up to 1,000 rows");
     await waitFor(() => expect(h.openMap).toHaveBeenCalledTimes(2));
     expect(h.openMap.mock.calls[1][3]).toMatchObject({ max: 1000 });
@@ -433,6 +492,80 @@ describe("a search's or Find similar's rows on the map (issue 22)", () => {
     expect(screen.getByText("The 1 rows of similar to a are selected.")).toBeInTheDocument();
     rerenderWith({ uuids: [U[2]], label: 'nearText "x"', vector: "title_vec" });
     await waitFor(() => expect(h.openMap).toHaveBeenLastCalledWith(expect.any(String), "demo", "Article", expect.objectContaining({ vector: "title_vec" })));
+    expect(h.openMap).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe("a search's rows and the map's points are of one read (issue 22)", () => {
+  const D = "00000000-0000-4000-8000-00000000000d";
+  const byTopic: Filter[] = [{ column: "topic", operator: "equals", value: "astronomy", value2: "" }];
+  const found: MapHighlight = { uuids: [U[2], U[1]], label: 'bm25 "x"', filters: byTopic };
+
+  it("a search with other filters: nothing is selected on the old points, and its rows are those of the new ones once drawn", async () => {
+    const onOpenRows = vi.fn();
+    let give: (p: MapPoints) => void = () => {};
+    let reads = 0;
+    const h = harness({ answer: (m) => (++reads === 1 ? Promise.resolve(mapPoints(m)) : new Promise<MapPoints>((r) => (give = r))) });
+    const { plot, rerenderWith } = await drawn(h, { onOpenRows });
+    // the tab's new highlight and its search's filters come in one render
+    rerenderWith(found, byTopic);
+    await waitFor(() => expect(h.openMap).toHaveBeenCalledTimes(2));
+    expect(h.openMap.mock.calls[1][3]).toMatchObject({ filters: byTopic });
+    expect(plot.selected).toEqual([]);
+    expect(screen.queryByText(/rows of bm25/)).not.toBeInTheDocument();
+    // the new points, in another order: U[2] first, U[1] last; their layout not drawn yet
+    const id = h.openMap.mock.calls[1][0];
+    await act(async () =>
+      give(mapPoints(id, { uuids: [U[2], D, U[1]], columns: [{ name: "title", type: "text", values: ["Gamma", "Delta", "Beta"] }] })),
+    );
+    await screen.findByText(/3 points/);
+    expect(screen.queryByText(/points selected/)).not.toBeInTheDocument();
+    expect(screen.queryByRole("group", { name: /^Row / })).not.toBeInTheDocument();
+    expect(screen.queryByText(/rows of bm25/)).not.toBeInTheDocument();
+    await h.frame({});
+    expect(await screen.findByText('The 2 rows of bm25 "x" are selected.')).toBeInTheDocument();
+    expect(plot.selected).toEqual([0, 2]);
+    await userEvent.click(screen.getByRole("button", { name: "Open as a grid tab" }));
+    expect(onOpenRows).toHaveBeenCalledWith([U[2], U[1]]);
+  });
+
+  it("the note that a search's rows are selected goes once the selection is another: Clear, Escape, a lasso, another vector", async () => {
+    const info = tableInfo("Article");
+    const h = harness({ info: { ...info, settings: { ...info.settings, namedVectors: ["title_vec", "body_vec"] } } });
+    const shown = (): MapHighlight => ({ uuids: [U[0], U[1]], label: 'nearText "x"', vector: "title_vec" });
+    const note = 'The 2 rows of nearText "x" are selected.';
+    const { plot, canvas, rerenderWith } = await drawn(h, { highlight: shown() });
+    expect(await screen.findByText(note)).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Clear" }));
+    expect(screen.queryByText(note)).not.toBeInTheDocument();
+    // the same search shown again selects its rows again, and says so
+    rerenderWith(shown());
+    expect(await screen.findByText(note)).toBeInTheDocument();
+    act(() => canvas.focus());
+    await userEvent.keyboard("{Escape}");
+    expect(screen.queryByText(note)).not.toBeInTheDocument();
+    rerenderWith(shown());
+    expect(await screen.findByText(note)).toBeInTheDocument();
+    act(() => plot.publish("select", { points: [2] })); // a lasso (or a click) of another point
+    expect(screen.queryByText(note)).not.toBeInTheDocument();
+    rerenderWith(shown());
+    expect(await screen.findByText(note)).toBeInTheDocument();
+    await userEvent.selectOptions(screen.getByRole("combobox", { name: "Vector" }), "body_vec");
+    expect(screen.queryByText(note)).not.toBeInTheDocument();
+    await waitFor(() => expect(h.openMap).toHaveBeenLastCalledWith(expect.any(String), "demo", "Article", expect.objectContaining({ vector: "body_vec" })));
+    await screen.findByText(/vector body_vec, 3 points/);
+    await h.frame({});
+    expect(screen.queryByText(note)).not.toBeInTheDocument();
+    expect(plot.selected).toEqual([]);
+  });
+
+  it("the same filters written another way (another key order, no group for group 0) read nothing again", async () => {
+    const h = harness();
+    const { rerenderWith } = await drawn(h);
+    rerenderWith(undefined, [{ column: "topic", operator: "equals", value: "astronomy", value2: "" }]);
+    await waitFor(() => expect(h.openMap).toHaveBeenCalledTimes(2));
+    rerenderWith(undefined, [{ value2: "", value: "astronomy", operator: "equals", column: "topic", group: 0 }]);
+    await act(async () => {});
     expect(h.openMap).toHaveBeenCalledTimes(2);
   });
 });

@@ -3,8 +3,9 @@ import { parseApiError, useApi, type ApiError, type Column, type Connection, typ
 import { ExportDialog } from "../grid/ExportDialog";
 import { formatCount } from "../explorer/format";
 import { Icon, MapIcon } from "../icons";
+import { filtersKey as keyOfFilters } from "../workspace/tabs";
 import type { MapHighlight } from "../workspace/useWorkspace";
-import { chooseVector, colouring, defaultColour, fit, isNumeric, labelColumn, layoutRows, sizes } from "./mapModel";
+import { chooseVector, colouring, defaultColour, fit, isNumeric, labelColumn, layoutRows, MAP_MAX_POINTS, sizes } from "./mapModel";
 import { MAP_KEYS_TEXT } from "./mapKeymap";
 import { MapRow } from "./MapRow";
 import { MapSide } from "./MapSide";
@@ -36,9 +37,9 @@ type Phase =
   | { step: "cancelled" }
   | { step: "error"; error: ApiError };
 
-/** The Sample chooser: how many points at most (0: every row up to 100,000), beyond which a uniform sample. */
+/** The Sample chooser: how many points at most (0: every row up to MAP_MAX_POINTS), beyond which a uniform sample. */
 export const SAMPLES: { max: number; label: string }[] = [
-  { max: 0, label: "all rows, up to 100,000" },
+  { max: 0, label: `all rows, up to ${formatCount(MAP_MAX_POINTS)}` },
   { max: 10_000, label: "up to 10,000 rows" },
   { max: 1_000, label: "up to 1,000 rows" },
 ];
@@ -50,6 +51,13 @@ const THEME_COLOURS = {
 } as const;
 
 let maps = 0;
+
+/** samePoints: the two selections hold the same points (the plot's events give copies, in any order). */
+function samePoints(a: number[], b: number[]): boolean {
+  if (a.length !== b.length) return false;
+  const inB = new Set(b);
+  return a.every((i) => inB.has(i));
+}
 
 /** gridColumn is a read-only column of the layout's grid (uuid, x, y). */
 function gridColumn(name: string, type: string): Column {
@@ -71,10 +79,17 @@ export function MapPanel({ connection, table, filters, onOpenRows, onFindSimilar
   const [wanted, setWanted] = useState<string | null>(highlight?.vector ?? null);
   const vector = info ? chooseVector(info.settings, wanted) : null;
   const [max, setMax] = useState(0);
+  // The points and the layout of a read, each with the id of the read it answers (MapPoints.id,
+  // layout.id): a render may still hold those of the read before, until the new ones come.
   const [points, setPoints] = useState<MapPoints | null>(null);
-  const [xy, setXY] = useState<Float32Array | null>(null);
+  const [layout, setLayout] = useState<{ id: string; xy: Float32Array } | null>(null);
+  const xy = layout?.xy ?? null;
+  // The id of the read whose points the plot has drawn (the last draw that ended).
+  const [drawnId, setDrawnId] = useState("");
   const [phase, setPhase] = useState<Phase>({ step: "describing" });
   const { plot, canvasRef, boxRef, hover, selected, selectedRef, setSelected, selectPoints } = useScatterplot();
+  // What the note says of the highlight's rows, and the points it selected (the note's while selected).
+  const [shown, setShown] = useState<{ label: string; found: number; of: number; points: number[] } | null>(null);
   const [colourBy, setColourBy] = useState("");
   const [sizeBy, setSizeBy] = useState("");
   const [exporting, setExporting] = useState(false);
@@ -87,7 +102,7 @@ export function MapPanel({ connection, table, filters, onOpenRows, onFindSimilar
   const keysId = useId();
   const theme = useDocumentTheme();
   // The filters by value: the same filters in a new array (a search shown again) read nothing again.
-  const filtersKey = JSON.stringify(filters);
+  const filtersKey = keyOfFilters(filters);
   const filtersRef = useRef(filters);
   filtersRef.current = filters;
 
@@ -115,8 +130,11 @@ export function MapPanel({ connection, table, filters, onOpenRows, onFindSimilar
     const id = `map-${++maps}`;
     mapId.current = id;
     setPoints(null);
-    setXY(null);
+    setLayout(null);
+    // the picture of the read before stays until the new one is drawn: without its selection
+    plot.current?.select([], { preventEvent: true });
     setSelected([]);
+    setShown(null);
     setPhase({ step: "reading", rows: 0, total: -1 });
     const offProgress = api.explorer.onTransferProgress((p) => {
       if (p.id === id) setPhase((ph) => (ph.step === "reading" ? { step: "reading", rows: p.rows, total: p.total } : ph));
@@ -131,13 +149,13 @@ export function MapPanel({ connection, table, filters, onOpenRows, onFindSimilar
         setPhase({ step: "cancelled" });
         return;
       }
-      setXY(f.xy);
+      setLayout({ id, xy: f.xy });
       setPhase(f.done ? { step: "ready" } : { step: "laying", stage: f.stage, epoch: f.epoch, epochs: f.epochs });
     });
     api.explorer.openMap(id, connection.id, table, { vector, filters: filtersRef.current, max, fresh: run.fresh }).then(
       (p) => {
         if (mapId.current !== id) return;
-        setPoints(p);
+        setPoints({ ...p, id });
         setColourBy((c) => c || defaultColour(p.columns));
         setPhase((ph) => (ph.step === "reading" ? { step: "laying", stage: "pca", epoch: 0, epochs: 0 } : ph));
       },
@@ -152,13 +170,17 @@ export function MapPanel({ connection, table, filters, onOpenRows, onFindSimilar
       offFrame();
       void api.explorer.cancelTransfer(id);
     };
-  }, [api, connection.id, table, vector, filtersKey, max, run, setSelected]);
+  }, [api, connection.id, table, vector, filtersKey, max, run, plot, setSelected]);
 
   const colourColumn = points?.columns.find((c) => c.name === colourBy);
   const sizeColumn = points?.columns.find((c) => c.name === sizeBy);
   const colours = useMemo(() => colouring(points?.uuids.length ?? 0, colourColumn), [points, colourColumn]);
   const sized = useMemo(() => sizes(points?.uuids.length ?? 0, sizeColumn), [points, sizeColumn]);
-  const fitted = useMemo(() => (xy && points && xy.length === 2 * points.uuids.length ? fit(xy) : null), [xy, points]);
+  // The layout fitted to the plot, once it is of the points (the same read, as many places).
+  const fitted = useMemo(
+    () => (layout && points && layout.id === points.id && layout.xy.length === 2 * points.uuids.length ? { id: points.id, ...fit(layout.xy) } : null),
+    [layout, points],
+  );
   const keys = useMapKeyboard({ plot, fitted, points, selected, selectPoints });
 
   // The theme's colours, again whenever the window's theme changes.
@@ -184,6 +206,7 @@ export function MapPanel({ connection, table, filters, onOpenRows, onFindSimilar
       .then(() => {
         if (plot.current !== sp) return;
         if (selectedRef.current.length > 0) sp.select([...selectedRef.current], { preventEvent: true });
+        setDrawnId(fitted.id);
         // How many layouts are on the screen: the benchmark times the first frame by it.
         const box = boxRef.current;
         if (box) box.dataset.frames = String(Number(box.dataset.frames ?? 0) + 1);
@@ -191,19 +214,25 @@ export function MapPanel({ connection, table, filters, onOpenRows, onFindSimilar
       .catch(() => {}); // a plot destroyed while drawing (the tab closed) has nothing to show
   }, [plot, boxRef, selectedRef, fitted, colours, sized, sizeColumn]);
 
-  // A search's or Find similar's rows, selected once their points are drawn: how many of them
-  // the map holds is said (a sample or the filters may leave some out).
-  const [shown, setShown] = useState<{ label: string; found: number; of: number } | null>(null);
-  const drawn = xy !== null && points !== null;
+  // The note is said while the selection is the highlight's: another selection (Clear, Escape,
+  // a lasso, a click, a legend entry) or a new read (another vector, sample, filters) ends it.
   useEffect(() => {
-    if (!highlight || !drawn || !points) return;
+    if (shown && !samePoints(selected, shown.points)) setShown(null);
+  }, [selected, shown]);
+
+  // A search's or Find similar's rows, selected once their points are drawn: how many of them
+  // the map holds is said (a sample or the filters may leave some out). Only the points of the
+  // read under way count, drawn: a highlight and new filters come in one render, while the
+  // points and the layout held are still the read before's (positions in another set).
+  useEffect(() => {
+    if (!highlight || !points || points.id !== mapId.current || drawnId !== points.id) return;
     // a highlight on another vector waits for the map of that vector
     if (highlight.vector !== undefined && info && chooseVector(info.settings, highlight.vector) !== points.vector) return;
     const at = new Map(points.uuids.map((u, i) => [u, i]));
     const idx = highlight.uuids.map((u) => at.get(u)).filter((i): i is number => i !== undefined);
     selectPoints(idx);
-    setShown({ label: highlight.label, found: idx.length, of: highlight.uuids.length });
-  }, [highlight, drawn, points, info, selectPoints]);
+    setShown({ label: highlight.label, found: idx.length, of: highlight.uuids.length, points: idx });
+  }, [highlight, drawnId, points, info, selectPoints]);
 
   // A new save replaces what the last one said.
   const savePicture = () => {
@@ -223,17 +252,17 @@ export function MapPanel({ connection, table, filters, onOpenRows, onFindSimilar
   // rows of text on every render (each hover, each frame of the layout) would stall the map.
   const layoutGrid: Grid | null = useMemo(
     () =>
-      exporting && points && xy
+      exporting && points && layout && layout.id === points.id
         ? {
             columns: [gridColumn("uuid", "uuid"), gridColumn("x", "number"), gridColumn("y", "number")],
-            rows: layoutRows(points.uuids, xy),
+            rows: layoutRows(points.uuids, layout.xy),
             offset: 0,
             hasMore: false,
             notice: "",
             refused: null,
           }
         : null,
-    [exporting, points, xy],
+    [exporting, points, layout],
   );
 
   const busy = phase.step === "reading" || phase.step === "laying";

@@ -10,6 +10,12 @@ const MAX_CATEGORIES = CATEGORY_COLOURS.length;
 /** A continuous ramp (viridis, 9 stops) for numeric colours. */
 export const RAMP = ["#440154", "#472d7b", "#3b528b", "#2c728e", "#21918c", "#28ae80", "#5ec962", "#addc30", "#fde725"];
 
+/**
+ * MAP_MAX_POINTS is how many points a map holds at most when no smaller sample is asked for
+ * (MapRequest.max 0): the backend's vectormap.DefaultMaxPoints, said by the Sample chooser.
+ */
+export const MAP_MAX_POINTS = 100_000;
+
 export type Column = MapPoints["columns"][number];
 
 /** isNumeric: a column a point can be sized by, or coloured along a ramp. */

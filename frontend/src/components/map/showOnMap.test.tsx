@@ -45,4 +45,30 @@ describe("a search's Show on the map", () => {
     await userEvent.click(await screen.findByRole("button", { name: "Show on the map" }));
     expect(onShowOnMap).toHaveBeenCalledWith({ uuids, label: 'nearText "stars"', filters: [], vector: "body_vec" });
   });
+
+  it("the search that found the matches, not the form as edited since: its filters, its vector", async () => {
+    const api = fakeApi(async () => [], {
+      describeTable: async (_id: string, table: string) => {
+        const info = tableInfo(table);
+        return { ...info, settings: { ...info.settings, vectorizer: "text2vec-transformers", namedVectors: ["title_vec", "body_vec"], vectorizedVectors: ["title_vec", "body_vec"] } };
+      },
+    });
+    const onShowOnMap = vi.fn();
+    render(
+      <ApiProvider api={api}>
+        <SearchPanel connection={connection({ id: "demo" })} table="Article" filters={byWords} onShowOnMap={onShowOnMap} />
+      </ApiProvider>,
+    );
+    const form = await screen.findByRole("search");
+    await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Search by" }), "nearText");
+    await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Vector" }), "body_vec");
+    await userEvent.type(within(form).getByRole("searchbox", { name: "Words" }), "stars{Enter}");
+    const show = await screen.findByRole("button", { name: "Show on the map" });
+    // edited after the search, not searched again
+    await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Vector" }), "title_vec");
+    await userEvent.click(screen.getByRole("button", { name: "Clear filters" }));
+    await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Search by" }), "bm25");
+    await userEvent.click(show);
+    expect(onShowOnMap).toHaveBeenCalledWith({ uuids, label: 'nearText "stars"', filters: byWords, vector: "body_vec" });
+  });
 });

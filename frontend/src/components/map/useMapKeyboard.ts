@@ -19,8 +19,9 @@ interface Options {
  * the arrow keys move to the nearest point in their direction (the plot's reticle marks it,
  * and `tip` is where to name it), Space to add or take out its point, Enter to open its row
  * (the point alone selected, as a click does), Mod+A to select every point, Escape to clear.
- * The first arrow starts at the one point selected (a click's), else the point nearest the
- * middle of the map. A key not taken (Escape with nothing selected) goes on to the window.
+ * The first arrow (or a Space before any) starts at the one point selected (a click's), else
+ * the point nearest the middle of the map. A key not taken (Escape with nothing selected, or
+ * with a modifier its binding does not name) goes on to the window.
  */
 export function useMapKeyboard({ plot, fitted, points, selected, selectPoints }: Options) {
   const [cursor, setCursor] = useState<number | null>(null);
@@ -46,10 +47,12 @@ export function useMapKeyboard({ plot, fitted, points, selected, selectPoints }:
     setKeyboard(true);
     plot.current?.hover(i, { showReticleOnce: true, preventEvent: true });
   };
+  // Where the cursor is, else where it starts: at the one point selected (a click's).
+  const from = () => (cursor !== null && cursor < n ? cursor : selected.length === 1 && selected[0] < n ? selected[0] : null);
   const move = (dir: Direction) => {
     if (!fitted || n === 0) return false;
-    const from = cursor !== null && cursor < n ? cursor : selected.length === 1 && selected[0] < n ? selected[0] : null;
-    const next = from === null ? nearestTo(fitted.x, fitted.y, 0, 0) : (nearestInDirection(fitted.x, fitted.y, from, dir) ?? from);
+    const at = from();
+    const next = at === null ? nearestTo(fitted.x, fitted.y, 0, 0) : (nearestInDirection(fitted.x, fitted.y, at, dir) ?? at);
     if (next !== null) show(next);
   };
   const actions: Actions<MapAction> = {
@@ -57,9 +60,14 @@ export function useMapKeyboard({ plot, fitted, points, selected, selectPoints }:
     down: () => move("down"),
     left: () => move("left"),
     right: () => move("right"),
+    // Space is taken even with no point to toggle: on the canvas it would only scroll the panel.
     toggle: () => {
-      if (cursor === null || cursor >= n) return false;
-      selectPoints(toggled(selected, cursor));
+      if (!fitted || n === 0) return;
+      // no cursor yet: it starts where the first arrow would start it, and its point is toggled
+      const at = from() ?? nearestTo(fitted.x, fitted.y, 0, 0);
+      if (at === null) return;
+      if (at !== cursor) show(at);
+      selectPoints(toggled(selected, at));
     },
     open: () => {
       if (cursor === null || cursor >= n) return false;

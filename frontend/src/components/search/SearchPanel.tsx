@@ -18,7 +18,8 @@ interface Props {
 }
 
 type Load = { status: "loading" } | { status: "error"; error: ApiError } | { status: "ready"; info: TableInfo };
-type Run = { status: "idle" } | { status: "running" } | { status: "error"; error: ApiError } | { status: "done"; result: SearchResult };
+/** A done run keeps the request it sent: the matches are that search's, whatever the form says since. */
+type Run = { status: "idle" } | { status: "running" } | { status: "error"; error: ApiError } | { status: "done"; result: SearchResult; sent: SearchRequest };
 
 /**
  * SearchPanel is a table's search (issue 23, item 3): keyword (bm25, in chosen properties),
@@ -60,8 +61,9 @@ export function SearchPanel({ connection, table, filters: initialFilters, onShow
       const mine = ++seq.current;
       setRun({ status: "running" });
       try {
-        const result = await api.explorer.search(connection.id, table, toSend(r, info));
-        if (mine === seq.current) setRun({ status: "done", result: { ...result, grid: measureFirst(result.grid, result.measure) } });
+        const sent = toSend(r, info);
+        const result = await api.explorer.search(connection.id, table, sent);
+        if (mine === seq.current) setRun({ status: "done", result: { ...result, grid: measureFirst(result.grid, result.measure) }, sent });
       } catch (e) {
         if (mine === seq.current) setRun({ status: "error", error: parseApiError(e) });
       }
@@ -251,8 +253,9 @@ export function SearchPanel({ connection, table, filters: initialFilters, onShow
                   className="btn btn--small"
                   disabled={run.result.grid.rows.length === 0}
                   onClick={() => {
-                    // the map of the same rows (the search's filters) on the vector searched (bm25 uses none: the map's stays)
-                    const sent = toSend(req, info);
+                    // the map of the same rows (the search's filters) on the vector searched (bm25 uses none: the map's stays):
+                    // the search that found these matches, not the form as edited since
+                    const sent = run.sent;
                     onShowOnMap({ uuids: run.result.grid.rows.map((r) => r[0] ?? "").filter(Boolean), label: run.result.describe, filters: sent.filters, vector: sent.mode === "bm25" ? undefined : sent.targetVector });
                   }}
                   title="Show these matches selected on the table's map"

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { connection } from "../../test/fakeApi";
-import { noTabs, tabsReducer, type MapHighlight, type Tab, type TabsAction, type TabsState } from "./tabs";
+import { filtersKey, noTabs, sameFilters, tabsReducer, type MapHighlight, type Tab, type TabsAction, type TabsState } from "./tabs";
 
 const c1 = connection({ id: "c1", name: "One" });
 const c2 = connection({ id: "c2", name: "Two" });
@@ -86,5 +86,18 @@ describe("the tabs (tabsReducer)", () => {
     const first = run(noTabs, { type: "openMap", tab: map(byTopic) });
     const again = tabsReducer(first, { type: "openMap", tab: map([...byTopic]) });
     expect(again.tabs[0]).toBe(first.tabs[0]);
+  });
+
+  it("the same filters by value (sameFilters, the one test the map shares): another key order, group 0 or none, a new array", () => {
+    const reordered = [{ value2: "", value: "astronomy", operator: "equals", column: "topic", group: 0 }];
+    expect(sameFilters(byTopic, reordered)).toBe(true);
+    expect(filtersKey(byTopic)).toBe(filtersKey(reordered));
+    expect(sameFilters(byTopic, [{ ...byTopic[0], group: 1 }])).toBe(false);
+    expect(sameFilters(byTopic, [{ ...byTopic[0], value: "biology" }])).toBe(false);
+    expect(sameFilters(byTopic, [...byTopic, ...byTopic])).toBe(false);
+    expect(sameFilters([], [])).toBe(true);
+    const first = run(noTabs, { type: "openMap", tab: map(byTopic, { uuids: ["u1"], label: "bm25" }) });
+    const again = tabsReducer(first, { type: "openMap", tab: map(reordered) });
+    expect(again.tabs[0]).toBe(first.tabs[0]); // the highlight stays, nothing is read again
   });
 });

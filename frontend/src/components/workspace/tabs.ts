@@ -23,6 +23,19 @@ export interface MapHighlight {
   filters?: Filter[];
 }
 
+/**
+ * filtersKey is filters by value, as a string: the same filters (in a new array, their fields in
+ * another order, group 0 or none) give the same key. The map's tab and its read both test by it.
+ */
+export function filtersKey(filters: Filter[]): string {
+  return JSON.stringify(filters.map((f) => [f.column, f.operator, f.value, f.value2, f.group ?? 0]));
+}
+
+/** sameFilters: the two lists are the same filters by value (filtersKey). */
+export function sameFilters(a: Filter[], b: Filter[]): boolean {
+  return filtersKey(a) === filtersKey(b);
+}
+
 /** The open tabs, in order, and the key of the active one (null: none). */
 export interface TabsState {
   tabs: Tab[];
@@ -62,7 +75,7 @@ export function tabsReducer(s: TabsState, a: TabsAction): TabsState {
       if (at < 0) return { tabs: [...s.tabs, a.tab], active: a.tab.key };
       const tabs = s.tabs.map((t, i) => {
         if (i !== at || t.kind !== "map") return t;
-        const same = JSON.stringify(t.filters) === JSON.stringify(a.tab.filters);
+        const same = sameFilters(t.filters, a.tab.filters);
         if (a.tab.highlight) return { ...t, highlight: a.tab.highlight, filters: a.tab.highlight.filters && !same ? a.tab.filters : t.filters };
         return same ? t : { ...t, filters: a.tab.filters, highlight: undefined };
       });
