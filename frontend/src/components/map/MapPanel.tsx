@@ -155,6 +155,9 @@ export function MapPanel({ connection, table, filters, onOpenRows, onFindSimilar
     api.explorer.openMap(id, connection.id, table, { vector, filters: filtersRef.current, max, fresh: run.fresh }).then(
       (p) => {
         if (mapId.current !== id) return;
+        // a lasso drawn on the old picture while this read ran chose old positions: dropped
+        plot.current?.select([], { preventEvent: true });
+        setSelected([]);
         setPoints({ ...p, id });
         setColourBy((c) => c || defaultColour(p.columns));
         setPhase((ph) => (ph.step === "reading" ? { step: "laying", stage: "pca", epoch: 0, epochs: 0 } : ph));
