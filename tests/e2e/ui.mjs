@@ -1931,15 +1931,19 @@ try {
     // The grid tab's rows, read back whole through its Export… (the grid shows those in view).
     const rowsPanel = page.locator('section.panel--table[aria-label="Paper"]:visible');
     await rowsPanel.locator(".grid-bar__range").filter({ hasText: new RegExp(`^Rows 1–\\d+ of ${said}$`) }).waitFor({ timeout: 20_000 });
-    const rowsOut = join(artifacts, "e2e-map-lasso-rows.csv");
-    rmSync(rowsOut, { force: true });
-    await rowsPanel.getByRole("button", { name: "Export…" }).click();
-    const rowsDialog = page.getByRole("dialog", { name: "Export Paper" });
-    await rowsDialog.getByRole("button", { name: "Export…" }).click();
-    answerSaveDialog("Export Paper", rowsOut);
-    await rowsDialog.getByRole("status", { name: "Export" }).waitFor({ timeout: 30_000 });
-    await rowsDialog.getByRole("button", { name: "Close" }).click();
-    const got = readFileSync(rowsOut, "utf8").trim().split("\n").slice(1).map((l) => l.split(",")[0]).sort();
+    /** exportedIds writes a Paper grid tab's rows through its Export… (CSV) and returns their uuids, sorted. */
+    const exportedIds = async (rowsPanel, name) => {
+      const rowsOut = join(artifacts, name);
+      rmSync(rowsOut, { force: true });
+      await rowsPanel.getByRole("button", { name: "Export…" }).click();
+      const rowsDialog = page.getByRole("dialog", { name: "Export Paper" });
+      await rowsDialog.getByRole("button", { name: "Export…" }).click();
+      answerSaveDialog("Export Paper", rowsOut);
+      await rowsDialog.getByRole("status", { name: "Export" }).waitFor({ timeout: 30_000 });
+      await rowsDialog.getByRole("button", { name: "Close" }).click();
+      return readFileSync(rowsOut, "utf8").trim().split("\n").slice(1).map((l) => l.split(",")[0]).sort();
+    };
+    const got = await exportedIds(rowsPanel, "e2e-map-lasso-rows.csv");
     assert(JSON.stringify(got) === JSON.stringify(chosen), `the grid tab holds ${got.length} rows, ${got.filter((id) => !chosen.includes(id)).length} of them not ${topic}'s; want exactly its ${chosen.length}`);
     // and a legend entry selects its topic from the keyboard: exactly its papers
     await page.getByRole("tab", { name: "Map · Paper" }).click();
@@ -1962,9 +1966,31 @@ try {
     await form.getByRole("searchbox", { name: "Words" }).fill("exoplanet");
     await form.getByRole("button", { name: "Search" }).click();
     await search.locator(".grid-bar__range").filter({ hasText: /25 matches, best first by score/ }).waitFor({ timeout: 20_000 });
+    const searchIds = (await search.getByRole("table").locator("tbody tr.data-grid__row td:nth-child(2)").allInnerTexts()).map((t) => t.trim()).sort();
     await search.getByRole("button", { name: "Show on the map" }).click();
     await panel.getByRole("status").filter({ hasText: 'The 25 rows of bm25 "exoplanet" are selected.' }).waitFor({ timeout: 10_000 });
     await panel.locator(".notice-line").filter({ hasText: "25 points selected" }).waitFor({ timeout: 10_000 });
+    // the points selected are the search's rows: opened as a grid tab, exactly its 25 uuids
+    await panel.locator(".notice-line").getByRole("button", { name: "Open as a grid tab" }).click();
+    const searchRows = page.locator('section.panel--table[aria-label="Paper"]:visible');
+    await searchRows.locator(".grid-bar__range").filter({ hasText: /^Rows 1–\d+ of 25$/ }).waitFor({ timeout: 20_000 });
+    const shownSearch = await exportedIds(searchRows, "e2e-map-search-rows.csv");
+    assert(searchIds.length === 25 && JSON.stringify(shownSearch) === JSON.stringify(searchIds), `the map selected ${JSON.stringify(shownSearch.slice(0, 3))}…, the search found ${JSON.stringify(searchIds.slice(0, 3))}…`);
+    // Find similar's matches too, on the map of the vector it searched
+    const probe = shownSearch[0];
+    await searchRows.locator("tbody tr.data-grid__row").filter({ has: page.locator(`td:text-is("${probe}")`) }).locator("td").nth(2).click();
+    await searchRows.getByRole("button", { name: "Row details" }).click();
+    await searchRows.getByRole("complementary", { name: `Details of ${probe}` }).getByRole("button", { name: "Find similar" }).click();
+    const similar = page.locator(`section.panel--similar[aria-label="Similar to ${probe}"]:visible`);
+    await similar.getByRole("table").locator("tbody tr.data-grid__row").first().waitFor({ timeout: 20_000 });
+    const similarIds = (await similar.getByRole("table").locator("tbody tr.data-grid__row td:nth-child(2)").allInnerTexts()).map((t) => t.trim()).sort();
+    await similar.getByRole("button", { name: "Show on the map" }).click();
+    await panel.locator(".notice-line").filter({ hasText: `${similarIds.length} points selected` }).waitFor({ timeout: 20_000 });
+    await panel.locator(".notice-line").getByRole("button", { name: "Open as a grid tab" }).click();
+    const similarRows = page.locator('section.panel--table[aria-label="Paper"]:visible');
+    await similarRows.locator(".grid-bar__range").filter({ hasText: new RegExp(`^Rows 1–\\d+ of ${similarIds.length}$`) }).waitFor({ timeout: 20_000 });
+    const shownSimilar = await exportedIds(similarRows, "e2e-map-similar-rows.csv");
+    assert(similarIds.length > 1 && JSON.stringify(shownSimilar) === JSON.stringify(similarIds), `the map selected ${shownSimilar.length} rows, Find similar found ${similarIds.length}`);
   });
 
   await check("Map: from the keyboard, the focused map selects all (Ctrl+A), clears (Escape), and an arrow and Space pick one point, whose row opens beside the map (issue 22)", async () => {
