@@ -1758,16 +1758,20 @@ try {
     await tablePanel.getByRole("button", { name: "Map" }).click();
     const panel = page.locator('section.panel--map[aria-label="Map of Paper"]:visible');
     await panel.getByRole("status").filter({ hasText: "Layout done (UMAP)" }).first().waitFor({ timeout: 120_000 });
+    /** exportCsv clicks `button`, exports as CSV through the dialog `title` and its native save dialog, and returns the file's rows (cells split at commas, the header first). */
+    const exportCsv = async (button, title, name) => {
+      const out = join(artifacts, name);
+      rmSync(out, { force: true });
+      await button.click();
+      const dialog = page.getByRole("dialog", { name: title });
+      await dialog.getByRole("button", { name: "Export…" }).click();
+      answerSaveDialog(title, out);
+      await dialog.getByRole("status", { name: "Export" }).waitFor({ timeout: 30_000 });
+      await dialog.getByRole("button", { name: "Close" }).click();
+      return readFileSync(out, "utf8").trim().split("\n").map((l) => l.split(","));
+    };
     // the layout, exported
-    const out = join(artifacts, "e2e-paper-layout.csv");
-    rmSync(out, { force: true });
-    await panel.getByRole("button", { name: "Export layout…" }).click();
-    const dialog = page.getByRole("dialog", { name: "Export Paper layout" });
-    await dialog.getByRole("button", { name: "Export…" }).click();
-    answerSaveDialog("Export Paper layout", out);
-    await dialog.getByRole("status", { name: "Export" }).waitFor({ timeout: 30_000 });
-    await dialog.getByRole("button", { name: "Close" }).click();
-    const lines = readFileSync(out, "utf8").trim().split("\n").slice(1).map((l) => l.split(","));
+    const lines = (await exportCsv(panel.getByRole("button", { name: "Export layout…" }), "Export Paper layout", "e2e-paper-layout.csv")).slice(1);
     const layout = lines.map(([id, x, y]) => ({ id, x: Number(x), y: Number(y) }));
     const held = await fetch(`http://${offAddr}/v1/objects?class=Paper&limit=3000`).then((r) => r.json());
     const byId = new Map(held.objects.map((o) => [o.id, o.properties]));
@@ -1931,18 +1935,9 @@ try {
     // The grid tab's rows, read back whole through its Export… (the grid shows those in view).
     const rowsPanel = page.locator('section.panel--table[aria-label="Paper"]:visible');
     await rowsPanel.locator(".grid-bar__range").filter({ hasText: new RegExp(`^Rows 1–\\d+ of ${said}$`) }).waitFor({ timeout: 20_000 });
-    /** exportedIds writes a Paper grid tab's rows through its Export… (CSV) and returns their uuids, sorted. */
-    const exportedIds = async (rowsPanel, name) => {
-      const rowsOut = join(artifacts, name);
-      rmSync(rowsOut, { force: true });
-      await rowsPanel.getByRole("button", { name: "Export…" }).click();
-      const rowsDialog = page.getByRole("dialog", { name: "Export Paper" });
-      await rowsDialog.getByRole("button", { name: "Export…" }).click();
-      answerSaveDialog("Export Paper", rowsOut);
-      await rowsDialog.getByRole("status", { name: "Export" }).waitFor({ timeout: 30_000 });
-      await rowsDialog.getByRole("button", { name: "Close" }).click();
-      return readFileSync(rowsOut, "utf8").trim().split("\n").slice(1).map((l) => l.split(",")[0]).sort();
-    };
+    /** exportedIds writes a Paper grid tab's rows through its Export… and returns their uuids (the first column), sorted. */
+    const exportedIds = async (rowsPanel, name) =>
+      (await exportCsv(rowsPanel.getByRole("button", { name: "Export…" }), "Export Paper", name)).slice(1).map((r) => r[0]).sort();
     const got = await exportedIds(rowsPanel, "e2e-map-lasso-rows.csv");
     assert(JSON.stringify(got) === JSON.stringify(chosen), `the grid tab holds ${got.length} rows, ${got.filter((id) => !chosen.includes(id)).length} of them not ${topic}'s; want exactly its ${chosen.length}`);
     // and a legend entry selects its topic from the keyboard: exactly its papers
@@ -1966,7 +1961,9 @@ try {
     await form.getByRole("searchbox", { name: "Words" }).fill("exoplanet");
     await form.getByRole("button", { name: "Search" }).click();
     await search.locator(".grid-bar__range").filter({ hasText: /25 matches, best first by score/ }).waitFor({ timeout: 20_000 });
-    const searchIds = (await search.getByRole("table").locator("tbody tr.data-grid__row td:nth-child(2)").allInnerTexts()).map((t) => t.trim()).sort();
+    // the search's 25 matches, read whole through its Export… (the grid renders those in view)
+    const searchCsv = await exportCsv(search.getByRole("button", { name: "Export…" }), "Export Paper search", "e2e-map-search.csv");
+    const searchIds = searchCsv.slice(1).map((r) => r[searchCsv[0].indexOf("uuid")]).sort();
     await search.getByRole("button", { name: "Show on the map" }).click();
     await panel.getByRole("status").filter({ hasText: 'The 25 rows of bm25 "exoplanet" are selected.' }).waitFor({ timeout: 10_000 });
     await panel.locator(".notice-line").filter({ hasText: "25 points selected" }).waitFor({ timeout: 10_000 });
@@ -1983,7 +1980,10 @@ try {
     await searchRows.getByRole("complementary", { name: `Details of ${probe}` }).getByRole("button", { name: "Find similar" }).click();
     const similar = page.locator(`section.panel--similar[aria-label="Similar to ${probe}"]:visible`);
     await similar.getByRole("table").locator("tbody tr.data-grid__row").first().waitFor({ timeout: 20_000 });
-    const similarIds = (await similar.getByRole("table").locator("tbody tr.data-grid__row td:nth-child(2)").allInnerTexts()).map((t) => t.trim()).sort();
+    // Find similar's matches, read whole through its Export… (the grid renders those in view)
+    const similarCsv = await exportCsv(similar.getByRole("button", { name: "Export…" }), "Export Paper similar", "e2e-map-similar.csv");
+    const uuidAt = similarCsv[0].indexOf("uuid");
+    const similarIds = similarCsv.slice(1).map((r) => r[uuidAt]).sort();
     await similar.getByRole("button", { name: "Show on the map" }).click();
     await panel.locator(".notice-line").filter({ hasText: `${similarIds.length} points selected` }).waitFor({ timeout: 20_000 });
     await panel.locator(".notice-line").getByRole("button", { name: "Open as a grid tab" }).click();
@@ -2071,7 +2071,8 @@ try {
       console.error(`map: Cancel ended with ${JSON.stringify(said)}`);
       // the read cancelled: Retry reads again; the layout stopped: Recompute lays it out again
       await paper.getByRole("button", { name: said === "The map was cancelled" ? "Retry" : "Recompute", exact: true }).click();
-      await paper.getByRole("status").filter({ hasText: "Layout done (UMAP)" }).first().waitFor({ timeout: 120_000 });
+      // Retry may find the layout kept from before (the cancelled run was a Recompute)
+      await paper.getByRole("status").filter({ hasText: /^Layout (done \(UMAP\)|kept from before)/ }).first().waitFor({ timeout: 120_000 });
     } finally {
       for (const cls of ["MapNoVectors", "MapMixed"]) await fetch(`http://${offAddr}/v1/schema/${cls}`, { method: "DELETE" });
     }
