@@ -95,8 +95,9 @@ func (a *ExplorerAPI) OpenMap(id, connectionID, table string, req dto.MapRequest
 // pngSignature starts every PNG file.
 const pngSignature = "\x89PNG\r\n\x1a\n"
 
-// SaveMapImage asks where to save (the native save dialog) and writes the picture of a map the
-// window drew, sent as a data: URL of a PNG. Status "not_chosen" when the dialog was closed.
+// SaveMapImage asks where to save (the native save dialog) and writes the picture of the map
+// of table name the window drew, sent as a data: URL of a PNG. Status "not_chosen" when the
+// dialog was closed.
 func (a *ExplorerAPI) SaveMapImage(name, dataURL string) (dto.ExportResultDTO, error) {
 	b64, ok := strings.CutPrefix(dataURL, "data:image/png;base64,")
 	if !ok {
@@ -111,7 +112,7 @@ func (a *ExplorerAPI) SaveMapImage(name, dataURL string) (dto.ExportResultDTO, e
 		return dto.ExportResultDTO{}, unavailable("no save dialog here")
 	}
 	start := time.Now()
-	path, err := save(a.parent(), "Save the map of "+name, name+".png", []nativedialog.FileFilter{{Name: "PNG image (*.png)", Pattern: "*.png"}})
+	path, err := save(a.parent(), "Save the map of "+name, name+" map.png", []nativedialog.FileFilter{{Name: "PNG image (*.png)", Pattern: "*.png"}})
 	if err != nil {
 		return dto.ExportResultDTO{}, apiError(err)
 	}

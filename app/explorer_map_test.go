@@ -339,13 +339,20 @@ func TestSaveMapImage(t *testing.T) {
 	api := NewExplorerAPI(nil)
 	dir := t.TempDir()
 	chosen := filepath.Join(dir, "paper map")
-	api.start(env{files: nativedialog.FileDialogs{Save: func(context.Context, string, string, []nativedialog.FileFilter) (string, error) { return chosen, nil }}})
+	var title, suggested string
+	api.start(env{files: nativedialog.FileDialogs{Save: func(_ context.Context, t, name string, _ []nativedialog.FileFilter) (string, error) {
+		title, suggested = t, name
+		return chosen, nil
+	}}})
 	png := []byte(pngSignature + "rest of the picture")
 	url := "data:image/png;base64," + base64.StdEncoding.EncodeToString(png)
 
-	res, err := api.SaveMapImage("Paper map", url)
+	res, err := api.SaveMapImage("Paper", url)
 	if err != nil || res.Status != "done" || res.Path != chosen+".png" || res.Bytes != int64(len(png)) {
 		t.Fatalf("%+v %v", res, err)
+	}
+	if title != "Save the map of Paper" || suggested != "Paper map.png" {
+		t.Fatalf("the dialog asked %q with %q", title, suggested)
 	}
 	got, err := os.ReadFile(chosen + ".png")
 	if err != nil || string(got) != string(png) {

@@ -520,8 +520,8 @@ export interface ExplorerApi {
   exportGrid(name: string, format: TransferFormat, grid: Grid): Promise<ExportResult>;
   /** openMap reads the vectors for a map (progress as onTransferProgress with mapId) and answers its points; frames follow (onMapFrame). */
   openMap(mapId: string, id: string, table: string, req: MapRequest): Promise<MapPoints>;
-  /** saveMapImage asks where to save (natively) and writes a map's picture (a data: URL of a PNG). */
-  saveMapImage(name: string, dataUrl: string): Promise<ExportResult>;
+  /** saveMapImage asks where to save the map of a table (natively) and writes its picture (a data: URL of a PNG). */
+  saveMapImage(table: string, dataUrl: string): Promise<ExportResult>;
   /** onMapFrame calls back with each layout of a map as it is computed; returns unsubscribe. */
   onMapFrame(callback: (f: MapFrame) => void): () => void;
   /** cancelTransfer stops a running export (no file left) or import (between batches), or a map's read and layout. */

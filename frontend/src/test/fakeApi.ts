@@ -126,7 +126,7 @@ export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi 
     tableNodes: async () => [],
     openMap: async (mapId) => ({ id: mapId, uuids: [], columns: [], vector: "", dims: 0, matched: 0, skipped: 0, sampled: false, kept: false }),
     onMapFrame: () => () => {},
-    saveMapImage: async (name) => ({ status: "done", rows: 0, path: `/tmp/${name}.png`, bytes: 100, elapsedMs: 1 }),
+    saveMapImage: async (table) => ({ status: "done", rows: 0, path: `/tmp/${table} map.png`, bytes: 100, elapsedMs: 1 }),
     search: async (_id, table, req) => ({
       grid: {
         columns: [column("uuid", { type: "uuid", primaryKey: true, readOnly: true, filterable: [], sortable: false }), ...tableInfo(table).columns.slice(1, -1), column("score", { type: "", readOnly: true, filterable: [], sortable: false })],

@@ -578,7 +578,7 @@ describe("Save picture… (issue 22)", () => {
     await userEvent.click(screen.getByRole("button", { name: "Save picture…" }));
     await waitFor(() => expect(save).toHaveBeenCalledTimes(1));
     const [name, url] = save.mock.calls[0];
-    expect(name).toBe("Article map");
+    expect(name).toBe("Article");
     expect(url.startsWith("data:image/png;base64,")).toBe(true);
     const bytes = Uint8Array.from(atob(url.slice("data:image/png;base64,".length)), (c) => c.charCodeAt(0));
     expect([...bytes.slice(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

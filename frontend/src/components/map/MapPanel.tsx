@@ -245,7 +245,7 @@ export function MapPanel({ connection, table, filters, onOpenRows, onFindSimilar
         const sp = plot.current;
         if (!sp) return null;
         const img = await sp.export({ scale: 1, antiAliasing: 1, pixelAligned: false });
-        return api.explorer.saveMapImage(`${table} map`, await pngDataUrl(img));
+        return api.explorer.saveMapImage(table, await pngDataUrl(img));
       },
       (r) => setSaved(r?.status === "done" ? `Saved ${r.path}` : ""),
     );
