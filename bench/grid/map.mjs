@@ -8,7 +8,10 @@
 // box's data-frames, counted after each draw), and when the layout was done (UMAP). Then it
 // pans the map with the mouse, one move per animation frame (synthetic mouse events aimed, as
 // real ones are, at the element under the pointer, the canvas, and bubbling to the window),
-// and takes the frame intervals from requestAnimationFrame.
+// and takes the frame intervals from requestAnimationFrame. Then it zooms (one wheel step a
+// frame, in and most of the way back out: each redraws every point, where a drag only moves the drawn picture)
+// and takes those intervals too. Last it chooses the Sample "up to 10,000 rows" and times the
+// layout of that sample from Map's answer to the finished UMAP.
 // It prints one JSON line with the measurements (or {"error": ...}); progress goes to stderr.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -72,12 +75,13 @@ try {
       const panel = document.querySelector(`section.panel--map[aria-label="Map of ${table}"]`);
       if (!panel || !marks.click) return;
       const status = panel.querySelector(".grid-bar__range")?.textContent ?? "";
-      const reading = /^Reading vectors… ([\d,]+) rows/.exec(status);
+      const reading = /^Reading vectors… ([\d,]+)(?: of [\d,]+)? rows/.exec(status);
       if (reading) {
         const rows = Number(reading[1].replace(/,/g, ""));
         if (rows !== marks.rowsRead) [marks.rowsRead, marks.lastProgress] = [rows, now];
       }
-      else if (status && !marks.vectors) marks.vectors = now;
+      // the status leaves "Reading MapBench…" (describing) and "Reading vectors…": the points came
+      else if (status && !status.startsWith("Reading") && !marks.vectors) marks.vectors = now;
       const frames = Number(panel.querySelector(".map-canvas")?.dataset.frames ?? 0);
       if (frames >= 1 && !marks.firstFrame) marks.firstFrame = now;
       if (status.startsWith("Layout done") && !marks.done) marks.done = now;
@@ -121,6 +125,25 @@ try {
     await cdp.send("Profiler.setSamplingInterval", { interval: 200 });
     await cdp.send("Profiler.start");
   }
+  // __everyFrame runs step(i) once an animation frame, frames times, and returns the frames'
+  // intervals (what the pan and the zoom are measured by).
+  await page.evaluate(() => {
+    window.__everyFrame = (frames, step) =>
+      new Promise((resolve) => {
+        const stamps = [];
+        let i = 0;
+        const tick = (ts) => {
+          stamps.push(ts);
+          if (i === frames) {
+            const intervals = stamps.slice(1).map((t, k) => t - stamps[k]);
+            return resolve({ intervals, spanMs: stamps[stamps.length - 1] - stamps[0] });
+          }
+          step(i++);
+          requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      });
+  });
   log("panning");
   const m0 = await metric();
   const pan = await page.evaluate(
@@ -142,23 +165,12 @@ try {
       idle.sort((a, b) => a - b);
       const ev = (type, buttons) => new MouseEvent(type, { clientX: x, clientY: y, button: 0, buttons, bubbles: true, cancelable: true, view: window });
       canvas.dispatchEvent(ev("mousedown", 1));
-      const stamps = [];
-      await new Promise((resolve) => {
-        let i = 0;
-        const tick = (ts) => {
-          stamps.push(ts);
-          if (i === frames) return resolve();
-          x += Math.floor(i / turn) % 2 === 0 ? px : -px;
-          canvas.dispatchEvent(ev("mousemove", 1));
-          i++;
-          requestAnimationFrame(tick);
-        };
-        requestAnimationFrame(tick);
+      const { intervals, spanMs } = await window.__everyFrame(frames, (i) => {
+        x += Math.floor(i / turn) % 2 === 0 ? px : -px;
+        canvas.dispatchEvent(ev("mousemove", 1));
       });
       canvas.dispatchEvent(ev("mouseup", 0));
-      const intervals = [];
-      for (let i = 1; i < stamps.length; i++) intervals.push(stamps[i] - stamps[i - 1]);
-      return { frames: intervals, panMs: stamps[stamps.length - 1] - stamps[0], vsyncMs: idle[idle.length >> 1] };
+      return { frames: intervals, panMs: spanMs, vsyncMs: idle[idle.length >> 1] };
     },
     { frames: PAN_FRAMES, px: PAN_PX, turn: PAN_TURN },
   );
@@ -186,6 +198,45 @@ try {
   if (before.equals(after)) throw new Error("the map looks the same after the drag: it did not pan");
   await page.screenshot({ path: join(artifacts, "mapbench-panned.png") });
   const points = Number(((await canvas.getAttribute("aria-label")).match(/: (\d+) points/)?.[1] ?? "0"));
+
+  log("zooming");
+  const zoom = await page.evaluate(async ({ frames }) => {
+    const canvas = document.querySelector(".panel--map .map-canvas canvas");
+    const r = canvas.getBoundingClientRect();
+    const at = { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
+    const { intervals } = await window.__everyFrame(frames, (i) => {
+      canvas.dispatchEvent(new WheelEvent("wheel", { ...at, deltaY: i < frames * 0.6 ? -40 : 40, bubbles: true, cancelable: true, view: window }));
+    });
+    return { frames: intervals };
+  }, { frames: 60 });
+  log("zoomed");
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const zoomedIn = await canvas.screenshot();
+  if (zoomedIn.equals(after)) throw new Error("the map looks the same after the wheel: it did not zoom");
+
+  // the sample of 10,000: Map's answer (the vectors read) to the finished layout
+  log("laying out a sample of 10,000");
+  const t0 = Date.now();
+  await panel.getByRole("combobox", { name: "Sample" }).selectOption("10000");
+  // The sample's points have arrived when the subtitle counts 10,000 of them (the 100,000's
+  // map said 100,000), and its layout is done when the status says so beside that subtitle.
+  const sampleSays = (done) =>
+    page.waitForFunction(
+      ([table, done]) => {
+        const panel = document.querySelector(`section.panel--map[aria-label="Map of ${table}"]`);
+        const sub = panel?.querySelector(".panel__subtitle")?.textContent ?? "";
+        const status = panel?.querySelector(".grid-bar__range")?.textContent ?? "";
+        return /10,000 points, a uniform sample/.test(sub) && (!done || status.startsWith("Layout done"));
+      },
+      [TABLE, done],
+      { timeout: 300_000, polling: 50 },
+    );
+  await sampleSays(false);
+  const sampleRead = Date.now() - t0;
+  await sampleSays(true);
+  const sampleDone = Date.now() - t0;
+  const sampled = await panel.locator(".panel__subtitle").innerText();
+  log(`sample of 10,000 laid out: ${sampled}`);
   console.log(
     JSON.stringify({
       rowsRead: marks.rowsRead ?? 0,
@@ -196,6 +247,8 @@ try {
       points,
       status: `${status} ${note}`.trim(),
       pan,
+      zoom,
+      sample: { readMs: sampleRead, doneMs: sampleDone - sampleRead },
     }),
   );
 } catch (e) {
