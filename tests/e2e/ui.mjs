@@ -2018,6 +2018,22 @@ try {
     await row.waitFor({ state: "detached", timeout: 10_000 });
   });
 
+  await check("Map: Save picture… writes the drawn map as a PNG of the canvas's size to the file chosen in the native save dialog (issue 22)", async () => {
+    await page.getByRole("tab", { name: "Map · Paper" }).click();
+    const panel = page.locator('section.panel--map[aria-label="Map of Paper"]:visible');
+    const out = join(artifacts, "e2e-map-picture.png");
+    rmSync(out, { force: true });
+    await panel.getByRole("button", { name: "Save picture…" }).click();
+    answerSaveDialog("Save the map of Paper", out);
+    await panel.getByRole("status").filter({ hasText: `Saved ${out}` }).waitFor({ timeout: 30_000 });
+    const png = readFileSync(out);
+    const size = await panel.locator(".map-canvas canvas").evaluate((c) => [c.width, c.height]);
+    assert(png.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) && png.toString("latin1", 12, 16) === "IHDR",
+      `the file does not start as a PNG: ${png.subarray(0, 16).toString("hex")}`);
+    const [w, h] = [png.readUInt32BE(16), png.readUInt32BE(20)];
+    assert(w === size[0] && h === size[1] && png.length > 1000, `the picture is ${w}x${h} (${png.length} bytes), the canvas ${size[0]}x${size[1]}`);
+  });
+
   await check("Map: a collection without vectors and one with vectors of two lengths each say why with Retry and no spinner; a Cancel ends in a sentence, not a spinner (issue 22)", async () => {
     const make = async (cls, vectors) => {
       await fetch(`http://${offAddr}/v1/schema/${cls}`, { method: "DELETE" });
