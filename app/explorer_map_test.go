@@ -164,6 +164,30 @@ func TestMapOfPaper(t *testing.T) {
 			t.Fatal(fs[len(fs)-1].Error)
 		}
 	})
+	t.Run("a collection with only named vectors: unasked, the map says to choose one and names them; asked, it maps that one", func(t *testing.T) {
+		if err := node.DoJSON(ctx, http.MethodPost, "/v1/schema", map[string]any{"class": "OnlyNamed", "vectorConfig": map[string]any{
+			"first":  map[string]any{"vectorizer": map[string]any{"none": map[string]any{}}, "vectorIndexType": "flat"},
+			"second": map[string]any{"vectorizer": map[string]any{"none": map[string]any{}}, "vectorIndexType": "flat"},
+		}, "properties": []any{map[string]any{"name": "n", "dataType": []string{"int"}}}}, nil); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 3 {
+			if err := node.DoJSON(ctx, http.MethodPost, "/v1/objects", map[string]any{"class": "OnlyNamed", "properties": map[string]any{"n": i},
+				"vectors": map[string]any{"first": []float32{float32(i), 1, 0}, "second": []float32{1, float32(i)}}}, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := api.OpenMap("named-unasked", id, "OnlyNamed", dto.MapRequestDTO{}); err == nil || !strings.Contains(err.Error(), "choose one of first, second") {
+			t.Fatalf("unasked: %v", err)
+		}
+		m, err := api.OpenMap("named-second", id, "OnlyNamed", dto.MapRequestDTO{Vector: "second"})
+		if err != nil || len(m.UUIDs) != 3 || m.Dims != 2 || m.Vector != "second" {
+			t.Fatalf("%v: %d points of %d dims, vector %q", err, len(m.UUIDs), m.Dims, m.Vector)
+		}
+		if fs := frames(t, rec, "named-second", time.Minute); fs[len(fs)-1].Error != "" {
+			t.Fatal(fs[len(fs)-1].Error)
+		}
+	})
 	t.Run("over Max rows, a uniform sample, saying so", func(t *testing.T) {
 		s, err := api.OpenMap("m4", id, fixtures.DemoPaper, dto.MapRequestDTO{Max: 1000})
 		if err != nil || !s.Sampled || len(s.UUIDs) != 1000 || s.Matched != fixtures.PaperCount {

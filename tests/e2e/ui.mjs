@@ -2023,11 +2023,12 @@ try {
     const panel = page.locator('section.panel--map[aria-label="Map of Paper"]:visible');
     const out = join(artifacts, "e2e-map-picture.png");
     rmSync(out, { force: true });
+    // the canvas's size as it is drawn when saved (the "Saved" line then takes room above it)
+    const size = await panel.locator(".map-canvas canvas").evaluate((c) => [c.width, c.height]);
     await panel.getByRole("button", { name: "Save picture…" }).click();
     answerSaveDialog("Save the map of Paper", out);
     await panel.getByRole("status").filter({ hasText: `Saved ${out}` }).waitFor({ timeout: 30_000 });
     const png = readFileSync(out);
-    const size = await panel.locator(".map-canvas canvas").evaluate((c) => [c.width, c.height]);
     assert(png.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) && png.toString("latin1", 12, 16) === "IHDR",
       `the file does not start as a PNG: ${png.subarray(0, 16).toString("hex")}`);
     const [w, h] = [png.readUInt32BE(16), png.readUInt32BE(20)];
