@@ -30,7 +30,7 @@ func serverSearchGRPC(t *testing.T, node *weaviatenode.Node, req *pb.SearchReque
 	}
 	defer conn.Close()
 	req.Metadata = &pb.MetadataRequest{Uuid: true}
-	req.Uses_123Api, req.Uses_125Api, req.Uses_127Api = true, true, true
+	req.Uses_127Api = true
 	reply, err := pb.NewWeaviateClient(conn).Search(context.Background(), req)
 	if err != nil {
 		t.Fatalf("%v: %v", req, err)
