@@ -1697,6 +1697,17 @@ try {
     const rows = (await table.locator("tbody tr").allInnerTexts()).map((t) => t.split("\t").map((c) => c.trim()));
     assert(rows.length === nodes.nodes.length && rows[0][0] === nodes.nodes[0].name && rows[0][1] === "healthy" && rows[0][2] === nodes.nodes[0].version,
       `rows ${JSON.stringify(rows)}, the node reports ${JSON.stringify(nodes.nodes.map((n) => [n.name, n.status, n.version]))}`);
+    // its objects as the node counts them (on disk: a flush between the two reads can move the
+    // count, so the page's Refresh and the node are read again until they agree)
+    const objectsCell = table.locator("tbody tr").first().locator("th, td").nth(3);
+    let held = -1, agreed = false;
+    for (let tries = 0; tries < 5 && !agreed; tries++) {
+      held = (await fetch(`http://${offAddr}/v1/nodes?output=verbose`).then((r) => r.json())).nodes[0].stats.objectCount;
+      const want = new RegExp(`^${held.toLocaleString("en-US")}$`);
+      agreed = await objectsCell.filter({ hasText: want }).waitFor({ timeout: 5_000 }).then(() => true, () => false);
+      if (!agreed) await page1.getByRole("button", { name: "Refresh" }).first().click();
+    }
+    assert(agreed, `the page says ${await objectsCell.innerText()} objects, the node counts ${held}`);
     await page1.getByText(`What each collection keeps on ${nodes.nodes[0].name}`).click();
     const shop = page1.getByRole("table", { name: `Collections on ${nodes.nodes[0].name}` }).getByRole("row", { name: /^Shop/ });
     const cells = (await shop.innerText()).split("\t").map((c) => c.trim());
@@ -1732,18 +1743,28 @@ try {
     const want = await tenantsHeld("west");
     const got = await shownIds(panel, grid, want.length);
     assert(want.length === 1 && JSON.stringify(got) === JSON.stringify(want), `rows ${JSON.stringify(got)}, the node holds ${JSON.stringify(want)} in west`);
-    // west made cold outside the app: F5 reads the open tenant list again, which says so
+    // Deactivate asks natively too, and Yes makes west cold on the node
+    const off = "Set tenant west to inactive";
+    await shop.getByRole("button", { name: "Deactivate tenant west", exact: true }).click();
+    assert(await dialogShown(off, 20_000), "no native question before deactivating");
+    answerDialog(off, "alt+y");
+    const west = shop.getByRole("option", { name: /^west/ });
+    const shows = (word, button) =>
+      west.filter({ has: page.locator(".tenant-item__status", { hasText: new RegExp(`^${word}$`) }) }).filter({ has: page.getByRole("button", { name: `${button} tenant west`, exact: true }) }).waitFor({ timeout: 20_000 });
+    await shows("cold", "Activate");
+    const cold = await tenantStatus("west");
+    assert(cold === "COLD" || cold === "INACTIVE", `west is ${cold} after Deactivate's Yes`);
+    // west made hot outside the app: F5 reads the open tenant list again, which says so
     const put = await fetch(`http://${offAddr}/v1/schema/Shop/tenants`, {
       method: "PUT",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify([{ name: "west", activityStatus: "INACTIVE" }]),
+      body: JSON.stringify([{ name: "west", activityStatus: "ACTIVE" }]),
     });
     assert(put.ok, `the node refused the status: ${put.status}`);
-    assert((await shop.getByRole("option", { name: /^west/ }).locator(".tenant-item__status").innerText()) === "hot", "west is not shown hot before F5");
+    assert((await west.locator(".tenant-item__status").innerText()) === "cold", "west is not shown cold before F5");
     await grid.locator("tbody td").first().click();
     await page.keyboard.press("F5");
-    const west = shop.getByRole("option", { name: /^west/ });
-    await west.filter({ has: page.locator(".tenant-item__status", { hasText: /^cold$/ }) }).filter({ has: page.getByRole("button", { name: "Activate tenant west", exact: true }) }).waitFor({ timeout: 20_000 });
+    await shows("hot", "Deactivate");
   });
 
   // Issue 22: the Map tab on the GraphQL-off node's Paper (3,000 papers in 8 topic clusters,
