@@ -2,15 +2,23 @@
 // frame of 100,000 vectors of 768 numbers (target: under 3 s after the vectors arrived), the
 // finished UMAP layout of 10,000 of them (target: under 15 s), and UMAP of all 100,000
 // (reported), on clustered data like an embedding's topics. It prints each time and the
-// layout's silhouette by cluster; a missed target is printed, not a failure.
+// layout's silhouette by cluster; a missed target is printed, not a failure. The peer the
+// choice of a Go UMAP was made against, umap-js in Node (what a Web Worker would run), lays out
+// the same 10,000 vectors in the same run (umapjs/, installed with npm on first use).
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"time"
 
 	"app/backend/vectormap"
@@ -21,6 +29,7 @@ func main() {
 	dim := flag.Int("dim", 768, "numbers a vector")
 	sample := flag.Int("sample", 10_000, "vectors of the timed UMAP layout")
 	full := flag.Bool("full", true, "also lay out all n with UMAP (reported)")
+	js := flag.Bool("js", true, "also lay out the sample with umap-js in Node (the peer)")
 	flag.Parse()
 	m, labels := clusters(*n, *dim, 16, 0.6)
 	ctx := context.Background()
@@ -45,6 +54,16 @@ func main() {
 	umap := time.Since(start)
 	verdict("finished layout (PCA + UMAP) of %d x %d: %v, silhouette by cluster %.3f", umap < 15*time.Second, "target under 15 s",
 		*sample, *dim, umap.Round(time.Millisecond), vectormap.Silhouette(sub(xy, 3000), labels[:3000]))
+
+	if *js {
+		took, layout, err := umapJS(s)
+		if err != nil {
+			fmt.Printf("    umap-js (the peer): %v\n", err)
+		} else {
+			fmt.Printf("    umap-js 1.4 in Node, the same %d x %d (the peer, reported): %v, silhouette by cluster %.3f; Go's PCA + UMAP took %.2fx its time\n",
+				*sample, *dim, took.Round(time.Millisecond), vectormap.Silhouette(sub(layout, 3000), labels[:3000]), umap.Seconds()/took.Seconds())
+		}
+	}
 
 	if *full {
 		start = time.Now()
@@ -92,4 +111,54 @@ func clusters(n, dim, k int, noise float64) (vectormap.Matrix, []int) {
 		}
 	}
 	return m, labels
+}
+
+// umapJS lays out m with umap-js (umapjs/umap.mjs) and returns the time it took and its layout.
+// The vectors go to Node as a file of float32s; npm installs umap-js (its lock file pinned) the
+// first time.
+func umapJS(m vectormap.Matrix) (time.Duration, vectormap.Matrix, error) {
+	dir, err := filepath.Abs(filepath.Join("bench", "vectormap", "umapjs"))
+	if err != nil {
+		return 0, vectormap.Matrix{}, err
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "umap-js")); err != nil {
+		install := exec.Command("npm", "ci", "--no-audit", "--no-fund")
+		install.Dir = dir
+		if out, err := install.CombinedOutput(); err != nil {
+			return 0, vectormap.Matrix{}, fmt.Errorf("npm ci in %s: %w\n%s", dir, err, out)
+		}
+	}
+	tmp, err := os.MkdirTemp("", "umapjs-")
+	if err != nil {
+		return 0, vectormap.Matrix{}, err
+	}
+	defer os.RemoveAll(tmp)
+	in, out := filepath.Join(tmp, "vectors.f32"), filepath.Join(tmp, "layout.f32")
+	raw := make([]byte, 0, 4*len(m.Data))
+	for _, v := range m.Data {
+		raw = binary.LittleEndian.AppendUint32(raw, math.Float32bits(v))
+	}
+	if err := os.WriteFile(in, raw, 0o600); err != nil {
+		return 0, vectormap.Matrix{}, err
+	}
+	cmd := exec.Command("node", "umap.mjs", in, fmt.Sprint(m.N), fmt.Sprint(m.Dim), out)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return 0, vectormap.Matrix{}, fmt.Errorf("node umap.mjs: %w\n%s", err, stderr.String())
+	}
+	var res struct{ Ms float64 }
+	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+		return 0, vectormap.Matrix{}, fmt.Errorf("node umap.mjs printed %q: %w", stdout.String(), err)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil || len(b) != 8*m.N {
+		return 0, vectormap.Matrix{}, fmt.Errorf("the layout umap-js wrote: %d bytes, %v", len(b), err)
+	}
+	layout := vectormap.NewMatrix(m.N, 2)
+	for i := range layout.Data {
+		layout.Data[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
+	}
+	return time.Duration(res.Ms * float64(time.Millisecond)), layout, nil
 }
