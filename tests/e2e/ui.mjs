@@ -1823,11 +1823,16 @@ try {
       return total / layout.length;
     };
     const silhouette = silhouetteOf(topics);
-    let seed = 22;
+    let seed = 22; // mulberry32: 32-bit integer steps, exact in JavaScript
+    const random = () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
     const shuffled = [...topics];
     for (let i = shuffled.length - 1; i > 0; i--) {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      const k = seed % (i + 1);
+      const k = Math.floor(random() * (i + 1));
       [shuffled[i], shuffled[k]] = [shuffled[k], shuffled[i]];
     }
     const baseline = silhouetteOf(shuffled);
