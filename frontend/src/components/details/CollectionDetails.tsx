@@ -10,6 +10,8 @@ interface Props {
   /** A setting to show first and mark (a filter refusal's link). */
   highlight?: string | null;
   onClose: () => void;
+  /** The close button's words: where it returns to. */
+  back?: string;
 }
 
 type Placement = { status: "loading" } | { status: "error"; message: string } | { status: "ready"; nodes: ClusterNode[] };
@@ -20,7 +22,7 @@ type Placement = { status: "loading" } | { status: "error"; message: string } | 
  * the table lives: each node's shards with their objects. Read-only; a filter refusal opens
  * it at the setting behind the refusal.
  */
-export function CollectionDetails({ connectionId, table, info, highlight, onClose }: Props) {
+export function CollectionDetails({ connectionId, table, info, highlight, onClose, back = "Back to rows" }: Props) {
   const api = useApi();
   const [placement, setPlacement] = useState<Placement>({ status: "loading" });
   const closeRef = useRef<HTMLButtonElement>(null);
@@ -50,7 +52,7 @@ export function CollectionDetails({ connectionId, table, info, highlight, onClos
       <div className="details__head">
         <h3 className="details__title">Definition of {table}</h3>
         <button ref={closeRef} type="button" className="btn btn--small" onClick={onClose} title="Back to the rows (Esc)">
-          Back to rows
+          {back}
         </button>
       </div>
       {info.details.length === 0 && <p className="panel__note">This connection&apos;s driver does not describe its tables.</p>}

@@ -12,7 +12,7 @@ import { useDefinitionWatch } from "./useDefinitionWatch";
 import { ALL_ROWS, PAGE_SIZES, useTablePage, type CountState } from "./useTablePage";
 import { FileText, Icon, MapIcon, RefreshCw, Search, Table2 } from "../icons";
 import { CollectionDetails } from "../details/CollectionDetails";
-import { settingIn } from "../details/settingLink";
+import { seeTheSetting } from "../details/SeeTheSetting";
 import { ExportDialog } from "./ExportDialog";
 import { toApiFilter } from "./filterModel";
 import { chooseImportFile, ImportDialog, type ImportSource } from "./ImportDialog";
@@ -188,14 +188,7 @@ export function TablePanel({ connection, table, count, onFindSimilar, onSearch, 
             editing={editing}
             onEdit={setEditing}
             onChange={(f) => void setFilters(f)}
-            settingLink={(reason) => {
-              const setting = settingIn(reason, state.info.details);
-              return setting ? (
-                <button type="button" className="link-button" onClick={() => setDetails({ highlight: setting })}>
-                  See the setting
-                </button>
-              ) : null;
-            }}
+            settingLink={seeTheSetting(state.info.details, (highlight) => setDetails({ highlight }))}
           />
           <div className="grid-bar">
             <span className="grid-bar__range" aria-live="polite">

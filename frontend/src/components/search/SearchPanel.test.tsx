@@ -73,6 +73,31 @@ describe("a table's search panel (issue 23, item 3)", () => {
     expect(search).toHaveBeenCalledWith("demo", "Article", expect.objectContaining({ mode: "hybrid", alpha: 0.4 }));
   });
 
+  it("a filter refusal links to the setting behind it, which opens the definition in words there, and back to the search", async () => {
+    const reason = "IsNull needs indexNullState, which collection Article does not enable (invertedIndexConfig.indexNullState)";
+    const base = fakeApi(async () => []);
+    const api = fakeApi(async () => [], {
+      search: async (id: string, table: string, req: Parameters<typeof base.explorer.search>[2]) => ({
+        ...(await base.explorer.search(id, table, req)),
+        refused: { index: 0, column: "title", operator: "is_null", reason, message: reason },
+      }),
+    });
+    render(
+      <ApiProvider api={api}>
+        <SearchPanel connection={connection({ id: "demo" })} table="Article" filters={[{ column: "title", operator: "is_null", value: "", value2: "" }]} />
+      </ApiProvider>,
+    );
+    const form = await screen.findByRole("search");
+    await userEvent.type(within(form).getByRole("searchbox", { name: "Words" }), "rust{Enter}");
+    await userEvent.click(await screen.findByRole("button", { name: "See the setting" }));
+    const details = screen.getByRole("region", { name: "Details of Article" });
+    expect(within(details).getByText("Null state indexed").closest(".details__item")).toHaveAttribute("data-highlight");
+    expect(screen.queryByRole("search")).not.toBeInTheDocument();
+    await userEvent.click(within(details).getByRole("button", { name: "Back to the search" }));
+    expect(await screen.findByRole("search")).toBeInTheDocument();
+    expect(within(screen.getByRole("search")).getByRole("searchbox", { name: "Words" })).toHaveValue("rust");
+  });
+
   it("shows the server's error when a search fails, and keeps the form", async () => {
     const api = fakeApi(async () => [], {
       search: async () => {

@@ -7,6 +7,8 @@ import { Icon, Search } from "../icons";
 import type { MapHighlight } from "../workspace/useWorkspace";
 import { hasVectorizer, initialSearch, measureFirst, modesFor, notReady, searchableColumns, toSend } from "./searchModel";
 import { ErrorState } from "../layout/ErrorLine";
+import { CollectionDetails } from "../details/CollectionDetails";
+import { seeTheSetting } from "../details/SeeTheSetting";
 
 interface Props {
   connection: Connection;
@@ -35,6 +37,8 @@ export function SearchPanel({ connection, table, filters: initialFilters, onShow
   const [editing, setEditing] = useState<EditorTarget | null>(null);
   const [run, setRun] = useState<Run>({ status: "idle" });
   const [exporting, setExporting] = useState(false);
+  // A refusal's "See the setting" opens the table's definition in words in place of the form.
+  const [details, setDetails] = useState<string | null>(null);
   const firstField = useRef<HTMLSelectElement>(null);
   const seq = useRef(0);
 
@@ -228,6 +232,7 @@ export function SearchPanel({ connection, table, filters: initialFilters, onShow
           editing={editing}
           onEdit={setEditing}
           onChange={(f) => set({ filters: f })}
+          settingLink={seeTheSetting(info.details, setDetails)}
         />
         {run.status === "idle" && <p className="panel__note">{why ? `${why}, then press Enter.` : "Press Enter to search."}</p>}
         {run.status === "running" && (
@@ -283,7 +288,11 @@ export function SearchPanel({ connection, table, filters: initialFilters, onShow
           <p className="panel__subtitle">{connection.name}</p>
         </div>
       </header>
-      {body}
+      {details !== null && load.status === "ready" ? (
+        <CollectionDetails connectionId={connection.id} table={table} info={load.info} highlight={details} onClose={() => setDetails(null)} back="Back to the search" />
+      ) : (
+        body
+      )}
     </section>
   );
 }
