@@ -16,9 +16,16 @@ import (
 )
 
 // issue 23, item 1: the tree lists a multi-tenant table's tenants, a tenant opens as a table,
-// and changing a tenant's status asks natively first; against a real weaviate-server.
+// and changing a tenant's status asks natively first; against a real weaviate-server that
+// serves GraphQL and one that does not (read over gRPC).
 func TestExplorerTenants(t *testing.T) {
-	node := weaviatetest.Start(t, weaviatenode.Anonymous)
+	for _, v := range []weaviatenode.Variant{weaviatenode.Anonymous, weaviatenode.NoGraphQL} {
+		t.Run(v.String(), func(t *testing.T) { explorerTenants(t, v) })
+	}
+}
+
+func explorerTenants(t *testing.T, v weaviatenode.Variant) {
+	node := weaviatetest.Start(t, v)
 	ctx := context.Background()
 	class := map[string]any{"class": "Shop", "vectorizer": "none", "multiTenancyConfig": map[string]any{"enabled": true},
 		"properties": []any{map[string]any{"name": "title", "dataType": []string{"text"}}}}
@@ -100,6 +107,55 @@ func TestExplorerTenants(t *testing.T) {
 		c, err := api.Count(id, "Shop@south", nil)
 		if err != nil || c.Count == nil || *c.Count != 2 {
 			t.Fatalf("%+v %v", c, err)
+		}
+	})
+	t.Run("a filter, its count and a sort on a tenant are the server's rows of that tenant", func(t *testing.T) {
+		var held struct {
+			Objects []struct {
+				ID         string         `json:"id"`
+				Properties map[string]any `json:"properties"`
+			} `json:"objects"`
+		}
+		if err := node.DoJSON(ctx, http.MethodGet, "/v1/objects?class=Shop&tenant=south&limit=100", nil, &held); err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, o := range held.Objects {
+			if o.Properties["title"] == "s2" {
+				want = append(want, o.ID)
+			}
+		}
+		filter := []dto.FilterDTO{{Column: "title", Operator: "equals", Value: "s2"}}
+		g, err := api.Browse(id, "Shop@south", dto.BrowseRequestDTO{Filters: filter})
+		if err != nil || len(want) != 1 || len(g.Rows) != 1 || *g.Rows[0][0] != want[0] {
+			t.Fatalf("filtered %+v (%v), the server holds %v", g.Rows, err, want)
+		}
+		if c, err := api.Count(id, "Shop@south", filter); err != nil || c.Count == nil || *c.Count != 1 {
+			t.Fatalf("count %+v %v", c, err)
+		}
+		sorted, err := api.Browse(id, "Shop@south", dto.BrowseRequestDTO{Sort: []dto.SortDTO{{Column: "title", Descending: true}}})
+		if err != nil || len(sorted.Rows) != 2 || *sorted.Rows[0][0] != "00000023-0000-4000-8000-000000000003" {
+			t.Fatalf("sorted %+v %v", sorted.Rows, err)
+		}
+	})
+	t.Run("an edit on a tenant is written to its object alone, read back from the server", func(t *testing.T) {
+		res, err := api.Commit(id, "Shop@south", dto.CommitRequestDTO{Updates: []dto.RowChangeDTO{
+			{Key: "r", UUID: "00000023-0000-4000-8000-000000000002", Values: map[string]any{"title": "s1, edited"}},
+		}})
+		if err != nil || res.Declined || len(res.Outcomes) != 1 || res.Outcomes[0].Status != "ok" {
+			t.Fatalf("%+v %v", res, err)
+		}
+		var got struct{ Properties map[string]any }
+		if err := node.DoJSON(ctx, http.MethodGet, "/v1/objects/Shop/00000023-0000-4000-8000-000000000002?tenant=south", nil, &got); err != nil || got.Properties["title"] != "s1, edited" {
+			t.Fatalf("south's object reads %v (%v)", got.Properties, err)
+		}
+		if err := node.DoJSON(ctx, http.MethodGet, "/v1/objects/Shop/00000023-0000-4000-8000-000000000002?tenant=north", nil, &got); err == nil {
+			t.Fatal("north holds south's object after the edit")
+		}
+		if res, err := api.Commit(id, "Shop@south", dto.CommitRequestDTO{Updates: []dto.RowChangeDTO{
+			{Key: "r", UUID: "00000023-0000-4000-8000-000000000002", Values: map[string]any{"title": "s1"}},
+		}}); err != nil || res.Outcomes[0].Status != "ok" {
+			t.Fatalf("put back: %+v %v", res, err)
 		}
 	})
 	t.Run("a tenant's map holds its rows only, laid out to the last frame", func(t *testing.T) {

@@ -2061,7 +2061,7 @@ try {
     assert(w === size[0] && h === size[1] && png.length > 1000, `the picture is ${w}x${h} (${png.length} bytes), the canvas ${size[0]}x${size[1]}`);
   });
 
-  await check("Map: a collection without vectors and one with vectors of two lengths each say why with Retry and no spinner; a Cancel ends in a sentence, not a spinner (issue 22)", async () => {
+  await check("Map: a collection without vectors and one with vectors of two lengths each say why with Retry and no spinner; one with only named vectors maps the first and names it, the others a choice away; a Cancel ends in a sentence, not a spinner (issue 22)", async () => {
     const make = async (cls, vectors) => {
       await fetch(`http://${offAddr}/v1/schema/${cls}`, { method: "DELETE" });
       const made = await fetch(`http://${offAddr}/v1/schema`, {
@@ -2081,6 +2081,24 @@ try {
     };
     await make("MapNoVectors", [null, null, null]);
     await make("MapMixed", [[1, 0, 0], [0, 1, 0, 0]]);
+    await fetch(`http://${offAddr}/v1/schema/MapNamed`, { method: "DELETE" });
+    const named = await fetch(`http://${offAddr}/v1/schema`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ class: "MapNamed", properties: [{ name: "n", dataType: ["int"] }], vectorConfig: {
+        first: { vectorizer: { none: {} }, vectorIndexType: "flat" },
+        second: { vectorizer: { none: {} }, vectorIndexType: "flat" },
+      } }),
+    });
+    assert(named.ok, `the node refused MapNamed: ${await named.text()}`);
+    for (let i = 0; i < 3; i++) {
+      const put = await fetch(`http://${offAddr}/v1/objects`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ class: "MapNamed", properties: { n: i }, vectors: { first: [i, 1, 0], second: [1, i] } }),
+      });
+      assert(put.ok, `the node refused a MapNamed object: ${await put.text()}`);
+    }
     try {
       // the tree reads the new collections on F5
       await page.locator(`[role="tab"][title="Article — ${offName}"]`).click();
@@ -2100,6 +2118,18 @@ try {
         assert((await panel.getByRole("button", { name: "Cancel" }).count()) === 0, `${cls}: Cancel is still offered`);
         assert((await panel.getByRole("button", { name: "Retry" }).count()) === 1, `${cls}: no Retry`);
       }
+      // only named vectors: the first is drawn and the subtitle names it; the chooser offers both
+      await offTables.getByRole("treeitem", { name: "MapNamed", exact: true }).click();
+      await page.locator('section.panel--table[aria-label="MapNamed"]:visible').getByRole("button", { name: "Map", exact: true }).click();
+      const namedMap = page.locator('section.panel--map[aria-label="Map of MapNamed"]:visible');
+      const subtitle = namedMap.locator(".panel__subtitle");
+      await namedMap.getByRole("status").filter({ hasText: /^Layout done/ }).first().waitFor({ timeout: 60_000 });
+      await subtitle.filter({ hasText: /vector first, 3 points · 3 dimensions/ }).waitFor({ timeout: 10_000 });
+      const chooser = namedMap.getByRole("combobox", { name: "Vector" });
+      const offered = (await chooser.locator("option").allInnerTexts()).map((t) => t.trim());
+      assert(JSON.stringify(offered) === JSON.stringify(["first", "second"]), `the Vector chooser offers ${JSON.stringify(offered)}`);
+      await chooser.selectOption("second");
+      await subtitle.filter({ hasText: /vector second, 3 points · 2 dimensions/ }).waitFor({ timeout: 30_000 });
       // Cancel as soon as it is offered: the read stops (a sentence and Retry) or, if the read
       // had ended, the layout does (the layout so far); either way no spinner and no Cancel.
       await page.getByRole("tab", { name: "Map · Paper" }).click();
@@ -2117,7 +2147,7 @@ try {
       // Retry may find the layout kept from before (the cancelled run was a Recompute)
       await paper.getByRole("status").filter({ hasText: /^Layout (done \(UMAP\)|kept from before)/ }).first().waitFor({ timeout: 120_000 });
     } finally {
-      for (const cls of ["MapNoVectors", "MapMixed"]) await fetch(`http://${offAddr}/v1/schema/${cls}`, { method: "DELETE" });
+      for (const cls of ["MapNoVectors", "MapMixed", "MapNamed"]) await fetch(`http://${offAddr}/v1/schema/${cls}`, { method: "DELETE" });
     }
   });
 
