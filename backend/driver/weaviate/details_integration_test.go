@@ -15,9 +15,16 @@ import (
 // Issue 23, item 2: a collection's definition in words holds what the server's own schema
 // says, read back from GET /v1/schema/{class}: the vectorizer, each vector's index type and
 // distance, the inverted-index switches the filter refusals name, each property with its
-// tokenization, the replication factor and the shard count; each item names the field.
+// tokenization, the replication factor and the shard count; each item names the field. On a
+// server that serves GraphQL and one that does not.
 func TestDetailsSayWhatTheSchemaHolds(t *testing.T) {
-	n := sharedNode(t, weaviatenode.Anonymous)
+	for _, v := range readPaths {
+		t.Run(v.String(), func(t *testing.T) { detailsAsTheSchema(t, v) })
+	}
+}
+
+func detailsAsTheSchema(t *testing.T, v weaviatenode.Variant) {
+	n := sharedNode(t, v)
 	d := open(t, n, nil)
 	ctx := ctxT(t)
 	for _, table := range []string{fixtures.Typed, fixtures.Unindexed, fixtures.NamedVectors, fixtures.Tenanted} {

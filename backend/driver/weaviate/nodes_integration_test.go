@@ -64,9 +64,16 @@ func rawNodes(t *testing.T, n *weaviatenode.Node, path string) []driver.Node {
 // Issue 23, item 6: the cluster's nodes with their version, status and object counts, and
 // what each collection keeps on each node, as /v1/nodes reports them. Weaviate's counts there
 // are its "async" ones (the objects on disk, not yet those in memory), so the driver's answer
-// is held to the server's own, read just before and after it (again when a flush moved them).
+// is held to the server's own, read just before and after it (again when a flush moved them);
+// on a server that serves GraphQL and one that does not.
 func TestNodesReportTheClusterAsTheServerDoes(t *testing.T) {
-	n := sharedNode(t, weaviatenode.Anonymous)
+	for _, v := range readPaths {
+		t.Run(v.String(), func(t *testing.T) { nodesAsTheServer(t, v) })
+	}
+}
+
+func nodesAsTheServer(t *testing.T, v weaviatenode.Variant) {
+	n := sharedNode(t, v)
 	d := open(t, n, nil)
 	ctx := ctxT(t)
 	same := func(t *testing.T, table, path string) []driver.Node {
