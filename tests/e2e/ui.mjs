@@ -1992,8 +1992,17 @@ try {
     // the search's 25 matches, read whole through its Export… (the grid renders those in view)
     const searchCsv = await exportCsv(search.getByRole("button", { name: "Export…" }), "Export Paper search", "e2e-map-search.csv");
     const searchIds = searchCsv.slice(1).map((r) => r[searchCsv[0].indexOf("uuid")]).sort();
+    // Map of the matches: the search's 25 rows alone, laid out
+    await search.getByRole("button", { name: "Map of the matches" }).click();
+    await panel.locator(".panel__subtitle").filter({ hasText: /[·,] 25 points ·/ }).waitFor({ timeout: 30_000 });
+    await panel.getByRole("status").filter({ hasText: /^Layout (done|kept)/ }).first().waitFor({ timeout: 60_000 });
+    const alone = (await exportCsv(panel.getByRole("button", { name: "Export layout…" }), "Export Paper layout", "e2e-map-matches-layout.csv")).slice(1).map((r) => r[0]).sort();
+    assert(JSON.stringify(alone) === JSON.stringify(searchIds), `the map of the matches holds ${alone.length} points, not the search's 25`);
+    await page.getByRole("tab", { name: "Search · Paper" }).click();
+    // Show on the map: the table's map again (the search's filters: none), its matches selected
     await search.getByRole("button", { name: "Show on the map" }).click();
-    await panel.getByRole("status").filter({ hasText: 'The 25 rows of bm25 "exoplanet" are selected.' }).waitFor({ timeout: 10_000 });
+    await panel.locator(".panel__subtitle").filter({ hasText: /[·,] 3,000 points ·/ }).waitFor({ timeout: 30_000 });
+    await panel.getByRole("status").filter({ hasText: 'The 25 rows of bm25 "exoplanet" are selected.' }).waitFor({ timeout: 60_000 });
     await panel.locator(".notice-line").filter({ hasText: "25 points selected" }).waitFor({ timeout: 10_000 });
     // the points selected are the search's rows: opened as a grid tab, exactly its 25 uuids
     await panel.locator(".notice-line").getByRole("button", { name: "Open as a grid tab" }).click();

@@ -24,6 +24,24 @@ describe("a search's Show on the map", () => {
     expect(onShowOnMap).toHaveBeenCalledWith({ uuids, label: 'bm25 "rust"', filters: byWords, vector: undefined });
   });
 
+  it("Map of the matches: a map of those rows alone, the table's map filtered to their uuids", async () => {
+    const onShowOnMap = vi.fn();
+    render(
+      <ApiProvider api={fakeApi(async () => [])}>
+        <SearchPanel connection={connection({ id: "demo" })} table="Article" filters={byWords} onShowOnMap={onShowOnMap} />
+      </ApiProvider>,
+    );
+    const form = await screen.findByRole("search");
+    await userEvent.type(within(form).getByRole("searchbox", { name: "Words" }), "rust{Enter}");
+    await userEvent.click(await screen.findByRole("button", { name: "Map of the matches" }));
+    expect(onShowOnMap).toHaveBeenCalledWith({
+      uuids,
+      label: 'bm25 "rust"',
+      filters: [{ column: "uuid", operator: "in", value: uuids.join(","), value2: "" }],
+      vector: undefined,
+    });
+  });
+
   it("a search on a named vector: that vector, and the filters as changed in the panel", async () => {
     const api = fakeApi(async () => [], {
       describeTable: async (_id: string, table: string) => {

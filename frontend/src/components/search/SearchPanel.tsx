@@ -268,6 +268,27 @@ export function SearchPanel({ connection, table, filters: initialFilters, onShow
                   Show on the map
                 </button>
               )}
+              {onShowOnMap && (
+                <button
+                  type="button"
+                  className="btn btn--small"
+                  disabled={run.result.grid.rows.length === 0}
+                  onClick={() => {
+                    // a map of these rows alone: the table's map filtered to their uuids
+                    const uuids = run.result.grid.rows.map((r) => r[0] ?? "").filter(Boolean);
+                    const sent = run.sent;
+                    onShowOnMap({
+                      uuids,
+                      label: run.result.describe,
+                      filters: [{ column: "uuid", operator: "in", value: uuids.join(","), value2: "" }],
+                      vector: sent.mode === "bm25" ? undefined : sent.targetVector,
+                    });
+                  }}
+                  title="Lay out these matches alone on a map"
+                >
+                  Map of the matches
+                </button>
+              )}
             </div>
             {exporting && <ExportDialog grid={run.result.grid} table={`${table} search`} onClose={() => setExporting(false)} />}
             <DataGrid grid={run.result.grid} table={`${table} (search)`} empty={run.result.refused ? "No matches: the filter above cannot run." : "No matches"} />
