@@ -37,7 +37,7 @@ describe("a search's Show on the map", () => {
     expect(onShowOnMap).toHaveBeenCalledWith({
       uuids,
       label: 'bm25 "rust"',
-      filters: [{ column: "uuid", operator: "in", value: uuids.join(","), value2: "" }],
+      filters: [{ column: "uuid", operator: "in", value: uuids.join(", "), value2: "" }],
       vector: undefined,
     });
   });

@@ -5,6 +5,7 @@ import { ExportDialog } from "../grid/ExportDialog";
 import { FilterBar, type EditorTarget } from "../grid/FilterBar";
 import { Icon, Search } from "../icons";
 import type { MapHighlight } from "../workspace/useWorkspace";
+import { uuidsFilter } from "../workspace/tabs";
 import { hasVectorizer, initialSearch, measureFirst, modesFor, notReady, searchableColumns, toSend } from "./searchModel";
 import { ErrorState } from "../layout/ErrorLine";
 import { CollectionDetails } from "../details/CollectionDetails";
@@ -76,6 +77,19 @@ export function SearchPanel({ connection, table, filters: initialFilters, onShow
   );
 
   const set = (patch: Partial<SearchRequest>) => setReq((r) => (r ? { ...r, ...patch } : r));
+
+  // A done run's matches on the table's map, drawn on the vector the search used (bm25 uses
+  // none: the map's stays) and read from the search that found them, not the form as edited
+  // since: among the rows of the search's filters, or alone (the map filtered to them).
+  const showMatches = (done: Extract<Run, { status: "done" }>, alone: boolean) => {
+    const uuids = done.result.grid.rows.map((r) => r[0] ?? "").filter(Boolean);
+    onShowOnMap?.({
+      uuids,
+      label: done.result.describe,
+      filters: alone ? [uuidsFilter(uuids)] : done.sent.filters,
+      vector: done.sent.mode === "bm25" ? undefined : done.sent.targetVector,
+    });
+  };
 
   let body;
   if (load.status === "loading" || !req) {
@@ -253,41 +267,26 @@ export function SearchPanel({ connection, table, filters: initialFilters, onShow
                 Export…
               </button>
               {onShowOnMap && (
-                <button
-                  type="button"
-                  className="btn btn--small"
-                  disabled={run.result.grid.rows.length === 0}
-                  onClick={() => {
-                    // the map of the same rows (the search's filters) on the vector searched (bm25 uses none: the map's stays):
-                    // the search that found these matches, not the form as edited since
-                    const sent = run.sent;
-                    onShowOnMap({ uuids: run.result.grid.rows.map((r) => r[0] ?? "").filter(Boolean), label: run.result.describe, filters: sent.filters, vector: sent.mode === "bm25" ? undefined : sent.targetVector });
-                  }}
-                  title="Show these matches selected on the table's map"
-                >
-                  Show on the map
-                </button>
-              )}
-              {onShowOnMap && (
-                <button
-                  type="button"
-                  className="btn btn--small"
-                  disabled={run.result.grid.rows.length === 0}
-                  onClick={() => {
-                    // a map of these rows alone: the table's map filtered to their uuids
-                    const uuids = run.result.grid.rows.map((r) => r[0] ?? "").filter(Boolean);
-                    const sent = run.sent;
-                    onShowOnMap({
-                      uuids,
-                      label: run.result.describe,
-                      filters: [{ column: "uuid", operator: "in", value: uuids.join(","), value2: "" }],
-                      vector: sent.mode === "bm25" ? undefined : sent.targetVector,
-                    });
-                  }}
-                  title="Lay out these matches alone on a map"
-                >
-                  Map of the matches
-                </button>
+                <>
+                  <button
+                    type="button"
+                    className="btn btn--small"
+                    disabled={run.result.grid.rows.length === 0}
+                    onClick={() => showMatches(run, false)}
+                    title="Show these matches selected on the table's map"
+                  >
+                    Show on the map
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn--small"
+                    disabled={run.result.grid.rows.length === 0}
+                    onClick={() => showMatches(run, true)}
+                    title="Lay out these matches alone on a map"
+                  >
+                    Map of the matches
+                  </button>
+                </>
               )}
             </div>
             {exporting && <ExportDialog grid={run.result.grid} table={`${table} search`} onClose={() => setExporting(false)} />}

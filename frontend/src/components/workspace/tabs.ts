@@ -31,6 +31,11 @@ export function filtersKey(filters: Filter[]): string {
   return JSON.stringify(filters.map((f) => [f.column, f.operator, f.value, f.value2, f.group ?? 0]));
 }
 
+/** uuidsFilter is the filter that chooses exactly these rows of a table (`uuid in` them). */
+export function uuidsFilter(uuids: string[]): Filter {
+  return { column: "uuid", operator: "in", value: uuids.join(", "), value2: "" };
+}
+
 /** sameFilters: the two lists are the same filters by value (filtersKey). */
 export function sameFilters(a: Filter[], b: Filter[]): boolean {
   return filtersKey(a) === filtersKey(b);

@@ -3,7 +3,7 @@ import { useApi, type Filter, type Connection, type Layout, type LayoutTab } fro
 import type { SettingsSection } from "../settings/SettingsPanel";
 import { capped, layoutStore, LAYOUT_MAX_TABS, without } from "./layoutStore";
 import type { Explorer } from "../explorer/useExplorer";
-import { noTabs, tabsReducer, type MapHighlight, type Tab } from "./tabs";
+import { noTabs, tabsReducer, uuidsFilter, type MapHighlight, type Tab } from "./tabs";
 
 export type { MapHighlight, Tab } from "./tabs";
 
@@ -129,7 +129,7 @@ export function useWorkspace() {
         kind: "table",
         connection,
         table,
-        filters: [{ column: "uuid", operator: "in", value: uuids.join(", "), value2: "" }],
+        filters: [uuidsFilter(uuids)],
       }),
     [open],
   );
