@@ -2,69 +2,17 @@ package app
 
 import (
 	"context"
-	"encoding/binary"
-	"math"
-	"net"
-	"net/http"
-	"strconv"
 	"strings"
 	"testing"
 
 	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 
+	"app/backend/driver"
 	"app/internal/dto"
 	"app/internal/fixtures"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 )
-
-// serverSearchGRPC is a node's own answer to a search asked over gRPC, for the node that
-// serves no GraphQL: the request is written here by hand, not by the driver.
-func serverSearchGRPC(t *testing.T, node *weaviatenode.Node, req *pb.SearchRequest) []string {
-	t.Helper()
-	conn, err := grpc.NewClient(net.JoinHostPort(node.Host, strconv.Itoa(node.GRPCPort)), grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	req.Metadata = &pb.MetadataRequest{Uuid: true}
-	req.Uses_127Api = true
-	reply, err := pb.NewWeaviateClient(conn).Search(context.Background(), req)
-	if err != nil {
-		t.Fatalf("%v: %v", req, err)
-	}
-	var ids []string
-	for _, r := range reply.GetResults() {
-		ids = append(ids, r.GetMetadata().GetId())
-	}
-	return ids
-}
-
-// serverSearch is the server's own answer to a search, asked in GraphQL on the node that
-// serves it: the matches' uuids in order.
-func serverSearch(t *testing.T, node *weaviatenode.Node, query string) []string {
-	t.Helper()
-	var doc struct {
-		Data struct {
-			Get map[string][]struct {
-				Additional struct{ ID string } `json:"_additional"`
-			}
-		}
-		Errors []any
-	}
-	if err := node.DoJSON(context.Background(), http.MethodPost, "/v1/graphql", map[string]string{"query": query}, &doc); err != nil || len(doc.Errors) > 0 {
-		t.Fatalf("%s: %v %v", query, err, doc.Errors)
-	}
-	var ids []string
-	for _, rows := range doc.Data.Get {
-		for _, r := range rows {
-			ids = append(ids, r.Additional.ID)
-		}
-	}
-	return ids
-}
 
 // Issue 23, item 3: the search panel's bm25, hybrid and near-vector searches, with the grid's
 // filters, answer the server's own matches in the server's order, on a node that serves
@@ -98,12 +46,12 @@ func TestSearchPanelAnswersAsTheServerDoes(t *testing.T) {
 		{"nearVector, pasted as a JSON array",
 			dto.SearchRequestDTO{Mode: "nearVector", Vector: " [0.1, 0.2, 0.3] ", Limit: 10},
 			`{ Get { Typed(nearVector: {vector: [0.1, 0.2, 0.3]}, limit: 10) { _additional { id } } } }`,
-			&pb.SearchRequest{Collection: fixtures.Typed, Limit: 10, NearVector: &pb.NearVector{Vectors: []*pb.Vectors{{VectorBytes: floatBytes(0.1, 0.2, 0.3), Type: pb.Vectors_VECTOR_TYPE_SINGLE_FP32}}}}},
+			&pb.SearchRequest{Collection: fixtures.Typed, Limit: 10, NearVector: &pb.NearVector{Vectors: []*pb.Vectors{{VectorBytes: driver.PackFloats([]float32{0.1, 0.2, 0.3}), Type: pb.Vectors_VECTOR_TYPE_SINGLE_FP32}}}}},
 		{"nearVector narrowed by ORed filters",
 			dto.SearchRequestDTO{Mode: "nearVector", Vector: "[0.1, 0.2, 0.3]", Limit: 10, Filters: []dto.FilterDTO{
 				{Column: "count", Operator: "equals", Value: "10", Group: 1}, {Column: "count", Operator: "equals", Value: "-5", Group: 1}}},
 			`{ Get { Typed(where: {operator: Or, operands: [{path: ["count"], operator: Equal, valueInt: 10}, {path: ["count"], operator: Equal, valueInt: -5}]}, nearVector: {vector: [0.1, 0.2, 0.3]}, limit: 10) { _additional { id } } } }`,
-			&pb.SearchRequest{Collection: fixtures.Typed, Limit: 10, NearVector: &pb.NearVector{Vectors: []*pb.Vectors{{VectorBytes: floatBytes(0.1, 0.2, 0.3), Type: pb.Vectors_VECTOR_TYPE_SINGLE_FP32}}},
+			&pb.SearchRequest{Collection: fixtures.Typed, Limit: 10, NearVector: &pb.NearVector{Vectors: []*pb.Vectors{{VectorBytes: driver.PackFloats([]float32{0.1, 0.2, 0.3}), Type: pb.Vectors_VECTOR_TYPE_SINGLE_FP32}}},
 				Filters: &pb.Filters{Operator: pb.Filters_OPERATOR_OR, Filters: []*pb.Filters{
 					{Operator: pb.Filters_OPERATOR_EQUAL, Target: prop("count"), TestValue: &pb.Filters_ValueInt{ValueInt: 10}},
 					{Operator: pb.Filters_OPERATOR_EQUAL, Target: prop("count"), TestValue: &pb.Filters_ValueInt{ValueInt: -5}}}}}},
@@ -128,13 +76,20 @@ func TestSearchPanelAnswersAsTheServerDoes(t *testing.T) {
 				for _, r := range res.Grid.Rows {
 					got = append(got, *r[0])
 				}
-				want := serverSearch(t, on, c.query)
+				want, err := on.GetIDs(context.Background(), c.query)
+				if err != nil {
+					t.Fatal(err)
+				}
 				if len(want) == 0 || strings.Join(got, ",") != strings.Join(want, ",") {
 					t.Fatalf("panel %v\nserver %v", got, want)
 				}
 				if v == weaviatenode.NoGraphQL {
 					// the node the panel read from, asked itself: the same matches in its order
-					if own := serverSearchGRPC(t, off, c.grpc); strings.Join(got, ",") != strings.Join(own, ",") {
+					own, err := off.SearchIDs(context.Background(), c.grpc)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if strings.Join(got, ",") != strings.Join(own, ",") {
 						t.Fatalf("panel %v\nthe node's own gRPC answer %v", got, own)
 					}
 				}
@@ -175,13 +130,4 @@ func TestSearchPanelAnswersAsTheServerDoes(t *testing.T) {
 			t.Fatalf("%+v %v", res, err)
 		}
 	})
-}
-
-// floatBytes packs a vector as gRPC's VectorBytes carry it: little-endian float32s.
-func floatBytes(v ...float32) []byte {
-	out := make([]byte, 0, 4*len(v))
-	for _, f := range v {
-		out = binary.LittleEndian.AppendUint32(out, math.Float32bits(f))
-	}
-	return out
 }

@@ -112,12 +112,7 @@ func detailsAsTheSchema(t *testing.T, v weaviatenode.Variant) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		words := map[string]string{}
-		for _, s := range info.Details {
-			for _, it := range s.Items {
-				words[it.Setting] = it.Value
-			}
-		}
+		words := detailWords(info)
 		for name, want := range map[string]string{"full": "none: full vectors", "binary": "BQ", "scalar": "SQ", "rotational": "RQ (8 bits)", "flat": "BQ"} {
 			cfg := raw.VectorConfig[name]
 			on := []string{}
@@ -159,4 +154,15 @@ func detailsAsTheSchema(t *testing.T, v weaviatenode.Variant) {
 			t.Fatalf("refusal %v quotes no item's setting", err)
 		}
 	})
+}
+
+// detailWords is a table's definition in words by the setting each item names.
+func detailWords(info *driver.TableInfo) map[string]string {
+	words := map[string]string{}
+	for _, s := range info.Details {
+		for _, it := range s.Items {
+			words[it.Setting] = it.Value
+		}
+	}
+	return words
 }

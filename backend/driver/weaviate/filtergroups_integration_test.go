@@ -2,14 +2,10 @@ package weaviate_test
 
 import (
 	"fmt"
-	"net"
 	"slices"
-	"strconv"
 	"testing"
 
 	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 
 	"app/backend/driver"
 	"app/internal/fixtures"
@@ -70,19 +66,9 @@ func TestFilterGroupsAreORedWithinAndANDedBetween(t *testing.T) {
 		n := sharedNode(t, weaviatenode.Anonymous)
 		for _, c := range cases {
 			t.Run(c.rule, func(t *testing.T) {
-				var data struct {
-					Get map[string][]struct {
-						Additional struct {
-							ID string `json:"id"`
-						} `json:"_additional"`
-					}
-				}
-				if err := n.GraphQL(ctxT(t), `{ Get { `+fixtures.Typed+`(limit: 100, where: `+c.where+`) { _additional { id } } } }`, &data); err != nil {
+				got, err := n.GetIDs(ctxT(t), `{ Get { `+fixtures.Typed+`(limit: 100, where: `+c.where+`) { _additional { id } } } }`)
+				if err != nil {
 					t.Fatal(err)
-				}
-				var got []string
-				for _, o := range data.Get[fixtures.Typed] {
-					got = append(got, o.Additional.ID)
 				}
 				if slices.Sort(got); !slices.Equal(got, slices.Sorted(slices.Values(c.want))) {
 					t.Fatalf("the server answers %v; the cases say %v", got, c.want)
@@ -92,21 +78,11 @@ func TestFilterGroupsAreORedWithinAndANDedBetween(t *testing.T) {
 	})
 	t.Run("the GraphQL-off node's own answer to each gRPC filter", func(t *testing.T) {
 		n := sharedNode(t, weaviatenode.NoGraphQL)
-		conn, err := grpc.NewClient(net.JoinHostPort(n.Host, strconv.Itoa(n.GRPCPort)), grpc.WithTransportCredentials(insecure.NewCredentials()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
 		for _, c := range cases {
 			t.Run(c.rule, func(t *testing.T) {
-				reply, err := pb.NewWeaviateClient(conn).Search(ctxT(t), &pb.SearchRequest{Collection: fixtures.Typed, Limit: 100, Filters: c.grpc,
-					Metadata: &pb.MetadataRequest{Uuid: true}, Uses_127Api: true})
+				got, err := n.SearchIDs(ctxT(t), &pb.SearchRequest{Collection: fixtures.Typed, Limit: 100, Filters: c.grpc})
 				if err != nil {
 					t.Fatal(err)
-				}
-				var got []string
-				for _, r := range reply.GetResults() {
-					got = append(got, r.GetMetadata().GetId())
 				}
 				if slices.Sort(got); !slices.Equal(got, slices.Sorted(slices.Values(c.want))) {
 					t.Fatalf("the node answers %v; the cases say %v", got, c.want)

@@ -107,12 +107,7 @@ func TestAFilterOnAnUnindexedPropertyNamesItsSetting(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				words := map[string]string{}
-				for _, sec := range info.Details {
-					for _, it := range sec.Items {
-						words[it.Setting] = it.Value
-					}
-				}
+				words := detailWords(info)
 				for set, want := range map[string]string{"properties.plain": "int; not indexed", "properties.ranged": "int; range filters", "properties.words": "searchable (bm25)", "properties.hidden": "not indexed"} {
 					if !strings.Contains(words[set], want) {
 						t.Errorf("the refusal's link %s reads %q, want %q in it", set, words[set], want)

@@ -171,12 +171,7 @@ func TestNearTextWhereTheServerVectorizes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		words := map[string]string{}
-		for _, s := range info.Details {
-			for _, it := range s.Items {
-				words[it.Setting] = it.Value
-			}
-		}
+		words := detailWords(info)
 		if !strings.HasPrefix(words["vectorConfig.title_vec.vectorizer"], "text2vec-transformers") || !strings.HasPrefix(words["vectorConfig.plain_vec.vectorizer"], "none") {
 			t.Fatalf("%v", words)
 		}

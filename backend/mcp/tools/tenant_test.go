@@ -2,10 +2,7 @@ package tools
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
-	"math"
-	"net"
 	"net/http"
 	"net/url"
 	"slices"
@@ -15,9 +12,6 @@ import (
 	"time"
 
 	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/grpc/metadata"
 
 	"app/backend/approval"
 	"app/backend/auth"
@@ -538,6 +532,7 @@ func nearest(t *testing.T, n servedNode, class, tenant string, vec []float32, id
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var out []string
+	var err error
 	if n.graphQL {
 		near := fmt.Sprintf("nearObject: {id: %q}", id)
 		if vec != nil {
@@ -547,47 +542,18 @@ func nearest(t *testing.T, n servedNode, class, tenant string, vec []float32, id
 			}
 			near = "nearVector: {vector: [" + strings.Join(parts, ", ") + "]}"
 		}
-		var data struct {
-			Get map[string][]struct {
-				Additional struct {
-					ID string `json:"id"`
-				} `json:"_additional"`
-			} `json:"Get"`
-		}
-		q := fmt.Sprintf("{ Get { %s(tenant: %q, %s, limit: %d) { _additional { id } } } }", class, tenant, near, limit)
-		if err := n.node.GraphQL(ctx, q, &data); err != nil {
-			t.Fatalf("the server's search: %v", err)
-		}
-		for _, o := range data.Get[class] {
-			out = append(out, o.Additional.ID)
-		}
+		out, err = n.node.GetIDs(ctx, fmt.Sprintf("{ Get { %s(tenant: %q, %s, limit: %d) { _additional { id } } } }", class, tenant, near, limit))
 	} else {
-		conn, err := grpc.NewClient(net.JoinHostPort(n.node.Host, strconv.Itoa(n.node.GRPCPort)), grpc.WithTransportCredentials(insecure.NewCredentials()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
-		if n.node.APIKey != "" {
-			ctx = metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+n.node.APIKey)
-		}
-		req := &pb.SearchRequest{Collection: class, Tenant: tenant, Limit: uint32(limit), Uses_127Api: true,
-			Metadata: &pb.MetadataRequest{Uuid: true}}
+		req := &pb.SearchRequest{Collection: class, Tenant: tenant, Limit: uint32(limit)}
 		if vec != nil {
-			b := make([]byte, 0, 4*len(vec))
-			for _, f := range vec {
-				b = binary.LittleEndian.AppendUint32(b, math.Float32bits(f))
-			}
-			req.NearVector = &pb.NearVector{Vectors: []*pb.Vectors{{VectorBytes: b, Type: pb.Vectors_VECTOR_TYPE_SINGLE_FP32}}}
+			req.NearVector = &pb.NearVector{Vectors: []*pb.Vectors{{VectorBytes: driver.PackFloats(vec), Type: pb.Vectors_VECTOR_TYPE_SINGLE_FP32}}}
 		} else {
 			req.NearObject = &pb.NearObject{Id: id}
 		}
-		reply, err := pb.NewWeaviateClient(conn).Search(ctx, req)
-		if err != nil {
-			t.Fatalf("the server's search over gRPC: %v", err)
-		}
-		for _, res := range reply.GetResults() {
-			out = append(out, res.GetMetadata().GetId())
-		}
+		out, err = n.node.SearchIDs(ctx, req)
+	}
+	if err != nil {
+		t.Fatalf("the server's search: %v", err)
 	}
 	if len(out) != limit {
 		t.Fatalf("the server's search found %d of %d: nothing to compare", len(out), limit)
