@@ -129,11 +129,15 @@ export function MapPanel({ connection, table, filters, onOpenRows, onFindSimilar
     if (vector === null) return;
     const id = `map-${++maps}`;
     mapId.current = id;
+    // A selection is of the points it was made on: dropped with them.
+    const dropSelection = () => {
+      plot.current?.select([], { preventEvent: true });
+      setSelected([]);
+    };
     setPoints(null);
     setLayout(null);
     // the picture of the read before stays until the new one is drawn: without its selection
-    plot.current?.select([], { preventEvent: true });
-    setSelected([]);
+    dropSelection();
     setShown(null);
     setPhase({ step: "reading", rows: 0, total: -1 });
     const offProgress = api.explorer.onTransferProgress((p) => {
@@ -155,9 +159,8 @@ export function MapPanel({ connection, table, filters, onOpenRows, onFindSimilar
     api.explorer.openMap(id, connection.id, table, { vector, filters: filtersRef.current, max, fresh: run.fresh }).then(
       (p) => {
         if (mapId.current !== id) return;
-        // a lasso drawn on the old picture while this read ran chose old positions: dropped
-        plot.current?.select([], { preventEvent: true });
-        setSelected([]);
+        // a lasso drawn on the old picture while this read ran chose old positions
+        dropSelection();
         setPoints({ ...p, id });
         setColourBy((c) => c || defaultColour(p.columns));
         setPhase((ph) => (ph.step === "reading" ? { step: "laying", stage: "pca", epoch: 0, epochs: 0 } : ph));

@@ -7,6 +7,16 @@ import { SearchPanel } from "../search/SearchPanel";
 
 // Issue 22: the search panel's Show on the map opens the map of the same rows (the search's
 // filters) drawn on the vector the search used, with its matches selected.
+/** namedVectorsApi answers a table with two named vectors a vectorizer fills (nearText runs on either). */
+function namedVectorsApi() {
+  return fakeApi(async () => [], {
+    describeTable: async (_id: string, table: string) => {
+      const info = tableInfo(table);
+      return { ...info, settings: { ...info.settings, vectorizer: "text2vec-transformers", namedVectors: ["title_vec", "body_vec"], vectorizedVectors: ["title_vec", "body_vec"] } };
+    },
+  });
+}
+
 describe("a search's Show on the map", () => {
   const byWords = [{ column: "wordCount", operator: "greater_than", value: "1000", value2: "" }];
   const uuids = ["00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002"];
@@ -43,12 +53,7 @@ describe("a search's Show on the map", () => {
   });
 
   it("a search on a named vector: that vector, and the filters as changed in the panel", async () => {
-    const api = fakeApi(async () => [], {
-      describeTable: async (_id: string, table: string) => {
-        const info = tableInfo(table);
-        return { ...info, settings: { ...info.settings, vectorizer: "text2vec-transformers", namedVectors: ["title_vec", "body_vec"], vectorizedVectors: ["title_vec", "body_vec"] } };
-      },
-    });
+    const api = namedVectorsApi();
     const onShowOnMap = vi.fn();
     render(
       <ApiProvider api={api}>
@@ -65,12 +70,7 @@ describe("a search's Show on the map", () => {
   });
 
   it("the search that found the matches, not the form as edited since: its filters, its vector", async () => {
-    const api = fakeApi(async () => [], {
-      describeTable: async (_id: string, table: string) => {
-        const info = tableInfo(table);
-        return { ...info, settings: { ...info.settings, vectorizer: "text2vec-transformers", namedVectors: ["title_vec", "body_vec"], vectorizedVectors: ["title_vec", "body_vec"] } };
-      },
-    });
+    const api = namedVectorsApi();
     const onShowOnMap = vi.fn();
     render(
       <ApiProvider api={api}>
