@@ -41,7 +41,13 @@ func (a *PairingAPI) wire(c *core.Core) {
 func (a *PairingAPI) Clients() []dto.PairingClientDTO {
 	out := make([]dto.PairingClientDTO, 0, len(pairing.Clients))
 	for _, c := range pairing.Clients {
-		out = append(out, dto.PairingClientDTO{ID: c.ID, Title: c.Title, File: c.ConfigFile(), Unsupported: c.Unsupported, StdioOnly: c.StdioOnly()})
+		d := dto.PairingClientDTO{ID: c.ID, Title: c.Title, Unsupported: c.Unsupported, StdioOnly: c.StdioOnly(),
+			Format: c.FormatName(), Proof: c.Proof, Project: c.Project}
+		if !c.Project { // a desktop app has no working directory of the person's: they name the folder
+			d.File = c.ConfigFile()
+			d.Configured = pairing.Configured(c, d.File)
+		}
+		out = append(out, d)
 	}
 	return out
 }
@@ -60,6 +66,9 @@ func (a *PairingAPI) Connect(req dto.PairingRequestDTO) (dto.PairingResultDTO, e
 	if port == 0 {
 		return dto.PairingResultDTO{}, unavailable("the MCP server is not running: turn it on in Settings, MCP server, first")
 	}
+	if c.Project && strings.TrimSpace(req.Project) == "" {
+		return dto.PairingResultDTO{}, invalidArgument("%s's file lives in a project folder: name the folder", c.Title)
+	}
 	if !auth.ValidLevel(req.Level) {
 		return dto.PairingResultDTO{}, invalidArgument("the level must be one of %s", strings.Join(auth.Levels(), ", "))
 	}
@@ -69,14 +78,18 @@ func (a *PairingAPI) Connect(req dto.PairingRequestDTO) (dto.PairingResultDTO, e
 	}
 	ctx, cancel := context.WithTimeout(a.parent(), 5*time.Minute) // a dialog may wait for the user
 	defer cancel()
-	file, write := c.ConfigFile(), ""
+	file, write := c.ConfigFileIn(req.Project), ""
 	if req.Write {
 		write = file
 		if file == "" {
 			return dto.PairingResultDTO{}, invalidArgument("%s has no config file the app knows: copy the configuration instead", c.Title)
 		}
 		if confirm := a.env().confirm; confirm != nil {
-			ok, err := confirm.Confirm(ctx, "Connect a client", fmt.Sprintf("Write the app's MCP server, with a new %s token, into %s?\n\nThe file is backed up first; its other servers stay.", req.Level, file))
+			what := fmt.Sprintf("Write the app's MCP server, with a new %s token, into %s?", req.Level, file)
+			if c.Project {
+				what = fmt.Sprintf("Write the app's MCP server (app-mcp, no token) into %s?", file)
+			}
+			ok, err := confirm.Confirm(ctx, "Connect a client", what+"\n\nThe file is backed up first; its other servers and comments stay.")
 			if err != nil {
 				return dto.PairingResultDTO{}, apiError(err)
 			}
@@ -90,13 +103,51 @@ func (a *PairingAPI) Connect(req dto.PairingRequestDTO) (dto.PairingResultDTO, e
 		conns = req.Connections
 	}
 	r, err := clientsetup.Setup(ctx, a.tokens, clientsetup.Request{Client: c, File: write,
-		Token:    auth.NewToken{Level: req.Level, Connections: conns, ExpiresAt: expires},
-		Endpoint: pairing.Endpoint{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port), Stdio: req.Stdio, Bridge: pairing.BridgePath(), ConfigDir: a.configDir},
+		Token: auth.NewToken{Level: req.Level, Connections: conns, ExpiresAt: expires},
+		Endpoint: pairing.Endpoint{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port), Stdio: req.Stdio, Bridge: pairing.BridgePath(),
+			ConfigDir: a.configDir, Project: req.Project},
 	}, time.Now())
 	var refused *clientsetup.TokenError
 	if errors.As(err, &refused) {
 		return dto.PairingResultDTO{}, apiError(invalid(refused.Err))
 	}
-	return dto.PairingResultDTO{JSON: r.Snippet.JSON, File: file, Note: r.Snippet.Note, Token: dto.FromToken(r.Token, time.Now()),
-		Written: r.Written, Backup: r.Backup}, apiError(err)
+	res := dto.PairingResultDTO{Text: r.Snippet.Text, Format: r.Snippet.Format, File: file, Note: r.Snippet.Note,
+		Written: r.Written, Backup: r.Backup}
+	if r.Token.ID != "" {
+		t := dto.FromToken(r.Token, time.Now())
+		res.Token = &t
+	}
+	return res, apiError(err)
+}
+
+// Remove takes the app's server out of the client's config file once the user confirms in a
+// native dialog (the file is backed up first) and revokes the token the entry held.
+func (a *PairingAPI) Remove(req dto.PairingRemoveDTO) (dto.PairingRemovedDTO, error) {
+	c, err := pairing.Find(req.Client)
+	if err != nil {
+		return dto.PairingRemovedDTO{}, invalidArgument("%s", err.Error())
+	}
+	if c.Project && strings.TrimSpace(req.Project) == "" {
+		return dto.PairingRemovedDTO{}, invalidArgument("%s's file lives in a project folder: name the folder", c.Title)
+	}
+	file := c.ConfigFileIn(req.Project)
+	if file == "" {
+		return dto.PairingRemovedDTO{}, invalidArgument("%s has no config file the app knows", c.Title)
+	}
+	ctx, cancel := context.WithTimeout(a.parent(), 5*time.Minute) // a dialog may wait for the user
+	defer cancel()
+	if confirm := a.env().confirm; confirm != nil {
+		ok, err := confirm.Confirm(ctx, "Disconnect a client", fmt.Sprintf("Remove the app's MCP server from %s and revoke the token it holds?\n\nThe file is backed up first; its other servers and comments stay.", file))
+		if err != nil {
+			return dto.PairingRemovedDTO{}, apiError(err)
+		}
+		if !ok {
+			return dto.PairingRemovedDTO{Declined: true}, nil
+		}
+	}
+	r, err := clientsetup.Remove(ctx, a.tokens, c, file, time.Now())
+	if errors.Is(err, pairing.ErrNotConfigured) {
+		return dto.PairingRemovedDTO{}, apiError(invalid(err))
+	}
+	return dto.PairingRemovedDTO{File: r.File, Backup: r.Backup, Revoked: r.Revoked.Name}, apiError(err)
 }

@@ -39,7 +39,7 @@ func TestPairingAPI(t *testing.T) {
 			t.Fatal(err)
 		}
 		var doc map[string]map[string]map[string]any
-		if err := json.Unmarshal([]byte(res.JSON), &doc); err != nil {
+		if err := json.Unmarshal([]byte(res.Text), &doc); err != nil {
 			t.Fatal(err)
 		}
 		entry := doc["mcpServers"]["app"]
@@ -56,7 +56,7 @@ func TestPairingAPI(t *testing.T) {
 			t.Fatal(err)
 		}
 		var doc map[string]map[string]map[string]any
-		if err := json.Unmarshal([]byte(res.JSON), &doc); err != nil {
+		if err := json.Unmarshal([]byte(res.Text), &doc); err != nil {
 			t.Fatal(err)
 		}
 		entry := doc["mcpServers"]["app"]

@@ -16,7 +16,7 @@ import (
 // (list, create), and revoke.
 type TokenStore interface {
 	clientsetup.Tokens
-	Revoke(ctx context.Context, idOrName string) (auth.Token, error)
+	clientsetup.Revoker
 }
 
 // TokensAPI is Settings, MCP tokens: list, create (the token is returned once, never again)

@@ -183,6 +183,29 @@ func find(list []Token, idOrName string) int {
 	return slices.IndexFunc(list, func(t Token) bool { return strings.EqualFold(t.Name, idOrName) })
 }
 
+// Match returns the stored token whose secret is secret (false when none is), comparing the
+// salted hashes the keyring holds: `app client remove` finds the token a client's config
+// file held, to revoke it with the file's entry.
+func (s *Store) Match(ctx context.Context, secret string) (Token, bool, error) {
+	if !wellFormed(secret) {
+		return Token{}, false, nil
+	}
+	list, err := s.List(ctx)
+	if err != nil {
+		return Token{}, false, err
+	}
+	for _, t := range list {
+		d, err := s.digest(t.ID)
+		if err != nil {
+			continue // a token whose hash is gone matches nothing
+		}
+		if d.matches(secret) {
+			return t, true, nil
+		}
+	}
+	return Token{}, false, nil
+}
+
 // Revoke removes the token with this id or name: first from the file (a running app refuses
 // it from the moment it notices), then its hash from the keyring.
 func (s *Store) Revoke(ctx context.Context, idOrName string) (Token, error) {

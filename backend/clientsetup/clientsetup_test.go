@@ -48,7 +48,7 @@ func TestSetupMintsAFreeNameConfiguresAndWrites(t *testing.T) {
 	if len(tokens.created) != 1 || tokens.created[0].Name == "Cursor 2026-11-27 03:04" || !strings.HasPrefix(tokens.created[0].Name, "Cursor 2026-11-27 03:04") {
 		t.Fatalf("created %+v: want a free name after the taken one", tokens.created)
 	}
-	if !strings.Contains(res.Snippet.JSON, "secret-123") || res.Written != file || res.Backup == "" {
+	if !strings.Contains(res.Snippet.Text, "secret-123") || res.Written != file || res.Backup == "" {
 		t.Fatalf("%+v", res)
 	}
 	data, _ := os.ReadFile(file)
@@ -75,7 +75,7 @@ func TestSetupTellsARefusedTokenAndAFailedWriteApart(t *testing.T) {
 	}
 	res, err := Setup(context.Background(), &fakeTokens{}, Request{Client: c, Token: auth.NewToken{Name: "x", Level: "readOnly"},
 		Endpoint: pairing.Endpoint{URL: "http://127.0.0.1:5/mcp"}, File: dir}, time.Now())
-	if err == nil || errors.As(err, &te) || !strings.Contains(err.Error(), `the token "x" was created, but`) || res.Snippet.JSON == "" {
+	if err == nil || errors.As(err, &te) || !strings.Contains(err.Error(), `the token "x" was created, but`) || res.Snippet.Text == "" {
 		t.Fatalf("%+v %v", res, err)
 	}
 }

@@ -8,19 +8,13 @@
 package pairing
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
-	"net"
-	neturl "net/url"
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
-	"time"
 
 	"app/backend/layout"
 )
@@ -33,16 +27,26 @@ type Client struct {
 	// ID is what `app client config` takes.
 	ID    string
 	Title string
+	// Format is the config file's format (FormatJSON when empty).
+	Format string
 	// Root is the top-level member that maps server names to servers ("mcpServers").
 	Root string
 	// entry is the server's entry for an HTTP endpoint with headers; nil: no HTTP support.
 	entry func(url string, headers map[string]string) map[string]any
-	// stdio is the server's entry for a local command (app-mcp).
+	// stdio is the server's entry for a local command (app-mcp); env is nil when the entry
+	// holds no token (a project's shared file).
 	stdio func(command string, args []string, env map[string]string) map[string]any
-	// file is the client's user config file under home and the OS config dir ("" if none).
+	// file is the client's config file under home and the OS config dir, or under the
+	// project directory for a Project client ("" if none).
 	file func(home, configDir string) string
+	// Project: the config file lives in a project's directory and is shared with whoever
+	// shares the project, so it holds no token: it starts the stdio bridge, which uses the
+	// person's own app and its readOnly bridge token.
+	Project bool
 	// Note is said with the snippet (how the client picks it up).
 	Note string
+	// Proof says which check proves the file the app writes for this client.
+	Proof string
 	// Unsupported says why the client cannot be paired yet ("" when it can).
 	Unsupported string
 }
@@ -52,9 +56,18 @@ func httpEntry(url string, headers map[string]string) map[string]any {
 	return map[string]any{"type": "http", "url": url, "headers": headers}
 }
 
+// urlEntry is Cursor's notation, which LM Studio and Zed follow: {"url": ..., "headers": {...}}.
+func urlEntry(url string, headers map[string]string) map[string]any {
+	return map[string]any{"url": url, "headers": headers}
+}
+
 // commandEntry is the common stdio shape: {"command": ..., "args": [...], "env": {...}}.
 func commandEntry(command string, args []string, env map[string]string) map[string]any {
-	return map[string]any{"command": command, "args": args, "env": env}
+	e := map[string]any{"command": command, "args": args}
+	if env != nil {
+		e["env"] = env
+	}
+	return e
 }
 
 // typedCommandEntry is commandEntry with "type": "stdio" (Claude Code, VS Code).
@@ -64,31 +77,127 @@ func typedCommandEntry(command string, args []string, env map[string]string) map
 	return e
 }
 
+// withTools adds Copilot CLI's "tools": ["*"] (every tool of the server may be called; the
+// app's own token level and approvals still decide what runs).
+func withTools(e map[string]any) map[string]any {
+	e["tools"] = []string{"*"}
+	return e
+}
+
+// gooseEntry is a Goose extension: its config.yaml keeps name, type and description in the
+// entry, and a remote server's address in uri.
+func gooseEntry(typ string, e map[string]any) map[string]any {
+	e["enabled"], e["name"], e["type"] = true, ServerName, typ
+	e["description"] = "App: your database connections through App's local MCP endpoint"
+	e["timeout"] = 300
+	return e
+}
+
+// The checks that prove each file, said in Settings and `app client list`.
+const (
+	proofClaude  = "claude mcp list (Claude Code) connects with the file the app writes, over HTTP and through app-mcp, and reports a revoked token as failed"
+	proofProject = "claude mcp get (Claude Code) reads the project's .mcp.json the app writes, and claude mcp list connects once the project's server is approved"
+	proofDesktop = "the bundle of make dist passes mcpb validate and mcpb pack; the config file's command runs under the MCP Go SDK as Claude Desktop runs it"
+	proofCodex   = "codex mcp get app --json (Codex) reads the entry back as the app wrote it"
+	proofGemini  = "gemini mcp list (Gemini CLI) connects with the file the app writes"
+	proofCopilot = "copilot mcp get app --json (GitHub Copilot CLI) reads the entry back as the app wrote it"
+	proofSchema  = "checked against the client's documented schema (no program of it runs here)"
+	proofOther   = "the MCP Inspector CLI runs the file the app writes"
+)
+
 // Clients is every client, in the order the CLI and Settings list them.
 var Clients = []Client{
 	{ID: "claude-code", Title: "Claude Code", Root: "mcpServers", entry: httpEntry, stdio: typedCommandEntry,
-		file: func(home, _ string) string { return filepath.Join(home, ".claude.json") },
-		Note: "or run: claude mcp add --transport http app URL --header \"Authorization: Bearer TOKEN\""},
-	{ID: "cursor", Title: "Cursor", Root: "mcpServers", stdio: commandEntry,
-		entry: func(url string, h map[string]string) map[string]any { return map[string]any{"url": url, "headers": h} },
-		file:  func(home, _ string) string { return filepath.Join(home, ".cursor", "mcp.json") },
-		Note:  "Cursor reloads the file by itself; the server appears under Settings, MCP."},
-	{ID: "vscode", Title: "VS Code", Root: "servers", entry: httpEntry, stdio: typedCommandEntry,
-		file: func(_, cfg string) string { return filepath.Join(cfg, "Code", "User", "mcp.json") },
-		Note: "VS Code's user mcp.json; start the server from the MCP: List Servers command."},
-	{ID: "windsurf", Title: "Windsurf", Root: "mcpServers", stdio: commandEntry,
-		entry: func(url string, h map[string]string) map[string]any {
-			return map[string]any{"serverUrl": url, "headers": h}
-		},
-		file: func(home, _ string) string { return filepath.Join(home, ".codeium", "windsurf", "mcp_config.json") },
-		Note: "Refresh the MCP servers in Windsurf's Cascade panel."},
+		file:  func(home, _ string) string { return filepath.Join(home, ".claude.json") },
+		Note:  "Claude Code reads ~/.claude.json at its start; claude mcp list shows the server connected.",
+		Proof: proofClaude},
+	{ID: "claude-code-project", Title: "Claude Code (this project)", Root: "mcpServers", stdio: typedCommandEntry, Project: true,
+		file: func(project, _ string) string { return filepath.Join(project, ".mcp.json") },
+		Note: "The project's .mcp.json is shared with the project, so it holds no token: it starts app-mcp, which reaches " +
+			"each person's own running app with its readOnly access. Claude Code asks once to approve the project's server.",
+		Proof: proofProject},
 	{ID: "claude-desktop", Title: "Claude Desktop", Root: "mcpServers", stdio: commandEntry,
 		file: func(home, _ string) string {
 			return filepath.Join(userConfigDir(home), "Claude", "claude_desktop_config.json")
 		},
-		Note: "Claude Desktop starts the stdio bridge app-mcp itself; quit and reopen Claude Desktop to load it."},
+		Note:  "Claude Desktop starts the stdio bridge app-mcp itself; quit and reopen Claude Desktop to load it. The app's packages also ship app.mcpb, an extension Claude Desktop installs with a double-click; it asks for the token.",
+		Proof: proofDesktop},
+	{ID: "codex", Title: "Codex", Format: FormatTOML, Root: "mcp_servers", stdio: commandEntry,
+		file: func(home, _ string) string {
+			if d := os.Getenv("CODEX_HOME"); d != "" {
+				return filepath.Join(d, "config.toml")
+			}
+			return filepath.Join(home, ".codex", "config.toml")
+		},
+		Note: "Codex gets the stdio bridge app-mcp with the token in its env table: Codex will not take a literal token " +
+			"for an HTTP server, only the name of an environment variable, which would have to be set in every shell and " +
+			"launcher that starts Codex.",
+		Proof: proofCodex},
+	{ID: "gemini", Title: "Gemini CLI", Root: "mcpServers", stdio: commandEntry,
+		entry: func(url string, h map[string]string) map[string]any {
+			return map[string]any{"httpUrl": url, "headers": h}
+		},
+		file: func(home, _ string) string { return filepath.Join(home, ".gemini", "settings.json") },
+		Note: "Gemini CLI loads servers only in folders you trust. The app never writes trust: true, which would skip " +
+			"Gemini's confirmation of every tool call.",
+		Proof: proofGemini},
+	{ID: "copilot", Title: "GitHub Copilot CLI", Root: "mcpServers",
+		entry: func(url string, h map[string]string) map[string]any { return withTools(httpEntry(url, h)) },
+		stdio: func(c string, a []string, env map[string]string) map[string]any {
+			return withTools(typedCommandEntry(c, a, env))
+		},
+		file: func(home, _ string) string {
+			if d := os.Getenv("COPILOT_HOME"); d != "" {
+				return filepath.Join(d, "mcp-config.json")
+			}
+			return filepath.Join(home, ".copilot", "mcp-config.json")
+		},
+		Note:  "Copilot CLI reads ~/.copilot/mcp-config.json at its start; VS Code's Copilot chat reads the same file.",
+		Proof: proofCopilot},
+	{ID: "vscode", Title: "VS Code", Root: "servers", entry: httpEntry, stdio: typedCommandEntry,
+		file:  func(_, cfg string) string { return filepath.Join(cfg, "Code", "User", "mcp.json") },
+		Note:  "VS Code's user mcp.json; start the server from the MCP: List Servers command.",
+		Proof: proofSchema},
+	{ID: "cursor", Title: "Cursor", Root: "mcpServers", stdio: commandEntry, entry: urlEntry,
+		file:  func(home, _ string) string { return filepath.Join(home, ".cursor", "mcp.json") },
+		Note:  "Cursor reloads the file by itself; the server appears under Settings, MCP.",
+		Proof: proofSchema},
+	{ID: "windsurf", Title: "Windsurf", Root: "mcpServers", stdio: commandEntry,
+		entry: func(url string, h map[string]string) map[string]any {
+			return map[string]any{"serverUrl": url, "headers": h}
+		},
+		file:  func(home, _ string) string { return filepath.Join(home, ".codeium", "windsurf", "mcp_config.json") },
+		Note:  "Refresh the MCP servers in Windsurf's Cascade panel.",
+		Proof: proofSchema},
+	{ID: "zed", Title: "Zed", Root: "context_servers", entry: urlEntry, stdio: commandEntry,
+		file:  func(home, _ string) string { return filepath.Join(home, ".config", "zed", "settings.json") },
+		Note:  "Zed's settings.json keeps its comments; the server appears in the Agent Panel's settings.",
+		Proof: proofSchema},
+	{ID: "goose", Title: "Goose", Format: FormatYAML, Root: "extensions",
+		entry: func(url string, h map[string]string) map[string]any {
+			return gooseEntry("streamable_http", map[string]any{"uri": url, "headers": h, "envs": map[string]string{}, "env_keys": []string{}})
+		},
+		stdio: func(c string, a []string, env map[string]string) map[string]any {
+			if env == nil {
+				env = map[string]string{}
+			}
+			return gooseEntry("stdio", map[string]any{"cmd": c, "args": a, "envs": env, "env_keys": []string{}})
+		},
+		file: func(home, _ string) string {
+			if runtime.GOOS == "windows" {
+				return filepath.Join(os.Getenv("APPDATA"), "Block", "goose", "config", "config.yaml")
+			}
+			return filepath.Join(home, ".config", "goose", "config.yaml")
+		},
+		Note:  "Goose's config.yaml keeps its comments; restart Goose to load the extension.",
+		Proof: proofSchema},
+	{ID: "lmstudio", Title: "LM Studio", Root: "mcpServers", entry: urlEntry, stdio: commandEntry,
+		file:  func(home, _ string) string { return filepath.Join(home, ".lmstudio", "mcp.json") },
+		Note:  "LM Studio reloads mcp.json by itself; the server appears in the Program tab.",
+		Proof: proofSchema},
 	{ID: "other", Title: "Other (an mcp.json with mcpServers, e.g. the MCP Inspector)", Root: "mcpServers", entry: httpEntry, stdio: commandEntry,
-		Note: "The common mcp.json shape; save it where your client reads its servers."},
+		Note:  "The common mcp.json shape; save it where your client reads its servers.",
+		Proof: proofOther},
 }
 
 // Find returns the client with this id.
@@ -107,11 +216,23 @@ func Find(id string) (Client, error) {
 type Snippet struct {
 	Client string `json:"client"`
 	Title  string `json:"title"`
-	// JSON is the config document to merge: {Root: {"app": entry}}, indented.
-	JSON string `json:"json"`
-	// File is the client's user config file ("" when it has none the app knows).
+	// Format is the config file's format ("json", "toml", "yaml") and Text the configuration
+	// in it, {Root: {"app": Entry}}, to show and to paste.
+	Format string `json:"format"`
+	Text   string `json:"text"`
+	// Root and Entry are the configuration as data.
+	Root  string         `json:"root"`
+	Entry map[string]any `json:"entry"`
+	// File is the client's config file ("" when it has none the app knows).
 	File string `json:"file"`
 	Note string `json:"note"`
+	// Tokenless: the configuration holds no token (a project's shared file).
+	Tokenless bool `json:"tokenless,omitempty"`
+}
+
+// Doc is the configuration as the document {Root: {"app": Entry}}.
+func (s Snippet) Doc() map[string]any {
+	return map[string]any{s.Root: map[string]any{ServerName: s.Entry}}
 }
 
 // Endpoint is what a configuration points at.
@@ -123,10 +244,19 @@ type Endpoint struct {
 	// Bridge is the app-mcp program (BridgePath) and ConfigDir the app's config dir, which the
 	// bridge is told so it finds the handshake file of this app.
 	Bridge, ConfigDir string
+	// Project is the project directory of a Project client ("" for the working directory).
+	Project string
 }
 
 // StdioOnly tells whether the client only launches local programs (it gets app-mcp).
 func (c Client) StdioOnly() bool { return c.entry == nil }
+
+// NeedsToken tells whether the client's configuration carries a token (a project's shared
+// file does not).
+func (c Client) NeedsToken() bool { return !c.Project }
+
+// FormatName is the file format's name for a person ("JSON", "TOML", "YAML").
+func (c Client) FormatName() string { return formatOf(c.Format).name() }
 
 // BridgePath is the app-mcp program beside the running binary (where the app ships it), or
 // "app-mcp" to be found on PATH.
@@ -142,42 +272,80 @@ func BridgePath() string {
 }
 
 // Config is the snippet of a client for an endpoint: the HTTP endpoint with the
-// Authorization header, or the app-mcp command with the token in its environment.
+// Authorization header, or the app-mcp command with the token in its environment. A Project
+// client gets app-mcp by name with no token and no config dir: the file is shared.
 func Config(c Client, e Endpoint) (Snippet, error) {
 	if c.Unsupported != "" {
 		return Snippet{}, errors.New(c.Unsupported)
 	}
 	var entry map[string]any
-	if e.Stdio || c.StdioOnly() {
+	switch {
+	case c.Project:
+		entry = c.stdio(layout.Current().Bridge, []string{}, nil)
+	case e.Stdio || c.StdioOnly():
 		if c.stdio == nil {
 			return Snippet{}, fmt.Errorf("%s takes no local command; leave out the stdio bridge", c.Title)
 		}
 		if e.Bridge == "" {
 			return Snippet{}, errors.New("the path of app-mcp is not known")
 		}
-		var args []string
+		args := []string{}
 		if e.ConfigDir != "" {
 			args = []string{"--config-dir", e.ConfigDir}
 		}
 		entry = c.stdio(e.Bridge, args, map[string]string{"APP_MCP_TOKEN": e.Token})
-	} else {
+	default:
 		entry = c.entry(e.URL, map[string]string{"Authorization": "Bearer " + e.Token})
 	}
-	url, token := e.URL, e.Token
-	doc := map[string]any{c.Root: map[string]any{ServerName: entry}}
-	b, err := json.MarshalIndent(doc, "", "  ")
+	f := formatOf(c.Format)
+	text, err := f.render(c.Root, ServerName, entry)
 	if err != nil {
 		return Snippet{}, err
 	}
-	s := Snippet{Client: c.ID, Title: c.Title, JSON: string(b) + "\n", File: c.ConfigFile(),
-		Note: strings.ReplaceAll(strings.ReplaceAll(c.Note, "URL", url), "TOKEN", token)}
-	return s, nil
+	// Round trip through JSON: Entry is plain data ([]any, map[string]any), as a reader of the
+	// file gets it.
+	var plain map[string]any
+	if b, err := json.Marshal(entry); err == nil {
+		_ = json.Unmarshal(b, &plain)
+	}
+	return Snippet{Client: c.ID, Title: c.Title, Format: formatName(c.Format), Text: text, Root: c.Root, Entry: plain,
+		File: c.ConfigFileIn(e.Project), Tokenless: c.Project,
+		Note: strings.ReplaceAll(strings.ReplaceAll(c.Note, "URL", e.URL), "TOKEN", e.Token)}, nil
 }
 
-// ConfigFile is the client's user config file on this machine ("" when the app knows none).
-func (c Client) ConfigFile() string {
+func formatName(f string) string {
+	if f == "" {
+		return FormatJSON
+	}
+	return f
+}
+
+// ConfigFile is the client's user config file on this machine ("" when the app knows none);
+// for a Project client, the file in the working directory.
+func (c Client) ConfigFile() string { return c.ConfigFileIn("") }
+
+// ConfigFileIn is ConfigFile, with a Project client's file in project ("" for the working
+// directory).
+func (c Client) ConfigFileIn(project string) string {
+	if c.file == nil {
+		return ""
+	}
+	if c.Project {
+		if project == "" {
+			wd, err := os.Getwd()
+			if err != nil {
+				return ""
+			}
+			project = wd
+		}
+		abs, err := filepath.Abs(project)
+		if err != nil {
+			return ""
+		}
+		return c.file(abs, "")
+	}
 	home, _ := os.UserHomeDir()
-	if c.file == nil || home == "" {
+	if home == "" {
 		return ""
 	}
 	return c.file(home, userConfigDir(home))
@@ -192,204 +360,4 @@ func userConfigDir(home string) string {
 		return filepath.Join(home, "Library", "Application Support")
 	}
 	return filepath.Join(home, ".config")
-}
-
-// Write merges the snippet's server into the config file at path: the file's other members
-// and other servers stay as they are, the app's entry is replaced. An existing file is copied
-// to <path>.bak-<time> first, and the new content replaces it in one rename (mode 0600: it
-// holds a token). It returns the backup's path ("" when there was no file).
-func Write(path string, s Snippet, now time.Time) (string, error) {
-	var add map[string]map[string]any
-	if err := json.Unmarshal([]byte(s.JSON), &add); err != nil || len(add) != 1 {
-		return "", fmt.Errorf("the snippet is not a config document: %v", err)
-	}
-	doc := map[string]any{}
-	old, err := os.ReadFile(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		old = nil
-	case err != nil:
-		return "", err
-	case len(bytes.TrimSpace(old)) > 0:
-		if err := json.Unmarshal(old, &doc); err != nil {
-			return "", fmt.Errorf("%s is not JSON (%v): nothing was changed; add the snippet by hand", path, err)
-		}
-	}
-	for root, servers := range add {
-		cur, ok := doc[root].(map[string]any)
-		if !ok {
-			if doc[root] != nil {
-				return "", fmt.Errorf("%s: %q is not an object: nothing was changed; add the snippet by hand", path, root)
-			}
-			cur = map[string]any{}
-		}
-		for name, entry := range servers {
-			cur[name] = entry
-		}
-		doc[root] = cur
-	}
-	return writeDoc(path, old, doc, now)
-}
-
-// writeDoc writes doc to path as indented JSON, after copying the old content (when there
-// was a file) to <path>.bak-<time>; the new content replaces the file in one rename, mode
-// 0600 (it holds a token). It returns the backup's path.
-func writeDoc(path string, old []byte, doc map[string]any, now time.Time) (string, error) {
-	b, err := json.MarshalIndent(doc, "", "  ") // map keys sorted: a stable file
-	if err != nil {
-		return "", err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return "", err
-	}
-	backup := ""
-	if old != nil {
-		backup = fmt.Sprintf("%s.bak-%s", path, now.UTC().Format("20060102T150405Z"))
-		if err := os.WriteFile(backup, old, 0o600); err != nil {
-			return "", fmt.Errorf("backup %s: %w", backup, err)
-		}
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".app-pairing-*")
-	if err != nil {
-		return "", err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		return "", err
-	}
-	if err := tmp.Close(); err != nil {
-		return "", err
-	}
-	if err := os.Chmod(tmp.Name(), 0o600); err != nil {
-		return "", err
-	}
-	return backup, os.Rename(tmp.Name(), path)
-}
-
-// Stale is a client whose config file points the app's server at an HTTP URL on this machine
-// with another port than the one the server runs on: after the server fell back from a taken
-// port (issue 25, item 10), or after the port setting changed. The stdio bridge finds the
-// port in the handshake file and is never stale.
-type Stale struct {
-	Client string `json:"client"`
-	Title  string `json:"title"`
-	File   string `json:"file"`
-	URL    string `json:"url"`
-}
-
-// urlKeys are the members that hold the server's URL in the clients' entries (Windsurf's is
-// serverUrl).
-var urlKeys = []string{"url", "serverUrl"}
-
-// FindStale lists the known clients whose config file names the app's server at a loopback
-// URL whose port is not port.
-func FindStale(port int) []Stale {
-	var out []Stale
-	for _, c := range Clients {
-		path := c.ConfigFile()
-		if c.entry == nil || path == "" {
-			continue
-		}
-		_, entry, key, err := readEntry(path, c.Root)
-		if err != nil || key == "" {
-			continue
-		}
-		raw, _ := entry[key].(string)
-		if p, ok := loopbackPort(raw); ok && p != port {
-			out = append(out, Stale{Client: c.ID, Title: c.Title, File: path, URL: raw})
-		}
-	}
-	return out
-}
-
-// Repoint changes the port of the app's URL in a stale client's config file to port, keeping
-// everything else (the token in its headers, other servers), with a backup as Write keeps.
-func Repoint(s Stale, port int, now time.Time) (backup string, err error) {
-	c, err := Find(s.Client)
-	if err != nil {
-		return "", err
-	}
-	doc, entry, key, err := readEntry(s.File, c.Root)
-	if err != nil {
-		return "", err
-	}
-	if key == "" {
-		return "", fmt.Errorf("%s no longer names the %q server: nothing was changed", s.File, ServerName)
-	}
-	raw, _ := entry[key].(string)
-	u, err := neturl.Parse(raw)
-	if _, ok := loopbackPort(raw); err != nil || !ok {
-		return "", fmt.Errorf("%s: the %q server's URL %q is not on this machine: nothing was changed", s.File, ServerName, raw)
-	}
-	u.Host = net.JoinHostPort(u.Hostname(), strconv.Itoa(port))
-	entry[key] = u.String()
-	old, err := os.ReadFile(s.File)
-	if err != nil {
-		return "", err
-	}
-	return writeDoc(s.File, old, doc, now)
-}
-
-// Repaired is what RepairAll did for one client: the backup of its config file, or why it
-// was left alone.
-type Repaired struct {
-	Title  string `json:"title"`
-	File   string `json:"file"`
-	Backup string `json:"backup,omitempty"`
-	Error  string `json:"error,omitempty"`
-}
-
-// RepairAll re-points every stale client at port: the one rule behind the window's "Re-pair"
-// button and `app client repair`.
-func RepairAll(port int, now time.Time) []Repaired {
-	out := []Repaired{}
-	for _, s := range FindStale(port) {
-		r := Repaired{Title: s.Title, File: s.File}
-		if b, err := Repoint(s, port, now); err != nil {
-			r.Error = err.Error()
-		} else {
-			r.Backup = b
-		}
-		out = append(out, r)
-	}
-	return out
-}
-
-// readEntry reads a client config file and finds the app's entry under root and the member
-// holding its URL ("" when the entry has none, e.g. a stdio entry).
-func readEntry(path, root string) (doc, entry map[string]any, urlKey string, err error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		return nil, nil, "", fmt.Errorf("%s is not JSON (%v)", path, err)
-	}
-	servers, _ := doc[root].(map[string]any)
-	entry, _ = servers[ServerName].(map[string]any)
-	if entry == nil {
-		return doc, nil, "", nil
-	}
-	for _, k := range urlKeys {
-		if _, ok := entry[k].(string); ok {
-			return doc, entry, k, nil
-		}
-	}
-	return doc, entry, "", nil
-}
-
-// loopbackPort is the port of an http URL on 127.0.0.1, ::1 or localhost.
-func loopbackPort(raw string) (int, bool) {
-	u, err := neturl.Parse(raw)
-	if err != nil || u.Scheme != "http" {
-		return 0, false
-	}
-	switch u.Hostname() {
-	case "127.0.0.1", "::1", "localhost":
-	default:
-		return 0, false
-	}
-	p, err := strconv.Atoi(u.Port())
-	return p, err == nil
 }

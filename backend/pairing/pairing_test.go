@@ -17,7 +17,8 @@ const (
 // Each client's snippet is JSON in the shape that client's config file documents: its root
 // member, the app's server under ServerName, the URL and the Authorization header.
 func TestEverySnippetHasItsClientsShape(t *testing.T) {
-	urlField := map[string]string{"claude-code": "url", "cursor": "url", "vscode": "url", "windsurf": "serverUrl", "other": "url"}
+	urlField := map[string]string{"claude-code": "url", "cursor": "url", "vscode": "url", "windsurf": "serverUrl", "other": "url",
+		"gemini": "httpUrl", "copilot": "url", "zed": "url", "goose": "uri", "lmstudio": "url"}
 	for _, c := range Clients {
 		if c.StdioOnly() {
 			continue // TestStdioSnippets
@@ -27,13 +28,9 @@ func TestEverySnippetHasItsClientsShape(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var doc map[string]map[string]map[string]any
-			if err := json.Unmarshal([]byte(s.JSON), &doc); err != nil {
-				t.Fatalf("not JSON: %v\n%s", err, s.JSON)
-			}
-			entry := doc[c.Root][ServerName]
+			entry := s.Entry
 			if entry == nil || entry[urlField[c.ID]] != url {
-				t.Fatalf("no %s.%s.%s = %s in %s", c.Root, ServerName, urlField[c.ID], url, s.JSON)
+				t.Fatalf("no %s.%s.%s = %s in %s", c.Root, ServerName, urlField[c.ID], url, s.Text)
 			}
 			h, _ := entry["headers"].(map[string]any)
 			if h["Authorization"] != "Bearer "+token {
@@ -42,6 +39,10 @@ func TestEverySnippetHasItsClientsShape(t *testing.T) {
 			if c.ID != "other" && s.File == "" {
 				t.Fatal("no config file named")
 			}
+			if c.Proof == "" {
+				t.Fatal("no check named that proves the file")
+			}
+			assertTextHoldsEntry(t, c, s)
 		})
 	}
 	t.Run("an unknown client is refused naming the known ones", func(t *testing.T) {
@@ -49,6 +50,21 @@ func TestEverySnippetHasItsClientsShape(t *testing.T) {
 			t.Fatalf("%v", err)
 		}
 	})
+}
+
+// assertTextHoldsEntry: the text shown to paste is the file's own format and reads back, in
+// that format, as the entry the app writes.
+func assertTextHoldsEntry(t *testing.T, c Client, s Snippet) {
+	t.Helper()
+	got, err := formatOf(c.Format).entry([]byte(s.Text), c.Root, ServerName)
+	if err != nil || got == nil {
+		t.Fatalf("the %s text does not parse to the entry: %v\n%s", c.FormatName(), err, s.Text)
+	}
+	gb, _ := json.Marshal(got)
+	wb, _ := json.Marshal(s.Entry)
+	if string(gb) != string(wb) {
+		t.Fatalf("text reads as %s, entry is %s", gb, wb)
+	}
 }
 
 // Write merges: the client's other servers and members stay, the app's entry is replaced,
@@ -114,37 +130,59 @@ func TestWriteMergesWithABackup(t *testing.T) {
 // for, in its own shape.
 func TestStdioSnippets(t *testing.T) {
 	e := Endpoint{URL: url, Token: token, Stdio: true, Bridge: "/opt/app/app-mcp", ConfigDir: "/home/me/.config/App"}
+	typed := map[string]bool{"claude-code": true, "vscode": true, "copilot": true, "goose": true}
 	for _, c := range Clients {
+		if c.Project {
+			continue // TestProjectSnippetHoldsNoToken
+		}
 		t.Run(c.ID, func(t *testing.T) {
 			s, err := Config(c, e)
 			if err != nil {
 				t.Fatal(err)
 			}
-			var doc map[string]map[string]map[string]any
-			if err := json.Unmarshal([]byte(s.JSON), &doc); err != nil {
-				t.Fatal(err)
+			entry := s.Entry
+			cmdKey, envKey := "command", "env"
+			if c.ID == "goose" {
+				cmdKey, envKey = "cmd", "envs"
 			}
-			entry := doc[c.Root][ServerName]
 			args, _ := entry["args"].([]any)
-			env, _ := entry["env"].(map[string]any)
-			if entry["command"] != e.Bridge || len(args) != 2 || args[0] != "--config-dir" || args[1] != e.ConfigDir || env["APP_MCP_TOKEN"] != token {
+			env, _ := entry[envKey].(map[string]any)
+			if entry[cmdKey] != e.Bridge || len(args) != 2 || args[0] != "--config-dir" || args[1] != e.ConfigDir || env["APP_MCP_TOKEN"] != token {
 				t.Fatalf("entry %v", entry)
 			}
-			if strings.Contains(strings.Join([]string{argsText(args)}, " "), token) || entry["url"] != nil || entry["headers"] != nil {
+			if strings.Contains(argsText(args), token) || entry["url"] != nil || entry["headers"] != nil {
 				t.Fatalf("the token is on the command line, or the HTTP entry is mixed in: %v", entry)
 			}
-			if (c.ID == "claude-code" || c.ID == "vscode") != (entry["type"] == "stdio") {
+			if typed[c.ID] != (entry["type"] == "stdio") {
 				t.Fatalf("type %v", entry["type"])
+			}
+			assertTextHoldsEntry(t, c, s)
+		})
+	}
+	for _, id := range []string{"claude-desktop", "codex"} {
+		t.Run(id+" gets the bridge without asking, in its own config file", func(t *testing.T) {
+			c, _ := Find(id)
+			s, err := Config(c, Endpoint{URL: url, Token: token, Bridge: "app-mcp"})
+			if err != nil || s.Entry["command"] != "app-mcp" || s.Entry["url"] != nil || s.File == "" {
+				t.Fatalf("%v %s %s", err, s.Text, s.File)
 			}
 		})
 	}
-	t.Run("Claude Desktop gets the bridge without asking, and its own config file", func(t *testing.T) {
-		c, _ := Find("claude-desktop")
-		s, err := Config(c, Endpoint{URL: url, Token: token, Bridge: "app-mcp"})
-		if err != nil || !strings.Contains(s.JSON, `"command": "app-mcp"`) || !strings.HasSuffix(s.File, filepath.Join("Claude", "claude_desktop_config.json")) {
-			t.Fatalf("%v %s %s", err, s.JSON, s.File)
-		}
-	})
+}
+
+// A project's .mcp.json is shared with the project: it starts app-mcp by name with no token
+// and no config dir, so each person's own app answers with its readOnly bridge token.
+func TestProjectSnippetHoldsNoToken(t *testing.T) {
+	c, _ := Find("claude-code-project")
+	dir := t.TempDir()
+	s, err := Config(c, Endpoint{URL: url, Token: token, Bridge: "/opt/app/app-mcp", ConfigDir: "/home/me/.config/App", Project: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.NeedsToken() || !s.Tokenless || s.File != filepath.Join(dir, ".mcp.json") || s.Entry["command"] != "app-mcp" ||
+		s.Entry["type"] != "stdio" || strings.Contains(s.Text, token) || strings.Contains(s.Text, "config-dir") || s.Entry["env"] != nil {
+		t.Fatalf("%+v", s)
+	}
 }
 
 func argsText(a []any) string {

@@ -156,12 +156,20 @@ type VerificationDTO struct {
 type PairingClientDTO struct {
 	ID    string `json:"id"`
 	Title string `json:"title"`
-	// File is its user config file ("" when the app knows none); Unsupported why it cannot
-	// be connected yet ("" when it can).
+	// File is its user config file ("" when the app knows none, or for a project's file, which
+	// lives in the project folder the person names); Unsupported why it cannot be connected
+	// yet ("" when it can).
 	File        string `json:"file"`
 	Unsupported string `json:"unsupported"`
 	// StdioOnly: the client only launches local programs, so it gets the stdio bridge.
 	StdioOnly bool `json:"stdioOnly"`
+	// Format is the file's format ("JSON", "TOML", "YAML"); Proof the check that proves the
+	// file the app writes; Configured: the file names the app's server now.
+	Format     string `json:"format"`
+	Proof      string `json:"proof"`
+	Configured bool   `json:"configured"`
+	// Project: the file is a project's (.mcp.json in a folder), shared, so it holds no token.
+	Project bool `json:"project"`
 }
 
 // PairingRequestDTO asks to connect a client: the token's level, connection ids (empty: all)
@@ -174,18 +182,37 @@ type PairingRequestDTO struct {
 	Write       bool     `json:"write"`
 	// Stdio asks for the stdio bridge app-mcp instead of the HTTP endpoint.
 	Stdio bool `json:"stdio"`
+	// Project is the project folder of a project's file.
+	Project string `json:"project"`
 }
 
-// PairingResultDTO is the client's configuration (JSON, holding the new token), the token's
-// description, and the file written with its backup; Declined when the user said No.
+// PairingResultDTO is the client's configuration (Text, in the file's Format, holding the new
+// token), the token's description (none for a project's file), and the file written with its
+// backup; Declined when the user said No.
 type PairingResultDTO struct {
-	JSON     string   `json:"json"`
-	File     string   `json:"file"`
-	Note     string   `json:"note"`
-	Token    TokenDTO `json:"token"`
-	Written  string   `json:"written"`
-	Backup   string   `json:"backup"`
-	Declined bool     `json:"declined"`
+	Text     string    `json:"text"`
+	Format   string    `json:"format"`
+	File     string    `json:"file"`
+	Note     string    `json:"note"`
+	Token    *TokenDTO `json:"token"`
+	Written  string    `json:"written"`
+	Backup   string    `json:"backup"`
+	Declined bool      `json:"declined"`
+}
+
+// PairingRemoveDTO asks to take the app's server out of a client's file.
+type PairingRemoveDTO struct {
+	Client  string `json:"client"`
+	Project string `json:"project"`
+}
+
+// PairingRemovedDTO is what the removal did: the file and its backup, the token it held and
+// revoked ("" when none), Declined when the user said No.
+type PairingRemovedDTO struct {
+	File     string `json:"file"`
+	Backup   string `json:"backup"`
+	Revoked  string `json:"revoked"`
+	Declined bool   `json:"declined"`
 }
 
 // ApprovalGrantedEvent names an approval the person may choose to remember.

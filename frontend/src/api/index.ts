@@ -47,6 +47,8 @@ export type {
   StaleClient,
   PairingApi,
   PairingClient,
+  PairingRemoval,
+  PairingRemoved,
   PairingRequest,
   PairingResult,
   Plugin,

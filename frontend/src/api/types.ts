@@ -775,12 +775,20 @@ export interface ActivityApi {
 export interface PairingClient {
   id: string;
   title: string;
-  /** Its user config file, "" when the app knows none. */
+  /** Its user config file, "" when the app knows none or the file is a project's. */
   file: string;
   /** Why it cannot be connected yet, "" when it can. */
   unsupported: string;
   /** It only launches local programs: it always gets the stdio bridge app-mcp. */
   stdioOnly: boolean;
+  /** The file's format: "JSON", "TOML" or "YAML". */
+  format: string;
+  /** The check that proves the file the app writes for this client. */
+  proof: string;
+  /** The file names the app's server now. */
+  configured: boolean;
+  /** The file is a project's (.mcp.json in a folder the person names): shared, so it holds no token. */
+  project: boolean;
 }
 
 export interface PairingRequest {
@@ -791,23 +799,44 @@ export interface PairingRequest {
   write: boolean;
   /** Configure the stdio bridge app-mcp instead of the HTTP endpoint. */
   stdio: boolean;
+  /** The project folder of a project's file. */
+  project: string;
 }
 
 export interface PairingResult {
-  /** The client's configuration, holding the new token. */
-  json: string;
+  /** The client's configuration in its file's format, holding the new token. */
+  text: string;
+  /** "json", "toml" or "yaml". */
+  format: string;
   file: string;
   note: string;
-  token: Token;
+  /** The new token; null for a project's file, which holds none. */
+  token: Token | null;
   written: string;
   backup: string;
   /** The user said No to writing the file: nothing was created. */
   declined: boolean;
 }
 
+export interface PairingRemoval {
+  client: string;
+  project: string;
+}
+
+export interface PairingRemoved {
+  file: string;
+  backup: string;
+  /** The name of the token the entry held, now revoked ("" when none). */
+  revoked: string;
+  /** The user said No: nothing was changed. */
+  declined: boolean;
+}
+
 export interface PairingApi {
   clients(): Promise<PairingClient[]>;
   connect(req: PairingRequest): Promise<PairingResult>;
+  /** Take the app's server out of the client's file (after a native confirmation) and revoke its token. */
+  remove(req: PairingRemoval): Promise<PairingRemoved>;
 }
 
 /** An AI client's statement the user just approved in the native dialog. */

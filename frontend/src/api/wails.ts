@@ -622,8 +622,9 @@ export function createWailsApi(): Api {
       connect: (req) =>
         call(async () => {
           const r = await PairingBinding.Connect(models.PairingRequestDTO.createFrom(req));
-          return { ...r, token: toToken(r.token) };
+          return { ...r, token: r.token ? toToken(r.token) : null };
         }),
+      remove: (req) => call(async () => ({ ...(await PairingBinding.Remove(models.PairingRemoveDTO.createFrom(req))) })),
     },
     setWindowTitle: (title) => {
       document.title = title;

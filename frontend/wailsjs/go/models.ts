@@ -1174,6 +1174,10 @@ export namespace dto {
 	    file: string;
 	    unsupported: string;
 	    stdioOnly: boolean;
+	    format: string;
+	    proof: string;
+	    configured: boolean;
+	    project: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new PairingClientDTO(source);
@@ -1186,6 +1190,42 @@ export namespace dto {
 	        this.file = source["file"];
 	        this.unsupported = source["unsupported"];
 	        this.stdioOnly = source["stdioOnly"];
+	        this.format = source["format"];
+	        this.proof = source["proof"];
+	        this.configured = source["configured"];
+	        this.project = source["project"];
+	    }
+	}
+	export class PairingRemoveDTO {
+	    client: string;
+	    project: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new PairingRemoveDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.client = source["client"];
+	        this.project = source["project"];
+	    }
+	}
+	export class PairingRemovedDTO {
+	    file: string;
+	    backup: string;
+	    revoked: string;
+	    declined: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new PairingRemovedDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.file = source["file"];
+	        this.backup = source["backup"];
+	        this.revoked = source["revoked"];
+	        this.declined = source["declined"];
 	    }
 	}
 	export class PairingRequestDTO {
@@ -1195,6 +1235,7 @@ export namespace dto {
 	    expires: string;
 	    write: boolean;
 	    stdio: boolean;
+	    project: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new PairingRequestDTO(source);
@@ -1208,13 +1249,15 @@ export namespace dto {
 	        this.expires = source["expires"];
 	        this.write = source["write"];
 	        this.stdio = source["stdio"];
+	        this.project = source["project"];
 	    }
 	}
 	export class PairingResultDTO {
-	    json: string;
+	    text: string;
+	    format: string;
 	    file: string;
 	    note: string;
-	    token: TokenDTO;
+	    token?: TokenDTO;
 	    written: string;
 	    backup: string;
 	    declined: boolean;
@@ -1225,7 +1268,8 @@ export namespace dto {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.json = source["json"];
+	        this.text = source["text"];
+	        this.format = source["format"];
 	        this.file = source["file"];
 	        this.note = source["note"];
 	        this.token = this.convertValues(source["token"], TokenDTO);

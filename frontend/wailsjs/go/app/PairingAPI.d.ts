@@ -5,3 +5,5 @@ import {dto} from '../models';
 export function Clients():Promise<Array<dto.PairingClientDTO>>;
 
 export function Connect(arg1:dto.PairingRequestDTO):Promise<dto.PairingResultDTO>;
+
+export function Remove(arg1:dto.PairingRemoveDTO):Promise<dto.PairingRemovedDTO>;

@@ -9,3 +9,7 @@ export function Clients() {
 export function Connect(arg1) {
   return window['go']['app']['PairingAPI']['Connect'](arg1);
 }
+
+export function Remove(arg1) {
+  return window['go']['app']['PairingAPI']['Remove'](arg1);
+}
