@@ -110,7 +110,7 @@ type clientConfigResult struct {
 
 func newClientConfigCmd(g *globalFlags) *cobra.Command {
 	var tf tokenFlags
-	var write, stdio bool
+	var write, stdio, socket bool
 	var file, project string
 	ids := make([]string, 0, len(pairing.Clients))
 	for _, c := range pairing.Clients {
@@ -158,6 +158,17 @@ func newClientConfigCmd(g *globalFlags) *cobra.Command {
 			if target == "" {
 				target = c.ConfigFileIn(project)
 			}
+			sock := ""
+			if socket {
+				if !c.Socket {
+					return fmt.Errorf("--socket: %s takes no Unix socket (VS Code does)", c.Title)
+				}
+				h, err := config.ReadHandshake(cr.Dir())
+				if err != nil || h.Socket == "" {
+					return errors.New("--socket: the app is not running with its Unix socket: start it first")
+				}
+				sock = h.Socket
+			}
 			// Everything that may be refused is asked before the token exists.
 			if write {
 				if target == "" {
@@ -170,7 +181,7 @@ func newClientConfigCmd(g *globalFlags) *cobra.Command {
 				}
 			}
 			req := clientsetup.Request{Client: c, Token: auth.NewToken{Name: tf.name},
-				Endpoint: pairing.Endpoint{URL: url, Stdio: stdio, Bridge: pairing.BridgePath(), ConfigDir: cr.Dir(), Project: project}}
+				Endpoint: pairing.Endpoint{URL: url, Stdio: stdio, Bridge: pairing.BridgePath(), ConfigDir: cr.Dir(), Project: project, Socket: sock}}
 			if write {
 				req.File = target
 			}
@@ -227,6 +238,7 @@ func newClientConfigCmd(g *globalFlags) *cobra.Command {
 	f.StringVar(&file, "file", "", "the config file to write (default: the client's user config file)")
 	f.BoolVar(&stdio, "stdio", false, "configure the stdio bridge app-mcp (a local command) instead of the HTTP endpoint; Claude Desktop and Codex always get it")
 	f.StringVar(&project, "project", "", "the project directory of a project's config file (claude-code-project; default: the working directory)")
+	f.BoolVar(&socket, "socket", false, "point the client at the running app's Unix socket (mode 0600, this user only) instead of 127.0.0.1 (VS Code)")
 	return cmd
 }
 

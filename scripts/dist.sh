@@ -2,7 +2,9 @@
 # dist.sh (`make dist`): the Linux packages of this tree, for linux/amd64, into build/dist/:
 # app_<version>_amd64.deb, app-<version>.x86_64.rpm and app-<version>-linux-amd64.tar.gz, each
 # with app and app-mcp, the desktop entry and icons, the license notices of what is bundled,
-# and a signed offline mirror of the plugin registry holding the driver for linux/amd64.
+# and a signed offline mirror of the plugin registry holding the driver for linux/amd64; and
+# app-<version>-linux-amd64.mcpb, the Claude Desktop extension with app-mcp inside (the token
+# is a sensitive setting Claude Desktop asks for; the bundle holds no secret).
 #
 # The build is stamped (backend/buildinfo) with the version (the git tag, else
 # 0.0.0-dev+<commit>) and with the key that signs the mirror: the file $APP_PLUGIN_SIGNING_KEY_FILE
@@ -52,4 +54,6 @@ version="$("$stage/app" --version | sed 's/^app version //')"
 step "packages of app $version into $out"
 rm -rf "$out" && mkdir -p "$out"
 (cd tools/dist && go run . --version "$version" --bin "$stage" --mirror "$mirror" --root "$ROOT" --out "$out")
+"$stage/app" client bundle --bridge "$stage/app-mcp" --out "$out/app-$version-linux-amd64.mcpb" >/dev/null ||
+  die "writing the Claude Desktop bundle failed"
 say "registry key of the packages: $APP_REGISTRY_KEY"

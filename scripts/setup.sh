@@ -3,7 +3,9 @@
 #   scripts/setup.sh run    what `make run` needs: desktop build deps, Wails CLI, npm packages
 #                           of the frontend, weaviate-server for the demo node
 #   scripts/setup.sh test   all of the above plus the test peers: Xvfb, Chromium, Node 22,
-#                           the official MCP clients, the npm packages of the end-to-end test,
+#                           the official MCP clients, the AI clients' own programs (Claude
+#                           Code, Codex, Gemini CLI, Copilot CLI, mcpb), the npm packages of
+#                           the end-to-end test,
 #                           gotestsum, and staticcheck for `make lint`
 # Everything is idempotent; a second run installs nothing.
 set -euo pipefail
@@ -33,6 +35,9 @@ say "Node 22 at $NODE22_BIN"
 
 step "the official MCP clients and conformance suite (interop/, npm ci under Node 22)"
 PATH="$NODE22_BIN:$PATH" npm_ci_once "$ROOT/interop"
+
+step "the AI clients' own programs (interop/aiclients: Claude Code, Codex, Gemini CLI, Copilot CLI, mcpb; npm ci under Node 22)"
+PATH="$NODE22_BIN:$PATH" npm_ci_once "$ROOT/interop/aiclients"
 
 step "the end-to-end test's npm packages (tests/e2e: playwright-core, driving the system Chromium)"
 npm_ci_once "$ROOT/tests/e2e"

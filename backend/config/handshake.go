@@ -21,6 +21,8 @@ type Handshake struct {
 	InstanceID      string    `json:"instanceId"`
 	ProtocolVersion string    `json:"protocolVersion"`
 	StartedAt       time.Time `json:"startedAt"`
+	// Socket is the MCP endpoint's Unix socket (the same endpoint as Port), "" when it has none.
+	Socket string `json:"socket,omitempty"`
 	// Token is a short-lived bridge token for app-mcp, present only when auth is on.
 	Token     string     `json:"token,omitempty"`
 	ExpiresAt *time.Time `json:"expiresAt,omitempty"`

@@ -7,25 +7,17 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/sys/unix"
+	"app/backend/peercred"
 )
 
-// peerOf reads the peer's pid and uid from the kernel (SO_PEERCRED) and describes the
-// process and its parent from /proc.
+// peerOf reads the peer's pid and uid from the kernel (peercred) and describes the process
+// and its parent from /proc.
 func peerOf(c *net.UnixConn) (Peer, error) {
-	raw, err := c.SyscallConn()
+	pc, err := peercred.Of(c)
 	if err != nil {
 		return Peer{UID: -1}, err
 	}
-	var cred *unix.Ucred
-	var serr error
-	if err := raw.Control(func(fd uintptr) { cred, serr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED) }); err != nil {
-		return Peer{UID: -1}, err
-	}
-	if serr != nil {
-		return Peer{UID: -1}, serr
-	}
-	p := Peer{PID: int(cred.Pid), UID: int(cred.Uid)}
+	p := Peer{PID: pc.PID, UID: pc.UID}
 	p.Process = describe(p.PID)
 	if ppid := parentOf(p.PID); ppid > 0 {
 		p.Process += ", started by " + describe(ppid)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -83,6 +84,7 @@ func (m *MCPService) writeHandshakeLocked() error {
 		InstanceID:      m.deps.instanceID,
 		ProtocolVersion: mcp.ProtocolVersion,
 		StartedAt:       m.startedAt,
+		Socket:          m.srv.SocketPath(),
 	}
 	if m.running.RequireAuth && m.deps.auth != nil {
 		tok, exp, err := m.deps.auth.BridgeToken()
@@ -246,6 +248,12 @@ func (m *MCPService) startLocked(ctx context.Context, port int) error {
 	if bound != port && port != 0 {
 		m.deps.log.WithFields(logrus.Fields{"port": port, "bound": bound}).Warn("MCP server: the port is taken by another program, so it listens on another; AI clients configured with the old port's URL must be re-paired (Settings, MCP server, or app client repair); the stdio bridge follows by itself")
 	}
+	// The same endpoint on a Unix socket in the config dir (issue 41, item 4). Without it the
+	// app still serves 127.0.0.1, so a path too long for a socket (108 bytes) or a file system
+	// without sockets is said and passed over.
+	if err := srv.ListenUnix(SocketPath(m.deps.dir)); err != nil {
+		m.deps.log.WithError(err).Warn("MCP server: no Unix socket; clients use 127.0.0.1")
+	}
 	m.srv, m.port = srv, bound
 	m.live.Store(srv)
 	m.startWatch(srv, watch)
@@ -257,6 +265,12 @@ func (m *MCPService) startLocked(ctx context.Context, port int) error {
 	m.deps.log.WithField("port", bound).Info("MCP server listening on 127.0.0.1")
 	return nil
 }
+
+// SocketName is the MCP endpoint's Unix socket in the config dir.
+const SocketName = "mcp.sock"
+
+// SocketPath is the MCP endpoint's Unix socket of a config dir.
+func SocketPath(dir string) string { return filepath.Join(dir, SocketName) }
 
 // fallbackPorts is how many ports after a taken one are tried before any free port: a
 // fallback that stays the same from run to run spares re-pairing clients every time.

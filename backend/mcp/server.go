@@ -106,6 +106,9 @@ type Server struct {
 	httpSrv   *http.Server
 	boundPort int
 	stopBase  context.CancelFunc
+	// unixSrv serves the same endpoint on the Unix socket at unixPath (ListenUnix).
+	unixSrv  *http.Server
+	unixPath string
 }
 
 // NewServer builds a Server from opts.

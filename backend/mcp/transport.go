@@ -289,7 +289,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	var err error
 	if srv != nil {
 		stop()
-		err = srv.Shutdown(ctx)
+		err = errors.Join(srv.Shutdown(ctx), s.shutdownUnix(ctx))
 	}
 	s.legacy.close()
 	return err

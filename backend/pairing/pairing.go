@@ -47,6 +47,8 @@ type Client struct {
 	Note string
 	// Proof says which check proves the file the app writes for this client.
 	Proof string
+	// Socket: the client reaches an HTTP endpoint over a Unix socket (unix:///path#/mcp).
+	Socket bool
 	// Unsupported says why the client cannot be paired yet ("" when it can).
 	Unsupported string
 }
@@ -154,7 +156,7 @@ var Clients = []Client{
 		},
 		Note:  "Copilot CLI reads ~/.copilot/mcp-config.json at its start; VS Code's Copilot chat reads the same file.",
 		Proof: proofCopilot},
-	{ID: "vscode", Title: "VS Code", Root: "servers", entry: httpEntry, stdio: typedCommandEntry,
+	{ID: "vscode", Title: "VS Code", Root: "servers", entry: httpEntry, stdio: typedCommandEntry, Socket: true,
 		file:  func(_, cfg string) string { return filepath.Join(cfg, "Code", "User", "mcp.json") },
 		Note:  "VS Code's user mcp.json; start the server from the MCP: List Servers command.",
 		Proof: proofSchema},
@@ -246,6 +248,8 @@ type Endpoint struct {
 	Bridge, ConfigDir string
 	// Project is the project directory of a Project client ("" for the working directory).
 	Project string
+	// Socket is the app's Unix socket, to name instead of URL for a client that takes one.
+	Socket string
 }
 
 // StdioOnly tells whether the client only launches local programs (it gets app-mcp).
@@ -294,6 +298,11 @@ func Config(c Client, e Endpoint) (Snippet, error) {
 			args = []string{"--config-dir", e.ConfigDir}
 		}
 		entry = c.stdio(e.Bridge, args, map[string]string{"APP_MCP_TOKEN": e.Token})
+	case e.Socket != "":
+		if !c.Socket || c.entry == nil {
+			return Snippet{}, fmt.Errorf("%s takes no Unix socket; leave out the socket", c.Title)
+		}
+		entry = c.entry("unix://"+filepath.ToSlash(e.Socket)+"#/mcp", map[string]string{"Authorization": "Bearer " + e.Token})
 	default:
 		entry = c.entry(e.URL, map[string]string{"Authorization": "Bearer " + e.Token})
 	}

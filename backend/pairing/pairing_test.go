@@ -256,3 +256,18 @@ func TestStaleClientsAreFoundAndRepointed(t *testing.T) {
 		}
 	})
 }
+
+// Issue 41, item 4: VS Code may reach the app over its Unix socket (unix:///path#/mcp, the
+// token in the header as over HTTP); a client that takes no socket is refused.
+func TestSocketSnippet(t *testing.T) {
+	vscode, _ := Find("vscode")
+	s, err := Config(vscode, Endpoint{URL: url, Token: token, Socket: "/home/me/.config/App/mcp.sock"})
+	if err != nil || s.Entry["url"] != "unix:///home/me/.config/App/mcp.sock#/mcp" || s.Entry["type"] != "http" ||
+		s.Entry["headers"].(map[string]any)["Authorization"] != "Bearer "+token {
+		t.Fatalf("%v %+v", err, s.Entry)
+	}
+	cursor, _ := Find("cursor")
+	if _, err := Config(cursor, Endpoint{URL: url, Token: token, Socket: "/x.sock"}); err == nil {
+		t.Fatal("cursor got a socket")
+	}
+}

@@ -5,12 +5,14 @@
 package dist
 
 import (
+	"archive/zip"
 	"bufio"
 	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -261,6 +263,37 @@ func TestTheLinuxPackages(t *testing.T) {
 		}
 	})
 
+	t.Run("the Claude Desktop bundle holds the packaged app-mcp at its manifest's entry point, and no secret", func(t *testing.T) {
+		z, err := zip.OpenReader(filepath.Join(dir, "app-"+version+"-linux-amd64.mcpb"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer z.Close()
+		var manifest struct {
+			Version string
+			Server  struct {
+				EntryPoint string `json:"entry_point"`
+			}
+			UserConfig map[string]struct{ Sensitive bool } `json:"user_config"`
+		}
+		files := map[string]*zip.File{}
+		for _, f := range z.File {
+			files[f.Name] = f
+		}
+		r, err := files["manifest.json"].Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := io.ReadAll(r)
+		if err := json.Unmarshal(raw, &manifest); err != nil {
+			t.Fatal(err)
+		}
+		bridge := files[manifest.Server.EntryPoint]
+		if bridge == nil || bridge.Mode().Perm() != 0o755 || !manifest.UserConfig["token"].Sensitive ||
+			!strings.HasPrefix(version, manifest.Version) || bytes.Contains(raw, []byte("app_")) {
+			t.Fatalf("%s %v", raw, files)
+		}
+	})
 	t.Run("the .tar.gz holds app, app-mcp and the mirror side by side", func(t *testing.T) {
 		out, err := exec.Command("tar", "tzf", filepath.Join(dir, "app-"+version+"-linux-amd64.tar.gz")).Output()
 		if err != nil {

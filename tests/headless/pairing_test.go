@@ -19,7 +19,7 @@ import (
 type clientConfig struct {
 	Client, URL, File, Written, Backup string
 	Config                             map[string]map[string]map[string]any
-	Token                              struct{ ID, Name, Level string }
+	Token                              *struct{ ID, Name, Level string }
 }
 
 // Issue 11, pairing: `app client config CLIENT` mints a token and prints that client's
@@ -107,7 +107,7 @@ func TestClientConfigCLI(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"an unknown client is refused naming the known ones", []string{"emacs"}, "choose one of claude-code, cursor"},
+		{"an unknown client is refused naming the known ones", []string{"emacs"}, "choose one of claude-code, claude-code-project, claude-desktop, codex, gemini"},
 		{"a readWrite token without --yes or a terminal is refused", []string{"cursor", "--level", "readWrite"}, "--yes"},
 		{"--write without --yes or a terminal is refused", []string{"cursor", "--write", "--file", filepath.Join(t.TempDir(), "x.json")}, "--yes"},
 	} {
