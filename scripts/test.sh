@@ -57,6 +57,7 @@ p=$(sed -E 's/^([0-9]+) passed.*/\1/' <<<"${line:-0 passed, 0 failed}"); f=$(sed
 record interop "$p" "$f" $rc
 
 step "summary ($(( $(date +%s) - start )) s)"
+[ -s "$ART/figures.txt" ] && sed 's/^/  /' "$ART/figures.txt"
 if [ ${#failed_suites[@]} -gt 0 ]; then say "failing suites: ${failed_suites[*]}"; fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
