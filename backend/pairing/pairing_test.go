@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -269,5 +270,50 @@ func TestSocketSnippet(t *testing.T) {
 	cursor, _ := Find("cursor")
 	if _, err := Config(cursor, Endpoint{URL: url, Token: token, Socket: "/x.sock"}); err == nil {
 		t.Fatal("cursor got a socket")
+	}
+}
+
+// Issue 41, item 3: the clients with no program here are held to their documented shape: the
+// file (under HOME), the root member, and exactly the members their docs give an HTTP server.
+func TestSchemaCheckedClientsWriteTheirDocumentedEntry(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	for _, tc := range []struct {
+		id, file, root string
+		keys           string
+		fixed          map[string]any
+	}{
+		{"vscode", ".config/Code/User/mcp.json", "servers", "headers type url", map[string]any{"type": "http"}},
+		{"cursor", ".cursor/mcp.json", "mcpServers", "headers url", nil},
+		{"windsurf", ".codeium/windsurf/mcp_config.json", "mcpServers", "headers serverUrl", nil},
+		{"zed", ".config/zed/settings.json", "context_servers", "headers url", nil},
+		{"goose", ".config/goose/config.yaml", "extensions", "description enabled env_keys envs headers name timeout type uri",
+			map[string]any{"type": "streamable_http", "enabled": true, "name": "app", "timeout": 300.0}},
+		{"lmstudio", ".lmstudio/mcp.json", "mcpServers", "headers url", nil},
+	} {
+		t.Run(tc.id, func(t *testing.T) {
+			c, _ := Find(tc.id)
+			s, err := Config(c, Endpoint{URL: url, Token: token})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.File != filepath.Join(home, tc.file) || s.Root != tc.root || c.Proof != proofSchema {
+				t.Fatalf("file %s root %s proof %q", s.File, s.Root, c.Proof)
+			}
+			var keys []string
+			for k := range s.Entry {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			if strings.Join(keys, " ") != tc.keys {
+				t.Fatalf("members %v, documented %s", keys, tc.keys)
+			}
+			for k, v := range tc.fixed {
+				if s.Entry[k] != v {
+					t.Fatalf("%s = %v, documented %v", k, s.Entry[k], v)
+				}
+			}
+		})
 	}
 }

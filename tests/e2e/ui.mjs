@@ -1303,6 +1303,30 @@ try {
     await page.getByRole("button", { name: "Close Settings" }).click();
   });
 
+  // Issue 41: every client, its file and the check that proves it; Codex's snippet is TOML.
+  await check("Connect a client lists every client with its file and proof, and shows Codex's configuration as TOML", async () => {
+    await openSettings("Clients");
+    const pair = page.getByRole("group", { name: "Connect a client" });
+    const table = pair.getByRole("table", { name: "Clients the app configures" });
+    await table.waitFor({ timeout: 10_000 });
+    for (const title of ["Claude Code", "Claude Code (this project)", "Claude Desktop", "Codex", "Gemini CLI", "GitHub Copilot CLI",
+      "VS Code", "Cursor", "Windsurf", "Zed", "Goose", "LM Studio"]) {
+      const row = table.getByRole("row", { name: title, exact: true });
+      assert((await row.count()) === 1, `no row for ${title}`);
+    }
+    const codex = table.getByRole("row", { name: "Codex", exact: true });
+    const text = await codex.innerText();
+    assert(text.includes("config.toml (TOML)") && text.includes("codex mcp get app --json"), `Codex's row: ${text}`);
+    await codex.getByRole("button", { name: "Codex" }).click();
+    await pair.getByRole("button", { name: "Connect Codex" }).click();
+    const shown = pair.getByRole("status", { name: "Client configuration" });
+    await shown.waitFor({ timeout: 10_000 });
+    const toml = await shown.getByLabel("Configuration (TOML)").innerText();
+    assert(toml.startsWith("[mcp_servers.app]") && /APP_MCP_TOKEN = "app_/.test(toml), `TOML: ${toml}`);
+    await page.screenshot({ path: join(artifacts, "e2e-settings-clients.png") });
+    await page.getByRole("button", { name: "Close Settings" }).click();
+  });
+
   // Issue 11: Settings, Activity log.
   await check("the activity log lists the requests made above, filters them, opens one, checks the chain and exports CSV", async () => {
     await openSettings("Activity");
