@@ -103,7 +103,7 @@ const (
 	proofCodex   = "codex mcp get app --json (Codex) reads the entry back as the app wrote it"
 	proofGemini  = "gemini mcp list (Gemini CLI) connects with the file the app writes"
 	proofCopilot = "copilot mcp get app --json (GitHub Copilot CLI) reads the entry back as the app wrote it"
-	proofSchema  = "checked against the client's documented schema (no program of it runs here)"
+	proofSchema  = "its documented schema (no program of it runs here)"
 	proofOther   = "the MCP Inspector CLI runs the file the app writes"
 )
 
@@ -197,7 +197,7 @@ var Clients = []Client{
 		file:  func(home, _ string) string { return filepath.Join(home, ".lmstudio", "mcp.json") },
 		Note:  "LM Studio reloads mcp.json by itself; the server appears in the Program tab.",
 		Proof: proofSchema},
-	{ID: "other", Title: "Other (an mcp.json with mcpServers, e.g. the MCP Inspector)", Root: "mcpServers", entry: httpEntry, stdio: commandEntry,
+	{ID: "other", Title: "Other (a common mcp.json)", Root: "mcpServers", entry: httpEntry, stdio: commandEntry,
 		Note:  "The common mcp.json shape; save it where your client reads its servers.",
 		Proof: proofOther},
 }

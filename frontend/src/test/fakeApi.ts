@@ -392,7 +392,7 @@ export function fakeApi(
           unsupported: "",
           stdioOnly: false,
           format: "JSON",
-          proof: "checked against the client's documented schema (no program of it runs here)",
+          proof: "its documented schema (no program of it runs here)",
           configured: false,
           project: false,
         },
