@@ -6,6 +6,7 @@ import (
 	"io/fs"
 
 	"app/app"
+	"app/internal/cli"
 )
 
 // frontendDist is the built frontend. A tracked placeholder keeps a fresh clone compiling
@@ -15,7 +16,7 @@ import (
 var frontendDist embed.FS
 
 // runDesktop opens the window and blocks until it closes.
-func runDesktop(ctx context.Context, g globalFlags, mcpPort int) error {
+func runDesktop(ctx context.Context, g cli.Globals, mcpPort int) error {
 	assets, err := fs.Sub(frontendDist, "frontend/dist")
 	if err != nil {
 		return err
@@ -24,15 +25,15 @@ func runDesktop(ctx context.Context, g globalFlags, mcpPort int) error {
 		// `wails build` runs this binary only to reflect on the bound types.
 		return app.Run(nil, assets)
 	}
-	if !hasDisplay() {
-		return errNoDisplay
+	if !cli.HasDisplay() {
+		return cli.ErrNoDisplay
 	}
-	unlock, err := oneInstance(ctx, g)
+	unlock, err := cli.OneInstance(ctx, g)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	c, done, err := openCore(ctx, g, false, mcpPort)
+	c, done, err := cli.OpenCore(ctx, g, false, mcpPort)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 	"app/backend/transfer"
 )
 
-func newExportCmd(g *globalFlags) *cobra.Command {
+func newExportCmd(g *Globals) *cobra.Command {
 	var format, out string
 	var where, sortBy, vectorNames []string
 	var vectors bool
@@ -90,7 +90,7 @@ Columns: uuid, the properties in the table's order, then with --vectors "vector"
 // database (export, import, query). Its context ends on Ctrl-C or SIGTERM, which an export
 // answers by removing its temporary file and an import by stopping between batches; done
 // closes the connection and the backend.
-func openConnection(cmd *cobra.Command, g *globalFlags, idOrName string) (context.Context, driver.Driver, connections.Connection, func(), error) {
+func openConnection(cmd *cobra.Command, g *Globals, idOrName string) (context.Context, driver.Driver, connections.Connection, func(), error) {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	cr, closeCore, err := cliCore(ctx, g)
 	if err != nil {
@@ -187,7 +187,7 @@ func parseSort(in []string) ([]driver.Sort, error) {
 	return out, nil
 }
 
-func newImportCmd(g *globalFlags) *cobra.Command {
+func newImportCmd(g *Globals) *cobra.Command {
 	var format, report string
 	var maps []string
 	var create bool
@@ -273,7 +273,7 @@ type silentFailure struct{ err error }
 
 func (s silentFailure) Error() string { return s.err.Error() }
 
-func newQueryCmd(g *globalFlags) *cobra.Command {
+func newQueryCmd(g *Globals) *cobra.Command {
 	var maxRows int
 	cmd := &cobra.Command{
 		Use:   "query CONNECTION TEXT",

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -24,7 +24,7 @@ import (
 // token for the client and prints the configuration that client's own config file takes (the
 // HTTP endpoint with the Authorization header); --write merges it into that file after a
 // backup, once the user agreed.
-func newClientCmd(g *globalFlags) *cobra.Command {
+func newClientCmd(g *Globals) *cobra.Command {
 	cmd := &cobra.Command{Use: "client", Short: "Connect an AI client (Claude Code, Claude Desktop, Codex, Gemini CLI, Copilot CLI, VS Code, Cursor, ...)"}
 	cmd.AddCommand(newClientListCmd(g), newClientConfigCmd(g), newClientRemoveCmd(g), newClientBundleCmd(g), newClientRepairCmd(g))
 	return cmd
@@ -39,7 +39,7 @@ type clientRepairResult struct {
 // `app client repair`: point the AI clients whose config files name the app's server at
 // another port (after the server fell back from a taken port, issue 25 item 10) at the port
 // the running app listens on, as the window's "Re-pair" button does.
-func newClientRepairCmd(g *globalFlags) *cobra.Command {
+func newClientRepairCmd(g *Globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "repair",
 		Short: "Point the AI clients set up with another port at the running app's port",
@@ -108,7 +108,7 @@ type clientConfigResult struct {
 	Backup  string `json:"backup,omitempty"`
 }
 
-func newClientConfigCmd(g *globalFlags) *cobra.Command {
+func newClientConfigCmd(g *Globals) *cobra.Command {
 	var tf tokenFlags
 	var write, stdio, socket bool
 	var file, project string
@@ -263,7 +263,7 @@ func endpointURL(ctx context.Context, dir string, settings *config.JSONFile[conf
 // asked and recorded as `app token create` does (createToken).
 type cliTokens struct {
 	cmd   *cobra.Command
-	g     globalFlags
+	g     Globals
 	cr    *core.Core
 	flags tokenFlags
 }
@@ -290,7 +290,7 @@ type clientListEntry struct {
 
 // `app client list`: every client the app configures, the file it writes for each, whether
 // the app's server is in it, and the check that proves that file.
-func newClientListCmd(g *globalFlags) *cobra.Command {
+func newClientListCmd(g *Globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "list",
 		Short: "List the AI clients the app configures, their files and what proves each",
@@ -335,7 +335,7 @@ type clientRemoveResult struct {
 
 // `app client remove CLIENT`: undo `app client config --write`: the app's server leaves the
 // client's file (backed up first, everything else kept) and the token it held is revoked.
-func newClientRemoveCmd(g *globalFlags) *cobra.Command {
+func newClientRemoveCmd(g *Globals) *cobra.Command {
 	var file, project string
 	var yes bool
 	cmd := &cobra.Command{
@@ -395,7 +395,7 @@ func newClientRemoveCmd(g *globalFlags) *cobra.Command {
 
 // `app client bundle`: the MCP Bundle (.mcpb) for Claude Desktop, with the stdio bridge beside
 // this program inside; make dist ships it beside the packages.
-func newClientBundleCmd(_ *globalFlags) *cobra.Command {
+func newClientBundleCmd(_ *Globals) *cobra.Command {
 	var out, bridge string
 	cmd := &cobra.Command{
 		Use:   "bundle",

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -34,7 +34,7 @@ var (
 )
 
 // confirmRaise asks for a raise as described above and says how it was confirmed.
-func confirmRaise(cmd *cobra.Command, g globalFlags, yes bool, title string, lines ...string) (string, error) {
+func confirmRaise(cmd *cobra.Command, g Globals, yes bool, title string, lines ...string) (string, error) {
 	dir, err := config.ResolveDir(g.configDir)
 	if err != nil {
 		return "", err
@@ -64,7 +64,7 @@ func confirmRaise(cmd *cobra.Command, g globalFlags, yes bool, title string, lin
 }
 
 // recordRaise writes a raise that was made to the activity log.
-func recordRaise(cmd *cobra.Command, g globalFlags, cr *core.Core, command, summary, by string) {
+func recordRaise(cmd *cobra.Command, g Globals, cr *core.Core, command, summary, by string) {
 	ch := control.Change{Command: command, Summary: summary, ConfirmedBy: by}
 	dir, err := config.ResolveDir(g.configDir)
 	if err == nil {

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"errors"
@@ -13,7 +13,7 @@ import (
 	"app/backend/core"
 )
 
-func newTokenCmd(g *globalFlags) *cobra.Command {
+func newTokenCmd(g *Globals) *cobra.Command {
 	cmd := &cobra.Command{Use: "token", Short: "Manage the tokens AI clients use on the MCP endpoint"}
 	cmd.AddCommand(newTokenCreateCmd(g), newTokenListCmd(g), newTokenRevokeCmd(g))
 	return cmd
@@ -30,7 +30,7 @@ type tokenCreated struct {
 	CreatedAt   time.Time  `json:"createdAt"`
 }
 
-func newTokenCreateCmd(g *globalFlags) *cobra.Command {
+func newTokenCreateCmd(g *Globals) *cobra.Command {
 	var name, level, conns, expires string
 	var yes bool
 	cmd := &cobra.Command{
@@ -110,7 +110,7 @@ func describeExpiry(at *time.Time) string {
 	return at.Format(time.RFC3339)
 }
 
-func newTokenListCmd(g *globalFlags) *cobra.Command {
+func newTokenListCmd(g *Globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "list",
 		Short: "List the tokens (never the tokens themselves)",
@@ -151,7 +151,7 @@ func newTokenListCmd(g *globalFlags) *cobra.Command {
 	}
 }
 
-func newTokenRevokeCmd(g *globalFlags) *cobra.Command {
+func newTokenRevokeCmd(g *Globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "revoke NAME|ID",
 		Short: "Revoke a token; a running app cancels its requests within a second",
@@ -188,7 +188,7 @@ type tokenFlags struct {
 // createToken is the one way the CLI makes a token (app token create, app client config): it
 // checks the level and expiry, resolves the connections, and asks before a level that raises
 // what AI clients may do (readWrite, fullAccess) unless --yes was given.
-func createToken(cmd *cobra.Command, g globalFlags, cr *core.Core, f tokenFlags) (auth.Token, string, error) {
+func createToken(cmd *cobra.Command, g Globals, cr *core.Core, f tokenFlags) (auth.Token, string, error) {
 	if !auth.ValidLevel(f.level) {
 		return auth.Token{}, "", fmt.Errorf("--level %q is not one of %s", f.level, strings.Join(auth.Levels(), ", "))
 	}

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 
 // newActivityCmd reads the MCP activity log. It opens activity.db read-only, so it works
 // while the app runs and never changes the log.
-func newActivityCmd(g *globalFlags) *cobra.Command {
+func newActivityCmd(g *Globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "activity",
 		Short: "Read, export and verify the MCP activity log (every request AI clients made)",
@@ -68,7 +68,7 @@ func parseWhen(flag, s string, now time.Time) (time.Time, error) {
 
 // openActivityLog opens the config dir's activity log read-only; ok is false when nothing
 // has been recorded yet.
-func openActivityLog(g *globalFlags) (l *activity.Log, ok bool, err error) {
+func openActivityLog(g *Globals) (l *activity.Log, ok bool, err error) {
 	dir, err := config.ResolveDir(g.configDir)
 	if err != nil {
 		return nil, false, err
@@ -80,7 +80,7 @@ func openActivityLog(g *globalFlags) (l *activity.Log, ok bool, err error) {
 	return l, err == nil, err
 }
 
-func newActivityListCmd(g *globalFlags) *cobra.Command {
+func newActivityListCmd(g *Globals) *cobra.Command {
 	var a activityFilterFlags
 	cmd := &cobra.Command{
 		Use:   "list",
@@ -151,7 +151,7 @@ func oneLine(s string, n int) string {
 	return s
 }
 
-func newActivityExportCmd(g *globalFlags) *cobra.Command {
+func newActivityExportCmd(g *Globals) *cobra.Command {
 	var a activityFilterFlags
 	var format, out string
 	cmd := &cobra.Command{
@@ -221,7 +221,7 @@ func exportActivity(ctx context.Context, w io.Writer, l *activity.Log, ok bool, 
 	return enc.Encode(entries)
 }
 
-func newActivityVerifyCmd(g *globalFlags) *cobra.Command {
+func newActivityVerifyCmd(g *Globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "verify",
 		Short: "Check the activity log's hash chain; exit 1 naming the first broken link",

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -18,7 +18,7 @@ import (
 // `app plugin list|install|update|uninstall`: the driver plugins of the config dir, from the
 // registry that --registry/--registry-key, $APP_PLUGIN_REGISTRY/$APP_PLUGIN_REGISTRY_KEY or the
 // settings plugins.registry/plugins.registryKey name (else the official one). docs/plugins.md.
-func newPluginCmd(g *globalFlags) *cobra.Command {
+func newPluginCmd(g *Globals) *cobra.Command {
 	cmd := &cobra.Command{Use: "plugin", Short: "List, install, update and uninstall driver plugins"}
 	cmd.AddCommand(newPluginListCmd(g), newPluginInstallCmd(g, false), newPluginInstallCmd(g, true), newPluginUninstallCmd(g))
 	return cmd
@@ -26,7 +26,7 @@ func newPluginCmd(g *globalFlags) *cobra.Command {
 
 // pluginManager opens the backend and returns its plugin manager, or why the registry
 // cannot be used.
-func pluginManager(ctx context.Context, g *globalFlags) (*plugins.Manager, func(), error) {
+func pluginManager(ctx context.Context, g *Globals) (*plugins.Manager, func(), error) {
 	cr, done, err := cliCore(ctx, g)
 	if err != nil {
 		return nil, nil, err
@@ -39,7 +39,7 @@ func pluginManager(ctx context.Context, g *globalFlags) (*plugins.Manager, func(
 	return m, done, nil
 }
 
-func newPluginListCmd(g *globalFlags) *cobra.Command {
+func newPluginListCmd(g *Globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "list",
 		Short: "The registry's plugins, with the installed and available versions",
@@ -92,7 +92,7 @@ func newPluginListCmd(g *globalFlags) *cobra.Command {
 	}
 }
 
-func newPluginInstallCmd(g *globalFlags, update bool) *cobra.Command {
+func newPluginInstallCmd(g *Globals, update bool) *cobra.Command {
 	use, short := "install NAME", "Download, verify and install a plugin (for example: weaviate)"
 	if update {
 		use, short = "update NAME", "Install a newer version of an installed plugin; the old one stays until the new one is verified"
@@ -143,7 +143,7 @@ func newPluginInstallCmd(g *globalFlags, update bool) *cobra.Command {
 	}
 }
 
-func newPluginUninstallCmd(g *globalFlags) *cobra.Command {
+func newPluginUninstallCmd(g *Globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "uninstall NAME",
 		Short: "Remove a plugin (refused while a connection of its type is open)",

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -22,8 +22,8 @@ import (
 )
 
 // cliCore opens the backend for a CLI command: logs go to stderr, nothing listens.
-func cliCore(ctx context.Context, g *globalFlags) (*core.Core, func(), error) {
-	return openCore(ctx, *g, true, -1)
+func cliCore(ctx context.Context, g *Globals) (*core.Core, func(), error) {
+	return OpenCore(ctx, *g, true, -1)
 }
 
 func printJSON(w io.Writer, v any) error {
@@ -32,13 +32,13 @@ func printJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-func newConnectionCmd(g *globalFlags) *cobra.Command {
+func newConnectionCmd(g *Globals) *cobra.Command {
 	cmd := &cobra.Command{Use: "connection", Short: "Manage saved connections"}
 	cmd.AddCommand(newConnectionAddCmd(g), newConnectionEditCmd(g), newConnectionListCmd(g), newConnectionRemoveCmd(g))
 	return cmd
 }
 
-func newConnectionAddCmd(g *globalFlags) *cobra.Command {
+func newConnectionAddCmd(g *Globals) *cobra.Command {
 	var c connections.Connection
 	var auth, ssl, keyEnv string
 	var keyStdin bool
@@ -104,7 +104,7 @@ const (
 // newConnectionEditCmd changes only the flags given. A change that raises what AI clients
 // may do on the connection (connections.RaisedRights) is made only when confirmed, with
 // --yes or at a terminal prompt; lowering never asks.
-func newConnectionEditCmd(g *globalFlags) *cobra.Command {
+func newConnectionEditCmd(g *Globals) *cobra.Command {
 	var v connections.Connection
 	var auth, ssl, keyEnv string
 	var keyStdin, yes bool
@@ -249,8 +249,8 @@ func errRaiseNotConfirmed(name string, raised []string) error {
 		name, strings.Join(raised, "; "))
 }
 
-// confirmConnectionRaise confirms a change that raises AI rights on a connection (cli_raise.go).
-func confirmConnectionRaise(cmd *cobra.Command, g globalFlags, yes bool, name string, raised []string) (string, error) {
+// confirmConnectionRaise confirms a change that raises AI rights on a connection (raise.go).
+func confirmConnectionRaise(cmd *cobra.Command, g Globals, yes bool, name string, raised []string) (string, error) {
 	lines := []string{fmt.Sprintf("This change raises what AI clients may do on connection %q:", name)}
 	for _, r := range raised {
 		lines = append(lines, "  "+r)
@@ -291,7 +291,7 @@ func readAPIKey(stdin io.Reader, env string, fromStdin bool) (string, error) {
 	return "", nil
 }
 
-func newConnectionListCmd(g *globalFlags) *cobra.Command {
+func newConnectionListCmd(g *Globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "list",
 		Short: "List saved connections",
@@ -323,7 +323,7 @@ func newConnectionListCmd(g *globalFlags) *cobra.Command {
 	}
 }
 
-func newConnectionRemoveCmd(g *globalFlags) *cobra.Command {
+func newConnectionRemoveCmd(g *Globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "remove ID|NAME",
 		Short: "Remove a saved connection and its API key",
@@ -347,7 +347,7 @@ func newConnectionRemoveCmd(g *globalFlags) *cobra.Command {
 	}
 }
 
-func newSettingsCmd(g *globalFlags) *cobra.Command {
+func newSettingsCmd(g *Globals) *cobra.Command {
 	cmd := &cobra.Command{Use: "settings", Short: "Read and change settings (for example mcp.requireAuth)"}
 	get := &cobra.Command{
 		Use:   "get [KEY]",
