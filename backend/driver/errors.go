@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Kind classifies a driver error so the UI and the MCP tool errors can map
@@ -36,6 +37,14 @@ const (
 	KindUnsupported Kind = "unsupported"
 	// KindQueryFailed: the database answered with an error.
 	KindQueryFailed Kind = "query_failed"
+	// KindNotPermitted: the database refused the operation to this credential (its roles or
+	// permissions), while it accepts the credential itself.
+	KindNotPermitted Kind = "not_permitted"
+	// KindInactiveTenant: the table's tenant named is not active (cold, offloaded), so its
+	// rows are neither read nor written until it is activated.
+	KindInactiveTenant Kind = "inactive_tenant"
+	// KindConflict: the write met a row or object that already exists or changed meanwhile.
+	KindConflict Kind = "conflict"
 )
 
 // Kinds returns every Kind a driver reports, in the order of the const block
@@ -53,7 +62,33 @@ func Kinds() []Kind {
 		KindCancelled,
 		KindUnsupported,
 		KindQueryFailed,
+		KindNotPermitted,
+		KindInactiveTenant,
+		KindConflict,
 	}
+}
+
+// Protocol2Kind is the kind a peer of driver plugin protocol 2 knew for k: the kinds added
+// since (not_permitted, inactive_tenant, conflict) travel as the nearest older kind beside
+// the precise one, which a newer peer reads instead (backend/plugins/grpcdriver).
+func Protocol2Kind(k Kind) Kind {
+	switch k {
+	case KindNotPermitted, KindConflict:
+		return KindQueryFailed
+	case KindInactiveTenant:
+		return KindUnsupported
+	}
+	return k
+}
+
+// KnownKind tells whether k is one of Kinds.
+func KnownKind(k Kind) bool {
+	for _, x := range Kinds() {
+		if x == k {
+			return true
+		}
+	}
+	return false
 }
 
 // Message prefixes fixed by the spec.
@@ -65,11 +100,37 @@ const (
 // Error is the one error type a driver returns. Its text is safe to show to
 // the user: it never holds a raw Go error string nor a secret. The cause is
 // kept for errors.Is / errors.As only.
+//
+// The host reads what an error concerns from its fields, never from its text: Kind says
+// what happened, and Field, Column with Operator, or Position say which part of the caller's
+// request it concerns (the one the caller can fix), with Reason the why of it in words.
 type Error struct {
 	Kind Kind
 	Msg  string
 	Err  error
+	// Field is the connection setting the error concerns (its settings key), "" for none.
+	Field string
+	// Column is the column the error concerns (a refused filter's, a cell's), "" for none;
+	// Operator is a refused filter's operator.
+	Column   string
+	Operator Operator
+	// Position is the 1-based byte offset in the statement the error concerns, 0 for none.
+	Position int
+	// Reason is why, for the part the error concerns, without naming it ("Weaviate has no
+	// regular-expression filter"); "" when Msg says it all.
+	Reason string
 }
+
+// RefusedFilter is the error of a filter that cannot run, for any driver: its column and
+// operator set, and the sentence the user reads built from them and the reason.
+func RefusedFilter(f Filter, reason string) *Error {
+	e := Errorf(KindRefusedFilter, "the filter %s %s cannot run: %s", f.Column, OperatorLabel(f.Operator), reason)
+	e.Column, e.Operator, e.Reason = f.Column, f.Operator, reason
+	return e
+}
+
+// OperatorLabel is an operator as a person reads it ("greater than").
+func OperatorLabel(op Operator) string { return strings.ReplaceAll(string(op), "_", " ") }
 
 func (e *Error) Error() string { return e.Msg }
 

@@ -116,3 +116,23 @@ func TestMayHaveWritten(t *testing.T) {
 		})
 	}
 }
+
+// Issue 37, item 4: a refused filter is built in one place for every driver, its column,
+// operator and reason set beside the sentence; the kinds newer than protocol 2 name the
+// older kind a protocol-2 peer reads.
+func TestRefusedFilterCarriesWhatItConcerns(t *testing.T) {
+	e := driver.RefusedFilter(driver.Filter{Column: "price", Operator: driver.OpGreater, Value: "x"}, "x is not a number")
+	if e.Kind != driver.KindRefusedFilter || e.Column != "price" || e.Operator != driver.OpGreater || e.Reason != "x is not a number" ||
+		e.Error() != "the filter price greater than cannot run: x is not a number" {
+		t.Fatalf("%+v", e)
+	}
+	for _, k := range driver.Kinds() {
+		p2 := driver.Protocol2Kind(k)
+		if !driver.KnownKind(p2) || (p2 != k) != (k == driver.KindNotPermitted || k == driver.KindInactiveTenant || k == driver.KindConflict) {
+			t.Errorf("%s: protocol 2 reads %s", k, p2)
+		}
+	}
+	if driver.KnownKind("nonsense") {
+		t.Fatal("an unknown kind is known")
+	}
+}

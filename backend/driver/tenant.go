@@ -13,11 +13,6 @@ import (
 // never ambiguous. This is the one place that builds and splits such a name.
 const TenantSeparator = "@"
 
-// TenantNotActive is what a driver's error says when it read or wrote a tenant that is not
-// active. Errors cross the plugin boundary as a kind and text, so callers that add how to
-// activate it (the MCP tools) recognise the case by these words.
-const TenantNotActive = "the tenant is not active"
-
 // TenantTable is the table name of tenant in table ("" tenant: the table itself).
 func TenantTable(table, tenant string) string {
 	if tenant == "" {

@@ -297,6 +297,10 @@ type RowResult struct {
 	Kind   Kind      `json:"kind,omitempty"`
 	// Message says why a row was skipped or failed.
 	Message string `json:"message,omitempty"`
+	// MaybeWritten: the row's write went out and its outcome is unknown (the connection
+	// dropped, the batch's answer did not say): it may or may not be written. Message says so
+	// in words (MaybeWritten) for a person; callers read this flag.
+	MaybeWritten bool `json:"maybeWritten,omitempty"`
 }
 
 // Capabilities tell the UI and MCP what the driver offers.

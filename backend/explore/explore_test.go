@@ -15,17 +15,31 @@ func deref(s *string) string {
 	return *s
 }
 
-func TestRefusalOfPicksTheLongestMatch(t *testing.T) {
-	err := driver.Errorf(driver.KindRefusedFilter, "the filter title is null cannot run: nope")
-	r := RefusalOf(err, []driver.Filter{{Column: "title is", Operator: "x"}, {Column: "title", Operator: "is_null"}})
-	if r == nil || r.Index != 1 || r.Reason != "nope" {
+// Issue 37, item 4: the refusal names the filter the error's fields name (column and
+// operator), whatever its words say; the host reads no sentence.
+func TestRefusalOfReadsTheFilterFromTheErrorsFields(t *testing.T) {
+	filters := []driver.Filter{{Column: "title is", Operator: "x"}, {Column: "title", Operator: driver.OpIsNull}}
+	r := RefusalOf(driver.RefusedFilter(filters[1], "nope"), filters)
+	if r == nil || r.Index != 1 || r.Column != "title" || r.Operator != "is_null" || r.Reason != "nope" ||
+		r.Message != "the filter title is null cannot run: nope" {
 		t.Fatalf("%+v", r)
 	}
-	if RefusalOf(driver.Errorf(driver.KindQueryFailed, "x"), nil) != nil {
+	// Words that would name filter 0 to a reader of sentences, fields that name filter 1.
+	e := driver.Errorf(driver.KindRefusedFilter, "the filter title is x cannot run: words")
+	e.Column, e.Operator, e.Reason = "title", driver.OpIsNull, "the reason"
+	if r := RefusalOf(e, filters); r == nil || r.Index != 1 || r.Reason != "the reason" {
+		t.Fatalf("%+v", r)
+	}
+	if RefusalOf(driver.Errorf(driver.KindQueryFailed, "the filter title is null cannot run: x"), filters) != nil {
 		t.Fatal("only refused_filter errors are refusals")
 	}
-	r = RefusalOf(driver.Errorf(driver.KindRefusedFilter, "the filter a b cannot run: why"), nil)
+	r = RefusalOf(driver.RefusedFilter(driver.Filter{Column: "a", Operator: "b"}, "why"), filters)
 	if r == nil || r.Index != -1 || r.Reason != "why" {
+		t.Fatalf("%+v", r)
+	}
+	// An older plugin's refusal carries no fields: no filter is named, and the sentence is shown.
+	r = RefusalOf(driver.Errorf(driver.KindRefusedFilter, "the filter title is null cannot run: old"), filters)
+	if r == nil || r.Index != -1 || r.Reason != "the filter title is null cannot run: old" {
 		t.Fatalf("%+v", r)
 	}
 }

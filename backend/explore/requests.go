@@ -85,33 +85,25 @@ type Refusal struct {
 	Message string
 }
 
-// RefusalOf turns a refused_filter error into the refusal of the filter it names. The
-// driver's sentence is "the filter <column> <operator, underscores as spaces> cannot run:
-// <reason>" (backend/driver/weaviate/filter.go); the longest match wins, so a column whose
-// name is a prefix of another's is not taken for it. It returns nil for any other error.
+// RefusalOf turns a refused_filter error into the refusal of the filter it names: the one
+// whose column and operator the error carries (driver.Error.Column, Operator), the first
+// such when the same filter is given twice. The reason is the error's Reason (its whole
+// sentence when it has none). It returns nil for any other error; a refusal that names no
+// given filter has Index -1.
 func RefusalOf(err error, filters []driver.Filter) *Refusal {
-	if !driver.IsKind(err, driver.KindRefusedFilter) {
+	var de *driver.Error
+	if !driver.IsKind(err, driver.KindRefusedFilter) || !errors.As(err, &de) {
 		return nil
 	}
-	text := err.Error()
-	var de *driver.Error
-	if errors.As(err, &de) {
-		text = de.Error()
-	}
-	msg := strings.Join(strings.Fields(text), " ")
+	msg := strings.Join(strings.Fields(de.Error()), " ")
 	r := &Refusal{Index: -1, Reason: msg, Message: msg}
-	best := -1
-	for i, f := range filters {
-		op := string(f.Operator)
-		head := "the filter " + f.Column + " " + strings.ReplaceAll(op, "_", " ") + " cannot run: "
-		if strings.HasPrefix(msg, head) && len(head) > best {
-			best = len(head)
-			r.Index, r.Column, r.Operator, r.Reason = i, f.Column, op, msg[len(head):]
-		}
+	if de.Reason != "" {
+		r.Reason = strings.Join(strings.Fields(de.Reason), " ")
 	}
-	if r.Index < 0 {
-		if _, after, ok := strings.Cut(msg, " cannot run: "); ok {
-			r.Reason = after
+	for i, f := range filters {
+		if de.Column != "" && f.Column == de.Column && f.Operator == de.Operator {
+			r.Index, r.Column, r.Operator = i, f.Column, string(f.Operator)
+			break
 		}
 	}
 	return r

@@ -89,6 +89,9 @@ var toolErrCodes = map[string]bool{
 type ToolError struct {
 	Code    string
 	Message string
+	// Source is the kind of the error the tool error stands for (a driver's error kind), for
+	// a feature that adds to the message by what happened; it is not sent.
+	Source string
 }
 
 // Error renders the spec's tool-error text shape "<code>: <message>".

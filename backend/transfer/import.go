@@ -140,14 +140,14 @@ func Import(ctx context.Context, drv driver.Driver, req ImportRequest, progress 
 			switch {
 			case ok && r.Status == driver.RowOK:
 				sum.Written++
-			case ok && r.Status != "" && !strings.Contains(r.Message, driver.MaybeWritten):
+			case ok && r.Status != "" && !r.MaybeWritten:
 				if r.Kind == driver.KindInvalidArgument {
 					sum.Skipped++ // typed out before sending
 				} else {
 					sum.Failed++
 				}
 				reject(lines[i], firstNonEmpty(r.UUID, row.UUID), r.Message)
-			case err != nil && driver.MayHaveWritten(err), ok && strings.Contains(r.Message, driver.MaybeWritten):
+			case err != nil && driver.MayHaveWritten(err), ok && r.MaybeWritten:
 				sum.Unknown++
 				reject(lines[i], firstNonEmpty(r.UUID, row.UUID), "the write was cut: the row "+driver.MaybeWritten)
 			case err != nil:

@@ -80,6 +80,7 @@ func (d *Driver) WriteBatch(ctx context.Context, table string, rows []driver.Row
 			out[i] = driver.RowResult{Index: i, UUID: out[i].UUID, Status: driver.RowFailed, Kind: driver.KindOf(serr), Message: serr.Error()}
 			if st >= 500 {
 				out[i].Message += "; the row " + driver.MaybeWritten + ": reload to see"
+				out[i].MaybeWritten = true
 			}
 		}
 		return out, nil
@@ -96,7 +97,7 @@ func (d *Driver) WriteBatch(ctx context.Context, table string, rows []driver.Row
 	}
 	if err := json.Unmarshal(resp, &results); err != nil || len(results) != len(objects) {
 		for _, i := range sent {
-			out[i] = driver.RowResult{Index: i, UUID: out[i].UUID, Status: driver.RowFailed, Kind: driver.KindQueryFailed,
+			out[i] = driver.RowResult{Index: i, UUID: out[i].UUID, Status: driver.RowFailed, Kind: driver.KindQueryFailed, MaybeWritten: true,
 				Message: "the server's answer to the batch does not say each row's outcome: the row " + driver.MaybeWritten + "; reload to see"}
 		}
 		return out, nil

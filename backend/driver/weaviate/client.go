@@ -340,7 +340,7 @@ func (d *Driver) statusError(status int, body []byte, what string) error {
 		if what == "/v1/meta" {
 			return driver.Errorf(driver.KindAuth, "the API key is not allowed to read %s%s", what, suffix(msg))
 		}
-		return driver.Errorf(driver.KindQueryFailed, "permission denied for %s%s", what, suffix(msg))
+		return driver.Errorf(driver.KindNotPermitted, "permission denied for %s%s", what, suffix(msg))
 	case http.StatusNotFound:
 		return driver.Errorf(driver.KindNotFound, "%s was not found%s", what, suffix(msg))
 	case http.StatusUnprocessableEntity:

@@ -80,6 +80,7 @@ func sentFailed(i int, id string, err error) driver.RowResult {
 	rr := failed(i, id, err)
 	if unanswered(err) {
 		rr.Message += "; the request was sent, so the row " + driver.MaybeWritten + ": reload to see"
+		rr.MaybeWritten = true
 	}
 	return rr
 }

@@ -61,10 +61,10 @@ func (w where) render(b *strings.Builder) {
 
 // refused builds the error for a filter that cannot run.
 func refused(f driver.Filter, format string, args ...any) error {
-	return driver.Errorf(driver.KindRefusedFilter, "the filter %s %s cannot run: %s", f.Column, opLabel(f.Operator), fmt.Sprintf(format, args...))
+	return driver.RefusedFilter(f, fmt.Sprintf(format, args...))
 }
 
-func opLabel(op driver.Operator) string { return strings.ReplaceAll(string(op), "_", " ") }
+func opLabel(op driver.Operator) string { return driver.OperatorLabel(op) }
 
 // scalar families a filter value can be typed as.
 const (

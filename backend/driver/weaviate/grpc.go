@@ -158,7 +158,7 @@ func (d *Driver) rpcError(ctx context.Context, err error, what string) error {
 		}
 		return driver.Errorf(driver.KindAuth, "the gRPC API at %s expects an API key but Auth Method is None; set Auth Method to API Key and enter the key", d.grpcTarget)
 	case codes.PermissionDenied:
-		return driver.Errorf(driver.KindQueryFailed, "permission denied for %s: %s", what, msg)
+		return driver.Errorf(driver.KindNotPermitted, "permission denied for %s: %s", what, msg)
 	case codes.Unavailable:
 		d.log.WithField("grpc", d.grpcTarget).Debugf("gRPC unavailable: %s", msg)
 		return driver.Errorf(driver.KindConnection, "Connection failed: the gRPC API at %s does not answer; this server's reads need it (GraphQL is off), so set the gRPC host and port in the connection's Advanced settings", d.grpcTarget)

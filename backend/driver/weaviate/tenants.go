@@ -98,5 +98,5 @@ func inactiveTenant(msg, what string) error {
 	if !strings.Contains(msg, "tenant not active") {
 		return nil
 	}
-	return driver.Errorf(driver.KindUnsupported, "%s: "+driver.TenantNotActive+" (Weaviate reads and writes only ACTIVE tenants; an INACTIVE or OFFLOADED one must be activated first)", what)
+	return driver.Errorf(driver.KindInactiveTenant, "%s: the tenant is not active (Weaviate reads and writes only ACTIVE tenants; an INACTIVE or OFFLOADED one must be activated first)", what)
 }

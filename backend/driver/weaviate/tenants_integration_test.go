@@ -215,10 +215,10 @@ func TestATenantOpensAsATable(t *testing.T) {
 			})
 			t.Run("an inactive tenant is explained, and reads once activated", func(t *testing.T) {
 				_, err := d.Browse(ctx, t3, driver.Page{}, []driver.Filter{{Column: "n", Operator: driver.OpGreater, Value: "0"}}, nil)
-				if driver.KindOf(err) != driver.KindUnsupported || !strings.Contains(err.Error(), "not active") || !strings.Contains(err.Error(), "activated") {
+				if driver.KindOf(err) != driver.KindInactiveTenant || !strings.Contains(err.Error(), "not active") || !strings.Contains(err.Error(), "activated") {
 					t.Fatalf("filtered browse of inactive t3: %v", err)
 				}
-				if _, err := d.Count(ctx, t3, nil); driver.KindOf(err) != driver.KindUnsupported || !strings.Contains(err.Error(), "not active") {
+				if _, err := d.Count(ctx, t3, nil); driver.KindOf(err) != driver.KindInactiveTenant || !strings.Contains(err.Error(), "not active") {
 					t.Fatalf("count of inactive t3: %v", err)
 				}
 				if err := d.SetTenantStatus(ctx, name, "t3", driver.TenantActive); err != nil {

@@ -54,6 +54,10 @@ var toolCodes = map[driver.Kind]string{
 	driver.KindCancelled:       mcp.ToolErrUserCancelled,
 	driver.KindUnsupported:     mcp.ToolErrUnsupported,
 	driver.KindQueryFailed:     mcp.ToolErrQueryFailed,
+	// Refinements of the three above (driver.Protocol2Kind), answered with the same codes.
+	driver.KindNotPermitted:   mcp.ToolErrQueryFailed,
+	driver.KindInactiveTenant: mcp.ToolErrUnsupported,
+	driver.KindConflict:       mcp.ToolErrQueryFailed,
 }
 
 // Generic messages for errors whose own text is not shown.
@@ -94,7 +98,9 @@ func FromError(err error) error {
 		if msg == "" {
 			msg = msgNoDetails
 		}
-		return mcp.NewToolError(ToolCode(de.Kind), "%s", msg)
+		te := mcp.NewToolError(ToolCode(de.Kind), "%s", msg)
+		te.Source = string(de.Kind)
+		return te
 	case errors.Is(err, context.DeadlineExceeded):
 		return mcp.NewToolError(mcp.ToolErrTimeout, msgTimedOut)
 	case errors.Is(err, context.Canceled):

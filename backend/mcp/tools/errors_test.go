@@ -240,3 +240,33 @@ func TestDefinedToolsLogWhatTheyCannotMap(t *testing.T) {
 		})
 	}
 }
+
+// Issue 37, item 4: the tools read what happened from the driver's kinds and flags, never
+// from its words: an inactive tenant is explained by its kind whatever the text says, words
+// alone explain nothing, and a row counts as maybe written by its flag.
+func TestToolsReadKindsAndFlagsNotSentences(t *testing.T) {
+	tg := target{Table: "Shop", Tenant: "gamma"}
+	var te *mcp.ToolError
+	if err := tg.explainTenant(driver.Errorf(driver.KindInactiveTenant, "zzz")); !errors.As(err, &te) ||
+		te.Code != mcp.ToolErrUnsupported || !strings.Contains(te.Message, "to activate tenant gamma") {
+		t.Fatalf("%v", err)
+	}
+	if err := tg.explainTenant(driver.Errorf(driver.KindUnsupported, "the tenant is not active")); strings.Contains(err.Error(), "to activate") {
+		t.Fatalf("words explained a tenant: %v", err)
+	}
+	rows := []driver.RowResult{{Index: 0, Status: driver.RowFailed, Kind: driver.KindInactiveTenant, Message: "zzz"}}
+	if !strings.Contains(tg.explainRows(rows), "to activate tenant gamma") {
+		t.Fatal("a row of an inactive tenant is not explained")
+	}
+	rows[0].Kind, rows[0].Message = driver.KindUnsupported, "the tenant is not active"
+	if tg.explainRows(rows) != "" {
+		t.Fatal("words explained a row")
+	}
+	text, _ := rowsResult("insert", "c", "Shop", []driver.RowResult{
+		{Index: 0, Status: driver.RowFailed, Message: "zzz", MaybeWritten: true},
+		{Index: 1, Status: driver.RowFailed, Message: driver.MaybeWritten},
+	})
+	if !strings.Contains(text, "(1 of them "+driver.MaybeWritten+")") {
+		t.Fatalf("%s", text)
+	}
+}

@@ -210,6 +210,7 @@ func cutRows(rows []driver.Row, start, end int, got []driver.RowResult, cut bool
 			r.Message = "failed with its batch: " + why
 			if cut {
 				r.Message = driver.MaybeWritten + ": the batch was cut (" + why + "); read the row back to see"
+				r.MaybeWritten = true
 			}
 		}
 		out = append(out, r)
@@ -252,7 +253,7 @@ func rowsResult(verb, conn, table string, results []driver.RowResult) (string, r
 	}
 	maybe := 0
 	for _, r := range results {
-		if r.Status == driver.RowFailed && strings.Contains(r.Message, driver.MaybeWritten) {
+		if r.Status == driver.RowFailed && r.MaybeWritten {
 			maybe++
 		}
 	}

@@ -3,20 +3,16 @@ package tools
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"app/backend/driver"
 	"app/backend/mcp"
 )
 
 // A tenant that is not ACTIVE (INACTIVE, OFFLOADED) is neither read nor written: the driver
-// says so (driver.TenantNotActive), but not which
-// tenant, nor how an AI client can activate it. A table tool that named the tenant adds that,
-// once: the statement to run with confirm_destructive_operation, which asks the user first
-// (issue 23: a cold tenant is explained, and activating it asks first).
-
-// notActive tells whether a driver's message is the one of a tenant that is not active.
-func notActive(msg string) bool { return strings.Contains(msg, driver.TenantNotActive) }
+// says so (driver.KindInactiveTenant), but not which tenant, nor how an AI client can
+// activate it. A table tool that named the tenant adds that, once: the statement to run with
+// confirm_destructive_operation, which asks the user first (issue 23: a cold tenant is
+// explained, and activating it asks first).
 
 // activation is how to activate the call's tenant, for the end of a message.
 func (t target) activation() string {
@@ -29,10 +25,10 @@ func (t target) activation() string {
 func (t target) explainTenant(err error) error {
 	err = FromError(err)
 	var te *mcp.ToolError
-	if t.Tenant == "" || !errors.As(err, &te) || te.Code != mcp.ToolErrUnsupported || !notActive(te.Message) {
+	if t.Tenant == "" || !errors.As(err, &te) || te.Source != string(driver.KindInactiveTenant) {
 		return err
 	}
-	return &mcp.ToolError{Code: te.Code, Message: te.Message + "; " + t.activation()}
+	return &mcp.ToolError{Code: te.Code, Message: te.Message + "; " + t.activation(), Source: te.Source}
 }
 
 // explainRows is the line a row tool's text ends with when a row failed because the call's
@@ -42,7 +38,7 @@ func (t target) explainRows(results []driver.RowResult) string {
 		return ""
 	}
 	for _, r := range results {
-		if r.Status == driver.RowFailed && notActive(r.Message) {
+		if r.Status == driver.RowFailed && r.Kind == driver.KindInactiveTenant {
 			return "\n" + t.activation()
 		}
 	}

@@ -680,7 +680,11 @@ func fromRows(rows []*pb.EditRow) []driver.Row {
 func toRowResults(rs []driver.RowResult) []*pb.RowResult {
 	out := make([]*pb.RowResult, len(rs))
 	for i, r := range rs {
-		out[i] = &pb.RowResult{Index: int64(r.Index), Uuid: r.UUID, Status: string(r.Status), Kind: string(r.Kind), Message: r.Message}
+		out[i] = &pb.RowResult{Index: int64(r.Index), Uuid: r.UUID, Status: string(r.Status), Kind: string(driver.Protocol2Kind(r.Kind)),
+			Message: r.Message, MaybeWritten: r.MaybeWritten}
+		if driver.Protocol2Kind(r.Kind) != r.Kind {
+			out[i].Code = string(r.Kind)
+		}
 	}
 	return out
 }
@@ -691,7 +695,12 @@ func fromRowResults(rs []*pb.RowResult) []driver.RowResult {
 	}
 	out := make([]driver.RowResult, len(rs))
 	for i, r := range rs {
-		out[i] = driver.RowResult{Index: int(r.GetIndex()), UUID: r.GetUuid(), Status: driver.RowStatus(r.GetStatus()), Kind: driver.Kind(r.GetKind()), Message: r.GetMessage()}
+		kind := driver.Kind(r.GetKind())
+		if code := driver.Kind(r.GetCode()); code != "" && driver.KnownKind(code) {
+			kind = code
+		}
+		out[i] = driver.RowResult{Index: int(r.GetIndex()), UUID: r.GetUuid(), Status: driver.RowStatus(r.GetStatus()), Kind: kind,
+			Message: r.GetMessage(), MaybeWritten: r.GetMaybeWritten()}
 	}
 	return out
 }

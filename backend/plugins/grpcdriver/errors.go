@@ -35,14 +35,24 @@ var codeOf = map[driver.Kind]codes.Code{
 	driver.KindCancelled:       codes.Canceled,
 	driver.KindUnsupported:     codes.Unimplemented,
 	driver.KindQueryFailed:     codes.Unknown,
+	driver.KindNotPermitted:    codes.PermissionDenied,
+	driver.KindInactiveTenant:  codes.FailedPrecondition,
+	driver.KindConflict:        codes.Aborted,
 }
 
-// toDriverError keeps what crosses the wire of a driver error: its kind and its
-// user-safe message. The cause stays in the plugin (it may hold a raw Go error).
+// toDriverError keeps what crosses the wire of a driver error: its kind, its user-safe
+// message and what it concerns (field, column and operator, position, reason). The cause
+// stays in the plugin (it may hold a raw Go error). A kind newer than protocol 2 travels as
+// its protocol-2 kind in kind, which an older host reads, and as itself in code.
 func toDriverError(err error) *pb.DriverError {
 	var de *driver.Error
 	if errors.As(err, &de) {
-		return &pb.DriverError{Kind: string(de.Kind), Message: de.Msg}
+		out := &pb.DriverError{Kind: string(driver.Protocol2Kind(de.Kind)), Message: de.Msg, Field: de.Field,
+			Column: de.Column, Operator: string(de.Operator), Position: int64(de.Position), Reason: de.Reason}
+		if driver.Protocol2Kind(de.Kind) != de.Kind {
+			out.Code = string(de.Kind)
+		}
+		return out
 	}
 	kind := driver.KindOf(err)
 	switch kind {
@@ -66,12 +76,17 @@ func canceledContext(k driver.Kind) context.Context {
 	return ctx
 }
 
-// fromDriverError rebuilds the *driver.Error the plugin returned. A cancelled or timed
-// out call keeps context.Canceled / context.DeadlineExceeded as its cause, so errors.Is
-// works on the host as it did in the plugin.
+// fromDriverError rebuilds the *driver.Error the plugin returned: the precise kind (code)
+// where the plugin sent one this host knows, else its kind. A cancelled or timed out call
+// keeps context.Canceled / context.DeadlineExceeded as its cause, so errors.Is works on the
+// host as it did in the plugin.
 func fromDriverError(e *pb.DriverError) *driver.Error {
 	kind := driver.Kind(e.GetKind())
-	out := &driver.Error{Kind: kind, Msg: e.GetMessage()}
+	if code := driver.Kind(e.GetCode()); code != "" && driver.KnownKind(code) {
+		kind = code
+	}
+	out := &driver.Error{Kind: kind, Msg: e.GetMessage(), Field: e.GetField(), Column: e.GetColumn(),
+		Operator: driver.Operator(e.GetOperator()), Position: int(e.GetPosition()), Reason: e.GetReason()}
 	switch kind {
 	case driver.KindCancelled:
 		out.Err = context.Canceled

@@ -91,3 +91,52 @@ func TestTransportFailures(t *testing.T) {
 		}
 	})
 }
+
+// Issue 37, item 4: what an error concerns crosses the wire as fields (a refused filter's
+// column, operator and reason; a settings field; a statement position), so the host reads no
+// sentence. A kind newer than protocol 2 reaches an older host as its protocol-2 kind, and
+// an older plugin's error (no code, no fields) as it was sent.
+func TestErrorFieldsCrossTheWire(t *testing.T) {
+	in := driver.RefusedFilter(driver.Filter{Column: "title", Operator: driver.OpRegex}, "no regular expressions here")
+	in.Field, in.Position = "sslMode", 17
+	var de *driver.Error
+	if out := fromStatus(context.Background(), toStatus(in)); !errors.As(out, &de) ||
+		de.Column != "title" || de.Operator != driver.OpRegex || de.Reason != "no regular expressions here" ||
+		de.Field != "sslMode" || de.Position != 17 || de.Kind != driver.KindRefusedFilter {
+		t.Fatalf("%+v", de)
+	}
+	for newer, older := range map[driver.Kind]driver.Kind{
+		driver.KindInactiveTenant: driver.KindUnsupported,
+		driver.KindNotPermitted:   driver.KindQueryFailed,
+		driver.KindConflict:       driver.KindQueryFailed,
+	} {
+		wire := toDriverError(driver.Errorf(newer, "x"))
+		if driver.Kind(wire.GetKind()) != older || driver.Kind(wire.GetCode()) != newer {
+			t.Fatalf("%s travels as kind %q code %q", newer, wire.GetKind(), wire.GetCode())
+		}
+		wire.Code = "" // an older plugin: no code
+		if got := fromDriverError(wire); got.Kind != older {
+			t.Fatalf("an older plugin's %s reads as %s", older, got.Kind)
+		}
+	}
+	wire := toDriverError(driver.Errorf(driver.KindUnsupported, "x"))
+	wire.Code = "a_kind_from_the_future"
+	if got := fromDriverError(wire); got.Kind != driver.KindUnsupported {
+		t.Fatalf("an unknown code read as %s", got.Kind)
+	}
+}
+
+// Row outcomes keep their precise kind and whether the write may have happened, and give an
+// older host the protocol-2 kind.
+func TestRowOutcomesCrossTheWire(t *testing.T) {
+	in := []driver.RowResult{{Index: 2, UUID: "u", Status: driver.RowFailed, Kind: driver.KindInactiveTenant, Message: "m"},
+		{Index: 3, Status: driver.RowFailed, Kind: driver.KindConnection, Message: "m2", MaybeWritten: true}}
+	wire := toRowResults(in)
+	if wire[0].GetKind() != string(driver.KindUnsupported) || wire[0].GetCode() != string(driver.KindInactiveTenant) || !wire[1].GetMaybeWritten() {
+		t.Fatalf("%v", wire)
+	}
+	out := fromRowResults(wire)
+	if out[0] != in[0] || out[1] != in[1] {
+		t.Fatalf("%+v", out)
+	}
+}

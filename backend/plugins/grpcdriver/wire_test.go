@@ -519,7 +519,7 @@ func TestAWriteCutMidBatchKeepsItsRowOutcomesAcrossTheBoundary(t *testing.T) {
 		t.Errorf("the refused row: %#v", res[0])
 	}
 	for _, r := range res[1:] {
-		if r.Status != driver.RowFailed || !strings.Contains(r.Message, driver.MaybeWritten) {
+		if r.Status != driver.RowFailed || !strings.Contains(r.Message, driver.MaybeWritten) || !r.MaybeWritten {
 			t.Errorf("a sent row: %#v; want failed, %q", r, driver.MaybeWritten)
 		}
 	}

@@ -19,6 +19,9 @@ const CODES = [
   "cancelled",
   "unsupported",
   "query_failed",
+  "not_permitted",
+  "inactive_tenant",
+  "conflict",
   // facade
   "unavailable",
   "internal",

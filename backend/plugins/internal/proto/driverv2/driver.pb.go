@@ -45,10 +45,21 @@ const (
 // DriverError travels in the status details of a failed call.
 type DriverError struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// kind is a driver.Kind ("auth", "connection", "refused_filter", ...).
+	// kind is a driver.Kind of protocol 2 ("auth", "connection", "refused_filter", ...): a kind
+	// added since travels here as its protocol-2 kind (driver.Protocol2Kind) and in code.
 	Kind string `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
 	// message is driver.Error.Msg, spec prefixes included.
-	Message       string `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	Message string `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	// code is the precise driver.Kind where it is newer than protocol 2 ("not_permitted",
+	// "inactive_tenant", "conflict"); "" otherwise. A host that knows it reads it for kind.
+	Code string `protobuf:"bytes,3,opt,name=code,proto3" json:"code,omitempty"`
+	// What the error concerns (driver.Error): a settings field, a column with a refused
+	// filter's operator, a 1-based statement position, and the reason in words.
+	Field         string `protobuf:"bytes,4,opt,name=field,proto3" json:"field,omitempty"`
+	Column        string `protobuf:"bytes,5,opt,name=column,proto3" json:"column,omitempty"`
+	Operator      string `protobuf:"bytes,6,opt,name=operator,proto3" json:"operator,omitempty"`
+	Position      int64  `protobuf:"varint,7,opt,name=position,proto3" json:"position,omitempty"`
+	Reason        string `protobuf:"bytes,8,opt,name=reason,proto3" json:"reason,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -93,6 +104,48 @@ func (x *DriverError) GetKind() string {
 func (x *DriverError) GetMessage() string {
 	if x != nil {
 		return x.Message
+	}
+	return ""
+}
+
+func (x *DriverError) GetCode() string {
+	if x != nil {
+		return x.Code
+	}
+	return ""
+}
+
+func (x *DriverError) GetField() string {
+	if x != nil {
+		return x.Field
+	}
+	return ""
+}
+
+func (x *DriverError) GetColumn() string {
+	if x != nil {
+		return x.Column
+	}
+	return ""
+}
+
+func (x *DriverError) GetOperator() string {
+	if x != nil {
+		return x.Operator
+	}
+	return ""
+}
+
+func (x *DriverError) GetPosition() int64 {
+	if x != nil {
+		return x.Position
+	}
+	return 0
+}
+
+func (x *DriverError) GetReason() string {
+	if x != nil {
+		return x.Reason
 	}
 	return ""
 }
@@ -2779,12 +2832,16 @@ func (x *EditRequest) GetRows() []*EditRow {
 }
 
 type RowResult struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Index         int64                  `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
-	Uuid          string                 `protobuf:"bytes,2,opt,name=uuid,proto3" json:"uuid,omitempty"`
-	Status        string                 `protobuf:"bytes,3,opt,name=status,proto3" json:"status,omitempty"`
-	Kind          string                 `protobuf:"bytes,4,opt,name=kind,proto3" json:"kind,omitempty"`
-	Message       string                 `protobuf:"bytes,5,opt,name=message,proto3" json:"message,omitempty"`
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Index  int64                  `protobuf:"varint,1,opt,name=index,proto3" json:"index,omitempty"`
+	Uuid   string                 `protobuf:"bytes,2,opt,name=uuid,proto3" json:"uuid,omitempty"`
+	Status string                 `protobuf:"bytes,3,opt,name=status,proto3" json:"status,omitempty"`
+	// kind is a protocol-2 kind, code the precise one where newer (as in DriverError).
+	Kind    string `protobuf:"bytes,4,opt,name=kind,proto3" json:"kind,omitempty"`
+	Message string `protobuf:"bytes,5,opt,name=message,proto3" json:"message,omitempty"`
+	// maybe_written: the row's write went out and its outcome is unknown.
+	MaybeWritten  bool   `protobuf:"varint,6,opt,name=maybe_written,json=maybeWritten,proto3" json:"maybe_written,omitempty"`
+	Code          string `protobuf:"bytes,7,opt,name=code,proto3" json:"code,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2850,6 +2907,20 @@ func (x *RowResult) GetKind() string {
 func (x *RowResult) GetMessage() string {
 	if x != nil {
 		return x.Message
+	}
+	return ""
+}
+
+func (x *RowResult) GetMaybeWritten() bool {
+	if x != nil {
+		return x.MaybeWritten
+	}
+	return false
+}
+
+func (x *RowResult) GetCode() string {
+	if x != nil {
+		return x.Code
 	}
 	return ""
 }
@@ -3685,10 +3756,16 @@ var File_driver_proto protoreflect.FileDescriptor
 
 const file_driver_proto_rawDesc = "" +
 	"\n" +
-	"\fdriver.proto\x12\rapp.driver.v2\";\n" +
+	"\fdriver.proto\x12\rapp.driver.v2\"\xcd\x01\n" +
 	"\vDriverError\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x18\n" +
-	"\amessage\x18\x02 \x01(\tR\amessage\"\xb0\x02\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\x12\x12\n" +
+	"\x04code\x18\x03 \x01(\tR\x04code\x12\x14\n" +
+	"\x05field\x18\x04 \x01(\tR\x05field\x12\x16\n" +
+	"\x06column\x18\x05 \x01(\tR\x06column\x12\x1a\n" +
+	"\boperator\x18\x06 \x01(\tR\boperator\x12\x1a\n" +
+	"\bposition\x18\a \x01(\x03R\bposition\x12\x16\n" +
+	"\x06reason\x18\b \x01(\tR\x06reason\"\xb0\x02\n" +
 	"\x05Value\x12#\n" +
 	"\fstring_value\x18\x01 \x01(\tH\x00R\vstringValue\x12\x1f\n" +
 	"\n" +
@@ -3919,13 +3996,15 @@ const file_driver_proto_rawDesc = "" +
 	"\vEditRequest\x12\x17\n" +
 	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12\x14\n" +
 	"\x05table\x18\x02 \x01(\tR\x05table\x12*\n" +
-	"\x04rows\x18\x03 \x03(\v2\x16.app.driver.v2.EditRowR\x04rows\"{\n" +
+	"\x04rows\x18\x03 \x03(\v2\x16.app.driver.v2.EditRowR\x04rows\"\xb4\x01\n" +
 	"\tRowResult\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\x03R\x05index\x12\x12\n" +
 	"\x04uuid\x18\x02 \x01(\tR\x04uuid\x12\x16\n" +
 	"\x06status\x18\x03 \x01(\tR\x06status\x12\x12\n" +
 	"\x04kind\x18\x04 \x01(\tR\x04kind\x12\x18\n" +
-	"\amessage\x18\x05 \x01(\tR\amessage\"B\n" +
+	"\amessage\x18\x05 \x01(\tR\amessage\x12#\n" +
+	"\rmaybe_written\x18\x06 \x01(\bR\fmaybeWritten\x12\x12\n" +
+	"\x04code\x18\a \x01(\tR\x04code\"B\n" +
 	"\fEditResponse\x122\n" +
 	"\aresults\x18\x01 \x03(\v2\x18.app.driver.v2.RowResultR\aresults\"\x0f\n" +
 	"\rCloseResponse\"\xb3\x01\n" +
