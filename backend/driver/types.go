@@ -46,7 +46,53 @@ type Column struct {
 	// Preview marks a vector column whose cells are previews (VectorPreview JSON text), as
 	// a page read with VectorsPreview carries them.
 	Preview bool `json:"preview,omitempty"`
+	// Kind is the column's portable kind beside its database type (Type, which is shown):
+	// host code and the frontend branch on kinds only. Of is an array's element kind, and
+	// Dimension a vector column's length when the database declares one (0: unknown or
+	// several). An empty Kind is unknown (an editor result's computed field).
+	Kind      ColumnKind `json:"kind,omitempty"`
+	Of        ColumnKind `json:"of,omitempty"`
+	Dimension int        `json:"dimension,omitempty"`
 }
+
+// ColumnKind is a portable column kind: what a value of the column is, whatever the database
+// calls its type.
+type ColumnKind string
+
+// The column kinds (issue 37, item 2).
+const (
+	ColumnText      ColumnKind = "text"
+	ColumnInteger   ColumnKind = "integer"
+	ColumnNumber    ColumnKind = "number"
+	ColumnBoolean   ColumnKind = "boolean"
+	ColumnDateTime  ColumnKind = "datetime"
+	ColumnDate      ColumnKind = "date"
+	ColumnUUID      ColumnKind = "uuid"
+	ColumnJSON      ColumnKind = "json"
+	ColumnBinary    ColumnKind = "binary"
+	ColumnArray     ColumnKind = "array"
+	ColumnVector    ColumnKind = "vector"
+	ColumnReference ColumnKind = "reference"
+	ColumnGeo       ColumnKind = "geo"
+	ColumnOther     ColumnKind = "other"
+)
+
+// ColumnKinds lists every column kind.
+func ColumnKinds() []ColumnKind {
+	return []ColumnKind{ColumnText, ColumnInteger, ColumnNumber, ColumnBoolean, ColumnDateTime, ColumnDate, ColumnUUID,
+		ColumnJSON, ColumnBinary, ColumnArray, ColumnVector, ColumnReference, ColumnGeo, ColumnOther}
+}
+
+// Scalar is the kind of the column's values: its own kind, or an array's element kind.
+func (c Column) Scalar() ColumnKind {
+	if c.Kind == ColumnArray {
+		return c.Of
+	}
+	return c.Kind
+}
+
+// IsNumeric tells a column of numbers (integer or number, not an array of them).
+func (c Column) IsNumeric() bool { return c.Kind == ColumnInteger || c.Kind == ColumnNumber }
 
 // Vector column types: a single vector, or named vectors (the cell holds one per name).
 const (
@@ -54,8 +100,11 @@ const (
 	TypeVectors = "vectors"
 )
 
-// IsVector tells the vector column (type TypeVector or TypeVectors).
-func (c Column) IsVector() bool { return c.Type == TypeVector || c.Type == TypeVectors }
+// IsVector tells the vector column (kind vector; type TypeVector or TypeVectors from a plugin
+// that sends no kinds).
+func (c Column) IsVector() bool {
+	return c.Kind == ColumnVector || c.Type == TypeVector || c.Type == TypeVectors
+}
 
 // TableSettings are the collection settings that change what a driver can do.
 type TableSettings struct {

@@ -47,10 +47,10 @@ func GridFromText(cols []driver.Column, rows [][]*string) *driver.Grid {
 			if c == nil || j >= len(cols) {
 				continue
 			}
-			switch cols[j].Type {
-			case "int", "number":
+			switch cols[j].Kind {
+			case driver.ColumnInteger, driver.ColumnNumber:
 				cells[j] = json.Number(*c)
-			case "boolean":
+			case driver.ColumnBoolean:
 				cells[j] = *c == "true"
 			default:
 				cells[j] = *c

@@ -133,7 +133,7 @@ func TestTenantWindowsAndListings(t *testing.T) {
 }
 
 func TestGridsVectorsAndTargets(t *testing.T) {
-	cols := []driver.Column{{Name: "uuid", Type: "uuid"}, {Name: "n", Type: "int"}, {Name: "b", Type: "boolean"}, {Name: "t", Type: "text"}}
+	cols := []driver.Column{{Name: "uuid", Type: "uuid", Kind: driver.ColumnUUID}, {Name: "n", Type: "int", Kind: driver.ColumnInteger}, {Name: "b", Type: "boolean", Kind: driver.ColumnBoolean}, {Name: "t", Type: "text", Kind: driver.ColumnText}}
 	s := func(v string) *string { return &v }
 	g := GridFromText(cols, [][]*string{{s("u"), s("9007199254740993"), s("true"), nil}})
 	if !reflect.DeepEqual(g.Rows[0], []any{"u", json.Number("9007199254740993"), true, nil}) {

@@ -32,6 +32,7 @@ type MapPoints struct {
 type MapColumn struct {
 	Name   string
 	Type   string
+	Kind   string // the portable kind (driver.ColumnKind)
 	Values []*string
 }
 
@@ -45,10 +46,10 @@ func Points(p *vectormap.Points) MapPoints {
 		}
 	}
 	for j, c := range p.Columns {
-		if j == 0 || !mapScalar(c.Type) {
+		if j == 0 || !mapScalar(c) {
 			continue
 		}
-		col := MapColumn{Name: c.Name, Type: c.Type, Values: make([]*string, len(p.Rows))}
+		col := MapColumn{Name: c.Name, Type: c.Type, Kind: string(c.Kind), Values: make([]*string, len(p.Rows))}
 		for i, r := range p.Rows {
 			if j < len(r) {
 				if t := CellText(r[j]); t != nil {
@@ -65,9 +66,11 @@ func Points(p *vectormap.Points) MapPoints {
 	return out
 }
 
-func mapScalar(t string) bool {
-	switch t {
-	case "text", "string", "int", "number", "boolean", "date", "uuid":
+// mapScalar tells a column whose cells colour or label a map's points: one value each.
+func mapScalar(c driver.Column) bool {
+	switch c.Kind {
+	case driver.ColumnText, driver.ColumnInteger, driver.ColumnNumber, driver.ColumnBoolean, driver.ColumnDateTime,
+		driver.ColumnDate, driver.ColumnUUID:
 		return true
 	}
 	return false

@@ -91,28 +91,22 @@ func layout(cols []driver.Column, vectorNames []string) []column {
 	return out
 }
 
-// kindOf types a column from its database type (Weaviate's names; others read as text).
+// kindOf types a column from its portable kind (driver.ColumnKind); a column of no kind
+// (a plugin that sends none, a computed field) reads as text.
 func kindOf(c driver.Column) (kind, bool) {
-	t := c.Type
-	arr := strings.HasSuffix(t, "[]")
-	base := strings.TrimSuffix(t, "[]")
-	switch base {
-	case "text", "string", "uuid", "blob":
-		return kText, arr
-	case "int":
+	arr := c.Kind == driver.ColumnArray
+	switch c.Scalar() {
+	case driver.ColumnInteger:
 		return kInt, arr
-	case "number":
+	case driver.ColumnNumber:
 		return kNumber, arr
-	case "boolean":
+	case driver.ColumnBoolean:
 		return kBool, arr
-	case "date":
+	case driver.ColumnDate, driver.ColumnDateTime:
 		return kDate, arr
-	case "object", "geoCoordinates", "phoneNumber":
+	case driver.ColumnJSON, driver.ColumnGeo:
 		return kJSON, false
-	case "":
-		return kText, false
-	}
-	if first := base[0]; first >= 'A' && first <= 'Z' {
+	case driver.ColumnReference:
 		return kRef, false
 	}
 	return kText, arr

@@ -384,7 +384,7 @@ func (m *mapper) row(rec record) (driver.Row, error) {
 			if !ok || c.IsVector() {
 				return row, fmt.Errorf("column %s is not a column of %s: map it to one or skip it", col, m.info.Name)
 			}
-			row.Values[t] = cellFor(c.Type, v)
+			row.Values[t] = cellFor(c, v)
 		}
 	}
 	return row, nil
@@ -392,10 +392,10 @@ func (m *mapper) row(rec record) (driver.Row, error) {
 
 func isVectorTarget(t string) bool { _, ok := vectorName(t); return ok }
 
-// cellFor is a file value for a column of type typ: a text column takes any value as text
-// (a number as its digits, an object as its JSON), as a created table types such columns;
-// every other value goes as cellOf reads it.
-func cellFor(typ string, v any) any {
+// cellFor is a file value for column c: a text column takes any value as text (a number as
+// its digits, an object as its JSON), as a created table types such columns; every other
+// value goes as cellOf reads it.
+func cellFor(c driver.Column, v any) any {
 	text := func(e any) any {
 		switch x := e.(type) {
 		case nil, string:
@@ -405,10 +405,10 @@ func cellFor(typ string, v any) any {
 		}
 		return previewText(e)
 	}
-	switch typ {
-	case "text", "string":
+	switch {
+	case c.Kind == driver.ColumnText:
 		return text(v)
-	case "text[]", "string[]":
+	case c.Kind == driver.ColumnArray && c.Of == driver.ColumnText:
 		if list, ok := v.([]any); ok {
 			out := make([]any, len(list))
 			for i, e := range list {

@@ -66,8 +66,8 @@ type TenantPageDTO struct {
 // schema order, vector last (read-only).
 type ColumnDTO struct {
 	Name string `json:"name"`
-	// Type is the database type: "uuid", a Weaviate data type ("text", "int[]", "date",
-	// "object", a referenced collection name), "vector" or "vectors".
+	// Type is the database's own type name, shown as it is ("vector" and "vectors" are the
+	// contract's vector types).
 	Type       string `json:"type"`
 	PrimaryKey bool   `json:"primaryKey"`
 	ReadOnly   bool   `json:"readOnly"`
@@ -86,6 +86,12 @@ type ColumnDTO struct {
 	// operator, what it will match under it (the filter editor shows it).
 	Tokenization string            `json:"tokenization"`
 	FilterNotes  map[string]string `json:"filterNotes"`
+	// Kind is the portable column kind (driver.ColumnKind: "text", "integer", "array", ...),
+	// Of an array's element kind, Dimension a vector's declared length (0 unknown). The
+	// window branches on these; Type is what it shows.
+	Kind      string `json:"kind"`
+	Of        string `json:"of"`
+	Dimension int    `json:"dimension"`
 }
 
 // TableSettingsDTO are the collection settings worth showing next to the columns.
@@ -207,6 +213,7 @@ func Columns(cols []driver.Column) []ColumnDTO {
 			Name: c.Name, Type: c.Type, PrimaryKey: c.PrimaryKey, ReadOnly: c.ReadOnly,
 			JSON: c.Array, Description: c.Description, Filterable: ops, Sortable: c.Sortable,
 			Tokenization: c.Tokenization, FilterNotes: notes, Preview: c.Preview,
+			Kind: string(c.Kind), Of: string(c.Of), Dimension: c.Dimension,
 		})
 	}
 	return out
@@ -360,7 +367,8 @@ func FromTables(tables []driver.Table) []TableDTO {
 func (g GridDTO) Grid() *driver.Grid {
 	cols := make([]driver.Column, len(g.Columns))
 	for i, c := range g.Columns {
-		cols[i] = driver.Column{Name: c.Name, Type: c.Type, PrimaryKey: c.PrimaryKey, ReadOnly: c.ReadOnly}
+		cols[i] = driver.Column{Name: c.Name, Type: c.Type, PrimaryKey: c.PrimaryKey, ReadOnly: c.ReadOnly,
+			Kind: driver.ColumnKind(c.Kind), Of: driver.ColumnKind(c.Of), Dimension: c.Dimension}
 	}
 	return explore.GridFromText(cols, g.Rows)
 }

@@ -32,8 +32,10 @@ type MapDTO struct {
 // MapColumnDTO is one scalar column's cells, as display text or null (text cut at 120
 // characters: it names a point, it is not read whole on the map).
 type MapColumnDTO struct {
-	Name   string    `json:"name"`
-	Type   string    `json:"type"`
+	Name string `json:"name"`
+	Type string `json:"type"`
+	// Kind is the portable kind (driver.ColumnKind) the map branches on; Type is shown.
+	Kind   string    `json:"kind"`
 	Values []*string `json:"values"`
 }
 

@@ -153,7 +153,7 @@ func (d *Driver) browseREST(ctx context.Context, c *class, offset, limit int) (*
 	}
 	cols := c.columns()
 	names := c.namedVectors()
-	g := &driver.Grid{Columns: cols, Rows: make([][]any, 0, len(p.Objects))}
+	g := &driver.Grid{Columns: withKinds(cols), Rows: make([][]any, 0, len(p.Objects))}
 	for _, o := range p.Objects {
 		row := make([]any, len(cols))
 		row[0] = o.ID

@@ -468,6 +468,7 @@ func (d *Driver) getGrid(ctx context.Context, doc *ast.QueryDocument, op *ast.Op
 	for i, c := range cols {
 		g.Columns[i] = c.col
 	}
+	withKinds(g.Columns)
 	for _, o := range objs {
 		var add map[string]json.RawMessage
 		if raw, ok := o["_additional"]; ok {

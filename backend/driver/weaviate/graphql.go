@@ -168,7 +168,7 @@ func (d *Driver) browseGraphQL(ctx context.Context, c *class, query string) (*dr
 	cols := c.columns()
 	names := c.namedVectors()
 	objs := out.Get[c.Class]
-	g := &driver.Grid{Columns: cols, Rows: make([][]any, 0, len(objs))}
+	g := &driver.Grid{Columns: withKinds(cols), Rows: make([][]any, 0, len(objs))}
 	for _, o := range objs {
 		row := make([]any, len(cols))
 		var add struct {

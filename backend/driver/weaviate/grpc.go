@@ -328,7 +328,7 @@ func (d *Driver) browseGRPC(ctx context.Context, c *class, offset, limit int, fi
 	if preview {
 		cols[len(cols)-1].Preview = true
 	}
-	g := &driver.Grid{Columns: cols, Rows: make([][]any, 0, len(reply.GetResults()))}
+	g := &driver.Grid{Columns: withKinds(cols), Rows: make([][]any, 0, len(reply.GetResults()))}
 	for _, r := range reply.GetResults() {
 		row := make([]any, len(cols))
 		md := r.GetMetadata()

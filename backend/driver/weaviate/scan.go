@@ -77,7 +77,7 @@ func (d *Driver) Scan(ctx context.Context, table string, req driver.ScanRequest)
 	}
 	results := reply.GetResults()
 	cols := c.columns()
-	page := &driver.ScanPage{Columns: cols[:len(cols)-1], Rows: make([][]any, 0, len(results)), Walked: len(results)}
+	page := &driver.ScanPage{Columns: withKinds(cols[:len(cols)-1]), Rows: make([][]any, 0, len(results)), Walked: len(results)}
 	if len(results) == limit {
 		page.Next = results[len(results)-1].GetMetadata().GetId()
 	}
@@ -160,7 +160,7 @@ func (d *Driver) scanREST(ctx context.Context, c *class, after string, limit int
 	}
 	cols := c.columns()
 	names := c.vectorSlots()
-	page := &driver.ScanPage{Columns: cols[:len(cols)-1], Rows: make([][]any, 0, len(p.Objects)), Walked: len(p.Objects)}
+	page := &driver.ScanPage{Columns: withKinds(cols[:len(cols)-1]), Rows: make([][]any, 0, len(p.Objects)), Walked: len(p.Objects)}
 	if len(p.Objects) == limit {
 		page.Next = p.Objects[len(p.Objects)-1].ID
 	}

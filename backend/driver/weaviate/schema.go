@@ -249,7 +249,7 @@ func sortable(p property) bool {
 
 func (c *class) info() *driver.TableInfo {
 	return &driver.TableInfo{
-		Name: c.table(), Description: c.Description, Columns: c.columns(), PrimaryKey: ColUUID,
+		Name: c.table(), Description: c.Description, Columns: withKinds(c.columns()), PrimaryKey: ColUUID,
 		Settings: driver.TableSettings{
 			IndexNullState:      c.InvertedIndexConfig.IndexNullState,
 			IndexPropertyLength: c.InvertedIndexConfig.IndexPropertyLength,

@@ -147,7 +147,7 @@ func (d *Driver) searchGRPC(ctx context.Context, r *driver.SearchRequest, info *
 	if r.Explain {
 		cols = append(cols, driver.Column{Name: driver.ExplainColumn, ReadOnly: true})
 	}
-	g := &driver.Grid{Columns: cols, Rows: make([][]any, 0, len(reply.GetResults()))}
+	g := &driver.Grid{Columns: withKinds(cols), Rows: make([][]any, 0, len(reply.GetResults()))}
 	for _, res := range reply.GetResults() {
 		row := make([]any, len(cols))
 		md := res.GetMetadata()

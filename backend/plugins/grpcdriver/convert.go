@@ -315,6 +315,9 @@ func toColumns(cs []driver.Column) []*pb.Column {
 			Description:  c.Description,
 			Tokenization: c.Tokenization,
 			Preview:      c.Preview,
+			Kind:         string(c.Kind),
+			Of:           string(c.Of),
+			Dimension:    int64(c.Dimension),
 		}
 		if len(c.FilterNotes) > 0 {
 			out[i].FilterNotes = make(map[string]string, len(c.FilterNotes))
@@ -340,6 +343,9 @@ func fromColumns(cs []*pb.Column) []driver.Column {
 			Description:  c.GetDescription(),
 			Tokenization: c.GetTokenization(),
 			Preview:      c.GetPreview(),
+			Kind:         driver.ColumnKind(c.GetKind()),
+			Of:           driver.ColumnKind(c.GetOf()),
+			Dimension:    int(c.GetDimension()),
 		}
 		if notes := c.GetFilterNotes(); len(notes) > 0 {
 			out[i].FilterNotes = make(map[driver.Operator]string, len(notes))

@@ -140,8 +140,8 @@ func sampleColumns() []driver.Column {
 	return []driver.Column{
 		{Name: "uuid", Type: "uuid", PrimaryKey: true, ReadOnly: true, Filterable: []driver.Operator{driver.OpEquals, driver.OpNotEquals}, Sortable: true},
 		{Name: "title", Type: "text", Filterable: driver.Operators(), Sortable: true, Description: "the title"},
-		{Name: "tags", Type: "text[]", Array: true, Filterable: []driver.Operator{driver.OpContains}},
-		{Name: "vector", Type: "vector", ReadOnly: true},
+		{Name: "tags", Type: "text[]", Array: true, Filterable: []driver.Operator{driver.OpContains}, Kind: driver.ColumnArray, Of: driver.ColumnText},
+		{Name: "vector", Type: "vector", ReadOnly: true, Kind: driver.ColumnVector, Dimension: 768},
 	}
 }
 

@@ -11,6 +11,7 @@ export type {
   ChainCheck,
   ClientsApi,
   Column,
+  ColumnKind,
   ConnectedClient,
   Connection,
   ConnectionDropped,

@@ -183,10 +183,36 @@ export interface Tenant {
 }
 
 /** One grid column: uuid first, the properties, vector last. */
+/**
+ * A column's portable kind (the driver's ColumnKind): what its values are, whatever the database
+ * calls its type. The window branches on kinds only; it shows the type.
+ */
+export type ColumnKind =
+  | "text"
+  | "integer"
+  | "number"
+  | "boolean"
+  | "datetime"
+  | "date"
+  | "uuid"
+  | "json"
+  | "binary"
+  | "array"
+  | "vector"
+  | "reference"
+  | "geo"
+  | "other";
+
 export interface Column {
   name: string;
-  /** "uuid", a data type ("text", "int[]", "date", a referenced collection), "vector(s)". */
+  /** The database's own type name, shown as it is ("vector" and "vectors" are the contract's vector types). */
   type: string;
+  /** The portable kind; absent or "" when unknown (a computed editor field, a plugin that sends none). */
+  kind?: ColumnKind | "";
+  /** An array's element kind. */
+  of?: ColumnKind | "";
+  /** A vector's declared length, 0 when unknown. */
+  dimension?: number;
   primaryKey: boolean;
   readOnly: boolean;
   /** Cells are JSON text (arrays, objects, references, vectors). */
@@ -288,7 +314,8 @@ export interface MapRequest {
 export interface MapPoints {
   id: string;
   uuids: string[];
-  columns: { name: string; type: string; values: (string | null)[] }[];
+  /** kind is the portable column kind (ColumnKind) the map branches on; type is shown. */
+  columns: { name: string; type: string; kind: string; values: (string | null)[] }[];
   vector: string;
   dims: number;
   /** Rows that hold the filters; `skipped` of them have no such vector. */

@@ -88,6 +88,9 @@ function toColumn(dto: models.ColumnDTO): Column {
     preview: dto.preview ?? false,
     tokenization: dto.tokenization ?? "",
     filterNotes: dto.filterNotes ?? {},
+    kind: (dto.kind ?? "") as Column["kind"],
+    of: (dto.of ?? "") as Column["of"],
+    dimension: dto.dimension ?? 0,
   };
 }
 
@@ -485,7 +488,7 @@ export function createWailsApi(): Api {
           return {
             id: m.id,
             uuids: m.uuids ?? [],
-            columns: (m.columns ?? []).map((c) => ({ name: c.name, type: c.type, values: (c.values ?? []) as (string | null)[] })),
+            columns: (m.columns ?? []).map((c) => ({ name: c.name, type: c.type, kind: c.kind, values: (c.values ?? []) as (string | null)[] })),
             vector: m.vector,
             dims: m.dims,
             matched: m.matched,

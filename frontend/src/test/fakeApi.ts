@@ -9,6 +9,7 @@ import type {
   ApprovalsApi,
   Capabilities,
   Column,
+  ColumnKind,
   Connection,
   ConnectionDropped,
   ConnectionForm,
@@ -51,10 +52,39 @@ export function connection(overrides: Partial<Connection> = {}): Connection {
   };
 }
 
+/**
+ * The portable kind the Weaviate plugin sends beside each of its type names (its kinds.go):
+ * the fixtures below name Weaviate's types, and the window reads only the kinds.
+ */
+const PLUGIN_KINDS: Record<string, ColumnKind> = {
+  text: "text",
+  int: "integer",
+  number: "number",
+  boolean: "boolean",
+  date: "datetime",
+  uuid: "uuid",
+  blob: "binary",
+  object: "json",
+  phoneNumber: "json",
+  geoCoordinates: "geo",
+  vector: "vector",
+  vectors: "vector",
+};
+
+/** kindsOf is what the plugin sends for a type: its kind and, for a list, the element's. */
+function kindsOf(type: string): Pick<Column, "kind" | "of"> {
+  if (type === "") return { kind: "", of: "" };
+  const base = type.endsWith("[]") ? type.slice(0, -2) : type;
+  const k: ColumnKind = PLUGIN_KINDS[base] ?? (/^[A-Z]/.test(base) ? "reference" : "other");
+  if (k === "json" || k === "reference" || base === type) return { kind: k, of: "" };
+  return { kind: "array", of: k };
+}
+
 export function column(name: string, overrides: Partial<Column> = {}): Column {
+  const type = overrides.type ?? "text";
   return {
     name,
-    type: "text",
+    type,
     primaryKey: false,
     readOnly: false,
     json: false,
@@ -62,6 +92,7 @@ export function column(name: string, overrides: Partial<Column> = {}): Column {
     filterable: ["equals", "not_equals", "contains", "not_contains", "starts_with", "ends_with", "in", "not_in", "is_null", "is_not_null", "is_empty", "is_not_empty"],
     sortable: true,
     preview: false,
+    ...kindsOf(type),
     ...overrides,
   };
 }

@@ -234,6 +234,9 @@ export namespace dto {
 	    preview: boolean;
 	    tokenization: string;
 	    filterNotes: Record<string, string>;
+	    kind: string;
+	    of: string;
+	    dimension: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new ColumnDTO(source);
@@ -252,6 +255,9 @@ export namespace dto {
 	        this.preview = source["preview"];
 	        this.tokenization = source["tokenization"];
 	        this.filterNotes = source["filterNotes"];
+	        this.kind = source["kind"];
+	        this.of = source["of"];
+	        this.dimension = source["dimension"];
 	    }
 	}
 	export class RowChangeDTO {
@@ -973,6 +979,7 @@ export namespace dto {
 	export class MapColumnDTO {
 	    name: string;
 	    type: string;
+	    kind: string;
 	    values: string[];
 	
 	    static createFrom(source: any = {}) {
@@ -983,6 +990,7 @@ export namespace dto {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.name = source["name"];
 	        this.type = source["type"];
+	        this.kind = source["kind"];
 	        this.values = source["values"];
 	    }
 	}

@@ -13,6 +13,7 @@ import { TEMPLATES } from "./templates";
 import { Icon, Play } from "../icons";
 import { HistoryList, SavedList } from "./EditorSide";
 import { ResultPane, type Outcome } from "./ResultPane";
+import { isVector } from "../grid/vectorPreview";
 
 /** The text of each connection's editor, kept while its tab is closed or hidden. */
 const drafts = new Map<string, string>();
@@ -87,7 +88,7 @@ export function EditorPanel({ connection, initialText, ready = true }: Props) {
         for (const tb of tables) {
           try {
             const info = await api.explorer.describeTable(id, tb.name);
-            next[tb.name] = info.columns.filter((c) => c.name !== "uuid" && c.type !== "vector" && c.type !== "vectors").map((c) => c.name);
+            next[tb.name] = info.columns.filter((c) => !c.primaryKey && !isVector(c)).map((c) => c.name);
           } catch {
             // A collection that cannot be described still completes by name.
           }

@@ -3,14 +3,14 @@ import type { Column } from "../../api";
 import type { DisplayRow } from "./displayRows";
 import { namedVector, shortVector } from "./filterModel";
 import type { CellText } from "./pendingModel";
-import { isVector, previewCell } from "./vectorPreview";
+import { isNumeric, isVector, previewCell } from "./vectorPreview";
 
-export const NUMERIC = new Set(["int", "number"]);
+
 export const ROW_HEIGHT = 27;
 
 function cellClass(c: Column) {
-  if (c.json || c.type === "uuid") return "cell cell--mono";
-  if (NUMERIC.has(c.type)) return "cell cell--num";
+  if (c.json || c.kind === "uuid") return "cell cell--mono";
+  if (isNumeric(c)) return "cell cell--num";
   return "cell";
 }
 

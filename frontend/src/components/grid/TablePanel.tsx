@@ -17,6 +17,7 @@ import { ExportDialog } from "./ExportDialog";
 import { toApiFilter } from "./filterModel";
 import { chooseImportFile, ImportDialog, type ImportSource } from "./ImportDialog";
 import { ErrorState } from "../layout/ErrorLine";
+import { isVector } from "./vectorPreview";
 
 interface Props {
   connection: Connection;
@@ -87,7 +88,7 @@ export function TablePanel({ connection, table, count, onFindSimilar, onSearch, 
           table={table}
           filters={query.filters.map(toApiFilter)}
           sort={query.sort}
-          hasVectors={state.info.columns.some((c) => c.type === "vector" || c.type === "vectors")}
+          hasVectors={state.info.columns.some(isVector)}
           onClose={() => setTransfer(null)}
         />
       )}

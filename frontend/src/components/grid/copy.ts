@@ -29,7 +29,7 @@ const INTEGER = /^-?\d+$/;
 export function jsonValue(c: Column, v: CellText): unknown {
   if (v === null) return null;
   const base = c.type.replace(/\[\]$/, "");
-  if (c.json || c.type.endsWith("[]") || isVector(c)) {
+  if (c.json || c.kind === "array" || isVector(c)) {
     try {
       return JSON.parse(v);
     } catch {

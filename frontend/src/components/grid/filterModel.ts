@@ -3,7 +3,7 @@
 // unavailable, value checks (numbers, full RFC 3339 dates, UUIDs, lists) and the shape sent
 // to the backend. Pure functions; the backend (the driver) stays the judge of what runs.
 import type { Column, Filter, TableSettings } from "../../api";
-import { isVector } from "./vectorPreview";
+import { isVector, scalarKind } from "./vectorPreview";
 
 /** Every operator of the spec's table, in menu order (backend/driver Operators()). */
 export const OPERATORS = [
@@ -73,19 +73,22 @@ export function arity(op: string): Arity {
 /** The scalar family of a column's values (for arrays: of one element). */
 export type Family = "text" | "int" | "number" | "date" | "boolean" | "uuid" | "other";
 
-export function familyOf(column: Pick<Column, "type">): { family: Family; array: boolean } {
-  const array = column.type.endsWith("[]");
-  const base = array ? column.type.slice(0, -2) : column.type;
-  switch (base) {
+export function familyOf(column: Pick<Column, "kind" | "of">): { family: Family; array: boolean } {
+  const array = column.kind === "array";
+  switch (scalarKind(column)) {
     case "text":
-    case "string":
       return { family: "text", array };
-    case "int":
+    case "integer":
+      return { family: "int", array };
     case "number":
+      return { family: "number", array };
+    case "datetime":
     case "date":
+      return { family: "date", array };
     case "boolean":
+      return { family: "boolean", array };
     case "uuid":
-      return { family: base, array };
+      return { family: "uuid", array };
     default:
       return { family: "other", array };
   }
@@ -129,7 +132,7 @@ export function operatorChoices(column: Column, settings: Pick<TableSettings, "i
       out.push({ op, label, available: true, reason: "" });
     } else if (op === "regex") {
       out.push({ op, label, available: false, reason: REGEX_REASON });
-    } else if ((op === "is_null" || op === "is_not_null") && column.type !== "uuid" && !settings.indexNullState) {
+    } else if ((op === "is_null" || op === "is_not_null") && column.kind !== "uuid" && !settings.indexNullState) {
       out.push({ op, label, available: false, reason: nullStateReason(table) });
     } else if (
       (op === "is_empty" || op === "is_not_empty") &&
@@ -146,8 +149,7 @@ export function operatorChoices(column: Column, settings: Pick<TableSettings, "i
 export function unfilterableReason(column: Column): string {
   if (column.filterable.length > 0) return "";
   if (isVector(column)) return "The vector column cannot be filtered; use a nearVector search in the editor.";
-  if (column.type === "object" || column.type === "object[]" || column.type === "geoCoordinates" || column.type === "phoneNumber")
-    return `Properties of type ${column.type} cannot be filtered from the grid.`;
+  if (column.kind === "json" || column.kind === "geo") return `Properties of type ${column.type} cannot be filtered from the grid.`;
   return `${column.name} (${column.type}) cannot be filtered from the grid; a cross-reference is filtered in the editor's GraphQL.`;
 }
 

@@ -4,7 +4,7 @@ import type { DisplayRow, GridEditing } from "./displayRows";
 import { isNewRow, type CellText } from "./pendingModel";
 
 /** Text columns keep an emptied cell as empty text; other types take it as NULL. */
-const emptyIsNull = (c: Column) => c.type !== "text" && c.type !== "string";
+const emptyIsNull = (c: Column) => c.kind !== "text";
 
 /** The cell being edited: typed means the draft was changed (or the edit began with a typed key). */
 interface Editing {

@@ -1,15 +1,14 @@
 import { useState, type MouseEvent as ReactMouseEvent } from "react";
 import type { Column } from "../../api";
-import { NUMERIC } from "./GridRow";
-import { isVector } from "./vectorPreview";
+import { isNumeric, isVector } from "./vectorPreview";
 
 /** The default column widths: rows are virtualized, so widths must not follow the rows on screen. */
 function defaultWidth(c: Column): number {
-  if (c.type === "uuid") return 290;
+  if (c.kind === "uuid") return 290;
   if (isVector(c)) return 300;
-  if (NUMERIC.has(c.type)) return 110;
-  if (c.type === "boolean") return 90;
-  if (c.type === "date") return 190;
+  if (isNumeric(c)) return 110;
+  if (c.kind === "boolean") return 90;
+  if (c.kind === "datetime" || c.kind === "date") return 190;
   return 220;
 }
 

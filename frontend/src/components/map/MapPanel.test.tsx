@@ -109,9 +109,9 @@ function mapPoints(id: string, over: Partial<MapPoints> = {}): MapPoints {
     id,
     uuids: U,
     columns: [
-      { name: "title", type: "text", values: ["Alpha", "Beta", "Gamma"] },
-      { name: "citations", type: "int", values: ["10", null, "30"] },
-      { name: "abstract", type: "text", values: [LONG.slice(0, 120) + "…", null, null] },
+      { name: "title", type: "text", kind: "text", values: ["Alpha", "Beta", "Gamma"] },
+      { name: "citations", type: "int", kind: "integer", values: ["10", null, "30"] },
+      { name: "abstract", type: "text", kind: "text", values: [LONG.slice(0, 120) + "…", null, null] },
     ],
     vector: "",
     dims: 4,
@@ -516,7 +516,7 @@ describe("a search's rows and the map's points are of one read (issue 22)", () =
     // the new points, in another order: U[2] first, U[1] last; their layout not drawn yet
     const id = h.openMap.mock.calls[1][0];
     await act(async () =>
-      give(mapPoints(id, { uuids: [U[2], D, U[1]], columns: [{ name: "title", type: "text", values: ["Gamma", "Delta", "Beta"] }] })),
+      give(mapPoints(id, { uuids: [U[2], D, U[1]], columns: [{ name: "title", type: "text", kind: "text", values: ["Gamma", "Delta", "Beta"] }] })),
     );
     await screen.findByText(/3 points/);
     expect(screen.queryByText(/points selected/)).not.toBeInTheDocument();

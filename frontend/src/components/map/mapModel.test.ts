@@ -17,7 +17,9 @@ import {
   type Direction,
 } from "./mapModel";
 
-const col = (name: string, type: string, values: (string | null)[]) => ({ name, type, values });
+// A map column as the backend sends it: the database's type and the portable kind beside it.
+const KINDS: Record<string, string> = { text: "text", int: "integer", number: "number", boolean: "boolean", date: "datetime" };
+const col = (name: string, type: string, values: (string | null)[]) => ({ name, type, kind: KINDS[type] ?? "other", values });
 
 describe("the map's encodings (issue 22)", () => {
   it("fits a layout into [-0.95, 0.95] with one scale, keeping its shape", () => {

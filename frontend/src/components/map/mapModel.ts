@@ -20,7 +20,7 @@ export type Column = MapPoints["columns"][number];
 
 /** isNumeric: a column a point can be sized by, or coloured along a ramp. */
 export function isNumeric(c: Column): boolean {
-  return c.type === "int" || c.type === "number";
+  return c.kind === "integer" || c.kind === "number";
 }
 
 /**
@@ -184,7 +184,7 @@ export function labelColumn(columns: Column[]): Column | undefined {
     const c = columns.find((x) => x.name.toLowerCase() === n);
     if (c) return c;
   }
-  return columns.find((c) => c.type === "text");
+  return columns.find((c) => c.kind === "text");
 }
 
 /**
@@ -195,14 +195,14 @@ export function defaultColour(columns: Column[]): string {
   let best = "";
   let most = 1;
   for (const c of columns) {
-    if (c.type !== "text") continue;
+    if (c.kind !== "text") continue;
     const distinct = new Set(c.values.filter((v) => v !== null)).size;
     if (distinct > most && distinct <= MAX_CATEGORIES) {
       best = c.name;
       most = distinct;
     }
   }
-  return best || (columns.find((c) => c.type === "boolean")?.name ?? "");
+  return best || (columns.find((c) => c.kind === "boolean")?.name ?? "");
 }
 
 /** layoutCSV is the layout as CSV rows: uuid, x, y. */

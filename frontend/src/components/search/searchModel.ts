@@ -1,5 +1,6 @@
 import type { Column, Filter, Grid, SearchMode, SearchRequest, TableInfo } from "../../api";
 import { toApiFilter } from "../grid/filterModel";
+import { scalarKind } from "../grid/vectorPreview";
 
 /** The modes a table offers, in the panel's order: nearText only where a vectorizer makes vectors. */
 export function modesFor(info: TableInfo): { mode: SearchMode; label: string }[] {
@@ -23,7 +24,7 @@ export function hasVectorizer(info: TableInfo): boolean {
 
 /** The properties whose words bm25 and hybrid can match: text and text arrays. */
 export function searchableColumns(columns: Column[]): Column[] {
-  return columns.filter((c) => !c.primaryKey && (c.type === "text" || c.type === "text[]" || c.type === "string" || c.type === "string[]"));
+  return columns.filter((c) => !c.primaryKey && scalarKind(c) === "text");
 }
 
 /** A new search of a table, with the grid's filters: hybrid starts keyword-only without a vectorizer. */

@@ -1231,7 +1231,12 @@ type Column struct {
 	// filter_notes: operator -> what it matches given the tokenization.
 	FilterNotes map[string]string `protobuf:"bytes,10,rep,name=filter_notes,json=filterNotes,proto3" json:"filter_notes,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// preview: the cells are vector previews (VectorPreview JSON), cut in the plugin.
-	Preview       bool `protobuf:"varint,11,opt,name=preview,proto3" json:"preview,omitempty"`
+	Preview bool `protobuf:"varint,11,opt,name=preview,proto3" json:"preview,omitempty"`
+	// kind: the portable column kind (driver.ColumnKind), of: an array's element kind,
+	// dimension: a vector's declared length (0 unknown). Empty from a plugin before them.
+	Kind          string `protobuf:"bytes,12,opt,name=kind,proto3" json:"kind,omitempty"`
+	Of            string `protobuf:"bytes,13,opt,name=of,proto3" json:"of,omitempty"`
+	Dimension     int64  `protobuf:"varint,14,opt,name=dimension,proto3" json:"dimension,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1341,6 +1346,27 @@ func (x *Column) GetPreview() bool {
 		return x.Preview
 	}
 	return false
+}
+
+func (x *Column) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *Column) GetOf() string {
+	if x != nil {
+		return x.Of
+	}
+	return ""
+}
+
+func (x *Column) GetDimension() int64 {
+	if x != nil {
+		return x.Dimension
+	}
+	return 0
 }
 
 type TableSettings struct {
@@ -3844,7 +3870,7 @@ const file_driver_proto_rawDesc = "" +
 	"\x06tables\x18\x01 \x03(\v2\x14.app.driver.v2.TableR\x06tables\"=\n" +
 	"\fTableRequest\x12\x17\n" +
 	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12\x14\n" +
-	"\x05table\x18\x02 \x01(\tR\x05table\"\xab\x03\n" +
+	"\x05table\x18\x02 \x01(\tR\x05table\"\xed\x03\n" +
 	"\x06Column\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x12\x1f\n" +
@@ -3860,7 +3886,10 @@ const file_driver_proto_rawDesc = "" +
 	"\ftokenization\x18\t \x01(\tR\ftokenization\x12I\n" +
 	"\ffilter_notes\x18\n" +
 	" \x03(\v2&.app.driver.v2.Column.FilterNotesEntryR\vfilterNotes\x12\x18\n" +
-	"\apreview\x18\v \x01(\bR\apreview\x1a>\n" +
+	"\apreview\x18\v \x01(\bR\apreview\x12\x12\n" +
+	"\x04kind\x18\f \x01(\tR\x04kind\x12\x0e\n" +
+	"\x02of\x18\r \x01(\tR\x02of\x12\x1c\n" +
+	"\tdimension\x18\x0e \x01(\x03R\tdimension\x1a>\n" +
 	"\x10FilterNotesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xe8\x02\n" +
