@@ -377,6 +377,34 @@ type Capabilities struct {
 	// Explain, and mode SearchNearText. A plugin built before them would drop the fields and
 	// answer another search, so the app refuses them to it instead.
 	SearchOptions bool `json:"searchOptions"`
+	// CreateTable: the driver creates tables from portable columns (TableCreator).
+	CreateTable bool `json:"createTable"`
+}
+
+// TableSpec is a table to create from portable columns (TableCreator).
+type TableSpec struct {
+	Name string `json:"name"`
+	// Columns in order, besides the key the driver makes; the driver picks each one's type
+	// from its kind (Of for an array's elements).
+	Columns []ColumnSpec `json:"columns"`
+	// Vectors are the table's vectors by name, "" for a single vector of its own; the rows
+	// bring them (nothing is vectorized by the database).
+	Vectors []string `json:"vectors,omitempty"`
+}
+
+// ColumnSpec is one column of a table to create.
+type ColumnSpec struct {
+	Name string     `json:"name"`
+	Kind ColumnKind `json:"kind"`
+	Of   ColumnKind `json:"of,omitempty"`
+}
+
+// TableCreator creates a table (import with create, issue 37 item 5). No host code builds a
+// statement of any dialect: the driver turns the spec into its own, and the answer describes
+// the table as the database made it, each column's Type the driver's choice. A name the
+// database refuses is a KindInvalidArgument error naming the Column.
+type TableCreator interface {
+	CreateTable(ctx context.Context, spec TableSpec) (*TableInfo, error)
 }
 
 // PathStatus is how one way of reaching the database answered a connection test (Weaviate:

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,18 +14,23 @@ import (
 	"app/backend/driver"
 )
 
-// createTable makes req.Table from the file's columns: one pass over the file types each
-// column from every value it holds (so a field first seen late in a JSON Lines file is not
-// dropped, and a column of whole numbers with one fraction is a number), "uuid" is the key,
-// "vector" / "vector:NAME" make the table's vectors (vectorizer none: the file brings them).
-// The table is created through the driver's editor (a REST line), as a person would.
+// createTable makes req.Table from the file's columns through the driver (TableCreator): one
+// pass over the file gives each column a portable kind from every value it holds (so a field
+// first seen late in a JSON Lines file is not dropped, and a column of whole numbers with one
+// fraction is a number); "uuid" is the key, "vector" / "vector:NAME" the table's vectors. The
+// driver picks its own types for the kinds, and its refusal of a name is said with how to map
+// the column to another.
 func createTable(ctx context.Context, drv driver.Driver, req ImportRequest) (*driver.TableInfo, error) {
+	tc, ok := drv.(driver.TableCreator)
+	if !ok || !drv.Capabilities().CreateTable {
+		return nil, driver.Errorf(driver.KindUnsupported, "this database's driver cannot create tables: create %s first, then import into it", req.Table)
+	}
 	src, err := openSource(req.Path, req.Format)
 	if err != nil {
 		return nil, err
 	}
 	defer src.close()
-	types := map[string]string{}
+	kinds := map[string]string{}
 	var order []string
 	var vectors []string
 	single := false
@@ -61,11 +65,11 @@ func createTable(ctx context.Context, drv driver.Driver, req ImportRequest) (*dr
 				}
 				continue
 			}
-			if _, seen := types[t]; !seen {
+			if _, seen := kinds[t]; !seen {
 				order = append(order, t)
-				types[t] = ""
+				kinds[t] = ""
 			}
-			types[t] = mergeType(types[t], typeOf(v, req.Format == CSV))
+			kinds[t] = mergeKinds(kinds[t], kindOfValue(v, req.Format == CSV))
 		}
 	}
 	// Columns come in the order first seen, except that a file with a header lists them all.
@@ -74,141 +78,138 @@ func createTable(ctx context.Context, drv driver.Driver, req ImportRequest) (*dr
 		if mapped, ok := req.Map[c]; ok {
 			t = mapped
 		}
-		if _, ok := types[t]; !ok && t != "-" && t != "uuid" && !isVectorTarget(t) {
+		if _, ok := kinds[t]; !ok && t != "-" && t != "uuid" && !isVectorTarget(t) {
 			order = append(order, t)
-			types[t] = ""
+			kinds[t] = ""
 		}
 	}
 	if single && len(vectors) > 0 {
 		return nil, fmt.Errorf("the file has both a single vector (vector) and named vectors (%s); a table has one or the other", strings.Join(vectors, ", "))
 	}
-	props := make([]map[string]any, 0, len(order))
+	spec := driver.TableSpec{Name: req.Table, Columns: make([]driver.ColumnSpec, 0, len(order)), Vectors: vectors}
+	if single {
+		spec.Vectors = []string{""}
+	}
 	for _, name := range order {
-		if !validName.MatchString(name) {
-			return nil, fmt.Errorf("the file's column %q cannot be a property name (letters, digits and _, not starting with a digit): map it to another name (--map '%s=NAME') or skip it", name, name)
+		k := kinds[name]
+		if k == "" {
+			k = string(driver.ColumnText) // every value null: text, the most general
 		}
-		t := types[name]
-		if t == "" {
-			t = "text" // every value null: text, the most general
-		}
-		props = append(props, map[string]any{"name": name, "dataType": []string{t}})
+		kind, of, _ := strings.Cut(k, ":")
+		spec.Columns = append(spec.Columns, driver.ColumnSpec{Name: name, Kind: driver.ColumnKind(kind), Of: driver.ColumnKind(of)})
 	}
-	class := map[string]any{"class": req.Table, "properties": props}
-	if len(vectors) > 0 {
-		cfg := map[string]any{}
-		for _, n := range vectors {
-			cfg[n] = map[string]any{"vectorizer": map[string]any{"none": map[string]any{}}, "vectorIndexType": "hnsw"}
-		}
-		class["vectorConfig"] = cfg
-	} else {
-		class["vectorizer"] = "none"
+	info, err := tc.CreateTable(ctx, spec)
+	var de *driver.Error
+	if errors.As(err, &de) && de.Kind == driver.KindInvalidArgument && de.Column != "" {
+		return nil, fmt.Errorf("the file's column %q cannot be a column of %s (%s): map it to another name (--map '%s=NAME') or skip it", de.Column, req.Table, de.Reason, de.Column)
 	}
-	body, err := json.Marshal(class)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := drv.Execute(ctx, "POST /v1/schema "+string(body), driver.ExecOptions{}); err != nil {
-		return nil, fmt.Errorf("creating %s: %w", req.Table, err)
-	}
-	info, err := drv.DescribeTable(ctx, req.Table)
 	if err != nil {
 		return nil, fmt.Errorf("creating %s: %w", req.Table, err)
 	}
 	return info, nil
 }
 
-var validName = regexp.MustCompile(`^[_A-Za-z][_0-9A-Za-z]*$`)
+// The kinds a file's value reads as, in portable names (driver.ColumnKind), a list as
+// "array:<kind of its elements>".
+const (
+	vText   = string(driver.ColumnText)
+	vInt    = string(driver.ColumnInteger)
+	vNumber = string(driver.ColumnNumber)
+	vBool   = string(driver.ColumnBoolean)
+	vTime   = string(driver.ColumnDateTime)
+	vArray  = string(driver.ColumnArray) + ":"
+)
 
-// typeOf is the Weaviate type a value reads as ("" for null): numbers, booleans, dates and
-// lists of them, else text. Only CSV text is read by its content (a column of "42" is int, as
-// CSV holds every value as text); a string of JSON Lines or Parquet is text ("01234" stays),
-// or a date when it is a full RFC 3339 time.
-func typeOf(v any, sniff bool) string {
+// kindOfValue is the kind a value reads as ("" for null): numbers, booleans, date-times and
+// lists of them, else text. Only CSV text is read by its content (a column of "42" is an
+// integer, as CSV holds every value as text); a string of JSON Lines or Parquet is text
+// ("01234" stays), or a date-time when it is a full RFC 3339 time.
+func kindOfValue(v any, sniff bool) string {
 	switch x := v.(type) {
 	case nil:
 		return ""
 	case bool:
-		return "boolean"
+		return vBool
 	case int64, int32, int:
-		return "int"
+		return vInt
 	case float64, float32:
-		return "number"
+		return vNumber
 	case time.Time:
-		return "date"
+		return vTime
 	case json.Number:
 		if _, err := strconv.ParseInt(string(x), 10, 64); err == nil {
-			return "int"
+			return vInt
 		}
-		return "number"
+		return vNumber
 	case string:
 		if !sniff {
-			// A full RFC 3339 time is a date whatever the format (JSON has no date type).
+			// A full RFC 3339 time is a date-time whatever the format (JSON has no date type).
 			if _, err := time.Parse(time.RFC3339Nano, x); err == nil {
-				return "date"
+				return vTime
 			}
-			return "text"
+			return vText
 		}
-		return textType(x)
+		return textKind(x)
 	case []any:
 		el := ""
 		for _, e := range x {
-			el = mergeType(el, typeOf(e, sniff))
+			el = mergeKinds(el, kindOfValue(e, sniff))
 		}
-		if el == "" || strings.HasSuffix(el, "[]") {
-			el = "text"
+		if el == "" || strings.HasPrefix(el, vArray) {
+			el = vText
 		}
-		return el + "[]"
+		return vArray + el
 	case []string:
-		return "text[]"
+		return vArray + vText
 	case map[string]any:
-		return "text" // an object needs its nested properties declared: kept as JSON text
+		return vText // an object needs its nested fields declared: kept as JSON text
 	}
-	return "text"
+	return vText
 }
 
-// textType types a text value as its content reads: CSV holds every value as text.
-func textType(s string) string {
+// textKind reads a text value by its content: CSV holds every value as text.
+func textKind(s string) string {
 	t := strings.TrimSpace(s)
 	switch {
 	case t == "":
-		return "text"
+		return vText
 	case t == "true" || t == "false":
-		return "boolean"
+		return vBool
 	}
 	if _, err := strconv.ParseInt(t, 10, 64); err == nil {
-		return "int"
+		return vInt
 	}
 	if _, err := strconv.ParseFloat(t, 64); err == nil {
-		return "number"
+		return vNumber
 	}
 	if _, err := time.Parse(time.RFC3339Nano, t); err == nil {
-		return "date"
+		return vTime
 	}
 	if strings.HasPrefix(t, "[") {
 		dec := json.NewDecoder(strings.NewReader(t))
 		dec.UseNumber()
 		var list []any
 		if dec.Decode(&list) == nil {
-			return typeOf(list, true)
+			return kindOfValue(list, true)
 		}
 	}
-	return "text"
+	return vText
 }
 
-// mergeType is the type that holds values of both types: int and number make number, a list
-// and a scalar or two different kinds make text.
-func mergeType(a, b string) string {
+// mergeKinds is the kind that holds values of both: integer and number make number, a list and
+// a scalar or two different kinds make text.
+func mergeKinds(a, b string) string {
 	switch {
 	case a == "":
 		return b
 	case b == "" || a == b:
 		return a
-	case (a == "int" && b == "number") || (a == "number" && b == "int"):
-		return "number"
-	case (a == "int[]" && b == "number[]") || (a == "number[]" && b == "int[]"):
-		return "number[]"
-	case strings.HasSuffix(a, "[]") && strings.HasSuffix(b, "[]"):
-		return "text[]"
+	case (a == vInt && b == vNumber) || (a == vNumber && b == vInt):
+		return vNumber
+	case (a == vArray+vInt && b == vArray+vNumber) || (a == vArray+vNumber && b == vArray+vInt):
+		return vArray + vNumber
+	case strings.HasPrefix(a, vArray) && strings.HasPrefix(b, vArray):
+		return vArray + vText
 	}
-	return "text"
+	return vText
 }

@@ -174,6 +174,28 @@ func (k *Conn) DescribeTable(ctx context.Context, table string) (*driver.TableIn
 	return fromTableInfo(r), nil
 }
 
+// errOldPluginCreate answers CreateTable to a plugin built before it.
+var errOldPluginCreate = driver.Errorf(driver.KindUnsupported, "this version of the driver plugin cannot create tables; update it in Settings, Plugins")
+
+// CreateTable makes a table in the plugin (driver.TableCreator).
+func (k *Conn) CreateTable(ctx context.Context, spec driver.TableSpec) (*driver.TableInfo, error) {
+	if k.c.isStopped() {
+		return nil, stoppedError()
+	}
+	req := &pb.CreateTableRequest{ConnId: k.id, Name: spec.Name, Vectors: spec.Vectors}
+	for _, c := range spec.Columns {
+		req.Columns = append(req.Columns, &pb.ColumnSpec{Name: c.Name, Kind: string(c.Kind), Of: string(c.Of)})
+	}
+	r, err := k.c.rpc.CreateTable(ctx, req)
+	if st, ok := status.FromError(err); ok && st.Code() == codes.Unimplemented && len(st.Details()) == 0 {
+		return nil, errOldPluginCreate
+	}
+	if err != nil {
+		return nil, k.c.fail(ctx, err)
+	}
+	return fromTableInfo(r), nil
+}
+
 // filters converts filters for the wire, refusing ORed groups to a plugin that cannot read
 // them (it would drop the group and AND every filter: more rows refused, never fewer shown
 // wrongly, but a different answer than the grid's chips say).

@@ -260,6 +260,7 @@ func toCapabilities(c driver.Capabilities) *pb.Capabilities {
 		Transactions:    c.Transactions,
 		FilterGroups:    c.FilterGroups,
 		SearchOptions:   c.SearchOptions,
+		CreateTable:     c.CreateTable,
 	}
 }
 
@@ -277,6 +278,7 @@ func fromCapabilities(c *pb.Capabilities) driver.Capabilities {
 		Transactions:    c.GetTransactions(),
 		FilterGroups:    c.GetFilterGroups(),
 		SearchOptions:   c.GetSearchOptions(),
+		CreateTable:     c.GetCreateTable(),
 	}
 }
 

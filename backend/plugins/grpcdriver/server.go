@@ -182,6 +182,27 @@ func (s *Server) DescribeTable(ctx context.Context, req *pb.TableRequest) (*pb.D
 	return toTableInfo(t), nil
 }
 
+// CreateTable makes a table, when the driver can (driver.TableCreator).
+func (s *Server) CreateTable(ctx context.Context, req *pb.CreateTableRequest) (*pb.DescribeTableResponse, error) {
+	d, err := s.conn(req.GetConnId())
+	if err != nil {
+		return nil, err
+	}
+	tc, ok := d.(driver.TableCreator)
+	if !ok {
+		return nil, toStatus(driver.Errorf(driver.KindUnsupported, "this driver cannot create tables"))
+	}
+	spec := driver.TableSpec{Name: req.GetName(), Vectors: req.GetVectors()}
+	for _, c := range req.GetColumns() {
+		spec.Columns = append(spec.Columns, driver.ColumnSpec{Name: c.GetName(), Kind: driver.ColumnKind(c.GetKind()), Of: driver.ColumnKind(c.GetOf())})
+	}
+	t, err := tc.CreateTable(ctx, spec)
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	return toTableInfo(t), nil
+}
+
 // Browse loads one page.
 func (s *Server) Browse(ctx context.Context, req *pb.BrowseRequest) (*pb.Grid, error) {
 	d, err := s.conn(req.GetConnId())

@@ -524,3 +524,56 @@ func TestAWriteCutMidBatchKeepsItsRowOutcomesAcrossTheBoundary(t *testing.T) {
 		}
 	}
 }
+
+// Issue 37, item 5: CreateTable crosses the boundary: the spec's columns with their kinds and
+// the vectors reach the plugin's driver (here as the class it posts to a stand-in node), and
+// the answer describes the table with the driver's types and the kinds beside them.
+func TestCreateTableCrossesTheBoundary(t *testing.T) {
+	posted := make(chan map[string]any, 1)
+	var created atomic.Bool
+	node := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/v1/meta":
+			_, _ = w.Write([]byte(`{"version":"1.35.2","hostname":"http://127.0.0.1"}`))
+		case r.URL.Path == "/v1/schema" && r.Method == http.MethodPost:
+			var class map[string]any
+			_ = json.NewDecoder(r.Body).Decode(&class)
+			posted <- class
+			created.Store(true)
+			_, _ = w.Write([]byte(`{}`))
+		case r.URL.Path == "/v1/schema":
+			if !created.Load() {
+				_, _ = w.Write([]byte(`{"classes":[]}`))
+				return
+			}
+			_, _ = w.Write([]byte(`{"classes":[{"class":"Made","vectorizer":"none","properties":[{"name":"n","dataType":["int"]},{"name":"tags","dataType":["text[]"]}]}]}`))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(node.Close)
+	host, port, _ := net.SplitHostPort(strings.TrimPrefix(node.URL, "http://"))
+	s := driver.DefaultSettings()
+	s.Host = host
+	s.Port, _ = strconv.Atoi(port)
+	k := openConn(t, serveLoopback(t, weaviateConfig()), s)
+	if !k.Capabilities().CreateTable {
+		t.Fatal("the capability did not cross")
+	}
+	info, err := k.CreateTable(context.Background(), driver.TableSpec{Name: "Made", Columns: []driver.ColumnSpec{
+		{Name: "n", Kind: driver.ColumnInteger}, {Name: "tags", Kind: driver.ColumnArray, Of: driver.ColumnText}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	class := <-posted
+	props, _ := class["properties"].([]any)
+	if class["class"] != "Made" || class["vectorizer"] != "none" || len(props) != 2 ||
+		fmt.Sprint(props[1].(map[string]any)["dataType"]) != "[text[]]" {
+		t.Fatalf("posted %v", class)
+	}
+	n, _ := info.Column("n")
+	tags, _ := info.Column("tags")
+	if n.Type != "int" || n.Kind != driver.ColumnInteger || tags.Kind != driver.ColumnArray || tags.Of != driver.ColumnText {
+		t.Fatalf("%+v", info.Columns)
+	}
+}

@@ -531,6 +531,8 @@ type Capabilities struct {
 	// explain, and mode nearText; an older one answers false, and the app refuses those to it
 	// rather than have them dropped.
 	SearchOptions bool `protobuf:"varint,12,opt,name=search_options,json=searchOptions,proto3" json:"search_options,omitempty"`
+	// create_table: the plugin creates tables (CreateTable); an older one answers false.
+	CreateTable   bool `protobuf:"varint,13,opt,name=create_table,json=createTable,proto3" json:"create_table,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -645,6 +647,13 @@ func (x *Capabilities) GetFilterGroups() bool {
 func (x *Capabilities) GetSearchOptions() bool {
 	if x != nil {
 		return x.SearchOptions
+	}
+	return false
+}
+
+func (x *Capabilities) GetCreateTable() bool {
+	if x != nil {
+		return x.CreateTable
 	}
 	return false
 }
@@ -2797,6 +2806,134 @@ func (x *EditRow) GetVectors() map[string]*ScanVector {
 	return nil
 }
 
+type CreateTableRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ConnId        string                 `protobuf:"bytes,1,opt,name=conn_id,json=connId,proto3" json:"conn_id,omitempty"`
+	Name          string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	Columns       []*ColumnSpec          `protobuf:"bytes,3,rep,name=columns,proto3" json:"columns,omitempty"`
+	Vectors       []string               `protobuf:"bytes,4,rep,name=vectors,proto3" json:"vectors,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateTableRequest) Reset() {
+	*x = CreateTableRequest{}
+	mi := &file_driver_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateTableRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateTableRequest) ProtoMessage() {}
+
+func (x *CreateTableRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateTableRequest.ProtoReflect.Descriptor instead.
+func (*CreateTableRequest) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *CreateTableRequest) GetConnId() string {
+	if x != nil {
+		return x.ConnId
+	}
+	return ""
+}
+
+func (x *CreateTableRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *CreateTableRequest) GetColumns() []*ColumnSpec {
+	if x != nil {
+		return x.Columns
+	}
+	return nil
+}
+
+func (x *CreateTableRequest) GetVectors() []string {
+	if x != nil {
+		return x.Vectors
+	}
+	return nil
+}
+
+type ColumnSpec struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Kind          string                 `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"`
+	Of            string                 `protobuf:"bytes,3,opt,name=of,proto3" json:"of,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ColumnSpec) Reset() {
+	*x = ColumnSpec{}
+	mi := &file_driver_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ColumnSpec) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ColumnSpec) ProtoMessage() {}
+
+func (x *ColumnSpec) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ColumnSpec.ProtoReflect.Descriptor instead.
+func (*ColumnSpec) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *ColumnSpec) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ColumnSpec) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *ColumnSpec) GetOf() string {
+	if x != nil {
+		return x.Of
+	}
+	return ""
+}
+
 type EditRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	ConnId        string                 `protobuf:"bytes,1,opt,name=conn_id,json=connId,proto3" json:"conn_id,omitempty"`
@@ -2808,7 +2945,7 @@ type EditRequest struct {
 
 func (x *EditRequest) Reset() {
 	*x = EditRequest{}
-	mi := &file_driver_proto_msgTypes[38]
+	mi := &file_driver_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2820,7 +2957,7 @@ func (x *EditRequest) String() string {
 func (*EditRequest) ProtoMessage() {}
 
 func (x *EditRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[38]
+	mi := &file_driver_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2833,7 +2970,7 @@ func (x *EditRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditRequest.ProtoReflect.Descriptor instead.
 func (*EditRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{38}
+	return file_driver_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *EditRequest) GetConnId() string {
@@ -2874,7 +3011,7 @@ type RowResult struct {
 
 func (x *RowResult) Reset() {
 	*x = RowResult{}
-	mi := &file_driver_proto_msgTypes[39]
+	mi := &file_driver_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2886,7 +3023,7 @@ func (x *RowResult) String() string {
 func (*RowResult) ProtoMessage() {}
 
 func (x *RowResult) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[39]
+	mi := &file_driver_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2899,7 +3036,7 @@ func (x *RowResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RowResult.ProtoReflect.Descriptor instead.
 func (*RowResult) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{39}
+	return file_driver_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *RowResult) GetIndex() int64 {
@@ -2960,7 +3097,7 @@ type EditResponse struct {
 
 func (x *EditResponse) Reset() {
 	*x = EditResponse{}
-	mi := &file_driver_proto_msgTypes[40]
+	mi := &file_driver_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2972,7 +3109,7 @@ func (x *EditResponse) String() string {
 func (*EditResponse) ProtoMessage() {}
 
 func (x *EditResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[40]
+	mi := &file_driver_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2985,7 +3122,7 @@ func (x *EditResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditResponse.ProtoReflect.Descriptor instead.
 func (*EditResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{40}
+	return file_driver_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *EditResponse) GetResults() []*RowResult {
@@ -3003,7 +3140,7 @@ type CloseResponse struct {
 
 func (x *CloseResponse) Reset() {
 	*x = CloseResponse{}
-	mi := &file_driver_proto_msgTypes[41]
+	mi := &file_driver_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3015,7 +3152,7 @@ func (x *CloseResponse) String() string {
 func (*CloseResponse) ProtoMessage() {}
 
 func (x *CloseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[41]
+	mi := &file_driver_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3028,7 +3165,7 @@ func (x *CloseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseResponse.ProtoReflect.Descriptor instead.
 func (*CloseResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{41}
+	return file_driver_proto_rawDescGZIP(), []int{43}
 }
 
 type ScanRequest struct {
@@ -3045,7 +3182,7 @@ type ScanRequest struct {
 
 func (x *ScanRequest) Reset() {
 	*x = ScanRequest{}
-	mi := &file_driver_proto_msgTypes[42]
+	mi := &file_driver_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3057,7 +3194,7 @@ func (x *ScanRequest) String() string {
 func (*ScanRequest) ProtoMessage() {}
 
 func (x *ScanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[42]
+	mi := &file_driver_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3070,7 +3207,7 @@ func (x *ScanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanRequest.ProtoReflect.Descriptor instead.
 func (*ScanRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{42}
+	return file_driver_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *ScanRequest) GetConnId() string {
@@ -3125,7 +3262,7 @@ type ScanVector struct {
 
 func (x *ScanVector) Reset() {
 	*x = ScanVector{}
-	mi := &file_driver_proto_msgTypes[43]
+	mi := &file_driver_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3137,7 +3274,7 @@ func (x *ScanVector) String() string {
 func (*ScanVector) ProtoMessage() {}
 
 func (x *ScanVector) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[43]
+	mi := &file_driver_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3150,7 +3287,7 @@ func (x *ScanVector) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanVector.ProtoReflect.Descriptor instead.
 func (*ScanVector) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{43}
+	return file_driver_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *ScanVector) GetPacked() []byte {
@@ -3169,7 +3306,7 @@ type ScanVectors struct {
 
 func (x *ScanVectors) Reset() {
 	*x = ScanVectors{}
-	mi := &file_driver_proto_msgTypes[44]
+	mi := &file_driver_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3181,7 +3318,7 @@ func (x *ScanVectors) String() string {
 func (*ScanVectors) ProtoMessage() {}
 
 func (x *ScanVectors) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[44]
+	mi := &file_driver_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3194,7 +3331,7 @@ func (x *ScanVectors) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanVectors.ProtoReflect.Descriptor instead.
 func (*ScanVectors) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{44}
+	return file_driver_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *ScanVectors) GetVectors() []*ScanVector {
@@ -3219,7 +3356,7 @@ type ScanPage struct {
 
 func (x *ScanPage) Reset() {
 	*x = ScanPage{}
-	mi := &file_driver_proto_msgTypes[45]
+	mi := &file_driver_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3231,7 +3368,7 @@ func (x *ScanPage) String() string {
 func (*ScanPage) ProtoMessage() {}
 
 func (x *ScanPage) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[45]
+	mi := &file_driver_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3244,7 +3381,7 @@ func (x *ScanPage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanPage.ProtoReflect.Descriptor instead.
 func (*ScanPage) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{45}
+	return file_driver_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *ScanPage) GetColumns() []*Column {
@@ -3301,7 +3438,7 @@ type Tenant struct {
 
 func (x *Tenant) Reset() {
 	*x = Tenant{}
-	mi := &file_driver_proto_msgTypes[46]
+	mi := &file_driver_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3313,7 +3450,7 @@ func (x *Tenant) String() string {
 func (*Tenant) ProtoMessage() {}
 
 func (x *Tenant) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[46]
+	mi := &file_driver_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3326,7 +3463,7 @@ func (x *Tenant) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tenant.ProtoReflect.Descriptor instead.
 func (*Tenant) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{46}
+	return file_driver_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *Tenant) GetName() string {
@@ -3359,7 +3496,7 @@ type ListTenantsResponse struct {
 
 func (x *ListTenantsResponse) Reset() {
 	*x = ListTenantsResponse{}
-	mi := &file_driver_proto_msgTypes[47]
+	mi := &file_driver_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3371,7 +3508,7 @@ func (x *ListTenantsResponse) String() string {
 func (*ListTenantsResponse) ProtoMessage() {}
 
 func (x *ListTenantsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[47]
+	mi := &file_driver_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3384,7 +3521,7 @@ func (x *ListTenantsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTenantsResponse.ProtoReflect.Descriptor instead.
 func (*ListTenantsResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{47}
+	return file_driver_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *ListTenantsResponse) GetTenants() []*Tenant {
@@ -3406,7 +3543,7 @@ type SetTenantStatusRequest struct {
 
 func (x *SetTenantStatusRequest) Reset() {
 	*x = SetTenantStatusRequest{}
-	mi := &file_driver_proto_msgTypes[48]
+	mi := &file_driver_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3418,7 +3555,7 @@ func (x *SetTenantStatusRequest) String() string {
 func (*SetTenantStatusRequest) ProtoMessage() {}
 
 func (x *SetTenantStatusRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[48]
+	mi := &file_driver_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3431,7 +3568,7 @@ func (x *SetTenantStatusRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetTenantStatusRequest.ProtoReflect.Descriptor instead.
 func (*SetTenantStatusRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{48}
+	return file_driver_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *SetTenantStatusRequest) GetConnId() string {
@@ -3470,7 +3607,7 @@ type SetTenantStatusResponse struct {
 
 func (x *SetTenantStatusResponse) Reset() {
 	*x = SetTenantStatusResponse{}
-	mi := &file_driver_proto_msgTypes[49]
+	mi := &file_driver_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3482,7 +3619,7 @@ func (x *SetTenantStatusResponse) String() string {
 func (*SetTenantStatusResponse) ProtoMessage() {}
 
 func (x *SetTenantStatusResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[49]
+	mi := &file_driver_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3495,7 +3632,7 @@ func (x *SetTenantStatusResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetTenantStatusResponse.ProtoReflect.Descriptor instead.
 func (*SetTenantStatusResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{49}
+	return file_driver_proto_rawDescGZIP(), []int{51}
 }
 
 type NodeTables struct {
@@ -3512,7 +3649,7 @@ type NodeTables struct {
 
 func (x *NodeTables) Reset() {
 	*x = NodeTables{}
-	mi := &file_driver_proto_msgTypes[50]
+	mi := &file_driver_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3524,7 +3661,7 @@ func (x *NodeTables) String() string {
 func (*NodeTables) ProtoMessage() {}
 
 func (x *NodeTables) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[50]
+	mi := &file_driver_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3537,7 +3674,7 @@ func (x *NodeTables) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodeTables.ProtoReflect.Descriptor instead.
 func (*NodeTables) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{50}
+	return file_driver_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *NodeTables) GetTable() string {
@@ -3594,7 +3731,7 @@ type NodeShard struct {
 
 func (x *NodeShard) Reset() {
 	*x = NodeShard{}
-	mi := &file_driver_proto_msgTypes[51]
+	mi := &file_driver_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3606,7 +3743,7 @@ func (x *NodeShard) String() string {
 func (*NodeShard) ProtoMessage() {}
 
 func (x *NodeShard) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[51]
+	mi := &file_driver_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3619,7 +3756,7 @@ func (x *NodeShard) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodeShard.ProtoReflect.Descriptor instead.
 func (*NodeShard) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{51}
+	return file_driver_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *NodeShard) GetName() string {
@@ -3664,7 +3801,7 @@ type Node struct {
 
 func (x *Node) Reset() {
 	*x = Node{}
-	mi := &file_driver_proto_msgTypes[52]
+	mi := &file_driver_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3676,7 +3813,7 @@ func (x *Node) String() string {
 func (*Node) ProtoMessage() {}
 
 func (x *Node) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[52]
+	mi := &file_driver_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3689,7 +3826,7 @@ func (x *Node) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Node.ProtoReflect.Descriptor instead.
 func (*Node) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{52}
+	return file_driver_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *Node) GetName() string {
@@ -3743,7 +3880,7 @@ type NodesResponse struct {
 
 func (x *NodesResponse) Reset() {
 	*x = NodesResponse{}
-	mi := &file_driver_proto_msgTypes[53]
+	mi := &file_driver_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3755,7 +3892,7 @@ func (x *NodesResponse) String() string {
 func (*NodesResponse) ProtoMessage() {}
 
 func (x *NodesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[53]
+	mi := &file_driver_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3768,7 +3905,7 @@ func (x *NodesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodesResponse.ProtoReflect.Descriptor instead.
 func (*NodesResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{53}
+	return file_driver_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *NodesResponse) GetNodes() []*Node {
@@ -3820,7 +3957,7 @@ const file_driver_proto_rawDesc = "" +
 	"\x0fskip_tls_verify\x18\x06 \x01(\bR\rskipTlsVerify\x12\x17\n" +
 	"\aca_file\x18\a \x01(\tR\x06caFile\x12\x1b\n" +
 	"\tgrpc_host\x18\b \x01(\tR\bgrpcHost\x12\x1b\n" +
-	"\tgrpc_port\x18\t \x01(\x05R\bgrpcPort\"\xaa\x03\n" +
+	"\tgrpc_port\x18\t \x01(\x05R\bgrpcPort\"\xcd\x03\n" +
 	"\fCapabilities\x12%\n" +
 	"\x0equery_language\x18\x01 \x01(\tR\rqueryLanguage\x12\x10\n" +
 	"\x03sql\x18\x02 \x01(\bR\x03sql\x12!\n" +
@@ -3837,7 +3974,8 @@ const file_driver_proto_rawDesc = "" +
 	"\ftransactions\x18\n" +
 	" \x01(\bR\ftransactions\x12#\n" +
 	"\rfilter_groups\x18\v \x01(\bR\ffilterGroups\x12%\n" +
-	"\x0esearch_options\x18\f \x01(\bR\rsearchOptions\"\r\n" +
+	"\x0esearch_options\x18\f \x01(\bR\rsearchOptions\x12!\n" +
+	"\fcreate_table\x18\r \x01(\bR\vcreateTable\"\r\n" +
 	"\vInfoRequest\"\xbe\x01\n" +
 	"\fInfoResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
@@ -4021,7 +4159,17 @@ const file_driver_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\v2\x14.app.driver.v2.ValueR\x05value:\x028\x01\x1aU\n" +
 	"\fVectorsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12/\n" +
-	"\x05value\x18\x02 \x01(\v2\x19.app.driver.v2.ScanVectorR\x05value:\x028\x01\"h\n" +
+	"\x05value\x18\x02 \x01(\v2\x19.app.driver.v2.ScanVectorR\x05value:\x028\x01\"\x90\x01\n" +
+	"\x12CreateTableRequest\x12\x17\n" +
+	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x123\n" +
+	"\acolumns\x18\x03 \x03(\v2\x19.app.driver.v2.ColumnSpecR\acolumns\x12\x18\n" +
+	"\avectors\x18\x04 \x03(\tR\avectors\"D\n" +
+	"\n" +
+	"ColumnSpec\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
+	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x0e\n" +
+	"\x02of\x18\x03 \x01(\tR\x02of\"h\n" +
 	"\vEditRequest\x12\x17\n" +
 	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12\x14\n" +
 	"\x05table\x18\x02 \x01(\tR\x05table\x12*\n" +
@@ -4090,7 +4238,7 @@ const file_driver_proto_rawDesc = "" +
 	"\x06shards\x18\x05 \x01(\x03R\x06shards\x121\n" +
 	"\x06tables\x18\x06 \x03(\v2\x19.app.driver.v2.NodeTablesR\x06tables\":\n" +
 	"\rNodesResponse\x12)\n" +
-	"\x05nodes\x18\x01 \x03(\v2\x13.app.driver.v2.NodeR\x05nodes2\xe8\f\n" +
+	"\x05nodes\x18\x01 \x03(\v2\x13.app.driver.v2.NodeR\x05nodes2\xc0\r\n" +
 	"\x06Driver\x12?\n" +
 	"\x04Info\x12\x1a.app.driver.v2.InfoRequest\x1a\x1b.app.driver.v2.InfoResponse\x12?\n" +
 	"\x04Open\x12\x1a.app.driver.v2.OpenRequest\x1a\x1b.app.driver.v2.OpenResponse\x12D\n" +
@@ -4114,7 +4262,8 @@ const file_driver_proto_rawDesc = "" +
 	"\fCapabilities\x12\x1a.app.driver.v2.ConnRequest\x1a\x1b.app.driver.v2.Capabilities\x12;\n" +
 	"\x04Scan\x12\x1a.app.driver.v2.ScanRequest\x1a\x17.app.driver.v2.ScanPage\x12E\n" +
 	"\n" +
-	"WriteBatch\x12\x1a.app.driver.v2.EditRequest\x1a\x1b.app.driver.v2.EditResponse\x12N\n" +
+	"WriteBatch\x12\x1a.app.driver.v2.EditRequest\x1a\x1b.app.driver.v2.EditResponse\x12V\n" +
+	"\vCreateTable\x12!.app.driver.v2.CreateTableRequest\x1a$.app.driver.v2.DescribeTableResponse\x12N\n" +
 	"\vListTenants\x12\x1b.app.driver.v2.TableRequest\x1a\".app.driver.v2.ListTenantsResponse\x12`\n" +
 	"\x0fSetTenantStatus\x12%.app.driver.v2.SetTenantStatusRequest\x1a&.app.driver.v2.SetTenantStatusResponse\x12B\n" +
 	"\x05Nodes\x12\x1b.app.driver.v2.TableRequest\x1a\x1c.app.driver.v2.NodesResponse\x12A\n" +
@@ -4132,7 +4281,7 @@ func file_driver_proto_rawDescGZIP() []byte {
 	return file_driver_proto_rawDescData
 }
 
-var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 59)
+var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 61)
 var file_driver_proto_goTypes = []any{
 	(*DriverError)(nil),             // 0: app.driver.v2.DriverError
 	(*Value)(nil),                   // 1: app.driver.v2.Value
@@ -4172,39 +4321,41 @@ var file_driver_proto_goTypes = []any{
 	(*ClassifyRequest)(nil),         // 35: app.driver.v2.ClassifyRequest
 	(*Classification)(nil),          // 36: app.driver.v2.Classification
 	(*EditRow)(nil),                 // 37: app.driver.v2.EditRow
-	(*EditRequest)(nil),             // 38: app.driver.v2.EditRequest
-	(*RowResult)(nil),               // 39: app.driver.v2.RowResult
-	(*EditResponse)(nil),            // 40: app.driver.v2.EditResponse
-	(*CloseResponse)(nil),           // 41: app.driver.v2.CloseResponse
-	(*ScanRequest)(nil),             // 42: app.driver.v2.ScanRequest
-	(*ScanVector)(nil),              // 43: app.driver.v2.ScanVector
-	(*ScanVectors)(nil),             // 44: app.driver.v2.ScanVectors
-	(*ScanPage)(nil),                // 45: app.driver.v2.ScanPage
-	(*Tenant)(nil),                  // 46: app.driver.v2.Tenant
-	(*ListTenantsResponse)(nil),     // 47: app.driver.v2.ListTenantsResponse
-	(*SetTenantStatusRequest)(nil),  // 48: app.driver.v2.SetTenantStatusRequest
-	(*SetTenantStatusResponse)(nil), // 49: app.driver.v2.SetTenantStatusResponse
-	(*NodeTables)(nil),              // 50: app.driver.v2.NodeTables
-	(*NodeShard)(nil),               // 51: app.driver.v2.NodeShard
-	(*Node)(nil),                    // 52: app.driver.v2.Node
-	(*NodesResponse)(nil),           // 53: app.driver.v2.NodesResponse
-	nil,                             // 54: app.driver.v2.Object.FieldsEntry
-	nil,                             // 55: app.driver.v2.Column.FilterNotesEntry
-	nil,                             // 56: app.driver.v2.CheckCellsResponse.ProblemsEntry
-	nil,                             // 57: app.driver.v2.EditRow.ValuesEntry
-	nil,                             // 58: app.driver.v2.EditRow.VectorsEntry
+	(*CreateTableRequest)(nil),      // 38: app.driver.v2.CreateTableRequest
+	(*ColumnSpec)(nil),              // 39: app.driver.v2.ColumnSpec
+	(*EditRequest)(nil),             // 40: app.driver.v2.EditRequest
+	(*RowResult)(nil),               // 41: app.driver.v2.RowResult
+	(*EditResponse)(nil),            // 42: app.driver.v2.EditResponse
+	(*CloseResponse)(nil),           // 43: app.driver.v2.CloseResponse
+	(*ScanRequest)(nil),             // 44: app.driver.v2.ScanRequest
+	(*ScanVector)(nil),              // 45: app.driver.v2.ScanVector
+	(*ScanVectors)(nil),             // 46: app.driver.v2.ScanVectors
+	(*ScanPage)(nil),                // 47: app.driver.v2.ScanPage
+	(*Tenant)(nil),                  // 48: app.driver.v2.Tenant
+	(*ListTenantsResponse)(nil),     // 49: app.driver.v2.ListTenantsResponse
+	(*SetTenantStatusRequest)(nil),  // 50: app.driver.v2.SetTenantStatusRequest
+	(*SetTenantStatusResponse)(nil), // 51: app.driver.v2.SetTenantStatusResponse
+	(*NodeTables)(nil),              // 52: app.driver.v2.NodeTables
+	(*NodeShard)(nil),               // 53: app.driver.v2.NodeShard
+	(*Node)(nil),                    // 54: app.driver.v2.Node
+	(*NodesResponse)(nil),           // 55: app.driver.v2.NodesResponse
+	nil,                             // 56: app.driver.v2.Object.FieldsEntry
+	nil,                             // 57: app.driver.v2.Column.FilterNotesEntry
+	nil,                             // 58: app.driver.v2.CheckCellsResponse.ProblemsEntry
+	nil,                             // 59: app.driver.v2.EditRow.ValuesEntry
+	nil,                             // 60: app.driver.v2.EditRow.VectorsEntry
 }
 var file_driver_proto_depIdxs = []int32{
 	2,  // 0: app.driver.v2.Value.list_value:type_name -> app.driver.v2.List
 	3,  // 1: app.driver.v2.Value.object_value:type_name -> app.driver.v2.Object
 	1,  // 2: app.driver.v2.List.values:type_name -> app.driver.v2.Value
-	54, // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
+	56, // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
 	5,  // 4: app.driver.v2.InfoResponse.capabilities:type_name -> app.driver.v2.Capabilities
 	4,  // 5: app.driver.v2.OpenRequest.settings:type_name -> app.driver.v2.Settings
 	5,  // 6: app.driver.v2.OpenResponse.capabilities:type_name -> app.driver.v2.Capabilities
 	12, // 7: app.driver.v2.PathsResponse.paths:type_name -> app.driver.v2.PathStatus
 	14, // 8: app.driver.v2.ListTablesResponse.tables:type_name -> app.driver.v2.Table
-	55, // 9: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
+	57, // 9: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
 	17, // 10: app.driver.v2.DescribeTableResponse.columns:type_name -> app.driver.v2.Column
 	18, // 11: app.driver.v2.DescribeTableResponse.settings:type_name -> app.driver.v2.TableSettings
 	20, // 12: app.driver.v2.DescribeTableResponse.details:type_name -> app.driver.v2.DetailSection
@@ -4212,7 +4363,7 @@ var file_driver_proto_depIdxs = []int32{
 	22, // 14: app.driver.v2.BrowseRequest.filters:type_name -> app.driver.v2.Filter
 	23, // 15: app.driver.v2.BrowseRequest.sort:type_name -> app.driver.v2.Sort
 	26, // 16: app.driver.v2.CheckCellsRequest.cells:type_name -> app.driver.v2.TypedCell
-	56, // 17: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
+	58, // 17: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
 	22, // 18: app.driver.v2.SearchRequest.filters:type_name -> app.driver.v2.Filter
 	1,  // 19: app.driver.v2.Row.cells:type_name -> app.driver.v2.Value
 	17, // 20: app.driver.v2.Grid.columns:type_name -> app.driver.v2.Column
@@ -4220,73 +4371,76 @@ var file_driver_proto_depIdxs = []int32{
 	22, // 22: app.driver.v2.CountRequest.filters:type_name -> app.driver.v2.Filter
 	30, // 23: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
 	0,  // 24: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
-	57, // 25: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
-	58, // 26: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
-	37, // 27: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
-	39, // 28: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
-	22, // 29: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
-	43, // 30: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
-	17, // 31: app.driver.v2.ScanPage.columns:type_name -> app.driver.v2.Column
-	29, // 32: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
-	44, // 33: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
-	46, // 34: app.driver.v2.ListTenantsResponse.tenants:type_name -> app.driver.v2.Tenant
-	51, // 35: app.driver.v2.NodeTables.shard_list:type_name -> app.driver.v2.NodeShard
-	50, // 36: app.driver.v2.Node.tables:type_name -> app.driver.v2.NodeTables
-	52, // 37: app.driver.v2.NodesResponse.nodes:type_name -> app.driver.v2.Node
-	1,  // 38: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
-	1,  // 39: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
-	43, // 40: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
-	6,  // 41: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
-	8,  // 42: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
-	10, // 43: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
-	10, // 44: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
-	10, // 45: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
-	16, // 46: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
-	24, // 47: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
-	31, // 48: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
-	33, // 49: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
-	28, // 50: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
-	10, // 51: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
-	35, // 52: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
-	25, // 53: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
-	38, // 54: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
-	38, // 55: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
-	38, // 56: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
-	10, // 57: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
-	42, // 58: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
-	38, // 59: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
-	16, // 60: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
-	48, // 61: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
-	16, // 62: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
-	10, // 63: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
-	7,  // 64: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
-	9,  // 65: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
-	11, // 66: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
-	11, // 67: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
-	15, // 68: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
-	19, // 69: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
-	30, // 70: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
-	32, // 71: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
-	34, // 72: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
-	30, // 73: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
-	13, // 74: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
-	36, // 75: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
-	27, // 76: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
-	40, // 77: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
-	40, // 78: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
-	40, // 79: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
-	5,  // 80: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
-	45, // 81: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
-	40, // 82: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
-	47, // 83: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
-	49, // 84: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
-	53, // 85: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
-	41, // 86: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
-	64, // [64:87] is the sub-list for method output_type
-	41, // [41:64] is the sub-list for method input_type
-	41, // [41:41] is the sub-list for extension type_name
-	41, // [41:41] is the sub-list for extension extendee
-	0,  // [0:41] is the sub-list for field type_name
+	59, // 25: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
+	60, // 26: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
+	39, // 27: app.driver.v2.CreateTableRequest.columns:type_name -> app.driver.v2.ColumnSpec
+	37, // 28: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
+	41, // 29: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
+	22, // 30: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
+	45, // 31: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
+	17, // 32: app.driver.v2.ScanPage.columns:type_name -> app.driver.v2.Column
+	29, // 33: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
+	46, // 34: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
+	48, // 35: app.driver.v2.ListTenantsResponse.tenants:type_name -> app.driver.v2.Tenant
+	53, // 36: app.driver.v2.NodeTables.shard_list:type_name -> app.driver.v2.NodeShard
+	52, // 37: app.driver.v2.Node.tables:type_name -> app.driver.v2.NodeTables
+	54, // 38: app.driver.v2.NodesResponse.nodes:type_name -> app.driver.v2.Node
+	1,  // 39: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
+	1,  // 40: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
+	45, // 41: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
+	6,  // 42: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
+	8,  // 43: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
+	10, // 44: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
+	10, // 45: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
+	10, // 46: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
+	16, // 47: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
+	24, // 48: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
+	31, // 49: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
+	33, // 50: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
+	28, // 51: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
+	10, // 52: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
+	35, // 53: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
+	25, // 54: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
+	40, // 55: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
+	40, // 56: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
+	40, // 57: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
+	10, // 58: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
+	44, // 59: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
+	40, // 60: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
+	38, // 61: app.driver.v2.Driver.CreateTable:input_type -> app.driver.v2.CreateTableRequest
+	16, // 62: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
+	50, // 63: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
+	16, // 64: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
+	10, // 65: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
+	7,  // 66: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
+	9,  // 67: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
+	11, // 68: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
+	11, // 69: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
+	15, // 70: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
+	19, // 71: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
+	30, // 72: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
+	32, // 73: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
+	34, // 74: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
+	30, // 75: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
+	13, // 76: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
+	36, // 77: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
+	27, // 78: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
+	42, // 79: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
+	42, // 80: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
+	42, // 81: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
+	5,  // 82: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
+	47, // 83: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
+	42, // 84: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
+	19, // 85: app.driver.v2.Driver.CreateTable:output_type -> app.driver.v2.DescribeTableResponse
+	49, // 86: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
+	51, // 87: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
+	55, // 88: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
+	43, // 89: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
+	66, // [66:90] is the sub-list for method output_type
+	42, // [42:66] is the sub-list for method input_type
+	42, // [42:42] is the sub-list for extension type_name
+	42, // [42:42] is the sub-list for extension extendee
+	0,  // [0:42] is the sub-list for field type_name
 }
 
 func init() { file_driver_proto_init() }
@@ -4309,7 +4463,7 @@ func file_driver_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_driver_proto_rawDesc), len(file_driver_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   59,
+			NumMessages:   61,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

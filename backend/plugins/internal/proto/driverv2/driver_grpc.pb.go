@@ -59,6 +59,7 @@ const (
 	Driver_Capabilities_FullMethodName    = "/app.driver.v2.Driver/Capabilities"
 	Driver_Scan_FullMethodName            = "/app.driver.v2.Driver/Scan"
 	Driver_WriteBatch_FullMethodName      = "/app.driver.v2.Driver/WriteBatch"
+	Driver_CreateTable_FullMethodName     = "/app.driver.v2.Driver/CreateTable"
 	Driver_ListTenants_FullMethodName     = "/app.driver.v2.Driver/ListTenants"
 	Driver_SetTenantStatus_FullMethodName = "/app.driver.v2.Driver/SetTenantStatus"
 	Driver_Nodes_FullMethodName           = "/app.driver.v2.Driver/Nodes"
@@ -100,6 +101,9 @@ type DriverClient interface {
 	// WriteBatch writes rows at once, created or replaced by key, with their vectors
 	// (driver.BatchWriter). Added with Scan, and answered UNIMPLEMENTED by an older plugin alike.
 	WriteBatch(ctx context.Context, in *EditRequest, opts ...grpc.CallOption) (*EditResponse, error)
+	// CreateTable makes a table from portable columns (driver.TableCreator) and describes it as
+	// made. Added to protocol 2: UNIMPLEMENTED from an older plugin, and the app says to update it.
+	CreateTable(ctx context.Context, in *CreateTableRequest, opts ...grpc.CallOption) (*DescribeTableResponse, error)
 	// ListTenants lists a multi-tenant table's tenants, SetTenantStatus changes one's activity
 	// status (driver.Tenants). Added after Scan: UNIMPLEMENTED from an older plugin, and then the
 	// app says tenants need the plugin updated.
@@ -309,6 +313,16 @@ func (c *driverClient) WriteBatch(ctx context.Context, in *EditRequest, opts ...
 	return out, nil
 }
 
+func (c *driverClient) CreateTable(ctx context.Context, in *CreateTableRequest, opts ...grpc.CallOption) (*DescribeTableResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(DescribeTableResponse)
+	err := c.cc.Invoke(ctx, Driver_CreateTable_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *driverClient) ListTenants(ctx context.Context, in *TableRequest, opts ...grpc.CallOption) (*ListTenantsResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(ListTenantsResponse)
@@ -384,6 +398,9 @@ type DriverServer interface {
 	// WriteBatch writes rows at once, created or replaced by key, with their vectors
 	// (driver.BatchWriter). Added with Scan, and answered UNIMPLEMENTED by an older plugin alike.
 	WriteBatch(context.Context, *EditRequest) (*EditResponse, error)
+	// CreateTable makes a table from portable columns (driver.TableCreator) and describes it as
+	// made. Added to protocol 2: UNIMPLEMENTED from an older plugin, and the app says to update it.
+	CreateTable(context.Context, *CreateTableRequest) (*DescribeTableResponse, error)
 	// ListTenants lists a multi-tenant table's tenants, SetTenantStatus changes one's activity
 	// status (driver.Tenants). Added after Scan: UNIMPLEMENTED from an older plugin, and then the
 	// app says tenants need the plugin updated.
@@ -459,6 +476,9 @@ func (UnimplementedDriverServer) Scan(context.Context, *ScanRequest) (*ScanPage,
 }
 func (UnimplementedDriverServer) WriteBatch(context.Context, *EditRequest) (*EditResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method WriteBatch not implemented")
+}
+func (UnimplementedDriverServer) CreateTable(context.Context, *CreateTableRequest) (*DescribeTableResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CreateTable not implemented")
 }
 func (UnimplementedDriverServer) ListTenants(context.Context, *TableRequest) (*ListTenantsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListTenants not implemented")
@@ -835,6 +855,24 @@ func _Driver_WriteBatch_Handler(srv interface{}, ctx context.Context, dec func(i
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Driver_CreateTable_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CreateTableRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DriverServer).CreateTable(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Driver_CreateTable_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DriverServer).CreateTable(ctx, req.(*CreateTableRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _Driver_ListTenants_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(TableRequest)
 	if err := dec(in); err != nil {
@@ -989,6 +1027,10 @@ var Driver_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "WriteBatch",
 			Handler:    _Driver_WriteBatch_Handler,
+		},
+		{
+			MethodName: "CreateTable",
+			Handler:    _Driver_CreateTable_Handler,
 		},
 		{
 			MethodName: "ListTenants",
