@@ -1,0 +1,436 @@
+// Package drivertest is the conformance suite of the driver contract (issue 37, item 7), in
+// the manner of gocloud's drivertest: a driver's tests give it a Harness over a real database,
+// and Run checks each rule of backend/driver against it, every answer held to what the suite
+// seeded with the database's own tools (never through the driver under test):
+//
+//   - DescribeTable names every seeded column with its portable kind, and the key;
+//   - paging covers every row exactly once, and Count counts them;
+//   - every filter operator a column lists selects exactly the rows its meaning selects (a NULL
+//     under a negative operator is the database's to place), and Count agrees;
+//   - an operator a column does not list is refused as a refused filter naming the filter,
+//     never answered with the table;
+//   - a sort orders the rows and keeps the NULLs together at one end;
+//   - a write of several rows reports each row's outcome, one failure among them leaving the
+//     others written;
+//   - reads and writes of the editor's language are classified as such;
+//   - a cancelled call returns promptly, cancelled;
+//   - a wrong secret is refused as an authentication failure that never quotes the secret;
+//   - CreateTable (where the capability is declared) makes a table that describes as asked and
+//     takes a row.
+//
+// A rule a driver cannot meet is the driver's to fix: the suite has no options to turn one off.
+package drivertest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"app/backend/driver"
+)
+
+// Harness is a real database for the suite.
+type Harness interface {
+	// Open connects a new driver to the database (Connect already done); the suite closes it.
+	Open(ctx context.Context, t *testing.T) driver.Driver
+	// Seed creates table with cols (besides the key, which the database makes) and rows,
+	// with the database's own tools, and drops it when t ends. A nil value is NULL.
+	Seed(ctx context.Context, t *testing.T, table string, cols []driver.ColumnSpec, rows []map[string]any)
+	// Drop removes a table the suite made through the driver, with the database's own tools.
+	Drop(ctx context.Context, t *testing.T, table string)
+	// Table is a fresh table name the database takes, unique to name.
+	Table(name string) string
+	// Statements are texts of the editor's language on table: reads and writes.
+	Statements(table string) (reads, writes []string)
+	// WrongSecret opens a driver whose credential the database refuses, and says the secret.
+	WrongSecret(ctx context.Context, t *testing.T) (d driver.Driver, secret string)
+}
+
+// The seeded table: one row per word, with numbers, a flag, tags and some NULLs.
+var (
+	seedColumns = []driver.ColumnSpec{
+		{Name: "word", Kind: driver.ColumnText},
+		{Name: "n", Kind: driver.ColumnInteger},
+		{Name: "x", Kind: driver.ColumnNumber},
+		{Name: "flag", Kind: driver.ColumnBoolean},
+		{Name: "tags", Kind: driver.ColumnArray, Of: driver.ColumnText},
+	}
+	words = []string{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima"}
+)
+
+// seedRows are the rows: n is the word's index, NULL every fourth; x is n/2; flag is even n.
+func seedRows() []map[string]any {
+	rows := make([]map[string]any, len(words))
+	for i, w := range words {
+		r := map[string]any{"word": w, "n": int64(i), "x": float64(i) / 2, "flag": i%2 == 0, "tags": []any{w[:1], "all"}}
+		if i%4 == 3 {
+			r["n"] = nil
+		}
+		rows[i] = r
+	}
+	return rows
+}
+
+// Run runs every rule against h.
+func Run(t *testing.T, h Harness) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	d := h.Open(ctx, t)
+	t.Cleanup(func() { d.Close() })
+	table := h.Table("Conform")
+	h.Seed(ctx, t, table, seedColumns, seedRows())
+	info, err := d.DescribeTable(ctx, table)
+	if err != nil {
+		t.Fatalf("DescribeTable %s: %v", table, err)
+	}
+
+	t.Run("DescribeTable names every seeded column with its kind, and the key", func(t *testing.T) {
+		for _, want := range seedColumns {
+			c, ok := info.Column(want.Name)
+			if !ok || c.Kind != want.Kind || c.Of != want.Of {
+				t.Errorf("%s: %+v, want kind %s of %q", want.Name, c, want.Kind, want.Of)
+			}
+		}
+		if k, ok := info.Column(info.PrimaryKey); !ok || !k.PrimaryKey {
+			t.Errorf("the key %q is not a primary-key column", info.PrimaryKey)
+		}
+	})
+
+	t.Run("pages cover every row exactly once, and Count counts them", func(t *testing.T) {
+		var got []string
+		for off := 0; off < len(words)+5; off += 5 {
+			g, err := d.Browse(ctx, table, driver.Page{Offset: off, Limit: 5}, nil, []driver.Sort{{Column: "word"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, column(t, g, "word")...)
+		}
+		if !slices.Equal(got, words) {
+			t.Fatalf("pages gave %v", got)
+		}
+		if n, err := d.Count(ctx, table, nil); err != nil || n != int64(len(words)) {
+			t.Fatalf("Count = %d, %v", n, err)
+		}
+	})
+
+	t.Run("every listed filter operator selects the rows its meaning selects, and Count agrees", func(t *testing.T) {
+		tested := 0
+		for _, col := range []string{"n", "word"} {
+			c, _ := info.Column(col)
+			for _, op := range c.Filterable {
+				f, match, ok := filterFor(col, op)
+				if !ok {
+					continue
+				}
+				tested++
+				g, err := d.Browse(ctx, table, driver.Page{Limit: 100}, []driver.Filter{f}, []driver.Sort{{Column: "word"}})
+				if err != nil {
+					t.Errorf("%s %s: %v", col, op, err)
+					continue
+				}
+				got := column(t, g, "word")
+				checkMatches(t, fmt.Sprintf("%s %s %q", col, op, f.Value), got, match, negative(op))
+				if n, err := d.Count(ctx, table, []driver.Filter{f}); err != nil || n != int64(len(got)) {
+					t.Errorf("%s %s: Count %d (%v), Browse %d rows", col, op, n, err, len(got))
+				}
+			}
+		}
+		if tested < 6 {
+			t.Fatalf("only %d operators tested: the columns list too few", tested)
+		}
+	})
+
+	t.Run("an operator a column does not list is refused naming the filter, never answered with the table", func(t *testing.T) {
+		c, _ := info.Column("n")
+		var op driver.Operator
+		for _, o := range driver.Operators() {
+			if !slices.Contains(c.Filterable, o) {
+				op = o
+				break
+			}
+		}
+		if op == "" {
+			op = "no_such_operator"
+		}
+		f := driver.Filter{Column: "n", Operator: op, Value: "1", Value2: "2"}
+		g, err := d.Browse(ctx, table, driver.Page{}, []driver.Filter{f}, nil)
+		var de *driver.Error
+		if g != nil || !errors.As(err, &de) || (de.Kind != driver.KindRefusedFilter && de.Kind != driver.KindInvalidArgument) {
+			t.Fatalf("%s: grid %v, error %v", op, g != nil, err)
+		}
+		if de.Kind == driver.KindRefusedFilter && (de.Column != "n" || de.Operator != op) {
+			t.Fatalf("the refusal names %q %q", de.Column, de.Operator)
+		}
+	})
+
+	t.Run("a sort orders the rows and keeps the NULLs together at one end", func(t *testing.T) {
+		for _, desc := range []bool{false, true} {
+			g, err := d.Browse(ctx, table, driver.Page{Limit: 100}, nil, []driver.Sort{{Column: "n", Descending: desc}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ns := column(t, g, "n")
+			var vals []int
+			nullRuns, inNull := 0, false
+			for _, s := range ns {
+				if s == "" {
+					if !inNull {
+						nullRuns++
+					}
+					inNull = true
+					continue
+				}
+				inNull = false
+				v, _ := strconv.Atoi(s)
+				vals = append(vals, v)
+			}
+			sorted := slices.IsSorted(vals)
+			if desc {
+				r := slices.Clone(vals)
+				slices.Reverse(r)
+				sorted = slices.IsSorted(r)
+			}
+			if !sorted || nullRuns != 1 || (ns[0] != "" && ns[len(ns)-1] != "") || len(ns) != len(words) {
+				t.Fatalf("descending %v: %v", desc, ns)
+			}
+		}
+	})
+
+	t.Run("a write reports each row's outcome, and one failed row leaves the others written", func(t *testing.T) {
+		res, err := d.Insert(ctx, table, []driver.Row{
+			{Values: map[string]any{"word": "mike", "n": "100"}},
+			{Values: map[string]any{"word": "november", "n": "not a number"}},
+			{Values: map[string]any{"word": "oscar", "n": "101"}},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []driver.RowStatus{driver.RowOK, driver.RowFailed, driver.RowOK}
+		for i, r := range res {
+			if r.Index != i || r.Status != want[i] {
+				t.Errorf("row %d: %+v", i, r)
+			}
+		}
+		if len(res) != 3 || res[1].Kind != driver.KindInvalidArgument {
+			t.Fatalf("%+v", res)
+		}
+		if n, err := d.Count(ctx, table, nil); err != nil || n != int64(len(words)+2) {
+			t.Fatalf("Count after the write = %d, %v", n, err)
+		}
+		del, err := d.Delete(ctx, table, []driver.Row{{UUID: res[0].UUID}, {UUID: res[2].UUID}})
+		if err != nil || len(del) != 2 || del[0].Status != driver.RowOK || del[1].Status != driver.RowOK {
+			t.Fatalf("delete: %+v %v", del, err)
+		}
+	})
+
+	t.Run("the editor's reads are reads and its writes are writes", func(t *testing.T) {
+		reads, writes := h.Statements(table)
+		if len(reads) == 0 || len(writes) == 0 {
+			t.Fatal("the harness names no statements")
+		}
+		for _, s := range reads {
+			if c, err := d.Classify(s); err != nil || c.Write() {
+				t.Errorf("%q: %+v %v, want a read", s, c, err)
+			}
+		}
+		for _, s := range writes {
+			if c, _ := d.Classify(s); !c.Write() {
+				t.Errorf("%q: %+v, want a write", s, c)
+			}
+		}
+	})
+
+	t.Run("a cancelled call returns promptly, cancelled", func(t *testing.T) {
+		cctx, cancel := context.WithCancel(ctx)
+		cancel()
+		start := time.Now()
+		_, err := d.Browse(cctx, table, driver.Page{}, nil, nil)
+		if !driver.IsKind(err, driver.KindCancelled) || time.Since(start) > 2*time.Second {
+			t.Fatalf("%v after %v", err, time.Since(start))
+		}
+	})
+
+	t.Run("a wrong secret is an authentication failure that never quotes it", func(t *testing.T) {
+		wd, secret := h.WrongSecret(ctx, t)
+		defer wd.Close()
+		err := wd.Connect(ctx)
+		if !driver.IsKind(err, driver.KindAuth) || !strings.HasPrefix(err.Error(), driver.AuthPrefix) || strings.Contains(err.Error(), secret) {
+			t.Fatalf("%v", err)
+		}
+	})
+
+	t.Run("CreateTable makes a table that describes as asked and takes a row", func(t *testing.T) {
+		tc, ok := d.(driver.TableCreator)
+		if !d.Capabilities().CreateTable {
+			if ok {
+				t.Fatal("the driver creates tables but does not declare it")
+			}
+			return // declared not to: nothing to hold it to
+		}
+		if !ok {
+			t.Fatal("CreateTable is declared but not offered")
+		}
+		name := h.Table("Created")
+		spec := driver.TableSpec{Name: name, Columns: seedColumns}
+		made, err := tc.CreateTable(ctx, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { h.Drop(context.Background(), t, name) })
+		for _, want := range seedColumns {
+			if c, ok := made.Column(want.Name); !ok || c.Kind != want.Kind || c.Of != want.Of {
+				t.Errorf("%s: %+v", want.Name, c)
+			}
+		}
+		res, err := d.Insert(ctx, made.Name, []driver.Row{{Values: map[string]any{"word": "papa", "n": "7"}}})
+		if err != nil || len(res) != 1 || res[0].Status != driver.RowOK {
+			t.Fatalf("%+v %v", res, err)
+		}
+		g, err := d.Browse(ctx, made.Name, driver.Page{}, nil, nil)
+		if err != nil || !slices.Equal(column(t, g, "n"), []string{"7"}) {
+			t.Fatalf("%v %v", g, err)
+		}
+	})
+}
+
+// filterFor is a filter on col with op and the predicate it means on the seeded rows (by
+// index); ok is false for an operator the suite has no meaning for on col.
+func filterFor(col string, op driver.Operator) (driver.Filter, func(i int) (match, known bool), bool) {
+	f := driver.Filter{Column: col, Operator: op}
+	if col == "n" {
+		val := func(i int) (int, bool) { return i, i%4 != 3 }
+		cmp := func(test func(v int) bool) func(int) (bool, bool) {
+			return func(i int) (bool, bool) {
+				v, ok := val(i)
+				return ok && test(v), ok
+			}
+		}
+		switch op {
+		case driver.OpEquals:
+			f.Value = "5"
+			return f, cmp(func(v int) bool { return v == 5 }), true
+		case driver.OpNotEquals:
+			f.Value = "5"
+			return f, cmp(func(v int) bool { return v != 5 }), true
+		case driver.OpGreater:
+			f.Value = "5"
+			return f, cmp(func(v int) bool { return v > 5 }), true
+		case driver.OpGreaterEq:
+			f.Value = "5"
+			return f, cmp(func(v int) bool { return v >= 5 }), true
+		case driver.OpLess:
+			f.Value = "5"
+			return f, cmp(func(v int) bool { return v < 5 }), true
+		case driver.OpLessEq:
+			f.Value = "5"
+			return f, cmp(func(v int) bool { return v <= 5 }), true
+		case driver.OpBetween:
+			f.Value, f.Value2 = "2", "6"
+			return f, cmp(func(v int) bool { return v >= 2 && v <= 6 }), true
+		case driver.OpIn:
+			f.Value = "1, 4, 8"
+			return f, cmp(func(v int) bool { return v == 1 || v == 4 || v == 8 }), true
+		case driver.OpNotIn:
+			f.Value = "1, 4, 8"
+			return f, cmp(func(v int) bool { return v != 1 && v != 4 && v != 8 }), true
+		case driver.OpIsNull:
+			return f, func(i int) (bool, bool) { _, ok := val(i); return !ok, true }, true
+		case driver.OpIsNotNull:
+			return f, func(i int) (bool, bool) { _, ok := val(i); return ok, true }, true
+		}
+		return f, nil, false
+	}
+	text := func(test func(w string) bool) func(int) (bool, bool) {
+		return func(i int) (bool, bool) { return test(words[i]), true }
+	}
+	switch op {
+	case driver.OpEquals:
+		f.Value = "delta"
+		return f, text(func(w string) bool { return w == "delta" }), true
+	case driver.OpNotEquals:
+		f.Value = "delta"
+		return f, text(func(w string) bool { return w != "delta" }), true
+	case driver.OpContains:
+		f.Value = "li"
+		return f, text(func(w string) bool { return strings.Contains(w, "li") }), true
+	case driver.OpNotContains:
+		f.Value = "li"
+		return f, text(func(w string) bool { return !strings.Contains(w, "li") }), true
+	case driver.OpStartsWith:
+		f.Value = "ch"
+		return f, text(func(w string) bool { return strings.HasPrefix(w, "ch") }), true
+	case driver.OpEndsWith:
+		f.Value = "a"
+		return f, text(func(w string) bool { return strings.HasSuffix(w, "a") }), true
+	case driver.OpIn:
+		f.Value = "alpha, kilo"
+		return f, text(func(w string) bool { return w == "alpha" || w == "kilo" }), true
+	case driver.OpNotIn:
+		f.Value = "alpha, kilo"
+		return f, text(func(w string) bool { return w != "alpha" && w != "kilo" }), true
+	case driver.OpIsNotNull:
+		return f, text(func(string) bool { return true }), true
+	case driver.OpIsNull:
+		return f, text(func(string) bool { return false }), true
+	}
+	return f, nil, false
+}
+
+// negative tells the operators under which a NULL's place is the database's to define.
+func negative(op driver.Operator) bool {
+	return op == driver.OpNotEquals || op == driver.OpNotIn || op == driver.OpNotContains
+}
+
+// checkMatches holds the words a filter returned to the rows its predicate selects; a row the
+// predicate cannot judge (a NULL) may be either way under a negative operator.
+func checkMatches(t *testing.T, what string, got []string, match func(int) (bool, bool), neg bool) {
+	t.Helper()
+	for i, w := range words {
+		m, known := match(i)
+		in := slices.Contains(got, w)
+		switch {
+		case !known && neg:
+		case m != in:
+			t.Errorf("%s: %s returned %v, want %v (got %v)", what, w, in, m, got)
+		}
+	}
+	for _, w := range got {
+		if !slices.Contains(words, w) {
+			t.Errorf("%s: returned a row not seeded: %q", what, w)
+		}
+	}
+}
+
+// column is the cells of the named column as text ("" for NULL).
+func column(t *testing.T, g *driver.Grid, name string) []string {
+	t.Helper()
+	j := -1
+	for i, c := range g.Columns {
+		if c.Name == name {
+			j = i
+		}
+	}
+	if j < 0 {
+		t.Fatalf("no column %s in %v", name, g.Columns)
+	}
+	out := make([]string, 0, len(g.Rows))
+	for _, r := range g.Rows {
+		switch v := r[j].(type) {
+		case nil:
+			out = append(out, "")
+		case string:
+			out = append(out, v)
+		case json.Number:
+			out = append(out, v.String())
+		default:
+			out = append(out, fmt.Sprint(v))
+		}
+	}
+	return out
+}

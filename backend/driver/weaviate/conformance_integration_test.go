@@ -1,0 +1,182 @@
+package weaviate_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/sirupsen/logrus"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+
+	"app/backend/driver"
+	"app/backend/driver/drivertest"
+	"app/backend/driver/weaviate"
+	"app/backend/plugins/grpcdriver"
+	"app/internal/weaviatenode"
+)
+
+// Issue 37, item 7: the Weaviate driver passes the contract's conformance suite on a real
+// weaviate-server with GraphQL on and off, in the process and across the plugin protocol
+// (the plugin's gRPC server and the host's client over loopback, as the app runs it).
+func TestWeaviatePassesTheConformanceSuite(t *testing.T) {
+	for _, v := range readPaths {
+		for _, boundary := range []bool{false, true} {
+			name := v.String() + "/in process"
+			if boundary {
+				name = v.String() + "/across the plugin protocol"
+			}
+			t.Run(name, func(t *testing.T) {
+				drivertest.Run(t, &harness{node: sharedNode(t, v), keyNode: sharedNode(t, weaviatenode.APIKey), boundary: boundary})
+			})
+		}
+	}
+}
+
+// harness is drivertest's Harness over weaviate-server: tables are collections made and
+// filled with the server's own REST API.
+type harness struct {
+	node, keyNode *weaviatenode.Node
+	boundary      bool
+}
+
+var tableSeq atomic.Int64
+
+func (h *harness) Table(name string) string {
+	return fmt.Sprintf("%s%d%d", name, time.Now().UnixNano()%1_000_000, tableSeq.Add(1))
+}
+
+func (h *harness) Open(ctx context.Context, t *testing.T) driver.Driver {
+	return h.open(ctx, t, settingsFor(h.node), true)
+}
+
+func (h *harness) open(ctx context.Context, t *testing.T, s driver.Settings, connect bool) driver.Driver {
+	t.Helper()
+	var d driver.Driver
+	if h.boundary {
+		d = acrossTheProtocol(ctx, t, s)
+	} else {
+		wd, err := weaviate.New(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d = wd
+	}
+	if connect {
+		if err := d.Connect(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return d
+}
+
+// acrossTheProtocol opens s through the plugin protocol: the plugin's gRPC server around the
+// Weaviate driver and the host's client, over loopback.
+func acrossTheProtocol(ctx context.Context, t *testing.T, s driver.Settings) driver.Driver {
+	t.Helper()
+	log := logrus.New()
+	log.SetLevel(logrus.WarnLevel)
+	srv := grpcdriver.NewServer(grpcdriver.Config{
+		Info: grpcdriver.Info{Name: "weaviate", Version: "conformance", Types: []string{"weaviate"}},
+		Open: func(s driver.Settings, log logrus.FieldLogger) (driver.Driver, error) {
+			return weaviate.New(s, weaviate.WithLogger(log))
+		},
+		Classify: weaviate.Classify,
+		Log:      log,
+	})
+	g := grpc.NewServer(grpc.MaxRecvMsgSize(grpcdriver.MaxMessageSize), grpc.MaxSendMsgSize(grpcdriver.MaxMessageSize))
+	srv.Register(g)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = g.Serve(ln) }()
+	t.Cleanup(g.Stop)
+	cc, err := grpc.NewClient(ln.Addr().String(), append(grpcdriver.DialOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cc.Close() })
+	k, err := grpcdriver.NewClient(cc, nil).Open(ctx, s, "conformance", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// weaviateTypes are the data types the harness makes the suite's kinds with.
+var weaviateTypes = map[driver.ColumnKind]string{driver.ColumnText: "text", driver.ColumnInteger: "int",
+	driver.ColumnNumber: "number", driver.ColumnBoolean: "boolean"}
+
+func (h *harness) Seed(ctx context.Context, t *testing.T, table string, cols []driver.ColumnSpec, rows []map[string]any) {
+	t.Helper()
+	props := make([]map[string]any, 0, len(cols))
+	for _, c := range cols {
+		typ := weaviateTypes[c.Kind]
+		if c.Kind == driver.ColumnArray {
+			typ = weaviateTypes[c.Of] + "[]"
+		}
+		props = append(props, map[string]any{"name": c.Name, "dataType": []string{typ}, "tokenization": "field"})
+	}
+	class := map[string]any{"class": table, "vectorizer": "none", "properties": props,
+		"invertedIndexConfig": map[string]any{"indexNullState": true, "indexPropertyLength": true}}
+	for i, p := range props {
+		if cols[i].Kind != driver.ColumnText && cols[i].Of != driver.ColumnText {
+			delete(p, "tokenization")
+		}
+	}
+	if err := h.node.DoJSON(ctx, http.MethodPost, "/v1/schema", class, nil); err != nil {
+		t.Fatalf("create %s: %v", table, err)
+	}
+	t.Cleanup(func() { h.Drop(context.Background(), t, table) })
+	objects := make([]map[string]any, len(rows))
+	for i, r := range rows {
+		p := map[string]any{}
+		for k, v := range r {
+			if v != nil {
+				p[k] = v
+			}
+		}
+		objects[i] = map[string]any{"class": table, "properties": p, "vector": []float32{float32(i), 1}}
+	}
+	var out []struct {
+		Result struct {
+			Errors any `json:"errors"`
+		} `json:"result"`
+	}
+	if err := h.node.DoJSON(ctx, http.MethodPost, "/v1/batch/objects", map[string]any{"objects": objects}, &out); err != nil {
+		t.Fatalf("seed %s: %v", table, err)
+	}
+	for i, o := range out {
+		if o.Result.Errors != nil {
+			t.Fatalf("seed %s row %d: %v", table, i, o.Result.Errors)
+		}
+	}
+}
+
+func (h *harness) Drop(ctx context.Context, t *testing.T, table string) {
+	_ = h.node.DoJSON(ctx, http.MethodDelete, "/v1/schema/"+table, nil, nil)
+}
+
+func (h *harness) Statements(table string) (reads, writes []string) {
+	return []string{
+			fmt.Sprintf("{ Get { %s { word n } } }", table),
+			"GET /v1/objects?class=" + table,
+			fmt.Sprintf("{ Aggregate { %s { meta { count } } } }", table),
+		}, []string{
+			fmt.Sprintf(`POST /v1/objects {"class":%q,"properties":{"word":"x"}}`, table),
+			"DELETE /v1/schema/" + table,
+			fmt.Sprintf(`mutation { x: Get { %s { word } } }`, table),
+		}
+}
+
+func (h *harness) WrongSecret(ctx context.Context, t *testing.T) (driver.Driver, string) {
+	const secret = "wrong-secret-0f9e8d7c6b5a"
+	s := settingsFor(h.keyNode)
+	s.APIKey = secret
+	return h.open(ctx, t, s, false), secret
+}
