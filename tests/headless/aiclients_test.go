@@ -140,6 +140,12 @@ func listTools(t *testing.T, envv []string, command string, args []string, extra
 	if err != nil {
 		t.Fatalf("start %s %v: %v", command, args, err)
 	}
+	return toolNames(ctx, t, cs)
+}
+
+// toolNames lists the session's tools by name and closes it.
+func toolNames(ctx context.Context, t *testing.T, cs *mcp.ClientSession) []string {
+	t.Helper()
 	defer cs.Close()
 	res, err := cs.ListTools(ctx, nil)
 	if err != nil {
@@ -286,16 +292,7 @@ func toolsOverHTTP(t *testing.T, url, authorization string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cs.Close()
-	res, err := cs.ListTools(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tool := range res.Tools {
-		names = append(names, tool.Name)
-	}
-	return names
+	return toolNames(ctx, t, cs)
 }
 
 type headerTransport struct{ authorization string }
