@@ -11,7 +11,9 @@
 //     never answered with the table;
 //   - a sort orders the rows and keeps the NULLs together at one end;
 //   - a write of several rows reports each row's outcome, one failure among them leaving the
-//     others written;
+//     others written, or, where the driver declares transactions, nothing written;
+//   - paging stops at the driver's limit with a notice, a page beyond it is refused, and a
+//     scan walks every row of a bigger table exactly once;
 //   - reads and writes of the editor's language are classified as such;
 //   - a cancelled call returns promptly, cancelled;
 //   - a wrong secret is refused as an authentication failure that never quotes the secret;
@@ -50,6 +52,10 @@ type Harness interface {
 	Statements(table string) (reads, writes []string)
 	// WrongSecret opens a driver whose credential the database refuses, and says the secret.
 	WrongSecret(ctx context.Context, t *testing.T) (d driver.Driver, secret string)
+	// Big is a table with more rows than the driver's paging limit (Capabilities.MaxResults;
+	// any table of a few thousand rows for a driver without one), made with the database's
+	// own tools, and how many rows it holds.
+	Big(ctx context.Context, t *testing.T) (table string, rows int)
 }
 
 // The seeded table: one row per word, with numbers, a flag, tags and some NULLs.
@@ -211,6 +217,18 @@ func Run(t *testing.T, h Harness) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if d.Capabilities().Transactions {
+			// Atomic: the failure fails the whole write, and nothing of it is there.
+			for _, r := range res {
+				if r.Status == driver.RowOK {
+					t.Fatalf("a transactional write applied a row despite a failure: %+v", res)
+				}
+			}
+			if n, err := d.Count(ctx, table, nil); err != nil || n != int64(len(words)) {
+				t.Fatalf("Count after the failed transaction = %d, %v", n, err)
+			}
+			return
+		}
 		want := []driver.RowStatus{driver.RowOK, driver.RowFailed, driver.RowOK}
 		for i, r := range res {
 			if r.Index != i || r.Status != want[i] {
@@ -226,6 +244,55 @@ func Run(t *testing.T, h Harness) {
 		del, err := d.Delete(ctx, table, []driver.Row{{UUID: res[0].UUID}, {UUID: res[2].UUID}})
 		if err != nil || len(del) != 2 || del[0].Status != driver.RowOK || del[1].Status != driver.RowOK {
 			t.Fatalf("delete: %+v %v", del, err)
+		}
+	})
+
+	t.Run("paging stops at the limit with a notice, a page beyond it is refused, and a scan walks every row once", func(t *testing.T) {
+		big, rows := h.Big(ctx, t)
+		limit := d.Capabilities().MaxResults
+		if limit > 0 {
+			if rows <= limit {
+				t.Fatalf("the harness's big table has %d rows, not more than the limit %d", rows, limit)
+			}
+			g, err := d.Browse(ctx, big, driver.Page{Offset: limit - 5, Limit: 10}, nil, nil)
+			if err != nil || len(g.Rows) != 5 || g.Notice == "" {
+				t.Fatalf("the page across the limit: %v rows, notice %q, %v", rowsOf(g), noticeOf(g), err)
+			}
+			if g, err := d.Browse(ctx, big, driver.Page{Offset: limit, Limit: 10}, nil, nil); g != nil || !driver.IsKind(err, driver.KindUnsupported) {
+				t.Fatalf("the page beyond the limit: %v rows, %v", rowsOf(g), err)
+			}
+		}
+		sc, ok := d.(driver.Scanner)
+		if !ok {
+			if limit > 0 {
+				t.Fatal("a driver with a paging limit must scan past it (driver.Scanner)")
+			}
+			return // every row is reached by paging, which the rule above holds
+		}
+		seen := make(map[string]bool, rows)
+		after := ""
+		for steps := 0; ; steps++ {
+			if steps > rows {
+				t.Fatal("the scan does not end")
+			}
+			p, err := sc.Scan(ctx, big, driver.ScanRequest{After: after, Limit: 2000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range p.Rows {
+				key := fmt.Sprint(r[0])
+				if seen[key] {
+					t.Fatalf("the scan read %s twice", key)
+				}
+				seen[key] = true
+			}
+			if p.Next == "" {
+				break
+			}
+			after = p.Next
+		}
+		if len(seen) != rows {
+			t.Fatalf("the scan read %d rows of %d", len(seen), rows)
 		}
 	})
 
@@ -297,6 +364,20 @@ func Run(t *testing.T, h Harness) {
 			t.Fatalf("%v %v", g, err)
 		}
 	})
+}
+
+func rowsOf(g *driver.Grid) int {
+	if g == nil {
+		return -1
+	}
+	return len(g.Rows)
+}
+
+func noticeOf(g *driver.Grid) string {
+	if g == nil {
+		return ""
+	}
+	return g.Notice
 }
 
 // filterFor is a filter on col with op and the predicate it means on the seeded rows (by
