@@ -177,7 +177,9 @@ func (h *harness) Statements(table string) (reads, writes []string) {
 
 // Big is the fixture collection of more than QUERY_MAXIMUM_RESULTS objects every shared node
 // holds (internal/fixtures), loaded through the server's REST API.
-func (h *harness) Big(context.Context, *testing.T) (string, int) { return fixtures.Big, fixtures.BigCount }
+func (h *harness) Big(context.Context, *testing.T) (string, int) {
+	return fixtures.Big, fixtures.BigCount
+}
 
 func (h *harness) WrongSecret(ctx context.Context, t *testing.T) (driver.Driver, string) {
 	const secret = "wrong-secret-0f9e8d7c6b5a"
