@@ -130,3 +130,132 @@ func moduleRoot(t *testing.T) string {
 		dir = parent
 	}
 }
+
+// dialectLine is a code line that names Weaviate's dialect: the database's name, its query
+// language, its REST paths or its search modes. Comments are prose and are not read.
+var dialectLine = regexp.MustCompile(`(?i)weaviate|graphql|_additional|/v1/|\bbm25\b|neartext|nearvector|nearobject|relativescore|rankedfusion`)
+
+// dialectLines counts, per file, the code lines of host code that name the dialect: non-test
+// Go outside the driver, the programs and the test rigs (generated code left out), and the
+// frontend's sources outside a driver's folder (src/drivers/<name>/, none yet) and its tests.
+func dialectLines(t *testing.T, root string) map[string]int {
+	t.Helper()
+	notHost := []string{"backend/driver/weaviate/", "cmd/", "internal/", "tests/", "bench/", "interop/", "tools/", "build/", ".git/", "node_modules/", "frontend/wailsjs/", "frontend/dist/", "frontend/src/test/", "frontend/src/drivers/"}
+	out := map[string]int{}
+	err := filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel := filepath.ToSlash(strings.TrimPrefix(path, root+string(filepath.Separator)))
+		for _, p := range notHost {
+			if strings.HasPrefix(rel+"/", p) || strings.Contains(rel+"/", "/node_modules/") {
+				if e.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+		}
+		goFile := strings.HasSuffix(rel, ".go") && !strings.HasSuffix(rel, "_test.go") && !strings.HasPrefix(rel, "frontend/")
+		tsFile := strings.HasPrefix(rel, "frontend/src/") && (strings.HasSuffix(rel, ".ts") || strings.HasSuffix(rel, ".tsx")) && !strings.Contains(rel, ".test.")
+		if e.IsDir() || (!goFile && !tsFile) {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if goFile && strings.Contains(string(b), "\n// Code generated ") || strings.HasPrefix(string(b), "// Code generated ") {
+			return nil
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			s := strings.TrimSpace(line)
+			if strings.HasPrefix(s, "//") || strings.HasPrefix(s, "/*") || strings.HasPrefix(s, "*") {
+				continue
+			}
+			if dialectLine.MatchString(s) {
+				out[rel]++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// dialectPin is what host code still names of Weaviate's dialect, file by file (issue 37,
+// item 8): the contract work takes these out (the plugin's own words, templates and search
+// modes), and the count only goes down. Adding a line fails; taking one out fails until the
+// pin is lowered here, so the pin is always the tree's exact count.
+var dialectPin = map[string]int{
+	"app/explorer_similar.go":                               1,
+	"backend/connections/connections.go":                    4,
+	"backend/core/core.go":                                  1,
+	"backend/driver/search.go":                              15,
+	"backend/explore/cells.go":                              1,
+	"backend/explore/tables.go":                             1,
+	"backend/mcp/instructions.go":                           1,
+	"backend/mcp/prompts/prompts.go":                        13,
+	"backend/mcp/resources/resources.go":                    1,
+	"backend/mcp/tools/execute_query.go":                    2,
+	"backend/mcp/tools/instructions.go":                     2,
+	"backend/mcp/tools/tenant.go":                           1,
+	"backend/mcp/tools/vector_search.go":                    4,
+	"backend/plugins/grpcdriver/client.go":                  2,
+	"backend/plugins/grpcdriver/convert.go":                 2,
+	"frontend/src/api/types.ts":                             1,
+	"frontend/src/components/connections/format.ts":         1,
+	"frontend/src/components/editor/EditorPanel.tsx":        4,
+	"frontend/src/components/editor/graphql.ts":             7,
+	"frontend/src/components/editor/templates.ts":           15,
+	"frontend/src/components/forms/ConnectionFormPanel.tsx": 3,
+	"frontend/src/components/forms/NewConnectionPanel.tsx":  1,
+	"frontend/src/components/forms/formRules.ts":            1,
+	"frontend/src/components/grid/filterModel.ts":           3,
+	"frontend/src/components/search/SearchPanel.tsx":        7,
+	"frontend/src/components/search/searchModel.ts":         13,
+	"frontend/src/components/workspace/ConnectionPanel.tsx": 1,
+}
+
+// Issue 37, item 8: the guard reads the frontend too, and pins what host code still names of
+// the dialect; the count goes down to zero with the contract work and never up.
+func TestHostCodeNamesNoMoreOfTheDialectThanPinned(t *testing.T) {
+	got := dialectLines(t, moduleRoot(t))
+	total := 0
+	for f, n := range got {
+		total += n
+		if n > dialectPin[f] {
+			t.Errorf("%s names Weaviate's dialect on %d code lines, %d pinned: the dialect belongs to the driver (its words cross the contract)", f, n, dialectPin[f])
+		}
+	}
+	for f, n := range dialectPin {
+		if got[f] < n {
+			t.Errorf("%s names the dialect on %d code lines now, fewer than the %d pinned: lower the pin in dialectPin", f, got[f], n)
+		}
+	}
+	t.Logf("host code lines naming the dialect: %d", total)
+}
+
+// The guard can fail: a planted TypeScript line and Go line that name the dialect are counted,
+// a comment is not, and a test file or the driver's folder is not host code.
+func TestTheDialectCountCatchesAPlantedLine(t *testing.T) {
+	root := t.TempDir()
+	plant := func(rel, text string) {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plant("frontend/src/components/x/Panel.tsx", "// Weaviate in a comment\nconst q = `{ Get { A { _additional { id } } } }`;\n")
+	plant("frontend/src/components/x/Panel.test.tsx", "const q = 'bm25';\n")
+	plant("backend/x/x.go", "package x\n\n// GraphQL in prose\nconst mode = \"nearText\"\n")
+	plant("backend/driver/weaviate/y.go", "package weaviate\nconst p = \"/v1/schema\"\n")
+	got := dialectLines(t, root)
+	if len(got) != 2 || got["frontend/src/components/x/Panel.tsx"] != 1 || got["backend/x/x.go"] != 1 {
+		t.Fatalf("counted %v", got)
+	}
+}
