@@ -52,6 +52,15 @@ func TestTheAppServesMCPOnAUnixSocketOfItsOwnUser(t *testing.T) {
 	if got := socketPost(t, path, authz); got != http.StatusOK {
 		t.Fatalf("the configured token over the socket: %d", got)
 	}
+	// The same log: the socket's request is recorded with the client and the token.
+	var entries []activityEntry
+	waitFor(t, "the socket's request in the activity log", func() bool {
+		out, _, err := run(t, env(), "", "--config-dir", dir, "activity", "list", "--json", "--client", "vscode-socket", "--outcome", "ok")
+		return err == nil && json.Unmarshal([]byte(out), &entries) == nil && len(entries) == 1
+	}, nil)
+	if e := entries[0]; e.Method != "tools/list" || !strings.HasPrefix(e.Principal, "token:") {
+		t.Fatalf("%+v", e)
+	}
 }
 
 // shortTempDir is a temporary directory whose path fits a Unix socket's 108 bytes.
