@@ -43,6 +43,15 @@ describe("connection list states", () => {
     expect(screen.queryByRole("tree")).not.toBeInTheDocument();
   });
 
+  it("the empty sidebar offers New connection (issue 37)", async () => {
+    const onNew = vi.fn();
+    render(
+      <ConnectionList state={{ status: "ready", connections: [] }} onRetry={() => {}} onOpen={() => {}} onNew={onNew} />,
+    );
+    await userEvent.click(screen.getByRole("button", { name: "New connection" }));
+    expect(onNew).toHaveBeenCalledOnce();
+  });
+
   it("shows the error message and retries on request", async () => {
     let fail = true;
     const api = fakeApi(async () => {

@@ -33,17 +33,19 @@ interface Props extends TreeActions {
   onRetry: () => void;
   onOpen: (c: Connection) => void;
   openId?: string;
+  /** onNew starts a new connection (the empty list offers it). */
+  onNew?: () => void;
 }
 
 /** ConnectionList renders the loading, error, empty or filled tree of saved connections. */
-export function ConnectionList({ state, onRetry, ...rest }: Props) {
+export function ConnectionList({ state, onRetry, onNew, ...rest }: Props) {
   switch (state.status) {
     case "loading":
       return <ConnectionListLoading />;
     case "error":
       return <ConnectionListError error={state.error} onRetry={onRetry} />;
     case "ready":
-      if (state.connections.length === 0) return <ConnectionListEmpty />;
+      if (state.connections.length === 0) return <ConnectionListEmpty onNew={onNew} />;
       return <ConnectionTree connections={state.connections} {...rest} />;
   }
 }

@@ -19,14 +19,23 @@ export function ConnectionListLoading() {
   );
 }
 
-/** ConnectionListEmpty explains that nothing is saved yet and how to add a connection. */
-export function ConnectionListEmpty() {
+/** ConnectionListEmpty says that nothing is saved yet and offers to add a connection. */
+export function ConnectionListEmpty({ onNew }: { onNew?: () => void }) {
   return (
     <div className="list-state list-state--empty" role="status">
       <p className="list-state__title">No saved connections</p>
-      <p className="list-state__hint">
-        Add one from a terminal with <code>app connection add</code>; it appears here.
-      </p>
+      {onNew ? (
+        <p className="list-state__hint">
+          <button type="button" className="btn btn--primary" onClick={onNew}>
+            New connection
+          </button>{" "}
+          (Ctrl+N), or <code>app connection add</code> in a terminal.
+        </p>
+      ) : (
+        <p className="list-state__hint">
+          Add one from a terminal with <code>app connection add</code>; it appears here.
+        </p>
+      )}
     </div>
   );
 }

@@ -43,7 +43,7 @@ export function Sidebar({ state, onReload, onOpen, onOpenSettings, onNewConnecti
         </button>
       </div>
       <div className="sidebar__body">
-        <ConnectionList state={state} onRetry={onReload} onOpen={onOpen} openId={openId} {...tree} />
+        <ConnectionList state={state} onRetry={onReload} onOpen={onOpen} openId={openId} onNew={onNewConnection} {...tree} />
       </div>
       <div className="sidebar__foot">
         <button
