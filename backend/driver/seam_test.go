@@ -196,7 +196,7 @@ var dialectPin = map[string]int{
 	"backend/explore/cells.go":                              1,
 	"backend/explore/tables.go":                             1,
 	"backend/mcp/instructions.go":                           1,
-	"backend/mcp/prompts/prompts.go":                        13,
+	"backend/mcp/prompts/prompts.go":                        9,
 	"backend/mcp/resources/resources.go":                    1,
 	"backend/mcp/tools/execute_query.go":                    2,
 	"backend/mcp/tools/instructions.go":                     2,
@@ -216,6 +216,10 @@ var dialectPin = map[string]int{
 	"frontend/src/components/search/SearchPanel.tsx":        7,
 	"frontend/src/components/search/searchModel.ts":         13,
 	"frontend/src/components/workspace/ConnectionPanel.tsx": 1,
+	"backend/mcp/prompts/explain_table.go":                  1,
+	"backend/mcp/prompts/find_similar.go":                   1,
+	"backend/mcp/prompts/review_query.go":                   1,
+	"backend/mcp/prompts/write_query.go":                    1,
 }
 
 // Issue 37, item 8: the guard reads the frontend too, and pins what host code still names of
