@@ -13,7 +13,7 @@ import { TEMPLATES } from "./templates";
 import { Icon, Play } from "../icons";
 import { HistoryList, SavedList } from "./EditorSide";
 import { ResultPane, type Outcome } from "./ResultPane";
-import { isVector } from "../grid/vectorPreview";
+import { isVector } from "../grid/columnKinds";
 
 /** The text of each connection's editor, kept while its tab is closed or hidden. */
 const drafts = new Map<string, string>();

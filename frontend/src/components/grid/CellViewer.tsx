@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from "react";
 import { useApi, type Column } from "../../api";
 import type { DisplayRow } from "./displayRows";
 import { vectorSize } from "./filterModel";
-import { isVector, previewDimensions } from "./vectorPreview";
+import { isVector } from "./columnKinds";
+import { previewDimensions } from "./vectorPreview";
 
 /** The full value of the cell open in the viewer, read when the cell holds a preview. */
 type Full = { status: "loading" } | { status: "ready"; value: string | null } | { status: "error"; message: string };

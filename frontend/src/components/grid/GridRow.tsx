@@ -3,7 +3,8 @@ import type { Column } from "../../api";
 import type { DisplayRow } from "./displayRows";
 import { namedVector, shortVector } from "./filterModel";
 import type { CellText } from "./pendingModel";
-import { isNumeric, isVector, previewCell } from "./vectorPreview";
+import { isNumeric, isVector } from "./columnKinds";
+import { previewCell } from "./vectorPreview";
 
 
 export const ROW_HEIGHT = 27;

@@ -1,7 +1,8 @@
 import { useState } from "react";
 import { useApi, type Column } from "../../api";
 import { rowJSON } from "./copy";
-import { isVector, previewCell, previewDimensions } from "./vectorPreview";
+import { isVector } from "./columnKinds";
+import { previewCell, previewDimensions } from "./vectorPreview";
 import type { CellText } from "./pendingModel";
 
 interface Props {

@@ -17,7 +17,7 @@ import { ExportDialog } from "./ExportDialog";
 import { toApiFilter } from "./filterModel";
 import { chooseImportFile, ImportDialog, type ImportSource } from "./ImportDialog";
 import { ErrorState } from "../layout/ErrorLine";
-import { isVector } from "./vectorPreview";
+import { isVector } from "./columnKinds";
 
 interface Props {
   connection: Connection;

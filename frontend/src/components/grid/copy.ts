@@ -2,7 +2,7 @@
 // JSON (for code), from the text the grid shows.
 import type { Column } from "../../api";
 import type { CellText } from "./pendingModel";
-import { isVector } from "./vectorPreview";
+import { isVector } from "./columnKinds";
 
 /**
  * A TSV field as spreadsheets paste it: quoted (quotes doubled) only when it holds a tab or a

@@ -3,7 +3,7 @@
 // unavailable, value checks (numbers, full RFC 3339 dates, UUIDs, lists) and the shape sent
 // to the backend. Pure functions; the backend (the driver) stays the judge of what runs.
 import type { Column, Filter, TableSettings } from "../../api";
-import { isVector, scalarKind } from "./vectorPreview";
+import { isVector, scalarKind } from "./columnKinds";
 
 /** Every operator of the spec's table, in menu order (backend/driver Operators()). */
 export const OPERATORS = [

@@ -1,6 +1,6 @@
 import { useState, type MouseEvent as ReactMouseEvent } from "react";
 import type { Column } from "../../api";
-import { isNumeric, isVector } from "./vectorPreview";
+import { isNumeric, isVector } from "./columnKinds";
 
 /** The default column widths: rows are virtualized, so widths must not follow the rows on screen. */
 function defaultWidth(c: Column): number {

@@ -1,6 +1,6 @@
 import type { Column, Filter, Grid, SearchMode, SearchRequest, TableInfo } from "../../api";
 import { toApiFilter } from "../grid/filterModel";
-import { scalarKind } from "../grid/vectorPreview";
+import { scalarKind } from "../grid/columnKinds";
 
 /** The modes a table offers, in the panel's order: nearText only where a vectorizer makes vectors. */
 export function modesFor(info: TableInfo): { mode: SearchMode; label: string }[] {
