@@ -33,7 +33,7 @@ func FindStale(port int) []Stale {
 		if c.entry == nil || c.Project || path == "" {
 			continue
 		}
-		entry, key, err := readEntry(c, path)
+		_, entry, key, err := readEntry(c, path)
 		if err != nil || key == "" {
 			continue
 		}
@@ -53,7 +53,7 @@ func Repoint(s Stale, port int, now time.Time) (backup string, err error) {
 	if err != nil {
 		return "", err
 	}
-	entry, key, err := readEntry(c, s.File)
+	old, entry, key, err := readEntry(c, s.File)
 	if err != nil {
 		return "", err
 	}
@@ -67,10 +67,6 @@ func Repoint(s Stale, port int, now time.Time) (backup string, err error) {
 	}
 	u.Host = net.JoinHostPort(u.Hostname(), strconv.Itoa(port))
 	entry[key] = u.String()
-	old, err := os.ReadFile(s.File)
-	if err != nil {
-		return "", err
-	}
 	b, err := formatOf(c.Format).put(old, c.Root, ServerName, entry)
 	if err != nil {
 		return "", unchanged(s.File, err)
@@ -103,23 +99,23 @@ func RepairAll(port int, now time.Time) []Repaired {
 	return out
 }
 
-// readEntry reads a client config file and finds the app's entry and the member holding its
-// URL ("" when the entry has none, e.g. a stdio entry).
-func readEntry(c Client, path string) (entry map[string]any, urlKey string, err error) {
-	b, err := os.ReadFile(path)
+// readEntry reads a client config file (its bytes, for an edit that follows) and finds the
+// app's entry and the member holding its URL ("" when the entry has none, e.g. a stdio entry).
+func readEntry(c Client, path string) (file []byte, entry map[string]any, urlKey string, err error) {
+	file, err = os.ReadFile(path)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, "", err
 	}
-	entry, err = formatOf(c.Format).entry(b, c.Root, ServerName)
+	entry, err = formatOf(c.Format).entry(file, c.Root, ServerName)
 	if err != nil || entry == nil {
-		return nil, "", err
+		return file, nil, "", err
 	}
 	for _, k := range urlKeys {
 		if _, ok := entry[k].(string); ok {
-			return entry, k, nil
+			return file, entry, k, nil
 		}
 	}
-	return entry, "", nil
+	return file, entry, "", nil
 }
 
 // loopbackPort is the port of an http URL on 127.0.0.1, ::1 or localhost.

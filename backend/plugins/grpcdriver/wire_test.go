@@ -100,12 +100,14 @@ func newSlowWeaviate(t *testing.T) *slowWeaviate {
 	return s
 }
 
-func (s *slowWeaviate) settings() driver.Settings {
-	u := strings.TrimPrefix(s.srv.URL, "http://")
-	host, port, _ := net.SplitHostPort(u)
-	p, _ := strconv.Atoi(port)
+func (s *slowWeaviate) settings() driver.Settings { return standInSettings(s.srv.URL) }
+
+// standInSettings are connection settings that reach a stand-in node at url (http://host:port).
+func standInSettings(url string) driver.Settings {
+	host, port, _ := net.SplitHostPort(strings.TrimPrefix(url, "http://"))
 	st := driver.DefaultSettings()
-	st.Host, st.Port = host, p
+	st.Host = host
+	st.Port, _ = strconv.Atoi(port)
 	return st
 }
 
@@ -498,11 +500,7 @@ func TestAWriteCutMidBatchKeepsItsRowOutcomesAcrossTheBoundary(t *testing.T) {
 		}
 	}))
 	t.Cleanup(node.Close)
-	host, port, _ := net.SplitHostPort(strings.TrimPrefix(node.URL, "http://"))
-	s := driver.DefaultSettings()
-	s.Host = host
-	s.Port, _ = strconv.Atoi(port)
-	k := openConn(t, serveLoopback(t, weaviateConfig()), s)
+	k := openConn(t, serveLoopback(t, weaviateConfig()), standInSettings(node.URL))
 	rows := []driver.Row{
 		{UUID: "not-a-uuid", Values: map[string]any{"title": "refused before sending"}},
 		{UUID: "00000021-0000-4000-8000-000000000001", Values: map[string]any{"title": "sent"}},
@@ -552,11 +550,7 @@ func TestCreateTableCrossesTheBoundary(t *testing.T) {
 		}
 	}))
 	t.Cleanup(node.Close)
-	host, port, _ := net.SplitHostPort(strings.TrimPrefix(node.URL, "http://"))
-	s := driver.DefaultSettings()
-	s.Host = host
-	s.Port, _ = strconv.Atoi(port)
-	k := openConn(t, serveLoopback(t, weaviateConfig()), s)
+	k := openConn(t, serveLoopback(t, weaviateConfig()), standInSettings(node.URL))
 	if !k.Capabilities().CreateTable {
 		t.Fatal("the capability did not cross")
 	}
