@@ -11,6 +11,7 @@ import (
 	"app/backend/connections"
 	"app/backend/core"
 	"app/backend/driver"
+	"app/backend/plugins"
 	"app/internal/dto"
 )
 
@@ -28,9 +29,12 @@ type ConnectionStore interface {
 	Stamp() config.Stamp
 }
 
-// ConnectionTester connects once with a connection's settings (core.Core.TestConnection).
+// ConnectionTester connects once with a connection's settings (core.Core.TestConnection)
+// and describes connection types (core.Core.Describe, Types).
 type ConnectionTester interface {
 	TestConnection(ctx context.Context, c connections.Connection, apiKey string) (string, []driver.PathStatus, error)
+	Describe(ctx context.Context, connType string) (driver.Description, error)
+	Types(ctx context.Context) ([]plugins.ConnType, error)
 }
 
 // ConnectionsAPI is the connection sidebar's view of the backend. Its exported methods are
@@ -87,7 +91,16 @@ func (a *ConnectionsAPI) Remove(id string) (bool, error) {
 	if err != nil {
 		return false, apiError(err)
 	}
-	msg := fmt.Sprintf("Delete the connection “%s” (%s:%d)?\n\nIts saved API key is removed from the keyring too. This cannot be undone.", c.Name, c.Settings.Host, c.Settings.Port)
+	where := ""
+	if a.tester != nil {
+		if d, err := a.tester.Describe(ctx, c.Type); err == nil {
+			where = d.AddressOf(c.Settings)
+		}
+	}
+	if where != "" {
+		where = " (" + where + ")"
+	}
+	msg := fmt.Sprintf("Delete the connection “%s”%s?\n\nIts saved secrets (an API key, a password) are removed from the keyring too. This cannot be undone.", c.Name, where)
 	yes, err := a.ask("Delete connection", msg, func(ctx context.Context) error {
 		return a.store.Remove(ctx, c.ID)
 	})
@@ -106,13 +119,19 @@ func (a *ConnectionsAPI) Get(id string) (dto.ConnectionFormDTO, error) {
 	return dto.FormFromConnection(c), nil
 }
 
-// Save adds the form's connection (ID "") or edits the saved one. apiKey "" keeps the saved
-// key of an edited connection; a new key replaces it (after a rotation).
-func (a *ConnectionsAPI) Save(form dto.ConnectionFormDTO, apiKey string) (dto.ConnectionDTO, error) {
+// Save adds the form's connection (ID "") or edits the saved one. secrets are the secret
+// settings typed in the form, by key; one left out keeps the saved value of an edited
+// connection, a new one replaces it (after a rotation).
+func (a *ConnectionsAPI) Save(form dto.ConnectionFormDTO, secrets map[string]string) (dto.ConnectionDTO, error) {
 	ctx, cancel := a.callContext()
 	defer cancel()
-	c := form.Connection()
+	c, err := form.Connection()
+	if err != nil {
+		return dto.ConnectionDTO{}, apiError(err)
+	}
+	apiKey, others := splitSecrets(secrets)
 	if form.ID == "" {
+		c.Settings.Secrets = others
 		saved, err := a.store.Add(ctx, c, apiKey)
 		if err != nil {
 			return dto.ConnectionDTO{}, apiError(invalid(err))
@@ -120,9 +139,11 @@ func (a *ConnectionsAPI) Save(form dto.ConnectionFormDTO, apiKey string) (dto.Co
 		return dto.FromConnection(saved), nil
 	}
 	ch := connections.Change{Apply: func(cur *connections.Connection) {
+		keys := cur.Settings.SecretKeys
 		cur.Name, cur.Type, cur.Settings = c.Name, c.Type, c.Settings
+		cur.Settings.SecretKeys = keys
 		cur.ExternalAccess, cur.AIPolicy = c.ExternalAccess, c.AIPolicy
-	}}
+	}, Secrets: others}
 	if apiKey != "" {
 		ch.APIKey = &apiKey
 	}
@@ -133,22 +154,80 @@ func (a *ConnectionsAPI) Save(form dto.ConnectionFormDTO, apiKey string) (dto.Co
 	return dto.FromConnection(after), nil
 }
 
+// splitSecrets parts the form's secrets into the API key (protocol 2's own field) and the
+// others, leaving out the empty ones (not typed: the saved value stays).
+func splitSecrets(secrets map[string]string) (apiKey string, others map[string]string) {
+	for k, v := range secrets {
+		switch {
+		case v == "":
+		case k == driver.KeyAPIKey:
+			apiKey = v
+		default:
+			if others == nil {
+				others = map[string]string{}
+			}
+			others[k] = v
+		}
+	}
+	return apiKey, others
+}
+
 // testTimeout bounds the form's Test, which may first install the type's plugin.
 const testTimeout = 2 * time.Minute
 
 // Test connects with the form's values (not saved) and returns the server's version, or the
 // driver's "Authentication failed: ..." / "Connection failed: ..." error with its hint.
-func (a *ConnectionsAPI) Test(form dto.ConnectionFormDTO, apiKey string) (dto.TestResultDTO, error) {
+func (a *ConnectionsAPI) Test(form dto.ConnectionFormDTO, secrets map[string]string) (dto.TestResultDTO, error) {
 	if a.tester == nil {
 		return dto.TestResultDTO{}, unavailable("testing a connection needs the backend")
 	}
 	ctx, cancel := context.WithTimeout(a.parent(), testTimeout)
 	defer cancel()
-	v, paths, err := a.tester.TestConnection(ctx, form.Connection(), apiKey)
+	c, err := form.Connection()
+	if err != nil {
+		return dto.TestResultDTO{}, apiError(err)
+	}
+	apiKey, others := splitSecrets(secrets)
+	c.Settings.Secrets = others
+	v, paths, err := a.tester.TestConnection(ctx, c, apiKey)
 	if err != nil {
 		return dto.TestResultDTO{}, apiError(err)
 	}
 	return dto.FromTest(v, paths), nil
+}
+
+// Describe returns what a connection type's plugin says of its connections: the form's
+// fields, suggestions and address (contract 3). The window renders the form from it.
+func (a *ConnectionsAPI) Describe(connType string) (driver.Description, error) {
+	if a.tester == nil {
+		return driver.ProtocolTwoDescription(connType), nil
+	}
+	ctx, cancel := a.callContext()
+	defer cancel()
+	d, err := a.tester.Describe(ctx, connType)
+	if err != nil {
+		return driver.Description{}, apiError(err)
+	}
+	return d, nil
+}
+
+// Types lists the connection types the chooser offers: the registry's and the installed
+// plugins'. When the registry cannot be read, the installed ones come with the reason in
+// an error only when there are none.
+func (a *ConnectionsAPI) Types() ([]plugins.ConnType, error) {
+	if a.tester == nil {
+		return []plugins.ConnType{}, nil
+	}
+	ctx, cancel := a.callContext()
+	defer cancel()
+	types, err := a.tester.Types(ctx)
+	if err != nil && len(types) == 0 {
+		return nil, apiError(pluginError(err))
+	}
+	if types == nil {
+		types = []plugins.ConnType{}
+	}
+	return types, nil
 }
 
 // Duplicate saves a copy of a connection, with its API key, named "<name> (copy)" (or

@@ -32,12 +32,12 @@ type PluginsAPI struct {
 	base
 	m           PluginManager
 	registryErr error
-	pluginFor   func(connType string) string
+	pluginFor   func(ctx context.Context, connType string) (string, error)
 }
 
 func (a *PluginsAPI) wire(c *core.Core) {
 	a.m, a.registryErr = c.Plugins()
-	a.pluginFor = core.PluginFor
+	a.pluginFor = c.PluginFor
 	c.OnPluginProgress(a.connectionProgress)
 }
 
@@ -81,9 +81,11 @@ func (a *PluginsAPI) List() (dto.PluginListDTO, error) {
 // installed, else the download the chooser offers (name, version, size, publisher), or why
 // there is none for this platform.
 func (a *PluginsAPI) Offer(connType string) (dto.PluginOfferDTO, error) {
-	name := a.pluginFor(connType)
-	if name == "" {
-		return dto.PluginOfferDTO{}, invalidArgument("no driver plugin serves the connection type %q", connType)
+	ctx, cancel := a.callContext()
+	defer cancel()
+	name, err := a.pluginFor(ctx, connType)
+	if err != nil {
+		return dto.PluginOfferDTO{}, apiError(pluginError(err))
 	}
 	if v, ok := a.m.Current(name); ok {
 		return dto.PluginOfferDTO{Plugin: name, Installed: true, Version: v.Version, Publisher: v.Publisher, DisplayName: v.DisplayName}, nil
@@ -91,8 +93,6 @@ func (a *PluginsAPI) Offer(connType string) (dto.PluginOfferDTO, error) {
 	if a.registryErr != nil {
 		return dto.PluginOfferDTO{}, apiError(pluginError(a.registryErr))
 	}
-	ctx, cancel := a.callContext()
-	defer cancel()
 	list, err := a.m.List(ctx)
 	if err != nil {
 		return dto.PluginOfferDTO{}, apiError(pluginError(err))

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -51,8 +52,40 @@ type Connection struct {
 
 // Store is the saved connections of one config dir.
 type Store struct {
-	file *config.JSONFile[[]Connection]
-	keys secrets.Keyring
+	file  *config.JSONFile[[]Connection]
+	keys  secrets.Keyring
+	types Types
+}
+
+// Types describes the settings of each connection type (the plugins' descriptions). An
+// error refuses the connection: its type is unknown, or cannot be described yet.
+type Types interface {
+	Describe(ctx context.Context, connType string) (driver.Description, error)
+}
+
+// protocolTwo describes every type by protocol 2's Settings fields: a store nobody told the
+// types (tests, tools) checks what every plugin reads.
+type protocolTwo struct{}
+
+func (protocolTwo) Describe(_ context.Context, t string) (driver.Description, error) {
+	return driver.ProtocolTwoDescription(t), nil
+}
+
+// Described are Types that know exactly these descriptions and refuse every other type.
+type Described []driver.Description
+
+// Describe returns the description serving the type, or refuses it.
+func (ds Described) Describe(_ context.Context, t string) (driver.Description, error) {
+	var names []string
+	for _, d := range ds {
+		if d.Serves(t) {
+			return d, nil
+		}
+		for _, ct := range d.Types {
+			names = append(names, ct.Name)
+		}
+	}
+	return driver.Description{}, fmt.Errorf("no driver plugin serves the connection type %q (types: %s)", t, strings.Join(names, ", "))
 }
 
 // NewStore returns the store of a config dir; keys holds the API keys. An unreadable
@@ -61,16 +94,39 @@ type Store struct {
 func NewStore(dir string, keys secrets.Keyring, opts ...config.FileOption) *Store {
 	opts = append([]config.FileOption{config.RecoverCorrupt()}, opts...)
 	return &Store{
-		file: config.NewJSONFile(filepath.Join(dir, "connections.json"), func() []Connection { return nil }, opts...),
-		keys: keys,
+		file:  config.NewJSONFile(filepath.Join(dir, "connections.json"), func() []Connection { return nil }, opts...),
+		keys:  keys,
+		types: protocolTwo{},
 	}
 }
+
+// SetTypes makes the store check each connection against its type's description (the core
+// passes the plugins'); until then every type is checked by protocol 2's fields.
+func (s *Store) SetTypes(t Types) { s.types = t }
 
 // Problem is why connections.json could not be read when this store last replaced it by an
 // empty list (naming the file and where its bytes were kept), or nil.
 func (s *Store) Problem() error { return s.file.Problem() }
 
 func apiKeyRef(id string) string { return "connection/" + id + "/apiKey" }
+
+// secretRef is where a secret setting lives in the keyring: the API key where it always
+// lived, any other under the connection's secret/ prefix.
+func secretRef(id, key string) string {
+	if key == driver.KeyAPIKey {
+		return apiKeyRef(id)
+	}
+	return "connection/" + id + "/secret/" + key
+}
+
+// savedSecrets are the keys of the secrets a saved connection has in the keyring.
+func savedSecrets(c Connection) []string {
+	var out []string
+	if c.Settings.AuthMethod == driver.AuthAPIKey {
+		out = append(out, driver.KeyAPIKey)
+	}
+	return append(out, c.Settings.SecretKeys...)
+}
 
 // List returns the saved connections in the order they were added. A connection saved
 // without an external access or AI policy reads as the default.
@@ -114,17 +170,34 @@ func (s *Store) Get(ctx context.Context, idOrName string) (Connection, error) {
 	return Connection{}, fmt.Errorf("%w: %q", ErrNotFound, idOrName)
 }
 
-// Add validates and saves a new connection, with its API key in the keyring.
+// Add validates and saves a new connection, with its API key and its other secret settings
+// (c.Settings.Secrets) in the keyring.
 func (s *Store) Add(ctx context.Context, c Connection, apiKey string) (Connection, error) {
-	if err := prepare(&c, apiKey); err != nil {
+	c.Settings = c.Settings.Clone()
+	given := c.Settings.Secrets
+	if err := s.prepare(ctx, &c, apiKey, given, nil); err != nil {
 		return Connection{}, fmt.Errorf("add connection: %w", err)
 	}
 	c.ID = uuid.NewString()
 	c.CreatedAt = time.Now().UTC().Truncate(time.Second)
+	var stored []string
+	undo := func() {
+		for _, k := range stored {
+			_ = s.keys.Delete(secretRef(c.ID, k))
+		}
+	}
 	if c.Settings.AuthMethod == driver.AuthAPIKey {
 		if err := s.keys.Set(apiKeyRef(c.ID), apiKey); err != nil {
 			return Connection{}, fmt.Errorf("add connection: %w", err)
 		}
+		stored = append(stored, driver.KeyAPIKey)
+	}
+	for _, k := range c.Settings.SecretKeys {
+		if err := s.keys.Set(secretRef(c.ID, k), given[k]); err != nil {
+			undo()
+			return Connection{}, fmt.Errorf("add connection: %w", err)
+		}
+		stored = append(stored, k)
 	}
 	err := s.file.Update(ctx, func(list *[]Connection) error {
 		if err := uniqueName(*list, c); err != nil {
@@ -134,26 +207,24 @@ func (s *Store) Add(ctx context.Context, c Connection, apiKey string) (Connectio
 		return nil
 	})
 	if err != nil {
-		if c.Settings.AuthMethod == driver.AuthAPIKey {
-			_ = s.keys.Delete(apiKeyRef(c.ID))
-		}
+		undo()
 		return Connection{}, fmt.Errorf("add connection: %w", err)
 	}
 	return c, nil
 }
 
-// prepare fills in the defaults of a connection and validates it, the same way for Add and
-// Update. apiKey is the key the connection will have (for Update, the saved one's presence).
-func prepare(c *Connection, apiKey string) error {
+// prepare fills in the defaults of a connection and checks it against its type's description,
+// the same way for Add and Update. apiKey is the key the connection will have (for Update,
+// the saved one's presence); given are the other secrets typed now, kept are the keys of
+// secrets already in the keyring that stay. The secrets' values are never saved in the
+// file: prepare empties them and records which keys the connection keeps (SecretKeys).
+func (s *Store) prepare(ctx context.Context, c *Connection, apiKey string, given map[string]string, kept []string) error {
 	c.Name = strings.TrimSpace(c.Name)
 	if c.Name == "" {
 		return errors.New("a name is required")
 	}
 	if c.Type == "" {
 		c.Type = TypeWeaviate
-	}
-	if c.Type != TypeWeaviate {
-		return fmt.Errorf("type %q is not supported (supported: %s)", c.Type, TypeWeaviate)
 	}
 	withDefaults(c)
 	if err := validAccess(c.ExternalAccess); err != nil {
@@ -162,17 +233,53 @@ func prepare(c *Connection, apiKey string) error {
 	if err := validPolicy(c.AIPolicy); err != nil {
 		return err
 	}
+	d, err := s.types.Describe(ctx, c.Type)
+	if err != nil {
+		return err
+	}
 	c.Settings = c.Settings.Normalized()
-	c.Settings.APIKey = ""
-	withKey := c.Settings
-	withKey.APIKey = apiKey
-	if err := withKey.Validate(); err != nil {
+	for k := range c.Settings.Values {
+		if f, ok := d.Field(k); !ok || f.Kind == driver.FieldSecret {
+			return unknownSetting(d, c.Type, k)
+		}
+	}
+	check := c.Settings.Clone()
+	check.APIKey = apiKey
+	for k := range given {
+		if f, ok := d.Field(k); !ok || f.Kind != driver.FieldSecret || k == driver.KeyAPIKey {
+			return unknownSetting(d, c.Type, k)
+		}
+		check.SetSecret(k, given[k])
+	}
+	if err := d.Check(check, func(k string) bool { return slices.Contains(kept, k) }); err != nil {
 		return err
 	}
 	if apiKey != "" && c.Settings.AuthMethod != driver.AuthAPIKey {
 		return fmt.Errorf("an API key was given but Auth Method is %q: choose %q", c.Settings.AuthMethod, driver.AuthAPIKey)
 	}
+	// The secrets the connection keeps: those its description still applies, typed now or kept.
+	var keys []string
+	for _, f := range d.Settings {
+		if f.Kind != driver.FieldSecret || f.Key == driver.KeyAPIKey || !f.Applies(check) {
+			continue
+		}
+		if given[f.Key] != "" || slices.Contains(kept, f.Key) {
+			keys = append(keys, f.Key)
+		}
+	}
+	c.Settings.APIKey, c.Settings.Secrets, c.Settings.SecretKeys = "", nil, keys
 	return nil
+}
+
+// unknownSetting refuses a key the type's description does not name, listing the ones it does.
+func unknownSetting(d driver.Description, connType, key string) error {
+	var keys []string
+	for _, f := range d.Settings {
+		keys = append(keys, f.Key)
+	}
+	e := driver.Errorf(driver.KindInvalidArgument, "%q is not a setting of %s connections (settings: %s)", key, connType, strings.Join(keys, ", "))
+	e.Field = key
+	return e
 }
 
 // uniqueName refuses a connection whose name another saved connection has.
@@ -193,6 +300,9 @@ type Change struct {
 	// APIKey, when not nil, replaces the connection's key in the keyring; nil keeps the
 	// saved key.
 	APIKey *string
+	// Secrets replace other secret settings in the keyring, by key; a secret not named keeps
+	// its saved value.
+	Secrets map[string]string
 	// Check, when not nil, sees the connection before and after the edit, under the file's
 	// lock, and may refuse it: nothing is saved then. The CLI refuses an unconfirmed raise of
 	// AI rights (RaisedRights) here, so a concurrent change cannot slip one through.
@@ -200,15 +310,20 @@ type Change struct {
 }
 
 // Update edits a saved connection (by ID, or else by name) and returns it before and after.
-// The API key is kept unless a new one is given; switching Auth Method to None deletes it.
+// The API key and the other secrets are kept unless new ones are given; a secret whose field
+// no longer applies (Auth Method None) is deleted from the keyring.
 func (s *Store) Update(ctx context.Context, idOrName string, ch Change) (before, after Connection, err error) {
 	target, err := s.Get(ctx, idOrName)
 	if err != nil {
 		return Connection{}, Connection{}, err
 	}
-	var keySet bool
-	var oldKey string
-	var hadOldKey bool
+	// written are the keyring entries this edit replaced, with what they held, to put back
+	// when the file keeps the old connection.
+	type old struct {
+		value string
+		had   bool
+	}
+	written := map[string]old{}
 	err = s.file.Update(ctx, func(list *[]Connection) error {
 		i := indexOf(*list, target.ID)
 		if i < 0 {
@@ -217,6 +332,7 @@ func (s *Store) Update(ctx context.Context, idOrName string, ch Change) (before,
 		before = (*list)[i]
 		withDefaults(&before)
 		after = before
+		after.Settings = before.Settings.Clone()
 		if ch.Apply != nil {
 			ch.Apply(&after)
 		}
@@ -232,7 +348,12 @@ func (s *Store) Update(ctx context.Context, idOrName string, ch Change) (before,
 			// The saved key stays; only its presence matters to validation, never its value.
 			key = "saved key"
 		}
-		if err := prepare(&after, key); err != nil {
+		for k, v := range ch.Secrets {
+			if v == "" {
+				return fmt.Errorf("the new %s is empty", k)
+			}
+		}
+		if err := s.prepare(ctx, &after, key, ch.Secrets, before.Settings.SecretKeys); err != nil {
 			return err
 		}
 		if err := uniqueName(*list, after); err != nil {
@@ -243,32 +364,45 @@ func (s *Store) Update(ctx context.Context, idOrName string, ch Change) (before,
 				return err
 			}
 		}
-		if ch.APIKey != nil {
-			if before.Settings.AuthMethod == driver.AuthAPIKey {
-				k, err := s.keys.Get(apiKeyRef(before.ID))
-				oldKey, hadOldKey = k, err == nil
+		set := func(k, v string) error {
+			ref := secretRef(after.ID, k)
+			if _, done := written[ref]; !done {
+				prev, gerr := s.keys.Get(ref)
+				written[ref] = old{prev, gerr == nil}
 			}
-			if err := s.keys.Set(apiKeyRef(after.ID), *ch.APIKey); err != nil {
+			return s.keys.Set(ref, v)
+		}
+		if ch.APIKey != nil {
+			if err := set(driver.KeyAPIKey, *ch.APIKey); err != nil {
 				return err
 			}
-			keySet = true
+		}
+		for _, k := range after.Settings.SecretKeys {
+			if v, ok := ch.Secrets[k]; ok {
+				if err := set(k, v); err != nil {
+					return err
+				}
+			}
 		}
 		(*list)[i] = after
 		return nil
 	})
 	if err != nil {
-		if keySet { // the file kept the old connection: put its key back
-			if hadOldKey {
-				_ = s.keys.Set(apiKeyRef(target.ID), oldKey)
+		for ref, o := range written { // the file kept the old connection: put its secrets back
+			if o.had {
+				_ = s.keys.Set(ref, o.value)
 			} else {
-				_ = s.keys.Delete(apiKeyRef(target.ID))
+				_ = s.keys.Delete(ref)
 			}
 		}
 		return Connection{}, Connection{}, fmt.Errorf("edit connection: %w", err)
 	}
-	if before.Settings.AuthMethod == driver.AuthAPIKey && after.Settings.AuthMethod != driver.AuthAPIKey {
-		if err := s.keys.Delete(apiKeyRef(after.ID)); err != nil && !errors.Is(err, secrets.ErrNotFound) {
-			return before, after, fmt.Errorf("edit connection: the connection was saved, but its old API key could not be deleted: %w", err)
+	for _, k := range savedSecrets(before) {
+		if slices.Contains(savedSecrets(after), k) {
+			continue
+		}
+		if err := s.keys.Delete(secretRef(after.ID, k)); err != nil && !errors.Is(err, secrets.ErrNotFound) {
+			return before, after, fmt.Errorf("edit connection: the connection was saved, but its old %s could not be deleted: %w", k, err)
 		}
 	}
 	return before, after, nil
@@ -302,8 +436,8 @@ func (s *Store) Remove(ctx context.Context, idOrName string) error {
 	if err != nil {
 		return fmt.Errorf("remove connection: %w", err)
 	}
-	if c.Settings.AuthMethod == driver.AuthAPIKey {
-		if err := s.keys.Delete(apiKeyRef(c.ID)); err != nil {
+	for _, k := range savedSecrets(c) {
+		if err := s.keys.Delete(secretRef(c.ID, k)); err != nil && (k == driver.KeyAPIKey || !errors.Is(err, secrets.ErrNotFound)) {
 			return fmt.Errorf("remove connection: %w", err)
 		}
 	}
@@ -317,12 +451,20 @@ func (s *Store) Resolve(ctx context.Context, idOrName string) (Connection, error
 	if err != nil {
 		return Connection{}, err
 	}
+	c.Settings = c.Settings.Clone()
 	if c.Settings.AuthMethod == driver.AuthAPIKey {
 		key, err := s.keys.Get(apiKeyRef(c.ID))
 		if err != nil {
 			return Connection{}, fmt.Errorf("connection %q: API key: %w", c.Name, err)
 		}
 		c.Settings.APIKey = key
+	}
+	for _, k := range c.Settings.SecretKeys {
+		v, err := s.keys.Get(secretRef(c.ID, k))
+		if err != nil {
+			return Connection{}, fmt.Errorf("connection %q: %s: %w", c.Name, k, err)
+		}
+		c.Settings.SetSecret(k, v)
 	}
 	return c, nil
 }

@@ -19,7 +19,25 @@ func newStore(t *testing.T) (*Store, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return NewStore(dir, keys), dir
+	s := NewStore(dir, keys)
+	s.SetTypes(Described{driver.ProtocolTwoDescription(TypeWeaviate), testDescription()})
+	return s, dir
+}
+
+// testDescription is a type with a setting of each kind beyond protocol 2's and two secrets.
+func testDescription() driver.Description {
+	return driver.Description{
+		Types: []driver.ConnectionType{{Name: "testdb", Label: "Test DB"}},
+		Settings: []driver.SettingField{
+			{Key: "path", Label: "File", Kind: driver.FieldPath, Required: true},
+			{Key: "mode", Label: "Mode", Kind: driver.FieldEnum, Options: []string{"ro", "rw"}, Default: "ro"},
+			{Key: "timeout", Label: "Timeout", Kind: driver.FieldInt, Min: 1, Max: 60},
+			{Key: "wal", Label: "WAL", Kind: driver.FieldBool},
+			{Key: "password", Label: "Password", Kind: driver.FieldSecret, Required: true},
+			{Key: "token", Label: "Token", Kind: driver.FieldSecret, ShowWhen: &driver.Condition{Key: "mode", In: []string{"rw"}}},
+		},
+		Address: []string{"path"},
+	}
 }
 
 func TestStore(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -44,10 +45,10 @@ func TestStoreUpdate(t *testing.T) {
 		}
 		want := saved
 		want.Settings.Port = 444
-		if before != saved || after != want {
+		if !reflect.DeepEqual(before, saved) || !reflect.DeepEqual(after, want) {
 			t.Fatalf("before %+v\nafter %+v\nwant %+v", before, after, want)
 		}
-		if got, _ := s.Get(ctx, saved.ID); got != want {
+		if got, _ := s.Get(ctx, saved.ID); !reflect.DeepEqual(got, want) {
 			t.Fatalf("saved %+v", got)
 		}
 		if keyOf(t, s, saved.ID) != "key-one" {
@@ -131,7 +132,7 @@ func TestStoreUpdate(t *testing.T) {
 			if _, _, err := s.Update(ctx, "cloud", tc.ch); err == nil {
 				t.Fatal("accepted")
 			}
-			if got, _ := s.Get(ctx, saved.ID); got != saved {
+			if got, _ := s.Get(ctx, saved.ID); !reflect.DeepEqual(got, saved) {
 				t.Fatalf("a refused edit changed the connection: %+v", got)
 			}
 			if keyOf(t, s, saved.ID) != "key-one" {

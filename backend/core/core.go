@@ -126,6 +126,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		ConfigDir: opts.Dir, AppVersion: opts.Version, Source: src, Mirror: mirror, Log: opts.Log,
 		InUse: c.host.InUse, Stop: c.host.Stop,
 	})
+	c.conns.SetTypes(c)
 	c.open = connections.NewManager(c.conns, connections.ManagerOptions{
 		Factory:   c.newDriver,
 		Log:       opts.Log,
@@ -197,19 +198,52 @@ func (c *Core) Tokens() *auth.Store { return c.auth.Store() }
 // configured registry cannot be used; installed plugins still run without it.
 func (c *Core) Plugins() (*plugins.Manager, error) { return c.plugins, c.registryErr }
 
-// pluginOfType names the driver plugin that serves a connection type.
-var pluginOfType = map[string]string{connections.TypeWeaviate: "weaviate"}
+// PluginFor names the plugin that serves a connection type: the installed one, else the one
+// the registry offers.
+func (c *Core) PluginFor(ctx context.Context, connType string) (string, error) {
+	if c.registryErr != nil {
+		if v, ok := c.plugins.InstalledFor(connType); ok {
+			return v.Name, nil
+		}
+		return "", c.registryErr
+	}
+	return c.plugins.PluginFor(ctx, connType)
+}
 
-// PluginFor names the plugin that serves a connection type ("" for none).
-func PluginFor(connType string) string { return pluginOfType[connType] }
+// Describe is the description of a connection type's settings (the plugin's own). A type no
+// plugin is known to serve is refused, and so is one whose plugin describes itself but is
+// not installed; where the registry cannot be read and no installed plugin serves it, the
+// type is described by protocol 2's fields (what every published plugin reads), so that a
+// connection can still be added offline and its driver checks it when it opens.
+func (c *Core) Describe(ctx context.Context, connType string) (driver.Description, error) {
+	if v, ok := c.plugins.InstalledFor(connType); ok {
+		return v.Description(), nil
+	}
+	if c.registryErr == nil {
+		d, err := c.plugins.Describe(ctx, connType)
+		if err == nil || errors.Is(err, plugins.ErrUnknownType) || errors.Is(err, plugins.ErrDescribedByPlugin) {
+			return d, err
+		}
+	}
+	return driver.ProtocolTwoDescription(connType), nil
+}
+
+// Types lists the connection types the registry offers and the installed plugins serve.
+func (c *Core) Types(ctx context.Context) ([]plugins.ConnType, error) {
+	types, err := c.plugins.Types(ctx)
+	if c.registryErr != nil {
+		err = c.registryErr
+	}
+	return types, err
+}
 
 // newDriver makes the driver for a connection through its type's plugin, started out of
 // process by the host. Opening a saved connection while its plugin is missing installs the
 // plugin without asking (SPEC A.3), reporting the download to OnPluginProgress.
 func (c *Core) newDriver(ctx context.Context, conn connections.Connection) (driver.Driver, error) {
-	name := PluginFor(conn.Type)
-	if name == "" {
-		return nil, fmt.Errorf("no driver for connection type %q", conn.Type)
+	name, err := c.PluginFor(ctx, conn.Type)
+	if err != nil {
+		return nil, driver.Wrap(driver.KindConnection, err, "no driver for the connection type %q: %v", conn.Type, err)
 	}
 	if _, ok := c.plugins.Current(name); !ok {
 		if !connections.MayInstall(ctx) {
@@ -235,24 +269,36 @@ func (c *Core) installForConnection(ctx context.Context, name string, conn conne
 }
 
 // TestConnection connects once with a connection's settings, which need not be saved (the
-// connection form's Test), and returns the database's version. apiKey "" on a saved
-// connection (conn.ID set) with Auth Method API Key uses the saved key, so an edit form can
-// test without the key being typed again. The driver comes from the type's plugin, installed
-// when missing, as for opening a saved connection.
+// connection form's Test), and returns the database's version. A secret left empty on a
+// saved connection (conn.ID set) uses the saved one, so an edit form can test without the
+// key being typed again. The settings are checked against the type's description first; the
+// driver comes from the type's plugin, installed when missing, as for opening a saved
+// connection.
 //
 // The paths are each way to the database, reported separately where the driver can
 // (driver.PathChecker: Weaviate's REST, GraphQL and gRPC); nil otherwise.
 func (c *Core) TestConnection(ctx context.Context, conn connections.Connection, apiKey string) (string, []driver.PathStatus, error) {
-	s := conn.Settings.Normalized()
-	if apiKey == "" && conn.ID != "" && s.AuthMethod == driver.AuthAPIKey {
+	s := conn.Settings.Normalized().Clone()
+	s.APIKey = apiKey
+	if conn.ID != "" {
 		saved, err := c.conns.Resolve(ctx, conn.ID)
 		if err != nil {
 			return "", nil, err
 		}
-		apiKey = saved.Settings.APIKey
+		if s.APIKey == "" && s.AuthMethod == driver.AuthAPIKey {
+			s.APIKey = saved.Settings.APIKey
+		}
+		for k, v := range saved.Settings.Secrets {
+			if s.Secret(k) == "" {
+				s.SetSecret(k, v)
+			}
+		}
 	}
-	s.APIKey = apiKey
-	if err := s.Validate(); err != nil {
+	desc, err := c.Describe(ctx, conn.Type)
+	if err != nil {
+		return "", nil, err
+	}
+	if err := desc.Check(s, nil); err != nil {
 		return "", nil, err
 	}
 	conn.Settings = s

@@ -1,6 +1,8 @@
 package driver
 
 import (
+	"maps"
+	"strconv"
 	"strings"
 )
 
@@ -89,6 +91,132 @@ type Settings struct {
 	// SSL mode, CA file and API key are the REST connection's.
 	GRPCHost string `json:"grpcHost,omitempty"`
 	GRPCPort int    `json:"grpcPort,omitempty"`
+	// Values are the settings a plugin describes beyond the fields above (which protocol 2
+	// carries in fields of their own), by key. Value and SetValue read and write every key.
+	Values map[string]string `json:"values,omitempty"`
+	// Secrets are the secret settings beyond APIKey, by key: never serialized, kept in the
+	// keyring; SecretKeys names the ones saved there.
+	Secrets    map[string]string `json:"-"`
+	SecretKeys []string          `json:"secretKeys,omitempty"`
+}
+
+// The keys of the settings protocol 2 carries in fields of their own (the Settings message).
+// A plugin's description names its fields by key; these keys land in the fields above and
+// every other key in Values, so the published protocol-2 plugins read what they always read.
+const (
+	KeyHost          = "host"
+	KeyPort          = "port"
+	KeyAuthMethod    = "authMethod"
+	KeyAPIKey        = "apiKey"
+	KeySSLMode       = "sslMode"
+	KeySkipTLSVerify = "skipTLSVerify"
+	KeyCAFile        = "caFile"
+	KeyGRPCHost      = "grpcHost"
+	KeyGRPCPort      = "grpcPort"
+)
+
+// Value is the setting of that key as text ("" when unset; a bool is "true" or "false").
+func (s Settings) Value(key string) string {
+	switch key {
+	case KeyHost:
+		return s.Host
+	case KeyPort:
+		return portText(s.Port)
+	case KeyAuthMethod:
+		return string(s.AuthMethod)
+	case KeySSLMode:
+		return string(s.SSLMode)
+	case KeySkipTLSVerify:
+		return strconv.FormatBool(s.SkipTLSVerify)
+	case KeyCAFile:
+		return s.CAFile
+	case KeyGRPCHost:
+		return s.GRPCHost
+	case KeyGRPCPort:
+		return portText(s.GRPCPort)
+	}
+	return s.Values[key]
+}
+
+func portText(p int) string {
+	if p == 0 {
+		return ""
+	}
+	return strconv.Itoa(p)
+}
+
+// SetValue sets the setting of that key from text. A port that is not a whole number is an
+// InvalidArgument error naming the key.
+func (s *Settings) SetValue(key, v string) error {
+	switch key {
+	case KeyHost:
+		s.Host = v
+	case KeyPort, KeyGRPCPort:
+		n := 0
+		if t := strings.TrimSpace(v); t != "" {
+			var err error
+			if n, err = strconv.Atoi(t); err != nil {
+				e := Errorf(KindInvalidArgument, "%s must be a whole number, not %q", key, v)
+				e.Field = key
+				return e
+			}
+		}
+		if key == KeyPort {
+			s.Port = n
+		} else {
+			s.GRPCPort = n
+		}
+	case KeyAuthMethod:
+		s.AuthMethod = AuthMethod(v)
+	case KeySSLMode:
+		s.SSLMode = SSLMode(v)
+	case KeySkipTLSVerify:
+		s.SkipTLSVerify = v == "true"
+	case KeyCAFile:
+		s.CAFile = v
+	case KeyGRPCHost:
+		s.GRPCHost = v
+	case KeyAPIKey:
+		s.APIKey = v
+	default:
+		if s.Values == nil {
+			s.Values = map[string]string{}
+		}
+		if v == "" {
+			delete(s.Values, key)
+		} else {
+			s.Values[key] = v
+		}
+	}
+	return nil
+}
+
+// Secret is the secret setting of that key ("" when not filled in).
+func (s Settings) Secret(key string) string {
+	if key == KeyAPIKey {
+		return s.APIKey
+	}
+	return s.Secrets[key]
+}
+
+// SetSecret fills in a secret setting.
+func (s *Settings) SetSecret(key, v string) {
+	if key == KeyAPIKey {
+		s.APIKey = v
+		return
+	}
+	if s.Secrets == nil {
+		s.Secrets = map[string]string{}
+	}
+	s.Secrets[key] = v
+}
+
+// Clone is a copy that shares no map with s.
+func (s Settings) Clone() Settings {
+	s.Values = maps.Clone(s.Values)
+	s.Secrets = maps.Clone(s.Secrets)
+	s.SecretKeys = append([]string(nil), s.SecretKeys...)
+	return s
 }
 
 // DefaultPort is the port of a local node. The hosted cloud service answers
@@ -151,4 +279,44 @@ func (s Settings) Normalized() Settings {
 		s.SSLMode = SSLDisabled
 	}
 	return s
+}
+
+// ProtocolTwoFields are the settings of a plugin that does not describe itself (protocol 2,
+// published before contract 3): the fields of protocol 2's Settings message, which is all
+// such a plugin reads. The labels are the connection form's since the spec.
+func ProtocolTwoFields() []SettingField {
+	whenKey := &Condition{Key: KeyAuthMethod, In: []string{string(AuthAPIKey)}}
+	whenCA := &Condition{Key: KeySSLMode, In: []string{string(SSLVerifyCA), string(SSLVerifyIdentity)}}
+	ssl := make([]string, 0, 6)
+	for _, m := range SSLModes() {
+		ssl = append(ssl, string(m))
+	}
+	return []SettingField{
+		{Key: KeyHost, Label: "Host", Kind: FieldText, Default: "localhost", Required: true, Format: FormatHost},
+		{Key: KeyPort, Label: "Port", Kind: FieldInt, Default: strconv.Itoa(DefaultPort), Required: true, Min: 1, Max: 65535},
+		{Key: KeyAuthMethod, Label: "Auth Method", Kind: FieldEnum, Default: string(AuthNone), Options: []string{string(AuthNone), string(AuthAPIKey)}},
+		{Key: KeyAPIKey, Label: "API Key", Kind: FieldSecret, Required: true, ShowWhen: whenKey,
+			Help: "Stored in the system keyring, never in a file, and never shown again"},
+		{Key: KeySSLMode, Label: "SSL Mode", Kind: FieldEnum, Default: string(SSLDisabled), Options: ssl},
+		{Key: KeySkipTLSVerify, Label: "Skip TLS Verification", Kind: FieldBool, Section: "Advanced",
+			Help: "Trust any certificate, even with Verify CA or Verify Identity"},
+		{Key: KeyCAFile, Label: "CA file", Kind: FieldPath, Section: "Advanced", ShowWhen: whenCA,
+			Help: "PEM file of the CA that signed the server's certificate; empty uses the system's"},
+		{Key: KeyGRPCHost, Label: "gRPC host", Kind: FieldText, Section: "Advanced", Format: FormatHost},
+		{Key: KeyGRPCPort, Label: "gRPC port", Kind: FieldInt, Section: "Advanced", Min: 1, Max: 65535},
+	}
+}
+
+// ProtocolTwoDescription describes a connection type served by a plugin that does not
+// describe itself: its name as its label, ProtocolTwoFields, addressed by host and port.
+func ProtocolTwoDescription(types ...string) Description {
+	d := Description{Settings: ProtocolTwoFields(), Address: []string{KeyHost, KeyPort}}
+	for _, t := range types {
+		label := t
+		if t != "" {
+			label = strings.ToUpper(t[:1]) + t[1:]
+		}
+		d.Types = append(d.Types, ConnectionType{Name: t, Label: label})
+	}
+	return d
 }

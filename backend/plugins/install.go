@@ -198,11 +198,12 @@ func (m *Manager) stage(ctx context.Context, idx *registry.Signed, p *registry.P
 	if err := checkProgram(prog, a.Platform(), what); err != nil {
 		return InstalledVersion{}, err
 	}
-	if err := checkDescribe(ctx, prog, p.Name, v, what); err != nil {
+	d, err := checkDescribe(ctx, prog, p.Name, v, p.Types, what)
+	if err != nil {
 		return InstalledVersion{}, err
 	}
 	mf := Manifest{Name: p.Name, Version: v.Version, ProtocolVersion: v.ProtocolVersion, DisplayName: p.DisplayName,
-		Publisher: p.Publisher, Types: p.Types, Binary: a.Binary, SHA256: a.SHA256, Size: a.Size,
+		Publisher: p.Publisher, Types: p.Types, Connections: &d.Connections, Binary: a.Binary, SHA256: a.SHA256, Size: a.Size,
 		Registry: idx.URL, KeyID: idx.Key.ID(), InstalledAt: time.Now().UTC().Format(time.RFC3339)}
 	b, _ := json.MarshalIndent(mf, "", "  ")
 	if err := writeSynced(filepath.Join(vdir, manifestName), append(b, '\n'), 0o600); err != nil {

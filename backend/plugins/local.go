@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"app/backend/driver"
 	"app/backend/plugins/host"
 	"app/backend/plugins/registry"
 )
@@ -23,6 +24,9 @@ type Manifest struct {
 	DisplayName     string   `json:"displayName,omitempty"`
 	Publisher       string   `json:"publisher,omitempty"`
 	Types           []string `json:"types,omitempty"`
+	// Connections is what the program's describe said of its connections at install (nil
+	// for a version an older app installed: protocol 2's fields describe it then).
+	Connections *driver.Description `json:"connections,omitempty"`
 	// Binary is the program's file name in the version directory.
 	Binary string `json:"binary"`
 	// SHA256 and Size are the downloaded artifact's, as the signed index gave them.
@@ -124,4 +128,13 @@ func (m *Manager) Binary(name string) (host.Binary, error) {
 		return host.Binary{}, notInstalled(name)
 	}
 	return host.Binary{Name: name, Version: v.Version, Path: v.Path(), Dir: v.Dir}, nil
+}
+
+// Description describes the connections of an installed version: what its program said at
+// install, or protocol 2's settings under its types for a version installed before that.
+func (v InstalledVersion) Description() driver.Description {
+	if v.Connections != nil && len(v.Connections.Settings) > 0 {
+		return *v.Connections
+	}
+	return driver.ProtocolTwoDescription(v.Types...)
 }

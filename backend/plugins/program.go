@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
+	"strings"
 	"time"
 
 	"app/backend/plugins/grpcdriver"
@@ -91,8 +93,9 @@ func checkProgram(path string, want registry.Platform, what string) error {
 }
 
 // checkDescribe runs `<program> describe` and refuses a program that is not the plugin and
-// version the index names, or that speaks another protocol.
-func checkDescribe(ctx context.Context, path, name string, v *registry.Version, what string) error {
+// version the index names, that speaks another protocol, or that describes connection types
+// the signed index does not say it serves. It returns the description.
+func checkDescribe(ctx context.Context, path, name string, v *registry.Version, types []string, what string) (grpcdriver.Description, error) {
 	ctx, cancel := context.WithTimeout(ctx, describeTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, "describe")
@@ -101,19 +104,25 @@ func checkDescribe(ctx context.Context, path, name string, v *registry.Version, 
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil && ctx.Err() != context.DeadlineExceeded {
-			return &Error{Code: registry.CodeCancelled, Err: ctx.Err(), Msg: "the plugin install was cancelled; nothing was installed"}
+			return grpcdriver.Description{}, &Error{Code: registry.CodeCancelled, Err: ctx.Err(), Msg: "the plugin install was cancelled; nothing was installed"}
 		}
-		return &Error{Code: registry.CodeBadArtifact, Err: err, Msg: fmt.Sprintf("The program in the download of %s does not run here (`describe` failed: %s). Nothing was installed.", what, firstLine(errb.String(), err))}
+		return grpcdriver.Description{}, &Error{Code: registry.CodeBadArtifact, Err: err, Msg: fmt.Sprintf("The program in the download of %s does not run here (`describe` failed: %s). Nothing was installed.", what, firstLine(errb.String(), err))}
 	}
 	var d grpcdriver.Description
 	if err := json.Unmarshal(out.Bytes(), &d); err != nil {
-		return &Error{Code: registry.CodeBadArtifact, Err: err, Msg: fmt.Sprintf("The program in the download of %s is not a driver plugin (`describe` printed no description). Nothing was installed.", what)}
+		return grpcdriver.Description{}, &Error{Code: registry.CodeBadArtifact, Err: err, Msg: fmt.Sprintf("The program in the download of %s is not a driver plugin (`describe` printed no description). Nothing was installed.", what)}
 	}
 	if d.Name != name || d.Version != v.Version || d.ProtocolVersion != v.ProtocolVersion {
-		return &Error{Code: registry.CodeBadArtifact, Msg: fmt.Sprintf("The program in the download of %s says it is %s %s (plugin protocol %d), but the registry says %s %s (protocol %d). Nothing was installed.",
+		return grpcdriver.Description{}, &Error{Code: registry.CodeBadArtifact, Msg: fmt.Sprintf("The program in the download of %s says it is %s %s (plugin protocol %d), but the registry says %s %s (protocol %d). Nothing was installed.",
 			what, d.Name, d.Version, d.ProtocolVersion, name, v.Version, v.ProtocolVersion)}
 	}
-	return nil
+	for _, t := range d.Connections.Types {
+		if !slices.Contains(types, t.Name) {
+			return grpcdriver.Description{}, &Error{Code: registry.CodeBadArtifact, Msg: fmt.Sprintf("The program in the download of %s describes the connection type %q, which the registry does not say it serves (%s). Nothing was installed.",
+				what, t.Name, strings.Join(types, ", "))}
+		}
+	}
+	return d, nil
 }
 
 func firstLine(s string, err error) string {

@@ -19,11 +19,8 @@ import (
 // version is set at build time (scripts/plugins.sh: -ldflags "-X main.version=...").
 var version = "2.0.0-dev"
 
-// Name is the plugin's registry name; Type the connection type it serves.
-const (
-	Name = "weaviate"
-	Type = "weaviate"
-)
+// Name is the plugin's registry name.
+const Name = "weaviate"
 
 func main() { grpcdriver.Main(config()) }
 
@@ -32,10 +29,11 @@ func config() grpcdriver.Config {
 		Info: grpcdriver.Info{
 			Name:    Name,
 			Version: version,
-			Types:   []string{Type},
+			Types:   []string{weaviate.Type},
 			Capabilities: grpcdriver.Static(func(s driver.Settings) (driver.Driver, error) {
 				return weaviate.New(s)
 			}),
+			Connections: weaviate.Describe(),
 		},
 		Open: func(s driver.Settings, log logrus.FieldLogger) (driver.Driver, error) {
 			return weaviate.New(s, weaviate.WithLogger(log))

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strconv"
@@ -34,37 +35,60 @@ func printJSON(w io.Writer, v any) error {
 
 func newConnectionCmd(g *Globals) *cobra.Command {
 	cmd := &cobra.Command{Use: "connection", Short: "Manage saved connections"}
-	cmd.AddCommand(newConnectionAddCmd(g), newConnectionEditCmd(g), newConnectionListCmd(g), newConnectionRemoveCmd(g))
+	cmd.AddCommand(newConnectionAddCmd(g), newConnectionEditCmd(g), newConnectionListCmd(g), newConnectionRemoveCmd(g),
+		newConnectionTypesCmd(g), newConnectionFieldsCmd(g))
 	return cmd
 }
 
 func newConnectionAddCmd(g *Globals) *cobra.Command {
 	var c connections.Connection
+	var legacy connections.Connection
 	var auth, ssl, keyEnv string
 	var keyStdin bool
+	var sf settingFlags
 	cmd := &cobra.Command{
 		Use:   "add",
-		Short: "Save a new connection (the API key goes to the keyring)",
+		Short: "Save a new connection (its secrets go to the keyring)",
+		Long: "Save a new connection. Its settings are the fields its type's plugin describes (`app connection fields TYPE`):\n" +
+			"give them with --set key=value, and secrets with --secret-env key=VAR or --secret-stdin key. The flags\n" +
+			"--host, --port, --auth-method, --ssl-mode, --skip-tls-verify, --ca-file, --grpc-host, --grpc-port and\n" +
+			"--api-key-env/--api-key-stdin stay as names for those keys. A field not given takes its default.",
 		Example: `  app connection add --name local --host 127.0.0.1 --port 8080
   WEAVIATE_KEY=... app connection add --name cloud --host x.weaviate.cloud --port 443 \
-      --ssl-mode Required --auth-method "API Key" --api-key-env WEAVIATE_KEY`,
+      --ssl-mode Required --auth-method "API Key" --api-key-env WEAVIATE_KEY
+  app connection add --type TYPE --name NAME --set key=value --secret-env password=VAR`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			c.Settings.AuthMethod = driver.AuthMethod(auth)
-			c.Settings.SSLMode = driver.SSLMode(ssl)
-			key, err := readAPIKey(cmd.InOrStdin(), keyEnv, keyStdin)
-			if err != nil {
-				return err
-			}
-			if key != "" && c.Settings.AuthMethod == driver.AuthNone {
-				return fmt.Errorf("an API key was given but --auth-method is %q: use --auth-method %q", driver.AuthNone, driver.AuthAPIKey)
-			}
 			ctx := cmd.Context()
 			cr, done, err := cliCore(ctx, g)
 			if err != nil {
 				return err
 			}
 			defer done()
+			d, err := cr.Describe(ctx, c.Type)
+			if err != nil {
+				return err
+			}
+			// A new connection starts from its type's defaults; the named flags and --set
+			// change what they name.
+			c.Settings = d.Defaults()
+			applyLegacyFlags(cmd.Flags().Changed, &c.Settings, legacy.Settings, auth, ssl)
+			secrets, err := sf.apply(cmd.InOrStdin(), d, c.Type, &c.Settings)
+			if err != nil {
+				return err
+			}
+			key, err := readAPIKey(cmd.InOrStdin(), keyEnv, keyStdin)
+			if err != nil {
+				return err
+			}
+			if key == "" {
+				key, c.Settings.Secrets = splitAPIKey(secrets)
+			} else {
+				_, c.Settings.Secrets = splitAPIKey(secrets)
+			}
+			if key != "" && c.Settings.AuthMethod == driver.AuthNone {
+				return fmt.Errorf("an API key was given but --auth-method is %q: use --auth-method %q", driver.AuthNone, driver.AuthAPIKey)
+			}
 			saved, err := cr.Connections().Add(ctx, c, key)
 			if err != nil {
 				return err
@@ -79,15 +103,16 @@ func newConnectionAddCmd(g *Globals) *cobra.Command {
 	def := driver.DefaultSettings()
 	f := cmd.Flags()
 	f.StringVar(&c.Name, "name", "", "connection name (required)")
-	f.StringVar(&c.Type, "type", connections.TypeWeaviate, "database type")
-	f.StringVar(&c.Settings.Host, "host", def.Host, "node host name")
-	f.IntVar(&c.Settings.Port, "port", def.Port, "node port (the hosted cloud answers on 443)")
+	f.StringVar(&c.Type, "type", connections.TypeWeaviate, "connection type (`app connection types` lists them)")
+	f.StringVar(&legacy.Settings.Host, "host", def.Host, "host name (--set host=...)")
+	f.IntVar(&legacy.Settings.Port, "port", def.Port, "port (--set port=...)")
 	f.StringVar(&auth, "auth-method", string(driver.AuthNone), `"None" or "API Key"`)
 	f.StringVar(&ssl, "ssl-mode", string(driver.SSLDisabled), "Disabled, Preferred, Required, \"Required (skip verify)\", \"Verify CA\" or \"Verify Identity\"")
-	f.BoolVar(&c.Settings.SkipTLSVerify, "skip-tls-verify", false, "trust any certificate, whatever the SSL mode")
-	f.StringVar(&c.Settings.CAFile, "ca-file", "", "CA certificate file for Verify CA / Verify Identity")
-	f.StringVar(&c.Settings.GRPCHost, "grpc-host", "", grpcHostUsage)
-	f.IntVar(&c.Settings.GRPCPort, "grpc-port", 0, grpcPortUsage)
+	f.BoolVar(&legacy.Settings.SkipTLSVerify, "skip-tls-verify", false, "trust any certificate, whatever the SSL mode")
+	f.StringVar(&legacy.Settings.CAFile, "ca-file", "", "CA certificate file for Verify CA / Verify Identity")
+	f.StringVar(&legacy.Settings.GRPCHost, "grpc-host", "", grpcHostUsage)
+	f.IntVar(&legacy.Settings.GRPCPort, "grpc-port", 0, grpcPortUsage)
+	sf.register(f)
 	f.StringVar(&c.ExternalAccess, "external-access", connections.DefaultExternalAccess, externalAccessUsage)
 	f.StringVar(&c.AIPolicy, "ai-policy", connections.DefaultAIPolicy, aiPolicyUsage)
 	f.StringVar(&keyEnv, "api-key-env", "", "read the API key from this environment variable")
@@ -101,6 +126,34 @@ const (
 	aiPolicyUsage       = "when AI clients' statements wait for your approval: alwaysAsk (reads too), askForWrites, or neverForWrites (writes refused)"
 )
 
+// applyLegacyFlags copies the named flags that were given (protocol 2's fields) onto s.
+func applyLegacyFlags(changed func(string) bool, s *driver.Settings, v driver.Settings, auth, ssl string) {
+	if changed("host") {
+		s.Host = v.Host
+	}
+	if changed("port") {
+		s.Port = v.Port
+	}
+	if changed("ssl-mode") {
+		s.SSLMode = driver.SSLMode(ssl)
+	}
+	if changed("auth-method") {
+		s.AuthMethod = driver.AuthMethod(auth)
+	}
+	if changed("skip-tls-verify") {
+		s.SkipTLSVerify = v.SkipTLSVerify
+	}
+	if changed("ca-file") {
+		s.CAFile = v.CAFile
+	}
+	if changed("grpc-host") {
+		s.GRPCHost = v.GRPCHost
+	}
+	if changed("grpc-port") {
+		s.GRPCPort = v.GRPCPort
+	}
+}
+
 // newConnectionEditCmd changes only the flags given. A change that raises what AI clients
 // may do on the connection (connections.RaisedRights) is made only when confirmed, with
 // --yes or at a terminal prompt; lowering never asks.
@@ -108,6 +161,7 @@ func newConnectionEditCmd(g *Globals) *cobra.Command {
 	var v connections.Connection
 	var auth, ssl, keyEnv string
 	var keyStdin, yes bool
+	var sf settingFlags
 	cmd := &cobra.Command{
 		Use:   "edit NAME|ID",
 		Short: "Change a saved connection; only the flags given change, the API key is kept unless a new one is given",
@@ -118,40 +172,33 @@ func newConnectionEditCmd(g *Globals) *cobra.Command {
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			changed := cmd.Flags().Changed
-			if !slices.ContainsFunc(editFlags, changed) {
-				return fmt.Errorf("nothing to change: give at least one of --%s", strings.Join(editFlags, ", --"))
+			if !slices.ContainsFunc(editFlags, changed) && !sf.given() {
+				return fmt.Errorf("nothing to change: give at least one of --%s, --set, --secret-env, --secret-stdin", strings.Join(editFlags, ", --"))
+			}
+			// The secrets are read once (stdin can be read only once); apply runs twice, once
+			// to plan and once under the file's lock.
+			var d *driver.Description
+			stdin := cmd.InOrStdin()
+			if sf.secretStdin != "" {
+				line, err := bufio.NewReader(stdin).ReadString('\n')
+				if err != nil && err != io.EOF {
+					return err
+				}
+				stdin = strings.NewReader(line)
 			}
 			key, err := readAPIKey(cmd.InOrStdin(), keyEnv, keyStdin)
 			if err != nil {
 				return err
 			}
+			var setErr error
+			var secrets map[string]string
 			apply := func(c *connections.Connection) {
 				if changed("name") {
 					c.Name = v.Name
 				}
-				if changed("host") {
-					c.Settings.Host = v.Settings.Host
-				}
-				if changed("port") {
-					c.Settings.Port = v.Settings.Port
-				}
-				if changed("ssl-mode") {
-					c.Settings.SSLMode = driver.SSLMode(ssl)
-				}
-				if changed("auth-method") {
-					c.Settings.AuthMethod = driver.AuthMethod(auth)
-				}
-				if changed("skip-tls-verify") {
-					c.Settings.SkipTLSVerify = v.Settings.SkipTLSVerify
-				}
-				if changed("ca-file") {
-					c.Settings.CAFile = v.Settings.CAFile
-				}
-				if changed("grpc-host") {
-					c.Settings.GRPCHost = v.Settings.GRPCHost
-				}
-				if changed("grpc-port") {
-					c.Settings.GRPCPort = v.Settings.GRPCPort
+				applyLegacyFlags(changed, &c.Settings, v.Settings, auth, ssl)
+				if d != nil {
+					secrets, setErr = sf.apply(stdin, *d, c.Type, &c.Settings)
 				}
 				if changed("external-access") {
 					c.ExternalAccess = v.ExternalAccess
@@ -171,8 +218,23 @@ func newConnectionEditCmd(g *Globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if sf.given() {
+				desc, err := cr.Describe(ctx, saved.Type)
+				if err != nil {
+					return err
+				}
+				d = &desc
+			}
 			planned := saved
+			planned.Settings = saved.Settings.Clone()
 			apply(&planned)
+			if setErr != nil {
+				return setErr
+			}
+			if sf.secretStdin != "" {
+				// apply read the line; the second apply reads the same line again.
+				stdin = strings.NewReader(secrets[sf.secretStdin] + "\n")
+			}
 			confirmed, by := false, ""
 			if raised := connections.RaisedRights(saved, planned); len(raised) > 0 {
 				if by, err = confirmConnectionRaise(cmd, *g, yes, saved.Name, raised); err != nil {
@@ -183,15 +245,22 @@ func newConnectionEditCmd(g *Globals) *cobra.Command {
 			change := connections.Change{
 				Apply: apply,
 				Check: func(before, after connections.Connection) error {
+					if setErr != nil {
+						return setErr
+					}
 					if raised := connections.RaisedRights(before, after); len(raised) > 0 && !confirmed {
 						return errRaiseNotConfirmed(before.Name, raised)
 					}
 					return nil
 				},
 			}
+			if k, _ := splitAPIKey(maps.Clone(secrets)); key == "" && k != "" {
+				key = k
+			}
 			if key != "" {
 				change.APIKey = &key
 			}
+			_, change.Secrets = splitAPIKey(maps.Clone(secrets))
 			before, after, err := store.Update(ctx, saved.ID, change)
 			if err != nil {
 				return err
@@ -230,6 +299,7 @@ func newConnectionEditCmd(g *Globals) *cobra.Command {
 	f.StringVar(&keyEnv, "api-key-env", "", "replace the API key with the one in this environment variable")
 	f.BoolVar(&keyStdin, "api-key-stdin", false, "replace the API key with the first line of standard input")
 	f.BoolVar(&yes, "yes", false, "confirm a change that raises what AI clients may do on this connection")
+	sf.register(f)
 	return cmd
 }
 
@@ -315,8 +385,16 @@ func newConnectionListCmd(g *Globals) *cobra.Command {
 			}
 			w := tabwriter.NewWriter(cmd.OutOrStdout(), 2, 4, 2, ' ', 0)
 			fmt.Fprintln(w, "NAME\tTYPE\tADDRESS\tSSL MODE\tAUTH\tEXTERNAL ACCESS\tAI POLICY\tID")
+			described := map[string]driver.Description{}
 			for _, c := range list {
-				fmt.Fprintf(w, "%s\t%s\t%s:%d\t%s\t%s\t%s\t%s\t%s\n", c.Name, c.Type, c.Settings.Host, c.Settings.Port, c.Settings.SSLMode, c.Settings.AuthMethod, c.ExternalAccess, c.AIPolicy, c.ID)
+				d, ok := described[c.Type]
+				if !ok {
+					if d, err = cr.Describe(ctx, c.Type); err != nil {
+						d = driver.ProtocolTwoDescription(c.Type)
+					}
+					described[c.Type] = d
+				}
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Name, c.Type, d.AddressOf(c.Settings), c.Settings.SSLMode, c.Settings.AuthMethod, c.ExternalAccess, c.AIPolicy, c.ID)
 			}
 			return w.Flush()
 		},

@@ -49,49 +49,57 @@ func FromConnection(c connections.Connection) ConnectionDTO {
 	}
 }
 
-// ConnectionFormDTO is the connection form (SPEC A "Connection settings"): every field but
-// the API key, which goes one way only (Save, Test) and is never sent back.
+// ConnectionFormDTO is the connection form (contract 3: the fields its type's plugin
+// describes): every value but the secrets, which go one way only (Save, Test) and are never
+// sent back.
 type ConnectionFormDTO struct {
 	// ID is "" for a new connection.
-	ID            string `json:"id"`
-	Name          string `json:"name"`
-	Type          string `json:"type"`
-	Host          string `json:"host"`
-	Port          int    `json:"port"`
-	AuthMethod    string `json:"authMethod"`
-	SSLMode       string `json:"sslMode"`
-	SkipTLSVerify bool   `json:"skipTLSVerify"`
-	CAFile        string `json:"caFile"`
-	// GRPCHost and GRPCPort reach the node's gRPC API ("" and 0: the driver's defaults).
-	GRPCHost string `json:"grpcHost"`
-	GRPCPort int    `json:"grpcPort"`
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	Type string `json:"type"`
+	// Values are the settings by their description's keys, as text ("true"/"false" for a
+	// bool); a key left out is empty.
+	Values map[string]string `json:"values"`
 	// ExternalAccess ("blocked", "readOnly", "readWrite") and AIPolicy ("alwaysAsk",
 	// "askForWrites", "neverForWrites") decide what AI clients may do with it.
 	ExternalAccess string `json:"externalAccess"`
 	AIPolicy       string `json:"aiPolicy"`
-	// HasAPIKey tells that a key is saved in the keyring (read-only).
-	HasAPIKey bool `json:"hasAPIKey"`
+	// SavedSecrets are the keys of the secrets saved in the keyring (read-only).
+	SavedSecrets []string `json:"savedSecrets"`
 }
 
-// Connection is the connection the form describes (its API key aside).
-func (f ConnectionFormDTO) Connection() connections.Connection {
-	return connections.Connection{
-		ID: f.ID, Name: f.Name, Type: f.Type, ExternalAccess: f.ExternalAccess, AIPolicy: f.AIPolicy,
-		Settings: driver.Settings{
-			Host: strings.TrimSpace(f.Host), Port: f.Port, AuthMethod: driver.AuthMethod(f.AuthMethod),
-			SSLMode: driver.SSLMode(f.SSLMode), SkipTLSVerify: f.SkipTLSVerify, CAFile: strings.TrimSpace(f.CAFile),
-			GRPCHost: strings.TrimSpace(f.GRPCHost), GRPCPort: f.GRPCPort,
-		},
+// Connection is the connection the form describes (its secrets aside). A value that cannot
+// be read (a port that is not a number) is an invalid_argument error naming its key.
+func (f ConnectionFormDTO) Connection() (connections.Connection, error) {
+	c := connections.Connection{ID: f.ID, Name: f.Name, Type: f.Type, ExternalAccess: f.ExternalAccess, AIPolicy: f.AIPolicy}
+	for k, v := range f.Values {
+		if err := c.Settings.SetValue(k, strings.TrimSpace(v)); err != nil {
+			return c, err
+		}
 	}
+	return c, nil
 }
 
 // FormFromConnection fills the form from a saved connection.
 func FormFromConnection(c connections.Connection) ConnectionFormDTO {
 	s := c.Settings.Normalized()
+	values := map[string]string{}
+	for _, k := range []string{driver.KeyHost, driver.KeyPort, driver.KeyAuthMethod, driver.KeySSLMode, driver.KeySkipTLSVerify, driver.KeyCAFile, driver.KeyGRPCHost, driver.KeyGRPCPort} {
+		if v := s.Value(k); v != "" && v != "false" {
+			values[k] = v
+		}
+	}
+	for k, v := range s.Values {
+		values[k] = v
+	}
+	saved := []string{}
+	if s.AuthMethod == driver.AuthAPIKey {
+		saved = append(saved, driver.KeyAPIKey)
+	}
+	saved = append(saved, s.SecretKeys...)
 	return ConnectionFormDTO{
-		ID: c.ID, Name: c.Name, Type: c.Type, Host: s.Host, Port: s.Port, AuthMethod: string(s.AuthMethod),
-		SSLMode: string(s.SSLMode), SkipTLSVerify: s.SkipTLSVerify, CAFile: s.CAFile, GRPCHost: s.GRPCHost, GRPCPort: s.GRPCPort,
-		ExternalAccess: c.ExternalAccess, AIPolicy: c.AIPolicy, HasAPIKey: s.AuthMethod == driver.AuthAPIKey,
+		ID: c.ID, Name: c.Name, Type: c.Type, Values: values,
+		ExternalAccess: c.ExternalAccess, AIPolicy: c.AIPolicy, SavedSecrets: saved,
 	}
 }
 

@@ -2,6 +2,7 @@ package dto
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -39,22 +40,30 @@ func TestConversionsSendEmptyListsNotNull(t *testing.T) {
 	}
 }
 
-// The form reads back the connection it was filled from, and what it saves is trimmed.
+// The form reads back the connection it was filled from (any described key), what it saves
+// is trimmed, and a port that is not a number is refused at its key.
 func TestTheFormRoundTripsAConnection(t *testing.T) {
 	c := connections.Connection{ID: "c1", Name: "Demo", Type: "weaviate", ExternalAccess: connections.AccessReadOnly, AIPolicy: "alwaysAsk",
-		Settings: driver.Settings{Host: "localhost", Port: 8080, AuthMethod: driver.AuthAPIKey, SSLMode: driver.SSLMode("Disabled"), GRPCHost: "localhost", GRPCPort: 50051}}
+		Settings: driver.Settings{Host: "localhost", Port: 8080, AuthMethod: driver.AuthAPIKey, SSLMode: driver.SSLMode("Disabled"), GRPCHost: "localhost", GRPCPort: 50051,
+			Values: map[string]string{"database": "shop"}, SecretKeys: []string{"password"}}}
 	f := FormFromConnection(c)
-	if !f.HasAPIKey {
-		t.Fatal("an API-key connection's form does not say a key is saved")
+	if strings.Join(f.SavedSecrets, ",") != "apiKey,password" {
+		t.Fatalf("saved secrets %v", f.SavedSecrets)
 	}
-	got := f.Connection()
-	if got.ID != c.ID || got.Name != c.Name || got.ExternalAccess != c.ExternalAccess || got.AIPolicy != c.AIPolicy ||
-		got.Settings.Host != "localhost" || got.Settings.Port != 8080 || got.Settings.GRPCPort != 50051 || got.Settings.AuthMethod != driver.AuthAPIKey {
-		t.Fatalf("read back %+v from %+v", got, c)
+	got, err := f.Connection()
+	if err != nil || got.ID != c.ID || got.Name != c.Name || got.ExternalAccess != c.ExternalAccess || got.AIPolicy != c.AIPolicy ||
+		got.Settings.Host != "localhost" || got.Settings.Port != 8080 || got.Settings.GRPCPort != 50051 || got.Settings.AuthMethod != driver.AuthAPIKey ||
+		got.Settings.Value("database") != "shop" {
+		t.Fatalf("read back %+v from %+v (%v)", got, c, err)
 	}
-	f.Host, f.CAFile = "  example.com ", " /tmp/ca.pem\n"
-	if s := f.Connection().Settings; s.Host != "example.com" || s.CAFile != "/tmp/ca.pem" {
-		t.Fatalf("untrimmed: %+v", s)
+	f.Values["host"], f.Values["caFile"] = "  example.com ", " /tmp/ca.pem\n"
+	if got, _ := f.Connection(); got.Settings.Host != "example.com" || got.Settings.CAFile != "/tmp/ca.pem" {
+		t.Fatalf("untrimmed: %+v", got.Settings)
+	}
+	f.Values["port"] = "80x"
+	var de *driver.Error
+	if _, err := f.Connection(); !errors.As(err, &de) || de.Field != "port" {
+		t.Fatalf("a port of 80x: %v", err)
 	}
 	if d := FromConnection(c); d.Host != "localhost" || d.AuthMethod != string(driver.AuthAPIKey) || d.CreatedAt != "" {
 		t.Fatalf("sidebar entry %+v", d)

@@ -46,10 +46,10 @@ const grpcMaxMessage = 256 << 20
 const graphQLDisabled = "graphql api is disabled"
 
 // hostedCluster reports whether host is a Weaviate Cloud cluster, whose gRPC endpoint is
-// grpc-<host> on 443. The domains are the connection form's (formRules.ts HOSTED_DOMAINS).
+// grpc-<host> on 443. The domains are the ones the form's suggestion names (Describe).
 func hostedCluster(host string) bool {
 	h := strings.ToLower(strings.TrimSuffix(host, "."))
-	for _, d := range []string{".weaviate.cloud", ".weaviate.network", ".semi.network"} {
+	for _, d := range hostedDomains {
 		if strings.HasSuffix(h, d) && len(h) > len(d) {
 			return true
 		}

@@ -42,6 +42,8 @@ type Description struct {
 	ProtocolVersion int                 `json:"protocolVersion"`
 	Types           []string            `json:"types"`
 	Capabilities    driver.Capabilities `json:"capabilities"`
+	// Connections is what the plugin says about its connections: type labels, settings.
+	Connections driver.Description `json:"connections"`
 }
 
 // Describe returns the description of info served at protocol.
@@ -56,6 +58,7 @@ func fromInfo(r *pb.InfoResponse) Description {
 		ProtocolVersion: int(r.GetProtocolVersion()),
 		Types:           r.GetTypes(),
 		Capabilities:    fromCapabilities(r.GetCapabilities()),
+		Connections:     fromDescription(r.GetDescription(), r.GetTypes()),
 	}
 }
 

@@ -207,6 +207,8 @@ func toSettings(s driver.Settings) *pb.Settings {
 		CaFile:        s.CAFile,
 		GrpcHost:      s.GRPCHost,
 		GrpcPort:      int32(s.GRPCPort),
+		Values:        s.Values,
+		Secrets:       s.Secrets,
 	}
 }
 
@@ -221,7 +223,54 @@ func fromSettings(s *pb.Settings) driver.Settings {
 		CAFile:        s.GetCaFile(),
 		GRPCHost:      s.GetGrpcHost(),
 		GRPCPort:      int(s.GetGrpcPort()),
+		Values:        s.GetValues(),
+		Secrets:       s.GetSecrets(),
 	}
+}
+
+func toDescription(d driver.Description) *pb.Description {
+	out := &pb.Description{Address: d.Address}
+	for _, t := range d.Types {
+		out.Types = append(out.Types, &pb.ConnectionType{Name: t.Name, Label: t.Label, Summary: t.Summary})
+	}
+	for _, f := range d.Settings {
+		pf := &pb.SettingField{Key: f.Key, Label: f.Label, Kind: string(f.Kind), Default: f.Default, Placeholder: f.Placeholder,
+			Help: f.Help, Required: f.Required, Section: f.Section, Options: f.Options, OptionHelp: f.OptionHelp,
+			Min: int32(f.Min), Max: int32(f.Max), Format: f.Format}
+		if f.ShowWhen != nil {
+			pf.ShowWhenKey, pf.ShowWhenIn = f.ShowWhen.Key, f.ShowWhen.In
+		}
+		out.Settings = append(out.Settings, pf)
+	}
+	for _, g := range d.Suggestions {
+		out.Suggestions = append(out.Suggestions, &pb.Suggestion{Key: g.Key, Suffixes: g.Suffixes, Set: g.Set, Text: g.Text, Action: g.Action})
+	}
+	return out
+}
+
+// fromDescription reads a plugin's description; a plugin built before contract 3 sends none,
+// and is described by protocol 2's Settings fields under the types it serves.
+func fromDescription(d *pb.Description, types []string) driver.Description {
+	if len(d.GetSettings()) == 0 {
+		return driver.ProtocolTwoDescription(types...)
+	}
+	out := driver.Description{Address: d.GetAddress()}
+	for _, t := range d.GetTypes() {
+		out.Types = append(out.Types, driver.ConnectionType{Name: t.GetName(), Label: t.GetLabel(), Summary: t.GetSummary()})
+	}
+	for _, f := range d.GetSettings() {
+		df := driver.SettingField{Key: f.GetKey(), Label: f.GetLabel(), Kind: driver.FieldKind(f.GetKind()), Default: f.GetDefault(),
+			Placeholder: f.GetPlaceholder(), Help: f.GetHelp(), Required: f.GetRequired(), Section: f.GetSection(),
+			Options: f.GetOptions(), OptionHelp: f.GetOptionHelp(), Min: int(f.GetMin()), Max: int(f.GetMax()), Format: f.GetFormat()}
+		if f.GetShowWhenKey() != "" {
+			df.ShowWhen = &driver.Condition{Key: f.GetShowWhenKey(), In: f.GetShowWhenIn()}
+		}
+		out.Settings = append(out.Settings, df)
+	}
+	for _, g := range d.GetSuggestions() {
+		out.Suggestions = append(out.Suggestions, driver.Suggestion{Key: g.GetKey(), Suffixes: g.GetSuffixes(), Set: g.GetSet(), Text: g.GetText(), Action: g.GetAction()})
+	}
+	return out
 }
 
 func toOperators(ops []driver.Operator) []string {

@@ -194,8 +194,27 @@ func TestGridRoundTrip(t *testing.T) {
 
 func TestContractTypesRoundTrip(t *testing.T) {
 	t.Run("settings, API key included", func(t *testing.T) {
-		s := driver.Settings{Host: "x.weaviate.cloud", Port: 443, AuthMethod: driver.AuthAPIKey, APIKey: "secret-key", SSLMode: driver.SSLVerifyCA, SkipTLSVerify: true, CAFile: "/tmp/ca.pem"}
-		if got := fromSettings(wire(t, toSettings(s))); got != s {
+		s := driver.Settings{Host: "x.weaviate.cloud", Port: 443, AuthMethod: driver.AuthAPIKey, APIKey: "secret-key", SSLMode: driver.SSLVerifyCA, SkipTLSVerify: true, CAFile: "/tmp/ca.pem",
+			Values: map[string]string{"database": "shop", "mode": "ro"}, Secrets: map[string]string{"password": "pw"}}
+		if got := fromSettings(wire(t, toSettings(s))); !reflect.DeepEqual(got, s) {
+			t.Fatalf("got %#v", got)
+		}
+	})
+	t.Run("a description, every field kind and a suggestion", func(t *testing.T) {
+		d := driver.Description{
+			Types:    []driver.ConnectionType{{Name: "t", Label: "T", Summary: "one line"}},
+			Address:  []string{"host", "port"},
+			Settings: driver.ProtocolTwoFields(),
+			Suggestions: []driver.Suggestion{{Key: "host", Suffixes: []string{".example"}, Set: map[string]string{"port": "443"}, Text: "why", Action: "do"}},
+		}
+		d.Settings = append(d.Settings, driver.SettingField{Key: "file", Label: "File", Kind: driver.FieldPath, Required: true, Options: []string{"a"}, OptionHelp: map[string]string{"a": "b"}})
+		if got := fromDescription(wire(t, toDescription(d)), nil); !reflect.DeepEqual(got, d) {
+			t.Fatalf("got %#v\nwant %#v", got, d)
+		}
+	})
+	t.Run("a plugin that sends no description is described by protocol 2's fields", func(t *testing.T) {
+		got := fromDescription(nil, []string{"t"})
+		if len(got.Types) != 1 || got.Types[0].Label != "T" || len(got.Settings) != len(driver.ProtocolTwoFields()) {
 			t.Fatalf("got %#v", got)
 		}
 	})
@@ -299,7 +318,8 @@ func TestContractTypesRoundTrip(t *testing.T) {
 func TestDescribeMatchesInfo(t *testing.T) {
 	info := Info{Name: "weaviate", Version: "1.2.3", Types: []string{"weaviate"}, Capabilities: driver.Capabilities{QueryLanguage: "graphql", MaxResults: 10000, Operators: driver.Operators()}}
 	d := Describe(info, ProtocolVersion)
-	want := Description{Name: "weaviate", Version: "1.2.3", ProtocolVersion: ProtocolVersion, Types: []string{"weaviate"}, Capabilities: info.Capabilities}
+	want := Description{Name: "weaviate", Version: "1.2.3", ProtocolVersion: ProtocolVersion, Types: []string{"weaviate"}, Capabilities: info.Capabilities,
+		Connections: driver.ProtocolTwoDescription("weaviate")}
 	if !reflect.DeepEqual(d, want) {
 		t.Fatalf("got %#v", d)
 	}

@@ -24,6 +24,9 @@ type Info struct {
 	Types []string
 	// Capabilities are the driver's capabilities (driver.Driver.Capabilities).
 	Capabilities driver.Capabilities
+	// Connections describes the connections it serves (contract 3): types with labels, the
+	// settings' fields. Empty: protocol 2's Settings fields describe them.
+	Connections driver.Description
 }
 
 // Config is what a plugin binary hands to Main or Serve.
@@ -502,5 +505,6 @@ func toInfo(i Info, protocol int) *pb.InfoResponse {
 		ProtocolVersion: int32(protocol),
 		Types:           i.Types,
 		Capabilities:    toCapabilities(i.Capabilities),
+		Description:     toDescription(i.Connections),
 	}
 }

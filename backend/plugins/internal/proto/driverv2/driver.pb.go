@@ -413,8 +413,12 @@ type Settings struct {
 	CaFile        string                 `protobuf:"bytes,7,opt,name=ca_file,json=caFile,proto3" json:"ca_file,omitempty"`
 	// grpc_host and grpc_port reach the database's gRPC API ("" and 0: the
 	// driver's defaults).
-	GrpcHost      string `protobuf:"bytes,8,opt,name=grpc_host,json=grpcHost,proto3" json:"grpc_host,omitempty"`
-	GrpcPort      int32  `protobuf:"varint,9,opt,name=grpc_port,json=grpcPort,proto3" json:"grpc_port,omitempty"`
+	GrpcHost string `protobuf:"bytes,8,opt,name=grpc_host,json=grpcHost,proto3" json:"grpc_host,omitempty"`
+	GrpcPort int32  `protobuf:"varint,9,opt,name=grpc_port,json=grpcPort,proto3" json:"grpc_port,omitempty"`
+	// values are the settings the plugin's description names beyond the fields above;
+	// secrets the secret ones beyond api_key (contract 3). An older plugin ignores both.
+	Values        map[string]string `protobuf:"bytes,10,rep,name=values,proto3" json:"values,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Secrets       map[string]string `protobuf:"bytes,11,rep,name=secrets,proto3" json:"secrets,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -510,6 +514,20 @@ func (x *Settings) GetGrpcPort() int32 {
 		return x.GrpcPort
 	}
 	return 0
+}
+
+func (x *Settings) GetValues() map[string]string {
+	if x != nil {
+		return x.Values
+	}
+	return nil
+}
+
+func (x *Settings) GetSecrets() map[string]string {
+	if x != nil {
+		return x.Secrets
+	}
+	return nil
 }
 
 type Capabilities struct {
@@ -700,8 +718,12 @@ type InfoResponse struct {
 	Version         string                 `protobuf:"bytes,2,opt,name=version,proto3" json:"version,omitempty"`
 	ProtocolVersion int32                  `protobuf:"varint,3,opt,name=protocol_version,json=protocolVersion,proto3" json:"protocol_version,omitempty"`
 	// types are the connection types the plugin serves ("weaviate").
-	Types         []string      `protobuf:"bytes,4,rep,name=types,proto3" json:"types,omitempty"`
-	Capabilities  *Capabilities `protobuf:"bytes,5,opt,name=capabilities,proto3" json:"capabilities,omitempty"`
+	Types        []string      `protobuf:"bytes,4,rep,name=types,proto3" json:"types,omitempty"`
+	Capabilities *Capabilities `protobuf:"bytes,5,opt,name=capabilities,proto3" json:"capabilities,omitempty"`
+	// description is what the plugin says about its connections (contract 3): types with
+	// their labels, the settings' fields, suggestions, the address. Absent from a plugin built
+	// before it: the host then describes protocol 2's Settings fields itself.
+	Description   *Description `protobuf:"bytes,6,opt,name=description,proto3" json:"description,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -771,6 +793,375 @@ func (x *InfoResponse) GetCapabilities() *Capabilities {
 	return nil
 }
 
+func (x *InfoResponse) GetDescription() *Description {
+	if x != nil {
+		return x.Description
+	}
+	return nil
+}
+
+type Description struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Types         []*ConnectionType      `protobuf:"bytes,1,rep,name=types,proto3" json:"types,omitempty"`
+	Settings      []*SettingField        `protobuf:"bytes,2,rep,name=settings,proto3" json:"settings,omitempty"`
+	Suggestions   []*Suggestion          `protobuf:"bytes,3,rep,name=suggestions,proto3" json:"suggestions,omitempty"`
+	Address       []string               `protobuf:"bytes,4,rep,name=address,proto3" json:"address,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Description) Reset() {
+	*x = Description{}
+	mi := &file_driver_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Description) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Description) ProtoMessage() {}
+
+func (x *Description) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Description.ProtoReflect.Descriptor instead.
+func (*Description) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *Description) GetTypes() []*ConnectionType {
+	if x != nil {
+		return x.Types
+	}
+	return nil
+}
+
+func (x *Description) GetSettings() []*SettingField {
+	if x != nil {
+		return x.Settings
+	}
+	return nil
+}
+
+func (x *Description) GetSuggestions() []*Suggestion {
+	if x != nil {
+		return x.Suggestions
+	}
+	return nil
+}
+
+func (x *Description) GetAddress() []string {
+	if x != nil {
+		return x.Address
+	}
+	return nil
+}
+
+type ConnectionType struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Label         string                 `protobuf:"bytes,2,opt,name=label,proto3" json:"label,omitempty"`
+	Summary       string                 `protobuf:"bytes,3,opt,name=summary,proto3" json:"summary,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ConnectionType) Reset() {
+	*x = ConnectionType{}
+	mi := &file_driver_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ConnectionType) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ConnectionType) ProtoMessage() {}
+
+func (x *ConnectionType) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ConnectionType.ProtoReflect.Descriptor instead.
+func (*ConnectionType) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *ConnectionType) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ConnectionType) GetLabel() string {
+	if x != nil {
+		return x.Label
+	}
+	return ""
+}
+
+func (x *ConnectionType) GetSummary() string {
+	if x != nil {
+		return x.Summary
+	}
+	return ""
+}
+
+type SettingField struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Key   string                 `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	Label string                 `protobuf:"bytes,2,opt,name=label,proto3" json:"label,omitempty"`
+	// kind: text, int, bool, enum, secret, path.
+	Kind        string            `protobuf:"bytes,3,opt,name=kind,proto3" json:"kind,omitempty"`
+	Default     string            `protobuf:"bytes,4,opt,name=default,proto3" json:"default,omitempty"`
+	Placeholder string            `protobuf:"bytes,5,opt,name=placeholder,proto3" json:"placeholder,omitempty"`
+	Help        string            `protobuf:"bytes,6,opt,name=help,proto3" json:"help,omitempty"`
+	Required    bool              `protobuf:"varint,7,opt,name=required,proto3" json:"required,omitempty"`
+	Section     string            `protobuf:"bytes,8,opt,name=section,proto3" json:"section,omitempty"`
+	Options     []string          `protobuf:"bytes,9,rep,name=options,proto3" json:"options,omitempty"`
+	OptionHelp  map[string]string `protobuf:"bytes,10,rep,name=option_help,json=optionHelp,proto3" json:"option_help,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Min         int32             `protobuf:"varint,11,opt,name=min,proto3" json:"min,omitempty"`
+	Max         int32             `protobuf:"varint,12,opt,name=max,proto3" json:"max,omitempty"`
+	Format      string            `protobuf:"bytes,13,opt,name=format,proto3" json:"format,omitempty"`
+	// show_when_key / show_when_in: the field applies only while that field has one of these.
+	ShowWhenKey   string   `protobuf:"bytes,14,opt,name=show_when_key,json=showWhenKey,proto3" json:"show_when_key,omitempty"`
+	ShowWhenIn    []string `protobuf:"bytes,15,rep,name=show_when_in,json=showWhenIn,proto3" json:"show_when_in,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SettingField) Reset() {
+	*x = SettingField{}
+	mi := &file_driver_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SettingField) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SettingField) ProtoMessage() {}
+
+func (x *SettingField) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SettingField.ProtoReflect.Descriptor instead.
+func (*SettingField) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *SettingField) GetKey() string {
+	if x != nil {
+		return x.Key
+	}
+	return ""
+}
+
+func (x *SettingField) GetLabel() string {
+	if x != nil {
+		return x.Label
+	}
+	return ""
+}
+
+func (x *SettingField) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *SettingField) GetDefault() string {
+	if x != nil {
+		return x.Default
+	}
+	return ""
+}
+
+func (x *SettingField) GetPlaceholder() string {
+	if x != nil {
+		return x.Placeholder
+	}
+	return ""
+}
+
+func (x *SettingField) GetHelp() string {
+	if x != nil {
+		return x.Help
+	}
+	return ""
+}
+
+func (x *SettingField) GetRequired() bool {
+	if x != nil {
+		return x.Required
+	}
+	return false
+}
+
+func (x *SettingField) GetSection() string {
+	if x != nil {
+		return x.Section
+	}
+	return ""
+}
+
+func (x *SettingField) GetOptions() []string {
+	if x != nil {
+		return x.Options
+	}
+	return nil
+}
+
+func (x *SettingField) GetOptionHelp() map[string]string {
+	if x != nil {
+		return x.OptionHelp
+	}
+	return nil
+}
+
+func (x *SettingField) GetMin() int32 {
+	if x != nil {
+		return x.Min
+	}
+	return 0
+}
+
+func (x *SettingField) GetMax() int32 {
+	if x != nil {
+		return x.Max
+	}
+	return 0
+}
+
+func (x *SettingField) GetFormat() string {
+	if x != nil {
+		return x.Format
+	}
+	return ""
+}
+
+func (x *SettingField) GetShowWhenKey() string {
+	if x != nil {
+		return x.ShowWhenKey
+	}
+	return ""
+}
+
+func (x *SettingField) GetShowWhenIn() []string {
+	if x != nil {
+		return x.ShowWhenIn
+	}
+	return nil
+}
+
+type Suggestion struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Key           string                 `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	Suffixes      []string               `protobuf:"bytes,2,rep,name=suffixes,proto3" json:"suffixes,omitempty"`
+	Set           map[string]string      `protobuf:"bytes,3,rep,name=set,proto3" json:"set,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Text          string                 `protobuf:"bytes,4,opt,name=text,proto3" json:"text,omitempty"`
+	Action        string                 `protobuf:"bytes,5,opt,name=action,proto3" json:"action,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Suggestion) Reset() {
+	*x = Suggestion{}
+	mi := &file_driver_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Suggestion) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Suggestion) ProtoMessage() {}
+
+func (x *Suggestion) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Suggestion.ProtoReflect.Descriptor instead.
+func (*Suggestion) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *Suggestion) GetKey() string {
+	if x != nil {
+		return x.Key
+	}
+	return ""
+}
+
+func (x *Suggestion) GetSuffixes() []string {
+	if x != nil {
+		return x.Suffixes
+	}
+	return nil
+}
+
+func (x *Suggestion) GetSet() map[string]string {
+	if x != nil {
+		return x.Set
+	}
+	return nil
+}
+
+func (x *Suggestion) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+func (x *Suggestion) GetAction() string {
+	if x != nil {
+		return x.Action
+	}
+	return ""
+}
+
 type OpenRequest struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
 	Settings *Settings              `protobuf:"bytes,1,opt,name=settings,proto3" json:"settings,omitempty"`
@@ -782,7 +1173,7 @@ type OpenRequest struct {
 
 func (x *OpenRequest) Reset() {
 	*x = OpenRequest{}
-	mi := &file_driver_proto_msgTypes[8]
+	mi := &file_driver_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -794,7 +1185,7 @@ func (x *OpenRequest) String() string {
 func (*OpenRequest) ProtoMessage() {}
 
 func (x *OpenRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[8]
+	mi := &file_driver_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -807,7 +1198,7 @@ func (x *OpenRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenRequest.ProtoReflect.Descriptor instead.
 func (*OpenRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{8}
+	return file_driver_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *OpenRequest) GetSettings() *Settings {
@@ -834,7 +1225,7 @@ type OpenResponse struct {
 
 func (x *OpenResponse) Reset() {
 	*x = OpenResponse{}
-	mi := &file_driver_proto_msgTypes[9]
+	mi := &file_driver_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -846,7 +1237,7 @@ func (x *OpenResponse) String() string {
 func (*OpenResponse) ProtoMessage() {}
 
 func (x *OpenResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[9]
+	mi := &file_driver_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -859,7 +1250,7 @@ func (x *OpenResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenResponse.ProtoReflect.Descriptor instead.
 func (*OpenResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{9}
+	return file_driver_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *OpenResponse) GetConnId() string {
@@ -885,7 +1276,7 @@ type ConnRequest struct {
 
 func (x *ConnRequest) Reset() {
 	*x = ConnRequest{}
-	mi := &file_driver_proto_msgTypes[10]
+	mi := &file_driver_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -897,7 +1288,7 @@ func (x *ConnRequest) String() string {
 func (*ConnRequest) ProtoMessage() {}
 
 func (x *ConnRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[10]
+	mi := &file_driver_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -910,7 +1301,7 @@ func (x *ConnRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConnRequest.ProtoReflect.Descriptor instead.
 func (*ConnRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{10}
+	return file_driver_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ConnRequest) GetConnId() string {
@@ -930,7 +1321,7 @@ type HealthResponse struct {
 
 func (x *HealthResponse) Reset() {
 	*x = HealthResponse{}
-	mi := &file_driver_proto_msgTypes[11]
+	mi := &file_driver_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -942,7 +1333,7 @@ func (x *HealthResponse) String() string {
 func (*HealthResponse) ProtoMessage() {}
 
 func (x *HealthResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[11]
+	mi := &file_driver_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -955,7 +1346,7 @@ func (x *HealthResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HealthResponse.ProtoReflect.Descriptor instead.
 func (*HealthResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{11}
+	return file_driver_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *HealthResponse) GetServerVersion() string {
@@ -976,7 +1367,7 @@ type PathStatus struct {
 
 func (x *PathStatus) Reset() {
 	*x = PathStatus{}
-	mi := &file_driver_proto_msgTypes[12]
+	mi := &file_driver_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -988,7 +1379,7 @@ func (x *PathStatus) String() string {
 func (*PathStatus) ProtoMessage() {}
 
 func (x *PathStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[12]
+	mi := &file_driver_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1001,7 +1392,7 @@ func (x *PathStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PathStatus.ProtoReflect.Descriptor instead.
 func (*PathStatus) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{12}
+	return file_driver_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *PathStatus) GetName() string {
@@ -1034,7 +1425,7 @@ type PathsResponse struct {
 
 func (x *PathsResponse) Reset() {
 	*x = PathsResponse{}
-	mi := &file_driver_proto_msgTypes[13]
+	mi := &file_driver_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1046,7 +1437,7 @@ func (x *PathsResponse) String() string {
 func (*PathsResponse) ProtoMessage() {}
 
 func (x *PathsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[13]
+	mi := &file_driver_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1059,7 +1450,7 @@ func (x *PathsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PathsResponse.ProtoReflect.Descriptor instead.
 func (*PathsResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{13}
+	return file_driver_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *PathsResponse) GetPaths() []*PathStatus {
@@ -1081,7 +1472,7 @@ type Table struct {
 
 func (x *Table) Reset() {
 	*x = Table{}
-	mi := &file_driver_proto_msgTypes[14]
+	mi := &file_driver_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1093,7 +1484,7 @@ func (x *Table) String() string {
 func (*Table) ProtoMessage() {}
 
 func (x *Table) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[14]
+	mi := &file_driver_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1106,7 +1497,7 @@ func (x *Table) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Table.ProtoReflect.Descriptor instead.
 func (*Table) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{14}
+	return file_driver_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Table) GetName() string {
@@ -1139,7 +1530,7 @@ type ListTablesResponse struct {
 
 func (x *ListTablesResponse) Reset() {
 	*x = ListTablesResponse{}
-	mi := &file_driver_proto_msgTypes[15]
+	mi := &file_driver_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1151,7 +1542,7 @@ func (x *ListTablesResponse) String() string {
 func (*ListTablesResponse) ProtoMessage() {}
 
 func (x *ListTablesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[15]
+	mi := &file_driver_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1164,7 +1555,7 @@ func (x *ListTablesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTablesResponse.ProtoReflect.Descriptor instead.
 func (*ListTablesResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{15}
+	return file_driver_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ListTablesResponse) GetTables() []*Table {
@@ -1184,7 +1575,7 @@ type TableRequest struct {
 
 func (x *TableRequest) Reset() {
 	*x = TableRequest{}
-	mi := &file_driver_proto_msgTypes[16]
+	mi := &file_driver_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1196,7 +1587,7 @@ func (x *TableRequest) String() string {
 func (*TableRequest) ProtoMessage() {}
 
 func (x *TableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[16]
+	mi := &file_driver_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1209,7 +1600,7 @@ func (x *TableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableRequest.ProtoReflect.Descriptor instead.
 func (*TableRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{16}
+	return file_driver_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *TableRequest) GetConnId() string {
@@ -1252,7 +1643,7 @@ type Column struct {
 
 func (x *Column) Reset() {
 	*x = Column{}
-	mi := &file_driver_proto_msgTypes[17]
+	mi := &file_driver_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1264,7 +1655,7 @@ func (x *Column) String() string {
 func (*Column) ProtoMessage() {}
 
 func (x *Column) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[17]
+	mi := &file_driver_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1277,7 +1668,7 @@ func (x *Column) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Column.ProtoReflect.Descriptor instead.
 func (*Column) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{17}
+	return file_driver_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *Column) GetName() string {
@@ -1399,7 +1790,7 @@ type TableSettings struct {
 
 func (x *TableSettings) Reset() {
 	*x = TableSettings{}
-	mi := &file_driver_proto_msgTypes[18]
+	mi := &file_driver_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1411,7 +1802,7 @@ func (x *TableSettings) String() string {
 func (*TableSettings) ProtoMessage() {}
 
 func (x *TableSettings) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[18]
+	mi := &file_driver_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1424,7 +1815,7 @@ func (x *TableSettings) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableSettings.ProtoReflect.Descriptor instead.
 func (*TableSettings) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{18}
+	return file_driver_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *TableSettings) GetIndexNullState() bool {
@@ -1507,7 +1898,7 @@ type DescribeTableResponse struct {
 
 func (x *DescribeTableResponse) Reset() {
 	*x = DescribeTableResponse{}
-	mi := &file_driver_proto_msgTypes[19]
+	mi := &file_driver_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1519,7 +1910,7 @@ func (x *DescribeTableResponse) String() string {
 func (*DescribeTableResponse) ProtoMessage() {}
 
 func (x *DescribeTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[19]
+	mi := &file_driver_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1532,7 +1923,7 @@ func (x *DescribeTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DescribeTableResponse.ProtoReflect.Descriptor instead.
 func (*DescribeTableResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{19}
+	return file_driver_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *DescribeTableResponse) GetName() string {
@@ -1594,7 +1985,7 @@ type DetailSection struct {
 
 func (x *DetailSection) Reset() {
 	*x = DetailSection{}
-	mi := &file_driver_proto_msgTypes[20]
+	mi := &file_driver_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1606,7 +1997,7 @@ func (x *DetailSection) String() string {
 func (*DetailSection) ProtoMessage() {}
 
 func (x *DetailSection) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[20]
+	mi := &file_driver_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1619,7 +2010,7 @@ func (x *DetailSection) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DetailSection.ProtoReflect.Descriptor instead.
 func (*DetailSection) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{20}
+	return file_driver_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *DetailSection) GetTitle() string {
@@ -1647,7 +2038,7 @@ type DetailItem struct {
 
 func (x *DetailItem) Reset() {
 	*x = DetailItem{}
-	mi := &file_driver_proto_msgTypes[21]
+	mi := &file_driver_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1659,7 +2050,7 @@ func (x *DetailItem) String() string {
 func (*DetailItem) ProtoMessage() {}
 
 func (x *DetailItem) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[21]
+	mi := &file_driver_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1672,7 +2063,7 @@ func (x *DetailItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DetailItem.ProtoReflect.Descriptor instead.
 func (*DetailItem) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{21}
+	return file_driver_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *DetailItem) GetLabel() string {
@@ -1710,7 +2101,7 @@ type Filter struct {
 
 func (x *Filter) Reset() {
 	*x = Filter{}
-	mi := &file_driver_proto_msgTypes[22]
+	mi := &file_driver_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1722,7 +2113,7 @@ func (x *Filter) String() string {
 func (*Filter) ProtoMessage() {}
 
 func (x *Filter) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[22]
+	mi := &file_driver_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1735,7 +2126,7 @@ func (x *Filter) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Filter.ProtoReflect.Descriptor instead.
 func (*Filter) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{22}
+	return file_driver_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *Filter) GetColumn() string {
@@ -1783,7 +2174,7 @@ type Sort struct {
 
 func (x *Sort) Reset() {
 	*x = Sort{}
-	mi := &file_driver_proto_msgTypes[23]
+	mi := &file_driver_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1795,7 +2186,7 @@ func (x *Sort) String() string {
 func (*Sort) ProtoMessage() {}
 
 func (x *Sort) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[23]
+	mi := &file_driver_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1808,7 +2199,7 @@ func (x *Sort) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Sort.ProtoReflect.Descriptor instead.
 func (*Sort) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{23}
+	return file_driver_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Sort) GetColumn() string {
@@ -1841,7 +2232,7 @@ type BrowseRequest struct {
 
 func (x *BrowseRequest) Reset() {
 	*x = BrowseRequest{}
-	mi := &file_driver_proto_msgTypes[24]
+	mi := &file_driver_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1853,7 +2244,7 @@ func (x *BrowseRequest) String() string {
 func (*BrowseRequest) ProtoMessage() {}
 
 func (x *BrowseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[24]
+	mi := &file_driver_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1866,7 +2257,7 @@ func (x *BrowseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BrowseRequest.ProtoReflect.Descriptor instead.
 func (*BrowseRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{24}
+	return file_driver_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *BrowseRequest) GetConnId() string {
@@ -1930,7 +2321,7 @@ type CheckCellsRequest struct {
 
 func (x *CheckCellsRequest) Reset() {
 	*x = CheckCellsRequest{}
-	mi := &file_driver_proto_msgTypes[25]
+	mi := &file_driver_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1942,7 +2333,7 @@ func (x *CheckCellsRequest) String() string {
 func (*CheckCellsRequest) ProtoMessage() {}
 
 func (x *CheckCellsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[25]
+	mi := &file_driver_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1955,7 +2346,7 @@ func (x *CheckCellsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckCellsRequest.ProtoReflect.Descriptor instead.
 func (*CheckCellsRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{25}
+	return file_driver_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *CheckCellsRequest) GetConnId() string {
@@ -1990,7 +2381,7 @@ type TypedCell struct {
 
 func (x *TypedCell) Reset() {
 	*x = TypedCell{}
-	mi := &file_driver_proto_msgTypes[26]
+	mi := &file_driver_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2002,7 +2393,7 @@ func (x *TypedCell) String() string {
 func (*TypedCell) ProtoMessage() {}
 
 func (x *TypedCell) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[26]
+	mi := &file_driver_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2015,7 +2406,7 @@ func (x *TypedCell) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TypedCell.ProtoReflect.Descriptor instead.
 func (*TypedCell) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{26}
+	return file_driver_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *TypedCell) GetColumn() string {
@@ -2049,7 +2440,7 @@ type CheckCellsResponse struct {
 
 func (x *CheckCellsResponse) Reset() {
 	*x = CheckCellsResponse{}
-	mi := &file_driver_proto_msgTypes[27]
+	mi := &file_driver_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2061,7 +2452,7 @@ func (x *CheckCellsResponse) String() string {
 func (*CheckCellsResponse) ProtoMessage() {}
 
 func (x *CheckCellsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[27]
+	mi := &file_driver_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2074,7 +2465,7 @@ func (x *CheckCellsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckCellsResponse.ProtoReflect.Descriptor instead.
 func (*CheckCellsResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{27}
+	return file_driver_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *CheckCellsResponse) GetProblems() map[string]string {
@@ -2110,7 +2501,7 @@ type SearchRequest struct {
 
 func (x *SearchRequest) Reset() {
 	*x = SearchRequest{}
-	mi := &file_driver_proto_msgTypes[28]
+	mi := &file_driver_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2122,7 +2513,7 @@ func (x *SearchRequest) String() string {
 func (*SearchRequest) ProtoMessage() {}
 
 func (x *SearchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[28]
+	mi := &file_driver_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2135,7 +2526,7 @@ func (x *SearchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchRequest.ProtoReflect.Descriptor instead.
 func (*SearchRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{28}
+	return file_driver_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *SearchRequest) GetConnId() string {
@@ -2259,7 +2650,7 @@ type Row struct {
 
 func (x *Row) Reset() {
 	*x = Row{}
-	mi := &file_driver_proto_msgTypes[29]
+	mi := &file_driver_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2271,7 +2662,7 @@ func (x *Row) String() string {
 func (*Row) ProtoMessage() {}
 
 func (x *Row) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[29]
+	mi := &file_driver_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2284,7 +2675,7 @@ func (x *Row) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Row.ProtoReflect.Descriptor instead.
 func (*Row) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{29}
+	return file_driver_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *Row) GetCells() []*Value {
@@ -2307,7 +2698,7 @@ type Grid struct {
 
 func (x *Grid) Reset() {
 	*x = Grid{}
-	mi := &file_driver_proto_msgTypes[30]
+	mi := &file_driver_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2319,7 +2710,7 @@ func (x *Grid) String() string {
 func (*Grid) ProtoMessage() {}
 
 func (x *Grid) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[30]
+	mi := &file_driver_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2332,7 +2723,7 @@ func (x *Grid) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Grid.ProtoReflect.Descriptor instead.
 func (*Grid) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{30}
+	return file_driver_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *Grid) GetColumns() []*Column {
@@ -2381,7 +2772,7 @@ type CountRequest struct {
 
 func (x *CountRequest) Reset() {
 	*x = CountRequest{}
-	mi := &file_driver_proto_msgTypes[31]
+	mi := &file_driver_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2393,7 +2784,7 @@ func (x *CountRequest) String() string {
 func (*CountRequest) ProtoMessage() {}
 
 func (x *CountRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[31]
+	mi := &file_driver_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2406,7 +2797,7 @@ func (x *CountRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CountRequest.ProtoReflect.Descriptor instead.
 func (*CountRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{31}
+	return file_driver_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *CountRequest) GetConnId() string {
@@ -2439,7 +2830,7 @@ type CountResponse struct {
 
 func (x *CountResponse) Reset() {
 	*x = CountResponse{}
-	mi := &file_driver_proto_msgTypes[32]
+	mi := &file_driver_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2451,7 +2842,7 @@ func (x *CountResponse) String() string {
 func (*CountResponse) ProtoMessage() {}
 
 func (x *CountResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[32]
+	mi := &file_driver_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2464,7 +2855,7 @@ func (x *CountResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CountResponse.ProtoReflect.Descriptor instead.
 func (*CountResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{32}
+	return file_driver_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *CountResponse) GetCount() int64 {
@@ -2487,7 +2878,7 @@ type ExecuteRequest struct {
 
 func (x *ExecuteRequest) Reset() {
 	*x = ExecuteRequest{}
-	mi := &file_driver_proto_msgTypes[33]
+	mi := &file_driver_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2499,7 +2890,7 @@ func (x *ExecuteRequest) String() string {
 func (*ExecuteRequest) ProtoMessage() {}
 
 func (x *ExecuteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[33]
+	mi := &file_driver_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2512,7 +2903,7 @@ func (x *ExecuteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteRequest.ProtoReflect.Descriptor instead.
 func (*ExecuteRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{33}
+	return file_driver_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *ExecuteRequest) GetConnId() string {
@@ -2553,7 +2944,7 @@ type Result struct {
 
 func (x *Result) Reset() {
 	*x = Result{}
-	mi := &file_driver_proto_msgTypes[34]
+	mi := &file_driver_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2565,7 +2956,7 @@ func (x *Result) String() string {
 func (*Result) ProtoMessage() {}
 
 func (x *Result) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[34]
+	mi := &file_driver_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2578,7 +2969,7 @@ func (x *Result) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Result.ProtoReflect.Descriptor instead.
 func (*Result) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{34}
+	return file_driver_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *Result) GetKind() string {
@@ -2639,7 +3030,7 @@ type ClassifyRequest struct {
 
 func (x *ClassifyRequest) Reset() {
 	*x = ClassifyRequest{}
-	mi := &file_driver_proto_msgTypes[35]
+	mi := &file_driver_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2651,7 +3042,7 @@ func (x *ClassifyRequest) String() string {
 func (*ClassifyRequest) ProtoMessage() {}
 
 func (x *ClassifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[35]
+	mi := &file_driver_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2664,7 +3055,7 @@ func (x *ClassifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClassifyRequest.ProtoReflect.Descriptor instead.
 func (*ClassifyRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{35}
+	return file_driver_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *ClassifyRequest) GetText() string {
@@ -2689,7 +3080,7 @@ type Classification struct {
 
 func (x *Classification) Reset() {
 	*x = Classification{}
-	mi := &file_driver_proto_msgTypes[36]
+	mi := &file_driver_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2701,7 +3092,7 @@ func (x *Classification) String() string {
 func (*Classification) ProtoMessage() {}
 
 func (x *Classification) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[36]
+	mi := &file_driver_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2714,7 +3105,7 @@ func (x *Classification) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Classification.ProtoReflect.Descriptor instead.
 func (*Classification) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{36}
+	return file_driver_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *Classification) GetAccess() string {
@@ -2757,7 +3148,7 @@ type EditRow struct {
 
 func (x *EditRow) Reset() {
 	*x = EditRow{}
-	mi := &file_driver_proto_msgTypes[37]
+	mi := &file_driver_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2769,7 +3160,7 @@ func (x *EditRow) String() string {
 func (*EditRow) ProtoMessage() {}
 
 func (x *EditRow) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[37]
+	mi := &file_driver_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2782,7 +3173,7 @@ func (x *EditRow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditRow.ProtoReflect.Descriptor instead.
 func (*EditRow) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{37}
+	return file_driver_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *EditRow) GetUuid() string {
@@ -2818,7 +3209,7 @@ type CreateTableRequest struct {
 
 func (x *CreateTableRequest) Reset() {
 	*x = CreateTableRequest{}
-	mi := &file_driver_proto_msgTypes[38]
+	mi := &file_driver_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2830,7 +3221,7 @@ func (x *CreateTableRequest) String() string {
 func (*CreateTableRequest) ProtoMessage() {}
 
 func (x *CreateTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[38]
+	mi := &file_driver_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2843,7 +3234,7 @@ func (x *CreateTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTableRequest.ProtoReflect.Descriptor instead.
 func (*CreateTableRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{38}
+	return file_driver_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *CreateTableRequest) GetConnId() string {
@@ -2885,7 +3276,7 @@ type ColumnSpec struct {
 
 func (x *ColumnSpec) Reset() {
 	*x = ColumnSpec{}
-	mi := &file_driver_proto_msgTypes[39]
+	mi := &file_driver_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2897,7 +3288,7 @@ func (x *ColumnSpec) String() string {
 func (*ColumnSpec) ProtoMessage() {}
 
 func (x *ColumnSpec) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[39]
+	mi := &file_driver_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2910,7 +3301,7 @@ func (x *ColumnSpec) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ColumnSpec.ProtoReflect.Descriptor instead.
 func (*ColumnSpec) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{39}
+	return file_driver_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *ColumnSpec) GetName() string {
@@ -2945,7 +3336,7 @@ type EditRequest struct {
 
 func (x *EditRequest) Reset() {
 	*x = EditRequest{}
-	mi := &file_driver_proto_msgTypes[40]
+	mi := &file_driver_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2957,7 +3348,7 @@ func (x *EditRequest) String() string {
 func (*EditRequest) ProtoMessage() {}
 
 func (x *EditRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[40]
+	mi := &file_driver_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2970,7 +3361,7 @@ func (x *EditRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditRequest.ProtoReflect.Descriptor instead.
 func (*EditRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{40}
+	return file_driver_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *EditRequest) GetConnId() string {
@@ -3011,7 +3402,7 @@ type RowResult struct {
 
 func (x *RowResult) Reset() {
 	*x = RowResult{}
-	mi := &file_driver_proto_msgTypes[41]
+	mi := &file_driver_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3023,7 +3414,7 @@ func (x *RowResult) String() string {
 func (*RowResult) ProtoMessage() {}
 
 func (x *RowResult) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[41]
+	mi := &file_driver_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3036,7 +3427,7 @@ func (x *RowResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RowResult.ProtoReflect.Descriptor instead.
 func (*RowResult) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{41}
+	return file_driver_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *RowResult) GetIndex() int64 {
@@ -3097,7 +3488,7 @@ type EditResponse struct {
 
 func (x *EditResponse) Reset() {
 	*x = EditResponse{}
-	mi := &file_driver_proto_msgTypes[42]
+	mi := &file_driver_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3109,7 +3500,7 @@ func (x *EditResponse) String() string {
 func (*EditResponse) ProtoMessage() {}
 
 func (x *EditResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[42]
+	mi := &file_driver_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3122,7 +3513,7 @@ func (x *EditResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditResponse.ProtoReflect.Descriptor instead.
 func (*EditResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{42}
+	return file_driver_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *EditResponse) GetResults() []*RowResult {
@@ -3140,7 +3531,7 @@ type CloseResponse struct {
 
 func (x *CloseResponse) Reset() {
 	*x = CloseResponse{}
-	mi := &file_driver_proto_msgTypes[43]
+	mi := &file_driver_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3152,7 +3543,7 @@ func (x *CloseResponse) String() string {
 func (*CloseResponse) ProtoMessage() {}
 
 func (x *CloseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[43]
+	mi := &file_driver_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3165,7 +3556,7 @@ func (x *CloseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseResponse.ProtoReflect.Descriptor instead.
 func (*CloseResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{43}
+	return file_driver_proto_rawDescGZIP(), []int{47}
 }
 
 type ScanRequest struct {
@@ -3182,7 +3573,7 @@ type ScanRequest struct {
 
 func (x *ScanRequest) Reset() {
 	*x = ScanRequest{}
-	mi := &file_driver_proto_msgTypes[44]
+	mi := &file_driver_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3194,7 +3585,7 @@ func (x *ScanRequest) String() string {
 func (*ScanRequest) ProtoMessage() {}
 
 func (x *ScanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[44]
+	mi := &file_driver_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3207,7 +3598,7 @@ func (x *ScanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanRequest.ProtoReflect.Descriptor instead.
 func (*ScanRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{44}
+	return file_driver_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *ScanRequest) GetConnId() string {
@@ -3262,7 +3653,7 @@ type ScanVector struct {
 
 func (x *ScanVector) Reset() {
 	*x = ScanVector{}
-	mi := &file_driver_proto_msgTypes[45]
+	mi := &file_driver_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3274,7 +3665,7 @@ func (x *ScanVector) String() string {
 func (*ScanVector) ProtoMessage() {}
 
 func (x *ScanVector) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[45]
+	mi := &file_driver_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3287,7 +3678,7 @@ func (x *ScanVector) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanVector.ProtoReflect.Descriptor instead.
 func (*ScanVector) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{45}
+	return file_driver_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *ScanVector) GetPacked() []byte {
@@ -3306,7 +3697,7 @@ type ScanVectors struct {
 
 func (x *ScanVectors) Reset() {
 	*x = ScanVectors{}
-	mi := &file_driver_proto_msgTypes[46]
+	mi := &file_driver_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3318,7 +3709,7 @@ func (x *ScanVectors) String() string {
 func (*ScanVectors) ProtoMessage() {}
 
 func (x *ScanVectors) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[46]
+	mi := &file_driver_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3331,7 +3722,7 @@ func (x *ScanVectors) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanVectors.ProtoReflect.Descriptor instead.
 func (*ScanVectors) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{46}
+	return file_driver_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *ScanVectors) GetVectors() []*ScanVector {
@@ -3356,7 +3747,7 @@ type ScanPage struct {
 
 func (x *ScanPage) Reset() {
 	*x = ScanPage{}
-	mi := &file_driver_proto_msgTypes[47]
+	mi := &file_driver_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3368,7 +3759,7 @@ func (x *ScanPage) String() string {
 func (*ScanPage) ProtoMessage() {}
 
 func (x *ScanPage) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[47]
+	mi := &file_driver_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3381,7 +3772,7 @@ func (x *ScanPage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanPage.ProtoReflect.Descriptor instead.
 func (*ScanPage) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{47}
+	return file_driver_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *ScanPage) GetColumns() []*Column {
@@ -3438,7 +3829,7 @@ type Tenant struct {
 
 func (x *Tenant) Reset() {
 	*x = Tenant{}
-	mi := &file_driver_proto_msgTypes[48]
+	mi := &file_driver_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3450,7 +3841,7 @@ func (x *Tenant) String() string {
 func (*Tenant) ProtoMessage() {}
 
 func (x *Tenant) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[48]
+	mi := &file_driver_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3463,7 +3854,7 @@ func (x *Tenant) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tenant.ProtoReflect.Descriptor instead.
 func (*Tenant) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{48}
+	return file_driver_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *Tenant) GetName() string {
@@ -3496,7 +3887,7 @@ type ListTenantsResponse struct {
 
 func (x *ListTenantsResponse) Reset() {
 	*x = ListTenantsResponse{}
-	mi := &file_driver_proto_msgTypes[49]
+	mi := &file_driver_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3508,7 +3899,7 @@ func (x *ListTenantsResponse) String() string {
 func (*ListTenantsResponse) ProtoMessage() {}
 
 func (x *ListTenantsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[49]
+	mi := &file_driver_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3521,7 +3912,7 @@ func (x *ListTenantsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTenantsResponse.ProtoReflect.Descriptor instead.
 func (*ListTenantsResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{49}
+	return file_driver_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *ListTenantsResponse) GetTenants() []*Tenant {
@@ -3543,7 +3934,7 @@ type SetTenantStatusRequest struct {
 
 func (x *SetTenantStatusRequest) Reset() {
 	*x = SetTenantStatusRequest{}
-	mi := &file_driver_proto_msgTypes[50]
+	mi := &file_driver_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3555,7 +3946,7 @@ func (x *SetTenantStatusRequest) String() string {
 func (*SetTenantStatusRequest) ProtoMessage() {}
 
 func (x *SetTenantStatusRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[50]
+	mi := &file_driver_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3568,7 +3959,7 @@ func (x *SetTenantStatusRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetTenantStatusRequest.ProtoReflect.Descriptor instead.
 func (*SetTenantStatusRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{50}
+	return file_driver_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *SetTenantStatusRequest) GetConnId() string {
@@ -3607,7 +3998,7 @@ type SetTenantStatusResponse struct {
 
 func (x *SetTenantStatusResponse) Reset() {
 	*x = SetTenantStatusResponse{}
-	mi := &file_driver_proto_msgTypes[51]
+	mi := &file_driver_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3619,7 +4010,7 @@ func (x *SetTenantStatusResponse) String() string {
 func (*SetTenantStatusResponse) ProtoMessage() {}
 
 func (x *SetTenantStatusResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[51]
+	mi := &file_driver_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3632,7 +4023,7 @@ func (x *SetTenantStatusResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetTenantStatusResponse.ProtoReflect.Descriptor instead.
 func (*SetTenantStatusResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{51}
+	return file_driver_proto_rawDescGZIP(), []int{55}
 }
 
 type NodeTables struct {
@@ -3649,7 +4040,7 @@ type NodeTables struct {
 
 func (x *NodeTables) Reset() {
 	*x = NodeTables{}
-	mi := &file_driver_proto_msgTypes[52]
+	mi := &file_driver_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3661,7 +4052,7 @@ func (x *NodeTables) String() string {
 func (*NodeTables) ProtoMessage() {}
 
 func (x *NodeTables) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[52]
+	mi := &file_driver_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3674,7 +4065,7 @@ func (x *NodeTables) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodeTables.ProtoReflect.Descriptor instead.
 func (*NodeTables) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{52}
+	return file_driver_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *NodeTables) GetTable() string {
@@ -3731,7 +4122,7 @@ type NodeShard struct {
 
 func (x *NodeShard) Reset() {
 	*x = NodeShard{}
-	mi := &file_driver_proto_msgTypes[53]
+	mi := &file_driver_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3743,7 +4134,7 @@ func (x *NodeShard) String() string {
 func (*NodeShard) ProtoMessage() {}
 
 func (x *NodeShard) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[53]
+	mi := &file_driver_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3756,7 +4147,7 @@ func (x *NodeShard) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodeShard.ProtoReflect.Descriptor instead.
 func (*NodeShard) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{53}
+	return file_driver_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *NodeShard) GetName() string {
@@ -3801,7 +4192,7 @@ type Node struct {
 
 func (x *Node) Reset() {
 	*x = Node{}
-	mi := &file_driver_proto_msgTypes[54]
+	mi := &file_driver_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3813,7 +4204,7 @@ func (x *Node) String() string {
 func (*Node) ProtoMessage() {}
 
 func (x *Node) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[54]
+	mi := &file_driver_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3826,7 +4217,7 @@ func (x *Node) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Node.ProtoReflect.Descriptor instead.
 func (*Node) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{54}
+	return file_driver_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *Node) GetName() string {
@@ -3880,7 +4271,7 @@ type NodesResponse struct {
 
 func (x *NodesResponse) Reset() {
 	*x = NodesResponse{}
-	mi := &file_driver_proto_msgTypes[55]
+	mi := &file_driver_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3892,7 +4283,7 @@ func (x *NodesResponse) String() string {
 func (*NodesResponse) ProtoMessage() {}
 
 func (x *NodesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[55]
+	mi := &file_driver_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3905,7 +4296,7 @@ func (x *NodesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodesResponse.ProtoReflect.Descriptor instead.
 func (*NodesResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{55}
+	return file_driver_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *NodesResponse) GetNodes() []*Node {
@@ -3946,7 +4337,7 @@ const file_driver_proto_rawDesc = "" +
 	"\x06fields\x18\x01 \x03(\v2!.app.driver.v2.Object.FieldsEntryR\x06fields\x1aO\n" +
 	"\vFieldsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12*\n" +
-	"\x05value\x18\x02 \x01(\v2\x14.app.driver.v2.ValueR\x05value:\x028\x01\"\x82\x02\n" +
+	"\x05value\x18\x02 \x01(\v2\x14.app.driver.v2.ValueR\x05value:\x028\x01\"\xf6\x03\n" +
 	"\bSettings\x12\x12\n" +
 	"\x04host\x18\x01 \x01(\tR\x04host\x12\x12\n" +
 	"\x04port\x18\x02 \x01(\x05R\x04port\x12\x1f\n" +
@@ -3957,7 +4348,16 @@ const file_driver_proto_rawDesc = "" +
 	"\x0fskip_tls_verify\x18\x06 \x01(\bR\rskipTlsVerify\x12\x17\n" +
 	"\aca_file\x18\a \x01(\tR\x06caFile\x12\x1b\n" +
 	"\tgrpc_host\x18\b \x01(\tR\bgrpcHost\x12\x1b\n" +
-	"\tgrpc_port\x18\t \x01(\x05R\bgrpcPort\"\xcd\x03\n" +
+	"\tgrpc_port\x18\t \x01(\x05R\bgrpcPort\x12;\n" +
+	"\x06values\x18\n" +
+	" \x03(\v2#.app.driver.v2.Settings.ValuesEntryR\x06values\x12>\n" +
+	"\asecrets\x18\v \x03(\v2$.app.driver.v2.Settings.SecretsEntryR\asecrets\x1a9\n" +
+	"\vValuesEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a:\n" +
+	"\fSecretsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xcd\x03\n" +
 	"\fCapabilities\x12%\n" +
 	"\x0equery_language\x18\x01 \x01(\tR\rqueryLanguage\x12\x10\n" +
 	"\x03sql\x18\x02 \x01(\bR\x03sql\x12!\n" +
@@ -3976,13 +4376,55 @@ const file_driver_proto_rawDesc = "" +
 	"\rfilter_groups\x18\v \x01(\bR\ffilterGroups\x12%\n" +
 	"\x0esearch_options\x18\f \x01(\bR\rsearchOptions\x12!\n" +
 	"\fcreate_table\x18\r \x01(\bR\vcreateTable\"\r\n" +
-	"\vInfoRequest\"\xbe\x01\n" +
+	"\vInfoRequest\"\xfc\x01\n" +
 	"\fInfoResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12)\n" +
 	"\x10protocol_version\x18\x03 \x01(\x05R\x0fprotocolVersion\x12\x14\n" +
 	"\x05types\x18\x04 \x03(\tR\x05types\x12?\n" +
-	"\fcapabilities\x18\x05 \x01(\v2\x1b.app.driver.v2.CapabilitiesR\fcapabilities\"X\n" +
+	"\fcapabilities\x18\x05 \x01(\v2\x1b.app.driver.v2.CapabilitiesR\fcapabilities\x12<\n" +
+	"\vdescription\x18\x06 \x01(\v2\x1a.app.driver.v2.DescriptionR\vdescription\"\xd2\x01\n" +
+	"\vDescription\x123\n" +
+	"\x05types\x18\x01 \x03(\v2\x1d.app.driver.v2.ConnectionTypeR\x05types\x127\n" +
+	"\bsettings\x18\x02 \x03(\v2\x1b.app.driver.v2.SettingFieldR\bsettings\x12;\n" +
+	"\vsuggestions\x18\x03 \x03(\v2\x19.app.driver.v2.SuggestionR\vsuggestions\x12\x18\n" +
+	"\aaddress\x18\x04 \x03(\tR\aaddress\"T\n" +
+	"\x0eConnectionType\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
+	"\x05label\x18\x02 \x01(\tR\x05label\x12\x18\n" +
+	"\asummary\x18\x03 \x01(\tR\asummary\"\xf9\x03\n" +
+	"\fSettingField\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05label\x18\x02 \x01(\tR\x05label\x12\x12\n" +
+	"\x04kind\x18\x03 \x01(\tR\x04kind\x12\x18\n" +
+	"\adefault\x18\x04 \x01(\tR\adefault\x12 \n" +
+	"\vplaceholder\x18\x05 \x01(\tR\vplaceholder\x12\x12\n" +
+	"\x04help\x18\x06 \x01(\tR\x04help\x12\x1a\n" +
+	"\brequired\x18\a \x01(\bR\brequired\x12\x18\n" +
+	"\asection\x18\b \x01(\tR\asection\x12\x18\n" +
+	"\aoptions\x18\t \x03(\tR\aoptions\x12L\n" +
+	"\voption_help\x18\n" +
+	" \x03(\v2+.app.driver.v2.SettingField.OptionHelpEntryR\n" +
+	"optionHelp\x12\x10\n" +
+	"\x03min\x18\v \x01(\x05R\x03min\x12\x10\n" +
+	"\x03max\x18\f \x01(\x05R\x03max\x12\x16\n" +
+	"\x06format\x18\r \x01(\tR\x06format\x12\"\n" +
+	"\rshow_when_key\x18\x0e \x01(\tR\vshowWhenKey\x12 \n" +
+	"\fshow_when_in\x18\x0f \x03(\tR\n" +
+	"showWhenIn\x1a=\n" +
+	"\x0fOptionHelpEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xd4\x01\n" +
+	"\n" +
+	"Suggestion\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x1a\n" +
+	"\bsuffixes\x18\x02 \x03(\tR\bsuffixes\x124\n" +
+	"\x03set\x18\x03 \x03(\v2\".app.driver.v2.Suggestion.SetEntryR\x03set\x12\x12\n" +
+	"\x04text\x18\x04 \x01(\tR\x04text\x12\x16\n" +
+	"\x06action\x18\x05 \x01(\tR\x06action\x1a6\n" +
+	"\bSetEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"X\n" +
 	"\vOpenRequest\x123\n" +
 	"\bsettings\x18\x01 \x01(\v2\x17.app.driver.v2.SettingsR\bsettings\x12\x14\n" +
 	"\x05label\x18\x02 \x01(\tR\x05label\"h\n" +
@@ -4281,7 +4723,7 @@ func file_driver_proto_rawDescGZIP() []byte {
 	return file_driver_proto_rawDescData
 }
 
-var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 61)
+var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 69)
 var file_driver_proto_goTypes = []any{
 	(*DriverError)(nil),             // 0: app.driver.v2.DriverError
 	(*Value)(nil),                   // 1: app.driver.v2.Value
@@ -4291,156 +4733,172 @@ var file_driver_proto_goTypes = []any{
 	(*Capabilities)(nil),            // 5: app.driver.v2.Capabilities
 	(*InfoRequest)(nil),             // 6: app.driver.v2.InfoRequest
 	(*InfoResponse)(nil),            // 7: app.driver.v2.InfoResponse
-	(*OpenRequest)(nil),             // 8: app.driver.v2.OpenRequest
-	(*OpenResponse)(nil),            // 9: app.driver.v2.OpenResponse
-	(*ConnRequest)(nil),             // 10: app.driver.v2.ConnRequest
-	(*HealthResponse)(nil),          // 11: app.driver.v2.HealthResponse
-	(*PathStatus)(nil),              // 12: app.driver.v2.PathStatus
-	(*PathsResponse)(nil),           // 13: app.driver.v2.PathsResponse
-	(*Table)(nil),                   // 14: app.driver.v2.Table
-	(*ListTablesResponse)(nil),      // 15: app.driver.v2.ListTablesResponse
-	(*TableRequest)(nil),            // 16: app.driver.v2.TableRequest
-	(*Column)(nil),                  // 17: app.driver.v2.Column
-	(*TableSettings)(nil),           // 18: app.driver.v2.TableSettings
-	(*DescribeTableResponse)(nil),   // 19: app.driver.v2.DescribeTableResponse
-	(*DetailSection)(nil),           // 20: app.driver.v2.DetailSection
-	(*DetailItem)(nil),              // 21: app.driver.v2.DetailItem
-	(*Filter)(nil),                  // 22: app.driver.v2.Filter
-	(*Sort)(nil),                    // 23: app.driver.v2.Sort
-	(*BrowseRequest)(nil),           // 24: app.driver.v2.BrowseRequest
-	(*CheckCellsRequest)(nil),       // 25: app.driver.v2.CheckCellsRequest
-	(*TypedCell)(nil),               // 26: app.driver.v2.TypedCell
-	(*CheckCellsResponse)(nil),      // 27: app.driver.v2.CheckCellsResponse
-	(*SearchRequest)(nil),           // 28: app.driver.v2.SearchRequest
-	(*Row)(nil),                     // 29: app.driver.v2.Row
-	(*Grid)(nil),                    // 30: app.driver.v2.Grid
-	(*CountRequest)(nil),            // 31: app.driver.v2.CountRequest
-	(*CountResponse)(nil),           // 32: app.driver.v2.CountResponse
-	(*ExecuteRequest)(nil),          // 33: app.driver.v2.ExecuteRequest
-	(*Result)(nil),                  // 34: app.driver.v2.Result
-	(*ClassifyRequest)(nil),         // 35: app.driver.v2.ClassifyRequest
-	(*Classification)(nil),          // 36: app.driver.v2.Classification
-	(*EditRow)(nil),                 // 37: app.driver.v2.EditRow
-	(*CreateTableRequest)(nil),      // 38: app.driver.v2.CreateTableRequest
-	(*ColumnSpec)(nil),              // 39: app.driver.v2.ColumnSpec
-	(*EditRequest)(nil),             // 40: app.driver.v2.EditRequest
-	(*RowResult)(nil),               // 41: app.driver.v2.RowResult
-	(*EditResponse)(nil),            // 42: app.driver.v2.EditResponse
-	(*CloseResponse)(nil),           // 43: app.driver.v2.CloseResponse
-	(*ScanRequest)(nil),             // 44: app.driver.v2.ScanRequest
-	(*ScanVector)(nil),              // 45: app.driver.v2.ScanVector
-	(*ScanVectors)(nil),             // 46: app.driver.v2.ScanVectors
-	(*ScanPage)(nil),                // 47: app.driver.v2.ScanPage
-	(*Tenant)(nil),                  // 48: app.driver.v2.Tenant
-	(*ListTenantsResponse)(nil),     // 49: app.driver.v2.ListTenantsResponse
-	(*SetTenantStatusRequest)(nil),  // 50: app.driver.v2.SetTenantStatusRequest
-	(*SetTenantStatusResponse)(nil), // 51: app.driver.v2.SetTenantStatusResponse
-	(*NodeTables)(nil),              // 52: app.driver.v2.NodeTables
-	(*NodeShard)(nil),               // 53: app.driver.v2.NodeShard
-	(*Node)(nil),                    // 54: app.driver.v2.Node
-	(*NodesResponse)(nil),           // 55: app.driver.v2.NodesResponse
-	nil,                             // 56: app.driver.v2.Object.FieldsEntry
-	nil,                             // 57: app.driver.v2.Column.FilterNotesEntry
-	nil,                             // 58: app.driver.v2.CheckCellsResponse.ProblemsEntry
-	nil,                             // 59: app.driver.v2.EditRow.ValuesEntry
-	nil,                             // 60: app.driver.v2.EditRow.VectorsEntry
+	(*Description)(nil),             // 8: app.driver.v2.Description
+	(*ConnectionType)(nil),          // 9: app.driver.v2.ConnectionType
+	(*SettingField)(nil),            // 10: app.driver.v2.SettingField
+	(*Suggestion)(nil),              // 11: app.driver.v2.Suggestion
+	(*OpenRequest)(nil),             // 12: app.driver.v2.OpenRequest
+	(*OpenResponse)(nil),            // 13: app.driver.v2.OpenResponse
+	(*ConnRequest)(nil),             // 14: app.driver.v2.ConnRequest
+	(*HealthResponse)(nil),          // 15: app.driver.v2.HealthResponse
+	(*PathStatus)(nil),              // 16: app.driver.v2.PathStatus
+	(*PathsResponse)(nil),           // 17: app.driver.v2.PathsResponse
+	(*Table)(nil),                   // 18: app.driver.v2.Table
+	(*ListTablesResponse)(nil),      // 19: app.driver.v2.ListTablesResponse
+	(*TableRequest)(nil),            // 20: app.driver.v2.TableRequest
+	(*Column)(nil),                  // 21: app.driver.v2.Column
+	(*TableSettings)(nil),           // 22: app.driver.v2.TableSettings
+	(*DescribeTableResponse)(nil),   // 23: app.driver.v2.DescribeTableResponse
+	(*DetailSection)(nil),           // 24: app.driver.v2.DetailSection
+	(*DetailItem)(nil),              // 25: app.driver.v2.DetailItem
+	(*Filter)(nil),                  // 26: app.driver.v2.Filter
+	(*Sort)(nil),                    // 27: app.driver.v2.Sort
+	(*BrowseRequest)(nil),           // 28: app.driver.v2.BrowseRequest
+	(*CheckCellsRequest)(nil),       // 29: app.driver.v2.CheckCellsRequest
+	(*TypedCell)(nil),               // 30: app.driver.v2.TypedCell
+	(*CheckCellsResponse)(nil),      // 31: app.driver.v2.CheckCellsResponse
+	(*SearchRequest)(nil),           // 32: app.driver.v2.SearchRequest
+	(*Row)(nil),                     // 33: app.driver.v2.Row
+	(*Grid)(nil),                    // 34: app.driver.v2.Grid
+	(*CountRequest)(nil),            // 35: app.driver.v2.CountRequest
+	(*CountResponse)(nil),           // 36: app.driver.v2.CountResponse
+	(*ExecuteRequest)(nil),          // 37: app.driver.v2.ExecuteRequest
+	(*Result)(nil),                  // 38: app.driver.v2.Result
+	(*ClassifyRequest)(nil),         // 39: app.driver.v2.ClassifyRequest
+	(*Classification)(nil),          // 40: app.driver.v2.Classification
+	(*EditRow)(nil),                 // 41: app.driver.v2.EditRow
+	(*CreateTableRequest)(nil),      // 42: app.driver.v2.CreateTableRequest
+	(*ColumnSpec)(nil),              // 43: app.driver.v2.ColumnSpec
+	(*EditRequest)(nil),             // 44: app.driver.v2.EditRequest
+	(*RowResult)(nil),               // 45: app.driver.v2.RowResult
+	(*EditResponse)(nil),            // 46: app.driver.v2.EditResponse
+	(*CloseResponse)(nil),           // 47: app.driver.v2.CloseResponse
+	(*ScanRequest)(nil),             // 48: app.driver.v2.ScanRequest
+	(*ScanVector)(nil),              // 49: app.driver.v2.ScanVector
+	(*ScanVectors)(nil),             // 50: app.driver.v2.ScanVectors
+	(*ScanPage)(nil),                // 51: app.driver.v2.ScanPage
+	(*Tenant)(nil),                  // 52: app.driver.v2.Tenant
+	(*ListTenantsResponse)(nil),     // 53: app.driver.v2.ListTenantsResponse
+	(*SetTenantStatusRequest)(nil),  // 54: app.driver.v2.SetTenantStatusRequest
+	(*SetTenantStatusResponse)(nil), // 55: app.driver.v2.SetTenantStatusResponse
+	(*NodeTables)(nil),              // 56: app.driver.v2.NodeTables
+	(*NodeShard)(nil),               // 57: app.driver.v2.NodeShard
+	(*Node)(nil),                    // 58: app.driver.v2.Node
+	(*NodesResponse)(nil),           // 59: app.driver.v2.NodesResponse
+	nil,                             // 60: app.driver.v2.Object.FieldsEntry
+	nil,                             // 61: app.driver.v2.Settings.ValuesEntry
+	nil,                             // 62: app.driver.v2.Settings.SecretsEntry
+	nil,                             // 63: app.driver.v2.SettingField.OptionHelpEntry
+	nil,                             // 64: app.driver.v2.Suggestion.SetEntry
+	nil,                             // 65: app.driver.v2.Column.FilterNotesEntry
+	nil,                             // 66: app.driver.v2.CheckCellsResponse.ProblemsEntry
+	nil,                             // 67: app.driver.v2.EditRow.ValuesEntry
+	nil,                             // 68: app.driver.v2.EditRow.VectorsEntry
 }
 var file_driver_proto_depIdxs = []int32{
 	2,  // 0: app.driver.v2.Value.list_value:type_name -> app.driver.v2.List
 	3,  // 1: app.driver.v2.Value.object_value:type_name -> app.driver.v2.Object
 	1,  // 2: app.driver.v2.List.values:type_name -> app.driver.v2.Value
-	56, // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
-	5,  // 4: app.driver.v2.InfoResponse.capabilities:type_name -> app.driver.v2.Capabilities
-	4,  // 5: app.driver.v2.OpenRequest.settings:type_name -> app.driver.v2.Settings
-	5,  // 6: app.driver.v2.OpenResponse.capabilities:type_name -> app.driver.v2.Capabilities
-	12, // 7: app.driver.v2.PathsResponse.paths:type_name -> app.driver.v2.PathStatus
-	14, // 8: app.driver.v2.ListTablesResponse.tables:type_name -> app.driver.v2.Table
-	57, // 9: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
-	17, // 10: app.driver.v2.DescribeTableResponse.columns:type_name -> app.driver.v2.Column
-	18, // 11: app.driver.v2.DescribeTableResponse.settings:type_name -> app.driver.v2.TableSettings
-	20, // 12: app.driver.v2.DescribeTableResponse.details:type_name -> app.driver.v2.DetailSection
-	21, // 13: app.driver.v2.DetailSection.items:type_name -> app.driver.v2.DetailItem
-	22, // 14: app.driver.v2.BrowseRequest.filters:type_name -> app.driver.v2.Filter
-	23, // 15: app.driver.v2.BrowseRequest.sort:type_name -> app.driver.v2.Sort
-	26, // 16: app.driver.v2.CheckCellsRequest.cells:type_name -> app.driver.v2.TypedCell
-	58, // 17: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
-	22, // 18: app.driver.v2.SearchRequest.filters:type_name -> app.driver.v2.Filter
-	1,  // 19: app.driver.v2.Row.cells:type_name -> app.driver.v2.Value
-	17, // 20: app.driver.v2.Grid.columns:type_name -> app.driver.v2.Column
-	29, // 21: app.driver.v2.Grid.rows:type_name -> app.driver.v2.Row
-	22, // 22: app.driver.v2.CountRequest.filters:type_name -> app.driver.v2.Filter
-	30, // 23: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
-	0,  // 24: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
-	59, // 25: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
-	60, // 26: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
-	39, // 27: app.driver.v2.CreateTableRequest.columns:type_name -> app.driver.v2.ColumnSpec
-	37, // 28: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
-	41, // 29: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
-	22, // 30: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
-	45, // 31: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
-	17, // 32: app.driver.v2.ScanPage.columns:type_name -> app.driver.v2.Column
-	29, // 33: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
-	46, // 34: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
-	48, // 35: app.driver.v2.ListTenantsResponse.tenants:type_name -> app.driver.v2.Tenant
-	53, // 36: app.driver.v2.NodeTables.shard_list:type_name -> app.driver.v2.NodeShard
-	52, // 37: app.driver.v2.Node.tables:type_name -> app.driver.v2.NodeTables
-	54, // 38: app.driver.v2.NodesResponse.nodes:type_name -> app.driver.v2.Node
-	1,  // 39: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
-	1,  // 40: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
-	45, // 41: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
-	6,  // 42: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
-	8,  // 43: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
-	10, // 44: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
-	10, // 45: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
-	10, // 46: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
-	16, // 47: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
-	24, // 48: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
-	31, // 49: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
-	33, // 50: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
-	28, // 51: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
-	10, // 52: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
-	35, // 53: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
-	25, // 54: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
-	40, // 55: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
-	40, // 56: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
-	40, // 57: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
-	10, // 58: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
-	44, // 59: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
-	40, // 60: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
-	38, // 61: app.driver.v2.Driver.CreateTable:input_type -> app.driver.v2.CreateTableRequest
-	16, // 62: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
-	50, // 63: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
-	16, // 64: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
-	10, // 65: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
-	7,  // 66: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
-	9,  // 67: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
-	11, // 68: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
-	11, // 69: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
-	15, // 70: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
-	19, // 71: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
-	30, // 72: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
-	32, // 73: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
-	34, // 74: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
-	30, // 75: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
-	13, // 76: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
-	36, // 77: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
-	27, // 78: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
-	42, // 79: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
-	42, // 80: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
-	42, // 81: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
-	5,  // 82: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
-	47, // 83: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
-	42, // 84: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
-	19, // 85: app.driver.v2.Driver.CreateTable:output_type -> app.driver.v2.DescribeTableResponse
-	49, // 86: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
-	51, // 87: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
-	55, // 88: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
-	43, // 89: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
-	66, // [66:90] is the sub-list for method output_type
-	42, // [42:66] is the sub-list for method input_type
-	42, // [42:42] is the sub-list for extension type_name
-	42, // [42:42] is the sub-list for extension extendee
-	0,  // [0:42] is the sub-list for field type_name
+	60, // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
+	61, // 4: app.driver.v2.Settings.values:type_name -> app.driver.v2.Settings.ValuesEntry
+	62, // 5: app.driver.v2.Settings.secrets:type_name -> app.driver.v2.Settings.SecretsEntry
+	5,  // 6: app.driver.v2.InfoResponse.capabilities:type_name -> app.driver.v2.Capabilities
+	8,  // 7: app.driver.v2.InfoResponse.description:type_name -> app.driver.v2.Description
+	9,  // 8: app.driver.v2.Description.types:type_name -> app.driver.v2.ConnectionType
+	10, // 9: app.driver.v2.Description.settings:type_name -> app.driver.v2.SettingField
+	11, // 10: app.driver.v2.Description.suggestions:type_name -> app.driver.v2.Suggestion
+	63, // 11: app.driver.v2.SettingField.option_help:type_name -> app.driver.v2.SettingField.OptionHelpEntry
+	64, // 12: app.driver.v2.Suggestion.set:type_name -> app.driver.v2.Suggestion.SetEntry
+	4,  // 13: app.driver.v2.OpenRequest.settings:type_name -> app.driver.v2.Settings
+	5,  // 14: app.driver.v2.OpenResponse.capabilities:type_name -> app.driver.v2.Capabilities
+	16, // 15: app.driver.v2.PathsResponse.paths:type_name -> app.driver.v2.PathStatus
+	18, // 16: app.driver.v2.ListTablesResponse.tables:type_name -> app.driver.v2.Table
+	65, // 17: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
+	21, // 18: app.driver.v2.DescribeTableResponse.columns:type_name -> app.driver.v2.Column
+	22, // 19: app.driver.v2.DescribeTableResponse.settings:type_name -> app.driver.v2.TableSettings
+	24, // 20: app.driver.v2.DescribeTableResponse.details:type_name -> app.driver.v2.DetailSection
+	25, // 21: app.driver.v2.DetailSection.items:type_name -> app.driver.v2.DetailItem
+	26, // 22: app.driver.v2.BrowseRequest.filters:type_name -> app.driver.v2.Filter
+	27, // 23: app.driver.v2.BrowseRequest.sort:type_name -> app.driver.v2.Sort
+	30, // 24: app.driver.v2.CheckCellsRequest.cells:type_name -> app.driver.v2.TypedCell
+	66, // 25: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
+	26, // 26: app.driver.v2.SearchRequest.filters:type_name -> app.driver.v2.Filter
+	1,  // 27: app.driver.v2.Row.cells:type_name -> app.driver.v2.Value
+	21, // 28: app.driver.v2.Grid.columns:type_name -> app.driver.v2.Column
+	33, // 29: app.driver.v2.Grid.rows:type_name -> app.driver.v2.Row
+	26, // 30: app.driver.v2.CountRequest.filters:type_name -> app.driver.v2.Filter
+	34, // 31: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
+	0,  // 32: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
+	67, // 33: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
+	68, // 34: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
+	43, // 35: app.driver.v2.CreateTableRequest.columns:type_name -> app.driver.v2.ColumnSpec
+	41, // 36: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
+	45, // 37: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
+	26, // 38: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
+	49, // 39: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
+	21, // 40: app.driver.v2.ScanPage.columns:type_name -> app.driver.v2.Column
+	33, // 41: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
+	50, // 42: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
+	52, // 43: app.driver.v2.ListTenantsResponse.tenants:type_name -> app.driver.v2.Tenant
+	57, // 44: app.driver.v2.NodeTables.shard_list:type_name -> app.driver.v2.NodeShard
+	56, // 45: app.driver.v2.Node.tables:type_name -> app.driver.v2.NodeTables
+	58, // 46: app.driver.v2.NodesResponse.nodes:type_name -> app.driver.v2.Node
+	1,  // 47: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
+	1,  // 48: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
+	49, // 49: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
+	6,  // 50: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
+	12, // 51: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
+	14, // 52: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
+	14, // 53: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
+	14, // 54: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
+	20, // 55: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
+	28, // 56: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
+	35, // 57: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
+	37, // 58: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
+	32, // 59: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
+	14, // 60: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
+	39, // 61: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
+	29, // 62: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
+	44, // 63: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
+	44, // 64: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
+	44, // 65: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
+	14, // 66: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
+	48, // 67: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
+	44, // 68: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
+	42, // 69: app.driver.v2.Driver.CreateTable:input_type -> app.driver.v2.CreateTableRequest
+	20, // 70: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
+	54, // 71: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
+	20, // 72: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
+	14, // 73: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
+	7,  // 74: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
+	13, // 75: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
+	15, // 76: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
+	15, // 77: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
+	19, // 78: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
+	23, // 79: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
+	34, // 80: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
+	36, // 81: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
+	38, // 82: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
+	34, // 83: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
+	17, // 84: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
+	40, // 85: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
+	31, // 86: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
+	46, // 87: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
+	46, // 88: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
+	46, // 89: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
+	5,  // 90: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
+	51, // 91: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
+	46, // 92: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
+	23, // 93: app.driver.v2.Driver.CreateTable:output_type -> app.driver.v2.DescribeTableResponse
+	53, // 94: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
+	55, // 95: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
+	59, // 96: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
+	47, // 97: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
+	74, // [74:98] is the sub-list for method output_type
+	50, // [50:74] is the sub-list for method input_type
+	50, // [50:50] is the sub-list for extension type_name
+	50, // [50:50] is the sub-list for extension extendee
+	0,  // [0:50] is the sub-list for field type_name
 }
 
 func init() { file_driver_proto_init() }
@@ -4463,7 +4921,7 @@ func file_driver_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_driver_proto_rawDesc), len(file_driver_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   61,
+			NumMessages:   69,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -1,0 +1,51 @@
+package weaviate
+
+import "app/backend/driver"
+
+// Type is the connection type this driver serves.
+const Type = "weaviate"
+
+// hostedDomains are the domains of the hosted Weaviate Cloud service: its clusters answer on
+// 443 over HTTPS and need an API key.
+var hostedDomains = []string{".weaviate.cloud", ".weaviate.network", ".semi.network"}
+
+// Describe is the driver's description (contract 3): the connection type, the form's fields
+// (protocol 2's, with Weaviate's words), the hosted-cloud suggestion and the address.
+func Describe() driver.Description {
+	fields := driver.ProtocolTwoFields()
+	help := map[string]string{
+		driver.KeyPort:     "8080 for a local node; the hosted cloud answers on 443",
+		driver.KeyGRPCHost: "Where the driver reads when the server has GraphQL off; empty uses the host (grpc-<host> on a hosted cluster)",
+		driver.KeyGRPCPort: "Empty: 50051, or 443 on a hosted cluster",
+	}
+	placeholder := map[string]string{driver.KeyGRPCHost: "same as Host", driver.KeyGRPCPort: "50051"}
+	for i := range fields {
+		f := &fields[i]
+		if h, ok := help[f.Key]; ok {
+			f.Help = h
+		}
+		if p, ok := placeholder[f.Key]; ok {
+			f.Placeholder = p
+		}
+		if f.Key == driver.KeySSLMode {
+			f.OptionHelp = map[string]string{string(driver.SSLDisabled): "Plain HTTP"}
+			for _, m := range driver.SSLModes()[1:] {
+				f.OptionHelp[string(m)] = "HTTPS"
+			}
+		}
+	}
+	return driver.Description{
+		Types: []driver.ConnectionType{{
+			Name: Type, Label: "Weaviate",
+			Summary: "Vector database: collections as tables, GraphQL reads and REST writes",
+		}},
+		Settings: fields,
+		Suggestions: []driver.Suggestion{{
+			Key: driver.KeyHost, Suffixes: hostedDomains,
+			Set:    map[string]string{driver.KeyPort: "443", driver.KeySSLMode: string(driver.SSLRequired), driver.KeyAuthMethod: string(driver.AuthAPIKey)},
+			Text:   "This is a Weaviate Cloud cluster: it answers on port 443 over HTTPS and needs an API key.",
+			Action: "Use port 443, SSL Required and API Key",
+		}},
+		Address: []string{driver.KeyHost, driver.KeyPort},
+	}
+}
