@@ -288,3 +288,17 @@ func (a *ConnectionsAPI) watch(ctx context.Context, every time.Duration, emit Em
 		}
 	}
 }
+
+// ChooseFile is the native open dialog for a path field of the connection form (a CA file,
+// a database file); "" when closed.
+func (a *ConnectionsAPI) ChooseFile(title string) (string, error) {
+	open := a.env().files.Open
+	if open == nil {
+		return "", unavailable("no open dialog here")
+	}
+	path, err := open(a.parent(), title, nil)
+	if err != nil {
+		return "", apiError(err)
+	}
+	return path, nil
+}

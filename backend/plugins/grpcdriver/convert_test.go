@@ -202,9 +202,9 @@ func TestContractTypesRoundTrip(t *testing.T) {
 	})
 	t.Run("a description, every field kind and a suggestion", func(t *testing.T) {
 		d := driver.Description{
-			Types:    []driver.ConnectionType{{Name: "t", Label: "T", Summary: "one line"}},
-			Address:  []string{"host", "port"},
-			Settings: driver.ProtocolTwoFields(),
+			Types:       []driver.ConnectionType{{Name: "t", Label: "T", Summary: "one line"}},
+			Address:     []string{"host", "port"},
+			Settings:    driver.ProtocolTwoFields(),
 			Suggestions: []driver.Suggestion{{Key: "host", Suffixes: []string{".example"}, Set: map[string]string{"port": "443"}, Text: "why", Action: "do"}},
 		}
 		d.Settings = append(d.Settings, driver.SettingField{Key: "file", Label: "File", Kind: driver.FieldPath, Required: true, Options: []string{"a"}, OptionHelp: map[string]string{"a": "b"}})

@@ -22,32 +22,75 @@ export interface Connection {
 }
 
 /**
- * The connection form (mirrors dto.ConnectionFormDTO): every field but the API key, which
- * only ever goes to the backend (save, test) and is never sent back.
+ * The connection form (mirrors dto.ConnectionFormDTO): the values of the fields its type's
+ * plugin describes, by key, as text. Secrets only ever go to the backend (save, test) and
+ * are never sent back: savedSecrets names the ones in the keyring.
  */
 export interface ConnectionForm {
   /** "" for a new connection. */
   id: string;
   name: string;
   type: string;
-  host: string;
-  port: number;
-  /** "None" | "API Key" */
-  authMethod: string;
-  sslMode: string;
-  skipTLSVerify: boolean;
-  /** CA certificate file for Verify CA / Verify Identity ("" for the system roots). */
-  caFile: string;
-  /** gRPC host where the server has GraphQL off ("" for the default: the host, or grpc-<host> on a hosted cluster). */
-  grpcHost: string;
-  /** gRPC port (0 for the default: 50051, or 443 on a hosted cluster). */
-  grpcPort: number;
+  /** The settings by their description's keys ("true"/"false" for a bool; a missing key is empty). */
+  values: Record<string, string>;
   /** "blocked" | "readOnly" | "readWrite" */
   externalAccess: string;
   /** "alwaysAsk" | "askForWrites" | "neverForWrites" */
   aiPolicy: string;
-  /** A key is saved in the keyring (read-only). */
-  hasAPIKey: boolean;
+  /** Keys of the secrets saved in the keyring (read-only). */
+  savedSecrets: string[];
+}
+
+/** How a setting is entered and checked (mirrors driver.FieldKind). */
+export type FieldKind = "text" | "int" | "bool" | "enum" | "secret" | "path";
+
+/** One field of a connection's settings, as its plugin describes it (mirrors driver.SettingField). */
+export interface SettingField {
+  key: string;
+  label: string;
+  kind: FieldKind;
+  default: string;
+  placeholder: string;
+  help: string;
+  required: boolean;
+  /** "" for the main group, else the group's name ("Advanced"). */
+  section: string;
+  options: string[];
+  optionHelp: Record<string, string>;
+  /** Bounds of an int (both 0: none). */
+  min: number;
+  max: number;
+  /** "host" for a host name, "" for any text. */
+  format: string;
+  /** The field applies only while another field has one of these values. */
+  showWhen: { key: string; in: string[] } | null;
+}
+
+/** What the form offers when a field ends with one of some suffixes (mirrors driver.Suggestion). */
+export interface Suggestion {
+  key: string;
+  suffixes: string[];
+  set: Record<string, string>;
+  text: string;
+  action: string;
+}
+
+/** A connection type a plugin serves (mirrors plugins.ConnType). */
+export interface ConnectionType {
+  name: string;
+  label: string;
+  summary: string;
+  plugin: string;
+  installed: boolean;
+}
+
+/** What a plugin says of a connection type's connections (mirrors driver.Description). */
+export interface ConnectionDescription {
+  types: { name: string; label: string; summary: string }[];
+  settings: SettingField[];
+  suggestions: Suggestion[];
+  /** The keys whose values say where a connection points. */
+  address: string[];
 }
 
 /** One way to the database and how it answered a Test (Weaviate: REST, GraphQL, gRPC). */
@@ -74,10 +117,16 @@ export interface ConnectionsApi {
   remove(id: string): Promise<boolean>;
   /** get returns a saved connection for the edit form (never its API key). */
   get(id: string): Promise<ConnectionForm>;
-  /** save adds (id "") or edits a connection; apiKey "" keeps a saved key. */
-  save(form: ConnectionForm, apiKey: string): Promise<Connection>;
+  /** save adds (id "") or edits a connection; a secret left out or "" keeps the saved one. */
+  save(form: ConnectionForm, secrets: Record<string, string>): Promise<Connection>;
   /** test connects once with the form's values, not saved; rejects with the driver's error. */
-  test(form: ConnectionForm, apiKey: string): Promise<TestResult>;
+  test(form: ConnectionForm, secrets: Record<string, string>): Promise<TestResult>;
+  /** describe returns what a type's plugin says of its connections: the form's fields. */
+  describe(type: string): Promise<ConnectionDescription>;
+  /** types lists the connection types the registry offers and the installed plugins serve. */
+  types(): Promise<ConnectionType[]>;
+  /** chooseFile is the native open dialog for a path field; "" when closed. */
+  chooseFile(title: string): Promise<string>;
   /** duplicate saves a copy named "<name> (copy)", with its key. */
   duplicate(id: string): Promise<Connection>;
   /**

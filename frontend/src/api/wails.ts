@@ -14,6 +14,7 @@ import * as TokensBinding from "../../wailsjs/go/app/TokensAPI";
 // The generated classes of the Go DTOs (package dto, internal/dto), named models here: the
 // readers below call their parameter dto.
 import { dto as models } from "../../wailsjs/go/models";
+import { toDescription } from "./description";
 import { ClipboardSetText, EventsOn, WindowSetTitle } from "../../wailsjs/runtime/runtime";
 import type {
   Api,
@@ -198,17 +199,10 @@ function toForm(dto: models.ConnectionFormDTO): ConnectionForm {
     id: dto.id,
     name: dto.name,
     type: dto.type,
-    host: dto.host,
-    port: dto.port,
-    authMethod: dto.authMethod,
-    sslMode: dto.sslMode,
-    skipTLSVerify: dto.skipTLSVerify,
-    caFile: dto.caFile,
-    grpcHost: dto.grpcHost ?? "",
-    grpcPort: dto.grpcPort ?? 0,
+    values: { ...(dto.values ?? {}) },
     externalAccess: dto.externalAccess,
     aiPolicy: dto.aiPolicy,
-    hasAPIKey: dto.hasAPIKey,
+    savedSecrets: dto.savedSecrets ?? [],
   };
 }
 
@@ -312,12 +306,18 @@ export function createWailsApi(): Api {
       list: () => call(async () => (await ConnectionsBinding.List()).map(toConnection)),
       remove: (id) => call(() => ConnectionsBinding.Remove(id)),
       get: (id) => call(async () => toForm(await ConnectionsBinding.Get(id))),
-      save: (form, apiKey) => call(async () => toConnection(await ConnectionsBinding.Save(models.ConnectionFormDTO.createFrom(form), apiKey))),
-      test: (form, apiKey) =>
+      save: (form, secrets) => call(async () => toConnection(await ConnectionsBinding.Save(models.ConnectionFormDTO.createFrom(form), secrets))),
+      test: (form, secrets) =>
         call(async () => {
-          const r = await ConnectionsBinding.Test(models.ConnectionFormDTO.createFrom(form), apiKey);
+          const r = await ConnectionsBinding.Test(models.ConnectionFormDTO.createFrom(form), secrets);
           return { serverVersion: r.serverVersion, paths: (r.paths ?? []).map((p) => ({ name: p.name, ok: p.ok, detail: p.detail })) };
         }),
+      describe: (type) => call(async () => toDescription(await ConnectionsBinding.Describe(type))),
+      chooseFile: (title) => call(() => ConnectionsBinding.ChooseFile(title)),
+      types: () =>
+        call(async () =>
+          (await ConnectionsBinding.Types()).map((t) => ({ name: t.name, label: t.label, summary: t.summary ?? "", plugin: t.plugin, installed: t.installed })),
+        ),
       duplicate: (id) => call(async () => toConnection(await ConnectionsBinding.Duplicate(id))),
       onChanged: (callback) => EventsOn(EVENT_CONNECTIONS_CHANGED, () => callback()),
     },

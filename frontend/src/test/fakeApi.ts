@@ -11,6 +11,7 @@ import type {
   Column,
   ColumnKind,
   Connection,
+  ConnectionDescription,
   ConnectionDropped,
   ConnectionForm,
   ConnectionsApi,
@@ -32,6 +33,8 @@ import type {
   TokensApi,
 } from "../api";
 import { newConnectionForm } from "../components/forms/formRules";
+import { toDescription, type WireDescription } from "../api/description";
+import weaviateJSON from "./weaviate-description.json";
 
 /** weaviateCapabilities are what the Weaviate driver reports (backend/driver/weaviate). */
 export const weaviateCapabilities: Capabilities = { queryLanguage: "graphql", restLines: true, maxResults: 10000, defaultPageSize: 100, transactions: false };
@@ -228,8 +231,15 @@ export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi 
   };
 }
 
+/** weaviateDescription is the Weaviate plugin's own description (its Describe, kept in this JSON by a Go test). */
+export function weaviateDescription(): ConnectionDescription {
+  return toDescription(weaviateJSON as WireDescription);
+}
+
+/** connectionForm is a new Weaviate connection's form; values given are merged into the defaults. */
 export function connectionForm(overrides: Partial<ConnectionForm> = {}): ConnectionForm {
-  return { ...newConnectionForm("weaviate"), ...overrides };
+  const base = newConnectionForm("weaviate", weaviateDescription());
+  return { ...base, ...overrides, values: { ...base.values, ...overrides.values } };
 }
 
 /** fakePlugins: a registry with the Weaviate plugin, not installed until install() is called. */
@@ -497,8 +507,11 @@ export function fakeApi(
       },
       remove: async () => true,
       get: async (id) => connectionForm({ id, name: "Local Weaviate" }),
-      save: async (form) => connection({ id: form.id || "new", name: form.name, host: form.host, port: form.port }),
+      save: async (form) => connection({ id: form.id || "new", name: form.name, host: form.values.host ?? "", port: Number(form.values.port ?? 0) }),
       test: async () => ({ serverVersion: "1.35.2", paths: [] }),
+      describe: async () => weaviateDescription(),
+      types: async () => [{ name: "weaviate", label: "Weaviate", summary: weaviateDescription().types[0].summary, plugin: "weaviate", installed: false }],
+      chooseFile: async () => "",
       duplicate: async (id) => connection({ id: `${id}-copy`, name: "Local Weaviate (copy)" }),
       onChanged: (cb) => {
         listeners.add(cb);

@@ -1,3 +1,151 @@
+export namespace driver {
+	
+	export class Condition {
+	    key: string;
+	    in: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Condition(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.in = source["in"];
+	    }
+	}
+	export class ConnectionType {
+	    name: string;
+	    label: string;
+	    summary?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ConnectionType(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.label = source["label"];
+	        this.summary = source["summary"];
+	    }
+	}
+	export class Suggestion {
+	    key: string;
+	    suffixes: string[];
+	    set: Record<string, string>;
+	    text: string;
+	    action: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Suggestion(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.suffixes = source["suffixes"];
+	        this.set = source["set"];
+	        this.text = source["text"];
+	        this.action = source["action"];
+	    }
+	}
+	export class SettingField {
+	    key: string;
+	    label: string;
+	    kind: string;
+	    default?: string;
+	    placeholder?: string;
+	    help?: string;
+	    required?: boolean;
+	    section?: string;
+	    options?: string[];
+	    optionHelp?: Record<string, string>;
+	    min?: number;
+	    max?: number;
+	    format?: string;
+	    showWhen?: Condition;
+	
+	    static createFrom(source: any = {}) {
+	        return new SettingField(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.label = source["label"];
+	        this.kind = source["kind"];
+	        this.default = source["default"];
+	        this.placeholder = source["placeholder"];
+	        this.help = source["help"];
+	        this.required = source["required"];
+	        this.section = source["section"];
+	        this.options = source["options"];
+	        this.optionHelp = source["optionHelp"];
+	        this.min = source["min"];
+	        this.max = source["max"];
+	        this.format = source["format"];
+	        this.showWhen = this.convertValues(source["showWhen"], Condition);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class Description {
+	    types: ConnectionType[];
+	    settings: SettingField[];
+	    suggestions?: Suggestion[];
+	    address?: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Description(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.types = this.convertValues(source["types"], ConnectionType);
+	        this.settings = this.convertValues(source["settings"], SettingField);
+	        this.suggestions = this.convertValues(source["suggestions"], Suggestion);
+	        this.address = source["address"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
+
+}
+
 export namespace dto {
 	
 	export class ActivityEntryDTO {
@@ -398,17 +546,10 @@ export namespace dto {
 	    id: string;
 	    name: string;
 	    type: string;
-	    host: string;
-	    port: number;
-	    authMethod: string;
-	    sslMode: string;
-	    skipTLSVerify: boolean;
-	    caFile: string;
-	    grpcHost: string;
-	    grpcPort: number;
+	    values: Record<string, string>;
 	    externalAccess: string;
 	    aiPolicy: string;
-	    hasAPIKey: boolean;
+	    savedSecrets: string[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ConnectionFormDTO(source);
@@ -419,17 +560,10 @@ export namespace dto {
 	        this.id = source["id"];
 	        this.name = source["name"];
 	        this.type = source["type"];
-	        this.host = source["host"];
-	        this.port = source["port"];
-	        this.authMethod = source["authMethod"];
-	        this.sslMode = source["sslMode"];
-	        this.skipTLSVerify = source["skipTLSVerify"];
-	        this.caFile = source["caFile"];
-	        this.grpcHost = source["grpcHost"];
-	        this.grpcPort = source["grpcPort"];
+	        this.values = source["values"];
 	        this.externalAccess = source["externalAccess"];
 	        this.aiPolicy = source["aiPolicy"];
-	        this.hasAPIKey = source["hasAPIKey"];
+	        this.savedSecrets = source["savedSecrets"];
 	    }
 	}
 	export class ConnectionStateDTO {
@@ -1895,6 +2029,31 @@ export namespace dto {
 	        this.intact = source["intact"];
 	        this.brokenId = source["brokenId"];
 	        this.reason = source["reason"];
+	    }
+	}
+
+}
+
+export namespace plugins {
+	
+	export class ConnType {
+	    name: string;
+	    label: string;
+	    summary?: string;
+	    plugin: string;
+	    installed: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new ConnType(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.label = source["label"];
+	        this.summary = source["summary"];
+	        this.plugin = source["plugin"];
+	        this.installed = source["installed"];
 	    }
 	}
 

@@ -1,13 +1,10 @@
 import type { Connection } from "../../api";
 
-const TYPE_LABELS: Record<string, string> = {
-  weaviate: "Weaviate",
-};
-
-/** typeLabel is the display name of a database type ("weaviate" -> "Weaviate"). */
+/**
+ * typeLabel is a database type's name where its plugin's own label is not at hand (the
+ * sidebar's badge): the type capitalized. The form and the chooser show the plugin's label.
+ */
 export function typeLabel(type: string): string {
-  const known = TYPE_LABELS[type.toLowerCase()];
-  if (known) return known;
   return type === "" ? "Unknown" : type.charAt(0).toUpperCase() + type.slice(1);
 }
 

@@ -1,17 +1,17 @@
 import { act, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
-import { ApiError, ApiProvider, type ConnectionForm } from "../../api";
-import { connectionForm, deferred, fakeApi } from "../../test/fakeApi";
+import { ApiError, ApiProvider, type ConnectionDescription, type ConnectionForm } from "../../api";
+import { connectionForm, deferred, fakeApi, weaviateDescription } from "../../test/fakeApi";
 import { ConnectionFormPanel } from "./ConnectionFormPanel";
 
-function renderForm(initial: ConnectionForm, more: Parameters<typeof fakeApi>[2] = {}) {
+function renderForm(initial: ConnectionForm, more: Parameters<typeof fakeApi>[2] = {}, description: ConnectionDescription = weaviateDescription()) {
   const api = fakeApi(async () => [], {}, more);
   const onSaved = vi.fn();
   const onCancel = vi.fn();
   render(
     <ApiProvider api={api}>
-      <ConnectionFormPanel initial={initial} onSaved={onSaved} onCancel={onCancel} />
+      <ConnectionFormPanel initial={initial} description={description} onSaved={onSaved} onCancel={onCancel} />
     </ApiProvider>,
   );
   return { onSaved, onCancel };
@@ -103,7 +103,7 @@ describe("connection form (SPEC A Connection settings, A.4)", () => {
 
   it("Test shows the driver's Authentication failed: message as it is", async () => {
     const msg = "Authentication failed: the node at 127.0.0.1:8080 rejected the API key (HTTP 401). Check the key, or enter the new one after a rotation.";
-    renderForm(connectionForm({ authMethod: "API Key", hasAPIKey: true }), {
+    renderForm(connectionForm({ values: { authMethod: "API Key" }, savedSecrets: ["apiKey"] }), {
       connections: {
         test: async () => {
           throw new ApiError("auth", msg);
@@ -128,10 +128,10 @@ describe("connection form (SPEC A Connection settings, A.4)", () => {
 
   it("editing a connection with a saved key says so and sends an empty key (kept)", async () => {
     const save = vi.fn(async () => ({ ...connectionForm(), id: "c1", name: "Cloud", createdAt: "", skipTLSVerify: false }));
-    renderForm(connectionForm({ id: "c1", name: "Cloud", authMethod: "API Key", hasAPIKey: true }), { connections: { save: save as never } });
-    expect(screen.getByLabelText("API Key")).toHaveAttribute("placeholder", "Saved in the keyring; type a new key to replace it");
+    renderForm(connectionForm({ id: "c1", name: "Cloud", values: { authMethod: "API Key" }, savedSecrets: ["apiKey"] }), { connections: { save: save as never } });
+    expect(screen.getByLabelText("API Key")).toHaveAttribute("placeholder", "Saved in the keyring; type a new one to replace it");
     await userEvent.click(screen.getByRole("button", { name: "Save" }));
-    expect(save).toHaveBeenCalledWith(expect.objectContaining({ id: "c1" }), "");
+    expect(save).toHaveBeenCalledWith(expect.objectContaining({ id: "c1" }), {});
   });
 
   it("a key typed before switching back to Auth Method None is not sent", async () => {
@@ -141,7 +141,7 @@ describe("connection form (SPEC A Connection settings, A.4)", () => {
     await userEvent.type(screen.getByLabelText("API Key"), "typed-key");
     await userEvent.selectOptions(screen.getByRole("combobox", { name: "Auth Method" }), "None");
     await userEvent.click(screen.getByRole("button", { name: "Save" }));
-    expect(save).toHaveBeenCalledWith(expect.objectContaining({ authMethod: "None" }), "");
+    expect(save).toHaveBeenCalledWith(expect.objectContaining({ values: expect.objectContaining({ authMethod: "None" }) }), {});
   });
 
   it("Escape cancels", async () => {
@@ -161,7 +161,7 @@ describe("edit form actions", () => {
         <ConnectionFormPanel initial={connectionForm({ id: "c1", name: "Cloud" })} onSaved={() => {}} onCancel={() => {}} onDuplicate={onDuplicate} onDelete={onDelete} />
       </ApiProvider>,
     );
-    await userEvent.click(screen.getByRole("button", { name: "Duplicate" }));
+    await userEvent.click(await screen.findByRole("button", { name: "Duplicate" }));
     await userEvent.click(screen.getByRole("button", { name: "Delete" }));
     expect(onDuplicate).toHaveBeenCalledTimes(1);
     expect(onDelete).toHaveBeenCalledTimes(1);
@@ -171,6 +171,70 @@ describe("edit form actions", () => {
         <ConnectionFormPanel initial={connectionForm()} onSaved={() => {}} onCancel={() => {}} onDuplicate={onDuplicate} onDelete={onDelete} />
       </ApiProvider>,
     );
+    await screen.findByRole("button", { name: "Save" });
     expect(screen.queryByRole("button", { name: "Delete" })).not.toBeInTheDocument();
+  });
+});
+
+// Contract 3, item 1: the form is the plugin's description and nothing else. A type the
+// host has never heard of, with one field of each kind, gets a control of that kind for
+// each, its defaults, its checks named at the field, and its secrets sent apart.
+describe("a form from a description alone", () => {
+  const testdb: ConnectionDescription = {
+    types: [{ name: "testdb", label: "Test DB", summary: "" }],
+    settings: [
+      { key: "path", label: "File", kind: "path", default: "", placeholder: "/data/x.db", help: "The database file", required: true, section: "", options: [], optionHelp: {}, min: 0, max: 0, format: "", showWhen: null },
+      { key: "mode", label: "Mode", kind: "enum", default: "ro", placeholder: "", help: "", required: true, section: "", options: ["ro", "rw"], optionHelp: { rw: "Writes allowed" }, min: 0, max: 0, format: "", showWhen: null },
+      { key: "timeout", label: "Timeout", kind: "int", default: "5", placeholder: "", help: "", required: false, section: "Advanced", options: [], optionHelp: {}, min: 1, max: 60, format: "", showWhen: null },
+      { key: "wal", label: "Use WAL", kind: "bool", default: "", placeholder: "", help: "Write-ahead log", required: false, section: "Advanced", options: [], optionHelp: {}, min: 0, max: 0, format: "", showWhen: null },
+      { key: "note", label: "Note", kind: "text", default: "", placeholder: "anything", help: "", required: false, section: "", options: [], optionHelp: {}, min: 0, max: 0, format: "", showWhen: null },
+      { key: "password", label: "Password", kind: "secret", default: "", placeholder: "", help: "", required: true, section: "", options: [], optionHelp: {}, min: 0, max: 0, format: "", showWhen: { key: "mode", in: ["rw"] } },
+    ],
+    suggestions: [],
+    address: ["path"],
+  };
+  const blank = (): ConnectionForm => ({ id: "", name: "", type: "testdb", values: { mode: "ro", timeout: "5" }, externalAccess: "readWrite", aiPolicy: "askForWrites", savedSecrets: [] });
+
+  it("renders each kind as its control, with the description's defaults and words", async () => {
+    const chooseFile = vi.fn(async () => "/home/me/shop.db");
+    renderForm(blank(), { connections: { chooseFile } }, testdb);
+    expect(screen.getByRole("heading", { name: "New Test DB connection" })).toBeInTheDocument();
+    expect(screen.getByRole("textbox", { name: "File" })).toHaveAccessibleDescription("The database file");
+    expect(screen.getByRole("combobox", { name: "Mode" })).toHaveValue("ro");
+    expect(screen.getByRole("textbox", { name: "Timeout" })).toHaveValue("5");
+    expect(screen.getByRole("checkbox", { name: "Use WAL" })).not.toBeChecked();
+    expect(screen.getByRole("textbox", { name: "Note" })).toHaveAttribute("placeholder", "anything");
+    expect(screen.queryByLabelText("Password")).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Choose File" }));
+    expect(chooseFile).toHaveBeenCalledWith("File");
+    expect(screen.getByRole("textbox", { name: "File" })).toHaveValue("/home/me/shop.db");
+    await userEvent.selectOptions(screen.getByRole("combobox", { name: "Mode" }), "rw");
+    expect(screen.getByRole("combobox", { name: "Mode" })).toHaveAccessibleDescription("Writes allowed");
+    expect(screen.getByLabelText("Password")).toHaveAttribute("type", "password");
+  });
+
+  it("checks each field as described, at the field, and sends secrets apart from the values", async () => {
+    const save = vi.fn(async () => ({ ...connectionForm(), id: "n1", name: "Shop", createdAt: "", skipTLSVerify: false }));
+    renderForm(blank(), { connections: { save: save as never } }, testdb);
+    await userEvent.type(screen.getByRole("textbox", { name: "Name" }), "Shop");
+    await userEvent.click(screen.getByRole("button", { name: "Save" }));
+    expect(screen.getByRole("textbox", { name: "File" })).toHaveAccessibleDescription(/File is required/);
+    await userEvent.type(screen.getByRole("textbox", { name: "File" }), "/data/shop.db");
+    const timeout = screen.getByRole("textbox", { name: "Timeout" });
+    await userEvent.clear(timeout);
+    await userEvent.type(timeout, "99");
+    await userEvent.click(screen.getByRole("button", { name: "Save" }));
+    expect(timeout).toHaveAccessibleDescription(/Timeout must be a number from 1 to 60, or empty for the default/);
+    await userEvent.clear(timeout);
+    await userEvent.selectOptions(screen.getByRole("combobox", { name: "Mode" }), "rw");
+    await userEvent.click(screen.getByRole("button", { name: "Save" }));
+    expect(screen.getByLabelText("Password")).toHaveAccessibleDescription(/Enter the Password, or change Mode/);
+    await userEvent.type(screen.getByLabelText("Password"), "s3cret");
+    await userEvent.click(screen.getByRole("checkbox", { name: "Use WAL" }));
+    await userEvent.click(screen.getByRole("button", { name: "Save" }));
+    expect(save).toHaveBeenCalledWith(
+      expect.objectContaining({ type: "testdb", values: { path: "/data/shop.db", mode: "rw", timeout: "", wal: "true" } }),
+      { password: "s3cret" },
+    );
   });
 });

@@ -1,18 +1,17 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from "react";
-import { parseApiError, useApi, type ApiError, type Connection, type ConnectionForm, type PathStatus } from "../../api";
+import {
+  parseApiError,
+  useApi,
+  type ApiError,
+  type Connection,
+  type ConnectionDescription,
+  type ConnectionForm,
+  type PathStatus,
+  type SettingField,
+} from "../../api";
 import { typeLabel } from "../connections/format";
 import { TypeBadge } from "../connections/TypeBadge";
-import {
-  AI_POLICIES,
-  AUTH_METHODS,
-  cloudSuggestion,
-  EXTERNAL_ACCESS,
-  fieldProblem,
-  type FieldProblem,
-  needsCA,
-  portValue,
-  SSL_MODES,
-} from "./formRules";
+import { AI_POLICIES, applies, EXTERNAL_ACCESS, fieldProblem, type FieldProblem, sections, suggestionFor } from "./formRules";
 import { ErrorLine } from "../layout/ErrorLine";
 import { useAction } from "../layout/useAction";
 
@@ -25,6 +24,8 @@ type TestState =
 interface Props {
   /** The form's starting values: a new connection (id "") or a saved one. */
   initial: ConnectionForm;
+  /** The type's description; read from the backend when not given. */
+  description?: ConnectionDescription;
   onSaved: (c: Connection) => void;
   onCancel: () => void;
   /** Shown when editing: duplicate or delete the saved connection (delete asks natively). */
@@ -33,56 +34,107 @@ interface Props {
 }
 
 /**
- * ConnectionFormPanel is the connection form (SPEC A "Connection settings"): Name, Host,
- * Port, Auth Method, API Key, SSL Mode, and in Advanced Skip TLS Verification and the CA
- * file; then what AI clients may do with it. Test connects with the values as they are;
- * Save (Enter) stores them. There is no Database field and no SSH tab for this type.
+ * ConnectionFormPanel is the connection form: Name, then the fields the type's plugin
+ * describes (its main group, then each named section such as Advanced, folded), then what AI
+ * clients may do with it. Test connects with the values as they are; Save (Enter) stores
+ * them. Secrets go to the backend only; a saved one is never shown and stays unless retyped.
  */
-export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, onDelete }: Props) {
+export function ConnectionFormPanel({ initial, description, ...rest }: Props) {
+  const api = useApi();
+  const [desc, setDesc] = useState<ConnectionDescription | null>(description ?? null);
+  const [error, setError] = useState<ApiError | null>(null);
+  useEffect(() => {
+    if (description) return;
+    let live = true;
+    api.connections.describe(initial.type).then(
+      (d) => live && setDesc(d),
+      (reason) => live && setError(parseApiError(reason)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, initial.type, description]);
+  if (!desc) {
+    return (
+      <section className="panel panel--form" aria-label={initial.id ? `Edit ${initial.name}` : "New connection"} aria-busy={!error}>
+        {error ? <ErrorLine error={error} /> : <p className="panel__note">Reading the {typeLabel(initial.type)} driver's settings…</p>}
+        <div className="form-actions">
+          <button type="button" className="btn" onClick={rest.onCancel}>
+            Cancel
+          </button>
+        </div>
+      </section>
+    );
+  }
+  return <DescribedForm initial={initial} desc={desc} {...rest} />;
+}
+
+function DescribedForm({ initial, desc, onSaved, onCancel, onDuplicate, onDelete }: Omit<Props, "description"> & { desc: ConnectionDescription }) {
   const api = useApi();
   const [form, setForm] = useState<ConnectionForm>(initial);
-  const [apiKey, setApiKey] = useState("");
+  const [secrets, setSecrets] = useState<Record<string, string>>({});
   const [test, setTest] = useState<TestState>({ status: "idle" });
   const { run: runSave, busy: saving, error: problem, clear: clearProblem } = useAction();
   // A problem at one field: named there (aria-invalid, described by the message), and the
   // field takes the focus; what was typed stays (issue 25, item 12).
   const [atField, setAtField] = useState<FieldProblem | null>(null);
-  const [portText, setPortText] = useState(Number.isNaN(initial.port) ? "" : String(initial.port));
-  const [grpcPortText, setGrpcPortText] = useState(initial.grpcPort ? String(initial.grpcPort) : "");
   const nameRef = useRef<HTMLInputElement>(null);
   const id = useId();
   const editing = initial.id !== "";
+  const label = desc.types.find((t) => t.name === form.type)?.label ?? typeLabel(form.type);
 
   useEffect(() => nameRef.current?.focus(), []);
   // Bumped by every change to the values: a Test answering after a change describes values no
   // longer in the form, and is dropped.
   const testGen = useRef(0);
 
-  const set = (patch: Partial<ConnectionForm>) => {
-    setForm((f) => ({ ...f, ...patch }));
+  const changed = () => {
     testGen.current++;
     setTest({ status: "idle" });
     clearProblem();
     setAtField(null);
   };
-  const fieldId = (label: string) => `${id}-${label.replace(/\W+/g, "-")}`;
+  const set = (patch: Partial<ConnectionForm>) => {
+    setForm((f) => ({ ...f, ...patch }));
+    changed();
+  };
+  const setValues = (patch: Record<string, string>) => {
+    setForm((f) => ({ ...f, values: { ...f.values, ...patch } }));
+    changed();
+  };
+  const fieldId = (key: string) => `${id}-${key.replace(/\W+/g, "-")}`;
   /** refuse names the problem at its field and gives that field the focus. */
   const refuse = (p: FieldProblem) => {
     setAtField(p);
     document.getElementById(fieldId(p.field))?.focus();
   };
-  const suggestion = cloudSuggestion(form);
-  // A key typed before switching Auth Method to None is not sent: the backend refuses a key
-  // without API Key auth, and it would be a secret sent for nothing.
-  const keyToSend = form.authMethod === "API Key" ? apiKey : "";
+  const suggestion = suggestionFor(desc, form.values);
+  // A secret typed into a field that no longer applies (Auth Method switched back) is not
+  // sent: it would be a secret sent for nothing, and the backend refuses it.
+  const secretsToSend = () => {
+    const out: Record<string, string> = {};
+    for (const f of desc.settings) {
+      if (f.kind === "secret" && applies(f, form.values) && secrets[f.key]) out[f.key] = secrets[f.key];
+    }
+    return out;
+  };
+  // Values of fields that do not apply are not sent either.
+  const formToSend = (): ConnectionForm => {
+    const values: Record<string, string> = {};
+    for (const f of desc.settings) {
+      const v = form.values[f.key];
+      if (f.kind !== "secret" && v !== undefined && applies(f, form.values)) values[f.key] = v;
+    }
+    return { ...form, values };
+  };
 
   const runTest = async () => {
-    const p = fieldProblem(form, keyToSend, false);
+    const p = fieldProblem(desc, form, secretsToSend(), false);
     if (p) return refuse(p);
     setTest({ status: "testing" });
     const gen = ++testGen.current;
     try {
-      const r = await api.connections.test(form, keyToSend);
+      const r = await api.connections.test(formToSend(), secretsToSend());
       if (gen === testGen.current) setTest({ status: "ok", serverVersion: r.serverVersion, paths: r.paths ?? [] });
     } catch (reason) {
       if (gen === testGen.current) setTest({ status: "failed", error: parseApiError(reason) });
@@ -91,21 +143,21 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
 
   const save = async (e?: FormEvent) => {
     e?.preventDefault();
-    const p = fieldProblem(form, keyToSend, true);
+    const p = fieldProblem(desc, form, secretsToSend(), true);
     if (p) return refuse(p);
-    await runSave(() => api.connections.save(form, keyToSend), onSaved);
+    await runSave(() => api.connections.save(formToSend(), secretsToSend()), onSaved);
   };
 
   // A row: the label names the control; the hint describes it (aria-describedby), so the
   // control's accessible name is the label alone.
-  const field = (label: string, control: (ids: { id: string; "aria-describedby"?: string; "aria-invalid"?: boolean }) => ReactNode, hint?: ReactNode) => {
-    const cid = fieldId(label);
-    const bad = atField?.field === label;
+  const row = (key: string, labelText: string, control: (ids: { id: string; "aria-describedby"?: string; "aria-invalid"?: boolean }) => ReactNode, hint?: ReactNode) => {
+    const cid = fieldId(key);
+    const bad = atField?.field === key;
     const described = [bad ? `${cid}-error` : "", hint ? `${cid}-hint` : ""].filter(Boolean).join(" ");
     return (
-      <div className={bad ? "form-row form-row--invalid" : "form-row"}>
+      <div key={key} className={bad ? "form-row form-row--invalid" : "form-row"}>
         <label className="form-row__label" htmlFor={cid}>
-          {label}
+          {labelText}
         </label>
         {control({ id: cid, "aria-describedby": described || undefined, "aria-invalid": bad || undefined })}
         {bad && (
@@ -122,11 +174,118 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
     );
   };
 
+  const control = (f: SettingField) => {
+    const value = form.values[f.key] ?? "";
+    switch (f.kind) {
+      case "bool":
+        return (
+          <div key={f.key} className="form-check-row">
+            <label className="form-check">
+              <input
+                type="checkbox"
+                name={f.key}
+                checked={value === "true"}
+                aria-describedby={f.help ? `${fieldId(f.key)}-hint` : undefined}
+                onChange={(e) => setValues({ [f.key]: e.target.checked ? "true" : "false" })}
+              />
+              {f.label}
+            </label>
+            {f.help && (
+              <span className="form-row__hint" id={`${fieldId(f.key)}-hint`}>
+                {f.help}
+              </span>
+            )}
+          </div>
+        );
+      case "enum":
+        return row(
+          f.key,
+          f.label,
+          (ids) => (
+            <select {...ids} name={f.key} value={value} onChange={(e) => setValues({ [f.key]: e.target.value })}>
+              {!f.required && !f.options.includes(value) && <option value="">—</option>}
+              {f.options.map((o) => (
+                <option key={o}>{o}</option>
+              ))}
+            </select>
+          ),
+          f.optionHelp[value] || f.help || undefined,
+        );
+      case "secret":
+        return row(
+          f.key,
+          f.label,
+          (ids) => (
+            <input
+              {...ids}
+              name={f.key}
+              type="password"
+              value={secrets[f.key] ?? ""}
+              onChange={(e) => {
+                setSecrets((s) => ({ ...s, [f.key]: e.target.value }));
+                changed();
+              }}
+              autoComplete="off"
+              placeholder={form.savedSecrets.includes(f.key) ? "Saved in the keyring; type a new one to replace it" : f.placeholder}
+            />
+          ),
+          f.help || undefined,
+        );
+      case "path":
+        return row(
+          f.key,
+          f.label,
+          (ids) => (
+            <span className="form-path">
+              <input {...ids} name={f.key} value={value} onChange={(e) => setValues({ [f.key]: e.target.value })} spellCheck={false} placeholder={f.placeholder} />
+              <button
+                type="button"
+                className="btn btn--small"
+                aria-label={`Choose ${f.label}`}
+                onClick={async () => {
+                  try {
+                    const p = await api.connections.chooseFile(f.label);
+                    if (p) setValues({ [f.key]: p });
+                  } catch {
+                    // No dialog here (a browser): the path is typed instead.
+                  }
+                }}
+              >
+                Choose…
+              </button>
+            </span>
+          ),
+          f.help || undefined,
+        );
+      default:
+        return row(
+          f.key,
+          f.label,
+          (ids) => (
+            <input
+              {...ids}
+              name={f.key}
+              inputMode={f.kind === "int" ? "numeric" : undefined}
+              value={value}
+              onChange={(e) => setValues({ [f.key]: e.target.value })}
+              autoComplete="off"
+              spellCheck={false}
+              placeholder={f.placeholder}
+            />
+          ),
+          f.help || undefined,
+        );
+    }
+  };
+
+  const groups = sections(desc);
+  const fieldsOf = (fields: SettingField[]) => fields.filter((f) => applies(f, form.values)).map(control);
+
   return (
     <section className="panel panel--form" aria-label={editing ? `Edit ${initial.name}` : "New connection"}>
       <header className="panel__head">
         <TypeBadge type={form.type} />
-        <h2 className="panel__title">{editing ? `Edit ${initial.name}` : `New ${typeLabel(form.type)} connection`}</h2>
+        <h2 className="panel__title">{editing ? `Edit ${initial.name}` : `New ${label} connection`}</h2>
       </header>
       <form
         className="conn-form"
@@ -139,151 +298,56 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
         }}
         noValidate
       >
-        {field(
-          "Name",
-          (ids) => <input {...ids} ref={nameRef} name="name" value={form.name} onChange={(e) => set({ name: e.target.value })} autoComplete="off" />,
+        {row("name", "Name", (ids) => (
+          <input {...ids} ref={nameRef} name="name" value={form.name} onChange={(e) => set({ name: e.target.value })} autoComplete="off" />
+        ))}
+        {groups.map((g) =>
+          g.name === "" ? (
+            <div key="main" className="form-fields">
+              {fieldsOf(g.fields)}
+              {suggestion && (
+                <div className="form-suggest" role="status">
+                  <span>{suggestion.text}</span>
+                  <button type="button" className="btn btn--small" onClick={() => setValues(suggestion.set)}>
+                    {suggestion.action}
+                  </button>
+                </div>
+              )}
+            </div>
+          ) : (
+            <details key={g.name} className="form-advanced">
+              <summary>{g.name}</summary>
+              {fieldsOf(g.fields)}
+            </details>
+          ),
         )}
-        <div className="form-pair">
-          {field(
-            "Host",
-            (ids) => <input {...ids}
-              name="host"
-              value={form.host}
-              onChange={(e) => set({ host: e.target.value })}
-              autoComplete="off"
-              spellCheck={false}
-            />,
-          )}
-          {field(
-            "Port",
-            (ids) => <input {...ids}
-              name="port"
-              inputMode="numeric"
-              value={portText}
-              onChange={(e) => {
-                setPortText(e.target.value);
-                set({ port: portValue(e.target.value, Number.NaN) });
-              }}
-            />,
-            "8080 for a local node; the hosted cloud answers on 443",
-          )}
-        </div>
-        {suggestion && (
-          <div className="form-suggest" role="status">
-            <span>This is a Weaviate Cloud cluster: it answers on port 443 over HTTPS and needs an API key.</span>
-            <button
-              type="button"
-              className="btn btn--small"
-              onClick={() => {
-                if (suggestion.port !== undefined) setPortText(String(suggestion.port));
-                set(suggestion);
-              }}
-            >
-              Use port 443, SSL Required and API Key
-            </button>
-          </div>
-        )}
-        {field(
-          "Auth Method",
-          (ids) => <select {...ids} name="authMethod" value={form.authMethod} onChange={(e) => set({ authMethod: e.target.value })}>
-            {AUTH_METHODS.map((m) => (
-              <option key={m}>{m}</option>
-            ))}
-          </select>,
-        )}
-        {form.authMethod === "API Key" &&
-          field(
-            "API Key",
-            (ids) => <input {...ids}
-              name="apiKey"
-              type="password"
-              value={apiKey}
-              onChange={(e) => {
-                setApiKey(e.target.value);
-                testGen.current++;
-                setTest({ status: "idle" });
-                clearProblem();
-              }}
-              autoComplete="off"
-              placeholder={form.hasAPIKey ? "Saved in the keyring; type a new key to replace it" : ""}
-            />,
-            "Stored in the system keyring, never in a file, and never shown again",
-          )}
-        {field(
-          "SSL Mode",
-          (ids) => <select {...ids} name="sslMode" value={form.sslMode} onChange={(e) => set({ sslMode: e.target.value })}>
-            {SSL_MODES.map((m) => (
-              <option key={m}>{m}</option>
-            ))}
-          </select>,
-          form.sslMode === "Disabled" ? "Plain HTTP" : "HTTPS",
-        )}
-        <details className="form-advanced">
-          <summary>Advanced</summary>
-          <label className="form-check">
-            <input
-              type="checkbox"
-              name="skipTLSVerify"
-              checked={form.skipTLSVerify}
-              onChange={(e) => set({ skipTLSVerify: e.target.checked })}
-            />
-            Skip TLS Verification (trust any certificate, even with Verify CA or Verify Identity)
-          </label>
-          {needsCA(form.sslMode) &&
-            field(
-              "CA file",
-              (ids) => <input {...ids} name="caFile" value={form.caFile} onChange={(e) => set({ caFile: e.target.value })} spellCheck={false} />,
-              "PEM file of the CA that signed the server's certificate; empty uses the system's",
-            )}
-          {field(
-            "gRPC host",
-            (ids) => <input {...ids} name="grpcHost" value={form.grpcHost} onChange={(e) => set({ grpcHost: e.target.value })} spellCheck={false} placeholder={form.host} />,
-            "Where the driver reads when the server has GraphQL off; empty uses the host (grpc-<host> on a hosted cluster)",
-          )}
-          {field(
-            "gRPC port",
-            (ids) => <input {...ids}
-              name="grpcPort"
-              inputMode="numeric"
-              value={grpcPortText}
-              onChange={(e) => {
-                setGrpcPortText(e.target.value);
-                set({ grpcPort: portValue(e.target.value, 0) });
-              }}
-              placeholder="50051"
-            />,
-            "Empty: 50051, or 443 on a hosted cluster",
-          )}
-        </details>
         <fieldset className="field form-ai">
           <legend>AI clients (MCP)</legend>
-          {field(
-            "External access",
-            (ids) => <select {...ids} name="externalAccess" value={form.externalAccess} onChange={(e) => set({ externalAccess: e.target.value })}>
+          {row("externalAccess", "External access", (ids) => (
+            <select {...ids} name="externalAccess" value={form.externalAccess} onChange={(e) => set({ externalAccess: e.target.value })}>
               {EXTERNAL_ACCESS.map((o) => (
                 <option key={o.value} value={o.value}>
                   {o.label}
                 </option>
               ))}
-            </select>,
-          )}
-          {field(
-            "AI policy",
-            (ids) => <select {...ids} name="aiPolicy" value={form.aiPolicy} onChange={(e) => set({ aiPolicy: e.target.value })}>
+            </select>
+          ))}
+          {row("aiPolicy", "AI policy", (ids) => (
+            <select {...ids} name="aiPolicy" value={form.aiPolicy} onChange={(e) => set({ aiPolicy: e.target.value })}>
               {AI_POLICIES.map((o) => (
                 <option key={o.value} value={o.value}>
                   {o.label}
                 </option>
               ))}
-            </select>,
-          )}
+            </select>
+          ))}
         </fieldset>
         <div className="form-status" aria-live="polite" id={`${id}-status`}>
           <ErrorLine error={problem} />
           {test.status === "testing" && <p className="form-msg">Testing the connection…</p>}
           {test.status === "ok" && test.paths.length === 0 && (
             <p className="form-msg form-msg--ok">
-              Connected{test.serverVersion ? `: Weaviate ${test.serverVersion}` : ""}
+              Connected{test.serverVersion ? `: ${label} ${test.serverVersion}` : ""}
             </p>
           )}
           {test.status === "ok" && test.paths.length > 0 && (
@@ -291,9 +355,7 @@ export function ConnectionFormPanel({ initial, onSaved, onCancel, onDuplicate, o
               {pathsSummary(test.paths)}
             </p>
           )}
-          {test.status === "failed" && (
-            <ErrorLine error={test.error} />
-          )}
+          {test.status === "failed" && <ErrorLine error={test.error} />}
         </div>
         <div className="form-actions">
           <button type="button" className="btn" onClick={() => void runTest()} disabled={test.status === "testing"}>

@@ -36,7 +36,7 @@ function renderPanel(more: Parameters<typeof fakeApi>[2] = {}) {
 describe("connection-type chooser (SPEC A.3)", () => {
   it("choosing Weaviate while its plugin is missing offers the download (name, version, size, publisher) before the form", async () => {
     renderPanel();
-    await userEvent.click(screen.getByRole("button", { name: /Weaviate/ }));
+    await userEvent.click(await screen.findByRole("button", { name: /Weaviate/ }));
     const offer = await screen.findByRole("dialog", { name: "Download the Weaviate driver" });
     expect(offer).toHaveTextContent("1.0.0");
     expect(offer).toHaveTextContent("5.3 MB");
@@ -46,14 +46,14 @@ describe("connection-type chooser (SPEC A.3)", () => {
 
   it("says when the download comes from the app's own copy of the registry (issue 20)", async () => {
     renderPanel({ plugins: { offer: async () => offer({ fromMirror: true }) } });
-    await userEvent.click(screen.getByRole("button", { name: /Weaviate/ }));
+    await userEvent.click(await screen.findByRole("button", { name: /Weaviate/ }));
     const dialog = await screen.findByRole("dialog", { name: "Download the Weaviate driver" });
     expect(dialog).toHaveTextContent("From the app's own copy of the registry");
   });
 
   it("declining the offer returns to the chooser", async () => {
     renderPanel();
-    await userEvent.click(screen.getByRole("button", { name: /Weaviate/ }));
+    await userEvent.click(await screen.findByRole("button", { name: /Weaviate/ }));
     await userEvent.click(await screen.findByRole("button", { name: "Back" }));
     expect(screen.getByRole("list", { name: "Database types" })).toBeInTheDocument();
   });
@@ -61,7 +61,7 @@ describe("connection-type chooser (SPEC A.3)", () => {
   it("accepting shows the download's progress, then opens the form", async () => {
     const install = deferred<{ plugin: string; version: string; previous: string; changed: boolean; available: string }>();
     const { api } = renderPanel({ plugins: { install: () => install.promise } });
-    await userEvent.click(screen.getByRole("button", { name: /Weaviate/ }));
+    await userEvent.click(await screen.findByRole("button", { name: /Weaviate/ }));
     await userEvent.click(await screen.findByRole("button", { name: /Download \(5.3 MB\) and continue/ }));
     act(() => api.emitProgress({ plugin: "weaviate", version: "1.0.0", done: 2_772_530, total: 5_545_060, connectionId: "", fromMirror: false }));
     const bar = await screen.findByRole("progressbar", { name: "Downloading Weaviate 1.0.0" });
@@ -78,7 +78,7 @@ describe("connection-type chooser (SPEC A.3)", () => {
         },
       },
     });
-    await userEvent.click(screen.getByRole("button", { name: /Weaviate/ }));
+    await userEvent.click(await screen.findByRole("button", { name: /Weaviate/ }));
     await userEvent.click(await screen.findByRole("button", { name: /Download/ }));
     expect(await screen.findByRole("alert")).toHaveTextContent("does not match the registry's SHA-256");
     expect(screen.getByRole("button", { name: "Try again" })).toBeInTheDocument();
@@ -91,7 +91,7 @@ describe("connection-type chooser (SPEC A.3)", () => {
         offer: async () => offer({ version: "", size: 0, unavailable: "no build for linux/riscv64" }),
       },
     });
-    await userEvent.click(screen.getByRole("button", { name: /Weaviate/ }));
+    await userEvent.click(await screen.findByRole("button", { name: /Weaviate/ }));
     expect(await screen.findByRole("alert")).toHaveTextContent("Not available for this platform: no build for linux/riscv64");
     expect(screen.queryByRole("button", { name: /Download/ })).not.toBeInTheDocument();
   });
@@ -102,7 +102,7 @@ describe("connection-type chooser (SPEC A.3)", () => {
         offer: async () => offer({ installed: true, size: 0 }),
       },
     });
-    await userEvent.click(screen.getByRole("button", { name: /Weaviate/ }));
+    await userEvent.click(await screen.findByRole("button", { name: /Weaviate/ }));
     expect(await screen.findByRole("textbox", { name: "Host" })).toBeInTheDocument();
     expect(screen.queryByRole("textbox", { name: /Database/ })).not.toBeInTheDocument();
   });

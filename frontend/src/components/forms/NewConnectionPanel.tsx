@@ -1,15 +1,10 @@
 import { useEffect, useRef, useState } from "react";
-import { parseApiError, useApi, type ApiError, type Connection, type PluginOffer } from "../../api";
+import { parseApiError, useApi, type ApiError, type Connection, type ConnectionDescription, type ConnectionType, type PluginOffer } from "../../api";
 import { TypeBadge } from "../connections/TypeBadge";
 import { ConnectionFormPanel } from "./ConnectionFormPanel";
 import { newConnectionForm } from "./formRules";
 import { PluginProgressBar, sizeText } from "./PluginProgressBar";
 import { ErrorLine } from "../layout/ErrorLine";
-
-/** The database types the chooser offers. Each is served by a driver plugin. */
-export const DATABASE_TYPES = [
-  { type: "weaviate", label: "Weaviate", description: "Vector database: collections as tables, GraphQL reads and REST writes" },
-] as const;
 
 type Step =
   | { kind: "choose"; error?: ApiError }
@@ -17,7 +12,8 @@ type Step =
   | { kind: "offer"; type: string; offer: PluginOffer }
   | { kind: "installing"; type: string; offer: PluginOffer; done: number; total: number }
   | { kind: "failed"; type: string; offer: PluginOffer; error: ApiError }
-  | { kind: "form"; type: string };
+  | { kind: "describing"; type: string }
+  | { kind: "form"; type: string; description: ConnectionDescription };
 
 interface Props {
   onSaved: (c: Connection) => void;
@@ -35,6 +31,23 @@ export function NewConnectionPanel({ onSaved, onCancel }: Props) {
   const [step, setStep] = useState<Step>({ kind: "choose" });
   const stepRef = useRef(step);
   stepRef.current = step;
+  // The types come from the plugins (the registry's and the installed ones), never a list here.
+  const [types, setTypes] = useState<ConnectionType[] | null>(null);
+  const [typesError, setTypesError] = useState<ApiError | null>(null);
+  useEffect(() => {
+    let live = true;
+    api.connections.types().then(
+      (t) => live && setTypes(t),
+      (reason) => {
+        if (!live) return;
+        setTypes([]);
+        setTypesError(parseApiError(reason));
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [api]);
 
   useEffect(
     () =>
@@ -47,11 +60,22 @@ export function NewConnectionPanel({ onSaved, onCancel }: Props) {
     [api],
   );
 
+  // The form opens once the type's plugin has described its fields.
+  const openForm = async (type: string) => {
+    setStep({ kind: "describing", type });
+    try {
+      setStep({ kind: "form", type, description: await api.connections.describe(type) });
+    } catch (reason) {
+      setStep({ kind: "choose", error: parseApiError(reason) });
+    }
+  };
+
   const choose = async (type: string) => {
     setStep({ kind: "checking", type });
     try {
       const offer = await api.plugins.offer(type);
-      setStep(offer.installed ? { kind: "form", type } : { kind: "offer", type, offer });
+      if (offer.installed) await openForm(type);
+      else setStep({ kind: "offer", type, offer });
     } catch (reason) {
       setStep({ kind: "choose", error: parseApiError(reason) });
     }
@@ -61,39 +85,52 @@ export function NewConnectionPanel({ onSaved, onCancel }: Props) {
     setStep({ kind: "installing", type, offer, done: 0, total: offer.size });
     try {
       await api.plugins.install(offer.plugin);
-      setStep({ kind: "form", type });
     } catch (reason) {
       setStep({ kind: "failed", type, offer, error: parseApiError(reason) });
+      return;
     }
+    await openForm(type);
   };
 
   if (step.kind === "form") {
-    return <ConnectionFormPanel initial={newConnectionForm(step.type)} onSaved={onSaved} onCancel={() => setStep({ kind: "choose" })} />;
+    return (
+      <ConnectionFormPanel
+        initial={newConnectionForm(step.type, step.description)}
+        description={step.description}
+        onSaved={onSaved}
+        onCancel={() => setStep({ kind: "choose" })}
+      />
+    );
   }
   return (
     <section className="panel panel--chooser" aria-label="New connection">
       <header className="panel__head">
         <h2 className="panel__title">New connection</h2>
       </header>
-      {step.kind === "choose" || step.kind === "checking" ? (
+      {step.kind === "choose" || step.kind === "checking" || step.kind === "describing" ? (
         <>
           <p className="panel__note">Choose the type of database.</p>
+          {types === null && <p className="panel__note" aria-busy="true">Reading the plugin registry…</p>}
+          {types !== null && types.length === 0 && (
+            <p className="panel__note">No database types are offered: the plugin registry could not be read and no driver is installed.</p>
+          )}
+          <ErrorLine error={typesError} />
           <ul className="type-list" aria-label="Database types">
-            {DATABASE_TYPES.map((t, i) => (
-              <li key={t.type}>
+            {(types ?? []).map((t, i) => (
+              <li key={t.name}>
                 <button
                   type="button"
                   className="type-card"
-                  onClick={() => void choose(t.type)}
-                  disabled={step.kind === "checking"}
+                  onClick={() => void choose(t.name)}
+                  disabled={step.kind !== "choose"}
                   autoFocus={i === 0}
                 >
-                  <TypeBadge type={t.type} />
+                  <TypeBadge type={t.name} />
                   <span className="type-card__text">
                     <span className="type-card__name">{t.label}</span>
-                    <span className="type-card__desc">{t.description}</span>
+                    <span className="type-card__desc">{t.summary}</span>
                   </span>
-                  {step.kind === "checking" && step.type === t.type && <span className="spinner" aria-label="Checking" />}
+                  {step.kind !== "choose" && step.type === t.name && <span className="spinner" aria-label="Checking" />}
                 </button>
               </li>
             ))}
