@@ -72,10 +72,30 @@ func (a *ConnectionsAPI) List() ([]dto.ConnectionDTO, error) {
 		return nil, apiError(err)
 	}
 	out := make([]dto.ConnectionDTO, 0, len(list))
+	known := map[string]driver.Description{}
 	for _, c := range list {
-		out = append(out, dto.FromConnection(c))
+		out = append(out, a.described(ctx, c, known))
 	}
 	return out, nil
+}
+
+// described is the sidebar's entry for c, with its type's address and label; known caches
+// the descriptions read during one call (nil: none).
+func (a *ConnectionsAPI) described(ctx context.Context, c connections.Connection, known map[string]driver.Description) dto.ConnectionDTO {
+	if a.tester == nil {
+		return dto.FromConnection(c)
+	}
+	d, ok := known[c.Type]
+	if !ok {
+		var err error
+		if d, err = a.tester.Describe(ctx, c.Type); err != nil {
+			return dto.FromConnection(c)
+		}
+		if known != nil {
+			known[c.Type] = d
+		}
+	}
+	return dto.Described(c, d)
 }
 
 // Remove deletes the saved connection with this ID, and its API key, after the user
@@ -136,7 +156,7 @@ func (a *ConnectionsAPI) Save(form dto.ConnectionFormDTO, secrets map[string]str
 		if err != nil {
 			return dto.ConnectionDTO{}, apiError(invalid(err))
 		}
-		return dto.FromConnection(saved), nil
+		return a.described(ctx, saved, nil), nil
 	}
 	ch := connections.Change{Apply: func(cur *connections.Connection) {
 		keys := cur.Settings.SecretKeys
@@ -151,7 +171,7 @@ func (a *ConnectionsAPI) Save(form dto.ConnectionFormDTO, secrets map[string]str
 	if err != nil {
 		return dto.ConnectionDTO{}, apiError(invalid(err))
 	}
-	return dto.FromConnection(after), nil
+	return a.described(ctx, after, nil), nil
 }
 
 // splitSecrets parts the form's secrets into the API key (protocol 2's own field) and the
@@ -258,7 +278,7 @@ func (a *ConnectionsAPI) Duplicate(id string) (dto.ConnectionDTO, error) {
 	if err != nil {
 		return dto.ConnectionDTO{}, apiError(err)
 	}
-	return dto.FromConnection(saved), nil
+	return a.described(ctx, saved, nil), nil
 }
 
 // invalid marks a validation failure of the form (no code of its own) as invalid_argument,

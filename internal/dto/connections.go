@@ -26,6 +26,21 @@ type ConnectionDTO struct {
 	ExternalAccess string `json:"externalAccess"`
 	// CreatedAt is RFC 3339 in UTC.
 	CreatedAt string `json:"createdAt"`
+	// Address is where it points, as its type's description says (host:port, a file);
+	// TypeLabel the type's label ("" where the description is not at hand).
+	Address   string `json:"address"`
+	TypeLabel string `json:"typeLabel"`
+}
+
+// Described is the sidebar's view of a connection with its type's description: its address
+// and the type's label.
+func Described(c connections.Connection, d driver.Description) ConnectionDTO {
+	out := FromConnection(c)
+	out.Address = d.AddressOf(c.Settings.Normalized())
+	if t, ok := d.Type(c.Type); ok {
+		out.TypeLabel = t.Label
+	}
+	return out
 }
 
 // FromConnection is the sidebar's view of a saved connection.
@@ -46,6 +61,7 @@ func FromConnection(c connections.Connection) ConnectionDTO {
 		SkipTLSVerify:  s.SkipTLSVerify,
 		ExternalAccess: c.ExternalAccess,
 		CreatedAt:      created,
+		Address:        driver.ProtocolTwoDescription().AddressOf(s),
 	}
 }
 

@@ -56,6 +56,10 @@ type Release struct {
 	Notes string
 	// Log, when not nil, gets a line per artifact.
 	Log func(format string, args ...any)
+	// Plugin is the index entry and Package the Go package of its program (default: the
+	// Weaviate plugin, app/cmd/weaviate-driver); tests publish their own plugins with them.
+	Plugin  registry.Plugin
+	Package string
 }
 
 // Publish builds the plugin for each platform (no cgo, so every platform builds on any),
@@ -64,6 +68,9 @@ type Release struct {
 func Publish(ctx context.Context, r Release) error {
 	if r.Version == "" || r.Key == nil || r.Dir == "" {
 		return fmt.Errorf("pluginpub: a release needs a directory, a version and a key")
+	}
+	if r.Plugin.Name == "" {
+		r.Plugin, r.Package = Weaviate, "app/cmd/weaviate-driver"
 	}
 	plats := r.Platforms
 	if len(plats) == 0 {
@@ -89,7 +96,7 @@ func Publish(ctx context.Context, r Release) error {
 		if p.Mobile() {
 			return fmt.Errorf("platform %s: the plugin is not published for mobile platforms", p)
 		}
-		a, err := buildAndPack(ctx, build, r.Dir, r.Version, p)
+		a, err := buildAndPack(ctx, build, r, p)
 		if err != nil {
 			return err
 		}
@@ -98,17 +105,18 @@ func Publish(ctx context.Context, r Release) error {
 		}
 		v.Artifacts = append(v.Artifacts, a)
 	}
-	idx.AddRelease(Weaviate, v)
+	idx.AddRelease(r.Plugin, v)
 	return registry.WriteIndex(r.Dir, idx, r.Key, time.Now())
 }
 
-func buildAndPack(ctx context.Context, buildDir, out, version string, p registry.Platform) (registry.Artifact, error) {
-	binary := "weaviate-driver"
+func buildAndPack(ctx context.Context, buildDir string, r Release, p registry.Platform) (registry.Artifact, error) {
+	out, version := r.Dir, r.Version
+	binary := r.Plugin.Name + "-driver"
 	if p.OS == "windows" {
 		binary += ".exe"
 	}
 	bin := filepath.Join(buildDir, p.OS+"_"+p.Arch, binary)
-	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-s -w -X main.version="+version, "-o", bin, "app/cmd/weaviate-driver")
+	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-s -w -X main.version="+version, "-o", bin, r.Package)
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+p.OS, "GOARCH="+p.Arch)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return registry.Artifact{}, fmt.Errorf("go build of the plugin for %s: %v\n%s", p, err, out)
@@ -122,7 +130,7 @@ func buildAndPack(ctx context.Context, buildDir, out, version string, p registry
 	if err != nil {
 		return registry.Artifact{}, err
 	}
-	return registry.WriteArtifact(out, Weaviate.Name, version, p, binary, f, st.Size())
+	return registry.WriteArtifact(out, r.Plugin.Name, version, p, binary, f, st.Size())
 }
 
 // ParsePlatforms reads a comma-separated os/arch list, or "desktop" or "host".

@@ -81,6 +81,8 @@ type window struct {
 	cmd       *exec.Cmd
 	exited    chan struct{}
 	clip      *exec.Cmd // the xclip serving the last paste (editor_test.go)
+	// reg is the registry the app reads plugins from; a test may publish more into it.
+	reg pluginpub.Dev
 }
 
 // logTail is the end of the app's log, for failure messages.
@@ -185,6 +187,7 @@ func openWindowOn(ctx context.Context, t *testing.T, d *harness.Display, gtkThem
 	if err != nil {
 		t.Fatalf("publish the driver plugin into a dev registry: %v", err)
 	}
+	w.reg = reg
 	install := exec.CommandContext(ctx, bin, "--config-dir", w.configDir, "plugin", "install", "weaviate")
 	install.Env = append(append(os.Environ(), keyringEnv...), reg.Env()...)
 	if out, err := install.CombinedOutput(); err != nil {

@@ -19,6 +19,10 @@ export interface Connection {
   externalAccess: string;
   /** RFC 3339 timestamp. */
   createdAt: string;
+  /** Where it points, as its type's plugin says (host:port, a file); "" when not known. */
+  address?: string;
+  /** Its type's label from the plugin; "" when not known. */
+  typeLabel?: string;
 }
 
 /**

@@ -61,6 +61,8 @@ function toConnection(dto: {
   skipTLSVerify: boolean;
   externalAccess: string;
   createdAt: string;
+  address?: string;
+  typeLabel?: string;
 }): Connection {
   return {
     id: dto.id,
@@ -73,6 +75,8 @@ function toConnection(dto: {
     skipTLSVerify: dto.skipTLSVerify,
     externalAccess: dto.externalAccess,
     createdAt: dto.createdAt,
+    address: dto.address ?? "",
+    typeLabel: dto.typeLabel ?? "",
   };
 }
 

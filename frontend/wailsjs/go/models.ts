@@ -523,6 +523,8 @@ export namespace dto {
 	    skipTLSVerify: boolean;
 	    externalAccess: string;
 	    createdAt: string;
+	    address: string;
+	    typeLabel: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ConnectionDTO(source);
@@ -540,6 +542,8 @@ export namespace dto {
 	        this.skipTLSVerify = source["skipTLSVerify"];
 	        this.externalAccess = source["externalAccess"];
 	        this.createdAt = source["createdAt"];
+	        this.address = source["address"];
+	        this.typeLabel = source["typeLabel"];
 	    }
 	}
 	export class ConnectionFormDTO {

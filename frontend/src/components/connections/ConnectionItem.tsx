@@ -33,7 +33,7 @@ export function ConnectionItem({ connection, open, expanded, status, installing,
       className="conn-item"
       data-open={open || undefined}
       onClick={onClick}
-      title={`${connection.name} — ${typeLabel(connection.type)} at ${address(connection)}`}
+      title={`${connection.name} — ${typeLabel(connection.type, connection.typeLabel)} at ${address(connection)}`}
     >
       <span
         className="tree-chevron"
@@ -50,7 +50,7 @@ export function ConnectionItem({ connection, open, expanded, status, installing,
       <span className="conn-item__text">
         <span className="conn-item__name">{connection.name}</span>
         <span className="conn-item__meta">
-          <span className="conn-item__type">{typeLabel(connection.type)}</span>
+          <span className="conn-item__type">{typeLabel(connection.type, connection.typeLabel)}</span>
           <span aria-hidden="true"> · </span>
           <span className="conn-item__addr">{address(connection)}</span>
           {tls && (

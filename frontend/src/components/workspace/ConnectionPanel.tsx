@@ -19,7 +19,7 @@ interface Props {
 /** ConnectionPanel is an open connection: its state, its tables and its settings. */
 export function ConnectionPanel({ connection, state, onReconnect, onDisconnect, onOpenTable, onOpenEditor }: Props) {
   const rows: [string, string][] = [
-    ["Type", typeLabel(connection.type)],
+    ["Type", typeLabel(connection.type, connection.typeLabel)],
     ["Address", address(connection)],
     ["Auth Method", connection.authMethod || "None"],
     ["SSL Mode", connection.sslMode || "Disabled"],
