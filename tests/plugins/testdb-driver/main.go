@@ -69,7 +69,7 @@ func (c *conn) Connect(context.Context) error {
 }
 
 func (c *conn) Ping(ctx context.Context) error { return c.Connect(ctx) }
-func (c *conn) ServerVersion() string        { return "testdb " + version }
+func (c *conn) ServerVersion() string          { return "testdb " + version }
 func (c *conn) ListTables(context.Context) ([]driver.Table, error) {
 	return []driver.Table{}, nil
 }
