@@ -180,3 +180,28 @@ func (a *EditorAPI) DeleteSavedQuery(connectionID, name string) error {
 	defer cancel()
 	return apiError(a.queries.Delete(ctx, connectionID, name))
 }
+
+// Templates are the editor's template menu for the open connection: statements in its
+// driver's language written for table ("" for none chosen). A driver without templates (or a
+// plugin built before them) offers none: the list is empty, never null.
+func (a *EditorAPI) Templates(connectionID, table string) ([]dto.TemplateDTO, error) {
+	d, ok := a.open.Driver(connectionID)
+	if !ok {
+		return nil, unavailable("the connection is not open: connect to it first")
+	}
+	out := []dto.TemplateDTO{}
+	tm, ok := d.(driver.TemplateMaker)
+	if !ok {
+		return out, nil
+	}
+	ctx, cancel := a.callContext()
+	defer cancel()
+	ts, err := tm.Templates(ctx, table)
+	if err != nil {
+		return nil, apiError(err)
+	}
+	for _, t := range ts {
+		out = append(out, dto.TemplateDTO(t))
+	}
+	return out, nil
+}

@@ -407,6 +407,21 @@ type TableCreator interface {
 	CreateTable(ctx context.Context, spec TableSpec) (*TableInfo, error)
 }
 
+// Template is one entry of the query editor's template menu: a statement in the driver's own
+// language, written for one table.
+type Template struct {
+	Name string `json:"name"`
+	Text string `json:"text"`
+}
+
+// TemplateMaker is a driver that offers the editor templates in its language (contract 3,
+// item 1): the host's editor knows no language's statements. The texts are written for table
+// ("" for none chosen: the driver names a placeholder), and may read the table's settings (a
+// collection without a vectorizer gets a hybrid search it can run).
+type TemplateMaker interface {
+	Templates(ctx context.Context, table string) ([]Template, error)
+}
+
 // PathStatus is how one way of reaching the database answered a connection test (Weaviate:
 // "REST", "GraphQL", "gRPC"). OK is false only when the path stands in the way of this
 // connection; Detail says what was found ("ok, server 1.35.2", "off (...)", or the reason).

@@ -52,3 +52,10 @@ func FromSaved(list []queries.Query) []SavedQueryDTO {
 	}
 	return out
 }
+
+// TemplateDTO is one entry of the editor's template menu: a statement in the connection's
+// language, written for one table (driver.Template).
+type TemplateDTO struct {
+	Name string `json:"name"`
+	Text string `json:"text"`
+}

@@ -199,6 +199,26 @@ func (k *Conn) CreateTable(ctx context.Context, spec driver.TableSpec) (*driver.
 	return fromTableInfo(r), nil
 }
 
+// Templates are the editor's statements for a table (driver.TemplateMaker). A plugin built
+// before them offers none.
+func (k *Conn) Templates(ctx context.Context, table string) ([]driver.Template, error) {
+	if k.c.isStopped() {
+		return nil, stoppedError()
+	}
+	r, err := k.c.rpc.Templates(ctx, &pb.TableRequest{ConnId: k.id, Table: table})
+	if st, ok := status.FromError(err); ok && st.Code() == codes.Unimplemented && len(st.Details()) == 0 {
+		return []driver.Template{}, nil
+	}
+	if err != nil {
+		return nil, k.c.fail(ctx, err)
+	}
+	out := make([]driver.Template, 0, len(r.GetTemplates()))
+	for _, t := range r.GetTemplates() {
+		out = append(out, driver.Template{Name: t.GetName(), Text: t.GetText()})
+	}
+	return out, nil
+}
+
 // filters converts filters for the wire, refusing ORed groups to a plugin that cannot read
 // them (it would drop the group and AND every filter: more rows refused, never fewer shown
 // wrongly, but a different answer than the grid's chips say).

@@ -206,6 +206,28 @@ func (s *Server) CreateTable(ctx context.Context, req *pb.CreateTableRequest) (*
 	return toTableInfo(t), nil
 }
 
+// Templates are the editor's statements for a table, when the driver offers some
+// (driver.TemplateMaker); none otherwise.
+func (s *Server) Templates(ctx context.Context, req *pb.TableRequest) (*pb.TemplatesResponse, error) {
+	d, err := s.conn(req.GetConnId())
+	if err != nil {
+		return nil, err
+	}
+	out := &pb.TemplatesResponse{}
+	tm, ok := d.(driver.TemplateMaker)
+	if !ok {
+		return out, nil
+	}
+	ts, err := tm.Templates(ctx, req.GetTable())
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	for _, t := range ts {
+		out.Templates = append(out.Templates, &pb.Template{Name: t.Name, Text: t.Text})
+	}
+	return out, nil
+}
+
 // Browse loads one page.
 func (s *Server) Browse(ctx context.Context, req *pb.BrowseRequest) (*pb.Grid, error) {
 	d, err := s.conn(req.GetConnId())

@@ -571,3 +571,34 @@ func TestCreateTableCrossesTheBoundary(t *testing.T) {
 		t.Fatalf("%+v", info.Columns)
 	}
 }
+
+// Contract 3, item 1: the editor's templates cross the boundary as the plugin's driver wrote
+// them for the table (here one whose stand-in node says it has no vectorizer).
+func TestTemplatesCrossTheBoundary(t *testing.T) {
+	node := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/v1/meta":
+			_, _ = w.Write([]byte(`{"version":"1.35.2","hostname":"http://127.0.0.1"}`))
+		case "/v1/schema":
+			_, _ = w.Write([]byte(`{"classes":[{"class":"Plain","vectorizer":"none","properties":[{"name":"name","dataType":["text"]}]}]}`))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(node.Close)
+	k := openConn(t, serveLoopback(t, weaviateConfig()), standInSettings(node.URL))
+	ts, err := k.Templates(context.Background(), "Plain")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tp := range ts {
+		names = append(names, tp.Name)
+		if tp.Name == "hybrid" && !strings.Contains(tp.Text, "# Plain has no vectorizer") {
+			t.Errorf("the hybrid template did not read the table: %s", tp.Text)
+		}
+	}
+	if len(ts) < 5 || names[0] != "Get" || !strings.Contains(ts[0].Text, "Plain(limit: 10)") {
+		t.Fatalf("templates %v: %+v", names, ts)
+	}
+}

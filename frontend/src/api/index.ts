@@ -20,6 +20,7 @@ export type {
   ConnectionType,
   FieldKind,
   SettingField,
+  Template,
   Suggestion,
   ConnectionsApi,
   Capabilities,

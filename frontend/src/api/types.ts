@@ -984,6 +984,14 @@ export interface EditorApi {
   savedQueries(connectionId: string): Promise<SavedQuery[]>;
   saveQuery(connectionId: string, name: string, text: string): Promise<void>;
   deleteSavedQuery(connectionId: string, name: string): Promise<void>;
+  /** templates are the editor's statements in the connection's language, written for table ("" for none chosen). */
+  templates(connectionId: string, table: string): Promise<Template[]>;
+}
+
+/** One entry of the editor's template menu, from the connection's driver (mirrors dto.TemplateDTO). */
+export interface Template {
+  name: string;
+  text: string;
 }
 
 /** A remembered tab: kind "connection" | "editor" | "table" | "settings"; connectionId "" for settings, table only for a table tab. */

@@ -559,6 +559,7 @@ export function createWailsApi(): Api {
         call(async () => ((await EditorBinding.SavedQueries(id)) ?? []).map((q) => ({ name: q.name, text: q.text }))),
       saveQuery: (id, name, text) => call(() => EditorBinding.SaveQuery(id, name, text)),
       deleteSavedQuery: (id, name) => call(() => EditorBinding.DeleteSavedQuery(id, name)),
+      templates: (id, table) => call(async () => (await EditorBinding.Templates(id, table)).map((t) => ({ name: t.name, text: t.text }))),
     },
     layout: {
       layout: () => call(async () => toLayout(await LayoutBinding.Layout())),

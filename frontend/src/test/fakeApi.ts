@@ -546,6 +546,12 @@ export function fakeEditor(overrides: Partial<EditorApi> = {}): EditorApi {
       const i = saved.findIndex((q) => q.name === name);
       if (i >= 0) saved.splice(i, 1);
     },
+    // The driver's own menu is tested against weaviate-server (its templates_integration_test);
+    // here two entries stand in for it.
+    templates: async (_id, table) => [
+      { name: "Get", text: `{ Get { ${table || "Collection"}(limit: 10) { _additional { id } } } }` },
+      { name: "Aggregate", text: `{ Aggregate { ${table || "Collection"} { meta { count } } } }` },
+    ],
     ...overrides,
   };
 }

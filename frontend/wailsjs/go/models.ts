@@ -1910,6 +1910,20 @@ export namespace dto {
 		}
 	}
 	
+	export class TemplateDTO {
+	    name: string;
+	    text: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new TemplateDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.text = source["text"];
+	    }
+	}
 	export class TenantDTO {
 	    name: string;
 	    table: string;

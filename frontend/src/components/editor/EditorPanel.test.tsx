@@ -128,3 +128,22 @@ describe("query editor (issue 14)", () => {
     expect(await within(saved).findByRole("button", { name: "schema" })).toHaveAttribute("title", "GET /v1/schema");
   });
 });
+
+// Contract 3, item 1: the template menu is the driver's, written for the connection's first
+// table; choosing one inserts its text. No template text lives in the window.
+describe("the editor's templates come from the driver", () => {
+  it("lists the driver's templates for the first table and inserts the one chosen", async () => {
+    const templates = vi.fn(async (_id: string, table: string) => [{ name: "Count", text: `COUNT ${table}` }]);
+    const api = fakeApi(async () => [], { listTables: async () => [{ name: "Article", count: 1 }, { name: "Author", count: 1 }] } as never, { editor: { templates } });
+    render(
+      <ApiProvider api={api}>
+        <EditorPanel connection={connection({ id: "tpl", name: "Demo" })} initialText="" ready />
+      </ApiProvider>,
+    );
+    const menu = screen.getByRole("combobox", { name: "Insert a template" });
+    await waitFor(() => expect(menu).toBeEnabled());
+    expect(templates).toHaveBeenCalledWith("tpl", "Article");
+    fireEvent.change(menu, { target: { value: "Count" } });
+    await waitFor(() => expect(document.querySelector(".cm-content")?.textContent).toContain("COUNT Article"));
+  });
+});

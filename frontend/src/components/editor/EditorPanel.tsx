@@ -6,10 +6,9 @@ import { EditorState, Prec } from "@codemirror/state";
 import { EditorView, keymap, lineNumbers, placeholder } from "@codemirror/view";
 import { tags as t } from "@lezer/highlight";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { parseApiError, useApi, type Connection } from "../../api";
+import { parseApiError, useApi, type Connection, type Template } from "../../api";
 import { graphqlCompletion, graphqlLanguage, type EditorSchema } from "./graphql";
 import { errorPosition, statementAt, type Statement } from "./statements";
-import { TEMPLATES } from "./templates";
 import { Icon, Play } from "../icons";
 import { HistoryList, SavedList } from "./EditorSide";
 import { ResultPane, type Outcome } from "./ResultPane";
@@ -60,7 +59,8 @@ export function EditorPanel({ connection, initialText, ready = true }: Props) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const schema = useRef<EditorSchema>({});
-  const [collections, setCollections] = useState<string[]>([]);
+  // The template menu: the driver's statements for the first table (none until it answers).
+  const [templates, setTemplates] = useState<Template[]>([]);
   const [outcome, setOutcomeState] = useState<Outcome>(() => lastOutcome.get(connection.id) ?? { status: "idle" });
   const setOutcome = useCallback(
     (o: Outcome) => {
@@ -81,7 +81,12 @@ export function EditorPanel({ connection, initialText, ready = true }: Props) {
       try {
         const tables = await api.explorer.listTables(id);
         if (!live) return;
-        setCollections(tables.map((tb) => tb.name));
+        api.editor.templates(id, tables[0]?.name ?? "").then(
+          (ts) => live && setTemplates(ts),
+          () => {
+            // A driver that cannot say: the menu stays empty.
+          },
+        );
         const next: EditorSchema = {};
         for (const tb of tables) next[tb.name] = [];
         schema.current = next;
@@ -142,7 +147,7 @@ export function EditorPanel({ connection, initialText, ready = true }: Props) {
         syntaxHighlighting(highlight),
         autocompletion({ override: [graphqlCompletion(() => schema.current)] }),
         keymap.of([...completionKeymap, ...defaultKeymap, ...historyKeymap]),
-        placeholder("{ Get { Collection(limit: 10) { _additional { id } } } }   — Ctrl+Enter runs the statement under the cursor"),
+        placeholder("A statement in the connection's language (Templates… inserts one) — Ctrl+Enter runs the statement under the cursor"),
         EditorView.updateListener.of((u) => {
           if (u.docChanged) drafts.set(id, u.state.doc.toString());
         }),
@@ -191,24 +196,14 @@ export function EditorPanel({ connection, initialText, ready = true }: Props) {
           className="input input--small"
           aria-label="Insert a template"
           value=""
+          disabled={templates.length === 0}
           onChange={(e) => {
-            const tpl = TEMPLATES.find((x) => x.name === e.target.value);
-            if (!tpl) return;
-            const c = collections[0] ?? "Collection";
-            if (!tpl.needsVectorizer || !collections[0]) {
-              insert(tpl.text(c));
-              return;
-            }
-            // The collection's vectorizer decides the text; unknown (the read failed), the
-            // template assumes one.
-            api.explorer.describeTable(id, c).then(
-              (info) => insert(tpl.text(c, info.settings.vectorizer || "none")),
-              () => insert(tpl.text(c)),
-            );
+            const tpl = templates.find((x) => x.name === e.target.value);
+            if (tpl) insert(tpl.text);
           }}
         >
           <option value="">Templates…</option>
-          {TEMPLATES.map((tpl) => (
+          {templates.map((tpl) => (
             <option key={tpl.name} value={tpl.name}>
               {tpl.name}
             </option>

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { errorPosition, splitStatements, statementAt } from "./statements";
 import { completionScope, FILTER_OPERATORS, SEARCH_OPERATORS, ADDITIONAL } from "./graphql";
-import { TEMPLATES } from "./templates";
 
 const text = `{ Get { Typed { title } } }
 
@@ -51,19 +50,5 @@ describe("completion scope (issue 14)", () => {
     expect(completionScope('{ Get { Typed(where: { path: ["', schema)).toBeNull(); // inside a string
     expect(completionScope("{ Get { Typed(where: { path: [", schema)?.words).toEqual(["title", "count"]);
     expect(completionScope('{ Get { Typed(where: { path: ["title"], operator: ', schema)?.words).toEqual(FILTER_OPERATORS);
-  });
-});
-
-describe("the hybrid template (issue 23)", () => {
-  const hybrid = TEMPLATES.find((t) => t.name === "hybrid")!;
-  it("weighs vectors (alpha 0.5) where the collection has a vectorizer", () => {
-    expect(hybrid.text("Article", "text2vec-openai")).toContain("alpha: 0.5");
-    expect(hybrid.text("Article")).toContain("alpha: 0.5");
-  });
-  it("runs the keyword half alone where it has none, and says how to add the vector", () => {
-    const t = hybrid.text("Article", "none");
-    expect(t).toContain("alpha: 0 }");
-    expect(t).toContain("# Article has no vectorizer");
-    expect(t.startsWith("{")).toBe(true);
   });
 });

@@ -15,3 +15,5 @@ export function Run(arg1:string,arg2:string):Promise<dto.RunResultDTO>;
 export function SaveQuery(arg1:string,arg2:string,arg3:string):Promise<void>;
 
 export function SavedQueries(arg1:string):Promise<Array<dto.SavedQueryDTO>>;
+
+export function Templates(arg1:string,arg2:string):Promise<Array<dto.TemplateDTO>>;

@@ -29,3 +29,7 @@ export function SaveQuery(arg1, arg2, arg3) {
 export function SavedQueries(arg1) {
   return window['go']['app']['EditorAPI']['SavedQueries'](arg1);
 }
+
+export function Templates(arg1, arg2) {
+  return window['go']['app']['EditorAPI']['Templates'](arg1, arg2);
+}

@@ -1617,6 +1617,102 @@ func (x *TableRequest) GetTable() string {
 	return ""
 }
 
+type Template struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Text          string                 `protobuf:"bytes,2,opt,name=text,proto3" json:"text,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Template) Reset() {
+	*x = Template{}
+	mi := &file_driver_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Template) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Template) ProtoMessage() {}
+
+func (x *Template) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Template.ProtoReflect.Descriptor instead.
+func (*Template) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *Template) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Template) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+type TemplatesResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Templates     []*Template            `protobuf:"bytes,1,rep,name=templates,proto3" json:"templates,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TemplatesResponse) Reset() {
+	*x = TemplatesResponse{}
+	mi := &file_driver_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TemplatesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TemplatesResponse) ProtoMessage() {}
+
+func (x *TemplatesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TemplatesResponse.ProtoReflect.Descriptor instead.
+func (*TemplatesResponse) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *TemplatesResponse) GetTemplates() []*Template {
+	if x != nil {
+		return x.Templates
+	}
+	return nil
+}
+
 type Column struct {
 	state        protoimpl.MessageState `protogen:"open.v1"`
 	Name         string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
@@ -1643,7 +1739,7 @@ type Column struct {
 
 func (x *Column) Reset() {
 	*x = Column{}
-	mi := &file_driver_proto_msgTypes[21]
+	mi := &file_driver_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1655,7 +1751,7 @@ func (x *Column) String() string {
 func (*Column) ProtoMessage() {}
 
 func (x *Column) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[21]
+	mi := &file_driver_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1668,7 +1764,7 @@ func (x *Column) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Column.ProtoReflect.Descriptor instead.
 func (*Column) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{21}
+	return file_driver_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Column) GetName() string {
@@ -1790,7 +1886,7 @@ type TableSettings struct {
 
 func (x *TableSettings) Reset() {
 	*x = TableSettings{}
-	mi := &file_driver_proto_msgTypes[22]
+	mi := &file_driver_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1802,7 +1898,7 @@ func (x *TableSettings) String() string {
 func (*TableSettings) ProtoMessage() {}
 
 func (x *TableSettings) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[22]
+	mi := &file_driver_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1815,7 +1911,7 @@ func (x *TableSettings) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableSettings.ProtoReflect.Descriptor instead.
 func (*TableSettings) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{22}
+	return file_driver_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *TableSettings) GetIndexNullState() bool {
@@ -1898,7 +1994,7 @@ type DescribeTableResponse struct {
 
 func (x *DescribeTableResponse) Reset() {
 	*x = DescribeTableResponse{}
-	mi := &file_driver_proto_msgTypes[23]
+	mi := &file_driver_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1910,7 +2006,7 @@ func (x *DescribeTableResponse) String() string {
 func (*DescribeTableResponse) ProtoMessage() {}
 
 func (x *DescribeTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[23]
+	mi := &file_driver_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1923,7 +2019,7 @@ func (x *DescribeTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DescribeTableResponse.ProtoReflect.Descriptor instead.
 func (*DescribeTableResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{23}
+	return file_driver_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *DescribeTableResponse) GetName() string {
@@ -1985,7 +2081,7 @@ type DetailSection struct {
 
 func (x *DetailSection) Reset() {
 	*x = DetailSection{}
-	mi := &file_driver_proto_msgTypes[24]
+	mi := &file_driver_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1997,7 +2093,7 @@ func (x *DetailSection) String() string {
 func (*DetailSection) ProtoMessage() {}
 
 func (x *DetailSection) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[24]
+	mi := &file_driver_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2010,7 +2106,7 @@ func (x *DetailSection) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DetailSection.ProtoReflect.Descriptor instead.
 func (*DetailSection) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{24}
+	return file_driver_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *DetailSection) GetTitle() string {
@@ -2038,7 +2134,7 @@ type DetailItem struct {
 
 func (x *DetailItem) Reset() {
 	*x = DetailItem{}
-	mi := &file_driver_proto_msgTypes[25]
+	mi := &file_driver_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2050,7 +2146,7 @@ func (x *DetailItem) String() string {
 func (*DetailItem) ProtoMessage() {}
 
 func (x *DetailItem) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[25]
+	mi := &file_driver_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2063,7 +2159,7 @@ func (x *DetailItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DetailItem.ProtoReflect.Descriptor instead.
 func (*DetailItem) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{25}
+	return file_driver_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *DetailItem) GetLabel() string {
@@ -2101,7 +2197,7 @@ type Filter struct {
 
 func (x *Filter) Reset() {
 	*x = Filter{}
-	mi := &file_driver_proto_msgTypes[26]
+	mi := &file_driver_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2113,7 +2209,7 @@ func (x *Filter) String() string {
 func (*Filter) ProtoMessage() {}
 
 func (x *Filter) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[26]
+	mi := &file_driver_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2126,7 +2222,7 @@ func (x *Filter) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Filter.ProtoReflect.Descriptor instead.
 func (*Filter) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{26}
+	return file_driver_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *Filter) GetColumn() string {
@@ -2174,7 +2270,7 @@ type Sort struct {
 
 func (x *Sort) Reset() {
 	*x = Sort{}
-	mi := &file_driver_proto_msgTypes[27]
+	mi := &file_driver_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2186,7 +2282,7 @@ func (x *Sort) String() string {
 func (*Sort) ProtoMessage() {}
 
 func (x *Sort) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[27]
+	mi := &file_driver_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2199,7 +2295,7 @@ func (x *Sort) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Sort.ProtoReflect.Descriptor instead.
 func (*Sort) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{27}
+	return file_driver_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *Sort) GetColumn() string {
@@ -2232,7 +2328,7 @@ type BrowseRequest struct {
 
 func (x *BrowseRequest) Reset() {
 	*x = BrowseRequest{}
-	mi := &file_driver_proto_msgTypes[28]
+	mi := &file_driver_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2244,7 +2340,7 @@ func (x *BrowseRequest) String() string {
 func (*BrowseRequest) ProtoMessage() {}
 
 func (x *BrowseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[28]
+	mi := &file_driver_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2257,7 +2353,7 @@ func (x *BrowseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BrowseRequest.ProtoReflect.Descriptor instead.
 func (*BrowseRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{28}
+	return file_driver_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *BrowseRequest) GetConnId() string {
@@ -2321,7 +2417,7 @@ type CheckCellsRequest struct {
 
 func (x *CheckCellsRequest) Reset() {
 	*x = CheckCellsRequest{}
-	mi := &file_driver_proto_msgTypes[29]
+	mi := &file_driver_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2333,7 +2429,7 @@ func (x *CheckCellsRequest) String() string {
 func (*CheckCellsRequest) ProtoMessage() {}
 
 func (x *CheckCellsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[29]
+	mi := &file_driver_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2346,7 +2442,7 @@ func (x *CheckCellsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckCellsRequest.ProtoReflect.Descriptor instead.
 func (*CheckCellsRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{29}
+	return file_driver_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *CheckCellsRequest) GetConnId() string {
@@ -2381,7 +2477,7 @@ type TypedCell struct {
 
 func (x *TypedCell) Reset() {
 	*x = TypedCell{}
-	mi := &file_driver_proto_msgTypes[30]
+	mi := &file_driver_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2393,7 +2489,7 @@ func (x *TypedCell) String() string {
 func (*TypedCell) ProtoMessage() {}
 
 func (x *TypedCell) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[30]
+	mi := &file_driver_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2406,7 +2502,7 @@ func (x *TypedCell) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TypedCell.ProtoReflect.Descriptor instead.
 func (*TypedCell) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{30}
+	return file_driver_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *TypedCell) GetColumn() string {
@@ -2440,7 +2536,7 @@ type CheckCellsResponse struct {
 
 func (x *CheckCellsResponse) Reset() {
 	*x = CheckCellsResponse{}
-	mi := &file_driver_proto_msgTypes[31]
+	mi := &file_driver_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2452,7 +2548,7 @@ func (x *CheckCellsResponse) String() string {
 func (*CheckCellsResponse) ProtoMessage() {}
 
 func (x *CheckCellsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[31]
+	mi := &file_driver_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2465,7 +2561,7 @@ func (x *CheckCellsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckCellsResponse.ProtoReflect.Descriptor instead.
 func (*CheckCellsResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{31}
+	return file_driver_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *CheckCellsResponse) GetProblems() map[string]string {
@@ -2501,7 +2597,7 @@ type SearchRequest struct {
 
 func (x *SearchRequest) Reset() {
 	*x = SearchRequest{}
-	mi := &file_driver_proto_msgTypes[32]
+	mi := &file_driver_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2513,7 +2609,7 @@ func (x *SearchRequest) String() string {
 func (*SearchRequest) ProtoMessage() {}
 
 func (x *SearchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[32]
+	mi := &file_driver_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2526,7 +2622,7 @@ func (x *SearchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchRequest.ProtoReflect.Descriptor instead.
 func (*SearchRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{32}
+	return file_driver_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *SearchRequest) GetConnId() string {
@@ -2650,7 +2746,7 @@ type Row struct {
 
 func (x *Row) Reset() {
 	*x = Row{}
-	mi := &file_driver_proto_msgTypes[33]
+	mi := &file_driver_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2662,7 +2758,7 @@ func (x *Row) String() string {
 func (*Row) ProtoMessage() {}
 
 func (x *Row) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[33]
+	mi := &file_driver_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2675,7 +2771,7 @@ func (x *Row) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Row.ProtoReflect.Descriptor instead.
 func (*Row) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{33}
+	return file_driver_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *Row) GetCells() []*Value {
@@ -2698,7 +2794,7 @@ type Grid struct {
 
 func (x *Grid) Reset() {
 	*x = Grid{}
-	mi := &file_driver_proto_msgTypes[34]
+	mi := &file_driver_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2710,7 +2806,7 @@ func (x *Grid) String() string {
 func (*Grid) ProtoMessage() {}
 
 func (x *Grid) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[34]
+	mi := &file_driver_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2723,7 +2819,7 @@ func (x *Grid) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Grid.ProtoReflect.Descriptor instead.
 func (*Grid) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{34}
+	return file_driver_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *Grid) GetColumns() []*Column {
@@ -2772,7 +2868,7 @@ type CountRequest struct {
 
 func (x *CountRequest) Reset() {
 	*x = CountRequest{}
-	mi := &file_driver_proto_msgTypes[35]
+	mi := &file_driver_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2784,7 +2880,7 @@ func (x *CountRequest) String() string {
 func (*CountRequest) ProtoMessage() {}
 
 func (x *CountRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[35]
+	mi := &file_driver_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2797,7 +2893,7 @@ func (x *CountRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CountRequest.ProtoReflect.Descriptor instead.
 func (*CountRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{35}
+	return file_driver_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *CountRequest) GetConnId() string {
@@ -2830,7 +2926,7 @@ type CountResponse struct {
 
 func (x *CountResponse) Reset() {
 	*x = CountResponse{}
-	mi := &file_driver_proto_msgTypes[36]
+	mi := &file_driver_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2842,7 +2938,7 @@ func (x *CountResponse) String() string {
 func (*CountResponse) ProtoMessage() {}
 
 func (x *CountResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[36]
+	mi := &file_driver_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2855,7 +2951,7 @@ func (x *CountResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CountResponse.ProtoReflect.Descriptor instead.
 func (*CountResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{36}
+	return file_driver_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *CountResponse) GetCount() int64 {
@@ -2878,7 +2974,7 @@ type ExecuteRequest struct {
 
 func (x *ExecuteRequest) Reset() {
 	*x = ExecuteRequest{}
-	mi := &file_driver_proto_msgTypes[37]
+	mi := &file_driver_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2890,7 +2986,7 @@ func (x *ExecuteRequest) String() string {
 func (*ExecuteRequest) ProtoMessage() {}
 
 func (x *ExecuteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[37]
+	mi := &file_driver_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2903,7 +2999,7 @@ func (x *ExecuteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteRequest.ProtoReflect.Descriptor instead.
 func (*ExecuteRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{37}
+	return file_driver_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *ExecuteRequest) GetConnId() string {
@@ -2944,7 +3040,7 @@ type Result struct {
 
 func (x *Result) Reset() {
 	*x = Result{}
-	mi := &file_driver_proto_msgTypes[38]
+	mi := &file_driver_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2956,7 +3052,7 @@ func (x *Result) String() string {
 func (*Result) ProtoMessage() {}
 
 func (x *Result) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[38]
+	mi := &file_driver_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2969,7 +3065,7 @@ func (x *Result) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Result.ProtoReflect.Descriptor instead.
 func (*Result) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{38}
+	return file_driver_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *Result) GetKind() string {
@@ -3030,7 +3126,7 @@ type ClassifyRequest struct {
 
 func (x *ClassifyRequest) Reset() {
 	*x = ClassifyRequest{}
-	mi := &file_driver_proto_msgTypes[39]
+	mi := &file_driver_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3042,7 +3138,7 @@ func (x *ClassifyRequest) String() string {
 func (*ClassifyRequest) ProtoMessage() {}
 
 func (x *ClassifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[39]
+	mi := &file_driver_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3055,7 +3151,7 @@ func (x *ClassifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClassifyRequest.ProtoReflect.Descriptor instead.
 func (*ClassifyRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{39}
+	return file_driver_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *ClassifyRequest) GetText() string {
@@ -3080,7 +3176,7 @@ type Classification struct {
 
 func (x *Classification) Reset() {
 	*x = Classification{}
-	mi := &file_driver_proto_msgTypes[40]
+	mi := &file_driver_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3092,7 +3188,7 @@ func (x *Classification) String() string {
 func (*Classification) ProtoMessage() {}
 
 func (x *Classification) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[40]
+	mi := &file_driver_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3105,7 +3201,7 @@ func (x *Classification) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Classification.ProtoReflect.Descriptor instead.
 func (*Classification) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{40}
+	return file_driver_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *Classification) GetAccess() string {
@@ -3148,7 +3244,7 @@ type EditRow struct {
 
 func (x *EditRow) Reset() {
 	*x = EditRow{}
-	mi := &file_driver_proto_msgTypes[41]
+	mi := &file_driver_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3160,7 +3256,7 @@ func (x *EditRow) String() string {
 func (*EditRow) ProtoMessage() {}
 
 func (x *EditRow) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[41]
+	mi := &file_driver_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3173,7 +3269,7 @@ func (x *EditRow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditRow.ProtoReflect.Descriptor instead.
 func (*EditRow) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{41}
+	return file_driver_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *EditRow) GetUuid() string {
@@ -3209,7 +3305,7 @@ type CreateTableRequest struct {
 
 func (x *CreateTableRequest) Reset() {
 	*x = CreateTableRequest{}
-	mi := &file_driver_proto_msgTypes[42]
+	mi := &file_driver_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3221,7 +3317,7 @@ func (x *CreateTableRequest) String() string {
 func (*CreateTableRequest) ProtoMessage() {}
 
 func (x *CreateTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[42]
+	mi := &file_driver_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3234,7 +3330,7 @@ func (x *CreateTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTableRequest.ProtoReflect.Descriptor instead.
 func (*CreateTableRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{42}
+	return file_driver_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *CreateTableRequest) GetConnId() string {
@@ -3276,7 +3372,7 @@ type ColumnSpec struct {
 
 func (x *ColumnSpec) Reset() {
 	*x = ColumnSpec{}
-	mi := &file_driver_proto_msgTypes[43]
+	mi := &file_driver_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3288,7 +3384,7 @@ func (x *ColumnSpec) String() string {
 func (*ColumnSpec) ProtoMessage() {}
 
 func (x *ColumnSpec) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[43]
+	mi := &file_driver_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3301,7 +3397,7 @@ func (x *ColumnSpec) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ColumnSpec.ProtoReflect.Descriptor instead.
 func (*ColumnSpec) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{43}
+	return file_driver_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *ColumnSpec) GetName() string {
@@ -3336,7 +3432,7 @@ type EditRequest struct {
 
 func (x *EditRequest) Reset() {
 	*x = EditRequest{}
-	mi := &file_driver_proto_msgTypes[44]
+	mi := &file_driver_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3348,7 +3444,7 @@ func (x *EditRequest) String() string {
 func (*EditRequest) ProtoMessage() {}
 
 func (x *EditRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[44]
+	mi := &file_driver_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3361,7 +3457,7 @@ func (x *EditRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditRequest.ProtoReflect.Descriptor instead.
 func (*EditRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{44}
+	return file_driver_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *EditRequest) GetConnId() string {
@@ -3402,7 +3498,7 @@ type RowResult struct {
 
 func (x *RowResult) Reset() {
 	*x = RowResult{}
-	mi := &file_driver_proto_msgTypes[45]
+	mi := &file_driver_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3414,7 +3510,7 @@ func (x *RowResult) String() string {
 func (*RowResult) ProtoMessage() {}
 
 func (x *RowResult) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[45]
+	mi := &file_driver_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3427,7 +3523,7 @@ func (x *RowResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RowResult.ProtoReflect.Descriptor instead.
 func (*RowResult) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{45}
+	return file_driver_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *RowResult) GetIndex() int64 {
@@ -3488,7 +3584,7 @@ type EditResponse struct {
 
 func (x *EditResponse) Reset() {
 	*x = EditResponse{}
-	mi := &file_driver_proto_msgTypes[46]
+	mi := &file_driver_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3500,7 +3596,7 @@ func (x *EditResponse) String() string {
 func (*EditResponse) ProtoMessage() {}
 
 func (x *EditResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[46]
+	mi := &file_driver_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3513,7 +3609,7 @@ func (x *EditResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditResponse.ProtoReflect.Descriptor instead.
 func (*EditResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{46}
+	return file_driver_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *EditResponse) GetResults() []*RowResult {
@@ -3531,7 +3627,7 @@ type CloseResponse struct {
 
 func (x *CloseResponse) Reset() {
 	*x = CloseResponse{}
-	mi := &file_driver_proto_msgTypes[47]
+	mi := &file_driver_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3543,7 +3639,7 @@ func (x *CloseResponse) String() string {
 func (*CloseResponse) ProtoMessage() {}
 
 func (x *CloseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[47]
+	mi := &file_driver_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3556,7 +3652,7 @@ func (x *CloseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseResponse.ProtoReflect.Descriptor instead.
 func (*CloseResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{47}
+	return file_driver_proto_rawDescGZIP(), []int{49}
 }
 
 type ScanRequest struct {
@@ -3573,7 +3669,7 @@ type ScanRequest struct {
 
 func (x *ScanRequest) Reset() {
 	*x = ScanRequest{}
-	mi := &file_driver_proto_msgTypes[48]
+	mi := &file_driver_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3585,7 +3681,7 @@ func (x *ScanRequest) String() string {
 func (*ScanRequest) ProtoMessage() {}
 
 func (x *ScanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[48]
+	mi := &file_driver_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3598,7 +3694,7 @@ func (x *ScanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanRequest.ProtoReflect.Descriptor instead.
 func (*ScanRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{48}
+	return file_driver_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *ScanRequest) GetConnId() string {
@@ -3653,7 +3749,7 @@ type ScanVector struct {
 
 func (x *ScanVector) Reset() {
 	*x = ScanVector{}
-	mi := &file_driver_proto_msgTypes[49]
+	mi := &file_driver_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3665,7 +3761,7 @@ func (x *ScanVector) String() string {
 func (*ScanVector) ProtoMessage() {}
 
 func (x *ScanVector) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[49]
+	mi := &file_driver_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3678,7 +3774,7 @@ func (x *ScanVector) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanVector.ProtoReflect.Descriptor instead.
 func (*ScanVector) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{49}
+	return file_driver_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *ScanVector) GetPacked() []byte {
@@ -3697,7 +3793,7 @@ type ScanVectors struct {
 
 func (x *ScanVectors) Reset() {
 	*x = ScanVectors{}
-	mi := &file_driver_proto_msgTypes[50]
+	mi := &file_driver_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3709,7 +3805,7 @@ func (x *ScanVectors) String() string {
 func (*ScanVectors) ProtoMessage() {}
 
 func (x *ScanVectors) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[50]
+	mi := &file_driver_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3722,7 +3818,7 @@ func (x *ScanVectors) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanVectors.ProtoReflect.Descriptor instead.
 func (*ScanVectors) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{50}
+	return file_driver_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *ScanVectors) GetVectors() []*ScanVector {
@@ -3747,7 +3843,7 @@ type ScanPage struct {
 
 func (x *ScanPage) Reset() {
 	*x = ScanPage{}
-	mi := &file_driver_proto_msgTypes[51]
+	mi := &file_driver_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3759,7 +3855,7 @@ func (x *ScanPage) String() string {
 func (*ScanPage) ProtoMessage() {}
 
 func (x *ScanPage) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[51]
+	mi := &file_driver_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3772,7 +3868,7 @@ func (x *ScanPage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanPage.ProtoReflect.Descriptor instead.
 func (*ScanPage) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{51}
+	return file_driver_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *ScanPage) GetColumns() []*Column {
@@ -3829,7 +3925,7 @@ type Tenant struct {
 
 func (x *Tenant) Reset() {
 	*x = Tenant{}
-	mi := &file_driver_proto_msgTypes[52]
+	mi := &file_driver_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3841,7 +3937,7 @@ func (x *Tenant) String() string {
 func (*Tenant) ProtoMessage() {}
 
 func (x *Tenant) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[52]
+	mi := &file_driver_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3854,7 +3950,7 @@ func (x *Tenant) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tenant.ProtoReflect.Descriptor instead.
 func (*Tenant) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{52}
+	return file_driver_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *Tenant) GetName() string {
@@ -3887,7 +3983,7 @@ type ListTenantsResponse struct {
 
 func (x *ListTenantsResponse) Reset() {
 	*x = ListTenantsResponse{}
-	mi := &file_driver_proto_msgTypes[53]
+	mi := &file_driver_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3899,7 +3995,7 @@ func (x *ListTenantsResponse) String() string {
 func (*ListTenantsResponse) ProtoMessage() {}
 
 func (x *ListTenantsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[53]
+	mi := &file_driver_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3912,7 +4008,7 @@ func (x *ListTenantsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTenantsResponse.ProtoReflect.Descriptor instead.
 func (*ListTenantsResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{53}
+	return file_driver_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *ListTenantsResponse) GetTenants() []*Tenant {
@@ -3934,7 +4030,7 @@ type SetTenantStatusRequest struct {
 
 func (x *SetTenantStatusRequest) Reset() {
 	*x = SetTenantStatusRequest{}
-	mi := &file_driver_proto_msgTypes[54]
+	mi := &file_driver_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3946,7 +4042,7 @@ func (x *SetTenantStatusRequest) String() string {
 func (*SetTenantStatusRequest) ProtoMessage() {}
 
 func (x *SetTenantStatusRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[54]
+	mi := &file_driver_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3959,7 +4055,7 @@ func (x *SetTenantStatusRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetTenantStatusRequest.ProtoReflect.Descriptor instead.
 func (*SetTenantStatusRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{54}
+	return file_driver_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *SetTenantStatusRequest) GetConnId() string {
@@ -3998,7 +4094,7 @@ type SetTenantStatusResponse struct {
 
 func (x *SetTenantStatusResponse) Reset() {
 	*x = SetTenantStatusResponse{}
-	mi := &file_driver_proto_msgTypes[55]
+	mi := &file_driver_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4010,7 +4106,7 @@ func (x *SetTenantStatusResponse) String() string {
 func (*SetTenantStatusResponse) ProtoMessage() {}
 
 func (x *SetTenantStatusResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[55]
+	mi := &file_driver_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4023,7 +4119,7 @@ func (x *SetTenantStatusResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetTenantStatusResponse.ProtoReflect.Descriptor instead.
 func (*SetTenantStatusResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{55}
+	return file_driver_proto_rawDescGZIP(), []int{57}
 }
 
 type NodeTables struct {
@@ -4040,7 +4136,7 @@ type NodeTables struct {
 
 func (x *NodeTables) Reset() {
 	*x = NodeTables{}
-	mi := &file_driver_proto_msgTypes[56]
+	mi := &file_driver_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4052,7 +4148,7 @@ func (x *NodeTables) String() string {
 func (*NodeTables) ProtoMessage() {}
 
 func (x *NodeTables) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[56]
+	mi := &file_driver_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4065,7 +4161,7 @@ func (x *NodeTables) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodeTables.ProtoReflect.Descriptor instead.
 func (*NodeTables) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{56}
+	return file_driver_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *NodeTables) GetTable() string {
@@ -4122,7 +4218,7 @@ type NodeShard struct {
 
 func (x *NodeShard) Reset() {
 	*x = NodeShard{}
-	mi := &file_driver_proto_msgTypes[57]
+	mi := &file_driver_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4134,7 +4230,7 @@ func (x *NodeShard) String() string {
 func (*NodeShard) ProtoMessage() {}
 
 func (x *NodeShard) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[57]
+	mi := &file_driver_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4147,7 +4243,7 @@ func (x *NodeShard) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodeShard.ProtoReflect.Descriptor instead.
 func (*NodeShard) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{57}
+	return file_driver_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *NodeShard) GetName() string {
@@ -4192,7 +4288,7 @@ type Node struct {
 
 func (x *Node) Reset() {
 	*x = Node{}
-	mi := &file_driver_proto_msgTypes[58]
+	mi := &file_driver_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4204,7 +4300,7 @@ func (x *Node) String() string {
 func (*Node) ProtoMessage() {}
 
 func (x *Node) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[58]
+	mi := &file_driver_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4217,7 +4313,7 @@ func (x *Node) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Node.ProtoReflect.Descriptor instead.
 func (*Node) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{58}
+	return file_driver_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *Node) GetName() string {
@@ -4271,7 +4367,7 @@ type NodesResponse struct {
 
 func (x *NodesResponse) Reset() {
 	*x = NodesResponse{}
-	mi := &file_driver_proto_msgTypes[59]
+	mi := &file_driver_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4283,7 +4379,7 @@ func (x *NodesResponse) String() string {
 func (*NodesResponse) ProtoMessage() {}
 
 func (x *NodesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[59]
+	mi := &file_driver_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4296,7 +4392,7 @@ func (x *NodesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodesResponse.ProtoReflect.Descriptor instead.
 func (*NodesResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{59}
+	return file_driver_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *NodesResponse) GetNodes() []*Node {
@@ -4450,7 +4546,12 @@ const file_driver_proto_rawDesc = "" +
 	"\x06tables\x18\x01 \x03(\v2\x14.app.driver.v2.TableR\x06tables\"=\n" +
 	"\fTableRequest\x12\x17\n" +
 	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12\x14\n" +
-	"\x05table\x18\x02 \x01(\tR\x05table\"\xed\x03\n" +
+	"\x05table\x18\x02 \x01(\tR\x05table\"2\n" +
+	"\bTemplate\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
+	"\x04text\x18\x02 \x01(\tR\x04text\"J\n" +
+	"\x11TemplatesResponse\x125\n" +
+	"\ttemplates\x18\x01 \x03(\v2\x17.app.driver.v2.TemplateR\ttemplates\"\xed\x03\n" +
 	"\x06Column\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x12\x1f\n" +
@@ -4680,7 +4781,7 @@ const file_driver_proto_rawDesc = "" +
 	"\x06shards\x18\x05 \x01(\x03R\x06shards\x121\n" +
 	"\x06tables\x18\x06 \x03(\v2\x19.app.driver.v2.NodeTablesR\x06tables\":\n" +
 	"\rNodesResponse\x12)\n" +
-	"\x05nodes\x18\x01 \x03(\v2\x13.app.driver.v2.NodeR\x05nodes2\xc0\r\n" +
+	"\x05nodes\x18\x01 \x03(\v2\x13.app.driver.v2.NodeR\x05nodes2\x8c\x0e\n" +
 	"\x06Driver\x12?\n" +
 	"\x04Info\x12\x1a.app.driver.v2.InfoRequest\x1a\x1b.app.driver.v2.InfoResponse\x12?\n" +
 	"\x04Open\x12\x1a.app.driver.v2.OpenRequest\x1a\x1b.app.driver.v2.OpenResponse\x12D\n" +
@@ -4705,7 +4806,8 @@ const file_driver_proto_rawDesc = "" +
 	"\x04Scan\x12\x1a.app.driver.v2.ScanRequest\x1a\x17.app.driver.v2.ScanPage\x12E\n" +
 	"\n" +
 	"WriteBatch\x12\x1a.app.driver.v2.EditRequest\x1a\x1b.app.driver.v2.EditResponse\x12V\n" +
-	"\vCreateTable\x12!.app.driver.v2.CreateTableRequest\x1a$.app.driver.v2.DescribeTableResponse\x12N\n" +
+	"\vCreateTable\x12!.app.driver.v2.CreateTableRequest\x1a$.app.driver.v2.DescribeTableResponse\x12J\n" +
+	"\tTemplates\x12\x1b.app.driver.v2.TableRequest\x1a .app.driver.v2.TemplatesResponse\x12N\n" +
 	"\vListTenants\x12\x1b.app.driver.v2.TableRequest\x1a\".app.driver.v2.ListTenantsResponse\x12`\n" +
 	"\x0fSetTenantStatus\x12%.app.driver.v2.SetTenantStatusRequest\x1a&.app.driver.v2.SetTenantStatusResponse\x12B\n" +
 	"\x05Nodes\x12\x1b.app.driver.v2.TableRequest\x1a\x1c.app.driver.v2.NodesResponse\x12A\n" +
@@ -4723,7 +4825,7 @@ func file_driver_proto_rawDescGZIP() []byte {
 	return file_driver_proto_rawDescData
 }
 
-var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 69)
+var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 71)
 var file_driver_proto_goTypes = []any{
 	(*DriverError)(nil),             // 0: app.driver.v2.DriverError
 	(*Value)(nil),                   // 1: app.driver.v2.Value
@@ -4746,159 +4848,164 @@ var file_driver_proto_goTypes = []any{
 	(*Table)(nil),                   // 18: app.driver.v2.Table
 	(*ListTablesResponse)(nil),      // 19: app.driver.v2.ListTablesResponse
 	(*TableRequest)(nil),            // 20: app.driver.v2.TableRequest
-	(*Column)(nil),                  // 21: app.driver.v2.Column
-	(*TableSettings)(nil),           // 22: app.driver.v2.TableSettings
-	(*DescribeTableResponse)(nil),   // 23: app.driver.v2.DescribeTableResponse
-	(*DetailSection)(nil),           // 24: app.driver.v2.DetailSection
-	(*DetailItem)(nil),              // 25: app.driver.v2.DetailItem
-	(*Filter)(nil),                  // 26: app.driver.v2.Filter
-	(*Sort)(nil),                    // 27: app.driver.v2.Sort
-	(*BrowseRequest)(nil),           // 28: app.driver.v2.BrowseRequest
-	(*CheckCellsRequest)(nil),       // 29: app.driver.v2.CheckCellsRequest
-	(*TypedCell)(nil),               // 30: app.driver.v2.TypedCell
-	(*CheckCellsResponse)(nil),      // 31: app.driver.v2.CheckCellsResponse
-	(*SearchRequest)(nil),           // 32: app.driver.v2.SearchRequest
-	(*Row)(nil),                     // 33: app.driver.v2.Row
-	(*Grid)(nil),                    // 34: app.driver.v2.Grid
-	(*CountRequest)(nil),            // 35: app.driver.v2.CountRequest
-	(*CountResponse)(nil),           // 36: app.driver.v2.CountResponse
-	(*ExecuteRequest)(nil),          // 37: app.driver.v2.ExecuteRequest
-	(*Result)(nil),                  // 38: app.driver.v2.Result
-	(*ClassifyRequest)(nil),         // 39: app.driver.v2.ClassifyRequest
-	(*Classification)(nil),          // 40: app.driver.v2.Classification
-	(*EditRow)(nil),                 // 41: app.driver.v2.EditRow
-	(*CreateTableRequest)(nil),      // 42: app.driver.v2.CreateTableRequest
-	(*ColumnSpec)(nil),              // 43: app.driver.v2.ColumnSpec
-	(*EditRequest)(nil),             // 44: app.driver.v2.EditRequest
-	(*RowResult)(nil),               // 45: app.driver.v2.RowResult
-	(*EditResponse)(nil),            // 46: app.driver.v2.EditResponse
-	(*CloseResponse)(nil),           // 47: app.driver.v2.CloseResponse
-	(*ScanRequest)(nil),             // 48: app.driver.v2.ScanRequest
-	(*ScanVector)(nil),              // 49: app.driver.v2.ScanVector
-	(*ScanVectors)(nil),             // 50: app.driver.v2.ScanVectors
-	(*ScanPage)(nil),                // 51: app.driver.v2.ScanPage
-	(*Tenant)(nil),                  // 52: app.driver.v2.Tenant
-	(*ListTenantsResponse)(nil),     // 53: app.driver.v2.ListTenantsResponse
-	(*SetTenantStatusRequest)(nil),  // 54: app.driver.v2.SetTenantStatusRequest
-	(*SetTenantStatusResponse)(nil), // 55: app.driver.v2.SetTenantStatusResponse
-	(*NodeTables)(nil),              // 56: app.driver.v2.NodeTables
-	(*NodeShard)(nil),               // 57: app.driver.v2.NodeShard
-	(*Node)(nil),                    // 58: app.driver.v2.Node
-	(*NodesResponse)(nil),           // 59: app.driver.v2.NodesResponse
-	nil,                             // 60: app.driver.v2.Object.FieldsEntry
-	nil,                             // 61: app.driver.v2.Settings.ValuesEntry
-	nil,                             // 62: app.driver.v2.Settings.SecretsEntry
-	nil,                             // 63: app.driver.v2.SettingField.OptionHelpEntry
-	nil,                             // 64: app.driver.v2.Suggestion.SetEntry
-	nil,                             // 65: app.driver.v2.Column.FilterNotesEntry
-	nil,                             // 66: app.driver.v2.CheckCellsResponse.ProblemsEntry
-	nil,                             // 67: app.driver.v2.EditRow.ValuesEntry
-	nil,                             // 68: app.driver.v2.EditRow.VectorsEntry
+	(*Template)(nil),                // 21: app.driver.v2.Template
+	(*TemplatesResponse)(nil),       // 22: app.driver.v2.TemplatesResponse
+	(*Column)(nil),                  // 23: app.driver.v2.Column
+	(*TableSettings)(nil),           // 24: app.driver.v2.TableSettings
+	(*DescribeTableResponse)(nil),   // 25: app.driver.v2.DescribeTableResponse
+	(*DetailSection)(nil),           // 26: app.driver.v2.DetailSection
+	(*DetailItem)(nil),              // 27: app.driver.v2.DetailItem
+	(*Filter)(nil),                  // 28: app.driver.v2.Filter
+	(*Sort)(nil),                    // 29: app.driver.v2.Sort
+	(*BrowseRequest)(nil),           // 30: app.driver.v2.BrowseRequest
+	(*CheckCellsRequest)(nil),       // 31: app.driver.v2.CheckCellsRequest
+	(*TypedCell)(nil),               // 32: app.driver.v2.TypedCell
+	(*CheckCellsResponse)(nil),      // 33: app.driver.v2.CheckCellsResponse
+	(*SearchRequest)(nil),           // 34: app.driver.v2.SearchRequest
+	(*Row)(nil),                     // 35: app.driver.v2.Row
+	(*Grid)(nil),                    // 36: app.driver.v2.Grid
+	(*CountRequest)(nil),            // 37: app.driver.v2.CountRequest
+	(*CountResponse)(nil),           // 38: app.driver.v2.CountResponse
+	(*ExecuteRequest)(nil),          // 39: app.driver.v2.ExecuteRequest
+	(*Result)(nil),                  // 40: app.driver.v2.Result
+	(*ClassifyRequest)(nil),         // 41: app.driver.v2.ClassifyRequest
+	(*Classification)(nil),          // 42: app.driver.v2.Classification
+	(*EditRow)(nil),                 // 43: app.driver.v2.EditRow
+	(*CreateTableRequest)(nil),      // 44: app.driver.v2.CreateTableRequest
+	(*ColumnSpec)(nil),              // 45: app.driver.v2.ColumnSpec
+	(*EditRequest)(nil),             // 46: app.driver.v2.EditRequest
+	(*RowResult)(nil),               // 47: app.driver.v2.RowResult
+	(*EditResponse)(nil),            // 48: app.driver.v2.EditResponse
+	(*CloseResponse)(nil),           // 49: app.driver.v2.CloseResponse
+	(*ScanRequest)(nil),             // 50: app.driver.v2.ScanRequest
+	(*ScanVector)(nil),              // 51: app.driver.v2.ScanVector
+	(*ScanVectors)(nil),             // 52: app.driver.v2.ScanVectors
+	(*ScanPage)(nil),                // 53: app.driver.v2.ScanPage
+	(*Tenant)(nil),                  // 54: app.driver.v2.Tenant
+	(*ListTenantsResponse)(nil),     // 55: app.driver.v2.ListTenantsResponse
+	(*SetTenantStatusRequest)(nil),  // 56: app.driver.v2.SetTenantStatusRequest
+	(*SetTenantStatusResponse)(nil), // 57: app.driver.v2.SetTenantStatusResponse
+	(*NodeTables)(nil),              // 58: app.driver.v2.NodeTables
+	(*NodeShard)(nil),               // 59: app.driver.v2.NodeShard
+	(*Node)(nil),                    // 60: app.driver.v2.Node
+	(*NodesResponse)(nil),           // 61: app.driver.v2.NodesResponse
+	nil,                             // 62: app.driver.v2.Object.FieldsEntry
+	nil,                             // 63: app.driver.v2.Settings.ValuesEntry
+	nil,                             // 64: app.driver.v2.Settings.SecretsEntry
+	nil,                             // 65: app.driver.v2.SettingField.OptionHelpEntry
+	nil,                             // 66: app.driver.v2.Suggestion.SetEntry
+	nil,                             // 67: app.driver.v2.Column.FilterNotesEntry
+	nil,                             // 68: app.driver.v2.CheckCellsResponse.ProblemsEntry
+	nil,                             // 69: app.driver.v2.EditRow.ValuesEntry
+	nil,                             // 70: app.driver.v2.EditRow.VectorsEntry
 }
 var file_driver_proto_depIdxs = []int32{
 	2,  // 0: app.driver.v2.Value.list_value:type_name -> app.driver.v2.List
 	3,  // 1: app.driver.v2.Value.object_value:type_name -> app.driver.v2.Object
 	1,  // 2: app.driver.v2.List.values:type_name -> app.driver.v2.Value
-	60, // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
-	61, // 4: app.driver.v2.Settings.values:type_name -> app.driver.v2.Settings.ValuesEntry
-	62, // 5: app.driver.v2.Settings.secrets:type_name -> app.driver.v2.Settings.SecretsEntry
+	62, // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
+	63, // 4: app.driver.v2.Settings.values:type_name -> app.driver.v2.Settings.ValuesEntry
+	64, // 5: app.driver.v2.Settings.secrets:type_name -> app.driver.v2.Settings.SecretsEntry
 	5,  // 6: app.driver.v2.InfoResponse.capabilities:type_name -> app.driver.v2.Capabilities
 	8,  // 7: app.driver.v2.InfoResponse.description:type_name -> app.driver.v2.Description
 	9,  // 8: app.driver.v2.Description.types:type_name -> app.driver.v2.ConnectionType
 	10, // 9: app.driver.v2.Description.settings:type_name -> app.driver.v2.SettingField
 	11, // 10: app.driver.v2.Description.suggestions:type_name -> app.driver.v2.Suggestion
-	63, // 11: app.driver.v2.SettingField.option_help:type_name -> app.driver.v2.SettingField.OptionHelpEntry
-	64, // 12: app.driver.v2.Suggestion.set:type_name -> app.driver.v2.Suggestion.SetEntry
+	65, // 11: app.driver.v2.SettingField.option_help:type_name -> app.driver.v2.SettingField.OptionHelpEntry
+	66, // 12: app.driver.v2.Suggestion.set:type_name -> app.driver.v2.Suggestion.SetEntry
 	4,  // 13: app.driver.v2.OpenRequest.settings:type_name -> app.driver.v2.Settings
 	5,  // 14: app.driver.v2.OpenResponse.capabilities:type_name -> app.driver.v2.Capabilities
 	16, // 15: app.driver.v2.PathsResponse.paths:type_name -> app.driver.v2.PathStatus
 	18, // 16: app.driver.v2.ListTablesResponse.tables:type_name -> app.driver.v2.Table
-	65, // 17: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
-	21, // 18: app.driver.v2.DescribeTableResponse.columns:type_name -> app.driver.v2.Column
-	22, // 19: app.driver.v2.DescribeTableResponse.settings:type_name -> app.driver.v2.TableSettings
-	24, // 20: app.driver.v2.DescribeTableResponse.details:type_name -> app.driver.v2.DetailSection
-	25, // 21: app.driver.v2.DetailSection.items:type_name -> app.driver.v2.DetailItem
-	26, // 22: app.driver.v2.BrowseRequest.filters:type_name -> app.driver.v2.Filter
-	27, // 23: app.driver.v2.BrowseRequest.sort:type_name -> app.driver.v2.Sort
-	30, // 24: app.driver.v2.CheckCellsRequest.cells:type_name -> app.driver.v2.TypedCell
-	66, // 25: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
-	26, // 26: app.driver.v2.SearchRequest.filters:type_name -> app.driver.v2.Filter
-	1,  // 27: app.driver.v2.Row.cells:type_name -> app.driver.v2.Value
-	21, // 28: app.driver.v2.Grid.columns:type_name -> app.driver.v2.Column
-	33, // 29: app.driver.v2.Grid.rows:type_name -> app.driver.v2.Row
-	26, // 30: app.driver.v2.CountRequest.filters:type_name -> app.driver.v2.Filter
-	34, // 31: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
-	0,  // 32: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
-	67, // 33: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
-	68, // 34: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
-	43, // 35: app.driver.v2.CreateTableRequest.columns:type_name -> app.driver.v2.ColumnSpec
-	41, // 36: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
-	45, // 37: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
-	26, // 38: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
-	49, // 39: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
-	21, // 40: app.driver.v2.ScanPage.columns:type_name -> app.driver.v2.Column
-	33, // 41: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
-	50, // 42: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
-	52, // 43: app.driver.v2.ListTenantsResponse.tenants:type_name -> app.driver.v2.Tenant
-	57, // 44: app.driver.v2.NodeTables.shard_list:type_name -> app.driver.v2.NodeShard
-	56, // 45: app.driver.v2.Node.tables:type_name -> app.driver.v2.NodeTables
-	58, // 46: app.driver.v2.NodesResponse.nodes:type_name -> app.driver.v2.Node
-	1,  // 47: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
-	1,  // 48: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
-	49, // 49: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
-	6,  // 50: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
-	12, // 51: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
-	14, // 52: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
-	14, // 53: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
-	14, // 54: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
-	20, // 55: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
-	28, // 56: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
-	35, // 57: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
-	37, // 58: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
-	32, // 59: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
-	14, // 60: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
-	39, // 61: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
-	29, // 62: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
-	44, // 63: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
-	44, // 64: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
-	44, // 65: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
-	14, // 66: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
-	48, // 67: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
-	44, // 68: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
-	42, // 69: app.driver.v2.Driver.CreateTable:input_type -> app.driver.v2.CreateTableRequest
-	20, // 70: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
-	54, // 71: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
-	20, // 72: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
-	14, // 73: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
-	7,  // 74: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
-	13, // 75: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
-	15, // 76: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
-	15, // 77: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
-	19, // 78: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
-	23, // 79: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
-	34, // 80: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
-	36, // 81: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
-	38, // 82: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
-	34, // 83: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
-	17, // 84: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
-	40, // 85: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
-	31, // 86: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
-	46, // 87: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
-	46, // 88: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
-	46, // 89: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
-	5,  // 90: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
-	51, // 91: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
-	46, // 92: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
-	23, // 93: app.driver.v2.Driver.CreateTable:output_type -> app.driver.v2.DescribeTableResponse
-	53, // 94: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
-	55, // 95: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
-	59, // 96: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
-	47, // 97: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
-	74, // [74:98] is the sub-list for method output_type
-	50, // [50:74] is the sub-list for method input_type
-	50, // [50:50] is the sub-list for extension type_name
-	50, // [50:50] is the sub-list for extension extendee
-	0,  // [0:50] is the sub-list for field type_name
+	21, // 17: app.driver.v2.TemplatesResponse.templates:type_name -> app.driver.v2.Template
+	67, // 18: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
+	23, // 19: app.driver.v2.DescribeTableResponse.columns:type_name -> app.driver.v2.Column
+	24, // 20: app.driver.v2.DescribeTableResponse.settings:type_name -> app.driver.v2.TableSettings
+	26, // 21: app.driver.v2.DescribeTableResponse.details:type_name -> app.driver.v2.DetailSection
+	27, // 22: app.driver.v2.DetailSection.items:type_name -> app.driver.v2.DetailItem
+	28, // 23: app.driver.v2.BrowseRequest.filters:type_name -> app.driver.v2.Filter
+	29, // 24: app.driver.v2.BrowseRequest.sort:type_name -> app.driver.v2.Sort
+	32, // 25: app.driver.v2.CheckCellsRequest.cells:type_name -> app.driver.v2.TypedCell
+	68, // 26: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
+	28, // 27: app.driver.v2.SearchRequest.filters:type_name -> app.driver.v2.Filter
+	1,  // 28: app.driver.v2.Row.cells:type_name -> app.driver.v2.Value
+	23, // 29: app.driver.v2.Grid.columns:type_name -> app.driver.v2.Column
+	35, // 30: app.driver.v2.Grid.rows:type_name -> app.driver.v2.Row
+	28, // 31: app.driver.v2.CountRequest.filters:type_name -> app.driver.v2.Filter
+	36, // 32: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
+	0,  // 33: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
+	69, // 34: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
+	70, // 35: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
+	45, // 36: app.driver.v2.CreateTableRequest.columns:type_name -> app.driver.v2.ColumnSpec
+	43, // 37: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
+	47, // 38: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
+	28, // 39: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
+	51, // 40: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
+	23, // 41: app.driver.v2.ScanPage.columns:type_name -> app.driver.v2.Column
+	35, // 42: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
+	52, // 43: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
+	54, // 44: app.driver.v2.ListTenantsResponse.tenants:type_name -> app.driver.v2.Tenant
+	59, // 45: app.driver.v2.NodeTables.shard_list:type_name -> app.driver.v2.NodeShard
+	58, // 46: app.driver.v2.Node.tables:type_name -> app.driver.v2.NodeTables
+	60, // 47: app.driver.v2.NodesResponse.nodes:type_name -> app.driver.v2.Node
+	1,  // 48: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
+	1,  // 49: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
+	51, // 50: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
+	6,  // 51: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
+	12, // 52: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
+	14, // 53: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
+	14, // 54: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
+	14, // 55: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
+	20, // 56: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
+	30, // 57: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
+	37, // 58: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
+	39, // 59: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
+	34, // 60: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
+	14, // 61: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
+	41, // 62: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
+	31, // 63: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
+	46, // 64: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
+	46, // 65: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
+	46, // 66: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
+	14, // 67: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
+	50, // 68: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
+	46, // 69: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
+	44, // 70: app.driver.v2.Driver.CreateTable:input_type -> app.driver.v2.CreateTableRequest
+	20, // 71: app.driver.v2.Driver.Templates:input_type -> app.driver.v2.TableRequest
+	20, // 72: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
+	56, // 73: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
+	20, // 74: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
+	14, // 75: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
+	7,  // 76: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
+	13, // 77: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
+	15, // 78: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
+	15, // 79: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
+	19, // 80: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
+	25, // 81: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
+	36, // 82: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
+	38, // 83: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
+	40, // 84: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
+	36, // 85: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
+	17, // 86: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
+	42, // 87: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
+	33, // 88: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
+	48, // 89: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
+	48, // 90: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
+	48, // 91: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
+	5,  // 92: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
+	53, // 93: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
+	48, // 94: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
+	25, // 95: app.driver.v2.Driver.CreateTable:output_type -> app.driver.v2.DescribeTableResponse
+	22, // 96: app.driver.v2.Driver.Templates:output_type -> app.driver.v2.TemplatesResponse
+	55, // 97: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
+	57, // 98: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
+	61, // 99: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
+	49, // 100: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
+	76, // [76:101] is the sub-list for method output_type
+	51, // [51:76] is the sub-list for method input_type
+	51, // [51:51] is the sub-list for extension type_name
+	51, // [51:51] is the sub-list for extension extendee
+	0,  // [0:51] is the sub-list for field type_name
 }
 
 func init() { file_driver_proto_init() }
@@ -4921,7 +5028,7 @@ func file_driver_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_driver_proto_rawDesc), len(file_driver_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   69,
+			NumMessages:   71,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -60,6 +60,7 @@ const (
 	Driver_Scan_FullMethodName            = "/app.driver.v2.Driver/Scan"
 	Driver_WriteBatch_FullMethodName      = "/app.driver.v2.Driver/WriteBatch"
 	Driver_CreateTable_FullMethodName     = "/app.driver.v2.Driver/CreateTable"
+	Driver_Templates_FullMethodName       = "/app.driver.v2.Driver/Templates"
 	Driver_ListTenants_FullMethodName     = "/app.driver.v2.Driver/ListTenants"
 	Driver_SetTenantStatus_FullMethodName = "/app.driver.v2.Driver/SetTenantStatus"
 	Driver_Nodes_FullMethodName           = "/app.driver.v2.Driver/Nodes"
@@ -104,6 +105,9 @@ type DriverClient interface {
 	// CreateTable makes a table from portable columns (driver.TableCreator) and describes it as
 	// made. Added to protocol 2: UNIMPLEMENTED from an older plugin, and the app says to update it.
 	CreateTable(ctx context.Context, in *CreateTableRequest, opts ...grpc.CallOption) (*DescribeTableResponse, error)
+	// Templates are the query editor's statements for a table (contract 3; an older plugin
+	// answers UNIMPLEMENTED and the editor offers none).
+	Templates(ctx context.Context, in *TableRequest, opts ...grpc.CallOption) (*TemplatesResponse, error)
 	// ListTenants lists a multi-tenant table's tenants, SetTenantStatus changes one's activity
 	// status (driver.Tenants). Added after Scan: UNIMPLEMENTED from an older plugin, and then the
 	// app says tenants need the plugin updated.
@@ -323,6 +327,16 @@ func (c *driverClient) CreateTable(ctx context.Context, in *CreateTableRequest, 
 	return out, nil
 }
 
+func (c *driverClient) Templates(ctx context.Context, in *TableRequest, opts ...grpc.CallOption) (*TemplatesResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(TemplatesResponse)
+	err := c.cc.Invoke(ctx, Driver_Templates_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *driverClient) ListTenants(ctx context.Context, in *TableRequest, opts ...grpc.CallOption) (*ListTenantsResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(ListTenantsResponse)
@@ -401,6 +415,9 @@ type DriverServer interface {
 	// CreateTable makes a table from portable columns (driver.TableCreator) and describes it as
 	// made. Added to protocol 2: UNIMPLEMENTED from an older plugin, and the app says to update it.
 	CreateTable(context.Context, *CreateTableRequest) (*DescribeTableResponse, error)
+	// Templates are the query editor's statements for a table (contract 3; an older plugin
+	// answers UNIMPLEMENTED and the editor offers none).
+	Templates(context.Context, *TableRequest) (*TemplatesResponse, error)
 	// ListTenants lists a multi-tenant table's tenants, SetTenantStatus changes one's activity
 	// status (driver.Tenants). Added after Scan: UNIMPLEMENTED from an older plugin, and then the
 	// app says tenants need the plugin updated.
@@ -479,6 +496,9 @@ func (UnimplementedDriverServer) WriteBatch(context.Context, *EditRequest) (*Edi
 }
 func (UnimplementedDriverServer) CreateTable(context.Context, *CreateTableRequest) (*DescribeTableResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method CreateTable not implemented")
+}
+func (UnimplementedDriverServer) Templates(context.Context, *TableRequest) (*TemplatesResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Templates not implemented")
 }
 func (UnimplementedDriverServer) ListTenants(context.Context, *TableRequest) (*ListTenantsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListTenants not implemented")
@@ -873,6 +893,24 @@ func _Driver_CreateTable_Handler(srv interface{}, ctx context.Context, dec func(
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Driver_Templates_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(TableRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DriverServer).Templates(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Driver_Templates_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DriverServer).Templates(ctx, req.(*TableRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _Driver_ListTenants_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(TableRequest)
 	if err := dec(in); err != nil {
@@ -1031,6 +1069,10 @@ var Driver_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "CreateTable",
 			Handler:    _Driver_CreateTable_Handler,
+		},
+		{
+			MethodName: "Templates",
+			Handler:    _Driver_Templates_Handler,
 		},
 		{
 			MethodName: "ListTenants",
