@@ -111,12 +111,7 @@ func (a *ConnectionsAPI) Remove(id string) (bool, error) {
 	if err != nil {
 		return false, apiError(err)
 	}
-	where := ""
-	if a.tester != nil {
-		if d, err := a.tester.Describe(ctx, c.Type); err == nil {
-			where = d.AddressOf(c.Settings)
-		}
-	}
+	where := a.described(ctx, c, nil).Address
 	if where != "" {
 		where = " (" + where + ")"
 	}

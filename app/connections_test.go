@@ -82,9 +82,9 @@ func TestConnectionsList(t *testing.T) {
 		}
 		want := []dto.ConnectionDTO{
 			{ID: local.ID, Name: "Local", Type: "weaviate", Host: "127.0.0.1", Port: 8080, AuthMethod: "None", SSLMode: "Disabled",
-				ExternalAccess: connections.DefaultExternalAccess, CreatedAt: local.CreatedAt.UTC().Format(time.RFC3339)},
+				ExternalAccess: connections.DefaultExternalAccess, CreatedAt: local.CreatedAt.UTC().Format(time.RFC3339), Address: "127.0.0.1:8080"},
 			{ID: cloud.ID, Name: "Cloud", Type: "weaviate", Host: "::1", Port: 443, AuthMethod: "API Key", SSLMode: "Required",
-				SkipTLSVerify: true, ExternalAccess: "readOnly", CreatedAt: cloud.CreatedAt.UTC().Format(time.RFC3339)},
+				SkipTLSVerify: true, ExternalAccess: "readOnly", CreatedAt: cloud.CreatedAt.UTC().Format(time.RFC3339), Address: "[::1]:443"},
 		}
 		if len(got) != len(want) {
 			t.Fatalf("List() = %d connections, want %d", len(got), len(want))

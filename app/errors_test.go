@@ -12,7 +12,7 @@ import (
 
 	"app/backend/connections"
 	"app/backend/driver"
-	"app/backend/mcp/tools"
+	"app/backend/mcpfeatures/tools"
 )
 
 func TestAPIErrorShape(t *testing.T) {

@@ -486,17 +486,22 @@ func validAccess(a string) error {
 // AIRights decides it.
 func VisibleToAI(c Connection) bool { return AIRights(c).Visible() }
 
-// Summary is a saved connection as AI clients see it: never its credentials.
+// Summary is a saved connection as AI clients see it: never its credentials. Language and
+// Notes are its driver's words (driver.Words): what execute_query takes, and the prompts'
+// paragraph on how it is queried.
 type Summary struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-	Type string `json:"type"`
-	Host string `json:"host"`
-	Port int    `json:"port"`
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	Type     string `json:"type"`
+	Host     string `json:"host"`
+	Port     int    `json:"port"`
+	Address  string `json:"address,omitempty"`
+	Language string `json:"language,omitempty"`
+	Notes    string `json:"-"`
 }
 
 // AILister lists the connections AI clients may see. *Store implements it; the MCP features
-// (backend/mcp/tools, resources, prompts) take it.
+// (backend/mcpfeatures/tools, resources, prompts) take it.
 type AILister interface {
 	ListVisibleToAI(ctx context.Context) ([]Summary, error)
 }
@@ -509,10 +514,26 @@ func (s *Store) ListVisibleToAI(ctx context.Context) ([]Summary, error) {
 		return nil, err
 	}
 	out := make([]Summary, 0, len(list))
+	described := map[string]*driver.Description{}
 	for _, c := range list {
-		if VisibleToAI(c) {
-			out = append(out, Summary{ID: c.ID, Name: c.Name, Type: c.Type, Host: c.Settings.Host, Port: c.Settings.Port})
+		if !VisibleToAI(c) {
+			continue
 		}
+		d, ok := described[c.Type]
+		if !ok {
+			if got, err := s.types.Describe(ctx, c.Type); err == nil {
+				d = &got
+			}
+			described[c.Type] = d
+		}
+		sum := Summary{ID: c.ID, Name: c.Name, Type: c.Type, Host: c.Settings.Host, Port: c.Settings.Port}
+		if d != nil {
+			sum.Address = d.AddressOf(c.Settings)
+			if w := d.Words; w != nil {
+				sum.Language, sum.Notes = w.Language, w.Notes
+			}
+		}
+		out = append(out, sum)
 	}
 	return out, nil
 }

@@ -158,6 +158,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		available:  c.activity.Available,
 		instanceID: uuid.NewString(), conns: c.conns, open: c.open, auth: c.auth,
 		approvals: c.approvals,
+		described: c.installedDescriptions,
 	})
 	c.watcher = newSettingsWatcher(settings, opts.Log, c.mcp.Apply)
 	return c, nil
@@ -226,6 +227,21 @@ func (c *Core) Describe(ctx context.Context, connType string) (driver.Descriptio
 		}
 	}
 	return driver.ProtocolTwoDescription(connType), nil
+}
+
+// installedDescriptions are the descriptions of the installed plugins' running versions.
+func (c *Core) installedDescriptions() []driver.Description {
+	all, err := c.plugins.Installed()
+	if err != nil {
+		return nil
+	}
+	var out []driver.Description
+	for _, v := range all {
+		if cur, ok := c.plugins.Current(v.Name); ok && cur.Dir == v.Dir {
+			out = append(out, v.Description())
+		}
+	}
+	return out
 }
 
 // Types lists the connection types the registry offers and the installed plugins serve.

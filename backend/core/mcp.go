@@ -1,6 +1,7 @@
 package core
 
 import (
+	"app/backend/driver"
 	"context"
 	"errors"
 	"fmt"
@@ -18,9 +19,9 @@ import (
 	"app/backend/config"
 	"app/backend/connections"
 	"app/backend/mcp"
-	"app/backend/mcp/prompts"
-	"app/backend/mcp/resources"
-	"app/backend/mcp/tools"
+	"app/backend/mcpfeatures/prompts"
+	"app/backend/mcpfeatures/resources"
+	"app/backend/mcpfeatures/tools"
 	"app/backend/product"
 	"app/backend/redact"
 )
@@ -41,6 +42,8 @@ type mcpDeps struct {
 	approvals    *approval.Gate
 	// auth is the server's Authenticator; it reads the MCP settings Apply hands it.
 	auth *auth.Service
+	// described are the installed plugins' descriptions, whose words the instructions say.
+	described func() []driver.Description
 }
 
 // MCPService runs the MCP server as the settings say. Apply is its one entry point, at boot and
@@ -208,6 +211,14 @@ func (m *MCPService) applyLocked(ctx context.Context, want config.MCPSettings) e
 	return m.startLocked(ctx, want.Port)
 }
 
+// describedTypes are the descriptions of the installed plugins (none without a source).
+func (m *MCPService) describedTypes() []driver.Description {
+	if m.deps.described == nil {
+		return nil
+	}
+	return m.deps.described()
+}
+
 func (m *MCPService) startLocked(ctx context.Context, port int) error {
 	watch := m.newResourceWatcher()
 	srv, err := mcp.NewServer(mcp.Options{
@@ -216,7 +227,7 @@ func (m *MCPService) startLocked(ctx context.Context, port int) error {
 		Title:        product.Title,
 		WebsiteURL:   product.WebsiteURL,
 		Logger:       m.deps.log,
-		Instructions: tools.Instructions,
+		Instructions: tools.Instructions(m.describedTypes()),
 		Tools: tools.All(tools.Deps{
 			Conns:    tools.Conns{Store: m.deps.conns, Open: m.deps.open},
 			Approver: m.deps.approvals,

@@ -2,8 +2,8 @@ package core
 
 import (
 	"app/backend/mcp"
-	"app/backend/mcp/prompts"
-	"app/backend/mcp/resources"
+	"app/backend/mcpfeatures/prompts"
+	"app/backend/mcpfeatures/resources"
 )
 
 // The MCP resources and prompts, and the watcher that tells subscriptions/listen streams what

@@ -14,7 +14,7 @@ import (
 	"app/backend/connections"
 	"app/backend/driver"
 	"app/backend/mcp"
-	"app/backend/mcp/resources"
+	"app/backend/mcpfeatures/resources"
 )
 
 // listenFrames opens subscriptions/listen on the running server and returns its frames as

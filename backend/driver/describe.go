@@ -21,6 +21,24 @@ type Description struct {
 	// Address are the keys whose values say where a connection points (host and port, or a
 	// file's path), joined for the sidebar and list_connections.
 	Address []string `json:"address,omitempty"`
+	// Words are what AI clients read about these connections; nil says nothing.
+	Words *Words `json:"words,omitempty"`
+}
+
+// Words are what AI clients read about a type's connections: the MCP server's instructions,
+// list_connections and the prompts say them for each connection of the type.
+type Words struct {
+	// Language is what execute_query takes, in a few words ("SQL (PostgreSQL 18)").
+	Language string `json:"language"`
+	// Table and Row are what the database calls them ("collection", "object"); "" is the
+	// plain words.
+	Table string `json:"table,omitempty"`
+	Row   string `json:"row,omitempty"`
+	// Instructions are a sentence or two for the server's instructions: how to read and
+	// write, with a short example of each.
+	Instructions string `json:"instructions,omitempty"`
+	// Notes are the prompts' paragraph on how this database is queried, with examples.
+	Notes string `json:"notes,omitempty"`
 }
 
 // ConnectionType is one type of connection a plugin serves.

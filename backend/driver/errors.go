@@ -49,7 +49,7 @@ const (
 
 // Kinds returns every Kind a driver reports, in the order of the const block
 // above: the one list the UI codes (app/errors.go) and the MCP tool-error table
-// (backend/mcp/tools/errors.go) are checked against. A new Kind goes here too;
+// (backend/mcpfeatures/tools/errors.go) are checked against. A new Kind goes here too;
 // TestKindsListsEveryKindConstant fails until it does.
 func Kinds() []Kind {
 	return []Kind{

@@ -104,7 +104,7 @@ func RowVector(g *driver.Grid, target string) ([]float64, error) {
 		raw = byName[target]
 	}
 	if t := bytes.TrimSpace(raw); len(t) > 1 && t[0] == '[' && bytes.HasPrefix(bytes.TrimSpace(t[1:]), []byte("[")) {
-		return nil, invalid("the row's vector is a multi-vector: Find similar searches with one vector (use the editor's nearVector with one of them)")
+		return nil, invalid("the row's vector is a multi-vector: Find similar searches with one vector (search with one of them in the query editor)")
 	}
 	var vec []float64
 	if err := json.Unmarshal(raw, &vec); err != nil || len(vec) == 0 {

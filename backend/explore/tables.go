@@ -189,7 +189,7 @@ func TenantStatusQuestion(tenant, where, status string) (norm, title, message st
 	var what string
 	switch norm {
 	case driver.TenantActive:
-		what = "Its rows can be read and written again. Weaviate loads its data into memory."
+		what = "Its rows can be read and written again; the database loads its data again."
 	case driver.TenantInactive:
 		what = "Its rows can no longer be read or written until it is activated again. Its data stays on this node's disk."
 	case driver.TenantOffloaded:

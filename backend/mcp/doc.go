@@ -13,7 +13,7 @@
 // Resource and Prompt types with their registries. The byte level (envelope
 // decoder, JSON scanner, encoder) is package internal/wire.
 //
-// It knows no database: features (backend/mcp/tools, resources, prompts)
+// It knows no database: features (backend/mcpfeatures/tools, resources, prompts)
 // and policy (authentication: an Authenticator) import this package and are
 // wired in by backend/core through Options; this package imports none of
 // them, nor connections or drivers.

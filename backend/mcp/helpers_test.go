@@ -213,7 +213,7 @@ func fakeSamplingTool() Tool {
 // fixtureListTool is the core's own test fixture: a read-only tool with a
 // strict input schema (no arguments), an output schema and annotations,
 // whose structured result lists two items sorted by name. The app's real
-// tools live in backend/mcp/tools.
+// tools live in backend/mcpfeatures/tools.
 func fixtureListTool() Tool {
 	item := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{
 		"name": {Type: "string"}, "port": {Type: "integer"}}}

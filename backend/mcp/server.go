@@ -27,15 +27,15 @@ type Options struct {
 	WebsiteURL string
 	// Logger receives request and error logs; nil logs nowhere.
 	Logger *logrus.Logger
-	// Tools is the tool table, in listing order (backend/mcp/tools builds
+	// Tools is the tool table, in listing order (backend/mcpfeatures/tools builds
 	// the app's tools). A name used twice is an error from NewServer.
 	Tools []Tool
 	// Resources and ResourceTemplates are the resource table
-	// (backend/mcp/resources); resources may also change at run time
+	// (backend/mcpfeatures/resources); resources may also change at run time
 	// (AddResource, RemoveResource).
 	Resources         []Resource
 	ResourceTemplates []ResourceTemplate
-	// Prompts is the prompt table (backend/mcp/prompts).
+	// Prompts is the prompt table (backend/mcpfeatures/prompts).
 	Prompts []Prompt
 	// OnSubscribe, when set, is asked by subscriptions/listen, before the acknowledgement,
 	// which of the requested subscribable resource URIs the caller may follow (ctx carries
@@ -62,7 +62,7 @@ type Options struct {
 	AllowedOrigins []string
 	// Instructions is the server instructions text of server/discover and legacy initialize
 	// (SPEC.md B "What the service does" 4); "" is Instructions(), the protocol-level text.
-	// The app passes its own (backend/mcp/tools.Instructions), which knows its databases.
+	// The app passes its own (backend/mcpfeatures/tools.Instructions), which knows its databases.
 	Instructions string
 	// HandlerTimeout overrides the 330 s handler deadline (tests only).
 	HandlerTimeout time.Duration

@@ -48,7 +48,7 @@ func TestRedactRules(t *testing.T) {
 		{"UUIDs are never mangled", "object " + uuid1 + " in connection/" + uuid1 + "/apiKey", "object " + uuid1 + " in connection/" + uuid1 + "/apiKey"},
 		{"UUIDs in upper case and back to back are never mangled", strings.ToUpper(uuid1) + "-" + uuid1, strings.ToUpper(uuid1) + "-" + uuid1},
 		{"short hex is kept", "md5 d41d8cd98f00b204e9800998ecf8427e ok", "md5 d41d8cd98f00b204e9800998ecf8427e ok"},
-		{"paths are kept", "/home/runner/work/app/backend/mcp/tools/list_connections.go:12", "/home/runner/work/app/backend/mcp/tools/list_connections.go:12"},
+		{"paths are kept", "/home/runner/work/app/backend/mcpfeatures/tools/list_connections.go:12", "/home/runner/work/app/backend/mcpfeatures/tools/list_connections.go:12"},
 		{"ordinary text is kept", "Connection failed: dial tcp 127.0.0.1:8080: connect: connection refused", "Connection failed: dial tcp 127.0.0.1:8080: connect: connection refused"},
 		{"GraphQL is kept", `{Get{Article(limit:10,where:{path:["title"],operator:Equal,valueText:"x"}){title _additional{id}}}}`, `{Get{Article(limit:10,where:{path:["title"],operator:Equal,valueText:"x"}){title _additional{id}}}}`},
 		{"long words are kept", "Supercalifragilisticexpialidocious_and_more_words", "Supercalifragilisticexpialidocious_and_more_words"},

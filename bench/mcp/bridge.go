@@ -15,7 +15,7 @@ import (
 	"app/backend/bridge"
 	"app/backend/config"
 	appmcp "app/backend/mcp"
-	"app/backend/mcp/tools"
+	"app/backend/mcpfeatures/tools"
 )
 
 // bridgeBench measures what app-mcp adds to a request (issue 13: under 1 ms at the median):

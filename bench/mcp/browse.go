@@ -21,7 +21,7 @@ import (
 	"app/backend/driver"
 	"app/backend/driver/weaviate"
 	appmcp "app/backend/mcp"
-	"app/backend/mcp/tools"
+	"app/backend/mcpfeatures/tools"
 	"app/backend/secrets"
 	"app/internal/weaviatenode"
 )

@@ -43,7 +43,7 @@ import (
 	"app/backend/auth"
 	"app/backend/config"
 	appmcp "app/backend/mcp"
-	"app/backend/mcp/tools"
+	"app/backend/mcpfeatures/tools"
 	"app/backend/secrets"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"

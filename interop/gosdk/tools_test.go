@@ -19,7 +19,7 @@ import (
 	"app/interop/fixture"
 )
 
-// allTools is the app's whole tool table (backend/mcp/tools.All), which a fullAccess token lists.
+// allTools is the app's whole tool table (backend/mcpfeatures/tools.All), which a fullAccess token lists.
 var allTools = []string{
 	"list_connections", "connection_status", "connect", "disconnect", "list_tables", "describe_table",
 	"search_schema", "browse_table", "count_rows", "vector_search", "execute_query", "insert_rows",

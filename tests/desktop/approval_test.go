@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"app/internal/fixtures"
-	"app/internal/mcpcall"
+	"app/internal/mcptest"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 )
@@ -124,7 +124,7 @@ func TestAnAIClientsWriteIsApprovedInTheNativeDialog(t *testing.T) {
 	write := func(body string) chan reply {
 		done := make(chan reply, 1)
 		go func() {
-			r, err := mcpcall.Tool(ctx, url, tok.Token, "desktop-test", "execute_query", map[string]any{
+			r, err := mcptest.Tool(ctx, url, tok.Token, "desktop-test", "execute_query", map[string]any{
 				"connection": "notes",
 				"query":      fmt.Sprintf("POST /v1/objects {\"class\":\"Note\",\"properties\":{\"body\":%q}}", body),
 			})
@@ -193,7 +193,7 @@ func TestAnAIClientsWriteIsApprovedInTheNativeDialog(t *testing.T) {
 		}
 		done := make(chan reply, 1)
 		go func() {
-			r, err := mcpcall.Tool(ctx, url, tok.Token, "desktop-test", "insert_rows", map[string]any{"connection": "notes", "table": "Note", "rows": rows})
+			r, err := mcptest.Tool(ctx, url, tok.Token, "desktop-test", "insert_rows", map[string]any{"connection": "notes", "table": "Note", "rows": rows})
 			done <- reply{r, err}
 		}()
 		id := dialog(t)
@@ -232,7 +232,7 @@ func TestAnAIClientsWriteIsApprovedInTheNativeDialog(t *testing.T) {
 		cctx, ccancel := context.WithCancel(ctx)
 		defer ccancel()
 		go func() {
-			_, _ = mcpcall.Tool(cctx, url, tok.Token, "desktop-test", "execute_query", map[string]any{
+			_, _ = mcptest.Tool(cctx, url, tok.Token, "desktop-test", "execute_query", map[string]any{
 				"connection": "notes", "query": `POST /v1/objects {"class":"Note","properties":{"body":"cancelled while asked"}}`,
 			})
 		}()

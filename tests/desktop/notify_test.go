@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"app/internal/fixtures"
-	"app/internal/mcpcall"
+	"app/internal/mcptest"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 	"app/tests/desktop/harness"
@@ -133,7 +133,7 @@ func TestAWaitingApprovalIsAnnouncedWhenTheWindowIsNotFocused(t *testing.T) {
 
 	done := make(chan error, 1)
 	go func() {
-		_, err := mcpcall.Tool(ctx, url, tok.Token, "desktop-test", "execute_query", map[string]any{
+		_, err := mcptest.Tool(ctx, url, tok.Token, "desktop-test", "execute_query", map[string]any{
 			"connection": "notes", "query": `POST /v1/objects {"class":"Note","properties":{"body":"while away"}}`,
 		})
 		done <- err

@@ -21,7 +21,7 @@ import (
 	"testing"
 	"time"
 
-	"app/internal/mcpcall"
+	"app/internal/mcptest"
 	"app/internal/testenv"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
@@ -184,7 +184,7 @@ func TestTheLinuxPackages(t *testing.T) {
 		}
 		defer func() { _ = srv.Process.Kill(); _ = srv.Wait() }()
 		port := handshakePort(ctx, t, filepath.Join(home, ".config", "App", "mcp-handshake.json"), &logs)
-		res, err := mcpcall.Tool(ctx, fmt.Sprintf("http://127.0.0.1:%d/mcp", port), tok.Token, "dist-test", "list_tables", map[string]any{"connection": "packaged"})
+		res, err := mcptest.Tool(ctx, fmt.Sprintf("http://127.0.0.1:%d/mcp", port), tok.Token, "dist-test", "list_tables", map[string]any{"connection": "packaged"})
 		if err != nil {
 			t.Fatalf("%v\nlogs:\n%s", err, logs.String())
 		}

@@ -47,5 +47,23 @@ func Describe() driver.Description {
 			Action: "Use port 443, SSL Required and API Key",
 		}},
 		Address: []string{driver.KeyHost, driver.KeyPort},
+		Words:   words(),
+	}
+}
+
+// words are what AI clients read about a Weaviate connection: the server instructions'
+// sentence (issue 12 pins its examples) and the prompts' notes.
+func words() *driver.Words {
+	return &driver.Words{
+		Language: "GraphQL reads and REST lines (METHOD /v1/path [JSON body])",
+		Table:    "collection",
+		Row:      "object",
+		Instructions: "A Weaviate connection does not speak SQL: reads are GraphQL, e.g. { Get { Article(limit: 5) { title _additional { id } } } }, " +
+			"and writes are REST lines, e.g. POST /v1/objects {\"class\":\"Article\",\"properties\":{\"title\":\"New\"}}.",
+		Notes: "This is Weaviate: collections are tables, objects are rows, and uuid is the primary key. " +
+			"Reads are GraphQL, not SQL, for example:\n" +
+			"  { Get { Article(where: {path: [\"wordCount\"], operator: GreaterThan, valueInt: 500}, limit: 10) { title _additional { id } } } }\n" +
+			"Writes are REST lines, each approved by the user, for example:\n" +
+			"  PATCH /v1/objects/<uuid>?class=Article {\"properties\": {\"title\": \"New title\"}}\n\n",
 	}
 }

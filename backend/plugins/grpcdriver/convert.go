@@ -245,6 +245,9 @@ func toDescription(d driver.Description) *pb.Description {
 	for _, g := range d.Suggestions {
 		out.Suggestions = append(out.Suggestions, &pb.Suggestion{Key: g.Key, Suffixes: g.Suffixes, Set: g.Set, Text: g.Text, Action: g.Action})
 	}
+	if w := d.Words; w != nil {
+		out.Words = &pb.Words{Language: w.Language, Table: w.Table, Row: w.Row, Instructions: w.Instructions, Notes: w.Notes}
+	}
 	return out
 }
 
@@ -269,6 +272,9 @@ func fromDescription(d *pb.Description, types []string) driver.Description {
 	}
 	for _, g := range d.GetSuggestions() {
 		out.Suggestions = append(out.Suggestions, driver.Suggestion{Key: g.GetKey(), Suffixes: g.GetSuffixes(), Set: g.GetSet(), Text: g.GetText(), Action: g.GetAction()})
+	}
+	if w := d.GetWords(); w != nil {
+		out.Words = &driver.Words{Language: w.GetLanguage(), Table: w.GetTable(), Row: w.GetRow(), Instructions: w.GetInstructions(), Notes: w.GetNotes()}
 	}
 	return out
 }

@@ -801,11 +801,13 @@ func (x *InfoResponse) GetDescription() *Description {
 }
 
 type Description struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Types         []*ConnectionType      `protobuf:"bytes,1,rep,name=types,proto3" json:"types,omitempty"`
-	Settings      []*SettingField        `protobuf:"bytes,2,rep,name=settings,proto3" json:"settings,omitempty"`
-	Suggestions   []*Suggestion          `protobuf:"bytes,3,rep,name=suggestions,proto3" json:"suggestions,omitempty"`
-	Address       []string               `protobuf:"bytes,4,rep,name=address,proto3" json:"address,omitempty"`
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	Types       []*ConnectionType      `protobuf:"bytes,1,rep,name=types,proto3" json:"types,omitempty"`
+	Settings    []*SettingField        `protobuf:"bytes,2,rep,name=settings,proto3" json:"settings,omitempty"`
+	Suggestions []*Suggestion          `protobuf:"bytes,3,rep,name=suggestions,proto3" json:"suggestions,omitempty"`
+	Address     []string               `protobuf:"bytes,4,rep,name=address,proto3" json:"address,omitempty"`
+	// words are what AI clients read about these connections (absent: nothing said).
+	Words         *Words `protobuf:"bytes,5,opt,name=words,proto3" json:"words,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -868,6 +870,89 @@ func (x *Description) GetAddress() []string {
 	return nil
 }
 
+func (x *Description) GetWords() *Words {
+	if x != nil {
+		return x.Words
+	}
+	return nil
+}
+
+type Words struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Language      string                 `protobuf:"bytes,1,opt,name=language,proto3" json:"language,omitempty"`
+	Table         string                 `protobuf:"bytes,2,opt,name=table,proto3" json:"table,omitempty"`
+	Row           string                 `protobuf:"bytes,3,opt,name=row,proto3" json:"row,omitempty"`
+	Instructions  string                 `protobuf:"bytes,4,opt,name=instructions,proto3" json:"instructions,omitempty"`
+	Notes         string                 `protobuf:"bytes,5,opt,name=notes,proto3" json:"notes,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Words) Reset() {
+	*x = Words{}
+	mi := &file_driver_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Words) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Words) ProtoMessage() {}
+
+func (x *Words) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Words.ProtoReflect.Descriptor instead.
+func (*Words) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *Words) GetLanguage() string {
+	if x != nil {
+		return x.Language
+	}
+	return ""
+}
+
+func (x *Words) GetTable() string {
+	if x != nil {
+		return x.Table
+	}
+	return ""
+}
+
+func (x *Words) GetRow() string {
+	if x != nil {
+		return x.Row
+	}
+	return ""
+}
+
+func (x *Words) GetInstructions() string {
+	if x != nil {
+		return x.Instructions
+	}
+	return ""
+}
+
+func (x *Words) GetNotes() string {
+	if x != nil {
+		return x.Notes
+	}
+	return ""
+}
+
 type ConnectionType struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
@@ -879,7 +964,7 @@ type ConnectionType struct {
 
 func (x *ConnectionType) Reset() {
 	*x = ConnectionType{}
-	mi := &file_driver_proto_msgTypes[9]
+	mi := &file_driver_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -891,7 +976,7 @@ func (x *ConnectionType) String() string {
 func (*ConnectionType) ProtoMessage() {}
 
 func (x *ConnectionType) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[9]
+	mi := &file_driver_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -904,7 +989,7 @@ func (x *ConnectionType) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConnectionType.ProtoReflect.Descriptor instead.
 func (*ConnectionType) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{9}
+	return file_driver_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ConnectionType) GetName() string {
@@ -953,7 +1038,7 @@ type SettingField struct {
 
 func (x *SettingField) Reset() {
 	*x = SettingField{}
-	mi := &file_driver_proto_msgTypes[10]
+	mi := &file_driver_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -965,7 +1050,7 @@ func (x *SettingField) String() string {
 func (*SettingField) ProtoMessage() {}
 
 func (x *SettingField) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[10]
+	mi := &file_driver_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -978,7 +1063,7 @@ func (x *SettingField) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SettingField.ProtoReflect.Descriptor instead.
 func (*SettingField) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{10}
+	return file_driver_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *SettingField) GetKey() string {
@@ -1099,7 +1184,7 @@ type Suggestion struct {
 
 func (x *Suggestion) Reset() {
 	*x = Suggestion{}
-	mi := &file_driver_proto_msgTypes[11]
+	mi := &file_driver_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1111,7 +1196,7 @@ func (x *Suggestion) String() string {
 func (*Suggestion) ProtoMessage() {}
 
 func (x *Suggestion) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[11]
+	mi := &file_driver_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1124,7 +1209,7 @@ func (x *Suggestion) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Suggestion.ProtoReflect.Descriptor instead.
 func (*Suggestion) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{11}
+	return file_driver_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Suggestion) GetKey() string {
@@ -1173,7 +1258,7 @@ type OpenRequest struct {
 
 func (x *OpenRequest) Reset() {
 	*x = OpenRequest{}
-	mi := &file_driver_proto_msgTypes[12]
+	mi := &file_driver_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1185,7 +1270,7 @@ func (x *OpenRequest) String() string {
 func (*OpenRequest) ProtoMessage() {}
 
 func (x *OpenRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[12]
+	mi := &file_driver_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1198,7 +1283,7 @@ func (x *OpenRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenRequest.ProtoReflect.Descriptor instead.
 func (*OpenRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{12}
+	return file_driver_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *OpenRequest) GetSettings() *Settings {
@@ -1225,7 +1310,7 @@ type OpenResponse struct {
 
 func (x *OpenResponse) Reset() {
 	*x = OpenResponse{}
-	mi := &file_driver_proto_msgTypes[13]
+	mi := &file_driver_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1237,7 +1322,7 @@ func (x *OpenResponse) String() string {
 func (*OpenResponse) ProtoMessage() {}
 
 func (x *OpenResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[13]
+	mi := &file_driver_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1250,7 +1335,7 @@ func (x *OpenResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenResponse.ProtoReflect.Descriptor instead.
 func (*OpenResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{13}
+	return file_driver_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *OpenResponse) GetConnId() string {
@@ -1276,7 +1361,7 @@ type ConnRequest struct {
 
 func (x *ConnRequest) Reset() {
 	*x = ConnRequest{}
-	mi := &file_driver_proto_msgTypes[14]
+	mi := &file_driver_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1288,7 +1373,7 @@ func (x *ConnRequest) String() string {
 func (*ConnRequest) ProtoMessage() {}
 
 func (x *ConnRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[14]
+	mi := &file_driver_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1301,7 +1386,7 @@ func (x *ConnRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConnRequest.ProtoReflect.Descriptor instead.
 func (*ConnRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{14}
+	return file_driver_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ConnRequest) GetConnId() string {
@@ -1321,7 +1406,7 @@ type HealthResponse struct {
 
 func (x *HealthResponse) Reset() {
 	*x = HealthResponse{}
-	mi := &file_driver_proto_msgTypes[15]
+	mi := &file_driver_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1333,7 +1418,7 @@ func (x *HealthResponse) String() string {
 func (*HealthResponse) ProtoMessage() {}
 
 func (x *HealthResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[15]
+	mi := &file_driver_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1346,7 +1431,7 @@ func (x *HealthResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HealthResponse.ProtoReflect.Descriptor instead.
 func (*HealthResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{15}
+	return file_driver_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *HealthResponse) GetServerVersion() string {
@@ -1367,7 +1452,7 @@ type PathStatus struct {
 
 func (x *PathStatus) Reset() {
 	*x = PathStatus{}
-	mi := &file_driver_proto_msgTypes[16]
+	mi := &file_driver_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1379,7 +1464,7 @@ func (x *PathStatus) String() string {
 func (*PathStatus) ProtoMessage() {}
 
 func (x *PathStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[16]
+	mi := &file_driver_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1392,7 +1477,7 @@ func (x *PathStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PathStatus.ProtoReflect.Descriptor instead.
 func (*PathStatus) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{16}
+	return file_driver_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *PathStatus) GetName() string {
@@ -1425,7 +1510,7 @@ type PathsResponse struct {
 
 func (x *PathsResponse) Reset() {
 	*x = PathsResponse{}
-	mi := &file_driver_proto_msgTypes[17]
+	mi := &file_driver_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1437,7 +1522,7 @@ func (x *PathsResponse) String() string {
 func (*PathsResponse) ProtoMessage() {}
 
 func (x *PathsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[17]
+	mi := &file_driver_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1450,7 +1535,7 @@ func (x *PathsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PathsResponse.ProtoReflect.Descriptor instead.
 func (*PathsResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{17}
+	return file_driver_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *PathsResponse) GetPaths() []*PathStatus {
@@ -1472,7 +1557,7 @@ type Table struct {
 
 func (x *Table) Reset() {
 	*x = Table{}
-	mi := &file_driver_proto_msgTypes[18]
+	mi := &file_driver_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1484,7 +1569,7 @@ func (x *Table) String() string {
 func (*Table) ProtoMessage() {}
 
 func (x *Table) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[18]
+	mi := &file_driver_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1497,7 +1582,7 @@ func (x *Table) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Table.ProtoReflect.Descriptor instead.
 func (*Table) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{18}
+	return file_driver_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Table) GetName() string {
@@ -1530,7 +1615,7 @@ type ListTablesResponse struct {
 
 func (x *ListTablesResponse) Reset() {
 	*x = ListTablesResponse{}
-	mi := &file_driver_proto_msgTypes[19]
+	mi := &file_driver_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1542,7 +1627,7 @@ func (x *ListTablesResponse) String() string {
 func (*ListTablesResponse) ProtoMessage() {}
 
 func (x *ListTablesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[19]
+	mi := &file_driver_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1555,7 +1640,7 @@ func (x *ListTablesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTablesResponse.ProtoReflect.Descriptor instead.
 func (*ListTablesResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{19}
+	return file_driver_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *ListTablesResponse) GetTables() []*Table {
@@ -1575,7 +1660,7 @@ type TableRequest struct {
 
 func (x *TableRequest) Reset() {
 	*x = TableRequest{}
-	mi := &file_driver_proto_msgTypes[20]
+	mi := &file_driver_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1587,7 +1672,7 @@ func (x *TableRequest) String() string {
 func (*TableRequest) ProtoMessage() {}
 
 func (x *TableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[20]
+	mi := &file_driver_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1600,7 +1685,7 @@ func (x *TableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableRequest.ProtoReflect.Descriptor instead.
 func (*TableRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{20}
+	return file_driver_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *TableRequest) GetConnId() string {
@@ -1627,7 +1712,7 @@ type Template struct {
 
 func (x *Template) Reset() {
 	*x = Template{}
-	mi := &file_driver_proto_msgTypes[21]
+	mi := &file_driver_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1639,7 +1724,7 @@ func (x *Template) String() string {
 func (*Template) ProtoMessage() {}
 
 func (x *Template) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[21]
+	mi := &file_driver_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1652,7 +1737,7 @@ func (x *Template) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Template.ProtoReflect.Descriptor instead.
 func (*Template) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{21}
+	return file_driver_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Template) GetName() string {
@@ -1678,7 +1763,7 @@ type TemplatesResponse struct {
 
 func (x *TemplatesResponse) Reset() {
 	*x = TemplatesResponse{}
-	mi := &file_driver_proto_msgTypes[22]
+	mi := &file_driver_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1690,7 +1775,7 @@ func (x *TemplatesResponse) String() string {
 func (*TemplatesResponse) ProtoMessage() {}
 
 func (x *TemplatesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[22]
+	mi := &file_driver_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1703,7 +1788,7 @@ func (x *TemplatesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TemplatesResponse.ProtoReflect.Descriptor instead.
 func (*TemplatesResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{22}
+	return file_driver_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *TemplatesResponse) GetTemplates() []*Template {
@@ -1739,7 +1824,7 @@ type Column struct {
 
 func (x *Column) Reset() {
 	*x = Column{}
-	mi := &file_driver_proto_msgTypes[23]
+	mi := &file_driver_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1751,7 +1836,7 @@ func (x *Column) String() string {
 func (*Column) ProtoMessage() {}
 
 func (x *Column) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[23]
+	mi := &file_driver_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1764,7 +1849,7 @@ func (x *Column) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Column.ProtoReflect.Descriptor instead.
 func (*Column) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{23}
+	return file_driver_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Column) GetName() string {
@@ -1886,7 +1971,7 @@ type TableSettings struct {
 
 func (x *TableSettings) Reset() {
 	*x = TableSettings{}
-	mi := &file_driver_proto_msgTypes[24]
+	mi := &file_driver_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1898,7 +1983,7 @@ func (x *TableSettings) String() string {
 func (*TableSettings) ProtoMessage() {}
 
 func (x *TableSettings) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[24]
+	mi := &file_driver_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1911,7 +1996,7 @@ func (x *TableSettings) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableSettings.ProtoReflect.Descriptor instead.
 func (*TableSettings) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{24}
+	return file_driver_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *TableSettings) GetIndexNullState() bool {
@@ -1994,7 +2079,7 @@ type DescribeTableResponse struct {
 
 func (x *DescribeTableResponse) Reset() {
 	*x = DescribeTableResponse{}
-	mi := &file_driver_proto_msgTypes[25]
+	mi := &file_driver_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2006,7 +2091,7 @@ func (x *DescribeTableResponse) String() string {
 func (*DescribeTableResponse) ProtoMessage() {}
 
 func (x *DescribeTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[25]
+	mi := &file_driver_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2019,7 +2104,7 @@ func (x *DescribeTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DescribeTableResponse.ProtoReflect.Descriptor instead.
 func (*DescribeTableResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{25}
+	return file_driver_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *DescribeTableResponse) GetName() string {
@@ -2081,7 +2166,7 @@ type DetailSection struct {
 
 func (x *DetailSection) Reset() {
 	*x = DetailSection{}
-	mi := &file_driver_proto_msgTypes[26]
+	mi := &file_driver_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2093,7 +2178,7 @@ func (x *DetailSection) String() string {
 func (*DetailSection) ProtoMessage() {}
 
 func (x *DetailSection) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[26]
+	mi := &file_driver_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2106,7 +2191,7 @@ func (x *DetailSection) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DetailSection.ProtoReflect.Descriptor instead.
 func (*DetailSection) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{26}
+	return file_driver_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *DetailSection) GetTitle() string {
@@ -2134,7 +2219,7 @@ type DetailItem struct {
 
 func (x *DetailItem) Reset() {
 	*x = DetailItem{}
-	mi := &file_driver_proto_msgTypes[27]
+	mi := &file_driver_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2146,7 +2231,7 @@ func (x *DetailItem) String() string {
 func (*DetailItem) ProtoMessage() {}
 
 func (x *DetailItem) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[27]
+	mi := &file_driver_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2159,7 +2244,7 @@ func (x *DetailItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DetailItem.ProtoReflect.Descriptor instead.
 func (*DetailItem) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{27}
+	return file_driver_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *DetailItem) GetLabel() string {
@@ -2197,7 +2282,7 @@ type Filter struct {
 
 func (x *Filter) Reset() {
 	*x = Filter{}
-	mi := &file_driver_proto_msgTypes[28]
+	mi := &file_driver_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2209,7 +2294,7 @@ func (x *Filter) String() string {
 func (*Filter) ProtoMessage() {}
 
 func (x *Filter) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[28]
+	mi := &file_driver_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2222,7 +2307,7 @@ func (x *Filter) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Filter.ProtoReflect.Descriptor instead.
 func (*Filter) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{28}
+	return file_driver_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *Filter) GetColumn() string {
@@ -2270,7 +2355,7 @@ type Sort struct {
 
 func (x *Sort) Reset() {
 	*x = Sort{}
-	mi := &file_driver_proto_msgTypes[29]
+	mi := &file_driver_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2282,7 +2367,7 @@ func (x *Sort) String() string {
 func (*Sort) ProtoMessage() {}
 
 func (x *Sort) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[29]
+	mi := &file_driver_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2295,7 +2380,7 @@ func (x *Sort) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Sort.ProtoReflect.Descriptor instead.
 func (*Sort) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{29}
+	return file_driver_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *Sort) GetColumn() string {
@@ -2328,7 +2413,7 @@ type BrowseRequest struct {
 
 func (x *BrowseRequest) Reset() {
 	*x = BrowseRequest{}
-	mi := &file_driver_proto_msgTypes[30]
+	mi := &file_driver_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2340,7 +2425,7 @@ func (x *BrowseRequest) String() string {
 func (*BrowseRequest) ProtoMessage() {}
 
 func (x *BrowseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[30]
+	mi := &file_driver_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2353,7 +2438,7 @@ func (x *BrowseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BrowseRequest.ProtoReflect.Descriptor instead.
 func (*BrowseRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{30}
+	return file_driver_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *BrowseRequest) GetConnId() string {
@@ -2417,7 +2502,7 @@ type CheckCellsRequest struct {
 
 func (x *CheckCellsRequest) Reset() {
 	*x = CheckCellsRequest{}
-	mi := &file_driver_proto_msgTypes[31]
+	mi := &file_driver_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2429,7 +2514,7 @@ func (x *CheckCellsRequest) String() string {
 func (*CheckCellsRequest) ProtoMessage() {}
 
 func (x *CheckCellsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[31]
+	mi := &file_driver_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2442,7 +2527,7 @@ func (x *CheckCellsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckCellsRequest.ProtoReflect.Descriptor instead.
 func (*CheckCellsRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{31}
+	return file_driver_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *CheckCellsRequest) GetConnId() string {
@@ -2477,7 +2562,7 @@ type TypedCell struct {
 
 func (x *TypedCell) Reset() {
 	*x = TypedCell{}
-	mi := &file_driver_proto_msgTypes[32]
+	mi := &file_driver_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2489,7 +2574,7 @@ func (x *TypedCell) String() string {
 func (*TypedCell) ProtoMessage() {}
 
 func (x *TypedCell) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[32]
+	mi := &file_driver_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2502,7 +2587,7 @@ func (x *TypedCell) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TypedCell.ProtoReflect.Descriptor instead.
 func (*TypedCell) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{32}
+	return file_driver_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *TypedCell) GetColumn() string {
@@ -2536,7 +2621,7 @@ type CheckCellsResponse struct {
 
 func (x *CheckCellsResponse) Reset() {
 	*x = CheckCellsResponse{}
-	mi := &file_driver_proto_msgTypes[33]
+	mi := &file_driver_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2548,7 +2633,7 @@ func (x *CheckCellsResponse) String() string {
 func (*CheckCellsResponse) ProtoMessage() {}
 
 func (x *CheckCellsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[33]
+	mi := &file_driver_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2561,7 +2646,7 @@ func (x *CheckCellsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckCellsResponse.ProtoReflect.Descriptor instead.
 func (*CheckCellsResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{33}
+	return file_driver_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *CheckCellsResponse) GetProblems() map[string]string {
@@ -2597,7 +2682,7 @@ type SearchRequest struct {
 
 func (x *SearchRequest) Reset() {
 	*x = SearchRequest{}
-	mi := &file_driver_proto_msgTypes[34]
+	mi := &file_driver_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2609,7 +2694,7 @@ func (x *SearchRequest) String() string {
 func (*SearchRequest) ProtoMessage() {}
 
 func (x *SearchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[34]
+	mi := &file_driver_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2622,7 +2707,7 @@ func (x *SearchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchRequest.ProtoReflect.Descriptor instead.
 func (*SearchRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{34}
+	return file_driver_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *SearchRequest) GetConnId() string {
@@ -2746,7 +2831,7 @@ type Row struct {
 
 func (x *Row) Reset() {
 	*x = Row{}
-	mi := &file_driver_proto_msgTypes[35]
+	mi := &file_driver_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2758,7 +2843,7 @@ func (x *Row) String() string {
 func (*Row) ProtoMessage() {}
 
 func (x *Row) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[35]
+	mi := &file_driver_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2771,7 +2856,7 @@ func (x *Row) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Row.ProtoReflect.Descriptor instead.
 func (*Row) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{35}
+	return file_driver_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *Row) GetCells() []*Value {
@@ -2794,7 +2879,7 @@ type Grid struct {
 
 func (x *Grid) Reset() {
 	*x = Grid{}
-	mi := &file_driver_proto_msgTypes[36]
+	mi := &file_driver_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2806,7 +2891,7 @@ func (x *Grid) String() string {
 func (*Grid) ProtoMessage() {}
 
 func (x *Grid) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[36]
+	mi := &file_driver_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2819,7 +2904,7 @@ func (x *Grid) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Grid.ProtoReflect.Descriptor instead.
 func (*Grid) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{36}
+	return file_driver_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *Grid) GetColumns() []*Column {
@@ -2868,7 +2953,7 @@ type CountRequest struct {
 
 func (x *CountRequest) Reset() {
 	*x = CountRequest{}
-	mi := &file_driver_proto_msgTypes[37]
+	mi := &file_driver_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2880,7 +2965,7 @@ func (x *CountRequest) String() string {
 func (*CountRequest) ProtoMessage() {}
 
 func (x *CountRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[37]
+	mi := &file_driver_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2893,7 +2978,7 @@ func (x *CountRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CountRequest.ProtoReflect.Descriptor instead.
 func (*CountRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{37}
+	return file_driver_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *CountRequest) GetConnId() string {
@@ -2926,7 +3011,7 @@ type CountResponse struct {
 
 func (x *CountResponse) Reset() {
 	*x = CountResponse{}
-	mi := &file_driver_proto_msgTypes[38]
+	mi := &file_driver_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2938,7 +3023,7 @@ func (x *CountResponse) String() string {
 func (*CountResponse) ProtoMessage() {}
 
 func (x *CountResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[38]
+	mi := &file_driver_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2951,7 +3036,7 @@ func (x *CountResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CountResponse.ProtoReflect.Descriptor instead.
 func (*CountResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{38}
+	return file_driver_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *CountResponse) GetCount() int64 {
@@ -2974,7 +3059,7 @@ type ExecuteRequest struct {
 
 func (x *ExecuteRequest) Reset() {
 	*x = ExecuteRequest{}
-	mi := &file_driver_proto_msgTypes[39]
+	mi := &file_driver_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2986,7 +3071,7 @@ func (x *ExecuteRequest) String() string {
 func (*ExecuteRequest) ProtoMessage() {}
 
 func (x *ExecuteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[39]
+	mi := &file_driver_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2999,7 +3084,7 @@ func (x *ExecuteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteRequest.ProtoReflect.Descriptor instead.
 func (*ExecuteRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{39}
+	return file_driver_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *ExecuteRequest) GetConnId() string {
@@ -3040,7 +3125,7 @@ type Result struct {
 
 func (x *Result) Reset() {
 	*x = Result{}
-	mi := &file_driver_proto_msgTypes[40]
+	mi := &file_driver_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3052,7 +3137,7 @@ func (x *Result) String() string {
 func (*Result) ProtoMessage() {}
 
 func (x *Result) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[40]
+	mi := &file_driver_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3065,7 +3150,7 @@ func (x *Result) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Result.ProtoReflect.Descriptor instead.
 func (*Result) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{40}
+	return file_driver_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *Result) GetKind() string {
@@ -3126,7 +3211,7 @@ type ClassifyRequest struct {
 
 func (x *ClassifyRequest) Reset() {
 	*x = ClassifyRequest{}
-	mi := &file_driver_proto_msgTypes[41]
+	mi := &file_driver_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3138,7 +3223,7 @@ func (x *ClassifyRequest) String() string {
 func (*ClassifyRequest) ProtoMessage() {}
 
 func (x *ClassifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[41]
+	mi := &file_driver_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3151,7 +3236,7 @@ func (x *ClassifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClassifyRequest.ProtoReflect.Descriptor instead.
 func (*ClassifyRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{41}
+	return file_driver_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *ClassifyRequest) GetText() string {
@@ -3176,7 +3261,7 @@ type Classification struct {
 
 func (x *Classification) Reset() {
 	*x = Classification{}
-	mi := &file_driver_proto_msgTypes[42]
+	mi := &file_driver_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3188,7 +3273,7 @@ func (x *Classification) String() string {
 func (*Classification) ProtoMessage() {}
 
 func (x *Classification) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[42]
+	mi := &file_driver_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3201,7 +3286,7 @@ func (x *Classification) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Classification.ProtoReflect.Descriptor instead.
 func (*Classification) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{42}
+	return file_driver_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *Classification) GetAccess() string {
@@ -3244,7 +3329,7 @@ type EditRow struct {
 
 func (x *EditRow) Reset() {
 	*x = EditRow{}
-	mi := &file_driver_proto_msgTypes[43]
+	mi := &file_driver_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3256,7 +3341,7 @@ func (x *EditRow) String() string {
 func (*EditRow) ProtoMessage() {}
 
 func (x *EditRow) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[43]
+	mi := &file_driver_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3269,7 +3354,7 @@ func (x *EditRow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditRow.ProtoReflect.Descriptor instead.
 func (*EditRow) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{43}
+	return file_driver_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *EditRow) GetUuid() string {
@@ -3305,7 +3390,7 @@ type CreateTableRequest struct {
 
 func (x *CreateTableRequest) Reset() {
 	*x = CreateTableRequest{}
-	mi := &file_driver_proto_msgTypes[44]
+	mi := &file_driver_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3317,7 +3402,7 @@ func (x *CreateTableRequest) String() string {
 func (*CreateTableRequest) ProtoMessage() {}
 
 func (x *CreateTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[44]
+	mi := &file_driver_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3330,7 +3415,7 @@ func (x *CreateTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTableRequest.ProtoReflect.Descriptor instead.
 func (*CreateTableRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{44}
+	return file_driver_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *CreateTableRequest) GetConnId() string {
@@ -3372,7 +3457,7 @@ type ColumnSpec struct {
 
 func (x *ColumnSpec) Reset() {
 	*x = ColumnSpec{}
-	mi := &file_driver_proto_msgTypes[45]
+	mi := &file_driver_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3384,7 +3469,7 @@ func (x *ColumnSpec) String() string {
 func (*ColumnSpec) ProtoMessage() {}
 
 func (x *ColumnSpec) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[45]
+	mi := &file_driver_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3397,7 +3482,7 @@ func (x *ColumnSpec) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ColumnSpec.ProtoReflect.Descriptor instead.
 func (*ColumnSpec) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{45}
+	return file_driver_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *ColumnSpec) GetName() string {
@@ -3432,7 +3517,7 @@ type EditRequest struct {
 
 func (x *EditRequest) Reset() {
 	*x = EditRequest{}
-	mi := &file_driver_proto_msgTypes[46]
+	mi := &file_driver_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3444,7 +3529,7 @@ func (x *EditRequest) String() string {
 func (*EditRequest) ProtoMessage() {}
 
 func (x *EditRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[46]
+	mi := &file_driver_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3457,7 +3542,7 @@ func (x *EditRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditRequest.ProtoReflect.Descriptor instead.
 func (*EditRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{46}
+	return file_driver_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *EditRequest) GetConnId() string {
@@ -3498,7 +3583,7 @@ type RowResult struct {
 
 func (x *RowResult) Reset() {
 	*x = RowResult{}
-	mi := &file_driver_proto_msgTypes[47]
+	mi := &file_driver_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3510,7 +3595,7 @@ func (x *RowResult) String() string {
 func (*RowResult) ProtoMessage() {}
 
 func (x *RowResult) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[47]
+	mi := &file_driver_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3523,7 +3608,7 @@ func (x *RowResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RowResult.ProtoReflect.Descriptor instead.
 func (*RowResult) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{47}
+	return file_driver_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *RowResult) GetIndex() int64 {
@@ -3584,7 +3669,7 @@ type EditResponse struct {
 
 func (x *EditResponse) Reset() {
 	*x = EditResponse{}
-	mi := &file_driver_proto_msgTypes[48]
+	mi := &file_driver_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3596,7 +3681,7 @@ func (x *EditResponse) String() string {
 func (*EditResponse) ProtoMessage() {}
 
 func (x *EditResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[48]
+	mi := &file_driver_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3609,7 +3694,7 @@ func (x *EditResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditResponse.ProtoReflect.Descriptor instead.
 func (*EditResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{48}
+	return file_driver_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *EditResponse) GetResults() []*RowResult {
@@ -3627,7 +3712,7 @@ type CloseResponse struct {
 
 func (x *CloseResponse) Reset() {
 	*x = CloseResponse{}
-	mi := &file_driver_proto_msgTypes[49]
+	mi := &file_driver_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3639,7 +3724,7 @@ func (x *CloseResponse) String() string {
 func (*CloseResponse) ProtoMessage() {}
 
 func (x *CloseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[49]
+	mi := &file_driver_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3652,7 +3737,7 @@ func (x *CloseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseResponse.ProtoReflect.Descriptor instead.
 func (*CloseResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{49}
+	return file_driver_proto_rawDescGZIP(), []int{50}
 }
 
 type ScanRequest struct {
@@ -3669,7 +3754,7 @@ type ScanRequest struct {
 
 func (x *ScanRequest) Reset() {
 	*x = ScanRequest{}
-	mi := &file_driver_proto_msgTypes[50]
+	mi := &file_driver_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3681,7 +3766,7 @@ func (x *ScanRequest) String() string {
 func (*ScanRequest) ProtoMessage() {}
 
 func (x *ScanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[50]
+	mi := &file_driver_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3694,7 +3779,7 @@ func (x *ScanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanRequest.ProtoReflect.Descriptor instead.
 func (*ScanRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{50}
+	return file_driver_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *ScanRequest) GetConnId() string {
@@ -3749,7 +3834,7 @@ type ScanVector struct {
 
 func (x *ScanVector) Reset() {
 	*x = ScanVector{}
-	mi := &file_driver_proto_msgTypes[51]
+	mi := &file_driver_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3761,7 +3846,7 @@ func (x *ScanVector) String() string {
 func (*ScanVector) ProtoMessage() {}
 
 func (x *ScanVector) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[51]
+	mi := &file_driver_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3774,7 +3859,7 @@ func (x *ScanVector) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanVector.ProtoReflect.Descriptor instead.
 func (*ScanVector) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{51}
+	return file_driver_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *ScanVector) GetPacked() []byte {
@@ -3793,7 +3878,7 @@ type ScanVectors struct {
 
 func (x *ScanVectors) Reset() {
 	*x = ScanVectors{}
-	mi := &file_driver_proto_msgTypes[52]
+	mi := &file_driver_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3805,7 +3890,7 @@ func (x *ScanVectors) String() string {
 func (*ScanVectors) ProtoMessage() {}
 
 func (x *ScanVectors) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[52]
+	mi := &file_driver_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3818,7 +3903,7 @@ func (x *ScanVectors) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanVectors.ProtoReflect.Descriptor instead.
 func (*ScanVectors) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{52}
+	return file_driver_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *ScanVectors) GetVectors() []*ScanVector {
@@ -3843,7 +3928,7 @@ type ScanPage struct {
 
 func (x *ScanPage) Reset() {
 	*x = ScanPage{}
-	mi := &file_driver_proto_msgTypes[53]
+	mi := &file_driver_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3855,7 +3940,7 @@ func (x *ScanPage) String() string {
 func (*ScanPage) ProtoMessage() {}
 
 func (x *ScanPage) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[53]
+	mi := &file_driver_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3868,7 +3953,7 @@ func (x *ScanPage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanPage.ProtoReflect.Descriptor instead.
 func (*ScanPage) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{53}
+	return file_driver_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *ScanPage) GetColumns() []*Column {
@@ -3925,7 +4010,7 @@ type Tenant struct {
 
 func (x *Tenant) Reset() {
 	*x = Tenant{}
-	mi := &file_driver_proto_msgTypes[54]
+	mi := &file_driver_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3937,7 +4022,7 @@ func (x *Tenant) String() string {
 func (*Tenant) ProtoMessage() {}
 
 func (x *Tenant) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[54]
+	mi := &file_driver_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3950,7 +4035,7 @@ func (x *Tenant) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tenant.ProtoReflect.Descriptor instead.
 func (*Tenant) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{54}
+	return file_driver_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *Tenant) GetName() string {
@@ -3983,7 +4068,7 @@ type ListTenantsResponse struct {
 
 func (x *ListTenantsResponse) Reset() {
 	*x = ListTenantsResponse{}
-	mi := &file_driver_proto_msgTypes[55]
+	mi := &file_driver_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3995,7 +4080,7 @@ func (x *ListTenantsResponse) String() string {
 func (*ListTenantsResponse) ProtoMessage() {}
 
 func (x *ListTenantsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[55]
+	mi := &file_driver_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4008,7 +4093,7 @@ func (x *ListTenantsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTenantsResponse.ProtoReflect.Descriptor instead.
 func (*ListTenantsResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{55}
+	return file_driver_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *ListTenantsResponse) GetTenants() []*Tenant {
@@ -4030,7 +4115,7 @@ type SetTenantStatusRequest struct {
 
 func (x *SetTenantStatusRequest) Reset() {
 	*x = SetTenantStatusRequest{}
-	mi := &file_driver_proto_msgTypes[56]
+	mi := &file_driver_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4042,7 +4127,7 @@ func (x *SetTenantStatusRequest) String() string {
 func (*SetTenantStatusRequest) ProtoMessage() {}
 
 func (x *SetTenantStatusRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[56]
+	mi := &file_driver_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4055,7 +4140,7 @@ func (x *SetTenantStatusRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetTenantStatusRequest.ProtoReflect.Descriptor instead.
 func (*SetTenantStatusRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{56}
+	return file_driver_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *SetTenantStatusRequest) GetConnId() string {
@@ -4094,7 +4179,7 @@ type SetTenantStatusResponse struct {
 
 func (x *SetTenantStatusResponse) Reset() {
 	*x = SetTenantStatusResponse{}
-	mi := &file_driver_proto_msgTypes[57]
+	mi := &file_driver_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4106,7 +4191,7 @@ func (x *SetTenantStatusResponse) String() string {
 func (*SetTenantStatusResponse) ProtoMessage() {}
 
 func (x *SetTenantStatusResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[57]
+	mi := &file_driver_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4119,7 +4204,7 @@ func (x *SetTenantStatusResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetTenantStatusResponse.ProtoReflect.Descriptor instead.
 func (*SetTenantStatusResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{57}
+	return file_driver_proto_rawDescGZIP(), []int{58}
 }
 
 type NodeTables struct {
@@ -4136,7 +4221,7 @@ type NodeTables struct {
 
 func (x *NodeTables) Reset() {
 	*x = NodeTables{}
-	mi := &file_driver_proto_msgTypes[58]
+	mi := &file_driver_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4148,7 +4233,7 @@ func (x *NodeTables) String() string {
 func (*NodeTables) ProtoMessage() {}
 
 func (x *NodeTables) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[58]
+	mi := &file_driver_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4161,7 +4246,7 @@ func (x *NodeTables) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodeTables.ProtoReflect.Descriptor instead.
 func (*NodeTables) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{58}
+	return file_driver_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *NodeTables) GetTable() string {
@@ -4218,7 +4303,7 @@ type NodeShard struct {
 
 func (x *NodeShard) Reset() {
 	*x = NodeShard{}
-	mi := &file_driver_proto_msgTypes[59]
+	mi := &file_driver_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4230,7 +4315,7 @@ func (x *NodeShard) String() string {
 func (*NodeShard) ProtoMessage() {}
 
 func (x *NodeShard) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[59]
+	mi := &file_driver_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4243,7 +4328,7 @@ func (x *NodeShard) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodeShard.ProtoReflect.Descriptor instead.
 func (*NodeShard) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{59}
+	return file_driver_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *NodeShard) GetName() string {
@@ -4288,7 +4373,7 @@ type Node struct {
 
 func (x *Node) Reset() {
 	*x = Node{}
-	mi := &file_driver_proto_msgTypes[60]
+	mi := &file_driver_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4300,7 +4385,7 @@ func (x *Node) String() string {
 func (*Node) ProtoMessage() {}
 
 func (x *Node) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[60]
+	mi := &file_driver_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4313,7 +4398,7 @@ func (x *Node) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Node.ProtoReflect.Descriptor instead.
 func (*Node) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{60}
+	return file_driver_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *Node) GetName() string {
@@ -4367,7 +4452,7 @@ type NodesResponse struct {
 
 func (x *NodesResponse) Reset() {
 	*x = NodesResponse{}
-	mi := &file_driver_proto_msgTypes[61]
+	mi := &file_driver_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4379,7 +4464,7 @@ func (x *NodesResponse) String() string {
 func (*NodesResponse) ProtoMessage() {}
 
 func (x *NodesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[61]
+	mi := &file_driver_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4392,7 +4477,7 @@ func (x *NodesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodesResponse.ProtoReflect.Descriptor instead.
 func (*NodesResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{61}
+	return file_driver_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *NodesResponse) GetNodes() []*Node {
@@ -4479,12 +4564,19 @@ const file_driver_proto_rawDesc = "" +
 	"\x10protocol_version\x18\x03 \x01(\x05R\x0fprotocolVersion\x12\x14\n" +
 	"\x05types\x18\x04 \x03(\tR\x05types\x12?\n" +
 	"\fcapabilities\x18\x05 \x01(\v2\x1b.app.driver.v2.CapabilitiesR\fcapabilities\x12<\n" +
-	"\vdescription\x18\x06 \x01(\v2\x1a.app.driver.v2.DescriptionR\vdescription\"\xd2\x01\n" +
+	"\vdescription\x18\x06 \x01(\v2\x1a.app.driver.v2.DescriptionR\vdescription\"\xfe\x01\n" +
 	"\vDescription\x123\n" +
 	"\x05types\x18\x01 \x03(\v2\x1d.app.driver.v2.ConnectionTypeR\x05types\x127\n" +
 	"\bsettings\x18\x02 \x03(\v2\x1b.app.driver.v2.SettingFieldR\bsettings\x12;\n" +
 	"\vsuggestions\x18\x03 \x03(\v2\x19.app.driver.v2.SuggestionR\vsuggestions\x12\x18\n" +
-	"\aaddress\x18\x04 \x03(\tR\aaddress\"T\n" +
+	"\aaddress\x18\x04 \x03(\tR\aaddress\x12*\n" +
+	"\x05words\x18\x05 \x01(\v2\x14.app.driver.v2.WordsR\x05words\"\x85\x01\n" +
+	"\x05Words\x12\x1a\n" +
+	"\blanguage\x18\x01 \x01(\tR\blanguage\x12\x14\n" +
+	"\x05table\x18\x02 \x01(\tR\x05table\x12\x10\n" +
+	"\x03row\x18\x03 \x01(\tR\x03row\x12\"\n" +
+	"\finstructions\x18\x04 \x01(\tR\finstructions\x12\x14\n" +
+	"\x05notes\x18\x05 \x01(\tR\x05notes\"T\n" +
 	"\x0eConnectionType\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05label\x18\x02 \x01(\tR\x05label\x12\x18\n" +
@@ -4825,7 +4917,7 @@ func file_driver_proto_rawDescGZIP() []byte {
 	return file_driver_proto_rawDescData
 }
 
-var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 71)
+var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 72)
 var file_driver_proto_goTypes = []any{
 	(*DriverError)(nil),             // 0: app.driver.v2.DriverError
 	(*Value)(nil),                   // 1: app.driver.v2.Value
@@ -4836,176 +4928,178 @@ var file_driver_proto_goTypes = []any{
 	(*InfoRequest)(nil),             // 6: app.driver.v2.InfoRequest
 	(*InfoResponse)(nil),            // 7: app.driver.v2.InfoResponse
 	(*Description)(nil),             // 8: app.driver.v2.Description
-	(*ConnectionType)(nil),          // 9: app.driver.v2.ConnectionType
-	(*SettingField)(nil),            // 10: app.driver.v2.SettingField
-	(*Suggestion)(nil),              // 11: app.driver.v2.Suggestion
-	(*OpenRequest)(nil),             // 12: app.driver.v2.OpenRequest
-	(*OpenResponse)(nil),            // 13: app.driver.v2.OpenResponse
-	(*ConnRequest)(nil),             // 14: app.driver.v2.ConnRequest
-	(*HealthResponse)(nil),          // 15: app.driver.v2.HealthResponse
-	(*PathStatus)(nil),              // 16: app.driver.v2.PathStatus
-	(*PathsResponse)(nil),           // 17: app.driver.v2.PathsResponse
-	(*Table)(nil),                   // 18: app.driver.v2.Table
-	(*ListTablesResponse)(nil),      // 19: app.driver.v2.ListTablesResponse
-	(*TableRequest)(nil),            // 20: app.driver.v2.TableRequest
-	(*Template)(nil),                // 21: app.driver.v2.Template
-	(*TemplatesResponse)(nil),       // 22: app.driver.v2.TemplatesResponse
-	(*Column)(nil),                  // 23: app.driver.v2.Column
-	(*TableSettings)(nil),           // 24: app.driver.v2.TableSettings
-	(*DescribeTableResponse)(nil),   // 25: app.driver.v2.DescribeTableResponse
-	(*DetailSection)(nil),           // 26: app.driver.v2.DetailSection
-	(*DetailItem)(nil),              // 27: app.driver.v2.DetailItem
-	(*Filter)(nil),                  // 28: app.driver.v2.Filter
-	(*Sort)(nil),                    // 29: app.driver.v2.Sort
-	(*BrowseRequest)(nil),           // 30: app.driver.v2.BrowseRequest
-	(*CheckCellsRequest)(nil),       // 31: app.driver.v2.CheckCellsRequest
-	(*TypedCell)(nil),               // 32: app.driver.v2.TypedCell
-	(*CheckCellsResponse)(nil),      // 33: app.driver.v2.CheckCellsResponse
-	(*SearchRequest)(nil),           // 34: app.driver.v2.SearchRequest
-	(*Row)(nil),                     // 35: app.driver.v2.Row
-	(*Grid)(nil),                    // 36: app.driver.v2.Grid
-	(*CountRequest)(nil),            // 37: app.driver.v2.CountRequest
-	(*CountResponse)(nil),           // 38: app.driver.v2.CountResponse
-	(*ExecuteRequest)(nil),          // 39: app.driver.v2.ExecuteRequest
-	(*Result)(nil),                  // 40: app.driver.v2.Result
-	(*ClassifyRequest)(nil),         // 41: app.driver.v2.ClassifyRequest
-	(*Classification)(nil),          // 42: app.driver.v2.Classification
-	(*EditRow)(nil),                 // 43: app.driver.v2.EditRow
-	(*CreateTableRequest)(nil),      // 44: app.driver.v2.CreateTableRequest
-	(*ColumnSpec)(nil),              // 45: app.driver.v2.ColumnSpec
-	(*EditRequest)(nil),             // 46: app.driver.v2.EditRequest
-	(*RowResult)(nil),               // 47: app.driver.v2.RowResult
-	(*EditResponse)(nil),            // 48: app.driver.v2.EditResponse
-	(*CloseResponse)(nil),           // 49: app.driver.v2.CloseResponse
-	(*ScanRequest)(nil),             // 50: app.driver.v2.ScanRequest
-	(*ScanVector)(nil),              // 51: app.driver.v2.ScanVector
-	(*ScanVectors)(nil),             // 52: app.driver.v2.ScanVectors
-	(*ScanPage)(nil),                // 53: app.driver.v2.ScanPage
-	(*Tenant)(nil),                  // 54: app.driver.v2.Tenant
-	(*ListTenantsResponse)(nil),     // 55: app.driver.v2.ListTenantsResponse
-	(*SetTenantStatusRequest)(nil),  // 56: app.driver.v2.SetTenantStatusRequest
-	(*SetTenantStatusResponse)(nil), // 57: app.driver.v2.SetTenantStatusResponse
-	(*NodeTables)(nil),              // 58: app.driver.v2.NodeTables
-	(*NodeShard)(nil),               // 59: app.driver.v2.NodeShard
-	(*Node)(nil),                    // 60: app.driver.v2.Node
-	(*NodesResponse)(nil),           // 61: app.driver.v2.NodesResponse
-	nil,                             // 62: app.driver.v2.Object.FieldsEntry
-	nil,                             // 63: app.driver.v2.Settings.ValuesEntry
-	nil,                             // 64: app.driver.v2.Settings.SecretsEntry
-	nil,                             // 65: app.driver.v2.SettingField.OptionHelpEntry
-	nil,                             // 66: app.driver.v2.Suggestion.SetEntry
-	nil,                             // 67: app.driver.v2.Column.FilterNotesEntry
-	nil,                             // 68: app.driver.v2.CheckCellsResponse.ProblemsEntry
-	nil,                             // 69: app.driver.v2.EditRow.ValuesEntry
-	nil,                             // 70: app.driver.v2.EditRow.VectorsEntry
+	(*Words)(nil),                   // 9: app.driver.v2.Words
+	(*ConnectionType)(nil),          // 10: app.driver.v2.ConnectionType
+	(*SettingField)(nil),            // 11: app.driver.v2.SettingField
+	(*Suggestion)(nil),              // 12: app.driver.v2.Suggestion
+	(*OpenRequest)(nil),             // 13: app.driver.v2.OpenRequest
+	(*OpenResponse)(nil),            // 14: app.driver.v2.OpenResponse
+	(*ConnRequest)(nil),             // 15: app.driver.v2.ConnRequest
+	(*HealthResponse)(nil),          // 16: app.driver.v2.HealthResponse
+	(*PathStatus)(nil),              // 17: app.driver.v2.PathStatus
+	(*PathsResponse)(nil),           // 18: app.driver.v2.PathsResponse
+	(*Table)(nil),                   // 19: app.driver.v2.Table
+	(*ListTablesResponse)(nil),      // 20: app.driver.v2.ListTablesResponse
+	(*TableRequest)(nil),            // 21: app.driver.v2.TableRequest
+	(*Template)(nil),                // 22: app.driver.v2.Template
+	(*TemplatesResponse)(nil),       // 23: app.driver.v2.TemplatesResponse
+	(*Column)(nil),                  // 24: app.driver.v2.Column
+	(*TableSettings)(nil),           // 25: app.driver.v2.TableSettings
+	(*DescribeTableResponse)(nil),   // 26: app.driver.v2.DescribeTableResponse
+	(*DetailSection)(nil),           // 27: app.driver.v2.DetailSection
+	(*DetailItem)(nil),              // 28: app.driver.v2.DetailItem
+	(*Filter)(nil),                  // 29: app.driver.v2.Filter
+	(*Sort)(nil),                    // 30: app.driver.v2.Sort
+	(*BrowseRequest)(nil),           // 31: app.driver.v2.BrowseRequest
+	(*CheckCellsRequest)(nil),       // 32: app.driver.v2.CheckCellsRequest
+	(*TypedCell)(nil),               // 33: app.driver.v2.TypedCell
+	(*CheckCellsResponse)(nil),      // 34: app.driver.v2.CheckCellsResponse
+	(*SearchRequest)(nil),           // 35: app.driver.v2.SearchRequest
+	(*Row)(nil),                     // 36: app.driver.v2.Row
+	(*Grid)(nil),                    // 37: app.driver.v2.Grid
+	(*CountRequest)(nil),            // 38: app.driver.v2.CountRequest
+	(*CountResponse)(nil),           // 39: app.driver.v2.CountResponse
+	(*ExecuteRequest)(nil),          // 40: app.driver.v2.ExecuteRequest
+	(*Result)(nil),                  // 41: app.driver.v2.Result
+	(*ClassifyRequest)(nil),         // 42: app.driver.v2.ClassifyRequest
+	(*Classification)(nil),          // 43: app.driver.v2.Classification
+	(*EditRow)(nil),                 // 44: app.driver.v2.EditRow
+	(*CreateTableRequest)(nil),      // 45: app.driver.v2.CreateTableRequest
+	(*ColumnSpec)(nil),              // 46: app.driver.v2.ColumnSpec
+	(*EditRequest)(nil),             // 47: app.driver.v2.EditRequest
+	(*RowResult)(nil),               // 48: app.driver.v2.RowResult
+	(*EditResponse)(nil),            // 49: app.driver.v2.EditResponse
+	(*CloseResponse)(nil),           // 50: app.driver.v2.CloseResponse
+	(*ScanRequest)(nil),             // 51: app.driver.v2.ScanRequest
+	(*ScanVector)(nil),              // 52: app.driver.v2.ScanVector
+	(*ScanVectors)(nil),             // 53: app.driver.v2.ScanVectors
+	(*ScanPage)(nil),                // 54: app.driver.v2.ScanPage
+	(*Tenant)(nil),                  // 55: app.driver.v2.Tenant
+	(*ListTenantsResponse)(nil),     // 56: app.driver.v2.ListTenantsResponse
+	(*SetTenantStatusRequest)(nil),  // 57: app.driver.v2.SetTenantStatusRequest
+	(*SetTenantStatusResponse)(nil), // 58: app.driver.v2.SetTenantStatusResponse
+	(*NodeTables)(nil),              // 59: app.driver.v2.NodeTables
+	(*NodeShard)(nil),               // 60: app.driver.v2.NodeShard
+	(*Node)(nil),                    // 61: app.driver.v2.Node
+	(*NodesResponse)(nil),           // 62: app.driver.v2.NodesResponse
+	nil,                             // 63: app.driver.v2.Object.FieldsEntry
+	nil,                             // 64: app.driver.v2.Settings.ValuesEntry
+	nil,                             // 65: app.driver.v2.Settings.SecretsEntry
+	nil,                             // 66: app.driver.v2.SettingField.OptionHelpEntry
+	nil,                             // 67: app.driver.v2.Suggestion.SetEntry
+	nil,                             // 68: app.driver.v2.Column.FilterNotesEntry
+	nil,                             // 69: app.driver.v2.CheckCellsResponse.ProblemsEntry
+	nil,                             // 70: app.driver.v2.EditRow.ValuesEntry
+	nil,                             // 71: app.driver.v2.EditRow.VectorsEntry
 }
 var file_driver_proto_depIdxs = []int32{
 	2,  // 0: app.driver.v2.Value.list_value:type_name -> app.driver.v2.List
 	3,  // 1: app.driver.v2.Value.object_value:type_name -> app.driver.v2.Object
 	1,  // 2: app.driver.v2.List.values:type_name -> app.driver.v2.Value
-	62, // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
-	63, // 4: app.driver.v2.Settings.values:type_name -> app.driver.v2.Settings.ValuesEntry
-	64, // 5: app.driver.v2.Settings.secrets:type_name -> app.driver.v2.Settings.SecretsEntry
+	63, // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
+	64, // 4: app.driver.v2.Settings.values:type_name -> app.driver.v2.Settings.ValuesEntry
+	65, // 5: app.driver.v2.Settings.secrets:type_name -> app.driver.v2.Settings.SecretsEntry
 	5,  // 6: app.driver.v2.InfoResponse.capabilities:type_name -> app.driver.v2.Capabilities
 	8,  // 7: app.driver.v2.InfoResponse.description:type_name -> app.driver.v2.Description
-	9,  // 8: app.driver.v2.Description.types:type_name -> app.driver.v2.ConnectionType
-	10, // 9: app.driver.v2.Description.settings:type_name -> app.driver.v2.SettingField
-	11, // 10: app.driver.v2.Description.suggestions:type_name -> app.driver.v2.Suggestion
-	65, // 11: app.driver.v2.SettingField.option_help:type_name -> app.driver.v2.SettingField.OptionHelpEntry
-	66, // 12: app.driver.v2.Suggestion.set:type_name -> app.driver.v2.Suggestion.SetEntry
-	4,  // 13: app.driver.v2.OpenRequest.settings:type_name -> app.driver.v2.Settings
-	5,  // 14: app.driver.v2.OpenResponse.capabilities:type_name -> app.driver.v2.Capabilities
-	16, // 15: app.driver.v2.PathsResponse.paths:type_name -> app.driver.v2.PathStatus
-	18, // 16: app.driver.v2.ListTablesResponse.tables:type_name -> app.driver.v2.Table
-	21, // 17: app.driver.v2.TemplatesResponse.templates:type_name -> app.driver.v2.Template
-	67, // 18: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
-	23, // 19: app.driver.v2.DescribeTableResponse.columns:type_name -> app.driver.v2.Column
-	24, // 20: app.driver.v2.DescribeTableResponse.settings:type_name -> app.driver.v2.TableSettings
-	26, // 21: app.driver.v2.DescribeTableResponse.details:type_name -> app.driver.v2.DetailSection
-	27, // 22: app.driver.v2.DetailSection.items:type_name -> app.driver.v2.DetailItem
-	28, // 23: app.driver.v2.BrowseRequest.filters:type_name -> app.driver.v2.Filter
-	29, // 24: app.driver.v2.BrowseRequest.sort:type_name -> app.driver.v2.Sort
-	32, // 25: app.driver.v2.CheckCellsRequest.cells:type_name -> app.driver.v2.TypedCell
-	68, // 26: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
-	28, // 27: app.driver.v2.SearchRequest.filters:type_name -> app.driver.v2.Filter
-	1,  // 28: app.driver.v2.Row.cells:type_name -> app.driver.v2.Value
-	23, // 29: app.driver.v2.Grid.columns:type_name -> app.driver.v2.Column
-	35, // 30: app.driver.v2.Grid.rows:type_name -> app.driver.v2.Row
-	28, // 31: app.driver.v2.CountRequest.filters:type_name -> app.driver.v2.Filter
-	36, // 32: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
-	0,  // 33: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
-	69, // 34: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
-	70, // 35: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
-	45, // 36: app.driver.v2.CreateTableRequest.columns:type_name -> app.driver.v2.ColumnSpec
-	43, // 37: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
-	47, // 38: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
-	28, // 39: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
-	51, // 40: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
-	23, // 41: app.driver.v2.ScanPage.columns:type_name -> app.driver.v2.Column
-	35, // 42: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
-	52, // 43: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
-	54, // 44: app.driver.v2.ListTenantsResponse.tenants:type_name -> app.driver.v2.Tenant
-	59, // 45: app.driver.v2.NodeTables.shard_list:type_name -> app.driver.v2.NodeShard
-	58, // 46: app.driver.v2.Node.tables:type_name -> app.driver.v2.NodeTables
-	60, // 47: app.driver.v2.NodesResponse.nodes:type_name -> app.driver.v2.Node
-	1,  // 48: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
-	1,  // 49: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
-	51, // 50: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
-	6,  // 51: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
-	12, // 52: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
-	14, // 53: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
-	14, // 54: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
-	14, // 55: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
-	20, // 56: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
-	30, // 57: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
-	37, // 58: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
-	39, // 59: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
-	34, // 60: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
-	14, // 61: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
-	41, // 62: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
-	31, // 63: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
-	46, // 64: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
-	46, // 65: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
-	46, // 66: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
-	14, // 67: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
-	50, // 68: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
-	46, // 69: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
-	44, // 70: app.driver.v2.Driver.CreateTable:input_type -> app.driver.v2.CreateTableRequest
-	20, // 71: app.driver.v2.Driver.Templates:input_type -> app.driver.v2.TableRequest
-	20, // 72: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
-	56, // 73: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
-	20, // 74: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
-	14, // 75: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
-	7,  // 76: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
-	13, // 77: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
-	15, // 78: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
-	15, // 79: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
-	19, // 80: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
-	25, // 81: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
-	36, // 82: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
-	38, // 83: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
-	40, // 84: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
-	36, // 85: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
-	17, // 86: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
-	42, // 87: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
-	33, // 88: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
-	48, // 89: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
-	48, // 90: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
-	48, // 91: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
-	5,  // 92: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
-	53, // 93: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
-	48, // 94: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
-	25, // 95: app.driver.v2.Driver.CreateTable:output_type -> app.driver.v2.DescribeTableResponse
-	22, // 96: app.driver.v2.Driver.Templates:output_type -> app.driver.v2.TemplatesResponse
-	55, // 97: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
-	57, // 98: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
-	61, // 99: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
-	49, // 100: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
-	76, // [76:101] is the sub-list for method output_type
-	51, // [51:76] is the sub-list for method input_type
-	51, // [51:51] is the sub-list for extension type_name
-	51, // [51:51] is the sub-list for extension extendee
-	0,  // [0:51] is the sub-list for field type_name
+	10, // 8: app.driver.v2.Description.types:type_name -> app.driver.v2.ConnectionType
+	11, // 9: app.driver.v2.Description.settings:type_name -> app.driver.v2.SettingField
+	12, // 10: app.driver.v2.Description.suggestions:type_name -> app.driver.v2.Suggestion
+	9,  // 11: app.driver.v2.Description.words:type_name -> app.driver.v2.Words
+	66, // 12: app.driver.v2.SettingField.option_help:type_name -> app.driver.v2.SettingField.OptionHelpEntry
+	67, // 13: app.driver.v2.Suggestion.set:type_name -> app.driver.v2.Suggestion.SetEntry
+	4,  // 14: app.driver.v2.OpenRequest.settings:type_name -> app.driver.v2.Settings
+	5,  // 15: app.driver.v2.OpenResponse.capabilities:type_name -> app.driver.v2.Capabilities
+	17, // 16: app.driver.v2.PathsResponse.paths:type_name -> app.driver.v2.PathStatus
+	19, // 17: app.driver.v2.ListTablesResponse.tables:type_name -> app.driver.v2.Table
+	22, // 18: app.driver.v2.TemplatesResponse.templates:type_name -> app.driver.v2.Template
+	68, // 19: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
+	24, // 20: app.driver.v2.DescribeTableResponse.columns:type_name -> app.driver.v2.Column
+	25, // 21: app.driver.v2.DescribeTableResponse.settings:type_name -> app.driver.v2.TableSettings
+	27, // 22: app.driver.v2.DescribeTableResponse.details:type_name -> app.driver.v2.DetailSection
+	28, // 23: app.driver.v2.DetailSection.items:type_name -> app.driver.v2.DetailItem
+	29, // 24: app.driver.v2.BrowseRequest.filters:type_name -> app.driver.v2.Filter
+	30, // 25: app.driver.v2.BrowseRequest.sort:type_name -> app.driver.v2.Sort
+	33, // 26: app.driver.v2.CheckCellsRequest.cells:type_name -> app.driver.v2.TypedCell
+	69, // 27: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
+	29, // 28: app.driver.v2.SearchRequest.filters:type_name -> app.driver.v2.Filter
+	1,  // 29: app.driver.v2.Row.cells:type_name -> app.driver.v2.Value
+	24, // 30: app.driver.v2.Grid.columns:type_name -> app.driver.v2.Column
+	36, // 31: app.driver.v2.Grid.rows:type_name -> app.driver.v2.Row
+	29, // 32: app.driver.v2.CountRequest.filters:type_name -> app.driver.v2.Filter
+	37, // 33: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
+	0,  // 34: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
+	70, // 35: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
+	71, // 36: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
+	46, // 37: app.driver.v2.CreateTableRequest.columns:type_name -> app.driver.v2.ColumnSpec
+	44, // 38: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
+	48, // 39: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
+	29, // 40: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
+	52, // 41: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
+	24, // 42: app.driver.v2.ScanPage.columns:type_name -> app.driver.v2.Column
+	36, // 43: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
+	53, // 44: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
+	55, // 45: app.driver.v2.ListTenantsResponse.tenants:type_name -> app.driver.v2.Tenant
+	60, // 46: app.driver.v2.NodeTables.shard_list:type_name -> app.driver.v2.NodeShard
+	59, // 47: app.driver.v2.Node.tables:type_name -> app.driver.v2.NodeTables
+	61, // 48: app.driver.v2.NodesResponse.nodes:type_name -> app.driver.v2.Node
+	1,  // 49: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
+	1,  // 50: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
+	52, // 51: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
+	6,  // 52: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
+	13, // 53: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
+	15, // 54: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
+	15, // 55: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
+	15, // 56: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
+	21, // 57: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
+	31, // 58: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
+	38, // 59: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
+	40, // 60: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
+	35, // 61: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
+	15, // 62: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
+	42, // 63: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
+	32, // 64: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
+	47, // 65: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
+	47, // 66: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
+	47, // 67: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
+	15, // 68: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
+	51, // 69: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
+	47, // 70: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
+	45, // 71: app.driver.v2.Driver.CreateTable:input_type -> app.driver.v2.CreateTableRequest
+	21, // 72: app.driver.v2.Driver.Templates:input_type -> app.driver.v2.TableRequest
+	21, // 73: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
+	57, // 74: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
+	21, // 75: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
+	15, // 76: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
+	7,  // 77: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
+	14, // 78: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
+	16, // 79: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
+	16, // 80: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
+	20, // 81: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
+	26, // 82: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
+	37, // 83: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
+	39, // 84: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
+	41, // 85: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
+	37, // 86: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
+	18, // 87: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
+	43, // 88: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
+	34, // 89: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
+	49, // 90: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
+	49, // 91: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
+	49, // 92: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
+	5,  // 93: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
+	54, // 94: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
+	49, // 95: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
+	26, // 96: app.driver.v2.Driver.CreateTable:output_type -> app.driver.v2.DescribeTableResponse
+	23, // 97: app.driver.v2.Driver.Templates:output_type -> app.driver.v2.TemplatesResponse
+	56, // 98: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
+	58, // 99: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
+	62, // 100: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
+	50, // 101: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
+	77, // [77:102] is the sub-list for method output_type
+	52, // [52:77] is the sub-list for method input_type
+	52, // [52:52] is the sub-list for extension type_name
+	52, // [52:52] is the sub-list for extension extendee
+	0,  // [0:52] is the sub-list for field type_name
 }
 
 func init() { file_driver_proto_init() }
@@ -5028,7 +5122,7 @@ func file_driver_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_driver_proto_rawDesc), len(file_driver_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   71,
+			NumMessages:   72,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
