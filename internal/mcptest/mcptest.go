@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"app/backend/connections"
-	"app/backend/mcp"
 	"app/backend/driver/weaviate"
+	"app/backend/mcp"
 	"app/backend/secrets"
 )
 

@@ -14,9 +14,9 @@ import (
 	"app/backend/driver"
 	"app/backend/driver/weaviate"
 	"app/backend/mcp"
-	"app/internal/mcptest"
 	"app/backend/mcpfeatures/tools"
 	"app/internal/fixtures"
+	"app/internal/mcptest"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 )

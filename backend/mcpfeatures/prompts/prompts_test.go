@@ -13,8 +13,8 @@ import (
 	"app/backend/connections"
 	"app/backend/driver"
 	"app/backend/mcp"
-	"app/internal/mcptest"
 	"app/backend/mcpfeatures/tools"
+	"app/internal/mcptest"
 )
 
 // write_query: arguments validated and completed from the live, visible

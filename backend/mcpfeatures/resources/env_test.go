@@ -15,8 +15,8 @@ import (
 	"app/backend/driver"
 	"app/backend/driver/weaviate"
 	"app/backend/mcp"
-	"app/internal/mcptest"
 	"app/backend/secrets"
+	"app/internal/mcptest"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 )

@@ -27,9 +27,9 @@ import (
 	"app/backend/driver"
 	"app/backend/driver/weaviate"
 	"app/backend/mcp"
-	"app/internal/mcptest"
 	"app/backend/plugins/host"
 	"app/backend/secrets"
+	"app/internal/mcptest"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 )

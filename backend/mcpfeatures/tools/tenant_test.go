@@ -17,8 +17,8 @@ import (
 	"app/backend/auth"
 	"app/backend/driver"
 	"app/backend/mcp"
-	"app/internal/mcptest"
 	"app/internal/fixtures"
+	"app/internal/mcptest"
 	"app/internal/weaviatenode"
 )
 

@@ -36,11 +36,11 @@ import (
 	"app/backend/driver"
 	"app/backend/driver/weaviate"
 	"app/backend/mcp"
-	"app/internal/mcptest"
 	"app/backend/plugins/host"
 	"app/backend/secrets"
 	"app/internal/fixtures"
 	"app/internal/goroutines"
+	"app/internal/mcptest"
 	"app/internal/weaviatenode"
 	"app/internal/weaviatetest"
 )
