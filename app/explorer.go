@@ -86,7 +86,7 @@ func (a *ExplorerAPI) Connect(id string) (dto.ConnectionStateDTO, error) {
 	if err != nil {
 		return dto.ConnectionStateDTO{}, apiError(err)
 	}
-	st := dto.ConnectionStateDTO{ID: c.ID, Connected: true, Capabilities: dto.FromCapabilities(d.Capabilities())}
+	st := dto.ConnectionStateDTO{ID: c.ID, Connected: true, Capabilities: dto.FromCapabilities(driver.Offered(d))}
 	if v, ok := d.(serverVersioner); ok {
 		st.ServerVersion = v.ServerVersion()
 	}

@@ -379,7 +379,49 @@ type Capabilities struct {
 	SearchOptions bool `json:"searchOptions"`
 	// CreateTable: the driver creates tables from portable columns (TableCreator).
 	CreateTable bool `json:"createTable"`
+	// Declared: the optional features below are stated up front (Offer fills them from the
+	// interfaces the driver implements). A plugin built before them leaves it false, and the
+	// host learns what it lacks only by asking.
+	Declared bool `json:"declared"`
+	// Scan (Scanner), BatchWrite (BatchWriter), Tenants (Tenants), Nodes (Cluster), Paths
+	// (PathChecker) and Templates (TemplateMaker): the driver offers them.
+	Scan       bool `json:"scan"`
+	BatchWrite bool `json:"batchWrite"`
+	Tenants    bool `json:"tenants"`
+	Nodes      bool `json:"nodes"`
+	Paths      bool `json:"paths"`
+	Templates  bool `json:"templates"`
 }
+
+// Offer is d's capabilities with its optional features declared: what it implements of
+// Scanner, BatchWriter, Tenants, Cluster, PathChecker, TemplateMaker and TableCreator.
+func Offer(d Driver) Capabilities {
+	c := d.Capabilities()
+	c.Declared = true
+	_, c.Scan = d.(Scanner)
+	_, c.BatchWrite = d.(BatchWriter)
+	_, c.Tenants = d.(Tenants)
+	_, c.Nodes = d.(Cluster)
+	_, c.Paths = d.(PathChecker)
+	_, c.Templates = d.(TemplateMaker)
+	if _, ok := d.(TableCreator); !ok {
+		c.CreateTable = false
+	}
+	return c
+}
+
+// Offered is what d offers: its capabilities as declared, or for a driver that does not
+// declare them (a plugin built before), what it implements, so that each feature is tried.
+func Offered(d Driver) Capabilities {
+	if c := d.Capabilities(); c.Declared {
+		return c
+	}
+	return Offer(d)
+}
+
+// Offers reports whether the driver offers an optional feature: as declared, or (a plugin
+// built before declaring) unknown until asked, so yes.
+func (c Capabilities) Offers(declared bool) bool { return !c.Declared || declared }
 
 // TableSpec is a table to create from portable columns (TableCreator).
 type TableSpec struct {

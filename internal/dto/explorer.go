@@ -24,6 +24,12 @@ type CapabilitiesDTO struct {
 	MaxResults      int    `json:"maxResults"`
 	DefaultPageSize int    `json:"defaultPageSize"`
 	Transactions    bool   `json:"transactions"`
+	// The optional features the driver offers (driver.Offered): the window shows what it
+	// has and nothing it lacks.
+	Scan      bool `json:"scan"`
+	Tenants   bool `json:"tenants"`
+	Nodes     bool `json:"nodes"`
+	Templates bool `json:"templates"`
 }
 
 // TableDTO is one table (collection) of an open connection, as the sidebar tree shows it.
@@ -351,7 +357,8 @@ type ConnectionRestoredEvent struct {
 // FromCapabilities is the part of a driver's capabilities the window uses.
 func FromCapabilities(c driver.Capabilities) CapabilitiesDTO {
 	return CapabilitiesDTO{QueryLanguage: c.QueryLanguage, RESTLines: c.RESTLines, MaxResults: c.MaxResults,
-		DefaultPageSize: c.DefaultPageSize, Transactions: c.Transactions}
+		DefaultPageSize: c.DefaultPageSize, Transactions: c.Transactions,
+		Scan: c.Offers(c.Scan), Tenants: c.Offers(c.Tenants), Nodes: c.Offers(c.Nodes), Templates: c.Offers(c.Templates)}
 }
 
 // FromTables are the sidebar's tables (never null).

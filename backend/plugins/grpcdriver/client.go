@@ -177,6 +177,12 @@ func (k *Conn) DescribeTable(ctx context.Context, table string) (*driver.TableIn
 	return fromTableInfo(r), nil
 }
 
+// errLacks answers a call for an optional feature the plugin declared it does not offer,
+// without asking it (contract 3: capabilities up front).
+func errLacks(what string) error {
+	return driver.Errorf(driver.KindUnsupported, "this database's driver %s", what)
+}
+
 // errOldPluginCreate answers CreateTable to a plugin built before it.
 var errOldPluginCreate = driver.Errorf(driver.KindUnsupported, "this version of the driver plugin cannot create tables; update it in Settings, Plugins")
 
@@ -204,6 +210,9 @@ func (k *Conn) CreateTable(ctx context.Context, spec driver.TableSpec) (*driver.
 func (k *Conn) Templates(ctx context.Context, table string) ([]driver.Template, error) {
 	if k.c.isStopped() {
 		return nil, stoppedError()
+	}
+	if k.caps.Declared && !k.caps.Templates {
+		return []driver.Template{}, nil
 	}
 	r, err := k.c.rpc.Templates(ctx, &pb.TableRequest{ConnId: k.id, Table: table})
 	if st, ok := status.FromError(err); ok && st.Code() == codes.Unimplemented && len(st.Details()) == 0 {
@@ -306,6 +315,9 @@ func (k *Conn) CheckPaths(ctx context.Context) []driver.PathStatus {
 	if k.c.isStopped() {
 		return nil
 	}
+	if k.caps.Declared && !k.caps.Paths {
+		return nil
+	}
 	r, err := k.c.rpc.CheckPaths(ctx, k.req())
 	if err != nil {
 		return nil
@@ -325,6 +337,9 @@ var errOldPlugin = driver.Errorf(driver.KindUnsupported, "this version of the dr
 func (k *Conn) Scan(ctx context.Context, table string, req driver.ScanRequest) (*driver.ScanPage, error) {
 	if k.c.isStopped() {
 		return nil, stoppedError()
+	}
+	if k.caps.Declared && !k.caps.Scan {
+		return nil, errLacks("cannot read a whole table past its paging limit")
 	}
 	pf, err := k.filters(req.Filters)
 	if err != nil {
@@ -433,6 +448,9 @@ func (k *Conn) ListTenants(ctx context.Context, table string) ([]driver.Tenant, 
 	if k.c.isStopped() {
 		return nil, stoppedError()
 	}
+	if k.caps.Declared && !k.caps.Tenants {
+		return nil, errLacks("has no tenants")
+	}
 	r, err := k.c.rpc.ListTenants(ctx, &pb.TableRequest{ConnId: k.id, Table: table})
 	if st, ok := status.FromError(err); ok && st.Code() == codes.Unimplemented && len(st.Details()) == 0 {
 		return nil, errOldPluginTenants
@@ -452,6 +470,9 @@ func (k *Conn) SetTenantStatus(ctx context.Context, table, tenant, to string) er
 	if k.c.isStopped() {
 		return stoppedError()
 	}
+	if k.caps.Declared && !k.caps.Tenants {
+		return errLacks("has no tenants")
+	}
 	_, err := k.c.rpc.SetTenantStatus(ctx, &pb.SetTenantStatusRequest{ConnId: k.id, Table: table, Tenant: tenant, Status: to})
 	if st, ok := status.FromError(err); ok && st.Code() == codes.Unimplemented && len(st.Details()) == 0 {
 		return errOldPluginTenants
@@ -466,6 +487,9 @@ func (k *Conn) SetTenantStatus(ctx context.Context, table, tenant, to string) er
 func (k *Conn) Nodes(ctx context.Context, table string) ([]driver.Node, error) {
 	if k.c.isStopped() {
 		return nil, stoppedError()
+	}
+	if k.caps.Declared && !k.caps.Nodes {
+		return nil, errLacks("has no cluster nodes to list")
 	}
 	r, err := k.c.rpc.Nodes(ctx, &pb.TableRequest{ConnId: k.id, Table: table})
 	if st, ok := status.FromError(err); ok && st.Code() == codes.Unimplemented && len(st.Details()) == 0 {

@@ -316,6 +316,13 @@ func toCapabilities(c driver.Capabilities) *pb.Capabilities {
 		FilterGroups:    c.FilterGroups,
 		SearchOptions:   c.SearchOptions,
 		CreateTable:     c.CreateTable,
+		Declared:        c.Declared,
+		Scan:            c.Scan,
+		BatchWrite:      c.BatchWrite,
+		Tenants:         c.Tenants,
+		Nodes:           c.Nodes,
+		Paths:           c.Paths,
+		Templates:       c.Templates,
 	}
 }
 
@@ -334,6 +341,13 @@ func fromCapabilities(c *pb.Capabilities) driver.Capabilities {
 		FilterGroups:    c.GetFilterGroups(),
 		SearchOptions:   c.GetSearchOptions(),
 		CreateTable:     c.GetCreateTable(),
+		Declared:        c.GetDeclared(),
+		Scan:            c.GetScan(),
+		BatchWrite:      c.GetBatchWrite(),
+		Tenants:         c.GetTenants(),
+		Nodes:           c.GetNodes(),
+		Paths:           c.GetPaths(),
+		Templates:       c.GetTemplates(),
 	}
 }
 

@@ -124,7 +124,7 @@ func (s *Server) Open(_ context.Context, req *pb.OpenRequest) (*pb.OpenResponse,
 	s.mu.Lock()
 	s.conns[id] = d
 	s.mu.Unlock()
-	return &pb.OpenResponse{ConnId: id, Capabilities: toCapabilities(d.Capabilities())}, nil
+	return &pb.OpenResponse{ConnId: id, Capabilities: toCapabilities(driver.Offer(d))}, nil
 }
 
 // versioned is what a driver offers beyond the contract to report the server's version.
@@ -490,7 +490,7 @@ func (s *Server) Capabilities(_ context.Context, req *pb.ConnRequest) (*pb.Capab
 	if err != nil {
 		return nil, err
 	}
-	return toCapabilities(d.Capabilities()), nil
+	return toCapabilities(driver.Offer(d)), nil
 }
 
 // Close closes a connection; an unknown id is already closed.

@@ -602,3 +602,75 @@ func TestTemplatesCrossTheBoundary(t *testing.T) {
 		t.Fatalf("templates %v: %+v", names, ts)
 	}
 }
+
+// Contract 3, item 1: the optional features are declared up front. A driver that implements
+// none of them crosses with each one false, and a call for one is refused at once in words,
+// never sent; the Weaviate driver declares each one it has.
+func TestOptionalFeaturesAreDeclaredUpFront(t *testing.T) {
+	k := openConn(t, serveLoopback(t, Config{
+		Info: Info{Name: "bare", Version: "1.0.0", Types: []string{"bare"}},
+		Open: func(driver.Settings, logrus.FieldLogger) (driver.Driver, error) { return bareDriver{}, nil },
+	}), driver.Settings{})
+	c := k.Capabilities()
+	if !c.Declared || c.Scan || c.Tenants || c.Nodes || c.Paths || c.Templates || c.BatchWrite || c.CreateTable {
+		t.Fatalf("a bare driver declares %+v", c)
+	}
+	ctx := context.Background()
+	if _, err := k.ListTenants(ctx, "t"); !driver.IsKind(err, driver.KindUnsupported) || !strings.Contains(err.Error(), "has no tenants") {
+		t.Errorf("ListTenants: %v", err)
+	}
+	if _, err := k.Nodes(ctx, ""); !driver.IsKind(err, driver.KindUnsupported) || !strings.Contains(err.Error(), "no cluster nodes") {
+		t.Errorf("Nodes: %v", err)
+	}
+	if _, err := k.Scan(ctx, "t", driver.ScanRequest{}); !driver.IsKind(err, driver.KindUnsupported) {
+		t.Errorf("Scan: %v", err)
+	}
+	if ts, err := k.Templates(ctx, "t"); err != nil || len(ts) != 0 {
+		t.Errorf("Templates: %v %v", ts, err)
+	}
+	node := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"version":"1.35.2","hostname":"http://127.0.0.1"}`))
+	}))
+	t.Cleanup(node.Close)
+	w := openConn(t, serveLoopback(t, weaviateConfig()), standInSettings(node.URL))
+	if wc := w.Capabilities(); !wc.Declared || !wc.Scan || !wc.Tenants || !wc.Nodes || !wc.Paths || !wc.Templates || !wc.BatchWrite || !wc.CreateTable {
+		t.Fatalf("the Weaviate driver declares %+v", wc)
+	}
+}
+
+// bareDriver implements the contract and nothing optional.
+type bareDriver struct{}
+
+func (bareDriver) Ping(context.Context) error                         { return nil }
+func (bareDriver) Connect(context.Context) error                      { return nil }
+func (bareDriver) ListTables(context.Context) ([]driver.Table, error) { return nil, nil }
+func (bareDriver) DescribeTable(context.Context, string) (*driver.TableInfo, error) {
+	return &driver.TableInfo{}, nil
+}
+func (bareDriver) Browse(context.Context, string, driver.Page, []driver.Filter, []driver.Sort) (*driver.Grid, error) {
+	return &driver.Grid{}, nil
+}
+func (bareDriver) Count(context.Context, string, []driver.Filter) (int64, error) { return 0, nil }
+func (bareDriver) Search(context.Context, string, driver.SearchRequest, int) (*driver.Grid, error) {
+	return &driver.Grid{}, nil
+}
+func (bareDriver) Execute(context.Context, string, driver.ExecOptions) (*driver.Result, error) {
+	return &driver.Result{}, nil
+}
+func (bareDriver) Classify(string) (driver.Classification, error) {
+	return driver.Classification{}, nil
+}
+func (bareDriver) CheckCells(context.Context, string, map[string]*string) (map[string]string, error) {
+	return nil, nil
+}
+func (bareDriver) Insert(context.Context, string, []driver.Row) ([]driver.RowResult, error) {
+	return nil, nil
+}
+func (bareDriver) Update(context.Context, string, []driver.Row) ([]driver.RowResult, error) {
+	return nil, nil
+}
+func (bareDriver) Delete(context.Context, string, []driver.Row) ([]driver.RowResult, error) {
+	return nil, nil
+}
+func (bareDriver) Capabilities() driver.Capabilities { return driver.Capabilities{CreateTable: true} }
+func (bareDriver) Close() error                      { return nil }

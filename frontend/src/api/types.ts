@@ -162,6 +162,11 @@ export interface Capabilities {
   defaultPageSize: number;
   /** Edits are applied atomically (false: row by row). */
   transactions: boolean;
+  /** The optional features the driver offers (declared up front): nothing it lacks is shown. */
+  scan: boolean;
+  tenants: boolean;
+  nodes: boolean;
+  templates: boolean;
 }
 
 /** One table (a Weaviate collection) of an open connection. */

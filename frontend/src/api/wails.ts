@@ -340,6 +340,10 @@ export function createWailsApi(): Api {
               maxResults: c?.maxResults ?? 0,
               defaultPageSize: c?.defaultPageSize ?? 0,
               transactions: !!c?.transactions,
+              scan: !!c?.scan,
+              tenants: !!c?.tenants,
+              nodes: !!c?.nodes,
+              templates: !!c?.templates,
             },
           };
         }),

@@ -37,7 +37,17 @@ import { toDescription, type WireDescription } from "../api/description";
 import weaviateJSON from "./weaviate-description.json";
 
 /** weaviateCapabilities are what the Weaviate driver reports (backend/driver/weaviate). */
-export const weaviateCapabilities: Capabilities = { queryLanguage: "graphql", restLines: true, maxResults: 10000, defaultPageSize: 100, transactions: false };
+export const weaviateCapabilities: Capabilities = {
+  queryLanguage: "graphql",
+  restLines: true,
+  maxResults: 10000,
+  defaultPageSize: 100,
+  transactions: false,
+  scan: true,
+  tenants: true,
+  nodes: true,
+  templates: true,
+};
 
 export function connection(overrides: Partial<Connection> = {}): Connection {
   return {

@@ -30,6 +30,26 @@ export namespace driver {
 	        this.summary = source["summary"];
 	    }
 	}
+	export class Words {
+	    language: string;
+	    table?: string;
+	    row?: string;
+	    instructions?: string;
+	    notes?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Words(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.language = source["language"];
+	        this.table = source["table"];
+	        this.row = source["row"];
+	        this.instructions = source["instructions"];
+	        this.notes = source["notes"];
+	    }
+	}
 	export class Suggestion {
 	    key: string;
 	    suffixes: string[];
@@ -111,6 +131,7 @@ export namespace driver {
 	    settings: SettingField[];
 	    suggestions?: Suggestion[];
 	    address?: string[];
+	    words?: Words;
 	
 	    static createFrom(source: any = {}) {
 	        return new Description(source);
@@ -122,6 +143,7 @@ export namespace driver {
 	        this.settings = this.convertValues(source["settings"], SettingField);
 	        this.suggestions = this.convertValues(source["suggestions"], Suggestion);
 	        this.address = source["address"];
+	        this.words = this.convertValues(source["words"], Words);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -142,6 +164,7 @@ export namespace driver {
 		    return a;
 		}
 	}
+	
 	
 
 }
@@ -328,6 +351,10 @@ export namespace dto {
 	    maxResults: number;
 	    defaultPageSize: number;
 	    transactions: boolean;
+	    scan: boolean;
+	    tenants: boolean;
+	    nodes: boolean;
+	    templates: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new CapabilitiesDTO(source);
@@ -340,6 +367,10 @@ export namespace dto {
 	        this.maxResults = source["maxResults"];
 	        this.defaultPageSize = source["defaultPageSize"];
 	        this.transactions = source["transactions"];
+	        this.scan = source["scan"];
+	        this.tenants = source["tenants"];
+	        this.nodes = source["nodes"];
+	        this.templates = source["templates"];
 	    }
 	}
 	export class ClientDTO {

@@ -50,7 +50,7 @@ export function ConnectionPanel({ connection, state, onReconnect, onDisconnect, 
         )}
       </header>
       <ConnectionStatus state={state} onOpenTable={onOpenTable} />
-      {state?.status === "ready" && <ClusterNodes connectionId={connection.id} />}
+      {state?.status === "ready" && state.capabilities.nodes && <ClusterNodes connectionId={connection.id} />}
       <dl className="props">
         {rows.map(([k, v]) => (
           <div key={k} className="props__row">

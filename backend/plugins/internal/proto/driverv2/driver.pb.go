@@ -550,7 +550,16 @@ type Capabilities struct {
 	// rather than have them dropped.
 	SearchOptions bool `protobuf:"varint,12,opt,name=search_options,json=searchOptions,proto3" json:"search_options,omitempty"`
 	// create_table: the plugin creates tables (CreateTable); an older one answers false.
-	CreateTable   bool `protobuf:"varint,13,opt,name=create_table,json=createTable,proto3" json:"create_table,omitempty"`
+	CreateTable bool `protobuf:"varint,13,opt,name=create_table,json=createTable,proto3" json:"create_table,omitempty"`
+	// declared: the optional features below are stated up front (contract 3); an older plugin
+	// leaves it false and the host learns what it lacks by asking.
+	Declared      bool `protobuf:"varint,14,opt,name=declared,proto3" json:"declared,omitempty"`
+	Scan          bool `protobuf:"varint,15,opt,name=scan,proto3" json:"scan,omitempty"`
+	BatchWrite    bool `protobuf:"varint,16,opt,name=batch_write,json=batchWrite,proto3" json:"batch_write,omitempty"`
+	Tenants       bool `protobuf:"varint,17,opt,name=tenants,proto3" json:"tenants,omitempty"`
+	Nodes         bool `protobuf:"varint,18,opt,name=nodes,proto3" json:"nodes,omitempty"`
+	Paths         bool `protobuf:"varint,19,opt,name=paths,proto3" json:"paths,omitempty"`
+	Templates     bool `protobuf:"varint,20,opt,name=templates,proto3" json:"templates,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -672,6 +681,55 @@ func (x *Capabilities) GetSearchOptions() bool {
 func (x *Capabilities) GetCreateTable() bool {
 	if x != nil {
 		return x.CreateTable
+	}
+	return false
+}
+
+func (x *Capabilities) GetDeclared() bool {
+	if x != nil {
+		return x.Declared
+	}
+	return false
+}
+
+func (x *Capabilities) GetScan() bool {
+	if x != nil {
+		return x.Scan
+	}
+	return false
+}
+
+func (x *Capabilities) GetBatchWrite() bool {
+	if x != nil {
+		return x.BatchWrite
+	}
+	return false
+}
+
+func (x *Capabilities) GetTenants() bool {
+	if x != nil {
+		return x.Tenants
+	}
+	return false
+}
+
+func (x *Capabilities) GetNodes() bool {
+	if x != nil {
+		return x.Nodes
+	}
+	return false
+}
+
+func (x *Capabilities) GetPaths() bool {
+	if x != nil {
+		return x.Paths
+	}
+	return false
+}
+
+func (x *Capabilities) GetTemplates() bool {
+	if x != nil {
+		return x.Templates
 	}
 	return false
 }
@@ -4538,7 +4596,7 @@ const file_driver_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a:\n" +
 	"\fSecretsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xcd\x03\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x82\x05\n" +
 	"\fCapabilities\x12%\n" +
 	"\x0equery_language\x18\x01 \x01(\tR\rqueryLanguage\x12\x10\n" +
 	"\x03sql\x18\x02 \x01(\bR\x03sql\x12!\n" +
@@ -4556,7 +4614,15 @@ const file_driver_proto_rawDesc = "" +
 	" \x01(\bR\ftransactions\x12#\n" +
 	"\rfilter_groups\x18\v \x01(\bR\ffilterGroups\x12%\n" +
 	"\x0esearch_options\x18\f \x01(\bR\rsearchOptions\x12!\n" +
-	"\fcreate_table\x18\r \x01(\bR\vcreateTable\"\r\n" +
+	"\fcreate_table\x18\r \x01(\bR\vcreateTable\x12\x1a\n" +
+	"\bdeclared\x18\x0e \x01(\bR\bdeclared\x12\x12\n" +
+	"\x04scan\x18\x0f \x01(\bR\x04scan\x12\x1f\n" +
+	"\vbatch_write\x18\x10 \x01(\bR\n" +
+	"batchWrite\x12\x18\n" +
+	"\atenants\x18\x11 \x01(\bR\atenants\x12\x14\n" +
+	"\x05nodes\x18\x12 \x01(\bR\x05nodes\x12\x14\n" +
+	"\x05paths\x18\x13 \x01(\bR\x05paths\x12\x1c\n" +
+	"\ttemplates\x18\x14 \x01(\bR\ttemplates\"\r\n" +
 	"\vInfoRequest\"\xfc\x01\n" +
 	"\fInfoResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +

@@ -1,0 +1,32 @@
+import { render, screen } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { ApiProvider } from "../../api";
+import type { ExplorerConnState } from "../explorer/useExplorer";
+import { connection, fakeApi, weaviateCapabilities } from "../../test/fakeApi";
+import { ConnectionPanel } from "./ConnectionPanel";
+
+const ready = (nodes: boolean): ExplorerConnState => ({
+  status: "ready",
+  serverVersion: "1.35.2",
+  capabilities: { ...weaviateCapabilities, nodes },
+  tables: [],
+  counts: null,
+});
+
+// Contract 3, item 1: what a driver lacks is not offered, rather than refused after a click.
+describe("the connection page shows the optional features its driver declares", () => {
+  it.each([
+    [true, 1],
+    [false, 0],
+  ])("nodes declared %s: the cluster's nodes are read %i times", async (nodes, reads) => {
+    const read = vi.fn(async () => []);
+    render(
+      <ApiProvider api={fakeApi(async () => [], { nodes: read })}>
+        <ConnectionPanel connection={connection()} state={ready(nodes)} onReconnect={() => {}} onDisconnect={() => {}} onOpenTable={() => {}} />
+      </ApiProvider>,
+    );
+    await screen.findByRole("heading", { level: 2 });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(read).toHaveBeenCalledTimes(reads);
+  });
+});
