@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"time"
 
+	"app/app/dto"
+	"app/app/nativedialog"
 	"app/backend/activity"
 	"app/backend/core"
-	"app/internal/dto"
-	"app/internal/nativedialog"
 )
 
 // maxActivityPage bounds one page of Settings, Activity log: the table asks for the rows it

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"app/app/dto"
+	"app/app/nativedialog"
 	"app/backend/activity"
-	"app/internal/dto"
-	"app/internal/nativedialog"
 )
 
 // Issue 11, Settings, Activity log: filtered pages for the table, CSV export to the file the

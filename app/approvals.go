@@ -8,10 +8,10 @@ import (
 
 	"github.com/google/uuid"
 
+	"app/app/dto"
+	"app/app/nativedialog"
 	"app/backend/approval"
 	"app/backend/core"
-	"app/internal/dto"
-	"app/internal/nativedialog"
 )
 
 // EventApprovalGranted fires after the person approved an AI client's non-destructive

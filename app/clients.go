@@ -6,10 +6,10 @@ import (
 	"strings"
 	"time"
 
+	"app/app/dto"
 	"app/backend/activity"
 	"app/backend/auth"
 	"app/backend/core"
-	"app/internal/dto"
 )
 
 // RecentClientsWindow is how far back Settings, Connected clients looks: the clients that

@@ -6,10 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"app/app/dto"
 	"app/backend/activity"
 	"app/backend/auth"
 	"app/backend/mcp"
-	"app/internal/dto"
 )
 
 // Issue 11, Settings, Connected clients: who called lately; "disconnect" revokes that

@@ -7,12 +7,12 @@ import (
 	"strings"
 	"time"
 
+	"app/app/dto"
 	"app/backend/config"
 	"app/backend/connections"
 	"app/backend/core"
 	"app/backend/driver"
 	"app/backend/plugins"
-	"app/internal/dto"
 )
 
 // callTimeout bounds one bound call, so a wedged store cannot hang the UI forever.

@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"app/app/dto"
 	"app/backend/connections"
 	"app/backend/driver"
 	"app/backend/secrets"
-	"app/internal/dto"
 )
 
 // newStore is a real connections store in a temp config dir, with the encrypted-file

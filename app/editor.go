@@ -6,11 +6,11 @@ import (
 	"strings"
 	"time"
 
+	"app/app/dto"
 	"app/backend/core"
 	"app/backend/driver"
 	"app/backend/explore"
 	"app/backend/queries"
-	"app/internal/dto"
 )
 
 // runTimeout bounds one statement (Cancel stops it sooner).

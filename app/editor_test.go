@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"app/internal/fixtures"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 // scriptedConfirmer answers every question with yes, records them, and (when block is set)

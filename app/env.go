@@ -6,8 +6,8 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"app/app/nativedialog"
 	"app/backend/core"
-	"app/internal/nativedialog"
 )
 
 // env is what every facade starts from: the window's context, its events, its dialogs, the

@@ -5,11 +5,11 @@ import (
 	"strings"
 	"sync"
 
+	"app/app/dto"
 	"app/backend/connections"
 	"app/backend/core"
 	"app/backend/driver"
 	"app/backend/explore"
-	"app/internal/dto"
 )
 
 // Opener is the part of connections.Manager the explorer needs: open (connect) a saved

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"app/app/dto"
 	"app/backend/explore"
-	"app/internal/dto"
 )
 
 // commitTimeout bounds one commit: every row is one request, so a commit gets minutes rather

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"app/internal/dto"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/app/dto"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 // editTable is a collection of every type the grid writes, created for one test on the

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"app/app/dto"
 	"app/backend/driver"
-	"app/internal/dto"
-	"app/internal/fixtures"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 // titles returns the title cells of a grid, sorted unless keep is set.

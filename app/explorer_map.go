@@ -7,13 +7,13 @@ import (
 	"strings"
 	"time"
 
+	"app/app/dto"
+	"app/app/nativedialog"
 	"app/backend/config"
 	"app/backend/driver"
 	"app/backend/explore"
 	"app/backend/transfer"
 	"app/backend/vectormap"
-	"app/internal/dto"
-	"app/internal/nativedialog"
 )
 
 // OpenMap reads the table's vectors for the Map tab (EventTransferProgress with id as they

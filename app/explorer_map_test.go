@@ -13,12 +13,12 @@ import (
 	"testing"
 	"time"
 
+	"app/app/dto"
+	"app/app/nativedialog"
 	"app/backend/vectormap"
-	"app/internal/dto"
-	"app/internal/fixtures"
-	"app/internal/nativedialog"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 // frames waits for map id's frames until the one Done (or an error), and returns them.

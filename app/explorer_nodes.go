@@ -1,8 +1,8 @@
 package app
 
 import (
+	"app/app/dto"
 	"app/backend/driver"
-	"app/internal/dto"
 )
 
 // Nodes reads the nodes of an open connection's cluster (issue 23: the connection's page shows

@@ -3,8 +3,8 @@ package app
 import (
 	"strings"
 
+	"app/app/dto"
 	"app/backend/explore"
-	"app/internal/dto"
 )
 
 // Search runs the search panel's search on table with the driver's Search, which checks it

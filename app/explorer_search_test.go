@@ -7,11 +7,11 @@ import (
 
 	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
 
+	"app/app/dto"
 	"app/backend/driver"
-	"app/internal/dto"
-	"app/internal/fixtures"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 // Issue 23, item 3: the search panel's bm25, hybrid and near-vector searches, with the grid's

@@ -3,9 +3,9 @@ package app
 import (
 	"strings"
 
+	"app/app/dto"
 	"app/backend/driver"
 	"app/backend/explore"
-	"app/internal/dto"
 )
 
 // FindSimilar finds the rows nearest to one row: a nearVector search with that row's vector

@@ -4,10 +4,10 @@ import (
 	"strings"
 	"testing"
 
-	"app/internal/dto"
-	"app/internal/fixtures"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/app/dto"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 // uuidsAndDistances reads a Find similar grid: each row's uuid and distance text.

@@ -3,9 +3,9 @@ package app
 import (
 	"context"
 
+	"app/app/dto"
 	"app/backend/driver"
 	"app/backend/explore"
-	"app/internal/dto"
 )
 
 // ListTenants answers a window of a multi-tenant table's tenants by name: those whose name

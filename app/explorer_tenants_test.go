@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"app/app/dto"
 	"app/backend/driver"
-	"app/internal/dto"
-	"app/internal/fixtures"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 // issue 23, item 1: the tree lists a multi-tenant table's tenants, a tenant opens as a table,

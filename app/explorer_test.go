@@ -10,13 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"app/app/dto"
 	"app/backend/connections"
 	"app/backend/driver"
 	"app/backend/driver/weaviate"
-	"app/internal/dto"
-	"app/internal/fixtures"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 func TestMain(m *testing.M) { weaviatetest.Main(m) }

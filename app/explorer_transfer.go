@@ -8,11 +8,11 @@ import (
 	"strings"
 	"time"
 
+	"app/app/dto"
+	"app/app/nativedialog"
 	"app/backend/driver"
 	"app/backend/explore"
 	"app/backend/transfer"
-	"app/internal/dto"
-	"app/internal/nativedialog"
 )
 
 var formatFilters = map[transfer.Format]nativedialog.FileFilter{

@@ -10,13 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"app/app/dto"
+	"app/app/nativedialog"
 	"app/backend/connections"
 	"app/backend/driver"
-	"app/internal/dto"
-	"app/internal/fixtures"
-	"app/internal/nativedialog"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 // transferRig is an ExplorerAPI connected to the shared fixture node (gRPC included, which

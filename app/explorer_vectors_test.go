@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"app/internal/fixtures"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 func TestExplorerVectors(t *testing.T) {

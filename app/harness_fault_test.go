@@ -23,12 +23,12 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"app/app/dto"
 	"app/backend/connections"
 	"app/backend/driver"
 	"app/backend/plugins/host"
-	"app/internal/dto"
-	"app/internal/goroutines"
-	"app/internal/weaviatenode"
+	"app/internal/testkit/goroutines"
+	"app/internal/testkit/weaviatenode"
 )
 
 // faultWithin bounds every wait of the fault tests: a call that has not returned by then hangs.

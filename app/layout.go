@@ -1,9 +1,9 @@
 package app
 
 import (
+	"app/app/dto"
 	"app/backend/core"
 	"app/backend/windowlayout"
-	"app/internal/dto"
 )
 
 // LayoutAPI is the window's layout, kept by backend/windowlayout in layout.json in the config

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"app/internal/dto"
+	"app/app/dto"
 )
 
 // The layout facade converts to and from backend/windowlayout (whose tests hold the rules):

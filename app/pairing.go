@@ -7,11 +7,11 @@ import (
 	"strings"
 	"time"
 
+	"app/app/dto"
 	"app/backend/auth"
 	"app/backend/clientsetup"
 	"app/backend/core"
 	"app/backend/pairing"
-	"app/internal/dto"
 )
 
 // PairingAPI is Settings, Connect a client (issue 11): pick an AI client, a level, the

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"app/app/dto"
 	"app/backend/auth"
-	"app/internal/dto"
 )
 
 // Issue 11, Settings, Connect a client: a token is minted and the client's configuration

@@ -17,10 +17,10 @@ import (
 	"testing"
 	"time"
 
+	"app/app/dto"
 	"app/backend/explore"
-	"app/internal/dto"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 // promptly bounds how long a call interrupted by a fault may take to return: well under the

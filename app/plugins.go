@@ -6,10 +6,10 @@ import (
 	"strings"
 	"time"
 
+	"app/app/dto"
 	"app/backend/core"
 	"app/backend/plugins"
 	"app/backend/plugins/registry"
-	"app/internal/dto"
 )
 
 // PluginManager is the part of plugins.Manager the window needs.

@@ -16,8 +16,8 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"app/app/nativedialog"
 	"app/backend/core"
-	"app/internal/nativedialog"
 )
 
 // appIcon is the window icon on Linux (a copy of build/appicon.png).

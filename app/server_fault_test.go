@@ -18,9 +18,9 @@ import (
 	"testing"
 	"time"
 
-	"app/internal/dto"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/app/dto"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 func TestAKilledWeaviateServerDuringACommit(t *testing.T) {

@@ -4,11 +4,11 @@ import (
 	"context"
 	"time"
 
+	"app/app/dto"
 	"app/backend/config"
 	"app/backend/core"
 	"app/backend/mcpstatus"
 	"app/backend/pairing"
-	"app/internal/dto"
 )
 
 // MCPControl is the part of core.MCPService the Settings panel needs: apply settings now and

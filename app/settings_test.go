@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"app/app/dto"
 	"app/backend/core"
 	"app/backend/pairing"
-	"app/internal/dto"
 )
 
 // Issue 11, Settings, MCP server: changes are validated like `app settings set`, written to

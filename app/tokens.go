@@ -6,10 +6,10 @@ import (
 	"strings"
 	"time"
 
+	"app/app/dto"
 	"app/backend/auth"
 	"app/backend/clientsetup"
 	"app/backend/core"
-	"app/internal/dto"
 )
 
 // TokenStore is the part of auth.Store the Settings panel needs: what a client's setup needs

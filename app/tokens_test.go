@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"app/app/dto"
 	"app/backend/auth"
 	"app/backend/secrets"
-	"app/internal/dto"
 )
 
 // newTokenStore is a real token store in a temp config dir, hashes in the file keyring.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ensure-weaviate.sh: make sure the weaviate-server binary used by the test harness
-# (internal/weaviatenode) and by `make run` is built and cached outside the repo.
+# (internal/testkit/weaviatenode) and by `make run` is built and cached outside the repo.
 #
 #   ${APP_CACHE_DIR:-$HOME/.cache/app}/tools/weaviate-v1.35.2/weaviate-server
 #

@@ -24,7 +24,7 @@ record() { # suite passed failed rc
 }
 
 bash scripts/setup.sh test || die "set-up failed (see above); nothing was tested"
-export APP_TEST_SETUP=1 # the set-up ran: a missing prerequisite now fails a test (internal/testenv)
+export APP_TEST_SETUP=1 # the set-up ran: a missing prerequisite now fails a test (internal/testkit/testenv)
 
 step "static checks: gofmt, go vet and staticcheck"
 GOPKGS=$(go list ./... | grep -v /node_modules/)

@@ -9,8 +9,8 @@ import (
 
 	"app/backend/driver"
 	"app/backend/driver/weaviate"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 func TestMain(m *testing.M) { weaviatetest.Main(m) }

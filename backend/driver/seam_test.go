@@ -189,7 +189,10 @@ func dialectLines(t *testing.T, root string) map[string]int {
 // modes), and the count only goes down. Adding a line fails; taking one out fails until the
 // pin is lowered here, so the pin is always the tree's exact count.
 var dialectPin = map[string]int{
-	"app/explorer_similar.go":                               1,
+	"app/explorer_similar.go": 1,
+	// The window's search DTO moved from internal/ (which the guard skips) to app/dto with
+	// issue 43: its lines were always host code, now counted.
+	"app/dto/search.go":                                     7,
 	"backend/connections/connections.go":                    2,
 	"backend/driver/search.go":                              15,
 	"backend/mcpfeatures/tools/tenant.go":                   1,

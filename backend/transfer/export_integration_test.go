@@ -27,9 +27,9 @@ import (
 	"app/backend/driver"
 	"app/backend/driver/weaviate"
 	"app/backend/transfer"
-	"app/internal/fixtures"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 func TestMain(m *testing.M) { weaviatetest.Main(m) }

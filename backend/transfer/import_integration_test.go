@@ -15,9 +15,9 @@ import (
 
 	"app/backend/driver"
 	"app/backend/transfer"
-	"app/internal/fixtures"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 // restObject is an object as GET /v1/objects gives it.

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"app/backend/transfer"
-	"app/internal/fixtures"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 // roundTripRows is the size of issue 21's round trip: past the paging limit, in many batches.

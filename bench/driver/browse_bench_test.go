@@ -21,9 +21,9 @@ import (
 
 	"app/backend/driver"
 	"app/backend/driver/weaviate"
-	"app/internal/fixtures"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 const (

@@ -27,8 +27,8 @@ import (
 
 	"app/backend/driver"
 	driverweaviate "app/backend/driver/weaviate"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 var (

@@ -50,10 +50,10 @@ import (
 	"syscall"
 	"time"
 
-	"app/internal/fixtures"
-	"app/internal/testenv"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/testenv"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 	"app/tests/desktop/harness"
 	"app/tests/e2e/e2eharness"
 )

@@ -15,8 +15,8 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
 
-	"app/internal/fixtures"
-	"app/internal/weaviatenode"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
 )
 
 // Targets of issue 22 for the map in Chromium.

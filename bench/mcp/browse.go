@@ -23,7 +23,7 @@ import (
 	appmcp "app/backend/mcp"
 	"app/backend/mcpfeatures/tools"
 	"app/backend/secrets"
-	"app/internal/weaviatenode"
+	"app/internal/testkit/weaviatenode"
 )
 
 // browseRows is the page browse_table reads in the benchmark (issue 12: 100 rows).

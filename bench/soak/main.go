@@ -36,7 +36,7 @@ import (
 	"syscall"
 	"time"
 
-	"app/internal/weaviatenode"
+	"app/internal/testkit/weaviatenode"
 )
 
 type config struct {

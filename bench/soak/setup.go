@@ -17,9 +17,9 @@ import (
 	"syscall"
 	"time"
 
-	"app/internal/fixtures"
 	"app/internal/pluginpub"
-	"app/internal/weaviatenode"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
 )
 
 // connectionName is the saved connection the clients use; table the collection they read

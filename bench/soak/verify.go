@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"app/internal/weaviatenode"
+	"app/internal/testkit/weaviatenode"
 )
 
 // serverMarkers reads every object of the table back through Weaviate's REST API (in

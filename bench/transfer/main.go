@@ -37,8 +37,8 @@ import (
 	"app/backend/driver"
 	"app/backend/plugins/host"
 	"app/backend/transfer"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 const class = "TransferBench"

@@ -40,8 +40,8 @@ import (
 	"syscall"
 	"time"
 
-	"app/internal/fixtures"
-	"app/internal/weaviatenode"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
 )
 
 type ready struct {

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"app/internal/fixtures"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatetest"
 )
 
 // TestMain lets the tests re-run this test binary as the command itself.

@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"app/internal/fixtures"
-	"app/internal/mcptest"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/mcptest"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 // cliConfirmed runs a CLI command that raises rights while the window runs, answers Yes in

@@ -13,7 +13,7 @@ import (
 
 	"app/backend/plugins/registry"
 	"app/internal/pluginpub"
-	"app/internal/testenv"
+	"app/internal/testkit/testenv"
 	"app/tests/desktop/harness"
 )
 

@@ -2,7 +2,7 @@
 // private Xvfb display: the window opens, the UI paints the saved connections, the keyboard
 // opens one, and opening a connection to a real demo node shows its collections and a grid.
 // It needs `make app` first; see README.md in this directory. Without its prerequisites it
-// skips in a plain `go test` and fails under `make test` (app/internal/testenv).
+// skips in a plain `go test` and fails under `make test` (app/internal/testkit/testenv).
 package desktop
 
 import (
@@ -19,11 +19,11 @@ import (
 	"testing"
 	"time"
 
-	"app/internal/fixtures"
 	"app/internal/pluginpub"
-	"app/internal/testenv"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/testenv"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 	"app/tests/desktop/harness"
 )
 
@@ -39,7 +39,7 @@ const minColors = 64
 // requireWindow ends the test, naming everything missing in one line, when a prerequisite of
 // the window tests is missing: the desktop binary (make app), Xvfb, xdotool and ImageMagick's
 // import, and whatever more the caller names. It is a skip in a plain `go test` and a failure
-// under `make test` (app/internal/testenv). It returns the desktop binary.
+// under `make test` (app/internal/testkit/testenv). It returns the desktop binary.
 func requireWindow(t *testing.T, more ...string) string {
 	t.Helper()
 	bin := filepath.Join(harness.RepoRoot(t), "build", "bin", "app")

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"app/internal/fixtures"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 // first is the uuid of the note that exists before the window opens: the smallest uuid, so

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"app/internal/testenv"
+	"app/internal/testkit/testenv"
 	"app/tests/desktop/harness"
 )
 

@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"app/internal/fixtures"
-	"app/internal/mcptest"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/mcptest"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 	"app/tests/desktop/harness"
 )
 

@@ -21,10 +21,10 @@ import (
 	"testing"
 	"time"
 
-	"app/internal/mcptest"
-	"app/internal/testenv"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/mcptest"
+	"app/internal/testkit/testenv"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 	"app/tests/desktop/harness"
 )
 

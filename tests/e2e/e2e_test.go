@@ -4,7 +4,7 @@
 // Slow (wails dev compiles the app): about a minute warm. Its prerequisites (Xvfb, Chromium,
 // Node, the Wails CLI, the npm packages of tests/e2e and frontend, weaviate-server) come from
 // scripts/setup.sh test; without them it skips in a plain `go test` and fails under `make
-// test` (app/internal/testenv).
+// test` (app/internal/testkit/testenv).
 package e2e
 
 import (
@@ -19,10 +19,10 @@ import (
 	"testing"
 	"time"
 
-	"app/internal/fixtures"
-	"app/internal/testenv"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/testenv"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 	"app/tests/desktop/harness"
 	"app/tests/e2e/e2eharness"
 )
@@ -30,7 +30,7 @@ import (
 func TestMain(m *testing.M) { weaviatetest.Main(m) }
 
 // requireE2E ends the test, naming everything missing in one line, when a prerequisite is
-// missing: a skip in a plain `go test`, a failure under `make test` (app/internal/testenv).
+// missing: a skip in a plain `go test`, a failure under `make test` (app/internal/testkit/testenv).
 // scripts/setup.sh test installs them all. It returns the Wails CLI and the Chromium binary.
 func requireE2E(t *testing.T, root string) (wails, chromium string) {
 	t.Helper()

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"app/internal/testenv"
+	"app/internal/testkit/testenv"
 )
 
 // Issue 25, "Faults and load": the activity log's disk full. Every request is recorded (SPEC:

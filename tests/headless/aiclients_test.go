@@ -15,7 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"app/internal/testenv"
+	"app/internal/testkit/testenv"
 )
 
 // Issue 41: every configuration `app client config CLIENT --write` writes is proven by that

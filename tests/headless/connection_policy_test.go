@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"app/backend/secrets"
-	"app/internal/testenv"
+	"app/internal/testkit/testenv"
 )
 
 // savedConn is a connection as `app connection list --json` prints it.

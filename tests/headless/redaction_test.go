@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 // SPEC.md B "Authentication" 5 and issue 11: error text is redacted before it leaves the

@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"app/internal/fixtures"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 // ARCHITECTURE.md 3, Approvals: with no window, a write that needs the app's dialog is asked

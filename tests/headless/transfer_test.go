@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"app/internal/fixtures"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 // Issue 21, item 3: the scripts' commands, black-box on the built app with its real driver

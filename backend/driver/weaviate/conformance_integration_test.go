@@ -17,8 +17,8 @@ import (
 	"app/backend/driver/drivertest"
 	"app/backend/driver/weaviate"
 	"app/backend/plugins/grpcdriver"
-	"app/internal/fixtures"
-	"app/internal/weaviatenode"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
 )
 
 // Issue 37, item 7: the Weaviate driver passes the contract's conformance suite on a real
@@ -176,7 +176,7 @@ func (h *harness) Statements(table string) (reads, writes []string) {
 }
 
 // Big is the fixture collection of more than QUERY_MAXIMUM_RESULTS objects every shared node
-// holds (internal/fixtures), loaded through the server's REST API.
+// holds (internal/testkit/fixtures), loaded through the server's REST API.
 func (h *harness) Big(context.Context, *testing.T) (string, int) {
 	return fixtures.Big, fixtures.BigCount
 }

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"app/backend/driver"
-	"app/internal/fixtures"
-	"app/internal/weaviatenode"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
 )
 
 // Issue 23, item 2: a collection's definition in words holds what the server's own schema

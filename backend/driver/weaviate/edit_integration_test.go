@@ -13,7 +13,7 @@ import (
 
 	"app/backend/driver"
 	"app/backend/driver/weaviate"
-	"app/internal/weaviatenode"
+	"app/internal/testkit/weaviatenode"
 )
 
 // counting counts the requests that reach the real server, by method.

@@ -12,8 +12,8 @@ import (
 
 	"app/backend/driver"
 	"app/backend/driver/weaviate"
-	"app/internal/fixtures"
-	"app/internal/weaviatenode"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
 )
 
 func colNames(g *driver.Grid) string {

@@ -8,8 +8,8 @@ import (
 	pb "github.com/weaviate/weaviate/grpc/generated/protocol/v1"
 
 	"app/backend/driver"
-	"app/internal/fixtures"
-	"app/internal/weaviatenode"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
 )
 
 // Issue 23, item 4: filters of one group are ORed, groups ANDed, sent as the nested where (or

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"app/backend/driver"
-	"app/internal/weaviatenode"
+	"app/internal/testkit/weaviatenode"
 )
 
 // Issue 23, item 2: a filter on a property the server has no index to match values with is

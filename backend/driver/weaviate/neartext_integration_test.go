@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"app/backend/driver"
-	"app/internal/embedder"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/embedder"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 // vectorizedTitles are the rows of the collections the server vectorizes itself.
@@ -66,7 +66,7 @@ func vectorizedNode(t *testing.T, v weaviatenode.Variant, emb *embedder.Server) 
 }
 
 // Issue 23, item 3: near text, and hybrid weighing vectors, where the server's own vectorizer
-// module makes the vectors (text2vec-transformers, asking app/internal/embedder, a stand-in
+// module makes the vectors (text2vec-transformers, asking app/internal/testkit/embedder, a stand-in
 // for a model): the driver's matches are the server's own GraphQL answer, uuid for uuid and in
 // its order, and the same cells over gRPC on a node with GraphQL off.
 func TestNearTextWhereTheServerVectorizes(t *testing.T) {

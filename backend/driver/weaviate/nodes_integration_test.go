@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"app/backend/driver"
-	"app/internal/fixtures"
-	"app/internal/weaviatenode"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
 )
 
 // rawNodes reads /v1/nodes?output=verbose from the server itself and sums each collection's

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"app/backend/driver"
-	"app/internal/fixtures"
-	"app/internal/weaviatenode"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
 )
 
 func ptr[T any](v T) *T { return &v }

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"app/backend/driver"
-	"app/internal/weaviatenode"
+	"app/internal/testkit/weaviatenode"
 )
 
 // Contract 3, item 1: the editor's templates come from the driver, in its language, written

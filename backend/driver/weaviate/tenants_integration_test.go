@@ -10,8 +10,8 @@ import (
 
 	"app/backend/driver"
 	"app/backend/driver/weaviate"
-	"app/internal/fixtures"
-	"app/internal/weaviatenode"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
 )
 
 // tenantCollection creates a multi-tenant collection of this test's own on n: tenants t1 (3

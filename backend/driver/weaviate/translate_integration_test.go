@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"app/backend/driver"
-	"app/internal/fixtures"
-	"app/internal/weaviatenode"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
 )
 
 // Issue 19, item 4: a Get or an Aggregate written in the editor answers on a server with

@@ -15,10 +15,10 @@ import (
 	"app/backend/driver/weaviate"
 	"app/backend/mcp"
 	"app/backend/mcpfeatures/tools"
-	"app/internal/fixtures"
-	"app/internal/mcptest"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/mcptest"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 // TestMain stops the shared weaviate-server node the tests start.

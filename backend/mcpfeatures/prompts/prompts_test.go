@@ -14,7 +14,7 @@ import (
 	"app/backend/driver"
 	"app/backend/mcp"
 	"app/backend/mcpfeatures/tools"
-	"app/internal/mcptest"
+	"app/internal/testkit/mcptest"
 )
 
 // write_query: arguments validated and completed from the live, visible

@@ -16,12 +16,12 @@ import (
 	"app/backend/driver/weaviate"
 	"app/backend/mcp"
 	"app/backend/secrets"
-	"app/internal/mcptest"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/mcptest"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
-// TestMain stops the weaviate-server nodes the tests start (internal/weaviatetest).
+// TestMain stops the weaviate-server nodes the tests start (internal/testkit/weaviatetest).
 func TestMain(m *testing.M) { weaviatetest.Main(m) }
 
 // env is one test's world, all real: a weaviate-server node, saved connections to it in a

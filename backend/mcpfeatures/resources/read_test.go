@@ -9,7 +9,7 @@ import (
 	"app/backend/approval"
 	"app/backend/auth"
 	"app/backend/mcp"
-	"app/internal/fixtures"
+	"app/internal/testkit/fixtures"
 )
 
 // The schema, table and sample resources (package comment) against a real weaviate-server

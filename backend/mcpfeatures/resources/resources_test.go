@@ -11,7 +11,7 @@ import (
 	"app/backend/connections"
 	"app/backend/driver"
 	"app/backend/mcp"
-	"app/internal/mcptest"
+	"app/internal/testkit/mcptest"
 )
 
 func seeded(t *testing.T) (*connections.Store, map[string]string) {

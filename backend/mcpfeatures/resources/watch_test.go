@@ -7,8 +7,8 @@ import (
 
 	"app/backend/connections"
 	"app/backend/mcp"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 // testPoll is the Watcher's period in tests (PollEvery in the app); within is how long a test

@@ -30,10 +30,10 @@ import (
 	"app/backend/driver/weaviate"
 	"app/backend/mcp"
 	"app/backend/secrets"
-	"app/internal/fixtures"
-	"app/internal/mcptest"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/mcptest"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 // person is whoever sits at the app: it answers the dialog with the next scripted answer and

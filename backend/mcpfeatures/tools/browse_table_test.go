@@ -11,7 +11,7 @@ import (
 
 	"app/backend/approval"
 	"app/backend/driver"
-	"app/internal/fixtures"
+	"app/internal/testkit/fixtures"
 )
 
 func browse(table string, more map[string]any) map[string]any {

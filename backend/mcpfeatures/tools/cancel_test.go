@@ -22,9 +22,9 @@ import (
 
 	"app/backend/auth"
 	"app/backend/mcp"
-	"app/internal/fixtures"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 // slowQuery is a real slow read (see the file comment).

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"app/internal/fixtures"
+	"app/internal/testkit/fixtures"
 )
 
 // issue 12: count_rows counts a table's rows, or those matching browse_table's filters.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"app/internal/fixtures"
+	"app/internal/testkit/fixtures"
 )
 
 // issue 12 and SPEC.md A "Grid rows": describe_table gives the columns (uuid first, primary

@@ -14,7 +14,7 @@ import (
 
 	"app/backend/driver"
 	"app/backend/mcp"
-	"app/internal/mcptest"
+	"app/internal/testkit/mcptest"
 )
 
 // specToolErrorCodes are the nine tool error codes, spelled as SPEC.md B

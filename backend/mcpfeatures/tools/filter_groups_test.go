@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"app/internal/fixtures"
+	"app/internal/testkit/fixtures"
 )
 
 // issue 23, item 4: browse_table and count_rows take OR groups (filters with the same group

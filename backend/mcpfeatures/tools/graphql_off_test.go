@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"app/backend/mcp"
-	"app/internal/fixtures"
+	"app/internal/testkit/fixtures"
 )
 
 // Issue 19, done when: browse_table with a filter, count_rows and vector_search answer on a

@@ -19,12 +19,12 @@ import (
 	"app/backend/driver/weaviate"
 	"app/backend/mcp"
 	"app/backend/secrets"
-	"app/internal/mcptest"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/mcptest"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
-// TestMain stops the shared weaviate-server nodes the tests start (internal/weaviatetest).
+// TestMain stops the shared weaviate-server nodes the tests start (internal/testkit/weaviatetest).
 func TestMain(m *testing.M) { weaviatetest.Main(m) }
 
 // The read tools' tests run against a real weaviate-server (the shared, fixture-loaded node of

@@ -13,7 +13,7 @@ import (
 	"app/backend/connections"
 	"app/backend/driver"
 	"app/backend/mcp"
-	"app/internal/mcptest"
+	"app/internal/testkit/mcptest"
 )
 
 // SPEC.md B "What the service does" 3-4: list_connections lists the user's

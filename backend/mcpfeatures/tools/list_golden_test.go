@@ -11,7 +11,7 @@ import (
 
 	"app/backend/auth"
 	"app/backend/mcp"
-	"app/internal/mcptest"
+	"app/internal/testkit/mcptest"
 )
 
 var updateList = flag.Bool("update-tools", false, "rewrite testdata/tools-list.json from the tool table")

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"app/backend/mcp"
-	"app/internal/fixtures"
+	"app/internal/testkit/fixtures"
 )
 
 // issue 12: list_tables lists a connection's tables (Weaviate collections) with their

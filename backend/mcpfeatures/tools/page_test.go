@@ -11,7 +11,7 @@ import (
 	"app/backend/auth"
 	"app/backend/driver"
 	"app/backend/mcp"
-	"app/internal/mcptest"
+	"app/internal/testkit/mcptest"
 )
 
 // issue 12: the whole tools/list must stay under 16 KB of JSON, so each read tool's definition

@@ -29,9 +29,9 @@ import (
 	"app/backend/mcp"
 	"app/backend/plugins/host"
 	"app/backend/secrets"
-	"app/internal/mcptest"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/mcptest"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 func TestARowWriteCutInTheMiddleOfABatch(t *testing.T) {

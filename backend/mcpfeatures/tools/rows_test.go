@@ -11,7 +11,7 @@ import (
 	"app/backend/approval"
 	"app/backend/auth"
 	"app/backend/mcp"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/weaviatetest"
 )
 
 // Issue 12: insert_rows, update_rows and delete_rows write through the driver after the

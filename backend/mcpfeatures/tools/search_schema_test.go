@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"app/internal/fixtures"
+	"app/internal/testkit/fixtures"
 )
 
 // issue 12: search_schema finds tables and columns of one connection whose name or

@@ -17,9 +17,9 @@ import (
 	"app/backend/auth"
 	"app/backend/driver"
 	"app/backend/mcp"
-	"app/internal/fixtures"
-	"app/internal/mcptest"
-	"app/internal/weaviatenode"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/mcptest"
+	"app/internal/testkit/weaviatenode"
 )
 
 // issue 23, item 1: the tools that take a table take an optional tenant, and list_tables says

@@ -38,11 +38,11 @@ import (
 	"app/backend/mcp"
 	"app/backend/plugins/host"
 	"app/backend/secrets"
-	"app/internal/fixtures"
-	"app/internal/goroutines"
-	"app/internal/mcptest"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/goroutines"
+	"app/internal/testkit/mcptest"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 // stallProxy forwards loopback TCP connections to a node until stall; from then on every

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"app/backend/approval"
-	"app/internal/fixtures"
+	"app/internal/testkit/fixtures"
 )
 
 func searchArgs(table string, more map[string]any) map[string]any {

@@ -21,9 +21,9 @@ import (
 	"app/backend/driver"
 	"app/backend/driver/weaviate"
 	"app/backend/plugins/grpcdriver"
-	"app/internal/fixtures"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 // The driver's behaviour through the real plugin binary (cmd/weaviate-driver, built once

@@ -20,8 +20,8 @@ import (
 	"app/backend/driver"
 	"app/backend/driver/weaviate"
 	"app/backend/plugins/grpcdriver"
-	"app/internal/testenv"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/testenv"
+	"app/internal/testkit/weaviatetest"
 )
 
 // helperEnv makes the test binary a child process instead of a test run (go-plugin's own

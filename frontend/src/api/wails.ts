@@ -11,7 +11,7 @@ import * as PairingBinding from "../../wailsjs/go/app/PairingAPI";
 import * as PluginsBinding from "../../wailsjs/go/app/PluginsAPI";
 import * as SettingsBinding from "../../wailsjs/go/app/SettingsAPI";
 import * as TokensBinding from "../../wailsjs/go/app/TokensAPI";
-// The generated classes of the Go DTOs (package dto, internal/dto), named models here: the
+// The generated classes of the Go DTOs (package dto, app/dto), named models here: the
 // readers below call their parameter dto.
 import { dto as models } from "../../wailsjs/go/models";
 import { toDescription } from "./description";

@@ -1,7 +1,7 @@
 // Package harness starts what the window tests need from the outside: a private Xvfb
 // display, the app binary with a throwaway config dir, and screenshots of the screen.
 // It is shared by tests/desktop (the built binary) and tests/e2e (wails dev + Chromium).
-// A missing tool follows the rule of app/internal/testenv: a skip in a plain `go test`, a
+// A missing tool follows the rule of app/internal/testkit/testenv: a skip in a plain `go test`, a
 // failure under `make test`.
 package harness
 
@@ -22,7 +22,7 @@ import (
 	"testing"
 	"time"
 
-	"app/internal/testenv"
+	"app/internal/testkit/testenv"
 )
 
 // RepoRoot walks up from the working directory to the directory whose go.mod declares
@@ -56,7 +56,7 @@ func MissingTools(names ...string) string {
 }
 
 // RequireTools ends the test when a command is not on PATH: a skip without `make test`'s
-// set-up, a failure under it (see app/internal/testenv).
+// set-up, a failure under it (see app/internal/testkit/testenv).
 func RequireTools(t testing.TB, names ...string) {
 	t.Helper()
 	testenv.Require(t, MissingTools(names...))

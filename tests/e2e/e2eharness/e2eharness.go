@@ -24,8 +24,8 @@ import (
 	"time"
 
 	"app/internal/pluginpub"
-	"app/internal/testenv"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/testenv"
+	"app/internal/testkit/weaviatetest"
 	"app/tests/desktop/harness"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"app/internal/goroutines"
+	"app/internal/testkit/goroutines"
 )
 
 // parked blocks until release is closed: a goroutine whose stack names this function.

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 // TestHelperProcessStartsANodeAndHangs is not a test: TestTheServerDiesWhenItsParentIsKilled

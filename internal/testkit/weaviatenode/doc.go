@@ -7,7 +7,7 @@
 // ${APP_CACHE_DIR:-$HOME/.cache/app}/tools/weaviate-v1.35.2/ (or named by $APP_WEAVIATE_BIN).
 // No Docker is needed.
 //
-// The same code serves the Go tests (through app/internal/weaviatetest) and the demo node of
+// The same code serves the Go tests (through app/internal/testkit/weaviatetest) and the demo node of
 // `make run` (through app/cmd/weaviate-demo).
 //
 // Each node gets its own free loopback ports (HTTP, gRPC, gossip, data, raft, raft-rpc), its

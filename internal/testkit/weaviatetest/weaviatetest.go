@@ -1,11 +1,11 @@
-// Package weaviatetest gives Go tests a real weaviate-server (see app/internal/weaviatenode).
+// Package weaviatetest gives Go tests a real weaviate-server (see app/internal/testkit/weaviatenode).
 //
 // Two ways to get one:
 //
 //   - Start(t, variant): a fresh, empty node for this test only, stopped by t.Cleanup. Use it
 //     when the test changes the schema or data, or needs its own settings.
 //   - Shared(t, variant): one node per variant per test binary, started on first use with the
-//     fixtures of app/internal/fixtures loaded (about 10,000 objects, so loading once matters).
+//     fixtures of app/internal/testkit/fixtures loaded (about 10,000 objects, so loading once matters).
 //     Treat it as read-only; a test that writes should use Start or write to collections of
 //     its own and delete them.
 //
@@ -16,7 +16,7 @@
 // Without Main the nodes still die with the test binary on Linux (Pdeathsig), but their
 // temporary data directories are left behind.
 //
-// A missing weaviate-server binary follows the rule of app/internal/testenv: under `make test`
+// A missing weaviate-server binary follows the rule of app/internal/testkit/testenv: under `make test`
 // (APP_TEST_SETUP=1, the set-up built the binary) it FAILS the test, because a skipped harness
 // would hide every driver test behind it; in a plain `go test` without the set-up it SKIPS
 // the test with one line naming the binary and the fix (scripts/ensure-weaviate.sh, or make
@@ -32,9 +32,9 @@ import (
 	"testing"
 	"time"
 
-	"app/internal/fixtures"
-	"app/internal/testenv"
-	"app/internal/weaviatenode"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/testenv"
+	"app/internal/testkit/weaviatenode"
 )
 
 // startTimeout bounds one node start plus, for shared nodes, the fixture load.
@@ -62,7 +62,7 @@ func MissingBinary() string {
 }
 
 // RequireBinary ends the test when the weaviate-server binary is missing: a skip without the
-// set-up, a failure under it (see app/internal/testenv). Start, StartWith and Shared call it;
+// set-up, a failure under it (see app/internal/testkit/testenv). Start, StartWith and Shared call it;
 // call it yourself before weaviatenode.Start.
 func RequireBinary(t testing.TB) {
 	t.Helper()

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"app/internal/testenv"
+	"app/internal/testkit/testenv"
 )
 
 func TestMain(m *testing.M) {

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"app/internal/fixtures"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 // Issue 25, "Faults and load": a restarted node is the same node to its clients: same port,

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"app/internal/fixtures"
-	"app/internal/testenv"
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/fixtures"
+	"app/internal/testkit/testenv"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 func TestMain(m *testing.M) { weaviatetest.Main(m) }

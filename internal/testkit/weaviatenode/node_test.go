@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"app/internal/weaviatenode"
-	"app/internal/weaviatetest"
+	"app/internal/testkit/weaviatenode"
+	"app/internal/testkit/weaviatetest"
 )
 
 func get(t *testing.T, c *http.Client, url, auth string) (int, string) {
