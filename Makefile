@@ -4,13 +4,14 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 export APP_CACHE_DIR ?= $(HOME)/.cache/app
 
-.PHONY: help run test setup app headless plugins dist release bench bench-compare soak fuzz lint clean
+.PHONY: help run test check setup app headless plugins dist release bench bench-compare soak fuzz lint clean
 
 # One line per target of this file; `make lint` fails when a target is missing here.
 help:
 	@echo "make help      this list"
 	@echo "make run       build and open the desktop app with a local demo Weaviate"
 	@echo "make test      run every test suite (installs what is missing first)"
+	@echo "make check     the fast lane: static checks, unit tests, Vitest, the driver conformance suite on one node"
 	@echo "make setup     install what make test needs, without testing (scripts/setup.sh test)"
 	@echo "make app       build build/bin/app, the desktop app (Wails, WebKitGTK 4.1 on Linux)"
 	@echo "make headless  build build/bin/app-headless: no GTK needed, for --headless and the CLI"
@@ -29,6 +30,9 @@ run:
 
 test:
 	@bash scripts/test.sh
+
+check:
+	@bash scripts/check.sh
 
 setup:
 	@bash scripts/setup.sh test

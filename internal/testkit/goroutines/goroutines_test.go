@@ -15,7 +15,7 @@ func parked(started chan<- struct{}, release <-chan struct{}) {
 }
 
 func TestFindNamesTheGoroutinesRunningAFunctionAndForgetsThemOnceTheyEnd(t *testing.T) {
-	const name = "app/internal/goroutines_test.parked"
+	const name = "app/internal/testkit/goroutines_test.parked"
 	release := make(chan struct{})
 	ended := make(chan struct{}, 2)
 	for range 2 {
