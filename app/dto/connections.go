@@ -30,6 +30,9 @@ type ConnectionDTO struct {
 	// TypeLabel the type's label ("" where the description is not at hand).
 	Address   string `json:"address"`
 	TypeLabel string `json:"typeLabel"`
+	// Language is what its editor and execute_query take, in its driver's words ("" when
+	// not known).
+	Language string `json:"language"`
 }
 
 // Described is the sidebar's view of a connection with its type's description: its address
@@ -39,6 +42,9 @@ func Described(c connections.Connection, d driver.Description) ConnectionDTO {
 	out.Address = d.AddressOf(c.Settings.Normalized())
 	if t, ok := d.Type(c.Type); ok {
 		out.TypeLabel = t.Label
+	}
+	if d.Words != nil {
+		out.Language = d.Words.Language
 	}
 	return out
 }

@@ -55,7 +55,7 @@ func Describe() driver.Description {
 // sentence (issue 12 pins its examples) and the prompts' notes.
 func words() *driver.Words {
 	return &driver.Words{
-		Language: "GraphQL reads and REST lines (METHOD /v1/path [JSON body])",
+		Language: "GraphQL reads and REST lines",
 		Table:    "collection",
 		Row:      "object",
 		Instructions: "A Weaviate connection does not speak SQL: reads are GraphQL, e.g. { Get { Article(limit: 5) { title _additional { id } } } }, " +

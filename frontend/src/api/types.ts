@@ -23,6 +23,8 @@ export interface Connection {
   address?: string;
   /** Its type's label from the plugin; "" when not known. */
   typeLabel?: string;
+  /** What its editor takes, in its driver's words ("GraphQL reads and REST lines"); "" when not known. */
+  language?: string;
 }
 
 /**

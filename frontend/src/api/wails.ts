@@ -63,6 +63,7 @@ function toConnection(dto: {
   createdAt: string;
   address?: string;
   typeLabel?: string;
+  language?: string;
 }): Connection {
   return {
     id: dto.id,
@@ -77,6 +78,7 @@ function toConnection(dto: {
     createdAt: dto.createdAt,
     address: dto.address ?? "",
     typeLabel: dto.typeLabel ?? "",
+    language: dto.language ?? "",
   };
 }
 

@@ -61,6 +61,7 @@ export function connection(overrides: Partial<Connection> = {}): Connection {
     skipTLSVerify: false,
     externalAccess: "readOnly",
     createdAt: "2026-01-02T03:04:05Z",
+    language: "GraphQL reads and REST lines",
     ...overrides,
   };
 }

@@ -556,6 +556,7 @@ export namespace dto {
 	    createdAt: string;
 	    address: string;
 	    typeLabel: string;
+	    language: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new ConnectionDTO(source);
@@ -575,6 +576,7 @@ export namespace dto {
 	        this.createdAt = source["createdAt"];
 	        this.address = source["address"];
 	        this.typeLabel = source["typeLabel"];
+	        this.language = source["language"];
 	    }
 	}
 	export class ConnectionFormDTO {

@@ -49,7 +49,7 @@ export function ConnectionPanel({ connection, state, onReconnect, onDisconnect, 
           )
         )}
       </header>
-      <ConnectionStatus state={state} onOpenTable={onOpenTable} />
+      <ConnectionStatus state={state} language={connection.language ?? ""} onOpenTable={onOpenTable} />
       {state?.status === "ready" && state.capabilities.nodes && <ClusterNodes connectionId={connection.id} />}
       <dl className="props">
         {rows.map(([k, v]) => (
@@ -63,7 +63,7 @@ export function ConnectionPanel({ connection, state, onReconnect, onDisconnect, 
   );
 }
 
-function ConnectionStatus({ state, onOpenTable }: { state?: ExplorerConnState; onOpenTable: (t: string) => void }) {
+function ConnectionStatus({ state, language, onOpenTable }: { state?: ExplorerConnState; language: string; onOpenTable: (t: string) => void }) {
   switch (state?.status) {
     case undefined:
       return <p className="panel__note">Not connected.</p>;
@@ -89,7 +89,7 @@ function ConnectionStatus({ state, onOpenTable }: { state?: ExplorerConnState; o
             {state.tables.length === 1 ? "collection" : "collections"}
           </p>
           <p className="panel__note" aria-label="What the driver offers">
-            {describeCapabilities(state.capabilities)}
+            {describeCapabilities(state.capabilities, language)}
           </p>
           {state.tables.length > 0 && (
             <ul className="table-cards" aria-label="Collections">
@@ -133,10 +133,9 @@ function ConnectionStatus({ state, onOpenTable }: { state?: ExplorerConnState; o
   }
 }
 
-/** describeCapabilities says in words what the connection's driver offers. */
-export function describeCapabilities(c: Capabilities): string {
-  const lang = c.queryLanguage === "graphql" ? "GraphQL" : c.queryLanguage.toUpperCase() || "no query language";
-  const parts = [`Editor: ${lang}${c.restLines ? " reads and REST lines" : ""}`];
+/** describeCapabilities says in words what the connection's driver offers; language is its driver's words for its editor. */
+export function describeCapabilities(c: Capabilities, language: string): string {
+  const parts = [`Editor: ${language || c.queryLanguage.toUpperCase() || "no query language"}`];
   if (c.maxResults > 0) parts.push(`paging stops at row ${c.maxResults.toLocaleString("en-US")}`);
   parts.push(c.transactions ? "edits are atomic" : "edits are applied row by row");
   return parts.join(" · ");
