@@ -34,6 +34,7 @@ type ConnectionStore interface {
 type ConnectionTester interface {
 	TestConnection(ctx context.Context, c connections.Connection, apiKey string) (string, []driver.PathStatus, error)
 	Describe(ctx context.Context, connType string) (driver.Description, error)
+	Installed(connType string) (driver.Description, bool)
 	Types(ctx context.Context) ([]plugins.ConnType, error)
 }
 
@@ -87,8 +88,8 @@ func (a *ConnectionsAPI) described(ctx context.Context, c connections.Connection
 	}
 	d, ok := known[c.Type]
 	if !ok {
-		var err error
-		if d, err = a.tester.Describe(ctx, c.Type); err != nil {
+		// Installed plugins only: the sidebar lists often and must not wait on the network.
+		if d, ok = a.tester.Installed(c.Type); !ok {
 			return dto.FromConnection(c)
 		}
 		if known != nil {

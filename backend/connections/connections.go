@@ -4,6 +4,7 @@ package connections
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -61,6 +62,9 @@ type Store struct {
 // error refuses the connection: its type is unknown, or cannot be described yet.
 type Types interface {
 	Describe(ctx context.Context, connType string) (driver.Description, error)
+	// Installed is the description of a type whose plugin is installed, read without the
+	// network: listings (list_connections, polled every few seconds) use it.
+	Installed(connType string) (driver.Description, bool)
 }
 
 // protocolTwo describes every type by protocol 2's Settings fields: a store nobody told the
@@ -69,6 +73,10 @@ type protocolTwo struct{}
 
 func (protocolTwo) Describe(_ context.Context, t string) (driver.Description, error) {
 	return driver.ProtocolTwoDescription(t), nil
+}
+
+func (protocolTwo) Installed(t string) (driver.Description, bool) {
+	return driver.ProtocolTwoDescription(t), true
 }
 
 // Described are Types that know exactly these descriptions and refuse every other type.
@@ -86,6 +94,12 @@ func (ds Described) Describe(_ context.Context, t string) (driver.Description, e
 		}
 	}
 	return driver.Description{}, fmt.Errorf("no driver plugin serves the connection type %q (types: %s)", t, strings.Join(names, ", "))
+}
+
+// Installed is Describe without the error.
+func (ds Described) Installed(t string) (driver.Description, bool) {
+	d, err := ds.Describe(context.Background(), t)
+	return d, err == nil
 }
 
 // NewStore returns the store of a config dir; keys holds the API keys. An unreadable
@@ -175,7 +189,14 @@ func (s *Store) Get(ctx context.Context, idOrName string) (Connection, error) {
 func (s *Store) Add(ctx context.Context, c Connection, apiKey string) (Connection, error) {
 	c.Settings = c.Settings.Clone()
 	given := c.Settings.Secrets
-	if err := s.prepare(ctx, &c, apiKey, given, nil); err != nil {
+	if err := prepareMeta(&c); err != nil {
+		return Connection{}, fmt.Errorf("add connection: %w", err)
+	}
+	d, err := s.types.Describe(ctx, c.Type)
+	if err != nil {
+		return Connection{}, fmt.Errorf("add connection: %w", err)
+	}
+	if err := prepareSettings(d, &c, apiKey, given, nil); err != nil {
 		return Connection{}, fmt.Errorf("add connection: %w", err)
 	}
 	c.ID = uuid.NewString()
@@ -199,7 +220,7 @@ func (s *Store) Add(ctx context.Context, c Connection, apiKey string) (Connectio
 		}
 		stored = append(stored, k)
 	}
-	err := s.file.Update(ctx, func(list *[]Connection) error {
+	err = s.file.Update(ctx, func(list *[]Connection) error {
 		if err := uniqueName(*list, c); err != nil {
 			return err
 		}
@@ -213,12 +234,9 @@ func (s *Store) Add(ctx context.Context, c Connection, apiKey string) (Connectio
 	return c, nil
 }
 
-// prepare fills in the defaults of a connection and checks it against its type's description,
-// the same way for Add and Update. apiKey is the key the connection will have (for Update,
-// the saved one's presence); given are the other secrets typed now, kept are the keys of
-// secrets already in the keyring that stay. The secrets' values are never saved in the
-// file: prepare empties them and records which keys the connection keeps (SecretKeys).
-func (s *Store) prepare(ctx context.Context, c *Connection, apiKey string, given map[string]string, kept []string) error {
+// prepareMeta fills in the defaults of what every connection has (its type, external access,
+// AI policy) and checks them and its name, the same way for Add and Update.
+func prepareMeta(c *Connection) error {
 	c.Name = strings.TrimSpace(c.Name)
 	if c.Name == "" {
 		return errors.New("a name is required")
@@ -230,44 +248,65 @@ func (s *Store) prepare(ctx context.Context, c *Connection, apiKey string, given
 	if err := validAccess(c.ExternalAccess); err != nil {
 		return err
 	}
-	if err := validPolicy(c.AIPolicy); err != nil {
-		return err
-	}
-	d, err := s.types.Describe(ctx, c.Type)
-	if err != nil {
-		return err
-	}
-	c.Settings = c.Settings.Normalized()
-	for k := range c.Settings.Values {
-		if f, ok := d.Field(k); !ok || f.Kind == driver.FieldSecret {
+	return validPolicy(c.AIPolicy)
+}
+
+// prepareSettings checks a connection's settings against its type's description d and keeps
+// exactly what it describes: each field that applies (its ShowWhen holds), as trimmed text;
+// a field that does not apply, and anything d does not name, is not saved. apiKey is an API
+// key typed now; given the other secrets typed now; kept the keys of secrets already in the
+// keyring that stay unless their field no longer applies. The secrets' values are never
+// saved in the file: the result records which keys the connection keeps (SecretKeys).
+func prepareSettings(d driver.Description, c *Connection, apiKey string, given map[string]string, kept []string) error {
+	in := c.Settings.Normalized()
+	for k := range in.Values {
+		if f, ok := d.Field(k); !ok || f.Kind == driver.FieldSecret || driver.FixedKey(k) {
 			return unknownSetting(d, c.Type, k)
 		}
 	}
-	check := c.Settings.Clone()
+	// Every described value as trimmed text: what is checked is what is saved and sent.
+	var trimmed driver.Settings
+	for _, f := range d.Settings {
+		if f.Kind == driver.FieldSecret {
+			continue
+		}
+		if err := trimmed.SetValue(f.Key, strings.TrimSpace(in.Value(f.Key))); err != nil {
+			return err
+		}
+	}
+	check := trimmed.Clone()
 	check.APIKey = apiKey
-	for k := range given {
+	for k, v := range given {
 		if f, ok := d.Field(k); !ok || f.Kind != driver.FieldSecret || k == driver.KeyAPIKey {
 			return unknownSetting(d, c.Type, k)
 		}
-		check.SetSecret(k, given[k])
+		check.SetSecret(k, v)
 	}
 	if err := d.Check(check, func(k string) bool { return slices.Contains(kept, k) }); err != nil {
 		return err
 	}
-	if apiKey != "" && c.Settings.AuthMethod != driver.AuthAPIKey {
-		return fmt.Errorf("an API key was given but Auth Method is %q: choose %q", c.Settings.AuthMethod, driver.AuthAPIKey)
+	if apiKey != "" {
+		if f, ok := d.Field(driver.KeyAPIKey); !ok || f.Kind != driver.FieldSecret {
+			return unknownSetting(d, c.Type, driver.KeyAPIKey)
+		} else if !f.Applies(check) {
+			return fmt.Errorf("an API key was given but Auth Method is %q: choose %q", check.AuthMethod, driver.AuthAPIKey)
+		}
 	}
-	// The secrets the connection keeps: those its description still applies, typed now or kept.
+	var out driver.Settings
 	var keys []string
 	for _, f := range d.Settings {
-		if f.Kind != driver.FieldSecret || f.Key == driver.KeyAPIKey || !f.Applies(check) {
+		if !f.Applies(check) {
 			continue
 		}
-		if given[f.Key] != "" || slices.Contains(kept, f.Key) {
+		switch {
+		case f.Kind != driver.FieldSecret:
+			_ = out.SetValue(f.Key, trimmed.Value(f.Key))
+		case f.Key != driver.KeyAPIKey && (given[f.Key] != "" || slices.Contains(kept, f.Key)):
 			keys = append(keys, f.Key)
 		}
 	}
-	c.Settings.APIKey, c.Settings.Secrets, c.Settings.SecretKeys = "", nil, keys
+	out.SecretKeys = keys
+	c.Settings = out
 	return nil
 }
 
@@ -311,12 +350,16 @@ type Change struct {
 
 // Update edits a saved connection (by ID, or else by name) and returns it before and after.
 // The API key and the other secrets are kept unless new ones are given; a secret whose field
-// no longer applies (Auth Method None) is deleted from the keyring.
+// no longer applies (Auth Method None) is deleted from the keyring. An edit that leaves the
+// settings as they are (a new name, lower AI rights) is never held up by them: they are
+// checked against the type's description only when they change, and that description is
+// read before the file is locked.
 func (s *Store) Update(ctx context.Context, idOrName string, ch Change) (before, after Connection, err error) {
 	target, err := s.Get(ctx, idOrName)
 	if err != nil {
 		return Connection{}, Connection{}, err
 	}
+	desc, descErr := s.types.Describe(ctx, target.Type)
 	// written are the keyring entries this edit replaced, with what they held, to put back
 	// when the file keeps the old connection.
 	type old struct {
@@ -337,24 +380,32 @@ func (s *Store) Update(ctx context.Context, idOrName string, ch Change) (before,
 			ch.Apply(&after)
 		}
 		after.ID, after.CreatedAt = before.ID, before.CreatedAt
-		key := ""
-		switch {
-		case ch.APIKey != nil:
-			key = *ch.APIKey
-			if key == "" {
-				return errors.New("the new API key is empty")
-			}
-		case before.Settings.AuthMethod == driver.AuthAPIKey && after.Settings.Normalized().AuthMethod == driver.AuthAPIKey:
-			// The saved key stays; only its presence matters to validation, never its value.
-			key = "saved key"
+		if ch.APIKey != nil && *ch.APIKey == "" {
+			return errors.New("the new API key is empty")
 		}
 		for k, v := range ch.Secrets {
 			if v == "" {
 				return fmt.Errorf("the new %s is empty", k)
 			}
 		}
-		if err := s.prepare(ctx, &after, key, ch.Secrets, before.Settings.SecretKeys); err != nil {
+		if err := prepareMeta(&after); err != nil {
 			return err
+		}
+		if after.Type != before.Type || ch.APIKey != nil || len(ch.Secrets) > 0 || !sameSettings(before.Settings, after.Settings) {
+			d, err := desc, descErr
+			if after.Type != target.Type {
+				d, err = s.types.Describe(ctx, after.Type)
+			}
+			if err != nil {
+				return err
+			}
+			key := ""
+			if ch.APIKey != nil {
+				key = *ch.APIKey
+			}
+			if err := prepareSettings(d, &after, key, ch.Secrets, savedSecrets(before)); err != nil {
+				return err
+			}
 		}
 		if err := uniqueName(*list, after); err != nil {
 			return err
@@ -368,6 +419,10 @@ func (s *Store) Update(ctx context.Context, idOrName string, ch Change) (before,
 			ref := secretRef(after.ID, k)
 			if _, done := written[ref]; !done {
 				prev, gerr := s.keys.Get(ref)
+				if gerr != nil && !errors.Is(gerr, secrets.ErrNotFound) {
+					// What it held cannot be read, so it could not be put back: change nothing.
+					return fmt.Errorf("the keyring cannot be read: %w", gerr)
+				}
 				written[ref] = old{prev, gerr == nil}
 			}
 			return s.keys.Set(ref, v)
@@ -397,15 +452,26 @@ func (s *Store) Update(ctx context.Context, idOrName string, ch Change) (before,
 		}
 		return Connection{}, Connection{}, fmt.Errorf("edit connection: %w", err)
 	}
+	var errs []error
 	for _, k := range savedSecrets(before) {
 		if slices.Contains(savedSecrets(after), k) {
 			continue
 		}
 		if err := s.keys.Delete(secretRef(after.ID, k)); err != nil && !errors.Is(err, secrets.ErrNotFound) {
-			return before, after, fmt.Errorf("edit connection: the connection was saved, but its old %s could not be deleted: %w", k, err)
+			errs = append(errs, fmt.Errorf("its old %s could not be deleted: %w", k, err))
 		}
 	}
+	if len(errs) > 0 {
+		return before, after, fmt.Errorf("edit connection: the connection was saved, but %w", errors.Join(errs...))
+	}
 	return before, after, nil
+}
+
+// sameSettings reports whether two settings save the same (their JSON, defaults filled in).
+func sameSettings(a, b driver.Settings) bool {
+	ja, _ := json.Marshal(a.Normalized())
+	jb, _ := json.Marshal(b.Normalized())
+	return string(ja) == string(jb)
 }
 
 func indexOf(list []Connection, id string) int {
@@ -436,10 +502,14 @@ func (s *Store) Remove(ctx context.Context, idOrName string) error {
 	if err != nil {
 		return fmt.Errorf("remove connection: %w", err)
 	}
+	var errs []error
 	for _, k := range savedSecrets(c) {
 		if err := s.keys.Delete(secretRef(c.ID, k)); err != nil && (k == driver.KeyAPIKey || !errors.Is(err, secrets.ErrNotFound)) {
-			return fmt.Errorf("remove connection: %w", err)
+			errs = append(errs, err)
 		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("remove connection: %w", errors.Join(errs...))
 	}
 	return nil
 }
@@ -521,9 +591,11 @@ func (s *Store) ListVisibleToAI(ctx context.Context) ([]Summary, error) {
 		}
 		d, ok := described[c.Type]
 		if !ok {
-			if got, err := s.types.Describe(ctx, c.Type); err == nil {
-				d = &got
+			got, installed := s.types.Installed(c.Type)
+			if !installed {
+				got = driver.ProtocolTwoDescription(c.Type)
 			}
+			d = &got
 			described[c.Type] = d
 		}
 		sum := Summary{ID: c.ID, Name: c.Name, Type: c.Type, Host: c.Settings.Host, Port: c.Settings.Port}

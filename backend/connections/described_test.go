@@ -120,3 +120,63 @@ func TestSettingsFollowTheTypesDescription(t *testing.T) {
 		})
 	}
 }
+
+// What is saved is exactly what the type describes: each field that applies, trimmed; a field
+// that does not apply, and protocol 2's fields a type does not describe, are not saved.
+func TestOnlyWhatTheDescriptionAppliesIsSaved(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	c := Connection{Name: "file", Type: "testdb", Settings: driver.Settings{Host: "stray", Port: 9, AuthMethod: driver.AuthNone, SSLMode: driver.SSLRequired}}
+	for k, v := range map[string]string{"path": " /tmp/x.db ", "mode": " ro", "timeout": "5"} {
+		_ = c.Settings.SetValue(k, v)
+	}
+	c.Settings.SetSecret("password", "pw")
+	saved, err := s.Add(ctx, c, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := saved.Settings
+	if got.Host != "" || got.Port != 0 || got.AuthMethod != "" || got.SSLMode != "" {
+		t.Errorf("fields the type does not describe were saved: %+v", got)
+	}
+	if got.Value("path") != "/tmp/x.db" || got.Value("mode") != "ro" {
+		t.Errorf("the values were not trimmed: %v", got.Values)
+	}
+	if len(got.SecretKeys) != 1 || got.SecretKeys[0] != "password" {
+		t.Errorf("secret keys %v", got.SecretKeys)
+	}
+	w := Connection{Name: "node", Type: TypeWeaviate, Settings: driver.Settings{Host: "h", Port: 1, SSLMode: driver.SSLDisabled, CAFile: "/tmp/ca.pem",
+		Values: map[string]string{}}}
+	sw, err := s.Add(ctx, w, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sw.Settings.CAFile != "" {
+		t.Errorf("the CA file was saved with SSL Mode Disabled, where it does not apply: %+v", sw.Settings)
+	}
+	if _, err := s.Add(ctx, Connection{Name: "bad", Type: TypeWeaviate, Settings: driver.Settings{Host: "h", Port: 1, Values: map[string]string{"host": "x"}}}, ""); err == nil {
+		t.Error("a protocol-2 key inside Values was accepted")
+	}
+}
+
+// An edit that leaves the settings alone (lower AI rights, a new name) is never refused
+// because the type cannot be described now (its plugin uninstalled, the registry away).
+func TestAnEditThatKeepsTheSettingsNeedsNoDescription(t *testing.T) {
+	ctx := context.Background()
+	s, _ := newStore(t)
+	c := Connection{Name: "file", Type: "testdb"}
+	_ = c.Settings.SetValue("path", "/tmp/x.db")
+	c.Settings.SetSecret("password", "pw")
+	saved, err := s.Add(ctx, c, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.SetTypes(Described{}) // no type can be described any more
+	_, after, err := s.Update(ctx, saved.ID, Change{Apply: func(c *Connection) { c.ExternalAccess, c.Name = AccessBlocked, "renamed" }})
+	if err != nil || after.ExternalAccess != AccessBlocked || after.Settings.Value("path") != "/tmp/x.db" {
+		t.Fatalf("lowering access: %v, %+v", err, after)
+	}
+	if _, _, err := s.Update(ctx, saved.ID, Change{Apply: func(c *Connection) { _ = c.Settings.SetValue("path", "/tmp/y.db") }}); err == nil {
+		t.Fatal("a settings change was saved without its type's description")
+	}
+}

@@ -88,7 +88,8 @@ func (m *Manager) Open(ctx context.Context, idOrName string) (driver.Driver, Con
 		return nil, Connection{}, err
 	}
 	c := full
-	c.Settings.APIKey = "" // the key stays inside the driver
+	c.Settings = full.Settings.Clone()
+	c.Settings.APIKey, c.Settings.Secrets = "", nil // the secrets stay inside the driver
 	m.mu.Lock()
 	if oc, ok := m.open[c.ID]; ok {
 		m.mu.Unlock()

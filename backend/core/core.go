@@ -218,7 +218,7 @@ func (c *Core) PluginFor(ctx context.Context, connType string) (string, error) {
 // connection can still be added offline and its driver checks it when it opens.
 func (c *Core) Describe(ctx context.Context, connType string) (driver.Description, error) {
 	if v, ok := c.plugins.InstalledFor(connType); ok {
-		return v.Description(), nil
+		return c.plugins.Described(v), nil
 	}
 	if c.registryErr == nil {
 		d, err := c.plugins.Describe(ctx, connType)
@@ -238,10 +238,20 @@ func (c *Core) installedDescriptions() []driver.Description {
 	var out []driver.Description
 	for _, v := range all {
 		if cur, ok := c.plugins.Current(v.Name); ok && cur.Dir == v.Dir {
-			out = append(out, v.Description())
+			out = append(out, c.plugins.Described(v))
 		}
 	}
 	return out
+}
+
+// Installed is the description of a connection type whose plugin is installed, read without
+// the network: what listings (the sidebar, list_connections, every few seconds) show.
+func (c *Core) Installed(connType string) (driver.Description, bool) {
+	v, ok := c.plugins.InstalledFor(connType)
+	if !ok {
+		return driver.Description{}, false
+	}
+	return c.plugins.Described(v), true
 }
 
 // Types lists the connection types the registry offers and the installed plugins serve.
@@ -258,8 +268,11 @@ func (c *Core) Types(ctx context.Context) ([]plugins.ConnType, error) {
 // plugin without asking (SPEC A.3), reporting the download to OnPluginProgress.
 func (c *Core) newDriver(ctx context.Context, conn connections.Connection) (driver.Driver, error) {
 	name, err := c.PluginFor(ctx, conn.Type)
+	if errors.Is(err, plugins.ErrUnknownType) {
+		return nil, driver.Wrap(driver.KindNotFound, err, "%v", err)
+	}
 	if err != nil {
-		return nil, driver.Wrap(driver.KindConnection, err, "no driver for the connection type %q: %v", conn.Type, err)
+		return nil, driver.Wrap(driver.KindConnection, err, "the driver of the connection type %q cannot be found: %v", conn.Type, err)
 	}
 	if _, ok := c.plugins.Current(name); !ok {
 		if !connections.MayInstall(ctx) {
@@ -297,9 +310,12 @@ func (c *Core) TestConnection(ctx context.Context, conn connections.Connection, 
 	s := conn.Settings.Normalized().Clone()
 	s.APIKey = apiKey
 	if conn.ID != "" {
+		// The saved secrets stand in for those not typed again. One that cannot be read (a
+		// key lost from the keyring) is what a person retypes to fix: it is not an error
+		// here, and the check below names it only if it is still missing.
 		saved, err := c.conns.Resolve(ctx, conn.ID)
 		if err != nil {
-			return "", nil, err
+			c.log.WithError(err).Info("testing a saved connection without its saved secrets")
 		}
 		if s.APIKey == "" && s.AuthMethod == driver.AuthAPIKey {
 			s.APIKey = saved.Settings.APIKey

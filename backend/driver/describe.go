@@ -230,6 +230,9 @@ func (f SettingField) check(s Settings, saved func(key string) bool, d Descripti
 			}
 			return nil
 		}
+		if err != nil && f.Min == 0 && f.Max == 0 {
+			return bad("%s must be a whole number", f.Label)
+		}
 		if err != nil || (f.Min != 0 || f.Max != 0) && (n < f.Min || n > f.Max) {
 			if f.Required {
 				return bad("%s must be between %d and %d", f.Label, f.Min, f.Max)

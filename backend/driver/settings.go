@@ -115,6 +115,16 @@ const (
 	KeyGRPCPort      = "grpcPort"
 )
 
+// FixedKey reports whether key is one of protocol 2's own fields (KeyHost, ...), which live in
+// Settings' fields and never in Values.
+func FixedKey(key string) bool {
+	switch key {
+	case KeyHost, KeyPort, KeyAuthMethod, KeyAPIKey, KeySSLMode, KeySkipTLSVerify, KeyCAFile, KeyGRPCHost, KeyGRPCPort:
+		return true
+	}
+	return false
+}
+
 // Value is the setting of that key as text ("" when unset; a bool is "true" or "false").
 func (s Settings) Value(key string) string {
 	switch key {
@@ -171,7 +181,16 @@ func (s *Settings) SetValue(key, v string) error {
 	case KeySSLMode:
 		s.SSLMode = SSLMode(v)
 	case KeySkipTLSVerify:
-		s.SkipTLSVerify = v == "true"
+		switch strings.TrimSpace(v) {
+		case "true":
+			s.SkipTLSVerify = true
+		case "false", "":
+			s.SkipTLSVerify = false
+		default:
+			e := Errorf(KindInvalidArgument, "%s must be true or false, not %q", key, v)
+			e.Field = key
+			return e
+		}
 	case KeyCAFile:
 		s.CAFile = v
 	case KeyGRPCHost:

@@ -129,12 +129,3 @@ func (m *Manager) Binary(name string) (host.Binary, error) {
 	}
 	return host.Binary{Name: name, Version: v.Version, Path: v.Path(), Dir: v.Dir}, nil
 }
-
-// Description describes the connections of an installed version: what its program said at
-// install, or protocol 2's settings under its types for a version installed before that.
-func (v InstalledVersion) Description() driver.Description {
-	if v.Connections != nil && len(v.Connections.Settings) > 0 {
-		return *v.Connections
-	}
-	return driver.ProtocolTwoDescription(v.Types...)
-}

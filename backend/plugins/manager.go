@@ -27,6 +27,7 @@ import (
 
 	"github.com/sirupsen/logrus"
 
+	"app/backend/driver"
 	"app/backend/plugins/grpcdriver"
 	"app/backend/plugins/registry"
 )
@@ -69,6 +70,8 @@ type Manager struct {
 
 	mu      sync.Mutex
 	flights map[string]*flight
+	// described keeps the descriptions read from installed programs (Described), by dir.
+	described map[string]driver.Description
 }
 
 // New returns a manager; nothing is read or written until a method is called.
@@ -80,11 +83,12 @@ func New(opts Options) *Manager {
 		opts.Log = logrus.StandardLogger()
 	}
 	return &Manager{
-		opts:    opts,
-		dir:     filepath.Join(opts.ConfigDir, "plugins"),
-		client:  &registry.Client{HTTP: opts.HTTP},
-		log:     opts.Log,
-		flights: map[string]*flight{},
+		opts:      opts,
+		dir:       filepath.Join(opts.ConfigDir, "plugins"),
+		client:    &registry.Client{HTTP: opts.HTTP},
+		log:       opts.Log,
+		flights:   map[string]*flight{},
+		described: map[string]driver.Description{},
 	}
 }
 

@@ -98,11 +98,8 @@ func checkProgram(path string, want registry.Platform, what string) error {
 func checkDescribe(ctx context.Context, path, name string, v *registry.Version, types []string, what string) (grpcdriver.Description, error) {
 	ctx, cancel := context.WithTimeout(ctx, describeTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, path, "describe")
-	cmd.Env = describeEnv()
 	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
+	if err := describeCmd(ctx, path, &out, &errb).Run(); err != nil {
 		if ctx.Err() != nil && ctx.Err() != context.DeadlineExceeded {
 			return grpcdriver.Description{}, &Error{Code: registry.CodeCancelled, Err: ctx.Err(), Msg: "the plugin install was cancelled; nothing was installed"}
 		}
@@ -121,6 +118,27 @@ func checkDescribe(ctx context.Context, path, name string, v *registry.Version, 
 			return grpcdriver.Description{}, &Error{Code: registry.CodeBadArtifact, Msg: fmt.Sprintf("The program in the download of %s describes the connection type %q, which the registry does not say it serves (%s). Nothing was installed.",
 				what, t.Name, strings.Join(types, ", "))}
 		}
+	}
+	return d, nil
+}
+
+// describeCmd is `<path> describe` with the little environment it runs with.
+func describeCmd(ctx context.Context, path string, stdout, stderr *bytes.Buffer) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, path, "describe")
+	cmd.Env = describeEnv()
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	return cmd
+}
+
+// runDescribe runs an installed program's `describe` and reads what it prints.
+func runDescribe(ctx context.Context, path string) (grpcdriver.Description, error) {
+	var out, errb bytes.Buffer
+	if err := describeCmd(ctx, path, &out, &errb).Run(); err != nil {
+		return grpcdriver.Description{}, fmt.Errorf("%s describe: %v: %s", path, err, firstLine(errb.String(), err))
+	}
+	var d grpcdriver.Description
+	if err := json.Unmarshal(out.Bytes(), &d); err != nil {
+		return grpcdriver.Description{}, err
 	}
 	return d, nil
 }

@@ -2,8 +2,10 @@ package plugins
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -21,6 +23,49 @@ type ConnType struct {
 	// Plugin serves it; Installed tells whether that plugin is installed here.
 	Plugin    string `json:"plugin"`
 	Installed bool   `json:"installed"`
+}
+
+// Described is what an installed version says of its connections: its plugin.json's copy of
+// its program's description; for a version an older app installed (no copy), its program's
+// `describe`, asked once and kept in plugin.json; and for a program that describes nothing
+// (published before contract 3), protocol 2's fields under its types.
+func (m *Manager) Described(v InstalledVersion) driver.Description {
+	if v.Connections != nil && len(v.Connections.Settings) > 0 {
+		return *v.Connections
+	}
+	m.mu.Lock()
+	d, ok := m.described[v.Dir]
+	m.mu.Unlock()
+	if ok {
+		return d
+	}
+	d = driver.ProtocolTwoDescription(v.Types...)
+	ctx, cancel := context.WithTimeout(context.Background(), describeTimeout)
+	defer cancel()
+	if got, err := runDescribe(ctx, v.Path()); err == nil && got.Name == v.Name && len(got.Connections.Settings) > 0 && typesListed(got.Connections, v.Types) {
+		d = got.Connections
+		mf := v.Manifest
+		mf.Connections = &d
+		if b, err := json.MarshalIndent(mf, "", "  "); err == nil {
+			if err := writeSynced(filepath.Join(v.Dir, manifestName), append(b, '\n'), 0o600); err != nil {
+				m.log.WithError(err).Warn("the plugin's description could not be kept in its plugin.json")
+			}
+		}
+	}
+	m.mu.Lock()
+	m.described[v.Dir] = d
+	m.mu.Unlock()
+	return d
+}
+
+// typesListed reports whether every type d describes is one the signed index listed.
+func typesListed(d driver.Description, types []string) bool {
+	for _, t := range d.Types {
+		if !slices.Contains(types, t.Name) {
+			return false
+		}
+	}
+	return true
 }
 
 // InstalledFor is the current version of the installed plugin that serves a connection type.
@@ -49,7 +94,7 @@ func (m *Manager) Types(ctx context.Context) ([]ConnType, error) {
 		var d driver.Description
 		cur, installed := m.Current(l.Name)
 		if installed {
-			d = cur.Description()
+			d = m.Described(cur)
 		}
 		for _, t := range l.Types {
 			if seen[t] {
@@ -113,7 +158,7 @@ var ErrDescribedByPlugin = errors.New("the plugin describes its settings: instal
 // must be installed first, and says so).
 func (m *Manager) Describe(ctx context.Context, connType string) (driver.Description, error) {
 	if v, ok := m.InstalledFor(connType); ok {
-		return v.Description(), nil
+		return m.Described(v), nil
 	}
 	idx, err := m.Index(ctx)
 	if err != nil {
@@ -125,6 +170,9 @@ func (m *Manager) Describe(ctx context.Context, connType string) (driver.Descrip
 			continue
 		}
 		ch := p.Choose(m.opts.Platform, m.opts.AppVersion, m.protocols())
+		if ch.Status == registry.Available && ch.Version.Connections != nil && len(ch.Version.Connections.Settings) > 0 {
+			return *ch.Version.Connections, nil
+		}
 		if ch.Status == registry.Available && ch.Version.ProtocolVersion > 2 {
 			return driver.Description{}, &Error{Code: registry.CodeNotInstalled, Err: ErrDescribedByPlugin,
 				Msg: fmt.Sprintf("the %s driver describes its own settings: install it first (`app plugin install %s`, or choose the type in New connection)", p.Name, p.Name)}

@@ -59,6 +59,9 @@ func newConnectionAddCmd(g *Globals) *cobra.Command {
   app connection add --type TYPE --name NAME --set key=value --secret-env password=VAR`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := sf.exclusive(keyEnv, keyStdin); err != nil {
+				return err
+			}
 			ctx := cmd.Context()
 			cr, done, err := cliCore(ctx, g)
 			if err != nil {
@@ -174,6 +177,9 @@ func newConnectionEditCmd(g *Globals) *cobra.Command {
 			changed := cmd.Flags().Changed
 			if !slices.ContainsFunc(editFlags, changed) && !sf.given() {
 				return fmt.Errorf("nothing to change: give at least one of --%s, --set, --secret-env, --secret-stdin", strings.Join(editFlags, ", --"))
+			}
+			if err := sf.exclusive(keyEnv, keyStdin); err != nil {
+				return err
 			}
 			// The secrets are read once (stdin can be read only once); apply runs twice, once
 			// to plan and once under the file's lock.

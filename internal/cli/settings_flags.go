@@ -29,6 +29,24 @@ func (sf *settingFlags) register(f *pflag.FlagSet) {
 	f.StringVar(&sf.secretStdin, "secret-stdin", "", "a secret setting (its key) read from the first line of standard input")
 }
 
+// exclusive refuses two flags that would read standard input, or give the API key twice (the
+// first read would swallow what the second expects, or one key would silently win).
+func (sf *settingFlags) exclusive(keyEnv string, keyStdin bool) error {
+	if sf.secretStdin != "" && keyStdin {
+		return fmt.Errorf("--secret-stdin and --api-key-stdin both read standard input: give one of them")
+	}
+	apiKeyHere := sf.secretStdin == driver.KeyAPIKey
+	for _, kv := range sf.secretEnv {
+		if k, _, _ := strings.Cut(kv, "="); k == driver.KeyAPIKey {
+			apiKeyHere = true
+		}
+	}
+	if apiKeyHere && (keyEnv != "" || keyStdin) {
+		return fmt.Errorf("the API key is given twice (--api-key-env/--api-key-stdin and a secret flag): give it once")
+	}
+	return nil
+}
+
 // given reports whether any of the flags was given.
 func (sf *settingFlags) given() bool {
 	return len(sf.set) > 0 || len(sf.secretEnv) > 0 || sf.secretStdin != ""

@@ -7,6 +7,7 @@ package pluginpub
 import (
 	"context"
 	"crypto/ed25519"
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"os"
@@ -105,8 +106,42 @@ func Publish(ctx context.Context, r Release) error {
 		}
 		v.Artifacts = append(v.Artifacts, a)
 	}
+	d, err := describeRelease(ctx, build, r)
+	if err != nil {
+		return err
+	}
+	if len(d.Connections.Settings) > 0 {
+		v.Connections = &d.Connections
+	}
 	idx.AddRelease(r.Plugin, v)
 	return registry.WriteIndex(r.Dir, idx, r.Key, time.Now())
+}
+
+// describeRelease runs the release's program for this machine (built for it if the release
+// has no build here) with `describe`: its description goes into the signed index, so that a
+// connection of a type not yet installed is checked by the plugin's own fields.
+func describeRelease(ctx context.Context, buildDir string, r Release) (grpcdriver.Description, error) {
+	host := Host()
+	bin := filepath.Join(buildDir, host.OS+"_"+host.Arch, r.Plugin.Name+"-driver")
+	if host.OS == "windows" {
+		bin += ".exe"
+	}
+	if _, err := os.Stat(bin); err != nil {
+		hostRelease := r
+		hostRelease.Dir = filepath.Join(buildDir, "host-only")
+		if _, err := buildAndPack(ctx, buildDir, hostRelease, host); err != nil {
+			return grpcdriver.Description{}, err
+		}
+	}
+	out, err := exec.CommandContext(ctx, bin, "describe").Output()
+	if err != nil {
+		return grpcdriver.Description{}, fmt.Errorf("%s describe: %w", r.Plugin.Name, err)
+	}
+	var d grpcdriver.Description
+	if err := json.Unmarshal(out, &d); err != nil {
+		return grpcdriver.Description{}, fmt.Errorf("%s describe printed no description: %w", r.Plugin.Name, err)
+	}
+	return d, nil
 }
 
 func buildAndPack(ctx context.Context, buildDir string, r Release, p registry.Platform) (registry.Artifact, error) {

@@ -57,6 +57,11 @@ func TestAPluginsOwnFieldsMakeTheFormAndTheCLI(t *testing.T) {
 		out, err := cmd.CombinedOutput()
 		return string(out), err
 	}
+	// Before it is installed, the type is described by the signed index (its publisher put
+	// the program's description there): the CLI checks a new connection by its own fields.
+	if out, err := cli(nil, "connection", "fields", "testdb"); err != nil || !strings.Contains(out, "Database file") || strings.Contains(out, "authMethod") {
+		t.Fatalf("connection fields testdb before install: %v\n%s", err, out)
+	}
 	if out, err := cli(nil, "plugin", "install", "testdb"); err != nil {
 		t.Fatalf("app plugin install testdb: %v\n%s", err, out)
 	}

@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"app/backend/driver"
 )
 
 // SchemaVersion is the index format this code reads.
@@ -52,6 +54,10 @@ type Version struct {
 	ReleaseNotes  string     `json:"releaseNotes,omitempty"`
 	PublishedAt   string     `json:"publishedAt,omitempty"`
 	Artifacts     []Artifact `json:"artifacts"`
+	// Connections is what the release's program says of its connections (`describe`), so
+	// that a connection of a type not yet installed is checked by its own fields; nil for a
+	// release that does not describe them (protocol 2's fields describe it then).
+	Connections *driver.Description `json:"connections,omitempty"`
 }
 
 // Artifact is one platform's build of a version.

@@ -100,7 +100,11 @@ export function EditorPanel({ connection, initialText, ready = true }: Props) {
           if (!live) return;
         }
       } catch {
-        // Not connected: no completion from the schema.
+        // Not connected: no completion from the schema, and templates for no table chosen.
+        api.editor.templates(id, "").then(
+          (ts) => live && setTemplates(ts),
+          () => {},
+        );
       }
     })();
     return () => {

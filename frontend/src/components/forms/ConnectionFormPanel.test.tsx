@@ -144,6 +144,23 @@ describe("connection form (SPEC A Connection settings, A.4)", () => {
     expect(save).toHaveBeenCalledWith(expect.objectContaining({ values: expect.objectContaining({ authMethod: "None" }) }), {});
   });
 
+  it("a bad value in the folded Advanced section opens it, names the problem there and takes the focus", async () => {
+    renderForm(connectionForm({ name: "N", values: { grpcPort: "70000" } }));
+    expect(screen.getByText("Advanced").closest("details")).not.toHaveAttribute("open");
+    await userEvent.click(screen.getByRole("button", { name: "Save" }));
+    expect(screen.getByText("Advanced").closest("details")).toHaveAttribute("open");
+    const port = screen.getByRole("textbox", { name: "gRPC port" });
+    expect(port).toHaveAccessibleDescription(/gRPC port must be a number from 1 to 65535/);
+    await vi.waitFor(() => expect(port).toHaveFocus());
+  });
+
+  it("a saved connection lacking a field its plugin added since shows that field's default", () => {
+    const saved = connectionForm({ id: "c1", name: "Old" });
+    delete saved.values.sslMode;
+    renderForm(saved);
+    expect(screen.getByRole("combobox", { name: "SSL Mode" })).toHaveValue("Disabled");
+  });
+
   it("Escape cancels", async () => {
     const { onCancel } = renderForm(connectionForm());
     await userEvent.keyboard("{Escape}");

@@ -11,7 +11,7 @@ import {
 } from "../../api";
 import { typeLabel } from "../connections/format";
 import { TypeBadge } from "../connections/TypeBadge";
-import { AI_POLICIES, applies, EXTERNAL_ACCESS, fieldProblem, type FieldProblem, sections, suggestionFor } from "./formRules";
+import { AI_POLICIES, applies, EXTERNAL_ACCESS, fieldProblem, type FieldProblem, newConnectionForm, sections, suggestionFor } from "./formRules";
 import { ErrorLine } from "../layout/ErrorLine";
 import { useAction } from "../layout/useAction";
 
@@ -71,8 +71,11 @@ export function ConnectionFormPanel({ initial, description, ...rest }: Props) {
 
 function DescribedForm({ initial, desc, onSaved, onCancel, onDuplicate, onDelete }: Omit<Props, "description"> & { desc: ConnectionDescription }) {
   const api = useApi();
-  const [form, setForm] = useState<ConnectionForm>(initial);
+  // A saved connection lacks the fields its plugin added since: they start at their defaults.
+  const [form, setForm] = useState<ConnectionForm>(() => ({ ...initial, values: { ...newConnectionForm(initial.type, desc).values, ...initial.values } }));
   const [secrets, setSecrets] = useState<Record<string, string>>({});
+  // The named sections (Advanced) that are open: one holding a field with a problem opens.
+  const [openSections, setOpenSections] = useState<Set<string>>(new Set());
   const [test, setTest] = useState<TestState>({ status: "idle" });
   const { run: runSave, busy: saving, error: problem, clear: clearProblem } = useAction();
   // A problem at one field: named there (aria-invalid, described by the message), and the
@@ -103,9 +106,16 @@ function DescribedForm({ initial, desc, onSaved, onCancel, onDuplicate, onDelete
     changed();
   };
   const fieldId = (key: string) => `${id}-${key.replace(/\W+/g, "-")}`;
-  /** refuse names the problem at its field and gives that field the focus. */
+  /** refuse names the problem at its field, opens its section, and gives that field the focus. */
   const refuse = (p: FieldProblem) => {
     setAtField(p);
+    const section = desc.settings.find((f) => f.key === p.field)?.section ?? "";
+    if (section !== "" && !openSections.has(section)) {
+      setOpenSections((o) => new Set(o).add(section));
+      // The field renders inside the section once it is open.
+      requestAnimationFrame(() => document.getElementById(fieldId(p.field))?.focus());
+      return;
+    }
     document.getElementById(fieldId(p.field))?.focus();
   };
   const suggestion = suggestionFor(desc, form.values);
@@ -315,7 +325,21 @@ function DescribedForm({ initial, desc, onSaved, onCancel, onDuplicate, onDelete
               )}
             </div>
           ) : (
-            <details key={g.name} className="form-advanced">
+            <details
+              key={g.name}
+              className="form-advanced"
+              open={openSections.has(g.name)}
+              onToggle={(e) => {
+                const open = e.currentTarget.open;
+                setOpenSections((o) => {
+                  if (o.has(g.name) === open) return o;
+                  const next = new Set(o);
+                  if (open) next.add(g.name);
+                  else next.delete(g.name);
+                  return next;
+                });
+              }}
+            >
               <summary>{g.name}</summary>
               {fieldsOf(g.fields)}
             </details>
