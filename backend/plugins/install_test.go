@@ -78,6 +78,32 @@ func TestInstall(t *testing.T) {
 					t.Fatalf("manifest %#v", mf)
 				}
 			})
+			// Contract 3: the program's description is kept at install; a version an older app
+			// installed (no copy in plugin.json) is described by asking its program once.
+			t.Run("the description is kept in plugin.json, and asked of the program when it is not", func(t *testing.T) {
+				var mf plugins.Manifest
+				b, _ := os.ReadFile(filepath.Join(vdir, "plugin.json"))
+				if err := json.Unmarshal(b, &mf); err != nil || mf.Connections == nil || len(mf.Connections.Settings) == 0 || mf.Connections.Words == nil {
+					t.Fatalf("plugin.json keeps no description: %s (%v)", b, err)
+				}
+				mf.Connections = nil
+				stripped, _ := json.Marshal(mf)
+				if err := os.WriteFile(filepath.Join(vdir, "plugin.json"), stripped, 0o600); err != nil {
+					t.Fatal(err)
+				}
+				v, ok := m.InstalledFor("weaviate")
+				if !ok || v.Connections != nil {
+					t.Fatalf("InstalledFor: %+v %v", v, ok)
+				}
+				d := m.Described(v)
+				if d.Words == nil || len(d.Suggestions) == 0 {
+					t.Fatalf("the program was not asked: %+v", d)
+				}
+				again, _ := os.ReadFile(filepath.Join(vdir, "plugin.json"))
+				if !strings.Contains(string(again), `"connections"`) {
+					t.Fatalf("the answer was not kept: %s", again)
+				}
+			})
 			t.Run("the host resolves the installed program", func(t *testing.T) {
 				b, err := m.Binary("weaviate")
 				if err != nil || b.Version != "1.0.0" || b.Path != res.Path || b.Dir != vdir {
