@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"app/backend/config"
-	"app/backend/layout"
+	"app/backend/osplaces"
 )
 
 // StartWait is how long the bridge waits for the handshake file of an app it started.
@@ -144,7 +144,7 @@ func fileExists(p string) bool {
 	return err == nil && !fi.IsDir()
 }
 
-func appBinaryName() string { return layout.Current().App }
+func appBinaryName() string { return osplaces.Current().App }
 
 func hasDisplay() bool {
 	switch runtime.GOOS {

@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"app/backend/layout"
+	"app/backend/osplaces"
 )
 
 // EnvConfigDir names the environment variable that chooses the config dir when no flag does.
@@ -20,7 +20,7 @@ func ResolveDir(flagValue string) (string, error) {
 		dir = os.Getenv(EnvConfigDir)
 	}
 	if dir == "" {
-		base := layout.Current().ConfigBase
+		base := osplaces.Current().ConfigBase
 		if base == "" {
 			return "", fmt.Errorf("config dir: no --config-dir, no $%s and no user config dir (no home directory): pass --config-dir", EnvConfigDir)
 		}

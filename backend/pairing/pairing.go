@@ -16,7 +16,7 @@ import (
 	"runtime"
 	"strings"
 
-	"app/backend/layout"
+	"app/backend/osplaces"
 )
 
 // ServerName is the name the app's server gets in a client's config.
@@ -265,7 +265,7 @@ func (c Client) FormatName() string { return formatOf(c.Format).name() }
 // BridgePath is the app-mcp program beside the running binary (where the app ships it), or
 // "app-mcp" to be found on PATH.
 func BridgePath() string {
-	name := layout.Current().Bridge
+	name := osplaces.Current().Bridge
 	if self, err := os.Executable(); err == nil {
 		p := filepath.Join(filepath.Dir(self), name)
 		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
@@ -285,7 +285,7 @@ func Config(c Client, e Endpoint) (Snippet, error) {
 	var entry map[string]any
 	switch {
 	case c.Project:
-		entry = c.stdio(layout.Current().Bridge, []string{}, nil)
+		entry = c.stdio(osplaces.Current().Bridge, []string{}, nil)
 	case e.Stdio || c.StdioOnly():
 		if c.stdio == nil {
 			return Snippet{}, fmt.Errorf("%s takes no local command; leave out the stdio bridge", c.Title)

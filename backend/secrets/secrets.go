@@ -14,7 +14,7 @@ import (
 
 	"github.com/99designs/keyring"
 
-	"app/backend/layout"
+	"app/backend/osplaces"
 )
 
 // ServiceName names the app's entries in the OS keychain.
@@ -73,9 +73,9 @@ func Open(opts Options) (Keyring, error) {
 	}
 	switch opts.Backend {
 	case "":
-		// The OS's own keychain (backend/layout: the Keychain on macOS, the Credential
+		// The OS's own keychain (backend/osplaces: the Keychain on macOS, the Credential
 		// Manager on Windows, the Secret Service, KWallet or keyctl on Linux).
-		for _, k := range layout.Current().Keychains {
+		for _, k := range osplaces.Current().Keychains {
 			cfg.AllowedBackends = append(cfg.AllowedBackends, keyring.BackendType(k))
 		}
 	case "file":

@@ -5,7 +5,7 @@ import (
 
 	"github.com/99designs/keyring"
 
-	"app/backend/layout"
+	"app/backend/osplaces"
 )
 
 // The layout's keychain names are the keyring library's backend names, for every OS.
@@ -15,7 +15,7 @@ func TestEachOSKeychainIsAKeyringBackend(t *testing.T) {
 		known[b] = true
 	}
 	for _, goos := range []string{"linux", "darwin", "windows", "freebsd"} {
-		for _, k := range layout.For(goos, "/home/x", func(string) string { return "" }).Keychains {
+		for _, k := range osplaces.For(goos, "/home/x", func(string) string { return "" }).Keychains {
 			if !known[keyring.BackendType(k)] {
 				t.Errorf("%s: %q is no keyring backend", goos, k)
 			}

@@ -1,5 +1,5 @@
 import type { ApiError } from "../../api";
-import { ErrorState } from "../layout/ErrorLine";
+import { ErrorState } from "../frame/ErrorLine";
 
 /** ConnectionListLoading shows placeholder rows while the list loads. */
 export function ConnectionListLoading() {

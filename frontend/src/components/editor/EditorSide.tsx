@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState } from "react";
 import { useApi, type HistoryEntry, type SavedQuery } from "../../api";
 import { Icon, Check, X } from "../icons";
-import { ErrorLine } from "../layout/ErrorLine";
-import { useAction } from "../layout/useAction";
+import { ErrorLine } from "../frame/ErrorLine";
+import { useAction } from "../frame/useAction";
 
 /** HistoryList is the connection's run history, searchable, newest first; a click puts a statement back in the editor. */
 export function HistoryList({ connectionId, onPick, refresh }: { connectionId: string; onPick: (t: string) => void; refresh: unknown }) {

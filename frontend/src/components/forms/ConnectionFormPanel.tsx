@@ -12,8 +12,8 @@ import {
 import { typeLabel } from "../connections/format";
 import { TypeBadge } from "../connections/TypeBadge";
 import { AI_POLICIES, applies, EXTERNAL_ACCESS, fieldProblem, type FieldProblem, newConnectionForm, sections, suggestionFor } from "./formRules";
-import { ErrorLine } from "../layout/ErrorLine";
-import { useAction } from "../layout/useAction";
+import { ErrorLine } from "../frame/ErrorLine";
+import { useAction } from "../frame/useAction";
 
 type TestState =
   | { status: "idle" }

@@ -4,7 +4,7 @@ import { TypeBadge } from "../connections/TypeBadge";
 import { ConnectionFormPanel } from "./ConnectionFormPanel";
 import { newConnectionForm } from "./formRules";
 import { PluginProgressBar, sizeText } from "./PluginProgressBar";
-import { ErrorLine } from "../layout/ErrorLine";
+import { ErrorLine } from "../frame/ErrorLine";
 
 type Step =
   | { kind: "choose"; error?: ApiError }

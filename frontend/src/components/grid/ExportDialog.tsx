@@ -1,9 +1,9 @@
 import { useState } from "react";
 import { useApi, type ExportResult, type Filter, type Grid, type Sort, type TransferFormat } from "../../api";
-import { Modal } from "../layout/Modal";
+import { Modal } from "../frame/Modal";
 import { formatCount } from "../explorer/format";
 import { newTransferId, RunningTransfer } from "./TransferProgress";
-import { ErrorLine } from "../layout/ErrorLine";
+import { ErrorLine } from "../frame/ErrorLine";
 
 const FORMATS: { value: TransferFormat; label: string; hint: string }[] = [
   { value: "csv", label: "CSV", hint: "a spreadsheet; lists and vectors as JSON text, null as an empty field" },

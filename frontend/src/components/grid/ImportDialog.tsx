@@ -1,9 +1,9 @@
 import { useEffect, useState } from "react";
 import { useApi, type Api, type ImportPreview, type ImportResult } from "../../api";
-import { Modal } from "../layout/Modal";
+import { Modal } from "../frame/Modal";
 import { formatCount } from "../explorer/format";
 import { newTransferId, RunningTransfer } from "./TransferProgress";
-import { ErrorLine } from "../layout/ErrorLine";
+import { ErrorLine } from "../frame/ErrorLine";
 
 /**
  * ImportSource is what the native open dialog gave: the file, or why it could not be asked.

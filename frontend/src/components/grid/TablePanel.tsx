@@ -16,7 +16,7 @@ import { seeTheSetting } from "../details/SeeTheSetting";
 import { ExportDialog } from "./ExportDialog";
 import { toApiFilter } from "./filterModel";
 import { chooseImportFile, ImportDialog, type ImportSource } from "./ImportDialog";
-import { ErrorState } from "../layout/ErrorLine";
+import { ErrorState } from "../frame/ErrorLine";
 import { isVector } from "./columnKinds";
 
 interface Props {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { keyLabel, keysText, SHORTCUTS } from "./shortcuts";
 import { Icon, Keyboard } from "../icons";
-import { Modal } from "../layout/Modal";
+import { Modal } from "../frame/Modal";
 
 /** isTyping: the key goes to a text field or the query editor, where ? is a character. */
 export function isTyping(target: EventTarget | null): boolean {

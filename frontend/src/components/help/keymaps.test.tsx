@@ -2,7 +2,7 @@ import { render, screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { TREE_KEYMAP } from "../connections/treeKeymap";
 import { GRID_KEYMAP } from "../grid/gridKeymap";
-import { REFRESH_KEYMAP, WINDOW_KEYMAP } from "../layout/windowKeymap";
+import { REFRESH_KEYMAP, WINDOW_KEYMAP } from "../frame/windowKeymap";
 import { MAP_KEYMAP, MAP_KEYS_TEXT, MAP_SHORTCUTS } from "../map/mapKeymap";
 import { actionFor, dispatch, pressOf, type Actions, type KeymapRow } from "./keymap";
 import { keysText, SHORTCUTS } from "./shortcuts";

@@ -1,13 +1,13 @@
 import { TREE_KEYMAP } from "../connections/treeKeymap";
 import { GRID_KEYMAP } from "../grid/gridKeymap";
-import { REFRESH_KEYMAP, WINDOW_KEYMAP } from "../layout/windowKeymap";
+import { REFRESH_KEYMAP, WINDOW_KEYMAP } from "../frame/windowKeymap";
 import { MAP_SHORTCUTS } from "../map/mapKeymap";
 import { toShortcut } from "./keymap";
 
 /**
  * The app's keyboard shortcuts: the one list the help overlay (F1, ?) shows. The grid's, the
  * tree's and the window's come from their keymaps (grid/gridKeymap.ts,
- * connections/treeKeymap.ts, layout/windowKeymap.ts, map/mapKeymap.ts's MAP_SHORTCUTS), which their handlers dispatch from; when another component gains or changes a shortcut, change it here too.
+ * connections/treeKeymap.ts, frame/windowKeymap.ts, map/mapKeymap.ts's MAP_SHORTCUTS), which their handlers dispatch from; when another component gains or changes a shortcut, change it here too.
  *
  * A shortcut's `keys` are its alternatives, each a combination of keys pressed together.
  * "Mod" is Ctrl, or ⌘ on macOS (the handlers test ctrlKey || metaKey).

@@ -13,8 +13,8 @@ import { pngDataUrl } from "./png";
 import { useDocumentTheme } from "./useDocumentTheme";
 import { useMapKeyboard } from "./useMapKeyboard";
 import { useScatterplot } from "./useScatterplot";
-import { ErrorLine, ErrorState } from "../layout/ErrorLine";
-import { useAction } from "../layout/useAction";
+import { ErrorLine, ErrorState } from "../frame/ErrorLine";
+import { useAction } from "../frame/useAction";
 
 interface Props {
   connection: Connection;

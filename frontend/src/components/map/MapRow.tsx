@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { ApiError, parseApiError, useApi, type Connection, type Grid } from "../../api";
 import { RowDetail } from "../grid/RowDetail";
-import { ErrorState } from "../layout/ErrorLine";
+import { ErrorState } from "../frame/ErrorLine";
 
 interface Props {
   connection: Connection;

@@ -7,7 +7,7 @@ import { Icon, Search } from "../icons";
 import type { MapHighlight } from "../workspace/useWorkspace";
 import { uuidsFilter } from "../workspace/tabs";
 import { hasVectorizer, initialSearch, measureFirst, modesFor, notReady, searchableColumns, toSend } from "./searchModel";
-import { ErrorState } from "../layout/ErrorLine";
+import { ErrorState } from "../frame/ErrorLine";
 import { CollectionDetails } from "../details/CollectionDetails";
 import { seeTheSetting } from "../details/SeeTheSetting";
 

@@ -1,8 +1,8 @@
 import { useCallback, useEffect } from "react";
 import { useApi, type ConnectedClient } from "../../api";
 import { useLoaded } from "../../hooks";
-import { ErrorLine } from "../layout/ErrorLine";
-import { useAction } from "../layout/useAction";
+import { ErrorLine } from "../frame/ErrorLine";
+import { useAction } from "../frame/useAction";
 
 /** tokenText says who the client called as: its token and level, anonymous, or refused. */
 export function tokenText(c: ConnectedClient): string {

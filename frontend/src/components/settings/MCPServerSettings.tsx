@@ -1,8 +1,8 @@
 import { useCallback, useRef, useState } from "react";
 import { parseApiError, useApi, type ApiError, type MCPSettings, type RepairedClient } from "../../api";
 import { useLoaded } from "../../hooks";
-import { ErrorLine } from "../layout/ErrorLine";
-import { useAction } from "../layout/useAction";
+import { ErrorLine } from "../frame/ErrorLine";
+import { useAction } from "../frame/useAction";
 
 type NumberKey = "port" | "defaultRowLimit" | "maxRowLimit" | "queryTimeoutSeconds" | "rateLimitPerMinute";
 type BoolKey = "enabled" | "requireAuth" | "externalAccess";

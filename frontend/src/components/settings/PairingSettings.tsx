@@ -3,8 +3,8 @@ import { useApi, type PairingClient, type PairingRemoved, type PairingResult } f
 import { useLoaded } from "../../hooks";
 import { EXPIRIES, LEVELS } from "./tokenOptions";
 import { SelectRow } from "./SelectRow";
-import { ErrorLine } from "../layout/ErrorLine";
-import { useAction } from "../layout/useAction";
+import { ErrorLine } from "../frame/ErrorLine";
+import { useAction } from "../frame/useAction";
 
 /**
  * PairingSettings is Settings, Connect a client (issues 11 and 41): every AI client the app

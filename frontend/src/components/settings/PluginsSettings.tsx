@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import { parseApiError, useApi, type ApiError, type Plugin } from "../../api";
 import { useLoaded } from "../../hooks";
 import { PluginProgressBar, sizeText } from "../forms/PluginProgressBar";
-import { ErrorLine } from "../layout/ErrorLine";
+import { ErrorLine } from "../frame/ErrorLine";
 
 /** What one plugin row is doing now. */
 type Busy = { action: "install" | "update" | "uninstall"; done: number; total: number };

@@ -3,8 +3,8 @@ import { useApi, type Connection, type Token } from "../../api";
 import { useLoaded } from "../../hooks";
 import { EXPIRIES, LEVELS } from "./tokenOptions";
 import { SelectRow } from "./SelectRow";
-import { ErrorLine } from "../layout/ErrorLine";
-import { useAction } from "../layout/useAction";
+import { ErrorLine } from "../frame/ErrorLine";
+import { useAction } from "../frame/useAction";
 
 /**
  * TokensSettings is Settings, MCP tokens (issue 11): the tokens AI clients authenticate with,

@@ -4,7 +4,7 @@ import { DataGrid } from "../grid/DataGrid";
 import { Icon, Sparkles } from "../icons";
 import { ExportDialog } from "../grid/ExportDialog";
 import type { MapHighlight } from "./useWorkspace";
-import { ErrorState } from "../layout/ErrorLine";
+import { ErrorState } from "../frame/ErrorLine";
 
 interface Props {
   connection: Connection;

@@ -14,7 +14,7 @@ import { TabBar } from "./TabBar";
 import { TablePanel } from "../grid/TablePanel";
 import type { MapHighlight, Tab } from "./useWorkspace";
 import { WelcomePanel } from "./WelcomePanel";
-import { ErrorLine } from "../layout/ErrorLine";
+import { ErrorLine } from "../frame/ErrorLine";
 
 interface Props {
   tabs: Tab[];

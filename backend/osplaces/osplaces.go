@@ -1,10 +1,10 @@
-// Package layout is where the app's pieces live on each operating system: the user config
+// Package osplaces is where the app's pieces live on each operating system: the user config
 // dir its "App" folder goes in, the file names of the app and of the stdio bridge (which sit
 // side by side: in /usr/lib/app on Linux, in App.app/Contents/MacOS on macOS, in the install
 // folder on Windows), and the OS keychain that holds its secrets. It is a pure function of the
 // OS, the home directory and the environment, so each OS's layout is tested on any machine
 // (docs/packaging.md).
-package layout
+package osplaces
 
 import (
 	"os"
