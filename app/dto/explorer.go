@@ -92,6 +92,9 @@ type ColumnDTO struct {
 	// operator, what it will match under it (the filter editor shows it).
 	Tokenization string            `json:"tokenization"`
 	FilterNotes  map[string]string `json:"filterNotes"`
+	// Blocked are operators that fit the column but cannot run here, with the driver's
+	// reason (the menu shows them disabled); {} when none.
+	Blocked map[string]string `json:"blocked"`
 	// Kind is the portable column kind (driver.ColumnKind: "text", "integer", "array", ...),
 	// Of an array's element kind, Dimension a vector's declared length (0 unknown). The
 	// window branches on these; Type is what it shows.
@@ -215,10 +218,14 @@ func Columns(cols []driver.Column) []ColumnDTO {
 		for op, n := range c.FilterNotes {
 			notes[string(op)] = n
 		}
+		blocked := make(map[string]string, len(c.Blocked))
+		for op, n := range c.Blocked {
+			blocked[string(op)] = n
+		}
 		out = append(out, ColumnDTO{
 			Name: c.Name, Type: c.Type, PrimaryKey: c.PrimaryKey, ReadOnly: c.ReadOnly,
 			JSON: c.Array, Description: c.Description, Filterable: ops, Sortable: c.Sortable,
-			Tokenization: c.Tokenization, FilterNotes: notes, Preview: c.Preview,
+			Tokenization: c.Tokenization, FilterNotes: notes, Blocked: blocked, Preview: c.Preview,
 			Kind: string(c.Kind), Of: string(c.Of), Dimension: c.Dimension,
 		})
 	}

@@ -202,7 +202,6 @@ var dialectPin = map[string]int{
 	"frontend/src/api/types.ts":                      1,
 	"frontend/src/components/editor/EditorPanel.tsx": 3,
 	"frontend/src/components/editor/graphql.ts":      7,
-	"frontend/src/components/grid/filterModel.ts":    3,
 	"frontend/src/components/search/SearchPanel.tsx": 7,
 	"frontend/src/components/search/searchModel.ts":  13,
 	"backend/mcpfeatures/prompts/find_similar.go":    1,

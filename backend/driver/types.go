@@ -43,6 +43,10 @@ type Column struct {
 	// ("equals" under word tokenization matches rows holding every word), for the filter
 	// editor to show before it runs.
 	FilterNotes map[Operator]string `json:"filterNotes,omitempty"`
+	// Blocked are operators that fit the column but cannot run here (a table setting, or
+	// the database lacks them), each with the reason in the driver's words: the filter menu
+	// shows them disabled with it, where an operator that does not fit is not offered.
+	Blocked map[Operator]string `json:"blocked,omitempty"`
 	// Preview marks a vector column whose cells are previews (VectorPreview JSON text), as
 	// a page read with VectorsPreview carries them.
 	Preview bool `json:"preview,omitempty"`

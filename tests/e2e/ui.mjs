@@ -546,7 +546,7 @@ try {
     const panel = page.locator('section.panel--table[aria-label="Author"]');
     const grid = panel.getByRole("table", { name: "Rows of Author" });
     await grid.waitFor({ timeout: 30_000 });
-    const why = await refusal(panel, grid, "name", "is_null", [], /need indexNullState, which Author does not enable/);
+    const why = await refusal(panel, grid, "name", "is_null", [], /needs indexNullState, which collection Author does not enable/);
     assert(why.includes("indexNullState") && why.includes("Author"), `chip says ${JSON.stringify(why)}`);
     await page.screenshot({ path: join(artifacts, "e2e-grid-author-refused.png") });
   });

@@ -115,6 +115,29 @@ func operatorsFor(c *class, p property) []driver.Operator {
 	return out
 }
 
+// blockedFor are the operators that fit column col but cannot run on this collection, with
+// why: REGEX (Weaviate has none), the null tests without indexNullState, and emptiness of a
+// text or array property without indexPropertyLength. An operator that does not fit the
+// column (a comparison on text) is not among them: it is simply not offered.
+func blockedFor(c *class, col string) map[driver.Operator]string {
+	out := map[driver.Operator]string{}
+	block := func(ops ...driver.Operator) {
+		for _, op := range ops {
+			if err := checkOperator(c, col, op); err != nil {
+				out[op] = err.Error()
+			}
+		}
+	}
+	block(driver.OpRegex)
+	if col != ColUUID && !c.InvertedIndexConfig.IndexNullState {
+		block(driver.OpIsNull, driver.OpIsNotNull)
+	}
+	if fam, arr, _, err := family(c, col); err == nil && col != ColUUID && (fam == famText || arr) && !c.InvertedIndexConfig.IndexPropertyLength {
+		block(driver.OpIsEmpty, driver.OpIsNotEmpty)
+	}
+	return out
+}
+
 // checkOperator says why op cannot run on column col (nil when it can).
 func checkOperator(c *class, col string, op driver.Operator) error {
 	fam, arr, p, err := family(c, col)

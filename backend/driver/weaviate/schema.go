@@ -214,7 +214,8 @@ const (
 func (c *class) columns() []driver.Column {
 	cols := make([]driver.Column, 0, len(c.Properties)+2)
 	cols = append(cols, driver.Column{Name: ColUUID, Type: "uuid", PrimaryKey: true, ReadOnly: true,
-		Filterable: []driver.Operator{driver.OpEquals, driver.OpNotEquals, driver.OpIn, driver.OpNotIn}, Sortable: true})
+		Filterable: []driver.Operator{driver.OpEquals, driver.OpNotEquals, driver.OpIn, driver.OpNotIn}, Sortable: true,
+		Blocked: blockedFor(c, ColUUID)})
 	for _, p := range c.Properties {
 		b, arr := p.base()
 		col := driver.Column{
@@ -224,6 +225,9 @@ func (c *class) columns() []driver.Column {
 		if b == "text" || b == "string" {
 			col.Tokenization = p.tokenization()
 			col.FilterNotes = textFilterNotes(p.Name, col.Tokenization, col.Filterable)
+		}
+		if len(col.Filterable) > 0 {
+			col.Blocked = blockedFor(c, p.Name)
 		}
 		cols = append(cols, col)
 	}

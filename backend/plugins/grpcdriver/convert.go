@@ -396,6 +396,12 @@ func toColumns(cs []driver.Column) []*pb.Column {
 				out[i].FilterNotes[string(op)] = n
 			}
 		}
+		if len(c.Blocked) > 0 {
+			out[i].Blocked = make(map[string]string, len(c.Blocked))
+			for op, n := range c.Blocked {
+				out[i].Blocked[string(op)] = n
+			}
+		}
 	}
 	return out
 }
@@ -422,6 +428,12 @@ func fromColumns(cs []*pb.Column) []driver.Column {
 			out[i].FilterNotes = make(map[driver.Operator]string, len(notes))
 			for op, n := range notes {
 				out[i].FilterNotes[driver.Operator(op)] = n
+			}
+		}
+		if blocked := c.GetBlocked(); len(blocked) > 0 {
+			out[i].Blocked = make(map[driver.Operator]string, len(blocked))
+			for op, n := range blocked {
+				out[i].Blocked[driver.Operator(op)] = n
 			}
 		}
 	}

@@ -288,6 +288,8 @@ export interface Column {
   tokenization?: string;
   /** Per filter operator, what it will match under the tokenization (the driver's words). */
   filterNotes?: Record<string, string>;
+  /** Operators that fit the column but cannot run here, with the driver's reason: shown disabled. */
+  blocked?: Record<string, string>;
 }
 
 export interface TableSettings {

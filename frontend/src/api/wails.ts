@@ -95,6 +95,7 @@ function toColumn(dto: models.ColumnDTO): Column {
     preview: dto.preview ?? false,
     tokenization: dto.tokenization ?? "",
     filterNotes: dto.filterNotes ?? {},
+    blocked: dto.blocked ?? {},
     kind: (dto.kind ?? "") as Column["kind"],
     of: (dto.of ?? "") as Column["of"],
     dimension: dto.dimension ?? 0,

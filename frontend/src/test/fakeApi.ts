@@ -94,7 +94,15 @@ function kindsOf(type: string): Pick<Column, "kind" | "of"> {
   return { kind: "array", of: k };
 }
 
+/** What the Weaviate plugin says of REGEX on any filterable column (its filter.go): blocked, with why. */
+export const WEAVIATE_REGEX = "Weaviate has no regular-expression filter; use contains, starts with or ends with (Like with * wildcards)";
+
 export function column(name: string, overrides: Partial<Column> = {}): Column {
+  const c = baseColumn(name, overrides);
+  return overrides.blocked ? c : { ...c, blocked: c.filterable.length > 0 ? { regex: WEAVIATE_REGEX } : {} };
+}
+
+function baseColumn(name: string, overrides: Partial<Column>): Column {
   const type = overrides.type ?? "text";
   return {
     name,

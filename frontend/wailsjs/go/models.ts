@@ -413,6 +413,7 @@ export namespace dto {
 	    preview: boolean;
 	    tokenization: string;
 	    filterNotes: Record<string, string>;
+	    blocked: Record<string, string>;
 	    kind: string;
 	    of: string;
 	    dimension: number;
@@ -434,6 +435,7 @@ export namespace dto {
 	        this.preview = source["preview"];
 	        this.tokenization = source["tokenization"];
 	        this.filterNotes = source["filterNotes"];
+	        this.blocked = source["blocked"];
 	        this.kind = source["kind"];
 	        this.of = source["of"];
 	        this.dimension = source["dimension"];

@@ -1,5 +1,5 @@
 import { Fragment, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
-import type { Column, Filter, FilterRefusal, TableSettings } from "../../api";
+import type { Column, Filter, FilterRefusal } from "../../api";
 import {
   arity,
   describeFilter,
@@ -22,9 +22,7 @@ export interface EditorTarget {
 }
 
 interface BarProps {
-  table: string;
   columns: Column[];
-  settings: TableSettings;
   filters: Filter[];
   /** The refusal of the current page, shown at the filter it names. */
   refused: FilterRefusal | null;
@@ -41,7 +39,7 @@ interface BarProps {
  * they combine, "and" or "or" (issue 23), and a click on it switches: a run of chips joined by
  * "or" is one group, and the groups all hold.
  */
-export function FilterBar({ table, columns, settings, filters, refused, editing, onEdit, onChange, settingLink }: BarProps) {
+export function FilterBar({ columns, filters, refused, editing, onEdit, onChange, settingLink }: BarProps) {
   const filterable = columns.filter((c) => c.filterable.length > 0);
   const addRef = useRef<HTMLButtonElement>(null);
   const close = () => {
@@ -125,9 +123,7 @@ export function FilterBar({ table, columns, settings, filters, refused, editing,
       {editing && editingColumn && (
         <FilterEditor
           key={`${editing.index}:${editing.column}`}
-          table={table}
           columns={columns}
-          settings={settings}
           initial={
             editing.index >= 0 && filters[editing.index]
               ? filters[editing.index]
@@ -148,9 +144,7 @@ export function FilterBar({ table, columns, settings, filters, refused, editing,
 }
 
 interface EditorProps {
-  table: string;
   columns: Column[];
-  settings: TableSettings;
   initial: Filter;
   onApply: (f: Filter) => void;
   onCancel: () => void;
@@ -162,12 +156,12 @@ interface EditorProps {
  * unavailable ones marked, with the reason once chosen), and the value(s), checked as they
  * are typed. Enter applies, Escape cancels.
  */
-export function FilterEditor({ table, columns, settings, initial, onApply, onCancel, settingLink }: EditorProps) {
+export function FilterEditor({ columns, initial, onApply, onCancel, settingLink }: EditorProps) {
   const id = useId();
   const filterable = columns.filter((c) => c.filterable.length > 0);
   const [f, setF] = useState<Filter>(() => {
     const col = columns.find((c) => c.name === initial.column) ?? filterable[0];
-    const choices = col ? operatorChoices(col, settings, table) : [];
+    const choices = col ? operatorChoices(col) : [];
     const op = initial.operator || choices.find((c) => c.available)?.op || "";
     return { ...initial, column: col?.name ?? "", operator: op };
   });
@@ -177,7 +171,7 @@ export function FilterEditor({ table, columns, settings, initial, onApply, onCan
   }, []);
 
   const column = columns.find((c) => c.name === f.column);
-  const choices = column ? operatorChoices(column, settings, table) : [];
+  const choices = column ? operatorChoices(column) : [];
   const choice = choices.find((c) => c.op === f.operator);
   const ar = arity(f.operator);
   const hint = column ? validateFilter(column, f) : "";
@@ -185,7 +179,7 @@ export function FilterEditor({ table, columns, settings, initial, onApply, onCan
 
   const pickColumn = (name: string) => {
     const col = columns.find((c) => c.name === name);
-    const cs = col ? operatorChoices(col, settings, table) : [];
+    const cs = col ? operatorChoices(col) : [];
     const keep = cs.find((c) => c.op === f.operator);
     setF({ ...f, column: name, operator: keep ? f.operator : cs.find((c) => c.available)?.op ?? "" });
   };

@@ -24,6 +24,18 @@ const req = (over: Partial<BrowseRequest> = {}): BrowseRequest => ({ offset: 0, 
 
 const dateColumns = [...articleColumns.slice(0, 4), column("published", { type: "date", filterable: ["equals", "less_than", "between", "is_null", "is_not_null"] }), articleColumns[4]];
 
+
+// What the Weaviate plugin blocks, with its words (its filter.go), on a collection without
+// indexNullState / indexPropertyLength: the menu shows the driver's reasons as they are.
+const NULL_BLOCKED = {
+  is_null: "IsNull needs indexNullState, which collection Article does not enable (invertedIndexConfig.indexNullState)",
+  is_not_null: "IsNull needs indexNullState, which collection Article does not enable (invertedIndexConfig.indexNullState)",
+};
+const EMPTY_BLOCKED = {
+  is_empty: "len() needs indexPropertyLength, which collection Article does not enable (invertedIndexConfig.indexPropertyLength)",
+  is_not_empty: "len() needs indexPropertyLength, which collection Article does not enable (invertedIndexConfig.indexPropertyLength)",
+};
+
 describe("table tab", () => {
   it("offers All as the driver's paging stop (Capabilities.maxResults), no size beyond it", async () => {
     const api = fakeApi(async () => [], { browse: vi.fn(async () => grid(demoRows)), count: vi.fn(async () => ({ count: 2, refused: null })) });
@@ -227,7 +239,7 @@ describe("table tab", () => {
     const textOps = ["equals", "not_equals", "contains", "not_contains", "starts_with", "ends_with", "in", "not_in"];
     const info = tableInfo(
       "Article",
-      articleColumns.map((c) => (c.name === "title" ? { ...c, filterable: textOps } : c)),
+      articleColumns.map((c) => (c.name === "title" ? { ...c, filterable: textOps, blocked: { ...c.blocked, ...NULL_BLOCKED, ...EMPTY_BLOCKED } } : c)),
     );
     info.settings = { ...info.settings, indexNullState: false, indexPropertyLength: false };
     renderPanel({ describeTable: async () => info });
@@ -240,7 +252,7 @@ describe("table tab", () => {
     expect(within(ops).queryByRole("option", { name: "greater than" })).not.toBeInTheDocument();
     await userEvent.selectOptions(ops, "is_null");
     expect(within(editor).getByRole("note")).toHaveTextContent(
-      "Unavailable: is NULL / is not NULL need indexNullState, which Article does not enable",
+      "Unavailable: IsNull needs indexNullState, which collection Article does not enable",
     );
     await userEvent.selectOptions(ops, "regex");
     expect(within(editor).getByRole("note")).toHaveTextContent("Weaviate has no regular-expression filter");
@@ -250,7 +262,7 @@ describe("table tab", () => {
     const textOps = ["equals", "not_equals", "contains", "not_contains", "starts_with", "ends_with", "in", "not_in"];
     const info = tableInfo(
       "Article",
-      articleColumns.map((c) => (c.name === "title" ? { ...c, filterable: textOps } : c)),
+      articleColumns.map((c) => (c.name === "title" ? { ...c, filterable: textOps, blocked: { ...c.blocked, ...NULL_BLOCKED } } : c)),
     );
     info.settings = { ...info.settings, indexNullState: false };
     info.details = [

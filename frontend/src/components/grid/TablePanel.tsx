@@ -181,9 +181,7 @@ export function TablePanel({ connection, table, count, onFindSimilar, onSearch, 
           )}
           <ColumnChips columns={state.info.columns} />
           <FilterBar
-            table={table}
             columns={state.info.columns}
-            settings={state.info.settings}
             filters={query.filters}
             refused={state.grid.refused}
             editing={editing}

@@ -21,59 +21,43 @@ import {
 
 const numberOps = ["equals", "not_equals", "greater_than", "greater_or_equal", "less_than", "less_or_equal", "in", "not_in", "between"];
 const textOps = ["equals", "not_equals", "contains", "not_contains", "starts_with", "ends_with", "in", "not_in"];
-const indexed = { indexNullState: true, indexPropertyLength: true };
-const bare = { indexNullState: false, indexPropertyLength: false };
-
 const available = (cs: ReturnType<typeof operatorChoices>) => cs.filter((c) => c.available).map((c) => c.op);
 const unavailable = (cs: ReturnType<typeof operatorChoices>) => cs.filter((c) => !c.available).map((c) => c.op);
 
+// The driver decides what a column offers and what it blocks with why (Column.filterable,
+// Column.blocked; the Weaviate driver's rules are tested in its own package, filter_test.go):
+// the menu shows exactly that, in the operators' order.
 describe("operatorChoices", () => {
-  it("offers exactly what the driver lists for a number, with REGEX shown as unavailable", () => {
-    const c = column("wordCount", { type: "int", filterable: [...numberOps, "is_null", "is_not_null"] });
-    const cs = operatorChoices(c, indexed, "Article");
-    expect(available(cs)).toEqual([...numberOps, "is_null", "is_not_null"]);
-    expect(unavailable(cs)).toEqual(["regex"]);
-    expect(cs.find((x) => x.op === "regex")?.reason).toMatch(/no regular-expression filter/);
+  it("offers exactly what the driver lists, and shows what it blocks as unavailable with its reason", () => {
+    const c = column("wordCount", {
+      type: "int",
+      filterable: [...numberOps],
+      blocked: { regex: "no regular expressions here", is_null: "is NULL needs an index, which Article does not enable" },
+    });
+    const cs = operatorChoices(c);
+    expect(available(cs)).toEqual(numberOps);
+    expect(unavailable(cs)).toEqual(["is_null", "regex"]);
+    expect(cs.find((x) => x.op === "regex")?.reason).toBe("no regular expressions here");
     expect(cs.map((x) => x.op)).not.toContain("contains");
-    expect(cs.map((x) => x.op)).not.toContain("is_empty");
   });
 
-  it("text gets the pattern operators and no comparisons", () => {
-    const c = column("title", { filterable: [...textOps, "is_null", "is_not_null", "is_empty", "is_not_empty"] });
-    const ops = available(operatorChoices(c, indexed));
-    expect(ops).toContain("starts_with");
+  it("an operator neither offered nor blocked is not in the menu", () => {
+    const c = column("title", { filterable: textOps, blocked: {} });
+    const ops = operatorChoices(c).map((x) => x.op);
+    expect(ops).toEqual(textOps);
     expect(ops).not.toContain("greater_than");
-    expect(ops).not.toContain("between");
   });
 
-  it("says why is NULL and is empty are unavailable when the settings lack the indexes", () => {
-    const text = column("name", { filterable: textOps });
-    const cs = operatorChoices(text, bare, "Author");
-    expect(unavailable(cs)).toEqual(["is_null", "is_not_null", "is_empty", "is_not_empty", "regex"]);
-    expect(cs.find((x) => x.op === "is_null")?.reason).toBe(
-      "is NULL / is not NULL need indexNullState, which Author does not enable (invertedIndexConfig.indexNullState).",
-    );
-    expect(cs.find((x) => x.op === "is_not_empty")?.reason).toMatch(/indexPropertyLength, which Author/);
-    // emptiness applies to text and arrays only: an int without the index is not offered it at all
-    const n = operatorChoices(column("n", { type: "int", filterable: numberOps }), bare, "Author");
-    expect(n.map((x) => x.op)).not.toContain("is_empty");
-    expect(unavailable(n)).toEqual(["is_null", "is_not_null", "regex"]);
-    // arrays of numbers can be empty
-    const arr = operatorChoices(column("scores", { type: "int[]", filterable: numberOps }), bare);
-    expect(unavailable(arr)).toContain("is_empty");
-  });
-
-  it("the uuid column is never null: no null operators even without the index", () => {
-    const cs = operatorChoices(column("uuid", { type: "uuid", filterable: ["equals", "not_equals", "in", "not_in"] }), bare);
-    expect(cs.map((x) => x.op)).toEqual(["equals", "not_equals", "in", "not_in", "regex"]);
+  it("a column that offers nothing shows nothing, blocked or not", () => {
+    expect(operatorChoices(column("v", { type: "vector", filterable: [], blocked: { regex: "no" } }))).toEqual([]);
   });
 
   it("the vector, objects and references offer nothing, and say why", () => {
     const v = column("vector", { type: "vector", filterable: [] });
-    expect(operatorChoices(v, indexed)).toEqual([]);
-    expect(unfilterableReason(v)).toMatch(/nearVector/);
+    expect(operatorChoices(v)).toEqual([]);
+    expect(unfilterableReason(v)).toMatch(/search near a vector/);
     expect(unfilterableReason(column("details", { type: "object", filterable: [] }))).toMatch(/type object/);
-    expect(unfilterableReason(column("writtenBy", { type: "Author", filterable: [] }))).toMatch(/cross-reference/);
+    expect(unfilterableReason(column("writtenBy", { type: "Author", filterable: [] }))).toMatch(/writtenBy \(Author\) cannot be filtered from the grid; filter it in the query editor/);
     expect(unfilterableReason(column("title"))).toBe("");
   });
 });

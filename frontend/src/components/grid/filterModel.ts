@@ -2,7 +2,7 @@
 // Column.filterable, the column type and the collection settings), why an operator is
 // unavailable, value checks (numbers, full RFC 3339 dates, UUIDs, lists) and the shape sent
 // to the backend. Pure functions; the backend (the driver) stays the judge of what runs.
-import type { Column, Filter, TableSettings } from "../../api";
+import type { Column, Filter } from "../../api";
 import { isVector, scalarKind } from "./columnKinds";
 
 /** Every operator of the spec's table, in menu order (backend/driver Operators()). */
@@ -94,17 +94,6 @@ export function familyOf(column: Pick<Column, "kind" | "of">): { family: Family;
   }
 }
 
-export const REGEX_REASON =
-  "Weaviate has no regular-expression filter, so REGEX cannot run (it is never answered with the whole collection). Use contains, starts with or ends with: Like with * wildcards.";
-
-export function nullStateReason(table: string): string {
-  return `is NULL / is not NULL need indexNullState, which ${table || "this collection"} does not enable (invertedIndexConfig.indexNullState).`;
-}
-
-export function propertyLengthReason(table: string): string {
-  return `is empty / is not empty need indexPropertyLength, which ${table || "this collection"} does not enable (invertedIndexConfig.indexPropertyLength).`;
-}
-
 /** One entry of a column's operator menu. */
 export interface OperatorChoice {
   op: Operator;
@@ -116,31 +105,20 @@ export interface OperatorChoice {
 
 /**
  * operatorChoices lists the operators a column offers: those the driver lists for it
- * (Column.filterable) as available, then, shown as unavailable with the reason, the null
- * and emptiness operators a missing collection setting blocks, and REGEX. Operators that do
- * not fit the column's type (comparisons on text, patterns on numbers) are not offered.
- * A column that cannot be filtered at all (vector, objects, references) offers none.
+ * (Column.filterable) as available, then those it says fit the column but cannot run here
+ * (Column.blocked: a table setting is off, or the database lacks the operator), shown as
+ * unavailable with the driver's reason. An operator that does not fit the column is not
+ * offered. A column that cannot be filtered at all (vector, objects, references) offers none.
  */
-export function operatorChoices(column: Column, settings: Pick<TableSettings, "indexNullState" | "indexPropertyLength">, table = ""): OperatorChoice[] {
+export function operatorChoices(column: Column): OperatorChoice[] {
   if (column.filterable.length === 0) return [];
-  const { family, array } = familyOf(column);
   const offered = new Set(column.filterable);
+  const blocked = column.blocked ?? {};
   const out: OperatorChoice[] = [];
   for (const op of OPERATORS) {
     const label = OPERATOR_LABELS[op];
-    if (offered.has(op)) {
-      out.push({ op, label, available: true, reason: "" });
-    } else if (op === "regex") {
-      out.push({ op, label, available: false, reason: REGEX_REASON });
-    } else if ((op === "is_null" || op === "is_not_null") && column.kind !== "uuid" && !settings.indexNullState) {
-      out.push({ op, label, available: false, reason: nullStateReason(table) });
-    } else if (
-      (op === "is_empty" || op === "is_not_empty") &&
-      (family === "text" || array) &&
-      !settings.indexPropertyLength
-    ) {
-      out.push({ op, label, available: false, reason: propertyLengthReason(table) });
-    }
+    if (offered.has(op)) out.push({ op, label, available: true, reason: "" });
+    else if (blocked[op]) out.push({ op, label, available: false, reason: blocked[op] });
   }
   return out;
 }
@@ -148,9 +126,9 @@ export function operatorChoices(column: Column, settings: Pick<TableSettings, "i
 /** unfilterableReason says why a column offers no filter ("" when it offers some). */
 export function unfilterableReason(column: Column): string {
   if (column.filterable.length > 0) return "";
-  if (isVector(column)) return "The vector column cannot be filtered; use a nearVector search in the editor.";
+  if (isVector(column)) return "The vector column cannot be filtered; search near a vector instead (Search, or Find similar).";
   if (column.kind === "json" || column.kind === "geo") return `Properties of type ${column.type} cannot be filtered from the grid.`;
-  return `${column.name} (${column.type}) cannot be filtered from the grid; a cross-reference is filtered in the editor's GraphQL.`;
+  return `${column.name} (${column.type}) cannot be filtered from the grid; filter it in the query editor, in the connection's language.`;
 }
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;

@@ -238,9 +238,7 @@ export function SearchPanel({ connection, table, filters: initialFilters, onShow
           )}
         </form>
         <FilterBar
-          table={table}
           columns={info.columns}
-          settings={info.settings}
           filters={req.filters}
           refused={run.status === "done" ? run.result.refused : null}
           editing={editing}

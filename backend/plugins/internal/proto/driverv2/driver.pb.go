@@ -1873,9 +1873,12 @@ type Column struct {
 	Preview bool `protobuf:"varint,11,opt,name=preview,proto3" json:"preview,omitempty"`
 	// kind: the portable column kind (driver.ColumnKind), of: an array's element kind,
 	// dimension: a vector's declared length (0 unknown). Empty from a plugin before them.
-	Kind          string `protobuf:"bytes,12,opt,name=kind,proto3" json:"kind,omitempty"`
-	Of            string `protobuf:"bytes,13,opt,name=of,proto3" json:"of,omitempty"`
-	Dimension     int64  `protobuf:"varint,14,opt,name=dimension,proto3" json:"dimension,omitempty"`
+	Kind      string `protobuf:"bytes,12,opt,name=kind,proto3" json:"kind,omitempty"`
+	Of        string `protobuf:"bytes,13,opt,name=of,proto3" json:"of,omitempty"`
+	Dimension int64  `protobuf:"varint,14,opt,name=dimension,proto3" json:"dimension,omitempty"`
+	// blocked: operators that fit the column but cannot run here -> why (contract 3); an
+	// older plugin sends none, and the menu shows only what is filterable.
+	Blocked       map[string]string `protobuf:"bytes,15,rep,name=blocked,proto3" json:"blocked,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2006,6 +2009,13 @@ func (x *Column) GetDimension() int64 {
 		return x.Dimension
 	}
 	return 0
+}
+
+func (x *Column) GetBlocked() map[string]string {
+	if x != nil {
+		return x.Blocked
+	}
+	return nil
 }
 
 type TableSettings struct {
@@ -4709,7 +4719,7 @@ const file_driver_proto_rawDesc = "" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\"J\n" +
 	"\x11TemplatesResponse\x125\n" +
-	"\ttemplates\x18\x01 \x03(\v2\x17.app.driver.v2.TemplateR\ttemplates\"\xed\x03\n" +
+	"\ttemplates\x18\x01 \x03(\v2\x17.app.driver.v2.TemplateR\ttemplates\"\xe7\x04\n" +
 	"\x06Column\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x12\x1f\n" +
@@ -4728,8 +4738,12 @@ const file_driver_proto_rawDesc = "" +
 	"\apreview\x18\v \x01(\bR\apreview\x12\x12\n" +
 	"\x04kind\x18\f \x01(\tR\x04kind\x12\x0e\n" +
 	"\x02of\x18\r \x01(\tR\x02of\x12\x1c\n" +
-	"\tdimension\x18\x0e \x01(\x03R\tdimension\x1a>\n" +
+	"\tdimension\x18\x0e \x01(\x03R\tdimension\x12<\n" +
+	"\ablocked\x18\x0f \x03(\v2\".app.driver.v2.Column.BlockedEntryR\ablocked\x1a>\n" +
 	"\x10FilterNotesEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a:\n" +
+	"\fBlockedEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xe8\x02\n" +
 	"\rTableSettings\x12(\n" +
@@ -4983,7 +4997,7 @@ func file_driver_proto_rawDescGZIP() []byte {
 	return file_driver_proto_rawDescData
 }
 
-var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 72)
+var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 73)
 var file_driver_proto_goTypes = []any{
 	(*DriverError)(nil),             // 0: app.driver.v2.DriverError
 	(*Value)(nil),                   // 1: app.driver.v2.Value
@@ -5054,9 +5068,10 @@ var file_driver_proto_goTypes = []any{
 	nil,                             // 66: app.driver.v2.SettingField.OptionHelpEntry
 	nil,                             // 67: app.driver.v2.Suggestion.SetEntry
 	nil,                             // 68: app.driver.v2.Column.FilterNotesEntry
-	nil,                             // 69: app.driver.v2.CheckCellsResponse.ProblemsEntry
-	nil,                             // 70: app.driver.v2.EditRow.ValuesEntry
-	nil,                             // 71: app.driver.v2.EditRow.VectorsEntry
+	nil,                             // 69: app.driver.v2.Column.BlockedEntry
+	nil,                             // 70: app.driver.v2.CheckCellsResponse.ProblemsEntry
+	nil,                             // 71: app.driver.v2.EditRow.ValuesEntry
+	nil,                             // 72: app.driver.v2.EditRow.VectorsEntry
 }
 var file_driver_proto_depIdxs = []int32{
 	2,  // 0: app.driver.v2.Value.list_value:type_name -> app.driver.v2.List
@@ -5079,93 +5094,94 @@ var file_driver_proto_depIdxs = []int32{
 	19, // 17: app.driver.v2.ListTablesResponse.tables:type_name -> app.driver.v2.Table
 	22, // 18: app.driver.v2.TemplatesResponse.templates:type_name -> app.driver.v2.Template
 	68, // 19: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
-	24, // 20: app.driver.v2.DescribeTableResponse.columns:type_name -> app.driver.v2.Column
-	25, // 21: app.driver.v2.DescribeTableResponse.settings:type_name -> app.driver.v2.TableSettings
-	27, // 22: app.driver.v2.DescribeTableResponse.details:type_name -> app.driver.v2.DetailSection
-	28, // 23: app.driver.v2.DetailSection.items:type_name -> app.driver.v2.DetailItem
-	29, // 24: app.driver.v2.BrowseRequest.filters:type_name -> app.driver.v2.Filter
-	30, // 25: app.driver.v2.BrowseRequest.sort:type_name -> app.driver.v2.Sort
-	33, // 26: app.driver.v2.CheckCellsRequest.cells:type_name -> app.driver.v2.TypedCell
-	69, // 27: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
-	29, // 28: app.driver.v2.SearchRequest.filters:type_name -> app.driver.v2.Filter
-	1,  // 29: app.driver.v2.Row.cells:type_name -> app.driver.v2.Value
-	24, // 30: app.driver.v2.Grid.columns:type_name -> app.driver.v2.Column
-	36, // 31: app.driver.v2.Grid.rows:type_name -> app.driver.v2.Row
-	29, // 32: app.driver.v2.CountRequest.filters:type_name -> app.driver.v2.Filter
-	37, // 33: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
-	0,  // 34: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
-	70, // 35: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
-	71, // 36: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
-	46, // 37: app.driver.v2.CreateTableRequest.columns:type_name -> app.driver.v2.ColumnSpec
-	44, // 38: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
-	48, // 39: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
-	29, // 40: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
-	52, // 41: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
-	24, // 42: app.driver.v2.ScanPage.columns:type_name -> app.driver.v2.Column
-	36, // 43: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
-	53, // 44: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
-	55, // 45: app.driver.v2.ListTenantsResponse.tenants:type_name -> app.driver.v2.Tenant
-	60, // 46: app.driver.v2.NodeTables.shard_list:type_name -> app.driver.v2.NodeShard
-	59, // 47: app.driver.v2.Node.tables:type_name -> app.driver.v2.NodeTables
-	61, // 48: app.driver.v2.NodesResponse.nodes:type_name -> app.driver.v2.Node
-	1,  // 49: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
-	1,  // 50: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
-	52, // 51: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
-	6,  // 52: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
-	13, // 53: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
-	15, // 54: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
-	15, // 55: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
-	15, // 56: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
-	21, // 57: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
-	31, // 58: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
-	38, // 59: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
-	40, // 60: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
-	35, // 61: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
-	15, // 62: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
-	42, // 63: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
-	32, // 64: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
-	47, // 65: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
-	47, // 66: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
-	47, // 67: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
-	15, // 68: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
-	51, // 69: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
-	47, // 70: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
-	45, // 71: app.driver.v2.Driver.CreateTable:input_type -> app.driver.v2.CreateTableRequest
-	21, // 72: app.driver.v2.Driver.Templates:input_type -> app.driver.v2.TableRequest
-	21, // 73: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
-	57, // 74: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
-	21, // 75: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
-	15, // 76: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
-	7,  // 77: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
-	14, // 78: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
-	16, // 79: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
-	16, // 80: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
-	20, // 81: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
-	26, // 82: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
-	37, // 83: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
-	39, // 84: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
-	41, // 85: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
-	37, // 86: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
-	18, // 87: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
-	43, // 88: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
-	34, // 89: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
-	49, // 90: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
-	49, // 91: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
-	49, // 92: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
-	5,  // 93: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
-	54, // 94: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
-	49, // 95: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
-	26, // 96: app.driver.v2.Driver.CreateTable:output_type -> app.driver.v2.DescribeTableResponse
-	23, // 97: app.driver.v2.Driver.Templates:output_type -> app.driver.v2.TemplatesResponse
-	56, // 98: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
-	58, // 99: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
-	62, // 100: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
-	50, // 101: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
-	77, // [77:102] is the sub-list for method output_type
-	52, // [52:77] is the sub-list for method input_type
-	52, // [52:52] is the sub-list for extension type_name
-	52, // [52:52] is the sub-list for extension extendee
-	0,  // [0:52] is the sub-list for field type_name
+	69, // 20: app.driver.v2.Column.blocked:type_name -> app.driver.v2.Column.BlockedEntry
+	24, // 21: app.driver.v2.DescribeTableResponse.columns:type_name -> app.driver.v2.Column
+	25, // 22: app.driver.v2.DescribeTableResponse.settings:type_name -> app.driver.v2.TableSettings
+	27, // 23: app.driver.v2.DescribeTableResponse.details:type_name -> app.driver.v2.DetailSection
+	28, // 24: app.driver.v2.DetailSection.items:type_name -> app.driver.v2.DetailItem
+	29, // 25: app.driver.v2.BrowseRequest.filters:type_name -> app.driver.v2.Filter
+	30, // 26: app.driver.v2.BrowseRequest.sort:type_name -> app.driver.v2.Sort
+	33, // 27: app.driver.v2.CheckCellsRequest.cells:type_name -> app.driver.v2.TypedCell
+	70, // 28: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
+	29, // 29: app.driver.v2.SearchRequest.filters:type_name -> app.driver.v2.Filter
+	1,  // 30: app.driver.v2.Row.cells:type_name -> app.driver.v2.Value
+	24, // 31: app.driver.v2.Grid.columns:type_name -> app.driver.v2.Column
+	36, // 32: app.driver.v2.Grid.rows:type_name -> app.driver.v2.Row
+	29, // 33: app.driver.v2.CountRequest.filters:type_name -> app.driver.v2.Filter
+	37, // 34: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
+	0,  // 35: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
+	71, // 36: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
+	72, // 37: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
+	46, // 38: app.driver.v2.CreateTableRequest.columns:type_name -> app.driver.v2.ColumnSpec
+	44, // 39: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
+	48, // 40: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
+	29, // 41: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
+	52, // 42: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
+	24, // 43: app.driver.v2.ScanPage.columns:type_name -> app.driver.v2.Column
+	36, // 44: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
+	53, // 45: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
+	55, // 46: app.driver.v2.ListTenantsResponse.tenants:type_name -> app.driver.v2.Tenant
+	60, // 47: app.driver.v2.NodeTables.shard_list:type_name -> app.driver.v2.NodeShard
+	59, // 48: app.driver.v2.Node.tables:type_name -> app.driver.v2.NodeTables
+	61, // 49: app.driver.v2.NodesResponse.nodes:type_name -> app.driver.v2.Node
+	1,  // 50: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
+	1,  // 51: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
+	52, // 52: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
+	6,  // 53: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
+	13, // 54: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
+	15, // 55: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
+	15, // 56: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
+	15, // 57: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
+	21, // 58: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
+	31, // 59: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
+	38, // 60: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
+	40, // 61: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
+	35, // 62: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
+	15, // 63: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
+	42, // 64: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
+	32, // 65: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
+	47, // 66: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
+	47, // 67: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
+	47, // 68: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
+	15, // 69: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
+	51, // 70: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
+	47, // 71: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
+	45, // 72: app.driver.v2.Driver.CreateTable:input_type -> app.driver.v2.CreateTableRequest
+	21, // 73: app.driver.v2.Driver.Templates:input_type -> app.driver.v2.TableRequest
+	21, // 74: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
+	57, // 75: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
+	21, // 76: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
+	15, // 77: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
+	7,  // 78: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
+	14, // 79: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
+	16, // 80: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
+	16, // 81: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
+	20, // 82: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
+	26, // 83: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
+	37, // 84: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
+	39, // 85: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
+	41, // 86: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
+	37, // 87: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
+	18, // 88: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
+	43, // 89: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
+	34, // 90: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
+	49, // 91: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
+	49, // 92: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
+	49, // 93: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
+	5,  // 94: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
+	54, // 95: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
+	49, // 96: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
+	26, // 97: app.driver.v2.Driver.CreateTable:output_type -> app.driver.v2.DescribeTableResponse
+	23, // 98: app.driver.v2.Driver.Templates:output_type -> app.driver.v2.TemplatesResponse
+	56, // 99: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
+	58, // 100: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
+	62, // 101: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
+	50, // 102: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
+	78, // [78:103] is the sub-list for method output_type
+	53, // [53:78] is the sub-list for method input_type
+	53, // [53:53] is the sub-list for extension type_name
+	53, // [53:53] is the sub-list for extension extendee
+	0,  // [0:53] is the sub-list for field type_name
 }
 
 func init() { file_driver_proto_init() }
@@ -5188,7 +5204,7 @@ func file_driver_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_driver_proto_rawDesc), len(file_driver_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   72,
+			NumMessages:   73,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
