@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync"
@@ -82,15 +83,17 @@ func TestConnectionsList(t *testing.T) {
 		}
 		want := []dto.ConnectionDTO{
 			{ID: local.ID, Name: "Local", Type: "weaviate", Host: "127.0.0.1", Port: 8080, AuthMethod: "None", SSLMode: "Disabled",
-				ExternalAccess: connections.DefaultExternalAccess, CreatedAt: local.CreatedAt.UTC().Format(time.RFC3339), Address: "127.0.0.1:8080"},
+				ExternalAccess: connections.DefaultExternalAccess, CreatedAt: local.CreatedAt.UTC().Format(time.RFC3339), Address: "127.0.0.1:8080",
+				Settings: []dto.SettingRowDTO{{Label: "Auth Method", Value: "None"}, {Label: "SSL Mode", Value: "Disabled"}, {Label: "Skip TLS Verification", Value: "Off"}}},
 			{ID: cloud.ID, Name: "Cloud", Type: "weaviate", Host: "::1", Port: 443, AuthMethod: "API Key", SSLMode: "Required",
-				SkipTLSVerify: true, ExternalAccess: "readOnly", CreatedAt: cloud.CreatedAt.UTC().Format(time.RFC3339), Address: "[::1]:443"},
+				SkipTLSVerify: true, ExternalAccess: "readOnly", CreatedAt: cloud.CreatedAt.UTC().Format(time.RFC3339), Address: "[::1]:443",
+				Settings: []dto.SettingRowDTO{{Label: "Auth Method", Value: "API Key"}, {Label: "API Key", Value: "saved in the keyring"}, {Label: "SSL Mode", Value: "Required"}, {Label: "Skip TLS Verification", Value: "On"}}},
 		}
 		if len(got) != len(want) {
 			t.Fatalf("List() = %d connections, want %d", len(got), len(want))
 		}
 		for i := range want {
-			if got[i] != want[i] {
+			if !reflect.DeepEqual(got[i], want[i]) {
 				t.Errorf("List()[%d] =\n  %+v\nwant\n  %+v", i, got[i], want[i])
 			}
 		}

@@ -1,6 +1,7 @@
 package dto
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -33,6 +34,44 @@ type ConnectionDTO struct {
 	// Language is what its editor and execute_query take, in its driver's words ("" when
 	// not known).
 	Language string `json:"language"`
+	// Settings are its settings as the connection page lists them: each described field that
+	// applies and has a value, by its label, beside the address (never a secret's value).
+	Settings []SettingRowDTO `json:"settings"`
+}
+
+// SettingRowDTO is one setting of a connection as its page shows it.
+type SettingRowDTO struct {
+	Label string `json:"label"`
+	Value string `json:"value"`
+}
+
+// settingRows are the settings d describes that apply to s and have a value, by label, left
+// out the address's own keys; a bool is On or Off, a secret "saved in the keyring" when kept.
+func settingRows(d driver.Description, s driver.Settings, secrets []string) []SettingRowDTO {
+	out := []SettingRowDTO{}
+	for _, f := range d.Settings {
+		if !f.Applies(s) || slices.Contains(d.Address, f.Key) {
+			continue
+		}
+		v := s.Value(f.Key)
+		switch f.Kind {
+		case driver.FieldSecret:
+			if !slices.Contains(secrets, f.Key) {
+				continue
+			}
+			v = "saved in the keyring"
+		case driver.FieldBool:
+			if v == "true" {
+				v = "On"
+			} else {
+				v = "Off"
+			}
+		}
+		if v != "" {
+			out = append(out, SettingRowDTO{Label: f.Label, Value: v})
+		}
+	}
+	return out
 }
 
 // Described is the sidebar's view of a connection with its type's description: its address
@@ -46,6 +85,7 @@ func Described(c connections.Connection, d driver.Description) ConnectionDTO {
 	if d.Words != nil {
 		out.Language = d.Words.Language
 	}
+	out.Settings = settingRows(d, c.Settings.Normalized(), FormFromConnection(c).SavedSecrets)
 	return out
 }
 
@@ -68,7 +108,17 @@ func FromConnection(c connections.Connection) ConnectionDTO {
 		ExternalAccess: c.ExternalAccess,
 		CreatedAt:      created,
 		Address:        driver.ProtocolTwoDescription().AddressOf(s),
+		Settings:       fallbackRows(c),
 	}
+}
+
+// fallbackRows are the rows of a connection whose type's description is not at hand (its
+// plugin not installed): protocol 2's fields where it has them (a host), else none.
+func fallbackRows(c connections.Connection) []SettingRowDTO {
+	if c.Settings.Host == "" {
+		return []SettingRowDTO{}
+	}
+	return settingRows(driver.ProtocolTwoDescription(c.Type), c.Settings.Normalized(), FormFromConnection(c).SavedSecrets)
 }
 
 // ConnectionFormDTO is the connection form (contract 3: the fields its type's plugin

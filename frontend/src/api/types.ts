@@ -25,6 +25,8 @@ export interface Connection {
   typeLabel?: string;
   /** What its editor takes, in its driver's words ("GraphQL reads and REST lines"); "" when not known. */
   language?: string;
+  /** Its settings as its page lists them: each described field that applies, by label (never a secret). */
+  settings?: { label: string; value: string }[];
 }
 
 /**

@@ -64,6 +64,7 @@ function toConnection(dto: {
   address?: string;
   typeLabel?: string;
   language?: string;
+  settings?: { label: string; value: string }[];
 }): Connection {
   return {
     id: dto.id,
@@ -79,6 +80,7 @@ function toConnection(dto: {
     address: dto.address ?? "",
     typeLabel: dto.typeLabel ?? "",
     language: dto.language ?? "",
+    settings: (dto.settings ?? []).map((r) => ({ label: r.label, value: r.value })),
   };
 }
 

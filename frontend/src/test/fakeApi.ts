@@ -62,6 +62,11 @@ export function connection(overrides: Partial<Connection> = {}): Connection {
     externalAccess: "readOnly",
     createdAt: "2026-01-02T03:04:05Z",
     language: "GraphQL reads and REST lines",
+    settings: [
+      { label: "Auth Method", value: "None" },
+      { label: "SSL Mode", value: "Disabled" },
+      { label: "Skip TLS Verification", value: "Off" },
+    ],
     ...overrides,
   };
 }

@@ -545,6 +545,20 @@ export namespace dto {
 		    return a;
 		}
 	}
+	export class SettingRowDTO {
+	    label: string;
+	    value: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new SettingRowDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.label = source["label"];
+	        this.value = source["value"];
+	    }
+	}
 	export class ConnectionDTO {
 	    id: string;
 	    name: string;
@@ -559,6 +573,7 @@ export namespace dto {
 	    address: string;
 	    typeLabel: string;
 	    language: string;
+	    settings: SettingRowDTO[];
 	
 	    static createFrom(source: any = {}) {
 	        return new ConnectionDTO(source);
@@ -579,7 +594,26 @@ export namespace dto {
 	        this.address = source["address"];
 	        this.typeLabel = source["typeLabel"];
 	        this.language = source["language"];
+	        this.settings = this.convertValues(source["settings"], SettingRowDTO);
 	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class ConnectionFormDTO {
 	    id: string;
@@ -1809,6 +1843,7 @@ export namespace dto {
 		    return a;
 		}
 	}
+	
 	export class SimilarDTO {
 	    grid: GridDTO;
 	    targetVector: string;

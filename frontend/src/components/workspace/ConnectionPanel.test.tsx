@@ -30,3 +30,19 @@ describe("the connection page shows the optional features its driver declares", 
     expect(read).toHaveBeenCalledTimes(reads);
   });
 });
+
+describe("the connection page lists the settings its driver describes", () => {
+  it("shows each described setting by its label, and nothing its driver does not describe", async () => {
+    const c = connection({ type: "testdb", typeLabel: "Test DB", address: "/data/shop.db", settings: [{ label: "Open mode", value: "read-write" }] });
+    render(
+      <ApiProvider api={fakeApi(async () => [])}>
+        <ConnectionPanel connection={c} onReconnect={() => {}} onDisconnect={() => {}} onOpenTable={() => {}} />
+      </ApiProvider>,
+    );
+    expect(await screen.findByText("Open mode")).toBeInTheDocument();
+    expect(screen.getByText("read-write")).toBeInTheDocument();
+    expect(screen.getByText("/data/shop.db")).toBeInTheDocument();
+    expect(screen.queryByText("SSL Mode")).not.toBeInTheDocument();
+    expect(screen.queryByText("Auth Method")).not.toBeInTheDocument();
+  });
+});

@@ -18,12 +18,11 @@ interface Props {
 
 /** ConnectionPanel is an open connection: its state, its tables and its settings. */
 export function ConnectionPanel({ connection, state, onReconnect, onDisconnect, onOpenTable, onOpenEditor }: Props) {
+  // The settings are the ones its driver describes (never a secret's value), by their labels.
   const rows: [string, string][] = [
     ["Type", typeLabel(connection.type, connection.typeLabel)],
     ["Address", address(connection)],
-    ["Auth Method", connection.authMethod || "None"],
-    ["SSL Mode", connection.sslMode || "Disabled"],
-    ["Skip TLS Verification", connection.skipTLSVerify ? "On" : "Off"],
+    ...(connection.settings ?? []).map((r): [string, string] => [r.label, r.value]),
     ["AI client access (MCP)", accessLabel(connection.externalAccess)],
   ];
   return (
