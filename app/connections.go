@@ -75,14 +75,14 @@ func (a *ConnectionsAPI) List() ([]dto.ConnectionDTO, error) {
 	out := make([]dto.ConnectionDTO, 0, len(list))
 	known := map[string]driver.Description{}
 	for _, c := range list {
-		out = append(out, a.described(ctx, c, known))
+		out = append(out, a.described(c, known))
 	}
 	return out, nil
 }
 
 // described is the sidebar's entry for c, with its type's address and label; known caches
 // the descriptions read during one call (nil: none).
-func (a *ConnectionsAPI) described(ctx context.Context, c connections.Connection, known map[string]driver.Description) dto.ConnectionDTO {
+func (a *ConnectionsAPI) described(c connections.Connection, known map[string]driver.Description) dto.ConnectionDTO {
 	if a.tester == nil {
 		return dto.FromConnection(c)
 	}
@@ -112,7 +112,7 @@ func (a *ConnectionsAPI) Remove(id string) (bool, error) {
 	if err != nil {
 		return false, apiError(err)
 	}
-	where := a.described(ctx, c, nil).Address
+	where := a.described(c, nil).Address
 	if where != "" {
 		where = " (" + where + ")"
 	}
@@ -152,7 +152,7 @@ func (a *ConnectionsAPI) Save(form dto.ConnectionFormDTO, secrets map[string]str
 		if err != nil {
 			return dto.ConnectionDTO{}, apiError(invalid(err))
 		}
-		return a.described(ctx, saved, nil), nil
+		return a.described(saved, nil), nil
 	}
 	ch := connections.Change{Apply: func(cur *connections.Connection) {
 		keys := cur.Settings.SecretKeys
@@ -167,7 +167,7 @@ func (a *ConnectionsAPI) Save(form dto.ConnectionFormDTO, secrets map[string]str
 	if err != nil {
 		return dto.ConnectionDTO{}, apiError(invalid(err))
 	}
-	return a.described(ctx, after, nil), nil
+	return a.described(after, nil), nil
 }
 
 // splitSecrets parts the form's secrets into the API key (protocol 2's own field) and the
@@ -274,7 +274,7 @@ func (a *ConnectionsAPI) Duplicate(id string) (dto.ConnectionDTO, error) {
 	if err != nil {
 		return dto.ConnectionDTO{}, apiError(err)
 	}
-	return a.described(ctx, saved, nil), nil
+	return a.described(saved, nil), nil
 }
 
 // invalid marks a validation failure of the form (no code of its own) as invalid_argument,

@@ -85,7 +85,7 @@ func Described(c connections.Connection, d driver.Description) ConnectionDTO {
 	if d.Words != nil {
 		out.Language = d.Words.Language
 	}
-	out.Settings = settingRows(d, c.Settings.Normalized(), FormFromConnection(c).SavedSecrets)
+	out.Settings = settingRows(d, c.Settings.Normalized(), connections.SavedSecrets(c))
 	return out
 }
 
@@ -118,7 +118,7 @@ func fallbackRows(c connections.Connection) []SettingRowDTO {
 	if c.Settings.Host == "" {
 		return []SettingRowDTO{}
 	}
-	return settingRows(driver.ProtocolTwoDescription(c.Type), c.Settings.Normalized(), FormFromConnection(c).SavedSecrets)
+	return settingRows(driver.ProtocolTwoDescription(c.Type), c.Settings.Normalized(), connections.SavedSecrets(c))
 }
 
 // ConnectionFormDTO is the connection form (contract 3: the fields its type's plugin
@@ -164,11 +164,7 @@ func FormFromConnection(c connections.Connection) ConnectionFormDTO {
 	for k, v := range s.Values {
 		values[k] = v
 	}
-	saved := []string{}
-	if s.AuthMethod == driver.AuthAPIKey {
-		saved = append(saved, driver.KeyAPIKey)
-	}
-	saved = append(saved, s.SecretKeys...)
+	saved := append([]string{}, connections.SavedSecrets(c)...)
 	return ConnectionFormDTO{
 		ID: c.ID, Name: c.Name, Type: c.Type, Values: values,
 		ExternalAccess: c.ExternalAccess, AIPolicy: c.AIPolicy, SavedSecrets: saved,

@@ -133,8 +133,8 @@ func secretRef(id, key string) string {
 	return "connection/" + id + "/secret/" + key
 }
 
-// savedSecrets are the keys of the secrets a saved connection has in the keyring.
-func savedSecrets(c Connection) []string {
+// SavedSecrets are the keys of the secrets a saved connection has in the keyring.
+func SavedSecrets(c Connection) []string {
 	var out []string
 	if c.Settings.AuthMethod == driver.AuthAPIKey {
 		out = append(out, driver.KeyAPIKey)
@@ -403,7 +403,7 @@ func (s *Store) Update(ctx context.Context, idOrName string, ch Change) (before,
 			if ch.APIKey != nil {
 				key = *ch.APIKey
 			}
-			if err := prepareSettings(d, &after, key, ch.Secrets, savedSecrets(before)); err != nil {
+			if err := prepareSettings(d, &after, key, ch.Secrets, SavedSecrets(before)); err != nil {
 				return err
 			}
 		}
@@ -453,8 +453,8 @@ func (s *Store) Update(ctx context.Context, idOrName string, ch Change) (before,
 		return Connection{}, Connection{}, fmt.Errorf("edit connection: %w", err)
 	}
 	var errs []error
-	for _, k := range savedSecrets(before) {
-		if slices.Contains(savedSecrets(after), k) {
+	for _, k := range SavedSecrets(before) {
+		if slices.Contains(SavedSecrets(after), k) {
 			continue
 		}
 		if err := s.keys.Delete(secretRef(after.ID, k)); err != nil && !errors.Is(err, secrets.ErrNotFound) {
@@ -503,7 +503,7 @@ func (s *Store) Remove(ctx context.Context, idOrName string) error {
 		return fmt.Errorf("remove connection: %w", err)
 	}
 	var errs []error
-	for _, k := range savedSecrets(c) {
+	for _, k := range SavedSecrets(c) {
 		if err := s.keys.Delete(secretRef(c.ID, k)); err != nil && (k == driver.KeyAPIKey || !errors.Is(err, secrets.ErrNotFound)) {
 			errs = append(errs, err)
 		}

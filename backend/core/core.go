@@ -217,29 +217,22 @@ func (c *Core) PluginFor(ctx context.Context, connType string) (string, error) {
 // type is described by protocol 2's fields (what every published plugin reads), so that a
 // connection can still be added offline and its driver checks it when it opens.
 func (c *Core) Describe(ctx context.Context, connType string) (driver.Description, error) {
-	if v, ok := c.plugins.InstalledFor(connType); ok {
-		return c.plugins.Described(v), nil
-	}
 	if c.registryErr == nil {
-		d, err := c.plugins.Describe(ctx, connType)
+		d, err := c.plugins.Describe(ctx, connType) // the installed plugin's, else the registry's
 		if err == nil || errors.Is(err, plugins.ErrUnknownType) || errors.Is(err, plugins.ErrDescribedByPlugin) {
 			return d, err
 		}
+	} else if d, ok := c.Installed(connType); ok {
+		return d, nil
 	}
 	return driver.ProtocolTwoDescription(connType), nil
 }
 
 // installedDescriptions are the descriptions of the installed plugins' running versions.
 func (c *Core) installedDescriptions() []driver.Description {
-	all, err := c.plugins.Installed()
-	if err != nil {
-		return nil
-	}
 	var out []driver.Description
-	for _, v := range all {
-		if cur, ok := c.plugins.Current(v.Name); ok && cur.Dir == v.Dir {
-			out = append(out, c.plugins.Described(v))
-		}
+	for _, v := range c.plugins.Running() {
+		out = append(out, c.plugins.Described(v))
 	}
 	return out
 }

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"slices"
 	"strings"
 	"time"
 
@@ -113,11 +112,9 @@ func checkDescribe(ctx context.Context, path, name string, v *registry.Version, 
 		return grpcdriver.Description{}, &Error{Code: registry.CodeBadArtifact, Msg: fmt.Sprintf("The program in the download of %s says it is %s %s (plugin protocol %d), but the registry says %s %s (protocol %d). Nothing was installed.",
 			what, d.Name, d.Version, d.ProtocolVersion, name, v.Version, v.ProtocolVersion)}
 	}
-	for _, t := range d.Connections.Types {
-		if !slices.Contains(types, t.Name) {
-			return grpcdriver.Description{}, &Error{Code: registry.CodeBadArtifact, Msg: fmt.Sprintf("The program in the download of %s describes the connection type %q, which the registry does not say it serves (%s). Nothing was installed.",
-				what, t.Name, strings.Join(types, ", "))}
-		}
+	if t := unlistedType(d.Connections, types); t != "" {
+		return grpcdriver.Description{}, &Error{Code: registry.CodeBadArtifact, Msg: fmt.Sprintf("The program in the download of %s describes the connection type %q, which the registry does not say it serves (%s). Nothing was installed.",
+			what, t, strings.Join(types, ", "))}
 	}
 	return d, nil
 }

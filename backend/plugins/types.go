@@ -42,7 +42,7 @@ func (m *Manager) Described(v InstalledVersion) driver.Description {
 	d = driver.ProtocolTwoDescription(v.Types...)
 	ctx, cancel := context.WithTimeout(context.Background(), describeTimeout)
 	defer cancel()
-	if got, err := runDescribe(ctx, v.Path()); err == nil && got.Name == v.Name && len(got.Connections.Settings) > 0 && typesListed(got.Connections, v.Types) {
+	if got, err := runDescribe(ctx, v.Path()); err == nil && got.Name == v.Name && len(got.Connections.Settings) > 0 && unlistedType(got.Connections, v.Types) == "" {
 		d = got.Connections
 		mf := v.Manifest
 		mf.Connections = &d
@@ -58,29 +58,41 @@ func (m *Manager) Described(v InstalledVersion) driver.Description {
 	return d
 }
 
-// typesListed reports whether every type d describes is one the signed index listed.
-func typesListed(d driver.Description, types []string) bool {
+// unlistedType is a type d describes that the signed index does not list for the plugin, or
+// "" when it lists them all.
+func unlistedType(d driver.Description, types []string) string {
 	for _, t := range d.Types {
 		if !slices.Contains(types, t.Name) {
-			return false
+			return t.Name
 		}
 	}
-	return true
+	return ""
 }
 
 // InstalledFor is the current version of the installed plugin that serves a connection type.
 func (m *Manager) InstalledFor(connType string) (InstalledVersion, bool) {
-	all, err := m.Installed()
-	if err != nil {
-		return InstalledVersion{}, false
-	}
-	for _, v := range all {
-		cur, ok := m.Current(v.Name)
-		if ok && cur.Dir == v.Dir && slices.Contains(v.Types, connType) {
+	for _, v := range m.Running() {
+		if slices.Contains(v.Types, connType) {
 			return v, true
 		}
 	}
 	return InstalledVersion{}, false
+}
+
+// Running are the installed versions that run, one per plugin: Installed lists each
+// plugin's versions newest first, and the newest runs (Current).
+func (m *Manager) Running() []InstalledVersion {
+	all, err := m.Installed()
+	if err != nil {
+		return nil
+	}
+	var out []InstalledVersion
+	for _, v := range all {
+		if len(out) == 0 || out[len(out)-1].Name != v.Name {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // Types lists the connection types the registry offers and the installed plugins serve, in
