@@ -71,9 +71,9 @@ func TestConnectionsList(t *testing.T) {
 
 	t.Run("each saved connection becomes a DTO with name, type, host and port, in saved order", func(t *testing.T) {
 		s, _ := newStore(t)
-		local := add(t, s, connections.Connection{Name: "Local", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}}, "")
+		local := add(t, s, connections.Connection{Type: "weaviate", Name: "Local", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}}, "")
 		cloud := add(t, s, connections.Connection{
-			Name: "Cloud", Type: connections.TypeWeaviate, ExternalAccess: connections.AccessReadOnly,
+			Name: "Cloud", Type: "weaviate", ExternalAccess: connections.AccessReadOnly,
 			Settings: driver.Settings{Host: "[::1]", Port: 443, AuthMethod: driver.AuthAPIKey, SSLMode: driver.SSLRequired, SkipTLSVerify: true},
 		}, "sekrit-key-value")
 
@@ -101,7 +101,7 @@ func TestConnectionsList(t *testing.T) {
 
 	t.Run("the API key never reaches the frontend", func(t *testing.T) {
 		s, _ := newStore(t)
-		add(t, s, connections.Connection{Name: "Cloud", Settings: driver.Settings{Host: "h", Port: 443, AuthMethod: driver.AuthAPIKey, SSLMode: driver.SSLRequired}}, "sekrit-key-value")
+		add(t, s, connections.Connection{Type: "weaviate", Name: "Cloud", Settings: driver.Settings{Host: "h", Port: 443, AuthMethod: driver.AuthAPIKey, SSLMode: driver.SSLRequired}}, "sekrit-key-value")
 		got, err := NewConnectionsAPI(s).List()
 		if err != nil {
 			t.Fatal(err)
@@ -142,8 +142,8 @@ func (a *answering) Confirm(ctx context.Context, title, message string) (bool, e
 
 func TestConnectionsRemove(t *testing.T) {
 	s, _ := newStore(t)
-	a := add(t, s, connections.Connection{Name: "A", Settings: driver.Settings{Host: "localhost", Port: 8080}}, "")
-	b := add(t, s, connections.Connection{Name: "B", Settings: driver.Settings{Host: "localhost", Port: 8081}}, "")
+	a := add(t, s, connections.Connection{Type: "weaviate", Name: "A", Settings: driver.Settings{Host: "localhost", Port: 8080}}, "")
+	b := add(t, s, connections.Connection{Type: "weaviate", Name: "B", Settings: driver.Settings{Host: "localhost", Port: 8081}}, "")
 	api := NewConnectionsAPI(s)
 	dialog := &answering{}
 	api.start(env{confirm: dialog})
@@ -222,7 +222,7 @@ func TestConnectionsChangedEvent(t *testing.T) {
 		if n := rec.count(); n != 0 {
 			t.Fatalf("%d events before any change, want 0", n)
 		}
-		add(t, s, connections.Connection{Name: "New", Settings: driver.Settings{Host: "localhost", Port: 8080}}, "")
+		add(t, s, connections.Connection{Type: "weaviate", Name: "New", Settings: driver.Settings{Host: "localhost", Port: 8080}}, "")
 		deadline := time.Now().Add(5 * time.Second)
 		for rec.count() == 0 && time.Now().Before(deadline) {
 			time.Sleep(10 * time.Millisecond)

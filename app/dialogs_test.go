@@ -27,7 +27,7 @@ func TestAConfirmedChangeIsNotBoundByTheCallTimeLimit(t *testing.T) {
 	var cases []confirmCase
 
 	s, _ := newStore(t)
-	conn := add(t, s, connections.Connection{Name: "A", Settings: driver.Settings{Host: "localhost", Port: 8080}}, "")
+	conn := add(t, s, connections.Connection{Type: "weaviate", Name: "A", Settings: driver.Settings{Host: "localhost", Port: 8080}}, "")
 	conns := NewConnectionsAPI(s)
 	cases = append(cases, confirmCase{"Delete connection", func(t *testing.T, d *answering) (bool, error) {
 		conns.start(env{confirm: d})

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"app/app/dto"
+	"app/backend/driver"
 	"app/backend/explore"
 )
 
@@ -35,12 +36,12 @@ func (a *ExplorerAPI) Search(id, table string, req dto.SearchRequestDTO) (dto.Se
 	defer cancel()
 	g, err := d.Search(ctx, table, r, limit)
 	if rf := dto.RefusalOf(err, r.Filters); rf != nil {
-		return dto.SearchResultDTO{Grid: dto.GridDTO{Columns: []dto.ColumnDTO{}, Rows: [][]*string{}}, Describe: r.Describe(), Measure: r.Measure(), Refused: rf}, nil
+		return dto.SearchResultDTO{Grid: dto.GridDTO{Columns: []dto.ColumnDTO{}, Rows: [][]*string{}}, Describe: r.Describe(), Refused: rf}, nil
 	}
 	if err != nil {
 		return dto.SearchResultDTO{}, apiError(err)
 	}
 	out := dto.FromGrid(g)
 	out.HasMore = false // ranked matches are not paged
-	return dto.SearchResultDTO{Grid: out, Describe: r.Describe(), Measure: r.Measure()}, nil
+	return dto.SearchResultDTO{Grid: out, Describe: r.Describe(), Measure: driver.MeasureOf(g, r.Explain)}, nil
 }

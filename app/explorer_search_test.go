@@ -21,7 +21,6 @@ import (
 func TestSearchPanelAnswersAsTheServerDoes(t *testing.T) {
 	on := weaviatetest.Shared(t, weaviatenode.Anonymous)
 	off := weaviatetest.Shared(t, weaviatenode.NoGraphQL)
-	alpha0 := 0.0
 	prop := func(name string) *pb.FilterTarget {
 		return &pb.FilterTarget{Target: &pb.FilterTarget_Property{Property: name}}
 	}
@@ -32,23 +31,23 @@ func TestSearchPanelAnswersAsTheServerDoes(t *testing.T) {
 		grpc  *pb.SearchRequest // and its gRPC, asked of the node without GraphQL
 	}{
 		{"bm25 in the chosen properties",
-			dto.SearchRequestDTO{Mode: "bm25", Query: "row", SearchProperties: []string{"body"}, Limit: 10},
+			dto.SearchRequestDTO{By: "words", Mode: "bm25", Query: "row", SearchColumns: []string{"body"}, Limit: 10},
 			`{ Get { Typed(bm25: {query: "row", properties: ["body"]}, limit: 10) { _additional { id } } } }`,
 			&pb.SearchRequest{Collection: fixtures.Typed, Limit: 10, Bm25Search: &pb.BM25{Query: "row", Properties: []string{"body"}}}},
 		{"hybrid, keyword only, ranked fusion",
-			dto.SearchRequestDTO{Mode: "hybrid", Query: "row", Alpha: &alpha0, Fusion: "ranked", Limit: 10},
+			dto.SearchRequestDTO{By: "words", Mode: "hybrid", Query: "row", Params: map[string]string{"alpha": "0", "fusion": "ranked"}, Limit: 10},
 			`{ Get { Typed(hybrid: {query: "row", alpha: 0, fusionType: rankedFusion}, limit: 10) { _additional { id } } } }`,
 			&pb.SearchRequest{Collection: fixtures.Typed, Limit: 10, HybridSearch: &pb.Hybrid{Query: "row", Alpha: 0, FusionType: pb.Hybrid_FUSION_TYPE_RANKED}}},
 		{"hybrid on a named vector, relative score fusion",
-			dto.SearchRequestDTO{Mode: "hybrid", Query: "north", Alpha: &alpha0, Fusion: "relativeScore", TargetVector: "title_vec", Limit: 10},
+			dto.SearchRequestDTO{By: "words", Mode: "hybrid", Query: "north", Params: map[string]string{"alpha": "0", "fusion": "relativeScore"}, TargetVector: "title_vec", Limit: 10},
 			`{ Get { NamedVectors(hybrid: {query: "north", alpha: 0, fusionType: relativeScoreFusion, targetVectors: ["title_vec"]}, limit: 10) { _additional { id } } } }`,
 			&pb.SearchRequest{Collection: fixtures.NamedVectors, Limit: 10, HybridSearch: &pb.Hybrid{Query: "north", Alpha: 0, FusionType: pb.Hybrid_FUSION_TYPE_RELATIVE_SCORE, Targets: &pb.Targets{TargetVectors: []string{"title_vec"}}}}},
 		{"nearVector, pasted as a JSON array",
-			dto.SearchRequestDTO{Mode: "nearVector", Vector: " [0.1, 0.2, 0.3] ", Limit: 10},
+			dto.SearchRequestDTO{By: "vector", Vector: " [0.1, 0.2, 0.3] ", Limit: 10},
 			`{ Get { Typed(nearVector: {vector: [0.1, 0.2, 0.3]}, limit: 10) { _additional { id } } } }`,
 			&pb.SearchRequest{Collection: fixtures.Typed, Limit: 10, NearVector: &pb.NearVector{Vectors: []*pb.Vectors{{VectorBytes: driver.PackFloats([]float32{0.1, 0.2, 0.3}), Type: pb.Vectors_VECTOR_TYPE_SINGLE_FP32}}}}},
 		{"nearVector narrowed by ORed filters",
-			dto.SearchRequestDTO{Mode: "nearVector", Vector: "[0.1, 0.2, 0.3]", Limit: 10, Filters: []dto.FilterDTO{
+			dto.SearchRequestDTO{By: "vector", Vector: "[0.1, 0.2, 0.3]", Limit: 10, Filters: []dto.FilterDTO{
 				{Column: "count", Operator: "equals", Value: "10", Group: 1}, {Column: "count", Operator: "equals", Value: "-5", Group: 1}}},
 			`{ Get { Typed(where: {operator: Or, operands: [{path: ["count"], operator: Equal, valueInt: 10}, {path: ["count"], operator: Equal, valueInt: -5}]}, nearVector: {vector: [0.1, 0.2, 0.3]}, limit: 10) { _additional { id } } } }`,
 			&pb.SearchRequest{Collection: fixtures.Typed, Limit: 10, NearVector: &pb.NearVector{Vectors: []*pb.Vectors{{VectorBytes: driver.PackFloats([]float32{0.1, 0.2, 0.3}), Type: pb.Vectors_VECTOR_TYPE_SINGLE_FP32}}},
@@ -56,7 +55,7 @@ func TestSearchPanelAnswersAsTheServerDoes(t *testing.T) {
 					{Operator: pb.Filters_OPERATOR_EQUAL, Target: prop("count"), TestValue: &pb.Filters_ValueInt{ValueInt: 10}},
 					{Operator: pb.Filters_OPERATOR_EQUAL, Target: prop("count"), TestValue: &pb.Filters_ValueInt{ValueInt: -5}}}}}},
 		{"nearObject",
-			dto.SearchRequestDTO{Mode: "nearObject", ObjectID: fixtures.TypedBetaID, Limit: 3},
+			dto.SearchRequestDTO{By: "row", Row: fixtures.TypedBetaID, Limit: 3},
 			`{ Get { Typed(nearObject: {id: "` + fixtures.TypedBetaID + `"}, limit: 3) { _additional { id } } } }`,
 			&pb.SearchRequest{Collection: fixtures.Typed, Limit: 3, NearObject: &pb.NearObject{Id: fixtures.TypedBetaID}}},
 	}
@@ -102,29 +101,28 @@ func TestSearchPanelAnswersAsTheServerDoes(t *testing.T) {
 
 	api, id := connected(t, on)
 	t.Run("a filter that cannot run is refused by name, with no matches", func(t *testing.T) {
-		res, err := api.Search(id, fixtures.Unindexed, dto.SearchRequestDTO{Mode: "bm25", Query: "x", Filters: []dto.FilterDTO{{Column: "title", Operator: "is_empty"}}})
+		res, err := api.Search(id, fixtures.Unindexed, dto.SearchRequestDTO{By: "words", Mode: "bm25", Query: "x", Filters: []dto.FilterDTO{{Column: "title", Operator: "is_empty"}}})
 		if err != nil || res.Refused == nil || res.Refused.Column != "title" || len(res.Grid.Rows) != 0 {
 			t.Fatalf("%+v %v", res, err)
 		}
 	})
 	t.Run("a vector that is not a JSON array of numbers is invalid_argument", func(t *testing.T) {
-		if _, err := api.Search(id, fixtures.Typed, dto.SearchRequestDTO{Mode: "nearVector", Vector: "0.1, 0.2"}); err == nil || !strings.HasPrefix(err.Error(), "invalid_argument: the vector must be a JSON array") {
+		if _, err := api.Search(id, fixtures.Typed, dto.SearchRequestDTO{By: "vector", Vector: "0.1, 0.2"}); err == nil || !strings.HasPrefix(err.Error(), "invalid_argument: the vector must be a JSON array") {
 			t.Fatalf("%v", err)
 		}
 	})
 	t.Run("hybrid weighing vectors on a collection without a vectorizer is the server's error, said as it is", func(t *testing.T) {
-		half := 0.5
-		if _, err := api.Search(id, fixtures.Typed, dto.SearchRequestDTO{Mode: "hybrid", Query: "row", Alpha: &half}); err == nil || !strings.Contains(err.Error(), "without vectorizer") {
+		if _, err := api.Search(id, fixtures.Typed, dto.SearchRequestDTO{By: "words", Mode: "hybrid", Query: "row", Params: map[string]string{"alpha": "0.5"}}); err == nil || !strings.Contains(err.Error(), "without vectorizer") {
 			t.Fatalf("%v", err)
 		}
 	})
 	t.Run("nearText on a collection without a vectorizer says so", func(t *testing.T) {
-		if _, err := api.Search(id, fixtures.Typed, dto.SearchRequestDTO{Mode: "nearText", Query: "x"}); err == nil || !strings.Contains(err.Error(), "nearText needs a vectorizer") {
+		if _, err := api.Search(id, fixtures.Typed, dto.SearchRequestDTO{By: "words", Mode: "nearText", Query: "x"}); err == nil || !strings.Contains(err.Error(), "nearText needs a vectorizer") {
 			t.Fatalf("%v", err)
 		}
 	})
 	t.Run("explained scores come as the last column", func(t *testing.T) {
-		res, err := api.Search(id, fixtures.Typed, dto.SearchRequestDTO{Mode: "bm25", Query: "row", Explain: true})
+		res, err := api.Search(id, fixtures.Typed, dto.SearchRequestDTO{By: "words", Mode: "bm25", Query: "row", Explain: true})
 		cols := res.Grid.Columns
 		if err != nil || len(res.Grid.Rows) == 0 || cols[len(cols)-1].Name != "explainScore" || res.Grid.Rows[0][len(cols)-1] == nil {
 			t.Fatalf("%+v %v", res, err)

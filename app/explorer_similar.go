@@ -45,7 +45,7 @@ func (a *ExplorerAPI) FindSimilar(id, table, rowUUID, targetVector string, limit
 	if err != nil {
 		return dto.SimilarDTO{}, apiError(err)
 	}
-	res, err := d.Search(ctx, table, driver.SearchRequest{NearVector: vec, TargetVector: targetVector}, limit)
+	res, err := d.Search(ctx, table, driver.SearchRequest{Vector: vec, TargetVector: targetVector}, limit)
 	if err != nil {
 		return dto.SimilarDTO{}, apiError(err)
 	}

@@ -46,7 +46,7 @@ func explorerWith(t *testing.T, set driver.Settings, key string, health time.Dur
 	if key != "" {
 		set.AuthMethod = driver.AuthAPIKey
 	}
-	saved := add(t, s, connections.Connection{Name: "Node", Type: connections.TypeWeaviate, Settings: set}, key)
+	saved := add(t, s, connections.Connection{Name: "Node", Type: "weaviate", Settings: set}, key)
 	rec := &eventRecorder{}
 	var api *ExplorerAPI
 	m := connections.NewManager(s, connections.ManagerOptions{

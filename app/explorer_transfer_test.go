@@ -36,7 +36,7 @@ func newTransferRig(t *testing.T) *transferRig {
 	t.Helper()
 	node := weaviatetest.Shared(t, weaviatenode.Anonymous)
 	s, _ := newStore(t)
-	saved := add(t, s, connections.Connection{Name: "Node", Type: connections.TypeWeaviate,
+	saved := add(t, s, connections.Connection{Name: "Node", Type: "weaviate",
 		Settings: driver.Settings{Host: node.Host, Port: node.Port, GRPCPort: node.GRPCPort}}, "")
 	m := connections.NewManager(s, connections.ManagerOptions{Factory: weaviateFactory})
 	t.Cleanup(m.Close)

@@ -304,7 +304,7 @@ func newPluginRig(t *testing.T, s driver.Settings, o faultRigOptions) *pluginRig
 		return host.Binary{Name: name, Version: "1.0.0-test", Path: o.bin, Dir: dir}, nil
 	}})
 	store, _ := newStore(t)
-	saved := add(t, store, connections.Connection{Name: "Faulty", Type: connections.TypeWeaviate, Settings: s}, "")
+	saved := add(t, store, connections.Connection{Name: "Faulty", Type: "weaviate", Settings: s}, "")
 	r := &pluginRig{id: saved.ID, host: h, rec: &eventRecorder{}, drops: make(chan error, 8), restores: make(chan struct{}, 8)}
 	r.m = connections.NewManager(store, connections.ManagerOptions{
 		// As core.newDriver does: the connection type's plugin, through the host.
@@ -333,7 +333,7 @@ func newPluginRig(t *testing.T, s driver.Settings, o faultRigOptions) *pluginRig
 		t.Fatalf("Connect: %v", err)
 	}
 	if o.other != nil {
-		r.otherID = add(t, store, connections.Connection{Name: "Other", Type: connections.TypeWeaviate, Settings: *o.other}, "").ID
+		r.otherID = add(t, store, connections.Connection{Name: "Other", Type: "weaviate", Settings: *o.other}, "").ID
 		if _, err := r.api.Connect(r.otherID); err != nil {
 			t.Fatalf("Connect the other connection: %v", err)
 		}

@@ -72,19 +72,19 @@ func TestTheFormRoundTripsAConnection(t *testing.T) {
 
 // The search panel's request becomes the driver's; what cannot be searched says why.
 func TestSearchRequestsBecomeTheDriversOrSayWhatToFix(t *testing.T) {
-	alpha := 0.3
-	r, err := SearchRequestDTO{Mode: driver.SearchHybrid, Query: "ocean", Alpha: &alpha, Fusion: "relativeScore",
+	r, err := SearchRequestDTO{By: SearchByWords, Mode: "hybrid", Query: "ocean", Params: map[string]string{"alpha": "0.3", "fusion": ""},
 		Filters: []FilterDTO{{Column: "year", Operator: "greater_than", Value: "2000"}}}.Request()
-	if err != nil || r.Query == nil || *r.Query != "ocean" || r.Alpha != &alpha || r.Fusion != "relativeScore" || len(r.Filters) != 1 {
-		t.Fatalf("hybrid: %+v %v", r, err)
+	if err != nil || r.Query == nil || *r.Query != "ocean" || !reflect.DeepEqual(r.Params, map[string]string{"alpha": "0.3"}) || len(r.Filters) != 1 {
+		t.Fatalf("words, a choice left at the database's default is not sent: %+v %v", r, err)
 	}
-	if r, err := (SearchRequestDTO{Mode: driver.SearchBM25, Query: "ocean", Alpha: &alpha}).Request(); err != nil || r.Alpha != nil {
-		t.Fatalf("bm25 took hybrid's alpha: %+v %v", r, err)
+	if r, err := (SearchRequestDTO{By: SearchByVector, Query: "ocean", Mode: "bm25", Explain: true, Vector: " [0.5, -1] "}).Request(); err != nil ||
+		!reflect.DeepEqual(r.Vector, []float64{0.5, -1}) || r.Query != nil || r.Mode != "" || r.Explain {
+		t.Fatalf("a vector search sends only the vector: %+v %v", r, err)
 	}
-	if r, err := (SearchRequestDTO{Mode: SearchNearVector, Vector: " [0.5, -1] "}).Request(); err != nil || !reflect.DeepEqual(r.NearVector, []float64{0.5, -1}) {
-		t.Fatalf("nearVector: %+v %v", r, err)
+	if r, err := (SearchRequestDTO{By: SearchByRow, Row: " 0a1b2c3d-0000-4000-8000-000000000001 "}).Request(); err != nil || r.SimilarTo != "0a1b2c3d-0000-4000-8000-000000000001" {
+		t.Fatalf("row: %+v %v", r, err)
 	}
-	for _, bad := range []SearchRequestDTO{{Mode: SearchNearVector, Vector: "0.5"}, {Mode: SearchNearVector, Vector: "[]"}, {Mode: SearchNearObject, ObjectID: " "}, {Mode: "fuzzy"}} {
+	for _, bad := range []SearchRequestDTO{{By: SearchByVector, Vector: "0.5"}, {By: SearchByVector, Vector: "[]"}, {By: SearchByRow, Row: " "}, {By: "fuzzy"}} {
 		if _, err := bad.Request(); err == nil {
 			t.Errorf("%+v was taken", bad)
 		}

@@ -8,29 +8,31 @@ import (
 	"app/backend/driver"
 )
 
-// The search panel's modes (issue 23, item 3): the three of driver.SearchRequest's Query
-// and the two vector searches.
+// What the search panel searches by: words in one of the table's modes, a pasted vector, or
+// a row's vector.
 const (
-	SearchNearVector = "nearVector"
-	SearchNearObject = "nearObject"
+	SearchByWords  = "words"
+	SearchByVector = "vector"
+	SearchByRow    = "row"
 )
 
-// SearchRequestDTO is one search of the search panel. Mode picks what the other fields mean:
-// bm25, hybrid and nearText search Query; nearVector searches Vector (a JSON array of numbers,
-// as pasted); nearObject the vector of the row ObjectID. Filters are the grid's, narrowing
-// the matches. Limit 0 means 25.
+// SearchRequestDTO is one search of the search panel. By picks what the other fields mean:
+// words search Query in Mode (one of the table's TableInfo.Searches, "" its first) with its
+// Params and SearchColumns; vector searches Vector (a JSON array of numbers, as pasted); row
+// the vector of the row whose key is Row. Filters are the grid's, narrowing the matches.
+// Limit 0 means 25.
 type SearchRequestDTO struct {
-	Mode             string      `json:"mode"`
-	Query            string      `json:"query"`
-	Vector           string      `json:"vector"`
-	ObjectID         string      `json:"objectId"`
-	Alpha            *float64    `json:"alpha"`
-	Fusion           string      `json:"fusion"`
-	SearchProperties []string    `json:"searchProperties"`
-	TargetVector     string      `json:"targetVector"`
-	Filters          []FilterDTO `json:"filters"`
-	Limit            int         `json:"limit"`
-	Explain          bool        `json:"explain"`
+	By            string            `json:"by"`
+	Mode          string            `json:"mode"`
+	Query         string            `json:"query"`
+	Vector        string            `json:"vector"`
+	Row           string            `json:"row"`
+	Params        map[string]string `json:"params"`
+	SearchColumns []string          `json:"searchColumns"`
+	TargetVector  string            `json:"targetVector"`
+	Filters       []FilterDTO       `json:"filters"`
+	Limit         int               `json:"limit"`
+	Explain       bool              `json:"explain"`
 }
 
 // SearchResultDTO is a search's matches, best first, with the measure that ranks them (and
@@ -53,28 +55,33 @@ type SimilarDTO struct {
 
 // Request is the panel's search as the driver's; the error says what the panel must fix.
 func (in SearchRequestDTO) Request() (driver.SearchRequest, error) {
-	r := driver.SearchRequest{TargetVector: in.TargetVector, Filters: DriverFilters(in.Filters), Explain: in.Explain}
-	switch in.Mode {
-	case driver.SearchBM25, driver.SearchHybrid, driver.SearchNearText:
+	r := driver.SearchRequest{TargetVector: in.TargetVector, Filters: DriverFilters(in.Filters)}
+	switch in.By {
+	case SearchByWords:
 		q := in.Query
-		r.Query, r.Mode = &q, in.Mode
-		r.SearchProperties = in.SearchProperties
-		if in.Mode == driver.SearchHybrid {
-			r.Alpha, r.Fusion = in.Alpha, in.Fusion
+		r.Query, r.Mode, r.SearchColumns, r.Explain = &q, in.Mode, in.SearchColumns, in.Explain
+		for k, v := range in.Params {
+			if v == "" {
+				continue // the panel's "database default" of a choice
+			}
+			if r.Params == nil {
+				r.Params = map[string]string{}
+			}
+			r.Params[k] = v
 		}
-	case SearchNearVector:
+	case SearchByVector:
 		var v []float64
 		if err := json.Unmarshal([]byte(strings.TrimSpace(in.Vector)), &v); err != nil || len(v) == 0 {
 			return r, errors.New("the vector must be a JSON array of numbers, e.g. [0.12, -0.5, 0.33]")
 		}
-		r.NearVector = v
-	case SearchNearObject:
-		r.SimilarTo = strings.TrimSpace(in.ObjectID)
+		r.Vector = v
+	case SearchByRow:
+		r.SimilarTo = strings.TrimSpace(in.Row)
 		if r.SimilarTo == "" {
-			return r, errors.New("give the uuid of the row to search near")
+			return r, errors.New("give the key of the row to search near")
 		}
 	default:
-		return r, errors.New("mode must be bm25, hybrid, nearText, nearVector or nearObject")
+		return r, errors.New("search by words, vector or row")
 	}
 	return r, nil
 }

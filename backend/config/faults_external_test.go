@@ -32,7 +32,7 @@ func connStore(t *testing.T, dir string, opts ...config.FileOption) *connections
 }
 
 func local(name string, port int) connections.Connection {
-	return connections.Connection{Name: name, Settings: driver.Settings{Host: "127.0.0.1", Port: port}}
+	return connections.Connection{Type: "weaviate", Name: name, Settings: driver.Settings{Host: "127.0.0.1", Port: port}}
 }
 
 func TestACorruptedConnectionsFileIsKeptAndTheListStartsEmpty(t *testing.T) {

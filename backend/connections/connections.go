@@ -19,11 +19,6 @@ import (
 	"app/backend/secrets"
 )
 
-// Types of database a connection can reach.
-const (
-	TypeWeaviate = "weaviate"
-)
-
 // External access levels: how far AI clients on the MCP endpoint may use a connection.
 // The effective right is the lower of this and the caller's token level.
 const (
@@ -234,15 +229,17 @@ func (s *Store) Add(ctx context.Context, c Connection, apiKey string) (Connectio
 	return c, nil
 }
 
-// prepareMeta fills in the defaults of what every connection has (its type, external access,
-// AI policy) and checks them and its name, the same way for Add and Update.
+// prepareMeta fills in the defaults of what every connection has (external access, AI
+// policy) and checks them, its type and its name, the same way for Add and Update.
 func prepareMeta(c *Connection) error {
 	c.Name = strings.TrimSpace(c.Name)
 	if c.Name == "" {
 		return errors.New("a name is required")
 	}
+	c.Type = strings.TrimSpace(c.Type)
 	if c.Type == "" {
-		c.Type = TypeWeaviate
+		// The types are the installed plugins' and the registry's: the store prefers none.
+		return errors.New("a connection type is required (app connection types lists them)")
 	}
 	withDefaults(c)
 	if err := validAccess(c.ExternalAccess); err != nil {
@@ -591,11 +588,7 @@ func (s *Store) ListVisibleToAI(ctx context.Context) ([]Summary, error) {
 		}
 		d, ok := described[c.Type]
 		if !ok {
-			got, installed := s.types.Installed(c.Type)
-			if !installed {
-				got = driver.ProtocolTwoDescription(c.Type)
-			}
-			d = &got
+			d = s.installedDescription(c.Type)
 			described[c.Type] = d
 		}
 		sum := Summary{ID: c.ID, Name: c.Name, Type: c.Type, Host: c.Settings.Host, Port: c.Settings.Port}
@@ -608,4 +601,20 @@ func (s *Store) ListVisibleToAI(ctx context.Context) ([]Summary, error) {
 		out = append(out, sum)
 	}
 	return out, nil
+}
+
+// installedDescription is the description of the connection type's installed plugin, read
+// without the network, or protocol 2's fields for a type whose plugin is not installed.
+func (s *Store) installedDescription(connType string) *driver.Description {
+	got, installed := s.types.Installed(connType)
+	if !installed {
+		got = driver.ProtocolTwoDescription(connType)
+	}
+	return &got
+}
+
+// Words are what the driver of c's type says to AI clients (driver.Words), nil when it says
+// nothing; read without the network.
+func (s *Store) Words(c Connection) *driver.Words {
+	return s.installedDescription(c.Type).Words
 }

@@ -20,7 +20,7 @@ func newStore(t *testing.T) (*Store, string) {
 		t.Fatal(err)
 	}
 	s := NewStore(dir, keys)
-	s.SetTypes(Described{driver.ProtocolTwoDescription(TypeWeaviate), testDescription()})
+	s.SetTypes(Described{driver.ProtocolTwoDescription("weaviate"), testDescription()})
 	return s, dir
 }
 
@@ -44,17 +44,26 @@ func TestStore(t *testing.T) {
 	ctx := context.Background()
 	t.Run("a new connection starts on port 8080, SSL Disabled, Auth None", func(t *testing.T) {
 		s, _ := newStore(t)
-		c, err := s.Add(ctx, Connection{Name: "local", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}}, "")
+		c, err := s.Add(ctx, Connection{Type: "weaviate", Name: "local", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}}, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.Settings.SSLMode != driver.SSLDisabled || c.Settings.AuthMethod != driver.AuthNone || c.Type != TypeWeaviate || c.ID == "" {
+		if c.Settings.SSLMode != driver.SSLDisabled || c.Settings.AuthMethod != driver.AuthNone || c.Type != "weaviate" || c.ID == "" {
 			t.Fatalf("got %+v", c)
+		}
+	})
+	t.Run("contract 3: a connection without a type is refused, naming where the types are listed", func(t *testing.T) {
+		s, _ := newStore(t)
+		if _, err := s.Add(ctx, Connection{Name: "local", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}}, ""); err == nil || !strings.Contains(err.Error(), "app connection types") {
+			t.Fatalf("%v", err)
+		}
+		if list, _ := s.List(ctx); len(list) != 0 {
+			t.Fatalf("saved %v", list)
 		}
 	})
 	t.Run("a new connection gets external access readWrite and AI policy askForWrites", func(t *testing.T) {
 		s, _ := newStore(t)
-		c, err := s.Add(ctx, Connection{Name: "local", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}}, "")
+		c, err := s.Add(ctx, Connection{Type: "weaviate", Name: "local", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}}, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +73,7 @@ func TestStore(t *testing.T) {
 	})
 	t.Run("the API key is in the keyring, never in the connections file", func(t *testing.T) {
 		s, dir := newStore(t)
-		c, err := s.Add(ctx, Connection{Name: "cloud", Settings: driver.Settings{Host: "x.example", Port: 443, AuthMethod: driver.AuthAPIKey, SSLMode: driver.SSLRequired}}, "super-secret-key")
+		c, err := s.Add(ctx, Connection{Type: "weaviate", Name: "cloud", Settings: driver.Settings{Host: "x.example", Port: 443, AuthMethod: driver.AuthAPIKey, SSLMode: driver.SSLRequired}}, "super-secret-key")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,14 +97,14 @@ func TestStore(t *testing.T) {
 		c    Connection
 		key  string
 	}{
-		{"API Key auth without a key is refused", Connection{Name: "a", Settings: driver.Settings{Host: "h", Port: 1, AuthMethod: driver.AuthAPIKey}}, ""},
-		{"an unknown SSL mode is refused", Connection{Name: "a", Settings: driver.Settings{Host: "h", Port: 1, SSLMode: "Sometimes"}}, ""},
-		{"a missing host is refused", Connection{Name: "a", Settings: driver.Settings{Port: 1}}, ""},
+		{"API Key auth without a key is refused", Connection{Type: "weaviate", Name: "a", Settings: driver.Settings{Host: "h", Port: 1, AuthMethod: driver.AuthAPIKey}}, ""},
+		{"an unknown SSL mode is refused", Connection{Type: "weaviate", Name: "a", Settings: driver.Settings{Host: "h", Port: 1, SSLMode: "Sometimes"}}, ""},
+		{"a missing host is refused", Connection{Type: "weaviate", Name: "a", Settings: driver.Settings{Port: 1}}, ""},
 		{"a missing name is refused", Connection{Settings: driver.Settings{Host: "h", Port: 1}}, ""},
 		{"an unknown type is refused", Connection{Name: "a", Type: "oracle", Settings: driver.Settings{Host: "h", Port: 1}}, ""},
-		{"an unknown external access level is refused", Connection{Name: "a", ExternalAccess: "sometimes", Settings: driver.Settings{Host: "h", Port: 1}}, ""},
-		{"an unknown AI policy is refused", Connection{Name: "a", AIPolicy: "whenever", Settings: driver.Settings{Host: "h", Port: 1}}, ""},
-		{"an API key with Auth Method None is refused", Connection{Name: "a", Settings: driver.Settings{Host: "h", Port: 1}}, "stray-key"},
+		{"an unknown external access level is refused", Connection{Type: "weaviate", Name: "a", ExternalAccess: "sometimes", Settings: driver.Settings{Host: "h", Port: 1}}, ""},
+		{"an unknown AI policy is refused", Connection{Type: "weaviate", Name: "a", AIPolicy: "whenever", Settings: driver.Settings{Host: "h", Port: 1}}, ""},
+		{"an API key with Auth Method None is refused", Connection{Type: "weaviate", Name: "a", Settings: driver.Settings{Host: "h", Port: 1}}, "stray-key"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, _ := newStore(t)
@@ -110,11 +119,11 @@ func TestStore(t *testing.T) {
 	}
 	t.Run("two connections cannot share a name", func(t *testing.T) {
 		s, _ := newStore(t)
-		c := Connection{Name: "dup", Settings: driver.Settings{Host: "h", Port: 1}}
+		c := Connection{Type: "weaviate", Name: "dup", Settings: driver.Settings{Host: "h", Port: 1}}
 		if _, err := s.Add(ctx, c, ""); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.Add(ctx, Connection{Name: "DUP", Settings: c.Settings}, ""); err == nil {
+		if _, err := s.Add(ctx, Connection{Type: "weaviate", Name: "DUP", Settings: c.Settings}, ""); err == nil {
 			t.Fatal("duplicate name accepted")
 		}
 	})
@@ -126,9 +135,9 @@ func TestListVisibleToAI(t *testing.T) {
 	ctx := context.Background()
 	s, _ := newStore(t)
 	for _, c := range []Connection{
-		{Name: "open", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}},
-		{Name: "read-only", ExternalAccess: AccessReadOnly, Settings: driver.Settings{Host: "127.0.0.1", Port: 8081}},
-		{Name: "blocked", ExternalAccess: AccessBlocked, Settings: driver.Settings{Host: "127.0.0.1", Port: 8082}},
+		{Type: "weaviate", Name: "open", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}},
+		{Type: "weaviate", Name: "read-only", ExternalAccess: AccessReadOnly, Settings: driver.Settings{Host: "127.0.0.1", Port: 8081}},
+		{Type: "weaviate", Name: "blocked", ExternalAccess: AccessBlocked, Settings: driver.Settings{Host: "127.0.0.1", Port: 8082}},
 	} {
 		if _, err := s.Add(ctx, c, ""); err != nil {
 			t.Fatal(err)
@@ -141,7 +150,7 @@ func TestListVisibleToAI(t *testing.T) {
 	var names []string
 	for _, c := range got {
 		names = append(names, c.Name)
-		if c.ID == "" || c.Type != TypeWeaviate || c.Host != "127.0.0.1" {
+		if c.ID == "" || c.Type != "weaviate" || c.Host != "127.0.0.1" {
 			t.Fatalf("%+v", c)
 		}
 	}

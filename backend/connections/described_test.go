@@ -145,7 +145,7 @@ func TestOnlyWhatTheDescriptionAppliesIsSaved(t *testing.T) {
 	if len(got.SecretKeys) != 1 || got.SecretKeys[0] != "password" {
 		t.Errorf("secret keys %v", got.SecretKeys)
 	}
-	w := Connection{Name: "node", Type: TypeWeaviate, Settings: driver.Settings{Host: "h", Port: 1, SSLMode: driver.SSLDisabled, CAFile: "/tmp/ca.pem",
+	w := Connection{Name: "node", Type: "weaviate", Settings: driver.Settings{Host: "h", Port: 1, SSLMode: driver.SSLDisabled, CAFile: "/tmp/ca.pem",
 		Values: map[string]string{}}}
 	sw, err := s.Add(ctx, w, "")
 	if err != nil {
@@ -154,7 +154,7 @@ func TestOnlyWhatTheDescriptionAppliesIsSaved(t *testing.T) {
 	if sw.Settings.CAFile != "" {
 		t.Errorf("the CA file was saved with SSL Mode Disabled, where it does not apply: %+v", sw.Settings)
 	}
-	if _, err := s.Add(ctx, Connection{Name: "bad", Type: TypeWeaviate, Settings: driver.Settings{Host: "h", Port: 1, Values: map[string]string{"host": "x"}}}, ""); err == nil {
+	if _, err := s.Add(ctx, Connection{Name: "bad", Type: "weaviate", Settings: driver.Settings{Host: "h", Port: 1, Values: map[string]string{"host": "x"}}}, ""); err == nil {
 		t.Error("a protocol-2 key inside Values was accepted")
 	}
 }

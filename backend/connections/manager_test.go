@@ -51,7 +51,7 @@ func TestManagerAgainstRealWeaviate(t *testing.T) {
 	t.Run("opening a connection checks its health and keeps one driver per connection", func(t *testing.T) {
 		node := weaviatetest.Start(t, weaviatenode.Anonymous)
 		s, _ := newStore(t)
-		c, err := s.Add(ctx, Connection{Name: "n", Settings: driver.Settings{Host: node.Host, Port: node.Port}}, "")
+		c, err := s.Add(ctx, Connection{Type: "weaviate", Name: "n", Settings: driver.Settings{Host: node.Host, Port: node.Port}}, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +75,7 @@ func TestManagerAgainstRealWeaviate(t *testing.T) {
 	t.Run("a wrong API key fails to open with Authentication failed and no key in the text", func(t *testing.T) {
 		node := weaviatetest.Start(t, weaviatenode.APIKey)
 		s, _ := newStore(t)
-		if _, err := s.Add(ctx, Connection{Name: "k", Settings: driver.Settings{Host: node.Host, Port: node.Port, AuthMethod: driver.AuthAPIKey}}, "not-the-key-7731"); err != nil {
+		if _, err := s.Add(ctx, Connection{Type: "weaviate", Name: "k", Settings: driver.Settings{Host: node.Host, Port: node.Port, AuthMethod: driver.AuthAPIKey}}, "not-the-key-7731"); err != nil {
 			t.Fatal(err)
 		}
 		m := NewManager(s, ManagerOptions{Factory: weaviateFactory})
@@ -88,7 +88,7 @@ func TestManagerAgainstRealWeaviate(t *testing.T) {
 	t.Run("a failing health check drops the open connection and says why", func(t *testing.T) {
 		node := weaviatetest.Start(t, weaviatenode.Anonymous)
 		s, _ := newStore(t)
-		c, _ := s.Add(ctx, Connection{Name: "gone", Settings: driver.Settings{Host: node.Host, Port: node.Port}}, "")
+		c, _ := s.Add(ctx, Connection{Type: "weaviate", Name: "gone", Settings: driver.Settings{Host: node.Host, Port: node.Port}}, "")
 		rec := newDrops()
 		m := NewManager(s, ManagerOptions{Factory: weaviateFactory, HealthInterval: 200 * time.Millisecond, HealthTimeout: 2 * time.Second, OnDrop: rec.record})
 		defer m.Close()
@@ -111,7 +111,7 @@ func TestManagerAgainstRealWeaviate(t *testing.T) {
 		opts.DataDir = t.TempDir()
 		node := weaviatetest.StartWith(t, opts)
 		s, _ := newStore(t)
-		c, _ := s.Add(ctx, Connection{Name: "back", Settings: driver.Settings{Host: node.Host, Port: node.Port}}, "")
+		c, _ := s.Add(ctx, Connection{Type: "weaviate", Name: "back", Settings: driver.Settings{Host: node.Host, Port: node.Port}}, "")
 		rec := newDrops()
 		restored := make(chan string, 1)
 		m := NewManager(s, ManagerOptions{Factory: weaviateFactory, HealthInterval: 400 * time.Millisecond, HealthTimeout: 2 * time.Second,
@@ -148,7 +148,7 @@ func TestManagerAgainstRealWeaviate(t *testing.T) {
 	t.Run("the person's Disconnect of a dropped connection ends the wait for its node", func(t *testing.T) {
 		node := weaviatetest.Start(t, weaviatenode.Anonymous)
 		s, _ := newStore(t)
-		c, _ := s.Add(ctx, Connection{Name: "let go", Settings: driver.Settings{Host: node.Host, Port: node.Port}}, "")
+		c, _ := s.Add(ctx, Connection{Type: "weaviate", Name: "let go", Settings: driver.Settings{Host: node.Host, Port: node.Port}}, "")
 		rec := newDrops()
 		m := NewManager(s, ManagerOptions{Factory: weaviateFactory, HealthInterval: 200 * time.Millisecond, HealthTimeout: 2 * time.Second, OnDrop: rec.record})
 		defer m.Close()
@@ -164,7 +164,7 @@ func TestManagerAgainstRealWeaviate(t *testing.T) {
 	t.Run("an AI client's release of a dropped connection it alone held ends the wait; the window's hold keeps it", func(t *testing.T) {
 		node := weaviatetest.Start(t, weaviatenode.Anonymous)
 		s, _ := newStore(t)
-		c, _ := s.Add(ctx, Connection{Name: "held", Settings: driver.Settings{Host: node.Host, Port: node.Port}}, "")
+		c, _ := s.Add(ctx, Connection{Type: "weaviate", Name: "held", Settings: driver.Settings{Host: node.Host, Port: node.Port}}, "")
 		rec := newDrops()
 		m := NewManager(s, ManagerOptions{Factory: weaviateFactory, HealthInterval: 200 * time.Millisecond, HealthTimeout: 2 * time.Second, OnDrop: rec.record})
 		defer m.Close()
@@ -188,7 +188,7 @@ func TestManagerAgainstRealWeaviate(t *testing.T) {
 		opts.DataDir, opts.APIKey = dir, "first-key"
 		node := weaviatetest.StartWith(t, opts)
 		s, _ := newStore(t)
-		c, _ := s.Add(ctx, Connection{Name: "rot", Settings: driver.Settings{Host: node.Host, Port: node.Port, AuthMethod: driver.AuthAPIKey}}, "first-key")
+		c, _ := s.Add(ctx, Connection{Type: "weaviate", Name: "rot", Settings: driver.Settings{Host: node.Host, Port: node.Port, AuthMethod: driver.AuthAPIKey}}, "first-key")
 		rec := newDrops()
 		// The key is rotated between two checks: the restart takes a few seconds, well inside
 		// the interval, so the next check meets the new key.

@@ -12,7 +12,7 @@ var (
 )
 
 func conn(access, policy string) Connection {
-	return Connection{Name: "c", ExternalAccess: access, AIPolicy: policy}
+	return Connection{Type: "weaviate", Name: "c", ExternalAccess: access, AIPolicy: policy}
 }
 
 // Issue 11: per connection, external access and AI policy decide together what AI clients

@@ -14,7 +14,7 @@ import (
 )
 
 func cloudConn() Connection {
-	return Connection{Name: "cloud", Settings: driver.Settings{Host: "h.example", Port: 443, SSLMode: driver.SSLRequired, AuthMethod: driver.AuthAPIKey}}
+	return Connection{Type: "weaviate", Name: "cloud", Settings: driver.Settings{Host: "h.example", Port: 443, SSLMode: driver.SSLRequired, AuthMethod: driver.AuthAPIKey}}
 }
 
 func keyOf(t *testing.T, s *Store, id string) string {
@@ -81,7 +81,7 @@ func TestStoreUpdate(t *testing.T) {
 	})
 	t.Run("switching Auth Method to API Key with a key saves it", func(t *testing.T) {
 		s, _ := newStore(t)
-		saved, _ := s.Add(ctx, Connection{Name: "local", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}}, "")
+		saved, _ := s.Add(ctx, Connection{Type: "weaviate", Name: "local", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}}, "")
 		if _, _, err := s.Update(ctx, saved.ID, Change{Apply: func(c *Connection) { c.Settings.AuthMethod = driver.AuthAPIKey }, APIKey: ptr("key-new")}); err != nil {
 			t.Fatal(err)
 		}
@@ -125,7 +125,7 @@ func TestStoreUpdate(t *testing.T) {
 	for _, tc := range refused {
 		t.Run(tc.name, func(t *testing.T) {
 			s, _ := newStore(t)
-			if _, err := s.Add(ctx, Connection{Name: "local", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}}, ""); err != nil {
+			if _, err := s.Add(ctx, Connection{Type: "weaviate", Name: "local", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}}, ""); err != nil {
 				t.Fatal(err)
 			}
 			saved, _ := s.Add(ctx, cloudConn(), "key-one")
@@ -142,7 +142,7 @@ func TestStoreUpdate(t *testing.T) {
 	}
 	t.Run("Auth Method API Key without any key is refused", func(t *testing.T) {
 		s, _ := newStore(t)
-		saved, _ := s.Add(ctx, Connection{Name: "local", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}}, "")
+		saved, _ := s.Add(ctx, Connection{Type: "weaviate", Name: "local", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}}, "")
 		if _, _, err := s.Update(ctx, saved.ID, Change{Apply: func(c *Connection) { c.Settings.AuthMethod = driver.AuthAPIKey }}); err == nil {
 			t.Fatal("accepted")
 		}

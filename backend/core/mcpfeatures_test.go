@@ -78,7 +78,7 @@ func TestCoreNotifiesListenersOfSavedConnectionChanges(t *testing.T) {
 	t.Cleanup(func() { _ = c.Stop(context.Background()) })
 	add := func(name string) {
 		t.Helper()
-		if _, err := c.Connections().Add(context.Background(), connections.Connection{Name: name, Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}}, ""); err != nil {
+		if _, err := c.Connections().Add(context.Background(), connections.Connection{Type: "weaviate", Name: name, Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}}, ""); err != nil {
 			t.Fatal(err)
 		}
 	}

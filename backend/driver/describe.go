@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -39,6 +40,19 @@ type Words struct {
 	Instructions string `json:"instructions,omitempty"`
 	// Notes are the prompts' paragraph on how this database is queried, with examples.
 	Notes string `json:"notes,omitempty"`
+	// ActivateTenant is the statement that activates a tenant that is not active, for an AI
+	// client to run through confirm_destructive_operation: {table} stands for the table,
+	// {tenant} for the tenant's name as a JSON string. "" where tenants need no activation.
+	ActivateTenant string `json:"activateTenant,omitempty"`
+}
+
+// TenantActivation is w's statement activating tenant of table, or "" where it has none.
+func (w *Words) TenantActivation(table, tenant string) string {
+	if w == nil || w.ActivateTenant == "" {
+		return ""
+	}
+	name, _ := json.Marshal(tenant)
+	return strings.NewReplacer("{table}", table, "{tenant}", string(name)).Replace(w.ActivateTenant)
 }
 
 // ConnectionType is one type of connection a plugin serves.

@@ -3,108 +3,148 @@ package driver
 import (
 	"encoding/json"
 	"fmt"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/google/uuid"
 )
 
-// Search modes of SearchRequest.Query.
-const (
-	SearchBM25   = "bm25"
-	SearchHybrid = "hybrid"
-	// SearchNearText searches near the vector the collection's vectorizer makes of the words.
-	SearchNearText = "nearText"
-)
-
-// Fusions of a hybrid search: how its keyword and vector rankings are merged.
-const (
-	// FusionRanked merges by rank (reciprocal rank fusion).
-	FusionRanked = "ranked"
-	// FusionRelativeScore merges the normalised scores (the database's default).
-	FusionRelativeScore = "relativeScore"
-)
+// DistanceColumn is the column a vector search (SearchRequest.Vector or SimilarTo) ranks its
+// matches by, nearest first; it ends the search's grid.
+const DistanceColumn = "distance"
 
 // ExplainColumn is the column a search with Explain adds after the measure: the database's
-// own account of a keyword or hybrid score.
+// own account of a score.
 const ExplainColumn = "explainScore"
 
-// SearchRequest is one search of Driver.Search: exactly one of NearVector, Query or
-// SimilarTo.
+// SearchMode is one way a table is searched by words, as its driver describes it in
+// TableInfo.Searches: the search panel's choices and vector_search's modes come from it, and
+// nothing in the host knows a mode by its name.
+type SearchMode struct {
+	// Name is sent back as SearchRequest.Mode.
+	Name  string `json:"name"`
+	Label string `json:"label"`
+	// Hint says in one line what the mode matches, for a person and for an AI client.
+	Hint string `json:"hint,omitempty"`
+	// Note is a caution about this table's use of the mode, shown beside the form (e.g. why a
+	// weight should stay at one end).
+	Note string `json:"note,omitempty"`
+	// Measure is the column that ranks the matches, last in the grid ("score": best first).
+	Measure string `json:"measure"`
+	// Columns: the words may be matched in chosen columns (SearchRequest.SearchColumns);
+	// which ones is TextColumns.
+	Columns     bool     `json:"columns,omitempty"`
+	TextColumns []string `json:"textColumns,omitempty"`
+	// Explains: the database can explain each score (SearchRequest.Explain).
+	Explains bool `json:"explains,omitempty"`
+	// Vector: the mode uses a vector, so SearchRequest.TargetVector applies on a table with
+	// several.
+	Vector bool          `json:"vector,omitempty"`
+	Params []SearchParam `json:"params,omitempty"`
+}
+
+// Param kinds of SearchParam.
+const (
+	ParamNumber = "number"
+	ParamEnum   = "enum"
+)
+
+// SearchParam is one parameter of a search mode, sent in SearchRequest.Params as text.
+type SearchParam struct {
+	Key   string `json:"key"`
+	Label string `json:"label"`
+	Help  string `json:"help,omitempty"`
+	// Kind is ParamNumber (between Min and Max, in steps of Step) or ParamEnum (one of
+	// Options; "" is the database's default).
+	Kind string  `json:"kind"`
+	Min  float64 `json:"min,omitempty"`
+	Max  float64 `json:"max,omitempty"`
+	Step float64 `json:"step,omitempty"`
+	// MinLabel and MaxLabel say what a number at either end means ("keywords only").
+	MinLabel string `json:"minLabel,omitempty"`
+	MaxLabel string `json:"maxLabel,omitempty"`
+	// Default is the value a new search starts with ("" for none).
+	Default      string            `json:"default,omitempty"`
+	Options      []string          `json:"options,omitempty"`
+	OptionLabels map[string]string `json:"optionLabels,omitempty"`
+}
+
+// Mode is the table's search mode of that name; "" is the first, the default.
+func (t *TableInfo) Mode(name string) (SearchMode, bool) {
+	if name == "" && len(t.Searches) > 0 {
+		return t.Searches[0], true
+	}
+	for _, m := range t.Searches {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return SearchMode{}, false
+}
+
+// SearchRequest is one search of Driver.Search: exactly one of Vector, Query or SimilarTo.
 type SearchRequest struct {
-	// NearVector searches by a vector, e.g. a row's own vector for "Find similar".
-	NearVector []float64
-	// Query searches by words, ranked by Mode.
+	// Vector searches near a vector, e.g. a row's own vector for "Find similar".
+	Vector []float64
+	// Query searches by words, in Mode.
 	Query *string
-	// Mode is SearchBM25 (the default once checked), SearchHybrid or SearchNearText; only
-	// with Query.
+	// Mode is one of the table's Searches, by name; "" is its first. Only with Query.
 	Mode string
-	// Alpha weighs a hybrid search: 1 is all vector, 0 all keyword; only with SearchHybrid.
-	Alpha *float64
-	// Fusion is FusionRanked or FusionRelativeScore ("" the database's default); only with
-	// SearchHybrid.
-	Fusion string
-	// SearchProperties are the properties whose words a bm25 or hybrid search matches; none
+	// Params are the mode's parameters by key, as text (a number as Go formats it).
+	Params map[string]string
+	// SearchColumns are the columns whose words are matched, for a mode with Columns; none
 	// means every searchable one.
-	SearchProperties []string
-	// SimilarTo is the uuid of a row whose vector is searched near.
+	SearchColumns []string
+	// SimilarTo is the key of a row whose vector is searched near.
 	SimilarTo string
-	// TargetVector names the vector searched on a table with named vectors.
+	// TargetVector names the vector searched on a table with several.
 	TargetVector string
 	// Properties are the columns returned; none means every selectable one.
 	Properties []string
 	// Filters narrow the matches exactly as Browse's filters narrow its rows (groups ORed
 	// within, ANDed between).
 	Filters []Filter
-	// Explain asks for the database's explanation of each keyword or hybrid score, as the
-	// last column (ExplainColumn); only with Query and a mode other than SearchNearText.
+	// Explain asks for the database's explanation of each score, as the last column
+	// (ExplainColumn); only with Query and a mode that Explains.
 	Explain bool
 }
 
-// Check validates what no schema of the caller can say: exactly one search, hybrid-only
-// alpha, a uuid. It fills the default mode and lower-cases the uuid, so the request reads
-// the same in the query and in words. Callers run it before they connect; Search runs it
-// again. Its errors are KindInvalidArgument with a message safe to show.
+// Check validates what needs no table: exactly one search, the fields that go with words
+// only with words, a uuid-shaped row. It lower-cases the uuid, so the request reads the same
+// in the query and in words. Callers run it before they connect; the driver runs CheckMode
+// against the table. Its errors are KindInvalidArgument with a message safe to show.
 func (r *SearchRequest) Check() error {
 	n := 0
-	for _, set := range []bool{len(r.NearVector) > 0, r.Query != nil, r.SimilarTo != ""} {
+	for _, set := range []bool{len(r.Vector) > 0, r.Query != nil, r.SimilarTo != ""} {
 		if set {
 			n++
 		}
 	}
 	if n != 1 {
-		return searchInvalid("give exactly one of nearVector, query or similarTo")
+		return searchInvalid("give exactly one of vector, query or similarTo")
 	}
 	if r.Query != nil {
 		if strings.TrimSpace(*r.Query) == "" {
 			return searchInvalid("query is empty")
 		}
-		if r.Mode == "" {
-			r.Mode = SearchBM25
+	} else {
+		switch {
+		case r.Mode != "":
+			return searchInvalid("mode goes with query")
+		case len(r.Params) > 0:
+			return searchInvalid("params go with query")
+		case len(r.SearchColumns) > 0:
+			return searchInvalid("searchColumns go with query")
+		case r.Explain:
+			return searchInvalid("a score is explained for a search by words only")
 		}
-		if r.Mode != SearchBM25 && r.Mode != SearchHybrid && r.Mode != SearchNearText {
-			return searchInvalid("mode must be %s, %s or %s", SearchBM25, SearchHybrid, SearchNearText)
+	}
+	for _, f := range r.Vector {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return searchInvalid("the vector holds a number that is not finite")
 		}
-	} else if r.Mode != "" {
-		return searchInvalid("mode goes with query")
-	}
-	if r.Alpha != nil && r.Mode != SearchHybrid {
-		return searchInvalid("alpha goes with mode hybrid")
-	}
-	if r.Fusion != "" && r.Mode != SearchHybrid {
-		return searchInvalid("fusion goes with mode hybrid")
-	}
-	if r.Fusion != "" && r.Fusion != FusionRanked && r.Fusion != FusionRelativeScore {
-		return searchInvalid("fusion must be %s or %s", FusionRanked, FusionRelativeScore)
-	}
-	if len(r.SearchProperties) > 0 && r.Mode != SearchBM25 && r.Mode != SearchHybrid {
-		return searchInvalid("searchProperties go with mode bm25 or hybrid")
-	}
-	if r.Explain && r.Measure() != "score" {
-		return searchInvalid("a score is explained for mode bm25 or hybrid only")
-	}
-	if r.Alpha != nil && !(*r.Alpha >= 0 && *r.Alpha <= 1) {
-		return searchInvalid("alpha must be between 0 and 1")
 	}
 	if r.SimilarTo != "" {
 		if _, err := uuid.Parse(r.SimilarTo); err != nil || len(r.SimilarTo) != 36 {
@@ -115,35 +155,164 @@ func (r *SearchRequest) Check() error {
 	return nil
 }
 
-// Measure is the _additional member that ranks the matches, and so the grid's last column:
-// "distance" for a vector search, "score" for a keyword or hybrid one.
-func (r *SearchRequest) Measure() string {
-	if r.Query != nil && r.Mode != SearchNearText {
-		return "score"
+// CheckMode checks a search by words against the table's modes: the mode exists (and is
+// filled in when ""), each parameter is the mode's and within its bounds, chosen columns are
+// the mode's text columns, an explanation is one the mode gives. A driver runs it in Search;
+// its errors name the table's choices.
+func (r *SearchRequest) CheckMode(t *TableInfo) (SearchMode, error) {
+	if r.Query == nil {
+		return SearchMode{}, nil
 	}
-	return "distance"
+	m, ok := t.Mode(r.Mode)
+	if !ok {
+		if len(t.Searches) == 0 {
+			return m, Errorf(KindUnsupported, "table %s cannot be searched by words; search near a vector or a row", t.Name)
+		}
+		return m, searchInvalid("table %s has no search mode %q (it has: %s)", t.Name, cut(r.Mode, 100), strings.Join(modeNames(t.Searches), ", "))
+	}
+	r.Mode = m.Name
+	for key, v := range r.Params {
+		p, ok := m.param(key)
+		if !ok {
+			return m, searchInvalid("mode %s has no parameter %q (it has: %s)", m.Name, cut(key, 100), orNone(paramKeys(m.Params)))
+		}
+		if err := p.check(v); err != nil {
+			return m, err
+		}
+	}
+	if len(r.SearchColumns) > 0 && !m.Columns {
+		return m, searchInvalid("mode %s matches the words in every column it searches; it takes no searchColumns", m.Name)
+	}
+	for _, c := range r.SearchColumns {
+		if !slices.Contains(m.TextColumns, c) {
+			return m, searchInvalid("table %s has no column %q whose words mode %s matches (it has: %s)", t.Name, cut(c, 100), m.Name, orNone(m.TextColumns))
+		}
+	}
+	if r.Explain && !m.Explains {
+		return m, searchInvalid("mode %s gives no explanation of its scores", m.Name)
+	}
+	return m, nil
+}
+
+// Number is the number parameter key, if given.
+func (r *SearchRequest) Number(key string) (float64, bool) {
+	v, ok := r.Params[key]
+	if !ok {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	return f, err == nil
+}
+
+func (m SearchMode) param(key string) (SearchParam, bool) {
+	for _, p := range m.Params {
+		if p.Key == key {
+			return p, true
+		}
+	}
+	return SearchParam{}, false
+}
+
+func (p SearchParam) check(v string) error {
+	switch p.Kind {
+	case ParamNumber:
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return searchInvalid("%s must be a number, not %q", p.Key, cut(v, 40))
+		}
+		if (p.Min != 0 || p.Max != 0) && (f < p.Min || f > p.Max) {
+			return searchInvalid("%s must be between %s and %s", p.Key, formatNumber(p.Min), formatNumber(p.Max))
+		}
+	case ParamEnum:
+		if v != "" && !slices.Contains(p.Options, v) {
+			return searchInvalid("%s must be one of %s", p.Key, strings.Join(p.Options, ", "))
+		}
+	}
+	return nil
+}
+
+// Check is the description's own check, run where a table's modes cross the contract.
+func (m SearchMode) Check() error {
+	if m.Name == "" || m.Label == "" || m.Measure == "" {
+		return fmt.Errorf("search mode %q: a name, a label and a measure are required", m.Name)
+	}
+	for _, p := range m.Params {
+		if p.Key == "" || (p.Kind != ParamNumber && p.Kind != ParamEnum) {
+			return fmt.Errorf("search mode %s: parameter %q needs a key and the kind number or enum", m.Name, p.Key)
+		}
+		if p.Default != "" {
+			if err := p.check(p.Default); err != nil {
+				return fmt.Errorf("search mode %s: default of %s: %w", m.Name, p.Key, err)
+			}
+		}
+	}
+	return nil
+}
+
+func modeNames(ms []SearchMode) []string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.Name
+	}
+	return out
+}
+
+func paramKeys(ps []SearchParam) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.Key
+	}
+	return out
+}
+
+func orNone(xs []string) string {
+	if len(xs) == 0 {
+		return "none"
+	}
+	return strings.Join(xs, ", ")
+}
+
+func formatNumber(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// MeasureOf is the column that ranks a search's grid: the last one, or the one before the
+// explanation.
+func MeasureOf(g *Grid, explain bool) string {
+	n := len(g.Columns)
+	if explain {
+		n--
+	}
+	if n < 1 {
+		return ""
+	}
+	return g.Columns[n-1].Name
 }
 
 // Describe is the search in words, for an approval question or a result's first line, e.g.
-// `bm25 "fixture" on vector title_vec`. Call it after Check.
+// `"fixture" by hybrid alpha=0.5 on vector title_vec`. Call it after Check.
 func (r *SearchRequest) Describe() string {
 	var what string
 	switch {
-	case len(r.NearVector) > 0:
-		what = fmt.Sprintf("nearVector of %d numbers", len(r.NearVector))
+	case len(r.Vector) > 0:
+		what = fmt.Sprintf("a vector of %d numbers", len(r.Vector))
 	case r.Query != nil:
-		what = fmt.Sprintf("%s %s", r.Mode, quoteText(cut(*r.Query, 200)))
-		if r.Alpha != nil {
-			what += " alpha " + strconv.FormatFloat(*r.Alpha, 'g', -1, 64)
+		mode := r.Mode
+		if mode == "" {
+			mode = "words" // the table's first mode, which the driver picks
 		}
-		if r.Fusion != "" {
-			what += " fusion " + r.Fusion
+		what = mode + " " + quoteText(cut(*r.Query, 200))
+		keys := make([]string, 0, len(r.Params))
+		for k := range r.Params {
+			keys = append(keys, k)
 		}
-		if len(r.SearchProperties) > 0 {
-			what += " in " + strings.Join(r.SearchProperties, ", ")
+		slices.Sort(keys)
+		for _, k := range keys {
+			what += " " + cut(k, 40) + " " + cut(r.Params[k], 40)
+		}
+		if len(r.SearchColumns) > 0 {
+			what += " in " + strings.Join(r.SearchColumns, ", ")
 		}
 	default:
-		what = "objects similar to " + r.SimilarTo
+		what = "rows similar to " + r.SimilarTo
 	}
 	if r.TargetVector != "" {
 		what += " on vector " + r.TargetVector

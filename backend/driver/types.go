@@ -158,6 +158,9 @@ type TableInfo struct {
 	Columns     []Column      `json:"columns"`
 	PrimaryKey  string        `json:"primaryKey"`
 	Settings    TableSettings `json:"settings"`
+	// Searches are the ways the table is searched by words, the default first; none means
+	// only near a vector or a row (where it has one).
+	Searches []SearchMode `json:"searches,omitempty"`
 	// Definition is the database's own schema document for the table.
 	Definition json.RawMessage `json:"definition,omitempty"`
 	// Details is the definition in words, for a person (issue 23, item 2).
@@ -377,10 +380,13 @@ type Capabilities struct {
 	// FilterGroups: the driver reads Filter.Group (ORed groups). A plugin built before groups
 	// would drop the field and AND every filter, so the app refuses groups to it instead.
 	FilterGroups bool `json:"filterGroups"`
-	// SearchOptions: the driver reads SearchRequest's Fusion, SearchProperties, Filters and
-	// Explain, and mode SearchNearText. A plugin built before them would drop the fields and
-	// answer another search, so the app refuses them to it instead.
+	// SearchOptions: the driver reads SearchRequest's Filters. A plugin built before them
+	// would drop the filters and answer another search, so the app refuses them to it instead.
 	SearchOptions bool `json:"searchOptions"`
+	// SearchModes: the driver describes its searches by words in TableInfo.Searches and reads
+	// SearchRequest's Mode, Params, SearchColumns and Explain. A plugin built before them is
+	// searched near vectors and rows only.
+	SearchModes bool `json:"searchModes"`
 	// CreateTable: the driver creates tables from portable columns (TableCreator).
 	CreateTable bool `json:"createTable"`
 	// Declared: the optional features below are stated up front (Offer fills them from the

@@ -54,8 +54,8 @@ func newConnectionAddCmd(g *Globals) *cobra.Command {
 			"--host, --port, --auth-method, --ssl-mode, --skip-tls-verify, --ca-file, --grpc-host, --grpc-port and\n" +
 			"--api-key-env/--api-key-stdin stay as names for those keys. A field not given takes its default.",
 		Example: `  app connection add --name local --host 127.0.0.1 --port 8080
-  WEAVIATE_KEY=... app connection add --name cloud --host x.weaviate.cloud --port 443 \
-      --ssl-mode Required --auth-method "API Key" --api-key-env WEAVIATE_KEY
+  KEY=... app connection add --name cloud --host db.example.com --port 443 \
+      --ssl-mode Required --auth-method "API Key" --api-key-env KEY
   app connection add --type TYPE --name NAME --set key=value --secret-env password=VAR`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -106,7 +106,9 @@ func newConnectionAddCmd(g *Globals) *cobra.Command {
 	def := driver.DefaultSettings()
 	f := cmd.Flags()
 	f.StringVar(&c.Name, "name", "", "connection name (required)")
-	f.StringVar(&c.Type, "type", connections.TypeWeaviate, "connection type (`app connection types` lists them)")
+	// The default keeps the commands written before types were described (protocol 2's
+	// named flags are the first driver's) working as they were.
+	f.StringVar(&c.Type, "type", "weaviate", "connection type (`app connection types` lists them)")
 	f.StringVar(&legacy.Settings.Host, "host", def.Host, "host name (--set host=...)")
 	f.IntVar(&legacy.Settings.Port, "port", def.Port, "port (--set port=...)")
 	f.StringVar(&auth, "auth-method", string(driver.AuthNone), `"None" or "API Key"`)
@@ -171,7 +173,7 @@ func newConnectionEditCmd(g *Globals) *cobra.Command {
 		Example: `  app connection edit local --port 8081
   app connection edit cloud --ai-policy neverForWrites
   app connection edit cloud --external-access readWrite --yes
-  WEAVIATE_KEY=... app connection edit cloud --api-key-env WEAVIATE_KEY`,
+  KEY=... app connection edit cloud --api-key-env KEY`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			changed := cmd.Flags().Changed
@@ -311,7 +313,7 @@ func newConnectionEditCmd(g *Globals) *cobra.Command {
 
 // The gRPC flags of connection add and edit (the read path where a server has GraphQL off).
 const (
-	grpcHostUsage = "gRPC host, where the driver reads when the server has GraphQL off (default: the host; grpc-<host> for a hosted cluster)"
+	grpcHostUsage = "gRPC host, where the driver reads when the server's query endpoint is off (default: the host; grpc-<host> for a hosted cluster)"
 	grpcPortUsage = "gRPC port (0: 50051 for a self-hosted node, 443 for a hosted cluster)"
 )
 

@@ -93,7 +93,7 @@ func newPluginListCmd(g *Globals) *cobra.Command {
 }
 
 func newPluginInstallCmd(g *Globals, update bool) *cobra.Command {
-	use, short := "install NAME", "Download, verify and install a plugin (for example: weaviate)"
+	use, short := "install NAME", "Download, verify and install a plugin (app plugin list names them)"
 	if update {
 		use, short = "update NAME", "Install a newer version of an installed plugin; the old one stays until the new one is verified"
 	}

@@ -159,7 +159,7 @@ func newConnectionFieldsCmd(g *Globals) *cobra.Command {
 	return &cobra.Command{
 		Use:   "fields TYPE",
 		Short: "List the settings of a connection type, as its plugin describes them (for --set and --secret-env)",
-		Example: `  app connection fields weaviate
+		Example: `  app connection fields TYPE
   app connection add --type TYPE --name NAME --set key=value --secret-env password=PGPASSWORD`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -277,12 +277,12 @@ func newQueryCmd(g *Globals) *cobra.Command {
 	var maxRows int
 	cmd := &cobra.Command{
 		Use:   "query CONNECTION TEXT",
-		Short: "Run a read in the editor's language (Weaviate: GraphQL, or a GET line) and print the result",
+		Short: "Run a read in the editor's language (the connection's driver says which) and print the result",
 		Long: `Run a read as the window's editor does, with the same rules: the driver decides what the
 text is, and anything that writes is refused here (run writes in the window, which asks you
 first). A read is capped at --max-rows rows in the statement itself, and says when it was cut.`,
-		Example: `  app query local '{ Get { Paper(limit: 5) { title year } } }'
-  app query local 'GET /v1/objects/Paper/0a1b...' --json`,
+		Example: `  app query local "$(cat read.txt)"
+  app query local "$(cat read.txt)" --json --max-rows 100`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, drv, _, done, err := openConnection(cmd, g, args[0])

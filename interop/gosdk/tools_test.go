@@ -236,7 +236,7 @@ func TestGoSDKCallsEveryTool(t *testing.T) {
 			if n := count(t, ctx, s, fx); n < len(fx.Rows) {
 				t.Errorf("count_rows = %d, want at least the %d seeded rows", n, len(fx.Rows))
 			}
-			_, sc = s.ok(t, ctx, "vector_search", map[string]any{"connection": conn, "table": fx.Table, "nearVector": row.Vector, "limit": 2})
+			_, sc = s.ok(t, ctx, "vector_search", map[string]any{"connection": conn, "table": fx.Table, "vector": row.Vector, "limit": 2})
 			if rows, _ := sc["rows"].([]any); len(rows) != 2 || !strings.Contains(fmt.Sprint(rows[0]), row.ID) {
 				t.Errorf("vector_search nearVector %v = %v, want %s first", row.Vector, sc["rows"], row.ID)
 			}

@@ -973,7 +973,7 @@ try {
   const searchChecks = async (panel, label, shot) => {
     const probe = held.find((o) => Array.isArray(o.vector) && o.vector.length > 0);
     const bm25 = await runSearch(panel, async (form) => {
-      await form.getByRole("combobox", { name: "Search by" }).selectOption("bm25");
+      await form.getByRole("combobox", { name: "Search by" }).selectOption({ label: "Keyword (bm25)" });
       await form.getByRole("checkbox", { name: "title", exact: true }).check();
       await form.getByRole("searchbox", { name: "Words" }).fill("rust");
       await form.getByRole("checkbox", { name: "Explain scores" }).check();
@@ -983,7 +983,7 @@ try {
     assert(bm25.heads[2] === "score" && bm25.heads[3] === "explainScore", `bm25 headers ${JSON.stringify(bm25.heads)}`);
     if (shot) await page.screenshot({ path: join(artifacts, shot) });
     const hybrid = await runSearch(panel, async (form) => {
-      await form.getByRole("combobox", { name: "Search by" }).selectOption("hybrid");
+      await form.getByRole("combobox", { name: "Search by" }).selectOption({ label: "Hybrid" });
       await form.getByRole("combobox", { name: "Fusion" }).selectOption("ranked");
       await form.getByRole("checkbox", { name: "title", exact: true }).uncheck();
       await form.getByRole("searchbox", { name: "Words" }).fill("programming language");
@@ -994,7 +994,7 @@ try {
     const wantHybrid = await serverIds(demoAddr, `{ Get { Article(hybrid: {query: "programming language", alpha: 0, fusionType: rankedFusion}, limit: 25) { _additional { id } } } }`);
     assert(wantHybrid.length > 0 && JSON.stringify(hybrid.ids) === JSON.stringify(wantHybrid), `${label} hybrid ${JSON.stringify(hybrid.ids)}, the server's ${JSON.stringify(wantHybrid)}`);
     const near = await runSearch(panel, async (form) => {
-      await form.getByRole("combobox", { name: "Search by" }).selectOption("nearVector");
+      await form.getByRole("combobox", { name: "Search by" }).selectOption({ label: "Near vector" });
       await form.getByRole("textbox", { name: "Vector" }).fill(JSON.stringify(probe.vector));
       await form.getByRole("spinbutton", { name: "Limit" }).fill("5");
     });
@@ -1023,7 +1023,7 @@ try {
     await editor.getByRole("textbox", { name: "Value" }).press("Enter");
     await editor.waitFor({ state: "detached", timeout: 5_000 });
     const got = await runSearch(panel, async (form) => {
-      await form.getByRole("combobox", { name: "Search by" }).selectOption("bm25");
+      await form.getByRole("combobox", { name: "Search by" }).selectOption({ label: "Keyword (bm25)" });
       await form.getByRole("searchbox", { name: "Words" }).fill("programming");
       await form.getByRole("spinbutton", { name: "Limit" }).fill("25");
     });

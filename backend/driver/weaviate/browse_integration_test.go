@@ -689,7 +689,7 @@ func TestIntsPast32BitsSurviveAGraphQLPage(t *testing.T) {
 		}
 	})
 	t.Run("a search too", func(t *testing.T) {
-		g, err := d.Search(ctx, class, driver.SearchRequest{NearVector: []float64{1, 0}}, 10)
+		g, err := d.Search(ctx, class, driver.SearchRequest{Vector: []float64{1, 0}}, 10)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -209,6 +209,7 @@ func (d *Driver) Capabilities() driver.Capabilities {
 		Operators:       driver.Operators(),
 		FilterGroups:    true,
 		SearchOptions:   true,
+		SearchModes:     true,
 		CreateTable:     true,
 	}
 }

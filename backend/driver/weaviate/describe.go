@@ -65,5 +65,6 @@ func words() *driver.Words {
 			"  { Get { Article(where: {path: [\"wordCount\"], operator: GreaterThan, valueInt: 500}, limit: 10) { title _additional { id } } } }\n" +
 			"Writes are REST lines, each approved by the user, for example:\n" +
 			"  PATCH /v1/objects/<uuid>?class=Article {\"properties\": {\"title\": \"New title\"}}\n\n",
+		ActivateTenant: `PUT /v1/schema/{table}/tenants [{"name":{tenant},"activityStatus":"ACTIVE"}]`,
 	}
 }

@@ -33,6 +33,35 @@ func TestTheFrontendFixtureIsThisDriversDescription(t *testing.T) {
 	}
 }
 
+// The frontend's fake tables search as this driver describes the demo Article collection
+// (text title, int wordCount, text[] tags) without a vectorizer and with one: the search
+// panel's tests draw the driver's own modes, not a copy.
+func TestTheFrontendSearchFixtureIsThisDriversModes(t *testing.T) {
+	props := []property{{Name: "title", DataType: []string{"text"}}, {Name: "wordCount", DataType: []string{"int"}}, {Name: "tags", DataType: []string{"text[]"}}}
+	fixture := map[string][]driver.SearchMode{
+		"plain":      (&class{Class: "Article", Vectorizer: "none", Properties: props}).searches(),
+		"vectorized": (&class{Class: "Article", Vectorizer: "text2vec-model2vec", Properties: props}).searches(),
+	}
+	b, err := json.MarshalIndent(fixture, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = append(b, '\n')
+	path := filepath.Join("..", "..", "..", "frontend", "src", "test", "weaviate-searches.json")
+	if os.Getenv("APP_UPDATE_GOLDEN") == "1" {
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(b) {
+		t.Fatalf("%s is not this driver's search modes: run APP_UPDATE_GOLDEN=1 go test ./backend/driver/weaviate -run TestTheFrontend", path)
+	}
+}
+
 // The description keeps the spec's connection form (SPEC A): Host, Port (8080), Auth Method
 // None or API Key, an API key only with API Key, the six SSL modes (Disabled first), and in
 // Advanced Skip TLS Verification, the CA file (with Verify CA or Verify Identity) and gRPC.

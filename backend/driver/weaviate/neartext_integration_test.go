@@ -79,19 +79,18 @@ func TestNearTextWhereTheServerVectorizes(t *testing.T) {
 	offNode := vectorizedNode(t, weaviatenode.NoGraphQL, emb)
 	on, off := open(t, onNode, nil), open(t, offNode, nil)
 	ctx := ctxT(t)
-	half := 0.5
 	cases := []struct {
 		rule, table string
 		req         driver.SearchRequest
 		server      string
 	}{
-		{"nearText on the collection's own vector", "Vectorized", driver.SearchRequest{Query: ptr("linux kernel"), Mode: driver.SearchNearText},
+		{"nearText on the collection's own vector", "Vectorized", driver.SearchRequest{Query: ptr("linux kernel"), Mode: "nearText"},
 			`{ Get { Vectorized(nearText: {concepts: ["linux kernel"]}, limit: 8) { _additional { id distance score } } } }`},
-		{"nearText on a named vector the server vectorizes", "VectorizedNamed", driver.SearchRequest{Query: ptr("jazz"), Mode: driver.SearchNearText, TargetVector: "title_vec"},
+		{"nearText on a named vector the server vectorizes", "VectorizedNamed", driver.SearchRequest{Query: ptr("jazz"), Mode: "nearText", TargetVector: "title_vec"},
 			`{ Get { VectorizedNamed(nearText: {concepts: ["jazz"], targetVectors: ["title_vec"]}, limit: 8) { _additional { id distance score } } } }`},
-		{"hybrid half on vectors, relative score fusion", "Vectorized", driver.SearchRequest{Query: ptr("spring garden"), Mode: driver.SearchHybrid, Alpha: &half, Fusion: driver.FusionRelativeScore},
+		{"hybrid half on vectors, relative score fusion", "Vectorized", driver.SearchRequest{Query: ptr("spring garden"), Mode: "hybrid", Params: map[string]string{"alpha": "0.5", "fusion": "relativeScore"}},
 			`{ Get { Vectorized(hybrid: {query: "spring garden", alpha: 0.5, fusionType: relativeScoreFusion}, limit: 8) { _additional { id distance score } } } }`},
-		{"nearText narrowed by a filter", "Vectorized", driver.SearchRequest{Query: ptr("search vectors"), Mode: driver.SearchNearText, Filters: []driver.Filter{{Column: "title", Operator: driver.OpContains, Value: "Search"}}},
+		{"nearText narrowed by a filter", "Vectorized", driver.SearchRequest{Query: ptr("search vectors"), Mode: "nearText", Filters: []driver.Filter{{Column: "title", Operator: driver.OpContains, Value: "Search"}}},
 			`{ Get { Vectorized(where: {path: ["title"], operator: Like, valueText: "*Search*"}, nearText: {concepts: ["search vectors"]}, limit: 8) { _additional { id distance score } } } }`},
 	}
 	// Every search asks for all eight rows: rows that share no word with the query tie, and a
@@ -161,7 +160,7 @@ func TestNearTextWhereTheServerVectorizes(t *testing.T) {
 		})
 	}
 	t.Run("nearText on a named vector the client fills is unsupported, saying what to use", func(t *testing.T) {
-		_, err := on.Search(ctx, "VectorizedNamed", driver.SearchRequest{Query: ptr("jazz"), Mode: driver.SearchNearText, TargetVector: "plain_vec"}, 5)
+		_, err := on.Search(ctx, "VectorizedNamed", driver.SearchRequest{Query: ptr("jazz"), Mode: "nearText", TargetVector: "plain_vec"}, 5)
 		if !driver.IsKind(err, driver.KindUnsupported) || !strings.Contains(err.Error(), "nearText needs a vectorizer") {
 			t.Fatalf("%v", err)
 		}

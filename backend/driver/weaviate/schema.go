@@ -267,6 +267,7 @@ func (c *class) info() *driver.TableInfo {
 		},
 		Definition: c.raw,
 		Details:    c.details(),
+		Searches:   c.searches(),
 	}
 }
 

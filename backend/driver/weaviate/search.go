@@ -94,7 +94,7 @@ func (d *Driver) searchGRPC(ctx context.Context, r *driver.SearchRequest, info *
 	if target != "" {
 		targets = &pb.Targets{TargetVectors: []string{target}}
 	}
-	measure := r.Measure()
+	measure := measureOf(r)
 	collection, tenant := driver.SplitTenant(info.Name)
 	req := &pb.SearchRequest{
 		Collection:  collection,
@@ -108,24 +108,20 @@ func (d *Driver) searchGRPC(ctx context.Context, r *driver.SearchRequest, info *
 		req.Filters = w.grpcFilter()
 	}
 	switch {
-	case len(r.NearVector) > 0:
-		req.NearVector = &pb.NearVector{Targets: targets, Vectors: []*pb.Vectors{{VectorBytes: packFloat32(r.NearVector), Type: pb.Vectors_VECTOR_TYPE_SINGLE_FP32}}}
-	case r.Mode == driver.SearchHybrid:
-		alpha := defaultAlpha
-		if r.Alpha != nil {
-			alpha = *r.Alpha
-		}
-		req.HybridSearch = &pb.Hybrid{Query: *r.Query, Alpha: float32(alpha), Targets: targets, Properties: r.SearchProperties}
-		switch r.Fusion {
-		case driver.FusionRanked:
+	case len(r.Vector) > 0:
+		req.NearVector = &pb.NearVector{Targets: targets, Vectors: []*pb.Vectors{{VectorBytes: packFloat32(r.Vector), Type: pb.Vectors_VECTOR_TYPE_SINGLE_FP32}}}
+	case r.Mode == modeHybrid:
+		req.HybridSearch = &pb.Hybrid{Query: *r.Query, Alpha: float32(alphaOf(r)), Targets: targets, Properties: r.SearchColumns}
+		switch r.Params[paramFusion] {
+		case fusionRanked:
 			req.HybridSearch.FusionType = pb.Hybrid_FUSION_TYPE_RANKED
-		case driver.FusionRelativeScore:
+		case fusionRelativeScore:
 			req.HybridSearch.FusionType = pb.Hybrid_FUSION_TYPE_RELATIVE_SCORE
 		}
-	case r.Mode == driver.SearchNearText:
+	case r.Mode == modeNearText:
 		req.NearText = &pb.NearTextSearch{Query: []string{*r.Query}, Targets: targets}
 	case r.Query != nil:
-		req.Bm25Search = &pb.BM25{Query: *r.Query, Properties: r.SearchProperties}
+		req.Bm25Search = &pb.BM25{Query: *r.Query, Properties: r.SearchColumns}
 	default:
 		req.NearObject = &pb.NearObject{Id: r.SimilarTo, Targets: targets}
 	}

@@ -28,17 +28,17 @@ func TestSearchIsTheSameOnBothReadPaths(t *testing.T) {
 		req   driver.SearchRequest
 		first string // uuid of the best match
 	}{
-		{"nearVector ranks by distance", fixtures.Typed, driver.SearchRequest{NearVector: []float64{0.1, 0.2, 0.3}}, fixtures.TypedAlphaID},
+		{"nearVector ranks by distance", fixtures.Typed, driver.SearchRequest{Vector: []float64{0.1, 0.2, 0.3}}, fixtures.TypedAlphaID},
 		{"similarTo is nearObject, the row itself first", fixtures.Typed, driver.SearchRequest{SimilarTo: fixtures.TypedBetaID}, fixtures.TypedBetaID},
 		{"bm25 ranks by score", fixtures.Typed, driver.SearchRequest{Query: ptr("fixture row")}, ""},
-		{"hybrid with alpha 0 is keyword-only", fixtures.Typed, driver.SearchRequest{Query: ptr("row"), Mode: driver.SearchHybrid, Alpha: ptr(0.0)}, ""},
-		{"chosen properties, in order", fixtures.Typed, driver.SearchRequest{NearVector: []float64{1, 0, 0}, Properties: []string{"count", "title"}}, ""},
-		{"a named target vector", fixtures.NamedVectors, driver.SearchRequest{NearVector: []float64{1, 0, 1}, TargetVector: "title_vec"}, fixtures.ID(fixtures.NamedVectors, 1)},
-		{"issue 23: bm25 in chosen properties", fixtures.Typed, driver.SearchRequest{Query: ptr("fixture row"), SearchProperties: []string{"body"}}, ""},
-		{"issue 23: hybrid with ranked fusion", fixtures.Typed, driver.SearchRequest{Query: ptr("row"), Mode: driver.SearchHybrid, Alpha: ptr(0.0), Fusion: driver.FusionRanked}, ""},
-		{"issue 23: hybrid with relative score fusion, its score explained", fixtures.Typed, driver.SearchRequest{Query: ptr("row"), Mode: driver.SearchHybrid, Alpha: ptr(0.0), Fusion: driver.FusionRelativeScore, Explain: true}, ""},
+		{"hybrid with alpha 0 is keyword-only", fixtures.Typed, driver.SearchRequest{Query: ptr("row"), Mode: "hybrid", Params: map[string]string{"alpha": "0"}}, ""},
+		{"chosen properties, in order", fixtures.Typed, driver.SearchRequest{Vector: []float64{1, 0, 0}, Properties: []string{"count", "title"}}, ""},
+		{"a named target vector", fixtures.NamedVectors, driver.SearchRequest{Vector: []float64{1, 0, 1}, TargetVector: "title_vec"}, fixtures.ID(fixtures.NamedVectors, 1)},
+		{"issue 23: bm25 in chosen properties", fixtures.Typed, driver.SearchRequest{Query: ptr("fixture row"), SearchColumns: []string{"body"}}, ""},
+		{"issue 23: hybrid with ranked fusion", fixtures.Typed, driver.SearchRequest{Query: ptr("row"), Mode: "hybrid", Params: map[string]string{"alpha": "0", "fusion": "ranked"}}, ""},
+		{"issue 23: hybrid with relative score fusion, its score explained", fixtures.Typed, driver.SearchRequest{Query: ptr("row"), Mode: "hybrid", Params: map[string]string{"alpha": "0", "fusion": "relativeScore"}, Explain: true}, ""},
 		{"issue 23: bm25 with its score explained", fixtures.Typed, driver.SearchRequest{Query: ptr("row"), Explain: true}, ""},
-		{"issue 23: a vector search narrowed by the grid's filters", fixtures.Typed, driver.SearchRequest{NearVector: []float64{0.1, 0.2, 0.3}, Filters: []driver.Filter{{Column: "count", Operator: driver.OpGreaterEq, Value: "2"}}}, ""},
+		{"issue 23: a vector search narrowed by the grid's filters", fixtures.Typed, driver.SearchRequest{Vector: []float64{0.1, 0.2, 0.3}, Filters: []driver.Filter{{Column: "count", Operator: driver.OpGreaterEq, Value: "2"}}}, ""},
 		{"issue 23: a keyword search narrowed by ORed filters", fixtures.Typed, driver.SearchRequest{Query: ptr("row"), Filters: []driver.Filter{{Column: "count", Operator: driver.OpEquals, Value: "10", Group: 1}, {Column: "count", Operator: driver.OpEquals, Value: "20", Group: 1}}}, ""},
 	}
 	for _, c := range cases {

@@ -40,28 +40,28 @@ func searchQuery(r *driver.SearchRequest, info *driver.TableInfo, c *class, limi
 	}
 	var op string
 	switch {
-	case len(r.NearVector) > 0:
-		nums := make([]string, len(r.NearVector))
-		for i, f := range r.NearVector {
+	case len(r.Vector) > 0:
+		nums := make([]string, len(r.Vector))
+		for i, f := range r.Vector {
 			nums[i] = number(f)
 		}
 		op = "nearVector: {vector: [" + strings.Join(nums, ", ") + "]" + target + "}"
-	case r.Mode == driver.SearchHybrid:
+	case r.Mode == modeHybrid:
 		op = "hybrid: {query: " + quote(*r.Query)
-		if r.Alpha != nil {
-			op += ", alpha: " + number(*r.Alpha)
+		if a, ok := r.Number(paramAlpha); ok {
+			op += ", alpha: " + number(a)
 		}
-		switch r.Fusion {
-		case driver.FusionRanked:
+		switch r.Params[paramFusion] {
+		case fusionRanked:
 			op += ", fusionType: rankedFusion"
-		case driver.FusionRelativeScore:
+		case fusionRelativeScore:
 			op += ", fusionType: relativeScoreFusion"
 		}
-		op += quotedList("properties", r.SearchProperties) + target + "}"
-	case r.Mode == driver.SearchNearText:
+		op += quotedList("properties", r.SearchColumns) + target + "}"
+	case r.Mode == modeNearText:
 		op = "nearText: {concepts: [" + quote(*r.Query) + "]" + target + "}"
 	case r.Query != nil:
-		op = "bm25: {query: " + quote(*r.Query) + quotedList("properties", r.SearchProperties) + "}"
+		op = "bm25: {query: " + quote(*r.Query) + quotedList("properties", r.SearchColumns) + "}"
 	default:
 		op = "nearObject: {id: " + quote(r.SimilarTo) + target + "}"
 	}
@@ -76,7 +76,7 @@ func searchQuery(r *driver.SearchRequest, info *driver.TableInfo, c *class, limi
 	if tenant != "" {
 		op = "tenant: " + quote(tenant) + ", " + op
 	}
-	extra := r.Measure()
+	extra := measureOf(r)
 	if r.Explain {
 		extra += " " + driver.ExplainColumn
 	}
@@ -113,7 +113,7 @@ func checkSearch(r *driver.SearchRequest, info *driver.TableInfo, c *class) erro
 	if info.Settings.MultiTenancy && info.Settings.Tenant == "" {
 		return driver.Errorf(driver.KindUnsupported, "table %s is multi-tenant: its rows live in its tenants; search one of them (the table %s)", info.Name, driver.TenantTable(info.Name, "<tenant>"))
 	}
-	for _, name := range r.SearchProperties {
+	for _, name := range r.SearchColumns {
 		p, ok := c.property(name)
 		if !ok || !isName(name) {
 			return invalid("table %s has no property %q to search", info.Name, truncate(name, 100))
@@ -125,7 +125,7 @@ func checkSearch(r *driver.SearchRequest, info *driver.TableInfo, c *class) erro
 			return invalid("property %s is not searchable: collection %s turns its keyword index off (indexSearchable: false)", name, c.Class)
 		}
 	}
-	if r.Mode == driver.SearchNearText {
+	if r.Mode == modeNearText {
 		target := r.TargetVector
 		named := info.Settings.NamedVectors
 		if target == "" && len(named) == 1 {
@@ -138,7 +138,9 @@ func checkSearch(r *driver.SearchRequest, info *driver.TableInfo, c *class) erro
 			return driver.Errorf(driver.KindUnsupported, "nearText needs a vectorizer to turn the words into a vector, and collection %s has none (vectorizer: none); search with nearVector, bm25 or hybrid with alpha 0", c.Class)
 		}
 	}
-	return nil
+	// The modes are the collection's own (what DescribeTable lists), whatever info carries.
+	_, err := r.CheckMode(&driver.TableInfo{Name: info.Name, Searches: c.searches()})
+	return err
 }
 
 // searchTarget is the named vector a search on a table with named vectors needs ("" for
@@ -150,7 +152,7 @@ func searchTarget(r *driver.SearchRequest, info *driver.TableInfo) (string, erro
 		return "", invalid("table %s has no named vector %q (it has: %s)", info.Name, r.TargetVector, listOrNone(named))
 	case r.TargetVector != "":
 		return r.TargetVector, nil
-	case len(named) > 1 && (r.Query == nil || r.Mode == driver.SearchHybrid):
+	case len(named) > 1 && (r.Query == nil || r.Mode == modeHybrid):
 		return "", invalid("table %s has several named vectors: name one in targetVector (%s)", info.Name, strings.Join(named, ", "))
 	}
 	return "", nil

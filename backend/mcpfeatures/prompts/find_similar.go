@@ -26,9 +26,7 @@ func findSimilar(f *facts) (string, string, error) {
 		target = " Name the vector to compare (one of " + strings.Join(info.Settings.NamedVectors, ", ") + ") and say which you used."
 	}
 	b.WriteString("1. Fetch the object with browse_table (filter uuid equals " + id + ") and say what it is.\n" +
-		"2. Search with vector_search near that object (its uuid), limit 10, leaving the object itself out." + target + "\n" +
-		"   The same in GraphQL through execute_query: { Get { " + table + "(nearObject: {id: \"" + id + "\"}, limit: 11) { _additional { id distance } } } } " +
-		"with the properties you want selected.\n" +
+		"2. Search with vector_search similarTo that object (its uuid), limit 11, and leave the object itself out." + target + "\n" +
 		"3. List the matches with their distance and what they share with the object and how they differ.\n" +
 		"If the table has no vectors, say so and compare by properties with browse_table filters instead.\n\n" +
 		"Tools: browse_table, vector_search, describe_table, execute_query. Only read: do not change anything.")

@@ -47,10 +47,10 @@ func newLiveEnv(t *testing.T, authn func(ids map[string]string) mcp.Authenticato
 	_ = l.Close()
 	e := &liveEnv{node: node, ids: map[string]string{}}
 	for _, c := range []connections.Connection{
-		{Name: "Node", Settings: s},
-		{Name: "Other", Settings: s},
-		{Name: "Blocked", Settings: s, ExternalAccess: connections.AccessBlocked},
-		{Name: "Down", Settings: down},
+		{Type: "weaviate", Name: "Node", Settings: s},
+		{Type: "weaviate", Name: "Other", Settings: s},
+		{Type: "weaviate", Name: "Blocked", Settings: s, ExternalAccess: connections.AccessBlocked},
+		{Type: "weaviate", Name: "Down", Settings: down},
 	} {
 		saved, err := store.Add(context.Background(), c, node.APIKey)
 		if err != nil {
@@ -150,7 +150,7 @@ func TestPromptsEmbedLiveSchemaFacts(t *testing.T) {
 		{"data_quality_audit may focus on one property", NameDataQualityAudit, map[string]any{"connection": "Node", "table": fixtures.Typed, "property": "price"},
 			[]string{`property "price" only`, "- price: number"}},
 		{"find_similar names the table's vectors and the search", NameFindSimilar, map[string]any{"connection": "Node", "table": fixtures.NamedVectors, "uuid": someUUID},
-			[]string{"named vectors", "title_vec", "body_vec", "vector_search", "nearObject: {id: \"" + someUUID + "\"}", "browse_table"}},
+			[]string{"named vectors", "title_vec", "body_vec", "vector_search similarTo", someUUID, "browse_table"}},
 		{"an unreachable connection's prompt says why and sends the model to describe_table", NameExplainSchema, map[string]any{"connection": "Down"},
 			[]string{"could not be read just now (Connection failed:", "describe_table", "app://connections/" + e.ids["Down"] + "/schema"}},
 	}

@@ -23,11 +23,11 @@ import (
 func TestWriteQuery(t *testing.T) {
 	store := mcptest.NewStore(t)
 	ctx := context.Background()
-	demo, err := store.Add(ctx, connections.Connection{Name: "Demo", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}}, "")
+	demo, err := store.Add(ctx, connections.Connection{Type: "weaviate", Name: "Demo", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.Add(ctx, connections.Connection{Name: "Dark", ExternalAccess: connections.AccessBlocked, Settings: driver.Settings{Host: "127.0.0.1", Port: 8081}}, ""); err != nil {
+	if _, err := store.Add(ctx, connections.Connection{Type: "weaviate", Name: "Dark", ExternalAccess: connections.AccessBlocked, Settings: driver.Settings{Host: "127.0.0.1", Port: 8081}}, ""); err != nil {
 		t.Fatal(err)
 	}
 	srv := mcptest.Start(t, mcp.Options{Prompts: All(Deps{Connections: store})})
@@ -94,11 +94,11 @@ func TestWriteQuery(t *testing.T) {
 func TestWriteQueryHonoursTheTokenAllowlist(t *testing.T) {
 	store := mcptest.NewStore(t)
 	ctx := context.Background()
-	demo, err := store.Add(ctx, connections.Connection{Name: "Demo", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}}, "")
+	demo, err := store.Add(ctx, connections.Connection{Type: "weaviate", Name: "Demo", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := store.Add(ctx, connections.Connection{Name: "Dev", Settings: driver.Settings{Host: "127.0.0.1", Port: 8081}}, ""); err != nil {
+	if _, err := store.Add(ctx, connections.Connection{Type: "weaviate", Name: "Dev", Settings: driver.Settings{Host: "127.0.0.1", Port: 8081}}, ""); err != nil {
 		t.Fatal(err)
 	}
 	srv := mcptest.Start(t, mcp.Options{Prompts: All(Deps{Connections: store}),

@@ -66,10 +66,10 @@ func newEnv(t *testing.T, o envOptions) *env {
 	down := settings
 	down.Port = closedPort(t)
 	for _, c := range []connections.Connection{
-		{Name: "Node", Settings: settings},
-		{Name: "Ask", Settings: settings, AIPolicy: connections.PolicyAlwaysAsk},
-		{Name: "Blocked", Settings: settings, ExternalAccess: connections.AccessBlocked},
-		{Name: "Down", Settings: down},
+		{Type: "weaviate", Name: "Node", Settings: settings},
+		{Type: "weaviate", Name: "Ask", Settings: settings, AIPolicy: connections.PolicyAlwaysAsk},
+		{Type: "weaviate", Name: "Blocked", Settings: settings, ExternalAccess: connections.AccessBlocked},
+		{Type: "weaviate", Name: "Down", Settings: down},
 	} {
 		saved, err := e.store.Add(ctx, c, e.node.APIKey)
 		if err != nil {

@@ -19,8 +19,8 @@ func seeded(t *testing.T) (*connections.Store, map[string]string) {
 	store := mcptest.NewStore(t)
 	ids := map[string]string{}
 	for _, c := range []connections.Connection{
-		{Name: "demo", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}},
-		{Name: "secret-prod", ExternalAccess: connections.AccessBlocked, Settings: driver.Settings{Host: "127.0.0.1", Port: 8081}},
+		{Type: "weaviate", Name: "demo", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}},
+		{Type: "weaviate", Name: "secret-prod", ExternalAccess: connections.AccessBlocked, Settings: driver.Settings{Host: "127.0.0.1", Port: 8081}},
 	} {
 		saved, err := store.Add(context.Background(), c, "")
 		if err != nil {
@@ -92,7 +92,7 @@ func TestConnectionResources(t *testing.T) {
 		}
 	})
 	t.Run("a connection saved while the server runs is readable at once", func(t *testing.T) {
-		saved, err := store.Add(context.Background(), connections.Connection{Name: "later", Settings: driver.Settings{Host: "localhost", Port: 8090}}, "")
+		saved, err := store.Add(context.Background(), connections.Connection{Type: "weaviate", Name: "later", Settings: driver.Settings{Host: "localhost", Port: 8090}}, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,7 +108,7 @@ func TestConnectionResources(t *testing.T) {
 // stays invisible (-32602).
 func TestConnectionResourcesHonourTheTokenAllowlist(t *testing.T) {
 	store, ids := seeded(t)
-	other, err := store.Add(context.Background(), connections.Connection{Name: "other", Settings: driver.Settings{Host: "127.0.0.1", Port: 8082}}, "")
+	other, err := store.Add(context.Background(), connections.Connection{Type: "weaviate", Name: "other", Settings: driver.Settings{Host: "127.0.0.1", Port: 8082}}, "")
 	if err != nil {
 		t.Fatal(err)
 	}

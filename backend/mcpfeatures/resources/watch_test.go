@@ -90,7 +90,7 @@ func TestWatcherNotifiesSubscribers(t *testing.T) {
 		}
 	})
 	t.Run("a connection saved meanwhile is list_changed, to the stream that opted in only", func(t *testing.T) {
-		if _, err := e.store.Add(context.Background(), connections.Connection{Name: "Later", Settings: e.conns["Node"].Settings}, ""); err != nil {
+		if _, err := e.store.Add(context.Background(), connections.Connection{Type: "weaviate", Name: "Later", Settings: e.conns["Node"].Settings}, ""); err != nil {
 			t.Fatal(err)
 		}
 		m := b.Next(t, within)

@@ -27,6 +27,16 @@ type Approver interface {
 type Saved interface {
 	connections.AILister
 	Get(ctx context.Context, idOrName string) (connections.Connection, error)
+	// Words are what the connection's driver says to AI clients, nil for nothing.
+	Words(c connections.Connection) *driver.Words
+}
+
+// words are the driver's words for c, nil when the tools reach no saved connections.
+func (d Deps) words(c connections.Connection) *driver.Words {
+	if d.Conns.Store == nil {
+		return nil
+	}
+	return d.Conns.Store.Words(c)
 }
 
 // Conns is how the tools reach the user's saved and open connections.

@@ -114,7 +114,7 @@ func newFlowRigWith(t *testing.T, o rigOptions) *flowRig {
 	store := mcptest.NewStore(t)
 	s := driver.DefaultSettings()
 	s.Host, s.Port = node.Host, node.Port
-	conn, err := store.Add(ctx, connections.Connection{Name: "notes", Settings: s, ExternalAccess: connections.AccessReadWrite}, "")
+	conn, err := store.Add(ctx, connections.Connection{Type: "weaviate", Name: "notes", Settings: s, ExternalAccess: connections.AccessReadWrite}, "")
 	if err != nil {
 		t.Fatal(err)
 	}

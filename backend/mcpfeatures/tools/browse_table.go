@@ -35,7 +35,7 @@ func BrowseTable(d Deps) mcp.Tool {
 		limit, note := d.pageLimit(a.Limit)
 		filters := filtersOf(a.Filters)
 		what := fmt.Sprintf("browse %s rows %d-%d%s", table, offset+1, offset+limit, describeFilters(filters, a.Sort))
-		drv, _, err := d.use(ctx, a.Connection, read(NameBrowseTable, raw, what))
+		drv, c, err := d.use(ctx, a.Connection, read(NameBrowseTable, raw, what))
 		if err != nil {
 			return "", page{}, err
 		}
@@ -52,7 +52,7 @@ func BrowseTable(d Deps) mcp.Tool {
 			return err
 		})
 		if err != nil {
-			return "", page{}, a.explainTenant(err)
+			return "", page{}, a.explainTenant(err, d.words(c))
 		}
 		p := pageOf(table, g, offset, limit)
 		if !a.Vectors {

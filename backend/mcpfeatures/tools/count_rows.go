@@ -35,7 +35,7 @@ func CountRows(d Deps) mcp.Tool {
 		table := a.table()
 		filters := filtersOf(a.Filters)
 		where := describeFilters(filters, nil)
-		drv, _, err := d.use(ctx, a.Connection, read(NameCountRows, raw, "count rows of "+table+where))
+		drv, c, err := d.use(ctx, a.Connection, read(NameCountRows, raw, "count rows of "+table+where))
 		if err != nil {
 			return "", countResult{}, err
 		}
@@ -46,7 +46,7 @@ func CountRows(d Deps) mcp.Tool {
 			return err
 		})
 		if err != nil {
-			return "", countResult{}, a.explainTenant(err)
+			return "", countResult{}, a.explainTenant(err, d.words(c))
 		}
 		mcp.CallFrom(ctx).Progress(1, 1, "counted")
 		res := countResult{Table: table, Count: n, Filtered: len(filters) > 0}

@@ -98,10 +98,8 @@ type (
 	filterValue any
 	// boundValue is the upper bound of between.
 	boundValue any
-	// searchMode is vector_search's query mode.
-	searchMode string
-	// weight is hybrid's alpha, 0 (keywords) to 1 (vector).
-	weight float64
+	// searchParam is a search mode's parameter: a number or a word, as the mode describes it.
+	searchParam struct{ value any }
 	// needle is a search text that must not be empty.
 	needle string
 	// rowList and uuidList are the rows of one row-tool call (MaxRowsPerWrite at most).
@@ -123,8 +121,7 @@ func argTypes() map[reflect.Type]*jsonschema.Schema {
 		reflect.TypeFor[driver.Operator](): {Type: "string", Enum: ops},
 		reflect.TypeFor[filterValue]():     {Types: []string{"string", "number", "boolean", "null"}},
 		reflect.TypeFor[boundValue]():      {Types: []string{"string", "number", "null"}},
-		reflect.TypeFor[searchMode]():      {Type: "string", Enum: []any{driver.SearchBM25, driver.SearchHybrid}},
-		reflect.TypeFor[weight]():          {Type: "number", Minimum: jsonschema.Ptr(0.0), Maximum: jsonschema.Ptr(1.0)},
+		reflect.TypeFor[searchParam]():     {Types: []string{"string", "number"}},
 		reflect.TypeFor[needle]():          {Type: "string", MinLength: jsonschema.Ptr(1)},
 		reflect.TypeFor[uuidList]():        {Type: "array", Items: &jsonschema.Schema{Type: "string"}},
 	}

@@ -26,6 +26,8 @@ type tableDescription struct {
 	// TenantCount how many it has: the names a model passes as tenant.
 	Tenants     []driver.Tenant `json:"tenants,omitempty"`
 	TenantCount int             `json:"tenantCount,omitempty"`
+	// Searches are the modes vector_search takes with a query, the default first.
+	Searches []driver.SearchMode `json:"searches,omitempty"`
 }
 
 // describeTenants bounds the tenants describe_table lists: a SaaS collection has thousands.
@@ -62,7 +64,7 @@ func DescribeTable(d Deps) mcp.Tool {
 			return "", tableDescription{}, err
 		}
 		desc := tableDescription{Name: info.Name, Description: info.Description, PrimaryKey: info.PrimaryKey,
-			Columns: info.Columns, Settings: info.Settings, TenantCount: len(tenants)}
+			Columns: info.Columns, Settings: info.Settings, TenantCount: len(tenants), Searches: info.Searches}
 		desc.Tenants = tenants[:min(len(tenants), describeTenants)]
 		if desc.Columns == nil {
 			desc.Columns = []driver.Column{}
@@ -107,6 +109,7 @@ func describeText(t tableDescription) string {
 			}
 		}
 	}
+	writeSearches(&b, t.Searches)
 	b.WriteString("\ncolumns (name type [flags] ops):")
 	for _, c := range t.Columns {
 		b.WriteString("\n" + c.Name + " " + orDash(c.Type))
@@ -146,3 +149,32 @@ func orDash(s string) string {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// writeSearches is one line per search mode: what vector_search's mode and params take.
+func writeSearches(b *strings.Builder, ms []driver.SearchMode) {
+	if len(ms) == 0 {
+		b.WriteString("\nsearch by words: none (vector_search takes vector or similarTo)")
+		return
+	}
+	b.WriteString("\nsearch modes (vector_search mode, the first the default; params):")
+	for _, m := range ms {
+		b.WriteString("\n" + m.Name + " ranks by " + m.Measure)
+		if m.Hint != "" {
+			b.WriteString(": " + oneLine(m.Hint))
+		}
+		for _, p := range m.Params {
+			switch p.Kind {
+			case driver.ParamNumber:
+				fmt.Fprintf(b, "; %s number %g..%g", p.Key, p.Min, p.Max)
+			case driver.ParamEnum:
+				fmt.Fprintf(b, "; %s one of %s", p.Key, strings.Join(p.Options, ","))
+			}
+			if p.Default != "" {
+				b.WriteString(" default " + p.Default)
+			}
+		}
+		if m.Note != "" {
+			b.WriteString(" (" + oneLine(m.Note) + ")")
+		}
+	}
+}

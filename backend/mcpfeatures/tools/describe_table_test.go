@@ -36,6 +36,19 @@ func TestDescribeTable(t *testing.T) {
 			t.Fatalf("%v", c[0])
 		}
 	})
+	t.Run("contract 3: the searches by words are the driver's, as vector_search takes them", func(t *testing.T) {
+		s, _, text := cols(t, fixtures.Typed)
+		var names []string
+		for _, m := range s["searches"].([]any) {
+			names = append(names, m.(map[string]any)["name"].(string))
+		}
+		// Typed has no vectorizer: no nearText, and hybrid starts keyword-only.
+		if strings.Join(names, ",") != "bm25,hybrid" ||
+			!strings.Contains(text, "\nsearch modes (vector_search mode, the first the default; params):\nbm25 ranks by score") ||
+			!strings.Contains(text, "; alpha number 0..1 default 0; fusion one of relativeScore,ranked") {
+			t.Fatalf("%v\n%s", s["searches"], text)
+		}
+	})
 	t.Run("vector is the last column, read-only", func(t *testing.T) {
 		_, c, _ := cols(t, fixtures.Typed)
 		last := c[len(c)-1]
@@ -77,9 +90,9 @@ func TestDescribeTable(t *testing.T) {
 		}
 	})
 	t.Run("the text is compact: one line per column with its flags and operators", func(t *testing.T) {
-		_, c, text := cols(t, fixtures.Typed)
+		s, c, text := cols(t, fixtures.Typed)
 		lines := strings.Split(text, "\n")
-		if lines[0] != "table Typed: Every property type; null and length indexes on." || len(lines) != 4+len(c) {
+		if lines[0] != "table Typed: Every property type; null and length indexes on." || len(lines) != 4+1+len(s["searches"].([]any))+len(c) {
 			t.Fatalf("%q", text)
 		}
 		if !slices.Contains(lines, "uuid uuid [pk,read-only,sortable] ops: equals,not_equals,in,not_in") {

@@ -246,20 +246,24 @@ func TestDefinedToolsLogWhatTheyCannotMap(t *testing.T) {
 // alone explain nothing, and a row counts as maybe written by its flag.
 func TestToolsReadKindsAndFlagsNotSentences(t *testing.T) {
 	tg := target{Table: "Shop", Tenant: "gamma"}
+	w := &driver.Words{ActivateTenant: "ACTIVATE {tenant} OF {table}"}
 	var te *mcp.ToolError
-	if err := tg.explainTenant(driver.Errorf(driver.KindInactiveTenant, "zzz")); !errors.As(err, &te) ||
-		te.Code != mcp.ToolErrUnsupported || !strings.Contains(te.Message, "to activate tenant gamma") {
+	if err := tg.explainTenant(driver.Errorf(driver.KindInactiveTenant, "zzz"), w); !errors.As(err, &te) ||
+		te.Code != mcp.ToolErrUnsupported || !strings.Contains(te.Message, `to activate tenant gamma, call confirm_destructive_operation with the query ACTIVATE "gamma" OF Shop`) {
 		t.Fatalf("%v", err)
 	}
-	if err := tg.explainTenant(driver.Errorf(driver.KindUnsupported, "the tenant is not active")); strings.Contains(err.Error(), "to activate") {
+	if err := tg.explainTenant(driver.Errorf(driver.KindInactiveTenant, "zzz"), nil); !strings.HasSuffix(err.Error(), "; activate tenant gamma in App") {
+		t.Fatalf("a driver with no activation statement: %v", err)
+	}
+	if err := tg.explainTenant(driver.Errorf(driver.KindUnsupported, "the tenant is not active"), w); strings.Contains(err.Error(), "to activate") {
 		t.Fatalf("words explained a tenant: %v", err)
 	}
 	rows := []driver.RowResult{{Index: 0, Status: driver.RowFailed, Kind: driver.KindInactiveTenant, Message: "zzz"}}
-	if !strings.Contains(tg.explainRows(rows), "to activate tenant gamma") {
+	if !strings.Contains(tg.explainRows(rows, w), "to activate tenant gamma") {
 		t.Fatal("a row of an inactive tenant is not explained")
 	}
 	rows[0].Kind, rows[0].Message = driver.KindUnsupported, "the tenant is not active"
-	if tg.explainRows(rows) != "" {
+	if tg.explainRows(rows, w) != "" {
 		t.Fatal("words explained a row")
 	}
 	text, _ := rowsResult("insert", "c", "Shop", []driver.RowResult{

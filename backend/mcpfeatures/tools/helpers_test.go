@@ -71,11 +71,11 @@ func newEnv(t *testing.T, o envOptions) *env {
 		conn connections.Connection
 		key  string
 	}{
-		{connections.Connection{Name: "Node", Settings: settings}, node.APIKey},
-		{connections.Connection{Name: "Ask", Settings: settings, AIPolicy: connections.PolicyAlwaysAsk}, node.APIKey},
-		{connections.Connection{Name: "Blocked", Settings: settings, ExternalAccess: connections.AccessBlocked}, node.APIKey},
-		{connections.Connection{Name: "BadKey", Settings: settings}, "not-the-key-" + strconv.Itoa(node.Port)},
-		{connections.Connection{Name: "Down", Settings: down}, node.APIKey},
+		{connections.Connection{Type: "weaviate", Name: "Node", Settings: settings}, node.APIKey},
+		{connections.Connection{Type: "weaviate", Name: "Ask", Settings: settings, AIPolicy: connections.PolicyAlwaysAsk}, node.APIKey},
+		{connections.Connection{Type: "weaviate", Name: "Blocked", Settings: settings, ExternalAccess: connections.AccessBlocked}, node.APIKey},
+		{connections.Connection{Type: "weaviate", Name: "BadKey", Settings: settings}, "not-the-key-" + strconv.Itoa(node.Port)},
+		{connections.Connection{Type: "weaviate", Name: "Down", Settings: down}, node.APIKey},
 	} {
 		saved, err := e.store.Add(ctx, c.conn, c.key)
 		if err != nil {
@@ -135,7 +135,7 @@ func (e *env) bothNodes(t *testing.T) []servedNode {
 	if _, ok := e.conns["NoGraphQL"]; !ok {
 		s := driver.DefaultSettings()
 		s.Host, s.Port, s.GRPCPort = off.Host, off.Port, off.GRPCPort
-		saved, err := e.store.Add(context.Background(), connections.Connection{Name: "NoGraphQL", Settings: s}, "")
+		saved, err := e.store.Add(context.Background(), connections.Connection{Type: "weaviate", Name: "NoGraphQL", Settings: s}, "")
 		if err != nil {
 			t.Fatal(err)
 		}

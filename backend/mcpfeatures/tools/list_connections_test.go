@@ -23,9 +23,9 @@ func TestListConnections(t *testing.T) {
 	ctx := context.Background()
 	store := mcptest.NewStore(t)
 	for _, c := range []connections.Connection{
-		{Name: "Zeta", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}},
-		{Name: "Alpha", Settings: driver.Settings{Host: "localhost", Port: 8081}},
-		{Name: "Hidden", ExternalAccess: connections.AccessBlocked, Settings: driver.Settings{Host: "127.0.0.1", Port: 8082}},
+		{Type: "weaviate", Name: "Zeta", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}},
+		{Type: "weaviate", Name: "Alpha", Settings: driver.Settings{Host: "localhost", Port: 8081}},
+		{Type: "weaviate", Name: "Hidden", ExternalAccess: connections.AccessBlocked, Settings: driver.Settings{Host: "127.0.0.1", Port: 8082}},
 	} {
 		if _, err := store.Add(ctx, c, ""); err != nil {
 			t.Fatal(err)
@@ -117,6 +117,8 @@ func (failingConnections) Get(context.Context, string) (connections.Connection, 
 	return connections.Connection{}, errFailing
 }
 
+func (failingConnections) Words(connections.Connection) *driver.Words { return nil }
+
 var errFailing = errors.New("connections file unreadable")
 
 // tokenLimitedTo is an Authenticator whose every caller holds a readOnly token with this
@@ -134,9 +136,9 @@ func TestListConnectionsHonoursTheTokenAllowlist(t *testing.T) {
 	store := mcptest.NewStore(t)
 	ids := map[string]string{}
 	for _, c := range []connections.Connection{
-		{Name: "Allowed", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}},
-		{Name: "Other", Settings: driver.Settings{Host: "127.0.0.1", Port: 8081}},
-		{Name: "Blocked", ExternalAccess: connections.AccessBlocked, Settings: driver.Settings{Host: "127.0.0.1", Port: 8082}},
+		{Type: "weaviate", Name: "Allowed", Settings: driver.Settings{Host: "127.0.0.1", Port: 8080}},
+		{Type: "weaviate", Name: "Other", Settings: driver.Settings{Host: "127.0.0.1", Port: 8081}},
+		{Type: "weaviate", Name: "Blocked", ExternalAccess: connections.AccessBlocked, Settings: driver.Settings{Host: "127.0.0.1", Port: 8082}},
 	} {
 		saved, err := store.Add(ctx, c, "")
 		if err != nil {

@@ -57,7 +57,7 @@ func TestReadToolsHonourTheTokenAllowlist(t *testing.T) {
 		NameDescribeTable: {"table": fixtures.Typed},
 		NameBrowseTable:   {"table": fixtures.Typed},
 		NameCountRows:     {"table": fixtures.Typed},
-		NameVectorSearch:  {"table": fixtures.Typed, "nearVector": []float64{1, 0, 0}},
+		NameVectorSearch:  {"table": fixtures.Typed, "vector": []float64{1, 0, 0}},
 	}
 	for _, tool := range readTools(e.deps) {
 		with := func(conn string) map[string]any {

@@ -49,8 +49,8 @@ type rowsIn interface {
 	table() string
 	connection() string
 	rows() []driver.Row
-	explainTenant(err error) error
-	explainRows(results []driver.RowResult) string
+	explainTenant(err error, w *driver.Words) error
+	explainRows(results []driver.RowResult, w *driver.Words) string
 }
 
 func (a rowsArgs) rows() []driver.Row {
@@ -159,11 +159,11 @@ func rowTool[In rowsIn](d Deps, op rowOp) mcp.Tool {
 			}
 			cut := mayHaveWritten(err)
 			if len(results) == 0 && len(got) == 0 && !cut {
-				return "", rowsOutcome{}, a.explainTenant(err) // nothing was sent: one error says it all
+				return "", rowsOutcome{}, a.explainTenant(err, d.words(c)) // nothing was sent: one error says it all
 			}
 			results = append(results, cutRows(rows, start, end, got, cut, FromError(err).Error())...)
 			text, out := rowsResult(op.verb, c.Name, table, results)
-			text += a.explainRows(results)
+			text += a.explainRows(results, d.words(c))
 			var pe *mcp.Error
 			if errors.As(err, &pe) {
 				// The statement timeout ends the request with its protocol error (SPEC.md B,
@@ -174,7 +174,7 @@ func rowTool[In rowsIn](d Deps, op rowOp) mcp.Tool {
 		}
 		call.Progress(float64(len(rows)), float64(len(rows)), "done")
 		text, out := rowsResult(op.verb, c.Name, table, results)
-		return text + a.explainRows(results), out, nil
+		return text + a.explainRows(results, d.words(c)), out, nil
 	})
 }
 

@@ -103,7 +103,7 @@ func TestARowWriteCutInTheMiddleOfABatch(t *testing.T) {
 
 			proxy := newStallProxyAfter(t, node, "POST /v1/objects", int64(c.passed))
 			store := mcptest.NewStore(t)
-			conn, err := store.Add(ctx, connections.Connection{Name: "cut", Settings: proxy.settings(), ExternalAccess: connections.AccessReadWrite}, "")
+			conn, err := store.Add(ctx, connections.Connection{Type: "weaviate", Name: "cut", Settings: proxy.settings(), ExternalAccess: connections.AccessReadWrite}, "")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -14,32 +14,36 @@ import (
 // confirm_destructive_operation, which asks the user first (issue 23: a cold tenant is
 // explained, and activating it asks first).
 
-// activation is how to activate the call's tenant, for the end of a message.
-func (t target) activation() string {
-	return fmt.Sprintf("to activate tenant %s, call %s with the query PUT /v1/schema/%s/tenants [{\"name\":%q,\"activityStatus\":\"ACTIVE\"}] (the user confirms it), or activate it in App",
-		t.Tenant, NameConfirmDestructive, t.Table, t.Tenant)
+// activation is how to activate the call's tenant, for the end of a message: the driver's
+// statement for it (driver.Words.ActivateTenant) through the tool that asks the user, or App.
+func (t target) activation(w *driver.Words) string {
+	stmt := w.TenantActivation(t.Table, t.Tenant)
+	if stmt == "" {
+		return fmt.Sprintf("activate tenant %s in App", t.Tenant)
+	}
+	return fmt.Sprintf("to activate tenant %s, call %s with the query %s (the user confirms it), or activate it in App", t.Tenant, NameConfirmDestructive, stmt)
 }
 
 // explainTenant is the tool's error for err: FromError's, with how to activate the tenant
 // added when the call names a tenant the driver found not active.
-func (t target) explainTenant(err error) error {
+func (t target) explainTenant(err error, w *driver.Words) error {
 	err = FromError(err)
 	var te *mcp.ToolError
 	if t.Tenant == "" || !errors.As(err, &te) || te.Source != string(driver.KindInactiveTenant) {
 		return err
 	}
-	return &mcp.ToolError{Code: te.Code, Message: te.Message + "; " + t.activation(), Source: te.Source}
+	return &mcp.ToolError{Code: te.Code, Message: te.Message + "; " + t.activation(w), Source: te.Source}
 }
 
 // explainRows is the line a row tool's text ends with when a row failed because the call's
 // tenant is not active (how to activate it), or "".
-func (t target) explainRows(results []driver.RowResult) string {
+func (t target) explainRows(results []driver.RowResult, w *driver.Words) string {
 	if t.Tenant == "" {
 		return ""
 	}
 	for _, r := range results {
 		if r.Status == driver.RowFailed && r.Kind == driver.KindInactiveTenant {
-			return "\n" + t.activation()
+			return "\n" + t.activation(w)
 		}
 	}
 	return ""

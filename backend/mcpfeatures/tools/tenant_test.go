@@ -143,7 +143,7 @@ func TestTenantReadsAreTheServersAnswerForThatTenant(t *testing.T) {
 		rule{"vector_search nearVector with tenant returns the server's own matches for that tenant, in its order",
 			func(t *testing.T, n servedNode, c tenantClass, tenant string) {
 				want := nearest(t, n, c.name, tenant, query, "", 3)
-				r := e.ok(t, NameVectorSearch, c.args(n, tenant, map[string]any{"nearVector": query, "limit": 3}))
+				r := e.ok(t, NameVectorSearch, c.args(n, tenant, map[string]any{"vector": query, "limit": 3}))
 				if got := uuids(t, r); !slices.Equal(got, want) {
 					t.Fatalf("vector_search of %s: %v, the server's answer %v", tenant, got, want)
 				}
@@ -270,7 +270,7 @@ func TestAnInactiveTenantIsExplained(t *testing.T) {
 				{"count_rows of an INACTIVE tenant says so too", NameCountRows, nil},
 				{"count_rows with a filter of an INACTIVE tenant says so too", NameCountRows,
 					map[string]any{"filters": []any{map[string]any{"column": "n", "operator": "greater_than", "value": 0}}}},
-				{"vector_search of an INACTIVE tenant says so too", NameVectorSearch, map[string]any{"nearVector": []float32{1, 2, 0}}},
+				{"vector_search of an INACTIVE tenant says so too", NameVectorSearch, map[string]any{"vector": []float32{1, 2, 0}}},
 			} {
 				t.Run(tc.rule, func(t *testing.T) {
 					explained(t, e.fails(t, tc.tool, c.args(n, tenantCold, tc.args), mcp.ToolErrUnsupported))

@@ -259,7 +259,7 @@ func TestAStatementOutlastingItsTimeout(t *testing.T) {
 			ctx := context.Background()
 			proxy := newStallProxy(t, node)
 			store := mcptest.NewStore(t)
-			conn, err := store.Add(ctx, connections.Connection{Name: "stalling", Settings: proxy.settings()}, "")
+			conn, err := store.Add(ctx, connections.Connection{Type: "weaviate", Name: "stalling", Settings: proxy.settings()}, "")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"app/backend/driver"
 	"app/backend/mcp"
@@ -15,22 +16,27 @@ const NameVectorSearch = "vector_search"
 
 type vectorSearchArgs struct {
 	target
-	NearVector   []float64  `json:"nearVector,omitempty"`
-	Query        *string    `json:"query,omitempty"`
-	Mode         searchMode `json:"mode,omitempty" jsonschema:"default bm25"`
-	Alpha        *weight    `json:"alpha,omitempty" jsonschema:"hybrid: 1=vector"`
-	SimilarTo    string     `json:"similarTo,omitempty"`
-	TargetVector string     `json:"targetVector,omitempty"`
-	Limit        rowLimit   `json:"limit,omitempty"`
-	Properties   []string   `json:"properties,omitempty"`
+	Vector       []float64              `json:"vector,omitempty"`
+	Query        *string                `json:"query,omitempty"`
+	Mode         string                 `json:"mode,omitempty" jsonschema:"from describe_table; default the first"`
+	Params       map[string]searchParam `json:"params,omitempty"`
+	SimilarTo    string                 `json:"similarTo,omitempty"`
+	TargetVector string                 `json:"targetVector,omitempty"`
+	Limit        rowLimit               `json:"limit,omitempty"`
+	Properties   []string               `json:"properties,omitempty"`
 }
 
 // request is the search the arguments ask for, run by the driver's Search.
 func (a *vectorSearchArgs) request() driver.SearchRequest {
-	return driver.SearchRequest{
-		NearVector: a.NearVector, Query: a.Query, Mode: string(a.Mode), Alpha: (*float64)(a.Alpha),
-		SimilarTo: a.SimilarTo, TargetVector: a.TargetVector, Properties: a.Properties,
+	r := driver.SearchRequest{Vector: a.Vector, Query: a.Query, Mode: a.Mode,
+		SimilarTo: a.SimilarTo, TargetVector: a.TargetVector, Properties: a.Properties}
+	for k, v := range a.Params {
+		if r.Params == nil {
+			r.Params = map[string]string{}
+		}
+		r.Params[k] = v.text()
 	}
+	return r
 }
 
 // VectorSearch is the vector_search tool: Driver.Search, the one search the desktop app's
@@ -41,7 +47,7 @@ func VectorSearch(d Deps) mcp.Tool {
 	return define(spec{
 		Name:        NameVectorSearch,
 		Title:       "Vector search",
-		Description: "Best matches in a table for exactly one of: nearVector, query (bm25/hybrid), similarTo (a row uuid).",
+		Description: "Best matches in a table for one of: vector, query (words), similarTo (a row key).",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
 	}, func(ctx context.Context, a vectorSearchArgs, raw json.RawMessage) (string, page, error) {
 		table := a.table()
@@ -52,7 +58,7 @@ func VectorSearch(d Deps) mcp.Tool {
 		limit, note := d.pageLimit(a.Limit)
 		// The search in words: the approval text and the result's first line.
 		summary := fmt.Sprintf("search %s by %s, best %d", table, req.Describe(), limit)
-		drv, _, err := d.use(ctx, a.Connection, read(NameVectorSearch, raw, summary))
+		drv, c, err := d.use(ctx, a.Connection, read(NameVectorSearch, raw, summary))
 		if err != nil {
 			return "", page{}, err
 		}
@@ -70,7 +76,7 @@ func VectorSearch(d Deps) mcp.Tool {
 			return err
 		})
 		if err != nil {
-			return "", page{}, a.explainTenant(err)
+			return "", page{}, a.explainTenant(err, d.words(c))
 		}
 		p := pageOf(table, g, 0, limit)
 		if ask <= limit && len(p.Rows) == limit {
@@ -97,4 +103,27 @@ func invalidArgument(err error) error {
 		return mcp.NewToolError(mcp.ToolErrInvalidArgument, "%s", de.Msg)
 	}
 	return FromError(err)
+}
+
+// UnmarshalJSON takes a number or a string, as the schema says.
+func (p *searchParam) UnmarshalJSON(b []byte) error {
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	switch v.(type) {
+	case float64, string:
+		p.value = v
+		return nil
+	}
+	return errors.New("a search parameter is a number or a string")
+}
+
+// text is the parameter as the contract carries it: a number as Go formats it.
+func (p searchParam) text() string {
+	if f, ok := p.value.(float64); ok {
+		return strconv.FormatFloat(f, 'g', -1, 64)
+	}
+	s, _ := p.value.(string)
+	return s
 }

@@ -33,21 +33,21 @@ func TestVectorSearch(t *testing.T) {
 		rows    int
 	}{
 		{"nearVector finds the object with that vector first, with its distance", fixtures.Typed,
-			map[string]any{"nearVector": []float64{0.1, 0.2, 0.3}}, fixtures.TypedAlphaID, "distance", 5},
+			map[string]any{"vector": []float64{0.1, 0.2, 0.3}}, fixtures.TypedAlphaID, "distance", 5},
 		{"nearVector with another vector finds another object", fixtures.Typed,
-			map[string]any{"nearVector": []float64{0, 0, 1}}, fixtures.TypedNullsID, "distance", 5},
+			map[string]any{"vector": []float64{0, 0, 1}}, fixtures.TypedNullsID, "distance", 5},
 		{"bm25 finds the object whose text holds the word, with its score", fixtures.Typed,
 			map[string]any{"query": "fixture"}, fixtures.TypedAlphaID, "score", 1},
 		{"mode bm25 is the default of query and may be named", fixtures.Typed,
 			map[string]any{"query": "comma", "mode": "bm25"}, fixtures.TypedBetaID, "score", 1},
 		{"hybrid with alpha 0 is keyword ranking, with its score", fixtures.Typed,
-			map[string]any{"query": "fixture", "mode": "hybrid", "alpha": 0}, fixtures.TypedAlphaID, "score", 1},
+			map[string]any{"query": "fixture", "mode": "hybrid", "params": map[string]any{"alpha": 0}}, fixtures.TypedAlphaID, "score", 1},
 		{"similarTo finds objects similar to that uuid, itself first", fixtures.Typed,
 			map[string]any{"similarTo": fixtures.TypedBetaID}, fixtures.TypedBetaID, "distance", 5},
 		{"similarTo takes an upper-case uuid", fixtures.Typed,
 			map[string]any{"similarTo": strings.ToUpper(fixtures.TypedGammaID)}, fixtures.TypedGammaID, "distance", 5},
 		{"a table with several named vectors is searched on the one named", fixtures.NamedVectors,
-			map[string]any{"nearVector": []float64{1, 0, 1}, "targetVector": "title_vec"}, fixtures.ID(fixtures.NamedVectors, 1), "distance", 3},
+			map[string]any{"vector": []float64{1, 0, 1}, "targetVector": "title_vec"}, fixtures.ID(fixtures.NamedVectors, 1), "distance", 3},
 		{"bm25 needs no named vector", fixtures.NamedVectors,
 			map[string]any{"query": "south"}, fixtures.ID(fixtures.NamedVectors, 3), "score", 1},
 	}
@@ -66,7 +66,7 @@ func TestVectorSearch(t *testing.T) {
 		})
 	}
 	t.Run("the default properties are the scalar ones; objects, references and geo values are left out", func(t *testing.T) {
-		r := e.ok(t, NameVectorSearch, searchArgs(fixtures.Typed, map[string]any{"nearVector": []float64{0.1, 0.2, 0.3}, "limit": 1}))
+		r := e.ok(t, NameVectorSearch, searchArgs(fixtures.Typed, map[string]any{"vector": []float64{0.1, 0.2, 0.3}, "limit": 1}))
 		want := []any{"uuid", "title", "body", "count", "price", "active", "published", "tags", "scores", "externalId", "distance"}
 		if got := structured(t, r)["columns"]; !reflect.DeepEqual(got, want) {
 			t.Fatalf("columns %v", got)
@@ -82,7 +82,7 @@ func TestVectorSearch(t *testing.T) {
 		}
 	})
 	t.Run("a limit cuts the matches; the answer says more exist and how to get them", func(t *testing.T) {
-		r := e.ok(t, NameVectorSearch, searchArgs(fixtures.Typed, map[string]any{"nearVector": []float64{0.1, 0.2, 0.3}, "limit": 2}))
+		r := e.ok(t, NameVectorSearch, searchArgs(fixtures.Typed, map[string]any{"vector": []float64{0.1, 0.2, 0.3}, "limit": 2}))
 		s := structured(t, r)
 		if len(rowsOf(t, r)) != 2 || s["truncated"] != true || s["nextOffset"] != nil ||
 			!strings.Contains(firstLine(r.Text()), "rows 1-2; more matches exist: call vector_search with a larger limit") {
@@ -112,7 +112,7 @@ func TestVectorSearch(t *testing.T) {
 		}
 	})
 	t.Run("progress is reported: searching, done", func(t *testing.T) {
-		progress, res := e.progressOf(t, NameVectorSearch, searchArgs(fixtures.Typed, map[string]any{"nearVector": []float64{1, 0, 0}}))
+		progress, res := e.progressOf(t, NameVectorSearch, searchArgs(fixtures.Typed, map[string]any{"vector": []float64{1, 0, 0}}))
 		if !reflect.DeepEqual(progress, []float64{0, 1}) || res["isError"] != false {
 			t.Fatalf("progress %v, result %v", progress, res)
 		}
@@ -131,25 +131,29 @@ func TestVectorSearch(t *testing.T) {
 			map[string]any{"query": "x"}},
 		{"an empty query is invalid_argument", "invalid_argument", "empty", fixtures.Typed, map[string]any{"query": " "}},
 		{"mode without query is invalid_argument", "invalid_argument", "mode", fixtures.Typed,
-			map[string]any{"nearVector": []float64{1, 0, 0}, "mode": "hybrid"}},
-		{"alpha without hybrid is invalid_argument", "invalid_argument", "alpha", fixtures.Typed,
-			map[string]any{"query": "x", "alpha": 0.5}},
+			map[string]any{"vector": []float64{1, 0, 0}, "mode": "hybrid"}},
+		{"a parameter the mode lacks is invalid_argument, named", "invalid_argument", `mode bm25 has no parameter "alpha"`, fixtures.Typed,
+			map[string]any{"query": "x", "params": map[string]any{"alpha": 0.5}}},
+		{"a mode the table lacks is invalid_argument, naming its modes", "invalid_argument", "(it has: bm25, hybrid)", fixtures.Typed,
+			map[string]any{"query": "x", "mode": "fuzzy"}},
+		{"a parameter that is neither number nor word is invalid_argument", "invalid_argument", "", fixtures.Typed,
+			map[string]any{"query": "x", "mode": "hybrid", "params": map[string]any{"alpha": true}}},
 		{"an alpha outside 0..1 is invalid_argument", "invalid_argument", "", fixtures.Typed,
-			map[string]any{"query": "x", "mode": "hybrid", "alpha": 2}},
+			map[string]any{"query": "x", "mode": "hybrid", "params": map[string]any{"alpha": 2}}},
 		{"an empty nearVector is invalid_argument", "invalid_argument", "", fixtures.Typed,
-			map[string]any{"nearVector": []float64{}}},
+			map[string]any{"vector": []float64{}}},
 		{"an unknown property is invalid_argument", "invalid_argument", "nope", fixtures.Typed,
 			map[string]any{"query": "x", "properties": []any{"nope"}}},
 		{"an object property cannot be returned", "invalid_argument", "details", fixtures.Typed,
 			map[string]any{"query": "x", "properties": []any{"details"}}},
 		{"several named vectors and none named is invalid_argument, listing them", "invalid_argument", "body_vec, title_vec", fixtures.NamedVectors,
-			map[string]any{"nearVector": []float64{1, 0, 1}}},
+			map[string]any{"vector": []float64{1, 0, 1}}},
 		{"a named vector the table lacks is invalid_argument", "invalid_argument", "no named vector", fixtures.NamedVectors,
-			map[string]any{"nearVector": []float64{1, 0, 1}, "targetVector": "nope_vec"}},
+			map[string]any{"vector": []float64{1, 0, 1}, "targetVector": "nope_vec"}},
 		{"an unknown table is not_found", "not_found", "NoSuchTable", "NoSuchTable", map[string]any{"query": "x"}},
 		{"a multi-tenant table is unsupported", "unsupported", "tenant", fixtures.Tenanted, map[string]any{"query": "x"}},
 		{"a vector of the wrong length is the database's refusal, query_failed", "query_failed", "", fixtures.Typed,
-			map[string]any{"nearVector": []float64{1, 0}}},
+			map[string]any{"vector": []float64{1, 0}}},
 		{"an unknown connection is not_found", "not_found", "", fixtures.Typed, map[string]any{"connection": "Nope", "query": "x"}},
 	}
 	for _, c := range refused {
@@ -170,7 +174,7 @@ func TestVectorSearchFollowsTheAIPolicy(t *testing.T) {
 		return approval.Deny, nil
 	})})
 	e.fails(t, NameVectorSearch, map[string]any{"connection": "Ask", "table": fixtures.Typed, "query": "fixture", "limit": 3}, "denied")
-	if want := []string{`search Typed by bm25 "fixture", best 3`}; !reflect.DeepEqual(asked, want) {
+	if want := []string{`search Typed by words "fixture", best 3`}; !reflect.DeepEqual(asked, want) {
 		t.Fatalf("asked %q", asked)
 	}
 }

@@ -174,7 +174,15 @@ func (k *Conn) DescribeTable(ctx context.Context, table string) (*driver.TableIn
 	if err != nil {
 		return nil, k.c.fail(ctx, err)
 	}
-	return fromTableInfo(r), nil
+	info := fromTableInfo(r)
+	for _, m := range info.Searches {
+		// The panel and vector_search build their forms from these: a broken one is the
+		// plugin's fault, said as such rather than drawn.
+		if err := m.Check(); err != nil {
+			return nil, driver.Errorf(driver.KindQueryFailed, "the driver plugin described table %s wrongly: %v", info.Name, err)
+		}
+	}
+	return info, nil
 }
 
 // errLacks answers a call for an optional feature the plugin declared it does not offer,
@@ -202,7 +210,15 @@ func (k *Conn) CreateTable(ctx context.Context, spec driver.TableSpec) (*driver.
 	if err != nil {
 		return nil, k.c.fail(ctx, err)
 	}
-	return fromTableInfo(r), nil
+	info := fromTableInfo(r)
+	for _, m := range info.Searches {
+		// The panel and vector_search build their forms from these: a broken one is the
+		// plugin's fault, said as such rather than drawn.
+		if err := m.Check(); err != nil {
+			return nil, driver.Errorf(driver.KindQueryFailed, "the driver plugin described table %s wrongly: %v", info.Name, err)
+		}
+	}
+	return info, nil
 }
 
 // Templates are the editor's statements for a table (driver.TemplateMaker). A plugin built
@@ -272,8 +288,13 @@ func (k *Conn) Search(ctx context.Context, table string, req driver.SearchReques
 	if k.c.isStopped() {
 		return nil, stoppedError()
 	}
-	if !k.caps.SearchOptions && (req.Fusion != "" || len(req.SearchProperties) > 0 || len(req.Filters) > 0 || req.Explain || req.Mode == driver.SearchNearText) {
-		return nil, driver.Errorf(driver.KindUnsupported, "this version of the driver plugin cannot search with filters, fusion, chosen properties, nearText or explained scores; update it in Settings, Plugins")
+	if !k.caps.SearchModes && req.Query != nil {
+		// An older plugin would read the words in its own default mode and drop the mode's
+		// parameters, answering another search than the one asked.
+		return nil, driver.Errorf(driver.KindUnsupported, "this version of the driver plugin cannot search by words as the app now asks; update it in Settings, Plugins")
+	}
+	if !k.caps.SearchOptions && len(req.Filters) > 0 {
+		return nil, driver.Errorf(driver.KindUnsupported, "this version of the driver plugin cannot search with filters; update it in Settings, Plugins")
 	}
 	if _, err := k.filters(req.Filters); err != nil {
 		return nil, err

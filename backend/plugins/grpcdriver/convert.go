@@ -246,7 +246,7 @@ func toDescription(d driver.Description) *pb.Description {
 		out.Suggestions = append(out.Suggestions, &pb.Suggestion{Key: g.Key, Suffixes: g.Suffixes, Set: g.Set, Text: g.Text, Action: g.Action})
 	}
 	if w := d.Words; w != nil {
-		out.Words = &pb.Words{Language: w.Language, Table: w.Table, Row: w.Row, Instructions: w.Instructions, Notes: w.Notes}
+		out.Words = &pb.Words{Language: w.Language, Table: w.Table, Row: w.Row, Instructions: w.Instructions, Notes: w.Notes, ActivateTenant: w.ActivateTenant}
 	}
 	return out
 }
@@ -274,7 +274,7 @@ func fromDescription(d *pb.Description, types []string) driver.Description {
 		out.Suggestions = append(out.Suggestions, driver.Suggestion{Key: g.GetKey(), Suffixes: g.GetSuffixes(), Set: g.GetSet(), Text: g.GetText(), Action: g.GetAction()})
 	}
 	if w := d.GetWords(); w != nil {
-		out.Words = &driver.Words{Language: w.GetLanguage(), Table: w.GetTable(), Row: w.GetRow(), Instructions: w.GetInstructions(), Notes: w.GetNotes()}
+		out.Words = &driver.Words{Language: w.GetLanguage(), Table: w.GetTable(), Row: w.GetRow(), Instructions: w.GetInstructions(), Notes: w.GetNotes(), ActivateTenant: w.GetActivateTenant()}
 	}
 	return out
 }
@@ -315,6 +315,7 @@ func toCapabilities(c driver.Capabilities) *pb.Capabilities {
 		Transactions:    c.Transactions,
 		FilterGroups:    c.FilterGroups,
 		SearchOptions:   c.SearchOptions,
+		SearchModes:     c.SearchModes,
 		CreateTable:     c.CreateTable,
 		Declared:        c.Declared,
 		Scan:            c.Scan,
@@ -340,6 +341,7 @@ func fromCapabilities(c *pb.Capabilities) driver.Capabilities {
 		Transactions:    c.GetTransactions(),
 		FilterGroups:    c.GetFilterGroups(),
 		SearchOptions:   c.GetSearchOptions(),
+		SearchModes:     c.GetSearchModes(),
 		CreateTable:     c.GetCreateTable(),
 		Declared:        c.GetDeclared(),
 		Scan:            c.GetScan(),
@@ -459,6 +461,7 @@ func toTableInfo(t *driver.TableInfo) *pb.DescribeTableResponse {
 		},
 		Definition: t.Definition,
 		Details:    toDetails(t.Details),
+		Searches:   toSearchModes(t.Searches),
 	}
 }
 
@@ -507,7 +510,8 @@ func fromTableInfo(t *pb.DescribeTableResponse) *driver.TableInfo {
 			VectorizedVectors:   nilIfEmpty(s.GetVectorizedVectors()),
 			OwnVector:           s.GetOwnVector(),
 		},
-		Details: fromDetails(t.GetDetails()),
+		Details:  fromDetails(t.GetDetails()),
+		Searches: fromSearchModes(t.GetSearches()),
 	}
 	if len(t.GetDefinition()) > 0 {
 		info.Definition = json.RawMessage(t.GetDefinition())
@@ -686,31 +690,66 @@ func fromClassification(c *pb.Classification) (driver.Classification, error) {
 // --- search ---
 
 func toSearch(conn, table string, r driver.SearchRequest, limit int) *pb.SearchRequest {
-	out := &pb.SearchRequest{ConnId: conn, Table: table, NearVector: r.NearVector, Mode: r.Mode, SimilarTo: r.SimilarTo,
+	out := &pb.SearchRequest{ConnId: conn, Table: table, Vector: r.Vector, Mode: r.Mode, Params: r.Params, SimilarTo: r.SimilarTo,
 		TargetVector: r.TargetVector, Properties: r.Properties, Limit: int64(limit),
-		Fusion: r.Fusion, SearchProperties: r.SearchProperties, Filters: toFilters(r.Filters), Explain: r.Explain}
+		SearchColumns: r.SearchColumns, Filters: toFilters(r.Filters), Explain: r.Explain}
 	if r.Query != nil {
 		out.HasQuery, out.Query = true, *r.Query
-	}
-	if r.Alpha != nil {
-		out.HasAlpha, out.Alpha = true, *r.Alpha
 	}
 	return out
 }
 
 func fromSearch(r *pb.SearchRequest) driver.SearchRequest {
-	out := driver.SearchRequest{NearVector: r.GetNearVector(), Mode: r.GetMode(), SimilarTo: r.GetSimilarTo(),
+	out := driver.SearchRequest{Vector: r.GetVector(), Mode: r.GetMode(), Params: r.GetParams(), SimilarTo: r.GetSimilarTo(),
 		TargetVector: r.GetTargetVector(), Properties: r.GetProperties(),
-		Fusion: r.GetFusion(), SearchProperties: r.GetSearchProperties(), Filters: fromFilters(r.GetFilters()), Explain: r.GetExplain()}
+		SearchColumns: r.GetSearchColumns(), Filters: fromFilters(r.GetFilters()), Explain: r.GetExplain()}
+	if len(out.Params) == 0 {
+		out.Params = nil
+	}
 	if r.GetHasQuery() {
 		q := r.GetQuery()
 		out.Query = &q
 	}
-	if r.GetHasAlpha() {
-		a := r.GetAlpha()
-		out.Alpha = &a
+	return out
+}
+
+func toSearchModes(ms []driver.SearchMode) []*pb.SearchMode {
+	out := make([]*pb.SearchMode, len(ms))
+	for i, m := range ms {
+		ps := make([]*pb.SearchParam, len(m.Params))
+		for j, p := range m.Params {
+			ps[j] = &pb.SearchParam{Key: p.Key, Label: p.Label, Help: p.Help, Kind: p.Kind, Min: p.Min, Max: p.Max, Step: p.Step,
+				MinLabel: p.MinLabel, MaxLabel: p.MaxLabel, Default: p.Default, Options: p.Options, OptionLabels: p.OptionLabels}
+		}
+		out[i] = &pb.SearchMode{Name: m.Name, Label: m.Label, Hint: m.Hint, Note: m.Note, Measure: m.Measure, Columns: m.Columns,
+			TextColumns: m.TextColumns, Explains: m.Explains, Vector: m.Vector, Params: ps}
 	}
 	return out
+}
+
+func fromSearchModes(ms []*pb.SearchMode) []driver.SearchMode {
+	if len(ms) == 0 {
+		return nil
+	}
+	out := make([]driver.SearchMode, len(ms))
+	for i, m := range ms {
+		var ps []driver.SearchParam
+		for _, p := range m.GetParams() {
+			ps = append(ps, driver.SearchParam{Key: p.GetKey(), Label: p.GetLabel(), Help: p.GetHelp(), Kind: p.GetKind(), Min: p.GetMin(),
+				Max: p.GetMax(), Step: p.GetStep(), MinLabel: p.GetMinLabel(), MaxLabel: p.GetMaxLabel(), Default: p.GetDefault(),
+				Options: nilIfEmpty(p.GetOptions()), OptionLabels: nilIfEmptyMap(p.GetOptionLabels())})
+		}
+		out[i] = driver.SearchMode{Name: m.GetName(), Label: m.GetLabel(), Hint: m.GetHint(), Note: m.GetNote(), Measure: m.GetMeasure(),
+			Columns: m.GetColumns(), TextColumns: nilIfEmpty(m.GetTextColumns()), Explains: m.GetExplains(), Vector: m.GetVector(), Params: ps}
+	}
+	return out
+}
+
+func nilIfEmptyMap(m map[string]string) map[string]string {
+	if len(m) == 0 {
+		return nil
+	}
+	return m
 }
 
 // --- edits ---

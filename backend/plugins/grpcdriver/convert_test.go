@@ -206,7 +206,7 @@ func TestContractTypesRoundTrip(t *testing.T) {
 			Address:     []string{"host", "port"},
 			Settings:    driver.ProtocolTwoFields(),
 			Suggestions: []driver.Suggestion{{Key: "host", Suffixes: []string{".example"}, Set: map[string]string{"port": "443"}, Text: "why", Action: "do"}},
-			Words:       &driver.Words{Language: "SQL", Table: "table", Row: "row", Instructions: "Reads are SELECT.", Notes: "e.g. SELECT 1"},
+			Words:       &driver.Words{Language: "SQL", Table: "table", Row: "row", Instructions: "Reads are SELECT.", Notes: "e.g. SELECT 1", ActivateTenant: "ALTER {table} ACTIVATE {tenant}"},
 		}
 		d.Settings = append(d.Settings, driver.SettingField{Key: "file", Label: "File", Kind: driver.FieldPath, Required: true, Options: []string{"a"}, OptionHelp: map[string]string{"a": "b"}})
 		if got := fromDescription(wire(t, toDescription(d)), nil); !reflect.DeepEqual(got, d) {

@@ -333,12 +333,12 @@ func TestClassifyCrossesTheWire(t *testing.T) {
 type searchingDriver struct {
 	erroringDriver
 	got *driver.SearchRequest
-	// older plays a plugin built before SearchOptions.
+	// older plays a plugin built before SearchOptions and SearchModes.
 	older bool
 }
 
 func (d searchingDriver) Capabilities() driver.Capabilities {
-	return driver.Capabilities{SearchOptions: !d.older, FilterGroups: !d.older}
+	return driver.Capabilities{SearchOptions: !d.older, SearchModes: !d.older, FilterGroups: !d.older}
 }
 
 func (d searchingDriver) Search(_ context.Context, table string, r driver.SearchRequest, limit int) (*driver.Grid, error) {
@@ -363,15 +363,15 @@ func TestSearchAndCheckPathsCrossTheWire(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer k.Close()
-	q, alpha := "red shoes", 0.0
+	q := "red shoes"
 	cases := []driver.SearchRequest{
-		{NearVector: []float64{0.5, -1}, TargetVector: "title_vec", Properties: []string{"title"}},
-		{Query: &q, Mode: driver.SearchHybrid, Alpha: &alpha},
+		{Vector: []float64{0.5, -1}, TargetVector: "title_vec", Properties: []string{"title"}},
+		{Query: &q, Mode: "hybrid", Params: map[string]string{"alpha": "0"}},
 		{Query: &q},
 		{SimilarTo: "0a1b2c3d-0000-4000-8000-000000000001"},
-		{Query: &q, Mode: driver.SearchHybrid, Fusion: driver.FusionRanked, SearchProperties: []string{"title", "body"}, Explain: true,
+		{Query: &q, Mode: "hybrid", Params: map[string]string{"fusion": "ranked"}, SearchColumns: []string{"title", "body"}, Explain: true,
 			Filters: []driver.Filter{{Column: "n", Operator: driver.OpBetween, Value: "1", Value2: "9", Group: 2}, {Column: "t", Operator: driver.OpIsNull, Group: 2}}},
-		{Query: &q, Mode: driver.SearchNearText, TargetVector: "title_vec"},
+		{Query: &q, Mode: "nearText", TargetVector: "title_vec"},
 	}
 	for _, want := range cases {
 		g, err := k.Search(context.Background(), "Typed", want, 7)
@@ -382,8 +382,9 @@ func TestSearchAndCheckPathsCrossTheWire(t *testing.T) {
 			t.Fatalf("the plugin got %#v (rows %v), want %#v", got, g.Rows, want)
 		}
 	}
-	// Issue 23: a plugin built before the search options would drop them and answer another
-	// search; the host refuses each of them to it, and sends what it can read.
+	// Issue 23 and contract 3: a plugin built before the search options or the described
+	// modes would drop them and answer another search; the host refuses each of them to it,
+	// and sends what it can read.
 	var old driver.SearchRequest
 	oc := serveLoopback(t, Config{Open: func(driver.Settings, logrus.FieldLogger) (driver.Driver, error) {
 		return searchingDriver{got: &old, older: true}, nil
@@ -393,14 +394,17 @@ func TestSearchAndCheckPathsCrossTheWire(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ok.Close()
-	for _, r := range cases[4:] {
+	refused := append([]driver.SearchRequest{{Vector: []float64{1}, Filters: []driver.Filter{{Column: "n", Operator: driver.OpIsNull}}}}, cases[1], cases[2], cases[4], cases[5])
+	for _, r := range refused {
 		var de *driver.Error
 		if _, err := ok.Search(context.Background(), "Typed", r, 7); !errors.As(err, &de) || de.Kind != driver.KindUnsupported || !strings.Contains(de.Msg, "update it in Settings, Plugins") {
 			t.Fatalf("an older plugin was sent %#v: %v", r, err)
 		}
 	}
-	if _, err := ok.Search(context.Background(), "Typed", cases[2], 7); err != nil || old.Query == nil {
-		t.Fatalf("a plain search to an older plugin: %v %#v", err, old)
+	for _, r := range []driver.SearchRequest{cases[0], cases[3]} {
+		if _, err := ok.Search(context.Background(), "Typed", r, 7); err != nil || !reflect.DeepEqual(old, r) {
+			t.Fatalf("a search near a vector or a row to an older plugin: %v %#v", err, old)
+		}
 	}
 	paths := k.CheckPaths(context.Background())
 	if len(paths) != 2 || paths[0] != (driver.PathStatus{Name: "REST", OK: true, Detail: "server 1.35.2"}) || paths[1].OK || paths[1].Detail != "no answer" {

@@ -315,6 +315,8 @@ export interface TableInfo {
   settings: TableSettings;
   /** The table's definition in words, in sections (the driver's words). */
   details: DetailSection[];
+  /** Its searches by words, the default first; none: only near a vector or a row. */
+  searches: SearchMode[];
 }
 
 /** One part of a table's definition in words, e.g. "Inverted index". */
@@ -330,28 +332,65 @@ export interface DetailItem {
   setting: string;
 }
 
-/** The search panel's modes. */
-export type SearchMode = "bm25" | "hybrid" | "nearText" | "nearVector" | "nearObject";
+/** One search by words of a table, as its driver describes it: the panel draws its fields from it. */
+export interface SearchMode {
+  /** Sent back as SearchRequest.mode. */
+  name: string;
+  label: string;
+  /** What it matches, in one line. */
+  hint: string;
+  /** A caution about this table's use of it, shown beside the form. */
+  note: string;
+  /** The column that ranks the matches. */
+  measure: string;
+  /** The words may be matched in chosen columns, among textColumns. */
+  columns: boolean;
+  textColumns: string[];
+  /** The database can explain each score. */
+  explains: boolean;
+  /** It uses a vector: on a table with several, one is chosen. */
+  vector: boolean;
+  params: SearchParam[];
+}
+
+/** One parameter of a search mode: a number in bounds, or one of some options ("" the database's default). */
+export interface SearchParam {
+  key: string;
+  label: string;
+  help: string;
+  kind: "number" | "enum" | string;
+  min: number;
+  max: number;
+  step: number;
+  minLabel: string;
+  maxLabel: string;
+  default: string;
+  options: string[];
+  optionLabels: Record<string, string>;
+}
+
+/** What a search searches by: words in a mode, a pasted vector, or a row's vector. */
+export type SearchBy = "words" | "vector" | "row";
 
 /** One search of the search panel; the grid's filters narrow its matches. */
 export interface SearchRequest {
-  mode: SearchMode;
-  /** The words of bm25, hybrid and nearText. */
+  by: SearchBy;
+  /** words: one of the table's searches, by name. */
+  mode: string;
+  /** The words searched for. */
   query: string;
-  /** nearVector's vector as pasted: a JSON array of numbers. */
+  /** by vector: the vector as pasted, a JSON array of numbers. */
   vector: string;
-  /** nearObject's row uuid. */
-  objectId: string;
-  /** hybrid's weight: 1 all vector, 0 all keyword; null for the database's default. */
-  alpha: number | null;
-  /** hybrid's fusion: "ranked", "relativeScore", or "" for the database's default. */
-  fusion: string;
-  /** The properties bm25 and hybrid match the words in (none: every searchable one). */
-  searchProperties: string[];
+  /** by row: the row's key. */
+  row: string;
+  /** The mode's parameters by key, as text ("" the database's default). */
+  params: Record<string, string>;
+  /** The columns the words are matched in (none: every one the mode searches). */
+  searchColumns: string[];
   targetVector: string;
   filters: Filter[];
   limit: number;
-  /** Ask the server to explain each bm25 or hybrid score (a last column). */
+  /** Ask the database to explain each score (a last column). */
   explain: boolean;
 }
 
@@ -359,7 +398,7 @@ export interface SearchRequest {
 export interface SearchResult {
   grid: Grid;
   describe: string;
-  /** The column that ranks the matches: "distance" or "score". */
+  /** The column that ranks the matches (the mode's measure, or distance near a vector). */
   measure: string;
   refused: FilterRefusal | null;
 }
@@ -586,7 +625,7 @@ export interface ExplorerApi {
   nodes(id: string): Promise<ClusterNode[]>;
   /** tableNodes reads where one table lives: each node with the table's shards listed. */
   tableNodes(id: string, table: string): Promise<ClusterNode[]>;
-  /** search runs the search panel's search (bm25, hybrid, nearText, nearVector, nearObject). */
+  /** search runs the search panel's search: by words in one of the table's modes, near a vector or near a row. */
   search(id: string, table: string, req: SearchRequest): Promise<SearchResult>;
   /** setTenantStatus asks natively, then sets the status; false when the person said No. */
   setTenantStatus(id: string, table: string, tenant: string, status: TenantStatus): Promise<boolean>;

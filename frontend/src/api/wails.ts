@@ -14,6 +14,7 @@ import * as TokensBinding from "../../wailsjs/go/app/TokensAPI";
 // The generated classes of the Go DTOs (package dto, app/dto), named models here: the
 // readers below call their parameter dto.
 import { dto as models } from "../../wailsjs/go/models";
+import { toSearchModes } from "./searches";
 import { toDescription } from "./description";
 import { ClipboardSetText, EventsOn, WindowSetTitle } from "../../wailsjs/runtime/runtime";
 import type {
@@ -134,6 +135,7 @@ function toTableInfo(dto: models.TableInfoDTO): TableInfo {
       title: d.title,
       items: (d.items ?? []).map((it) => ({ label: it.label, value: it.value, setting: it.setting ?? "" })),
     })),
+    searches: toSearchModes(dto.searches),
   };
 }
 
@@ -388,7 +390,7 @@ export function createWailsApi(): Api {
           const r = await ExplorerBinding.Search(
             id,
             table,
-            models.SearchRequestDTO.createFrom({ ...req, alpha: req.alpha ?? undefined, filters: req.filters.map((f) => ({ ...f })) }),
+            models.SearchRequestDTO.createFrom({ ...req, filters: req.filters.map((f) => ({ ...f })) }),
           );
           return { grid: toGrid(r.grid), describe: r.describe, measure: r.measure, refused: toRefusal(r.refused) };
         }),

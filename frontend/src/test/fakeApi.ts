@@ -35,6 +35,11 @@ import type {
 import { newConnectionForm } from "../components/forms/formRules";
 import { toDescription, type WireDescription } from "../api/description";
 import weaviateJSON from "./weaviate-description.json";
+import searchesJSON from "./weaviate-searches.json";
+import { toSearchModes, type RawSearchMode } from "../api/searches";
+
+/** The demo Article collection's searches as the Weaviate driver describes them, without a vectorizer and with one. */
+export const weaviateSearches = searchesJSON as { plain: RawSearchMode[]; vectorized: RawSearchMode[] };
 
 /** weaviateCapabilities are what the Weaviate driver reports (backend/driver/weaviate). */
 export const weaviateCapabilities: Capabilities = {
@@ -153,6 +158,8 @@ export function tableInfo(name: string, columns: Column[] = articleColumns): Tab
         ],
       },
     ],
+ 
+    searches: toSearchModes(weaviateSearches.plain),
   };
 }
 
@@ -194,7 +201,7 @@ export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi 
         notice: "",
         refused: null,
       },
-      describe: `${req.mode} "${req.query}"`,
+      describe: req.by === "words" ? `${req.mode || "words"} "${req.query}"` : `a ${req.by}`,
       measure: "score",
       refused: null,
     }),

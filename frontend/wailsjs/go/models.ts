@@ -1757,14 +1757,97 @@ export namespace dto {
 	        this.text = source["text"];
 	    }
 	}
+	export class SearchParamDTO {
+	    key: string;
+	    label: string;
+	    help: string;
+	    kind: string;
+	    min: number;
+	    max: number;
+	    step: number;
+	    minLabel: string;
+	    maxLabel: string;
+	    default: string;
+	    options: string[];
+	    optionLabels: Record<string, string>;
+	
+	    static createFrom(source: any = {}) {
+	        return new SearchParamDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.label = source["label"];
+	        this.help = source["help"];
+	        this.kind = source["kind"];
+	        this.min = source["min"];
+	        this.max = source["max"];
+	        this.step = source["step"];
+	        this.minLabel = source["minLabel"];
+	        this.maxLabel = source["maxLabel"];
+	        this.default = source["default"];
+	        this.options = source["options"];
+	        this.optionLabels = source["optionLabels"];
+	    }
+	}
+	export class SearchModeDTO {
+	    name: string;
+	    label: string;
+	    hint: string;
+	    note: string;
+	    measure: string;
+	    columns: boolean;
+	    textColumns: string[];
+	    explains: boolean;
+	    vector: boolean;
+	    params: SearchParamDTO[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SearchModeDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.label = source["label"];
+	        this.hint = source["hint"];
+	        this.note = source["note"];
+	        this.measure = source["measure"];
+	        this.columns = source["columns"];
+	        this.textColumns = source["textColumns"];
+	        this.explains = source["explains"];
+	        this.vector = source["vector"];
+	        this.params = this.convertValues(source["params"], SearchParamDTO);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class SearchRequestDTO {
+	    by: string;
 	    mode: string;
 	    query: string;
 	    vector: string;
-	    objectId: string;
-	    alpha?: number;
-	    fusion: string;
-	    searchProperties: string[];
+	    row: string;
+	    params: Record<string, string>;
+	    searchColumns: string[];
 	    targetVector: string;
 	    filters: FilterDTO[];
 	    limit: number;
@@ -1776,13 +1859,13 @@ export namespace dto {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.by = source["by"];
 	        this.mode = source["mode"];
 	        this.query = source["query"];
 	        this.vector = source["vector"];
-	        this.objectId = source["objectId"];
-	        this.alpha = source["alpha"];
-	        this.fusion = source["fusion"];
-	        this.searchProperties = source["searchProperties"];
+	        this.row = source["row"];
+	        this.params = source["params"];
+	        this.searchColumns = source["searchColumns"];
 	        this.targetVector = source["targetVector"];
 	        this.filters = this.convertValues(source["filters"], FilterDTO);
 	        this.limit = source["limit"];
@@ -1946,6 +2029,7 @@ export namespace dto {
 	    columns: ColumnDTO[];
 	    settings: TableSettingsDTO;
 	    details: DetailSectionDTO[];
+	    searches: SearchModeDTO[];
 	
 	    static createFrom(source: any = {}) {
 	        return new TableInfoDTO(source);
@@ -1959,6 +2043,7 @@ export namespace dto {
 	        this.columns = this.convertValues(source["columns"], ColumnDTO);
 	        this.settings = this.convertValues(source["settings"], TableSettingsDTO);
 	        this.details = this.convertValues(source["details"], DetailSectionDTO);
+	        this.searches = this.convertValues(source["searches"], SearchModeDTO);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -2,12 +2,13 @@ import { autocompletion, completionKeymap } from "@codemirror/autocomplete";
 import { defaultKeymap, history, historyKeymap } from "@codemirror/commands";
 import { bracketMatching, HighlightStyle, syntaxHighlighting } from "@codemirror/language";
 import { setDiagnostics, type Diagnostic } from "@codemirror/lint";
-import { EditorState, Prec } from "@codemirror/state";
+import { Compartment, EditorState, Prec } from "@codemirror/state";
 import { EditorView, keymap, lineNumbers, placeholder } from "@codemirror/view";
 import { tags as t } from "@lezer/highlight";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { parseApiError, useApi, type Connection, type Template } from "../../api";
-import { graphqlCompletion, graphqlLanguage, type EditorSchema } from "./graphql";
+import type { EditorSchema } from "./schema";
+import { editorLanguage } from "../../drivers";
 import { errorPosition, statementAt, type Statement } from "./statements";
 import { Icon, Play } from "../icons";
 import { HistoryList, SavedList } from "./EditorSide";
@@ -44,21 +45,26 @@ interface Props {
   initialText?: string;
   /** ready: the connection is open (the schema for completion is read again when it opens). */
   ready?: boolean;
+  /** The driver's query language (Capabilities.queryLanguage): its syntax and completion; "" plain text. */
+  language?: string;
 }
 
 /**
- * EditorPanel is a connection's query editor: GraphQL reads and REST lines in CodeMirror 6,
+ * EditorPanel is a connection's query editor: statements in its driver's language (the
+ * grammar and completion drivers/index.ts has for it) in CodeMirror 6,
  * Ctrl/Cmd+Enter runs the statement under the cursor (statements are separated by blank
  * lines; a selection runs as it is), Cancel stops it. A Get answers a grid, anything else
  * collapsible JSON; errors show inline and, with a position, underlined in the text. History
  * (searchable) and saved queries are per connection.
  */
-export function EditorPanel({ connection, initialText, ready = true }: Props) {
+export function EditorPanel({ connection, initialText, ready = true, language = "" }: Props) {
   const api = useApi();
   const id = connection.id;
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const schema = useRef<EditorSchema>({});
+  // The language's syntax and completion, swapped in place when the driver says its language.
+  const languageSlot = useRef(new Compartment());
   // The template menu: the driver's statements for the first table (none until it answers).
   const [templates, setTemplates] = useState<Template[]>([]);
   const [outcome, setOutcomeState] = useState<Outcome>(() => lastOutcome.get(connection.id) ?? { status: "idle" });
@@ -147,9 +153,8 @@ export function EditorPanel({ connection, initialText, ready = true }: Props) {
         lineNumbers(),
         history(),
         bracketMatching(),
-        graphqlLanguage,
+        languageSlot.current.of(languageExtensions(language, () => schema.current)),
         syntaxHighlighting(highlight),
-        autocompletion({ override: [graphqlCompletion(() => schema.current)] }),
         keymap.of([...completionKeymap, ...defaultKeymap, ...historyKeymap]),
         placeholder("A statement in the connection's language (Templates… inserts one) — Ctrl+Enter runs the statement under the cursor"),
         EditorView.updateListener.of((u) => {
@@ -169,6 +174,11 @@ export function EditorPanel({ connection, initialText, ready = true }: Props) {
     // initialText and the name only matter when the view is made.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [id]);
+
+  // A language learnt after the view was made (the connection opened) replaces plain text.
+  useEffect(() => {
+    view.current?.dispatch({ effects: languageSlot.current.reconfigure(languageExtensions(language, () => schema.current)) });
+  }, [language]);
 
   /** insert puts text in as a new statement after the current text and selects it. */
   const insert = (text: string) => {
@@ -267,4 +277,10 @@ function diagnosticFor(v: EditorView, stmt: Statement, message: string): Diagnos
     }
   }
   return { from, to: Math.max(to, from), severity: "error", message };
+}
+
+/** languageExtensions are the editor's syntax and completion for the driver's language. */
+function languageExtensions(name: string, schema: () => EditorSchema) {
+  const lang = editorLanguage(name);
+  return [lang.syntax, autocompletion({ override: [lang.completion(schema)] })];
 }

@@ -2,7 +2,8 @@ import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { ApiProvider } from "../../api";
-import { connection, fakeApi, tableInfo } from "../../test/fakeApi";
+import { connection, fakeApi, tableInfo, weaviateSearches } from "../../test/fakeApi";
+import { toSearchModes } from "../../api/searches";
 import { SearchPanel } from "../search/SearchPanel";
 
 // Issue 22: the search panel's Show on the map opens the map of the same rows (the search's
@@ -12,7 +13,11 @@ function namedVectorsApi() {
   return fakeApi(async () => [], {
     describeTable: async (_id: string, table: string) => {
       const info = tableInfo(table);
-      return { ...info, settings: { ...info.settings, vectorizer: "text2vec-transformers", namedVectors: ["title_vec", "body_vec"], vectorizedVectors: ["title_vec", "body_vec"] } };
+      return {
+        ...info,
+        settings: { ...info.settings, vectorizer: "text2vec-transformers", namedVectors: ["title_vec", "body_vec"], vectorizedVectors: ["title_vec", "body_vec"] },
+        searches: toSearchModes(weaviateSearches.vectorized),
+      };
     },
   });
 }
@@ -61,7 +66,7 @@ describe("a search's Show on the map", () => {
       </ApiProvider>,
     );
     const form = await screen.findByRole("search");
-    await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Search by" }), "nearText");
+    await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Search by" }), "Near text");
     await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Vector" }), "body_vec");
     await userEvent.click(screen.getByRole("button", { name: "Clear filters" }));
     await userEvent.type(within(form).getByRole("searchbox", { name: "Words" }), "stars{Enter}");
@@ -78,14 +83,14 @@ describe("a search's Show on the map", () => {
       </ApiProvider>,
     );
     const form = await screen.findByRole("search");
-    await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Search by" }), "nearText");
+    await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Search by" }), "Near text");
     await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Vector" }), "body_vec");
     await userEvent.type(within(form).getByRole("searchbox", { name: "Words" }), "stars{Enter}");
     const show = await screen.findByRole("button", { name: "Show on the map" });
     // edited after the search, not searched again
     await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Vector" }), "title_vec");
     await userEvent.click(screen.getByRole("button", { name: "Clear filters" }));
-    await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Search by" }), "bm25");
+    await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Search by" }), "Keyword (bm25)");
     await userEvent.click(show);
     expect(onShowOnMap).toHaveBeenCalledWith({ uuids, label: 'nearText "stars"', filters: byWords, vector: "body_vec" });
   });

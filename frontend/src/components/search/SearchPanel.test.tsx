@@ -2,7 +2,8 @@ import { fireEvent, render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { ApiProvider } from "../../api";
-import { connection, fakeApi, tableInfo } from "../../test/fakeApi";
+import { connection, fakeApi, tableInfo, weaviateSearches } from "../../test/fakeApi";
+import { toSearchModes } from "../../api/searches";
 import { SearchPanel } from "./SearchPanel";
 
 describe("a table's search panel (issue 23, item 3)", () => {
@@ -21,7 +22,7 @@ describe("a table's search panel (issue 23, item 3)", () => {
     expect(search).toHaveBeenCalledWith(
       "demo",
       "Article",
-      expect.objectContaining({ mode: "bm25", query: "async rust", searchProperties: ["title"], filters: [{ column: "title", operator: "contains", value: "Rust", value2: "" }], limit: 25 }),
+      expect.objectContaining({ by: "words", mode: "bm25", query: "async rust", searchColumns: ["title"], filters: [{ column: "title", operator: "contains", value: "Rust", value2: "" }], limit: 25 }),
     );
     const table = await screen.findByRole("table");
     const heads = within(table)
@@ -31,7 +32,7 @@ describe("a table's search panel (issue 23, item 3)", () => {
     expect(screen.getByText(/matches, best first by score · bm25 "async rust"/)).toBeInTheDocument();
   });
 
-  it("says why hybrid stays on keywords without a vectorizer, and sends alpha and fusion", async () => {
+  it("draws the mode's note, parameters and choices from the driver's description, and sends them as the mode's params", async () => {
     const api = fakeApi(async () => []);
     const search = vi.spyOn(api.explorer, "search");
     render(
@@ -40,19 +41,18 @@ describe("a table's search panel (issue 23, item 3)", () => {
       </ApiProvider>,
     );
     const form = await screen.findByRole("search");
-    await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Search by" }), "hybrid");
+    await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Search by" }), "Hybrid");
     expect(within(form).getByRole("note")).toHaveTextContent("Article has no vectorizer");
     expect(within(form).queryByRole("option", { name: "Near text" })).not.toBeInTheDocument();
     await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Fusion" }), "ranked");
     await userEvent.type(within(form).getByRole("searchbox", { name: "Words" }), "rust{Enter}");
-    expect(search).toHaveBeenCalledWith("demo", "Article", expect.objectContaining({ mode: "hybrid", alpha: 0, fusion: "ranked" }));
+    expect(search).toHaveBeenCalledWith("demo", "Article", expect.objectContaining({ by: "words", mode: "hybrid", params: { alpha: "0", fusion: "ranked" } }));
   });
 
   it("on a collection with a vectorizer, the alpha slider weighs the search: its value is sent, in words beside it", async () => {
     const api = fakeApi(async () => [], {
       describeTable: async (_id: string, table: string) => {
-        const info = tableInfo(table);
-        return { ...info, settings: { ...info.settings, vectorizer: "text2vec-transformers" } };
+        return { ...tableInfo(table), searches: toSearchModes(weaviateSearches.vectorized) };
       },
     });
     const search = vi.spyOn(api.explorer, "search");
@@ -62,15 +62,18 @@ describe("a table's search panel (issue 23, item 3)", () => {
       </ApiProvider>,
     );
     const form = await screen.findByRole("search");
-    await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Search by" }), "hybrid");
+    await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Search by" }), "Hybrid");
     expect(within(form).queryByRole("note")).not.toBeInTheDocument();
     const slider = within(form).getByRole("slider", { name: /Alpha/ });
     expect(slider).toHaveValue("0.75");
     fireEvent.change(slider, { target: { value: "0.4" } });
     expect(within(form).getByText("0.40")).toBeInTheDocument();
     expect(slider.getAttribute("aria-valuetext")).toMatch(/^0.4: /);
+    fireEvent.change(slider, { target: { value: "0" } });
+    expect(slider.getAttribute("aria-valuetext")).toBe("0: keywords only");
+    fireEvent.change(slider, { target: { value: "0.4" } });
     await userEvent.type(within(form).getByRole("searchbox", { name: "Words" }), "rust{Enter}");
-    expect(search).toHaveBeenCalledWith("demo", "Article", expect.objectContaining({ mode: "hybrid", alpha: 0.4 }));
+    expect(search).toHaveBeenCalledWith("demo", "Article", expect.objectContaining({ mode: "hybrid", params: { alpha: "0.4", fusion: "" } }));
   });
 
   it("a filter refusal links to the setting behind it, which opens the definition in words there, and back to the search", async () => {
@@ -110,7 +113,7 @@ describe("a table's search panel (issue 23, item 3)", () => {
       </ApiProvider>,
     );
     const form = await screen.findByRole("search");
-    await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Search by" }), "nearVector");
+    await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Search by" }), "Near vector");
     await userEvent.type(within(form).getByRole("textbox", { name: "Vector" }), "0.1, 0.2");
     await userEvent.click(within(form).getByRole("button", { name: "Search" }));
     expect(await screen.findByRole("alert")).toHaveTextContent("the vector must be a JSON array of numbers");

@@ -6,7 +6,7 @@ import { FilterBar, type EditorTarget } from "../grid/FilterBar";
 import { Icon, Search } from "../icons";
 import type { MapHighlight } from "../workspace/useWorkspace";
 import { uuidsFilter } from "../workspace/tabs";
-import { hasVectorizer, initialSearch, measureFirst, modesFor, notReady, searchableColumns, toSend } from "./searchModel";
+import { choiceOf, choicesFor, choose, initialSearch, measureFirst, modeOf, notReady, paramWords, toSend, usesVector } from "./searchModel";
 import { ErrorState } from "../frame/ErrorLine";
 import { CollectionDetails } from "../details/CollectionDetails";
 import { seeTheSetting } from "../details/SeeTheSetting";
@@ -25,11 +25,11 @@ type Load = { status: "loading" } | { status: "error"; error: ApiError } | { sta
 type Run = { status: "idle" } | { status: "running" } | { status: "error"; error: ApiError } | { status: "done"; result: SearchResult; sent: SearchRequest };
 
 /**
- * SearchPanel is a table's search (issue 23, item 3): keyword (bm25, in chosen properties),
- * hybrid (alpha and fusion), near text where the collection has a vectorizer, near a pasted
- * vector or near a row, on a chosen named vector, with a limit and the grid's filters. The
- * matches come best first with their score or distance, and for bm25 and hybrid the
- * server's explanation of each score when asked.
+ * SearchPanel is a table's search (issue 23, item 3; contract 3): by words in each mode the
+ * table's driver describes, its parameters, columns and explanation drawn from the
+ * description; near a pasted vector or near a row; on a chosen named vector, with a limit and
+ * the grid's filters. The matches come best first by the mode's measure, with the database's
+ * explanation of each score where the mode gives one.
  */
 export function SearchPanel({ connection, table, filters: initialFilters, onShowOnMap }: Props) {
   const api = useApi();
@@ -78,8 +78,8 @@ export function SearchPanel({ connection, table, filters: initialFilters, onShow
 
   const set = (patch: Partial<SearchRequest>) => setReq((r) => (r ? { ...r, ...patch } : r));
 
-  // A done run's matches on the table's map, drawn on the vector the search used (bm25 uses
-  // none: the map's stays) and read from the search that found them, not the form as edited
+  // A done run's matches on the table's map, drawn on the vector the search used (a keyword
+  // search uses none, and sends none: the map's stays) and read from the search that found them, not the form as edited
   // since: among the rows of the search's filters, or alone (the map filtered to them).
   const showMatches = (done: Extract<Run, { status: "done" }>, alone: boolean) => {
     const uuids = done.result.grid.rows.map((r) => r[0] ?? "").filter(Boolean);
@@ -87,7 +87,7 @@ export function SearchPanel({ connection, table, filters: initialFilters, onShow
       uuids,
       label: done.result.describe,
       filters: alone ? [uuidsFilter(uuids)] : done.sent.filters,
-      vector: done.sent.mode === "bm25" ? undefined : done.sent.targetVector,
+      vector: done.sent.targetVector || undefined,
     });
   };
 
@@ -103,10 +103,7 @@ export function SearchPanel({ connection, table, filters: initialFilters, onShow
       );
   } else if (load.status === "ready") {
     const info = load.info;
-    const vectorizer = hasVectorizer(info);
-    const words = req.mode === "bm25" || req.mode === "hybrid" || req.mode === "nearText";
-    const keyword = req.mode === "bm25" || req.mode === "hybrid";
-    const textColumns = searchableColumns(info.columns);
+    const mode = modeOf(req, info);
     const why = notReady(req);
     body = (
       <>
@@ -121,21 +118,21 @@ export function SearchPanel({ connection, table, filters: initialFilters, onShow
         >
           <label className="search-form__field">
             Search by{" "}
-            <select ref={firstField} className="input input--small" value={req.mode} onChange={(e) => set({ mode: e.target.value as SearchRequest["mode"] })}>
-              {modesFor(info).map((m) => (
-                <option key={m.mode} value={m.mode}>
-                  {m.label}
+            <select ref={firstField} className="input input--small" value={choiceOf(req)} onChange={(e) => setReq(choose(req, e.target.value, info))} title={mode?.hint}>
+              {choicesFor(info).map((c) => (
+                <option key={c.value} value={c.value}>
+                  {c.label}
                 </option>
               ))}
             </select>
           </label>
-          {words && (
+          {req.by === "words" && (
             <label className="search-form__field search-form__field--wide">
               Words{" "}
               <input className="input input--small" type="search" value={req.query} onChange={(e) => set({ query: e.target.value })} placeholder="what to find" />
             </label>
           )}
-          {req.mode === "nearVector" && (
+          {req.by === "vector" && (
             <label className="search-form__field search-form__field--wide">
               Vector{" "}
               <textarea
@@ -153,38 +150,41 @@ export function SearchPanel({ connection, table, filters: initialFilters, onShow
               />
             </label>
           )}
-          {req.mode === "nearObject" && (
+          {req.by === "row" && (
             <label className="search-form__field search-form__field--wide">
-              Row uuid{" "}
-              <input className="input input--small" value={req.objectId} onChange={(e) => set({ objectId: e.target.value })} placeholder="00000000-0000-0000-0000-000000000000" spellCheck={false} />
+              Row {info.primaryKey}{" "}
+              <input className="input input--small" value={req.row} onChange={(e) => set({ row: e.target.value })} placeholder="the key of a row" spellCheck={false} />
             </label>
           )}
-          {req.mode === "hybrid" && (
-            <>
-              <label className="search-form__field">
-                Alpha{" "}
+          {mode?.params.map((p) =>
+            p.kind === "number" ? (
+              <label key={p.key} className="search-form__field" title={p.help || undefined}>
+                {p.label}{" "}
                 <input
                   type="range"
-                  min={0}
-                  max={1}
-                  step={0.05}
-                  value={req.alpha ?? 0.75}
-                  onChange={(e) => set({ alpha: Number(e.target.value) })}
-                  aria-valuetext={`${req.alpha ?? 0.75}: ${alphaWords(req.alpha ?? 0.75)}`}
+                  min={p.min}
+                  max={p.max}
+                  step={p.step || "any"}
+                  value={Number(req.params[p.key] || p.default || p.min)}
+                  onChange={(e) => set({ params: { ...req.params, [p.key]: e.target.value } })}
+                  aria-valuetext={`${req.params[p.key] || p.default}: ${paramWords(p, Number(req.params[p.key] || p.default || p.min))}`}
                 />
-                <output className="search-form__alpha">{(req.alpha ?? 0.75).toFixed(2)}</output>
+                <output className="search-form__alpha">{Number(req.params[p.key] || p.default || p.min).toFixed(2)}</output>
               </label>
-              <label className="search-form__field">
-                Fusion{" "}
-                <select className="input input--small" value={req.fusion} onChange={(e) => set({ fusion: e.target.value })}>
-                  <option value="">Server default (relative score)</option>
-                  <option value="relativeScore">Relative score</option>
-                  <option value="ranked">Ranked</option>
+            ) : (
+              <label key={p.key} className="search-form__field" title={p.help || undefined}>
+                {p.label}{" "}
+                <select className="input input--small" value={req.params[p.key] ?? ""} onChange={(e) => set({ params: { ...req.params, [p.key]: e.target.value } })}>
+                  {["", ...p.options].map((o) => (
+                    <option key={o} value={o}>
+                      {p.optionLabels[o] ?? (o === "" ? "Database default" : o)}
+                    </option>
+                  ))}
                 </select>
               </label>
-            </>
+            ),
           )}
-          {req.mode !== "bm25" && info.settings.namedVectors.length > 0 && (
+          {usesVector(req, info) && info.settings.namedVectors.length > 0 && (
             <label className="search-form__field">
               Vector{" "}
               <select className="input input--small" value={req.targetVector} onChange={(e) => set({ targetVector: e.target.value })}>
@@ -205,7 +205,7 @@ export function SearchPanel({ connection, table, filters: initialFilters, onShow
               onChange={(e) => set({ limit: Math.max(1, Math.min(1000, Number(e.target.value) || 25)) })}
             />
           </label>
-          {keyword && (
+          {mode?.explains && (
             <label className="search-form__check">
               <input type="checkbox" checked={req.explain} onChange={(e) => set({ explain: e.target.checked })} /> Explain scores
             </label>
@@ -213,27 +213,27 @@ export function SearchPanel({ connection, table, filters: initialFilters, onShow
           <button type="submit" className="btn btn--small btn--primary" disabled={!!why || run.status === "running"} title={why || "Search (Enter)"}>
             <Icon icon={Search} /> Search
           </button>
-          {keyword && textColumns.length > 0 && (
+          {mode?.columns && mode.textColumns.length > 0 && (
             <fieldset className="search-form__props">
               <legend>Search in</legend>
-              {textColumns.map((c) => (
-                <label key={c.name} className="search-form__check">
+              {mode.textColumns.map((name) => (
+                <label key={name} className="search-form__check">
                   <input
                     type="checkbox"
-                    checked={req.searchProperties.includes(c.name)}
+                    checked={req.searchColumns.includes(name)}
                     onChange={(e) =>
-                      set({ searchProperties: e.target.checked ? [...req.searchProperties, c.name] : req.searchProperties.filter((p) => p !== c.name) })
+                      set({ searchColumns: e.target.checked ? [...req.searchColumns, name] : req.searchColumns.filter((p) => p !== name) })
                     }
                   />{" "}
-                  {c.name}
+                  {name}
                 </label>
               ))}
-              <span className="search-form__hint">{req.searchProperties.length === 0 ? "none ticked: every searchable property" : ""}</span>
+              <span className="search-form__hint">{req.searchColumns.length === 0 ? "none ticked: every searchable column" : ""}</span>
             </fieldset>
           )}
-          {req.mode === "hybrid" && !vectorizer && (
+          {mode?.note && (
             <p className="search-form__hint" role="note">
-              {table} has no vectorizer, so the server cannot turn the words into a vector: keep alpha at 0 (keywords only), or use Near vector.
+              {mode.note}
             </p>
           )}
         </form>
@@ -313,10 +313,4 @@ export function SearchPanel({ connection, table, filters: initialFilters, onShow
       )}
     </section>
   );
-}
-
-function alphaWords(a: number): string {
-  if (a === 0) return "keywords only";
-  if (a === 1) return "vectors only";
-  return `${Math.round(a * 100)}% vectors`;
 }

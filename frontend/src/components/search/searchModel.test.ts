@@ -1,43 +1,49 @@
 import { describe, expect, it } from "vitest";
-import { grid, tableInfo } from "../../test/fakeApi";
+import { grid, tableInfo, weaviateSearches } from "../../test/fakeApi";
 import { column } from "../../test/fakeApi";
-import { hasVectorizer, initialSearch, measureFirst, modesFor, notReady, toSend } from "./searchModel";
+import { choiceOf, choicesFor, choose, initialSearch, measureFirst, notReady, toSend, usesVector } from "./searchModel";
 import { settingIn } from "../details/settingLink";
+import { toSearchModes } from "../../api/searches";
 
+// The tables search as the Weaviate driver describes the demo Article collection (the Go test
+// TestTheFrontendSearchFixtureIsThisDriversModes keeps weaviate-searches.json so).
 const plain = tableInfo("Article");
-const vectorized = { ...plain, settings: { ...plain.settings, vectorizer: "text2vec-transformers" } };
-const named = {
-  ...plain,
-  settings: { ...plain.settings, namedVectors: ["body_vec", "title_vec"], vectorizedVectors: [] },
-};
-const namedVectorized = { ...named, settings: { ...named.settings, vectorizedVectors: ["title_vec"] } };
+const vectorized = { ...plain, searches: toSearchModes(weaviateSearches.vectorized) };
+const named = { ...plain, settings: { ...plain.settings, namedVectors: ["body_vec", "title_vec"] } };
+const noWords = { ...plain, searches: [] };
 
-describe("the search panel's request (issue 23, item 3)", () => {
-  it("offers near text only where a vectorizer makes vectors", () => {
-    expect(modesFor(plain).map((m) => m.mode)).toEqual(["bm25", "hybrid", "nearVector", "nearObject"]);
-    expect(modesFor(vectorized).map((m) => m.mode)).toEqual(["bm25", "hybrid", "nearText", "nearVector", "nearObject"]);
-    expect(hasVectorizer(named)).toBe(false);
-    expect(hasVectorizer(namedVectorized)).toBe(true);
+describe("the search panel's request (issue 23, item 3; contract 3)", () => {
+  it("offers the table's searches by words as its driver describes them, then near a vector and near a row", () => {
+    expect(choicesFor(plain).map((c) => c.label)).toEqual(["Keyword (bm25)", "Hybrid", "Near vector", "Near row"]);
+    expect(choicesFor(vectorized).map((c) => c.label)).toEqual(["Keyword (bm25)", "Hybrid", "Near text", "Near vector", "Near row"]);
+    expect(choicesFor(noWords).map((c) => c.label)).toEqual(["Near vector", "Near row"]);
+    expect(choicesFor({ ...noWords, columns: noWords.columns.filter((c) => c.name !== "vector") })).toEqual([]);
   });
 
-  it("starts hybrid keyword-only (alpha 0) without a vectorizer, at the server's 0.75 with one", () => {
-    expect(initialSearch(plain, []).alpha).toBe(0);
-    expect(initialSearch(vectorized, []).alpha).toBe(0.75);
+  it("starts on the first search by words with the mode's defaults, or near a vector where the table has none", () => {
+    expect(initialSearch(plain, [])).toMatchObject({ by: "words", mode: "bm25", params: {} });
+    expect(choose(initialSearch(plain, []), "words:hybrid", plain).params).toEqual({ alpha: "0", fusion: "" });
+    expect(choose(initialSearch(vectorized, []), "words:hybrid", vectorized).params).toEqual({ alpha: "0.75", fusion: "" });
     expect(initialSearch(named, []).targetVector).toBe("body_vec");
+    expect(initialSearch(noWords, [])).toMatchObject({ by: "vector", mode: "" });
+    const row = choose(initialSearch(plain, []), "row", plain);
+    expect(row.by).toBe("row");
+    expect(choiceOf(row)).toBe("row");
   });
 
-  it("sends only what the mode reads: bm25 no vector, no alpha; a vector search no words", () => {
-    const r = { ...initialSearch(named, []), query: "north", vector: "[1]", alpha: 0.5, fusion: "ranked", searchProperties: ["title"], explain: true };
-    expect(toSend({ ...r, mode: "bm25" }, named)).toMatchObject({ query: "north", vector: "", alpha: null, fusion: "", targetVector: "", searchProperties: ["title"], explain: true });
-    expect(toSend({ ...r, mode: "hybrid" }, named)).toMatchObject({ alpha: 0.5, fusion: "ranked", targetVector: "body_vec", explain: true });
-    expect(toSend({ ...r, mode: "nearVector" }, named)).toMatchObject({ query: "", vector: "[1]", searchProperties: [], explain: false, targetVector: "body_vec" });
+  it("sends only what the choice reads: the mode's parameters, its columns, its vector", () => {
+    const r = { ...initialSearch(named, []), query: "north", vector: "[1]", row: "k", params: { alpha: "0.5", fusion: "ranked", stray: "1" }, searchColumns: ["title"], explain: true };
+    expect(toSend({ ...r, mode: "bm25" }, named)).toMatchObject({ query: "north", vector: "", row: "", params: {}, targetVector: "", searchColumns: ["title"], explain: true });
+    expect(toSend({ ...r, mode: "hybrid" }, named)).toMatchObject({ params: { alpha: "0.5", fusion: "ranked" }, targetVector: "body_vec", explain: true });
+    expect(toSend({ ...r, by: "vector" }, named)).toMatchObject({ mode: "", query: "", vector: "[1]", row: "", params: {}, searchColumns: [], explain: false, targetVector: "body_vec" });
+    expect(usesVector({ ...r, mode: "bm25" }, named)).toBe(false);
   });
 
   it("says what is missing before it can run", () => {
     const r = initialSearch(plain, []);
     expect(notReady(r)).toBe("Type the words to search for");
-    expect(notReady({ ...r, mode: "nearVector" })).toMatch(/Paste a vector/);
-    expect(notReady({ ...r, mode: "nearObject", objectId: "x" })).toBe("");
+    expect(notReady({ ...r, by: "vector" })).toMatch(/Paste a vector/);
+    expect(notReady({ ...r, by: "row", row: "x" })).toBe("");
   });
 
   it("puts the ranking and its explanation next to uuid", () => {

@@ -1,42 +1,63 @@
-import type { Column, Filter, Grid, SearchMode, SearchRequest, TableInfo } from "../../api";
+import type { Filter, Grid, SearchMode, SearchParam, SearchRequest, TableInfo } from "../../api";
 import { toApiFilter } from "../grid/filterModel";
-import { scalarKind } from "../grid/columnKinds";
+import { isVector } from "../grid/columnKinds";
 
-/** The modes a table offers, in the panel's order: nearText only where a vectorizer makes vectors. */
-export function modesFor(info: TableInfo): { mode: SearchMode; label: string }[] {
-  const out: { mode: SearchMode; label: string }[] = [
-    { mode: "bm25", label: "Keyword (bm25)" },
-    { mode: "hybrid", label: "Hybrid" },
-  ];
-  if (hasVectorizer(info)) out.push({ mode: "nearText", label: "Near text" });
-  out.push({ mode: "nearVector", label: "Near vector" }, { mode: "nearObject", label: "Near object" });
+/**
+ * One choice of the panel's "Search by": a search by words the table's driver describes, or
+ * a search near a pasted vector or a row's vector where the table has vectors. The host
+ * knows no mode by name: the value of a mode is "words:" and its name.
+ */
+export interface SearchChoice {
+  value: string;
+  label: string;
+}
+
+const wordsPrefix = "words:";
+
+/** The choices a table offers, in the panel's order: its searches by words, then near a vector and near a row. */
+export function choicesFor(info: TableInfo): SearchChoice[] {
+  const out = info.searches.map((m) => ({ value: wordsPrefix + m.name, label: m.label }));
+  if (hasVectors(info)) out.push({ value: "vector", label: "Near vector" }, { value: "row", label: "Near row" });
   return out;
 }
 
-/**
- * hasVectorizer tells whether the collection turns words into vectors: its own vectorizer, or
- * (named vectors) a vectorizer of one of them. Without one, hybrid can only weigh keywords.
- */
-export function hasVectorizer(info: TableInfo): boolean {
-  if (info.settings.namedVectors.length === 0) return !!info.settings.vectorizer && info.settings.vectorizer !== "none";
-  return info.settings.vectorizedVectors.length > 0;
+/** The choice a request is on. */
+export function choiceOf(r: SearchRequest): string {
+  return r.by === "words" ? wordsPrefix + r.mode : r.by;
 }
 
-/** The properties whose words bm25 and hybrid can match: text and text arrays. */
-export function searchableColumns(columns: Column[]): Column[] {
-  return columns.filter((c) => !c.primaryKey && scalarKind(c) === "text");
+/** The request on another choice: a mode's parameters start at its defaults. */
+export function choose(r: SearchRequest, value: string, info: TableInfo): SearchRequest {
+  if (!value.startsWith(wordsPrefix)) return { ...r, by: value === "row" ? "row" : "vector", mode: "" };
+  const m = info.searches.find((s) => s.name === value.slice(wordsPrefix.length));
+  return m ? { ...r, by: "words", mode: m.name, params: defaults(m), searchColumns: r.searchColumns.filter((c) => m.textColumns.includes(c)) } : r;
 }
 
-/** A new search of a table, with the grid's filters: hybrid starts keyword-only without a vectorizer. */
+/** hasVectors tells whether the table has a vector to search near. */
+export function hasVectors(info: TableInfo): boolean {
+  return info.columns.some(isVector);
+}
+
+/** The mode a request searches in, if it searches by words. */
+export function modeOf(r: SearchRequest, info: TableInfo): SearchMode | undefined {
+  return r.by === "words" ? info.searches.find((m) => m.name === r.mode) : undefined;
+}
+
+function defaults(m: SearchMode): Record<string, string> {
+  return Object.fromEntries(m.params.map((p) => [p.key, p.default]));
+}
+
+/** A new search of a table, with the grid's filters: the table's first search by words, else near a vector. */
 export function initialSearch(info: TableInfo, filters: Filter[]): SearchRequest {
+  const first = info.searches[0];
   return {
-    mode: "bm25",
+    by: first ? "words" : "vector",
+    mode: first?.name ?? "",
     query: "",
     vector: "",
-    objectId: "",
-    alpha: hasVectorizer(info) ? 0.75 : 0,
-    fusion: "",
-    searchProperties: [],
+    row: "",
+    params: first ? defaults(first) : {},
+    searchColumns: [],
     targetVector: info.settings.namedVectors[0] ?? "",
     filters,
     limit: 25,
@@ -44,41 +65,49 @@ export function initialSearch(info: TableInfo, filters: Filter[]): SearchRequest
   };
 }
 
-/** What the request sends: only the fields its mode reads. */
+/** usesVector tells whether the search runs on a vector, so a table's named vector is chosen. */
+export function usesVector(r: SearchRequest, info: TableInfo): boolean {
+  return r.by !== "words" || !!modeOf(r, info)?.vector;
+}
+
+/** What the request sends: only the fields its choice reads. */
 export function toSend(r: SearchRequest, info: TableInfo): SearchRequest {
-  const words = r.mode === "bm25" || r.mode === "hybrid" || r.mode === "nearText";
-  const keyword = r.mode === "bm25" || r.mode === "hybrid";
-  // bm25 uses no vector: a named vector is sent only for the searches that use one.
-  const usesVector = r.mode !== "bm25" && info.settings.namedVectors.length > 0;
+  const m = modeOf(r, info);
   return {
     ...r,
-    query: words ? r.query : "",
-    vector: r.mode === "nearVector" ? r.vector : "",
-    objectId: r.mode === "nearObject" ? r.objectId : "",
-    alpha: r.mode === "hybrid" ? r.alpha : null,
-    fusion: r.mode === "hybrid" ? r.fusion : "",
-    searchProperties: keyword ? r.searchProperties : [],
-    targetVector: usesVector ? r.targetVector : "",
-    explain: keyword && r.explain,
+    mode: m ? r.mode : "",
+    query: m ? r.query : "",
+    vector: r.by === "vector" ? r.vector : "",
+    row: r.by === "row" ? r.row : "",
+    params: m ? Object.fromEntries(m.params.map((p) => [p.key, r.params[p.key] ?? ""])) : {},
+    searchColumns: m?.columns ? r.searchColumns : [],
+    // A search without a vector sends no named vector.
+    targetVector: usesVector(r, info) && info.settings.namedVectors.length > 0 ? r.targetVector : "",
+    explain: !!m?.explains && r.explain,
     filters: r.filters.map(toApiFilter),
   };
 }
 
-/** ready says why the search cannot run yet ("" when it can). */
+/** notReady says why the search cannot run yet ("" when it can). */
 export function notReady(r: SearchRequest): string {
-  switch (r.mode) {
-    case "bm25":
-    case "hybrid":
-    case "nearText":
+  switch (r.by) {
+    case "words":
       return r.query.trim() === "" ? "Type the words to search for" : "";
-    case "nearVector":
+    case "vector":
       return r.vector.trim() === "" ? "Paste a vector, a JSON array of numbers" : "";
-    case "nearObject":
-      return r.objectId.trim() === "" ? "Give the uuid of a row" : "";
+    case "row":
+      return r.row.trim() === "" ? "Give the key of a row" : "";
   }
 }
 
-/** measureFirst moves the ranking column (and the score's explanation) next to uuid, where a ranking is read. */
+/** A number parameter's value in words, for a screen reader: its end's meaning, or the number. */
+export function paramWords(p: SearchParam, value: number): string {
+  if (value === p.min && p.minLabel) return p.minLabel;
+  if (value === p.max && p.maxLabel) return p.maxLabel;
+  return String(value);
+}
+
+/** measureFirst moves the ranking column (and the score's explanation) next to the key, where a ranking is read. */
 export function measureFirst(g: Grid, measure: string): Grid {
   const first = [measure, "explainScore"].map((n) => g.columns.findIndex((c) => c.name === n)).filter((j) => j > 0);
   if (first.length === 0) return g;

@@ -167,7 +167,13 @@ export function Workspace({
                 onFindSimilar={(uuid, target) => onFindSimilar(t.connection, t.table, uuid, target)}
               />
             )}
-            {t.kind === "editor" && <EditorPanel connection={t.connection} ready={explorer.conns[t.connection.id]?.status === "ready"} />}
+            {t.kind === "editor" && (
+              <EditorPanel
+                connection={t.connection}
+                ready={explorer.conns[t.connection.id]?.status === "ready"}
+                language={capabilitiesOf(explorer, t.connection.id)?.queryLanguage}
+              />
+            )}
             {t.kind === "table" && (
               <TablePanel
                 connection={t.connection}

@@ -545,21 +545,24 @@ type Capabilities struct {
 	// filter_groups: the plugin reads Filter.group; an older one answers false, and the app
 	// refuses ORed filters to it rather than have them ANDed.
 	FilterGroups bool `protobuf:"varint,11,opt,name=filter_groups,json=filterGroups,proto3" json:"filter_groups,omitempty"`
-	// search_options: the plugin reads SearchRequest's fusion, search_properties, filters and
-	// explain, and mode nearText; an older one answers false, and the app refuses those to it
-	// rather than have them dropped.
+	// search_options: the plugin reads SearchRequest's filters; an older one answers false,
+	// and the app refuses them to it rather than have them dropped.
 	SearchOptions bool `protobuf:"varint,12,opt,name=search_options,json=searchOptions,proto3" json:"search_options,omitempty"`
 	// create_table: the plugin creates tables (CreateTable); an older one answers false.
 	CreateTable bool `protobuf:"varint,13,opt,name=create_table,json=createTable,proto3" json:"create_table,omitempty"`
 	// declared: the optional features below are stated up front (contract 3); an older plugin
 	// leaves it false and the host learns what it lacks by asking.
-	Declared      bool `protobuf:"varint,14,opt,name=declared,proto3" json:"declared,omitempty"`
-	Scan          bool `protobuf:"varint,15,opt,name=scan,proto3" json:"scan,omitempty"`
-	BatchWrite    bool `protobuf:"varint,16,opt,name=batch_write,json=batchWrite,proto3" json:"batch_write,omitempty"`
-	Tenants       bool `protobuf:"varint,17,opt,name=tenants,proto3" json:"tenants,omitempty"`
-	Nodes         bool `protobuf:"varint,18,opt,name=nodes,proto3" json:"nodes,omitempty"`
-	Paths         bool `protobuf:"varint,19,opt,name=paths,proto3" json:"paths,omitempty"`
-	Templates     bool `protobuf:"varint,20,opt,name=templates,proto3" json:"templates,omitempty"`
+	Declared   bool `protobuf:"varint,14,opt,name=declared,proto3" json:"declared,omitempty"`
+	Scan       bool `protobuf:"varint,15,opt,name=scan,proto3" json:"scan,omitempty"`
+	BatchWrite bool `protobuf:"varint,16,opt,name=batch_write,json=batchWrite,proto3" json:"batch_write,omitempty"`
+	Tenants    bool `protobuf:"varint,17,opt,name=tenants,proto3" json:"tenants,omitempty"`
+	Nodes      bool `protobuf:"varint,18,opt,name=nodes,proto3" json:"nodes,omitempty"`
+	Paths      bool `protobuf:"varint,19,opt,name=paths,proto3" json:"paths,omitempty"`
+	Templates  bool `protobuf:"varint,20,opt,name=templates,proto3" json:"templates,omitempty"`
+	// search_modes: the plugin describes its searches by words (DescribeTableResponse.searches)
+	// and reads SearchRequest's mode, params, search_columns and explain; an older one answers
+	// false and is searched near vectors and rows only.
+	SearchModes   bool `protobuf:"varint,21,opt,name=search_modes,json=searchModes,proto3" json:"search_modes,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -730,6 +733,13 @@ func (x *Capabilities) GetPaths() bool {
 func (x *Capabilities) GetTemplates() bool {
 	if x != nil {
 		return x.Templates
+	}
+	return false
+}
+
+func (x *Capabilities) GetSearchModes() bool {
+	if x != nil {
+		return x.SearchModes
 	}
 	return false
 }
@@ -936,14 +946,16 @@ func (x *Description) GetWords() *Words {
 }
 
 type Words struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Language      string                 `protobuf:"bytes,1,opt,name=language,proto3" json:"language,omitempty"`
-	Table         string                 `protobuf:"bytes,2,opt,name=table,proto3" json:"table,omitempty"`
-	Row           string                 `protobuf:"bytes,3,opt,name=row,proto3" json:"row,omitempty"`
-	Instructions  string                 `protobuf:"bytes,4,opt,name=instructions,proto3" json:"instructions,omitempty"`
-	Notes         string                 `protobuf:"bytes,5,opt,name=notes,proto3" json:"notes,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	Language     string                 `protobuf:"bytes,1,opt,name=language,proto3" json:"language,omitempty"`
+	Table        string                 `protobuf:"bytes,2,opt,name=table,proto3" json:"table,omitempty"`
+	Row          string                 `protobuf:"bytes,3,opt,name=row,proto3" json:"row,omitempty"`
+	Instructions string                 `protobuf:"bytes,4,opt,name=instructions,proto3" json:"instructions,omitempty"`
+	Notes        string                 `protobuf:"bytes,5,opt,name=notes,proto3" json:"notes,omitempty"`
+	// activate_tenant is the statement that activates a tenant, with {table} and {tenant}.
+	ActivateTenant string `protobuf:"bytes,6,opt,name=activate_tenant,json=activateTenant,proto3" json:"activate_tenant,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *Words) Reset() {
@@ -1007,6 +1019,13 @@ func (x *Words) GetInstructions() string {
 func (x *Words) GetNotes() string {
 	if x != nil {
 		return x.Notes
+	}
+	return ""
+}
+
+func (x *Words) GetActivateTenant() string {
+	if x != nil {
+		return x.ActivateTenant
 	}
 	return ""
 }
@@ -2140,7 +2159,9 @@ type DescribeTableResponse struct {
 	// definition is the database's own schema document (JSON), if any.
 	Definition []byte `protobuf:"bytes,6,opt,name=definition,proto3" json:"definition,omitempty"`
 	// details is the definition in words, in sections.
-	Details       []*DetailSection `protobuf:"bytes,7,rep,name=details,proto3" json:"details,omitempty"`
+	Details []*DetailSection `protobuf:"bytes,7,rep,name=details,proto3" json:"details,omitempty"`
+	// searches are the table's searches by words, the default first.
+	Searches      []*SearchMode `protobuf:"bytes,8,rep,name=searches,proto3" json:"searches,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2224,6 +2245,261 @@ func (x *DescribeTableResponse) GetDetails() []*DetailSection {
 	return nil
 }
 
+func (x *DescribeTableResponse) GetSearches() []*SearchMode {
+	if x != nil {
+		return x.Searches
+	}
+	return nil
+}
+
+type SearchMode struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Label         string                 `protobuf:"bytes,2,opt,name=label,proto3" json:"label,omitempty"`
+	Hint          string                 `protobuf:"bytes,3,opt,name=hint,proto3" json:"hint,omitempty"`
+	Note          string                 `protobuf:"bytes,4,opt,name=note,proto3" json:"note,omitempty"`
+	Measure       string                 `protobuf:"bytes,5,opt,name=measure,proto3" json:"measure,omitempty"`
+	Columns       bool                   `protobuf:"varint,6,opt,name=columns,proto3" json:"columns,omitempty"`
+	TextColumns   []string               `protobuf:"bytes,7,rep,name=text_columns,json=textColumns,proto3" json:"text_columns,omitempty"`
+	Explains      bool                   `protobuf:"varint,8,opt,name=explains,proto3" json:"explains,omitempty"`
+	Vector        bool                   `protobuf:"varint,9,opt,name=vector,proto3" json:"vector,omitempty"`
+	Params        []*SearchParam         `protobuf:"bytes,10,rep,name=params,proto3" json:"params,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SearchMode) Reset() {
+	*x = SearchMode{}
+	mi := &file_driver_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SearchMode) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SearchMode) ProtoMessage() {}
+
+func (x *SearchMode) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SearchMode.ProtoReflect.Descriptor instead.
+func (*SearchMode) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *SearchMode) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *SearchMode) GetLabel() string {
+	if x != nil {
+		return x.Label
+	}
+	return ""
+}
+
+func (x *SearchMode) GetHint() string {
+	if x != nil {
+		return x.Hint
+	}
+	return ""
+}
+
+func (x *SearchMode) GetNote() string {
+	if x != nil {
+		return x.Note
+	}
+	return ""
+}
+
+func (x *SearchMode) GetMeasure() string {
+	if x != nil {
+		return x.Measure
+	}
+	return ""
+}
+
+func (x *SearchMode) GetColumns() bool {
+	if x != nil {
+		return x.Columns
+	}
+	return false
+}
+
+func (x *SearchMode) GetTextColumns() []string {
+	if x != nil {
+		return x.TextColumns
+	}
+	return nil
+}
+
+func (x *SearchMode) GetExplains() bool {
+	if x != nil {
+		return x.Explains
+	}
+	return false
+}
+
+func (x *SearchMode) GetVector() bool {
+	if x != nil {
+		return x.Vector
+	}
+	return false
+}
+
+func (x *SearchMode) GetParams() []*SearchParam {
+	if x != nil {
+		return x.Params
+	}
+	return nil
+}
+
+type SearchParam struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Key           string                 `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	Label         string                 `protobuf:"bytes,2,opt,name=label,proto3" json:"label,omitempty"`
+	Help          string                 `protobuf:"bytes,3,opt,name=help,proto3" json:"help,omitempty"`
+	Kind          string                 `protobuf:"bytes,4,opt,name=kind,proto3" json:"kind,omitempty"`
+	Min           float64                `protobuf:"fixed64,5,opt,name=min,proto3" json:"min,omitempty"`
+	Max           float64                `protobuf:"fixed64,6,opt,name=max,proto3" json:"max,omitempty"`
+	Step          float64                `protobuf:"fixed64,7,opt,name=step,proto3" json:"step,omitempty"`
+	MinLabel      string                 `protobuf:"bytes,8,opt,name=min_label,json=minLabel,proto3" json:"min_label,omitempty"`
+	MaxLabel      string                 `protobuf:"bytes,9,opt,name=max_label,json=maxLabel,proto3" json:"max_label,omitempty"`
+	Default       string                 `protobuf:"bytes,10,opt,name=default,proto3" json:"default,omitempty"`
+	Options       []string               `protobuf:"bytes,11,rep,name=options,proto3" json:"options,omitempty"`
+	OptionLabels  map[string]string      `protobuf:"bytes,12,rep,name=option_labels,json=optionLabels,proto3" json:"option_labels,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SearchParam) Reset() {
+	*x = SearchParam{}
+	mi := &file_driver_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SearchParam) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SearchParam) ProtoMessage() {}
+
+func (x *SearchParam) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SearchParam.ProtoReflect.Descriptor instead.
+func (*SearchParam) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *SearchParam) GetKey() string {
+	if x != nil {
+		return x.Key
+	}
+	return ""
+}
+
+func (x *SearchParam) GetLabel() string {
+	if x != nil {
+		return x.Label
+	}
+	return ""
+}
+
+func (x *SearchParam) GetHelp() string {
+	if x != nil {
+		return x.Help
+	}
+	return ""
+}
+
+func (x *SearchParam) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *SearchParam) GetMin() float64 {
+	if x != nil {
+		return x.Min
+	}
+	return 0
+}
+
+func (x *SearchParam) GetMax() float64 {
+	if x != nil {
+		return x.Max
+	}
+	return 0
+}
+
+func (x *SearchParam) GetStep() float64 {
+	if x != nil {
+		return x.Step
+	}
+	return 0
+}
+
+func (x *SearchParam) GetMinLabel() string {
+	if x != nil {
+		return x.MinLabel
+	}
+	return ""
+}
+
+func (x *SearchParam) GetMaxLabel() string {
+	if x != nil {
+		return x.MaxLabel
+	}
+	return ""
+}
+
+func (x *SearchParam) GetDefault() string {
+	if x != nil {
+		return x.Default
+	}
+	return ""
+}
+
+func (x *SearchParam) GetOptions() []string {
+	if x != nil {
+		return x.Options
+	}
+	return nil
+}
+
+func (x *SearchParam) GetOptionLabels() map[string]string {
+	if x != nil {
+		return x.OptionLabels
+	}
+	return nil
+}
+
 type DetailSection struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Title         string                 `protobuf:"bytes,1,opt,name=title,proto3" json:"title,omitempty"`
@@ -2234,7 +2510,7 @@ type DetailSection struct {
 
 func (x *DetailSection) Reset() {
 	*x = DetailSection{}
-	mi := &file_driver_proto_msgTypes[27]
+	mi := &file_driver_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2246,7 +2522,7 @@ func (x *DetailSection) String() string {
 func (*DetailSection) ProtoMessage() {}
 
 func (x *DetailSection) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[27]
+	mi := &file_driver_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2259,7 +2535,7 @@ func (x *DetailSection) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DetailSection.ProtoReflect.Descriptor instead.
 func (*DetailSection) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{27}
+	return file_driver_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *DetailSection) GetTitle() string {
@@ -2287,7 +2563,7 @@ type DetailItem struct {
 
 func (x *DetailItem) Reset() {
 	*x = DetailItem{}
-	mi := &file_driver_proto_msgTypes[28]
+	mi := &file_driver_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2299,7 +2575,7 @@ func (x *DetailItem) String() string {
 func (*DetailItem) ProtoMessage() {}
 
 func (x *DetailItem) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[28]
+	mi := &file_driver_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2312,7 +2588,7 @@ func (x *DetailItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DetailItem.ProtoReflect.Descriptor instead.
 func (*DetailItem) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{28}
+	return file_driver_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *DetailItem) GetLabel() string {
@@ -2350,7 +2626,7 @@ type Filter struct {
 
 func (x *Filter) Reset() {
 	*x = Filter{}
-	mi := &file_driver_proto_msgTypes[29]
+	mi := &file_driver_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2362,7 +2638,7 @@ func (x *Filter) String() string {
 func (*Filter) ProtoMessage() {}
 
 func (x *Filter) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[29]
+	mi := &file_driver_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2375,7 +2651,7 @@ func (x *Filter) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Filter.ProtoReflect.Descriptor instead.
 func (*Filter) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{29}
+	return file_driver_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *Filter) GetColumn() string {
@@ -2423,7 +2699,7 @@ type Sort struct {
 
 func (x *Sort) Reset() {
 	*x = Sort{}
-	mi := &file_driver_proto_msgTypes[30]
+	mi := &file_driver_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2435,7 +2711,7 @@ func (x *Sort) String() string {
 func (*Sort) ProtoMessage() {}
 
 func (x *Sort) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[30]
+	mi := &file_driver_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2448,7 +2724,7 @@ func (x *Sort) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Sort.ProtoReflect.Descriptor instead.
 func (*Sort) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{30}
+	return file_driver_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *Sort) GetColumn() string {
@@ -2481,7 +2757,7 @@ type BrowseRequest struct {
 
 func (x *BrowseRequest) Reset() {
 	*x = BrowseRequest{}
-	mi := &file_driver_proto_msgTypes[31]
+	mi := &file_driver_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2493,7 +2769,7 @@ func (x *BrowseRequest) String() string {
 func (*BrowseRequest) ProtoMessage() {}
 
 func (x *BrowseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[31]
+	mi := &file_driver_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2506,7 +2782,7 @@ func (x *BrowseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BrowseRequest.ProtoReflect.Descriptor instead.
 func (*BrowseRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{31}
+	return file_driver_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *BrowseRequest) GetConnId() string {
@@ -2570,7 +2846,7 @@ type CheckCellsRequest struct {
 
 func (x *CheckCellsRequest) Reset() {
 	*x = CheckCellsRequest{}
-	mi := &file_driver_proto_msgTypes[32]
+	mi := &file_driver_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2582,7 +2858,7 @@ func (x *CheckCellsRequest) String() string {
 func (*CheckCellsRequest) ProtoMessage() {}
 
 func (x *CheckCellsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[32]
+	mi := &file_driver_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2595,7 +2871,7 @@ func (x *CheckCellsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckCellsRequest.ProtoReflect.Descriptor instead.
 func (*CheckCellsRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{32}
+	return file_driver_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *CheckCellsRequest) GetConnId() string {
@@ -2630,7 +2906,7 @@ type TypedCell struct {
 
 func (x *TypedCell) Reset() {
 	*x = TypedCell{}
-	mi := &file_driver_proto_msgTypes[33]
+	mi := &file_driver_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2642,7 +2918,7 @@ func (x *TypedCell) String() string {
 func (*TypedCell) ProtoMessage() {}
 
 func (x *TypedCell) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[33]
+	mi := &file_driver_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2655,7 +2931,7 @@ func (x *TypedCell) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TypedCell.ProtoReflect.Descriptor instead.
 func (*TypedCell) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{33}
+	return file_driver_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *TypedCell) GetColumn() string {
@@ -2689,7 +2965,7 @@ type CheckCellsResponse struct {
 
 func (x *CheckCellsResponse) Reset() {
 	*x = CheckCellsResponse{}
-	mi := &file_driver_proto_msgTypes[34]
+	mi := &file_driver_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2701,7 +2977,7 @@ func (x *CheckCellsResponse) String() string {
 func (*CheckCellsResponse) ProtoMessage() {}
 
 func (x *CheckCellsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[34]
+	mi := &file_driver_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2714,7 +2990,7 @@ func (x *CheckCellsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckCellsResponse.ProtoReflect.Descriptor instead.
 func (*CheckCellsResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{34}
+	return file_driver_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *CheckCellsResponse) GetProblems() map[string]string {
@@ -2727,30 +3003,30 @@ func (x *CheckCellsResponse) GetProblems() map[string]string {
 // SearchRequest is backend/driver.SearchRequest on one table: exactly one of
 // near_vector, query (has_query) or similar_to.
 type SearchRequest struct {
-	state            protoimpl.MessageState `protogen:"open.v1"`
-	ConnId           string                 `protobuf:"bytes,1,opt,name=conn_id,json=connId,proto3" json:"conn_id,omitempty"`
-	Table            string                 `protobuf:"bytes,2,opt,name=table,proto3" json:"table,omitempty"`
-	NearVector       []float64              `protobuf:"fixed64,3,rep,packed,name=near_vector,json=nearVector,proto3" json:"near_vector,omitempty"`
-	HasQuery         bool                   `protobuf:"varint,4,opt,name=has_query,json=hasQuery,proto3" json:"has_query,omitempty"`
-	Query            string                 `protobuf:"bytes,5,opt,name=query,proto3" json:"query,omitempty"`
-	Mode             string                 `protobuf:"bytes,6,opt,name=mode,proto3" json:"mode,omitempty"`
-	HasAlpha         bool                   `protobuf:"varint,7,opt,name=has_alpha,json=hasAlpha,proto3" json:"has_alpha,omitempty"`
-	Alpha            float64                `protobuf:"fixed64,8,opt,name=alpha,proto3" json:"alpha,omitempty"`
-	SimilarTo        string                 `protobuf:"bytes,9,opt,name=similar_to,json=similarTo,proto3" json:"similar_to,omitempty"`
-	TargetVector     string                 `protobuf:"bytes,10,opt,name=target_vector,json=targetVector,proto3" json:"target_vector,omitempty"`
-	Properties       []string               `protobuf:"bytes,11,rep,name=properties,proto3" json:"properties,omitempty"`
-	Limit            int64                  `protobuf:"varint,12,opt,name=limit,proto3" json:"limit,omitempty"`
-	Fusion           string                 `protobuf:"bytes,13,opt,name=fusion,proto3" json:"fusion,omitempty"`
-	SearchProperties []string               `protobuf:"bytes,14,rep,name=search_properties,json=searchProperties,proto3" json:"search_properties,omitempty"`
-	Filters          []*Filter              `protobuf:"bytes,15,rep,name=filters,proto3" json:"filters,omitempty"`
-	Explain          bool                   `protobuf:"varint,16,opt,name=explain,proto3" json:"explain,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	ConnId   string                 `protobuf:"bytes,1,opt,name=conn_id,json=connId,proto3" json:"conn_id,omitempty"`
+	Table    string                 `protobuf:"bytes,2,opt,name=table,proto3" json:"table,omitempty"`
+	Vector   []float64              `protobuf:"fixed64,3,rep,packed,name=vector,proto3" json:"vector,omitempty"`
+	HasQuery bool                   `protobuf:"varint,4,opt,name=has_query,json=hasQuery,proto3" json:"has_query,omitempty"`
+	Query    string                 `protobuf:"bytes,5,opt,name=query,proto3" json:"query,omitempty"`
+	// mode is one of the table's searches by name ("" its first); only with a query.
+	Mode          string    `protobuf:"bytes,6,opt,name=mode,proto3" json:"mode,omitempty"`
+	SimilarTo     string    `protobuf:"bytes,9,opt,name=similar_to,json=similarTo,proto3" json:"similar_to,omitempty"`
+	TargetVector  string    `protobuf:"bytes,10,opt,name=target_vector,json=targetVector,proto3" json:"target_vector,omitempty"`
+	Properties    []string  `protobuf:"bytes,11,rep,name=properties,proto3" json:"properties,omitempty"`
+	Limit         int64     `protobuf:"varint,12,opt,name=limit,proto3" json:"limit,omitempty"`
+	SearchColumns []string  `protobuf:"bytes,14,rep,name=search_columns,json=searchColumns,proto3" json:"search_columns,omitempty"`
+	Filters       []*Filter `protobuf:"bytes,15,rep,name=filters,proto3" json:"filters,omitempty"`
+	Explain       bool      `protobuf:"varint,16,opt,name=explain,proto3" json:"explain,omitempty"`
+	// params are the mode's parameters by key, as text.
+	Params        map[string]string `protobuf:"bytes,17,rep,name=params,proto3" json:"params,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *SearchRequest) Reset() {
 	*x = SearchRequest{}
-	mi := &file_driver_proto_msgTypes[35]
+	mi := &file_driver_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2762,7 +3038,7 @@ func (x *SearchRequest) String() string {
 func (*SearchRequest) ProtoMessage() {}
 
 func (x *SearchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[35]
+	mi := &file_driver_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2775,7 +3051,7 @@ func (x *SearchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchRequest.ProtoReflect.Descriptor instead.
 func (*SearchRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{35}
+	return file_driver_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *SearchRequest) GetConnId() string {
@@ -2792,9 +3068,9 @@ func (x *SearchRequest) GetTable() string {
 	return ""
 }
 
-func (x *SearchRequest) GetNearVector() []float64 {
+func (x *SearchRequest) GetVector() []float64 {
 	if x != nil {
-		return x.NearVector
+		return x.Vector
 	}
 	return nil
 }
@@ -2818,20 +3094,6 @@ func (x *SearchRequest) GetMode() string {
 		return x.Mode
 	}
 	return ""
-}
-
-func (x *SearchRequest) GetHasAlpha() bool {
-	if x != nil {
-		return x.HasAlpha
-	}
-	return false
-}
-
-func (x *SearchRequest) GetAlpha() float64 {
-	if x != nil {
-		return x.Alpha
-	}
-	return 0
 }
 
 func (x *SearchRequest) GetSimilarTo() string {
@@ -2862,16 +3124,9 @@ func (x *SearchRequest) GetLimit() int64 {
 	return 0
 }
 
-func (x *SearchRequest) GetFusion() string {
+func (x *SearchRequest) GetSearchColumns() []string {
 	if x != nil {
-		return x.Fusion
-	}
-	return ""
-}
-
-func (x *SearchRequest) GetSearchProperties() []string {
-	if x != nil {
-		return x.SearchProperties
+		return x.SearchColumns
 	}
 	return nil
 }
@@ -2890,6 +3145,13 @@ func (x *SearchRequest) GetExplain() bool {
 	return false
 }
 
+func (x *SearchRequest) GetParams() map[string]string {
+	if x != nil {
+		return x.Params
+	}
+	return nil
+}
+
 type Row struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Cells         []*Value               `protobuf:"bytes,1,rep,name=cells,proto3" json:"cells,omitempty"`
@@ -2899,7 +3161,7 @@ type Row struct {
 
 func (x *Row) Reset() {
 	*x = Row{}
-	mi := &file_driver_proto_msgTypes[36]
+	mi := &file_driver_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2911,7 +3173,7 @@ func (x *Row) String() string {
 func (*Row) ProtoMessage() {}
 
 func (x *Row) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[36]
+	mi := &file_driver_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2924,7 +3186,7 @@ func (x *Row) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Row.ProtoReflect.Descriptor instead.
 func (*Row) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{36}
+	return file_driver_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *Row) GetCells() []*Value {
@@ -2947,7 +3209,7 @@ type Grid struct {
 
 func (x *Grid) Reset() {
 	*x = Grid{}
-	mi := &file_driver_proto_msgTypes[37]
+	mi := &file_driver_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2959,7 +3221,7 @@ func (x *Grid) String() string {
 func (*Grid) ProtoMessage() {}
 
 func (x *Grid) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[37]
+	mi := &file_driver_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2972,7 +3234,7 @@ func (x *Grid) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Grid.ProtoReflect.Descriptor instead.
 func (*Grid) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{37}
+	return file_driver_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *Grid) GetColumns() []*Column {
@@ -3021,7 +3283,7 @@ type CountRequest struct {
 
 func (x *CountRequest) Reset() {
 	*x = CountRequest{}
-	mi := &file_driver_proto_msgTypes[38]
+	mi := &file_driver_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3033,7 +3295,7 @@ func (x *CountRequest) String() string {
 func (*CountRequest) ProtoMessage() {}
 
 func (x *CountRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[38]
+	mi := &file_driver_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3046,7 +3308,7 @@ func (x *CountRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CountRequest.ProtoReflect.Descriptor instead.
 func (*CountRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{38}
+	return file_driver_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *CountRequest) GetConnId() string {
@@ -3079,7 +3341,7 @@ type CountResponse struct {
 
 func (x *CountResponse) Reset() {
 	*x = CountResponse{}
-	mi := &file_driver_proto_msgTypes[39]
+	mi := &file_driver_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3091,7 +3353,7 @@ func (x *CountResponse) String() string {
 func (*CountResponse) ProtoMessage() {}
 
 func (x *CountResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[39]
+	mi := &file_driver_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3104,7 +3366,7 @@ func (x *CountResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CountResponse.ProtoReflect.Descriptor instead.
 func (*CountResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{39}
+	return file_driver_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *CountResponse) GetCount() int64 {
@@ -3127,7 +3389,7 @@ type ExecuteRequest struct {
 
 func (x *ExecuteRequest) Reset() {
 	*x = ExecuteRequest{}
-	mi := &file_driver_proto_msgTypes[40]
+	mi := &file_driver_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3139,7 +3401,7 @@ func (x *ExecuteRequest) String() string {
 func (*ExecuteRequest) ProtoMessage() {}
 
 func (x *ExecuteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[40]
+	mi := &file_driver_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3152,7 +3414,7 @@ func (x *ExecuteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteRequest.ProtoReflect.Descriptor instead.
 func (*ExecuteRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{40}
+	return file_driver_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *ExecuteRequest) GetConnId() string {
@@ -3193,7 +3455,7 @@ type Result struct {
 
 func (x *Result) Reset() {
 	*x = Result{}
-	mi := &file_driver_proto_msgTypes[41]
+	mi := &file_driver_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3205,7 +3467,7 @@ func (x *Result) String() string {
 func (*Result) ProtoMessage() {}
 
 func (x *Result) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[41]
+	mi := &file_driver_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3218,7 +3480,7 @@ func (x *Result) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Result.ProtoReflect.Descriptor instead.
 func (*Result) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{41}
+	return file_driver_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *Result) GetKind() string {
@@ -3279,7 +3541,7 @@ type ClassifyRequest struct {
 
 func (x *ClassifyRequest) Reset() {
 	*x = ClassifyRequest{}
-	mi := &file_driver_proto_msgTypes[42]
+	mi := &file_driver_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3291,7 +3553,7 @@ func (x *ClassifyRequest) String() string {
 func (*ClassifyRequest) ProtoMessage() {}
 
 func (x *ClassifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[42]
+	mi := &file_driver_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3304,7 +3566,7 @@ func (x *ClassifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClassifyRequest.ProtoReflect.Descriptor instead.
 func (*ClassifyRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{42}
+	return file_driver_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *ClassifyRequest) GetText() string {
@@ -3329,7 +3591,7 @@ type Classification struct {
 
 func (x *Classification) Reset() {
 	*x = Classification{}
-	mi := &file_driver_proto_msgTypes[43]
+	mi := &file_driver_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3341,7 +3603,7 @@ func (x *Classification) String() string {
 func (*Classification) ProtoMessage() {}
 
 func (x *Classification) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[43]
+	mi := &file_driver_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3354,7 +3616,7 @@ func (x *Classification) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Classification.ProtoReflect.Descriptor instead.
 func (*Classification) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{43}
+	return file_driver_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *Classification) GetAccess() string {
@@ -3397,7 +3659,7 @@ type EditRow struct {
 
 func (x *EditRow) Reset() {
 	*x = EditRow{}
-	mi := &file_driver_proto_msgTypes[44]
+	mi := &file_driver_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3409,7 +3671,7 @@ func (x *EditRow) String() string {
 func (*EditRow) ProtoMessage() {}
 
 func (x *EditRow) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[44]
+	mi := &file_driver_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3422,7 +3684,7 @@ func (x *EditRow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditRow.ProtoReflect.Descriptor instead.
 func (*EditRow) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{44}
+	return file_driver_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *EditRow) GetUuid() string {
@@ -3458,7 +3720,7 @@ type CreateTableRequest struct {
 
 func (x *CreateTableRequest) Reset() {
 	*x = CreateTableRequest{}
-	mi := &file_driver_proto_msgTypes[45]
+	mi := &file_driver_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3470,7 +3732,7 @@ func (x *CreateTableRequest) String() string {
 func (*CreateTableRequest) ProtoMessage() {}
 
 func (x *CreateTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[45]
+	mi := &file_driver_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3483,7 +3745,7 @@ func (x *CreateTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTableRequest.ProtoReflect.Descriptor instead.
 func (*CreateTableRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{45}
+	return file_driver_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *CreateTableRequest) GetConnId() string {
@@ -3525,7 +3787,7 @@ type ColumnSpec struct {
 
 func (x *ColumnSpec) Reset() {
 	*x = ColumnSpec{}
-	mi := &file_driver_proto_msgTypes[46]
+	mi := &file_driver_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3537,7 +3799,7 @@ func (x *ColumnSpec) String() string {
 func (*ColumnSpec) ProtoMessage() {}
 
 func (x *ColumnSpec) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[46]
+	mi := &file_driver_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3550,7 +3812,7 @@ func (x *ColumnSpec) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ColumnSpec.ProtoReflect.Descriptor instead.
 func (*ColumnSpec) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{46}
+	return file_driver_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *ColumnSpec) GetName() string {
@@ -3585,7 +3847,7 @@ type EditRequest struct {
 
 func (x *EditRequest) Reset() {
 	*x = EditRequest{}
-	mi := &file_driver_proto_msgTypes[47]
+	mi := &file_driver_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3597,7 +3859,7 @@ func (x *EditRequest) String() string {
 func (*EditRequest) ProtoMessage() {}
 
 func (x *EditRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[47]
+	mi := &file_driver_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3610,7 +3872,7 @@ func (x *EditRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditRequest.ProtoReflect.Descriptor instead.
 func (*EditRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{47}
+	return file_driver_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *EditRequest) GetConnId() string {
@@ -3651,7 +3913,7 @@ type RowResult struct {
 
 func (x *RowResult) Reset() {
 	*x = RowResult{}
-	mi := &file_driver_proto_msgTypes[48]
+	mi := &file_driver_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3663,7 +3925,7 @@ func (x *RowResult) String() string {
 func (*RowResult) ProtoMessage() {}
 
 func (x *RowResult) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[48]
+	mi := &file_driver_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3676,7 +3938,7 @@ func (x *RowResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RowResult.ProtoReflect.Descriptor instead.
 func (*RowResult) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{48}
+	return file_driver_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *RowResult) GetIndex() int64 {
@@ -3737,7 +3999,7 @@ type EditResponse struct {
 
 func (x *EditResponse) Reset() {
 	*x = EditResponse{}
-	mi := &file_driver_proto_msgTypes[49]
+	mi := &file_driver_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3749,7 +4011,7 @@ func (x *EditResponse) String() string {
 func (*EditResponse) ProtoMessage() {}
 
 func (x *EditResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[49]
+	mi := &file_driver_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3762,7 +4024,7 @@ func (x *EditResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditResponse.ProtoReflect.Descriptor instead.
 func (*EditResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{49}
+	return file_driver_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *EditResponse) GetResults() []*RowResult {
@@ -3780,7 +4042,7 @@ type CloseResponse struct {
 
 func (x *CloseResponse) Reset() {
 	*x = CloseResponse{}
-	mi := &file_driver_proto_msgTypes[50]
+	mi := &file_driver_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3792,7 +4054,7 @@ func (x *CloseResponse) String() string {
 func (*CloseResponse) ProtoMessage() {}
 
 func (x *CloseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[50]
+	mi := &file_driver_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3805,7 +4067,7 @@ func (x *CloseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseResponse.ProtoReflect.Descriptor instead.
 func (*CloseResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{50}
+	return file_driver_proto_rawDescGZIP(), []int{52}
 }
 
 type ScanRequest struct {
@@ -3822,7 +4084,7 @@ type ScanRequest struct {
 
 func (x *ScanRequest) Reset() {
 	*x = ScanRequest{}
-	mi := &file_driver_proto_msgTypes[51]
+	mi := &file_driver_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3834,7 +4096,7 @@ func (x *ScanRequest) String() string {
 func (*ScanRequest) ProtoMessage() {}
 
 func (x *ScanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[51]
+	mi := &file_driver_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3847,7 +4109,7 @@ func (x *ScanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanRequest.ProtoReflect.Descriptor instead.
 func (*ScanRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{51}
+	return file_driver_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *ScanRequest) GetConnId() string {
@@ -3902,7 +4164,7 @@ type ScanVector struct {
 
 func (x *ScanVector) Reset() {
 	*x = ScanVector{}
-	mi := &file_driver_proto_msgTypes[52]
+	mi := &file_driver_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3914,7 +4176,7 @@ func (x *ScanVector) String() string {
 func (*ScanVector) ProtoMessage() {}
 
 func (x *ScanVector) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[52]
+	mi := &file_driver_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3927,7 +4189,7 @@ func (x *ScanVector) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanVector.ProtoReflect.Descriptor instead.
 func (*ScanVector) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{52}
+	return file_driver_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *ScanVector) GetPacked() []byte {
@@ -3946,7 +4208,7 @@ type ScanVectors struct {
 
 func (x *ScanVectors) Reset() {
 	*x = ScanVectors{}
-	mi := &file_driver_proto_msgTypes[53]
+	mi := &file_driver_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3958,7 +4220,7 @@ func (x *ScanVectors) String() string {
 func (*ScanVectors) ProtoMessage() {}
 
 func (x *ScanVectors) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[53]
+	mi := &file_driver_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3971,7 +4233,7 @@ func (x *ScanVectors) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanVectors.ProtoReflect.Descriptor instead.
 func (*ScanVectors) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{53}
+	return file_driver_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *ScanVectors) GetVectors() []*ScanVector {
@@ -3996,7 +4258,7 @@ type ScanPage struct {
 
 func (x *ScanPage) Reset() {
 	*x = ScanPage{}
-	mi := &file_driver_proto_msgTypes[54]
+	mi := &file_driver_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4008,7 +4270,7 @@ func (x *ScanPage) String() string {
 func (*ScanPage) ProtoMessage() {}
 
 func (x *ScanPage) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[54]
+	mi := &file_driver_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4021,7 +4283,7 @@ func (x *ScanPage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanPage.ProtoReflect.Descriptor instead.
 func (*ScanPage) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{54}
+	return file_driver_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *ScanPage) GetColumns() []*Column {
@@ -4078,7 +4340,7 @@ type Tenant struct {
 
 func (x *Tenant) Reset() {
 	*x = Tenant{}
-	mi := &file_driver_proto_msgTypes[55]
+	mi := &file_driver_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4090,7 +4352,7 @@ func (x *Tenant) String() string {
 func (*Tenant) ProtoMessage() {}
 
 func (x *Tenant) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[55]
+	mi := &file_driver_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4103,7 +4365,7 @@ func (x *Tenant) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tenant.ProtoReflect.Descriptor instead.
 func (*Tenant) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{55}
+	return file_driver_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *Tenant) GetName() string {
@@ -4136,7 +4398,7 @@ type ListTenantsResponse struct {
 
 func (x *ListTenantsResponse) Reset() {
 	*x = ListTenantsResponse{}
-	mi := &file_driver_proto_msgTypes[56]
+	mi := &file_driver_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4148,7 +4410,7 @@ func (x *ListTenantsResponse) String() string {
 func (*ListTenantsResponse) ProtoMessage() {}
 
 func (x *ListTenantsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[56]
+	mi := &file_driver_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4161,7 +4423,7 @@ func (x *ListTenantsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTenantsResponse.ProtoReflect.Descriptor instead.
 func (*ListTenantsResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{56}
+	return file_driver_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *ListTenantsResponse) GetTenants() []*Tenant {
@@ -4183,7 +4445,7 @@ type SetTenantStatusRequest struct {
 
 func (x *SetTenantStatusRequest) Reset() {
 	*x = SetTenantStatusRequest{}
-	mi := &file_driver_proto_msgTypes[57]
+	mi := &file_driver_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4195,7 +4457,7 @@ func (x *SetTenantStatusRequest) String() string {
 func (*SetTenantStatusRequest) ProtoMessage() {}
 
 func (x *SetTenantStatusRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[57]
+	mi := &file_driver_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4208,7 +4470,7 @@ func (x *SetTenantStatusRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetTenantStatusRequest.ProtoReflect.Descriptor instead.
 func (*SetTenantStatusRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{57}
+	return file_driver_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *SetTenantStatusRequest) GetConnId() string {
@@ -4247,7 +4509,7 @@ type SetTenantStatusResponse struct {
 
 func (x *SetTenantStatusResponse) Reset() {
 	*x = SetTenantStatusResponse{}
-	mi := &file_driver_proto_msgTypes[58]
+	mi := &file_driver_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4259,7 +4521,7 @@ func (x *SetTenantStatusResponse) String() string {
 func (*SetTenantStatusResponse) ProtoMessage() {}
 
 func (x *SetTenantStatusResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[58]
+	mi := &file_driver_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4272,7 +4534,7 @@ func (x *SetTenantStatusResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetTenantStatusResponse.ProtoReflect.Descriptor instead.
 func (*SetTenantStatusResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{58}
+	return file_driver_proto_rawDescGZIP(), []int{60}
 }
 
 type NodeTables struct {
@@ -4289,7 +4551,7 @@ type NodeTables struct {
 
 func (x *NodeTables) Reset() {
 	*x = NodeTables{}
-	mi := &file_driver_proto_msgTypes[59]
+	mi := &file_driver_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4301,7 +4563,7 @@ func (x *NodeTables) String() string {
 func (*NodeTables) ProtoMessage() {}
 
 func (x *NodeTables) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[59]
+	mi := &file_driver_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4314,7 +4576,7 @@ func (x *NodeTables) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodeTables.ProtoReflect.Descriptor instead.
 func (*NodeTables) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{59}
+	return file_driver_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *NodeTables) GetTable() string {
@@ -4371,7 +4633,7 @@ type NodeShard struct {
 
 func (x *NodeShard) Reset() {
 	*x = NodeShard{}
-	mi := &file_driver_proto_msgTypes[60]
+	mi := &file_driver_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4383,7 +4645,7 @@ func (x *NodeShard) String() string {
 func (*NodeShard) ProtoMessage() {}
 
 func (x *NodeShard) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[60]
+	mi := &file_driver_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4396,7 +4658,7 @@ func (x *NodeShard) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodeShard.ProtoReflect.Descriptor instead.
 func (*NodeShard) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{60}
+	return file_driver_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *NodeShard) GetName() string {
@@ -4441,7 +4703,7 @@ type Node struct {
 
 func (x *Node) Reset() {
 	*x = Node{}
-	mi := &file_driver_proto_msgTypes[61]
+	mi := &file_driver_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4453,7 +4715,7 @@ func (x *Node) String() string {
 func (*Node) ProtoMessage() {}
 
 func (x *Node) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[61]
+	mi := &file_driver_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4466,7 +4728,7 @@ func (x *Node) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Node.ProtoReflect.Descriptor instead.
 func (*Node) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{61}
+	return file_driver_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *Node) GetName() string {
@@ -4520,7 +4782,7 @@ type NodesResponse struct {
 
 func (x *NodesResponse) Reset() {
 	*x = NodesResponse{}
-	mi := &file_driver_proto_msgTypes[62]
+	mi := &file_driver_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4532,7 +4794,7 @@ func (x *NodesResponse) String() string {
 func (*NodesResponse) ProtoMessage() {}
 
 func (x *NodesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[62]
+	mi := &file_driver_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4545,7 +4807,7 @@ func (x *NodesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodesResponse.ProtoReflect.Descriptor instead.
 func (*NodesResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{62}
+	return file_driver_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *NodesResponse) GetNodes() []*Node {
@@ -4606,7 +4868,7 @@ const file_driver_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a:\n" +
 	"\fSecretsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x82\x05\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xa5\x05\n" +
 	"\fCapabilities\x12%\n" +
 	"\x0equery_language\x18\x01 \x01(\tR\rqueryLanguage\x12\x10\n" +
 	"\x03sql\x18\x02 \x01(\bR\x03sql\x12!\n" +
@@ -4632,7 +4894,8 @@ const file_driver_proto_rawDesc = "" +
 	"\atenants\x18\x11 \x01(\bR\atenants\x12\x14\n" +
 	"\x05nodes\x18\x12 \x01(\bR\x05nodes\x12\x14\n" +
 	"\x05paths\x18\x13 \x01(\bR\x05paths\x12\x1c\n" +
-	"\ttemplates\x18\x14 \x01(\bR\ttemplates\"\r\n" +
+	"\ttemplates\x18\x14 \x01(\bR\ttemplates\x12!\n" +
+	"\fsearch_modes\x18\x15 \x01(\bR\vsearchModes\"\r\n" +
 	"\vInfoRequest\"\xfc\x01\n" +
 	"\fInfoResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
@@ -4646,13 +4909,14 @@ const file_driver_proto_rawDesc = "" +
 	"\bsettings\x18\x02 \x03(\v2\x1b.app.driver.v2.SettingFieldR\bsettings\x12;\n" +
 	"\vsuggestions\x18\x03 \x03(\v2\x19.app.driver.v2.SuggestionR\vsuggestions\x12\x18\n" +
 	"\aaddress\x18\x04 \x03(\tR\aaddress\x12*\n" +
-	"\x05words\x18\x05 \x01(\v2\x14.app.driver.v2.WordsR\x05words\"\x85\x01\n" +
+	"\x05words\x18\x05 \x01(\v2\x14.app.driver.v2.WordsR\x05words\"\xae\x01\n" +
 	"\x05Words\x12\x1a\n" +
 	"\blanguage\x18\x01 \x01(\tR\blanguage\x12\x14\n" +
 	"\x05table\x18\x02 \x01(\tR\x05table\x12\x10\n" +
 	"\x03row\x18\x03 \x01(\tR\x03row\x12\"\n" +
 	"\finstructions\x18\x04 \x01(\tR\finstructions\x12\x14\n" +
-	"\x05notes\x18\x05 \x01(\tR\x05notes\"T\n" +
+	"\x05notes\x18\x05 \x01(\tR\x05notes\x12'\n" +
+	"\x0factivate_tenant\x18\x06 \x01(\tR\x0eactivateTenant\"T\n" +
 	"\x0eConnectionType\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05label\x18\x02 \x01(\tR\x05label\x12\x18\n" +
@@ -4758,7 +5022,7 @@ const file_driver_proto_rawDesc = "" +
 	"\x06tenant\x18\a \x01(\tR\x06tenant\x12-\n" +
 	"\x12vectorized_vectors\x18\b \x03(\tR\x11vectorizedVectors\x12\x1d\n" +
 	"\n" +
-	"own_vector\x18\t \x01(\bR\townVector\"\xb1\x02\n" +
+	"own_vector\x18\t \x01(\bR\townVector\"\xe8\x02\n" +
 	"\x15DescribeTableResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12/\n" +
@@ -4769,7 +5033,38 @@ const file_driver_proto_rawDesc = "" +
 	"\n" +
 	"definition\x18\x06 \x01(\fR\n" +
 	"definition\x126\n" +
-	"\adetails\x18\a \x03(\v2\x1c.app.driver.v2.DetailSectionR\adetails\"V\n" +
+	"\adetails\x18\a \x03(\v2\x1c.app.driver.v2.DetailSectionR\adetails\x125\n" +
+	"\bsearches\x18\b \x03(\v2\x19.app.driver.v2.SearchModeR\bsearches\"\x9d\x02\n" +
+	"\n" +
+	"SearchMode\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
+	"\x05label\x18\x02 \x01(\tR\x05label\x12\x12\n" +
+	"\x04hint\x18\x03 \x01(\tR\x04hint\x12\x12\n" +
+	"\x04note\x18\x04 \x01(\tR\x04note\x12\x18\n" +
+	"\ameasure\x18\x05 \x01(\tR\ameasure\x12\x18\n" +
+	"\acolumns\x18\x06 \x01(\bR\acolumns\x12!\n" +
+	"\ftext_columns\x18\a \x03(\tR\vtextColumns\x12\x1a\n" +
+	"\bexplains\x18\b \x01(\bR\bexplains\x12\x16\n" +
+	"\x06vector\x18\t \x01(\bR\x06vector\x122\n" +
+	"\x06params\x18\n" +
+	" \x03(\v2\x1a.app.driver.v2.SearchParamR\x06params\"\x97\x03\n" +
+	"\vSearchParam\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05label\x18\x02 \x01(\tR\x05label\x12\x12\n" +
+	"\x04help\x18\x03 \x01(\tR\x04help\x12\x12\n" +
+	"\x04kind\x18\x04 \x01(\tR\x04kind\x12\x10\n" +
+	"\x03min\x18\x05 \x01(\x01R\x03min\x12\x10\n" +
+	"\x03max\x18\x06 \x01(\x01R\x03max\x12\x12\n" +
+	"\x04step\x18\a \x01(\x01R\x04step\x12\x1b\n" +
+	"\tmin_label\x18\b \x01(\tR\bminLabel\x12\x1b\n" +
+	"\tmax_label\x18\t \x01(\tR\bmaxLabel\x12\x18\n" +
+	"\adefault\x18\n" +
+	" \x01(\tR\adefault\x12\x18\n" +
+	"\aoptions\x18\v \x03(\tR\aoptions\x12Q\n" +
+	"\roption_labels\x18\f \x03(\v2,.app.driver.v2.SearchParam.OptionLabelsEntryR\foptionLabels\x1a?\n" +
+	"\x11OptionLabelsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"V\n" +
 	"\rDetailSection\x12\x14\n" +
 	"\x05title\x18\x01 \x01(\tR\x05title\x12/\n" +
 	"\x05items\x18\x02 \x03(\v2\x19.app.driver.v2.DetailItemR\x05items\"R\n" +
@@ -4809,17 +5104,14 @@ const file_driver_proto_rawDesc = "" +
 	"\bproblems\x18\x01 \x03(\v2/.app.driver.v2.CheckCellsResponse.ProblemsEntryR\bproblems\x1a;\n" +
 	"\rProblemsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xe3\x03\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xb2\x04\n" +
 	"\rSearchRequest\x12\x17\n" +
 	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12\x14\n" +
-	"\x05table\x18\x02 \x01(\tR\x05table\x12\x1f\n" +
-	"\vnear_vector\x18\x03 \x03(\x01R\n" +
-	"nearVector\x12\x1b\n" +
+	"\x05table\x18\x02 \x01(\tR\x05table\x12\x16\n" +
+	"\x06vector\x18\x03 \x03(\x01R\x06vector\x12\x1b\n" +
 	"\thas_query\x18\x04 \x01(\bR\bhasQuery\x12\x14\n" +
 	"\x05query\x18\x05 \x01(\tR\x05query\x12\x12\n" +
-	"\x04mode\x18\x06 \x01(\tR\x04mode\x12\x1b\n" +
-	"\thas_alpha\x18\a \x01(\bR\bhasAlpha\x12\x14\n" +
-	"\x05alpha\x18\b \x01(\x01R\x05alpha\x12\x1d\n" +
+	"\x04mode\x18\x06 \x01(\tR\x04mode\x12\x1d\n" +
 	"\n" +
 	"similar_to\x18\t \x01(\tR\tsimilarTo\x12#\n" +
 	"\rtarget_vector\x18\n" +
@@ -4827,11 +5119,14 @@ const file_driver_proto_rawDesc = "" +
 	"\n" +
 	"properties\x18\v \x03(\tR\n" +
 	"properties\x12\x14\n" +
-	"\x05limit\x18\f \x01(\x03R\x05limit\x12\x16\n" +
-	"\x06fusion\x18\r \x01(\tR\x06fusion\x12+\n" +
-	"\x11search_properties\x18\x0e \x03(\tR\x10searchProperties\x12/\n" +
+	"\x05limit\x18\f \x01(\x03R\x05limit\x12%\n" +
+	"\x0esearch_columns\x18\x0e \x03(\tR\rsearchColumns\x12/\n" +
 	"\afilters\x18\x0f \x03(\v2\x15.app.driver.v2.FilterR\afilters\x12\x18\n" +
-	"\aexplain\x18\x10 \x01(\bR\aexplain\"1\n" +
+	"\aexplain\x18\x10 \x01(\bR\aexplain\x12@\n" +
+	"\x06params\x18\x11 \x03(\v2(.app.driver.v2.SearchRequest.ParamsEntryR\x06params\x1a9\n" +
+	"\vParamsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01J\x04\b\a\x10\bJ\x04\b\b\x10\tJ\x04\b\r\x10\x0eR\thas_alphaR\x05alphaR\x06fusion\"1\n" +
 	"\x03Row\x12*\n" +
 	"\x05cells\x18\x01 \x03(\v2\x14.app.driver.v2.ValueR\x05cells\"\xaa\x01\n" +
 	"\x04Grid\x12/\n" +
@@ -4997,7 +5292,7 @@ func file_driver_proto_rawDescGZIP() []byte {
 	return file_driver_proto_rawDescData
 }
 
-var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 73)
+var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 77)
 var file_driver_proto_goTypes = []any{
 	(*DriverError)(nil),             // 0: app.driver.v2.DriverError
 	(*Value)(nil),                   // 1: app.driver.v2.Value
@@ -5026,162 +5321,170 @@ var file_driver_proto_goTypes = []any{
 	(*Column)(nil),                  // 24: app.driver.v2.Column
 	(*TableSettings)(nil),           // 25: app.driver.v2.TableSettings
 	(*DescribeTableResponse)(nil),   // 26: app.driver.v2.DescribeTableResponse
-	(*DetailSection)(nil),           // 27: app.driver.v2.DetailSection
-	(*DetailItem)(nil),              // 28: app.driver.v2.DetailItem
-	(*Filter)(nil),                  // 29: app.driver.v2.Filter
-	(*Sort)(nil),                    // 30: app.driver.v2.Sort
-	(*BrowseRequest)(nil),           // 31: app.driver.v2.BrowseRequest
-	(*CheckCellsRequest)(nil),       // 32: app.driver.v2.CheckCellsRequest
-	(*TypedCell)(nil),               // 33: app.driver.v2.TypedCell
-	(*CheckCellsResponse)(nil),      // 34: app.driver.v2.CheckCellsResponse
-	(*SearchRequest)(nil),           // 35: app.driver.v2.SearchRequest
-	(*Row)(nil),                     // 36: app.driver.v2.Row
-	(*Grid)(nil),                    // 37: app.driver.v2.Grid
-	(*CountRequest)(nil),            // 38: app.driver.v2.CountRequest
-	(*CountResponse)(nil),           // 39: app.driver.v2.CountResponse
-	(*ExecuteRequest)(nil),          // 40: app.driver.v2.ExecuteRequest
-	(*Result)(nil),                  // 41: app.driver.v2.Result
-	(*ClassifyRequest)(nil),         // 42: app.driver.v2.ClassifyRequest
-	(*Classification)(nil),          // 43: app.driver.v2.Classification
-	(*EditRow)(nil),                 // 44: app.driver.v2.EditRow
-	(*CreateTableRequest)(nil),      // 45: app.driver.v2.CreateTableRequest
-	(*ColumnSpec)(nil),              // 46: app.driver.v2.ColumnSpec
-	(*EditRequest)(nil),             // 47: app.driver.v2.EditRequest
-	(*RowResult)(nil),               // 48: app.driver.v2.RowResult
-	(*EditResponse)(nil),            // 49: app.driver.v2.EditResponse
-	(*CloseResponse)(nil),           // 50: app.driver.v2.CloseResponse
-	(*ScanRequest)(nil),             // 51: app.driver.v2.ScanRequest
-	(*ScanVector)(nil),              // 52: app.driver.v2.ScanVector
-	(*ScanVectors)(nil),             // 53: app.driver.v2.ScanVectors
-	(*ScanPage)(nil),                // 54: app.driver.v2.ScanPage
-	(*Tenant)(nil),                  // 55: app.driver.v2.Tenant
-	(*ListTenantsResponse)(nil),     // 56: app.driver.v2.ListTenantsResponse
-	(*SetTenantStatusRequest)(nil),  // 57: app.driver.v2.SetTenantStatusRequest
-	(*SetTenantStatusResponse)(nil), // 58: app.driver.v2.SetTenantStatusResponse
-	(*NodeTables)(nil),              // 59: app.driver.v2.NodeTables
-	(*NodeShard)(nil),               // 60: app.driver.v2.NodeShard
-	(*Node)(nil),                    // 61: app.driver.v2.Node
-	(*NodesResponse)(nil),           // 62: app.driver.v2.NodesResponse
-	nil,                             // 63: app.driver.v2.Object.FieldsEntry
-	nil,                             // 64: app.driver.v2.Settings.ValuesEntry
-	nil,                             // 65: app.driver.v2.Settings.SecretsEntry
-	nil,                             // 66: app.driver.v2.SettingField.OptionHelpEntry
-	nil,                             // 67: app.driver.v2.Suggestion.SetEntry
-	nil,                             // 68: app.driver.v2.Column.FilterNotesEntry
-	nil,                             // 69: app.driver.v2.Column.BlockedEntry
-	nil,                             // 70: app.driver.v2.CheckCellsResponse.ProblemsEntry
-	nil,                             // 71: app.driver.v2.EditRow.ValuesEntry
-	nil,                             // 72: app.driver.v2.EditRow.VectorsEntry
+	(*SearchMode)(nil),              // 27: app.driver.v2.SearchMode
+	(*SearchParam)(nil),             // 28: app.driver.v2.SearchParam
+	(*DetailSection)(nil),           // 29: app.driver.v2.DetailSection
+	(*DetailItem)(nil),              // 30: app.driver.v2.DetailItem
+	(*Filter)(nil),                  // 31: app.driver.v2.Filter
+	(*Sort)(nil),                    // 32: app.driver.v2.Sort
+	(*BrowseRequest)(nil),           // 33: app.driver.v2.BrowseRequest
+	(*CheckCellsRequest)(nil),       // 34: app.driver.v2.CheckCellsRequest
+	(*TypedCell)(nil),               // 35: app.driver.v2.TypedCell
+	(*CheckCellsResponse)(nil),      // 36: app.driver.v2.CheckCellsResponse
+	(*SearchRequest)(nil),           // 37: app.driver.v2.SearchRequest
+	(*Row)(nil),                     // 38: app.driver.v2.Row
+	(*Grid)(nil),                    // 39: app.driver.v2.Grid
+	(*CountRequest)(nil),            // 40: app.driver.v2.CountRequest
+	(*CountResponse)(nil),           // 41: app.driver.v2.CountResponse
+	(*ExecuteRequest)(nil),          // 42: app.driver.v2.ExecuteRequest
+	(*Result)(nil),                  // 43: app.driver.v2.Result
+	(*ClassifyRequest)(nil),         // 44: app.driver.v2.ClassifyRequest
+	(*Classification)(nil),          // 45: app.driver.v2.Classification
+	(*EditRow)(nil),                 // 46: app.driver.v2.EditRow
+	(*CreateTableRequest)(nil),      // 47: app.driver.v2.CreateTableRequest
+	(*ColumnSpec)(nil),              // 48: app.driver.v2.ColumnSpec
+	(*EditRequest)(nil),             // 49: app.driver.v2.EditRequest
+	(*RowResult)(nil),               // 50: app.driver.v2.RowResult
+	(*EditResponse)(nil),            // 51: app.driver.v2.EditResponse
+	(*CloseResponse)(nil),           // 52: app.driver.v2.CloseResponse
+	(*ScanRequest)(nil),             // 53: app.driver.v2.ScanRequest
+	(*ScanVector)(nil),              // 54: app.driver.v2.ScanVector
+	(*ScanVectors)(nil),             // 55: app.driver.v2.ScanVectors
+	(*ScanPage)(nil),                // 56: app.driver.v2.ScanPage
+	(*Tenant)(nil),                  // 57: app.driver.v2.Tenant
+	(*ListTenantsResponse)(nil),     // 58: app.driver.v2.ListTenantsResponse
+	(*SetTenantStatusRequest)(nil),  // 59: app.driver.v2.SetTenantStatusRequest
+	(*SetTenantStatusResponse)(nil), // 60: app.driver.v2.SetTenantStatusResponse
+	(*NodeTables)(nil),              // 61: app.driver.v2.NodeTables
+	(*NodeShard)(nil),               // 62: app.driver.v2.NodeShard
+	(*Node)(nil),                    // 63: app.driver.v2.Node
+	(*NodesResponse)(nil),           // 64: app.driver.v2.NodesResponse
+	nil,                             // 65: app.driver.v2.Object.FieldsEntry
+	nil,                             // 66: app.driver.v2.Settings.ValuesEntry
+	nil,                             // 67: app.driver.v2.Settings.SecretsEntry
+	nil,                             // 68: app.driver.v2.SettingField.OptionHelpEntry
+	nil,                             // 69: app.driver.v2.Suggestion.SetEntry
+	nil,                             // 70: app.driver.v2.Column.FilterNotesEntry
+	nil,                             // 71: app.driver.v2.Column.BlockedEntry
+	nil,                             // 72: app.driver.v2.SearchParam.OptionLabelsEntry
+	nil,                             // 73: app.driver.v2.CheckCellsResponse.ProblemsEntry
+	nil,                             // 74: app.driver.v2.SearchRequest.ParamsEntry
+	nil,                             // 75: app.driver.v2.EditRow.ValuesEntry
+	nil,                             // 76: app.driver.v2.EditRow.VectorsEntry
 }
 var file_driver_proto_depIdxs = []int32{
 	2,  // 0: app.driver.v2.Value.list_value:type_name -> app.driver.v2.List
 	3,  // 1: app.driver.v2.Value.object_value:type_name -> app.driver.v2.Object
 	1,  // 2: app.driver.v2.List.values:type_name -> app.driver.v2.Value
-	63, // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
-	64, // 4: app.driver.v2.Settings.values:type_name -> app.driver.v2.Settings.ValuesEntry
-	65, // 5: app.driver.v2.Settings.secrets:type_name -> app.driver.v2.Settings.SecretsEntry
+	65, // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
+	66, // 4: app.driver.v2.Settings.values:type_name -> app.driver.v2.Settings.ValuesEntry
+	67, // 5: app.driver.v2.Settings.secrets:type_name -> app.driver.v2.Settings.SecretsEntry
 	5,  // 6: app.driver.v2.InfoResponse.capabilities:type_name -> app.driver.v2.Capabilities
 	8,  // 7: app.driver.v2.InfoResponse.description:type_name -> app.driver.v2.Description
 	10, // 8: app.driver.v2.Description.types:type_name -> app.driver.v2.ConnectionType
 	11, // 9: app.driver.v2.Description.settings:type_name -> app.driver.v2.SettingField
 	12, // 10: app.driver.v2.Description.suggestions:type_name -> app.driver.v2.Suggestion
 	9,  // 11: app.driver.v2.Description.words:type_name -> app.driver.v2.Words
-	66, // 12: app.driver.v2.SettingField.option_help:type_name -> app.driver.v2.SettingField.OptionHelpEntry
-	67, // 13: app.driver.v2.Suggestion.set:type_name -> app.driver.v2.Suggestion.SetEntry
+	68, // 12: app.driver.v2.SettingField.option_help:type_name -> app.driver.v2.SettingField.OptionHelpEntry
+	69, // 13: app.driver.v2.Suggestion.set:type_name -> app.driver.v2.Suggestion.SetEntry
 	4,  // 14: app.driver.v2.OpenRequest.settings:type_name -> app.driver.v2.Settings
 	5,  // 15: app.driver.v2.OpenResponse.capabilities:type_name -> app.driver.v2.Capabilities
 	17, // 16: app.driver.v2.PathsResponse.paths:type_name -> app.driver.v2.PathStatus
 	19, // 17: app.driver.v2.ListTablesResponse.tables:type_name -> app.driver.v2.Table
 	22, // 18: app.driver.v2.TemplatesResponse.templates:type_name -> app.driver.v2.Template
-	68, // 19: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
-	69, // 20: app.driver.v2.Column.blocked:type_name -> app.driver.v2.Column.BlockedEntry
+	70, // 19: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
+	71, // 20: app.driver.v2.Column.blocked:type_name -> app.driver.v2.Column.BlockedEntry
 	24, // 21: app.driver.v2.DescribeTableResponse.columns:type_name -> app.driver.v2.Column
 	25, // 22: app.driver.v2.DescribeTableResponse.settings:type_name -> app.driver.v2.TableSettings
-	27, // 23: app.driver.v2.DescribeTableResponse.details:type_name -> app.driver.v2.DetailSection
-	28, // 24: app.driver.v2.DetailSection.items:type_name -> app.driver.v2.DetailItem
-	29, // 25: app.driver.v2.BrowseRequest.filters:type_name -> app.driver.v2.Filter
-	30, // 26: app.driver.v2.BrowseRequest.sort:type_name -> app.driver.v2.Sort
-	33, // 27: app.driver.v2.CheckCellsRequest.cells:type_name -> app.driver.v2.TypedCell
-	70, // 28: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
-	29, // 29: app.driver.v2.SearchRequest.filters:type_name -> app.driver.v2.Filter
-	1,  // 30: app.driver.v2.Row.cells:type_name -> app.driver.v2.Value
-	24, // 31: app.driver.v2.Grid.columns:type_name -> app.driver.v2.Column
-	36, // 32: app.driver.v2.Grid.rows:type_name -> app.driver.v2.Row
-	29, // 33: app.driver.v2.CountRequest.filters:type_name -> app.driver.v2.Filter
-	37, // 34: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
-	0,  // 35: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
-	71, // 36: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
-	72, // 37: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
-	46, // 38: app.driver.v2.CreateTableRequest.columns:type_name -> app.driver.v2.ColumnSpec
-	44, // 39: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
-	48, // 40: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
-	29, // 41: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
-	52, // 42: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
-	24, // 43: app.driver.v2.ScanPage.columns:type_name -> app.driver.v2.Column
-	36, // 44: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
-	53, // 45: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
-	55, // 46: app.driver.v2.ListTenantsResponse.tenants:type_name -> app.driver.v2.Tenant
-	60, // 47: app.driver.v2.NodeTables.shard_list:type_name -> app.driver.v2.NodeShard
-	59, // 48: app.driver.v2.Node.tables:type_name -> app.driver.v2.NodeTables
-	61, // 49: app.driver.v2.NodesResponse.nodes:type_name -> app.driver.v2.Node
-	1,  // 50: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
-	1,  // 51: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
-	52, // 52: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
-	6,  // 53: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
-	13, // 54: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
-	15, // 55: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
-	15, // 56: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
-	15, // 57: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
-	21, // 58: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
-	31, // 59: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
-	38, // 60: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
-	40, // 61: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
-	35, // 62: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
-	15, // 63: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
-	42, // 64: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
-	32, // 65: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
-	47, // 66: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
-	47, // 67: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
-	47, // 68: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
-	15, // 69: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
-	51, // 70: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
-	47, // 71: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
-	45, // 72: app.driver.v2.Driver.CreateTable:input_type -> app.driver.v2.CreateTableRequest
-	21, // 73: app.driver.v2.Driver.Templates:input_type -> app.driver.v2.TableRequest
-	21, // 74: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
-	57, // 75: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
-	21, // 76: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
-	15, // 77: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
-	7,  // 78: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
-	14, // 79: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
-	16, // 80: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
-	16, // 81: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
-	20, // 82: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
-	26, // 83: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
-	37, // 84: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
-	39, // 85: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
-	41, // 86: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
-	37, // 87: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
-	18, // 88: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
-	43, // 89: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
-	34, // 90: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
-	49, // 91: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
-	49, // 92: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
-	49, // 93: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
-	5,  // 94: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
-	54, // 95: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
-	49, // 96: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
-	26, // 97: app.driver.v2.Driver.CreateTable:output_type -> app.driver.v2.DescribeTableResponse
-	23, // 98: app.driver.v2.Driver.Templates:output_type -> app.driver.v2.TemplatesResponse
-	56, // 99: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
-	58, // 100: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
-	62, // 101: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
-	50, // 102: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
-	78, // [78:103] is the sub-list for method output_type
-	53, // [53:78] is the sub-list for method input_type
-	53, // [53:53] is the sub-list for extension type_name
-	53, // [53:53] is the sub-list for extension extendee
-	0,  // [0:53] is the sub-list for field type_name
+	29, // 23: app.driver.v2.DescribeTableResponse.details:type_name -> app.driver.v2.DetailSection
+	27, // 24: app.driver.v2.DescribeTableResponse.searches:type_name -> app.driver.v2.SearchMode
+	28, // 25: app.driver.v2.SearchMode.params:type_name -> app.driver.v2.SearchParam
+	72, // 26: app.driver.v2.SearchParam.option_labels:type_name -> app.driver.v2.SearchParam.OptionLabelsEntry
+	30, // 27: app.driver.v2.DetailSection.items:type_name -> app.driver.v2.DetailItem
+	31, // 28: app.driver.v2.BrowseRequest.filters:type_name -> app.driver.v2.Filter
+	32, // 29: app.driver.v2.BrowseRequest.sort:type_name -> app.driver.v2.Sort
+	35, // 30: app.driver.v2.CheckCellsRequest.cells:type_name -> app.driver.v2.TypedCell
+	73, // 31: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
+	31, // 32: app.driver.v2.SearchRequest.filters:type_name -> app.driver.v2.Filter
+	74, // 33: app.driver.v2.SearchRequest.params:type_name -> app.driver.v2.SearchRequest.ParamsEntry
+	1,  // 34: app.driver.v2.Row.cells:type_name -> app.driver.v2.Value
+	24, // 35: app.driver.v2.Grid.columns:type_name -> app.driver.v2.Column
+	38, // 36: app.driver.v2.Grid.rows:type_name -> app.driver.v2.Row
+	31, // 37: app.driver.v2.CountRequest.filters:type_name -> app.driver.v2.Filter
+	39, // 38: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
+	0,  // 39: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
+	75, // 40: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
+	76, // 41: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
+	48, // 42: app.driver.v2.CreateTableRequest.columns:type_name -> app.driver.v2.ColumnSpec
+	46, // 43: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
+	50, // 44: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
+	31, // 45: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
+	54, // 46: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
+	24, // 47: app.driver.v2.ScanPage.columns:type_name -> app.driver.v2.Column
+	38, // 48: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
+	55, // 49: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
+	57, // 50: app.driver.v2.ListTenantsResponse.tenants:type_name -> app.driver.v2.Tenant
+	62, // 51: app.driver.v2.NodeTables.shard_list:type_name -> app.driver.v2.NodeShard
+	61, // 52: app.driver.v2.Node.tables:type_name -> app.driver.v2.NodeTables
+	63, // 53: app.driver.v2.NodesResponse.nodes:type_name -> app.driver.v2.Node
+	1,  // 54: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
+	1,  // 55: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
+	54, // 56: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
+	6,  // 57: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
+	13, // 58: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
+	15, // 59: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
+	15, // 60: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
+	15, // 61: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
+	21, // 62: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
+	33, // 63: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
+	40, // 64: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
+	42, // 65: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
+	37, // 66: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
+	15, // 67: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
+	44, // 68: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
+	34, // 69: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
+	49, // 70: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
+	49, // 71: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
+	49, // 72: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
+	15, // 73: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
+	53, // 74: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
+	49, // 75: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
+	47, // 76: app.driver.v2.Driver.CreateTable:input_type -> app.driver.v2.CreateTableRequest
+	21, // 77: app.driver.v2.Driver.Templates:input_type -> app.driver.v2.TableRequest
+	21, // 78: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
+	59, // 79: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
+	21, // 80: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
+	15, // 81: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
+	7,  // 82: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
+	14, // 83: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
+	16, // 84: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
+	16, // 85: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
+	20, // 86: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
+	26, // 87: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
+	39, // 88: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
+	41, // 89: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
+	43, // 90: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
+	39, // 91: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
+	18, // 92: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
+	45, // 93: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
+	36, // 94: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
+	51, // 95: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
+	51, // 96: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
+	51, // 97: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
+	5,  // 98: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
+	56, // 99: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
+	51, // 100: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
+	26, // 101: app.driver.v2.Driver.CreateTable:output_type -> app.driver.v2.DescribeTableResponse
+	23, // 102: app.driver.v2.Driver.Templates:output_type -> app.driver.v2.TemplatesResponse
+	58, // 103: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
+	60, // 104: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
+	64, // 105: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
+	52, // 106: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
+	82, // [82:107] is the sub-list for method output_type
+	57, // [57:82] is the sub-list for method input_type
+	57, // [57:57] is the sub-list for extension type_name
+	57, // [57:57] is the sub-list for extension extendee
+	0,  // [0:57] is the sub-list for field type_name
 }
 
 func init() { file_driver_proto_init() }
@@ -5204,7 +5507,7 @@ func file_driver_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_driver_proto_rawDesc), len(file_driver_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   73,
+			NumMessages:   77,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -1,8 +1,11 @@
-// A small GraphQL mode for CodeMirror 6 (StreamLanguage) and the schema-aware completion of the
-// editor: collections, properties, `_additional` members, search operators and filter operators.
+// The Weaviate driver's editor language in the frontend: a small GraphQL mode for CodeMirror 6
+// (StreamLanguage) and the schema-aware completion of collections, properties, `_additional`
+// members, search operators and filter operators. The editor loads it for a connection whose
+// driver says its language is "graphql" (Capabilities.queryLanguage), through drivers/index.ts.
 import type { CompletionContext, CompletionResult } from "@codemirror/autocomplete";
 import { StreamLanguage, type StreamParser } from "@codemirror/language";
-import { statementAt } from "./statements";
+import { statementAt } from "../../components/editor/statements";
+import type { EditorSchema } from "../../components/editor/schema";
 
 const KEYWORDS = new Set(["query", "mutation", "subscription", "fragment", "on", "true", "false", "null"]);
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
@@ -67,9 +70,6 @@ const parser: StreamParser<State> = {
 };
 
 export const graphqlLanguage = StreamLanguage.define(parser);
-
-/** The schema the completion knows: each collection's property names. */
-export type EditorSchema = Record<string, string[]>;
 
 export const ADDITIONAL = [
   "id",
