@@ -212,6 +212,20 @@ func (a *ConnectionsAPI) Test(form dto.ConnectionFormDTO, secrets map[string]str
 	return dto.FromTest(v, paths), nil
 }
 
+// FromURL is what a connection URL of the type's form fills: setting values and secrets by
+// key (contract 3). The form fills its fields with them; the URL itself is never saved.
+func (a *ConnectionsAPI) FromURL(connType, raw string) (dto.URLFieldsDTO, error) {
+	d, err := a.Describe(connType)
+	if err != nil {
+		return dto.URLFieldsDTO{}, err
+	}
+	values, secrets, err := d.FromURL(raw)
+	if err != nil {
+		return dto.URLFieldsDTO{}, apiError(err)
+	}
+	return dto.URLFieldsDTO{Values: values, Secrets: secrets}, nil
+}
+
 // Describe returns what a connection type's plugin says of its connections: the form's
 // fields, suggestions and address (contract 3). The window renders the form from it.
 func (a *ConnectionsAPI) Describe(connType string) (driver.Description, error) {

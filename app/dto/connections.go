@@ -194,3 +194,9 @@ func FromTest(version string, paths []driver.PathStatus) TestResultDTO {
 	}
 	return out
 }
+
+// URLFieldsDTO is what a connection URL fills: setting values and secrets by key (never null).
+type URLFieldsDTO struct {
+	Values  map[string]string `json:"values"`
+	Secrets map[string]string `json:"secrets"`
+}

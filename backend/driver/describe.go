@@ -24,6 +24,14 @@ type Description struct {
 	Address []string `json:"address,omitempty"`
 	// Words are what AI clients read about these connections; nil says nothing.
 	Words *Words `json:"words,omitempty"`
+	// URL is how a connection URL fills the settings, where the database has one; nil none.
+	URL *URLForm `json:"url,omitempty"`
+}
+
+// Valid checks the description itself, as the host does before it draws or saves anything
+// from it: today, that a URL form fills only its settings.
+func (d Description) Valid() error {
+	return d.checkURLForm()
 }
 
 // Words are what AI clients read about a type's connections: the MCP server's instructions,

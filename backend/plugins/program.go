@@ -116,6 +116,9 @@ func checkDescribe(ctx context.Context, path, name string, v *registry.Version, 
 		return grpcdriver.Description{}, &Error{Code: registry.CodeBadArtifact, Msg: fmt.Sprintf("The program in the download of %s describes the connection type %q, which the registry does not say it serves (%s). Nothing was installed.",
 			what, t, strings.Join(types, ", "))}
 	}
+	if err := d.Connections.Valid(); err != nil {
+		return grpcdriver.Description{}, &Error{Code: registry.CodeBadArtifact, Err: err, Msg: fmt.Sprintf("The program in the download of %s describes its connections wrongly (%v). Nothing was installed.", what, err)}
+	}
 	return d, nil
 }
 

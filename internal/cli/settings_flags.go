@@ -18,12 +18,14 @@ import (
 // any field its plugin describes, and secrets read from the environment or stdin, never from
 // a flag's value (the process list and shell history would show it).
 type settingFlags struct {
+	url         string
 	set         []string
 	secretEnv   []string
 	secretStdin string
 }
 
 func (sf *settingFlags) register(f *pflag.FlagSet) {
+	f.StringVar(&sf.url, "url", "", "a connection URL of the type's form (postgres://user@host:5432/db?sslmode=require) filling its fields; --set overrides a part; no password in it")
 	f.StringArrayVar(&sf.set, "set", nil, "a setting of the connection's type, key=value (repeatable; `app connection fields TYPE` lists the keys)")
 	f.StringArrayVar(&sf.secretEnv, "secret-env", nil, "a secret setting read from an environment variable, key=VAR (repeatable)")
 	f.StringVar(&sf.secretStdin, "secret-stdin", "", "a secret setting (its key) read from the first line of standard input")
@@ -49,7 +51,7 @@ func (sf *settingFlags) exclusive(keyEnv string, keyStdin bool) error {
 
 // given reports whether any of the flags was given.
 func (sf *settingFlags) given() bool {
-	return len(sf.set) > 0 || len(sf.secretEnv) > 0 || sf.secretStdin != ""
+	return sf.url != "" || len(sf.set) > 0 || len(sf.secretEnv) > 0 || sf.secretStdin != ""
 }
 
 // apply sets the --set values on s, checking each key against the type's description, and
@@ -66,6 +68,21 @@ func (sf *settingFlags) apply(stdin io.Reader, d driver.Description, connType st
 			return fmt.Errorf("%q is a secret: give it with --secret-env %s=VAR or --secret-stdin %s, never as a flag's value", key, key, key)
 		}
 		return nil
+	}
+	if sf.url != "" {
+		values, urlSecrets, err := d.FromURL(sf.url)
+		if err != nil {
+			return nil, fmt.Errorf("--url: %w", err)
+		}
+		if len(urlSecrets) > 0 {
+			// A flag's value shows in the process list and the shell's history.
+			return nil, fmt.Errorf("--url: the URL holds a password; leave it out and give it with --secret-env %s=VAR or --secret-stdin %s", d.URL.Password, d.URL.Password)
+		}
+		for k, v := range values {
+			if err := s.SetValue(k, v); err != nil {
+				return nil, err
+			}
+		}
 	}
 	for _, kv := range sf.set {
 		k, v, ok := strings.Cut(kv, "=")
@@ -195,7 +212,17 @@ func newConnectionFieldsCmd(g *Globals) *cobra.Command {
 				}
 				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", f.Key, f.Label, kind, f.Default, req, f.Section, f.Help)
 			}
-			return w.Flush()
+			if err := w.Flush(); err != nil {
+				return err
+			}
+			if u := d.URL; u != nil {
+				example := u.Example
+				if example == "" {
+					example = u.Schemes[0] + "://…"
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "\n--url takes a %s:// URL, e.g. %s (a password goes in a secret flag, not in it)\n", strings.Join(u.Schemes, ":// or "), example)
+			}
+			return nil
 		},
 	}
 }

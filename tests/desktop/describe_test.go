@@ -75,7 +75,7 @@ func TestAPluginsOwnFieldsMakeTheFormAndTheCLI(t *testing.T) {
 		if err != nil {
 			t.Fatalf("connection fields testdb: %v\n%s", err, out)
 		}
-		for _, want := range []string{"path ", "path", "mode ", "enum (read-only | read-write)", "password ", "secret", "label ", "text", "wal ", "bool", "cache ", "int 1..100000", "Advanced"} {
+		for _, want := range []string{"path ", "path", "mode ", "enum (read-only | read-write)", "password ", "secret", "label ", "text", "wal ", "bool", "cache ", "int 1..100000", "Advanced", "--url takes a testdb:// URL, e.g. testdb:///home/me/shop.db?mode=read-only"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("the listing lacks %q:\n%s", want, out)
 			}
@@ -97,8 +97,17 @@ func TestAPluginsOwnFieldsMakeTheFormAndTheCLI(t *testing.T) {
 		if out, err := cli(nil, "connection", "add", "--type", "testdb", "--name", "Shop file", "--set", "path="+dbFile); err == nil || !strings.Contains(out, "Passphrase is required") {
 			t.Fatalf("the missing passphrase was not named: %v\n%s", err, out)
 		}
+		if out, err := cli(nil, "connection", "add", "--type", "testdb", "--name", "Shop file", "--url", "testdb://:"+secret+"@"+dbFile); err == nil ||
+			!strings.Contains(out, "holds a password") || strings.Contains(out, secret) {
+			t.Fatalf("a password in a --url was not refused without being quoted: %v\n%s", err, out)
+		}
+		if out, err := cli(nil, "connection", "add", "--type", "testdb", "--name", "Shop file", "--url", "testdb://"+dbFile+"?colour=red"); err == nil ||
+			!strings.Contains(out, `"colour" is not one these connections take (cache, mode)`) {
+			t.Fatalf("an unknown URL parameter was not named: %v\n%s", err, out)
+		}
+		// The URL form (contract 3): the file and the cache come from the URL, the label from --set.
 		out, err := cli([]string{"TESTDB_PASS=" + secret}, "connection", "add", "--type", "testdb", "--name", "Shop file",
-			"--set", "path="+dbFile, "--set", "cache=500", "--set", "label=Shop", "--secret-env", "password=TESTDB_PASS")
+			"--url", "testdb://"+dbFile+"?cache=500", "--set", "label=Shop", "--secret-env", "password=TESTDB_PASS")
 		if err != nil {
 			t.Fatalf("connection add: %v\n%s", err, out)
 		}
@@ -152,7 +161,7 @@ func TestAPluginsOwnFieldsMakeTheFormAndTheCLI(t *testing.T) {
 		}
 		click(card)
 		got := map[string]string{}
-		for _, name := range []string{"Database file", "Open mode", "Passphrase", "Display label", "Use a write-ahead log", "Choose Database file", "Advanced"} {
+		for _, name := range []string{"Connection URL", "Database file", "Open mode", "Passphrase", "Display label", "Use a write-ahead log", "Choose Database file", "Advanced"} {
 			for _, a := range waitNamed(ctx, t, w.d, bus, name) {
 				if a.Name == name {
 					got[name] = a.Role
@@ -163,7 +172,7 @@ func TestAPluginsOwnFieldsMakeTheFormAndTheCLI(t *testing.T) {
 		if err := w.d.Screenshot(ctx, w.id, shot); err != nil {
 			t.Fatal(err)
 		}
-		for name, role := range map[string]string{"Database file": "entry", "Open mode": "combo box", "Passphrase": "password text", "Display label": "entry",
+		for name, role := range map[string]string{"Connection URL": "entry", "Database file": "entry", "Open mode": "combo box", "Passphrase": "password text", "Display label": "entry",
 			"Use a write-ahead log": "check box", "Choose Database file": "button"} {
 			if !strings.Contains(got[name], role) {
 				t.Errorf("%q is a %q in the form, want a %s (%s)", name, got[name], role, shot)

@@ -248,6 +248,9 @@ func toDescription(d driver.Description) *pb.Description {
 	if w := d.Words; w != nil {
 		out.Words = &pb.Words{Language: w.Language, Table: w.Table, Row: w.Row, Instructions: w.Instructions, Notes: w.Notes, ActivateTenant: w.ActivateTenant}
 	}
+	if u := d.URL; u != nil {
+		out.Url = &pb.URLForm{Schemes: u.Schemes, Example: u.Example, User: u.User, Password: u.Password, Host: u.Host, Port: u.Port, Path: u.Path, FilePath: u.FilePath, Query: u.Query}
+	}
 	return out
 }
 
@@ -275,6 +278,10 @@ func fromDescription(d *pb.Description, types []string) driver.Description {
 	}
 	if w := d.GetWords(); w != nil {
 		out.Words = &driver.Words{Language: w.GetLanguage(), Table: w.GetTable(), Row: w.GetRow(), Instructions: w.GetInstructions(), Notes: w.GetNotes(), ActivateTenant: w.GetActivateTenant()}
+	}
+	if u := d.GetUrl(); u != nil {
+		out.URL = &driver.URLForm{Schemes: u.GetSchemes(), Example: u.GetExample(), User: u.GetUser(), Password: u.GetPassword(), Host: u.GetHost(),
+			Port: u.GetPort(), Path: u.GetPath(), FilePath: u.GetFilePath(), Query: nilIfEmptyMap(u.GetQuery())}
 	}
 	return out
 }

@@ -207,6 +207,8 @@ func TestContractTypesRoundTrip(t *testing.T) {
 			Settings:    driver.ProtocolTwoFields(),
 			Suggestions: []driver.Suggestion{{Key: "host", Suffixes: []string{".example"}, Set: map[string]string{"port": "443"}, Text: "why", Action: "do"}},
 			Words:       &driver.Words{Language: "SQL", Table: "table", Row: "row", Instructions: "Reads are SELECT.", Notes: "e.g. SELECT 1", ActivateTenant: "ALTER {table} ACTIVATE {tenant}"},
+			URL: &driver.URLForm{Schemes: []string{"t"}, Example: "t://h/db", User: "u", Password: "apiKey", Host: "host", Port: "port", Path: "database",
+				FilePath: true, Query: map[string]string{"sslmode": "sslMode"}},
 		}
 		d.Settings = append(d.Settings, driver.SettingField{Key: "file", Label: "File", Kind: driver.FieldPath, Required: true, Options: []string{"a"}, OptionHelp: map[string]string{"a": "b"}})
 		if got := fromDescription(wire(t, toDescription(d)), nil); !reflect.DeepEqual(got, d) {

@@ -28,6 +28,7 @@ export function toDescription(d: WireDescription): ConnectionDescription {
     })),
     suggestions: (d.suggestions ?? []).map((g) => ({ key: g.key, suffixes: g.suffixes ?? [], set: g.set ?? {}, text: g.text, action: g.action })),
     address: d.address ?? [],
+    url: d.url ? { schemes: d.url.schemes ?? [], example: d.url.example ?? "" } : null,
   };
 }
 

@@ -99,6 +99,8 @@ export interface ConnectionDescription {
   suggestions: Suggestion[];
   /** The keys whose values say where a connection points. */
   address: string[];
+  /** The connection URL form, where the database has one: a URL fills the fields (fromURL). */
+  url: { schemes: string[]; example: string } | null;
 }
 
 /** One way to the database and how it answered a Test (Weaviate: REST, GraphQL, gRPC). */
@@ -131,6 +133,8 @@ export interface ConnectionsApi {
   test(form: ConnectionForm, secrets: Record<string, string>): Promise<TestResult>;
   /** describe returns what a type's plugin says of its connections: the form's fields. */
   describe(type: string): Promise<ConnectionDescription>;
+  /** fromURL is what a connection URL of the type's form fills: values and secrets by key. */
+  fromURL(type: string, url: string): Promise<{ values: Record<string, string>; secrets: Record<string, string> }>;
   /** types lists the connection types the registry offers and the installed plugins serve. */
   types(): Promise<ConnectionType[]>;
   /** chooseFile is the native open dialog for a path field; "" when closed. */

@@ -325,6 +325,11 @@ export function createWailsApi(): Api {
         }),
       describe: (type) => call(async () => toDescription(await ConnectionsBinding.Describe(type))),
       chooseFile: (title) => call(() => ConnectionsBinding.ChooseFile(title)),
+      fromURL: (type, url) =>
+        call(async () => {
+          const r = await ConnectionsBinding.FromURL(type, url);
+          return { values: r.values ?? {}, secrets: r.secrets ?? {} };
+        }),
       types: () =>
         call(async () =>
           (await ConnectionsBinding.Types()).map((t) => ({ name: t.name, label: t.label, summary: t.summary ?? "", plugin: t.plugin, installed: t.installed })),

@@ -543,6 +543,7 @@ export function fakeApi(
       describe: async () => weaviateDescription(),
       types: async () => [{ name: "weaviate", label: "Weaviate", summary: weaviateDescription().types[0].summary, plugin: "weaviate", installed: false }],
       chooseFile: async () => "",
+      fromURL: async () => ({ values: {}, secrets: {} }),
       duplicate: async (id) => connection({ id: `${id}-copy`, name: "Local Weaviate (copy)" }),
       onChanged: (cb) => {
         listeners.add(cb);

@@ -30,12 +30,41 @@ export namespace driver {
 	        this.summary = source["summary"];
 	    }
 	}
+	export class URLForm {
+	    schemes: string[];
+	    example?: string;
+	    user?: string;
+	    password?: string;
+	    host?: string;
+	    port?: string;
+	    path?: string;
+	    filePath?: boolean;
+	    query?: Record<string, string>;
+	
+	    static createFrom(source: any = {}) {
+	        return new URLForm(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.schemes = source["schemes"];
+	        this.example = source["example"];
+	        this.user = source["user"];
+	        this.password = source["password"];
+	        this.host = source["host"];
+	        this.port = source["port"];
+	        this.path = source["path"];
+	        this.filePath = source["filePath"];
+	        this.query = source["query"];
+	    }
+	}
 	export class Words {
 	    language: string;
 	    table?: string;
 	    row?: string;
 	    instructions?: string;
 	    notes?: string;
+	    activateTenant?: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new Words(source);
@@ -48,6 +77,7 @@ export namespace driver {
 	        this.row = source["row"];
 	        this.instructions = source["instructions"];
 	        this.notes = source["notes"];
+	        this.activateTenant = source["activateTenant"];
 	    }
 	}
 	export class Suggestion {
@@ -132,6 +162,7 @@ export namespace driver {
 	    suggestions?: Suggestion[];
 	    address?: string[];
 	    words?: Words;
+	    url?: URLForm;
 	
 	    static createFrom(source: any = {}) {
 	        return new Description(source);
@@ -144,6 +175,7 @@ export namespace driver {
 	        this.suggestions = this.convertValues(source["suggestions"], Suggestion);
 	        this.address = source["address"];
 	        this.words = this.convertValues(source["words"], Words);
+	        this.url = this.convertValues(source["url"], URLForm);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -164,6 +196,7 @@ export namespace driver {
 		    return a;
 		}
 	}
+	
 	
 	
 
@@ -2182,6 +2215,20 @@ export namespace dto {
 	        this.level = source["level"];
 	        this.connections = source["connections"];
 	        this.expires = source["expires"];
+	    }
+	}
+	export class URLFieldsDTO {
+	    values: Record<string, string>;
+	    secrets: Record<string, string>;
+	
+	    static createFrom(source: any = {}) {
+	        return new URLFieldsDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.values = source["values"];
+	        this.secrets = source["secrets"];
 	    }
 	}
 	export class VerificationDTO {

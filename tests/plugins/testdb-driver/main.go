@@ -24,7 +24,7 @@ var version = "0.1.0"
 const Type = "testdb"
 
 // Describe is its description: one field of each kind, an enum that shows the secret, an int
-// in Advanced, addressed by its path.
+// in Advanced, addressed by its path, and a URL form for a file.
 func Describe() driver.Description {
 	return driver.Description{
 		Types: []driver.ConnectionType{{Name: Type, Label: "Test DB", Summary: "A file database made for the tests"}},
@@ -37,6 +37,8 @@ func Describe() driver.Description {
 			{Key: "cache", Label: "Cache pages", Kind: driver.FieldInt, Min: 1, Max: 100000, Default: "2000", Section: "Advanced"},
 		},
 		Address: []string{"path"},
+		URL: &driver.URLForm{Schemes: []string{Type}, Example: Type + ":///home/me/shop.db?mode=read-only", Path: "path", FilePath: true,
+			Password: "password", Query: map[string]string{"mode": "mode", "cache": "cache"}},
 	}
 }
 

@@ -209,6 +209,7 @@ describe("a form from a description alone", () => {
     ],
     suggestions: [],
     address: ["path"],
+    url: { schemes: ["testdb"], example: "testdb:///home/me/shop.db?mode=ro" },
   };
   const blank = (): ConnectionForm => ({ id: "", name: "", type: "testdb", values: { mode: "ro", timeout: "5" }, externalAccess: "readWrite", aiPolicy: "askForWrites", savedSecrets: [] });
 
@@ -228,6 +229,31 @@ describe("a form from a description alone", () => {
     await userEvent.selectOptions(screen.getByRole("combobox", { name: "Mode" }), "rw");
     expect(screen.getByRole("combobox", { name: "Mode" })).toHaveAccessibleDescription("Writes allowed");
     expect(screen.getByLabelText("Password")).toHaveAttribute("type", "password");
+  });
+
+  it("fills the fields and the secret from a connection URL as the backend reads it, and names a URL it refuses at its field", async () => {
+    const fromURL = vi.fn(async (_type: string, url: string) => {
+      if (url.includes("colour")) throw 'invalid_argument: the URL\'s parameter "colour" is not one these connections take (cache, mode)';
+      return { values: { path: "/data/shop.db", mode: "rw" }, secrets: { password: "from-url" } };
+    });
+    const save = vi.fn(async () => ({ ...connectionForm(), id: "n1", name: "Shop", createdAt: "", skipTLSVerify: false }));
+    renderForm(blank(), { connections: { fromURL, save: save as never } }, testdb);
+    const url = screen.getByRole("textbox", { name: "Connection URL" });
+    expect(url).toHaveAttribute("placeholder", "testdb:///home/me/shop.db?mode=ro");
+    await userEvent.type(url, "testdb:///data/shop.db?colour=red{Enter}");
+    expect(url).toHaveAccessibleDescription(/"colour" is not one these connections take/);
+    expect(screen.getByRole("textbox", { name: "File" })).toHaveValue("");
+    await userEvent.clear(url);
+    await userEvent.type(url, "testdb://:from-url@/data/shop.db?mode=rw");
+    await userEvent.click(screen.getByRole("button", { name: "Fill" }));
+    expect(fromURL).toHaveBeenLastCalledWith("testdb", "testdb://:from-url@/data/shop.db?mode=rw");
+    expect(screen.getByRole("textbox", { name: "File" })).toHaveValue("/data/shop.db");
+    expect(screen.getByRole("combobox", { name: "Mode" })).toHaveValue("rw");
+    expect(screen.getByLabelText("Password")).toHaveValue("from-url");
+    expect(url).toHaveValue("");
+    await userEvent.type(screen.getByRole("textbox", { name: "Name" }), "Shop");
+    await userEvent.click(screen.getByRole("button", { name: "Save" }));
+    expect(save).toHaveBeenCalledWith(expect.objectContaining({ values: { path: "/data/shop.db", mode: "rw", timeout: "5" } }), { password: "from-url" });
   });
 
   it("checks each field as described, at the field, and sends secrets apart from the values", async () => {

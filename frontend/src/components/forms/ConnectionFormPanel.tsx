@@ -74,6 +74,8 @@ function DescribedForm({ initial, desc, onSaved, onCancel, onDuplicate, onDelete
   // A saved connection lacks the fields its plugin added since: they start at their defaults.
   const [form, setForm] = useState<ConnectionForm>(() => ({ ...initial, values: { ...newConnectionForm(initial.type, desc).values, ...initial.values } }));
   const [secrets, setSecrets] = useState<Record<string, string>>({});
+  // A connection URL being typed: it fills the fields and is never saved itself.
+  const [urlText, setUrlText] = useState("");
   // The named sections (Advanced) that are open: one holding a field with a problem opens.
   const [openSections, setOpenSections] = useState<Set<string>>(new Set());
   const [test, setTest] = useState<TestState>({ status: "idle" });
@@ -136,6 +138,21 @@ function DescribedForm({ initial, desc, onSaved, onCancel, onDuplicate, onDelete
       if (f.kind !== "secret" && v !== undefined && applies(f, form.values)) values[f.key] = v;
     }
     return { ...form, values };
+  };
+
+  /** fillFromURL fills the fields (and a password) from the URL, as the type's plugin reads it. */
+  const fillFromURL = async () => {
+    if (urlText.trim() === "") return;
+    try {
+      const got = await api.connections.fromURL(form.type, urlText);
+      setForm((f) => ({ ...f, values: { ...f.values, ...got.values } }));
+      if (Object.keys(got.secrets).length > 0) setSecrets((s) => ({ ...s, ...got.secrets }));
+      changed();
+      setUrlText("");
+    } catch (reason) {
+      const e = parseApiError(reason);
+      refuse({ field: "url", message: e.message });
+    }
   };
 
   const runTest = async () => {
@@ -311,6 +328,37 @@ function DescribedForm({ initial, desc, onSaved, onCancel, onDuplicate, onDelete
         {row("name", "Name", (ids) => (
           <input {...ids} ref={nameRef} name="name" value={form.name} onChange={(e) => set({ name: e.target.value })} autoComplete="off" />
         ))}
+        {desc.url &&
+          row(
+            "url",
+            "Connection URL",
+            (ids) => (
+              <span className="form-path">
+                <input
+                  {...ids}
+                  name="url"
+                  value={urlText}
+                  onChange={(e) => {
+                    setUrlText(e.target.value);
+                    if (atField?.field === "url") setAtField(null);
+                  }}
+                  onKeyDown={(e) => {
+                    if (e.key === "Enter") {
+                      e.preventDefault();
+                      void fillFromURL();
+                    }
+                  }}
+                  autoComplete="off"
+                  spellCheck={false}
+                  placeholder={desc.url?.example || `${desc.url?.schemes[0]}://…`}
+                />
+                <button type="button" className="btn btn--small" onClick={() => void fillFromURL()} disabled={urlText.trim() === ""}>
+                  Fill
+                </button>
+              </span>
+            ),
+            "Fills the fields below; the URL itself is not saved, a password in it goes to the keyring",
+          )}
         {groups.map((g) =>
           g.name === "" ? (
             <div key="main" className="form-fields">

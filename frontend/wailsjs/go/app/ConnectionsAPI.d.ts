@@ -10,6 +10,8 @@ export function Describe(arg1:string):Promise<driver.Description>;
 
 export function Duplicate(arg1:string):Promise<dto.ConnectionDTO>;
 
+export function FromURL(arg1:string,arg2:string):Promise<dto.URLFieldsDTO>;
+
 export function Get(arg1:string):Promise<dto.ConnectionFormDTO>;
 
 export function List():Promise<Array<dto.ConnectionDTO>>;

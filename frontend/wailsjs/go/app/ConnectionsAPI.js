@@ -14,6 +14,10 @@ export function Duplicate(arg1) {
   return window['go']['app']['ConnectionsAPI']['Duplicate'](arg1);
 }
 
+export function FromURL(arg1, arg2) {
+  return window['go']['app']['ConnectionsAPI']['FromURL'](arg1, arg2);
+}
+
 export function Get(arg1) {
   return window['go']['app']['ConnectionsAPI']['Get'](arg1);
 }

@@ -875,7 +875,9 @@ type Description struct {
 	Suggestions []*Suggestion          `protobuf:"bytes,3,rep,name=suggestions,proto3" json:"suggestions,omitempty"`
 	Address     []string               `protobuf:"bytes,4,rep,name=address,proto3" json:"address,omitempty"`
 	// words are what AI clients read about these connections (absent: nothing said).
-	Words         *Words `protobuf:"bytes,5,opt,name=words,proto3" json:"words,omitempty"`
+	Words *Words `protobuf:"bytes,5,opt,name=words,proto3" json:"words,omitempty"`
+	// url is how a connection URL fills the settings (absent: the type has none).
+	Url           *URLForm `protobuf:"bytes,6,opt,name=url,proto3" json:"url,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -945,6 +947,121 @@ func (x *Description) GetWords() *Words {
 	return nil
 }
 
+func (x *Description) GetUrl() *URLForm {
+	if x != nil {
+		return x.Url
+	}
+	return nil
+}
+
+type URLForm struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Schemes       []string               `protobuf:"bytes,1,rep,name=schemes,proto3" json:"schemes,omitempty"`
+	Example       string                 `protobuf:"bytes,2,opt,name=example,proto3" json:"example,omitempty"`
+	User          string                 `protobuf:"bytes,3,opt,name=user,proto3" json:"user,omitempty"`
+	Password      string                 `protobuf:"bytes,4,opt,name=password,proto3" json:"password,omitempty"`
+	Host          string                 `protobuf:"bytes,5,opt,name=host,proto3" json:"host,omitempty"`
+	Port          string                 `protobuf:"bytes,6,opt,name=port,proto3" json:"port,omitempty"`
+	Path          string                 `protobuf:"bytes,7,opt,name=path,proto3" json:"path,omitempty"`
+	Query         map[string]string      `protobuf:"bytes,8,rep,name=query,proto3" json:"query,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	FilePath      bool                   `protobuf:"varint,9,opt,name=file_path,json=filePath,proto3" json:"file_path,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *URLForm) Reset() {
+	*x = URLForm{}
+	mi := &file_driver_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *URLForm) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*URLForm) ProtoMessage() {}
+
+func (x *URLForm) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use URLForm.ProtoReflect.Descriptor instead.
+func (*URLForm) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *URLForm) GetSchemes() []string {
+	if x != nil {
+		return x.Schemes
+	}
+	return nil
+}
+
+func (x *URLForm) GetExample() string {
+	if x != nil {
+		return x.Example
+	}
+	return ""
+}
+
+func (x *URLForm) GetUser() string {
+	if x != nil {
+		return x.User
+	}
+	return ""
+}
+
+func (x *URLForm) GetPassword() string {
+	if x != nil {
+		return x.Password
+	}
+	return ""
+}
+
+func (x *URLForm) GetHost() string {
+	if x != nil {
+		return x.Host
+	}
+	return ""
+}
+
+func (x *URLForm) GetPort() string {
+	if x != nil {
+		return x.Port
+	}
+	return ""
+}
+
+func (x *URLForm) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *URLForm) GetQuery() map[string]string {
+	if x != nil {
+		return x.Query
+	}
+	return nil
+}
+
+func (x *URLForm) GetFilePath() bool {
+	if x != nil {
+		return x.FilePath
+	}
+	return false
+}
+
 type Words struct {
 	state        protoimpl.MessageState `protogen:"open.v1"`
 	Language     string                 `protobuf:"bytes,1,opt,name=language,proto3" json:"language,omitempty"`
@@ -960,7 +1077,7 @@ type Words struct {
 
 func (x *Words) Reset() {
 	*x = Words{}
-	mi := &file_driver_proto_msgTypes[9]
+	mi := &file_driver_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -972,7 +1089,7 @@ func (x *Words) String() string {
 func (*Words) ProtoMessage() {}
 
 func (x *Words) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[9]
+	mi := &file_driver_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -985,7 +1102,7 @@ func (x *Words) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Words.ProtoReflect.Descriptor instead.
 func (*Words) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{9}
+	return file_driver_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Words) GetLanguage() string {
@@ -1041,7 +1158,7 @@ type ConnectionType struct {
 
 func (x *ConnectionType) Reset() {
 	*x = ConnectionType{}
-	mi := &file_driver_proto_msgTypes[10]
+	mi := &file_driver_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1053,7 +1170,7 @@ func (x *ConnectionType) String() string {
 func (*ConnectionType) ProtoMessage() {}
 
 func (x *ConnectionType) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[10]
+	mi := &file_driver_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1066,7 +1183,7 @@ func (x *ConnectionType) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConnectionType.ProtoReflect.Descriptor instead.
 func (*ConnectionType) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{10}
+	return file_driver_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ConnectionType) GetName() string {
@@ -1115,7 +1232,7 @@ type SettingField struct {
 
 func (x *SettingField) Reset() {
 	*x = SettingField{}
-	mi := &file_driver_proto_msgTypes[11]
+	mi := &file_driver_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1127,7 +1244,7 @@ func (x *SettingField) String() string {
 func (*SettingField) ProtoMessage() {}
 
 func (x *SettingField) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[11]
+	mi := &file_driver_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1140,7 +1257,7 @@ func (x *SettingField) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SettingField.ProtoReflect.Descriptor instead.
 func (*SettingField) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{11}
+	return file_driver_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *SettingField) GetKey() string {
@@ -1261,7 +1378,7 @@ type Suggestion struct {
 
 func (x *Suggestion) Reset() {
 	*x = Suggestion{}
-	mi := &file_driver_proto_msgTypes[12]
+	mi := &file_driver_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1273,7 +1390,7 @@ func (x *Suggestion) String() string {
 func (*Suggestion) ProtoMessage() {}
 
 func (x *Suggestion) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[12]
+	mi := &file_driver_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1286,7 +1403,7 @@ func (x *Suggestion) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Suggestion.ProtoReflect.Descriptor instead.
 func (*Suggestion) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{12}
+	return file_driver_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Suggestion) GetKey() string {
@@ -1335,7 +1452,7 @@ type OpenRequest struct {
 
 func (x *OpenRequest) Reset() {
 	*x = OpenRequest{}
-	mi := &file_driver_proto_msgTypes[13]
+	mi := &file_driver_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1347,7 +1464,7 @@ func (x *OpenRequest) String() string {
 func (*OpenRequest) ProtoMessage() {}
 
 func (x *OpenRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[13]
+	mi := &file_driver_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1360,7 +1477,7 @@ func (x *OpenRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenRequest.ProtoReflect.Descriptor instead.
 func (*OpenRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{13}
+	return file_driver_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *OpenRequest) GetSettings() *Settings {
@@ -1387,7 +1504,7 @@ type OpenResponse struct {
 
 func (x *OpenResponse) Reset() {
 	*x = OpenResponse{}
-	mi := &file_driver_proto_msgTypes[14]
+	mi := &file_driver_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1399,7 +1516,7 @@ func (x *OpenResponse) String() string {
 func (*OpenResponse) ProtoMessage() {}
 
 func (x *OpenResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[14]
+	mi := &file_driver_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1412,7 +1529,7 @@ func (x *OpenResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenResponse.ProtoReflect.Descriptor instead.
 func (*OpenResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{14}
+	return file_driver_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *OpenResponse) GetConnId() string {
@@ -1438,7 +1555,7 @@ type ConnRequest struct {
 
 func (x *ConnRequest) Reset() {
 	*x = ConnRequest{}
-	mi := &file_driver_proto_msgTypes[15]
+	mi := &file_driver_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1450,7 +1567,7 @@ func (x *ConnRequest) String() string {
 func (*ConnRequest) ProtoMessage() {}
 
 func (x *ConnRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[15]
+	mi := &file_driver_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1463,7 +1580,7 @@ func (x *ConnRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConnRequest.ProtoReflect.Descriptor instead.
 func (*ConnRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{15}
+	return file_driver_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ConnRequest) GetConnId() string {
@@ -1483,7 +1600,7 @@ type HealthResponse struct {
 
 func (x *HealthResponse) Reset() {
 	*x = HealthResponse{}
-	mi := &file_driver_proto_msgTypes[16]
+	mi := &file_driver_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1495,7 +1612,7 @@ func (x *HealthResponse) String() string {
 func (*HealthResponse) ProtoMessage() {}
 
 func (x *HealthResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[16]
+	mi := &file_driver_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1508,7 +1625,7 @@ func (x *HealthResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HealthResponse.ProtoReflect.Descriptor instead.
 func (*HealthResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{16}
+	return file_driver_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *HealthResponse) GetServerVersion() string {
@@ -1529,7 +1646,7 @@ type PathStatus struct {
 
 func (x *PathStatus) Reset() {
 	*x = PathStatus{}
-	mi := &file_driver_proto_msgTypes[17]
+	mi := &file_driver_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1541,7 +1658,7 @@ func (x *PathStatus) String() string {
 func (*PathStatus) ProtoMessage() {}
 
 func (x *PathStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[17]
+	mi := &file_driver_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1554,7 +1671,7 @@ func (x *PathStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PathStatus.ProtoReflect.Descriptor instead.
 func (*PathStatus) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{17}
+	return file_driver_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *PathStatus) GetName() string {
@@ -1587,7 +1704,7 @@ type PathsResponse struct {
 
 func (x *PathsResponse) Reset() {
 	*x = PathsResponse{}
-	mi := &file_driver_proto_msgTypes[18]
+	mi := &file_driver_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1599,7 +1716,7 @@ func (x *PathsResponse) String() string {
 func (*PathsResponse) ProtoMessage() {}
 
 func (x *PathsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[18]
+	mi := &file_driver_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1612,7 +1729,7 @@ func (x *PathsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PathsResponse.ProtoReflect.Descriptor instead.
 func (*PathsResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{18}
+	return file_driver_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *PathsResponse) GetPaths() []*PathStatus {
@@ -1634,7 +1751,7 @@ type Table struct {
 
 func (x *Table) Reset() {
 	*x = Table{}
-	mi := &file_driver_proto_msgTypes[19]
+	mi := &file_driver_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1646,7 +1763,7 @@ func (x *Table) String() string {
 func (*Table) ProtoMessage() {}
 
 func (x *Table) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[19]
+	mi := &file_driver_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1659,7 +1776,7 @@ func (x *Table) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Table.ProtoReflect.Descriptor instead.
 func (*Table) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{19}
+	return file_driver_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Table) GetName() string {
@@ -1692,7 +1809,7 @@ type ListTablesResponse struct {
 
 func (x *ListTablesResponse) Reset() {
 	*x = ListTablesResponse{}
-	mi := &file_driver_proto_msgTypes[20]
+	mi := &file_driver_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1704,7 +1821,7 @@ func (x *ListTablesResponse) String() string {
 func (*ListTablesResponse) ProtoMessage() {}
 
 func (x *ListTablesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[20]
+	mi := &file_driver_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1717,7 +1834,7 @@ func (x *ListTablesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTablesResponse.ProtoReflect.Descriptor instead.
 func (*ListTablesResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{20}
+	return file_driver_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ListTablesResponse) GetTables() []*Table {
@@ -1737,7 +1854,7 @@ type TableRequest struct {
 
 func (x *TableRequest) Reset() {
 	*x = TableRequest{}
-	mi := &file_driver_proto_msgTypes[21]
+	mi := &file_driver_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1749,7 +1866,7 @@ func (x *TableRequest) String() string {
 func (*TableRequest) ProtoMessage() {}
 
 func (x *TableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[21]
+	mi := &file_driver_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1762,7 +1879,7 @@ func (x *TableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableRequest.ProtoReflect.Descriptor instead.
 func (*TableRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{21}
+	return file_driver_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *TableRequest) GetConnId() string {
@@ -1789,7 +1906,7 @@ type Template struct {
 
 func (x *Template) Reset() {
 	*x = Template{}
-	mi := &file_driver_proto_msgTypes[22]
+	mi := &file_driver_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1801,7 +1918,7 @@ func (x *Template) String() string {
 func (*Template) ProtoMessage() {}
 
 func (x *Template) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[22]
+	mi := &file_driver_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1814,7 +1931,7 @@ func (x *Template) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Template.ProtoReflect.Descriptor instead.
 func (*Template) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{22}
+	return file_driver_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Template) GetName() string {
@@ -1840,7 +1957,7 @@ type TemplatesResponse struct {
 
 func (x *TemplatesResponse) Reset() {
 	*x = TemplatesResponse{}
-	mi := &file_driver_proto_msgTypes[23]
+	mi := &file_driver_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1852,7 +1969,7 @@ func (x *TemplatesResponse) String() string {
 func (*TemplatesResponse) ProtoMessage() {}
 
 func (x *TemplatesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[23]
+	mi := &file_driver_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1865,7 +1982,7 @@ func (x *TemplatesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TemplatesResponse.ProtoReflect.Descriptor instead.
 func (*TemplatesResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{23}
+	return file_driver_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *TemplatesResponse) GetTemplates() []*Template {
@@ -1904,7 +2021,7 @@ type Column struct {
 
 func (x *Column) Reset() {
 	*x = Column{}
-	mi := &file_driver_proto_msgTypes[24]
+	mi := &file_driver_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1916,7 +2033,7 @@ func (x *Column) String() string {
 func (*Column) ProtoMessage() {}
 
 func (x *Column) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[24]
+	mi := &file_driver_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1929,7 +2046,7 @@ func (x *Column) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Column.ProtoReflect.Descriptor instead.
 func (*Column) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{24}
+	return file_driver_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *Column) GetName() string {
@@ -2058,7 +2175,7 @@ type TableSettings struct {
 
 func (x *TableSettings) Reset() {
 	*x = TableSettings{}
-	mi := &file_driver_proto_msgTypes[25]
+	mi := &file_driver_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2070,7 +2187,7 @@ func (x *TableSettings) String() string {
 func (*TableSettings) ProtoMessage() {}
 
 func (x *TableSettings) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[25]
+	mi := &file_driver_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2083,7 +2200,7 @@ func (x *TableSettings) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableSettings.ProtoReflect.Descriptor instead.
 func (*TableSettings) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{25}
+	return file_driver_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *TableSettings) GetIndexNullState() bool {
@@ -2168,7 +2285,7 @@ type DescribeTableResponse struct {
 
 func (x *DescribeTableResponse) Reset() {
 	*x = DescribeTableResponse{}
-	mi := &file_driver_proto_msgTypes[26]
+	mi := &file_driver_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2180,7 +2297,7 @@ func (x *DescribeTableResponse) String() string {
 func (*DescribeTableResponse) ProtoMessage() {}
 
 func (x *DescribeTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[26]
+	mi := &file_driver_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2193,7 +2310,7 @@ func (x *DescribeTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DescribeTableResponse.ProtoReflect.Descriptor instead.
 func (*DescribeTableResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{26}
+	return file_driver_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *DescribeTableResponse) GetName() string {
@@ -2270,7 +2387,7 @@ type SearchMode struct {
 
 func (x *SearchMode) Reset() {
 	*x = SearchMode{}
-	mi := &file_driver_proto_msgTypes[27]
+	mi := &file_driver_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2282,7 +2399,7 @@ func (x *SearchMode) String() string {
 func (*SearchMode) ProtoMessage() {}
 
 func (x *SearchMode) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[27]
+	mi := &file_driver_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2295,7 +2412,7 @@ func (x *SearchMode) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchMode.ProtoReflect.Descriptor instead.
 func (*SearchMode) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{27}
+	return file_driver_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *SearchMode) GetName() string {
@@ -2388,7 +2505,7 @@ type SearchParam struct {
 
 func (x *SearchParam) Reset() {
 	*x = SearchParam{}
-	mi := &file_driver_proto_msgTypes[28]
+	mi := &file_driver_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2400,7 +2517,7 @@ func (x *SearchParam) String() string {
 func (*SearchParam) ProtoMessage() {}
 
 func (x *SearchParam) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[28]
+	mi := &file_driver_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2413,7 +2530,7 @@ func (x *SearchParam) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchParam.ProtoReflect.Descriptor instead.
 func (*SearchParam) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{28}
+	return file_driver_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *SearchParam) GetKey() string {
@@ -2510,7 +2627,7 @@ type DetailSection struct {
 
 func (x *DetailSection) Reset() {
 	*x = DetailSection{}
-	mi := &file_driver_proto_msgTypes[29]
+	mi := &file_driver_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2522,7 +2639,7 @@ func (x *DetailSection) String() string {
 func (*DetailSection) ProtoMessage() {}
 
 func (x *DetailSection) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[29]
+	mi := &file_driver_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2535,7 +2652,7 @@ func (x *DetailSection) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DetailSection.ProtoReflect.Descriptor instead.
 func (*DetailSection) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{29}
+	return file_driver_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *DetailSection) GetTitle() string {
@@ -2563,7 +2680,7 @@ type DetailItem struct {
 
 func (x *DetailItem) Reset() {
 	*x = DetailItem{}
-	mi := &file_driver_proto_msgTypes[30]
+	mi := &file_driver_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2575,7 +2692,7 @@ func (x *DetailItem) String() string {
 func (*DetailItem) ProtoMessage() {}
 
 func (x *DetailItem) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[30]
+	mi := &file_driver_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2588,7 +2705,7 @@ func (x *DetailItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DetailItem.ProtoReflect.Descriptor instead.
 func (*DetailItem) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{30}
+	return file_driver_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *DetailItem) GetLabel() string {
@@ -2626,7 +2743,7 @@ type Filter struct {
 
 func (x *Filter) Reset() {
 	*x = Filter{}
-	mi := &file_driver_proto_msgTypes[31]
+	mi := &file_driver_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2638,7 +2755,7 @@ func (x *Filter) String() string {
 func (*Filter) ProtoMessage() {}
 
 func (x *Filter) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[31]
+	mi := &file_driver_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2651,7 +2768,7 @@ func (x *Filter) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Filter.ProtoReflect.Descriptor instead.
 func (*Filter) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{31}
+	return file_driver_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *Filter) GetColumn() string {
@@ -2699,7 +2816,7 @@ type Sort struct {
 
 func (x *Sort) Reset() {
 	*x = Sort{}
-	mi := &file_driver_proto_msgTypes[32]
+	mi := &file_driver_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2711,7 +2828,7 @@ func (x *Sort) String() string {
 func (*Sort) ProtoMessage() {}
 
 func (x *Sort) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[32]
+	mi := &file_driver_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2724,7 +2841,7 @@ func (x *Sort) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Sort.ProtoReflect.Descriptor instead.
 func (*Sort) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{32}
+	return file_driver_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *Sort) GetColumn() string {
@@ -2757,7 +2874,7 @@ type BrowseRequest struct {
 
 func (x *BrowseRequest) Reset() {
 	*x = BrowseRequest{}
-	mi := &file_driver_proto_msgTypes[33]
+	mi := &file_driver_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2769,7 +2886,7 @@ func (x *BrowseRequest) String() string {
 func (*BrowseRequest) ProtoMessage() {}
 
 func (x *BrowseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[33]
+	mi := &file_driver_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2782,7 +2899,7 @@ func (x *BrowseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BrowseRequest.ProtoReflect.Descriptor instead.
 func (*BrowseRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{33}
+	return file_driver_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *BrowseRequest) GetConnId() string {
@@ -2846,7 +2963,7 @@ type CheckCellsRequest struct {
 
 func (x *CheckCellsRequest) Reset() {
 	*x = CheckCellsRequest{}
-	mi := &file_driver_proto_msgTypes[34]
+	mi := &file_driver_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2858,7 +2975,7 @@ func (x *CheckCellsRequest) String() string {
 func (*CheckCellsRequest) ProtoMessage() {}
 
 func (x *CheckCellsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[34]
+	mi := &file_driver_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2871,7 +2988,7 @@ func (x *CheckCellsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckCellsRequest.ProtoReflect.Descriptor instead.
 func (*CheckCellsRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{34}
+	return file_driver_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *CheckCellsRequest) GetConnId() string {
@@ -2906,7 +3023,7 @@ type TypedCell struct {
 
 func (x *TypedCell) Reset() {
 	*x = TypedCell{}
-	mi := &file_driver_proto_msgTypes[35]
+	mi := &file_driver_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2918,7 +3035,7 @@ func (x *TypedCell) String() string {
 func (*TypedCell) ProtoMessage() {}
 
 func (x *TypedCell) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[35]
+	mi := &file_driver_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2931,7 +3048,7 @@ func (x *TypedCell) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TypedCell.ProtoReflect.Descriptor instead.
 func (*TypedCell) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{35}
+	return file_driver_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *TypedCell) GetColumn() string {
@@ -2965,7 +3082,7 @@ type CheckCellsResponse struct {
 
 func (x *CheckCellsResponse) Reset() {
 	*x = CheckCellsResponse{}
-	mi := &file_driver_proto_msgTypes[36]
+	mi := &file_driver_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2977,7 +3094,7 @@ func (x *CheckCellsResponse) String() string {
 func (*CheckCellsResponse) ProtoMessage() {}
 
 func (x *CheckCellsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[36]
+	mi := &file_driver_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2990,7 +3107,7 @@ func (x *CheckCellsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckCellsResponse.ProtoReflect.Descriptor instead.
 func (*CheckCellsResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{36}
+	return file_driver_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *CheckCellsResponse) GetProblems() map[string]string {
@@ -3026,7 +3143,7 @@ type SearchRequest struct {
 
 func (x *SearchRequest) Reset() {
 	*x = SearchRequest{}
-	mi := &file_driver_proto_msgTypes[37]
+	mi := &file_driver_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3038,7 +3155,7 @@ func (x *SearchRequest) String() string {
 func (*SearchRequest) ProtoMessage() {}
 
 func (x *SearchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[37]
+	mi := &file_driver_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3051,7 +3168,7 @@ func (x *SearchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchRequest.ProtoReflect.Descriptor instead.
 func (*SearchRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{37}
+	return file_driver_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *SearchRequest) GetConnId() string {
@@ -3161,7 +3278,7 @@ type Row struct {
 
 func (x *Row) Reset() {
 	*x = Row{}
-	mi := &file_driver_proto_msgTypes[38]
+	mi := &file_driver_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3173,7 +3290,7 @@ func (x *Row) String() string {
 func (*Row) ProtoMessage() {}
 
 func (x *Row) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[38]
+	mi := &file_driver_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3186,7 +3303,7 @@ func (x *Row) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Row.ProtoReflect.Descriptor instead.
 func (*Row) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{38}
+	return file_driver_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *Row) GetCells() []*Value {
@@ -3209,7 +3326,7 @@ type Grid struct {
 
 func (x *Grid) Reset() {
 	*x = Grid{}
-	mi := &file_driver_proto_msgTypes[39]
+	mi := &file_driver_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3221,7 +3338,7 @@ func (x *Grid) String() string {
 func (*Grid) ProtoMessage() {}
 
 func (x *Grid) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[39]
+	mi := &file_driver_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3234,7 +3351,7 @@ func (x *Grid) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Grid.ProtoReflect.Descriptor instead.
 func (*Grid) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{39}
+	return file_driver_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *Grid) GetColumns() []*Column {
@@ -3283,7 +3400,7 @@ type CountRequest struct {
 
 func (x *CountRequest) Reset() {
 	*x = CountRequest{}
-	mi := &file_driver_proto_msgTypes[40]
+	mi := &file_driver_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3295,7 +3412,7 @@ func (x *CountRequest) String() string {
 func (*CountRequest) ProtoMessage() {}
 
 func (x *CountRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[40]
+	mi := &file_driver_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3308,7 +3425,7 @@ func (x *CountRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CountRequest.ProtoReflect.Descriptor instead.
 func (*CountRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{40}
+	return file_driver_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *CountRequest) GetConnId() string {
@@ -3341,7 +3458,7 @@ type CountResponse struct {
 
 func (x *CountResponse) Reset() {
 	*x = CountResponse{}
-	mi := &file_driver_proto_msgTypes[41]
+	mi := &file_driver_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3353,7 +3470,7 @@ func (x *CountResponse) String() string {
 func (*CountResponse) ProtoMessage() {}
 
 func (x *CountResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[41]
+	mi := &file_driver_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3366,7 +3483,7 @@ func (x *CountResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CountResponse.ProtoReflect.Descriptor instead.
 func (*CountResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{41}
+	return file_driver_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *CountResponse) GetCount() int64 {
@@ -3389,7 +3506,7 @@ type ExecuteRequest struct {
 
 func (x *ExecuteRequest) Reset() {
 	*x = ExecuteRequest{}
-	mi := &file_driver_proto_msgTypes[42]
+	mi := &file_driver_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3401,7 +3518,7 @@ func (x *ExecuteRequest) String() string {
 func (*ExecuteRequest) ProtoMessage() {}
 
 func (x *ExecuteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[42]
+	mi := &file_driver_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3414,7 +3531,7 @@ func (x *ExecuteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteRequest.ProtoReflect.Descriptor instead.
 func (*ExecuteRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{42}
+	return file_driver_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *ExecuteRequest) GetConnId() string {
@@ -3455,7 +3572,7 @@ type Result struct {
 
 func (x *Result) Reset() {
 	*x = Result{}
-	mi := &file_driver_proto_msgTypes[43]
+	mi := &file_driver_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3467,7 +3584,7 @@ func (x *Result) String() string {
 func (*Result) ProtoMessage() {}
 
 func (x *Result) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[43]
+	mi := &file_driver_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3480,7 +3597,7 @@ func (x *Result) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Result.ProtoReflect.Descriptor instead.
 func (*Result) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{43}
+	return file_driver_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *Result) GetKind() string {
@@ -3541,7 +3658,7 @@ type ClassifyRequest struct {
 
 func (x *ClassifyRequest) Reset() {
 	*x = ClassifyRequest{}
-	mi := &file_driver_proto_msgTypes[44]
+	mi := &file_driver_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3553,7 +3670,7 @@ func (x *ClassifyRequest) String() string {
 func (*ClassifyRequest) ProtoMessage() {}
 
 func (x *ClassifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[44]
+	mi := &file_driver_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3566,7 +3683,7 @@ func (x *ClassifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClassifyRequest.ProtoReflect.Descriptor instead.
 func (*ClassifyRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{44}
+	return file_driver_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *ClassifyRequest) GetText() string {
@@ -3591,7 +3708,7 @@ type Classification struct {
 
 func (x *Classification) Reset() {
 	*x = Classification{}
-	mi := &file_driver_proto_msgTypes[45]
+	mi := &file_driver_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3603,7 +3720,7 @@ func (x *Classification) String() string {
 func (*Classification) ProtoMessage() {}
 
 func (x *Classification) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[45]
+	mi := &file_driver_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3616,7 +3733,7 @@ func (x *Classification) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Classification.ProtoReflect.Descriptor instead.
 func (*Classification) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{45}
+	return file_driver_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *Classification) GetAccess() string {
@@ -3659,7 +3776,7 @@ type EditRow struct {
 
 func (x *EditRow) Reset() {
 	*x = EditRow{}
-	mi := &file_driver_proto_msgTypes[46]
+	mi := &file_driver_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3671,7 +3788,7 @@ func (x *EditRow) String() string {
 func (*EditRow) ProtoMessage() {}
 
 func (x *EditRow) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[46]
+	mi := &file_driver_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3684,7 +3801,7 @@ func (x *EditRow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditRow.ProtoReflect.Descriptor instead.
 func (*EditRow) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{46}
+	return file_driver_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *EditRow) GetUuid() string {
@@ -3720,7 +3837,7 @@ type CreateTableRequest struct {
 
 func (x *CreateTableRequest) Reset() {
 	*x = CreateTableRequest{}
-	mi := &file_driver_proto_msgTypes[47]
+	mi := &file_driver_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3732,7 +3849,7 @@ func (x *CreateTableRequest) String() string {
 func (*CreateTableRequest) ProtoMessage() {}
 
 func (x *CreateTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[47]
+	mi := &file_driver_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3745,7 +3862,7 @@ func (x *CreateTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTableRequest.ProtoReflect.Descriptor instead.
 func (*CreateTableRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{47}
+	return file_driver_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *CreateTableRequest) GetConnId() string {
@@ -3787,7 +3904,7 @@ type ColumnSpec struct {
 
 func (x *ColumnSpec) Reset() {
 	*x = ColumnSpec{}
-	mi := &file_driver_proto_msgTypes[48]
+	mi := &file_driver_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3799,7 +3916,7 @@ func (x *ColumnSpec) String() string {
 func (*ColumnSpec) ProtoMessage() {}
 
 func (x *ColumnSpec) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[48]
+	mi := &file_driver_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3812,7 +3929,7 @@ func (x *ColumnSpec) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ColumnSpec.ProtoReflect.Descriptor instead.
 func (*ColumnSpec) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{48}
+	return file_driver_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *ColumnSpec) GetName() string {
@@ -3847,7 +3964,7 @@ type EditRequest struct {
 
 func (x *EditRequest) Reset() {
 	*x = EditRequest{}
-	mi := &file_driver_proto_msgTypes[49]
+	mi := &file_driver_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3859,7 +3976,7 @@ func (x *EditRequest) String() string {
 func (*EditRequest) ProtoMessage() {}
 
 func (x *EditRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[49]
+	mi := &file_driver_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3872,7 +3989,7 @@ func (x *EditRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditRequest.ProtoReflect.Descriptor instead.
 func (*EditRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{49}
+	return file_driver_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *EditRequest) GetConnId() string {
@@ -3913,7 +4030,7 @@ type RowResult struct {
 
 func (x *RowResult) Reset() {
 	*x = RowResult{}
-	mi := &file_driver_proto_msgTypes[50]
+	mi := &file_driver_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3925,7 +4042,7 @@ func (x *RowResult) String() string {
 func (*RowResult) ProtoMessage() {}
 
 func (x *RowResult) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[50]
+	mi := &file_driver_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3938,7 +4055,7 @@ func (x *RowResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RowResult.ProtoReflect.Descriptor instead.
 func (*RowResult) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{50}
+	return file_driver_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *RowResult) GetIndex() int64 {
@@ -3999,7 +4116,7 @@ type EditResponse struct {
 
 func (x *EditResponse) Reset() {
 	*x = EditResponse{}
-	mi := &file_driver_proto_msgTypes[51]
+	mi := &file_driver_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4011,7 +4128,7 @@ func (x *EditResponse) String() string {
 func (*EditResponse) ProtoMessage() {}
 
 func (x *EditResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[51]
+	mi := &file_driver_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4024,7 +4141,7 @@ func (x *EditResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditResponse.ProtoReflect.Descriptor instead.
 func (*EditResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{51}
+	return file_driver_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *EditResponse) GetResults() []*RowResult {
@@ -4042,7 +4159,7 @@ type CloseResponse struct {
 
 func (x *CloseResponse) Reset() {
 	*x = CloseResponse{}
-	mi := &file_driver_proto_msgTypes[52]
+	mi := &file_driver_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4054,7 +4171,7 @@ func (x *CloseResponse) String() string {
 func (*CloseResponse) ProtoMessage() {}
 
 func (x *CloseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[52]
+	mi := &file_driver_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4067,7 +4184,7 @@ func (x *CloseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseResponse.ProtoReflect.Descriptor instead.
 func (*CloseResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{52}
+	return file_driver_proto_rawDescGZIP(), []int{53}
 }
 
 type ScanRequest struct {
@@ -4084,7 +4201,7 @@ type ScanRequest struct {
 
 func (x *ScanRequest) Reset() {
 	*x = ScanRequest{}
-	mi := &file_driver_proto_msgTypes[53]
+	mi := &file_driver_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4096,7 +4213,7 @@ func (x *ScanRequest) String() string {
 func (*ScanRequest) ProtoMessage() {}
 
 func (x *ScanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[53]
+	mi := &file_driver_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4109,7 +4226,7 @@ func (x *ScanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanRequest.ProtoReflect.Descriptor instead.
 func (*ScanRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{53}
+	return file_driver_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *ScanRequest) GetConnId() string {
@@ -4164,7 +4281,7 @@ type ScanVector struct {
 
 func (x *ScanVector) Reset() {
 	*x = ScanVector{}
-	mi := &file_driver_proto_msgTypes[54]
+	mi := &file_driver_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4176,7 +4293,7 @@ func (x *ScanVector) String() string {
 func (*ScanVector) ProtoMessage() {}
 
 func (x *ScanVector) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[54]
+	mi := &file_driver_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4189,7 +4306,7 @@ func (x *ScanVector) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanVector.ProtoReflect.Descriptor instead.
 func (*ScanVector) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{54}
+	return file_driver_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *ScanVector) GetPacked() []byte {
@@ -4208,7 +4325,7 @@ type ScanVectors struct {
 
 func (x *ScanVectors) Reset() {
 	*x = ScanVectors{}
-	mi := &file_driver_proto_msgTypes[55]
+	mi := &file_driver_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4220,7 +4337,7 @@ func (x *ScanVectors) String() string {
 func (*ScanVectors) ProtoMessage() {}
 
 func (x *ScanVectors) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[55]
+	mi := &file_driver_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4233,7 +4350,7 @@ func (x *ScanVectors) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanVectors.ProtoReflect.Descriptor instead.
 func (*ScanVectors) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{55}
+	return file_driver_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *ScanVectors) GetVectors() []*ScanVector {
@@ -4258,7 +4375,7 @@ type ScanPage struct {
 
 func (x *ScanPage) Reset() {
 	*x = ScanPage{}
-	mi := &file_driver_proto_msgTypes[56]
+	mi := &file_driver_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4270,7 +4387,7 @@ func (x *ScanPage) String() string {
 func (*ScanPage) ProtoMessage() {}
 
 func (x *ScanPage) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[56]
+	mi := &file_driver_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4283,7 +4400,7 @@ func (x *ScanPage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanPage.ProtoReflect.Descriptor instead.
 func (*ScanPage) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{56}
+	return file_driver_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *ScanPage) GetColumns() []*Column {
@@ -4340,7 +4457,7 @@ type Tenant struct {
 
 func (x *Tenant) Reset() {
 	*x = Tenant{}
-	mi := &file_driver_proto_msgTypes[57]
+	mi := &file_driver_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4352,7 +4469,7 @@ func (x *Tenant) String() string {
 func (*Tenant) ProtoMessage() {}
 
 func (x *Tenant) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[57]
+	mi := &file_driver_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4365,7 +4482,7 @@ func (x *Tenant) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tenant.ProtoReflect.Descriptor instead.
 func (*Tenant) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{57}
+	return file_driver_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *Tenant) GetName() string {
@@ -4398,7 +4515,7 @@ type ListTenantsResponse struct {
 
 func (x *ListTenantsResponse) Reset() {
 	*x = ListTenantsResponse{}
-	mi := &file_driver_proto_msgTypes[58]
+	mi := &file_driver_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4410,7 +4527,7 @@ func (x *ListTenantsResponse) String() string {
 func (*ListTenantsResponse) ProtoMessage() {}
 
 func (x *ListTenantsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[58]
+	mi := &file_driver_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4423,7 +4540,7 @@ func (x *ListTenantsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTenantsResponse.ProtoReflect.Descriptor instead.
 func (*ListTenantsResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{58}
+	return file_driver_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *ListTenantsResponse) GetTenants() []*Tenant {
@@ -4445,7 +4562,7 @@ type SetTenantStatusRequest struct {
 
 func (x *SetTenantStatusRequest) Reset() {
 	*x = SetTenantStatusRequest{}
-	mi := &file_driver_proto_msgTypes[59]
+	mi := &file_driver_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4457,7 +4574,7 @@ func (x *SetTenantStatusRequest) String() string {
 func (*SetTenantStatusRequest) ProtoMessage() {}
 
 func (x *SetTenantStatusRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[59]
+	mi := &file_driver_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4470,7 +4587,7 @@ func (x *SetTenantStatusRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetTenantStatusRequest.ProtoReflect.Descriptor instead.
 func (*SetTenantStatusRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{59}
+	return file_driver_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *SetTenantStatusRequest) GetConnId() string {
@@ -4509,7 +4626,7 @@ type SetTenantStatusResponse struct {
 
 func (x *SetTenantStatusResponse) Reset() {
 	*x = SetTenantStatusResponse{}
-	mi := &file_driver_proto_msgTypes[60]
+	mi := &file_driver_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4521,7 +4638,7 @@ func (x *SetTenantStatusResponse) String() string {
 func (*SetTenantStatusResponse) ProtoMessage() {}
 
 func (x *SetTenantStatusResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[60]
+	mi := &file_driver_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4534,7 +4651,7 @@ func (x *SetTenantStatusResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetTenantStatusResponse.ProtoReflect.Descriptor instead.
 func (*SetTenantStatusResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{60}
+	return file_driver_proto_rawDescGZIP(), []int{61}
 }
 
 type NodeTables struct {
@@ -4551,7 +4668,7 @@ type NodeTables struct {
 
 func (x *NodeTables) Reset() {
 	*x = NodeTables{}
-	mi := &file_driver_proto_msgTypes[61]
+	mi := &file_driver_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4563,7 +4680,7 @@ func (x *NodeTables) String() string {
 func (*NodeTables) ProtoMessage() {}
 
 func (x *NodeTables) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[61]
+	mi := &file_driver_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4576,7 +4693,7 @@ func (x *NodeTables) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodeTables.ProtoReflect.Descriptor instead.
 func (*NodeTables) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{61}
+	return file_driver_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *NodeTables) GetTable() string {
@@ -4633,7 +4750,7 @@ type NodeShard struct {
 
 func (x *NodeShard) Reset() {
 	*x = NodeShard{}
-	mi := &file_driver_proto_msgTypes[62]
+	mi := &file_driver_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4645,7 +4762,7 @@ func (x *NodeShard) String() string {
 func (*NodeShard) ProtoMessage() {}
 
 func (x *NodeShard) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[62]
+	mi := &file_driver_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4658,7 +4775,7 @@ func (x *NodeShard) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodeShard.ProtoReflect.Descriptor instead.
 func (*NodeShard) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{62}
+	return file_driver_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *NodeShard) GetName() string {
@@ -4703,7 +4820,7 @@ type Node struct {
 
 func (x *Node) Reset() {
 	*x = Node{}
-	mi := &file_driver_proto_msgTypes[63]
+	mi := &file_driver_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4715,7 +4832,7 @@ func (x *Node) String() string {
 func (*Node) ProtoMessage() {}
 
 func (x *Node) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[63]
+	mi := &file_driver_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4728,7 +4845,7 @@ func (x *Node) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Node.ProtoReflect.Descriptor instead.
 func (*Node) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{63}
+	return file_driver_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *Node) GetName() string {
@@ -4782,7 +4899,7 @@ type NodesResponse struct {
 
 func (x *NodesResponse) Reset() {
 	*x = NodesResponse{}
-	mi := &file_driver_proto_msgTypes[64]
+	mi := &file_driver_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4794,7 +4911,7 @@ func (x *NodesResponse) String() string {
 func (*NodesResponse) ProtoMessage() {}
 
 func (x *NodesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[64]
+	mi := &file_driver_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4807,7 +4924,7 @@ func (x *NodesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodesResponse.ProtoReflect.Descriptor instead.
 func (*NodesResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{64}
+	return file_driver_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *NodesResponse) GetNodes() []*Node {
@@ -4903,13 +5020,28 @@ const file_driver_proto_rawDesc = "" +
 	"\x10protocol_version\x18\x03 \x01(\x05R\x0fprotocolVersion\x12\x14\n" +
 	"\x05types\x18\x04 \x03(\tR\x05types\x12?\n" +
 	"\fcapabilities\x18\x05 \x01(\v2\x1b.app.driver.v2.CapabilitiesR\fcapabilities\x12<\n" +
-	"\vdescription\x18\x06 \x01(\v2\x1a.app.driver.v2.DescriptionR\vdescription\"\xfe\x01\n" +
+	"\vdescription\x18\x06 \x01(\v2\x1a.app.driver.v2.DescriptionR\vdescription\"\xa8\x02\n" +
 	"\vDescription\x123\n" +
 	"\x05types\x18\x01 \x03(\v2\x1d.app.driver.v2.ConnectionTypeR\x05types\x127\n" +
 	"\bsettings\x18\x02 \x03(\v2\x1b.app.driver.v2.SettingFieldR\bsettings\x12;\n" +
 	"\vsuggestions\x18\x03 \x03(\v2\x19.app.driver.v2.SuggestionR\vsuggestions\x12\x18\n" +
 	"\aaddress\x18\x04 \x03(\tR\aaddress\x12*\n" +
-	"\x05words\x18\x05 \x01(\v2\x14.app.driver.v2.WordsR\x05words\"\xae\x01\n" +
+	"\x05words\x18\x05 \x01(\v2\x14.app.driver.v2.WordsR\x05words\x12(\n" +
+	"\x03url\x18\x06 \x01(\v2\x16.app.driver.v2.URLFormR\x03url\"\xb9\x02\n" +
+	"\aURLForm\x12\x18\n" +
+	"\aschemes\x18\x01 \x03(\tR\aschemes\x12\x18\n" +
+	"\aexample\x18\x02 \x01(\tR\aexample\x12\x12\n" +
+	"\x04user\x18\x03 \x01(\tR\x04user\x12\x1a\n" +
+	"\bpassword\x18\x04 \x01(\tR\bpassword\x12\x12\n" +
+	"\x04host\x18\x05 \x01(\tR\x04host\x12\x12\n" +
+	"\x04port\x18\x06 \x01(\tR\x04port\x12\x12\n" +
+	"\x04path\x18\a \x01(\tR\x04path\x127\n" +
+	"\x05query\x18\b \x03(\v2!.app.driver.v2.URLForm.QueryEntryR\x05query\x12\x1b\n" +
+	"\tfile_path\x18\t \x01(\bR\bfilePath\x1a8\n" +
+	"\n" +
+	"QueryEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xae\x01\n" +
 	"\x05Words\x12\x1a\n" +
 	"\blanguage\x18\x01 \x01(\tR\blanguage\x12\x14\n" +
 	"\x05table\x18\x02 \x01(\tR\x05table\x12\x10\n" +
@@ -5292,7 +5424,7 @@ func file_driver_proto_rawDescGZIP() []byte {
 	return file_driver_proto_rawDescData
 }
 
-var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 77)
+var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 79)
 var file_driver_proto_goTypes = []any{
 	(*DriverError)(nil),             // 0: app.driver.v2.DriverError
 	(*Value)(nil),                   // 1: app.driver.v2.Value
@@ -5303,188 +5435,192 @@ var file_driver_proto_goTypes = []any{
 	(*InfoRequest)(nil),             // 6: app.driver.v2.InfoRequest
 	(*InfoResponse)(nil),            // 7: app.driver.v2.InfoResponse
 	(*Description)(nil),             // 8: app.driver.v2.Description
-	(*Words)(nil),                   // 9: app.driver.v2.Words
-	(*ConnectionType)(nil),          // 10: app.driver.v2.ConnectionType
-	(*SettingField)(nil),            // 11: app.driver.v2.SettingField
-	(*Suggestion)(nil),              // 12: app.driver.v2.Suggestion
-	(*OpenRequest)(nil),             // 13: app.driver.v2.OpenRequest
-	(*OpenResponse)(nil),            // 14: app.driver.v2.OpenResponse
-	(*ConnRequest)(nil),             // 15: app.driver.v2.ConnRequest
-	(*HealthResponse)(nil),          // 16: app.driver.v2.HealthResponse
-	(*PathStatus)(nil),              // 17: app.driver.v2.PathStatus
-	(*PathsResponse)(nil),           // 18: app.driver.v2.PathsResponse
-	(*Table)(nil),                   // 19: app.driver.v2.Table
-	(*ListTablesResponse)(nil),      // 20: app.driver.v2.ListTablesResponse
-	(*TableRequest)(nil),            // 21: app.driver.v2.TableRequest
-	(*Template)(nil),                // 22: app.driver.v2.Template
-	(*TemplatesResponse)(nil),       // 23: app.driver.v2.TemplatesResponse
-	(*Column)(nil),                  // 24: app.driver.v2.Column
-	(*TableSettings)(nil),           // 25: app.driver.v2.TableSettings
-	(*DescribeTableResponse)(nil),   // 26: app.driver.v2.DescribeTableResponse
-	(*SearchMode)(nil),              // 27: app.driver.v2.SearchMode
-	(*SearchParam)(nil),             // 28: app.driver.v2.SearchParam
-	(*DetailSection)(nil),           // 29: app.driver.v2.DetailSection
-	(*DetailItem)(nil),              // 30: app.driver.v2.DetailItem
-	(*Filter)(nil),                  // 31: app.driver.v2.Filter
-	(*Sort)(nil),                    // 32: app.driver.v2.Sort
-	(*BrowseRequest)(nil),           // 33: app.driver.v2.BrowseRequest
-	(*CheckCellsRequest)(nil),       // 34: app.driver.v2.CheckCellsRequest
-	(*TypedCell)(nil),               // 35: app.driver.v2.TypedCell
-	(*CheckCellsResponse)(nil),      // 36: app.driver.v2.CheckCellsResponse
-	(*SearchRequest)(nil),           // 37: app.driver.v2.SearchRequest
-	(*Row)(nil),                     // 38: app.driver.v2.Row
-	(*Grid)(nil),                    // 39: app.driver.v2.Grid
-	(*CountRequest)(nil),            // 40: app.driver.v2.CountRequest
-	(*CountResponse)(nil),           // 41: app.driver.v2.CountResponse
-	(*ExecuteRequest)(nil),          // 42: app.driver.v2.ExecuteRequest
-	(*Result)(nil),                  // 43: app.driver.v2.Result
-	(*ClassifyRequest)(nil),         // 44: app.driver.v2.ClassifyRequest
-	(*Classification)(nil),          // 45: app.driver.v2.Classification
-	(*EditRow)(nil),                 // 46: app.driver.v2.EditRow
-	(*CreateTableRequest)(nil),      // 47: app.driver.v2.CreateTableRequest
-	(*ColumnSpec)(nil),              // 48: app.driver.v2.ColumnSpec
-	(*EditRequest)(nil),             // 49: app.driver.v2.EditRequest
-	(*RowResult)(nil),               // 50: app.driver.v2.RowResult
-	(*EditResponse)(nil),            // 51: app.driver.v2.EditResponse
-	(*CloseResponse)(nil),           // 52: app.driver.v2.CloseResponse
-	(*ScanRequest)(nil),             // 53: app.driver.v2.ScanRequest
-	(*ScanVector)(nil),              // 54: app.driver.v2.ScanVector
-	(*ScanVectors)(nil),             // 55: app.driver.v2.ScanVectors
-	(*ScanPage)(nil),                // 56: app.driver.v2.ScanPage
-	(*Tenant)(nil),                  // 57: app.driver.v2.Tenant
-	(*ListTenantsResponse)(nil),     // 58: app.driver.v2.ListTenantsResponse
-	(*SetTenantStatusRequest)(nil),  // 59: app.driver.v2.SetTenantStatusRequest
-	(*SetTenantStatusResponse)(nil), // 60: app.driver.v2.SetTenantStatusResponse
-	(*NodeTables)(nil),              // 61: app.driver.v2.NodeTables
-	(*NodeShard)(nil),               // 62: app.driver.v2.NodeShard
-	(*Node)(nil),                    // 63: app.driver.v2.Node
-	(*NodesResponse)(nil),           // 64: app.driver.v2.NodesResponse
-	nil,                             // 65: app.driver.v2.Object.FieldsEntry
-	nil,                             // 66: app.driver.v2.Settings.ValuesEntry
-	nil,                             // 67: app.driver.v2.Settings.SecretsEntry
-	nil,                             // 68: app.driver.v2.SettingField.OptionHelpEntry
-	nil,                             // 69: app.driver.v2.Suggestion.SetEntry
-	nil,                             // 70: app.driver.v2.Column.FilterNotesEntry
-	nil,                             // 71: app.driver.v2.Column.BlockedEntry
-	nil,                             // 72: app.driver.v2.SearchParam.OptionLabelsEntry
-	nil,                             // 73: app.driver.v2.CheckCellsResponse.ProblemsEntry
-	nil,                             // 74: app.driver.v2.SearchRequest.ParamsEntry
-	nil,                             // 75: app.driver.v2.EditRow.ValuesEntry
-	nil,                             // 76: app.driver.v2.EditRow.VectorsEntry
+	(*URLForm)(nil),                 // 9: app.driver.v2.URLForm
+	(*Words)(nil),                   // 10: app.driver.v2.Words
+	(*ConnectionType)(nil),          // 11: app.driver.v2.ConnectionType
+	(*SettingField)(nil),            // 12: app.driver.v2.SettingField
+	(*Suggestion)(nil),              // 13: app.driver.v2.Suggestion
+	(*OpenRequest)(nil),             // 14: app.driver.v2.OpenRequest
+	(*OpenResponse)(nil),            // 15: app.driver.v2.OpenResponse
+	(*ConnRequest)(nil),             // 16: app.driver.v2.ConnRequest
+	(*HealthResponse)(nil),          // 17: app.driver.v2.HealthResponse
+	(*PathStatus)(nil),              // 18: app.driver.v2.PathStatus
+	(*PathsResponse)(nil),           // 19: app.driver.v2.PathsResponse
+	(*Table)(nil),                   // 20: app.driver.v2.Table
+	(*ListTablesResponse)(nil),      // 21: app.driver.v2.ListTablesResponse
+	(*TableRequest)(nil),            // 22: app.driver.v2.TableRequest
+	(*Template)(nil),                // 23: app.driver.v2.Template
+	(*TemplatesResponse)(nil),       // 24: app.driver.v2.TemplatesResponse
+	(*Column)(nil),                  // 25: app.driver.v2.Column
+	(*TableSettings)(nil),           // 26: app.driver.v2.TableSettings
+	(*DescribeTableResponse)(nil),   // 27: app.driver.v2.DescribeTableResponse
+	(*SearchMode)(nil),              // 28: app.driver.v2.SearchMode
+	(*SearchParam)(nil),             // 29: app.driver.v2.SearchParam
+	(*DetailSection)(nil),           // 30: app.driver.v2.DetailSection
+	(*DetailItem)(nil),              // 31: app.driver.v2.DetailItem
+	(*Filter)(nil),                  // 32: app.driver.v2.Filter
+	(*Sort)(nil),                    // 33: app.driver.v2.Sort
+	(*BrowseRequest)(nil),           // 34: app.driver.v2.BrowseRequest
+	(*CheckCellsRequest)(nil),       // 35: app.driver.v2.CheckCellsRequest
+	(*TypedCell)(nil),               // 36: app.driver.v2.TypedCell
+	(*CheckCellsResponse)(nil),      // 37: app.driver.v2.CheckCellsResponse
+	(*SearchRequest)(nil),           // 38: app.driver.v2.SearchRequest
+	(*Row)(nil),                     // 39: app.driver.v2.Row
+	(*Grid)(nil),                    // 40: app.driver.v2.Grid
+	(*CountRequest)(nil),            // 41: app.driver.v2.CountRequest
+	(*CountResponse)(nil),           // 42: app.driver.v2.CountResponse
+	(*ExecuteRequest)(nil),          // 43: app.driver.v2.ExecuteRequest
+	(*Result)(nil),                  // 44: app.driver.v2.Result
+	(*ClassifyRequest)(nil),         // 45: app.driver.v2.ClassifyRequest
+	(*Classification)(nil),          // 46: app.driver.v2.Classification
+	(*EditRow)(nil),                 // 47: app.driver.v2.EditRow
+	(*CreateTableRequest)(nil),      // 48: app.driver.v2.CreateTableRequest
+	(*ColumnSpec)(nil),              // 49: app.driver.v2.ColumnSpec
+	(*EditRequest)(nil),             // 50: app.driver.v2.EditRequest
+	(*RowResult)(nil),               // 51: app.driver.v2.RowResult
+	(*EditResponse)(nil),            // 52: app.driver.v2.EditResponse
+	(*CloseResponse)(nil),           // 53: app.driver.v2.CloseResponse
+	(*ScanRequest)(nil),             // 54: app.driver.v2.ScanRequest
+	(*ScanVector)(nil),              // 55: app.driver.v2.ScanVector
+	(*ScanVectors)(nil),             // 56: app.driver.v2.ScanVectors
+	(*ScanPage)(nil),                // 57: app.driver.v2.ScanPage
+	(*Tenant)(nil),                  // 58: app.driver.v2.Tenant
+	(*ListTenantsResponse)(nil),     // 59: app.driver.v2.ListTenantsResponse
+	(*SetTenantStatusRequest)(nil),  // 60: app.driver.v2.SetTenantStatusRequest
+	(*SetTenantStatusResponse)(nil), // 61: app.driver.v2.SetTenantStatusResponse
+	(*NodeTables)(nil),              // 62: app.driver.v2.NodeTables
+	(*NodeShard)(nil),               // 63: app.driver.v2.NodeShard
+	(*Node)(nil),                    // 64: app.driver.v2.Node
+	(*NodesResponse)(nil),           // 65: app.driver.v2.NodesResponse
+	nil,                             // 66: app.driver.v2.Object.FieldsEntry
+	nil,                             // 67: app.driver.v2.Settings.ValuesEntry
+	nil,                             // 68: app.driver.v2.Settings.SecretsEntry
+	nil,                             // 69: app.driver.v2.URLForm.QueryEntry
+	nil,                             // 70: app.driver.v2.SettingField.OptionHelpEntry
+	nil,                             // 71: app.driver.v2.Suggestion.SetEntry
+	nil,                             // 72: app.driver.v2.Column.FilterNotesEntry
+	nil,                             // 73: app.driver.v2.Column.BlockedEntry
+	nil,                             // 74: app.driver.v2.SearchParam.OptionLabelsEntry
+	nil,                             // 75: app.driver.v2.CheckCellsResponse.ProblemsEntry
+	nil,                             // 76: app.driver.v2.SearchRequest.ParamsEntry
+	nil,                             // 77: app.driver.v2.EditRow.ValuesEntry
+	nil,                             // 78: app.driver.v2.EditRow.VectorsEntry
 }
 var file_driver_proto_depIdxs = []int32{
 	2,  // 0: app.driver.v2.Value.list_value:type_name -> app.driver.v2.List
 	3,  // 1: app.driver.v2.Value.object_value:type_name -> app.driver.v2.Object
 	1,  // 2: app.driver.v2.List.values:type_name -> app.driver.v2.Value
-	65, // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
-	66, // 4: app.driver.v2.Settings.values:type_name -> app.driver.v2.Settings.ValuesEntry
-	67, // 5: app.driver.v2.Settings.secrets:type_name -> app.driver.v2.Settings.SecretsEntry
+	66, // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
+	67, // 4: app.driver.v2.Settings.values:type_name -> app.driver.v2.Settings.ValuesEntry
+	68, // 5: app.driver.v2.Settings.secrets:type_name -> app.driver.v2.Settings.SecretsEntry
 	5,  // 6: app.driver.v2.InfoResponse.capabilities:type_name -> app.driver.v2.Capabilities
 	8,  // 7: app.driver.v2.InfoResponse.description:type_name -> app.driver.v2.Description
-	10, // 8: app.driver.v2.Description.types:type_name -> app.driver.v2.ConnectionType
-	11, // 9: app.driver.v2.Description.settings:type_name -> app.driver.v2.SettingField
-	12, // 10: app.driver.v2.Description.suggestions:type_name -> app.driver.v2.Suggestion
-	9,  // 11: app.driver.v2.Description.words:type_name -> app.driver.v2.Words
-	68, // 12: app.driver.v2.SettingField.option_help:type_name -> app.driver.v2.SettingField.OptionHelpEntry
-	69, // 13: app.driver.v2.Suggestion.set:type_name -> app.driver.v2.Suggestion.SetEntry
-	4,  // 14: app.driver.v2.OpenRequest.settings:type_name -> app.driver.v2.Settings
-	5,  // 15: app.driver.v2.OpenResponse.capabilities:type_name -> app.driver.v2.Capabilities
-	17, // 16: app.driver.v2.PathsResponse.paths:type_name -> app.driver.v2.PathStatus
-	19, // 17: app.driver.v2.ListTablesResponse.tables:type_name -> app.driver.v2.Table
-	22, // 18: app.driver.v2.TemplatesResponse.templates:type_name -> app.driver.v2.Template
-	70, // 19: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
-	71, // 20: app.driver.v2.Column.blocked:type_name -> app.driver.v2.Column.BlockedEntry
-	24, // 21: app.driver.v2.DescribeTableResponse.columns:type_name -> app.driver.v2.Column
-	25, // 22: app.driver.v2.DescribeTableResponse.settings:type_name -> app.driver.v2.TableSettings
-	29, // 23: app.driver.v2.DescribeTableResponse.details:type_name -> app.driver.v2.DetailSection
-	27, // 24: app.driver.v2.DescribeTableResponse.searches:type_name -> app.driver.v2.SearchMode
-	28, // 25: app.driver.v2.SearchMode.params:type_name -> app.driver.v2.SearchParam
-	72, // 26: app.driver.v2.SearchParam.option_labels:type_name -> app.driver.v2.SearchParam.OptionLabelsEntry
-	30, // 27: app.driver.v2.DetailSection.items:type_name -> app.driver.v2.DetailItem
-	31, // 28: app.driver.v2.BrowseRequest.filters:type_name -> app.driver.v2.Filter
-	32, // 29: app.driver.v2.BrowseRequest.sort:type_name -> app.driver.v2.Sort
-	35, // 30: app.driver.v2.CheckCellsRequest.cells:type_name -> app.driver.v2.TypedCell
-	73, // 31: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
-	31, // 32: app.driver.v2.SearchRequest.filters:type_name -> app.driver.v2.Filter
-	74, // 33: app.driver.v2.SearchRequest.params:type_name -> app.driver.v2.SearchRequest.ParamsEntry
-	1,  // 34: app.driver.v2.Row.cells:type_name -> app.driver.v2.Value
-	24, // 35: app.driver.v2.Grid.columns:type_name -> app.driver.v2.Column
-	38, // 36: app.driver.v2.Grid.rows:type_name -> app.driver.v2.Row
-	31, // 37: app.driver.v2.CountRequest.filters:type_name -> app.driver.v2.Filter
-	39, // 38: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
-	0,  // 39: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
-	75, // 40: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
-	76, // 41: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
-	48, // 42: app.driver.v2.CreateTableRequest.columns:type_name -> app.driver.v2.ColumnSpec
-	46, // 43: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
-	50, // 44: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
-	31, // 45: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
-	54, // 46: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
-	24, // 47: app.driver.v2.ScanPage.columns:type_name -> app.driver.v2.Column
-	38, // 48: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
-	55, // 49: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
-	57, // 50: app.driver.v2.ListTenantsResponse.tenants:type_name -> app.driver.v2.Tenant
-	62, // 51: app.driver.v2.NodeTables.shard_list:type_name -> app.driver.v2.NodeShard
-	61, // 52: app.driver.v2.Node.tables:type_name -> app.driver.v2.NodeTables
-	63, // 53: app.driver.v2.NodesResponse.nodes:type_name -> app.driver.v2.Node
-	1,  // 54: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
-	1,  // 55: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
-	54, // 56: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
-	6,  // 57: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
-	13, // 58: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
-	15, // 59: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
-	15, // 60: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
-	15, // 61: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
-	21, // 62: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
-	33, // 63: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
-	40, // 64: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
-	42, // 65: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
-	37, // 66: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
-	15, // 67: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
-	44, // 68: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
-	34, // 69: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
-	49, // 70: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
-	49, // 71: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
-	49, // 72: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
-	15, // 73: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
-	53, // 74: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
-	49, // 75: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
-	47, // 76: app.driver.v2.Driver.CreateTable:input_type -> app.driver.v2.CreateTableRequest
-	21, // 77: app.driver.v2.Driver.Templates:input_type -> app.driver.v2.TableRequest
-	21, // 78: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
-	59, // 79: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
-	21, // 80: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
-	15, // 81: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
-	7,  // 82: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
-	14, // 83: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
-	16, // 84: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
-	16, // 85: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
-	20, // 86: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
-	26, // 87: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
-	39, // 88: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
-	41, // 89: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
-	43, // 90: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
-	39, // 91: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
-	18, // 92: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
-	45, // 93: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
-	36, // 94: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
-	51, // 95: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
-	51, // 96: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
-	51, // 97: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
-	5,  // 98: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
-	56, // 99: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
-	51, // 100: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
-	26, // 101: app.driver.v2.Driver.CreateTable:output_type -> app.driver.v2.DescribeTableResponse
-	23, // 102: app.driver.v2.Driver.Templates:output_type -> app.driver.v2.TemplatesResponse
-	58, // 103: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
-	60, // 104: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
-	64, // 105: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
-	52, // 106: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
-	82, // [82:107] is the sub-list for method output_type
-	57, // [57:82] is the sub-list for method input_type
-	57, // [57:57] is the sub-list for extension type_name
-	57, // [57:57] is the sub-list for extension extendee
-	0,  // [0:57] is the sub-list for field type_name
+	11, // 8: app.driver.v2.Description.types:type_name -> app.driver.v2.ConnectionType
+	12, // 9: app.driver.v2.Description.settings:type_name -> app.driver.v2.SettingField
+	13, // 10: app.driver.v2.Description.suggestions:type_name -> app.driver.v2.Suggestion
+	10, // 11: app.driver.v2.Description.words:type_name -> app.driver.v2.Words
+	9,  // 12: app.driver.v2.Description.url:type_name -> app.driver.v2.URLForm
+	69, // 13: app.driver.v2.URLForm.query:type_name -> app.driver.v2.URLForm.QueryEntry
+	70, // 14: app.driver.v2.SettingField.option_help:type_name -> app.driver.v2.SettingField.OptionHelpEntry
+	71, // 15: app.driver.v2.Suggestion.set:type_name -> app.driver.v2.Suggestion.SetEntry
+	4,  // 16: app.driver.v2.OpenRequest.settings:type_name -> app.driver.v2.Settings
+	5,  // 17: app.driver.v2.OpenResponse.capabilities:type_name -> app.driver.v2.Capabilities
+	18, // 18: app.driver.v2.PathsResponse.paths:type_name -> app.driver.v2.PathStatus
+	20, // 19: app.driver.v2.ListTablesResponse.tables:type_name -> app.driver.v2.Table
+	23, // 20: app.driver.v2.TemplatesResponse.templates:type_name -> app.driver.v2.Template
+	72, // 21: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
+	73, // 22: app.driver.v2.Column.blocked:type_name -> app.driver.v2.Column.BlockedEntry
+	25, // 23: app.driver.v2.DescribeTableResponse.columns:type_name -> app.driver.v2.Column
+	26, // 24: app.driver.v2.DescribeTableResponse.settings:type_name -> app.driver.v2.TableSettings
+	30, // 25: app.driver.v2.DescribeTableResponse.details:type_name -> app.driver.v2.DetailSection
+	28, // 26: app.driver.v2.DescribeTableResponse.searches:type_name -> app.driver.v2.SearchMode
+	29, // 27: app.driver.v2.SearchMode.params:type_name -> app.driver.v2.SearchParam
+	74, // 28: app.driver.v2.SearchParam.option_labels:type_name -> app.driver.v2.SearchParam.OptionLabelsEntry
+	31, // 29: app.driver.v2.DetailSection.items:type_name -> app.driver.v2.DetailItem
+	32, // 30: app.driver.v2.BrowseRequest.filters:type_name -> app.driver.v2.Filter
+	33, // 31: app.driver.v2.BrowseRequest.sort:type_name -> app.driver.v2.Sort
+	36, // 32: app.driver.v2.CheckCellsRequest.cells:type_name -> app.driver.v2.TypedCell
+	75, // 33: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
+	32, // 34: app.driver.v2.SearchRequest.filters:type_name -> app.driver.v2.Filter
+	76, // 35: app.driver.v2.SearchRequest.params:type_name -> app.driver.v2.SearchRequest.ParamsEntry
+	1,  // 36: app.driver.v2.Row.cells:type_name -> app.driver.v2.Value
+	25, // 37: app.driver.v2.Grid.columns:type_name -> app.driver.v2.Column
+	39, // 38: app.driver.v2.Grid.rows:type_name -> app.driver.v2.Row
+	32, // 39: app.driver.v2.CountRequest.filters:type_name -> app.driver.v2.Filter
+	40, // 40: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
+	0,  // 41: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
+	77, // 42: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
+	78, // 43: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
+	49, // 44: app.driver.v2.CreateTableRequest.columns:type_name -> app.driver.v2.ColumnSpec
+	47, // 45: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
+	51, // 46: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
+	32, // 47: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
+	55, // 48: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
+	25, // 49: app.driver.v2.ScanPage.columns:type_name -> app.driver.v2.Column
+	39, // 50: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
+	56, // 51: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
+	58, // 52: app.driver.v2.ListTenantsResponse.tenants:type_name -> app.driver.v2.Tenant
+	63, // 53: app.driver.v2.NodeTables.shard_list:type_name -> app.driver.v2.NodeShard
+	62, // 54: app.driver.v2.Node.tables:type_name -> app.driver.v2.NodeTables
+	64, // 55: app.driver.v2.NodesResponse.nodes:type_name -> app.driver.v2.Node
+	1,  // 56: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
+	1,  // 57: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
+	55, // 58: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
+	6,  // 59: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
+	14, // 60: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
+	16, // 61: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
+	16, // 62: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
+	16, // 63: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
+	22, // 64: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
+	34, // 65: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
+	41, // 66: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
+	43, // 67: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
+	38, // 68: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
+	16, // 69: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
+	45, // 70: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
+	35, // 71: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
+	50, // 72: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
+	50, // 73: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
+	50, // 74: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
+	16, // 75: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
+	54, // 76: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
+	50, // 77: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
+	48, // 78: app.driver.v2.Driver.CreateTable:input_type -> app.driver.v2.CreateTableRequest
+	22, // 79: app.driver.v2.Driver.Templates:input_type -> app.driver.v2.TableRequest
+	22, // 80: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
+	60, // 81: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
+	22, // 82: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
+	16, // 83: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
+	7,  // 84: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
+	15, // 85: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
+	17, // 86: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
+	17, // 87: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
+	21, // 88: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
+	27, // 89: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
+	40, // 90: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
+	42, // 91: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
+	44, // 92: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
+	40, // 93: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
+	19, // 94: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
+	46, // 95: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
+	37, // 96: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
+	52, // 97: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
+	52, // 98: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
+	52, // 99: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
+	5,  // 100: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
+	57, // 101: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
+	52, // 102: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
+	27, // 103: app.driver.v2.Driver.CreateTable:output_type -> app.driver.v2.DescribeTableResponse
+	24, // 104: app.driver.v2.Driver.Templates:output_type -> app.driver.v2.TemplatesResponse
+	59, // 105: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
+	61, // 106: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
+	65, // 107: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
+	53, // 108: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
+	84, // [84:109] is the sub-list for method output_type
+	59, // [59:84] is the sub-list for method input_type
+	59, // [59:59] is the sub-list for extension type_name
+	59, // [59:59] is the sub-list for extension extendee
+	0,  // [0:59] is the sub-list for field type_name
 }
 
 func init() { file_driver_proto_init() }
@@ -5507,7 +5643,7 @@ func file_driver_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_driver_proto_rawDesc), len(file_driver_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   77,
+			NumMessages:   79,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
