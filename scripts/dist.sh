@@ -32,7 +32,7 @@ else
 fi
 [ -r "$key" ] || die "no signing key at $key"
 step "the driver plugin for linux/amd64 into the package's signed registry mirror"
-pub_out="$(go run ./cmd/plugin-publish --out "$mirror" --platforms linux/amd64 --version "${PLUGIN_VERSION:-2.0.0}" --key-file "$key")" ||
+pub_out="$(go run ./cmd/plugin-publish --out "$mirror" --platforms linux/amd64 --version "${PLUGIN_VERSION:-3.0.0}" --key-file "$key")" ||
   die "publishing the plugin into the mirror failed (see above)"
 APP_REGISTRY_KEY="$(tail -n1 <<<"$pub_out" | sed 's/^registry key //')"
 export APP_REGISTRY_KEY

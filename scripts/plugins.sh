@@ -3,14 +3,14 @@
 # on amd64 and arm64 and publish it into a registry directory (index.json, index.json.sig and
 # the artifacts), signed with the key in $APP_PLUGIN_SIGNING_KEY (the text of a key file) or
 # the file $APP_PLUGIN_SIGNING_KEY_FILE.
-#   PLUGIN_VERSION  the version to publish (default 2.0.0: driver plugin protocol 2)
+#   PLUGIN_VERSION  the version to publish (default 3.0.0: driver plugin protocol 3)
 #   REGISTRY_DIR    where to publish (default build/registry)
 # Make a key once with: go run ./cmd/plugin-publish --gen-key ~/.config/app-registry.key
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 OUT="${REGISTRY_DIR:-build/registry}"
-VERSION="${PLUGIN_VERSION:-2.0.0}"
+VERSION="${PLUGIN_VERSION:-3.0.0}"
 args=(--out "$OUT" --version "$VERSION" --platforms desktop)
 if [ -n "${APP_PLUGIN_SIGNING_KEY_FILE:-}" ]; then
   args+=(--key-file "$APP_PLUGIN_SIGNING_KEY_FILE")

@@ -9,7 +9,7 @@
 # Needs the signing key ($APP_PLUGIN_SIGNING_KEY_FILE or $APP_PLUGIN_SIGNING_KEY, as make plugins)
 # and $APP_REGISTRY_URL, the address registry/index.json will be served at. The procedure, step
 # by step, is docs/release.md.
-#   PLUGIN_VERSION     the driver's version (default 2.0.0)
+#   PLUGIN_VERSION     the driver's version (default 3.0.0)
 #   RELEASE_PLATFORMS  the registry's platforms (default: the six desktop ones)
 #   RELEASE_OUT        where to write (default build/release)
 set -euo pipefail
@@ -21,7 +21,7 @@ if [ -z "${APP_PLUGIN_SIGNING_KEY_FILE:-}" ] && [ -z "${APP_PLUGIN_SIGNING_KEY:-
 fi
 git diff --quiet HEAD 2>/dev/null || say "warning: the tree has uncommitted changes; the version says +dirty and this is no release to publish"
 out="${RELEASE_OUT:-$ROOT/build/release}"
-version_plugin="${PLUGIN_VERSION:-2.0.0}"
+version_plugin="${PLUGIN_VERSION:-3.0.0}"
 rm -rf "$out" && mkdir -p "$out"
 
 step "the registry: weaviate $version_plugin for ${RELEASE_PLATFORMS:-the six desktop platforms}"

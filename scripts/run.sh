@@ -41,7 +41,7 @@ say "demo node ready: $ready"
 step "publishing the Weaviate driver plugin into the local dev registry"
 DEV_REG="$APP_CACHE_DIR/dev-registry"
 go run ./cmd/plugin-publish --gen-key "$DEV_REG/signing.key" >/dev/null
-pub_out="$(go run ./cmd/plugin-publish --out "$DEV_REG/registry" --platforms host --version 2.0.0 --key-file "$DEV_REG/signing.key")" ||
+pub_out="$(go run ./cmd/plugin-publish --out "$DEV_REG/registry" --platforms host --version 3.0.0 --key-file "$DEV_REG/signing.key")" ||
   die "publishing the plugin failed (see above)"
 export APP_PLUGIN_REGISTRY="file://$DEV_REG/registry/index.json"
 export APP_PLUGIN_REGISTRY_KEY="$(tail -n1 <<<"$pub_out" | sed 's/^registry key //')"

@@ -125,7 +125,7 @@ func (m *Manager) FromMirror(idx *registry.Signed) bool {
 	return idx != nil && m.opts.Mirror != nil && idx.URL == m.opts.Mirror.URL
 }
 
-func (m *Manager) protocols() []int { return []int{grpcdriver.ProtocolVersion} }
+func (m *Manager) protocols() []int { return grpcdriver.Protocols() }
 
 // Listing is one plugin as `app plugin list` and Settings, Plugins show it.
 type Listing struct {

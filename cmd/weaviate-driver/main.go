@@ -17,7 +17,7 @@ import (
 )
 
 // version is set at build time (scripts/plugins.sh: -ldflags "-X main.version=...").
-var version = "2.0.0-dev"
+var version = "3.0.0-dev"
 
 // Name is the plugin's registry name.
 const Name = "weaviate"

@@ -61,6 +61,9 @@ type Release struct {
 	// Weaviate plugin, app/cmd/weaviate-driver); tests publish their own plugins with them.
 	Plugin  registry.Plugin
 	Package string
+	// Source is the module directory the program is built in (default: the working
+	// directory's module); a test publishes an older release from its source this way.
+	Source string
 }
 
 // Publish builds the plugin for each platform (no cgo, so every platform builds on any),
@@ -90,7 +93,7 @@ func Publish(ctx context.Context, r Release) error {
 	}
 	defer os.RemoveAll(build)
 	v := registry.Version{
-		Version: r.Version, ProtocolVersion: grpcdriver.ProtocolVersion, ReleaseNotes: r.Notes,
+		Version: r.Version, ReleaseNotes: r.Notes,
 		PublishedAt: time.Now().UTC().Format(time.RFC3339),
 	}
 	for _, p := range plats {
@@ -110,6 +113,8 @@ func Publish(ctx context.Context, r Release) error {
 	if err != nil {
 		return err
 	}
+	// The protocol is the one the program says it serves, as the app's install checks it.
+	v.ProtocolVersion = d.ProtocolVersion
 	if len(d.Connections.Settings) > 0 {
 		v.Connections = &d.Connections
 	}
@@ -153,6 +158,7 @@ func buildAndPack(ctx context.Context, buildDir string, r Release, p registry.Pl
 	bin := filepath.Join(buildDir, p.OS+"_"+p.Arch, binary)
 	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags", "-s -w -X main.version="+version, "-o", bin, r.Package)
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+p.OS, "GOARCH="+p.Arch)
+	cmd.Dir = r.Source
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return registry.Artifact{}, fmt.Errorf("go build of the plugin for %s: %v\n%s", p, err, out)
 	}

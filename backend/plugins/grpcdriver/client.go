@@ -23,13 +23,35 @@ const classifyTimeout = 10 * time.Second
 type Client struct {
 	rpc     pb.DriverClient
 	stopped func() bool
+	// protocol is the plugin protocol agreed at start (ProtocolVersion when not told).
+	protocol int
 }
 
 // NewClient returns a client over a gRPC connection to the plugin. stopped, when not nil,
 // tells whether the plugin process is gone; every call of a connection then fails at once
 // with "Connection failed: driver stopped" instead of waiting on a dead socket.
 func NewClient(cc grpc.ClientConnInterface, stopped func() bool) *Client {
-	return &Client{rpc: pb.NewDriverClient(cc), stopped: stopped}
+	return &Client{rpc: pb.NewDriverClient(cc), stopped: stopped, protocol: ProtocolVersion}
+}
+
+// Protocol is the plugin protocol agreed with the plugin.
+func (c *Client) Protocol() int { return c.protocol }
+
+// capabilities are what the plugin says it can do, read at the protocol agreed.
+func (c *Client) capabilities(pc *pb.Capabilities) driver.Capabilities {
+	return capabilitiesAt(c.protocol, pc)
+}
+
+// capabilitiesAt reads capabilities at a protocol: what a newer protocol gave a field's
+// meaning is not what an older one meant, whatever the plugin claims.
+func capabilitiesAt(protocol int, pc *pb.Capabilities) driver.Capabilities {
+	caps := fromCapabilities(pc)
+	if protocol < 3 {
+		// Protocol 2's search request had no mode params: its alpha and fusion fields are
+		// reserved in 3 and a search by words would lose them.
+		caps.SearchModes = false
+	}
+	return caps
 }
 
 func (c *Client) isStopped() bool { return c.stopped != nil && c.stopped() }
@@ -57,7 +79,7 @@ func fromInfo(r *pb.InfoResponse) Description {
 		Version:         r.GetVersion(),
 		ProtocolVersion: int(r.GetProtocolVersion()),
 		Types:           r.GetTypes(),
-		Capabilities:    fromCapabilities(r.GetCapabilities()),
+		Capabilities:    capabilitiesAt(int(r.GetProtocolVersion()), r.GetCapabilities()),
 		Connections:     fromDescription(r.GetDescription(), r.GetTypes()),
 	}
 }
@@ -94,7 +116,7 @@ func (c *Client) Open(ctx context.Context, s driver.Settings, label string, onCl
 	if err != nil {
 		return nil, c.fail(ctx, err)
 	}
-	return &Conn{c: c, id: r.GetConnId(), caps: fromCapabilities(r.GetCapabilities()), onClose: onClose}, nil
+	return &Conn{c: c, id: r.GetConnId(), caps: c.capabilities(r.GetCapabilities()), onClose: onClose}, nil
 }
 
 // Conn is one connection served by a plugin: a driver.Driver whose calls cross the

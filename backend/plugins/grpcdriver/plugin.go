@@ -22,9 +22,28 @@ import (
 )
 
 // ProtocolVersion is the version of the driver plugin protocol this code speaks (the .proto
-// in internal/proto/driverv2). Host and plugin must agree on it; see docs/plugins.md for
-// when it changes.
-const ProtocolVersion = 2
+// in internal/proto/driverv2): a plugin built from it serves this version only, and a host
+// built from it runs plugins of OldestProtocol to this one, negotiated at start (go-plugin's
+// versioned plugin sets). See docs/plugins.md for when it changes.
+//
+// Protocol 3 (driver contract 3) changed the meaning of the search request: a search by words
+// is in one of the modes the table's driver describes, with the mode's params, where protocol
+// 2 had Weaviate's modes with alpha and fusion fields. A plugin of 3 is refused by an app of 2
+// in words ("update the app"); a plugin of 2 runs in an app of 3, searched near vectors and
+// rows only, until it is updated.
+const ProtocolVersion = 3
+
+// OldestProtocol is the oldest plugin protocol a host built from this code runs.
+const OldestProtocol = 2
+
+// Protocols are the plugin protocols a host built from this code runs, oldest first.
+func Protocols() []int {
+	out := make([]int, 0, ProtocolVersion-OldestProtocol+1)
+	for v := OldestProtocol; v <= ProtocolVersion; v++ {
+		out = append(out, v)
+	}
+	return out
+}
 
 // MaxMessageSize bounds one gRPC message either way. A 1,000-row page of 768-dimension
 // vectors is about 8 MB on the wire and a single 10,000-row page (offset 0, limit 10,000,
@@ -60,11 +79,12 @@ func DialOptions() []grpc.DialOption {
 }
 
 // grpcPlugin is the go-plugin Plugin of the driver service. The host's copy has no server;
-// the plugin's has no use for GRPCClient.
+// the plugin's has no use for GRPCClient. protocol is the version the host's copy is for.
 type grpcPlugin struct {
 	plugin.NetRPCUnsupportedPlugin
-	srv     *Server
-	stopped func() bool
+	srv      *Server
+	stopped  func() bool
+	protocol int
 }
 
 func (p *grpcPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
@@ -73,11 +93,19 @@ func (p *grpcPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
 }
 
 func (p *grpcPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, cc *grpc.ClientConn) (any, error) {
-	return NewClient(cc, p.stopped), nil
+	c := NewClient(cc, p.stopped)
+	c.protocol = p.protocol
+	return c, nil
 }
 
-// HostPlugins is the plugin set a host passes to go-plugin's ClientConfig. Dispensing
-// PluginKey gives a *Client; stopped reports whether the plugin process is gone.
-func HostPlugins(stopped func() bool) plugin.PluginSet {
-	return plugin.PluginSet{PluginKey: &grpcPlugin{stopped: stopped}}
+// HostPlugins are the plugin sets a host passes to go-plugin's ClientConfig, one per protocol
+// it runs (VersionedPlugins): the plugin serves its newest that the host lists. Dispensing
+// PluginKey gives a *Client that knows the protocol agreed; stopped reports whether the
+// plugin process is gone.
+func HostPlugins(stopped func() bool) map[int]plugin.PluginSet {
+	out := map[int]plugin.PluginSet{}
+	for _, v := range Protocols() {
+		out[v] = plugin.PluginSet{PluginKey: &grpcPlugin{stopped: stopped, protocol: v}}
+	}
+	return out
 }

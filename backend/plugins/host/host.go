@@ -263,7 +263,7 @@ func (h *Host) start(name string) (*proc, error) {
 	p := &proc{bin: bin, log: log, lock: lock, idle: h.opts.IdleTimeout}
 	p.client = plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  grpcdriver.Handshake(grpcdriver.ProtocolVersion),
-		Plugins:          grpcdriver.HostPlugins(p.stopped),
+		VersionedPlugins: grpcdriver.HostPlugins(p.stopped),
 		Cmd:              cmd,
 		SkipHostEnv:      true,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
@@ -290,7 +290,7 @@ func (h *Host) start(name string) (*proc, error) {
 	if cmd.Process != nil {
 		p.pid = cmd.Process.Pid
 	}
-	log.WithFields(logrus.Fields{"version": bin.Version, "pid": p.pid}).Info("driver plugin started")
+	log.WithFields(logrus.Fields{"version": bin.Version, "pid": p.pid, "protocol": p.client.NegotiatedVersion()}).Info("driver plugin started")
 	return p, nil
 }
 
@@ -316,20 +316,26 @@ type ProtocolError struct {
 	Plugin         string
 	Version        string
 	PluginProtocol int
-	AppProtocol    int
+	// AppOldest to AppProtocol are the protocols the app runs.
+	AppOldest   int
+	AppProtocol int
 }
 
 // UpdatePlugin tells whether updating the plugin fixes it (it is older than the app);
 // otherwise the app is the older one.
-func (e *ProtocolError) UpdatePlugin() bool { return e.PluginProtocol < e.AppProtocol }
+func (e *ProtocolError) UpdatePlugin() bool { return e.PluginProtocol < e.AppOldest }
 
 func (e *ProtocolError) Error() string {
 	fix := "update the app to use it, or install a plugin version made for this app"
 	if e.UpdatePlugin() {
 		fix = fmt.Sprintf("update the plugin (app plugin update %s, or Settings, Plugins)", e.Plugin)
 	}
-	return fmt.Sprintf("the %s driver plugin %s speaks plugin protocol %d and this app speaks %d: %s",
-		e.Plugin, e.Version, e.PluginProtocol, e.AppProtocol, fix)
+	app := strconv.Itoa(e.AppProtocol)
+	if e.AppOldest != 0 && e.AppOldest < e.AppProtocol {
+		app = fmt.Sprintf("%d to %d", e.AppOldest, e.AppProtocol)
+	}
+	return fmt.Sprintf("the %s driver plugin %s speaks plugin protocol %d and this app speaks %s: %s",
+		e.Plugin, e.Version, e.PluginProtocol, app, fix)
 }
 
 var pluginVersionRE = regexp.MustCompile(`Plugin version: (\d+)`)
@@ -338,7 +344,7 @@ var pluginVersionRE = regexp.MustCompile(`Plugin version: (\d+)`)
 func startError(bin Binary, err error) error {
 	if m := pluginVersionRE.FindStringSubmatch(err.Error()); m != nil && strings.Contains(err.Error(), "incompatible API version") {
 		v, _ := strconv.Atoi(m[1])
-		pe := &ProtocolError{Plugin: bin.Name, Version: bin.Version, PluginProtocol: v, AppProtocol: grpcdriver.ProtocolVersion}
+		pe := &ProtocolError{Plugin: bin.Name, Version: bin.Version, PluginProtocol: v, AppOldest: grpcdriver.OldestProtocol, AppProtocol: grpcdriver.ProtocolVersion}
 		return driver.Wrap(driver.KindConnection, pe, "%s", pe.Error())
 	}
 	reason := err.Error()

@@ -171,14 +171,14 @@ func TestAKilledAppLeavesNoPluginProcess(t *testing.T) {
 }
 
 func TestAPluginOfAnotherProtocolIsAClearError(t *testing.T) {
-	app := grpcdriver.ProtocolVersion
+	app, oldest := grpcdriver.ProtocolVersion, grpcdriver.OldestProtocol
 	cases := []struct{ rule, mode, want string }{
 		{"a plugin made for a newer app: update the app", "plugin-protocol-newer",
-			fmt.Sprintf("Connection failed: the weaviate driver plugin 1.0.0-test speaks plugin protocol %d and this app speaks %d: update the app to use it, or install a plugin version made for this app", app+1, app)},
-		// The upgrade path of docs/plugins.md: a plugin installed before the app moved to
-		// protocol 2 (issue 19) does not start, and says how to get the one that does.
-		{"a plugin installed before this app's protocol: update the plugin", "plugin-protocol-older",
-			fmt.Sprintf("Connection failed: the weaviate driver plugin 1.0.0-test speaks plugin protocol %d and this app speaks %d: update the plugin (app plugin update weaviate, or Settings, Plugins)", app-1, app)},
+			fmt.Sprintf("Connection failed: the weaviate driver plugin 1.0.0-test speaks plugin protocol %d and this app speaks %d to %d: update the app to use it, or install a plugin version made for this app", app+1, oldest, app)},
+		// The upgrade path of docs/plugins.md: a plugin installed before the oldest protocol
+		// the app runs does not start, and says how to get the one that does.
+		{"a plugin older than every protocol this app runs: update the plugin", "plugin-protocol-older",
+			fmt.Sprintf("Connection failed: the weaviate driver plugin 1.0.0-test speaks plugin protocol %d and this app speaks %d to %d: update the plugin (app plugin update weaviate, or Settings, Plugins)", oldest-1, oldest, app)},
 	}
 	for _, c := range cases {
 		t.Run(c.rule, func(t *testing.T) {
@@ -319,5 +319,25 @@ func TestThePluginGetsNoAppSecretsInItsEnvironment(t *testing.T) {
 	}
 	if !has("HTTPS_PROXY=http://127.0.0.1:3128") {
 		t.Error("the proxy setting a driver needs did not reach the plugin")
+	}
+}
+
+// Contract 3, item 6: the protocol is negotiated at start. A plugin that serves protocol 2
+// runs in this app, read at protocol 2 whatever it claims: searched near vectors and rows,
+// and a search by words (whose params protocol 2 has no field for) said to need an update.
+func TestAPluginOfProtocolTwoRunsWithWhatItCanDo(t *testing.T) {
+	h, _ := newTestHost(t, "plugin-protocol-2", nil)
+	d, err := h.Open(context.Background(), "weaviate", driver.DefaultSettings(), "")
+	if err != nil {
+		t.Fatalf("a protocol-2 plugin did not run: %v", err)
+	}
+	defer d.Close()
+	if d.Capabilities().SearchModes {
+		t.Fatal("protocol 2 was read as describing search modes")
+	}
+	q := "words"
+	_, err = d.Search(context.Background(), "Typed", driver.SearchRequest{Query: &q}, 5)
+	if !driver.IsKind(err, driver.KindUnsupported) || !strings.Contains(err.Error(), "update it in Settings, Plugins") {
+		t.Fatalf("a search by words to a protocol-2 plugin: %v", err)
 	}
 }

@@ -54,12 +54,17 @@ func runHelper(mode string) int {
 	switch mode {
 	case "plugin":
 		grpcdriver.Main(weaviateConfig())
-	case "plugin-protocol-newer", "plugin-protocol-older":
-		// A plugin built for a newer app, or an installed one from before this app's protocol.
+	case "plugin-protocol-newer", "plugin-protocol-older", "plugin-protocol-2":
+		// A plugin built for a newer app, an installed one from before the oldest protocol this
+		// app runs, or one that serves protocol 2 (before contract 3).
 		cfg := weaviateConfig()
-		cfg.ProtocolVersion = grpcdriver.ProtocolVersion + 1
-		if mode == "plugin-protocol-older" {
-			cfg.ProtocolVersion = grpcdriver.ProtocolVersion - 1
+		switch mode {
+		case "plugin-protocol-newer":
+			cfg.ProtocolVersion = grpcdriver.ProtocolVersion + 1
+		case "plugin-protocol-older":
+			cfg.ProtocolVersion = grpcdriver.OldestProtocol - 1
+		default:
+			cfg.ProtocolVersion = 2
 		}
 		grpcdriver.Main(cfg)
 	case "plugin-exits":
