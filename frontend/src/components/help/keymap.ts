@@ -1,4 +1,8 @@
-import type { Shortcut } from "./shortcuts";
+/** One line of the shortcuts overlay: its key combinations (alternatives) and what it does. */
+export interface Shortcut {
+  keys: string[][];
+  action: string;
+}
 
 /**
  * A keymap is the one table a keyboard handler dispatches from and the help overlay prints, so

@@ -2,7 +2,7 @@ import { TREE_KEYMAP } from "../connections/treeKeymap";
 import { GRID_KEYMAP } from "../grid/gridKeymap";
 import { REFRESH_KEYMAP, WINDOW_KEYMAP } from "../frame/windowKeymap";
 import { MAP_SHORTCUTS } from "../map/mapKeymap";
-import { toShortcut } from "./keymap";
+import { toShortcut, type Shortcut } from "./keymap";
 
 /**
  * The app's keyboard shortcuts: the one list the help overlay (F1, ?) shows. The grid's, the
@@ -12,11 +12,6 @@ import { toShortcut } from "./keymap";
  * A shortcut's `keys` are its alternatives, each a combination of keys pressed together.
  * "Mod" is Ctrl, or ⌘ on macOS (the handlers test ctrlKey || metaKey).
  */
-export interface Shortcut {
-  keys: string[][];
-  action: string;
-}
-
 export interface ShortcutGroup {
   title: "General" | "Sidebar" | "Grid" | "Map" | "Editor";
   /** Where the shortcuts work. */

@@ -1,5 +1,4 @@
-import { toShortcut, type Binding, type KeymapRow, type Modifier } from "../help/keymap";
-import type { Shortcut } from "../help/shortcuts";
+import { toShortcut, type Binding, type KeymapRow, type Modifier, type Shortcut } from "../help/keymap";
 
 /** What a key does on a focused map (useMapKeyboard runs them). */
 export type MapAction = "up" | "down" | "left" | "right" | "toggle" | "open" | "selectAll" | "clear";
