@@ -30,6 +30,9 @@ type CapabilitiesDTO struct {
 	Tenants   bool `json:"tenants"`
 	Nodes     bool `json:"nodes"`
 	Templates bool `json:"templates"`
+	// SearchModes: the driver describes its searches by words; a plugin from before them
+	// (protocol 2) is searched near vectors and rows only, until it is updated.
+	SearchModes bool `json:"searchModes"`
 }
 
 // TableDTO is one table (collection) of an open connection, as the sidebar tree shows it.
@@ -417,7 +420,8 @@ type ConnectionRestoredEvent struct {
 func FromCapabilities(c driver.Capabilities) CapabilitiesDTO {
 	return CapabilitiesDTO{QueryLanguage: c.QueryLanguage, RESTLines: c.RESTLines, MaxResults: c.MaxResults,
 		DefaultPageSize: c.DefaultPageSize, Transactions: c.Transactions,
-		Scan: c.Offers(c.Scan), Tenants: c.Offers(c.Tenants), Nodes: c.Offers(c.Nodes), Templates: c.Offers(c.Templates)}
+		Scan: c.Offers(c.Scan), Tenants: c.Offers(c.Tenants), Nodes: c.Offers(c.Nodes), Templates: c.Offers(c.Templates),
+		SearchModes: c.SearchModes}
 }
 
 // FromTables are the sidebar's tables (never null).

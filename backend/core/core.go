@@ -217,6 +217,18 @@ func (c *Core) PluginFor(ctx context.Context, connType string) (string, error) {
 // type is described by protocol 2's fields (what every published plugin reads), so that a
 // connection can still be added offline and its driver checks it when it opens.
 func (c *Core) Describe(ctx context.Context, connType string) (driver.Description, error) {
+	d, err := c.describe(ctx, connType)
+	if err == nil {
+		// The form, the CLI and the store draw from it: a description the plugin got wrong
+		// (one an older install kept, or the registry's) is refused here as at install.
+		if verr := d.Valid(); verr != nil {
+			return driver.Description{}, fmt.Errorf("the plugin of %s connections describes them wrongly (%v): update it", connType, verr)
+		}
+	}
+	return d, err
+}
+
+func (c *Core) describe(ctx context.Context, connType string) (driver.Description, error) {
 	if c.registryErr == nil {
 		d, err := c.plugins.Describe(ctx, connType) // the installed plugin's, else the registry's
 		if err == nil || errors.Is(err, plugins.ErrUnknownType) || errors.Is(err, plugins.ErrDescribedByPlugin) {

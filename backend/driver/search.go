@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/google/uuid"
 )
 
 // DistanceColumn is the column a vector search (SearchRequest.Vector or SimilarTo) ranks its
@@ -112,9 +110,9 @@ type SearchRequest struct {
 }
 
 // Check validates what needs no table: exactly one search, the fields that go with words
-// only with words, a uuid-shaped row. It lower-cases the uuid, so the request reads the same
-// in the query and in words. Callers run it before they connect; the driver runs CheckMode
-// against the table. Its errors are KindInvalidArgument with a message safe to show.
+// only with words, a finite vector. Callers run it before they connect; the driver runs
+// CheckMode against the table and checks a row key's shape (Weaviate: a uuid). Its errors are
+// KindInvalidArgument with a message safe to show.
 func (r *SearchRequest) Check() error {
 	n := 0
 	for _, set := range []bool{len(r.Vector) > 0, r.Query != nil, r.SimilarTo != ""} {
@@ -146,11 +144,8 @@ func (r *SearchRequest) Check() error {
 			return searchInvalid("the vector holds a number that is not finite")
 		}
 	}
-	if r.SimilarTo != "" {
-		if _, err := uuid.Parse(r.SimilarTo); err != nil || len(r.SimilarTo) != 36 {
-			return searchInvalid("similarTo must be a row uuid like 00000000-0000-0000-0000-000000000000")
-		}
-		r.SimilarTo = strings.ToLower(r.SimilarTo)
+	if r.SimilarTo != "" && strings.TrimSpace(r.SimilarTo) == "" {
+		return searchInvalid("similarTo is empty")
 	}
 	return nil
 }
@@ -178,6 +173,21 @@ func (r *SearchRequest) CheckMode(t *TableInfo) (SearchMode, error) {
 		}
 		if err := p.check(v); err != nil {
 			return m, err
+		}
+		if p.Kind == ParamNumber {
+			// Canonical, so the driver reads the number that was checked.
+			f, _ := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			r.Params[key] = formatNumber(f)
+		}
+	}
+	// A parameter not given is the mode's described default: what describe_table and the
+	// panel show is what runs, whatever the database would assume.
+	for _, p := range m.Params {
+		if _, given := r.Params[p.Key]; !given && p.Default != "" {
+			if r.Params == nil {
+				r.Params = map[string]string{}
+			}
+			r.Params[p.Key] = p.Default
 		}
 	}
 	if len(r.SearchColumns) > 0 && !m.Columns {

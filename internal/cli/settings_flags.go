@@ -25,7 +25,7 @@ type settingFlags struct {
 }
 
 func (sf *settingFlags) register(f *pflag.FlagSet) {
-	f.StringVar(&sf.url, "url", "", "a connection URL of the type's form (postgres://user@host:5432/db?sslmode=require) filling its fields; --set overrides a part; no password in it")
+	f.StringVar(&sf.url, "url", "", "a connection URL of the type's form (postgres://user@host:5432/db?sslmode=require) filling its fields; the named flags and --set override a part; no password in it")
 	f.StringArrayVar(&sf.set, "set", nil, "a setting of the connection's type, key=value (repeatable; `app connection fields TYPE` lists the keys)")
 	f.StringArrayVar(&sf.secretEnv, "secret-env", nil, "a secret setting read from an environment variable, key=VAR (repeatable)")
 	f.StringVar(&sf.secretStdin, "secret-stdin", "", "a secret setting (its key) read from the first line of standard input")
@@ -54,6 +54,31 @@ func (sf *settingFlags) given() bool {
 	return sf.url != "" || len(sf.set) > 0 || len(sf.secretEnv) > 0 || sf.secretStdin != ""
 }
 
+// applyURL sets what --url fills on s: each part as a value of the field it names (never a
+// secret: a password in a flag's value is refused). The named flags and --set come after it.
+func (sf *settingFlags) applyURL(d driver.Description, s *driver.Settings) error {
+	if sf.url == "" {
+		return nil
+	}
+	values, secrets, err := d.FromURL(sf.url)
+	if err != nil {
+		return fmt.Errorf("--url: %w", err)
+	}
+	if len(secrets) > 0 {
+		// A flag's value shows in the process list and the shell's history.
+		return fmt.Errorf("--url: the URL holds a password; leave it out and give it with --secret-env %s=VAR or --secret-stdin %s", d.URL.Password, d.URL.Password)
+	}
+	for k, v := range values {
+		if f, ok := d.Field(k); !ok || f.Kind == driver.FieldSecret {
+			return fmt.Errorf("--url: the URL fills %q, which is not a plain setting of these connections", k)
+		}
+		if err := s.SetValue(k, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // apply sets the --set values on s, checking each key against the type's description, and
 // returns the secrets given (by key).
 func (sf *settingFlags) apply(stdin io.Reader, d driver.Description, connType string, s *driver.Settings) (map[string]string, error) {
@@ -68,21 +93,6 @@ func (sf *settingFlags) apply(stdin io.Reader, d driver.Description, connType st
 			return fmt.Errorf("%q is a secret: give it with --secret-env %s=VAR or --secret-stdin %s, never as a flag's value", key, key, key)
 		}
 		return nil
-	}
-	if sf.url != "" {
-		values, urlSecrets, err := d.FromURL(sf.url)
-		if err != nil {
-			return nil, fmt.Errorf("--url: %w", err)
-		}
-		if len(urlSecrets) > 0 {
-			// A flag's value shows in the process list and the shell's history.
-			return nil, fmt.Errorf("--url: the URL holds a password; leave it out and give it with --secret-env %s=VAR or --secret-stdin %s", d.URL.Password, d.URL.Password)
-		}
-		for k, v := range values {
-			if err := s.SetValue(k, v); err != nil {
-				return nil, err
-			}
-		}
 	}
 	for _, kv := range sf.set {
 		k, v, ok := strings.Cut(kv, "=")
@@ -215,7 +225,7 @@ func newConnectionFieldsCmd(g *Globals) *cobra.Command {
 			if err := w.Flush(); err != nil {
 				return err
 			}
-			if u := d.URL; u != nil {
+			if u := d.URL; u != nil && len(u.Schemes) > 0 {
 				example := u.Example
 				if example == "" {
 					example = u.Schemes[0] + "://…"

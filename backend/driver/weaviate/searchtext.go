@@ -7,6 +7,8 @@ package weaviate
 // until the driver contract gained Search: issue 19.)
 
 import (
+	"github.com/google/uuid"
+
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -103,6 +105,13 @@ func quotedList(name string, items []string) string {
 func checkSearch(r *driver.SearchRequest, info *driver.TableInfo, c *class) error {
 	if err := r.Check(); err != nil {
 		return err
+	}
+	if r.SimilarTo != "" {
+		// Weaviate's row key is a uuid; lower-cased, the query and the words read the same.
+		if _, err := uuid.Parse(r.SimilarTo); err != nil || len(r.SimilarTo) != 36 {
+			return invalid("similarTo must be a row uuid like 00000000-0000-0000-0000-000000000000")
+		}
+		r.SimilarTo = strings.ToLower(r.SimilarTo)
 	}
 	if r.TargetVector != "" && !isName(r.TargetVector) {
 		return invalid("targetVector %q is not a valid vector name", truncate(r.TargetVector, 100))

@@ -28,6 +28,8 @@ type tableDescription struct {
 	TenantCount int             `json:"tenantCount,omitempty"`
 	// Searches are the modes vector_search takes with a query, the default first.
 	Searches []driver.SearchMode `json:"searches,omitempty"`
+	// wordsNeedUpdate: the driver's plugin predates described searches by words.
+	wordsNeedUpdate bool
 }
 
 // describeTenants bounds the tenants describe_table lists: a SaaS collection has thousands.
@@ -64,7 +66,8 @@ func DescribeTable(d Deps) mcp.Tool {
 			return "", tableDescription{}, err
 		}
 		desc := tableDescription{Name: info.Name, Description: info.Description, PrimaryKey: info.PrimaryKey,
-			Columns: info.Columns, Settings: info.Settings, TenantCount: len(tenants), Searches: info.Searches}
+			Columns: info.Columns, Settings: info.Settings, TenantCount: len(tenants), Searches: info.Searches,
+			wordsNeedUpdate: !drv.Capabilities().SearchModes}
 		desc.Tenants = tenants[:min(len(tenants), describeTenants)]
 		if desc.Columns == nil {
 			desc.Columns = []driver.Column{}
@@ -109,7 +112,7 @@ func describeText(t tableDescription) string {
 			}
 		}
 	}
-	writeSearches(&b, t.Searches)
+	writeSearches(&b, t.Searches, t.wordsNeedUpdate)
 	b.WriteString("\ncolumns (name type [flags] ops):")
 	for _, c := range t.Columns {
 		b.WriteString("\n" + c.Name + " " + orDash(c.Type))
@@ -151,8 +154,12 @@ func orDash(s string) string {
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // writeSearches is one line per search mode: what vector_search's mode and params take.
-func writeSearches(b *strings.Builder, ms []driver.SearchMode) {
-	if len(ms) == 0 {
+func writeSearches(b *strings.Builder, ms []driver.SearchMode, needUpdate bool) {
+	switch {
+	case len(ms) == 0 && needUpdate:
+		b.WriteString("\nsearch by words: this version of the driver plugin cannot (the user can update it in App's Settings, Plugins); vector_search takes vector or similarTo")
+		return
+	case len(ms) == 0:
 		b.WriteString("\nsearch by words: none (vector_search takes vector or similarTo)")
 		return
 	}
@@ -165,7 +172,10 @@ func writeSearches(b *strings.Builder, ms []driver.SearchMode) {
 		for _, p := range m.Params {
 			switch p.Kind {
 			case driver.ParamNumber:
-				fmt.Fprintf(b, "; %s number %g..%g", p.Key, p.Min, p.Max)
+				fmt.Fprintf(b, "; %s number", p.Key)
+				if p.Min != 0 || p.Max != 0 {
+					fmt.Fprintf(b, " %g..%g", p.Min, p.Max)
+				}
 			case driver.ParamEnum:
 				fmt.Fprintf(b, "; %s one of %s", p.Key, strings.Join(p.Options, ","))
 			}

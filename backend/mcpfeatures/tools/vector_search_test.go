@@ -42,6 +42,8 @@ func TestVectorSearch(t *testing.T) {
 			map[string]any{"query": "comma", "mode": "bm25"}, fixtures.TypedBetaID, "score", 1},
 		{"hybrid with alpha 0 is keyword ranking, with its score", fixtures.Typed,
 			map[string]any{"query": "fixture", "mode": "hybrid", "params": map[string]any{"alpha": 0}}, fixtures.TypedAlphaID, "score", 1},
+		{"hybrid without alpha runs at the mode's described default: keyword-only where no vectorizer makes vectors", fixtures.Typed,
+			map[string]any{"query": "fixture", "mode": "hybrid"}, fixtures.TypedAlphaID, "score", 1},
 		{"similarTo finds objects similar to that uuid, itself first", fixtures.Typed,
 			map[string]any{"similarTo": fixtures.TypedBetaID}, fixtures.TypedBetaID, "distance", 5},
 		{"similarTo takes an upper-case uuid", fixtures.Typed,

@@ -196,15 +196,24 @@ func (k *Conn) DescribeTable(ctx context.Context, table string) (*driver.TableIn
 	if err != nil {
 		return nil, k.c.fail(ctx, err)
 	}
-	info := fromTableInfo(r)
+	return sound(fromTableInfo(r)), nil
+}
+
+// sound drops the search modes the plugin described wrongly: the panel and vector_search
+// draw their fields from them, and a broken one is not offered, while the table's rows, its
+// columns and its other modes still are.
+func sound(info *driver.TableInfo) *driver.TableInfo {
+	kept := info.Searches[:0]
 	for _, m := range info.Searches {
-		// The panel and vector_search build their forms from these: a broken one is the
-		// plugin's fault, said as such rather than drawn.
-		if err := m.Check(); err != nil {
-			return nil, driver.Errorf(driver.KindQueryFailed, "the driver plugin described table %s wrongly: %v", info.Name, err)
+		if m.Check() == nil {
+			kept = append(kept, m)
 		}
 	}
-	return info, nil
+	if len(kept) == 0 {
+		kept = nil
+	}
+	info.Searches = kept
+	return info
 }
 
 // errLacks answers a call for an optional feature the plugin declared it does not offer,
@@ -232,15 +241,7 @@ func (k *Conn) CreateTable(ctx context.Context, spec driver.TableSpec) (*driver.
 	if err != nil {
 		return nil, k.c.fail(ctx, err)
 	}
-	info := fromTableInfo(r)
-	for _, m := range info.Searches {
-		// The panel and vector_search build their forms from these: a broken one is the
-		// plugin's fault, said as such rather than drawn.
-		if err := m.Check(); err != nil {
-			return nil, driver.Errorf(driver.KindQueryFailed, "the driver plugin described table %s wrongly: %v", info.Name, err)
-		}
-	}
-	return info, nil
+	return sound(fromTableInfo(r)), nil
 }
 
 // Templates are the editor's statements for a table (driver.TemplateMaker). A plugin built

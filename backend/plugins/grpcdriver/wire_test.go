@@ -678,3 +678,35 @@ func (bareDriver) Delete(context.Context, string, []driver.Row) ([]driver.RowRes
 }
 func (bareDriver) Capabilities() driver.Capabilities { return driver.Capabilities{CreateTable: true} }
 func (bareDriver) Close() error                      { return nil }
+
+// describingDriver describes every table with the search modes it is given.
+type describingDriver struct {
+	erroringDriver
+	modes []driver.SearchMode
+}
+
+func (d describingDriver) DescribeTable(_ context.Context, table string) (*driver.TableInfo, error) {
+	return &driver.TableInfo{Name: table, PrimaryKey: "id", Columns: []driver.Column{{Name: "id", PrimaryKey: true}}, Searches: d.modes}, nil
+}
+
+// Contract 3: a table's search modes cross the wire whole (parameters, bounds, labels), and
+// one the plugin described wrongly is dropped, not drawn, while the table and its other modes
+// still come through.
+func TestSearchModesCrossTheWireAndABrokenOneIsDropped(t *testing.T) {
+	good := driver.SearchMode{Name: "words", Label: "Words", Hint: "h", Note: "n", Measure: "score", Columns: true, TextColumns: []string{"t"}, Explains: true, Vector: true,
+		Params: []driver.SearchParam{{Key: "w", Label: "W", Help: "x", Kind: driver.ParamNumber, Min: 0, Max: 1, Step: 0.1, MinLabel: "lo", MaxLabel: "hi", Default: "0.5"},
+			{Key: "m", Label: "M", Kind: driver.ParamEnum, Options: []string{"a", "b"}, OptionLabels: map[string]string{"a": "A"}}}}
+	broken := driver.SearchMode{Name: "bad", Label: "Bad", Measure: "score", Params: []driver.SearchParam{{Key: "k", Kind: "slider"}}}
+	c := serveLoopback(t, Config{Open: func(driver.Settings, logrus.FieldLogger) (driver.Driver, error) {
+		return describingDriver{modes: []driver.SearchMode{broken, good}}, nil
+	}})
+	k, err := c.Open(context.Background(), driver.DefaultSettings(), "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	info, err := k.DescribeTable(context.Background(), "T")
+	if err != nil || info.Name != "T" || !reflect.DeepEqual(info.Searches, []driver.SearchMode{good}) {
+		t.Fatalf("%+v %v", info, err)
+	}
+}

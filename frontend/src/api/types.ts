@@ -175,6 +175,8 @@ export interface Capabilities {
   tenants: boolean;
   nodes: boolean;
   templates: boolean;
+  /** The driver describes its searches by words; false: a plugin to update for them. */
+  searchModes: boolean;
 }
 
 /** One table (a Weaviate collection) of an open connection. */

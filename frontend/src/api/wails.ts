@@ -356,6 +356,7 @@ export function createWailsApi(): Api {
               tenants: !!c?.tenants,
               nodes: !!c?.nodes,
               templates: !!c?.templates,
+              searchModes: !!c?.searchModes,
             },
           };
         }),

@@ -52,6 +52,7 @@ export const weaviateCapabilities: Capabilities = {
   tenants: true,
   nodes: true,
   templates: true,
+  searchModes: true,
 };
 
 export function connection(overrides: Partial<Connection> = {}): Connection {

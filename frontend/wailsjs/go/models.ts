@@ -388,6 +388,7 @@ export namespace dto {
 	    tenants: boolean;
 	    nodes: boolean;
 	    templates: boolean;
+	    searchModes: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new CapabilitiesDTO(source);
@@ -404,6 +405,7 @@ export namespace dto {
 	        this.tenants = source["tenants"];
 	        this.nodes = source["nodes"];
 	        this.templates = source["templates"];
+	        this.searchModes = source["searchModes"];
 	    }
 	}
 	export class ClientDTO {

@@ -101,6 +101,19 @@ describe("a table's search panel (issue 23, item 3)", () => {
     expect(within(screen.getByRole("search")).getByRole("searchbox", { name: "Words" })).toHaveValue("rust");
   });
 
+  it("on a table whose driver plugin predates described searches, offers the vector searches and says to update it for words", async () => {
+    const api = fakeApi(async () => [], { describeTable: async (_id: string, table: string) => ({ ...tableInfo(table), searches: [] }) });
+    render(
+      <ApiProvider api={api}>
+        <SearchPanel connection={connection({ id: "demo" })} table="Article" filters={[]} wordsNeedUpdate />
+      </ApiProvider>,
+    );
+    const form = await screen.findByRole("search");
+    const choices = within(within(form).getByRole("combobox", { name: "Search by" })).getAllByRole("option").map((o) => o.textContent);
+    expect(choices).toEqual(["Near vector", "Near row"]);
+    expect(within(form).getByRole("note")).toHaveTextContent("This version of the driver plugin cannot search by words: update it in Settings, Plugins.");
+  });
+
   it("shows the server's error when a search fails, and keeps the form", async () => {
     const api = fakeApi(async () => [], {
       search: async () => {

@@ -16,6 +16,8 @@ interface Props {
   table: string;
   /** The grid's filters when the panel was opened: they narrow the matches. */
   filters: Filter[];
+  /** The driver's plugin predates described searches by words: the panel says to update it. */
+  wordsNeedUpdate?: boolean;
   /** onShowOnMap shows the matches selected on the table's map. */
   onShowOnMap?: (h: MapHighlight) => void;
 }
@@ -31,7 +33,7 @@ type Run = { status: "idle" } | { status: "running" } | { status: "error"; error
  * the grid's filters. The matches come best first by the mode's measure, with the database's
  * explanation of each score where the mode gives one.
  */
-export function SearchPanel({ connection, table, filters: initialFilters, onShowOnMap }: Props) {
+export function SearchPanel({ connection, table, filters: initialFilters, wordsNeedUpdate = false, onShowOnMap }: Props) {
   const api = useApi();
   const [load, setLoad] = useState<Load>({ status: "loading" });
   const [req, setReq] = useState<SearchRequest | null>(null);
@@ -48,7 +50,9 @@ export function SearchPanel({ connection, table, filters: initialFilters, onShow
     try {
       const info = await api.explorer.describeTable(connection.id, table);
       setLoad({ status: "ready", info });
-      setReq((r) => r ?? initialSearch(info, initialFilters));
+      // A search kept from before keeps its words, unless its mode is gone (the plugin was
+      // updated, the collection changed): then it starts again.
+      setReq((r) => (r && (r.by !== "words" || modeOf(r, info)) ? r : initialSearch(info, r?.filters ?? initialFilters)));
     } catch (e) {
       setLoad({ status: "error", error: parseApiError(e) });
     }
@@ -77,6 +81,7 @@ export function SearchPanel({ connection, table, filters: initialFilters, onShow
   );
 
   const set = (patch: Partial<SearchRequest>) => setReq((r) => (r ? { ...r, ...patch } : r));
+  const setParam = (key: string, value: string) => setReq((r) => (r ? { ...r, params: { ...r.params, [key]: value } } : r));
 
   // A done run's matches on the table's map, drawn on the vector the search used (a keyword
   // search uses none, and sends none: the map's stays) and read from the search that found them, not the form as edited
@@ -118,7 +123,10 @@ export function SearchPanel({ connection, table, filters: initialFilters, onShow
         >
           <label className="search-form__field">
             Search by{" "}
-            <select ref={firstField} className="input input--small" value={choiceOf(req)} onChange={(e) => setReq(choose(req, e.target.value, info))} title={mode?.hint}>
+            <select ref={firstField} className="input input--small" value={choiceOf(req)} onChange={(e) => {
+                const value = e.target.value;
+                setReq((r) => (r ? choose(r, value, info) : r));
+              }} title={mode?.hint}>
               {choicesFor(info).map((c) => (
                 <option key={c.value} value={c.value}>
                   {c.label}
@@ -166,7 +174,7 @@ export function SearchPanel({ connection, table, filters: initialFilters, onShow
                   max={p.max}
                   step={p.step || "any"}
                   value={Number(req.params[p.key] || p.default || p.min)}
-                  onChange={(e) => set({ params: { ...req.params, [p.key]: e.target.value } })}
+                  onChange={(e) => setParam(p.key, e.target.value)}
                   aria-valuetext={`${req.params[p.key] || p.default}: ${paramWords(p, Number(req.params[p.key] || p.default || p.min))}`}
                 />
                 <output className="search-form__alpha">{Number(req.params[p.key] || p.default || p.min).toFixed(2)}</output>
@@ -174,7 +182,7 @@ export function SearchPanel({ connection, table, filters: initialFilters, onShow
             ) : (
               <label key={p.key} className="search-form__field" title={p.help || undefined}>
                 {p.label}{" "}
-                <select className="input input--small" value={req.params[p.key] ?? ""} onChange={(e) => set({ params: { ...req.params, [p.key]: e.target.value } })}>
+                <select className="input input--small" value={req.params[p.key] ?? ""} onChange={(e) => setParam(p.key, e.target.value)}>
                   {["", ...p.options].map((o) => (
                     <option key={o} value={o}>
                       {p.optionLabels[o] ?? (o === "" ? "Database default" : o)}
@@ -230,6 +238,11 @@ export function SearchPanel({ connection, table, filters: initialFilters, onShow
               ))}
               <span className="search-form__hint">{req.searchColumns.length === 0 ? "none ticked: every searchable column" : ""}</span>
             </fieldset>
+          )}
+          {wordsNeedUpdate && info.searches.length === 0 && (
+            <p className="search-form__hint" role="note">
+              This version of the driver plugin cannot search by words: update it in Settings, Plugins.
+            </p>
           )}
           {mode?.note && (
             <p className="search-form__hint" role="note">

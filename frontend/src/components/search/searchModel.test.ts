@@ -21,11 +21,13 @@ describe("the search panel's request (issue 23, item 3; contract 3)", () => {
   });
 
   it("starts on the first search by words with the mode's defaults, or near a vector where the table has none", () => {
-    expect(initialSearch(plain, [])).toMatchObject({ by: "words", mode: "bm25", params: {} });
+    expect(initialSearch(plain, [])).toMatchObject({ by: "words", mode: "bm25" });
+    expect(initialSearch(plain, []).params).toEqual({});
     expect(choose(initialSearch(plain, []), "words:hybrid", plain).params).toEqual({ alpha: "0", fusion: "" });
     expect(choose(initialSearch(vectorized, []), "words:hybrid", vectorized).params).toEqual({ alpha: "0.75", fusion: "" });
     expect(initialSearch(named, []).targetVector).toBe("body_vec");
     expect(initialSearch(noWords, [])).toMatchObject({ by: "vector", mode: "" });
+    expect(initialSearch(noWords, []).params).toEqual({});
     const row = choose(initialSearch(plain, []), "row", plain);
     expect(row.by).toBe("row");
     expect(choiceOf(row)).toBe("row");
@@ -33,9 +35,15 @@ describe("the search panel's request (issue 23, item 3; contract 3)", () => {
 
   it("sends only what the choice reads: the mode's parameters, its columns, its vector", () => {
     const r = { ...initialSearch(named, []), query: "north", vector: "[1]", row: "k", params: { alpha: "0.5", fusion: "ranked", stray: "1" }, searchColumns: ["title"], explain: true };
-    expect(toSend({ ...r, mode: "bm25" }, named)).toMatchObject({ query: "north", vector: "", row: "", params: {}, targetVector: "", searchColumns: ["title"], explain: true });
-    expect(toSend({ ...r, mode: "hybrid" }, named)).toMatchObject({ params: { alpha: "0.5", fusion: "ranked" }, targetVector: "body_vec", explain: true });
-    expect(toSend({ ...r, by: "vector" }, named)).toMatchObject({ mode: "", query: "", vector: "[1]", row: "", params: {}, searchColumns: [], explain: false, targetVector: "body_vec" });
+    const bm25 = toSend({ ...r, mode: "bm25" }, named);
+    expect(bm25).toMatchObject({ query: "north", vector: "", row: "", targetVector: "", searchColumns: ["title"], explain: true });
+    expect(bm25.params).toEqual({});
+    const hybrid = toSend({ ...r, mode: "hybrid" }, named);
+    expect(hybrid).toMatchObject({ targetVector: "body_vec", explain: true });
+    expect(hybrid.params).toEqual({ alpha: "0.5", fusion: "ranked" });
+    const vector = toSend({ ...r, by: "vector" }, named);
+    expect(vector).toMatchObject({ mode: "", query: "", vector: "[1]", row: "", searchColumns: [], explain: false, targetVector: "body_vec" });
+    expect(vector.params).toEqual({});
     expect(usesVector({ ...r, mode: "bm25" }, named)).toBe(false);
   });
 

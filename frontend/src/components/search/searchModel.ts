@@ -43,8 +43,9 @@ export function modeOf(r: SearchRequest, info: TableInfo): SearchMode | undefine
   return r.by === "words" ? info.searches.find((m) => m.name === r.mode) : undefined;
 }
 
+/** A mode's parameters as a new search starts them: each default, a number without one at its minimum (what its slider shows). */
 function defaults(m: SearchMode): Record<string, string> {
-  return Object.fromEntries(m.params.map((p) => [p.key, p.default]));
+  return Object.fromEntries(m.params.map((p) => [p.key, p.default || (p.kind === "number" ? String(p.min) : "")]));
 }
 
 /** A new search of a table, with the grid's filters: the table's first search by words, else near a vector. */

@@ -155,7 +155,13 @@ export function Workspace({
         {kept.map((t) => (
           <div key={t.key} className="workspace__kept" hidden={t.key !== active?.key}>
             {t.kind === "search" && (
-              <SearchPanel connection={t.connection} table={t.table} filters={t.filters} onShowOnMap={(h) => onMap(t.connection, t.table, h.filters ?? [], h)} />
+              <SearchPanel
+                connection={t.connection}
+                table={t.table}
+                filters={t.filters}
+                wordsNeedUpdate={capabilitiesOf(explorer, t.connection.id)?.searchModes === false}
+                onShowOnMap={(h) => onMap(t.connection, t.table, h.filters ?? [], h)}
+              />
             )}
             {t.kind === "map" && (
               <MapPanel
