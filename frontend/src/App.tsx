@@ -12,6 +12,7 @@ import { ApprovalNotices } from "./components/frame/ApprovalNotices";
 import { DropNotices } from "./components/frame/DropNotices";
 import { Header } from "./components/frame/Header";
 import { Sidebar } from "./components/frame/Sidebar";
+import { AppContext, type AppModel } from "./components/frame/appModel";
 import { ThemeToggle } from "./components/frame/ThemeToggle";
 import { useLayoutMemory, useWorkspace } from "./components/workspace/useWorkspace";
 import { Workspace } from "./components/workspace/Workspace";
@@ -106,61 +107,30 @@ export function App() {
   // last open table when it has one; on start the remembered tabs come back.
   const { openConnection } = useLayoutMemory(ws, state.status === "ready" ? state.connections : null, explorer);
 
-  const active = ws.active;
-  const openId = active?.kind === "connection" || active?.kind === "table" ? active.connection.id : undefined;
-  const openTable = active?.kind === "table" ? { connectionId: active.connection.id, table: active.table } : undefined;
   const connections = state.status === "ready" ? state.connections : [];
+  const model: AppModel = {
+    theme,
+    connections: state,
+    reload: () => void reload(),
+    ws,
+    explorer,
+    installing,
+    openConnection,
+    openEditor,
+    duplicateConnection: (c) => void duplicateConnection(c),
+    deleteConnection: (c) => void deleteConnection(c),
+    onSaved: (key, c) => void onSaved(key, c),
+  };
 
   return (
     <div className="app">
       <Header actions={<ThemeToggle preference={theme.preference} onToggle={theme.cycle} />} onShowShortcuts={help.show} />
-      <div className="app__body">
-        <Sidebar
-          state={state}
-          onReload={() => {
-            void reload();
-            for (const [id, s] of Object.entries(explorer.conns)) if (s.status === "ready") void explorer.refresh(id);
-          }}
-          onOpen={openConnection}
-          onOpenSettings={ws.openSettings}
-          onNewConnection={ws.openNewConnection}
-          installing={installing}
-          onEdit={ws.openEditConnection}
-          onDuplicate={(c) => void duplicateConnection(c)}
-          onDelete={(c) => void deleteConnection(c)}
-          openId={openId}
-          settingsOpen={active?.kind === "settings"}
-          explorer={explorer.conns}
-          onExpand={(c) => explorer.connect(c.id)}
-          onReconnect={(c) => void explorer.reconnect(c.id)}
-          onOpenTable={ws.openTable}
-          onOpenEditor={openEditor}
-          openTable={openTable}
-        />
-        <Workspace
-          tabs={ws.tabs}
-          active={active}
-          onSelect={ws.setActiveKey}
-          onClose={ws.close}
-          hasConnections={connections.length > 0}
-          connections={connections}
-          theme={theme.preference}
-          onChooseTheme={theme.choose}
-          settingsSection={ws.settingsSection}
-          onSettingsSection={ws.setSettingsSection}
-          explorer={explorer}
-          onOpenTable={ws.openTable}
-          onOpenEditor={openEditor}
-          onNewConnection={ws.openNewConnection}
-          onDuplicate={(c) => void duplicateConnection(c)}
-          onDelete={(c) => void deleteConnection(c)}
-          onSaved={(key, c) => void onSaved(key, c)}
-          onFindSimilar={ws.openSimilar}
-          onSearch={ws.openSearch}
-          onMap={ws.openMap}
-          onOpenRows={ws.openRows}
-        />
-      </div>
+      <AppContext.Provider value={model}>
+        <div className="app__body">
+          <Sidebar />
+          <Workspace />
+        </div>
+      </AppContext.Provider>
       {actionError && (
         <div className="notices" role="alert">
           <div className="notice">

@@ -1,20 +1,33 @@
-import type { Connection } from "../../api";
 import { ConnectionList, type TreeActions } from "../connections/ConnectionList";
-import type { ConnectionsState } from "../connections/useConnections";
 import { Icon, RefreshCw, Settings } from "../icons";
-
-interface Props extends TreeActions {
-  state: ConnectionsState;
-  onReload: () => void;
-  onOpen: (c: Connection) => void;
-  onOpenSettings: () => void;
-  onNewConnection: () => void;
-  openId?: string;
-  settingsOpen: boolean;
-}
+import { useAppModel } from "./appModel";
 
 /** Sidebar holds the connection chooser and, at the bottom, the Settings entry. */
-export function Sidebar({ state, onReload, onOpen, onOpenSettings, onNewConnection, openId, settingsOpen, ...tree }: Props) {
+export function Sidebar() {
+  const { connections: state, reload, ws, explorer, installing, openConnection, openEditor, duplicateConnection, deleteConnection } = useAppModel();
+  const active = ws.active;
+  const openId = active?.kind === "connection" || active?.kind === "table" ? active.connection.id : undefined;
+  const settingsOpen = active?.kind === "settings";
+  const onOpen = openConnection;
+  const onOpenSettings = ws.openSettings;
+  const onNewConnection = ws.openNewConnection;
+  // Reload reads the saved connections again, and the tree of each open one.
+  const onReload = () => {
+    reload();
+    for (const [id, s] of Object.entries(explorer.conns)) if (s.status === "ready") void explorer.refresh(id);
+  };
+  const tree: TreeActions = {
+    explorer: explorer.conns,
+    onExpand: (c) => explorer.connect(c.id),
+    onReconnect: (c) => void explorer.reconnect(c.id),
+    onOpenTable: ws.openTable,
+    openTable: active?.kind === "table" ? { connectionId: active.connection.id, table: active.table } : undefined,
+    installing,
+    onEdit: ws.openEditConnection,
+    onDuplicate: duplicateConnection,
+    onDelete: deleteConnection,
+    onOpenEditor: openEditor,
+  };
   const count = state.status === "ready" ? state.connections.length : null;
   return (
     <nav className="sidebar" aria-label="Connections">

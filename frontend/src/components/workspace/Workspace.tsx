@@ -1,77 +1,43 @@
 import { useCallback, useEffect, useState } from "react";
-import { parseApiError, useApi, type ApiError, type Connection, type ConnectionForm, type Filter } from "../../api";
-import type { ThemePreference } from "../../theme/theme";
+import { parseApiError, useApi, type ApiError, type Connection, type ConnectionForm } from "../../api";
 import type { Explorer } from "../explorer/useExplorer";
 import { EditorPanel } from "../editor/EditorPanel";
 import { ConnectionFormPanel } from "../forms/ConnectionFormPanel";
 import { NewConnectionPanel } from "../forms/NewConnectionPanel";
 import { ConnectionPanel } from "./ConnectionPanel";
-import { SettingsPanel, type SettingsSection } from "../settings/SettingsPanel";
+import { SettingsPanel } from "../settings/SettingsPanel";
 import { MapPanel } from "../map/MapPanel";
 import { SearchPanel } from "../search/SearchPanel";
 import { SimilarPanel } from "./SimilarPanel";
 import { TabBar } from "./TabBar";
 import { TablePanel } from "../grid/TablePanel";
-import type { MapHighlight, Tab } from "./useWorkspace";
+import type { Tab } from "./useWorkspace";
 import { WelcomePanel } from "./WelcomePanel";
 import { ErrorLine } from "../frame/ErrorLine";
-
-interface Props {
-  tabs: Tab[];
-  active: Tab | null;
-  onSelect: (key: string) => void;
-  onClose: (key: string) => void;
-  hasConnections: boolean;
-  connections: Connection[];
-  theme: ThemePreference;
-  onChooseTheme: (p: ThemePreference) => void;
-  settingsSection: SettingsSection;
-  onSettingsSection: (s: SettingsSection) => void;
-  explorer: Explorer;
-  onOpenTable: (c: Connection, table: string) => void;
-  onOpenEditor: (c: Connection) => void;
-  onNewConnection: () => void;
-  onDuplicate: (c: Connection) => void;
-  onDelete: (c: Connection) => void;
-  /** onSaved closes the form tab whose key is given, after a connection was saved. */
-  onSaved: (tabKey: string, c: Connection) => void;
-  /** onFindSimilar opens the rows nearest a row's vector in a tab. */
-  onFindSimilar: (c: Connection, table: string, uuid: string, targetVector: string) => void;
-  /** onSearch opens a table's search panel, with the grid's filters. */
-  onSearch: (c: Connection, table: string, filters: Filter[]) => void;
-  /**
-   * onMap opens a table's map, of the rows the grid's filters choose (and a search's rows
-   * selected on it, drawn on the search's vector, of the search's filters when it brings them).
-   */
-  onMap: (c: Connection, table: string, filters: Filter[], highlight?: MapHighlight) => void;
-  /** onOpenRows opens chosen rows of a table as a grid tab. */
-  onOpenRows: (c: Connection, table: string, uuids: string[]) => void;
-}
+import { useAppModel } from "../frame/appModel";
 
 /** Workspace is the main area: a tab bar and the active tab's panel. */
-export function Workspace({
-  tabs,
-  active,
-  onSelect,
-  onClose,
-  hasConnections,
-  connections,
-  theme,
-  onChooseTheme,
-  settingsSection,
-  onSettingsSection,
-  explorer,
-  onOpenTable,
-  onOpenEditor,
-  onNewConnection,
-  onDuplicate,
-  onDelete,
-  onSaved,
-  onFindSimilar,
-  onSearch,
-  onMap,
-  onOpenRows,
-}: Props) {
+export function Workspace() {
+  const app = useAppModel();
+  const { ws, explorer } = app;
+  const { tabs, active, settingsSection } = ws;
+  const onSelect = ws.setActiveKey;
+  const onClose = ws.close;
+  const connections = app.connections.status === "ready" ? app.connections.connections : [];
+  const hasConnections = connections.length > 0;
+  const theme = app.theme.preference;
+  const onChooseTheme = app.theme.choose;
+  const onSettingsSection = ws.setSettingsSection;
+  const onOpenTable = ws.openTable;
+  const onOpenEditor = app.openEditor;
+  const onNewConnection = ws.openNewConnection;
+  const onDuplicate = app.duplicateConnection;
+  const onDelete = app.deleteConnection;
+  const onSaved = app.onSaved;
+  const onFindSimilar = ws.openSimilar;
+  const onSearch = ws.openSearch;
+  const onMap = ws.openMap;
+  const onOpenRows = ws.openRows;
   // Rows with pending changes per table tab: such a tab asks before it closes.
   const [pending, setPending] = useState<Record<string, number>>({});
   const [closing, setClosing] = useState<string | null>(null);
