@@ -2,7 +2,7 @@ import { useCallback, useEffect } from "react";
 import { useApi, type Connection } from "./api";
 import { useConnections } from "./components/connections/useConnections";
 import { useInstalling } from "./components/connections/useInstalling";
-import { useExplorer } from "./components/explorer/useExplorer";
+import { useOpened } from "./components/opened/useOpened";
 import { dispatch, type Actions } from "./components/help/keymap";
 import { ShortcutsOverlay, useShortcutsHelp } from "./components/help/ShortcutsHelp";
 import { PortNotice } from "./components/frame/PortNotice";
@@ -23,7 +23,7 @@ export function App() {
   const theme = useTheme();
   const { state, reload } = useConnections();
   const ws = useWorkspace();
-  const explorer = useExplorer();
+  const opened = useOpened();
   const installing = useInstalling();
   const api = useApi();
   // Delete and Duplicate of a connection say why they failed in a notice of the window.
@@ -33,10 +33,10 @@ export function App() {
   // The query editor of a connection; it connects the connection when it is not open.
   const openEditor = useCallback(
     (c: Connection) => {
-      explorer.connect(c.id);
+      opened.connect(c.id);
       ws.openEditor(c);
     },
-    [explorer.connect, ws.openEditor],
+    [opened.connect, ws.openEditor],
   );
 
   // The window's keys (windowKeymap.ts, which the shortcuts overlay lists): Ctrl+, (Cmd+, on
@@ -50,7 +50,7 @@ export function App() {
       // tab's connection here; a table tab also reads its rows (TablePanel).
       refresh: () => {
         const a = ws.active;
-        if (a && (a.kind === "connection" || a.kind === "table")) void explorer.refresh(a.connection.id);
+        if (a && (a.kind === "connection" || a.kind === "table")) void opened.refresh(a.connection.id);
       },
       editor: () => {
         const a = ws.active;
@@ -63,7 +63,7 @@ export function App() {
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [ws.openSettings, ws.openNewConnection, openEditor, ws.active, explorer.refresh]);
+  }, [ws.openSettings, ws.openNewConnection, openEditor, ws.active, opened.refresh]);
 
   const onSaved = useCallback(
     async (tabKey: string, c: Connection) => {
@@ -71,10 +71,10 @@ export function App() {
       void reload();
       ws.openConnection(c);
       // An edited connection that was open reconnects with its new settings.
-      if (tabKey.startsWith("edit:")) await explorer.disconnect(c.id);
-      void explorer.reconnect(c.id);
+      if (tabKey.startsWith("edit:")) await opened.disconnect(c.id);
+      void opened.reconnect(c.id);
     },
-    [ws.close, ws.openConnection, reload, explorer.disconnect, explorer.reconnect],
+    [ws.close, ws.openConnection, reload, opened.disconnect, opened.reconnect],
   );
 
   // Delete asks in the app's native dialog first; a "No" changes nothing.
@@ -105,7 +105,7 @@ export function App() {
 
   // Opening a connection connects it (its tables appear under it) and opens its tab, then its
   // last open table when it has one; on start the remembered tabs come back.
-  const { openConnection } = useLayoutMemory(ws, state.status === "ready" ? state.connections : null, explorer);
+  const { openConnection } = useLayoutMemory(ws, state.status === "ready" ? state.connections : null, opened);
 
   const connections = state.status === "ready" ? state.connections : [];
   const model: AppModel = {
@@ -113,7 +113,7 @@ export function App() {
     connections: state,
     reload: () => void reload(),
     ws,
-    explorer,
+    opened,
     installing,
     openConnection,
     openEditor,
@@ -144,10 +144,10 @@ export function App() {
         </div>
       )}
       <DropNotices
-        notices={explorer.notices}
+        notices={opened.notices}
         connections={connections}
-        onReconnect={(id) => void explorer.reconnect(id)}
-        onDismiss={explorer.dismiss}
+        onReconnect={(id) => void opened.reconnect(id)}
+        onDismiss={opened.dismiss}
       />
       <ApprovalNotices />
       <PortNotice onOpenSettings={() => ws.openSettingsAt("mcp")} />

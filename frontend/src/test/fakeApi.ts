@@ -168,7 +168,7 @@ export function grid(rows: (string | null)[][], overrides: Partial<Grid> = {}): 
   return { columns: articleColumns, rows, offset: 0, hasMore: false, notice: "", refused: null, ...overrides };
 }
 
-/** The two rows the fake explorer's pages hold. */
+/** The two rows the fake opened's pages hold. */
 export const demoRows: (string | null)[][] = [
   ["00000000-0000-4000-8000-000000000001", "Rust in the Linux kernel", "1450", '["programming","linux"]', "[0.95,0.2,0.05,0]"],
   ["00000000-0000-4000-8000-000000000002", "Vector search explained", null, "[]", "[0.85,0.45,0.05,0]"],

@@ -1,12 +1,12 @@
 import type { Connection, Tenant } from "../../api";
-import { formatCount } from "../explorer/format";
-import type { ExplorerConnState } from "../explorer/useExplorer";
+import { formatCount } from "../opened/format";
+import type { OpenedState } from "../opened/useOpened";
 import { ChevronRight, Icon, Table2 } from "../icons";
 import { TenantList } from "./TenantList";
 
 interface Props {
   connection: Connection;
-  state: ExplorerConnState | undefined;
+  state: OpenedState | undefined;
   activeKey: string | null;
   openTable?: string;
   tableRowId: (table: string) => string;

@@ -1,10 +1,10 @@
 import type { Connection, PluginProgress } from "../../api";
-import type { ExplorerConnState } from "../explorer/useExplorer";
+import type { OpenedState } from "../opened/useOpened";
 import { address, typeLabel, usesTLS } from "./format";
 import { TypeBadge } from "./TypeBadge";
 import { Icon, ChevronRight, Copy, Pencil, Trash2 } from "../icons";
 
-const STATUS_LABELS: Record<ExplorerConnState["status"], string> = {
+const STATUS_LABELS: Record<OpenedState["status"], string> = {
   connecting: "Connecting",
   ready: "Connected",
   error: "Could not connect",
@@ -15,7 +15,7 @@ interface Props {
   connection: Connection;
   open: boolean;
   expanded: boolean;
-  status?: ExplorerConnState["status"];
+  status?: OpenedState["status"];
   /** The plugin download this connection waits for while it opens. */
   installing?: PluginProgress;
   onClick: () => void;

@@ -2,7 +2,7 @@ import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { ApiError, ApiProvider, type Api, type Capabilities, type Connection, type Table } from "../../api";
-import type { ExplorerConnState } from "../explorer/useExplorer";
+import type { OpenedState } from "../opened/useOpened";
 import { connection, deferred, fakeApi, tenantPages } from "../../test/fakeApi";
 import { ConnectionList } from "./ConnectionList";
 import { useConnections } from "./useConnections";
@@ -146,13 +146,13 @@ describe("connection list refresh", () => {
 
 describe("connection list after a disconnect", () => {
   it("folds a connection up when it is disconnected, instead of showing a spinner for a connection nothing is connecting", async () => {
-    const ready: ExplorerConnState = { status: "ready", serverVersion: "1.35.2", capabilities: {} as Capabilities, tables: [{ name: "Article" } as Table], counts: null };
+    const ready: OpenedState = { status: "ready", serverVersion: "1.35.2", capabilities: {} as Capabilities, tables: [{ name: "Article" } as Table], counts: null };
     const state = { status: "ready" as const, connections: three };
-    const { rerender } = render(<ConnectionList state={state} onRetry={() => {}} onOpen={() => {}} explorer={{ a: ready }} openId="a" />);
+    const { rerender } = render(<ConnectionList state={state} onRetry={() => {}} onOpen={() => {}} opened={{ a: ready }} openId="a" />);
     const item = screen.getAllByRole("treeitem")[0];
     await waitFor(() => expect(item).toHaveAttribute("aria-expanded", "true"));
     expect(within(item).getByRole("treeitem", { name: "Article" })).toBeInTheDocument();
-    rerender(<ConnectionList state={state} onRetry={() => {}} onOpen={() => {}} explorer={{}} openId="a" />);
+    rerender(<ConnectionList state={state} onRetry={() => {}} onOpen={() => {}} opened={{}} openId="a" />);
     await waitFor(() => expect(screen.getAllByRole("treeitem")[0]).toHaveAttribute("aria-expanded", "false"));
     expect(screen.queryByText(/Connecting to/)).not.toBeInTheDocument();
   });
@@ -160,7 +160,7 @@ describe("connection list after a disconnect", () => {
   it("a connection shown open but not connected says so and offers Connect, with no spinner", async () => {
     const onReconnect = vi.fn();
     const state = { status: "ready" as const, connections: three };
-    render(<ConnectionList state={state} onRetry={() => {}} onOpen={() => {}} explorer={{}} openId="a" onReconnect={onReconnect} />);
+    render(<ConnectionList state={state} onRetry={() => {}} onOpen={() => {}} opened={{}} openId="a" onReconnect={onReconnect} />);
     const item = screen.getAllByRole("treeitem")[0];
     await waitFor(() => expect(item).toHaveAttribute("aria-expanded", "true"));
     expect(within(item).getByRole("status")).toHaveTextContent("Not connected");
@@ -172,7 +172,7 @@ describe("connection list after a disconnect", () => {
 
 describe("a multi-tenant table in the tree (issue 23)", () => {
   const tables = [{ name: "Article", description: "", multiTenant: false }, { name: "Shop", description: "", multiTenant: true }];
-  const ready: ExplorerConnState = {
+  const ready: OpenedState = {
     status: "ready",
     serverVersion: "1.35.2",
     capabilities: {} as Capabilities,
@@ -189,7 +189,7 @@ describe("a multi-tenant table in the tree (issue 23)", () => {
   const renderTree = (onOpenTable = vi.fn()) =>
     render(
       <ApiProvider api={api}>
-        <ConnectionList state={state} onRetry={() => {}} onOpen={() => {}} explorer={{ a: ready }} openId="a" onOpenTable={onOpenTable} />
+        <ConnectionList state={state} onRetry={() => {}} onOpen={() => {}} opened={{ a: ready }} openId="a" onOpenTable={onOpenTable} />
       </ApiProvider>,
     );
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Connection, PluginProgress } from "../../api";
-import type { ExplorerConnState } from "../explorer/useExplorer";
+import type { OpenedState } from "../opened/useOpened";
 import { ConnectionChildren } from "./ConnectionChildren";
 import { ConnectionItem } from "./ConnectionItem";
 import { ConnectionListEmpty, ConnectionListError, ConnectionListLoading } from "./ConnectionListStates";
@@ -11,8 +11,8 @@ import { useTreeNavigation, type TreeRow } from "./useTreeNavigation";
 
 /** What the tree needs to show and open the tables of connections. */
 export interface TreeActions {
-  /** explorer holds the state of each connection the user opened. */
-  explorer?: Record<string, ExplorerConnState>;
+  /** opened holds the state of each connection the user opened. */
+  opened?: Record<string, OpenedState>;
   /** onExpand connects a connection without opening its tab (ArrowRight, the chevron). */
   onExpand?: (c: Connection) => void;
   onReconnect?: (c: Connection) => void;
@@ -69,7 +69,7 @@ function ConnectionTree({
   connections,
   onOpen,
   openId,
-  explorer = {},
+  opened = {},
   onExpand = () => {},
   onReconnect = () => {},
   onOpenTable = () => {},
@@ -88,7 +88,7 @@ function ConnectionTree({
     for (const c of connections) {
       const open = expanded.has(c.id);
       out.push({ key: connRowId(c), connection: c, expandable: true, expanded: open });
-      const st = explorer[c.id];
+      const st = opened[c.id];
       if (open && st?.status === "ready") {
         for (const t of st.tables) {
           const key = tableRowId(c, t.name);
@@ -97,7 +97,7 @@ function ConnectionTree({
       }
     }
     return out;
-  }, [connections, expanded, explorer]);
+  }, [connections, expanded, opened]);
 
   const setOpen = useCallback((id: string, open: boolean) => {
     setExpanded((s) => {
@@ -111,13 +111,13 @@ function ConnectionTree({
 
   // A connection that was connected and is no longer (Disconnect, a delete) folds up: open, it
   // would show "Connecting to…" with a spinner for a connection nothing is connecting.
-  const held = useRef(explorer);
+  const held = useRef(opened);
   useEffect(() => {
     for (const id of Object.keys(held.current)) {
-      if (!explorer[id]) setOpen(id, false);
+      if (!opened[id]) setOpen(id, false);
     }
-    held.current = explorer;
-  }, [explorer, setOpen]);
+    held.current = opened;
+  }, [opened, setOpen]);
 
   // The active tab's connection is expanded when that tab (or its table) becomes active, so the
   // tables, and the open one among them, are seen in the tree; a restored layout included.
@@ -215,7 +215,7 @@ function ConnectionTree({
     >
       {connections.map((c) => {
         const isOpen = expanded.has(c.id);
-        const st = explorer[c.id];
+        const st = opened[c.id];
         return (
           <li
             key={c.id}

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { parseApiError, useApi, type ClusterNode, type TableInfo } from "../../api";
-import { formatCount } from "../explorer/format";
+import { formatCount } from "../opened/format";
 import { detailId } from "./settingLink";
 
 interface Props {

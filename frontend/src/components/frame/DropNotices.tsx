@@ -1,5 +1,5 @@
 import type { Connection } from "../../api";
-import type { DropNotice } from "../explorer/useExplorer";
+import type { DropNotice } from "../opened/useOpened";
 import { Icon, X } from "../icons";
 
 interface Props {

@@ -4,7 +4,7 @@ import { useAppModel } from "./appModel";
 
 /** Sidebar holds the connection chooser and, at the bottom, the Settings entry. */
 export function Sidebar() {
-  const { connections: state, reload, ws, explorer, installing, openConnection, openEditor, duplicateConnection, deleteConnection } = useAppModel();
+  const { connections: state, reload, ws, opened, installing, openConnection, openEditor, duplicateConnection, deleteConnection } = useAppModel();
   const active = ws.active;
   const openId = active?.kind === "connection" || active?.kind === "table" ? active.connection.id : undefined;
   const settingsOpen = active?.kind === "settings";
@@ -14,12 +14,12 @@ export function Sidebar() {
   // Reload reads the saved connections again, and the tree of each open one.
   const onReload = () => {
     reload();
-    for (const [id, s] of Object.entries(explorer.conns)) if (s.status === "ready") void explorer.refresh(id);
+    for (const [id, s] of Object.entries(opened.conns)) if (s.status === "ready") void opened.refresh(id);
   };
   const tree: TreeActions = {
-    explorer: explorer.conns,
-    onExpand: (c) => explorer.connect(c.id),
-    onReconnect: (c) => void explorer.reconnect(c.id),
+    opened: opened.conns,
+    onExpand: (c) => opened.connect(c.id),
+    onReconnect: (c) => void opened.reconnect(c.id),
     onOpenTable: ws.openTable,
     openTable: active?.kind === "table" ? { connectionId: active.connection.id, table: active.table } : undefined,
     installing,

@@ -1,7 +1,7 @@
 import { createContext, useContext } from "react";
 import type { Connection, PluginProgress } from "../../api";
 import type { ConnectionsState } from "../connections/useConnections";
-import type { Explorer } from "../explorer/useExplorer";
+import type { Opened } from "../opened/useOpened";
 import type { Workspace } from "../workspace/useWorkspace";
 import type { useTheme } from "../../theme/useTheme";
 
@@ -18,7 +18,7 @@ export interface AppModel {
   /** The tabs. */
   ws: Workspace;
   /** Each opened connection's state (its tables, counts, capabilities). */
-  explorer: Explorer;
+  opened: Opened;
   /** The plugin download a connection being opened waits for, by id. */
   installing: Record<string, PluginProgress>;
   /** Opening a connection connects it and opens its tab (then its last table). */

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useApi, type ExportResult, type Filter, type Grid, type Sort, type TransferFormat } from "../../api";
 import { Modal } from "../frame/Modal";
-import { formatCount } from "../explorer/format";
+import { formatCount } from "../opened/format";
 import { newTransferId, RunningTransfer } from "./TransferProgress";
 import { ErrorLine } from "../frame/ErrorLine";
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { useApi, type Api, type ImportPreview, type ImportResult } from "../../api";
 import { Modal } from "../frame/Modal";
-import { formatCount } from "../explorer/format";
+import { formatCount } from "../opened/format";
 import { newTransferId, RunningTransfer } from "./TransferProgress";
 import { ErrorLine } from "../frame/ErrorLine";
 

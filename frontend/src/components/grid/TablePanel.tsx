@@ -3,7 +3,7 @@ import { useApi, type Connection, type Filter } from "../../api";
 import { PendingBar } from "./PendingBar";
 import { RowDetail } from "./RowDetail";
 import { usePendingEdits } from "./usePendingEdits";
-import { formatCount, rowRange } from "../explorer/format";
+import { formatCount, rowRange } from "../opened/format";
 import { FilterBar, type EditorTarget } from "./FilterBar";
 import { ColumnChips } from "./ColumnChips";
 import { DataGrid, type DisplayRow } from "./DataGrid";

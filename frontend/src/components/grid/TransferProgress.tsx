@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useApi, type TransferProgress } from "../../api";
-import { formatCount } from "../explorer/format";
+import { formatCount } from "../opened/format";
 
 /** newTransferId names a run for its progress events and its Cancel. */
 export function newTransferId(): string {

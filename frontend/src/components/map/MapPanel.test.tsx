@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen, waitFor, within } from "@testing-librar
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ApiProvider, type ExplorerApi, type Filter, type Grid, type MapFrame, type MapPoints, type TableInfo, type TransferProgress } from "../../api";
-import { formatCount } from "../explorer/format";
+import { formatCount } from "../opened/format";
 import { column, connection, fakeApi, grid, tableInfo } from "../../test/fakeApi";
 import type { MapHighlight } from "../workspace/useWorkspace";
 import { MapPanel, SAMPLES } from "./MapPanel";
@@ -125,14 +125,14 @@ function mapPoints(id: string, over: Partial<MapPoints> = {}): MapPoints {
 const LAYOUT = new Float32Array([0, 0, 1, 0, 0, 1]);
 
 /**
- * harness is a fake explorer whose map events the test sends: openMap answers `answer` (or is
+ * harness is a fake opened whose map events the test sends: openMap answers `answer` (or is
  * rejected by cancelTransfer while `hold` keeps it waiting, as the backend's cancelled read).
  */
 function harness(opts: { info?: TableInfo; answer?: (mapId: string) => Promise<MapPoints>; hold?: boolean } = {}) {
   const frames = new Set<(f: MapFrame) => void>();
   const progress = new Set<(p: TransferProgress) => void>();
   const waiting = new Map<string, (reason: unknown) => void>();
-  const explorer: Partial<ExplorerApi> = {
+  const opened: Partial<ExplorerApi> = {
     describeTable: async (_id, table) => opts.info ?? tableInfo(table),
     onMapFrame: (cb) => {
       frames.add(cb);
@@ -155,7 +155,7 @@ function harness(opts: { info?: TableInfo; answer?: (mapId: string) => Promise<M
         columns: [column("uuid", { type: "uuid", primaryKey: true, readOnly: true }), column("title"), column("abstract"), column("vector", { type: "vector", readOnly: true })],
       }),
   };
-  const api = fakeApi(async () => [], explorer);
+  const api = fakeApi(async () => [], opened);
   const openMap = vi.spyOn(api.explorer, "openMap");
   const frame = (f: Partial<MapFrame>) =>
     act(async () => frames.forEach((cb) => cb({ id: openMap.mock.calls.at(-1)![0], stage: "umap", epoch: 1, epochs: 1, xy: LAYOUT, done: true, error: "", cancelled: false, ...f })));

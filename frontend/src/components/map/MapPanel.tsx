@@ -1,7 +1,7 @@
 import { useEffect, useId, useMemo, useRef, useState } from "react";
 import { parseApiError, useApi, type ApiError, type Column, type Connection, type Filter, type Grid, type MapFrame, type MapPoints, type TableInfo } from "../../api";
 import { ExportDialog } from "../grid/ExportDialog";
-import { formatCount } from "../explorer/format";
+import { formatCount } from "../opened/format";
 import { Icon, MapIcon } from "../icons";
 import { filtersKey as keyOfFilters } from "../workspace/tabs";
 import type { MapHighlight } from "../workspace/useWorkspace";

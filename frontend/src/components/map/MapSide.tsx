@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { formatCount } from "../explorer/format";
+import { formatCount } from "../opened/format";
 import type { Colouring, LegendItem } from "./mapModel";
 
 interface Props {

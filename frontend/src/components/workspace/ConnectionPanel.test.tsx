@@ -1,11 +1,11 @@
 import { render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { ApiProvider } from "../../api";
-import type { ExplorerConnState } from "../explorer/useExplorer";
+import type { OpenedState } from "../opened/useOpened";
 import { connection, fakeApi, weaviateCapabilities } from "../../test/fakeApi";
 import { ConnectionPanel } from "./ConnectionPanel";
 
-const ready = (nodes: boolean): ExplorerConnState => ({
+const ready = (nodes: boolean): OpenedState => ({
   status: "ready",
   serverVersion: "1.35.2",
   capabilities: { ...weaviateCapabilities, nodes },

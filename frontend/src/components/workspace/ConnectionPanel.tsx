@@ -2,14 +2,14 @@ import type { Capabilities, Connection } from "../../api";
 import { accessLabel } from "../connections/access";
 import { address, typeLabel } from "../connections/format";
 import { TypeBadge } from "../connections/TypeBadge";
-import { formatCount } from "../explorer/format";
-import type { ExplorerConnState } from "../explorer/useExplorer";
+import { formatCount } from "../opened/format";
+import type { OpenedState } from "../opened/useOpened";
 import { Icon, Table2 } from "../icons";
 import { ClusterNodes } from "./ClusterNodes";
 
 interface Props {
   connection: Connection;
-  state?: ExplorerConnState;
+  state?: OpenedState;
   onReconnect: () => void;
   onDisconnect: () => void;
   onOpenTable: (table: string) => void;
@@ -62,7 +62,7 @@ export function ConnectionPanel({ connection, state, onReconnect, onDisconnect, 
   );
 }
 
-function ConnectionStatus({ state, language, onOpenTable }: { state?: ExplorerConnState; language: string; onOpenTable: (t: string) => void }) {
+function ConnectionStatus({ state, language, onOpenTable }: { state?: OpenedState; language: string; onOpenTable: (t: string) => void }) {
   switch (state?.status) {
     case undefined:
       return <p className="panel__note">Not connected.</p>;

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import { parseApiError, useApi, type ApiError, type Connection, type ConnectionForm } from "../../api";
-import type { Explorer } from "../explorer/useExplorer";
+import type { Opened } from "../opened/useOpened";
 import { EditorPanel } from "../editor/EditorPanel";
 import { ConnectionFormPanel } from "../forms/ConnectionFormPanel";
 import { NewConnectionPanel } from "../forms/NewConnectionPanel";
@@ -19,7 +19,7 @@ import { useAppModel } from "../frame/appModel";
 /** Workspace is the main area: a tab bar and the active tab's panel. */
 export function Workspace() {
   const app = useAppModel();
-  const { ws, explorer } = app;
+  const { ws, opened } = app;
   const { tabs, active, settingsSection } = ws;
   const onSelect = ws.setActiveKey;
   const onClose = ws.close;
@@ -45,7 +45,7 @@ export function Workspace() {
   const [ready, setReady] = useState<Record<string, boolean>>({});
   const reportReady = useCallback((key: string, r: boolean) => setReady((p) => (p[key] === r ? p : { ...p, [key]: r })), []);
   const api = useApi();
-  const title = windowTitle(active, ready, pending, explorer);
+  const title = windowTitle(active, ready, pending, opened);
   useEffect(() => api.setWindowTitle(title), [api, title]);
   // Tabs closed any way (a deleted connection closes all of its tabs) leave these maps.
   const open = tabs.map((t) => t.key).join("\n");
@@ -111,9 +111,9 @@ export function Workspace() {
         {active?.kind === "connection" && (
           <ConnectionPanel
             connection={active.connection}
-            state={explorer.conns[active.connection.id]}
-            onReconnect={() => void explorer.reconnect(active.connection.id)}
-            onDisconnect={() => void explorer.disconnect(active.connection.id)}
+            state={opened.conns[active.connection.id]}
+            onReconnect={() => void opened.reconnect(active.connection.id)}
+            onDisconnect={() => void opened.disconnect(active.connection.id)}
             onOpenTable={(t) => onOpenTable(active.connection, t)}
             onOpenEditor={() => onOpenEditor(active.connection)}
           />
@@ -125,7 +125,7 @@ export function Workspace() {
                 connection={t.connection}
                 table={t.table}
                 filters={t.filters}
-                wordsNeedUpdate={capabilitiesOf(explorer, t.connection.id)?.searchModes === false}
+                wordsNeedUpdate={capabilitiesOf(opened, t.connection.id)?.searchModes === false}
                 onShowOnMap={(h) => onMap(t.connection, t.table, h.filters ?? [], h)}
               />
             )}
@@ -142,23 +142,23 @@ export function Workspace() {
             {t.kind === "editor" && (
               <EditorPanel
                 connection={t.connection}
-                ready={explorer.conns[t.connection.id]?.status === "ready"}
-                language={capabilitiesOf(explorer, t.connection.id)?.queryLanguage}
+                ready={opened.conns[t.connection.id]?.status === "ready"}
+                language={capabilitiesOf(opened, t.connection.id)?.queryLanguage}
               />
             )}
             {t.kind === "table" && (
               <TablePanel
                 connection={t.connection}
                 table={t.table}
-                count={tableCount(explorer, t.connection.id, t.table)}
+                count={tableCount(opened, t.connection.id, t.table)}
                 onFindSimilar={(uuid, target) => onFindSimilar(t.connection, t.table, uuid, target)}
                 onSearch={(filters) => onSearch(t.connection, t.table, filters)}
                 onMap={(filters) => onMap(t.connection, t.table, filters)}
                 initialFilters={t.filters}
                 onPending={(rows) => reportPending(t.key, rows)}
                 onReady={(r) => reportReady(t.key, r)}
-                onRowsChanged={() => void explorer.refresh(t.connection.id)}
-                maxResults={capabilitiesOf(explorer, t.connection.id)?.maxResults}
+                onRowsChanged={() => void opened.refresh(t.connection.id)}
+                maxResults={capabilitiesOf(opened, t.connection.id)?.maxResults}
               />
             )}
           </div>
@@ -223,19 +223,19 @@ function EditConnection({
  * rows are read ("Paper — App", with "●" while it has changes not yet written, like an
  * editor's unsaved marker), a connection once it is open and its tables listed.
  */
-export function windowTitle(active: Tab | null, ready: Record<string, boolean>, pending: Record<string, number>, explorer: Explorer): string {
+export function windowTitle(active: Tab | null, ready: Record<string, boolean>, pending: Record<string, number>, opened: Opened): string {
   if (active?.kind === "table" && ready[active.key]) return `${(pending[active.key] ?? 0) > 0 ? "● " : ""}${active.table} — App`;
-  if (active?.kind === "connection" && explorer.conns[active.connection.id]?.status === "ready") return `${active.connection.name} — App`;
+  if (active?.kind === "connection" && opened.conns[active.connection.id]?.status === "ready") return `${active.connection.name} — App`;
   return "App";
 }
 
-function tableCount(explorer: Explorer, connectionId: string, table: string): number | null | undefined {
-  const st = explorer.conns[connectionId];
+function tableCount(opened: Opened, connectionId: string, table: string): number | null | undefined {
+  const st = opened.conns[connectionId];
   return st?.status === "ready" ? st.counts?.[table]?.count : undefined;
 }
 
 /** capabilitiesOf is what an open connection's driver offers; undefined until it is ready. */
-function capabilitiesOf(explorer: Explorer, id: string) {
-  const s = explorer.conns[id];
+function capabilitiesOf(opened: Opened, id: string) {
+  const s = opened.conns[id];
   return s?.status === "ready" ? s.capabilities : undefined;
 }

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { useApi, type Filter, type Connection, type Layout, type LayoutTab } from "../../api";
 import type { SettingsSection } from "../settings/SettingsPanel";
 import { capped, layoutStore, LAYOUT_MAX_TABS, without } from "./layoutStore";
-import type { Explorer } from "../explorer/useExplorer";
+import type { Opened } from "../opened/useOpened";
 import { noTabs, tabsReducer, uuidsFilter, type MapHighlight, type Tab } from "./tabs";
 
 export type { MapHighlight, Tab } from "./tabs";
@@ -212,7 +212,7 @@ export const RESTORE_WAIT_MS = 30_000;
  * - `openConnection` is the sidebar's open: it connects and opens the connection's tab, and
  *   when the connection has a remembered last table that still exists, opens that table.
  */
-export function useLayoutMemory(ws: Workspace, connections: Connection[] | null, explorer: Explorer) {
+export function useLayoutMemory(ws: Workspace, connections: Connection[] | null, opened: Opened) {
   const api = useApi();
   const [saved, setSaved] = useState<Layout | null>(null);
   const [plan, setPlan] = useState<{ tabs: LayoutTab[]; active: string; ids: string[] } | null>(null);
@@ -231,7 +231,7 @@ export function useLayoutMemory(ws: Workspace, connections: Connection[] | null,
     };
   }, [api]);
 
-  const { connect, conns } = explorer;
+  const { connect, conns } = opened;
   const { restore, openTable } = ws;
 
   // Step 1: connect every connection a remembered tab needs.

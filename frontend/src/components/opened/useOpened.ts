@@ -3,7 +3,7 @@ import { parseApiError, useApi, type ApiError, type Capabilities, type Table, ty
 import { countsByName, sortTables } from "./format";
 
 /** An opened connection is in exactly one of these states. Never opened: no entry. */
-export type ExplorerConnState =
+export type OpenedState =
   | { status: "connecting" }
   | { status: "error"; error: ApiError }
   | { status: "dropped"; error: ApiError }
@@ -27,13 +27,13 @@ export interface DropNotice {
 }
 
 /**
- * useExplorer keeps the state of every connection the user opened: connecting, its tables
+ * useOpened keeps the state of every connection the user opened: connecting, its tables
  * (sorted by name) and their row counts, the driver's error, or dropped by a health check
  * (from the backend's connection:dropped event, which also raises a notice).
  */
-export function useExplorer() {
+export function useOpened() {
   const api = useApi();
-  const [conns, setConns] = useState<Record<string, ExplorerConnState>>({});
+  const [conns, setConns] = useState<Record<string, OpenedState>>({});
   const [notices, setNotices] = useState<DropNotice[]>([]);
   const connsRef = useRef(conns);
   connsRef.current = conns;
@@ -46,7 +46,7 @@ export function useExplorer() {
     attempts.current.set(id, n);
     return n;
   };
-  const put = (id: string, st: ExplorerConnState) => setConns((c) => ({ ...c, [id]: st }));
+  const put = (id: string, st: OpenedState) => setConns((c) => ({ ...c, [id]: st }));
 
   /** reconnect (re)opens a connection and loads its tables, whatever its state. */
   const reconnect = useCallback(
@@ -173,4 +173,4 @@ export function useExplorer() {
   return { conns, notices, connect, reconnect, disconnect, dismiss, recount, refresh };
 }
 
-export type Explorer = ReturnType<typeof useExplorer>;
+export type Opened = ReturnType<typeof useOpened>;

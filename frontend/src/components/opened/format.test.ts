@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { countsByName, formatCount, rowRange, sortTables } from "./format";
 
-describe("explorer formatting", () => {
+describe("counts, row ranges and the tree's order", () => {
   it("sorts tables by name, ignoring case", () => {
     const names = sortTables([
       { name: "Author", description: "", multiTenant: false },
