@@ -127,7 +127,7 @@ func Run(t *testing.T, h Harness) {
 
 	t.Run("every listed filter operator selects the rows its meaning selects, and Count agrees", func(t *testing.T) {
 		tested := 0
-		for _, col := range []string{"n", "word"} {
+		for _, col := range []string{"n", "word", "x", "flag"} {
 			c, _ := info.Column(col)
 			for _, op := range c.Filterable {
 				f, match, ok := filterFor(col, op)
@@ -147,7 +147,7 @@ func Run(t *testing.T, h Harness) {
 				}
 			}
 		}
-		if tested < 6 {
+		if tested < 12 {
 			t.Fatalf("only %d operators tested: the columns list too few", tested)
 		}
 	})
@@ -427,10 +427,73 @@ func filterFor(col string, op driver.Operator) (driver.Filter, func(i int) (matc
 		}
 		return f, nil, false
 	}
+	if col == "x" {
+		// x is i/2 on every row: a number column without NULLs.
+		num := func(test func(v float64) bool) func(int) (bool, bool) {
+			return func(i int) (bool, bool) { return test(float64(i) / 2), true }
+		}
+		switch op {
+		case driver.OpEquals:
+			f.Value = "2.5"
+			return f, num(func(v float64) bool { return v == 2.5 }), true
+		case driver.OpNotEquals:
+			f.Value = "2.5"
+			return f, num(func(v float64) bool { return v != 2.5 }), true
+		case driver.OpGreater:
+			f.Value = "3"
+			return f, num(func(v float64) bool { return v > 3 }), true
+		case driver.OpGreaterEq:
+			f.Value = "3"
+			return f, num(func(v float64) bool { return v >= 3 }), true
+		case driver.OpLess:
+			f.Value = "1.5"
+			return f, num(func(v float64) bool { return v < 1.5 }), true
+		case driver.OpLessEq:
+			f.Value = "1.5"
+			return f, num(func(v float64) bool { return v <= 1.5 }), true
+		case driver.OpBetween:
+			f.Value, f.Value2 = "1", "2.5"
+			return f, num(func(v float64) bool { return v >= 1 && v <= 2.5 }), true
+		case driver.OpIn:
+			f.Value = "0.5, 4"
+			return f, num(func(v float64) bool { return v == 0.5 || v == 4 }), true
+		case driver.OpNotIn:
+			f.Value = "0.5, 4"
+			return f, num(func(v float64) bool { return v != 0.5 && v != 4 }), true
+		case driver.OpIsNull:
+			return f, num(func(float64) bool { return false }), true
+		case driver.OpIsNotNull:
+			return f, num(func(float64) bool { return true }), true
+		}
+		return f, nil, false
+	}
+	if col == "flag" {
+		// flag is true on the even rows.
+		even := func(want bool) func(int) (bool, bool) {
+			return func(i int) (bool, bool) { return (i%2 == 0) == want, true }
+		}
+		switch op {
+		case driver.OpEquals:
+			f.Value = "true"
+			return f, even(true), true
+		case driver.OpNotEquals:
+			f.Value = "true"
+			return f, even(false), true
+		case driver.OpIsNull:
+			return f, func(int) (bool, bool) { return false, true }, true
+		case driver.OpIsNotNull:
+			return f, func(int) (bool, bool) { return true, true }, true
+		}
+		return f, nil, false
+	}
 	text := func(test func(w string) bool) func(int) (bool, bool) {
 		return func(i int) (bool, bool) { return test(words[i]), true }
 	}
 	switch op {
+	case driver.OpIsEmpty:
+		return f, text(func(w string) bool { return w == "" }), true
+	case driver.OpIsNotEmpty:
+		return f, text(func(w string) bool { return w != "" }), true
 	case driver.OpEquals:
 		f.Value = "delta"
 		return f, text(func(w string) bool { return w == "delta" }), true
