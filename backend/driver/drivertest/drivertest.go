@@ -66,22 +66,35 @@ var (
 		{Name: "x", Kind: driver.ColumnNumber},
 		{Name: "flag", Kind: driver.ColumnBoolean},
 		{Name: "tags", Kind: driver.ColumnArray, Of: driver.ColumnText},
+		{Name: "at", Kind: driver.ColumnDateTime},
+		{Name: "ref", Kind: driver.ColumnUUID},
 	}
 	words = []string{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima"}
 )
 
-// seedRows are the rows: n is the word's index, NULL every fourth; x is n/2; flag is even n.
+// seedRows are the rows: n is the word's index, NULL every fourth; x is n/2; flag is even n;
+// at is noon UTC on day i+1 of January 2026, NULL every fifth; ref is a uuid ending in i.
 func seedRows() []map[string]any {
 	rows := make([]map[string]any, len(words))
 	for i, w := range words {
-		r := map[string]any{"word": w, "n": int64(i), "x": float64(i) / 2, "flag": i%2 == 0, "tags": []any{w[:1], "all"}}
+		r := map[string]any{"word": w, "n": int64(i), "x": float64(i) / 2, "flag": i%2 == 0, "tags": []any{w[:1], "all"},
+			"at": seedTime(i), "ref": seedUUID(i)}
 		if i%4 == 3 {
 			r["n"] = nil
+		}
+		if i%5 == 4 {
+			r["at"] = nil
 		}
 		rows[i] = r
 	}
 	return rows
 }
+
+// seedTime is row i's at: noon UTC on day i+1 of January 2026, in RFC 3339.
+func seedTime(i int) string { return fmt.Sprintf("2026-01-%02dT12:00:00Z", i+1) }
+
+// seedUUID is row i's ref.
+func seedUUID(i int) string { return fmt.Sprintf("0a1b2c3d-0000-4000-8000-%012d", i) }
 
 // Run runs every rule against h.
 func Run(t *testing.T, h Harness) {
@@ -127,7 +140,7 @@ func Run(t *testing.T, h Harness) {
 
 	t.Run("every listed filter operator selects the rows its meaning selects, and Count agrees", func(t *testing.T) {
 		tested := 0
-		for _, col := range []string{"n", "word", "x", "flag"} {
+		for _, col := range []string{"n", "word", "x", "flag", "at", "ref"} {
 			c, _ := info.Column(col)
 			for _, op := range c.Filterable {
 				f, match, ok := filterFor(col, op)
@@ -147,7 +160,7 @@ func Run(t *testing.T, h Harness) {
 				}
 			}
 		}
-		if tested < 12 {
+		if tested < 16 {
 			t.Fatalf("only %d operators tested: the columns list too few", tested)
 		}
 	})
@@ -464,6 +477,69 @@ func filterFor(col string, op driver.Operator) (driver.Filter, func(i int) (matc
 			return f, num(func(float64) bool { return false }), true
 		case driver.OpIsNotNull:
 			return f, num(func(float64) bool { return true }), true
+		}
+		return f, nil, false
+	}
+	if col == "at" {
+		// at is day i+1, NULL where i%5 == 4.
+		day := func(test func(d int) bool) func(int) (bool, bool) {
+			return func(i int) (bool, bool) {
+				if i%5 == 4 {
+					return false, false
+				}
+				return test(i + 1), true
+			}
+		}
+		switch op {
+		case driver.OpEquals:
+			f.Value = seedTime(5)
+			return f, day(func(d int) bool { return d == 6 }), true
+		case driver.OpNotEquals:
+			f.Value = seedTime(5)
+			return f, day(func(d int) bool { return d != 6 }), true
+		case driver.OpGreater:
+			f.Value = seedTime(5)
+			return f, day(func(d int) bool { return d > 6 }), true
+		case driver.OpGreaterEq:
+			f.Value = seedTime(5)
+			return f, day(func(d int) bool { return d >= 6 }), true
+		case driver.OpLess:
+			f.Value = seedTime(2)
+			return f, day(func(d int) bool { return d < 3 }), true
+		case driver.OpLessEq:
+			f.Value = seedTime(2)
+			return f, day(func(d int) bool { return d <= 3 }), true
+		case driver.OpBetween:
+			f.Value, f.Value2 = seedTime(1), seedTime(7)
+			return f, day(func(d int) bool { return d >= 2 && d <= 8 }), true
+		case driver.OpIsNull:
+			return f, func(i int) (bool, bool) { return i%5 == 4, true }, true
+		case driver.OpIsNotNull:
+			return f, func(i int) (bool, bool) { return i%5 != 4, true }, true
+		}
+		return f, nil, false
+	}
+	if col == "ref" {
+		is := func(test func(i int) bool) func(int) (bool, bool) {
+			return func(i int) (bool, bool) { return test(i), true }
+		}
+		switch op {
+		case driver.OpEquals:
+			f.Value = seedUUID(3)
+			return f, is(func(i int) bool { return i == 3 }), true
+		case driver.OpNotEquals:
+			f.Value = seedUUID(3)
+			return f, is(func(i int) bool { return i != 3 }), true
+		case driver.OpIn:
+			f.Value = seedUUID(1) + ", " + seedUUID(9)
+			return f, is(func(i int) bool { return i == 1 || i == 9 }), true
+		case driver.OpNotIn:
+			f.Value = seedUUID(1) + ", " + seedUUID(9)
+			return f, is(func(i int) bool { return i != 1 && i != 9 }), true
+		case driver.OpIsNull:
+			return f, is(func(int) bool { return false }), true
+		case driver.OpIsNotNull:
+			return f, is(func(int) bool { return true }), true
 		}
 		return f, nil, false
 	}

@@ -111,7 +111,7 @@ func acrossTheProtocol(ctx context.Context, t *testing.T, s driver.Settings) dri
 
 // weaviateTypes are the data types the harness makes the suite's kinds with.
 var weaviateTypes = map[driver.ColumnKind]string{driver.ColumnText: "text", driver.ColumnInteger: "int",
-	driver.ColumnNumber: "number", driver.ColumnBoolean: "boolean"}
+	driver.ColumnNumber: "number", driver.ColumnBoolean: "boolean", driver.ColumnDateTime: "date", driver.ColumnUUID: "uuid"}
 
 func (h *harness) Seed(ctx context.Context, t *testing.T, table string, cols []driver.ColumnSpec, rows []map[string]any) {
 	t.Helper()
