@@ -3,6 +3,7 @@ package driver
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -47,6 +48,10 @@ type SearchMode struct {
 const (
 	ParamNumber = "number"
 	ParamEnum   = "enum"
+	// ParamVector is a vector the mode searches with beside the words (a hybrid search's
+	// vector half on a table that makes no vectors of words), as a JSON array of numbers.
+	// A request's Vector given with its Query fills it.
+	ParamVector = "vector"
 )
 
 // SearchParam is one parameter of a search mode, sent in SearchRequest.Params as text.
@@ -54,8 +59,8 @@ type SearchParam struct {
 	Key   string `json:"key"`
 	Label string `json:"label"`
 	Help  string `json:"help,omitempty"`
-	// Kind is ParamNumber (between Min and Max, in steps of Step) or ParamEnum (one of
-	// Options; "" is the database's default).
+	// Kind is ParamNumber (between Min and Max, in steps of Step), ParamEnum (one of
+	// Options; "" is the database's default) or ParamVector (a JSON array of numbers).
 	Kind string  `json:"kind"`
 	Min  float64 `json:"min,omitempty"`
 	Max  float64 `json:"max,omitempty"`
@@ -82,7 +87,8 @@ func (t *TableInfo) Mode(name string) (SearchMode, bool) {
 	return SearchMode{}, false
 }
 
-// SearchRequest is one search of Driver.Search: exactly one of Vector, Query or SimilarTo.
+// SearchRequest is one search of Driver.Search: exactly one of Vector, Query or SimilarTo,
+// or a Query with a Vector for a mode that takes one (a ParamVector).
 type SearchRequest struct {
 	// Vector searches near a vector, e.g. a row's own vector for "Find similar".
 	Vector []float64
@@ -115,13 +121,13 @@ type SearchRequest struct {
 // KindInvalidArgument with a message safe to show.
 func (r *SearchRequest) Check() error {
 	n := 0
-	for _, set := range []bool{len(r.Vector) > 0, r.Query != nil, r.SimilarTo != ""} {
+	for _, set := range []bool{len(r.Vector) > 0 && r.Query == nil, r.Query != nil, r.SimilarTo != ""} {
 		if set {
 			n++
 		}
 	}
 	if n != 1 {
-		return searchInvalid("give exactly one of vector, query or similarTo")
+		return searchInvalid("give exactly one of vector, query or similarTo (or a query with a vector, for a mode that takes one)")
 	}
 	if r.Query != nil {
 		if strings.TrimSpace(*r.Query) == "" {
@@ -166,6 +172,23 @@ func (r *SearchRequest) CheckMode(t *TableInfo) (SearchMode, error) {
 		return m, searchInvalid("table %s has no search mode %q (it has: %s)", t.Name, cut(r.Mode, 100), strings.Join(modeNames(t.Searches), ", "))
 	}
 	r.Mode = m.Name
+	// Filled in below: a copy, so the caller's map (a request searched twice) stays as given.
+	r.Params = maps.Clone(r.Params)
+	if len(r.Vector) > 0 {
+		// The words with a vector: the vector is the mode's vector parameter.
+		p, ok := m.vectorParam()
+		if !ok {
+			return m, searchInvalid("mode %s takes no vector with its words: search near the vector alone, or by words alone", m.Name)
+		}
+		if _, given := r.Params[p.Key]; given {
+			return m, searchInvalid("the vector is given twice: as vector and as the parameter %s", p.Key)
+		}
+		b, _ := json.Marshal(r.Vector)
+		if r.Params == nil {
+			r.Params = map[string]string{}
+		}
+		r.Params[p.Key], r.Vector = string(b), nil
+	}
 	for key, v := range r.Params {
 		p, ok := m.param(key)
 		if !ok {
@@ -204,6 +227,19 @@ func (r *SearchRequest) CheckMode(t *TableInfo) (SearchMode, error) {
 	return m, nil
 }
 
+// Floats is the vector parameter key, if given (CheckMode checked it).
+func (r *SearchRequest) Floats(key string) ([]float64, bool) {
+	v, ok := r.Params[key]
+	if !ok {
+		return nil, false
+	}
+	var out []float64
+	if err := json.Unmarshal([]byte(v), &out); err != nil || len(out) == 0 {
+		return nil, false
+	}
+	return out, true
+}
+
 // Number is the number parameter key, if given.
 func (r *SearchRequest) Number(key string) (float64, bool) {
 	v, ok := r.Params[key]
@@ -212,6 +248,15 @@ func (r *SearchRequest) Number(key string) (float64, bool) {
 	}
 	f, err := strconv.ParseFloat(v, 64)
 	return f, err == nil
+}
+
+func (m SearchMode) vectorParam() (SearchParam, bool) {
+	for _, p := range m.Params {
+		if p.Kind == ParamVector {
+			return p, true
+		}
+	}
+	return SearchParam{}, false
 }
 
 func (m SearchMode) param(key string) (SearchParam, bool) {
@@ -237,6 +282,16 @@ func (p SearchParam) check(v string) error {
 		if v != "" && !slices.Contains(p.Options, v) {
 			return searchInvalid("%s must be one of %s", p.Key, strings.Join(p.Options, ", "))
 		}
+	case ParamVector:
+		var fs []float64
+		if err := json.Unmarshal([]byte(v), &fs); err != nil || len(fs) == 0 {
+			return searchInvalid("%s must be a vector, a JSON array of numbers like [0.12, -0.5, 0.33]", p.Key)
+		}
+		for _, f := range fs {
+			if math.IsNaN(f) || math.IsInf(f, 0) {
+				return searchInvalid("%s holds a number that is not finite", p.Key)
+			}
+		}
 	}
 	return nil
 }
@@ -247,8 +302,8 @@ func (m SearchMode) Check() error {
 		return fmt.Errorf("search mode %q: a name, a label and a measure are required", m.Name)
 	}
 	for _, p := range m.Params {
-		if p.Key == "" || (p.Kind != ParamNumber && p.Kind != ParamEnum) {
-			return fmt.Errorf("search mode %s: parameter %q needs a key and the kind number or enum", m.Name, p.Key)
+		if p.Key == "" || (p.Kind != ParamNumber && p.Kind != ParamEnum && p.Kind != ParamVector) {
+			return fmt.Errorf("search mode %s: parameter %q needs a key and the kind number, enum or vector", m.Name, p.Key)
 		}
 		if p.Default != "" {
 			if err := p.check(p.Default); err != nil {
@@ -302,7 +357,7 @@ func MeasureOf(g *Grid, explain bool) string {
 func (r *SearchRequest) Describe() string {
 	var what string
 	switch {
-	case len(r.Vector) > 0:
+	case len(r.Vector) > 0 && r.Query == nil:
 		what = fmt.Sprintf("a vector of %d numbers", len(r.Vector))
 	case r.Query != nil:
 		mode := r.Mode
@@ -316,7 +371,14 @@ func (r *SearchRequest) Describe() string {
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
+			if fs, ok := r.Floats(k); ok {
+				what += fmt.Sprintf(" %s of %d numbers", cut(k, 40), len(fs))
+				continue
+			}
 			what += " " + cut(k, 40) + " " + cut(r.Params[k], 40)
+		}
+		if len(r.Vector) > 0 {
+			what += fmt.Sprintf(" with a vector of %d numbers", len(r.Vector))
 		}
 		if len(r.SearchColumns) > 0 {
 			what += " in " + strings.Join(r.SearchColumns, ", ")

@@ -17,7 +17,8 @@ func TestCheck(t *testing.T) {
 		req        SearchRequest
 	}{
 		{"no search at all is refused", "exactly one", SearchRequest{}},
-		{"two searches at once are refused", "exactly one", SearchRequest{Query: ptr("x"), Vector: []float64{1}}},
+		{"two searches at once are refused", "exactly one", SearchRequest{SimilarTo: "r", Vector: []float64{1}}},
+		{"a vector with words and a row is refused", "exactly one", SearchRequest{Query: ptr("x"), SimilarTo: "r", Vector: []float64{1}}},
 		{"empty words are refused", "empty", SearchRequest{Query: ptr("  ")}},
 		{"a mode goes with words", "mode goes with query", SearchRequest{Vector: []float64{1}, Mode: "m"}},
 		{"params go with words", "params go with query", SearchRequest{Vector: []float64{1}, Params: map[string]string{"a": "1"}}},
@@ -45,6 +46,7 @@ func TestCheckModeHoldsTheRequestToTheDescribedModes(t *testing.T) {
 			{Key: "weight", Label: "Weight", Kind: ParamNumber, Min: 0, Max: 1},
 			{Key: "merge", Label: "Merge", Kind: ParamEnum, Options: []string{"rank", "sum"}},
 		}},
+		{Name: "own", Label: "Own", Measure: "score", Params: []SearchParam{{Key: "own", Label: "Own vector", Kind: ParamVector}}},
 	}}
 	t.Run("no mode is the first, filled in", func(t *testing.T) {
 		r := SearchRequest{Query: ptr("x")}
@@ -61,6 +63,24 @@ func TestCheckModeHoldsTheRequestToTheDescribedModes(t *testing.T) {
 			t.Fatalf("%v %v", f, ok)
 		}
 	})
+	t.Run("words with a vector: the vector is the mode's vector parameter, said in words", func(t *testing.T) {
+		r := SearchRequest{Query: ptr("x"), Mode: "own", Vector: []float64{0.5, -1}}
+		if err := r.Check(); err != nil {
+			t.Fatal(err)
+		}
+		if got := r.Describe(); got != `own "x" with a vector of 2 numbers` {
+			t.Fatalf("before: %q", got)
+		}
+		if _, err := r.CheckMode(info); err != nil || r.Vector != nil || r.Params["own"] != "[0.5,-1]" {
+			t.Fatalf("%v %v %v", r.Vector, r.Params, err)
+		}
+		if f, ok := r.Floats("own"); !ok || len(f) != 2 || f[1] != -1 {
+			t.Fatalf("%v", f)
+		}
+		if got := r.Describe(); got != `own "x" own of 2 numbers` {
+			t.Fatalf("after: %q", got)
+		}
+	})
 	t.Run("a parameter not given is the mode's described default", func(t *testing.T) {
 		withDefault := &TableInfo{Name: "D", Searches: []SearchMode{{Name: "m", Label: "M", Measure: "score",
 			Params: []SearchParam{{Key: "weight", Kind: ParamNumber, Min: 0, Max: 1, Default: "0"}, {Key: "merge", Kind: ParamEnum, Options: []string{"a"}}}}}}
@@ -75,7 +95,7 @@ func TestCheckModeHoldsTheRequestToTheDescribedModes(t *testing.T) {
 		info       *TableInfo
 		req        SearchRequest
 	}{
-		{"a mode the table lacks is refused, naming its modes", `no search mode "fuzzy" (it has: plain, mixed)`, KindInvalidArgument, info,
+		{"a mode the table lacks is refused, naming its modes", `no search mode "fuzzy" (it has: plain, mixed, own)`, KindInvalidArgument, info,
 			SearchRequest{Query: ptr("x"), Mode: "fuzzy"}},
 		{"a table with no search by words says so", "cannot be searched by words", KindUnsupported, &TableInfo{Name: "V"},
 			SearchRequest{Query: ptr("x")}},
@@ -93,6 +113,12 @@ func TestCheckModeHoldsTheRequestToTheDescribedModes(t *testing.T) {
 			SearchRequest{Query: ptr("x"), SearchColumns: []string{"count"}}},
 		{"an explanation needs a mode that gives one", "gives no explanation", KindInvalidArgument, info,
 			SearchRequest{Query: ptr("x"), Mode: "mixed", Explain: true}},
+		{"a vector with words needs a mode that takes one", "mode plain takes no vector with its words", KindInvalidArgument, info,
+			SearchRequest{Query: ptr("x"), Vector: []float64{1}}},
+		{"a vector parameter that is no vector is refused", "own must be a vector", KindInvalidArgument, info,
+			SearchRequest{Query: ptr("x"), Mode: "own", Params: map[string]string{"own": "[]"}}},
+		{"a vector given twice is refused", "given twice", KindInvalidArgument, info,
+			SearchRequest{Query: ptr("x"), Mode: "own", Vector: []float64{1}, Params: map[string]string{"own": "[2]"}}},
 	}
 	for _, c := range refused {
 		t.Run(c.rule, func(t *testing.T) {

@@ -112,6 +112,9 @@ func (d *Driver) searchGRPC(ctx context.Context, r *driver.SearchRequest, info *
 		req.NearVector = &pb.NearVector{Targets: targets, Vectors: []*pb.Vectors{{VectorBytes: packFloat32(r.Vector), Type: pb.Vectors_VECTOR_TYPE_SINGLE_FP32}}}
 	case r.Mode == modeHybrid:
 		req.HybridSearch = &pb.Hybrid{Query: *r.Query, Alpha: float32(alphaOf(r)), Targets: targets, Properties: r.SearchColumns}
+		if v, ok := r.Floats(paramVector); ok {
+			req.HybridSearch.Vectors = []*pb.Vectors{packedVector(v)}
+		}
 		switch r.Params[paramFusion] {
 		case fusionRanked:
 			req.HybridSearch.FusionType = pb.Hybrid_FUSION_TYPE_RANKED

@@ -18,6 +18,7 @@ const (
 const (
 	paramAlpha          = "alpha"
 	paramFusion         = "fusion"
+	paramVector         = "vector"
 	fusionRanked        = "ranked"
 	fusionRelativeScore = "relativeScore"
 )
@@ -58,7 +59,7 @@ func (c *class) searches() []driver.SearchMode {
 	var note string
 	if !c.vectorizes() {
 		alpha = 0
-		note = c.Class + " has no vectorizer, so the server cannot turn the words into a vector: keep alpha at 0 (keywords only), or search near a vector."
+		note = c.Class + " has no vectorizer, so the server cannot turn the words into a vector: keep alpha at 0 (keywords only), give your own vector, or search near a vector."
 	}
 	out := []driver.SearchMode{
 		{Name: modeBM25, Label: "Keyword (bm25)", Measure: measureScore, Columns: true, TextColumns: text, Explains: true,
@@ -71,6 +72,8 @@ func (c *class) searches() []driver.SearchMode {
 				{Key: paramFusion, Label: "Fusion", Kind: driver.ParamEnum, Options: []string{fusionRelativeScore, fusionRanked},
 					OptionLabels: map[string]string{"": "Server default (relative score)", fusionRelativeScore: "Relative score", fusionRanked: "Ranked"},
 					Help:         "how the two rankings are merged"},
+				{Key: paramVector, Label: "Your vector", Kind: driver.ParamVector,
+					Help: "the vector half's vector, a JSON array of numbers: needed for alpha above 0 where the collection makes no vectors of words"},
 			}},
 	}
 	if c.vectorizes() {

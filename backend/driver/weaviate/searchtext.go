@@ -53,6 +53,13 @@ func searchQuery(r *driver.SearchRequest, info *driver.TableInfo, c *class, limi
 		if a, ok := r.Number(paramAlpha); ok {
 			op += ", alpha: " + number(a)
 		}
+		if v, ok := r.Floats(paramVector); ok {
+			nums := make([]string, len(v))
+			for i, f := range v {
+				nums[i] = number(f)
+			}
+			op += ", vector: [" + strings.Join(nums, ", ") + "]"
+		}
 		switch r.Params[paramFusion] {
 		case fusionRanked:
 			op += ", fusionType: rankedFusion"

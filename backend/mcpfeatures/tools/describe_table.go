@@ -178,6 +178,8 @@ func writeSearches(b *strings.Builder, ms []driver.SearchMode, needUpdate bool) 
 				}
 			case driver.ParamEnum:
 				fmt.Fprintf(b, "; %s one of %s", p.Key, strings.Join(p.Options, ","))
+			case driver.ParamVector:
+				fmt.Fprintf(b, "; %s a vector (vector_search's vector with the query)", p.Key)
 			}
 			if p.Default != "" {
 				b.WriteString(" default " + p.Default)

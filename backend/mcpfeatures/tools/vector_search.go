@@ -47,7 +47,7 @@ func VectorSearch(d Deps) mcp.Tool {
 	return define(spec{
 		Name:        NameVectorSearch,
 		Title:       "Vector search",
-		Description: "Best matches in a table for one of: vector, query (words), similarTo (a row key).",
+		Description: "Best matches for a vector, a query (and a vector where its mode takes one) or similarTo.",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
 	}, func(ctx context.Context, a vectorSearchArgs, raw json.RawMessage) (string, page, error) {
 		table := a.table()

@@ -46,7 +46,7 @@ describe("a table's search panel (issue 23, item 3)", () => {
     expect(within(form).queryByRole("option", { name: "Near text" })).not.toBeInTheDocument();
     await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Fusion" }), "ranked");
     await userEvent.type(within(form).getByRole("searchbox", { name: "Words" }), "rust{Enter}");
-    expect(search).toHaveBeenCalledWith("demo", "Article", expect.objectContaining({ by: "words", mode: "hybrid", params: { alpha: "0", fusion: "ranked" } }));
+    expect(search).toHaveBeenCalledWith("demo", "Article", expect.objectContaining({ by: "words", mode: "hybrid", params: { alpha: "0", fusion: "ranked", vector: "" } }));
   });
 
   it("on a collection with a vectorizer, the alpha slider weighs the search: its value is sent, in words beside it", async () => {
@@ -73,7 +73,7 @@ describe("a table's search panel (issue 23, item 3)", () => {
     expect(slider.getAttribute("aria-valuetext")).toBe("0: keywords only");
     fireEvent.change(slider, { target: { value: "0.4" } });
     await userEvent.type(within(form).getByRole("searchbox", { name: "Words" }), "rust{Enter}");
-    expect(search).toHaveBeenCalledWith("demo", "Article", expect.objectContaining({ mode: "hybrid", params: { alpha: "0.4", fusion: "" } }));
+    expect(search).toHaveBeenCalledWith("demo", "Article", expect.objectContaining({ mode: "hybrid", params: { alpha: "0.4", fusion: "", vector: "" } }));
   });
 
   it("a filter refusal links to the setting behind it, which opens the definition in words there, and back to the search", async () => {
@@ -99,6 +99,23 @@ describe("a table's search panel (issue 23, item 3)", () => {
     await userEvent.click(within(details).getByRole("button", { name: "Back to the search" }));
     expect(await screen.findByRole("search")).toBeInTheDocument();
     expect(within(screen.getByRole("search")).getByRole("searchbox", { name: "Words" })).toHaveValue("rust");
+  });
+
+  it("issue 40: hybrid takes the person's own vector beside the words, sent as the mode's vector parameter", async () => {
+    const api = fakeApi(async () => []);
+    const search = vi.spyOn(api.explorer, "search");
+    render(
+      <ApiProvider api={api}>
+        <SearchPanel connection={connection({ id: "demo" })} table="Article" filters={[]} />
+      </ApiProvider>,
+    );
+    const form = await screen.findByRole("search");
+    await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Search by" }), "Hybrid");
+    const own = within(form).getByRole("textbox", { name: "Your vector" });
+    fireEvent.change(own, { target: { value: "[0.5, -1]" } });
+    fireEvent.change(within(form).getByRole("slider", { name: /Alpha/ }), { target: { value: "0.5" } });
+    await userEvent.type(within(form).getByRole("searchbox", { name: "Words" }), "rust{Enter}");
+    expect(search).toHaveBeenCalledWith("demo", "Article", expect.objectContaining({ mode: "hybrid", params: { alpha: "0.5", fusion: "", vector: "[0.5, -1]" } }));
   });
 
   it("on a table whose driver plugin predates described searches, offers the vector searches and says to update it for words", async () => {

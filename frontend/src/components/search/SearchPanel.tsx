@@ -179,6 +179,17 @@ export function SearchPanel({ connection, table, filters: initialFilters, wordsN
                 />
                 <output className="search-form__alpha">{Number(req.params[p.key] || p.default || p.min).toFixed(2)}</output>
               </label>
+            ) : p.kind === "vector" ? (
+              <label key={p.key} className="search-form__field search-form__field--wide" title={p.help || undefined}>
+                {p.label}{" "}
+                <textarea
+                  className="input input--small search-form__vector"
+                  rows={1}
+                  value={req.params[p.key] ?? ""}
+                  onChange={(e) => setParam(p.key, e.target.value)}
+                  placeholder="[0.12, -0.5, 0.33, …] (optional)"
+                />
+              </label>
             ) : (
               <label key={p.key} className="search-form__field" title={p.help || undefined}>
                 {p.label}{" "}

@@ -23,8 +23,8 @@ describe("the search panel's request (issue 23, item 3; contract 3)", () => {
   it("starts on the first search by words with the mode's defaults, or near a vector where the table has none", () => {
     expect(initialSearch(plain, [])).toMatchObject({ by: "words", mode: "bm25" });
     expect(initialSearch(plain, []).params).toEqual({});
-    expect(choose(initialSearch(plain, []), "words:hybrid", plain).params).toEqual({ alpha: "0", fusion: "" });
-    expect(choose(initialSearch(vectorized, []), "words:hybrid", vectorized).params).toEqual({ alpha: "0.75", fusion: "" });
+    expect(choose(initialSearch(plain, []), "words:hybrid", plain).params).toEqual({ alpha: "0", fusion: "", vector: "" });
+    expect(choose(initialSearch(vectorized, []), "words:hybrid", vectorized).params).toEqual({ alpha: "0.75", fusion: "", vector: "" });
     expect(initialSearch(named, []).targetVector).toBe("body_vec");
     expect(initialSearch(noWords, [])).toMatchObject({ by: "vector", mode: "" });
     expect(initialSearch(noWords, []).params).toEqual({});
@@ -40,7 +40,7 @@ describe("the search panel's request (issue 23, item 3; contract 3)", () => {
     expect(bm25.params).toEqual({});
     const hybrid = toSend({ ...r, mode: "hybrid" }, named);
     expect(hybrid).toMatchObject({ targetVector: "body_vec", explain: true });
-    expect(hybrid.params).toEqual({ alpha: "0.5", fusion: "ranked" });
+    expect(hybrid.params).toEqual({ alpha: "0.5", fusion: "ranked", vector: "" });
     const vector = toSend({ ...r, by: "vector" }, named);
     expect(vector).toMatchObject({ mode: "", query: "", vector: "[1]", row: "", searchColumns: [], explain: false, targetVector: "body_vec" });
     expect(vector.params).toEqual({});
