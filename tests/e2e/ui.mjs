@@ -1887,7 +1887,9 @@ try {
     await page.mouse.move(screen[far].x - 30, screen[far].y - 30);
     await page.mouse.move(screen[far].x, screen[far].y, { steps: 5 });
     const tip = panel.getByRole("tooltip");
-    await tip.waitFor({ timeout: 10_000 });
+    // The pointer passes other points on its way: the tooltip may name one of them first, so
+    // wait for it to name the point under the pointer once it has stopped (or say what it named).
+    await tip.filter({ hasText: layout[far].id }).waitFor({ timeout: 10_000 }).catch(() => {});
     const tipText = await tip.innerText();
     const want = byId.get(layout[far].id);
     assert(tipText.includes(layout[far].id) && tipText.includes(want.title), `hover says ${JSON.stringify(tipText)}; the point is ${layout[far].id}, ${JSON.stringify(want.title)}`);
