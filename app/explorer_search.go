@@ -34,6 +34,14 @@ func (a *ExplorerAPI) Search(id, table string, req dto.SearchRequestDTO) (dto.Se
 	}
 	ctx, cancel := a.callContext()
 	defer cancel()
+	if req.By == dto.SearchByWords && strings.TrimSpace(req.VectorRow) != "" {
+		// Words with a row's vector: read back the stored vector, as Find similar does.
+		vec, target, err := explore.ReadRowVector(ctx, d, table, strings.TrimSpace(req.VectorRow), r.TargetVector)
+		if err != nil {
+			return dto.SearchResultDTO{}, apiError(err)
+		}
+		r.Vector, r.TargetVector = vec, target
+	}
 	g, err := d.Search(ctx, table, r, limit)
 	if rf := dto.RefusalOf(err, r.Filters); rf != nil {
 		return dto.SearchResultDTO{Grid: dto.GridDTO{Columns: []dto.ColumnDTO{}, Rows: [][]*string{}}, Describe: r.Describe(), Refused: rf}, nil

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -113,6 +114,32 @@ func TestSearchPanelAnswersAsTheServerDoes(t *testing.T) {
 	})
 	t.Run("hybrid weighing vectors on a collection without a vectorizer is the server's error, said as it is", func(t *testing.T) {
 		if _, err := api.Search(id, fixtures.Typed, dto.SearchRequestDTO{By: "words", Mode: "hybrid", Query: "row", Params: map[string]string{"alpha": "0.5"}}); err == nil || !strings.Contains(err.Error(), "without vectorizer") {
+			t.Fatalf("%v", err)
+		}
+	})
+	t.Run("issue 40: hybrid with a row's stored vector answers as with that vector pasted; a mode without a vector refuses it", func(t *testing.T) {
+		ids := func(r dto.SearchResultDTO) []string {
+			var out []string
+			for _, row := range r.Grid.Rows {
+				out = append(out, deref(row[0]))
+			}
+			return out
+		}
+		search := func(req dto.SearchRequestDTO) []string {
+			t.Helper()
+			res, err := api.Search(id, fixtures.Typed, req)
+			if err != nil || len(res.Grid.Rows) == 0 {
+				t.Fatalf("%+v: %+v %v", req, res, err)
+			}
+			return ids(res)
+		}
+		byRow := search(dto.SearchRequestDTO{By: "words", Mode: "hybrid", Query: "row", VectorRow: fixtures.TypedAlphaID, Params: map[string]string{"alpha": "1"}})
+		pasted := search(dto.SearchRequestDTO{By: "words", Mode: "hybrid", Query: "row", Params: map[string]string{"alpha": "1", "vector": "[0.1, 0.2, 0.3]"}})
+		other := search(dto.SearchRequestDTO{By: "words", Mode: "hybrid", Query: "row", Params: map[string]string{"alpha": "1", "vector": "[0, 0, 1]"}})
+		if !reflect.DeepEqual(byRow, pasted) || reflect.DeepEqual(byRow, other) {
+			t.Fatalf("by the row %v, its vector pasted %v, another vector %v", byRow, pasted, other)
+		}
+		if _, err := api.Search(id, fixtures.Typed, dto.SearchRequestDTO{By: "words", Mode: "bm25", Query: "row", VectorRow: fixtures.TypedAlphaID}); err == nil || !strings.Contains(err.Error(), "takes no vector") {
 			t.Fatalf("%v", err)
 		}
 	})

@@ -30,18 +30,7 @@ func (a *ExplorerAPI) FindSimilar(id, table, rowUUID, targetVector string, limit
 	}
 	ctx, cancel := a.callContext()
 	defer cancel()
-	info, err := d.DescribeTable(ctx, table)
-	if err != nil {
-		return dto.SimilarDTO{}, apiError(err)
-	}
-	if targetVector, err = explore.TargetVector(table, info.Settings.NamedVectors, targetVector); err != nil {
-		return dto.SimilarDTO{}, apiError(err)
-	}
-	row, err := d.Browse(ctx, table, driver.Page{Limit: 1}, []driver.Filter{{Column: info.PrimaryKey, Operator: driver.OpEquals, Value: rowUUID}}, nil)
-	if err != nil {
-		return dto.SimilarDTO{}, apiError(err)
-	}
-	vec, err := explore.RowVector(row, targetVector)
+	vec, targetVector, err := explore.ReadRowVector(ctx, d, table, rowUUID, targetVector)
 	if err != nil {
 		return dto.SimilarDTO{}, apiError(err)
 	}

@@ -22,11 +22,14 @@ const (
 // the vector of the row whose key is Row. Filters are the grid's, narrowing the matches.
 // Limit 0 means 25.
 type SearchRequestDTO struct {
-	By            string            `json:"by"`
-	Mode          string            `json:"mode"`
-	Query         string            `json:"query"`
-	Vector        string            `json:"vector"`
-	Row           string            `json:"row"`
+	By     string `json:"by"`
+	Mode   string `json:"mode"`
+	Query  string `json:"query"`
+	Vector string `json:"vector"`
+	Row    string `json:"row"`
+	// VectorRow, with words, is the key of the row whose vector fills the mode's vector
+	// parameter (instead of a pasted one).
+	VectorRow     string            `json:"vectorRow"`
 	Params        map[string]string `json:"params"`
 	SearchColumns []string          `json:"searchColumns"`
 	TargetVector  string            `json:"targetVector"`

@@ -2,6 +2,7 @@ package explore
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -151,4 +152,27 @@ func ImportTargets(info *driver.TableInfo, vectorColumn func(name string) string
 		out = append(out, vectorColumn(n))
 	}
 	return out
+}
+
+// ReadRowVector reads back the stored vector of the row whose key is key (the table's primary
+// key column), on the named vector target ("" picks the only one, or is refused naming the
+// choices): what Find similar searches near, and what a search by words takes as "a row's
+// vector" for a mode with a vector parameter. It returns the target vector chosen.
+func ReadRowVector(ctx context.Context, d driver.Driver, table, key, target string) ([]float64, string, error) {
+	if strings.TrimSpace(key) == "" {
+		return nil, "", invalid("give the key of the row whose vector to search with")
+	}
+	info, err := d.DescribeTable(ctx, table)
+	if err != nil {
+		return nil, "", err
+	}
+	if target, err = TargetVector(table, info.Settings.NamedVectors, target); err != nil {
+		return nil, "", err
+	}
+	row, err := d.Browse(ctx, table, driver.Page{Limit: 1}, []driver.Filter{{Column: info.PrimaryKey, Operator: driver.OpEquals, Value: key}}, nil)
+	if err != nil {
+		return nil, "", err
+	}
+	vec, err := RowVector(row, target)
+	return vec, target, err
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"app/backend/driver"
+	"app/backend/explore"
 	"app/backend/mcp"
 )
 
@@ -52,12 +53,22 @@ func VectorSearch(d Deps) mcp.Tool {
 	}, func(ctx context.Context, a vectorSearchArgs, raw json.RawMessage) (string, page, error) {
 		table := a.table()
 		req := a.request()
+		// Words with similarTo: the row's stored vector is the mode's vector (hybrid's), read
+		// back once the connection is open.
+		vectorRow := ""
+		if req.Query != nil && req.SimilarTo != "" && len(req.Vector) == 0 {
+			vectorRow, req.SimilarTo = req.SimilarTo, ""
+		}
 		if err := req.Check(); err != nil {
 			return "", page{}, invalidArgument(err)
 		}
 		limit, note := d.pageLimit(a.Limit)
 		// The search in words: the approval text and the result's first line.
-		summary := fmt.Sprintf("search %s by %s, best %d", table, req.Describe(), limit)
+		what := req.Describe()
+		if vectorRow != "" {
+			what += " with the vector of row " + truncate(vectorRow, 100)
+		}
+		summary := fmt.Sprintf("search %s by %s, best %d", table, what, limit)
 		drv, c, err := d.use(ctx, a.Connection, read(NameVectorSearch, raw, summary))
 		if err != nil {
 			return "", page{}, err
@@ -71,6 +82,13 @@ func VectorSearch(d Deps) mcp.Tool {
 		}
 		var g *driver.Grid
 		err = d.query(ctx, "searching", func(ctx context.Context) error {
+			if vectorRow != "" {
+				vec, target, err := explore.ReadRowVector(ctx, drv, table, vectorRow, req.TargetVector)
+				if err != nil {
+					return err
+				}
+				req.Vector, req.TargetVector = vec, target
+			}
 			var err error
 			g, err = drv.Search(ctx, table, req, ask)
 			return err

@@ -46,6 +46,8 @@ func TestVectorSearch(t *testing.T) {
 			map[string]any{"query": "fixture", "mode": "hybrid"}, fixtures.TypedAlphaID, "score", 1},
 		{"issue 40: hybrid takes the words and the person's own vector where the collection has no vectorizer", fixtures.Typed,
 			map[string]any{"query": "row", "mode": "hybrid", "vector": []float64{0.1, 0.2, 0.3}, "params": map[string]any{"alpha": 1}}, fixtures.TypedAlphaID, "score", 5},
+		{"issue 40: hybrid takes the words and a row's stored vector (query with similarTo)", fixtures.Typed,
+			map[string]any{"query": "row", "mode": "hybrid", "similarTo": fixtures.TypedAlphaID, "params": map[string]any{"alpha": 1}}, fixtures.TypedAlphaID, "score", 5},
 		{"similarTo finds objects similar to that uuid, itself first", fixtures.Typed,
 			map[string]any{"similarTo": fixtures.TypedBetaID}, fixtures.TypedBetaID, "distance", 5},
 		{"similarTo takes an upper-case uuid", fixtures.Typed,
@@ -128,6 +130,8 @@ func TestVectorSearch(t *testing.T) {
 	}{
 		{"no search at all is invalid_argument", "invalid_argument", "exactly one", fixtures.Typed, nil},
 		{"two searches at once are invalid_argument", "invalid_argument", "exactly one", fixtures.Typed,
+			map[string]any{"vector": []float64{1, 0, 0}, "similarTo": fixtures.TypedAlphaID}},
+		{"words with a row's vector for a mode that takes none are invalid_argument", "invalid_argument", "mode bm25 takes no vector with its words", fixtures.Typed,
 			map[string]any{"query": "x", "similarTo": fixtures.TypedAlphaID}},
 		{"a vector with words for a mode that takes none is invalid_argument", "invalid_argument", "mode bm25 takes no vector with its words", fixtures.Typed,
 			map[string]any{"query": "x", "vector": []float64{1, 0, 0}}},

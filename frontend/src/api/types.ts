@@ -389,6 +389,8 @@ export interface SearchRequest {
   vector: string;
   /** by row: the row's key. */
   row: string;
+  /** words: the key of the row whose vector fills the mode's vector parameter ("" none). */
+  vectorRow: string;
   /** The mode's parameters by key, as text ("" the database's default). */
   params: Record<string, string>;
   /** The columns the words are matched in (none: every one the mode searches). */

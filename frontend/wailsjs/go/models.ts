@@ -1881,6 +1881,7 @@ export namespace dto {
 	    query: string;
 	    vector: string;
 	    row: string;
+	    vectorRow: string;
 	    params: Record<string, string>;
 	    searchColumns: string[];
 	    targetVector: string;
@@ -1899,6 +1900,7 @@ export namespace dto {
 	        this.query = source["query"];
 	        this.vector = source["vector"];
 	        this.row = source["row"];
+	        this.vectorRow = source["vectorRow"];
 	        this.params = source["params"];
 	        this.searchColumns = source["searchColumns"];
 	        this.targetVector = source["targetVector"];

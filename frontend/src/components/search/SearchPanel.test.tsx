@@ -118,6 +118,24 @@ describe("a table's search panel (issue 23, item 3)", () => {
     expect(search).toHaveBeenCalledWith("demo", "Article", expect.objectContaining({ mode: "hybrid", params: { alpha: "0.5", fusion: "", vector: "[0.5, -1]" } }));
   });
 
+  it("issue 40: hybrid takes a row's stored vector beside the words, by the row's key", async () => {
+    const api = fakeApi(async () => []);
+    const search = vi.spyOn(api.explorer, "search");
+    render(
+      <ApiProvider api={api}>
+        <SearchPanel connection={connection({ id: "demo" })} table="Article" filters={[]} />
+      </ApiProvider>,
+    );
+    const form = await screen.findByRole("search");
+    await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Search by" }), "Hybrid");
+    await userEvent.type(within(form).getByRole("textbox", { name: "Your vector: the row whose vector" }), " 00000000-0000-4000-8000-000000000001 ");
+    await userEvent.type(within(form).getByRole("searchbox", { name: "Words" }), "rust{Enter}");
+    expect(search).toHaveBeenCalledWith("demo", "Article", expect.objectContaining({ mode: "hybrid", vectorRow: "00000000-0000-4000-8000-000000000001" }));
+    await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Search by" }), "Keyword (bm25)");
+    await userEvent.type(within(form).getByRole("searchbox", { name: "Words" }), "{Enter}");
+    expect(search).toHaveBeenLastCalledWith("demo", "Article", expect.objectContaining({ mode: "bm25", vectorRow: "" }));
+  });
+
   it("on a table whose driver plugin predates described searches, offers the vector searches and says to update it for words", async () => {
     const api = fakeApi(async () => [], { describeTable: async (_id: string, table: string) => ({ ...tableInfo(table), searches: [] }) });
     render(

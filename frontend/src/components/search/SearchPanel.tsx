@@ -180,16 +180,27 @@ export function SearchPanel({ connection, table, filters: initialFilters, wordsN
                 <output className="search-form__alpha">{Number(req.params[p.key] || p.default || p.min).toFixed(2)}</output>
               </label>
             ) : p.kind === "vector" ? (
-              <label key={p.key} className="search-form__field search-form__field--wide" title={p.help || undefined}>
-                {p.label}{" "}
-                <textarea
-                  className="input input--small search-form__vector"
-                  rows={1}
-                  value={req.params[p.key] ?? ""}
-                  onChange={(e) => setParam(p.key, e.target.value)}
-                  placeholder="[0.12, -0.5, 0.33, …] (optional)"
+              <span key={p.key} className="search-form__field search-form__field--wide">
+                <label className="search-form__field search-form__field--wide" title={p.help || undefined}>
+                  {p.label}{" "}
+                  <textarea
+                    className="input input--small search-form__vector"
+                    rows={1}
+                    value={req.params[p.key] ?? ""}
+                    onChange={(e) => setParam(p.key, e.target.value)}
+                    placeholder="[0.12, -0.5, 0.33, …] (optional)"
+                  />
+                </label>
+                <span className="search-form__or">or the vector of row</span>
+                <input
+                  className="input input--small"
+                  aria-label={`${p.label}: the row whose vector`}
+                  value={req.vectorRow}
+                  onChange={(e) => set({ vectorRow: e.target.value })}
+                  placeholder={`its ${info.primaryKey}`}
+                  spellCheck={false}
                 />
-              </label>
+              </span>
             ) : (
               <label key={p.key} className="search-form__field" title={p.help || undefined}>
                 {p.label}{" "}

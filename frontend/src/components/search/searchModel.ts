@@ -57,6 +57,7 @@ export function initialSearch(info: TableInfo, filters: Filter[]): SearchRequest
     query: "",
     vector: "",
     row: "",
+    vectorRow: "",
     params: first ? defaults(first) : {},
     searchColumns: [],
     targetVector: info.settings.namedVectors[0] ?? "",
@@ -80,6 +81,7 @@ export function toSend(r: SearchRequest, info: TableInfo): SearchRequest {
     query: m ? r.query : "",
     vector: r.by === "vector" ? r.vector : "",
     row: r.by === "row" ? r.row : "",
+    vectorRow: m?.params.some((p) => p.kind === "vector") ? r.vectorRow.trim() : "",
     params: m ? Object.fromEntries(m.params.map((p) => [p.key, r.params[p.key] ?? ""])) : {},
     searchColumns: m?.columns ? r.searchColumns : [],
     // A search without a vector sends no named vector.
