@@ -129,39 +129,9 @@ type TableInfoDTO struct {
 	// Details is the table's definition in words, in sections (never null).
 	Details []DetailSectionDTO `json:"details"`
 	// Searches are the table's searches by words as its driver describes them, the default
-	// first (never null; empty: only near a vector or a row).
-	Searches []SearchModeDTO `json:"searches"`
-}
-
-// SearchModeDTO is one search by words of a table (driver.SearchMode): the search panel
-// draws its fields from it.
-type SearchModeDTO struct {
-	Name        string           `json:"name"`
-	Label       string           `json:"label"`
-	Hint        string           `json:"hint"`
-	Note        string           `json:"note"`
-	Measure     string           `json:"measure"`
-	Columns     bool             `json:"columns"`
-	TextColumns []string         `json:"textColumns"`
-	Explains    bool             `json:"explains"`
-	Vector      bool             `json:"vector"`
-	Params      []SearchParamDTO `json:"params"`
-}
-
-// SearchParamDTO is one parameter of a search mode (driver.SearchParam).
-type SearchParamDTO struct {
-	Key          string            `json:"key"`
-	Label        string            `json:"label"`
-	Help         string            `json:"help"`
-	Kind         string            `json:"kind"`
-	Min          float64           `json:"min"`
-	Max          float64           `json:"max"`
-	Step         float64           `json:"step"`
-	MinLabel     string            `json:"minLabel"`
-	MaxLabel     string            `json:"maxLabel"`
-	Default      string            `json:"default"`
-	Options      []string          `json:"options"`
-	OptionLabels map[string]string `json:"optionLabels"`
+	// first (never null; empty: only near a vector or a row). The driver's own type: the
+	// frontend reads it as it reads a plugin's description (api/searches.ts).
+	Searches []driver.SearchMode `json:"searches"`
 }
 
 // DetailSectionDTO is one part of a table's definition in words.
@@ -279,32 +249,15 @@ func FromTableInfo(t *driver.TableInfo) TableInfoDTO {
 		Settings: TableSettingsDTO{
 			MultiTenancy:        t.Settings.MultiTenancy,
 			Vectorizer:          t.Settings.Vectorizer,
-			NamedVectors:        nonNilStrings(t.Settings.NamedVectors),
+			NamedVectors:        nonNil(t.Settings.NamedVectors),
 			OwnVector:           t.Settings.OwnVector,
-			VectorizedVectors:   nonNilStrings(t.Settings.VectorizedVectors),
+			VectorizedVectors:   nonNil(t.Settings.VectorizedVectors),
 			IndexNullState:      t.Settings.IndexNullState,
 			IndexPropertyLength: t.Settings.IndexPropertyLength,
 		},
 		Details:  details(t.Details),
-		Searches: searchModes(t.Searches),
+		Searches: nonNil(t.Searches),
 	}
-}
-
-func searchModes(ms []driver.SearchMode) []SearchModeDTO {
-	out := make([]SearchModeDTO, len(ms))
-	for i, m := range ms {
-		ps := make([]SearchParamDTO, len(m.Params))
-		for j, p := range m.Params {
-			ps[j] = SearchParamDTO{Key: p.Key, Label: p.Label, Help: p.Help, Kind: p.Kind, Min: p.Min, Max: p.Max, Step: p.Step,
-				MinLabel: p.MinLabel, MaxLabel: p.MaxLabel, Default: p.Default, Options: nonNilStrings(p.Options), OptionLabels: p.OptionLabels}
-			if ps[j].OptionLabels == nil {
-				ps[j].OptionLabels = map[string]string{}
-			}
-		}
-		out[i] = SearchModeDTO{Name: m.Name, Label: m.Label, Hint: m.Hint, Note: m.Note, Measure: m.Measure, Columns: m.Columns,
-			TextColumns: nonNilStrings(m.TextColumns), Explains: m.Explains, Vector: m.Vector, Params: ps}
-	}
-	return out
 }
 
 func details(ds []driver.DetailSection) []DetailSectionDTO {
@@ -395,9 +348,10 @@ type NodeShardDTO struct {
 	VectorIndexing string `json:"vectorIndexing"`
 }
 
-func nonNilStrings(s []string) []string {
+// nonNil is s, or an empty list for nil: the window reads lists, never null.
+func nonNil[T any](s []T) []T {
 	if s == nil {
-		return []string{}
+		return []T{}
 	}
 	return s
 }

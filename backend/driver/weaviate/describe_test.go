@@ -13,12 +13,19 @@ import (
 // (frontend/src/test/weaviate-description.json): the file is this driver's Describe, so the
 // form the tests check is the form users see. APP_UPDATE_GOLDEN=1 rewrites it.
 func TestTheFrontendFixtureIsThisDriversDescription(t *testing.T) {
-	b, err := json.MarshalIndent(Describe(), "", "  ")
+	frontendFixture(t, "weaviate-description.json", Describe())
+}
+
+// frontendFixture holds the frontend's fixture file name to v as JSON, one member a line;
+// APP_UPDATE_GOLDEN=1 rewrites it.
+func frontendFixture(t *testing.T, name string, v any) {
+	t.Helper()
+	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
 	b = append(b, '\n')
-	path := filepath.Join("..", "..", "..", "frontend", "src", "test", "weaviate-description.json")
+	path := filepath.Join("..", "..", "..", "frontend", "src", "test", name)
 	if os.Getenv("APP_UPDATE_GOLDEN") == "1" {
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			t.Fatal(err)
@@ -29,7 +36,7 @@ func TestTheFrontendFixtureIsThisDriversDescription(t *testing.T) {
 		t.Fatal(err)
 	}
 	if string(got) != string(b) {
-		t.Fatalf("%s is not this driver's description: run APP_UPDATE_GOLDEN=1 go test ./backend/driver/weaviate -run TestTheFrontendFixture", path)
+		t.Fatalf("%s is not what this driver describes: run APP_UPDATE_GOLDEN=1 go test ./backend/driver/weaviate -run TestTheFrontend", path)
 	}
 }
 
@@ -42,24 +49,7 @@ func TestTheFrontendSearchFixtureIsThisDriversModes(t *testing.T) {
 		"plain":      (&class{Class: "Article", Vectorizer: "none", Properties: props}).searches(),
 		"vectorized": (&class{Class: "Article", Vectorizer: "text2vec-model2vec", Properties: props}).searches(),
 	}
-	b, err := json.MarshalIndent(fixture, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b = append(b, '\n')
-	path := filepath.Join("..", "..", "..", "frontend", "src", "test", "weaviate-searches.json")
-	if os.Getenv("APP_UPDATE_GOLDEN") == "1" {
-		if err := os.WriteFile(path, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(got) != string(b) {
-		t.Fatalf("%s is not this driver's search modes: run APP_UPDATE_GOLDEN=1 go test ./backend/driver/weaviate -run TestTheFrontend", path)
-	}
+	frontendFixture(t, "weaviate-searches.json", fixture)
 }
 
 // The description keeps the spec's connection form (SPEC A): Host, Port (8080), Auth Method

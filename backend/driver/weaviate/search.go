@@ -75,7 +75,8 @@ func (d *Driver) Search(ctx context.Context, table string, r driver.SearchReques
 
 // searchGRPC is Search over gRPC.
 func (d *Driver) searchGRPC(ctx context.Context, r *driver.SearchRequest, info *driver.TableInfo, c *class, limit int) (*driver.Grid, error) {
-	if err := checkSearch(r, info, c); err != nil {
+	measure, err := checkSearch(r, info, c)
+	if err != nil {
 		return nil, err
 	}
 	w, filtered, err := buildWhere(c, r.Filters)
@@ -94,7 +95,6 @@ func (d *Driver) searchGRPC(ctx context.Context, r *driver.SearchRequest, info *
 	if target != "" {
 		targets = &pb.Targets{TargetVectors: []string{target}}
 	}
-	measure := measureOf(r)
 	collection, tenant := driver.SplitTenant(info.Name)
 	req := &pb.SearchRequest{
 		Collection:  collection,
@@ -111,7 +111,10 @@ func (d *Driver) searchGRPC(ctx context.Context, r *driver.SearchRequest, info *
 	case len(r.Vector) > 0:
 		req.NearVector = &pb.NearVector{Targets: targets, Vectors: []*pb.Vectors{{VectorBytes: packFloat32(r.Vector), Type: pb.Vectors_VECTOR_TYPE_SINGLE_FP32}}}
 	case r.Mode == modeHybrid:
-		req.HybridSearch = &pb.Hybrid{Query: *r.Query, Alpha: float32(alphaOf(r)), Targets: targets, Properties: r.SearchColumns}
+		// CheckMode filled alpha with the mode's described default when none was given (gRPC
+		// reads a missing alpha as 0, so it is always sent).
+		alpha, _ := r.Number(paramAlpha)
+		req.HybridSearch = &pb.Hybrid{Query: *r.Query, Alpha: float32(alpha), Targets: targets, Properties: r.SearchColumns}
 		if v, ok := r.Floats(paramVector); ok {
 			req.HybridSearch.Vectors = []*pb.Vectors{packedVector(v)}
 		}

@@ -82,20 +82,3 @@ func (c *class) searches() []driver.SearchMode {
 	}
 	return out
 }
-
-// alphaOf is hybrid's weight: the one asked for, else the server's GraphQL default (gRPC
-// reads a missing alpha as 0, so it is always sent).
-func alphaOf(r *driver.SearchRequest) float64 {
-	if a, ok := r.Number(paramAlpha); ok {
-		return a
-	}
-	return defaultAlpha
-}
-
-// measureOf is what ranks the search's matches.
-func measureOf(r *driver.SearchRequest) string {
-	if r.Query != nil && r.Mode != modeNearText {
-		return measureScore
-	}
-	return measureDistance
-}

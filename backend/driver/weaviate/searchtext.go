@@ -26,7 +26,8 @@ import (
 // It checks r itself so that no caller can send an unchecked request. A tenant's table
 // names its tenant in the Get; a multi-tenant table without one is driver.KindUnsupported.
 func searchQuery(r *driver.SearchRequest, info *driver.TableInfo, c *class, limit int) (string, error) {
-	if err := checkSearch(r, info, c); err != nil {
+	measure, err := checkSearch(r, info, c)
+	if err != nil {
 		return "", err
 	}
 	props, err := searchSelection(r, info)
@@ -85,7 +86,7 @@ func searchQuery(r *driver.SearchRequest, info *driver.TableInfo, c *class, limi
 	if tenant != "" {
 		op = "tenant: " + quote(tenant) + ", " + op
 	}
-	extra := measureOf(r)
+	extra := measure
 	if r.Explain {
 		extra += " " + driver.ExplainColumn
 	}
@@ -109,36 +110,36 @@ func quotedList(name string, items []string) string {
 // GraphQL syntax (a collection, vector or property named otherwise cannot exist), a tenant
 // for a multi-tenant collection (classFor checked the tenant's name), searched properties
 // that hold words, and a vectorizer for nearText.
-func checkSearch(r *driver.SearchRequest, info *driver.TableInfo, c *class) error {
+func checkSearch(r *driver.SearchRequest, info *driver.TableInfo, c *class) (measure string, err error) {
 	if err := r.Check(); err != nil {
-		return err
+		return "", err
 	}
 	if r.SimilarTo != "" {
 		// Weaviate's row key is a uuid; lower-cased, the query and the words read the same.
 		if _, err := uuid.Parse(r.SimilarTo); err != nil || len(r.SimilarTo) != 36 {
-			return invalid("similarTo must be a row uuid like 00000000-0000-0000-0000-000000000000")
+			return "", invalid("similarTo must be a row uuid like 00000000-0000-0000-0000-000000000000")
 		}
 		r.SimilarTo = strings.ToLower(r.SimilarTo)
 	}
 	if r.TargetVector != "" && !isName(r.TargetVector) {
-		return invalid("targetVector %q is not a valid vector name", truncate(r.TargetVector, 100))
+		return "", invalid("targetVector %q is not a valid vector name", truncate(r.TargetVector, 100))
 	}
 	if collection, _ := driver.SplitTenant(info.Name); !isName(collection) {
-		return invalid("table %q is not a valid collection name", truncate(info.Name, 100))
+		return "", invalid("table %q is not a valid collection name", truncate(info.Name, 100))
 	}
 	if info.Settings.MultiTenancy && info.Settings.Tenant == "" {
-		return driver.Errorf(driver.KindUnsupported, "table %s is multi-tenant: its rows live in its tenants; search one of them (the table %s)", info.Name, driver.TenantTable(info.Name, "<tenant>"))
+		return "", driver.Errorf(driver.KindUnsupported, "table %s is multi-tenant: its rows live in its tenants; search one of them (the table %s)", info.Name, driver.TenantTable(info.Name, "<tenant>"))
 	}
 	for _, name := range r.SearchColumns {
 		p, ok := c.property(name)
 		if !ok || !isName(name) {
-			return invalid("table %s has no property %q to search", info.Name, truncate(name, 100))
+			return "", invalid("table %s has no property %q to search", info.Name, truncate(name, 100))
 		}
 		if b, _ := p.base(); b != "text" && b != "string" {
-			return invalid("property %s is %s: a keyword search matches the words of text properties only", name, p.Type())
+			return "", invalid("property %s is %s: a keyword search matches the words of text properties only", name, p.Type())
 		}
 		if !p.searchable() {
-			return invalid("property %s is not searchable: collection %s turns its keyword index off (indexSearchable: false)", name, c.Class)
+			return "", invalid("property %s is not searchable: collection %s turns its keyword index off (indexSearchable: false)", name, c.Class)
 		}
 	}
 	if r.Mode == modeNearText {
@@ -148,15 +149,22 @@ func checkSearch(r *driver.SearchRequest, info *driver.TableInfo, c *class) erro
 			target = named[0]
 		}
 		if target == "" && len(named) > 1 {
-			return invalid("table %s has several named vectors: name one in targetVector (%s)", info.Name, strings.Join(named, ", "))
+			return "", invalid("table %s has several named vectors: name one in targetVector (%s)", info.Name, strings.Join(named, ", "))
 		}
 		if v := c.vectorizerOf(target); v == "none" || v == "" {
-			return driver.Errorf(driver.KindUnsupported, "nearText needs a vectorizer to turn the words into a vector, and collection %s has none (vectorizer: none); search with nearVector, bm25 or hybrid with alpha 0", c.Class)
+			return "", driver.Errorf(driver.KindUnsupported, "nearText needs a vectorizer to turn the words into a vector, and collection %s has none (vectorizer: none); search with nearVector, bm25 or hybrid with alpha 0", c.Class)
 		}
 	}
-	// The modes are the collection's own (what DescribeTable lists), whatever info carries.
-	_, err := r.CheckMode(&driver.TableInfo{Name: info.Name, Searches: c.searches()})
-	return err
+	// The modes are the collection's own (what DescribeTable lists), whatever info carries;
+	// a search by words ranks by its mode's measure, any other by distance.
+	m, err := r.CheckMode(&driver.TableInfo{Name: info.Name, Searches: c.searches()})
+	if err != nil {
+		return "", err
+	}
+	if r.Query != nil {
+		return m.Measure, nil
+	}
+	return measureDistance, nil
 }
 
 // searchTarget is the named vector a search on a table with named vectors needs ("" for

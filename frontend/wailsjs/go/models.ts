@@ -196,6 +196,89 @@ export namespace driver {
 		    return a;
 		}
 	}
+	export class SearchParam {
+	    key: string;
+	    label: string;
+	    help?: string;
+	    kind: string;
+	    min?: number;
+	    max?: number;
+	    step?: number;
+	    minLabel?: string;
+	    maxLabel?: string;
+	    default?: string;
+	    options?: string[];
+	    optionLabels?: Record<string, string>;
+	
+	    static createFrom(source: any = {}) {
+	        return new SearchParam(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.key = source["key"];
+	        this.label = source["label"];
+	        this.help = source["help"];
+	        this.kind = source["kind"];
+	        this.min = source["min"];
+	        this.max = source["max"];
+	        this.step = source["step"];
+	        this.minLabel = source["minLabel"];
+	        this.maxLabel = source["maxLabel"];
+	        this.default = source["default"];
+	        this.options = source["options"];
+	        this.optionLabels = source["optionLabels"];
+	    }
+	}
+	export class SearchMode {
+	    name: string;
+	    label: string;
+	    hint?: string;
+	    note?: string;
+	    measure: string;
+	    columns?: boolean;
+	    textColumns?: string[];
+	    explains?: boolean;
+	    vector?: boolean;
+	    params?: SearchParam[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SearchMode(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.label = source["label"];
+	        this.hint = source["hint"];
+	        this.note = source["note"];
+	        this.measure = source["measure"];
+	        this.columns = source["columns"];
+	        this.textColumns = source["textColumns"];
+	        this.explains = source["explains"];
+	        this.vector = source["vector"];
+	        this.params = this.convertValues(source["params"], SearchParam);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	
 	
 	
@@ -1792,89 +1875,6 @@ export namespace dto {
 	        this.text = source["text"];
 	    }
 	}
-	export class SearchParamDTO {
-	    key: string;
-	    label: string;
-	    help: string;
-	    kind: string;
-	    min: number;
-	    max: number;
-	    step: number;
-	    minLabel: string;
-	    maxLabel: string;
-	    default: string;
-	    options: string[];
-	    optionLabels: Record<string, string>;
-	
-	    static createFrom(source: any = {}) {
-	        return new SearchParamDTO(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.key = source["key"];
-	        this.label = source["label"];
-	        this.help = source["help"];
-	        this.kind = source["kind"];
-	        this.min = source["min"];
-	        this.max = source["max"];
-	        this.step = source["step"];
-	        this.minLabel = source["minLabel"];
-	        this.maxLabel = source["maxLabel"];
-	        this.default = source["default"];
-	        this.options = source["options"];
-	        this.optionLabels = source["optionLabels"];
-	    }
-	}
-	export class SearchModeDTO {
-	    name: string;
-	    label: string;
-	    hint: string;
-	    note: string;
-	    measure: string;
-	    columns: boolean;
-	    textColumns: string[];
-	    explains: boolean;
-	    vector: boolean;
-	    params: SearchParamDTO[];
-	
-	    static createFrom(source: any = {}) {
-	        return new SearchModeDTO(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.name = source["name"];
-	        this.label = source["label"];
-	        this.hint = source["hint"];
-	        this.note = source["note"];
-	        this.measure = source["measure"];
-	        this.columns = source["columns"];
-	        this.textColumns = source["textColumns"];
-	        this.explains = source["explains"];
-	        this.vector = source["vector"];
-	        this.params = this.convertValues(source["params"], SearchParamDTO);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	
 	export class SearchRequestDTO {
 	    by: string;
 	    mode: string;
@@ -2066,7 +2066,7 @@ export namespace dto {
 	    columns: ColumnDTO[];
 	    settings: TableSettingsDTO;
 	    details: DetailSectionDTO[];
-	    searches: SearchModeDTO[];
+	    searches: driver.SearchMode[];
 	
 	    static createFrom(source: any = {}) {
 	        return new TableInfoDTO(source);
@@ -2080,7 +2080,7 @@ export namespace dto {
 	        this.columns = this.convertValues(source["columns"], ColumnDTO);
 	        this.settings = this.convertValues(source["settings"], TableSettingsDTO);
 	        this.details = this.convertValues(source["details"], DetailSectionDTO);
-	        this.searches = this.convertValues(source["searches"], SearchModeDTO);
+	        this.searches = this.convertValues(source["searches"], driver.SearchMode);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
