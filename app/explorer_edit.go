@@ -83,7 +83,7 @@ func (a *ExplorerAPI) Commit(id, table string, req dto.CommitRequestDTO) (dto.Co
 	outcomes := explore.Commit(ctx, d, table, changes)
 	out := dto.CommitResultDTO{Outcomes: make([]dto.RowOutcomeDTO, len(outcomes))}
 	for i, o := range outcomes {
-		out.Outcomes[i] = dto.RowOutcomeDTO{Key: o.Key, Action: o.Action, UUID: o.UUID, Status: o.Status, Code: o.Kind, Message: o.Message}
+		out.Outcomes[i] = dto.RowOutcomeDTO{Ref: o.Ref, Action: o.Action, Key: o.Key, Status: o.Status, Code: o.Kind, Message: o.Message}
 		if o.Err != nil {
 			out.Outcomes[i].Code, out.Outcomes[i].Message = errorCode(o.Err), errorMessage(o.Err)+o.Message
 		}

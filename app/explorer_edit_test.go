@@ -68,7 +68,7 @@ func TestGridCommit(t *testing.T) {
 		createEditTable(t, node)
 		api, id := connected(t, node)
 		res, err := api.Commit(id, editTable, dto.CommitRequestDTO{Updates: []dto.RowChangeDTO{
-			{Key: "r1", UUID: editIDs[0], Values: map[string]any{"year": text("1999")}},
+			{Ref: "r1", Key: map[string]any{"uuid": editIDs[0]}, Values: map[string]any{"year": text("1999")}},
 		}})
 		if err != nil || res.Declined || len(res.Outcomes) != 1 || res.Outcomes[0].Status != "ok" {
 			t.Fatalf("Commit = %+v, %v; want one ok outcome", res, err)
@@ -84,18 +84,18 @@ func TestGridCommit(t *testing.T) {
 		api, id := connected(t, node)
 		gone := "5e0c1a52-0000-4000-8000-0000000000ff"
 		res, err := api.Commit(id, editTable, dto.CommitRequestDTO{Updates: []dto.RowChangeDTO{
-			{Key: "a", UUID: editIDs[0], Values: map[string]any{"title": text("edited A")}},
-			{Key: "bad", UUID: editIDs[1], Values: map[string]any{"year": text("many")}},
-			{Key: "missing", UUID: gone, Values: map[string]any{"title": text("nobody")}},
-			{Key: "c", UUID: editIDs[2], Values: map[string]any{"published": text("2024-05-01T10:00:00Z"), "tags": text(`["p","q"]`)}},
+			{Ref: "a", Key: map[string]any{"uuid": editIDs[0]}, Values: map[string]any{"title": text("edited A")}},
+			{Ref: "bad", Key: map[string]any{"uuid": editIDs[1]}, Values: map[string]any{"year": text("many")}},
+			{Ref: "missing", Key: map[string]any{"uuid": gone}, Values: map[string]any{"title": text("nobody")}},
+			{Ref: "c", Key: map[string]any{"uuid": editIDs[2]}, Values: map[string]any{"published": text("2024-05-01T10:00:00Z"), "tags": text(`["p","q"]`)}},
 		}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := map[string]string{"a": "ok", "bad": "failed", "missing": "failed", "c": "ok"}
 		for _, o := range res.Outcomes {
-			if want[o.Key] != o.Status {
-				t.Errorf("outcome of %s = %s (%s: %s); want %s", o.Key, o.Status, o.Code, o.Message, want[o.Key])
+			if want[o.Ref] != o.Status {
+				t.Errorf("outcome of %s = %s (%s: %s); want %s", o.Ref, o.Status, o.Code, o.Message, want[o.Ref])
 			}
 		}
 		if o := res.Outcomes[1]; o.Code != "invalid_argument" || !strings.Contains(o.Message, `"many" is not an integer`) {
@@ -120,20 +120,20 @@ func TestGridCommit(t *testing.T) {
 		api, id := connected(t, node)
 		typed := "5e0c1a52-0000-4000-8000-0000000000aa"
 		res, err := api.Commit(id, editTable, dto.CommitRequestDTO{Inserts: []dto.RowChangeDTO{
-			{Key: "n1", UUID: strings.ToUpper(typed), Values: map[string]any{"title": text("typed id"), "open": text("false")}},
-			{Key: "n2", Values: map[string]any{"title": text("no id"), "score": nil}},
+			{Ref: "n1", Key: map[string]any{"uuid": strings.ToUpper(typed)}, Values: map[string]any{"title": text("typed id"), "open": text("false")}},
+			{Ref: "n2", Values: map[string]any{"title": text("no id"), "score": nil}},
 		}})
 		if err != nil || len(res.Outcomes) != 2 {
 			t.Fatalf("Commit = %+v, %v", res, err)
 		}
-		if o := res.Outcomes[0]; o.Status != "ok" || o.UUID != typed || o.Action != "insert" {
+		if o := res.Outcomes[0]; o.Status != "ok" || o.Key["uuid"] != typed || o.Action != "insert" {
 			t.Errorf("typed-uuid insert = %+v; want ok with %s", o, typed)
 		}
 		if p := propertiesOf(t, node, typed); p["title"] != "typed id" || p["open"] != false {
 			t.Errorf("the typed-uuid row = %v", p)
 		}
 		o := res.Outcomes[1]
-		if o.Status != "ok" || len(o.UUID) != 36 || propertiesOf(t, node, o.UUID)["title"] != "no id" {
+		if o.Status != "ok" || len(o.Key["uuid"].(string)) != 36 || propertiesOf(t, node, o.Key["uuid"].(string))["title"] != "no id" {
 			t.Errorf("insert without uuid = %+v; want ok with the uuid the database gave", o)
 		}
 	})
@@ -144,8 +144,8 @@ func TestGridCommit(t *testing.T) {
 		conf := &scriptedConfirmer{yes: false}
 		api.start(env{emit: &eventRecorder{}, confirm: conf, name: func(string) string { return "Node" }})
 		res, err := api.Commit(id, editTable, dto.CommitRequestDTO{
-			Updates: []dto.RowChangeDTO{{Key: "u", UUID: editIDs[2], Values: map[string]any{"title": text("not sent")}}},
-			Deletes: []dto.RowChangeDTO{{Key: "d1", UUID: editIDs[0]}, {Key: "d2", UUID: editIDs[1]}},
+			Updates: []dto.RowChangeDTO{{Ref: "u", Key: map[string]any{"uuid": editIDs[2]}, Values: map[string]any{"title": text("not sent")}}},
+			Deletes: []dto.RowChangeDTO{{Ref: "d1", Key: map[string]any{"uuid": editIDs[0]}}, {Ref: "d2", Key: map[string]any{"uuid": editIDs[1]}}},
 		})
 		if err != nil || !res.Declined || len(res.Outcomes) != 0 {
 			t.Fatalf("Commit = %+v, %v; want declined with no outcomes", res, err)
@@ -165,7 +165,7 @@ func TestGridCommit(t *testing.T) {
 		}
 
 		conf.yes = true
-		res, err = api.Commit(id, editTable, dto.CommitRequestDTO{Deletes: []dto.RowChangeDTO{{Key: "d1", UUID: editIDs[0]}}})
+		res, err = api.Commit(id, editTable, dto.CommitRequestDTO{Deletes: []dto.RowChangeDTO{{Ref: "d1", Key: map[string]any{"uuid": editIDs[0]}}}})
 		if err != nil || res.Declined || len(res.Outcomes) != 1 || res.Outcomes[0].Status != "ok" {
 			t.Fatalf("Commit after Yes = %+v, %v", res, err)
 		}
@@ -179,8 +179,8 @@ func TestGridCommit(t *testing.T) {
 		api, id := connected(t, node)
 		api.start(env{emit: &eventRecorder{}, confirm: &scriptedConfirmer{yes: true}})
 		res, err := api.Commit(id, editTable, dto.CommitRequestDTO{
-			Updates: []dto.RowChangeDTO{{Key: "u", Values: map[string]any{"title": text("x")}}},
-			Deletes: []dto.RowChangeDTO{{Key: "d"}},
+			Updates: []dto.RowChangeDTO{{Ref: "u", Values: map[string]any{"title": text("x")}}},
+			Deletes: []dto.RowChangeDTO{{Ref: "d"}},
 		})
 		if err != nil || len(res.Outcomes) != 2 {
 			t.Fatalf("Commit = %+v, %v", res, err)
@@ -195,10 +195,10 @@ func TestGridCommit(t *testing.T) {
 	t.Run("a malformed commit is refused before anything is sent", func(t *testing.T) {
 		api, id := connected(t, node)
 		for name, req := range map[string]dto.CommitRequestDTO{
-			"a number instead of text": {Updates: []dto.RowChangeDTO{{Key: "k", UUID: editIDs[0], Values: map[string]any{"year": 5}}}},
-			"no changes":               {},
-			"a row without key":        {Updates: []dto.RowChangeDTO{{UUID: editIDs[0]}}},
-			"a row twice":              {Updates: []dto.RowChangeDTO{{Key: "k", UUID: editIDs[0]}}, Deletes: []dto.RowChangeDTO{{Key: "k", UUID: editIDs[0]}}},
+			"a number instead of text":      {Updates: []dto.RowChangeDTO{{Ref: "k", Key: map[string]any{"uuid": editIDs[0]}, Values: map[string]any{"year": 5}}}},
+			"no changes":                    {},
+			"a row without the grid's name": {Updates: []dto.RowChangeDTO{{Key: map[string]any{"uuid": editIDs[0]}}}},
+			"a row twice":                   {Updates: []dto.RowChangeDTO{{Ref: "k", Key: map[string]any{"uuid": editIDs[0]}}}, Deletes: []dto.RowChangeDTO{{Ref: "k", Key: map[string]any{"uuid": editIDs[0]}}}},
 		} {
 			if _, err := api.Commit(id, editTable, req); err == nil || !strings.HasPrefix(err.Error(), "invalid_argument: ") {
 				t.Errorf("%s: err = %v; want invalid_argument", name, err)

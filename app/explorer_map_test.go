@@ -108,8 +108,8 @@ func TestMapOfPaper(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Paper's own vector (beside its named title_vec) is the one a map takes unasked.
-	if len(m.UUIDs) != fixtures.PaperCount || m.Dims != fixtures.PaperVectorDims || m.Vector != "" || m.Sampled || m.Matched != fixtures.PaperCount {
-		t.Fatalf("points %d, dims %d, matched %d, sampled %v", len(m.UUIDs), m.Dims, m.Matched, m.Sampled)
+	if len(m.Keys) != fixtures.PaperCount || m.Dims != fixtures.PaperVectorDims || m.Vector != "" || m.Sampled || m.Matched != fixtures.PaperCount {
+		t.Fatalf("points %d, dims %d, matched %d, sampled %v", len(m.Keys), m.Dims, m.Matched, m.Sampled)
 	}
 	var topic *dto.MapColumnDTO
 	for i := range m.Columns {
@@ -129,7 +129,7 @@ func TestMapOfPaper(t *testing.T) {
 		t.Fatalf("frames: first %s, last %s %d/%d", fs[0].Stage, fs[len(fs)-1].Stage, fs[len(fs)-1].Epoch, fs[len(fs)-1].Epochs)
 	}
 	label := map[string]int{}
-	labels := make([]int, len(m.UUIDs))
+	labels := make([]int, len(m.Keys))
 	for i, v := range topic.Values {
 		if _, ok := label[*v]; !ok {
 			label[*v] = len(label)
@@ -148,7 +148,7 @@ func TestMapOfPaper(t *testing.T) {
 
 	t.Run("reopened with the same rows, the layout is kept and sent at once", func(t *testing.T) {
 		again, err := api.OpenMap("m2", id, fixtures.DemoPaper, dto.MapRequestDTO{})
-		if err != nil || !again.Kept || len(again.UUIDs) != fixtures.PaperCount {
+		if err != nil || !again.Kept || len(again.Keys) != fixtures.PaperCount {
 			t.Fatalf("%v kept=%v", err, again.Kept)
 		}
 		fs2 := frames(t, rec, "m2", 10*time.Second)
@@ -181,8 +181,8 @@ func TestMapOfPaper(t *testing.T) {
 			t.Fatalf("unasked: %v", err)
 		}
 		m, err := api.OpenMap("named-second", id, "OnlyNamed", dto.MapRequestDTO{Vector: "second"})
-		if err != nil || len(m.UUIDs) != 3 || m.Dims != 2 || m.Vector != "second" {
-			t.Fatalf("%v: %d points of %d dims, vector %q", err, len(m.UUIDs), m.Dims, m.Vector)
+		if err != nil || len(m.Keys) != 3 || m.Dims != 2 || m.Vector != "second" {
+			t.Fatalf("%v: %d points of %d dims, vector %q", err, len(m.Keys), m.Dims, m.Vector)
 		}
 		if fs := frames(t, rec, "named-second", time.Minute); fs[len(fs)-1].Error != "" {
 			t.Fatal(fs[len(fs)-1].Error)
@@ -190,15 +190,15 @@ func TestMapOfPaper(t *testing.T) {
 	})
 	t.Run("over Max rows, a uniform sample, saying so", func(t *testing.T) {
 		s, err := api.OpenMap("m4", id, fixtures.DemoPaper, dto.MapRequestDTO{Max: 1000})
-		if err != nil || !s.Sampled || len(s.UUIDs) != 1000 || s.Matched != fixtures.PaperCount {
-			t.Fatalf("%v: sampled %v, %d points of %d", err, s.Sampled, len(s.UUIDs), s.Matched)
+		if err != nil || !s.Sampled || len(s.Keys) != 1000 || s.Matched != fixtures.PaperCount {
+			t.Fatalf("%v: sampled %v, %d points of %d", err, s.Sampled, len(s.Keys), s.Matched)
 		}
 		frames(t, rec, "m4", time.Minute)
 	})
 	t.Run("the grid's filters choose the rows", func(t *testing.T) {
 		f, err := api.OpenMap("m5", id, fixtures.DemoPaper, dto.MapRequestDTO{Filters: []dto.FilterDTO{{Column: "topic", Operator: "equals", Value: "astronomy"}}})
-		if err != nil || len(f.UUIDs) != fixtures.PaperCount/8 {
-			t.Fatalf("%v: %d points", err, len(f.UUIDs))
+		if err != nil || len(f.Keys) != fixtures.PaperCount/8 {
+			t.Fatalf("%v: %d points", err, len(f.Keys))
 		}
 		frames(t, rec, "m5", time.Minute)
 	})
@@ -337,21 +337,21 @@ func TestMapOfPaper(t *testing.T) {
 			}
 			return m
 		}
-		if m := open("g1"); m.Kept || len(m.UUIDs) != 40 {
-			t.Fatalf("first map: kept %v, %d points", m.Kept, len(m.UUIDs))
+		if m := open("g1"); m.Kept || len(m.Keys) != 40 {
+			t.Fatalf("first map: kept %v, %d points", m.Kept, len(m.Keys))
 		}
-		if m := open("g2"); !m.Kept || len(m.UUIDs) != 40 {
-			t.Fatalf("reopened with the same rows: kept %v, %d points", m.Kept, len(m.UUIDs))
+		if m := open("g2"); !m.Kept || len(m.Keys) != 40 {
+			t.Fatalf("reopened with the same rows: kept %v, %d points", m.Kept, len(m.Keys))
 		}
 		add(40)
-		if m := open("g3"); m.Kept || len(m.UUIDs) != 41 || m.Matched != 41 {
-			t.Fatalf("reopened after a row was added: kept %v, %d points of %d", m.Kept, len(m.UUIDs), m.Matched)
+		if m := open("g3"); m.Kept || len(m.Keys) != 41 || m.Matched != 41 {
+			t.Fatalf("reopened after a row was added: kept %v, %d points of %d", m.Kept, len(m.Keys), m.Matched)
 		}
 		if ps := progressOf(rec, "g3"); len(ps) == 0 || ps[0].Total != 41 {
 			t.Fatalf("progress %+v, want a total of 41 rows", ps)
 		}
-		if m := open("g4"); !m.Kept || len(m.UUIDs) != 41 {
-			t.Fatalf("reopened with no change since: kept %v, %d points", m.Kept, len(m.UUIDs))
+		if m := open("g4"); !m.Kept || len(m.Keys) != 41 {
+			t.Fatalf("reopened with no change since: kept %v, %d points", m.Kept, len(m.Keys))
 		}
 	})
 }

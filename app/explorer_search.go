@@ -34,9 +34,9 @@ func (a *ExplorerAPI) Search(id, table string, req dto.SearchRequestDTO) (dto.Se
 	}
 	ctx, cancel := a.callContext()
 	defer cancel()
-	if req.By == dto.SearchByWords && strings.TrimSpace(req.VectorRow) != "" {
+	if req.By == dto.SearchByWords && len(req.VectorRow) > 0 {
 		// Words with a row's vector: read back the stored vector, as Find similar does.
-		vec, target, err := explore.ReadRowVector(ctx, d, table, strings.TrimSpace(req.VectorRow), r.TargetVector)
+		vec, target, err := explore.ReadRowVector(ctx, d, table, driver.Key(req.VectorRow), r.TargetVector)
 		if err != nil {
 			return dto.SearchResultDTO{}, apiError(err)
 		}

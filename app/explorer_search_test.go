@@ -56,7 +56,7 @@ func TestSearchPanelAnswersAsTheServerDoes(t *testing.T) {
 					{Operator: pb.Filters_OPERATOR_EQUAL, Target: prop("count"), TestValue: &pb.Filters_ValueInt{ValueInt: 10}},
 					{Operator: pb.Filters_OPERATOR_EQUAL, Target: prop("count"), TestValue: &pb.Filters_ValueInt{ValueInt: -5}}}}}},
 		{"nearObject",
-			dto.SearchRequestDTO{By: "row", Row: fixtures.TypedBetaID, Limit: 3},
+			dto.SearchRequestDTO{By: "row", Row: map[string]any{"uuid": fixtures.TypedBetaID}, Limit: 3},
 			`{ Get { Typed(nearObject: {id: "` + fixtures.TypedBetaID + `"}, limit: 3) { _additional { id } } } }`,
 			&pb.SearchRequest{Collection: fixtures.Typed, Limit: 3, NearObject: &pb.NearObject{Id: fixtures.TypedBetaID}}},
 	}
@@ -133,13 +133,13 @@ func TestSearchPanelAnswersAsTheServerDoes(t *testing.T) {
 			}
 			return ids(res)
 		}
-		byRow := search(dto.SearchRequestDTO{By: "words", Mode: "hybrid", Query: "row", VectorRow: fixtures.TypedAlphaID, Params: map[string]string{"alpha": "1"}})
+		byRow := search(dto.SearchRequestDTO{By: "words", Mode: "hybrid", Query: "row", VectorRow: map[string]any{"uuid": fixtures.TypedAlphaID}, Params: map[string]string{"alpha": "1"}})
 		pasted := search(dto.SearchRequestDTO{By: "words", Mode: "hybrid", Query: "row", Params: map[string]string{"alpha": "1", "vector": "[0.1, 0.2, 0.3]"}})
 		other := search(dto.SearchRequestDTO{By: "words", Mode: "hybrid", Query: "row", Params: map[string]string{"alpha": "1", "vector": "[0, 0, 1]"}})
 		if !reflect.DeepEqual(byRow, pasted) || reflect.DeepEqual(byRow, other) {
 			t.Fatalf("by the row %v, its vector pasted %v, another vector %v", byRow, pasted, other)
 		}
-		if _, err := api.Search(id, fixtures.Typed, dto.SearchRequestDTO{By: "words", Mode: "bm25", Query: "row", VectorRow: fixtures.TypedAlphaID}); err == nil || !strings.Contains(err.Error(), "takes no vector") {
+		if _, err := api.Search(id, fixtures.Typed, dto.SearchRequestDTO{By: "words", Mode: "bm25", Query: "row", VectorRow: map[string]any{"uuid": fixtures.TypedAlphaID}}); err == nil || !strings.Contains(err.Error(), "takes no vector") {
 			t.Fatalf("%v", err)
 		}
 	})

@@ -13,7 +13,7 @@ import (
 // built by backend/search as the MCP vector_search tool builds it. A table with named
 // vectors searches targetVector ("" picks the only one, or is refused naming the choices).
 // limit 0 means 25; the row itself comes first, at distance 0.
-func (a *ExplorerAPI) FindSimilar(id, table, rowUUID, targetVector string, limit int) (dto.SimilarDTO, error) {
+func (a *ExplorerAPI) FindSimilar(id, table string, key map[string]any, targetVector string, limit int) (dto.SimilarDTO, error) {
 	d, err := a.driver(id)
 	if err != nil {
 		return dto.SimilarDTO{}, err
@@ -21,8 +21,8 @@ func (a *ExplorerAPI) FindSimilar(id, table, rowUUID, targetVector string, limit
 	switch {
 	case strings.TrimSpace(table) == "":
 		return dto.SimilarDTO{}, invalidArgument("a table name is required")
-	case strings.TrimSpace(rowUUID) == "":
-		return dto.SimilarDTO{}, invalidArgument("the row has no uuid: Find similar needs a stored row")
+	case len(key) == 0:
+		return dto.SimilarDTO{}, invalidArgument("the row has no key: Find similar needs a stored row")
 	}
 	limit, err = explore.MatchLimit(limit)
 	if err != nil {
@@ -30,7 +30,7 @@ func (a *ExplorerAPI) FindSimilar(id, table, rowUUID, targetVector string, limit
 	}
 	ctx, cancel := a.callContext()
 	defer cancel()
-	vec, targetVector, err := explore.ReadRowVector(ctx, d, table, rowUUID, targetVector)
+	vec, targetVector, err := explore.ReadRowVector(ctx, d, table, driver.Key(key), targetVector)
 	if err != nil {
 		return dto.SimilarDTO{}, apiError(err)
 	}

@@ -36,7 +36,7 @@ func TestFindSimilar(t *testing.T) {
 	t.Run("the rows nearest the row's vector come best first with their distance, the row itself at 0", func(t *testing.T) {
 		createEditTable(t, node)
 		api, id := connected(t, node)
-		s, err := api.FindSimilar(id, editTable, editIDs[0], "", 0)
+		s, err := api.FindSimilar(id, editTable, map[string]any{"uuid": editIDs[0]}, "", 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -49,10 +49,10 @@ func TestFindSimilar(t *testing.T) {
 	t.Run("a table with named vectors searches the vector chosen, and asks for one when it has several", func(t *testing.T) {
 		api, id := connected(t, node)
 		north := fixtures.ID(fixtures.NamedVectors, 1)
-		if _, err := api.FindSimilar(id, fixtures.NamedVectors, north, "", 0); err == nil || !strings.Contains(err.Error(), "several named vectors: choose one of body_vec, title_vec") {
+		if _, err := api.FindSimilar(id, fixtures.NamedVectors, map[string]any{"uuid": north}, "", 0); err == nil || !strings.Contains(err.Error(), "several named vectors: choose one of body_vec, title_vec") {
 			t.Fatalf("no vector named: err = %v; want the choices named", err)
 		}
-		s, err := api.FindSimilar(id, fixtures.NamedVectors, north, "title_vec", 2)
+		s, err := api.FindSimilar(id, fixtures.NamedVectors, map[string]any{"uuid": north}, "title_vec", 2)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,7 +61,7 @@ func TestFindSimilar(t *testing.T) {
 		if strings.Join(ids, ",") != strings.Join(want, ",") || s.TargetVector != "title_vec" {
 			t.Fatalf("matches on title_vec = %v (%s); want %v", ids, s.TargetVector, want)
 		}
-		if _, err := api.FindSimilar(id, fixtures.NamedVectors, north, "nope", 0); err == nil || !strings.HasPrefix(err.Error(), "invalid_argument: ") {
+		if _, err := api.FindSimilar(id, fixtures.NamedVectors, map[string]any{"uuid": north}, "nope", 0); err == nil || !strings.HasPrefix(err.Error(), "invalid_argument: ") {
 			t.Fatalf("unknown vector: err = %v; want invalid_argument", err)
 		}
 	})
@@ -69,7 +69,7 @@ func TestFindSimilar(t *testing.T) {
 	t.Run("a row that no longer exists is not_found", func(t *testing.T) {
 		createEditTable(t, node)
 		api, id := connected(t, node)
-		_, err := api.FindSimilar(id, editTable, "5e0c1a52-0000-4000-8000-0000000000ff", "", 0)
+		_, err := api.FindSimilar(id, editTable, map[string]any{"uuid": "5e0c1a52-0000-4000-8000-0000000000ff"}, "", 0)
 		if err == nil || !strings.HasPrefix(err.Error(), "not_found: ") {
 			t.Fatalf("err = %v; want not_found", err)
 		}

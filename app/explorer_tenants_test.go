@@ -140,7 +140,7 @@ func explorerTenants(t *testing.T, v weaviatenode.Variant) {
 	})
 	t.Run("an edit on a tenant is written to its object alone, read back from the server", func(t *testing.T) {
 		res, err := api.Commit(id, "Shop@south", dto.CommitRequestDTO{Updates: []dto.RowChangeDTO{
-			{Key: "r", UUID: "00000023-0000-4000-8000-000000000002", Values: map[string]any{"title": "s1, edited"}},
+			{Ref: "r", Key: map[string]any{"uuid": "00000023-0000-4000-8000-000000000002"}, Values: map[string]any{"title": "s1, edited"}},
 		}})
 		if err != nil || res.Declined || len(res.Outcomes) != 1 || res.Outcomes[0].Status != "ok" {
 			t.Fatalf("%+v %v", res, err)
@@ -153,7 +153,7 @@ func explorerTenants(t *testing.T, v weaviatenode.Variant) {
 			t.Fatal("north holds south's object after the edit")
 		}
 		if res, err := api.Commit(id, "Shop@south", dto.CommitRequestDTO{Updates: []dto.RowChangeDTO{
-			{Key: "r", UUID: "00000023-0000-4000-8000-000000000002", Values: map[string]any{"title": "s1"}},
+			{Ref: "r", Key: map[string]any{"uuid": "00000023-0000-4000-8000-000000000002"}, Values: map[string]any{"title": "s1"}},
 		}}); err != nil || res.Outcomes[0].Status != "ok" {
 			t.Fatalf("put back: %+v %v", res, err)
 		}
@@ -165,12 +165,16 @@ func explorerTenants(t *testing.T, v weaviatenode.Variant) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := slices.Sorted(slices.Values(m.UUIDs))
-		if want := []string{"00000023-0000-4000-8000-000000000002", "00000023-0000-4000-8000-000000000003"}; !slices.Equal(got, want) || m.Dims != 3 {
+		var ids []string
+		for _, k := range m.Keys {
+			ids = append(ids, k[0].(string))
+		}
+		got := slices.Sorted(slices.Values(ids))
+		if want := []string{"00000023-0000-4000-8000-000000000002", "00000023-0000-4000-8000-000000000003"}; !slices.Equal(got, want) || m.Dims != 3 || !slices.Equal(m.KeyColumns, []string{"uuid"}) {
 			t.Fatalf("points %v (%d dims), south holds %v", got, m.Dims, want)
 		}
-		if fs := frames(t, rec, "tenant-map", time.Minute); len(fs[len(fs)-1].XY) != 8*len(m.UUIDs) {
-			t.Fatalf("the last frame holds %d bytes for %d points", len(fs[len(fs)-1].XY), len(m.UUIDs))
+		if fs := frames(t, rec, "tenant-map", time.Minute); len(fs[len(fs)-1].XY) != 8*len(m.Keys) {
+			t.Fatalf("the last frame holds %d bytes for %d points", len(fs[len(fs)-1].XY), len(m.Keys))
 		}
 	})
 	t.Run("an inactive tenant's page says it is not active", func(t *testing.T) {

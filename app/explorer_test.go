@@ -320,7 +320,7 @@ func TestExplorerDescribeTable(t *testing.T) {
 			t.Fatalf("columns = %v, want %v", got, want)
 		}
 		first, last := info.Columns[0], info.Columns[len(info.Columns)-1]
-		if !first.PrimaryKey || !first.ReadOnly || first.Type != "uuid" || info.PrimaryKey != "uuid" {
+		if !first.PrimaryKey || !first.ReadOnly || first.Type != "uuid" || strings.Join(info.PrimaryKey, ",") != "uuid" {
 			t.Errorf("first column %+v (primary key %q), want uuid, primary key, read-only", first, info.PrimaryKey)
 		}
 		if !last.ReadOnly || last.Type != "vector" || !last.JSON {

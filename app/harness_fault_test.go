@@ -427,16 +427,22 @@ func checkHonest(t *testing.T, outcomes []dto.RowOutcomeDTO, written func(o dto.
 		case o.Status == "ok":
 			ok++
 			if !written(o) {
-				t.Errorf("row %s (%s %s) is reported ok, but the server does not hold it", o.Key, o.Action, o.UUID)
+				t.Errorf("row %s (%s %s) is reported ok, but the server does not hold it", o.Ref, o.Action, outcomeUUID(o))
 			}
 		case strings.Contains(o.Message, unknownOutcome):
 			unknown++
 		default:
 			failed++
 			if written(o) {
-				t.Errorf("row %s (%s %s) is reported %s (%s: %s), but the server holds it", o.Key, o.Action, o.UUID, o.Status, o.Code, o.Message)
+				t.Errorf("row %s (%s %s) is reported %s (%s: %s), but the server holds it", o.Ref, o.Action, outcomeUUID(o), o.Status, o.Code, o.Message)
 			}
 		}
 	}
 	return ok, failed, unknown
+}
+
+// outcomeUUID is the uuid of the Weaviate object an outcome names ("" for none).
+func outcomeUUID(o dto.RowOutcomeDTO) string {
+	id, _ := o.Key["uuid"].(string)
+	return id
 }

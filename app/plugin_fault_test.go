@@ -224,13 +224,13 @@ func TestAKilledDriverPluginDuringACommit(t *testing.T) {
 			seedRows(t, node, table, deleteFrom, c.deletes)
 			var req dto.CommitRequestDTO
 			for i := 0; i < c.updates; i++ {
-				req.Updates = append(req.Updates, dto.RowChangeDTO{Key: fmt.Sprintf("u%d", i), UUID: rowUUID(i), Values: map[string]any{"title": "edited"}})
+				req.Updates = append(req.Updates, dto.RowChangeDTO{Ref: fmt.Sprintf("u%d", i), Key: uuidKey(rowUUID(i)), Values: map[string]any{"title": "edited"}})
 			}
 			for i := insertFrom; i < deleteFrom; i++ {
-				req.Inserts = append(req.Inserts, dto.RowChangeDTO{Key: fmt.Sprintf("i%d", i), UUID: rowUUID(i), Values: map[string]any{"title": "added", "n": fmt.Sprint(i)}})
+				req.Inserts = append(req.Inserts, dto.RowChangeDTO{Ref: fmt.Sprintf("i%d", i), Values: map[string]any{"uuid": rowUUID(i), "title": "added", "n": fmt.Sprint(i)}})
 			}
 			for i := deleteFrom; i < deleteFrom+c.deletes; i++ {
-				req.Deletes = append(req.Deletes, dto.RowChangeDTO{Key: fmt.Sprintf("d%d", i), UUID: rowUUID(i)})
+				req.Deletes = append(req.Deletes, dto.RowChangeDTO{Ref: fmt.Sprintf("d%d", i), Key: uuidKey(rowUUID(i))})
 			}
 
 			baseline := goroutineBaseline()
@@ -265,14 +265,14 @@ func TestAKilledDriverPluginDuringACommit(t *testing.T) {
 				}
 				for _, o := range res.Outcomes {
 					if o.Status != "ok" && (o.Code != "connection" || !strings.HasPrefix(o.Message, "Connection failed: driver stopped")) {
-						t.Errorf("row %s: %s %s: %s; want it ok or Connection failed: driver stopped", o.Key, o.Status, o.Code, o.Message)
+						t.Errorf("row %s: %s %s: %s; want it ok or Connection failed: driver stopped", o.Ref, o.Status, o.Code, o.Message)
 					}
 				}
 			})
 			t.Run("each outcome matches what the server holds, or says it is unknown", func(t *testing.T) {
 				rows := serverRows(t, node, table)
 				written := func(o dto.RowOutcomeDTO) bool {
-					title, there := rows[o.UUID]
+					title, there := rows[outcomeUUID(o)]
 					switch o.Action {
 					case explore.ActionUpdate:
 						return title == "edited"
@@ -296,9 +296,9 @@ func TestAKilledDriverPluginDuringACommit(t *testing.T) {
 					j++
 					switch {
 					case j < c.holdAt && !written(o):
-						t.Errorf("row %s, before the held one, is not on the server", o.Key)
+						t.Errorf("row %s, before the held one, is not on the server", o.Ref)
 					case j == c.holdAt && written(o):
-						t.Errorf("the held row %s is on the server", o.Key)
+						t.Errorf("the held row %s is on the server", o.Ref)
 					}
 				}
 			})

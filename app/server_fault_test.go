@@ -89,7 +89,7 @@ func TestAKilledWeaviateServerDuringACommit(t *testing.T) {
 			}
 			var req dto.CommitRequestDTO
 			for i := 0; i < c.inserts; i++ {
-				req.Inserts = append(req.Inserts, dto.RowChangeDTO{Key: fmt.Sprintf("i%d", i), UUID: rowUUID(i), Values: map[string]any{"title": "added", "n": fmt.Sprint(i)}})
+				req.Inserts = append(req.Inserts, dto.RowChangeDTO{Ref: fmt.Sprintf("i%d", i), Values: map[string]any{"uuid": rowUUID(i), "title": "added", "n": fmt.Sprint(i)}})
 			}
 			call := startCommit(rig, table, req)
 			if c.at > 0 {
@@ -115,7 +115,7 @@ func TestAKilledWeaviateServerDuringACommit(t *testing.T) {
 					}
 					failed++
 					if o.Code != "connection" || !strings.HasPrefix(o.Message, "Connection failed: ") {
-						t.Errorf("row %s: %s %s: %s; want it ok or Connection failed", o.Key, o.Status, o.Code, o.Message)
+						t.Errorf("row %s: %s %s: %s; want it ok or Connection failed", o.Ref, o.Status, o.Code, o.Message)
 					}
 				}
 				if failed == 0 {
@@ -157,7 +157,7 @@ func TestAKilledWeaviateServerDuringACommit(t *testing.T) {
 			})
 			t.Run("each outcome matches what the node holds, or says it is unknown", func(t *testing.T) {
 				rows := serverRows(t, node, table)
-				written := func(o dto.RowOutcomeDTO) bool { _, there := rows[o.UUID]; return there }
+				written := func(o dto.RowOutcomeDTO) bool { _, there := rows[outcomeUUID(o)]; return there }
 				ok, failed, unknown := checkHonest(t, res.Outcomes, written)
 				t.Logf("outcomes: %d ok, %d failed, %d unknown; the node holds %d rows", ok, failed, unknown, len(rows))
 				if c.at == 0 {

@@ -81,10 +81,10 @@ func TestSearchRequestsBecomeTheDriversOrSayWhatToFix(t *testing.T) {
 		!reflect.DeepEqual(r.Vector, []float64{0.5, -1}) || r.Query != nil || r.Mode != "" || r.Explain {
 		t.Fatalf("a vector search sends only the vector: %+v %v", r, err)
 	}
-	if r, err := (SearchRequestDTO{By: SearchByRow, Row: " 0a1b2c3d-0000-4000-8000-000000000001 "}).Request(); err != nil || r.SimilarTo != "0a1b2c3d-0000-4000-8000-000000000001" {
+	if r, err := (SearchRequestDTO{By: SearchByRow, Row: map[string]any{"uuid": "0a1b2c3d-0000-4000-8000-000000000001"}}).Request(); err != nil || r.SimilarTo.Text() != "0a1b2c3d-0000-4000-8000-000000000001" {
 		t.Fatalf("row: %+v %v", r, err)
 	}
-	for _, bad := range []SearchRequestDTO{{By: SearchByVector, Vector: "0.5"}, {By: SearchByVector, Vector: "[]"}, {By: SearchByRow, Row: " "}, {By: "fuzzy"}} {
+	for _, bad := range []SearchRequestDTO{{By: SearchByVector, Vector: "0.5"}, {By: SearchByVector, Vector: "[]"}, {By: SearchByRow, Row: map[string]any{}}, {By: "fuzzy"}} {
 		if _, err := bad.Request(); err == nil {
 			t.Errorf("%+v was taken", bad)
 		}

@@ -2,15 +2,16 @@ package dto
 
 import "app/backend/explore"
 
-// RowChangeDTO is one pending row of the grid. Key is the grid's own name for the row,
-// echoed in its outcome. Updates carry the uuid and only the edited cells; inserts the typed
-// cells and a uuid only when the user typed one; deletes the uuid. Each cell is the text the
-// user typed, or null for NULL; the driver types it from the schema. (Values is map[string]any
-// rather than map[string]*string because the Wails binding generator cannot model the
-// latter; anything but text or null is refused.)
+// RowChangeDTO is one pending row of the grid. Ref is the grid's own name for the row,
+// echoed in its outcome. Updates carry the row's key (its key columns' cells as read, by
+// column) and only the edited cells; inserts the typed cells, key columns among them only
+// when the user typed them; deletes the key. Each cell is the text the user typed, or null
+// for NULL; the driver types it from the schema. (Values is map[string]any rather than
+// map[string]*string because the Wails binding generator cannot model the latter; anything
+// but text or null is refused.)
 type RowChangeDTO struct {
-	Key    string         `json:"key"`
-	UUID   string         `json:"uuid"`
+	Ref    string         `json:"ref"`
+	Key    map[string]any `json:"key"`
 	Values map[string]any `json:"values"`
 }
 
@@ -23,11 +24,11 @@ type CommitRequestDTO struct {
 
 // RowOutcomeDTO is what happened to one pending row.
 type RowOutcomeDTO struct {
-	Key    string `json:"key"`
+	Ref    string `json:"ref"`
 	Action string `json:"action"`
-	// UUID is the row's uuid; for an insert, the one the database gave it.
-	UUID string `json:"uuid"`
-	// Status is "ok", "skipped" (nothing sent: a row without uuid, no edited cells) or
+	// Key is the row's key by column; for an insert, the one the database stored it under.
+	Key map[string]any `json:"key"`
+	// Status is "ok", "skipped" (nothing sent: a row without a key, no edited cells) or
 	// "failed"; Code and Message say why when it is not ok.
 	Status  string `json:"status"`
 	Code    string `json:"code"`
@@ -46,7 +47,7 @@ type CommitResultDTO struct {
 func RowChanges(in []RowChangeDTO) []explore.RowChange {
 	out := make([]explore.RowChange, len(in))
 	for i, r := range in {
-		out[i] = explore.RowChange(r)
+		out[i] = explore.RowChange{Ref: r.Ref, Key: r.Key, Values: r.Values}
 	}
 	return out
 }

@@ -121,11 +121,12 @@ type TableSettingsDTO struct {
 
 // TableInfoDTO is DescribeTable's answer.
 type TableInfoDTO struct {
-	Name        string           `json:"name"`
-	Description string           `json:"description"`
-	PrimaryKey  string           `json:"primaryKey"`
-	Columns     []ColumnDTO      `json:"columns"`
-	Settings    TableSettingsDTO `json:"settings"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	// PrimaryKey names the key columns in the key's order (none: rows are not edited one by one).
+	PrimaryKey []string         `json:"primaryKey"`
+	Columns    []ColumnDTO      `json:"columns"`
+	Settings   TableSettingsDTO `json:"settings"`
 	// Details is the table's definition in words, in sections (never null).
 	Details []DetailSectionDTO `json:"details"`
 	// Searches are the table's searches by words as its driver describes them, the default
@@ -244,7 +245,7 @@ func FromTableInfo(t *driver.TableInfo) TableInfoDTO {
 	return TableInfoDTO{
 		Name:        t.Name,
 		Description: t.Description,
-		PrimaryKey:  t.PrimaryKey,
+		PrimaryKey:  nonNil(t.PrimaryKey),
 		Columns:     Columns(t.Columns),
 		Settings: TableSettingsDTO{
 			MultiTenancy:        t.Settings.MultiTenancy,

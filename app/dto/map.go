@@ -12,21 +12,22 @@ type MapRequestDTO struct {
 	Fresh   bool        `json:"fresh"`
 }
 
-// MapDTO is a map's points before their layout arrives (EventMapFrame): each point's uuid,
-// and the scalar columns a point can be coloured, sized and named by, cell i of each column
+// MapDTO is a map's points before their layout arrives (EventMapFrame): each point's key
+// (Keys[i] the cells of KeyColumns, in order), and the scalar columns a point can be coloured, sized and named by, cell i of each column
 // belonging to point i. Matched rows hold the filters; Skipped of them have no such vector;
 // Sampled says the points are a uniform sample of the rest. Kept says the layout was kept from
 // an earlier map of the same rows (its frame follows at once).
 type MapDTO struct {
-	ID      string         `json:"id"`
-	UUIDs   []string       `json:"uuids"`
-	Columns []MapColumnDTO `json:"columns"`
-	Vector  string         `json:"vector"`
-	Dims    int            `json:"dims"`
-	Matched int            `json:"matched"`
-	Skipped int            `json:"skipped"`
-	Sampled bool           `json:"sampled"`
-	Kept    bool           `json:"kept"`
+	ID         string         `json:"id"`
+	KeyColumns []string       `json:"keyColumns"`
+	Keys       [][]any        `json:"keys"`
+	Columns    []MapColumnDTO `json:"columns"`
+	Vector     string         `json:"vector"`
+	Dims       int            `json:"dims"`
+	Matched    int            `json:"matched"`
+	Skipped    int            `json:"skipped"`
+	Sampled    bool           `json:"sampled"`
+	Kept       bool           `json:"kept"`
 }
 
 // MapColumnDTO is one scalar column's cells, as display text or null (text cut at 120
@@ -55,7 +56,7 @@ type MapFrameDTO struct {
 
 // FromMapPoints are map id's points before their layout arrives.
 func FromMapPoints(id string, p explore.MapPoints) MapDTO {
-	out := MapDTO{ID: id, UUIDs: p.UUIDs, Columns: make([]MapColumnDTO, len(p.Columns)), Vector: p.Vector, Dims: p.Dims,
+	out := MapDTO{ID: id, KeyColumns: p.KeyColumns, Keys: p.Keys, Columns: make([]MapColumnDTO, len(p.Columns)), Vector: p.Vector, Dims: p.Dims,
 		Matched: p.Matched, Skipped: p.Skipped, Sampled: p.Sampled}
 	for i, c := range p.Columns {
 		out.Columns[i] = MapColumnDTO(c)

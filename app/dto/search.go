@@ -26,10 +26,11 @@ type SearchRequestDTO struct {
 	Mode   string `json:"mode"`
 	Query  string `json:"query"`
 	Vector string `json:"vector"`
-	Row    string `json:"row"`
+	// Row is the key of the row to search near, by column.
+	Row map[string]any `json:"row"`
 	// VectorRow, with words, is the key of the row whose vector fills the mode's vector
 	// parameter (instead of a pasted one).
-	VectorRow     string            `json:"vectorRow"`
+	VectorRow     map[string]any    `json:"vectorRow"`
 	Params        map[string]string `json:"params"`
 	SearchColumns []string          `json:"searchColumns"`
 	TargetVector  string            `json:"targetVector"`
@@ -79,10 +80,10 @@ func (in SearchRequestDTO) Request() (driver.SearchRequest, error) {
 		}
 		r.Vector = v
 	case SearchByRow:
-		r.SimilarTo = strings.TrimSpace(in.Row)
-		if r.SimilarTo == "" {
+		if len(in.Row) == 0 {
 			return r, errors.New("give the key of the row to search near")
 		}
+		r.SimilarTo = driver.Key(in.Row)
 	default:
 		return r, errors.New("search by words, vector or row")
 	}

@@ -52,8 +52,9 @@ type ImportPreviewDTO struct {
 
 // RejectedDTO is a row an import did not write.
 type RejectedDTO struct {
-	Line   int    `json:"line"`
-	UUID   string `json:"uuid"`
+	Line int `json:"line"`
+	// Key is the row's key as text, "" when the file gave none.
+	Key    string `json:"key"`
 	Reason string `json:"reason"`
 }
 

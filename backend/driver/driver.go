@@ -74,11 +74,11 @@ type Driver interface {
 	// (unknown table, cancelled context before anything ran).
 	Insert(ctx context.Context, table string, rows []Row) ([]RowResult, error)
 
-	// Update writes only the given cells of each row (by UUID). A row
-	// without UUID is skipped and logged, no request sent.
+	// Update writes only the given cells of each row, found by its Key. A row
+	// without a key is skipped and logged, no request sent.
 	Update(ctx context.Context, table string, rows []Row) ([]RowResult, error)
 
-	// Delete removes each row by UUID. A row without UUID is skipped and
+	// Delete removes each row by its Key. A row without a key is skipped and
 	// logged, no request sent.
 	Delete(ctx context.Context, table string, rows []Row) ([]RowResult, error)
 

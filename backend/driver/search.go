@@ -102,7 +102,7 @@ type SearchRequest struct {
 	// means every searchable one.
 	SearchColumns []string
 	// SimilarTo is the key of a row whose vector is searched near.
-	SimilarTo string
+	SimilarTo Key
 	// TargetVector names the vector searched on a table with several.
 	TargetVector string
 	// Properties are the columns returned; none means every selectable one.
@@ -121,7 +121,7 @@ type SearchRequest struct {
 // KindInvalidArgument with a message safe to show.
 func (r *SearchRequest) Check() error {
 	n := 0
-	for _, set := range []bool{len(r.Vector) > 0 && r.Query == nil, r.Query != nil, r.SimilarTo != ""} {
+	for _, set := range []bool{len(r.Vector) > 0 && r.Query == nil, r.Query != nil, r.SimilarTo != nil} {
 		if set {
 			n++
 		}
@@ -150,8 +150,8 @@ func (r *SearchRequest) Check() error {
 			return searchInvalid("the vector holds a number that is not finite")
 		}
 	}
-	if r.SimilarTo != "" && strings.TrimSpace(r.SimilarTo) == "" {
-		return searchInvalid("similarTo is empty")
+	if r.SimilarTo != nil && len(r.SimilarTo) == 0 {
+		return searchInvalid("similarTo is empty: give the key of a row")
 	}
 	return nil
 }
@@ -161,6 +161,11 @@ func (r *SearchRequest) Check() error {
 // the mode's text columns, an explanation is one the mode gives. A driver runs it in Search;
 // its errors name the table's choices.
 func (r *SearchRequest) CheckMode(t *TableInfo) (SearchMode, error) {
+	if r.SimilarTo != nil {
+		if err := CheckKey(t.PrimaryKey, r.SimilarTo, "similarTo"); err != nil {
+			return SearchMode{}, err
+		}
+	}
 	if r.Query == nil {
 		return SearchMode{}, nil
 	}
@@ -384,7 +389,7 @@ func (r *SearchRequest) Describe() string {
 			what += " in " + strings.Join(r.SearchColumns, ", ")
 		}
 	default:
-		what = "rows similar to " + r.SimilarTo
+		what = "rows similar to " + r.SimilarTo.Text()
 	}
 	if r.TargetVector != "" {
 		what += " on vector " + r.TargetVector

@@ -17,14 +17,14 @@ func TestCheck(t *testing.T) {
 		req        SearchRequest
 	}{
 		{"no search at all is refused", "exactly one", SearchRequest{}},
-		{"two searches at once are refused", "exactly one", SearchRequest{SimilarTo: "r", Vector: []float64{1}}},
-		{"a vector with words and a row is refused", "exactly one", SearchRequest{Query: ptr("x"), SimilarTo: "r", Vector: []float64{1}}},
+		{"two searches at once are refused", "exactly one", SearchRequest{SimilarTo: Key{"id": "r"}, Vector: []float64{1}}},
+		{"a vector with words and a row is refused", "exactly one", SearchRequest{Query: ptr("x"), SimilarTo: Key{"id": "r"}, Vector: []float64{1}}},
 		{"empty words are refused", "empty", SearchRequest{Query: ptr("  ")}},
 		{"a mode goes with words", "mode goes with query", SearchRequest{Vector: []float64{1}, Mode: "m"}},
 		{"params go with words", "params go with query", SearchRequest{Vector: []float64{1}, Params: map[string]string{"a": "1"}}},
-		{"search columns go with words", "searchColumns go with query", SearchRequest{SimilarTo: "0a1b2c3d-0000-4000-8000-00000000000f", SearchColumns: []string{"t"}}},
+		{"search columns go with words", "searchColumns go with query", SearchRequest{SimilarTo: Key{"id": "0a1b2c3d-0000-4000-8000-00000000000f"}, SearchColumns: []string{"t"}}},
 		{"an explanation goes with words", "by words only", SearchRequest{Vector: []float64{1}, Explain: true}},
-		{"a blank row key is refused", "similarTo is empty", SearchRequest{SimilarTo: "  "}},
+		{"an empty row key is refused", "similarTo is empty", SearchRequest{SimilarTo: Key{}}},
 		{"a vector with a number that is not finite is refused", "not finite", SearchRequest{Vector: []float64{1, math.Inf(1)}}},
 	}
 	for _, c := range refused {
@@ -164,7 +164,7 @@ func TestDescribeAndMeasure(t *testing.T) {
 		{"long words are cut", `words "` + strings.Repeat("q", 200) + `…"`,
 			SearchRequest{Query: ptr(strings.Repeat("q", 300))}},
 		{"a similarity search names the row", "rows similar to 0a1b2c3d-0000-4000-8000-000000000001 where 2 filters hold",
-			SearchRequest{SimilarTo: "0a1b2c3d-0000-4000-8000-000000000001", Filters: []Filter{{}, {}}}},
+			SearchRequest{SimilarTo: Key{"id": "0a1b2c3d-0000-4000-8000-000000000001"}, Filters: []Filter{{}, {}}}},
 	}
 	for _, c := range cases {
 		t.Run(c.rule, func(t *testing.T) {

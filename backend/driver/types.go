@@ -23,7 +23,7 @@ type Column struct {
 	// "int[]", "date", "object", a referenced collection name, or "vector".
 	// Empty when unknown (editor results on computed fields).
 	Type string `json:"type,omitempty"`
-	// PrimaryKey marks the key column (uuid).
+	// PrimaryKey marks a column of the table's primary key (TableInfo.PrimaryKey).
 	PrimaryKey bool `json:"primaryKey,omitempty"`
 	// ReadOnly columns are never written by Insert/Update (uuid, vector).
 	ReadOnly bool `json:"readOnly,omitempty"`
@@ -153,11 +153,14 @@ func (s TableSettings) Vectors() []string {
 
 // TableInfo is DescribeTable's answer.
 type TableInfo struct {
-	Name        string        `json:"name"`
-	Description string        `json:"description,omitempty"`
-	Columns     []Column      `json:"columns"`
-	PrimaryKey  string        `json:"primaryKey"`
-	Settings    TableSettings `json:"settings"`
+	Name        string   `json:"name"`
+	Description string   `json:"description,omitempty"`
+	Columns     []Column `json:"columns"`
+	// PrimaryKey names the columns whose cells name one row (a Key), in the key's order: one
+	// column or several; none when the table has no key, whose rows are then read but not
+	// edited one by one.
+	PrimaryKey []string      `json:"primaryKey"`
+	Settings   TableSettings `json:"settings"`
 	// Searches are the ways the table is searched by words, the default first; none means
 	// only near a vector or a row (where it has one).
 	Searches []SearchMode `json:"searches,omitempty"`
@@ -322,17 +325,35 @@ type ExecOptions struct {
 	MaxRows int
 }
 
-// Row is one row for Insert, Update or Delete. Insert: Values are the
-// property cells, UUID only when the user typed one. Update: UUID plus only
-// the edited cells. Delete: UUID. Values are typed from the schema: a string
-// is parsed by the column's type (JSON text for arrays and objects), a Go
-// value (number, bool, []any, map) is used as given, nil is null.
+// Row is one row for Insert, Update or Delete. Insert: Values are the typed
+// cells, key columns among them only when the person typed them (else the
+// database gives the key); a Key given to Insert is read as those cells
+// (InsertValues). Update: Key plus only the edited cells. Delete: Key.
+// Values are typed from the schema: a string is parsed by the column's type
+// (JSON text for arrays and objects), a Go value (number, bool, []any, map) is
+// used as given, nil is null.
 type Row struct {
-	UUID   string         `json:"uuid,omitempty"`
+	Key    Key            `json:"key,omitempty"`
 	Values map[string]any `json:"values,omitempty"`
 	// Vectors are written only by BatchWriter: vector name ("" for a table's single
 	// vector) -> its numbers. Insert and Update never write a vector.
 	Vectors map[string][]float32 `json:"vectors,omitempty"`
+}
+
+// InsertValues are the cells an insert writes: Values, with the key's cells where Values
+// does not give them.
+func (r Row) InsertValues() map[string]any {
+	if len(r.Key) == 0 {
+		return r.Values
+	}
+	out := make(map[string]any, len(r.Values)+len(r.Key))
+	for k, v := range r.Key {
+		out[k] = v
+	}
+	for k, v := range r.Values {
+		out[k] = v
+	}
+	return out
 }
 
 // RowStatus is one row's outcome.
@@ -347,8 +368,10 @@ const (
 
 // RowResult reports what happened to rows[Index].
 type RowResult struct {
-	Index  int       `json:"index"`
-	UUID   string    `json:"uuid,omitempty"`
+	Index int `json:"index"`
+	// Key is the row's key: for an insert, the one it was stored under (a key the database
+	// gave it included); empty when the write never got that far.
+	Key    Key       `json:"key,omitempty"`
 	Status RowStatus `json:"status"`
 	Kind   Kind      `json:"kind,omitempty"`
 	// Message says why a row was skipped or failed.
@@ -387,6 +410,9 @@ type Capabilities struct {
 	// SearchRequest's Mode, Params, SearchColumns and Explain. A plugin built before them is
 	// searched near vectors and rows only.
 	SearchModes bool `json:"searchModes"`
+	// RowKeys: the driver reads Row.Key and SearchRequest.SimilarTo by column. A plugin built
+	// before them reads a key of one text column only, and is sent no other.
+	RowKeys bool `json:"rowKeys"`
 	// CreateTable: the driver creates tables from portable columns (TableCreator).
 	CreateTable bool `json:"createTable"`
 	// Declared: the optional features below are stated up front (Offer fills them from the

@@ -114,29 +114,72 @@ func RowVector(g *driver.Grid, target string) ([]float64, error) {
 	return vec, nil
 }
 
-// VectorsByKey is the vector cell of each row of g by its key column: key -> the cell's JSON
-// text. A row without a vector is absent.
-func VectorsByKey(g *driver.Grid, key string) map[string]string {
-	k, vec := -1, -1
-	for j, c := range g.Columns {
-		switch {
-		case c.Name == key:
-			k = j
-		case c.IsVector():
-			vec = j
+// VectorsOfRows reads the full vector cell of each row keys name, as its JSON text: out[i]
+// is keys[i]'s, nil for a row without a vector or one the table does not hold. A one-column
+// key is read in one Browse (IN), a key of several columns (or a text key holding a comma,
+// which IN's list cannot carry) one Browse per row.
+func VectorsOfRows(ctx context.Context, d driver.Driver, table string, info *driver.TableInfo, keys []driver.Key) ([]*string, error) {
+	for i, k := range keys {
+		if err := driver.CheckKey(info.PrimaryKey, k, fmt.Sprintf("key %d", i+1)); err != nil {
+			return nil, err
 		}
 	}
-	out := make(map[string]string, len(g.Rows))
-	if k < 0 || vec < 0 {
-		return out
+	out := make([]*string, len(keys))
+	page := func(filters []driver.Filter, limit int) (*driver.Grid, error) {
+		return d.Browse(ctx, table, driver.Page{Limit: limit, Vectors: driver.VectorsFull}, filters, nil)
 	}
-	for _, r := range g.Rows {
-		kt, vt := CellText(r[k]), CellText(r[vec])
-		if kt != nil && vt != nil {
-			out[*kt] = *vt
+	fill := func(g *driver.Grid) {
+		vec := -1
+		for j, c := range g.Columns {
+			if c.IsVector() {
+				vec = j
+			}
+		}
+		if vec < 0 {
+			return
+		}
+		for _, r := range g.Rows {
+			k := driver.KeyOf(g.Columns, info.PrimaryKey, r)
+			for i, want := range keys {
+				if out[i] == nil && k != nil && driver.SameKey(k, want) {
+					out[i] = CellText(r[vec])
+				}
+			}
 		}
 	}
-	return out
+	if oneList(info.PrimaryKey, keys) {
+		vals := make([]string, len(keys))
+		for i, k := range keys {
+			vals[i] = driver.KeyValueText(k[info.PrimaryKey[0]])
+		}
+		g, err := page([]driver.Filter{{Column: info.PrimaryKey[0], Operator: driver.OpIn, Value: strings.Join(vals, ",")}}, len(keys))
+		if err != nil {
+			return nil, err
+		}
+		fill(g)
+		return out, nil
+	}
+	for _, k := range keys {
+		g, err := page(driver.KeyFilters(info.PrimaryKey, k), 1)
+		if err != nil {
+			return nil, err
+		}
+		fill(g)
+	}
+	return out, nil
+}
+
+// oneList tells whether keys fit one IN filter: one key column, no value with a comma.
+func oneList(primaryKey []string, keys []driver.Key) bool {
+	if len(primaryKey) != 1 {
+		return false
+	}
+	for _, k := range keys {
+		if strings.Contains(driver.KeyValueText(k[primaryKey[0]]), ",") {
+			return false
+		}
+	}
+	return true
 }
 
 // ImportTargets are the columns of an existing table a file column may go to: its
@@ -158,18 +201,21 @@ func ImportTargets(info *driver.TableInfo, vectorColumn func(name string) string
 // key column), on the named vector target ("" picks the only one, or is refused naming the
 // choices): what Find similar searches near, and what a search by words takes as "a row's
 // vector" for a mode with a vector parameter. It returns the target vector chosen.
-func ReadRowVector(ctx context.Context, d driver.Driver, table, key, target string) ([]float64, string, error) {
-	if strings.TrimSpace(key) == "" {
+func ReadRowVector(ctx context.Context, d driver.Driver, table string, key driver.Key, target string) ([]float64, string, error) {
+	if len(key) == 0 {
 		return nil, "", invalid("give the key of the row whose vector to search with")
 	}
 	info, err := d.DescribeTable(ctx, table)
 	if err != nil {
 		return nil, "", err
 	}
+	if err := driver.CheckKey(info.PrimaryKey, key, "the row's key"); err != nil {
+		return nil, "", err
+	}
 	if target, err = TargetVector(table, info.Settings.NamedVectors, target); err != nil {
 		return nil, "", err
 	}
-	row, err := d.Browse(ctx, table, driver.Page{Limit: 1}, []driver.Filter{{Column: info.PrimaryKey, Operator: driver.OpEquals, Value: key}}, nil)
+	row, err := d.Browse(ctx, table, driver.Page{Limit: 1}, driver.KeyFilters(info.PrimaryKey, key), nil)
 	if err != nil {
 		return nil, "", err
 	}

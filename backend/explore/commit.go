@@ -18,12 +18,13 @@ const (
 	ActionDelete = "delete"
 )
 
-// RowChange is one pending row of a grid: Key is the grid's own name for the row, echoed in
-// its outcome. Updates carry the uuid and only the edited cells, inserts the typed cells (and
-// a uuid only when one was typed), deletes the uuid. Each value is text, or nil for NULL.
+// RowChange is one pending row of a grid: Ref is the grid's own name for the row, echoed in
+// its outcome. Updates carry the row's key and only the edited cells, inserts the typed cells
+// (key columns among them only when typed), deletes the key. Each value is text, or nil for
+// NULL.
 type RowChange struct {
-	Key    string
-	UUID   string
+	Ref    string
+	Key    driver.Key
 	Values map[string]any
 }
 
@@ -39,10 +40,12 @@ func (c Changes) rows() int { return len(c.Updates) + len(c.Inserts) + len(c.Del
 // code and message), and Message is then what follows the error's own text; any other
 // failure has Kind and Message.
 type Outcome struct {
-	Key, Action, UUID, Status string
-	Kind                      string
-	Message                   string
-	Err                       error
+	Ref, Action, Status string
+	// Key is the row's key; for an insert, the one the database stored it under.
+	Key     driver.Key
+	Kind    string
+	Message string
+	Err     error
 }
 
 // TypedText is one typed cell: text, or nil for NULL. Anything else (a number, a list) is not
@@ -77,13 +80,13 @@ func CheckCommit(table string, c Changes) error {
 					return err
 				}
 			}
-			if r.Key == "" {
-				return invalid("every changed row needs a key")
+			if r.Ref == "" {
+				return invalid("every changed row needs the grid's name for it")
 			}
-			if seen[r.Key] {
-				return invalid("row %q is changed twice in one commit", r.Key)
+			if seen[r.Ref] {
+				return invalid("row %q is changed twice in one commit", r.Ref)
 			}
-			seen[r.Key] = true
+			seen[r.Ref] = true
 		}
 	}
 	return nil
@@ -110,10 +113,26 @@ func Commit(ctx context.Context, d driver.Driver, table string, c Changes) []Out
 		rows := make([]driver.Row, len(s.rows))
 		for i, r := range s.rows {
 			// The values are text or null (CheckCommit), which is what the driver types.
-			rows[i] = driver.Row{UUID: strings.TrimSpace(r.UUID), Values: r.Values}
+			rows[i] = driver.Row{Key: trimKey(r.Key), Values: r.Values}
 		}
 		results, err := s.run(ctx, table, rows)
 		out = append(out, Outcomes(s.action, s.rows, results, err)...)
+	}
+	return out
+}
+
+// trimKey is k with its text values trimmed, as a person's typing is: a key cell copied
+// with a space still names its row. Nil and empty keys stay as they are.
+func trimKey(k driver.Key) driver.Key {
+	if len(k) == 0 {
+		return k
+	}
+	out := make(driver.Key, len(k))
+	for c, v := range k {
+		if s, ok := v.(string); ok {
+			v = strings.TrimSpace(s)
+		}
+		out[c] = v
 	}
 	return out
 }
@@ -126,7 +145,7 @@ func Commit(ctx context.Context, d driver.Driver, table string, c Changes) []Out
 func Outcomes(action string, rows []RowChange, results []driver.RowResult, batchErr error) []Outcome {
 	out := make([]Outcome, len(rows))
 	for i, r := range rows {
-		out[i] = Outcome{Key: r.Key, Action: action, UUID: r.UUID, Status: string(driver.RowFailed)}
+		out[i] = Outcome{Ref: r.Ref, Action: action, Key: r.Key, Status: string(driver.RowFailed)}
 		switch {
 		case batchErr != nil:
 			out[i].Err = batchErr
@@ -143,8 +162,8 @@ func Outcomes(action string, rows []RowChange, results []driver.RowResult, batch
 		}
 		o := &out[res.Index]
 		o.Status = string(res.Status)
-		if res.UUID != "" {
-			o.UUID = res.UUID
+		if len(res.Key) > 0 {
+			o.Key = res.Key
 		}
 		o.Kind, o.Message, o.Err = "", "", nil
 		if res.Status != driver.RowOK {

@@ -42,16 +42,16 @@ func TestPageLimitAndCheckFiltersRefuseMalformedRequests(t *testing.T) {
 
 func TestCheckCommitAndTheQuestions(t *testing.T) {
 	text := "x"
-	ok := Changes{Updates: []RowChange{{Key: "u", UUID: "1", Values: map[string]any{"a": text, "b": nil}}}, Deletes: []RowChange{{Key: "d", UUID: "2"}}}
+	ok := Changes{Updates: []RowChange{{Ref: "u", Key: driver.Key{"uuid": "1"}, Values: map[string]any{"a": text, "b": nil}}}, Deletes: []RowChange{{Ref: "d", Key: driver.Key{"uuid": "2"}}}}
 	if err := CheckCommit("T", ok); err != nil {
 		t.Fatal(err)
 	}
 	wantInvalid(t, CheckCommit("", ok), "a table name is required")
 	wantInvalid(t, CheckCommit("T", Changes{}), "no changes")
 	wantInvalid(t, CheckCommit("T", Changes{Inserts: make([]RowChange, MaxCommitRows+1)}), "at most 10000 rows")
-	wantInvalid(t, CheckCommit("T", Changes{Inserts: []RowChange{{Key: "k", Values: map[string]any{"n": 3}}}}), "the value of n must be text or null")
-	wantInvalid(t, CheckCommit("T", Changes{Inserts: []RowChange{{}}}), "needs a key")
-	wantInvalid(t, CheckCommit("T", Changes{Inserts: []RowChange{{Key: "k"}}, Deletes: []RowChange{{Key: "k"}}}), "changed twice")
+	wantInvalid(t, CheckCommit("T", Changes{Inserts: []RowChange{{Ref: "k", Values: map[string]any{"n": 3}}}}), "the value of n must be text or null")
+	wantInvalid(t, CheckCommit("T", Changes{Inserts: []RowChange{{}}}), "needs the grid's name")
+	wantInvalid(t, CheckCommit("T", Changes{Inserts: []RowChange{{Ref: "k"}}, Deletes: []RowChange{{Ref: "k"}}}), "changed twice")
 
 	title, msg := DeleteQuestion("“Node”", "T", Changes{Updates: make([]RowChange, 2), Inserts: make([]RowChange, 1), Deletes: make([]RowChange, 1)})
 	if title != "Delete 1 row from T" || msg != "Delete 1 row from T on “Node”? This cannot be undone.\n\nThe commit also writes 2 rows edited and 1 row added.\n\nNo sends nothing." {
@@ -69,13 +69,13 @@ func TestCheckCommitAndTheQuestions(t *testing.T) {
 }
 
 func TestOutcomesPairResultsWithRows(t *testing.T) {
-	rows := []RowChange{{Key: "a", UUID: "1"}, {Key: "b"}, {Key: "c", UUID: "3"}}
+	rows := []RowChange{{Ref: "a", Key: driver.Key{"uuid": "1"}}, {Ref: "b"}, {Ref: "c", Key: driver.Key{"uuid": "3"}}}
 	got := Outcomes(ActionInsert, rows, []driver.RowResult{
-		{Index: 0, Status: driver.RowOK, UUID: "new"},
+		{Index: 0, Status: driver.RowOK, Key: driver.Key{"uuid": "new"}},
 		{Index: 2, Status: driver.RowFailed, Kind: driver.KindInvalidArgument, Message: "bad"},
 		{Index: 9, Status: driver.RowOK},
 	}, nil)
-	if got[0].Status != "ok" || got[0].UUID != "new" || got[0].Kind != "" || got[2].Kind != "invalid_argument" || got[2].Message != "bad" {
+	if got[0].Status != "ok" || got[0].Key.Text() != "new" || got[0].Kind != "" || got[2].Kind != "invalid_argument" || got[2].Message != "bad" {
 		t.Fatalf("%+v", got)
 	}
 	if got[1].Status != "failed" || got[1].Kind != "query_failed" || !strings.Contains(got[1].Message, "gave no outcome") {
@@ -138,10 +138,6 @@ func TestGridsVectorsAndTargets(t *testing.T) {
 	g := GridFromText(cols, [][]*string{{s("u"), s("9007199254740993"), s("true"), nil}})
 	if !reflect.DeepEqual(g.Rows[0], []any{"u", json.Number("9007199254740993"), true, nil}) {
 		t.Fatalf("%#v", g.Rows[0])
-	}
-	vg := &driver.Grid{Columns: []driver.Column{{Name: "uuid"}, {Name: "vector", Type: "vector"}}, Rows: [][]any{{"a", json.RawMessage("[1]")}, {"b", nil}}}
-	if got := VectorsByKey(vg, "uuid"); !reflect.DeepEqual(got, map[string]string{"a": "[1]"}) {
-		t.Fatalf("%v", got)
 	}
 	if got, err := TargetVector("T", []string{"only"}, ""); got != "only" || err != nil {
 		t.Fatalf("%q %v", got, err)

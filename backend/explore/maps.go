@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,17 +16,19 @@ import (
 	"app/backend/vectormap"
 )
 
-// MapPoints are a map's points before their layout: each point's uuid, and the scalar
-// columns a point can be coloured, sized and named by, cell i of each column belonging to
-// point i (text cut at 120 characters: it names a point, it is not read whole on a map).
+// MapPoints are a map's points before their layout: each point's key (Keys[i] the values of
+// KeyColumns, in order), and the scalar columns a point can be coloured, sized and named by,
+// cell i of each column belonging to point i (text cut at 120 characters: it names a point,
+// it is not read whole on a map).
 type MapPoints struct {
-	UUIDs   []string
-	Columns []MapColumn
-	Vector  string
-	Dims    int
-	Matched int
-	Skipped int
-	Sampled bool
+	KeyColumns []string
+	Keys       [][]any
+	Columns    []MapColumn
+	Vector     string
+	Dims       int
+	Matched    int
+	Skipped    int
+	Sampled    bool
 }
 
 // MapColumn is one scalar column's cells, as display text or nil.
@@ -36,17 +39,35 @@ type MapColumn struct {
 	Values []*string
 }
 
-// Points is the uuids and scalar columns of what vectormap.Read read.
+// Points is the keys and scalar columns of what vectormap.Read read: a point's key is its
+// cells of the columns marked PrimaryKey (a key is by column, so their order is the page's).
 func Points(p *vectormap.Points) MapPoints {
-	out := MapPoints{UUIDs: make([]string, len(p.Rows)), Columns: []MapColumn{}, Vector: p.Vector, Dims: p.Vectors.Dim,
-		Matched: p.Matched, Skipped: p.Skipped, Sampled: p.Sampled}
-	for i, r := range p.Rows {
-		if s, ok := r[0].(string); ok {
-			out.UUIDs[i] = s
+	var primaryKey []string
+	for _, c := range p.Columns {
+		if c.PrimaryKey {
+			primaryKey = append(primaryKey, c.Name)
 		}
 	}
+	out := MapPoints{KeyColumns: primaryKey, Keys: make([][]any, len(p.Rows)), Columns: []MapColumn{}, Vector: p.Vector,
+		Dims: p.Vectors.Dim, Matched: p.Matched, Skipped: p.Skipped, Sampled: p.Sampled}
+	if out.KeyColumns == nil {
+		out.KeyColumns = []string{}
+	}
+	at := make([]int, len(primaryKey))
+	for i, name := range primaryKey {
+		at[i] = slices.IndexFunc(p.Columns, func(c driver.Column) bool { return c.Name == name })
+	}
+	for i, r := range p.Rows {
+		k := make([]any, len(at))
+		for j, col := range at {
+			if col >= 0 && col < len(r) {
+				k[j] = r[col]
+			}
+		}
+		out.Keys[i] = k
+	}
 	for j, c := range p.Columns {
-		if j == 0 || !mapScalar(c) {
+		if slices.Contains(primaryKey, c.Name) || !mapScalar(c) {
 			continue
 		}
 		col := MapColumn{Name: c.Name, Type: c.Type, Kind: string(c.Kind), Values: make([]*string, len(p.Rows))}

@@ -41,8 +41,9 @@ const batchTimeout = 2 * time.Minute
 
 // Rejected is a row the import did not write, and why.
 type Rejected struct {
-	Line   int    `json:"line"`
-	UUID   string `json:"uuid,omitempty"`
+	Line int `json:"line"`
+	// Key is the row's key as text (driver.Key.Text), when the file or the database gave one.
+	Key    string `json:"key,omitempty"`
 	Reason string `json:"reason"`
 }
 
@@ -118,7 +119,7 @@ func Import(ctx context.Context, drv driver.Driver, req ImportRequest, progress 
 
 	var rejected []Rejected
 	reject := func(line int, id, reason string) {
-		rejected = append(rejected, Rejected{Line: line, UUID: id, Reason: reason})
+		rejected = append(rejected, Rejected{Line: line, Key: id, Reason: reason})
 	}
 	var rows []driver.Row
 	var lines []int
@@ -146,16 +147,16 @@ func Import(ctx context.Context, drv driver.Driver, req ImportRequest, progress 
 				} else {
 					sum.Failed++
 				}
-				reject(lines[i], firstNonEmpty(r.UUID, row.UUID), r.Message)
+				reject(lines[i], firstNonEmpty(r.Key.Text(info.PrimaryKey...), m.keyText(row)), r.Message)
 			case err != nil && driver.MayHaveWritten(err), ok && r.MaybeWritten:
 				sum.Unknown++
-				reject(lines[i], firstNonEmpty(r.UUID, row.UUID), "the write was cut: the row "+driver.MaybeWritten)
+				reject(lines[i], firstNonEmpty(r.Key.Text(info.PrimaryKey...), m.keyText(row)), "the write was cut: the row "+driver.MaybeWritten)
 			case err != nil:
 				sum.Failed++
-				reject(lines[i], row.UUID, err.Error())
+				reject(lines[i], m.keyText(row), err.Error())
 			default:
 				sum.Unknown++
-				reject(lines[i], row.UUID, "the driver gave no outcome for this row: it "+driver.MaybeWritten)
+				reject(lines[i], m.keyText(row), "the driver gave no outcome for this row: it "+driver.MaybeWritten)
 			}
 		}
 		rows, lines = rows[:0], lines[:0]
@@ -211,7 +212,7 @@ func Import(ctx context.Context, drv driver.Driver, req ImportRequest, progress 
 		row, err := m.row(rec)
 		if err != nil {
 			sum.Skipped++
-			reject(rec.line, row.UUID, err.Error())
+			reject(rec.line, m.keyText(row), err.Error())
 			continue
 		}
 		rows, lines = append(rows, row), append(lines, rec.line)
@@ -265,12 +266,23 @@ func writeReport(path string, rejected []Rejected) error {
 		return err
 	}
 	w := csv.NewWriter(f)
-	_ = w.Write([]string{"line", "uuid", "reason"})
+	_ = w.Write([]string{"line", "key", "reason"})
 	for _, r := range rejected {
-		_ = w.Write([]string{strconv.Itoa(r.Line), r.UUID, r.Reason})
+		_ = w.Write([]string{strconv.Itoa(r.Line), r.Key, r.Reason})
 	}
 	w.Flush()
 	return errors.Join(w.Error(), f.Close())
+}
+
+// keyText is the key a row's cells give, as text for the report; "" when they give none.
+func (m *mapper) keyText(row driver.Row) string {
+	k := driver.Key{}
+	for _, c := range m.info.PrimaryKey {
+		if v, ok := row.Values[c]; ok && v != nil {
+			k[c] = v
+		}
+	}
+	return k.Text(m.info.PrimaryKey...)
 }
 
 // mapper turns a file's records into rows of a table.
@@ -318,9 +330,6 @@ func (m *mapper) check(cols []string) error {
 }
 
 func (m *mapper) known(t string) bool {
-	if t == m.info.PrimaryKey || t == "uuid" {
-		return true
-	}
 	if name, ok := vectorName(t); ok {
 		return m.named[name]
 	}
@@ -355,14 +364,6 @@ func (m *mapper) row(rec record) (driver.Row, error) {
 			continue
 		}
 		switch {
-		case t == m.info.PrimaryKey || t == "uuid":
-			if v != nil {
-				s, isText := v.(string)
-				if !isText {
-					return row, fmt.Errorf("column %s: the uuid is not text", col)
-				}
-				row.UUID = s
-			}
 		case isVectorTarget(t):
 			name, _ := vectorName(t)
 			if !m.known(t) {

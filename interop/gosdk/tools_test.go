@@ -270,8 +270,8 @@ func TestGoSDKCallsEveryTool(t *testing.T) {
 			s.toolError(t, ctx, "denied", "insert_rows", map[string]any{"connection": conn, "table": fx.Table,
 				"rows": []map[string]any{{"values": map[string]any{"title": "from the Go SDK"}}}})
 			s.toolError(t, ctx, "denied", "update_rows", map[string]any{"connection": conn, "table": fx.Table,
-				"rows": []map[string]any{{"uuid": row.ID, "values": map[string]any{"title": "changed by the Go SDK"}}}})
-			s.toolError(t, ctx, "denied", "delete_rows", map[string]any{"connection": conn, "table": fx.Table, "uuids": []string{row.ID}})
+				"rows": []map[string]any{{"key": map[string]any{"uuid": row.ID}, "values": map[string]any{"title": "changed by the Go SDK"}}}})
+			s.toolError(t, ctx, "denied", "delete_rows", map[string]any{"connection": conn, "table": fx.Table, "keys": []any{map[string]any{"uuid": row.ID}}})
 			s.toolError(t, ctx, "denied", "confirm_destructive_operation", map[string]any{"connection": conn,
 				"query": "DELETE /v1/objects/" + fx.Table + "/" + row.ID})
 			// execute_query points a destructive statement to confirm_destructive_operation.
@@ -329,7 +329,7 @@ func TestGoSDKCallsEveryTool(t *testing.T) {
 		before := count(t, ctx, s, fx)
 		id := uuid.NewString()
 		_, sc := s.ok(t, ctx, "insert_rows", map[string]any{"connection": conn, "table": fx.Table,
-			"rows": []map[string]any{{"uuid": id, "values": map[string]any{"title": "approved in the Go SDK"}}}})
+			"rows": []map[string]any{{"key": map[string]any{"uuid": id}, "values": map[string]any{"title": "approved in the Go SDK"}}}})
 		if sc["ok"] != float64(1) {
 			t.Errorf("insert_rows = %v, want ok 1", sc)
 		}

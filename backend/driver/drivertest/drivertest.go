@@ -116,8 +116,56 @@ func Run(t *testing.T, h Harness) {
 				t.Errorf("%s: %+v, want kind %s of %q", want.Name, c, want.Kind, want.Of)
 			}
 		}
-		if k, ok := info.Column(info.PrimaryKey); !ok || !k.PrimaryKey {
-			t.Errorf("the key %q is not a primary-key column", info.PrimaryKey)
+		if len(info.PrimaryKey) == 0 {
+			t.Fatal("the table has no key: a seeded table's rows must be named one by one")
+		}
+		for _, name := range info.PrimaryKey {
+			if k, ok := info.Column(name); !ok || !k.PrimaryKey {
+				t.Errorf("the key column %q is not a primary-key column of the table", name)
+			}
+		}
+		for _, c := range info.Columns {
+			if c.PrimaryKey && !slices.Contains(info.PrimaryKey, c.Name) {
+				t.Errorf("column %q is marked a key column but the key is %v", c.Name, info.PrimaryKey)
+			}
+		}
+	})
+
+	t.Run("a row read is found again, edited and deleted by its key, and a malformed key is refused", func(t *testing.T) {
+		g, err := d.Browse(ctx, table, driver.Page{Limit: 1}, []driver.Filter{{Column: "word", Operator: driver.OpEquals, Value: "kilo"}}, nil)
+		if err != nil || len(g.Rows) != 1 {
+			t.Fatalf("kilo: %v rows, %v", rowsOf(g), err)
+		}
+		key := driver.KeyOf(g.Columns, info.PrimaryKey, g.Rows[0])
+		if key == nil {
+			t.Fatalf("the row read has no key in %v", info.PrimaryKey)
+		}
+		again, err := d.Browse(ctx, table, driver.Page{Limit: 5}, driver.KeyFilters(info.PrimaryKey, key), nil)
+		if err != nil || len(again.Rows) != 1 || column(t, again, "word")[0] != "kilo" {
+			t.Fatalf("the row by its key %s: %v rows, %v", key.Text(info.PrimaryKey...), rowsOf(again), err)
+		}
+		res, err := d.Update(ctx, table, []driver.Row{{Key: key, Values: map[string]any{"n": "510"}}})
+		if err != nil || len(res) != 1 || res[0].Status != driver.RowOK || !driver.SameKey(res[0].Key, key) {
+			t.Fatalf("update by key: %+v %v", res, err)
+		}
+		after, err := d.Browse(ctx, table, driver.Page{Limit: 5}, driver.KeyFilters(info.PrimaryKey, key), nil)
+		if err != nil || len(after.Rows) != 1 || column(t, after, "n")[0] != "510" {
+			t.Fatalf("the row after the update: %v, %v", after, err)
+		}
+		wrong := driver.Key{"word": "kilo"}
+		if slices.Contains(info.PrimaryKey, "word") {
+			wrong = driver.Key{"n": "1"}
+		}
+		res, err = d.Update(ctx, table, []driver.Row{{Key: wrong, Values: map[string]any{"n": "1"}}, {Values: map[string]any{"n": "2"}}})
+		if err != nil || len(res) != 2 || res[0].Status != driver.RowFailed || res[0].Kind != driver.KindInvalidArgument || res[1].Status != driver.RowSkipped {
+			t.Fatalf("a key of other columns must fail its row, a row without a key be skipped: %+v %v", res, err)
+		}
+		if n, err := d.Count(ctx, table, []driver.Filter{{Column: "n", Operator: driver.OpEquals, Value: "1"}}); err != nil || n != 1 {
+			t.Fatalf("rows with n = 1 after the refused updates: %d, %v", n, err)
+		}
+		res, err = d.Update(ctx, table, []driver.Row{{Key: key, Values: map[string]any{"n": "10"}}})
+		if err != nil || len(res) != 1 || res[0].Status != driver.RowOK {
+			t.Fatalf("the update back: %+v %v", res, err)
 		}
 	})
 
@@ -254,9 +302,17 @@ func Run(t *testing.T, h Harness) {
 		if n, err := d.Count(ctx, table, nil); err != nil || n != int64(len(words)+2) {
 			t.Fatalf("Count after the write = %d, %v", n, err)
 		}
-		del, err := d.Delete(ctx, table, []driver.Row{{UUID: res[0].UUID}, {UUID: res[2].UUID}})
+		for _, i := range []int{0, 2} {
+			if driver.CheckKey(info.PrimaryKey, res[i].Key, "the key of an inserted row") != nil {
+				t.Fatalf("inserted row %d reports no key of %v: %+v", i, info.PrimaryKey, res[i])
+			}
+		}
+		del, err := d.Delete(ctx, table, []driver.Row{{Key: res[0].Key}, {Key: res[2].Key}})
 		if err != nil || len(del) != 2 || del[0].Status != driver.RowOK || del[1].Status != driver.RowOK {
 			t.Fatalf("delete: %+v %v", del, err)
+		}
+		if n, err := d.Count(ctx, table, nil); err != nil || n != int64(len(words)) {
+			t.Fatalf("Count after the delete by key = %d, %v", n, err)
 		}
 	})
 

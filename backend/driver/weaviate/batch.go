@@ -29,16 +29,25 @@ func (d *Driver) WriteBatch(ctx context.Context, table string, rows []driver.Row
 	sent := make([]int, 0, len(rows)) // objects[k] is rows[sent[k]]
 	names := c.vectorSlots()
 	for i, r := range rows {
-		id := strings.ToLower(strings.TrimSpace(r.UUID))
+		values := r.InsertValues()
+		id, given := "", values[ColUUID]
+		if given != nil {
+			s, ok := given.(string)
+			if !ok {
+				out[i] = failed(i, "", driver.Errorf(driver.KindInvalidArgument, "the uuid must be text"))
+				continue
+			}
+			id = strings.ToLower(strings.TrimSpace(s))
+		}
 		if id != "" {
 			if _, err := uuid.Parse(id); err != nil || len(id) != 36 {
-				out[i] = failed(i, r.UUID, driver.Errorf(driver.KindInvalidArgument, "%q is not a UUID", r.UUID))
+				out[i] = failed(i, id, driver.Errorf(driver.KindInvalidArgument, "%q is not a UUID", id))
 				continue
 			}
 		} else {
 			id = uuid.NewString() // the batch API needs ids to report outcomes by
 		}
-		props, err := properties(c, uuidRefsToBeacons(c, r.Values))
+		props, err := properties(c, uuidRefsToBeacons(c, values))
 		if err != nil {
 			out[i] = failed(i, id, err)
 			continue
@@ -51,7 +60,7 @@ func (d *Driver) WriteBatch(ctx context.Context, table string, rows []driver.Row
 			out[i] = failed(i, id, err)
 			continue
 		}
-		out[i] = driver.RowResult{Index: i, UUID: id}
+		out[i] = driver.RowResult{Index: i, Key: keyOf(id)}
 		objects = append(objects, obj)
 		sent = append(sent, i)
 	}
@@ -65,7 +74,7 @@ func (d *Driver) WriteBatch(ctx context.Context, table string, rows []driver.Row
 	st, resp, err := d.call(ctx, http.MethodPost, "/v1/batch/objects", nil, body)
 	if err != nil {
 		for _, i := range sent {
-			out[i] = sentFailed(i, out[i].UUID, err)
+			out[i] = sentFailed(i, out[i].Key.Text(), err)
 		}
 		if cerr := driver.ContextError(ctx); cerr != nil {
 			return out, cerr
@@ -77,7 +86,7 @@ func (d *Driver) WriteBatch(ctx context.Context, table string, rows []driver.Row
 		// have applied some of it.
 		serr := d.statusError(st, resp, "the batch into "+c.Class)
 		for _, i := range sent {
-			out[i] = driver.RowResult{Index: i, UUID: out[i].UUID, Status: driver.RowFailed, Kind: driver.KindOf(serr), Message: serr.Error()}
+			out[i] = driver.RowResult{Index: i, Key: out[i].Key, Status: driver.RowFailed, Kind: driver.KindOf(serr), Message: serr.Error()}
 			if st >= 500 {
 				out[i].Message += "; the row " + driver.MaybeWritten + ": reload to see"
 				out[i].MaybeWritten = true
@@ -97,7 +106,7 @@ func (d *Driver) WriteBatch(ctx context.Context, table string, rows []driver.Row
 	}
 	if err := json.Unmarshal(resp, &results); err != nil || len(results) != len(objects) {
 		for _, i := range sent {
-			out[i] = driver.RowResult{Index: i, UUID: out[i].UUID, Status: driver.RowFailed, Kind: driver.KindQueryFailed, MaybeWritten: true,
+			out[i] = driver.RowResult{Index: i, Key: out[i].Key, Status: driver.RowFailed, Kind: driver.KindQueryFailed, MaybeWritten: true,
 				Message: "the server's answer to the batch does not say each row's outcome: the row " + driver.MaybeWritten + "; reload to see"}
 		}
 		return out, nil
@@ -109,7 +118,7 @@ func (d *Driver) WriteBatch(ctx context.Context, table string, rows []driver.Row
 			for _, e := range res.Result.Errors.Error {
 				msgs = append(msgs, d.redact(e.Message))
 			}
-			out[i] = driver.RowResult{Index: i, UUID: out[i].UUID, Status: driver.RowFailed, Kind: driver.KindQueryFailed, Message: strings.Join(msgs, "; ")}
+			out[i] = driver.RowResult{Index: i, Key: out[i].Key, Status: driver.RowFailed, Kind: driver.KindQueryFailed, Message: strings.Join(msgs, "; ")}
 			continue
 		}
 		out[i].Status = driver.RowOK

@@ -89,7 +89,7 @@ func TestTablesAndColumns(t *testing.T) {
 		if got := strings.Join(cols, " "); got != want {
 			t.Errorf("columns\n%s\nwant\n%s", got, want)
 		}
-		if !info.Columns[0].PrimaryKey || !info.Columns[0].ReadOnly || !info.Columns[len(info.Columns)-1].ReadOnly || info.PrimaryKey != "uuid" {
+		if !info.Columns[0].PrimaryKey || !info.Columns[0].ReadOnly || !info.Columns[len(info.Columns)-1].ReadOnly || strings.Join(info.PrimaryKey, ",") != "uuid" {
 			t.Errorf("uuid/vector flags: %+v %+v", info.Columns[0], info.Columns[len(info.Columns)-1])
 		}
 		if !info.Settings.IndexNullState || !info.Settings.IndexPropertyLength || len(info.Definition) == 0 {

@@ -210,6 +210,7 @@ func (d *Driver) Capabilities() driver.Capabilities {
 		FilterGroups:    true,
 		SearchOptions:   true,
 		SearchModes:     true,
+		RowKeys:         true,
 		CreateTable:     true,
 	}
 }

@@ -21,7 +21,7 @@ import (
 )
 
 // Insert adds each row with POST /v1/objects: the property values, and an id
-// only when the row carries one (Row.UUID, or a "uuid" value). The vector is
+// only when the row carries one (a "uuid" value). The vector is
 // never written. Each row reports its own outcome.
 func (d *Driver) Insert(ctx context.Context, table string, rows []driver.Row) ([]driver.RowResult, error) {
 	return d.edit(ctx, table, rows, d.insertRow)
@@ -56,7 +56,7 @@ func (d *Driver) edit(ctx context.Context, table string, rows []driver.Row, fn r
 	for i, r := range rows {
 		if cerr := driver.ContextError(ctx); cerr != nil {
 			for j := i; j < len(rows); j++ {
-				out[j] = driver.RowResult{Index: j, UUID: rows[j].UUID, Status: driver.RowFailed, Kind: cerr.Kind, Message: cerr.Msg}
+				out[j] = driver.RowResult{Index: j, Key: rows[j].Key, Status: driver.RowFailed, Kind: cerr.Kind, Message: cerr.Msg}
 			}
 			return out, cerr
 		}
@@ -70,8 +70,19 @@ func (d *Driver) edit(ctx context.Context, table string, rows []driver.Row, fn r
 }
 
 func failed(i int, id string, err error) driver.RowResult {
-	return driver.RowResult{Index: i, UUID: id, Status: driver.RowFailed, Kind: driver.KindOf(err), Message: err.Error()}
+	return driver.RowResult{Index: i, Key: keyOf(id), Status: driver.RowFailed, Kind: driver.KindOf(err), Message: err.Error()}
 }
+
+// keyOf is the key of the object id: its uuid column; none for "".
+func keyOf(id string) driver.Key {
+	if id == "" {
+		return nil
+	}
+	return driver.Key{ColUUID: id}
+}
+
+// primaryKey is every collection's key: the object's uuid.
+var primaryKey = []string{ColUUID}
 
 // sentFailed is failed for a row whose request was sent: when no answer came back (the node
 // closed the connection or died after the request went out, or did not answer in time), the
@@ -99,13 +110,23 @@ func unanswered(err error) bool {
 	return errors.As(err, &nerr) && nerr.Timeout()
 }
 
-// needUUID checks a row's uuid; an empty one is skipped and logged.
+// needUUID checks a row's key, its uuid; a row without one is skipped and logged.
 func (d *Driver) needUUID(c *class, i int, r driver.Row, action string) (string, *driver.RowResult) {
-	id := strings.TrimSpace(r.UUID)
-	if id == "" {
-		if v, ok := r.Values[ColUUID].(string); ok {
-			id = strings.TrimSpace(v)
+	if len(r.Key) > 0 {
+		if err := driver.CheckKey(primaryKey, r.Key, fmt.Sprintf("the key of row %d", i+1)); err != nil {
+			rr := failed(i, "", err)
+			rr.Key = r.Key
+			return "", &rr
 		}
+	}
+	id := ""
+	switch v := r.Key[ColUUID].(type) {
+	case nil:
+	case string:
+		id = strings.TrimSpace(v)
+	default:
+		rr := failed(i, "", driver.Errorf(driver.KindInvalidArgument, "the uuid of row %d must be text", i+1))
+		return "", &rr
 	}
 	if id == "" {
 		d.log.WithFields(logrus.Fields{"collection": c.Class, "row": i, "action": action}).
@@ -121,8 +142,9 @@ func (d *Driver) needUUID(c *class, i int, r driver.Row, action string) (string,
 }
 
 func (d *Driver) insertRow(ctx context.Context, c *class, i int, r driver.Row) driver.RowResult {
-	id := strings.TrimSpace(r.UUID)
-	if v, ok := r.Values[ColUUID]; ok && id == "" {
+	values := r.InsertValues()
+	id := ""
+	if v, ok := values[ColUUID]; ok {
 		s, isStr := v.(string)
 		if !isStr && v != nil {
 			return failed(i, "", driver.Errorf(driver.KindInvalidArgument, "uuid must be text"))
@@ -135,7 +157,7 @@ func (d *Driver) insertRow(ctx context.Context, c *class, i int, r driver.Row) d
 		}
 		id = strings.ToLower(id)
 	}
-	props, err := properties(c, r.Values)
+	props, err := properties(c, values)
 	if err != nil {
 		return failed(i, id, err)
 	}
@@ -164,7 +186,7 @@ func (d *Driver) insertRow(ctx context.Context, c *class, i int, r driver.Row) d
 	if created.ID != "" {
 		id = created.ID
 	}
-	return driver.RowResult{Index: i, UUID: id, Status: driver.RowOK}
+	return driver.RowResult{Index: i, Key: keyOf(id), Status: driver.RowOK}
 }
 
 func (d *Driver) updateRow(ctx context.Context, c *class, i int, r driver.Row) driver.RowResult {
@@ -183,7 +205,7 @@ func (d *Driver) updateRow(ctx context.Context, c *class, i int, r driver.Row) d
 		vals[k] = v
 	}
 	if len(vals) == 0 {
-		return driver.RowResult{Index: i, UUID: id, Status: driver.RowSkipped, Message: "no edited cells: nothing sent"}
+		return driver.RowResult{Index: i, Key: keyOf(id), Status: driver.RowSkipped, Message: "no edited cells: nothing sent"}
 	}
 	props, err := properties(c, vals)
 	if err != nil {
@@ -225,7 +247,7 @@ func (d *Driver) updateRow(ctx context.Context, c *class, i int, r driver.Row) d
 			return rr
 		}
 	}
-	return driver.RowResult{Index: i, UUID: id, Status: driver.RowOK}
+	return driver.RowResult{Index: i, Key: keyOf(id), Status: driver.RowOK}
 }
 
 // replaceRefs sets a cross-reference property of one object to exactly these beacons.
@@ -252,7 +274,7 @@ func (d *Driver) deleteRow(ctx context.Context, c *class, i int, r driver.Row) d
 	if err := d.objectCall(ctx, c, id, http.MethodDelete, "/v1/objects/"+escapePath(c.Class)+"/"+id, c.withTenant(nil), nil, "the delete of "+id); err != nil {
 		return sentFailed(i, id, err)
 	}
-	return driver.RowResult{Index: i, UUID: id, Status: driver.RowOK}
+	return driver.RowResult{Index: i, Key: keyOf(id), Status: driver.RowOK}
 }
 
 // objectCall sends one request about object id of c: a 404 is not_found naming the object

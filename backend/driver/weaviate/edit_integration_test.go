@@ -109,7 +109,7 @@ func TestInsertUpdateDeleteReadBackFromTheServer(t *testing.T) {
 	t.Run("insert posts properties, an id only when typed, and reports each row", func(t *testing.T) {
 		cnt.drain()
 		res, err := d.Insert(ctx, C, []driver.Row{
-			{UUID: typed, Values: map[string]any{"title": "typed id", "count": "7", "price": "2.5", "active": "true",
+			{Key: driver.Key{"uuid": typed}, Values: map[string]any{"title": "typed id", "count": "7", "price": "2.5", "active": "true",
 				"published": "2024-03-01T12:00:00Z", "tags": `["a","b"]`, "details": `{"color":"teal"}`}},
 			{Values: map[string]any{"title": "server id", "count": json.Number("3")}},
 			{Values: map[string]any{"title": "bad", "count": "three"}},
@@ -144,14 +144,14 @@ func TestInsertUpdateDeleteReadBackFromTheServer(t *testing.T) {
 		if got := jsonOf(o.Properties); got != `{"active":true,"count":7,"details":{"color":"teal"},"price":2.5,"published":"2024-03-01T12:00:00Z","tags":["a","b"],"title":"typed id"}` {
 			t.Errorf("stored %s", got)
 		}
-		if res[1].UUID == "" || res[1].UUID == typed {
-			t.Fatalf("server id %q", res[1].UUID)
+		if res[1].Key.Text() == "" || res[1].Key.Text() == typed {
+			t.Fatalf("server id %q", res[1].Key.Text())
 		}
-		o, ok = readBack(t, n, C, res[1].UUID)
+		o, ok = readBack(t, n, C, res[1].Key.Text())
 		if !ok || jsonOf(o.Properties) != `{"count":3,"title":"server id"}` {
 			t.Errorf("server-id row %v %s", ok, jsonOf(o.Properties))
 		}
-		o, ok = readBack(t, n, C, res[4].UUID)
+		o, ok = readBack(t, n, C, res[4].Key.Text())
 		if !ok || o.Properties["active"] != false {
 			t.Errorf("row after failures %v %v", ok, o.Properties)
 		}
@@ -167,7 +167,7 @@ func TestInsertUpdateDeleteReadBackFromTheServer(t *testing.T) {
 		}
 		cnt.drain()
 		res, err := d.Update(ctx, C, []driver.Row{
-			{UUID: typed, Values: map[string]any{"count": "8", "tags": `["c"]`}},
+			{Key: driver.Key{"uuid": typed}, Values: map[string]any{"count": "8", "tags": `["c"]`}},
 		})
 		if err != nil || res[0].Status != driver.RowOK {
 			t.Fatalf("%v %+v", err, res)
@@ -190,13 +190,13 @@ func TestInsertUpdateDeleteReadBackFromTheServer(t *testing.T) {
 		cnt.drain()
 		missing := "0000eeee-0000-4000-8000-0000000000ff"
 		res, err := d.Update(ctx, C, []driver.Row{
-			{UUID: typed, Values: map[string]any{"title": "first"}},
+			{Key: driver.Key{"uuid": typed}, Values: map[string]any{"title": "first"}},
 			{Values: map[string]any{"title": "no uuid"}},
-			{UUID: missing, Values: map[string]any{"title": "gone"}},
-			{UUID: typed, Values: map[string]any{"count": "x"}},
-			{UUID: typed, Values: map[string]any{"vector": "[1]"}},
-			{UUID: typed, Values: map[string]any{"price": 4.25}},
-			{UUID: typed},
+			{Key: driver.Key{"uuid": missing}, Values: map[string]any{"title": "gone"}},
+			{Key: driver.Key{"uuid": typed}, Values: map[string]any{"count": "x"}},
+			{Key: driver.Key{"uuid": typed}, Values: map[string]any{"vector": "[1]"}},
+			{Key: driver.Key{"uuid": typed}, Values: map[string]any{"price": 4.25}},
+			{Key: driver.Key{"uuid": typed}},
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -246,9 +246,9 @@ func TestInsertUpdateDeleteReadBackFromTheServer(t *testing.T) {
 		if err != nil || res[0].Status != driver.RowOK {
 			t.Fatalf("%v %+v", err, res)
 		}
-		doomed := res[0].UUID
+		doomed := res[0].Key.Text()
 		cnt.drain()
-		res, err = d.Delete(ctx, C, []driver.Row{{UUID: doomed}, {}, {UUID: "0000eeee-0000-4000-8000-0000000000fe"}})
+		res, err = d.Delete(ctx, C, []driver.Row{{Key: driver.Key{"uuid": doomed}}, {}, {Key: driver.Key{"uuid": "0000eeee-0000-4000-8000-0000000000fe"}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -327,7 +327,7 @@ func TestAnEditedReferenceCellReplacesTheReferences(t *testing.T) {
 		}
 	}
 	d := open(t, n, nil)
-	res, err := d.Insert(ctxT(t), holder, []driver.Row{{UUID: h, Values: map[string]any{"title": "h", "to": `[{"beacon":"` + beacon(a) + `"}]`}}})
+	res, err := d.Insert(ctxT(t), holder, []driver.Row{{Key: driver.Key{"uuid": h}, Values: map[string]any{"title": "h", "to": `[{"beacon":"` + beacon(a) + `"}]`}}})
 	if err != nil || res[0].Status != driver.RowOK {
 		t.Fatalf("insert: %v %+v", err, res)
 	}
@@ -357,7 +357,7 @@ func TestAnEditedReferenceCellReplacesTheReferences(t *testing.T) {
 		{"NULL empties the references", map[string]any{"to": nil}, "null", "h2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := d.Update(ctxT(t), holder, []driver.Row{{UUID: h, Values: tc.cells}})
+			res, err := d.Update(ctxT(t), holder, []driver.Row{{Key: driver.Key{"uuid": h}, Values: tc.cells}})
 			if err != nil || len(res) != 1 || res[0].Status != driver.RowOK {
 				t.Fatalf("update: %v %+v", err, res)
 			}

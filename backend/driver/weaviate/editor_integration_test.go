@@ -271,11 +271,11 @@ func TestEveryCallStopsWhenItsContextIsCancelled(t *testing.T) {
 			return err
 		},
 		"Update": func(ctx context.Context, d *weaviate.Driver) error {
-			_, err := d.Update(ctx, fixtures.Typed, []driver.Row{{UUID: fixtures.TypedAlphaID, Values: map[string]any{"title": "Alpha"}}})
+			_, err := d.Update(ctx, fixtures.Typed, []driver.Row{{Key: driver.Key{"uuid": fixtures.TypedAlphaID}, Values: map[string]any{"title": "Alpha"}}})
 			return err
 		},
 		"Delete": func(ctx context.Context, d *weaviate.Driver) error {
-			_, err := d.Delete(ctx, fixtures.Typed, []driver.Row{{UUID: "00000002-0000-4000-8000-0000000000ab"}})
+			_, err := d.Delete(ctx, fixtures.Typed, []driver.Row{{Key: driver.Key{"uuid": "00000002-0000-4000-8000-0000000000ab"}}})
 			return err
 		},
 	}

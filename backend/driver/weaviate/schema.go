@@ -253,7 +253,7 @@ func sortable(p property) bool {
 
 func (c *class) info() *driver.TableInfo {
 	return &driver.TableInfo{
-		Name: c.table(), Description: c.Description, Columns: withKinds(c.columns()), PrimaryKey: ColUUID,
+		Name: c.table(), Description: c.Description, Columns: withKinds(c.columns()), PrimaryKey: []string{ColUUID},
 		Settings: driver.TableSettings{
 			IndexNullState:      c.InvertedIndexConfig.IndexNullState,
 			IndexPropertyLength: c.InvertedIndexConfig.IndexPropertyLength,

@@ -129,7 +129,7 @@ func (d *Driver) searchGRPC(ctx context.Context, r *driver.SearchRequest, info *
 	case r.Query != nil:
 		req.Bm25Search = &pb.BM25{Query: *r.Query, Properties: r.SearchColumns}
 	default:
-		req.NearObject = &pb.NearObject{Id: r.SimilarTo, Targets: targets}
+		req.NearObject = &pb.NearObject{Id: similarID(r), Targets: targets}
 	}
 	client, err := d.rpc()
 	if err != nil {

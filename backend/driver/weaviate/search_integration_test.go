@@ -29,7 +29,7 @@ func TestSearchIsTheSameOnBothReadPaths(t *testing.T) {
 		first string // uuid of the best match
 	}{
 		{"nearVector ranks by distance", fixtures.Typed, driver.SearchRequest{Vector: []float64{0.1, 0.2, 0.3}}, fixtures.TypedAlphaID},
-		{"similarTo is nearObject, the row itself first", fixtures.Typed, driver.SearchRequest{SimilarTo: fixtures.TypedBetaID}, fixtures.TypedBetaID},
+		{"similarTo is nearObject, the row itself first", fixtures.Typed, driver.SearchRequest{SimilarTo: driver.Key{"uuid": fixtures.TypedBetaID}}, fixtures.TypedBetaID},
 		{"bm25 ranks by score", fixtures.Typed, driver.SearchRequest{Query: ptr("fixture row")}, ""},
 		{"hybrid with alpha 0 is keyword-only", fixtures.Typed, driver.SearchRequest{Query: ptr("row"), Mode: "hybrid", Params: map[string]string{"alpha": "0"}}, ""},
 		{"chosen properties, in order", fixtures.Typed, driver.SearchRequest{Vector: []float64{1, 0, 0}, Properties: []string{"count", "title"}}, ""},

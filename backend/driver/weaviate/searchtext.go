@@ -73,7 +73,7 @@ func searchQuery(r *driver.SearchRequest, info *driver.TableInfo, c *class, limi
 	case r.Query != nil:
 		op = "bm25: {query: " + quote(*r.Query) + quotedList("properties", r.SearchColumns) + "}"
 	default:
-		op = "nearObject: {id: " + quote(r.SimilarTo) + target + "}"
+		op = "nearObject: {id: " + quote(similarID(r)) + target + "}"
 	}
 	w, ok, err := buildWhere(c, r.Filters)
 	if err != nil {
@@ -110,16 +110,26 @@ func quotedList(name string, items []string) string {
 // GraphQL syntax (a collection, vector or property named otherwise cannot exist), a tenant
 // for a multi-tenant collection (classFor checked the tenant's name), searched properties
 // that hold words, and a vectorizer for nearText.
+// similarID is the uuid of the row a search is near (checkSearch checked it).
+func similarID(r *driver.SearchRequest) string {
+	id, _ := r.SimilarTo[ColUUID].(string)
+	return id
+}
+
 func checkSearch(r *driver.SearchRequest, info *driver.TableInfo, c *class) (measure string, err error) {
 	if err := r.Check(); err != nil {
 		return "", err
 	}
-	if r.SimilarTo != "" {
-		// Weaviate's row key is a uuid; lower-cased, the query and the words read the same.
-		if _, err := uuid.Parse(r.SimilarTo); err != nil || len(r.SimilarTo) != 36 {
-			return "", invalid("similarTo must be a row uuid like 00000000-0000-0000-0000-000000000000")
+	if r.SimilarTo != nil {
+		if err := driver.CheckKey(primaryKey, r.SimilarTo, "similarTo"); err != nil {
+			return "", err
 		}
-		r.SimilarTo = strings.ToLower(r.SimilarTo)
+		// Weaviate's row key is a uuid; lower-cased, the query and the words read the same.
+		id, _ := r.SimilarTo[ColUUID].(string)
+		if _, err := uuid.Parse(id); err != nil || len(id) != 36 {
+			return "", invalid("similarTo's uuid must be a row uuid like 00000000-0000-0000-0000-000000000000")
+		}
+		r.SimilarTo = driver.Key{ColUUID: strings.ToLower(id)}
 	}
 	if r.TargetVector != "" && !isName(r.TargetVector) {
 		return "", invalid("targetVector %q is not a valid vector name", truncate(r.TargetVector, 100))
@@ -157,7 +167,7 @@ func checkSearch(r *driver.SearchRequest, info *driver.TableInfo, c *class) (mea
 	}
 	// The modes are the collection's own (what DescribeTable lists), whatever info carries;
 	// a search by words ranks by its mode's measure, any other by distance.
-	m, err := r.CheckMode(&driver.TableInfo{Name: info.Name, Searches: c.searches()})
+	m, err := r.CheckMode(&driver.TableInfo{Name: info.Name, PrimaryKey: primaryKey, Searches: c.searches()})
 	if err != nil {
 		return "", err
 	}

@@ -14,7 +14,7 @@ func ptr[T any](v T) *T { return &v }
 // typed is a table like the fixture Typed: a key, scalar properties, an object, a
 // reference, a geo value and the vector.
 func typed() *driver.TableInfo {
-	return &driver.TableInfo{Name: "Typed", PrimaryKey: "uuid", Columns: []driver.Column{
+	return &driver.TableInfo{Name: "Typed", PrimaryKey: []string{"uuid"}, Columns: []driver.Column{
 		{Name: "uuid", Type: "uuid", PrimaryKey: true},
 		{Name: "title", Type: "text"},
 		{Name: "count", Type: "int"},
@@ -28,7 +28,7 @@ func typed() *driver.TableInfo {
 
 // named is a table with two named vectors.
 func named() *driver.TableInfo {
-	return &driver.TableInfo{Name: "NamedVectors", Columns: []driver.Column{
+	return &driver.TableInfo{Name: "NamedVectors", PrimaryKey: []string{"uuid"}, Columns: []driver.Column{
 		{Name: "uuid", Type: "uuid", PrimaryKey: true},
 		{Name: "title", Type: "text"},
 		{Name: "vectors", Type: "vectors"},
@@ -82,7 +82,7 @@ func TestBuild(t *testing.T) {
 			typed(), driver.SearchRequest{Query: ptr("fixture"), Mode: "hybrid", Params: map[string]string{"alpha": "0"}},
 			`{ Get { Typed(hybrid: {query: "fixture", alpha: 0}, limit: 11) { title count tags _additional { id score } } } }`},
 		{"similarTo is nearObject on the lower-cased uuid",
-			typed(), driver.SearchRequest{SimilarTo: strings.ToUpper(id)},
+			typed(), driver.SearchRequest{SimilarTo: driver.Key{"uuid": strings.ToUpper(id)}},
 			`{ Get { Typed(nearObject: {id: "` + id + `"}, limit: 11) { title count tags _additional { id distance } } } }`},
 		{"properties pick the columns, in order, once each",
 			typed(), driver.SearchRequest{Query: ptr("x"), Properties: []string{"count", "title", "count"}},
@@ -91,7 +91,7 @@ func TestBuild(t *testing.T) {
 			named(), driver.SearchRequest{Vector: []float64{1, 0, 1}, TargetVector: "title_vec"},
 			`{ Get { NamedVectors(nearVector: {vector: [1, 0, 1], targetVectors: ["title_vec"]}, limit: 11) { title _additional { id distance } } } }`},
 		{"named vectors: nearObject needs targetVectors, the one named",
-			named(), driver.SearchRequest{SimilarTo: id, TargetVector: "body_vec"},
+			named(), driver.SearchRequest{SimilarTo: driver.Key{"uuid": id}, TargetVector: "body_vec"},
 			`{ Get { NamedVectors(nearObject: {id: "` + id + `", targetVectors: ["body_vec"]}, limit: 11) { title _additional { id distance } } } }`},
 		{"named vectors: hybrid needs targetVectors, after its alpha",
 			named(), driver.SearchRequest{Query: ptr("south"), Mode: "hybrid", Params: map[string]string{"alpha": "0.5"}, TargetVector: "title_vec"},
@@ -149,16 +149,16 @@ func TestRefused(t *testing.T) {
 		contains string
 	}{
 		{"no search at all is refused", typed(), driver.SearchRequest{}, driver.KindInvalidArgument, "give exactly one of vector, query or similarTo"},
-		{"two searches at once are refused", typed(), driver.SearchRequest{Query: ptr("x"), SimilarTo: "0a1b2c3d-0000-4000-8000-000000000001"}, driver.KindInvalidArgument, "exactly one"},
+		{"two searches at once are refused", typed(), driver.SearchRequest{Query: ptr("x"), SimilarTo: driver.Key{"uuid": "0a1b2c3d-0000-4000-8000-000000000001"}}, driver.KindInvalidArgument, "exactly one"},
 		{"an empty nearVector is no search", typed(), driver.SearchRequest{Vector: []float64{}}, driver.KindInvalidArgument, "exactly one"},
 		{"a blank query is refused", typed(), driver.SearchRequest{Query: ptr(" \t")}, driver.KindInvalidArgument, "query is empty"},
 		{"mode without query is refused", typed(), driver.SearchRequest{Vector: []float64{1}, Mode: "hybrid"}, driver.KindInvalidArgument, "mode goes with query"},
 		{"a mode the collection lacks is refused, naming its modes (nearText only with a vectorizer)", typed(), driver.SearchRequest{Query: ptr("x"), Mode: "near"}, driver.KindInvalidArgument, `no search mode "near" (it has: bm25, hybrid)`},
 		{"alpha without hybrid is refused", typed(), driver.SearchRequest{Query: ptr("x"), Params: map[string]string{"alpha": "0.5"}}, driver.KindInvalidArgument, `mode bm25 has no parameter "alpha" (it has: none)`},
 		{"an alpha outside 0..1 is refused", typed(), driver.SearchRequest{Query: ptr("x"), Mode: "hybrid", Params: map[string]string{"alpha": "2"}}, driver.KindInvalidArgument, "alpha must be between 0 and 1"},
-		{"uuid shape: a similarTo that is no uuid is refused", typed(), driver.SearchRequest{SimilarTo: `x"}) { a }`}, driver.KindInvalidArgument, "similarTo must be a row uuid"},
-		{"uuid shape: a uuid without dashes is refused", typed(), driver.SearchRequest{SimilarTo: "0a1b2c3d000040008000000000000001"}, driver.KindInvalidArgument, "similarTo must be a row uuid"},
-		{"uuid shape: a braced uuid is refused", typed(), driver.SearchRequest{SimilarTo: "{0a1b2c3d-0000-4000-8000-000000000001}"}, driver.KindInvalidArgument, "similarTo must be a row uuid"},
+		{"uuid shape: a similarTo that is no uuid is refused", typed(), driver.SearchRequest{SimilarTo: driver.Key{"uuid": `x"}) { a }`}}, driver.KindInvalidArgument, "similarTo's uuid must be a row uuid"},
+		{"uuid shape: a uuid without dashes is refused", typed(), driver.SearchRequest{SimilarTo: driver.Key{"uuid": "0a1b2c3d000040008000000000000001"}}, driver.KindInvalidArgument, "similarTo's uuid must be a row uuid"},
+		{"uuid shape: a braced uuid is refused", typed(), driver.SearchRequest{SimilarTo: driver.Key{"uuid": "{0a1b2c3d-0000-4000-8000-000000000001}"}}, driver.KindInvalidArgument, "similarTo's uuid must be a row uuid"},
 		{"name syntax: a targetVector outside the GraphQL name syntax is refused", named(), driver.SearchRequest{Vector: []float64{1}, TargetVector: `t"]} x`}, driver.KindInvalidArgument, "is not a valid vector name"},
 		{"name syntax: a table name outside the GraphQL name syntax is refused", badName, driver.SearchRequest{Query: ptr("x")}, driver.KindInvalidArgument, "is not a valid collection name"},
 		{"a property that is not a column is refused", typed(), driver.SearchRequest{Query: ptr("x"), Properties: []string{"nope"}}, driver.KindInvalidArgument, `table Typed has no property "nope"`},
@@ -168,7 +168,7 @@ func TestRefused(t *testing.T) {
 		{"a property that is not selectable is refused: the vector", typed(), driver.SearchRequest{Query: ptr("x"), Properties: []string{"vector"}}, driver.KindInvalidArgument, "property vector (vector) cannot be returned"},
 		{"a property that is not selectable is refused: the key", typed(), driver.SearchRequest{Query: ptr("x"), Properties: []string{"uuid"}}, driver.KindInvalidArgument, "property uuid (uuid) cannot be returned"},
 		{"named vectors: several and none named is refused, listing them", named(), driver.SearchRequest{Vector: []float64{1, 0, 1}}, driver.KindInvalidArgument, "table NamedVectors has several named vectors: name one in targetVector (body_vec, title_vec)"},
-		{"named vectors: several and none named is refused for similarTo too", named(), driver.SearchRequest{SimilarTo: "0a1b2c3d-0000-4000-8000-000000000001"}, driver.KindInvalidArgument, "several named vectors"},
+		{"named vectors: several and none named is refused for similarTo too", named(), driver.SearchRequest{SimilarTo: driver.Key{"uuid": "0a1b2c3d-0000-4000-8000-000000000001"}}, driver.KindInvalidArgument, "several named vectors"},
 		{"named vectors: several and none named is refused for hybrid too", named(), driver.SearchRequest{Query: ptr("x"), Mode: "hybrid"}, driver.KindInvalidArgument, "several named vectors"},
 		{"named vectors: a vector the table lacks is refused, listing the ones it has", named(), driver.SearchRequest{Vector: []float64{1}, TargetVector: "nope_vec"}, driver.KindInvalidArgument, `table NamedVectors has no named vector "nope_vec" (it has: body_vec, title_vec)`},
 		{"a targetVector on a table without named vectors is refused", typed(), driver.SearchRequest{Vector: []float64{1}, TargetVector: "title_vec"}, driver.KindInvalidArgument, "(it has: none)"},

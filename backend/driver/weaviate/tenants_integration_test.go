@@ -152,7 +152,7 @@ func TestATenantOpensAsATable(t *testing.T) {
 				}
 			})
 			t.Run("find similar searches within the tenant", func(t *testing.T) {
-				g, err := d.Search(ctx, t2, driver.SearchRequest{SimilarTo: ids["t2"][0]}, 10)
+				g, err := d.Search(ctx, t2, driver.SearchRequest{SimilarTo: driver.Key{"uuid": ids["t2"][0]}}, 10)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -178,7 +178,7 @@ func TestATenantOpensAsATable(t *testing.T) {
 			})
 			t.Run("insert, update and delete write to the tenant only, read back from the server", func(t *testing.T) {
 				id := "00000023-0000-4000-8000-000000000099"
-				res, err := d.Insert(ctx, t2, []driver.Row{{UUID: id, Values: map[string]any{"title": "new", "n": "7"}}})
+				res, err := d.Insert(ctx, t2, []driver.Row{{Key: driver.Key{"uuid": id}, Values: map[string]any{"title": "new", "n": "7"}}})
 				if err != nil || res[0].Status != driver.RowOK {
 					t.Fatalf("insert: %+v %v", res, err)
 				}
@@ -188,14 +188,14 @@ func TestATenantOpensAsATable(t *testing.T) {
 				if _, ok := tenantHas(t, n, name, "t1", id); ok {
 					t.Fatal("the insert into t2 landed in t1 too")
 				}
-				res, err = d.Update(ctx, t2, []driver.Row{{UUID: id, Values: map[string]any{"title": "changed"}}})
+				res, err = d.Update(ctx, t2, []driver.Row{{Key: driver.Key{"uuid": id}, Values: map[string]any{"title": "changed"}}})
 				if err != nil || res[0].Status != driver.RowOK {
 					t.Fatalf("update: %+v %v", res, err)
 				}
 				if o, _ := tenantHas(t, n, name, "t2", id); o.Properties["title"] != "changed" {
 					t.Fatalf("after update t2 holds %+v", o)
 				}
-				res, err = d.Delete(ctx, t2, []driver.Row{{UUID: id}})
+				res, err = d.Delete(ctx, t2, []driver.Row{{Key: driver.Key{"uuid": id}}})
 				if err != nil || res[0].Status != driver.RowOK {
 					t.Fatalf("delete: %+v %v", res, err)
 				}
@@ -205,7 +205,7 @@ func TestATenantOpensAsATable(t *testing.T) {
 			})
 			t.Run("an import's batch writes to the tenant", func(t *testing.T) {
 				id := "00000023-0000-4000-8000-000000000098"
-				res, err := d.WriteBatch(ctx, t1, []driver.Row{{UUID: id, Values: map[string]any{"title": "batched"}, Vectors: map[string][]float32{"": {9, 9, 9}}}})
+				res, err := d.WriteBatch(ctx, t1, []driver.Row{{Key: driver.Key{"uuid": id}, Values: map[string]any{"title": "batched"}, Vectors: map[string][]float32{"": {9, 9, 9}}}})
 				if err != nil || res[0].Status != driver.RowOK {
 					t.Fatalf("batch: %+v %v", res, err)
 				}

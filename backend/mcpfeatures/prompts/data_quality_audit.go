@@ -31,7 +31,7 @@ func dataQualityAudit(f *facts) (string, string, error) {
 		"(where they are off, say that those checks cannot run on this table rather than guessing).\n" +
 		"3. browse_table (a few pages of 50) to spot odd formats, placeholder values, out-of-range numbers and dates.\n" +
 		"4. Duplicates and outliers: an Aggregate query with groupBy or meta count through execute_query.\n" +
-		"Report each finding with its count and share of rows and an example uuid, worst first, and suggest fixes; " +
+		"Report each finding with its count and share of rows and an example row's key, worst first, and suggest fixes; " +
 		"change nothing.\n\nTools: count_rows, browse_table, describe_table, execute_query.")
 	return "Audit " + table + " in " + f.c.Name, b.String(), nil
 }

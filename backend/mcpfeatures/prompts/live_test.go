@@ -149,8 +149,10 @@ func TestPromptsEmbedLiveSchemaFacts(t *testing.T) {
 			[]string{"Table Unindexed", "null index off", "is_null", "count_rows", "browse_table", "execute_query"}},
 		{"data_quality_audit may focus on one property", NameDataQualityAudit, map[string]any{"connection": "Node", "table": fixtures.Typed, "property": "price"},
 			[]string{`property "price" only`, "- price: number"}},
-		{"find_similar names the table's vectors and the search", NameFindSimilar, map[string]any{"connection": "Node", "table": fixtures.NamedVectors, "uuid": someUUID},
-			[]string{"named vectors", "title_vec", "body_vec", "vector_search similarTo", someUUID, "browse_table"}},
+		{"find_similar names the table's vectors and the search", NameFindSimilar, map[string]any{"connection": "Node", "table": fixtures.NamedVectors, "key": someUUID},
+			[]string{"named vectors", "title_vec", "body_vec", "vector_search similarTo", `{"uuid":"` + someUUID + `"}`, "browse_table"}},
+		{"find_similar takes the key as a JSON object by key column too", NameFindSimilar, map[string]any{"connection": "Node", "table": fixtures.NamedVectors, "key": `{"uuid": "` + someUUID + `"}`},
+			[]string{`the row {"uuid":"` + someUUID + `"}`}},
 		{"an unreachable connection's prompt says why and sends the model to describe_table", NameExplainSchema, map[string]any{"connection": "Down"},
 			[]string{"could not be read just now (Connection failed:", "describe_table", "app://connections/" + e.ids["Down"] + "/schema"}},
 	}
@@ -178,7 +180,9 @@ func TestPromptsEmbedLiveSchemaFacts(t *testing.T) {
 	}{
 		{"an unknown table is -32602", NameExplainTable, map[string]any{"connection": "Node", "table": "NoSuchTable"}},
 		{"an unknown property is -32602", NameDataQualityAudit, map[string]any{"connection": "Node", "table": fixtures.Typed, "property": "nope"}},
-		{"a malformed uuid is -32602", NameFindSimilar, map[string]any{"connection": "Node", "table": fixtures.Typed, "uuid": "not-a-uuid"}},
+		{"a key the database cannot read (a uuid that is not one) is -32602", NameFindSimilar, map[string]any{"connection": "Node", "table": fixtures.Typed, "key": "not-a-uuid"}},
+		{"a key naming another column than the table's key is -32602", NameFindSimilar, map[string]any{"connection": "Node", "table": fixtures.Typed, "key": `{"title": "Alpha"}`}},
+		{"a key that is not JSON where it opens like an object is -32602", NameFindSimilar, map[string]any{"connection": "Node", "table": fixtures.Typed, "key": `{"uuid": `}},
 		{"a blocked connection is -32602", NameExplainSchema, map[string]any{"connection": "Blocked"}},
 		{"a missing table is -32602", NameExplainTable, map[string]any{"connection": "Node"}},
 	} {
@@ -228,8 +232,8 @@ func TestPromptArgumentsCompleteFromTheLiveSchema(t *testing.T) {
 			}
 		})
 	}
-	t.Run("uuid has nothing to complete", func(t *testing.T) {
-		if vals := e.complete(t, NameFindSimilar, "uuid", "0", map[string]any{"connection": "Node", "table": fixtures.Typed}); len(vals) != 0 {
+	t.Run("key has nothing to complete", func(t *testing.T) {
+		if vals := e.complete(t, NameFindSimilar, "key", "0", map[string]any{"connection": "Node", "table": fixtures.Typed}); len(vals) != 0 {
 			t.Fatalf("%v", vals)
 		}
 	})
@@ -245,8 +249,8 @@ func TestLivePromptsHonourTheTokenAllowlist(t *testing.T) {
 	})
 	for _, name := range []string{NameExplainSchema, NameExplainTable, NameReviewQuery, NameDataQualityAudit, NameFindSimilar} {
 		t.Run(name+" on a connection outside the allowlist is 403 -33007", func(t *testing.T) {
-			args := map[string]any{"connection": "Other", "table": fixtures.Person, "query": "{ Get { Person { name } } }", "uuid": "00000001-0000-4000-8000-000000000001"}
-			for _, a := range []string{"table", "query", "uuid"} {
+			args := map[string]any{"connection": "Other", "table": fixtures.Person, "query": "{ Get { Person { name } } }", "key": "00000001-0000-4000-8000-000000000001"}
+			for _, a := range []string{"table", "query", "key"} {
 				if !needs(name, a) {
 					delete(args, a)
 				}

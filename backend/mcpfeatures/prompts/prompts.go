@@ -10,7 +10,7 @@
 //	write_query         connection, question        a question in plain words -> a query
 //	review_query        connection, query           check a query against the schema
 //	data_quality_audit  connection, table[, property]  nulls, empties, outliers, duplicates
-//	find_similar        connection, table, uuid     objects near one object (vector search)
+//	find_similar        connection, table, key      rows near one row (vector search)
 //
 // Each text embeds the live schema facts it needs, read from the connection's driver when the
 // prompt is rendered (the tables and their columns with types; for one table its primary key
@@ -21,7 +21,7 @@
 // ask as the connection's AI policy says). When the schema cannot be read (the database is
 // unreachable, or this server cannot open connections) the prompt says so and tells the model
 // to look it up with describe_table, rather than failing; an unknown table, property or a
-// malformed uuid is -32602.
+// key the table or the database cannot read is -32602.
 //
 // Completion (completion/complete with ref/prompt): connection from the connections the caller
 // may see, table from the chosen connection's tables (context.arguments.connection), property
@@ -112,10 +112,10 @@ func All(d Deps) []mcp.Prompt {
 		Complete: complete,
 	}, {
 		Name:        NameFindSimilar,
-		Title:       "Find similar objects",
-		Description: "Finds the objects of a table nearest to one object by vector search, and explains what they share.",
+		Title:       "Find similar rows",
+		Description: "Finds the rows of a table nearest to one row by vector search, and explains what they share.",
 		Arguments: []mcp.PromptArgument{argConnection, argTable,
-			{Name: "uuid", Title: "Object uuid", Description: "the uuid of the object to start from", Required: true}},
+			{Name: "key", Title: "Row key", Description: "the key of the row to start from: its value, or a JSON object by key column", Required: true}},
 		Get:      d.render(findSimilar),
 		Complete: complete,
 	}}

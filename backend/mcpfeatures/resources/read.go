@@ -47,7 +47,7 @@ type tableDoc struct {
 	Connection  connRef              `json:"connection"`
 	Name        string               `json:"name"`
 	Description string               `json:"description,omitempty"`
-	PrimaryKey  string               `json:"primaryKey"`
+	PrimaryKey  []string             `json:"primaryKey"`
 	Columns     []driver.Column      `json:"columns"`
 	Settings    driver.TableSettings `json:"settings"`
 	SampleURI   string               `json:"sampleUri"`

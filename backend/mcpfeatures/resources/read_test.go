@@ -57,7 +57,7 @@ func TestSchemaTableAndSampleResources(t *testing.T) {
 		r := e.read(t, TableURI(node, fixtures.Typed))
 		var doc tableDoc
 		text(t, r, &doc)
-		if r.Result["ttlMs"] != float64(60000) || doc.Name != fixtures.Typed || doc.PrimaryKey != "uuid" ||
+		if r.Result["ttlMs"] != float64(60000) || doc.Name != fixtures.Typed || strings.Join(doc.PrimaryKey, ",") != "uuid" ||
 			!doc.Settings.IndexNullState || doc.SampleURI != SampleURI(node, fixtures.Typed) {
 			t.Fatalf("%+v", doc)
 		}

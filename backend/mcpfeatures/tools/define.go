@@ -102,9 +102,13 @@ type (
 	searchParam struct{ value any }
 	// needle is a search text that must not be empty.
 	needle string
-	// rowList and uuidList are the rows of one row-tool call (MaxRowsPerWrite at most).
-	rowList  []rowArg
-	uuidList []string
+	// rowList and keyList are the rows of one row-tool call (MaxRowsPerWrite at most).
+	rowList []rowArg
+	keyList []keyArg
+	// keyArg is a row's key: its key columns' values by name; similarKey the same, in the
+	// smaller schema a read tool's budget allows.
+	keyArg     map[string]any
+	similarKey map[string]any
 )
 
 // argTypes is the schema of each argument type above, and of driver.Operator (the grid's own
@@ -123,14 +127,22 @@ func argTypes() map[reflect.Type]*jsonschema.Schema {
 		reflect.TypeFor[boundValue]():      {Types: []string{"string", "number", "null"}},
 		reflect.TypeFor[searchParam]():     {Types: []string{"string", "number"}},
 		reflect.TypeFor[needle]():          {Type: "string", MinLength: jsonschema.Ptr(1)},
-		reflect.TypeFor[uuidList]():        {Type: "array", Items: &jsonschema.Schema{Type: "string"}},
+		reflect.TypeFor[keyArg]():          keySchema(),
+		reflect.TypeFor[similarKey]():      {Type: "object"},
+		reflect.TypeFor[keyList]():         {Type: "array", Items: keySchema()},
 	}
 	rows := mustInfer(reflect.TypeFor[[]rowArg](), types)
 	types[reflect.TypeFor[rowList]()] = rows
-	for _, t := range []reflect.Type{reflect.TypeFor[rowList](), reflect.TypeFor[uuidList]()} {
+	for _, t := range []reflect.Type{reflect.TypeFor[rowList](), reflect.TypeFor[keyList]()} {
 		types[t].MinItems, types[t].MaxItems = jsonschema.Ptr(1), jsonschema.Ptr(MaxRowsPerWrite)
 	}
 	return types
+}
+
+// keySchema is a row key's: an object of at least one key column's value.
+func keySchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "object", MinProperties: jsonschema.Ptr(1),
+		AdditionalProperties: &jsonschema.Schema{Types: []string{"string", "number", "boolean"}}}
 }
 
 // inputSchema is In's schema: an object that refuses unknown members, with no member null
@@ -158,14 +170,10 @@ func outputSchema[Out any]() *jsonschema.Schema {
 	}
 	s := mustInfer(t, argTypes())
 	s.AdditionalProperties = nil
+	// Each member keeps its type only: the text of a result says the rest, and the read
+	// tools' definitions have a budget (TestReadToolDefinitionsStaySmall).
 	for _, p := range s.Properties {
-		if p.Items != nil && (p.Items.Type == "" || p.Items.Type == "object" || p.Items.Type == "array") {
-			p.Items = nil
-		}
-		if p.Items != nil {
-			p.Items.Enum = nil
-		}
-		p.Properties, p.Required, p.AdditionalProperties = nil, nil, nil
+		p.Items, p.Properties, p.Required, p.AdditionalProperties = nil, nil, nil, nil
 	}
 	return s
 }

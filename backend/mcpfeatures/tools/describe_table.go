@@ -19,7 +19,7 @@ const NameDescribeTable = "describe_table"
 type tableDescription struct {
 	Name        string               `json:"name"`
 	Description string               `json:"description,omitempty"`
-	PrimaryKey  string               `json:"primaryKey"`
+	PrimaryKey  []string             `json:"primaryKey"`
 	Columns     []driver.Column      `json:"columns"`
 	Settings    driver.TableSettings `json:"settings"`
 	// Tenants are a multi-tenant table's first tenants (at most describeTenants) and
@@ -86,7 +86,7 @@ func describeText(t tableDescription) string {
 	}
 	s := t.Settings
 	fmt.Fprintf(&b, "\nprimary key: %s\nsettings: indexNullState=%t indexPropertyLength=%t indexTimestamps=%t multiTenancy=%t",
-		t.PrimaryKey, s.IndexNullState, s.IndexPropertyLength, s.IndexTimestamps, s.MultiTenancy)
+		strings.Join(t.PrimaryKey, ", "), s.IndexNullState, s.IndexPropertyLength, s.IndexTimestamps, s.MultiTenancy)
 	if s.Vectorizer != "" {
 		b.WriteString(" vectorizer=" + s.Vectorizer)
 	}

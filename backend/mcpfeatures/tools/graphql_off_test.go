@@ -35,7 +35,7 @@ func TestReadToolsAnswerTheSameWithGraphQLOff(t *testing.T) {
 		{"count_rows with a filter", NameCountRows, map[string]any{"table": fixtures.Typed, "filters": filter("title", "in", "Alpha, Gamma")}},
 		{"count_rows of a whole table", NameCountRows, map[string]any{"table": fixtures.Typed}},
 		{"vector_search nearVector", NameVectorSearch, map[string]any{"table": fixtures.Typed, "vector": []float64{0.1, 0.2, 0.3}, "limit": 3}},
-		{"vector_search similarTo", NameVectorSearch, map[string]any{"table": fixtures.Typed, "similarTo": fixtures.TypedBetaID, "limit": 3}},
+		{"vector_search similarTo", NameVectorSearch, map[string]any{"table": fixtures.Typed, "similarTo": map[string]any{"uuid": fixtures.TypedBetaID}, "limit": 3}},
 		{"vector_search bm25", NameVectorSearch, map[string]any{"table": fixtures.Typed, "query": "fixture row"}},
 		{"execute_query of a GraphQL Get (translated to gRPC)", NameExecuteQuery, map[string]any{
 			"query": `{ Get { Typed(where: {path: ["count"], operator: GreaterThanEqual, valueInt: 0}, sort: [{path: ["title"]}]) { title count _additional { id } } } }`}},

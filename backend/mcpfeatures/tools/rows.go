@@ -26,21 +26,23 @@ const MaxRowsPerWrite = 1000
 // rowBatch is how many rows go to the driver at once; progress advances per batch.
 const rowBatch = 50
 
-// rowArg is one row as insert_rows and update_rows take it.
+// rowArg is one row as insert_rows and update_rows take it: update_rows finds it by its key
+// (the table's key columns, as describe_table names them); insert_rows reads a key given as
+// the key columns' values.
 type rowArg struct {
-	UUID   string         `json:"uuid,omitempty"`
+	Key    keyArg         `json:"key,omitempty"`
 	Values map[string]any `json:"values,omitempty"`
 }
 
-// rowsArgs are the arguments of insert_rows and update_rows, uuidsArgs those of delete_rows.
+// rowsArgs are the arguments of insert_rows and update_rows, keysArgs those of delete_rows.
 type rowsArgs struct {
 	target
 	Rows rowList `json:"rows"`
 }
 
-type uuidsArgs struct {
+type keysArgs struct {
 	target
-	UUIDs uuidList `json:"uuids"`
+	Keys keyList `json:"keys"`
 }
 
 // rowsIn is what the row tools' arguments give: the table and the rows, and how a failure on
@@ -56,15 +58,15 @@ type rowsIn interface {
 func (a rowsArgs) rows() []driver.Row {
 	out := make([]driver.Row, len(a.Rows))
 	for i, r := range a.Rows {
-		out[i] = driver.Row{UUID: r.UUID, Values: r.Values}
+		out[i] = driver.Row{Key: driver.Key(r.Key), Values: r.Values}
 	}
 	return out
 }
 
-func (a uuidsArgs) rows() []driver.Row {
-	out := make([]driver.Row, len(a.UUIDs))
-	for i, u := range a.UUIDs {
-		out[i] = driver.Row{UUID: u}
+func (a keysArgs) rows() []driver.Row {
+	out := make([]driver.Row, len(a.Keys))
+	for i, k := range a.Keys {
+		out[i] = driver.Row{Key: driver.Key(k)}
 	}
 	return out
 }
@@ -92,7 +94,7 @@ type rowOp struct {
 func InsertRows(d Deps) mcp.Tool {
 	return rowTool[rowsArgs](d, rowOp{
 		name: NameInsertRows, title: "Insert rows", verb: "insert",
-		desc: "Inserts rows into a table after the user approves: rows are {values: {property: value}, uuid?}. Returns each row's outcome.",
+		desc: "Inserts rows into a table after the user approves: rows are {values: {column: value}}; leave out the key columns where the database makes the key. Returns each row's outcome and key.",
 		run: func(ctx context.Context, drv driver.Driver, t string, rows []driver.Row) ([]driver.RowResult, error) {
 			return drv.Insert(ctx, t, rows)
 		},
@@ -103,7 +105,7 @@ func InsertRows(d Deps) mcp.Tool {
 func UpdateRows(d Deps) mcp.Tool {
 	return rowTool[rowsArgs](d, rowOp{
 		name: NameUpdateRows, title: "Update rows", verb: "update",
-		desc: "Updates only the given values of rows by uuid after the user approves: rows are {uuid, values: {property: value}}.",
+		desc: "Updates only the given values of rows after the user approves: rows are {key: {keyColumn: value}, values: {column: value}}; describe_table names the key columns.",
 		run: func(ctx context.Context, drv driver.Driver, t string, rows []driver.Row) ([]driver.RowResult, error) {
 			return drv.Update(ctx, t, rows)
 		},
@@ -112,9 +114,9 @@ func UpdateRows(d Deps) mcp.Tool {
 
 // DeleteRows: see InsertRows.
 func DeleteRows(d Deps) mcp.Tool {
-	return rowTool[uuidsArgs](d, rowOp{
+	return rowTool[keysArgs](d, rowOp{
 		name: NameDeleteRows, title: "Delete rows", verb: "delete", destructive: true,
-		desc: "Deletes rows by uuid after the user confirms. Cannot be undone.",
+		desc: "Deletes rows by key after the user confirms: keys are [{keyColumn: value}]. Cannot be undone.",
 		run: func(ctx context.Context, drv driver.Driver, t string, rows []driver.Row) ([]driver.RowResult, error) {
 			return drv.Delete(ctx, t, rows)
 		},
@@ -205,7 +207,7 @@ func cutRows(rows []driver.Row, start, end int, got []driver.RowResult, cut bool
 			out = append(out, r)
 			continue
 		}
-		r := driver.RowResult{Index: i, UUID: rows[i].UUID, Status: driver.RowFailed, Message: "not run: " + why}
+		r := driver.RowResult{Index: i, Key: rows[i].Key, Status: driver.RowFailed, Message: "not run: " + why}
 		if i < end {
 			r.Message = "failed with its batch: " + why
 			if cut {
@@ -229,8 +231,9 @@ func rowsText(verb, table string, rows []driver.Row) string {
 	fmt.Fprintf(&b, "%s %d row(s) of %s:", verb, len(rows), table)
 	for _, r := range rows {
 		b.WriteString("\n")
-		if r.UUID != "" {
-			b.WriteString(r.UUID)
+		if len(r.Key) > 0 {
+			k, _ := json.Marshal(r.Key)
+			b.Write(k)
 			if r.Values != nil {
 				b.WriteString(" ")
 			}
@@ -267,7 +270,7 @@ func rowsResult(verb, conn, table string, results []driver.RowResult) (string, r
 		if r.Status == driver.RowOK {
 			continue
 		}
-		fmt.Fprintf(&b, "\nrow %d %s: %s %s", r.Index, r.UUID, r.Status, r.Message)
+		fmt.Fprintf(&b, "\nrow %d %s: %s %s", r.Index, r.Key.Text(), r.Status, r.Message)
 		if b.Len() > maxTextBytes-200 {
 			b.WriteString("\n[cut; every row's outcome is in structuredContent.rows]")
 			break

@@ -130,7 +130,7 @@ func TestARowWriteCutInTheMiddleOfABatch(t *testing.T) {
 			in := make([]any, rows)
 			for i := range ids {
 				ids[i] = fmt.Sprintf("c0ffee00-0000-4000-8000-%012d", i)
-				in[i] = map[string]any{"uuid": ids[i], "values": map[string]any{"body": fmt.Sprintf("row %d", i)}}
+				in[i] = map[string]any{"key": map[string]any{"uuid": ids[i]}, "values": map[string]any{"body": fmt.Sprintf("row %d", i)}}
 			}
 			type answer struct {
 				r   mcptest.Reply

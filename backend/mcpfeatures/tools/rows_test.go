@@ -36,7 +36,7 @@ func TestRowTools(t *testing.T) {
 		r.person.will(approval.Approve)
 		rows := []any{}
 		for i, id := range ids {
-			rows = append(rows, map[string]any{"uuid": id, "values": map[string]any{"body": fmt.Sprintf("row %d", i)}})
+			rows = append(rows, map[string]any{"key": map[string]any{"uuid": id}, "values": map[string]any{"body": fmt.Sprintf("row %d", i)}})
 		}
 		sc := ok(t, r.call(t, ctx, flowCall{level: auth.LevelReadWrite, tool: NameInsertRows, args: map[string]any{"connection": "notes", "table": "Note", "rows": rows}}))
 		if sc["ok"] != float64(3) || r.notes(t) != before+3 {
@@ -60,7 +60,7 @@ func TestRowTools(t *testing.T) {
 		id := "6b1a2a6e-0000-4000-8000-0000000000a1"
 		r.person.will(approval.Approve)
 		sc := ok(t, r.call(t, ctx, flowCall{level: auth.LevelReadWrite, tool: NameInsertRows, args: map[string]any{"connection": "notes", "table": "TenantNote", "tenant": "acme",
-			"rows": []any{map[string]any{"uuid": id, "values": map[string]any{"body": "for acme"}}}}}))
+			"rows": []any{map[string]any{"key": map[string]any{"uuid": id}, "values": map[string]any{"body": "for acme"}}}}}))
 		if sc["ok"] != float64(1) {
 			t.Fatalf("result %v", sc)
 		}
@@ -78,7 +78,7 @@ func TestRowTools(t *testing.T) {
 	t.Run("update_rows writes only the given values, by uuid", func(t *testing.T) {
 		r.person.will(approval.Approve)
 		ok(t, r.call(t, ctx, flowCall{level: auth.LevelReadWrite, tool: NameUpdateRows, args: map[string]any{"connection": "notes", "table": "Note",
-			"rows": []any{map[string]any{"uuid": ids[0], "values": map[string]any{"body": "changed"}}}}}))
+			"rows": []any{map[string]any{"key": map[string]any{"uuid": ids[0]}, "values": map[string]any{"body": "changed"}}}}}))
 		var obj struct {
 			Properties map[string]any `json:"properties"`
 		}
@@ -97,8 +97,8 @@ func TestRowTools(t *testing.T) {
 	t.Run("delete_rows is asked every time: remember is never kept for a destructive statement", func(t *testing.T) {
 		r.person.will(approval.ApproveRemember, approval.Deny)
 		before := r.notes(t)
-		ok(t, r.call(t, ctx, flowCall{level: auth.LevelReadWrite, tool: NameDeleteRows, args: map[string]any{"connection": "notes", "table": "Note", "uuids": []any{ids[1]}}}))
-		rep := r.call(t, ctx, flowCall{level: auth.LevelReadWrite, tool: NameDeleteRows, args: map[string]any{"connection": "notes", "table": "Note", "uuids": []any{ids[2]}}})
+		ok(t, r.call(t, ctx, flowCall{level: auth.LevelReadWrite, tool: NameDeleteRows, args: map[string]any{"connection": "notes", "table": "Note", "keys": []any{map[string]any{"uuid": ids[1]}}}}))
+		rep := r.call(t, ctx, flowCall{level: auth.LevelReadWrite, tool: NameDeleteRows, args: map[string]any{"connection": "notes", "table": "Note", "keys": []any{map[string]any{"uuid": ids[2]}}}})
 		if !strings.HasPrefix(rep.text(), "denied: ") || len(r.person.questions()) != 2 || !r.person.questions()[0].Destructive {
 			t.Fatalf("second delete: %v, asked %d", rep.result, len(r.person.questions()))
 		}

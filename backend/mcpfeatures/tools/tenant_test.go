@@ -151,7 +151,7 @@ func TestTenantReadsAreTheServersAnswerForThatTenant(t *testing.T) {
 		rule{"vector_search similarTo with tenant searches from that tenant's object of a uuid both tenants hold",
 			func(t *testing.T, n servedNode, c tenantClass, tenant string) {
 				want := nearest(t, n, c.name, tenant, nil, c.shared, 3)
-				r := e.ok(t, NameVectorSearch, c.args(n, tenant, map[string]any{"similarTo": c.shared, "limit": 3}))
+				r := e.ok(t, NameVectorSearch, c.args(n, tenant, map[string]any{"similarTo": map[string]any{"uuid": c.shared}, "limit": 3}))
 				if got := uuids(t, r); !slices.Equal(got, want) {
 					t.Fatalf("vector_search of %s similar to %s: %v, the server's answer %v", tenant, c.shared, got, want)
 				}
@@ -192,12 +192,12 @@ func TestTenantWritesChangeThatTenantOnly(t *testing.T) {
 		want func(c tenantClass, before []serverRow) []serverRow
 	}{
 		{"insert_rows with tenant writes into that tenant only", NameInsertRows,
-			map[string]any{"rows": []any{map[string]any{"uuid": added, "values": map[string]any{"title": "alpha added", "n": 9, "tag": "new"}}}},
+			map[string]any{"rows": []any{map[string]any{"key": map[string]any{"uuid": added}, "values": map[string]any{"title": "alpha added", "n": 9, "tag": "new"}}}},
 			func(_ tenantClass, before []serverRow) []serverRow {
 				return sortedRows(append(slices.Clone(before), serverRow{ID: added, Title: "alpha added", N: 9, Tag: "new"}))
 			}},
 		{"update_rows with tenant changes that tenant's object, not the other tenant's of the same uuid", NameUpdateRows,
-			map[string]any{"rows": []any{map[string]any{"uuid": sharedUUID, "values": map[string]any{"title": "alpha changed"}}}},
+			map[string]any{"rows": []any{map[string]any{"key": map[string]any{"uuid": sharedUUID}, "values": map[string]any{"title": "alpha changed"}}}},
 			func(c tenantClass, before []serverRow) []serverRow {
 				out := slices.Clone(before)
 				for i := range out {
@@ -208,7 +208,7 @@ func TestTenantWritesChangeThatTenantOnly(t *testing.T) {
 				return out
 			}},
 		{"delete_rows with tenant deletes that tenant's object, not the other tenant's of the same uuid", NameDeleteRows,
-			map[string]any{"uuids": []any{sharedUUID}},
+			map[string]any{"keys": []any{map[string]any{"uuid": sharedUUID}}},
 			func(c tenantClass, before []serverRow) []serverRow {
 				return slices.DeleteFunc(slices.Clone(before), func(r serverRow) bool { return r.ID == c.shared })
 			}},
@@ -283,9 +283,9 @@ func TestAnInactiveTenantIsExplained(t *testing.T) {
 				{"insert_rows into an INACTIVE tenant fails with the explanation", NameInsertRows,
 					map[string]any{"rows": []any{map[string]any{"values": map[string]any{"title": "x"}}}}},
 				{"update_rows of an INACTIVE tenant fails the row with the explanation", NameUpdateRows,
-					map[string]any{"rows": []any{map[string]any{"uuid": coldUUID, "values": map[string]any{"title": "x"}}}}},
+					map[string]any{"rows": []any{map[string]any{"key": map[string]any{"uuid": coldUUID}, "values": map[string]any{"title": "x"}}}}},
 				{"delete_rows of an INACTIVE tenant fails the row with the explanation", NameDeleteRows,
-					map[string]any{"uuids": []any{coldUUID}}},
+					map[string]any{"keys": []any{map[string]any{"uuid": coldUUID}}}},
 			} {
 				t.Run(tc.rule, func(t *testing.T) {
 					p.will(approval.Approve)

@@ -21,7 +21,7 @@ type vectorSearchArgs struct {
 	Query        *string                `json:"query,omitempty"`
 	Mode         string                 `json:"mode,omitempty" jsonschema:"from describe_table; default the first"`
 	Params       map[string]searchParam `json:"params,omitempty"`
-	SimilarTo    string                 `json:"similarTo,omitempty"`
+	SimilarTo    similarKey             `json:"similarTo,omitempty"`
 	TargetVector string                 `json:"targetVector,omitempty"`
 	Limit        rowLimit               `json:"limit,omitempty"`
 	Properties   []string               `json:"properties,omitempty"`
@@ -30,7 +30,7 @@ type vectorSearchArgs struct {
 // request is the search the arguments ask for, run by the driver's Search.
 func (a *vectorSearchArgs) request() driver.SearchRequest {
 	r := driver.SearchRequest{Vector: a.Vector, Query: a.Query, Mode: a.Mode,
-		SimilarTo: a.SimilarTo, TargetVector: a.TargetVector, Properties: a.Properties}
+		SimilarTo: driver.Key(a.SimilarTo), TargetVector: a.TargetVector, Properties: a.Properties}
 	for k, v := range a.Params {
 		if r.Params == nil {
 			r.Params = map[string]string{}
@@ -48,16 +48,16 @@ func VectorSearch(d Deps) mcp.Tool {
 	return define(spec{
 		Name:        NameVectorSearch,
 		Title:       "Vector search",
-		Description: "Best matches for a vector, a query (and a vector where its mode takes one) or similarTo.",
+		Description: "Best matches for a vector, a query (and a vector where its mode takes one) or similarTo (a row's key by column).",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true},
 	}, func(ctx context.Context, a vectorSearchArgs, raw json.RawMessage) (string, page, error) {
 		table := a.table()
 		req := a.request()
 		// Words with similarTo: the row's stored vector is the mode's vector (hybrid's), read
 		// back once the connection is open.
-		vectorRow := ""
-		if req.Query != nil && req.SimilarTo != "" && len(req.Vector) == 0 {
-			vectorRow, req.SimilarTo = req.SimilarTo, ""
+		var vectorRow driver.Key
+		if req.Query != nil && req.SimilarTo != nil && len(req.Vector) == 0 {
+			vectorRow, req.SimilarTo = req.SimilarTo, nil
 		}
 		if err := req.Check(); err != nil {
 			return "", page{}, invalidArgument(err)
@@ -65,8 +65,8 @@ func VectorSearch(d Deps) mcp.Tool {
 		limit, note := d.pageLimit(a.Limit)
 		// The search in words: the approval text and the result's first line.
 		what := req.Describe()
-		if vectorRow != "" {
-			what += " with the vector of row " + truncate(vectorRow, 100)
+		if vectorRow != nil {
+			what += " with the vector of row " + truncate(vectorRow.Text(), 100)
 		}
 		summary := fmt.Sprintf("search %s by %s, best %d", table, what, limit)
 		drv, c, err := d.use(ctx, a.Connection, read(NameVectorSearch, raw, summary))
@@ -82,7 +82,7 @@ func VectorSearch(d Deps) mcp.Tool {
 		}
 		var g *driver.Grid
 		err = d.query(ctx, "searching", func(ctx context.Context) error {
-			if vectorRow != "" {
+			if vectorRow != nil {
 				vec, target, err := explore.ReadRowVector(ctx, drv, table, vectorRow, req.TargetVector)
 				if err != nil {
 					return err

@@ -322,7 +322,14 @@ func (k *Conn) Search(ctx context.Context, table string, req driver.SearchReques
 	if _, err := k.filters(req.Filters); err != nil {
 		return nil, err
 	}
-	r, err := k.c.rpc.Search(ctx, toSearch(k.id, table, req, limit))
+	if !k.caps.RowKeys && req.SimilarTo != nil && !legacyExpressible(req.SimilarTo) {
+		return nil, errOldKeys
+	}
+	in, err := toSearch(k.id, table, req, limit, !k.caps.RowKeys)
+	if err != nil {
+		return nil, err
+	}
+	r, err := k.c.rpc.Search(ctx, in)
 	if err != nil {
 		return nil, k.c.fail(ctx, err)
 	}
@@ -448,7 +455,10 @@ func (k *Conn) edit(ctx context.Context, call func(context.Context, *pb.EditRequ
 	if k.c.isStopped() {
 		return nil, stoppedError()
 	}
-	prows, err := toRows(rows)
+	if err := k.legacyKeys(rows); err != nil {
+		return nil, err
+	}
+	prows, err := toRows(rows, !k.caps.RowKeys)
 	if err != nil {
 		return nil, err
 	}
@@ -470,7 +480,7 @@ func (k *Conn) WriteBatch(ctx context.Context, table string, rows []driver.Row) 
 	if k.c.isStopped() {
 		return nil, stoppedError()
 	}
-	prows, err := toRows(rows)
+	prows, err := toRows(rows, !k.caps.RowKeys)
 	if err != nil {
 		return nil, err
 	}

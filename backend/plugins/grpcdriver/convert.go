@@ -323,6 +323,7 @@ func toCapabilities(c driver.Capabilities) *pb.Capabilities {
 		FilterGroups:    c.FilterGroups,
 		SearchOptions:   c.SearchOptions,
 		SearchModes:     c.SearchModes,
+		RowKeys:         c.RowKeys,
 		CreateTable:     c.CreateTable,
 		Declared:        c.Declared,
 		Scan:            c.Scan,
@@ -349,6 +350,7 @@ func fromCapabilities(c *pb.Capabilities) driver.Capabilities {
 		FilterGroups:    c.GetFilterGroups(),
 		SearchOptions:   c.GetSearchOptions(),
 		SearchModes:     c.GetSearchModes(),
+		RowKeys:         c.GetRowKeys(),
 		CreateTable:     c.GetCreateTable(),
 		Declared:        c.GetDeclared(),
 		Scan:            c.GetScan(),
@@ -454,7 +456,8 @@ func toTableInfo(t *driver.TableInfo) *pb.DescribeTableResponse {
 		Name:        t.Name,
 		Description: t.Description,
 		Columns:     toColumns(t.Columns),
-		PrimaryKey:  t.PrimaryKey,
+		PrimaryKey:  legacyPrimaryKey(t.PrimaryKey),
+		KeyColumns:  t.PrimaryKey,
 		Settings: &pb.TableSettings{
 			IndexNullState:      t.Settings.IndexNullState,
 			IndexPropertyLength: t.Settings.IndexPropertyLength,
@@ -505,7 +508,7 @@ func fromTableInfo(t *pb.DescribeTableResponse) *driver.TableInfo {
 		Name:        t.GetName(),
 		Description: t.GetDescription(),
 		Columns:     fromColumns(t.GetColumns()),
-		PrimaryKey:  t.GetPrimaryKey(),
+		PrimaryKey:  keyColumns(t),
 		Settings: driver.TableSettings{
 			IndexNullState:      s.GetIndexNullState(),
 			IndexPropertyLength: s.GetIndexPropertyLength(),
@@ -696,22 +699,37 @@ func fromClassification(c *pb.Classification) (driver.Classification, error) {
 
 // --- search ---
 
-func toSearch(conn, table string, r driver.SearchRequest, limit int) *pb.SearchRequest {
-	out := &pb.SearchRequest{ConnId: conn, Table: table, Vector: r.Vector, Mode: r.Mode, Params: r.Params, SimilarTo: r.SimilarTo,
+// toSearch is r on the wire; legacy also writes the row key as the one text a plugin without
+// RowKeys reads.
+func toSearch(conn, table string, r driver.SearchRequest, limit int, legacy bool) (*pb.SearchRequest, error) {
+	out := &pb.SearchRequest{ConnId: conn, Table: table, Vector: r.Vector, Mode: r.Mode, Params: r.Params,
 		TargetVector: r.TargetVector, Properties: r.Properties, Limit: int64(limit),
 		SearchColumns: r.SearchColumns, Filters: toFilters(r.Filters), Explain: r.Explain}
 	if r.Query != nil {
 		out.HasQuery, out.Query = true, *r.Query
 	}
-	return out
+	if r.SimilarTo != nil {
+		k, err := toKey(r.SimilarTo)
+		if err != nil {
+			return nil, err
+		}
+		out.SimilarKey, out.HasSimilarKey = k, true
+		if legacy {
+			out.SimilarTo = legacyKey(r.SimilarTo)
+		}
+	}
+	return out, nil
 }
 
 func fromSearch(r *pb.SearchRequest) driver.SearchRequest {
-	out := driver.SearchRequest{Vector: r.GetVector(), Mode: r.GetMode(), Params: r.GetParams(), SimilarTo: r.GetSimilarTo(),
+	out := driver.SearchRequest{Vector: r.GetVector(), Mode: r.GetMode(), Params: r.GetParams(), SimilarTo: fromKey(r.GetSimilarKey(), r.GetSimilarTo()),
 		TargetVector: r.GetTargetVector(), Properties: r.GetProperties(),
 		SearchColumns: r.GetSearchColumns(), Filters: fromFilters(r.GetFilters()), Explain: r.GetExplain()}
 	if len(out.Params) == 0 {
 		out.Params = nil
+	}
+	if r.GetHasSimilarKey() && out.SimilarTo == nil {
+		out.SimilarTo = driver.Key{} // given but empty: Check says so
 	}
 	if r.GetHasQuery() {
 		q := r.GetQuery()
@@ -761,13 +779,22 @@ func nilIfEmptyMap(m map[string]string) map[string]string {
 
 // --- edits ---
 
-func toRows(rows []driver.Row) ([]*pb.EditRow, error) {
+// toRows are rows on the wire; legacy also writes each key as the one text a plugin without
+// RowKeys reads.
+func toRows(rows []driver.Row, legacy bool) ([]*pb.EditRow, error) {
 	if len(rows) == 0 {
 		return nil, nil
 	}
 	out := make([]*pb.EditRow, len(rows))
 	for i, r := range rows {
-		er := &pb.EditRow{Uuid: r.UUID}
+		key, err := toKey(r.Key)
+		if err != nil {
+			return nil, driver.Errorf(driver.KindInvalidArgument, "row %d: %s", i+1, err.Error())
+		}
+		er := &pb.EditRow{Key: key}
+		if legacy {
+			er.Uuid = legacyInsertKey(r)
+		}
 		if len(r.Vectors) > 0 {
 			er.Vectors = make(map[string]*pb.ScanVector, len(r.Vectors))
 			for name, v := range r.Vectors {
@@ -795,7 +822,7 @@ func fromRows(rows []*pb.EditRow) []driver.Row {
 	}
 	out := make([]driver.Row, len(rows))
 	for i, r := range rows {
-		out[i].UUID = r.GetUuid()
+		out[i].Key = fromKey(r.GetKey(), r.GetUuid())
 		if len(r.GetVectors()) > 0 {
 			out[i].Vectors = make(map[string][]float32, len(r.GetVectors()))
 			for name, v := range r.GetVectors() {
@@ -815,7 +842,9 @@ func fromRows(rows []*pb.EditRow) []driver.Row {
 func toRowResults(rs []driver.RowResult) []*pb.RowResult {
 	out := make([]*pb.RowResult, len(rs))
 	for i, r := range rs {
-		out[i] = &pb.RowResult{Index: int64(r.Index), Uuid: r.UUID, Status: string(r.Status), Kind: string(driver.Protocol2Kind(r.Kind)),
+		// A key that does not go on the wire (a driver's odd value) is left out, not the row.
+		key, _ := toKey(r.Key)
+		out[i] = &pb.RowResult{Index: int64(r.Index), Uuid: legacyKey(r.Key), Key: key, Status: string(r.Status), Kind: string(driver.Protocol2Kind(r.Kind)),
 			Message: r.Message, MaybeWritten: r.MaybeWritten}
 		if driver.Protocol2Kind(r.Kind) != r.Kind {
 			out[i].Code = string(r.Kind)
@@ -834,7 +863,7 @@ func fromRowResults(rs []*pb.RowResult) []driver.RowResult {
 		if code := driver.Kind(r.GetCode()); code != "" && driver.KnownKind(code) {
 			kind = code
 		}
-		out[i] = driver.RowResult{Index: int(r.GetIndex()), UUID: r.GetUuid(), Status: driver.RowStatus(r.GetStatus()), Kind: kind,
+		out[i] = driver.RowResult{Index: int(r.GetIndex()), Key: fromKey(r.GetKey(), r.GetUuid()), Status: driver.RowStatus(r.GetStatus()), Kind: kind,
 			Message: r.GetMessage(), MaybeWritten: r.GetMaybeWritten()}
 	}
 	return out

@@ -237,7 +237,7 @@ func TestContractTypesRoundTrip(t *testing.T) {
 	})
 	t.Run("table info with settings and definition", func(t *testing.T) {
 		ti := &driver.TableInfo{
-			Name: "Typed", Description: "d", Columns: sampleColumns(), PrimaryKey: "uuid",
+			Name: "Typed", Description: "d", Columns: sampleColumns(), PrimaryKey: []string{"uuid"},
 			Settings:   driver.TableSettings{IndexNullState: true, IndexPropertyLength: true, IndexTimestamps: true, MultiTenancy: true, Vectorizer: "none", NamedVectors: []string{"a", "b"}, VectorizedVectors: []string{"b"}, OwnVector: true},
 			Definition: json.RawMessage(`{"class":"Typed","properties":[]}`),
 			Details: []driver.DetailSection{{Title: "Inverted index", Items: []driver.DetailItem{
@@ -248,7 +248,7 @@ func TestContractTypesRoundTrip(t *testing.T) {
 		}
 	})
 	t.Run("table info without definition or named vectors", func(t *testing.T) {
-		ti := &driver.TableInfo{Name: "P", Columns: sampleColumns()[:1], PrimaryKey: "uuid", Settings: driver.TableSettings{Vectorizer: "none"}}
+		ti := &driver.TableInfo{Name: "P", Columns: sampleColumns()[:1], PrimaryKey: []string{"uuid"}, Settings: driver.TableSettings{Vectorizer: "none"}}
 		if got := fromTableInfo(wire(t, toTableInfo(ti))); !reflect.DeepEqual(got, ti) {
 			t.Fatalf("got %#v", got)
 		}
@@ -295,23 +295,23 @@ func TestContractTypesRoundTrip(t *testing.T) {
 	t.Run("edit rows with nested values, and row results", func(t *testing.T) {
 		rows := []driver.Row{
 			{Values: map[string]any{"title": "new", "tags": []any{"a"}, "obj": map[string]any{"k": json.Number("1")}, "empty": "", "none": nil}},
-			{UUID: "0000beec-0000-4000-8000-000000000001", Values: map[string]any{"count": json.Number("3")}},
-			{UUID: "0000beec-0000-4000-8000-000000000002"},
+			{Key: driver.Key{"uuid": "0000beec-0000-4000-8000-000000000001"}, Values: map[string]any{"count": json.Number("3")}},
+			{Key: driver.Key{"uuid": "0000beec-0000-4000-8000-000000000002"}},
 		}
-		pr, err := toRows(rows)
+		pr, err := toRows(rows, false)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := fromRows(wire(t, &pb.EditRequest{Rows: pr}).GetRows()); !reflect.DeepEqual(got, rows) {
 			t.Fatalf("got %#v", got)
 		}
-		rs := []driver.RowResult{{Index: 0, UUID: "u", Status: driver.RowOK}, {Index: 1, Status: driver.RowSkipped, Message: "no uuid"}, {Index: 2, Status: driver.RowFailed, Kind: driver.KindNotFound, Message: "gone"}}
+		rs := []driver.RowResult{{Index: 0, Key: driver.Key{"uuid": "u"}, Status: driver.RowOK}, {Index: 1, Status: driver.RowSkipped, Message: "no uuid"}, {Index: 2, Status: driver.RowFailed, Kind: driver.KindNotFound, Message: "gone"}}
 		if got := fromRowResults(wire(t, &pb.EditResponse{Results: toRowResults(rs)}).GetResults()); !reflect.DeepEqual(got, rs) {
 			t.Fatalf("got %#v", got)
 		}
 	})
 	t.Run("a row value that cannot be sent is invalid_argument naming the row and column", func(t *testing.T) {
-		_, err := toRows([]driver.Row{{Values: map[string]any{"c": func() {}}}})
+		_, err := toRows([]driver.Row{{Values: map[string]any{"c": func() {}}}}, false)
 		if !driver.IsKind(err, driver.KindInvalidArgument) || !strings.Contains(err.Error(), "row 1, column c") {
 			t.Fatalf("err = %v", err)
 		}
@@ -326,5 +326,50 @@ func TestDescribeMatchesInfo(t *testing.T) {
 		Connections: driver.ProtocolTwoDescription("weaviate")}
 	if !reflect.DeepEqual(d, want) {
 		t.Fatalf("got %#v", d)
+	}
+}
+
+// Contract 3, item 3: a key travels by column and, for a peer of protocol 2 or 3, as the one
+// text those protocols carried; each side reads the key by column first and the one text only
+// from a peer that did not send it.
+func TestRowKeysCrossTheWireToNewerAndOlderPeers(t *testing.T) {
+	one := driver.Key{"uuid": "0a1b2c3d-0000-4000-8000-000000000001"}
+	two := driver.Key{"tenant": "north", "id": json.Number("42")}
+	in := []driver.Row{{Key: one}, {Key: two}, {Values: map[string]any{"uuid": "0a1b2c3d-0000-4000-8000-000000000009", "title": "t"}}}
+	rows, err := toRows(in, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fromRows(wire(t, &pb.EditRequest{Rows: rows}).GetRows()); !reflect.DeepEqual(got, in) {
+		t.Fatalf("keys by column to a newer plugin: %#v", got)
+	}
+	// To an older plugin the one text goes too: a one-column key's, an insert's typed uuid.
+	if rows, err = toRows(in, true); err != nil {
+		t.Fatal(err)
+	}
+	if rows[0].GetUuid() != one["uuid"] || rows[1].GetUuid() != "" || rows[2].GetUuid() != "0a1b2c3d-0000-4000-8000-000000000009" {
+		t.Fatalf("the one text an older plugin reads: %q %q %q", rows[0].GetUuid(), rows[1].GetUuid(), rows[2].GetUuid())
+	}
+	// An older host sends the one text only: the plugin reads it as the uuid column's.
+	old := fromRows([]*pb.EditRow{{Uuid: "0a1b2c3d-0000-4000-8000-000000000002"}})
+	if !reflect.DeepEqual(old[0].Key, driver.Key{"uuid": "0a1b2c3d-0000-4000-8000-000000000002"}) {
+		t.Fatalf("an older host's key: %#v", old[0].Key)
+	}
+	// An older plugin answers the one text; a newer one both.
+	res := fromRowResults([]*pb.RowResult{{Index: 0, Uuid: "u1", Status: "ok"}})
+	if !reflect.DeepEqual(res[0].Key, driver.Key{"uuid": "u1"}) {
+		t.Fatalf("an older plugin's outcome: %#v", res[0])
+	}
+	back := toRowResults([]driver.RowResult{{Key: two, Status: driver.RowOK}})
+	if back[0].GetUuid() != "" || !reflect.DeepEqual(fromRowResults(wire(t, &pb.EditResponse{Results: back}).GetResults())[0].Key, two) {
+		t.Fatalf("a composite key's outcome: %v", back[0])
+	}
+	// A table's key: by column, and its one column for an older host.
+	ti := toTableInfo(&driver.TableInfo{Name: "T", PrimaryKey: []string{"tenant", "id"}})
+	if ti.GetPrimaryKey() != "" || !reflect.DeepEqual(fromTableInfo(wire(t, ti)).PrimaryKey, []string{"tenant", "id"}) {
+		t.Fatalf("a composite table key: %v", ti)
+	}
+	if got := fromTableInfo(&pb.DescribeTableResponse{Name: "T", PrimaryKey: "uuid"}).PrimaryKey; !reflect.DeepEqual(got, []string{"uuid"}) {
+		t.Fatalf("an older plugin's table key: %v", got)
 	}
 }

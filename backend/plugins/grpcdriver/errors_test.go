@@ -3,6 +3,7 @@ package grpcdriver
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -129,14 +130,14 @@ func TestErrorFieldsCrossTheWire(t *testing.T) {
 // Row outcomes keep their precise kind and whether the write may have happened, and give an
 // older host the protocol-2 kind.
 func TestRowOutcomesCrossTheWire(t *testing.T) {
-	in := []driver.RowResult{{Index: 2, UUID: "u", Status: driver.RowFailed, Kind: driver.KindInactiveTenant, Message: "m"},
+	in := []driver.RowResult{{Index: 2, Key: driver.Key{"uuid": "u"}, Status: driver.RowFailed, Kind: driver.KindInactiveTenant, Message: "m"},
 		{Index: 3, Status: driver.RowFailed, Kind: driver.KindConnection, Message: "m2", MaybeWritten: true}}
 	wire := toRowResults(in)
 	if wire[0].GetKind() != string(driver.KindUnsupported) || wire[0].GetCode() != string(driver.KindInactiveTenant) || !wire[1].GetMaybeWritten() {
 		t.Fatalf("%v", wire)
 	}
 	out := fromRowResults(wire)
-	if out[0] != in[0] || out[1] != in[1] {
+	if !reflect.DeepEqual(out, in) {
 		t.Fatalf("%+v", out)
 	}
 }

@@ -338,7 +338,7 @@ type searchingDriver struct {
 }
 
 func (d searchingDriver) Capabilities() driver.Capabilities {
-	return driver.Capabilities{SearchOptions: !d.older, SearchModes: !d.older, FilterGroups: !d.older}
+	return driver.Capabilities{SearchOptions: !d.older, SearchModes: !d.older, FilterGroups: !d.older, RowKeys: !d.older}
 }
 
 func (d searchingDriver) Search(_ context.Context, table string, r driver.SearchRequest, limit int) (*driver.Grid, error) {
@@ -368,10 +368,11 @@ func TestSearchAndCheckPathsCrossTheWire(t *testing.T) {
 		{Vector: []float64{0.5, -1}, TargetVector: "title_vec", Properties: []string{"title"}},
 		{Query: &q, Mode: "hybrid", Params: map[string]string{"alpha": "0"}},
 		{Query: &q},
-		{SimilarTo: "0a1b2c3d-0000-4000-8000-000000000001"},
+		{SimilarTo: driver.Key{"uuid": "0a1b2c3d-0000-4000-8000-000000000001"}},
 		{Query: &q, Mode: "hybrid", Params: map[string]string{"fusion": "ranked"}, SearchColumns: []string{"title", "body"}, Explain: true,
 			Filters: []driver.Filter{{Column: "n", Operator: driver.OpBetween, Value: "1", Value2: "9", Group: 2}, {Column: "t", Operator: driver.OpIsNull, Group: 2}}},
 		{Query: &q, Mode: "nearText", TargetVector: "title_vec"},
+		{SimilarTo: driver.Key{"tenant": "north", "id": json.Number("42")}},
 	}
 	for _, want := range cases {
 		g, err := k.Search(context.Background(), "Typed", want, 7)
@@ -394,7 +395,7 @@ func TestSearchAndCheckPathsCrossTheWire(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ok.Close()
-	refused := append([]driver.SearchRequest{{Vector: []float64{1}, Filters: []driver.Filter{{Column: "n", Operator: driver.OpIsNull}}}}, cases[1], cases[2], cases[4], cases[5])
+	refused := append([]driver.SearchRequest{{Vector: []float64{1}, Filters: []driver.Filter{{Column: "n", Operator: driver.OpIsNull}}}}, cases[1], cases[2], cases[4], cases[5], cases[6])
 	for _, r := range refused {
 		var de *driver.Error
 		if _, err := ok.Search(context.Background(), "Typed", r, 7); !errors.As(err, &de) || de.Kind != driver.KindUnsupported || !strings.Contains(de.Msg, "update it in Settings, Plugins") {
@@ -506,9 +507,9 @@ func TestAWriteCutMidBatchKeepsItsRowOutcomesAcrossTheBoundary(t *testing.T) {
 	t.Cleanup(node.Close)
 	k := openConn(t, serveLoopback(t, weaviateConfig()), standInSettings(node.URL))
 	rows := []driver.Row{
-		{UUID: "not-a-uuid", Values: map[string]any{"title": "refused before sending"}},
-		{UUID: "00000021-0000-4000-8000-000000000001", Values: map[string]any{"title": "sent"}},
-		{UUID: "00000021-0000-4000-8000-000000000002", Values: map[string]any{"title": "sent too"}},
+		{Key: driver.Key{"uuid": "not-a-uuid"}, Values: map[string]any{"title": "refused before sending"}},
+		{Key: driver.Key{"uuid": "00000021-0000-4000-8000-000000000001"}, Values: map[string]any{"title": "sent"}},
+		{Key: driver.Key{"uuid": "00000021-0000-4000-8000-000000000002"}, Values: map[string]any{"title": "sent too"}},
 	}
 	res, err := k.WriteBatch(context.Background(), "Cut", rows)
 	if err == nil || !driver.MayHaveWritten(err) {
@@ -686,7 +687,7 @@ type describingDriver struct {
 }
 
 func (d describingDriver) DescribeTable(_ context.Context, table string) (*driver.TableInfo, error) {
-	return &driver.TableInfo{Name: table, PrimaryKey: "id", Columns: []driver.Column{{Name: "id", PrimaryKey: true}}, Searches: d.modes}, nil
+	return &driver.TableInfo{Name: table, PrimaryKey: []string{"id"}, Columns: []driver.Column{{Name: "id", PrimaryKey: true}}, Searches: d.modes}, nil
 }
 
 // Contract 3: a table's search modes cross the wire whole (parameters, bounds, labels), and

@@ -376,13 +376,13 @@ func TestEditsThroughThePlugin(t *testing.T) {
 	d := openConnected(t, pluginHost(t), settingsFor(node))
 	id := "0000beec-0000-4000-8000-0000000000e1"
 	res, err := d.Insert(ctx, "Edits", []driver.Row{
-		{UUID: id, Values: map[string]any{"title": "first", "n": "7", "tags": `["a","b"]`, "meta": map[string]any{"k": "v"}}},
+		{Key: driver.Key{"uuid": id}, Values: map[string]any{"title": "first", "n": "7", "tags": `["a","b"]`, "meta": map[string]any{"k": "v"}}},
 		{Values: map[string]any{"n": "not a number"}},
 	})
 	if err != nil || len(res) != 2 || res[0].Status != driver.RowOK || res[1].Status != driver.RowFailed || res[1].Kind != driver.KindInvalidArgument {
 		t.Fatalf("Insert: %#v %v", res, err)
 	}
-	res, err = d.Update(ctx, "Edits", []driver.Row{{UUID: id, Values: map[string]any{"n": 8, "tags": []any{"c"}}}})
+	res, err = d.Update(ctx, "Edits", []driver.Row{{Key: driver.Key{"uuid": id}, Values: map[string]any{"n": 8, "tags": []any{"c"}}}})
 	if err != nil || res[0].Status != driver.RowOK {
 		t.Fatalf("Update: %#v %v", res, err)
 	}
@@ -401,7 +401,7 @@ func TestEditsThroughThePlugin(t *testing.T) {
 	if col("n") != json.Number("8") || col("tags") != `["c"]` || col("title") != "first" {
 		t.Fatalf("row after update: %#v", g.Rows[0])
 	}
-	res, err = d.Delete(ctx, "Edits", []driver.Row{{UUID: id}, {}})
+	res, err = d.Delete(ctx, "Edits", []driver.Row{{Key: driver.Key{"uuid": id}}, {}})
 	if err != nil || res[0].Status != driver.RowOK || res[1].Status != driver.RowSkipped {
 		t.Fatalf("Delete: %#v %v", res, err)
 	}

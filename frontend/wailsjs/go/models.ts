@@ -560,8 +560,8 @@ export namespace dto {
 	    }
 	}
 	export class RowChangeDTO {
-	    key: string;
-	    uuid: string;
+	    ref: string;
+	    key: Record<string, any>;
 	    values: Record<string, any>;
 	
 	    static createFrom(source: any = {}) {
@@ -570,8 +570,8 @@ export namespace dto {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.ref = source["ref"];
 	        this.key = source["key"];
-	        this.uuid = source["uuid"];
 	        this.values = source["values"];
 	    }
 	}
@@ -610,9 +610,9 @@ export namespace dto {
 		}
 	}
 	export class RowOutcomeDTO {
-	    key: string;
+	    ref: string;
 	    action: string;
-	    uuid: string;
+	    key: Record<string, any>;
 	    status: string;
 	    code: string;
 	    message: string;
@@ -623,9 +623,9 @@ export namespace dto {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.key = source["key"];
+	        this.ref = source["ref"];
 	        this.action = source["action"];
-	        this.uuid = source["uuid"];
+	        this.key = source["key"];
 	        this.status = source["status"];
 	        this.code = source["code"];
 	        this.message = source["message"];
@@ -1069,7 +1069,7 @@ export namespace dto {
 	}
 	export class RejectedDTO {
 	    line: number;
-	    uuid: string;
+	    key: string;
 	    reason: string;
 	
 	    static createFrom(source: any = {}) {
@@ -1079,7 +1079,7 @@ export namespace dto {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.line = source["line"];
-	        this.uuid = source["uuid"];
+	        this.key = source["key"];
 	        this.reason = source["reason"];
 	    }
 	}
@@ -1321,7 +1321,8 @@ export namespace dto {
 	}
 	export class MapDTO {
 	    id: string;
-	    uuids: string[];
+	    keyColumns: string[];
+	    keys: any[][];
 	    columns: MapColumnDTO[];
 	    vector: string;
 	    dims: number;
@@ -1337,7 +1338,8 @@ export namespace dto {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.id = source["id"];
-	        this.uuids = source["uuids"];
+	        this.keyColumns = source["keyColumns"];
+	        this.keys = source["keys"];
 	        this.columns = this.convertValues(source["columns"], MapColumnDTO);
 	        this.vector = source["vector"];
 	        this.dims = source["dims"];
@@ -1880,8 +1882,8 @@ export namespace dto {
 	    mode: string;
 	    query: string;
 	    vector: string;
-	    row: string;
-	    vectorRow: string;
+	    row: Record<string, any>;
+	    vectorRow: Record<string, any>;
 	    params: Record<string, string>;
 	    searchColumns: string[];
 	    targetVector: string;
@@ -2062,7 +2064,7 @@ export namespace dto {
 	export class TableInfoDTO {
 	    name: string;
 	    description: string;
-	    primaryKey: string;
+	    primaryKey: string[];
 	    columns: ColumnDTO[];
 	    settings: TableSettingsDTO;
 	    details: DetailSectionDTO[];

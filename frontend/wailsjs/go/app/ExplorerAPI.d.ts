@@ -24,7 +24,7 @@ export function ExportGrid(arg1:string,arg2:string,arg3:dto.GridDTO):Promise<dto
 
 export function ExportTable(arg1:string,arg2:string,arg3:string,arg4:dto.ExportRequestDTO):Promise<dto.ExportResultDTO>;
 
-export function FindSimilar(arg1:string,arg2:string,arg3:string,arg4:string,arg5:number):Promise<dto.SimilarDTO>;
+export function FindSimilar(arg1:string,arg2:string,arg3:Record<string, any>,arg4:string,arg5:number):Promise<dto.SimilarDTO>;
 
 export function ImportFile(arg1:string,arg2:string,arg3:string,arg4:string,arg5:Record<string, string>):Promise<dto.ImportResultDTO>;
 
@@ -50,4 +50,4 @@ export function TableCounts(arg1:string):Promise<Array<dto.TableCountDTO>>;
 
 export function TableNodes(arg1:string,arg2:string):Promise<Array<dto.NodeDTO>>;
 
-export function Vectors(arg1:string,arg2:string,arg3:Array<string>):Promise<Record<string, string>>;
+export function Vectors(arg1:string,arg2:string,arg3:Array<Record<string, any>>):Promise<Array<any>>;

@@ -562,7 +562,10 @@ type Capabilities struct {
 	// search_modes: the plugin describes its searches by words (DescribeTableResponse.searches)
 	// and reads SearchRequest's mode, params, search_columns and explain; an older one answers
 	// false and is searched near vectors and rows only.
-	SearchModes   bool `protobuf:"varint,21,opt,name=search_modes,json=searchModes,proto3" json:"search_modes,omitempty"`
+	SearchModes bool `protobuf:"varint,21,opt,name=search_modes,json=searchModes,proto3" json:"search_modes,omitempty"`
+	// row_keys: the plugin reads a row's key by column (EditRow.key, SearchRequest.similar_key);
+	// an older one reads the one text of protocol 2 and 3, so it is sent no other key.
+	RowKeys       bool `protobuf:"varint,22,opt,name=row_keys,json=rowKeys,proto3" json:"row_keys,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -740,6 +743,13 @@ func (x *Capabilities) GetTemplates() bool {
 func (x *Capabilities) GetSearchModes() bool {
 	if x != nil {
 		return x.SearchModes
+	}
+	return false
+}
+
+func (x *Capabilities) GetRowKeys() bool {
+	if x != nil {
+		return x.RowKeys
 	}
 	return false
 }
@@ -2271,14 +2281,17 @@ type DescribeTableResponse struct {
 	Name        string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	Description string                 `protobuf:"bytes,2,opt,name=description,proto3" json:"description,omitempty"`
 	Columns     []*Column              `protobuf:"bytes,3,rep,name=columns,proto3" json:"columns,omitempty"`
-	PrimaryKey  string                 `protobuf:"bytes,4,opt,name=primary_key,json=primaryKey,proto3" json:"primary_key,omitempty"`
-	Settings    *TableSettings         `protobuf:"bytes,5,opt,name=settings,proto3" json:"settings,omitempty"`
+	// primary_key is protocol 2 and 3's one key column; key_columns (protocol 4) are the
+	// table's key in its order, one column or several, and a newer peer reads them instead.
+	PrimaryKey string         `protobuf:"bytes,4,opt,name=primary_key,json=primaryKey,proto3" json:"primary_key,omitempty"`
+	Settings   *TableSettings `protobuf:"bytes,5,opt,name=settings,proto3" json:"settings,omitempty"`
 	// definition is the database's own schema document (JSON), if any.
 	Definition []byte `protobuf:"bytes,6,opt,name=definition,proto3" json:"definition,omitempty"`
 	// details is the definition in words, in sections.
 	Details []*DetailSection `protobuf:"bytes,7,rep,name=details,proto3" json:"details,omitempty"`
 	// searches are the table's searches by words, the default first.
 	Searches      []*SearchMode `protobuf:"bytes,8,rep,name=searches,proto3" json:"searches,omitempty"`
+	KeyColumns    []string      `protobuf:"bytes,9,rep,name=key_columns,json=keyColumns,proto3" json:"key_columns,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2365,6 +2378,13 @@ func (x *DescribeTableResponse) GetDetails() []*DetailSection {
 func (x *DescribeTableResponse) GetSearches() []*SearchMode {
 	if x != nil {
 		return x.Searches
+	}
+	return nil
+}
+
+func (x *DescribeTableResponse) GetKeyColumns() []string {
+	if x != nil {
+		return x.KeyColumns
 	}
 	return nil
 }
@@ -3136,7 +3156,11 @@ type SearchRequest struct {
 	Filters       []*Filter `protobuf:"bytes,15,rep,name=filters,proto3" json:"filters,omitempty"`
 	Explain       bool      `protobuf:"varint,16,opt,name=explain,proto3" json:"explain,omitempty"`
 	// params are the mode's parameters by key, as text.
-	Params        map[string]string `protobuf:"bytes,17,rep,name=params,proto3" json:"params,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Params map[string]string `protobuf:"bytes,17,rep,name=params,proto3" json:"params,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// similar_key (protocol 4) is the key of the row searched near, by column; similar_to is
+	// protocol 2 and 3's uuid key.
+	SimilarKey    map[string]*Value `protobuf:"bytes,18,rep,name=similar_key,json=similarKey,proto3" json:"similar_key,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	HasSimilarKey bool              `protobuf:"varint,19,opt,name=has_similar_key,json=hasSimilarKey,proto3" json:"has_similar_key,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3267,6 +3291,20 @@ func (x *SearchRequest) GetParams() map[string]string {
 		return x.Params
 	}
 	return nil
+}
+
+func (x *SearchRequest) GetSimilarKey() map[string]*Value {
+	if x != nil {
+		return x.SimilarKey
+	}
+	return nil
+}
+
+func (x *SearchRequest) GetHasSimilarKey() bool {
+	if x != nil {
+		return x.HasSimilarKey
+	}
+	return false
 }
 
 type Row struct {
@@ -3765,9 +3803,12 @@ func (x *Classification) GetForm() string {
 }
 
 type EditRow struct {
-	state  protoimpl.MessageState `protogen:"open.v1"`
-	Uuid   string                 `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
-	Values map[string]*Value      `protobuf:"bytes,2,rep,name=values,proto3" json:"values,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// uuid is protocol 2 and 3's key (the uuid column's); key (protocol 4) is the row's key by
+	// column.
+	Uuid   string            `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
+	Key    map[string]*Value `protobuf:"bytes,4,rep,name=key,proto3" json:"key,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Values map[string]*Value `protobuf:"bytes,2,rep,name=values,proto3" json:"values,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// vectors are written only by WriteBatch: vector name ("" a table's single vector) -> numbers.
 	Vectors       map[string]*ScanVector `protobuf:"bytes,3,rep,name=vectors,proto3" json:"vectors,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
@@ -3809,6 +3850,13 @@ func (x *EditRow) GetUuid() string {
 		return x.Uuid
 	}
 	return ""
+}
+
+func (x *EditRow) GetKey() map[string]*Value {
+	if x != nil {
+		return x.Key
+	}
+	return nil
 }
 
 func (x *EditRow) GetValues() map[string]*Value {
@@ -4022,8 +4070,10 @@ type RowResult struct {
 	Kind    string `protobuf:"bytes,4,opt,name=kind,proto3" json:"kind,omitempty"`
 	Message string `protobuf:"bytes,5,opt,name=message,proto3" json:"message,omitempty"`
 	// maybe_written: the row's write went out and its outcome is unknown.
-	MaybeWritten  bool   `protobuf:"varint,6,opt,name=maybe_written,json=maybeWritten,proto3" json:"maybe_written,omitempty"`
-	Code          string `protobuf:"bytes,7,opt,name=code,proto3" json:"code,omitempty"`
+	MaybeWritten bool   `protobuf:"varint,6,opt,name=maybe_written,json=maybeWritten,proto3" json:"maybe_written,omitempty"`
+	Code         string `protobuf:"bytes,7,opt,name=code,proto3" json:"code,omitempty"`
+	// key (protocol 4) is the row's key by column; uuid is protocol 2 and 3's.
+	Key           map[string]*Value `protobuf:"bytes,8,rep,name=key,proto3" json:"key,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4105,6 +4155,13 @@ func (x *RowResult) GetCode() string {
 		return x.Code
 	}
 	return ""
+}
+
+func (x *RowResult) GetKey() map[string]*Value {
+	if x != nil {
+		return x.Key
+	}
+	return nil
 }
 
 type EditResponse struct {
@@ -4985,7 +5042,7 @@ const file_driver_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a:\n" +
 	"\fSecretsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xa5\x05\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xc0\x05\n" +
 	"\fCapabilities\x12%\n" +
 	"\x0equery_language\x18\x01 \x01(\tR\rqueryLanguage\x12\x10\n" +
 	"\x03sql\x18\x02 \x01(\bR\x03sql\x12!\n" +
@@ -5012,7 +5069,8 @@ const file_driver_proto_rawDesc = "" +
 	"\x05nodes\x18\x12 \x01(\bR\x05nodes\x12\x14\n" +
 	"\x05paths\x18\x13 \x01(\bR\x05paths\x12\x1c\n" +
 	"\ttemplates\x18\x14 \x01(\bR\ttemplates\x12!\n" +
-	"\fsearch_modes\x18\x15 \x01(\bR\vsearchModes\"\r\n" +
+	"\fsearch_modes\x18\x15 \x01(\bR\vsearchModes\x12\x19\n" +
+	"\brow_keys\x18\x16 \x01(\bR\arowKeys\"\r\n" +
 	"\vInfoRequest\"\xfc\x01\n" +
 	"\fInfoResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
@@ -5154,7 +5212,7 @@ const file_driver_proto_rawDesc = "" +
 	"\x06tenant\x18\a \x01(\tR\x06tenant\x12-\n" +
 	"\x12vectorized_vectors\x18\b \x03(\tR\x11vectorizedVectors\x12\x1d\n" +
 	"\n" +
-	"own_vector\x18\t \x01(\bR\townVector\"\xe8\x02\n" +
+	"own_vector\x18\t \x01(\bR\townVector\"\x89\x03\n" +
 	"\x15DescribeTableResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12/\n" +
@@ -5166,7 +5224,9 @@ const file_driver_proto_rawDesc = "" +
 	"definition\x18\x06 \x01(\fR\n" +
 	"definition\x126\n" +
 	"\adetails\x18\a \x03(\v2\x1c.app.driver.v2.DetailSectionR\adetails\x125\n" +
-	"\bsearches\x18\b \x03(\v2\x19.app.driver.v2.SearchModeR\bsearches\"\x9d\x02\n" +
+	"\bsearches\x18\b \x03(\v2\x19.app.driver.v2.SearchModeR\bsearches\x12\x1f\n" +
+	"\vkey_columns\x18\t \x03(\tR\n" +
+	"keyColumns\"\x9d\x02\n" +
 	"\n" +
 	"SearchMode\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
@@ -5236,7 +5296,7 @@ const file_driver_proto_rawDesc = "" +
 	"\bproblems\x18\x01 \x03(\v2/.app.driver.v2.CheckCellsResponse.ProblemsEntryR\bproblems\x1a;\n" +
 	"\rProblemsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xb2\x04\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xfe\x05\n" +
 	"\rSearchRequest\x12\x17\n" +
 	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12\x14\n" +
 	"\x05table\x18\x02 \x01(\tR\x05table\x12\x16\n" +
@@ -5255,10 +5315,16 @@ const file_driver_proto_rawDesc = "" +
 	"\x0esearch_columns\x18\x0e \x03(\tR\rsearchColumns\x12/\n" +
 	"\afilters\x18\x0f \x03(\v2\x15.app.driver.v2.FilterR\afilters\x12\x18\n" +
 	"\aexplain\x18\x10 \x01(\bR\aexplain\x12@\n" +
-	"\x06params\x18\x11 \x03(\v2(.app.driver.v2.SearchRequest.ParamsEntryR\x06params\x1a9\n" +
+	"\x06params\x18\x11 \x03(\v2(.app.driver.v2.SearchRequest.ParamsEntryR\x06params\x12M\n" +
+	"\vsimilar_key\x18\x12 \x03(\v2,.app.driver.v2.SearchRequest.SimilarKeyEntryR\n" +
+	"similarKey\x12&\n" +
+	"\x0fhas_similar_key\x18\x13 \x01(\bR\rhasSimilarKey\x1a9\n" +
 	"\vParamsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01J\x04\b\a\x10\bJ\x04\b\b\x10\tJ\x04\b\r\x10\x0eR\thas_alphaR\x05alphaR\x06fusion\"1\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1aS\n" +
+	"\x0fSimilarKeyEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12*\n" +
+	"\x05value\x18\x02 \x01(\v2\x14.app.driver.v2.ValueR\x05value:\x028\x01J\x04\b\a\x10\bJ\x04\b\b\x10\tJ\x04\b\r\x10\x0eR\thas_alphaR\x05alphaR\x06fusion\"1\n" +
 	"\x03Row\x12*\n" +
 	"\x05cells\x18\x01 \x03(\v2\x14.app.driver.v2.ValueR\x05cells\"\xaa\x01\n" +
 	"\x04Grid\x12/\n" +
@@ -5291,11 +5357,15 @@ const file_driver_proto_rawDesc = "" +
 	"\x06access\x18\x01 \x01(\tR\x06access\x12 \n" +
 	"\vdestructive\x18\x02 \x01(\bR\vdestructive\x120\n" +
 	"\x05error\x18\x03 \x01(\v2\x1a.app.driver.v2.DriverErrorR\x05error\x12\x12\n" +
-	"\x04form\x18\x04 \x01(\tR\x04form\"\xc0\x02\n" +
+	"\x04form\x18\x04 \x01(\tR\x04form\"\xc1\x03\n" +
 	"\aEditRow\x12\x12\n" +
-	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x12:\n" +
+	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x121\n" +
+	"\x03key\x18\x04 \x03(\v2\x1f.app.driver.v2.EditRow.KeyEntryR\x03key\x12:\n" +
 	"\x06values\x18\x02 \x03(\v2\".app.driver.v2.EditRow.ValuesEntryR\x06values\x12=\n" +
-	"\avectors\x18\x03 \x03(\v2#.app.driver.v2.EditRow.VectorsEntryR\avectors\x1aO\n" +
+	"\avectors\x18\x03 \x03(\v2#.app.driver.v2.EditRow.VectorsEntryR\avectors\x1aL\n" +
+	"\bKeyEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12*\n" +
+	"\x05value\x18\x02 \x01(\v2\x14.app.driver.v2.ValueR\x05value:\x028\x01\x1aO\n" +
 	"\vValuesEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12*\n" +
 	"\x05value\x18\x02 \x01(\v2\x14.app.driver.v2.ValueR\x05value:\x028\x01\x1aU\n" +
@@ -5315,7 +5385,7 @@ const file_driver_proto_rawDesc = "" +
 	"\vEditRequest\x12\x17\n" +
 	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12\x14\n" +
 	"\x05table\x18\x02 \x01(\tR\x05table\x12*\n" +
-	"\x04rows\x18\x03 \x03(\v2\x16.app.driver.v2.EditRowR\x04rows\"\xb4\x01\n" +
+	"\x04rows\x18\x03 \x03(\v2\x16.app.driver.v2.EditRowR\x04rows\"\xb7\x02\n" +
 	"\tRowResult\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\x03R\x05index\x12\x12\n" +
 	"\x04uuid\x18\x02 \x01(\tR\x04uuid\x12\x16\n" +
@@ -5323,7 +5393,11 @@ const file_driver_proto_rawDesc = "" +
 	"\x04kind\x18\x04 \x01(\tR\x04kind\x12\x18\n" +
 	"\amessage\x18\x05 \x01(\tR\amessage\x12#\n" +
 	"\rmaybe_written\x18\x06 \x01(\bR\fmaybeWritten\x12\x12\n" +
-	"\x04code\x18\a \x01(\tR\x04code\"B\n" +
+	"\x04code\x18\a \x01(\tR\x04code\x123\n" +
+	"\x03key\x18\b \x03(\v2!.app.driver.v2.RowResult.KeyEntryR\x03key\x1aL\n" +
+	"\bKeyEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12*\n" +
+	"\x05value\x18\x02 \x01(\v2\x14.app.driver.v2.ValueR\x05value:\x028\x01\"B\n" +
 	"\fEditResponse\x122\n" +
 	"\aresults\x18\x01 \x03(\v2\x18.app.driver.v2.RowResultR\aresults\"\x0f\n" +
 	"\rCloseResponse\"\xb3\x01\n" +
@@ -5424,7 +5498,7 @@ func file_driver_proto_rawDescGZIP() []byte {
 	return file_driver_proto_rawDescData
 }
 
-var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 79)
+var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 82)
 var file_driver_proto_goTypes = []any{
 	(*DriverError)(nil),             // 0: app.driver.v2.DriverError
 	(*Value)(nil),                   // 1: app.driver.v2.Value
@@ -5503,8 +5577,11 @@ var file_driver_proto_goTypes = []any{
 	nil,                             // 74: app.driver.v2.SearchParam.OptionLabelsEntry
 	nil,                             // 75: app.driver.v2.CheckCellsResponse.ProblemsEntry
 	nil,                             // 76: app.driver.v2.SearchRequest.ParamsEntry
-	nil,                             // 77: app.driver.v2.EditRow.ValuesEntry
-	nil,                             // 78: app.driver.v2.EditRow.VectorsEntry
+	nil,                             // 77: app.driver.v2.SearchRequest.SimilarKeyEntry
+	nil,                             // 78: app.driver.v2.EditRow.KeyEntry
+	nil,                             // 79: app.driver.v2.EditRow.ValuesEntry
+	nil,                             // 80: app.driver.v2.EditRow.VectorsEntry
+	nil,                             // 81: app.driver.v2.RowResult.KeyEntry
 }
 var file_driver_proto_depIdxs = []int32{
 	2,  // 0: app.driver.v2.Value.list_value:type_name -> app.driver.v2.List
@@ -5543,84 +5620,90 @@ var file_driver_proto_depIdxs = []int32{
 	75, // 33: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
 	32, // 34: app.driver.v2.SearchRequest.filters:type_name -> app.driver.v2.Filter
 	76, // 35: app.driver.v2.SearchRequest.params:type_name -> app.driver.v2.SearchRequest.ParamsEntry
-	1,  // 36: app.driver.v2.Row.cells:type_name -> app.driver.v2.Value
-	25, // 37: app.driver.v2.Grid.columns:type_name -> app.driver.v2.Column
-	39, // 38: app.driver.v2.Grid.rows:type_name -> app.driver.v2.Row
-	32, // 39: app.driver.v2.CountRequest.filters:type_name -> app.driver.v2.Filter
-	40, // 40: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
-	0,  // 41: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
-	77, // 42: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
-	78, // 43: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
-	49, // 44: app.driver.v2.CreateTableRequest.columns:type_name -> app.driver.v2.ColumnSpec
-	47, // 45: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
-	51, // 46: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
-	32, // 47: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
-	55, // 48: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
-	25, // 49: app.driver.v2.ScanPage.columns:type_name -> app.driver.v2.Column
-	39, // 50: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
-	56, // 51: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
-	58, // 52: app.driver.v2.ListTenantsResponse.tenants:type_name -> app.driver.v2.Tenant
-	63, // 53: app.driver.v2.NodeTables.shard_list:type_name -> app.driver.v2.NodeShard
-	62, // 54: app.driver.v2.Node.tables:type_name -> app.driver.v2.NodeTables
-	64, // 55: app.driver.v2.NodesResponse.nodes:type_name -> app.driver.v2.Node
-	1,  // 56: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
-	1,  // 57: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
-	55, // 58: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
-	6,  // 59: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
-	14, // 60: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
-	16, // 61: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
-	16, // 62: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
-	16, // 63: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
-	22, // 64: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
-	34, // 65: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
-	41, // 66: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
-	43, // 67: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
-	38, // 68: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
-	16, // 69: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
-	45, // 70: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
-	35, // 71: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
-	50, // 72: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
-	50, // 73: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
-	50, // 74: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
-	16, // 75: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
-	54, // 76: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
-	50, // 77: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
-	48, // 78: app.driver.v2.Driver.CreateTable:input_type -> app.driver.v2.CreateTableRequest
-	22, // 79: app.driver.v2.Driver.Templates:input_type -> app.driver.v2.TableRequest
-	22, // 80: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
-	60, // 81: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
-	22, // 82: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
-	16, // 83: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
-	7,  // 84: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
-	15, // 85: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
-	17, // 86: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
-	17, // 87: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
-	21, // 88: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
-	27, // 89: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
-	40, // 90: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
-	42, // 91: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
-	44, // 92: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
-	40, // 93: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
-	19, // 94: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
-	46, // 95: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
-	37, // 96: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
-	52, // 97: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
-	52, // 98: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
-	52, // 99: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
-	5,  // 100: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
-	57, // 101: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
-	52, // 102: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
-	27, // 103: app.driver.v2.Driver.CreateTable:output_type -> app.driver.v2.DescribeTableResponse
-	24, // 104: app.driver.v2.Driver.Templates:output_type -> app.driver.v2.TemplatesResponse
-	59, // 105: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
-	61, // 106: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
-	65, // 107: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
-	53, // 108: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
-	84, // [84:109] is the sub-list for method output_type
-	59, // [59:84] is the sub-list for method input_type
-	59, // [59:59] is the sub-list for extension type_name
-	59, // [59:59] is the sub-list for extension extendee
-	0,  // [0:59] is the sub-list for field type_name
+	77, // 36: app.driver.v2.SearchRequest.similar_key:type_name -> app.driver.v2.SearchRequest.SimilarKeyEntry
+	1,  // 37: app.driver.v2.Row.cells:type_name -> app.driver.v2.Value
+	25, // 38: app.driver.v2.Grid.columns:type_name -> app.driver.v2.Column
+	39, // 39: app.driver.v2.Grid.rows:type_name -> app.driver.v2.Row
+	32, // 40: app.driver.v2.CountRequest.filters:type_name -> app.driver.v2.Filter
+	40, // 41: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
+	0,  // 42: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
+	78, // 43: app.driver.v2.EditRow.key:type_name -> app.driver.v2.EditRow.KeyEntry
+	79, // 44: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
+	80, // 45: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
+	49, // 46: app.driver.v2.CreateTableRequest.columns:type_name -> app.driver.v2.ColumnSpec
+	47, // 47: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
+	81, // 48: app.driver.v2.RowResult.key:type_name -> app.driver.v2.RowResult.KeyEntry
+	51, // 49: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
+	32, // 50: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
+	55, // 51: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
+	25, // 52: app.driver.v2.ScanPage.columns:type_name -> app.driver.v2.Column
+	39, // 53: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
+	56, // 54: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
+	58, // 55: app.driver.v2.ListTenantsResponse.tenants:type_name -> app.driver.v2.Tenant
+	63, // 56: app.driver.v2.NodeTables.shard_list:type_name -> app.driver.v2.NodeShard
+	62, // 57: app.driver.v2.Node.tables:type_name -> app.driver.v2.NodeTables
+	64, // 58: app.driver.v2.NodesResponse.nodes:type_name -> app.driver.v2.Node
+	1,  // 59: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
+	1,  // 60: app.driver.v2.SearchRequest.SimilarKeyEntry.value:type_name -> app.driver.v2.Value
+	1,  // 61: app.driver.v2.EditRow.KeyEntry.value:type_name -> app.driver.v2.Value
+	1,  // 62: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
+	55, // 63: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
+	1,  // 64: app.driver.v2.RowResult.KeyEntry.value:type_name -> app.driver.v2.Value
+	6,  // 65: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
+	14, // 66: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
+	16, // 67: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
+	16, // 68: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
+	16, // 69: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
+	22, // 70: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
+	34, // 71: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
+	41, // 72: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
+	43, // 73: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
+	38, // 74: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
+	16, // 75: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
+	45, // 76: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
+	35, // 77: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
+	50, // 78: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
+	50, // 79: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
+	50, // 80: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
+	16, // 81: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
+	54, // 82: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
+	50, // 83: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
+	48, // 84: app.driver.v2.Driver.CreateTable:input_type -> app.driver.v2.CreateTableRequest
+	22, // 85: app.driver.v2.Driver.Templates:input_type -> app.driver.v2.TableRequest
+	22, // 86: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
+	60, // 87: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
+	22, // 88: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
+	16, // 89: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
+	7,  // 90: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
+	15, // 91: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
+	17, // 92: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
+	17, // 93: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
+	21, // 94: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
+	27, // 95: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
+	40, // 96: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
+	42, // 97: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
+	44, // 98: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
+	40, // 99: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
+	19, // 100: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
+	46, // 101: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
+	37, // 102: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
+	52, // 103: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
+	52, // 104: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
+	52, // 105: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
+	5,  // 106: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
+	57, // 107: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
+	52, // 108: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
+	27, // 109: app.driver.v2.Driver.CreateTable:output_type -> app.driver.v2.DescribeTableResponse
+	24, // 110: app.driver.v2.Driver.Templates:output_type -> app.driver.v2.TemplatesResponse
+	59, // 111: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
+	61, // 112: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
+	65, // 113: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
+	53, // 114: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
+	90, // [90:115] is the sub-list for method output_type
+	65, // [65:90] is the sub-list for method input_type
+	65, // [65:65] is the sub-list for extension type_name
+	65, // [65:65] is the sub-list for extension extendee
+	0,  // [0:65] is the sub-list for field type_name
 }
 
 func init() { file_driver_proto_init() }
@@ -5643,7 +5726,7 @@ func file_driver_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_driver_proto_rawDesc), len(file_driver_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   79,
+			NumMessages:   82,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
