@@ -446,3 +446,18 @@ func outcomeUUID(o dto.RowOutcomeDTO) string {
 	id, _ := o.Key["uuid"].(string)
 	return id
 }
+
+// typedUUID is the uuid of the object an outcome of req names: its key's, or for an insert
+// whose outcome has none (the write was cut before an answer), the uuid the request typed.
+func typedUUID(req dto.CommitRequestDTO, o dto.RowOutcomeDTO) string {
+	if id := outcomeUUID(o); id != "" {
+		return id
+	}
+	for _, r := range req.Inserts {
+		if r.Ref == o.Ref {
+			id, _ := r.Values["uuid"].(string)
+			return id
+		}
+	}
+	return ""
+}

@@ -272,7 +272,7 @@ func TestAKilledDriverPluginDuringACommit(t *testing.T) {
 			t.Run("each outcome matches what the server holds, or says it is unknown", func(t *testing.T) {
 				rows := serverRows(t, node, table)
 				written := func(o dto.RowOutcomeDTO) bool {
-					title, there := rows[outcomeUUID(o)]
+					title, there := rows[typedUUID(req, o)]
 					switch o.Action {
 					case explore.ActionUpdate:
 						return title == "edited"

@@ -157,7 +157,7 @@ func TestAKilledWeaviateServerDuringACommit(t *testing.T) {
 			})
 			t.Run("each outcome matches what the node holds, or says it is unknown", func(t *testing.T) {
 				rows := serverRows(t, node, table)
-				written := func(o dto.RowOutcomeDTO) bool { _, there := rows[outcomeUUID(o)]; return there }
+				written := func(o dto.RowOutcomeDTO) bool { _, there := rows[typedUUID(req, o)]; return there }
 				ok, failed, unknown := checkHonest(t, res.Outcomes, written)
 				t.Logf("outcomes: %d ok, %d failed, %d unknown; the node holds %d rows", ok, failed, unknown, len(rows))
 				if c.at == 0 {

@@ -243,6 +243,11 @@ func Operators() []Operator {
 //
 // Filters are ANDed, except that filters with the same non-zero Group form one group whose
 // filters are ORed (issue 23): "(a OR b) AND c" is a and b in group 1 and c alone.
+//
+// On an array column an operator is read element by element: a positive operator holds where
+// any element meets it, a negative one (NotEquals, NotContains, NotIn) where no element meets
+// its positive; IsEmpty holds for an array without elements, IsNull for a NULL array. The
+// conformance suite holds every driver to it.
 type Filter struct {
 	Column   string   `json:"column"`
 	Operator Operator `json:"operator"`

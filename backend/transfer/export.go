@@ -92,7 +92,7 @@ func Export(ctx context.Context, drv driver.Driver, req ExportRequest, progress 
 	if len(req.Sort) > 0 {
 		limit := drv.Capabilities().MaxResults
 		if limit > 0 && total > int64(limit) {
-			return Summary{}, driver.Errorf(driver.KindUnsupported, "%s has %d matching rows and the database sorts only its first %d; export without the sort (rows in uuid order) or narrow the filters", req.Table, total, limit)
+			return Summary{}, driver.Errorf(driver.KindUnsupported, "%s has %d matching rows and the database sorts only its first %d; export without the sort (rows in key order) or narrow the filters", req.Table, total, limit)
 		}
 		pages = &browsePager{drv: drv, req: req, names: nil}
 		if req.Vectors {

@@ -25,11 +25,11 @@ func newExportCmd(g *Globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "export CONNECTION TABLE -o FILE",
 		Short: "Export a table (all its rows, past the 10,000-row paging limit) to CSV, JSON Lines or Parquet",
-		Long: `Export a table's rows to a file. Without --sort the rows come in uuid order through the
+		Long: `Export a table's rows to a file. Without --sort the rows come in key order through the
 database's cursor, however many there are; with --sort the database orders them, within its
 paging limit. The file appears only when complete: a cancelled or failed export leaves nothing.
 
-Columns: uuid, the properties in the table's order, then with --vectors "vector" (or
+Columns: the table's columns in its order (the key first), then with --vectors "vector" (or
 "vector:NAME" for each named vector). In CSV a null is an empty field and an empty text "".`,
 		Example: `  app export local Paper -o paper.parquet --vectors
   app export local Product --where "stock greater_than 50" --where "category equals tools" -o tools.csv
@@ -196,10 +196,10 @@ func newImportCmd(g *Globals) *cobra.Command {
 		Use:   "import CONNECTION TABLE FILE",
 		Short: "Import a CSV, JSON Lines or Parquet file into a table, in batches, reporting each rejected row",
 		Long: `Import a file's rows into a table. File columns go to the table columns of the same name
-("uuid" is the key, "vector" and "vector:NAME" vectors), or where --map sends them. Each row is
+(the key columns among them, "vector" and "vector:NAME" vectors), or where --map sends them. Each row is
 typed by the driver's own cell rules before it is written; a row that does not fit, or a line
 the file breaks, is rejected with its line and reason (listed in FILE.rejected.csv) and the rest
-is written. Rows are created, or replaced by their uuid. Ctrl-C stops between batches, and the
+is written. Rows are created, or replaced by their key where the database does so (Weaviate). Ctrl-C stops between batches, and the
 summary says exactly what was written.`,
 		Example: `  app import local Paper paper.parquet
   app import local Product products.csv --map sku=code --map notes=-

@@ -188,7 +188,7 @@ func Run(t *testing.T, h Harness) {
 
 	t.Run("every listed filter operator selects the rows its meaning selects, and Count agrees", func(t *testing.T) {
 		tested := 0
-		for _, col := range []string{"n", "word", "x", "flag", "at", "ref"} {
+		for _, col := range []string{"n", "word", "x", "flag", "at", "ref", "tags"} {
 			c, _ := info.Column(col)
 			for _, op := range c.Filterable {
 				f, match, ok := filterFor(col, op)
@@ -599,6 +599,9 @@ func filterFor(col string, op driver.Operator) (driver.Filter, func(i int) (matc
 		}
 		return f, nil, false
 	}
+	if col == "tags" {
+		return arrayFilter(f)
+	}
 	if col == "flag" {
 		// flag is true on the even rows.
 		even := func(want bool) func(int) (bool, bool) {
@@ -654,6 +657,51 @@ func filterFor(col string, op driver.Operator) (driver.Filter, func(i int) (matc
 		return f, text(func(string) bool { return true }), true
 	case driver.OpIsNull:
 		return f, text(func(string) bool { return false }), true
+	}
+	return f, nil, false
+}
+
+// arrayFilter is f on tags, whose row i holds its word's first letter and "all". On an array
+// the contract reads an operator element by element: a positive operator holds where any
+// element meets it, a negative one (not equals, not contains, not in) where none meets its
+// positive; is_empty holds for an array without elements, is_null for none at all.
+func arrayFilter(f driver.Filter) (driver.Filter, func(i int) (match, known bool), bool) {
+	elements := func(i int) []string { return []string{words[i][:1], "all"} }
+	anyOf := func(test func(e string) bool) func(int) (bool, bool) {
+		return func(i int) (bool, bool) { return slices.ContainsFunc(elements(i), test), true }
+	}
+	noneOf := func(test func(e string) bool) func(int) (bool, bool) {
+		return func(i int) (bool, bool) { return !slices.ContainsFunc(elements(i), test), true }
+	}
+	switch f.Operator {
+	case driver.OpEquals:
+		f.Value = "c"
+		return f, anyOf(func(e string) bool { return e == "c" }), true
+	case driver.OpNotEquals:
+		f.Value = "c"
+		return f, noneOf(func(e string) bool { return e == "c" }), true
+	case driver.OpContains:
+		f.Value = "d"
+		return f, anyOf(func(e string) bool { return strings.Contains(e, "d") }), true
+	case driver.OpNotContains:
+		f.Value = "d"
+		return f, noneOf(func(e string) bool { return strings.Contains(e, "d") }), true
+	case driver.OpStartsWith:
+		f.Value = "e"
+		return f, anyOf(func(e string) bool { return strings.HasPrefix(e, "e") }), true
+	case driver.OpEndsWith:
+		f.Value = "f"
+		return f, anyOf(func(e string) bool { return strings.HasSuffix(e, "f") }), true
+	case driver.OpIn:
+		f.Value = "b, g, z"
+		return f, anyOf(func(e string) bool { return e == "b" || e == "g" || e == "z" }), true
+	case driver.OpNotIn:
+		f.Value = "b, g"
+		return f, noneOf(func(e string) bool { return e == "b" || e == "g" }), true
+	case driver.OpIsNull, driver.OpIsEmpty:
+		return f, func(int) (bool, bool) { return false, true }, true
+	case driver.OpIsNotNull, driver.OpIsNotEmpty:
+		return f, func(int) (bool, bool) { return true, true }, true
 	}
 	return f, nil, false
 }

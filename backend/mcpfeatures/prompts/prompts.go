@@ -247,7 +247,7 @@ func tableBlock(t *driver.TableInfo) string {
 	if d := oneLine(t.Description); d != "" {
 		b.WriteString(": " + d)
 	}
-	fmt.Fprintf(&b, "\nPrimary key: %s\nColumns:\n", t.PrimaryKey)
+	fmt.Fprintf(&b, "\nPrimary key: %s\nColumns:\n", strings.Join(t.PrimaryKey, ", "))
 	for _, c := range t.Columns {
 		fmt.Fprintf(&b, "- %s: %s", c.Name, typeOf(c))
 		var notes []string

@@ -181,7 +181,7 @@ func TestARowWriteCutInTheMiddleOfABatch(t *testing.T) {
 			t.Run("every row reported written is on the server", func(t *testing.T) {
 				for _, o := range outcomes {
 					r := o.(map[string]any)
-					if r["status"] == string(driver.RowOK) && !onServer[r["uuid"].(string)] {
+					if r["status"] == string(driver.RowOK) && !onServer[outcomeUUID(r)] {
 						t.Errorf("row %v is reported ok and is not on the server", r["index"])
 					}
 				}
@@ -190,7 +190,7 @@ func TestARowWriteCutInTheMiddleOfABatch(t *testing.T) {
 				for _, o := range outcomes {
 					r := o.(map[string]any)
 					msg, _ := r["message"].(string)
-					if onServer[r["uuid"].(string)] && r["status"] != string(driver.RowOK) && !strings.Contains(msg, driver.MaybeWritten) {
+					if onServer[outcomeUUID(r)] && r["status"] != string(driver.RowOK) && !strings.Contains(msg, driver.MaybeWritten) {
 						t.Errorf("row %v is on the server and reported %v %q", r["index"], r["status"], msg)
 					}
 				}
@@ -237,4 +237,11 @@ func objectIDs(t *testing.T, node *weaviatenode.Node, class string) map[string]b
 		out[o.ID] = true
 	}
 	return out
+}
+
+// outcomeUUID is the Weaviate uuid of a row outcome's key ("" when it has none).
+func outcomeUUID(r map[string]any) string {
+	k, _ := r["key"].(map[string]any)
+	id, _ := k["uuid"].(string)
+	return id
 }

@@ -63,6 +63,7 @@ export type {
   Plugin,
   RowChange,
   RowOutcome,
+  RowKey,
   SimilarResult,
   ExportRequest,
   ExportResult,

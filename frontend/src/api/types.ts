@@ -250,7 +250,6 @@ export interface Tenant {
   status: string;
 }
 
-/** One grid column: uuid first, the properties, vector last. */
 /**
  * A column's portable kind (the driver's ColumnKind): what its values are, whatever the database
  * calls its type. The window branches on kinds only; it shows the type.
@@ -312,11 +311,19 @@ export interface TableSettings {
   indexPropertyLength: boolean;
 }
 
+/**
+ * A stored row's key: the cells of its table's key columns (TableInfo.primaryKey), by column,
+ * as the grid read them (text; a map's keys may carry numbers and booleans). api/rowKey.ts
+ * holds the rules for reading, naming and showing one.
+ */
+export type RowKey = Record<string, unknown>;
+
 /** describeTable's answer. */
 export interface TableInfo {
   name: string;
   description: string;
-  primaryKey: string;
+  /** The key columns, in the key's order; none: rows are read and added, never named one by one (no edit, delete or Find similar). */
+  primaryKey: string[];
   columns: Column[];
   settings: TableSettings;
   /** The table's definition in words, in sections (the driver's words). */
@@ -388,9 +395,9 @@ export interface SearchRequest {
   /** by vector: the vector as pasted, a JSON array of numbers. */
   vector: string;
   /** by row: the row's key. */
-  row: string;
-  /** words: the key of the row whose vector fills the mode's vector parameter ("" none). */
-  vectorRow: string;
+  row: RowKey;
+  /** words: the key of the row whose vector fills the mode's vector parameter ({} none). */
+  vectorRow: RowKey;
   /** The mode's parameters by key, as text ("" the database's default). */
   params: Record<string, string>;
   /** The columns the words are matched in (none: every one the mode searches). */
@@ -424,7 +431,9 @@ export interface MapRequest {
 /** A map's points, before their layout arrives (onMapFrame): cell i of each column is point i's. */
 export interface MapPoints {
   id: string;
-  uuids: string[];
+  /** Point i's key is keys[i][j] for each keyColumns[j] (mapModel's pointKey reads it). */
+  keyColumns: string[];
+  keys: unknown[][];
   /** kind is the portable column kind (ColumnKind) the map branches on; type is shown. */
   columns: { name: string; type: string; kind: string; values: (string | null)[] }[];
   vector: string;
@@ -503,12 +512,14 @@ export interface CountResult {
 }
 
 /**
- * One pending row of the grid, as commit sends it. key is the grid's own name for the row;
- * values are the typed text per column, null for NULL (updates: only the edited cells).
+ * One pending row of the grid, as commit sends it. ref is the grid's own name for the row,
+ * echoed in its outcome; key names the stored row (updates, deletes; {} for an insert, whose
+ * typed key cells are among its values); values are the typed text per column, null for NULL
+ * (updates: only the edited cells).
  */
 export interface RowChange {
-  key: string;
-  uuid: string;
+  ref: string;
+  key: RowKey;
   values: Record<string, string | null>;
 }
 
@@ -521,10 +532,10 @@ export interface CommitRequest {
 
 /** What happened to one pending row. */
 export interface RowOutcome {
-  key: string;
+  ref: string;
   action: "update" | "insert" | "delete";
-  /** The row's uuid; for an insert, the one the database gave it. */
-  uuid: string;
+  /** The row's key; for an insert, the one the database stored it under. */
+  key: RowKey;
   status: "ok" | "skipped" | "failed";
   code: string;
   message: string;
@@ -536,7 +547,7 @@ export interface CommitResult {
   declined: boolean;
 }
 
-/** findSimilar's answer: the matches (uuid, properties, distance) and the vector searched. */
+/** findSimilar's answer: the matches (key, properties, distance) and the vector searched. */
 export interface SimilarResult {
   grid: Grid;
   targetVector: string;
@@ -581,7 +592,8 @@ export interface TransferProgress {
 /** Rejected is a row an import did not write, with its line in the file and why. */
 export interface Rejected {
   line: number;
-  uuid: string;
+  /** The row's key as text, "" when the file gave none. */
+  key: string;
   reason: string;
 }
 
@@ -648,10 +660,10 @@ export interface ExplorerApi {
   commit(id: string, table: string, req: CommitRequest): Promise<CommitResult>;
   /** setPendingChanges tells the backend how many rows have unwritten changes (quitting then asks). */
   setPendingChanges(rows: number): Promise<void>;
-  /** vectors reads the full vector cells of rows by uuid (a grid page carries previews); uuid -> JSON text. */
-  vectors(id: string, table: string, uuids: string[]): Promise<Record<string, string>>;
+  /** vectors reads the full vector cells of rows by key (a grid page carries previews): result[i] is keys[i]'s JSON text, null when it has none. */
+  vectors(id: string, table: string, keys: RowKey[]): Promise<(string | null)[]>;
   /** findSimilar: the rows nearest one row's vector, best first with distance (targetVector "" picks the only one). */
-  findSimilar(id: string, table: string, uuid: string, targetVector: string, limit: number): Promise<SimilarResult>;
+  findSimilar(id: string, table: string, key: RowKey, targetVector: string, limit: number): Promise<SimilarResult>;
   /** exportTable asks where to save (natively), then writes the table's rows; transferId names it for cancelTransfer and progress. */
   exportTable(transferId: string, id: string, table: string, req: ExportRequest): Promise<ExportResult>;
   /** exportGrid asks where to save (natively), then writes a grid the window holds (an editor result, Find similar's matches). */

@@ -120,7 +120,7 @@ function toTableInfo(dto: models.TableInfoDTO): TableInfo {
   return {
     name: dto.name,
     description: dto.description,
-    primaryKey: dto.primaryKey,
+    primaryKey: dto.primaryKey ?? [],
     columns: (dto.columns ?? []).map(toColumn),
     settings: {
       multiTenancy: dto.settings.multiTenancy,
@@ -195,8 +195,20 @@ export function unpackXY(b64: string): Float32Array {
   return new Float32Array(bytes.buffer, 0, Math.floor(bytes.length / 4));
 }
 
-function toRejected(r: { line: number; uuid: string; reason: string }): Rejected {
-  return { line: r.line, uuid: r.uuid ?? "", reason: r.reason ?? "" };
+function toRejected(r: models.RejectedDTO): Rejected {
+  return { line: r.line, key: r.key ?? "", reason: r.reason ?? "" };
+}
+
+/** toOutcome reads one row's commit outcome; a row whose key the driver did not say gets {}. */
+function toOutcome(o: models.RowOutcomeDTO): RowOutcome {
+  return {
+    ref: o.ref,
+    action: o.action as RowOutcome["action"],
+    key: o.key ?? {},
+    status: o.status as RowOutcome["status"],
+    code: o.code ?? "",
+    message: o.message ?? "",
+  };
 }
 
 /** toGranted reads the payload of EVENT_APPROVAL_GRANTED (Go's dto.ApprovalGrantedEvent). */
@@ -430,13 +442,14 @@ export function createWailsApi(): Api {
       commit: (id, table, req) =>
         call(async () => {
           const r = await ExplorerBinding.Commit(id, table, models.CommitRequestDTO.createFrom(req));
-          return { outcomes: (r.outcomes ?? []) as RowOutcome[], declined: r.declined };
+          return { outcomes: (r.outcomes ?? []).map(toOutcome), declined: r.declined };
         }),
       setPendingChanges: (rows) => call(() => ExplorerBinding.SetPendingChanges(rows)),
-      vectors: (id, table, uuids) => call(async () => (await ExplorerBinding.Vectors(id, table, uuids)) ?? {}),
-      findSimilar: (id, table, uuid, targetVector, limit) =>
+      vectors: (id, table, keys) =>
+        call(async () => ((await ExplorerBinding.Vectors(id, table, keys)) ?? []).map((v: unknown) => (typeof v === "string" ? v : null))),
+      findSimilar: (id, table, key, targetVector, limit) =>
         call(async () => {
-          const r = await ExplorerBinding.FindSimilar(id, table, uuid, targetVector, limit);
+          const r = await ExplorerBinding.FindSimilar(id, table, key, targetVector, limit);
           return { grid: toGrid(r.grid), targetVector: r.targetVector, dimensions: r.dimensions };
         }),
       exportTable: (transferId, id, table, req) =>
@@ -508,7 +521,8 @@ export function createWailsApi(): Api {
           const m = await ExplorerBinding.OpenMap(mapId, id, table, models.MapRequestDTO.createFrom({ ...req, filters: req.filters.map((f) => ({ ...f })) }));
           return {
             id: m.id,
-            uuids: m.uuids ?? [],
+            keyColumns: m.keyColumns ?? [],
+            keys: (m.keys ?? []).map((k) => k ?? []),
             columns: (m.columns ?? []).map((c) => ({ name: c.name, type: c.type, kind: c.kind, values: (c.values ?? []) as (string | null)[] })),
             vector: m.vector,
             dims: m.dims,

@@ -146,7 +146,7 @@ export function tableInfo(name: string, columns: Column[] = articleColumns): Tab
   return {
     name,
     description: `${name} description`,
-    primaryKey: "uuid",
+    primaryKey: ["uuid"],
     columns,
     settings: { multiTenancy: false, vectorizer: "none", namedVectors: [],
       ownVector: false, vectorizedVectors: [], indexNullState: true, indexPropertyLength: true },
@@ -190,7 +190,7 @@ export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi 
     setTenantStatus: async () => true,
     nodes: async () => [],
     tableNodes: async () => [],
-    openMap: async (mapId) => ({ id: mapId, uuids: [], columns: [], vector: "", dims: 0, matched: 0, skipped: 0, sampled: false, kept: false }),
+    openMap: async (mapId) => ({ id: mapId, keyColumns: ["uuid"], keys: [], columns: [], vector: "", dims: 0, matched: 0, skipped: 0, sampled: false, kept: false }),
     onMapFrame: () => () => {},
     saveMapImage: async (table) => ({ status: "done", rows: 0, path: `/tmp/${table} map.png`, bytes: 100, elapsedMs: 1 }),
     search: async (_id, table, req) => ({
@@ -216,14 +216,15 @@ export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi 
     checkCells: async () => ({}),
     commit: async (_id, _table, req) => ({
       outcomes: [
-        ...req.updates.map((r) => ({ key: r.key, action: "update" as const, uuid: r.uuid, status: "ok" as const, code: "", message: "" })),
-        ...req.inserts.map((r) => ({ key: r.key, action: "insert" as const, uuid: r.uuid || "00000000-0000-4000-8000-0000000000ff", status: "ok" as const, code: "", message: "" })),
-        ...req.deletes.map((r) => ({ key: r.key, action: "delete" as const, uuid: r.uuid, status: "ok" as const, code: "", message: "" })),
+        ...req.updates.map((r) => ({ ref: r.ref, action: "update" as const, key: r.key, status: "ok" as const, code: "", message: "" })),
+        // an insert is stored under the uuid typed in it, else one the database makes
+        ...req.inserts.map((r) => ({ ref: r.ref, action: "insert" as const, key: { uuid: r.values.uuid ?? "00000000-0000-4000-8000-0000000000ff" }, status: "ok" as const, code: "", message: "" })),
+        ...req.deletes.map((r) => ({ ref: r.ref, action: "delete" as const, key: r.key, status: "ok" as const, code: "", message: "" })),
       ],
       declined: false,
     }),
     setPendingChanges: async () => {},
-    vectors: async (_id, _table, uuids) => Object.fromEntries(demoRows.filter((r) => uuids.includes(r[0] ?? "")).map((r) => [r[0], r[r.length - 1]])),
+    vectors: async (_id, _table, keys) => keys.map((k) => demoRows.find((r) => r[0] === k.uuid)?.[4] ?? null),
     findSimilar: async (_id, table) => ({
       grid: {
         columns: [column("uuid", { type: "uuid", primaryKey: true, readOnly: true, filterable: [], sortable: false }), ...tableInfo(table).columns.slice(1, -1), column("distance", { type: "number", readOnly: true, filterable: [], sortable: false })],
@@ -255,7 +256,7 @@ export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi 
       tableColumns: ["uuid", "title", "wordCount", "vector"],
     }),
     importFile: async () => ({ status: "done", written: 1, skipped: 1, failed: 0, unknown: 0, created: false, report: "/tmp/rows.rejected.csv",
-      rejected: [{ line: 3, uuid: "00000000-0000-4000-8000-000000000012", reason: "column wordCount (int): expects a whole number" }], message: "", elapsedMs: 9 }),
+      rejected: [{ line: 3, key: "00000000-0000-4000-8000-000000000012", reason: "column wordCount (int): expects a whole number" }], message: "", elapsedMs: 9 }),
     onTransferProgress: () => () => {},
     onDropped: () => () => {},
     onRestored: () => () => {},

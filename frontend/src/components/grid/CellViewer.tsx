@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { useApi, type Column } from "../../api";
+import { useApi, type Column, type RowKey } from "../../api";
 import type { DisplayRow } from "./displayRows";
 import { vectorSize } from "./filterModel";
 import { isVector } from "./columnKinds";
@@ -10,11 +10,11 @@ type Full = { status: "loading" } | { status: "ready"; value: string | null } | 
 
 /**
  * useCellViewer is the cell whose full value is open below the grid (↗ on a cell). The cell is
- * held by row key: added rows and new pages move row indexes. A preview cell (a vector the page
- * did not read whole) has its full value read with loadVectors when it opens.
+ * held by row ref: added rows and new pages move row indexes. A preview cell (a vector the page
+ * did not read whole) has its full value read with loadVectors, by the row's key, when it opens.
  */
-export function useCellViewer(rows: DisplayRow[], indexOf: Map<string, number>, columns: Column[], loadVectors?: (uuids: string[]) => Promise<Record<string, string>>) {
-  const [open, setOpen] = useState<{ key: string; col: number } | null>(null);
+export function useCellViewer(rows: DisplayRow[], indexOf: Map<string, number>, columns: Column[], loadVectors?: (keys: RowKey[]) => Promise<(string | null)[]>) {
+  const [open, setOpen] = useState<{ ref: string; col: number } | null>(null);
   const [copied, setCopied] = useState(false);
   const [full, setFull] = useState<Full>({ status: "ready", value: null });
   // The newest expand: an older read answering late must not show under another row.
@@ -22,29 +22,30 @@ export function useCellViewer(rows: DisplayRow[], indexOf: Map<string, number>, 
 
   // The viewer closes when its row leaves the rows shown (another page, a discarded new row).
   useEffect(() => {
-    if (open && !indexOf.has(open.key)) setOpen(null);
+    if (open && !indexOf.has(open.ref)) setOpen(null);
   }, [open, indexOf]);
 
   const expand = (r: number, c: number) => {
     setCopied(false);
     const row = rows[r];
     if (!row) return;
-    setOpen({ key: row.key, col: c });
+    setOpen({ ref: row.ref, col: c });
     const req = ++fullReq.current;
     if (!columns[c]?.preview) return;
-    if (!loadVectors || !row.uuid) {
+    const key = row.key;
+    if (!loadVectors || !key) {
       setFull({ status: "error", message: "This row's vector cannot be read" });
       return;
     }
     setFull({ status: "loading" });
-    loadVectors([row.uuid]).then(
-      (got) => req === fullReq.current && setFull({ status: "ready", value: got[row.uuid] ?? null }),
+    loadVectors([key]).then(
+      (got) => req === fullReq.current && setFull({ status: "ready", value: got[0] ?? null }),
       (reason) => req === fullReq.current && setFull({ status: "error", message: reason instanceof Error ? reason.message : String(reason) }),
     );
   };
 
   const openColumn = open ? columns[open.col] : undefined;
-  const openRow = open ? indexOf.get(open.key) : undefined;
+  const openRow = open ? indexOf.get(open.ref) : undefined;
   const openRowCells = openRow === undefined ? undefined : rows[openRow]?.cells;
   // A preview cell shows its full value once read; until then it says so.
   const openValue = !open || !openRowCells ? null : openColumn?.preview ? (full.status === "ready" ? full.value : null) : (openRowCells[open.col] ?? null);

@@ -1,6 +1,6 @@
 import { observeElementRect, useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, useState } from "react";
-import type { Grid, Sort } from "../../api";
+import type { Grid, RowKey, Sort } from "../../api";
 import { CellViewer, useCellViewer } from "./CellViewer";
 import { displayRows, type DisplayRow, type GridEditing } from "./displayRows";
 import { GridHeader } from "./GridHeader";
@@ -16,6 +16,7 @@ export type { DisplayRow, GridEditing } from "./displayRows";
 const NO_LAYOUT = { width: 1200, height: 800 };
 const GUTTER = 56;
 const NO_INSERTS: NewRow[] = [];
+const NO_KEY: string[] = [];
 
 interface Props {
   grid: Grid;
@@ -38,8 +39,8 @@ interface Props {
   vectorName?: string;
   /** autoFocus puts the keyboard in the grid when it first shows rows (a table just opened). */
   autoFocus?: boolean;
-  /** loadVectors reads the full vectors of rows by uuid, for columns whose cells are previews. */
-  loadVectors?: (uuids: string[]) => Promise<Record<string, string>>;
+  /** loadVectors reads the full vectors of rows by key (answers by place), for columns whose cells are previews. */
+  loadVectors?: (keys: RowKey[]) => Promise<(string | null)[]>;
 }
 
 /**
@@ -56,8 +57,10 @@ interface Props {
 export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No rows", edit, widths = {}, onResize, onActiveRow, onSelectRows, vectorName, autoFocus, loadVectors }: Props) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const [status, setStatus] = useState("");
-  const rows = useMemo(() => displayRows(grid, edit?.pending), [grid, edit?.pending]);
-  const indexOf = useMemo(() => new Map(rows.map((r, i) => [r.key, i])), [rows]);
+  // An editable grid names its stored rows by the table's key; a read-only one by their place.
+  const primaryKey = edit?.primaryKey ?? NO_KEY;
+  const rows = useMemo(() => displayRows(grid, primaryKey, edit?.pending), [grid, primaryKey, edit?.pending]);
+  const indexOf = useMemo(() => new Map(rows.map((r, i) => [r.ref, i])), [rows]);
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
@@ -155,18 +158,18 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
               const isEditing = cell !== null && editingRow === it.index;
               return (
                 <GridRow
-                  key={row.key}
+                  key={row.ref}
                   row={row}
                   index={it.index}
                   label={rowLabel(it.index)}
                   columns={grid.columns}
                   activeCol={active?.row === it.index ? active.col : -1}
-                  selected={selection.selected.has(row.key)}
+                  selected={selection.selected.has(row.ref)}
                   editingCol={isEditing ? cell.col : -1}
                   draft={isEditing ? cell.draft : ""}
-                  editedCells={row.isNew ? undefined : edit?.pending.edits[row.key]?.cells}
+                  editedCells={row.isNew ? undefined : edit?.pending.edits[row.ref]?.cells}
                   editable={edit !== undefined}
-                  errors={edit?.pending.cellErrors[row.key]}
+                  errors={edit?.pending.cellErrors[row.ref]}
                   vectorName={vectorName}
                   on={on}
                 />

@@ -21,6 +21,8 @@ type Props = {
       sort: Sort[];
       /** hasVectors: the table has a vector (or named vectors) to include. */
       hasVectors: boolean;
+      /** The table's key columns: without a sort the driver's cursor walks the rows in their order. */
+      keyColumns: string[];
       grid?: undefined;
     }
   | {
@@ -32,6 +34,7 @@ type Props = {
       filters?: undefined;
       sort?: undefined;
       hasVectors?: undefined;
+      keyColumns?: undefined;
     }
 );
 
@@ -52,6 +55,7 @@ export function ExportDialog(props: Props) {
   const filters = props.filters ?? [];
   const sort = props.sort ?? [];
   const hasVectors = props.hasVectors ?? false;
+  const keyColumns = props.keyColumns ?? [];
   const api = useApi();
   const [format, setFormat] = useState<TransferFormat>("csv");
   const [filtered, setFiltered] = useState(filters.length > 0);
@@ -121,7 +125,9 @@ export function ExportDialog(props: Props) {
                   <span>Include the vectors</span>
                 </label>
               )}
-              {filters.length === 0 && sort.length === 0 && !hasVectors && <p className="transfer__hint">Every row, in uuid order.</p>}
+              {filters.length === 0 && sort.length === 0 && !hasVectors && (
+                <p className="transfer__hint">{keyColumns.length > 0 ? `Every row, in ${keyColumns.join(", ")} order.` : "Every row."}</p>
+              )}
             </fieldset>
             )}
             {state.step === "error" && (

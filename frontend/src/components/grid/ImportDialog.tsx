@@ -196,7 +196,7 @@ function Summary({ result, table }: { result: ImportResult; table: string }) {
       {result.rejected.length > 0 && (
         <ul className="transfer__rejected" aria-label="Rejected rows">
           {result.rejected.slice(0, 20).map((r) => (
-            <li key={`${r.line}-${r.uuid}`}>
+            <li key={`${r.line}-${r.key}`}>
               Line {r.line}: {r.reason}
             </li>
           ))}

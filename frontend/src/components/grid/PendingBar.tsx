@@ -10,9 +10,13 @@ interface Props {
   onUndo: () => void;
   /** onDismiss hides the last commit's outcome once nothing is pending. */
   onDismiss?: () => void;
-  /** Rows the last commit did not apply (key: the uuid, or "new:N"), with the reason. */
+  /** Rows the last commit did not apply (by the grid's ref of the row), with the reason. */
   failures?: Record<string, string>;
+  /** nameOf names a row by its ref for a person: its key's text, or "new row". */
+  nameOf?: (ref: string) => string;
 }
+
+const newOrRef = (ref: string) => (ref.startsWith("new:") ? "new row" : ref);
 
 /** How many not-applied rows the bar lists by name. */
 const LISTED = 5;
@@ -20,7 +24,7 @@ const LISTED = 5;
 const rows = (n: number) => (n === 1 ? "1 row" : `${n.toLocaleString("en-US")} rows`);
 
 /** PendingBar counts the pending changes and offers Commit, Undo and Discard, with the last commit's outcome. */
-export function PendingBar({ changed, bad, canUndo, commit, onCommit, onDiscard, onUndo, onDismiss, failures = {} }: Props) {
+export function PendingBar({ changed, bad, canUndo, commit, onCommit, onDiscard, onUndo, onDismiss, failures = {}, nameOf = newOrRef }: Props) {
   const busy = commit.status === "committing";
   if (changed === 0 && commit.status === "idle") return null;
   return (
@@ -47,9 +51,9 @@ export function PendingBar({ changed, bad, canUndo, commit, onCommit, onDiscard,
         <ul className="pending-bar__failures" aria-label="Rows not applied">
           {Object.entries(failures)
             .slice(0, LISTED)
-            .map(([key, why]) => (
-              <li key={key}>
-                <span className="cell--mono">{key.startsWith("new:") ? "new row" : key}</span>: {why}
+            .map(([ref, why]) => (
+              <li key={ref}>
+                <span className="cell--mono">{nameOf(ref)}</span>: {why}
               </li>
             ))}
           {Object.keys(failures).length > LISTED && <li>and {Object.keys(failures).length - LISTED} more</li>}

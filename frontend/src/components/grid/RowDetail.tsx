@@ -16,6 +16,8 @@ interface Props {
   loadVector?: () => Promise<string | null>;
   /** onFindSimilar searches with the row's vector (absent for a row not yet stored). */
   onFindSimilar?: (targetVector: string) => void;
+  /** Why this stored row cannot be searched near (it has no key to name it by): Find similar shows, disabled, with the reason. */
+  similarBlocked?: string;
   onClose: () => void;
 }
 
@@ -41,7 +43,7 @@ export function dimensions(c: Column, v: CellText): string {
  * RowDetail shows every field of one row at full length, the vector with its dimension and a
  * copy button, Copy as JSON, and Find similar (a near-vector search with the row's vector).
  */
-export function RowDetail({ columns, cells, label, namedVectors, loadVector, onFindSimilar, onClose }: Props) {
+export function RowDetail({ columns, cells, label, namedVectors, loadVector, onFindSimilar, similarBlocked, onClose }: Props) {
   const api = useApi();
   const [copied, setCopied] = useState("");
   const [target, setTarget] = useState(namedVectors[0] ?? "");
@@ -108,7 +110,7 @@ export function RowDetail({ columns, cells, label, namedVectors, loadVector, onF
           );
         })}
       </dl>
-      {onFindSimilar && (
+      {(onFindSimilar || similarBlocked) && (
         <footer className="row-detail__foot">
           {namedVectors.length > 1 && (
             <label>
@@ -120,7 +122,13 @@ export function RowDetail({ columns, cells, label, namedVectors, loadVector, onF
               </select>
             </label>
           )}
-          <button type="button" className="btn btn--small btn--primary" disabled={!hasVector} title={hasVector ? undefined : "The row has no vector"} onClick={() => onFindSimilar(target)}>
+          <button
+            type="button"
+            className="btn btn--small btn--primary"
+            disabled={!onFindSimilar || !hasVector}
+            title={similarBlocked || (hasVector ? undefined : "The row has no vector")}
+            onClick={() => onFindSimilar?.(target)}
+          >
             Find similar
           </button>
         </footer>

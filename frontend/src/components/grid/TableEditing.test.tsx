@@ -1,14 +1,17 @@
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
-import { ApiProvider, type CommitRequest, type CommitResult, type ExplorerApi } from "../../api";
-import { connection, deferred, demoRows, fakeApi, grid } from "../../test/fakeApi";
+import { ApiProvider, type CommitRequest, type CommitResult, type ExplorerApi, type RowKey } from "../../api";
+import { keyId } from "../../api/rowKey";
+import { column, connection, deferred, demoRows, fakeApi, grid, tableInfo } from "../../test/fakeApi";
 import { TablePanel } from "./TablePanel";
 
 const A = demoRows[0][0]!;
 const B = demoRows[1][0]!;
+/** refOf is the grid's own name of a stored Article row: its key's id (Article is keyed by uuid). */
+const refOf = (uuid: string) => keyId({ uuid }, ["uuid"]);
 
-function renderPanel(explorer: Partial<ExplorerApi> = {}, onFindSimilar?: (uuid: string, target: string) => void) {
+function renderPanel(explorer: Partial<ExplorerApi> = {}, onFindSimilar?: (key: RowKey, keyColumns: string[], target: string) => void) {
   const copy = vi.fn(async (_t: string) => {});
   const api = fakeApi(async () => [], { browse: vi.fn(async () => grid(demoRows)), ...explorer }, { copy });
   render(
@@ -43,7 +46,7 @@ async function typeInto(row: number, col: number, text: string) {
 describe("grid editing (issue 14: inline edits collected as pending changes)", () => {
   it("an edited cell is pending and highlighted; Commit sends only that cell, and the page is read again", async () => {
     const commit = vi.fn(async (_id: string, _t: string, req: CommitRequest): Promise<CommitResult> => ({
-      outcomes: req.updates.map((u) => ({ key: u.key, action: "update", uuid: u.uuid, status: "ok", code: "", message: "" })),
+      outcomes: req.updates.map((u) => ({ ref: u.ref, action: "update", key: u.key, status: "ok", code: "", message: "" })),
       declined: false,
     }));
     const { api } = renderPanel({ commit });
@@ -57,7 +60,7 @@ describe("grid editing (issue 14: inline edits collected as pending changes)", (
     const reads = vi.mocked(api.explorer.browse).mock.calls.length;
     fireEvent.click(within(bar).getByRole("button", { name: "Commit" }));
     await waitFor(() => expect(commit).toHaveBeenCalledTimes(1));
-    expect(commit.mock.calls[0][2]).toEqual({ updates: [{ key: A, uuid: A, values: { title: "Rust, edited" } }], inserts: [], deletes: [] });
+    expect(commit.mock.calls[0][2]).toEqual({ updates: [{ ref: refOf(A), key: { uuid: A }, values: { title: "Rust, edited" } }], inserts: [], deletes: [] });
     expect(await screen.findByText("1 row written")).toBeInTheDocument();
     await waitFor(() => expect(vi.mocked(api.explorer.browse).mock.calls.length).toBeGreaterThan(reads));
     // The outcome stays until dismissed (nothing is pending any more).
@@ -86,9 +89,9 @@ describe("grid editing (issue 14: inline edits collected as pending changes)", (
   it("a commit where one row fails keeps that row pending with its reason; the applied one leaves", async () => {
     const commit = vi.fn(async (_id: string, _t: string, req: CommitRequest): Promise<CommitResult> => ({
       outcomes: req.updates.map((u) =>
-        u.uuid === B
-          ? { key: u.key, action: "update", uuid: u.uuid, status: "failed", code: "not_found", message: "object does not exist in Article" }
-          : { key: u.key, action: "update", uuid: u.uuid, status: "ok", code: "", message: "" },
+        u.key.uuid === B
+          ? { ref: u.ref, action: "update", key: u.key, status: "failed", code: "not_found", message: "object does not exist in Article" }
+          : { ref: u.ref, action: "update", key: u.key, status: "ok", code: "", message: "" },
       ),
       declined: false,
     }));
@@ -139,7 +142,7 @@ describe("grid editing (issue 14: inline edits collected as pending changes)", (
     expect(commit.mock.calls[0]).toEqual([
       "demo",
       "Article",
-      { updates: [], inserts: [{ key: "new:1", uuid: "", values: { title: "brand new" } }], deletes: [{ key: B, uuid: B, values: {} }] },
+      { updates: [], inserts: [{ ref: "new:1", key: {}, values: { title: "brand new" } }], deletes: [{ ref: refOf(B), key: { uuid: B }, values: {} }] },
     ]);
     expect(await screen.findByText("Nothing was written: the deletion was not confirmed.")).toBeInTheDocument();
     expect(screen.getByRole("region", { name: "Pending changes" })).toHaveTextContent("2 rows changed");
@@ -178,21 +181,21 @@ describe("grid editing (issue 14: inline edits collected as pending changes)", (
     expect(detail).toHaveTextContent("Vector search explained");
     expect(detail).toHaveTextContent("4 dimensions");
     await act(async () => fireEvent.click(within(detail).getByRole("button", { name: "Find similar" })));
-    expect(onFindSimilar).toHaveBeenCalledWith(B, "");
+    expect(onFindSimilar).toHaveBeenCalledWith({ uuid: B }, ["uuid"], "");
   });
 
-  it("a page carries vector previews; expand and copy read the full vector by uuid", async () => {
+  it("a page carries vector previews; expand and copy read the full vector by the row's key", async () => {
     const cols = grid(demoRows).columns.map((c) => (c.name === "vector" ? { ...c, preview: true } : c));
     const previewRows = demoRows.map((r) => [...r.slice(0, -1), '{"dimensions":1536,"head":[0.95,0.2,0.05,0]}']);
     const full = "[" + Array.from({ length: 1536 }, (_, i) => (i / 1536).toFixed(4)).join(",") + "]";
-    const vectors = vi.fn(async (_id: string, _t: string, uuids: string[]) => Object.fromEntries(uuids.map((u) => [u, full])));
+    const vectors = vi.fn(async (_id: string, _t: string, keys: RowKey[]) => keys.map(() => full));
     const { copy } = renderPanel({ browse: vi.fn(async () => grid(previewRows, { columns: cols })), vectors });
     await screen.findByText("Rows 1–2 of 2");
     expect(within(bodyRows()[0]).getByText("[0.95, 0.2, 0.05, 0, …] (1,536 values)")).toBeInTheDocument();
     fireEvent.click(screen.getByRole("button", { name: "Show the full vector of row 1" }));
     const viewer = screen.getByRole("region", { name: "vector of row 1" });
     await waitFor(() => expect(viewer).toHaveTextContent(full));
-    expect(vectors).toHaveBeenCalledWith("demo", "Article", [A]);
+    expect(vectors).toHaveBeenCalledWith("demo", "Article", [{ uuid: A }]);
     fireEvent.keyDown(viewer, { key: "Escape" });
     await focusCell(0, 0);
     fireEvent.keyDown(gridRegion(), { key: "C", ctrlKey: true, shiftKey: true });
@@ -239,15 +242,15 @@ describe("grid editing (issue 14: inline edits collected as pending changes)", (
   it("the full value viewer follows its row, not its place: a late read of another row and an added row change nothing", async () => {
     const cols = grid(demoRows).columns.map((c) => (c.name === "vector" ? { ...c, preview: true } : c));
     const previewRows = demoRows.map((r) => [...r.slice(0, -1), '{"dimensions":4,"head":[0.9,0.2,0.05,0]}']);
-    const slowA = deferred<Record<string, string>>();
-    const vectors = vi.fn(async (_id: string, _t: string, uuids: string[]) => (uuids[0] === A ? slowA.promise : { [B]: "[0.85,0.45,0.05,0]" }));
+    const slowA = deferred<(string | null)[]>();
+    const vectors = vi.fn(async (_id: string, _t: string, keys: RowKey[]) => (keys[0].uuid === A ? slowA.promise : ["[0.85,0.45,0.05,0]"]));
     renderPanel({ browse: vi.fn(async () => grid(previewRows, { columns: cols })), vectors });
     await screen.findByText("Rows 1–2 of 2");
     fireEvent.click(screen.getByRole("button", { name: "Show the full vector of row 1" }));
     fireEvent.click(screen.getByRole("button", { name: "Show the full vector of row 2" }));
     const viewer = screen.getByRole("region", { name: "vector of row 2" });
     await waitFor(() => expect(viewer).toHaveTextContent("[0.85,0.45,0.05,0]"));
-    await act(async () => slowA.resolve({ [A]: "[0.95,0.2,0.05,0]" }));
+    await act(async () => slowA.resolve(["[0.95,0.2,0.05,0]"]));
     expect(viewer).toHaveTextContent("[0.85,0.45,0.05,0]");
     // An added row goes first, one place above B: the viewer stays on B (database row 2).
     fireEvent.click(screen.getByRole("button", { name: "+ Add row" }));
@@ -330,7 +333,121 @@ describe("grid editing (issue 14: inline edits collected as pending changes)", (
     await focusCell(1, 1);
     fireEvent.keyDown(gridRegion(), { key: "Enter" });
     expect(screen.queryByRole("textbox", { name: /^Edit / })).not.toBeInTheDocument();
-    await act(async () => answer.resolve({ outcomes: [{ key: A, action: "update", uuid: A, status: "ok", code: "", message: "" }], declined: false }));
+    await act(async () => answer.resolve({ outcomes: [{ ref: refOf(A), action: "update", key: { uuid: A }, status: "ok", code: "", message: "" }], declined: false }));
     expect(await screen.findByText("1 row written")).toBeInTheDocument();
+  });
+});
+
+describe("rows keyed by their primary key (issue 37, item 3)", () => {
+  // Orders is keyed by two columns, a tenant's text and a numeric id; neither is read-only
+  // in the schema, and the grid reads both as text.
+  const orderColumns = [column("tenant", { primaryKey: true }), column("id", { type: "int", primaryKey: true }), column("title"), column("vector", { type: "vector", readOnly: true, json: true, filterable: [], sortable: false })];
+  const orderRows = [
+    ["north", "7", "Seven", "[1,0]"],
+    ["south", "7", "Other seven", "[0,1]"],
+  ];
+  const ordersGrid = grid(orderRows, { columns: orderColumns });
+  const ordersRows = () => within(screen.getByRole("table", { name: "Rows of Orders" })).getAllByRole("row").slice(1);
+  const ordersRegion = () => screen.getByRole("region", { name: "Grid of Orders" });
+
+  function renderOrders(primaryKey: string[], explorer: Partial<ExplorerApi> = {}, onFindSimilar = vi.fn()) {
+    const api = fakeApi(async () => [], {
+      describeTable: async () => ({ ...tableInfo("Orders", orderColumns), primaryKey }),
+      browse: vi.fn(async () => ordersGrid),
+      ...explorer,
+    });
+    render(
+      <ApiProvider api={api}>
+        <TablePanel connection={connection({ id: "demo" })} table="Orders" onFindSimilar={onFindSimilar} />
+      </ApiProvider>,
+    );
+    return { onFindSimilar };
+  }
+
+  async function at(row: number, col: number) {
+    ordersRegion().focus();
+    await waitFor(() => expect(document.querySelector('[data-active="true"]')).not.toBeNull());
+    fireEvent.keyDown(ordersRegion(), { key: "Home", ctrlKey: true });
+    for (let i = 0; i < row; i++) fireEvent.keyDown(ordersRegion(), { key: "ArrowDown" });
+    for (let j = 0; j < col; j++) fireEvent.keyDown(ordersRegion(), { key: "ArrowRight" });
+  }
+
+  async function typeAt(row: number, col: number, text: string) {
+    await at(row, col);
+    fireEvent.keyDown(ordersRegion(), { key: "Enter" });
+    const input = await screen.findByRole("textbox", { name: /^Edit / });
+    await userEvent.clear(input);
+    await userEvent.type(input, text);
+    fireEvent.keyDown(input, { key: "Enter" });
+  }
+
+  it("a composite key: an update and a delete send the row's key by column, a new row's typed key cells go among its values", async () => {
+    const commit = vi.fn(async (_id: string, _t: string, req: CommitRequest): Promise<CommitResult> => ({
+      outcomes: [
+        ...req.updates.map((u) => ({ ref: u.ref, action: "update" as const, key: u.key, status: "ok" as const, code: "", message: "" })),
+        ...req.inserts.map((u) => ({ ref: u.ref, action: "insert" as const, key: { tenant: "east", id: 9 }, status: "ok" as const, code: "", message: "" })),
+        ...req.deletes.map((u) => ({ ref: u.ref, action: "delete" as const, key: u.key, status: "failed" as const, code: "conflict", message: "the order is locked" })),
+      ],
+      declined: false,
+    }));
+    renderOrders(["tenant", "id"], { commit });
+    await screen.findByText("Rows 1–2 of 2");
+    await typeAt(0, 2, "Seven, edited");
+    // a stored row's key cells name it: they stay as read
+    await at(0, 1);
+    fireEvent.keyDown(ordersRegion(), { key: "Enter" });
+    expect(screen.queryByRole("textbox", { name: /^Edit / })).not.toBeInTheDocument();
+    expect(screen.getByText("id is part of the row's key: it cannot be changed")).toBeInTheDocument();
+    fireEvent.click(within(ordersRows()[1]).getAllByRole("cell")[0]);
+    fireEvent.click(screen.getByRole("button", { name: "Delete row" }));
+    // a new row may type its key
+    fireEvent.click(screen.getByRole("button", { name: "+ Add row" }));
+    await typeAt(0, 0, "east");
+    await typeAt(0, 1, "9");
+    await typeAt(0, 2, "Nine");
+    fireEvent.keyDown(ordersRegion(), { key: "s", ctrlKey: true });
+    await waitFor(() => expect(commit).toHaveBeenCalled());
+    expect(commit.mock.calls[0][2]).toEqual({
+      updates: [{ ref: keyId({ tenant: "north", id: "7" }, ["tenant", "id"]), key: { tenant: "north", id: "7" }, values: { title: "Seven, edited" } }],
+      inserts: [{ ref: "new:1", key: {}, values: { tenant: "east", id: "9", title: "Nine" } }],
+      deletes: [{ ref: keyId({ tenant: "south", id: "7" }, ["tenant", "id"]), key: { tenant: "south", id: "7" }, values: {} }],
+    });
+    // the row not applied is named by its key, for a person
+    expect(await screen.findByRole("list", { name: "Rows not applied" })).toHaveTextContent("tenant=south, id=7: the order is locked");
+  });
+
+  it("a composite key: the row detail names the row by its key and Find similar gets the key by column", async () => {
+    const { onFindSimilar } = renderOrders(["tenant", "id"]);
+    await screen.findByText("Rows 1–2 of 2");
+    await at(1, 2);
+    fireEvent.click(screen.getByRole("button", { name: "Row details" }));
+    const detail = screen.getByRole("complementary", { name: "Details of tenant=south, id=7" });
+    await act(async () => fireEvent.click(within(detail).getByRole("button", { name: "Find similar" })));
+    expect(onFindSimilar).toHaveBeenCalledWith({ tenant: "south", id: "7" }, ["tenant", "id"], "");
+  });
+
+  it("a table without a primary key: rows are read and added, but not changed, deleted or searched near, each refusal with its reason", async () => {
+    const commit = vi.fn();
+    renderOrders([], { commit });
+    await screen.findByText("Rows 1–2 of 2");
+    expect(screen.getByRole("note")).toHaveTextContent("Orders has no primary key: its rows can be read and added, but not changed, deleted or searched near (Find similar) one by one.");
+    const why = "The table has no primary key: its rows cannot be named one by one, so they cannot be changed, deleted or searched near (Find similar)";
+    await at(0, 2);
+    fireEvent.keyDown(ordersRegion(), { key: "Enter" });
+    expect(screen.queryByRole("textbox", { name: /^Edit / })).not.toBeInTheDocument();
+    expect(screen.getByText(why)).toBeInTheDocument();
+    const del = screen.getByRole("button", { name: "Delete row" });
+    expect(del).toBeDisabled();
+    expect(del).toHaveAttribute("title", why);
+    fireEvent.keyDown(ordersRegion(), { key: "Delete", ctrlKey: true });
+    expect(ordersRows()[0]).not.toHaveClass("data-grid__row--deleted");
+    fireEvent.click(screen.getByRole("button", { name: "Row details" }));
+    const similar = within(screen.getByRole("complementary", { name: "Details of row" })).getByRole("button", { name: "Find similar" });
+    expect(similar).toBeDisabled();
+    expect(similar).toHaveAttribute("title", why);
+    // an added row needs no key of the table's
+    fireEvent.click(screen.getByRole("button", { name: "+ Add row" }));
+    await typeAt(0, 2, "Added");
+    expect(screen.getByRole("region", { name: "Pending changes" })).toHaveTextContent("1 row changed, not yet written");
   });
 });

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
-import { useApi, type Connection, type Filter } from "../../api";
+import { useApi, type Connection, type Filter, type RowKey } from "../../api";
+import { keyText } from "../../api/rowKey";
 import { PendingBar } from "./PendingBar";
 import { RowDetail } from "./RowDetail";
 import { usePendingEdits } from "./usePendingEdits";
@@ -7,6 +8,8 @@ import { formatCount, rowRange } from "../opened/format";
 import { FilterBar, type EditorTarget } from "./FilterBar";
 import { ColumnChips } from "./ColumnChips";
 import { DataGrid, type DisplayRow } from "./DataGrid";
+import { unnamedRow } from "./displayRows";
+import { isNewRow, keyOfRef } from "./pendingModel";
 import { useColumnWidths } from "./useColumnWidths";
 import { useDefinitionWatch } from "./useDefinitionWatch";
 import { ALL_ROWS, PAGE_SIZES, useTablePage, type CountState } from "./useTablePage";
@@ -19,18 +22,21 @@ import { chooseImportFile, ImportDialog, type ImportSource } from "./ImportDialo
 import { ErrorState } from "../frame/ErrorLine";
 import { isVector } from "./columnKinds";
 
+/** Before the table is described its key is not known: no row is named yet. */
+const NO_KEY: string[] = [];
+
 interface Props {
   connection: Connection;
   table: string;
   /** The row count from the sidebar, when known. */
   count?: number | null;
-  /** onFindSimilar opens the rows nearest a row's vector in a new tab. */
-  onFindSimilar?: (uuid: string, targetVector: string) => void;
+  /** onFindSimilar opens the rows nearest a row's vector in a new tab: the row by its key over the table's key columns. */
+  onFindSimilar?: (key: RowKey, keyColumns: string[], targetVector: string) => void;
   /** onSearch opens the table's search panel with the grid's filters. */
   onSearch?: (filters: Filter[]) => void;
   /** onMap opens the table's map with the grid's filters. */
   onMap?: (filters: Filter[]) => void;
-  /** The filters the tab opens with (a map's selection: uuid in the points chosen). */
+  /** The filters the tab opens with (a map's selection: the key in the points chosen). */
   initialFilters?: Filter[];
   /** onPending reports how many rows have pending changes (0 when none), for the tab bar. */
   onPending?: (rows: number) => void;
@@ -57,7 +63,9 @@ export function TablePanel({ connection, table, count, onFindSimilar, onSearch, 
     void refresh();
     onRowsChanged?.();
   }, [refresh, onRowsChanged]);
-  const edits = usePendingEdits(connection.id, table, reread);
+  // Stored rows are named (edited, deleted, searched near, their vectors read) by the table's key.
+  const primaryKey = state.status === "ready" ? state.info.primaryKey : NO_KEY;
+  const edits = usePendingEdits(connection.id, table, primaryKey, reread);
   const [widths, setWidth] = useColumnWidths(connection.id, table);
   const [activeRow, setActiveRow] = useState<DisplayRow | null>(null);
   const [selectedRows, setSelectedRows] = useState<DisplayRow[]>([]);
@@ -71,8 +79,10 @@ export function TablePanel({ connection, table, count, onFindSimilar, onSearch, 
   useEffect(() => onReady?.(state.status === "ready"), [state.status, onReady]);
   const definitionChanged = useDefinitionWatch(connection.id, table, state.status === "ready" ? state.info : null);
   const api = useApi();
-  const loadVectors = useCallback((uuids: string[]) => api.explorer.vectors(connection.id, table, uuids), [api, connection.id, table]);
+  const loadVectors = useCallback((keys: RowKey[]) => api.explorer.vectors(connection.id, table, keys), [api, connection.id, table]);
   const deleteTargets = selectedRows.length > 0 ? selectedRows : activeRow ? [activeRow] : [];
+  const cannotDelete = deleteTargets.map((r) => unnamedRow(r, primaryKey)).find(Boolean);
+  const activeKey = activeRow && !activeRow.isNew ? activeRow.key : null;
   const total = totalOf(counted, query.filters.length === 0 ? count : undefined);
   return (
     <section
@@ -89,6 +99,7 @@ export function TablePanel({ connection, table, count, onFindSimilar, onSearch, 
           filters={query.filters.map(toApiFilter)}
           sort={query.sort}
           hasVectors={state.info.columns.some(isVector)}
+          keyColumns={state.info.primaryKey}
           onClose={() => setTransfer(null)}
         />
       )}
@@ -180,6 +191,11 @@ export function TablePanel({ connection, table, count, onFindSimilar, onSearch, 
             </div>
           )}
           <ColumnChips columns={state.info.columns} />
+          {primaryKey.length === 0 && (
+            <p className="notice-line" role="note">
+              {table} has no primary key: its rows can be read and added, but not changed, deleted or searched near (Find similar) one by one.
+            </p>
+          )}
           <FilterBar
             columns={state.info.columns}
             filters={query.filters}
@@ -207,9 +223,9 @@ export function TablePanel({ connection, table, count, onFindSimilar, onSearch, 
             <button
               type="button"
               className="btn btn--small"
-              disabled={deleteTargets.length === 0 || edits.commit.status === "committing"}
-              onClick={() => edits.remove(deleteTargets.map((r) => ({ key: r.key, uuid: r.uuid })))}
-              title="Mark the selected rows for deletion (Ctrl+Delete); Commit asks before deleting"
+              disabled={deleteTargets.length === 0 || edits.commit.status === "committing" || !!cannotDelete}
+              onClick={() => edits.remove(deleteTargets)}
+              title={cannotDelete || "Mark the selected rows for deletion (Ctrl+Delete); Commit asks before deleting"}
             >
               Delete {deleteTargets.length > 1 ? `${deleteTargets.length} rows` : "row"}
             </button>
@@ -287,6 +303,7 @@ export function TablePanel({ connection, table, count, onFindSimilar, onSearch, 
               empty={state.grid.refused ? "No rows: the filter above cannot run, so nothing is shown (never the whole table)." : query.filters.length > 0 ? "No rows match the filters" : "No rows"}
               edit={{
                 pending: edits.pending,
+                primaryKey,
                 onEdit: edits.edit,
                 onDelete: edits.remove,
                 onUndo: edits.undo,
@@ -307,10 +324,11 @@ export function TablePanel({ connection, table, count, onFindSimilar, onSearch, 
                 <RowDetail
                   columns={state.grid.columns}
                   cells={activeRow.cells}
-                  label={activeRow.isNew ? "new row" : activeRow.uuid || "row"}
+                  label={activeRow.isNew ? "new row" : activeKey ? keyText(activeKey, primaryKey) : "row"}
                   namedVectors={state.info.settings.namedVectors}
-                  loadVector={activeRow.uuid ? async () => (await loadVectors([activeRow.uuid]))[activeRow.uuid] ?? null : undefined}
-                  onFindSimilar={onFindSimilar && activeRow.uuid && !activeRow.isNew ? (target) => onFindSimilar(activeRow.uuid, target) : undefined}
+                  loadVector={activeKey ? async () => (await loadVectors([activeKey]))[0] ?? null : undefined}
+                  onFindSimilar={onFindSimilar && activeKey ? (target) => onFindSimilar(activeKey, primaryKey, target) : undefined}
+                  similarBlocked={onFindSimilar && !activeRow.isNew ? unnamedRow(activeRow, primaryKey) || undefined : undefined}
                   onClose={() => setDetail(false)}
                 />
               ) : (
@@ -330,6 +348,7 @@ export function TablePanel({ connection, table, count, onFindSimilar, onSearch, 
             onUndo={edits.undo}
             onDismiss={edits.dismiss}
             failures={edits.pending.rowErrors}
+            nameOf={(ref) => (isNewRow(ref) ? "new row" : keyText(keyOfRef(edits.pending, ref) ?? {}, primaryKey) || ref)}
           />
           {state.grid.notice && (
             <p id={`${table}-notice`} className="grid-notice grid-notice--stop" role="note">

@@ -22,7 +22,7 @@ describe("Export… (issue 21: a whole table or the filtered rows, with progress
     const filters = [{ column: "wordCount", operator: "greater_than", value: "50", value2: "" }];
     render(
       <ApiProvider api={api}>
-        <ExportDialog connectionId="demo" table="Article" filters={filters} sort={[]} hasVectors onClose={() => {}} />
+        <ExportDialog connectionId="demo" table="Article" filters={filters} sort={[]} hasVectors keyColumns={["uuid"]} onClose={() => {}} />
       </ApiProvider>,
     );
     fireEvent.click(screen.getByRole("radio", { name: /Parquet/ }));
@@ -49,9 +49,11 @@ describe("Export… (issue 21: a whole table or the filtered rows, with progress
     const api = fakeApi(async () => [], { exportTable: async () => results.shift()! });
     render(
       <ApiProvider api={api}>
-        <ExportDialog connectionId="demo" table="Article" filters={[]} sort={[]} hasVectors={false} onClose={() => {}} />
+        <ExportDialog connectionId="demo" table="Article" filters={[]} sort={[]} hasVectors={false} keyColumns={["uuid"]} onClose={() => {}} />
       </ApiProvider>,
     );
+    // without filters or a sort, the driver's cursor walks every row in the key's order
+    expect(screen.getByText("Every row, in uuid order.")).toBeInTheDocument();
     fireEvent.click(screen.getByRole("button", { name: "Export…" }));
     expect(await screen.findByRole("button", { name: "Export…" })).toBeInTheDocument();
     fireEvent.click(screen.getByRole("button", { name: "Export…" }));
@@ -66,7 +68,7 @@ describe("Export… (issue 21: a whole table or the filtered rows, with progress
     });
     render(
       <ApiProvider api={api}>
-        <ExportDialog connectionId="demo" table="Article" filters={[]} sort={[{ column: "title", descending: false }]} hasVectors={false} onClose={() => {}} />
+        <ExportDialog connectionId="demo" table="Article" filters={[]} sort={[{ column: "title", descending: false }]} hasVectors={false} keyColumns={["uuid"]} onClose={() => {}} />
       </ApiProvider>,
     );
     fireEvent.click(screen.getByRole("checkbox", { name: /In the grid's order/ }));

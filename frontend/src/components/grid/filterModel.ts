@@ -309,7 +309,7 @@ export function describeFilter(f: Filter): string {
     case "two":
       return `${f.column} between ${f.value} and ${f.value2}`;
     case "list": {
-      // A long list (a map's selection: hundreds of uuids) names its first values and counts the rest.
+      // A long list (a map's selection: hundreds of keys) names its first values and counts the rest.
       const items = f.value.split(",").map((v) => v.trim()).filter((v) => v !== "");
       if (items.length <= 5) return `${f.column} ${label} (${f.value})`;
       return `${f.column} ${label} (${items.slice(0, 3).join(", ")} and ${(items.length - 3).toLocaleString("en-US")} more)`;

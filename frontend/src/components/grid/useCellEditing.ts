@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type RefObject } from "react";
 import type { Column } from "../../api";
-import type { DisplayRow, GridEditing } from "./displayRows";
+import { unnamedRow, type DisplayRow, type GridEditing } from "./displayRows";
 import { isNewRow, type CellText } from "./pendingModel";
 
 /** Text columns keep an emptied cell as empty text; other types take it as NULL. */
@@ -8,7 +8,7 @@ const emptyIsNull = (c: Column) => c.kind !== "text";
 
 /** The cell being edited: typed means the draft was changed (or the edit began with a typed key). */
 interface Editing {
-  key: string;
+  ref: string;
   col: number;
   draft: string;
   initial: CellText;
@@ -27,7 +27,7 @@ interface Options {
 
 /**
  * useCellEditing is the grid's cell editor: which cell is open, its draft, and how the edit
- * ends. The cell is held by row key, so a typed value reaches the row it was typed in even if
+ * ends. The cell is held by row ref, so a typed value reaches the row it was typed in even if
  * rows moved meanwhile; an edited value goes to the pending changes (edit.onEdit).
  */
 export function useCellEditing({ rows, indexOf, columns, edit, scrollRef, say }: Options) {
@@ -36,11 +36,11 @@ export function useCellEditing({ rows, indexOf, columns, edit, scrollRef, say }:
   // finds nothing left to finish (an edit is recorded once; Escape records nothing).
   const editingRef = useRef(editing);
   editingRef.current = editing;
-  const editingRow = editing ? (indexOf.get(editing.key) ?? -1) : -1;
+  const editingRow = editing ? (indexOf.get(editing.ref) ?? -1) : -1;
 
   // An edit whose row left (another page, a discarded new row) is dropped.
   useEffect(() => {
-    setEditing((e) => (e && !rows.some((r) => r.key === e.key) ? null : e));
+    setEditing((e) => (e && !rows.some((r) => r.ref === e.ref) ? null : e));
   }, [rows]);
 
   /** Whether a cell can be edited, and if not, why. */
@@ -48,9 +48,11 @@ export function useCellEditing({ rows, indexOf, columns, edit, scrollRef, say }:
     if (!edit) return "This grid is read-only";
     if (edit.busy) return "A commit is running: wait for it to finish";
     if (row.deleted) return "The row is marked for deletion: undo to edit it";
+    // A new row may type its key; a stored row's key names it, so it stays as read.
     if (c.primaryKey && row.isNew) return "";
     if (c.readOnly) return `${c.name} is read-only`;
-    return "";
+    if (c.primaryKey) return `${c.name} is part of the row's key: it cannot be changed`;
+    return unnamedRow(row, edit.primaryKey);
   };
 
   /** start opens a cell's editor; draft is the key typed that opened it, if one did. */
@@ -65,7 +67,7 @@ export function useCellEditing({ rows, indexOf, columns, edit, scrollRef, say }:
     }
     say("");
     const initial = row.cells[col] ?? null;
-    setEditing({ key: row.key, col, draft: draft ?? initial ?? "", initial, typed: draft !== undefined });
+    setEditing({ ref: row.ref, col, draft: draft ?? initial ?? "", initial, typed: draft !== undefined });
   };
 
   /**
@@ -81,7 +83,7 @@ export function useCellEditing({ rows, indexOf, columns, edit, scrollRef, say }:
     const outside = leavingFor instanceof Node && !scrollRef.current?.contains(leavingFor);
     if (!outside) scrollRef.current?.focus({ preventScroll: true });
     if (!keep || !edit || edit.busy) return false;
-    const at = indexOf.get(cur.key);
+    const at = indexOf.get(cur.ref);
     const row = at === undefined ? undefined : rows[at];
     const c = columns[cur.col];
     if (!row || !c) return false;
@@ -90,7 +92,7 @@ export function useCellEditing({ rows, indexOf, columns, edit, scrollRef, say }:
     if (cur.draft === (cur.initial ?? "") && !(cur.initial === null && cur.typed && !emptyIsNull(c))) return false;
     const value: CellText = cur.draft === "" && emptyIsNull(c) ? null : cur.draft;
     if (value === row.cells[cur.col]) return false;
-    edit.onEdit(row.key, c.name, value, isNewRow(row.key) ? null : (row.read?.[cur.col] ?? null));
+    edit.onEdit(row, c.name, value, isNewRow(row.ref) ? null : (row.read?.[cur.col] ?? null));
     return true;
   };
 

@@ -1,9 +1,9 @@
 import type { KeyboardEvent } from "react";
-import { useApi, type Column } from "../../api";
+import { useApi, type Column, type RowKey } from "../../api";
 import { dispatch, type Actions } from "../help/keymap";
 import type { CellViewerState } from "./CellViewer";
 import { toJSON, toTSV } from "./copy";
-import type { DisplayRow, GridEditing } from "./displayRows";
+import { unnamedRow, type DisplayRow, type GridEditing } from "./displayRows";
 import { GRID_KEYMAP, type GridAction } from "./gridKeymap";
 import type { CellText } from "./pendingModel";
 import type { CellEditing } from "./useCellEditing";
@@ -23,7 +23,7 @@ interface Options {
   editing: CellEditing;
   viewer: CellViewerState;
   say: (text: string) => void;
-  loadVectors?: (uuids: string[]) => Promise<Record<string, string>>;
+  loadVectors?: (keys: RowKey[]) => Promise<(string | null)[]>;
 }
 
 /**
@@ -34,13 +34,21 @@ export function useGridKeyboard({ rows, columns, edit, selection, editing, viewe
   const api = useApi();
   const { active, activeRow, selectedRows, move } = selection;
 
-  /** fullCells is rows' cells with their vector previews replaced by the full vectors. */
+  /**
+   * fullCells is rows' cells with their vector previews replaced by the full vectors, read by
+   * the rows' keys in batches; each answer is its key's, by place. A row without a key (added,
+   * or keyless) has none to read.
+   */
   const fullCells = async (target: DisplayRow[]): Promise<CellText[][]> => {
     if (!loadVectors || !columns.some((c) => c.preview)) return target.map((r) => r.cells);
-    const uuids = target.filter((r) => r.uuid && !r.isNew).map((r) => r.uuid);
-    const got: Record<string, string> = {};
-    for (let i = 0; i < uuids.length; i += VECTOR_BATCH) Object.assign(got, await loadVectors(uuids.slice(i, i + VECTOR_BATCH)));
-    return withFullVectors(columns, target, got);
+    const named = target.flatMap((r, i) => (r.key && !r.isNew ? [{ at: i, key: r.key }] : []));
+    const full: (string | null)[] = target.map(() => null);
+    for (let i = 0; i < named.length; i += VECTOR_BATCH) {
+      const batch = named.slice(i, i + VECTOR_BATCH);
+      const got = await loadVectors(batch.map((n) => n.key));
+      batch.forEach((n, j) => (full[n.at] = got[j] ?? null));
+    }
+    return withFullVectors(columns, target.map((r) => r.cells), full);
   };
 
   /** copy puts text(cells) on the clipboard once the full vectors of the rows are read. */
@@ -87,14 +95,18 @@ export function useGridKeyboard({ rows, columns, edit, selection, editing, viewe
       const c = columns[active.col];
       const why = editing.editBlock(activeRow, c);
       if (why) say(why);
-      else if (activeRow.cells[active.col] !== null) edit.onEdit(activeRow.key, c.name, null, activeRow.isNew ? null : (activeRow.read?.[active.col] ?? null));
+      else if (activeRow.cells[active.col] !== null) edit.onEdit(activeRow, c.name, null, activeRow.isNew ? null : (activeRow.read?.[active.col] ?? null));
     },
     toggleRow: () => selection.toggle(),
     addRow: whenEditable((e) => e.onAdd()),
     deleteRows: () => {
       if (!edit) return false;
       const target = selection.targetRows();
-      if (target.length > 0 && !edit.busy) edit.onDelete(target.map((r) => ({ key: r.key, uuid: r.uuid })));
+      if (target.length === 0 || edit.busy) return;
+      // A stored row is deleted by its key: one that cannot be named is refused, with why.
+      const why = target.map((r) => unnamedRow(r, edit.primaryKey)).find(Boolean);
+      if (why) say(why);
+      else edit.onDelete(target);
     },
     commit: whenEditable((e) => e.onCommit()),
     undo: whenEditable((e) => e.onUndo()),

@@ -4,7 +4,7 @@ import type { Column } from "../../api";
 import type { DisplayRow } from "./displayRows";
 import type { NewRow } from "./pendingModel";
 
-type At = { key: string; col: number };
+type At = { ref: string; col: number };
 
 interface Options {
   rows: DisplayRow[];
@@ -21,13 +21,13 @@ interface Options {
 /**
  * useGridSelection is where the grid's keyboard is: the active cell, and the rows selected in
  * the gutter (click, Shift+click for a range, Ctrl+click for one more; Space, Shift+↑↓).
- * Both are held by row key, not by row number: a commit's re-read or a sort may move rows.
+ * Both are held by row ref (the grid's own name of a row), not by row number: a commit's re-read or a sort may move rows.
  */
 export function useGridSelection({ rows, indexOf, columns, inserts, scrollRef, virtualizer, onActiveRow, onSelectRows }: Options) {
   const [activeAt, setActiveAt] = useState<At | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [anchor, setAnchor] = useState<number | null>(null);
-  const active = activeAt && indexOf.has(activeAt.key) && activeAt.col < columns.length ? { row: indexOf.get(activeAt.key) ?? 0, col: activeAt.col } : null;
+  const active = activeAt && indexOf.has(activeAt.ref) && activeAt.col < columns.length ? { row: indexOf.get(activeAt.ref) ?? 0, col: activeAt.col } : null;
   // moves counts the moves of the active cell the user made (keys, clicks, an added row): only
   // those scroll it into view, not rows shifting under it (an undone insert, a re-sorted page).
   const [moves, setMoves] = useState(0);
@@ -36,7 +36,7 @@ export function useGridSelection({ rows, indexOf, columns, inserts, scrollRef, v
     setMoves((n) => n + 1);
   };
   const setActive = (a: { row: number; col: number } | null) => {
-    if (a && rows[a.row]) setActiveAtMoved({ key: rows[a.row].key, col: a.col });
+    if (a && rows[a.row]) setActiveAtMoved({ ref: rows[a.row].ref, col: a.col });
     else setActiveAt(null);
   };
 
@@ -44,8 +44,8 @@ export function useGridSelection({ rows, indexOf, columns, inserts, scrollRef, v
   useEffect(() => {
     setSelected((s) => {
       if (s.size === 0) return s;
-      const keys = new Set(rows.map((r) => r.key));
-      const kept = new Set([...s].filter((k) => keys.has(k)));
+      const refs = new Set(rows.map((r) => r.ref));
+      const kept = new Set([...s].filter((ref) => refs.has(ref)));
       return kept.size === s.size ? s : kept;
     });
   }, [rows]);
@@ -55,7 +55,7 @@ export function useGridSelection({ rows, indexOf, columns, inserts, scrollRef, v
     onActiveRow?.(activeRow);
   }, [activeRow, onActiveRow]);
 
-  const selectedRows = useMemo(() => rows.filter((r) => selected.has(r.key)), [rows, selected]);
+  const selectedRows = useMemo(() => rows.filter((r) => selected.has(r.ref)), [rows, selected]);
   useEffect(() => {
     onSelectRows?.(selectedRows);
   }, [selectedRows, onSelectRows]);
@@ -67,7 +67,7 @@ export function useGridSelection({ rows, indexOf, columns, inserts, scrollRef, v
     if (added > addedBefore.current) {
       const col = Math.max(0, columns.findIndex((c) => !c.readOnly && !c.primaryKey));
       const row = inserts[added - 1];
-      if (row) setActiveAtMoved({ key: row.key, col });
+      if (row) setActiveAtMoved({ ref: row.ref, col });
       setSelected(new Set());
       scrollRef.current?.focus({ preventScroll: true });
     }
@@ -97,28 +97,28 @@ export function useGridSelection({ rows, indexOf, columns, inserts, scrollRef, v
     if (extend) {
       const from = anchor ?? cur.row;
       setAnchor(from);
-      setSelected(new Set(rows.slice(Math.min(from, row), Math.max(from, row) + 1).map((x) => x.key)));
+      setSelected(new Set(rows.slice(Math.min(from, row), Math.max(from, row) + 1).map((x) => x.ref)));
     } else if (dr !== 0) {
       setAnchor(null);
     }
   };
 
   const gutterClick = (e: ReactMouseEvent, r: number) => {
-    const key = rows[r].key;
-    setActiveAtMoved((a) => ({ key, col: a?.col ?? 0 }));
+    const ref = rows[r].ref;
+    setActiveAtMoved((a) => ({ ref, col: a?.col ?? 0 }));
     if (e.shiftKey && anchor !== null) {
-      setSelected(new Set(rows.slice(Math.min(anchor, r), Math.max(anchor, r) + 1).map((x) => x.key)));
+      setSelected(new Set(rows.slice(Math.min(anchor, r), Math.max(anchor, r) + 1).map((x) => x.ref)));
       return;
     }
     setAnchor(r);
     setSelected((s) => {
       if (e.ctrlKey || e.metaKey) {
         const n = new Set(s);
-        if (n.has(key)) n.delete(key);
-        else n.add(key);
+        if (n.has(ref)) n.delete(ref);
+        else n.add(ref);
         return n;
       }
-      return s.size === 1 && s.has(key) ? new Set() : new Set([key]);
+      return s.size === 1 && s.has(ref) ? new Set() : new Set([ref]);
     });
   };
 
@@ -127,15 +127,15 @@ export function useGridSelection({ rows, indexOf, columns, inserts, scrollRef, v
     if (!activeRow) return false;
     setSelected((s) => {
       const n = new Set(s);
-      if (n.has(activeRow.key)) n.delete(activeRow.key);
-      else n.add(activeRow.key);
+      if (n.has(activeRow.ref)) n.delete(activeRow.ref);
+      else n.add(activeRow.ref);
       return n;
     });
   };
 
   /** focusFirst shows where the keyboard is when the grid takes focus, without scrolling to it. */
   const focusFirst = () => {
-    if (!active && rows.length > 0) setActiveAt({ key: rows[0].key, col: 0 });
+    if (!active && rows.length > 0) setActiveAt({ ref: rows[0].ref, col: 0 });
   };
 
   /** The rows an action applies to: the selected ones, else the active cell's. */

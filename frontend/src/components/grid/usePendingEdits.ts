@@ -15,6 +15,7 @@ import {
   undo as undoIn,
   type CellText,
   type Pending,
+  type RowRef,
 } from "./pendingModel";
 
 /** What the last commit did, in words, or why it could not run. */
@@ -30,9 +31,10 @@ export type CommitState =
  * typed cell is checked against the schema at once (checkCells, nothing sent), and commit
  * writes them all, keeping the rows that failed pending with their reasons. A commit that
  * cannot run at all (the connection dropped) changes nothing: every typed value stays.
+ * Stored rows are updated and deleted by their cells of primaryKey, the table's key columns.
  * onApplied runs after a commit that wrote something, to read the page again.
  */
-export function usePendingEdits(connectionId: string, table: string, onApplied: () => void) {
+export function usePendingEdits(connectionId: string, table: string, primaryKey: string[], onApplied: () => void) {
   const api = useApi();
   const [pending, setPending] = useState<Pending>(emptyPending);
   const [commit, setCommit] = useState<CommitState>({ status: "idle" });
@@ -41,13 +43,13 @@ export function usePendingEdits(connectionId: string, table: string, onApplied: 
 
   /** check types one typed cell against the schema (nothing sent); a stale answer is dropped. */
   const check = useCallback(
-    (key: string, column: string, value: CellText) => {
+    (ref: string, column: string, value: CellText) => {
       api.explorer.checkCells(connectionId, table, { [column]: value }).then(
-        (errors) => setPending((p) => (pendingValue(p, key, column) === value ? setCellErrors(p, key, errors, [column]) : p)),
+        (errors) => setPending((p) => (pendingValue(p, ref, column) === value ? setCellErrors(p, ref, errors, [column]) : p)),
         (reason) => {
           // The check could not run (the connection dropped): the commit checks again.
           const e = parseApiError(reason);
-          setPending((p) => (pendingValue(p, key, column) === value ? setCellErrors(p, key, {}, [column]) : p));
+          setPending((p) => (pendingValue(p, ref, column) === value ? setCellErrors(p, ref, {}, [column]) : p));
           setCommit((c) => (c.status === "committing" ? c : { status: "error", error: e }));
         },
       );
@@ -56,25 +58,25 @@ export function usePendingEdits(connectionId: string, table: string, onApplied: 
   );
 
   const edit = useCallback(
-    (key: string, column: string, value: CellText, original: CellText) => {
-      setPending((p) => editCell(p, key, column, value, original));
+    (row: RowRef, column: string, value: CellText, original: CellText) => {
+      setPending((p) => editCell(p, row, column, value, original));
       setCommit((c) => (c.status === "committing" ? c : { status: "idle" }));
-      check(key, column, value);
+      check(row.ref, column, value);
     },
     [check],
   );
 
   const addRow = useCallback(() => {
-    let key = "";
+    let ref = "";
     setPending((p) => {
-      const [next, k] = addRowTo(p);
-      key = k;
+      const [next, r] = addRowTo(p);
+      ref = r;
       return next;
     });
-    return key;
+    return ref;
   }, []);
 
-  const remove = useCallback((rows: { key: string; uuid: string }[]) => setPending((p) => deleteRows(p, rows)), []);
+  const remove = useCallback((rows: RowRef[]) => setPending((p) => deleteRows(p, rows)), []);
   // An undo brings back earlier text: check it again, as its check may have answered after
   // the state it returns to was remembered.
   const undo = useCallback(() => {
@@ -82,7 +84,7 @@ export function usePendingEdits(connectionId: string, table: string, onApplied: 
     const after = undoIn(before);
     pendingRef.current = after;
     setPending(after);
-    for (const c of changedCells(before, after)) if (c.value !== null) check(c.key, c.column, c.value);
+    for (const c of changedCells(before, after)) if (c.value !== null) check(c.ref, c.column, c.value);
   }, [check]);
   const discard = useCallback(() => {
     setPending(emptyPending);
@@ -98,20 +100,20 @@ export function usePendingEdits(connectionId: string, table: string, onApplied: 
     if (rows === 0 || badCells(p) > 0) return;
     setCommit({ status: "committing", rows });
     try {
-      const req = toCommit(p);
+      const req = toCommit(p, primaryKey);
       const res = await api.explorer.commit(connectionId, table, req);
       if (res.declined) {
         setCommit({ status: "declined" });
         return;
       }
-      setPending((cur) => applyOutcomes(cur, res.outcomes, req));
+      setPending((cur) => applyOutcomes(cur, res.outcomes, req, primaryKey));
       const applied = res.outcomes.filter((o) => o.status === "ok").length;
       setCommit({ status: "done", applied, failed: res.outcomes.length - applied });
       if (applied > 0) onApplied();
     } catch (reason) {
       setCommit({ status: "error", error: parseApiError(reason) });
     }
-  }, [api, connectionId, table, onApplied]);
+  }, [api, connectionId, table, primaryKey, onApplied]);
 
   return { pending, commit, edit, addRow, remove, undo, discard, dismiss, run, changed: changedRows(pending), bad: badCells(pending) };
 }

@@ -14,15 +14,17 @@ describe("vector previews (issue 14: vectors shortened in the cell, full value o
     expect(previewCell(cell, "other")).toBe("no other");
     expect(previewDimensions(cell)).toBe("title_vec: 3 dimensions · body_vec: 768 dimensions");
   });
-  it("copy and expand use the full vectors read by uuid; a row with no vector stays null", () => {
+  it("copy and expand use the full vectors read by the rows' keys, by place; a row with no vector stays null", () => {
     const cols = [column("uuid", { type: "uuid" }), column("vector", { type: "vector", preview: true })];
     const rows = [
-      { uuid: "a", cells: ["a", '{"dimensions":2,"head":[1,2]}'] },
-      { uuid: "b", cells: ["b", null] },
+      ["a", '{"dimensions":2,"head":[1,2]}'],
+      ["b", null],
+      ["c", '{"dimensions":2,"head":[3,4]}'],
     ];
-    expect(withFullVectors(cols, rows, { a: "[1,2]" })).toEqual([
+    expect(withFullVectors(cols, rows, ["[1,2]", null, null])).toEqual([
       ["a", "[1,2]"],
       ["b", null],
+      ["c", null],
     ]);
   });
 });

@@ -1,6 +1,6 @@
 // A grid page carries vector previews, not vectors (app/explorer_vectors.go): each vector's
-// length and first numbers. The full value is read by uuid when the user expands, copies or
-// inspects it. These helpers read the preview cells.
+// length and first numbers. The full value is read by the row's key when the user expands,
+// copies or inspects it. These helpers read the preview cells.
 import type { Column } from "../../api";
 import type { CellText } from "./pendingModel";
 
@@ -51,13 +51,13 @@ export function previewDimensions(text: string): string {
     .join(" · ");
 }
 
-/** withFullVectors puts the full vectors (uuid -> text) into rows' preview cells; a row without one gets null. */
-export function withFullVectors(columns: Column[], rows: { uuid: string; cells: CellText[] }[], full: Record<string, string>): CellText[][] {
+/** withFullVectors puts the full vectors (full[i]: row i's vector cell as text) into rows' preview cells; a row without one gets null. */
+export function withFullVectors(columns: Column[], rows: CellText[][], full: readonly (string | null | undefined)[]): CellText[][] {
   const at = columns.map((c, j) => (c.preview ? j : -1)).filter((j) => j >= 0);
-  return rows.map((r) => {
-    if (at.length === 0) return r.cells;
-    const cells = [...r.cells];
-    for (const j of at) cells[j] = cells[j] === null ? null : (full[r.uuid] ?? null);
+  return rows.map((row, i) => {
+    if (at.length === 0) return row;
+    const cells = [...row];
+    for (const j of at) cells[j] = cells[j] === null ? null : (full[i] ?? null);
     return cells;
   });
 }

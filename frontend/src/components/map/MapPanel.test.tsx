@@ -1,7 +1,7 @@
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { ApiProvider, type ExplorerApi, type Filter, type Grid, type MapFrame, type MapPoints, type TableInfo, type TransferProgress } from "../../api";
+import { ApiProvider, type ExplorerApi, type Filter, type Grid, type MapFrame, type MapPoints, type RowKey, type TableInfo, type TransferProgress } from "../../api";
 import { formatCount } from "../opened/format";
 import { column, connection, fakeApi, grid, tableInfo } from "../../test/fakeApi";
 import type { MapHighlight } from "../workspace/useWorkspace";
@@ -107,7 +107,8 @@ const LONG = "A long abstract. ".repeat(20).trim();
 function mapPoints(id: string, over: Partial<MapPoints> = {}): MapPoints {
   return {
     id,
-    uuids: U,
+    keyColumns: ["uuid"],
+    keys: U.map((u) => [u]),
     columns: [
       { name: "title", type: "text", kind: "text", values: ["Alpha", "Beta", "Gamma"] },
       { name: "citations", type: "int", kind: "integer", values: ["10", null, "30"] },
@@ -163,7 +164,7 @@ function harness(opts: { info?: TableInfo; answer?: (mapId: string) => Promise<M
   return { api, openMap, frame, step };
 }
 
-function renderMap(h: ReturnType<typeof harness>, props: { highlight?: MapHighlight; onOpenRows?: (u: string[]) => void; onFindSimilar?: (u: string, t: string) => void } = {}) {
+function renderMap(h: ReturnType<typeof harness>, props: { highlight?: MapHighlight; onOpenRows?: (keys: RowKey[], keyColumns: string[]) => void; onFindSimilar?: (key: RowKey, keyColumns: string[], t: string) => void } = {}) {
   const onOpenRows = props.onOpenRows ?? vi.fn();
   const el = (highlight?: MapHighlight, filters: Filter[] = []) => (
     <ApiProvider api={h.api}>
@@ -374,9 +375,9 @@ describe("a click opens the row detail (issue 22)", () => {
     expect(row).toHaveTextContent(LONG); // not cut at 120 characters as the map's points are
     expect(within(row).getByText("4 dimensions")).toBeInTheDocument();
     await userEvent.click(within(row).getByRole("button", { name: "Find similar" }));
-    expect(onFindSimilar).toHaveBeenCalledWith(U[0], "");
+    expect(onFindSimilar).toHaveBeenCalledWith({ uuid: U[0] }, ["uuid"], "");
     await userEvent.click(within(row).getByRole("button", { name: "Open the row" }));
-    expect(onOpenRows).toHaveBeenCalledWith([U[0]]);
+    expect(onOpenRows).toHaveBeenCalledWith([{ uuid: U[0] }], ["uuid"]);
     await userEvent.click(within(row).getByRole("button", { name: "Close the details" }));
     expect(plot.selected).toEqual([]);
     expect(screen.queryByRole("group", { name: `Row ${U[0]}` })).not.toBeInTheDocument();
@@ -484,13 +485,13 @@ describe("a search's or Find similar's rows on the map (issue 22)", () => {
   it("draws the vector searched, and another when a new search brings it", async () => {
     const info = tableInfo("Article");
     const h = harness({ info: { ...info, settings: { ...info.settings, namedVectors: ["title_vec", "body_vec"] } } });
-    const { rerenderWith } = renderMap(h, { highlight: { uuids: [U[1]], label: "similar to a", vector: "body_vec" } });
+    const { rerenderWith } = renderMap(h, { highlight: { keys: [{ uuid: U[1] }], label: "similar to a", vector: "body_vec" } });
     await waitFor(() => expect(h.openMap).toHaveBeenCalledWith(expect.any(String), "demo", "Article", expect.objectContaining({ vector: "body_vec" })));
     expect(h.openMap).toHaveBeenCalledTimes(1);
     await h.frame({});
     expect(await screen.findByRole("group", { name: `Row ${U[1]}` })).toBeInTheDocument(); // one row found: its detail
     expect(screen.getByText("The 1 rows of similar to a are selected.")).toBeInTheDocument();
-    rerenderWith({ uuids: [U[2]], label: 'nearText "x"', vector: "title_vec" });
+    rerenderWith({ keys: [{ uuid: U[2] }], label: 'nearText "x"', vector: "title_vec" });
     await waitFor(() => expect(h.openMap).toHaveBeenLastCalledWith(expect.any(String), "demo", "Article", expect.objectContaining({ vector: "title_vec" })));
     expect(h.openMap).toHaveBeenCalledTimes(2);
   });
@@ -499,7 +500,7 @@ describe("a search's or Find similar's rows on the map (issue 22)", () => {
 describe("a search's rows and the map's points are of one read (issue 22)", () => {
   const D = "00000000-0000-4000-8000-00000000000d";
   const byTopic: Filter[] = [{ column: "topic", operator: "equals", value: "astronomy", value2: "" }];
-  const found: MapHighlight = { uuids: [U[2], U[1]], label: 'bm25 "x"', filters: byTopic };
+  const found: MapHighlight = { keys: [{ uuid: U[2] }, { uuid: U[1] }], label: 'bm25 "x"', filters: byTopic };
 
   it("a search with other filters: nothing is selected on the old points, and its rows are those of the new ones once drawn", async () => {
     const onOpenRows = vi.fn();
@@ -516,7 +517,7 @@ describe("a search's rows and the map's points are of one read (issue 22)", () =
     // the new points, in another order: U[2] first, U[1] last; their layout not drawn yet
     const id = h.openMap.mock.calls[1][0];
     await act(async () =>
-      give(mapPoints(id, { uuids: [U[2], D, U[1]], columns: [{ name: "title", type: "text", kind: "text", values: ["Gamma", "Delta", "Beta"] }] })),
+      give(mapPoints(id, { keys: [[U[2]], [D], [U[1]]], columns: [{ name: "title", type: "text", kind: "text", values: ["Gamma", "Delta", "Beta"] }] })),
     );
     await screen.findByText(/3 points/);
     expect(screen.queryByText(/points selected/)).not.toBeInTheDocument();
@@ -526,13 +527,13 @@ describe("a search's rows and the map's points are of one read (issue 22)", () =
     expect(await screen.findByText('The 2 rows of bm25 "x" are selected.')).toBeInTheDocument();
     expect(plot.selected).toEqual([0, 2]);
     await userEvent.click(screen.getByRole("button", { name: "Open as a grid tab" }));
-    expect(onOpenRows).toHaveBeenCalledWith([U[2], U[1]]);
+    expect(onOpenRows).toHaveBeenCalledWith([{ uuid: U[2] }, { uuid: U[1] }], ["uuid"]);
   });
 
   it("the note that a search's rows are selected goes once the selection is another: Clear, Escape, a lasso, another vector", async () => {
     const info = tableInfo("Article");
     const h = harness({ info: { ...info, settings: { ...info.settings, namedVectors: ["title_vec", "body_vec"] } } });
-    const shown = (): MapHighlight => ({ uuids: [U[0], U[1]], label: 'nearText "x"', vector: "title_vec" });
+    const shown = (): MapHighlight => ({ keys: [{ uuid: U[0] }, { uuid: U[1] }], label: 'nearText "x"', vector: "title_vec" });
     const note = 'The 2 rows of nearText "x" are selected.';
     const { plot, canvas, rerenderWith } = await drawn(h, { highlight: shown() });
     expect(await screen.findByText(note)).toBeInTheDocument();
@@ -586,5 +587,50 @@ describe("Save picture… (issue 22)", () => {
     expect(String.fromCharCode(...bytes.slice(12, 16))).toBe("IHDR");
     expect([view.getUint32(16), view.getUint32(20)]).toEqual([2, 1]); // the exported picture's size
     expect(await screen.findByText("Saved /tmp/Article map.png")).toBeInTheDocument();
+  });
+});
+
+describe("points keyed by their table's primary key (issue 37, item 3)", () => {
+  // Orders is keyed by a tenant and a numeric id: the map's keys carry the id as a number.
+  const ordersInfo: TableInfo = { ...tableInfo("Article"), primaryKey: ["tenant", "id"] };
+  const orders = (m: string) => mapPoints(m, { keyColumns: ["tenant", "id"], keys: [["north", 1], ["north", 2], ["south", 1]] });
+
+  it("a point names its row col=value; a search's rows (ids read as text) select their points; the selection opens by key", async () => {
+    const onOpenRows = vi.fn();
+    const browse = vi.fn(async () => grid([["north", "2", "Beta"]], { columns: [column("tenant", { primaryKey: true }), column("id", { type: "int", primaryKey: true }), column("title")] }));
+    const h = harness({ info: ordersInfo, answer: async (m) => orders(m) });
+    vi.spyOn(h.api.explorer, "browse").mockImplementation(browse);
+    const found: MapHighlight = { keys: [{ tenant: "south", id: "1" }, { tenant: "north", id: "2" }], label: 'bm25 "x"' };
+    const { plot, canvas } = await drawn(h, { onOpenRows, highlight: found });
+    expect(await screen.findByText('The 2 rows of bm25 "x" are selected.')).toBeInTheDocument();
+    expect(plot.selected).toEqual([2, 1]);
+    await userEvent.click(screen.getByRole("button", { name: "Open as a grid tab" }));
+    expect(onOpenRows).toHaveBeenCalledWith([{ tenant: "south", id: 1 }, { tenant: "north", id: 2 }], ["tenant", "id"]);
+    act(() => canvas.focus());
+    await userEvent.keyboard("{Escape}{ArrowRight}{ArrowRight}");
+    expect(screen.getByRole("tooltip")).toHaveTextContent("tenant=north, id=2");
+    await userEvent.keyboard("{Enter}");
+    expect(await screen.findByRole("group", { name: "Row tenant=north, id=2" })).toBeInTheDocument();
+    expect(browse).toHaveBeenCalledWith("demo", "Article", {
+      offset: 0,
+      limit: 1,
+      filters: [
+        { column: "tenant", operator: "equals", value: "north", value2: "" },
+        { column: "id", operator: "equals", value: "2", value2: "" },
+      ],
+      sort: [],
+    });
+  });
+
+  it("a table without a primary key: its points cannot be opened, and say why", async () => {
+    const h = harness({ info: { ...ordersInfo, primaryKey: [] }, answer: async (m) => mapPoints(m, { keyColumns: [], keys: [[], [], []] }) });
+    const { plot } = await drawn(h);
+    act(() => plot.publish("select", { points: [0, 1] }));
+    const open = await screen.findByRole("button", { name: "Open as a grid tab" });
+    expect(open).toBeDisabled();
+    expect(open).toHaveAttribute("title", expect.stringMatching(/^The table has no primary key/));
+    act(() => plot.publish("select", { points: [0] }));
+    expect(await screen.findByRole("note")).toHaveTextContent(/no primary key/);
+    expect(screen.queryByRole("group", { name: /^Row / })).not.toBeInTheDocument();
   });
 });

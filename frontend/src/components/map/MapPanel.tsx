@@ -1,11 +1,12 @@
 import { useEffect, useId, useMemo, useRef, useState } from "react";
-import { parseApiError, useApi, type ApiError, type Column, type Connection, type Filter, type Grid, type MapFrame, type MapPoints, type TableInfo } from "../../api";
+import { parseApiError, useApi, type ApiError, type Column, type Connection, type Filter, type Grid, type MapFrame, type MapPoints, type RowKey, type TableInfo } from "../../api";
+import { keyId, keyText } from "../../api/rowKey";
 import { ExportDialog } from "../grid/ExportDialog";
 import { formatCount } from "../opened/format";
 import { Icon, MapIcon } from "../icons";
 import { filtersKey as keyOfFilters } from "../workspace/tabs";
 import type { MapHighlight } from "../workspace/useWorkspace";
-import { chooseVector, colouring, defaultColour, fit, isNumeric, labelColumn, layoutRows, MAP_MAX_POINTS, sizes } from "./mapModel";
+import { chooseVector, colouring, defaultColour, fit, isNumeric, labelColumn, layoutRows, MAP_MAX_POINTS, pointKey, sizes } from "./mapModel";
 import { MAP_KEYS_TEXT } from "./mapKeymap";
 import { MapRow } from "./MapRow";
 import { MapSide } from "./MapSide";
@@ -21,10 +22,10 @@ interface Props {
   table: string;
   /** The grid's filters when the map was opened (or the search's shown on it): they choose the rows. */
   filters: Filter[];
-  /** onOpenRows opens the rows (uuids) as a grid tab, editable as any. */
-  onOpenRows: (uuids: string[]) => void;
+  /** onOpenRows opens the rows (by their keys over the table's key columns) as a grid tab, editable as any. */
+  onOpenRows: (keys: RowKey[], keyColumns: string[]) => void;
   /** onFindSimilar opens the rows nearest a row's vector (the clicked row's Find similar). */
-  onFindSimilar?: (uuid: string, targetVector: string) => void;
+  onFindSimilar?: (key: RowKey, keyColumns: string[], targetVector: string) => void;
   /** Rows a search or Find similar found, shown selected once the layout is drawn; its vector is the one drawn. */
   highlight?: MapHighlight;
 }
@@ -59,10 +60,13 @@ function samePoints(a: number[], b: number[]): boolean {
   return a.every((i) => inB.has(i));
 }
 
-/** gridColumn is a read-only column of the layout's grid (uuid, x, y). */
-function gridColumn(name: string, type: string): Column {
-  return { name, type, primaryKey: name === "uuid", readOnly: true, json: false, description: "", filterable: [], sortable: false, preview: false };
+/** gridColumn is a read-only column of the layout's grid (the key's columns, x, y). */
+function gridColumn(name: string, type: string, primaryKey = false): Column {
+  return { name, type, primaryKey, readOnly: true, json: false, description: "", filterable: [], sortable: false, preview: false };
 }
+
+/** Why chosen points cannot be opened or searched near: the table names no row by a key. */
+const NO_KEY = "The table has no primary key: its rows cannot be named one by one, so points cannot be opened or searched near";
 
 /**
  * MapPanel is a table's vectors on a plane (issue 22): the PCA layout at once, then UMAP's as
@@ -70,7 +74,7 @@ function gridColumn(name: string, type: string): Column {
  * a column (a legend, each entry a button that selects its points), size by a number, zoom and
  * pan, hover (or the keyboard's cursor) names the point, a click (or Enter) opens its row
  * beside the map, and a lasso (Shift and drag), a legend entry or the keyboard selects points
- * to open as a grid tab. The map and its layout (uuid, x, y) can be saved.
+ * to open as a grid tab. The map and its layout (each point's key, x, y) can be saved.
  */
 export function MapPanel({ connection, table, filters, onOpenRows, onFindSimilar, highlight }: Props) {
   const api = useApi();
@@ -180,11 +184,12 @@ export function MapPanel({ connection, table, filters, onOpenRows, onFindSimilar
 
   const colourColumn = points?.columns.find((c) => c.name === colourBy);
   const sizeColumn = points?.columns.find((c) => c.name === sizeBy);
-  const colours = useMemo(() => colouring(points?.uuids.length ?? 0, colourColumn), [points, colourColumn]);
-  const sized = useMemo(() => sizes(points?.uuids.length ?? 0, sizeColumn), [points, sizeColumn]);
+  const count = points?.keys.length ?? 0;
+  const colours = useMemo(() => colouring(points?.keys.length ?? 0, colourColumn), [points, colourColumn]);
+  const sized = useMemo(() => sizes(points?.keys.length ?? 0, sizeColumn), [points, sizeColumn]);
   // The layout fitted to the plot, once it is of the points (the same read, as many places).
   const fitted = useMemo(
-    () => (layout && points && layout.id === points.id && layout.xy.length === 2 * points.uuids.length ? { id: points.id, ...fit(layout.xy) } : null),
+    () => (layout && points && layout.id === points.id && layout.xy.length === 2 * points.keys.length ? { id: points.id, ...fit(layout.xy) } : null),
     [layout, points],
   );
   const keys = useMapKeyboard({ plot, fitted, points, selected, selectPoints });
@@ -234,10 +239,16 @@ export function MapPanel({ connection, table, filters, onOpenRows, onFindSimilar
     if (!highlight || !points || points.id !== mapId.current || drawnId !== points.id) return;
     // a highlight on another vector waits for the map of that vector
     if (highlight.vector !== undefined && info && chooseVector(info.settings, highlight.vector) !== points.vector) return;
-    const at = new Map(points.uuids.map((u, i) => [u, i]));
-    const idx = highlight.uuids.map((u) => at.get(u)).filter((i): i is number => i !== undefined);
+    // Points and rows meet by their keys' ids (a map's number key and a grid's text are one row).
+    const cols = points.keyColumns;
+    const at = new Map<string, number>();
+    points.keys.forEach((_, i) => {
+      const k = pointKey(points, i);
+      if (k) at.set(keyId(k, cols), i);
+    });
+    const idx = highlight.keys.map((k) => at.get(keyId(k, cols))).filter((i): i is number => i !== undefined);
     selectPoints(idx);
-    setShown({ label: highlight.label, found: idx.length, of: highlight.uuids.length, points: idx });
+    setShown({ label: highlight.label, found: idx.length, of: highlight.keys.length, points: idx });
   }, [highlight, drawnId, points, info, selectPoints]);
 
   // A new save replaces what the last one said.
@@ -254,21 +265,25 @@ export function MapPanel({ connection, table, filters, onOpenRows, onFindSimilar
     );
   };
 
-  // The layout as rows (uuid, x, y) for Export layout…, made when it is asked for: 100,000
-  // rows of text on every render (each hover, each frame of the layout) would stall the map.
+  // The layout as rows (the key's columns, x, y) for Export layout…, made when it is asked for:
+  // 100,000 rows of text on every render (each hover, each frame of the layout) would stall the map.
   const layoutGrid: Grid | null = useMemo(
     () =>
       exporting && points && layout && layout.id === points.id
         ? {
-            columns: [gridColumn("uuid", "uuid"), gridColumn("x", "number"), gridColumn("y", "number")],
-            rows: layoutRows(points.uuids, layout.xy),
+            columns: [
+              ...points.keyColumns.map((c) => gridColumn(c, info?.columns.find((x) => x.name === c)?.type ?? "text", true)),
+              gridColumn("x", "number"),
+              gridColumn("y", "number"),
+            ],
+            rows: layoutRows(points.keys, layout.xy),
             offset: 0,
             hasMore: false,
             notice: "",
             refused: null,
           }
         : null,
-    [exporting, points, layout],
+    [exporting, points, layout, info],
   );
 
   const busy = phase.step === "reading" || phase.step === "laying";
@@ -281,6 +296,15 @@ export function MapPanel({ connection, table, filters, onOpenRows, onFindSimilar
   const tip = hover ?? keys.tip;
   const label = points ? labelColumn(points.columns) : undefined;
   const name = (i: number) => (label ? (label.values[i] ?? `(no ${label.name})`) : "");
+  // A point's row key, and its text for a person (a one-column key: the value alone, a uuid).
+  const keyOfPoint = (i: number) => (points ? pointKey(points, i) : null);
+  const keyName = (i: number) => {
+    const k = keyOfPoint(i);
+    return k && points ? keyText(k, points.keyColumns) : "";
+  };
+  // One object per point chosen: MapRow reads its row again only when another point is chosen.
+  const oneKey = useMemo(() => (one !== null && points ? pointKey(points, one) : null), [one, points]);
+  const keyless = points !== null && points.keyColumns.length === 0;
   const named = info !== null && info.settings.namedVectors.length > 0;
   const stoppedEarly = phase.step === "cancelled" && !xy;
   return (
@@ -296,7 +320,7 @@ export function MapPanel({ connection, table, filters, onOpenRows, onFindSimilar
             {points && (
               <>
                 {" "}· {named && (points.vector ? `vector ${points.vector}, ` : "its own vector, ")}
-                {formatCount(points.uuids.length)} points{points.sampled ? `, a uniform sample of ${formatCount(points.matched - points.skipped)} rows` : ""} · {points.dims} dimensions
+                {formatCount(points.keys.length)} points{points.sampled ? `, a uniform sample of ${formatCount(points.matched - points.skipped)} rows` : ""} · {points.dims} dimensions
                 {points.skipped > 0 && <> · {formatCount(points.skipped)} rows without this vector left out</>}
               </>
             )}
@@ -389,7 +413,13 @@ export function MapPanel({ connection, table, filters, onOpenRows, onFindSimilar
       {selected.length > 1 && (
         <div className="notice-line" role="status">
           {formatCount(selected.length)} points selected
-          <button type="button" className="btn btn--small btn--primary" onClick={() => points && onOpenRows(selected.map((i) => points.uuids[i]))}>
+          <button
+            type="button"
+            className="btn btn--small btn--primary"
+            disabled={keyless}
+            title={keyless ? NO_KEY : undefined}
+            onClick={() => points && onOpenRows(selected.map(keyOfPoint).filter((k): k is RowKey => k !== null), points.keyColumns)}
+          >
             Open as a grid tab
           </button>
           <button type="button" className="btn btn--small" onClick={() => selectPoints([])}>
@@ -403,36 +433,41 @@ export function MapPanel({ connection, table, filters, onOpenRows, onFindSimilar
             ref={canvasRef}
             tabIndex={0}
             role="application"
-            aria-label={`Map of ${table}: ${points ? points.uuids.length : 0} points`}
+            aria-label={`Map of ${table}: ${count} points`}
             aria-describedby={keysId}
             {...keys.handlers}
           />
           <p id={keysId} className="visually-hidden">
             {MAP_KEYS_TEXT}
           </p>
-          {tip && points && tip.i < points.uuids.length && (
+          {tip && points && tip.i < points.keys.length && (
             <div className="map-tooltip" role="tooltip" style={{ left: tip.x + 12, top: tip.y + 12 }}>
               {label && <strong>{name(tip.i)}</strong>}
-              <code>{points.uuids[tip.i]}</code>
+              {!keyless && <code>{keyName(tip.i)}</code>}
             </div>
           )}
           <p className="visually-hidden" aria-live="polite">
-            {keys.tip && points ? `${name(keys.tip.i)} ${points.uuids[keys.tip.i]}${selected.includes(keys.tip.i) ? ", selected" : ""}` : ""}
+            {keys.tip && points ? `${name(keys.tip.i)} ${keyName(keys.tip.i)}${selected.includes(keys.tip.i) ? ", selected" : ""}` : ""}
           </p>
         </div>
         <MapSide colourBy={colourBy} colours={colours} onSelect={selectPoints}>
-          {one !== null && points && info && (
+          {one !== null && points && info && oneKey && (
             <MapRow
-              key={points.uuids[one]}
+              key={keyId(oneKey, points.keyColumns)}
               connection={connection}
               table={table}
-              primaryKey={info.primaryKey || "uuid"}
-              uuid={points.uuids[one]}
+              row={oneKey}
+              keyColumns={points.keyColumns}
               namedVectors={info.settings.namedVectors}
               onOpenRows={onOpenRows}
               onFindSimilar={onFindSimilar}
               onClose={() => selectPoints([])}
             />
+          )}
+          {one !== null && keyless && (
+            <p className="map-row panel__note" role="note">
+              {NO_KEY}.
+            </p>
           )}
         </MapSide>
       </div>

@@ -1,18 +1,19 @@
 import { useCallback, useEffect, useState } from "react";
-import { ApiError, parseApiError, useApi, type Connection, type Grid } from "../../api";
+import { ApiError, parseApiError, useApi, type Connection, type Grid, type RowKey } from "../../api";
+import { keyFilters, keyText } from "../../api/rowKey";
 import { RowDetail } from "../grid/RowDetail";
 import { ErrorState } from "../frame/ErrorLine";
 
 interface Props {
   connection: Connection;
   table: string;
-  /** The table's key column (uuid). */
-  primaryKey: string;
-  uuid: string;
+  /** The point's row, by its key over the table's key columns. */
+  row: RowKey;
+  keyColumns: string[];
   /** The table's named vectors ([] for a single vector): Find similar chooses among them. */
   namedVectors: string[];
-  onOpenRows: (uuids: string[]) => void;
-  onFindSimilar?: (uuid: string, targetVector: string) => void;
+  onOpenRows: (keys: RowKey[], keyColumns: string[]) => void;
+  onFindSimilar?: (key: RowKey, keyColumns: string[], targetVector: string) => void;
   onClose: () => void;
 }
 
@@ -20,11 +21,11 @@ type State = { status: "loading" } | { status: "error"; error: ApiError } | { st
 
 /**
  * MapRow is the row of the point clicked on the map, read whole from the table (a page of
- * the table filtered to its uuid: the map's points carry only short scalar cells), shown as
+ * the table filtered to its key: the map's points carry only short scalar cells), shown as
  * the grid's row detail: every field at full length, the vector, Copy as JSON, Find similar;
  * and Open the row as a grid tab, where it can be edited.
  */
-export function MapRow({ connection, table, primaryKey, uuid, namedVectors, onOpenRows, onFindSimilar, onClose }: Props) {
+export function MapRow({ connection, table, row, keyColumns, namedVectors, onOpenRows, onFindSimilar, onClose }: Props) {
   const api = useApi();
   const [state, setState] = useState<State>({ status: "loading" });
   const [attempt, setAttempt] = useState(0);
@@ -33,12 +34,12 @@ export function MapRow({ connection, table, primaryKey, uuid, namedVectors, onOp
     let live = true;
     setState({ status: "loading" });
     api.explorer
-      .browse(connection.id, table, { offset: 0, limit: 1, filters: [{ column: primaryKey, operator: "equals", value: uuid, value2: "" }], sort: [] })
+      .browse(connection.id, table, { offset: 0, limit: 1, filters: keyFilters(row, keyColumns), sort: [] })
       .then(
         (grid) => {
           if (!live) return;
           if (grid.refused) setState({ status: "error", error: new ApiError("refused_filter", grid.refused.message || grid.refused.reason) });
-          else if (grid.rows.length === 0) setState({ status: "error", error: new ApiError("not_found", `The row ${uuid} is no longer in ${table}.`) });
+          else if (grid.rows.length === 0) setState({ status: "error", error: new ApiError("not_found", `The row ${keyText(row, keyColumns)} is no longer in ${table}.`) });
           else setState({ status: "ready", grid });
         },
         (e) => live && setState({ status: "error", error: parseApiError(e) }),
@@ -46,9 +47,10 @@ export function MapRow({ connection, table, primaryKey, uuid, namedVectors, onOp
     return () => {
       live = false;
     };
-  }, [api, connection.id, table, primaryKey, uuid, attempt]);
+  }, [api, connection.id, table, row, keyColumns, attempt]);
 
-  const loadVector = useCallback(async () => (await api.explorer.vectors(connection.id, table, [uuid]))[uuid] ?? null, [api, connection.id, table, uuid]);
+  const loadVector = useCallback(async () => (await api.explorer.vectors(connection.id, table, [row]))[0] ?? null, [api, connection.id, table, row]);
+  const named = keyText(row, keyColumns);
 
   if (state.status === "loading")
     return (
@@ -63,17 +65,17 @@ export function MapRow({ connection, table, primaryKey, uuid, namedVectors, onOp
       </div>
     );
   return (
-    <div className="map-row map-point" role="group" aria-label={`Row ${uuid}`}>
+    <div className="map-row map-point" role="group" aria-label={`Row ${named}`}>
       <RowDetail
         columns={state.grid.columns}
         cells={state.grid.rows[0]}
-        label={uuid}
+        label={named}
         namedVectors={namedVectors}
         loadVector={loadVector}
-        onFindSimilar={onFindSimilar ? (target) => onFindSimilar(uuid, target) : undefined}
+        onFindSimilar={onFindSimilar ? (target) => onFindSimilar(row, keyColumns, target) : undefined}
         onClose={onClose}
       />
-      <button type="button" className="btn btn--small" onClick={() => onOpenRows([uuid])}>
+      <button type="button" className="btn btn--small" onClick={() => onOpenRows([row], keyColumns)}>
         Open the row
       </button>
     </div>

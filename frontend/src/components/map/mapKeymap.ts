@@ -20,7 +20,7 @@ function exactly(combo: string[], action: MapAction): Binding<MapAction> {
  */
 export const MAP_KEYMAP: KeymapRow<MapAction>[] = [
   {
-    description: "Move the cursor to the nearest point in that direction (its name and uuid shown)",
+    description: "Move the cursor to the nearest point in that direction (its name and key shown)",
     bindings: [exactly(["↑"], "up"), exactly(["↓"], "down"), exactly(["←"], "left"), exactly(["→"], "right")],
   },
   { description: "Add the cursor's point to the selection, or take it out", bindings: [exactly(["Space"], "toggle")] },

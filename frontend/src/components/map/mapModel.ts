@@ -1,4 +1,5 @@
-import type { MapPoints } from "../../api";
+import type { MapPoints, RowKey } from "../../api";
+import { keyOfCells, keyValueText } from "../../api/rowKey";
 
 /** The categorical colours (12, distinct in light and dark themes), then the colour of "other" and of no value. */
 export const CATEGORY_COLOURS = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#17becf", "#bcbd22", "#7f3c8d"];
@@ -205,9 +206,14 @@ export function defaultColour(columns: Column[]): string {
   return best || (columns.find((c) => c.kind === "boolean")?.name ?? "");
 }
 
-/** layoutCSV is the layout as CSV rows: uuid, x, y. */
-export function layoutRows(uuids: string[], xy: Float32Array): (string | null)[][] {
-  return uuids.map((u, i) => [u, String(xy[2 * i]), String(xy[2 * i + 1])]);
+/** pointKey is point i's row key, over the map's key columns (null: the table has no key). */
+export function pointKey(points: Pick<MapPoints, "keyColumns" | "keys">, i: number): RowKey | null {
+  return keyOfCells(points.keyColumns, points.keys[i] ?? [], points.keyColumns);
+}
+
+/** layoutRows is the layout as rows of text: each point's key cells, then x and y. */
+export function layoutRows(keys: unknown[][], xy: Float32Array): (string | null)[][] {
+  return keys.map((k, i) => [...k.map(keyValueText), String(xy[2 * i]), String(xy[2 * i + 1])]);
 }
 
 /**

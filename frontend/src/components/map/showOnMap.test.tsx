@@ -25,6 +25,8 @@ function namedVectorsApi() {
 describe("a search's Show on the map", () => {
   const byWords = [{ column: "wordCount", operator: "greater_than", value: "1000", value2: "" }];
   const uuids = ["00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002"];
+  // the matches' keys: Article is keyed by uuid
+  const keys = uuids.map((uuid) => ({ uuid }));
 
   it("bm25 (no vector used): the search's filters, the map's own vector left as it is", async () => {
     const onShowOnMap = vi.fn();
@@ -36,7 +38,7 @@ describe("a search's Show on the map", () => {
     const form = await screen.findByRole("search");
     await userEvent.type(within(form).getByRole("searchbox", { name: "Words" }), "rust{Enter}");
     await userEvent.click(await screen.findByRole("button", { name: "Show on the map" }));
-    expect(onShowOnMap).toHaveBeenCalledWith({ uuids, label: 'bm25 "rust"', filters: byWords, vector: undefined });
+    expect(onShowOnMap).toHaveBeenCalledWith({ keys, label: 'bm25 "rust"', filters: byWords, vector: undefined });
   });
 
   it("Map of the matches: a map of those rows alone, the table's map filtered to their uuids", async () => {
@@ -50,7 +52,7 @@ describe("a search's Show on the map", () => {
     await userEvent.type(within(form).getByRole("searchbox", { name: "Words" }), "rust{Enter}");
     await userEvent.click(await screen.findByRole("button", { name: "Map of the matches" }));
     expect(onShowOnMap).toHaveBeenCalledWith({
-      uuids,
+      keys,
       label: 'bm25 "rust"',
       filters: [{ column: "uuid", operator: "in", value: uuids.join(", "), value2: "" }],
       vector: undefined,
@@ -71,7 +73,7 @@ describe("a search's Show on the map", () => {
     await userEvent.click(screen.getByRole("button", { name: "Clear filters" }));
     await userEvent.type(within(form).getByRole("searchbox", { name: "Words" }), "stars{Enter}");
     await userEvent.click(await screen.findByRole("button", { name: "Show on the map" }));
-    expect(onShowOnMap).toHaveBeenCalledWith({ uuids, label: 'nearText "stars"', filters: [], vector: "body_vec" });
+    expect(onShowOnMap).toHaveBeenCalledWith({ keys, label: 'nearText "stars"', filters: [], vector: "body_vec" });
   });
 
   it("the search that found the matches, not the form as edited since: its filters, its vector", async () => {
@@ -92,6 +94,22 @@ describe("a search's Show on the map", () => {
     await userEvent.click(screen.getByRole("button", { name: "Clear filters" }));
     await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Search by" }), "Keyword (bm25)");
     await userEvent.click(show);
-    expect(onShowOnMap).toHaveBeenCalledWith({ uuids, label: 'nearText "stars"', filters: byWords, vector: "body_vec" });
+    expect(onShowOnMap).toHaveBeenCalledWith({ keys, label: 'nearText "stars"', filters: byWords, vector: "body_vec" });
+  });
+
+  it("a table without a primary key: its matches cannot be found on the map, and the buttons say why", async () => {
+    const api = fakeApi(async () => [], { describeTable: async (_id: string, table: string) => ({ ...tableInfo(table), primaryKey: [] }) });
+    render(
+      <ApiProvider api={api}>
+        <SearchPanel connection={connection({ id: "demo" })} table="Article" filters={[]} onShowOnMap={vi.fn()} />
+      </ApiProvider>,
+    );
+    const form = await screen.findByRole("search");
+    await userEvent.type(within(form).getByRole("searchbox", { name: "Words" }), "rust{Enter}");
+    for (const name of ["Show on the map", "Map of the matches"]) {
+      const b = await screen.findByRole("button", { name });
+      expect(b).toBeDisabled();
+      expect(b).toHaveAttribute("title", "The table has no primary key: the map cannot find its rows one by one");
+    }
   });
 });

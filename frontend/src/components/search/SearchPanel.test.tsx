@@ -130,10 +130,51 @@ describe("a table's search panel (issue 23, item 3)", () => {
     await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Search by" }), "Hybrid");
     await userEvent.type(within(form).getByRole("textbox", { name: "Your vector: the row whose vector" }), " 00000000-0000-4000-8000-000000000001 ");
     await userEvent.type(within(form).getByRole("searchbox", { name: "Words" }), "rust{Enter}");
-    expect(search).toHaveBeenCalledWith("demo", "Article", expect.objectContaining({ mode: "hybrid", vectorRow: "00000000-0000-4000-8000-000000000001" }));
+    expect(search).toHaveBeenCalledWith("demo", "Article", expect.objectContaining({ mode: "hybrid", vectorRow: { uuid: "00000000-0000-4000-8000-000000000001" } }));
     await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Search by" }), "Keyword (bm25)");
     await userEvent.type(within(form).getByRole("searchbox", { name: "Words" }), "{Enter}");
-    expect(search).toHaveBeenLastCalledWith("demo", "Article", expect.objectContaining({ mode: "bm25", vectorRow: "" }));
+    expect(search).toHaveBeenLastCalledWith("demo", "Article", expect.objectContaining({ mode: "bm25", vectorRow: {} }));
+  });
+
+  it("issue 37: near a row of a one-column key, one input whose text is the key", async () => {
+    const api = fakeApi(async () => []);
+    const search = vi.spyOn(api.explorer, "search");
+    render(
+      <ApiProvider api={api}>
+        <SearchPanel connection={connection({ id: "demo" })} table="Article" filters={[]} />
+      </ApiProvider>,
+    );
+    const form = await screen.findByRole("search");
+    await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Search by" }), "Near row");
+    const row = within(form).getByRole("textbox", { name: "Row uuid" });
+    expect(row).toHaveAttribute("placeholder", "the key of a row");
+    await userEvent.type(row, " 00000000-0000-4000-8000-000000000001 {Enter}");
+    expect(search).toHaveBeenCalledWith("demo", "Article", expect.objectContaining({ by: "row", row: { uuid: "00000000-0000-4000-8000-000000000001" } }));
+  });
+
+  it("issue 37: a key of several columns is typed in one labelled input per column, near a row and for hybrid's row vector", async () => {
+    const api = fakeApi(async () => [], { describeTable: async (_id: string, table: string) => ({ ...tableInfo(table), primaryKey: ["tenant", "id"] }) });
+    const search = vi.spyOn(api.explorer, "search");
+    render(
+      <ApiProvider api={api}>
+        <SearchPanel connection={connection({ id: "demo" })} table="Orders" filters={[]} />
+      </ApiProvider>,
+    );
+    const form = await screen.findByRole("search");
+    await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Search by" }), "Hybrid");
+    await userEvent.type(within(form).getByRole("textbox", { name: "Your vector: the row whose vector, its tenant" }), "north");
+    await userEvent.type(within(form).getByRole("searchbox", { name: "Words" }), "rust");
+    // a key typed in part is not sent: the search says what is missing
+    expect(within(form).getByRole("button", { name: "Search" })).toBeDisabled();
+    expect(within(form).getByRole("button", { name: "Search" })).toHaveAttribute("title", "Give the id of the row whose vector");
+    await userEvent.type(within(form).getByRole("textbox", { name: "Your vector: the row whose vector, its id" }), "7{Enter}");
+    expect(search).toHaveBeenLastCalledWith("demo", "Orders", expect.objectContaining({ mode: "hybrid", vectorRow: { tenant: "north", id: "7" } }));
+
+    await userEvent.selectOptions(within(form).getByRole("combobox", { name: "Search by" }), "Near row");
+    const rowKey = within(form).getByRole("group", { name: "Row" });
+    await userEvent.type(within(rowKey).getByRole("textbox", { name: "Row tenant" }), "south");
+    await userEvent.type(within(rowKey).getByRole("textbox", { name: "Row id" }), "9{Enter}");
+    expect(search).toHaveBeenLastCalledWith("demo", "Orders", expect.objectContaining({ by: "row", row: { tenant: "south", id: "9" }, vectorRow: {} }));
   });
 
   it("on a table whose driver plugin predates described searches, offers the vector searches and says to update it for words", async () => {

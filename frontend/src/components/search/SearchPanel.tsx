@@ -1,15 +1,16 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { parseApiError, useApi, type ApiError, type Connection, type Filter, type SearchRequest, type SearchResult, type TableInfo } from "../../api";
+import { parseApiError, useApi, type ApiError, type Connection, type Filter, type RowKey, type SearchRequest, type SearchResult, type TableInfo } from "../../api";
+import { gridKeys, keysFilters } from "../../api/rowKey";
 import { DataGrid } from "../grid/DataGrid";
 import { ExportDialog } from "../grid/ExportDialog";
 import { FilterBar, type EditorTarget } from "../grid/FilterBar";
 import { Icon, Search } from "../icons";
 import type { MapHighlight } from "../workspace/useWorkspace";
-import { uuidsFilter } from "../workspace/tabs";
 import { choiceOf, choicesFor, choose, initialSearch, measureFirst, modeOf, notReady, paramWords, toSend, usesVector } from "./searchModel";
 import { ErrorState } from "../frame/ErrorLine";
 import { CollectionDetails } from "../details/CollectionDetails";
 import { seeTheSetting } from "../details/SeeTheSetting";
+import { RowKeyFields } from "./RowKeyFields";
 
 interface Props {
   connection: Connection;
@@ -66,7 +67,7 @@ export function SearchPanel({ connection, table, filters: initialFilters, wordsN
 
   const search = useCallback(
     async (r: SearchRequest, info: TableInfo) => {
-      if (notReady(r)) return;
+      if (notReady(r, info)) return;
       const mine = ++seq.current;
       setRun({ status: "running" });
       try {
@@ -85,13 +86,13 @@ export function SearchPanel({ connection, table, filters: initialFilters, wordsN
 
   // A done run's matches on the table's map, drawn on the vector the search used (a keyword
   // search uses none, and sends none: the map's stays) and read from the search that found them, not the form as edited
-  // since: among the rows of the search's filters, or alone (the map filtered to them).
-  const showMatches = (done: Extract<Run, { status: "done" }>, alone: boolean) => {
-    const uuids = done.result.grid.rows.map((r) => r[0] ?? "").filter(Boolean);
+  // since: among the rows of the search's filters, or alone (the map filtered to them). The map
+  // finds them by their keys.
+  const showMatches = (done: Extract<Run, { status: "done" }>, keys: RowKey[], primaryKey: string[], alone: boolean) => {
     onShowOnMap?.({
-      uuids,
+      keys,
       label: done.result.describe,
-      filters: alone ? [uuidsFilter(uuids)] : done.sent.filters,
+      filters: alone ? keysFilters(keys, primaryKey) : done.sent.filters,
       vector: done.sent.targetVector || undefined,
     });
   };
@@ -109,7 +110,11 @@ export function SearchPanel({ connection, table, filters: initialFilters, wordsN
   } else if (load.status === "ready") {
     const info = load.info;
     const mode = modeOf(req, info);
-    const why = notReady(req);
+    const why = notReady(req, info);
+    const pk = info.primaryKey;
+    // The matches the map can select: those named by a key (a table without one has none).
+    const found = run.status === "done" ? gridKeys(run.result.grid, pk) : [];
+    const unmapped = pk.length === 0 ? "The table has no primary key: the map cannot find its rows one by one" : "";
     body = (
       <>
         <form
@@ -158,12 +163,19 @@ export function SearchPanel({ connection, table, filters: initialFilters, wordsN
               />
             </label>
           )}
-          {req.by === "row" && (
-            <label className="search-form__field search-form__field--wide">
-              Row {info.primaryKey}{" "}
-              <input className="input input--small" value={req.row} onChange={(e) => set({ row: e.target.value })} placeholder="the key of a row" spellCheck={false} />
-            </label>
-          )}
+          {req.by === "row" &&
+            (pk.length === 1 ? (
+              <label className="search-form__field search-form__field--wide">
+                Row {pk[0]}{" "}
+                <RowKeyFields primaryKey={pk} value={req.row} onChange={(row) => set({ row })} name={() => `Row ${pk[0]}`} placeholder={() => "the key of a row"} />
+              </label>
+            ) : (
+              // A key of several columns: one labelled input per column, all of them needed.
+              <span className="search-form__field search-form__field--wide" role="group" aria-label="Row">
+                Row{" "}
+                <RowKeyFields primaryKey={pk} value={req.row} onChange={(row) => set({ row })} name={(c) => `Row ${c}`} placeholder={(c) => `its ${c}`} />
+              </span>
+            ))}
           {mode?.params.map((p) =>
             p.kind === "number" ? (
               <label key={p.key} className="search-form__field" title={p.help || undefined}>
@@ -191,15 +203,18 @@ export function SearchPanel({ connection, table, filters: initialFilters, wordsN
                     placeholder="[0.12, -0.5, 0.33, …] (optional)"
                   />
                 </label>
-                <span className="search-form__or">or the vector of row</span>
-                <input
-                  className="input input--small"
-                  aria-label={`${p.label}: the row whose vector`}
-                  value={req.vectorRow}
-                  onChange={(e) => set({ vectorRow: e.target.value })}
-                  placeholder={`its ${info.primaryKey}`}
-                  spellCheck={false}
-                />
+                {pk.length > 0 && (
+                  <>
+                    <span className="search-form__or">or the vector of row</span>
+                    <RowKeyFields
+                      primaryKey={pk}
+                      value={req.vectorRow}
+                      onChange={(vectorRow) => set({ vectorRow })}
+                      name={(c) => `${p.label}: the row whose vector${c ? `, its ${c}` : ""}`}
+                      placeholder={(c) => `its ${c ?? pk[0]}`}
+                    />
+                  </>
+                )}
               </span>
             ) : (
               <label key={p.key} className="search-form__field" title={p.help || undefined}>
@@ -304,18 +319,18 @@ export function SearchPanel({ connection, table, filters: initialFilters, wordsN
                   <button
                     type="button"
                     className="btn btn--small"
-                    disabled={run.result.grid.rows.length === 0}
-                    onClick={() => showMatches(run, false)}
-                    title="Show these matches selected on the table's map"
+                    disabled={found.length === 0}
+                    onClick={() => showMatches(run, found, pk, false)}
+                    title={unmapped || "Show these matches selected on the table's map"}
                   >
                     Show on the map
                   </button>
                   <button
                     type="button"
                     className="btn btn--small"
-                    disabled={run.result.grid.rows.length === 0}
-                    onClick={() => showMatches(run, true)}
-                    title="Lay out these matches alone on a map"
+                    disabled={found.length === 0}
+                    onClick={() => showMatches(run, found, pk, true)}
+                    title={unmapped || "Lay out these matches alone on a map"}
                   >
                     Map of the matches
                   </button>

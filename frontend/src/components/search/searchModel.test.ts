@@ -34,24 +34,51 @@ describe("the search panel's request (issue 23, item 3; contract 3)", () => {
   });
 
   it("sends only what the choice reads: the mode's parameters, its columns, its vector", () => {
-    const r = { ...initialSearch(named, []), query: "north", vector: "[1]", row: "k", params: { alpha: "0.5", fusion: "ranked", stray: "1" }, searchColumns: ["title"], explain: true };
+    const r = { ...initialSearch(named, []), query: "north", vector: "[1]", row: { uuid: "k" }, params: { alpha: "0.5", fusion: "ranked", stray: "1" }, searchColumns: ["title"], explain: true };
     const bm25 = toSend({ ...r, mode: "bm25" }, named);
-    expect(bm25).toMatchObject({ query: "north", vector: "", row: "", targetVector: "", searchColumns: ["title"], explain: true });
+    expect(bm25).toMatchObject({ query: "north", vector: "", row: {}, targetVector: "", searchColumns: ["title"], explain: true });
     expect(bm25.params).toEqual({});
     const hybrid = toSend({ ...r, mode: "hybrid" }, named);
     expect(hybrid).toMatchObject({ targetVector: "body_vec", explain: true });
     expect(hybrid.params).toEqual({ alpha: "0.5", fusion: "ranked", vector: "" });
     const vector = toSend({ ...r, by: "vector" }, named);
-    expect(vector).toMatchObject({ mode: "", query: "", vector: "[1]", row: "", searchColumns: [], explain: false, targetVector: "body_vec" });
+    expect(vector).toMatchObject({ mode: "", query: "", vector: "[1]", row: {}, searchColumns: [], explain: false, targetVector: "body_vec" });
     expect(vector.params).toEqual({});
     expect(usesVector({ ...r, mode: "bm25" }, named)).toBe(false);
   });
 
   it("says what is missing before it can run", () => {
     const r = initialSearch(plain, []);
-    expect(notReady(r)).toBe("Type the words to search for");
-    expect(notReady({ ...r, by: "vector" })).toMatch(/Paste a vector/);
-    expect(notReady({ ...r, by: "row", row: "x" })).toBe("");
+    expect(notReady(r, plain)).toBe("Type the words to search for");
+    expect(notReady({ ...r, by: "vector" }, plain)).toMatch(/Paste a vector/);
+    expect(notReady({ ...r, by: "row" }, plain)).toBe("Give the key of a row");
+    expect(notReady({ ...r, by: "row", row: { uuid: "x" } }, plain)).toBe("");
+  });
+
+  // issue 37, item 3: a row is named by its key, one column or several
+  const orders = { ...plain, primaryKey: ["tenant", "id"] };
+
+  it("a row near which to search is its key by column, as typed and trimmed; every key column is needed", () => {
+    const r = { ...choose(initialSearch(orders, []), "row", orders), row: { tenant: " north ", id: "7" } };
+    expect(toSend(r, orders).row).toEqual({ tenant: "north", id: "7" });
+    expect(notReady(r, orders)).toBe("");
+    expect(notReady({ ...r, row: { tenant: "north", id: " " } }, orders)).toBe("Give the id of the row");
+    expect(notReady({ ...r, row: {} }, orders)).toBe("Give the key of a row");
+    // a one-column key's one input is the key
+    expect(toSend({ ...r, row: { uuid: " u1 " } }, plain).row).toEqual({ uuid: "u1" });
+  });
+
+  it("hybrid's row vector is the row's key, none when left blank, and waits for a key typed in part", () => {
+    const hybrid = { ...choose(initialSearch(orders, []), "words:hybrid", orders), query: "rust" };
+    expect(toSend(hybrid, orders).vectorRow).toEqual({});
+    expect(notReady({ ...hybrid, vectorRow: { tenant: "north" } }, orders)).toBe("Give the id of the row whose vector");
+    expect(toSend({ ...hybrid, vectorRow: { tenant: "north", id: 7 } }, orders).vectorRow).toEqual({ tenant: "north", id: 7 });
+    // bm25 takes no vector: a row typed for hybrid is not sent
+    expect(toSend({ ...hybrid, mode: "bm25", vectorRow: { tenant: "north", id: 7 } }, orders).vectorRow).toEqual({});
+  });
+
+  it("a table without a primary key offers no search near a row", () => {
+    expect(choicesFor({ ...plain, primaryKey: [] }).map((c) => c.label)).toEqual(["Keyword (bm25)", "Hybrid", "Near vector"]);
   });
 
   it("puts the ranking and its explanation next to uuid", () => {

@@ -1,4 +1,5 @@
 import type { Filter, Grid, SearchMode, SearchParam, SearchRequest, TableInfo } from "../../api";
+import { missingKeyColumns, typedKey } from "../../api/rowKey";
 import { toApiFilter } from "../grid/filterModel";
 import { isVector } from "../grid/columnKinds";
 
@@ -14,10 +15,14 @@ export interface SearchChoice {
 
 const wordsPrefix = "words:";
 
-/** The choices a table offers, in the panel's order: its searches by words, then near a vector and near a row. */
+/**
+ * The choices a table offers, in the panel's order: its searches by words, then near a vector
+ * and near a row (a row is named by its key: a table without one offers no search near a row).
+ */
 export function choicesFor(info: TableInfo): SearchChoice[] {
   const out = info.searches.map((m) => ({ value: wordsPrefix + m.name, label: m.label }));
-  if (hasVectors(info)) out.push({ value: "vector", label: "Near vector" }, { value: "row", label: "Near row" });
+  if (hasVectors(info)) out.push({ value: "vector", label: "Near vector" });
+  if (hasVectors(info) && info.primaryKey.length > 0) out.push({ value: "row", label: "Near row" });
   return out;
 }
 
@@ -56,8 +61,8 @@ export function initialSearch(info: TableInfo, filters: Filter[]): SearchRequest
     mode: first?.name ?? "",
     query: "",
     vector: "",
-    row: "",
-    vectorRow: "",
+    row: {},
+    vectorRow: {},
     params: first ? defaults(first) : {},
     searchColumns: [],
     targetVector: info.settings.namedVectors[0] ?? "",
@@ -72,7 +77,12 @@ export function usesVector(r: SearchRequest, info: TableInfo): boolean {
   return r.by !== "words" || !!modeOf(r, info)?.vector;
 }
 
-/** What the request sends: only the fields its choice reads. */
+/** takesVectorRow: the mode's vector parameter may be a row's vector instead of a pasted one. */
+function takesVectorRow(m: SearchMode | undefined): boolean {
+  return !!m?.params.some((p) => p.kind === "vector");
+}
+
+/** What the request sends: only the fields its choice reads; a row's key as typed, trimmed ({} none). */
 export function toSend(r: SearchRequest, info: TableInfo): SearchRequest {
   const m = modeOf(r, info);
   return {
@@ -80,8 +90,8 @@ export function toSend(r: SearchRequest, info: TableInfo): SearchRequest {
     mode: m ? r.mode : "",
     query: m ? r.query : "",
     vector: r.by === "vector" ? r.vector : "",
-    row: r.by === "row" ? r.row : "",
-    vectorRow: m?.params.some((p) => p.kind === "vector") ? r.vectorRow.trim() : "",
+    row: r.by === "row" ? typedKey(r.row, info.primaryKey) : {},
+    vectorRow: takesVectorRow(m) ? typedKey(r.vectorRow, info.primaryKey) : {},
     params: m ? Object.fromEntries(m.params.map((p) => [p.key, r.params[p.key] ?? ""])) : {},
     searchColumns: m?.columns ? r.searchColumns : [],
     // A search without a vector sends no named vector.
@@ -91,15 +101,25 @@ export function toSend(r: SearchRequest, info: TableInfo): SearchRequest {
   };
 }
 
-/** notReady says why the search cannot run yet ("" when it can). */
-export function notReady(r: SearchRequest): string {
+/**
+ * notReady says why the search cannot run yet ("" when it can): a row is named by every one of
+ * its key columns, so a key typed in part is not sent.
+ */
+export function notReady(r: SearchRequest, info: TableInfo): string {
+  const pk = info.primaryKey;
   switch (r.by) {
-    case "words":
-      return r.query.trim() === "" ? "Type the words to search for" : "";
+    case "words": {
+      if (r.query.trim() === "") return "Type the words to search for";
+      const missing = missingKeyColumns(r.vectorRow, pk);
+      return takesVectorRow(modeOf(r, info)) && missing.length > 0 && missing.length < pk.length ? `Give the ${missing.join(" and ")} of the row whose vector` : "";
+    }
     case "vector":
       return r.vector.trim() === "" ? "Paste a vector, a JSON array of numbers" : "";
-    case "row":
-      return r.row.trim() === "" ? "Give the key of a row" : "";
+    case "row": {
+      const missing = missingKeyColumns(r.row, pk);
+      if (missing.length === pk.length) return "Give the key of a row";
+      return missing.length > 0 ? `Give the ${missing.join(" and ")} of the row` : "";
+    }
   }
 }
 

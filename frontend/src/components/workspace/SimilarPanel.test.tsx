@@ -11,7 +11,7 @@ describe("Find similar's tab (issue 14: results in a new tab with distance)", ()
     const findSimilar = vi.spyOn(api.explorer, "findSimilar");
     render(
       <ApiProvider api={api}>
-        <SimilarPanel connection={connection({ id: "demo", name: "Demo" })} table="Article" uuid="00000000-0000-4000-8000-000000000001" targetVector="" />
+        <SimilarPanel connection={connection({ id: "demo", name: "Demo" })} table="Article" row={{ uuid: "00000000-0000-4000-8000-000000000001" }} keyColumns={["uuid"]} targetVector="" />
       </ApiProvider>,
     );
     expect(screen.getByRole("status")).toHaveTextContent("Searching");
@@ -21,7 +21,9 @@ describe("Find similar's tab (issue 14: results in a new tab with distance)", ()
       .map((h) => h.querySelector(".data-grid__name")?.textContent ?? "");
     expect(heads.slice(1, 3)).toEqual(["uuid", "distance"]);
     expect(screen.getByText(/4 dimensions · best first by distance/)).toBeInTheDocument();
-    expect(findSimilar).toHaveBeenCalledWith("demo", "Article", "00000000-0000-4000-8000-000000000001", "", 0);
+    expect(findSimilar).toHaveBeenCalledWith("demo", "Article", { uuid: "00000000-0000-4000-8000-000000000001" }, "", 0);
+    // a one-column key reads as its value alone
+    expect(screen.getByRole("region", { name: "Similar to 00000000-0000-4000-8000-000000000001" })).toHaveTextContent("nearest to 00000000-0000-4000-8000-000000000001");
   });
 
   it("says why when the search cannot run, with Retry", async () => {
@@ -32,7 +34,7 @@ describe("Find similar's tab (issue 14: results in a new tab with distance)", ()
     });
     render(
       <ApiProvider api={api}>
-        <SimilarPanel connection={connection()} table="Article" uuid="u" targetVector="" />
+        <SimilarPanel connection={connection()} table="Article" row={{ uuid: "u" }} keyColumns={["uuid"]} targetVector="" />
       </ApiProvider>,
     );
     const alert = await screen.findByRole("alert");
@@ -42,19 +44,32 @@ describe("Find similar's tab (issue 14: results in a new tab with distance)", ()
 
   it("Show on the map carries the vector searched, so the map draws that one", async () => {
     const api = fakeApi(async () => []);
-    const found = await api.explorer.findSimilar("demo", "Article", "u", "", 0);
+    const found = await api.explorer.findSimilar("demo", "Article", { uuid: "u" }, "", 0);
     vi.spyOn(api.explorer, "findSimilar").mockResolvedValue({ ...found, targetVector: "title_vec" });
     const onShowOnMap = vi.fn();
     render(
       <ApiProvider api={api}>
-        <SimilarPanel connection={connection()} table="Article" uuid="00000000-0000-4000-8000-000000000001" targetVector="" onShowOnMap={onShowOnMap} />
+        <SimilarPanel connection={connection()} table="Article" row={{ uuid: "00000000-0000-4000-8000-000000000001" }} keyColumns={["uuid"]} targetVector="" onShowOnMap={onShowOnMap} />
       </ApiProvider>,
     );
     await userEvent.click(await screen.findByRole("button", { name: "Show on the map" }));
     expect(onShowOnMap).toHaveBeenCalledWith({
-      uuids: ["00000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002"],
+      keys: [{ uuid: "00000000-0000-4000-8000-000000000001" }, { uuid: "00000000-0000-4000-8000-000000000002" }],
       label: "similar to 00000000-0000-4000-8000-000000000001",
       vector: "title_vec",
     });
+  });
+
+  it("a row of a table keyed by two columns: Find similar gets its key by column, the tab names it col=value", async () => {
+    const api = fakeApi(async () => []);
+    const findSimilar = vi.spyOn(api.explorer, "findSimilar");
+    render(
+      <ApiProvider api={api}>
+        <SimilarPanel connection={connection({ id: "demo" })} table="Orders" row={{ tenant: "north", id: "7" }} keyColumns={["tenant", "id"]} targetVector="" />
+      </ApiProvider>,
+    );
+    await screen.findByRole("table");
+    expect(findSimilar).toHaveBeenCalledWith("demo", "Orders", { tenant: "north", id: "7" }, "", 0);
+    expect(screen.getByRole("region", { name: "Similar to tenant=north, id=7" })).toBeInTheDocument();
   });
 });

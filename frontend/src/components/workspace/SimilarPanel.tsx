@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
-import { parseApiError, useApi, type ApiError, type Connection, type Grid, type SimilarResult } from "../../api";
+import { parseApiError, useApi, type ApiError, type Connection, type Grid, type RowKey, type SimilarResult } from "../../api";
+import { gridKeys, keyText } from "../../api/rowKey";
 import { DataGrid } from "../grid/DataGrid";
 import { Icon, Sparkles } from "../icons";
 import { ExportDialog } from "../grid/ExportDialog";
@@ -9,7 +10,9 @@ import { ErrorState } from "../frame/ErrorLine";
 interface Props {
   connection: Connection;
   table: string;
-  uuid: string;
+  /** The row searched near, by its key over the table's key columns. */
+  row: RowKey;
+  keyColumns: string[];
   targetVector: string;
   /** onShowOnMap shows the matches selected on the table's map. */
   onShowOnMap?: (h: MapHighlight) => void;
@@ -17,7 +20,7 @@ interface Props {
 
 type State = { status: "loading" } | { status: "error"; error: ApiError } | { status: "ready"; result: SimilarResult };
 
-/** distanceFirst moves the distance column next to uuid, where a ranking is read. */
+/** distanceFirst moves the distance column next to the first one (the key, where the driver puts it), where a ranking is read. */
 export function distanceFirst(g: Grid): Grid {
   const d = g.columns.findIndex((c) => c.name === "distance");
   if (d <= 1) return g;
@@ -26,24 +29,25 @@ export function distanceFirst(g: Grid): Grid {
 }
 
 /** SimilarPanel shows Find similar's matches: the rows nearest one row's vector, best first, with distance. */
-export function SimilarPanel({ connection, table, uuid, targetVector, onShowOnMap }: Props) {
+export function SimilarPanel({ connection, table, row, keyColumns, targetVector, onShowOnMap }: Props) {
   const api = useApi();
   const [state, setState] = useState<State>({ status: "loading" });
   const [exporting, setExporting] = useState(false);
   const load = useCallback(async () => {
     setState({ status: "loading" });
     try {
-      const result = await api.explorer.findSimilar(connection.id, table, uuid, targetVector, 0);
+      const result = await api.explorer.findSimilar(connection.id, table, row, targetVector, 0);
       setState({ status: "ready", result: { ...result, grid: distanceFirst(result.grid) } });
     } catch (reason) {
       setState({ status: "error", error: parseApiError(reason) });
     }
-  }, [api, connection.id, table, uuid, targetVector]);
+  }, [api, connection.id, table, row, targetVector]);
   useEffect(() => {
     void load();
   }, [load]);
+  const named = keyText(row, keyColumns);
   return (
-    <section className="panel panel--table panel--similar" aria-label={`Similar to ${uuid}`}>
+    <section className="panel panel--table panel--similar" aria-label={`Similar to ${named}`}>
       <header className="panel__head">
         <span className="table-icon" aria-hidden="true">
           <Icon icon={Sparkles} size={16} />
@@ -51,7 +55,7 @@ export function SimilarPanel({ connection, table, uuid, targetVector, onShowOnMa
         <div className="panel__titles">
           <h2 className="panel__title">Similar in {table}</h2>
           <p className="panel__subtitle">
-            {connection.name} · nearest to {uuid}
+            {connection.name} · nearest to {named}
             {state.status === "ready" && (
               <>
                 {" "}
@@ -82,7 +86,7 @@ export function SimilarPanel({ connection, table, uuid, targetVector, onShowOnMa
                 className="btn btn--small"
                 onClick={() =>
                   // the map draws the vector searched (the result names it: "" for the table's own or only one)
-                  onShowOnMap({ uuids: state.result.grid.rows.map((r) => r[0] ?? "").filter(Boolean), label: `similar to ${uuid}`, vector: state.result.targetVector })
+                  onShowOnMap({ keys: gridKeys(state.result.grid, keyColumns), label: `similar to ${named}`, vector: state.result.targetVector })
                 }
                 title="Show these matches selected on the table's map"
               >

@@ -1,5 +1,13 @@
 import type { Tab } from "./useWorkspace";
+import { keyText } from "../../api/rowKey";
 import { Icon, MapIcon, Search, SquareTerminal, Table2, X } from "../icons";
+
+/** shortKey names a Find similar tab's row briefly: a one-column key's first 8 characters (a uuid's first group), else the key's text, cut. */
+function shortKey(tab: Extract<Tab, { kind: "similar" }>): string {
+  const text = keyText(tab.row, tab.keyColumns);
+  if (tab.keyColumns.length <= 1) return text.slice(0, 8);
+  return text.length > 24 ? `${text.slice(0, 23)}…` : text;
+}
 
 function title(tab: Tab) {
   switch (tab.kind) {
@@ -8,7 +16,7 @@ function title(tab: Tab) {
     case "connection":
       return tab.connection.name;
     case "table":
-      return tab.filters ? `${tab.table} · ${tab.filters[0]?.value.split(",").length ?? 0} rows` : tab.table;
+      return tab.filters ? `${tab.table} · ${tab.chosen ?? 0} rows` : tab.table;
     case "editor":
       return `Query · ${tab.connection.name}`;
     case "new-connection":
@@ -16,7 +24,7 @@ function title(tab: Tab) {
     case "edit-connection":
       return `Edit ${tab.connection.name}`;
     case "similar":
-      return `Similar · ${tab.uuid.slice(0, 8)}`;
+      return `Similar · ${shortKey(tab)}`;
     case "search":
       return `Search · ${tab.table}`;
     case "map":
@@ -26,7 +34,7 @@ function title(tab: Tab) {
 
 function tooltip(tab: Tab) {
   if (tab.kind === "table") return tab.filters ? `Rows of ${tab.table} chosen on its map — ${tab.connection.name}` : `${tab.table} — ${tab.connection.name}`;
-  if (tab.kind === "similar") return `Rows of ${tab.table} similar to ${tab.uuid}`;
+  if (tab.kind === "similar") return `Rows of ${tab.table} similar to ${keyText(tab.row, tab.keyColumns)}`;
   if (tab.kind === "search") return `Search ${tab.table} — ${tab.connection.name}`;
   if (tab.kind === "map") return `Map of ${tab.table} — ${tab.connection.name}`;
   return title(tab);

@@ -135,8 +135,8 @@ export function Workspace() {
                 table={t.table}
                 filters={t.filters}
                 highlight={t.highlight}
-                onOpenRows={(uuids) => onOpenRows(t.connection, t.table, uuids)}
-                onFindSimilar={(uuid, target) => onFindSimilar(t.connection, t.table, uuid, target)}
+                onOpenRows={(keys, keyColumns) => onOpenRows(t.connection, t.table, keys, keyColumns)}
+                onFindSimilar={(row, keyColumns, target) => onFindSimilar(t.connection, t.table, row, keyColumns, target)}
               />
             )}
             {t.kind === "editor" && (
@@ -151,7 +151,7 @@ export function Workspace() {
                 connection={t.connection}
                 table={t.table}
                 count={tableCount(opened, t.connection.id, t.table)}
-                onFindSimilar={(uuid, target) => onFindSimilar(t.connection, t.table, uuid, target)}
+                onFindSimilar={(row, keyColumns, target) => onFindSimilar(t.connection, t.table, row, keyColumns, target)}
                 onSearch={(filters) => onSearch(t.connection, t.table, filters)}
                 onMap={(filters) => onMap(t.connection, t.table, filters)}
                 initialFilters={t.filters}
@@ -168,7 +168,8 @@ export function Workspace() {
             key={active.key}
             connection={active.connection}
             table={active.table}
-            uuid={active.uuid}
+            row={active.row}
+            keyColumns={active.keyColumns}
             targetVector={active.targetVector}
             onShowOnMap={(h) => onMap(active.connection, active.table, [], h)}
           />

@@ -58,7 +58,7 @@ describe("the tabs (tabsReducer)", () => {
   });
 
   it("a map opened again from a grid follows that grid's filters and drops its highlight", () => {
-    const s = run(noTabs, { type: "openMap", tab: map(byTopic, { uuids: ["u1"], label: "bm25" }) }, { type: "open", tab: paper }, { type: "openMap", tab: map([]) });
+    const s = run(noTabs, { type: "openMap", tab: map(byTopic, { keys: [{ uuid: "u1" }], label: "bm25" }) }, { type: "open", tab: paper }, { type: "openMap", tab: map([]) });
     const m = s.tabs.find((t) => t.kind === "map");
     expect(s.tabs).toHaveLength(2);
     expect(s.active).toBe("map:c1:Paper");
@@ -66,14 +66,14 @@ describe("the tabs (tabsReducer)", () => {
   });
 
   it("a highlight shown on an open map keeps the map's own filters", () => {
-    const s = run(noTabs, { type: "openMap", tab: map(byTopic) }, { type: "openMap", tab: map([], { uuids: ["u1", "u2"], label: 'bm25 "rust"' }) });
+    const s = run(noTabs, { type: "openMap", tab: map(byTopic) }, { type: "openMap", tab: map([], { keys: [{ uuid: "u1" }, { uuid: "u2" }], label: 'bm25 "rust"' }) });
     expect(s.tabs).toHaveLength(1);
-    expect(s.tabs[0]).toMatchObject({ filters: byTopic, highlight: { uuids: ["u1", "u2"], label: 'bm25 "rust"' } });
+    expect(s.tabs[0]).toMatchObject({ filters: byTopic, highlight: { keys: [{ uuid: "u1" }, { uuid: "u2" }], label: 'bm25 "rust"' } });
   });
 
   it("a search's rows shown on an open map bring the search's filters and vector: the map follows them", () => {
     const wide = [{ column: "year", operator: "greater_than", value: "2000", value2: "" }];
-    const h: MapHighlight = { uuids: ["u1"], label: 'nearText "stars"', filters: wide, vector: "title_vec" };
+    const h: MapHighlight = { keys: [{ uuid: "u1" }], label: 'nearText "stars"', filters: wide, vector: "title_vec" };
     const s = run(noTabs, { type: "openMap", tab: map(byTopic) }, { type: "openMap", tab: map(wide, h) });
     expect(s.tabs).toHaveLength(1);
     expect(s.tabs[0]).toMatchObject({ filters: wide, highlight: h });
@@ -96,7 +96,7 @@ describe("the tabs (tabsReducer)", () => {
     expect(sameFilters(byTopic, [{ ...byTopic[0], value: "biology" }])).toBe(false);
     expect(sameFilters(byTopic, [...byTopic, ...byTopic])).toBe(false);
     expect(sameFilters([], [])).toBe(true);
-    const first = run(noTabs, { type: "openMap", tab: map(byTopic, { uuids: ["u1"], label: "bm25" }) });
+    const first = run(noTabs, { type: "openMap", tab: map(byTopic, { keys: [{ uuid: "u1" }], label: "bm25" }) });
     const again = tabsReducer(first, { type: "openMap", tab: map(reordered) });
     expect(again.tabs[0]).toBe(first.tabs[0]); // the highlight stays, nothing is read again
   });

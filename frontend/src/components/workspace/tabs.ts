@@ -1,20 +1,23 @@
-import type { Connection, Filter } from "../../api";
+import type { Connection, Filter, RowKey } from "../../api";
 
 /** A tab in the main area. */
 export type Tab =
   | { key: string; kind: "connection"; connection: Connection }
   | { key: string; kind: "editor"; connection: Connection }
-  | { key: string; kind: "table"; connection: Connection; table: string; filters?: Filter[] }
+  /** A table's grid; with filters, chosen rows of it (a map's selection: `chosen` rows). */
+  | { key: string; kind: "table"; connection: Connection; table: string; filters?: Filter[]; chosen?: number }
   | { key: "settings"; kind: "settings" }
   | { key: "new-connection"; kind: "new-connection" }
   | { key: string; kind: "edit-connection"; connection: Connection }
-  | { key: string; kind: "similar"; connection: Connection; table: string; uuid: string; targetVector: string }
+  /** Find similar's matches: near the row `row` names over the table's key columns `keyColumns`. */
+  | { key: string; kind: "similar"; connection: Connection; table: string; row: RowKey; keyColumns: string[]; targetVector: string }
   | { key: string; kind: "search"; connection: Connection; table: string; filters: Filter[] }
   | { key: string; kind: "map"; connection: Connection; table: string; filters: Filter[]; highlight?: MapHighlight };
 
 /** MapHighlight is rows a search or Find similar found, shown selected on the table's map. */
 export interface MapHighlight {
-  uuids: string[];
+  /** The rows' keys, over the table's key columns. */
+  keys: RowKey[];
   /** What found them, e.g. `bm25 "rust"`. */
   label: string;
   /** The vector searched ("" the table's own): the map draws it. Absent: the map's vector stays (bm25 uses none). */
@@ -29,11 +32,6 @@ export interface MapHighlight {
  */
 export function filtersKey(filters: Filter[]): string {
   return JSON.stringify(filters.map((f) => [f.column, f.operator, f.value, f.value2, f.group ?? 0]));
-}
-
-/** uuidsFilter is the filter that chooses exactly these rows of a table (`uuid in` them). */
-export function uuidsFilter(uuids: string[]): Filter {
-  return { column: "uuid", operator: "in", value: uuids.join(", "), value2: "" };
 }
 
 /** sameFilters: the two lists are the same filters by value (filtersKey). */

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import { useApi, type Filter, type Connection, type Layout, type LayoutTab } from "../../api";
+import { useApi, type Filter, type Connection, type Layout, type LayoutTab, type RowKey } from "../../api";
+import { keyId, keysFilters } from "../../api/rowKey";
 import type { SettingsSection } from "../settings/SettingsPanel";
 import { capped, layoutStore, LAYOUT_MAX_TABS, without } from "./layoutStore";
 import type { Opened } from "../opened/useOpened";
-import { noTabs, tabsReducer, uuidsFilter, type MapHighlight, type Tab } from "./tabs";
+import { noTabs, tabsReducer, type MapHighlight, type Tab } from "./tabs";
 
 export type { MapHighlight, Tab } from "./tabs";
 
@@ -96,10 +97,10 @@ export function useWorkspace() {
     [open],
   );
 
-  /** openSimilar opens the rows nearest one row's vector (Find similar) in a tab of their own. */
+  /** openSimilar opens the rows nearest one row's vector (Find similar) in a tab of their own: one tab per row (by its key) and vector. */
   const openSimilar = useCallback(
-    (connection: Connection, table: string, uuid: string, targetVector: string) =>
-      open({ key: `similar:${connection.id}:${table}:${uuid}:${targetVector}`, kind: "similar", connection, table, uuid, targetVector }),
+    (connection: Connection, table: string, row: RowKey, keyColumns: string[], targetVector: string) =>
+      open({ key: `similar:${connection.id}:${table}:${keyId(row, keyColumns)}:${targetVector}`, kind: "similar", connection, table, row, keyColumns, targetVector }),
     [open],
   );
 
@@ -120,16 +121,17 @@ export function useWorkspace() {
     [],
   );
 
-  /** openRows opens chosen rows of a table (a map's selection) as a grid tab of their own: the table filtered to their uuids. */
+  /** openRows opens chosen rows of a table (a map's selection) as a grid tab of their own: the table filtered to their keys. */
   const rowTabs = useRef(0);
   const openRows = useCallback(
-    (connection: Connection, table: string, uuids: string[]) =>
+    (connection: Connection, table: string, keys: RowKey[], keyColumns: string[]) =>
       open({
         key: `rows:${connection.id}:${table}:${++rowTabs.current}`,
         kind: "table",
         connection,
         table,
-        filters: [uuidsFilter(uuids)],
+        filters: keysFilters(keys, keyColumns),
+        chosen: keys.length,
       }),
     [open],
   );
