@@ -1,9 +1,7 @@
 package weaviate
 
 import (
-	"encoding/csv"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -275,7 +273,7 @@ func filterNode(c *class, f driver.Filter) (where, error) {
 		}
 		return n, nil
 	case driver.OpIn, driver.OpNotIn:
-		items, err := splitList(f.Value)
+		items, err := driver.SplitList(f.Value)
 		if err != nil {
 			return where{}, refused(f, "%s", err.Error())
 		}
@@ -390,35 +388,6 @@ func typedList[T any](items []any) []T {
 		out[i], _ = it.(T)
 	}
 	return out
-}
-
-// splitList splits a comma-separated list; an item may be double-quoted to
-// hold a comma ("a,b", c). Spaces around items are trimmed. Empty items and
-// an empty list are errors.
-func splitList(s string) ([]string, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, fmt.Errorf("the list is empty; separate values with commas")
-	}
-	r := csv.NewReader(strings.NewReader(s))
-	r.TrimLeadingSpace = true
-	r.FieldsPerRecord = -1
-	r.ReuseRecord = false
-	rec, err := r.Read()
-	if err != nil {
-		return nil, fmt.Errorf("the list cannot be read (quote an item with double quotes to keep a comma in it)")
-	}
-	if _, err := r.Read(); err != io.EOF {
-		return nil, fmt.Errorf("the list must be on one line")
-	}
-	out := make([]string, 0, len(rec))
-	for _, it := range rec {
-		it = strings.TrimSpace(it)
-		if it == "" {
-			return nil, fmt.Errorf("the list has an empty item")
-		}
-		out = append(out, it)
-	}
-	return out, nil
 }
 
 // sortKey is one sort of a page: the path Weaviate sorts on (_id for uuid) and its order.

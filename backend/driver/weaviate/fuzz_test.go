@@ -63,29 +63,6 @@ func FuzzFilter(f *testing.F) {
 	})
 }
 
-// FuzzSplitList: the comma-separated list parser never panics and never
-// yields an empty item.
-func FuzzSplitList(f *testing.F) {
-	f.Add("a,b")
-	f.Add(`"a,b", c`)
-	f.Add(`"unterminated`)
-	f.Add("a\nb")
-	f.Fuzz(func(t *testing.T, s string) {
-		items, err := splitList(s)
-		if err != nil {
-			return
-		}
-		if len(items) == 0 {
-			t.Fatal("no items and no error")
-		}
-		for _, it := range items {
-			if strings.TrimSpace(it) == "" || it != strings.TrimSpace(it) {
-				t.Fatalf("bad item %q", it)
-			}
-		}
-	})
-}
-
 // FuzzRESTLine: a REST line never escapes to another host, always targets
 // /v1, and carries only valid JSON bodies; Classify never panics, and never
 // calls read what Execute would send as a write (issue 25, item 1).

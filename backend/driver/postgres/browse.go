@@ -1,0 +1,310 @@
+package postgres
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"app/backend/driver"
+)
+
+// selectList reads each column as JSON text (to_json: numbers with all their digits,
+// timestamps in ISO 8601, arrays as JSON arrays), a vector by its own text ("[1,2,3]", a JSON
+// array), so one decoder types every cell.
+func selectList(cols []column) string {
+	parts := make([]string, len(cols))
+	for i, c := range cols {
+		if c.Kind == driver.ColumnVector {
+			parts[i] = ident(c.Name) + "::text"
+		} else {
+			parts[i] = "to_json(" + ident(c.Name) + ")::text"
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// cell is one cell from its JSON text: text, a json.Number, a bool, nil, or for an array or
+// an object (and a vector) the JSON text itself.
+func cell(c column, text *string) (any, error) {
+	if text == nil {
+		return nil, nil
+	}
+	if c.Kind == driver.ColumnVector {
+		return json.RawMessage(*text), nil
+	}
+	dec := json.NewDecoder(strings.NewReader(*text))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("column %s: %w", c.Name, err)
+	}
+	switch v.(type) {
+	case map[string]any, []any:
+		if c.Kind == driver.ColumnJSON {
+			return *text, nil
+		}
+		return json.RawMessage(*text), nil
+	}
+	if c.Kind == driver.ColumnJSON {
+		return *text, nil // a JSON scalar is shown as the document it is
+	}
+	return v, nil
+}
+
+// grid reads rows of cols into a grid.
+func readGrid(rows pgx.Rows, cols []column, limit int) (*driver.Grid, error) {
+	defer rows.Close()
+	g := &driver.Grid{Columns: make([]driver.Column, len(cols)), Rows: [][]any{}}
+	for i, c := range cols {
+		g.Columns[i] = c.Column
+	}
+	texts := make([]*string, len(cols))
+	dest := make([]any, len(cols))
+	for i := range texts {
+		dest[i] = &texts[i]
+	}
+	for rows.Next() {
+		if limit > 0 && len(g.Rows) == limit {
+			g.HasMore = true
+			break
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return nil, err
+		}
+		row := make([]any, len(cols))
+		for i, c := range cols {
+			v, err := cell(c, texts[i])
+			if err != nil {
+				return nil, err
+			}
+			row[i] = v
+		}
+		g.Rows = append(g.Rows, row)
+	}
+	return g, rows.Err()
+}
+
+// Browse reads one page: the filters as a WHERE with every value bound as a parameter, the
+// sorts and then the key (so pages never overlap), NULLs last ascending.
+func (d *Driver) Browse(ctx context.Context, name string, page driver.Page, filters []driver.Filter, sorts []driver.Sort) (*driver.Grid, error) {
+	t, err := d.table(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	p, err := d.db()
+	if err != nil {
+		return nil, err
+	}
+	var args []any
+	where, err := d.where(ctx, t, filters, &args)
+	if err != nil {
+		return nil, err
+	}
+	order, err := orderBy(t, sorts)
+	if err != nil {
+		return nil, err
+	}
+	limit := page.Limit
+	if limit <= 0 {
+		limit = d.Capabilities().DefaultPageSize
+	}
+	if page.Offset < 0 {
+		return nil, errorf(driver.KindInvalidArgument, "the page offset must not be negative")
+	}
+	q := "SELECT " + selectList(t.columns) + " FROM " + t.sql() + where + order +
+		" LIMIT " + strconv.Itoa(limit+1) + " OFFSET " + strconv.Itoa(page.Offset)
+	rows, err := p.Query(ctx, q, args...)
+	if err != nil {
+		return nil, d.queryError(ctx, err, "reading "+t.qualified())
+	}
+	g, err := readGrid(rows, t.columns, limit)
+	if err != nil {
+		return nil, d.queryError(ctx, err, "reading "+t.qualified())
+	}
+	g.Offset = page.Offset
+	return g, nil
+}
+
+// Count counts the rows the filters select, exactly.
+func (d *Driver) Count(ctx context.Context, name string, filters []driver.Filter) (int64, error) {
+	t, err := d.table(ctx, name)
+	if err != nil {
+		return 0, err
+	}
+	p, err := d.db()
+	if err != nil {
+		return 0, err
+	}
+	var args []any
+	where, err := d.where(ctx, t, filters, &args)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	if err := p.QueryRow(ctx, "SELECT count(*) FROM "+t.sql()+where, args...).Scan(&n); err != nil {
+		return 0, d.queryError(ctx, err, "counting "+t.qualified())
+	}
+	return n, nil
+}
+
+// orderBy is the ORDER BY of the sorts, then the key's columns (or, without a key, ctid) so
+// that every page has one order.
+func orderBy(t *table, sorts []driver.Sort) (string, error) {
+	var parts []string
+	seen := map[string]bool{}
+	for _, s := range sorts {
+		c, ok := t.column(s.Column)
+		if !ok {
+			return "", errorf(driver.KindInvalidArgument, "%s has no column %q to sort on", t.qualified(), s.Column)
+		}
+		if !c.Sortable {
+			return "", errorf(driver.KindInvalidArgument, "the column %s (%s) cannot be sorted", c.Name, c.sqlType)
+		}
+		dir := " ASC NULLS LAST"
+		if s.Descending {
+			dir = " DESC NULLS FIRST"
+		}
+		parts = append(parts, ident(c.Name)+dir)
+		seen[c.Name] = true
+	}
+	for _, k := range t.key {
+		if !seen[k] {
+			parts = append(parts, ident(k))
+		}
+	}
+	if len(t.key) == 0 && !t.readOnly() {
+		parts = append(parts, "ctid")
+	}
+	if len(parts) == 0 {
+		return "", nil
+	}
+	return " ORDER BY " + strings.Join(parts, ", "), nil
+}
+
+// Search: nearest rows need a vector column (pgvector); by words, a text search column.
+// Neither is declared for these tables yet.
+func (d *Driver) Search(ctx context.Context, name string, req driver.SearchRequest, limit int) (*driver.Grid, error) {
+	if err := req.Check(); err != nil {
+		return nil, err
+	}
+	t, err := d.table(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	info := &driver.TableInfo{Name: t.qualified(), PrimaryKey: t.key}
+	if _, err := req.CheckMode(info); err != nil {
+		return nil, err
+	}
+	return nil, errorf(driver.KindUnsupported, "%s has no vector column this driver searches yet", t.qualified())
+}
+
+// CheckCells types the cells a person typed into one row, as Insert and Update will: each
+// bound as text and cast to its column's type by the server, without writing anything.
+func (d *Driver) CheckCells(ctx context.Context, name string, values map[string]*string) (map[string]string, error) {
+	t, err := d.table(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	p, err := d.db()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for col, v := range values {
+		c, ok := t.column(col)
+		if !ok {
+			out[col] = fmt.Sprintf("%s has no column %q", t.qualified(), col)
+			continue
+		}
+		if v == nil {
+			continue
+		}
+		text, err := bindText(*c, *v)
+		if err != nil {
+			out[col] = err.Error()
+			continue
+		}
+		var ok2 bool
+		if err := p.QueryRow(ctx, "SELECT $1::"+c.sqlType+" IS NOT NULL", text).Scan(&ok2); err != nil {
+			if cerr := driver.ContextError(ctx); cerr != nil {
+				return nil, cerr
+			}
+			out[col] = strings.TrimPrefix(d.queryError(ctx, err, c.Name).Error(), c.Name+": ")
+		}
+	}
+	return out, nil
+}
+
+// bindText is a value for column c as the text its type's input function reads: text as it
+// is, a number by its digits, a bool as true/false, a list (Go or JSON text) as an array
+// literal for an array column, JSON for a json column.
+func bindText(c column, v any) (string, error) {
+	switch x := v.(type) {
+	case string:
+		if c.Kind == driver.ColumnArray {
+			s := strings.TrimSpace(x)
+			if strings.HasPrefix(s, "[") {
+				var list []any
+				dec := json.NewDecoder(strings.NewReader(s))
+				dec.UseNumber()
+				if err := dec.Decode(&list); err != nil {
+					return "", fmt.Errorf("the value of %s is not a JSON list", c.Name)
+				}
+				return arrayLiteral(list), nil
+			}
+		}
+		return x, nil
+	case json.Number:
+		return x.String(), nil
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64), nil
+	case int:
+		return strconv.Itoa(x), nil
+	case int64:
+		return strconv.FormatInt(x, 10), nil
+	case bool:
+		return strconv.FormatBool(x), nil
+	case []any:
+		if c.Kind == driver.ColumnArray {
+			return arrayLiteral(x), nil
+		}
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", fmt.Errorf("the value of %s cannot be read", c.Name)
+	}
+	return string(b), nil
+}
+
+// arrayLiteral is a list as PostgreSQL's array input reads it: {"a","b",NULL}.
+func arrayLiteral(list []any) string {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, e := range list {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		switch x := e.(type) {
+		case nil:
+			b.WriteString("NULL")
+		case []any:
+			b.WriteString(arrayLiteral(x))
+		default:
+			s := driver.KeyValueText(x)
+			if m, ok := x.(map[string]any); ok {
+				j, _ := json.Marshal(m)
+				s = string(j)
+			}
+			b.WriteByte('"')
+			b.WriteString(strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s))
+			b.WriteByte('"')
+		}
+	}
+	b.WriteByte('}')
+	return b.String()
+}

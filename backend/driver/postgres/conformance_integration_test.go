@@ -1,0 +1,242 @@
+package postgres_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/sirupsen/logrus"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+
+	"app/backend/driver"
+	"app/backend/driver/drivertest"
+	"app/backend/driver/postgres"
+	"app/backend/plugins/grpcdriver"
+	"app/internal/testkit/pgnode"
+)
+
+var node *pgnode.Node
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	node.Stop()
+	os.Exit(code)
+}
+
+// sharedNode is the package's one PostgreSQL server, started on first use.
+func sharedNode(t *testing.T) *pgnode.Node {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a PostgreSQL server: left to make test")
+	}
+	if node == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		n, err := pgnode.Start(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		node = n
+	}
+	return node
+}
+
+// settingsFor are a connection's settings to n, its password among the secrets.
+func settingsFor(n *pgnode.Node) driver.Settings {
+	s := driver.Settings{Host: n.Host, Port: n.Port}
+	for k, v := range map[string]string{postgres.KeyDatabase: n.Database, postgres.KeyUser: n.User, postgres.KeySSLMode: "disable"} {
+		_ = s.SetValue(k, v)
+	}
+	s.SetSecret(postgres.KeyPassword, n.Password)
+	return s
+}
+
+// Issue 38 on contract 3's suite: the PostgreSQL driver passes the conformance suite on a
+// real PostgreSQL server, in the process and across the plugin protocol.
+func TestPostgresPassesTheConformanceSuite(t *testing.T) {
+	n := sharedNode(t)
+	for _, boundary := range []bool{false, true} {
+		name := "in process"
+		if boundary {
+			name = "across the plugin protocol"
+		}
+		t.Run(name, func(t *testing.T) {
+			drivertest.Run(t, &harness{node: n, boundary: boundary})
+		})
+	}
+}
+
+// harness is drivertest's Harness over a PostgreSQL server: tables made and filled with psql.
+type harness struct {
+	node     *pgnode.Node
+	boundary bool
+}
+
+var tableSeq atomic.Int64
+
+func (h *harness) Table(name string) string {
+	return fmt.Sprintf("%s%d_%d", strings.ToLower(name), time.Now().UnixNano()%1_000_000, tableSeq.Add(1))
+}
+
+func (h *harness) Open(ctx context.Context, t *testing.T) driver.Driver {
+	return h.open(ctx, t, settingsFor(h.node), true)
+}
+
+func (h *harness) open(ctx context.Context, t *testing.T, s driver.Settings, connect bool) driver.Driver {
+	t.Helper()
+	var d driver.Driver
+	if h.boundary {
+		d = acrossTheProtocol(ctx, t, s)
+	} else {
+		pd, err := postgres.New(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d = pd
+	}
+	if connect {
+		if err := d.Connect(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return d
+}
+
+func acrossTheProtocol(ctx context.Context, t *testing.T, s driver.Settings) driver.Driver {
+	t.Helper()
+	log := logrus.New()
+	log.SetLevel(logrus.WarnLevel)
+	srv := grpcdriver.NewServer(grpcdriver.Config{
+		Info: grpcdriver.Info{Name: "postgres", Version: "conformance", Types: []string{postgres.Type}},
+		Open: func(s driver.Settings, log logrus.FieldLogger) (driver.Driver, error) {
+			return postgres.New(s, postgres.WithLogger(log))
+		},
+		Classify: postgres.Classify,
+		Log:      log,
+	})
+	g := grpc.NewServer(grpc.MaxRecvMsgSize(grpcdriver.MaxMessageSize), grpc.MaxSendMsgSize(grpcdriver.MaxMessageSize))
+	srv.Register(g)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = g.Serve(ln) }()
+	t.Cleanup(g.Stop)
+	cc, err := grpc.NewClient(ln.Addr().String(), append(grpcdriver.DialOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cc.Close() })
+	k, err := grpcdriver.NewClient(cc, nil).Open(ctx, s, "conformance", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// sqlTypes are the types the harness makes the suite's kinds with.
+var sqlTypes = map[driver.ColumnKind]string{driver.ColumnText: "text", driver.ColumnInteger: "bigint",
+	driver.ColumnNumber: "double precision", driver.ColumnBoolean: "boolean", driver.ColumnDateTime: "timestamptz",
+	driver.ColumnUUID: "uuid"}
+
+func (h *harness) Seed(ctx context.Context, t *testing.T, table string, cols []driver.ColumnSpec, rows []map[string]any) {
+	t.Helper()
+	defs := []string{"id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY"}
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		typ := sqlTypes[c.Kind]
+		if c.Kind == driver.ColumnArray {
+			typ = sqlTypes[c.Of] + "[]"
+		}
+		defs = append(defs, quoteIdent(c.Name)+" "+typ)
+		names[i] = quoteIdent(c.Name)
+	}
+	var values []string
+	for _, r := range rows {
+		vals := make([]string, len(cols))
+		for i, c := range cols {
+			vals[i] = literal(r[c.Name])
+		}
+		values = append(values, "("+strings.Join(vals, ", ")+")")
+	}
+	sql := fmt.Sprintf("CREATE TABLE %s (%s); INSERT INTO %s (%s) VALUES %s", quoteIdent(table), strings.Join(defs, ", "),
+		quoteIdent(table), strings.Join(names, ", "), strings.Join(values, ", "))
+	if _, err := h.node.Psql(ctx, "", sql); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Drop(context.Background(), t, table) })
+}
+
+func (h *harness) Drop(ctx context.Context, t *testing.T, table string) {
+	if _, err := h.node.Psql(ctx, "", "DROP TABLE IF EXISTS "+quoteIdent(table)); err != nil {
+		t.Log(err)
+	}
+}
+
+func (h *harness) Statements(table string) (reads, writes []string) {
+	q := quoteIdent(table)
+	return []string{
+			"SELECT word, n FROM " + q + " WHERE n > 2 ORDER BY n",
+			"WITH t AS (SELECT count(*) AS c FROM " + q + ") SELECT c FROM t",
+			"SELECT 'DELETE FROM x' AS s, $$DROP TABLE y$$ AS d -- INSERT INTO z",
+			"EXPLAIN SELECT * FROM " + q,
+		}, []string{
+			"DELETE FROM " + q + " WHERE n = 1",
+			"WITH d AS (DELETE FROM " + q + " RETURNING *) SELECT * FROM d",
+			"SELECT nextval('s')",
+			"SELECT pg_terminate_backend(1)",
+			"EXPLAIN ANALYZE DELETE FROM " + q,
+			"SELECT * FROM " + q + " FOR UPDATE",
+			"SELECT 1; DROP TABLE " + q,
+		}
+}
+
+// Big is a table of a few thousand rows: PostgreSQL has no paging limit, so every row is
+// reached by paging.
+func (h *harness) Big(ctx context.Context, t *testing.T) (string, int) {
+	name := h.Table("big")
+	if _, err := h.node.Psql(ctx, "", "CREATE TABLE "+name+" AS SELECT i AS id, 'row ' || i AS word FROM generate_series(1, 3000) i; ALTER TABLE "+name+" ADD PRIMARY KEY (id)"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Drop(context.Background(), t, name) })
+	return name, 3000
+}
+
+func (h *harness) WrongSecret(ctx context.Context, t *testing.T) (driver.Driver, string) {
+	const secret = "wrong-secret-0f9e8d7c6b5a"
+	s := settingsFor(h.node)
+	s.SetSecret(postgres.KeyPassword, secret)
+	return h.open(ctx, t, s, false), secret
+}
+
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// literal is a Go value as an SQL literal for psql.
+func literal(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "NULL"
+	case string:
+		return "'" + strings.ReplaceAll(x, "'", "''") + "'"
+	case bool:
+		return strconv.FormatBool(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = literal(e)
+		}
+		return "ARRAY[" + strings.Join(parts, ", ") + "]"
+	}
+	panic(fmt.Sprintf("no literal for %T", v))
+}

@@ -1,0 +1,167 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"app/backend/driver"
+)
+
+// Classify is the driver's classification (Classify above).
+func (d *Driver) Classify(text string) (driver.Classification, error) { return Classify(text) }
+
+// Execute runs SQL text. A read runs inside a READ ONLY transaction, so a write that passed the
+// classifier as a read is refused by the server itself; its last result set is the grid,
+// fetched up to opts.MaxRows (the statement is never rewritten) and cut there, said so. A write
+// runs as sent, statement by statement, and answers with each command's tag.
+func (d *Driver) Execute(ctx context.Context, text string, opts driver.ExecOptions) (*driver.Result, error) {
+	class, err := Classify(text)
+	if err != nil {
+		return nil, err
+	}
+	p, err := d.db()
+	if err != nil {
+		return nil, err
+	}
+	conn, err := p.Acquire(ctx)
+	if err != nil {
+		return nil, d.connError(ctx, err)
+	}
+	defer conn.Release()
+	if class.Write() {
+		return d.execWrite(ctx, conn.Conn(), text)
+	}
+	tx, err := conn.Conn().BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return nil, d.queryError(ctx, err, "beginning a read-only transaction")
+	}
+	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
+	mrr := tx.Conn().PgConn().Exec(ctx, text)
+	var last *driver.Result
+	for mrr.NextResult() {
+		rr := mrr.ResultReader()
+		fields := rr.FieldDescriptions()
+		if len(fields) == 0 {
+			tag, err := rr.Close()
+			if err != nil {
+				_ = mrr.Close()
+				return nil, d.queryError(ctx, err, "the statement")
+			}
+			last = commandResult([]string{tag.String()})
+			continue
+		}
+		g, truncated, err := readResult(rr, fields, opts.MaxRows)
+		if err != nil {
+			_ = mrr.Close()
+			return nil, d.queryError(ctx, err, "the statement")
+		}
+		res := &driver.Result{Kind: driver.ResultGrid, Grid: g}
+		if truncated {
+			res.Truncated, g.HasMore = true, true
+			res.Notice = fmt.Sprintf("the first %d rows: the statement has more; add LIMIT and OFFSET, or a narrower WHERE, to read on", opts.MaxRows)
+			g.Notice = res.Notice
+		}
+		last = res
+	}
+	if err := mrr.Close(); err != nil {
+		return nil, d.queryError(ctx, err, "the statement")
+	}
+	if last == nil {
+		last = commandResult(nil)
+	}
+	return last, nil
+}
+
+// execWrite runs a write as sent and answers with the command tags.
+func (d *Driver) execWrite(ctx context.Context, conn *pgx.Conn, text string) (*driver.Result, error) {
+	results, err := conn.PgConn().Exec(ctx, text).ReadAll()
+	if err != nil {
+		return nil, d.queryError(ctx, err, "the statement")
+	}
+	d.forget() // DDL may have changed any table
+	var tags []string
+	for _, r := range results {
+		if r.Err != nil {
+			return nil, d.queryError(ctx, r.Err, "the statement")
+		}
+		tags = append(tags, r.CommandTag.String())
+	}
+	return commandResult(tags), nil
+}
+
+func commandResult(tags []string) *driver.Result {
+	if tags == nil {
+		tags = []string{}
+	}
+	b, _ := json.MarshalIndent(map[string]any{"commands": tags}, "", "  ")
+	return &driver.Result{Kind: driver.ResultJSON, JSON: b}
+}
+
+// readResult reads a result set's rows as text cells (numbers by their digits), at most max
+// (0: all), and whether more were there.
+func readResult(rr *pgconn.ResultReader, fields []pgconn.FieldDescription, max int) (*driver.Grid, bool, error) {
+	g := &driver.Grid{Columns: make([]driver.Column, len(fields)), Rows: [][]any{}}
+	numeric := make([]bool, len(fields))
+	for i, f := range fields {
+		kind, name := oidKind(f.DataTypeOID)
+		g.Columns[i] = driver.Column{Name: f.Name, Type: name, Kind: kind}
+		numeric[i] = kind == driver.ColumnInteger || kind == driver.ColumnNumber
+	}
+	truncated := false
+	for rr.NextRow() {
+		if max > 0 && len(g.Rows) == max {
+			truncated = true
+			break
+		}
+		vals := rr.Values()
+		row := make([]any, len(vals))
+		for i, v := range vals {
+			switch {
+			case v == nil:
+			case numeric[i]:
+				row[i] = json.Number(string(v))
+			case g.Columns[i].Kind == driver.ColumnBoolean:
+				row[i] = string(v) == "t"
+			default:
+				row[i] = string(v)
+			}
+		}
+		g.Rows = append(g.Rows, row)
+	}
+	if _, err := rr.Close(); err != nil {
+		return nil, false, err
+	}
+	return g, truncated, nil
+}
+
+// oidKind is the kind and name of a built-in type by its OID (an editor result's column).
+func oidKind(oid uint32) (driver.ColumnKind, string) {
+	switch oid {
+	case 20, 21, 23, 26:
+		return driver.ColumnInteger, map[uint32]string{20: "bigint", 21: "smallint", 23: "integer", 26: "oid"}[oid]
+	case 700, 701, 1700:
+		return driver.ColumnNumber, map[uint32]string{700: "real", 701: "double precision", 1700: "numeric"}[oid]
+	case 16:
+		return driver.ColumnBoolean, "boolean"
+	case 25, 1043, 1042, 19:
+		return driver.ColumnText, "text"
+	case 1184, 1114:
+		return driver.ColumnDateTime, "timestamp"
+	case 1082:
+		return driver.ColumnDate, "date"
+	case 2950:
+		return driver.ColumnUUID, "uuid"
+	case 114, 3802:
+		return driver.ColumnJSON, "json"
+	case 17:
+		return driver.ColumnBinary, "bytea"
+	}
+	return driver.ColumnOther, ""
+}
+
+var _ = strings.TrimSpace

@@ -1,0 +1,26 @@
+package pgnode
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+func TestAStartedNodeAnswersPsqlWithItsPassword(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	n, err := Start(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Stop()
+	out, err := n.Psql(ctx, "", "SELECT current_user || ' ' || current_database() || ' ' || current_setting('server_version_num')::int / 10000")
+	if err != nil || out != "app app "+n.Version {
+		t.Fatalf("%q %v", out, err)
+	}
+	wrong := *n
+	wrong.Password = "not-it"
+	if _, err := wrong.Psql(ctx, "", "SELECT 1"); err == nil {
+		t.Fatal("a wrong password was let in: the cluster must use password authentication")
+	}
+}
