@@ -18,6 +18,9 @@ set -euo pipefail
 
 WAILS_VERSION=v2.16.0
 PACKAGES=(libgtk-3-dev libwebkit2gtk-4.1-dev build-essential pkg-config xvfb xauth xdotool x11-utils xclip imagemagick chromium dbus-daemon dunst at-spi2-core python3-gi gir1.2-atspi-2.0)
+# The test set-up adds the packages of its real servers (APP_TEST_PACKAGES: PostgreSQL 15).
+# shellcheck disable=SC2206
+PACKAGES+=(${APP_TEST_PACKAGES:-})
 
 say() { echo "ensure-desktop-deps: $*"; }
 fail() { echo "ensure-desktop-deps: error: $*" >&2; exit 1; }

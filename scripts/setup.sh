@@ -2,7 +2,8 @@
 # setup.sh: install what the project needs and is missing, saying what each step does.
 #   scripts/setup.sh run    what `make run` needs: desktop build deps, Wails CLI, npm packages
 #                           of the frontend, weaviate-server for the demo node
-#   scripts/setup.sh test   all of the above plus the test peers: Xvfb, Chromium, Node 22,
+#   scripts/setup.sh test   all of the above plus the test peers: Xvfb, Chromium, PostgreSQL 15
+#                           (Debian's postgresql-15, for the PostgreSQL driver's tests), Node 22,
 #                           the official MCP clients, the AI clients' own programs (Claude
 #                           Code, Codex, Gemini CLI, Copilot CLI, mcpb), the npm packages of
 #                           the end-to-end test,
@@ -18,8 +19,13 @@ need node "install Node.js 20+ and npm and re-run"
 need npm "install npm and re-run"
 say "$(go version); node $(node --version); npm $(npm --version)"
 
-step "desktop build dependencies (GTK, WebKitGTK 4.1, Xvfb, Chromium) and the Wails CLI v2.16.0"
-bash "$ROOT/scripts/ensure-desktop-deps.sh"
+if [ "$mode" = test ]; then
+  step "desktop build dependencies (GTK, WebKitGTK 4.1, Xvfb, Chromium), PostgreSQL 15 for the driver tests, and the Wails CLI v2.16.0"
+  APP_TEST_PACKAGES="postgresql-15" bash "$ROOT/scripts/ensure-desktop-deps.sh"
+else
+  step "desktop build dependencies (GTK, WebKitGTK 4.1, Xvfb, Chromium) and the Wails CLI v2.16.0"
+  bash "$ROOT/scripts/ensure-desktop-deps.sh"
+fi
 
 step "frontend npm packages"
 npm_ci_once "$ROOT/frontend"

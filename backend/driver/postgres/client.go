@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
-	"fmt"
 	"net"
 	"strconv"
 	"strings"
@@ -269,4 +268,3 @@ func errorf(kind driver.Kind, format string, args ...any) error {
 	return driver.Errorf(kind, format, args...)
 }
 
-var _ = fmt.Sprintf

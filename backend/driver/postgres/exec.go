@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -164,4 +163,3 @@ func oidKind(oid uint32) (driver.ColumnKind, string) {
 	return driver.ColumnOther, ""
 }
 
-var _ = strings.TrimSpace
