@@ -23,6 +23,15 @@ func (d *Driver) Execute(ctx context.Context, text string, opts driver.ExecOptio
 	if err != nil {
 		return nil, err
 	}
+	if class.Write() {
+		return d.execWrite(ctx, text)
+	}
+	return d.execRead(ctx, text, opts)
+}
+
+// execRead runs text as a read: inside a READ ONLY transaction, rolled back afterwards, so
+// the server refuses any write in it whatever the classifier thought.
+func (d *Driver) execRead(ctx context.Context, text string, opts driver.ExecOptions) (*driver.Result, error) {
 	p, err := d.db()
 	if err != nil {
 		return nil, err
@@ -32,9 +41,6 @@ func (d *Driver) Execute(ctx context.Context, text string, opts driver.ExecOptio
 		return nil, d.connError(ctx, err)
 	}
 	defer conn.Release()
-	if class.Write() {
-		return d.execWrite(ctx, conn.Conn(), text)
-	}
 	tx, err := conn.Conn().BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
 	if err != nil {
 		return nil, d.queryError(ctx, err, "beginning a read-only transaction")
@@ -77,8 +83,17 @@ func (d *Driver) Execute(ctx context.Context, text string, opts driver.ExecOptio
 }
 
 // execWrite runs a write as sent and answers with the command tags.
-func (d *Driver) execWrite(ctx context.Context, conn *pgx.Conn, text string) (*driver.Result, error) {
-	results, err := conn.PgConn().Exec(ctx, text).ReadAll()
+func (d *Driver) execWrite(ctx context.Context, text string) (*driver.Result, error) {
+	p, err := d.db()
+	if err != nil {
+		return nil, err
+	}
+	conn, err := p.Acquire(ctx)
+	if err != nil {
+		return nil, d.connError(ctx, err)
+	}
+	defer conn.Release()
+	results, err := conn.Conn().PgConn().Exec(ctx, text).ReadAll()
 	if err != nil {
 		return nil, d.queryError(ctx, err, "the statement")
 	}
