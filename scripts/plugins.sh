@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# plugins.sh (`make plugins`): build the Weaviate driver plugin for linux, darwin and windows
-# on amd64 and arm64 and publish it into a registry directory (index.json, index.json.sig and
+# plugins.sh (`make plugins`): build the driver plugins (Weaviate, PostgreSQL) for linux, darwin and windows
+# on amd64 and arm64 and publish them into a registry directory (index.json, index.json.sig and
 # the artifacts), signed with the key in $APP_PLUGIN_SIGNING_KEY (the text of a key file) or
 # the file $APP_PLUGIN_SIGNING_KEY_FILE.
 #   PLUGIN_VERSION  the version to publish (default 3.0.0: driver plugin protocol 3)
@@ -17,5 +17,5 @@ if [ -n "${APP_PLUGIN_SIGNING_KEY_FILE:-}" ]; then
 elif [ -z "${APP_PLUGIN_SIGNING_KEY:-}" ]; then
   die "no signing key: set APP_PLUGIN_SIGNING_KEY (the key's text) or APP_PLUGIN_SIGNING_KEY_FILE; make one with: go run ./cmd/plugin-publish --gen-key FILE"
 fi
-step "publishing weaviate $VERSION for the six desktop platforms into $OUT"
+step "publishing the driver plugins $VERSION for the six desktop platforms into $OUT"
 go run ./cmd/plugin-publish "${args[@]}"

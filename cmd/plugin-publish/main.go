@@ -1,10 +1,11 @@
-// Command plugin-publish builds the Weaviate driver plugin for each platform asked for and
-// publishes it into a registry directory (package internal/pluginpub): the artifacts under
+// Command plugin-publish builds the driver plugins (pluginpub.Shipped: Weaviate, PostgreSQL) for
+// each platform asked for and publishes them into a registry directory (package
+// internal/pluginpub): the artifacts under
 // <plugin>/<version>/, then index.json (older versions kept) signed with ed25519 into
 // index.json.sig. `make plugins` runs it for the six desktop platforms; `make run` runs it
 // for this machine into a local dev registry.
 //
-//	plugin-publish --out DIR [--version V] [--platforms desktop|host|os/arch,...] [--key-file F]
+//	plugin-publish --out DIR [--version V] [--platforms desktop|host|os/arch,...] [--key-file F] [--plugin NAME,...]
 //	plugin-publish --gen-key F   write a new signing key to F (0600) unless F exists
 //
 // The signing key is the text of a key file (registry.FormatPrivateKey): from --key-file, else
@@ -45,6 +46,7 @@ func run(ctx context.Context, args []string) error {
 	keyFile := fl.String("key-file", "", "signing key file (default: the text in $"+EnvSigningKey+")")
 	genKey := fl.String("gen-key", "", "write a new signing key to this file (kept when it exists) and exit")
 	notes := fl.String("notes", "", "release notes of the version")
+	only := fl.String("plugin", "", "publish only these plugins (comma-separated names; default: every shipped plugin)")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -62,16 +64,35 @@ func run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	err = pluginpub.Publish(ctx, pluginpub.Release{
-		Dir: *out, Version: *version, Platforms: plats, Key: key, Notes: *notes,
-		Log: func(f string, a ...any) { fmt.Printf(f+"\n", a...) },
-	})
-	if err != nil {
-		return err
+	published := 0
+	for _, p := range pluginpub.Shipped {
+		if *only != "" && !contains(strings.Split(*only, ","), p.Plugin.Name) {
+			continue
+		}
+		err = pluginpub.Publish(ctx, pluginpub.Release{
+			Dir: *out, Version: *version, Platforms: plats, Key: key, Notes: *notes, Plugin: p.Plugin, Package: p.Package,
+			Log: func(f string, a ...any) { fmt.Printf(p.Plugin.Name+" "+f+"\n", a...) },
+		})
+		if err != nil {
+			return err
+		}
+		fmt.Printf("published %s %s into %s\n", p.Plugin.Name, *version, *out)
+		published++
 	}
-	fmt.Printf("published weaviate %s into %s\n", *version, *out)
+	if published == 0 {
+		return fmt.Errorf("--plugin %q names no shipped plugin", *only)
+	}
 	fmt.Printf("registry key %s\n", registry.PublicKey{Key: key.Public().(ed25519.PublicKey)})
 	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if strings.TrimSpace(x) == s {
+			return true
+		}
+	}
+	return false
 }
 
 func signingKey(file string) (ed25519.PrivateKey, error) {

@@ -42,6 +42,26 @@ var Weaviate = registry.Plugin{
 	Types:       []string{"weaviate"},
 }
 
+// Postgres is the index entry of the PostgreSQL plugin.
+var Postgres = registry.Plugin{
+	Name:        "postgres",
+	DisplayName: "PostgreSQL",
+	Description: "PostgreSQL driver: tables by schema, rows by primary key, SQL reads in read-only transactions, writes approved.",
+	Publisher:   "App",
+	Homepage:    "https://github.com/app-client/app",
+	Types:       []string{"postgres"},
+}
+
+// Shipped are the plugins the project publishes, with the Go package of each one's program:
+// `make plugins`, `make run`'s dev registry and a release publish them all.
+var Shipped = []struct {
+	Plugin  registry.Plugin
+	Package string
+}{
+	{Weaviate, "app/cmd/weaviate-driver"},
+	{Postgres, "app/cmd/postgres-driver"},
+}
+
 // Release is one publication.
 type Release struct {
 	// Dir is the registry directory (created if missing); an index already there keeps its
@@ -216,11 +236,16 @@ func (d Dev) Env() []string {
 // PublishDev publishes version of the plugin for this machine into dir with a fresh key: the
 // registry tests and scripts point an app at.
 func PublishDev(ctx context.Context, dir, version string) (Dev, error) {
+	return PublishDevOf(ctx, dir, version, Weaviate, "app/cmd/weaviate-driver")
+}
+
+// PublishDevOf is PublishDev for another plugin (its index entry and its program's package).
+func PublishDevOf(ctx context.Context, dir, version string, p registry.Plugin, pkg string) (Dev, error) {
 	priv, _, err := registry.GenerateKey()
 	if err != nil {
 		return Dev{}, err
 	}
-	if err := Publish(ctx, Release{Dir: dir, Version: version, Key: priv}); err != nil {
+	if err := Publish(ctx, Release{Dir: dir, Version: version, Key: priv, Plugin: p, Package: pkg}); err != nil {
 		return Dev{}, err
 	}
 	abs, err := filepath.Abs(filepath.Join(dir, registry.IndexFile))

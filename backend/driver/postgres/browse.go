@@ -24,18 +24,23 @@ func selectList(cols []column) string {
 		} else {
 			parts[i] = "to_json(" + ident(c.Name) + ")::text"
 		}
+		parts[i] += alias(i)
 	}
 	return strings.Join(parts, ", ")
 }
 
-// cell is one cell from its JSON text: text, a json.Number, a bool, nil, or for an array or
-// an object (and a vector) the JSON text itself.
+// alias names the i-th selected expression apart from every column, so that an ORDER BY of a
+// column's name means the column, never an output of the same name (which would sort as text).
+func alias(i int) string { return ` AS "_app_out_` + strconv.Itoa(i) + `"` }
+
+// cell is one cell from its JSON text: text, a json.Number, a bool, nil, or for an array, an
+// object or a vector the JSON text itself.
 func cell(c column, text *string) (any, error) {
 	if text == nil {
 		return nil, nil
 	}
 	if c.Kind == driver.ColumnVector {
-		return json.RawMessage(*text), nil
+		return *text, nil // "[1,2,3]": a vector's text is its JSON
 	}
 	dec := json.NewDecoder(strings.NewReader(*text))
 	dec.UseNumber()
@@ -45,10 +50,7 @@ func cell(c column, text *string) (any, error) {
 	}
 	switch v.(type) {
 	case map[string]any, []any:
-		if c.Kind == driver.ColumnJSON {
-			return *text, nil
-		}
-		return json.RawMessage(*text), nil
+		return *text, nil // an array's or a document's cell is its JSON text (the contract's)
 	}
 	if c.Kind == driver.ColumnJSON {
 		return *text, nil // a JSON scalar is shown as the document it is
