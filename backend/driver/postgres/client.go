@@ -267,4 +267,3 @@ func ident(name string) string { return pgx.Identifier{name}.Sanitize() }
 func errorf(kind driver.Kind, format string, args ...any) error {
 	return driver.Errorf(kind, format, args...)
 }
-

@@ -177,4 +177,3 @@ func oidKind(oid uint32) (driver.ColumnKind, string) {
 	}
 	return driver.ColumnOther, ""
 }
-
