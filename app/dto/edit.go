@@ -13,6 +13,9 @@ type RowChangeDTO struct {
 	Ref    string         `json:"ref"`
 	Key    map[string]any `json:"key"`
 	Values map[string]any `json:"values"`
+	// Original are an update's edited cells as the grid read them (text or null): a driver
+	// that can writes the row only if they still hold, else reports a conflict.
+	Original map[string]any `json:"original"`
 }
 
 // CommitRequestDTO is every pending change of one table.
@@ -47,7 +50,7 @@ type CommitResultDTO struct {
 func RowChanges(in []RowChangeDTO) []explore.RowChange {
 	out := make([]explore.RowChange, len(in))
 	for i, r := range in {
-		out[i] = explore.RowChange{Ref: r.Ref, Key: r.Key, Values: r.Values}
+		out[i] = explore.RowChange{Ref: r.Ref, Key: r.Key, Values: r.Values, Original: r.Original}
 	}
 	return out
 }

@@ -340,6 +340,10 @@ type ExecOptions struct {
 type Row struct {
 	Key    Key            `json:"key,omitempty"`
 	Values map[string]any `json:"values,omitempty"`
+	// Original are an Update's edited cells as the person read them (Grid cells' text, nil for
+	// NULL). A driver that can writes the row only where they still hold, and otherwise
+	// fails the row KindConflict, nothing overwritten: the row changed since it was read.
+	Original map[string]any `json:"original,omitempty"`
 	// Vectors are written only by BatchWriter: vector name ("" for a table's single
 	// vector) -> its numbers. Insert and Update never write a vector.
 	Vectors map[string][]float32 `json:"vectors,omitempty"`

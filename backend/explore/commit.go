@@ -26,6 +26,8 @@ type RowChange struct {
 	Ref    string
 	Key    driver.Key
 	Values map[string]any
+	// Original are an update's edited cells as read (driver.Row.Original).
+	Original map[string]any
 }
 
 // Changes are every pending change of one table.
@@ -75,9 +77,11 @@ func CheckCommit(table string, c Changes) error {
 	seen := make(map[string]bool, n)
 	for _, group := range [][]RowChange{c.Updates, c.Inserts, c.Deletes} {
 		for _, r := range group {
-			for name, v := range r.Values {
-				if _, err := TypedText(name, v); err != nil {
-					return err
+			for _, cells := range []map[string]any{r.Values, r.Original} {
+				for name, v := range cells {
+					if _, err := TypedText(name, v); err != nil {
+						return err
+					}
 				}
 			}
 			if r.Ref == "" {
@@ -113,7 +117,7 @@ func Commit(ctx context.Context, d driver.Driver, table string, c Changes) []Out
 		rows := make([]driver.Row, len(s.rows))
 		for i, r := range s.rows {
 			// The values are text or null (CheckCommit), which is what the driver types.
-			rows[i] = driver.Row{Key: trimKey(r.Key), Values: r.Values}
+			rows[i] = driver.Row{Key: trimKey(r.Key), Values: r.Values, Original: r.Original}
 		}
 		results, err := s.run(ctx, table, rows)
 		out = append(out, Outcomes(s.action, s.rows, results, err)...)

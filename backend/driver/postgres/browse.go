@@ -29,6 +29,20 @@ func selectList(cols []column) string {
 	return strings.Join(parts, ", ")
 }
 
+// shown is the SQL of a cell's text as the grid shows it (explore.CellText of cell): a JSON
+// string unquoted, any other JSON as its text, a vector by its own text. Comparing it with the
+// text a person read tells whether the cell still holds what they saw.
+func shown(c column) string {
+	col := ident(c.Name)
+	switch c.Kind {
+	case driver.ColumnVector:
+		return col + "::text"
+	case driver.ColumnJSON:
+		return "to_json(" + col + ")::text"
+	}
+	return "CASE json_typeof(to_json(" + col + ")) WHEN 'string' THEN to_json(" + col + ") #>> '{}' ELSE to_json(" + col + ")::text END"
+}
+
 // alias names the i-th selected expression apart from every column, so that an ORDER BY of a
 // column's name means the column, never an output of the same name (which would sort as text).
 func alias(i int) string { return ` AS "_app_out_` + strconv.Itoa(i) + `"` }

@@ -233,12 +233,49 @@ func (d *Driver) updateRow(ctx context.Context, tx pgx.Tx, t *table, i int, r dr
 	for j := range cols {
 		sets[j] = cols[j] + " = " + params[j]
 	}
-	q := "UPDATE " + t.sql() + " SET " + strings.Join(sets, ", ") + keyWhere(t, r.Key, &args) + returningKey(t)
-	k, err := scanKey(t, tx.QueryRow(ctx, q, args...))
+	// The row is written only where the edited cells still hold what the person read.
+	keyArgs := len(args)
+	where := keyWhere(t, r.Key, &args)
+	var held []string
+	for _, name := range sortedKeys(r.Original) {
+		c, ok := t.column(name)
+		if !ok {
+			continue
+		}
+		v := r.Original[name]
+		if v == nil {
+			held = append(held, ident(name)+" IS NULL")
+			continue
+		}
+		args = append(args, driver.KeyValueText(v))
+		held = append(held, fmt.Sprintf("(%s) IS NOT DISTINCT FROM $%d::text", shown(*c), len(args)))
+	}
+	q := "UPDATE " + t.sql() + " SET " + strings.Join(sets, ", ") + where
+	if len(held) > 0 {
+		q += " AND " + strings.Join(held, " AND ")
+	}
+	k, err := scanKey(t, tx.QueryRow(ctx, q+returningKey(t), args...))
 	if err == pgx.ErrNoRows {
+		// Not written: the row is gone, or it changed since it was read.
+		var there bool
+		if err := tx.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM "+t.sql()+keyWhere(t, r.Key, new([]any))+")", args[keyArgs:keyArgs+len(t.key)]...).Scan(&there); err != nil {
+			return nil, d.rowError(ctx, err, i)
+		}
+		if there {
+			return nil, errorf(driver.KindConflict, "row %d (%s) changed on the server since it was read: nothing overwritten; reload it to see the new values, then edit again", i+1, r.Key.Text(t.key...))
+		}
 		return nil, errorf(driver.KindNotFound, "row %d: %s has no row %s", i+1, t.qualified(), r.Key.Text(t.key...))
 	}
 	return k, d.rowError(ctx, err, i)
+}
+
+func sortedKeys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func (d *Driver) deleteRow(ctx context.Context, tx pgx.Tx, t *table, i int, r driver.Row) (driver.Key, error) {

@@ -801,6 +801,16 @@ func toRows(rows []driver.Row, legacy bool) ([]*pb.EditRow, error) {
 				er.Vectors[name] = &pb.ScanVector{Packed: driver.PackFloats(v)}
 			}
 		}
+		if len(r.Original) > 0 {
+			er.Original = make(map[string]*pb.Value, len(r.Original))
+			for k, v := range r.Original {
+				pv, err := toValue(v)
+				if err != nil {
+					return nil, driver.Errorf(driver.KindInvalidArgument, "row %d, the original of column %s: %s", i+1, k, err.Error())
+				}
+				er.Original[k] = pv
+			}
+		}
 		if len(r.Values) > 0 {
 			er.Values = make(map[string]*pb.Value, len(r.Values))
 			for k, v := range r.Values {
@@ -827,6 +837,12 @@ func fromRows(rows []*pb.EditRow) []driver.Row {
 			out[i].Vectors = make(map[string][]float32, len(r.GetVectors()))
 			for name, v := range r.GetVectors() {
 				out[i].Vectors[name] = driver.PackedFloats(v.GetPacked())
+			}
+		}
+		if len(r.GetOriginal()) > 0 {
+			out[i].Original = make(map[string]any, len(r.GetOriginal()))
+			for k, v := range r.GetOriginal() {
+				out[i].Original[k] = fromValue(v)
 			}
 		}
 		if len(r.GetValues()) > 0 {

@@ -521,6 +521,8 @@ export interface RowChange {
   ref: string;
   key: RowKey;
   values: Record<string, string | null>;
+  /** An update's edited cells as they were read: a driver that can writes the row only if they still hold (else a conflict). */
+  original?: Record<string, string | null>;
 }
 
 /** Every pending change of one table. */

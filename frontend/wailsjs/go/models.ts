@@ -563,6 +563,7 @@ export namespace dto {
 	    ref: string;
 	    key: Record<string, any>;
 	    values: Record<string, any>;
+	    original: Record<string, any>;
 	
 	    static createFrom(source: any = {}) {
 	        return new RowChangeDTO(source);
@@ -573,6 +574,7 @@ export namespace dto {
 	        this.ref = source["ref"];
 	        this.key = source["key"];
 	        this.values = source["values"];
+	        this.original = source["original"];
 	    }
 	}
 	export class CommitRequestDTO {

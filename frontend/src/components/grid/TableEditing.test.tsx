@@ -60,7 +60,7 @@ describe("grid editing (issue 14: inline edits collected as pending changes)", (
     const reads = vi.mocked(api.explorer.browse).mock.calls.length;
     fireEvent.click(within(bar).getByRole("button", { name: "Commit" }));
     await waitFor(() => expect(commit).toHaveBeenCalledTimes(1));
-    expect(commit.mock.calls[0][2]).toEqual({ updates: [{ ref: refOf(A), key: { uuid: A }, values: { title: "Rust, edited" } }], inserts: [], deletes: [] });
+    expect(commit.mock.calls[0][2]).toEqual({ updates: [{ ref: refOf(A), key: { uuid: A }, values: { title: "Rust, edited" }, original: { title: "Rust in the Linux kernel" } }], inserts: [], deletes: [] });
     expect(await screen.findByText("1 row written")).toBeInTheDocument();
     await waitFor(() => expect(vi.mocked(api.explorer.browse).mock.calls.length).toBeGreaterThan(reads));
     // The outcome stays until dismissed (nothing is pending any more).
@@ -408,7 +408,7 @@ describe("rows keyed by their primary key (issue 37, item 3)", () => {
     fireEvent.keyDown(ordersRegion(), { key: "s", ctrlKey: true });
     await waitFor(() => expect(commit).toHaveBeenCalled());
     expect(commit.mock.calls[0][2]).toEqual({
-      updates: [{ ref: keyId({ tenant: "north", id: "7" }, ["tenant", "id"]), key: { tenant: "north", id: "7" }, values: { title: "Seven, edited" } }],
+      updates: [{ ref: keyId({ tenant: "north", id: "7" }, ["tenant", "id"]), key: { tenant: "north", id: "7" }, values: { title: "Seven, edited" }, original: { title: "Seven" } }],
       inserts: [{ ref: "new:1", key: {}, values: { tenant: "east", id: "9", title: "Nine" } }],
       deletes: [{ ref: keyId({ tenant: "south", id: "7" }, ["tenant", "id"]), key: { tenant: "south", id: "7" }, values: {} }],
     });

@@ -31,8 +31,15 @@ describe("pending changes (issue 14: inline edits collected as pending changes)"
     const p = editCell(emptyPending, a, "title", "New", "Old");
     expect(cellOf(p, a.ref, "title", "Old")).toEqual({ value: "New", edited: true });
     expect(cellOf(p, a.ref, "year", "1999")).toEqual({ value: "1999", edited: false });
-    expect(toCommit(p, PK)).toEqual({ updates: [{ ref: a.ref, key: { uuid: A }, values: { title: "New" } }], inserts: [], deletes: [] });
+    expect(toCommit(p, PK)).toEqual({ updates: [{ ref: a.ref, key: { uuid: A }, values: { title: "New" }, original: { title: "Old" } }], inserts: [], deletes: [] });
     expect(changedRows(p)).toBe(1);
+  });
+
+  it("issue 38: an update carries each edited cell as first read, so a row changed since is not overwritten", () => {
+    let p = editCell(emptyPending, a, "title", "One", "Old");
+    p = editCell(p, a, "title", "Two", "One");
+    p = editCell(p, a, "year", null, "1999");
+    expect(toCommit(p, PK).updates[0].original).toEqual({ title: "Old", year: "1999" });
   });
 
   it("typing the original text back drops the edit", () => {
@@ -160,7 +167,7 @@ describe("pending changes on a table keyed by two columns (issue 37, item 3: row
     p = deleteRows(p, [south7]);
     expect(north7.ref).not.toBe(south7.ref);
     expect(toCommit(p, PK2)).toEqual({
-      updates: [{ ref: north7.ref, key: { tenant: "north", id: "7" }, values: { title: "New" } }],
+      updates: [{ ref: north7.ref, key: { tenant: "north", id: "7" }, values: { title: "New" }, original: { title: "Old" } }],
       inserts: [],
       deletes: [{ ref: south7.ref, key: { tenant: "south", id: "7" }, values: {} }],
     });
@@ -189,7 +196,7 @@ describe("pending changes on a table keyed by two columns (issue 37, item 3: row
     const ref = keyId({ tenant: "north", id: "42" }, PK2);
     expect(p.edits).toEqual({ [ref]: { key: { tenant: "north", id: 42 }, cells: { title: "typed later" }, original: { title: "sent" } } });
     expect(p.cellErrors).toEqual({ [ref]: { title: "too long" } });
-    expect(toCommit(p, PK2).updates).toEqual([{ ref, key: { tenant: "north", id: 42 }, values: { title: "typed later" } }]);
+    expect(toCommit(p, PK2).updates).toEqual([{ ref, key: { tenant: "north", id: 42 }, values: { title: "typed later" }, original: { title: "sent" } }]);
   });
 
   it("a stored row that cannot be named (no key) is neither edited nor marked for deletion", () => {

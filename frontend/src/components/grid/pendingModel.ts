@@ -187,16 +187,22 @@ export function badCells(p: Pending): number {
   return Object.values(p.cellErrors).reduce((n, row) => n + Object.keys(row).length, 0);
 }
 
+/** pick is the entries of rec for keys. */
+function pick<T>(rec: Record<string, T>, keys: string[]): Record<string, T> {
+  return Object.fromEntries(keys.filter((k) => k in rec).map((k) => [k, rec[k]]));
+}
+
 /**
  * toCommit is the commit request: PATCH only the edited cells of each edited row, by its key (a
  * row also marked for deletion is only deleted); POST each added row with its typed cells, the
  * key cells among them only when typed (trimmed: a blank one leaves the key to the database);
- * DELETE each marked row by its key.
+ * DELETE each marked row by its key. An update carries its edited cells as first read, so a
+ * driver that can refuses to overwrite a row changed since (a conflict).
  */
 export function toCommit(p: Pending, primaryKey: readonly string[]): CommitRequest {
   const updates: RowChange[] = Object.entries(p.edits)
     .filter(([ref]) => !(ref in p.deletes))
-    .map(([ref, e]) => ({ ref, key: e.key, values: { ...e.cells } }));
+    .map(([ref, e]) => ({ ref, key: e.key, values: { ...e.cells }, original: pick(e.original, Object.keys(e.cells)) }));
   const inserts: RowChange[] = p.inserts.map((r) => ({ ref: r.ref, key: {}, values: typedKeyCells(r.values, primaryKey) }));
   const deletes: RowChange[] = Object.entries(p.deletes).map(([ref, key]) => ({ ref, key, values: {} }));
   return { updates, inserts, deletes };

@@ -3806,9 +3806,11 @@ type EditRow struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// uuid is protocol 2 and 3's key (the uuid column's); key (protocol 4) is the row's key by
 	// column.
-	Uuid   string            `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
-	Key    map[string]*Value `protobuf:"bytes,4,rep,name=key,proto3" json:"key,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
-	Values map[string]*Value `protobuf:"bytes,2,rep,name=values,proto3" json:"values,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Uuid string            `protobuf:"bytes,1,opt,name=uuid,proto3" json:"uuid,omitempty"`
+	Key  map[string]*Value `protobuf:"bytes,4,rep,name=key,proto3" json:"key,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// original (protocol 3, an older peer ignores it): an update's edited cells as read.
+	Original map[string]*Value `protobuf:"bytes,5,rep,name=original,proto3" json:"original,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Values   map[string]*Value `protobuf:"bytes,2,rep,name=values,proto3" json:"values,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// vectors are written only by WriteBatch: vector name ("" a table's single vector) -> numbers.
 	Vectors       map[string]*ScanVector `protobuf:"bytes,3,rep,name=vectors,proto3" json:"vectors,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
@@ -3855,6 +3857,13 @@ func (x *EditRow) GetUuid() string {
 func (x *EditRow) GetKey() map[string]*Value {
 	if x != nil {
 		return x.Key
+	}
+	return nil
+}
+
+func (x *EditRow) GetOriginal() map[string]*Value {
+	if x != nil {
+		return x.Original
 	}
 	return nil
 }
@@ -5357,13 +5366,17 @@ const file_driver_proto_rawDesc = "" +
 	"\x06access\x18\x01 \x01(\tR\x06access\x12 \n" +
 	"\vdestructive\x18\x02 \x01(\bR\vdestructive\x120\n" +
 	"\x05error\x18\x03 \x01(\v2\x1a.app.driver.v2.DriverErrorR\x05error\x12\x12\n" +
-	"\x04form\x18\x04 \x01(\tR\x04form\"\xc1\x03\n" +
+	"\x04form\x18\x04 \x01(\tR\x04form\"\xd6\x04\n" +
 	"\aEditRow\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x121\n" +
-	"\x03key\x18\x04 \x03(\v2\x1f.app.driver.v2.EditRow.KeyEntryR\x03key\x12:\n" +
+	"\x03key\x18\x04 \x03(\v2\x1f.app.driver.v2.EditRow.KeyEntryR\x03key\x12@\n" +
+	"\boriginal\x18\x05 \x03(\v2$.app.driver.v2.EditRow.OriginalEntryR\boriginal\x12:\n" +
 	"\x06values\x18\x02 \x03(\v2\".app.driver.v2.EditRow.ValuesEntryR\x06values\x12=\n" +
 	"\avectors\x18\x03 \x03(\v2#.app.driver.v2.EditRow.VectorsEntryR\avectors\x1aL\n" +
 	"\bKeyEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12*\n" +
+	"\x05value\x18\x02 \x01(\v2\x14.app.driver.v2.ValueR\x05value:\x028\x01\x1aQ\n" +
+	"\rOriginalEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12*\n" +
 	"\x05value\x18\x02 \x01(\v2\x14.app.driver.v2.ValueR\x05value:\x028\x01\x1aO\n" +
 	"\vValuesEntry\x12\x10\n" +
@@ -5498,7 +5511,7 @@ func file_driver_proto_rawDescGZIP() []byte {
 	return file_driver_proto_rawDescData
 }
 
-var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 82)
+var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 83)
 var file_driver_proto_goTypes = []any{
 	(*DriverError)(nil),             // 0: app.driver.v2.DriverError
 	(*Value)(nil),                   // 1: app.driver.v2.Value
@@ -5579,9 +5592,10 @@ var file_driver_proto_goTypes = []any{
 	nil,                             // 76: app.driver.v2.SearchRequest.ParamsEntry
 	nil,                             // 77: app.driver.v2.SearchRequest.SimilarKeyEntry
 	nil,                             // 78: app.driver.v2.EditRow.KeyEntry
-	nil,                             // 79: app.driver.v2.EditRow.ValuesEntry
-	nil,                             // 80: app.driver.v2.EditRow.VectorsEntry
-	nil,                             // 81: app.driver.v2.RowResult.KeyEntry
+	nil,                             // 79: app.driver.v2.EditRow.OriginalEntry
+	nil,                             // 80: app.driver.v2.EditRow.ValuesEntry
+	nil,                             // 81: app.driver.v2.EditRow.VectorsEntry
+	nil,                             // 82: app.driver.v2.RowResult.KeyEntry
 }
 var file_driver_proto_depIdxs = []int32{
 	2,  // 0: app.driver.v2.Value.list_value:type_name -> app.driver.v2.List
@@ -5628,82 +5642,84 @@ var file_driver_proto_depIdxs = []int32{
 	40, // 41: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
 	0,  // 42: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
 	78, // 43: app.driver.v2.EditRow.key:type_name -> app.driver.v2.EditRow.KeyEntry
-	79, // 44: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
-	80, // 45: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
-	49, // 46: app.driver.v2.CreateTableRequest.columns:type_name -> app.driver.v2.ColumnSpec
-	47, // 47: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
-	81, // 48: app.driver.v2.RowResult.key:type_name -> app.driver.v2.RowResult.KeyEntry
-	51, // 49: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
-	32, // 50: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
-	55, // 51: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
-	25, // 52: app.driver.v2.ScanPage.columns:type_name -> app.driver.v2.Column
-	39, // 53: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
-	56, // 54: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
-	58, // 55: app.driver.v2.ListTenantsResponse.tenants:type_name -> app.driver.v2.Tenant
-	63, // 56: app.driver.v2.NodeTables.shard_list:type_name -> app.driver.v2.NodeShard
-	62, // 57: app.driver.v2.Node.tables:type_name -> app.driver.v2.NodeTables
-	64, // 58: app.driver.v2.NodesResponse.nodes:type_name -> app.driver.v2.Node
-	1,  // 59: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
-	1,  // 60: app.driver.v2.SearchRequest.SimilarKeyEntry.value:type_name -> app.driver.v2.Value
-	1,  // 61: app.driver.v2.EditRow.KeyEntry.value:type_name -> app.driver.v2.Value
-	1,  // 62: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
-	55, // 63: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
-	1,  // 64: app.driver.v2.RowResult.KeyEntry.value:type_name -> app.driver.v2.Value
-	6,  // 65: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
-	14, // 66: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
-	16, // 67: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
-	16, // 68: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
-	16, // 69: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
-	22, // 70: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
-	34, // 71: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
-	41, // 72: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
-	43, // 73: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
-	38, // 74: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
-	16, // 75: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
-	45, // 76: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
-	35, // 77: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
-	50, // 78: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
-	50, // 79: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
-	50, // 80: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
-	16, // 81: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
-	54, // 82: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
-	50, // 83: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
-	48, // 84: app.driver.v2.Driver.CreateTable:input_type -> app.driver.v2.CreateTableRequest
-	22, // 85: app.driver.v2.Driver.Templates:input_type -> app.driver.v2.TableRequest
-	22, // 86: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
-	60, // 87: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
-	22, // 88: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
-	16, // 89: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
-	7,  // 90: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
-	15, // 91: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
-	17, // 92: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
-	17, // 93: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
-	21, // 94: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
-	27, // 95: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
-	40, // 96: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
-	42, // 97: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
-	44, // 98: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
-	40, // 99: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
-	19, // 100: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
-	46, // 101: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
-	37, // 102: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
-	52, // 103: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
-	52, // 104: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
-	52, // 105: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
-	5,  // 106: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
-	57, // 107: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
-	52, // 108: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
-	27, // 109: app.driver.v2.Driver.CreateTable:output_type -> app.driver.v2.DescribeTableResponse
-	24, // 110: app.driver.v2.Driver.Templates:output_type -> app.driver.v2.TemplatesResponse
-	59, // 111: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
-	61, // 112: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
-	65, // 113: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
-	53, // 114: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
-	90, // [90:115] is the sub-list for method output_type
-	65, // [65:90] is the sub-list for method input_type
-	65, // [65:65] is the sub-list for extension type_name
-	65, // [65:65] is the sub-list for extension extendee
-	0,  // [0:65] is the sub-list for field type_name
+	79, // 44: app.driver.v2.EditRow.original:type_name -> app.driver.v2.EditRow.OriginalEntry
+	80, // 45: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
+	81, // 46: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
+	49, // 47: app.driver.v2.CreateTableRequest.columns:type_name -> app.driver.v2.ColumnSpec
+	47, // 48: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
+	82, // 49: app.driver.v2.RowResult.key:type_name -> app.driver.v2.RowResult.KeyEntry
+	51, // 50: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
+	32, // 51: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
+	55, // 52: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
+	25, // 53: app.driver.v2.ScanPage.columns:type_name -> app.driver.v2.Column
+	39, // 54: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
+	56, // 55: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
+	58, // 56: app.driver.v2.ListTenantsResponse.tenants:type_name -> app.driver.v2.Tenant
+	63, // 57: app.driver.v2.NodeTables.shard_list:type_name -> app.driver.v2.NodeShard
+	62, // 58: app.driver.v2.Node.tables:type_name -> app.driver.v2.NodeTables
+	64, // 59: app.driver.v2.NodesResponse.nodes:type_name -> app.driver.v2.Node
+	1,  // 60: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
+	1,  // 61: app.driver.v2.SearchRequest.SimilarKeyEntry.value:type_name -> app.driver.v2.Value
+	1,  // 62: app.driver.v2.EditRow.KeyEntry.value:type_name -> app.driver.v2.Value
+	1,  // 63: app.driver.v2.EditRow.OriginalEntry.value:type_name -> app.driver.v2.Value
+	1,  // 64: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
+	55, // 65: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
+	1,  // 66: app.driver.v2.RowResult.KeyEntry.value:type_name -> app.driver.v2.Value
+	6,  // 67: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
+	14, // 68: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
+	16, // 69: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
+	16, // 70: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
+	16, // 71: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
+	22, // 72: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
+	34, // 73: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
+	41, // 74: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
+	43, // 75: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
+	38, // 76: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
+	16, // 77: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
+	45, // 78: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
+	35, // 79: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
+	50, // 80: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
+	50, // 81: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
+	50, // 82: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
+	16, // 83: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
+	54, // 84: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
+	50, // 85: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
+	48, // 86: app.driver.v2.Driver.CreateTable:input_type -> app.driver.v2.CreateTableRequest
+	22, // 87: app.driver.v2.Driver.Templates:input_type -> app.driver.v2.TableRequest
+	22, // 88: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
+	60, // 89: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
+	22, // 90: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
+	16, // 91: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
+	7,  // 92: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
+	15, // 93: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
+	17, // 94: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
+	17, // 95: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
+	21, // 96: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
+	27, // 97: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
+	40, // 98: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
+	42, // 99: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
+	44, // 100: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
+	40, // 101: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
+	19, // 102: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
+	46, // 103: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
+	37, // 104: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
+	52, // 105: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
+	52, // 106: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
+	52, // 107: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
+	5,  // 108: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
+	57, // 109: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
+	52, // 110: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
+	27, // 111: app.driver.v2.Driver.CreateTable:output_type -> app.driver.v2.DescribeTableResponse
+	24, // 112: app.driver.v2.Driver.Templates:output_type -> app.driver.v2.TemplatesResponse
+	59, // 113: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
+	61, // 114: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
+	65, // 115: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
+	53, // 116: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
+	92, // [92:117] is the sub-list for method output_type
+	67, // [67:92] is the sub-list for method input_type
+	67, // [67:67] is the sub-list for extension type_name
+	67, // [67:67] is the sub-list for extension extendee
+	0,  // [0:67] is the sub-list for field type_name
 }
 
 func init() { file_driver_proto_init() }
@@ -5726,7 +5742,7 @@ func file_driver_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_driver_proto_rawDesc), len(file_driver_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   82,
+			NumMessages:   83,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
