@@ -111,18 +111,24 @@ func newFlowRigWith(t *testing.T, o rigOptions) *flowRig {
 	if err := fixtures.CreateNotes(ctx, node); err != nil {
 		t.Fatal(err)
 	}
-	store := mcptest.NewStore(t)
 	s := driver.DefaultSettings()
 	s.Host, s.Port = node.Host, node.Port
-	conn, err := store.Add(ctx, connections.Connection{Type: "weaviate", Name: "notes", Settings: s, ExternalAccess: connections.AccessReadWrite}, "")
+	r := newRig(t, o, connections.Connection{Type: "weaviate", Name: "notes", Settings: s, ExternalAccess: connections.AccessReadWrite},
+		func(_ context.Context, c connections.Connection) (driver.Driver, error) { return weaviate.New(c.Settings) })
+	r.node = node
+	return r
+}
+
+// newRig is the server of these tests over one saved connection c, opened by factory.
+func newRig(t *testing.T, o rigOptions, c connections.Connection, factory connections.Factory) *flowRig {
+	t.Helper()
+	ctx := context.Background()
+	store := mcptest.NewStore(t)
+	conn, err := store.Add(ctx, c, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	open := connections.NewManager(store, connections.ManagerOptions{
-		Factory: func(_ context.Context, c connections.Connection) (driver.Driver, error) {
-			return weaviate.New(c.Settings)
-		},
-	})
+	open := connections.NewManager(store, connections.ManagerOptions{Factory: factory})
 	t.Cleanup(open.Close)
 
 	dir := t.TempDir()
@@ -139,7 +145,7 @@ func newFlowRigWith(t *testing.T, o rigOptions) *flowRig {
 	mset := config.DefaultSettings().MCP
 	mset.RateLimitPerMinute = 0
 	svc.Apply(mset)
-	r := &flowRig{node: node, person: p, gate: gate, conn: conn, tokens: map[string]string{}, store: store}
+	r := &flowRig{person: p, gate: gate, conn: conn, tokens: map[string]string{}, store: store}
 	for _, level := range auth.Levels() {
 		_, secret, err := tokStore.Create(ctx, auth.NewToken{Name: level, Level: level})
 		if err != nil {

@@ -82,7 +82,7 @@ func (d Deps) statement(ctx context.Context, tool string, a queryArgs, raw json.
 	call.Progress(0, 1, "classified as a "+classWord(class))
 	switch {
 	case class.Destructive && !destructive:
-		return "", nil, mcp.NewToolError(mcp.ToolErrUnsupported, "execute_query does not run destructive statements (DELETE, PUT, batch); call %s with the same connection and query, and the user will be asked to confirm", NameConfirmDestructive)
+		return "", nil, mcp.NewToolError(mcp.ToolErrUnsupported, "execute_query does not run destructive statements; call %s with the same connection and query, and the user will be asked to confirm", NameConfirmDestructive)
 	case !class.Destructive && destructive:
 		return "", nil, mcp.NewToolError(mcp.ToolErrInvalidArgument, "this statement is not destructive: run it with %s", NameExecuteQuery)
 	}

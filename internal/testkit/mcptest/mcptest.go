@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"app/backend/connections"
+	"app/backend/driver/postgres"
 	"app/backend/driver/weaviate"
 	"app/backend/mcp"
 	"app/backend/secrets"
@@ -33,7 +34,7 @@ func NewStore(t testing.TB) *connections.Store {
 	s := connections.NewStore(dir, keys)
 	// The store describes Weaviate connections as the Weaviate plugin does (its words reach
 	// list_connections and the prompts), as the app's store does with the plugin installed.
-	s.SetTypes(connections.Described{weaviate.Describe()})
+	s.SetTypes(connections.Described{weaviate.Describe(), postgres.Describe()})
 	return s
 }
 
