@@ -4,6 +4,7 @@
 import type { CompletionSource } from "@codemirror/autocomplete";
 import type { Extension } from "@codemirror/state";
 import { wordCompletion, type EditorSchema } from "../components/editor/schema";
+import { sqlCompletion, sqlLanguage } from "./postgres/sql";
 import { graphqlCompletion, graphqlLanguage } from "./weaviate/graphql";
 
 /** An editor language: its syntax and its completion from the connection's schema. */
@@ -14,6 +15,7 @@ export interface EditorLanguage {
 
 const languages: Record<string, EditorLanguage> = {
   graphql: { syntax: graphqlLanguage, completion: graphqlCompletion },
+  sql: { syntax: sqlLanguage, completion: sqlCompletion },
 };
 
 /** Plain text with the schema's words: any language the frontend has no grammar of. */
