@@ -199,7 +199,7 @@ func newImportCmd(g *Globals) *cobra.Command {
 (the key columns among them, "vector" and "vector:NAME" vectors), or where --map sends them. Each row is
 typed by the driver's own cell rules before it is written; a row that does not fit, or a line
 the file breaks, is rejected with its line and reason (listed in FILE.rejected.csv) and the rest
-is written. Rows are created, or replaced by their key where the database does so (Weaviate). Ctrl-C stops between batches, and the
+is written. Rows are created, or replaced by their key where the driver's batch write does so. Ctrl-C stops between batches, and the
 summary says exactly what was written.`,
 		Example: `  app import local Paper paper.parquet
   app import local Product products.csv --map sku=code --map notes=-
