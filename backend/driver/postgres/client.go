@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"net"
 	"strconv"
@@ -185,8 +186,13 @@ func (d *Driver) connError(ctx context.Context, err error) error {
 		return d.queryError(ctx, err, "the connection")
 	}
 	var tlsErr *tls.CertificateVerificationError
+	var authority x509.UnknownAuthorityError
+	var hostname x509.HostnameError
+	var invalid x509.CertificateInvalidError
 	switch {
-	case errors.As(err, &tlsErr):
+	case errors.As(err, &hostname):
+		return driver.Wrap(driver.KindConnection, err, "the server at %s showed a certificate for another name: connect by a name it holds, or choose SSL mode verify-ca", where)
+	case errors.As(err, &tlsErr), errors.As(err, &authority), errors.As(err, &invalid):
 		return driver.Wrap(driver.KindConnection, err, "the server at %s showed a certificate that is not trusted: check the CA file, or the SSL mode", where)
 	case strings.Contains(err.Error(), "server refused TLS"), strings.Contains(err.Error(), "SSL is not enabled"):
 		return driver.Wrap(driver.KindConnection, err, "the server at %s does not offer TLS: choose SSL mode disable or prefer", where)

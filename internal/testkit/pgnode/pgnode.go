@@ -21,6 +21,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"app/internal/testkit/selfsigned"
 )
 
 // Node is one running server.
@@ -32,7 +34,9 @@ type Node struct {
 	Database string
 	// Version is the server's major version ("15").
 	Version string
-	dir     string
+	// CAFile is the certificate the server presents (its own CA), for a TLS node; "".
+	CAFile string
+	dir    string
 	bin     string
 	cred    *syscall.Credential
 }
@@ -59,9 +63,19 @@ func BinDir() (string, error) {
 	return best, nil
 }
 
+// Options change the server Start makes.
+type Options struct {
+	// TLS serves TLS with a fresh self-signed certificate for 127.0.0.1 and localhost
+	// (Node.CAFile), beside plain connections.
+	TLS bool
+}
+
 // Start makes a cluster and starts it; Stop removes it. The password is random, the user and
 // database are "app".
-func Start(ctx context.Context) (_ *Node, err error) {
+func Start(ctx context.Context) (*Node, error) { return StartWith(ctx, Options{}) }
+
+// StartWith is Start with options.
+func StartWith(ctx context.Context, o Options) (_ *Node, err error) {
 	bin, err := BinDir()
 	if err != nil {
 		return nil, err
@@ -105,12 +119,31 @@ func Start(ctx context.Context) (_ *Node, err error) {
 		"-E", "UTF8", "--locale", "C", "--no-sync"); err != nil {
 		return nil, fmt.Errorf("initdb: %w: %s", err, out)
 	}
+	tlsOpts := ""
+	if o.TLS {
+		certDir := filepath.Join(dir, "tls")
+		if err := os.Mkdir(certDir, 0o755); err != nil {
+			return nil, err
+		}
+		_, cert, key, err := selfsigned.Write(certDir, "App test PostgreSQL node")
+		if err != nil {
+			return nil, err
+		}
+		if n.cred != nil {
+			// The server reads its key as its own user, and refuses a key others may read.
+			for _, f := range []string{certDir, cert, key} {
+				_ = os.Chown(f, int(n.cred.Uid), int(n.cred.Gid))
+			}
+		}
+		n.CAFile = cert
+		tlsOpts = fmt.Sprintf(" -c ssl=on -c ssl_cert_file=%s -c ssl_key_file=%s", cert, key)
+	}
 	for attempt := 0; ; attempt++ {
 		n.Port, err = freePort()
 		if err != nil {
 			return nil, err
 		}
-		opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=60", n.Port, dir)
+		opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=60", n.Port, dir) + tlsOpts
 		out, err := n.run(ctx, "pg_ctl", "-D", data, "-o", opts, "-l", filepath.Join(dir, "log"), "-w", "-t", "60", "start")
 		if err == nil {
 			break

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"app/internal/testkit/selfsigned"
 )
 
 // Variant selects how the node is reached: scheme and authentication.
@@ -178,7 +180,7 @@ func start(ctx context.Context, bin string, opts Options) (_ *Node, err error) {
 		}
 		n.tempDirs = append(n.tempDirs, certDir)
 		var keyFile string
-		if n.CACertPEM, n.CACertFile, keyFile, err = selfSigned(certDir); err != nil {
+		if n.CACertPEM, n.CACertFile, keyFile, err = selfsigned.Write(certDir, "App test weaviate node"); err != nil {
 			return nil, err
 		}
 		n.Scheme = "https"

@@ -1,4 +1,5 @@
-package weaviatenode
+// Package selfsigned makes the certificates of the test harness's TLS servers.
+package selfsigned
 
 import (
 	"crypto/ecdsa"
@@ -15,11 +16,11 @@ import (
 	"time"
 )
 
-// selfSigned writes a fresh self-signed certificate (valid for 127.0.0.1, ::1 and localhost)
+// Write writes a fresh self-signed certificate (valid for 127.0.0.1, ::1 and localhost)
 // and its key into dir, and returns the certificate PEM and both paths. The certificate is
 // its own CA, so trusting CACertPEM is what "Verify CA" and "Verify Identity" need; a client
 // with only the system pool fails with an x509 "unknown authority" error, as it should.
-func selfSigned(dir string) (certPEM []byte, certFile, keyFile string, err error) {
+func Write(dir, org string) (certPEM []byte, certFile, keyFile string, err error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return nil, "", "", fmt.Errorf("generate TLS key: %v", err)
@@ -31,7 +32,7 @@ func selfSigned(dir string) (certPEM []byte, certFile, keyFile string, err error
 	now := time.Now()
 	tmpl := &x509.Certificate{
 		SerialNumber:          serial,
-		Subject:               pkix.Name{CommonName: "localhost", Organization: []string{"App test weaviate node"}},
+		Subject:               pkix.Name{CommonName: "localhost", Organization: []string{org}},
 		NotBefore:             now.Add(-time.Hour),
 		NotAfter:              now.Add(30 * 24 * time.Hour),
 		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
