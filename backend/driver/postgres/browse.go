@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 
@@ -72,41 +73,47 @@ func cell(c column, text *string) (any, error) {
 	return v, nil
 }
 
-// grid reads rows of cols into a grid.
-func readGrid(rows pgx.Rows, cols []column, limit int) (*driver.Grid, error) {
+// readPage reads rows of cols, each followed by extra order values as text, into a grid of at
+// most limit rows, and returns the last row's order values.
+func readPage(rows pgx.Rows, cols []column, extra, limit int) (*driver.Grid, []*string, error) {
 	defer rows.Close()
 	g := &driver.Grid{Columns: make([]driver.Column, len(cols)), Rows: [][]any{}}
 	for i, c := range cols {
 		g.Columns[i] = c.Column
 	}
-	texts := make([]*string, len(cols))
-	dest := make([]any, len(cols))
+	texts := make([]*string, len(cols)+extra)
+	dest := make([]any, len(texts))
 	for i := range texts {
 		dest[i] = &texts[i]
 	}
+	var last []*string
 	for rows.Next() {
 		if limit > 0 && len(g.Rows) == limit {
 			g.HasMore = true
 			break
 		}
 		if err := rows.Scan(dest...); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		row := make([]any, len(cols))
 		for i, c := range cols {
 			v, err := cell(c, texts[i])
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			row[i] = v
 		}
 		g.Rows = append(g.Rows, row)
+		last = append(last[:0:0], texts[len(cols):]...)
 	}
-	return g, rows.Err()
+	return g, last, rows.Err()
 }
 
 // Browse reads one page: the filters as a WHERE with every value bound as a parameter, the
-// sorts and then the key (so pages never overlap), NULLs last ascending.
+// sorts and then the key (so pages never overlap), NULLs last ascending. A page that follows
+// one this connection read (the grid scrolling on) starts after that page's last row by its
+// sort and key values (keyset), never by skipping rows with OFFSET, so page 5,000 costs what
+// page 1 does; a jump elsewhere reads by OFFSET.
 func (d *Driver) Browse(ctx context.Context, name string, page driver.Page, filters []driver.Filter, sorts []driver.Sort) (*driver.Grid, error) {
 	t, err := d.table(ctx, name)
 	if err != nil {
@@ -121,7 +128,7 @@ func (d *Driver) Browse(ctx context.Context, name string, page driver.Page, filt
 	if err != nil {
 		return nil, err
 	}
-	order, err := orderBy(t, sorts)
+	ord, err := ordering(t, sorts)
 	if err != nil {
 		return nil, err
 	}
@@ -132,15 +139,34 @@ func (d *Driver) Browse(ctx context.Context, name string, page driver.Page, filt
 	if page.Offset < 0 {
 		return nil, errorf(driver.KindInvalidArgument, "the page offset must not be negative")
 	}
-	q := "SELECT " + selectList(t.columns) + " FROM " + t.sql() + where + order +
-		" LIMIT " + strconv.Itoa(limit+1) + " OFFSET " + strconv.Itoa(page.Offset)
+	query := fmt.Sprintf("%s|%s|%q|%s", t.qualified(), where, args, ord.sql())
+	skip := " OFFSET " + strconv.Itoa(page.Offset)
+	if page.Offset > 0 {
+		if at, ok := d.marks.at(query, page.Offset); ok {
+			cond := ord.after(at, &args)
+			if where == "" {
+				where = " WHERE " + cond
+			} else {
+				where += " AND " + cond
+			}
+			skip = ""
+		}
+	}
+	list := selectList(t.columns)
+	for i, e := range ord {
+		list += ", " + e.expr + "::text" + alias(len(t.columns)+i)
+	}
+	q := "SELECT " + list + " FROM " + t.sql() + where + ord.sql() + " LIMIT " + strconv.Itoa(limit+1) + skip
 	rows, err := p.Query(ctx, q, args...)
 	if err != nil {
 		return nil, d.queryError(ctx, err, "reading "+t.qualified())
 	}
-	g, err := readGrid(rows, t.columns, limit)
+	g, last, err := readPage(rows, t.columns, len(ord), limit)
 	if err != nil {
 		return nil, d.queryError(ctx, err, "reading "+t.qualified())
+	}
+	if len(ord) > 0 && len(g.Rows) > 0 {
+		d.marks.put(query, page.Offset+len(g.Rows), last)
 	}
 	g.Offset = page.Offset
 	return g, nil
@@ -168,38 +194,131 @@ func (d *Driver) Count(ctx context.Context, name string, filters []driver.Filter
 	return n, nil
 }
 
-// orderBy is the ORDER BY of the sorts, then the key's columns (or, without a key, ctid) so
-// that every page has one order.
-func orderBy(t *table, sorts []driver.Sort) (string, error) {
-	var parts []string
+// orderEntry is one term of a page's order: the expression, the type its values are read
+// back as, and its direction (ascending is NULLS LAST, descending NULLS FIRST).
+type orderEntry struct {
+	expr, typ string
+	desc      bool
+}
+
+// order is a page's whole order: the sorts, then the key's columns (or, without a key,
+// ctid), so that every page has one order; empty for a view without a key.
+type order []orderEntry
+
+func ordering(t *table, sorts []driver.Sort) (order, error) {
+	var out order
 	seen := map[string]bool{}
 	for _, s := range sorts {
 		c, ok := t.column(s.Column)
 		if !ok {
-			return "", errorf(driver.KindInvalidArgument, "%s has no column %q to sort on", t.qualified(), s.Column)
+			return nil, errorf(driver.KindInvalidArgument, "%s has no column %q to sort on", t.qualified(), s.Column)
 		}
 		if !c.Sortable {
-			return "", errorf(driver.KindInvalidArgument, "the column %s (%s) cannot be sorted", c.Name, c.sqlType)
+			return nil, errorf(driver.KindInvalidArgument, "the column %s (%s) cannot be sorted", c.Name, c.sqlType)
 		}
-		dir := " ASC NULLS LAST"
-		if s.Descending {
-			dir = " DESC NULLS FIRST"
-		}
-		parts = append(parts, ident(c.Name)+dir)
+		expr, typ := scalar(c, ident(c.Name))
+		out = append(out, orderEntry{expr: expr, typ: typ, desc: s.Descending})
 		seen[c.Name] = true
 	}
 	for _, k := range t.key {
 		if !seen[k] {
-			parts = append(parts, ident(k))
+			c, _ := t.column(k)
+			expr, typ := scalar(c, ident(k))
+			out = append(out, orderEntry{expr: expr, typ: typ})
 		}
 	}
 	if len(t.key) == 0 && !t.readOnly() {
-		parts = append(parts, "ctid")
+		out = append(out, orderEntry{expr: "ctid", typ: "tid"})
 	}
-	if len(parts) == 0 {
-		return "", nil
+	return out, nil
+}
+
+func (o order) sql() string {
+	if len(o) == 0 {
+		return ""
 	}
-	return " ORDER BY " + strings.Join(parts, ", "), nil
+	parts := make([]string, len(o))
+	for i, e := range o {
+		parts[i] = e.expr + " ASC NULLS LAST"
+		if e.desc {
+			parts[i] = e.expr + " DESC NULLS FIRST"
+		}
+	}
+	return " ORDER BY " + strings.Join(parts, ", ")
+}
+
+// after is the condition that holds for the rows the order puts after a row whose order
+// values are at (text, nil for NULL): the first term after it, or equal there and the next
+// after, and so on, each term's NULLs where its direction puts them.
+func (o order) after(at []*string, args *[]any) string {
+	param := func(e orderEntry, v string) string {
+		*args = append(*args, v)
+		return "$" + strconv.Itoa(len(*args)) + "::" + e.typ
+	}
+	var ors []string
+	for i, e := range o {
+		var ands []string
+		for j := 0; j < i; j++ {
+			if at[j] == nil {
+				ands = append(ands, o[j].expr+" IS NULL")
+			} else {
+				ands = append(ands, o[j].expr+" = "+param(o[j], *at[j]))
+			}
+		}
+		switch {
+		case !e.desc && at[i] == nil:
+			continue // nothing sorts after NULL ascending, NULLs last
+		case !e.desc:
+			ands = append(ands, "("+e.expr+" > "+param(e, *at[i])+" OR "+e.expr+" IS NULL)")
+		case at[i] == nil:
+			ands = append(ands, e.expr+" IS NOT NULL")
+		default:
+			ands = append(ands, e.expr+" < "+param(e, *at[i]))
+		}
+		ors = append(ors, "("+strings.Join(ands, " AND ")+")")
+	}
+	if len(ors) == 0 {
+		return "false"
+	}
+	return "(" + strings.Join(ors, " OR ") + ")"
+}
+
+// marks remembers, per page query, where the pages read end: the order values of the last
+// row before an offset, so the page at that offset starts after it. A write through the
+// driver forgets them (the rows before an offset may have changed).
+type marks struct {
+	mu  sync.Mutex
+	by  map[string]map[int][]*string
+	all int
+}
+
+// maxMarks bounds what marks keep (a grid scrolled far keeps a bookmark a page).
+const maxMarks = 20000
+
+func (m *marks) at(query string, offset int) ([]*string, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	v, ok := m.by[query][offset]
+	return v, ok
+}
+
+func (m *marks) put(query string, offset int, at []*string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.by == nil || m.all >= maxMarks {
+		m.by, m.all = map[string]map[int][]*string{}, 0
+	}
+	if m.by[query] == nil {
+		m.by[query] = map[int][]*string{}
+	}
+	m.by[query][offset] = at
+	m.all++
+}
+
+func (m *marks) clear() {
+	m.mu.Lock()
+	m.by, m.all = nil, 0
+	m.mu.Unlock()
 }
 
 // Search: nearest rows need a vector column (pgvector); by words, a text search column.

@@ -28,6 +28,8 @@ type Driver struct {
 	// tables caches DescribeTable's catalog reads by name; a DDL run through the driver
 	// clears it.
 	tables sync.Map // string -> *table
+	// marks are where the pages read end, for keyset paging (Browse).
+	marks marks
 }
 
 // Option configures New.

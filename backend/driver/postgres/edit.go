@@ -108,6 +108,8 @@ func (d *Driver) write(ctx context.Context, name string, rows []driver.Row, acti
 		}
 		out[i].Status = driver.RowOK
 	}
+	// Where pages end may have moved: the grid reads from the start after a commit.
+	defer d.marks.clear()
 	if err := tx.Commit(ctx); err != nil {
 		// The commit went out: whether it landed is the server's to say, not this error's.
 		e := d.queryError(ctx, err, "the commit")

@@ -201,8 +201,11 @@ WHERE i.indrelid = $1 AND i.indisprimary ORDER BY k.ord`, t.oid)
 	return t, nil
 }
 
-// forget drops what the driver knows of the catalog (after DDL).
-func (d *Driver) forget() { d.tables.Clear() }
+// forget drops what the driver knows of the catalog and where pages end (after DDL).
+func (d *Driver) forget() {
+	d.tables.Clear()
+	d.marks.clear()
+}
 
 // kindOf is the portable kind of a base type by its pg_type name (and typtype: e enum).
 func kindOf(typname, typtype string) driver.ColumnKind {
