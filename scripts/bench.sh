@@ -37,6 +37,9 @@
 #            after the vectors arrived) and to the finished layout (reported), and the frame
 #            time while panning all the points with software WebGL (target: p95 under 33 ms);
 #            a missed target is printed, not a failure
+#   postgres page 5,000 of a 500,000-row table read on against page 1 through the PostgreSQL
+#            driver (keyset paging; target at most 1.5x), beside page 5,000 by OFFSET with a
+#            bare pgx query (the peer)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -54,6 +57,9 @@ if bash scripts/ensure-weaviate.sh; then
 else
   failed+=(driver plugin)
 fi
+
+step "PostgreSQL: page 5,000 of a 500,000-row table read on against page 1 (keyset; target at most 1.5x), beside page 5,000 by OFFSET (issue 38)"
+go test -run='^$' -bench=Page5000 -benchtime=50x ./bench/postgres/ || failed+=(postgres)
 
 step "transfer: export of 100,000 x 768-dim objects to Parquet vs a bare cursor walk, import vs a bare batch writer (issue 21)"
 bash scripts/ensure-weaviate.sh >/dev/null && go run ./bench/transfer || failed+=(transfer)

@@ -199,6 +199,9 @@ func (d *Driver) Count(ctx context.Context, name string, filters []driver.Filter
 type orderEntry struct {
 	expr, typ string
 	desc      bool
+	// notNull: the column holds no NULL, so no term of the order need place one (which lets
+	// the server walk an index from the position instead of filtering from the start).
+	notNull bool
 }
 
 // order is a page's whole order: the sorts, then the key's columns (or, without a key,
@@ -217,18 +220,18 @@ func ordering(t *table, sorts []driver.Sort) (order, error) {
 			return nil, errorf(driver.KindInvalidArgument, "the column %s (%s) cannot be sorted", c.Name, c.sqlType)
 		}
 		expr, typ := scalar(c, ident(c.Name))
-		out = append(out, orderEntry{expr: expr, typ: typ, desc: s.Descending})
+		out = append(out, orderEntry{expr: expr, typ: typ, desc: s.Descending, notNull: c.notNull})
 		seen[c.Name] = true
 	}
 	for _, k := range t.key {
 		if !seen[k] {
 			c, _ := t.column(k)
 			expr, typ := scalar(c, ident(k))
-			out = append(out, orderEntry{expr: expr, typ: typ})
+			out = append(out, orderEntry{expr: expr, typ: typ, notNull: true})
 		}
 	}
 	if len(t.key) == 0 && !t.readOnly() {
-		out = append(out, orderEntry{expr: "ctid", typ: "tid"})
+		out = append(out, orderEntry{expr: "ctid", typ: "tid", notNull: true})
 	}
 	return out, nil
 }
@@ -255,6 +258,19 @@ func (o order) after(at []*string, args *[]any) string {
 		*args = append(*args, v)
 		return "$" + strconv.Itoa(len(*args)) + "::" + e.typ
 	}
+	// Every term without NULLs and one direction: a row comparison, which an index on the
+	// order's columns answers from the position on.
+	if o.plain(at) {
+		exprs, params := make([]string, len(o)), make([]string, len(o))
+		for i, e := range o {
+			exprs[i], params[i] = e.expr, param(e, *at[i])
+		}
+		cmp := " > "
+		if o[0].desc {
+			cmp = " < "
+		}
+		return "(" + strings.Join(exprs, ", ") + ")" + cmp + "(" + strings.Join(params, ", ") + ")"
+	}
 	var ors []string
 	for i, e := range o {
 		var ands []string
@@ -268,6 +284,8 @@ func (o order) after(at []*string, args *[]any) string {
 		switch {
 		case !e.desc && at[i] == nil:
 			continue // nothing sorts after NULL ascending, NULLs last
+		case !e.desc && e.notNull:
+			ands = append(ands, e.expr+" > "+param(e, *at[i]))
 		case !e.desc:
 			ands = append(ands, "("+e.expr+" > "+param(e, *at[i])+" OR "+e.expr+" IS NULL)")
 		case at[i] == nil:
@@ -281,6 +299,16 @@ func (o order) after(at []*string, args *[]any) string {
 		return "false"
 	}
 	return "(" + strings.Join(ors, " OR ") + ")"
+}
+
+// plain tells an order whose terms hold no NULL (nor does the position) and go one way.
+func (o order) plain(at []*string) bool {
+	for i, e := range o {
+		if !e.notNull || at[i] == nil || e.desc != o[0].desc {
+			return false
+		}
+	}
+	return true
 }
 
 // marks remembers, per page query, where the pages read end: the order values of the last

@@ -29,6 +29,8 @@ type column struct {
 	sqlType, elemType string
 	// base is the base type's name (a domain's underlying type): "int4", "_text", "vector".
 	base string
+	// notNull: the column is declared NOT NULL (a key column is).
+	notNull bool
 }
 
 // qualified is the table's name as the app shows it and takes back: schema.table.
@@ -135,7 +137,7 @@ LIMIT 1`, name).Scan(&t.oid, &t.schema, &t.name, &t.kind, &t.comment)
 	rows, err := p.Query(ctx, `
 SELECT a.attname, format_type(a.atttypid, a.atttypmod), bt.typname, bt.typcategory::text, bt.typtype::text,
        COALESCE(format_type(bt.typelem, NULL), ''), COALESCE(et.typname, ''), COALESCE(et.typtype::text, ''),
-       a.atttypmod, a.attidentity::text, a.attgenerated::text, COALESCE(col_description(a.attrelid, a.attnum), '')
+       a.atttypmod, a.attidentity::text, a.attgenerated::text, COALESCE(col_description(a.attrelid, a.attnum), ''), a.attnotnull
 FROM pg_attribute a
 JOIN pg_type t ON t.oid = a.atttypid
 JOIN pg_type bt ON bt.oid = CASE WHEN t.typtype = 'd' THEN t.typbasetype ELSE t.oid END
@@ -150,7 +152,7 @@ ORDER BY a.attnum`, t.oid)
 		var category, typtype, elemName, elemTypeType, identity, generated string
 		var typmod int32
 		if err := rows.Scan(&c.Name, &c.sqlType, &c.base, &category, &typtype, &c.elemType, &elemName, &elemTypeType,
-			&typmod, &identity, &generated, &c.Description); err != nil {
+			&typmod, &identity, &generated, &c.Description, &c.notNull); err != nil {
 			return nil, d.queryError(ctx, err, "reading the columns of "+name)
 		}
 		c.Type = c.sqlType
