@@ -95,6 +95,22 @@ INSERT INTO public.items SELECT i, 'item ' || i, i * 1.5, ARRAY['t' || (i % 3)],
 			t.Fatalf("the file holds\n%s\npsql reads\n%s", strings.Join(got[:3], "\n"), strings.Join(strings.Split(want, "\n")[:3], "\n"))
 		}
 	})
+	t.Run("import --create makes a table through the driver and writes every row, as psql reads them", func(t *testing.T) {
+		file := filepath.Join(t.TempDir(), "items.jsonl")
+		if _, stderr, err := app(nil, "export", "shop", "public.items", "-o", file); err != nil {
+			t.Fatalf("%v: %s", err, stderr)
+		}
+		if _, stderr, err := app(nil, "import", "shop", "public.copied", file, "--create"); err != nil {
+			t.Fatalf("import: %v: %s", err, stderr)
+		}
+		got, err := n.Psql(ctx, "", "SELECT count(*) || ' ' || sum(id) || ' ' || string_agg(title, ',' ORDER BY id) FILTER (WHERE id <= 2) || ' ' || pg_typeof(min(seen))::text FROM public.copied")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != "40 820 item 1,item 2 timestamp with time zone" {
+			t.Fatalf("psql reads %s", got)
+		}
+	})
 	t.Run("a wrong password is an authentication failure that never quotes it", func(t *testing.T) {
 		if _, stderr, err := app([]string{"PGPW=not-the-password"}, "connection", "add", "--name", "wrong", "--type", "postgres",
 			"--url", url, "--secret-env", "password=PGPW"); err != nil {

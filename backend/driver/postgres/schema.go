@@ -31,6 +31,8 @@ type column struct {
 	base string
 	// notNull: the column is declared NOT NULL (a key column is).
 	notNull bool
+	// always: an identity GENERATED ALWAYS, written only by an import that gives its values.
+	always bool
 }
 
 // qualified is the table's name as the app shows it and takes back: schema.table.
@@ -166,6 +168,7 @@ ORDER BY a.attnum`, t.oid)
 				c.Dimension = int(typmod)
 			}
 		}
+		c.always = identity == "a"
 		c.ReadOnly = identity == "a" || generated != "" || t.readOnly()
 		c.Filterable = operatorsFor(c.Kind, c.Of)
 		c.Sortable = sortable(c.Kind)
