@@ -41,6 +41,10 @@ type TableDTO struct {
 	Description string `json:"description"`
 	// MultiTenant: the rows live in tenants, listed under the table (ListTenants).
 	MultiTenant bool `json:"multiTenant"`
+	// Kind is what the table is where not a plain table ("view"); "" for a table.
+	Kind string `json:"kind"`
+	// Estimate is the database's estimate of its rows, shown until they are counted (null: none).
+	Estimate *int64 `json:"estimate"`
 }
 
 // TableCountDTO is the row count of one table. Count is null when the table cannot be
@@ -383,7 +387,7 @@ func FromCapabilities(c driver.Capabilities) CapabilitiesDTO {
 func FromTables(tables []driver.Table) []TableDTO {
 	out := make([]TableDTO, 0, len(tables))
 	for _, t := range tables {
-		out = append(out, TableDTO{Name: t.Name, Description: t.Description, MultiTenant: t.MultiTenant})
+		out = append(out, TableDTO{Name: t.Name, Description: t.Description, MultiTenant: t.MultiTenant, Kind: t.Kind, Estimate: t.Estimate})
 	}
 	return out
 }

@@ -12,6 +12,12 @@ type Table struct {
 	// MultiTenant: the table's rows live in its tenants (Tenants lists them; TenantTable
 	// names one), and the table itself reads and writes none.
 	MultiTenant bool `json:"multiTenant,omitempty"`
+	// Kind says what the table is where it is not a plain table, in words ("view",
+	// "materialized view", "partitioned table"); "" for a table.
+	Kind string `json:"kind,omitempty"`
+	// Estimate is the database's own estimate of the table's rows (its statistics), shown
+	// until the rows are counted; nil where it has none.
+	Estimate *int64 `json:"estimate,omitempty"`
 }
 
 // Column describes one grid column.

@@ -60,7 +60,8 @@ func (d *Driver) ListTables(ctx context.Context) ([]driver.Table, error) {
 		return nil, err
 	}
 	rows, err := p.Query(ctx, `
-SELECT n.nspname, c.relname, COALESCE(obj_description(c.oid, 'pg_class'), '')
+SELECT n.nspname, c.relname, COALESCE(obj_description(c.oid, 'pg_class'), ''), c.relkind::text,
+       CASE WHEN c.reltuples >= 0 AND c.relkind IN ('r', 'm') THEN c.reltuples::int8 END
 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND NOT c.relispartition
   AND n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%' AND n.nspname NOT LIKE 'pg_temp%'
@@ -70,17 +71,21 @@ ORDER BY n.nspname, c.relname`)
 	}
 	var out []driver.Table
 	for rows.Next() {
-		var schema, name, comment string
-		if err := rows.Scan(&schema, &name, &comment); err != nil {
+		var schema, name, comment, kind string
+		var estimate *int64
+		if err := rows.Scan(&schema, &name, &comment, &kind, &estimate); err != nil {
 			return nil, d.queryError(ctx, err, "listing the tables")
 		}
-		out = append(out, driver.Table{Name: schema + "." + name, Description: comment})
+		out = append(out, driver.Table{Name: schema + "." + name, Description: comment, Kind: relKinds[kind], Estimate: estimate})
 	}
 	if err := rows.Err(); err != nil {
 		return nil, d.queryError(ctx, err, "listing the tables")
 	}
 	return out, nil
 }
+
+// relKinds are pg_class.relkind in words, "" for a plain table.
+var relKinds = map[string]string{"v": "view", "m": "materialized view", "p": "partitioned table", "f": "foreign table"}
 
 // DescribeTable describes a table from the catalog: its columns with their types and kinds,
 // and its primary key in the key's order.

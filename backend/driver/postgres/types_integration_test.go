@@ -94,3 +94,42 @@ INSERT INTO `+table+` VALUES (1, 9007199254740993, 12345678901234567890.12345678
 		t.Fatalf("psql reads\n%s\nafter the cells were written back, was\n%s (%v)", after, before, err)
 	}
 }
+
+// Issue 38, item 2: the tables of every schema, views and materialized views named as such,
+// a partitioned table once (not its partitions), each with the catalog's estimate of its rows.
+func TestListTablesNamesViewsAndEstimates(t *testing.T) {
+	n := sharedNode(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := n.Psql(ctx, "", `CREATE SCHEMA IF NOT EXISTS sales;
+CREATE TABLE sales.orders (id int PRIMARY KEY); INSERT INTO sales.orders SELECT generate_series(1, 1000); ANALYZE sales.orders;
+CREATE VIEW sales.recent AS SELECT * FROM sales.orders WHERE id > 900;
+CREATE MATERIALIZED VIEW sales.totals AS SELECT count(*) AS c FROM sales.orders;
+CREATE TABLE sales.log (at date) PARTITION BY RANGE (at);
+CREATE TABLE sales.log_2026 PARTITION OF sales.log FOR VALUES FROM ('2026-01-01') TO ('2027-01-01');`); err != nil {
+		t.Fatal(err)
+	}
+	d := (&harness{node: n}).Open(ctx, t)
+	defer d.Close()
+	tables, err := d.ListTables(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]driver.Table{}
+	for _, tb := range tables {
+		got[tb.Name] = tb
+	}
+	if o := got["sales.orders"]; o.Kind != "" || o.Estimate == nil || *o.Estimate != 1000 {
+		t.Errorf("sales.orders: %+v", o)
+	}
+	if got["sales.recent"].Kind != "view" || got["sales.totals"].Kind != "materialized view" || got["sales.log"].Kind != "partitioned table" {
+		t.Errorf("kinds: %+v %+v %+v", got["sales.recent"], got["sales.totals"], got["sales.log"])
+	}
+	if _, listed := got["sales.log_2026"]; listed {
+		t.Error("a partition is listed beside its table")
+	}
+	res, err := d.Update(ctx, "sales.recent", []driver.Row{{Key: driver.Key{"id": "950"}, Values: map[string]any{"id": "1"}}})
+	if !driver.IsKind(err, driver.KindNotPermitted) {
+		t.Errorf("a view's rows are read, not written: %+v %v", res, err)
+	}
+}

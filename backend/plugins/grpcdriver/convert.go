@@ -367,7 +367,10 @@ func fromCapabilities(c *pb.Capabilities) driver.Capabilities {
 func toTables(ts []driver.Table) []*pb.Table {
 	out := make([]*pb.Table, len(ts))
 	for i, t := range ts {
-		out[i] = &pb.Table{Name: t.Name, Description: t.Description, MultiTenant: t.MultiTenant}
+		out[i] = &pb.Table{Name: t.Name, Description: t.Description, MultiTenant: t.MultiTenant, Kind: t.Kind}
+		if t.Estimate != nil {
+			out[i].Estimate, out[i].HasEstimate = *t.Estimate, true
+		}
 	}
 	return out
 }
@@ -378,7 +381,11 @@ func fromTables(ts []*pb.Table) []driver.Table {
 	}
 	out := make([]driver.Table, len(ts))
 	for i, t := range ts {
-		out[i] = driver.Table{Name: t.GetName(), Description: t.GetDescription(), MultiTenant: t.GetMultiTenant()}
+		out[i] = driver.Table{Name: t.GetName(), Description: t.GetDescription(), MultiTenant: t.GetMultiTenant(), Kind: t.GetKind()}
+		if t.GetHasEstimate() {
+			e := t.GetEstimate()
+			out[i].Estimate = &e
+		}
 	}
 	return out
 }

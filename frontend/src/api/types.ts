@@ -185,6 +185,10 @@ export interface Table {
   description: string;
   /** The rows live in tenants, listed under the table (listTenants); the table reads none. */
   multiTenant: boolean;
+  /** What the table is where not a plain table ("view", "materialized view"); "" for a table. */
+  kind?: string;
+  /** The database's estimate of its rows, shown until they are counted; null: none. */
+  estimate?: number | null;
 }
 
 /**

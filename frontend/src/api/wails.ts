@@ -379,6 +379,8 @@ export function createWailsApi(): Api {
             name: t.name,
             description: t.description,
             multiTenant: !!t.multiTenant,
+            kind: t.kind ?? "",
+            estimate: typeof t.estimate === "number" ? t.estimate : null,
           })),
         ),
       tableCounts: (id) =>

@@ -2027,6 +2027,8 @@ export namespace dto {
 	    name: string;
 	    description: string;
 	    multiTenant: boolean;
+	    kind: string;
+	    estimate?: number;
 	
 	    static createFrom(source: any = {}) {
 	        return new TableDTO(source);
@@ -2037,6 +2039,8 @@ export namespace dto {
 	        this.name = source["name"];
 	        this.description = source["description"];
 	        this.multiTenant = source["multiTenant"];
+	        this.kind = source["kind"];
+	        this.estimate = source["estimate"];
 	    }
 	}
 	export class TableSettingsDTO {

@@ -78,7 +78,7 @@ export function ConnectionChildren({
       if (state.tables.length === 0) {
         body = (
           <li role="none" className="tree-state">
-            <span role="status">No collections</span>
+            <span role="status">No tables</span>
           </li>
         );
         break;
@@ -97,6 +97,12 @@ export function ConnectionChildren({
               <Icon icon={t.multiTenant ? ChevronRight : Table2} size={13} className={expanded ? "icon--turned" : undefined} />
             </span>
             <span className="table-item__name">{t.name}</span>
+            {t.kind && <span className="table-item__kind">{t.kind}</span>}
+            {!count && typeof t.estimate === "number" && (
+              <span className="table-item__count" title="The database's estimate; counting…">
+                about {formatCount(t.estimate)}
+              </span>
+            )}
             {count && (
               <span className="table-item__count" title={count.message || undefined}>
                 {count.tenants !== undefined
@@ -114,7 +120,7 @@ export function ConnectionChildren({
             id={id}
             role="treeitem"
             aria-level={2}
-            aria-label={t.multiTenant ? `${t.name}, multi-tenant` : t.name}
+            aria-label={[t.name, t.kind, t.multiTenant ? "multi-tenant" : ""].filter(Boolean).join(", ")}
             aria-selected={activeKey === id}
             aria-expanded={t.multiTenant ? expanded : undefined}
             aria-current={openTable === t.name ? "page" : undefined}

@@ -78,7 +78,7 @@ describe("opening a connection shows its collections", () => {
     renderApp({ listTables: async (): Promise<Table[]> => [], tableCounts: async () => [] });
     await screen.findByRole("tree");
     await userEvent.keyboard("{Enter}");
-    expect(await within(tree()).findByText("No collections")).toBeInTheDocument();
+    expect(await within(tree()).findByText("No tables")).toBeInTheDocument();
   });
 
   it("counts that fail leave the tree without them", async () => {

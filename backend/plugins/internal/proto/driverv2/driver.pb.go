@@ -1754,7 +1754,12 @@ type Table struct {
 	Name        string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	Description string                 `protobuf:"bytes,2,opt,name=description,proto3" json:"description,omitempty"`
 	// multi_tenant: the table's rows live in tenants (driver.Tenants lists them).
-	MultiTenant   bool `protobuf:"varint,3,opt,name=multi_tenant,json=multiTenant,proto3" json:"multi_tenant,omitempty"`
+	MultiTenant bool `protobuf:"varint,3,opt,name=multi_tenant,json=multiTenant,proto3" json:"multi_tenant,omitempty"`
+	// kind (protocol 3): what the table is in words where not a plain table ("view").
+	Kind string `protobuf:"bytes,4,opt,name=kind,proto3" json:"kind,omitempty"`
+	// estimate (protocol 3, with has_estimate): the database's estimate of its rows.
+	Estimate      int64 `protobuf:"varint,5,opt,name=estimate,proto3" json:"estimate,omitempty"`
+	HasEstimate   bool  `protobuf:"varint,6,opt,name=has_estimate,json=hasEstimate,proto3" json:"has_estimate,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1806,6 +1811,27 @@ func (x *Table) GetDescription() string {
 func (x *Table) GetMultiTenant() bool {
 	if x != nil {
 		return x.MultiTenant
+	}
+	return false
+}
+
+func (x *Table) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *Table) GetEstimate() int64 {
+	if x != nil {
+		return x.Estimate
+	}
+	return 0
+}
+
+func (x *Table) GetHasEstimate() bool {
+	if x != nil {
+		return x.HasEstimate
 	}
 	return false
 }
@@ -5168,11 +5194,14 @@ const file_driver_proto_rawDesc = "" +
 	"\x02ok\x18\x02 \x01(\bR\x02ok\x12\x16\n" +
 	"\x06detail\x18\x03 \x01(\tR\x06detail\"@\n" +
 	"\rPathsResponse\x12/\n" +
-	"\x05paths\x18\x01 \x03(\v2\x19.app.driver.v2.PathStatusR\x05paths\"`\n" +
+	"\x05paths\x18\x01 \x03(\v2\x19.app.driver.v2.PathStatusR\x05paths\"\xb3\x01\n" +
 	"\x05Table\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12!\n" +
-	"\fmulti_tenant\x18\x03 \x01(\bR\vmultiTenant\"B\n" +
+	"\fmulti_tenant\x18\x03 \x01(\bR\vmultiTenant\x12\x12\n" +
+	"\x04kind\x18\x04 \x01(\tR\x04kind\x12\x1a\n" +
+	"\bestimate\x18\x05 \x01(\x03R\bestimate\x12!\n" +
+	"\fhas_estimate\x18\x06 \x01(\bR\vhasEstimate\"B\n" +
 	"\x12ListTablesResponse\x12,\n" +
 	"\x06tables\x18\x01 \x03(\v2\x14.app.driver.v2.TableR\x06tables\"=\n" +
 	"\fTableRequest\x12\x17\n" +
