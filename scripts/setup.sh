@@ -3,7 +3,8 @@
 #   scripts/setup.sh run    what `make run` needs: desktop build deps, Wails CLI, npm packages
 #                           of the frontend, weaviate-server for the demo node
 #   scripts/setup.sh test   all of the above plus the test peers: Xvfb, Chromium, PostgreSQL 15
-#                           (Debian's postgresql-15, for the PostgreSQL driver's tests), Node 22,
+#                           (Debian's postgresql-15) and PostgreSQL 18 with pgvector (PGlite's wire
+#                           server from npm) for the PostgreSQL driver's tests, Node 22,
 #                           the official MCP clients, the AI clients' own programs (Claude
 #                           Code, Codex, Gemini CLI, Copilot CLI, mcpb), the npm packages of
 #                           the end-to-end test,
@@ -47,6 +48,9 @@ PATH="$NODE22_BIN:$PATH" npm_ci_once "$ROOT/interop/aiclients"
 
 step "the end-to-end test's npm packages (tests/e2e: playwright-core, driving the system Chromium)"
 npm_ci_once "$ROOT/tests/e2e"
+
+step "PostgreSQL 18 with pgvector for the PostgreSQL driver's tests (PGlite's wire server, pinned: internal/testkit/pgnode/pglite)"
+npm_ci_once "$ROOT/internal/testkit/pgnode/pglite"
 
 step "gotestsum $GOTESTSUM_VERSION (test runner with a summary line, cached in $TOOLS_DIR)"
 ensure_gotestsum >/dev/null

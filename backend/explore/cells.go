@@ -87,17 +87,19 @@ func RowVector(g *driver.Grid, target string) ([]float64, error) {
 	if len(g.Rows) == 0 {
 		return nil, driver.Errorf(driver.KindNotFound, "the row no longer exists")
 	}
-	col := -1
+	col, own := -1, false
 	for j, c := range g.Columns {
-		if c.IsVector() {
+		if c.IsVector() && (col < 0 || !own) {
 			col = j
+			// A table whose vectors are columns of their own names the target by its column.
+			own = target != "" && c.Name == target
 		}
 	}
 	if col < 0 || g.Rows[0][col] == nil {
 		return nil, invalid("the row has no vector to search with")
 	}
 	raw := json.RawMessage(*CellText(g.Rows[0][col]))
-	if target != "" {
+	if target != "" && !own {
 		var byName map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &byName); err != nil || byName[target] == nil {
 			return nil, invalid("the row has no %s vector", target)

@@ -349,23 +349,6 @@ func (m *marks) clear() {
 	m.mu.Unlock()
 }
 
-// Search: nearest rows need a vector column (pgvector); by words, a text search column.
-// Neither is declared for these tables yet.
-func (d *Driver) Search(ctx context.Context, name string, req driver.SearchRequest, limit int) (*driver.Grid, error) {
-	if err := req.Check(); err != nil {
-		return nil, err
-	}
-	t, err := d.table(ctx, name)
-	if err != nil {
-		return nil, err
-	}
-	info := &driver.TableInfo{Name: t.qualified(), PrimaryKey: t.key}
-	if _, err := req.CheckMode(info); err != nil {
-		return nil, err
-	}
-	return nil, errorf(driver.KindUnsupported, "%s has no vector column this driver searches yet", t.qualified())
-}
-
 // CheckCells types the cells a person typed into one row, as Insert and Update will: each
 // bound as text and cast to its column's type by the server, without writing anything.
 func (d *Driver) CheckCells(ctx context.Context, name string, values map[string]*string) (map[string]string, error) {

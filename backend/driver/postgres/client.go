@@ -71,6 +71,10 @@ func (d *Driver) config() (*pgxpool.Config, error) {
 		return nil, e
 	}
 	cfg.ConnConfig.Password = s.Secret(KeyPassword)
+	// Unnamed statements, their descriptions cached: a server session shared between client
+	// connections (PgBouncer's transaction pooling, PGlite's wire server) never meets a
+	// statement name another connection prepared.
+	cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeCacheDescribe
 	// Every session reads times in UTC and dates as ISO, so a cell reads the same whatever
 	// the server's defaults.
 	cfg.ConnConfig.RuntimeParams["timezone"] = "UTC"

@@ -22,12 +22,32 @@ import (
 	"app/internal/testkit/pgnode"
 )
 
-var node *pgnode.Node
+var node, lite *pgnode.Node
 
 func TestMain(m *testing.M) {
 	code := m.Run()
 	node.Stop()
+	lite.Stop()
 	os.Exit(code)
+}
+
+// sharedPGlite is the package's PostgreSQL 18 with pgvector (PGlite's wire server), started
+// on first use.
+func sharedPGlite(t *testing.T) *pgnode.Node {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts PGlite's wire server: left to make test")
+	}
+	if lite == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		n, err := pgnode.StartPGlite(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lite = n
+	}
+	return lite
 }
 
 // sharedNode is the package's one PostgreSQL server, started on first use.
@@ -48,11 +68,15 @@ func sharedNode(t *testing.T) *pgnode.Node {
 	return node
 }
 
-// settingsFor are a connection's settings to n, its password among the secrets.
+// settingsFor are a connection's settings to n, its password among the secrets; a pool of
+// one for PGlite, which serves one connection at a time.
 func settingsFor(n *pgnode.Node) driver.Settings {
 	s := driver.Settings{Host: n.Host, Port: n.Port}
 	for k, v := range map[string]string{postgres.KeyDatabase: n.Database, postgres.KeyUser: n.User, postgres.KeySSLMode: "disable"} {
 		_ = s.SetValue(k, v)
+	}
+	if n == lite {
+		_ = s.SetValue(postgres.KeyPoolSize, "1")
 	}
 	s.SetSecret(postgres.KeyPassword, n.Password)
 	return s
@@ -61,15 +85,19 @@ func settingsFor(n *pgnode.Node) driver.Settings {
 // Issue 38 on contract 3's suite: the PostgreSQL driver passes the conformance suite on a
 // real PostgreSQL server, in the process and across the plugin protocol.
 func TestPostgresPassesTheConformanceSuite(t *testing.T) {
-	n := sharedNode(t)
-	for _, boundary := range []bool{false, true} {
-		name := "in process"
-		if boundary {
-			name = "across the plugin protocol"
+	for _, server := range []struct {
+		name string
+		node func(*testing.T) *pgnode.Node
+	}{{"PostgreSQL 15", sharedNode}, {"PostgreSQL 18 with pgvector (PGlite)", sharedPGlite}} {
+		for _, boundary := range []bool{false, true} {
+			name := server.name + "/in process"
+			if boundary {
+				name = server.name + "/across the plugin protocol"
+			}
+			t.Run(name, func(t *testing.T) {
+				drivertest.Run(t, &harness{node: server.node(t), boundary: boundary, secrets: sharedNode(t)})
+			})
 		}
-		t.Run(name, func(t *testing.T) {
-			drivertest.Run(t, &harness{node: n, boundary: boundary})
-		})
 	}
 }
 
@@ -77,6 +105,9 @@ func TestPostgresPassesTheConformanceSuite(t *testing.T) {
 type harness struct {
 	node     *pgnode.Node
 	boundary bool
+	// secrets is the server that refuses a wrong password: node, or the cluster where node
+	// takes any (PGlite has no authentication).
+	secrets *pgnode.Node
 }
 
 var tableSeq atomic.Int64
@@ -211,7 +242,11 @@ func (h *harness) Big(ctx context.Context, t *testing.T) (string, int) {
 
 func (h *harness) WrongSecret(ctx context.Context, t *testing.T) (driver.Driver, string) {
 	const secret = "wrong-secret-0f9e8d7c6b5a"
-	s := settingsFor(h.node)
+	on := h.node
+	if h.secrets != nil {
+		on = h.secrets
+	}
+	s := settingsFor(on)
 	s.SetSecret(postgres.KeyPassword, secret)
 	return h.open(ctx, t, s, false), secret
 }

@@ -95,6 +95,12 @@ func (d *Driver) DescribeTable(ctx context.Context, name string) (*driver.TableI
 		return nil, err
 	}
 	info := &driver.TableInfo{Name: t.qualified(), Description: t.comment, PrimaryKey: t.key}
+	if vecs := t.vectorColumns(); len(vecs) > 1 {
+		// Several vectors: a search names the one it searches, by its column.
+		for _, v := range vecs {
+			info.Settings.NamedVectors = append(info.Settings.NamedVectors, v.Name)
+		}
+	}
 	for _, c := range t.columns {
 		info.Columns = append(info.Columns, c.Column)
 	}

@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -37,8 +38,10 @@ type Node struct {
 	// CAFile is the certificate the server presents (its own CA), for a TLS node; "".
 	CAFile string
 	dir    string
-	bin     string
-	cred    *syscall.Credential
+	bin    string
+	cred   *syscall.Credential
+	// proc is PGlite's wire server (StartPGlite); nil for a cluster.
+	proc *exec.Cmd
 }
 
 // BinDir is the directory of Debian's PostgreSQL programs for the newest major version
@@ -161,6 +164,12 @@ func StartWith(ctx context.Context, o Options) (_ *Node, err error) {
 
 // Stop stops the server at once and removes its directory.
 func (n *Node) Stop() {
+	if n != nil && n.proc != nil {
+		_ = syscall.Kill(-n.proc.Process.Pid, syscall.SIGKILL)
+		_ = n.proc.Wait()
+		n.proc = nil
+		return
+	}
 	if n == nil || n.dir == "" {
 		return
 	}
@@ -219,4 +228,59 @@ func firstLine(s string) string {
 		s = s[:80] + "…"
 	}
 	return s
+}
+
+// PGliteDir is the npm project of PGlite's wire server (make test's set-up runs npm ci in it).
+func PGliteDir() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "pglite")
+}
+
+// StartPGlite starts PostgreSQL 18 with pgvector as PGlite's wire server runs it (in memory,
+// from the npm packages pinned in PGliteDir), with CREATE EXTENSION vector done. It has no
+// TLS and no password (any is taken), and serves one connection at a time: a client must work
+// with a pool of one. Psql reaches it as it reaches a cluster.
+func StartPGlite(ctx context.Context) (*Node, error) {
+	dir := PGliteDir()
+	server := filepath.Join(dir, "node_modules", "@electric-sql", "pglite-socket", "dist", "scripts", "server.js")
+	if _, err := os.Stat(server); err != nil {
+		return nil, fmt.Errorf("PGlite's wire server is not installed: run make test's set-up (npm ci in %s)", dir)
+	}
+	bin, err := BinDir()
+	if err != nil {
+		return nil, err
+	}
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	n := &Node{Host: "127.0.0.1", Port: port, User: "postgres", Database: "postgres", Password: "pglite", Version: "18", bin: bin}
+	// -m: clients may hold connections side by side (the driver one, psql another); PGlite
+	// still runs one query at a time.
+	cmd := exec.Command("node", server, "--port", strconv.Itoa(port), "--host", "127.0.0.1", "-m", "8", "-e", "@electric-sql/pglite-pgvector:vector")
+	cmd.Dir = dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	var log bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &log, &log
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting PGlite's wire server: %w", err)
+	}
+	n.proc = cmd
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if c, err := net.DialTimeout("tcp", net.JoinHostPort(n.Host, strconv.Itoa(port)), time.Second); err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			n.Stop()
+			return nil, fmt.Errorf("PGlite's wire server did not listen within 60 s: %s", log.String())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if _, err := n.Psql(ctx, "", "CREATE EXTENSION IF NOT EXISTS vector"); err != nil {
+		n.Stop()
+		return nil, err
+	}
+	return n, nil
 }

@@ -24,3 +24,17 @@ func TestAStartedNodeAnswersPsqlWithItsPassword(t *testing.T) {
 		t.Fatal("a wrong password was let in: the cluster must use password authentication")
 	}
 }
+
+func TestPGliteServesPostgres18WithPgvector(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	n, err := StartPGlite(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Stop()
+	out, err := n.Psql(ctx, "", "SELECT current_setting('server_version_num')::int / 10000 || ' ' || (SELECT extversion FROM pg_extension WHERE extname = 'vector') || ' ' || ('[1,2,3]'::vector <-> '[1,2,5]')")
+	if err != nil || out != "18 0.8.7 2" {
+		t.Fatalf("%q %v", out, err)
+	}
+}
