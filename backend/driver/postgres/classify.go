@@ -223,7 +223,7 @@ pg_get_indexdef pg_get_constraintdef pg_get_functiondef pg_get_expr pg_get_keywo
 pg_table_is_visible to_regclass to_regtype to_regproc array_fill int4range int8range numrange tsrange tstzrange
 daterange lower_inc upper_inc isempty range_merge bit_length ascii chr pg_backend_pid current_setting
 pg_postmaster_start_time pg_is_in_recovery inet_server_addr inet_server_port inet_client_addr inet_client_port
-pg_encoding_to_char pg_client_encoding`)
+pg_encoding_to_char pg_client_encoding pg_sleep`)
 
 func toSet(words string) map[string]bool {
 	out := map[string]bool{}

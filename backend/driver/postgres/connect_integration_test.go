@@ -96,3 +96,46 @@ func closedPort(t *testing.T) int {
 	n.Stop()
 	return p
 }
+
+// Issue 38, item 7: Cancel cancels on the server — a cancelled statement returns at once as
+// cancelled, and the server is no longer running it (pg_stat_activity, read with psql).
+func TestACancelledStatementStopsOnTheServer(t *testing.T) {
+	n := sharedNode(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	d := (&harness{node: n}).Open(ctx, t)
+	defer d.Close()
+	run, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() {
+		_, err := d.Execute(run, "SELECT pg_sleep(30), 'app-cancel-probe'", driver.ExecOptions{})
+		done <- err
+	}()
+	running := func() string {
+		out, err := n.Psql(ctx, "", "SELECT count(*) FROM pg_stat_activity WHERE query LIKE '%app-cancel-probe%' AND pid <> pg_backend_pid() AND state = 'active'")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	for deadline := time.Now().Add(10 * time.Second); running() != "1"; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the statement never started")
+		}
+	}
+	start := time.Now()
+	stop()
+	select {
+	case err := <-done:
+		if !driver.IsKind(err, driver.KindCancelled) || time.Since(start) > 3*time.Second {
+			t.Fatalf("%v after %v", err, time.Since(start))
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the cancelled statement did not return")
+	}
+	for deadline := time.Now().Add(5 * time.Second); running() != "0"; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the server still runs the cancelled statement")
+		}
+	}
+}
