@@ -123,7 +123,9 @@ func statements(text string) [][]token {
 			flush()
 			i++
 		case c == '(':
-			if len(cur) > 0 {
+			// A name or a quoted name before "(" is a call (or a keyword's list); an operator
+			// or a comma before it opens an expression.
+			if len(cur) > 0 && isName(cur[len(cur)-1].word) {
 				cur[len(cur)-1].call = true
 			}
 			cur = append(cur, token{word: "("})
@@ -152,6 +154,15 @@ func statements(text string) [][]token {
 	return out
 }
 
+// isName tells a word or a quoted name from punctuation.
+func isName(w string) bool {
+	if w == `"` {
+		return true
+	}
+	r := []rune(w)
+	return len(r) > 0 && (unicode.IsLetter(r[0]) || r[0] == '_')
+}
+
 // dollarTag is the $tag$ opening a dollar quote at r[i], or "".
 func dollarTag(r []rune, i int) string {
 	j := i + 1
@@ -173,10 +184,11 @@ var writeWords = map[string]bool{
 	"DROP": true, "ALTER": true, "TRUNCATE": true, "GRANT": true, "REVOKE": true, "CALL": true, "DO": true, "LOCK": true,
 	"VACUUM": true, "REINDEX": true, "CLUSTER": true, "REFRESH": true, "NOTIFY": true, "LISTEN": true, "UNLISTEN": true,
 	"PREPARE": true, "EXECUTE": true, "DEALLOCATE": true, "SET": true, "RESET": true, "DISCARD": true, "COMMENT": true,
-	"SECURITY": true, "IMPORT": true, "LOAD": true, "CHECKPOINT": true, "BEGIN": true, "START": true, "COMMIT": true,
-	"ROLLBACK": true, "SAVEPOINT": true, "RELEASE": true, "ABORT": true, "END": true, "SHARE": true, "ANALYZE": true,
-	"ANALYSE": true,
+	"SECURITY": true, "IMPORT": true, "LOAD": true, "CHECKPOINT": true, "SHARE": true, "ANALYZE": true, "ANALYSE": true,
 }
+
+// Transaction control (BEGIN, COMMIT, END, …) is not a read because no read starts with it;
+// its words are not write words, since END closes every CASE.
 
 // callWords are keywords and type names a "(" may follow without being a function call.
 var callWords = map[string]bool{

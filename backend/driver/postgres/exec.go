@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -46,6 +48,15 @@ func (d *Driver) execRead(ctx context.Context, text string, opts driver.ExecOpti
 		return nil, d.queryError(ctx, err, "beginning a read-only transaction")
 	}
 	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
+	if opts.MaxRows > 0 && cursorable(text) {
+		// One query, capped: a cursor fetches the rows asked for and the server computes no
+		// more (draining the rest would read a million rows to show five hundred).
+		declare := "DECLARE app_read NO SCROLL CURSOR FOR " + strings.TrimRight(strings.TrimSpace(text), "; \t\n")
+		if _, err := tx.Exec(ctx, declare); err != nil {
+			return nil, d.queryError(ctx, err, "the statement")
+		}
+		text = "FETCH " + strconv.Itoa(opts.MaxRows+1) + " FROM app_read"
+	}
 	mrr := tx.Conn().PgConn().Exec(ctx, text)
 	var last *driver.Result
 	for mrr.NextResult() {
@@ -80,6 +91,19 @@ func (d *Driver) execRead(ctx context.Context, text string, opts driver.ExecOpti
 		last = commandResult(nil)
 	}
 	return last, nil
+}
+
+// cursorable tells a text of one query a cursor can run (SELECT, WITH, VALUES, TABLE).
+func cursorable(text string) bool {
+	st := statements(text)
+	if len(st) != 1 {
+		return false
+	}
+	switch st[0][0].word {
+	case "SELECT", "WITH", "VALUES", "TABLE":
+		return true
+	}
+	return false
 }
 
 // execWrite runs a write as sent and answers with the command tags.

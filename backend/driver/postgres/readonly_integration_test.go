@@ -88,6 +88,8 @@ CREATE PROCEDURE p() LANGUAGE sql AS $$ INSERT INTO log VALUES ('p ran') $$;`
 		"SELECT * INTO tmp_made FROM t",
 		"select\tNEXTVAL('s')",
 		"SELECT pg_sleep(0) FROM t; delete from t",
+		"BEGIN; DELETE FROM t; COMMIT",
+		"END",
 	} {
 		t.Run(stmt, func(t *testing.T) {
 			c, err := Classify(stmt)
@@ -110,6 +112,8 @@ CREATE PROCEDURE p() LANGUAGE sql AS $$ INSERT INTO log VALUES ('p ran') $$;`
 		"EXPLAIN SELECT * FROM t",
 		"VALUES (1), (2)",
 		"SHOW search_path",
+		"SELECT (1 + 2) * (3 - 1), -(4), id / (id + 1) FROM t",
+		"SELECT CASE WHEN id > 1 THEN 'many' ELSE 'one' END AS n FROM t",
 	} {
 		t.Run("a read: "+stmt, func(t *testing.T) {
 			c, err := Classify(stmt)
@@ -126,6 +130,16 @@ CREATE PROCEDURE p() LANGUAGE sql AS $$ INSERT INTO log VALUES ('p ran') $$;`
 		res, err := d.Execute(ctx, "SELECT i FROM generate_series(1, 50) i", driver.ExecOptions{MaxRows: 7})
 		if err != nil || len(res.Grid.Rows) != 7 || !res.Truncated || !strings.Contains(res.Notice, "first 7 rows") {
 			t.Fatalf("%+v %v", res, err)
+		}
+	})
+	t.Run("a capped read fetches only what it shows: the server computes no row past the cap", func(t *testing.T) {
+		// Row 101 would fail: a read that drained the rest to throw them away would meet it.
+		res, err := d.Execute(ctx, "SELECT CASE WHEN i > 100 THEN 1 / (i - i) ELSE i END AS v FROM generate_series(1, 1000) i", driver.ExecOptions{MaxRows: 10})
+		if err != nil || len(res.Grid.Rows) != 10 || !res.Truncated {
+			t.Fatalf("%+v %v", res, err)
+		}
+		if _, err := d.Execute(ctx, "SELECT CASE WHEN i > 100 THEN 1 / (i - i) ELSE i END AS v FROM generate_series(1, 1000) i", driver.ExecOptions{MaxRows: 500}); !driver.IsKind(err, driver.KindInvalidArgument) {
+			t.Fatalf("a cap past the failing row meets it: %v (%s)", err, driver.KindOf(err))
 		}
 	})
 	t.Run("destructive: DROP, TRUNCATE, DELETE or UPDATE without WHERE", func(t *testing.T) {
