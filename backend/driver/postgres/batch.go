@@ -56,7 +56,9 @@ func (d *Driver) WriteBatch(ctx context.Context, name string, rows []driver.Row)
 	if err := d.writeGroup(ctx, p, t, values, keyed, true, out); err != nil {
 		return out, err
 	}
-	if len(keyed) > 0 && len(unkeyed) > 0 {
+	if len(unkeyed) > 0 {
+		// Keys given by this batch or an earlier one (or by another program) must not be
+		// where the sequence makes the next key.
 		if err := d.passSequences(ctx, p, t); err != nil {
 			for _, i := range unkeyed {
 				fail(&out[i], err)
@@ -96,7 +98,10 @@ func (d *Driver) writeGroup(ctx context.Context, p *pgxpool.Pool, t *table, valu
 	}
 	sort.Strings(cols)
 	per := len(rows)
-	if len(cols) > 0 && per*len(cols) > maxParams {
+	switch {
+	case len(cols) == 0:
+		per = 1 // DEFAULT VALUES writes one row a statement
+	case per*len(cols) > maxParams:
 		per = maxParams / len(cols)
 	}
 	for start := 0; start < len(rows); start += per {
@@ -138,7 +143,8 @@ func (d *Driver) passSequences(ctx context.Context, p *pgxpool.Pool, t *table) e
 		if seq == nil {
 			continue
 		}
-		q := "SELECT setval($1, GREATEST((SELECT max(" + ident(k) + ") FROM " + t.sql() + "), 1))"
+		// Never back: past the largest key, and past the sequence's own last value.
+		q := "SELECT setval($1, GREATEST((SELECT max(" + ident(k) + ") FROM " + t.sql() + "), pg_sequence_last_value($1::regclass), 1))"
 		if _, err := p.Exec(ctx, q, *seq); err != nil {
 			return d.queryError(ctx, err, "moving the sequence of "+k)
 		}
@@ -210,7 +216,7 @@ func (d *Driver) upsert(ctx context.Context, p *pgxpool.Pool, t *table, cols []s
 					return nil, errorf(driver.KindInvalidArgument, "%s", err.Error())
 				}
 				args = append(args, text)
-				cells[k] = "$" + strconv.Itoa(len(args)) + "::" + c.sqlType
+				cells[k] = "$" + strconv.Itoa(len(args)) + "::" + c.write
 			}
 		}
 		tuples[j] = "(" + strings.Join(cells, ", ") + ")"
@@ -244,10 +250,11 @@ func (d *Driver) upsert(ctx context.Context, p *pgxpool.Pool, t *table, cols []s
 				}
 			}
 			if len(sets) == 0 {
-				q += " ON CONFLICT (" + strings.Join(keys, ", ") + ") DO NOTHING"
-			} else {
-				q += " ON CONFLICT (" + strings.Join(keys, ", ") + ") DO UPDATE SET " + strings.Join(sets, ", ")
+				// Only the key: the row is there or made; an update of the key to itself keeps
+				// RETURNING a row for every row, so the keys stay with their rows.
+				sets = append(sets, keys[0]+" = EXCLUDED."+keys[0])
 			}
+			q += " ON CONFLICT (" + strings.Join(keys, ", ") + ") DO UPDATE SET " + strings.Join(sets, ", ")
 		}
 	}
 	out := make([]driver.Key, 0, len(rows))

@@ -141,7 +141,8 @@ func (d *Driver) Browse(ctx context.Context, name string, page driver.Page, filt
 	}
 	query := fmt.Sprintf("%s|%s|%q|%s", t.qualified(), where, args, ord.sql())
 	skip := " OFFSET " + strconv.Itoa(page.Offset)
-	if page.Offset > 0 {
+	keyset := ord.unique(t)
+	if page.Offset > 0 && keyset {
 		if at, ok := d.marks.at(query, page.Offset); ok {
 			cond := ord.after(at, &args)
 			if where == "" {
@@ -165,7 +166,7 @@ func (d *Driver) Browse(ctx context.Context, name string, page driver.Page, filt
 	if err != nil {
 		return nil, d.queryError(ctx, err, "reading "+t.qualified())
 	}
-	if len(ord) > 0 && len(g.Rows) > 0 {
+	if keyset && len(g.Rows) > 0 {
 		d.marks.put(query, page.Offset+len(g.Rows), last)
 	}
 	g.Offset = page.Offset
@@ -230,10 +231,25 @@ func ordering(t *table, sorts []driver.Sort) (order, error) {
 			out = append(out, orderEntry{expr: expr, typ: typ, notNull: true})
 		}
 	}
-	if len(t.key) == 0 && !t.readOnly() {
-		out = append(out, orderEntry{expr: "ctid", typ: "tid", notNull: true})
+	if len(t.key) == 0 {
+		switch t.kind {
+		case "r", "m":
+			out = append(out, orderEntry{expr: "ctid", typ: "tid", notNull: true})
+		case "p":
+			// A place repeats across partitions: the partition first.
+			out = append(out, orderEntry{expr: "tableoid", typ: "oid", notNull: true}, orderEntry{expr: "ctid", typ: "tid", notNull: true})
+		}
 	}
 	return out, nil
+}
+
+// unique tells an order that no two rows share: it ends in the key or in the rows' places.
+// Only such an order can start a page after a row (keyset); any other ties rows it would skip.
+func (o order) unique(t *table) bool {
+	if len(o) == 0 {
+		return false
+	}
+	return len(t.key) > 0 || o[len(o)-1].expr == "ctid"
 }
 
 func (o order) sql() string {
@@ -367,6 +383,10 @@ func (d *Driver) CheckCells(ctx context.Context, name string, values map[string]
 			out[col] = fmt.Sprintf("%s has no column %q", t.qualified(), col)
 			continue
 		}
+		if c.ReadOnly {
+			out[col] = "the column " + col + " is read-only (the database makes its values)"
+			continue
+		}
 		if v == nil {
 			continue
 		}
@@ -376,7 +396,7 @@ func (d *Driver) CheckCells(ctx context.Context, name string, values map[string]
 			continue
 		}
 		var ok2 bool
-		if err := p.QueryRow(ctx, "SELECT $1::"+c.sqlType+" IS NOT NULL", text).Scan(&ok2); err != nil {
+		if err := p.QueryRow(ctx, "SELECT $1::"+c.write+" IS NOT NULL", text).Scan(&ok2); err != nil {
 			if cerr := driver.ContextError(ctx); cerr != nil {
 				return nil, cerr
 			}

@@ -41,15 +41,26 @@ type token struct {
 // statements splits text into statements of words, leaving out comments, strings, dollar
 // quotes and quoted identifiers (a quoted identifier is a word no keyword equals: `"x"`).
 func statements(text string) [][]token {
+	st, _ := split(text)
+	return st
+}
+
+// split is statements, with each statement's own text (between the semicolons that end
+// statements, which a string, a comment or a quote never holds).
+func split(text string) ([][]token, []string) {
 	var out [][]token
+	var texts []string
 	var cur []token
 	r := []rune(text)
 	n := len(r)
-	flush := func() {
+	start := 0
+	flush := func(end int) {
 		if len(cur) > 0 {
 			out = append(out, cur)
+			texts = append(texts, string(r[start:end]))
 			cur = nil
 		}
+		start = end + 1
 	}
 	for i := 0; i < n; {
 		c := r[i]
@@ -77,7 +88,8 @@ func statements(text string) [][]token {
 				}
 			}
 		case c == '\'':
-			escapes := i > 0 && (r[i-1] == 'E' || r[i-1] == 'e')
+			// E'…' (backslash escapes) only where the E is a token of its own: ELSE'x' is not.
+			escapes := i > 0 && (r[i-1] == 'E' || r[i-1] == 'e') && (i < 2 || !identChar(r[i-2]))
 			i++
 			for i < n {
 				if escapes && r[i] == '\\' {
@@ -120,7 +132,7 @@ func statements(text string) [][]token {
 			}
 			cur = append(cur, token{word: "$"})
 		case c == ';':
-			flush()
+			flush(i)
 			i++
 		case c == '(':
 			// A name or a quoted name before "(" is a call (or a keyword's list); an operator
@@ -150,8 +162,13 @@ func statements(text string) [][]token {
 			i++
 		}
 	}
-	flush()
-	return out
+	flush(n)
+	return out, texts
+}
+
+// identChar tells a rune that continues a name.
+func identChar(c rune) bool {
+	return unicode.IsLetter(c) || unicode.IsDigit(c) || c == '_' || c == '$'
 }
 
 // isName tells a word or a quoted name from punctuation.
@@ -235,7 +252,9 @@ pg_get_indexdef pg_get_constraintdef pg_get_functiondef pg_get_expr pg_get_keywo
 pg_table_is_visible to_regclass to_regtype to_regproc array_fill int4range int8range numrange tsrange tstzrange
 daterange lower_inc upper_inc isempty range_merge bit_length ascii chr pg_backend_pid current_setting
 pg_postmaster_start_time pg_is_in_recovery inet_server_addr inet_server_port inet_client_addr inet_client_port
-pg_encoding_to_char pg_client_encoding pg_sleep`)
+pg_encoding_to_char pg_client_encoding pg_sleep date random current_database current_schema jsonb_set
+jsonb_insert jsonb_set_lax jsonb_path_match json_object jsonb_object string_to_table array_reverse trim_array
+array_sample array_shuffle any_value`)
 
 func toSet(words string) map[string]bool {
 	out := map[string]bool{}
@@ -260,15 +279,23 @@ func classifyStatement(st []token) (read, destructive bool) {
 		case "DELETE":
 			deletes = true
 		case "UPDATE":
-			// FOR UPDATE locks rows; an UPDATE statement writes them.
-			if i == 0 || st[i-1].word != "FOR" && st[i-1].word != "KEY" && st[i-1].word != "NO" {
+			// FOR UPDATE locks rows, ON CONFLICT DO UPDATE updates only the conflicting one;
+			// an UPDATE statement writes every row its WHERE leaves.
+			if i == 0 || st[i-1].word != "FOR" && st[i-1].word != "KEY" && st[i-1].word != "NO" && st[i-1].word != "DO" {
 				updates = true
 			}
 		}
 		if writeWords[t.word] {
 			read = false
 		}
-		if t.call && !callWords[t.word] && !readFunctions[t.word] && t.word != `"` {
+		alias := i > 0 && (st[i-1].word == "AS" || st[i-1].word == "WITH" || st[i-1].word == "RECURSIVE")
+		qualified := i > 0 && st[i-1].word == "." && !(i > 1 && st[i-2].word == "PG_CATALOG")
+		switch {
+		case !t.call || alias:
+			// a name, or an alias with its column list (AS g(n), WITH x(a) AS …)
+		case qualified:
+			read = false // schema.f(): a function of that schema, whatever it is called
+		case !callWords[t.word] && !readFunctions[t.word] && t.word != `"`:
 			read = false
 		}
 		if t.call && t.word == `"` {

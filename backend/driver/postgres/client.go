@@ -90,8 +90,15 @@ func (d *Driver) config() (*pgxpool.Config, error) {
 			e.Field = KeyOptions
 			return nil, e
 		}
+		if strings.EqualFold(k, "standard_conforming_strings") {
+			e := driver.Errorf(driver.KindInvalidArgument, "options: standard_conforming_strings stays on (statements are classified by how standard strings read)")
+			e.Field = KeyOptions
+			return nil, e
+		}
 		cfg.ConnConfig.RuntimeParams[k] = v
 	}
+	// Strings read as the SQL standard says ('\' is a backslash), as the classifier reads them.
+	cfg.ConnConfig.RuntimeParams["standard_conforming_strings"] = "on"
 	size := 4
 	if n, err := strconv.Atoi(s.Value(KeyPoolSize)); err == nil && n > 0 {
 		size = n
@@ -235,8 +242,12 @@ func (d *Driver) queryError(ctx context.Context, err error, what string) error {
 	}
 	kind := driver.KindQueryFailed
 	switch {
+	case pe.Code == "57014" && strings.Contains(pe.Message, "timeout"):
+		kind = driver.KindTimeout
 	case pe.Code == "57014":
 		kind = driver.KindCancelled
+	case pe.Code == "57P01", pe.Code == "57P02", pe.Code == "57P03":
+		kind = driver.KindConnection
 	case pe.Code == "42P01", pe.Code == "3F000":
 		kind = driver.KindNotFound
 	case pe.Code == "42501", pe.Code == "25006":

@@ -2,11 +2,13 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"app/backend/driver"
 )
@@ -111,12 +113,17 @@ func (d *Driver) write(ctx context.Context, name string, rows []driver.Row, acti
 	// Where pages end may have moved: the grid reads from the start after a commit.
 	defer d.marks.clear()
 	if err := tx.Commit(ctx); err != nil {
-		// The commit went out: whether it landed is the server's to say, not this error's.
 		e := d.queryError(ctx, err, "the commit")
+		// The server's own refusal (a deferred constraint, a serialization failure) rolled the
+		// transaction back; a lost connection leaves its outcome unknown.
+		var pe *pgconn.PgError
+		refused := errors.As(err, &pe)
 		for _, j := range run {
 			fail(&out[j], e)
-			out[j].MaybeWritten = true
-			out[j].Message += "; the row " + driver.MaybeWritten + ": reload to see"
+			if !refused {
+				out[j].MaybeWritten = true
+				out[j].Message += "; the row " + driver.MaybeWritten + ": reload to see"
+			}
 		}
 		return out, e
 	}
@@ -153,7 +160,7 @@ func assignments(t *table, values map[string]any, args *[]any) (cols []string, p
 			return nil, nil, errorf(driver.KindInvalidArgument, "%s", err.Error())
 		}
 		*args = append(*args, text)
-		params = append(params, fmt.Sprintf("$%d::%s", len(*args), c.sqlType))
+		params = append(params, fmt.Sprintf("$%d::%s", len(*args), c.write))
 	}
 	return cols, params, nil
 }

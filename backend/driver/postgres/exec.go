@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -48,24 +47,32 @@ func (d *Driver) execRead(ctx context.Context, text string, opts driver.ExecOpti
 		return nil, d.queryError(ctx, err, "beginning a read-only transaction")
 	}
 	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
-	if opts.MaxRows > 0 && cursorable(text) {
-		// One query, capped: a cursor fetches the rows asked for and the server computes no
-		// more (draining the rest would read a million rows to show five hundred).
-		declare := "DECLARE app_read NO SCROLL CURSOR FOR " + strings.TrimRight(strings.TrimSpace(text), "; \t\n")
-		if _, err := tx.Exec(ctx, declare); err != nil {
-			return nil, d.queryError(ctx, err, "the statement")
-		}
-		text = "FETCH " + strconv.Itoa(opts.MaxRows+1) + " FROM app_read"
-	}
-	mrr := tx.Conn().PgConn().Exec(ctx, text)
+	// Each statement alone, by the extended protocol, which runs one statement a message: a
+	// text the classifier read as one statement where the server reads several (a COMMIT
+	// that would end the read-only transaction among them) is refused by the server.
+	pc := tx.Conn().PgConn()
+	st, texts := split(text)
 	var last *driver.Result
-	for mrr.NextResult() {
-		rr := mrr.ResultReader()
+	for i, piece := range texts {
+		if !readStarts[st[i][0].word] {
+			return nil, errorf(driver.KindNotPermitted, "statement %d is not a read: it runs only as a write, approved", i+1)
+		}
+		run := piece
+		capped := false
+		if opts.MaxRows > 0 && cursorable(st[i]) {
+			// A capped query runs through a cursor: the server computes the rows fetched and no
+			// more (draining the rest would read a million rows to show five hundred).
+			name := "app_read_" + strconv.Itoa(i)
+			if _, err := pc.ExecParams(ctx, "DECLARE "+name+" NO SCROLL CURSOR FOR "+piece, nil, nil, nil, nil).Close(); err != nil {
+				return nil, d.queryError(ctx, err, "the statement")
+			}
+			run, capped = "FETCH "+strconv.Itoa(opts.MaxRows+1)+" FROM "+name, true
+		}
+		rr := pc.ExecParams(ctx, run, nil, nil, nil, nil)
 		fields := rr.FieldDescriptions()
-		if len(fields) == 0 {
+		if len(fields) == 0 && !capped {
 			tag, err := rr.Close()
 			if err != nil {
-				_ = mrr.Close()
 				return nil, d.queryError(ctx, err, "the statement")
 			}
 			last = commandResult([]string{tag.String()})
@@ -73,7 +80,6 @@ func (d *Driver) execRead(ctx context.Context, text string, opts driver.ExecOpti
 		}
 		g, truncated, err := readResult(rr, fields, opts.MaxRows)
 		if err != nil {
-			_ = mrr.Close()
 			return nil, d.queryError(ctx, err, "the statement")
 		}
 		res := &driver.Result{Kind: driver.ResultGrid, Grid: g}
@@ -84,22 +90,15 @@ func (d *Driver) execRead(ctx context.Context, text string, opts driver.ExecOpti
 		}
 		last = res
 	}
-	if err := mrr.Close(); err != nil {
-		return nil, d.queryError(ctx, err, "the statement")
-	}
 	if last == nil {
 		last = commandResult(nil)
 	}
 	return last, nil
 }
 
-// cursorable tells a text of one query a cursor can run (SELECT, WITH, VALUES, TABLE).
-func cursorable(text string) bool {
-	st := statements(text)
-	if len(st) != 1 {
-		return false
-	}
-	switch st[0][0].word {
+// cursorable tells a statement a cursor can run (SELECT, WITH, VALUES, TABLE).
+func cursorable(st []token) bool {
+	switch st[0].word {
 	case "SELECT", "WITH", "VALUES", "TABLE":
 		return true
 	}
@@ -117,11 +116,23 @@ func (d *Driver) execWrite(ctx context.Context, text string) (*driver.Result, er
 		return nil, d.connError(ctx, err)
 	}
 	defer conn.Release()
-	results, err := conn.Conn().PgConn().Exec(ctx, text).ReadAll()
+	pc := conn.Conn().PgConn()
+	results, err := pc.Exec(ctx, text).ReadAll()
+	// The connection goes back to the pool as it came: a transaction the text left open is
+	// rolled back (and said so), and what it changed in the session (SET ROLE, search_path,
+	// temp tables, LISTEN, advisory locks) is discarded, so no later read meets it.
+	open := pc.TxStatus() != 'I'
+	if open {
+		_, _ = pc.Exec(context.WithoutCancel(ctx), "ROLLBACK").ReadAll()
+	}
+	_, _ = pc.Exec(context.WithoutCancel(ctx), "DISCARD ALL").ReadAll()
+	d.forget() // DDL may have changed any table
 	if err != nil {
 		return nil, d.queryError(ctx, err, "the statement")
 	}
-	d.forget() // DDL may have changed any table
+	if open {
+		return nil, errorf(driver.KindInvalidArgument, "the statements left a transaction open, so it was rolled back: end it with COMMIT in the same run")
+	}
 	var tags []string
 	for _, r := range results {
 		if r.Err != nil {

@@ -90,13 +90,18 @@ CREATE PROCEDURE p() LANGUAGE sql AS $$ INSERT INTO log VALUES ('p ran') $$;`
 		"SELECT pg_sleep(0) FROM t; delete from t",
 		"BEGIN; DELETE FROM t; COMMIT",
 		"END",
+		// A string the classifier must read as PostgreSQL does: ELSE'\' is no escape string,
+		// so the quote ends at the second ' and the rest is SQL.
+		`SELECT CASE WHEN true THEN 'a' ELSE'\' END, pg_terminate_backend(12345) --'`,
+		`SELECT 'x'; COMMIT; DELETE FROM t; --'`,
 	} {
 		t.Run(stmt, func(t *testing.T) {
 			c, err := Classify(stmt)
 			if err != nil || !c.Write() {
 				t.Errorf("classified %+v %v: a statement that writes or acts must need approval", c, err)
 			}
-			// The backstop: run as a read anyway, the server refuses what writes data.
+			// The backstop: run as a read anyway, the server refuses what writes data, and a
+			// COMMIT inside cannot end the read-only transaction (one statement a message).
 			_, _ = d.execRead(ctx, stmt, driver.ExecOptions{MaxRows: 10})
 			if after := state(); after != before {
 				t.Fatalf("the database changed without approval: %q, was %q", after, before)
@@ -140,6 +145,17 @@ CREATE PROCEDURE p() LANGUAGE sql AS $$ INSERT INTO log VALUES ('p ran') $$;`
 		}
 		if _, err := d.Execute(ctx, "SELECT CASE WHEN i > 100 THEN 1 / (i - i) ELSE i END AS v FROM generate_series(1, 1000) i", driver.ExecOptions{MaxRows: 500}); !driver.IsKind(err, driver.KindInvalidArgument) {
 			t.Fatalf("a cap past the failing row meets it: %v (%s)", err, driver.KindOf(err))
+		}
+	})
+	t.Run("the read path runs no statement that is not a read, nor two in one message", func(t *testing.T) {
+		// Called directly, as a read the classifier misjudged would be: the COMMIT that would end
+		// the read-only transaction is refused before anything runs, and text the server reads
+		// as several statements in one piece is refused by the server.
+		for _, text := range []string{"SELECT 1; COMMIT; DROP TABLE t", "SELECT $x$ 1 $x$; COMMIT; DROP TABLE t"} {
+			_, _ = d.execRead(ctx, text, driver.ExecOptions{})
+			if after := state(); after != before {
+				t.Fatalf("%q changed the database: %q", text, after)
+			}
 		}
 	})
 	t.Run("destructive: DROP, TRUNCATE, DELETE or UPDATE without WHERE", func(t *testing.T) {

@@ -28,8 +28,8 @@ func (d *Driver) Scan(ctx context.Context, name string, req driver.ScanRequest) 
 	}
 	order := t.key
 	byPlace := len(order) == 0
-	if byPlace && t.readOnly() {
-		return nil, errorf(driver.KindUnsupported, "%s is a view without a key: read it by pages", t.qualified())
+	if byPlace && t.kind != "r" && t.kind != "m" {
+		return nil, errorf(driver.KindUnsupported, "%s has no key to walk it by: read it by pages", t.qualified())
 	}
 	limit := req.Limit
 	if limit <= 0 {

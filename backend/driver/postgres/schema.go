@@ -27,8 +27,12 @@ type column struct {
 	// sqlType is format_type's name ("character varying(20)", "integer[]", "vector(3)");
 	// elemType an array's element type ("integer").
 	sqlType, elemType string
-	// base is the base type's name (a domain's underlying type): "int4", "_text", "vector".
-	base string
+	// base is the base type's name (a domain's underlying type): "int4", "_text", "vector",
+	// for its kind; cast is that type as SQL names it (format_type: quoted, qualified where
+	// needed, without a length), what a value is cast to; write is the column's own type
+	// without its length or precision, what a written value is cast to (assignment then checks
+	// the length, where an explicit cast would cut the value).
+	base, cast, write string
 	// notNull: the column is declared NOT NULL (a key column is).
 	notNull bool
 	// always: an identity GENERATED ALWAYS, written only by an import that gives its values.
@@ -148,7 +152,8 @@ LIMIT 1`, name).Scan(&t.oid, &t.schema, &t.name, &t.kind, &t.comment)
 		return nil, d.queryError(ctx, err, "reading table "+name)
 	}
 	rows, err := p.Query(ctx, `
-SELECT a.attname, format_type(a.atttypid, a.atttypmod), bt.typname, bt.typcategory::text, bt.typtype::text,
+SELECT a.attname, format_type(a.atttypid, a.atttypmod), bt.typname, format_type(bt.oid, NULL), format_type(a.atttypid, NULL),
+       bt.typcategory::text, bt.typtype::text,
        COALESCE(format_type(bt.typelem, NULL), ''), COALESCE(et.typname, ''), COALESCE(et.typtype::text, ''),
        a.atttypmod, a.attidentity::text, a.attgenerated::text, COALESCE(col_description(a.attrelid, a.attnum), ''), a.attnotnull
 FROM pg_attribute a
@@ -164,7 +169,7 @@ ORDER BY a.attnum`, t.oid)
 		var c column
 		var category, typtype, elemName, elemTypeType, identity, generated string
 		var typmod int32
-		if err := rows.Scan(&c.Name, &c.sqlType, &c.base, &category, &typtype, &c.elemType, &elemName, &elemTypeType,
+		if err := rows.Scan(&c.Name, &c.sqlType, &c.base, &c.cast, &c.write, &category, &typtype, &c.elemType, &elemName, &elemTypeType,
 			&typmod, &identity, &generated, &c.Description, &c.notNull); err != nil {
 			return nil, d.queryError(ctx, err, "reading the columns of "+name)
 		}

@@ -96,7 +96,7 @@ func (d *Driver) Search(ctx context.Context, name string, req driver.SearchReque
 		}
 		b, _ := json.Marshal(req.Vector)
 		args = append(args, string(b))
-		near = "$" + strconv.Itoa(len(args)) + "::" + col.base
+		near = "$" + strconv.Itoa(len(args)) + "::" + col.cast
 	}
 	where, err := d.where(ctx, t, req.Filters, &args)
 	if err != nil {

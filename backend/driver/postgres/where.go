@@ -136,7 +136,7 @@ func scalar(c *column, col string) (expr, typ string) {
 		}
 		return col + "::text", "text" // an enum, "char"
 	}
-	return col, c.base
+	return col, c.cast
 }
 
 // compare is op on one value expression (a column, or an array's element).

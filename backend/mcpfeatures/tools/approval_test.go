@@ -114,7 +114,9 @@ func newFlowRigWith(t *testing.T, o rigOptions) *flowRig {
 	s := driver.DefaultSettings()
 	s.Host, s.Port = node.Host, node.Port
 	r := newRig(t, o, connections.Connection{Type: "weaviate", Name: "notes", Settings: s, ExternalAccess: connections.AccessReadWrite},
-		func(_ context.Context, c connections.Connection) (driver.Driver, error) { return weaviate.New(c.Settings) })
+		func(_ context.Context, c connections.Connection) (driver.Driver, error) {
+			return weaviate.New(c.Settings)
+		})
 	r.node = node
 	return r
 }

@@ -42,7 +42,9 @@ CREATE SEQUENCE s;`); err != nil {
 	}
 	s.SetSecret(postgres.KeyPassword, n.Password)
 	r := newRig(t, rigOptions{}, connections.Connection{Type: postgres.Type, Name: "shop", Settings: s, ExternalAccess: connections.AccessReadWrite},
-		func(_ context.Context, c connections.Connection) (driver.Driver, error) { return postgres.New(c.Settings) })
+		func(_ context.Context, c connections.Connection) (driver.Driver, error) {
+			return postgres.New(c.Settings)
+		})
 	state := func() string {
 		out, err := n.Psql(ctx, "", "SELECT string_agg(id || ':' || title || ':' || coalesce(n::text, '-'), ' ' ORDER BY id) || ' seq ' || (SELECT last_value || is_called::text FROM s) FROM public.items")
 		if err != nil {
