@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -140,7 +141,41 @@ func (d *Driver) execWrite(ctx context.Context, text string) (*driver.Result, er
 		}
 		tags = append(tags, r.CommandTag.String())
 	}
+	// A write that answers rows (INSERT … RETURNING, or a read the person approved as a
+	// write) shows its last rows as a grid.
+	if n := len(results); n > 0 && len(results[n-1].FieldDescriptions) > 0 {
+		last := results[n-1]
+		g := &driver.Grid{Columns: make([]driver.Column, len(last.FieldDescriptions)), Rows: [][]any{}}
+		numeric := make([]bool, len(last.FieldDescriptions))
+		for i, f := range last.FieldDescriptions {
+			kind, name := oidKind(f.DataTypeOID)
+			g.Columns[i] = driver.Column{Name: f.Name, Type: name, Kind: kind}
+			numeric[i] = kind == driver.ColumnInteger || kind == driver.ColumnNumber
+		}
+		for _, vals := range last.Rows {
+			g.Rows = append(g.Rows, rowCells(vals, g.Columns, numeric))
+		}
+		return &driver.Result{Kind: driver.ResultGrid, Grid: g, Notice: strings.Join(tags, "; ")}, nil
+	}
 	return commandResult(tags), nil
+}
+
+// rowCells are one result row's text values as grid cells: numbers by their digits, booleans
+// as booleans, the rest as text.
+func rowCells(vals [][]byte, cols []driver.Column, numeric []bool) []any {
+	row := make([]any, len(vals))
+	for i, v := range vals {
+		switch {
+		case v == nil:
+		case numeric[i]:
+			row[i] = json.Number(string(v))
+		case cols[i].Kind == driver.ColumnBoolean:
+			row[i] = string(v) == "t"
+		default:
+			row[i] = string(v)
+		}
+	}
+	return row
 }
 
 func commandResult(tags []string) *driver.Result {
@@ -167,20 +202,7 @@ func readResult(rr *pgconn.ResultReader, fields []pgconn.FieldDescription, max i
 			truncated = true
 			break
 		}
-		vals := rr.Values()
-		row := make([]any, len(vals))
-		for i, v := range vals {
-			switch {
-			case v == nil:
-			case numeric[i]:
-				row[i] = json.Number(string(v))
-			case g.Columns[i].Kind == driver.ColumnBoolean:
-				row[i] = string(v) == "t"
-			default:
-				row[i] = string(v)
-			}
-		}
-		g.Rows = append(g.Rows, row)
+		g.Rows = append(g.Rows, rowCells(rr.Values(), g.Columns, numeric))
 	}
 	if _, err := rr.Close(); err != nil {
 		return nil, false, err

@@ -158,6 +158,27 @@ CREATE PROCEDURE p() LANGUAGE sql AS $$ INSERT INTO log VALUES ('p ran') $$;`
 			}
 		}
 	})
+	t.Run("an approved write that answers rows shows them, and leaves no session change behind", func(t *testing.T) {
+		res, err := d.Execute(ctx, "SET search_path TO nowhere; INSERT INTO public.log VALUES ('approved') RETURNING x, length(x) AS n", driver.ExecOptions{})
+		if err != nil || res.Kind != driver.ResultGrid || len(res.Grid.Rows) != 1 || res.Grid.Rows[0][0] != "approved" || !strings.Contains(res.Notice, "INSERT 0 1") {
+			t.Fatalf("%+v %v", res, err)
+		}
+		if _, err := n.Psql(ctx, "", "DELETE FROM log WHERE x = 'approved'"); err != nil {
+			t.Fatal(err)
+		}
+		before = state()
+		for i := 0; i < 4; i++ { // every pooled connection: none kept the search_path
+			if _, err := d.Execute(ctx, "SELECT count(*) FROM t", driver.ExecOptions{}); err != nil {
+				t.Fatalf("a read after the write met its session change: %v", err)
+			}
+		}
+		if _, err := d.Execute(ctx, "BEGIN; DELETE FROM t WHERE id = 1", driver.ExecOptions{}); err == nil || !strings.Contains(err.Error(), "left a transaction open") {
+			t.Fatalf("a write that leaves its transaction open: %v", err)
+		}
+		if after := state(); after != before {
+			t.Fatalf("the open transaction's delete stayed: %q, was %q", after, before)
+		}
+	})
 	t.Run("destructive: DROP, TRUNCATE, DELETE or UPDATE without WHERE", func(t *testing.T) {
 		for stmt, want := range map[string]bool{"DROP TABLE t": true, "TRUNCATE t": true, "DELETE FROM t": true,
 			"UPDATE t SET v = 'x'": true, "DELETE FROM t WHERE id = 1": false, "INSERT INTO t VALUES (4, 'd')": false} {
