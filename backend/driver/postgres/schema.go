@@ -99,6 +99,7 @@ func (d *Driver) DescribeTable(ctx context.Context, name string) (*driver.TableI
 		return nil, err
 	}
 	info := &driver.TableInfo{Name: t.qualified(), Description: t.comment, PrimaryKey: t.key}
+	info.Searches = t.searches()
 	if vecs := t.vectorColumns(); len(vecs) > 1 {
 		// Several vectors: a search names the one it searches, by its column.
 		for _, v := range vecs {

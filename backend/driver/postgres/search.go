@@ -43,24 +43,16 @@ func (d *Driver) Search(ctx context.Context, name string, req driver.SearchReque
 	if err != nil {
 		return nil, err
 	}
-	if _, err := req.CheckMode(&driver.TableInfo{Name: t.qualified(), PrimaryKey: t.key}); err != nil {
+	mode, err := req.CheckMode(&driver.TableInfo{Name: t.qualified(), PrimaryKey: t.key, Searches: t.searches()})
+	if err != nil {
 		return nil, err
 	}
-	vecs := t.vectorColumns()
-	if len(vecs) == 0 {
-		return nil, errorf(driver.KindUnsupported, "%s has no vector column (pgvector's vector, halfvec or sparsevec) to search", t.qualified())
+	if req.Query != nil {
+		return d.searchWords(ctx, t, req, mode, limit)
 	}
-	col := vecs[0]
-	if req.TargetVector != "" || len(vecs) > 1 {
-		c, ok := t.column(req.TargetVector)
-		if !ok || c.Kind != driver.ColumnVector {
-			names := make([]string, len(vecs))
-			for i, v := range vecs {
-				names[i] = v.Name
-			}
-			return nil, errorf(driver.KindInvalidArgument, "%s has several vector columns: choose one of %s", t.qualified(), strings.Join(names, ", "))
-		}
-		col = *c
+	col, err := t.targetVector(req.TargetVector)
+	if err != nil {
+		return nil, err
 	}
 	p, err := d.db()
 	if err != nil {
@@ -130,6 +122,25 @@ func (d *Driver) Search(ctx context.Context, name string, req driver.SearchReque
 		g.Notice = "exact: no vector index serves " + col.Name + ", so every row was compared (L2 distance)"
 	}
 	return g, nil
+}
+
+// targetVector is the vector column a search uses: the named one, or the table's only one.
+func (t *table) targetVector(name string) (column, error) {
+	vecs := t.vectorColumns()
+	if len(vecs) == 0 {
+		return column{}, errorf(driver.KindUnsupported, "%s has no vector column (pgvector's vector, halfvec or sparsevec) to search", t.qualified())
+	}
+	if name == "" && len(vecs) == 1 {
+		return vecs[0], nil
+	}
+	if c, ok := t.column(name); ok && c.Kind == driver.ColumnVector {
+		return *c, nil
+	}
+	names := make([]string, len(vecs))
+	for i, v := range vecs {
+		names[i] = v.Name
+	}
+	return column{}, errorf(driver.KindInvalidArgument, "%s has several vector columns: choose one of %s", t.qualified(), strings.Join(names, ", "))
 }
 
 // searchColumns are the columns a search returns: the key, then the asked ones (every column
