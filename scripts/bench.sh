@@ -39,7 +39,9 @@
 #            a missed target is printed, not a failure
 #   postgres page 5,000 of a 500,000-row table read on against page 1 through the PostgreSQL
 #            driver (keyset paging; target at most 1.5x), beside page 5,000 by OFFSET with a
-#            bare pgx query (the peer)
+#            bare pgx query (the peer); on PostgreSQL 18 with pgvector (PGlite), a 1,000-row page of
+#            vector(768) rows and a top-10 search through the plugin protocol against the bare
+#            pgx query (targets: at most 1.2x each)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -60,6 +62,8 @@ fi
 
 step "PostgreSQL: page 5,000 of a 500,000-row table read on against page 1 (keyset; target at most 1.5x), beside page 5,000 by OFFSET (issue 38)"
 go test -run='^$' -bench=Page5000 -benchtime=50x ./bench/postgres/ || failed+=(postgres)
+step "PostgreSQL 18 with pgvector (PGlite): a 1,000-row page of vector(768) rows and a top-10 search through the plugin protocol vs the bare pgx query (targets: at most 1.2x)"
+go test -run='^$' -bench='VectorPage|Top10' -benchtime=30x ./bench/postgres/ || failed+=(postgres-vectors)
 
 step "transfer: export of 100,000 x 768-dim objects to Parquet vs a bare cursor walk, import vs a bare batch writer (issue 21)"
 bash scripts/ensure-weaviate.sh >/dev/null && go run ./bench/transfer || failed+=(transfer)

@@ -169,6 +169,11 @@ func (d *Driver) Browse(ctx context.Context, name string, page driver.Page, filt
 	if keyset && len(g.Rows) > 0 {
 		d.marks.put(query, page.Offset+len(g.Rows), last)
 	}
+	if page.Vectors == driver.VectorsPreview {
+		// The grid shows a vector's length and first numbers: only those cross the plugin
+		// boundary, and it asks for a whole vector when a person opens one.
+		driver.PreviewVectors(g)
+	}
 	g.Offset = page.Offset
 	return g, nil
 }

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"strings"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 
@@ -19,6 +20,10 @@ type table struct {
 	comment string
 	columns []column
 	key     []string
+	// ops are the distance operators of the vector columns' indexes by column, read once
+	// (distanceOperator); nil until read.
+	opsMu sync.Mutex
+	ops   map[string]string
 }
 
 // column is one column with the types its cells are bound and read as.

@@ -107,8 +107,11 @@ func (d *Driver) Search(ctx context.Context, name string, req driver.SearchReque
 	if limit <= 0 {
 		limit = 25
 	}
-	q := "SELECT " + selectList(cols) + ", " + distance + "::float8::text" + alias(len(cols)) + " FROM " + t.sql() + where +
+	// The distance once a row: the inner query orders by it (the index's order) and names it,
+	// the outer one reads it as text.
+	inner := "SELECT " + t.sql() + ".*, " + distance + " AS _app_d FROM " + t.sql() + where +
 		" ORDER BY " + distance + " LIMIT " + strconv.Itoa(limit)
+	q := "SELECT " + selectList(cols) + ", _app_d::float8::text" + alias(len(cols)) + " FROM (" + inner + ") AS _app_s ORDER BY _app_d"
 	rows, err := p.Query(ctx, q, args...)
 	if err != nil {
 		return nil, d.queryError(ctx, err, "searching "+t.qualified())
@@ -171,31 +174,52 @@ func searchColumns(t *table, properties []string) ([]column, error) {
 	return out, nil
 }
 
-// distanceOperator is the operator of the column's vector index, and whether one exists.
+// distanceOperator is the operator of the column's vector index, and whether one exists. The
+// table's vector indexes are read from the catalog once, with the table.
 func (d *Driver) distanceOperator(ctx context.Context, t *table, col column) (string, bool, error) {
+	t.opsMu.Lock()
+	defer t.opsMu.Unlock()
+	if t.ops == nil {
+		ops, err := d.vectorIndexes(ctx, t)
+		if err != nil {
+			return "", false, err // read again next time
+		}
+		t.ops = ops
+	}
+	if op, ok := t.ops[col.Name]; ok {
+		return op, true, nil
+	}
+	return "<->", false, nil
+}
+
+// vectorIndexes are the operators of the table's HNSW and IVFFlat indexes, by column.
+func (d *Driver) vectorIndexes(ctx context.Context, t *table) (map[string]string, error) {
 	p, err := d.db()
 	if err != nil {
-		return "", false, err
+		return nil, err
 	}
 	rows, err := p.Query(ctx, `
-SELECT o.opcname FROM pg_index i
+SELECT a.attname, o.opcname FROM pg_index i
 JOIN pg_class ic ON ic.oid = i.indexrelid
 JOIN pg_am am ON am.oid = ic.relam AND am.amname IN ('hnsw', 'ivfflat')
 JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
 JOIN pg_opclass o ON o.oid = i.indclass[0]
-WHERE i.indrelid = $1 AND a.attname = $2 ORDER BY ic.relname`, t.oid, col.Name)
+WHERE i.indrelid = $1 ORDER BY ic.relname`, t.oid)
 	if err != nil {
-		return "", false, d.queryError(ctx, err, "reading the vector indexes of "+t.qualified())
+		return nil, d.queryError(ctx, err, "reading the vector indexes of "+t.qualified())
 	}
 	defer rows.Close()
+	out := map[string]string{}
 	for rows.Next() {
-		var opclass string
-		if err := rows.Scan(&opclass); err != nil {
-			return "", false, d.queryError(ctx, err, "reading the vector indexes of "+t.qualified())
+		var col, opclass string
+		if err := rows.Scan(&col, &opclass); err != nil {
+			return nil, d.queryError(ctx, err, "reading the vector indexes of "+t.qualified())
 		}
 		if op, ok := opclassOperators[opclass]; ok {
-			return op, true, nil
+			if _, seen := out[col]; !seen {
+				out[col] = op
+			}
 		}
 	}
-	return "<->", false, rows.Err()
+	return out, rows.Err()
 }

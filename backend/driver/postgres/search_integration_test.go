@@ -93,3 +93,26 @@ func TestVectorSearchOnPgvector(t *testing.T) {
 		d.Close()
 	}
 }
+
+// The grid's page of previews: each vector cut to its length and first numbers, the rest of
+// the page as it is (issue 38, the grid on vector(n) columns).
+func TestAPageOfPreviewsCarriesEachVectorsLengthAndHead(t *testing.T) {
+	n := sharedPGlite(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	h := &harness{node: n}
+	table := h.Table("preview")
+	if _, err := n.Psql(ctx, "", "CREATE TABLE "+table+" (id int PRIMARY KEY, v vector(6)); INSERT INTO "+table+" VALUES (1, '[1,2,3,4,5,6]')"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Drop(context.Background(), t, table) })
+	d := h.Open(ctx, t)
+	defer d.Close()
+	g, err := d.Browse(ctx, table, driver.Page{Limit: 5, Vectors: driver.VectorsPreview}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !g.Columns[1].Preview || fmt.Sprint(g.Rows[0][1]) != `{"dimensions":6,"head":[1,2,3,4]}` {
+		t.Fatalf("%+v %v", g.Columns[1], g.Rows[0][1])
+	}
+}
