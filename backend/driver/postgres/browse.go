@@ -124,7 +124,7 @@ func (d *Driver) Browse(ctx context.Context, name string, page driver.Page, filt
 		return nil, err
 	}
 	var args []any
-	where, err := d.where(ctx, t, filters, &args)
+	where, vals, err := d.where(t, filters, &args)
 	if err != nil {
 		return nil, err
 	}
@@ -160,11 +160,11 @@ func (d *Driver) Browse(ctx context.Context, name string, page driver.Page, filt
 	q := "SELECT " + list + " FROM " + t.sql() + where + ord.sql() + " LIMIT " + strconv.Itoa(limit+1) + skip
 	rows, err := p.Query(ctx, q, args...)
 	if err != nil {
-		return nil, d.queryError(ctx, err, "reading "+t.qualified())
+		return nil, d.failed(ctx, vals, err, "reading "+t.qualified())
 	}
 	g, last, err := readPage(rows, t.columns, len(ord), limit)
 	if err != nil {
-		return nil, d.queryError(ctx, err, "reading "+t.qualified())
+		return nil, d.failed(ctx, vals, err, "reading "+t.qualified())
 	}
 	if keyset && len(g.Rows) > 0 {
 		d.marks.put(query, page.Offset+len(g.Rows), last)
@@ -189,13 +189,13 @@ func (d *Driver) Count(ctx context.Context, name string, filters []driver.Filter
 		return 0, err
 	}
 	var args []any
-	where, err := d.where(ctx, t, filters, &args)
+	where, vals, err := d.where(t, filters, &args)
 	if err != nil {
 		return 0, err
 	}
 	var n int64
 	if err := p.QueryRow(ctx, "SELECT count(*) FROM "+t.sql()+where, args...).Scan(&n); err != nil {
-		return 0, d.queryError(ctx, err, "counting "+t.qualified())
+		return 0, d.failed(ctx, vals, err, "counting "+t.qualified())
 	}
 	return n, nil
 }

@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -109,4 +110,33 @@ func threes(n int) string {
 		parts = append(parts, fmt.Sprint(i))
 	}
 	return strings.Join(parts, ",")
+}
+
+// A filter value its column's type does not read is refused naming that filter, in a page, a
+// count and a search alike, and the others of the same request are not blamed.
+func TestAValueItsColumnDoesNotReadIsARefusedFilter(t *testing.T) {
+	n := sharedNode(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	h := &harness{node: n}
+	table := h.Table("values")
+	if _, err := n.Psql(ctx, "", "CREATE TABLE "+table+" (id int PRIMARY KEY, at date, word text); INSERT INTO "+table+" VALUES (1, '2026-01-01', 'a')"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Drop(context.Background(), t, table) })
+	d := h.Open(ctx, t)
+	defer d.Close()
+	filters := []driver.Filter{{Column: "id", Operator: driver.OpGreater, Value: "0"}, {Column: "at", Operator: driver.OpEquals, Value: "not a date"}}
+	_, browseErr := d.Browse(ctx, table, driver.Page{Limit: 5}, filters, nil)
+	_, countErr := d.Count(ctx, table, filters)
+	_, scanErr := d.(driver.Scanner).Scan(ctx, table, driver.ScanRequest{Filters: filters})
+	for _, err := range []error{browseErr, countErr, scanErr} {
+		var de *driver.Error
+		if !errors.As(err, &de) || de.Kind != driver.KindRefusedFilter || de.Column != "at" || de.Operator != driver.OpEquals {
+			t.Fatalf("%v, want the at filter refused", err)
+		}
+	}
+	if g, err := d.Browse(ctx, table, driver.Page{Limit: 5}, filters[:1], nil); err != nil || len(g.Rows) != 1 {
+		t.Fatalf("the good filter alone: %v %v", g, err)
+	}
 }

@@ -36,7 +36,7 @@ func (d *Driver) Scan(ctx context.Context, name string, req driver.ScanRequest) 
 		limit = scanStep
 	}
 	var args []any
-	where, err := d.where(ctx, t, req.Filters, &args)
+	where, vals, err := d.where(t, req.Filters, &args)
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +108,7 @@ func (d *Driver) Scan(ctx context.Context, name string, req driver.ScanRequest) 
 	q := "SELECT " + list + " FROM " + t.sql() + where + " ORDER BY " + orderBy + " LIMIT " + strconv.Itoa(limit)
 	rows, err := p.Query(ctx, q, args...)
 	if err != nil {
-		return nil, d.queryError(ctx, err, "walking "+t.qualified())
+		return nil, d.failed(ctx, vals, err, "walking "+t.qualified())
 	}
 	defer rows.Close()
 	page := &driver.ScanPage{Rows: [][]any{}}
@@ -132,7 +132,7 @@ func (d *Driver) Scan(ctx context.Context, name string, req driver.ScanRequest) 
 	var last []string
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
-			return nil, d.queryError(ctx, err, "walking "+t.qualified())
+			return nil, d.failed(ctx, vals, err, "walking "+t.qualified())
 		}
 		row := make([]any, len(cols))
 		for i, c := range cols {
@@ -158,7 +158,7 @@ func (d *Driver) Scan(ctx context.Context, name string, req driver.ScanRequest) 
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, d.queryError(ctx, err, "walking "+t.qualified())
+		return nil, d.failed(ctx, vals, err, "walking "+t.qualified())
 	}
 	page.Walked = len(page.Rows)
 	if len(page.Rows) == limit {

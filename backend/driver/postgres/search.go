@@ -90,7 +90,7 @@ func (d *Driver) Search(ctx context.Context, name string, req driver.SearchReque
 		args = append(args, string(b))
 		near = "$" + strconv.Itoa(len(args)) + "::" + col.cast
 	}
-	where, err := d.where(ctx, t, req.Filters, &args)
+	where, vals, err := d.where(t, req.Filters, &args)
 	if err != nil {
 		return nil, err
 	}
@@ -114,12 +114,12 @@ func (d *Driver) Search(ctx context.Context, name string, req driver.SearchReque
 	q := "SELECT " + selectList(cols) + ", _app_d::float8::text" + alias(len(cols)) + " FROM (" + inner + ") AS _app_s ORDER BY _app_d"
 	rows, err := p.Query(ctx, q, args...)
 	if err != nil {
-		return nil, d.queryError(ctx, err, "searching "+t.qualified())
+		return nil, d.failed(ctx, vals, err, "searching "+t.qualified())
 	}
 	measure := column{Column: driver.Column{Name: driver.DistanceColumn, Type: "float8", Kind: driver.ColumnNumber, ReadOnly: true}}
 	g, _, err := readPage(rows, append(cols, measure), 0, 0)
 	if err != nil {
-		return nil, d.queryError(ctx, err, "searching "+t.qualified())
+		return nil, d.failed(ctx, vals, err, "searching "+t.qualified())
 	}
 	if !indexed {
 		g.Notice = "exact: no vector index serves " + col.Name + ", so every row was compared (L2 distance)"

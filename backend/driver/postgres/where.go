@@ -2,8 +2,11 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"app/backend/driver"
 )
@@ -30,12 +33,16 @@ func (b *builder) param(text, typ string) string {
 	return "$" + strconv.Itoa(len(*b.args)) + "::" + typ
 }
 
-// where is the WHERE of filters (groups ORed within, ANDed between), "" for none. A filter on
-// a column that does not take its operator, or whose value its column's type does not read, is
-// refused naming the filter: the table is never answered instead.
-func (d *Driver) where(ctx context.Context, t *table, filters []driver.Filter, args *[]any) (string, error) {
+// filterValues are a WHERE's values the server must read as their columns' types.
+type filterValues []valueCheck
+
+// where is the WHERE of filters (groups ORed within, ANDed between), "" for none, and the values
+// it binds. A filter on a column that does not take its operator is refused here, naming the
+// filter; one whose value its column's type does not read fails the statement, which failed
+// names it (the table is never answered instead).
+func (d *Driver) where(t *table, filters []driver.Filter, args *[]any) (string, filterValues, error) {
 	if len(filters) == 0 {
-		return "", nil
+		return "", nil, nil
 	}
 	b := &builder{args: args}
 	var terms []string
@@ -44,7 +51,7 @@ func (d *Driver) where(ctx context.Context, t *table, filters []driver.Filter, a
 		for _, f := range group {
 			p, err := b.predicate(t, f)
 			if err != nil {
-				return "", err
+				return "", nil, err
 			}
 			ors = append(ors, p)
 		}
@@ -54,10 +61,20 @@ func (d *Driver) where(ctx context.Context, t *table, filters []driver.Filter, a
 			terms = append(terms, "("+strings.Join(ors, " OR ")+")")
 		}
 	}
-	if err := d.checkValues(ctx, b.checks); err != nil {
-		return "", err
+	return " WHERE " + strings.Join(terms, " AND "), b.checks, nil
+}
+
+// failed is a statement's failure with filters: where the server could not read a value (a
+// data exception), the refusal of the filter whose value it is; else the server's error. The
+// values are checked only once a statement failed, so a page pays no round trip for them.
+func (d *Driver) failed(ctx context.Context, vals filterValues, err error, what string) error {
+	var pe *pgconn.PgError
+	if len(vals) > 0 && errors.As(err, &pe) && strings.HasPrefix(pe.Code, "22") && driver.ContextError(ctx) == nil {
+		if refused := d.checkValues(ctx, vals); refused != nil && driver.IsKind(refused, driver.KindRefusedFilter) {
+			return refused
+		}
 	}
-	return " WHERE " + strings.Join(terms, " AND "), nil
+	return d.queryError(ctx, err, what)
 }
 
 // checkValues asks the server to read each value as its type, all in one round trip; when

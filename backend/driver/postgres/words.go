@@ -77,7 +77,7 @@ func (d *Driver) searchWords(ctx context.Context, t *table, req driver.SearchReq
 	}
 	doc := "(" + strings.Join(parts, " || ") + ")"
 	rank := "ts_rank(" + doc + ", " + query + ")"
-	where, err := d.where(ctx, t, req.Filters, &args)
+	where, vals, err := d.where(t, req.Filters, &args)
 	if err != nil {
 		return nil, err
 	}
@@ -131,11 +131,11 @@ func (d *Driver) searchWords(ctx context.Context, t *table, req driver.SearchReq
 	}
 	rows, err := p.Query(ctx, q, args...)
 	if err != nil {
-		return nil, d.queryError(ctx, err, fmt.Sprintf("the %s search of %s", m.Name, t.qualified()))
+		return nil, d.failed(ctx, vals, err, fmt.Sprintf("the %s search of %s", m.Name, t.qualified()))
 	}
 	g, _, err := readPage(rows, append(cols, measure), 0, 0)
 	if err != nil {
-		return nil, d.queryError(ctx, err, fmt.Sprintf("the %s search of %s", m.Name, t.qualified()))
+		return nil, d.failed(ctx, vals, err, fmt.Sprintf("the %s search of %s", m.Name, t.qualified()))
 	}
 	return g, nil
 }
