@@ -16,6 +16,7 @@ import (
 	"app/backend/driver"
 	"app/backend/driver/postgres"
 	"app/internal/testkit/pgnode"
+	"app/internal/testkit/pgtest"
 )
 
 const (
@@ -65,12 +66,7 @@ INSERT INTO items SELECT i, 'item number ' || i, i % 97 FROM generate_series(1, 
 	if _, err := n.Psql(ctx, "", "VACUUM ANALYZE items"); err != nil {
 		b.Fatal(err)
 	}
-	s := driver.Settings{Host: n.Host, Port: n.Port}
-	for k, v := range map[string]string{postgres.KeyDatabase: n.Database, postgres.KeyUser: n.User, postgres.KeySSLMode: "disable"} {
-		_ = s.SetValue(k, v)
-	}
-	s.SetSecret(postgres.KeyPassword, n.Password)
-	if f.d, err = postgres.New(s); err != nil {
+	if f.d, err = postgres.New(pgtest.Settings(n)); err != nil {
 		b.Fatal(err)
 	}
 	if err := f.d.Connect(ctx); err != nil {

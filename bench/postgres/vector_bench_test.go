@@ -2,19 +2,18 @@ package postgres_bench
 
 import (
 	"context"
-	"net"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/sirupsen/logrus"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 
 	"app/backend/driver"
 	"app/backend/driver/postgres"
 	"app/backend/plugins/grpcdriver"
 	"app/internal/testkit/pgnode"
+	"app/internal/testkit/pgtest"
+	"app/internal/testkit/plugintest"
 )
 
 // vectorFixture is PostgreSQL 18 with pgvector (PGlite's wire server) holding 1,000 rows of
@@ -42,32 +41,13 @@ func setUpVectors(ctx context.Context, b *testing.B) *vectorFixture {
 INSERT INTO emb SELECT i, 'row ' || i, (SELECT array_agg(sin(i * j))::vector(768) FROM generate_series(1, 768) j) FROM generate_series(1, 1000) i`); err != nil {
 		b.Fatal(err)
 	}
-	s := driver.Settings{Host: n.Host, Port: n.Port}
-	for k, v := range map[string]string{postgres.KeyDatabase: n.Database, postgres.KeyUser: n.User, postgres.KeySSLMode: "disable", postgres.KeyPoolSize: "1"} {
-		_ = s.SetValue(k, v)
-	}
-	log := logrus.New()
-	log.SetLevel(logrus.WarnLevel)
-	srv := grpcdriver.NewServer(grpcdriver.Config{
+	k, stop, err := plugintest.Loopback(ctx, grpcdriver.Config{
 		Info: grpcdriver.Info{Name: "postgres", Version: "bench", Types: []string{postgres.Type}},
 		Open: func(s driver.Settings, log logrus.FieldLogger) (driver.Driver, error) {
 			return postgres.New(s, postgres.WithLogger(log))
 		},
 		Classify: postgres.Classify,
-		Log:      log,
-	})
-	g := grpc.NewServer(grpc.MaxRecvMsgSize(grpcdriver.MaxMessageSize), grpc.MaxSendMsgSize(grpcdriver.MaxMessageSize))
-	srv.Register(g)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	go func() { _ = g.Serve(ln) }()
-	cc, err := grpc.NewClient(ln.Addr().String(), append(grpcdriver.DialOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
-	if err != nil {
-		b.Fatal(err)
-	}
-	k, err := grpcdriver.NewClient(cc, nil).Open(ctx, s, "bench", nil)
+	}, pgtest.Settings(n))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -84,7 +64,7 @@ INSERT INTO emb SELECT i, 'row ' || i, (SELECT array_agg(sin(i * j))::vector(768
 	if err != nil {
 		b.Fatal(err)
 	}
-	vfx = &vectorFixture{n: n, d: k, bare: bare, stop: func() { k.Close(); cc.Close(); g.Stop() }}
+	vfx = &vectorFixture{n: n, d: k, bare: bare, stop: stop}
 	return vfx
 }
 

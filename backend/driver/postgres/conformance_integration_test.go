@@ -3,7 +3,6 @@ package postgres_test
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -12,14 +11,14 @@ import (
 	"time"
 
 	"github.com/sirupsen/logrus"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 
 	"app/backend/driver"
 	"app/backend/driver/drivertest"
 	"app/backend/driver/postgres"
 	"app/backend/plugins/grpcdriver"
 	"app/internal/testkit/pgnode"
+	"app/internal/testkit/pgtest"
+	"app/internal/testkit/plugintest"
 )
 
 var node, lite *pgnode.Node
@@ -68,20 +67,6 @@ func sharedNode(t *testing.T) *pgnode.Node {
 	return node
 }
 
-// settingsFor are a connection's settings to n, its password among the secrets; a pool of
-// one for PGlite, which serves one connection at a time.
-func settingsFor(n *pgnode.Node) driver.Settings {
-	s := driver.Settings{Host: n.Host, Port: n.Port}
-	for k, v := range map[string]string{postgres.KeyDatabase: n.Database, postgres.KeyUser: n.User, postgres.KeySSLMode: "disable"} {
-		_ = s.SetValue(k, v)
-	}
-	if n == lite {
-		_ = s.SetValue(postgres.KeyPoolSize, "1")
-	}
-	s.SetSecret(postgres.KeyPassword, n.Password)
-	return s
-}
-
 // Issue 38 on contract 3's suite: the PostgreSQL driver passes the conformance suite on a
 // real PostgreSQL server, in the process and across the plugin protocol.
 func TestPostgresPassesTheConformanceSuite(t *testing.T) {
@@ -117,14 +102,25 @@ func (h *harness) Table(name string) string {
 }
 
 func (h *harness) Open(ctx context.Context, t *testing.T) driver.Driver {
-	return h.open(ctx, t, settingsFor(h.node), true)
+	return h.open(ctx, t, pgtest.Settings(h.node), true)
 }
 
 func (h *harness) open(ctx context.Context, t *testing.T, s driver.Settings, connect bool) driver.Driver {
 	t.Helper()
 	var d driver.Driver
 	if h.boundary {
-		d = acrossTheProtocol(ctx, t, s)
+		k, stop, err := plugintest.Loopback(ctx, grpcdriver.Config{
+			Info: grpcdriver.Info{Name: "postgres", Version: "conformance", Types: []string{postgres.Type}},
+			Open: func(s driver.Settings, log logrus.FieldLogger) (driver.Driver, error) {
+				return postgres.New(s, postgres.WithLogger(log))
+			},
+			Classify: postgres.Classify,
+		}, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(stop)
+		d = k
 	} else {
 		pd, err := postgres.New(s)
 		if err != nil {
@@ -138,38 +134,6 @@ func (h *harness) open(ctx context.Context, t *testing.T, s driver.Settings, con
 		}
 	}
 	return d
-}
-
-func acrossTheProtocol(ctx context.Context, t *testing.T, s driver.Settings) driver.Driver {
-	t.Helper()
-	log := logrus.New()
-	log.SetLevel(logrus.WarnLevel)
-	srv := grpcdriver.NewServer(grpcdriver.Config{
-		Info: grpcdriver.Info{Name: "postgres", Version: "conformance", Types: []string{postgres.Type}},
-		Open: func(s driver.Settings, log logrus.FieldLogger) (driver.Driver, error) {
-			return postgres.New(s, postgres.WithLogger(log))
-		},
-		Classify: postgres.Classify,
-		Log:      log,
-	})
-	g := grpc.NewServer(grpc.MaxRecvMsgSize(grpcdriver.MaxMessageSize), grpc.MaxSendMsgSize(grpcdriver.MaxMessageSize))
-	srv.Register(g)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = g.Serve(ln) }()
-	t.Cleanup(g.Stop)
-	cc, err := grpc.NewClient(ln.Addr().String(), append(grpcdriver.DialOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cc.Close() })
-	k, err := grpcdriver.NewClient(cc, nil).Open(ctx, s, "conformance", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k
 }
 
 // sqlTypes are the types the harness makes the suite's kinds with.
@@ -246,7 +210,7 @@ func (h *harness) WrongSecret(ctx context.Context, t *testing.T) (driver.Driver,
 	if h.secrets != nil {
 		on = h.secrets
 	}
-	s := settingsFor(on)
+	s := pgtest.Settings(on)
 	s.SetSecret(postgres.KeyPassword, secret)
 	return h.open(ctx, t, s, false), secret
 }

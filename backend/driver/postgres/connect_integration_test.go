@@ -9,6 +9,7 @@ import (
 	"app/backend/driver"
 	"app/backend/driver/postgres"
 	"app/internal/testkit/pgnode"
+	"app/internal/testkit/pgtest"
 )
 
 // Issue 38, item 1: the connection's SSL modes reach a real TLS server as libpq's do, and
@@ -27,7 +28,7 @@ func TestConnectingSaysWhatToChange(t *testing.T) {
 	wrongCA, _ := pgnode.StartWith(ctx, pgnode.Options{TLS: true}) // another node's certificate: not this one's CA
 	defer wrongCA.Stop()
 	connect := func(change func(s *driver.Settings)) error {
-		s := settingsFor(n)
+		s := pgtest.Settings(n)
 		change(&s)
 		d, err := postgres.New(s)
 		if err != nil {

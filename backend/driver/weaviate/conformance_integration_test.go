@@ -3,21 +3,19 @@ package weaviate_test
 import (
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/sirupsen/logrus"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
 
 	"app/backend/driver"
 	"app/backend/driver/drivertest"
 	"app/backend/driver/weaviate"
 	"app/backend/plugins/grpcdriver"
 	"app/internal/testkit/fixtures"
+	"app/internal/testkit/plugintest"
 	"app/internal/testkit/weaviatenode"
 )
 
@@ -59,7 +57,18 @@ func (h *harness) open(ctx context.Context, t *testing.T, s driver.Settings, con
 	t.Helper()
 	var d driver.Driver
 	if h.boundary {
-		d = acrossTheProtocol(ctx, t, s)
+		k, stop, err := plugintest.Loopback(ctx, grpcdriver.Config{
+			Info: grpcdriver.Info{Name: "weaviate", Version: "conformance", Types: []string{"weaviate"}},
+			Open: func(s driver.Settings, log logrus.FieldLogger) (driver.Driver, error) {
+				return weaviate.New(s, weaviate.WithLogger(log))
+			},
+			Classify: weaviate.Classify,
+		}, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(stop)
+		d = k
 	} else {
 		wd, err := weaviate.New(s)
 		if err != nil {
@@ -73,40 +82,6 @@ func (h *harness) open(ctx context.Context, t *testing.T, s driver.Settings, con
 		}
 	}
 	return d
-}
-
-// acrossTheProtocol opens s through the plugin protocol: the plugin's gRPC server around the
-// Weaviate driver and the host's client, over loopback.
-func acrossTheProtocol(ctx context.Context, t *testing.T, s driver.Settings) driver.Driver {
-	t.Helper()
-	log := logrus.New()
-	log.SetLevel(logrus.WarnLevel)
-	srv := grpcdriver.NewServer(grpcdriver.Config{
-		Info: grpcdriver.Info{Name: "weaviate", Version: "conformance", Types: []string{"weaviate"}},
-		Open: func(s driver.Settings, log logrus.FieldLogger) (driver.Driver, error) {
-			return weaviate.New(s, weaviate.WithLogger(log))
-		},
-		Classify: weaviate.Classify,
-		Log:      log,
-	})
-	g := grpc.NewServer(grpc.MaxRecvMsgSize(grpcdriver.MaxMessageSize), grpc.MaxSendMsgSize(grpcdriver.MaxMessageSize))
-	srv.Register(g)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = g.Serve(ln) }()
-	t.Cleanup(g.Stop)
-	cc, err := grpc.NewClient(ln.Addr().String(), append(grpcdriver.DialOptions(), grpc.WithTransportCredentials(insecure.NewCredentials()))...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cc.Close() })
-	k, err := grpcdriver.NewClient(cc, nil).Open(ctx, s, "conformance", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k
 }
 
 // weaviateTypes are the data types the harness makes the suite's kinds with.

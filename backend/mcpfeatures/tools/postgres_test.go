@@ -12,6 +12,7 @@ import (
 	"app/backend/driver"
 	"app/backend/driver/postgres"
 	"app/internal/testkit/pgnode"
+	"app/internal/testkit/pgtest"
 )
 
 // Issue 38, item 9: every tool works on a PostgreSQL connection through the contract alone —
@@ -36,11 +37,7 @@ INSERT INTO public.items VALUES (1, 'one', 10, '{a}'), (2, 'two', 20, '{b}'), (3
 CREATE SEQUENCE s;`); err != nil {
 		t.Fatal(err)
 	}
-	s := driver.Settings{Host: n.Host, Port: n.Port}
-	for k, v := range map[string]string{postgres.KeyDatabase: n.Database, postgres.KeyUser: n.User, postgres.KeySSLMode: "disable"} {
-		_ = s.SetValue(k, v)
-	}
-	s.SetSecret(postgres.KeyPassword, n.Password)
+	s := pgtest.Settings(n)
 	r := newRig(t, rigOptions{}, connections.Connection{Type: postgres.Type, Name: "shop", Settings: s, ExternalAccess: connections.AccessReadWrite},
 		func(_ context.Context, c connections.Connection) (driver.Driver, error) {
 			return postgres.New(c.Settings)

@@ -230,6 +230,9 @@ func firstLine(s string) string {
 	return s
 }
 
+// PGlite tells a node StartPGlite started (no authentication, one connection at a time).
+func (n *Node) PGlite() bool { return n.proc != nil }
+
 // PGliteDir is the npm project of PGlite's wire server (make test's set-up runs npm ci in it).
 func PGliteDir() string {
 	_, file, _, _ := runtime.Caller(0)
