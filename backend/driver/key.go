@@ -3,6 +3,7 @@ package driver
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -47,7 +48,7 @@ func CheckKey(primaryKey []string, k Key, what string) error {
 		return Errorf(KindInvalidArgument, "%s is missing: give %s", what, KeyShape(primaryKey))
 	}
 	for name := range k {
-		if !contains(primaryKey, name) {
+		if !slices.Contains(primaryKey, name) {
 			return Errorf(KindInvalidArgument, "%s names %q, which is not a key column: give %s", what, name, KeyShape(primaryKey))
 		}
 	}
@@ -154,13 +155,4 @@ func SameKey(a, b Key) bool {
 func isText(v any) bool {
 	_, ok := v.(string)
 	return ok
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

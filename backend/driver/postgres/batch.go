@@ -3,6 +3,8 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -47,7 +49,7 @@ func (d *Driver) WriteBatch(ctx context.Context, name string, rows []driver.Row)
 			continue
 		}
 		values[i] = v
-		if len(t.key) > 0 && coversKey(keysOf(v), t.key) {
+		if len(t.key) > 0 && coversKey(slices.Collect(maps.Keys(v)), t.key) {
 			keyed = append(keyed, i)
 		} else {
 			unkeyed = append(unkeyed, i)
@@ -70,14 +72,6 @@ func (d *Driver) WriteBatch(ctx context.Context, name string, rows []driver.Row)
 		return out, err
 	}
 	return out, nil
-}
-
-func keysOf(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	return out
 }
 
 // writeGroup writes rows (indexes into values) many a statement, replacing by key when
@@ -245,7 +239,7 @@ func (d *Driver) upsert(ctx context.Context, p *pgxpool.Pool, t *table, cols []s
 			}
 			var sets []string
 			for _, c := range cols {
-				if !contains(t.key, c) {
+				if !slices.Contains(t.key, c) {
 					sets = append(sets, ident(c)+" = EXCLUDED."+ident(c))
 				}
 			}
@@ -285,18 +279,9 @@ func (d *Driver) upsert(ctx context.Context, p *pgxpool.Pool, t *table, cols []s
 
 func coversKey(cols, key []string) bool {
 	for _, k := range key {
-		if !contains(cols, k) {
+		if !slices.Contains(cols, k) {
 			return false
 		}
 	}
 	return true
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -148,14 +148,6 @@ func split(text string) ([][]token, []string) {
 				j++
 			}
 			cur = append(cur, token{word: strings.ToUpper(string(r[i:j]))})
-			// A name followed by "(" (spaces between allowed) is a call or a keyword's list.
-			k := j
-			for k < n && unicode.IsSpace(r[k]) {
-				k++
-			}
-			if k < n && r[k] == '(' {
-				cur[len(cur)-1].call = true
-			}
 			i = j
 		default:
 			cur = append(cur, token{word: string(c)})

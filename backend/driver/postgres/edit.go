@@ -4,7 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -136,12 +137,7 @@ func fail(r *driver.RowResult, err error) {
 
 // assignments are a row's cells as column = $n::type, checked against the table.
 func assignments(t *table, values map[string]any, args *[]any) (cols []string, params []string, err error) {
-	names := make([]string, 0, len(values))
-	for k := range values {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(values)) {
 		c, ok := t.column(name)
 		if !ok {
 			return nil, nil, errorf(driver.KindInvalidArgument, "%s has no column %q", t.qualified(), name)
@@ -246,7 +242,7 @@ func (d *Driver) updateRow(ctx context.Context, tx pgx.Tx, t *table, i int, r dr
 	keyArgs := len(args)
 	where := keyWhere(t, r.Key, &args)
 	var held []string
-	for _, name := range sortedKeys(r.Original) {
+	for _, name := range slices.Sorted(maps.Keys(r.Original)) {
 		c, ok := t.column(name)
 		if !ok {
 			continue
@@ -276,15 +272,6 @@ func (d *Driver) updateRow(ctx context.Context, tx pgx.Tx, t *table, i int, r dr
 		return nil, errorf(driver.KindNotFound, "row %d: %s has no row %s", i+1, t.qualified(), r.Key.Text(t.key...))
 	}
 	return k, d.rowError(ctx, err, i)
-}
-
-func sortedKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func (d *Driver) deleteRow(ctx context.Context, tx pgx.Tx, t *table, i int, r driver.Row) (driver.Key, error) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"app/backend/driver"
 )
@@ -31,9 +32,8 @@ func (d *Driver) Execute(ctx context.Context, text string, opts driver.ExecOptio
 	return d.execRead(ctx, text, opts)
 }
 
-// execRead runs text as a read: inside a READ ONLY transaction, rolled back afterwards, so
-// the server refuses any write in it whatever the classifier thought.
-func (d *Driver) execRead(ctx context.Context, text string, opts driver.ExecOptions) (*driver.Result, error) {
+// acquire is one connection of the pool, for a statement of the editor's.
+func (d *Driver) acquire(ctx context.Context) (*pgxpool.Conn, error) {
 	p, err := d.db()
 	if err != nil {
 		return nil, err
@@ -41,6 +41,16 @@ func (d *Driver) execRead(ctx context.Context, text string, opts driver.ExecOpti
 	conn, err := p.Acquire(ctx)
 	if err != nil {
 		return nil, d.connError(ctx, err)
+	}
+	return conn, nil
+}
+
+// execRead runs text as a read: inside a READ ONLY transaction, rolled back afterwards, so
+// the server refuses any write in it whatever the classifier thought.
+func (d *Driver) execRead(ctx context.Context, text string, opts driver.ExecOptions) (*driver.Result, error) {
+	conn, err := d.acquire(ctx)
+	if err != nil {
+		return nil, err
 	}
 	defer conn.Release()
 	tx, err := conn.Conn().BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
@@ -108,13 +118,9 @@ func cursorable(st []token) bool {
 
 // execWrite runs a write as sent and answers with the command tags.
 func (d *Driver) execWrite(ctx context.Context, text string) (*driver.Result, error) {
-	p, err := d.db()
+	conn, err := d.acquire(ctx)
 	if err != nil {
 		return nil, err
-	}
-	conn, err := p.Acquire(ctx)
-	if err != nil {
-		return nil, d.connError(ctx, err)
 	}
 	defer conn.Release()
 	pc := conn.Conn().PgConn()

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -128,7 +129,7 @@ func (b *builder) predicate(t *table, f driver.Filter) (string, error) {
 	if !ok {
 		return "", driver.RefusedFilter(f, t.qualified()+" has no such column")
 	}
-	if !hasOp(c.Filterable, f.Operator) {
+	if !slices.Contains(c.Filterable, f.Operator) {
 		return "", driver.RefusedFilter(f, "a column of type "+c.sqlType+" does not take it")
 	}
 	col := ident(c.Name)
@@ -249,13 +250,4 @@ func (b *builder) arrayPredicate(c *column, col string, f driver.Filter) (string
 		return "NOT " + exists, nil
 	}
 	return exists, nil
-}
-
-func hasOp(ops []driver.Operator, op driver.Operator) bool {
-	for _, o := range ops {
-		if o == op {
-			return true
-		}
-	}
-	return false
 }
