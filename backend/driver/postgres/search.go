@@ -64,10 +64,7 @@ func (d *Driver) Search(ctx context.Context, name string, req driver.SearchReque
 	}
 	var args []any
 	var near string
-	if req.SimilarTo != nil {
-		if err := driver.CheckKey(t.key, req.SimilarTo, "similarTo"); err != nil {
-			return nil, err
-		}
+	if req.SimilarTo != nil { // CheckMode held the key to the table's
 		var kargs []any
 		where := keyWhere(t, req.SimilarTo, &kargs)
 		var there bool
