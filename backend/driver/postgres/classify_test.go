@@ -28,3 +28,68 @@ func TestClassifyReadsWhatIsReadAndNothingElse(t *testing.T) {
 		t.Error("ON CONFLICT DO UPDATE is no update of every row")
 	}
 }
+
+// Classification is PostgreSQL's grammar, not a reading of words: a keyword that is data (a
+// string, a dollar quote, a quoted name, a comment, a column called "delete") is no
+// statement, SQL syntax the grammar spells as a call (EXTRACT, SUBSTRING … FROM, AT TIME
+// ZONE) is no unknown function, and a write nested anywhere (a WITH inside a subquery, a
+// locking clause of one arm of a UNION) is found wherever it stands.
+func TestClassifyByPostgresGrammar(t *testing.T) {
+	for text, read := range map[string]bool{
+		`SELECT "delete", "update" FROM (SELECT 1 AS "delete", 2 AS "update") x`:                      true,
+		`SELECT $fn$ DELETE FROM t; DROP TABLE t $fn$ AS body`:                                        true,
+		`SELECT 'a' /* ; DROP TABLE t */ || 'b' -- ; TRUNCATE t`:                                      true,
+		`SELECT extract(year FROM now()), substring('abc' FROM 2), now() AT TIME ZONE 'UTC'`:          true,
+		`SELECT trim(both 'x' FROM 'xax'), position('b' IN 'abc'), overlay('abc' placing 'z' from 2)`: true,
+		`SELECT coalesce(NULL, 1), greatest(1, 2), nullif(1, 2)`:                                      true,
+		`TABLE t`:                             true,
+		`EXPLAIN (FORMAT JSON) DELETE FROM t`: true,
+		`SELECT * FROM (WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d) x`: false,
+		`SELECT 1 FROM t UNION ALL (SELECT 1 FROM t FOR SHARE)`:                   false,
+		`SELECT x FROM t WHERE x IN (SELECT nextval('s'))`:                        false,
+		`EXPLAIN SELECT myfunc()`:                                                 false,
+		`EXPLAIN (ANALYZE, BUFFERS) UPDATE t SET v = 1 WHERE id = 2`:              false,
+		`SELECT "NextVal"('s')`:                                                   false,
+		`DECLARE c CURSOR FOR SELECT 1`:                                           false,
+		`SELEC 1`:                                                                 false, // not read by the grammar: a write, the server has the last word
+	} {
+		c, err := Classify(text)
+		if err != nil || c.Write() == read {
+			t.Errorf("%s: %+v %v, want read %v", text, c, err, read)
+		}
+	}
+	for text, destructive := range map[string]bool{
+		"WITH d AS (DELETE FROM t RETURNING *) SELECT * FROM d": true,
+		"ALTER TABLE t DROP COLUMN v":                           true,
+		"ALTER TABLE t ADD COLUMN w int":                        false,
+		"DROP DATABASE other":                                   true,
+		"EXPLAIN DELETE FROM t":                                 false,
+		"EXPLAIN ANALYZE DELETE FROM t":                         true,
+		"UPDATE t SET v = 1 FROM u WHERE t.id = u.id":           false,
+		"SELECT 'DROP TABLE t'":                                 false,
+	} {
+		if c, _ := Classify(text); c.Destructive != destructive {
+			t.Errorf("%s: destructive %v, want %v", text, c.Destructive, destructive)
+		}
+	}
+	if c, err := Classify("SELEC 1"); err != nil || c.Form != "" {
+		t.Errorf("text the grammar cannot read has no form: %+v %v", c, err)
+	}
+	if _, err := Classify("  -- only a comment\n"); err == nil {
+		t.Error("no statement: an error")
+	}
+}
+
+// Each statement keeps its own text, by the parser's byte offsets, so multi-byte text before
+// it does not shift it.
+func TestParseSplitsStatementsByTheirOwnText(t *testing.T) {
+	stmts, err := parse("SELECT 'ünï;cødé' AS a;\n  SELECT $$;$$ ; VALUES (1)")
+	if err != nil || len(stmts) != 3 {
+		t.Fatalf("%+v %v", stmts, err)
+	}
+	for i, want := range []string{"SELECT 'ünï;cødé' AS a", "SELECT $$;$$", "VALUES (1)"} {
+		if got := stmts[i].text; got != want {
+			t.Errorf("statement %d: %q, want %q", i+1, got, want)
+		}
+	}
+}

@@ -111,6 +111,7 @@ func (d *Driver) config() (*pgxpool.Config, error) {
 
 // Connect opens the pool and checks the server answers a query.
 func (d *Driver) Connect(ctx context.Context) error {
+	go warmParser() // the editor's first statement need not wait for the parser to compile
 	cfg, err := d.config()
 	if err != nil {
 		return err

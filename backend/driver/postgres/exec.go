@@ -62,19 +62,22 @@ func (d *Driver) execRead(ctx context.Context, text string, opts driver.ExecOpti
 	// text the classifier read as one statement where the server reads several (a COMMIT
 	// that would end the read-only transaction among them) is refused by the server.
 	pc := tx.Conn().PgConn()
-	st, texts := split(text)
+	stmts, err := parse(text)
+	if err != nil {
+		return nil, errorf(driver.KindNotPermitted, "the text is not a read PostgreSQL's grammar can read: it runs only as a write, approved")
+	}
 	var last *driver.Result
-	for i, piece := range texts {
-		if !readStarts[st[i][0].word] {
+	for i, st := range stmts {
+		if !st.read {
 			return nil, errorf(driver.KindNotPermitted, "statement %d is not a read: it runs only as a write, approved", i+1)
 		}
-		run := piece
+		run := st.text
 		capped := false
-		if opts.MaxRows > 0 && cursorable(st[i]) {
+		if opts.MaxRows > 0 && st.cursor {
 			// A capped query runs through a cursor: the server computes the rows fetched and no
 			// more (draining the rest would read a million rows to show five hundred).
 			name := "app_read_" + strconv.Itoa(i)
-			if _, err := pc.ExecParams(ctx, "DECLARE "+name+" NO SCROLL CURSOR FOR "+piece, nil, nil, nil, nil).Close(); err != nil {
+			if _, err := pc.ExecParams(ctx, "DECLARE "+name+" NO SCROLL CURSOR FOR "+st.text, nil, nil, nil, nil).Close(); err != nil {
 				return nil, d.queryError(ctx, err, "the statement")
 			}
 			run, capped = "FETCH "+strconv.Itoa(opts.MaxRows+1)+" FROM "+name, true
@@ -105,15 +108,6 @@ func (d *Driver) execRead(ctx context.Context, text string, opts driver.ExecOpti
 		last = commandResult(nil)
 	}
 	return last, nil
-}
-
-// cursorable tells a statement a cursor can run (SELECT, WITH, VALUES, TABLE).
-func cursorable(st []token) bool {
-	switch st[0].word {
-	case "SELECT", "WITH", "VALUES", "TABLE":
-		return true
-	}
-	return false
 }
 
 // execWrite runs a write as sent and answers with the command tags.

@@ -20,6 +20,8 @@ type table struct {
 	comment string
 	columns []column
 	key     []string
+	// textIndexes are its full-text indexes over text columns (readTextIndexes).
+	textIndexes []wordSource
 	// ops are the distance operators of the vector columns' indexes by column, read once
 	// (distanceOperator); nil until read.
 	opsMu sync.Mutex
@@ -216,6 +218,9 @@ WHERE i.indrelid = $1 AND i.indisprimary ORDER BY k.ord`, t.oid)
 	}
 	if err := keys.Err(); err != nil {
 		return nil, d.queryError(ctx, err, "reading the key of "+name)
+	}
+	if err := d.readTextIndexes(ctx, p, t); err != nil {
+		return nil, err
 	}
 	for i := range t.columns {
 		for _, k := range t.key {

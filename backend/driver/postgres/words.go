@@ -3,14 +3,19 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"app/backend/driver"
 )
 
-// The searches by words a table has: keyword where it holds a tsvector column, hybrid where it
-// holds one and a vector column too (and a key, which joins the two rankings).
+// The searches by words a table has: keyword where it holds a tsvector column or a text column
+// with a full-text index, hybrid where it holds one and a vector column too (and a key, which
+// joins the two rankings).
 const (
 	modeKeyword = "keyword"
 	modeHybrid  = "hybrid"
@@ -20,19 +25,92 @@ const (
 	paramK       = "k"
 )
 
-// textSearchColumns are the table's tsvector columns.
-func (t *table) textSearchColumns() []string {
-	var out []string
+// wordSource is one choice of where a search by words looks: a tsvector column, or a full-text
+// index over text columns. An index is searched by its own expression, as the catalog spells
+// it, so that the planner matches the expression to the index.
+type wordSource struct {
+	// name is what the person picks: the tsvector column, or the index's text column(s).
+	name string
+	expr string
+	// config is the index's text search configuration as a literal ("'english'::regconfig"),
+	// so the words searched are stemmed as the index stemmed the text; "" for the server's
+	// default (a tsvector column says nothing of how it was made).
+	config string
+}
+
+// indexConfig finds the configuration the catalog spells first in a to_tsvector index.
+var indexConfig = regexp.MustCompile(`^to_tsvector\(('(?:[^']|'')*'::regconfig),`)
+
+// readTextIndexes reads the table's full-text indexes over text: each key expression whose
+// operator class takes a tsvector, with the columns it reads (its dependencies, but the plain
+// key columns beside it).
+func (d *Driver) readTextIndexes(ctx context.Context, p *pgxpool.Pool, t *table) error {
+	rows, err := p.Query(ctx, `
+SELECT pg_get_indexdef(i.indexrelid, k.n::int, true),
+       ARRAY(SELECT a.attname FROM pg_depend dep
+             JOIN pg_attribute a ON a.attrelid = dep.refobjid AND a.attnum = dep.refobjsubid
+             WHERE dep.classid = 'pg_class'::regclass AND dep.objid = i.indexrelid
+               AND dep.refclassid = 'pg_class'::regclass AND dep.refobjid = i.indrelid
+               AND dep.refobjsubid <> ALL (i.indkey::int2[])
+             ORDER BY a.attnum)
+FROM pg_index i
+CROSS JOIN LATERAL unnest(i.indkey::int2[], i.indclass::oid[]) WITH ORDINALITY AS k(attnum, opclass, n)
+JOIN pg_opclass o ON o.oid = k.opclass
+WHERE i.indrelid = $1 AND k.attnum = 0 AND o.opcintype = 'tsvector'::regtype
+ORDER BY i.indexrelid, k.n`, t.oid)
+	if err != nil {
+		return d.queryError(ctx, err, "reading the full-text indexes of "+t.qualified())
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var src wordSource
+		var cols []string
+		if err := rows.Scan(&src.expr, &cols); err != nil {
+			return d.queryError(ctx, err, "reading the full-text indexes of "+t.qualified())
+		}
+		if len(cols) == 0 {
+			continue
+		}
+		src.name = strings.Join(cols, " + ")
+		if m := indexConfig.FindStringSubmatch(src.expr); m != nil {
+			src.config = m[1]
+		}
+		t.textIndexes = append(t.textIndexes, src)
+	}
+	return rows.Err()
+}
+
+// wordSources are the table's tsvector columns, then its full-text indexes; of two indexes
+// over the same columns, the first one made.
+func (t *table) wordSources() []wordSource {
+	var out []wordSource
+	taken := map[string]bool{}
 	for _, c := range t.columns {
 		if c.base == "tsvector" {
-			out = append(out, c.Name)
+			out = append(out, wordSource{name: c.Name, expr: ident(c.Name)})
+			taken[c.Name] = true
+		}
+	}
+	for _, src := range t.textIndexes {
+		if !taken[src.name] {
+			out = append(out, src)
+			taken[src.name] = true
 		}
 	}
 	return out
 }
 
+// textSearchColumns name the table's word sources.
+func (t *table) textSearchColumns() []string {
+	var out []string
+	for _, src := range t.wordSources() {
+		out = append(out, src.name)
+	}
+	return out
+}
+
 // searches are the table's searches by words (TableInfo.Searches), none without a tsvector
-// column.
+// column or a full-text index.
 func (t *table) searches() []driver.SearchMode {
 	text := t.textSearchColumns()
 	if len(text) == 0 {
@@ -64,18 +142,25 @@ func (d *Driver) searchWords(ctx context.Context, t *table, req driver.SearchReq
 	if limit <= 0 {
 		limit = 25
 	}
+	sources := t.wordSources()
+	if len(req.SearchColumns) > 0 {
+		sources = slices.DeleteFunc(sources, func(src wordSource) bool { return !slices.Contains(req.SearchColumns, src.name) })
+	}
 	var args []any
 	args = append(args, *req.Query)
 	query := "websearch_to_tsquery($1::text)"
-	docs := req.SearchColumns
-	if len(docs) == 0 {
-		docs = t.textSearchColumns()
+	if c := sources[0].config; c != "" && !slices.ContainsFunc(sources, func(src wordSource) bool { return src.config != c }) {
+		query = "websearch_to_tsquery(" + c + ", $1::text)"
 	}
-	parts := make([]string, len(docs))
-	for i, c := range docs {
-		parts[i] = "coalesce(" + ident(c) + ", ''::tsvector)"
+	// One source is matched by its bare expression, the one an index holds.
+	doc := "(" + sources[0].expr + ")"
+	if len(sources) > 1 {
+		parts := make([]string, len(sources))
+		for i, src := range sources {
+			parts[i] = "coalesce((" + src.expr + "), ''::tsvector)"
+		}
+		doc = "(" + strings.Join(parts, " || ") + ")"
 	}
-	doc := "(" + strings.Join(parts, " || ") + ")"
 	rank := "ts_rank(" + doc + ", " + query + ")"
 	where, vals, err := d.where(t, req.Filters, &args)
 	if err != nil {

@@ -3,11 +3,15 @@ package postgres_test
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"app/backend/driver"
+	"app/backend/driver/postgres"
+	"app/internal/testkit/pgnode"
+	"app/internal/testkit/pgtest"
 )
 
 // Issue 38, item 6: keyword search where a table holds a tsvector column, and hybrid (reciprocal
@@ -85,5 +89,152 @@ SELECT string_agg(id::text, ',' ORDER BY s DESC, id) FROM (SELECT id, s FROM f O
 	}
 	if _, err := d.Search(ctx, plain, driver.SearchRequest{Query: &red}, 4); !driver.IsKind(err, driver.KindUnsupported) {
 		t.Fatalf("words on a table without a tsvector column: %v", err)
+	}
+}
+
+// Issue 38, item 6: a text column with a full-text index (no tsvector column) is searched by
+// keyword too, each index under the column(s) it reads, by the index's own expression and
+// configuration: the ranking is PostgreSQL's own over that expression (psql), and the index
+// answers it (PostgreSQL 15 counts the scan; sequential scans are off on the driver's side).
+func TestKeywordSearchUsesATextColumnsFullTextIndex(t *testing.T) {
+	for _, server := range []struct {
+		name string
+		node func(*testing.T) *pgnode.Node
+	}{{"PostgreSQL 15", sharedNode}, {"PostgreSQL 18 with pgvector (PGlite)", sharedPGlite}} {
+		t.Run(server.name, func(t *testing.T) {
+			n := server.node(t)
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			h := &harness{node: n}
+			table := h.Table("articles")
+			emb, vec := "", ""
+			if n.PGlite() {
+				emb, vec = ", emb vector(2)", ", emb"
+			}
+			var rows []string
+			for i := 1; i <= 400; i++ {
+				body := fmt.Sprintf("note %d about nothing", i)
+				switch i % 40 {
+				case 3:
+					body = "apple pie and apples, apple everywhere"
+				case 7:
+					body = "an apple a day"
+				case 11:
+					body = "pies of every kind, apple among them"
+				case 13:
+					body = "running shoes"
+				}
+				v := ""
+				if n.PGlite() {
+					v = fmt.Sprintf(", '[%d,%d]'", i%7, i%5)
+				}
+				rows = append(rows, fmt.Sprintf("(%d, 'title %d', '%s'%s)", i, i%9, body, v))
+			}
+			if _, err := n.Psql(ctx, "", "CREATE TABLE "+table+" (id int PRIMARY KEY, title text, body text"+emb+");"+
+				"INSERT INTO "+table+" (id, title, body"+vec+") VALUES "+strings.Join(rows, ", ")+";"+
+				"CREATE INDEX "+table+"_body ON "+table+" USING gin (to_tsvector('english', body));"+
+				"CREATE INDEX "+table+"_both ON "+table+" USING gist (to_tsvector('simple', title || ' ' || body));"+
+				"ANALYZE "+table); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { h.Drop(context.Background(), t, table) })
+			d := h.Open(ctx, t)
+			defer d.Close()
+
+			info, err := d.DescribeTable(ctx, table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantModes := []string{"keyword"}
+			if n.PGlite() {
+				wantModes = append(wantModes, "hybrid")
+			}
+			var modes []string
+			for _, m := range info.Searches {
+				modes = append(modes, m.Name)
+				if strings.Join(m.TextColumns, ",") != "body,title + body" || !m.Columns {
+					t.Fatalf("mode %s picks %q (columns %v), want body and title + body", m.Name, m.TextColumns, m.Columns)
+				}
+			}
+			if strings.Join(modes, ",") != strings.Join(wantModes, ",") {
+				t.Fatalf("modes %v, want %v", modes, wantModes)
+			}
+
+			ranked := func(g *driver.Grid) string {
+				var out []string
+				for _, r := range g.Rows {
+					score, err := strconv.ParseFloat(fmt.Sprint(r[len(r)-1]), 64)
+					if err != nil {
+						t.Fatalf("score %v: %v", r[len(r)-1], err)
+					}
+					out = append(out, fmt.Sprintf("%v:%.6f", r[0], score))
+				}
+				return strings.Join(out, ",")
+			}
+			psqlRanks := func(doc, query string) string {
+				t.Helper()
+				out, err := n.Psql(ctx, "", "SELECT string_agg(id || ':' || to_char(r, 'FM0.000000'), ',' ORDER BY r DESC, id) FROM (SELECT id, ts_rank("+doc+", "+query+")::float8 r FROM "+table+" WHERE "+doc+" @@ "+query+" ORDER BY r DESC, id LIMIT 8) x")
+				if err != nil {
+					t.Fatal(err)
+				}
+				return out
+			}
+			q := "apple pies"
+			if !n.PGlite() {
+				// First, as psql's own queries below scan the index too.
+				scans := func() string {
+					t.Helper()
+					out, err := n.Psql(ctx, "", "SELECT idx_scan FROM pg_stat_user_indexes WHERE indexrelname = '"+table+"_body'")
+					if err != nil {
+						t.Fatal(err)
+					}
+					return out
+				}
+				before := scans()
+				s := pgtest.Settings(n)
+				_ = s.SetValue(postgres.KeyOptions, "enable_seqscan=off")
+				seq := h.open(ctx, t, s, true)
+				if _, err := seq.Search(ctx, table, driver.SearchRequest{Query: &q, Mode: "keyword", SearchColumns: []string{"body"}}, 8); err != nil {
+					t.Fatal(err)
+				}
+				_ = seq.Close() // its session ends, and the server counts its scans
+				deadline := time.Now().Add(10 * time.Second)
+				for scans() == before {
+					if time.Now().After(deadline) {
+						t.Fatalf("the search never scanned %s_body (still %s scans)", table, before)
+					}
+					time.Sleep(100 * time.Millisecond)
+				}
+			}
+
+			g, err := d.Search(ctx, table, driver.SearchRequest{Query: &q, Mode: "keyword", SearchColumns: []string{"body"}}, 8)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := psqlRanks("to_tsvector('english', body)", "websearch_to_tsquery('english', 'apple pies')")
+			if got := ranked(g); got != want || want == "" {
+				t.Fatalf("keyword in body: %s, psql ranks %s", got, want)
+			}
+
+			// The simple configuration keeps "running" whole, where the server's English one
+			// would make it "run": the words are read with the index's configuration.
+			run := "running"
+			g, err = d.Search(ctx, table, driver.SearchRequest{Query: &run, Mode: "keyword", SearchColumns: []string{"title + body"}}, 8)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = psqlRanks("to_tsvector('simple', title || ' ' || body)", "websearch_to_tsquery('simple', 'running')")
+			if got := ranked(g); got != want || want == "" {
+				t.Fatalf("keyword in title + body: %s, psql ranks %s", got, want)
+			}
+
+			if n.PGlite() {
+				// Its fusion is TestKeywordAndHybridSearchOnPostgres's: here, that it runs over the index.
+				g, err = d.Search(ctx, table, driver.SearchRequest{Query: &q, Mode: "hybrid", SearchColumns: []string{"body"}, Vector: []float64{3, 1}}, 4)
+				if err != nil || len(g.Rows) != 4 {
+					t.Fatalf("hybrid in body: %v %v", g, err)
+				}
+			}
+		})
 	}
 }
