@@ -103,10 +103,13 @@ func (a *EditorAPI) Run(connectionID, text string) (dto.RunResultDTO, error) {
 		return dto.RunResultDTO{}, apiError(err)
 	}
 	out.Kind, out.Table, out.Status, out.Notice = string(res.Kind), res.Table, res.Status, res.Notice
-	if res.Kind == driver.ResultGrid && res.Grid != nil {
+	switch {
+	case res.Kind == driver.ResultGrid && res.Grid != nil:
 		g := dto.FromGrid(res.Grid)
 		out.Grid = &g
-	} else {
+	case res.Kind == driver.ResultText:
+		out.Text = res.Text
+	default:
 		out.Kind = string(driver.ResultJSON)
 		out.JSON = string(res.JSON)
 	}

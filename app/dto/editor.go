@@ -6,15 +6,17 @@ import "app/backend/queries"
 // `_additional.id` as uuid, every other `_additional` member its own column), "json" (JSON
 // holds the formatted document) or "not_run" (the user said No; Message says so).
 type RunResultDTO struct {
-	Kind        string   `json:"kind"`
-	Grid        *GridDTO `json:"grid"`
-	JSON        string   `json:"json"`
-	Table       string   `json:"table"`
-	Status      int      `json:"status"`
-	Message     string   `json:"message"`
-	Access      string   `json:"access"`
-	Destructive bool     `json:"destructive"`
-	ElapsedMs   int64    `json:"elapsedMs"`
+	Kind string   `json:"kind"`
+	Grid *GridDTO `json:"grid"`
+	JSON string   `json:"json"`
+	// Text is prose the database wrote to be read as it stands (a query plan), kind "text".
+	Text        string `json:"text"`
+	Table       string `json:"table"`
+	Status      int    `json:"status"`
+	Message     string `json:"message"`
+	Access      string `json:"access"`
+	Destructive bool   `json:"destructive"`
+	ElapsedMs   int64  `json:"elapsedMs"`
 	// Notice is what the driver says about the answer (translated from GraphQL to the
 	// server's gRPC API; cut at a row limit), "" when nothing.
 	Notice string `json:"notice"`

@@ -63,6 +63,14 @@ type Column struct {
 	Kind      ColumnKind `json:"kind,omitempty"`
 	Of        ColumnKind `json:"of,omitempty"`
 	Dimension int        `json:"dimension,omitempty"`
+	// Exact marks a number column (or an array of numbers) whose values are exact decimals,
+	// each cell's digits its value (PostgreSQL's numeric), where a float64 would round them:
+	// a file typed from the column keeps every digit. Precision and Scale are the digits it
+	// declares in all and after the point (numeric(40,10): 40 and 10); Precision 0 when it
+	// declares none. Scale may be negative or past Precision where the database allows it.
+	Exact     bool `json:"exact,omitempty"`
+	Precision int  `json:"precision,omitempty"`
+	Scale     int  `json:"scale,omitempty"`
 }
 
 // ColumnKind is a portable column kind: what a value of the column is, whatever the database
@@ -310,14 +318,17 @@ type ResultKind string
 const (
 	ResultGrid ResultKind = "grid"
 	ResultJSON ResultKind = "json"
+	// ResultText is prose the database wrote to be read as it stands: a query plan.
+	ResultText ResultKind = "text"
 )
 
-// Result is Execute's answer: a grid (a GraphQL Get) or a JSON document
-// (anything else), formatted with two-space indentation.
+// Result is Execute's answer: a grid (a GraphQL Get, a query's rows), a JSON document
+// (anything else), formatted with two-space indentation, or text (a plan).
 type Result struct {
 	Kind ResultKind      `json:"kind"`
 	Grid *Grid           `json:"grid,omitempty"`
 	JSON json.RawMessage `json:"json,omitempty"`
+	Text string          `json:"text,omitempty"`
 	// Table is the collection a grid came from, when known (for edits).
 	Table string `json:"table,omitempty"`
 	// Status is the HTTP status of a REST line.

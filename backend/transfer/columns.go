@@ -46,14 +46,15 @@ func FormatOf(path string) Format {
 type kind int
 
 const (
-	kText   kind = iota // text, uuid, and anything unknown: a string
-	kInt                // int: an exact 64-bit integer
-	kNumber             // number: a float64
-	kBool               // boolean
-	kDate               // date: RFC 3339 text; a timestamp in Parquet
-	kJSON               // object, geoCoordinates, phoneNumber, and other structured values: JSON
-	kRef                // a cross-reference: the target uuids
-	kVector             // a vector: float32s
+	kText    kind = iota // text, uuid, and anything unknown: a string
+	kInt                 // int: an exact 64-bit integer
+	kNumber              // number: its digits in text files, a float64 in Parquet
+	kDecimal             // an exact number (Column.Exact): its digits; a DECIMAL or text in Parquet
+	kBool                // boolean
+	kDate                // date: RFC 3339 text; a timestamp in Parquet
+	kJSON                // object, geoCoordinates, phoneNumber, and other structured values: JSON
+	kRef                 // a cross-reference: the target uuids
+	kVector              // a vector: float32s
 )
 
 // column is one column of the file.
@@ -64,6 +65,8 @@ type column struct {
 	src   int    // index in the page's cells, or -1 for a vector
 	vec   int    // index in the page's vectors, for a vector
 	typ   string // the database type, as DescribeTable gives it
+	// precision and scale are an exact number's declared digits (Column.Precision, Scale).
+	precision, scale int
 }
 
 // VectorColumn is the file column of a vector: "vector" for a table's single vector (name
@@ -83,7 +86,7 @@ func layout(cols []driver.Column, vectorNames []string) []column {
 			continue
 		}
 		k, arr := kindOf(c)
-		out = append(out, column{name: c.Name, kind: k, array: arr, src: i, typ: c.Type})
+		out = append(out, column{name: c.Name, kind: k, array: arr, src: i, typ: c.Type, precision: c.Precision, scale: c.Scale})
 	}
 	for i, n := range vectorNames {
 		out = append(out, column{name: VectorColumn(n), kind: kVector, src: -1, vec: i, typ: driver.TypeVector})
@@ -99,6 +102,9 @@ func kindOf(c driver.Column) (kind, bool) {
 	case driver.ColumnInteger:
 		return kInt, arr
 	case driver.ColumnNumber:
+		if c.Exact {
+			return kDecimal, arr
+		}
 		return kNumber, arr
 	case driver.ColumnBoolean:
 		return kBool, arr

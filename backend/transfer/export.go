@@ -231,7 +231,7 @@ func vectorNames(info *driver.TableInfo, req ExportRequest) []string {
 }
 
 // writePage types and writes one page's rows.
-func writePage(out sink, cols []column, p *driver.ScanPage, dates bool) error {
+func writePage(out sink, cols []column, p *driver.ScanPage, forParquet bool) error {
 	vals := make([]any, len(cols))
 	for i, r := range p.Rows {
 		for j, c := range cols {
@@ -247,7 +247,7 @@ func writePage(out sink, cols []column, p *driver.ScanPage, dates bool) error {
 				vals[j] = nil
 				continue
 			}
-			if vals[j], err = value(c, r[c.src], dates); err != nil {
+			if vals[j], err = value(c, r[c.src], forParquet); err != nil {
 				return fmt.Errorf("row %s: %w", r[0], err)
 			}
 		}

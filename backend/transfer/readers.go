@@ -80,7 +80,8 @@ func openSource(path string, f Format) (source, error) {
 		for _, fl := range pf.Schema().Fields() {
 			cols = append(cols, fl.Name())
 		}
-		return &parquetSource{f: file, r: parquet.NewReader(pf), cols: cols, stamps: timestampUnits(pf.Schema())}, nil
+		stamps, decimals := leafTypes(pf.Schema())
+		return &parquetSource{f: file, r: parquet.NewReader(pf), rows: make([]parquet.Row, 1), cols: cols, stamps: stamps, decimals: decimals}, nil
 	case JSONL:
 		if t := bytes.TrimLeft(head, " \t\r\n\ufeff"); len(t) > 0 && t[0] != '{' {
 			file.Close()
@@ -275,45 +276,67 @@ type parquetSource struct {
 	// Rows are read as maps through Reader, whose replacement (GenericReader) needs a Go type,
 	// while a file's schema is known only at run time.
 	//lint:ignore SA1019 the replacement cannot read a schema known only at run time
-	r      *parquet.Reader
-	cols   []string
-	stamps map[string]time.Duration // timestamp columns (and lists of them): their unit
-	row    int
+	r        *parquet.Reader
+	rows     []parquet.Row
+	cols     []string
+	stamps   map[string]time.Duration // timestamp columns (and lists of them): their unit
+	decimals []decimalLeaf
+	row      int
 }
 
-// timestampUnits finds the top-level columns whose values (or list items) are timestamps:
-// the map reader gives their raw int64s, which the import turns back into times.
-func timestampUnits(s *parquet.Schema) map[string]time.Duration {
-	out := map[string]time.Duration{}
-	leaf := func(n parquet.Node) parquet.Node {
-		for !n.Leaf() {
-			fs := n.Fields()
-			if len(fs) != 1 {
-				return nil
-			}
-			n = fs[0]
-		}
-		return n
-	}
+// decimalLeaf is a top-level column whose values (or list items) are DECIMALs. The map reader
+// gives them as floats (an INT32's as a float32), which round their digits, so the import
+// reads their raw values from the row instead.
+type decimalLeaf struct {
+	name  string
+	scale int
+	leaf  parquet.LeafColumn
+}
+
+// leafTypes finds the top-level columns whose values (or list items) are timestamps, which
+// the map reader gives as raw int64s and the import turns back into times, and DECIMALs.
+func leafTypes(s *parquet.Schema) (map[string]time.Duration, []decimalLeaf) {
+	stamps := map[string]time.Duration{}
+	var decimals []decimalLeaf
 	for _, f := range s.Fields() {
-		l := leaf(f)
-		if l == nil {
+		n, path := parquet.Node(f), []string{f.Name()}
+		for n != nil && !n.Leaf() {
+			fs := n.Fields()
+			n = nil
+			if len(fs) == 1 {
+				n, path = fs[0], append(path, fs[0].Name())
+			}
+		}
+		if n == nil || n.Type().LogicalType() == nil {
 			continue
 		}
-		if lt := l.Type().LogicalType(); lt != nil {
-			if ts, ok := lt.Value.(*format.TimestampType); ok && ts.Unit.Value != nil {
-				out[f.Name()] = ts.Unit.Value.Duration()
+		switch t := n.Type().LogicalType().Value.(type) {
+		case *format.TimestampType:
+			if t.Unit.Value != nil {
+				stamps[f.Name()] = t.Unit.Value.Duration()
+			}
+		case *format.DecimalType:
+			if leaf, ok := s.Lookup(path...); ok {
+				decimals = append(decimals, decimalLeaf{name: f.Name(), scale: int(t.Scale), leaf: leaf})
 			}
 		}
 	}
-	return out
+	return stamps, decimals
 }
 
 func (s *parquetSource) columns() []string { return s.cols }
 
 func (s *parquetSource) next() (record, error) {
+	s.rows = s.rows[:1]
+	n, err := s.r.ReadRows(s.rows)
+	if n == 0 && err == nil {
+		err = io.EOF
+	}
 	m := map[string]any{}
-	if err := s.r.Read(&m); err != nil {
+	if n == 1 {
+		err = s.r.Schema().Reconstruct(&m, s.rows[0])
+	}
+	if err != nil {
 		if errors.Is(err, io.EOF) {
 			return record{}, io.EOF
 		}
@@ -323,7 +346,36 @@ func (s *parquetSource) next() (record, error) {
 	for col, unit := range s.stamps {
 		m[col] = stampsToTimes(m[col], unit)
 	}
+	for _, d := range s.decimals {
+		if m[d.name] != nil {
+			m[d.name] = d.digits(s.rows[0])
+		}
+	}
 	return record{line: s.row, values: m}, nil
+}
+
+// digits are the column's values in row as their digits (json.Number), which the driver binds
+// as they are: a value, or a list's items (nil for a null item).
+func (d decimalLeaf) digits(row parquet.Row) any {
+	var items []any
+	for _, v := range row {
+		if v.Column() != d.leaf.ColumnIndex {
+			continue
+		}
+		switch def := v.DefinitionLevel(); {
+		case def == d.leaf.MaxDefinitionLevel:
+			items = append(items, fromDecimal(v, d.scale))
+		case d.leaf.Node.Optional() && def == d.leaf.MaxDefinitionLevel-1:
+			items = append(items, nil) // a null item (next leaves a null value as it is)
+		}
+	}
+	if d.leaf.MaxRepetitionLevel == 0 {
+		return items[0]
+	}
+	if items == nil {
+		return []any{}
+	}
+	return items
 }
 
 func (s *parquetSource) close() error { return s.f.Close() }

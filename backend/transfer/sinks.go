@@ -70,13 +70,25 @@ func (s *jsonlSink) close() error { return s.w.Flush() }
 
 func (s *jsonlSink) abort() {}
 
-// appendJSON appends v as JSON: integers exact, vectors without reflection.
+// appendJSON appends v as JSON: integers exact, numbers by their digits, vectors without
+// reflection.
 func appendJSON(b []byte, v any) ([]byte, error) {
 	switch x := v.(type) {
 	case nil:
 		return append(b, "null"...), nil
 	case int64:
 		return strconv.AppendInt(b, x, 10), nil
+	case decimal:
+		return appendDecimal(b, x), nil
+	case []decimal:
+		b = append(b, '[')
+		for i, d := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendDecimal(b, d)
+		}
+		return append(b, ']'), nil
 	case bool:
 		return strconv.AppendBool(b, x), nil
 	case json.RawMessage:
@@ -97,7 +109,8 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 
 // --- CSV: RFC 4180, a header row of the layout's names. A null is an empty unquoted field
 // and an empty text a quoted one (""), the convention of PostgreSQL's COPY, so that both read
-// back as what they were. Lists, structured values, references and vectors are JSON text. ---
+// back as what they were. Numbers are the driver's digits (NaN and the infinities by name).
+// Lists, structured values, references and vectors are JSON text. ---
 
 type csvSink struct {
 	w    *bufio.Writer
@@ -126,8 +139,8 @@ func (s *csvSink) row(vals []any) error {
 			b = appendCSVText(b, x)
 		case int64:
 			b = strconv.AppendInt(b, x, 10)
-		case float64:
-			b = strconv.AppendFloat(b, x, 'g', -1, 64)
+		case decimal:
+			b = append(b, x...) // digits, a sign, a point, an exponent or a name: never quoted
 		case bool:
 			b = strconv.AppendBool(b, x)
 		default:
@@ -160,8 +173,9 @@ func (s *csvSink) close() error { return s.w.Flush() }
 func (s *csvSink) abort() {}
 
 // --- Parquet: columns typed from the table's schema (int64, double, boolean, timestamps in
-// UTC nanoseconds, strings, lists of them; references as lists of uuids; vectors as lists of
-// float32; structured values as JSON text), every column optional. ---
+// UTC nanoseconds, strings, lists of them; exact numbers as DECIMAL where the column declares
+// its digits, else as their text; references as lists of uuids; vectors as lists of float32;
+// structured values as JSON text), every column optional. ---
 
 type parquetSink struct {
 	w      *parquet.GenericWriter[any]
@@ -238,6 +252,13 @@ func parquetNode(c column) parquet.Node {
 		leaf = parquet.Int(64)
 	case kNumber:
 		leaf = parquet.Leaf(parquet.DoubleType)
+	case kDecimal:
+		leaf = parquet.String()
+		if c.hasDecimal() {
+			// A fixed-length array holds any precision, where INT32 and INT64 stop at 9 and
+			// 18 digits: one encoding for every column, and the one Spark and Arrow write.
+			leaf = parquet.Decimal(c.scale, c.precision, parquet.FixedLenByteArrayType(decimalSize(c.precision)))
+		}
 	case kBool:
 		leaf = parquet.Leaf(parquet.BooleanType)
 	case kDate:
@@ -363,6 +384,10 @@ func appendParquet(r []parquet.Value, leaf parquetLeaf, v any) ([]parquet.Value,
 		for _, e := range x {
 			add(parquet.DoubleValue(e))
 		}
+	case []decimal:
+		for _, e := range x {
+			add(parquet.ByteArrayValue([]byte(e)))
+		}
 	case []bool:
 		for _, e := range x {
 			add(parquet.BooleanValue(e))
@@ -450,6 +475,8 @@ func parquetValue(v any) (parquet.Value, error) {
 		return parquet.ByteArrayValue([]byte(x)), nil
 	case json.RawMessage:
 		return parquet.ByteArrayValue(x), nil
+	case fixedDecimal:
+		return parquet.FixedLenByteArrayValue(x), nil
 	case int64:
 		return parquet.Int64Value(x), nil
 	case float64:

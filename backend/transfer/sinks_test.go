@@ -134,17 +134,18 @@ func TestParquetBatchesKeepRowsWhole(t *testing.T) {
 
 // The struct path (structSink) writes the same columns as the general path: the same names,
 // types, logical types and optionality, nulls as nulls, dates as UTC microseconds; the vectors
-// uncompressed and in order. Tables it cannot take (an array, a reference, more columns of a
-// kind than it has slots) take the general path.
+// uncompressed and in order. Tables it cannot take (an array, a reference, a DECIMAL, more
+// columns of a kind than it has slots) take the general path.
 func TestTheStructPathWritesWhatTheGeneralPathWrites(t *testing.T) {
 	cols := []column{{name: "uuid", kind: kText}, {name: "title", kind: kText}, {name: "n", kind: kInt},
 		{name: "price", kind: kNumber}, {name: "ok", kind: kBool}, {name: "at", kind: kDate},
-		{name: "meta", kind: kJSON}, {name: "vector", kind: kVector}, {name: "vector:image", kind: kVector}}
+		{name: "meta", kind: kJSON}, {name: "vector", kind: kVector}, {name: "vector:image", kind: kVector},
+		{name: "amount", kind: kDecimal}}
 	at := time.Date(1, 2, 3, 4, 5, 6, 7000, time.UTC) // year 1: past int64 nanoseconds
 	rows := [][]any{
-		{"u1", "first", int64(1 << 60), 2.5, true, at, json.RawMessage(`{"a":1}`), []float32{1, 2, 3}, []float32{4}},
-		{"u2", nil, nil, nil, nil, nil, nil, nil, nil},
-		{"u3", "third", int64(-3), -0.5, false, at.AddDate(9000, 0, 0), json.RawMessage(`[]`), []float32{7, 8, 9}, nil},
+		{"u1", "first", int64(1 << 60), 2.5, true, at, json.RawMessage(`{"a":1}`), []float32{1, 2, 3}, []float32{4}, "12345678901234567890.5"},
+		{"u2", nil, nil, nil, nil, nil, nil, nil, nil, nil},
+		{"u3", "third", int64(-3), -0.5, false, at.AddDate(9000, 0, 0), json.RawMessage(`[]`), []float32{7, 8, 9}, nil, "NaN"},
 	}
 	write := func(s sink) []byte {
 		t.Helper()
@@ -211,6 +212,7 @@ func TestTheStructPathWritesWhatTheGeneralPathWrites(t *testing.T) {
 	for name, cols := range map[string][]column{
 		"an array":    {{name: "tags", kind: kText, array: true}},
 		"a reference": {{name: "author", kind: kRef}},
+		"a DECIMAL":   {{name: "price", kind: kDecimal, precision: 10, scale: 2}},
 		"nine vectors": func() []column {
 			var out []column
 			for i := range 9 {

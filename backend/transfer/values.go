@@ -9,10 +9,11 @@ import (
 )
 
 // value types one cell of col (a driver Grid cell) as the Go value a file holds: string,
-// int64, float64, bool, time.Time (dates, for Parquet) or a slice of one, json.RawMessage for
-// structured values, []string for references. nil is null. A cell the type does not fit is an
-// error naming the column: an export never writes a value that would read back as another.
-func value(col column, cell any, dates bool) (any, error) {
+// int64, decimal, bool or a slice of one, json.RawMessage for structured values, []string for
+// references; for Parquet (forParquet), float64 for a number, fixedDecimal or string for an
+// exact one, and time.Time for a date. nil is null. A cell the type does not fit is an error
+// naming the column: an export never writes a value that would read back as another.
+func value(col column, cell any, forParquet bool) (any, error) {
 	if cell == nil {
 		return nil, nil
 	}
@@ -38,31 +39,42 @@ func value(col column, cell any, dates bool) (any, error) {
 		if err := dec.Decode(&items); err != nil {
 			return nil, bad(err)
 		}
-		return typedList(col, items, dates, bad)
+		return typedList(col, items, forParquet, bad)
 	}
-	return scalar(col.kind, cell, dates, bad)
+	return scalar(col, cell, forParquet, bad)
 }
 
-func typedList(col column, items []any, dates bool, bad func(error) error) (any, error) {
+func typedList(col column, items []any, forParquet bool, bad func(error) error) (any, error) {
 	switch col.kind {
 	case kInt:
 		out := make([]int64, len(items))
 		for i, it := range items {
-			v, err := scalar(kInt, it, dates, bad)
+			v, err := scalar(col, it, forParquet, bad)
 			if err != nil || v == nil {
 				return nil, bad(fmt.Errorf("item %d is not an int", i+1))
 			}
 			out[i] = v.(int64)
 		}
 		return out, nil
-	case kNumber:
-		out := make([]float64, len(items))
+	case kNumber, kDecimal:
+		if forParquet && col.kind == kNumber {
+			out := make([]float64, len(items))
+			for i, it := range items {
+				v, err := scalar(col, it, forParquet, bad)
+				if err != nil || v == nil {
+					return nil, bad(fmt.Errorf("item %d is not a number", i+1))
+				}
+				out[i] = v.(float64)
+			}
+			return out, nil
+		}
+		out := make([]decimal, len(items))
 		for i, it := range items {
-			v, err := scalar(kNumber, it, dates, bad)
-			if err != nil || v == nil {
+			d, ok := decimalOf(it)
+			if !ok {
 				return nil, bad(fmt.Errorf("item %d is not a number", i+1))
 			}
-			out[i] = v.(float64)
+			out[i] = d
 		}
 		return out, nil
 	case kBool:
@@ -76,10 +88,10 @@ func typedList(col column, items []any, dates bool, bad func(error) error) (any,
 		}
 		return out, nil
 	case kDate:
-		if dates {
+		if forParquet {
 			out := make([]time.Time, len(items))
 			for i, it := range items {
-				v, err := scalar(kDate, it, true, bad)
+				v, err := scalar(col, it, forParquet, bad)
 				if err != nil || v == nil {
 					return nil, bad(fmt.Errorf("item %d is not a date", i+1))
 				}
@@ -99,8 +111,8 @@ func typedList(col column, items []any, dates bool, bad func(error) error) (any,
 	return out, nil
 }
 
-func scalar(k kind, cell any, dates bool, bad func(error) error) (any, error) {
-	switch k {
+func scalar(col column, cell any, forParquet bool, bad func(error) error) (any, error) {
+	switch col.kind {
 	case kInt:
 		n, ok := cell.(json.Number)
 		if !ok {
@@ -116,16 +128,27 @@ func scalar(k kind, cell any, dates bool, bad func(error) error) (any, error) {
 			i = int64(f)
 		}
 		return i, nil
-	case kNumber:
-		n, ok := cell.(json.Number)
-		if !ok {
+	case kNumber, kDecimal:
+		d, ok := decimalOf(cell)
+		switch {
+		case !ok:
 			return nil, bad(fmt.Errorf("not a number"))
+		case !forParquet:
+			return d, nil
+		case col.kind == kNumber:
+			f, err := strconv.ParseFloat(string(d), 64)
+			if err != nil {
+				return nil, bad(err)
+			}
+			return f, nil
+		case col.hasDecimal():
+			b, err := toFixedDecimal(d, col.precision, col.scale)
+			if err != nil {
+				return nil, bad(err)
+			}
+			return b, nil
 		}
-		f, err := strconv.ParseFloat(string(n), 64)
-		if err != nil {
-			return nil, bad(err)
-		}
-		return f, nil
+		return string(d), nil // an exact number of no declared precision: its digits as text
 	case kBool:
 		b, ok := cell.(bool)
 		if !ok {
@@ -137,7 +160,7 @@ func scalar(k kind, cell any, dates bool, bad func(error) error) (any, error) {
 		if !ok {
 			return nil, bad(fmt.Errorf("not a date"))
 		}
-		if !dates {
+		if !forParquet {
 			return s, nil
 		}
 		t, err := time.Parse(time.RFC3339Nano, s)

@@ -30,6 +30,8 @@ type Driver struct {
 	tables sync.Map // string -> *table
 	// marks are where the pages read end, for keyset paging (Browse).
 	marks marks
+	// notices are the server's notices of the editor's statements, by connection (listen).
+	notices notices
 }
 
 // Option configures New.
@@ -75,6 +77,7 @@ func (d *Driver) config() (*pgxpool.Config, error) {
 	// connections (PgBouncer's transaction pooling, PGlite's wire server) never meets a
 	// statement name another connection prepared.
 	cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeCacheDescribe
+	cfg.ConnConfig.OnNotice = d.notices.add
 	// Every session reads times in UTC and dates as ISO, so a cell reads the same whatever
 	// the server's defaults.
 	cfg.ConnConfig.RuntimeParams["timezone"] = "UTC"

@@ -1,11 +1,14 @@
 package postgres
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -62,6 +65,8 @@ func (d *Driver) execRead(ctx context.Context, text string, opts driver.ExecOpti
 	// text the classifier read as one statement where the server reads several (a COMMIT
 	// that would end the read-only transaction among them) is refused by the server.
 	pc := tx.Conn().PgConn()
+	heard := d.notices.listen(pc)
+	defer d.notices.stop(pc)
 	stmts, err := parse(text)
 	if err != nil {
 		return nil, errorf(driver.KindNotPermitted, "the text is not a read PostgreSQL's grammar can read: it runs only as a write, approved")
@@ -83,6 +88,14 @@ func (d *Driver) execRead(ctx context.Context, text string, opts driver.ExecOpti
 			run, capped = "FETCH "+strconv.Itoa(opts.MaxRows+1)+" FROM "+name, true
 		}
 		rr := pc.ExecParams(ctx, run, nil, nil, nil, nil)
+		if st.plan {
+			res, err := planResult(rr)
+			if err != nil {
+				return nil, d.queryError(ctx, err, "the statement")
+			}
+			last = res
+			continue
+		}
 		fields := rr.FieldDescriptions()
 		if len(fields) == 0 && !capped {
 			tag, err := rr.Close()
@@ -107,6 +120,7 @@ func (d *Driver) execRead(ctx context.Context, text string, opts driver.ExecOpti
 	if last == nil {
 		last = commandResult(nil)
 	}
+	last.Notice = joinNotice(last.Notice, heard())
 	return last, nil
 }
 
@@ -118,6 +132,8 @@ func (d *Driver) execWrite(ctx context.Context, text string) (*driver.Result, er
 	}
 	defer conn.Release()
 	pc := conn.Conn().PgConn()
+	heard := d.notices.listen(pc)
+	defer d.notices.stop(pc)
 	results, err := pc.Exec(ctx, text).ReadAll()
 	// The connection goes back to the pool as it came: a transaction the text left open is
 	// rolled back (and said so), and what it changed in the session (SET ROLE, search_path,
@@ -141,24 +157,121 @@ func (d *Driver) execWrite(ctx context.Context, text string) (*driver.Result, er
 		}
 		tags = append(tags, r.CommandTag.String())
 	}
-	// A write that answers rows (INSERT … RETURNING, or a read the person approved as a
-	// write) shows its last rows as a grid.
-	if n := len(results); n > 0 && len(results[n-1].FieldDescriptions) > 0 {
-		last := results[n-1]
-		g := &driver.Grid{Columns: make([]driver.Column, len(last.FieldDescriptions)), Rows: [][]any{}}
-		numeric := make([]bool, len(last.FieldDescriptions))
-		for i, f := range last.FieldDescriptions {
-			kind, name := oidKind(f.DataTypeOID)
-			g.Columns[i] = driver.Column{Name: f.Name, Type: name, Kind: kind}
-			numeric[i] = kind == driver.ColumnInteger || kind == driver.ColumnNumber
-		}
-		for _, vals := range last.Rows {
-			g.Rows = append(g.Rows, rowCells(vals, g.Columns, numeric))
-		}
-		return &driver.Result{Kind: driver.ResultGrid, Grid: g, Notice: strings.Join(tags, "; ")}, nil
-	}
-	return commandResult(tags), nil
+	res := writeResult(text, results, tags)
+	res.Notice = joinNotice(res.Notice, heard())
+	return res, nil
 }
+
+// writeResult is what a write answers: its last statement's plan (EXPLAIN ANALYZE), its rows
+// as a grid (INSERT … RETURNING, or a read the person approved as a write), else the tags.
+func writeResult(text string, results []*pgconn.Result, tags []string) *driver.Result {
+	n := len(results)
+	if n == 0 || len(results[n-1].FieldDescriptions) == 0 {
+		return commandResult(tags)
+	}
+	last := results[n-1]
+	if stmts, err := parse(text); err == nil && len(stmts) == n && stmts[n-1].plan {
+		return planOf(last.FieldDescriptions[0].DataTypeOID, last.Rows)
+	}
+	g := &driver.Grid{Columns: make([]driver.Column, len(last.FieldDescriptions)), Rows: [][]any{}}
+	numeric := make([]bool, len(last.FieldDescriptions))
+	for i, f := range last.FieldDescriptions {
+		kind, name := oidKind(f.DataTypeOID)
+		g.Columns[i] = driver.Column{Name: f.Name, Type: name, Kind: kind}
+		numeric[i] = kind == driver.ColumnInteger || kind == driver.ColumnNumber
+	}
+	for _, vals := range last.Rows {
+		g.Rows = append(g.Rows, rowCells(vals, g.Columns, numeric))
+	}
+	return &driver.Result{Kind: driver.ResultGrid, Grid: g, Notice: strings.Join(tags, "; ")}
+}
+
+// planResult reads an EXPLAIN's answer (planOf).
+func planResult(rr *pgconn.ResultReader) (*driver.Result, error) {
+	var oid uint32
+	if f := rr.FieldDescriptions(); len(f) > 0 {
+		oid = f[0].DataTypeOID
+	}
+	var rows [][][]byte
+	for rr.NextRow() {
+		rows = append(rows, [][]byte{slices.Clone(rr.Values()[0])})
+	}
+	if _, err := rr.Close(); err != nil {
+		return nil, err
+	}
+	return planOf(oid, rows), nil
+}
+
+// planOf is a plan as the server wrote it: EXPLAIN (FORMAT JSON) a JSON document, every other
+// format text, one line a row (as psql prints it), not a grid of one column.
+func planOf(oid uint32, rows [][][]byte) *driver.Result {
+	lines := make([]string, len(rows))
+	for i, r := range rows {
+		lines[i] = string(r[0])
+	}
+	text := strings.Join(lines, "\n")
+	if oid == 114 { // json
+		var doc bytes.Buffer
+		if json.Indent(&doc, []byte(text), "", "  ") == nil {
+			return &driver.Result{Kind: driver.ResultJSON, JSON: doc.Bytes()}
+		}
+	}
+	return &driver.Result{Kind: driver.ResultText, Text: text}
+}
+
+// joinNotice puts the server's notices (RAISE NOTICE, a DROP … IF EXISTS that found nothing)
+// after what the driver says of the result.
+func joinNotice(notice string, heard []string) string {
+	if len(heard) == 0 {
+		return notice
+	}
+	if notice != "" {
+		heard = append([]string{notice}, heard...)
+	}
+	return strings.Join(heard, "\n")
+}
+
+// notices collects the server's notices for the statements of the editor, each connection's
+// while one of them runs on it, and drops those of the driver's own queries.
+type notices struct{ m sync.Map } // *pgconn.PgConn -> *heard
+
+type heard struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+// add is pgconn's notice handler, for every connection of the pool.
+func (n *notices) add(pc *pgconn.PgConn, msg *pgconn.Notice) {
+	v, ok := n.m.Load(pc)
+	if !ok {
+		return
+	}
+	h := v.(*heard)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	// A statement that raises without end is not read to the end into memory.
+	if len(h.lines) < maxNotices {
+		h.lines = append(h.lines, msg.Severity+": "+msg.Message)
+	} else if len(h.lines) == maxNotices {
+		h.lines = append(h.lines, "(more notices were left out)")
+	}
+}
+
+// maxNotices caps the notices kept of one run.
+const maxNotices = 100
+
+// listen collects the notices of pc until stop; the function returns those heard so far.
+func (n *notices) listen(pc *pgconn.PgConn) func() []string {
+	h := &heard{}
+	n.m.Store(pc, h)
+	return func() []string {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		return slices.Clone(h.lines)
+	}
+}
+
+func (n *notices) stop(pc *pgconn.PgConn) { n.m.Delete(pc) }
 
 // rowCells are one result row's text values as grid cells: numbers by their digits, booleans
 // as booleans, the rest as text.

@@ -185,8 +185,10 @@ ORDER BY a.attnum`, t.oid)
 		if category == "A" {
 			c.Kind, c.Array = driver.ColumnArray, true
 			c.Of = kindOf(elemName, elemTypeType)
+			c.Exact, c.Precision, c.Scale = numericDigits(elemName, typmod)
 		} else {
 			c.Kind = kindOf(c.base, typtype)
+			c.Exact, c.Precision, c.Scale = numericDigits(c.base, typmod)
 			c.elemType = ""
 			if c.Kind == driver.ColumnVector && typmod > 0 {
 				c.Dimension = int(typmod)

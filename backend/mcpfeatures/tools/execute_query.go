@@ -30,9 +30,9 @@ type queryArgs struct {
 // (backend/approval); a destructive statement is refused here and pointed to
 // confirm_destructive_operation. Progress: 0.0 classified, 0.3 running, 1.0 done.
 //
-// Its structuredContent is one of two shapes (a page of rows with kind "grid", or a JSON
-// document with kind "json"), so it lists no output schema: one object schema for both would
-// say less than the description does.
+// Its structuredContent is one of three shapes (a page of rows with kind "grid", a JSON
+// document with kind "json", or a plan's text with kind "text"), so it lists no output schema:
+// one object schema for all would say less than the description does.
 func ExecuteQuery(d Deps) mcp.Tool {
 	return define(spec{
 		Name:        NameExecuteQuery,
@@ -154,6 +154,16 @@ func resultOf(c connections.Connection, res *driver.Result, limit, maxRows int, 
 			Text:       p.text(fmt.Sprintf("%s on %s", tableOr(res.Table), c.Name), more),
 			Structured: out,
 		}
+	}
+	if res.Kind == driver.ResultText {
+		// A plan reads as the database wrote it, line by line.
+		text := capText("plan:\n"+res.Text, "the whole text is in structuredContent.text")
+		structured := map[string]any{"kind": "text", "text": res.Text, "truncated": res.Truncated}
+		if note != "" {
+			text += "\n" + note
+			structured["notes"] = note
+		}
+		return &mcp.ToolResult{Text: text, Structured: structured}
 	}
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, res.JSON); err != nil {

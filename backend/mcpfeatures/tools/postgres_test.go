@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -101,6 +102,15 @@ CREATE SEQUENCE s;`); err != nil {
 		ok(t, rep)
 		if !strings.Contains(rep.text(), "two") || len(r.person.questions()) != 0 {
 			t.Fatalf("%s; asked %v", rep.text(), r.person.questions())
+		}
+	})
+	t.Run("execute_query: an EXPLAIN runs unasked and answers the plan as text", func(t *testing.T) {
+		r.person.will()
+		rep := call(auth.LevelReadOnly, NameExecuteQuery, map[string]any{"query": "EXPLAIN (COSTS OFF) SELECT title FROM public.items WHERE id = 2"})
+		ok(t, rep)
+		st := structured(rep)
+		if st["kind"] != "text" || !strings.Contains(fmt.Sprint(st["text"]), "items") || !strings.HasPrefix(rep.text(), "plan:\n") || len(r.person.questions()) != 0 {
+			t.Fatalf("%s %v; asked %v", rep.text(), st, r.person.questions())
 		}
 	})
 	before := state()

@@ -407,6 +407,9 @@ func toColumns(cs []driver.Column) []*pb.Column {
 			Kind:         string(c.Kind),
 			Of:           string(c.Of),
 			Dimension:    int64(c.Dimension),
+			Exact:        c.Exact,
+			Precision:    int32(c.Precision),
+			Scale:        int32(c.Scale),
 		}
 		if len(c.FilterNotes) > 0 {
 			out[i].FilterNotes = make(map[string]string, len(c.FilterNotes))
@@ -441,6 +444,9 @@ func fromColumns(cs []*pb.Column) []driver.Column {
 			Kind:         driver.ColumnKind(c.GetKind()),
 			Of:           driver.ColumnKind(c.GetOf()),
 			Dimension:    int(c.GetDimension()),
+			Exact:        c.GetExact(),
+			Precision:    int(c.GetPrecision()),
+			Scale:        int(c.GetScale()),
 		}
 		if notes := c.GetFilterNotes(); len(notes) > 0 {
 			out[i].FilterNotes = make(map[driver.Operator]string, len(notes))
@@ -666,7 +672,7 @@ func fromGrid(g *pb.Grid) *driver.Grid {
 // --- editor ---
 
 func toResult(r *driver.Result) (*pb.Result, error) {
-	out := &pb.Result{Kind: string(r.Kind), Json: r.JSON, Table: r.Table, Status: int32(r.Status), Truncated: r.Truncated, Notice: r.Notice}
+	out := &pb.Result{Kind: string(r.Kind), Json: r.JSON, Table: r.Table, Status: int32(r.Status), Truncated: r.Truncated, Notice: r.Notice, Text: r.Text}
 	if r.Grid != nil {
 		g, err := toGrid(r.Grid)
 		if err != nil {
@@ -678,7 +684,7 @@ func toResult(r *driver.Result) (*pb.Result, error) {
 }
 
 func fromResult(r *pb.Result) *driver.Result {
-	out := &driver.Result{Kind: driver.ResultKind(r.GetKind()), Table: r.GetTable(), Status: int(r.GetStatus()), Truncated: r.GetTruncated(), Notice: r.GetNotice()}
+	out := &driver.Result{Kind: driver.ResultKind(r.GetKind()), Table: r.GetTable(), Status: int(r.GetStatus()), Truncated: r.GetTruncated(), Notice: r.GetNotice(), Text: r.GetText()}
 	if r.GetGrid() != nil {
 		out.Grid = fromGrid(r.GetGrid())
 	}

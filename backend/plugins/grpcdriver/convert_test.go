@@ -237,7 +237,9 @@ func TestContractTypesRoundTrip(t *testing.T) {
 	})
 	t.Run("table info with settings and definition", func(t *testing.T) {
 		ti := &driver.TableInfo{
-			Name: "Typed", Description: "d", Columns: sampleColumns(), PrimaryKey: []string{"uuid"},
+			Name: "Typed", Description: "d", PrimaryKey: []string{"uuid"},
+			// An exact number's digits, a negative scale among them (PostgreSQL 15's numeric(5,-2)).
+			Columns:    append(sampleColumns(), driver.Column{Name: "price", Type: "numeric(5,-2)", Kind: driver.ColumnNumber, Exact: true, Precision: 5, Scale: -2}),
 			Settings:   driver.TableSettings{IndexNullState: true, IndexPropertyLength: true, IndexTimestamps: true, MultiTenancy: true, Vectorizer: "none", NamedVectors: []string{"a", "b"}, VectorizedVectors: []string{"b"}, OwnVector: true},
 			Definition: json.RawMessage(`{"class":"Typed","properties":[]}`),
 			Details: []driver.DetailSection{{Title: "Inverted index", Items: []driver.DetailItem{
@@ -267,10 +269,11 @@ func TestContractTypesRoundTrip(t *testing.T) {
 			t.Fatal("no filters must stay nil")
 		}
 	})
-	t.Run("results: grid and JSON", func(t *testing.T) {
+	t.Run("results: grid, JSON and text", func(t *testing.T) {
 		for _, r := range []*driver.Result{
 			{Kind: driver.ResultGrid, Table: "Person", Grid: &driver.Grid{Columns: sampleColumns()[:2], Rows: [][]any{{"id", "x"}}}},
 			{Kind: driver.ResultJSON, JSON: json.RawMessage("{\n  \"data\": null\n}"), Status: 200},
+			{Kind: driver.ResultText, Text: "Seq Scan on t\n  Filter: (id > 1)", Notice: "NOTICE: planned"},
 		} {
 			pr, err := toResult(r)
 			if err != nil {

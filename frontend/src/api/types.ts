@@ -1016,10 +1016,12 @@ export interface ApprovalsApi {
 
 /** run's answer: a Get as a grid, anything else as formatted JSON, or not run (a write the user declined). */
 export interface RunResult {
-  kind: "grid" | "json" | "not_run";
+  kind: "grid" | "json" | "text" | "not_run";
   grid: Grid | null;
   /** The formatted JSON document ("" for a grid). */
   json: string;
+  /** Prose the database wrote to be read as it stands, a query plan (kind "text"). */
+  text: string;
   /** The collection a grid came from, when known. */
   table: string;
   /** The HTTP status of a REST line (0 for GraphQL). */

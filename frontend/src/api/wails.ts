@@ -570,9 +570,10 @@ export function createWailsApi(): Api {
         call(async () => {
           const r = await EditorBinding.Run(id, text);
           return {
-            kind: r.kind === "grid" || r.kind === "not_run" ? r.kind : "json",
+            kind: r.kind === "grid" || r.kind === "text" || r.kind === "not_run" ? r.kind : "json",
             grid: r.grid ? toGrid(r.grid) : null,
             json: r.json ?? "",
+            text: r.text ?? "",
             table: r.table ?? "",
             status: r.status ?? 0,
             message: r.message ?? "",

@@ -563,7 +563,7 @@ export function fakeEditor(overrides: Partial<EditorApi> = {}): EditorApi {
   return {
     run: async (_id, text) => {
       history.unshift({ text, at: "2026-01-01T00:00:00Z", ok: true, error: "" });
-      return { kind: "json", grid: null, json: "{}", table: "", status: 0, message: "", access: "read", destructive: false, elapsedMs: 1, notice: "" };
+      return { kind: "json", grid: null, json: "{}", text: "", table: "", status: 0, message: "", access: "read", destructive: false, elapsedMs: 1, notice: "" };
     },
     cancel: async () => false,
     history: async (_id, search) => history.filter((e) => e.text.toLowerCase().includes(search.toLowerCase())),

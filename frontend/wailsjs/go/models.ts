@@ -1821,6 +1821,7 @@ export namespace dto {
 	    kind: string;
 	    grid?: GridDTO;
 	    json: string;
+	    text: string;
 	    table: string;
 	    status: number;
 	    message: string;
@@ -1838,6 +1839,7 @@ export namespace dto {
 	        this.kind = source["kind"];
 	        this.grid = this.convertValues(source["grid"], GridDTO);
 	        this.json = source["json"];
+	        this.text = source["text"];
 	        this.table = source["table"];
 	        this.status = source["status"];
 	        this.message = source["message"];

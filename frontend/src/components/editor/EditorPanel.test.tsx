@@ -5,7 +5,7 @@ import { column, connection, deferred, fakeApi, grid } from "../../test/fakeApi"
 import { EditorView } from "@codemirror/view";
 import { EditorPanel } from "./EditorPanel";
 
-const base: RunResult = { kind: "json", grid: null, json: "", table: "", status: 0, message: "", access: "read", destructive: false, elapsedMs: 3, notice: "" };
+const base: RunResult = { kind: "json", grid: null, json: "", text: "", table: "", status: 0, message: "", access: "read", destructive: false, elapsedMs: 3, notice: "" };
 
 function renderEditor(editor: Partial<EditorApi>, text: string, id = `c-${Math.random()}`) {
   const api = fakeApi(async () => [], {}, { editor });
@@ -55,6 +55,18 @@ describe("query editor (issue 14)", () => {
     const details = json.querySelectorAll("details");
     expect(details.length).toBeGreaterThan(3);
     expect(details[0]).toHaveAttribute("open");
+  });
+
+  it("shows a plan as the text the database wrote, its indentation kept, and each server notice on its own line", async () => {
+    const plan = "Sort\n  Sort Key: v\n  ->  Seq Scan on t\n        Filter: (id > 10)";
+    const run = vi.fn(async () => ({ ...base, kind: "text" as const, text: plan, notice: "NOTICE: one\nWARNING: two" }));
+    renderEditor({ run }, "EXPLAIN (COSTS OFF) SELECT * FROM t WHERE id > 10 ORDER BY v");
+    fireEvent.click(runButton());
+    const shown = await screen.findByLabelText("Plan");
+    expect(shown.tagName).toBe("PRE");
+    expect(shown.textContent).toBe(plan);
+    expect(screen.queryByRole("region", { name: "JSON result" })).toBeNull();
+    expect(screen.getByRole("status")).toHaveTextContent("NOTICE: one WARNING: two");
   });
 
   it("shows a refusal inline with its reason, and a declined write as not run", async () => {

@@ -53,7 +53,15 @@ export function ResultPane({ outcome }: { outcome: Outcome }) {
               {r.notice}
             </p>
           )}
-          {r.kind === "grid" && r.grid ? <DataGrid grid={r.grid} table={r.table} /> : <JsonView text={r.json} />}
+          {r.kind === "grid" && r.grid ? (
+            <DataGrid grid={r.grid} table={r.table} />
+          ) : r.kind === "text" ? (
+            <pre className="editor-result__text" aria-label="Plan">
+              {r.text}
+            </pre>
+          ) : (
+            <JsonView text={r.json} />
+          )}
         </div>
       );
     }

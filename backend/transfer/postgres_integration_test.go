@@ -1,0 +1,323 @@
+package transfer_test
+
+// Issue 38, items 3 and 10: a PostgreSQL table's numbers go out to every format and come back
+// in with every digit, held to what psql prints, on a real PostgreSQL server, in the process
+// and across the plugin protocol (the app runs the driver as a plugin).
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/sirupsen/logrus"
+
+	"app/backend/driver"
+	"app/backend/driver/postgres"
+	"app/backend/plugins/grpcdriver"
+	"app/backend/transfer"
+	"app/internal/testkit/pgnode"
+	"app/internal/testkit/pgtest"
+	"app/internal/testkit/plugintest"
+)
+
+// digitsTable holds numbers a float64 rounds: numeric(40,10) at its 30 digits before the
+// point, unconstrained numeric past them and with NaN and -Infinity, int8 at 2^53+1 and its
+// minimum, and a double (its NaN and infinities too).
+const digitsTable = `(id int8 PRIMARY KEY, fixed numeric(40,10), free numeric, big int8, ratio double precision)`
+
+const digitsRows = `INSERT INTO %s VALUES
+  (1, 123456789012345678901234567890.123456789, 98765432109876543210.98765432109876543210123456789, 9007199254740993, 0.1),
+  (2, -0.0000000001, 'NaN', -9223372036854775808, 1e300),
+  (3, 0, '-Infinity', 9223372036854775807, 'Infinity'),
+  (4, NULL, 1e-40, NULL, 'NaN'),
+  (5, NULL, NULL, NULL, NULL)`
+
+// digitsColumns are the table's columns in the file's order.
+var digitsColumns = []string{"id", "fixed", "free", "big", "ratio"}
+
+// startPostgres starts a PostgreSQL server for this test, stopped when it ends.
+func startPostgres(t *testing.T) *pgnode.Node {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a PostgreSQL server: left to make test")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	n, err := pgnode.Start(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(n.Stop)
+	return n
+}
+
+// openPostgres opens the PostgreSQL driver on n, in the process or across the plugin protocol.
+func openPostgres(t *testing.T, n *pgnode.Node, boundary bool) driver.Driver {
+	t.Helper()
+	ctx := context.Background()
+	var d driver.Driver
+	if boundary {
+		k, stop, err := plugintest.Loopback(ctx, grpcdriver.Config{
+			Info: grpcdriver.Info{Name: "postgres", Version: "test", Types: []string{postgres.Type}},
+			Open: func(s driver.Settings, log logrus.FieldLogger) (driver.Driver, error) {
+				return postgres.New(s, postgres.WithLogger(log))
+			},
+			Classify: postgres.Classify,
+		}, pgtest.Settings(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(stop)
+		d = k
+	} else {
+		pd, err := postgres.New(pgtest.Settings(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { pd.Close() })
+		d = pd
+	}
+	if err := d.Connect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// psqlRows are table's rows as psql prints them, by id: each column's text, nil for NULL.
+func psqlRows(t *testing.T, n *pgnode.Node, table string) map[string][]*string {
+	t.Helper()
+	cols := make([]string, len(digitsColumns))
+	for i, c := range digitsColumns {
+		cols[i] = fmt.Sprintf("coalesce(%s::text, '<null>')", c)
+	}
+	out, err := n.Psql(context.Background(), "", "SELECT "+strings.Join(cols, ", ")+" FROM "+table+" ORDER BY id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string][]*string{}
+	for line := range strings.SplitSeq(out, "\n") {
+		var row []*string
+		for f := range strings.SplitSeq(line, "|") {
+			if f == "<null>" {
+				row = append(row, nil)
+			} else {
+				row = append(row, &f)
+			}
+		}
+		rows[*row[0]] = row
+	}
+	return rows
+}
+
+// fileRows reads an exported file back as each column's text by id, nil for a null, with the
+// parquet library and the standard library only: CSV's fields, JSON Lines' numbers by their
+// literal text (a string where JSON has no number), Parquet's integers and doubles formatted
+// as psql formats them, its DECIMALs as their digits.
+func fileRows(t *testing.T, path string) map[string][]*string {
+	t.Helper()
+	rows := map[string][]*string{}
+	add := func(vals []*string) { rows[*vals[0]] = vals }
+	switch transfer.FormatOf(path) {
+	case transfer.CSV:
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		recs, err := csv.NewReader(f).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(recs[0], ",") != strings.Join(digitsColumns, ",") {
+			t.Fatalf("CSV header %v", recs[0])
+		}
+		for _, r := range recs[1:] {
+			vals := make([]*string, len(r))
+			for i := range r {
+				if r[i] != "" {
+					vals[i] = &r[i]
+				}
+			}
+			add(vals)
+		}
+	case transfer.JSONL:
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for line := range strings.SplitSeq(strings.TrimSuffix(string(b), "\n"), "\n") {
+			var m map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(line), &m); err != nil {
+				t.Fatalf("%s: %v", line, err)
+			}
+			vals := make([]*string, len(digitsColumns))
+			for i, c := range digitsColumns {
+				raw := string(m[c])
+				var s string
+				switch {
+				case raw == "null":
+					continue
+				case json.Unmarshal(m[c], &s) == nil: // NaN, an infinity
+				default:
+					s = raw
+				}
+				vals[i] = &s
+			}
+			add(vals)
+		}
+	case transfer.Parquet:
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		st, _ := f.Stat()
+		pf, err := parquet.OpenFile(f, st.Size())
+		if err != nil {
+			t.Fatal(err)
+		}
+		types := map[string]string{}
+		for _, c := range pf.Schema().Fields() {
+			types[c.Name()] = c.Type().String()
+		}
+		want := map[string]string{"id": "INT(64,true)", "fixed": "DECIMAL(40,10)", "free": "STRING", "big": "INT(64,true)", "ratio": "DOUBLE"}
+		for c, w := range want {
+			if types[c] != w {
+				t.Errorf("Parquet column %s is %s, want %s", c, types[c], w)
+			}
+		}
+		r := parquet.NewReader(pf)
+		defer r.Close()
+		for {
+			m := map[string]any{}
+			if err := r.Read(&m); err != nil {
+				break
+			}
+			vals := make([]*string, len(digitsColumns))
+			for i, c := range digitsColumns {
+				var s string
+				switch x := m[c].(type) {
+				case nil:
+					continue
+				case int64:
+					s = strconv.FormatInt(x, 10)
+				case string:
+					s = x
+				case *big.Float: // the library's DECIMAL, with bits to spare for its 40 digits
+					s = x.Text('f', 10)
+				case float64:
+					s = pgFloat(x)
+				default:
+					t.Fatalf("column %s: a %T", c, x)
+				}
+				vals[i] = &s
+			}
+			add(vals)
+		}
+	}
+	return rows
+}
+
+// pgFloat is a double as PostgreSQL prints it (shortest exact digits, its own exponent form
+// and names).
+func pgFloat(f float64) string {
+	switch s := strconv.FormatFloat(f, 'g', -1, 64); s {
+	case "NaN":
+		return "NaN"
+	case "+Inf":
+		return "Infinity"
+	case "-Inf":
+		return "-Infinity"
+	default:
+		return s
+	}
+}
+
+func sameRows(t *testing.T, what string, got, want map[string][]*string) {
+	t.Helper()
+	text := func(r []*string) string {
+		parts := make([]string, len(r))
+		for i, p := range r {
+			parts[i] = "NULL"
+			if p != nil {
+				parts[i] = *p
+			}
+		}
+		return strings.Join(parts, " | ")
+	}
+	if len(got) != len(want) {
+		t.Errorf("%s: %d rows, psql prints %d", what, len(got), len(want))
+	}
+	for id, w := range want {
+		if g := text(got[id]); g != text(w) {
+			t.Errorf("%s, row %s:\n  got  %s\n  psql %s", what, id, g, text(w))
+		}
+	}
+}
+
+// Every number of a PostgreSQL table is exported with every digit: numeric(40,10) as a Parquet
+// DECIMAL(40,10), unconstrained numeric as its text (NaN and the infinities too), int8 as
+// INT64, a double as DOUBLE; CSV and JSON Lines write each number's digits as psql prints
+// them (JSON Lines a string where JSON has no number).
+func TestExportKeepsEveryDigitOfNumeric(t *testing.T) {
+	n := startPostgres(t)
+	ctx := context.Background()
+	if _, err := n.Psql(ctx, "", "CREATE TABLE public.digits "+digitsTable+"; "+fmt.Sprintf(digitsRows, "public.digits")); err != nil {
+		t.Fatal(err)
+	}
+	want := psqlRows(t, n, "public.digits")
+	for _, boundary := range []bool{false, true} {
+		where := "in process"
+		if boundary {
+			where = "across the plugin protocol"
+		}
+		d := openPostgres(t, n, boundary)
+		for _, f := range transfer.Formats() {
+			t.Run(where+"/"+string(f), func(t *testing.T) {
+				path := filepath.Join(t.TempDir(), "digits."+string(f))
+				if _, err := transfer.Export(ctx, d, transfer.ExportRequest{Table: "public.digits", Path: path}, nil); err != nil {
+					t.Fatal(err)
+				}
+				sameRows(t, string(f), fileRows(t, path), want)
+			})
+		}
+	}
+}
+
+// A file's numbers are imported into a numeric column with every digit: each export of the
+// table imports into a copy that psql prints as it prints the table.
+func TestImportKeepsEveryDigitOfNumeric(t *testing.T) {
+	n := startPostgres(t)
+	ctx := context.Background()
+	if _, err := n.Psql(ctx, "", "CREATE TABLE public.digits "+digitsTable+"; "+fmt.Sprintf(digitsRows, "public.digits")); err != nil {
+		t.Fatal(err)
+	}
+	want := psqlRows(t, n, "public.digits")
+	d := openPostgres(t, n, true)
+	for _, f := range transfer.Formats() {
+		t.Run(string(f), func(t *testing.T) {
+			table := "public.digits_" + string(f)
+			if _, err := n.Psql(ctx, "", "CREATE TABLE "+table+" "+digitsTable); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(t.TempDir(), "digits."+string(f))
+			if _, err := transfer.Export(ctx, d, transfer.ExportRequest{Table: "public.digits", Path: path}, nil); err != nil {
+				t.Fatal(err)
+			}
+			sum, err := transfer.Import(ctx, d, transfer.ImportRequest{Table: table, Path: path}, nil)
+			if err != nil || sum.Written != int64(len(want)) {
+				t.Fatalf("import: %+v, %v", sum, err)
+			}
+			sameRows(t, "imported from "+string(f), psqlRows(t, n, table), want)
+		})
+	}
+}
