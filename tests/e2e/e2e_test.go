@@ -19,7 +19,9 @@ import (
 	"testing"
 	"time"
 
+	"app/internal/pluginpub"
 	"app/internal/testkit/fixtures"
+	"app/internal/testkit/pgnode"
 	"app/internal/testkit/testenv"
 	"app/internal/testkit/weaviatenode"
 	"app/internal/testkit/weaviatetest"
@@ -90,6 +92,7 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 		t.Fatalf("load the showcase on the GraphQL-off node: %v", err)
 	}
 	offCancel()
+	shop, vectors := startPostgres(t)
 	configDir := t.TempDir()
 	if err := e2eharness.AddConnection(cli, configDir, "Demo Weaviate", node.Host, node.Port, node.GRPCPort); err != nil {
 		t.Fatal(err)
@@ -98,7 +101,7 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 	// The Weaviate driver is a plugin: the app installs it from this registry (served over
 	// loopback HTTP) when the UI opens the saved connection (SPEC A.3).
 	pubCtx, pubCancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	reg, stopReg, err := e2eharness.ServeRegistry(pubCtx, t.TempDir())
+	reg, stopReg, err := e2eharness.ServeRegistry(pubCtx, t.TempDir(), pluginpub.Postgres)
 	pubCancel()
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +111,7 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 	d := harness.StartXvfb(t, 1440, 900)
 	// Building the dev app and the whole UI run share it: generous for a loaded 2-core runner
 	// (about 2.5 minutes there; the suite allows 30).
-	ctx, cancel := context.WithTimeout(context.Background(), 12*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 16*time.Minute)
 	defer cancel()
 	dev, err := e2eharness.StartDev(ctx, e2eharness.DevOptions{Root: root, Wails: wails, Display: d, ConfigDir: configDir,
 		Env: reg.Env(), LogPath: filepath.Join(art, "wails-dev.log")})
@@ -119,13 +122,33 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 	devURL := dev.URL
 	logTail := dev.LogTail
 
-	run := exec.CommandContext(ctx, "node", "ui.mjs")
+	common := []string{"APP_E2E_URL=" + devURL, "APP_E2E_CLI=" + cli, "APP_E2E_CONFIG_DIR=" + configDir,
+		"APP_E2E_DISPLAY=" + d.Name, "APP_E2E_ARTIFACTS=" + art, "CHROMIUM=" + chromium}
+	// APP_E2E_ONLY=postgres.mjs (or ui.mjs) runs one script: the inner loop of whoever works
+	// on it. make test runs both.
+	only := os.Getenv("APP_E2E_ONLY")
+	if only == "" || only == "ui.mjs" {
+		runScript(ctx, t, root, "ui.mjs", logTail, append(common,
+			fmt.Sprintf("APP_E2E_DEMO_ADDR=%s:%d", node.Host, node.Port), "APP_E2E_UNREACHABLE_PORT="+fmt.Sprint(freePort(t)),
+			fmt.Sprintf("APP_E2E_APIKEY_ADDR=%s:%d", keyNode.Host, keyNode.Port),
+			fmt.Sprintf("APP_E2E_NOGRAPHQL_ADDR=%s:%d", offNode.Host, offNode.Port), fmt.Sprintf("APP_E2E_NOGRAPHQL_GRPC_PORT=%d", offNode.GRPCPort))...)
+	}
+	if only == "" || only == "postgres.mjs" {
+		// Issue 38: the same window on PostgreSQL connections, through the plugin alone.
+		t.Run("PostgreSQL", func(t *testing.T) {
+			runScript(ctx, t, root, "postgres.mjs", logTail, append(common, postgresEnv("SHOP", shop), postgresEnv("VECTORS", vectors),
+				"PGPASSWORD_SHOP="+shop.Password, "PGPASSWORD_VECTORS="+vectors.Password, "APP_E2E_PSQL="+shop.PsqlPath())...)
+		})
+	}
+	t.Logf("screenshots in %s", art)
+}
+
+// runScript runs one of the e2e scripts with env and makes each JSON line it prints a subtest.
+func runScript(ctx context.Context, t *testing.T, root, script string, logTail func() string, env ...string) {
+	t.Helper()
+	run := exec.CommandContext(ctx, "node", script)
 	run.Dir = filepath.Join(root, "tests", "e2e")
-	run.Env = append(os.Environ(), "APP_E2E_URL="+devURL, "APP_E2E_CLI="+cli, "APP_E2E_CONFIG_DIR="+configDir,
-		fmt.Sprintf("APP_E2E_DEMO_ADDR=%s:%d", node.Host, node.Port), "APP_E2E_UNREACHABLE_PORT="+fmt.Sprint(freePort(t)),
-		fmt.Sprintf("APP_E2E_APIKEY_ADDR=%s:%d", keyNode.Host, keyNode.Port), "APP_E2E_DISPLAY="+d.Name,
-		fmt.Sprintf("APP_E2E_NOGRAPHQL_ADDR=%s:%d", offNode.Host, offNode.Port), fmt.Sprintf("APP_E2E_NOGRAPHQL_GRPC_PORT=%d", offNode.GRPCPort),
-		"APP_E2E_ARTIFACTS="+art, "CHROMIUM="+chromium)
+	run.Env = append(os.Environ(), env...)
 	var stderr bytes.Buffer
 	run.Stderr = &stderr
 	out, runErr := run.Output()
@@ -138,7 +161,7 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 		}
 	}
 	if len(results) == 0 {
-		t.Fatalf("ui.mjs reported no checks (%v)\nstdout: %s\nstderr: %s\nwails dev log:\n%s", runErr, out, stderr.String(), logTail())
+		t.Fatalf("%s reported no checks (%v)\nstdout: %s\nstderr: %s\nwails dev log:\n%s", script, runErr, out, stderr.String(), logTail())
 	}
 	for _, r := range results {
 		t.Run(r.Check, func(t *testing.T) {
@@ -148,7 +171,44 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 		})
 	}
 	if runErr != nil && !t.Failed() {
-		t.Fatalf("ui.mjs: %v\nstderr: %s", runErr, stderr.String())
+		t.Fatalf("%s: %v\nstderr: %s", script, runErr, stderr.String())
 	}
-	t.Logf("screenshots in %s", art)
+}
+
+// startPostgres starts the PostgreSQL servers of the PostgreSQL checks (postgres.mjs): a
+// PostgreSQL 15 cluster holding a shop's items and a view of them, and PGlite (PostgreSQL 18
+// with pgvector) holding 300 documents with a vector(768) column in three topics.
+func startPostgres(t *testing.T) (shop, vectors *pgnode.Node) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	shop, err := pgnode.Start(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(shop.Stop)
+	if _, err := shop.Psql(ctx, "", `CREATE TABLE public.items (id bigint PRIMARY KEY, title text NOT NULL, price numeric(10,2), tags text[], seen timestamptz);
+INSERT INTO public.items SELECT i, 'item ' || i, i * 1.5, ARRAY['t' || (i % 3)], '2026-01-01T00:00:00Z'::timestamptz + i * interval '1 hour' FROM generate_series(1, 40) i;
+CREATE VIEW public.cheap AS SELECT id, title, price FROM public.items WHERE price < 10;
+ANALYZE public.items`); err != nil {
+		t.Fatal(err)
+	}
+	vectors, err = pgnode.StartPGlite(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(vectors.Stop)
+	if _, err := vectors.Psql(ctx, "", `CREATE EXTENSION IF NOT EXISTS vector;
+CREATE TABLE public.docs (id int PRIMARY KEY, topic text NOT NULL, emb vector(768));
+INSERT INTO public.docs SELECT i, 'topic ' || (i % 3),
+  (SELECT array_agg((CASE WHEN j % 3 = i % 3 THEN 1.0 ELSE 0.0 END + sin(i * j) * 0.05)::real ORDER BY j) FROM generate_series(1, 768) j)::vector
+FROM generate_series(1, 300) i`); err != nil {
+		t.Fatal(err)
+	}
+	return shop, vectors
+}
+
+// postgresEnv passes a node to postgres.mjs as APP_E2E_PG_<NAME>=user@host:port/database.
+func postgresEnv(name string, n *pgnode.Node) string {
+	return fmt.Sprintf("APP_E2E_PG_%s=%s@%s:%d/%s", name, n.User, n.Host, n.Port, n.Database)
 }

@@ -14,7 +14,8 @@
 // publisher) offers the Weaviate driver plugin, which is not installed when the page loads.
 //   CHROMIUM             the browser (default /usr/bin/chromium)
 import { launchChromium } from "./chromium.mjs";
-import { execFileSync, spawnSync } from "node:child_process";
+import { answerDialog, answerOpenDialog, answerSaveDialog, assert, check, dialogGone, dialogShown, failed, need, whenFailing } from "./lib.mjs";
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -25,72 +26,9 @@ const artifacts = need("APP_E2E_ARTIFACTS");
 const demoAddr = need("APP_E2E_DEMO_ADDR");
 const unreachablePort = need("APP_E2E_UNREACHABLE_PORT");
 const apiKeyAddr = need("APP_E2E_APIKEY_ADDR");
-const display = need("APP_E2E_DISPLAY");
+need("APP_E2E_DISPLAY"); // read by lib.mjs's dialog answers
 const offAddr = need("APP_E2E_NOGRAPHQL_ADDR");
 const offGrpcPort = need("APP_E2E_NOGRAPHQL_GRPC_PORT");
-
-/** focusDialog waits for the app's native dialog titled `title`, focuses it, and returns xdotool's env. */
-function focusDialog(title) {
-  const env = { ...process.env, DISPLAY: display };
-  const ids = execFileSync("xdotool", ["search", "--sync", "--onlyvisible", "--name", `^${title}$`], { env, timeout: 30_000 })
-    .toString()
-    .trim()
-    .split(/\s+/);
-  execFileSync("xdotool", ["windowfocus", "--sync", ids[ids.length - 1]], { env, timeout: 10_000 });
-  return env;
-}
-
-/** answerDialog presses `keys` in the app's native dialog titled `title`. */
-function answerDialog(title, keys) {
-  const env = focusDialog(title);
-  execFileSync("xdotool", ["key", "--clearmodifiers", keys], { env, timeout: 10_000 });
-}
-
-/**
- * dialogUp says whether the app's native dialog titled `title` is up: true or false when
- * xdotool could tell, null when it could not. A search that meets a window being destroyed
- * (a GTK entry's completion popup comes and goes with each key) dies of an X error with
- * exit status 1, the same status as "no window matches"; only a clean exit, nothing on
- * stderr, means no match.
- */
-function dialogUp(title) {
-  const r = spawnSync("xdotool", ["search", "--onlyvisible", "--name", `^${title}$`], { env: { ...process.env, DISPLAY: display }, timeout: 5_000 });
-  if (r.status === 0 && r.stdout.toString().trim()) return true;
-  if (r.status === 1 && !r.stdout.toString().trim() && !r.stderr.toString().trim()) return false;
-  return null;
-}
-
-/** dialogShown polls, for up to ms, whether the app's native dialog titled `title` is up. */
-async function dialogShown(title, ms) {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
-    if (dialogUp(title)) return true;
-  }
-  return false;
-}
-
-/** dialogGone polls, for up to ms, until the app's native dialog titled `title` is seen gone twice running. */
-async function dialogGone(title, ms) {
-  let gone = 0;
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
-    gone = dialogUp(title) === false ? gone + 1 : 0;
-    if (gone === 2) return true;
-  }
-  return false;
-}
-
-/**
- * answerSaveDialog saves at path in the app's native save dialog titled `title`. As with the
- * open dialog (answerOpenDialog), the first keys a GTK dialog gets can be lost under load, so
- * the name is typed, selected and typed again whole before Return.
- */
-function answerSaveDialog(title, path) {
-  const env = focusDialog(title);
-  execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+a"], { env, timeout: 10_000 });
-  execFileSync("xdotool", ["type", "--clearmodifiers", "--delay", "20", path], { env, timeout: 30_000 });
-  execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+a"], { env, timeout: 10_000 });
-  execFileSync("xdotool", ["type", "--clearmodifiers", "--delay", "20", path], { env, timeout: 30_000 });
-  execFileSync("xdotool", ["key", "--clearmodifiers", "Return"], { env, timeout: 10_000 });
-}
 
 /** mcpStatus sends tools/list to the running app's MCP endpoint, with a bearer token if given. */
 async function mcpStatus(token, clientName = "") {
@@ -120,38 +58,12 @@ async function mcpStatus(token, clientName = "") {
   return r.status;
 }
 
-function need(name) {
-  const v = process.env[name];
-  if (!v) {
-    console.error(`ui.mjs: ${name} is not set`);
-    process.exit(2);
-  }
-  return v;
-}
-
-let failed = 0;
-/** onFailure, once the page exists, keeps a screenshot of the page as a failed check left it. */
-let onFailure = async (_n) => {};
-async function check(name, fn) {
-  try {
-    await fn();
-    console.log(JSON.stringify({ check: name, ok: true }));
-  } catch (e) {
-    failed++;
-    await onFailure(failed).catch(() => {});
-    console.log(JSON.stringify({ check: name, ok: false, error: `${String(e?.message ?? e)} (screenshot: failed-${failed}.png)` }));
-  }
-}
-
-function assert(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
 
 const browser = await launchChromium();
 
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: "light" });
-  onFailure = (n) => page.screenshot({ path: join(artifacts, `failed-${n}.png`) });
+  whenFailing((n) => page.screenshot({ path: join(artifacts, `failed-${n}.png`) }));
   const consoleErrors = [];
   page.on("console", (m) => {
     if (m.type() !== "error") return;
@@ -1037,25 +949,6 @@ try {
 
   // Issue 21: Export… and Import… in the window, the native save and open dialogs answered
   // here with xdotool, the files read back, and the rows held to what weaviate-server holds.
-  /**
-   * answerOpenDialog opens path in the app's native open dialog titled `title`. Typing "/"
-   * in a GTK file chooser pops up its location entry, but under load the keys that follow
-   * at once can arrive before the entry has focus and are lost (measured: 14 of 30 answers
-   * lost a character with two busy cores). So the path is typed once to bring the entry up,
-   * then selected in the entry and typed again whole, and only then Return: 40 of 40 under
-   * the same load. No key is sent again blindly: a second Return could land on whatever
-   * the dialog left focused.
-   */
-  const answerOpenDialog = async (title, path) => {
-    const env = focusDialog(title);
-    execFileSync("xdotool", ["type", "--clearmodifiers", "--delay", "20", path], { env, timeout: 30_000 });
-    execFileSync("xdotool", ["key", "--clearmodifiers", "ctrl+a"], { env, timeout: 10_000 });
-    execFileSync("xdotool", ["type", "--clearmodifiers", "--delay", "20", path], { env, timeout: 30_000 });
-    execFileSync("xdotool", ["key", "--clearmodifiers", "Return"], { env, timeout: 10_000 });
-    if (await dialogGone(title, 20_000)) return;
-    execFileSync("import", ["-window", "root", join(artifacts, "e2e-open-dialog.png")], { env, timeout: 10_000 });
-    throw new Error(`the native dialog ${title} is still open after the answer (screen: e2e-open-dialog.png)`);
-  };
   await check("grid: Export… writes every Article row with its vector to the file chosen in the native save dialog", async () => {
     const out = join(artifacts, "e2e-article-export.jsonl");
     rmSync(out, { force: true });
@@ -2194,4 +2087,4 @@ try {
 } finally {
   await browser.close();
 }
-process.exit(failed === 0 ? 0 : 1);
+process.exit(failed() === 0 ? 0 : 1);

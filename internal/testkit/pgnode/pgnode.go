@@ -181,14 +181,17 @@ func (n *Node) Stop() {
 	_ = os.RemoveAll(n.dir)
 }
 
+// PsqlPath is the psql program the node's Psql runs, for a test that reads back from another
+// language (the e2e's postgres.mjs).
+func (n *Node) PsqlPath() string { return filepath.Join(n.bin, "psql") }
+
 // Psql runs sql with psql in database db ("" for the node's), unaligned and tuples only, and
 // returns what it printed: rows one a line, columns separated by "|".
 func (n *Node) Psql(ctx context.Context, db, sql string) (string, error) {
 	if db == "" {
 		db = n.Database
 	}
-	psql := filepath.Join(n.bin, "psql")
-	cmd := exec.CommandContext(ctx, psql, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
+	cmd := exec.CommandContext(ctx, n.PsqlPath(), "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
 		"-h", n.Host, "-p", strconv.Itoa(n.Port), "-U", n.User, "-d", db, "-c", sql)
 	cmd.Env = append(os.Environ(), "PGPASSWORD="+n.Password, "PGCONNECT_TIMEOUT=10")
 	var out, errb bytes.Buffer

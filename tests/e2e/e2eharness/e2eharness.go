@@ -23,6 +23,7 @@ import (
 	"syscall"
 	"time"
 
+	"app/backend/plugins/registry"
 	"app/internal/pluginpub"
 	"app/internal/testkit/testenv"
 	"app/internal/testkit/weaviatetest"
@@ -130,11 +131,22 @@ func AddConnection(cli, configDir, name, host string, port, grpcPort int) error 
 
 // ServeRegistry publishes version 1.0.0 of the Weaviate driver plugin into dir and serves it
 // over loopback HTTP, as a registry is in the field: the app installs the driver from it
-// when the UI opens a saved connection (SPEC A.3). stop closes the server.
-func ServeRegistry(ctx context.Context, dir string) (reg pluginpub.Dev, stop func(), err error) {
+// when the UI opens a saved connection (SPEC A.3). stop closes the server. Every plugin of
+// also (pluginpub.Shipped's entries but Weaviate's) is published beside it, signed alike.
+func ServeRegistry(ctx context.Context, dir string, also ...registry.Plugin) (reg pluginpub.Dev, stop func(), err error) {
 	reg, err = pluginpub.PublishDev(ctx, dir, "1.0.0")
 	if err != nil {
 		return reg, nil, fmt.Errorf("publish the driver plugin into a dev registry: %w", err)
+	}
+	for _, p := range also {
+		for _, s := range pluginpub.Shipped {
+			if s.Plugin.Name != p.Name {
+				continue
+			}
+			if err := pluginpub.Publish(ctx, pluginpub.Release{Dir: dir, Version: "1.0.0", Key: reg.Signer, Plugin: s.Plugin, Package: s.Package}); err != nil {
+				return reg, nil, fmt.Errorf("publish the %s plugin into the dev registry: %w", p.Name, err)
+			}
+		}
 	}
 	srv := httptest.NewServer(http.FileServer(http.Dir(reg.Dir)))
 	reg.URL = srv.URL + "/index.json"
