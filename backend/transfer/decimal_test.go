@@ -65,16 +65,7 @@ func TestExactNumbersKeepEveryDigitInEveryFormat(t *testing.T) {
 	}
 
 	path := export(Parquet)
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	st, _ := f.Stat()
-	pf, err := parquet.OpenFile(f, st.Size())
-	if err != nil {
-		t.Fatal(err)
-	}
+	pf := OpenParquet(t, path)
 	types := map[string]string{}
 	for _, c := range pf.Schema().Columns() {
 		leaf, _ := pf.Schema().Lookup(c...)

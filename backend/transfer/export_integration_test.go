@@ -95,17 +95,7 @@ func readFile(t *testing.T, path string) []map[string]any {
 			out = append(out, m)
 		}
 	case transfer.Parquet:
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		st, _ := f.Stat()
-		pf, err := parquet.OpenFile(f, st.Size())
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := parquet.NewReader(pf)
+		r := parquet.NewReader(transfer.OpenParquet(t, path))
 		for {
 			m := map[string]any{}
 			if err := r.Read(&m); err != nil {

@@ -12,6 +12,7 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -175,20 +176,8 @@ func fileRows(t *testing.T, path string) map[string][]*string {
 			add(vals)
 		}
 	case transfer.Parquet:
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		st, _ := f.Stat()
-		pf, err := parquet.OpenFile(f, st.Size())
-		if err != nil {
-			t.Fatal(err)
-		}
-		types := map[string]string{}
-		for _, c := range pf.Schema().Fields() {
-			types[c.Name()] = c.Type().String()
-		}
+		pf := transfer.OpenParquet(t, path)
+		types := transfer.ParquetTypes(pf)
 		want := map[string]string{"id": "INT(64,true)", "fixed": "DECIMAL(40,10)", "free": "STRING", "big": "INT(64,true)", "ratio": "DOUBLE"}
 		for c, w := range want {
 			if types[c] != w {
@@ -319,5 +308,67 @@ func TestImportKeepsEveryDigitOfNumeric(t *testing.T) {
 			}
 			sameRows(t, "imported from "+string(f), psqlRows(t, n, table), want)
 		})
+	}
+}
+
+// Issue 38, item 10: a view and a table without a key export every row once (the driver walks
+// them by a server-side cursor), duplicates as often as they are there, past several of the
+// export's pages, held to what psql reads.
+func TestExportOfAViewHoldsEveryRowOnce(t *testing.T) {
+	n := startPostgres(t)
+	ctx := context.Background()
+	if _, err := n.Psql(ctx, "", `CREATE TABLE public.people (id int PRIMARY KEY, grp int, name text);
+INSERT INTO public.people SELECT i, i % 4, 'p' || (i % 17) FROM generate_series(1, 4500) i;
+CREATE VIEW public.some_people AS SELECT grp, name FROM public.people WHERE grp <> 3;
+CREATE TABLE public.visits AS SELECT i % 50 AS n, CASE WHEN i % 9 = 0 THEN NULL ELSE 'v' || (i % 4) END AS word FROM generate_series(1, 3200) i`); err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range []struct {
+		name string
+		cols []string
+	}{{"public.some_people", []string{"grp", "name"}}, {"public.visits", []string{"n", "word"}}} {
+		texts := make([]string, len(rel.cols))
+		for i, c := range rel.cols {
+			texts[i] = "coalesce(" + c + "::text, '')" // CSV writes a null as an empty field
+		}
+		out, err := n.Psql(ctx, "", "SELECT "+strings.Join(texts, " || ',' || ")+" FROM "+rel.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := slices.Sorted(strings.SplitSeq(out, "\n"))
+		for _, boundary := range []bool{false, true} {
+			where := "in process"
+			if boundary {
+				where = "across the plugin protocol"
+			}
+			d := openPostgres(t, n, boundary)
+			t.Run(where+"/"+rel.name, func(t *testing.T) {
+				path := filepath.Join(t.TempDir(), "rows.csv")
+				sum, err := transfer.Export(ctx, d, transfer.ExportRequest{Table: rel.name, Path: path}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f, err := os.Open(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				recs, err := csv.NewReader(f).ReadAll()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(recs[0], rel.cols) {
+					t.Fatalf("header %v", recs[0])
+				}
+				var got []string
+				for _, r := range recs[1:] {
+					got = append(got, strings.Join(r, ","))
+				}
+				slices.Sort(got)
+				if sum.Rows != int64(len(want)) || !slices.Equal(got, want) {
+					t.Fatalf("%d rows exported (%d in the file), psql reads %d, or they differ", sum.Rows, len(got), len(want))
+				}
+			})
+		}
 	}
 }

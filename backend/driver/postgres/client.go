@@ -32,6 +32,8 @@ type Driver struct {
 	marks marks
 	// notices are the server's notices of the editor's statements, by connection (listen).
 	notices notices
+	// walks are the cursor walks in progress (Scan of a relation without a key).
+	walks walks
 }
 
 // Option configures New.
@@ -131,6 +133,7 @@ func (d *Driver) Connect(ctx context.Context) error {
 	old := d.pool
 	d.pool = pool
 	d.mu.Unlock()
+	d.walks.endAll(false) // the old pool's Close waits for the connections walks hold
 	if old != nil {
 		old.Close()
 	}
@@ -150,12 +153,13 @@ func (d *Driver) Ping(ctx context.Context) error {
 	return nil
 }
 
-// Close closes the pool.
+// Close releases the walks in progress and closes the pool.
 func (d *Driver) Close() error {
 	d.mu.Lock()
 	p := d.pool
 	d.pool = nil
 	d.mu.Unlock()
+	d.walks.endAll(true) // the pool's Close waits for the connections walks hold
 	if p != nil {
 		p.Close()
 	}

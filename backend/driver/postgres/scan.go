@@ -3,9 +3,12 @@ package postgres
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/jackc/pgx/v5"
 
 	"app/backend/driver"
 )
@@ -14,23 +17,30 @@ import (
 const scanStep = 1000
 
 // Scan walks a table in key order by keyset (WHERE key > the last key read, never OFFSET), so
-// a step late in a big table costs what the first does; a table without a key walks by its
-// rows' physical places (ctid). After and Next are the last key read, as JSON text. The
-// filters go into the WHERE, so each step returns up to Limit matching rows.
+// a step late in a big table costs what the first does; After and Next are the last key
+// read, as JSON text. A relation without a key (a view, a materialized view, a table or a
+// partitioned table without a primary key) has no order to resume by, so it is walked by a
+// server-side cursor instead (cursor.go), After and Next naming the walk. The filters go
+// into the WHERE, so each step returns up to Limit matching rows.
 func (d *Driver) Scan(ctx context.Context, name string, req driver.ScanRequest) (*driver.ScanPage, error) {
+	if tok, ok := parseWalkToken(req.After); ok {
+		return d.stepWalk(ctx, name, tok, req)
+	}
 	t, err := d.table(ctx, name)
 	if err != nil {
 		return nil, err
+	}
+	if len(t.key) == 0 {
+		if req.After != "" {
+			return nil, errorf(driver.KindInvalidArgument, "the walk's position %q is not one this driver gave", req.After)
+		}
+		return d.openWalk(ctx, t, name, req)
 	}
 	p, err := d.db()
 	if err != nil {
 		return nil, err
 	}
 	order := t.key
-	byPlace := len(order) == 0
-	if byPlace && t.kind != "r" && t.kind != "m" {
-		return nil, errorf(driver.KindUnsupported, "%s has no key to walk it by: read it by pages", t.qualified())
-	}
 	limit := req.Limit
 	if limit <= 0 {
 		limit = scanStep
@@ -42,32 +52,65 @@ func (d *Driver) Scan(ctx context.Context, name string, req driver.ScanRequest) 
 	}
 	if req.After != "" {
 		var after []string
-		if err := json.Unmarshal([]byte(req.After), &after); err != nil || (!byPlace && len(after) != len(order)) || (byPlace && len(after) != 1) {
+		if err := json.Unmarshal([]byte(req.After), &after); err != nil || len(after) != len(order) {
 			return nil, errorf(driver.KindInvalidArgument, "the walk's position %q is not one this driver gave", req.After)
 		}
-		var cond string
-		if byPlace {
-			args = append(args, after[0])
-			cond = "ctid > $" + strconv.Itoa(len(args)) + "::tid"
-		} else {
-			cols, params := make([]string, len(order)), make([]string, len(order))
-			for i, k := range order {
-				c, _ := t.column(k)
-				expr, typ := scalar(c, ident(k))
-				args = append(args, after[i])
-				cols[i], params[i] = expr, "$"+strconv.Itoa(len(args))+"::"+typ
-			}
-			cond = "(" + strings.Join(cols, ", ") + ") > (" + strings.Join(params, ", ") + ")"
+		cols, params := make([]string, len(order)), make([]string, len(order))
+		for i, k := range order {
+			c, _ := t.column(k)
+			expr, typ := scalar(c, ident(k))
+			args = append(args, after[i])
+			cols[i], params[i] = expr, "$"+strconv.Itoa(len(args))+"::"+typ
 		}
+		cond := "(" + strings.Join(cols, ", ") + ") > (" + strings.Join(params, ", ") + ")"
 		if where == "" {
 			where = " WHERE " + cond
 		} else {
 			where += " AND " + cond
 		}
 	}
-	// The key first, then the other columns but vectors, as the contract's page has them.
-	var cols, vecs []column
-	for _, k := range order {
+	cols, vecs := scanColumns(t)
+	list := selectList(cols)
+	position := make([]string, 0, len(order))
+	at := len(cols)
+	for i, k := range order {
+		position = append(position, ident(k)+"::text"+alias(at+i))
+	}
+	list += ", " + strings.Join(position, ", ")
+	if req.Vectors {
+		for i, v := range vecs {
+			list += ", " + ident(v.Name) + "::text" + alias(at+len(position)+i)
+		}
+	}
+	parts := make([]string, len(order))
+	for i, k := range order {
+		c, _ := t.column(k)
+		parts[i], _ = scalar(c, ident(k))
+	}
+	orderBy := strings.Join(parts, ", ")
+	q := "SELECT " + list + " FROM " + t.sql() + where + " ORDER BY " + orderBy + " LIMIT " + strconv.Itoa(limit)
+	rows, err := p.Query(ctx, q, args...)
+	if err != nil {
+		return nil, d.failed(ctx, vals, err, "walking "+t.qualified())
+	}
+	defer rows.Close()
+	page := newScanPage(cols, vecs, req.Vectors)
+	last, err := scanRows(rows, t, cols, len(position), req.Vectors, page)
+	if err != nil {
+		rows.Close() // its connection back before failed may ask the server about the values
+		return nil, d.readFailed(ctx, vals, err, t)
+	}
+	if len(page.Rows) == limit {
+		b, _ := json.Marshal(last)
+		page.Next = string(b)
+	}
+	return page, nil
+}
+
+// scanColumns are the columns a walk's page has (the key first, then the others but vectors,
+// as the contract's page has them) and the vector columns, read apart as numbers.
+func scanColumns(t *table) (cols, vecs []column) {
+	for _, k := range t.key {
 		c, _ := t.column(k)
 		cols = append(cols, *c)
 	}
@@ -80,42 +123,16 @@ func (d *Driver) Scan(ctx context.Context, name string, req driver.ScanRequest) 
 			cols = append(cols, c)
 		}
 	}
-	list := selectList(cols)
-	position := make([]string, 0, len(order))
-	at := len(cols)
-	if byPlace {
-		position = append(position, "ctid::text"+alias(at))
-	} else {
-		for i, k := range order {
-			position = append(position, ident(k)+"::text"+alias(at+i))
-		}
-	}
-	list += ", " + strings.Join(position, ", ")
-	if req.Vectors {
-		for i, v := range vecs {
-			list += ", " + ident(v.Name) + "::text" + alias(at+len(position)+i)
-		}
-	}
-	orderBy := "ctid"
-	if !byPlace {
-		parts := make([]string, len(order))
-		for i, k := range order {
-			c, _ := t.column(k)
-			parts[i], _ = scalar(c, ident(k))
-		}
-		orderBy = strings.Join(parts, ", ")
-	}
-	q := "SELECT " + list + " FROM " + t.sql() + where + " ORDER BY " + orderBy + " LIMIT " + strconv.Itoa(limit)
-	rows, err := p.Query(ctx, q, args...)
-	if err != nil {
-		return nil, d.failed(ctx, vals, err, "walking "+t.qualified())
-	}
-	defer rows.Close()
+	return cols, vecs
+}
+
+// newScanPage is an empty page of cols, naming the vectors when they are asked for.
+func newScanPage(cols, vecs []column, vectors bool) *driver.ScanPage {
 	page := &driver.ScanPage{Rows: [][]any{}}
 	for _, c := range cols {
 		page.Columns = append(page.Columns, c.Column)
 	}
-	if req.Vectors {
+	if vectors {
 		for _, v := range vecs {
 			page.VectorNames = append(page.VectorNames, v.Name)
 		}
@@ -123,7 +140,15 @@ func (d *Driver) Scan(ctx context.Context, name string, req driver.ScanRequest) 
 			page.VectorNames = []string{""} // a table's single vector
 		}
 	}
-	n := len(cols) + len(position) + len(page.VectorNames)
+	return page
+}
+
+// scanRows reads rows into page: each row's cells of cols, then extra texts (the keyset's
+// position, returned for the last row), then, when vectors are asked for, the texts of those
+// page names. It sets page.Walked. A cell it cannot read is a driver error; the server's
+// errors come as they are, for the caller to tell once it holds no connection (readFailed).
+func scanRows(rows pgx.Rows, t *table, cols []column, extra int, vectors bool, page *driver.ScanPage) ([]string, error) {
+	n := len(cols) + extra + len(page.VectorNames)
 	texts := make([]*string, n)
 	dest := make([]any, n)
 	for i := range texts {
@@ -132,9 +157,10 @@ func (d *Driver) Scan(ctx context.Context, name string, req driver.ScanRequest) 
 	var last []string
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
-			return nil, d.failed(ctx, vals, err, "walking "+t.qualified())
+			return nil, err
 		}
 		row := make([]any, len(cols))
+		var err error
 		for i, c := range cols {
 			if row[i], err = cell(c, texts[i]); err != nil {
 				return nil, driver.Wrap(driver.KindQueryFailed, err, "reading %s", t.qualified())
@@ -142,12 +168,12 @@ func (d *Driver) Scan(ctx context.Context, name string, req driver.ScanRequest) 
 		}
 		page.Rows = append(page.Rows, row)
 		last = last[:0]
-		for _, s := range texts[len(cols) : len(cols)+len(position)] {
+		for _, s := range texts[len(cols) : len(cols)+extra] {
 			last = append(last, deref(s))
 		}
-		if req.Vectors {
+		if vectors {
 			vs := make([][]float32, len(page.VectorNames))
-			for k, s := range texts[len(cols)+len(position):] {
+			for k, s := range texts[len(cols)+extra:] {
 				if s != nil {
 					if vs[k], err = floats(*s); err != nil {
 						return nil, driver.Wrap(driver.KindQueryFailed, err, "reading the vectors of %s", t.qualified())
@@ -158,14 +184,21 @@ func (d *Driver) Scan(ctx context.Context, name string, req driver.ScanRequest) 
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, d.failed(ctx, vals, err, "walking "+t.qualified())
+		return nil, err
 	}
 	page.Walked = len(page.Rows)
-	if len(page.Rows) == limit {
-		b, _ := json.Marshal(last)
-		page.Next = string(b)
+	return last, nil
+}
+
+// readFailed is a walk's failure as the driver says it: a cell it could not read is said
+// already; a server's error is failed's (which may ask the server about the filters' values,
+// so the walk's own connection must be given back first).
+func (d *Driver) readFailed(ctx context.Context, vals filterValues, err error, t *table) error {
+	var de *driver.Error
+	if errors.As(err, &de) {
+		return err
 	}
-	return page, nil
+	return d.failed(ctx, vals, err, "walking "+t.qualified())
 }
 
 func deref(s *string) string {
