@@ -103,7 +103,7 @@ func TestAnAIClientsWriteIsApprovedInTheNativeDialog(t *testing.T) {
 	if err := fixtures.CreateNotes(ctx, node); err != nil {
 		t.Fatal(err)
 	}
-	w := openWindowWith(ctx, t, "Adwaita", saved{"notes", node.Host, strconv.Itoa(node.Port)})
+	w := openWindowWith(ctx, t, "Adwaita", saved{name: "notes", host: node.Host, port: strconv.Itoa(node.Port)})
 	// The token raises rights, so the running window asks for it first (raise_test.go).
 	var tok struct{ Token string }
 	if err := json.Unmarshal([]byte(w.cliConfirmed(ctx, t, "^Create a readWrite token", "token", "create", "--name", "desk", "--level", "readWrite", "--json")), &tok); err != nil || tok.Token == "" {

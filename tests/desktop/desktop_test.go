@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"app/backend/plugins/registry"
 	"app/internal/pluginpub"
 	"app/internal/testkit/fixtures"
 	"app/internal/testkit/testenv"
@@ -54,21 +55,24 @@ func requireWindow(t *testing.T, more ...string) string {
 var keyringEnv = []string{"APP_KEYRING_BACKEND=file", "APP_KEYRING_PASSWORD=test"}
 
 // addConnection saves a connection with the app's own CLI, as a user would.
-func addConnection(t *testing.T, bin, configDir, name, host, port string) {
+func addConnection(t *testing.T, bin, configDir string, c saved) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--config-dir", configDir, "connection", "add",
-		"--name", name, "--type", "weaviate", "--host", host, "--port", port, "--json")
-	cmd.Env = append(os.Environ(), keyringEnv...)
+	args := []string{"--config-dir", configDir, "connection", "add", "--name", c.name, "--json"}
+	if c.flags == nil {
+		args = append(args, "--type", "weaviate", "--host", c.host, "--port", c.port)
+	}
+	cmd := exec.CommandContext(ctx, bin, append(args, c.flags...)...)
+	cmd.Env = append(append(os.Environ(), keyringEnv...), c.env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("app connection add: %v\nstderr: %s", err, stderr.String())
 	}
 	var saved struct{ ID, Name string }
-	if err := json.Unmarshal(stdout.Bytes(), &saved); err != nil || saved.Name != name {
-		t.Fatalf("app connection add --json printed %q (%v), want the saved connection named %q", stdout.String(), err, name)
+	if err := json.Unmarshal(stdout.Bytes(), &saved); err != nil || saved.Name != c.name {
+		t.Fatalf("app connection add --json printed %q (%v), want the saved connection named %q", stdout.String(), err, c.name)
 	}
 }
 
@@ -83,6 +87,28 @@ type window struct {
 	clip      *exec.Cmd // the xclip serving the last paste (editor_test.go)
 	// reg is the registry the app reads plugins from; a test may publish more into it.
 	reg pluginpub.Dev
+}
+
+// install publishes the shipped plugin p into the window's registry and installs it with the
+// CLI (once: a plugin installed already is left as it is).
+func (w *window) install(ctx context.Context, t *testing.T, bin string, p registry.Plugin) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(w.configDir, "plugins", p.Name)); err == nil {
+		return
+	}
+	for _, s := range pluginpub.Shipped {
+		if s.Plugin.Name != p.Name {
+			continue
+		}
+		if err := pluginpub.Publish(ctx, pluginpub.Release{Dir: w.reg.Dir, Version: "1.0.0", Key: w.reg.Signer, Plugin: s.Plugin, Package: s.Package}); err != nil {
+			t.Fatalf("publish the %s plugin: %v", p.Name, err)
+		}
+	}
+	install := exec.CommandContext(ctx, bin, "--config-dir", w.configDir, "plugin", "install", p.Name)
+	install.Env = append(append(os.Environ(), keyringEnv...), w.reg.Env()...)
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("app plugin install %s: %v\n%s", p.Name, err, out)
+	}
 }
 
 // logTail is the end of the app's log, for failure messages.
@@ -135,8 +161,14 @@ func (w *window) stop(timeout time.Duration) error {
 	}
 }
 
-// saved is a connection to save before the window opens.
-type saved struct{ name, host, port string }
+// saved is a connection to save before the window opens: a Weaviate node's host and port, or
+// another type's `connection add` flags (with env for its --secret-env) and its plugin, which
+// is published into the window's registry and installed first.
+type saved struct {
+	name, host, port string
+	flags, env       []string
+	plugin           registry.Plugin
+}
 
 // openWindow saves the named connections with the CLI (to 127.0.0.1:8080, 8081, ...; nothing
 // needs to listen there), starts the app on a fresh Xvfb display with the GTK theme given
@@ -146,7 +178,7 @@ func openWindow(ctx context.Context, t *testing.T, gtkTheme string, names ...str
 	t.Helper()
 	conns := make([]saved, len(names))
 	for i, n := range names {
-		conns[i] = saved{n, "127.0.0.1", strconv.Itoa(8080 + i)}
+		conns[i] = saved{name: n, host: "127.0.0.1", port: strconv.Itoa(8080 + i)}
 	}
 	return openWindowWith(ctx, t, gtkTheme, conns...)
 }
@@ -168,9 +200,6 @@ func openWindowOn(ctx context.Context, t *testing.T, d *harness.Display, gtkThem
 	t.Helper()
 	bin := requireWindow(t)
 	w := &window{art: harness.ArtifactDir(t), configDir: t.TempDir(), exited: make(chan struct{})}
-	for _, c := range conns {
-		addConnection(t, bin, w.configDir, c.name, c.host, c.port)
-	}
 	if d == nil {
 		d = harness.StartXvfb(t, screenW, screenH)
 	}
@@ -192,6 +221,12 @@ func openWindowOn(ctx context.Context, t *testing.T, d *harness.Display, gtkThem
 	install.Env = append(append(os.Environ(), keyringEnv...), reg.Env()...)
 	if out, err := install.CombinedOutput(); err != nil {
 		t.Fatalf("app plugin install weaviate: %v\n%s", err, out)
+	}
+	for _, c := range conns {
+		if c.plugin.Name != "" {
+			w.install(ctx, t, bin, c.plugin)
+		}
+		addConnection(t, bin, w.configDir, c)
 	}
 	w.cmd = exec.Command(bin, "--config-dir", w.configDir, "--mcp-port", "0")
 	w.cmd.Env = w.d.Env(append(append(append(keyringEnv, reg.Env()...),
@@ -277,7 +312,7 @@ func TestWindowOpensTheDemoConnectionAndShowsItsCollections(t *testing.T) {
 	if _, err := fixtures.LoadDemo(ctx, node); err != nil {
 		t.Fatalf("load the demo data: %v", err)
 	}
-	w := openWindowWith(ctx, t, "Adwaita", saved{"Demo Weaviate", node.Host, strconv.Itoa(node.Port)})
+	w := openWindowWith(ctx, t, "Adwaita", saved{name: "Demo Weaviate", host: node.Host, port: strconv.Itoa(node.Port)})
 	shot := filepath.Join(w.art, "demo-window.png")
 	if st, err := waitPainted(ctx, w.d, w.id, shot); err != nil {
 		t.Fatalf("%v (last screenshot %s: %+v)\napp log:\n%s", err, shot, st, w.logTail())

@@ -80,7 +80,7 @@ func TestTheEditorAsksNativelyBeforeADeleteBehindAnInvisiblePrefix(t *testing.T)
 	}, nil); err != nil {
 		t.Fatal(err)
 	}
-	w := openWindowWith(ctx, t, "Adwaita", saved{"Notes node", node.Host, strconv.Itoa(node.Port)})
+	w := openWindowWith(ctx, t, "Adwaita", saved{name: "Notes node", host: node.Host, port: strconv.Itoa(node.Port)})
 	start := filepath.Join(w.art, "editor-start.png")
 	if _, err := waitPainted(ctx, w.d, w.id, start); err != nil {
 		t.Fatalf("%v\napp log:\n%s", err, w.logTail())

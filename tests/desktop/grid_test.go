@@ -55,7 +55,7 @@ func TestGridAddsAndDeletesRowsInTheRealWindow(t *testing.T) {
 	}, nil); err != nil {
 		t.Fatal(err)
 	}
-	w := openWindowWith(ctx, t, "Adwaita", saved{"Notes node", node.Host, strconv.Itoa(node.Port)})
+	w := openWindowWith(ctx, t, "Adwaita", saved{name: "Notes node", host: node.Host, port: strconv.Itoa(node.Port)})
 	shot := filepath.Join(w.art, "grid-start.png")
 	if _, err := waitPainted(ctx, w.d, w.id, shot); err != nil {
 		t.Fatalf("%v\napp log:\n%s", err, w.logTail())

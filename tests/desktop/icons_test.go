@@ -131,7 +131,7 @@ func TestNoIconRendersAsAMissingGlyphBox(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { _ = launcher.Process.Kill(); _ = launcher.Wait() })
-			w := openWindowOn(ctx, t, d, theme, []string{bus, "NO_AT_BRIDGE=0"}, saved{conn, "127.0.0.1", "8080"})
+			w := openWindowOn(ctx, t, d, theme, []string{bus, "NO_AT_BRIDGE=0"}, saved{name: conn, host: "127.0.0.1", port: "8080"})
 			if _, err := waitPainted(ctx, w.d, w.id, filepath.Join(w.art, "icons-window.png")); err != nil {
 				t.Fatalf("%v\napp log:\n%s", err, w.logTail())
 			}

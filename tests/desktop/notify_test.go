@@ -76,7 +76,7 @@ func TestAWaitingApprovalIsAnnouncedWhenTheWindowIsNotFocused(t *testing.T) {
 		t.Fatal(err)
 	}
 	bus := "DBUS_SESSION_BUS_ADDRESS=" + sessionBus(t)
-	w := openWindowEnv(ctx, t, "Adwaita", []string{bus}, saved{"notes", node.Host, strconv.Itoa(node.Port)})
+	w := openWindowEnv(ctx, t, "Adwaita", []string{bus}, saved{name: "notes", host: node.Host, port: strconv.Itoa(node.Port)})
 	dunst := exec.Command("dunst")
 	dunst.Env = w.d.Env(bus)
 	if err := dunst.Start(); err != nil {
