@@ -299,6 +299,30 @@ try {
     await docsPanel.getByRole("button", { name: "Row details" }).click();
   });
 
+  await check("the search panel's Near vector with a pasted vector(768), narrowed by a filter, answers psql's rows in psql's order", async () => {
+    await docsPanel.getByRole("button", { name: "Search…" }).click();
+    const panel = page.locator('section.panel--search[aria-label="Search public.docs"]:visible');
+    const form = panel.getByRole("search");
+    await form.waitFor({ timeout: 10_000 });
+    await panel.getByRole("button", { name: "+ Filter" }).click();
+    const editor = panel.getByRole("form", { name: "Edit filter" });
+    await editor.getByRole("combobox", { name: "Column" }).selectOption("topic");
+    await editor.getByRole("combobox", { name: "Operator" }).selectOption("equals");
+    await editor.getByRole("textbox", { name: "Value" }).fill("topic 1");
+    await editor.getByRole("textbox", { name: "Value" }).press("Enter");
+    const vector = psql(vectors, "SELECT emb FROM public.docs WHERE id = 4");
+    await form.getByRole("combobox", { name: "Search by" }).selectOption({ label: "Near vector" });
+    await form.getByRole("textbox", { name: "Vector" }).fill(vector);
+    await form.getByRole("spinbutton", { name: "Limit" }).fill("5");
+    await form.getByRole("button", { name: "Search" }).click();
+    await panel.locator(".grid-bar__range").filter({ hasText: /match(es)?, best first/ }).waitFor({ timeout: 30_000 });
+    const ids = await shownColumn(panel.getByRole("table"), "id");
+    const want = lines(psql(vectors, `SELECT id FROM public.docs WHERE topic = 'topic 1' ORDER BY emb <-> '${vector}', id LIMIT 5`));
+    assert(JSON.stringify(ids) === JSON.stringify(want), `matches ${JSON.stringify(ids)}, psql ${JSON.stringify(want)}`);
+    await page.screenshot({ path: join(artifacts, "e2e-pg-search.png") });
+    await page.getByRole("tab", { name: "public.docs", exact: true }).click();
+  });
+
   await check("Map: the vector(768) column's layout holds every row psql counts, each topic together", async () => {
     await docsPanel.getByRole("button", { name: "Map" }).click();
     const panel = page.locator('section.panel--map[aria-label="Map of public.docs"]:visible');
