@@ -149,7 +149,7 @@ func (a *ExplorerAPI) TableCounts(id string) ([]dto.TableCountDTO, error) {
 	}
 	out := make([]dto.TableCountDTO, len(counts))
 	for i, c := range counts {
-		out[i] = dto.TableCountDTO{Name: c.Name, Count: c.Count, Tenants: c.Tenants, Message: c.Note}
+		out[i] = dto.TableCountDTO{Name: c.Name, Count: c.Count, Estimated: c.Estimated, Tenants: c.Tenants, Message: c.Note}
 		if c.Err != nil {
 			out[i].Message = errorMessage(c.Err)
 		}
@@ -230,12 +230,12 @@ func (a *ExplorerAPI) Count(id, table string, filters []dto.FilterDTO) (dto.Coun
 	}
 	ctx, cancel := a.callContext()
 	defer cancel()
-	n, err := d.Count(ctx, table, df)
+	n, estimated, err := explore.CountWithin(ctx, d, table, df, explore.ExactWithin)
 	if r := dto.RefusalOf(err, df); r != nil {
 		return dto.CountDTO{Refused: r}, nil
 	}
 	if err != nil {
 		return dto.CountDTO{}, apiError(err)
 	}
-	return dto.CountDTO{Count: &n}, nil
+	return dto.CountDTO{Count: &n, Estimated: estimated}, nil
 }

@@ -51,10 +51,12 @@ type TableDTO struct {
 // counted, and Message then says why; a multi-tenant table has no rows of its own, and
 // Tenants is how many tenants it has instead.
 type TableCountDTO struct {
-	Name    string `json:"name"`
-	Count   *int64 `json:"count"`
-	Tenants *int   `json:"tenants,omitempty"`
-	Message string `json:"message,omitempty"`
+	Name  string `json:"name"`
+	Count *int64 `json:"count"`
+	// Estimated: Count is the database's estimate (the exact count ran past its time).
+	Estimated bool   `json:"estimated"`
+	Tenants   *int   `json:"tenants,omitempty"`
+	Message   string `json:"message,omitempty"`
 }
 
 // TenantDTO is one tenant of a multi-tenant table: Table opens it as a table of its own.
@@ -214,8 +216,10 @@ type FilterRefusalDTO struct {
 
 // CountDTO is Count's answer: the rows matching the filters, or the refusal (Count null).
 type CountDTO struct {
-	Count   *int64            `json:"count"`
-	Refused *FilterRefusalDTO `json:"refused"`
+	Count *int64 `json:"count"`
+	// Estimated: Count is the database's estimate (the exact count ran past its time).
+	Estimated bool              `json:"estimated"`
+	Refused   *FilterRefusalDTO `json:"refused"`
 }
 
 // Columns are the grid's columns (the filter operators and notes as text, never null).

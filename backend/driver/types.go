@@ -446,8 +446,9 @@ type Capabilities struct {
 	// host learns what it lacks only by asking.
 	Declared bool `json:"declared"`
 	// Scan (Scanner), BatchWrite (BatchWriter), Tenants (Tenants), Nodes (Cluster), Paths
-	// (PathChecker) and Templates (TemplateMaker): the driver offers them.
+	// (PathChecker), Templates (TemplateMaker) and Estimate (Estimator): the driver offers them.
 	Scan       bool `json:"scan"`
+	Estimate   bool `json:"estimate"`
 	BatchWrite bool `json:"batchWrite"`
 	Tenants    bool `json:"tenants"`
 	Nodes      bool `json:"nodes"`
@@ -466,6 +467,7 @@ func Offer(d Driver) Capabilities {
 	_, c.Nodes = d.(Cluster)
 	_, c.Paths = d.(PathChecker)
 	_, c.Templates = d.(TemplateMaker)
+	_, c.Estimate = d.(Estimator)
 	if _, ok := d.(TableCreator); !ok {
 		c.CreateTable = false
 	}
@@ -573,6 +575,14 @@ type Classification struct {
 
 // Write reports whether the query writes.
 func (c Classification) Write() bool { return c.Access != AccessRead }
+
+// Estimator is what a driver offers beyond the contract where an exact count can take long:
+// the database's own estimate of the rows matching filters (its planner's), cheap whatever the
+// table's size. The host counts exactly first and asks for the estimate only when the count
+// runs past its time, and says the number is one (explore.CountWithin).
+type Estimator interface {
+	Estimate(ctx context.Context, table string, filters []Filter) (int64, error)
+}
 
 // Scanner is what a driver offers beyond the contract to read a whole table, past the paging
 // limit (Capabilities.MaxResults), for exports and the vector map: a walk in key order with

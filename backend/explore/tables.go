@@ -21,11 +21,13 @@ const (
 // says why; a multi-tenant table has no rows of its own, and Tenants is how many tenants it
 // has instead (Note says so).
 type TableCount struct {
-	Name    string
-	Count   *int64
-	Tenants *int
-	Note    string
-	Err     error
+	Name  string
+	Count *int64
+	// Estimated: Count is the database's estimate, the exact count having run past its time.
+	Estimated bool
+	Tenants   *int
+	Note      string
+	Err       error
 }
 
 // CountTables counts the rows of every table of d, a few tables at a time. listed receives
@@ -61,12 +63,12 @@ func CountTables(ctx context.Context, d driver.Driver, listed func(table string,
 				}
 				return
 			}
-			n, err := d.Count(cctx, t.Name, nil)
+			n, estimated, err := CountWithin(cctx, d, t.Name, nil, ExactWithin)
 			if err != nil {
 				out[i].Err = err
 				return
 			}
-			out[i].Count = &n
+			out[i].Count, out[i].Estimated = &n, estimated
 		}()
 	}
 	wg.Wait()

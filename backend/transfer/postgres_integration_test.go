@@ -19,15 +19,11 @@ import (
 	"time"
 
 	"github.com/parquet-go/parquet-go"
-	"github.com/sirupsen/logrus"
 
 	"app/backend/driver"
-	"app/backend/driver/postgres"
-	"app/backend/plugins/grpcdriver"
 	"app/backend/transfer"
 	"app/internal/testkit/pgnode"
 	"app/internal/testkit/pgtest"
-	"app/internal/testkit/plugintest"
 )
 
 // digitsTable holds numbers a float64 rounds: numeric(40,10) at its 30 digits before the
@@ -63,34 +59,7 @@ func startPostgres(t *testing.T) *pgnode.Node {
 
 // openPostgres opens the PostgreSQL driver on n, in the process or across the plugin protocol.
 func openPostgres(t *testing.T, n *pgnode.Node, boundary bool) driver.Driver {
-	t.Helper()
-	ctx := context.Background()
-	var d driver.Driver
-	if boundary {
-		k, stop, err := plugintest.Loopback(ctx, grpcdriver.Config{
-			Info: grpcdriver.Info{Name: "postgres", Version: "test", Types: []string{postgres.Type}},
-			Open: func(s driver.Settings, log logrus.FieldLogger) (driver.Driver, error) {
-				return postgres.New(s, postgres.WithLogger(log))
-			},
-			Classify: postgres.Classify,
-		}, pgtest.Settings(n))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(stop)
-		d = k
-	} else {
-		pd, err := postgres.New(pgtest.Settings(n))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { pd.Close() })
-		d = pd
-	}
-	if err := d.Connect(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return pgtest.Open(t, n, boundary)
 }
 
 // psqlRows are table's rows as psql prints them, by id: each column's text, nil for NULL.

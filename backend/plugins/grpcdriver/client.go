@@ -423,6 +423,25 @@ func (k *Conn) Count(ctx context.Context, table string, filters []driver.Filter)
 	return r.GetCount(), nil
 }
 
+// Estimate asks the plugin for its database's estimate of a count (driver.Estimator).
+func (k *Conn) Estimate(ctx context.Context, table string, filters []driver.Filter) (int64, error) {
+	if k.c.isStopped() {
+		return 0, stoppedError()
+	}
+	if !k.caps.Estimate {
+		return 0, errLacks("cannot estimate a count")
+	}
+	pf, err := k.filters(filters)
+	if err != nil {
+		return 0, err
+	}
+	r, err := k.c.rpc.Estimate(ctx, &pb.CountRequest{ConnId: k.id, Table: table, Filters: pf})
+	if err != nil {
+		return 0, k.c.fail(ctx, err)
+	}
+	return r.GetCount(), nil
+}
+
 // Execute runs editor text.
 func (k *Conn) Execute(ctx context.Context, text string, opts driver.ExecOptions) (*driver.Result, error) {
 	if k.c.isStopped() {

@@ -223,7 +223,7 @@ func TestContractTypesRoundTrip(t *testing.T) {
 	})
 	t.Run("capabilities", func(t *testing.T) {
 		c := driver.Capabilities{QueryLanguage: "graphql", SQL: true, SchemaEdits: true, SSHTunnel: true, DatabaseField: true, RESTLines: true, MaxResults: 10000, DefaultPageSize: 100, Operators: driver.Operators(), Transactions: true,
-			Declared: true, Scan: true, BatchWrite: true, Tenants: true, Nodes: true, Paths: true, Templates: true}
+			Declared: true, Scan: true, Estimate: true, BatchWrite: true, Tenants: true, Nodes: true, Paths: true, Templates: true}
 		if got := fromCapabilities(wire(t, toCapabilities(c))); !reflect.DeepEqual(got, c) {
 			t.Fatalf("got %#v", got)
 		}

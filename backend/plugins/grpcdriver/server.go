@@ -343,6 +343,23 @@ func (s *Server) Count(ctx context.Context, req *pb.CountRequest) (*pb.CountResp
 	return &pb.CountResponse{Count: n}, nil
 }
 
+// Estimate answers the driver's estimate of a count, when it can (driver.Estimator).
+func (s *Server) Estimate(ctx context.Context, req *pb.CountRequest) (*pb.CountResponse, error) {
+	d, err := s.conn(req.GetConnId())
+	if err != nil {
+		return nil, err
+	}
+	est, ok := d.(driver.Estimator)
+	if !ok {
+		return nil, toStatus(driver.Errorf(driver.KindUnsupported, "this driver cannot estimate a count"))
+	}
+	n, err := est.Estimate(ctx, req.GetTable(), fromFilters(req.GetFilters()))
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	return &pb.CountResponse{Count: n}, nil
+}
+
 // Execute runs editor text.
 func (s *Server) Execute(ctx context.Context, req *pb.ExecuteRequest) (*pb.Result, error) {
 	d, err := s.conn(req.GetConnId())

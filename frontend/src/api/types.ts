@@ -198,6 +198,8 @@ export interface Table {
 export interface TableCount {
   name: string;
   count: number | null;
+  /** count is the database's estimate: the exact count ran past its time. */
+  estimated?: boolean;
   tenants?: number;
   message: string;
 }
@@ -512,6 +514,8 @@ export interface FilterRefusal {
 /** count's answer: the matching rows, or null with the refusal. */
 export interface CountResult {
   count: number | null;
+  /** count is the database's estimate: the exact count ran past its time (absent: exact). */
+  estimated?: boolean;
   refused: FilterRefusal | null;
 }
 

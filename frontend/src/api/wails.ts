@@ -388,6 +388,7 @@ export function createWailsApi(): Api {
           ((await ExplorerBinding.TableCounts(id)) ?? []).map((c) => ({
             name: c.name,
             count: typeof c.count === "number" ? c.count : null,
+            ...(c.estimated ? { estimated: true } : {}),
             ...(typeof c.tenants === "number" ? { tenants: c.tenants } : {}),
             message: c.message ?? "",
           })),
@@ -438,7 +439,7 @@ export function createWailsApi(): Api {
             table,
             filters.map((f) => models.FilterDTO.createFrom({ ...f })),
           );
-          return { count: typeof c.count === "number" ? c.count : null, refused: toRefusal(c.refused) };
+          return { count: typeof c.count === "number" ? c.count : null, estimated: !!c.estimated, refused: toRefusal(c.refused) };
         }),
       checkCells: (id, table, values) => call(async () => (await ExplorerBinding.CheckCells(id, table, values)) ?? {}),
       commit: (id, table, req) =>

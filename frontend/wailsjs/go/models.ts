@@ -817,6 +817,7 @@ export namespace dto {
 	}
 	export class CountDTO {
 	    count?: number;
+	    estimated: boolean;
 	    refused?: FilterRefusalDTO;
 	
 	    static createFrom(source: any = {}) {
@@ -826,6 +827,7 @@ export namespace dto {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.count = source["count"];
+	        this.estimated = source["estimated"];
 	        this.refused = this.convertValues(source["refused"], FilterRefusalDTO);
 	    }
 	
@@ -2010,6 +2012,7 @@ export namespace dto {
 	export class TableCountDTO {
 	    name: string;
 	    count?: number;
+	    estimated: boolean;
 	    tenants?: number;
 	    message?: string;
 	
@@ -2021,6 +2024,7 @@ export namespace dto {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.name = source["name"];
 	        this.count = source["count"];
+	        this.estimated = source["estimated"];
 	        this.tenants = source["tenants"];
 	        this.message = source["message"];
 	    }

@@ -42,4 +42,8 @@ describe("the tables under a connection", () => {
     expect(screen.queryByText("about 1,200")).toBeNull();
     expect(screen.getByText("1,187")).toBeInTheDocument();
   });
+  it("a count that ran past its time is the database's estimate, and says so", () => {
+    tree({ "public.items": { name: "public.items", count: 98765432, estimated: true, message: "" } });
+    expect(screen.getByText("about 98,765,432")).toBeInTheDocument();
+  });
 });

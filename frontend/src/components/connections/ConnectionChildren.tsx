@@ -109,7 +109,7 @@ export function ConnectionChildren({
                   ? `${formatCount(count.tenants)} ${count.tenants === 1 ? "tenant" : "tenants"}`
                   : count.count === null
                     ? "—"
-                    : formatCount(count.count)}
+                    : `${count.estimated ? "about " : ""}${formatCount(count.count)}`}
               </span>
             )}
           </div>

@@ -116,6 +116,12 @@ describe("table tab", () => {
     expect(await screen.findByText("Rows 1–100 of 20,000")).toBeInTheDocument();
   });
 
+  it("says the total is about N when the count is the database's estimate", async () => {
+    const browse = vi.fn(async () => grid(Array.from({ length: 100 }, (_, i) => [`id-${i}`, `t${i}`, `${i}`, "[]", "[0]"]), { hasMore: true }));
+    renderPanel({ browse, count: async () => ({ count: 98765432, estimated: true, refused: null }) });
+    expect(await screen.findByText("Rows 1–100 of about 98,765,432")).toBeInTheDocument();
+  });
+
   it("a page that fails keeps the current rows and says why", async () => {
     const browse = vi.fn(async (_id: string, _t: string, r: BrowseRequest) => {
       if (r.offset > 0) throw "unavailable: the connection is not open: connect to it first";

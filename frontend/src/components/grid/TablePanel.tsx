@@ -207,7 +207,7 @@ export function TablePanel({ connection, table, count, onFindSimilar, onSearch, 
           />
           <div className="grid-bar">
             <span className="grid-bar__range" aria-live="polite">
-              {state.grid.refused ? "No rows: a filter cannot run" : rowRange(state.grid.offset, state.grid.rows.length, total)}
+              {state.grid.refused ? "No rows: a filter cannot run" : rowRange(state.grid.offset, state.grid.rows.length, total, counted.status === "ready" && counted.estimated)}
               {counted.status === "loading" && !state.grid.refused && query.filters.length > 0 && " · counting…"}
               {counted.status === "error" && <> · count failed: {counted.error.message}</>}
               {state.paging && " · loading…"}

@@ -29,7 +29,7 @@ export interface GridQuery {
 /** The row count of the current filters (the database's Aggregate). */
 export type CountState =
   | { status: "loading" }
-  | { status: "ready"; count: number }
+  | { status: "ready"; count: number; estimated: boolean }
   | { status: "refused"; refused: FilterRefusal }
   | { status: "error"; error: ApiError };
 
@@ -89,7 +89,7 @@ export function useTablePage(connectionId: string, table: string, initialFilters
         const c = await api.explorer.count(connectionId, table, filters.map(toApiFilter));
         if (mine !== countGeneration.current) return;
         if (c.refused) setCount({ status: "refused", refused: c.refused });
-        else setCount({ status: "ready", count: c.count ?? 0 });
+        else setCount({ status: "ready", count: c.count ?? 0, estimated: !!c.estimated });
       } catch (reason) {
         if (mine === countGeneration.current) setCount({ status: "error", error: parseApiError(reason) });
       }

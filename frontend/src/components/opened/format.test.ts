@@ -32,4 +32,8 @@ describe("counts, row ranges and the tree's order", () => {
   ])("rowRange(%d, %d, %s) = %s", (offset, rows, total, want) => {
     expect(rowRange(offset, rows, total)).toBe(want);
   });
+
+  it("says the total is the database's estimate when the exact count ran past its time", () => {
+    expect(rowRange(0, 100, 123456789, true)).toBe("Rows 1–100 of about 123,456,789");
+  });
 });

@@ -17,9 +17,9 @@ export function formatCount(n: number): string {
   return n.toLocaleString("en-US");
 }
 
-/** rowRange is the "Rows 1–100" label of a page. */
-export function rowRange(offset: number, rows: number, total?: number | null): string {
-  const of = total !== undefined && total !== null ? ` of ${formatCount(total)}` : "";
+/** rowRange is the "Rows 1–100" label of a page; "of about N" when the total is the database's estimate. */
+export function rowRange(offset: number, rows: number, total?: number | null, estimated = false): string {
+  const of = total !== undefined && total !== null ? ` of ${estimated ? "about " : ""}${formatCount(total)}` : "";
   if (rows === 0 && total === 0) return "No rows";
   if (rows === 0) return `No rows${offset > 0 ? ` from row ${formatCount(offset + 1)}` : ""}${of}`;
   return `Rows ${formatCount(offset + 1)}–${formatCount(offset + rows)}${of}`;

@@ -565,7 +565,10 @@ type Capabilities struct {
 	SearchModes bool `protobuf:"varint,21,opt,name=search_modes,json=searchModes,proto3" json:"search_modes,omitempty"`
 	// row_keys: the plugin reads a row's key by column (EditRow.key, SearchRequest.similar_key);
 	// an older one reads the one text of protocol 2 and 3, so it is sent no other key.
-	RowKeys       bool `protobuf:"varint,22,opt,name=row_keys,json=rowKeys,proto3" json:"row_keys,omitempty"`
+	RowKeys bool `protobuf:"varint,22,opt,name=row_keys,json=rowKeys,proto3" json:"row_keys,omitempty"`
+	// estimate: the plugin answers Estimate (driver.Estimator); an older one answers
+	// UNIMPLEMENTED, and the host waits for the exact count.
+	Estimate      bool `protobuf:"varint,23,opt,name=estimate,proto3" json:"estimate,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -750,6 +753,13 @@ func (x *Capabilities) GetSearchModes() bool {
 func (x *Capabilities) GetRowKeys() bool {
 	if x != nil {
 		return x.RowKeys
+	}
+	return false
+}
+
+func (x *Capabilities) GetEstimate() bool {
+	if x != nil {
+		return x.Estimate
 	}
 	return false
 }
@@ -5114,7 +5124,7 @@ const file_driver_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a:\n" +
 	"\fSecretsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xc0\x05\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xdc\x05\n" +
 	"\fCapabilities\x12%\n" +
 	"\x0equery_language\x18\x01 \x01(\tR\rqueryLanguage\x12\x10\n" +
 	"\x03sql\x18\x02 \x01(\bR\x03sql\x12!\n" +
@@ -5142,7 +5152,8 @@ const file_driver_proto_rawDesc = "" +
 	"\x05paths\x18\x13 \x01(\bR\x05paths\x12\x1c\n" +
 	"\ttemplates\x18\x14 \x01(\bR\ttemplates\x12!\n" +
 	"\fsearch_modes\x18\x15 \x01(\bR\vsearchModes\x12\x19\n" +
-	"\brow_keys\x18\x16 \x01(\bR\arowKeys\"\r\n" +
+	"\brow_keys\x18\x16 \x01(\bR\arowKeys\x12\x1a\n" +
+	"\bestimate\x18\x17 \x01(\bR\bestimate\"\r\n" +
 	"\vInfoRequest\"\xfc\x01\n" +
 	"\fInfoResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
@@ -5537,7 +5548,7 @@ const file_driver_proto_rawDesc = "" +
 	"\x06shards\x18\x05 \x01(\x03R\x06shards\x121\n" +
 	"\x06tables\x18\x06 \x03(\v2\x19.app.driver.v2.NodeTablesR\x06tables\":\n" +
 	"\rNodesResponse\x12)\n" +
-	"\x05nodes\x18\x01 \x03(\v2\x13.app.driver.v2.NodeR\x05nodes2\x8c\x0e\n" +
+	"\x05nodes\x18\x01 \x03(\v2\x13.app.driver.v2.NodeR\x05nodes2\xd3\x0e\n" +
 	"\x06Driver\x12?\n" +
 	"\x04Info\x12\x1a.app.driver.v2.InfoRequest\x1a\x1b.app.driver.v2.InfoResponse\x12?\n" +
 	"\x04Open\x12\x1a.app.driver.v2.OpenRequest\x1a\x1b.app.driver.v2.OpenResponse\x12D\n" +
@@ -5547,7 +5558,8 @@ const file_driver_proto_rawDesc = "" +
 	"ListTables\x12\x1a.app.driver.v2.ConnRequest\x1a!.app.driver.v2.ListTablesResponse\x12R\n" +
 	"\rDescribeTable\x12\x1b.app.driver.v2.TableRequest\x1a$.app.driver.v2.DescribeTableResponse\x12;\n" +
 	"\x06Browse\x12\x1c.app.driver.v2.BrowseRequest\x1a\x13.app.driver.v2.Grid\x12B\n" +
-	"\x05Count\x12\x1b.app.driver.v2.CountRequest\x1a\x1c.app.driver.v2.CountResponse\x12?\n" +
+	"\x05Count\x12\x1b.app.driver.v2.CountRequest\x1a\x1c.app.driver.v2.CountResponse\x12E\n" +
+	"\bEstimate\x12\x1b.app.driver.v2.CountRequest\x1a\x1c.app.driver.v2.CountResponse\x12?\n" +
 	"\aExecute\x12\x1d.app.driver.v2.ExecuteRequest\x1a\x15.app.driver.v2.Result\x12;\n" +
 	"\x06Search\x12\x1c.app.driver.v2.SearchRequest\x1a\x13.app.driver.v2.Grid\x12F\n" +
 	"\n" +
@@ -5743,50 +5755,52 @@ var file_driver_proto_depIdxs = []int32{
 	22, // 72: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
 	34, // 73: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
 	41, // 74: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
-	43, // 75: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
-	38, // 76: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
-	16, // 77: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
-	45, // 78: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
-	35, // 79: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
-	50, // 80: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
-	50, // 81: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
-	50, // 82: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
-	16, // 83: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
-	54, // 84: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
-	50, // 85: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
-	48, // 86: app.driver.v2.Driver.CreateTable:input_type -> app.driver.v2.CreateTableRequest
-	22, // 87: app.driver.v2.Driver.Templates:input_type -> app.driver.v2.TableRequest
-	22, // 88: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
-	60, // 89: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
-	22, // 90: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
-	16, // 91: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
-	7,  // 92: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
-	15, // 93: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
-	17, // 94: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
-	17, // 95: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
-	21, // 96: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
-	27, // 97: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
-	40, // 98: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
-	42, // 99: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
-	44, // 100: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
-	40, // 101: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
-	19, // 102: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
-	46, // 103: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
-	37, // 104: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
-	52, // 105: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
-	52, // 106: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
-	52, // 107: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
-	5,  // 108: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
-	57, // 109: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
-	52, // 110: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
-	27, // 111: app.driver.v2.Driver.CreateTable:output_type -> app.driver.v2.DescribeTableResponse
-	24, // 112: app.driver.v2.Driver.Templates:output_type -> app.driver.v2.TemplatesResponse
-	59, // 113: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
-	61, // 114: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
-	65, // 115: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
-	53, // 116: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
-	92, // [92:117] is the sub-list for method output_type
-	67, // [67:92] is the sub-list for method input_type
+	41, // 75: app.driver.v2.Driver.Estimate:input_type -> app.driver.v2.CountRequest
+	43, // 76: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
+	38, // 77: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
+	16, // 78: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
+	45, // 79: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
+	35, // 80: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
+	50, // 81: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
+	50, // 82: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
+	50, // 83: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
+	16, // 84: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
+	54, // 85: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
+	50, // 86: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
+	48, // 87: app.driver.v2.Driver.CreateTable:input_type -> app.driver.v2.CreateTableRequest
+	22, // 88: app.driver.v2.Driver.Templates:input_type -> app.driver.v2.TableRequest
+	22, // 89: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
+	60, // 90: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
+	22, // 91: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
+	16, // 92: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
+	7,  // 93: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
+	15, // 94: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
+	17, // 95: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
+	17, // 96: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
+	21, // 97: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
+	27, // 98: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
+	40, // 99: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
+	42, // 100: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
+	42, // 101: app.driver.v2.Driver.Estimate:output_type -> app.driver.v2.CountResponse
+	44, // 102: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
+	40, // 103: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
+	19, // 104: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
+	46, // 105: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
+	37, // 106: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
+	52, // 107: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
+	52, // 108: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
+	52, // 109: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
+	5,  // 110: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
+	57, // 111: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
+	52, // 112: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
+	27, // 113: app.driver.v2.Driver.CreateTable:output_type -> app.driver.v2.DescribeTableResponse
+	24, // 114: app.driver.v2.Driver.Templates:output_type -> app.driver.v2.TemplatesResponse
+	59, // 115: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
+	61, // 116: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
+	65, // 117: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
+	53, // 118: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
+	93, // [93:119] is the sub-list for method output_type
+	67, // [67:93] is the sub-list for method input_type
 	67, // [67:67] is the sub-list for extension type_name
 	67, // [67:67] is the sub-list for extension extendee
 	0,  // [0:67] is the sub-list for field type_name

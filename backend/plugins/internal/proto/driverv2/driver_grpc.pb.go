@@ -48,6 +48,7 @@ const (
 	Driver_DescribeTable_FullMethodName   = "/app.driver.v2.Driver/DescribeTable"
 	Driver_Browse_FullMethodName          = "/app.driver.v2.Driver/Browse"
 	Driver_Count_FullMethodName           = "/app.driver.v2.Driver/Count"
+	Driver_Estimate_FullMethodName        = "/app.driver.v2.Driver/Estimate"
 	Driver_Execute_FullMethodName         = "/app.driver.v2.Driver/Execute"
 	Driver_Search_FullMethodName          = "/app.driver.v2.Driver/Search"
 	Driver_CheckPaths_FullMethodName      = "/app.driver.v2.Driver/CheckPaths"
@@ -81,6 +82,8 @@ type DriverClient interface {
 	DescribeTable(ctx context.Context, in *TableRequest, opts ...grpc.CallOption) (*DescribeTableResponse, error)
 	Browse(ctx context.Context, in *BrowseRequest, opts ...grpc.CallOption) (*Grid, error)
 	Count(ctx context.Context, in *CountRequest, opts ...grpc.CallOption) (*CountResponse, error)
+	// Estimate is the database's estimate of Count's answer (driver.Estimator).
+	Estimate(ctx context.Context, in *CountRequest, opts ...grpc.CallOption) (*CountResponse, error)
 	Execute(ctx context.Context, in *ExecuteRequest, opts ...grpc.CallOption) (*Result, error)
 	Search(ctx context.Context, in *SearchRequest, opts ...grpc.CallOption) (*Grid, error)
 	// CheckPaths reports each way to the database for the connection form's Test,
@@ -201,6 +204,16 @@ func (c *driverClient) Count(ctx context.Context, in *CountRequest, opts ...grpc
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(CountResponse)
 	err := c.cc.Invoke(ctx, Driver_Count_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *driverClient) Estimate(ctx context.Context, in *CountRequest, opts ...grpc.CallOption) (*CountResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CountResponse)
+	err := c.cc.Invoke(ctx, Driver_Estimate_FullMethodName, in, out, cOpts...)
 	if err != nil {
 		return nil, err
 	}
@@ -391,6 +404,8 @@ type DriverServer interface {
 	DescribeTable(context.Context, *TableRequest) (*DescribeTableResponse, error)
 	Browse(context.Context, *BrowseRequest) (*Grid, error)
 	Count(context.Context, *CountRequest) (*CountResponse, error)
+	// Estimate is the database's estimate of Count's answer (driver.Estimator).
+	Estimate(context.Context, *CountRequest) (*CountResponse, error)
 	Execute(context.Context, *ExecuteRequest) (*Result, error)
 	Search(context.Context, *SearchRequest) (*Grid, error)
 	// CheckPaths reports each way to the database for the connection form's Test,
@@ -460,6 +475,9 @@ func (UnimplementedDriverServer) Browse(context.Context, *BrowseRequest) (*Grid,
 }
 func (UnimplementedDriverServer) Count(context.Context, *CountRequest) (*CountResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Count not implemented")
+}
+func (UnimplementedDriverServer) Estimate(context.Context, *CountRequest) (*CountResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Estimate not implemented")
 }
 func (UnimplementedDriverServer) Execute(context.Context, *ExecuteRequest) (*Result, error) {
 	return nil, status.Error(codes.Unimplemented, "method Execute not implemented")
@@ -673,6 +691,24 @@ func _Driver_Count_Handler(srv interface{}, ctx context.Context, dec func(interf
 	}
 	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
 		return srv.(DriverServer).Count(ctx, req.(*CountRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Driver_Estimate_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CountRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DriverServer).Estimate(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Driver_Estimate_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DriverServer).Estimate(ctx, req.(*CountRequest))
 	}
 	return interceptor(ctx, in, info, handler)
 }
@@ -1021,6 +1057,10 @@ var Driver_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Count",
 			Handler:    _Driver_Count_Handler,
+		},
+		{
+			MethodName: "Estimate",
+			Handler:    _Driver_Estimate_Handler,
 		},
 		{
 			MethodName: "Execute",
