@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"app/internal/testkit/mcptest"
+	"app/internal/testkit/pgnode"
 	"app/internal/testkit/testenv"
 	"app/internal/testkit/weaviatenode"
 	"app/internal/testkit/weaviatetest"
@@ -155,19 +156,7 @@ func TestTheLinuxPackages(t *testing.T) {
 		home := pkgHome
 		env := cleanEnv("HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "APP_KEYRING_BACKEND=file", "APP_KEYRING_PASSWORD=test")
 		app := filepath.Join(lib, "app")
-		cli := func(args ...string) string {
-			cmd := exec.Command(app, args...)
-			cmd.Env = env
-			out, err := cmd.Output()
-			if err != nil {
-				var stderr []byte
-				if ee, ok := err.(*exec.ExitError); ok {
-					stderr = ee.Stderr
-				}
-				t.Fatalf("app %v: %v\n%s", args, err, stderr)
-			}
-			return string(out)
-		}
+		cli := packagedCLI(t, app, env)
 		cli("connection", "add", "--name", "packaged", "--host", node.Host, "--port", fmt.Sprint(node.Port))
 		var tok struct{ Token string }
 		if err := json.Unmarshal([]byte(cli("token", "create", "--name", "dist", "--level", "readOnly", "--json")), &tok); err != nil {
@@ -208,6 +197,69 @@ func TestTheLinuxPackages(t *testing.T) {
 		_ = srv.Process.Signal(syscall.SIGTERM)
 		_ = srv.Wait()
 		homeWithConnection = home
+	})
+
+	// Issue 38: the packaged app reaches PostgreSQL with the plugin its mirror holds, no host
+	// edit: installed from the mirror, a connection added from its postgres:// URL, and MCP's
+	// list_tables and execute_query answering what psql says the server holds.
+	t.Run("the extracted app installs the PostgreSQL driver from the bundled mirror and MCP reads a PostgreSQL connection", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		n, err := pgnode.Start(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer n.Stop()
+		if _, err := n.Psql(ctx, "", "CREATE TABLE public.parts (id int PRIMARY KEY, name text); INSERT INTO public.parts VALUES (1, 'bolt'), (2, 'nut')"); err != nil {
+			t.Fatal(err)
+		}
+		home := t.TempDir()
+		env := cleanEnv("HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "APP_KEYRING_BACKEND=file", "APP_KEYRING_PASSWORD=test", "PGPW="+n.Password)
+		app := filepath.Join(lib, "app")
+		cli := packagedCLI(t, app, env)
+		cli("plugin", "install", "postgres")
+		cli("connection", "add", "--name", "parts", "--type", "postgres", "--url",
+			fmt.Sprintf("postgres://%s@%s:%d/%s?sslmode=disable", n.User, n.Host, n.Port, n.Database), "--secret-env", "password=PGPW")
+		var tok struct{ Token string }
+		if err := json.Unmarshal([]byte(cli("token", "create", "--name", "dist-pg", "--level", "readOnly", "--json")), &tok); err != nil {
+			t.Fatal(err)
+		}
+		srv := exec.CommandContext(ctx, app, "--headless", "--mcp-port", "0")
+		srv.Env = env
+		var logs bytes.Buffer
+		srv.Stderr = &logs
+		if err := srv.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { _ = srv.Process.Kill(); _ = srv.Wait() }()
+		port := handshakePort(ctx, t, filepath.Join(home, ".config", "App", "mcp-handshake.json"), &logs)
+		endpoint := fmt.Sprintf("http://127.0.0.1:%d/mcp", port)
+		res, err := mcptest.Tool(ctx, endpoint, tok.Token, "dist-test", "list_tables", map[string]any{"connection": "parts"})
+		if err != nil || res["isError"] != false || !strings.Contains(fmt.Sprint(res["content"]), "public.parts") {
+			t.Fatalf("list_tables: %v %v\nlogs:\n%s", res, err, logs.String())
+		}
+		res, err = mcptest.Tool(ctx, endpoint, tok.Token, "dist-test", "execute_query", map[string]any{"connection": "parts", "query": "SELECT name FROM public.parts ORDER BY id"})
+		want, perr := n.Psql(ctx, "", "SELECT string_agg(name, ',' ORDER BY id) FROM public.parts")
+		if err != nil || perr != nil || res["isError"] != false {
+			t.Fatalf("execute_query: %v %v %v\nlogs:\n%s", res, err, perr, logs.String())
+		}
+		for _, name := range strings.Split(want, ",") {
+			if !strings.Contains(fmt.Sprint(res["content"]), name) {
+				t.Fatalf("execute_query answered %v, psql reads %s", res["content"], want)
+			}
+		}
+		var list []struct {
+			Name, Installed string
+			FromMirror      bool
+		}
+		if err := json.Unmarshal([]byte(cli("plugin", "list", "--json")), &list); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range list {
+			if !p.FromMirror || (p.Name == "postgres") != (p.Installed != "") {
+				t.Fatalf("plugin list: %+v: both from the mirror, postgres alone installed", list)
+			}
+		}
 	})
 
 	t.Run("the extracted app's window opens the connection, its driver from the mirror (the README's screenshot)", func(t *testing.T) {
@@ -377,6 +429,25 @@ func rpmHeader(t *testing.T, b []byte) map[int]string {
 }
 
 // cleanEnv is the test's environment without the app's own variables (no registry named).
+// packagedCLI runs the packaged app's CLI with env and returns what it printed; a failure ends
+// the test with its stderr.
+func packagedCLI(t *testing.T, app string, env []string) func(args ...string) string {
+	return func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(app, args...)
+		cmd.Env = env
+		out, err := cmd.Output()
+		if err != nil {
+			var stderr []byte
+			if ee, ok := err.(*exec.ExitError); ok {
+				stderr = ee.Stderr
+			}
+			t.Fatalf("app %v: %v\n%s", args, err, stderr)
+		}
+		return string(out)
+	}
+}
+
 func cleanEnv(extra ...string) []string {
 	var out []string
 	for _, kv := range os.Environ() {
