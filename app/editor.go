@@ -102,16 +102,12 @@ func (a *EditorAPI) Run(connectionID, text string) (dto.RunResultDTO, error) {
 		}
 		return dto.RunResultDTO{}, apiError(err)
 	}
-	out.Kind, out.Table, out.Status, out.Notice = string(res.Kind), res.Table, res.Status, res.Notice
-	switch {
-	case res.Kind == driver.ResultGrid && res.Grid != nil:
-		g := dto.FromGrid(res.Grid)
-		out.Grid = &g
-	case res.Kind == driver.ResultText:
-		out.Text = res.Text
-	default:
-		out.Kind = string(driver.ResultJSON)
-		out.JSON = string(res.JSON)
+	set := dto.ResultSet(res)
+	out.Kind, out.Grid, out.JSON, out.Text, out.Tag, out.Notice = set.Kind, set.Grid, set.JSON, set.Text, set.Tag, set.Notice
+	out.Table, out.Status = res.Table, res.Status
+	out.Before = make([]dto.ResultSetDTO, len(res.Before))
+	for i := range res.Before {
+		out.Before[i] = dto.ResultSet(&res.Before[i])
 	}
 	return out, nil
 }
@@ -182,6 +178,35 @@ func (a *EditorAPI) DeleteSavedQuery(connectionID, name string) error {
 	ctx, cancel := a.callContext()
 	defer cancel()
 	return apiError(a.queries.Delete(ctx, connectionID, name))
+}
+
+// Completions are the words the editor completes for the open connection, as its driver names
+// them (driver.Completer): each table's columns and the functions its language calls. Named is
+// false for a driver that names none (the editor then completes each table's described
+// columns).
+func (a *EditorAPI) Completions(connectionID string) (dto.CompletionsDTO, error) {
+	d, ok := a.open.Driver(connectionID)
+	if !ok {
+		return dto.CompletionsDTO{}, unavailable("the connection is not open: connect to it first")
+	}
+	c, ok := d.(driver.Completer)
+	if !ok || !driver.Offered(d).Completions {
+		return dto.CompletionsDTO{Tables: map[string][]string{}, Functions: []string{}}, nil
+	}
+	ctx, cancel := a.callContext()
+	defer cancel()
+	words, err := c.Completions(ctx)
+	if err != nil {
+		return dto.CompletionsDTO{}, apiError(err)
+	}
+	out := dto.CompletionsDTO{Named: true, Tables: words.Tables, Functions: words.Functions}
+	if out.Tables == nil {
+		out.Tables = map[string][]string{}
+	}
+	if out.Functions == nil {
+		out.Functions = []string{}
+	}
+	return out, nil
 }
 
 // Templates are the editor's template menu for the open connection: statements in its

@@ -1,6 +1,9 @@
 package dto
 
-import "app/backend/queries"
+import (
+	"app/backend/driver"
+	"app/backend/queries"
+)
 
 // RunResultDTO is Run's answer. Kind is "grid" (a Get: Grid holds the selected fields,
 // `_additional.id` as uuid, every other `_additional` member its own column), "json" (JSON
@@ -20,6 +23,47 @@ type RunResultDTO struct {
 	// Notice is what the driver says about the answer (translated from GraphQL to the
 	// server's gRPC API; cut at a row limit), "" when nothing.
 	Notice string `json:"notice"`
+	// Tag is the database's word for what the statement did ("SELECT 3", "INSERT 0 1"), "" when
+	// it has none.
+	Tag string `json:"tag"`
+	// Before are the answers of the statements before the last, in order, when the text held
+	// several (the fields above are the last one's).
+	Before []ResultSetDTO `json:"before"`
+}
+
+// ResultSetDTO is one statement's answer in a run of several: kind "grid", "json" or "text",
+// as RunResultDTO's.
+type ResultSetDTO struct {
+	Kind   string   `json:"kind"`
+	Grid   *GridDTO `json:"grid"`
+	JSON   string   `json:"json"`
+	Text   string   `json:"text"`
+	Tag    string   `json:"tag"`
+	Notice string   `json:"notice"`
+}
+
+// ResultSet is one driver result as the window shows it: a grid, a plan's text, or JSON.
+func ResultSet(r *driver.Result) ResultSetDTO {
+	out := ResultSetDTO{Kind: string(r.Kind), Tag: r.Tag, Notice: r.Notice}
+	switch {
+	case r.Kind == driver.ResultGrid && r.Grid != nil:
+		g := FromGrid(r.Grid)
+		out.Grid = &g
+	case r.Kind == driver.ResultText:
+		out.Text = r.Text
+	default:
+		out.Kind = string(driver.ResultJSON)
+		out.JSON = string(r.JSON)
+	}
+	return out
+}
+
+// CompletionsDTO are the editor's words for a connection (driver.Completions); Named is false
+// when its driver names none.
+type CompletionsDTO struct {
+	Named     bool                `json:"named"`
+	Tables    map[string][]string `json:"tables"`
+	Functions []string            `json:"functions"`
 }
 
 // HistoryEntryDTO is one statement run in the editor (queries.Entry); Error holds the

@@ -337,6 +337,12 @@ type Result struct {
 	// grid says so in Grid.HasMore and Grid.Notice as well.)
 	Truncated bool   `json:"truncated,omitempty"`
 	Notice    string `json:"notice,omitempty"`
+	// Tag is the database's word for what the statement did ("SELECT 3", "INSERT 0 1"), where
+	// it has one.
+	Tag string `json:"tag,omitempty"`
+	// Before are the results of the statements before the last, in order, when the text held
+	// several: the Result itself is the last one's, so a reader of one result reads the last.
+	Before []Result `json:"before,omitempty"`
 }
 
 // ExecOptions are Execute's options.
@@ -447,13 +453,15 @@ type Capabilities struct {
 	Declared bool `json:"declared"`
 	// Scan (Scanner), BatchWrite (BatchWriter), Tenants (Tenants), Nodes (Cluster), Paths
 	// (PathChecker), Templates (TemplateMaker) and Estimate (Estimator): the driver offers them.
-	Scan       bool `json:"scan"`
-	Estimate   bool `json:"estimate"`
-	BatchWrite bool `json:"batchWrite"`
-	Tenants    bool `json:"tenants"`
-	Nodes      bool `json:"nodes"`
-	Paths      bool `json:"paths"`
-	Templates  bool `json:"templates"`
+	Scan     bool `json:"scan"`
+	Estimate bool `json:"estimate"`
+	// Completions (Completer): the driver names its editor language's words.
+	Completions bool `json:"completions"`
+	BatchWrite  bool `json:"batchWrite"`
+	Tenants     bool `json:"tenants"`
+	Nodes       bool `json:"nodes"`
+	Paths       bool `json:"paths"`
+	Templates   bool `json:"templates"`
 }
 
 // Offer is d's capabilities with its optional features declared: what it implements of
@@ -468,6 +476,7 @@ func Offer(d Driver) Capabilities {
 	_, c.Paths = d.(PathChecker)
 	_, c.Templates = d.(TemplateMaker)
 	_, c.Estimate = d.(Estimator)
+	_, c.Completions = d.(Completer)
 	if _, ok := d.(TableCreator); !ok {
 		c.CreateTable = false
 	}
@@ -526,6 +535,20 @@ type Template struct {
 // collection without a vectorizer gets a hybrid search it can run).
 type TemplateMaker interface {
 	Templates(ctx context.Context, table string) ([]Template, error)
+}
+
+// Completions are the words the editor completes in a connection's language: each table's
+// columns as the language names them, and the functions it can call.
+type Completions struct {
+	Tables    map[string][]string `json:"tables"`
+	Functions []string            `json:"functions,omitempty"`
+}
+
+// Completer is a driver that names what its editor language completes: the host's editor
+// knows no language's words (PostgreSQL: every column, and the functions of the database's
+// schemas). The host falls back to each table's described columns for a driver without one.
+type Completer interface {
+	Completions(ctx context.Context) (*Completions, error)
 }
 
 // PathStatus is how one way of reaching the database answered a connection test (Weaviate:

@@ -71,7 +71,7 @@ func (d *Driver) execRead(ctx context.Context, text string, opts driver.ExecOpti
 	if err != nil {
 		return nil, errorf(driver.KindNotPermitted, "the text is not a read PostgreSQL's grammar can read: it runs only as a write, approved")
 	}
-	var last *driver.Result
+	var all []driver.Result
 	for i, st := range stmts {
 		if !st.read {
 			return nil, errorf(driver.KindNotPermitted, "statement %d is not a read: it runs only as a write, approved", i+1)
@@ -87,41 +87,56 @@ func (d *Driver) execRead(ctx context.Context, text string, opts driver.ExecOpti
 			}
 			run, capped = "FETCH "+strconv.Itoa(opts.MaxRows+1)+" FROM "+name, true
 		}
-		rr := pc.ExecParams(ctx, run, nil, nil, nil, nil)
-		if st.plan {
-			res, err := planResult(rr)
-			if err != nil {
-				return nil, d.queryError(ctx, err, "the statement")
-			}
-			last = res
-			continue
-		}
-		fields := rr.FieldDescriptions()
-		if len(fields) == 0 && !capped {
-			tag, err := rr.Close()
-			if err != nil {
-				return nil, d.queryError(ctx, err, "the statement")
-			}
-			last = commandResult([]string{tag.String()})
-			continue
-		}
-		g, truncated, err := readResult(rr, fields, opts.MaxRows)
+		res, err := readOne(pc.ExecParams(ctx, run, nil, nil, nil, nil), st.plan, capped, opts.MaxRows)
 		if err != nil {
 			return nil, d.queryError(ctx, err, "the statement")
 		}
-		res := &driver.Result{Kind: driver.ResultGrid, Grid: g}
-		if truncated {
-			res.Truncated, g.HasMore = true, true
-			res.Notice = fmt.Sprintf("the first %d rows: the statement has more; add LIMIT and OFFSET, or a narrower WHERE, to read on", opts.MaxRows)
-			g.Notice = res.Notice
+		all = append(all, *res)
+	}
+	return lastOf(all, heard()), nil
+}
+
+// readOne reads one statement's answer: a plan as text, rows as a grid (at most max, said
+// when cut), else its command tag.
+func readOne(rr *pgconn.ResultReader, plan, capped bool, max int) (*driver.Result, error) {
+	if plan {
+		return planResult(rr)
+	}
+	fields := rr.FieldDescriptions()
+	if len(fields) == 0 && !capped {
+		tag, err := rr.Close()
+		if err != nil {
+			return nil, err
 		}
-		last = res
+		return commandResult(tag.String()), nil
 	}
-	if last == nil {
-		last = commandResult(nil)
+	g, truncated, tag, err := readResult(rr, fields, max)
+	if err != nil {
+		return nil, err
 	}
-	last.Notice = joinNotice(last.Notice, heard())
-	return last, nil
+	res := &driver.Result{Kind: driver.ResultGrid, Grid: g, Tag: tag}
+	switch {
+	case truncated:
+		res.Truncated, g.HasMore, res.Tag = true, true, ""
+		res.Notice = fmt.Sprintf("the first %d rows: the statement has more; add LIMIT and OFFSET, or a narrower WHERE, to read on", max)
+		g.Notice = res.Notice
+	case capped:
+		// The cursor's FETCH is the driver's word, not the person's: theirs was a SELECT.
+		res.Tag = "SELECT " + strconv.Itoa(len(g.Rows))
+	}
+	return res, nil
+}
+
+// lastOf is a run's answer: the last statement's result, the ones before it in Before, and the
+// server's notices of the run.
+func lastOf(all []driver.Result, heard []string) *driver.Result {
+	if len(all) == 0 {
+		all = []driver.Result{*commandResult()}
+	}
+	last := all[len(all)-1]
+	last.Before = all[:len(all)-1]
+	last.Notice = joinNotice(last.Notice, heard)
+	return &last
 }
 
 // execWrite runs a write as sent and answers with the command tags.
@@ -150,40 +165,36 @@ func (d *Driver) execWrite(ctx context.Context, text string) (*driver.Result, er
 	if open {
 		return nil, errorf(driver.KindInvalidArgument, "the statements left a transaction open, so it was rolled back: end it with COMMIT in the same run")
 	}
-	var tags []string
 	for _, r := range results {
 		if r.Err != nil {
 			return nil, d.queryError(ctx, r.Err, "the statement")
 		}
-		tags = append(tags, r.CommandTag.String())
 	}
-	res := writeResult(text, results, tags)
-	res.Notice = joinNotice(res.Notice, heard())
-	return res, nil
+	return lastOf(writeResults(text, results), heard()), nil
 }
 
-// writeResult is what a write answers: its last statement's plan (EXPLAIN ANALYZE), its rows
-// as a grid (INSERT … RETURNING, or a read the person approved as a write), else the tags.
-func writeResult(text string, results []*pgconn.Result, tags []string) *driver.Result {
-	n := len(results)
-	if n == 0 || len(results[n-1].FieldDescriptions) == 0 {
-		return commandResult(tags)
+// writeResults are what each statement of a write answered: its plan (EXPLAIN ANALYZE), its
+// rows as a grid (INSERT … RETURNING, or a read the person approved as a write), else its tag.
+func writeResults(text string, results []*pgconn.Result) []driver.Result {
+	stmts, perr := parse(text)
+	out := make([]driver.Result, len(results))
+	for i, r := range results {
+		tag := r.CommandTag.String()
+		switch {
+		case len(r.FieldDescriptions) == 0:
+			out[i] = *commandResult(tag)
+		case perr == nil && len(stmts) == len(results) && stmts[i].plan:
+			out[i] = *planOf(r.FieldDescriptions[0].DataTypeOID, r.Rows)
+		default:
+			g := &driver.Grid{Columns: resultColumns(r.FieldDescriptions), Rows: [][]any{}}
+			for _, vals := range r.Rows {
+				g.Rows = append(g.Rows, rowCells(vals, g.Columns))
+			}
+			out[i] = driver.Result{Kind: driver.ResultGrid, Grid: g}
+		}
+		out[i].Tag = tag
 	}
-	last := results[n-1]
-	if stmts, err := parse(text); err == nil && len(stmts) == n && stmts[n-1].plan {
-		return planOf(last.FieldDescriptions[0].DataTypeOID, last.Rows)
-	}
-	g := &driver.Grid{Columns: make([]driver.Column, len(last.FieldDescriptions)), Rows: [][]any{}}
-	numeric := make([]bool, len(last.FieldDescriptions))
-	for i, f := range last.FieldDescriptions {
-		kind, name := oidKind(f.DataTypeOID)
-		g.Columns[i] = driver.Column{Name: f.Name, Type: name, Kind: kind}
-		numeric[i] = kind == driver.ColumnInteger || kind == driver.ColumnNumber
-	}
-	for _, vals := range last.Rows {
-		g.Rows = append(g.Rows, rowCells(vals, g.Columns, numeric))
-	}
-	return &driver.Result{Kind: driver.ResultGrid, Grid: g, Notice: strings.Join(tags, "; ")}
+	return out
 }
 
 // planResult reads an EXPLAIN's answer (planOf).
@@ -273,14 +284,56 @@ func (n *notices) listen(pc *pgconn.PgConn) func() []string {
 
 func (n *notices) stop(pc *pgconn.PgConn) { n.m.Delete(pc) }
 
+// commandResult is the answer of statements that return no rows: their tags.
+func commandResult(tags ...string) *driver.Result {
+	if tags == nil {
+		tags = []string{}
+	}
+	b, _ := json.MarshalIndent(map[string]any{"commands": tags}, "", "  ")
+	out := &driver.Result{Kind: driver.ResultJSON, JSON: b}
+	if len(tags) == 1 {
+		out.Tag = tags[0]
+	}
+	return out
+}
+
+// readResult reads a result set's rows as text cells (numbers by their digits), at most max
+// (0: all), whether more were there, and the statement's tag.
+func readResult(rr *pgconn.ResultReader, fields []pgconn.FieldDescription, max int) (*driver.Grid, bool, string, error) {
+	g := &driver.Grid{Columns: resultColumns(fields), Rows: [][]any{}}
+	truncated := false
+	for rr.NextRow() {
+		if max > 0 && len(g.Rows) == max {
+			truncated = true
+			break
+		}
+		g.Rows = append(g.Rows, rowCells(rr.Values(), g.Columns))
+	}
+	tag, err := rr.Close()
+	if err != nil {
+		return nil, false, "", err
+	}
+	return g, truncated, tag.String(), nil
+}
+
+// resultColumns are a result set's columns, typed from the built-in types' OIDs.
+func resultColumns(fields []pgconn.FieldDescription) []driver.Column {
+	cols := make([]driver.Column, len(fields))
+	for i, f := range fields {
+		kind, name := oidKind(f.DataTypeOID)
+		cols[i] = driver.Column{Name: f.Name, Type: name, Kind: kind}
+	}
+	return cols
+}
+
 // rowCells are one result row's text values as grid cells: numbers by their digits, booleans
 // as booleans, the rest as text.
-func rowCells(vals [][]byte, cols []driver.Column, numeric []bool) []any {
+func rowCells(vals [][]byte, cols []driver.Column) []any {
 	row := make([]any, len(vals))
 	for i, v := range vals {
 		switch {
 		case v == nil:
-		case numeric[i]:
+		case cols[i].Kind == driver.ColumnInteger || cols[i].Kind == driver.ColumnNumber:
 			row[i] = json.Number(string(v))
 		case cols[i].Kind == driver.ColumnBoolean:
 			row[i] = string(v) == "t"
@@ -289,38 +342,6 @@ func rowCells(vals [][]byte, cols []driver.Column, numeric []bool) []any {
 		}
 	}
 	return row
-}
-
-func commandResult(tags []string) *driver.Result {
-	if tags == nil {
-		tags = []string{}
-	}
-	b, _ := json.MarshalIndent(map[string]any{"commands": tags}, "", "  ")
-	return &driver.Result{Kind: driver.ResultJSON, JSON: b}
-}
-
-// readResult reads a result set's rows as text cells (numbers by their digits), at most max
-// (0: all), and whether more were there.
-func readResult(rr *pgconn.ResultReader, fields []pgconn.FieldDescription, max int) (*driver.Grid, bool, error) {
-	g := &driver.Grid{Columns: make([]driver.Column, len(fields)), Rows: [][]any{}}
-	numeric := make([]bool, len(fields))
-	for i, f := range fields {
-		kind, name := oidKind(f.DataTypeOID)
-		g.Columns[i] = driver.Column{Name: f.Name, Type: name, Kind: kind}
-		numeric[i] = kind == driver.ColumnInteger || kind == driver.ColumnNumber
-	}
-	truncated := false
-	for rr.NextRow() {
-		if max > 0 && len(g.Rows) == max {
-			truncated = true
-			break
-		}
-		g.Rows = append(g.Rows, rowCells(rr.Values(), g.Columns, numeric))
-	}
-	if _, err := rr.Close(); err != nil {
-		return nil, false, err
-	}
-	return g, truncated, nil
 }
 
 // oidKind is the kind and name of a built-in type by its OID (an editor result's column).

@@ -161,7 +161,8 @@ CREATE PROCEDURE p() LANGUAGE sql AS $$ INSERT INTO log VALUES ('p ran') $$;`
 	})
 	t.Run("an approved write that answers rows shows them, and leaves no session change behind", func(t *testing.T) {
 		res, err := d.Execute(ctx, "SET search_path TO nowhere; INSERT INTO public.log VALUES ('approved') RETURNING x, length(x) AS n", driver.ExecOptions{})
-		if err != nil || res.Kind != driver.ResultGrid || len(res.Grid.Rows) != 1 || res.Grid.Rows[0][0] != "approved" || !strings.Contains(res.Notice, "INSERT 0 1") {
+		if err != nil || res.Kind != driver.ResultGrid || len(res.Grid.Rows) != 1 || res.Grid.Rows[0][0] != "approved" ||
+			res.Tag != "INSERT 0 1" || len(res.Before) != 1 || res.Before[0].Tag != "SET" {
 			t.Fatalf("%+v %v", res, err)
 		}
 		if _, err := n.Psql(ctx, "", "DELETE FROM log WHERE x = 'approved'"); err != nil {

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -130,6 +131,15 @@ func resultOf(c connections.Connection, res *driver.Result, limit, maxRows int, 
 		// Not a cut, but what the driver did (a Get translated to the server's gRPC API).
 		note = strings.TrimSpace(res.Notice + ". " + note)
 	}
+	if len(res.Before) > 0 {
+		// The text held several statements: the answer is the last one's; the others say what they did.
+		tags := make([]string, len(res.Before))
+		for i, b := range res.Before {
+			tags[i] = cmp.Or(b.Tag, string(b.Kind))
+		}
+		note = strings.TrimSpace("the answer is the last statement's; before it: " + strings.Join(tags, ", ") + ". " + note)
+	}
+
 	if res.Kind == driver.ResultGrid && res.Grid != nil {
 		g := *res.Grid
 		var p page

@@ -267,6 +267,25 @@ func (k *Conn) Templates(ctx context.Context, table string) ([]driver.Template, 
 	return out, nil
 }
 
+// Completions asks the plugin for its editor language's words (driver.Completer).
+func (k *Conn) Completions(ctx context.Context) (*driver.Completions, error) {
+	if k.c.isStopped() {
+		return nil, stoppedError()
+	}
+	if !k.caps.Completions {
+		return nil, errLacks("cannot name its editor's words")
+	}
+	r, err := k.c.rpc.Completions(ctx, &pb.TableRequest{ConnId: k.id})
+	if err != nil {
+		return nil, k.c.fail(ctx, err)
+	}
+	out := &driver.Completions{Tables: make(map[string][]string, len(r.GetTables())), Functions: r.GetFunctions()}
+	for _, t := range r.GetTables() {
+		out.Tables[t.GetTable()] = t.GetColumns()
+	}
+	return out, nil
+}
+
 // filters converts filters for the wire, refusing ORed groups to a plugin that cannot read
 // them (it would drop the group and AND every filter: more rows refused, never fewer shown
 // wrongly, but a different answer than the grid's chips say).

@@ -328,6 +328,7 @@ func toCapabilities(c driver.Capabilities) *pb.Capabilities {
 		Declared:        c.Declared,
 		Scan:            c.Scan,
 		Estimate:        c.Estimate,
+		Completions:     c.Completions,
 		BatchWrite:      c.BatchWrite,
 		Tenants:         c.Tenants,
 		Nodes:           c.Nodes,
@@ -356,6 +357,7 @@ func fromCapabilities(c *pb.Capabilities) driver.Capabilities {
 		Declared:        c.GetDeclared(),
 		Scan:            c.GetScan(),
 		Estimate:        c.GetEstimate(),
+		Completions:     c.GetCompletions(),
 		BatchWrite:      c.GetBatchWrite(),
 		Tenants:         c.GetTenants(),
 		Nodes:           c.GetNodes(),
@@ -674,7 +676,8 @@ func fromGrid(g *pb.Grid) *driver.Grid {
 // --- editor ---
 
 func toResult(r *driver.Result) (*pb.Result, error) {
-	out := &pb.Result{Kind: string(r.Kind), Json: r.JSON, Table: r.Table, Status: int32(r.Status), Truncated: r.Truncated, Notice: r.Notice, Text: r.Text}
+	out := &pb.Result{Kind: string(r.Kind), Json: r.JSON, Table: r.Table, Status: int32(r.Status), Truncated: r.Truncated, Notice: r.Notice,
+		Text: r.Text, Tag: r.Tag}
 	if r.Grid != nil {
 		g, err := toGrid(r.Grid)
 		if err != nil {
@@ -682,11 +685,22 @@ func toResult(r *driver.Result) (*pb.Result, error) {
 		}
 		out.Grid = g
 	}
+	for i := range r.Before {
+		b, err := toResult(&r.Before[i])
+		if err != nil {
+			return nil, err
+		}
+		out.Before = append(out.Before, b)
+	}
 	return out, nil
 }
 
 func fromResult(r *pb.Result) *driver.Result {
-	out := &driver.Result{Kind: driver.ResultKind(r.GetKind()), Table: r.GetTable(), Status: int(r.GetStatus()), Truncated: r.GetTruncated(), Notice: r.GetNotice(), Text: r.GetText()}
+	out := &driver.Result{Kind: driver.ResultKind(r.GetKind()), Table: r.GetTable(), Status: int(r.GetStatus()), Truncated: r.GetTruncated(), Notice: r.GetNotice(),
+		Text: r.GetText(), Tag: r.GetTag()}
+	for _, b := range r.GetBefore() {
+		out.Before = append(out.Before, *fromResult(b))
+	}
 	if r.GetGrid() != nil {
 		out.Grid = fromGrid(r.GetGrid())
 	}

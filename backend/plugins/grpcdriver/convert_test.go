@@ -223,7 +223,7 @@ func TestContractTypesRoundTrip(t *testing.T) {
 	})
 	t.Run("capabilities", func(t *testing.T) {
 		c := driver.Capabilities{QueryLanguage: "graphql", SQL: true, SchemaEdits: true, SSHTunnel: true, DatabaseField: true, RESTLines: true, MaxResults: 10000, DefaultPageSize: 100, Operators: driver.Operators(), Transactions: true,
-			Declared: true, Scan: true, Estimate: true, BatchWrite: true, Tenants: true, Nodes: true, Paths: true, Templates: true}
+			Declared: true, Scan: true, Estimate: true, Completions: true, BatchWrite: true, Tenants: true, Nodes: true, Paths: true, Templates: true}
 		if got := fromCapabilities(wire(t, toCapabilities(c))); !reflect.DeepEqual(got, c) {
 			t.Fatalf("got %#v", got)
 		}
@@ -274,6 +274,9 @@ func TestContractTypesRoundTrip(t *testing.T) {
 			{Kind: driver.ResultGrid, Table: "Person", Grid: &driver.Grid{Columns: sampleColumns()[:2], Rows: [][]any{{"id", "x"}}}},
 			{Kind: driver.ResultJSON, JSON: json.RawMessage("{\n  \"data\": null\n}"), Status: 200},
 			{Kind: driver.ResultText, Text: "Seq Scan on t\n  Filter: (id > 1)", Notice: "NOTICE: planned"},
+			{Kind: driver.ResultGrid, Tag: "SELECT 1", Grid: &driver.Grid{Columns: sampleColumns()[:1], Rows: [][]any{{"a"}}},
+				Before: []driver.Result{{Kind: driver.ResultJSON, JSON: json.RawMessage(`{"commands":["CREATE TABLE"]}`), Tag: "CREATE TABLE"},
+					{Kind: driver.ResultText, Text: "Result"}}},
 		} {
 			pr, err := toResult(r)
 			if err != nil {

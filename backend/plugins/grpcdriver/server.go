@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"maps"
 	"runtime/debug"
+	"slices"
 	"sync"
 
 	"github.com/sirupsen/logrus"
@@ -224,6 +226,27 @@ func (s *Server) Templates(ctx context.Context, req *pb.TableRequest) (*pb.Templ
 	}
 	for _, t := range ts {
 		out.Templates = append(out.Templates, &pb.Template{Name: t.Name, Text: t.Text})
+	}
+	return out, nil
+}
+
+// Completions answers the driver's editor words, when it names them (driver.Completer).
+func (s *Server) Completions(ctx context.Context, req *pb.TableRequest) (*pb.CompletionsResponse, error) {
+	d, err := s.conn(req.GetConnId())
+	if err != nil {
+		return nil, err
+	}
+	c, ok := d.(driver.Completer)
+	if !ok {
+		return nil, toStatus(driver.Errorf(driver.KindUnsupported, "this driver names no editor words"))
+	}
+	words, err := c.Completions(ctx)
+	if err != nil {
+		return nil, toStatus(err)
+	}
+	out := &pb.CompletionsResponse{Functions: words.Functions}
+	for _, name := range slices.Sorted(maps.Keys(words.Tables)) {
+		out.Tables = append(out.Tables, &pb.TableWords{Table: name, Columns: words.Tables[name]})
 	}
 	return out, nil
 }

@@ -28,6 +28,8 @@ export type {
   CommitRequest,
   CommitResult,
   CountResult,
+  EditorWords,
+  ResultSet,
   EditorApi,
   HistoryEntry,
   Layout,

@@ -1037,6 +1037,20 @@ export interface RunResult {
   elapsedMs: number;
   /** What the driver says about the answer (translated to the server's gRPC API, cut at a row limit); "" when nothing. */
   notice: string;
+  /** The database's word for what the statement did ("SELECT 3", "INSERT 0 1"); "" when none. */
+  tag: string;
+  /** The answers of the statements before the last, in order, when the text held several. */
+  before: ResultSet[];
+}
+
+/** One statement's answer in a run of several (the fields of RunResult it shares). */
+export interface ResultSet {
+  kind: "grid" | "json" | "text";
+  grid: Grid | null;
+  json: string;
+  text: string;
+  tag: string;
+  notice: string;
 }
 
 /** One statement run in the editor, newest first. */
@@ -1068,6 +1082,17 @@ export interface EditorApi {
   deleteSavedQuery(connectionId: string, name: string): Promise<void>;
   /** templates are the editor's statements in the connection's language, written for table ("" for none chosen). */
   templates(connectionId: string, table: string): Promise<Template[]>;
+  /** completions are the words the connection's driver names for its language (named false: it names none). */
+  completions(connectionId: string): Promise<EditorWords>;
+}
+
+/** The editor's words as a driver names them (mirrors dto.CompletionsDTO). */
+export interface EditorWords {
+  named: boolean;
+  /** Each table's columns as the language names them. */
+  tables: Record<string, string[]>;
+  /** The functions a statement can call. */
+  functions: string[];
 }
 
 /** One entry of the editor's template menu, from the connection's driver (mirrors dto.TemplateDTO). */

@@ -37,6 +37,7 @@ import type {
   PluginOffer,
   PluginProgress,
   PluginResult,
+  ResultSet,
   RowOutcome,
   TableInfo,
   Token,
@@ -154,6 +155,17 @@ function toClusterNode(n: models.NodeDTO): ClusterNode {
       shardList: (t.shardList ?? []).map((sh) => ({ name: sh.name, objects: sh.objects, loaded: sh.loaded, vectorIndexing: sh.vectorIndexing })),
       shardsLeftOut: t.shardsLeftOut ?? 0,
     })),
+  };
+}
+
+function toResultSet(s: models.ResultSetDTO): ResultSet {
+  return {
+    kind: s.kind === "grid" || s.kind === "text" ? s.kind : "json",
+    grid: s.grid ? toGrid(s.grid) : null,
+    json: s.json ?? "",
+    text: s.text ?? "",
+    tag: s.tag ?? "",
+    notice: s.notice ?? "",
   };
 }
 
@@ -575,6 +587,8 @@ export function createWailsApi(): Api {
             grid: r.grid ? toGrid(r.grid) : null,
             json: r.json ?? "",
             text: r.text ?? "",
+            tag: r.tag ?? "",
+            before: (r.before ?? []).map(toResultSet),
             table: r.table ?? "",
             status: r.status ?? 0,
             message: r.message ?? "",
@@ -595,6 +609,11 @@ export function createWailsApi(): Api {
       saveQuery: (id, name, text) => call(() => EditorBinding.SaveQuery(id, name, text)),
       deleteSavedQuery: (id, name) => call(() => EditorBinding.DeleteSavedQuery(id, name)),
       templates: (id, table) => call(async () => (await EditorBinding.Templates(id, table)).map((t) => ({ name: t.name, text: t.text }))),
+      completions: (id) =>
+        call(async () => {
+          const c = await EditorBinding.Completions(id);
+          return { named: !!c.named, tables: c.tables ?? {}, functions: c.functions ?? [] };
+        }),
     },
     layout: {
       layout: () => call(async () => toLayout(await LayoutBinding.Layout())),

@@ -7,7 +7,7 @@ const schema = () => ({ Article: ["title", "wordCount"], Author: ["name", "title
 
 async function complete(language: string, doc: string): Promise<string[]> {
   const state = EditorState.create({ doc });
-  const r = (await editorLanguage(language).completion(schema)(new CompletionContext(state, doc.length, true))) as CompletionResult | null;
+  const r = (await editorLanguage(language).completion(schema, () => [])(new CompletionContext(state, doc.length, true))) as CompletionResult | null;
   return r ? r.options.map((o) => o.label) : [];
 }
 

@@ -7,10 +7,10 @@ import { wordCompletion, type EditorSchema } from "../components/editor/schema";
 import { sqlCompletion, sqlLanguage } from "./postgres/sql";
 import { graphqlCompletion, graphqlLanguage } from "./weaviate/graphql";
 
-/** An editor language: its syntax and its completion from the connection's schema. */
+/** An editor language: its syntax and its completion from the connection's schema (and the functions its driver names). */
 export interface EditorLanguage {
   syntax: Extension;
-  completion(schema: () => EditorSchema): CompletionSource;
+  completion(schema: () => EditorSchema, functions: () => string[]): CompletionSource;
 }
 
 const languages: Record<string, EditorLanguage> = {

@@ -563,7 +563,7 @@ export function fakeEditor(overrides: Partial<EditorApi> = {}): EditorApi {
   return {
     run: async (_id, text) => {
       history.unshift({ text, at: "2026-01-01T00:00:00Z", ok: true, error: "" });
-      return { kind: "json", grid: null, json: "{}", text: "", table: "", status: 0, message: "", access: "read", destructive: false, elapsedMs: 1, notice: "" };
+      return { kind: "json", grid: null, json: "{}", text: "", table: "", status: 0, message: "", access: "read", destructive: false, elapsedMs: 1, notice: "", tag: "", before: [] };
     },
     cancel: async () => false,
     history: async (_id, search) => history.filter((e) => e.text.toLowerCase().includes(search.toLowerCase())),
@@ -582,6 +582,7 @@ export function fakeEditor(overrides: Partial<EditorApi> = {}): EditorApi {
     },
     // The driver's own menu is tested against weaviate-server (its templates_integration_test);
     // here two entries stand in for it.
+    completions: async () => ({ named: false, tables: {}, functions: [] }),
     templates: async (_id, table) => [
       { name: "Get", text: `{ Get { ${table || "Collection"}(limit: 10) { _additional { id } } } }` },
       { name: "Aggregate", text: `{ Aggregate { ${table || "Collection"} { meta { count } } } }` },

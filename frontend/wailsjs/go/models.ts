@@ -665,6 +665,22 @@ export namespace dto {
 		    return a;
 		}
 	}
+	export class CompletionsDTO {
+	    named: boolean;
+	    tables: Record<string, Array<string>>;
+	    functions: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new CompletionsDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.named = source["named"];
+	        this.tables = source["tables"];
+	        this.functions = source["functions"];
+	    }
+	}
 	export class SettingRowDTO {
 	    label: string;
 	    value: string;
@@ -1817,6 +1833,46 @@ export namespace dto {
 		}
 	}
 	
+	export class ResultSetDTO {
+	    kind: string;
+	    grid?: GridDTO;
+	    json: string;
+	    text: string;
+	    tag: string;
+	    notice: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ResultSetDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.grid = this.convertValues(source["grid"], GridDTO);
+	        this.json = source["json"];
+	        this.text = source["text"];
+	        this.tag = source["tag"];
+	        this.notice = source["notice"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	
 	
 	export class RunResultDTO {
@@ -1831,6 +1887,8 @@ export namespace dto {
 	    destructive: boolean;
 	    elapsedMs: number;
 	    notice: string;
+	    tag: string;
+	    before: ResultSetDTO[];
 	
 	    static createFrom(source: any = {}) {
 	        return new RunResultDTO(source);
@@ -1849,6 +1907,8 @@ export namespace dto {
 	        this.destructive = source["destructive"];
 	        this.elapsedMs = source["elapsedMs"];
 	        this.notice = source["notice"];
+	        this.tag = source["tag"];
+	        this.before = this.convertValues(source["before"], ResultSetDTO);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -1,6 +1,6 @@
 import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import type { Capabilities, Connection, Table } from "../../api";
+import type { Capabilities, Connection, Table, TableCount } from "../../api";
 import type { OpenedState } from "../opened/useOpened";
 import { ConnectionChildren } from "./ConnectionChildren";
 
@@ -10,7 +10,7 @@ const tables: Table[] = [
   { name: "public.cheap_items", description: "", multiTenant: false, kind: "view", estimate: null },
 ];
 
-function tree(counts: Record<string, { name: string; count: number | null; message: string }> | null) {
+function tree(counts: Record<string, TableCount> | null) {
   const state = { status: "ready", serverVersion: "15", capabilities: {} as Capabilities, tables, counts } as OpenedState;
   return render(
     <ul>

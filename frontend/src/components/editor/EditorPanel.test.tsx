@@ -5,7 +5,7 @@ import { column, connection, deferred, fakeApi, grid } from "../../test/fakeApi"
 import { EditorView } from "@codemirror/view";
 import { EditorPanel } from "./EditorPanel";
 
-const base: RunResult = { kind: "json", grid: null, json: "", text: "", table: "", status: 0, message: "", access: "read", destructive: false, elapsedMs: 3, notice: "" };
+const base: RunResult = { kind: "json", grid: null, json: "", text: "", table: "", status: 0, message: "", access: "read", destructive: false, elapsedMs: 3, notice: "", tag: "", before: [] };
 
 function renderEditor(editor: Partial<EditorApi>, text: string, id = `c-${Math.random()}`) {
   const api = fakeApi(async () => [], {}, { editor });
@@ -67,6 +67,37 @@ describe("query editor (issue 14)", () => {
     expect(shown.textContent).toBe(plan);
     expect(screen.queryByRole("region", { name: "JSON result" })).toBeNull();
     expect(screen.getByRole("status")).toHaveTextContent("NOTICE: one WARNING: two");
+  });
+
+  it("shows each statement's answer of a run of several, in order, each with its rows and the database's tag", async () => {
+    const first = grid([["1", "one"]], { columns: [column("id"), column("name")] });
+    const last = grid([["2"], ["3"]], { columns: [column("id")] });
+    const run = vi.fn(async () => ({
+      ...base,
+      kind: "grid" as const,
+      grid: last,
+      tag: "SELECT 2",
+      before: [
+        { kind: "json" as const, grid: null, json: '{ "commands": ["CREATE TABLE"] }', text: "", tag: "CREATE TABLE", notice: "" },
+        { kind: "grid" as const, grid: first, json: "", text: "", tag: "SELECT 1", notice: "" },
+      ],
+    }));
+    renderEditor({ run }, "CREATE TABLE t (id int);\nSELECT 1 AS id, 'one' AS name;\nSELECT 2 UNION SELECT 3");
+    fireEvent.click(runButton());
+    const one = await screen.findByRole("region", { name: "Statement 1 of 3" });
+    expect(one).toHaveTextContent("CREATE TABLE");
+    const two = screen.getByRole("region", { name: "Statement 2 of 3" });
+    expect(two).toHaveTextContent("1 row · SELECT 1");
+    expect(within(two).getByRole("table")).toHaveTextContent("one");
+    expect(screen.getByText(/Statement 3 of 3 · 2 rows · SELECT 2/)).toBeInTheDocument();
+  });
+
+  it("Ctrl+Shift+Enter runs the whole text, every statement of it", async () => {
+    const run = vi.fn(async () => base);
+    renderEditor({ run }, "SELECT 1\n\nSELECT 2");
+    const content = document.querySelector(".cm-content") as HTMLElement;
+    fireEvent.keyDown(content, { key: "Enter", ctrlKey: true, shiftKey: true });
+    await waitFor(() => expect(run).toHaveBeenCalledWith(expect.any(String), "SELECT 1\n\nSELECT 2"));
   });
 
   it("shows a refusal inline with its reason, and a declined write as not run", async () => {

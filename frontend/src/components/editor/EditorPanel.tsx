@@ -63,6 +63,7 @@ export function EditorPanel({ connection, initialText, ready = true, language = 
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const schema = useRef<EditorSchema>({});
+  const functions = useRef<string[]>([]);
   // The language's syntax and completion, swapped in place when the driver says its language.
   const languageSlot = useRef(new Compartment());
   // The template menu: the driver's statements for the first table (none until it answers).
@@ -76,7 +77,7 @@ export function EditorPanel({ connection, initialText, ready = true, language = 
     [connection.id],
   );
   const running = outcome.status === "running";
-  const runRef = useRef<() => void>(() => {});
+  const runRef = useRef<(all?: boolean) => void>(() => {});
   const [side, setSide] = useState<"history" | "saved" | null>(null);
 
   // The live schema for completion: collections, then each one's properties.
@@ -93,9 +94,18 @@ export function EditorPanel({ connection, initialText, ready = true, language = 
             // A driver that cannot say: the menu stays empty.
           },
         );
+        // The tables complete at once; then the driver's own words when it names them (every
+        // column, the functions), else each table's described columns.
         const next: EditorSchema = {};
         for (const tb of tables) next[tb.name] = [];
         schema.current = next;
+        const words = await api.editor.completions(id).catch(() => null);
+        if (!live) return;
+        if (words?.named) {
+          schema.current = words.tables;
+          functions.current = words.functions;
+          return;
+        }
         for (const tb of tables) {
           try {
             const info = await api.explorer.describeTable(id, tb.name);
@@ -118,14 +128,17 @@ export function EditorPanel({ connection, initialText, ready = true, language = 
     };
   }, [api, id, ready]);
 
-  const run = useCallback(async () => {
+  /** run runs the selection, else the statement under the cursor; all: the whole text. */
+  const run = useCallback(async (all = false) => {
     const v = view.current;
     if (!v || running) return;
     const doc = v.state.doc.toString();
     const sel = v.state.selection.main;
-    const stmt: Statement | null = sel.empty
-      ? statementAt(doc, sel.head)
-      : { from: sel.from, to: sel.to, text: doc.slice(sel.from, sel.to) };
+    const stmt: Statement | null = all
+      ? { from: 0, to: doc.length, text: doc }
+      : sel.empty
+        ? statementAt(doc, sel.head)
+        : { from: sel.from, to: sel.to, text: doc.slice(sel.from, sel.to) };
     if (!stmt || stmt.text.trim() === "") return;
     v.dispatch(setDiagnostics(v.state, []));
     setOutcome({ status: "running", text: stmt.text });
@@ -141,7 +154,7 @@ export function EditorPanel({ connection, initialText, ready = true, language = 
       if (cur && now) cur.dispatch(setDiagnostics(cur.state, [diagnosticFor(cur, now, error.message)]));
     }
   }, [api, id, running, setOutcome]);
-  runRef.current = () => void run();
+  runRef.current = (all = false) => void run(all);
 
   // The CodeMirror view, made once per connection.
   useEffect(() => {
@@ -149,11 +162,16 @@ export function EditorPanel({ connection, initialText, ready = true, language = 
     const state = EditorState.create({
       doc: initialText ?? drafts.get(id) ?? "",
       extensions: [
-        Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => (runRef.current(), true) }])),
+        Prec.highest(
+          keymap.of([
+            { key: "Mod-Enter", run: () => (runRef.current(), true) },
+            { key: "Shift-Mod-Enter", run: () => (runRef.current(true), true) },
+          ]),
+        ),
         lineNumbers(),
         history(),
         bracketMatching(),
-        languageSlot.current.of(languageExtensions(language, () => schema.current)),
+        languageSlot.current.of(languageExtensions(language, () => schema.current, () => functions.current)),
         syntaxHighlighting(highlight),
         keymap.of([...completionKeymap, ...defaultKeymap, ...historyKeymap]),
         placeholder("A statement in the connection's language (Templates… inserts one) — Ctrl+Enter runs the statement under the cursor"),
@@ -177,7 +195,7 @@ export function EditorPanel({ connection, initialText, ready = true, language = 
 
   // A language learnt after the view was made (the connection opened) replaces plain text.
   useEffect(() => {
-    view.current?.dispatch({ effects: languageSlot.current.reconfigure(languageExtensions(language, () => schema.current)) });
+    view.current?.dispatch({ effects: languageSlot.current.reconfigure(languageExtensions(language, () => schema.current, () => functions.current)) });
   }, [language]);
 
   /** insert puts text in as a new statement after the current text and selects it. */
@@ -234,7 +252,7 @@ export function EditorPanel({ connection, initialText, ready = true, language = 
             Cancel
           </button>
         ) : (
-          <button type="button" className="btn btn--small btn--primary" title="Run the statement under the cursor (Ctrl+Enter)" onClick={() => void run()}>
+          <button type="button" className="btn btn--small btn--primary" title="Run the statement under the cursor (Ctrl+Enter); the whole text: Ctrl+Shift+Enter" onClick={() => void run()}>
             Run <Icon icon={Play} size={12} />
           </button>
         )}
@@ -280,7 +298,7 @@ function diagnosticFor(v: EditorView, stmt: Statement, message: string): Diagnos
 }
 
 /** languageExtensions are the editor's syntax and completion for the driver's language. */
-function languageExtensions(name: string, schema: () => EditorSchema) {
+function languageExtensions(name: string, schema: () => EditorSchema, functions: () => string[]) {
   const lang = editorLanguage(name);
-  return [lang.syntax, autocompletion({ override: [lang.completion(schema)] })];
+  return [lang.syntax, autocompletion({ override: [lang.completion(schema, functions)] })];
 }

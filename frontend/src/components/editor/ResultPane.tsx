@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { ApiError, Grid, RunResult } from "../../api";
+import type { ApiError, Grid, ResultSet, RunResult } from "../../api";
 import { DataGrid } from "../grid/DataGrid";
 import { ExportDialog } from "../grid/ExportDialog";
 import { JsonView } from "./JsonView";
@@ -41,10 +41,22 @@ export function ResultPane({ outcome }: { outcome: Outcome }) {
             </p>
           </div>
         );
-      const meta = `${r.status ? `HTTP ${r.status} · ` : ""}${r.kind === "grid" && r.grid ? `${r.grid.rows.length} ${r.grid.rows.length === 1 ? "row" : "rows"} · ` : ""}${r.elapsedMs} ms`;
+      const meta = `${r.status ? `HTTP ${r.status} · ` : ""}${rowsOf(r)}${r.tag ? `${r.tag} · ` : ""}${r.elapsedMs} ms`;
+      const count = r.before.length + 1;
       return (
         <div className="editor-result" aria-label="Result">
+          {r.before.map((set, i) => (
+            <section key={i} className="editor-result__set" aria-label={`Statement ${i + 1} of ${count}`}>
+              <p className="editor-result__meta">
+                Statement {i + 1} of {count} · {rowsOf(set)}
+                {set.tag}
+              </p>
+              {set.notice && <p className="grid-notice editor-result__notice">{set.notice}</p>}
+              <SetBody set={set} table="" />
+            </section>
+          ))}
           <p className="editor-result__meta">
+            {count > 1 && `Statement ${count} of ${count} · `}
             {meta}
             {r.kind === "grid" && r.grid && <ResultExport grid={r.grid} name={r.table ? `${r.table} result` : "result"} />}
           </p>
@@ -53,19 +65,33 @@ export function ResultPane({ outcome }: { outcome: Outcome }) {
               {r.notice}
             </p>
           )}
-          {r.kind === "grid" && r.grid ? (
-            <DataGrid grid={r.grid} table={r.table} />
-          ) : r.kind === "text" ? (
-            <pre className="editor-result__text" aria-label="Plan">
-              {r.text}
-            </pre>
-          ) : (
-            <JsonView text={r.json} />
-          )}
+          <SetBody set={r} table={r.table} />
         </div>
       );
     }
   }
+}
+
+/** Answer is what a statement's answer and the run's last one share. */
+type Answer = Pick<ResultSet, "grid" | "json" | "text"> & { kind: RunResult["kind"] };
+
+/** rowsOf is a grid's "3 rows · " ("" for other answers). */
+function rowsOf(set: Answer): string {
+  if (set.kind !== "grid" || !set.grid) return "";
+  const n = set.grid.rows.length;
+  return `${n} ${n === 1 ? "row" : "rows"} · `;
+}
+
+/** SetBody is one statement's answer: its rows as a grid, a plan as text, or collapsible JSON. */
+function SetBody({ set, table }: { set: Answer; table: string }) {
+  if (set.kind === "grid" && set.grid) return <DataGrid grid={set.grid} table={table} />;
+  if (set.kind === "text")
+    return (
+      <pre className="editor-result__text" aria-label="Plan">
+        {set.text}
+      </pre>
+    );
+  return <JsonView text={set.json} />;
 }
 
 /** ResultExport is the result's Export…: the rows shown, to a CSV, JSON Lines or Parquet file. */

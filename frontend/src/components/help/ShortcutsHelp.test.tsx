@@ -47,7 +47,7 @@ describe("the keyboard shortcuts overlay (issue 14: keyboard shortcuts listed in
       for (const s of g.shortcuts) expect(within(d!).getAllByText(s.action).length).toBeGreaterThan(0);
     }
     expect(within(d!).getByText("Set the selected cell to NULL (pending)")).toBeInTheDocument();
-    expect(within(d!).getByText("Run the statement under the cursor")).toBeInTheDocument();
+    expect(within(d!).getByText("Run the statement under the cursor (or the selection)")).toBeInTheDocument();
   });
 
   it("F1 opens it, also from a text field", async () => {

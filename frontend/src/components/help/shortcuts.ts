@@ -59,7 +59,8 @@ export const SHORTCUTS: ShortcutGroup[] = [
     title: "Editor",
     where: "in the query editor",
     shortcuts: [
-      { keys: [["Mod", "Enter"]], action: "Run the statement under the cursor" },
+      { keys: [["Mod", "Enter"]], action: "Run the statement under the cursor (or the selection)" },
+      { keys: [["Mod", "Shift", "Enter"]], action: "Run the whole text, each statement's answer shown" },
       { keys: [["Ctrl", "Space"]], action: "Show completions (collections, properties, operators)" },
       { keys: [["Enter"]], action: "Accept the chosen completion" },
       { keys: [["Esc"]], action: "Close the completion list" },

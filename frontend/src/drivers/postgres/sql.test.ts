@@ -6,10 +6,10 @@ import { namespace } from "./sql";
 
 const schema = () => ({ "public.items": ["id", "title", "price"], "sales.orders": ["order_id", "item_id"] });
 
-async function complete(doc: string): Promise<string[]> {
+async function complete(doc: string, functions: string[] = []): Promise<string[]> {
   const lang = editorLanguage("sql");
   const state = EditorState.create({ doc, extensions: lang.syntax });
-  const r = (await lang.completion(schema)(new CompletionContext(state, doc.length, true))) as CompletionResult | null;
+  const r = (await lang.completion(schema, () => functions)(new CompletionContext(state, doc.length, true))) as CompletionResult | null;
   return r ? r.options.map((o) => o.label) : [];
 }
 
@@ -29,5 +29,10 @@ describe("the PostgreSQL driver's SQL editor", () => {
   it("completes a schema's tables after its name and a table's columns after its name", async () => {
     expect(await complete("SELECT * FROM sales.")).toEqual(["orders"]);
     expect(await complete("SELECT items.")).toEqual(expect.arrayContaining(["id", "title", "price"]));
+  });
+  it("completes the functions the driver names where an expression goes, not after a table's name", async () => {
+    const fns = ["lower", "vector_dims", "my_score"];
+    expect(await complete("SELECT my_", fns)).toEqual(expect.arrayContaining(["my_score", "lower"]));
+    expect(await complete("SELECT items.", fns)).not.toContain("my_score");
   });
 });

@@ -22,15 +22,17 @@ export function namespace(schema: EditorSchema): SQLNamespace {
 /**
  * sqlCompletion completes from the schema the getter holds when asked (it changes as the
  * connection opens and tables are made): tables and columns where the grammar expects them,
- * else keywords.
+ * else keywords and the functions the driver names (the live catalog's, when it names them).
  */
-export function sqlCompletion(schema: () => EditorSchema): CompletionSource {
+export function sqlCompletion(schema: () => EditorSchema, functions: () => string[] = () => []): CompletionSource {
   const keywords = keywordCompletionSource(PostgreSQL, true);
   return async (ctx: CompletionContext): Promise<CompletionResult | null> => {
     const fromSchema = await schemaCompletionSource({ dialect: PostgreSQL, schema: namespace(schema()), defaultSchema: "public" })(ctx);
     const fromKeywords = await keywords(ctx);
-    if (!fromSchema) return fromKeywords;
-    if (!fromKeywords || fromKeywords.from !== fromSchema.from) return fromSchema;
-    return { ...fromSchema, options: [...fromSchema.options, ...fromKeywords.options] };
+    const calls = functions().map((label) => ({ label, type: "function", apply: `${label}(` }));
+    const words = fromKeywords && { ...fromKeywords, options: [...fromKeywords.options, ...calls] };
+    if (!fromSchema) return words;
+    if (!words || words.from !== fromSchema.from) return fromSchema;
+    return { ...fromSchema, options: [...fromSchema.options, ...words.options] };
   };
 }

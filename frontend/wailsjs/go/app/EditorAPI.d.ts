@@ -6,6 +6,8 @@ export function Cancel(arg1:string):Promise<boolean>;
 
 export function ClearHistory(arg1:string):Promise<void>;
 
+export function Completions(arg1:string):Promise<dto.CompletionsDTO>;
+
 export function DeleteSavedQuery(arg1:string,arg2:string):Promise<void>;
 
 export function History(arg1:string,arg2:string):Promise<Array<dto.HistoryEntryDTO>>;

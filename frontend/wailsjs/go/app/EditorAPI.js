@@ -10,6 +10,10 @@ export function ClearHistory(arg1) {
   return window['go']['app']['EditorAPI']['ClearHistory'](arg1);
 }
 
+export function Completions(arg1) {
+  return window['go']['app']['EditorAPI']['Completions'](arg1);
+}
+
 export function DeleteSavedQuery(arg1, arg2) {
   return window['go']['app']['EditorAPI']['DeleteSavedQuery'](arg1, arg2);
 }

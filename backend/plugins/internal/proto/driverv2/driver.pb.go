@@ -568,7 +568,9 @@ type Capabilities struct {
 	RowKeys bool `protobuf:"varint,22,opt,name=row_keys,json=rowKeys,proto3" json:"row_keys,omitempty"`
 	// estimate: the plugin answers Estimate (driver.Estimator); an older one answers
 	// UNIMPLEMENTED, and the host waits for the exact count.
-	Estimate      bool `protobuf:"varint,23,opt,name=estimate,proto3" json:"estimate,omitempty"`
+	Estimate bool `protobuf:"varint,23,opt,name=estimate,proto3" json:"estimate,omitempty"`
+	// completions: the plugin answers Completions (driver.Completer).
+	Completions   bool `protobuf:"varint,24,opt,name=completions,proto3" json:"completions,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -760,6 +762,13 @@ func (x *Capabilities) GetRowKeys() bool {
 func (x *Capabilities) GetEstimate() bool {
 	if x != nil {
 		return x.Estimate
+	}
+	return false
+}
+
+func (x *Capabilities) GetCompletions() bool {
+	if x != nil {
+		return x.Completions
 	}
 	return false
 }
@@ -2038,6 +2047,110 @@ func (x *TemplatesResponse) GetTemplates() []*Template {
 	return nil
 }
 
+type TableWords struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Table         string                 `protobuf:"bytes,1,opt,name=table,proto3" json:"table,omitempty"`
+	Columns       []string               `protobuf:"bytes,2,rep,name=columns,proto3" json:"columns,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TableWords) Reset() {
+	*x = TableWords{}
+	mi := &file_driver_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TableWords) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TableWords) ProtoMessage() {}
+
+func (x *TableWords) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TableWords.ProtoReflect.Descriptor instead.
+func (*TableWords) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *TableWords) GetTable() string {
+	if x != nil {
+		return x.Table
+	}
+	return ""
+}
+
+func (x *TableWords) GetColumns() []string {
+	if x != nil {
+		return x.Columns
+	}
+	return nil
+}
+
+type CompletionsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Tables        []*TableWords          `protobuf:"bytes,1,rep,name=tables,proto3" json:"tables,omitempty"`
+	Functions     []string               `protobuf:"bytes,2,rep,name=functions,proto3" json:"functions,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CompletionsResponse) Reset() {
+	*x = CompletionsResponse{}
+	mi := &file_driver_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CompletionsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CompletionsResponse) ProtoMessage() {}
+
+func (x *CompletionsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CompletionsResponse.ProtoReflect.Descriptor instead.
+func (*CompletionsResponse) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *CompletionsResponse) GetTables() []*TableWords {
+	if x != nil {
+		return x.Tables
+	}
+	return nil
+}
+
+func (x *CompletionsResponse) GetFunctions() []string {
+	if x != nil {
+		return x.Functions
+	}
+	return nil
+}
+
 type Column struct {
 	state        protoimpl.MessageState `protogen:"open.v1"`
 	Name         string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
@@ -2073,7 +2186,7 @@ type Column struct {
 
 func (x *Column) Reset() {
 	*x = Column{}
-	mi := &file_driver_proto_msgTypes[25]
+	mi := &file_driver_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2085,7 +2198,7 @@ func (x *Column) String() string {
 func (*Column) ProtoMessage() {}
 
 func (x *Column) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[25]
+	mi := &file_driver_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2098,7 +2211,7 @@ func (x *Column) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Column.ProtoReflect.Descriptor instead.
 func (*Column) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{25}
+	return file_driver_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Column) GetName() string {
@@ -2248,7 +2361,7 @@ type TableSettings struct {
 
 func (x *TableSettings) Reset() {
 	*x = TableSettings{}
-	mi := &file_driver_proto_msgTypes[26]
+	mi := &file_driver_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2260,7 +2373,7 @@ func (x *TableSettings) String() string {
 func (*TableSettings) ProtoMessage() {}
 
 func (x *TableSettings) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[26]
+	mi := &file_driver_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2273,7 +2386,7 @@ func (x *TableSettings) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableSettings.ProtoReflect.Descriptor instead.
 func (*TableSettings) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{26}
+	return file_driver_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *TableSettings) GetIndexNullState() bool {
@@ -2361,7 +2474,7 @@ type DescribeTableResponse struct {
 
 func (x *DescribeTableResponse) Reset() {
 	*x = DescribeTableResponse{}
-	mi := &file_driver_proto_msgTypes[27]
+	mi := &file_driver_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2373,7 +2486,7 @@ func (x *DescribeTableResponse) String() string {
 func (*DescribeTableResponse) ProtoMessage() {}
 
 func (x *DescribeTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[27]
+	mi := &file_driver_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2386,7 +2499,7 @@ func (x *DescribeTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DescribeTableResponse.ProtoReflect.Descriptor instead.
 func (*DescribeTableResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{27}
+	return file_driver_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *DescribeTableResponse) GetName() string {
@@ -2470,7 +2583,7 @@ type SearchMode struct {
 
 func (x *SearchMode) Reset() {
 	*x = SearchMode{}
-	mi := &file_driver_proto_msgTypes[28]
+	mi := &file_driver_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2482,7 +2595,7 @@ func (x *SearchMode) String() string {
 func (*SearchMode) ProtoMessage() {}
 
 func (x *SearchMode) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[28]
+	mi := &file_driver_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2495,7 +2608,7 @@ func (x *SearchMode) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchMode.ProtoReflect.Descriptor instead.
 func (*SearchMode) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{28}
+	return file_driver_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *SearchMode) GetName() string {
@@ -2588,7 +2701,7 @@ type SearchParam struct {
 
 func (x *SearchParam) Reset() {
 	*x = SearchParam{}
-	mi := &file_driver_proto_msgTypes[29]
+	mi := &file_driver_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2600,7 +2713,7 @@ func (x *SearchParam) String() string {
 func (*SearchParam) ProtoMessage() {}
 
 func (x *SearchParam) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[29]
+	mi := &file_driver_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2613,7 +2726,7 @@ func (x *SearchParam) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchParam.ProtoReflect.Descriptor instead.
 func (*SearchParam) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{29}
+	return file_driver_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *SearchParam) GetKey() string {
@@ -2710,7 +2823,7 @@ type DetailSection struct {
 
 func (x *DetailSection) Reset() {
 	*x = DetailSection{}
-	mi := &file_driver_proto_msgTypes[30]
+	mi := &file_driver_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2722,7 +2835,7 @@ func (x *DetailSection) String() string {
 func (*DetailSection) ProtoMessage() {}
 
 func (x *DetailSection) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[30]
+	mi := &file_driver_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2735,7 +2848,7 @@ func (x *DetailSection) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DetailSection.ProtoReflect.Descriptor instead.
 func (*DetailSection) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{30}
+	return file_driver_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *DetailSection) GetTitle() string {
@@ -2763,7 +2876,7 @@ type DetailItem struct {
 
 func (x *DetailItem) Reset() {
 	*x = DetailItem{}
-	mi := &file_driver_proto_msgTypes[31]
+	mi := &file_driver_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2775,7 +2888,7 @@ func (x *DetailItem) String() string {
 func (*DetailItem) ProtoMessage() {}
 
 func (x *DetailItem) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[31]
+	mi := &file_driver_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2788,7 +2901,7 @@ func (x *DetailItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DetailItem.ProtoReflect.Descriptor instead.
 func (*DetailItem) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{31}
+	return file_driver_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *DetailItem) GetLabel() string {
@@ -2826,7 +2939,7 @@ type Filter struct {
 
 func (x *Filter) Reset() {
 	*x = Filter{}
-	mi := &file_driver_proto_msgTypes[32]
+	mi := &file_driver_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2838,7 +2951,7 @@ func (x *Filter) String() string {
 func (*Filter) ProtoMessage() {}
 
 func (x *Filter) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[32]
+	mi := &file_driver_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2851,7 +2964,7 @@ func (x *Filter) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Filter.ProtoReflect.Descriptor instead.
 func (*Filter) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{32}
+	return file_driver_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *Filter) GetColumn() string {
@@ -2899,7 +3012,7 @@ type Sort struct {
 
 func (x *Sort) Reset() {
 	*x = Sort{}
-	mi := &file_driver_proto_msgTypes[33]
+	mi := &file_driver_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2911,7 +3024,7 @@ func (x *Sort) String() string {
 func (*Sort) ProtoMessage() {}
 
 func (x *Sort) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[33]
+	mi := &file_driver_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2924,7 +3037,7 @@ func (x *Sort) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Sort.ProtoReflect.Descriptor instead.
 func (*Sort) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{33}
+	return file_driver_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *Sort) GetColumn() string {
@@ -2957,7 +3070,7 @@ type BrowseRequest struct {
 
 func (x *BrowseRequest) Reset() {
 	*x = BrowseRequest{}
-	mi := &file_driver_proto_msgTypes[34]
+	mi := &file_driver_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2969,7 +3082,7 @@ func (x *BrowseRequest) String() string {
 func (*BrowseRequest) ProtoMessage() {}
 
 func (x *BrowseRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[34]
+	mi := &file_driver_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2982,7 +3095,7 @@ func (x *BrowseRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BrowseRequest.ProtoReflect.Descriptor instead.
 func (*BrowseRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{34}
+	return file_driver_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *BrowseRequest) GetConnId() string {
@@ -3046,7 +3159,7 @@ type CheckCellsRequest struct {
 
 func (x *CheckCellsRequest) Reset() {
 	*x = CheckCellsRequest{}
-	mi := &file_driver_proto_msgTypes[35]
+	mi := &file_driver_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3058,7 +3171,7 @@ func (x *CheckCellsRequest) String() string {
 func (*CheckCellsRequest) ProtoMessage() {}
 
 func (x *CheckCellsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[35]
+	mi := &file_driver_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3071,7 +3184,7 @@ func (x *CheckCellsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckCellsRequest.ProtoReflect.Descriptor instead.
 func (*CheckCellsRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{35}
+	return file_driver_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *CheckCellsRequest) GetConnId() string {
@@ -3106,7 +3219,7 @@ type TypedCell struct {
 
 func (x *TypedCell) Reset() {
 	*x = TypedCell{}
-	mi := &file_driver_proto_msgTypes[36]
+	mi := &file_driver_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3118,7 +3231,7 @@ func (x *TypedCell) String() string {
 func (*TypedCell) ProtoMessage() {}
 
 func (x *TypedCell) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[36]
+	mi := &file_driver_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3131,7 +3244,7 @@ func (x *TypedCell) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TypedCell.ProtoReflect.Descriptor instead.
 func (*TypedCell) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{36}
+	return file_driver_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *TypedCell) GetColumn() string {
@@ -3165,7 +3278,7 @@ type CheckCellsResponse struct {
 
 func (x *CheckCellsResponse) Reset() {
 	*x = CheckCellsResponse{}
-	mi := &file_driver_proto_msgTypes[37]
+	mi := &file_driver_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3177,7 +3290,7 @@ func (x *CheckCellsResponse) String() string {
 func (*CheckCellsResponse) ProtoMessage() {}
 
 func (x *CheckCellsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[37]
+	mi := &file_driver_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3190,7 +3303,7 @@ func (x *CheckCellsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckCellsResponse.ProtoReflect.Descriptor instead.
 func (*CheckCellsResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{37}
+	return file_driver_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *CheckCellsResponse) GetProblems() map[string]string {
@@ -3230,7 +3343,7 @@ type SearchRequest struct {
 
 func (x *SearchRequest) Reset() {
 	*x = SearchRequest{}
-	mi := &file_driver_proto_msgTypes[38]
+	mi := &file_driver_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3242,7 +3355,7 @@ func (x *SearchRequest) String() string {
 func (*SearchRequest) ProtoMessage() {}
 
 func (x *SearchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[38]
+	mi := &file_driver_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3255,7 +3368,7 @@ func (x *SearchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchRequest.ProtoReflect.Descriptor instead.
 func (*SearchRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{38}
+	return file_driver_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *SearchRequest) GetConnId() string {
@@ -3379,7 +3492,7 @@ type Row struct {
 
 func (x *Row) Reset() {
 	*x = Row{}
-	mi := &file_driver_proto_msgTypes[39]
+	mi := &file_driver_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3391,7 +3504,7 @@ func (x *Row) String() string {
 func (*Row) ProtoMessage() {}
 
 func (x *Row) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[39]
+	mi := &file_driver_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3404,7 +3517,7 @@ func (x *Row) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Row.ProtoReflect.Descriptor instead.
 func (*Row) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{39}
+	return file_driver_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *Row) GetCells() []*Value {
@@ -3427,7 +3540,7 @@ type Grid struct {
 
 func (x *Grid) Reset() {
 	*x = Grid{}
-	mi := &file_driver_proto_msgTypes[40]
+	mi := &file_driver_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3439,7 +3552,7 @@ func (x *Grid) String() string {
 func (*Grid) ProtoMessage() {}
 
 func (x *Grid) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[40]
+	mi := &file_driver_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3452,7 +3565,7 @@ func (x *Grid) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Grid.ProtoReflect.Descriptor instead.
 func (*Grid) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{40}
+	return file_driver_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *Grid) GetColumns() []*Column {
@@ -3501,7 +3614,7 @@ type CountRequest struct {
 
 func (x *CountRequest) Reset() {
 	*x = CountRequest{}
-	mi := &file_driver_proto_msgTypes[41]
+	mi := &file_driver_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3513,7 +3626,7 @@ func (x *CountRequest) String() string {
 func (*CountRequest) ProtoMessage() {}
 
 func (x *CountRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[41]
+	mi := &file_driver_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3526,7 +3639,7 @@ func (x *CountRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CountRequest.ProtoReflect.Descriptor instead.
 func (*CountRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{41}
+	return file_driver_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *CountRequest) GetConnId() string {
@@ -3559,7 +3672,7 @@ type CountResponse struct {
 
 func (x *CountResponse) Reset() {
 	*x = CountResponse{}
-	mi := &file_driver_proto_msgTypes[42]
+	mi := &file_driver_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3571,7 +3684,7 @@ func (x *CountResponse) String() string {
 func (*CountResponse) ProtoMessage() {}
 
 func (x *CountResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[42]
+	mi := &file_driver_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3584,7 +3697,7 @@ func (x *CountResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CountResponse.ProtoReflect.Descriptor instead.
 func (*CountResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{42}
+	return file_driver_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *CountResponse) GetCount() int64 {
@@ -3607,7 +3720,7 @@ type ExecuteRequest struct {
 
 func (x *ExecuteRequest) Reset() {
 	*x = ExecuteRequest{}
-	mi := &file_driver_proto_msgTypes[43]
+	mi := &file_driver_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3619,7 +3732,7 @@ func (x *ExecuteRequest) String() string {
 func (*ExecuteRequest) ProtoMessage() {}
 
 func (x *ExecuteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[43]
+	mi := &file_driver_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3632,7 +3745,7 @@ func (x *ExecuteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteRequest.ProtoReflect.Descriptor instead.
 func (*ExecuteRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{43}
+	return file_driver_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *ExecuteRequest) GetConnId() string {
@@ -3669,14 +3782,19 @@ type Result struct {
 	Notice    string `protobuf:"bytes,7,opt,name=notice,proto3" json:"notice,omitempty"`
 	// text is set for kind "text" (a query plan); an older host shows it as the kind it does
 	// not know, so a plugin sends it only as an answer to a statement asked for it.
-	Text          string `protobuf:"bytes,8,opt,name=text,proto3" json:"text,omitempty"`
+	Text string `protobuf:"bytes,8,opt,name=text,proto3" json:"text,omitempty"`
+	// tag: the database's word for what the statement did ("SELECT 3", "INSERT 0 1").
+	Tag string `protobuf:"bytes,9,opt,name=tag,proto3" json:"tag,omitempty"`
+	// before: the results of the statements before the last, in order; an older host reads
+	// the last only, as it did.
+	Before        []*Result `protobuf:"bytes,10,rep,name=before,proto3" json:"before,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Result) Reset() {
 	*x = Result{}
-	mi := &file_driver_proto_msgTypes[44]
+	mi := &file_driver_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3688,7 +3806,7 @@ func (x *Result) String() string {
 func (*Result) ProtoMessage() {}
 
 func (x *Result) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[44]
+	mi := &file_driver_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3701,7 +3819,7 @@ func (x *Result) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Result.ProtoReflect.Descriptor instead.
 func (*Result) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{44}
+	return file_driver_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *Result) GetKind() string {
@@ -3760,6 +3878,20 @@ func (x *Result) GetText() string {
 	return ""
 }
 
+func (x *Result) GetTag() string {
+	if x != nil {
+		return x.Tag
+	}
+	return ""
+}
+
+func (x *Result) GetBefore() []*Result {
+	if x != nil {
+		return x.Before
+	}
+	return nil
+}
+
 type ClassifyRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Text          string                 `protobuf:"bytes,1,opt,name=text,proto3" json:"text,omitempty"`
@@ -3769,7 +3901,7 @@ type ClassifyRequest struct {
 
 func (x *ClassifyRequest) Reset() {
 	*x = ClassifyRequest{}
-	mi := &file_driver_proto_msgTypes[45]
+	mi := &file_driver_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3781,7 +3913,7 @@ func (x *ClassifyRequest) String() string {
 func (*ClassifyRequest) ProtoMessage() {}
 
 func (x *ClassifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[45]
+	mi := &file_driver_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3794,7 +3926,7 @@ func (x *ClassifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClassifyRequest.ProtoReflect.Descriptor instead.
 func (*ClassifyRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{45}
+	return file_driver_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *ClassifyRequest) GetText() string {
@@ -3819,7 +3951,7 @@ type Classification struct {
 
 func (x *Classification) Reset() {
 	*x = Classification{}
-	mi := &file_driver_proto_msgTypes[46]
+	mi := &file_driver_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3831,7 +3963,7 @@ func (x *Classification) String() string {
 func (*Classification) ProtoMessage() {}
 
 func (x *Classification) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[46]
+	mi := &file_driver_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3844,7 +3976,7 @@ func (x *Classification) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Classification.ProtoReflect.Descriptor instead.
 func (*Classification) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{46}
+	return file_driver_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *Classification) GetAccess() string {
@@ -3892,7 +4024,7 @@ type EditRow struct {
 
 func (x *EditRow) Reset() {
 	*x = EditRow{}
-	mi := &file_driver_proto_msgTypes[47]
+	mi := &file_driver_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3904,7 +4036,7 @@ func (x *EditRow) String() string {
 func (*EditRow) ProtoMessage() {}
 
 func (x *EditRow) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[47]
+	mi := &file_driver_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3917,7 +4049,7 @@ func (x *EditRow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditRow.ProtoReflect.Descriptor instead.
 func (*EditRow) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{47}
+	return file_driver_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *EditRow) GetUuid() string {
@@ -3967,7 +4099,7 @@ type CreateTableRequest struct {
 
 func (x *CreateTableRequest) Reset() {
 	*x = CreateTableRequest{}
-	mi := &file_driver_proto_msgTypes[48]
+	mi := &file_driver_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3979,7 +4111,7 @@ func (x *CreateTableRequest) String() string {
 func (*CreateTableRequest) ProtoMessage() {}
 
 func (x *CreateTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[48]
+	mi := &file_driver_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3992,7 +4124,7 @@ func (x *CreateTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTableRequest.ProtoReflect.Descriptor instead.
 func (*CreateTableRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{48}
+	return file_driver_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *CreateTableRequest) GetConnId() string {
@@ -4034,7 +4166,7 @@ type ColumnSpec struct {
 
 func (x *ColumnSpec) Reset() {
 	*x = ColumnSpec{}
-	mi := &file_driver_proto_msgTypes[49]
+	mi := &file_driver_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4046,7 +4178,7 @@ func (x *ColumnSpec) String() string {
 func (*ColumnSpec) ProtoMessage() {}
 
 func (x *ColumnSpec) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[49]
+	mi := &file_driver_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4059,7 +4191,7 @@ func (x *ColumnSpec) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ColumnSpec.ProtoReflect.Descriptor instead.
 func (*ColumnSpec) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{49}
+	return file_driver_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *ColumnSpec) GetName() string {
@@ -4094,7 +4226,7 @@ type EditRequest struct {
 
 func (x *EditRequest) Reset() {
 	*x = EditRequest{}
-	mi := &file_driver_proto_msgTypes[50]
+	mi := &file_driver_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4106,7 +4238,7 @@ func (x *EditRequest) String() string {
 func (*EditRequest) ProtoMessage() {}
 
 func (x *EditRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[50]
+	mi := &file_driver_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4119,7 +4251,7 @@ func (x *EditRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditRequest.ProtoReflect.Descriptor instead.
 func (*EditRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{50}
+	return file_driver_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *EditRequest) GetConnId() string {
@@ -4162,7 +4294,7 @@ type RowResult struct {
 
 func (x *RowResult) Reset() {
 	*x = RowResult{}
-	mi := &file_driver_proto_msgTypes[51]
+	mi := &file_driver_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4174,7 +4306,7 @@ func (x *RowResult) String() string {
 func (*RowResult) ProtoMessage() {}
 
 func (x *RowResult) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[51]
+	mi := &file_driver_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4187,7 +4319,7 @@ func (x *RowResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RowResult.ProtoReflect.Descriptor instead.
 func (*RowResult) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{51}
+	return file_driver_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *RowResult) GetIndex() int64 {
@@ -4255,7 +4387,7 @@ type EditResponse struct {
 
 func (x *EditResponse) Reset() {
 	*x = EditResponse{}
-	mi := &file_driver_proto_msgTypes[52]
+	mi := &file_driver_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4267,7 +4399,7 @@ func (x *EditResponse) String() string {
 func (*EditResponse) ProtoMessage() {}
 
 func (x *EditResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[52]
+	mi := &file_driver_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4280,7 +4412,7 @@ func (x *EditResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditResponse.ProtoReflect.Descriptor instead.
 func (*EditResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{52}
+	return file_driver_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *EditResponse) GetResults() []*RowResult {
@@ -4298,7 +4430,7 @@ type CloseResponse struct {
 
 func (x *CloseResponse) Reset() {
 	*x = CloseResponse{}
-	mi := &file_driver_proto_msgTypes[53]
+	mi := &file_driver_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4310,7 +4442,7 @@ func (x *CloseResponse) String() string {
 func (*CloseResponse) ProtoMessage() {}
 
 func (x *CloseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[53]
+	mi := &file_driver_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4323,7 +4455,7 @@ func (x *CloseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseResponse.ProtoReflect.Descriptor instead.
 func (*CloseResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{53}
+	return file_driver_proto_rawDescGZIP(), []int{55}
 }
 
 type ScanRequest struct {
@@ -4340,7 +4472,7 @@ type ScanRequest struct {
 
 func (x *ScanRequest) Reset() {
 	*x = ScanRequest{}
-	mi := &file_driver_proto_msgTypes[54]
+	mi := &file_driver_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4352,7 +4484,7 @@ func (x *ScanRequest) String() string {
 func (*ScanRequest) ProtoMessage() {}
 
 func (x *ScanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[54]
+	mi := &file_driver_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4365,7 +4497,7 @@ func (x *ScanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanRequest.ProtoReflect.Descriptor instead.
 func (*ScanRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{54}
+	return file_driver_proto_rawDescGZIP(), []int{56}
 }
 
 func (x *ScanRequest) GetConnId() string {
@@ -4420,7 +4552,7 @@ type ScanVector struct {
 
 func (x *ScanVector) Reset() {
 	*x = ScanVector{}
-	mi := &file_driver_proto_msgTypes[55]
+	mi := &file_driver_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4432,7 +4564,7 @@ func (x *ScanVector) String() string {
 func (*ScanVector) ProtoMessage() {}
 
 func (x *ScanVector) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[55]
+	mi := &file_driver_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4445,7 +4577,7 @@ func (x *ScanVector) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanVector.ProtoReflect.Descriptor instead.
 func (*ScanVector) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{55}
+	return file_driver_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *ScanVector) GetPacked() []byte {
@@ -4464,7 +4596,7 @@ type ScanVectors struct {
 
 func (x *ScanVectors) Reset() {
 	*x = ScanVectors{}
-	mi := &file_driver_proto_msgTypes[56]
+	mi := &file_driver_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4476,7 +4608,7 @@ func (x *ScanVectors) String() string {
 func (*ScanVectors) ProtoMessage() {}
 
 func (x *ScanVectors) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[56]
+	mi := &file_driver_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4489,7 +4621,7 @@ func (x *ScanVectors) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanVectors.ProtoReflect.Descriptor instead.
 func (*ScanVectors) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{56}
+	return file_driver_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *ScanVectors) GetVectors() []*ScanVector {
@@ -4514,7 +4646,7 @@ type ScanPage struct {
 
 func (x *ScanPage) Reset() {
 	*x = ScanPage{}
-	mi := &file_driver_proto_msgTypes[57]
+	mi := &file_driver_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4526,7 +4658,7 @@ func (x *ScanPage) String() string {
 func (*ScanPage) ProtoMessage() {}
 
 func (x *ScanPage) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[57]
+	mi := &file_driver_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4539,7 +4671,7 @@ func (x *ScanPage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanPage.ProtoReflect.Descriptor instead.
 func (*ScanPage) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{57}
+	return file_driver_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *ScanPage) GetColumns() []*Column {
@@ -4596,7 +4728,7 @@ type Tenant struct {
 
 func (x *Tenant) Reset() {
 	*x = Tenant{}
-	mi := &file_driver_proto_msgTypes[58]
+	mi := &file_driver_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4608,7 +4740,7 @@ func (x *Tenant) String() string {
 func (*Tenant) ProtoMessage() {}
 
 func (x *Tenant) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[58]
+	mi := &file_driver_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4621,7 +4753,7 @@ func (x *Tenant) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tenant.ProtoReflect.Descriptor instead.
 func (*Tenant) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{58}
+	return file_driver_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *Tenant) GetName() string {
@@ -4654,7 +4786,7 @@ type ListTenantsResponse struct {
 
 func (x *ListTenantsResponse) Reset() {
 	*x = ListTenantsResponse{}
-	mi := &file_driver_proto_msgTypes[59]
+	mi := &file_driver_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4666,7 +4798,7 @@ func (x *ListTenantsResponse) String() string {
 func (*ListTenantsResponse) ProtoMessage() {}
 
 func (x *ListTenantsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[59]
+	mi := &file_driver_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4679,7 +4811,7 @@ func (x *ListTenantsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTenantsResponse.ProtoReflect.Descriptor instead.
 func (*ListTenantsResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{59}
+	return file_driver_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *ListTenantsResponse) GetTenants() []*Tenant {
@@ -4701,7 +4833,7 @@ type SetTenantStatusRequest struct {
 
 func (x *SetTenantStatusRequest) Reset() {
 	*x = SetTenantStatusRequest{}
-	mi := &file_driver_proto_msgTypes[60]
+	mi := &file_driver_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4713,7 +4845,7 @@ func (x *SetTenantStatusRequest) String() string {
 func (*SetTenantStatusRequest) ProtoMessage() {}
 
 func (x *SetTenantStatusRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[60]
+	mi := &file_driver_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4726,7 +4858,7 @@ func (x *SetTenantStatusRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetTenantStatusRequest.ProtoReflect.Descriptor instead.
 func (*SetTenantStatusRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{60}
+	return file_driver_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *SetTenantStatusRequest) GetConnId() string {
@@ -4765,7 +4897,7 @@ type SetTenantStatusResponse struct {
 
 func (x *SetTenantStatusResponse) Reset() {
 	*x = SetTenantStatusResponse{}
-	mi := &file_driver_proto_msgTypes[61]
+	mi := &file_driver_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4777,7 +4909,7 @@ func (x *SetTenantStatusResponse) String() string {
 func (*SetTenantStatusResponse) ProtoMessage() {}
 
 func (x *SetTenantStatusResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[61]
+	mi := &file_driver_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4790,7 +4922,7 @@ func (x *SetTenantStatusResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetTenantStatusResponse.ProtoReflect.Descriptor instead.
 func (*SetTenantStatusResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{61}
+	return file_driver_proto_rawDescGZIP(), []int{63}
 }
 
 type NodeTables struct {
@@ -4807,7 +4939,7 @@ type NodeTables struct {
 
 func (x *NodeTables) Reset() {
 	*x = NodeTables{}
-	mi := &file_driver_proto_msgTypes[62]
+	mi := &file_driver_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4819,7 +4951,7 @@ func (x *NodeTables) String() string {
 func (*NodeTables) ProtoMessage() {}
 
 func (x *NodeTables) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[62]
+	mi := &file_driver_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4832,7 +4964,7 @@ func (x *NodeTables) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodeTables.ProtoReflect.Descriptor instead.
 func (*NodeTables) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{62}
+	return file_driver_proto_rawDescGZIP(), []int{64}
 }
 
 func (x *NodeTables) GetTable() string {
@@ -4889,7 +5021,7 @@ type NodeShard struct {
 
 func (x *NodeShard) Reset() {
 	*x = NodeShard{}
-	mi := &file_driver_proto_msgTypes[63]
+	mi := &file_driver_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4901,7 +5033,7 @@ func (x *NodeShard) String() string {
 func (*NodeShard) ProtoMessage() {}
 
 func (x *NodeShard) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[63]
+	mi := &file_driver_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4914,7 +5046,7 @@ func (x *NodeShard) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodeShard.ProtoReflect.Descriptor instead.
 func (*NodeShard) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{63}
+	return file_driver_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *NodeShard) GetName() string {
@@ -4959,7 +5091,7 @@ type Node struct {
 
 func (x *Node) Reset() {
 	*x = Node{}
-	mi := &file_driver_proto_msgTypes[64]
+	mi := &file_driver_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4971,7 +5103,7 @@ func (x *Node) String() string {
 func (*Node) ProtoMessage() {}
 
 func (x *Node) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[64]
+	mi := &file_driver_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4984,7 +5116,7 @@ func (x *Node) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Node.ProtoReflect.Descriptor instead.
 func (*Node) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{64}
+	return file_driver_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *Node) GetName() string {
@@ -5038,7 +5170,7 @@ type NodesResponse struct {
 
 func (x *NodesResponse) Reset() {
 	*x = NodesResponse{}
-	mi := &file_driver_proto_msgTypes[65]
+	mi := &file_driver_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5050,7 +5182,7 @@ func (x *NodesResponse) String() string {
 func (*NodesResponse) ProtoMessage() {}
 
 func (x *NodesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[65]
+	mi := &file_driver_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5063,7 +5195,7 @@ func (x *NodesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodesResponse.ProtoReflect.Descriptor instead.
 func (*NodesResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{65}
+	return file_driver_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *NodesResponse) GetNodes() []*Node {
@@ -5124,7 +5256,7 @@ const file_driver_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a:\n" +
 	"\fSecretsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xdc\x05\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xfe\x05\n" +
 	"\fCapabilities\x12%\n" +
 	"\x0equery_language\x18\x01 \x01(\tR\rqueryLanguage\x12\x10\n" +
 	"\x03sql\x18\x02 \x01(\bR\x03sql\x12!\n" +
@@ -5153,7 +5285,8 @@ const file_driver_proto_rawDesc = "" +
 	"\ttemplates\x18\x14 \x01(\bR\ttemplates\x12!\n" +
 	"\fsearch_modes\x18\x15 \x01(\bR\vsearchModes\x12\x19\n" +
 	"\brow_keys\x18\x16 \x01(\bR\arowKeys\x12\x1a\n" +
-	"\bestimate\x18\x17 \x01(\bR\bestimate\"\r\n" +
+	"\bestimate\x18\x17 \x01(\bR\bestimate\x12 \n" +
+	"\vcompletions\x18\x18 \x01(\bR\vcompletions\"\r\n" +
 	"\vInfoRequest\"\xfc\x01\n" +
 	"\fInfoResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
@@ -5259,7 +5392,14 @@ const file_driver_proto_rawDesc = "" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\"J\n" +
 	"\x11TemplatesResponse\x125\n" +
-	"\ttemplates\x18\x01 \x03(\v2\x17.app.driver.v2.TemplateR\ttemplates\"\xb1\x05\n" +
+	"\ttemplates\x18\x01 \x03(\v2\x17.app.driver.v2.TemplateR\ttemplates\"<\n" +
+	"\n" +
+	"TableWords\x12\x14\n" +
+	"\x05table\x18\x01 \x01(\tR\x05table\x12\x18\n" +
+	"\acolumns\x18\x02 \x03(\tR\acolumns\"f\n" +
+	"\x13CompletionsResponse\x121\n" +
+	"\x06tables\x18\x01 \x03(\v2\x19.app.driver.v2.TableWordsR\x06tables\x12\x1c\n" +
+	"\tfunctions\x18\x02 \x03(\tR\tfunctions\"\xb1\x05\n" +
 	"\x06Column\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x12\x1f\n" +
@@ -5431,7 +5571,7 @@ const file_driver_proto_rawDesc = "" +
 	"\x0eExecuteRequest\x12\x17\n" +
 	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\x12\x19\n" +
-	"\bmax_rows\x18\x03 \x01(\x03R\amaxRows\"\xd1\x01\n" +
+	"\bmax_rows\x18\x03 \x01(\x03R\amaxRows\"\x92\x02\n" +
 	"\x06Result\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12'\n" +
 	"\x04grid\x18\x02 \x01(\v2\x13.app.driver.v2.GridR\x04grid\x12\x12\n" +
@@ -5440,7 +5580,10 @@ const file_driver_proto_rawDesc = "" +
 	"\x06status\x18\x05 \x01(\x05R\x06status\x12\x1c\n" +
 	"\ttruncated\x18\x06 \x01(\bR\ttruncated\x12\x16\n" +
 	"\x06notice\x18\a \x01(\tR\x06notice\x12\x12\n" +
-	"\x04text\x18\b \x01(\tR\x04text\"%\n" +
+	"\x04text\x18\b \x01(\tR\x04text\x12\x10\n" +
+	"\x03tag\x18\t \x01(\tR\x03tag\x12-\n" +
+	"\x06before\x18\n" +
+	" \x03(\v2\x15.app.driver.v2.ResultR\x06before\"%\n" +
 	"\x0fClassifyRequest\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\tR\x04text\"\x90\x01\n" +
 	"\x0eClassification\x12\x16\n" +
@@ -5548,7 +5691,7 @@ const file_driver_proto_rawDesc = "" +
 	"\x06shards\x18\x05 \x01(\x03R\x06shards\x121\n" +
 	"\x06tables\x18\x06 \x03(\v2\x19.app.driver.v2.NodeTablesR\x06tables\":\n" +
 	"\rNodesResponse\x12)\n" +
-	"\x05nodes\x18\x01 \x03(\v2\x13.app.driver.v2.NodeR\x05nodes2\xd3\x0e\n" +
+	"\x05nodes\x18\x01 \x03(\v2\x13.app.driver.v2.NodeR\x05nodes2\xa3\x0f\n" +
 	"\x06Driver\x12?\n" +
 	"\x04Info\x12\x1a.app.driver.v2.InfoRequest\x1a\x1b.app.driver.v2.InfoResponse\x12?\n" +
 	"\x04Open\x12\x1a.app.driver.v2.OpenRequest\x1a\x1b.app.driver.v2.OpenResponse\x12D\n" +
@@ -5576,6 +5719,7 @@ const file_driver_proto_rawDesc = "" +
 	"WriteBatch\x12\x1a.app.driver.v2.EditRequest\x1a\x1b.app.driver.v2.EditResponse\x12V\n" +
 	"\vCreateTable\x12!.app.driver.v2.CreateTableRequest\x1a$.app.driver.v2.DescribeTableResponse\x12J\n" +
 	"\tTemplates\x12\x1b.app.driver.v2.TableRequest\x1a .app.driver.v2.TemplatesResponse\x12N\n" +
+	"\vCompletions\x12\x1b.app.driver.v2.TableRequest\x1a\".app.driver.v2.CompletionsResponse\x12N\n" +
 	"\vListTenants\x12\x1b.app.driver.v2.TableRequest\x1a\".app.driver.v2.ListTenantsResponse\x12`\n" +
 	"\x0fSetTenantStatus\x12%.app.driver.v2.SetTenantStatusRequest\x1a&.app.driver.v2.SetTenantStatusResponse\x12B\n" +
 	"\x05Nodes\x12\x1b.app.driver.v2.TableRequest\x1a\x1c.app.driver.v2.NodesResponse\x12A\n" +
@@ -5593,7 +5737,7 @@ func file_driver_proto_rawDescGZIP() []byte {
 	return file_driver_proto_rawDescData
 }
 
-var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 83)
+var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 85)
 var file_driver_proto_goTypes = []any{
 	(*DriverError)(nil),             // 0: app.driver.v2.DriverError
 	(*Value)(nil),                   // 1: app.driver.v2.Value
@@ -5620,72 +5764,74 @@ var file_driver_proto_goTypes = []any{
 	(*TableRequest)(nil),            // 22: app.driver.v2.TableRequest
 	(*Template)(nil),                // 23: app.driver.v2.Template
 	(*TemplatesResponse)(nil),       // 24: app.driver.v2.TemplatesResponse
-	(*Column)(nil),                  // 25: app.driver.v2.Column
-	(*TableSettings)(nil),           // 26: app.driver.v2.TableSettings
-	(*DescribeTableResponse)(nil),   // 27: app.driver.v2.DescribeTableResponse
-	(*SearchMode)(nil),              // 28: app.driver.v2.SearchMode
-	(*SearchParam)(nil),             // 29: app.driver.v2.SearchParam
-	(*DetailSection)(nil),           // 30: app.driver.v2.DetailSection
-	(*DetailItem)(nil),              // 31: app.driver.v2.DetailItem
-	(*Filter)(nil),                  // 32: app.driver.v2.Filter
-	(*Sort)(nil),                    // 33: app.driver.v2.Sort
-	(*BrowseRequest)(nil),           // 34: app.driver.v2.BrowseRequest
-	(*CheckCellsRequest)(nil),       // 35: app.driver.v2.CheckCellsRequest
-	(*TypedCell)(nil),               // 36: app.driver.v2.TypedCell
-	(*CheckCellsResponse)(nil),      // 37: app.driver.v2.CheckCellsResponse
-	(*SearchRequest)(nil),           // 38: app.driver.v2.SearchRequest
-	(*Row)(nil),                     // 39: app.driver.v2.Row
-	(*Grid)(nil),                    // 40: app.driver.v2.Grid
-	(*CountRequest)(nil),            // 41: app.driver.v2.CountRequest
-	(*CountResponse)(nil),           // 42: app.driver.v2.CountResponse
-	(*ExecuteRequest)(nil),          // 43: app.driver.v2.ExecuteRequest
-	(*Result)(nil),                  // 44: app.driver.v2.Result
-	(*ClassifyRequest)(nil),         // 45: app.driver.v2.ClassifyRequest
-	(*Classification)(nil),          // 46: app.driver.v2.Classification
-	(*EditRow)(nil),                 // 47: app.driver.v2.EditRow
-	(*CreateTableRequest)(nil),      // 48: app.driver.v2.CreateTableRequest
-	(*ColumnSpec)(nil),              // 49: app.driver.v2.ColumnSpec
-	(*EditRequest)(nil),             // 50: app.driver.v2.EditRequest
-	(*RowResult)(nil),               // 51: app.driver.v2.RowResult
-	(*EditResponse)(nil),            // 52: app.driver.v2.EditResponse
-	(*CloseResponse)(nil),           // 53: app.driver.v2.CloseResponse
-	(*ScanRequest)(nil),             // 54: app.driver.v2.ScanRequest
-	(*ScanVector)(nil),              // 55: app.driver.v2.ScanVector
-	(*ScanVectors)(nil),             // 56: app.driver.v2.ScanVectors
-	(*ScanPage)(nil),                // 57: app.driver.v2.ScanPage
-	(*Tenant)(nil),                  // 58: app.driver.v2.Tenant
-	(*ListTenantsResponse)(nil),     // 59: app.driver.v2.ListTenantsResponse
-	(*SetTenantStatusRequest)(nil),  // 60: app.driver.v2.SetTenantStatusRequest
-	(*SetTenantStatusResponse)(nil), // 61: app.driver.v2.SetTenantStatusResponse
-	(*NodeTables)(nil),              // 62: app.driver.v2.NodeTables
-	(*NodeShard)(nil),               // 63: app.driver.v2.NodeShard
-	(*Node)(nil),                    // 64: app.driver.v2.Node
-	(*NodesResponse)(nil),           // 65: app.driver.v2.NodesResponse
-	nil,                             // 66: app.driver.v2.Object.FieldsEntry
-	nil,                             // 67: app.driver.v2.Settings.ValuesEntry
-	nil,                             // 68: app.driver.v2.Settings.SecretsEntry
-	nil,                             // 69: app.driver.v2.URLForm.QueryEntry
-	nil,                             // 70: app.driver.v2.SettingField.OptionHelpEntry
-	nil,                             // 71: app.driver.v2.Suggestion.SetEntry
-	nil,                             // 72: app.driver.v2.Column.FilterNotesEntry
-	nil,                             // 73: app.driver.v2.Column.BlockedEntry
-	nil,                             // 74: app.driver.v2.SearchParam.OptionLabelsEntry
-	nil,                             // 75: app.driver.v2.CheckCellsResponse.ProblemsEntry
-	nil,                             // 76: app.driver.v2.SearchRequest.ParamsEntry
-	nil,                             // 77: app.driver.v2.SearchRequest.SimilarKeyEntry
-	nil,                             // 78: app.driver.v2.EditRow.KeyEntry
-	nil,                             // 79: app.driver.v2.EditRow.OriginalEntry
-	nil,                             // 80: app.driver.v2.EditRow.ValuesEntry
-	nil,                             // 81: app.driver.v2.EditRow.VectorsEntry
-	nil,                             // 82: app.driver.v2.RowResult.KeyEntry
+	(*TableWords)(nil),              // 25: app.driver.v2.TableWords
+	(*CompletionsResponse)(nil),     // 26: app.driver.v2.CompletionsResponse
+	(*Column)(nil),                  // 27: app.driver.v2.Column
+	(*TableSettings)(nil),           // 28: app.driver.v2.TableSettings
+	(*DescribeTableResponse)(nil),   // 29: app.driver.v2.DescribeTableResponse
+	(*SearchMode)(nil),              // 30: app.driver.v2.SearchMode
+	(*SearchParam)(nil),             // 31: app.driver.v2.SearchParam
+	(*DetailSection)(nil),           // 32: app.driver.v2.DetailSection
+	(*DetailItem)(nil),              // 33: app.driver.v2.DetailItem
+	(*Filter)(nil),                  // 34: app.driver.v2.Filter
+	(*Sort)(nil),                    // 35: app.driver.v2.Sort
+	(*BrowseRequest)(nil),           // 36: app.driver.v2.BrowseRequest
+	(*CheckCellsRequest)(nil),       // 37: app.driver.v2.CheckCellsRequest
+	(*TypedCell)(nil),               // 38: app.driver.v2.TypedCell
+	(*CheckCellsResponse)(nil),      // 39: app.driver.v2.CheckCellsResponse
+	(*SearchRequest)(nil),           // 40: app.driver.v2.SearchRequest
+	(*Row)(nil),                     // 41: app.driver.v2.Row
+	(*Grid)(nil),                    // 42: app.driver.v2.Grid
+	(*CountRequest)(nil),            // 43: app.driver.v2.CountRequest
+	(*CountResponse)(nil),           // 44: app.driver.v2.CountResponse
+	(*ExecuteRequest)(nil),          // 45: app.driver.v2.ExecuteRequest
+	(*Result)(nil),                  // 46: app.driver.v2.Result
+	(*ClassifyRequest)(nil),         // 47: app.driver.v2.ClassifyRequest
+	(*Classification)(nil),          // 48: app.driver.v2.Classification
+	(*EditRow)(nil),                 // 49: app.driver.v2.EditRow
+	(*CreateTableRequest)(nil),      // 50: app.driver.v2.CreateTableRequest
+	(*ColumnSpec)(nil),              // 51: app.driver.v2.ColumnSpec
+	(*EditRequest)(nil),             // 52: app.driver.v2.EditRequest
+	(*RowResult)(nil),               // 53: app.driver.v2.RowResult
+	(*EditResponse)(nil),            // 54: app.driver.v2.EditResponse
+	(*CloseResponse)(nil),           // 55: app.driver.v2.CloseResponse
+	(*ScanRequest)(nil),             // 56: app.driver.v2.ScanRequest
+	(*ScanVector)(nil),              // 57: app.driver.v2.ScanVector
+	(*ScanVectors)(nil),             // 58: app.driver.v2.ScanVectors
+	(*ScanPage)(nil),                // 59: app.driver.v2.ScanPage
+	(*Tenant)(nil),                  // 60: app.driver.v2.Tenant
+	(*ListTenantsResponse)(nil),     // 61: app.driver.v2.ListTenantsResponse
+	(*SetTenantStatusRequest)(nil),  // 62: app.driver.v2.SetTenantStatusRequest
+	(*SetTenantStatusResponse)(nil), // 63: app.driver.v2.SetTenantStatusResponse
+	(*NodeTables)(nil),              // 64: app.driver.v2.NodeTables
+	(*NodeShard)(nil),               // 65: app.driver.v2.NodeShard
+	(*Node)(nil),                    // 66: app.driver.v2.Node
+	(*NodesResponse)(nil),           // 67: app.driver.v2.NodesResponse
+	nil,                             // 68: app.driver.v2.Object.FieldsEntry
+	nil,                             // 69: app.driver.v2.Settings.ValuesEntry
+	nil,                             // 70: app.driver.v2.Settings.SecretsEntry
+	nil,                             // 71: app.driver.v2.URLForm.QueryEntry
+	nil,                             // 72: app.driver.v2.SettingField.OptionHelpEntry
+	nil,                             // 73: app.driver.v2.Suggestion.SetEntry
+	nil,                             // 74: app.driver.v2.Column.FilterNotesEntry
+	nil,                             // 75: app.driver.v2.Column.BlockedEntry
+	nil,                             // 76: app.driver.v2.SearchParam.OptionLabelsEntry
+	nil,                             // 77: app.driver.v2.CheckCellsResponse.ProblemsEntry
+	nil,                             // 78: app.driver.v2.SearchRequest.ParamsEntry
+	nil,                             // 79: app.driver.v2.SearchRequest.SimilarKeyEntry
+	nil,                             // 80: app.driver.v2.EditRow.KeyEntry
+	nil,                             // 81: app.driver.v2.EditRow.OriginalEntry
+	nil,                             // 82: app.driver.v2.EditRow.ValuesEntry
+	nil,                             // 83: app.driver.v2.EditRow.VectorsEntry
+	nil,                             // 84: app.driver.v2.RowResult.KeyEntry
 }
 var file_driver_proto_depIdxs = []int32{
 	2,  // 0: app.driver.v2.Value.list_value:type_name -> app.driver.v2.List
 	3,  // 1: app.driver.v2.Value.object_value:type_name -> app.driver.v2.Object
 	1,  // 2: app.driver.v2.List.values:type_name -> app.driver.v2.Value
-	66, // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
-	67, // 4: app.driver.v2.Settings.values:type_name -> app.driver.v2.Settings.ValuesEntry
-	68, // 5: app.driver.v2.Settings.secrets:type_name -> app.driver.v2.Settings.SecretsEntry
+	68, // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
+	69, // 4: app.driver.v2.Settings.values:type_name -> app.driver.v2.Settings.ValuesEntry
+	70, // 5: app.driver.v2.Settings.secrets:type_name -> app.driver.v2.Settings.SecretsEntry
 	5,  // 6: app.driver.v2.InfoResponse.capabilities:type_name -> app.driver.v2.Capabilities
 	8,  // 7: app.driver.v2.InfoResponse.description:type_name -> app.driver.v2.Description
 	11, // 8: app.driver.v2.Description.types:type_name -> app.driver.v2.ConnectionType
@@ -5693,117 +5839,121 @@ var file_driver_proto_depIdxs = []int32{
 	13, // 10: app.driver.v2.Description.suggestions:type_name -> app.driver.v2.Suggestion
 	10, // 11: app.driver.v2.Description.words:type_name -> app.driver.v2.Words
 	9,  // 12: app.driver.v2.Description.url:type_name -> app.driver.v2.URLForm
-	69, // 13: app.driver.v2.URLForm.query:type_name -> app.driver.v2.URLForm.QueryEntry
-	70, // 14: app.driver.v2.SettingField.option_help:type_name -> app.driver.v2.SettingField.OptionHelpEntry
-	71, // 15: app.driver.v2.Suggestion.set:type_name -> app.driver.v2.Suggestion.SetEntry
+	71, // 13: app.driver.v2.URLForm.query:type_name -> app.driver.v2.URLForm.QueryEntry
+	72, // 14: app.driver.v2.SettingField.option_help:type_name -> app.driver.v2.SettingField.OptionHelpEntry
+	73, // 15: app.driver.v2.Suggestion.set:type_name -> app.driver.v2.Suggestion.SetEntry
 	4,  // 16: app.driver.v2.OpenRequest.settings:type_name -> app.driver.v2.Settings
 	5,  // 17: app.driver.v2.OpenResponse.capabilities:type_name -> app.driver.v2.Capabilities
 	18, // 18: app.driver.v2.PathsResponse.paths:type_name -> app.driver.v2.PathStatus
 	20, // 19: app.driver.v2.ListTablesResponse.tables:type_name -> app.driver.v2.Table
 	23, // 20: app.driver.v2.TemplatesResponse.templates:type_name -> app.driver.v2.Template
-	72, // 21: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
-	73, // 22: app.driver.v2.Column.blocked:type_name -> app.driver.v2.Column.BlockedEntry
-	25, // 23: app.driver.v2.DescribeTableResponse.columns:type_name -> app.driver.v2.Column
-	26, // 24: app.driver.v2.DescribeTableResponse.settings:type_name -> app.driver.v2.TableSettings
-	30, // 25: app.driver.v2.DescribeTableResponse.details:type_name -> app.driver.v2.DetailSection
-	28, // 26: app.driver.v2.DescribeTableResponse.searches:type_name -> app.driver.v2.SearchMode
-	29, // 27: app.driver.v2.SearchMode.params:type_name -> app.driver.v2.SearchParam
-	74, // 28: app.driver.v2.SearchParam.option_labels:type_name -> app.driver.v2.SearchParam.OptionLabelsEntry
-	31, // 29: app.driver.v2.DetailSection.items:type_name -> app.driver.v2.DetailItem
-	32, // 30: app.driver.v2.BrowseRequest.filters:type_name -> app.driver.v2.Filter
-	33, // 31: app.driver.v2.BrowseRequest.sort:type_name -> app.driver.v2.Sort
-	36, // 32: app.driver.v2.CheckCellsRequest.cells:type_name -> app.driver.v2.TypedCell
-	75, // 33: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
-	32, // 34: app.driver.v2.SearchRequest.filters:type_name -> app.driver.v2.Filter
-	76, // 35: app.driver.v2.SearchRequest.params:type_name -> app.driver.v2.SearchRequest.ParamsEntry
-	77, // 36: app.driver.v2.SearchRequest.similar_key:type_name -> app.driver.v2.SearchRequest.SimilarKeyEntry
-	1,  // 37: app.driver.v2.Row.cells:type_name -> app.driver.v2.Value
-	25, // 38: app.driver.v2.Grid.columns:type_name -> app.driver.v2.Column
-	39, // 39: app.driver.v2.Grid.rows:type_name -> app.driver.v2.Row
-	32, // 40: app.driver.v2.CountRequest.filters:type_name -> app.driver.v2.Filter
-	40, // 41: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
-	0,  // 42: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
-	78, // 43: app.driver.v2.EditRow.key:type_name -> app.driver.v2.EditRow.KeyEntry
-	79, // 44: app.driver.v2.EditRow.original:type_name -> app.driver.v2.EditRow.OriginalEntry
-	80, // 45: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
-	81, // 46: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
-	49, // 47: app.driver.v2.CreateTableRequest.columns:type_name -> app.driver.v2.ColumnSpec
-	47, // 48: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
-	82, // 49: app.driver.v2.RowResult.key:type_name -> app.driver.v2.RowResult.KeyEntry
-	51, // 50: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
-	32, // 51: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
-	55, // 52: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
-	25, // 53: app.driver.v2.ScanPage.columns:type_name -> app.driver.v2.Column
-	39, // 54: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
-	56, // 55: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
-	58, // 56: app.driver.v2.ListTenantsResponse.tenants:type_name -> app.driver.v2.Tenant
-	63, // 57: app.driver.v2.NodeTables.shard_list:type_name -> app.driver.v2.NodeShard
-	62, // 58: app.driver.v2.Node.tables:type_name -> app.driver.v2.NodeTables
-	64, // 59: app.driver.v2.NodesResponse.nodes:type_name -> app.driver.v2.Node
-	1,  // 60: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
-	1,  // 61: app.driver.v2.SearchRequest.SimilarKeyEntry.value:type_name -> app.driver.v2.Value
-	1,  // 62: app.driver.v2.EditRow.KeyEntry.value:type_name -> app.driver.v2.Value
-	1,  // 63: app.driver.v2.EditRow.OriginalEntry.value:type_name -> app.driver.v2.Value
-	1,  // 64: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
-	55, // 65: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
-	1,  // 66: app.driver.v2.RowResult.KeyEntry.value:type_name -> app.driver.v2.Value
-	6,  // 67: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
-	14, // 68: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
-	16, // 69: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
-	16, // 70: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
-	16, // 71: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
-	22, // 72: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
-	34, // 73: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
-	41, // 74: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
-	41, // 75: app.driver.v2.Driver.Estimate:input_type -> app.driver.v2.CountRequest
-	43, // 76: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
-	38, // 77: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
-	16, // 78: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
-	45, // 79: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
-	35, // 80: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
-	50, // 81: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
-	50, // 82: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
-	50, // 83: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
-	16, // 84: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
-	54, // 85: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
-	50, // 86: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
-	48, // 87: app.driver.v2.Driver.CreateTable:input_type -> app.driver.v2.CreateTableRequest
-	22, // 88: app.driver.v2.Driver.Templates:input_type -> app.driver.v2.TableRequest
-	22, // 89: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
-	60, // 90: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
-	22, // 91: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
-	16, // 92: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
-	7,  // 93: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
-	15, // 94: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
-	17, // 95: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
-	17, // 96: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
-	21, // 97: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
-	27, // 98: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
-	40, // 99: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
-	42, // 100: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
-	42, // 101: app.driver.v2.Driver.Estimate:output_type -> app.driver.v2.CountResponse
-	44, // 102: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
-	40, // 103: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
-	19, // 104: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
-	46, // 105: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
-	37, // 106: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
-	52, // 107: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
-	52, // 108: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
-	52, // 109: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
-	5,  // 110: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
-	57, // 111: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
-	52, // 112: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
-	27, // 113: app.driver.v2.Driver.CreateTable:output_type -> app.driver.v2.DescribeTableResponse
-	24, // 114: app.driver.v2.Driver.Templates:output_type -> app.driver.v2.TemplatesResponse
-	59, // 115: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
-	61, // 116: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
-	65, // 117: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
-	53, // 118: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
-	93, // [93:119] is the sub-list for method output_type
-	67, // [67:93] is the sub-list for method input_type
-	67, // [67:67] is the sub-list for extension type_name
-	67, // [67:67] is the sub-list for extension extendee
-	0,  // [0:67] is the sub-list for field type_name
+	25, // 21: app.driver.v2.CompletionsResponse.tables:type_name -> app.driver.v2.TableWords
+	74, // 22: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
+	75, // 23: app.driver.v2.Column.blocked:type_name -> app.driver.v2.Column.BlockedEntry
+	27, // 24: app.driver.v2.DescribeTableResponse.columns:type_name -> app.driver.v2.Column
+	28, // 25: app.driver.v2.DescribeTableResponse.settings:type_name -> app.driver.v2.TableSettings
+	32, // 26: app.driver.v2.DescribeTableResponse.details:type_name -> app.driver.v2.DetailSection
+	30, // 27: app.driver.v2.DescribeTableResponse.searches:type_name -> app.driver.v2.SearchMode
+	31, // 28: app.driver.v2.SearchMode.params:type_name -> app.driver.v2.SearchParam
+	76, // 29: app.driver.v2.SearchParam.option_labels:type_name -> app.driver.v2.SearchParam.OptionLabelsEntry
+	33, // 30: app.driver.v2.DetailSection.items:type_name -> app.driver.v2.DetailItem
+	34, // 31: app.driver.v2.BrowseRequest.filters:type_name -> app.driver.v2.Filter
+	35, // 32: app.driver.v2.BrowseRequest.sort:type_name -> app.driver.v2.Sort
+	38, // 33: app.driver.v2.CheckCellsRequest.cells:type_name -> app.driver.v2.TypedCell
+	77, // 34: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
+	34, // 35: app.driver.v2.SearchRequest.filters:type_name -> app.driver.v2.Filter
+	78, // 36: app.driver.v2.SearchRequest.params:type_name -> app.driver.v2.SearchRequest.ParamsEntry
+	79, // 37: app.driver.v2.SearchRequest.similar_key:type_name -> app.driver.v2.SearchRequest.SimilarKeyEntry
+	1,  // 38: app.driver.v2.Row.cells:type_name -> app.driver.v2.Value
+	27, // 39: app.driver.v2.Grid.columns:type_name -> app.driver.v2.Column
+	41, // 40: app.driver.v2.Grid.rows:type_name -> app.driver.v2.Row
+	34, // 41: app.driver.v2.CountRequest.filters:type_name -> app.driver.v2.Filter
+	42, // 42: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
+	46, // 43: app.driver.v2.Result.before:type_name -> app.driver.v2.Result
+	0,  // 44: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
+	80, // 45: app.driver.v2.EditRow.key:type_name -> app.driver.v2.EditRow.KeyEntry
+	81, // 46: app.driver.v2.EditRow.original:type_name -> app.driver.v2.EditRow.OriginalEntry
+	82, // 47: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
+	83, // 48: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
+	51, // 49: app.driver.v2.CreateTableRequest.columns:type_name -> app.driver.v2.ColumnSpec
+	49, // 50: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
+	84, // 51: app.driver.v2.RowResult.key:type_name -> app.driver.v2.RowResult.KeyEntry
+	53, // 52: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
+	34, // 53: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
+	57, // 54: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
+	27, // 55: app.driver.v2.ScanPage.columns:type_name -> app.driver.v2.Column
+	41, // 56: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
+	58, // 57: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
+	60, // 58: app.driver.v2.ListTenantsResponse.tenants:type_name -> app.driver.v2.Tenant
+	65, // 59: app.driver.v2.NodeTables.shard_list:type_name -> app.driver.v2.NodeShard
+	64, // 60: app.driver.v2.Node.tables:type_name -> app.driver.v2.NodeTables
+	66, // 61: app.driver.v2.NodesResponse.nodes:type_name -> app.driver.v2.Node
+	1,  // 62: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
+	1,  // 63: app.driver.v2.SearchRequest.SimilarKeyEntry.value:type_name -> app.driver.v2.Value
+	1,  // 64: app.driver.v2.EditRow.KeyEntry.value:type_name -> app.driver.v2.Value
+	1,  // 65: app.driver.v2.EditRow.OriginalEntry.value:type_name -> app.driver.v2.Value
+	1,  // 66: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
+	57, // 67: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
+	1,  // 68: app.driver.v2.RowResult.KeyEntry.value:type_name -> app.driver.v2.Value
+	6,  // 69: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
+	14, // 70: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
+	16, // 71: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
+	16, // 72: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
+	16, // 73: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
+	22, // 74: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
+	36, // 75: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
+	43, // 76: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
+	43, // 77: app.driver.v2.Driver.Estimate:input_type -> app.driver.v2.CountRequest
+	45, // 78: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
+	40, // 79: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
+	16, // 80: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
+	47, // 81: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
+	37, // 82: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
+	52, // 83: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
+	52, // 84: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
+	52, // 85: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
+	16, // 86: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
+	56, // 87: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
+	52, // 88: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
+	50, // 89: app.driver.v2.Driver.CreateTable:input_type -> app.driver.v2.CreateTableRequest
+	22, // 90: app.driver.v2.Driver.Templates:input_type -> app.driver.v2.TableRequest
+	22, // 91: app.driver.v2.Driver.Completions:input_type -> app.driver.v2.TableRequest
+	22, // 92: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
+	62, // 93: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
+	22, // 94: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
+	16, // 95: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
+	7,  // 96: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
+	15, // 97: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
+	17, // 98: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
+	17, // 99: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
+	21, // 100: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
+	29, // 101: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
+	42, // 102: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
+	44, // 103: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
+	44, // 104: app.driver.v2.Driver.Estimate:output_type -> app.driver.v2.CountResponse
+	46, // 105: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
+	42, // 106: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
+	19, // 107: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
+	48, // 108: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
+	39, // 109: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
+	54, // 110: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
+	54, // 111: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
+	54, // 112: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
+	5,  // 113: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
+	59, // 114: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
+	54, // 115: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
+	29, // 116: app.driver.v2.Driver.CreateTable:output_type -> app.driver.v2.DescribeTableResponse
+	24, // 117: app.driver.v2.Driver.Templates:output_type -> app.driver.v2.TemplatesResponse
+	26, // 118: app.driver.v2.Driver.Completions:output_type -> app.driver.v2.CompletionsResponse
+	61, // 119: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
+	63, // 120: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
+	67, // 121: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
+	55, // 122: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
+	96, // [96:123] is the sub-list for method output_type
+	69, // [69:96] is the sub-list for method input_type
+	69, // [69:69] is the sub-list for extension type_name
+	69, // [69:69] is the sub-list for extension extendee
+	0,  // [0:69] is the sub-list for field type_name
 }
 
 func init() { file_driver_proto_init() }
@@ -5826,7 +5976,7 @@ func file_driver_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_driver_proto_rawDesc), len(file_driver_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   83,
+			NumMessages:   85,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -62,6 +62,7 @@ const (
 	Driver_WriteBatch_FullMethodName      = "/app.driver.v2.Driver/WriteBatch"
 	Driver_CreateTable_FullMethodName     = "/app.driver.v2.Driver/CreateTable"
 	Driver_Templates_FullMethodName       = "/app.driver.v2.Driver/Templates"
+	Driver_Completions_FullMethodName     = "/app.driver.v2.Driver/Completions"
 	Driver_ListTenants_FullMethodName     = "/app.driver.v2.Driver/ListTenants"
 	Driver_SetTenantStatus_FullMethodName = "/app.driver.v2.Driver/SetTenantStatus"
 	Driver_Nodes_FullMethodName           = "/app.driver.v2.Driver/Nodes"
@@ -111,6 +112,9 @@ type DriverClient interface {
 	// Templates are the query editor's statements for a table (contract 3; an older plugin
 	// answers UNIMPLEMENTED and the editor offers none).
 	Templates(ctx context.Context, in *TableRequest, opts ...grpc.CallOption) (*TemplatesResponse, error)
+	// Completions are the editor's words (driver.Completer; an older plugin answers
+	// UNIMPLEMENTED and the editor completes the tables' described columns).
+	Completions(ctx context.Context, in *TableRequest, opts ...grpc.CallOption) (*CompletionsResponse, error)
 	// ListTenants lists a multi-tenant table's tenants, SetTenantStatus changes one's activity
 	// status (driver.Tenants). Added after Scan: UNIMPLEMENTED from an older plugin, and then the
 	// app says tenants need the plugin updated.
@@ -350,6 +354,16 @@ func (c *driverClient) Templates(ctx context.Context, in *TableRequest, opts ...
 	return out, nil
 }
 
+func (c *driverClient) Completions(ctx context.Context, in *TableRequest, opts ...grpc.CallOption) (*CompletionsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CompletionsResponse)
+	err := c.cc.Invoke(ctx, Driver_Completions_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *driverClient) ListTenants(ctx context.Context, in *TableRequest, opts ...grpc.CallOption) (*ListTenantsResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(ListTenantsResponse)
@@ -433,6 +447,9 @@ type DriverServer interface {
 	// Templates are the query editor's statements for a table (contract 3; an older plugin
 	// answers UNIMPLEMENTED and the editor offers none).
 	Templates(context.Context, *TableRequest) (*TemplatesResponse, error)
+	// Completions are the editor's words (driver.Completer; an older plugin answers
+	// UNIMPLEMENTED and the editor completes the tables' described columns).
+	Completions(context.Context, *TableRequest) (*CompletionsResponse, error)
 	// ListTenants lists a multi-tenant table's tenants, SetTenantStatus changes one's activity
 	// status (driver.Tenants). Added after Scan: UNIMPLEMENTED from an older plugin, and then the
 	// app says tenants need the plugin updated.
@@ -517,6 +534,9 @@ func (UnimplementedDriverServer) CreateTable(context.Context, *CreateTableReques
 }
 func (UnimplementedDriverServer) Templates(context.Context, *TableRequest) (*TemplatesResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Templates not implemented")
+}
+func (UnimplementedDriverServer) Completions(context.Context, *TableRequest) (*CompletionsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Completions not implemented")
 }
 func (UnimplementedDriverServer) ListTenants(context.Context, *TableRequest) (*ListTenantsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ListTenants not implemented")
@@ -947,6 +967,24 @@ func _Driver_Templates_Handler(srv interface{}, ctx context.Context, dec func(in
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Driver_Completions_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(TableRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DriverServer).Completions(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Driver_Completions_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DriverServer).Completions(ctx, req.(*TableRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _Driver_ListTenants_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(TableRequest)
 	if err := dec(in); err != nil {
@@ -1113,6 +1151,10 @@ var Driver_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Templates",
 			Handler:    _Driver_Templates_Handler,
+		},
+		{
+			MethodName: "Completions",
+			Handler:    _Driver_Completions_Handler,
 		},
 		{
 			MethodName: "ListTenants",
