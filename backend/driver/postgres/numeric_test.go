@@ -13,7 +13,7 @@ func TestNumericDigitsReadTheTypeModifier(t *testing.T) {
 	}{
 		{"numeric", -1, true, 0, 0},
 		{"numeric", 40<<16 | 10 + 4, true, 40, 10},
-		{"numeric", 1000<<16 | 0 + 4, true, 1000, 0},
+		{"numeric", 1000<<16 + 4, true, 1000, 0},
 		{"numeric", 5<<16 | (-2 & 0x7ff) + 4, true, 5, -2},
 		{"numeric", 3<<16 | 5 + 4, true, 3, 5},
 		{"float8", -1, false, 0, 0},

@@ -105,8 +105,18 @@ func (d *Driver) Search(ctx context.Context, name string, req driver.SearchReque
 		limit = 25
 	}
 	// The distance once a row: the inner query orders by it (the index's order) and names it,
-	// the outer one reads it as text.
-	inner := "SELECT " + t.sql() + ".*, " + distance + " AS _app_d FROM " + t.sql() + where +
+	// the outer one reads it as text. The inner query carries only the columns shown, so the
+	// sort does not copy each candidate's vectors (kilobytes a row) to rank it.
+	var carried []string
+	seen := map[string]bool{}
+	for _, c := range cols {
+		if !seen[c.Name] { // a column asked for twice is carried once, or the outer query could not name it
+			seen[c.Name] = true
+			carried = append(carried, ident(c.Name))
+		}
+	}
+	carried = append(carried, distance+" AS _app_d")
+	inner := "SELECT " + strings.Join(carried, ", ") + " FROM " + t.sql() + where +
 		" ORDER BY " + distance + " LIMIT " + strconv.Itoa(limit)
 	q := "SELECT " + selectList(cols) + ", _app_d::float8::text" + alias(len(cols)) + " FROM (" + inner + ") AS _app_s ORDER BY _app_d"
 	rows, err := p.Query(ctx, q, args...)
