@@ -41,7 +41,9 @@
 #            driver (keyset paging; target at most 1.5x), beside page 5,000 by OFFSET with a
 #            bare pgx query (the peer); on PostgreSQL 18 with pgvector (PGlite), a 1,000-row page of
 #            vector(768) rows and a top-10 search through the plugin protocol against the bare
-#            pgx query (targets: at most 1.2x each)
+#            pgx query (targets: at most 1.2x each), and the export of 100,000 x vector(768) to
+#            Parquet through the plugin (transfer.Export) against a bare COPY (SELECT …) TO
+#            STDOUT of the same rows (targets: at most 1.25x, at least 10,000 rows a second)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -64,6 +66,8 @@ step "PostgreSQL: page 5,000 of a 500,000-row table read on against page 1 (keys
 go test -run='^$' -bench=Page5000 -benchtime=50x ./bench/postgres/ || failed+=(postgres)
 step "PostgreSQL 18 with pgvector (PGlite): a 1,000-row page of vector(768) rows and a top-10 search through the plugin protocol vs the bare pgx query (targets: at most 1.2x)"
 go test -run='^$' -bench='VectorPage|Top10' -benchtime=30x ./bench/postgres/ || failed+=(postgres-vectors)
+step "PostgreSQL 18 with pgvector (PGlite): export of 100,000 x vector(768) to Parquet through the plugin vs a bare COPY … TO STDOUT (targets: at most 1.25x, at least 10,000 rows a second)"
+go test -run='^$' -bench=ExportToParquet -benchtime=2x -timeout=60m ./bench/postgres/ || failed+=(postgres-export)
 
 step "transfer: export of 100,000 x 768-dim objects to Parquet vs a bare cursor walk, import vs a bare batch writer (issue 21)"
 bash scripts/ensure-weaviate.sh >/dev/null && go run ./bench/transfer || failed+=(transfer)

@@ -2,7 +2,9 @@
 // run by `make bench`: page 5,000 of a table read on against page 1 (keyset paging: at most
 // 1.5x), beside the peer, page 5,000 by OFFSET as a plain client reads it; and on PostgreSQL 18
 // with pgvector, a 1,000-row page of vector(768) rows and a top-10 search through the plugin
-// protocol against the bare pgx query (each at most 1.2x).
+// protocol against the bare pgx query (each at most 1.2x), and the export of 100,000 rows of
+// vector(768) to Parquet through the plugin against a bare COPY … TO STDOUT of the same rows
+// (at most 1.25x, at least 10,000 rows a second).
 package postgres_bench
 
 import (
