@@ -328,24 +328,30 @@ func (d *Driver) Browse(ctx context.Context, name string, page driver.Page, filt
 
 // Count counts the rows the filters select, exactly.
 func (d *Driver) Count(ctx context.Context, name string, filters []driver.Filter) (int64, error) {
+	var n int64
+	return n, d.countWith(ctx, name, filters, "SELECT count(*) FROM ", "counting", &n)
+}
+
+// countWith runs head+table+WHERE for the filters (their values bound) and scans its one
+// value into dest: Count's query and Estimate's plan of the same query.
+func (d *Driver) countWith(ctx context.Context, name string, filters []driver.Filter, head, doing string, dest any) error {
 	t, err := d.table(ctx, name)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	p, err := d.db()
 	if err != nil {
-		return 0, err
+		return err
 	}
 	var args []any
 	where, vals, err := d.where(t, filters, &args)
 	if err != nil {
-		return 0, err
+		return err
 	}
-	var n int64
-	if err := p.QueryRow(ctx, "SELECT count(*) FROM "+t.sql()+where, args...).Scan(&n); err != nil {
-		return 0, d.failed(ctx, vals, err, "counting "+t.qualified())
+	if err := p.QueryRow(ctx, head+t.sql()+where, args...).Scan(dest); err != nil {
+		return d.failed(ctx, vals, err, doing+" "+t.qualified())
 	}
-	return n, nil
+	return nil
 }
 
 // orderEntry is one term of a page's order: the expression, the type its values are read

@@ -12,22 +12,9 @@ import (
 // of the same filtered query expects, from the table's statistics, without reading the rows.
 // The filters are bound as Count binds them, so a value the column cannot read fails alike.
 func (d *Driver) Estimate(ctx context.Context, name string, filters []driver.Filter) (int64, error) {
-	t, err := d.table(ctx, name)
-	if err != nil {
-		return 0, err
-	}
-	p, err := d.db()
-	if err != nil {
-		return 0, err
-	}
-	var args []any
-	where, vals, err := d.where(t, filters, &args)
-	if err != nil {
-		return 0, err
-	}
 	var plan []byte
-	if err := p.QueryRow(ctx, "EXPLAIN (FORMAT JSON) SELECT 1 FROM "+t.sql()+where, args...).Scan(&plan); err != nil {
-		return 0, d.failed(ctx, vals, err, "estimating the rows of "+t.qualified())
+	if err := d.countWith(ctx, name, filters, "EXPLAIN (FORMAT JSON) SELECT 1 FROM ", "estimating the rows of", &plan); err != nil {
+		return 0, err
 	}
 	var doc []struct {
 		Plan struct {
@@ -35,7 +22,7 @@ func (d *Driver) Estimate(ctx context.Context, name string, filters []driver.Fil
 		} `json:"Plan"`
 	}
 	if err := json.Unmarshal(plan, &doc); err != nil || len(doc) != 1 {
-		return 0, errorf(driver.KindQueryFailed, "the server's plan of %s could not be read", t.qualified())
+		return 0, errorf(driver.KindQueryFailed, "the server's plan of %s could not be read", name)
 	}
 	return int64(math.Round(doc[0].Plan.Rows)), nil
 }
