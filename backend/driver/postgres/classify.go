@@ -40,7 +40,11 @@ type statement struct {
 
 // Classify says whether SQL text reads or writes, before it runs.
 func Classify(text string) (driver.Classification, error) {
-	stmts, err := parse(text)
+	return classification(parse(text))
+}
+
+// classification is Classify of parsed text (parse's answer).
+func classification(stmts []statement, err error) (driver.Classification, error) {
 	if err != nil {
 		return driver.Classification{Access: driver.AccessWrite}, nil
 	}

@@ -25,14 +25,15 @@ func (d *Driver) Classify(text string) (driver.Classification, error) { return C
 // fetched up to opts.MaxRows (the statement is never rewritten) and cut there, said so. A write
 // runs as sent, statement by statement, and answers with each command's tag.
 func (d *Driver) Execute(ctx context.Context, text string, opts driver.ExecOptions) (*driver.Result, error) {
-	class, err := Classify(text)
+	stmts, perr := parse(text) // once: the classification and the run read the same statements
+	class, err := classification(stmts, perr)
 	if err != nil {
 		return nil, err
 	}
 	if class.Write() {
-		return d.execWrite(ctx, text)
+		return d.execWrite(ctx, text, stmts)
 	}
-	return d.execRead(ctx, text, opts)
+	return d.execRead(ctx, stmts, perr, opts)
 }
 
 // acquire is one connection of the pool, for a statement of the editor's.
@@ -48,9 +49,10 @@ func (d *Driver) acquire(ctx context.Context) (*pgxpool.Conn, error) {
 	return conn, nil
 }
 
-// execRead runs text as a read: inside a READ ONLY transaction, rolled back afterwards, so
+// execRead runs parsed text (parse's answer: its statements, or the grammar's refusal) as a
+// read: inside a READ ONLY transaction, rolled back afterwards, so
 // the server refuses any write in it whatever the classifier thought.
-func (d *Driver) execRead(ctx context.Context, text string, opts driver.ExecOptions) (*driver.Result, error) {
+func (d *Driver) execRead(ctx context.Context, stmts []statement, perr error, opts driver.ExecOptions) (*driver.Result, error) {
 	conn, err := d.acquire(ctx)
 	if err != nil {
 		return nil, err
@@ -67,8 +69,7 @@ func (d *Driver) execRead(ctx context.Context, text string, opts driver.ExecOpti
 	pc := tx.Conn().PgConn()
 	heard := d.notices.listen(pc)
 	defer d.notices.stop(pc)
-	stmts, err := parse(text)
-	if err != nil {
+	if perr != nil {
 		return nil, errorf(driver.KindNotPermitted, "the text is not a read PostgreSQL's grammar can read: it runs only as a write, approved")
 	}
 	var all []driver.Result
@@ -140,7 +141,7 @@ func lastOf(all []driver.Result, heard []string) *driver.Result {
 }
 
 // execWrite runs a write as sent and answers with the command tags.
-func (d *Driver) execWrite(ctx context.Context, text string) (*driver.Result, error) {
+func (d *Driver) execWrite(ctx context.Context, text string, stmts []statement) (*driver.Result, error) {
 	conn, err := d.acquire(ctx)
 	if err != nil {
 		return nil, err
@@ -170,20 +171,19 @@ func (d *Driver) execWrite(ctx context.Context, text string) (*driver.Result, er
 			return nil, d.queryError(ctx, r.Err, "the statement")
 		}
 	}
-	return lastOf(writeResults(text, results), heard()), nil
+	return lastOf(writeResults(stmts, results), heard()), nil
 }
 
 // writeResults are what each statement of a write answered: its plan (EXPLAIN ANALYZE), its
 // rows as a grid (INSERT … RETURNING, or a read the person approved as a write), else its tag.
-func writeResults(text string, results []*pgconn.Result) []driver.Result {
-	stmts, perr := parse(text)
+func writeResults(stmts []statement, results []*pgconn.Result) []driver.Result {
 	out := make([]driver.Result, len(results))
 	for i, r := range results {
 		tag := r.CommandTag.String()
 		switch {
 		case len(r.FieldDescriptions) == 0:
 			out[i] = *commandResult(tag)
-		case perr == nil && len(stmts) == len(results) && stmts[i].plan:
+		case len(stmts) == len(results) && stmts[i].plan:
 			out[i] = *planOf(r.FieldDescriptions[0].DataTypeOID, r.Rows)
 		default:
 			g := &driver.Grid{Columns: resultColumns(r.FieldDescriptions), Rows: [][]any{}}

@@ -102,7 +102,8 @@ CREATE PROCEDURE p() LANGUAGE sql AS $$ INSERT INTO log VALUES ('p ran') $$;`
 			}
 			// The backstop: run as a read anyway, the server refuses what writes data, and a
 			// COMMIT inside cannot end the read-only transaction (one statement a message).
-			_, _ = d.execRead(ctx, stmt, driver.ExecOptions{MaxRows: 10})
+			stmts, perr := parse(stmt)
+			_, _ = d.execRead(ctx, stmts, perr, driver.ExecOptions{MaxRows: 10})
 			if after := state(); after != before {
 				t.Fatalf("the database changed without approval: %q, was %q", after, before)
 			}
@@ -153,7 +154,8 @@ CREATE PROCEDURE p() LANGUAGE sql AS $$ INSERT INTO log VALUES ('p ran') $$;`
 		// the read-only transaction is refused before anything runs, and text the server reads
 		// as several statements in one piece is refused by the server.
 		for _, text := range []string{"SELECT 1; COMMIT; DROP TABLE t", "SELECT $x$ 1 $x$; COMMIT; DROP TABLE t"} {
-			_, _ = d.execRead(ctx, text, driver.ExecOptions{})
+			stmts, perr := parse(text)
+			_, _ = d.execRead(ctx, stmts, perr, driver.ExecOptions{})
 			if after := state(); after != before {
 				t.Fatalf("%q changed the database: %q", text, after)
 			}
