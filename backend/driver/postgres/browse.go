@@ -23,9 +23,12 @@ import (
 func selectList(cols []column) string {
 	parts := make([]string, len(cols))
 	for i, c := range cols {
-		if c.Kind == driver.ColumnVector {
+		switch {
+		case binaryVector(c):
+			parts[i] = ident(c.Name) // read in binary (vectors.go)
+		case c.Kind == driver.ColumnVector:
 			parts[i] = ident(c.Name) + "::text"
-		} else {
+		default:
 			parts[i] = "to_json(" + ident(c.Name) + ")::text"
 		}
 		parts[i] += alias(i)
@@ -174,23 +177,39 @@ func digits(s string, i int) int {
 	return i
 }
 
-// readPage reads rows of cols, each followed by extra order values as text, into a grid of at
-// most limit rows, and returns the last row's order values.
-func readPage(rows pgx.Rows, cols []column, extra, limit int) (*driver.Grid, []*string, error) {
+// readPage reads rows of cols (selected by selectList, with resultFormats), each followed by
+// extra order values as text, into a grid of at most limit rows, and returns the last row's
+// order values. Vectors read in binary are printed once the rows are in: whole, or as their
+// previews when vectors asks for those (the columns then marked Preview).
+func readPage(rows pgx.Rows, cols []column, extra, limit int, vectors driver.VectorRead) (*driver.Grid, []*string, error) {
 	defer rows.Close()
 	g := &driver.Grid{Columns: make([]driver.Column, len(cols)), Rows: [][]any{}}
 	for i, c := range cols {
 		g.Columns[i] = c.Column
 	}
+	fields := rows.FieldDescriptions()
 	texts := make([]*string, len(cols)+extra)
 	dest := make([]any, len(texts))
+	binary := make([]bool, len(texts))
 	for i := range texts {
 		dest[i] = &texts[i]
+		if i < len(cols) && i < len(fields) && binaryField(fields[i]) {
+			binary[i], dest[i] = true, nil // read from RawValues below
+		}
 	}
-	// Every expression a page selects is cast to text, whose bytes on the wire are the
+	var pending []pendingVector
+	vector := func(row []any, i int, b []byte) error {
+		v, err := decodeVector(b)
+		if err != nil {
+			return fmt.Errorf("column %s: %w", cols[i].Name, err)
+		}
+		pending = append(pending, pendingVector{row: row, col: i, nums: v})
+		return nil
+	}
+	// Every other expression a page selects is cast to text, whose bytes on the wire are the
 	// text itself in either format: read as they arrive, each cell is one string, where
 	// Scan would also allocate a pointer to it.
-	raw := allText(rows.FieldDescriptions(), len(texts))
+	raw := allText(fields, binary, len(texts))
 	var block []any // cells for the rows to come: one allocation for a run of rows, not one a row
 	var last []*string
 	for rows.Next() {
@@ -213,6 +232,12 @@ func readPage(rows pgx.Rows, cols []column, extra, limit int) (*driver.Grid, []*
 				if values[i] == nil {
 					continue
 				}
+				if binary[i] {
+					if err := vector(row, i, values[i]); err != nil {
+						return nil, nil, err
+					}
+					continue
+				}
 				v, err := cellOf(c, string(values[i]))
 				if err != nil {
 					return nil, nil, err
@@ -230,7 +255,16 @@ func readPage(rows pgx.Rows, cols []column, extra, limit int) (*driver.Grid, []*
 			if err := rows.Scan(dest...); err != nil {
 				return nil, nil, err
 			}
+			values := rows.RawValues()
 			for i, c := range cols {
+				if binary[i] {
+					if values[i] != nil {
+						if err := vector(row, i, values[i]); err != nil {
+							return nil, nil, err
+						}
+					}
+					continue
+				}
 				v, err := cell(c, texts[i])
 				if err != nil {
 					return nil, nil, err
@@ -241,16 +275,28 @@ func readPage(rows pgx.Rows, cols []column, extra, limit int) (*driver.Grid, []*
 		}
 		g.Rows = append(g.Rows, row)
 	}
-	return g, last, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, nil, err
+	}
+	preview := vectors == driver.VectorsPreview
+	printVectors(pending, preview)
+	if preview {
+		for i := range cols {
+			if binary[i] {
+				g.Columns[i].Preview = true
+			}
+		}
+	}
+	return g, last, nil
 }
 
 // allText tells a result of n columns, each of type text.
-func allText(fields []pgconn.FieldDescription, n int) bool {
+func allText(fields []pgconn.FieldDescription, binary []bool, n int) bool {
 	if len(fields) != n {
 		return false
 	}
-	for _, f := range fields {
-		if f.DataTypeOID != pgtype.TextOID {
+	for i, f := range fields {
+		if f.DataTypeOID != pgtype.TextOID && !binary[i] {
 			return false
 		}
 	}
@@ -306,11 +352,11 @@ func (d *Driver) Browse(ctx context.Context, name string, page driver.Page, filt
 		list += ", " + e.expr + "::text" + alias(len(t.columns)+i)
 	}
 	q := "SELECT " + list + " FROM " + t.sql() + where + ord.sql() + " LIMIT " + strconv.Itoa(limit+1) + skip
-	rows, err := p.Query(ctx, q, args...)
+	rows, err := p.Query(ctx, q, withFormats(resultFormats(t.columns, len(ord)), args)...)
 	if err != nil {
 		return nil, d.failed(ctx, vals, err, "reading "+t.qualified())
 	}
-	g, last, err := readPage(rows, t.columns, len(ord), limit)
+	g, last, err := readPage(rows, t.columns, len(ord), limit, page.Vectors)
 	if err != nil {
 		return nil, d.failed(ctx, vals, err, "reading "+t.qualified())
 	}

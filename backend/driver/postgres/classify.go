@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"strings"
+	"sync"
 
 	pg "github.com/pganalyze/pg_query_go/v6"
 	pgquery "github.com/wasilibs/go-pgquery"
@@ -64,11 +65,24 @@ func classification(stmts []statement, err error) (driver.Classification, error)
 
 // warmParser compiles the parser once, off the caller's path: the first parse in a process
 // compiles the WebAssembly module (about a second), every later one takes microseconds.
-func warmParser() { _, _ = pgquery.Parse("SELECT 1") }
+func warmParser() { _, _ = parseTree("SELECT 1") }
+
+// parseTurn makes parses take turns on one parser. go-pgquery keeps a process-wide pool of
+// parser instances and compiles a new one (a second or more of CPU, tens of MB) whenever a
+// parse finds none free: concurrent classifications, or Connect's warm-up beside the first
+// one, would each compile their own. A parse takes microseconds, so waiting costs nothing.
+// It is package state because the pool it guards is.
+var parseTurn sync.Mutex
+
+func parseTree(text string) (*pg.ParseResult, error) {
+	parseTurn.Lock()
+	defer parseTurn.Unlock()
+	return pgquery.Parse(text)
+}
 
 // parse splits text into its statements, each classified.
 func parse(text string) ([]statement, error) {
-	tree, err := pgquery.Parse(text)
+	tree, err := parseTree(text)
 	if err != nil {
 		return nil, err
 	}

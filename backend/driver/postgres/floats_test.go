@@ -33,3 +33,29 @@ func TestAVectorsTextReadsAsJSONReadsIt(t *testing.T) {
 		}
 	}
 }
+
+// A vector's binary form that is not pgvector's (a short header, a length that does not match
+// its dimension) is refused in words, never read past its bytes.
+func TestABinaryVectorOfAnotherShapeIsRefused(t *testing.T) {
+	cases := []struct {
+		name string
+		b    []byte
+		want []float32
+		ok   bool
+	}{
+		{"empty", nil, nil, false},
+		{"a header cut short", []byte{0, 1, 0}, nil, false},
+		{"fewer numbers than the dimension", []byte{0, 2, 0, 0, 0x3f, 0x80, 0, 0}, nil, false},
+		{"more bytes than the dimension", []byte{0, 1, 0, 0, 0x3f, 0x80, 0, 0, 0}, nil, false},
+		{"no numbers", []byte{0, 0, 0, 0}, []float32{}, true},
+		{"one and minus two", []byte{0, 2, 0, 0, 0x3f, 0x80, 0, 0, 0xc0, 0, 0, 0}, []float32{1, -2}, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := decodeVector(c.b)
+			if (err == nil) != c.ok || c.ok && !slices.Equal(got, c.want) {
+				t.Fatalf("%v, %v", got, err)
+			}
+		})
+	}
+}

@@ -77,9 +77,17 @@ func (d *Driver) Scan(ctx context.Context, name string, req driver.ScanRequest) 
 		position = append(position, ident(k)+"::text"+alias(at+i))
 	}
 	list += ", " + strings.Join(position, ", ")
+	var formats pgx.QueryResultFormats
 	if req.Vectors {
+		formats = make(pgx.QueryResultFormats, at+len(position), at+len(position)+len(vecs))
 		for i, v := range vecs {
-			list += ", " + ident(v.Name) + "::text" + alias(at+len(position)+i)
+			if binaryVector(v) {
+				list += ", " + ident(v.Name) + alias(at+len(position)+i) // numbers in binary (vectors.go)
+				formats = append(formats, pgx.BinaryFormatCode)
+			} else {
+				list += ", " + ident(v.Name) + "::text" + alias(at+len(position)+i)
+				formats = append(formats, pgx.TextFormatCode)
+			}
 		}
 	}
 	parts := make([]string, len(order))
@@ -89,7 +97,7 @@ func (d *Driver) Scan(ctx context.Context, name string, req driver.ScanRequest) 
 	}
 	orderBy := strings.Join(parts, ", ")
 	q := "SELECT " + list + " FROM " + t.sql() + where + " ORDER BY " + orderBy + " LIMIT " + strconv.Itoa(limit)
-	rows, err := p.Query(ctx, q, args...)
+	rows, err := p.Query(ctx, q, withFormats(formats, args)...)
 	if err != nil {
 		return nil, d.failed(ctx, vals, err, "walking "+t.qualified())
 	}
@@ -151,8 +159,12 @@ func scanRows(rows pgx.Rows, t *table, cols []column, extra int, vectors bool, p
 	n := len(cols) + extra + len(page.VectorNames)
 	texts := make([]*string, n)
 	dest := make([]any, n)
+	fields := rows.FieldDescriptions()
 	for i := range texts {
 		dest[i] = &texts[i]
+		if i >= len(cols)+extra && i < len(fields) && binaryField(fields[i]) {
+			dest[i] = nil // a vector in binary, read from RawValues below
+		}
 	}
 	var last []string
 	for rows.Next() {
@@ -173,7 +185,16 @@ func scanRows(rows pgx.Rows, t *table, cols []column, extra int, vectors bool, p
 		}
 		if vectors {
 			vs := make([][]float32, len(page.VectorNames))
+			values := rows.RawValues()
 			for k, s := range texts[len(cols)+extra:] {
+				if at := len(cols) + extra + k; dest[at] == nil {
+					if values[at] != nil {
+						if vs[k], err = decodeVector(values[at]); err != nil {
+							return nil, driver.Wrap(driver.KindQueryFailed, err, "reading the vectors of %s", t.qualified())
+						}
+					}
+					continue
+				}
 				if s != nil {
 					if vs[k], err = floats(*s); err != nil {
 						return nil, driver.Wrap(driver.KindQueryFailed, err, "reading the vectors of %s", t.qualified())

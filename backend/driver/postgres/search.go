@@ -119,12 +119,12 @@ func (d *Driver) Search(ctx context.Context, name string, req driver.SearchReque
 	inner := "SELECT " + strings.Join(carried, ", ") + " FROM " + t.sql() + where +
 		" ORDER BY " + distance + " LIMIT " + strconv.Itoa(limit)
 	q := "SELECT " + selectList(cols) + ", _app_d::float8::text" + alias(len(cols)) + " FROM (" + inner + ") AS _app_s ORDER BY _app_d"
-	rows, err := p.Query(ctx, q, args...)
+	rows, err := p.Query(ctx, q, withFormats(resultFormats(cols, 1), args)...)
 	if err != nil {
 		return nil, d.failed(ctx, vals, err, "searching "+t.qualified())
 	}
 	measure := column{Column: driver.Column{Name: driver.DistanceColumn, Type: "float8", Kind: driver.ColumnNumber, ReadOnly: true}}
-	g, _, err := readPage(rows, append(cols, measure), 0, 0)
+	g, _, err := readPage(rows, append(cols, measure), 0, 0, driver.VectorsFull)
 	if err != nil {
 		return nil, d.failed(ctx, vals, err, "searching "+t.qualified())
 	}

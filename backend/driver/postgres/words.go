@@ -214,11 +214,11 @@ func (d *Driver) searchWords(ctx context.Context, t *table, req driver.SearchReq
 	default:
 		return nil, errorf(driver.KindInvalidArgument, "%s has no search mode %q", t.qualified(), m.Name)
 	}
-	rows, err := p.Query(ctx, q, args...)
+	rows, err := p.Query(ctx, q, withFormats(resultFormats(cols, 1), args)...)
 	if err != nil {
 		return nil, d.failed(ctx, vals, err, fmt.Sprintf("the %s search of %s", m.Name, t.qualified()))
 	}
-	g, _, err := readPage(rows, append(cols, measure), 0, 0)
+	g, _, err := readPage(rows, append(cols, measure), 0, 0, driver.VectorsFull)
 	if err != nil {
 		return nil, d.failed(ctx, vals, err, fmt.Sprintf("the %s search of %s", m.Name, t.qualified()))
 	}

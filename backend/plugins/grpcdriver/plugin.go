@@ -78,6 +78,16 @@ func DialOptions() []grpc.DialOption {
 	)}
 }
 
+// ServerOptions are the plugin's gRPC options: the message size limit both ways and the
+// server's panic guard.
+func ServerOptions(srv *Server) []grpc.ServerOption {
+	return []grpc.ServerOption{
+		grpc.MaxRecvMsgSize(MaxMessageSize),
+		grpc.MaxSendMsgSize(MaxMessageSize),
+		grpc.ChainUnaryInterceptor(srv.recoverUnary),
+	}
+}
+
 // grpcPlugin is the go-plugin Plugin of the driver service. The host's copy has no server;
 // the plugin's has no use for GRPCClient. protocol is the version the host's copy is for.
 type grpcPlugin struct {

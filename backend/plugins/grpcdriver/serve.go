@@ -81,11 +81,7 @@ func Serve(cfg Config) {
 		HandshakeConfig: Handshake(cfg.protocolVersion()),
 		Plugins:         plugin.PluginSet{PluginKey: &grpcPlugin{srv: srv}},
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
-			return grpc.NewServer(append(opts,
-				grpc.MaxRecvMsgSize(MaxMessageSize),
-				grpc.MaxSendMsgSize(MaxMessageSize),
-				grpc.ChainUnaryInterceptor(srv.recoverUnary),
-			)...)
+			return grpc.NewServer(append(opts, ServerOptions(srv)...)...)
 		},
 		Logger: hclog.New(&hclog.LoggerOptions{Name: cfg.Info.Name, Output: stderr, JSONFormat: true, Level: hclog.Info}),
 	})

@@ -33,7 +33,7 @@ func serveLoopback(t *testing.T, cfg Config) *Client {
 		cfg.Log.SetOutput(testWriter{t})
 	}
 	srv := NewServer(cfg)
-	g := grpc.NewServer(grpc.MaxRecvMsgSize(MaxMessageSize), grpc.MaxSendMsgSize(MaxMessageSize), grpc.ChainUnaryInterceptor(srv.recoverUnary))
+	g := grpc.NewServer(ServerOptions(srv)...)
 	srv.Register(g)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -23,8 +23,10 @@ func Loopback(ctx context.Context, cfg grpcdriver.Config, s driver.Settings) (d 
 		log.SetLevel(logrus.WarnLevel)
 		cfg.Log = log
 	}
-	g := grpc.NewServer(grpc.MaxRecvMsgSize(grpcdriver.MaxMessageSize), grpc.MaxSendMsgSize(grpcdriver.MaxMessageSize))
-	grpcdriver.NewServer(cfg).Register(g)
+	// The plugin's own server options, its panic guard among them: the boundary a plugin runs.
+	srv := grpcdriver.NewServer(cfg)
+	g := grpc.NewServer(grpcdriver.ServerOptions(srv)...)
+	srv.Register(g)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, nil, err
