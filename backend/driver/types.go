@@ -512,6 +512,10 @@ type ColumnSpec struct {
 	Name string     `json:"name"`
 	Kind ColumnKind `json:"kind"`
 	Of   ColumnKind `json:"of,omitempty"`
+	// Exact: a number column (or an array's numbers) holds digits a double would round (more
+	// than 15 of them, or a file's DECIMAL); the driver makes an exact type where it has one
+	// (PostgreSQL's numeric), else its number type.
+	Exact bool `json:"exact,omitempty"`
 }
 
 // TableCreator creates a table (import with create, issue 37 item 5). No host code builds a

@@ -51,7 +51,8 @@ const (
 	kNumber              // number: its digits in text files, a float64 in Parquet
 	kDecimal             // an exact number (Column.Exact): its digits; a DECIMAL or text in Parquet
 	kBool                // boolean
-	kDate                // date: RFC 3339 text; a timestamp in Parquet
+	kDate                // a date and time: RFC 3339 text; a timestamp in Parquet
+	kDay                 // a calendar date (2026-12-07): its text; a DATE in Parquet
 	kJSON                // object, geoCoordinates, phoneNumber, and other structured values: JSON
 	kRef                 // a cross-reference: the target uuids
 	kVector              // a vector: float32s
@@ -108,8 +109,10 @@ func kindOf(c driver.Column) (kind, bool) {
 		return kNumber, arr
 	case driver.ColumnBoolean:
 		return kBool, arr
-	case driver.ColumnDate, driver.ColumnDateTime:
+	case driver.ColumnDateTime:
 		return kDate, arr
+	case driver.ColumnDate:
+		return kDay, arr
 	case driver.ColumnJSON, driver.ColumnGeo:
 		return kJSON, false
 	case driver.ColumnReference:

@@ -31,6 +31,7 @@ func createTable(ctx context.Context, drv driver.Driver, req ImportRequest) (*dr
 	}
 	defer src.close()
 	kinds := map[string]string{}
+	exact := map[string]bool{} // a number column with digits a double would round
 	var order []string
 	var vectors []string
 	single := false
@@ -70,6 +71,26 @@ func createTable(ctx context.Context, drv driver.Driver, req ImportRequest) (*dr
 				kinds[t] = ""
 			}
 			kinds[t] = mergeKinds(kinds[t], kindOfValue(v, req.Format == CSV))
+			exact[t] = exact[t] || manyDigits(v)
+		}
+	}
+	if ps, ok := src.(*parquetSource); ok {
+		target := func(col string) string {
+			if mapped, ok := req.Map[col]; ok {
+				return mapped
+			}
+			return col
+		}
+		for _, d := range ps.decimals {
+			exact[target(d.name)] = true
+		}
+		for _, col := range ps.days { // read as the dates' text: a DATE column is a date
+			switch t := target(col); kinds[t] {
+			case vText:
+				kinds[t] = vDay
+			case vArray + vText:
+				kinds[t] = vArray + vDay
+			}
 		}
 	}
 	// Columns come in the order first seen, except that a file with a header lists them all.
@@ -96,7 +117,8 @@ func createTable(ctx context.Context, drv driver.Driver, req ImportRequest) (*dr
 			k = string(driver.ColumnText) // every value null: text, the most general
 		}
 		kind, of, _ := strings.Cut(k, ":")
-		spec.Columns = append(spec.Columns, driver.ColumnSpec{Name: name, Kind: driver.ColumnKind(kind), Of: driver.ColumnKind(of)})
+		numbers := kind == vNumber || of == vNumber
+		spec.Columns = append(spec.Columns, driver.ColumnSpec{Name: name, Kind: driver.ColumnKind(kind), Of: driver.ColumnKind(of), Exact: numbers && exact[name]})
 	}
 	info, err := tc.CreateTable(ctx, spec)
 	var de *driver.Error
@@ -117,6 +139,7 @@ const (
 	vNumber = string(driver.ColumnNumber)
 	vBool   = string(driver.ColumnBoolean)
 	vTime   = string(driver.ColumnDateTime)
+	vDay    = string(driver.ColumnDate)
 	vArray  = string(driver.ColumnArray) + ":"
 )
 
@@ -147,6 +170,11 @@ func kindOfValue(v any, sniff bool) string {
 			if _, err := time.Parse(time.RFC3339Nano, x); err == nil {
 				return vTime
 			}
+			// The numbers JSON has no number for, as an export writes them: no kind of their
+			// own, so a column of numbers and NaN stays a number column.
+			if x == "NaN" || x == "Infinity" || x == "-Infinity" {
+				return ""
+			}
 			return vText
 		}
 		return textKind(x)
@@ -167,6 +195,38 @@ func kindOfValue(v any, sniff bool) string {
 	return vText
 }
 
+// manyDigits tells a number (or a list holding one) of more significant digits than a double
+// keeps (15), as a file writes an exact number's digits: its column is made exact.
+func manyDigits(v any) bool {
+	switch x := v.(type) {
+	case json.Number:
+		return significantDigits(string(x)) > 15
+	case string: // CSV's text
+		if _, err := strconv.ParseFloat(strings.TrimSpace(x), 64); err == nil {
+			return significantDigits(strings.TrimSpace(x)) > 15
+		}
+	case []any:
+		return slices.ContainsFunc(x, manyDigits)
+	}
+	return false
+}
+
+// significantDigits counts a number's digits from its first that is not zero, up to its
+// exponent.
+func significantDigits(s string) int {
+	n, started := 0, false
+	for _, c := range s {
+		switch {
+		case c == 'e' || c == 'E':
+			return n
+		case c == '0' && !started:
+		case '0' <= c && c <= '9':
+			n, started = n+1, true
+		}
+	}
+	return n
+}
+
 // textKind reads a text value by its content: CSV holds every value as text.
 func textKind(s string) string {
 	t := strings.TrimSpace(s)
@@ -184,6 +244,9 @@ func textKind(s string) string {
 	}
 	if _, err := time.Parse(time.RFC3339Nano, t); err == nil {
 		return vTime
+	}
+	if _, err := time.Parse(time.DateOnly, t); err == nil {
+		return vDay
 	}
 	if strings.HasPrefix(t, "[") {
 		dec := json.NewDecoder(strings.NewReader(t))

@@ -341,3 +341,188 @@ CREATE TABLE public.visits AS SELECT i % 50 AS n, CASE WHEN i % 9 = 0 THEN NULL 
 		}
 	}
 }
+
+// kindsTable holds a column of every common PostgreSQL type, arrays with NULL items among
+// them, and kindsRows a row of values and a row of NULLs and empty arrays.
+const kindsTable = `(id int PRIMARY KEY, ints int[], texts text[], nums numeric(6,2)[], floats float8[],
+  bools bool[], days date[], m money, iv interval, ts timestamptz, plain timestamp, d date, tm time,
+  b bytea, j jsonb, u uuid, e mood, pt point, addr inet)`
+
+const kindsRows = `INSERT INTO %s VALUES
+  (1, '{1,NULL,3}', '{a,NULL,"b c",""}', '{1.50,NULL,-2}', '{1e300,NULL,NaN}', '{t,NULL,f}', '{2026-12-07,NULL,1970-01-01}',
+   12.34, '1 day 02:03:04.5', '2026-01-02 03:04:05.123456+02', '1999-12-31 23:59:59', '1969-07-20', '10:11:12',
+   '\xdeadbeef', '{"a": [1, null]}', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11', 'ok', '(1,2)', '10.0.0.1/8'),
+  (2, '{}', '{}', '{}', '{}', '{}', '{}', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)`
+
+// Issue 38, items 3 and 10: a table of every common type, arrays with NULL items among them,
+// goes out to each format and back into a copy of the table, across the plugin protocol, and
+// psql finds the copy holding exactly the table's rows (a calendar date a Parquet DATE, a
+// timestamp without a zone its wall clock, money as the server prints it).
+func TestEveryCommonTypeGoesOutAndBackInExactly(t *testing.T) {
+	n := startPostgres(t)
+	ctx := context.Background()
+	if _, err := n.Psql(ctx, "", "CREATE TYPE mood AS ENUM ('sad', 'ok'); CREATE TABLE public.kinds "+kindsTable+"; "+fmt.Sprintf(kindsRows, "public.kinds")); err != nil {
+		t.Fatal(err)
+	}
+	d := openPostgres(t, n, true)
+	for _, f := range transfer.Formats() {
+		t.Run(string(f), func(t *testing.T) {
+			table := "public.kinds_" + string(f)
+			if _, err := n.Psql(ctx, "", "CREATE TABLE "+table+" "+kindsTable); err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(t.TempDir(), "kinds."+string(f))
+			if _, err := transfer.Export(ctx, d, transfer.ExportRequest{Table: "public.kinds", Path: path}, nil); err != nil {
+				t.Fatal(err)
+			}
+			if f == transfer.Parquet {
+				if types := transfer.ParquetTypes(transfer.OpenParquet(t, path)); types["d"] != "DATE" || types["days"] != "LIST" {
+					t.Errorf("Parquet types: d %s, days %s", types["d"], types["days"])
+				}
+			}
+			sum, err := transfer.Import(ctx, d, transfer.ImportRequest{Table: table, Path: path}, nil)
+			if err != nil || sum.Written != 2 {
+				t.Fatalf("import: %+v, %v", sum, err)
+			}
+			// Compared as psql prints them (text: point has no equality).
+			diff, err := n.Psql(ctx, "", "SELECT k::text FROM public.kinds k EXCEPT SELECT c::text FROM "+table+" c")
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := n.Psql(ctx, "", "SELECT c::text FROM "+table+" c EXCEPT SELECT k::text FROM public.kinds k")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff != "" || back != "" {
+				t.Fatalf("after %s, the table's rows not in the copy:\n%s\nand the copy's not in the table:\n%s", f, diff, back)
+			}
+		})
+	}
+}
+
+// Issue 38, item 10: a query's result exports as a table does: a numeric of declared digits is a
+// Parquet DECIMAL with every digit, a timestamptz in PostgreSQL's own text (an editor result's
+// cells are the server's text) the same instant, a timestamp its wall clock, a date a DATE,
+// an array with a NULL item its items; held to what psql prints for the same query.
+func TestAQueryResultExportsEveryDigitAndInstant(t *testing.T) {
+	n := startPostgres(t)
+	ctx := context.Background()
+	const query = `SELECT 123456789012345678901234567890.123456789::numeric(40,10) AS fixed,
+  '2026-01-02 03:04:05.5+02'::timestamptz AS ts, '2026-01-02 03:04:05+05:30'::timestamptz AS half,
+  '1999-12-31 23:59:59'::timestamp AS plain, '2026-12-07'::date AS d`
+	want, err := n.Psql(ctx, "", "SET TimeZone = 'UTC'; SELECT fixed::text, to_char(ts, 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'), to_char(half, 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), plain::text, d::text FROM ("+query+") q")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := openPostgres(t, n, true)
+	r, err := d.Execute(ctx, query, driver.ExecOptions{})
+	if err != nil || r.Grid == nil {
+		t.Fatalf("%+v, %v", r, err)
+	}
+	path := filepath.Join(t.TempDir(), "result.parquet")
+	if _, err := transfer.ExportGrid(ctx, r.Grid, transfer.Parquet, path); err != nil {
+		t.Fatal(err)
+	}
+	pf := transfer.OpenParquet(t, path)
+	if types := transfer.ParquetTypes(pf); types["fixed"] != "DECIMAL(40,10)" || types["d"] != "DATE" {
+		t.Errorf("Parquet types: fixed %s, d %s", types["fixed"], types["d"])
+	}
+	rows := parquet.NewReader(pf)
+	defer rows.Close()
+	m := map[string]any{}
+	if err := rows.Read(&m); err != nil {
+		t.Fatal(err)
+	}
+	fixed, ok := m["fixed"].(*big.Float)
+	if !ok {
+		t.Fatalf("fixed reads as a %T", m["fixed"])
+	}
+	stamp := func(v any) time.Time {
+		us, _ := v.(int64)
+		return time.UnixMicro(us).UTC()
+	}
+	got := strings.Join([]string{fixed.Text('f', 10), stamp(m["ts"]).Format("2006-01-02T15:04:05.000Z"), stamp(m["half"]).Format("2006-01-02T15:04:05Z"),
+		stamp(m["plain"]).Format(time.DateTime), time.Unix(int64(m["d"].(int32))*86400, 0).UTC().Format(time.DateOnly)}, "|")
+	if got != want {
+		t.Fatalf("the result's file reads\n  %s\npsql prints\n  %s", got, want)
+	}
+}
+
+// Issue 38, item 10: an import that creates its table makes a column of numbers with more
+// digits than a double keeps (or a Parquet DECIMAL) exact, PostgreSQL's numeric, so the
+// digits land as they were: each export of the digits table imports into a new table whose
+// numbers psql prints as it prints the table's.
+func TestImportWithCreateKeepsEveryDigit(t *testing.T) {
+	n := startPostgres(t)
+	ctx := context.Background()
+	if _, err := n.Psql(ctx, "", "CREATE TABLE public.digits "+digitsTable+"; "+fmt.Sprintf(digitsRows, "public.digits")); err != nil {
+		t.Fatal(err)
+	}
+	want, err := n.Psql(ctx, "", "SELECT fixed::numeric::text, free::text FROM public.digits ORDER BY id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := openPostgres(t, n, true)
+	for _, f := range transfer.Formats() {
+		t.Run(string(f), func(t *testing.T) {
+			table := "public.made_" + string(f)
+			path := filepath.Join(t.TempDir(), "digits."+string(f))
+			if _, err := transfer.Export(ctx, d, transfer.ExportRequest{Table: "public.digits", Path: path}, nil); err != nil {
+				t.Fatal(err)
+			}
+			sum, err := transfer.Import(ctx, d, transfer.ImportRequest{Table: table, Path: path, Create: true}, nil)
+			if err != nil || sum.Written != 5 {
+				t.Fatalf("import: %+v, %v", sum, err)
+			}
+			types, err := n.Psql(ctx, "", "SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = '"+table+"'::regclass AND attname IN ('fixed', 'free') ORDER BY attname")
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Parquet holds a numeric of no declared digits as its text (STRING): a text column.
+			wantTypes := "numeric\nnumeric"
+			if f == transfer.Parquet {
+				wantTypes = "numeric\ntext"
+			}
+			if types != wantTypes {
+				t.Errorf("the made columns are %q, want %q", types, wantTypes)
+			}
+			got, err := n.Psql(ctx, "", "SELECT fixed::text, free::text FROM "+table+" ORDER BY id")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Fatalf("the made table holds\n%s\npsql prints the table's\n%s", got, want)
+			}
+		})
+	}
+}
+
+// An import that creates its table makes a calendar date a date: a CSV's YYYY-MM-DD text and
+// a Parquet DATE (as an export of a date column writes it); psql reads the dates back.
+func TestImportWithCreateMakesADateADate(t *testing.T) {
+	n := startPostgres(t)
+	ctx := context.Background()
+	if _, err := n.Psql(ctx, "", "CREATE TABLE public.days (id int PRIMARY KEY, d date); INSERT INTO public.days VALUES (1, '2026-12-07'), (2, '1969-07-20'), (3, NULL)"); err != nil {
+		t.Fatal(err)
+	}
+	d := openPostgres(t, n, true)
+	for _, f := range []transfer.Format{transfer.CSV, transfer.Parquet} {
+		t.Run(string(f), func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "days."+string(f))
+			if _, err := transfer.Export(ctx, d, transfer.ExportRequest{Table: "public.days", Path: path}, nil); err != nil {
+				t.Fatal(err)
+			}
+			table := "public.days_" + string(f)
+			if sum, err := transfer.Import(ctx, d, transfer.ImportRequest{Table: table, Path: path, Create: true}, nil); err != nil || sum.Written != 3 {
+				t.Fatalf("import: %+v, %v", sum, err)
+			}
+			got, err := n.Psql(ctx, "", "SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = '"+table+"'::regclass AND attname = 'd'; SELECT string_agg(coalesce(d::text, 'NULL'), ',' ORDER BY d NULLS LAST) FROM "+table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != "date\n1969-07-20,2026-12-07,NULL" {
+				t.Fatalf("psql reads %q", got)
+			}
+		})
+	}
+}

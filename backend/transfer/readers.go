@@ -80,8 +80,8 @@ func openSource(path string, f Format) (source, error) {
 		for _, fl := range pf.Schema().Fields() {
 			cols = append(cols, fl.Name())
 		}
-		stamps, decimals := leafTypes(pf.Schema())
-		return &parquetSource{f: file, r: parquet.NewReader(pf), rows: make([]parquet.Row, 1), cols: cols, stamps: stamps, decimals: decimals}, nil
+		stamps, days, decimals := leafTypes(pf.Schema())
+		return &parquetSource{f: file, r: parquet.NewReader(pf), rows: make([]parquet.Row, 1), cols: cols, stamps: stamps, days: days, decimals: decimals}, nil
 	case JSONL:
 		if t := bytes.TrimLeft(head, " \t\r\n\ufeff"); len(t) > 0 && t[0] != '{' {
 			file.Close()
@@ -280,6 +280,7 @@ type parquetSource struct {
 	rows     []parquet.Row
 	cols     []string
 	stamps   map[string]time.Duration // timestamp columns (and lists of them): their unit
+	days     []string                 // DATE columns (and lists of them)
 	decimals []decimalLeaf
 	row      int
 }
@@ -294,9 +295,11 @@ type decimalLeaf struct {
 }
 
 // leafTypes finds the top-level columns whose values (or list items) are timestamps, which
-// the map reader gives as raw int64s and the import turns back into times, and DECIMALs.
-func leafTypes(s *parquet.Schema) (map[string]time.Duration, []decimalLeaf) {
+// the map reader gives as raw int64s and the import turns back into times, DATEs, which it
+// gives as days and the import turns back into the date's text, and DECIMALs.
+func leafTypes(s *parquet.Schema) (map[string]time.Duration, []string, []decimalLeaf) {
 	stamps := map[string]time.Duration{}
+	var days []string
 	var decimals []decimalLeaf
 	for _, f := range s.Fields() {
 		n, path := parquet.Node(f), []string{f.Name()}
@@ -315,13 +318,15 @@ func leafTypes(s *parquet.Schema) (map[string]time.Duration, []decimalLeaf) {
 			if t.Unit.Value != nil {
 				stamps[f.Name()] = t.Unit.Value.Duration()
 			}
+		case *format.DateType:
+			days = append(days, f.Name())
 		case *format.DecimalType:
 			if leaf, ok := s.Lookup(path...); ok {
 				decimals = append(decimals, decimalLeaf{name: f.Name(), scale: int(t.Scale), leaf: leaf})
 			}
 		}
 	}
-	return stamps, decimals
+	return stamps, days, decimals
 }
 
 func (s *parquetSource) columns() []string { return s.cols }
@@ -345,6 +350,9 @@ func (s *parquetSource) next() (record, error) {
 	s.row++
 	for col, unit := range s.stamps {
 		m[col] = stampsToTimes(m[col], unit)
+	}
+	for _, col := range s.days {
+		m[col] = daysToDates(m[col])
 	}
 	for _, d := range s.decimals {
 		if m[d.name] != nil {
@@ -379,6 +387,23 @@ func (d decimalLeaf) digits(row parquet.Row) any {
 }
 
 func (s *parquetSource) close() error { return s.f.Close() }
+
+// daysToDates turns a DATE's days since 1970-01-01 (or a list of them) into the date's text.
+func daysToDates(v any) any {
+	switch x := v.(type) {
+	case int32:
+		return time.Unix(int64(x)*86400, 0).UTC().Format(time.DateOnly)
+	case int64:
+		return time.Unix(x*86400, 0).UTC().Format(time.DateOnly)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = daysToDates(e)
+		}
+		return out
+	}
+	return v
+}
 
 func stampsToTimes(v any, unit time.Duration) any {
 	switch x := v.(type) {

@@ -89,6 +89,18 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 			b = appendDecimal(b, d)
 		}
 		return append(b, ']'), nil
+	case []any: // an array's items, some null
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var err error
+			if b, err = appendJSON(b, e); err != nil {
+				return b, err
+			}
+		}
+		return append(b, ']'), nil
 	case bool:
 		return strconv.AppendBool(b, x), nil
 	case json.RawMessage:
@@ -202,6 +214,9 @@ type parquetSink struct {
 type parquetLeaf struct {
 	index int
 	list  bool
+	// item is a list item's definition level: 3 where items may be null (an array's), 2 where
+	// they may not (a vector's numbers, a reference's ids).
+	item int
 }
 
 // A batch, the rows the sink hands each column writer at once, ends at batchRows rows or when
@@ -240,7 +255,7 @@ func newParquetSink(w io.Writer, cols []column) *parquetSink {
 			path = append(path, "list", "element")
 		}
 		leaf, _ := schema.Lookup(path...)
-		s.leaves[i] = parquetLeaf{index: leaf.ColumnIndex, list: list}
+		s.leaves[i] = parquetLeaf{index: leaf.ColumnIndex, list: list, item: leaf.MaxDefinitionLevel}
 	}
 	return s
 }
@@ -261,6 +276,8 @@ func parquetNode(c column) parquet.Node {
 		}
 	case kBool:
 		leaf = parquet.Leaf(parquet.BooleanType)
+	case kDay:
+		leaf = parquet.Date()
 	case kDate:
 		// Microseconds: Weaviate's dates span years 1 to 9999, past what int64 nanoseconds hold.
 		leaf = parquet.Timestamp(parquet.Microsecond)
@@ -274,7 +291,8 @@ func parquetNode(c column) parquet.Node {
 		leaf = parquet.String()
 	}
 	if c.array {
-		return parquet.List(leaf)
+		// Optional items, as Arrow and Spark write them: a PostgreSQL array may hold NULL.
+		return parquet.List(parquet.Optional(leaf))
 	}
 	return leaf
 }
@@ -365,10 +383,27 @@ func appendParquet(r []parquet.Value, leaf parquetLeaf, v any) ([]parquet.Value,
 		if n > 0 {
 			rep = 1
 		}
-		r = append(r, pv.Level(rep, 2, leaf.index))
+		r = append(r, pv.Level(rep, leaf.item, leaf.index))
 		n++
 	}
 	switch x := v.(type) {
+	case []any: // items of which some are null
+		for _, e := range x {
+			if e == nil {
+				rep := 0
+				if n > 0 {
+					rep = 1
+				}
+				r = append(r, parquet.Value{}.Level(rep, leaf.item-1, leaf.index))
+				n++
+				continue
+			}
+			pv, err := parquetValue(e)
+			if err != nil {
+				return r, err
+			}
+			add(pv)
+		}
 	case []float32:
 		r = appendFloats(r, x, leaf.index)
 		n = len(x)
@@ -485,6 +520,8 @@ func parquetValue(v any) (parquet.Value, error) {
 		return parquet.BooleanValue(x), nil
 	case time.Time:
 		return parquet.Int64Value(x.UnixMicro()), nil
+	case day:
+		return parquet.Int32Value(int32(x)), nil
 	}
 	return parquet.Value{}, fmt.Errorf("a value of type %T", v)
 }

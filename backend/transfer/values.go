@@ -44,71 +44,103 @@ func value(col column, cell any, forParquet bool) (any, error) {
 	return scalar(col, cell, forParquet, bad)
 }
 
+// typedList types an array's items: a slice of the items' type ([]int64, []decimal, …), or,
+// when an item is null (a PostgreSQL array may hold NULL) or the items are exact decimals for
+// Parquet, []any of the typed items with nil for each null.
 func typedList(col column, items []any, forParquet bool, bad func(error) error) (any, error) {
+	what := map[kind]string{kInt: "an int", kNumber: "a number", kDecimal: "a number", kBool: "a boolean", kDate: "a date", kDay: "a date"}[col.kind]
+	if what == "" || (col.kind == kDate || col.kind == kDay) && !forParquet {
+		what = "text"
+	}
+	vals := make([]any, len(items))
+	// No slice type of their own: an exact decimal (fixedDecimal or digits, by the column) and
+	// a calendar date.
+	nulls := forParquet && (col.kind == kDecimal || col.kind == kDay)
+	for i, it := range items {
+		if it == nil {
+			nulls = true
+			continue
+		}
+		v, err := listItem(col, it, forParquet, bad)
+		if err != nil || v == nil {
+			return nil, bad(fmt.Errorf("item %d is not %s", i+1, what))
+		}
+		vals[i] = v
+	}
+	if nulls {
+		return vals, nil
+	}
+	switch what {
+	case "an int":
+		return collect[int64](vals), nil
+	case "a number":
+		if forParquet {
+			return collect[float64](vals), nil
+		}
+		return collect[decimal](vals), nil
+	case "a boolean":
+		return collect[bool](vals), nil
+	case "a date":
+		return collect[time.Time](vals), nil
+	}
+	return collect[string](vals), nil
+}
+
+// listItem types one item of an array that is not null.
+func listItem(col column, it any, forParquet bool, bad func(error) error) (any, error) {
 	switch col.kind {
 	case kInt:
-		out := make([]int64, len(items))
-		for i, it := range items {
-			v, err := scalar(col, it, forParquet, bad)
-			if err != nil || v == nil {
-				return nil, bad(fmt.Errorf("item %d is not an int", i+1))
-			}
-			out[i] = v.(int64)
-		}
-		return out, nil
+		return scalar(col, it, forParquet, bad)
 	case kNumber, kDecimal:
-		if forParquet && col.kind == kNumber {
-			out := make([]float64, len(items))
-			for i, it := range items {
-				v, err := scalar(col, it, forParquet, bad)
-				if err != nil || v == nil {
-					return nil, bad(fmt.Errorf("item %d is not a number", i+1))
-				}
-				out[i] = v.(float64)
-			}
-			return out, nil
-		}
-		out := make([]decimal, len(items))
-		for i, it := range items {
-			d, ok := decimalOf(it)
-			if !ok {
-				return nil, bad(fmt.Errorf("item %d is not a number", i+1))
-			}
-			out[i] = d
-		}
-		return out, nil
-	case kBool:
-		out := make([]bool, len(items))
-		for i, it := range items {
-			b, ok := it.(bool)
-			if !ok {
-				return nil, bad(fmt.Errorf("item %d is not a boolean", i+1))
-			}
-			out[i] = b
-		}
-		return out, nil
-	case kDate:
 		if forParquet {
-			out := make([]time.Time, len(items))
-			for i, it := range items {
-				v, err := scalar(col, it, forParquet, bad)
-				if err != nil || v == nil {
-					return nil, bad(fmt.Errorf("item %d is not a date", i+1))
-				}
-				out[i] = v.(time.Time)
-			}
-			return out, nil
+			return scalar(col, it, forParquet, bad)
+		}
+		if d, ok := decimalOf(it); ok {
+			return d, nil
+		}
+		return nil, bad(fmt.Errorf("not a number"))
+	case kBool:
+		if b, ok := it.(bool); ok {
+			return b, nil
+		}
+		return nil, bad(fmt.Errorf("not a boolean"))
+	case kDate, kDay:
+		if forParquet {
+			return scalar(col, it, forParquet, bad)
 		}
 	}
-	out := make([]string, len(items))
-	for i, it := range items {
-		s, ok := it.(string)
-		if !ok {
-			return nil, bad(fmt.Errorf("item %d is not text", i+1))
-		}
-		out[i] = s
+	if s, ok := it.(string); ok {
+		return s, nil
 	}
-	return out, nil
+	return nil, bad(fmt.Errorf("not text"))
+}
+
+// dateTimeLayouts are the texts of a date and time an export reads: RFC 3339 (Weaviate, and a
+// PostgreSQL table's cells, which are JSON's), then PostgreSQL's own text (an editor result's
+// cells: "2026-01-02 01:04:05.5+00", a zone of hours or hours and minutes), then either without
+// a zone (PostgreSQL's timestamp), which keeps its wall clock, written as UTC's.
+var dateTimeLayouts = []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999Z07", "2006-01-02 15:04:05.999999999Z07:00",
+	"2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999"}
+
+func dateTime(s string) (time.Time, bool) {
+	for _, layout := range dateTimeLayouts {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// day is a calendar date for Parquet: days since 1970-01-01.
+type day int32
+
+// collect is typed items as a slice of their type.
+func collect[T any](vals []any) []T {
+	out := make([]T, len(vals))
+	for i, v := range vals {
+		out[i] = v.(T)
+	}
+	return out
 }
 
 func scalar(col column, cell any, forParquet bool, bad func(error) error) (any, error) {
@@ -163,11 +195,24 @@ func scalar(col column, cell any, forParquet bool, bad func(error) error) (any, 
 		if !forParquet {
 			return s, nil
 		}
-		t, err := time.Parse(time.RFC3339Nano, s)
-		if err != nil {
-			return nil, bad(err)
+		t, ok := dateTime(s)
+		if !ok {
+			return nil, bad(fmt.Errorf("not a date and time (RFC 3339)"))
 		}
 		return t.UTC(), nil
+	case kDay:
+		s, ok := cell.(string)
+		if !ok {
+			return nil, bad(fmt.Errorf("not a date"))
+		}
+		if !forParquet {
+			return s, nil
+		}
+		t, err := time.Parse(time.DateOnly, s)
+		if err != nil {
+			return nil, bad(fmt.Errorf("not a date Parquet can hold (YYYY-MM-DD)"))
+		}
+		return day(t.Unix() / 86400), nil
 	}
 	switch x := cell.(type) {
 	case string:

@@ -322,6 +322,9 @@ func resultColumns(fields []pgconn.FieldDescription) []driver.Column {
 	for i, f := range fields {
 		kind, name := oidKind(f.DataTypeOID)
 		cols[i] = driver.Column{Name: f.Name, Type: name, Kind: kind}
+		if name == "numeric" { // its digits kept by an export, as a table's numeric column's are
+			cols[i].Exact, cols[i].Precision, cols[i].Scale = numericDigits(name, f.TypeModifier)
+		}
 	}
 	return cols
 }

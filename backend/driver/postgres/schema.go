@@ -249,7 +249,7 @@ func kindOf(typname, typtype string) driver.ColumnKind {
 	switch typname {
 	case "int2", "int4", "int8", "oid":
 		return driver.ColumnInteger
-	case "float4", "float8", "numeric", "money":
+	case "float4", "float8", "numeric": // not money, whose text is the locale's ("$12.34")
 		return driver.ColumnNumber
 	case "bool":
 		return driver.ColumnBoolean

@@ -80,8 +80,11 @@ func dataTypeOf(c driver.ColumnSpec) (string, error) {
 			return "number"
 		case driver.ColumnBoolean:
 			return "boolean"
-		case driver.ColumnDateTime, driver.ColumnDate:
+		case driver.ColumnDateTime:
 			return "date"
+		case driver.ColumnDate:
+			// Weaviate's date is a date and time (RFC 3339): a calendar date keeps its text.
+			return "text"
 		case driver.ColumnUUID:
 			return "uuid"
 		case driver.ColumnBinary:

@@ -232,7 +232,7 @@ func (k *Conn) CreateTable(ctx context.Context, spec driver.TableSpec) (*driver.
 	}
 	req := &pb.CreateTableRequest{ConnId: k.id, Name: spec.Name, Vectors: spec.Vectors}
 	for _, c := range spec.Columns {
-		req.Columns = append(req.Columns, &pb.ColumnSpec{Name: c.Name, Kind: string(c.Kind), Of: string(c.Of)})
+		req.Columns = append(req.Columns, &pb.ColumnSpec{Name: c.Name, Kind: string(c.Kind), Of: string(c.Of), Exact: c.Exact})
 	}
 	r, err := k.c.rpc.CreateTable(ctx, req)
 	if st, ok := status.FromError(err); ok && st.Code() == codes.Unimplemented && len(st.Details()) == 0 {

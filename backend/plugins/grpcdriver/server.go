@@ -199,7 +199,7 @@ func (s *Server) CreateTable(ctx context.Context, req *pb.CreateTableRequest) (*
 	}
 	spec := driver.TableSpec{Name: req.GetName(), Vectors: req.GetVectors()}
 	for _, c := range req.GetColumns() {
-		spec.Columns = append(spec.Columns, driver.ColumnSpec{Name: c.GetName(), Kind: driver.ColumnKind(c.GetKind()), Of: driver.ColumnKind(c.GetOf())})
+		spec.Columns = append(spec.Columns, driver.ColumnSpec{Name: c.GetName(), Kind: driver.ColumnKind(c.GetKind()), Of: driver.ColumnKind(c.GetOf()), Exact: c.GetExact()})
 	}
 	t, err := tc.CreateTable(ctx, spec)
 	if err != nil {

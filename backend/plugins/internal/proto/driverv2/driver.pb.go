@@ -4156,10 +4156,13 @@ func (x *CreateTableRequest) GetVectors() []string {
 }
 
 type ColumnSpec struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	Kind          string                 `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"`
-	Of            string                 `protobuf:"bytes,3,opt,name=of,proto3" json:"of,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Name  string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Kind  string                 `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"`
+	Of    string                 `protobuf:"bytes,3,opt,name=of,proto3" json:"of,omitempty"`
+	// exact (protocol 4): numbers whose digits a double would round; an older plugin makes its
+	// number type.
+	Exact         bool `protobuf:"varint,4,opt,name=exact,proto3" json:"exact,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4213,6 +4216,13 @@ func (x *ColumnSpec) GetOf() string {
 		return x.Of
 	}
 	return ""
+}
+
+func (x *ColumnSpec) GetExact() bool {
+	if x != nil {
+		return x.Exact
+	}
+	return false
 }
 
 type EditRequest struct {
@@ -5613,12 +5623,13 @@ const file_driver_proto_rawDesc = "" +
 	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x123\n" +
 	"\acolumns\x18\x03 \x03(\v2\x19.app.driver.v2.ColumnSpecR\acolumns\x12\x18\n" +
-	"\avectors\x18\x04 \x03(\tR\avectors\"D\n" +
+	"\avectors\x18\x04 \x03(\tR\avectors\"Z\n" +
 	"\n" +
 	"ColumnSpec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x0e\n" +
-	"\x02of\x18\x03 \x01(\tR\x02of\"h\n" +
+	"\x02of\x18\x03 \x01(\tR\x02of\x12\x14\n" +
+	"\x05exact\x18\x04 \x01(\bR\x05exact\"h\n" +
 	"\vEditRequest\x12\x17\n" +
 	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12\x14\n" +
 	"\x05table\x18\x02 \x01(\tR\x05table\x12*\n" +
