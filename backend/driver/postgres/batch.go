@@ -34,7 +34,7 @@ func (d *Driver) WriteBatch(ctx context.Context, name string, rows []driver.Row)
 	if err != nil {
 		return nil, err
 	}
-	defer d.marks.clear()
+	defer d.marks.Clear()
 	out := make([]driver.RowResult, len(rows))
 	values := make([]map[string]any, len(rows))
 	// Rows that give their whole key replace a row with it; the others are new rows whose key

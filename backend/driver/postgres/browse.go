@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5"
@@ -15,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"app/backend/driver"
+	"app/backend/driver/sqlkit"
 )
 
 // selectList reads each column as JSON text (to_json: numbers with all their digits,
@@ -333,12 +333,12 @@ func (d *Driver) Browse(ctx context.Context, name string, page driver.Page, filt
 	if page.Offset < 0 {
 		return nil, errorf(driver.KindInvalidArgument, "the page offset must not be negative")
 	}
-	query := fmt.Sprintf("%s|%s|%q|%s", t.qualified(), where, args, ord.sql())
+	query := fmt.Sprintf("%s|%s|%q|%s", t.qualified(), where, args, ord.SQL())
 	skip := " OFFSET " + strconv.Itoa(page.Offset)
-	keyset := ord.unique(t)
+	keyset := unique(ord, t)
 	if page.Offset > 0 && keyset {
-		if at, ok := d.marks.at(query, page.Offset); ok {
-			cond := ord.after(at, &args)
+		if at, ok := d.marks.At(query, page.Offset); ok {
+			cond := ord.After(at, &args, bind)
 			if where == "" {
 				where = " WHERE " + cond
 			} else {
@@ -349,9 +349,9 @@ func (d *Driver) Browse(ctx context.Context, name string, page driver.Page, filt
 	}
 	list := selectList(t.columns)
 	for i, e := range ord {
-		list += ", " + e.expr + "::text" + alias(len(t.columns)+i)
+		list += ", " + e.Expr + "::text" + alias(len(t.columns)+i)
 	}
-	q := "SELECT " + list + " FROM " + t.sql() + where + ord.sql() + " LIMIT " + strconv.Itoa(limit+1) + skip
+	q := "SELECT " + list + " FROM " + t.sql() + where + ord.SQL() + " LIMIT " + strconv.Itoa(limit+1) + skip
 	rows, err := p.Query(ctx, q, withFormats(resultFormats(t.columns, len(ord)), args)...)
 	if err != nil {
 		return nil, d.failed(ctx, vals, err, "reading "+t.qualified())
@@ -361,7 +361,7 @@ func (d *Driver) Browse(ctx context.Context, name string, page driver.Page, filt
 		return nil, d.failed(ctx, vals, err, "reading "+t.qualified())
 	}
 	if keyset && len(g.Rows) > 0 {
-		d.marks.put(query, page.Offset+len(g.Rows), last)
+		d.marks.Put(query, page.Offset+len(g.Rows), position(last))
 	}
 	if page.Vectors == driver.VectorsPreview {
 		// The grid shows a vector's length and first numbers: only those cross the plugin
@@ -400,22 +400,10 @@ func (d *Driver) countWith(ctx context.Context, name string, filters []driver.Fi
 	return nil
 }
 
-// orderEntry is one term of a page's order: the expression, the type its values are read
-// back as, and its direction (ascending is NULLS LAST, descending NULLS FIRST).
-type orderEntry struct {
-	expr, typ string
-	desc      bool
-	// notNull: the column holds no NULL, so no term of the order need place one (which lets
-	// the server walk an index from the position instead of filtering from the start).
-	notNull bool
-}
-
-// order is a page's whole order: the sorts, then the key's columns (or, without a key,
+// ordering is a page's whole order: the sorts, then the key's columns (or, without a key,
 // ctid), so that every page has one order; empty for a view without a key.
-type order []orderEntry
-
-func ordering(t *table, sorts []driver.Sort) (order, error) {
-	var out order
+func ordering(t *table, sorts []driver.Sort) (sqlkit.Order, error) {
+	var out sqlkit.Order
 	seen := map[string]bool{}
 	for _, s := range sorts {
 		c, ok := t.column(s.Column)
@@ -426,23 +414,23 @@ func ordering(t *table, sorts []driver.Sort) (order, error) {
 			return nil, errorf(driver.KindInvalidArgument, "the column %s (%s) cannot be sorted", c.Name, c.sqlType)
 		}
 		expr, typ := scalar(c, ident(c.Name))
-		out = append(out, orderEntry{expr: expr, typ: typ, desc: s.Descending, notNull: c.notNull})
+		out = append(out, sqlkit.Term{Expr: expr, Type: typ, Desc: s.Descending, NotNull: c.notNull})
 		seen[c.Name] = true
 	}
 	for _, k := range t.key {
 		if !seen[k] {
 			c, _ := t.column(k)
 			expr, typ := scalar(c, ident(k))
-			out = append(out, orderEntry{expr: expr, typ: typ, notNull: true})
+			out = append(out, sqlkit.Term{Expr: expr, Type: typ, NotNull: true})
 		}
 	}
 	if len(t.key) == 0 {
 		switch t.kind {
 		case "r", "m":
-			out = append(out, orderEntry{expr: "ctid", typ: "tid", notNull: true})
+			out = append(out, sqlkit.Term{Expr: "ctid", Type: "tid", NotNull: true})
 		case "p":
 			// A place repeats across partitions: the partition first.
-			out = append(out, orderEntry{expr: "tableoid", typ: "oid", notNull: true}, orderEntry{expr: "ctid", typ: "tid", notNull: true})
+			out = append(out, sqlkit.Term{Expr: "tableoid", Type: "oid", NotNull: true}, sqlkit.Term{Expr: "ctid", Type: "tid", NotNull: true})
 		}
 	}
 	return out, nil
@@ -450,124 +438,28 @@ func ordering(t *table, sorts []driver.Sort) (order, error) {
 
 // unique tells an order that no two rows share: it ends in the key or in the rows' places.
 // Only such an order can start a page after a row (keyset); any other ties rows it would skip.
-func (o order) unique(t *table) bool {
+func unique(o sqlkit.Order, t *table) bool {
 	if len(o) == 0 {
 		return false
 	}
-	return len(t.key) > 0 || o[len(o)-1].expr == "ctid"
+	return len(t.key) > 0 || o[len(o)-1].Expr == "ctid"
 }
 
-func (o order) sql() string {
-	if len(o) == 0 {
-		return ""
-	}
-	parts := make([]string, len(o))
-	for i, e := range o {
-		parts[i] = e.expr + " ASC NULLS LAST"
-		if e.desc {
-			parts[i] = e.expr + " DESC NULLS FIRST"
+// bind binds an order value (its text) as a parameter of the term's type.
+func bind(args *[]any, v any, typ string) string {
+	*args = append(*args, v)
+	return "$" + strconv.Itoa(len(*args)) + "::" + typ
+}
+
+// position is a row's order values (their text, nil for NULL) as sqlkit.Order.After reads them.
+func position(last []*string) []any {
+	at := make([]any, len(last))
+	for i, s := range last {
+		if s != nil {
+			at[i] = *s
 		}
 	}
-	return " ORDER BY " + strings.Join(parts, ", ")
-}
-
-// after is the condition that holds for the rows the order puts after a row whose order
-// values are at (text, nil for NULL): the first term after it, or equal there and the next
-// after, and so on, each term's NULLs where its direction puts them.
-func (o order) after(at []*string, args *[]any) string {
-	param := func(e orderEntry, v string) string {
-		*args = append(*args, v)
-		return "$" + strconv.Itoa(len(*args)) + "::" + e.typ
-	}
-	// Every term without NULLs and one direction: a row comparison, which an index on the
-	// order's columns answers from the position on.
-	if o.plain(at) {
-		exprs, params := make([]string, len(o)), make([]string, len(o))
-		for i, e := range o {
-			exprs[i], params[i] = e.expr, param(e, *at[i])
-		}
-		cmp := " > "
-		if o[0].desc {
-			cmp = " < "
-		}
-		return "(" + strings.Join(exprs, ", ") + ")" + cmp + "(" + strings.Join(params, ", ") + ")"
-	}
-	var ors []string
-	for i, e := range o {
-		var ands []string
-		for j := 0; j < i; j++ {
-			if at[j] == nil {
-				ands = append(ands, o[j].expr+" IS NULL")
-			} else {
-				ands = append(ands, o[j].expr+" = "+param(o[j], *at[j]))
-			}
-		}
-		switch {
-		case !e.desc && at[i] == nil:
-			continue // nothing sorts after NULL ascending, NULLs last
-		case !e.desc && e.notNull:
-			ands = append(ands, e.expr+" > "+param(e, *at[i]))
-		case !e.desc:
-			ands = append(ands, "("+e.expr+" > "+param(e, *at[i])+" OR "+e.expr+" IS NULL)")
-		case at[i] == nil:
-			ands = append(ands, e.expr+" IS NOT NULL")
-		default:
-			ands = append(ands, e.expr+" < "+param(e, *at[i]))
-		}
-		ors = append(ors, "("+strings.Join(ands, " AND ")+")")
-	}
-	if len(ors) == 0 {
-		return "false"
-	}
-	return "(" + strings.Join(ors, " OR ") + ")"
-}
-
-// plain tells an order whose terms hold no NULL (nor does the position) and go one way.
-func (o order) plain(at []*string) bool {
-	for i, e := range o {
-		if !e.notNull || at[i] == nil || e.desc != o[0].desc {
-			return false
-		}
-	}
-	return true
-}
-
-// marks remembers, per page query, where the pages read end: the order values of the last
-// row before an offset, so the page at that offset starts after it. A write through the
-// driver forgets them (the rows before an offset may have changed).
-type marks struct {
-	mu  sync.Mutex
-	by  map[string]map[int][]*string
-	all int
-}
-
-// maxMarks bounds what marks keep (a grid scrolled far keeps a bookmark a page).
-const maxMarks = 20000
-
-func (m *marks) at(query string, offset int) ([]*string, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	v, ok := m.by[query][offset]
-	return v, ok
-}
-
-func (m *marks) put(query string, offset int, at []*string) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.by == nil || m.all >= maxMarks {
-		m.by, m.all = map[string]map[int][]*string{}, 0
-	}
-	if m.by[query] == nil {
-		m.by[query] = map[int][]*string{}
-	}
-	m.by[query][offset] = at
-	m.all++
-}
-
-func (m *marks) clear() {
-	m.mu.Lock()
-	m.by, m.all = nil, 0
-	m.mu.Unlock()
+	return at
 }
 
 // CheckCells types the cells a person typed into one row, as Insert and Update will: each

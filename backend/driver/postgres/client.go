@@ -17,6 +17,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"app/backend/driver"
+	"app/backend/driver/sqlkit"
 )
 
 // Driver is one PostgreSQL connection: a pool of at most poolSize server connections.
@@ -29,7 +30,7 @@ type Driver struct {
 	// clears it.
 	tables sync.Map // string -> *table
 	// marks are where the pages read end, for keyset paging (Browse).
-	marks marks
+	marks sqlkit.Marks
 	// notices are the server's notices of the editor's statements, by connection (listen).
 	notices notices
 	// walks are the cursor walks in progress (Scan of a relation without a key).

@@ -112,7 +112,7 @@ func (d *Driver) write(ctx context.Context, name string, rows []driver.Row, acti
 		out[i].Status = driver.RowOK
 	}
 	// Where pages end may have moved: the grid reads from the start after a commit.
-	defer d.marks.clear()
+	defer d.marks.Clear()
 	if err := tx.Commit(ctx); err != nil {
 		e := d.queryError(ctx, err, "the commit")
 		// The server's own refusal (a deferred constraint, a serialization failure) rolled the

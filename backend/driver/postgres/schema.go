@@ -238,7 +238,7 @@ WHERE i.indrelid = $1 AND i.indisprimary ORDER BY k.ord`, t.oid)
 // forget drops what the driver knows of the catalog and where pages end (after DDL).
 func (d *Driver) forget() {
 	d.tables.Clear()
-	d.marks.clear()
+	d.marks.Clear()
 }
 
 // kindOf is the portable kind of a base type by its pg_type name (and typtype: e enum).
