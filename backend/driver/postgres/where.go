@@ -175,4 +175,3 @@ func scalar(c *column, col string) (expr, typ string) {
 	}
 	return col, c.cast
 }
-
