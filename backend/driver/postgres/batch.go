@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"app/backend/driver"
+	"app/backend/driver/sqlkit"
 )
 
 // maxParams is PostgreSQL's bound on one statement's parameters.
@@ -45,7 +46,7 @@ func (d *Driver) WriteBatch(ctx context.Context, name string, rows []driver.Row)
 		out[i] = driver.RowResult{Index: i}
 		v, err := batchValues(t, r)
 		if err != nil {
-			fail(&out[i], err)
+			sqlkit.Fail(&out[i], err)
 			continue
 		}
 		values[i] = v
@@ -63,7 +64,7 @@ func (d *Driver) WriteBatch(ctx context.Context, name string, rows []driver.Row)
 		// where the sequence makes the next key.
 		if err := d.passSequences(ctx, p, t); err != nil {
 			for _, i := range unkeyed {
-				fail(&out[i], err)
+				sqlkit.Fail(&out[i], err)
 			}
 			return out, nil
 		}
@@ -109,7 +110,7 @@ func (d *Driver) writeGroup(ctx context.Context, p *pgxpool.Pool, t *table, valu
 		}
 		if cerr := driver.ContextError(ctx); cerr != nil {
 			for _, i := range rows[start:] {
-				fail(&out[i], cerr)
+				sqlkit.Fail(&out[i], cerr)
 			}
 			return cerr
 		}
@@ -117,7 +118,7 @@ func (d *Driver) writeGroup(ctx context.Context, p *pgxpool.Pool, t *table, valu
 		for _, i := range chunk {
 			keys, err := d.upsert(ctx, p, t, cols, values, []int{i}, replace)
 			if err != nil {
-				fail(&out[i], d.queryError(ctx, err, fmt.Sprintf("row %d", i+1)))
+				sqlkit.Fail(&out[i], d.queryError(ctx, err, fmt.Sprintf("row %d", i+1)))
 				continue
 			}
 			out[i].Status, out[i].Key = driver.RowOK, keys[0]

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"app/backend/driver"
+	"app/backend/driver/sqlkit"
 )
 
 // Insert, Update and Delete write their rows in one transaction: all of them or none. The row
@@ -44,39 +45,8 @@ func (d *Driver) write(ctx context.Context, name string, rows []driver.Row, acti
 	if t.readOnly() {
 		return nil, errorf(driver.KindNotPermitted, "%s is a view: its rows are read, not written", t.qualified())
 	}
-	out := make([]driver.RowResult, len(rows))
-	run := make([]int, 0, len(rows))
-	for i, r := range rows {
-		out[i] = driver.RowResult{Index: i, Key: r.Key}
-		switch {
-		case action != "insert" && len(t.key) == 0:
-			out[i].Status, out[i].Kind = driver.RowFailed, driver.KindUnsupported
-			out[i].Message = t.qualified() + " has no primary key, so its rows are not " + action + "d one by one"
-		case action != "insert" && len(r.Key) == 0:
-			d.log.WithFields(map[string]any{"table": t.qualified(), "row": i, "action": action}).Warn("row without a key skipped; no statement sent")
-			out[i].Status, out[i].Message = driver.RowSkipped, fmt.Sprintf("row %d has no key: %s skipped, nothing sent", i+1, action)
-		case action == "update" && len(r.Values) == 0:
-			out[i].Status, out[i].Message = driver.RowSkipped, "no edited cells: nothing sent"
-		case action != "insert":
-			if err := driver.CheckKey(t.key, r.Key, fmt.Sprintf("the key of row %d", i+1)); err != nil {
-				fail(&out[i], err)
-				break
-			}
-			run = append(run, i)
-		default:
-			run = append(run, i)
-		}
-	}
-	// A row refused before anything was sent stops the transaction as a failed row would.
-	for i := range out {
-		if out[i].Status == driver.RowFailed {
-			for _, j := range run {
-				out[j].Status, out[j].Message = driver.RowFailed, fmt.Sprintf("not written: row %d failed, and a commit writes all its rows or none", i+1)
-			}
-			return out, nil
-		}
-	}
-	if len(run) == 0 {
+	out, run, done := sqlkit.PlanRows(d.log, t.qualified(), t.key, rows, action)
+	if done {
 		return out, nil
 	}
 	p, err := d.db()
@@ -93,17 +63,12 @@ func (d *Driver) write(ctx context.Context, name string, rows []driver.Row, acti
 		if err != nil {
 			if cerr := driver.ContextError(ctx); cerr != nil {
 				for _, j := range run {
-					fail(&out[j], cerr)
+					sqlkit.Fail(&out[j], cerr)
 				}
 				return out, cerr
 			}
-			fail(&out[i], err)
-			for _, j := range run {
-				if j != i {
-					out[j].Status, out[j].Kind = driver.RowFailed, ""
-					out[j].Message = fmt.Sprintf("not written: row %d failed, and a commit writes all its rows or none", i+1)
-				}
-			}
+			sqlkit.Fail(&out[i], err)
+			sqlkit.NotWritten(out, run, i)
 			return out, nil
 		}
 		if key != nil {
@@ -120,7 +85,7 @@ func (d *Driver) write(ctx context.Context, name string, rows []driver.Row, acti
 		var pe *pgconn.PgError
 		refused := errors.As(err, &pe)
 		for _, j := range run {
-			fail(&out[j], e)
+			sqlkit.Fail(&out[j], e)
 			if !refused {
 				out[j].MaybeWritten = true
 				out[j].Message += "; the row " + driver.MaybeWritten + ": reload to see"
@@ -129,10 +94,6 @@ func (d *Driver) write(ctx context.Context, name string, rows []driver.Row, acti
 		return out, e
 	}
 	return out, nil
-}
-
-func fail(r *driver.RowResult, err error) {
-	r.Status, r.Kind, r.Message = driver.RowFailed, driver.KindOf(err), err.Error()
 }
 
 // assignments are a row's cells as column = $n::type, checked against the table.

@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"app/backend/driver"
+	"app/backend/driver/sqlkit"
 )
 
 // table is what the driver knows of one table from the catalog.
@@ -196,8 +197,8 @@ ORDER BY a.attnum`, t.oid)
 		}
 		c.always = identity == "a"
 		c.ReadOnly = identity == "a" || generated != "" || t.readOnly()
-		c.Filterable = operatorsFor(c.Kind, c.Of)
-		c.Sortable = sortable(c.Kind)
+		c.Filterable = sqlkit.Operators(c.Kind, c.Of, true)
+		c.Sortable = sqlkit.Sortable(c.Kind)
 		t.columns = append(t.columns, c)
 	}
 	if err := rows.Err(); err != nil {
@@ -271,49 +272,3 @@ func kindOf(typname, typtype string) driver.ColumnKind {
 	return driver.ColumnOther
 }
 
-// operatorsFor are the filter operators a column of kind (an array's of) takes.
-func operatorsFor(kind, of driver.ColumnKind) []driver.Operator {
-	null := []driver.Operator{driver.OpIsNull, driver.OpIsNotNull}
-	ordered := []driver.Operator{driver.OpEquals, driver.OpNotEquals, driver.OpGreater, driver.OpGreaterEq, driver.OpLess,
-		driver.OpLessEq, driver.OpBetween, driver.OpIn, driver.OpNotIn}
-	text := []driver.Operator{driver.OpEquals, driver.OpNotEquals, driver.OpContains, driver.OpNotContains, driver.OpStartsWith,
-		driver.OpEndsWith, driver.OpIn, driver.OpNotIn}
-	empty := []driver.Operator{driver.OpIsEmpty, driver.OpIsNotEmpty}
-	cat := func(lists ...[]driver.Operator) []driver.Operator {
-		var out []driver.Operator
-		for _, l := range lists {
-			out = append(out, l...)
-		}
-		return out
-	}
-	switch kind {
-	case driver.ColumnInteger, driver.ColumnNumber, driver.ColumnDateTime, driver.ColumnDate:
-		return cat(ordered, null)
-	case driver.ColumnText:
-		return cat(text, []driver.Operator{driver.OpRegex}, null, empty)
-	case driver.ColumnBoolean:
-		return cat([]driver.Operator{driver.OpEquals, driver.OpNotEquals}, null)
-	case driver.ColumnUUID:
-		return cat([]driver.Operator{driver.OpEquals, driver.OpNotEquals, driver.OpIn, driver.OpNotIn}, null)
-	case driver.ColumnArray:
-		switch of {
-		case driver.ColumnText:
-			return cat(text, null, empty)
-		case driver.ColumnInteger, driver.ColumnNumber, driver.ColumnDateTime, driver.ColumnDate:
-			return cat(ordered, null, empty)
-		case driver.ColumnBoolean, driver.ColumnUUID:
-			return cat([]driver.Operator{driver.OpEquals, driver.OpNotEquals, driver.OpIn, driver.OpNotIn}, null, empty)
-		}
-		return cat(null, empty)
-	}
-	return null
-}
-
-func sortable(kind driver.ColumnKind) bool {
-	switch kind {
-	case driver.ColumnInteger, driver.ColumnNumber, driver.ColumnDateTime, driver.ColumnDate, driver.ColumnText,
-		driver.ColumnBoolean, driver.ColumnUUID:
-		return true
-	}
-	return false
-}

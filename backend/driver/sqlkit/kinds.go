@@ -1,0 +1,55 @@
+package sqlkit
+
+import "app/backend/driver"
+
+// Operators are the filter operators a column of kind (an array's of) takes; regex where the
+// database matches regular expressions.
+func Operators(kind, of driver.ColumnKind, regex bool) []driver.Operator {
+	null := []driver.Operator{driver.OpIsNull, driver.OpIsNotNull}
+	ordered := []driver.Operator{driver.OpEquals, driver.OpNotEquals, driver.OpGreater, driver.OpGreaterEq, driver.OpLess,
+		driver.OpLessEq, driver.OpBetween, driver.OpIn, driver.OpNotIn}
+	text := []driver.Operator{driver.OpEquals, driver.OpNotEquals, driver.OpContains, driver.OpNotContains, driver.OpStartsWith,
+		driver.OpEndsWith, driver.OpIn, driver.OpNotIn}
+	empty := []driver.Operator{driver.OpIsEmpty, driver.OpIsNotEmpty}
+	cat := func(lists ...[]driver.Operator) []driver.Operator {
+		var out []driver.Operator
+		for _, l := range lists {
+			out = append(out, l...)
+		}
+		return out
+	}
+	switch kind {
+	case driver.ColumnInteger, driver.ColumnNumber, driver.ColumnDateTime, driver.ColumnDate:
+		return cat(ordered, null)
+	case driver.ColumnText:
+		if regex {
+			return cat(text, []driver.Operator{driver.OpRegex}, null, empty)
+		}
+		return cat(text, null, empty)
+	case driver.ColumnBoolean:
+		return cat([]driver.Operator{driver.OpEquals, driver.OpNotEquals}, null)
+	case driver.ColumnUUID:
+		return cat([]driver.Operator{driver.OpEquals, driver.OpNotEquals, driver.OpIn, driver.OpNotIn}, null)
+	case driver.ColumnArray:
+		switch of {
+		case driver.ColumnText:
+			return cat(text, null, empty)
+		case driver.ColumnInteger, driver.ColumnNumber, driver.ColumnDateTime, driver.ColumnDate:
+			return cat(ordered, null, empty)
+		case driver.ColumnBoolean, driver.ColumnUUID:
+			return cat([]driver.Operator{driver.OpEquals, driver.OpNotEquals, driver.OpIn, driver.OpNotIn}, null, empty)
+		}
+		return cat(null, empty)
+	}
+	return null
+}
+
+// Sortable tells a kind of column a page may be sorted on.
+func Sortable(kind driver.ColumnKind) bool {
+	switch kind {
+	case driver.ColumnInteger, driver.ColumnNumber, driver.ColumnDateTime, driver.ColumnDate, driver.ColumnText,
+		driver.ColumnBoolean, driver.ColumnUUID:
+		return true
+	}
+	return false
+}
