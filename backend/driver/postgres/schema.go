@@ -271,4 +271,3 @@ func kindOf(typname, typtype string) driver.ColumnKind {
 	}
 	return driver.ColumnOther
 }
-

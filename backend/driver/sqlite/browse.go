@@ -48,8 +48,10 @@ func (sd dialect) In(args *[]any, f driver.Filter, expr string, items []string, 
 	return expr + " IN (" + strings.Join(ps, ", ") + ")"
 }
 
-func (sd dialect) Contains(expr, p string) string   { return "instr(" + expr + ", " + p + ") > 0" }
-func (sd dialect) StartsWith(expr, p string) string { return "substr(" + expr + ", 1, length(" + p + ")) = " + p }
+func (sd dialect) Contains(expr, p string) string { return "instr(" + expr + ", " + p + ") > 0" }
+func (sd dialect) StartsWith(expr, p string) string {
+	return "substr(" + expr + ", 1, length(" + p + ")) = " + p
+}
 func (sd dialect) EndsWith(expr, p string) string {
 	return "(length(" + p + ") = 0 OR substr(" + expr + ", -length(" + p + ")) = " + p + ")"
 }

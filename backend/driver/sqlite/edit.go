@@ -2,9 +2,9 @@ package sqlite
 
 import (
 	"context"
-	"errors"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
