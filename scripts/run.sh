@@ -38,7 +38,7 @@ if ! read -r -t 120 ready <"$fifo"; then
 fi
 say "demo node ready: $ready"
 
-step "publishing the driver plugins (Weaviate, PostgreSQL) into the local dev registry"
+step "publishing the driver plugins (Weaviate, PostgreSQL, SQLite) into the local dev registry"
 DEV_REG="$APP_CACHE_DIR/dev-registry"
 go run ./cmd/plugin-publish --gen-key "$DEV_REG/signing.key" >/dev/null
 pub_out="$(go run ./cmd/plugin-publish --out "$DEV_REG/registry" --platforms host --version 3.0.0 --key-file "$DEV_REG/signing.key")" ||

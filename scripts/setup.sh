@@ -4,7 +4,8 @@
 #                           of the frontend, weaviate-server for the demo node
 #   scripts/setup.sh test   all of the above plus the test peers: Xvfb, Chromium, PostgreSQL 15
 #                           (Debian's postgresql-15) and PostgreSQL 18 with pgvector (PGlite's wire
-#                           server from npm) for the PostgreSQL driver's tests, Node 22,
+#                           server from npm) for the PostgreSQL driver's tests, Debian's sqlite3
+#                           with sqlite-vec's extension (npm) for the SQLite driver's, Node 22,
 #                           the official MCP clients, the AI clients' own programs (Claude
 #                           Code, Codex, Gemini CLI, Copilot CLI, mcpb), the npm packages of
 #                           the end-to-end test,
@@ -21,8 +22,8 @@ need npm "install npm and re-run"
 say "$(go version); node $(node --version); npm $(npm --version)"
 
 if [ "$mode" = test ]; then
-  step "desktop build dependencies (GTK, WebKitGTK 4.1, Xvfb, Chromium), PostgreSQL 15 for the driver tests, and the Wails CLI v2.16.0"
-  APP_TEST_PACKAGES="postgresql-15" bash "$ROOT/scripts/ensure-desktop-deps.sh"
+  step "desktop build dependencies (GTK, WebKitGTK 4.1, Xvfb, Chromium), PostgreSQL 15 and sqlite3 for the driver tests, and the Wails CLI v2.16.0"
+  APP_TEST_PACKAGES="postgresql-15 sqlite3" bash "$ROOT/scripts/ensure-desktop-deps.sh"
 else
   step "desktop build dependencies (GTK, WebKitGTK 4.1, Xvfb, Chromium) and the Wails CLI v2.16.0"
   bash "$ROOT/scripts/ensure-desktop-deps.sh"
@@ -51,6 +52,9 @@ npm_ci_once "$ROOT/tests/e2e"
 
 step "PostgreSQL 18 with pgvector for the PostgreSQL driver's tests (PGlite's wire server, pinned: internal/testkit/pgnode/pglite)"
 npm_ci_once "$ROOT/internal/testkit/pgnode/pglite"
+
+step "sqlite-vec's extension for Debian's sqlite3, the SQLite driver's tests' own reader (pinned: internal/testkit/sqlitecli/vec)"
+npm_ci_once "$ROOT/internal/testkit/sqlitecli/vec"
 
 step "gotestsum $GOTESTSUM_VERSION (test runner with a summary line, cached in $TOOLS_DIR)"
 ensure_gotestsum >/dev/null

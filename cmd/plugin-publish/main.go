@@ -1,4 +1,4 @@
-// Command plugin-publish builds the driver plugins (pluginpub.Shipped: Weaviate, PostgreSQL) for
+// Command plugin-publish builds the driver plugins (pluginpub.Shipped: Weaviate, PostgreSQL, SQLite) for
 // each platform asked for and publishes them into a registry directory (package
 // internal/pluginpub): the artifacts under
 // <plugin>/<version>/, then index.json (older versions kept) signed with ed25519 into

@@ -52,6 +52,16 @@ var Postgres = registry.Plugin{
 	Types:       []string{"postgres"},
 }
 
+// SQLite is the index entry of the SQLite plugin.
+var SQLite = registry.Plugin{
+	Name:        "sqlite",
+	DisplayName: "SQLite",
+	Description: "SQLite driver: a database file with sqlite-vec's vectors, reads on a read-only connection, writes approved.",
+	Publisher:   "App",
+	Homepage:    "https://github.com/app-client/app",
+	Types:       []string{"sqlite"},
+}
+
 // Shipped are the plugins the project publishes, with the Go package of each one's program:
 // `make plugins`, `make run`'s dev registry and a release publish them all.
 var Shipped = []struct {
@@ -60,6 +70,7 @@ var Shipped = []struct {
 }{
 	{Weaviate, "app/cmd/weaviate-driver"},
 	{Postgres, "app/cmd/postgres-driver"},
+	{SQLite, "app/cmd/sqlite-driver"},
 }
 
 // Release is one publication.

@@ -162,10 +162,22 @@ func Classify(text string) (driver.Classification, error) {
 
 // classifyStatement reads one statement.
 func classifyStatement(st []token) (read, destructive bool) {
+	if calls(st, "load_extension") {
+		return false, false
+	}
 	switch verb(st) {
-	case "SELECT", "VALUES", "EXPLAIN":
+	case "SELECT", "VALUES":
+		return !writesInside(st), false
+	case "EXPLAIN":
 		return true, false
 	case "WITH":
+		if writesInside(st) {
+			switch mainVerb(st) {
+			case "DELETE", "UPDATE":
+				return false, !hasTopLevel(st, "WHERE")
+			}
+			return false, false
+		}
 		switch v := mainVerb(st); v {
 		case "SELECT", "VALUES":
 			return true, false
@@ -181,6 +193,36 @@ func classifyStatement(st []token) (read, destructive bool) {
 		return false, !hasTopLevel(st, "WHERE")
 	}
 	return false, false
+}
+
+// writesInside tells a statement holding, at any depth, a word that writes rows: INSERT,
+// UPDATE or DELETE, or REPLACE but as the replace() function. SQLite runs no such statement
+// inside a query, so a query that holds one is not a read as it stands.
+func writesInside(st []token) bool {
+	for i, t := range st {
+		if t.kind != tokWord {
+			continue
+		}
+		switch strings.ToUpper(t.text) {
+		case "INSERT", "UPDATE", "DELETE":
+			return true
+		case "REPLACE":
+			if i+1 >= len(st) || st[i+1].text != "(" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// calls tells a statement that calls the function name.
+func calls(st []token, name string) bool {
+	for i, t := range st {
+		if t.kind == tokWord && strings.EqualFold(t.text, name) && i+1 < len(st) && st[i+1].text == "(" {
+			return true
+		}
+	}
+	return false
 }
 
 // mainVerb is the verb of a WITH statement: its first SELECT, VALUES, INSERT, UPDATE, DELETE or
@@ -248,6 +290,9 @@ func refused(text string) string {
 			if hasTopLevel(st, "INTO") {
 				return "VACUUM INTO is refused: this connection writes only its own file"
 			}
+		}
+		if calls(st, "load_extension") {
+			return "load_extension is refused: the driver loads no extension"
 		}
 	}
 	return ""

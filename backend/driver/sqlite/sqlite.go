@@ -221,12 +221,24 @@ func (d *Driver) Close() error {
 	return nil
 }
 
+// gone says a file deleted or moved while open: SQLite would go on reading and writing the
+// file it holds, which no program can open any more.
+func (d *Driver) gone() error {
+	if _, err := os.Stat(d.path); errors.Is(err, os.ErrNotExist) {
+		return driver.Errorf(driver.KindConnection, "Connection failed: %s is gone (deleted or moved while open): nothing was read or written", d.path)
+	}
+	return nil
+}
+
 // read runs f on the read connection, interrupted when ctx ends.
 func (d *Driver) read(ctx context.Context, f func(*sqlite3.Conn) error) error {
 	d.rmu.Lock()
 	defer d.rmu.Unlock()
 	if d.ro == nil {
 		return driver.Errorf(driver.KindConnection, "the connection is closed")
+	}
+	if err := d.gone(); err != nil {
+		return err
 	}
 	old := d.ro.SetInterrupt(ctx)
 	defer d.ro.SetInterrupt(old)
@@ -247,6 +259,9 @@ func (d *Driver) write(ctx context.Context, f func(*sqlite3.Conn) error) error {
 	}
 	if d.rw == nil {
 		return driver.Errorf(driver.KindConnection, "the connection is closed")
+	}
+	if err := d.gone(); err != nil {
+		return err
 	}
 	old := d.rw.SetInterrupt(ctx)
 	defer d.rw.SetInterrupt(old)
