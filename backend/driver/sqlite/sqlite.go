@@ -113,7 +113,7 @@ func New(s driver.Settings, opts ...Option) (*Driver, error) {
 // Capabilities are the same for every SQLite connection.
 func (d *Driver) Capabilities() driver.Capabilities {
 	return driver.Capabilities{
-		QueryLanguage:   "sql",
+		QueryLanguage:   "sqlite", // the window's SQLite dialect (frontend/src/drivers/sqlite)
 		SQL:             true,
 		SchemaEdits:     true,
 		DefaultPageSize: 100,

@@ -163,3 +163,36 @@ func TestVectorsReadAndRankAsSqliteVecDoes(t *testing.T) {
 		}
 	}
 }
+
+// Issue 39, item 4: the editor completes the file's own tables and columns, and the functions
+// this SQLite has (sqlite-vec's among them), never load_extension.
+func TestTheEditorCompletesTheFilesOwnWords(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	path := filepath.Join(t.TempDir(), "words.db")
+	if _, err := sqlitecli.Run(ctx, path, "CREATE TABLE docs (id INTEGER PRIMARY KEY, title TEXT); CREATE VIRTUAL TABLE items USING vec0(embedding float[4])"); err != nil {
+		t.Fatal(err)
+	}
+	for _, boundary := range []bool{false, true} {
+		d := open(ctx, t, settings(path), boundary)
+		c, ok := d.(driver.Completer)
+		if !ok || !driver.Offered(d).Completions {
+			t.Fatal("the driver names no words")
+		}
+		w, err := c.Completions(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(w.Tables["docs"], []string{"id", "title"}) || !slices.Equal(w.Tables["items"], []string{"rowid", "embedding"}) || len(w.Tables) != 2 {
+			t.Fatalf("boundary %v: tables %v", boundary, w.Tables)
+		}
+		for _, f := range []string{"vec_distance_l2", "vec_to_json", "json_extract", "lower", "regexp_like"} {
+			if !slices.Contains(w.Functions, f) {
+				t.Errorf("boundary %v: no %s among %d functions", boundary, f, len(w.Functions))
+			}
+		}
+		if slices.Contains(w.Functions, "load_extension") {
+			t.Errorf("boundary %v: load_extension offered", boundary)
+		}
+	}
+}

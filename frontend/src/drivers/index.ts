@@ -4,7 +4,8 @@
 import type { CompletionSource } from "@codemirror/autocomplete";
 import type { Extension } from "@codemirror/state";
 import { wordCompletion, type EditorSchema } from "../components/editor/schema";
-import { sqlCompletion, sqlLanguage } from "./postgres/sql";
+import { postgresSQL } from "./postgres/sql";
+import { sqliteSQL } from "./sqlite/sql";
 import { graphqlCompletion, graphqlLanguage } from "./weaviate/graphql";
 
 /** An editor language: its syntax and its completion from the connection's schema (and the functions its driver names). */
@@ -15,7 +16,8 @@ export interface EditorLanguage {
 
 const languages: Record<string, EditorLanguage> = {
   graphql: { syntax: graphqlLanguage, completion: graphqlCompletion },
-  sql: { syntax: sqlLanguage, completion: sqlCompletion },
+  sql: postgresSQL, // PostgreSQL's driver says "sql"
+  sqlite: sqliteSQL,
 };
 
 /** Plain text with the schema's words: any language the frontend has no grammar of. */
