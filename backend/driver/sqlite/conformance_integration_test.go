@@ -27,12 +27,15 @@ type harness struct {
 	n        atomic.Int64
 }
 
+// newHarness makes the file, with a vec0 table in it besides the suite's tables (the issue's
+// "one with sqlite-vec's vec0 tables").
 func newHarness(t *testing.T, boundary bool) *harness {
 	t.Helper()
-	if err := sqlitecli.Check(); err != nil {
+	h := &harness{path: filepath.Join(t.TempDir(), "conform.db"), boundary: boundary}
+	if _, err := sqlitecli.Run(context.Background(), h.path, "CREATE VIRTUAL TABLE embeddings USING vec0(e float[4]); INSERT INTO embeddings(rowid, e) VALUES (1, '[1,2,3,4]')"); err != nil {
 		t.Fatal(err)
 	}
-	return &harness{path: filepath.Join(t.TempDir(), "conform.db"), boundary: boundary}
+	return h
 }
 
 // settings are a read-write connection to path, made when missing.

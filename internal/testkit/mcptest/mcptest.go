@@ -17,6 +17,7 @@ import (
 
 	"app/backend/connections"
 	"app/backend/driver/postgres"
+	"app/backend/driver/sqlite"
 	"app/backend/driver/weaviate"
 	"app/backend/mcp"
 	"app/backend/secrets"
@@ -32,9 +33,9 @@ func NewStore(t testing.TB) *connections.Store {
 		t.Fatal(err)
 	}
 	s := connections.NewStore(dir, keys)
-	// The store describes Weaviate connections as the Weaviate plugin does (its words reach
-	// list_connections and the prompts), as the app's store does with the plugin installed.
-	s.SetTypes(connections.Described{weaviate.Describe(), postgres.Describe()})
+	// The store describes each type's connections as its plugin does (its words reach
+	// list_connections and the prompts), as the app's store does with the plugins installed.
+	s.SetTypes(connections.Described{weaviate.Describe(), postgres.Describe(), sqlite.Describe()})
 	return s
 }
 
