@@ -197,13 +197,13 @@ func readPage(rows pgx.Rows, cols []column, extra, limit int, vectors driver.Vec
 			binary[i], dest[i] = true, nil // read from RawValues below
 		}
 	}
-	var pending []pendingVector
+	var pending []sqlkit.Pending
 	vector := func(row []any, i int, b []byte) error {
 		v, err := decodeVector(b)
 		if err != nil {
 			return fmt.Errorf("column %s: %w", cols[i].Name, err)
 		}
-		pending = append(pending, pendingVector{row: row, col: i, nums: v})
+		pending = append(pending, sqlkit.Pending{Row: row, Col: i, Nums: v})
 		return nil
 	}
 	// Every other expression a page selects is cast to text, whose bytes on the wire are the

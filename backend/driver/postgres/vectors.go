@@ -6,14 +6,13 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"runtime"
 	"strconv"
-	"sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"app/backend/driver"
+	"app/backend/driver/sqlkit"
 )
 
 // pgvector's vector columns are read in its binary form (vector_send: the dimension and a
@@ -162,44 +161,12 @@ func previewText(v []float32) string {
 	return string(b)
 }
 
-// pendingVector is a grid cell whose vector is printed once the page is read.
-type pendingVector struct {
-	row  []any
-	col  int
-	nums []float32
-}
-
 // printVectors writes each pending vector into its cell: as its text, or as its preview when
-// preview. A page of whole vectors is printed on every core, the rows split between them.
-func printVectors(pending []pendingVector, preview bool) {
+// preview.
+func printVectors(pending []sqlkit.Pending, preview bool) {
 	if preview {
-		for _, p := range pending {
-			p.row[p.col] = previewText(p.nums)
-		}
+		sqlkit.PrintVectors(pending, previewText)
 		return
 	}
-	numbers := 0
-	for _, p := range pending {
-		numbers += len(p.nums)
-	}
-	workers := min(runtime.GOMAXPROCS(0), len(pending))
-	if numbers < 50_000 || workers < 2 {
-		for _, p := range pending {
-			p.row[p.col] = vectorText(p.nums)
-		}
-		return
-	}
-	var wg sync.WaitGroup
-	per := (len(pending) + workers - 1) / workers
-	for start := 0; start < len(pending); start += per {
-		part := pending[start:min(start+per, len(pending))]
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for _, p := range part {
-				p.row[p.col] = vectorText(p.nums)
-			}
-		}()
-	}
-	wg.Wait()
+	sqlkit.PrintVectors(pending, vectorText)
 }

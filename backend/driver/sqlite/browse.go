@@ -199,6 +199,9 @@ func (d *Driver) Browse(ctx context.Context, name string, page driver.Page, filt
 		g.Columns[i] = c.Column
 	}
 	var last []any
+	// Whole vectors are printed once the page is read, on every core (sqlkit.PrintVectors).
+	var pending []sqlkit.Pending
+	full := page.Vectors != driver.VectorsPreview
 	err = d.read(ctx, func(c *sqlite3.Conn) error {
 		return each(c, q, args, func(s *sqlite3.Stmt) error {
 			if len(g.Rows) == limit {
@@ -207,6 +210,10 @@ func (d *Driver) Browse(ctx context.Context, name string, page driver.Page, filt
 			}
 			row := make([]any, len(t.columns))
 			for i := range t.columns {
+				if full && t.columns[i].Kind == driver.ColumnVector && s.ColumnType(i) == sqlite3.BLOB && len(s.ColumnRawBlob(i))%4 == 0 {
+					pending = append(pending, sqlkit.Pending{Row: row, Col: i, Nums: floatsOf(s.ColumnRawBlob(i))})
+					continue
+				}
 				row[i] = cell(s, i, &t.columns[i], page.Vectors)
 			}
 			g.Rows = append(g.Rows, row)
@@ -220,6 +227,7 @@ func (d *Driver) Browse(ctx context.Context, name string, page driver.Page, filt
 	if err != nil {
 		return nil, err
 	}
+	sqlkit.PrintVectors(pending, vectorText)
 	if page.Vectors == driver.VectorsPreview {
 		for i := range g.Columns {
 			if g.Columns[i].Kind == driver.ColumnVector {
