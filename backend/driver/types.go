@@ -457,6 +457,9 @@ type Capabilities struct {
 	Estimate bool `json:"estimate"`
 	// Completions (Completer): the driver names its editor language's words.
 	Completions bool `json:"completions"`
+	// VectorNumbers: the driver carries whole vectors as their numbers when a page asks
+	// (VectorsNumbers), so the plugin protocol sends them packed and the host prints them.
+	VectorNumbers bool `json:"vectorNumbers,omitempty"`
 	BatchWrite  bool `json:"batchWrite"`
 	Tenants     bool `json:"tenants"`
 	Nodes       bool `json:"nodes"`

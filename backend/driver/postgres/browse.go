@@ -279,7 +279,13 @@ func readPage(rows pgx.Rows, cols []column, extra, limit int, vectors driver.Vec
 		return nil, nil, err
 	}
 	preview := vectors == driver.VectorsPreview
-	printVectors(pending, preview)
+	if vectors == driver.VectorsNumbers {
+		for _, p := range pending { // the host prints them (driver.PrintFloats)
+			p.Row[p.Col] = driver.Floats(p.Nums)
+		}
+	} else {
+		printVectors(pending, preview)
+	}
 	if preview {
 		for i := range cols {
 			if binary[i] {

@@ -179,7 +179,7 @@ func (d *Driver) db() (*pgxpool.Pool, error) {
 // Capabilities: SQL, transactions, keys by column, no paging limit.
 func (d *Driver) Capabilities() driver.Capabilities {
 	return driver.Capabilities{
-		QueryLanguage: "sql", SQL: true, SchemaEdits: true, DatabaseField: true,
+		QueryLanguage: "sql", SQL: true, SchemaEdits: true, DatabaseField: true, VectorNumbers: true,
 		DefaultPageSize: 100, Operators: driver.Operators(), Transactions: true,
 		FilterGroups: true, SearchOptions: true, SearchModes: true, RowKeys: true, CreateTable: true,
 	}

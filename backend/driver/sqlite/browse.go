@@ -201,7 +201,7 @@ func (d *Driver) Browse(ctx context.Context, name string, page driver.Page, filt
 	var last []any
 	// Whole vectors are printed once the page is read, on every core (sqlkit.PrintVectors).
 	var pending []sqlkit.Pending
-	full := page.Vectors != driver.VectorsPreview
+	full := page.Vectors != driver.VectorsPreview // whole vectors, as text or as numbers
 	err = d.read(ctx, func(c *sqlite3.Conn) error {
 		return each(c, q, args, func(s *sqlite3.Stmt) error {
 			if len(g.Rows) == limit {
@@ -227,7 +227,13 @@ func (d *Driver) Browse(ctx context.Context, name string, page driver.Page, filt
 	if err != nil {
 		return nil, err
 	}
-	sqlkit.PrintVectors(pending, vectorText)
+	if page.Vectors == driver.VectorsNumbers {
+		for _, p := range pending { // the host prints them (driver.PrintFloats)
+			p.Row[p.Col] = driver.Floats(p.Nums)
+		}
+	} else {
+		sqlkit.PrintVectors(pending, driver.VectorText)
+	}
 	if page.Vectors == driver.VectorsPreview {
 		for i := range g.Columns {
 			if g.Columns[i].Kind == driver.ColumnVector {
@@ -304,9 +310,9 @@ func cell(s *sqlite3.Stmt, i int, c *column, vectors driver.VectorRead) any {
 	if c != nil && c.Kind == driver.ColumnVector && len(b)%4 == 0 {
 		v := floatsOf(b)
 		if vectors == driver.VectorsPreview {
-			return previewText(v)
+			return driver.PreviewOf(v)
 		}
-		return vectorText(v)
+		return driver.VectorText(v)
 	}
 	return `\x` + hex.EncodeToString(b)
 }
@@ -339,27 +345,4 @@ func blobOf(v []float32) []byte {
 		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
 	}
 	return b
-}
-
-// vectorText is a vector's JSON array, each number its shortest float32 text.
-func vectorText(v []float32) string {
-	buf := make([]byte, 0, 2+len(v)*12)
-	buf = append(buf, '[')
-	for i, f := range v {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		buf = strconv.AppendFloat(buf, float64(f), 'g', -1, 32)
-	}
-	return string(append(buf, ']'))
-}
-
-// previewText is the contract's preview of v.
-func previewText(v []float32) string {
-	p := driver.VectorPreview{Dimensions: len(v), Head: make([]json.RawMessage, 0, driver.VectorHead)}
-	for _, f := range v[:min(len(v), driver.VectorHead)] {
-		p.Head = append(p.Head, json.RawMessage(strconv.FormatFloat(float64(f), 'g', -1, 32)))
-	}
-	b, _ := json.Marshal(p)
-	return string(b)
 }

@@ -124,6 +124,7 @@ func (d *Driver) Capabilities() driver.Capabilities {
 		SearchModes:     true,
 		RowKeys:         true,
 		CreateTable:     true,
+		VectorNumbers:   true,
 	}
 }
 

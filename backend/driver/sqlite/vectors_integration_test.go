@@ -196,3 +196,31 @@ func TestTheEditorCompletesTheFilesOwnWords(t *testing.T) {
 		}
 	}
 }
+
+// Across the plugin protocol a page's whole vectors travel as their numbers (the driver
+// declares Capabilities.VectorNumbers) and arrive as the same text the driver prints in the
+// process.
+func TestAPageOfVectorsReadsTheSameInTheProcessAndAcrossThePlugin(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	path := filepath.Join(t.TempDir(), "same.db")
+	if _, err := sqlitecli.Run(ctx, path, "CREATE TABLE d (id INTEGER PRIMARY KEY, e float[3]); INSERT INTO d VALUES (1, vec_f32('[0.1,-2.5,16777217]')), (2, NULL), (3, '[1,2,3]')"); err != nil {
+		t.Fatal(err)
+	}
+	in := open(ctx, t, settings(path), false)
+	across := open(ctx, t, settings(path), true)
+	if !driver.Offered(in).VectorNumbers || !driver.Offered(across).VectorNumbers {
+		t.Fatal("the driver does not declare that it carries vectors as numbers")
+	}
+	a, err := in.Browse(ctx, "d", driver.Page{}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := across.Browse(ctx, "d", driver.Page{}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(a.Rows) != fmt.Sprint(b.Rows) || fmt.Sprint(a.Rows[0][1]) != "[0.1,-2.5,1.6777216e+07]" {
+		t.Fatalf("in the process %v, across the plugin %v", a.Rows, b.Rows)
+	}
+}

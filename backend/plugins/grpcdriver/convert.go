@@ -168,6 +168,8 @@ func fromValue(v *pb.Value) any {
 	switch k := v.GetKind().(type) {
 	case *pb.Value_StringValue:
 		return k.StringValue
+	case *pb.Value_Floats:
+		return driver.Floats(driver.PackedFloats(k.Floats))
 	case *pb.Value_BoolValue:
 		return k.BoolValue
 	case *pb.Value_NumberValue:
@@ -329,6 +331,7 @@ func toCapabilities(c driver.Capabilities) *pb.Capabilities {
 		Scan:            c.Scan,
 		Estimate:        c.Estimate,
 		Completions:     c.Completions,
+		VectorNumbers:   c.VectorNumbers,
 		BatchWrite:      c.BatchWrite,
 		Tenants:         c.Tenants,
 		Nodes:           c.Nodes,
@@ -358,6 +361,7 @@ func fromCapabilities(c *pb.Capabilities) driver.Capabilities {
 		Scan:            c.GetScan(),
 		Estimate:        c.GetEstimate(),
 		Completions:     c.GetCompletions(),
+		VectorNumbers:   c.GetVectorNumbers(),
 		BatchWrite:      c.GetBatchWrite(),
 		Tenants:         c.GetTenants(),
 		Nodes:           c.GetNodes(),
@@ -632,6 +636,8 @@ func toGrid(g *driver.Grid) (*pb.Grid, error) {
 				v.Kind = &pb.Value_NumberValue{NumberValue: string(x)}
 			case bool:
 				v.Kind = &pb.Value_BoolValue{BoolValue: x}
+			case driver.Floats:
+				v.Kind = &pb.Value_Floats{Floats: driver.PackFloats(x)}
 			default:
 				cv, err := toValue(c)
 				if err != nil {
@@ -670,6 +676,8 @@ func fromGrid(g *pb.Grid) *driver.Grid {
 		k += len(row)
 		out.Rows[i] = row
 	}
+	// A grid in the host holds no numbers of a vector, only its text.
+	driver.PrintFloats(out)
 	return out
 }
 

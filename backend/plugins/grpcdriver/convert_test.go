@@ -379,3 +379,30 @@ func TestRowKeysCrossTheWireToNewerAndOlderPeers(t *testing.T) {
 		t.Fatalf("an older plugin's table key: %v", got)
 	}
 }
+
+// A page asked for "numbers" carries whole vectors as packed float32s (3 bytes on the wire for
+// each 8 of their text), and the host prints them as the driver would have (driver.VectorText):
+// a grid in the host holds the text, never the numbers.
+func TestAVectorCarriedAsNumbersArrivesAsItsText(t *testing.T) {
+	v := make([]float32, 768)
+	for i := range v {
+		v[i] = float32(math.Sin(float64(i+1))) * 1e3
+	}
+	g := &driver.Grid{Columns: sampleColumns(), Rows: [][]any{{"id-1", "a", nil, driver.Floats(v)}, {"id-2", "b", nil, nil}}}
+	pg, err := toGrid(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := pg.GetRows()[0].GetCells()[3].GetKind().(*pb.Value_Floats); !ok {
+		t.Fatalf("the vector went as %T", pg.GetRows()[0].GetCells()[3].GetKind())
+	}
+	asText := &driver.Grid{Columns: sampleColumns(), Rows: [][]any{{"id-1", "a", nil, driver.VectorText(v)}}}
+	textGrid, _ := toGrid(asText)
+	if packed, text := proto.Size(pg.GetRows()[0]), proto.Size(textGrid.GetRows()[0]); packed*2 > text {
+		t.Fatalf("the packed row is %d bytes, the text's %d", packed, text)
+	}
+	got := fromGrid(wire(t, pg))
+	if got.Rows[0][3] != driver.VectorText(v) || got.Rows[1][3] != nil {
+		t.Fatalf("arrived as %T %.40v", got.Rows[0][3], got.Rows[0][3])
+	}
+}

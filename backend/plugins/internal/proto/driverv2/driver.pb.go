@@ -162,6 +162,7 @@ type Value struct {
 	//	*Value_DoubleValue
 	//	*Value_ListValue
 	//	*Value_ObjectValue
+	//	*Value_Floats
 	Kind          isValue_Kind `protobuf_oneof:"kind"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -267,6 +268,15 @@ func (x *Value) GetObjectValue() *Object {
 	return nil
 }
 
+func (x *Value) GetFloats() []byte {
+	if x != nil {
+		if x, ok := x.Kind.(*Value_Floats); ok {
+			return x.Floats
+		}
+	}
+	return nil
+}
+
 type isValue_Kind interface {
 	isValue_Kind()
 }
@@ -300,6 +310,12 @@ type Value_ObjectValue struct {
 	ObjectValue *Object `protobuf:"bytes,7,opt,name=object_value,json=objectValue,proto3,oneof"`
 }
 
+type Value_Floats struct {
+	// floats is a whole vector's float32s, packed little-endian (a page asked for
+	// "numbers"): the host prints it as its text (driver.VectorText).
+	Floats []byte `protobuf:"bytes,8,opt,name=floats,proto3,oneof"`
+}
+
 func (*Value_StringValue) isValue_Kind() {}
 
 func (*Value_BoolValue) isValue_Kind() {}
@@ -313,6 +329,8 @@ func (*Value_DoubleValue) isValue_Kind() {}
 func (*Value_ListValue) isValue_Kind() {}
 
 func (*Value_ObjectValue) isValue_Kind() {}
+
+func (*Value_Floats) isValue_Kind() {}
 
 type List struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -570,7 +588,9 @@ type Capabilities struct {
 	// UNIMPLEMENTED, and the host waits for the exact count.
 	Estimate bool `protobuf:"varint,23,opt,name=estimate,proto3" json:"estimate,omitempty"`
 	// completions: the plugin answers Completions (driver.Completer).
-	Completions   bool `protobuf:"varint,24,opt,name=completions,proto3" json:"completions,omitempty"`
+	Completions bool `protobuf:"varint,24,opt,name=completions,proto3" json:"completions,omitempty"`
+	// vector_numbers: a page asked for "numbers" carries whole vectors as Value.floats.
+	VectorNumbers bool `protobuf:"varint,25,opt,name=vector_numbers,json=vectorNumbers,proto3" json:"vector_numbers,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -769,6 +789,13 @@ func (x *Capabilities) GetEstimate() bool {
 func (x *Capabilities) GetCompletions() bool {
 	if x != nil {
 		return x.Completions
+	}
+	return false
+}
+
+func (x *Capabilities) GetVectorNumbers() bool {
+	if x != nil {
+		return x.VectorNumbers
 	}
 	return false
 }
@@ -5228,7 +5255,7 @@ const file_driver_proto_rawDesc = "" +
 	"\x06column\x18\x05 \x01(\tR\x06column\x12\x1a\n" +
 	"\boperator\x18\x06 \x01(\tR\boperator\x12\x1a\n" +
 	"\bposition\x18\a \x01(\x03R\bposition\x12\x16\n" +
-	"\x06reason\x18\b \x01(\tR\x06reason\"\xb0\x02\n" +
+	"\x06reason\x18\b \x01(\tR\x06reason\"\xca\x02\n" +
 	"\x05Value\x12#\n" +
 	"\fstring_value\x18\x01 \x01(\tH\x00R\vstringValue\x12\x1f\n" +
 	"\n" +
@@ -5238,7 +5265,8 @@ const file_driver_proto_rawDesc = "" +
 	"\fdouble_value\x18\x05 \x01(\x01H\x00R\vdoubleValue\x124\n" +
 	"\n" +
 	"list_value\x18\x06 \x01(\v2\x13.app.driver.v2.ListH\x00R\tlistValue\x12:\n" +
-	"\fobject_value\x18\a \x01(\v2\x15.app.driver.v2.ObjectH\x00R\vobjectValueB\x06\n" +
+	"\fobject_value\x18\a \x01(\v2\x15.app.driver.v2.ObjectH\x00R\vobjectValue\x12\x18\n" +
+	"\x06floats\x18\b \x01(\fH\x00R\x06floatsB\x06\n" +
 	"\x04kind\"4\n" +
 	"\x04List\x12,\n" +
 	"\x06values\x18\x01 \x03(\v2\x14.app.driver.v2.ValueR\x06values\"\x94\x01\n" +
@@ -5266,7 +5294,7 @@ const file_driver_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a:\n" +
 	"\fSecretsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xfe\x05\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xa5\x06\n" +
 	"\fCapabilities\x12%\n" +
 	"\x0equery_language\x18\x01 \x01(\tR\rqueryLanguage\x12\x10\n" +
 	"\x03sql\x18\x02 \x01(\bR\x03sql\x12!\n" +
@@ -5296,7 +5324,8 @@ const file_driver_proto_rawDesc = "" +
 	"\fsearch_modes\x18\x15 \x01(\bR\vsearchModes\x12\x19\n" +
 	"\brow_keys\x18\x16 \x01(\bR\arowKeys\x12\x1a\n" +
 	"\bestimate\x18\x17 \x01(\bR\bestimate\x12 \n" +
-	"\vcompletions\x18\x18 \x01(\bR\vcompletions\"\r\n" +
+	"\vcompletions\x18\x18 \x01(\bR\vcompletions\x12%\n" +
+	"\x0evector_numbers\x18\x19 \x01(\bR\rvectorNumbers\"\r\n" +
 	"\vInfoRequest\"\xfc\x01\n" +
 	"\fInfoResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
@@ -5980,6 +6009,7 @@ func file_driver_proto_init() {
 		(*Value_DoubleValue)(nil),
 		(*Value_ListValue)(nil),
 		(*Value_ObjectValue)(nil),
+		(*Value_Floats)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
