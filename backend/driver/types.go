@@ -460,11 +460,11 @@ type Capabilities struct {
 	// VectorNumbers: the driver carries whole vectors as their numbers when a page asks
 	// (VectorsNumbers), so the plugin protocol sends them packed and the host prints them.
 	VectorNumbers bool `json:"vectorNumbers,omitempty"`
-	BatchWrite  bool `json:"batchWrite"`
-	Tenants     bool `json:"tenants"`
-	Nodes       bool `json:"nodes"`
-	Paths       bool `json:"paths"`
-	Templates   bool `json:"templates"`
+	BatchWrite    bool `json:"batchWrite"`
+	Tenants       bool `json:"tenants"`
+	Nodes         bool `json:"nodes"`
+	Paths         bool `json:"paths"`
+	Templates     bool `json:"templates"`
 }
 
 // Offer is d's capabilities with its optional features declared: what it implements of
