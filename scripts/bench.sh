@@ -44,6 +44,10 @@
 #            pgx query (targets: at most 1.2x each), and the export of 100,000 x vector(768) to
 #            Parquet through the plugin (transfer.Export) against a bare COPY (SELECT …) TO
 #            STDOUT of the same rows (targets: at most 1.25x, at least 10,000 rows a second)
+#   sqlite   a 1,000-row page of float[768] rows through the plugin protocol against the same
+#            driver in the process (target at most 1.3x), page 5,000 of a 500,000-row table
+#            against page 1 (target at most 1.5x), and the export of 100,000 x float[768] to
+#            Parquet through the plugin (target at least 10,000 rows a second)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -68,6 +72,10 @@ step "PostgreSQL 18 with pgvector (PGlite): a 1,000-row page of vector(768) rows
 go test -run='^$' -bench='VectorPage|Top10' -benchtime=30x ./bench/postgres/ || failed+=(postgres-vectors)
 step "PostgreSQL 18 with pgvector (PGlite): export of 100,000 x vector(768) to Parquet through the plugin vs a bare COPY … TO STDOUT (targets: at most 1.25x, at least 10,000 rows a second)"
 go test -run='^$' -bench=ExportToParquet -benchtime=2x -timeout=60m ./bench/postgres/ || failed+=(postgres-export)
+
+step "SQLite: a 1,000-row page of float[768] through the plugin vs in the process (target at most 1.3x), page 5,000 vs page 1 (target at most 1.5x), export of 100,000 x float[768] to Parquet (target at least 10,000 rows a second) (issue 39)"
+go test -run='^$' -bench='VectorPage|Page5000' -benchtime=20x ./bench/sqlite/ || failed+=(sqlite)
+go test -run='^$' -bench=ExportToParquet -benchtime=2x -timeout=30m ./bench/sqlite/ || failed+=(sqlite-export)
 
 step "transfer: export of 100,000 x 768-dim objects to Parquet vs a bare cursor walk, import vs a bare batch writer (issue 21)"
 bash scripts/ensure-weaviate.sh >/dev/null && go run ./bench/transfer || failed+=(transfer)
