@@ -13,15 +13,19 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"app/internal/pluginpub"
 	"app/internal/testkit/fixtures"
 	"app/internal/testkit/pgnode"
+	"app/internal/testkit/sqlitecli"
 	"app/internal/testkit/testenv"
 	"app/internal/testkit/weaviatenode"
 	"app/internal/testkit/weaviatetest"
@@ -93,6 +97,7 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 	}
 	offCancel()
 	shop, vectors := startPostgres(t)
+	sqliteFile := makeSQLiteFile(t)
 	configDir := t.TempDir()
 	if err := e2eharness.AddConnection(cli, configDir, "Demo Weaviate", node.Host, node.Port, node.GRPCPort); err != nil {
 		t.Fatal(err)
@@ -101,7 +106,7 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 	// The Weaviate driver is a plugin: the app installs it from this registry (served over
 	// loopback HTTP) when the UI opens the saved connection (SPEC A.3).
 	pubCtx, pubCancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	reg, stopReg, err := e2eharness.ServeRegistry(pubCtx, t.TempDir(), pluginpub.Postgres)
+	reg, stopReg, err := e2eharness.ServeRegistry(pubCtx, t.TempDir(), pluginpub.Postgres, pluginpub.SQLite)
 	pubCancel()
 	if err != nil {
 		t.Fatal(err)
@@ -124,8 +129,8 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 
 	common := []string{"APP_E2E_URL=" + devURL, "APP_E2E_CLI=" + cli, "APP_E2E_CONFIG_DIR=" + configDir,
 		"APP_E2E_DISPLAY=" + d.Name, "APP_E2E_ARTIFACTS=" + art, "CHROMIUM=" + chromium}
-	// APP_E2E_ONLY=postgres.mjs (or ui.mjs) runs one script: the inner loop of whoever works
-	// on it. make test runs both.
+	// APP_E2E_ONLY=postgres.mjs (or ui.mjs, sqlite.mjs) runs one script: the inner loop of
+	// whoever works on it. make test runs them all.
 	only := os.Getenv("APP_E2E_ONLY")
 	if only == "" || only == "ui.mjs" {
 		runScript(ctx, t, root, "ui.mjs", logTail, append(common,
@@ -140,7 +145,45 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 				"PGPASSWORD_SHOP="+shop.Password, "PGPASSWORD_VECTORS="+vectors.Password, "APP_E2E_PSQL="+shop.PsqlPath())...)
 		})
 	}
+	if only == "" || only == "sqlite.mjs" {
+		// Issue 39: the same window on a SQLite file, through the plugin alone.
+		t.Run("SQLite", func(t *testing.T) {
+			runScript(ctx, t, root, "sqlite.mjs", logTail, append(common, "APP_E2E_SQLITE_FILE="+sqliteFile, "APP_E2E_SQLITE_VEC="+sqlitecli.Extension())...)
+		})
+	}
 	t.Logf("screenshots in %s", art)
+}
+
+// makeSQLiteFile makes the file of the SQLite checks (sqlite.mjs) with sqlite3 and sqlite-vec's
+// extension: a shop's 40 items, 300 documents with a float[768] column in three topics (as
+// the PostgreSQL checks' docs), and a small vec0 table.
+func makeSQLiteFile(t *testing.T) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	path := filepath.Join(t.TempDir(), "shop.db")
+	var sql strings.Builder
+	sql.WriteString(`CREATE TABLE items (id INTEGER PRIMARY KEY, title TEXT NOT NULL, price REAL);
+WITH RECURSIVE r(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM r WHERE i < 40) INSERT INTO items SELECT i, 'item ' || i, i * 1.5 FROM r;
+CREATE TABLE docs (id INTEGER PRIMARY KEY, topic TEXT NOT NULL, emb float[768]);
+CREATE VIRTUAL TABLE vecs USING vec0(e float[3], +label text);
+INSERT INTO vecs(rowid, e, label) VALUES (1, '[1,0,0]', 'x'), (2, '[0,1,0]', 'y');
+`)
+	for i := 1; i <= 300; i++ {
+		nums := make([]string, 768)
+		for j := 1; j <= 768; j++ {
+			v := 0.05 * math.Sin(float64(i*j))
+			if j%3 == i%3 {
+				v += 1
+			}
+			nums[j-1] = strconv.FormatFloat(float64(float32(v)), 'g', -1, 32)
+		}
+		fmt.Fprintf(&sql, "INSERT INTO docs VALUES (%d, 'topic %d', vec_f32('[%s]'));\n", i, i%3, strings.Join(nums, ","))
+	}
+	if _, err := sqlitecli.Run(ctx, path, sql.String()); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // runScript runs one of the e2e scripts with env and makes each JSON line it prints a subtest.
