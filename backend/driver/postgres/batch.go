@@ -176,19 +176,11 @@ func batchValues(t *table, r driver.Row) (map[string]any, error) {
 
 // vectorColumn is the column of a vector by name: "" is the table's only vector column.
 func vectorColumn(t *table, name string) (string, bool) {
-	var only []string
-	for _, c := range t.columns {
-		if c.Kind == driver.ColumnVector {
-			if c.Name == name {
-				return c.Name, true
-			}
-			only = append(only, c.Name)
-		}
+	cols := make([]driver.Column, len(t.columns))
+	for i, c := range t.columns {
+		cols[i] = c.Column
 	}
-	if name == "" && len(only) == 1 {
-		return only[0], true
-	}
-	return "", false
+	return sqlkit.VectorColumn(cols, name)
 }
 
 // upsert writes rows (indexes into values) in one statement and returns their keys, in order.

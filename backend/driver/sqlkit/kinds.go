@@ -53,3 +53,21 @@ func Sortable(kind driver.ColumnKind) bool {
 	}
 	return false
 }
+
+// VectorColumn is the column of a vector by name among a table's columns: "" is the table's
+// only vector column (an import's single vector).
+func VectorColumn(cols []driver.Column, name string) (string, bool) {
+	var only []string
+	for _, c := range cols {
+		if c.Kind == driver.ColumnVector {
+			if c.Name == name {
+				return c.Name, true
+			}
+			only = append(only, c.Name)
+		}
+	}
+	if name == "" && len(only) == 1 {
+		return only[0], true
+	}
+	return "", false
+}
