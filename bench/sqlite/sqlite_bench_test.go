@@ -28,8 +28,6 @@ type fixture struct {
 	path       string
 	plugin, in driver.Driver
 	stop       func()
-	vectorRows int
-	pagedRows  int
 }
 
 var fx *fixture

@@ -29,7 +29,7 @@ func Extension() string {
 // Check says what is missing for Run, or nil.
 func Check() error {
 	if _, err := exec.LookPath("sqlite3"); err != nil {
-		return fmt.Errorf("Debian's sqlite3 program is not installed: run make test's set-up")
+		return fmt.Errorf("the sqlite3 program (Debian's package) is not installed: run make test's set-up")
 	}
 	if _, err := os.Stat(Extension() + ".so"); err != nil {
 		return fmt.Errorf("sqlite-vec's extension is not installed: run make test's set-up (npm ci in %s)", Dir())
