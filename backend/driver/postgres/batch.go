@@ -176,11 +176,7 @@ func batchValues(t *table, r driver.Row) (map[string]any, error) {
 
 // vectorColumn is the column of a vector by name: "" is the table's only vector column.
 func vectorColumn(t *table, name string) (string, bool) {
-	cols := make([]driver.Column, len(t.columns))
-	for i, c := range t.columns {
-		cols[i] = c.Column
-	}
-	return sqlkit.VectorColumn(cols, name)
+	return sqlkit.VectorColumn(t.described(), name)
 }
 
 // upsert writes rows (indexes into values) in one statement and returns their keys, in order.

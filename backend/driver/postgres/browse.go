@@ -332,32 +332,16 @@ func (d *Driver) Browse(ctx context.Context, name string, page driver.Page, filt
 	if err != nil {
 		return nil, err
 	}
-	limit := page.Limit
-	if limit <= 0 {
-		limit = d.Capabilities().DefaultPageSize
+	plan, err := d.marks.PlanPage(t.qualified(), where, &args, ord, unique(ord, t), page, d.Capabilities().DefaultPageSize, bind)
+	if err != nil {
+		return nil, err
 	}
-	if page.Offset < 0 {
-		return nil, errorf(driver.KindInvalidArgument, "the page offset must not be negative")
-	}
-	query := fmt.Sprintf("%s|%s|%q|%s", t.qualified(), where, args, ord.SQL())
-	skip := " OFFSET " + strconv.Itoa(page.Offset)
-	keyset := unique(ord, t)
-	if page.Offset > 0 && keyset {
-		if at, ok := d.marks.At(query, page.Offset); ok {
-			cond := ord.After(at, &args, bind)
-			if where == "" {
-				where = " WHERE " + cond
-			} else {
-				where += " AND " + cond
-			}
-			skip = ""
-		}
-	}
+	limit := plan.Limit
 	list := selectList(t.columns)
 	for i, e := range ord {
 		list += ", " + e.Expr + "::text" + alias(len(t.columns)+i)
 	}
-	q := "SELECT " + list + " FROM " + t.sql() + where + ord.SQL() + " LIMIT " + strconv.Itoa(limit+1) + skip
+	q := "SELECT " + list + " FROM " + t.sql() + plan.Where + plan.Tail
 	rows, err := p.Query(ctx, q, withFormats(resultFormats(t.columns, len(ord)), args)...)
 	if err != nil {
 		return nil, d.failed(ctx, vals, err, "reading "+t.qualified())
@@ -366,9 +350,7 @@ func (d *Driver) Browse(ctx context.Context, name string, page driver.Page, filt
 	if err != nil {
 		return nil, d.failed(ctx, vals, err, "reading "+t.qualified())
 	}
-	if keyset && len(g.Rows) > 0 {
-		d.marks.Put(query, page.Offset+len(g.Rows), position(last))
-	}
+	d.marks.Read(plan, page.Offset, len(g.Rows), position(last))
 	if page.Vectors == driver.VectorsPreview {
 		// The grid shows a vector's length and first numbers: only those cross the plugin
 		// boundary, and it asks for a whole vector when a person opens one.

@@ -55,6 +55,15 @@ func (t *table) sql() string { return pgx.Identifier{t.schema, t.name}.Sanitize(
 
 func (t *table) readOnly() bool { return t.kind == "v" || t.kind == "m" }
 
+// described are the table's columns as the contract describes them.
+func (t *table) described() []driver.Column {
+	out := make([]driver.Column, len(t.columns))
+	for i, c := range t.columns {
+		out[i] = c.Column
+	}
+	return out
+}
+
 func (t *table) column(name string) (*column, bool) {
 	for i := range t.columns {
 		if t.columns[i].Name == name {

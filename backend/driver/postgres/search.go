@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"app/backend/driver"
+	"app/backend/driver/sqlkit"
 )
 
 // opclassOperators are pgvector's distance operators by the index operator class that serves
@@ -136,21 +137,12 @@ func (d *Driver) Search(ctx context.Context, name string, req driver.SearchReque
 
 // targetVector is the vector column a search uses: the named one, or the table's only one.
 func (t *table) targetVector(name string) (column, error) {
-	vecs := t.vectorColumns()
-	if len(vecs) == 0 {
-		return column{}, errorf(driver.KindUnsupported, "%s has no vector column (pgvector's vector, halfvec or sparsevec) to search", t.qualified())
+	found, err := sqlkit.TargetVector(t.qualified(), t.described(), name, "pgvector's vector, halfvec or sparsevec")
+	if err != nil {
+		return column{}, err
 	}
-	if name == "" && len(vecs) == 1 {
-		return vecs[0], nil
-	}
-	if c, ok := t.column(name); ok && c.Kind == driver.ColumnVector {
-		return *c, nil
-	}
-	names := make([]string, len(vecs))
-	for i, v := range vecs {
-		names[i] = v.Name
-	}
-	return column{}, errorf(driver.KindInvalidArgument, "%s has several vector columns: choose one of %s", t.qualified(), strings.Join(names, ", "))
+	c, _ := t.column(found)
+	return *c, nil
 }
 
 // searchColumns are the columns a search returns: the key, then the asked ones (every column

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -168,32 +167,16 @@ func (d *Driver) Browse(ctx context.Context, name string, page driver.Page, filt
 	if err != nil {
 		return nil, err
 	}
-	limit := page.Limit
-	if limit <= 0 {
-		limit = d.Capabilities().DefaultPageSize
+	plan, err := d.marks.PlanPage(t.name, where, &args, ord, len(t.key) > 0, page, d.Capabilities().DefaultPageSize, bind)
+	if err != nil {
+		return nil, err
 	}
-	if page.Offset < 0 {
-		return nil, driver.Errorf(driver.KindInvalidArgument, "the page offset must not be negative")
-	}
-	query := fmt.Sprintf("%s|%s|%#v|%s", t.name, where, args, ord.SQL())
-	skip := " OFFSET " + strconv.Itoa(page.Offset)
-	keyset := len(t.key) > 0
-	if page.Offset > 0 && keyset {
-		if at, ok := d.marks.At(query, page.Offset); ok {
-			cond := ord.After(at, &args, bind)
-			if where == "" {
-				where = " WHERE " + cond
-			} else {
-				where += " AND " + cond
-			}
-			skip = ""
-		}
-	}
+	limit := plan.Limit
 	list := selectList(t)
 	for _, e := range ord {
 		list += ", " + e.Expr
 	}
-	q := "SELECT " + list + " FROM " + t.sql() + where + ord.SQL() + " LIMIT " + strconv.Itoa(limit+1) + skip
+	q := "SELECT " + list + " FROM " + t.sql() + plan.Where + plan.Tail
 	g := &driver.Grid{Columns: make([]driver.Column, len(t.columns)), Rows: [][]any{}}
 	for i, c := range t.columns {
 		g.Columns[i] = c.Column
@@ -241,9 +224,7 @@ func (d *Driver) Browse(ctx context.Context, name string, page driver.Page, filt
 			}
 		}
 	}
-	if keyset && len(g.Rows) > 0 {
-		d.marks.Put(query, page.Offset+len(g.Rows), last)
-	}
+	d.marks.Read(plan, page.Offset, len(g.Rows), last)
 	g.Offset = page.Offset
 	return g, nil
 }

@@ -127,26 +127,12 @@ func (d *Driver) Search(ctx context.Context, name string, req driver.SearchReque
 
 // targetVector is the vector column a search uses: the named one, or the table's only one.
 func (t *table) targetVector(name string) (column, error) {
-	var vecs []column
-	for _, c := range t.columns {
-		if c.Kind == driver.ColumnVector {
-			vecs = append(vecs, c)
-		}
+	found, err := sqlkit.TargetVector(t.name, t.described(), name, "a vec0 table's, or one declared float[N]")
+	if err != nil {
+		return column{}, err
 	}
-	if len(vecs) == 0 {
-		return column{}, driver.Errorf(driver.KindUnsupported, "%s has no vector column (a vec0 table's, or one declared float[N]) to search", t.name)
-	}
-	if name == "" && len(vecs) == 1 {
-		return vecs[0], nil
-	}
-	if c, ok := t.column(name); ok && c.Kind == driver.ColumnVector {
-		return *c, nil
-	}
-	names := make([]string, len(vecs))
-	for i, v := range vecs {
-		names[i] = v.Name
-	}
-	return column{}, driver.Errorf(driver.KindInvalidArgument, "%s has several vector columns: choose one of %s", t.name, strings.Join(names, ", "))
+	c, _ := t.column(found)
+	return *c, nil
 }
 
 // searchColumns are the columns a search returns: every column but the vectors.

@@ -1,6 +1,10 @@
 package sqlkit
 
-import "app/backend/driver"
+import (
+	"strings"
+
+	"app/backend/driver"
+)
 
 // Operators are the filter operators a column of kind (an array's of) takes; regex where the
 // database matches regular expressions.
@@ -70,4 +74,26 @@ func VectorColumn(cols []driver.Column, name string) (string, bool) {
 		return only[0], true
 	}
 	return "", false
+}
+
+// TargetVector is the vector column a search of table uses among cols: the one named, or the
+// table's only one. none says what a vector column is in the database's words, for a table
+// that has none.
+func TargetVector(table string, cols []driver.Column, name, none string) (string, error) {
+	var vecs []string
+	for _, c := range cols {
+		if c.Kind == driver.ColumnVector {
+			if c.Name == name {
+				return c.Name, nil
+			}
+			vecs = append(vecs, c.Name)
+		}
+	}
+	switch {
+	case len(vecs) == 0:
+		return "", driver.Errorf(driver.KindUnsupported, "%s has no vector column (%s) to search", table, none)
+	case name == "" && len(vecs) == 1:
+		return vecs[0], nil
+	}
+	return "", driver.Errorf(driver.KindInvalidArgument, "%s has several vector columns: choose one of %s", table, strings.Join(vecs, ", "))
 }

@@ -5,8 +5,12 @@
 package sqlkit
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"sync"
+
+	"app/backend/driver"
 )
 
 // Bind binds value (nil for NULL) as a parameter compared with a term of type typ, appending
@@ -139,4 +143,52 @@ func (m *Marks) Clear() {
 	m.mu.Lock()
 	m.by, m.all = nil, 0
 	m.mu.Unlock()
+}
+
+// Plan is one page's statement parts: its WHERE (the filters', and where the page follows one
+// a connection read, the condition that starts after that page's last row), the LIMIT (one
+// row more than the page, which tells whether more follow) and the OFFSET where no mark serves.
+type Plan struct {
+	Where, Tail string
+	Limit       int
+	// query names the page's rows in the marks (the table, its WHERE and values, the order);
+	// keyset: the order ends in something unique, so a page may start after a row.
+	query  string
+	keyset bool
+}
+
+// PlanPage plans page of table, whose filters make where with args, in order ord (keyset where
+// that order is unique), with defaultLimit for a page that names none. A page after one the
+// marks remember starts after its last row, its values bound by bind; any other skips by OFFSET.
+func (m *Marks) PlanPage(table, where string, args *[]any, ord Order, keyset bool, page driver.Page, defaultLimit int, bind Bind) (Plan, error) {
+	if page.Offset < 0 {
+		return Plan{}, driver.Errorf(driver.KindInvalidArgument, "the page offset must not be negative")
+	}
+	p := Plan{Where: where, Limit: page.Limit, keyset: keyset,
+		query: fmt.Sprintf("%s|%s|%#v|%s", table, where, *args, ord.SQL())}
+	if p.Limit <= 0 {
+		p.Limit = defaultLimit
+	}
+	skip := " OFFSET " + strconv.Itoa(page.Offset)
+	if page.Offset > 0 && keyset {
+		if at, ok := m.At(p.query, page.Offset); ok {
+			cond := ord.After(at, args, bind)
+			if p.Where == "" {
+				p.Where = " WHERE " + cond
+			} else {
+				p.Where += " AND " + cond
+			}
+			skip = ""
+		}
+	}
+	p.Tail = ord.SQL() + " LIMIT " + strconv.Itoa(p.Limit+1) + skip
+	return p, nil
+}
+
+// Read remembers where a page of p that starts at offset and read n rows ended (at, its last
+// row's order values), so the page after it starts there.
+func (m *Marks) Read(p Plan, offset, n int, at []any) {
+	if p.keyset && n > 0 {
+		m.Put(p.query, offset+n, at)
+	}
 }
