@@ -206,10 +206,25 @@ func (a *ConnectionsAPI) Test(form dto.ConnectionFormDTO, secrets map[string]str
 	apiKey, others := splitSecrets(secrets)
 	c.Settings.Secrets = others
 	v, paths, err := a.tester.TestConnection(ctx, c, apiKey)
+	var changed map[string]string
+	var de *driver.Error
+	if errors.As(err, &de) && de.Fix != nil && a.env().confirm != nil {
+		// The driver would succeed with a setting changed that it does not decide alone (a
+		// missing file created): the person says, in the native dialog, under no time limit.
+		yes, cerr := a.env().confirm.Confirm(a.parent(), "Change the connection’s settings", de.Fix.Question)
+		if cerr == nil && yes && c.Settings.SetValue(de.Fix.Key, de.Fix.Value) == nil {
+			changed = map[string]string{de.Fix.Key: de.Fix.Value}
+			retry, cancelRetry := context.WithTimeout(a.parent(), testTimeout)
+			defer cancelRetry()
+			v, paths, err = a.tester.TestConnection(retry, c, apiKey)
+		}
+	}
 	if err != nil {
 		return dto.TestResultDTO{}, apiError(err)
 	}
-	return dto.FromTest(v, paths), nil
+	out := dto.FromTest(v, paths)
+	out.Changed = changed
+	return out, nil
 }
 
 // FromURL is what a connection URL of the type's form fills: setting values and secrets by

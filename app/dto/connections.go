@@ -177,6 +177,9 @@ type TestResultDTO struct {
 	// Paths are each way to the database, tested separately (Weaviate: REST, GraphQL,
 	// gRPC); empty when the driver reports the connection as a whole.
 	Paths []PathDTO `json:"paths"`
+	// Changed are the settings the person let the test change (a driver's Fix, asked
+	// natively): the form takes them before it saves.
+	Changed map[string]string `json:"changed,omitempty"`
 }
 
 // PathDTO is one way to the database and how it answered a Test.

@@ -119,6 +119,18 @@ type Error struct {
 	// Reason is why, for the part the error concerns, without naming it ("Weaviate has no
 	// regular-expression filter"); "" when Msg says it all.
 	Reason string
+	// Fix is a change of the connection's settings that would let the call succeed, for the
+	// host to ask the person about natively; nil for none.
+	Fix *Fix
+}
+
+// Fix is a setting a driver would change to succeed but does not decide alone (SQLite:
+// create the missing file). The host asks the person Question in a native dialog and, on
+// Yes, sets Key to Value and tries again.
+type Fix struct {
+	Question string
+	Key      string
+	Value    string
 }
 
 // RefusedFilter is the error of a filter that cannot run, for any driver: its column and

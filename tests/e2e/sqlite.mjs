@@ -8,9 +8,9 @@
 //                         float[768] column in three topics) and vecs (a vec0 table)
 //   APP_E2E_SQLITE_VEC    sqlite-vec's loadable extension, for sqlite3's .load
 import { launchChromium } from "./chromium.mjs";
-import { answerOpenDialog, answerSaveDialog, assert, check, failed, need, whenFailing } from "./lib.mjs";
+import { answerDialog, answerOpenDialog, answerSaveDialog, assert, check, dialogShown, failed, need, whenFailing } from "./lib.mjs";
 import { execFileSync } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 const url = need("APP_E2E_URL");
@@ -19,12 +19,13 @@ const artifacts = need("APP_E2E_ARTIFACTS");
 const file = need("APP_E2E_SQLITE_FILE");
 const vec = need("APP_E2E_SQLITE_VEC");
 
-/** sqlite3 runs sql on the file with sqlite-vec loaded: rows one a line, columns split at "|". */
-function sqlite3(sql) {
-  return execFileSync("sqlite3", ["-bail", "-batch", "-noheader", "-cmd", `.load ${vec}`, file], { input: sql + ";\n", timeout: 30_000 })
+/** sqlite3At runs sql on the file at path with sqlite-vec loaded: rows one a line, columns split at "|". */
+function sqlite3At(path, sql) {
+  return execFileSync("sqlite3", ["-bail", "-batch", "-noheader", "-cmd", `.load ${vec}`, path], { input: sql + ";\n", timeout: 30_000 })
     .toString()
     .replace(/\n$/, "");
 }
+const sqlite3 = (sql) => sqlite3At(file, sql);
 const lines = (text) => (text === "" ? [] : text.split("\n"));
 
 const browser = await launchChromium();
@@ -205,6 +206,30 @@ try {
     assert(same / points.length > 0.95, `${same} of ${points.length} points lie nearest one of their own topic`);
     await page.screenshot({ path: join(artifacts, "e2e-sqlite-map.png") });
   });
+  await check("Test of a file that is not there asks natively to create it: No makes nothing, Yes makes an empty database the form then saves with", async () => {
+    const fresh = join(artifacts, "e2e-sqlite-new.db");
+    rmSync(fresh, { force: true });
+    await sidebar.getByRole("button", { name: "New connection" }).click();
+    await page.getByRole("list", { name: "Database types" }).getByRole("button", { name: /SQLite/ }).click();
+    await page.getByRole("textbox", { name: "File", exact: true }).waitFor({ timeout: 30_000 });
+    await page.getByRole("textbox", { name: "Name" }).fill("New file");
+    await page.getByRole("textbox", { name: "File", exact: true }).fill(fresh);
+    const title = "Change the connection’s settings";
+    await page.getByRole("button", { name: "Test", exact: true }).click();
+    assert(await dialogShown(title, 20_000), "Test did not ask to create the file");
+    answerDialog(title, "Escape"); // closing the dialog answers No
+    await form.getByText(/there is no file/).first().waitFor({ timeout: 20_000 });
+    assert(!existsSync(fresh), "No made the file");
+    await page.getByRole("button", { name: "Test", exact: true }).click();
+    assert(await dialogShown(title, 20_000), "the second Test did not ask");
+    answerDialog(title, "alt+y");
+    await form.locator(".form-msg--ok").waitFor({ timeout: 30_000 });
+    assert(sqlite3At(fresh, "SELECT count(*) FROM sqlite_schema") === "0", "the file made is not an empty database");
+    assert(await page.getByRole("checkbox", { name: "Create the file if it is missing" }).isChecked(), "the form did not take the change");
+    await page.getByRole("button", { name: "Save" }).click();
+    await list.getByRole("treeitem", { name: "New file" }).waitFor({ timeout: 10_000 });
+  });
+
   await check("no errors in the page console", async () => {
     assert(consoleErrors.length === 0, consoleErrors.join(" | "));
   });

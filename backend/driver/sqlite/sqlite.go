@@ -137,8 +137,13 @@ func (d *Driver) Connect(ctx context.Context) error {
 	d.Close()
 	fi, err := os.Stat(d.path)
 	switch {
-	case errors.Is(err, os.ErrNotExist) && !(d.create && !d.readOnly):
-		return driver.Errorf(driver.KindConnection, "Connection failed: there is no file %s (choose another, or let the connection create it)", d.path)
+	case errors.Is(err, os.ErrNotExist) && d.readOnly:
+		return driver.Errorf(driver.KindConnection, "Connection failed: there is no file %s (choose another)", d.path)
+	case errors.Is(err, os.ErrNotExist) && !d.create:
+		e := driver.Errorf(driver.KindConnection, "Connection failed: there is no file %s (choose another, or let the connection create it)", d.path)
+		e.Field = KeyPath
+		e.Fix = &driver.Fix{Question: "There is no file " + d.path + ". Create an empty SQLite database there?", Key: KeyCreate, Value: "true"}
+		return e
 	case err == nil && fi.IsDir():
 		return driver.Errorf(driver.KindConnection, "Connection failed: %s is a folder, not a database file", d.path)
 	case err != nil && !errors.Is(err, os.ErrNotExist):

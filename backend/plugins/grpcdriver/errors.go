@@ -52,6 +52,9 @@ func toDriverError(err error) *pb.DriverError {
 		if driver.Protocol2Kind(de.Kind) != de.Kind {
 			out.Code = string(de.Kind)
 		}
+		if de.Fix != nil {
+			out.FixQuestion, out.FixKey, out.FixValue = de.Fix.Question, de.Fix.Key, de.Fix.Value
+		}
 		return out
 	}
 	kind := driver.KindOf(err)
@@ -87,6 +90,9 @@ func fromDriverError(e *pb.DriverError) *driver.Error {
 	}
 	out := &driver.Error{Kind: kind, Msg: e.GetMessage(), Field: e.GetField(), Column: e.GetColumn(),
 		Operator: driver.Operator(e.GetOperator()), Position: int(e.GetPosition()), Reason: e.GetReason()}
+	if e.GetFixKey() != "" {
+		out.Fix = &driver.Fix{Question: e.GetFixQuestion(), Key: e.GetFixKey(), Value: e.GetFixValue()}
+	}
 	switch kind {
 	case driver.KindCancelled:
 		out.Err = context.Canceled

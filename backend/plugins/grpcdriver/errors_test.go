@@ -120,6 +120,15 @@ func TestErrorFieldsCrossTheWire(t *testing.T) {
 			t.Fatalf("an older plugin's %s reads as %s", older, got.Kind)
 		}
 	}
+	// A fix the driver offers (a setting the host may ask the person about) crosses as it is.
+	offered := driver.Errorf(driver.KindConnection, "Connection failed: there is no file /x.db")
+	offered.Fix = &driver.Fix{Question: "Create an empty database at /x.db?", Key: "create", Value: "true"}
+	if out := fromStatus(context.Background(), toStatus(offered)); !errors.As(out, &de) || de.Fix == nil || *de.Fix != *offered.Fix {
+		t.Fatalf("the fix arrived as %+v", de.Fix)
+	}
+	if out := fromStatus(context.Background(), toStatus(driver.Errorf(driver.KindConnection, "x"))); !errors.As(out, &de) || de.Fix != nil {
+		t.Fatalf("an error with no fix arrived with %+v", de.Fix)
+	}
 	wire := toDriverError(driver.Errorf(driver.KindUnsupported, "x"))
 	wire.Code = "a_kind_from_the_future"
 	if got := fromDriverError(wire); got.Kind != driver.KindUnsupported {

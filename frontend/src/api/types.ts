@@ -115,6 +115,8 @@ export interface TestResult {
   serverVersion: string;
   /** Each path tested separately; empty when the driver reports the connection as a whole. */
   paths: PathStatus[];
+  /** Settings the person let the test change in a native question (a missing file created): the form takes them. */
+  changed?: Record<string, string>;
 }
 
 export interface ConnectionsApi {

@@ -345,7 +345,11 @@ export function createWailsApi(): Api {
       test: (form, secrets) =>
         call(async () => {
           const r = await ConnectionsBinding.Test(models.ConnectionFormDTO.createFrom(form), secrets);
-          return { serverVersion: r.serverVersion, paths: (r.paths ?? []).map((p) => ({ name: p.name, ok: p.ok, detail: p.detail })) };
+          return {
+            serverVersion: r.serverVersion,
+            paths: (r.paths ?? []).map((p) => ({ name: p.name, ok: p.ok, detail: p.detail })),
+            ...(r.changed ? { changed: { ...r.changed } } : {}),
+          };
         }),
       describe: (type) => call(async () => toDescription(await ConnectionsBinding.Describe(type))),
       chooseFile: (title) => call(() => ConnectionsBinding.ChooseFile(title)),

@@ -2247,6 +2247,7 @@ export namespace dto {
 	export class TestResultDTO {
 	    serverVersion: string;
 	    paths: PathDTO[];
+	    changed?: Record<string, string>;
 	
 	    static createFrom(source: any = {}) {
 	        return new TestResultDTO(source);
@@ -2256,6 +2257,7 @@ export namespace dto {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.serverVersion = source["serverVersion"];
 	        this.paths = this.convertValues(source["paths"], PathDTO);
+	        this.changed = source["changed"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -231,6 +231,16 @@ describe("a form from a description alone", () => {
     expect(screen.getByLabelText("Password")).toHaveAttribute("type", "password");
   });
 
+  it("takes the settings a Test changed with the person's Yes (a missing file created) before it saves", async () => {
+    const test = vi.fn(async () => ({ serverVersion: "", paths: [], changed: { wal: "true" } }));
+    const save = vi.fn(async () => ({ ...connectionForm(), id: "n1", name: "Shop", createdAt: "", skipTLSVerify: false }));
+    renderForm({ ...blank(), name: "Shop", values: { ...blank().values, path: "/data/new.db" } }, { connections: { test, save: save as never } }, testdb);
+    expect(screen.getByRole("checkbox", { name: "Use WAL" })).not.toBeChecked();
+    await userEvent.click(screen.getByRole("button", { name: "Test" }));
+    expect(await screen.findByText(/Connected/)).toBeInTheDocument();
+    expect(screen.getByRole("checkbox", { name: "Use WAL" })).toBeChecked();
+  });
+
   it("fills the fields and the secret from a connection URL as the backend reads it, and names a URL it refuses at its field", async () => {
     const fromURL = vi.fn(async (_type: string, url: string) => {
       if (url.includes("colour")) throw 'invalid_argument: the URL\'s parameter "colour" is not one these connections take (cache, mode)';

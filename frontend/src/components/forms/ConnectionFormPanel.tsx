@@ -162,7 +162,10 @@ function DescribedForm({ initial, desc, onSaved, onCancel, onDuplicate, onDelete
     const gen = ++testGen.current;
     try {
       const r = await api.connections.test(formToSend(), secretsToSend());
-      if (gen === testGen.current) setTest({ status: "ok", serverVersion: r.serverVersion, paths: r.paths ?? [] });
+      if (gen !== testGen.current) return;
+      // A setting the person let the test change (asked natively: create the missing file) is the form's now.
+      if (r.changed && Object.keys(r.changed).length > 0) setValues(r.changed);
+      setTest({ status: "ok", serverVersion: r.serverVersion, paths: r.paths ?? [] });
     } catch (reason) {
       if (gen === testGen.current) setTest({ status: "failed", error: parseApiError(reason) });
     }

@@ -55,11 +55,16 @@ type DriverError struct {
 	Code string `protobuf:"bytes,3,opt,name=code,proto3" json:"code,omitempty"`
 	// What the error concerns (driver.Error): a settings field, a column with a refused
 	// filter's operator, a 1-based statement position, and the reason in words.
-	Field         string `protobuf:"bytes,4,opt,name=field,proto3" json:"field,omitempty"`
-	Column        string `protobuf:"bytes,5,opt,name=column,proto3" json:"column,omitempty"`
-	Operator      string `protobuf:"bytes,6,opt,name=operator,proto3" json:"operator,omitempty"`
-	Position      int64  `protobuf:"varint,7,opt,name=position,proto3" json:"position,omitempty"`
-	Reason        string `protobuf:"bytes,8,opt,name=reason,proto3" json:"reason,omitempty"`
+	Field    string `protobuf:"bytes,4,opt,name=field,proto3" json:"field,omitempty"`
+	Column   string `protobuf:"bytes,5,opt,name=column,proto3" json:"column,omitempty"`
+	Operator string `protobuf:"bytes,6,opt,name=operator,proto3" json:"operator,omitempty"`
+	Position int64  `protobuf:"varint,7,opt,name=position,proto3" json:"position,omitempty"`
+	Reason   string `protobuf:"bytes,8,opt,name=reason,proto3" json:"reason,omitempty"`
+	// fix (driver.Fix): a setting change the host may ask the person about; an older host
+	// reads only the message.
+	FixQuestion   string `protobuf:"bytes,9,opt,name=fix_question,json=fixQuestion,proto3" json:"fix_question,omitempty"`
+	FixKey        string `protobuf:"bytes,10,opt,name=fix_key,json=fixKey,proto3" json:"fix_key,omitempty"`
+	FixValue      string `protobuf:"bytes,11,opt,name=fix_value,json=fixValue,proto3" json:"fix_value,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -146,6 +151,27 @@ func (x *DriverError) GetPosition() int64 {
 func (x *DriverError) GetReason() string {
 	if x != nil {
 		return x.Reason
+	}
+	return ""
+}
+
+func (x *DriverError) GetFixQuestion() string {
+	if x != nil {
+		return x.FixQuestion
+	}
+	return ""
+}
+
+func (x *DriverError) GetFixKey() string {
+	if x != nil {
+		return x.FixKey
+	}
+	return ""
+}
+
+func (x *DriverError) GetFixValue() string {
+	if x != nil {
+		return x.FixValue
 	}
 	return ""
 }
@@ -5246,7 +5272,7 @@ var File_driver_proto protoreflect.FileDescriptor
 
 const file_driver_proto_rawDesc = "" +
 	"\n" +
-	"\fdriver.proto\x12\rapp.driver.v2\"\xcd\x01\n" +
+	"\fdriver.proto\x12\rapp.driver.v2\"\xa6\x02\n" +
 	"\vDriverError\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12\x12\n" +
@@ -5255,7 +5281,11 @@ const file_driver_proto_rawDesc = "" +
 	"\x06column\x18\x05 \x01(\tR\x06column\x12\x1a\n" +
 	"\boperator\x18\x06 \x01(\tR\boperator\x12\x1a\n" +
 	"\bposition\x18\a \x01(\x03R\bposition\x12\x16\n" +
-	"\x06reason\x18\b \x01(\tR\x06reason\"\xca\x02\n" +
+	"\x06reason\x18\b \x01(\tR\x06reason\x12!\n" +
+	"\ffix_question\x18\t \x01(\tR\vfixQuestion\x12\x17\n" +
+	"\afix_key\x18\n" +
+	" \x01(\tR\x06fixKey\x12\x1b\n" +
+	"\tfix_value\x18\v \x01(\tR\bfixValue\"\xca\x02\n" +
 	"\x05Value\x12#\n" +
 	"\fstring_value\x18\x01 \x01(\tH\x00R\vstringValue\x12\x1f\n" +
 	"\n" +
