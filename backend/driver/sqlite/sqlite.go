@@ -79,6 +79,9 @@ type Driver struct {
 	path     string
 	readOnly bool
 	create   bool
+	// unwritable: a read-write connection whose file SQLite could open only to read (a
+	// read-only disk, a file or folder without write permission): reads go on, writes say so.
+	unwritable bool
 
 	// rmu guards ro, the read connection; wmu guards rw, the write connection (nil when the
 	// connection is read-only). A connection serves one call at a time.
@@ -155,15 +158,21 @@ func (d *Driver) Connect(ctx context.Context) error {
 			flags |= sqlite3.OPEN_CREATE
 		}
 		rw, err := d.open(flags)
-		if err != nil {
-			return err
+		switch {
+		case cannotWrite(err) && fi != nil:
+			// The file is there but SQLite cannot open it to write: read it, and say so at
+			// the first write.
+			d.unwritable = true
+		case err != nil:
+			return d.openError(err)
+		default:
+			d.rw = rw
 		}
-		d.rw = rw
 	}
 	ro, err := d.open(sqlite3.OPEN_READONLY)
 	if err != nil {
 		d.Close()
-		return err
+		return d.openError(err)
 	}
 	d.ro = ro
 	if err := d.Ping(ctx); err != nil {
@@ -177,11 +186,11 @@ func (d *Driver) Connect(ctx context.Context) error {
 func (d *Driver) open(flags sqlite3.OpenFlag) (*sqlite3.Conn, error) {
 	c, err := sqlite3.OpenFlags(d.path, flags|sqlite3.OPEN_NOFOLLOW)
 	if err != nil {
-		return nil, d.openError(err)
+		return nil, err
 	}
 	if err := c.BusyTimeout(busyTimeout); err != nil {
 		c.Close()
-		return nil, d.openError(err)
+		return nil, err
 	}
 	if err := regexp.Register(c); err != nil {
 		c.Close()
@@ -191,7 +200,7 @@ func (d *Driver) open(flags sqlite3.OpenFlag) (*sqlite3.Conn, error) {
 	if readOnly {
 		if err := c.Exec("PRAGMA query_only = 1"); err != nil {
 			c.Close()
-			return nil, d.openError(err)
+			return nil, err
 		}
 	}
 	if err := c.SetAuthorizer(guard(readOnly)); err != nil {
@@ -263,6 +272,9 @@ func (d *Driver) write(ctx context.Context, f func(*sqlite3.Conn) error) error {
 	if d.readOnly {
 		return driver.Errorf(driver.KindNotPermitted, "the connection opens %s read-only: nothing is written", d.path)
 	}
+	if d.unwritable {
+		return driver.Errorf(driver.KindNotPermitted, "%s cannot be written (the file or its folder is read-only on disk, or not yours to write): it is read, nothing is written", d.path)
+	}
 	if d.rw == nil {
 		return driver.Errorf(driver.KindConnection, "the connection is closed")
 	}
@@ -320,6 +332,12 @@ func (d *Driver) failure(ctx context.Context, err error) error {
 // openError is an error opening the file, in words.
 func (d *Driver) openError(err error) error {
 	return d.failure(context.Background(), err)
+}
+
+// cannotWrite tells SQLite's refusal to open a file for writing that it could read.
+func cannotWrite(err error) bool {
+	var se *sqlite3.Error
+	return errors.As(err, &se) && (se.Code() == sqlite3.CANTOPEN || se.Code() == sqlite3.READONLY || se.Code() == sqlite3.PERM)
 }
 
 // pathError is what a file system error says, without Go's "stat <path>:" prefix.
