@@ -152,7 +152,7 @@ INSERT INTO vecs(rowid, e, label) VALUES (1, '[1,0,0]', 'x'), (2, '[0,1,0]', 'y'
 			}
 		})
 	}
-	for _, stmt := range []string{"ATTACH DATABASE '" + filepath.Join(dir, "other.db") + "' AS other", "VACUUM INTO '" + filepath.Join(dir, "copy.db") + "'", "SELECT load_extension('x')"} {
+	for _, stmt := range []string{"ATTACH DATABASE '" + filepath.Join(dir, "other.db") + "' AS other", "DETACH DATABASE main", "VACUUM INTO '" + filepath.Join(dir, "copy.db") + "'", "SELECT load_extension('x')"} {
 		t.Run("execute_query refuses, even approved: "+stmt, func(t *testing.T) {
 			r.person.will(approval.Approve)
 			rep := call(auth.LevelFullAccess, NameExecuteQuery, map[string]any{"query": stmt})
