@@ -257,7 +257,7 @@ func TestTheLinuxPackages(t *testing.T) {
 		}
 		for _, p := range list {
 			if !p.FromMirror || (p.Name == "postgres") != (p.Installed != "") {
-				t.Fatalf("plugin list: %+v: both from the mirror, postgres alone installed", list)
+				t.Fatalf("plugin list: %+v: every plugin from the mirror, postgres alone installed", list)
 			}
 		}
 	})
