@@ -1,14 +1,10 @@
 package sqlite_test
 
 import (
-	"bytes"
 	"context"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -86,20 +82,7 @@ INSERT INTO notes VALUES ('hello world')`); err != nil {
 	// A WAL file beside the database, held by another program that wrote and has not
 	// checkpointed: what it holds is read, read-only.
 	wal := filepath.Join(t.TempDir(), "wal.db")
-	cmd := exec.CommandContext(ctx, "sqlite3", wal)
-	in, _ := cmd.StdinPipe()
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { in.Close(); _ = cmd.Wait() }()
-	io.WriteString(in, "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; CREATE TABLE t (x); INSERT INTO t VALUES (1), (2); SELECT 'written';\n")
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), "written"); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the other program did not write")
-		}
-	}
+	holdOpen(ctx, t, wal, "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; CREATE TABLE t (x); INSERT INTO t VALUES (1), (2); SELECT 'written'", "written")
 	if fi, err := os.Stat(wal + "-wal"); err != nil || fi.Size() == 0 {
 		t.Fatalf("no WAL file beside the database: %v", err)
 	}

@@ -3,9 +3,7 @@ package sqlite_test
 import (
 	"bytes"
 	"context"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -89,25 +87,12 @@ func TestAFileThatCannotBeUsedIsNamedInWordsAndLeftAsItWas(t *testing.T) {
 		if err := d.Connect(ctx); err != nil {
 			t.Fatal(err)
 		}
-		// Another sqlite3 holds an exclusive transaction until its input ends.
-		cmd := exec.CommandContext(ctx, "sqlite3", path)
-		in, _ := cmd.StdinPipe()
-		var out bytes.Buffer
-		cmd.Stdout = &out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		io.WriteString(in, "BEGIN EXCLUSIVE; INSERT INTO t VALUES (2); SELECT 'held';\n")
-		for deadline := time.Now().Add(10 * time.Second); !strings.Contains(out.String(), "held"); time.Sleep(20 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatal("the other program did not take its lock")
-			}
-		}
+		// Another sqlite3 holds an exclusive transaction until the subtest ends.
+		stop := holdOpen(ctx, t, path, "BEGIN EXCLUSIVE; INSERT INTO t VALUES (2); SELECT 'held'", "held")
 		short, cancelShort := context.WithTimeout(ctx, 20*time.Second)
 		_, err = d.Browse(short, "t", driver.Page{}, nil, nil)
 		cancelShort()
-		in.Close()
-		_ = cmd.Wait()
+		stop() // sqlite3 exits without committing its transaction
 		if !driver.IsKind(err, driver.KindConnection) || !strings.Contains(err.Error(), "locked by another program") {
 			t.Fatalf("%v", err)
 		}
