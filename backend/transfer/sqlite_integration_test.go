@@ -20,6 +20,7 @@ import (
 // plugin and comes back in with create into a new table of the same file: sqlite3 reads the
 // same rows, each vector's float32 blob byte for byte.
 func TestASQLiteTableGoesOutAndBackInWithCreate(t *testing.T) {
+	sqlitecli.Require(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	path := filepath.Join(t.TempDir(), "out.db")

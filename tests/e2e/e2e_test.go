@@ -159,6 +159,7 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 // the PostgreSQL checks' docs), and a small vec0 table.
 func makeSQLiteFile(t *testing.T) string {
 	t.Helper()
+	sqlitecli.Require(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	path := filepath.Join(t.TempDir(), "shop.db")

@@ -168,6 +168,7 @@ func (h *harness) Big(ctx context.Context, t *testing.T) (string, int) {
 // The contract's conformance suite passes on a SQLite file, in the process and across the
 // plugin protocol.
 func TestConformance(t *testing.T) {
+	sqlitecli.Require(t)
 	for _, boundary := range []bool{false, true} {
 		name := "in process"
 		if boundary {

@@ -18,6 +18,7 @@ import (
 // vec0 tables are listed as what they are, their shadow tables not at all; a WAL file beside
 // the database is read through.
 func TestEveryShapeOfKeyNamesItsRows(t *testing.T) {
+	sqlitecli.Require(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	path := filepath.Join(t.TempDir(), "keys.db")

@@ -17,6 +17,7 @@ import (
 // Issue 39, item 1: a file that is not there, not a database, locked by another program, or
 // deleted while open is named in words, and nothing is written to it.
 func TestAFileThatCannotBeUsedIsNamedInWordsAndLeftAsItWas(t *testing.T) {
+	sqlitecli.Require(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	dir := t.TempDir()

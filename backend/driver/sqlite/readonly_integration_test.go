@@ -18,6 +18,7 @@ import (
 // classifier had called it a read, fails in SQLite itself; sqlite3 then reads the file as it
 // was. ATTACH, DETACH and VACUUM INTO are refused on the write connection too.
 func TestAWriteThatLooksLikeAReadFailsInSQLiteItself(t *testing.T) {
+	sqlitecli.Require(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	dir := t.TempDir()

@@ -21,6 +21,7 @@ import (
 // mounted for the test and then made read-only (root can write any file, but no file on a
 // read-only mount): make test runs as root.
 func TestAFileOnAReadOnlyDiskIsReadAndNotWritten(t *testing.T) {
+	sqlitecli.Require(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	dir := t.TempDir()

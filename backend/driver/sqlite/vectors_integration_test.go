@@ -23,6 +23,7 @@ import (
 // come in the order sqlite-vec itself gives: vec0's KNN with its declared metric, an exact
 // scan by L2 for the plain column and wherever a filter narrows the search.
 func TestVectorsReadAndRankAsSqliteVecDoes(t *testing.T) {
+	sqlitecli.Require(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	path := filepath.Join(t.TempDir(), "vec.db")
@@ -167,6 +168,7 @@ func TestVectorsReadAndRankAsSqliteVecDoes(t *testing.T) {
 // Issue 39, item 4: the editor completes the file's own tables and columns, and the functions
 // this SQLite has (sqlite-vec's among them), never load_extension.
 func TestTheEditorCompletesTheFilesOwnWords(t *testing.T) {
+	sqlitecli.Require(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	path := filepath.Join(t.TempDir(), "words.db")
@@ -201,6 +203,7 @@ func TestTheEditorCompletesTheFilesOwnWords(t *testing.T) {
 // declares Capabilities.VectorNumbers) and arrive as the same text the driver prints in the
 // process.
 func TestAPageOfVectorsReadsTheSameInTheProcessAndAcrossThePlugin(t *testing.T) {
+	sqlitecli.Require(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	path := filepath.Join(t.TempDir(), "same.db")

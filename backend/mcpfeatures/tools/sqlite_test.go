@@ -24,6 +24,7 @@ import (
 // reads, through execute_query, change nothing without the person's Yes (ATTACH and VACUUM
 // INTO not even with it). Every outcome is read back with sqlite3.
 func TestToolsOnASQLiteConnection(t *testing.T) {
+	sqlitecli.Require(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	dir := t.TempDir()

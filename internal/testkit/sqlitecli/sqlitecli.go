@@ -13,6 +13,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"testing"
+
+	"app/internal/testkit/testenv"
 )
 
 // Dir is the npm project of sqlite-vec's extension.
@@ -63,4 +66,14 @@ func firstLine(s string) string {
 		s = s[:80] + "…"
 	}
 	return s
+}
+
+// Require makes a test that reads or writes files with sqlite3 wait for make test's set-up:
+// skipped, saying what is missing, without it (a plain go test, make check); failed under
+// make test, whose set-up installs both.
+func Require(t testing.TB) {
+	t.Helper()
+	if err := Check(); err != nil {
+		testenv.Require(t, err.Error())
+	}
 }
