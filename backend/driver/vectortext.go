@@ -19,9 +19,10 @@ const VectorsNumbers VectorRead = "numbers"
 // reaches the host's code never holds one: PrintFloats turns them into their text.
 type Floats []float32
 
-// PrintFloats replaces each Floats cell of g by its text (VectorText). A page of many numbers
+// PrintFloats replaces each Floats cell of g by print of its numbers: VectorText (the host, a
+// page of whole vectors) or PreviewOf (a driver's page of previews). A page of many numbers
 // (1,000 rows of 768) is printed on every core, the rows split between them.
-func PrintFloats(g *Grid) {
+func PrintFloats(g *Grid, print func([]float32) string) {
 	if g == nil {
 		return
 	}
@@ -37,18 +38,18 @@ func PrintFloats(g *Grid) {
 	if numbers == 0 {
 		return
 	}
-	print := func(part [][]any) {
+	printRows := func(part [][]any) {
 		for _, r := range part {
 			for j, c := range r {
 				if f, ok := c.(Floats); ok {
-					r[j] = VectorText(f)
+					r[j] = print(f)
 				}
 			}
 		}
 	}
 	workers := min(runtime.GOMAXPROCS(0), rows)
 	if numbers < 50_000 || workers < 2 {
-		print(g.Rows)
+		printRows(g.Rows)
 		return
 	}
 	var wg sync.WaitGroup
@@ -58,7 +59,7 @@ func PrintFloats(g *Grid) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			print(part)
+			printRows(part)
 		}()
 	}
 	wg.Wait()

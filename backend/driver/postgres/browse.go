@@ -197,13 +197,14 @@ func readPage(rows pgx.Rows, cols []column, extra, limit int, vectors driver.Vec
 			binary[i], dest[i] = true, nil // read from RawValues below
 		}
 	}
-	var pending []sqlkit.Pending
+	// A vector read in binary is its numbers (a Floats cell) until the page is read, then
+	// printed as vectors asks (printVectors).
 	vector := func(row []any, i int, b []byte) error {
 		v, err := decodeVector(b)
 		if err != nil {
 			return fmt.Errorf("column %s: %w", cols[i].Name, err)
 		}
-		pending = append(pending, sqlkit.Pending{Row: row, Col: i, Nums: v})
+		row[i] = driver.Floats(v)
 		return nil
 	}
 	// Every other expression a page selects is cast to text, whose bytes on the wire are the
@@ -278,15 +279,8 @@ func readPage(rows pgx.Rows, cols []column, extra, limit int, vectors driver.Vec
 	if err := rows.Err(); err != nil {
 		return nil, nil, err
 	}
-	preview := vectors == driver.VectorsPreview
-	if vectors == driver.VectorsNumbers {
-		for _, p := range pending { // the host prints them (driver.PrintFloats)
-			p.Row[p.Col] = driver.Floats(p.Nums)
-		}
-	} else {
-		printVectors(pending, preview)
-	}
-	if preview {
+	printVectors(g, vectors)
+	if vectors == driver.VectorsPreview {
 		for i := range cols {
 			if binary[i] {
 				g.Columns[i].Preview = true

@@ -9,7 +9,6 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"app/backend/driver"
-	"app/backend/driver/sqlkit"
 )
 
 // pgvector's vector columns are read in its binary form (vector_send: the dimension and a
@@ -67,12 +66,14 @@ func decodeVector(b []byte) ([]float32, error) {
 	return out, nil
 }
 
-// printVectors writes each pending vector into its cell: as its text, or as its preview when
-// preview.
-func printVectors(pending []sqlkit.Pending, preview bool) {
-	if preview {
-		sqlkit.PrintVectors(pending, driver.PreviewOf)
-		return
+// printVectors prints a page's Floats cells as vectors asks: as previews, as their text, or
+// not at all for a page asked for numbers (the host prints them).
+func printVectors(g *driver.Grid, vectors driver.VectorRead) {
+	switch vectors {
+	case driver.VectorsNumbers:
+	case driver.VectorsPreview:
+		driver.PrintFloats(g, driver.PreviewOf)
+	default:
+		driver.PrintFloats(g, driver.VectorText)
 	}
-	sqlkit.PrintVectors(pending, driver.VectorText)
 }

@@ -78,14 +78,7 @@ func orWord(s, word string) string {
 // integer or a number where the text is one, else the text.
 func typed(text string, kind driver.ColumnKind) any {
 	switch kind {
-	case driver.ColumnInteger:
-		if n, err := strconv.ParseInt(strings.TrimSpace(text), 10, 64); err == nil {
-			return n
-		}
-		if f, err := strconv.ParseFloat(strings.TrimSpace(text), 64); err == nil {
-			return f
-		}
-	case driver.ColumnNumber, driver.ColumnOther:
+	case driver.ColumnInteger, driver.ColumnNumber, driver.ColumnOther:
 		if n, err := strconv.ParseInt(strings.TrimSpace(text), 10, 64); err == nil {
 			return n
 		}
@@ -182,9 +175,9 @@ func (d *Driver) Browse(ctx context.Context, name string, page driver.Page, filt
 		g.Columns[i] = c.Column
 	}
 	var last []any
-	// Whole vectors are printed once the page is read, on every core (sqlkit.PrintVectors).
-	var pending []sqlkit.Pending
-	full := page.Vectors != driver.VectorsPreview // whole vectors, as text or as numbers
+	// Whole vectors are their numbers (Floats cells) until the page is read, then printed on
+	// every core (driver.PrintFloats), or left for the host to print.
+	full := page.Vectors != driver.VectorsPreview
 	err = d.read(ctx, func(c *sqlite3.Conn) error {
 		return each(c, q, args, func(s *sqlite3.Stmt) error {
 			if len(g.Rows) == limit {
@@ -194,7 +187,7 @@ func (d *Driver) Browse(ctx context.Context, name string, page driver.Page, filt
 			row := make([]any, len(t.columns))
 			for i := range t.columns {
 				if full && t.columns[i].Kind == driver.ColumnVector && s.ColumnType(i) == sqlite3.BLOB && len(s.ColumnRawBlob(i))%4 == 0 {
-					pending = append(pending, sqlkit.Pending{Row: row, Col: i, Nums: floatsOf(s.ColumnRawBlob(i))})
+					row[i] = driver.Floats(floatsOf(s.ColumnRawBlob(i)))
 					continue
 				}
 				row[i] = cell(s, i, &t.columns[i], page.Vectors)
@@ -210,12 +203,8 @@ func (d *Driver) Browse(ctx context.Context, name string, page driver.Page, filt
 	if err != nil {
 		return nil, err
 	}
-	if page.Vectors == driver.VectorsNumbers {
-		for _, p := range pending { // the host prints them (driver.PrintFloats)
-			p.Row[p.Col] = driver.Floats(p.Nums)
-		}
-	} else {
-		sqlkit.PrintVectors(pending, driver.VectorText)
+	if page.Vectors != driver.VectorsNumbers {
+		driver.PrintFloats(g, driver.VectorText)
 	}
 	if page.Vectors == driver.VectorsPreview {
 		for i := range g.Columns {

@@ -53,11 +53,8 @@ func (d *Driver) Execute(ctx context.Context, text string, opts driver.ExecOptio
 				return fmt.Errorf("statement %d: %w", n, err)
 			}
 			if r.Kind == driver.ResultJSON {
-				changes := c.Changes()
-				if !isDML(sql) {
-					changes = 0
-				}
-				r.Tag = tag(sql, changes)
+				var changes int64
+				r.Tag, changes = answer(sql, c.Changes())
 				r.JSON, _ = json.MarshalIndent(map[string]any{"command": r.Tag, "rowsChanged": changes}, "", "  ")
 			}
 			results = append(results, *r)
@@ -119,22 +116,15 @@ func result(s *sqlite3.Stmt, maxRows int) (*driver.Result, error) {
 	return r, nil
 }
 
-// isDML tells a statement whose changes count (INSERT, UPDATE, DELETE, REPLACE).
-func isDML(sql string) bool {
-	switch verb(tokens(sql)) {
-	case "INSERT", "UPDATE", "DELETE", "REPLACE":
-		return true
-	}
-	return false
-}
-
-// tag is a statement's answer in a word or two: its verb and, for a change of rows, how many.
-func tag(sql string, changes int64) string {
+// answer is a statement's answer: its tag, in a word or two (its verb and, for a change of rows,
+// how many), and the rows it changed, which SQLite's count of the connection's last change
+// (changes) tells only for INSERT, UPDATE, DELETE and REPLACE.
+func answer(sql string, changes int64) (tag string, rows int64) {
 	toks := tokens(sql)
 	v := verb(toks)
 	switch v {
 	case "INSERT", "UPDATE", "DELETE", "REPLACE":
-		return fmt.Sprintf("%s %d", v, changes)
+		return fmt.Sprintf("%s %d", v, changes), changes
 	case "CREATE", "DROP", "ALTER":
 		words := []string{v}
 		for _, t := range toks[1:] {
@@ -147,7 +137,7 @@ func tag(sql string, changes int64) string {
 				break
 			}
 		}
-		return strings.Join(words, " ")
+		return strings.Join(words, " "), 0
 	}
-	return v
+	return v, 0
 }

@@ -677,7 +677,7 @@ func fromGrid(g *pb.Grid) *driver.Grid {
 		out.Rows[i] = row
 	}
 	// A grid in the host holds no numbers of a vector, only its text.
-	driver.PrintFloats(out)
+	driver.PrintFloats(out, driver.VectorText)
 	return out
 }
 
