@@ -72,15 +72,22 @@ type Bridge struct {
 
 	// legacy is the state a legacy client's initialize set (nil for a modern client).
 	legacy atomic.Pointer[legacyClient]
-	// discovered is server/discover's result.
-	discovered discoverResult
+	// discovered is server/discover's result (nil until the bridge is connected).
+	discovered atomic.Pointer[discoverResult]
+
+	// setting is the app's MCP on/off setting, asked at every request (disabled.go).
+	setting *mcpSetting
+	// connected: the app was found and its server/discover checked, and MCP has not been
+	// seen off since. connMu serialises connecting.
+	connMu    sync.Mutex
+	connected atomic.Bool
+	// sawOff: MCP was seen off since the last connect; the next connect waits for App's new
+	// handshake file before it would start an App.
+	sawOff atomic.Bool
 
 	pendMu  sync.Mutex
 	pending map[string]chan clientAnswer
 	nextID  atomic.Int64
-
-	// disabled: the app's settings have MCP off; Serve answers -33006 (disabled.go).
-	disabled bool
 }
 
 type legacyClient struct {
@@ -103,7 +110,9 @@ type clientAnswer struct {
 
 // New finds the app (starting it when allowed), checks server/discover, and returns a bridge
 // ready to Serve. The error says why the bridge cannot start: a refused handshake file, no
-// app, or an app that does not list 2026-07-28 in supportedVersions.
+// app, or an app that does not list 2026-07-28 in supportedVersions. With MCP off in the
+// app's settings it looks for no app: Serve answers -33006 while MCP stays off, and finds the
+// app at the first request after it is turned on.
 func New(ctx context.Context, opts Options) (*Bridge, error) {
 	if opts.Log == nil {
 		l := logrus.New()
@@ -113,24 +122,70 @@ func New(ctx context.Context, opts Options) (*Bridge, error) {
 	if opts.ReconnectWait <= 0 {
 		opts.ReconnectWait = 5 * time.Second
 	}
-	b := &Bridge{opts: opts, client: opts.Client, pending: map[string]chan clientAnswer{}}
+	b := &Bridge{opts: opts, client: opts.Client, pending: map[string]chan clientAnswer{}, setting: newMCPSetting(opts.ConfigDir)}
 	if b.client == nil {
 		b.client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16, IdleConnTimeout: 25 * time.Second}}
 	}
-	if mcpOff(ctx, opts.ConfigDir) {
-		opts.Log.Warn("MCP is turned off in App's settings: every request is answered with -33006, and App is not started")
-		b.disabled = true
+	if b.setting.Off(ctx) {
+		opts.Log.Warn("MCP is turned off in App's settings: requests are answered with -33006, and App is not started, until it is turned on")
+		b.sawOff.Store(true)
 		return b, nil
 	}
-	h, err := findApp(ctx, opts.ConfigDir, opts.Launcher, opts.Log.Infof)
-	if err != nil {
-		return nil, err
-	}
-	b.hs = h
-	if err := b.discover(ctx); err != nil {
+	if err := b.connect(ctx); err != nil {
 		return nil, err
 	}
 	return b, nil
+}
+
+// connect finds the app (starting it when allowed) and checks server/discover, unless that
+// is done. It is done again after MCP was seen off: App stopped its server then and removed
+// its handshake file, and serves at a new port with a new bridge token once MCP is on again.
+func (b *Bridge) connect(ctx context.Context) error {
+	if b.connected.Load() {
+		return nil
+	}
+	b.connMu.Lock()
+	defer b.connMu.Unlock()
+	if b.connected.Load() {
+		return nil
+	}
+	h, err := readHandshake(b.opts.ConfigDir, time.Now())
+	if err != nil && b.sawOff.Swap(false) {
+		// MCP was just turned on: the App that turned it on writes its handshake file once
+		// its server listens (within its settings poll, a second, when the CLI changed it).
+		// Waiting for it, once, keeps the bridge from starting a second App meanwhile.
+		h, err = awaitHandshake(ctx, b.opts.ConfigDir, b.opts.ReconnectWait)
+	}
+	if err != nil {
+		if h, err = findApp(ctx, b.opts.ConfigDir, b.opts.Launcher, b.opts.Log.Infof); err != nil {
+			return err
+		}
+	}
+	b.hsMu.Lock()
+	b.hs = h
+	b.hsMu.Unlock()
+	if err := b.discover(ctx); err != nil {
+		return err
+	}
+	b.connected.Store(true)
+	return nil
+}
+
+// awaitHandshake waits up to wait for a usable handshake file in dir, as long as the refusal
+// is one a starting app ends (no file, or one naming a dead process).
+func awaitHandshake(ctx context.Context, dir string, wait time.Duration) (config.Handshake, error) {
+	deadline := time.Now().Add(wait)
+	for {
+		h, err := readHandshake(dir, time.Now())
+		if err == nil || !(errors.Is(err, ErrNoHandshake) || errors.Is(err, ErrNotRunning)) || time.Now().After(deadline) {
+			return h, err
+		}
+		select {
+		case <-ctx.Done():
+			return h, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 // discover calls server/discover and refuses an app without 2026-07-28.
@@ -146,12 +201,14 @@ func (b *Bridge) discover(ctx context.Context) error {
 	if rerr != nil {
 		return fmt.Errorf("server/discover was refused: %s", rerr)
 	}
-	if err := json.Unmarshal(res, &b.discovered); err != nil {
+	var d discoverResult
+	if err := json.Unmarshal(res, &d); err != nil {
 		return fmt.Errorf("server/discover answered %s: %w", truncate(string(res), 200), err)
 	}
-	if !slices.Contains(b.discovered.SupportedVersions, mcp.ProtocolVersion) {
-		return fmt.Errorf("%w: its supportedVersions are %v", errUnsupportedApp, b.discovered.SupportedVersions)
+	if !slices.Contains(d.SupportedVersions, mcp.ProtocolVersion) {
+		return fmt.Errorf("%w: its supportedVersions are %v", errUnsupportedApp, d.SupportedVersions)
 	}
+	b.discovered.Store(&d)
 	return nil
 }
 
@@ -159,9 +216,6 @@ func (b *Bridge) discover(ctx context.Context) error {
 // concurrently and are answered in whatever order they finish; when in closes, the requests
 // still running are cancelled and Serve returns.
 func (b *Bridge) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	if b.disabled {
-		return serveDisabled(ctx, in, out)
-	}
 	ctx, cancel := context.WithCancel(ctx)
 	b.out = bufio.NewWriter(out)
 	r := bufio.NewReaderSize(in, 64<<10)
@@ -237,9 +291,10 @@ func idOrNull(id json.RawMessage) json.RawMessage {
 }
 
 // notification forwards notifications/cancelled (the one the endpoint acts on) and drops
-// the rest, as the endpoint would (SPEC.md B "Methods" rule 3).
+// the rest, as the endpoint would (SPEC.md B "Methods" rule 3). With MCP off, or no app
+// found yet, there is no request to cancel.
 func (b *Bridge) notification(ctx context.Context, m *mcp.Message) {
-	if m.Method != "notifications/cancelled" {
+	if m.Method != "notifications/cancelled" || !b.connected.Load() || b.setting.Off(ctx) {
 		return
 	}
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": m.Method, "params": m.Params})
@@ -257,8 +312,17 @@ func (b *Bridge) notification(ctx context.Context, m *mcp.Message) {
 	}
 }
 
-// request answers the legacy handshake here and forwards everything else.
+// request answers -33006 while MCP is off, the legacy handshake here, and forwards
+// everything else.
 func (b *Bridge) request(ctx context.Context, m *mcp.Message) {
+	if b.setting.Off(ctx) {
+		b.sawOff.Store(true)
+		if b.connected.Swap(false) {
+			b.opts.Log.Warn("MCP was turned off in App's settings: requests are answered with -33006 until it is turned on")
+		}
+		b.writeError(m.ID, mcp.CodeServerDisabled, disabledMessage, map[string]string{"fix": disabledFix})
+		return
+	}
 	params := m.Members
 	if params == nil {
 		params = map[string]json.RawMessage{}
@@ -271,14 +335,19 @@ func (b *Bridge) request(ctx context.Context, m *mcp.Message) {
 		}
 	}
 	switch {
-	case m.Method == "initialize":
-		b.initialize(m.ID, params)
-		return
 	case !modern && (m.Method == "ping" || m.Method == "logging/setLevel"):
 		b.writeResult(m.ID, json.RawMessage("{}"))
 		return
 	case !modern && (m.Method == "server/discover" || m.Method == "subscriptions/listen"):
 		b.writeError(m.ID, mcp.CodeMethodNotFound, "method not found: "+m.Method+" is a 2026-07-28 method; this client speaks a legacy revision", nil)
+		return
+	}
+	if err := b.connect(ctx); err != nil {
+		b.writeError(m.ID, mcp.CodeServiceUnavailable, "server error: "+err.Error(), nil)
+		return
+	}
+	if m.Method == "initialize" {
+		b.initialize(m.ID, params)
 		return
 	}
 	lc := b.legacy.Load()
@@ -302,12 +371,14 @@ func (b *Bridge) request(ctx context.Context, m *mcp.Message) {
 
 // initialize answers a legacy client's handshake from server/discover's result, shaped for
 // its era (SPEC.md B "Versioning" 4 and 5: only the two legacy revisions, resources.subscribe
-// false, no resultType, cache hints or serverInfo in _meta).
+// false, no resultType, cache hints or serverInfo in _meta). Its capabilities come from the
+// rule the core's own legacy initialize uses (mcp.CapabilitiesFor), so the two agree.
 func (b *Bridge) initialize(id json.RawMessage, params map[string]json.RawMessage) {
+	d := b.discovered.Load()
 	var version string
 	_ = json.Unmarshal(params["protocolVersion"], &version)
 	if !slices.Contains(mcp.LegacyVersions(), version) {
-		b.writeError(id, mcp.CodeUnsupportedVersion, "unsupported protocol version", map[string]any{"supported": b.discovered.SupportedVersions, "requested": version})
+		b.writeError(id, mcp.CodeUnsupportedVersion, "unsupported protocol version", map[string]any{"supported": d.SupportedVersions, "requested": version})
 		return
 	}
 	caps := params["capabilities"]
@@ -315,29 +386,15 @@ func (b *Bridge) initialize(id json.RawMessage, params map[string]json.RawMessag
 		caps = json.RawMessage("{}")
 	}
 	b.legacy.Store(&legacyClient{version: version, capabilities: caps, clientInfo: params["clientInfo"]})
-	capabilities := map[string]any{}
-	for k, v := range b.discovered.Capabilities {
-		capabilities[k] = v
-	}
-	if res, ok := capabilities["resources"].(map[string]any); ok {
-		copied := map[string]any{}
-		for k, v := range res {
-			copied[k] = v
-		}
-		copied["subscribe"] = false
-		capabilities["resources"] = copied
-	}
-	delete(capabilities, "extensions")
-	capabilities["logging"] = map[string]any{}
-	serverInfo, _ := b.discovered.Meta[mcp.MetaServerInfo].(map[string]any)
+	serverInfo, _ := d.Meta[mcp.MetaServerInfo].(map[string]any)
 	if serverInfo == nil {
 		serverInfo = map[string]any{"name": "app", "version": "unknown"}
 	}
 	res, _ := json.Marshal(map[string]any{
 		"protocolVersion": version,
-		"capabilities":    capabilities,
+		"capabilities":    mcp.CapabilitiesFor(version, d.Capabilities),
 		"serverInfo":      serverInfo,
-		"instructions":    b.discovered.Instructions,
+		"instructions":    d.Instructions,
 	})
 	b.writeResult(id, res)
 }

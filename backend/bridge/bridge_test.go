@@ -460,3 +460,114 @@ func TestBridgeWithMCPOff(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// setMCP turns the MCP server on or off in dir's settings, as App's Settings and
+// `app settings set mcp.enabled` do: one atomic write of settings.json.
+func setMCP(t *testing.T, dir string, on bool) {
+	t.Helper()
+	if err := config.SettingsFile(dir).Update(context.Background(), func(s *config.Settings) error {
+		s.MCP.Enabled = on
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// disabledAnswer checks that m is -33006 with a fix that says how to turn MCP on and asks for
+// no restart of app-mcp (it follows the setting as it is now).
+func disabledAnswer(t *testing.T, m map[string]any, id any) {
+	t.Helper()
+	e, _ := m["error"].(map[string]any)
+	data, _ := e["data"].(map[string]any)
+	fix := fmt.Sprint(data["fix"])
+	if m["id"] != id || errCode(m) != mcp.CodeServerDisabled || !strings.Contains(fix, "app settings set mcp.enabled true") || strings.Contains(fix, "restart") {
+		t.Fatalf("want -33006 with its fix for %v, got %v", id, m)
+	}
+}
+
+// TestBridgeFollowsTheMCPSettingWhileItRuns (issue 44, item 4): the person turns MCP off in
+// App while an AI client's app-mcp runs; App stops its server and removes its handshake file.
+// The next request is -33006 with its fix, in both eras; turned back on (App serving again at
+// a new port with a new token), requests work again, app-mcp never restarted.
+func TestBridgeFollowsTheMCPSettingWhileItRuns(t *testing.T) {
+	dir := t.TempDir()
+	app := startApp(t, dir, "token-1")
+	b := start(t, roleBridge, dir)
+	steps := []struct {
+		rule string
+		run  func(t *testing.T)
+	}{
+		{"with MCP on, a request is forwarded", func(t *testing.T) {
+			b.send(t, modernCall(1, "echo", `{}`))
+			if m := b.next(t); m["id"] != float64(1) || m["result"] == nil {
+				t.Fatalf("%v", m)
+			}
+		}},
+		{"MCP turned off: the next request is -33006 with its fix, in both eras", func(t *testing.T) {
+			setMCP(t, dir, false)
+			_ = app.cmd.Process.Kill()
+			app.wait(t)
+			if err := config.RemoveHandshake(dir, app.cmd.Process.Pid); err != nil {
+				t.Fatal(err)
+			}
+			b.send(t, modernCall(2, "echo", `{}`))
+			disabledAnswer(t, b.next(t), float64(2))
+			b.send(t, legacyInit)
+			disabledAnswer(t, b.next(t), "init")
+			b.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`) // no answer
+		}},
+		{"MCP turned back on: requests work again without restarting app-mcp", func(t *testing.T) {
+			startApp(t, dir, "token-2")
+			setMCP(t, dir, true)
+			b.send(t, modernCall(3, "echo", `{"again":true}`))
+			if m := b.next(t); m["id"] != float64(3) || firstText(t, m) != `{"again":true}` {
+				t.Fatalf("%v\nstderr:\n%s", m, b.stderr())
+			}
+			b.send(t, legacyInit)
+			if r := result(t, b.next(t)); r["protocolVersion"] != "2025-11-25" {
+				t.Fatalf("%v", r)
+			}
+			b.send(t, legacyCall(4, "echo", `{"legacy":true}`))
+			if m := b.next(t); m["id"] != float64(4) || firstText(t, m) != `{"legacy":true}` {
+				t.Fatalf("%v", m)
+			}
+		}},
+		{"stdin closes: the bridge ends", func(t *testing.T) {
+			b.in.Close()
+			if err := b.wait(t); err != nil {
+				t.Fatalf("%v; stderr:\n%s", err, b.stderr())
+			}
+		}},
+	}
+	for _, s := range steps {
+		if !t.Run(s.rule, s.run) {
+			return // the steps share one bridge
+		}
+	}
+}
+
+// TestBridgeStartedWithMCPOffServesOnceItIsTurnedOn: an app-mcp started while MCP is off
+// answers -33006 and looks for no app; once MCP is on, it finds the app and checks
+// server/discover at the next request.
+func TestBridgeStartedWithMCPOffServesOnceItIsTurnedOn(t *testing.T) {
+	dir := t.TempDir()
+	setMCP(t, dir, false)
+	startApp(t, dir, "token-1")
+	b := start(t, roleBridge, dir)
+	b.send(t, modernCall(1, "echo", `{}`))
+	disabledAnswer(t, b.next(t), float64(1))
+	setMCP(t, dir, true)
+	b.send(t, legacyInit)
+	r := result(t, b.next(t))
+	if si, _ := r["serverInfo"].(map[string]any); si["name"] != "fixture" {
+		t.Fatalf("the legacy initialize after MCP was turned on: %v\nstderr:\n%s", r, b.stderr())
+	}
+	b.send(t, modernCall(2, "echo", `{"on":true}`))
+	if m := b.next(t); m["id"] != float64(2) || firstText(t, m) != `{"on":true}` {
+		t.Fatalf("%v", m)
+	}
+	b.in.Close()
+	if err := b.wait(t); err != nil {
+		t.Fatal(err)
+	}
+}

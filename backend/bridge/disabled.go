@@ -1,60 +1,69 @@
 package bridge
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
-	"io"
+	"sync"
 
 	"app/backend/config"
-	"app/backend/mcp"
 )
 
 // A bridge whose app has MCP turned off in its settings answers every request with -33006
-// (server disabled) and the way to turn it on; notifications get nothing, and the app is never
-// started, since an app started with MCP off could not serve either (issue 20).
+// (server disabled) and the way to turn it on; notifications get nothing, and the app is not
+// looked for or started, since an app started with MCP off could not serve either (issue 20).
+// The setting is the one in force now, not the one app-mcp started with (issue 44): an AI
+// client keeps its app-mcp running for as long as it runs, while the person may turn MCP off
+// and on again in App many times.
 
 // disabledMessage is -33006's message and what to do.
 const (
 	disabledMessage = "server disabled: MCP is turned off in App's settings"
-	disabledFix     = "turn it on in App (Settings, MCP server) or run: app settings set mcp.enabled true; then restart this server in the AI client (app-mcp reads the setting when it starts)"
+	disabledFix     = "turn it on in App (Settings, MCP server) or run: app settings set mcp.enabled true; then send the request again: app-mcp reads the setting at every request"
 )
 
-// mcpOff reports whether the config dir's settings have the MCP server turned off.
-func mcpOff(ctx context.Context, dir string) bool {
-	s, err := config.SettingsFile(dir).Load(ctx)
-	return err == nil && !s.MCP.Enabled
+// mcpSetting is the MCP on/off setting of a config dir as it is now. Every request asks it,
+// so it costs a stat: the settings file is read again only when its version changed (it is
+// only ever replaced whole, so a new inode, time or size is a new version:
+// config.SameFileVersion).
+type mcpSetting struct {
+	// file is settings.json without RecoverCorrupt: the bridge only reads it. An unreadable
+	// file is the app's to move aside and report, not a reader's that polls it.
+	file *config.JSONFile[config.Settings]
+
+	mu    sync.Mutex
+	known bool         // off and stamp hold a read
+	stamp config.Stamp // the version off was read from
+	off   bool
 }
 
-// serveDisabled answers every request on in with -33006 until in closes or ctx ends.
-func serveDisabled(ctx context.Context, in io.Reader, out io.Writer) error {
-	enc := json.NewEncoder(out)
-	r := bufio.NewReaderSize(in, 64<<10)
-	for ctx.Err() == nil {
-		line, err := mcp.ReadLine(r, mcp.MaxBodyBytes)
-		var m struct {
-			ID json.RawMessage `json:"id"`
-		}
-		if errors.Is(err, mcp.ErrLineTooLarge) {
-			// As Serve answers it: the message was not read, so its id is unknown.
-			if werr := enc.Encode(map[string]any{"jsonrpc": "2.0", "id": nil, "error": &mcp.Error{
-				Code: mcp.CodePayloadTooLarge, Message: "payload too large: a message is limited to 10 MB; it was not sent",
-			}}); werr != nil {
-				return werr
-			}
-			continue
-		}
-		if json.Unmarshal(line, &m) == nil && len(m.ID) > 0 && string(m.ID) != "null" {
-			if werr := enc.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": &mcp.Error{
-				Code: mcp.CodeServerDisabled, Message: disabledMessage, Data: map[string]string{"fix": disabledFix},
-			}}); werr != nil {
-				return werr
-			}
-		}
-		if err != nil {
-			return nil // stdin closed
-		}
+func newMCPSetting(dir string) *mcpSetting {
+	path := config.SettingsFile(dir).Path()
+	return &mcpSetting{file: config.NewJSONFile(path, config.DefaultSettings)}
+}
+
+// Off reports whether MCP is turned off. A file that cannot be read counts as on, as it did
+// when the bridge read it once: a request then goes to the app, which knows its own state.
+func (m *mcpSetting) Off(ctx context.Context) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	// Stat before reading: a write between the two leaves a newer stamp on disk than the one
+	// kept, so it is read at the next call rather than missed.
+	stamp := m.file.Stamp()
+	if m.known && stamp.Same(m.stamp) {
+		return m.off
 	}
-	return nil
+	s, err := m.file.Load(ctx)
+	var bad *config.CorruptFileError
+	if errors.As(err, &bad) {
+		// Not JSON until it is replaced: on, as an app recovering it would read it.
+		m.known, m.stamp, m.off = true, stamp, false
+		return false
+	}
+	if err != nil {
+		// Unreadable for now (permissions, a cancelled request): asked again next time.
+		m.known = false
+		return false
+	}
+	m.known, m.stamp, m.off = true, stamp, !s.MCP.Enabled
+	return m.off
 }

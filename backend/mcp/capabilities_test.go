@@ -1,6 +1,8 @@
 package mcp
 
 import (
+	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -56,6 +58,58 @@ func TestCapabilitiesAndWhatListenAgreesTo(t *testing.T) {
 	t.Run("nothing requested, nothing agreed", func(t *testing.T) {
 		if got := s.agreedNotifications(ListenParams{}); len(got) != 0 {
 			t.Fatalf("%v", got)
+		}
+	})
+}
+
+// CapabilitiesFor is the one rule for the capabilities a handshake lists: each revision gets
+// the members its schema defines (extensions in 2026-07-28 only), the legacy ones with
+// resources.subscribe false and logging. The handshakes themselves, from the core and from
+// app-mcp, are checked against each revision's schema in backend/bridge
+// (TestEachRevisionListsOnlyTheCapabilitiesItsSchemaDefines).
+func TestCapabilitiesForListsWhatTheNegotiatedRevisionDefines(t *testing.T) {
+	s, err := NewServer(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	modern := s.capabilities(EraModern)
+	legacy := map[string]any{
+		"tools":       map[string]any{"listChanged": false},
+		"resources":   map[string]any{"subscribe": false, "listChanged": true},
+		"prompts":     map[string]any{"listChanged": false},
+		"completions": map[string]any{},
+		"logging":     map[string]any{},
+	}
+	cases := []struct {
+		version string
+		want    map[string]any
+	}{
+		{ProtocolVersion, modern},
+		{ProtocolVersion20251125, legacy},
+		{ProtocolVersion20250618, legacy},
+		{"2025-03-26", map[string]any{}},
+	}
+	for _, c := range cases {
+		t.Run(c.version, func(t *testing.T) {
+			got := CapabilitiesFor(c.version, modern)
+			if !reflect.DeepEqual(got, c.want) {
+				t.Fatalf("got %v, want %v", got, c.want)
+			}
+			for k := range got {
+				if !slices.Contains(serverCapabilityMembers[c.version], k) {
+					t.Fatalf("%s lists %q, which its schema does not define", c.version, k)
+				}
+			}
+		})
+	}
+	t.Run("the modern object is left as it was", func(t *testing.T) {
+		if _, ok := modern["extensions"]; !ok || modern["resources"].(map[string]any)["subscribe"] != true {
+			t.Fatalf("%v", modern)
+		}
+	})
+	t.Run("the legacy era's object is the legacy revisions'", func(t *testing.T) {
+		if !reflect.DeepEqual(s.capabilities(EraLegacy), legacy) {
+			t.Fatalf("%v", s.capabilities(EraLegacy))
 		}
 	})
 }

@@ -151,12 +151,9 @@ func (s *Server) legacyInitialize(ctx context.Context, req *Request[InitializePa
 	c.ProtocolVersion = sess.ProtocolVersion
 	c.ClientInfo = &ClientInfo{Name: client.Name, Title: client.Title, Version: client.Version}
 
-	caps := s.capabilities(EraLegacy)
-	// logging/setLevel is served in the legacy eras, so they announce the logging capability.
-	caps["logging"] = map[string]any{}
 	return map[string]any{
 		"protocolVersion": sess.ProtocolVersion,
-		"capabilities":    caps,
+		"capabilities":    CapabilitiesFor(sess.ProtocolVersion, s.capabilities(EraModern)),
 		"serverInfo":      s.serverInfo,
 		"instructions":    s.opts.Instructions,
 	}, nil

@@ -255,7 +255,6 @@ func TestLegacyInitializeResultAndSessionHeader(t *testing.T) {
 			"resources":   map[string]any{"subscribe": false, "listChanged": true},
 			"prompts":     map[string]any{"listChanged": false},
 			"completions": map[string]any{},
-			"extensions":  map[string]any{},
 			"logging":     map[string]any{},
 		}
 		if !reflect.DeepEqual(caps, want) {
