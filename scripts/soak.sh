@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # soak.sh (`make soak`): the real app, headless, under 64 concurrent MCP clients against a
-# real weaviate-server restarted in the middle (issue 25, "Faults and load"), for an hour by
+# real weaviate-server restarted in the middle, a PostgreSQL cluster restarted at three
+# quarters and a SQLite file, each through its driver plugin (issues 25 and 44), for an hour by
 # default (SOAK=5m make soak for a shorter run). The clients mix reads, inserts approved and
 # declined through the elicitation flow, requests cancelled mid-flight and connections
 # dropped mid-request. At the end it checks that every approved insert that returned success
@@ -12,8 +13,8 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
-step "weaviate-server for the soak"
-bash scripts/ensure-weaviate.sh || die "weaviate-server is not available (see above)"
+step "weaviate-server, PostgreSQL 15 and sqlite3 for the soak (make test's set-up)"
+bash scripts/setup.sh test || die "the set-up failed (see above)"
 
-step "soak: ${SOAK:-1h} of load, 64 MCP clients, a weaviate-server restart in the middle"
+step "soak: ${SOAK:-1h} of load, 64 MCP clients on Weaviate, PostgreSQL and SQLite, two database restarts"
 go run ./bench/soak -d "${SOAK:-1h}" || die "the soak failed (see above)"

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"sync"
 	"time"
 )
@@ -19,8 +20,9 @@ const (
 	opToolsList    = "tools/list"
 	opListTables   = "list_tables"
 	opBrowse       = "browse_table"
-	opQueryGraphQL = "execute_query read (GraphQL)"
-	opQueryREST    = "execute_query read (REST)"
+	// The two execute_query reads: each database names its own (database.reads).
+	opQueryA       = "execute_query read A"
+	opQueryB       = "execute_query read B"
 	opApproveRows  = "insert_rows, approved"
 	opApproveQuery = "execute_query POST, approved"
 	opDecline      = "write, declined"
@@ -34,17 +36,18 @@ var mix = []struct {
 	op     string
 	weight int
 }{
-	{opToolsList, 10}, {opListTables, 8}, {opBrowse, 12}, {opQueryGraphQL, 8}, {opQueryREST, 8},
+	{opToolsList, 10}, {opListTables, 8}, {opBrowse, 12}, {opQueryA, 8}, {opQueryB, 8},
 	{opApproveRows, 13}, {opApproveQuery, 13}, {opDecline, 12},
 	{opCancelCtx, 6}, {opCancelNotify, 5}, {opDrop, 5},
 }
 
 // dbOps are the operations whose success means the database answered.
-var dbOps = map[string]bool{opListTables: true, opBrowse: true, opQueryGraphQL: true, opQueryREST: true, opApproveRows: true, opApproveQuery: true}
+var dbOps = map[string]bool{opListTables: true, opBrowse: true, opQueryA: true, opQueryB: true, opApproveRows: true, opApproveQuery: true}
 
 // worker is one client in a closed loop: an operation, a pause, the next.
 type worker struct {
 	idx    int
+	db     *database
 	c      *mcpClient
 	rng    *rand.Rand
 	t      *tally
@@ -55,8 +58,8 @@ type worker struct {
 	weight int // sum of mix
 }
 
-func newWorker(idx int, c *mcpClient, runID string, think time.Duration, out *outage) *worker {
-	w := &worker{idx: idx, c: c, rng: rand.New(rand.NewPCG(uint64(idx), uint64(time.Now().UnixNano()))), t: newTally(), out: out, runID: runID, think: think}
+func newWorker(idx int, db *database, c *mcpClient, runID string, think time.Duration) *worker {
+	w := &worker{idx: idx, db: db, c: c, rng: rand.New(rand.NewPCG(uint64(idx), uint64(time.Now().UnixNano()))), t: newTally(), out: db.out, runID: runID, think: think}
 	for _, m := range mix {
 		w.weight += m.weight
 	}
@@ -103,13 +106,13 @@ func (w *worker) once(root context.Context) {
 	case opToolsList:
 		_, err = w.plain(ctx, w.c.call(op, "tools/list", "", nil))
 	case opListTables:
-		err = w.read(ctx, op, "list_tables", map[string]any{"connection": connectionName})
+		err = w.read(ctx, op, "list_tables", map[string]any{"connection": w.db.connection})
 	case opBrowse:
-		err = w.read(ctx, op, "browse_table", map[string]any{"connection": connectionName, "table": table, "limit": 20, "offset": w.rng.IntN(100)})
-	case opQueryGraphQL:
-		err = w.read(ctx, op, "execute_query", map[string]any{"connection": connectionName, "query": fmt.Sprintf("{ Get { %s(limit: 10) { body } } }", table)})
-	case opQueryREST:
-		err = w.read(ctx, op, "execute_query", map[string]any{"connection": connectionName, "query": fmt.Sprintf("GET /v1/objects?class=%s&limit=10", table)})
+		err = w.read(ctx, op, "browse_table", map[string]any{"connection": w.db.connection, "table": w.db.table, "limit": 20, "offset": w.rng.IntN(100)})
+	case opQueryA:
+		err = w.read(ctx, op, "execute_query", map[string]any{"connection": w.db.connection, "query": w.db.reads[0].query})
+	case opQueryB:
+		err = w.read(ctx, op, "execute_query", map[string]any{"connection": w.db.connection, "query": w.db.reads[1].query})
 	case opApproveRows, opApproveQuery:
 		err = w.approvedWrite(ctx, op, nil)
 	case opDecline:
@@ -121,7 +124,7 @@ func (w *worker) once(root context.Context) {
 	case opDrop:
 		err = w.drop(ctx)
 	}
-	w.t.record(op, start, err)
+	w.t.record(w.db.label(op), w.db.kind, start, err)
 	switch {
 	case err != nil:
 		w.out.failed(time.Now())
@@ -172,11 +175,10 @@ func (w *worker) marker(answer string) string {
 // writeCall is the tools/call of an insert of marker through insert_rows or execute_query.
 func (w *worker) writeCall(rows bool, marker string) (tool string, args map[string]any) {
 	if rows {
-		return "insert_rows", map[string]any{"connection": connectionName, "table": table,
+		return "insert_rows", map[string]any{"connection": w.db.connection, "table": w.db.table,
 			"rows": []any{map[string]any{"values": map[string]any{"body": marker}}}}
 	}
-	obj, _ := json.Marshal(map[string]any{"class": table, "properties": map[string]any{"body": marker}})
-	return "execute_query", map[string]any{"connection": connectionName, "query": "POST /v1/objects " + string(obj)}
+	return "execute_query", map[string]any{"connection": w.db.connection, "query": w.db.insert(marker)}
 }
 
 // askApproval sends the first call of a write: the app must answer input_required with a
@@ -234,7 +236,8 @@ func (w *worker) approvedWrite(ctx context.Context, op string, send func(context
 	return nil
 }
 
-// wrote checks a write's result says the row was written.
+// wrote checks a write's result says the row was written: insert_rows counts it; Weaviate's
+// REST line answers 2xx; a SQL INSERT's answer is its command tag.
 func wrote(tool string, tr toolResult) error {
 	if tr.IsError {
 		return &toolFailure{code: tr.toolError(), text: tr.text()}
@@ -247,7 +250,9 @@ func wrote(tool string, tr toolResult) error {
 	switch {
 	case tool == "insert_rows" && (s.OK == nil || *s.OK != 1):
 		return &toolFailure{code: "unexpected", text: "insert_rows did not report the row inserted: " + oneLine(string(tr.Structured), 200)}
-	case tool == "execute_query" && (s.Status == nil || *s.Status/100 != 2):
+	case tool == "execute_query" && s.Status == nil && !strings.Contains(tr.text(), "INSERT"):
+		return &toolFailure{code: "unexpected", text: "execute_query INSERT did not say it inserted: " + oneLine(tr.text(), 200)}
+	case tool == "execute_query" && s.Status != nil && *s.Status/100 != 2:
 		return &toolFailure{code: "unexpected", text: "execute_query POST did not answer 2xx: " + oneLine(string(tr.Structured), 200)}
 	}
 	return nil
@@ -280,7 +285,7 @@ func (w *worker) declinedWrite(ctx context.Context) error {
 // has something to interrupt.
 func (w *worker) slowRead(op string) request {
 	return w.c.call(op, "tools/call", "execute_query", map[string]any{"name": "execute_query", "arguments": map[string]any{
-		"connection": connectionName, "query": fmt.Sprintf("{ Get { %s(limit: 1000) { body } } }", table)}})
+		"connection": w.db.connection, "query": w.db.slow}})
 }
 
 // cancelByContext cancels its request's context a moment after the request was written:

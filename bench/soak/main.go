@@ -1,21 +1,25 @@
-// Command soak is `make soak` (issue 25, "Faults and load"): the real app, headless, under
-// 64 concurrent MCP clients for an hour (-d), against a real weaviate-server that is
-// restarted in the middle, and then the checks that nothing was lost or leaked:
+// Command soak is `make soak` (issue 25, "Faults and load"; issue 44 adds the SQL drivers):
+// the real app, headless, under 64 concurrent MCP clients for an hour (-d), each client on one
+// of three real databases through its driver plugin (a weaviate-server, a PostgreSQL 15
+// cluster, a SQLite file), with weaviate-server restarted in the middle and PostgreSQL at
+// three quarters, and then the checks that nothing was lost or leaked:
 //
-//   - the clients mix reads (tools/list, list_tables, browse_table, execute_query reads),
-//     inserts approved through the elicitation flow (input_required, then the same call with
-//     the requestState and an accepted form), inserts declined the same way, requests
-//     cancelled mid-flight (the HTTP request's context, or notifications/cancelled) and
-//     connections closed mid-request. Every insert writes a unique marker into body;
-//   - weaviate-server is stopped in the middle (its clients see failures: counted, not
-//     errors of the soak) and started again on the same port and data;
-//   - at the end: every approved insert whose call returned success is on the server and no
-//     declined one is (read back over Weaviate's REST API); the activity log's chain verifies
-//     and holds exactly one entry per request the clients wrote out; and the app's resident
-//     memory, goroutines and open files are back within 10% of what they were after the
-//     warm-up, both measured idle, after a garbage collection. The app exposes no goroutine
-//     count, so they are counted from its runtime's own scheduler trace
-//     (GODEBUG=schedtrace,scheddetail: one line per goroutine), which needs no change to it.
+//   - the clients mix reads (tools/list, list_tables, browse_table, two execute_query reads in
+//     each database's language), inserts approved through the elicitation flow
+//     (input_required, then the same call with the requestState and an accepted form), inserts
+//     declined the same way, requests cancelled mid-flight (the HTTP request's context, or
+//     notifications/cancelled) and connections closed mid-request. Every insert writes a
+//     unique marker into body;
+//   - each restarted database is stopped (its clients see failures: counted, not errors of
+//     the soak) and started again on the same port and data;
+//   - at the end: every approved insert whose call returned success is in its database and no
+//     declined one is (read back with the database's own tools: Weaviate's REST API, psql,
+//     sqlite3); the activity log's chain verifies and holds exactly one entry per request the
+//     clients wrote out; and the app's resident memory, goroutines and open files are back
+//     within 10% of what they were after the warm-up, both measured idle, after a garbage
+//     collection. The app exposes no goroutine count, so they are counted from its runtime's
+//     own scheduler trace (GODEBUG=schedtrace,scheddetail: one line per goroutine), which
+//     needs no change to it.
 //
 // A violated condition exits 1 after the table of figures. Only loopback is used.
 //
@@ -36,6 +40,7 @@ import (
 	"syscall"
 	"time"
 
+	"app/internal/testkit/pgnode"
 	"app/internal/testkit/weaviatenode"
 )
 
@@ -106,11 +111,28 @@ func run(ctx context.Context, cfg config) (err error) {
 	defer func() { node.Stop() }() // node is the restarted one by then
 	say("%s (data in %s)", node.URL, node.DataDir)
 
+	step("start PostgreSQL (Debian's, as make test's) and make the SQLite file")
+	pg, err := startPostgres(ctx)
+	if err != nil {
+		return err
+	}
+	defer pg.Stop()
+	say("PostgreSQL %s on 127.0.0.1:%d", pg.Version, pg.Port)
+	sqlitePath, err := makeSQLite(ctx, tmp)
+	if err != nil {
+		return err
+	}
+	say("SQLite %s", sqlitePath)
+	dbs := []*database{weaviateDB(&node), postgresDB(pg), sqliteDB(sqlitePath)}
+
 	nTokens := (cfg.clients + cfg.perToken - 1) / cfg.perToken
-	step(fmt.Sprintf("configure: driver plugin, connection %q, rate limit off, %d fullAccess tokens", connectionName, nTokens))
+	step(fmt.Sprintf("configure: the three driver plugins, a connection to each database, rate limit off, %d fullAccess tokens", nTokens))
 	cli := newAppCLI(bin, filepath.Join(tmp, "config"))
 	tokens, err := configure(ctx, cli, node, filepath.Join(tmp, "registry"), nTokens)
 	if err != nil {
+		return err
+	}
+	if err := addSQLConnections(ctx, cli, pg, sqlitePath); err != nil {
 		return err
 	}
 	before, err := verifyActivity(ctx, cli)
@@ -139,12 +161,12 @@ func run(ctx context.Context, cfg config) (err error) {
 	}()
 	say("pid %d, MCP on 127.0.0.1:%d, log %s", app.pid, app.port, alog.Name())
 
-	res, err := soak(ctx, cfg, app, trace, &node, tokens)
+	res, err := soak(ctx, cfg, app, trace, dbs, &node, pg, tokens)
 	if err != nil {
 		return err
 	}
 
-	step("stop the app (SIGTERM), verify its activity log, read the inserts back from weaviate")
+	step("stop the app (SIGTERM), verify its activity log, read the inserts back with each database's own tool")
 	res.exitErr = app.stop(ctx)
 	if res.after, res.verifyErr = verifyActivity(ctx, cli); res.verifyErr == nil && res.after.Entries-before.Entries != res.sent {
 		// Which requests the log misses, or which entries it has for nothing sent: by the
@@ -154,9 +176,16 @@ func run(ctx context.Context, cfg config) (err error) {
 		}
 	}
 	res.before = before
-	found, err := serverMarkers(ctx, node, res.runID)
-	if err != nil {
-		return err
+	found := map[string]int{}
+	for _, d := range dbs {
+		m, err := d.markers(ctx, res.runID)
+		if err != nil {
+			return err
+		}
+		// Each marker names its client, and each client one database: the union is exact.
+		for k, n := range m {
+			found[k] += n
+		}
 	}
 	res.writes = checkWrites(res.total, found)
 	return report(os.Stdout, cfg, res)
@@ -170,20 +199,21 @@ type result struct {
 	sentList            []sentRequest
 	unlogged            map[string]int // requests sent with no entry in the log, by operation
 	unknownEntries      int            // entries of the log for no request sent
-	out                 *outage
+	dbs                 []*database
+	restartErr          map[string]error // by database kind, for the restarted ones
 	loadTime            time.Duration
 	baseline, end, peak sample
 	samples             int
 	settledIn           time.Duration
-	restartErr          error
 	exitErr, verifyErr  error
 	before, after       verification
 	writes              writes
 }
 
-// soak runs the load: the warm-up, the idle baseline, the rest with the restart in its
-// middle, and the idle end.
-func soak(ctx context.Context, cfg config, app *appProcess, trace *traceWatch, node **weaviatenode.Node, tokens []string) (_ *result, err error) {
+// soak runs the load: the warm-up, the idle baseline, the rest with weaviate-server restarted
+// in its middle and PostgreSQL at three quarters, and the idle end. Client i uses database
+// i mod 3.
+func soak(ctx context.Context, cfg config, app *appProcess, trace *traceWatch, dbs []*database, node **weaviatenode.Node, pg *pgnode.Node, tokens []string) (_ *result, err error) {
 	// An app that dies ends the soak at once, saying so, rather than at the next timeout.
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -199,7 +229,7 @@ func soak(ctx context.Context, cfg config, app *appProcess, trace *traceWatch, n
 			err = context.Cause(ctx)
 		}
 	}()
-	res := &result{runID: time.Now().UTC().Format("150405"), traceID: randomHex(16), out: newOutage(), total: newTally()}
+	res := &result{runID: time.Now().UTC().Format("150405"), traceID: randomHex(16), dbs: dbs, total: newTally(), restartErr: map[string]error{}}
 	// One pool for every client, kept under the app's 64 connections (a 65th waits to be
 	// accepted until one closes, and kept-alive connections close only when idle for 30 s):
 	// the cancelling and dropping clients open connections of their own besides it.
@@ -209,7 +239,7 @@ func soak(ctx context.Context, cfg config, app *appProcess, trace *traceWatch, n
 	clients := make([]*mcpClient, cfg.clients)
 	for i := range workers {
 		clients[i] = newMCPClient(app.port, tokens[i/cfg.perToken], fmt.Sprintf("soak-%02d", i), res.traceID, int64(i+1)*1_000_000_000, hc)
-		workers[i] = newWorker(i, clients[i], res.runID, cfg.think, res.out)
+		workers[i] = newWorker(i, dbs[i%len(dbs)], clients[i], res.runID, cfg.think)
 	}
 	smp := &sampler{}
 	sctx, stopSampler := context.WithCancel(ctx)
@@ -231,15 +261,16 @@ func soak(ctx context.Context, cfg config, app *appProcess, trace *traceWatch, n
 		kb(res.baseline.rssKB), res.baseline.goroutines, res.baseline.fds, res.baseline.threads, res.baseline.liveMB)
 
 	rest := cfg.duration - cfg.warmup
-	step(fmt.Sprintf("load: %d clients for %s, weaviate-server restarted after %s", cfg.clients, rest, rest/2))
-	restarted := make(chan error, 1)
+	step(fmt.Sprintf("load: %d clients for %s, weaviate-server restarted after %s, PostgreSQL after %s", cfg.clients, rest, rest/2, rest*3/4))
+	weaviateBack, pgBack := make(chan error, 1), make(chan error, 1)
 	start = time.Now()
 	phase(ctx, rest, func(p context.Context) {
-		go func() { restarted <- restartAfter(ctx, p, rest/2, node, res.out) }()
+		go func() { weaviateBack <- restartAfter(ctx, p, rest/2, dbs[0].out, "weaviate-server", weaviateRestart(node)) }()
+		go func() { pgBack <- restartAfter(ctx, p, rest*3/4, dbs[1].out, "PostgreSQL", pgRestart(pg)) }()
 		runLoad(ctx, p, workers)
 	})
 	res.loadTime += time.Since(start)
-	res.restartErr = <-restarted
+	res.restartErr[dbs[0].kind], res.restartErr[dbs[1].kind] = <-weaviateBack, <-pgBack
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -272,10 +303,40 @@ func phase(ctx context.Context, d time.Duration, f func(context.Context)) {
 	f(p)
 }
 
-// restartAfter halts weaviate-server after d, waits until a client has seen the outage (at
-// most 30 s: a restart nobody noticed is still a restart), and starts it again on the same
-// port and data.
-func restartAfter(ctx, p context.Context, d time.Duration, node **weaviatenode.Node, out *outage) error {
+// restarter halts a database and returns how to start it again on the same port and data.
+type restarter func(ctx context.Context) (resume func(context.Context) error, err error)
+
+func weaviateRestart(node **weaviatenode.Node) restarter {
+	return func(context.Context) (func(context.Context) error, error) {
+		h, err := (*node).Halt()
+		if err != nil {
+			return nil, err
+		}
+		return func(ctx context.Context) error {
+			n, err := h.Restart(ctx)
+			if err != nil {
+				h.Discard()
+				return err
+			}
+			*node = n
+			return nil
+		}, nil
+	}
+}
+
+func pgRestart(pg *pgnode.Node) restarter {
+	return func(ctx context.Context) (func(context.Context) error, error) {
+		if err := pg.Halt(ctx); err != nil {
+			return nil, err
+		}
+		return pg.Resume, nil
+	}
+}
+
+// restartAfter halts a database after d, waits until a client has seen the outage (at most
+// 30 s: a restart nobody noticed is still a restart), and starts it again on the same port
+// and data.
+func restartAfter(ctx, p context.Context, d time.Duration, out *outage, name string, halt restarter) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -286,25 +347,22 @@ func restartAfter(ctx, p context.Context, d time.Duration, node **weaviatenode.N
 	// The outage starts with the stop, not when the process is gone: a stopping server
 	// already refuses work.
 	out.setHalted(time.Now())
-	h, err := (*node).Halt()
+	resume, err := halt(ctx)
 	if err != nil {
-		return err
+		return fmt.Errorf("stop %s: %w", name, err)
 	}
-	say("weaviate-server stopped")
+	say("%s stopped", name)
 	noticed, cancel := context.WithTimeout(ctx, 30*time.Second)
 	select {
 	case <-out.noticed:
 	case <-noticed.Done():
 	}
 	cancel()
-	n, err := h.Restart(ctx)
-	if err != nil {
-		h.Discard()
-		return fmt.Errorf("restart weaviate-server: %w", err)
+	if err := resume(ctx); err != nil {
+		return fmt.Errorf("restart %s: %w", name, err)
 	}
-	*node = n
 	out.setReady(time.Now())
-	say("weaviate-server ready again on the same port (pid %d)", n.PID)
+	say("%s ready again on the same port", name)
 	return nil
 }
 

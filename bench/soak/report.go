@@ -21,11 +21,22 @@ func report(w io.Writer, cfg config, r *result) error {
 	return printConditions(w, cfg, r, otherFails)
 }
 
-// splitFailures counts failures by "op: category", during the outage and outside it.
+// outageOf is the outage of the database a failure happened on.
+func (r *result) outageOf(f failure) *outage {
+	for _, d := range r.dbs {
+		if d.kind == f.db {
+			return d.out
+		}
+	}
+	return newOutage()
+}
+
+// splitFailures counts failures by "op: category", during their database's outage and
+// outside it.
 func splitFailures(r *result) (during, other map[string]int) {
 	during, other = map[string]int{}, map[string]int{}
 	for _, f := range r.total.failures {
-		if r.out.during(f) {
+		if r.outageOf(f).during(f) {
 			during[f.op+": "+f.cat]++
 		} else {
 			other[f.op+": "+f.cat]++
@@ -38,8 +49,10 @@ func printOperations(w io.Writer, r *result, during, other map[string]int) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "operation\tdone\tok\tfailed in outage\tfailed otherwise\tp50\tp99\t")
 	var names []string
-	for _, m := range mix {
-		names = append(names, m.op)
+	for _, d := range r.dbs {
+		for _, m := range mix {
+			names = append(names, d.label(m.op))
+		}
 	}
 	ops, total := 0, 0
 	for _, name := range names {
@@ -69,34 +82,47 @@ func printOperations(w io.Writer, r *result, during, other map[string]int) {
 }
 
 func printOutage(w io.Writer, r *result, during map[string]int) {
-	halted, ready, back := r.out.window()
-	fmt.Fprintln(w)
-	switch {
-	case r.restartErr != nil:
-		fmt.Fprintf(w, "weaviate-server restart: %v\n", r.restartErr)
-		return
-	case halted.IsZero() || ready.IsZero():
-		fmt.Fprintln(w, "weaviate-server restart: did not happen")
-		return
-	}
-	fmt.Fprintf(w, "weaviate-server restart: down %s (stop to ready); ", ready.Sub(halted).Round(time.Millisecond))
-	if back.IsZero() {
-		fmt.Fprintln(w, "no client reached the database after it")
-	} else {
-		fmt.Fprintf(w, "the first client operation on it again ended %s after ready\n", back.Sub(ready).Round(time.Millisecond))
-	}
-	if len(during) > 0 {
-		fmt.Fprintln(w, "failures during the outage (from the stop to the first operation through):")
-		printCounts(w, during, r)
+	for _, d := range r.dbs {
+		err, restarted := r.restartErr[d.kind]
+		if !restarted {
+			continue
+		}
+		halted, ready, back := d.out.window()
+		fmt.Fprintln(w)
+		switch {
+		case err != nil:
+			fmt.Fprintf(w, "%s restart: %v\n", d.kind, err)
+			continue
+		case halted.IsZero() || ready.IsZero():
+			fmt.Fprintf(w, "%s restart: did not happen\n", d.kind)
+			continue
+		}
+		fmt.Fprintf(w, "%s restart: down %s (stop to ready); ", d.kind, ready.Sub(halted).Round(time.Millisecond))
+		if back.IsZero() {
+			fmt.Fprintln(w, "no client reached the database after it")
+		} else {
+			fmt.Fprintf(w, "the first client operation on it again ended %s after ready\n", back.Sub(ready).Round(time.Millisecond))
+		}
+		mine := map[string]int{}
+		for k, n := range during {
+			if strings.HasPrefix(k, d.kind+" · ") {
+				mine[k] = n
+			}
+		}
+		if len(mine) > 0 {
+			fmt.Fprintln(w, "failures during the outage (from the stop to the first operation through):")
+			printCounts(w, mine, r)
+		}
 	}
 }
 
-// otherSpan says when the failures outside the outage happened, against the restart.
+// otherSpan says when the failures outside the outages happened, against weaviate-server's
+// restart (the first).
 func otherSpan(r *result) string {
-	halted, _, _ := r.out.window()
+	halted, _, _ := r.dbs[0].out.window()
 	var first, last time.Time
 	for _, f := range r.total.failures {
-		if r.out.during(f) {
+		if r.outageOf(f).during(f) {
 			continue
 		}
 		if first.IsZero() || f.start.Before(first) {
@@ -122,7 +148,9 @@ func printCounts(w io.Writer, counts map[string]int, r *result) {
 		return counts[keys[i]] > counts[keys[j]] || counts[keys[i]] == counts[keys[j]] && keys[i] < keys[j]
 	})
 	for _, k := range keys {
-		op, cat, _ := strings.Cut(k, ": ")
+		// Operation names hold ": " too (cancel: request context); categories never do.
+		i := strings.LastIndex(k, ": ")
+		op, cat := k[:i], k[i+2:]
 		ex := ""
 		if s := r.total.ops[op]; s != nil {
 			ex = s.example[cat]
@@ -139,16 +167,15 @@ type condition struct {
 
 func printConditions(w io.Writer, cfg config, r *result, other map[string]int) error {
 	wr := r.writes
-	halted, ready, back := r.out.window()
 	entries := r.after.Entries - r.before.Entries
 	pct := fmt.Sprintf("+%.0f%%", cfg.limit*100)
 	conds := []condition{
-		{"approved inserts that returned success are on the server",
+		{"approved inserts that returned success are in their database",
 			fmt.Sprintf("%d approved, %d missing", wr.approved, wr.approvedLost), "0 missing", wr.approvedLost == 0},
-		{"declined inserts are not on the server",
+		{"declined inserts are not in their database",
 			fmt.Sprintf("%d declined, %d on the server, %d reported as run", wr.declined, wr.declinedFound, r.total.declinedRan), "0", wr.declinedFound == 0 && r.total.declinedRan == 0},
-		{"nothing on the server the clients did not approve",
-			fmt.Sprintf("%d objects of this run, %d unaccounted for", wr.onServer, wr.unknownOnServer), "0", wr.unknownOnServer == 0},
+		{"nothing in a database the clients did not approve",
+			fmt.Sprintf("%d rows and objects of this run, %d unaccounted for", wr.onServer, wr.unknownOnServer), "0", wr.unknownOnServer == 0},
 		{"no insert written twice", fmt.Sprintf("%d", wr.duplicated), "0", wr.duplicated == 0},
 		{"activity log chain verifies (app activity verify)", verifyFigure(r), "intact", r.verifyErr == nil && r.after.Intact},
 		{"activity log: one entry per request sent",
@@ -156,9 +183,14 @@ func printConditions(w io.Writer, cfg config, r *result, other map[string]int) e
 		{"app RSS, idle after warm-up -> idle at the end", change(kb(r.baseline.rssKB), kb(r.end.rssKB), grew(r.end.rssKB, r.baseline.rssKB)), pct, grew(r.end.rssKB, r.baseline.rssKB) <= cfg.limit},
 		{"app goroutines (its runtime's scheduler trace)", change(fmt.Sprint(r.baseline.goroutines), fmt.Sprint(r.end.goroutines), grew(r.end.goroutines, r.baseline.goroutines)), pct, grew(r.end.goroutines, r.baseline.goroutines) <= cfg.limit},
 		{"app open files", change(fmt.Sprint(r.baseline.fds), fmt.Sprint(r.end.fds), grew(r.end.fds, r.baseline.fds)), pct, grew(r.end.fds, r.baseline.fds) <= cfg.limit},
-		{"the clients reach the database again after the restart", restartFigure(r, halted, ready, back), "yes", r.restartErr == nil && !back.IsZero()},
 		{"no failures outside the outage", fmt.Sprintf("%d", sumPrefix(other, "")), "0", len(other) == 0},
 		{"the app exits cleanly on SIGTERM", errFigure(r.exitErr), "exit 0", r.exitErr == nil},
+	}
+	for _, d := range r.dbs {
+		if err, restarted := r.restartErr[d.kind]; restarted {
+			halted, ready, back := d.out.window()
+			conds = append(conds, condition{"the clients reach " + d.kind + " again after its restart", restartFigure(err, halted, ready, back), "yes", err == nil && !back.IsZero()})
+		}
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
@@ -205,10 +237,10 @@ func verifyFigure(r *result) string {
 	return fmt.Sprintf("intact, %d entries", r.after.Entries)
 }
 
-func restartFigure(r *result, halted, ready, back time.Time) string {
+func restartFigure(err error, halted, ready, back time.Time) string {
 	switch {
-	case r.restartErr != nil:
-		return oneLine(r.restartErr.Error(), 80)
+	case err != nil:
+		return oneLine(err.Error(), 80)
 	case back.IsZero():
 		return "never"
 	}

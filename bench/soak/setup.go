@@ -96,7 +96,7 @@ func startWeaviate(ctx context.Context, dataDir string, logw io.Writer) (*weavia
 	return node, nil
 }
 
-// configure prepares the config dir: the Weaviate driver plugin installed from a registry
+// configure prepares the config dir: every shipped driver plugin installed from a registry
 // published here, the connection to node, no rate limit (refusals are folded into counted
 // runs in the activity log, so with one the log could not be counted against the requests
 // sent) and n fullAccess tokens (fullAccess: an accepted elicitation form runs the write
@@ -106,8 +106,15 @@ func configure(ctx context.Context, a appCLI, node *weaviatenode.Node, registryD
 	if err != nil {
 		return nil, fmt.Errorf("publish the driver plugin: %w", err)
 	}
-	if _, err := a.run(ctx, dev.Env(), "plugin", "install", "weaviate"); err != nil {
-		return nil, err
+	for _, p := range pluginpub.Shipped {
+		if p.Plugin.Name != pluginpub.Weaviate.Name {
+			if err := pluginpub.Publish(ctx, pluginpub.Release{Dir: registryDir, Version: "1.0.0", Key: dev.Signer, Plugin: p.Plugin, Package: p.Package}); err != nil {
+				return nil, fmt.Errorf("publish the %s plugin: %w", p.Plugin.Name, err)
+			}
+		}
+		if _, err := a.run(ctx, dev.Env(), "plugin", "install", p.Plugin.Name); err != nil {
+			return nil, err
+		}
 	}
 	if _, err := a.run(ctx, nil, "connection", "add", "--name", connectionName, "--type", "weaviate",
 		"--host", node.Host, "--port", strconv.Itoa(node.Port), "--grpc-port", strconv.Itoa(node.GRPCPort)); err != nil {

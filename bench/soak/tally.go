@@ -23,8 +23,8 @@ type opStats struct {
 
 // failure is one failed operation, kept to tell the outage's failures from others at the end.
 type failure struct {
-	start, end time.Time
-	op, cat    string
+	start, end  time.Time
+	op, cat, db string
 }
 
 // tally is one worker's record; workers never share one, and they are merged at the end.
@@ -62,8 +62,8 @@ func (t *tally) stats(op string) *opStats {
 	return s
 }
 
-// record counts one operation; err == nil is a success.
-func (t *tally) record(op string, start time.Time, err error) {
+// record counts one operation on database db; err == nil is a success.
+func (t *tally) record(op, db string, start time.Time, err error) {
 	s := t.stats(op)
 	s.n++
 	end := time.Now()
@@ -77,7 +77,7 @@ func (t *tally) record(op string, start time.Time, err error) {
 	if _, ok := s.example[cat]; !ok {
 		s.example[cat] = oneLine(err.Error(), 200)
 	}
-	t.failures = append(t.failures, failure{start: start, end: end, op: op, cat: cat})
+	t.failures = append(t.failures, failure{start: start, end: end, op: op, cat: cat, db: db})
 }
 
 // merge adds o into t.
@@ -160,7 +160,7 @@ func sortDurations(d []time.Duration) {
 	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
 }
 
-// outage is the weaviate-server restart as the clients lived it: halted, ready again, and
+// outage is a database's restart as its clients lived it: halted, ready again, and
 // the first operation that reached the database after it was ready.
 type outage struct {
 	mu                  sync.Mutex

@@ -42,6 +42,8 @@ type Node struct {
 	cred   *syscall.Credential
 	// proc is PGlite's wire server (StartPGlite); nil for a cluster.
 	proc *exec.Cmd
+	// opts are the server's options as pg_ctl started it, for Resume.
+	opts string
 }
 
 // BinDir is the directory of Debian's PostgreSQL programs for the newest major version
@@ -149,6 +151,7 @@ func StartWith(ctx context.Context, o Options) (_ *Node, err error) {
 		opts := fmt.Sprintf("-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=60", n.Port, dir) + tlsOpts
 		out, err := n.run(ctx, "pg_ctl", "-D", data, "-o", opts, "-l", filepath.Join(dir, "log"), "-w", "-t", "60", "start")
 		if err == nil {
+			n.opts = opts
 			break
 		}
 		if attempt == 2 {
@@ -179,6 +182,30 @@ func (n *Node) Stop() {
 		_, _ = n.run(ctx, "pg_ctl", "-D", filepath.Join(n.dir, "data"), "-m", "immediate", "-w", "stop")
 	}
 	_ = os.RemoveAll(n.dir)
+}
+
+// Halt stops the cluster as an administrator's restart does (pg_ctl stop -m fast: clients'
+// sessions are ended, the data kept); Resume starts it again on the same port and data.
+func (n *Node) Halt(ctx context.Context) error {
+	if n.proc != nil || n.opts == "" {
+		return errors.New("pgnode: only a running cluster can be halted")
+	}
+	if out, err := n.run(ctx, "pg_ctl", "-D", filepath.Join(n.dir, "data"), "-m", "fast", "-w", "-t", "60", "stop"); err != nil {
+		return fmt.Errorf("pg_ctl stop: %w: %s", err, out)
+	}
+	return nil
+}
+
+// Resume starts a halted cluster again with the options it first started with.
+func (n *Node) Resume(ctx context.Context) error {
+	if n.proc != nil || n.opts == "" {
+		return errors.New("pgnode: only a halted cluster can be resumed")
+	}
+	data := filepath.Join(n.dir, "data")
+	if out, err := n.run(ctx, "pg_ctl", "-D", data, "-o", n.opts, "-l", filepath.Join(n.dir, "log"), "-w", "-t", "60", "start"); err != nil {
+		return fmt.Errorf("pg_ctl start: %w: %s", err, out)
+	}
+	return nil
 }
 
 // PsqlPath is the psql program the node's Psql runs, for a test that reads back from another

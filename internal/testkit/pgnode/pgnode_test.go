@@ -25,6 +25,31 @@ func TestAStartedNodeAnswersPsqlWithItsPassword(t *testing.T) {
 	}
 }
 
+func TestAHaltedNodeResumesOnItsPortWithItsData(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	n, err := Start(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Stop()
+	if _, err := n.Psql(ctx, "", "CREATE TABLE kept (v int); INSERT INTO kept VALUES (7)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := n.Halt(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := n.Psql(ctx, "", "SELECT 1"); err == nil {
+		t.Fatal("a halted node still answers")
+	}
+	if err := n.Resume(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := n.Psql(ctx, "", "SELECT v FROM kept"); err != nil || out != "7" {
+		t.Fatalf("after the restart: %q %v", out, err)
+	}
+}
+
 func TestPGliteServesPostgres18WithPgvector(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
