@@ -51,7 +51,9 @@ func weaviateDB(node **weaviatenode.Node) *database {
 		insert: func(marker string) string {
 			return fmt.Sprintf(`POST /v1/objects {"class":%q,"properties":{"body":%q}}`, table, marker)
 		},
-		markers: func(ctx context.Context, runID string) (map[string]int, error) { return serverMarkers(ctx, *node, runID) },
+		markers: func(ctx context.Context, runID string) (map[string]int, error) {
+			return serverMarkers(ctx, *node, runID)
+		},
 	}
 	d.reads[0].name, d.reads[0].query = "execute_query read (GraphQL)", fmt.Sprintf("{ Get { %s(limit: 10) { body } } }", table)
 	d.reads[1].name, d.reads[1].query = "execute_query read (REST)", fmt.Sprintf("GET /v1/objects?class=%s&limit=10", table)

@@ -17,9 +17,9 @@ const opTimeout = time.Minute
 
 // Operation names, as the report prints them.
 const (
-	opToolsList    = "tools/list"
-	opListTables   = "list_tables"
-	opBrowse       = "browse_table"
+	opToolsList  = "tools/list"
+	opListTables = "list_tables"
+	opBrowse     = "browse_table"
 	// The two execute_query reads: each database names its own (database.reads).
 	opQueryA       = "execute_query read A"
 	opQueryB       = "execute_query read B"

@@ -265,7 +265,9 @@ func soak(ctx context.Context, cfg config, app *appProcess, trace *traceWatch, d
 	weaviateBack, pgBack := make(chan error, 1), make(chan error, 1)
 	start = time.Now()
 	phase(ctx, rest, func(p context.Context) {
-		go func() { weaviateBack <- restartAfter(ctx, p, rest/2, dbs[0].out, "weaviate-server", weaviateRestart(node)) }()
+		go func() {
+			weaviateBack <- restartAfter(ctx, p, rest/2, dbs[0].out, "weaviate-server", weaviateRestart(node))
+		}()
 		go func() { pgBack <- restartAfter(ctx, p, rest*3/4, dbs[1].out, "PostgreSQL", pgRestart(pg)) }()
 		runLoad(ctx, p, workers)
 	})
