@@ -272,6 +272,9 @@ func (c *Core) Types(ctx context.Context) ([]plugins.ConnType, error) {
 // process by the host. Opening a saved connection while its plugin is missing installs the
 // plugin without asking (SPEC A.3), reporting the download to OnPluginProgress.
 func (c *Core) newDriver(ctx context.Context, conn connections.Connection) (driver.Driver, error) {
+	if err := c.outsideConfigDir(ctx, conn); err != nil {
+		return nil, err
+	}
 	name, err := c.PluginFor(ctx, conn.Type)
 	if errors.Is(err, plugins.ErrUnknownType) {
 		return nil, driver.Wrap(driver.KindNotFound, err, "%v", err)

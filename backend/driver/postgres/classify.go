@@ -37,6 +37,8 @@ type statement struct {
 	cursor bool
 	// plan: EXPLAIN, whose answer is the plan as text.
 	plan bool
+	// refused says why no approval lets it run ("" when it may run).
+	refused string
 }
 
 // Classify says whether SQL text reads or writes, before it runs.
@@ -55,6 +57,10 @@ func classification(stmts []statement, err error) (driver.Classification, error)
 	}
 	out := driver.Classification{Access: driver.AccessRead, Form: driver.FormQuery}
 	for _, st := range stmts {
+		if st.refused != "" {
+			// Said before anyone is asked: nobody approves what cannot run.
+			return driver.Classification{Access: driver.AccessWrite, Form: driver.FormQuery}, driver.Errorf(driver.KindNotPermitted, "%s", st.refused)
+		}
 		if !st.read {
 			out.Access = driver.AccessWrite
 		}
@@ -114,7 +120,7 @@ func classifyNode(n *pg.Node) statement {
 		if analyzes(s.ExplainStmt) {
 			// ANALYZE runs the statement: it is what it explains.
 			inner := classifyNode(s.ExplainStmt.GetQuery())
-			st.read, st.destructive = inner.read, inner.destructive
+			st.read, st.destructive, st.refused = inner.read, inner.destructive, inner.refused
 			return st
 		}
 		// A plan runs nothing, but planning may call a function (constant folding).
@@ -126,6 +132,14 @@ func classifyNode(n *pg.Node) statement {
 		case *pg.FuncCall:
 			if !readFunction(x.GetFuncname()) {
 				st.read = false
+			}
+			if f := serverFileFunction(x.GetFuncname()); f != "" {
+				st.refused = f + " is refused: statements from App never read or write files where the server runs (App's own Export and Import work on this computer)"
+			}
+		case *pg.CopyStmt:
+			if x.GetFilename() != "" || x.GetIsProgram() {
+				st.read = false
+				st.refused = "COPY to or from a file or a program where the server runs is refused (App's own Export and Import work on this computer); COPY … TO STDOUT reads"
 			}
 		case *pg.LockingClause, *pg.IntoClause, *pg.InsertStmt, *pg.MergeStmt:
 			st.read = false
@@ -205,6 +219,26 @@ func readFunction(name []*pg.Node) bool {
 	}
 	return false
 }
+
+// serverFileFunction is the name of a built-in function that reads or writes the server's
+// files (PostgreSQL's own, and adminpack's), "" for any other call. A superuser's statement
+// could otherwise copy a policy file, a key or the app's config into or out of the database on
+// a server that runs as the person (a local cluster).
+func serverFileFunction(name []*pg.Node) string {
+	parts := make([]string, len(name))
+	for i, p := range name {
+		parts[i] = p.GetString_().GetSval()
+	}
+	f := parts[len(parts)-1]
+	if len(parts) > 2 || len(parts) == 2 && parts[0] != "pg_catalog" || !serverFileFunctions[f] {
+		return ""
+	}
+	return f
+}
+
+var serverFileFunctions = toSet(`pg_read_file pg_read_binary_file pg_ls_dir pg_stat_file pg_ls_logdir pg_ls_waldir
+pg_ls_tmpdir pg_ls_archive_statusdir pg_ls_logicalsnapdir pg_ls_logicalmapdir pg_ls_replslotdir lo_import lo_export
+pg_file_write pg_file_rename pg_file_unlink pg_file_sync pg_logdir_ls`)
 
 // readFunctions are functions known not to write nor act on the server or the session. The
 // grammar spells some SQL syntax as calls of these (EXTRACT, POSITION, SUBSTRING … FROM,

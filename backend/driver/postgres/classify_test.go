@@ -1,6 +1,10 @@
 package postgres
 
-import "testing"
+import (
+	"testing"
+
+	"app/backend/driver"
+)
 
 // The classifier reads what a person commonly runs as reads, and a call it cannot vouch for
 // as a write (issue 38, item 8): a table-driven list of both.
@@ -77,6 +81,36 @@ func TestClassifyByPostgresGrammar(t *testing.T) {
 	}
 	if _, err := Classify("  -- only a comment\n"); err == nil {
 		t.Error("no statement: an error")
+	}
+}
+
+// Issue 44: what reads or writes the server's files is refused by Classify, approval or not,
+// in any spelling the grammar reads, so nobody is asked about it; COPY to the client is not.
+func TestClassifyRefusesTheServersFiles(t *testing.T) {
+	for _, text := range []string{
+		"COPY items TO '/tmp/x.csv'",
+		"copy items from '/etc/passwd'",
+		"COPY (SELECT 1) TO PROGRAM 'touch /tmp/pwned'",
+		"COPY items FROM PROGRAM 'cat /etc/passwd'",
+		"SELECT pg_read_file('/etc/passwd')",
+		"SELECT pg_catalog.pg_read_binary_file('x')",
+		"SELECT * FROM pg_ls_dir('.')",
+		"SELECT lo_import('/tmp/x')",
+		"SELECT lo_export(1, '/tmp/x')",
+		"SELECT 1; SELECT \"pg_stat_file\"('x')",
+		"WITH f AS (SELECT pg_read_file('x') AS t) SELECT t FROM f",
+		"EXPLAIN ANALYZE SELECT pg_read_file('x')",
+		"DO $$ BEGIN PERFORM 1; END $$; COPY items TO '/tmp/y'",
+	} {
+		c, err := Classify(text)
+		if !driver.IsKind(err, driver.KindNotPermitted) || !c.Write() {
+			t.Errorf("%s: %+v %v, want refused as a write", text, c, err)
+		}
+	}
+	for _, text := range []string{"COPY items TO STDOUT", "SELECT myschema.pg_read_file('x')", "SELECT 'pg_read_file(1)'"} {
+		if _, err := Classify(text); err != nil {
+			t.Errorf("%s: refused (%v), want classified", text, err)
+		}
 	}
 }
 

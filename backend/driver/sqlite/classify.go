@@ -149,6 +149,11 @@ func Classify(text string) (driver.Classification, error) {
 	if len(stmts) == 0 {
 		return driver.Classification{}, driver.Errorf(driver.KindInvalidArgument, "there is no statement to run")
 	}
+	// What Execute refuses whatever the approval is said before anyone is asked (the
+	// contract's Classify): nobody approves a statement that cannot run.
+	if reason := refused(text); reason != "" {
+		return driver.Classification{Access: driver.AccessWrite, Form: driver.FormQuery}, driver.Errorf(driver.KindNotPermitted, "%s", reason)
+	}
 	out := driver.Classification{Access: driver.AccessRead, Form: driver.FormQuery}
 	for _, st := range stmts {
 		read, destructive := classifyStatement(st)

@@ -72,6 +72,9 @@ CREATE TABLE log (x TEXT)`
 		if err == nil && !cl.Write() {
 			t.Errorf("%q classified a read", c.sql)
 		}
+		if c.refused && !driver.IsKind(err, driver.KindNotPermitted) {
+			t.Errorf("%q: Classify said %v, want it refused before anyone is asked", c.sql, err)
+		}
 		if c.refused {
 			if _, err := d.Execute(ctx, c.sql, driver.ExecOptions{}); !driver.IsKind(err, driver.KindNotPermitted) {
 				t.Errorf("%q as an approved write: %v, want refused", c.sql, err)
