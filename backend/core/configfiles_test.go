@@ -29,9 +29,9 @@ func TestAPathIsInsideTheConfigDirHoweverItIsSpelled(t *testing.T) {
 		t.Fatal(err)
 	}
 	for path, inside := range map[string]bool{
-		filepath.Join(dir, "connections.json"):                     true,
-		dir:                                                        true,
-		filepath.Join(dir, "keyring", "new.db"):                    true,
+		filepath.Join(dir, "connections.json"):  true,
+		dir:                                     true,
+		filepath.Join(dir, "keyring", "new.db"): true,
 		filepath.Join(dir, "not", "made", "yet.db"):                true,
 		filepath.Join(other, "..", "config", "settings.json"):      true,
 		"../config/settings.json":                                  true,
