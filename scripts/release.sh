@@ -5,7 +5,7 @@
 #   packages/       the Linux packages (.deb, .rpm, .tar.gz), stamped with the registry's URL
 #                   and key and carrying the signed mirror for linux/amd64
 #   SHA256SUMS      the sums of every file above
-#   RELEASE_NOTES.md  what the release holds and how to check it
+#   RELEASE_NOTES.md  what the release holds and how to check it, with docs/release-notes.md
 # Needs the signing key ($APP_PLUGIN_SIGNING_KEY_FILE or $APP_PLUGIN_SIGNING_KEY, as make plugins)
 # and $APP_REGISTRY_URL, the address registry/index.json will be served at. The procedure, step
 # by step, is docs/release.md.
@@ -50,6 +50,8 @@ plugin registry $APP_REGISTRY_URL, signed with $key.
 
 registry/ holds weaviate $version_plugin for: $(cd "$out/registry/weaviate/$version_plugin" && ls -1 | sed -E 's/weaviate_[^_]+_(.*)\.tar\.gz/\1/' | tr '\n' ' ')
 Upload the directory as it is so that $APP_REGISTRY_URL serves its index.json.
+
+$(sed '1,/^---$/d' docs/release-notes.md)
 
 ## Checking
 

@@ -2,10 +2,12 @@ package activity
 
 import (
 	"context"
+	"database/sql"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -169,10 +171,10 @@ func (l *Log) Count(ctx context.Context, f Filter) (int, error) {
 		return n, err
 	}
 	n := 0
-	err := l.each(ctx, f, false, func(*Entry) error {
+	err := l.scan(ctx, f, false, func(*Entry) error {
 		n++
 		return nil
-	})
+	}, func(k int64) { n += int(k) })
 	return n, err
 }
 
@@ -190,16 +192,15 @@ var errEnough = errors.New("enough")
 
 // each gives fn the entries f chooses (after Offset, up to Limit), newest first when desc.
 func (l *Log) each(ctx context.Context, f Filter, desc bool, fn func(*Entry) error) error {
-	where, args := f.blockWhere()
-	order := " ORDER BY first_id"
-	if desc {
-		order += " DESC"
-	}
-	rows, err := l.db.QueryContext(ctx, `SELECT `+blockColumns+` FROM `+l.source()+where+order, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
+	return l.scan(ctx, f, desc, fn, nil)
+}
+
+// scan is each, and Count when counted is not nil (f then has no Offset or Limit): entries
+// the index or a block's times show all chosen are handed to counted as a number, undecoded.
+// With the filter index (index.go) it reads, in one read transaction, only the blocks of the
+// segments that may hold a match and of the runs no segment covers; without it (a database
+// no app of this version has opened, read by the CLI) every block in the time range.
+func (l *Log) scan(ctx context.Context, f Filter, desc bool, fn func(*Entry) error, counted func(int64)) error {
 	m := f.matcher()
 	skip, left := max(f.Offset, 0), f.Limit
 	give := func(e *Entry, filtered bool) error {
@@ -218,32 +219,104 @@ func (l *Log) each(ctx context.Context, f Filter, desc bool, fn func(*Entry) err
 		}
 		return nil
 	}
-	for rows.Next() {
-		b, err := scanBlock(rows)
+	// A filter of times alone chooses every entry of a block that lies within them.
+	timeOnly := counted != nil && f.Client == "" && f.Connection == "" && f.Token == "" && f.Outcome == "" && m.search == ""
+	visit := func(rows *sql.Rows) error {
+		defer rows.Close()
+		for rows.Next() {
+			b, err := scanBlock(rows)
+			if err != nil {
+				return err
+			}
+			if timeOnly && b.lastID >= b.firstID && (m.since == "" || b.minTime >= m.since) && (m.until == "" || b.maxTime < m.until) {
+				counted(b.lastID - b.firstID + 1)
+				continue
+			}
+			l.decoded.Add(1)
+			entries, err := b.decode()
+			filtered := err == nil
+			if err != nil {
+				// A block that does not read (edited by hand) does not hide the rest of the log:
+				// it is listed as one entry that says so, whatever the filter (of the blocks the
+				// filter reads: one the index rules out held no match when it was indexed), and
+				// Verify names the break.
+				entries = []Entry{unreadable(b, err)}
+			}
+			for i := range entries {
+				if desc {
+					i = len(entries) - 1 - i
+				}
+				if err := give(&entries[i], filtered); err != nil {
+					return err
+				}
+			}
+		}
+		return rows.Err()
+	}
+	order := " ORDER BY first_id"
+	if desc {
+		order += " DESC"
+	}
+	where, args := f.blockWhere()
+	// No filter: the index has nothing to rule out.
+	if !l.indexed || l.noIndex || l.legacy != "" || m.all() {
+		rows, err := l.db.QueryContext(ctx, `SELECT `+blockColumns+` FROM `+l.source()+where+order, args...)
 		if err != nil {
 			return err
 		}
-		entries, err := b.decode()
-		filtered := err == nil
-		if err != nil {
-			// A block that does not read (edited by hand) does not hide the rest of the log:
-			// it is listed as one entry that says so, whatever the filter, and Verify names
-			// the break.
-			entries = []Entry{unreadable(b, err)}
+		if err := visit(rows); err != nil && err != errEnough {
+			return err
 		}
-		for i := range entries {
-			if desc {
-				i = len(entries) - 1 - i
-			}
-			if err := give(&entries[i], filtered); err != nil {
-				if err == errEnough {
-					return nil
-				}
-				return err
-			}
+		return nil
+	}
+
+	tx, err := l.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	segs, _, err := loadSegments(ctx, tx)
+	if err != nil {
+		return err
+	}
+	var anchorID int64
+	if counted != nil {
+		if anchorID, _, err = anchor(ctx, tx); err != nil {
+			return err
 		}
 	}
-	return rows.Err()
+	spans := plan(segs, m, anchorID, counted != nil)
+	if desc {
+		slices.Reverse(spans)
+	}
+	if where == "" {
+		where = " WHERE first_id BETWEEN ? AND ?"
+	} else {
+		where += " AND first_id BETWEEN ? AND ?"
+	}
+	query := `SELECT first_id, last_id, min_time, max_time, prev_hash, entries, 1 FROM blocks` + where + order
+	stmt, err := tx.PrepareContext(ctx, query)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, s := range spans {
+		if s.counted {
+			counted(s.n)
+			continue
+		}
+		rows, err := stmt.QueryContext(ctx, append(args, s.lo, s.hi)...)
+		if err != nil {
+			return err
+		}
+		if err := visit(rows); err != nil {
+			if err == errEnough {
+				return nil
+			}
+			return err
+		}
+	}
+	return nil
 }
 
 // CSVHeader is the first row of an export.

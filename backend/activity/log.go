@@ -86,7 +86,8 @@ END;
 INSERT OR IGNORE INTO meta(key, value) VALUES ('schema', '3');
 `
 
-// schemaVersion is the layout this version writes; a database of a later one is refused.
+// schemaVersion is the layout this version writes; a database of a later one is refused
+// unless it says this version may use it (format.go).
 const schemaVersion = 3
 
 // blockColumns is what a SELECT of a block source reads (scanBlock's order).
@@ -148,6 +149,10 @@ type Options struct {
 	Redactor *redact.Redactor
 	// QueueSize bounds the entries waiting for the writer; 0 means DefaultQueueSize.
 	QueueSize int
+
+	// segment is the entries a filter index segment gathers (tests: small segments); 0 means
+	// segmentEntries.
+	segment int
 }
 
 // Log is the activity database.
@@ -176,6 +181,19 @@ type Log struct {
 	// noBlocks says it has no blocks yet.
 	legacy   string
 	noBlocks bool
+
+	// The filter index (index.go): segmentSize is the entries a segment gathers; indexed says
+	// the database has the index (one no app of this version has opened has none); noIndex
+	// makes readers decode every block (the benchmark's "before"); the indexer runs until
+	// indexStop, signalled on reindex.
+	segmentSize int
+	indexed     bool
+	noIndex     bool
+	indexStop   context.CancelFunc
+	indexDone   chan struct{}
+	reindex     chan struct{}
+	// decoded counts the blocks readers decoded (tests: a filter skips what cannot match).
+	decoded atomic.Int64
 }
 
 // item is one job for the writer: an entry, a flush marker or a prune.
@@ -201,15 +219,16 @@ func Open(path string, opts Options) (*Log, error) {
 	if err := createPrivate(path); err != nil {
 		return nil, err
 	}
+	// The marker first, on a connection that changes nothing: a log of a later format is
+	// refused as it is (format.go).
+	if err := precheckFormat(context.Background(), path); err != nil {
+		return nil, fmt.Errorf("activity log %s: %w", path, err)
+	}
 	db, err := sql.Open("sqlite", dsn(path, false))
 	if err != nil {
 		return nil, fmt.Errorf("activity log %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(4)
-	if _, err := db.Exec(schema); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("activity log %s: %w", path, err)
-	}
 	if err := migrate(db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("activity log %s: %w", path, err)
@@ -225,20 +244,27 @@ func Open(path string, opts Options) (*Log, error) {
 	if opts.QueueSize <= 0 {
 		opts.QueueSize = DefaultQueueSize
 	}
+	if opts.segment <= 0 {
+		opts.segment = segmentEntries
+	}
 	l := &Log{
 		db: db, path: path, logger: opts.Logger, redactor: opts.Redactor,
 		queue: make(chan item, opts.QueueSize), done: make(chan struct{}),
+		segmentSize: opts.segment, indexed: true,
 	}
 	go l.write()
+	l.startIndexer()
 	return l, nil
 }
 
-// migrate refuses a database of a later version and moves the entries of an older one
-// (schema 1 or 2, one row per entry) into blocks of up to 1,024, in one transaction: ids,
-// hashes and the chain stay as they were. A break in the old chain (an id gap, a prev_hash
-// that is not the hash before it) starts a new block, so the evidence is kept as it was. The
-// lock is taken first (BEGIN IMMEDIATE): a second process opening the same database waits,
-// then finds nothing left to move.
+// migrate refuses a database this version may not write (checkFormat), creates the tables
+// of a new one and moves the entries of an older one (schema 1 or 2, one row per entry) into
+// blocks of up to 1,024, in one transaction: ids, hashes and the chain stay as they were. A
+// break in the old chain (an id gap, a prev_hash that is not the hash before it) starts a new
+// block, so the evidence is kept as it was. The lock is taken first (BEGIN IMMEDIATE): a
+// second process opening the same database waits, then finds nothing left to move. The
+// format is checked before the tables are created, inside the lock, so a later version that
+// upgraded the file since precheckFormat read it still finds it untouched.
 func migrate(db *sql.DB) error {
 	ctx := context.Background()
 	tx, err := db.BeginTx(ctx, nil)
@@ -246,12 +272,27 @@ func migrate(db *sql.DB) error {
 		return err
 	}
 	defer tx.Rollback()
-	if err := checkVersion(ctx, tx); err != nil {
+	if err := checkFormat(ctx, tx, true); err != nil {
 		return err
 	}
-	legacy, hasTrace, err := legacyTable(ctx, tx)
-	if err != nil || !legacy {
+	hasMeta, err := hasTable(ctx, tx, "meta")
+	if err != nil {
 		return err
+	}
+	if _, err := tx.ExecContext(ctx, schema+indexSchema); err != nil {
+		return fmt.Errorf("creating the tables: %w", err)
+	}
+	legacy, hasTrace, err := legacyTable(ctx, tx)
+	if err != nil {
+		return err
+	}
+	if !legacy {
+		if !hasMeta { // a new log: this version put it in its format
+			if err := setMeta(ctx, tx, metaSchemaApp, appVersion()); err != nil {
+				return fmt.Errorf("recording the log's format: %w", err)
+			}
+		}
+		return tx.Commit()
 	}
 	insert, err := tx.PrepareContext(ctx, insertBlock)
 	if err != nil {
@@ -293,9 +334,18 @@ func migrate(db *sql.DB) error {
 		return fmt.Errorf("moving the entries into blocks (schema 3): %w", err)
 	}
 	rows.Close()
-	for _, stmt := range []string{`DROP TABLE entries`, `UPDATE meta SET value = '3' WHERE key = 'schema'`} {
-		if _, err := tx.ExecContext(ctx, stmt); err != nil {
-			return fmt.Errorf("moving the entries into blocks (schema 3): %w", err)
+	// The schema is raised, never lowered: an older app's table beside the blocks of a later
+	// format that allows this version to write (min_writer_schema) leaves that format as it is.
+	if _, err := tx.ExecContext(ctx, `DROP TABLE entries`); err != nil {
+		return fmt.Errorf("moving the entries into blocks (schema 3): %w", err)
+	}
+	res, err := tx.ExecContext(ctx, `UPDATE meta SET value = ? WHERE key = ? AND CAST(value AS INTEGER) < ?`, strconv.Itoa(schemaVersion), metaSchema, schemaVersion)
+	if err != nil {
+		return fmt.Errorf("moving the entries into blocks (schema 3): %w", err)
+	}
+	if n, _ := res.RowsAffected(); n > 0 {
+		if err := setMeta(ctx, tx, metaSchemaApp, appVersion()); err != nil {
+			return fmt.Errorf("recording the log's format: %w", err)
 		}
 	}
 	return tx.Commit()
@@ -303,19 +353,6 @@ func migrate(db *sql.DB) error {
 
 // legacyBlock is how many entries of an older database go into one block.
 const legacyBlock = 1024
-
-// checkVersion refuses a database a later version of the app wrote: its layout may not be
-// this one's, and writing it could break the chain.
-func checkVersion(ctx context.Context, q querier) error {
-	v, err := getMeta(ctx, q, "schema")
-	if err != nil {
-		return err
-	}
-	if n, _ := strconv.Atoi(v); n > schemaVersion {
-		return fmt.Errorf("written by a later version of the app (schema %s; this one knows up to %d): use that version, or move the file aside", v, schemaVersion)
-	}
-	return nil
-}
 
 // scanLegacy reads a row of legacyColumns.
 func scanLegacy(s scanner) (Entry, error) {
@@ -365,7 +402,7 @@ func OpenReadOnly(path string) (*Log, error) {
 	// A database no app of this version has opened yet is read as it is; one an older app
 	// opened again after this one (an empty entries table beside the blocks) is read whole.
 	ctx := context.Background()
-	if err := checkVersion(ctx, db); err != nil {
+	if err := checkFormat(ctx, db, false); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("activity log %s: %w", path, err)
 	}
@@ -375,6 +412,9 @@ func OpenReadOnly(path string) (*Log, error) {
 		var blocks bool
 		blocks, err = hasTable(ctx, db, "blocks")
 		l.noBlocks = !blocks
+	}
+	if err == nil {
+		l.indexed, err = hasTable(ctx, db, "filter_index")
 	}
 	if err != nil {
 		db.Close()
@@ -533,6 +573,8 @@ func (l *Log) Close(ctx context.Context) error {
 		stop()
 		<-pruneDone
 	}
+	l.indexStop()
+	<-l.indexDone
 	var err error
 	select {
 	case <-l.done:
@@ -695,6 +737,9 @@ func (l *Log) insert(batch []*Entry) error {
 	if l.buf, err = writeBlock(ctx, tx.StmtContext(ctx, l.stmts.insert), batch, l.buf); err != nil {
 		return err
 	}
+	if err := l.stmts.extendSegment(ctx, tx, batch, l.segmentSize); err != nil {
+		return err
+	}
 	// A rare huge batch (long statements) does not keep its buffer for the log's lifetime.
 	if cap(l.buf) > 4<<20 {
 		l.buf = nil
@@ -722,7 +767,7 @@ func writeBlock(ctx context.Context, insert *sql.Stmt, batch []*Entry, buf []byt
 // writeStmts are the writer's statements, prepared once: under load a batch is written every
 // few milliseconds, and parsing a statement costs more than writing a row.
 type writeStmts struct {
-	insert, links, setHead *sql.Stmt
+	insert, links, setHead, lastSegment, upsertSegment *sql.Stmt
 }
 
 const (
@@ -739,7 +784,7 @@ func prepareWrite(ctx context.Context, db *sql.DB) (*writeStmts, error) {
 	for _, p := range []struct {
 		to  **sql.Stmt
 		sql string
-	}{{&st.insert, insertBlock}, {&st.links, selectLinks}, {&st.setHead, upsertHead}} {
+	}{{&st.insert, insertBlock}, {&st.links, selectLinks}, {&st.setHead, upsertHead}, {&st.lastSegment, selectLastSegment}, {&st.upsertSegment, upsertSegment}} {
 		s, err := db.PrepareContext(ctx, p.sql)
 		if err != nil {
 			st.close()
@@ -751,7 +796,7 @@ func prepareWrite(ctx context.Context, db *sql.DB) (*writeStmts, error) {
 }
 
 func (st *writeStmts) close() {
-	for _, s := range []*sql.Stmt{st.insert, st.links, st.setHead} {
+	for _, s := range []*sql.Stmt{st.insert, st.links, st.setHead, st.lastSegment, st.upsertSegment} {
 		if s != nil {
 			s.Close()
 		}

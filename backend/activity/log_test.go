@@ -661,21 +661,6 @@ func TestTwoProcessesUpgradeOnce(t *testing.T) {
 	}
 }
 
-// A database a later version wrote is refused, by the app and by the CLI, and left as it is.
-func TestALaterSchemaIsRefused(t *testing.T) {
-	ctx := context.Background()
-	l := openLog(t, Options{})
-	appendN(t, l, 1, t0)
-	l.Close(ctx)
-	tamper(t, l.Path(), `UPDATE meta SET value = '4' WHERE key = 'schema'`)
-	if _, err := Open(l.Path(), Options{}); err == nil || !strings.Contains(err.Error(), "later version of the app (schema 4") {
-		t.Fatalf("the app opened it: %v", err)
-	}
-	if _, err := OpenReadOnly(l.Path()); err == nil || !strings.Contains(err.Error(), "later version") {
-		t.Fatalf("the CLI opened it: %v", err)
-	}
-}
-
 // An older app opened after this one finds schema 3 and adds its own (empty) entries table
 // beside the blocks: the CLI still reads the whole log, and this app moves the table away.
 func TestAnOlderAppsTableBesideTheBlocks(t *testing.T) {

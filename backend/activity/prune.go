@@ -123,7 +123,7 @@ func (l *Log) prune(ctx context.Context, before time.Time) (int, error) {
 		if b.maxTime >= cutoff {
 			break
 		}
-		if broken := w.block(b); broken != nil {
+		if _, broken := w.block(b); broken != nil {
 			rows.Close()
 			return 0, fmt.Errorf("not pruning: the chain is broken at entry %d: %s", broken.ID, broken.Reason)
 		}
@@ -143,6 +143,11 @@ func (l *Log) prune(ctx context.Context, before time.Time) (int, error) {
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM blocks WHERE last_id <= ?`, w.prevID); err != nil {
 		return 0, err
+	}
+	// A segment partly pruned stays: what it says of the rest is still true, and counts stop
+	// using its total (index.go).
+	if _, err := tx.ExecContext(ctx, `DELETE FROM filter_index WHERE last_id <= ?`, w.prevID); err != nil {
+		return 0, fmt.Errorf("pruning the filter index: %w", err)
 	}
 	return w.count, tx.Commit()
 }

@@ -44,6 +44,22 @@ func (l *Log) Verify(ctx context.Context) (Verification, error) {
 		return Verification{}, err
 	}
 	v := Verification{AnchorID: anchorID}
+	// The filter index is checked against the entries as they are walked: a segment that says
+	// less than its blocks hold would make filters skip entries (index.go).
+	check := segmentCheck{anchorID: anchorID}
+	if l.indexed && l.legacy == "" {
+		if check.segs, _, err = loadSegments(ctx, tx); err != nil {
+			return v, err
+		}
+	}
+	defer func() {
+		// A writable log drops what lied, so counts are right again, and rebuilds it.
+		if len(check.lying) > 0 && !l.readOnly {
+			if err := l.dropSegments(ctx, check.lying); err != nil {
+				l.logger.Warn("activity log: " + err.Error())
+			}
+		}
+	}()
 	rows, err := tx.QueryContext(ctx, `SELECT `+blockColumns+` FROM `+l.source()+` ORDER BY first_id`)
 	if err != nil {
 		return v, err
@@ -55,8 +71,12 @@ func (l *Log) Verify(ctx context.Context) (Verification, error) {
 		if err != nil {
 			return v, err
 		}
-		if v.Broken = w.block(b); v.Broken != nil {
-			v.Entries = w.count
+		entries, broken := w.block(b)
+		if broken == nil {
+			broken = check.block(b, entries)
+		}
+		if broken != nil {
+			v.Broken, v.Entries = broken, w.count
 			return v, nil
 		}
 	}
@@ -76,7 +96,11 @@ func (l *Log) Verify(ctx context.Context) (Verification, error) {
 		default:
 			v.Broken = &Broken{ID: w.prevID, Reason: fmt.Sprintf("the last entry written was %d with another hash: the end of the log was replaced", headID)}
 		}
+		return v, nil
 	}
+	// The index's last segments are checked once the chain is known whole: blocks removed
+	// from the end are that break, not the index's.
+	v.Broken = check.end()
 	return v, nil
 }
 
@@ -114,21 +138,21 @@ func (w *walker) step(e Entry) *Broken {
 // writes for them (nothing else hides in it: a second copy of a key, another key, that
 // SQLite's JSON functions would read differently) and that its min_time and max_time, which
 // choose the blocks of a time filter and of pruning, are its entries' times.
-func (w *walker) block(b block) *Broken {
+func (w *walker) block(b block) ([]Entry, *Broken) {
 	entries, err := b.decode()
 	if err != nil {
 		var broken *Broken
 		if errors.As(err, &broken) {
-			return broken
+			return nil, broken
 		}
-		return &Broken{ID: b.firstID, Reason: err.Error()}
+		return nil, &Broken{ID: b.firstID, Reason: err.Error()}
 	}
 	at := 1 // after the '['
 	var buf []byte
 	for i := range entries {
 		e := &entries[i]
 		if broken := w.step(*e); broken != nil {
-			return broken
+			return nil, broken
 		}
 		if !b.written {
 			continue
@@ -140,22 +164,22 @@ func (w *walker) block(b block) *Broken {
 		}
 		buf = appendEntry(buf, e)
 		if len(b.entries)-at < len(buf) || b.entries[at:at+len(buf)] != string(buf) { // compared without a copy
-			return &Broken{ID: e.ID, Reason: "its stored text is not what the app writes for its contents: the block was edited"}
+			return nil, &Broken{ID: e.ID, Reason: "its stored text is not what the app writes for its contents: the block was edited"}
 		}
 		at += len(buf)
 	}
 	if b.written && b.entries[at:] != "]" {
-		return &Broken{ID: b.lastID, Reason: "its block has text after its entries: the block was edited"}
+		return nil, &Broken{ID: b.lastID, Reason: "its block has text after its entries: the block was edited"}
 	}
 	minTime, maxTime := entries[0].rawTime, entries[0].rawTime
 	for _, e := range entries[1:] {
 		minTime, maxTime = min(minTime, e.rawTime), max(maxTime, e.rawTime)
 	}
 	if minTime != b.minTime || maxTime != b.maxTime {
-		return &Broken{ID: b.firstID, Reason: fmt.Sprintf("the block of entries %d to %d says its times are %s to %s, its entries' are %s to %s: the block was edited",
+		return nil, &Broken{ID: b.firstID, Reason: fmt.Sprintf("the block of entries %d to %d says its times are %s to %s, its entries' are %s to %s: the block was edited",
 			b.firstID, b.lastID, b.minTime, b.maxTime, minTime, maxTime)}
 	}
-	return nil
+	return entries, nil
 }
 
 type scanner interface{ Scan(dest ...any) error }
