@@ -231,6 +231,11 @@ func (g *Gate) Approve(ctx context.Context, st Statement) error {
 	case connections.Allowed:
 		return nil
 	}
+	if n := utf8.RuneCountInString(st.Text); st.Verbatim && n > MaxStatementChars {
+		// Shown cut, a statement could hide what runs after the cut (issue 44): the person
+		// approves only what they see whole.
+		return mcp.NewToolError(mcp.ToolErrInvalidArgument, "the statement is %d characters, and an approval shows at most %d: send it in shorter statements (insert_rows takes many rows at once)", n, MaxStatementChars)
+	}
 
 	fu := call.FollowUp()
 	if call.Era == mcp.EraModern && call.HasCapability("elicitation") {

@@ -31,6 +31,9 @@ type Statement struct {
 	Text string
 	// Class says whether it reads or writes, and whether it is destructive.
 	Class driver.Classification
+	// Verbatim tells a Text that is the statement itself, run as written (execute_query's),
+	// not a summary: nobody is asked to approve one longer than they can be shown (Approve).
+	Verbatim bool
 }
 
 // MaxStatementChars is how much of a statement an approval shows (SPEC.md B "Limits").

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"app/backend/mcp/internal/wire"
 )
@@ -186,8 +187,17 @@ func (l *ListenParams) decode(p params) *Error {
 	if !ok || raw[0] != '{' || json.Unmarshal(raw, &l.Notifications) != nil {
 		return invalidParams("notifications must be an object")
 	}
+	if n := len(l.Notifications.ResourceSubscriptions); n > MaxListenURIs {
+		return invalidParams(fmt.Sprintf("%d resourceSubscriptions in one subscriptions/listen; at most %d", n, MaxListenURIs))
+	}
 	return nil
 }
+
+// MaxListenURIs bounds the resources one subscriptions/listen follows (issue 44): each is
+// read for its baseline before the acknowledgement and again at every poll, so thousands in
+// one stream would keep the app reading for whoever asked. With a caller's requests in flight
+// bounded (auth.Limits.MaxInFlight), a token follows at most eight times this many.
+const MaxListenURIs = 100
 
 // InitializeParams is the params of the legacy initialize.
 type InitializeParams struct {

@@ -33,6 +33,21 @@ func TestSubscriptionsListen(t *testing.T) {
 	}
 }
 
+// Issue 44: one listen follows at most MaxListenURIs resources; more is -32602 at once,
+// before any is read.
+func TestAListenOfMoreResourcesThanTheBoundIsRefused(t *testing.T) {
+	subscribed := 0
+	ts := startServer(t, Options{OnSubscribe: func(_ context.Context, uris []string) []string { subscribed += len(uris); return uris }})
+	uris := make([]string, MaxListenURIs+1)
+	for i := range uris {
+		uris[i] = "app://connections/c/tables/t" + strings.Repeat("x", i%7)
+	}
+	r := ts.call(t, 78, "subscriptions/listen", map[string]any{"notifications": map[string]any{"resourceSubscriptions": uris}})
+	if r.code() != -32602 || r.status != http.StatusBadRequest || subscribed != 0 {
+		t.Fatalf("HTTP %d %s; %d subscribed", r.status, r.body, subscribed)
+	}
+}
+
 // SPEC.md B: subscriptions/listen is the one method the handler deadline does not apply to.
 // A stream opened before a request that the same deadline ends (-33003) still delivers a
 // notification afterwards.

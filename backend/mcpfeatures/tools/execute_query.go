@@ -87,7 +87,7 @@ func (d Deps) statement(ctx context.Context, tool string, a queryArgs, raw json.
 	case !class.Destructive && destructive:
 		return "", nil, mcp.NewToolError(mcp.ToolErrInvalidArgument, "this statement is not destructive: run it with %s", NameExecuteQuery)
 	}
-	if err := d.Approver.Approve(ctx, approval.Statement{Tool: tool, Args: raw, Connection: c, Text: a.Query, Class: class}); err != nil {
+	if err := d.Approver.Approve(ctx, approval.Statement{Tool: tool, Args: raw, Connection: c, Text: a.Query, Class: class, Verbatim: true}); err != nil {
 		return "", nil, err
 	}
 

@@ -165,6 +165,19 @@ INSERT INTO vecs(rowid, e, label) VALUES (1, '[1,0,0]', 'x'), (2, '[0,1,0]', 'y'
 			}
 		})
 	}
+	// Issue 44: a statement longer than an approval shows could hide what runs past the cut,
+	// so nobody is asked to approve it; one that fits is asked as usual.
+	t.Run("execute_query refuses, unasked, a statement longer than an approval shows", func(t *testing.T) {
+		r.person.will(approval.Approve)
+		stmt := "UPDATE items SET n = 11 WHERE id = 1;" + strings.Repeat(" ", approval.MaxStatementChars) + "DELETE FROM notes WHERE rowid = 1"
+		rep := call(auth.LevelReadWrite, NameExecuteQuery, map[string]any{"query": stmt})
+		if rep.result["isError"] != true || !strings.HasPrefix(rep.text(), "invalid_argument") || len(r.person.questions()) != 0 {
+			t.Fatalf("%v; asked %v", rep.result, r.person.questions())
+		}
+		if after := state(); after != before {
+			t.Fatalf("sqlite3 reads %q, was %q", after, before)
+		}
+	})
 	t.Run("execute_query: an approved UPDATE is written", func(t *testing.T) {
 		r.person.will(approval.Approve)
 		ok(t, call(auth.LevelReadWrite, NameExecuteQuery, map[string]any{"query": "UPDATE items SET n = 11 WHERE id = 1"}))
