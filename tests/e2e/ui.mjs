@@ -257,6 +257,29 @@ try {
     await page.getByRole("button", { name: "Close Settings" }).click();
   });
 
+  // Issue 44, item 4: "Connecting to Form Weaviate…" stayed in the tree after the plugin's
+  // uninstall and reinstall, while nothing connected that connection (the tree drew a
+  // connection without a state as connecting). It was disconnected before the uninstall: the
+  // tree says Not connected, and its Connect, with the reinstalled plugin, ends connected.
+  await check("after the plugin's uninstall and reinstall, the disconnected Form Weaviate says Not connected, and its Connect ends connected", async () => {
+    const formItem = list.getByRole("treeitem", { name: "Form Weaviate" });
+    const formPanel = page.locator('section.panel[aria-label="Form Weaviate"]');
+    const connecting = page.getByText(/Connecting to Form Weaviate/);
+    assert((await connecting.count()) === 0, "the tree says Connecting to Form Weaviate… while nothing connects it");
+    await page.getByRole("tab", { name: "Form Weaviate", exact: true }).click();
+    await formItem.getByRole("group").getByRole("status").filter({ hasText: /^Not connected$/ }).waitFor({ timeout: 10_000 });
+    assert((await connecting.count()) === 0, "the tree says Connecting to Form Weaviate… while nothing connects it");
+    await formPanel.getByRole("button", { name: "Connect", exact: true }).click();
+    await formItem.locator('.status-dot[data-status="ready"]').waitFor({ timeout: 30_000 });
+    await formItem.getByRole("group").getByRole("treeitem", { name: "Article" }).waitFor({ timeout: 15_000 });
+    await connecting.waitFor({ state: "detached", timeout: 5_000 });
+    // As it was: disconnected, and the demo's tab in front for the checks below.
+    await formPanel.getByRole("button", { name: "Disconnect", exact: true }).click();
+    await formItem.locator(".status-dot").waitFor({ state: "detached", timeout: 10_000 });
+    await page.getByRole("tab", { name: "Demo Weaviate", exact: true }).click();
+    await page.getByRole("heading", { level: 2, name: "Demo Weaviate" }).waitFor({ timeout: 5_000 });
+  });
+
   await check("opening Article shows a grid whose first column is uuid and last is vector", async () => {
     await list.focus();
     await page.keyboard.press("ArrowDown");

@@ -1,9 +1,9 @@
 import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
-import { ApiError, ApiProvider, type ConnectionState, type ExplorerApi, type Table } from "../../api";
+import { ApiError, ApiProvider, type ConnectionState, type ExplorerApi, type PluginsApi, type Table } from "../../api";
 import { App } from "../../App";
-import { connection, deferred, fakeApi, weaviateCapabilities } from "../../test/fakeApi";
+import { connection, deferred, fakeApi, fakePlugins, weaviateCapabilities } from "../../test/fakeApi";
 
 const demo = connection({ id: "demo", name: "Demo Weaviate", host: "127.0.0.1", port: 18080 });
 const other = connection({ id: "other", name: "Staging", port: 8081 });
@@ -171,5 +171,82 @@ describe("a dropped connection", () => {
     await screen.findByRole("tree");
     act(() => api.emitDropped({ id: "other", error: new ApiError("connection", "Connection failed: gone") }));
     expect(screen.queryByText(/was disconnected/)).not.toBeInTheDocument();
+  });
+});
+
+// Issue 44, item 4: the e2e's "Connecting to Form Weaviate…" that stayed after a plugin
+// uninstall and reinstall. The e2e's sequence, in the window's own state: the form's
+// connection is opened, disconnected in its tab, its plugin uninstalled in Settings, and
+// another connection of the type installs it again while opening. Nothing connects the form's
+// connection meanwhile, so nothing may say it is connecting; its Connect then ends connected.
+describe("a connection disconnected before its plugin's uninstall and reinstall", () => {
+  it("never shows 'Connecting to…' for it; it says Not connected, and its Connect ends connected", async () => {
+    const form = connection({ id: "form", name: "Form Weaviate", host: "127.0.0.1", port: 18080 });
+    let installed = true;
+    const connect = vi.fn(async (id: string) => {
+      if (!installed) {
+        // Opening a saved connection installs its missing plugin (SPEC A.3).
+        api.emitProgress({ plugin: "weaviate", version: "1.0.0", done: 1, total: 1, connectionId: id, fromMirror: false });
+        installed = true;
+      }
+      return { id, connected: true, serverVersion: "1.35.2", capabilities: weaviateCapabilities };
+    });
+    const registry = fakePlugins();
+    const plugins: Partial<PluginsApi> = {
+      // The registry's row as the backend lists it: installed or not, as the flag says.
+      list: async () => {
+        const l = await registry.list();
+        return { ...l, plugins: l.plugins.map((p) => ({ ...p, installed: installed ? "1.0.0" : "", status: installed ? "installed" : "not installed" })) };
+      },
+      uninstall: async () => {
+        installed = false;
+        return ["1.0.0"];
+      },
+    };
+    const api = fakeApi(async () => [demo, form], { connect }, { plugins });
+    render(
+      <ApiProvider api={api}>
+        <App />
+      </ApiProvider>,
+    );
+    const connecting = () => screen.queryByText(/Connecting to Form Weaviate/);
+
+    // Saved from the form: it opens, connected.
+    await userEvent.click(await screen.findByText("Form Weaviate"));
+    await within(item("Form Weaviate")).findByRole("treeitem", { name: "Article" });
+    const formPanel = () => screen.getByRole("region", { name: "Form Weaviate" });
+
+    // Disconnect in its tab.
+    await userEvent.click(within(formPanel()).getByRole("button", { name: "Disconnect" }));
+    expect(await within(formPanel()).findByText("Not connected.")).toBeInTheDocument();
+    expect(connecting()).not.toBeInTheDocument();
+
+    // Settings, Plugins: Uninstall.
+    await userEvent.keyboard("{Control>},{/Control}");
+    await userEvent.click(await screen.findByRole("tab", { name: "Plugins" }));
+    const row = await screen.findByRole("listitem", { name: "Weaviate" });
+    await userEvent.click(await within(row).findByRole("button", { name: "Uninstall Weaviate" }));
+    expect(await within(row).findByRole("button", { name: "Install Weaviate" })).toBeInTheDocument();
+    expect(installed).toBe(false);
+    await userEvent.click(screen.getByRole("button", { name: "Close Settings" }));
+
+    // The saved Demo Weaviate opens and installs the plugin again.
+    await userEvent.click(screen.getByText("Demo Weaviate"));
+    await within(item("Demo Weaviate")).findByRole("treeitem", { name: "Article" });
+    expect(installed).toBe(true);
+    expect(connect.mock.calls.filter(([id]) => id === "form")).toHaveLength(1); // nothing connected it again
+    expect(connecting()).not.toBeInTheDocument();
+
+    // Back on the form's tab: the tree says what it is, not connected.
+    await userEvent.click(screen.getByRole("tab", { name: "Form Weaviate" }));
+    await waitFor(() => expect(item("Form Weaviate")).toHaveAttribute("aria-expanded", "true"));
+    expect(within(item("Form Weaviate")).getByRole("status")).toHaveTextContent("Not connected");
+    expect(connecting()).not.toBeInTheDocument();
+
+    // Its Connect ends connected, its collections listed under it.
+    await userEvent.click(within(formPanel()).getByRole("button", { name: "Connect" }));
+    expect(await within(item("Form Weaviate")).findByRole("treeitem", { name: "Article" })).toBeInTheDocument();
+    expect(within(formPanel()).getByText(/Connected · server 1\.35\.2/)).toBeInTheDocument();
+    expect(connecting()).not.toBeInTheDocument();
   });
 });
