@@ -242,12 +242,12 @@ func TestLastUsedAtIsWrittenAtMostOnceAMinute(t *testing.T) {
 		return got.LastUsedAt
 	}
 	t0 := r.clock.Now()
-	before := r.store.stat()
+	before := r.store.stamp()
 	for range 10 {
 		r.whoami(secret)
 	}
 	t.Run("requests do not write the file", func(t *testing.T) {
-		if !sameStamp(before, r.store.stat()) || lastUsed() != nil {
+		if !before.Same(r.store.stamp()) || lastUsed() != nil {
 			t.Fatal("the tokens file changed on a request")
 		}
 	})
@@ -260,9 +260,9 @@ func TestLastUsedAtIsWrittenAtMostOnceAMinute(t *testing.T) {
 	t.Run("a use less than a minute later is not written yet", func(t *testing.T) {
 		r.clock.Advance(30 * time.Second)
 		r.whoami(secret)
-		st := r.store.stat()
+		st := r.store.stamp()
 		r.svc.flushUsage(ctx, false)
-		if at := lastUsed(); !at.Equal(t0) || !sameStamp(st, r.store.stat()) {
+		if at := lastUsed(); !at.Equal(t0) || !st.Same(r.store.stamp()) {
 			t.Fatalf("written early: %v", at)
 		}
 	})

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"errors"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -81,7 +80,7 @@ type settingsSnapshot struct {
 // tokenState is the tokens as last read, with their hashes, swapped whole by reload.
 type tokenState struct {
 	loaded  bool
-	stamp   os.FileInfo // the file as it was read; nil when it did not exist
+	stamp   config.Stamp // the file as it was read
 	entries []*entry
 	// keyErr is set when the keyring could not be read for some token: an unknown token is
 	// then answered 503, and the next unknown token reads the keyring again.
@@ -258,7 +257,7 @@ func (s *Service) changed(st *tokenState) bool {
 	if !st.loaded || st.keyErr != nil {
 		return true
 	}
-	return !config.SameFileVersion(s.store.stat(), st.stamp)
+	return !s.store.stamp().Same(st.stamp)
 }
 
 // Refresh reads the tokens file again when it changed, and revokes the tokens that are gone
@@ -278,10 +277,10 @@ func (s *Service) reload(ctx context.Context) *tokenState {
 	if !s.changed(old) {
 		return old // someone else just read it
 	}
-	stamp := s.store.stat()
+	stamp := s.store.stamp()
 	list, err := s.store.List(ctx)
 	if err != nil {
-		if old.loaded && old.keyErr == nil && sameStamp(old.stamp, stamp) {
+		if old.loaded && old.keyErr == nil && old.stamp.Same(stamp) {
 			return old
 		}
 		s.log.WithError(err).Error("MCP tokens: the tokens file cannot be read; keeping the tokens read before")
@@ -327,8 +326,6 @@ func (s *Service) reload(ctx context.Context) *tokenState {
 	}
 	return next
 }
-
-func sameStamp(a, b os.FileInfo) bool { return config.SameFileVersion(a, b) }
 
 // gone ends what a revoked token still holds.
 func (s *Service) gone(t Token) {

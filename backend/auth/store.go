@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -61,10 +60,11 @@ type Store struct {
 	clock Clock
 }
 
-// NewStore returns the token store of a config dir; keys holds the hashes.
-func NewStore(dir string, keys secrets.Keyring) *Store {
+// NewStore returns the token store of a config dir; keys holds the hashes. opts may seal the
+// file (config.Sealed).
+func NewStore(dir string, keys secrets.Keyring, opts ...config.FileOption) *Store {
 	return &Store{
-		file:  config.NewJSONFile(filepath.Join(dir, TokensFileName), func() tokensDoc { return tokensDoc{} }),
+		file:  config.NewJSONFile(filepath.Join(dir, TokensFileName), func() tokensDoc { return tokensDoc{} }, opts...),
 		keys:  keys,
 		clock: SystemClock{},
 	}
@@ -250,14 +250,8 @@ func (s *Store) digest(id string) (digest, error) {
 	return parseDigest(v)
 }
 
-// stat is the metadata file's identity and modification time, nil when it does not exist.
-func (s *Store) stat() os.FileInfo {
-	st, err := os.Stat(s.file.Path())
-	if err != nil {
-		return nil
-	}
-	return st
-}
+// stamp is the tokens file's version (its seal's too).
+func (s *Store) stamp() config.Stamp { return s.file.Stamp() }
 
 // ParseExpiry reads an --expires value relative to now: "" or "never" for no expiry; a
 // duration in days ("30d"), weeks ("2w"), hours or minutes ("12h", "90m", any Go duration);

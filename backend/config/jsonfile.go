@@ -39,7 +39,35 @@ type FileOption func(*fileOptions)
 type fileOptions struct {
 	recover bool
 	log     logrus.FieldLogger
+	seal    Sealer
 }
+
+// Sealer keeps a document App writes out of other programs' reach (issue 44): what App acts
+// on is what App itself last wrote. backend/integrity implements it.
+type Sealer interface {
+	// Trusted is the document App may act on, given what is on disk (data; exists false when
+	// there is no file): data itself when App wrote it (or nothing is sealed yet), otherwise
+	// App's own last copy, with foreign true.
+	Trusted(name string, data []byte, exists bool) (trusted []byte, trustedExists, foreign bool)
+	// Record is told of each document App writes, under the document's lock.
+	Record(name string, data []byte) error
+	// Removed is told of a document App removed (an unreadable one moved aside).
+	Removed(name string) error
+	// Version is the seal's own file version (nil when there is none).
+	Version() os.FileInfo
+}
+
+// ForeignChangeError refuses a write over a document another program changed: what App
+// would write builds on a change the person has not accepted.
+type ForeignChangeError struct{ Path string }
+
+func (e *ForeignChangeError) Error() string {
+	return fmt.Sprintf("%s was changed by another program: App keeps acting on its own last version and writes nothing over it until you accept or revert the change (in App, or with: app integrity)", e.Path)
+}
+
+// Sealed makes the document's reads see what s trusts and its writes recorded by s; a write
+// over a foreign change is refused (*ForeignChangeError).
+func Sealed(s Sealer) FileOption { return func(o *fileOptions) { o.seal = s } }
 
 // RecoverCorrupt makes a document that cannot be decoded read as the default instead of
 // failing every read: its bytes are kept as "<name>.bak" (".bak.1", ".bak.2", ... when that
@@ -114,6 +142,11 @@ func (f *JSONFile[T]) Update(ctx context.Context, fn func(*T) error) error {
 	}
 	defer unlock()
 
+	if f.opts.seal != nil {
+		if _, _, foreign, _ := f.readTrusted(); foreign {
+			return &ForeignChangeError{Path: f.path}
+		}
+	}
 	v, err := f.readRecovering()
 	var bad *CorruptFileError
 	if errors.As(err, &bad) && bad.KeepErr != nil {
@@ -129,7 +162,16 @@ func (f *JSONFile[T]) Update(ctx context.Context, fn func(*T) error) error {
 	if err != nil {
 		return fmt.Errorf("encode %s: %w", filepath.Base(f.path), err)
 	}
-	return WriteFileAtomic(f.path, append(data, '\n'))
+	data = append(data, '\n')
+	if err := WriteFileAtomic(f.path, data); err != nil {
+		return err
+	}
+	if f.opts.seal != nil {
+		if err := f.opts.seal.Record(filepath.Base(f.path), data); err != nil {
+			return fmt.Errorf("seal %s: %w", filepath.Base(f.path), err)
+		}
+	}
+	return nil
 }
 
 // lock takes the advisory lock that serialises the writers of the document.
@@ -150,19 +192,27 @@ func (f *JSONFile[T]) lock(ctx context.Context) (unlock func(), err error) {
 // the CLI. Every write replaces the file (temp file + rename), so a changed inode, time or size
 // means a new version: comparing the time alone misses two writes within one step of the file
 // system's clock (a few milliseconds here).
-type Stamp struct{ fi os.FileInfo }
+//
+// A sealed document's version is also its seal's: accepting or reverting another program's
+// change is a new version of what App acts on.
+type Stamp struct{ fi, seal os.FileInfo }
 
 // Stamp is the document's current version (the zero Stamp when it does not exist).
 func (f *JSONFile[T]) Stamp() Stamp {
-	st, err := os.Stat(f.path)
-	if err != nil {
-		return Stamp{}
+	var s Stamp
+	if st, err := os.Stat(f.path); err == nil {
+		s.fi = st
 	}
-	return Stamp{st}
+	if f.opts.seal != nil {
+		s.seal = f.opts.seal.Version()
+	}
+	return s
 }
 
 // Same reports whether two stamps name the same version of the file.
-func (s Stamp) Same(o Stamp) bool { return SameFileVersion(s.fi, o.fi) }
+func (s Stamp) Same(o Stamp) bool {
+	return SameFileVersion(s.fi, o.fi) && SameFileVersion(s.seal, o.seal)
+}
 
 // SameFileVersion is the one rule for "this file has not changed" between two stats of a file
 // that is only ever replaced whole (nil: the file did not exist).
@@ -176,14 +226,33 @@ func SameFileVersion(a, b os.FileInfo) bool {
 // read returns the document, or the default when it does not exist. A document that is not
 // the JSON of a T is a *CorruptFileError, returned with its bytes.
 func (f *JSONFile[T]) read() (T, []byte, error) {
+	v, data, _, err := f.readTrusted()
+	return v, data, err
+}
+
+// readTrusted is read that also tells a foreign change (Sealed): the value is then App's own
+// last version of the document.
+func (f *JSONFile[T]) readTrusted() (T, []byte, bool, error) {
 	data, err := os.ReadFile(f.path)
-	if errors.Is(err, os.ErrNotExist) {
+	exists := err == nil
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		var v T
+		return v, nil, false, fmt.Errorf("read %s: %w", f.path, err)
+	}
+	foreign := false
+	if f.opts.seal != nil {
+		data, exists, foreign = f.opts.seal.Trusted(filepath.Base(f.path), data, exists)
+	}
+	v, data, err := f.decode(data, exists)
+	return v, data, foreign, err
+}
+
+// decode is the document of data, the default when there is none.
+func (f *JSONFile[T]) decode(data []byte, exists bool) (T, []byte, error) {
+	if !exists {
 		return f.def(), nil, nil
 	}
 	var v T
-	if err != nil {
-		return v, nil, fmt.Errorf("read %s: %w", f.path, err)
-	}
 	v = f.def()
 	if err := json.Unmarshal(data, &v); err != nil {
 		return v, data, &CorruptFileError{Path: f.path, Reason: describeDecodeError(data, err), Err: err}
@@ -201,6 +270,11 @@ func (f *JSONFile[T]) readRecovering() (T, error) {
 		return v, err
 	}
 	bad.Backup, bad.KeepErr = moveAside(f.path, data)
+	if bad.KeepErr == nil && f.opts.seal != nil {
+		if err := f.opts.seal.Removed(filepath.Base(f.path)); err != nil {
+			bad.KeepErr = err
+		}
+	}
 	f.report(bad)
 	if bad.KeepErr != nil {
 		return f.def(), bad

@@ -112,12 +112,15 @@ func (s Settings) Validate() error {
 	return nil
 }
 
+// SettingsFileName is the settings document's name in the config dir.
+const SettingsFileName = "settings.json"
+
 // SettingsFile is the settings document of a config dir. An unreadable settings.json is kept
 // as settings.json.bak and the defaults are used (RecoverCorrupt): a broken file must not keep
 // the app from starting. opts may add LogTo.
 func SettingsFile(dir string, opts ...FileOption) *JSONFile[Settings] {
 	opts = append([]FileOption{RecoverCorrupt()}, opts...)
-	return NewJSONFile(filepath.Join(dir, "settings.json"), DefaultSettings, opts...)
+	return NewJSONFile(filepath.Join(dir, SettingsFileName), DefaultSettings, opts...)
 }
 
 // SettingKeys lists the dotted keys that Get and Set accept, sorted.

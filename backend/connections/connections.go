@@ -97,13 +97,16 @@ func (ds Described) Installed(t string) (driver.Description, bool) {
 	return d, err == nil
 }
 
+// FileName is the saved connections' document in the config dir.
+const FileName = "connections.json"
+
 // NewStore returns the store of a config dir; keys holds the API keys. An unreadable
 // connections.json is kept as connections.json.bak and the list starts empty
 // (config.RecoverCorrupt), so that the app still starts; opts may add config.LogTo.
 func NewStore(dir string, keys secrets.Keyring, opts ...config.FileOption) *Store {
 	opts = append([]config.FileOption{config.RecoverCorrupt()}, opts...)
 	return &Store{
-		file:  config.NewJSONFile(filepath.Join(dir, "connections.json"), func() []Connection { return nil }, opts...),
+		file:  config.NewJSONFile(filepath.Join(dir, FileName), func() []Connection { return nil }, opts...),
 		keys:  keys,
 		types: protocolTwo{},
 	}

@@ -141,7 +141,8 @@ func TestARevokedTokenLeavesTheConnectedClients(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if _, err := auth.NewStore(c.Dir(), c.Keys()).Revoke(ctx, tok.ID); err != nil {
+	// The CLI's store: another process of App, so it seals what it writes.
+	if _, err := auth.NewStore(c.Dir(), c.Keys(), config.Sealed(SealOf(c.Dir()))).Revoke(ctx, tok.ID); err != nil {
 		t.Fatal(err)
 	}
 	deadline = time.Now().Add(5 * time.Second)

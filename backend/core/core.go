@@ -23,6 +23,7 @@ import (
 	"app/backend/config"
 	"app/backend/connections"
 	"app/backend/driver"
+	"app/backend/integrity"
 	"app/backend/plugins"
 	"app/backend/plugins/host"
 	"app/backend/plugins/registry"
@@ -52,6 +53,7 @@ type Options struct {
 // Core is the backend of one config dir.
 type Core struct {
 	dir      string
+	seal     *integrity.Seal
 	log      *logrus.Logger
 	settings *config.JSONFile[config.Settings]
 	keys     secrets.Keyring
@@ -89,7 +91,14 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	if opts.Log == nil {
 		opts.Log = logrus.New()
 	}
-	settings := config.SettingsFile(opts.Dir, config.LogTo(opts.Log))
+	keys := keyringOf(opts.Dir)
+	// The policy documents are sealed (issue 44): what App acts on is what App wrote.
+	seal := sealOf(opts.Dir, keys)
+	if err := seal.Start(ctx); err != nil && !errors.Is(err, integrity.ErrNoKeyring) {
+		return nil, fmt.Errorf("seal the policy files: %w", err)
+	}
+	sealed := config.Sealed(seal)
+	settings := config.SettingsFile(opts.Dir, config.LogTo(opts.Log), sealed)
 	s, err := settings.Load(ctx)
 	if err != nil {
 		return nil, err
@@ -97,14 +106,13 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	if err := s.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", settings.Path(), err)
 	}
-	keyOpts := secrets.OptionsFromEnv(opts.Dir)
-	keys := redactingKeys(secrets.Lazy(func() (secrets.Keyring, error) { return secrets.Open(keyOpts) }))
 	c := &Core{
 		dir:      opts.Dir,
 		log:      opts.Log,
 		settings: settings,
 		keys:     keys,
-		conns:    connections.NewStore(opts.Dir, keys, config.LogTo(opts.Log)),
+		seal:     seal,
+		conns:    connections.NewStore(opts.Dir, keys, config.LogTo(opts.Log), sealed),
 	}
 	src, err := registry.ResolveSource(opts.Registry, registry.Named{URL: s.Plugins.Registry, Key: s.Plugins.RegistryKey}, opts.Official)
 	var mirror *registry.Source
@@ -136,7 +144,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	// One access-control service per Core: it outlives server restarts (rate limits, lockouts,
 	// the tokens read) and revokes through whichever server is running.
 	c.auth = auth.NewService(auth.Options{
-		Store: auth.NewStore(opts.Dir, keys),
+		Store: auth.NewStore(opts.Dir, keys, sealed),
 		Log:   opts.Log,
 		// A revoked token (from the CLI, Settings or a client's Disconnect) ends its requests
 		// and sessions and leaves the connected-clients list.
@@ -164,8 +172,34 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 	return c, nil
 }
 
+// keyringOf is the keyring of dir, as the environment chooses it, opened on first use.
+func keyringOf(dir string) secrets.Keyring {
+	keyOpts := secrets.OptionsFromEnv(dir)
+	return redactingKeys(secrets.Lazy(func() (secrets.Keyring, error) { return secrets.Open(keyOpts) }))
+}
+
+// PolicyFiles are the documents that say what AI clients may do: sealed (integrity).
+var PolicyFiles = []string{config.SettingsFileName, connections.FileName, auth.TokensFileName}
+
+func sealOf(dir string, keys secrets.Keyring) *integrity.Seal {
+	return integrity.New(dir, keys, PolicyFiles...)
+}
+
+// SealOf is the seal of dir's policy documents, for a command that needs no Core.
+func SealOf(dir string) *integrity.Seal { return sealOf(dir, keyringOf(dir)) }
+
+// SettingsFile is dir's settings document as App reads and writes it (sealed), for a command
+// that needs no Core.
+func SettingsFile(dir string) *config.JSONFile[config.Settings] {
+	return config.SettingsFile(dir, config.Sealed(SealOf(dir)))
+}
+
 // Dir is the config dir.
 func (c *Core) Dir() string { return c.dir }
+
+// Integrity is the seal of the policy documents: which another program changed, and the
+// person's accept or revert.
+func (c *Core) Integrity() *integrity.Seal { return c.seal }
 
 // Approvals is the write-approval gate of AI clients' statements; the window gives it the
 // native dialog (SetDialog), a headless run its terminal or none.
@@ -437,7 +471,21 @@ func (c *Core) Start(ctx context.Context) error {
 	c.watcher.Start()
 	c.startControl()
 	c.started = true
+	c.reportForeignChanges(ctx)
 	return nil
+}
+
+// reportForeignChanges logs each policy document another program changed: App acts on its
+// own last version of each until the person accepts or reverts the change.
+func (c *Core) reportForeignChanges(ctx context.Context) {
+	findings, err := c.seal.Check(ctx)
+	if err != nil {
+		c.log.WithError(err).Warn("the policy files are not sealed")
+		return
+	}
+	for _, f := range findings {
+		c.log.WithFields(logrus.Fields{"file": f.Name, "what": f.What}).Warn("a policy file was changed by another program: App keeps acting on its own last version; accept or revert it in App or with `app integrity`")
+	}
 }
 
 // Stop stops the services in the reverse order of Start (the watcher, the tokens watch, which

@@ -450,7 +450,7 @@ func newSettingsCmd(g *Globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			f := config.SettingsFile(dir)
+			f := core.SettingsFile(dir)
 			if len(args) == 0 {
 				s, err := f.Load(cmd.Context())
 				if err != nil {
@@ -483,7 +483,7 @@ func newSettingsCmd(g *Globals) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			file := config.SettingsFile(dir)
+			file := core.SettingsFile(dir)
 			raise, err := settingRaises(cmd.Context(), file, args[0], args[1])
 			if err != nil {
 				return err

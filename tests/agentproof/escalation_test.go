@@ -3,8 +3,10 @@ package agentproof
 import (
 	"fmt"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Connections someone saved that point into the config dir (made in start): a driver must
@@ -200,6 +202,46 @@ func escalation(h *harness) group {
 			}
 		}},
 	)
+	// A hole the agent found elsewhere (a shell, another app's tool) writes the policy files
+	// themselves: App keeps acting on its own last version, and the person reverts it.
+	for _, edit := range []struct {
+		name, file, from, to string
+		check                func(a *attempt)
+	}{
+		{"turns requireAuth off in settings.json", "settings.json", `"requireAuth": true`, `"requireAuth": false`, func(a *attempt) {
+			if r := a.call(req{method: "tools/list"}); r.code() != -33009 {
+				a.Fatalf("a call without a token after requireAuth was turned off by another program: %s", r)
+			}
+		}},
+		{"raises a readOnly token to fullAccess in mcp-tokens.json", "mcp-tokens.json", `"level": "readOnly"`, `"level": "fullAccess"`, func(a *attempt) {
+			forbidden(a, a.tool(tokRO, "insert_rows", insert))
+		}},
+		{"opens the blocked connection to AI clients in connections.json", "connections.json", `"externalAccess": "blocked"`, `"externalAccess": "readWrite"`, func(a *attempt) {
+			if r := a.tool(tokFull, "list_tables", map[string]any{"connection": connPGBlock}); r.toolError() != "not_found" {
+				a.Fatalf("the blocked connection after another program opened it: %s", r)
+			}
+		}},
+	} {
+		cases = append(cases, attackCase{name: "another program " + edit.name, run: func(a *attempt) {
+			path := filepath.Join(a.h.dir, edit.file)
+			b, err := os.ReadFile(path)
+			if err != nil || !strings.Contains(string(b), edit.from) {
+				a.Fatalf("%s holds no %s (%v)", edit.file, edit.from, err)
+			}
+			if err := os.WriteFile(path, []byte(strings.Replace(string(b), edit.from, edit.to, 1)), 0o600); err != nil {
+				a.Fatal(err)
+			}
+			time.Sleep(2 * time.Second) // two polls of the app's watchers
+			edit.check(a)
+			if out := a.h.cli(a, nil, "integrity"); !strings.Contains(out, edit.file+": changed by another program") {
+				a.Errorf("app integrity does not show it: %s", out)
+			}
+			a.h.cli(a, nil, "integrity", "revert", edit.file)
+			if after, _ := os.ReadFile(path); string(after) != string(b) {
+				a.Fatalf("reverted, %s is not App's version", edit.file)
+			}
+		}})
+	}
 	return group{name: "self-escalation", cases: cases}
 }
 

@@ -515,7 +515,9 @@ func (h *harness) policyState(t testing.TB) string {
 			}
 			return nil
 		}
-		if rel == "mcp-handshake.json" || strings.HasSuffix(rel, ".tmp") || strings.HasSuffix(rel, ".lock") || strings.HasPrefix(rel, "activity.db") || !d.Type().IsRegular() {
+		// The seal holds copies of the files (the tokens' last use among them): they are compared
+		// themselves.
+		if rel == "policy-seal.json" || rel == "mcp-handshake.json" || strings.HasSuffix(rel, ".tmp") || strings.HasSuffix(rel, ".lock") || strings.HasPrefix(rel, "activity.db") || !d.Type().IsRegular() {
 			return nil
 		}
 		b, _ := os.ReadFile(p)
