@@ -2,11 +2,13 @@ package app
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"app/app/dto"
 	"app/backend/config"
 	"app/backend/core"
+	"app/backend/integrity"
 	"app/backend/mcpstatus"
 	"app/backend/pairing"
 )
@@ -32,6 +34,8 @@ type SettingsAPI struct {
 	base
 	file *config.JSONFile[config.Settings]
 	mcp  MCPControl
+	// seal is the policy files' seal: another program's changes, for the person to decide.
+	seal *integrity.Seal
 	// stale are the stale clients last read from the AI clients' config files: MCP and
 	// RepairClients read them again, SetMCP reuses them unless the bound port changed.
 	stale mcpstatus.Stale
@@ -42,7 +46,44 @@ func NewSettingsAPI(file *config.JSONFile[config.Settings], mcp MCPControl) *Set
 	return &SettingsAPI{file: file, mcp: mcp}
 }
 
-func (a *SettingsAPI) wire(c *core.Core) { a.file, a.mcp = c.Settings(), c.MCP() }
+func (a *SettingsAPI) wire(c *core.Core) { a.file, a.mcp, a.seal = c.Settings(), c.MCP(), c.Integrity() }
+
+// ForeignChanges lists the policy files another program changed since App last wrote them
+// (issue 44): the window asks when it opens, and App acts on its own last version of each
+// until the person accepts or reverts it.
+func (a *SettingsAPI) ForeignChanges() ([]dto.ForeignChangeDTO, error) {
+	out := []dto.ForeignChangeDTO{}
+	if a.seal == nil {
+		return out, nil
+	}
+	ctx, cancel := a.callContext()
+	defer cancel()
+	findings, err := a.seal.Check(ctx)
+	if errors.Is(err, integrity.ErrNoKeyring) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, apiError(err)
+	}
+	for _, f := range findings {
+		out = append(out, dto.FromFinding(f))
+	}
+	return out, nil
+}
+
+// AcceptForeignChange makes another program's change of the named policy file App's own.
+func (a *SettingsAPI) AcceptForeignChange(name string) error {
+	ctx, cancel := a.callContext()
+	defer cancel()
+	return apiError(a.seal.Accept(ctx, name))
+}
+
+// RevertForeignChange writes App's own last version of the named policy file back.
+func (a *SettingsAPI) RevertForeignChange(name string) error {
+	ctx, cancel := a.callContext()
+	defer cancel()
+	return apiError(a.seal.Revert(ctx, name))
+}
 
 // MCP returns the MCP server's settings and status, with the stale clients read afresh: the
 // window asks when it opens, when the server started and when the panel opens, and a client may

@@ -7,6 +7,7 @@ import (
 
 	"app/backend/activity"
 	"app/backend/auth"
+	"app/backend/integrity"
 )
 
 // TokenDTO is one MCP token in Settings (never the token itself).
@@ -279,6 +280,29 @@ func FromVerification(v activity.Verification) VerificationDTO {
 	d := VerificationDTO{Entries: v.Entries, AnchorID: v.AnchorID, Intact: v.Intact()}
 	if v.Broken != nil {
 		d.BrokenID, d.Reason = v.Broken.ID, v.Broken.Reason
+	}
+	return d
+}
+
+// ForeignChangeDTO is a policy file another program changed (integrity.Finding): App acts on
+// its own last version until the person accepts or reverts the change.
+type ForeignChangeDTO struct {
+	// Name is the file's name in the config dir; Path its full path.
+	Name string `json:"name"`
+	Path string `json:"path"`
+	// What happened: "changed", "removed", "added" or "unsealed".
+	What string `json:"what"`
+	// CanRevert tells that App holds its own last version to write back.
+	CanRevert bool `json:"canRevert"`
+	// SealedAt is when App last wrote it (RFC 3339; "" when unknown).
+	SealedAt string `json:"sealedAt"`
+}
+
+// FromFinding is the DTO of f.
+func FromFinding(f integrity.Finding) ForeignChangeDTO {
+	d := ForeignChangeDTO{Name: f.Name, Path: f.Path, What: f.What, CanRevert: f.CanRevert}
+	if !f.SealedAt.IsZero() {
+		d.SealedAt = f.SealedAt.UTC().Format(time.RFC3339)
 	}
 	return d
 }

@@ -9,6 +9,7 @@ import { PortNotice } from "./components/frame/PortNotice";
 import { useAction } from "./components/frame/useAction";
 import { WINDOW_KEYS, type WindowAction } from "./components/frame/windowKeymap";
 import { ApprovalNotices } from "./components/frame/ApprovalNotices";
+import { ForeignChanges } from "./components/frame/ForeignChanges";
 import { DropNotices } from "./components/frame/DropNotices";
 import { Header } from "./components/frame/Header";
 import { Sidebar } from "./components/frame/Sidebar";
@@ -151,6 +152,7 @@ export function App() {
       />
       <ApprovalNotices />
       <PortNotice onOpenSettings={() => ws.openSettingsAt("mcp")} />
+      <ForeignChanges />
       {help.open && <ShortcutsOverlay onClose={help.close} />}
     </div>
   );

@@ -54,6 +54,7 @@ export type {
   SearchRequest,
   SearchResult,
   MCPSettings,
+  ForeignChange,
   RepairedClient,
   StaleClient,
   PairingApi,

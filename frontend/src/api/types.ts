@@ -852,6 +852,25 @@ export interface SettingsApi {
   onStarted(callback: () => void): () => void;
   /** repairClients points every stale client at the running server's port. */
   repairClients(): Promise<{ repaired: RepairedClient[]; settings: MCPSettings }>;
+  /** foreignChanges lists the policy files another program changed (App acts on its own last version of each). */
+  foreignChanges(): Promise<ForeignChange[]>;
+  /** acceptForeignChange makes another program's change of the file App's own. */
+  acceptForeignChange(name: string): Promise<void>;
+  /** revertForeignChange writes App's own last version of the file back. */
+  revertForeignChange(name: string): Promise<void>;
+}
+
+/** A policy file another program changed (mirrors dto.ForeignChangeDTO). */
+export interface ForeignChange {
+  /** The file's name in the config dir, e.g. "settings.json". */
+  name: string;
+  path: string;
+  /** "changed" | "removed" | "added" | "unsealed" */
+  what: string;
+  /** App holds its own last version to write back. */
+  canRevert: boolean;
+  /** When App last wrote it (RFC 3339; "" when unknown). */
+  sealedAt: string;
 }
 
 /** A client that called the MCP endpoint lately (mirrors dto.ClientDTO). */

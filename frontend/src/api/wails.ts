@@ -656,6 +656,18 @@ export function createWailsApi(): Api {
             settings: toMCPSettings(r.settings),
           };
         }),
+      foreignChanges: () =>
+        call(async () =>
+          ((await SettingsBinding.ForeignChanges()) ?? []).map((f) => ({
+            name: f.name,
+            path: f.path,
+            what: f.what,
+            canRevert: f.canRevert,
+            sealedAt: f.sealedAt,
+          })),
+        ),
+      acceptForeignChange: (name) => call(() => SettingsBinding.AcceptForeignChange(name)),
+      revertForeignChange: (name) => call(() => SettingsBinding.RevertForeignChange(name)),
     },
     clients: {
       recent: () =>

@@ -374,6 +374,9 @@ export function fakeSettings(overrides: Partial<SettingsApi> = {}): SettingsApi 
   return {
     mcp: async () => s,
     onStarted: () => () => {},
+    foreignChanges: async () => [],
+    acceptForeignChange: async () => {},
+    revertForeignChange: async () => {},
     repairClients: async () => {
       const repaired = s.staleClients.map((c) => ({ title: c.title, file: c.file, backup: `${c.file}.bak-20261126T070000Z`, error: "" }));
       s = { ...s, staleClients: [] };

@@ -1029,6 +1029,26 @@ export namespace dto {
 	}
 	
 	
+	export class ForeignChangeDTO {
+	    name: string;
+	    path: string;
+	    what: string;
+	    canRevert: boolean;
+	    sealedAt: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new ForeignChangeDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.path = source["path"];
+	        this.what = source["what"];
+	        this.canRevert = source["canRevert"];
+	        this.sealedAt = source["sealedAt"];
+	    }
+	}
 	export class GridDTO {
 	    columns: ColumnDTO[];
 	    rows: string[][];
