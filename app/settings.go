@@ -46,7 +46,9 @@ func NewSettingsAPI(file *config.JSONFile[config.Settings], mcp MCPControl) *Set
 	return &SettingsAPI{file: file, mcp: mcp}
 }
 
-func (a *SettingsAPI) wire(c *core.Core) { a.file, a.mcp, a.seal = c.Settings(), c.MCP(), c.Integrity() }
+func (a *SettingsAPI) wire(c *core.Core) {
+	a.file, a.mcp, a.seal = c.Settings(), c.MCP(), c.Integrity()
+}
 
 // ForeignChanges lists the policy files another program changed since App last wrote them
 // (issue 44): the window asks when it opens, and App acts on its own last version of each
