@@ -116,6 +116,10 @@ const (
 	stopGrace           = 5 * time.Second
 )
 
+// portsPicked runs once the ports are chosen and released, before the server starts: the
+// moment another process can take one of them (a test stands in for that process).
+var portsPicked = func(ports) {}
+
 // Start launches weaviate-server and waits until it reports ready. ctx bounds only the start:
 // once Start returns, the node lives until Stop. On a free-port collision with another
 // process starting at the same moment, Start retries with new ports.
@@ -155,6 +159,7 @@ func start(ctx context.Context, bin string, opts Options) (_ *Node, err error) {
 	if err != nil {
 		return nil, err
 	}
+	portsPicked(p)
 	n.Port, n.GRPCPort = p.HTTP, p.GRPC
 	env := baseEnv(n.DataDir, p)
 	args := []string{"--host", "127.0.0.1", "--port", strconv.Itoa(p.HTTP), "--scheme", "http"}
@@ -252,8 +257,16 @@ func baseEnv(dataDir string, p ports) []string {
 	)
 }
 
-// waitReady polls /v1/.well-known/ready until 200, the process exits, the timeout passes or
-// ctx ends; each failure is one sentence naming cause and fix.
+// waitReady polls /v1/.well-known/ready until our own server answers 200, the process exits,
+// the timeout passes or ctx ends; each failure is one sentence naming cause and fix.
+//
+// A 200 counts only when the server process listens on the port itself (listensOn): the
+// ports were free when chosen, but another process may have taken the HTTP port before our
+// server bound it (it binds it last, seconds after the start under load). Our server then
+// exits ("address already in use", which Start retries on new ports) while the other
+// process's server answers the poll; trusting that answer handed out someone else's node,
+// which went away when its own test ended (a fresh-clone run of
+// TestAKilledWeaviateServerDuringACommit: "closed the connection" at its first request).
 func (n *Node) waitReady(ctx context.Context, timeout time.Duration) error {
 	if timeout <= 0 {
 		timeout = defaultReadyTimeout
@@ -262,9 +275,13 @@ func (n *Node) waitReady(ctx context.Context, timeout time.Duration) error {
 	defer deadline.Stop()
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
+	impostor := false // the last 200 came from another process
 	for {
 		if n.ready(ctx) {
-			return nil
+			if listens, known := listensOn(n.PID, n.Port); listens || !known {
+				return nil
+			}
+			impostor = true
 		}
 		select {
 		case <-n.exited:
@@ -272,6 +289,9 @@ func (n *Node) waitReady(ctx context.Context, timeout time.Duration) error {
 		case <-ctx.Done():
 			return fmt.Errorf("weaviate-server start on port %d was cancelled before it was ready: %w", n.Port, ctx.Err())
 		case <-deadline.C:
+			if impostor {
+				return portError(fmt.Sprintf("weaviate-server on port %d was not ready after %s, and another process answers on that port: stop it or use port 0 for a free one; its last output: %s", n.Port, timeout, n.tail.lastLines(5)))
+			}
 			return fmt.Errorf("weaviate-server on port %d was not ready after %s: the machine may be overloaded; its last output: %s", n.Port, timeout, n.tail.lastLines(5))
 		case <-tick.C:
 		}

@@ -22,3 +22,6 @@ func signalGroup(cmd *exec.Cmd, sig syscall.Signal) {
 	}
 	_ = cmd.Process.Signal(sig)
 }
+
+// listensOn cannot tell outside Linux: the caller trusts the answer on the port.
+func listensOn(pid, port int) (listens, known bool) { return false, false }
