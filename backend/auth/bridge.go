@@ -1,7 +1,10 @@
 package auth
 
 import (
+	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/hex"
+	"strings"
 	"sync"
 	"time"
 
@@ -106,25 +109,45 @@ func (s *Service) bridgeInstance(instance string) string {
 }
 
 // bridgePrincipal is who a bridge token's requests act for: one principal per app-mcp
-// process (the instance header, its process id), so that stdio clients share no rate limit,
-// remembered approval or request ids (issue 25, item 6). Without the header (an older
-// app-mcp), or with one that is not a process id, it is the one shared "bridge".
+// process (the instance header), so that stdio clients share no rate limit, remembered
+// approval, requestState or request ids (issue 25, item 6). The header is "<pid>/<secret>": the
+// secret, 32 random hex digits the process drew, is what makes the principal its own (issue
+// 44), since any process holding the handshake file's bridge token could send another's pid;
+// the principal's id carries a digest of it, never the secret. An older app-mcp sends the pid
+// alone: that is "bridge:<pid>", which such a process shares with whoever claims its pid.
+// Without the header, or with one that is neither, it is the one shared "bridge".
 func bridgePrincipal(instance string) mcp.Principal {
 	p := mcp.Principal{ID: BridgePrincipalID, Scopes: Scopes(LevelReadOnly), Name: "app-mcp bridge token", Level: LevelReadOnly}
-	if validInstance(instance) {
-		p.ID = BridgePrincipalID + ":" + instance
-		p.Name = "app-mcp bridge token (process " + instance + ")"
+	if !validInstance(instance) {
+		return p
 	}
+	pid, secret, _ := strings.Cut(instance, "/")
+	p.ID = BridgePrincipalID + ":" + pid
+	if secret != "" {
+		sum := sha256.Sum256([]byte(secret))
+		p.ID += ":" + hex.EncodeToString(sum[:8])
+	}
+	p.Name = "app-mcp bridge token (process " + pid + ")"
 	return p
 }
 
-// validInstance: a process id, 1 to 10 digits.
+// validInstance: a process id of 1 to 10 digits, alone or followed by "/" and 32 hex digits.
 func validInstance(s string) bool {
-	if len(s) == 0 || len(s) > 10 {
+	pid, secret, withSecret := strings.Cut(s, "/")
+	if len(pid) == 0 || len(pid) > 10 || withSecret && (len(secret) != 32 || !isHex(secret)) {
 		return false
 	}
-	for _, r := range s {
+	for _, r := range pid {
 		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func isHex(s string) bool {
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f') {
 			return false
 		}
 	}

@@ -3,6 +3,7 @@ package auth
 import (
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 
 	"app/backend/config"
@@ -42,11 +43,24 @@ func TestBridgeToken(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if p.Release != nil {
+				p.Release() // the request is over: its in-flight slot is free again
+			}
 			return p
 		}
 		a, b := as("4242"), as("4343")
 		if a.ID != "bridge:4242" || b.ID != "bridge:4343" || a.Level != LevelReadOnly || b.Level != LevelReadOnly {
 			t.Fatalf("two bridge processes: %+v and %+v", a, b)
+		}
+		// Issue 44: a bridge sends its pid with a secret it drew; another process that claims
+		// the pid without the secret (or with another) is another principal.
+		const secret = "0123456789abcdef0123456789abcdef"
+		own, samePid, otherSecret := as("4444/"+secret), as("4444"), as("4444/"+strings.Repeat("f", 32))
+		if own.ID == samePid.ID || own.ID == otherSecret.ID || !strings.HasPrefix(own.ID, "bridge:4444:") || strings.Contains(own.ID, secret) {
+			t.Fatalf("the same pid: with its secret %+v, without %+v, with another %+v", own, samePid, otherSecret)
+		}
+		if again := as("4444/" + secret); again.ID != own.ID {
+			t.Fatalf("the same process is not the same principal: %+v %+v", own, again)
 		}
 		// An older app-mcp sends no header; a header that is no process id names nobody.
 		if none, junk := as(""), as("4242, bridge:1"); none.ID != BridgePrincipalID || junk.ID != BridgePrincipalID {

@@ -16,6 +16,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -63,6 +65,8 @@ const maxRounds = 8
 type Bridge struct {
 	opts   Options
 	client *http.Client
+	// instanceSecret makes this process's bridge principal its own (auth.bridgePrincipal).
+	instanceSecret string
 
 	hsMu sync.Mutex
 	hs   config.Handshake
@@ -122,7 +126,10 @@ func New(ctx context.Context, opts Options) (*Bridge, error) {
 	if opts.ReconnectWait <= 0 {
 		opts.ReconnectWait = 5 * time.Second
 	}
-	b := &Bridge{opts: opts, client: opts.Client, pending: map[string]chan clientAnswer{}, setting: newMCPSetting(opts.ConfigDir)}
+	secret := make([]byte, 16)
+	_, _ = rand.Read(secret)
+	b := &Bridge{opts: opts, client: opts.Client, pending: map[string]chan clientAnswer{}, setting: newMCPSetting(opts.ConfigDir),
+		instanceSecret: hex.EncodeToString(secret)}
 	if b.client == nil {
 		b.client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16, IdleConnTimeout: 25 * time.Second}}
 	}
@@ -609,8 +616,9 @@ func (b *Bridge) authorize(req *http.Request) {
 		b.hsMu.Lock()
 		tok = b.hs.Token
 		b.hsMu.Unlock()
-		// The shared bridge token: this process is a principal of its own.
-		req.Header.Set(config.BridgeInstanceHeader, strconv.Itoa(os.Getpid()))
+		// The shared bridge token: this process is a principal of its own, its pid and a
+		// secret it drew (another process with the token cannot claim its principal).
+		req.Header.Set(config.BridgeInstanceHeader, strconv.Itoa(os.Getpid())+"/"+b.instanceSecret)
 	}
 	if tok != "" {
 		req.Header.Set("Authorization", "Bearer "+tok)

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -233,7 +235,58 @@ func scope(h *harness) group {
 			a.Fatalf("want the acknowledgement to agree to %s only: %s", connLite, r)
 		}
 	})
+	// A bridge process's approvals: another process that holds the same bridge token (the
+	// handshake file's) cannot redeem them, whatever instance it claims.
+	const secretA = "0123456789abcdef0123456789abcdef"
+	for _, other := range []struct{ name, instance string }{
+		{"the same pid without its secret", "4242"},
+		{"the same pid with another secret", "4242/" + strings.Repeat("e", 32)},
+		{"no instance at all", ""},
+		{"the same process (the control: its form counts, then the person says no)", "4242/" + secretA},
+	} {
+		add("a bridge's requestState redeemed by "+other.name, func(a *attempt) {
+			tok := a.h.bridgeToken(a)
+			as := func(instance string) func(http.Header) {
+				return func(hd http.Header) {
+					hd.Set("Authorization", "Bearer "+tok)
+					if instance != "" {
+						hd.Set("App-Bridge-Instance", instance)
+					}
+				}
+			}
+			args := map[string]any{"connection": connLite, "query": "INSERT INTO notes (id, body) VALUES (7000, 'bridged')"}
+			caps := map[string]any{"elicitation": map[string]any{}}
+			r := a.call(req{method: "tools/call", caps: caps, params: map[string]any{"name": "execute_query", "arguments": args}, header: as("4242/"+secretA)})
+			state := r.stateOf()
+			if state == "" {
+				a.Fatalf("no input_required for the bridge: %s", r)
+			}
+			r = a.call(req{method: "tools/call", caps: caps, header: as(other.instance), params: map[string]any{"name": "execute_query", "arguments": args,
+				"requestState": state, "inputResponses": map[string]any{"approve_statement": map[string]any{"action": "accept", "content": map[string]any{"approved": true}}}}})
+			if other.instance == "4242/"+secretA {
+				denied(a, r)
+				return
+			}
+			invalidState(a, r)
+		})
+	}
 	return group{name: "scope and allowlist", cases: cases}
+}
+
+// bridgeToken is the bridge token of the app's handshake file, as app-mcp reads it.
+func (h *harness) bridgeToken(a *attempt) string {
+	a.Helper()
+	b, err := os.ReadFile(filepath.Join(h.dir, "mcp-handshake.json"))
+	if err != nil {
+		a.Fatal(err)
+	}
+	var hs struct {
+		Token string `json:"token"`
+	}
+	if json.Unmarshal(b, &hs) != nil || hs.Token == "" {
+		a.Fatalf("no bridge token in the handshake file: %s", b)
+	}
+	return hs.Token
 }
 
 func mustJSON(v any) []byte {
