@@ -252,8 +252,7 @@ func (f *JSONFile[T]) decode(data []byte, exists bool) (T, []byte, error) {
 	if !exists {
 		return f.def(), nil, nil
 	}
-	var v T
-	v = f.def()
+	v := f.def()
 	if err := json.Unmarshal(data, &v); err != nil {
 		return v, data, &CorruptFileError{Path: f.path, Reason: describeDecodeError(data, err), Err: err}
 	}

@@ -343,7 +343,7 @@ func (s *Seal) Revert(ctx context.Context, name string) error {
 	case f == nil:
 		return nil
 	case !f.CanRevert:
-		return fmt.Errorf("App has no version of %s of its own to write back (the seal was removed): accept it, or fix it by hand", name)
+		return fmt.Errorf("there is no version of %s of App's own to write back (the seal was removed): accept it, or fix it by hand", name)
 	}
 	path := filepath.Join(s.dir, name)
 	if !e.Exists {

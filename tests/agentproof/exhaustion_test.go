@@ -251,10 +251,3 @@ func exhaustion(h *harness) group {
 	})
 	return group{name: "resource exhaustion", cases: cases}
 }
-
-// waiting is how many questions the person has not answered yet.
-func (h *harness) waiting() int {
-	h.person.mu.Lock()
-	defer h.person.mu.Unlock()
-	return h.person.pending
-}

@@ -256,7 +256,7 @@ func scope(h *harness) group {
 			}
 			args := map[string]any{"connection": connLite, "query": "INSERT INTO notes (id, body) VALUES (7000, 'bridged')"}
 			caps := map[string]any{"elicitation": map[string]any{}}
-			r := a.call(req{method: "tools/call", caps: caps, params: map[string]any{"name": "execute_query", "arguments": args}, header: as("4242/"+secretA)})
+			r := a.call(req{method: "tools/call", caps: caps, params: map[string]any{"name": "execute_query", "arguments": args}, header: as("4242/" + secretA)})
 			state := r.stateOf()
 			if state == "" {
 				a.Fatalf("no input_required for the bridge: %s", r)
