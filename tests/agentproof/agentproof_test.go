@@ -90,18 +90,22 @@ func (h *harness) run(t *testing.T, groupName string, c attackCase) {
 	h.mu.Unlock()
 	before := h.states(t)
 	h.person.will("")
+	// Deferred, so that a case its own assertion stops is still held to what the databases
+	// and the policy files hold, and the person comes back for the next one.
+	defer func() {
+		h.person.away(false)
+		after := h.states(t)
+		for i := range before {
+			word, _, _ := strings.Cut(before[i].name, " ")
+			if slices.Contains(c.changed, word) {
+				continue
+			}
+			if before[i].sum != after[i].sum {
+				t.Errorf("%s changed:\nbefore %s\nafter  %s", before[i].name, before[i].sum, after[i].sum)
+			}
+		}
+	}()
 	c.run(&attempt{T: t, h: h, rec: rec})
-	h.person.away(false)
-	after := h.states(t)
-	for i := range before {
-		word, _, _ := strings.Cut(before[i].name, " ")
-		if slices.Contains(c.changed, word) {
-			continue
-		}
-		if before[i].sum != after[i].sum {
-			t.Errorf("%s changed:\nbefore %s\nafter  %s", before[i].name, before[i].sum, after[i].sum)
-		}
-	}
 }
 
 // logged is what the activity log holds: entries by trace id, and entries without one by
