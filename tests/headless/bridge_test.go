@@ -462,12 +462,18 @@ func TestEachBridgeProcessIsAPrincipalOfItsOwn(t *testing.T) {
 		out, _, err := run(t, env(), "", "--config-dir", dir, "activity", "list", "--json")
 		return err == nil && json.Unmarshal([]byte(out), &entries) == nil && len(entries) >= 2
 	}, logs)
+	// Each is "bridge:<pid>:<digest of the secret the process drew>" (issue 44: another process
+	// with the bridge token cannot claim it by the pid alone).
 	seen := map[string]bool{}
 	for _, e := range entries {
-		seen[e.Principal] = true
+		pid, _, _ := strings.Cut(strings.TrimPrefix(e.Principal, "bridge:"), ":")
+		if e.Principal == "bridge" || !strings.HasPrefix(e.Principal, "bridge:"+pid+":") || len(e.Principal) != len("bridge:"+pid+":")+16 {
+			t.Fatalf("principal %q, want bridge:<pid>:<16 hex digits>", e.Principal)
+		}
+		seen[pid] = true
 	}
-	want := []string{fmt.Sprintf("bridge:%d", a.cmd.Process.Pid), fmt.Sprintf("bridge:%d", b.cmd.Process.Pid)}
-	if !seen[want[0]] || !seen[want[1]] || seen["bridge"] {
-		t.Fatalf("principals %v, want %v", seen, want)
+	want := []string{fmt.Sprint(a.cmd.Process.Pid), fmt.Sprint(b.cmd.Process.Pid)}
+	if !seen[want[0]] || !seen[want[1]] {
+		t.Fatalf("principals of the pids %v, want %v", seen, want)
 	}
 }
