@@ -75,6 +75,9 @@ func (a *SettingsAPI) ForeignChanges() ([]dto.ForeignChangeDTO, error) {
 
 // AcceptForeignChange makes another program's change of the named policy file App's own.
 func (a *SettingsAPI) AcceptForeignChange(name string) error {
+	if a.seal == nil {
+		return apiError(integrity.ErrNoKeyring)
+	}
 	ctx, cancel := a.callContext()
 	defer cancel()
 	return apiError(a.seal.Accept(ctx, name))
@@ -82,6 +85,9 @@ func (a *SettingsAPI) AcceptForeignChange(name string) error {
 
 // RevertForeignChange writes App's own last version of the named policy file back.
 func (a *SettingsAPI) RevertForeignChange(name string) error {
+	if a.seal == nil {
+		return apiError(integrity.ErrNoKeyring)
+	}
 	ctx, cancel := a.callContext()
 	defer cancel()
 	return apiError(a.seal.Revert(ctx, name))

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
+	"errors"
 	"strings"
 	"sync"
 	"time"
@@ -38,15 +39,23 @@ type bridgeSecret struct {
 type bridgeTokens struct {
 	mu   sync.Mutex
 	live []bridgeSecret // newest last; expired ones dropped when a new one is drawn
-	// instances are the bridge processes seen, each its own principal, at most
-	// maxBridgeInstances: the header is the bridge's own word (any holder of the readOnly
-	// bridge token, a process of the same user, could name any number), so past the cap a
-	// new one shares the "bridge" principal rather than get a fresh rate limit.
-	instances map[string]bool
+	// instances are the bridge processes seen lately (last request), each its own principal,
+	// at most maxBridgeInstances: the header is the bridge's own word (any holder of the
+	// readOnly bridge token, a process of the same user, could name any number), so past the
+	// cap a new one is refused for a while rather than get a fresh rate limit. It never
+	// shares another's principal (issue 44: that would share its approvals).
+	instances map[string]time.Time
 }
 
-// maxBridgeInstances bounds the distinct bridge principals one app serves.
-const maxBridgeInstances = 64
+// maxBridgeInstances bounds the distinct bridge principals one app serves at once; one idle
+// for bridgeIdle is forgotten (an AI client restarted starts a new app-mcp).
+const (
+	maxBridgeInstances = 64
+	bridgeIdle         = 10 * time.Minute
+)
+
+// errTooManyBridges is the refusal of a new bridge process past the cap.
+var errTooManyBridges = errors.New("too many app-mcp processes at once")
 
 // BridgeToken returns the bridge token to publish now and when it expires, drawing a new one
 // when the newest is BridgeRotate old. Earlier ones keep working until they expire.
@@ -86,26 +95,35 @@ func (s *Service) matchBridge(secret string, now time.Time) (found, expired bool
 	return false, false
 }
 
-// bridgeInstance admits a bridge process's instance while fewer than maxBridgeInstances are
-// known; "" when the header is no process id or the cap is reached (the shared principal).
-func (s *Service) bridgeInstance(instance string) string {
+// bridgeInstance admits a bridge process's instance while fewer than maxBridgeInstances were
+// seen within bridgeIdle: "" (the shared principal of an older app-mcp) when the header is no
+// instance, errTooManyBridges past the cap.
+func (s *Service) bridgeInstance(instance string, now time.Time) (string, error) {
 	if !validInstance(instance) {
-		return ""
+		return "", nil
 	}
 	b := &s.bridge
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.instances[instance] {
-		return instance
+	if _, ok := b.instances[instance]; ok {
+		b.instances[instance] = now
+		return instance, nil
 	}
 	if len(b.instances) >= maxBridgeInstances {
-		return ""
+		for id, seen := range b.instances {
+			if now.Sub(seen) >= bridgeIdle {
+				delete(b.instances, id)
+			}
+		}
+	}
+	if len(b.instances) >= maxBridgeInstances {
+		return "", errTooManyBridges
 	}
 	if b.instances == nil {
-		b.instances = map[string]bool{}
+		b.instances = map[string]time.Time{}
 	}
-	b.instances[instance] = true
-	return instance
+	b.instances[instance] = now
+	return instance, nil
 }
 
 // bridgePrincipal is who a bridge token's requests act for: one principal per app-mcp

@@ -66,13 +66,28 @@ func TestBridgeToken(t *testing.T) {
 		if none, junk := as(""), as("4242, bridge:1"); none.ID != BridgePrincipalID || junk.ID != BridgePrincipalID {
 			t.Fatalf("without a process id: %+v and %+v", none, junk)
 		}
-		// The header is the bridge's own word: past maxBridgeInstances, a new one shares the
-		// one "bridge" principal (no fresh rate limit per invented id); known ones keep theirs.
-		for i := 0; i < maxBridgeInstances; i++ {
+		// The header is the bridge's own word: past maxBridgeInstances seen lately, a new one is
+		// refused (no fresh rate limit per invented id) and never shares another's principal
+		// (issue 44: its approvals); known ones keep theirs; one idle for bridgeIdle is forgotten.
+		for i := 0; len(r.svc.bridge.instances) < maxBridgeInstances; i++ {
 			as(strconv.Itoa(100000 + i))
 		}
-		if late, known := as("999999"), as("4242"); late.ID != BridgePrincipalID || known.ID != "bridge:4242" {
-			t.Fatalf("past the cap: %+v, a known one: %+v", late, known)
+		late, _ := http.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", nil)
+		late.Header.Set("Authorization", "Bearer "+first)
+		late.Header.Set(config.BridgeInstanceHeader, "999999")
+		if p, err := r.svc.Authenticate(late); err == nil {
+			t.Fatalf("past the cap: admitted as %+v", p)
+		}
+		if known := as("4242"); known.ID != "bridge:4242" {
+			t.Fatalf("a known one: %+v", known)
+		}
+		r.svc.bridge.mu.Lock()
+		for id := range r.svc.bridge.instances {
+			r.svc.bridge.instances[id] = r.clock.Now().Add(-bridgeIdle)
+		}
+		r.svc.bridge.mu.Unlock()
+		if again := as("999999"); again.ID != "bridge:999999" {
+			t.Fatalf("after the others were idle: %+v", again)
 		}
 	})
 	t.Run("the same token is published until BridgeRotate has passed, then a new one", func(t *testing.T) {

@@ -179,7 +179,11 @@ func (s *Service) Authenticate(r *http.Request) (mcp.Principal, error) {
 		if expired {
 			return mcp.Principal{}, errExpiredToken()
 		}
-		return s.admit(bridgePrincipal(s.bridgeInstance(r.Header.Get(config.BridgeInstanceHeader))), now)
+		instance, err := s.bridgeInstance(r.Header.Get(config.BridgeInstanceHeader), now)
+		if err != nil {
+			return mcp.Principal{}, errRateLimited(err.Error()+"; try again later", time.Minute)
+		}
+		return s.admit(bridgePrincipal(instance), now)
 	}
 	st := s.state.Load()
 	e := st.match(secret)

@@ -25,8 +25,10 @@ import (
 type JSONFile[T any] struct {
 	path string
 	// def builds the value used when the file does not exist yet.
-	def  func() T
-	opts fileOptions
+	def func() T
+	// untrusted builds the value of a sealed document nothing of which can be vouched for.
+	untrusted func() T
+	opts      fileOptions
 
 	mu sync.Mutex
 	// problem is the last undecodable document this value recovered from (RecoverCorrupt).
@@ -46,15 +48,23 @@ type fileOptions struct {
 // on is what App itself last wrote. backend/integrity implements it.
 type Sealer interface {
 	// Trusted is the document App may act on, given what is on disk (data; exists false when
-	// there is no file): data itself when App wrote it (or nothing is sealed yet), otherwise
-	// App's own last copy, with foreign true.
-	Trusted(name string, data []byte, exists bool) (trusted []byte, trustedExists, foreign bool)
+	// there is no file).
+	Trusted(name string, data []byte, exists bool) Verdict
 	// Record is told of each document App writes, under the document's lock.
 	Record(name string, data []byte) error
 	// Removed is told of a document App removed (an unreadable one moved aside).
 	Removed(name string) error
 	// Version is the seal's own file version (nil when there is none).
 	Version() os.FileInfo
+}
+
+// Verdict is a Sealer's word on a document: Data (Exists false: no document) is what App may
+// act on. Foreign tells that it is not what is on disk; Known that App holds a version of its
+// own (when not, nothing of the document can be vouched for, and the document's Untrusted
+// value is used).
+type Verdict struct {
+	Data                   []byte
+	Exists, Foreign, Known bool
 }
 
 // ForeignChangeError refuses a write over a document another program changed: what App
@@ -176,7 +186,13 @@ func (f *JSONFile[T]) Update(ctx context.Context, fn func(*T) error) error {
 
 // lock takes the advisory lock that serialises the writers of the document.
 func (f *JSONFile[T]) lock(ctx context.Context) (unlock func(), err error) {
-	l := flock.New(f.path + ".lock")
+	return LockDocument(ctx, f.path)
+}
+
+// LockDocument takes the lock that serialises the writers of the document at path (its
+// JSONFile's): for a writer that is not the JSONFile (the policy seal's accept and revert).
+func LockDocument(ctx context.Context, path string) (unlock func(), err error) {
+	l := flock.New(path + ".lock")
 	ok, err := l.TryLockContext(ctx, 20*time.Millisecond)
 	if err != nil {
 		return nil, fmt.Errorf("cannot take the lock %s: %w", l.Path(), bareErr(err))
@@ -241,10 +257,21 @@ func (f *JSONFile[T]) readTrusted() (T, []byte, bool, error) {
 	}
 	foreign := false
 	if f.opts.seal != nil {
-		data, exists, foreign = f.opts.seal.Trusted(filepath.Base(f.path), data, exists)
+		v := f.opts.seal.Trusted(filepath.Base(f.path), data, exists)
+		data, exists, foreign = v.Data, v.Exists, v.Foreign
+		if foreign && !v.Known && f.untrusted != nil {
+			return f.untrusted(), nil, true, nil
+		}
 	}
 	v, data, err := f.decode(data, exists)
 	return v, data, foreign, err
+}
+
+// Untrusted sets the value a sealed document reads as when nothing of it can be vouched for
+// (the seal lost, or its key): the most closed one, not the default. It returns f.
+func (f *JSONFile[T]) Untrusted(v func() T) *JSONFile[T] {
+	f.untrusted = v
+	return f
 }
 
 // decode is the document of data, the default when there is none.

@@ -82,6 +82,15 @@ func DefaultSettings() Settings {
 	}}
 }
 
+// ClosedSettings are the settings in force when App cannot vouch for its settings file (the
+// policy seal lost): the defaults with the MCP server off and no external access, so that a
+// seal removed by another program opens nothing.
+func ClosedSettings() Settings {
+	s := DefaultSettings()
+	s.MCP.Enabled, s.MCP.ExternalAccess, s.MCP.RequireAuth = false, false, true
+	return s
+}
+
 // Validate rejects values the app cannot run with, naming the key and the allowed range.
 func (s Settings) Validate() error {
 	m := s.MCP

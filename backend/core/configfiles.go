@@ -43,7 +43,24 @@ func under(path, dir string) bool {
 		return false
 	}
 	rel, err := filepath.Rel(d, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	if err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return true
+	}
+	// Names compare as strings above; a file system that folds case (macOS's, Windows') or a
+	// second name of the dir would still lead in: each existing parent is compared with the
+	// config dir as the file system sees them.
+	dirInfo, err := os.Stat(d)
+	if err != nil {
+		return false
+	}
+	for cur := p; ; cur = filepath.Dir(cur) {
+		if fi, err := os.Stat(cur); err == nil && os.SameFile(fi, dirInfo) {
+			return true
+		}
+		if filepath.Dir(cur) == cur {
+			return false
+		}
+	}
 }
 
 // resolve is path absolute with its links followed; the part not yet on disk is kept as

@@ -98,7 +98,7 @@ func Open(ctx context.Context, opts Options) (*Core, error) {
 		return nil, fmt.Errorf("seal the policy files: %w", err)
 	}
 	sealed := config.Sealed(seal)
-	settings := config.SettingsFile(opts.Dir, config.LogTo(opts.Log), sealed)
+	settings := config.SettingsFile(opts.Dir, config.LogTo(opts.Log), sealed).Untrusted(config.ClosedSettings)
 	s, err := settings.Load(ctx)
 	if err != nil {
 		return nil, err
@@ -191,7 +191,7 @@ func SealOf(dir string) *integrity.Seal { return sealOf(dir, keyringOf(dir)) }
 // SettingsFile is dir's settings document as App reads and writes it (sealed), for a command
 // that needs no Core.
 func SettingsFile(dir string) *config.JSONFile[config.Settings] {
-	return config.SettingsFile(dir, config.Sealed(SealOf(dir)))
+	return config.SettingsFile(dir, config.Sealed(SealOf(dir))).Untrusted(config.ClosedSettings)
 }
 
 // Dir is the config dir.
@@ -321,6 +321,10 @@ func (c *Core) newDriver(ctx context.Context, conn connections.Connection) (driv
 			return nil, driver.Errorf(driver.KindConnection, "the %s driver is not installed (it was uninstalled after the connection dropped); open the connection to install it", name)
 		}
 		if err := c.installForConnection(ctx, name, conn); err != nil {
+			return nil, err
+		}
+		// Its fields could not be described before its plugin was there.
+		if err := c.outsideConfigDir(ctx, conn); err != nil {
 			return nil, err
 		}
 	}

@@ -100,6 +100,9 @@ type Finding struct {
 // ErrNoKeyring is Check's error when there is no keyring to keep the key in.
 var ErrNoKeyring = errors.New("the policy files cannot be sealed without a keyring: App acts on them as they are")
 
+// errKeyLost is signingKey's answer when the dir was sealed but its key is gone or altered.
+var errKeyLost = errors.New("the policy seal's key is gone from the keyring")
+
 // errNotSealed is signingKey's answer when the dir was never sealed and create is false.
 var errNotSealed = errors.New("the config dir was never sealed")
 
@@ -124,12 +127,19 @@ func (s *Seal) signingKey(create bool) (key []byte, made bool, err error) {
 			s.key = k
 			return k, false, nil
 		}
+		// An entry that is no key of ours is never written over: the seal is lost.
+		return nil, false, errKeyLost
 	} else if !errors.Is(err, secrets.ErrNotFound) {
-		s.unsealable = fmt.Errorf("%w (%v)", ErrNoKeyring, err)
-		return nil, false, s.unsealable
+		// Not remembered: a keyring not up yet (a session bus at login) may answer later.
+		return nil, false, fmt.Errorf("%w (%v)", ErrNoKeyring, err)
 	}
 	if !create {
 		return nil, false, errNotSealed
+	}
+	if d, err := s.doc.Load(context.Background()); err != nil || len(d.Files) > 0 {
+		// The dir was sealed and its key is gone: making a new one would vouch for whatever
+		// another program left. Only the person's accept does (Accept).
+		return nil, false, errKeyLost
 	}
 	k := make([]byte, 32)
 	if _, err := rand.Read(k); err != nil {
@@ -160,6 +170,9 @@ func (e sealed) valid(key []byte, name string) bool {
 // when it opens the dir, before anything reads the documents; the first Record does it too.
 func (s *Seal) Start(ctx context.Context) error {
 	_, err := s.ensure(ctx)
+	if errors.Is(err, errKeyLost) {
+		return nil // every document is a finding (Check), and nothing is vouched for
+	}
 	return err
 }
 
@@ -234,29 +247,36 @@ func (s *Seal) current() document {
 	return d
 }
 
-// Trusted is config.Sealer's: what is on disk when App wrote it, else App's own last copy.
-func (s *Seal) Trusted(name string, data []byte, exists bool) ([]byte, bool, bool) {
+// Trusted is config.Sealer's: what is on disk when App wrote it, else App's own last copy, or
+// (nothing vouched for) not Known.
+func (s *Seal) Trusted(name string, data []byte, exists bool) config.Verdict {
 	f, e, ok := s.judge(name, data, exists)
 	if !ok || f == nil {
-		return data, exists, false
+		return config.Verdict{Data: data, Exists: exists, Known: true}
 	}
 	if !f.CanRevert {
-		// No copy of App's to act on (the seal was removed, or the file is new): nothing of
-		// it is trusted, so the document reads as absent, App's defaults.
-		return nil, false, true
+		return config.Verdict{Foreign: true}
 	}
-	return e.Copy, e.Exists, true
+	return config.Verdict{Data: e.Copy, Exists: e.Exists, Foreign: true, Known: true}
 }
 
 // judge compares name's bytes on disk with the seal: a finding (nil when they agree) and
 // App's entry; ok is false when nothing can be judged (no keyring).
 func (s *Seal) judge(name string, data []byte, exists bool) (*Finding, sealed, bool) {
 	key, _, err := s.signingKey(false)
-	if err != nil {
-		return nil, sealed{}, false
-	}
 	d := s.current()
 	f := &Finding{Name: name, Path: filepath.Join(s.dir, name)}
+	if err != nil {
+		if len(d.Files) == 0 && !errors.Is(err, errKeyLost) {
+			return nil, sealed{}, false // never sealed, or nothing to seal with: as before
+		}
+		// Sealed before, and its key is gone or out of reach: nothing can be vouched for.
+		if !exists {
+			return nil, sealed{}, true
+		}
+		f.What = "unsealed"
+		return f, sealed{}, true
+	}
 	e, have := d.Files[name]
 	switch {
 	case !have || !e.valid(key, name):
@@ -284,9 +304,10 @@ func (s *Seal) judge(name string, data []byte, exists bool) (*Finding, sealed, b
 // Check lists the documents another program changed since App last wrote them. Without a
 // keyring it returns ErrNoKeyring.
 func (s *Seal) Check(ctx context.Context) ([]Finding, error) {
-	if _, _, err := s.signingKey(false); errors.Is(err, errNotSealed) {
-		return nil, nil // nothing was sealed yet: nothing to compare with
-	} else if err != nil {
+	if _, _, err := s.signingKey(false); err != nil && len(s.current().Files) == 0 && !errors.Is(err, errKeyLost) {
+		if errors.Is(err, errNotSealed) {
+			return nil, nil // nothing was sealed yet: nothing to compare with
+		}
 		return nil, err
 	}
 	var out []Finding
@@ -310,7 +331,19 @@ func (s *Seal) Accept(ctx context.Context, name string) error {
 	if !slices.Contains(s.names, name) {
 		return fmt.Errorf("%s is not one of the sealed files (%v)", name, s.names)
 	}
+	// Under the document's own lock, so that no write of App's falls between the read and the
+	// seal.
+	unlock, err := config.LockDocument(ctx, filepath.Join(s.dir, name))
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	key, err := s.ensure(ctx)
+	if errors.Is(err, errKeyLost) {
+		// The person accepts what is there: a new key, and every document sealed as it is
+		// (none of them could be vouched for).
+		return s.reseal(ctx)
+	}
 	if err != nil {
 		return err
 	}
@@ -328,12 +361,46 @@ func (s *Seal) Accept(ctx context.Context, name string) error {
 	})
 }
 
+// reseal makes a new key and seals every document as it is.
+func (s *Seal) reseal(ctx context.Context) error {
+	if s.keys == nil {
+		return ErrNoKeyring
+	}
+	k := make([]byte, 32)
+	if _, err := rand.Read(k); err != nil {
+		return err
+	}
+	if err := s.keys.Set(keyRef, base64.RawURLEncoding.EncodeToString(k)); err != nil {
+		return fmt.Errorf("%w (%v)", ErrNoKeyring, err)
+	}
+	s.mu.Lock()
+	s.key = k
+	s.mu.Unlock()
+	return s.doc.Update(ctx, func(d *document) error {
+		d.Files = map[string]sealed{}
+		for _, n := range s.names {
+			data, err := os.ReadFile(filepath.Join(s.dir, n))
+			exists := err == nil
+			if err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+			d.Files[n] = sealed{Exists: exists, Copy: data, MAC: mac(k, n, exists, data), At: s.now().UTC()}
+		}
+		return nil
+	})
+}
+
 // Revert writes App's own last version back over another program's change (or removes a
 // file App never wrote).
 func (s *Seal) Revert(ctx context.Context, name string) error {
 	if !slices.Contains(s.names, name) {
 		return fmt.Errorf("%s is not one of the sealed files (%v)", name, s.names)
 	}
+	unlock, err := config.LockDocument(ctx, filepath.Join(s.dir, name))
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	data, err := os.ReadFile(filepath.Join(s.dir, name))
 	exists := err == nil
 	f, e, ok := s.judge(name, data, exists)

@@ -204,3 +204,33 @@ func TestWithoutAKeyringTheDocumentsAreReadAsTheyAre(t *testing.T) {
 }
 
 func errorsAs(err error, target **config.ForeignChangeError) bool { return errors.As(err, target) }
+
+// The review's holes: a seal entry removed reads as the document's closed value, not its
+// default; a key removed from the keyring is never made again on its own (that would vouch for
+// whatever is on disk): everything is a finding until the person accepts, which seals anew.
+func TestALostSealOrKeyVouchesForNothing(t *testing.T) {
+	r := newRig(t)
+	r.write(t, doc{RequireAuth: true, Level: "readOnly"})
+	closed := func() doc { return doc{RequireAuth: true, Level: "closed"} }
+	if err := r.keys.Delete("config/policySealKey"); err != nil {
+		t.Fatal(err)
+	}
+	r.foreign(t, `{"requireAuth": false, "level": "fullAccess"}`)
+	r2 := reopen(t, r.dir, r.keys)
+	r2.file.Untrusted(closed)
+	if got := r2.load(t); got.Level != "closed" {
+		t.Fatalf("with the key gone App acts on %+v", got)
+	}
+	if f := r2.findings(t); len(f) != 1 || f[0].What != "unsealed" {
+		t.Fatalf("findings %+v", f)
+	}
+	if _, err := r2.keys.Get("config/policySealKey"); err == nil {
+		t.Fatal("a new key was made on its own")
+	}
+	if err := r2.seal.Accept(context.Background(), "policy.json"); err != nil {
+		t.Fatal(err)
+	}
+	if got := r2.load(t); got.Level != "fullAccess" || len(r2.findings(t)) != 0 {
+		t.Fatalf("accepted: %+v %+v", got, r2.findings(t))
+	}
+}

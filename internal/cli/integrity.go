@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -63,7 +65,7 @@ func newIntegrityCmd(g *Globals) *cobra.Command {
 			return func(cmd *cobra.Command, name string) error { return s.Revert(cmd.Context(), name) }
 		}},
 	} {
-		var all bool
+		var all, yes bool
 		sub := &cobra.Command{
 			Use:   act.use + " FILE|--all",
 			Short: act.short,
@@ -72,6 +74,7 @@ func newIntegrityCmd(g *Globals) *cobra.Command {
 				if err != nil {
 					return err
 				}
+				accept := act.use == "accept"
 				names := args
 				if all {
 					findings, err := seal.Check(cmd.Context())
@@ -90,15 +93,44 @@ func newIntegrityCmd(g *Globals) *cobra.Command {
 					if !slices.Contains(seal.Names(), n) {
 						return fmt.Errorf("%s is not a policy file App seals (%v)", n, seal.Names())
 					}
+				}
+				// Accepting another program's change may raise what AI clients may do, and an
+				// agent with a shell could run this command itself: it is confirmed as every
+				// raise is (App's window while it runs, whatever --yes says) and recorded.
+				by := ""
+				if accept && len(names) > 0 {
+					by, err = confirmRaise(cmd, *g, yes, "Accept the change another program made?",
+						"Another program changed "+strings.Join(names, ", ")+".",
+						"Accepting makes App act on the files as they are now, which may let AI clients do more.")
+					switch {
+					case errors.Is(err, errNeedsConfirmation):
+						return errors.New("accepting another program's change needs confirmation: run it in a terminal, or pass --yes; nothing was changed")
+					case errors.Is(err, errNotConfirmed):
+						return errors.New("not confirmed: nothing was changed")
+					case err != nil:
+						return err
+					}
+				}
+				for _, n := range names {
 					if err := act.do(seal)(cmd, n); err != nil {
 						return fmt.Errorf("%s %s: %w", act.use, n, err)
 					}
 					fmt.Fprintf(cmd.OutOrStdout(), "%sed %s\n", act.use, n)
 				}
+				if accept && len(names) > 0 {
+					cr, done, err := cliCore(cmd.Context(), g)
+					if err == nil {
+						recordRaise(cmd, *g, cr, "integrity accept", "accepted another program's change of "+strings.Join(names, ", "), by)
+						done()
+					}
+				}
 				return nil
 			},
 		}
 		sub.Flags().BoolVar(&all, "all", false, "every file another program changed")
+		if act.use == "accept" {
+			sub.Flags().BoolVar(&yes, "yes", false, "confirm without a prompt when no App window is open")
+		}
 		cmd.AddCommand(sub)
 	}
 	return cmd

@@ -229,8 +229,9 @@ func serverFileFunction(name []*pg.Node) string {
 	for i, p := range name {
 		parts[i] = p.GetString_().GetSval()
 	}
+	// name, pg_catalog.name, or db.pg_catalog.name (the database part names the current one).
 	f := parts[len(parts)-1]
-	if len(parts) > 2 || len(parts) == 2 && parts[0] != "pg_catalog" || !serverFileFunctions[f] {
+	if len(parts) > 3 || len(parts) >= 2 && parts[len(parts)-2] != "pg_catalog" || !serverFileFunctions[f] {
 		return ""
 	}
 	return f

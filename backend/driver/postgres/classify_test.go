@@ -94,6 +94,8 @@ func TestClassifyRefusesTheServersFiles(t *testing.T) {
 		"COPY items FROM PROGRAM 'cat /etc/passwd'",
 		"SELECT pg_read_file('/etc/passwd')",
 		"SELECT pg_catalog.pg_read_binary_file('x')",
+		"SELECT app.pg_catalog.pg_read_file('x')",
+		`SELECT "pg_catalog"."pg_read_file"('x')`,
 		"SELECT * FROM pg_ls_dir('.')",
 		"SELECT lo_import('/tmp/x')",
 		"SELECT lo_export(1, '/tmp/x')",

@@ -7,7 +7,7 @@ const WHAT: Record<string, string> = {
   changed: "was changed",
   removed: "was removed",
   added: "was added",
-  unsealed: "cannot be checked (App's record of it is gone)",
+  unsealed: "cannot be vouched for (App's record of it is gone): until you accept it, App acts as if it held nothing, which keeps AI clients out",
 };
 
 /** What each policy file holds. */
@@ -58,8 +58,8 @@ export function ForeignChanges() {
   return (
     <Modal title="Files changed by another program" onClose={() => setClosed(true)}>
       <p>
-        Another program changed files that say what AI clients may do. App keeps acting on its own last version of each
-        until you decide.
+        Another program changed files that say what AI clients may do. Until you decide, App acts on its own last version
+        of each (or, where it has none, on nothing).
       </p>
       <ul className="foreign-changes">
         {changes.map((c, i) => (
