@@ -239,6 +239,13 @@ func (s *Seal) current() document {
 	s.mu.Unlock()
 	d, err := s.doc.Load(context.Background())
 	if err != nil {
+		// An unreadable seal vouches for nothing, but one read before still does (a read that
+		// failed once must not close everything for a moment).
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.haveCache {
+			return s.cached
+		}
 		return document{}
 	}
 	s.mu.Lock()
