@@ -182,20 +182,28 @@ func (s *Seal) ensure(ctx context.Context) ([]byte, error) {
 	if err != nil || !made {
 		return key, err
 	}
-	return key, s.doc.Update(ctx, func(d *document) error {
-		if d.Files == nil {
-			d.Files = map[string]sealed{}
+	return key, s.doc.Update(ctx, func(d *document) error { return s.sealAsIs(d, key, s.names...) })
+}
+
+// sealAsIs seals each of names in d as it is on disk now (absent ones as absent).
+func (s *Seal) sealAsIs(d *document, key []byte, names ...string) error {
+	if d.Files == nil {
+		d.Files = map[string]sealed{}
+	}
+	for _, n := range names {
+		data, err := os.ReadFile(filepath.Join(s.dir, n))
+		exists := err == nil
+		if err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
 		}
-		for _, n := range s.names {
-			data, err := os.ReadFile(filepath.Join(s.dir, n))
-			exists := err == nil
-			if err != nil && !errors.Is(err, os.ErrNotExist) {
-				return err
-			}
-			d.Files[n] = sealed{Exists: exists, Copy: data, MAC: mac(key, n, exists, data), At: s.now().UTC()}
-		}
-		return nil
-	})
+		d.Files[n] = s.entry(key, n, exists, data)
+	}
+	return nil
+}
+
+// entry is the seal of one version of name.
+func (s *Seal) entry(key []byte, name string, exists bool, data []byte) sealed {
+	return sealed{Exists: exists, Copy: slices.Clone(data), MAC: mac(key, name, exists, data), At: s.now().UTC()}
 }
 
 // Record seals data as App's version of name (config.Sealer).
@@ -213,7 +221,7 @@ func (s *Seal) record(name string, data []byte, exists bool) error {
 		if d.Files == nil {
 			d.Files = map[string]sealed{}
 		}
-		d.Files[name] = sealed{Exists: exists, Copy: slices.Clone(data), MAC: mac(key, name, exists, data), At: s.now().UTC()}
+		d.Files[name] = s.entry(key, name, exists, data)
 		return nil
 	})
 }
@@ -354,18 +362,7 @@ func (s *Seal) Accept(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	data, err := os.ReadFile(filepath.Join(s.dir, name))
-	exists := err == nil
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	return s.doc.Update(ctx, func(d *document) error {
-		if d.Files == nil {
-			d.Files = map[string]sealed{}
-		}
-		d.Files[name] = sealed{Exists: exists, Copy: data, MAC: mac(key, name, exists, data), At: s.now().UTC()}
-		return nil
-	})
+	return s.doc.Update(ctx, func(d *document) error { return s.sealAsIs(d, key, name) })
 }
 
 // reseal makes a new key and seals every document as it is.
@@ -384,16 +381,8 @@ func (s *Seal) reseal(ctx context.Context) error {
 	s.key = k
 	s.mu.Unlock()
 	return s.doc.Update(ctx, func(d *document) error {
-		d.Files = map[string]sealed{}
-		for _, n := range s.names {
-			data, err := os.ReadFile(filepath.Join(s.dir, n))
-			exists := err == nil
-			if err != nil && !errors.Is(err, os.ErrNotExist) {
-				return err
-			}
-			d.Files[n] = sealed{Exists: exists, Copy: data, MAC: mac(k, n, exists, data), At: s.now().UTC()}
-		}
-		return nil
+		d.Files = nil // entries under the lost key vouch for nothing
+		return s.sealAsIs(d, k, s.names...)
 	})
 }
 
