@@ -159,9 +159,11 @@ func OpenCore(ctx context.Context, g Globals, headless bool, mcpPort int) (*core
 	return c, func() { _ = closeLog() }, nil
 }
 
-// runHeadless serves until SIGINT or SIGTERM, then shuts down cleanly.
+// runHeadless serves until SIGINT, SIGTERM or SIGHUP, then shuts down cleanly. SIGHUP is the
+// terminal it runs in closing: left to its default it would end the process before the
+// activity log has written what it holds queued.
 func runHeadless(parent context.Context, g Globals, mcpPort int) error {
-	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	unlock, err := OneInstance(ctx, g)
 	if err != nil {

@@ -71,6 +71,7 @@ const (
 type harness struct {
 	bin, dir string
 	port     int
+	appPID   int               // the app under script, from its handshake
 	tokens   map[string]string // name -> bearer token
 	tokenIDs map[string]string // name -> id
 	connIDs  map[string]string // connection name -> id
@@ -255,9 +256,10 @@ func (h *harness) startApp(t *testing.T) {
 	for h.port == 0 {
 		var hs struct {
 			Port int `json:"port"`
+			PID  int `json:"pid"`
 		}
 		if b, err := os.ReadFile(filepath.Join(h.dir, "mcp-handshake.json")); err == nil && json.Unmarshal(b, &hs) == nil {
-			h.port = hs.Port
+			h.port, h.appPID = hs.Port, hs.PID
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("no handshake from app --headless; terminal:\n%s", h.term.String())
@@ -266,13 +268,20 @@ func (h *harness) startApp(t *testing.T) {
 	}
 }
 
-// stopApp ends the app as a terminal's ^C does (SIGINT to its process group): a clean exit
-// writes what the activity log still holds queued.
+// stopApp ends the app as a terminal's ^C does: SIGINT to the app itself, the foreground
+// process of script's pseudo-terminal (script runs it in a session of its own, so a signal to
+// script's group would reach script alone, which may close the terminal under the app while
+// it still writes its log). script exits once the app has, so the wait covers the app's
+// clean exit: the activity log has written what it held queued.
 func (h *harness) stopApp() {
 	if h.app == nil || h.app.Process == nil {
 		return
 	}
-	_ = syscall.Kill(-h.app.Process.Pid, syscall.SIGINT)
+	if h.appPID > 0 {
+		_ = syscall.Kill(h.appPID, syscall.SIGINT)
+	} else {
+		_ = syscall.Kill(-h.app.Process.Pid, syscall.SIGINT)
+	}
 	done := make(chan struct{})
 	go func() { _ = h.app.Wait(); close(done) }()
 	select {
@@ -281,7 +290,7 @@ func (h *harness) stopApp() {
 		_ = syscall.Kill(-h.app.Process.Pid, syscall.SIGKILL)
 		<-done
 	}
-	h.app = nil
+	h.app, h.appPID = nil, 0
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -184,7 +184,9 @@ func mcpPost(ctx context.Context, port int, r mcpRequest) mcpAnswer {
 }
 
 func TestHeadless(t *testing.T) {
-	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+	// SIGHUP is a closed terminal: headless mode lives in one, and its hangup must end it as
+	// cleanly as ^C does, the activity log written.
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(fmt.Sprintf("app --headless exits cleanly on %v and removes the handshake file", sig), func(t *testing.T) {
 			dir := t.TempDir()
 			cmd, h, logs := startHeadless(t, dir, env(), "--config-dir", dir)
