@@ -270,6 +270,9 @@ func (d *Driver) Execute(ctx context.Context, text string, opts driver.ExecOptio
 }
 
 func (d *Driver) execREST(ctx context.Context, r restLine) (*driver.Result, error) {
+	if isDeleteByFilter(r) {
+		return d.execDeleteByFilter(ctx, r)
+	}
 	resp, err := d.sendRaw(ctx, r.Method, r.Path, r.Query, r.Body)
 	if err != nil {
 		return nil, err
