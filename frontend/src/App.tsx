@@ -18,6 +18,7 @@ import { ThemeToggle } from "./components/frame/ThemeToggle";
 import { useLayoutMemory, useWorkspace } from "./components/workspace/useWorkspace";
 import { Workspace } from "./components/workspace/Workspace";
 import { useTheme } from "./theme/useTheme";
+import "./components/frame/frame.css";
 
 /** App is the window: header, connection sidebar, and the tabbed main area. */
 export function App() {

@@ -2,8 +2,8 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { ApiProvider } from "./api";
 import { createWailsApi } from "./api/wails";
+import "./styles/base.css";
 import { App } from "./App";
-import "./styles.css";
 
 createRoot(document.getElementById("root")!).render(
   <StrictMode>

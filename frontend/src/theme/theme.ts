@@ -1,6 +1,6 @@
 // Theme preference: "system" follows prefers-color-scheme; "light"/"dark" override it.
 // The chosen preference is remembered in localStorage; the resolved theme is written to
-// <html data-theme="..."> where styles.css picks its colour variables.
+// <html data-theme="..."> where styles/base.css picks its colour variables.
 
 export type ThemePreference = "system" | "light" | "dark";
 export type ResolvedTheme = "light" | "dark";

@@ -3,6 +3,7 @@ import { formatCount } from "../opened/format";
 import type { OpenedState } from "../opened/useOpened";
 import { ChevronRight, Icon, Table2 } from "../icons";
 import { TenantList } from "./TenantList";
+import "./connections.css";
 
 interface Props {
   connection: Connection;

@@ -3,6 +3,7 @@ import type { OpenedState } from "../opened/useOpened";
 import { address, typeLabel, usesTLS } from "./format";
 import { TypeBadge } from "./TypeBadge";
 import { Icon, ChevronRight, Copy, Pencil, Trash2 } from "../icons";
+import "./connections.css";
 
 const STATUS_LABELS: Record<OpenedState["status"], string> = {
   connecting: "Connecting",

@@ -8,6 +8,7 @@ import type { ConnectionsState } from "./useConnections";
 import { dispatch, type Actions } from "../help/keymap";
 import { TREE_KEYMAP, type TreeAction } from "./treeKeymap";
 import { useTreeNavigation, type TreeRow } from "./useTreeNavigation";
+import "./connections.css";
 
 /** What the tree needs to show and open the tables of connections. */
 export interface TreeActions {

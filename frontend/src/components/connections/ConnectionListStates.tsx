@@ -1,5 +1,6 @@
 import type { ApiError } from "../../api";
 import { ErrorState } from "../frame/ErrorLine";
+import "./connections.css";
 
 /** ConnectionListLoading shows placeholder rows while the list loads. */
 export function ConnectionListLoading() {

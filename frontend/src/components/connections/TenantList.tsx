@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from "re
 import { useApi, type Tenant, type TenantPage, type TenantStatus } from "../../api";
 import { parseApiError } from "../../api/errors";
 import { useAction } from "../frame/useAction";
+import "./connections.css";
 
 /** Height of one tenant row in pixels: the window renders only the rows in view. */
 export const TENANT_ROW_HEIGHT = 26;

@@ -1,4 +1,5 @@
 import { typeLabel } from "./format";
+import "./connections.css";
 
 /** TypeBadge is the small coloured square that identifies a database type. */
 export function TypeBadge({ type }: { type: string }) {

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { parseApiError, useApi, type ClusterNode, type TableInfo } from "../../api";
 import { formatCount } from "../opened/format";
 import { detailId } from "./settingLink";
+import "./details.css";
 
 interface Props {
   connectionId: string;

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import type { DetailSection } from "../../api";
 import { settingIn } from "./settingLink";
+import "./details.css";
 
 /**
  * seeTheSetting is a FilterBar's settingLink: for a refusal whose reason quotes one of the

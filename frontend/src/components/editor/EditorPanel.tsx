@@ -14,6 +14,7 @@ import { Icon, Play } from "../icons";
 import { HistoryList, SavedList } from "./EditorSide";
 import { ResultPane, type Outcome } from "./ResultPane";
 import { isVector } from "../grid/columnKinds";
+import "./editor.css";
 
 /** The text of each connection's editor, kept while its tab is closed or hidden. */
 const drafts = new Map<string, string>();

@@ -3,6 +3,7 @@ import { useApi, type HistoryEntry, type SavedQuery } from "../../api";
 import { Icon, Check, X } from "../icons";
 import { ErrorLine } from "../frame/ErrorLine";
 import { useAction } from "../frame/useAction";
+import "./editor.css";
 
 /** HistoryList is the connection's run history, searchable, newest first; a click puts a statement back in the editor. */
 export function HistoryList({ connectionId, onPick, refresh }: { connectionId: string; onPick: (t: string) => void; refresh: unknown }) {

@@ -1,6 +1,8 @@
 // JsonView shows a JSON document formatted and collapsible: every object and array is a
 // <details> (open to start, so the whole document shows) whose summary gives its size.
 
+import "./editor.css";
+
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 function Leaf({ value }: { value: Json }) {

@@ -3,6 +3,7 @@ import type { ApiError, Grid, ResultSet, RunResult } from "../../api";
 import { DataGrid } from "../grid/DataGrid";
 import { ExportDialog } from "../grid/ExportDialog";
 import { JsonView } from "./JsonView";
+import "./editor.css";
 
 /** A run of the editor: none yet, running, answered, or failed (the statement's text kept for each). */
 export type Outcome =

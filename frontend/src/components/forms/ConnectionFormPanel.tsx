@@ -14,6 +14,7 @@ import { TypeBadge } from "../connections/TypeBadge";
 import { AI_POLICIES, applies, EXTERNAL_ACCESS, fieldProblem, type FieldProblem, newConnectionForm, sections, suggestionFor } from "./formRules";
 import { ErrorLine } from "../frame/ErrorLine";
 import { useAction } from "../frame/useAction";
+import "./forms.css";
 
 type TestState =
   | { status: "idle" }

@@ -5,6 +5,7 @@ import { ConnectionFormPanel } from "./ConnectionFormPanel";
 import { newConnectionForm } from "./formRules";
 import { PluginProgressBar, sizeText } from "./PluginProgressBar";
 import { ErrorLine } from "../frame/ErrorLine";
+import "./forms.css";
 
 type Step =
   | { kind: "choose"; error?: ApiError }

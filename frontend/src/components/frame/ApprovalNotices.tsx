@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { useApi, type ApprovalGranted } from "../../api";
 import { Icon, X } from "../icons";
 import { useAction } from "./useAction";
+import "./frame.css";
 
 /**
  * ApprovalNotices follows the native approval dialog: after the user approved an AI client's

@@ -1,6 +1,7 @@
 import type { Connection } from "../../api";
 import type { DropNotice } from "../opened/useOpened";
 import { Icon, X } from "../icons";
+import "./frame.css";
 
 interface Props {
   notices: DropNotice[];

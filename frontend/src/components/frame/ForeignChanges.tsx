@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { useApi, type ForeignChange } from "../../api";
 import { Modal } from "./Modal";
+import "./frame.css";
 
 /** What each kind of change means, in the person's words. */
 const WHAT: Record<string, string> = {

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import logoUrl from "../../assets/logo.svg";
 import { ShortcutsButton } from "../help/ShortcutsHelp";
+import "./frame.css";
 
 /**
  * Header is the top bar: the app's name on the left, actions on the right, the last of them

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { useApi, type MCPSettings } from "../../api";
 import { Icon, X } from "../icons";
+import "./frame.css";
 
 /**
  * PortNotice tells the person, wherever they are in the window, that the MCP server could not

@@ -1,6 +1,7 @@
 import { ConnectionList, type TreeActions } from "../connections/ConnectionList";
 import { Icon, RefreshCw, Settings } from "../icons";
 import { useAppModel } from "./appModel";
+import "./frame.css";
 
 /** Sidebar holds the connection chooser and, at the bottom, the Settings entry. */
 export function Sidebar() {

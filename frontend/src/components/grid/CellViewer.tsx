@@ -4,6 +4,7 @@ import type { DisplayRow } from "./displayRows";
 import { vectorSize } from "./filterModel";
 import { isVector } from "./columnKinds";
 import { previewDimensions } from "./vectorPreview";
+import "./grid.css";
 
 /** The full value of the cell open in the viewer, read when the cell holds a preview. */
 type Full = { status: "loading" } | { status: "ready"; value: string | null } | { status: "error"; message: string };

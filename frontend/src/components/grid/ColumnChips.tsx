@@ -1,4 +1,5 @@
 import type { Column } from "../../api";
+import "./grid.css";
 
 /** ColumnChips lists a table's columns in grid order with their types and flags. */
 export function ColumnChips({ columns }: { columns: Column[] }) {

@@ -10,6 +10,7 @@ import { useCellEditing } from "./useCellEditing";
 import { useColumnResize } from "./useColumnResize";
 import { useGridKeyboard } from "./useGridKeyboard";
 import { useGridSelection } from "./useGridSelection";
+import "./grid.css";
 
 export type { DisplayRow, GridEditing } from "./displayRows";
 

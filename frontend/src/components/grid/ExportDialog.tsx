@@ -4,6 +4,7 @@ import { Modal } from "../frame/Modal";
 import { formatCount } from "../opened/format";
 import { newTransferId, RunningTransfer } from "./TransferProgress";
 import { ErrorLine } from "../frame/ErrorLine";
+import "./grid.css";
 
 const FORMATS: { value: TransferFormat; label: string; hint: string }[] = [
   { value: "csv", label: "CSV", hint: "a spreadsheet; lists and vectors as JSON text, null as an empty field" },

@@ -14,6 +14,7 @@ import {
   validateFilter,
 } from "./filterModel";
 import { Icon, X } from "../icons";
+import "./grid.css";
 
 /** Which filter the editor is open on: a new one (index -1) or filters[index]. */
 export interface EditorTarget {

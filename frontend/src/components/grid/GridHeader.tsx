@@ -1,6 +1,7 @@
 import type { MouseEvent as ReactMouseEvent } from "react";
 import type { Column, Sort } from "../../api";
 import { Icon, ArrowDown, ArrowUp } from "../icons";
+import "./grid.css";
 
 interface Props {
   columns: Column[];

@@ -5,6 +5,7 @@ import { namedVector, shortVector } from "./filterModel";
 import type { CellText } from "./pendingModel";
 import { isNumeric, isVector } from "./columnKinds";
 import { previewCell } from "./vectorPreview";
+import "./grid.css";
 
 
 export const ROW_HEIGHT = 27;

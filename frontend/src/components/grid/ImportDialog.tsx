@@ -4,6 +4,7 @@ import { Modal } from "../frame/Modal";
 import { formatCount } from "../opened/format";
 import { newTransferId, RunningTransfer } from "./TransferProgress";
 import { ErrorLine } from "../frame/ErrorLine";
+import "./grid.css";
 
 /**
  * ImportSource is what the native open dialog gave: the file, or why it could not be asked.

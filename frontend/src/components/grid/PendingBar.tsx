@@ -1,4 +1,5 @@
 import type { CommitState } from "./usePendingEdits";
+import "./grid.css";
 
 interface Props {
   changed: number;

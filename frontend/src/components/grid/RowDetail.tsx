@@ -4,6 +4,7 @@ import { rowJSON } from "./copy";
 import { isVector } from "./columnKinds";
 import { previewCell, previewDimensions } from "./vectorPreview";
 import type { CellText } from "./pendingModel";
+import "./grid.css";
 
 interface Props {
   columns: Column[];

@@ -21,6 +21,7 @@ import { toApiFilter } from "./filterModel";
 import { chooseImportFile, ImportDialog, type ImportSource } from "./ImportDialog";
 import { ErrorState } from "../frame/ErrorLine";
 import { isVector } from "./columnKinds";
+import "./grid.css";
 
 /** Before the table is described its key is not known: no row is named yet. */
 const NO_KEY: string[] = [];

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { useApi, type TransferProgress } from "../../api";
 import { formatCount } from "../opened/format";
+import "./grid.css";
 
 /** newTransferId names a run for its progress events and its Cancel. */
 export function newTransferId(): string {

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import { keyLabel, keysText, SHORTCUTS } from "./shortcuts";
 import { Icon, Keyboard } from "../icons";
 import { Modal } from "../frame/Modal";
+import "./help.css";
 
 /** isTyping: the key goes to a text field or the query editor, where ? is a character. */
 export function isTyping(target: EventTarget | null): boolean {

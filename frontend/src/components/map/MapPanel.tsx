@@ -16,6 +16,7 @@ import { useMapKeyboard } from "./useMapKeyboard";
 import { useScatterplot } from "./useScatterplot";
 import { ErrorLine, ErrorState } from "../frame/ErrorLine";
 import { useAction } from "../frame/useAction";
+import "./map.css";
 
 interface Props {
   connection: Connection;

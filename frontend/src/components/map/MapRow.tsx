@@ -3,6 +3,7 @@ import { ApiError, parseApiError, useApi, type Connection, type Grid, type RowKe
 import { keyFilters, keyText } from "../../api/rowKey";
 import { RowDetail } from "../grid/RowDetail";
 import { ErrorState } from "../frame/ErrorLine";
+import "./map.css";
 
 interface Props {
   connection: Connection;

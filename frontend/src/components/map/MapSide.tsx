@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { formatCount } from "../opened/format";
 import type { Colouring, LegendItem } from "./mapModel";
+import "./map.css";
 
 interface Props {
   colourBy: string;

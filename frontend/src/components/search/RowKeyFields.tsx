@@ -1,5 +1,6 @@
 import type { RowKey } from "../../api";
 import { keyValueText } from "../../api/rowKey";
+import "./search.css";
 
 interface Props {
   /** The table's key columns, in the key's order. */

@@ -11,6 +11,7 @@ import { ErrorState } from "../frame/ErrorLine";
 import { CollectionDetails } from "../details/CollectionDetails";
 import { seeTheSetting } from "../details/SeeTheSetting";
 import { RowKeyFields } from "./RowKeyFields";
+import "./search.css";
 
 interface Props {
   connection: Connection;

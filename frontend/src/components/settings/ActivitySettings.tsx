@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { parseApiError, useApi, type ActivityEntry, type ActivityQuery, type ChainCheck } from "../../api";
 import { ErrorLine } from "../frame/ErrorLine";
 import { useAction } from "../frame/useAction";
+import "./settings.css";
 
 /** Rows are one fixed height, so the table can show only the rows in view. */
 export const ROW_HEIGHT = 28;

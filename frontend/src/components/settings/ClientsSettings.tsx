@@ -3,6 +3,7 @@ import { useApi, type ConnectedClient } from "../../api";
 import { useLoaded } from "../../hooks";
 import { ErrorLine } from "../frame/ErrorLine";
 import { useAction } from "../frame/useAction";
+import "./settings.css";
 
 /** tokenText says who the client called as: its token and level, anonymous, or refused. */
 export function tokenText(c: ConnectedClient): string {

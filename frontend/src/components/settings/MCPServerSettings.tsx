@@ -3,6 +3,7 @@ import { parseApiError, useApi, type ApiError, type MCPSettings, type RepairedCl
 import { useLoaded } from "../../hooks";
 import { ErrorLine } from "../frame/ErrorLine";
 import { useAction } from "../frame/useAction";
+import "./settings.css";
 
 type NumberKey = "port" | "defaultRowLimit" | "maxRowLimit" | "queryTimeoutSeconds" | "rateLimitPerMinute";
 type BoolKey = "enabled" | "requireAuth" | "externalAccess";

@@ -5,6 +5,7 @@ import { EXPIRIES, LEVELS } from "./tokenOptions";
 import { SelectRow } from "./SelectRow";
 import { ErrorLine } from "../frame/ErrorLine";
 import { useAction } from "../frame/useAction";
+import "./settings.css";
 
 /**
  * PairingSettings is Settings, Connect a client (issues 11 and 41): every AI client the app

@@ -3,6 +3,7 @@ import { parseApiError, useApi, type ApiError, type Plugin } from "../../api";
 import { useLoaded } from "../../hooks";
 import { PluginProgressBar, sizeText } from "../forms/PluginProgressBar";
 import { ErrorLine } from "../frame/ErrorLine";
+import "./settings.css";
 
 /** What one plugin row is doing now. */
 type Busy = { action: "install" | "update" | "uninstall"; done: number; total: number };

@@ -1,4 +1,5 @@
 import { useRef, type KeyboardEvent } from "react";
+import "./settings.css";
 
 interface Props<T extends string> {
   sections: readonly { id: T; label: string }[];

@@ -8,6 +8,7 @@ import { PairingSettings } from "./PairingSettings";
 import { PluginsSettings } from "./PluginsSettings";
 import { SectionList } from "./SectionList";
 import { TokensSettings } from "./TokensSettings";
+import "./settings.css";
 
 const CHOICES: ThemePreference[] = ["system", "light", "dark"];
 

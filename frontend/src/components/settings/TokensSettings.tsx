@@ -5,6 +5,7 @@ import { EXPIRIES, LEVELS } from "./tokenOptions";
 import { SelectRow } from "./SelectRow";
 import { ErrorLine } from "../frame/ErrorLine";
 import { useAction } from "../frame/useAction";
+import "./settings.css";
 
 /**
  * TokensSettings is Settings, MCP tokens (issue 11): the tokens AI clients authenticate with,

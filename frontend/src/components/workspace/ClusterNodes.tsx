@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from "react";
 import { useApi, type ClusterNode } from "../../api";
 import { parseApiError } from "../../api/errors";
 import { formatCount } from "../opened/format";
+import "./workspace.css";
 
 /** Weaviate's node counts are its cheap "async" ones: the objects written to disk. */
 const ASYNC_COUNT = "As the node counts them on disk: the newest writes show once it flushes them";

@@ -6,6 +6,7 @@ import { formatCount } from "../opened/format";
 import type { OpenedState } from "../opened/useOpened";
 import { Icon, Table2 } from "../icons";
 import { ClusterNodes } from "./ClusterNodes";
+import "./workspace.css";
 
 interface Props {
   connection: Connection;

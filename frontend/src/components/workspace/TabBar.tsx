@@ -1,6 +1,7 @@
 import type { Tab } from "./useWorkspace";
 import { keyText } from "../../api/rowKey";
 import { Icon, MapIcon, Search, SquareTerminal, Table2, X } from "../icons";
+import "./workspace.css";
 
 /** shortKey names a Find similar tab's row briefly: a one-column key's first 8 characters (a uuid's first group), else the key's text, cut. */
 function shortKey(tab: Extract<Tab, { kind: "similar" }>): string {

@@ -1,4 +1,5 @@
 import logoUrl from "../../assets/logo.svg";
+import "./workspace.css";
 
 /** WelcomePanel fills the main area while no tab is open. */
 export function WelcomePanel({ hasConnections, onNewConnection }: { hasConnections: boolean; onNewConnection: () => void }) {

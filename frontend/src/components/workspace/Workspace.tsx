@@ -15,6 +15,7 @@ import type { Tab } from "./useWorkspace";
 import { WelcomePanel } from "./WelcomePanel";
 import { ErrorLine } from "../frame/ErrorLine";
 import { useAppModel } from "../frame/appModel";
+import "./workspace.css";
 
 /** Workspace is the main area: a tab bar and the active tab's panel. */
 export function Workspace() {
