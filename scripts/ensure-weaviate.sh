@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
-# ensure-weaviate.sh: make sure the weaviate-server binary used by the test harness
+# ensure-weaviate.sh [VERSION]: make sure a weaviate-server binary used by the test harness
 # (internal/testkit/weaviatenode) and by `make run` is built and cached outside the repo.
+# VERSION is v1.35.2 (the default: make run, the benches) or v1.39.0, the two releases make
+# test runs the Weaviate suites against (weaviatenode.Versions).
 #
-#   ${APP_CACHE_DIR:-$HOME/.cache/app}/tools/weaviate-v1.35.2/weaviate-server
+#   ${APP_CACHE_DIR:-$HOME/.cache/app}/tools/weaviate-<VERSION>/weaviate-server
 #
 # Idempotent: when the binary exists and runs, it does nothing. Otherwise it builds it with
 # `go install` (about 5 minutes on a cold Go cache). No Docker needed.
 set -euo pipefail
 
-VERSION=v1.35.2
+VERSION="${1:-v1.35.2}"
+case "$VERSION" in
+  v1.35.2|v1.39.0) ;;
+  *) echo "ensure-weaviate: error: $VERSION is not one of the harness's releases (v1.35.2, v1.39.0)" >&2; exit 2 ;;
+esac
 CACHE_DIR="${APP_CACHE_DIR:-$HOME/.cache/app}"
 DEST="$CACHE_DIR/tools/weaviate-$VERSION"
 BIN="$DEST/weaviate-server"

@@ -37,6 +37,9 @@ bash "$ROOT/scripts/ensure-weaviate.sh"
 
 [ "$mode" = test ] || exit 0
 
+step "weaviate-server v1.39.0, the second release the Weaviate suites run against (built once, cached in $TOOLS_DIR)"
+bash "$ROOT/scripts/ensure-weaviate.sh" v1.39.0
+
 step "Node 22 for the MCP test peers (from the npm registry, cached in $TOOLS_DIR)"
 NODE22_BIN="$(bash "$ROOT/scripts/ensure-node22.sh" | tail -n1)"
 say "Node 22 at $NODE22_BIN"
@@ -47,7 +50,7 @@ PATH="$NODE22_BIN:$PATH" npm_ci_once "$ROOT/interop"
 step "the AI clients' own programs (interop/aiclients: Claude Code, Codex, Gemini CLI, Copilot CLI, mcpb; npm ci under Node 22)"
 PATH="$NODE22_BIN:$PATH" npm_ci_once "$ROOT/interop/aiclients"
 
-step "the end-to-end test's npm packages (tests/e2e: playwright-core, driving the system Chromium)"
+step "the end-to-end test's npm packages (tests/e2e: the Playwright Test runner and playwright-core, driving the system Chromium)"
 npm_ci_once "$ROOT/tests/e2e"
 
 step "PostgreSQL 18 with pgvector for the PostgreSQL driver's tests (PGlite's wire server, pinned: internal/testkit/pgnode/pglite)"

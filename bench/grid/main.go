@@ -75,7 +75,7 @@ func main() {
 		home, _ := os.UserHomeDir()
 		cacheDir = filepath.Join(home, ".cache", "app")
 	}
-	dataDir := flag.String("data", filepath.Join(cacheDir, "bench", "gridbench-weaviate-"+weaviatenode.Version),
+	dataDir := flag.String("data", filepath.Join(cacheDir, "bench", "gridbench-weaviate-"+weaviatenode.Version()),
 		"weaviate data directory, kept across runs so GridBench loads once")
 	fresh := flag.Bool("fresh", false, "delete the kept data directory and load GridBench again")
 	artifacts := flag.String("artifacts", "", "where the screenshots and the wails dev log go (default: a new temporary directory)")
@@ -256,7 +256,7 @@ func startLoaded(dataDir string, fresh bool) (*weaviatenode.Node, error) {
 			return nil, err
 		}
 	}
-	step("weaviate-server " + weaviatenode.Version + " with GridBench and MapBench (data kept in " + dataDir + ")")
+	step("weaviate-server " + weaviatenode.Version() + " with GridBench and MapBench (data kept in " + dataDir + ")")
 	start := func() (*weaviatenode.Node, error) {
 		opts := weaviatetest.Options(weaviatenode.Anonymous)
 		opts.DataDir = dataDir

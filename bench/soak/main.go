@@ -98,7 +98,7 @@ func run(ctx context.Context, cfg config) (err error) {
 		return err
 	}
 
-	step("start weaviate-server " + weaviatenode.Version + " on loopback")
+	step("start weaviate-server " + weaviatenode.Version() + " on loopback")
 	wlog, err := os.Create(filepath.Join(tmp, "weaviate.log"))
 	if err != nil {
 		return err

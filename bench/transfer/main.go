@@ -70,7 +70,7 @@ func run(n, dims int, fresh, exportOnly bool) error {
 		home, _ := os.UserHomeDir()
 		cache = filepath.Join(home, ".cache", "app")
 	}
-	dataDir := filepath.Join(cache, "bench", fmt.Sprintf("transferbench-%s-%dx%d", weaviatenode.Version, n, dims))
+	dataDir := filepath.Join(cache, "bench", fmt.Sprintf("transferbench-%s-%dx%d", weaviatenode.Version(), n, dims))
 	if fresh {
 		_ = os.RemoveAll(dataDir)
 	}

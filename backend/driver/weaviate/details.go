@@ -55,6 +55,9 @@ func (c *class) details() []driver.DetailSection {
 		out = append(out, driver.DetailSection{Title: "Properties", Items: props})
 	}
 	out = append(out, driver.DetailSection{Title: "Replication and sharding", Items: placementItems(def)})
+	if ttl, ok := def["objectTtlConfig"].(map[string]any); ok {
+		out = append(out, driver.DetailSection{Title: "Object expiry", Items: []driver.DetailItem{expiryItem(ttl)}})
+	}
 	return out
 }
 
@@ -86,6 +89,9 @@ func moduleOf(v any) string {
 func indexItems(kind string, cfg map[string]any, prefix string) []driver.DetailItem {
 	if kind == "" {
 		kind = "hnsw"
+	}
+	if kind == vectorIndexNone {
+		return []driver.DetailItem{{Label: "Index type", Value: "none: the index was dropped, so this vector cannot be searched and the grid does not show it", Setting: prefix + "vectorIndexType"}}
 	}
 	items := []driver.DetailItem{{Label: "Index type", Value: kind, Setting: prefix + "vectorIndexType"}}
 	if d := str(cfg["distance"]); d != "" {
@@ -171,6 +177,14 @@ func invertedItems(c *class, cfg map[string]any) []driver.DetailItem {
 		}
 		items = append(items, driver.DetailItem{Label: "Stopwords", Value: v, Setting: "invertedIndexConfig.stopwords"})
 	}
+	if presets := obj(cfg["stopwordPresets"]); len(presets) > 0 {
+		var parts []string
+		for _, name := range sortedKeys(presets) {
+			words, _ := presets[name].([]any)
+			parts = append(parts, fmt.Sprintf("%s (%d words)", name, len(words)))
+		}
+		items = append(items, driver.DetailItem{Label: "Stopword presets", Value: strings.Join(parts, ", ") + ": a property's text analyzer may use one", Setting: "invertedIndexConfig.stopwordPresets"})
+	}
 	return items
 }
 
@@ -181,8 +195,23 @@ func propertyWords(p property) string {
 	if p.isRef() {
 		s = "reference to " + strings.Join(p.DataType, " or ")
 	}
-	if b, _ := p.base(); b == "text" || b == "string" {
+	b, _ := p.base()
+	if b == "text" || b == "string" {
 		s += ", tokenized " + p.tokenization()
+	}
+	if b == "blobHash" {
+		s += " (the server keeps the SHA-256 of a written blob and shows it as hex; a write takes base64)"
+	}
+	if ta := p.TextAnalyzer; ta != nil {
+		if ta.ASCIIFold {
+			s += ", accents folded"
+			if len(ta.ASCIIFoldIgnore) > 0 {
+				s += " except " + strings.Join(ta.ASCIIFoldIgnore, " ")
+			}
+		}
+		if ta.StopwordPreset != "" {
+			s += ", stopwords " + ta.StopwordPreset
+		}
 	}
 	var idx []string
 	if p.filterable() {
@@ -210,8 +239,13 @@ func placementItems(def map[string]any) []driver.DetailItem {
 	rep := obj(def["replicationConfig"])
 	if f, ok := rep["factor"]; ok {
 		v := restJSON(f)
-		if rep["asyncEnabled"] == true {
+		// asyncEnabled is the 1.35 switch; later servers may leave it out and configure the
+		// repair under asyncConfig.
+		if rep["asyncEnabled"] == true || len(obj(rep["asyncConfig"])) > 0 {
 			v += ", repaired asynchronously"
+		}
+		if ds := str(rep["deletionStrategy"]); ds != "" {
+			v += "; conflicting deletes resolved by " + ds
 		}
 		items = append(items, driver.DetailItem{Label: "Replication factor", Value: v, Setting: "replicationConfig.factor"})
 	}
@@ -256,4 +290,20 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// expiryItem says when objects expire (objectTtlConfig, 1.36+).
+func expiryItem(ttl map[string]any) driver.DetailItem {
+	it := driver.DetailItem{Label: "Expiry", Setting: "objectTtlConfig.enabled"}
+	if ttl["enabled"] != true {
+		it.Value = "off: objects stay until deleted"
+		return it
+	}
+	it.Value = "on: an object expires " + restJSON(ttl["defaultTtl"]) + " s after its " + str(ttl["deleteOn"])
+	if ttl["filterExpiredObjects"] == true {
+		it.Value += "; expired objects are hidden until the server removes them"
+	} else {
+		it.Value += "; expired objects are still read until the server removes them"
+	}
+	return it
 }

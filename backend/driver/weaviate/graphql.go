@@ -44,6 +44,9 @@ func additional(c *class) string {
 	if names := c.namedVectors(); len(names) > 0 {
 		return "_additional { id vectors { " + strings.Join(names, " ") + " } }"
 	}
+	if c.noVectors() {
+		return "_additional { id }"
+	}
 	return "_additional { id vector }"
 }
 

@@ -306,7 +306,7 @@ func (d *Driver) browseGRPC(ctx context.Context, c *class, offset, limit int, fi
 		Limit:       uint32(limit),
 		Offset:      uint32(offset),
 		Properties:  grpcProperties(c.Properties),
-		Metadata:    &pb.MetadataRequest{Uuid: true, Vector: len(names) == 0, Vectors: names},
+		Metadata:    &pb.MetadataRequest{Uuid: true, Vector: len(names) == 0 && !c.noVectors(), Vectors: names},
 		Uses_127Api: true,
 	}
 	if ok {

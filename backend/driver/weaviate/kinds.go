@@ -42,6 +42,10 @@ func scalarKind(base string) driver.ColumnKind {
 		return driver.ColumnUUID
 	case "blob":
 		return driver.ColumnBinary // base64 text
+	case "blobHash":
+		// 1.36+: the server keeps only the SHA-256 of a written blob and answers with its hex
+		// text; a write still takes base64 content.
+		return driver.ColumnText
 	case "object", "phoneNumber":
 		return driver.ColumnJSON
 	case "geoCoordinates":

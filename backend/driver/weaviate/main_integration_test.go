@@ -59,3 +59,13 @@ func ctxT(t testing.TB) context.Context {
 	t.Cleanup(cancel)
 	return ctx
 }
+
+// nodeVersion is the release n says it runs (its /v1/meta).
+func nodeVersion(t testing.TB, n *weaviatenode.Node) string {
+	t.Helper()
+	v, err := n.ServerVersion(ctxT(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}

@@ -50,7 +50,7 @@ func (d *Driver) Scan(ctx context.Context, table string, req driver.ScanRequest)
 		r.Properties = grpcProperties(c.Properties)
 		r.Metadata = &pb.MetadataRequest{Uuid: true}
 		if req.Vectors {
-			r.Metadata.Vector = len(names) == 0 || c.ownVector()
+			r.Metadata.Vector = (len(names) == 0 && !c.noVectors()) || c.ownVector()
 			r.Metadata.Vectors = c.namedVectors()
 		}
 	}

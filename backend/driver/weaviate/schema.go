@@ -81,6 +81,15 @@ type property struct {
 	// (or instead of) the filterable one.
 	IndexRangeFilters *bool  `json:"indexRangeFilters"`
 	Tokenization      string `json:"tokenization"`
+	// TextAnalyzer (1.37+) folds accents and names the stopword preset of a text property.
+	TextAnalyzer *textAnalyzer `json:"textAnalyzer"`
+}
+
+// textAnalyzer is a text property's analyzer settings.
+type textAnalyzer struct {
+	ASCIIFold       bool     `json:"asciiFold"`
+	ASCIIFoldIgnore []string `json:"asciiFoldIgnore"`
+	StopwordPreset  string   `json:"stopwordPreset"`
 }
 
 // valueIndexed says whether the server has an index to match p's values with. Weaviate
@@ -140,18 +149,36 @@ func (p property) isRef() bool {
 func (p property) base() (string, bool) { return BaseType(p.Type()) }
 
 // namedVectors lists the collection's named vectors, sorted; nil when it has
-// a single (legacy) vector.
+// a single (legacy) vector. A vector whose index was dropped is left out: it can no longer be
+// searched, and the server may still hold its numbers, but nothing in the app reads them.
 func (c *class) namedVectors() []string {
 	if len(c.VectorConfig) == 0 {
 		return nil
 	}
 	names := make([]string, 0, len(c.VectorConfig))
 	for n := range c.VectorConfig {
-		names = append(names, n)
+		if !c.droppedVector(n) {
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
 	return names
 }
+
+// droppedVector reports whether the named vector's index was dropped (DELETE
+// /v1/schema/{class}/vectors/{name}/index, 1.38+): the server then names its index type
+// "none", a sentinel no collection can be created with.
+func (c *class) droppedVector(name string) bool {
+	vc, _ := c.VectorConfig[name].(map[string]any)
+	return vc["vectorIndexType"] == vectorIndexNone
+}
+
+// vectorIndexNone is the index type of a dropped vector.
+const vectorIndexNone = "none"
+
+// noVectors reports that the collection had named vectors and every one was dropped: its
+// vector column stays, empty, and no read asks for a vector.
+func (c *class) noVectors() bool { return len(c.VectorConfig) > 0 && len(c.vectorSlots()) == 0 }
 
 // ownVector tells that a collection with named vectors also has its own (legacy) vector:
 // Weaviate keeps a class-level vector index when named vectors are added to a collection

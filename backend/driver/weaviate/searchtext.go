@@ -188,6 +188,10 @@ func searchTarget(r *driver.SearchRequest, info *driver.TableInfo) (string, erro
 		return r.TargetVector, nil
 	case len(named) > 1 && (r.Query == nil || r.Mode == modeHybrid):
 		return "", invalid("table %s has several named vectors: name one in targetVector (%s)", info.Name, strings.Join(named, ", "))
+	case len(named) == 1 && !info.Settings.OwnVector && (r.Query == nil || r.Mode == modeHybrid):
+		// Named explicitly: the server still counts a vector whose index was dropped, and
+		// would ask which of "both" was meant.
+		return named[0], nil
 	}
 	return "", nil
 }

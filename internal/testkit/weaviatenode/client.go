@@ -138,3 +138,19 @@ func (n *Node) Count(ctx context.Context, class, tenant string) (int, error) {
 	}
 	return rows[0].Meta.Count, nil
 }
+
+// ServerVersion is the release the node says it runs (GET /v1/meta, "1.39.0"): what a
+// test that names the server's version holds the code under test to, whichever release the
+// harness started.
+func (n *Node) ServerVersion(ctx context.Context) (string, error) {
+	var meta struct {
+		Version string `json:"version"`
+	}
+	if err := n.DoJSON(ctx, http.MethodGet, "/v1/meta", nil, &meta); err != nil {
+		return "", err
+	}
+	if meta.Version == "" {
+		return "", fmt.Errorf("GET /v1/meta names no version")
+	}
+	return meta.Version, nil
+}

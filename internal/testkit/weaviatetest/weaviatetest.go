@@ -56,7 +56,7 @@ func Options(v weaviatenode.Variant) weaviatenode.Options {
 // set-up, so it returns "" and the start fails with its own message.
 func MissingBinary() string {
 	if _, err := weaviatenode.BinaryPath(); errors.Is(err, weaviatenode.ErrBinaryMissing) {
-		return "weaviate-server " + weaviatenode.Version + ", built by scripts/ensure-weaviate.sh (looked for " + weaviatenode.CachedBinaryPath() + ")"
+		return "weaviate-server " + weaviatenode.Version() + ", built by scripts/ensure-weaviate.sh (looked for " + weaviatenode.CachedBinaryPath() + ")"
 	}
 	return ""
 }

@@ -33,8 +33,8 @@ func TestHelperStartWithoutBinary(t *testing.T) {
 
 func TestAMissingBinarySkipsWithoutTheSetUpAndFailsUnderIt(t *testing.T) {
 	cache := t.TempDir()
-	line := "needs make test's set-up: weaviate-server " + weaviatenode.Version +
-		", built by scripts/ensure-weaviate.sh (looked for " + filepath.Join(cache, "tools", "weaviate-"+weaviatenode.Version, "weaviate-server") +
+	line := "needs make test's set-up: weaviate-server " + weaviatenode.Version() +
+		", built by scripts/ensure-weaviate.sh (looked for " + filepath.Join(cache, "tools", "weaviate-"+weaviatenode.Version(), "weaviate-server") +
 		") (run make test, or scripts/setup.sh test)"
 	for _, c := range []struct {
 		name, setup, shared, verdict string
