@@ -71,6 +71,7 @@ type Driver struct {
 	grpcTarget string           // host:port of the gRPC API (grpc.go)
 	grpcConn   *grpc.ClientConn // dialled on first use
 	noGraphQL  bool             // the server answered that GraphQL is off
+	viaWeb     bool             // gRPC calls go over gRPC-Web on the REST port (grpcweb.go)
 	noWideInts atomic.Bool      // gRPC did not answer a read of the ints GraphQL dropped (wideints.go)
 }
 
@@ -140,6 +141,7 @@ func (d *Driver) Connect(ctx context.Context) error {
 		return err
 	}
 	d.probeGraphQL(ctx)
+	d.probeGRPC(ctx)
 	if err := driver.ContextError(ctx); err != nil {
 		return err
 	}

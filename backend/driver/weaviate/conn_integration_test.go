@@ -348,8 +348,16 @@ func TestCheckPathsReportsEachWayToTheServer(t *testing.T) {
 			t.Fatalf("got %s", got)
 		}
 	})
-	t.Run("GraphQL off and a gRPC port nothing listens on: gRPC fails with the reason and what to set", func(t *testing.T) {
+	t.Run("GraphQL off and a gRPC port nothing listens on: gRPC fails with the reason and what to set (before 1.38.3, which serves gRPC-Web instead)", func(t *testing.T) {
 		n := sharedNode(t, weaviatenode.NoGraphQL)
+		if servesGRPCWeb(t, n) {
+			// TestReadsGoOverGRPCWebWhereTheGRPCPortIsClosed holds this server to gRPC-Web.
+			ps := open(t, n, func(s *driver.Settings) { s.GRPCPort = n.Port + 7 }).CheckPaths(ctx)
+			if len(ps) != 3 || !ps[2].OK || !strings.Contains(ps[2].Detail, "gRPC-Web") {
+				t.Fatalf("got %s", summary(ps))
+			}
+			return
+		}
 		ps := open(t, n, func(s *driver.Settings) { s.GRPCPort = n.Port + 7 }).CheckPaths(ctx)
 		if len(ps) != 3 || !ps[0].OK || ps[2].OK || !strings.Contains(ps[2].Detail, "Connection failed: the gRPC API at 127.0.0.1:") ||
 			!strings.Contains(ps[2].Detail, "gRPC host and port") || strings.Contains(ps[2].Detail, "dial tcp") {
@@ -377,10 +385,13 @@ func TestCheckPathsReportsEachWayToTheServer(t *testing.T) {
 		// The node serves gRPC only over TLS and only with the key: the count above came
 		// through both.
 	})
-	t.Run("GraphQL on and a gRPC port nothing listens on: reported, not failed", func(t *testing.T) {
+	t.Run("GraphQL on and a gRPC port nothing listens on: reported, not failed (from 1.38.3: served over gRPC-Web)", func(t *testing.T) {
 		n := sharedNode(t, weaviatenode.Anonymous)
 		got := summary(open(t, n, func(s *driver.Settings) { s.GRPCPort = n.Port + 7 }).CheckPaths(ctx))
 		want := fmt.Sprintf("gRPC true not reachable at 127.0.0.1:%d (needed only if the server turns GraphQL off)", n.Port+7)
+		if servesGRPCWeb(t, n) {
+			want = fmt.Sprintf("gRPC true ok over gRPC-Web on the REST port (127.0.0.1:%d/v1/grpc-web): 127.0.0.1:%d does not answer", n.Port, n.Port+7)
+		}
 		if !strings.HasSuffix(got, want) {
 			t.Fatalf("got  %s\nwant …%s", got, want)
 		}

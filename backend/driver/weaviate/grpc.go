@@ -78,7 +78,7 @@ func grpcTarget(s driver.Settings) string {
 
 // rpc returns the gRPC client, dialling on first use.
 func (d *Driver) rpc() (pb.WeaviateClient, error) {
-	conn, err := d.grpcClientConn()
+	conn, err := d.rpcConn()
 	if err != nil {
 		return nil, err
 	}
@@ -605,6 +605,9 @@ func (d *Driver) CheckPaths(ctx context.Context) []driver.PathStatus {
 		out = append(out, driver.PathStatus{Name: "GraphQL", OK: true, Detail: "on"})
 	}
 	g := driver.PathStatus{Name: "gRPC", OK: true, Detail: "ok"}
+	if d.usesGRPCWeb() {
+		g.Detail = "ok over gRPC-Web on the REST port (" + d.hostTxt + grpcWebPath + "): " + d.grpcTarget + " does not answer"
+	}
 	if err := d.pingGRPC(ctx); err != nil {
 		switch {
 		case off:
@@ -624,7 +627,7 @@ func (d *Driver) CheckPaths(ctx context.Context) []driver.PathStatus {
 func (d *Driver) pingGRPC(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, pathTimeout)
 	defer cancel()
-	conn, err := d.grpcClientConn()
+	conn, err := d.rpcConn()
 	if err != nil {
 		return err
 	}
