@@ -113,6 +113,9 @@ type SearchRequest struct {
 	// Explain asks for the database's explanation of each score, as the last column
 	// (ExplainColumn); only with Query and a mode that Explains.
 	Explain bool
+	// Profile asks for the database's own profile of the search (Grid.Profile), where the
+	// table Profiles; elsewhere it is ignored, as a database without one would.
+	Profile bool
 }
 
 // Check validates what needs no table: exactly one search, the fields that go with words

@@ -182,6 +182,9 @@ type TableInfo struct {
 	Definition json.RawMessage `json:"definition,omitempty"`
 	// Details is the definition in words, for a person (issue 23, item 2).
 	Details []DetailSection `json:"details,omitempty"`
+	// Profiles: the database profiles a search of this table on request
+	// (SearchRequest.Profile, Grid.Profile).
+	Profiles bool `json:"profiles,omitempty"`
 }
 
 // DetailSection is one part of a table's definition in words, e.g. "Inverted index".
@@ -309,6 +312,9 @@ type Grid struct {
 	HasMore bool `json:"hasMore"`
 	// Notice explains a limit the grid hit, e.g. paging stopped at 10,000.
 	Notice string `json:"notice,omitempty"`
+	// Profile is the database's profile of the search that made the grid, when asked for
+	// (SearchRequest.Profile) and given.
+	Profile *QueryProfile `json:"profile,omitempty"`
 }
 
 // ResultKind tells which half of a Result is set.

@@ -170,7 +170,11 @@ func httpToCode(st int) codes.Code {
 }
 
 // servesGRPCWeb reports whether a server of this version serves gRPC-Web.
-func servesGRPCWeb(version string) bool {
+func servesGRPCWeb(version string) bool { return atLeast(version, grpcWebSince) }
+
+// atLeast reports whether a server version ("1.39.0", "v1.40.0-rc.1") is since or later; a
+// version it cannot read is not.
+func atLeast(version string, since [3]int) bool {
 	var v [3]int
 	parts := strings.SplitN(strings.TrimPrefix(version, "v"), ".", 3)
 	if len(parts) < 3 {
@@ -185,8 +189,8 @@ func servesGRPCWeb(version string) bool {
 		v[i] = n
 	}
 	for i := range v {
-		if v[i] != grpcWebSince[i] {
-			return v[i] > grpcWebSince[i]
+		if v[i] != since[i] {
+			return v[i] > since[i]
 		}
 	}
 	return true

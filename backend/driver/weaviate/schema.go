@@ -412,7 +412,9 @@ func (d *Driver) DescribeTable(ctx context.Context, table string) (*driver.Table
 	if err != nil {
 		return nil, err
 	}
-	return c.info(), nil
+	info := c.info()
+	info.Profiles = atLeast(d.ServerVersion(), profileSince)
+	return info, nil
 }
 
 // escapePath escapes one path segment.

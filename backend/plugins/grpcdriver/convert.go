@@ -493,6 +493,7 @@ func toTableInfo(t *driver.TableInfo) *pb.DescribeTableResponse {
 		Definition: t.Definition,
 		Details:    toDetails(t.Details),
 		Searches:   toSearchModes(t.Searches),
+		Profiles:   t.Profiles,
 	}
 }
 
@@ -543,6 +544,7 @@ func fromTableInfo(t *pb.DescribeTableResponse) *driver.TableInfo {
 		},
 		Details:  fromDetails(t.GetDetails()),
 		Searches: fromSearchModes(t.GetSearches()),
+		Profiles: t.GetProfiles(),
 	}
 	if len(t.GetDefinition()) > 0 {
 		info.Definition = json.RawMessage(t.GetDefinition())
@@ -612,6 +614,7 @@ func toGrid(g *driver.Grid) (*pb.Grid, error) {
 		Offset:  int64(g.Offset),
 		HasMore: g.HasMore,
 		Notice:  g.Notice,
+		Profile: toProfile(g.Profile),
 	}
 	// One backing array per grid for the rows and the cell values: a 1,000-row page is
 	// one allocation for its Row structs and one for its Value structs instead of
@@ -661,6 +664,7 @@ func fromGrid(g *pb.Grid) *driver.Grid {
 		Offset:  int(g.GetOffset()),
 		HasMore: g.GetHasMore(),
 		Notice:  g.GetNotice(),
+		Profile: fromProfile(g.GetProfile()),
 	}
 	n := 0
 	for _, r := range g.GetRows() {
@@ -741,7 +745,7 @@ func fromClassification(c *pb.Classification) (driver.Classification, error) {
 func toSearch(conn, table string, r driver.SearchRequest, limit int, legacy bool) (*pb.SearchRequest, error) {
 	out := &pb.SearchRequest{ConnId: conn, Table: table, Vector: r.Vector, Mode: r.Mode, Params: r.Params,
 		TargetVector: r.TargetVector, Properties: r.Properties, Limit: int64(limit),
-		SearchColumns: r.SearchColumns, Filters: toFilters(r.Filters), Explain: r.Explain}
+		SearchColumns: r.SearchColumns, Filters: toFilters(r.Filters), Explain: r.Explain, Profile: r.Profile}
 	if r.Query != nil {
 		out.HasQuery, out.Query = true, *r.Query
 	}
@@ -761,7 +765,7 @@ func toSearch(conn, table string, r driver.SearchRequest, limit int, legacy bool
 func fromSearch(r *pb.SearchRequest) driver.SearchRequest {
 	out := driver.SearchRequest{Vector: r.GetVector(), Mode: r.GetMode(), Params: r.GetParams(), SimilarTo: fromKey(r.GetSimilarKey(), r.GetSimilarTo()),
 		TargetVector: r.GetTargetVector(), Properties: r.GetProperties(),
-		SearchColumns: r.GetSearchColumns(), Filters: fromFilters(r.GetFilters()), Explain: r.GetExplain()}
+		SearchColumns: r.GetSearchColumns(), Filters: fromFilters(r.GetFilters()), Explain: r.GetExplain(), Profile: r.GetProfile()}
 	if len(out.Params) == 0 {
 		out.Params = nil
 	}
@@ -964,6 +968,46 @@ func fromScanPage(p *pb.ScanPage) *driver.ScanPage {
 			}
 			out.Vectors[i] = vs
 		}
+	}
+	return out
+}
+
+// toProfile and fromProfile carry a search's profile; the seconds are read again on the host
+// side from the values, so the wire holds only what the database wrote.
+func toProfile(p *driver.QueryProfile) *pb.QueryProfile {
+	if p == nil {
+		return nil
+	}
+	out := &pb.QueryProfile{Shards: make([]*pb.QueryProfile_Shard, len(p.Shards))}
+	for i, sh := range p.Shards {
+		s := &pb.QueryProfile_Shard{Name: sh.Name, Node: sh.Node, Searches: make([]*pb.QueryProfile_Search, len(sh.Searches))}
+		for j, se := range sh.Searches {
+			ms := make([]*pb.QueryProfile_Metric, len(se.Metrics))
+			for k, m := range se.Metrics {
+				ms[k] = &pb.QueryProfile_Metric{Name: m.Name, Value: m.Value}
+			}
+			s.Searches[j] = &pb.QueryProfile_Search{Kind: se.Kind, Metrics: ms}
+		}
+		out.Shards[i] = s
+	}
+	return out
+}
+
+func fromProfile(p *pb.QueryProfile) *driver.QueryProfile {
+	if p == nil {
+		return nil
+	}
+	out := &driver.QueryProfile{Shards: make([]driver.ShardProfile, len(p.GetShards()))}
+	for i, sh := range p.GetShards() {
+		s := driver.ShardProfile{Name: sh.GetName(), Node: sh.GetNode(), Searches: make([]driver.SearchProfile, len(sh.GetSearches()))}
+		for j, se := range sh.GetSearches() {
+			ms := make([]driver.ProfileMetric, len(se.GetMetrics()))
+			for k, m := range se.GetMetrics() {
+				ms[k] = driver.NewProfileMetric(m.GetName(), m.GetValue())
+			}
+			s.Searches[j] = driver.SearchProfile{Kind: se.GetKind(), Metrics: ms}
+		}
+		out.Shards[i] = s
 	}
 	return out
 }

@@ -164,6 +164,10 @@ func TestGridRoundTrip(t *testing.T) {
 			Notice:  "Paging stops at row 10,000",
 		}},
 		{"an empty page keeps [] rows and its columns", &driver.Grid{Columns: sampleColumns(), Rows: [][]any{}}},
+		{"a search's profile: shards, kinds, metrics as written, seconds read again", &driver.Grid{Columns: []driver.Column{}, Rows: [][]any{},
+			Profile: &driver.QueryProfile{Shards: []driver.ShardProfile{{Name: "typed_a1", Node: "node1", Searches: []driver.SearchProfile{
+				{Kind: "keyword", Metrics: []driver.ProfileMetric{driver.NewProfileMetric("kwd_method", "blockmaxwand"), driver.NewProfileMetric("kwd_time", "221.515µs")}},
+				{Kind: "vector", Metrics: []driver.ProfileMetric{}}}}}}}},
 		{"no columns, no rows", &driver.Grid{Columns: []driver.Column{}, Rows: [][]any{}}},
 	}
 	for _, c := range cases {

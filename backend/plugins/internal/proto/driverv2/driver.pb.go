@@ -2519,8 +2519,10 @@ type DescribeTableResponse struct {
 	// details is the definition in words, in sections.
 	Details []*DetailSection `protobuf:"bytes,7,rep,name=details,proto3" json:"details,omitempty"`
 	// searches are the table's searches by words, the default first.
-	Searches      []*SearchMode `protobuf:"bytes,8,rep,name=searches,proto3" json:"searches,omitempty"`
-	KeyColumns    []string      `protobuf:"bytes,9,rep,name=key_columns,json=keyColumns,proto3" json:"key_columns,omitempty"`
+	Searches   []*SearchMode `protobuf:"bytes,8,rep,name=searches,proto3" json:"searches,omitempty"`
+	KeyColumns []string      `protobuf:"bytes,9,rep,name=key_columns,json=keyColumns,proto3" json:"key_columns,omitempty"`
+	// profiles: the database profiles a search of this table on request.
+	Profiles      bool `protobuf:"varint,10,opt,name=profiles,proto3" json:"profiles,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2616,6 +2618,13 @@ func (x *DescribeTableResponse) GetKeyColumns() []string {
 		return x.KeyColumns
 	}
 	return nil
+}
+
+func (x *DescribeTableResponse) GetProfiles() bool {
+	if x != nil {
+		return x.Profiles
+	}
+	return false
 }
 
 type SearchMode struct {
@@ -3390,6 +3399,8 @@ type SearchRequest struct {
 	// protocol 2 and 3's uuid key.
 	SimilarKey    map[string]*Value `protobuf:"bytes,18,rep,name=similar_key,json=similarKey,proto3" json:"similar_key,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	HasSimilarKey bool              `protobuf:"varint,19,opt,name=has_similar_key,json=hasSimilarKey,proto3" json:"has_similar_key,omitempty"`
+	// profile asks for the database's profile of the search (Grid.profile).
+	Profile       bool `protobuf:"varint,20,opt,name=profile,proto3" json:"profile,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3536,6 +3547,13 @@ func (x *SearchRequest) GetHasSimilarKey() bool {
 	return false
 }
 
+func (x *SearchRequest) GetProfile() bool {
+	if x != nil {
+		return x.Profile
+	}
+	return false
+}
+
 type Row struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Cells         []*Value               `protobuf:"bytes,1,rep,name=cells,proto3" json:"cells,omitempty"`
@@ -3581,12 +3599,14 @@ func (x *Row) GetCells() []*Value {
 }
 
 type Grid struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Columns       []*Column              `protobuf:"bytes,1,rep,name=columns,proto3" json:"columns,omitempty"`
-	Rows          []*Row                 `protobuf:"bytes,2,rep,name=rows,proto3" json:"rows,omitempty"`
-	Offset        int64                  `protobuf:"varint,3,opt,name=offset,proto3" json:"offset,omitempty"`
-	HasMore       bool                   `protobuf:"varint,4,opt,name=has_more,json=hasMore,proto3" json:"has_more,omitempty"`
-	Notice        string                 `protobuf:"bytes,5,opt,name=notice,proto3" json:"notice,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Columns []*Column              `protobuf:"bytes,1,rep,name=columns,proto3" json:"columns,omitempty"`
+	Rows    []*Row                 `protobuf:"bytes,2,rep,name=rows,proto3" json:"rows,omitempty"`
+	Offset  int64                  `protobuf:"varint,3,opt,name=offset,proto3" json:"offset,omitempty"`
+	HasMore bool                   `protobuf:"varint,4,opt,name=has_more,json=hasMore,proto3" json:"has_more,omitempty"`
+	Notice  string                 `protobuf:"bytes,5,opt,name=notice,proto3" json:"notice,omitempty"`
+	// profile is the database's profile of the search that made the grid, when asked for.
+	Profile       *QueryProfile `protobuf:"bytes,6,opt,name=profile,proto3" json:"profile,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3656,6 +3676,59 @@ func (x *Grid) GetNotice() string {
 	return ""
 }
 
+func (x *Grid) GetProfile() *QueryProfile {
+	if x != nil {
+		return x.Profile
+	}
+	return nil
+}
+
+// QueryProfile is backend/driver.QueryProfile: per shard, per kind of search, the
+// database's metrics as it wrote them.
+type QueryProfile struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Shards        []*QueryProfile_Shard  `protobuf:"bytes,1,rep,name=shards,proto3" json:"shards,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *QueryProfile) Reset() {
+	*x = QueryProfile{}
+	mi := &file_driver_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *QueryProfile) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*QueryProfile) ProtoMessage() {}
+
+func (x *QueryProfile) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use QueryProfile.ProtoReflect.Descriptor instead.
+func (*QueryProfile) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *QueryProfile) GetShards() []*QueryProfile_Shard {
+	if x != nil {
+		return x.Shards
+	}
+	return nil
+}
+
 type CountRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	ConnId        string                 `protobuf:"bytes,1,opt,name=conn_id,json=connId,proto3" json:"conn_id,omitempty"`
@@ -3667,7 +3740,7 @@ type CountRequest struct {
 
 func (x *CountRequest) Reset() {
 	*x = CountRequest{}
-	mi := &file_driver_proto_msgTypes[43]
+	mi := &file_driver_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3679,7 +3752,7 @@ func (x *CountRequest) String() string {
 func (*CountRequest) ProtoMessage() {}
 
 func (x *CountRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[43]
+	mi := &file_driver_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3692,7 +3765,7 @@ func (x *CountRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CountRequest.ProtoReflect.Descriptor instead.
 func (*CountRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{43}
+	return file_driver_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *CountRequest) GetConnId() string {
@@ -3725,7 +3798,7 @@ type CountResponse struct {
 
 func (x *CountResponse) Reset() {
 	*x = CountResponse{}
-	mi := &file_driver_proto_msgTypes[44]
+	mi := &file_driver_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3737,7 +3810,7 @@ func (x *CountResponse) String() string {
 func (*CountResponse) ProtoMessage() {}
 
 func (x *CountResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[44]
+	mi := &file_driver_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3750,7 +3823,7 @@ func (x *CountResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CountResponse.ProtoReflect.Descriptor instead.
 func (*CountResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{44}
+	return file_driver_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *CountResponse) GetCount() int64 {
@@ -3773,7 +3846,7 @@ type ExecuteRequest struct {
 
 func (x *ExecuteRequest) Reset() {
 	*x = ExecuteRequest{}
-	mi := &file_driver_proto_msgTypes[45]
+	mi := &file_driver_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3785,7 +3858,7 @@ func (x *ExecuteRequest) String() string {
 func (*ExecuteRequest) ProtoMessage() {}
 
 func (x *ExecuteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[45]
+	mi := &file_driver_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3798,7 +3871,7 @@ func (x *ExecuteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteRequest.ProtoReflect.Descriptor instead.
 func (*ExecuteRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{45}
+	return file_driver_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *ExecuteRequest) GetConnId() string {
@@ -3847,7 +3920,7 @@ type Result struct {
 
 func (x *Result) Reset() {
 	*x = Result{}
-	mi := &file_driver_proto_msgTypes[46]
+	mi := &file_driver_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3859,7 +3932,7 @@ func (x *Result) String() string {
 func (*Result) ProtoMessage() {}
 
 func (x *Result) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[46]
+	mi := &file_driver_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3872,7 +3945,7 @@ func (x *Result) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Result.ProtoReflect.Descriptor instead.
 func (*Result) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{46}
+	return file_driver_proto_rawDescGZIP(), []int{47}
 }
 
 func (x *Result) GetKind() string {
@@ -3954,7 +4027,7 @@ type ClassifyRequest struct {
 
 func (x *ClassifyRequest) Reset() {
 	*x = ClassifyRequest{}
-	mi := &file_driver_proto_msgTypes[47]
+	mi := &file_driver_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3966,7 +4039,7 @@ func (x *ClassifyRequest) String() string {
 func (*ClassifyRequest) ProtoMessage() {}
 
 func (x *ClassifyRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[47]
+	mi := &file_driver_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3979,7 +4052,7 @@ func (x *ClassifyRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClassifyRequest.ProtoReflect.Descriptor instead.
 func (*ClassifyRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{47}
+	return file_driver_proto_rawDescGZIP(), []int{48}
 }
 
 func (x *ClassifyRequest) GetText() string {
@@ -4004,7 +4077,7 @@ type Classification struct {
 
 func (x *Classification) Reset() {
 	*x = Classification{}
-	mi := &file_driver_proto_msgTypes[48]
+	mi := &file_driver_proto_msgTypes[49]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4016,7 +4089,7 @@ func (x *Classification) String() string {
 func (*Classification) ProtoMessage() {}
 
 func (x *Classification) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[48]
+	mi := &file_driver_proto_msgTypes[49]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4029,7 +4102,7 @@ func (x *Classification) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Classification.ProtoReflect.Descriptor instead.
 func (*Classification) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{48}
+	return file_driver_proto_rawDescGZIP(), []int{49}
 }
 
 func (x *Classification) GetAccess() string {
@@ -4077,7 +4150,7 @@ type EditRow struct {
 
 func (x *EditRow) Reset() {
 	*x = EditRow{}
-	mi := &file_driver_proto_msgTypes[49]
+	mi := &file_driver_proto_msgTypes[50]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4089,7 +4162,7 @@ func (x *EditRow) String() string {
 func (*EditRow) ProtoMessage() {}
 
 func (x *EditRow) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[49]
+	mi := &file_driver_proto_msgTypes[50]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4102,7 +4175,7 @@ func (x *EditRow) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditRow.ProtoReflect.Descriptor instead.
 func (*EditRow) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{49}
+	return file_driver_proto_rawDescGZIP(), []int{50}
 }
 
 func (x *EditRow) GetUuid() string {
@@ -4152,7 +4225,7 @@ type CreateTableRequest struct {
 
 func (x *CreateTableRequest) Reset() {
 	*x = CreateTableRequest{}
-	mi := &file_driver_proto_msgTypes[50]
+	mi := &file_driver_proto_msgTypes[51]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4164,7 +4237,7 @@ func (x *CreateTableRequest) String() string {
 func (*CreateTableRequest) ProtoMessage() {}
 
 func (x *CreateTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[50]
+	mi := &file_driver_proto_msgTypes[51]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4177,7 +4250,7 @@ func (x *CreateTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateTableRequest.ProtoReflect.Descriptor instead.
 func (*CreateTableRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{50}
+	return file_driver_proto_rawDescGZIP(), []int{51}
 }
 
 func (x *CreateTableRequest) GetConnId() string {
@@ -4222,7 +4295,7 @@ type ColumnSpec struct {
 
 func (x *ColumnSpec) Reset() {
 	*x = ColumnSpec{}
-	mi := &file_driver_proto_msgTypes[51]
+	mi := &file_driver_proto_msgTypes[52]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4234,7 +4307,7 @@ func (x *ColumnSpec) String() string {
 func (*ColumnSpec) ProtoMessage() {}
 
 func (x *ColumnSpec) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[51]
+	mi := &file_driver_proto_msgTypes[52]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4247,7 +4320,7 @@ func (x *ColumnSpec) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ColumnSpec.ProtoReflect.Descriptor instead.
 func (*ColumnSpec) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{51}
+	return file_driver_proto_rawDescGZIP(), []int{52}
 }
 
 func (x *ColumnSpec) GetName() string {
@@ -4289,7 +4362,7 @@ type EditRequest struct {
 
 func (x *EditRequest) Reset() {
 	*x = EditRequest{}
-	mi := &file_driver_proto_msgTypes[52]
+	mi := &file_driver_proto_msgTypes[53]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4301,7 +4374,7 @@ func (x *EditRequest) String() string {
 func (*EditRequest) ProtoMessage() {}
 
 func (x *EditRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[52]
+	mi := &file_driver_proto_msgTypes[53]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4314,7 +4387,7 @@ func (x *EditRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditRequest.ProtoReflect.Descriptor instead.
 func (*EditRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{52}
+	return file_driver_proto_rawDescGZIP(), []int{53}
 }
 
 func (x *EditRequest) GetConnId() string {
@@ -4357,7 +4430,7 @@ type RowResult struct {
 
 func (x *RowResult) Reset() {
 	*x = RowResult{}
-	mi := &file_driver_proto_msgTypes[53]
+	mi := &file_driver_proto_msgTypes[54]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4369,7 +4442,7 @@ func (x *RowResult) String() string {
 func (*RowResult) ProtoMessage() {}
 
 func (x *RowResult) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[53]
+	mi := &file_driver_proto_msgTypes[54]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4382,7 +4455,7 @@ func (x *RowResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RowResult.ProtoReflect.Descriptor instead.
 func (*RowResult) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{53}
+	return file_driver_proto_rawDescGZIP(), []int{54}
 }
 
 func (x *RowResult) GetIndex() int64 {
@@ -4450,7 +4523,7 @@ type EditResponse struct {
 
 func (x *EditResponse) Reset() {
 	*x = EditResponse{}
-	mi := &file_driver_proto_msgTypes[54]
+	mi := &file_driver_proto_msgTypes[55]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4462,7 +4535,7 @@ func (x *EditResponse) String() string {
 func (*EditResponse) ProtoMessage() {}
 
 func (x *EditResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[54]
+	mi := &file_driver_proto_msgTypes[55]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4475,7 +4548,7 @@ func (x *EditResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EditResponse.ProtoReflect.Descriptor instead.
 func (*EditResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{54}
+	return file_driver_proto_rawDescGZIP(), []int{55}
 }
 
 func (x *EditResponse) GetResults() []*RowResult {
@@ -4493,7 +4566,7 @@ type CloseResponse struct {
 
 func (x *CloseResponse) Reset() {
 	*x = CloseResponse{}
-	mi := &file_driver_proto_msgTypes[55]
+	mi := &file_driver_proto_msgTypes[56]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4505,7 +4578,7 @@ func (x *CloseResponse) String() string {
 func (*CloseResponse) ProtoMessage() {}
 
 func (x *CloseResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[55]
+	mi := &file_driver_proto_msgTypes[56]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4518,7 +4591,7 @@ func (x *CloseResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CloseResponse.ProtoReflect.Descriptor instead.
 func (*CloseResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{55}
+	return file_driver_proto_rawDescGZIP(), []int{56}
 }
 
 type ScanRequest struct {
@@ -4535,7 +4608,7 @@ type ScanRequest struct {
 
 func (x *ScanRequest) Reset() {
 	*x = ScanRequest{}
-	mi := &file_driver_proto_msgTypes[56]
+	mi := &file_driver_proto_msgTypes[57]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4547,7 +4620,7 @@ func (x *ScanRequest) String() string {
 func (*ScanRequest) ProtoMessage() {}
 
 func (x *ScanRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[56]
+	mi := &file_driver_proto_msgTypes[57]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4560,7 +4633,7 @@ func (x *ScanRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanRequest.ProtoReflect.Descriptor instead.
 func (*ScanRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{56}
+	return file_driver_proto_rawDescGZIP(), []int{57}
 }
 
 func (x *ScanRequest) GetConnId() string {
@@ -4615,7 +4688,7 @@ type ScanVector struct {
 
 func (x *ScanVector) Reset() {
 	*x = ScanVector{}
-	mi := &file_driver_proto_msgTypes[57]
+	mi := &file_driver_proto_msgTypes[58]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4627,7 +4700,7 @@ func (x *ScanVector) String() string {
 func (*ScanVector) ProtoMessage() {}
 
 func (x *ScanVector) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[57]
+	mi := &file_driver_proto_msgTypes[58]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4640,7 +4713,7 @@ func (x *ScanVector) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanVector.ProtoReflect.Descriptor instead.
 func (*ScanVector) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{57}
+	return file_driver_proto_rawDescGZIP(), []int{58}
 }
 
 func (x *ScanVector) GetPacked() []byte {
@@ -4659,7 +4732,7 @@ type ScanVectors struct {
 
 func (x *ScanVectors) Reset() {
 	*x = ScanVectors{}
-	mi := &file_driver_proto_msgTypes[58]
+	mi := &file_driver_proto_msgTypes[59]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4671,7 +4744,7 @@ func (x *ScanVectors) String() string {
 func (*ScanVectors) ProtoMessage() {}
 
 func (x *ScanVectors) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[58]
+	mi := &file_driver_proto_msgTypes[59]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4684,7 +4757,7 @@ func (x *ScanVectors) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanVectors.ProtoReflect.Descriptor instead.
 func (*ScanVectors) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{58}
+	return file_driver_proto_rawDescGZIP(), []int{59}
 }
 
 func (x *ScanVectors) GetVectors() []*ScanVector {
@@ -4709,7 +4782,7 @@ type ScanPage struct {
 
 func (x *ScanPage) Reset() {
 	*x = ScanPage{}
-	mi := &file_driver_proto_msgTypes[59]
+	mi := &file_driver_proto_msgTypes[60]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4721,7 +4794,7 @@ func (x *ScanPage) String() string {
 func (*ScanPage) ProtoMessage() {}
 
 func (x *ScanPage) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[59]
+	mi := &file_driver_proto_msgTypes[60]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4734,7 +4807,7 @@ func (x *ScanPage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScanPage.ProtoReflect.Descriptor instead.
 func (*ScanPage) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{59}
+	return file_driver_proto_rawDescGZIP(), []int{60}
 }
 
 func (x *ScanPage) GetColumns() []*Column {
@@ -4791,7 +4864,7 @@ type Tenant struct {
 
 func (x *Tenant) Reset() {
 	*x = Tenant{}
-	mi := &file_driver_proto_msgTypes[60]
+	mi := &file_driver_proto_msgTypes[61]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4803,7 +4876,7 @@ func (x *Tenant) String() string {
 func (*Tenant) ProtoMessage() {}
 
 func (x *Tenant) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[60]
+	mi := &file_driver_proto_msgTypes[61]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4816,7 +4889,7 @@ func (x *Tenant) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Tenant.ProtoReflect.Descriptor instead.
 func (*Tenant) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{60}
+	return file_driver_proto_rawDescGZIP(), []int{61}
 }
 
 func (x *Tenant) GetName() string {
@@ -4849,7 +4922,7 @@ type ListTenantsResponse struct {
 
 func (x *ListTenantsResponse) Reset() {
 	*x = ListTenantsResponse{}
-	mi := &file_driver_proto_msgTypes[61]
+	mi := &file_driver_proto_msgTypes[62]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4861,7 +4934,7 @@ func (x *ListTenantsResponse) String() string {
 func (*ListTenantsResponse) ProtoMessage() {}
 
 func (x *ListTenantsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[61]
+	mi := &file_driver_proto_msgTypes[62]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4874,7 +4947,7 @@ func (x *ListTenantsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListTenantsResponse.ProtoReflect.Descriptor instead.
 func (*ListTenantsResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{61}
+	return file_driver_proto_rawDescGZIP(), []int{62}
 }
 
 func (x *ListTenantsResponse) GetTenants() []*Tenant {
@@ -4896,7 +4969,7 @@ type SetTenantStatusRequest struct {
 
 func (x *SetTenantStatusRequest) Reset() {
 	*x = SetTenantStatusRequest{}
-	mi := &file_driver_proto_msgTypes[62]
+	mi := &file_driver_proto_msgTypes[63]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4908,7 +4981,7 @@ func (x *SetTenantStatusRequest) String() string {
 func (*SetTenantStatusRequest) ProtoMessage() {}
 
 func (x *SetTenantStatusRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[62]
+	mi := &file_driver_proto_msgTypes[63]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4921,7 +4994,7 @@ func (x *SetTenantStatusRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetTenantStatusRequest.ProtoReflect.Descriptor instead.
 func (*SetTenantStatusRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{62}
+	return file_driver_proto_rawDescGZIP(), []int{63}
 }
 
 func (x *SetTenantStatusRequest) GetConnId() string {
@@ -4960,7 +5033,7 @@ type SetTenantStatusResponse struct {
 
 func (x *SetTenantStatusResponse) Reset() {
 	*x = SetTenantStatusResponse{}
-	mi := &file_driver_proto_msgTypes[63]
+	mi := &file_driver_proto_msgTypes[64]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4972,7 +5045,7 @@ func (x *SetTenantStatusResponse) String() string {
 func (*SetTenantStatusResponse) ProtoMessage() {}
 
 func (x *SetTenantStatusResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[63]
+	mi := &file_driver_proto_msgTypes[64]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4985,7 +5058,7 @@ func (x *SetTenantStatusResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SetTenantStatusResponse.ProtoReflect.Descriptor instead.
 func (*SetTenantStatusResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{63}
+	return file_driver_proto_rawDescGZIP(), []int{64}
 }
 
 type NodeTables struct {
@@ -5002,7 +5075,7 @@ type NodeTables struct {
 
 func (x *NodeTables) Reset() {
 	*x = NodeTables{}
-	mi := &file_driver_proto_msgTypes[64]
+	mi := &file_driver_proto_msgTypes[65]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5014,7 +5087,7 @@ func (x *NodeTables) String() string {
 func (*NodeTables) ProtoMessage() {}
 
 func (x *NodeTables) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[64]
+	mi := &file_driver_proto_msgTypes[65]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5027,7 +5100,7 @@ func (x *NodeTables) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodeTables.ProtoReflect.Descriptor instead.
 func (*NodeTables) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{64}
+	return file_driver_proto_rawDescGZIP(), []int{65}
 }
 
 func (x *NodeTables) GetTable() string {
@@ -5084,7 +5157,7 @@ type NodeShard struct {
 
 func (x *NodeShard) Reset() {
 	*x = NodeShard{}
-	mi := &file_driver_proto_msgTypes[65]
+	mi := &file_driver_proto_msgTypes[66]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5096,7 +5169,7 @@ func (x *NodeShard) String() string {
 func (*NodeShard) ProtoMessage() {}
 
 func (x *NodeShard) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[65]
+	mi := &file_driver_proto_msgTypes[66]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5109,7 +5182,7 @@ func (x *NodeShard) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodeShard.ProtoReflect.Descriptor instead.
 func (*NodeShard) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{65}
+	return file_driver_proto_rawDescGZIP(), []int{66}
 }
 
 func (x *NodeShard) GetName() string {
@@ -5154,7 +5227,7 @@ type Node struct {
 
 func (x *Node) Reset() {
 	*x = Node{}
-	mi := &file_driver_proto_msgTypes[66]
+	mi := &file_driver_proto_msgTypes[67]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5166,7 +5239,7 @@ func (x *Node) String() string {
 func (*Node) ProtoMessage() {}
 
 func (x *Node) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[66]
+	mi := &file_driver_proto_msgTypes[67]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5179,7 +5252,7 @@ func (x *Node) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Node.ProtoReflect.Descriptor instead.
 func (*Node) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{66}
+	return file_driver_proto_rawDescGZIP(), []int{67}
 }
 
 func (x *Node) GetName() string {
@@ -5233,7 +5306,7 @@ type NodesResponse struct {
 
 func (x *NodesResponse) Reset() {
 	*x = NodesResponse{}
-	mi := &file_driver_proto_msgTypes[67]
+	mi := &file_driver_proto_msgTypes[68]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5245,7 +5318,7 @@ func (x *NodesResponse) String() string {
 func (*NodesResponse) ProtoMessage() {}
 
 func (x *NodesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[67]
+	mi := &file_driver_proto_msgTypes[68]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5258,12 +5331,176 @@ func (x *NodesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NodesResponse.ProtoReflect.Descriptor instead.
 func (*NodesResponse) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{67}
+	return file_driver_proto_rawDescGZIP(), []int{68}
 }
 
 func (x *NodesResponse) GetNodes() []*Node {
 	if x != nil {
 		return x.Nodes
+	}
+	return nil
+}
+
+type QueryProfile_Metric struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Value         string                 `protobuf:"bytes,2,opt,name=value,proto3" json:"value,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *QueryProfile_Metric) Reset() {
+	*x = QueryProfile_Metric{}
+	mi := &file_driver_proto_msgTypes[81]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *QueryProfile_Metric) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*QueryProfile_Metric) ProtoMessage() {}
+
+func (x *QueryProfile_Metric) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[81]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use QueryProfile_Metric.ProtoReflect.Descriptor instead.
+func (*QueryProfile_Metric) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{43, 0}
+}
+
+func (x *QueryProfile_Metric) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *QueryProfile_Metric) GetValue() string {
+	if x != nil {
+		return x.Value
+	}
+	return ""
+}
+
+type QueryProfile_Search struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Kind          string                 `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
+	Metrics       []*QueryProfile_Metric `protobuf:"bytes,2,rep,name=metrics,proto3" json:"metrics,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *QueryProfile_Search) Reset() {
+	*x = QueryProfile_Search{}
+	mi := &file_driver_proto_msgTypes[82]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *QueryProfile_Search) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*QueryProfile_Search) ProtoMessage() {}
+
+func (x *QueryProfile_Search) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[82]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use QueryProfile_Search.ProtoReflect.Descriptor instead.
+func (*QueryProfile_Search) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{43, 1}
+}
+
+func (x *QueryProfile_Search) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *QueryProfile_Search) GetMetrics() []*QueryProfile_Metric {
+	if x != nil {
+		return x.Metrics
+	}
+	return nil
+}
+
+type QueryProfile_Shard struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Node          string                 `protobuf:"bytes,2,opt,name=node,proto3" json:"node,omitempty"`
+	Searches      []*QueryProfile_Search `protobuf:"bytes,3,rep,name=searches,proto3" json:"searches,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *QueryProfile_Shard) Reset() {
+	*x = QueryProfile_Shard{}
+	mi := &file_driver_proto_msgTypes[83]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *QueryProfile_Shard) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*QueryProfile_Shard) ProtoMessage() {}
+
+func (x *QueryProfile_Shard) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[83]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use QueryProfile_Shard.ProtoReflect.Descriptor instead.
+func (*QueryProfile_Shard) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{43, 2}
+}
+
+func (x *QueryProfile_Shard) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *QueryProfile_Shard) GetNode() string {
+	if x != nil {
+		return x.Node
+	}
+	return ""
+}
+
+func (x *QueryProfile_Shard) GetSearches() []*QueryProfile_Search {
+	if x != nil {
+		return x.Searches
 	}
 	return nil
 }
@@ -5510,7 +5747,7 @@ const file_driver_proto_rawDesc = "" +
 	"\x06tenant\x18\a \x01(\tR\x06tenant\x12-\n" +
 	"\x12vectorized_vectors\x18\b \x03(\tR\x11vectorizedVectors\x12\x1d\n" +
 	"\n" +
-	"own_vector\x18\t \x01(\bR\townVector\"\x89\x03\n" +
+	"own_vector\x18\t \x01(\bR\townVector\"\xa5\x03\n" +
 	"\x15DescribeTableResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12/\n" +
@@ -5524,7 +5761,9 @@ const file_driver_proto_rawDesc = "" +
 	"\adetails\x18\a \x03(\v2\x1c.app.driver.v2.DetailSectionR\adetails\x125\n" +
 	"\bsearches\x18\b \x03(\v2\x19.app.driver.v2.SearchModeR\bsearches\x12\x1f\n" +
 	"\vkey_columns\x18\t \x03(\tR\n" +
-	"keyColumns\"\x9d\x02\n" +
+	"keyColumns\x12\x1a\n" +
+	"\bprofiles\x18\n" +
+	" \x01(\bR\bprofiles\"\x9d\x02\n" +
 	"\n" +
 	"SearchMode\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
@@ -5594,7 +5833,7 @@ const file_driver_proto_rawDesc = "" +
 	"\bproblems\x18\x01 \x03(\v2/.app.driver.v2.CheckCellsResponse.ProblemsEntryR\bproblems\x1a;\n" +
 	"\rProblemsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xfe\x05\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x98\x06\n" +
 	"\rSearchRequest\x12\x17\n" +
 	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12\x14\n" +
 	"\x05table\x18\x02 \x01(\tR\x05table\x12\x16\n" +
@@ -5616,7 +5855,8 @@ const file_driver_proto_rawDesc = "" +
 	"\x06params\x18\x11 \x03(\v2(.app.driver.v2.SearchRequest.ParamsEntryR\x06params\x12M\n" +
 	"\vsimilar_key\x18\x12 \x03(\v2,.app.driver.v2.SearchRequest.SimilarKeyEntryR\n" +
 	"similarKey\x12&\n" +
-	"\x0fhas_similar_key\x18\x13 \x01(\bR\rhasSimilarKey\x1a9\n" +
+	"\x0fhas_similar_key\x18\x13 \x01(\bR\rhasSimilarKey\x12\x18\n" +
+	"\aprofile\x18\x14 \x01(\bR\aprofile\x1a9\n" +
 	"\vParamsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1aS\n" +
@@ -5624,13 +5864,26 @@ const file_driver_proto_rawDesc = "" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12*\n" +
 	"\x05value\x18\x02 \x01(\v2\x14.app.driver.v2.ValueR\x05value:\x028\x01J\x04\b\a\x10\bJ\x04\b\b\x10\tJ\x04\b\r\x10\x0eR\thas_alphaR\x05alphaR\x06fusion\"1\n" +
 	"\x03Row\x12*\n" +
-	"\x05cells\x18\x01 \x03(\v2\x14.app.driver.v2.ValueR\x05cells\"\xaa\x01\n" +
+	"\x05cells\x18\x01 \x03(\v2\x14.app.driver.v2.ValueR\x05cells\"\xe1\x01\n" +
 	"\x04Grid\x12/\n" +
 	"\acolumns\x18\x01 \x03(\v2\x15.app.driver.v2.ColumnR\acolumns\x12&\n" +
 	"\x04rows\x18\x02 \x03(\v2\x12.app.driver.v2.RowR\x04rows\x12\x16\n" +
 	"\x06offset\x18\x03 \x01(\x03R\x06offset\x12\x19\n" +
 	"\bhas_more\x18\x04 \x01(\bR\ahasMore\x12\x16\n" +
-	"\x06notice\x18\x05 \x01(\tR\x06notice\"n\n" +
+	"\x06notice\x18\x05 \x01(\tR\x06notice\x125\n" +
+	"\aprofile\x18\x06 \x01(\v2\x1b.app.driver.v2.QueryProfileR\aprofile\"\xca\x02\n" +
+	"\fQueryProfile\x129\n" +
+	"\x06shards\x18\x01 \x03(\v2!.app.driver.v2.QueryProfile.ShardR\x06shards\x1a2\n" +
+	"\x06Metric\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value\x1aZ\n" +
+	"\x06Search\x12\x12\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind\x12<\n" +
+	"\ametrics\x18\x02 \x03(\v2\".app.driver.v2.QueryProfile.MetricR\ametrics\x1ao\n" +
+	"\x05Shard\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
+	"\x04node\x18\x02 \x01(\tR\x04node\x12>\n" +
+	"\bsearches\x18\x03 \x03(\v2\".app.driver.v2.QueryProfile.SearchR\bsearches\"n\n" +
 	"\fCountRequest\x12\x17\n" +
 	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12\x14\n" +
 	"\x05table\x18\x02 \x01(\tR\x05table\x12/\n" +
@@ -5807,7 +6060,7 @@ func file_driver_proto_rawDescGZIP() []byte {
 	return file_driver_proto_rawDescData
 }
 
-var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 85)
+var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 89)
 var file_driver_proto_goTypes = []any{
 	(*DriverError)(nil),             // 0: app.driver.v2.DriverError
 	(*Value)(nil),                   // 1: app.driver.v2.Value
@@ -5852,178 +6105,186 @@ var file_driver_proto_goTypes = []any{
 	(*SearchRequest)(nil),           // 40: app.driver.v2.SearchRequest
 	(*Row)(nil),                     // 41: app.driver.v2.Row
 	(*Grid)(nil),                    // 42: app.driver.v2.Grid
-	(*CountRequest)(nil),            // 43: app.driver.v2.CountRequest
-	(*CountResponse)(nil),           // 44: app.driver.v2.CountResponse
-	(*ExecuteRequest)(nil),          // 45: app.driver.v2.ExecuteRequest
-	(*Result)(nil),                  // 46: app.driver.v2.Result
-	(*ClassifyRequest)(nil),         // 47: app.driver.v2.ClassifyRequest
-	(*Classification)(nil),          // 48: app.driver.v2.Classification
-	(*EditRow)(nil),                 // 49: app.driver.v2.EditRow
-	(*CreateTableRequest)(nil),      // 50: app.driver.v2.CreateTableRequest
-	(*ColumnSpec)(nil),              // 51: app.driver.v2.ColumnSpec
-	(*EditRequest)(nil),             // 52: app.driver.v2.EditRequest
-	(*RowResult)(nil),               // 53: app.driver.v2.RowResult
-	(*EditResponse)(nil),            // 54: app.driver.v2.EditResponse
-	(*CloseResponse)(nil),           // 55: app.driver.v2.CloseResponse
-	(*ScanRequest)(nil),             // 56: app.driver.v2.ScanRequest
-	(*ScanVector)(nil),              // 57: app.driver.v2.ScanVector
-	(*ScanVectors)(nil),             // 58: app.driver.v2.ScanVectors
-	(*ScanPage)(nil),                // 59: app.driver.v2.ScanPage
-	(*Tenant)(nil),                  // 60: app.driver.v2.Tenant
-	(*ListTenantsResponse)(nil),     // 61: app.driver.v2.ListTenantsResponse
-	(*SetTenantStatusRequest)(nil),  // 62: app.driver.v2.SetTenantStatusRequest
-	(*SetTenantStatusResponse)(nil), // 63: app.driver.v2.SetTenantStatusResponse
-	(*NodeTables)(nil),              // 64: app.driver.v2.NodeTables
-	(*NodeShard)(nil),               // 65: app.driver.v2.NodeShard
-	(*Node)(nil),                    // 66: app.driver.v2.Node
-	(*NodesResponse)(nil),           // 67: app.driver.v2.NodesResponse
-	nil,                             // 68: app.driver.v2.Object.FieldsEntry
-	nil,                             // 69: app.driver.v2.Settings.ValuesEntry
-	nil,                             // 70: app.driver.v2.Settings.SecretsEntry
-	nil,                             // 71: app.driver.v2.URLForm.QueryEntry
-	nil,                             // 72: app.driver.v2.SettingField.OptionHelpEntry
-	nil,                             // 73: app.driver.v2.Suggestion.SetEntry
-	nil,                             // 74: app.driver.v2.Column.FilterNotesEntry
-	nil,                             // 75: app.driver.v2.Column.BlockedEntry
-	nil,                             // 76: app.driver.v2.SearchParam.OptionLabelsEntry
-	nil,                             // 77: app.driver.v2.CheckCellsResponse.ProblemsEntry
-	nil,                             // 78: app.driver.v2.SearchRequest.ParamsEntry
-	nil,                             // 79: app.driver.v2.SearchRequest.SimilarKeyEntry
-	nil,                             // 80: app.driver.v2.EditRow.KeyEntry
-	nil,                             // 81: app.driver.v2.EditRow.OriginalEntry
-	nil,                             // 82: app.driver.v2.EditRow.ValuesEntry
-	nil,                             // 83: app.driver.v2.EditRow.VectorsEntry
-	nil,                             // 84: app.driver.v2.RowResult.KeyEntry
+	(*QueryProfile)(nil),            // 43: app.driver.v2.QueryProfile
+	(*CountRequest)(nil),            // 44: app.driver.v2.CountRequest
+	(*CountResponse)(nil),           // 45: app.driver.v2.CountResponse
+	(*ExecuteRequest)(nil),          // 46: app.driver.v2.ExecuteRequest
+	(*Result)(nil),                  // 47: app.driver.v2.Result
+	(*ClassifyRequest)(nil),         // 48: app.driver.v2.ClassifyRequest
+	(*Classification)(nil),          // 49: app.driver.v2.Classification
+	(*EditRow)(nil),                 // 50: app.driver.v2.EditRow
+	(*CreateTableRequest)(nil),      // 51: app.driver.v2.CreateTableRequest
+	(*ColumnSpec)(nil),              // 52: app.driver.v2.ColumnSpec
+	(*EditRequest)(nil),             // 53: app.driver.v2.EditRequest
+	(*RowResult)(nil),               // 54: app.driver.v2.RowResult
+	(*EditResponse)(nil),            // 55: app.driver.v2.EditResponse
+	(*CloseResponse)(nil),           // 56: app.driver.v2.CloseResponse
+	(*ScanRequest)(nil),             // 57: app.driver.v2.ScanRequest
+	(*ScanVector)(nil),              // 58: app.driver.v2.ScanVector
+	(*ScanVectors)(nil),             // 59: app.driver.v2.ScanVectors
+	(*ScanPage)(nil),                // 60: app.driver.v2.ScanPage
+	(*Tenant)(nil),                  // 61: app.driver.v2.Tenant
+	(*ListTenantsResponse)(nil),     // 62: app.driver.v2.ListTenantsResponse
+	(*SetTenantStatusRequest)(nil),  // 63: app.driver.v2.SetTenantStatusRequest
+	(*SetTenantStatusResponse)(nil), // 64: app.driver.v2.SetTenantStatusResponse
+	(*NodeTables)(nil),              // 65: app.driver.v2.NodeTables
+	(*NodeShard)(nil),               // 66: app.driver.v2.NodeShard
+	(*Node)(nil),                    // 67: app.driver.v2.Node
+	(*NodesResponse)(nil),           // 68: app.driver.v2.NodesResponse
+	nil,                             // 69: app.driver.v2.Object.FieldsEntry
+	nil,                             // 70: app.driver.v2.Settings.ValuesEntry
+	nil,                             // 71: app.driver.v2.Settings.SecretsEntry
+	nil,                             // 72: app.driver.v2.URLForm.QueryEntry
+	nil,                             // 73: app.driver.v2.SettingField.OptionHelpEntry
+	nil,                             // 74: app.driver.v2.Suggestion.SetEntry
+	nil,                             // 75: app.driver.v2.Column.FilterNotesEntry
+	nil,                             // 76: app.driver.v2.Column.BlockedEntry
+	nil,                             // 77: app.driver.v2.SearchParam.OptionLabelsEntry
+	nil,                             // 78: app.driver.v2.CheckCellsResponse.ProblemsEntry
+	nil,                             // 79: app.driver.v2.SearchRequest.ParamsEntry
+	nil,                             // 80: app.driver.v2.SearchRequest.SimilarKeyEntry
+	(*QueryProfile_Metric)(nil),     // 81: app.driver.v2.QueryProfile.Metric
+	(*QueryProfile_Search)(nil),     // 82: app.driver.v2.QueryProfile.Search
+	(*QueryProfile_Shard)(nil),      // 83: app.driver.v2.QueryProfile.Shard
+	nil,                             // 84: app.driver.v2.EditRow.KeyEntry
+	nil,                             // 85: app.driver.v2.EditRow.OriginalEntry
+	nil,                             // 86: app.driver.v2.EditRow.ValuesEntry
+	nil,                             // 87: app.driver.v2.EditRow.VectorsEntry
+	nil,                             // 88: app.driver.v2.RowResult.KeyEntry
 }
 var file_driver_proto_depIdxs = []int32{
-	2,  // 0: app.driver.v2.Value.list_value:type_name -> app.driver.v2.List
-	3,  // 1: app.driver.v2.Value.object_value:type_name -> app.driver.v2.Object
-	1,  // 2: app.driver.v2.List.values:type_name -> app.driver.v2.Value
-	68, // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
-	69, // 4: app.driver.v2.Settings.values:type_name -> app.driver.v2.Settings.ValuesEntry
-	70, // 5: app.driver.v2.Settings.secrets:type_name -> app.driver.v2.Settings.SecretsEntry
-	5,  // 6: app.driver.v2.InfoResponse.capabilities:type_name -> app.driver.v2.Capabilities
-	8,  // 7: app.driver.v2.InfoResponse.description:type_name -> app.driver.v2.Description
-	11, // 8: app.driver.v2.Description.types:type_name -> app.driver.v2.ConnectionType
-	12, // 9: app.driver.v2.Description.settings:type_name -> app.driver.v2.SettingField
-	13, // 10: app.driver.v2.Description.suggestions:type_name -> app.driver.v2.Suggestion
-	10, // 11: app.driver.v2.Description.words:type_name -> app.driver.v2.Words
-	9,  // 12: app.driver.v2.Description.url:type_name -> app.driver.v2.URLForm
-	71, // 13: app.driver.v2.URLForm.query:type_name -> app.driver.v2.URLForm.QueryEntry
-	72, // 14: app.driver.v2.SettingField.option_help:type_name -> app.driver.v2.SettingField.OptionHelpEntry
-	73, // 15: app.driver.v2.Suggestion.set:type_name -> app.driver.v2.Suggestion.SetEntry
-	4,  // 16: app.driver.v2.OpenRequest.settings:type_name -> app.driver.v2.Settings
-	5,  // 17: app.driver.v2.OpenResponse.capabilities:type_name -> app.driver.v2.Capabilities
-	18, // 18: app.driver.v2.PathsResponse.paths:type_name -> app.driver.v2.PathStatus
-	20, // 19: app.driver.v2.ListTablesResponse.tables:type_name -> app.driver.v2.Table
-	23, // 20: app.driver.v2.TemplatesResponse.templates:type_name -> app.driver.v2.Template
-	25, // 21: app.driver.v2.CompletionsResponse.tables:type_name -> app.driver.v2.TableWords
-	74, // 22: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
-	75, // 23: app.driver.v2.Column.blocked:type_name -> app.driver.v2.Column.BlockedEntry
-	27, // 24: app.driver.v2.DescribeTableResponse.columns:type_name -> app.driver.v2.Column
-	28, // 25: app.driver.v2.DescribeTableResponse.settings:type_name -> app.driver.v2.TableSettings
-	32, // 26: app.driver.v2.DescribeTableResponse.details:type_name -> app.driver.v2.DetailSection
-	30, // 27: app.driver.v2.DescribeTableResponse.searches:type_name -> app.driver.v2.SearchMode
-	31, // 28: app.driver.v2.SearchMode.params:type_name -> app.driver.v2.SearchParam
-	76, // 29: app.driver.v2.SearchParam.option_labels:type_name -> app.driver.v2.SearchParam.OptionLabelsEntry
-	33, // 30: app.driver.v2.DetailSection.items:type_name -> app.driver.v2.DetailItem
-	34, // 31: app.driver.v2.BrowseRequest.filters:type_name -> app.driver.v2.Filter
-	35, // 32: app.driver.v2.BrowseRequest.sort:type_name -> app.driver.v2.Sort
-	38, // 33: app.driver.v2.CheckCellsRequest.cells:type_name -> app.driver.v2.TypedCell
-	77, // 34: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
-	34, // 35: app.driver.v2.SearchRequest.filters:type_name -> app.driver.v2.Filter
-	78, // 36: app.driver.v2.SearchRequest.params:type_name -> app.driver.v2.SearchRequest.ParamsEntry
-	79, // 37: app.driver.v2.SearchRequest.similar_key:type_name -> app.driver.v2.SearchRequest.SimilarKeyEntry
-	1,  // 38: app.driver.v2.Row.cells:type_name -> app.driver.v2.Value
-	27, // 39: app.driver.v2.Grid.columns:type_name -> app.driver.v2.Column
-	41, // 40: app.driver.v2.Grid.rows:type_name -> app.driver.v2.Row
-	34, // 41: app.driver.v2.CountRequest.filters:type_name -> app.driver.v2.Filter
-	42, // 42: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
-	46, // 43: app.driver.v2.Result.before:type_name -> app.driver.v2.Result
-	0,  // 44: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
-	80, // 45: app.driver.v2.EditRow.key:type_name -> app.driver.v2.EditRow.KeyEntry
-	81, // 46: app.driver.v2.EditRow.original:type_name -> app.driver.v2.EditRow.OriginalEntry
-	82, // 47: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
-	83, // 48: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
-	51, // 49: app.driver.v2.CreateTableRequest.columns:type_name -> app.driver.v2.ColumnSpec
-	49, // 50: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
-	84, // 51: app.driver.v2.RowResult.key:type_name -> app.driver.v2.RowResult.KeyEntry
-	53, // 52: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
-	34, // 53: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
-	57, // 54: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
-	27, // 55: app.driver.v2.ScanPage.columns:type_name -> app.driver.v2.Column
-	41, // 56: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
-	58, // 57: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
-	60, // 58: app.driver.v2.ListTenantsResponse.tenants:type_name -> app.driver.v2.Tenant
-	65, // 59: app.driver.v2.NodeTables.shard_list:type_name -> app.driver.v2.NodeShard
-	64, // 60: app.driver.v2.Node.tables:type_name -> app.driver.v2.NodeTables
-	66, // 61: app.driver.v2.NodesResponse.nodes:type_name -> app.driver.v2.Node
-	1,  // 62: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
-	1,  // 63: app.driver.v2.SearchRequest.SimilarKeyEntry.value:type_name -> app.driver.v2.Value
-	1,  // 64: app.driver.v2.EditRow.KeyEntry.value:type_name -> app.driver.v2.Value
-	1,  // 65: app.driver.v2.EditRow.OriginalEntry.value:type_name -> app.driver.v2.Value
-	1,  // 66: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
-	57, // 67: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
-	1,  // 68: app.driver.v2.RowResult.KeyEntry.value:type_name -> app.driver.v2.Value
-	6,  // 69: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
-	14, // 70: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
-	16, // 71: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
-	16, // 72: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
-	16, // 73: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
-	22, // 74: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
-	36, // 75: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
-	43, // 76: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
-	43, // 77: app.driver.v2.Driver.Estimate:input_type -> app.driver.v2.CountRequest
-	45, // 78: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
-	40, // 79: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
-	16, // 80: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
-	47, // 81: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
-	37, // 82: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
-	52, // 83: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
-	52, // 84: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
-	52, // 85: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
-	16, // 86: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
-	56, // 87: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
-	52, // 88: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
-	50, // 89: app.driver.v2.Driver.CreateTable:input_type -> app.driver.v2.CreateTableRequest
-	22, // 90: app.driver.v2.Driver.Templates:input_type -> app.driver.v2.TableRequest
-	22, // 91: app.driver.v2.Driver.Completions:input_type -> app.driver.v2.TableRequest
-	22, // 92: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
-	62, // 93: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
-	22, // 94: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
-	16, // 95: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
-	7,  // 96: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
-	15, // 97: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
-	17, // 98: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
-	17, // 99: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
-	21, // 100: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
-	29, // 101: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
-	42, // 102: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
-	44, // 103: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
-	44, // 104: app.driver.v2.Driver.Estimate:output_type -> app.driver.v2.CountResponse
-	46, // 105: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
-	42, // 106: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
-	19, // 107: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
-	48, // 108: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
-	39, // 109: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
-	54, // 110: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
-	54, // 111: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
-	54, // 112: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
-	5,  // 113: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
-	59, // 114: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
-	54, // 115: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
-	29, // 116: app.driver.v2.Driver.CreateTable:output_type -> app.driver.v2.DescribeTableResponse
-	24, // 117: app.driver.v2.Driver.Templates:output_type -> app.driver.v2.TemplatesResponse
-	26, // 118: app.driver.v2.Driver.Completions:output_type -> app.driver.v2.CompletionsResponse
-	61, // 119: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
-	63, // 120: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
-	67, // 121: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
-	55, // 122: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
-	96, // [96:123] is the sub-list for method output_type
-	69, // [69:96] is the sub-list for method input_type
-	69, // [69:69] is the sub-list for extension type_name
-	69, // [69:69] is the sub-list for extension extendee
-	0,  // [0:69] is the sub-list for field type_name
+	2,   // 0: app.driver.v2.Value.list_value:type_name -> app.driver.v2.List
+	3,   // 1: app.driver.v2.Value.object_value:type_name -> app.driver.v2.Object
+	1,   // 2: app.driver.v2.List.values:type_name -> app.driver.v2.Value
+	69,  // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
+	70,  // 4: app.driver.v2.Settings.values:type_name -> app.driver.v2.Settings.ValuesEntry
+	71,  // 5: app.driver.v2.Settings.secrets:type_name -> app.driver.v2.Settings.SecretsEntry
+	5,   // 6: app.driver.v2.InfoResponse.capabilities:type_name -> app.driver.v2.Capabilities
+	8,   // 7: app.driver.v2.InfoResponse.description:type_name -> app.driver.v2.Description
+	11,  // 8: app.driver.v2.Description.types:type_name -> app.driver.v2.ConnectionType
+	12,  // 9: app.driver.v2.Description.settings:type_name -> app.driver.v2.SettingField
+	13,  // 10: app.driver.v2.Description.suggestions:type_name -> app.driver.v2.Suggestion
+	10,  // 11: app.driver.v2.Description.words:type_name -> app.driver.v2.Words
+	9,   // 12: app.driver.v2.Description.url:type_name -> app.driver.v2.URLForm
+	72,  // 13: app.driver.v2.URLForm.query:type_name -> app.driver.v2.URLForm.QueryEntry
+	73,  // 14: app.driver.v2.SettingField.option_help:type_name -> app.driver.v2.SettingField.OptionHelpEntry
+	74,  // 15: app.driver.v2.Suggestion.set:type_name -> app.driver.v2.Suggestion.SetEntry
+	4,   // 16: app.driver.v2.OpenRequest.settings:type_name -> app.driver.v2.Settings
+	5,   // 17: app.driver.v2.OpenResponse.capabilities:type_name -> app.driver.v2.Capabilities
+	18,  // 18: app.driver.v2.PathsResponse.paths:type_name -> app.driver.v2.PathStatus
+	20,  // 19: app.driver.v2.ListTablesResponse.tables:type_name -> app.driver.v2.Table
+	23,  // 20: app.driver.v2.TemplatesResponse.templates:type_name -> app.driver.v2.Template
+	25,  // 21: app.driver.v2.CompletionsResponse.tables:type_name -> app.driver.v2.TableWords
+	75,  // 22: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
+	76,  // 23: app.driver.v2.Column.blocked:type_name -> app.driver.v2.Column.BlockedEntry
+	27,  // 24: app.driver.v2.DescribeTableResponse.columns:type_name -> app.driver.v2.Column
+	28,  // 25: app.driver.v2.DescribeTableResponse.settings:type_name -> app.driver.v2.TableSettings
+	32,  // 26: app.driver.v2.DescribeTableResponse.details:type_name -> app.driver.v2.DetailSection
+	30,  // 27: app.driver.v2.DescribeTableResponse.searches:type_name -> app.driver.v2.SearchMode
+	31,  // 28: app.driver.v2.SearchMode.params:type_name -> app.driver.v2.SearchParam
+	77,  // 29: app.driver.v2.SearchParam.option_labels:type_name -> app.driver.v2.SearchParam.OptionLabelsEntry
+	33,  // 30: app.driver.v2.DetailSection.items:type_name -> app.driver.v2.DetailItem
+	34,  // 31: app.driver.v2.BrowseRequest.filters:type_name -> app.driver.v2.Filter
+	35,  // 32: app.driver.v2.BrowseRequest.sort:type_name -> app.driver.v2.Sort
+	38,  // 33: app.driver.v2.CheckCellsRequest.cells:type_name -> app.driver.v2.TypedCell
+	78,  // 34: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
+	34,  // 35: app.driver.v2.SearchRequest.filters:type_name -> app.driver.v2.Filter
+	79,  // 36: app.driver.v2.SearchRequest.params:type_name -> app.driver.v2.SearchRequest.ParamsEntry
+	80,  // 37: app.driver.v2.SearchRequest.similar_key:type_name -> app.driver.v2.SearchRequest.SimilarKeyEntry
+	1,   // 38: app.driver.v2.Row.cells:type_name -> app.driver.v2.Value
+	27,  // 39: app.driver.v2.Grid.columns:type_name -> app.driver.v2.Column
+	41,  // 40: app.driver.v2.Grid.rows:type_name -> app.driver.v2.Row
+	43,  // 41: app.driver.v2.Grid.profile:type_name -> app.driver.v2.QueryProfile
+	83,  // 42: app.driver.v2.QueryProfile.shards:type_name -> app.driver.v2.QueryProfile.Shard
+	34,  // 43: app.driver.v2.CountRequest.filters:type_name -> app.driver.v2.Filter
+	42,  // 44: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
+	47,  // 45: app.driver.v2.Result.before:type_name -> app.driver.v2.Result
+	0,   // 46: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
+	84,  // 47: app.driver.v2.EditRow.key:type_name -> app.driver.v2.EditRow.KeyEntry
+	85,  // 48: app.driver.v2.EditRow.original:type_name -> app.driver.v2.EditRow.OriginalEntry
+	86,  // 49: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
+	87,  // 50: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
+	52,  // 51: app.driver.v2.CreateTableRequest.columns:type_name -> app.driver.v2.ColumnSpec
+	50,  // 52: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
+	88,  // 53: app.driver.v2.RowResult.key:type_name -> app.driver.v2.RowResult.KeyEntry
+	54,  // 54: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
+	34,  // 55: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
+	58,  // 56: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
+	27,  // 57: app.driver.v2.ScanPage.columns:type_name -> app.driver.v2.Column
+	41,  // 58: app.driver.v2.ScanPage.rows:type_name -> app.driver.v2.Row
+	59,  // 59: app.driver.v2.ScanPage.vectors:type_name -> app.driver.v2.ScanVectors
+	61,  // 60: app.driver.v2.ListTenantsResponse.tenants:type_name -> app.driver.v2.Tenant
+	66,  // 61: app.driver.v2.NodeTables.shard_list:type_name -> app.driver.v2.NodeShard
+	65,  // 62: app.driver.v2.Node.tables:type_name -> app.driver.v2.NodeTables
+	67,  // 63: app.driver.v2.NodesResponse.nodes:type_name -> app.driver.v2.Node
+	1,   // 64: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
+	1,   // 65: app.driver.v2.SearchRequest.SimilarKeyEntry.value:type_name -> app.driver.v2.Value
+	81,  // 66: app.driver.v2.QueryProfile.Search.metrics:type_name -> app.driver.v2.QueryProfile.Metric
+	82,  // 67: app.driver.v2.QueryProfile.Shard.searches:type_name -> app.driver.v2.QueryProfile.Search
+	1,   // 68: app.driver.v2.EditRow.KeyEntry.value:type_name -> app.driver.v2.Value
+	1,   // 69: app.driver.v2.EditRow.OriginalEntry.value:type_name -> app.driver.v2.Value
+	1,   // 70: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
+	58,  // 71: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
+	1,   // 72: app.driver.v2.RowResult.KeyEntry.value:type_name -> app.driver.v2.Value
+	6,   // 73: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
+	14,  // 74: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
+	16,  // 75: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
+	16,  // 76: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
+	16,  // 77: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
+	22,  // 78: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
+	36,  // 79: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
+	44,  // 80: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
+	44,  // 81: app.driver.v2.Driver.Estimate:input_type -> app.driver.v2.CountRequest
+	46,  // 82: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
+	40,  // 83: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
+	16,  // 84: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
+	48,  // 85: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
+	37,  // 86: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
+	53,  // 87: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
+	53,  // 88: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
+	53,  // 89: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
+	16,  // 90: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
+	57,  // 91: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
+	53,  // 92: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
+	51,  // 93: app.driver.v2.Driver.CreateTable:input_type -> app.driver.v2.CreateTableRequest
+	22,  // 94: app.driver.v2.Driver.Templates:input_type -> app.driver.v2.TableRequest
+	22,  // 95: app.driver.v2.Driver.Completions:input_type -> app.driver.v2.TableRequest
+	22,  // 96: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
+	63,  // 97: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
+	22,  // 98: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
+	16,  // 99: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
+	7,   // 100: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
+	15,  // 101: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
+	17,  // 102: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
+	17,  // 103: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
+	21,  // 104: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
+	29,  // 105: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
+	42,  // 106: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
+	45,  // 107: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
+	45,  // 108: app.driver.v2.Driver.Estimate:output_type -> app.driver.v2.CountResponse
+	47,  // 109: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
+	42,  // 110: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
+	19,  // 111: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
+	49,  // 112: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
+	39,  // 113: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
+	55,  // 114: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
+	55,  // 115: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
+	55,  // 116: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
+	5,   // 117: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
+	60,  // 118: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
+	55,  // 119: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
+	29,  // 120: app.driver.v2.Driver.CreateTable:output_type -> app.driver.v2.DescribeTableResponse
+	24,  // 121: app.driver.v2.Driver.Templates:output_type -> app.driver.v2.TemplatesResponse
+	26,  // 122: app.driver.v2.Driver.Completions:output_type -> app.driver.v2.CompletionsResponse
+	62,  // 123: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
+	64,  // 124: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
+	68,  // 125: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
+	56,  // 126: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
+	100, // [100:127] is the sub-list for method output_type
+	73,  // [73:100] is the sub-list for method input_type
+	73,  // [73:73] is the sub-list for extension type_name
+	73,  // [73:73] is the sub-list for extension extendee
+	0,   // [0:73] is the sub-list for field type_name
 }
 
 func init() { file_driver_proto_init() }
@@ -6047,7 +6308,7 @@ func file_driver_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_driver_proto_rawDesc), len(file_driver_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   85,
+			NumMessages:   89,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
