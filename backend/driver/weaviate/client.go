@@ -342,6 +342,9 @@ func (d *Driver) statusError(status int, body []byte, what string) error {
 		}
 		return driver.Errorf(driver.KindAuth, "%s expects an API key but Auth Method is None; set Auth Method to API Key and enter the key", d.hostTxt)
 	case http.StatusForbidden:
+		if err := notPermitted(msg); err != nil {
+			return err
+		}
 		if what == "/v1/meta" {
 			return driver.Errorf(driver.KindAuth, "the API key is not allowed to read %s%s", what, suffix(msg))
 		}

@@ -150,6 +150,9 @@ func (d *Driver) gqlErrors(errs []gqlError) error {
 	if err := inactiveTenant(msg, "the GraphQL query"); err != nil {
 		return err
 	}
+	if err := notPermitted(msg); err != nil {
+		return err
+	}
 	if strings.Contains(msg, "query maximum results exceeded") {
 		return driver.Errorf(driver.KindUnsupported, "the database refuses to page past its result maximum (QUERY_MAXIMUM_RESULTS, default %d rows): %s", MaxResults, msg)
 	}

@@ -158,6 +158,9 @@ func (d *Driver) rpcError(ctx context.Context, err error, what string) error {
 		}
 		return driver.Errorf(driver.KindAuth, "the gRPC API at %s expects an API key but Auth Method is None; set Auth Method to API Key and enter the key", d.grpcTarget)
 	case codes.PermissionDenied:
+		if err := notPermitted(msg); err != nil {
+			return err
+		}
 		return driver.Errorf(driver.KindNotPermitted, "permission denied for %s: %s", what, msg)
 	case codes.Unavailable:
 		d.log.WithField("grpc", d.grpcTarget).Debugf("gRPC unavailable: %s", msg)
