@@ -57,14 +57,17 @@ failed=()
 step "MCP: tools/list and browse_table throughput and latency vs the Go SDK (and a bare handler)"
 bash scripts/ensure-weaviate.sh >/dev/null && go run ./bench/mcp || failed+=(mcp)
 
-step "driver: Browse vs bare GET + decode, and gRPC vs GraphQL vs bare REST (real weaviate-servers, 1,000 objects x 768 dims)"
-if bash scripts/ensure-weaviate.sh; then
-  go test -run='^$' -bench=. -benchtime=3s ./bench/driver/ || failed+=(driver)
-  step "plugin: the same page through the plugin boundary vs bare GET + decode and in process"
-  go test -run='^$' -bench=BrowsePageThroughThePlugin -benchtime=20x ./backend/plugins/host/ || failed+=(plugin)
-else
-  failed+=(driver plugin)
-fi
+# The driver's figures for each release the harness runs (issue 40): today's oldest and newest.
+for wv in v1.35.2 v1.39.0; do
+  step "driver on weaviate-server $wv: Browse vs bare GET + decode, and gRPC vs GraphQL vs bare REST (1,000 objects x 768 dims)"
+  if bash scripts/ensure-weaviate.sh "$wv"; then
+    APP_WEAVIATE_VERSION=$wv go test -run='^$' -bench=. -benchtime=3s ./bench/driver/ || failed+=("driver-$wv")
+    step "plugin on weaviate-server $wv: the same page through the plugin boundary vs bare GET + decode and in process"
+    APP_WEAVIATE_VERSION=$wv go test -run='^$' -bench=BrowsePageThroughThePlugin -benchtime=20x ./backend/plugins/host/ || failed+=("plugin-$wv")
+  else
+    failed+=("driver-$wv" "plugin-$wv")
+  fi
+done
 
 step "PostgreSQL: page 5,000 of a 500,000-row table read on against page 1 (keyset; target at most 1.5x), beside page 5,000 by OFFSET (issue 38)"
 go test -run='^$' -bench=Page5000 -benchtime=50x ./bench/postgres/ || failed+=(postgres)
