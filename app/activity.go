@@ -125,16 +125,16 @@ func writeCSVFile(ctx context.Context, l *activity.Log, path string, f activity.
 }
 
 // Verify checks the hash chain and names the first broken link.
-func (a *ActivityAPI) Verify() (dto.VerificationDTO, error) {
+func (a *ActivityAPI) Verify() (dto.ChainCheckDTO, error) {
 	ctx, cancel := a.callContext()
 	defer cancel()
 	l, err := a.open(ctx)
 	if err != nil {
-		return dto.VerificationDTO{}, err
+		return dto.ChainCheckDTO{}, err
 	}
 	v, err := l.Verify(ctx)
 	if err != nil {
-		return dto.VerificationDTO{}, apiError(err)
+		return dto.ChainCheckDTO{}, apiError(err)
 	}
 	return dto.FromVerification(v), nil
 }

@@ -36,9 +36,9 @@ func (a *ClientsAPI) wire(c *core.Core) {
 
 // Recent returns the clients seen in the last RecentClientsWindow, most recent first. It
 // never returns null.
-func (a *ClientsAPI) Recent() ([]dto.ClientDTO, error) {
+func (a *ClientsAPI) Recent() ([]dto.ConnectedClientDTO, error) {
 	list := a.clients.Recent(RecentClientsWindow)
-	out := make([]dto.ClientDTO, 0, len(list))
+	out := make([]dto.ConnectedClientDTO, 0, len(list))
 	for _, c := range list {
 		out = append(out, dto.FromClient(c))
 	}

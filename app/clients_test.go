@@ -34,7 +34,7 @@ func TestClientsAPI(t *testing.T) {
 		if err != nil || len(got) != 2 {
 			t.Fatalf("%+v %v", got, err)
 		}
-		var cursor *dto.ClientDTO
+		var cursor *dto.ConnectedClientDTO
 		for i := range got {
 			if got[i].Name == "Cursor" {
 				cursor = &got[i]

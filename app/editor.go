@@ -86,7 +86,7 @@ func (a *EditorAPI) Run(connectionID, text string) (dto.RunResultDTO, error) {
 			yes = ok
 		}
 		if !yes {
-			out.Kind = "not_run"
+			out.Kind = dto.RunNotRun
 			out.Message = "Not run: the write was not confirmed, nothing was sent."
 			return out, nil
 		}
@@ -103,7 +103,7 @@ func (a *EditorAPI) Run(connectionID, text string) (dto.RunResultDTO, error) {
 		return dto.RunResultDTO{}, apiError(err)
 	}
 	set := dto.ResultSet(res)
-	out.Kind, out.Grid, out.JSON, out.Text, out.Tag, out.Notice = set.Kind, set.Grid, set.JSON, set.Text, set.Tag, set.Notice
+	out.Kind, out.Grid, out.JSON, out.Text, out.Tag, out.Notice = dto.RunKind(set.Kind), set.Grid, set.JSON, set.Text, set.Tag, set.Notice
 	out.Table, out.Status = res.Table, res.Status
 	out.Before = make([]dto.ResultSetDTO, len(res.Before))
 	for i := range res.Before {
@@ -184,22 +184,22 @@ func (a *EditorAPI) DeleteSavedQuery(connectionID, name string) error {
 // them (driver.Completer): each table's columns and the functions its language calls. Named is
 // false for a driver that names none (the editor then completes each table's described
 // columns).
-func (a *EditorAPI) Completions(connectionID string) (dto.CompletionsDTO, error) {
+func (a *EditorAPI) Completions(connectionID string) (dto.EditorWordsDTO, error) {
 	d, ok := a.open.Driver(connectionID)
 	if !ok {
-		return dto.CompletionsDTO{}, unavailable("the connection is not open: connect to it first")
+		return dto.EditorWordsDTO{}, unavailable("the connection is not open: connect to it first")
 	}
 	c, ok := d.(driver.Completer)
 	if !ok || !driver.Offered(d).Completions {
-		return dto.CompletionsDTO{Tables: map[string][]string{}, Functions: []string{}}, nil
+		return dto.EditorWordsDTO{Tables: map[string][]string{}, Functions: []string{}}, nil
 	}
 	ctx, cancel := a.callContext()
 	defer cancel()
 	words, err := c.Completions(ctx)
 	if err != nil {
-		return dto.CompletionsDTO{}, apiError(err)
+		return dto.EditorWordsDTO{}, apiError(err)
 	}
-	out := dto.CompletionsDTO{Named: true, Tables: words.Tables, Functions: words.Functions}
+	out := dto.EditorWordsDTO{Named: true, Tables: words.Tables, Functions: words.Functions}
 	if out.Tables == nil {
 		out.Tables = map[string][]string{}
 	}

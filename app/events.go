@@ -6,7 +6,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
-// Event names the frontend subscribes to (frontend/src/api/types.ts AppEvent).
+// Event names the frontend subscribes to (frontend/src/api/wails.ts, EVENT_*).
 const (
 	// EventConnectionsChanged fires when the saved connections change on disk, for
 	// example after `app connection add` in a terminal while the window is open.

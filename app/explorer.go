@@ -216,26 +216,26 @@ func (a *ExplorerAPI) Browse(id, table string, req dto.BrowseRequestDTO) (dto.Gr
 
 // Count counts the rows matching the filters (all rows without) with the database's
 // aggregate. A filter that cannot run gives a null count and Refused.
-func (a *ExplorerAPI) Count(id, table string, filters []dto.FilterDTO) (dto.CountDTO, error) {
+func (a *ExplorerAPI) Count(id, table string, filters []dto.FilterDTO) (dto.CountResultDTO, error) {
 	d, err := a.driver(id)
 	if err != nil {
-		return dto.CountDTO{}, err
+		return dto.CountResultDTO{}, err
 	}
 	if strings.TrimSpace(table) == "" {
-		return dto.CountDTO{}, invalidArgument("a table name is required")
+		return dto.CountResultDTO{}, invalidArgument("a table name is required")
 	}
 	df := dto.DriverFilters(filters)
 	if err := explore.CheckFilters(df, nil); err != nil {
-		return dto.CountDTO{}, apiError(err)
+		return dto.CountResultDTO{}, apiError(err)
 	}
 	ctx, cancel := a.callContext()
 	defer cancel()
 	n, estimated, err := explore.CountWithin(ctx, d, table, df, explore.ExactWithin)
 	if r := dto.RefusalOf(err, df); r != nil {
-		return dto.CountDTO{Refused: r}, nil
+		return dto.CountResultDTO{Refused: r}, nil
 	}
 	if err != nil {
-		return dto.CountDTO{}, apiError(err)
+		return dto.CountResultDTO{}, apiError(err)
 	}
-	return dto.CountDTO{Count: &n, Estimated: estimated}, nil
+	return dto.CountResultDTO{Count: &n, Estimated: estimated}, nil
 }

@@ -94,7 +94,7 @@ func TestGridCommit(t *testing.T) {
 		}
 		want := map[string]string{"a": "ok", "bad": "failed", "missing": "failed", "c": "ok"}
 		for _, o := range res.Outcomes {
-			if want[o.Ref] != o.Status {
+			if want[o.Ref] != string(o.Status) {
 				t.Errorf("outcome of %s = %s (%s: %s); want %s", o.Ref, o.Status, o.Code, o.Message, want[o.Ref])
 			}
 		}

@@ -22,24 +22,24 @@ import (
 // computes their layout in the background: a PCA frame first, then UMAP's as it refines
 // (EventMapFrame with id). A layout kept from an earlier map of the same rows, whose count is
 // unchanged, is sent again at once instead.
-func (a *ExplorerAPI) OpenMap(id, connectionID, table string, req dto.MapRequestDTO) (dto.MapDTO, error) {
+func (a *ExplorerAPI) OpenMap(id, connectionID, table string, req dto.MapRequestDTO) (dto.MapPointsDTO, error) {
 	if strings.TrimSpace(id) == "" {
-		return dto.MapDTO{}, invalidArgument("a map id is required")
+		return dto.MapPointsDTO{}, invalidArgument("a map id is required")
 	}
 	if strings.TrimSpace(table) == "" {
-		return dto.MapDTO{}, invalidArgument("a table name is required")
+		return dto.MapPointsDTO{}, invalidArgument("a table name is required")
 	}
 	filters := dto.DriverFilters(req.Filters)
 	if err := explore.CheckFilters(filters, nil); err != nil {
-		return dto.MapDTO{}, apiError(err)
+		return dto.MapPointsDTO{}, apiError(err)
 	}
 	d, err := a.driver(connectionID)
 	if err != nil {
-		return dto.MapDTO{}, err
+		return dto.MapPointsDTO{}, err
 	}
 	sc, ok := d.(driver.Scanner)
 	if !ok {
-		return dto.MapDTO{}, apiError(driver.Errorf(driver.KindUnsupported, "this connection's driver cannot read a table's vectors for a map"))
+		return dto.MapPointsDTO{}, apiError(driver.Errorf(driver.KindUnsupported, "this connection's driver cannot read a table's vectors for a map"))
 	}
 	parent := a.parent()
 	ctx, done := a.transfers.Start(parent, id)
@@ -57,7 +57,7 @@ func (a *ExplorerAPI) OpenMap(id, connectionID, table string, req dto.MapRequest
 		done()
 		out := dto.FromMapPoints(id, k.Points)
 		out.Kept = true
-		go a.emit(EventMapFrame, dto.MapFrameDTO{ID: id, Stage: "umap", XY: k.XY, Done: true})
+		go a.emit(EventMapFrame, dto.MapFrameDTO{ID: id, Stage: explore.StageUMAP, XY: k.XY, Done: true})
 		return out, nil
 	}
 	progress, start := a.progressTo(id), time.Now()
@@ -67,9 +67,9 @@ func (a *ExplorerAPI) OpenMap(id, connectionID, table string, req dto.MapRequest
 	if err != nil {
 		done()
 		if errors.Is(err, context.Canceled) || driver.IsKind(err, driver.KindCancelled) {
-			return dto.MapDTO{}, apiError(driver.Errorf(driver.KindCancelled, "the map's read was cancelled"))
+			return dto.MapPointsDTO{}, apiError(driver.Errorf(driver.KindCancelled, "the map's read was cancelled"))
 		}
-		return dto.MapDTO{}, apiError(err)
+		return dto.MapPointsDTO{}, apiError(err)
 	}
 	points := explore.Points(pts)
 	// The layout needs only the vectors: the rows' cells (long texts) are not held while it runs.
@@ -117,7 +117,7 @@ func (a *ExplorerAPI) SaveMapImage(name, dataURL string) (dto.ExportResultDTO, e
 		return dto.ExportResultDTO{}, apiError(err)
 	}
 	if path == "" {
-		return dto.ExportResultDTO{Status: "not_chosen"}, nil
+		return dto.ExportResultDTO{Status: dto.ExportNotChosen}, nil
 	}
 	if !strings.HasSuffix(strings.ToLower(path), ".png") {
 		path += ".png"
@@ -126,5 +126,5 @@ func (a *ExplorerAPI) SaveMapImage(name, dataURL string) (dto.ExportResultDTO, e
 	if err := config.WriteFileAtomicMode(path, png, 0o644); err != nil {
 		return dto.ExportResultDTO{}, apiError(driver.Wrap(driver.KindQueryFailed, err, "the picture could not be written to %s", path))
 	}
-	return dto.ExportResultDTO{Status: "done", Path: path, Bytes: int64(len(png)), ElapsedMs: time.Since(start).Milliseconds()}, nil
+	return dto.ExportResultDTO{Status: dto.ExportDone, Path: path, Bytes: int64(len(png)), ElapsedMs: time.Since(start).Milliseconds()}, nil
 }

@@ -321,7 +321,7 @@ func TestMapOfPaper(t *testing.T) {
 		for i := 0; i < 40; i++ {
 			add(i)
 		}
-		open := func(mid string) dto.MapDTO {
+		open := func(mid string) dto.MapPointsDTO {
 			t.Helper()
 			m, err := api.OpenMap(mid, id, class, dto.MapRequestDTO{})
 			if err != nil {

@@ -11,7 +11,7 @@ import (
 )
 
 // uuidsAndDistances reads a Find similar grid: each row's uuid and distance text.
-func uuidsAndDistances(t *testing.T, s dto.SimilarDTO) (ids, dists []string) {
+func uuidsAndDistances(t *testing.T, s dto.SimilarResultDTO) (ids, dists []string) {
 	t.Helper()
 	dc := -1
 	for j, c := range s.Grid.Columns {

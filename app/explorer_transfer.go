@@ -51,14 +51,14 @@ func (a *ExplorerAPI) ExportTable(id, connectionID, table string, req dto.Export
 		return dto.ExportResultDTO{}, err
 	}
 	if path == "" {
-		return dto.ExportResultDTO{Status: "not_chosen"}, nil
+		return dto.ExportResultDTO{Status: dto.ExportNotChosen}, nil
 	}
 	ctx, done := a.transfers.Start(parent, id)
 	defer done()
 	sum, err := transfer.Export(ctx, d, transfer.ExportRequest{Table: table, Filters: filters, Sort: sorts,
 		Vectors: req.Vectors, Format: f, Path: path}, a.progressTo(id))
 	if errors.Is(err, context.Canceled) || driver.IsKind(err, driver.KindCancelled) {
-		return dto.ExportResultDTO{Status: "cancelled"}, nil
+		return dto.ExportResultDTO{Status: dto.ExportCancelled}, nil
 	}
 	if err != nil {
 		return dto.ExportResultDTO{}, apiError(err)
@@ -70,12 +70,12 @@ func (a *ExplorerAPI) ExportTable(id, connectionID, table string, req dto.Export
 // similar's matches) named name in the format: the same layout and types as a table's export.
 func (a *ExplorerAPI) ExportGrid(name, format string, grid dto.GridDTO) (dto.ExportResultDTO, error) {
 	parent := a.parent()
-	f, path, err := a.saveAs(parent, name, format)
+	f, path, err := a.saveAs(parent, name, transfer.Format(format))
 	if err != nil {
 		return dto.ExportResultDTO{}, err
 	}
 	if path == "" {
-		return dto.ExportResultDTO{Status: "not_chosen"}, nil
+		return dto.ExportResultDTO{Status: dto.ExportNotChosen}, nil
 	}
 	sum, err := transfer.ExportGrid(parent, grid.Grid(), f, path)
 	if err != nil {
@@ -86,11 +86,10 @@ func (a *ExplorerAPI) ExportGrid(name, format string, grid dto.GridDTO) (dto.Exp
 
 // saveAs checks the format and asks where to save name's export (the native save dialog); ""
 // when the dialog was closed. A path chosen without the format's extension gets it.
-func (a *ExplorerAPI) saveAs(ctx context.Context, name, format string) (transfer.Format, string, error) {
-	f := transfer.Format(format)
+func (a *ExplorerAPI) saveAs(ctx context.Context, name string, f transfer.Format) (transfer.Format, string, error) {
 	filter, ok := formatFilters[f]
 	if !ok {
-		return f, "", invalidArgument("format %q: use csv, jsonl or parquet", format)
+		return f, "", invalidArgument("format %q: use csv, jsonl or parquet", f)
 	}
 	save := a.env().files.Save
 	if save == nil {
@@ -165,7 +164,7 @@ func (a *ExplorerAPI) ImportFile(id, connectionID, table, path string, mapping m
 	if driver.IsKind(derr, driver.KindNotFound) {
 		confirm := a.env().confirm
 		if confirm == nil {
-			return dto.ImportResultDTO{Status: "not_confirmed"}, nil
+			return dto.ImportResultDTO{Status: dto.ImportNotConfirmed}, nil
 		}
 		where := a.connectionName(connectionID)
 		if where == "" {
@@ -177,7 +176,7 @@ func (a *ExplorerAPI) ImportFile(id, connectionID, table, path string, mapping m
 			return dto.ImportResultDTO{}, apiError(err)
 		}
 		if !ok {
-			return dto.ImportResultDTO{Status: "not_confirmed", Message: "Nothing was created or written."}, nil
+			return dto.ImportResultDTO{Status: dto.ImportNotConfirmed, Message: "Nothing was created or written."}, nil
 		}
 		create = true
 	}
@@ -189,7 +188,7 @@ func (a *ExplorerAPI) ImportFile(id, connectionID, table, path string, mapping m
 		if sum.Written+sum.Skipped+sum.Failed+sum.Unknown == 0 && sum.Stopped == "" {
 			return dto.ImportResultDTO{}, apiError(err) // nothing read: the file or the table is wrong
 		}
-		out.Status, out.Message = "stopped", strings.TrimSpace(sum.Stopped)
+		out.Status, out.Message = dto.ImportStopped, strings.TrimSpace(sum.Stopped)
 	}
 	return out, nil
 }

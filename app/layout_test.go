@@ -12,7 +12,7 @@ import (
 // a saved layout reads back equal, and a refused one is invalid_argument.
 func TestLayoutAPIRoundTripsAndRefusesABrokenLayout(t *testing.T) {
 	want := dto.LayoutDTO{
-		Tabs:         []dto.TabDTO{{Kind: "connection", ConnectionID: "c1"}, {Kind: "table", ConnectionID: "c1", Table: "Article"}, {Kind: "settings"}},
+		Tabs:         []dto.LayoutTabDTO{{Kind: "connection", ConnectionID: "c1"}, {Kind: "table", ConnectionID: "c1", Table: "Article"}, {Kind: "settings"}},
 		Active:       "table:c1:Article",
 		LastTable:    map[string]string{"c1": "Article"},
 		ColumnWidths: map[string]map[string]int{"c1/Article": {"title": 240}},
@@ -26,7 +26,7 @@ func TestLayoutAPIRoundTripsAndRefusesABrokenLayout(t *testing.T) {
 		t.Fatalf("read back %+v %v, want %+v", got, err, want)
 	}
 	bad := want
-	bad.Tabs = append([]dto.TabDTO{{Kind: "bogus"}}, want.Tabs...)
+	bad.Tabs = append([]dto.LayoutTabDTO{{Kind: "bogus"}}, want.Tabs...)
 	err = NewLayoutAPI(dir).SaveLayout(bad)
 	wantCode(t, err, CodeInvalidArgument)
 	if !strings.Contains(err.Error(), "unknown kind") {

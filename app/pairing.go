@@ -122,7 +122,7 @@ func (a *PairingAPI) Connect(req dto.PairingRequestDTO) (dto.PairingResultDTO, e
 
 // Remove takes the app's server out of the client's config file once the user confirms in a
 // native dialog (the file is backed up first) and revokes the token the entry held.
-func (a *PairingAPI) Remove(req dto.PairingRemoveDTO) (dto.PairingRemovedDTO, error) {
+func (a *PairingAPI) Remove(req dto.PairingRemovalDTO) (dto.PairingRemovedDTO, error) {
 	c, err := pairing.Find(req.Client)
 	if err != nil {
 		return dto.PairingRemovedDTO{}, invalidArgument("%s", err.Error())

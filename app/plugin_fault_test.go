@@ -201,7 +201,7 @@ type commitFault struct {
 	// killAfter inserted rows, while the rows stream to the node.
 	holdAt     int
 	holdStep   func(r *http.Request) bool
-	holdAction string
+	holdAction explore.Action
 	killAfter  int
 }
 

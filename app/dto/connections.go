@@ -10,7 +10,7 @@ import (
 )
 
 // ConnectionDTO is a saved connection as the sidebar shows it. It never carries the API
-// key. The frontend mirrors it as `Connection` (frontend/src/api/types.ts).
+// key.
 type ConnectionDTO struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
@@ -176,14 +176,14 @@ type TestResultDTO struct {
 	ServerVersion string `json:"serverVersion"`
 	// Paths are each way to the database, tested separately (Weaviate: REST, GraphQL,
 	// gRPC); empty when the driver reports the connection as a whole.
-	Paths []PathDTO `json:"paths"`
+	Paths []PathStatusDTO `json:"paths"`
 	// Changed are the settings the person let the test change (a driver's Fix, asked
 	// natively): the form takes them before it saves.
 	Changed map[string]string `json:"changed,omitempty"`
 }
 
-// PathDTO is one way to the database and how it answered a Test.
-type PathDTO struct {
+// PathStatusDTO is one way to the database and how it answered a Test.
+type PathStatusDTO struct {
 	Name   string `json:"name"`
 	OK     bool   `json:"ok"`
 	Detail string `json:"detail"`
@@ -191,9 +191,9 @@ type PathDTO struct {
 
 // FromTest is a successful Test: the server's version and each path's answer (never null).
 func FromTest(version string, paths []driver.PathStatus) TestResultDTO {
-	out := TestResultDTO{ServerVersion: version, Paths: []PathDTO{}}
+	out := TestResultDTO{ServerVersion: version, Paths: []PathStatusDTO{}}
 	for _, p := range paths {
-		out.Paths = append(out.Paths, PathDTO(p))
+		out.Paths = append(out.Paths, PathStatusDTO(p))
 	}
 	return out
 }

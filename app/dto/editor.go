@@ -9,7 +9,7 @@ import (
 // `_additional.id` as uuid, every other `_additional` member its own column), "json" (JSON
 // holds the formatted document) or "not_run" (the user said No; Message says so).
 type RunResultDTO struct {
-	Kind string   `json:"kind"`
+	Kind RunKind  `json:"kind"`
 	Grid *GridDTO `json:"grid"`
 	JSON string   `json:"json"`
 	// Text is prose the database wrote to be read as it stands (a query plan), kind "text".
@@ -31,20 +31,32 @@ type RunResultDTO struct {
 	Before []ResultSetDTO `json:"before"`
 }
 
+// RunKind is what Run's answer holds: a result of the driver's kind, or nothing run.
+type RunKind string
+
+// The kinds of Run's answer.
+const (
+	RunGrid RunKind = RunKind(driver.ResultGrid)
+	RunJSON RunKind = RunKind(driver.ResultJSON)
+	RunText RunKind = RunKind(driver.ResultText)
+	// RunNotRun: the person said No to a write; nothing was sent.
+	RunNotRun RunKind = "not_run"
+)
+
 // ResultSetDTO is one statement's answer in a run of several: kind "grid", "json" or "text",
 // as RunResultDTO's.
 type ResultSetDTO struct {
-	Kind   string   `json:"kind"`
-	Grid   *GridDTO `json:"grid"`
-	JSON   string   `json:"json"`
-	Text   string   `json:"text"`
-	Tag    string   `json:"tag"`
-	Notice string   `json:"notice"`
+	Kind   driver.ResultKind `json:"kind"`
+	Grid   *GridDTO          `json:"grid"`
+	JSON   string            `json:"json"`
+	Text   string            `json:"text"`
+	Tag    string            `json:"tag"`
+	Notice string            `json:"notice"`
 }
 
 // ResultSet is one driver result as the window shows it: a grid, a plan's text, or JSON.
 func ResultSet(r *driver.Result) ResultSetDTO {
-	out := ResultSetDTO{Kind: string(r.Kind), Tag: r.Tag, Notice: r.Notice}
+	out := ResultSetDTO{Kind: r.Kind, Tag: r.Tag, Notice: r.Notice}
 	switch {
 	case r.Kind == driver.ResultGrid && r.Grid != nil:
 		g := FromGrid(r.Grid)
@@ -52,15 +64,15 @@ func ResultSet(r *driver.Result) ResultSetDTO {
 	case r.Kind == driver.ResultText:
 		out.Text = r.Text
 	default:
-		out.Kind = string(driver.ResultJSON)
+		out.Kind = driver.ResultJSON
 		out.JSON = string(r.JSON)
 	}
 	return out
 }
 
-// CompletionsDTO are the editor's words for a connection (driver.Completions); Named is false
+// EditorWordsDTO are the editor's words for a connection (driver.Completions); Named is false
 // when its driver names none.
-type CompletionsDTO struct {
+type EditorWordsDTO struct {
 	Named     bool                `json:"named"`
 	Tables    map[string][]string `json:"tables"`
 	Functions []string            `json:"functions"`

@@ -6,7 +6,7 @@ import (
 )
 
 // ConnectionStateDTO is what Connect reports about an open connection. It never carries
-// settings or the API key. The frontend mirrors it as `ConnectionState`.
+// settings or the API key.
 type ConnectionStateDTO struct {
 	ID        string `json:"id"`
 	Connected bool   `json:"connected"`
@@ -66,6 +66,18 @@ type TenantDTO struct {
 	Status string `json:"status"`
 }
 
+// TenantStatus is an activity status a person may set on a tenant: what ExplorerAPI's
+// SetTenantStatus takes (as text: a bound method's argument of a named type has no
+// generated binding type).
+type TenantStatus string
+
+// The statuses a person may set.
+const (
+	TenantActive    TenantStatus = driver.TenantActive
+	TenantInactive  TenantStatus = driver.TenantInactive
+	TenantOffloaded TenantStatus = driver.TenantOffloaded
+)
+
 // TenantPageDTO is a window of a multi-tenant table's tenants, by name, among those whose name
 // holds the filter: Matched of Total match, and Tenants are the matches from Offset on.
 type TenantPageDTO struct {
@@ -107,9 +119,9 @@ type ColumnDTO struct {
 	// Kind is the portable column kind (driver.ColumnKind: "text", "integer", "array", ...),
 	// Of an array's element kind, Dimension a vector's declared length (0 unknown). The
 	// window branches on these; Type is what it shows.
-	Kind      string `json:"kind"`
-	Of        string `json:"of"`
-	Dimension int    `json:"dimension"`
+	Kind      driver.ColumnKind `json:"kind"`
+	Of        driver.ColumnKind `json:"of"`
+	Dimension int               `json:"dimension"`
 }
 
 // TableSettingsDTO are the collection settings worth showing next to the columns.
@@ -136,8 +148,8 @@ type TableInfoDTO struct {
 	// Details is the table's definition in words, in sections (never null).
 	Details []DetailSectionDTO `json:"details"`
 	// Searches are the table's searches by words as its driver describes them, the default
-	// first (never null; empty: only near a vector or a row). The driver's own type: the
-	// frontend reads it as it reads a plugin's description (api/searches.ts).
+	// first (never null; empty: only near a vector or a row). The driver's own type, whose
+	// JSON leaves empty fields out: the frontend's reader fills them (api/read.ts).
 	Searches []driver.SearchMode `json:"searches"`
 }
 
@@ -214,8 +226,8 @@ type FilterRefusalDTO struct {
 	Message string `json:"message"`
 }
 
-// CountDTO is Count's answer: the rows matching the filters, or the refusal (Count null).
-type CountDTO struct {
+// CountResultDTO is Count's answer: the rows matching the filters, or the refusal (Count null).
+type CountResultDTO struct {
 	Count *int64 `json:"count"`
 	// Estimated: Count is the database's estimate (the exact count ran past its time).
 	Estimated bool              `json:"estimated"`
@@ -242,7 +254,7 @@ func Columns(cols []driver.Column) []ColumnDTO {
 			Name: c.Name, Type: c.Type, PrimaryKey: c.PrimaryKey, ReadOnly: c.ReadOnly,
 			JSON: c.Array, Description: c.Description, Filterable: ops, Sortable: c.Sortable,
 			Tokenization: c.Tokenization, FilterNotes: notes, Blocked: blocked, Preview: c.Preview,
-			Kind: string(c.Kind), Of: string(c.Of), Dimension: c.Dimension,
+			Kind: c.Kind, Of: c.Of, Dimension: c.Dimension,
 		})
 	}
 	return out
@@ -327,20 +339,20 @@ func RefusalOf(err error, filters []driver.Filter) *FilterRefusalDTO {
 	return nil
 }
 
-// NodeDTO is one node of the connection's cluster: its health, version and totals, and what
+// ClusterNodeDTO is one node of the connection's cluster: its health, version and totals, and what
 // each table keeps on it.
-type NodeDTO struct {
-	Name    string          `json:"name"`
-	Status  string          `json:"status"`
-	Version string          `json:"version"`
-	Objects int64           `json:"objects"`
-	Shards  int             `json:"shards"`
-	Tables  []NodeTablesDTO `json:"tables"`
+type ClusterNodeDTO struct {
+	Name    string         `json:"name"`
+	Status  string         `json:"status"`
+	Version string         `json:"version"`
+	Objects int64          `json:"objects"`
+	Shards  int            `json:"shards"`
+	Tables  []NodeTableDTO `json:"tables"`
 }
 
-// NodeTablesDTO is one table's shards (loaded ones among them) and objects on a node.
+// NodeTableDTO is one table's shards (loaded ones among them) and objects on a node.
 // A table's own node listing (TableNodes) lists its shards too.
-type NodeTablesDTO struct {
+type NodeTableDTO struct {
 	Table         string         `json:"table"`
 	Shards        int            `json:"shards"`
 	Loaded        int            `json:"loaded"`
@@ -401,18 +413,18 @@ func (g GridDTO) Grid() *driver.Grid {
 	cols := make([]driver.Column, len(g.Columns))
 	for i, c := range g.Columns {
 		cols[i] = driver.Column{Name: c.Name, Type: c.Type, PrimaryKey: c.PrimaryKey, ReadOnly: c.ReadOnly,
-			Kind: driver.ColumnKind(c.Kind), Of: driver.ColumnKind(c.Of), Dimension: c.Dimension}
+			Kind: c.Kind, Of: c.Of, Dimension: c.Dimension}
 	}
 	return explore.GridFromText(cols, g.Rows)
 }
 
 // FromNodes are the cluster's nodes with each table's shards on them (lists never null).
-func FromNodes(nodes []driver.Node) []NodeDTO {
-	out := make([]NodeDTO, len(nodes))
+func FromNodes(nodes []driver.Node) []ClusterNodeDTO {
+	out := make([]ClusterNodeDTO, len(nodes))
 	for i, n := range nodes {
-		out[i] = NodeDTO{Name: n.Name, Status: n.Status, Version: n.Version, Objects: n.Objects, Shards: n.Shards, Tables: []NodeTablesDTO{}}
+		out[i] = ClusterNodeDTO{Name: n.Name, Status: n.Status, Version: n.Version, Objects: n.Objects, Shards: n.Shards, Tables: []NodeTableDTO{}}
 		for _, t := range n.Tables {
-			nt := NodeTablesDTO{Table: t.Table, Shards: t.Shards, Loaded: t.Loaded, Objects: t.Objects, ShardList: []NodeShardDTO{}, ShardsLeftOut: t.ShardsLeftOut}
+			nt := NodeTableDTO{Table: t.Table, Shards: t.Shards, Loaded: t.Loaded, Objects: t.Objects, ShardList: []NodeShardDTO{}, ShardsLeftOut: t.ShardsLeftOut}
 			for _, s := range t.ShardList {
 				nt.ShardList = append(nt.ShardList, NodeShardDTO(s))
 			}

@@ -2,19 +2,19 @@ package dto
 
 import "app/backend/windowlayout"
 
-// TabDTO is one remembered tab (windowlayout.Tab). ConnectionID is set for every kind but
+// LayoutTabDTO is one remembered tab (windowlayout.Tab). ConnectionID is set for every kind but
 // "settings"; Table only for "table".
-type TabDTO struct {
-	Kind         string `json:"kind"`
-	ConnectionID string `json:"connectionId"`
-	Table        string `json:"table"`
+type LayoutTabDTO struct {
+	Kind         windowlayout.TabKind `json:"kind"`
+	ConnectionID string               `json:"connectionId"`
+	Table        string               `json:"table"`
 }
 
 // LayoutDTO is what the window remembers between runs (windowlayout.Layout): the open tabs and
 // the active one (its tab key, opaque here), the last table opened per connection id, and
 // column widths per "connectionId/table" key, column name -> pixels.
 type LayoutDTO struct {
-	Tabs         []TabDTO                  `json:"tabs"`
+	Tabs         []LayoutTabDTO            `json:"tabs"`
 	Active       string                    `json:"active"`
 	LastTable    map[string]string         `json:"lastTable"`
 	ColumnWidths map[string]map[string]int `json:"columnWidths"`
@@ -22,9 +22,9 @@ type LayoutDTO struct {
 
 // FromLayout is the remembered layout.
 func FromLayout(l windowlayout.Layout) LayoutDTO {
-	out := LayoutDTO{Tabs: make([]TabDTO, len(l.Tabs)), Active: l.Active, LastTable: l.LastTable, ColumnWidths: l.ColumnWidths}
+	out := LayoutDTO{Tabs: make([]LayoutTabDTO, len(l.Tabs)), Active: l.Active, LastTable: l.LastTable, ColumnWidths: l.ColumnWidths}
 	for i, t := range l.Tabs {
-		out.Tabs[i] = TabDTO(t)
+		out.Tabs[i] = LayoutTabDTO(t)
 	}
 	return out
 }

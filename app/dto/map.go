@@ -1,6 +1,9 @@
 package dto
 
-import "app/backend/explore"
+import (
+	"app/backend/driver"
+	"app/backend/explore"
+)
 
 // MapRequestDTO says what the Map tab maps: the vector ("" for the table's single vector,
 // or its only named one), the grid's filters, and at most Max points (0: 100,000). Fresh
@@ -12,12 +15,12 @@ type MapRequestDTO struct {
 	Fresh   bool        `json:"fresh"`
 }
 
-// MapDTO is a map's points before their layout arrives (EventMapFrame): each point's key
+// MapPointsDTO is a map's points before their layout arrives (EventMapFrame): each point's key
 // (Keys[i] the cells of KeyColumns, in order), and the scalar columns a point can be coloured, sized and named by, cell i of each column
 // belonging to point i. Matched rows hold the filters; Skipped of them have no such vector;
 // Sampled says the points are a uniform sample of the rest. Kept says the layout was kept from
 // an earlier map of the same rows (its frame follows at once).
-type MapDTO struct {
+type MapPointsDTO struct {
 	ID         string         `json:"id"`
 	KeyColumns []string       `json:"keyColumns"`
 	Keys       [][]any        `json:"keys"`
@@ -36,27 +39,27 @@ type MapColumnDTO struct {
 	Name string `json:"name"`
 	Type string `json:"type"`
 	// Kind is the portable kind (driver.ColumnKind) the map branches on; Type is shown.
-	Kind   string    `json:"kind"`
-	Values []*string `json:"values"`
+	Kind   driver.ColumnKind `json:"kind"`
+	Values []*string         `json:"values"`
 }
 
 // MapFrameDTO is one layout of a map: X and Y of point i at XY[2i] and XY[2i+1], as
 // little-endian float32s (base64 in JSON: 100,000 points are 800 KB, not 2 MB of digits).
 type MapFrameDTO struct {
-	ID     string `json:"id"`
-	Stage  string `json:"stage"` // "pca" or "umap"
-	Epoch  int    `json:"epoch"`
-	Epochs int    `json:"epochs"`
-	XY     []byte `json:"xy"`
-	Done   bool   `json:"done"`
-	Error  string `json:"error"`
+	ID     string        `json:"id"`
+	Stage  explore.Stage `json:"stage"`
+	Epoch  int           `json:"epoch"`
+	Epochs int           `json:"epochs"`
+	XY     []byte        `json:"xy"`
+	Done   bool          `json:"done"`
+	Error  string        `json:"error"`
 	// Cancelled ends a layout stopped by CancelTransfer: the last frame sent stays the picture.
 	Cancelled bool `json:"cancelled"`
 }
 
 // FromMapPoints are map id's points before their layout arrives.
-func FromMapPoints(id string, p explore.MapPoints) MapDTO {
-	out := MapDTO{ID: id, KeyColumns: p.KeyColumns, Keys: p.Keys, Columns: make([]MapColumnDTO, len(p.Columns)), Vector: p.Vector, Dims: p.Dims,
+func FromMapPoints(id string, p explore.MapPoints) MapPointsDTO {
+	out := MapPointsDTO{ID: id, KeyColumns: p.KeyColumns, Keys: p.Keys, Columns: make([]MapColumnDTO, len(p.Columns)), Vector: p.Vector, Dims: p.Dims,
 		Matched: p.Matched, Skipped: p.Skipped, Sampled: p.Sampled}
 	for i, c := range p.Columns {
 		out.Columns[i] = MapColumnDTO(c)

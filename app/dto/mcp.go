@@ -87,8 +87,8 @@ type RepairedClientDTO struct {
 	Error  string `json:"error"`
 }
 
-// ClientDTO is one connected client (activity.Client): times RFC 3339 in UTC.
-type ClientDTO struct {
+// ConnectedClientDTO is one connected client (activity.Client): times RFC 3339 in UTC.
+type ConnectedClientDTO struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
 	// Principal is "token:<id>" or "anonymous"; TokenName and Level describe the token.
@@ -144,8 +144,8 @@ type ActivityPageDTO struct {
 	Offset  int                `json:"offset"`
 }
 
-// VerificationDTO is the chain check: intact, or the first broken link.
-type VerificationDTO struct {
+// ChainCheckDTO is the chain check: intact, or the first broken link.
+type ChainCheckDTO struct {
 	Entries  int    `json:"entries"`
 	AnchorID int64  `json:"anchorId"`
 	Intact   bool   `json:"intact"`
@@ -201,8 +201,8 @@ type PairingResultDTO struct {
 	Declined bool      `json:"declined"`
 }
 
-// PairingRemoveDTO asks to take the app's server out of a client's file.
-type PairingRemoveDTO struct {
+// PairingRemovalDTO asks to take the app's server out of a client's file.
+type PairingRemovalDTO struct {
 	Client  string `json:"client"`
 	Project string `json:"project"`
 }
@@ -240,8 +240,8 @@ func FromToken(t auth.Token, now time.Time) TokenDTO {
 }
 
 // FromClient is one line of Settings, Connected clients.
-func FromClient(c activity.Client) ClientDTO {
-	return ClientDTO{
+func FromClient(c activity.Client) ConnectedClientDTO {
+	return ConnectedClientDTO{
 		Name: c.Name, Version: c.Version, Principal: c.Principal, TokenName: c.TokenName, Level: c.Level,
 		FirstSeen: c.FirstSeen.UTC().Format(time.RFC3339), LastSeen: c.LastSeen.UTC().Format(time.RFC3339),
 		Requests: c.Requests, Errors: c.Errors,
@@ -276,8 +276,8 @@ func (q ActivityQueryDTO) Filter(now time.Time) (activity.Filter, error) {
 }
 
 // FromVerification is the chain check's answer.
-func FromVerification(v activity.Verification) VerificationDTO {
-	d := VerificationDTO{Entries: v.Entries, AnchorID: v.AnchorID, Intact: v.Intact()}
+func FromVerification(v activity.Verification) ChainCheckDTO {
+	d := ChainCheckDTO{Entries: v.Entries, AnchorID: v.AnchorID, Intact: v.Intact()}
 	if v.Broken != nil {
 		d.BrokenID, d.Reason = v.Broken.ID, v.Broken.Reason
 	}

@@ -8,12 +8,15 @@ import (
 	"app/backend/driver"
 )
 
-// What the search panel searches by: words in one of the table's modes, a pasted vector, or
-// a row's vector.
+// SearchBy is what the search panel searches by: words in one of the table's modes, a pasted
+// vector, or a row's vector.
+type SearchBy string
+
+// What a search searches by.
 const (
-	SearchByWords  = "words"
-	SearchByVector = "vector"
-	SearchByRow    = "row"
+	SearchByWords  SearchBy = "words"
+	SearchByVector SearchBy = "vector"
+	SearchByRow    SearchBy = "row"
 )
 
 // SearchRequestDTO is one search of the search panel. By picks what the other fields mean:
@@ -22,10 +25,10 @@ const (
 // the vector of the row whose key is Row. Filters are the grid's, narrowing the matches.
 // Limit 0 means 25.
 type SearchRequestDTO struct {
-	By     string `json:"by"`
-	Mode   string `json:"mode"`
-	Query  string `json:"query"`
-	Vector string `json:"vector"`
+	By     SearchBy `json:"by"`
+	Mode   string   `json:"mode"`
+	Query  string   `json:"query"`
+	Vector string   `json:"vector"`
 	// Row is the key of the row to search near, by column.
 	Row map[string]any `json:"row"`
 	// VectorRow, with words, is the key of the row whose vector fills the mode's vector
@@ -49,9 +52,9 @@ type SearchResultDTO struct {
 	Refused  *FilterRefusalDTO `json:"refused"`
 }
 
-// SimilarDTO is FindSimilar's answer: the matches, best first, as a grid whose columns are
+// SimilarResultDTO is FindSimilar's answer: the matches, best first, as a grid whose columns are
 // uuid, the scalar properties and distance; and which vector was searched.
-type SimilarDTO struct {
+type SimilarResultDTO struct {
 	Grid         GridDTO `json:"grid"`
 	TargetVector string  `json:"targetVector"`
 	Dimensions   int     `json:"dimensions"`

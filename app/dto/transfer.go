@@ -19,27 +19,38 @@ type TransferProgressDTO struct {
 // ExportRequestDTO is an export from the grid: the format, whether the grid's filters and
 // sort apply, and the vectors.
 type ExportRequestDTO struct {
-	Format  string      `json:"format"` // csv, jsonl or parquet
-	Filters []FilterDTO `json:"filters"`
-	Sort    []SortDTO   `json:"sort"`
-	Vectors bool        `json:"vectors"`
+	Format  transfer.Format `json:"format"`
+	Filters []FilterDTO     `json:"filters"`
+	Sort    []SortDTO       `json:"sort"`
+	Vectors bool            `json:"vectors"`
 }
+
+// ExportStatus is how an export ended.
+type ExportStatus string
+
+// The ends of an export.
+const (
+	// ExportDone: the file is complete.
+	ExportDone ExportStatus = "done"
+	// ExportCancelled: the export was stopped; no file is left.
+	ExportCancelled ExportStatus = "cancelled"
+	// ExportNotChosen: the save dialog was closed; nothing ran.
+	ExportNotChosen ExportStatus = "not_chosen"
+)
 
 // ExportResultDTO is a finished (or cancelled) export.
 type ExportResultDTO struct {
-	// Status is "done", "cancelled" (the export was stopped: no file) or "not_chosen" (the
-	// save dialog was closed: nothing ran).
-	Status    string `json:"status"`
-	Rows      int64  `json:"rows"`
-	Path      string `json:"path"`
-	Bytes     int64  `json:"bytes"`
-	ElapsedMs int64  `json:"elapsedMs"`
+	Status    ExportStatus `json:"status"`
+	Rows      int64        `json:"rows"`
+	Path      string       `json:"path"`
+	Bytes     int64        `json:"bytes"`
+	ElapsedMs int64        `json:"elapsedMs"`
 }
 
 // ImportPreviewDTO is transfer.Preview for the window.
 type ImportPreviewDTO struct {
 	Path     string                       `json:"path"`
-	Format   string                       `json:"format"`
+	Format   transfer.Format              `json:"format"`
 	Columns  []string                     `json:"columns"`
 	Targets  []string                     `json:"targets"`
 	Rows     [][]*string                  `json:"rows"`
@@ -58,11 +69,22 @@ type RejectedDTO struct {
 	Reason string `json:"reason"`
 }
 
+// ImportStatus is how an import ended.
+type ImportStatus string
+
+// The ends of an import.
+const (
+	// ImportDone: every row was read.
+	ImportDone ImportStatus = "done"
+	// ImportStopped: cancelled or cut; the counts say what was written.
+	ImportStopped ImportStatus = "stopped"
+	// ImportNotConfirmed: creating the table was declined; nothing was written.
+	ImportNotConfirmed ImportStatus = "not_confirmed"
+)
+
 // ImportResultDTO is a finished, stopped or declined import.
 type ImportResultDTO struct {
-	// Status is "done", "stopped" (cancelled or cut: the counts say what was written) or
-	// "not_confirmed" (creating the table was declined: nothing written).
-	Status    string        `json:"status"`
+	Status    ImportStatus  `json:"status"`
 	Written   int64         `json:"written"`
 	Skipped   int64         `json:"skipped"`
 	Failed    int64         `json:"failed"`
@@ -81,13 +103,13 @@ func FromTransferProgress(id string, p transfer.Progress) TransferProgressDTO {
 
 // FromExport is a finished export.
 func FromExport(sum transfer.Summary) ExportResultDTO {
-	return ExportResultDTO{Status: "done", Rows: sum.Rows, Path: sum.Path, Bytes: sum.Bytes, ElapsedMs: sum.Took.Milliseconds()}
+	return ExportResultDTO{Status: ExportDone, Rows: sum.Rows, Path: sum.Path, Bytes: sum.Bytes, ElapsedMs: sum.Took.Milliseconds()}
 }
 
 // FromPreview is an import's preview of path; tableColumns are the existing table's (none
 // when it is to be created). Lists and maps are never null.
 func FromPreview(path string, p *transfer.Preview, tableColumns []string) ImportPreviewDTO {
-	out := ImportPreviewDTO{Path: path, Format: string(p.Format), Columns: p.Columns, Targets: p.Targets, Rows: p.Rows,
+	out := ImportPreviewDTO{Path: path, Format: p.Format, Columns: p.Columns, Targets: p.Targets, Rows: p.Rows,
 		Problems: map[string]map[string]string{}, Broken: []RejectedDTO{}, Exists: p.Exists, TableColumns: tableColumns}
 	for i, pr := range p.Problems {
 		out.Problems[fmt.Sprint(i)] = pr
@@ -106,7 +128,7 @@ func FromPreview(path string, p *transfer.Preview, tableColumns []string) Import
 
 // FromImport is what an import wrote: "done" (ImportFile makes it "stopped" when it was cut).
 func FromImport(sum transfer.ImportSummary) ImportResultDTO {
-	out := ImportResultDTO{Status: "done", Written: sum.Written, Skipped: sum.Skipped, Failed: sum.Failed, Unknown: sum.Unknown,
+	out := ImportResultDTO{Status: ImportDone, Written: sum.Written, Skipped: sum.Skipped, Failed: sum.Failed, Unknown: sum.Unknown,
 		Created: sum.Created, Report: sum.Report, Rejected: []RejectedDTO{}, ElapsedMs: sum.Took.Milliseconds()}
 	for _, r := range sum.Rejected {
 		out.Rejected = append(out.Rejected, RejectedDTO(r))

@@ -93,6 +93,9 @@ const (
 	ColumnReference ColumnKind = "reference"
 	ColumnGeo       ColumnKind = "geo"
 	ColumnOther     ColumnKind = "other"
+	// ColumnUnknown is the empty kind: not known (an editor result's computed field, a
+	// plugin that sends none). It is no kind of ColumnKinds.
+	ColumnUnknown ColumnKind = ""
 )
 
 // ColumnKinds lists every column kind.

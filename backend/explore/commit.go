@@ -11,11 +11,14 @@ import (
 // MaxCommitRows bounds one commit: a grid holds at most a few pages of pending changes.
 const MaxCommitRows = 10000
 
-// Commit actions, as Outcome.Action names them.
+// Action is what a commit does to a row, as Outcome.Action names it.
+type Action string
+
+// Commit actions.
 const (
-	ActionUpdate = "update"
-	ActionInsert = "insert"
-	ActionDelete = "delete"
+	ActionUpdate Action = "update"
+	ActionInsert Action = "insert"
+	ActionDelete Action = "delete"
 )
 
 // RowChange is one pending row of a grid: Ref is the grid's own name for the row, echoed in
@@ -42,7 +45,9 @@ func (c Changes) rows() int { return len(c.Updates) + len(c.Inserts) + len(c.Del
 // code and message), and Message is then what follows the error's own text; any other
 // failure has Kind and Message.
 type Outcome struct {
-	Ref, Action, Status string
+	Ref    string
+	Action Action
+	Status driver.RowStatus
 	// Key is the row's key; for an insert, the one the database stored it under.
 	Key     driver.Key
 	Kind    string
@@ -102,7 +107,7 @@ func CheckCommit(table string, c Changes) error {
 func Commit(ctx context.Context, d driver.Driver, table string, c Changes) []Outcome {
 	out := make([]Outcome, 0, c.rows())
 	steps := []struct {
-		action string
+		action Action
 		rows   []RowChange
 		run    func(context.Context, string, []driver.Row) ([]driver.RowResult, error)
 	}{
@@ -146,10 +151,10 @@ func trimKey(k driver.Key) driver.Key {
 // has no result, with the batch's error. A batch cut off midway without results (the driver's
 // plugin process died, the commit's time ran out while the plugin worked) may have written
 // some of them: those rows say so, rather than claim that nothing was written.
-func Outcomes(action string, rows []RowChange, results []driver.RowResult, batchErr error) []Outcome {
+func Outcomes(action Action, rows []RowChange, results []driver.RowResult, batchErr error) []Outcome {
 	out := make([]Outcome, len(rows))
 	for i, r := range rows {
-		out[i] = Outcome{Ref: r.Ref, Action: action, Key: r.Key, Status: string(driver.RowFailed)}
+		out[i] = Outcome{Ref: r.Ref, Action: action, Key: r.Key, Status: driver.RowFailed}
 		switch {
 		case batchErr != nil:
 			out[i].Err = batchErr
@@ -165,7 +170,7 @@ func Outcomes(action string, rows []RowChange, results []driver.RowResult, batch
 			continue
 		}
 		o := &out[res.Index]
-		o.Status = string(res.Status)
+		o.Status = res.Status
 		if len(res.Key) > 0 {
 			o.Key = res.Key
 		}

@@ -35,7 +35,7 @@ type MapPoints struct {
 type MapColumn struct {
 	Name   string
 	Type   string
-	Kind   string // the portable kind (driver.ColumnKind)
+	Kind   driver.ColumnKind
 	Values []*string
 }
 
@@ -70,7 +70,7 @@ func Points(p *vectormap.Points) MapPoints {
 		if slices.Contains(primaryKey, c.Name) || !mapScalar(c) {
 			continue
 		}
-		col := MapColumn{Name: c.Name, Type: c.Type, Kind: string(c.Kind), Values: make([]*string, len(p.Rows))}
+		col := MapColumn{Name: c.Name, Type: c.Type, Kind: c.Kind, Values: make([]*string, len(p.Rows))}
 		for i, r := range p.Rows {
 			if j < len(r) {
 				if t := CellText(r[j]); t != nil {
@@ -97,10 +97,19 @@ func mapScalar(c driver.Column) bool {
 	return false
 }
 
+// Stage is which layout a map's frame holds: PCA's, at once, then UMAP's as it refines.
+type Stage string
+
+// The stages of a map's layout.
+const (
+	StagePCA  Stage = "pca"
+	StageUMAP Stage = "umap"
+)
+
 // Frame is one layout of a map: X and Y of point i at XY[2i] and XY[2i+1], as little-endian
 // float32s.
 type Frame struct {
-	Stage  string // "pca" or "umap"
+	Stage  Stage
 	Epoch  int
 	Epochs int
 	XY     []byte
@@ -114,11 +123,11 @@ func Layout(ctx context.Context, m vectormap.Matrix, frame func(Frame)) ([]byte,
 	if err != nil {
 		return nil, err
 	}
-	frame(Frame{Stage: "pca", XY: PackXY(pca.Data)})
+	frame(Frame{Stage: StagePCA, XY: PackXY(pca.Data)})
 	var last []byte
 	_, err = vectormap.UMAP(ctx, m, pca, vectormap.Options{Seed: 1, Frame: func(xy []float32, epoch, epochs int) {
 		last = PackXY(xy)
-		frame(Frame{Stage: "umap", Epoch: epoch, Epochs: epochs, XY: last, Done: epoch == epochs})
+		frame(Frame{Stage: StageUMAP, Epoch: epoch, Epochs: epochs, XY: last, Done: epoch == epochs})
 	}})
 	return last, err
 }

@@ -46,20 +46,31 @@ const (
 	MaxText = 512
 )
 
+// TabKind is what a remembered tab shows.
+type TabKind string
+
+// The tab kinds the window reopens.
+const (
+	TabConnection TabKind = "connection"
+	TabEditor     TabKind = "editor"
+	TabTable      TabKind = "table"
+	TabSettings   TabKind = "settings"
+)
+
 // kinds are the tab kinds the window reopens; whether each names a connection and a table.
-var kinds = map[string]struct{ connection, table bool }{
-	"connection": {true, false},
-	"editor":     {true, false},
-	"table":      {true, true},
-	"settings":   {false, false},
+var kinds = map[TabKind]struct{ connection, table bool }{
+	TabConnection: {true, false},
+	TabEditor:     {true, false},
+	TabTable:      {true, true},
+	TabSettings:   {false, false},
 }
 
 // Tab is one remembered tab. ConnectionID is set for every kind but "settings"; Table only
 // for "table".
 type Tab struct {
-	Kind         string `json:"kind"`
-	ConnectionID string `json:"connectionId"`
-	Table        string `json:"table"`
+	Kind         TabKind `json:"kind"`
+	ConnectionID string  `json:"connectionId"`
+	Table        string  `json:"table"`
 }
 
 // Layout is what the window remembers between runs: the open tabs and the active one (its

@@ -193,8 +193,8 @@ describe("the layout is remembered (issue 14, Everywhere)", () => {
   it("issue 25: after a commit adds a row, the sidebar's row count follows the grid", async () => {
     let rows = 10;
     const tableCounts = vi.fn(async () => [
-      { name: "Author", count: 4, message: "" },
-      { name: "Article", count: rows, message: "" },
+      { name: "Author", count: 4, estimated: false, message: "" },
+      { name: "Article", count: rows, estimated: false, message: "" },
     ]);
     const api = fakeApi(async () => [connection({ id: "a", name: "Local Weaviate" })], { tableCounts }, {
       layout: { layout: async () => emptyLayout({ tabs: [{ kind: "table", connectionId: "a", table: "Article" }], active: "table:a:Article" }), saveLayout: async () => {} },

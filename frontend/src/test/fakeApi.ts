@@ -1,5 +1,7 @@
 // fakeApi: an in-memory Api for component tests. The real Api needs the Go process behind
 // Wails; the end-to-end test (tests/e2e) drives that one. Here only UI states are under test.
+// Its answers have the types generated from Go (src/api/gen), every field as the real reader
+// (src/api/read.ts) gives it.
 import type {
   Tenant,
   TenantPage,
@@ -27,19 +29,22 @@ import type {
   MCPSettings,
   PairingApi,
   PluginsApi,
+  SearchMode,
   SettingsApi,
   TableInfo,
   Token,
   TokensApi,
 } from "../api";
 import { newConnectionForm } from "../components/forms/formRules";
-import { toDescription, type WireDescription } from "../api/description";
+import { read, readList } from "../api/read";
 import weaviateJSON from "./weaviate-description.json";
 import searchesJSON from "./weaviate-searches.json";
-import { toSearchModes, type RawSearchMode } from "../api/searches";
 
 /** The demo Article collection's searches as the Weaviate driver describes them, without a vectorizer and with one. */
-export const weaviateSearches = searchesJSON as { plain: RawSearchMode[]; vectorized: RawSearchMode[] };
+export const weaviateSearches: { plain: SearchMode[]; vectorized: SearchMode[] } = {
+  plain: readList("driver.SearchMode", searchesJSON.plain),
+  vectorized: readList("driver.SearchMode", searchesJSON.vectorized),
+};
 
 /** weaviateCapabilities are what the Weaviate driver reports (backend/driver/weaviate). */
 export const weaviateCapabilities: Capabilities = {
@@ -67,6 +72,8 @@ export function connection(overrides: Partial<Connection> = {}): Connection {
     skipTLSVerify: false,
     externalAccess: "readOnly",
     createdAt: "2026-01-02T03:04:05Z",
+    address: "",
+    typeLabel: "",
     language: "GraphQL reads and REST lines",
     settings: [
       { label: "Auth Method", value: "None" },
@@ -125,7 +132,11 @@ function baseColumn(name: string, overrides: Partial<Column>): Column {
     filterable: ["equals", "not_equals", "contains", "not_contains", "starts_with", "ends_with", "in", "not_in", "is_null", "is_not_null", "is_empty", "is_not_empty"],
     sortable: true,
     preview: false,
+    tokenization: "",
+    filterNotes: {},
+    blocked: {},
     ...kindsOf(type),
+    dimension: 0,
     ...overrides,
   };
 }
@@ -160,7 +171,7 @@ export function tableInfo(name: string, columns: Column[] = articleColumns): Tab
       },
     ],
  
-    searches: toSearchModes(weaviateSearches.plain),
+    searches: weaviateSearches.plain,
   };
 }
 
@@ -183,10 +194,10 @@ export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi 
     connect: async (id) => ({ id, connected: true, serverVersion: "1.35.2", capabilities: weaviateCapabilities }),
     disconnect: async () => {},
     listTables: async () => [
-      { name: "Author", description: "People who write the demo articles.", multiTenant: false },
-      { name: "Article", description: "Demo articles.", multiTenant: false },
+      { name: "Author", description: "People who write the demo articles.", multiTenant: false, kind: "", estimate: null },
+      { name: "Article", description: "Demo articles.", multiTenant: false, kind: "", estimate: null },
     ],
-    listTenants: async (_id, _table, _filter, offset) => ({ total: 0, matched: 0, offset, tenants: [] }),
+    listTenants: async (_id, _table, _filter, offset) => ({ total: 0, matched: 0, offset, tenants: [], kept: false }),
     setTenantStatus: async () => true,
     nodes: async () => [],
     tableNodes: async () => [],
@@ -207,12 +218,12 @@ export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi 
       refused: null,
     }),
     tableCounts: async () => [
-      { name: "Author", count: 4, message: "" },
-      { name: "Article", count: 10, message: "" },
+      { name: "Author", count: 4, estimated: false, message: "" },
+      { name: "Article", count: 10, estimated: false, message: "" },
     ],
     describeTable: async (_id, table) => tableInfo(table),
     browse: async () => grid(demoRows),
-    count: async () => ({ count: demoRows.length, refused: null }),
+    count: async () => ({ count: demoRows.length, estimated: false, refused: null }),
     checkCells: async () => ({}),
     commit: async (_id, _table, req) => ({
       outcomes: [
@@ -266,7 +277,7 @@ export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi 
 
 /** weaviateDescription is the Weaviate plugin's own description (its Describe, kept in this JSON by a Go test). */
 export function weaviateDescription(): ConnectionDescription {
-  return toDescription(weaviateJSON as WireDescription);
+  return read("driver.Description", weaviateJSON);
 }
 
 /** connectionForm is a new Weaviate connection's form; values given are merged into the defaults. */
@@ -397,7 +408,7 @@ export function tenantPages(all: () => Promise<Tenant[]>) {
   return async (_id: string, _table: string, filter: string, offset: number, limit: number, _fresh: boolean): Promise<TenantPage> => {
     const f = filter.trim().toLowerCase();
     const matched = (await all()).filter((t) => t.name.toLowerCase().includes(f));
-    return { total: (await all()).length, matched: matched.length, offset, tenants: matched.slice(offset, offset + limit) };
+    return { total: (await all()).length, matched: matched.length, offset, tenants: matched.slice(offset, offset + limit), kept: false };
   };
 }
 
@@ -544,7 +555,7 @@ export function fakeApi(
       remove: async () => true,
       get: async (id) => connectionForm({ id, name: "Local Weaviate" }),
       save: async (form) => connection({ id: form.id || "new", name: form.name, host: form.values.host ?? "", port: Number(form.values.port ?? 0) }),
-      test: async () => ({ serverVersion: "1.35.2", paths: [] }),
+      test: async () => ({ serverVersion: "1.35.2", paths: [], changed: {} }),
       describe: async () => weaviateDescription(),
       types: async () => [{ name: "weaviate", label: "Weaviate", summary: weaviateDescription().types[0].summary, plugin: "weaviate", installed: false }],
       chooseFile: async () => "",

@@ -491,33 +491,123 @@ export namespace dto {
 	        this.searchModes = source["searchModes"];
 	    }
 	}
-	export class ClientDTO {
-	    name: string;
-	    version: string;
-	    principal: string;
-	    tokenName: string;
-	    level: string;
-	    firstSeen: string;
-	    lastSeen: string;
-	    requests: number;
-	    errors: number;
+	export class ChainCheckDTO {
+	    entries: number;
+	    anchorId: number;
+	    intact: boolean;
+	    brokenId: number;
+	    reason: string;
 	
 	    static createFrom(source: any = {}) {
-	        return new ClientDTO(source);
+	        return new ChainCheckDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.entries = source["entries"];
+	        this.anchorId = source["anchorId"];
+	        this.intact = source["intact"];
+	        this.brokenId = source["brokenId"];
+	        this.reason = source["reason"];
+	    }
+	}
+	export class NodeShardDTO {
+	    name: string;
+	    objects: number;
+	    loaded: boolean;
+	    vectorIndexing: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new NodeShardDTO(source);
 	    }
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.name = source["name"];
-	        this.version = source["version"];
-	        this.principal = source["principal"];
-	        this.tokenName = source["tokenName"];
-	        this.level = source["level"];
-	        this.firstSeen = source["firstSeen"];
-	        this.lastSeen = source["lastSeen"];
-	        this.requests = source["requests"];
-	        this.errors = source["errors"];
+	        this.objects = source["objects"];
+	        this.loaded = source["loaded"];
+	        this.vectorIndexing = source["vectorIndexing"];
 	    }
+	}
+	export class NodeTableDTO {
+	    table: string;
+	    shards: number;
+	    loaded: number;
+	    objects: number;
+	    shardList: NodeShardDTO[];
+	    shardsLeftOut: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new NodeTableDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.table = source["table"];
+	        this.shards = source["shards"];
+	        this.loaded = source["loaded"];
+	        this.objects = source["objects"];
+	        this.shardList = this.convertValues(source["shardList"], NodeShardDTO);
+	        this.shardsLeftOut = source["shardsLeftOut"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ClusterNodeDTO {
+	    name: string;
+	    status: string;
+	    version: string;
+	    objects: number;
+	    shards: number;
+	    tables: NodeTableDTO[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ClusterNodeDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.status = source["status"];
+	        this.version = source["version"];
+	        this.objects = source["objects"];
+	        this.shards = source["shards"];
+	        this.tables = this.convertValues(source["tables"], NodeTableDTO);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
 	}
 	export class ColumnDTO {
 	    name: string;
@@ -563,7 +653,7 @@ export namespace dto {
 	    ref: string;
 	    key: Record<string, any>;
 	    values: Record<string, any>;
-	    original: Record<string, any>;
+	    original?: Record<string, any>;
 	
 	    static createFrom(source: any = {}) {
 	        return new RowChangeDTO(source);
@@ -665,20 +755,32 @@ export namespace dto {
 		    return a;
 		}
 	}
-	export class CompletionsDTO {
-	    named: boolean;
-	    tables: Record<string, Array<string>>;
-	    functions: string[];
+	export class ConnectedClientDTO {
+	    name: string;
+	    version: string;
+	    principal: string;
+	    tokenName: string;
+	    level: string;
+	    firstSeen: string;
+	    lastSeen: string;
+	    requests: number;
+	    errors: number;
 	
 	    static createFrom(source: any = {}) {
-	        return new CompletionsDTO(source);
+	        return new ConnectedClientDTO(source);
 	    }
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.named = source["named"];
-	        this.tables = source["tables"];
-	        this.functions = source["functions"];
+	        this.name = source["name"];
+	        this.version = source["version"];
+	        this.principal = source["principal"];
+	        this.tokenName = source["tokenName"];
+	        this.level = source["level"];
+	        this.firstSeen = source["firstSeen"];
+	        this.lastSeen = source["lastSeen"];
+	        this.requests = source["requests"];
+	        this.errors = source["errors"];
 	    }
 	}
 	export class SettingRowDTO {
@@ -831,13 +933,13 @@ export namespace dto {
 	        this.message = source["message"];
 	    }
 	}
-	export class CountDTO {
+	export class CountResultDTO {
 	    count?: number;
 	    estimated: boolean;
 	    refused?: FilterRefusalDTO;
 	
 	    static createFrom(source: any = {}) {
-	        return new CountDTO(source);
+	        return new CountResultDTO(source);
 	    }
 	
 	    constructor(source: any = {}) {
@@ -970,6 +1072,22 @@ export namespace dto {
 		    }
 		    return a;
 		}
+	}
+	export class EditorWordsDTO {
+	    named: boolean;
+	    tables: Record<string, Array<string>>;
+	    functions: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new EditorWordsDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.named = source["named"];
+	        this.tables = source["tables"];
+	        this.functions = source["functions"];
+	    }
 	}
 	export class ExportRequestDTO {
 	    format: string;
@@ -1217,13 +1335,13 @@ export namespace dto {
 		    return a;
 		}
 	}
-	export class TabDTO {
+	export class LayoutTabDTO {
 	    kind: string;
 	    connectionId: string;
 	    table: string;
 	
 	    static createFrom(source: any = {}) {
-	        return new TabDTO(source);
+	        return new LayoutTabDTO(source);
 	    }
 	
 	    constructor(source: any = {}) {
@@ -1234,7 +1352,7 @@ export namespace dto {
 	    }
 	}
 	export class LayoutDTO {
-	    tabs: TabDTO[];
+	    tabs: LayoutTabDTO[];
 	    active: string;
 	    lastTable: Record<string, string>;
 	    columnWidths: Record<string, any>;
@@ -1245,7 +1363,7 @@ export namespace dto {
 	
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.tabs = this.convertValues(source["tabs"], TabDTO);
+	        this.tabs = this.convertValues(source["tabs"], LayoutTabDTO);
 	        this.active = source["active"];
 	        this.lastTable = source["lastTable"];
 	        this.columnWidths = source["columnWidths"];
@@ -1269,6 +1387,7 @@ export namespace dto {
 		    return a;
 		}
 	}
+	
 	export class StaleClientDTO {
 	    client: string;
 	    title: string;
@@ -1359,7 +1478,7 @@ export namespace dto {
 	        this.values = source["values"];
 	    }
 	}
-	export class MapDTO {
+	export class MapPointsDTO {
 	    id: string;
 	    keyColumns: string[];
 	    keys: any[][];
@@ -1372,7 +1491,7 @@ export namespace dto {
 	    kept: boolean;
 	
 	    static createFrom(source: any = {}) {
-	        return new MapDTO(source);
+	        return new MapPointsDTO(source);
 	    }
 	
 	    constructor(source: any = {}) {
@@ -1443,104 +1562,6 @@ export namespace dto {
 		    return a;
 		}
 	}
-	export class NodeShardDTO {
-	    name: string;
-	    objects: number;
-	    loaded: boolean;
-	    vectorIndexing: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new NodeShardDTO(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.name = source["name"];
-	        this.objects = source["objects"];
-	        this.loaded = source["loaded"];
-	        this.vectorIndexing = source["vectorIndexing"];
-	    }
-	}
-	export class NodeTablesDTO {
-	    table: string;
-	    shards: number;
-	    loaded: number;
-	    objects: number;
-	    shardList: NodeShardDTO[];
-	    shardsLeftOut: number;
-	
-	    static createFrom(source: any = {}) {
-	        return new NodeTablesDTO(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.table = source["table"];
-	        this.shards = source["shards"];
-	        this.loaded = source["loaded"];
-	        this.objects = source["objects"];
-	        this.shardList = this.convertValues(source["shardList"], NodeShardDTO);
-	        this.shardsLeftOut = source["shardsLeftOut"];
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
-	export class NodeDTO {
-	    name: string;
-	    status: string;
-	    version: string;
-	    objects: number;
-	    shards: number;
-	    tables: NodeTablesDTO[];
-	
-	    static createFrom(source: any = {}) {
-	        return new NodeDTO(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.name = source["name"];
-	        this.status = source["status"];
-	        this.version = source["version"];
-	        this.objects = source["objects"];
-	        this.shards = source["shards"];
-	        this.tables = this.convertValues(source["tables"], NodeTablesDTO);
-	    }
-	
-		convertValues(a: any, classs: any, asMap: boolean = false): any {
-		    if (!a) {
-		        return a;
-		    }
-		    if (a.slice && a.map) {
-		        return (a as any[]).map(elem => this.convertValues(elem, classs));
-		    } else if ("object" === typeof a) {
-		        if (asMap) {
-		            for (const key of Object.keys(a)) {
-		                a[key] = new classs(a[key]);
-		            }
-		            return a;
-		        }
-		        return new classs(a);
-		    }
-		    return a;
-		}
-	}
 	
 	
 	export class PairingClientDTO {
@@ -1571,12 +1592,12 @@ export namespace dto {
 	        this.project = source["project"];
 	    }
 	}
-	export class PairingRemoveDTO {
+	export class PairingRemovalDTO {
 	    client: string;
 	    project: string;
 	
 	    static createFrom(source: any = {}) {
-	        return new PairingRemoveDTO(source);
+	        return new PairingRemovalDTO(source);
 	    }
 	
 	    constructor(source: any = {}) {
@@ -1671,13 +1692,13 @@ export namespace dto {
 		    return a;
 		}
 	}
-	export class PathDTO {
+	export class PathStatusDTO {
 	    name: string;
 	    ok: boolean;
 	    detail: string;
 	
 	    static createFrom(source: any = {}) {
-	        return new PathDTO(source);
+	        return new PathStatusDTO(source);
 	    }
 	
 	    constructor(source: any = {}) {
@@ -2052,13 +2073,13 @@ export namespace dto {
 		}
 	}
 	
-	export class SimilarDTO {
+	export class SimilarResultDTO {
 	    grid: GridDTO;
 	    targetVector: string;
 	    dimensions: number;
 	
 	    static createFrom(source: any = {}) {
-	        return new SimilarDTO(source);
+	        return new SimilarResultDTO(source);
 	    }
 	
 	    constructor(source: any = {}) {
@@ -2086,7 +2107,6 @@ export namespace dto {
 		    return a;
 		}
 	}
-	
 	
 	
 	export class TableCountDTO {
@@ -2266,7 +2286,7 @@ export namespace dto {
 	}
 	export class TestResultDTO {
 	    serverVersion: string;
-	    paths: PathDTO[];
+	    paths: PathStatusDTO[];
 	    changed?: Record<string, string>;
 	
 	    static createFrom(source: any = {}) {
@@ -2276,7 +2296,7 @@ export namespace dto {
 	    constructor(source: any = {}) {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.serverVersion = source["serverVersion"];
-	        this.paths = this.convertValues(source["paths"], PathDTO);
+	        this.paths = this.convertValues(source["paths"], PathStatusDTO);
 	        this.changed = source["changed"];
 	    }
 	
@@ -2329,26 +2349,6 @@ export namespace dto {
 	        if ('string' === typeof source) source = JSON.parse(source);
 	        this.values = source["values"];
 	        this.secrets = source["secrets"];
-	    }
-	}
-	export class VerificationDTO {
-	    entries: number;
-	    anchorId: number;
-	    intact: boolean;
-	    brokenId: number;
-	    reason: string;
-	
-	    static createFrom(source: any = {}) {
-	        return new VerificationDTO(source);
-	    }
-	
-	    constructor(source: any = {}) {
-	        if ('string' === typeof source) source = JSON.parse(source);
-	        this.entries = source["entries"];
-	        this.anchorId = source["anchorId"];
-	        this.intact = source["intact"];
-	        this.brokenId = source["brokenId"];
-	        this.reason = source["reason"];
 	    }
 	}
 

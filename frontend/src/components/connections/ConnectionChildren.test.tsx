@@ -38,7 +38,7 @@ describe("the tables under a connection", () => {
     expect(screen.getByRole("treeitem", { name: "public.cheap_items, view" })).toHaveTextContent("view");
   });
   it("the count replaces the estimate once it arrives", () => {
-    tree({ "public.items": { name: "public.items", count: 1187, message: "" } });
+    tree({ "public.items": { name: "public.items", count: 1187, estimated: false, message: "" } });
     expect(screen.queryByText("about 1,200")).toBeNull();
     expect(screen.getByText("1,187")).toBeInTheDocument();
   });

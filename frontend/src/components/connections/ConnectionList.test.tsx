@@ -171,13 +171,13 @@ describe("connection list after a disconnect", () => {
 });
 
 describe("a multi-tenant table in the tree (issue 23)", () => {
-  const tables = [{ name: "Article", description: "", multiTenant: false }, { name: "Shop", description: "", multiTenant: true }];
+  const tables = [{ name: "Article", description: "", multiTenant: false, kind: "", estimate: null }, { name: "Shop", description: "", multiTenant: true, kind: "", estimate: null }];
   const ready: OpenedState = {
     status: "ready",
     serverVersion: "1.35.2",
     capabilities: {} as Capabilities,
     tables,
-    counts: { Article: { name: "Article", count: 10, message: "" }, Shop: { name: "Shop", count: null, tenants: 3, message: "multi-tenant" } },
+    counts: { Article: { name: "Article", count: 10, estimated: false, message: "" }, Shop: { name: "Shop", count: null, estimated: false, tenants: 3, message: "multi-tenant" } },
   };
   const state = { status: "ready" as const, connections: three };
   const api = fakeApi(async () => three, {

@@ -66,7 +66,7 @@ export function statusText(status: string): string {
 export function TenantList({ connectionId, table, openTable, onOpenTenant, refreshed = 0 }: Props) {
   const api = useApi();
   const [load, setLoad] = useState<Load>({ status: "loading" });
-  const [page, setPage] = useState<TenantPage>({ total: 0, matched: 0, offset: 0, tenants: [] });
+  const [page, setPage] = useState<TenantPage>({ total: 0, matched: 0, offset: 0, tenants: [], kept: false });
   const [filter, setFilter] = useState("");
   const [active, setActive] = useState(0);
   const [scrollTop, setScrollTop] = useState(0);

@@ -9,7 +9,7 @@ describe("connection formatting", () => {
     ["[::1]", 8080, "[::1]:8080"],
     ["localhost", 0, "localhost"],
   ])("address(%s, %d) = %s", (host, port, want) => {
-    expect(address({ host, port })).toBe(want);
+    expect(address({ host, port, address: "" })).toBe(want);
   });
 
   it("names known types and capitalises others", () => {

@@ -1,7 +1,8 @@
 import { act, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
-import { ApiError, ApiProvider, type ConnectionDescription, type ConnectionForm } from "../../api";
+import { ApiError, ApiProvider, type ConnectionDescription, type ConnectionForm, type TestResult } from "../../api";
+import { read } from "../../api/read";
 import { connectionForm, deferred, fakeApi, weaviateDescription } from "../../test/fakeApi";
 import { ConnectionFormPanel } from "./ConnectionFormPanel";
 
@@ -53,7 +54,7 @@ describe("connection form (SPEC A Connection settings, A.4)", () => {
   });
 
   it("issue 25: a bad port is named at its field, keeps what was typed, and takes the focus", async () => {
-    const test = vi.fn(async () => ({ serverVersion: "1.35.2", paths: [] }));
+    const test = vi.fn(async () => ({ serverVersion: "1.35.2", paths: [], changed: {} }));
     renderForm(connectionForm(), { connections: { test } });
     const port = screen.getByRole("textbox", { name: "Port" });
     for (const typed of ["abc", "99999"]) {
@@ -80,7 +81,7 @@ describe("connection form (SPEC A Connection settings, A.4)", () => {
       { name: "GraphQL", ok: true, detail: "off (filters, sorts, counts and search read over gRPC)" },
       { name: "gRPC", ok: false, detail: "Connection failed: the gRPC API at db:50051 does not answer" },
     ];
-    renderForm(connectionForm(), { connections: { test: async () => ({ serverVersion: "1.35.2", paths }) } });
+    renderForm(connectionForm(), { connections: { test: async () => ({ serverVersion: "1.35.2", paths, changed: {} }) } });
     await userEvent.click(screen.getByRole("button", { name: "Test" }));
     const line = await screen.findByRole("status");
     expect(line).toHaveTextContent(
@@ -90,13 +91,13 @@ describe("connection form (SPEC A Connection settings, A.4)", () => {
   });
 
   it("a Test answering after the values changed is dropped: its result would describe other values", async () => {
-    const answer = deferred<{ serverVersion: string; paths: [] }>();
+    const answer = deferred<TestResult>();
     renderForm(connectionForm(), { connections: { test: () => answer.promise } });
     await userEvent.click(screen.getByRole("button", { name: "Test" }));
     const host = screen.getByRole("textbox", { name: "Host" });
     await userEvent.clear(host);
     await userEvent.type(host, "other.example");
-    await act(async () => answer.resolve({ serverVersion: "1.35.2", paths: [] }));
+    await act(async () => answer.resolve({ serverVersion: "1.35.2", paths: [], changed: {} }));
     expect(screen.queryByText("Connected: Weaviate 1.35.2")).not.toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Test" })).toBeEnabled();
   });
@@ -200,16 +201,16 @@ describe("a form from a description alone", () => {
   const testdb: ConnectionDescription = {
     types: [{ name: "testdb", label: "Test DB", summary: "" }],
     settings: [
-      { key: "path", label: "File", kind: "path", default: "", placeholder: "/data/x.db", help: "The database file", required: true, section: "", options: [], optionHelp: {}, min: 0, max: 0, format: "", showWhen: null },
-      { key: "mode", label: "Mode", kind: "enum", default: "ro", placeholder: "", help: "", required: true, section: "", options: ["ro", "rw"], optionHelp: { rw: "Writes allowed" }, min: 0, max: 0, format: "", showWhen: null },
-      { key: "timeout", label: "Timeout", kind: "int", default: "5", placeholder: "", help: "", required: false, section: "Advanced", options: [], optionHelp: {}, min: 1, max: 60, format: "", showWhen: null },
-      { key: "wal", label: "Use WAL", kind: "bool", default: "", placeholder: "", help: "Write-ahead log", required: false, section: "Advanced", options: [], optionHelp: {}, min: 0, max: 0, format: "", showWhen: null },
-      { key: "note", label: "Note", kind: "text", default: "", placeholder: "anything", help: "", required: false, section: "", options: [], optionHelp: {}, min: 0, max: 0, format: "", showWhen: null },
+      { key: "path", label: "File", kind: "path", default: "", placeholder: "/data/x.db", help: "The database file", required: true, section: "", options: [], optionHelp: {}, min: 0, max: 0, format: "" },
+      { key: "mode", label: "Mode", kind: "enum", default: "ro", placeholder: "", help: "", required: true, section: "", options: ["ro", "rw"], optionHelp: { rw: "Writes allowed" }, min: 0, max: 0, format: "" },
+      { key: "timeout", label: "Timeout", kind: "int", default: "5", placeholder: "", help: "", required: false, section: "Advanced", options: [], optionHelp: {}, min: 1, max: 60, format: "" },
+      { key: "wal", label: "Use WAL", kind: "bool", default: "", placeholder: "", help: "Write-ahead log", required: false, section: "Advanced", options: [], optionHelp: {}, min: 0, max: 0, format: "" },
+      { key: "note", label: "Note", kind: "text", default: "", placeholder: "anything", help: "", required: false, section: "", options: [], optionHelp: {}, min: 0, max: 0, format: "" },
       { key: "password", label: "Password", kind: "secret", default: "", placeholder: "", help: "", required: true, section: "", options: [], optionHelp: {}, min: 0, max: 0, format: "", showWhen: { key: "mode", in: ["rw"] } },
     ],
     suggestions: [],
     address: ["path"],
-    url: { schemes: ["testdb"], example: "testdb:///home/me/shop.db?mode=ro" },
+    url: read("driver.URLForm", { schemes: ["testdb"], example: "testdb:///home/me/shop.db?mode=ro" }),
   };
   const blank = (): ConnectionForm => ({ id: "", name: "", type: "testdb", values: { mode: "ro", timeout: "5" }, externalAccess: "readWrite", aiPolicy: "askForWrites", savedSecrets: [] });
 

@@ -9,7 +9,7 @@ import { DEFINITION_CHECK_MS } from "./useDefinitionWatch";
 function renderPanel(explorer: Partial<ExplorerApi> = {}, count?: number | null, copy?: (t: string) => Promise<void>) {
   const api = fakeApi(
     async () => [],
-    { browse: vi.fn(async () => grid(demoRows)), count: vi.fn(async () => ({ count: 2, refused: null })), ...explorer },
+    { browse: vi.fn(async () => grid(demoRows)), count: vi.fn(async () => ({ count: 2, estimated: false, refused: null })), ...explorer },
     { copy },
   );
   render(
@@ -38,7 +38,7 @@ const EMPTY_BLOCKED = {
 
 describe("table tab", () => {
   it("offers All as the driver's paging stop (Capabilities.maxResults), no size beyond it", async () => {
-    const api = fakeApi(async () => [], { browse: vi.fn(async () => grid(demoRows)), count: vi.fn(async () => ({ count: 2, refused: null })) });
+    const api = fakeApi(async () => [], { browse: vi.fn(async () => grid(demoRows)), count: vi.fn(async () => ({ count: 2, estimated: false, refused: null })) });
     render(
       <ApiProvider api={api}>
         <TablePanel connection={connection({ id: "demo", name: "Demo Weaviate" })} table="Article" maxResults={500} />
@@ -97,7 +97,7 @@ describe("table tab", () => {
         r.offset === 0 ? { offset: r.offset, hasMore: true } : { offset: r.offset, hasMore: false, notice: "Paging stops at row 10,000" },
       ),
     );
-    renderPanel({ browse, count: async () => ({ count: 20000, refused: null }) });
+    renderPanel({ browse, count: async () => ({ count: 20000, estimated: false, refused: null }) });
     await screen.findByRole("table");
     const next = screen.getByRole("button", { name: "Next ›" });
     const prev = screen.getByRole("button", { name: "‹ Previous" });
@@ -149,7 +149,7 @@ describe("table tab", () => {
         return [`00000000-0000-4000-8000-${String(n).padStart(12, "0")}`, `row ${n}`, String(n), "[]", "[0,0,0,0]"];
       });
     const browse = vi.fn(async (_id: string, _t: string, r: BrowseRequest) => grid(rowsAt(r.offset, r.limit), { offset: r.offset, hasMore: r.offset + r.limit < total }));
-    renderPanel({ browse, count: vi.fn(async () => ({ count: total, refused: null })) });
+    renderPanel({ browse, count: vi.fn(async () => ({ count: total, estimated: false, refused: null })) });
     await screen.findByRole("table");
     await userEvent.selectOptions(screen.getByRole("combobox", { name: "Rows per page" }), "10000");
     expect(await screen.findByText("Rows 1–2,500 of 2,500")).toBeInTheDocument();
@@ -171,7 +171,7 @@ describe("table tab", () => {
   });
 
   it("adds a filter from the keyboard: column, operator, value, Enter; the rows and the count follow it", async () => {
-    const count = vi.fn(async (_id: string, _t: string, f: unknown[]) => ({ count: f.length ? 1 : 2, refused: null }));
+    const count = vi.fn(async (_id: string, _t: string, f: unknown[]) => ({ count: f.length ? 1 : 2, estimated: false, refused: null }));
     const api = renderPanel({ count });
     await screen.findByRole("table");
     await userEvent.click(screen.getByRole("button", { name: "+ Filter" }));
@@ -304,7 +304,7 @@ describe("table tab", () => {
             },
           }),
     );
-    const count = vi.fn(async () => ({ count: null, refused: { index: 0, column: "title", operator: "regex", reason: "x", message: "x" } }));
+    const count = vi.fn(async () => ({ count: null, estimated: false, refused: { index: 0, column: "title", operator: "regex", reason: "x", message: "x" } }));
     renderPanel({ browse, count });
     await screen.findByRole("table");
     await userEvent.click(screen.getByRole("button", { name: "Filter title" }));

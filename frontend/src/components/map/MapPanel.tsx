@@ -63,7 +63,8 @@ function samePoints(a: number[], b: number[]): boolean {
 
 /** gridColumn is a read-only column of the layout's grid (the key's columns, x, y). */
 function gridColumn(name: string, type: string, primaryKey = false): Column {
-  return { name, type, primaryKey, readOnly: true, json: false, description: "", filterable: [], sortable: false, preview: false };
+  return { name, type, primaryKey, readOnly: true, json: false, description: "", filterable: [], sortable: false, preview: false,
+    tokenization: "", filterNotes: {}, blocked: {}, kind: "", of: "", dimension: 0 };
 }
 
 /** Why chosen points cannot be opened or searched near: the table names no row by a key. */

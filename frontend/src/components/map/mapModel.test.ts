@@ -16,9 +16,10 @@ import {
   RAMP,
   type Direction,
 } from "./mapModel";
+import type { ColumnKind } from "../../api";
 
 // A map column as the backend sends it: the database's type and the portable kind beside it.
-const KINDS: Record<string, string> = { text: "text", int: "integer", number: "number", boolean: "boolean", date: "datetime" };
+const KINDS: Record<string, ColumnKind> = { text: "text", int: "integer", number: "number", boolean: "boolean", date: "datetime" };
 const col = (name: string, type: string, values: (string | null)[]) => ({ name, type, kind: KINDS[type] ?? "other", values });
 
 describe("the map's encodings (issue 22)", () => {

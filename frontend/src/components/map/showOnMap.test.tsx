@@ -3,7 +3,6 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { ApiProvider } from "../../api";
 import { connection, fakeApi, tableInfo, weaviateSearches } from "../../test/fakeApi";
-import { toSearchModes } from "../../api/searches";
 import { SearchPanel } from "../search/SearchPanel";
 
 // Issue 22: the search panel's Show on the map opens the map of the same rows (the search's
@@ -16,7 +15,7 @@ function namedVectorsApi() {
       return {
         ...info,
         settings: { ...info.settings, vectorizer: "text2vec-transformers", namedVectors: ["title_vec", "body_vec"], vectorizedVectors: ["title_vec", "body_vec"] },
-        searches: toSearchModes(weaviateSearches.vectorized),
+        searches: weaviateSearches.vectorized,
       };
     },
   });

@@ -4,15 +4,15 @@ import { countsByName, formatCount, rowRange, sortTables } from "./format";
 describe("counts, row ranges and the tree's order", () => {
   it("sorts tables by name, ignoring case", () => {
     const names = sortTables([
-      { name: "Author", description: "", multiTenant: false },
-      { name: "article", description: "", multiTenant: false },
-      { name: "Big", description: "", multiTenant: false },
+      { name: "Author", description: "", multiTenant: false, kind: "", estimate: null },
+      { name: "article", description: "", multiTenant: false, kind: "", estimate: null },
+      { name: "Big", description: "", multiTenant: false, kind: "", estimate: null },
     ]).map((t) => t.name);
     expect(names).toEqual(["article", "Author", "Big"]);
   });
 
   it("indexes counts by name", () => {
-    expect(countsByName([{ name: "A", count: 3, message: "" }]).A.count).toBe(3);
+    expect(countsByName([{ name: "A", count: 3, estimated: false, message: "" }]).A.count).toBe(3);
   });
 
   it.each([

@@ -3,7 +3,6 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { ApiProvider } from "../../api";
 import { connection, fakeApi, tableInfo, weaviateSearches } from "../../test/fakeApi";
-import { toSearchModes } from "../../api/searches";
 import { SearchPanel } from "./SearchPanel";
 
 describe("a table's search panel (issue 23, item 3)", () => {
@@ -52,7 +51,7 @@ describe("a table's search panel (issue 23, item 3)", () => {
   it("on a collection with a vectorizer, the alpha slider weighs the search: its value is sent, in words beside it", async () => {
     const api = fakeApi(async () => [], {
       describeTable: async (_id: string, table: string) => {
-        return { ...tableInfo(table), searches: toSearchModes(weaviateSearches.vectorized) };
+        return { ...tableInfo(table), searches: weaviateSearches.vectorized };
       },
     });
     const search = vi.spyOn(api.explorer, "search");

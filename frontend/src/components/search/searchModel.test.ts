@@ -3,12 +3,11 @@ import { grid, tableInfo, weaviateSearches } from "../../test/fakeApi";
 import { column } from "../../test/fakeApi";
 import { choiceOf, choicesFor, choose, initialSearch, measureFirst, notReady, toSend, usesVector } from "./searchModel";
 import { settingIn } from "../details/settingLink";
-import { toSearchModes } from "../../api/searches";
 
 // The tables search as the Weaviate driver describes the demo Article collection (the Go test
 // TestTheFrontendSearchFixtureIsThisDriversModes keeps weaviate-searches.json so).
 const plain = tableInfo("Article");
-const vectorized = { ...plain, searches: toSearchModes(weaviateSearches.vectorized) };
+const vectorized = { ...plain, searches: weaviateSearches.vectorized };
 const named = { ...plain, settings: { ...plain.settings, namedVectors: ["body_vec", "title_vec"] } };
 const noWords = { ...plain, searches: [] };
 

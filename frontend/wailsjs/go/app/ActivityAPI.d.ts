@@ -6,4 +6,4 @@ export function Export(arg1:dto.ActivityQueryDTO):Promise<string>;
 
 export function List(arg1:dto.ActivityQueryDTO):Promise<dto.ActivityPageDTO>;
 
-export function Verify():Promise<dto.VerificationDTO>;
+export function Verify():Promise<dto.ChainCheckDTO>;

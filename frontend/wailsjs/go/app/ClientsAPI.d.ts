@@ -4,4 +4,4 @@ import {dto} from '../models';
 
 export function Disconnect(arg1:string,arg2:string):Promise<boolean>;
 
-export function Recent():Promise<Array<dto.ClientDTO>>;
+export function Recent():Promise<Array<dto.ConnectedClientDTO>>;

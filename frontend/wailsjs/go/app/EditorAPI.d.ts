@@ -6,7 +6,7 @@ export function Cancel(arg1:string):Promise<boolean>;
 
 export function ClearHistory(arg1:string):Promise<void>;
 
-export function Completions(arg1:string):Promise<dto.CompletionsDTO>;
+export function Completions(arg1:string):Promise<dto.EditorWordsDTO>;
 
 export function DeleteSavedQuery(arg1:string,arg2:string):Promise<void>;
 

@@ -14,7 +14,7 @@ export function Commit(arg1:string,arg2:string,arg3:dto.CommitRequestDTO):Promis
 
 export function Connect(arg1:string):Promise<dto.ConnectionStateDTO>;
 
-export function Count(arg1:string,arg2:string,arg3:Array<dto.FilterDTO>):Promise<dto.CountDTO>;
+export function Count(arg1:string,arg2:string,arg3:Array<dto.FilterDTO>):Promise<dto.CountResultDTO>;
 
 export function DescribeTable(arg1:string,arg2:string):Promise<dto.TableInfoDTO>;
 
@@ -24,7 +24,7 @@ export function ExportGrid(arg1:string,arg2:string,arg3:dto.GridDTO):Promise<dto
 
 export function ExportTable(arg1:string,arg2:string,arg3:string,arg4:dto.ExportRequestDTO):Promise<dto.ExportResultDTO>;
 
-export function FindSimilar(arg1:string,arg2:string,arg3:Record<string, any>,arg4:string,arg5:number):Promise<dto.SimilarDTO>;
+export function FindSimilar(arg1:string,arg2:string,arg3:Record<string, any>,arg4:string,arg5:number):Promise<dto.SimilarResultDTO>;
 
 export function ImportFile(arg1:string,arg2:string,arg3:string,arg4:string,arg5:Record<string, string>):Promise<dto.ImportResultDTO>;
 
@@ -32,9 +32,9 @@ export function ListTables(arg1:string):Promise<Array<dto.TableDTO>>;
 
 export function ListTenants(arg1:string,arg2:string,arg3:string,arg4:number,arg5:number,arg6:boolean):Promise<dto.TenantPageDTO>;
 
-export function Nodes(arg1:string):Promise<Array<dto.NodeDTO>>;
+export function Nodes(arg1:string):Promise<Array<dto.ClusterNodeDTO>>;
 
-export function OpenMap(arg1:string,arg2:string,arg3:string,arg4:dto.MapRequestDTO):Promise<dto.MapDTO>;
+export function OpenMap(arg1:string,arg2:string,arg3:string,arg4:dto.MapRequestDTO):Promise<dto.MapPointsDTO>;
 
 export function PreviewImport(arg1:string,arg2:string,arg3:string):Promise<dto.ImportPreviewDTO>;
 
@@ -48,6 +48,6 @@ export function SetTenantStatus(arg1:string,arg2:string,arg3:string,arg4:string)
 
 export function TableCounts(arg1:string):Promise<Array<dto.TableCountDTO>>;
 
-export function TableNodes(arg1:string,arg2:string):Promise<Array<dto.NodeDTO>>;
+export function TableNodes(arg1:string,arg2:string):Promise<Array<dto.ClusterNodeDTO>>;
 
 export function Vectors(arg1:string,arg2:string,arg3:Array<Record<string, any>>):Promise<Array<any>>;

@@ -6,4 +6,4 @@ export function Clients():Promise<Array<dto.PairingClientDTO>>;
 
 export function Connect(arg1:dto.PairingRequestDTO):Promise<dto.PairingResultDTO>;
 
-export function Remove(arg1:dto.PairingRemoveDTO):Promise<dto.PairingRemovedDTO>;
+export function Remove(arg1:dto.PairingRemovalDTO):Promise<dto.PairingRemovedDTO>;
