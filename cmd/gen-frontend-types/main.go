@@ -30,6 +30,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -496,7 +497,7 @@ func (g *gen) packageFile(pkg string, decls []*decl) []byte {
 	b.WriteString("// The types of Go package " + decls[0].obj.Pkg().Path() + ".\n")
 	if len(imports) > 0 {
 		b.WriteString("\n")
-		for _, p := range sortedKeys(imports) {
+		for _, p := range slices.Sorted(maps.Keys(imports)) {
 			fmt.Fprintf(&b, "import type * as %s from \"./%s\";\n", p, p)
 		}
 	}
@@ -642,7 +643,7 @@ func (g *gen) shapesFile(byPkg map[string][]*decl) []byte {
 // and a map value's; "*" and a pointer's (null when Go sends none); "?" and a pointer's that
 // Go leaves out when nil (it stays out); or a struct's "package.Name".
 `)
-	pkgs := sortedKeys(byPkg)
+	pkgs := slices.Sorted(maps.Keys(byPkg))
 	b.WriteString("\n")
 	for _, p := range pkgs {
 		if slices.ContainsFunc(byPkg[p], func(d *decl) bool { return d.st != nil }) {
@@ -727,13 +728,4 @@ func propName(name string) string {
 		}
 	}
 	return name
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
