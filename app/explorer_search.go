@@ -51,5 +51,5 @@ func (a *ExplorerAPI) Search(id, table string, req dto.SearchRequestDTO) (dto.Se
 	}
 	out := dto.FromGrid(g)
 	out.HasMore = false // ranked matches are not paged
-	return dto.SearchResultDTO{Grid: out, Describe: r.Describe(), Measure: driver.MeasureOf(g, r.Explain)}, nil
+	return dto.SearchResultDTO{Grid: out, Describe: r.Describe(), Measure: driver.MeasureOf(g, r.Explain), Profile: g.Profile}, nil
 }

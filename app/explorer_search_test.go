@@ -148,6 +148,36 @@ func TestSearchPanelAnswersAsTheServerDoes(t *testing.T) {
 			t.Fatalf("%v", err)
 		}
 	})
+	t.Run("issue 40: a profile is asked for where the table profiles (1.36.9+): the node's shard, timed; none elsewhere", func(t *testing.T) {
+		info, err := api.DescribeTable(id, fixtures.Typed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := api.Search(id, fixtures.Typed, dto.SearchRequestDTO{By: "words", Mode: "bm25", Query: "row", Profile: true})
+		if err != nil || len(res.Grid.Rows) == 0 {
+			t.Fatalf("%+v %v", res, err)
+		}
+		version, err := on.ServerVersion(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasPrefix(version, "1.35.") {
+			if info.Profiles || res.Profile != nil {
+				t.Fatalf("weaviate-server %s has no profiles: table says %v, search gave %+v", version, info.Profiles, res.Profile)
+			}
+			return
+		}
+		if !info.Profiles || res.Profile == nil || len(res.Profile.Shards) != 1 || len(res.Profile.Shards[0].Searches) == 0 {
+			t.Fatalf("weaviate-server %s: table profiles %v, profile %+v", version, info.Profiles, res.Profile)
+		}
+		timed := false
+		for _, m := range res.Profile.Shards[0].Searches[0].Metrics {
+			timed = timed || m.Seconds != nil
+		}
+		if !timed {
+			t.Fatalf("no timed phase in %+v", res.Profile.Shards[0])
+		}
+	})
 	t.Run("explained scores come as the last column", func(t *testing.T) {
 		res, err := api.Search(id, fixtures.Typed, dto.SearchRequestDTO{By: "words", Mode: "bm25", Query: "row", Explain: true})
 		cols := res.Grid.Columns

@@ -151,6 +151,9 @@ type TableInfoDTO struct {
 	// first (never null; empty: only near a vector or a row). The driver's own type, whose
 	// JSON leaves empty fields out: the frontend's reader fills them (api/read.ts).
 	Searches []driver.SearchMode `json:"searches"`
+	// Profiles: a search of the table can carry the database's own profile of it
+	// (SearchRequestDTO.Profile).
+	Profiles bool `json:"profiles"`
 }
 
 // DetailSectionDTO is one part of a table's definition in words.
@@ -278,6 +281,7 @@ func FromTableInfo(t *driver.TableInfo) TableInfoDTO {
 		},
 		Details:  details(t.Details),
 		Searches: nonNil(t.Searches),
+		Profiles: t.Profiles,
 	}
 }
 

@@ -40,6 +40,8 @@ type SearchRequestDTO struct {
 	Filters       []FilterDTO       `json:"filters"`
 	Limit         int               `json:"limit"`
 	Explain       bool              `json:"explain"`
+	// Profile asks for the database's own profile of the search, where the table Profiles.
+	Profile bool `json:"profile"`
 }
 
 // SearchResultDTO is a search's matches, best first, with the measure that ranks them (and
@@ -50,6 +52,8 @@ type SearchResultDTO struct {
 	Describe string            `json:"describe"`
 	Measure  string            `json:"measure"`
 	Refused  *FilterRefusalDTO `json:"refused"`
+	// Profile is the database's profile of the search, when asked for and given.
+	Profile *driver.QueryProfile `json:"profile"`
 }
 
 // SimilarResultDTO is FindSimilar's answer: the matches, best first, as a grid whose columns are
@@ -62,7 +66,7 @@ type SimilarResultDTO struct {
 
 // Request is the panel's search as the driver's; the error says what the panel must fix.
 func (in SearchRequestDTO) Request() (driver.SearchRequest, error) {
-	r := driver.SearchRequest{TargetVector: in.TargetVector, Filters: DriverFilters(in.Filters)}
+	r := driver.SearchRequest{TargetVector: in.TargetVector, Filters: DriverFilters(in.Filters), Profile: in.Profile}
 	switch in.By {
 	case SearchByWords:
 		q := in.Query

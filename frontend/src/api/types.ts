@@ -69,7 +69,7 @@ import type { ConnType } from "./gen/plugins";
 import type { Format } from "./gen/transfer";
 
 export type * from "./gen/dto";
-export type { ColumnKind, Condition, FieldKind, SearchMode, SearchParam, SettingField, Suggestion, URLForm } from "./gen/driver";
+export type { ColumnKind, Condition, FieldKind, ProfileMetric, QueryProfile, SearchMode, SearchParam, SettingField, ShardProfile, Suggestion, URLForm } from "./gen/driver";
 
 /** What a type's plugin says of its connections: the form's fields (Go's driver.Description). */
 export type ConnectionDescription = Description;

@@ -172,6 +172,7 @@ export function tableInfo(name: string, columns: Column[] = articleColumns): Tab
     ],
  
     searches: weaviateSearches.plain,
+    profiles: false,
   };
 }
 
@@ -216,6 +217,7 @@ export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi 
       describe: req.by === "words" ? `${req.mode || "words"} "${req.query}"` : `a ${req.by}`,
       measure: "score",
       refused: null,
+      profile: req.profile ? sampleProfile : null,
     }),
     tableCounts: async () => [
       { name: "Author", count: 4, estimated: false, message: "" },
@@ -632,3 +634,23 @@ export function deferred<T>() {
   });
   return { promise, resolve, reject };
 }
+
+/** A search's profile as weaviate-server 1.39.0 gives one (two timed phases and a method). */
+export const sampleProfile = {
+  shards: [
+    {
+      name: "article_sMsSObsI0KUQ",
+      node: "node1",
+      searches: [
+        {
+          kind: "keyword",
+          metrics: [
+            { name: "kwd_method", value: "blockmaxwand" },
+            { name: "kwd_time", value: "200µs", seconds: 0.0002 },
+            { name: "total_took", value: "400µs", seconds: 0.0004 },
+          ],
+        },
+      ],
+    },
+  ],
+};

@@ -196,6 +196,118 @@ export namespace driver {
 		    return a;
 		}
 	}
+	export class ProfileMetric {
+	    name: string;
+	    value: string;
+	    seconds?: number;
+	
+	    static createFrom(source: any = {}) {
+	        return new ProfileMetric(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.value = source["value"];
+	        this.seconds = source["seconds"];
+	    }
+	}
+	export class SearchProfile {
+	    kind: string;
+	    metrics: ProfileMetric[];
+	
+	    static createFrom(source: any = {}) {
+	        return new SearchProfile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.kind = source["kind"];
+	        this.metrics = this.convertValues(source["metrics"], ProfileMetric);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class ShardProfile {
+	    name: string;
+	    node?: string;
+	    searches: SearchProfile[];
+	
+	    static createFrom(source: any = {}) {
+	        return new ShardProfile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.node = source["node"];
+	        this.searches = this.convertValues(source["searches"], SearchProfile);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class QueryProfile {
+	    shards: ShardProfile[];
+	
+	    static createFrom(source: any = {}) {
+	        return new QueryProfile(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.shards = this.convertValues(source["shards"], ShardProfile);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class SearchParam {
 	    key: string;
 	    label: string;
@@ -278,6 +390,8 @@ export namespace driver {
 		    return a;
 		}
 	}
+	
+	
 	
 	
 	
@@ -1997,6 +2111,7 @@ export namespace dto {
 	    filters: FilterDTO[];
 	    limit: number;
 	    explain: boolean;
+	    profile: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new SearchRequestDTO(source);
@@ -2016,6 +2131,7 @@ export namespace dto {
 	        this.filters = this.convertValues(source["filters"], FilterDTO);
 	        this.limit = source["limit"];
 	        this.explain = source["explain"];
+	        this.profile = source["profile"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -2041,6 +2157,7 @@ export namespace dto {
 	    describe: string;
 	    measure: string;
 	    refused?: FilterRefusalDTO;
+	    profile?: driver.QueryProfile;
 	
 	    static createFrom(source: any = {}) {
 	        return new SearchResultDTO(source);
@@ -2052,6 +2169,7 @@ export namespace dto {
 	        this.describe = source["describe"];
 	        this.measure = source["measure"];
 	        this.refused = this.convertValues(source["refused"], FilterRefusalDTO);
+	        this.profile = this.convertValues(source["profile"], driver.QueryProfile);
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {
@@ -2181,6 +2299,7 @@ export namespace dto {
 	    settings: TableSettingsDTO;
 	    details: DetailSectionDTO[];
 	    searches: driver.SearchMode[];
+	    profiles: boolean;
 	
 	    static createFrom(source: any = {}) {
 	        return new TableInfoDTO(source);
@@ -2195,6 +2314,7 @@ export namespace dto {
 	        this.settings = this.convertValues(source["settings"], TableSettingsDTO);
 	        this.details = this.convertValues(source["details"], DetailSectionDTO);
 	        this.searches = this.convertValues(source["searches"], driver.SearchMode);
+	        this.profiles = source["profiles"];
 	    }
 	
 		convertValues(a: any, classs: any, asMap: boolean = false): any {

@@ -53,6 +53,26 @@ export interface Description {
 /** FieldKind is how a setting is entered and checked. */
 export type FieldKind = "text" | "int" | "bool" | "enum" | "secret" | "path";
 
+/**
+ * ProfileMetric is one measure as the database wrote it ("126.068µs", "blockmaxwand", "2");
+ * Seconds is set where the value is a duration, for the window's bars.
+ */
+export interface ProfileMetric {
+  name: string;
+  value: string;
+  seconds?: number;
+}
+
+/**
+ * QueryProfile is the database's own account of where a search spent its time, shard by
+ * shard (Weaviate 1.36.9+: vector index traversal, filtering, rescoring, object hydration,
+ * keyword scoring). A driver fills Grid.Profile when SearchRequest.Profile asked for it and
+ * the database gave one; TableInfo.Profiles says beforehand whether it can.
+ */
+export interface QueryProfile {
+  shards: ShardProfile[];
+}
+
 /** ResultKind tells which half of a Result is set. */
 export type ResultKind = "grid" | "json" | "text";
 
@@ -115,6 +135,15 @@ export interface SearchParam {
   optionLabels: Record<string, string>;
 }
 
+/**
+ * SearchProfile is one kind of search within a shard ("vector", "keyword"), its metrics in
+ * the order of their names.
+ */
+export interface SearchProfile {
+  kind: string;
+  metrics: ProfileMetric[];
+}
+
 /** SettingField is one field of a connection's settings. */
 export interface SettingField {
   /** Key names the value in the settings (SetValue/Value) and on the CLI (--set key=value). */
@@ -142,6 +171,14 @@ export interface SettingField {
    * hidden, not checked and not saved otherwise.
    */
   showWhen?: Condition;
+}
+
+/** ShardProfile is one shard's part of a search. */
+export interface ShardProfile {
+  name: string;
+  /** Node is the server that searched the shard, where the database names it. */
+  node: string;
+  searches: SearchProfile[];
 }
 
 /**

@@ -905,6 +905,8 @@ export interface SearchRequest {
   filters: Filter[];
   limit: number;
   explain: boolean;
+  /** Profile asks for the database's own profile of the search, where the table Profiles. */
+  profile: boolean;
 }
 
 /**
@@ -917,6 +919,8 @@ export interface SearchResult {
   describe: string;
   measure: string;
   refused: FilterRefusal | null;
+  /** Profile is the database's profile of the search, when asked for and given. */
+  profile: driver.QueryProfile | null;
 }
 
 /** SettingRowDTO is one setting of a connection as its page shows it. */
@@ -991,6 +995,11 @@ export interface TableInfo {
    * JSON leaves empty fields out: the frontend's reader fills them (api/read.ts).
    */
   searches: driver.SearchMode[];
+  /**
+   * Profiles: a search of the table can carry the database's own profile of it
+   * (SearchRequestDTO.Profile).
+   */
+  profiles: boolean;
 }
 
 /** TableSettingsDTO are the collection settings worth showing next to the columns. */

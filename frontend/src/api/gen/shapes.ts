@@ -14,9 +14,13 @@ export interface Shapes {
   "driver.Condition": driver.Condition;
   "driver.ConnectionType": driver.ConnectionType;
   "driver.Description": driver.Description;
+  "driver.ProfileMetric": driver.ProfileMetric;
+  "driver.QueryProfile": driver.QueryProfile;
   "driver.SearchMode": driver.SearchMode;
   "driver.SearchParam": driver.SearchParam;
+  "driver.SearchProfile": driver.SearchProfile;
   "driver.SettingField": driver.SettingField;
+  "driver.ShardProfile": driver.ShardProfile;
   "driver.Suggestion": driver.Suggestion;
   "driver.URLForm": driver.URLForm;
   "driver.Words": driver.Words;
@@ -104,9 +108,13 @@ export const shapes: { readonly [K in keyof Shapes]: Readonly<Record<string, str
   "driver.Condition": { key: "string", in: "[]string" },
   "driver.ConnectionType": { name: "string", label: "string", summary: "string" },
   "driver.Description": { types: "[]driver.ConnectionType", settings: "[]driver.SettingField", suggestions: "[]driver.Suggestion", address: "[]string", words: "?driver.Words", url: "?driver.URLForm" },
+  "driver.ProfileMetric": { name: "string", value: "string", seconds: "?number" },
+  "driver.QueryProfile": { shards: "[]driver.ShardProfile" },
   "driver.SearchMode": { name: "string", label: "string", hint: "string", note: "string", measure: "string", columns: "boolean", textColumns: "[]string", explains: "boolean", vector: "boolean", params: "[]driver.SearchParam" },
   "driver.SearchParam": { key: "string", label: "string", help: "string", kind: "string", min: "number", max: "number", step: "number", minLabel: "string", maxLabel: "string", default: "string", options: "[]string", optionLabels: "{}string" },
+  "driver.SearchProfile": { kind: "string", metrics: "[]driver.ProfileMetric" },
   "driver.SettingField": { key: "string", label: "string", kind: "string", default: "string", placeholder: "string", help: "string", required: "boolean", section: "string", options: "[]string", optionHelp: "{}string", min: "number", max: "number", format: "string", showWhen: "?driver.Condition" },
+  "driver.ShardProfile": { name: "string", node: "string", searches: "[]driver.SearchProfile" },
   "driver.Suggestion": { key: "string", suffixes: "[]string", set: "{}string", text: "string", action: "string" },
   "driver.URLForm": { schemes: "[]string", example: "string", user: "string", password: "string", host: "string", port: "string", path: "string", filePath: "boolean", query: "{}string" },
   "driver.Words": { language: "string", table: "string", row: "string", instructions: "string", notes: "string", activateTenant: "string" },
@@ -169,15 +177,15 @@ export const shapes: { readonly [K in keyof Shapes]: Readonly<Record<string, str
   "dto.RowOutcome": { ref: "string", action: "string", key: "{}unknown", status: "string", code: "string", message: "string" },
   "dto.RunResult": { kind: "string", grid: "*dto.Grid", json: "string", text: "string", table: "string", status: "number", message: "string", access: "string", destructive: "boolean", elapsedMs: "number", notice: "string", tag: "string", before: "[]dto.ResultSet" },
   "dto.SavedQuery": { name: "string", text: "string" },
-  "dto.SearchRequest": { by: "string", mode: "string", query: "string", vector: "string", row: "{}unknown", vectorRow: "{}unknown", params: "{}string", searchColumns: "[]string", targetVector: "string", filters: "[]dto.Filter", limit: "number", explain: "boolean" },
-  "dto.SearchResult": { grid: "dto.Grid", describe: "string", measure: "string", refused: "*dto.FilterRefusal" },
+  "dto.SearchRequest": { by: "string", mode: "string", query: "string", vector: "string", row: "{}unknown", vectorRow: "{}unknown", params: "{}string", searchColumns: "[]string", targetVector: "string", filters: "[]dto.Filter", limit: "number", explain: "boolean", profile: "boolean" },
+  "dto.SearchResult": { grid: "dto.Grid", describe: "string", measure: "string", refused: "*dto.FilterRefusal", profile: "*driver.QueryProfile" },
   "dto.SettingRow": { label: "string", value: "string" },
   "dto.SimilarResult": { grid: "dto.Grid", targetVector: "string", dimensions: "number" },
   "dto.Sort": { column: "string", descending: "boolean" },
   "dto.StaleClient": { client: "string", title: "string", file: "string", url: "string" },
   "dto.Table": { name: "string", description: "string", multiTenant: "boolean", kind: "string", estimate: "*number" },
   "dto.TableCount": { name: "string", count: "*number", estimated: "boolean", tenants: "?number", message: "string" },
-  "dto.TableInfo": { name: "string", description: "string", primaryKey: "[]string", columns: "[]dto.Column", settings: "dto.TableSettings", details: "[]dto.DetailSection", searches: "[]driver.SearchMode" },
+  "dto.TableInfo": { name: "string", description: "string", primaryKey: "[]string", columns: "[]dto.Column", settings: "dto.TableSettings", details: "[]dto.DetailSection", searches: "[]driver.SearchMode", profiles: "boolean" },
   "dto.TableSettings": { multiTenancy: "boolean", vectorizer: "string", namedVectors: "[]string", ownVector: "boolean", vectorizedVectors: "[]string", indexNullState: "boolean", indexPropertyLength: "boolean" },
   "dto.Template": { name: "string", text: "string" },
   "dto.Tenant": { name: "string", table: "string", status: "string" },

@@ -207,4 +207,45 @@ describe("a table's search panel (issue 23, item 3)", () => {
     expect(await screen.findByRole("alert")).toHaveTextContent("the vector must be a JSON array of numbers");
     expect(within(form).getByRole("textbox", { name: "Vector" })).toHaveValue("0.1, 0.2");
   });
+
+  it("where the database profiles searches, Profile asks for the server's own profile, shown as a table with a bar for each timed phase (issue 40, item 6)", async () => {
+    const api = fakeApi(async () => [], {
+      describeTable: async (_id: string, table: string) => ({ ...tableInfo(table), profiles: true }),
+    });
+    const search = vi.spyOn(api.explorer, "search");
+    render(
+      <ApiProvider api={api}>
+        <SearchPanel connection={connection({ id: "demo" })} table="Article" filters={[]} />
+      </ApiProvider>,
+    );
+    const form = await screen.findByRole("search");
+    await userEvent.click(within(form).getByRole("checkbox", { name: "Profile" }));
+    await userEvent.type(within(form).getByRole("searchbox", { name: "Words" }), "rust{Enter}");
+    expect(search).toHaveBeenCalledWith("demo", "Article", expect.objectContaining({ profile: true }));
+    const profile = await screen.findByRole("region", { name: "Query profile" });
+    const table = within(profile).getByRole("table", { name: /keyword search · shard article_sMsSObsI0KUQ on node1/ });
+    const rows = within(table).getAllByRole("row").slice(1);
+    expect(rows.map((r) => within(r).getByRole("rowheader").textContent)).toEqual(["kwd method", "kwd time", "total took"]);
+    expect(within(rows[0]).getByText("blockmaxwand")).toBeInTheDocument();
+    expect(within(rows[0]).queryByRole("img")).not.toBeInTheDocument();
+    expect(within(rows[1]).getByText("200 µs")).toBeInTheDocument();
+    expect(within(rows[1]).getByRole("img", { name: "50% of the longest phase" })).toHaveStyle({ width: "50%" });
+    expect(within(rows[2]).getByRole("img", { name: "100% of the longest phase" })).toBeInTheDocument();
+  });
+
+  it("where the database has no profiles, there is no Profile choice and none is asked for", async () => {
+    const api = fakeApi(async () => []);
+    const search = vi.spyOn(api.explorer, "search");
+    render(
+      <ApiProvider api={api}>
+        <SearchPanel connection={connection({ id: "demo" })} table="Article" filters={[]} />
+      </ApiProvider>,
+    );
+    const form = await screen.findByRole("search");
+    expect(within(form).queryByRole("checkbox", { name: "Profile" })).not.toBeInTheDocument();
+    await userEvent.type(within(form).getByRole("searchbox", { name: "Words" }), "rust{Enter}");
+    expect(search).toHaveBeenCalledWith("demo", "Article", expect.objectContaining({ profile: false }));
+    await screen.findByRole("table");
+    expect(screen.queryByRole("region", { name: "Query profile" })).not.toBeInTheDocument();
+  });
 });

@@ -11,6 +11,7 @@ import { ErrorState } from "../frame/ErrorLine";
 import { CollectionDetails } from "../details/CollectionDetails";
 import { seeTheSetting } from "../details/SeeTheSetting";
 import { RowKeyFields } from "./RowKeyFields";
+import { QueryProfileView } from "./QueryProfileView";
 import "./search.css";
 
 interface Props {
@@ -256,6 +257,11 @@ export function SearchPanel({ connection, table, filters: initialFilters, wordsN
               <input type="checkbox" checked={req.explain} onChange={(e) => set({ explain: e.target.checked })} /> Explain scores
             </label>
           )}
+          {info.profiles && (
+            <label className="search-form__check" title="The database's own account of where the search spent its time, shard by shard">
+              <input type="checkbox" checked={req.profile} onChange={(e) => set({ profile: e.target.checked })} /> Profile
+            </label>
+          )}
           <button type="submit" className="btn btn--small btn--primary" disabled={!!why || run.status === "running"} title={why || "Search (Enter)"}>
             <Icon icon={Search} /> Search
           </button>
@@ -339,6 +345,7 @@ export function SearchPanel({ connection, table, filters: initialFilters, wordsN
               )}
             </div>
             {exporting && <ExportDialog grid={run.result.grid} table={`${table} search`} onClose={() => setExporting(false)} />}
+            {run.result.profile && <QueryProfileView profile={run.result.profile} />}
             <DataGrid grid={run.result.grid} table={`${table} (search)`} empty={run.result.refused ? "No matches: the filter above cannot run." : "No matches"} />
           </>
         )}

@@ -69,6 +69,7 @@ export function initialSearch(info: TableInfo, filters: Filter[]): SearchRequest
     filters,
     limit: 25,
     explain: false,
+    profile: false,
   };
 }
 
@@ -97,6 +98,8 @@ export function toSend(r: SearchRequest, info: TableInfo): SearchRequest {
     // A search without a vector sends no named vector.
     targetVector: usesVector(r, info) && info.settings.namedVectors.length > 0 ? r.targetVector : "",
     explain: !!m?.explains && r.explain,
+    // Only a table whose database profiles searches is asked for a profile.
+    profile: info.profiles && r.profile,
     filters: r.filters.map(toApiFilter),
   };
 }
