@@ -9,8 +9,8 @@ import (
 // own: every row lives in one tenant. A tenant opens as a table of its own, named
 // "<table>@<tenant>", so the grid, filters, counts, edits, searches, exports and the map work
 // on it exactly as on a table, through the same calls. Neither a Weaviate collection name nor
-// a tenant name can hold "@" ([A-Za-z][_0-9A-Za-z]* and [A-Za-z0-9_-]{1,64}), so the split is
-// never ambiguous. This is the one place that builds and splits such a name.
+// a tenant name can hold "@" ([A-Za-z][_0-9A-Za-z]*, "<namespace>:" before it on a cluster with
+// namespaces, and [A-Za-z0-9_-]{1,64}), so the split is never ambiguous. This is the one place that builds and splits such a name.
 const TenantSeparator = "@"
 
 // TenantTable is the table name of tenant in table ("" tenant: the table itself).

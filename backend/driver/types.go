@@ -18,6 +18,15 @@ type Table struct {
 	// Estimate is the database's own estimate of the table's rows (its statistics), shown
 	// until the rows are counted; nil where it has none.
 	Estimate *int64 `json:"estimate,omitempty"`
+	// Group is the level above the table in the connection's tree, where the database has
+	// one the key sees several of: a Weaviate namespace (an operator's key on a cluster with
+	// namespaces sees "acme:Article" in the group "acme"), or a schema. "" where there is
+	// none: the tree lists the table at the top. Tables of one Group are shown together, the
+	// groups in the order of their first table.
+	Group string `json:"group,omitempty"`
+	// Label is the table's name within its Group, as the tree shows it under the group
+	// ("Article"); "" means Name. Name stays the table's name for every call.
+	Label string `json:"label,omitempty"`
 }
 
 // Column describes one grid column.

@@ -47,7 +47,12 @@ func (d *Driver) WriteBatch(ctx context.Context, table string, rows []driver.Row
 		} else {
 			id = uuid.NewString() // the batch API needs ids to report outcomes by
 		}
-		props, err := properties(c, uuidRefsToBeacons(c, values))
+		withBeacons, err := d.uuidRefsToBeacons(ctx, c, values)
+		if err != nil {
+			out[i] = failed(i, id, err)
+			continue
+		}
+		props, err := properties(c, withBeacons)
 		if err != nil {
 			out[i] = failed(i, id, err)
 			continue
@@ -153,9 +158,8 @@ func batchVectors(obj map[string]any, names []string, vecs map[string][]float32)
 }
 
 // uuidRefsToBeacons turns reference cells given as a list of target uuids (JSON text or a
-// list) into beacons of the property's target collection (one target type; several: the
-// class-less beacon, which Weaviate resolves).
-func uuidRefsToBeacons(c *class, vals map[string]any) map[string]any {
+// list) into beacons naming their target collection (refTarget).
+func (d *Driver) uuidRefsToBeacons(ctx context.Context, c *class, vals map[string]any) (map[string]any, error) {
 	var out map[string]any
 	for k, v := range vals {
 		p, ok := c.property(k)
@@ -180,25 +184,29 @@ func uuidRefsToBeacons(c *class, vals map[string]any) map[string]any {
 		if !ok {
 			continue
 		}
-		beacons := make([]any, 0, len(list))
+		ids := make([]string, 0, len(list))
 		for _, it := range list {
 			s, isText := it.(string)
 			if !isText {
-				beacons = nil
+				ids = nil
 				break
 			}
 			if _, err := uuid.Parse(s); err != nil {
-				beacons = nil
+				ids = nil
 				break
 			}
-			target := "weaviate://localhost/" + s
-			if len(p.DataType) == 1 {
-				target = "weaviate://localhost/" + p.DataType[0] + "/" + s
-			}
-			beacons = append(beacons, map[string]any{"beacon": target})
+			ids = append(ids, s)
 		}
-		if beacons == nil {
+		if ids == nil {
 			continue
+		}
+		beacons := make([]any, 0, len(ids))
+		for _, id := range ids {
+			target, err := d.refTarget(ctx, c, p, id)
+			if err != nil {
+				return nil, err
+			}
+			beacons = append(beacons, map[string]any{"beacon": "weaviate://localhost/" + target + "/" + id})
 		}
 		if out == nil {
 			out = make(map[string]any, len(vals))
@@ -209,7 +217,29 @@ func uuidRefsToBeacons(c *class, vals map[string]any) map[string]any {
 		out[k] = beacons
 	}
 	if out == nil {
-		return vals
+		return vals, nil
 	}
-	return out
+	return out, nil
+}
+
+// refTarget is the collection a reference given by its target's uuid alone points to: the
+// property's one target collection, or, for a property with several, the first of them that
+// holds the uuid (HEAD /v1/objects/<collection>/<uuid>). A beacon never goes without its
+// collection: a cluster with namespaces refuses that for a property with several, and a uuid
+// none of them holds is refused by every release (the server checks the target exists), so
+// the row fails here, saying so.
+func (d *Driver) refTarget(ctx context.Context, c *class, p property, id string) (string, error) {
+	if len(p.DataType) == 1 {
+		return p.DataType[0], nil
+	}
+	for _, target := range p.DataType {
+		st, _, err := d.call(ctx, http.MethodHead, "/v1/objects/"+escapePath(target)+"/"+strings.ToLower(id), c.withTenant(nil), nil)
+		if err != nil {
+			return "", err
+		}
+		if st/100 == 2 {
+			return target, nil
+		}
+	}
+	return "", driver.Errorf(driver.KindNotFound, "the reference %s of %s points to no object of %s", id, p.Name, strings.Join(p.DataType, " or "))
 }

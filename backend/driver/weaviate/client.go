@@ -73,6 +73,10 @@ type Driver struct {
 	noGraphQL  bool             // the server answered that GraphQL is off
 	viaWeb     bool             // gRPC calls go over gRPC-Web on the REST port (grpcweb.go)
 	noWideInts atomic.Bool      // gRPC did not answer a read of the ints GraphQL dropped (wideints.go)
+
+	// hasNamespaces: the server answered GraphQL with the 410 of a cluster with namespaces
+	// (namespaces.go).
+	hasNamespaces bool
 }
 
 var _ driver.Driver = (*Driver)(nil)
@@ -335,7 +339,12 @@ func (d *Driver) statusError(status int, body []byte, what string) error {
 	if err := inactiveTenant(msg, what); err != nil {
 		return err
 	}
+	if err := d.namespaceRefusal(status, msg, what); err != nil {
+		return err
+	}
 	switch status {
+	case http.StatusGone:
+		return goneError(what, msg)
 	case http.StatusUnauthorized:
 		if d.s.AuthMethod == driver.AuthAPIKey {
 			return driver.Errorf(driver.KindAuth, "the API key was rejected by %s", d.hostTxt)

@@ -24,12 +24,21 @@ package weaviate
 // empty text or empty array as null; len() counts null as 0. "not contains"
 // is Not(Like *v*) (the Not operator exists since v1.33).
 //
-// Edits: PATCH /v1/objects/<uuid>?class=<collection> carries the class in its
-// body too (the server reads it from there). DELETE uses
-// /v1/objects/<collection>/<uuid>: the server ignores ?class= on
-// /v1/objects/<uuid>, deletes by id wherever it is, and fails outright while
-// a multi-tenant collection exists. Deleting an id the collection does not
-// hold is answered 204, and reported as ok.
+// Edits: PATCH and DELETE use /v1/objects/<collection>/<uuid> (the PATCH body
+// names the class too): the server ignores ?class= on /v1/objects/<uuid>,
+// deletes by id wherever it is, fails outright while a multi-tenant collection
+// exists, and on a cluster with namespaces answers that path 410. Deleting an
+// id the collection does not hold is answered 204, and reported as ok.
+//
+// Namespaces (1.38+, namespaces.go): a cluster with NAMESPACES_ENABLED runs
+// with GraphQL off and RBAC on, and answers 410 to GraphQL and to every path
+// that names no collection. The driver sends none: reads go over gRPC, every
+// object path names its collection, and a reference given by a uuid alone is
+// written naming the collection that holds it. A namespace's user sees its
+// collections by their short names; an operator's key sees every namespace's
+// as "<namespace>:<collection>", which the driver uses as is and lists in the
+// namespace's driver.Table.Group. A 410 or a namespace's refusal is a sentence
+// of the driver's, never a status.
 //
 // Multi-tenant collections: the grid cannot name a tenant (the spec keeps
 // tenants out of the UI), so Browse, Count and edits refuse them with a

@@ -27,7 +27,7 @@ func (d *Driver) Insert(ctx context.Context, table string, rows []driver.Row) ([
 	return d.edit(ctx, table, rows, d.insertRow)
 }
 
-// Update sends PATCH /v1/objects/<uuid>?class=<collection> with only the
+// Update sends PATCH /v1/objects/<collection>/<uuid> with only the
 // given (edited) cells of each row. A row without uuid is skipped and logged.
 func (d *Driver) Update(ctx context.Context, table string, rows []driver.Row) ([]driver.RowResult, error) {
 	return d.edit(ctx, table, rows, d.updateRow)
@@ -233,8 +233,9 @@ func (d *Driver) updateRow(ctx context.Context, c *class, i int, r driver.Row) d
 			body["tenant"] = c.tenant
 		}
 		data, _ := json.Marshal(body)
-		q := c.withTenant(url.Values{"class": {c.Class}})
-		if err := d.objectCall(ctx, c, id, http.MethodPatch, "/v1/objects/"+id, q, data, "the update of "+id); err != nil {
+		// The class-scoped path: a cluster with namespaces (1.38+) answers the class-less
+		// /v1/objects/<uuid> with 410 whatever the method (namespaces.go).
+		if err := d.objectCall(ctx, c, id, http.MethodPatch, "/v1/objects/"+escapePath(c.Class)+"/"+id, c.withTenant(nil), data, "the update of "+id); err != nil {
 			return sentFailed(i, id, err)
 		}
 	}
@@ -269,8 +270,8 @@ func (d *Driver) deleteRow(ctx context.Context, c *class, i int, r driver.Row) d
 	// The class-scoped path, not /v1/objects/<uuid>?class=<collection>:
 	// weaviate-server (v1.35.2, deleteObjectDeprecated) ignores that class
 	// parameter, deletes by id in whichever collection holds it, and fails
-	// outright while any multi-tenant collection exists. PATCH keeps the spec
-	// path because the server reads the class from its body.
+	// outright while any multi-tenant collection exists; a cluster with namespaces
+	// answers it 410.
 	if err := d.objectCall(ctx, c, id, http.MethodDelete, "/v1/objects/"+escapePath(c.Class)+"/"+id, c.withTenant(nil), nil, "the delete of "+id); err != nil {
 		return sentFailed(i, id, err)
 	}

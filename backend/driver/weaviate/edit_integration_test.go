@@ -173,7 +173,7 @@ func TestInsertUpdateDeleteReadBackFromTheServer(t *testing.T) {
 			t.Fatalf("%v %+v", err, res)
 		}
 		reqs := cnt.drain()
-		if len(reqs) != 1 || reqs[0] != "PATCH /v1/objects/"+typed+"?class="+C {
+		if len(reqs) != 1 || reqs[0] != "PATCH /v1/objects/"+C+"/"+typed {
 			t.Errorf("requests %v", reqs)
 		}
 		o, _ := readBack(t, n, C, typed)

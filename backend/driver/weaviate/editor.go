@@ -412,8 +412,9 @@ func (d *Driver) getGrid(ctx context.Context, doc *ast.QueryDocument, op *ast.Op
 		return nil, "", false
 	}
 	cf := inner[0]
+	name, answerKey := collectionOf(ctx, d.namespaced(), d.classFor, cf)
 	var c *class
-	if cc, err := d.classFor(ctx, cf.Name); err == nil {
+	if cc, err := d.classFor(ctx, name); err == nil {
 		c = cc
 	}
 	var cols []gridColumn
@@ -463,7 +464,7 @@ func (d *Driver) getGrid(ctx context.Context, doc *ast.QueryDocument, op *ast.Op
 		return nil, "", false
 	}
 	get := out[key(top[0])]
-	objs, ok := get[key(cf)]
+	objs, ok := get[answerKey]
 	if !ok && get != nil {
 		return nil, "", false
 	}

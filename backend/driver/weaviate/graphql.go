@@ -130,6 +130,9 @@ func (d *Driver) postGraphQL(ctx context.Context, query string) (*graphqlAnswer,
 	}
 	if st != http.StatusOK {
 		if d.noteGraphQLOff(st, resp) {
+			if d.namespaced() {
+				return nil, driver.Errorf(driver.KindUnsupported, "this cluster has namespaces (Weaviate 1.38+), which turn GraphQL off: the grid's filters, sorts and counts read over gRPC instead, and in the editor REST lines work (e.g. GET /v1/objects?class=<collection>)")
+			}
 			return nil, driver.Errorf(driver.KindUnsupported, "this server has GraphQL turned off (as new Weaviate Cloud clusters do): the grid's filters, sorts and counts read over gRPC instead, and in the editor REST lines work (e.g. GET /v1/objects?class=<collection>)")
 		}
 		return nil, d.statusError(st, resp, "the GraphQL query")

@@ -19,6 +19,7 @@ import (
 	"encoding/json"
 	"math"
 	"net"
+	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -151,6 +152,13 @@ func (d *Driver) rpcError(ctx context.Context, err error, what string) error {
 	if err := inactiveTenant(msg, what); err != nil {
 		return err
 	}
+	nsStatus := 0
+	if st.Code() == codes.Unauthenticated {
+		nsStatus = http.StatusUnauthorized
+	}
+	if err := d.namespaceRefusal(nsStatus, msg, what); err != nil {
+		return err
+	}
 	switch st.Code() {
 	case codes.Unauthenticated:
 		if d.s.AuthMethod == driver.AuthAPIKey {
@@ -199,8 +207,14 @@ func (d *Driver) graphQLOff() bool {
 
 // noteGraphQLOff records the server's answer that GraphQL is off; reads go over gRPC from
 // then on.
+//
+// A cluster with namespaces (1.38+) has GraphQL off too, and says so with HTTP 410
+// (namespaces.go); that answer also tells the driver the cluster has namespaces.
 func (d *Driver) noteGraphQLOff(status int, body []byte) bool {
-	if status != 422 || !strings.Contains(strings.ToLower(string(body)), graphQLDisabled) {
+	text := strings.ToLower(string(body))
+	off := status == http.StatusUnprocessableEntity && strings.Contains(text, graphQLDisabled)
+	gone := status == http.StatusGone && strings.Contains(text, graphQLGone)
+	if !off && !gone {
 		return false
 	}
 	d.mu.Lock()
@@ -208,6 +222,7 @@ func (d *Driver) noteGraphQLOff(status int, body []byte) bool {
 		d.log.WithField("node", d.hostTxt).Info("the server has GraphQL off: filtered pages, counts and search read over gRPC at " + d.grpcTarget)
 	}
 	d.noGraphQL = true
+	d.hasNamespaces = d.hasNamespaces || gone
 	d.mu.Unlock()
 	return true
 }
@@ -602,9 +617,12 @@ const pathTimeout = 5 * time.Second
 func (d *Driver) CheckPaths(ctx context.Context) []driver.PathStatus {
 	off := d.graphQLOff()
 	out := []driver.PathStatus{{Name: "REST", OK: true, Detail: "ok, server " + d.ServerVersion()}}
-	if off {
+	switch {
+	case off && d.namespaced():
+		out = append(out, driver.PathStatus{Name: "GraphQL", OK: true, Detail: "off: the cluster has namespaces (filters, sorts, counts and search read over gRPC)"})
+	case off:
 		out = append(out, driver.PathStatus{Name: "GraphQL", OK: true, Detail: "off (filters, sorts, counts and search read over gRPC)"})
-	} else {
+	default:
 		out = append(out, driver.PathStatus{Name: "GraphQL", OK: true, Detail: "on"})
 	}
 	g := driver.PathStatus{Name: "gRPC", OK: true, Detail: "ok"}

@@ -386,7 +386,10 @@ func (d *Driver) collection(ctx context.Context, name string) (*class, error) {
 	return c, nil
 }
 
-// ListTables lists the collections of /v1/schema in schema order.
+// ListTables lists the collections of /v1/schema by name. A collection qualified by its
+// namespace ("acme:Article", as an operator's key sees them on a cluster with namespaces) is
+// in the Group of its namespace with its short name as Label; sorted by name, each
+// namespace's collections are together.
 func (d *Driver) ListTables(ctx context.Context) ([]driver.Table, error) {
 	if err := d.loadSchema(ctx); err != nil {
 		return nil, err
@@ -395,7 +398,11 @@ func (d *Driver) ListTables(ctx context.Context) ([]driver.Table, error) {
 	defer d.mu.Unlock()
 	out := make([]driver.Table, 0, len(d.order))
 	for _, n := range d.order {
-		out = append(out, driver.Table{Name: n, Description: d.schema[n].Description, MultiTenant: d.schema[n].MultiTenancyConfig.Enabled})
+		t := driver.Table{Name: n, Description: d.schema[n].Description, MultiTenant: d.schema[n].MultiTenancyConfig.Enabled}
+		if group, label := tableGroup(n); group != "" {
+			t.Group, t.Label = group, label
+		}
+		out = append(out, t)
 	}
 	return out, nil
 }

@@ -31,7 +31,7 @@ func (d *Driver) Search(ctx context.Context, table string, r driver.SearchReques
 		return nil, err
 	}
 	// A name outside the GraphQL syntax names no collection: refused before the schema read.
-	if collection, _ := driver.SplitTenant(table); !isName(collection) {
+	if collection, _ := driver.SplitTenant(table); !isCollectionName(collection) {
 		return nil, invalid("table %q is not a valid collection name", truncate(table, 100))
 	}
 	info, err := d.DescribeTable(ctx, table)

@@ -134,7 +134,7 @@ func checkSearch(r *driver.SearchRequest, info *driver.TableInfo, c *class) (mea
 	if r.TargetVector != "" && !isName(r.TargetVector) {
 		return "", invalid("targetVector %q is not a valid vector name", truncate(r.TargetVector, 100))
 	}
-	if collection, _ := driver.SplitTenant(info.Name); !isName(collection) {
+	if collection, _ := driver.SplitTenant(info.Name); !isCollectionName(collection) {
 		return "", invalid("table %q is not a valid collection name", truncate(info.Name, 100))
 	}
 	if info.Settings.MultiTenancy && info.Settings.Tenant == "" {

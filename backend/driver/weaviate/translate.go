@@ -37,6 +37,10 @@ type translator struct {
 	classFor  func(context.Context, string) (*class, error)
 	search    func(context.Context, *pb.SearchRequest) (*pb.SearchReply, error)
 	aggregate func(context.Context, *pb.AggregateRequest) (*pb.AggregateReply, error)
+
+	// namespaces: the cluster has namespaces, so "acme:Article" may name a collection
+	// (collectionOf).
+	namespaces bool
 }
 
 // grpcCalls are the driver's own Search and Aggregate, with the credential.
@@ -71,7 +75,7 @@ func (d *Driver) execTranslated(ctx context.Context, doc *ast.QueryDocument, op 
 	if len(op.VariableDefinitions) > 0 {
 		return nil, untranslatable("a query with variables cannot be translated to its gRPC API: write the values into the query")
 	}
-	t := translator{doc: doc, classFor: d.classFor}
+	t := translator{doc: doc, classFor: d.classFor, namespaces: d.namespaced()}
 	t.search, t.aggregate = d.grpcCalls()
 	return t.run(ctx, op, d.getGrid)
 }
@@ -103,7 +107,8 @@ func (t translator) run(ctx context.Context, op *ast.OperationDefinition, grid f
 				if err != nil {
 					return nil, err
 				}
-				colls[key(cf)] = v
+				_, k := collectionOf(ctx, t.namespaces, t.classFor, cf)
+				colls[k] = v
 			}
 			data[key(top)] = colls
 		default:
@@ -155,6 +160,22 @@ func firstVariable(v *ast.Value) string {
 		}
 	}
 	return ""
+}
+
+// collectionOf is the collection a Get's or an Aggregate's field names, and the key its
+// answer goes under. On a cluster with namespaces an operator's key writes a collection as
+// it reads it, { Get { acme:Article { ... } } }, which GraphQL's syntax takes for the alias
+// acme of Article: where the cluster has namespaces and acme:Article is a collection, the
+// field names it and is answered under that name. Otherwise it is the field's name, answered
+// under its response key (the alias, if any).
+func collectionOf(ctx context.Context, namespaces bool, classFor func(context.Context, string) (*class, error), cf *ast.Field) (name, answerKey string) {
+	if namespaces && cf.Alias != "" && cf.Alias != cf.Name && namespaceName.MatchString(cf.Alias) {
+		q := cf.Alias + namespaceSeparator + cf.Name
+		if _, err := classFor(ctx, q); err == nil {
+			return q, q
+		}
+	}
+	return cf.Name, key(cf)
 }
 
 // class resolves a collection named in the query, answering as GraphQL would.
@@ -338,7 +359,10 @@ func (t translator) reference(ctx context.Context, c *class, p property, f *ast.
 			}
 			target := ""
 			for _, dt := range p.DataType {
-				if dt == cond {
+				// An operator's key reads acme:Article's reference to acme:Author with
+				// ... on Author (a type condition holds no ":"; references stay in their
+				// namespace).
+				if _, short := tableGroup(dt); dt == cond || t.namespaces && short == cond {
 					target = dt
 				}
 			}
@@ -414,7 +438,8 @@ func additionalOf(doc *ast.QueryDocument, f *ast.Field, c *class, md *pb.Metadat
 
 // get translates one collection of a Get into a gRPC Search and answers its objects.
 func (t translator) get(ctx context.Context, cf *ast.Field) (any, error) {
-	c, err := t.class(ctx, cf.Name, "GetObjectsObj")
+	name, _ := collectionOf(ctx, t.namespaces, t.classFor, cf)
+	c, err := t.class(ctx, name, "GetObjectsObj")
 	if err != nil {
 		return nil, err
 	}
@@ -1033,7 +1058,8 @@ func shapeAdditional(sel []picked, md *pb.MetadataResult) map[string]any {
 
 // aggregateOf translates one collection of an Aggregate into a gRPC Aggregate.
 func (t translator) aggregateOf(ctx context.Context, cf *ast.Field) (any, error) {
-	c, err := t.class(ctx, cf.Name, "AggregateObjectsObj")
+	name, _ := collectionOf(ctx, t.namespaces, t.classFor, cf)
+	c, err := t.class(ctx, name, "AggregateObjectsObj")
 	if err != nil {
 		return nil, err
 	}

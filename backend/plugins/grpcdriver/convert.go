@@ -375,7 +375,7 @@ func fromCapabilities(c *pb.Capabilities) driver.Capabilities {
 func toTables(ts []driver.Table) []*pb.Table {
 	out := make([]*pb.Table, len(ts))
 	for i, t := range ts {
-		out[i] = &pb.Table{Name: t.Name, Description: t.Description, MultiTenant: t.MultiTenant, Kind: t.Kind}
+		out[i] = &pb.Table{Name: t.Name, Description: t.Description, MultiTenant: t.MultiTenant, Kind: t.Kind, Group: t.Group, Label: t.Label}
 		if t.Estimate != nil {
 			out[i].Estimate, out[i].HasEstimate = *t.Estimate, true
 		}
@@ -389,7 +389,7 @@ func fromTables(ts []*pb.Table) []driver.Table {
 	}
 	out := make([]driver.Table, len(ts))
 	for i, t := range ts {
-		out[i] = driver.Table{Name: t.GetName(), Description: t.GetDescription(), MultiTenant: t.GetMultiTenant(), Kind: t.GetKind()}
+		out[i] = driver.Table{Name: t.GetName(), Description: t.GetDescription(), MultiTenant: t.GetMultiTenant(), Kind: t.GetKind(), Group: t.GetGroup(), Label: t.GetLabel()}
 		if t.GetHasEstimate() {
 			e := t.GetEstimate()
 			out[i].Estimate = &e

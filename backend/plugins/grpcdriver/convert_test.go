@@ -233,7 +233,8 @@ func TestContractTypesRoundTrip(t *testing.T) {
 		}
 	})
 	t.Run("tables", func(t *testing.T) {
-		ts := []driver.Table{{Name: "Person", Description: "people"}, {Name: "Typed"}, {Name: "Tenanted", MultiTenant: true}}
+		ts := []driver.Table{{Name: "Person", Description: "people"}, {Name: "Typed"}, {Name: "Tenanted", MultiTenant: true},
+			{Name: "acme:Article", Group: "acme", Label: "Article"}}
 		got := fromTables(wire(t, &pb.ListTablesResponse{Tables: toTables(ts)}).GetTables())
 		if !reflect.DeepEqual(got, ts) {
 			t.Fatalf("got %#v", got)

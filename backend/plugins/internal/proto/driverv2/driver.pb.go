@@ -1830,8 +1830,12 @@ type Table struct {
 	// kind (protocol 3): what the table is in words where not a plain table ("view").
 	Kind string `protobuf:"bytes,4,opt,name=kind,proto3" json:"kind,omitempty"`
 	// estimate (protocol 3, with has_estimate): the database's estimate of its rows.
-	Estimate      int64 `protobuf:"varint,5,opt,name=estimate,proto3" json:"estimate,omitempty"`
-	HasEstimate   bool  `protobuf:"varint,6,opt,name=has_estimate,json=hasEstimate,proto3" json:"has_estimate,omitempty"`
+	Estimate    int64 `protobuf:"varint,5,opt,name=estimate,proto3" json:"estimate,omitempty"`
+	HasEstimate bool  `protobuf:"varint,6,opt,name=has_estimate,json=hasEstimate,proto3" json:"has_estimate,omitempty"`
+	// group and label (an older peer ignores them): the level above the table in the tree (a
+	// Weaviate namespace, a schema) and the table's name within it; "" where there is none.
+	Group         string `protobuf:"bytes,7,opt,name=group,proto3" json:"group,omitempty"`
+	Label         string `protobuf:"bytes,8,opt,name=label,proto3" json:"label,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1906,6 +1910,20 @@ func (x *Table) GetHasEstimate() bool {
 		return x.HasEstimate
 	}
 	return false
+}
+
+func (x *Table) GetGroup() string {
+	if x != nil {
+		return x.Group
+	}
+	return ""
+}
+
+func (x *Table) GetLabel() string {
+	if x != nil {
+		return x.Label
+	}
+	return ""
 }
 
 type ListTablesResponse struct {
@@ -5681,14 +5699,16 @@ const file_driver_proto_rawDesc = "" +
 	"\x02ok\x18\x02 \x01(\bR\x02ok\x12\x16\n" +
 	"\x06detail\x18\x03 \x01(\tR\x06detail\"@\n" +
 	"\rPathsResponse\x12/\n" +
-	"\x05paths\x18\x01 \x03(\v2\x19.app.driver.v2.PathStatusR\x05paths\"\xb3\x01\n" +
+	"\x05paths\x18\x01 \x03(\v2\x19.app.driver.v2.PathStatusR\x05paths\"\xdf\x01\n" +
 	"\x05Table\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12!\n" +
 	"\fmulti_tenant\x18\x03 \x01(\bR\vmultiTenant\x12\x12\n" +
 	"\x04kind\x18\x04 \x01(\tR\x04kind\x12\x1a\n" +
 	"\bestimate\x18\x05 \x01(\x03R\bestimate\x12!\n" +
-	"\fhas_estimate\x18\x06 \x01(\bR\vhasEstimate\"B\n" +
+	"\fhas_estimate\x18\x06 \x01(\bR\vhasEstimate\x12\x14\n" +
+	"\x05group\x18\a \x01(\tR\x05group\x12\x14\n" +
+	"\x05label\x18\b \x01(\tR\x05label\"B\n" +
 	"\x12ListTablesResponse\x12,\n" +
 	"\x06tables\x18\x01 \x03(\v2\x14.app.driver.v2.TableR\x06tables\"=\n" +
 	"\fTableRequest\x12\x17\n" +
