@@ -483,10 +483,13 @@ type Capabilities struct {
 	Nodes         bool `json:"nodes"`
 	Paths         bool `json:"paths"`
 	Templates     bool `json:"templates"`
+	// Backups (Backups): the driver backs up and restores its database; which backends a
+	// connection offers, BackupBackends says.
+	Backups bool `json:"backups"`
 }
 
 // Offer is d's capabilities with its optional features declared: what it implements of
-// Scanner, BatchWriter, Tenants, Cluster, PathChecker, TemplateMaker and TableCreator.
+// Scanner, BatchWriter, Tenants, Cluster, PathChecker, TemplateMaker, TableCreator and Backups.
 func Offer(d Driver) Capabilities {
 	c := d.Capabilities()
 	c.Declared = true
@@ -498,6 +501,7 @@ func Offer(d Driver) Capabilities {
 	_, c.Templates = d.(TemplateMaker)
 	_, c.Estimate = d.(Estimator)
 	_, c.Completions = d.(Completer)
+	_, c.Backups = d.(Backups)
 	if _, ok := d.(TableCreator); !ok {
 		c.CreateTable = false
 	}
@@ -619,6 +623,11 @@ type Classification struct {
 	Destructive bool `json:"destructive"`
 	// Form is the statement's shape; empty when the text could not be read.
 	Form Form `json:"form,omitempty"`
+	// PersonOnly: the statement starts work on the whole database that only the person
+	// starts, in the window or the command line (Weaviate: a backup or a restore, issue 40
+	// item 5: writes of that size are the person's). MCP tools refuse it whatever the
+	// connection's rights, and no approval is asked.
+	PersonOnly bool `json:"personOnly,omitempty"`
 }
 
 // Write reports whether the query writes.

@@ -177,6 +177,13 @@ func classifyREST(r restLine) driver.Classification {
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
 		c.Access = driver.AccessRead
+		return c
+	}
+	// A backup, a restore or an export of collections to a backend (and their cancels) is
+	// work on the whole database that only the person starts (issue 40, item 5): MCP tools
+	// refuse it, whatever the connection's rights. Reading their status stays a read.
+	c.PersonOnly = personOnlyPath(r.Path)
+	switch r.Method {
 	case http.MethodDelete, http.MethodPut:
 		c.Destructive = true
 	case http.MethodPost:
@@ -197,6 +204,27 @@ func classifyREST(r restLine) driver.Classification {
 		}
 	}
 	return c
+}
+
+// personOnlyPath reports whether a REST path written in the editor reaches the backups or
+// the exports, read as the server routes it: escapes decoded ("/v1/%62ackups"), repeated
+// slashes as one, any case.
+func personOnlyPath(raw string) bool {
+	p, err := url.PathUnescape(raw)
+	if err != nil {
+		p = raw
+	}
+	p = strings.ToLower(p)
+	for strings.Contains(p, "//") {
+		p = strings.ReplaceAll(p, "//", "/")
+	}
+	p = strings.TrimSuffix(p, "/")
+	for _, root := range []string{"/v1/backups", "/v1/export"} {
+		if p == root || strings.HasPrefix(p, root+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // Classify is the package Classify (needs no connection).

@@ -82,6 +82,11 @@ func (d Deps) statement(ctx context.Context, tool string, a queryArgs, raw json.
 	}
 	call.Progress(0, 1, "classified as a "+classWord(class))
 	switch {
+	case class.PersonOnly:
+		// A backup, a restore: writes of that size are the person's (issue 40, item 5), so no
+		// AI client starts one, whatever its token or the connection's rights, and nobody is
+		// asked to approve one.
+		return "", nil, mcp.NewToolError(mcp.ToolErrUnsupported, "this statement starts work on the whole database (a backup, a restore or the like) that only the user starts, in App's window or its command line; AI clients cannot run it")
 	case class.Destructive && !destructive:
 		return "", nil, mcp.NewToolError(mcp.ToolErrUnsupported, "execute_query does not run destructive statements; call %s with the same connection and query, and the user will be asked to confirm", NameConfirmDestructive)
 	case !class.Destructive && destructive:

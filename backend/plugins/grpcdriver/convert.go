@@ -337,6 +337,7 @@ func toCapabilities(c driver.Capabilities) *pb.Capabilities {
 		Nodes:           c.Nodes,
 		Paths:           c.Paths,
 		Templates:       c.Templates,
+		Backups:         c.Backups,
 	}
 }
 
@@ -367,6 +368,7 @@ func fromCapabilities(c *pb.Capabilities) driver.Capabilities {
 		Nodes:           c.GetNodes(),
 		Paths:           c.GetPaths(),
 		Templates:       c.GetTemplates(),
+		Backups:         c.GetBackups(),
 	}
 }
 
@@ -723,7 +725,7 @@ func fromResult(r *pb.Result) *driver.Result {
 }
 
 func toClassification(c driver.Classification, err error) *pb.Classification {
-	out := &pb.Classification{Access: string(c.Access), Destructive: c.Destructive, Form: string(c.Form)}
+	out := &pb.Classification{Access: string(c.Access), Destructive: c.Destructive, Form: string(c.Form), PersonOnly: c.PersonOnly}
 	if err != nil {
 		out.Error = toDriverError(err)
 	}
@@ -731,7 +733,7 @@ func toClassification(c driver.Classification, err error) *pb.Classification {
 }
 
 func fromClassification(c *pb.Classification) (driver.Classification, error) {
-	out := driver.Classification{Access: driver.Access(c.GetAccess()), Destructive: c.GetDestructive(), Form: driver.Form(c.GetForm())}
+	out := driver.Classification{Access: driver.Access(c.GetAccess()), Destructive: c.GetDestructive(), Form: driver.Form(c.GetForm()), PersonOnly: c.GetPersonOnly()}
 	if c.GetError() != nil {
 		return out, fromDriverError(c.GetError())
 	}

@@ -617,6 +617,9 @@ type Capabilities struct {
 	Completions bool `protobuf:"varint,24,opt,name=completions,proto3" json:"completions,omitempty"`
 	// vector_numbers: a page asked for "numbers" carries whole vectors as Value.floats.
 	VectorNumbers bool `protobuf:"varint,25,opt,name=vector_numbers,json=vectorNumbers,proto3" json:"vector_numbers,omitempty"`
+	// backups: the plugin answers the backup calls (driver.Backups); an older one answers
+	// false, and the host offers no backups.
+	Backups       bool `protobuf:"varint,26,opt,name=backups,proto3" json:"backups,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -822,6 +825,13 @@ func (x *Capabilities) GetCompletions() bool {
 func (x *Capabilities) GetVectorNumbers() bool {
 	if x != nil {
 		return x.VectorNumbers
+	}
+	return false
+}
+
+func (x *Capabilities) GetBackups() bool {
+	if x != nil {
+		return x.Backups
 	}
 	return false
 }
@@ -4088,7 +4098,10 @@ type Classification struct {
 	// "write"); its kind and message.
 	Error *DriverError `protobuf:"bytes,3,opt,name=error,proto3" json:"error,omitempty"`
 	// form is the statement's shape (backend/driver.Form: "query", "request").
-	Form          string `protobuf:"bytes,4,opt,name=form,proto3" json:"form,omitempty"`
+	Form string `protobuf:"bytes,4,opt,name=form,proto3" json:"form,omitempty"`
+	// person_only: the statement starts work only the person starts (a backup, a restore), and
+	// MCP tools refuse it; an older plugin never says so.
+	PersonOnly    bool `protobuf:"varint,5,opt,name=person_only,json=personOnly,proto3" json:"person_only,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4149,6 +4162,13 @@ func (x *Classification) GetForm() string {
 		return x.Form
 	}
 	return ""
+}
+
+func (x *Classification) GetPersonOnly() bool {
+	if x != nil {
+		return x.PersonOnly
+	}
+	return false
 }
 
 type EditRow struct {
@@ -5359,6 +5379,473 @@ func (x *NodesResponse) GetNodes() []*Node {
 	return nil
 }
 
+// BackupBackend is backend/driver.BackupBackend: one place the database keeps backups.
+type BackupBackend struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Label         string                 `protobuf:"bytes,2,opt,name=label,proto3" json:"label,omitempty"`
+	Where         string                 `protobuf:"bytes,3,opt,name=where,proto3" json:"where,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BackupBackend) Reset() {
+	*x = BackupBackend{}
+	mi := &file_driver_proto_msgTypes[69]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BackupBackend) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BackupBackend) ProtoMessage() {}
+
+func (x *BackupBackend) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[69]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BackupBackend.ProtoReflect.Descriptor instead.
+func (*BackupBackend) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{69}
+}
+
+func (x *BackupBackend) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *BackupBackend) GetLabel() string {
+	if x != nil {
+		return x.Label
+	}
+	return ""
+}
+
+func (x *BackupBackend) GetWhere() string {
+	if x != nil {
+		return x.Where
+	}
+	return ""
+}
+
+type BackupBackendsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Backends      []*BackupBackend       `protobuf:"bytes,1,rep,name=backends,proto3" json:"backends,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BackupBackendsResponse) Reset() {
+	*x = BackupBackendsResponse{}
+	mi := &file_driver_proto_msgTypes[70]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BackupBackendsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BackupBackendsResponse) ProtoMessage() {}
+
+func (x *BackupBackendsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[70]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BackupBackendsResponse.ProtoReflect.Descriptor instead.
+func (*BackupBackendsResponse) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{70}
+}
+
+func (x *BackupBackendsResponse) GetBackends() []*BackupBackend {
+	if x != nil {
+		return x.Backends
+	}
+	return nil
+}
+
+// BackupRequest names a connection's backup: id and tables as a create or a restore takes
+// them (backend/driver.BackupRequest), backend and id alone for a status, a cancel or a list
+// (backend only).
+type BackupRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ConnId        string                 `protobuf:"bytes,1,opt,name=conn_id,json=connId,proto3" json:"conn_id,omitempty"`
+	Backend       string                 `protobuf:"bytes,2,opt,name=backend,proto3" json:"backend,omitempty"`
+	Id            string                 `protobuf:"bytes,3,opt,name=id,proto3" json:"id,omitempty"`
+	Tables        []string               `protobuf:"bytes,4,rep,name=tables,proto3" json:"tables,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BackupRequest) Reset() {
+	*x = BackupRequest{}
+	mi := &file_driver_proto_msgTypes[71]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BackupRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BackupRequest) ProtoMessage() {}
+
+func (x *BackupRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[71]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BackupRequest.ProtoReflect.Descriptor instead.
+func (*BackupRequest) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{71}
+}
+
+func (x *BackupRequest) GetConnId() string {
+	if x != nil {
+		return x.ConnId
+	}
+	return ""
+}
+
+func (x *BackupRequest) GetBackend() string {
+	if x != nil {
+		return x.Backend
+	}
+	return ""
+}
+
+func (x *BackupRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *BackupRequest) GetTables() []string {
+	if x != nil {
+		return x.Tables
+	}
+	return nil
+}
+
+// Backup is backend/driver.Backup. Times are Unix nanoseconds, 0 where not known.
+type Backup struct {
+	state             protoimpl.MessageState `protogen:"open.v1"`
+	Id                string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Backend           string                 `protobuf:"bytes,2,opt,name=backend,proto3" json:"backend,omitempty"`
+	Tables            []string               `protobuf:"bytes,3,rep,name=tables,proto3" json:"tables,omitempty"`
+	State             string                 `protobuf:"bytes,4,opt,name=state,proto3" json:"state,omitempty"`
+	Phase             string                 `protobuf:"bytes,5,opt,name=phase,proto3" json:"phase,omitempty"`
+	StartedUnixNano   int64                  `protobuf:"varint,6,opt,name=started_unix_nano,json=startedUnixNano,proto3" json:"started_unix_nano,omitempty"`
+	CompletedUnixNano int64                  `protobuf:"varint,7,opt,name=completed_unix_nano,json=completedUnixNano,proto3" json:"completed_unix_nano,omitempty"`
+	Bytes             int64                  `protobuf:"varint,8,opt,name=bytes,proto3" json:"bytes,omitempty"`
+	Where             string                 `protobuf:"bytes,9,opt,name=where,proto3" json:"where,omitempty"`
+	Error             string                 `protobuf:"bytes,10,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
+}
+
+func (x *Backup) Reset() {
+	*x = Backup{}
+	mi := &file_driver_proto_msgTypes[72]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Backup) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Backup) ProtoMessage() {}
+
+func (x *Backup) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[72]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Backup.ProtoReflect.Descriptor instead.
+func (*Backup) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{72}
+}
+
+func (x *Backup) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *Backup) GetBackend() string {
+	if x != nil {
+		return x.Backend
+	}
+	return ""
+}
+
+func (x *Backup) GetTables() []string {
+	if x != nil {
+		return x.Tables
+	}
+	return nil
+}
+
+func (x *Backup) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *Backup) GetPhase() string {
+	if x != nil {
+		return x.Phase
+	}
+	return ""
+}
+
+func (x *Backup) GetStartedUnixNano() int64 {
+	if x != nil {
+		return x.StartedUnixNano
+	}
+	return 0
+}
+
+func (x *Backup) GetCompletedUnixNano() int64 {
+	if x != nil {
+		return x.CompletedUnixNano
+	}
+	return 0
+}
+
+func (x *Backup) GetBytes() int64 {
+	if x != nil {
+		return x.Bytes
+	}
+	return 0
+}
+
+func (x *Backup) GetWhere() string {
+	if x != nil {
+		return x.Where
+	}
+	return ""
+}
+
+func (x *Backup) GetError() string {
+	if x != nil {
+		return x.Error
+	}
+	return ""
+}
+
+type BackupsResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Backups       []*Backup              `protobuf:"bytes,1,rep,name=backups,proto3" json:"backups,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BackupsResponse) Reset() {
+	*x = BackupsResponse{}
+	mi := &file_driver_proto_msgTypes[73]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BackupsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BackupsResponse) ProtoMessage() {}
+
+func (x *BackupsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[73]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BackupsResponse.ProtoReflect.Descriptor instead.
+func (*BackupsResponse) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{73}
+}
+
+func (x *BackupsResponse) GetBackups() []*Backup {
+	if x != nil {
+		return x.Backups
+	}
+	return nil
+}
+
+type CancelBackupResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CancelBackupResponse) Reset() {
+	*x = CancelBackupResponse{}
+	mi := &file_driver_proto_msgTypes[74]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CancelBackupResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CancelBackupResponse) ProtoMessage() {}
+
+func (x *CancelBackupResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[74]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CancelBackupResponse.ProtoReflect.Descriptor instead.
+func (*CancelBackupResponse) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{74}
+}
+
+// RestorePlan is backend/driver.RestorePlan: what a restore would create, overwrite and be
+// refused, before it is sent.
+type RestorePlan struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Backend       string                 `protobuf:"bytes,2,opt,name=backend,proto3" json:"backend,omitempty"`
+	Tables        []string               `protobuf:"bytes,3,rep,name=tables,proto3" json:"tables,omitempty"`
+	Creates       []string               `protobuf:"bytes,4,rep,name=creates,proto3" json:"creates,omitempty"`
+	Overwrites    []string               `protobuf:"bytes,5,rep,name=overwrites,proto3" json:"overwrites,omitempty"`
+	Refused       []*RestorePlan_Refusal `protobuf:"bytes,6,rep,name=refused,proto3" json:"refused,omitempty"`
+	Note          string                 `protobuf:"bytes,7,opt,name=note,proto3" json:"note,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RestorePlan) Reset() {
+	*x = RestorePlan{}
+	mi := &file_driver_proto_msgTypes[75]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RestorePlan) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RestorePlan) ProtoMessage() {}
+
+func (x *RestorePlan) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[75]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RestorePlan.ProtoReflect.Descriptor instead.
+func (*RestorePlan) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{75}
+}
+
+func (x *RestorePlan) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *RestorePlan) GetBackend() string {
+	if x != nil {
+		return x.Backend
+	}
+	return ""
+}
+
+func (x *RestorePlan) GetTables() []string {
+	if x != nil {
+		return x.Tables
+	}
+	return nil
+}
+
+func (x *RestorePlan) GetCreates() []string {
+	if x != nil {
+		return x.Creates
+	}
+	return nil
+}
+
+func (x *RestorePlan) GetOverwrites() []string {
+	if x != nil {
+		return x.Overwrites
+	}
+	return nil
+}
+
+func (x *RestorePlan) GetRefused() []*RestorePlan_Refusal {
+	if x != nil {
+		return x.Refused
+	}
+	return nil
+}
+
+func (x *RestorePlan) GetNote() string {
+	if x != nil {
+		return x.Note
+	}
+	return ""
+}
+
 type QueryProfile_Metric struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
@@ -5369,7 +5856,7 @@ type QueryProfile_Metric struct {
 
 func (x *QueryProfile_Metric) Reset() {
 	*x = QueryProfile_Metric{}
-	mi := &file_driver_proto_msgTypes[81]
+	mi := &file_driver_proto_msgTypes[88]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5381,7 +5868,7 @@ func (x *QueryProfile_Metric) String() string {
 func (*QueryProfile_Metric) ProtoMessage() {}
 
 func (x *QueryProfile_Metric) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[81]
+	mi := &file_driver_proto_msgTypes[88]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5421,7 +5908,7 @@ type QueryProfile_Search struct {
 
 func (x *QueryProfile_Search) Reset() {
 	*x = QueryProfile_Search{}
-	mi := &file_driver_proto_msgTypes[82]
+	mi := &file_driver_proto_msgTypes[89]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5433,7 +5920,7 @@ func (x *QueryProfile_Search) String() string {
 func (*QueryProfile_Search) ProtoMessage() {}
 
 func (x *QueryProfile_Search) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[82]
+	mi := &file_driver_proto_msgTypes[89]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5474,7 +5961,7 @@ type QueryProfile_Shard struct {
 
 func (x *QueryProfile_Shard) Reset() {
 	*x = QueryProfile_Shard{}
-	mi := &file_driver_proto_msgTypes[83]
+	mi := &file_driver_proto_msgTypes[90]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5486,7 +5973,7 @@ func (x *QueryProfile_Shard) String() string {
 func (*QueryProfile_Shard) ProtoMessage() {}
 
 func (x *QueryProfile_Shard) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[83]
+	mi := &file_driver_proto_msgTypes[90]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5521,6 +6008,58 @@ func (x *QueryProfile_Shard) GetSearches() []*QueryProfile_Search {
 		return x.Searches
 	}
 	return nil
+}
+
+type RestorePlan_Refusal struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Table         string                 `protobuf:"bytes,1,opt,name=table,proto3" json:"table,omitempty"`
+	Reason        string                 `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RestorePlan_Refusal) Reset() {
+	*x = RestorePlan_Refusal{}
+	mi := &file_driver_proto_msgTypes[96]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RestorePlan_Refusal) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RestorePlan_Refusal) ProtoMessage() {}
+
+func (x *RestorePlan_Refusal) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[96]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RestorePlan_Refusal.ProtoReflect.Descriptor instead.
+func (*RestorePlan_Refusal) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{75, 0}
+}
+
+func (x *RestorePlan_Refusal) GetTable() string {
+	if x != nil {
+		return x.Table
+	}
+	return ""
+}
+
+func (x *RestorePlan_Refusal) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
 }
 
 var File_driver_proto protoreflect.FileDescriptor
@@ -5579,7 +6118,7 @@ const file_driver_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a:\n" +
 	"\fSecretsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xa5\x06\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xbf\x06\n" +
 	"\fCapabilities\x12%\n" +
 	"\x0equery_language\x18\x01 \x01(\tR\rqueryLanguage\x12\x10\n" +
 	"\x03sql\x18\x02 \x01(\bR\x03sql\x12!\n" +
@@ -5610,7 +6149,8 @@ const file_driver_proto_rawDesc = "" +
 	"\brow_keys\x18\x16 \x01(\bR\arowKeys\x12\x1a\n" +
 	"\bestimate\x18\x17 \x01(\bR\bestimate\x12 \n" +
 	"\vcompletions\x18\x18 \x01(\bR\vcompletions\x12%\n" +
-	"\x0evector_numbers\x18\x19 \x01(\bR\rvectorNumbers\"\r\n" +
+	"\x0evector_numbers\x18\x19 \x01(\bR\rvectorNumbers\x12\x18\n" +
+	"\abackups\x18\x1a \x01(\bR\abackups\"\r\n" +
 	"\vInfoRequest\"\xfc\x01\n" +
 	"\fInfoResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
@@ -5927,12 +6467,14 @@ const file_driver_proto_rawDesc = "" +
 	"\x06before\x18\n" +
 	" \x03(\v2\x15.app.driver.v2.ResultR\x06before\"%\n" +
 	"\x0fClassifyRequest\x12\x12\n" +
-	"\x04text\x18\x01 \x01(\tR\x04text\"\x90\x01\n" +
+	"\x04text\x18\x01 \x01(\tR\x04text\"\xb1\x01\n" +
 	"\x0eClassification\x12\x16\n" +
 	"\x06access\x18\x01 \x01(\tR\x06access\x12 \n" +
 	"\vdestructive\x18\x02 \x01(\bR\vdestructive\x120\n" +
 	"\x05error\x18\x03 \x01(\v2\x1a.app.driver.v2.DriverErrorR\x05error\x12\x12\n" +
-	"\x04form\x18\x04 \x01(\tR\x04form\"\xd6\x04\n" +
+	"\x04form\x18\x04 \x01(\tR\x04form\x12\x1f\n" +
+	"\vperson_only\x18\x05 \x01(\bR\n" +
+	"personOnly\"\xd6\x04\n" +
 	"\aEditRow\x12\x12\n" +
 	"\x04uuid\x18\x01 \x01(\tR\x04uuid\x121\n" +
 	"\x03key\x18\x04 \x03(\v2\x1f.app.driver.v2.EditRow.KeyEntryR\x03key\x12@\n" +
@@ -6034,7 +6576,46 @@ const file_driver_proto_rawDesc = "" +
 	"\x06shards\x18\x05 \x01(\x03R\x06shards\x121\n" +
 	"\x06tables\x18\x06 \x03(\v2\x19.app.driver.v2.NodeTablesR\x06tables\":\n" +
 	"\rNodesResponse\x12)\n" +
-	"\x05nodes\x18\x01 \x03(\v2\x13.app.driver.v2.NodeR\x05nodes2\xa3\x0f\n" +
+	"\x05nodes\x18\x01 \x03(\v2\x13.app.driver.v2.NodeR\x05nodes\"O\n" +
+	"\rBackupBackend\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
+	"\x05label\x18\x02 \x01(\tR\x05label\x12\x14\n" +
+	"\x05where\x18\x03 \x01(\tR\x05where\"R\n" +
+	"\x16BackupBackendsResponse\x128\n" +
+	"\bbackends\x18\x01 \x03(\v2\x1c.app.driver.v2.BackupBackendR\bbackends\"j\n" +
+	"\rBackupRequest\x12\x17\n" +
+	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12\x18\n" +
+	"\abackend\x18\x02 \x01(\tR\abackend\x12\x0e\n" +
+	"\x02id\x18\x03 \x01(\tR\x02id\x12\x16\n" +
+	"\x06tables\x18\x04 \x03(\tR\x06tables\"\x94\x02\n" +
+	"\x06Backup\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x18\n" +
+	"\abackend\x18\x02 \x01(\tR\abackend\x12\x16\n" +
+	"\x06tables\x18\x03 \x03(\tR\x06tables\x12\x14\n" +
+	"\x05state\x18\x04 \x01(\tR\x05state\x12\x14\n" +
+	"\x05phase\x18\x05 \x01(\tR\x05phase\x12*\n" +
+	"\x11started_unix_nano\x18\x06 \x01(\x03R\x0fstartedUnixNano\x12.\n" +
+	"\x13completed_unix_nano\x18\a \x01(\x03R\x11completedUnixNano\x12\x14\n" +
+	"\x05bytes\x18\b \x01(\x03R\x05bytes\x12\x14\n" +
+	"\x05where\x18\t \x01(\tR\x05where\x12\x14\n" +
+	"\x05error\x18\n" +
+	" \x01(\tR\x05error\"B\n" +
+	"\x0fBackupsResponse\x12/\n" +
+	"\abackups\x18\x01 \x03(\v2\x15.app.driver.v2.BackupR\abackups\"\x16\n" +
+	"\x14CancelBackupResponse\"\x94\x02\n" +
+	"\vRestorePlan\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x18\n" +
+	"\abackend\x18\x02 \x01(\tR\abackend\x12\x16\n" +
+	"\x06tables\x18\x03 \x03(\tR\x06tables\x12\x18\n" +
+	"\acreates\x18\x04 \x03(\tR\acreates\x12\x1e\n" +
+	"\n" +
+	"overwrites\x18\x05 \x03(\tR\n" +
+	"overwrites\x12<\n" +
+	"\arefused\x18\x06 \x03(\v2\".app.driver.v2.RestorePlan.RefusalR\arefused\x12\x12\n" +
+	"\x04note\x18\a \x01(\tR\x04note\x1a7\n" +
+	"\aRefusal\x12\x14\n" +
+	"\x05table\x18\x01 \x01(\tR\x05table\x12\x16\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason2\xf7\x13\n" +
 	"\x06Driver\x12?\n" +
 	"\x04Info\x12\x1a.app.driver.v2.InfoRequest\x1a\x1b.app.driver.v2.InfoResponse\x12?\n" +
 	"\x04Open\x12\x1a.app.driver.v2.OpenRequest\x1a\x1b.app.driver.v2.OpenResponse\x12D\n" +
@@ -6065,7 +6646,15 @@ const file_driver_proto_rawDesc = "" +
 	"\vCompletions\x12\x1b.app.driver.v2.TableRequest\x1a\".app.driver.v2.CompletionsResponse\x12N\n" +
 	"\vListTenants\x12\x1b.app.driver.v2.TableRequest\x1a\".app.driver.v2.ListTenantsResponse\x12`\n" +
 	"\x0fSetTenantStatus\x12%.app.driver.v2.SetTenantStatusRequest\x1a&.app.driver.v2.SetTenantStatusResponse\x12B\n" +
-	"\x05Nodes\x12\x1b.app.driver.v2.TableRequest\x1a\x1c.app.driver.v2.NodesResponse\x12A\n" +
+	"\x05Nodes\x12\x1b.app.driver.v2.TableRequest\x1a\x1c.app.driver.v2.NodesResponse\x12S\n" +
+	"\x0eBackupBackends\x12\x1a.app.driver.v2.ConnRequest\x1a%.app.driver.v2.BackupBackendsResponse\x12K\n" +
+	"\vListBackups\x12\x1c.app.driver.v2.BackupRequest\x1a\x1e.app.driver.v2.BackupsResponse\x12C\n" +
+	"\fCreateBackup\x12\x1c.app.driver.v2.BackupRequest\x1a\x15.app.driver.v2.Backup\x12C\n" +
+	"\fBackupStatus\x12\x1c.app.driver.v2.BackupRequest\x1a\x15.app.driver.v2.Backup\x12Q\n" +
+	"\fCancelBackup\x12\x1c.app.driver.v2.BackupRequest\x1a#.app.driver.v2.CancelBackupResponse\x12G\n" +
+	"\vPlanRestore\x12\x1c.app.driver.v2.BackupRequest\x1a\x1a.app.driver.v2.RestorePlan\x12D\n" +
+	"\rRestoreBackup\x12\x1c.app.driver.v2.BackupRequest\x1a\x15.app.driver.v2.Backup\x12D\n" +
+	"\rRestoreStatus\x12\x1c.app.driver.v2.BackupRequest\x1a\x15.app.driver.v2.Backup\x12A\n" +
 	"\x05Close\x12\x1a.app.driver.v2.ConnRequest\x1a\x1c.app.driver.v2.CloseResponseB6Z4app/backend/plugins/internal/proto/driverv2;driverv2b\x06proto3"
 
 var (
@@ -6080,7 +6669,7 @@ func file_driver_proto_rawDescGZIP() []byte {
 	return file_driver_proto_rawDescData
 }
 
-var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 89)
+var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 97)
 var file_driver_proto_goTypes = []any{
 	(*DriverError)(nil),             // 0: app.driver.v2.DriverError
 	(*Value)(nil),                   // 1: app.driver.v2.Value
@@ -6151,34 +6740,42 @@ var file_driver_proto_goTypes = []any{
 	(*NodeShard)(nil),               // 66: app.driver.v2.NodeShard
 	(*Node)(nil),                    // 67: app.driver.v2.Node
 	(*NodesResponse)(nil),           // 68: app.driver.v2.NodesResponse
-	nil,                             // 69: app.driver.v2.Object.FieldsEntry
-	nil,                             // 70: app.driver.v2.Settings.ValuesEntry
-	nil,                             // 71: app.driver.v2.Settings.SecretsEntry
-	nil,                             // 72: app.driver.v2.URLForm.QueryEntry
-	nil,                             // 73: app.driver.v2.SettingField.OptionHelpEntry
-	nil,                             // 74: app.driver.v2.Suggestion.SetEntry
-	nil,                             // 75: app.driver.v2.Column.FilterNotesEntry
-	nil,                             // 76: app.driver.v2.Column.BlockedEntry
-	nil,                             // 77: app.driver.v2.SearchParam.OptionLabelsEntry
-	nil,                             // 78: app.driver.v2.CheckCellsResponse.ProblemsEntry
-	nil,                             // 79: app.driver.v2.SearchRequest.ParamsEntry
-	nil,                             // 80: app.driver.v2.SearchRequest.SimilarKeyEntry
-	(*QueryProfile_Metric)(nil),     // 81: app.driver.v2.QueryProfile.Metric
-	(*QueryProfile_Search)(nil),     // 82: app.driver.v2.QueryProfile.Search
-	(*QueryProfile_Shard)(nil),      // 83: app.driver.v2.QueryProfile.Shard
-	nil,                             // 84: app.driver.v2.EditRow.KeyEntry
-	nil,                             // 85: app.driver.v2.EditRow.OriginalEntry
-	nil,                             // 86: app.driver.v2.EditRow.ValuesEntry
-	nil,                             // 87: app.driver.v2.EditRow.VectorsEntry
-	nil,                             // 88: app.driver.v2.RowResult.KeyEntry
+	(*BackupBackend)(nil),           // 69: app.driver.v2.BackupBackend
+	(*BackupBackendsResponse)(nil),  // 70: app.driver.v2.BackupBackendsResponse
+	(*BackupRequest)(nil),           // 71: app.driver.v2.BackupRequest
+	(*Backup)(nil),                  // 72: app.driver.v2.Backup
+	(*BackupsResponse)(nil),         // 73: app.driver.v2.BackupsResponse
+	(*CancelBackupResponse)(nil),    // 74: app.driver.v2.CancelBackupResponse
+	(*RestorePlan)(nil),             // 75: app.driver.v2.RestorePlan
+	nil,                             // 76: app.driver.v2.Object.FieldsEntry
+	nil,                             // 77: app.driver.v2.Settings.ValuesEntry
+	nil,                             // 78: app.driver.v2.Settings.SecretsEntry
+	nil,                             // 79: app.driver.v2.URLForm.QueryEntry
+	nil,                             // 80: app.driver.v2.SettingField.OptionHelpEntry
+	nil,                             // 81: app.driver.v2.Suggestion.SetEntry
+	nil,                             // 82: app.driver.v2.Column.FilterNotesEntry
+	nil,                             // 83: app.driver.v2.Column.BlockedEntry
+	nil,                             // 84: app.driver.v2.SearchParam.OptionLabelsEntry
+	nil,                             // 85: app.driver.v2.CheckCellsResponse.ProblemsEntry
+	nil,                             // 86: app.driver.v2.SearchRequest.ParamsEntry
+	nil,                             // 87: app.driver.v2.SearchRequest.SimilarKeyEntry
+	(*QueryProfile_Metric)(nil),     // 88: app.driver.v2.QueryProfile.Metric
+	(*QueryProfile_Search)(nil),     // 89: app.driver.v2.QueryProfile.Search
+	(*QueryProfile_Shard)(nil),      // 90: app.driver.v2.QueryProfile.Shard
+	nil,                             // 91: app.driver.v2.EditRow.KeyEntry
+	nil,                             // 92: app.driver.v2.EditRow.OriginalEntry
+	nil,                             // 93: app.driver.v2.EditRow.ValuesEntry
+	nil,                             // 94: app.driver.v2.EditRow.VectorsEntry
+	nil,                             // 95: app.driver.v2.RowResult.KeyEntry
+	(*RestorePlan_Refusal)(nil),     // 96: app.driver.v2.RestorePlan.Refusal
 }
 var file_driver_proto_depIdxs = []int32{
 	2,   // 0: app.driver.v2.Value.list_value:type_name -> app.driver.v2.List
 	3,   // 1: app.driver.v2.Value.object_value:type_name -> app.driver.v2.Object
 	1,   // 2: app.driver.v2.List.values:type_name -> app.driver.v2.Value
-	69,  // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
-	70,  // 4: app.driver.v2.Settings.values:type_name -> app.driver.v2.Settings.ValuesEntry
-	71,  // 5: app.driver.v2.Settings.secrets:type_name -> app.driver.v2.Settings.SecretsEntry
+	76,  // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
+	77,  // 4: app.driver.v2.Settings.values:type_name -> app.driver.v2.Settings.ValuesEntry
+	78,  // 5: app.driver.v2.Settings.secrets:type_name -> app.driver.v2.Settings.SecretsEntry
 	5,   // 6: app.driver.v2.InfoResponse.capabilities:type_name -> app.driver.v2.Capabilities
 	8,   // 7: app.driver.v2.InfoResponse.description:type_name -> app.driver.v2.Description
 	11,  // 8: app.driver.v2.Description.types:type_name -> app.driver.v2.ConnectionType
@@ -6186,47 +6783,47 @@ var file_driver_proto_depIdxs = []int32{
 	13,  // 10: app.driver.v2.Description.suggestions:type_name -> app.driver.v2.Suggestion
 	10,  // 11: app.driver.v2.Description.words:type_name -> app.driver.v2.Words
 	9,   // 12: app.driver.v2.Description.url:type_name -> app.driver.v2.URLForm
-	72,  // 13: app.driver.v2.URLForm.query:type_name -> app.driver.v2.URLForm.QueryEntry
-	73,  // 14: app.driver.v2.SettingField.option_help:type_name -> app.driver.v2.SettingField.OptionHelpEntry
-	74,  // 15: app.driver.v2.Suggestion.set:type_name -> app.driver.v2.Suggestion.SetEntry
+	79,  // 13: app.driver.v2.URLForm.query:type_name -> app.driver.v2.URLForm.QueryEntry
+	80,  // 14: app.driver.v2.SettingField.option_help:type_name -> app.driver.v2.SettingField.OptionHelpEntry
+	81,  // 15: app.driver.v2.Suggestion.set:type_name -> app.driver.v2.Suggestion.SetEntry
 	4,   // 16: app.driver.v2.OpenRequest.settings:type_name -> app.driver.v2.Settings
 	5,   // 17: app.driver.v2.OpenResponse.capabilities:type_name -> app.driver.v2.Capabilities
 	18,  // 18: app.driver.v2.PathsResponse.paths:type_name -> app.driver.v2.PathStatus
 	20,  // 19: app.driver.v2.ListTablesResponse.tables:type_name -> app.driver.v2.Table
 	23,  // 20: app.driver.v2.TemplatesResponse.templates:type_name -> app.driver.v2.Template
 	25,  // 21: app.driver.v2.CompletionsResponse.tables:type_name -> app.driver.v2.TableWords
-	75,  // 22: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
-	76,  // 23: app.driver.v2.Column.blocked:type_name -> app.driver.v2.Column.BlockedEntry
+	82,  // 22: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
+	83,  // 23: app.driver.v2.Column.blocked:type_name -> app.driver.v2.Column.BlockedEntry
 	27,  // 24: app.driver.v2.DescribeTableResponse.columns:type_name -> app.driver.v2.Column
 	28,  // 25: app.driver.v2.DescribeTableResponse.settings:type_name -> app.driver.v2.TableSettings
 	32,  // 26: app.driver.v2.DescribeTableResponse.details:type_name -> app.driver.v2.DetailSection
 	30,  // 27: app.driver.v2.DescribeTableResponse.searches:type_name -> app.driver.v2.SearchMode
 	31,  // 28: app.driver.v2.SearchMode.params:type_name -> app.driver.v2.SearchParam
-	77,  // 29: app.driver.v2.SearchParam.option_labels:type_name -> app.driver.v2.SearchParam.OptionLabelsEntry
+	84,  // 29: app.driver.v2.SearchParam.option_labels:type_name -> app.driver.v2.SearchParam.OptionLabelsEntry
 	33,  // 30: app.driver.v2.DetailSection.items:type_name -> app.driver.v2.DetailItem
 	34,  // 31: app.driver.v2.BrowseRequest.filters:type_name -> app.driver.v2.Filter
 	35,  // 32: app.driver.v2.BrowseRequest.sort:type_name -> app.driver.v2.Sort
 	38,  // 33: app.driver.v2.CheckCellsRequest.cells:type_name -> app.driver.v2.TypedCell
-	78,  // 34: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
+	85,  // 34: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
 	34,  // 35: app.driver.v2.SearchRequest.filters:type_name -> app.driver.v2.Filter
-	79,  // 36: app.driver.v2.SearchRequest.params:type_name -> app.driver.v2.SearchRequest.ParamsEntry
-	80,  // 37: app.driver.v2.SearchRequest.similar_key:type_name -> app.driver.v2.SearchRequest.SimilarKeyEntry
+	86,  // 36: app.driver.v2.SearchRequest.params:type_name -> app.driver.v2.SearchRequest.ParamsEntry
+	87,  // 37: app.driver.v2.SearchRequest.similar_key:type_name -> app.driver.v2.SearchRequest.SimilarKeyEntry
 	1,   // 38: app.driver.v2.Row.cells:type_name -> app.driver.v2.Value
 	27,  // 39: app.driver.v2.Grid.columns:type_name -> app.driver.v2.Column
 	41,  // 40: app.driver.v2.Grid.rows:type_name -> app.driver.v2.Row
 	43,  // 41: app.driver.v2.Grid.profile:type_name -> app.driver.v2.QueryProfile
-	83,  // 42: app.driver.v2.QueryProfile.shards:type_name -> app.driver.v2.QueryProfile.Shard
+	90,  // 42: app.driver.v2.QueryProfile.shards:type_name -> app.driver.v2.QueryProfile.Shard
 	34,  // 43: app.driver.v2.CountRequest.filters:type_name -> app.driver.v2.Filter
 	42,  // 44: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
 	47,  // 45: app.driver.v2.Result.before:type_name -> app.driver.v2.Result
 	0,   // 46: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
-	84,  // 47: app.driver.v2.EditRow.key:type_name -> app.driver.v2.EditRow.KeyEntry
-	85,  // 48: app.driver.v2.EditRow.original:type_name -> app.driver.v2.EditRow.OriginalEntry
-	86,  // 49: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
-	87,  // 50: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
+	91,  // 47: app.driver.v2.EditRow.key:type_name -> app.driver.v2.EditRow.KeyEntry
+	92,  // 48: app.driver.v2.EditRow.original:type_name -> app.driver.v2.EditRow.OriginalEntry
+	93,  // 49: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
+	94,  // 50: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
 	52,  // 51: app.driver.v2.CreateTableRequest.columns:type_name -> app.driver.v2.ColumnSpec
 	50,  // 52: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
-	88,  // 53: app.driver.v2.RowResult.key:type_name -> app.driver.v2.RowResult.KeyEntry
+	95,  // 53: app.driver.v2.RowResult.key:type_name -> app.driver.v2.RowResult.KeyEntry
 	54,  // 54: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
 	34,  // 55: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
 	58,  // 56: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
@@ -6237,74 +6834,93 @@ var file_driver_proto_depIdxs = []int32{
 	66,  // 61: app.driver.v2.NodeTables.shard_list:type_name -> app.driver.v2.NodeShard
 	65,  // 62: app.driver.v2.Node.tables:type_name -> app.driver.v2.NodeTables
 	67,  // 63: app.driver.v2.NodesResponse.nodes:type_name -> app.driver.v2.Node
-	1,   // 64: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
-	1,   // 65: app.driver.v2.SearchRequest.SimilarKeyEntry.value:type_name -> app.driver.v2.Value
-	81,  // 66: app.driver.v2.QueryProfile.Search.metrics:type_name -> app.driver.v2.QueryProfile.Metric
-	82,  // 67: app.driver.v2.QueryProfile.Shard.searches:type_name -> app.driver.v2.QueryProfile.Search
-	1,   // 68: app.driver.v2.EditRow.KeyEntry.value:type_name -> app.driver.v2.Value
-	1,   // 69: app.driver.v2.EditRow.OriginalEntry.value:type_name -> app.driver.v2.Value
-	1,   // 70: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
-	58,  // 71: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
-	1,   // 72: app.driver.v2.RowResult.KeyEntry.value:type_name -> app.driver.v2.Value
-	6,   // 73: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
-	14,  // 74: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
-	16,  // 75: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
-	16,  // 76: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
-	16,  // 77: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
-	22,  // 78: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
-	36,  // 79: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
-	44,  // 80: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
-	44,  // 81: app.driver.v2.Driver.Estimate:input_type -> app.driver.v2.CountRequest
-	46,  // 82: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
-	40,  // 83: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
-	16,  // 84: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
-	48,  // 85: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
-	37,  // 86: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
-	53,  // 87: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
-	53,  // 88: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
-	53,  // 89: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
-	16,  // 90: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
-	57,  // 91: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
-	53,  // 92: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
-	51,  // 93: app.driver.v2.Driver.CreateTable:input_type -> app.driver.v2.CreateTableRequest
-	22,  // 94: app.driver.v2.Driver.Templates:input_type -> app.driver.v2.TableRequest
-	22,  // 95: app.driver.v2.Driver.Completions:input_type -> app.driver.v2.TableRequest
-	22,  // 96: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
-	63,  // 97: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
-	22,  // 98: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
-	16,  // 99: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
-	7,   // 100: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
-	15,  // 101: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
-	17,  // 102: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
-	17,  // 103: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
-	21,  // 104: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
-	29,  // 105: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
-	42,  // 106: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
-	45,  // 107: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
-	45,  // 108: app.driver.v2.Driver.Estimate:output_type -> app.driver.v2.CountResponse
-	47,  // 109: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
-	42,  // 110: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
-	19,  // 111: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
-	49,  // 112: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
-	39,  // 113: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
-	55,  // 114: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
-	55,  // 115: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
-	55,  // 116: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
-	5,   // 117: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
-	60,  // 118: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
-	55,  // 119: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
-	29,  // 120: app.driver.v2.Driver.CreateTable:output_type -> app.driver.v2.DescribeTableResponse
-	24,  // 121: app.driver.v2.Driver.Templates:output_type -> app.driver.v2.TemplatesResponse
-	26,  // 122: app.driver.v2.Driver.Completions:output_type -> app.driver.v2.CompletionsResponse
-	62,  // 123: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
-	64,  // 124: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
-	68,  // 125: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
-	56,  // 126: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
-	100, // [100:127] is the sub-list for method output_type
-	73,  // [73:100] is the sub-list for method input_type
-	73,  // [73:73] is the sub-list for extension type_name
-	73,  // [73:73] is the sub-list for extension extendee
-	0,   // [0:73] is the sub-list for field type_name
+	69,  // 64: app.driver.v2.BackupBackendsResponse.backends:type_name -> app.driver.v2.BackupBackend
+	72,  // 65: app.driver.v2.BackupsResponse.backups:type_name -> app.driver.v2.Backup
+	96,  // 66: app.driver.v2.RestorePlan.refused:type_name -> app.driver.v2.RestorePlan.Refusal
+	1,   // 67: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
+	1,   // 68: app.driver.v2.SearchRequest.SimilarKeyEntry.value:type_name -> app.driver.v2.Value
+	88,  // 69: app.driver.v2.QueryProfile.Search.metrics:type_name -> app.driver.v2.QueryProfile.Metric
+	89,  // 70: app.driver.v2.QueryProfile.Shard.searches:type_name -> app.driver.v2.QueryProfile.Search
+	1,   // 71: app.driver.v2.EditRow.KeyEntry.value:type_name -> app.driver.v2.Value
+	1,   // 72: app.driver.v2.EditRow.OriginalEntry.value:type_name -> app.driver.v2.Value
+	1,   // 73: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
+	58,  // 74: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
+	1,   // 75: app.driver.v2.RowResult.KeyEntry.value:type_name -> app.driver.v2.Value
+	6,   // 76: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
+	14,  // 77: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
+	16,  // 78: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
+	16,  // 79: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
+	16,  // 80: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
+	22,  // 81: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
+	36,  // 82: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
+	44,  // 83: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
+	44,  // 84: app.driver.v2.Driver.Estimate:input_type -> app.driver.v2.CountRequest
+	46,  // 85: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
+	40,  // 86: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
+	16,  // 87: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
+	48,  // 88: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
+	37,  // 89: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
+	53,  // 90: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
+	53,  // 91: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
+	53,  // 92: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
+	16,  // 93: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
+	57,  // 94: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
+	53,  // 95: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
+	51,  // 96: app.driver.v2.Driver.CreateTable:input_type -> app.driver.v2.CreateTableRequest
+	22,  // 97: app.driver.v2.Driver.Templates:input_type -> app.driver.v2.TableRequest
+	22,  // 98: app.driver.v2.Driver.Completions:input_type -> app.driver.v2.TableRequest
+	22,  // 99: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
+	63,  // 100: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
+	22,  // 101: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
+	16,  // 102: app.driver.v2.Driver.BackupBackends:input_type -> app.driver.v2.ConnRequest
+	71,  // 103: app.driver.v2.Driver.ListBackups:input_type -> app.driver.v2.BackupRequest
+	71,  // 104: app.driver.v2.Driver.CreateBackup:input_type -> app.driver.v2.BackupRequest
+	71,  // 105: app.driver.v2.Driver.BackupStatus:input_type -> app.driver.v2.BackupRequest
+	71,  // 106: app.driver.v2.Driver.CancelBackup:input_type -> app.driver.v2.BackupRequest
+	71,  // 107: app.driver.v2.Driver.PlanRestore:input_type -> app.driver.v2.BackupRequest
+	71,  // 108: app.driver.v2.Driver.RestoreBackup:input_type -> app.driver.v2.BackupRequest
+	71,  // 109: app.driver.v2.Driver.RestoreStatus:input_type -> app.driver.v2.BackupRequest
+	16,  // 110: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
+	7,   // 111: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
+	15,  // 112: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
+	17,  // 113: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
+	17,  // 114: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
+	21,  // 115: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
+	29,  // 116: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
+	42,  // 117: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
+	45,  // 118: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
+	45,  // 119: app.driver.v2.Driver.Estimate:output_type -> app.driver.v2.CountResponse
+	47,  // 120: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
+	42,  // 121: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
+	19,  // 122: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
+	49,  // 123: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
+	39,  // 124: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
+	55,  // 125: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
+	55,  // 126: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
+	55,  // 127: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
+	5,   // 128: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
+	60,  // 129: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
+	55,  // 130: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
+	29,  // 131: app.driver.v2.Driver.CreateTable:output_type -> app.driver.v2.DescribeTableResponse
+	24,  // 132: app.driver.v2.Driver.Templates:output_type -> app.driver.v2.TemplatesResponse
+	26,  // 133: app.driver.v2.Driver.Completions:output_type -> app.driver.v2.CompletionsResponse
+	62,  // 134: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
+	64,  // 135: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
+	68,  // 136: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
+	70,  // 137: app.driver.v2.Driver.BackupBackends:output_type -> app.driver.v2.BackupBackendsResponse
+	73,  // 138: app.driver.v2.Driver.ListBackups:output_type -> app.driver.v2.BackupsResponse
+	72,  // 139: app.driver.v2.Driver.CreateBackup:output_type -> app.driver.v2.Backup
+	72,  // 140: app.driver.v2.Driver.BackupStatus:output_type -> app.driver.v2.Backup
+	74,  // 141: app.driver.v2.Driver.CancelBackup:output_type -> app.driver.v2.CancelBackupResponse
+	75,  // 142: app.driver.v2.Driver.PlanRestore:output_type -> app.driver.v2.RestorePlan
+	72,  // 143: app.driver.v2.Driver.RestoreBackup:output_type -> app.driver.v2.Backup
+	72,  // 144: app.driver.v2.Driver.RestoreStatus:output_type -> app.driver.v2.Backup
+	56,  // 145: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
+	111, // [111:146] is the sub-list for method output_type
+	76,  // [76:111] is the sub-list for method input_type
+	76,  // [76:76] is the sub-list for extension type_name
+	76,  // [76:76] is the sub-list for extension extendee
+	0,   // [0:76] is the sub-list for field type_name
 }
 
 func init() { file_driver_proto_init() }
@@ -6328,7 +6944,7 @@ func file_driver_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_driver_proto_rawDesc), len(file_driver_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   89,
+			NumMessages:   97,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -66,6 +66,14 @@ const (
 	Driver_ListTenants_FullMethodName     = "/app.driver.v2.Driver/ListTenants"
 	Driver_SetTenantStatus_FullMethodName = "/app.driver.v2.Driver/SetTenantStatus"
 	Driver_Nodes_FullMethodName           = "/app.driver.v2.Driver/Nodes"
+	Driver_BackupBackends_FullMethodName  = "/app.driver.v2.Driver/BackupBackends"
+	Driver_ListBackups_FullMethodName     = "/app.driver.v2.Driver/ListBackups"
+	Driver_CreateBackup_FullMethodName    = "/app.driver.v2.Driver/CreateBackup"
+	Driver_BackupStatus_FullMethodName    = "/app.driver.v2.Driver/BackupStatus"
+	Driver_CancelBackup_FullMethodName    = "/app.driver.v2.Driver/CancelBackup"
+	Driver_PlanRestore_FullMethodName     = "/app.driver.v2.Driver/PlanRestore"
+	Driver_RestoreBackup_FullMethodName   = "/app.driver.v2.Driver/RestoreBackup"
+	Driver_RestoreStatus_FullMethodName   = "/app.driver.v2.Driver/RestoreStatus"
 	Driver_Close_FullMethodName           = "/app.driver.v2.Driver/Close"
 )
 
@@ -122,6 +130,18 @@ type DriverClient interface {
 	SetTenantStatus(ctx context.Context, in *SetTenantStatusRequest, opts ...grpc.CallOption) (*SetTenantStatusResponse, error)
 	// Nodes reads the cluster's nodes (driver.Cluster); added with the tenant calls.
 	Nodes(ctx context.Context, in *TableRequest, opts ...grpc.CallOption) (*NodesResponse, error)
+	// Backups (driver.Backups, issue 40 item 5): the database's own backups, kept where
+	// BackupBackends says; a create or a restore returns at once and its status call reports
+	// its phase. Added after Nodes: an older plugin declares backups false (or answers
+	// UNIMPLEMENTED), and the host offers no backups for its connections.
+	BackupBackends(ctx context.Context, in *ConnRequest, opts ...grpc.CallOption) (*BackupBackendsResponse, error)
+	ListBackups(ctx context.Context, in *BackupRequest, opts ...grpc.CallOption) (*BackupsResponse, error)
+	CreateBackup(ctx context.Context, in *BackupRequest, opts ...grpc.CallOption) (*Backup, error)
+	BackupStatus(ctx context.Context, in *BackupRequest, opts ...grpc.CallOption) (*Backup, error)
+	CancelBackup(ctx context.Context, in *BackupRequest, opts ...grpc.CallOption) (*CancelBackupResponse, error)
+	PlanRestore(ctx context.Context, in *BackupRequest, opts ...grpc.CallOption) (*RestorePlan, error)
+	RestoreBackup(ctx context.Context, in *BackupRequest, opts ...grpc.CallOption) (*Backup, error)
+	RestoreStatus(ctx context.Context, in *BackupRequest, opts ...grpc.CallOption) (*Backup, error)
 	// Close ends a connection; closing an unknown id succeeds.
 	Close(ctx context.Context, in *ConnRequest, opts ...grpc.CallOption) (*CloseResponse, error)
 }
@@ -394,6 +414,86 @@ func (c *driverClient) Nodes(ctx context.Context, in *TableRequest, opts ...grpc
 	return out, nil
 }
 
+func (c *driverClient) BackupBackends(ctx context.Context, in *ConnRequest, opts ...grpc.CallOption) (*BackupBackendsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(BackupBackendsResponse)
+	err := c.cc.Invoke(ctx, Driver_BackupBackends_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *driverClient) ListBackups(ctx context.Context, in *BackupRequest, opts ...grpc.CallOption) (*BackupsResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(BackupsResponse)
+	err := c.cc.Invoke(ctx, Driver_ListBackups_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *driverClient) CreateBackup(ctx context.Context, in *BackupRequest, opts ...grpc.CallOption) (*Backup, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Backup)
+	err := c.cc.Invoke(ctx, Driver_CreateBackup_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *driverClient) BackupStatus(ctx context.Context, in *BackupRequest, opts ...grpc.CallOption) (*Backup, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Backup)
+	err := c.cc.Invoke(ctx, Driver_BackupStatus_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *driverClient) CancelBackup(ctx context.Context, in *BackupRequest, opts ...grpc.CallOption) (*CancelBackupResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CancelBackupResponse)
+	err := c.cc.Invoke(ctx, Driver_CancelBackup_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *driverClient) PlanRestore(ctx context.Context, in *BackupRequest, opts ...grpc.CallOption) (*RestorePlan, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RestorePlan)
+	err := c.cc.Invoke(ctx, Driver_PlanRestore_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *driverClient) RestoreBackup(ctx context.Context, in *BackupRequest, opts ...grpc.CallOption) (*Backup, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Backup)
+	err := c.cc.Invoke(ctx, Driver_RestoreBackup_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *driverClient) RestoreStatus(ctx context.Context, in *BackupRequest, opts ...grpc.CallOption) (*Backup, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(Backup)
+	err := c.cc.Invoke(ctx, Driver_RestoreStatus_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *driverClient) Close(ctx context.Context, in *ConnRequest, opts ...grpc.CallOption) (*CloseResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(CloseResponse)
@@ -457,6 +557,18 @@ type DriverServer interface {
 	SetTenantStatus(context.Context, *SetTenantStatusRequest) (*SetTenantStatusResponse, error)
 	// Nodes reads the cluster's nodes (driver.Cluster); added with the tenant calls.
 	Nodes(context.Context, *TableRequest) (*NodesResponse, error)
+	// Backups (driver.Backups, issue 40 item 5): the database's own backups, kept where
+	// BackupBackends says; a create or a restore returns at once and its status call reports
+	// its phase. Added after Nodes: an older plugin declares backups false (or answers
+	// UNIMPLEMENTED), and the host offers no backups for its connections.
+	BackupBackends(context.Context, *ConnRequest) (*BackupBackendsResponse, error)
+	ListBackups(context.Context, *BackupRequest) (*BackupsResponse, error)
+	CreateBackup(context.Context, *BackupRequest) (*Backup, error)
+	BackupStatus(context.Context, *BackupRequest) (*Backup, error)
+	CancelBackup(context.Context, *BackupRequest) (*CancelBackupResponse, error)
+	PlanRestore(context.Context, *BackupRequest) (*RestorePlan, error)
+	RestoreBackup(context.Context, *BackupRequest) (*Backup, error)
+	RestoreStatus(context.Context, *BackupRequest) (*Backup, error)
 	// Close ends a connection; closing an unknown id succeeds.
 	Close(context.Context, *ConnRequest) (*CloseResponse, error)
 	mustEmbedUnimplementedDriverServer()
@@ -546,6 +658,30 @@ func (UnimplementedDriverServer) SetTenantStatus(context.Context, *SetTenantStat
 }
 func (UnimplementedDriverServer) Nodes(context.Context, *TableRequest) (*NodesResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Nodes not implemented")
+}
+func (UnimplementedDriverServer) BackupBackends(context.Context, *ConnRequest) (*BackupBackendsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method BackupBackends not implemented")
+}
+func (UnimplementedDriverServer) ListBackups(context.Context, *BackupRequest) (*BackupsResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ListBackups not implemented")
+}
+func (UnimplementedDriverServer) CreateBackup(context.Context, *BackupRequest) (*Backup, error) {
+	return nil, status.Error(codes.Unimplemented, "method CreateBackup not implemented")
+}
+func (UnimplementedDriverServer) BackupStatus(context.Context, *BackupRequest) (*Backup, error) {
+	return nil, status.Error(codes.Unimplemented, "method BackupStatus not implemented")
+}
+func (UnimplementedDriverServer) CancelBackup(context.Context, *BackupRequest) (*CancelBackupResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CancelBackup not implemented")
+}
+func (UnimplementedDriverServer) PlanRestore(context.Context, *BackupRequest) (*RestorePlan, error) {
+	return nil, status.Error(codes.Unimplemented, "method PlanRestore not implemented")
+}
+func (UnimplementedDriverServer) RestoreBackup(context.Context, *BackupRequest) (*Backup, error) {
+	return nil, status.Error(codes.Unimplemented, "method RestoreBackup not implemented")
+}
+func (UnimplementedDriverServer) RestoreStatus(context.Context, *BackupRequest) (*Backup, error) {
+	return nil, status.Error(codes.Unimplemented, "method RestoreStatus not implemented")
 }
 func (UnimplementedDriverServer) Close(context.Context, *ConnRequest) (*CloseResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Close not implemented")
@@ -1039,6 +1175,150 @@ func _Driver_Nodes_Handler(srv interface{}, ctx context.Context, dec func(interf
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Driver_BackupBackends_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ConnRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DriverServer).BackupBackends(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Driver_BackupBackends_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DriverServer).BackupBackends(ctx, req.(*ConnRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Driver_ListBackups_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(BackupRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DriverServer).ListBackups(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Driver_ListBackups_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DriverServer).ListBackups(ctx, req.(*BackupRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Driver_CreateBackup_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(BackupRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DriverServer).CreateBackup(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Driver_CreateBackup_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DriverServer).CreateBackup(ctx, req.(*BackupRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Driver_BackupStatus_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(BackupRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DriverServer).BackupStatus(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Driver_BackupStatus_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DriverServer).BackupStatus(ctx, req.(*BackupRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Driver_CancelBackup_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(BackupRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DriverServer).CancelBackup(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Driver_CancelBackup_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DriverServer).CancelBackup(ctx, req.(*BackupRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Driver_PlanRestore_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(BackupRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DriverServer).PlanRestore(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Driver_PlanRestore_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DriverServer).PlanRestore(ctx, req.(*BackupRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Driver_RestoreBackup_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(BackupRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DriverServer).RestoreBackup(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Driver_RestoreBackup_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DriverServer).RestoreBackup(ctx, req.(*BackupRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Driver_RestoreStatus_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(BackupRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DriverServer).RestoreStatus(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Driver_RestoreStatus_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DriverServer).RestoreStatus(ctx, req.(*BackupRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _Driver_Close_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(ConnRequest)
 	if err := dec(in); err != nil {
@@ -1167,6 +1447,38 @@ var Driver_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Nodes",
 			Handler:    _Driver_Nodes_Handler,
+		},
+		{
+			MethodName: "BackupBackends",
+			Handler:    _Driver_BackupBackends_Handler,
+		},
+		{
+			MethodName: "ListBackups",
+			Handler:    _Driver_ListBackups_Handler,
+		},
+		{
+			MethodName: "CreateBackup",
+			Handler:    _Driver_CreateBackup_Handler,
+		},
+		{
+			MethodName: "BackupStatus",
+			Handler:    _Driver_BackupStatus_Handler,
+		},
+		{
+			MethodName: "CancelBackup",
+			Handler:    _Driver_CancelBackup_Handler,
+		},
+		{
+			MethodName: "PlanRestore",
+			Handler:    _Driver_PlanRestore_Handler,
+		},
+		{
+			MethodName: "RestoreBackup",
+			Handler:    _Driver_RestoreBackup_Handler,
+		},
+		{
+			MethodName: "RestoreStatus",
+			Handler:    _Driver_RestoreStatus_Handler,
 		},
 		{
 			MethodName: "Close",
