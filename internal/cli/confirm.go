@@ -40,9 +40,10 @@ func askAtTerminal(cmd *cobra.Command, lines ...string) (asked, yes bool, err er
 	return true, false, nil
 }
 
-// confirm asks on the terminal; without one the caller must pass --yes.
-func confirm(cmd *cobra.Command, question string) error {
-	asked, yes, err := askAtTerminal(cmd, question)
+// confirm asks on the terminal, the last line being the question; without one the caller
+// must pass --yes.
+func confirm(cmd *cobra.Command, lines ...string) error {
+	asked, yes, err := askAtTerminal(cmd, lines...)
 	switch {
 	case err != nil:
 		return err

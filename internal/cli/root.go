@@ -131,7 +131,7 @@ func NewRoot(desktop Desktop) *cobra.Command {
 	root.PersistentFlags().StringVar(&g.registryKey, "registry-key", "", "public key (ed25519:...) trusted to sign that registry's index, besides the official key")
 	root.Flags().BoolVar(&headless, "headless", false, "run the backend (MCP server, connections) without a window")
 	root.Flags().IntVar(&mcpPort, "mcp-port", -1, "MCP server port on 127.0.0.1 (0 picks a free port; default from settings)")
-	root.AddCommand(newConnectionCmd(&g), newSettingsCmd(&g), newActivityCmd(&g), newTokenCmd(&g), newPluginCmd(&g), newClientCmd(&g), newExportCmd(&g), newImportCmd(&g), newQueryCmd(&g), newIntegrityCmd(&g))
+	root.AddCommand(newConnectionCmd(&g), newSettingsCmd(&g), newActivityCmd(&g), newTokenCmd(&g), newPluginCmd(&g), newClientCmd(&g), newExportCmd(&g), newImportCmd(&g), newQueryCmd(&g), newIntegrityCmd(&g), newBackupCmd(&g))
 	return root
 }
 
