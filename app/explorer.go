@@ -90,6 +90,9 @@ func (a *ExplorerAPI) Connect(id string) (dto.ConnectionStateDTO, error) {
 	if v, ok := d.(serverVersioner); ok {
 		st.ServerVersion = v.ServerVersion()
 	}
+	if r, ok := d.(driver.Router); ok {
+		st.Route = r.Route()
+	}
 	return st, nil
 }
 

@@ -12,6 +12,9 @@ type ConnectionStateDTO struct {
 	Connected bool   `json:"connected"`
 	// ServerVersion is the database's version when the driver knows it ("" otherwise).
 	ServerVersion string `json:"serverVersion"`
+	// Route says how the connection reaches the database where not the usual way
+	// (driver.Router), for the status line; "" the usual way.
+	Route string `json:"route"`
 	// Capabilities are what the connection's driver offers (its plugin's answer).
 	Capabilities CapabilitiesDTO `json:"capabilities"`
 }

@@ -230,7 +230,7 @@ describe("the layout is remembered (issue 14, Everywhere)", () => {
       {
         connect: async (id) => {
           if (id === "b") throw new ApiError("unavailable", "Connection failed: connection refused");
-          return { id, connected: true, serverVersion: "1.35.2", capabilities: weaviateCapabilities };
+          return { id, connected: true, serverVersion: "1.35.2", route: "", capabilities: weaviateCapabilities };
         },
       },
       { layout: { layout: async () => layout, saveLayout: async () => {} } },
@@ -279,7 +279,7 @@ describe("the layout is remembered (issue 14, Everywhere)", () => {
     const slow = deferred<ConnectionState>();
     const api = fakeApi(
       async () => [connection({ id: "a", name: "Local Weaviate" }), connection({ id: "b", name: "Staging", port: 8081 })],
-      { connect: (id) => (id === "b" ? slow.promise : Promise.resolve({ id, connected: true, serverVersion: "1.35.2", capabilities: weaviateCapabilities })) },
+      { connect: (id) => (id === "b" ? slow.promise : Promise.resolve({ id, connected: true, serverVersion: "1.35.2", route: "", capabilities: weaviateCapabilities })) },
       { layout: { layout: async () => emptyLayout({ lastTable: { b: "Author" } }), saveLayout: async () => {} } },
     );
     render(
@@ -292,7 +292,7 @@ describe("the layout is remembered (issue 14, Everywhere)", () => {
     expect(screen.getByRole("tab", { name: "Staging" })).toHaveAttribute("aria-selected", "true");
     await userEvent.keyboard("{Control>},{/Control}");
     expect(screen.getByRole("tab", { name: "Settings" })).toHaveAttribute("aria-selected", "true");
-    await act(async () => slow.resolve({ id: "b", connected: true, serverVersion: "1.35.2", capabilities: weaviateCapabilities }));
+    await act(async () => slow.resolve({ id: "b", connected: true, serverVersion: "1.35.2", route: "", capabilities: weaviateCapabilities }));
     await within(screen.getByRole("tree")).findByRole("treeitem", { name: "Author" });
     expect(screen.getByRole("tab", { name: "Settings" })).toHaveAttribute("aria-selected", "true");
     expect(screen.queryByRole("tab", { name: "Author" })).not.toBeInTheDocument();

@@ -227,6 +227,16 @@ func (d *Driver) probeGRPC(ctx context.Context) {
 	d.mu.Unlock()
 }
 
+var _ driver.Router = (*Driver)(nil)
+
+// Route says, for the connection's status, that gRPC calls go over gRPC-Web (driver.Router).
+func (d *Driver) Route() string {
+	if !d.usesGRPCWeb() {
+		return ""
+	}
+	return "gRPC over gRPC-Web on the REST port (" + d.grpcTarget + " does not answer)"
+}
+
 // usesGRPCWeb reports whether the reads' gRPC calls go over gRPC-Web.
 func (d *Driver) usesGRPCWeb() bool {
 	d.mu.Lock()

@@ -130,11 +130,13 @@ type Conn struct {
 
 	mu      sync.Mutex
 	version string
+	route   string
 	closed  bool
 }
 
 var (
 	_ driver.Driver  = (*Conn)(nil)
+	_ driver.Router  = (*Conn)(nil)
 	_ driver.Tenants = (*Conn)(nil)
 	_ driver.Cluster = (*Conn)(nil)
 )
@@ -156,12 +158,20 @@ func (k *Conn) health(ctx context.Context, call func(context.Context, *pb.ConnRe
 	if err != nil {
 		return k.c.fail(ctx, err)
 	}
+	k.mu.Lock()
 	if v := r.GetServerVersion(); v != "" {
-		k.mu.Lock()
 		k.version = v
-		k.mu.Unlock()
 	}
+	k.route = r.GetRoute()
+	k.mu.Unlock()
 	return nil
+}
+
+// Route is how the last Connect or Ping found the database reached (driver.Router).
+func (k *Conn) Route() string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.route
 }
 
 // Stopped tells whether the plugin process serving the connection is gone: every call then

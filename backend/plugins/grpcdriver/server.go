@@ -140,6 +140,9 @@ func health(d driver.Driver, err error) (*pb.HealthResponse, error) {
 	if v, ok := d.(versioned); ok {
 		out.ServerVersion = v.ServerVersion()
 	}
+	if r, ok := d.(driver.Router); ok {
+		out.Route = r.Route()
+	}
 	return out, nil
 }
 

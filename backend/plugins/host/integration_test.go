@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -525,4 +526,37 @@ func vectorNode(t testing.TB, n int) *weaviatenode.Node {
 		}
 	}
 	return node
+}
+
+// Issue 40, item 7: how the connection reaches the database (driver.Router) crosses the
+// boundary as the driver said it: with the gRPC port closed, gRPC-Web on a release that has it
+// (1.38.3+), the usual way ("") on one that has not; the same through the plugin as in process.
+func TestTheRouteCrossesThePluginBoundary(t *testing.T) {
+	h := pluginHost(t)
+	n := weaviatetest.Shared(t, weaviatenode.Anonymous)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := settingsFor(n)
+	s.GRPCPort = ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	p := openPair(t, h, s)
+	route := func(d driver.Driver) (string, error) {
+		r, ok := d.(driver.Router)
+		if !ok {
+			return "", fmt.Errorf("%T says nothing of its route", d)
+		}
+		return r.Route(), nil
+	}
+	got := same(t, p, route)
+	var meta struct {
+		Version string `json:"version"`
+	}
+	if err := n.DoJSON(context.Background(), "GET", "/v1/meta", nil, &meta); err != nil {
+		t.Fatal(err)
+	}
+	if web := !strings.HasPrefix(meta.Version, "1.35."); web != strings.Contains(got, "gRPC-Web") {
+		t.Fatalf("weaviate-server %s, gRPC port closed: route %q", meta.Version, got)
+	}
 }

@@ -192,7 +192,7 @@ export const demoRows: (string | null)[][] = [
  */
 export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi {
   return {
-    connect: async (id) => ({ id, connected: true, serverVersion: "1.35.2", capabilities: weaviateCapabilities }),
+    connect: async (id) => ({ id, connected: true, serverVersion: "1.35.2", route: "", capabilities: weaviateCapabilities }),
     disconnect: async () => {},
     listTables: async () => [
       { name: "Author", description: "People who write the demo articles.", multiTenant: false, kind: "", estimate: null },

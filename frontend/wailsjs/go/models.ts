@@ -995,6 +995,7 @@ export namespace dto {
 	    id: string;
 	    connected: boolean;
 	    serverVersion: string;
+	    route: string;
 	    capabilities: CapabilitiesDTO;
 	
 	    static createFrom(source: any = {}) {
@@ -1006,6 +1007,7 @@ export namespace dto {
 	        this.id = source["id"];
 	        this.connected = source["connected"];
 	        this.serverVersion = source["serverVersion"];
+	        this.route = source["route"];
 	        this.capabilities = this.convertValues(source["capabilities"], CapabilitiesDTO);
 	    }
 	

@@ -286,6 +286,11 @@ export interface ConnectionState {
   connected: boolean;
   /** ServerVersion is the database's version when the driver knows it ("" otherwise). */
   serverVersion: string;
+  /**
+   * Route says how the connection reaches the database where not the usual way
+   * (driver.Router), for the status line; "" the usual way.
+   */
+  route: string;
   /** Capabilities are what the connection's driver offers (its plugin's answer). */
   capabilities: Capabilities;
 }

@@ -134,7 +134,7 @@ export const shapes: { readonly [K in keyof Shapes]: Readonly<Record<string, str
   "dto.ConnectionDropped": { id: "string", code: "string", message: "string" },
   "dto.ConnectionForm": { id: "string", name: "string", type: "string", values: "{}string", externalAccess: "string", aiPolicy: "string", savedSecrets: "[]string" },
   "dto.ConnectionRestored": { id: "string" },
-  "dto.ConnectionState": { id: "string", connected: "boolean", serverVersion: "string", capabilities: "dto.Capabilities" },
+  "dto.ConnectionState": { id: "string", connected: "boolean", serverVersion: "string", route: "string", capabilities: "dto.Capabilities" },
   "dto.CountResult": { count: "*number", estimated: "boolean", refused: "*dto.FilterRefusal" },
   "dto.CreatedToken": { token: "dto.Token", secret: "string" },
   "dto.DetailItem": { label: "string", value: "string", setting: "string" },

@@ -32,7 +32,7 @@ describe("opening a connection shows its collections", () => {
     expect(within(tree()).getByRole("status")).toHaveTextContent("Connecting to Demo Weaviate");
     expect(api.explorer.connect).toHaveBeenCalledWith("demo");
 
-    await act(async () => connect.resolve({ id: "demo", connected: true, serverVersion: "1.35.2", capabilities: weaviateCapabilities }));
+    await act(async () => connect.resolve({ id: "demo", connected: true, serverVersion: "1.35.2", route: "", capabilities: weaviateCapabilities }));
     const group = within(item("Demo Weaviate")).getByRole("group");
     const tables = await within(group).findAllByRole("treeitem");
     expect(tables.map((t) => t.getAttribute("aria-label"))).toEqual(["Article", "Author"]);
@@ -49,7 +49,7 @@ describe("opening a connection shows its collections", () => {
     let fail = true;
     const connect = vi.fn(async (id: string) => {
       if (fail) throw "connection: Connection failed: dial tcp 127.0.0.1:18080: connect: connection refused";
-      return { id, connected: true, serverVersion: "", capabilities: weaviateCapabilities };
+      return { id, connected: true, serverVersion: "", route: "", capabilities: weaviateCapabilities };
     });
     renderApp({ connect });
     await screen.findByRole("tree");
@@ -189,7 +189,7 @@ describe("a connection disconnected before its plugin's uninstall and reinstall"
         api.emitProgress({ plugin: "weaviate", version: "1.0.0", done: 1, total: 1, connectionId: id, fromMirror: false });
         installed = true;
       }
-      return { id, connected: true, serverVersion: "1.35.2", capabilities: weaviateCapabilities };
+      return { id, connected: true, serverVersion: "1.35.2", route: "", capabilities: weaviateCapabilities };
     });
     const registry = fakePlugins();
     const plugins: Partial<PluginsApi> = {

@@ -10,6 +10,8 @@ export type OpenedState =
   | {
       status: "ready";
       serverVersion: string;
+      /** How the connection reaches the database where not the usual way ("" the usual way). */
+      route?: string;
       /** What the connection's driver offers (its editor language, where paging stops). */
       capabilities: Capabilities;
       tables: Table[];
@@ -59,7 +61,7 @@ export function useOpened() {
         const st = await api.explorer.connect(id);
         const tables = sortTables(await api.explorer.listTables(id));
         if (!current()) return;
-        put(id, { status: "ready", serverVersion: st.serverVersion, capabilities: st.capabilities, tables, counts: null });
+        put(id, { status: "ready", serverVersion: st.serverVersion, route: st.route, capabilities: st.capabilities, tables, counts: null });
       } catch (reason) {
         if (current()) put(id, { status: "error", error: parseApiError(reason) });
         return;

@@ -5,7 +5,7 @@ import type { OpenedState } from "../opened/useOpened";
 import { connection, fakeApi, weaviateCapabilities } from "../../test/fakeApi";
 import { ConnectionPanel } from "./ConnectionPanel";
 
-const ready = (nodes: boolean): OpenedState => ({
+const ready = (nodes: boolean): Extract<OpenedState, { status: "ready" }> => ({
   status: "ready",
   serverVersion: "1.35.2",
   capabilities: { ...weaviateCapabilities, nodes },
@@ -44,5 +44,22 @@ describe("the connection page lists the settings its driver describes", () => {
     expect(screen.getByText("/data/shop.db")).toBeInTheDocument();
     expect(screen.queryByText("SSL Mode")).not.toBeInTheDocument();
     expect(screen.queryByText("Auth Method")).not.toBeInTheDocument();
+  });
+});
+
+// Issue 40, item 7: a connection that reaches its database another way than the usual says so
+// in its status line, in the driver's words; the usual way says nothing more.
+describe("the connection page's status line says how the database is reached", () => {
+  it.each([
+    ["gRPC over gRPC-Web on the REST port (127.0.0.1:50051 does not answer)", true],
+    ["", false],
+  ])("route %j shown: %s", async (route, shown) => {
+    render(
+      <ApiProvider api={fakeApi(async () => [])}>
+        <ConnectionPanel connection={connection()} state={{ ...ready(false), serverVersion: "1.39.0", route }} onReconnect={() => {}} onDisconnect={() => {}} onOpenTable={() => {}} />
+      </ApiProvider>,
+    );
+    const line = await screen.findByText(/^Connected/);
+    expect(line.textContent).toBe(shown ? `Connected · server 1.39.0 · ${route} · 0 collections` : "Connected · server 1.39.0 · 0 collections");
   });
 });

@@ -85,7 +85,8 @@ function ConnectionStatus({ state, language, onOpenTable }: { state?: OpenedStat
       return (
         <div className="panel__status">
           <p className="panel__note">
-            Connected{state.serverVersion && <> · server {state.serverVersion}</>} · {state.tables.length}{" "}
+            Connected{state.serverVersion && <> · server {state.serverVersion}</>}
+            {state.route && <> · {state.route}</>} · {state.tables.length}{" "}
             {state.tables.length === 1 ? "collection" : "collections"}
           </p>
           <p className="panel__note" aria-label="What the driver offers">

@@ -1686,6 +1686,9 @@ type HealthResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// server_version is the database version read by the check, when known.
 	ServerVersion string `protobuf:"bytes,1,opt,name=server_version,json=serverVersion,proto3" json:"server_version,omitempty"`
+	// route is how the connection reaches the database where not the usual way
+	// (backend/driver.Router); "" is the usual way.
+	Route         string `protobuf:"bytes,2,opt,name=route,proto3" json:"route,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1723,6 +1726,13 @@ func (*HealthResponse) Descriptor() ([]byte, []int) {
 func (x *HealthResponse) GetServerVersion() string {
 	if x != nil {
 		return x.ServerVersion
+	}
+	return ""
+}
+
+func (x *HealthResponse) GetRoute() string {
+	if x != nil {
+		return x.Route
 	}
 	return ""
 }
@@ -6230,9 +6240,10 @@ const file_driver_proto_rawDesc = "" +
 	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12?\n" +
 	"\fcapabilities\x18\x02 \x01(\v2\x1b.app.driver.v2.CapabilitiesR\fcapabilities\"&\n" +
 	"\vConnRequest\x12\x17\n" +
-	"\aconn_id\x18\x01 \x01(\tR\x06connId\"7\n" +
+	"\aconn_id\x18\x01 \x01(\tR\x06connId\"M\n" +
 	"\x0eHealthResponse\x12%\n" +
-	"\x0eserver_version\x18\x01 \x01(\tR\rserverVersion\"H\n" +
+	"\x0eserver_version\x18\x01 \x01(\tR\rserverVersion\x12\x14\n" +
+	"\x05route\x18\x02 \x01(\tR\x05route\"H\n" +
 	"\n" +
 	"PathStatus\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x0e\n" +
