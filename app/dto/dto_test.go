@@ -117,3 +117,12 @@ func TestLayoutsAndGridsReadBack(t *testing.T) {
 		t.Fatalf("grid %+v, want %+v", back, want)
 	}
 }
+
+// A table's group and its label within it reach the window as the driver gave them, and its
+// name stays what every call takes (issue 40, item 3).
+func TestATablesGroupAndLabelReachTheWindow(t *testing.T) {
+	got := FromTables([]driver.Table{{Name: "acme:Article", Group: "acme", Label: "Article"}, {Name: "Loose"}})
+	if got[0].Name != "acme:Article" || got[0].Group != "acme" || got[0].Label != "Article" || got[1].Group != "" || got[1].Label != "" {
+		t.Fatalf("%+v", got)
+	}
+}

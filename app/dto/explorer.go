@@ -48,6 +48,11 @@ type TableDTO struct {
 	Kind string `json:"kind"`
 	// Estimate is the database's estimate of its rows, shown until they are counted (null: none).
 	Estimate *int64 `json:"estimate"`
+	// Group is the level of the tree the table sits in where its database has one (a
+	// Weaviate namespace), "" none; Label is its name within the group, shown there. Name is
+	// still what every call takes.
+	Group string `json:"group"`
+	Label string `json:"label"`
 }
 
 // TableCountDTO is the row count of one table. Count is null when the table cannot be
@@ -410,7 +415,7 @@ func FromCapabilities(c driver.Capabilities) CapabilitiesDTO {
 func FromTables(tables []driver.Table) []TableDTO {
 	out := make([]TableDTO, 0, len(tables))
 	for _, t := range tables {
-		out = append(out, TableDTO{Name: t.Name, Description: t.Description, MultiTenant: t.MultiTenant, Kind: t.Kind, Estimate: t.Estimate})
+		out = append(out, TableDTO{Name: t.Name, Description: t.Description, MultiTenant: t.MultiTenant, Kind: t.Kind, Estimate: t.Estimate, Group: t.Group, Label: t.Label})
 	}
 	return out
 }

@@ -195,8 +195,8 @@ export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi 
     connect: async (id) => ({ id, connected: true, serverVersion: "1.35.2", route: "", capabilities: weaviateCapabilities }),
     disconnect: async () => {},
     listTables: async () => [
-      { name: "Author", description: "People who write the demo articles.", multiTenant: false, kind: "", estimate: null },
-      { name: "Article", description: "Demo articles.", multiTenant: false, kind: "", estimate: null },
+      { name: "Author", description: "People who write the demo articles.", multiTenant: false, kind: "", estimate: null, group: "", label: "" },
+      { name: "Article", description: "Demo articles.", multiTenant: false, kind: "", estimate: null, group: "", label: "" },
     ],
     listTenants: async (_id, _table, _filter, offset) => ({ total: 0, matched: 0, offset, tenants: [], kept: false }),
     setTenantStatus: async () => true,

@@ -2255,6 +2255,8 @@ export namespace dto {
 	    multiTenant: boolean;
 	    kind: string;
 	    estimate?: number;
+	    group: string;
+	    label: string;
 	
 	    static createFrom(source: any = {}) {
 	        return new TableDTO(source);
@@ -2267,6 +2269,8 @@ export namespace dto {
 	        this.multiTenant = source["multiTenant"];
 	        this.kind = source["kind"];
 	        this.estimate = source["estimate"];
+	        this.group = source["group"];
+	        this.label = source["label"];
 	    }
 	}
 	export class TableSettingsDTO {

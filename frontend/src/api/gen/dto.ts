@@ -968,6 +968,13 @@ export interface Table {
   kind: string;
   /** Estimate is the database's estimate of its rows, shown until they are counted (null: none). */
   estimate: number | null;
+  /**
+   * Group is the level of the tree the table sits in where its database has one (a
+   * Weaviate namespace), "" none; Label is its name within the group, shown there. Name is
+   * still what every call takes.
+   */
+  group: string;
+  label: string;
 }
 
 /**

@@ -183,7 +183,7 @@ export const shapes: { readonly [K in keyof Shapes]: Readonly<Record<string, str
   "dto.SimilarResult": { grid: "dto.Grid", targetVector: "string", dimensions: "number" },
   "dto.Sort": { column: "string", descending: "boolean" },
   "dto.StaleClient": { client: "string", title: "string", file: "string", url: "string" },
-  "dto.Table": { name: "string", description: "string", multiTenant: "boolean", kind: "string", estimate: "*number" },
+  "dto.Table": { name: "string", description: "string", multiTenant: "boolean", kind: "string", estimate: "*number", group: "string", label: "string" },
   "dto.TableCount": { name: "string", count: "*number", estimated: "boolean", tenants: "?number", message: "string" },
   "dto.TableInfo": { name: "string", description: "string", primaryKey: "[]string", columns: "[]dto.Column", settings: "dto.TableSettings", details: "[]dto.DetailSection", searches: "[]driver.SearchMode", profiles: "boolean" },
   "dto.TableSettings": { multiTenancy: "boolean", vectorizer: "string", namedVectors: "[]string", ownVector: "boolean", vectorizedVectors: "[]string", indexNullState: "boolean", indexPropertyLength: "boolean" },

@@ -6,8 +6,8 @@ import { ConnectionChildren } from "./ConnectionChildren";
 
 const connection = { id: "c1", name: "Shop" } as Connection;
 const tables: Table[] = [
-  { name: "public.items", description: "", multiTenant: false, kind: "", estimate: 1200 },
-  { name: "public.cheap_items", description: "", multiTenant: false, kind: "view", estimate: null },
+  { name: "public.items", description: "", multiTenant: false, kind: "", estimate: 1200, group: "", label: "" },
+  { name: "public.cheap_items", description: "", multiTenant: false, kind: "view", estimate: null, group: "", label: "" },
 ];
 
 function tree(counts: Record<string, TableCount> | null) {

@@ -1,4 +1,4 @@
-import type { Connection, Tenant } from "../../api";
+import type { Connection, Table, Tenant } from "../../api";
 import { formatCount } from "../opened/format";
 import type { OpenedState } from "../opened/useOpened";
 import { ChevronRight, Icon, Table2 } from "../icons";
@@ -18,6 +18,10 @@ interface Props {
   onToggleTable: (table: string, index: number) => void;
   onOpenTenant: (t: Tenant) => void;
   onReconnect: () => void;
+  /** A group of tables (Table.group, e.g. a Weaviate namespace) is a level of its own. */
+  groupRowId?: (group: string) => string;
+  isGroupExpanded?: (group: string) => boolean;
+  onToggleGroup?: (group: string) => void;
 }
 
 /**
@@ -35,6 +39,9 @@ export function ConnectionChildren({
   onToggleTable,
   onOpenTenant,
   onReconnect,
+  groupRowId = (g) => `group-${connection.id}-${g}`,
+  isGroupExpanded = () => false,
+  onToggleGroup = () => {},
 }: Props) {
   let body;
   switch (state?.status) {
@@ -84,7 +91,7 @@ export function ConnectionChildren({
         );
         break;
       }
-      body = state.tables.map((t, i) => {
+      const tableItem = (t: Table, i: number, level: number) => {
         const id = tableRowId(t.name);
         const count = state.counts?.[t.name];
         const expanded = t.multiTenant && isExpanded(t.name);
@@ -97,7 +104,7 @@ export function ConnectionChildren({
             <span className="table-item__icon" aria-hidden="true">
               <Icon icon={t.multiTenant ? ChevronRight : Table2} size={13} className={expanded ? "icon--turned" : undefined} />
             </span>
-            <span className="table-item__name">{t.name}</span>
+            <span className="table-item__name">{t.group && t.label ? t.label : t.name}</span>
             {t.kind && <span className="table-item__kind">{t.kind}</span>}
             {!count && typeof t.estimate === "number" && (
               <span className="table-item__count" title="The database's estimate; counting…">
@@ -120,8 +127,8 @@ export function ConnectionChildren({
             key={t.name}
             id={id}
             role="treeitem"
-            aria-level={2}
-            aria-label={[t.name, t.kind, t.multiTenant ? "multi-tenant" : ""].filter(Boolean).join(", ")}
+            aria-level={level}
+            aria-label={[t.group && t.label ? t.label : t.name, t.kind, t.multiTenant ? "multi-tenant" : ""].filter(Boolean).join(", ")}
             aria-selected={activeKey === id}
             aria-expanded={t.multiTenant ? expanded : undefined}
             aria-current={openTable === t.name ? "page" : undefined}
@@ -134,7 +141,40 @@ export function ConnectionChildren({
             )}
           </li>
         );
-      });
+      };
+      // Tables in no group are listed at the top level; a group's tables (sortTables keeps them
+      // together) under one row of the group, shown when it is expanded.
+      body = [];
+      for (let i = 0; i < state.tables.length; i++) {
+        const t = state.tables[i];
+        if (!t.group) {
+          body.push(tableItem(t, i, 2));
+          continue;
+        }
+        const group = t.group;
+        const first = i;
+        const members: Table[] = [];
+        while (i < state.tables.length && state.tables[i].group === group) members.push(state.tables[i++]);
+        i--;
+        const id = groupRowId(group);
+        const open = isGroupExpanded(group);
+        body.push(
+          <li key={id} id={id} role="treeitem" aria-level={2} aria-label={`${group}, ${members.length} ${members.length === 1 ? "table" : "tables"}`} aria-expanded={open} aria-selected={activeKey === id} className="table-entry">
+            <div className="table-item table-item--group" title={group} onClick={() => onToggleGroup(group)}>
+              <span className="table-item__icon" aria-hidden="true">
+                <Icon icon={ChevronRight} size={13} className={open ? "icon--turned" : undefined} />
+              </span>
+              <span className="table-item__name">{group}</span>
+              <span className="table-item__count">{members.length}</span>
+            </div>
+            {open && (
+              <ul role="group" className="tree-group">
+                {members.map((m, k) => tableItem(m, first + k, 3))}
+              </ul>
+            )}
+          </li>,
+        );
+      }
       break;
   }
   return (

@@ -5,6 +5,7 @@ import { ApiError, ApiProvider, type Api, type Capabilities, type Connection, ty
 import type { OpenedState } from "../opened/useOpened";
 import { connection, deferred, fakeApi, tenantPages } from "../../test/fakeApi";
 import { ConnectionList } from "./ConnectionList";
+import { sortTables } from "../opened/format";
 import { useConnections } from "./useConnections";
 
 function Harness({ onOpen }: { onOpen: (c: Connection) => void }) {
@@ -171,7 +172,7 @@ describe("connection list after a disconnect", () => {
 });
 
 describe("a multi-tenant table in the tree (issue 23)", () => {
-  const tables = [{ name: "Article", description: "", multiTenant: false, kind: "", estimate: null }, { name: "Shop", description: "", multiTenant: true, kind: "", estimate: null }];
+  const tables = [{ name: "Article", description: "", multiTenant: false, kind: "", estimate: null, group: "", label: "" }, { name: "Shop", description: "", multiTenant: true, kind: "", estimate: null, group: "", label: "" }];
   const ready: OpenedState = {
     status: "ready",
     serverVersion: "1.35.2",
@@ -221,5 +222,53 @@ describe("a multi-tenant table in the tree (issue 23)", () => {
     expect(await within(shop).findByRole("listbox")).toBeInTheDocument();
     await userEvent.keyboard("{ArrowLeft}");
     expect(shop).toHaveAttribute("aria-expanded", "false");
+  });
+});
+
+// Issue 40, item 3: where the database puts tables in groups (an operator's view of Weaviate's
+// namespaces), each group is a level of the tree, folded at first, its tables shown by their
+// label and opened by their name; tables in no group stay at the top.
+describe("groups of tables as a level of the tree (issue 40)", () => {
+  const table = (name: string, group = "", label = "") => ({ name, description: "", multiTenant: false, kind: "", estimate: null, group, label });
+  const tables = sortTables([table("globex:Invoice", "globex", "Invoice"), table("Loose"), table("acme:Article", "acme", "Article"), table("acme:Author", "acme", "Author")]);
+  const ready: OpenedState = { status: "ready", serverVersion: "1.39.0", capabilities: {} as Capabilities, tables, counts: null };
+  const state = { status: "ready" as const, connections: three };
+  const renderTree = (onOpenTable = vi.fn()) =>
+    render(
+      <ApiProvider api={fakeApi(async () => three)}>
+        <ConnectionList state={state} onRetry={() => {}} onOpen={() => {}} opened={{ a: ready }} openId="a" onOpenTable={onOpenTable} />
+      </ApiProvider>,
+    );
+
+  it("lists the ungrouped table first, then each group folded with its count", async () => {
+    renderTree();
+    await screen.findByRole("treeitem", { name: "acme, 2 tables" });
+    const level2 = screen.getAllByRole("treeitem").filter((i) => i.getAttribute("aria-level") === "2");
+    expect(level2.map((i) => i.getAttribute("aria-label"))).toEqual(["Loose", "acme, 2 tables", "globex, 1 table"]);
+    expect(screen.getByRole("treeitem", { name: "acme, 2 tables" })).toHaveAttribute("aria-expanded", "false");
+    expect(screen.queryByRole("treeitem", { name: "Article" })).not.toBeInTheDocument();
+  });
+
+  it("a group opens with a click or ArrowRight; its tables show their label and open by their name", async () => {
+    const onOpenTable = vi.fn();
+    renderTree(onOpenTable);
+    const acme = await screen.findByRole("treeitem", { name: "acme, 2 tables" });
+    screen.getByRole("tree").focus();
+    // The connection row, Loose, then acme.
+    await userEvent.keyboard("{ArrowDown}{ArrowDown}");
+    expect(acme).toHaveAttribute("aria-selected", "true");
+    await userEvent.keyboard("{ArrowRight}");
+    expect(acme).toHaveAttribute("aria-expanded", "true");
+    const article = within(acme).getByRole("treeitem", { name: "Article" });
+    expect(article).toHaveAttribute("aria-level", "3");
+    await userEvent.keyboard("{ArrowDown}{Enter}");
+    expect(onOpenTable).toHaveBeenCalledWith(three[0], "acme:Article");
+    await userEvent.keyboard("{ArrowLeft}");
+    expect(acme).toHaveAttribute("aria-selected", "true");
+    await userEvent.keyboard("{ArrowLeft}");
+    expect(acme).toHaveAttribute("aria-expanded", "false");
+    await userEvent.click(within(screen.getByRole("treeitem", { name: "globex, 1 table" })).getByText("globex"));
+    await userEvent.click(await screen.findByText("Invoice"));
+    expect(onOpenTable).toHaveBeenCalledWith(three[0], "globex:Invoice");
   });
 });

@@ -53,10 +53,13 @@ export function ConnectionList({ state, onRetry, onNew, ...rest }: Props) {
 
 const connRowId = (c: Connection) => `conn-${c.id}`;
 const tableRowId = (c: Connection, table: string) => `table-${c.id}-${table}`;
+const groupRowId = (c: Connection, group: string) => `group-${c.id}-${group}`;
 
 interface Row extends TreeRow {
   connection: Connection;
   table?: string;
+  /** A group row (a level the database puts tables in, e.g. a Weaviate namespace) names its group. */
+  group?: string;
   /** A multi-tenant table expands to its tenants (TenantList) instead of opening. */
   multiTenant?: boolean;
 }
@@ -91,9 +94,20 @@ function ConnectionTree({
       out.push({ key: connRowId(c), connection: c, expandable: true, expanded: open });
       const st = opened[c.id];
       if (open && st?.status === "ready") {
+        const groups = new Set<string>();
         for (const t of st.tables) {
+          let parent = connRowId(c);
+          if (t.group) {
+            // A grouped table sits under its group's row, which comes once, before its first table.
+            parent = groupRowId(c, t.group);
+            if (!groups.has(t.group)) {
+              groups.add(t.group);
+              out.push({ key: parent, parent: connRowId(c), connection: c, group: t.group, expandable: true, expanded: expanded.has(parent) });
+            }
+            if (!expanded.has(parent)) continue;
+          }
           const key = tableRowId(c, t.name);
-          out.push({ key, parent: connRowId(c), connection: c, table: t.name, multiTenant: t.multiTenant, expandable: t.multiTenant, expanded: t.multiTenant && expanded.has(key) });
+          out.push({ key, parent, connection: c, table: t.name, multiTenant: t.multiTenant, expandable: t.multiTenant, expanded: t.multiTenant && expanded.has(key) });
         }
       }
     }
@@ -131,7 +145,7 @@ function ConnectionTree({
   const openRow = useCallback(
     (r: TreeRow) => {
       const row = r as Row;
-      if (row.multiTenant) {
+      if (row.multiTenant || row.group !== undefined) {
         setOpen(row.key, !row.expanded);
         return;
       }
@@ -147,7 +161,7 @@ function ConnectionTree({
   const expandRow = useCallback(
     (r: TreeRow) => {
       const row = r as Row;
-      if (row.table !== undefined) {
+      if (row.table !== undefined || row.group !== undefined) {
         setOpen(row.key, true);
         return;
       }
@@ -159,7 +173,7 @@ function ConnectionTree({
   const collapseRow = useCallback(
     (r: TreeRow) => {
       const row = r as Row;
-      setOpen(row.table !== undefined ? row.key : row.connection.id, false);
+      setOpen(row.table !== undefined || row.group !== undefined ? row.key : row.connection.id, false);
     },
     [setOpen],
   );
@@ -173,7 +187,7 @@ function ConnectionTree({
   // Mod+E opens the editor of the active row's connection; F2 edits and Delete deletes it (on a connection row).
   const connectionOf = (onTable: boolean) => {
     const row = activeRow as Row | undefined;
-    return row && (onTable || row.table === undefined) ? row.connection : null;
+    return row && (onTable || (row.table === undefined && row.group === undefined)) ? row.connection : null;
   };
   const on = (onTable: boolean, act: (c: Connection) => void) => () => {
     const c = connectionOf(onTable);
@@ -255,6 +269,13 @@ function ConnectionTree({
                   onOpenTable(c, t);
                 }}
                 isExpanded={(t) => expanded.has(tableRowId(c, t))}
+                groupRowId={(g) => groupRowId(c, g)}
+                isGroupExpanded={(g) => expanded.has(groupRowId(c, g))}
+                onToggleGroup={(g) => {
+                  const key = groupRowId(c, g);
+                  setActive(indexOf(key));
+                  setOpen(key, !expanded.has(key));
+                }}
                 onToggleTable={(t) => {
                   const key = tableRowId(c, t);
                   setActive(indexOf(key));

@@ -4,9 +4,9 @@ import { countsByName, formatCount, rowRange, sortTables } from "./format";
 describe("counts, row ranges and the tree's order", () => {
   it("sorts tables by name, ignoring case", () => {
     const names = sortTables([
-      { name: "Author", description: "", multiTenant: false, kind: "", estimate: null },
-      { name: "article", description: "", multiTenant: false, kind: "", estimate: null },
-      { name: "Big", description: "", multiTenant: false, kind: "", estimate: null },
+      { name: "Author", description: "", multiTenant: false, kind: "", estimate: null, group: "", label: "" },
+      { name: "article", description: "", multiTenant: false, kind: "", estimate: null, group: "", label: "" },
+      { name: "Big", description: "", multiTenant: false, kind: "", estimate: null, group: "", label: "" },
     ]).map((t) => t.name);
     expect(names).toEqual(["article", "Author", "Big"]);
   });

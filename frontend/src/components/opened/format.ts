@@ -1,8 +1,13 @@
 import type { Table, TableCount } from "../../api";
 
-/** sortTables orders tables by name, case-insensitively, as the sidebar lists them. */
+/**
+ * sortTables orders tables as the sidebar lists them: those in no group first, then each group
+ * in its name's order, and within each by the name shown (the label where a group has one),
+ * case-insensitively.
+ */
 export function sortTables(tables: Table[]): Table[] {
-  return [...tables].sort((a, b) => a.name.localeCompare(b.name, "en", { sensitivity: "base" }) || a.name.localeCompare(b.name));
+  const by = (a: string, b: string) => a.localeCompare(b, "en", { sensitivity: "base" }) || a.localeCompare(b);
+  return [...tables].sort((a, b) => (a.group === b.group ? 0 : !a.group ? -1 : !b.group ? 1 : by(a.group, b.group)) || by(a.label || a.name, b.label || b.name));
 }
 
 /** countsByName indexes row counts by table name. */
