@@ -486,10 +486,14 @@ type Capabilities struct {
 	// Backups (Backups): the driver backs up and restores its database; which backends a
 	// connection offers, BackupBackends says.
 	Backups bool `json:"backups"`
+	// AccessControl (AccessControl): the driver says the connection's own user, roles and
+	// permissions and, where its credential may read them, the database's roles and users.
+	AccessControl bool `json:"accessControl"`
 }
 
 // Offer is d's capabilities with its optional features declared: what it implements of
-// Scanner, BatchWriter, Tenants, Cluster, PathChecker, TemplateMaker, TableCreator and Backups.
+// Scanner, BatchWriter, Tenants, Cluster, PathChecker, TemplateMaker, TableCreator, Backups and
+// AccessControl.
 func Offer(d Driver) Capabilities {
 	c := d.Capabilities()
 	c.Declared = true
@@ -502,6 +506,7 @@ func Offer(d Driver) Capabilities {
 	_, c.Estimate = d.(Estimator)
 	_, c.Completions = d.(Completer)
 	_, c.Backups = d.(Backups)
+	_, c.AccessControl = d.(AccessControl)
 	if _, ok := d.(TableCreator); !ok {
 		c.CreateTable = false
 	}
