@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -49,6 +50,7 @@ var builtInRoles = []string{"admin", "root", "viewer", "read-only"}
 var userKinds = map[string]string{
 	"db_user":     "database user",
 	"db_env_user": "API key user (the server's settings)",
+	"oidc":        "OIDC user",
 }
 
 // AccessControl reads the key's own user, roles and permissions and, where its roles let it
@@ -114,13 +116,14 @@ func (d *Driver) AccessControl(ctx context.Context) (*driver.AccessReport, error
 		}
 		out.UsersShown, out.Users = true, make([]driver.User, 0, len(users))
 		for _, u := range users {
-			kind, ok := userKinds[u.DBUserType]
-			if !ok {
-				kind = strings.ReplaceAll(u.DBUserType, "_", " ")
+			out.Users = append(out.Users, toUser(u.UserID, u.DBUserType, u.Active, u.Roles))
+		}
+		if len(users) == 0 {
+			// Without database users (AUTHENTICATION_DB_USERS_ENABLED off) the server lists
+			// none, not even its settings' API-key users: read them from the roles instead.
+			if err := d.usersFromRoles(ctx, out); err != nil {
+				return nil, err
 			}
-			roles := orNone(u.Roles)
-			sort.Strings(roles) // the server's order changes from one answer to the next
-			out.Users = append(out.Users, driver.User{Name: u.UserID, Kind: kind, Active: u.Active, Roles: roles})
 		}
 		sort.Slice(out.Users, func(i, j int) bool { return out.Users[i].Name < out.Users[j].Name })
 	} else {
@@ -133,7 +136,87 @@ func (d *Driver) AccessControl(ctx context.Context) (*driver.AccessReport, error
 		what := map[string]string{"read_roles": "roles", "read_users": "users"}[lacks[0]]
 		out.Note = fmt.Sprintf("The key's roles do not grant %s, so the cluster's %s are not shown.", lacks[0], what)
 	}
+	if !out.UsersShown && !slices.Contains(lacks, "read_users") {
+		out.Note = strings.TrimSpace(out.Note + " The server keeps no database users, so its users are known only from the roles they hold, which the key may not read.")
+	}
 	return out, nil
+}
+
+// toUser is one user of /v1/users/db (or of a role's assignments), its roles by name.
+func toUser(name, dbUserType string, active bool, roles []string) driver.User {
+	kind, ok := userKinds[dbUserType]
+	if !ok {
+		kind = strings.ReplaceAll(dbUserType, "_", " ")
+	}
+	roles = orNone(roles)
+	sort.Strings(roles) // the server's order changes from one answer to the next
+	return driver.User{Name: name, Kind: kind, Active: active, Roles: roles}
+}
+
+// usersFromRoles fills out.Users from each role's assignments where the server keeps no
+// database users (GET /v1/users/db/{id} then answers 422 "db user management is not
+// enabled"): every user holding a role, which is every user RBAC lets do anything. The
+// server lists a user given a role without a user type twice, as its API-key user and as
+// an OIDC subject of the same name; the API-key user is kept. Where the key may not read
+// the roles, the users are not shown, and the note says why.
+func (d *Driver) usersFromRoles(ctx context.Context, out *driver.AccessReport) error {
+	st, body, err := d.call(ctx, http.MethodGet, "/v1/users/db/"+url.PathEscape(out.User), nil, nil)
+	if err != nil {
+		return err
+	}
+	if st != http.StatusUnprocessableEntity || !strings.Contains(serverMessage(body), "not enabled") {
+		return nil // database users are on: the list was the server's, filtered to none
+	}
+	if !out.RolesShown {
+		out.UsersShown = false
+		return nil
+	}
+	type held struct {
+		kind  string
+		roles []string
+	}
+	byName := map[string]*held{}
+	for _, r := range out.AllRoles {
+		var as []struct {
+			UserID   string `json:"userId"`
+			UserType string `json:"userType"`
+		}
+		path := "/v1/authz/roles/" + url.PathEscape(r.Name) + "/user-assignments"
+		st, body, err := d.call(ctx, http.MethodGet, path, nil, nil)
+		switch {
+		case err != nil:
+			return err
+		case st == http.StatusForbidden:
+			// The built-in read-only role's assignments are refused even to a root user
+			// (1.35.2 and 1.39.0): "modifying 'read-only' role or changing its
+			// assignments is not allowed". Its holders are shown with their other roles.
+			continue
+		case st != http.StatusOK:
+			return d.statusError(st, body, path)
+		}
+		if err := json.Unmarshal(body, &as); err != nil {
+			return driver.Wrap(driver.KindQueryFailed, err, "the answer of %s to %s cannot be read", d.hostTxt, path)
+		}
+		for _, a := range as {
+			h := byName[a.UserID]
+			if h == nil {
+				h = &held{kind: a.UserType}
+				byName[a.UserID] = h
+			}
+			if a.UserType != "oidc" {
+				h.kind = a.UserType
+			}
+			if !slices.Contains(h.roles, r.Name) {
+				h.roles = append(h.roles, r.Name)
+			}
+		}
+	}
+	for name, h := range byName {
+		// An API-key user of the settings is always active; an OIDC subject is the identity
+		// provider's to stop, which the server does not say.
+		out.Users = append(out.Users, toUser(name, h.kind, true, h.roles))
+	}
+	return nil
 }
 
 // rbacOn reports whether the server checks roles. A key that holds any role says so by

@@ -140,6 +140,80 @@ func TestAConnectionSaysWhoItIsAndWhatItMayDo(t *testing.T) {
 	})
 }
 
+// A server without database users (AUTHENTICATION_DB_USERS_ENABLED off) lists none at
+// /v1/users/db, not even the API-key users of its settings, even to a root user: the users
+// are read from the roles they hold, as the node answers each role's assignments.
+func TestWithoutDatabaseUsersTheUsersAreThoseHoldingRoles(t *testing.T) {
+	opts := weaviatetest.Options(weaviatenode.APIKey)
+	opts.APIKey = "admin-key"
+	opts.Env = []string{
+		"AUTHENTICATION_APIKEY_ALLOWED_KEYS=admin-key,reader-key",
+		"AUTHENTICATION_APIKEY_USERS=admin,reader",
+		"AUTHORIZATION_RBAC_ENABLED=true",
+		"AUTHORIZATION_RBAC_ROOT_USERS=admin",
+	}
+	n := weaviatetest.StartWith(t, opts)
+	ctx := ctxT(t)
+	if err := n.DoJSON(ctx, http.MethodPost, "/v1/authz/users/reader/assign", rawBody(`{"roles":["viewer"]}`), nil); err != nil {
+		t.Fatal(err)
+	}
+	var listed []any
+	if err := n.DoJSON(ctx, http.MethodGet, "/v1/users/db", nil, &listed); err != nil || len(listed) != 0 {
+		t.Fatalf("the node lists %d database users (%v): the premise is gone", len(listed), err)
+	}
+	// The users a key is shown are those holding the roles it may read (a viewer does not see
+	// root), as the node answers each role's assignments to the root key.
+	usersOf := func(t *testing.T, key string) []string {
+		t.Helper()
+		var roles []struct {
+			Name string `json:"name"`
+		}
+		if err := doAs(ctx, n, key, http.MethodGet, "/v1/authz/roles", nil, &roles); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string][]string{}
+		for _, role := range roles {
+			if role.Name == "read-only" {
+				continue // its assignments are refused even to the root key (403)
+			}
+			var as []struct {
+				UserID string `json:"userId"`
+			}
+			if err := n.DoJSON(ctx, http.MethodGet, "/v1/authz/roles/"+role.Name+"/user-assignments", nil, &as); err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range as {
+				if !slices.Contains(want[a.UserID], role.Name) {
+					want[a.UserID] = append(want[a.UserID], role.Name)
+				}
+			}
+		}
+		var lines []string
+		for name, roles := range want {
+			sort.Strings(roles)
+			lines = append(lines, fmt.Sprintf("%s %v true", name, roles))
+		}
+		sort.Strings(lines)
+		return lines
+	}
+	for _, c := range []struct{ name, key string }{{"the root user", "admin-key"}, {"a viewer", "reader-key"}} {
+		t.Run(c.name, func(t *testing.T) {
+			a, err := open(t, n, func(s *driver.Settings) { s.APIKey = c.key }).AccessControl(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := usersOf(t, c.key); !a.UsersShown || len(want) == 0 || !slices.Equal(userLines(a.Users), want) || a.Note != "" {
+				t.Fatalf("users %v (note %q), the roles' assignments %v", userLines(a.Users), a.Note, want)
+			}
+			for _, u := range a.Users {
+				if u.Kind != "API key user (the server's settings)" {
+					t.Fatalf("%s is a %q", u.Name, u.Kind)
+				}
+			}
+		})
+	}
+}
+
 // On 1.39.0 a namespaced user's own-info repeats each permission of its role many times
 // over; the connection lists each once, as many as the role has. On 1.35.2 (no namespaces)
 // the same holds for a database user holding the built-in admin role.
