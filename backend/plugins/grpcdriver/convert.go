@@ -338,6 +338,7 @@ func toCapabilities(c driver.Capabilities) *pb.Capabilities {
 		Paths:           c.Paths,
 		Templates:       c.Templates,
 		Backups:         c.Backups,
+		AccessControl:   c.AccessControl,
 	}
 }
 
@@ -369,6 +370,7 @@ func fromCapabilities(c *pb.Capabilities) driver.Capabilities {
 		Paths:           c.GetPaths(),
 		Templates:       c.GetTemplates(),
 		Backups:         c.GetBackups(),
+		AccessControl:   c.GetAccessControl(),
 	}
 }
 

@@ -617,7 +617,7 @@ func TestOptionalFeaturesAreDeclaredUpFront(t *testing.T) {
 		Open: func(driver.Settings, logrus.FieldLogger) (driver.Driver, error) { return bareDriver{}, nil },
 	}), driver.Settings{})
 	c := k.Capabilities()
-	if !c.Declared || c.Scan || c.Tenants || c.Nodes || c.Paths || c.Templates || c.BatchWrite || c.CreateTable || c.Backups {
+	if !c.Declared || c.Scan || c.Tenants || c.Nodes || c.Paths || c.Templates || c.BatchWrite || c.CreateTable || c.Backups || c.AccessControl {
 		t.Fatalf("a bare driver declares %+v", c)
 	}
 	ctx := context.Background()
@@ -638,7 +638,7 @@ func TestOptionalFeaturesAreDeclaredUpFront(t *testing.T) {
 	}))
 	t.Cleanup(node.Close)
 	w := openConn(t, serveLoopback(t, weaviateConfig()), standInSettings(node.URL))
-	if wc := w.Capabilities(); !wc.Declared || !wc.Scan || !wc.Tenants || !wc.Nodes || !wc.Paths || !wc.Templates || !wc.BatchWrite || !wc.CreateTable || !wc.Backups {
+	if wc := w.Capabilities(); !wc.Declared || !wc.Scan || !wc.Tenants || !wc.Nodes || !wc.Paths || !wc.Templates || !wc.BatchWrite || !wc.CreateTable || !wc.Backups || !wc.AccessControl {
 		t.Fatalf("the Weaviate driver declares %+v", wc)
 	}
 }

@@ -560,3 +560,54 @@ func TestTheRouteCrossesThePluginBoundary(t *testing.T) {
 		t.Fatalf("weaviate-server %s, gRPC port closed: route %q", meta.Version, got)
 	}
 }
+
+// Issue 40, item 4: who a connection is and what it may do (driver.AccessControl) crosses the
+// boundary as the driver said it, on an RBAC node (the root user's whole view, a reader's own
+// part with its note) and on one without RBAC (said in words).
+func TestWhoAConnectionIsCrossesThePluginBoundary(t *testing.T) {
+	h := pluginHost(t)
+	ctx := context.Background()
+	access := func(d driver.Driver) (*driver.AccessReport, error) {
+		a, ok := d.(driver.AccessControl)
+		if !ok {
+			return nil, fmt.Errorf("%T says nothing of its access", d)
+		}
+		return a.AccessControl(ctx)
+	}
+	opts := weaviatetest.Options(weaviatenode.APIKey)
+	opts.APIKey = "admin-key"
+	opts.Env = []string{
+		"AUTHENTICATION_APIKEY_ALLOWED_KEYS=admin-key,reader-key",
+		"AUTHENTICATION_APIKEY_USERS=admin,reader",
+		"AUTHORIZATION_RBAC_ENABLED=true",
+		"AUTHORIZATION_RBAC_ROOT_USERS=admin",
+	}
+	n := weaviatetest.StartWith(t, opts)
+	role := json.RawMessage(`{"name":"article-reader","permissions":[{"action":"read_data","data":{"collection":"Article"}}]}`)
+	if err := n.DoJSON(ctx, http.MethodPost, "/v1/authz/roles", role, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := n.DoJSON(ctx, http.MethodPost, "/v1/authz/users/reader/assign", json.RawMessage(`{"roles":["article-reader"]}`), nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("the root user sees every role and user", func(t *testing.T) {
+		a := same(t, openPair(t, h, settingsFor(n)), access)
+		if a.User != "admin" || !a.RolesShown || !a.UsersShown || len(a.AllRoles) == 0 || len(a.Users) != 2 {
+			t.Fatalf("%+v", a)
+		}
+	})
+	t.Run("a reader gets its own part and the note", func(t *testing.T) {
+		s := settingsFor(n)
+		s.APIKey = "reader-key"
+		a := same(t, openPair(t, h, s), access)
+		if a.User != "reader" || len(a.Roles) != 1 || a.Roles[0].Permissions[0].Words != "reading rows on Article" || a.RolesShown || a.Note == "" {
+			t.Fatalf("%+v", a)
+		}
+	})
+	t.Run("a node without RBAC says so", func(t *testing.T) {
+		a := same(t, openPair(t, h, settingsFor(weaviatetest.Shared(t, weaviatenode.Anonymous))), access)
+		if a.Enforced || !strings.Contains(a.Note, "RBAC is off") {
+			t.Fatalf("%+v", a)
+		}
+	})
+}

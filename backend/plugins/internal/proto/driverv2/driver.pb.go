@@ -619,7 +619,10 @@ type Capabilities struct {
 	VectorNumbers bool `protobuf:"varint,25,opt,name=vector_numbers,json=vectorNumbers,proto3" json:"vector_numbers,omitempty"`
 	// backups: the plugin answers the backup calls (driver.Backups); an older one answers
 	// false, and the host offers no backups.
-	Backups       bool `protobuf:"varint,26,opt,name=backups,proto3" json:"backups,omitempty"`
+	Backups bool `protobuf:"varint,26,opt,name=backups,proto3" json:"backups,omitempty"`
+	// access_control: the plugin answers AccessControl (driver.AccessControl); an older one
+	// answers false.
+	AccessControl bool `protobuf:"varint,27,opt,name=access_control,json=accessControl,proto3" json:"access_control,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -832,6 +835,13 @@ func (x *Capabilities) GetVectorNumbers() bool {
 func (x *Capabilities) GetBackups() bool {
 	if x != nil {
 		return x.Backups
+	}
+	return false
+}
+
+func (x *Capabilities) GetAccessControl() bool {
+	if x != nil {
+		return x.AccessControl
 	}
 	return false
 }
@@ -5856,6 +5866,315 @@ func (x *RestorePlan) GetNote() string {
 	return ""
 }
 
+// AccessReport is backend/driver.AccessReport: who the connection is to its database and what
+// it may do there; the cluster's roles and users only where roles_shown / users_shown.
+type AccessReport struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Enforced      bool                   `protobuf:"varint,1,opt,name=enforced,proto3" json:"enforced,omitempty"`
+	User          string                 `protobuf:"bytes,2,opt,name=user,proto3" json:"user,omitempty"`
+	Auth          string                 `protobuf:"bytes,3,opt,name=auth,proto3" json:"auth,omitempty"`
+	Roles         []*Role                `protobuf:"bytes,4,rep,name=roles,proto3" json:"roles,omitempty"`
+	Groups        []string               `protobuf:"bytes,5,rep,name=groups,proto3" json:"groups,omitempty"`
+	RolesShown    bool                   `protobuf:"varint,6,opt,name=roles_shown,json=rolesShown,proto3" json:"roles_shown,omitempty"`
+	AllRoles      []*Role                `protobuf:"bytes,7,rep,name=all_roles,json=allRoles,proto3" json:"all_roles,omitempty"`
+	UsersShown    bool                   `protobuf:"varint,8,opt,name=users_shown,json=usersShown,proto3" json:"users_shown,omitempty"`
+	Users         []*User                `protobuf:"bytes,9,rep,name=users,proto3" json:"users,omitempty"`
+	Note          string                 `protobuf:"bytes,10,opt,name=note,proto3" json:"note,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AccessReport) Reset() {
+	*x = AccessReport{}
+	mi := &file_driver_proto_msgTypes[76]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AccessReport) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AccessReport) ProtoMessage() {}
+
+func (x *AccessReport) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[76]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AccessReport.ProtoReflect.Descriptor instead.
+func (*AccessReport) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{76}
+}
+
+func (x *AccessReport) GetEnforced() bool {
+	if x != nil {
+		return x.Enforced
+	}
+	return false
+}
+
+func (x *AccessReport) GetUser() string {
+	if x != nil {
+		return x.User
+	}
+	return ""
+}
+
+func (x *AccessReport) GetAuth() string {
+	if x != nil {
+		return x.Auth
+	}
+	return ""
+}
+
+func (x *AccessReport) GetRoles() []*Role {
+	if x != nil {
+		return x.Roles
+	}
+	return nil
+}
+
+func (x *AccessReport) GetGroups() []string {
+	if x != nil {
+		return x.Groups
+	}
+	return nil
+}
+
+func (x *AccessReport) GetRolesShown() bool {
+	if x != nil {
+		return x.RolesShown
+	}
+	return false
+}
+
+func (x *AccessReport) GetAllRoles() []*Role {
+	if x != nil {
+		return x.AllRoles
+	}
+	return nil
+}
+
+func (x *AccessReport) GetUsersShown() bool {
+	if x != nil {
+		return x.UsersShown
+	}
+	return false
+}
+
+func (x *AccessReport) GetUsers() []*User {
+	if x != nil {
+		return x.Users
+	}
+	return nil
+}
+
+func (x *AccessReport) GetNote() string {
+	if x != nil {
+		return x.Note
+	}
+	return ""
+}
+
+// Role is backend/driver.Role: a named set of permissions.
+type Role struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	BuiltIn       bool                   `protobuf:"varint,2,opt,name=built_in,json=builtIn,proto3" json:"built_in,omitempty"`
+	Permissions   []*Permission          `protobuf:"bytes,3,rep,name=permissions,proto3" json:"permissions,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Role) Reset() {
+	*x = Role{}
+	mi := &file_driver_proto_msgTypes[77]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Role) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Role) ProtoMessage() {}
+
+func (x *Role) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[77]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Role.ProtoReflect.Descriptor instead.
+func (*Role) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{77}
+}
+
+func (x *Role) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Role) GetBuiltIn() bool {
+	if x != nil {
+		return x.BuiltIn
+	}
+	return false
+}
+
+func (x *Role) GetPermissions() []*Permission {
+	if x != nil {
+		return x.Permissions
+	}
+	return nil
+}
+
+// Permission is backend/driver.Permission: the database's action and scope, and its words.
+type Permission struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Action        string                 `protobuf:"bytes,1,opt,name=action,proto3" json:"action,omitempty"`
+	Scope         string                 `protobuf:"bytes,2,opt,name=scope,proto3" json:"scope,omitempty"`
+	Words         string                 `protobuf:"bytes,3,opt,name=words,proto3" json:"words,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Permission) Reset() {
+	*x = Permission{}
+	mi := &file_driver_proto_msgTypes[78]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Permission) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Permission) ProtoMessage() {}
+
+func (x *Permission) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[78]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Permission.ProtoReflect.Descriptor instead.
+func (*Permission) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{78}
+}
+
+func (x *Permission) GetAction() string {
+	if x != nil {
+		return x.Action
+	}
+	return ""
+}
+
+func (x *Permission) GetScope() string {
+	if x != nil {
+		return x.Scope
+	}
+	return ""
+}
+
+func (x *Permission) GetWords() string {
+	if x != nil {
+		return x.Words
+	}
+	return ""
+}
+
+// User is backend/driver.User: one of the database's users.
+type User struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Kind          string                 `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"`
+	Active        bool                   `protobuf:"varint,3,opt,name=active,proto3" json:"active,omitempty"`
+	Roles         []string               `protobuf:"bytes,4,rep,name=roles,proto3" json:"roles,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *User) Reset() {
+	*x = User{}
+	mi := &file_driver_proto_msgTypes[79]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *User) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*User) ProtoMessage() {}
+
+func (x *User) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[79]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use User.ProtoReflect.Descriptor instead.
+func (*User) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{79}
+}
+
+func (x *User) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *User) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *User) GetActive() bool {
+	if x != nil {
+		return x.Active
+	}
+	return false
+}
+
+func (x *User) GetRoles() []string {
+	if x != nil {
+		return x.Roles
+	}
+	return nil
+}
+
 type QueryProfile_Metric struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
@@ -5866,7 +6185,7 @@ type QueryProfile_Metric struct {
 
 func (x *QueryProfile_Metric) Reset() {
 	*x = QueryProfile_Metric{}
-	mi := &file_driver_proto_msgTypes[88]
+	mi := &file_driver_proto_msgTypes[92]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5878,7 +6197,7 @@ func (x *QueryProfile_Metric) String() string {
 func (*QueryProfile_Metric) ProtoMessage() {}
 
 func (x *QueryProfile_Metric) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[88]
+	mi := &file_driver_proto_msgTypes[92]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5918,7 +6237,7 @@ type QueryProfile_Search struct {
 
 func (x *QueryProfile_Search) Reset() {
 	*x = QueryProfile_Search{}
-	mi := &file_driver_proto_msgTypes[89]
+	mi := &file_driver_proto_msgTypes[93]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5930,7 +6249,7 @@ func (x *QueryProfile_Search) String() string {
 func (*QueryProfile_Search) ProtoMessage() {}
 
 func (x *QueryProfile_Search) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[89]
+	mi := &file_driver_proto_msgTypes[93]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -5971,7 +6290,7 @@ type QueryProfile_Shard struct {
 
 func (x *QueryProfile_Shard) Reset() {
 	*x = QueryProfile_Shard{}
-	mi := &file_driver_proto_msgTypes[90]
+	mi := &file_driver_proto_msgTypes[94]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -5983,7 +6302,7 @@ func (x *QueryProfile_Shard) String() string {
 func (*QueryProfile_Shard) ProtoMessage() {}
 
 func (x *QueryProfile_Shard) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[90]
+	mi := &file_driver_proto_msgTypes[94]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6030,7 +6349,7 @@ type RestorePlan_Refusal struct {
 
 func (x *RestorePlan_Refusal) Reset() {
 	*x = RestorePlan_Refusal{}
-	mi := &file_driver_proto_msgTypes[96]
+	mi := &file_driver_proto_msgTypes[100]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -6042,7 +6361,7 @@ func (x *RestorePlan_Refusal) String() string {
 func (*RestorePlan_Refusal) ProtoMessage() {}
 
 func (x *RestorePlan_Refusal) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[96]
+	mi := &file_driver_proto_msgTypes[100]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -6128,7 +6447,7 @@ const file_driver_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a:\n" +
 	"\fSecretsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xbf\x06\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xe6\x06\n" +
 	"\fCapabilities\x12%\n" +
 	"\x0equery_language\x18\x01 \x01(\tR\rqueryLanguage\x12\x10\n" +
 	"\x03sql\x18\x02 \x01(\bR\x03sql\x12!\n" +
@@ -6160,7 +6479,8 @@ const file_driver_proto_rawDesc = "" +
 	"\bestimate\x18\x17 \x01(\bR\bestimate\x12 \n" +
 	"\vcompletions\x18\x18 \x01(\bR\vcompletions\x12%\n" +
 	"\x0evector_numbers\x18\x19 \x01(\bR\rvectorNumbers\x12\x18\n" +
-	"\abackups\x18\x1a \x01(\bR\abackups\"\r\n" +
+	"\abackups\x18\x1a \x01(\bR\abackups\x12%\n" +
+	"\x0eaccess_control\x18\x1b \x01(\bR\raccessControl\"\r\n" +
 	"\vInfoRequest\"\xfc\x01\n" +
 	"\fInfoResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
@@ -6626,7 +6946,35 @@ const file_driver_proto_rawDesc = "" +
 	"\x04note\x18\a \x01(\tR\x04note\x1a7\n" +
 	"\aRefusal\x12\x14\n" +
 	"\x05table\x18\x01 \x01(\tR\x05table\x12\x16\n" +
-	"\x06reason\x18\x02 \x01(\tR\x06reason2\xf7\x13\n" +
+	"\x06reason\x18\x02 \x01(\tR\x06reason\"\xc8\x02\n" +
+	"\fAccessReport\x12\x1a\n" +
+	"\benforced\x18\x01 \x01(\bR\benforced\x12\x12\n" +
+	"\x04user\x18\x02 \x01(\tR\x04user\x12\x12\n" +
+	"\x04auth\x18\x03 \x01(\tR\x04auth\x12)\n" +
+	"\x05roles\x18\x04 \x03(\v2\x13.app.driver.v2.RoleR\x05roles\x12\x16\n" +
+	"\x06groups\x18\x05 \x03(\tR\x06groups\x12\x1f\n" +
+	"\vroles_shown\x18\x06 \x01(\bR\n" +
+	"rolesShown\x120\n" +
+	"\tall_roles\x18\a \x03(\v2\x13.app.driver.v2.RoleR\ballRoles\x12\x1f\n" +
+	"\vusers_shown\x18\b \x01(\bR\n" +
+	"usersShown\x12)\n" +
+	"\x05users\x18\t \x03(\v2\x13.app.driver.v2.UserR\x05users\x12\x12\n" +
+	"\x04note\x18\n" +
+	" \x01(\tR\x04note\"r\n" +
+	"\x04Role\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x19\n" +
+	"\bbuilt_in\x18\x02 \x01(\bR\abuiltIn\x12;\n" +
+	"\vpermissions\x18\x03 \x03(\v2\x19.app.driver.v2.PermissionR\vpermissions\"P\n" +
+	"\n" +
+	"Permission\x12\x16\n" +
+	"\x06action\x18\x01 \x01(\tR\x06action\x12\x14\n" +
+	"\x05scope\x18\x02 \x01(\tR\x05scope\x12\x14\n" +
+	"\x05words\x18\x03 \x01(\tR\x05words\"\\\n" +
+	"\x04User\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
+	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x16\n" +
+	"\x06active\x18\x03 \x01(\bR\x06active\x12\x14\n" +
+	"\x05roles\x18\x04 \x03(\tR\x05roles2\xc1\x14\n" +
 	"\x06Driver\x12?\n" +
 	"\x04Info\x12\x1a.app.driver.v2.InfoRequest\x1a\x1b.app.driver.v2.InfoResponse\x12?\n" +
 	"\x04Open\x12\x1a.app.driver.v2.OpenRequest\x1a\x1b.app.driver.v2.OpenResponse\x12D\n" +
@@ -6665,7 +7013,8 @@ const file_driver_proto_rawDesc = "" +
 	"\fCancelBackup\x12\x1c.app.driver.v2.BackupRequest\x1a#.app.driver.v2.CancelBackupResponse\x12G\n" +
 	"\vPlanRestore\x12\x1c.app.driver.v2.BackupRequest\x1a\x1a.app.driver.v2.RestorePlan\x12D\n" +
 	"\rRestoreBackup\x12\x1c.app.driver.v2.BackupRequest\x1a\x15.app.driver.v2.Backup\x12D\n" +
-	"\rRestoreStatus\x12\x1c.app.driver.v2.BackupRequest\x1a\x15.app.driver.v2.Backup\x12A\n" +
+	"\rRestoreStatus\x12\x1c.app.driver.v2.BackupRequest\x1a\x15.app.driver.v2.Backup\x12H\n" +
+	"\rAccessControl\x12\x1a.app.driver.v2.ConnRequest\x1a\x1b.app.driver.v2.AccessReport\x12A\n" +
 	"\x05Close\x12\x1a.app.driver.v2.ConnRequest\x1a\x1c.app.driver.v2.CloseResponseB6Z4app/backend/plugins/internal/proto/driverv2;driverv2b\x06proto3"
 
 var (
@@ -6680,7 +7029,7 @@ func file_driver_proto_rawDescGZIP() []byte {
 	return file_driver_proto_rawDescData
 }
 
-var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 97)
+var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 101)
 var file_driver_proto_goTypes = []any{
 	(*DriverError)(nil),             // 0: app.driver.v2.DriverError
 	(*Value)(nil),                   // 1: app.driver.v2.Value
@@ -6758,35 +7107,39 @@ var file_driver_proto_goTypes = []any{
 	(*BackupsResponse)(nil),         // 73: app.driver.v2.BackupsResponse
 	(*CancelBackupResponse)(nil),    // 74: app.driver.v2.CancelBackupResponse
 	(*RestorePlan)(nil),             // 75: app.driver.v2.RestorePlan
-	nil,                             // 76: app.driver.v2.Object.FieldsEntry
-	nil,                             // 77: app.driver.v2.Settings.ValuesEntry
-	nil,                             // 78: app.driver.v2.Settings.SecretsEntry
-	nil,                             // 79: app.driver.v2.URLForm.QueryEntry
-	nil,                             // 80: app.driver.v2.SettingField.OptionHelpEntry
-	nil,                             // 81: app.driver.v2.Suggestion.SetEntry
-	nil,                             // 82: app.driver.v2.Column.FilterNotesEntry
-	nil,                             // 83: app.driver.v2.Column.BlockedEntry
-	nil,                             // 84: app.driver.v2.SearchParam.OptionLabelsEntry
-	nil,                             // 85: app.driver.v2.CheckCellsResponse.ProblemsEntry
-	nil,                             // 86: app.driver.v2.SearchRequest.ParamsEntry
-	nil,                             // 87: app.driver.v2.SearchRequest.SimilarKeyEntry
-	(*QueryProfile_Metric)(nil),     // 88: app.driver.v2.QueryProfile.Metric
-	(*QueryProfile_Search)(nil),     // 89: app.driver.v2.QueryProfile.Search
-	(*QueryProfile_Shard)(nil),      // 90: app.driver.v2.QueryProfile.Shard
-	nil,                             // 91: app.driver.v2.EditRow.KeyEntry
-	nil,                             // 92: app.driver.v2.EditRow.OriginalEntry
-	nil,                             // 93: app.driver.v2.EditRow.ValuesEntry
-	nil,                             // 94: app.driver.v2.EditRow.VectorsEntry
-	nil,                             // 95: app.driver.v2.RowResult.KeyEntry
-	(*RestorePlan_Refusal)(nil),     // 96: app.driver.v2.RestorePlan.Refusal
+	(*AccessReport)(nil),            // 76: app.driver.v2.AccessReport
+	(*Role)(nil),                    // 77: app.driver.v2.Role
+	(*Permission)(nil),              // 78: app.driver.v2.Permission
+	(*User)(nil),                    // 79: app.driver.v2.User
+	nil,                             // 80: app.driver.v2.Object.FieldsEntry
+	nil,                             // 81: app.driver.v2.Settings.ValuesEntry
+	nil,                             // 82: app.driver.v2.Settings.SecretsEntry
+	nil,                             // 83: app.driver.v2.URLForm.QueryEntry
+	nil,                             // 84: app.driver.v2.SettingField.OptionHelpEntry
+	nil,                             // 85: app.driver.v2.Suggestion.SetEntry
+	nil,                             // 86: app.driver.v2.Column.FilterNotesEntry
+	nil,                             // 87: app.driver.v2.Column.BlockedEntry
+	nil,                             // 88: app.driver.v2.SearchParam.OptionLabelsEntry
+	nil,                             // 89: app.driver.v2.CheckCellsResponse.ProblemsEntry
+	nil,                             // 90: app.driver.v2.SearchRequest.ParamsEntry
+	nil,                             // 91: app.driver.v2.SearchRequest.SimilarKeyEntry
+	(*QueryProfile_Metric)(nil),     // 92: app.driver.v2.QueryProfile.Metric
+	(*QueryProfile_Search)(nil),     // 93: app.driver.v2.QueryProfile.Search
+	(*QueryProfile_Shard)(nil),      // 94: app.driver.v2.QueryProfile.Shard
+	nil,                             // 95: app.driver.v2.EditRow.KeyEntry
+	nil,                             // 96: app.driver.v2.EditRow.OriginalEntry
+	nil,                             // 97: app.driver.v2.EditRow.ValuesEntry
+	nil,                             // 98: app.driver.v2.EditRow.VectorsEntry
+	nil,                             // 99: app.driver.v2.RowResult.KeyEntry
+	(*RestorePlan_Refusal)(nil),     // 100: app.driver.v2.RestorePlan.Refusal
 }
 var file_driver_proto_depIdxs = []int32{
 	2,   // 0: app.driver.v2.Value.list_value:type_name -> app.driver.v2.List
 	3,   // 1: app.driver.v2.Value.object_value:type_name -> app.driver.v2.Object
 	1,   // 2: app.driver.v2.List.values:type_name -> app.driver.v2.Value
-	76,  // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
-	77,  // 4: app.driver.v2.Settings.values:type_name -> app.driver.v2.Settings.ValuesEntry
-	78,  // 5: app.driver.v2.Settings.secrets:type_name -> app.driver.v2.Settings.SecretsEntry
+	80,  // 3: app.driver.v2.Object.fields:type_name -> app.driver.v2.Object.FieldsEntry
+	81,  // 4: app.driver.v2.Settings.values:type_name -> app.driver.v2.Settings.ValuesEntry
+	82,  // 5: app.driver.v2.Settings.secrets:type_name -> app.driver.v2.Settings.SecretsEntry
 	5,   // 6: app.driver.v2.InfoResponse.capabilities:type_name -> app.driver.v2.Capabilities
 	8,   // 7: app.driver.v2.InfoResponse.description:type_name -> app.driver.v2.Description
 	11,  // 8: app.driver.v2.Description.types:type_name -> app.driver.v2.ConnectionType
@@ -6794,47 +7147,47 @@ var file_driver_proto_depIdxs = []int32{
 	13,  // 10: app.driver.v2.Description.suggestions:type_name -> app.driver.v2.Suggestion
 	10,  // 11: app.driver.v2.Description.words:type_name -> app.driver.v2.Words
 	9,   // 12: app.driver.v2.Description.url:type_name -> app.driver.v2.URLForm
-	79,  // 13: app.driver.v2.URLForm.query:type_name -> app.driver.v2.URLForm.QueryEntry
-	80,  // 14: app.driver.v2.SettingField.option_help:type_name -> app.driver.v2.SettingField.OptionHelpEntry
-	81,  // 15: app.driver.v2.Suggestion.set:type_name -> app.driver.v2.Suggestion.SetEntry
+	83,  // 13: app.driver.v2.URLForm.query:type_name -> app.driver.v2.URLForm.QueryEntry
+	84,  // 14: app.driver.v2.SettingField.option_help:type_name -> app.driver.v2.SettingField.OptionHelpEntry
+	85,  // 15: app.driver.v2.Suggestion.set:type_name -> app.driver.v2.Suggestion.SetEntry
 	4,   // 16: app.driver.v2.OpenRequest.settings:type_name -> app.driver.v2.Settings
 	5,   // 17: app.driver.v2.OpenResponse.capabilities:type_name -> app.driver.v2.Capabilities
 	18,  // 18: app.driver.v2.PathsResponse.paths:type_name -> app.driver.v2.PathStatus
 	20,  // 19: app.driver.v2.ListTablesResponse.tables:type_name -> app.driver.v2.Table
 	23,  // 20: app.driver.v2.TemplatesResponse.templates:type_name -> app.driver.v2.Template
 	25,  // 21: app.driver.v2.CompletionsResponse.tables:type_name -> app.driver.v2.TableWords
-	82,  // 22: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
-	83,  // 23: app.driver.v2.Column.blocked:type_name -> app.driver.v2.Column.BlockedEntry
+	86,  // 22: app.driver.v2.Column.filter_notes:type_name -> app.driver.v2.Column.FilterNotesEntry
+	87,  // 23: app.driver.v2.Column.blocked:type_name -> app.driver.v2.Column.BlockedEntry
 	27,  // 24: app.driver.v2.DescribeTableResponse.columns:type_name -> app.driver.v2.Column
 	28,  // 25: app.driver.v2.DescribeTableResponse.settings:type_name -> app.driver.v2.TableSettings
 	32,  // 26: app.driver.v2.DescribeTableResponse.details:type_name -> app.driver.v2.DetailSection
 	30,  // 27: app.driver.v2.DescribeTableResponse.searches:type_name -> app.driver.v2.SearchMode
 	31,  // 28: app.driver.v2.SearchMode.params:type_name -> app.driver.v2.SearchParam
-	84,  // 29: app.driver.v2.SearchParam.option_labels:type_name -> app.driver.v2.SearchParam.OptionLabelsEntry
+	88,  // 29: app.driver.v2.SearchParam.option_labels:type_name -> app.driver.v2.SearchParam.OptionLabelsEntry
 	33,  // 30: app.driver.v2.DetailSection.items:type_name -> app.driver.v2.DetailItem
 	34,  // 31: app.driver.v2.BrowseRequest.filters:type_name -> app.driver.v2.Filter
 	35,  // 32: app.driver.v2.BrowseRequest.sort:type_name -> app.driver.v2.Sort
 	38,  // 33: app.driver.v2.CheckCellsRequest.cells:type_name -> app.driver.v2.TypedCell
-	85,  // 34: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
+	89,  // 34: app.driver.v2.CheckCellsResponse.problems:type_name -> app.driver.v2.CheckCellsResponse.ProblemsEntry
 	34,  // 35: app.driver.v2.SearchRequest.filters:type_name -> app.driver.v2.Filter
-	86,  // 36: app.driver.v2.SearchRequest.params:type_name -> app.driver.v2.SearchRequest.ParamsEntry
-	87,  // 37: app.driver.v2.SearchRequest.similar_key:type_name -> app.driver.v2.SearchRequest.SimilarKeyEntry
+	90,  // 36: app.driver.v2.SearchRequest.params:type_name -> app.driver.v2.SearchRequest.ParamsEntry
+	91,  // 37: app.driver.v2.SearchRequest.similar_key:type_name -> app.driver.v2.SearchRequest.SimilarKeyEntry
 	1,   // 38: app.driver.v2.Row.cells:type_name -> app.driver.v2.Value
 	27,  // 39: app.driver.v2.Grid.columns:type_name -> app.driver.v2.Column
 	41,  // 40: app.driver.v2.Grid.rows:type_name -> app.driver.v2.Row
 	43,  // 41: app.driver.v2.Grid.profile:type_name -> app.driver.v2.QueryProfile
-	90,  // 42: app.driver.v2.QueryProfile.shards:type_name -> app.driver.v2.QueryProfile.Shard
+	94,  // 42: app.driver.v2.QueryProfile.shards:type_name -> app.driver.v2.QueryProfile.Shard
 	34,  // 43: app.driver.v2.CountRequest.filters:type_name -> app.driver.v2.Filter
 	42,  // 44: app.driver.v2.Result.grid:type_name -> app.driver.v2.Grid
 	47,  // 45: app.driver.v2.Result.before:type_name -> app.driver.v2.Result
 	0,   // 46: app.driver.v2.Classification.error:type_name -> app.driver.v2.DriverError
-	91,  // 47: app.driver.v2.EditRow.key:type_name -> app.driver.v2.EditRow.KeyEntry
-	92,  // 48: app.driver.v2.EditRow.original:type_name -> app.driver.v2.EditRow.OriginalEntry
-	93,  // 49: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
-	94,  // 50: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
+	95,  // 47: app.driver.v2.EditRow.key:type_name -> app.driver.v2.EditRow.KeyEntry
+	96,  // 48: app.driver.v2.EditRow.original:type_name -> app.driver.v2.EditRow.OriginalEntry
+	97,  // 49: app.driver.v2.EditRow.values:type_name -> app.driver.v2.EditRow.ValuesEntry
+	98,  // 50: app.driver.v2.EditRow.vectors:type_name -> app.driver.v2.EditRow.VectorsEntry
 	52,  // 51: app.driver.v2.CreateTableRequest.columns:type_name -> app.driver.v2.ColumnSpec
 	50,  // 52: app.driver.v2.EditRequest.rows:type_name -> app.driver.v2.EditRow
-	95,  // 53: app.driver.v2.RowResult.key:type_name -> app.driver.v2.RowResult.KeyEntry
+	99,  // 53: app.driver.v2.RowResult.key:type_name -> app.driver.v2.RowResult.KeyEntry
 	54,  // 54: app.driver.v2.EditResponse.results:type_name -> app.driver.v2.RowResult
 	34,  // 55: app.driver.v2.ScanRequest.filters:type_name -> app.driver.v2.Filter
 	58,  // 56: app.driver.v2.ScanVectors.vectors:type_name -> app.driver.v2.ScanVector
@@ -6847,91 +7200,97 @@ var file_driver_proto_depIdxs = []int32{
 	67,  // 63: app.driver.v2.NodesResponse.nodes:type_name -> app.driver.v2.Node
 	69,  // 64: app.driver.v2.BackupBackendsResponse.backends:type_name -> app.driver.v2.BackupBackend
 	72,  // 65: app.driver.v2.BackupsResponse.backups:type_name -> app.driver.v2.Backup
-	96,  // 66: app.driver.v2.RestorePlan.refused:type_name -> app.driver.v2.RestorePlan.Refusal
-	1,   // 67: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
-	1,   // 68: app.driver.v2.SearchRequest.SimilarKeyEntry.value:type_name -> app.driver.v2.Value
-	88,  // 69: app.driver.v2.QueryProfile.Search.metrics:type_name -> app.driver.v2.QueryProfile.Metric
-	89,  // 70: app.driver.v2.QueryProfile.Shard.searches:type_name -> app.driver.v2.QueryProfile.Search
-	1,   // 71: app.driver.v2.EditRow.KeyEntry.value:type_name -> app.driver.v2.Value
-	1,   // 72: app.driver.v2.EditRow.OriginalEntry.value:type_name -> app.driver.v2.Value
-	1,   // 73: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
-	58,  // 74: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
-	1,   // 75: app.driver.v2.RowResult.KeyEntry.value:type_name -> app.driver.v2.Value
-	6,   // 76: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
-	14,  // 77: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
-	16,  // 78: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
-	16,  // 79: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
-	16,  // 80: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
-	22,  // 81: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
-	36,  // 82: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
-	44,  // 83: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
-	44,  // 84: app.driver.v2.Driver.Estimate:input_type -> app.driver.v2.CountRequest
-	46,  // 85: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
-	40,  // 86: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
-	16,  // 87: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
-	48,  // 88: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
-	37,  // 89: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
-	53,  // 90: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
-	53,  // 91: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
-	53,  // 92: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
-	16,  // 93: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
-	57,  // 94: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
-	53,  // 95: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
-	51,  // 96: app.driver.v2.Driver.CreateTable:input_type -> app.driver.v2.CreateTableRequest
-	22,  // 97: app.driver.v2.Driver.Templates:input_type -> app.driver.v2.TableRequest
-	22,  // 98: app.driver.v2.Driver.Completions:input_type -> app.driver.v2.TableRequest
-	22,  // 99: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
-	63,  // 100: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
-	22,  // 101: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
-	16,  // 102: app.driver.v2.Driver.BackupBackends:input_type -> app.driver.v2.ConnRequest
-	71,  // 103: app.driver.v2.Driver.ListBackups:input_type -> app.driver.v2.BackupRequest
-	71,  // 104: app.driver.v2.Driver.CreateBackup:input_type -> app.driver.v2.BackupRequest
-	71,  // 105: app.driver.v2.Driver.BackupStatus:input_type -> app.driver.v2.BackupRequest
-	71,  // 106: app.driver.v2.Driver.CancelBackup:input_type -> app.driver.v2.BackupRequest
-	71,  // 107: app.driver.v2.Driver.PlanRestore:input_type -> app.driver.v2.BackupRequest
-	71,  // 108: app.driver.v2.Driver.RestoreBackup:input_type -> app.driver.v2.BackupRequest
-	71,  // 109: app.driver.v2.Driver.RestoreStatus:input_type -> app.driver.v2.BackupRequest
-	16,  // 110: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
-	7,   // 111: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
-	15,  // 112: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
-	17,  // 113: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
-	17,  // 114: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
-	21,  // 115: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
-	29,  // 116: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
-	42,  // 117: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
-	45,  // 118: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
-	45,  // 119: app.driver.v2.Driver.Estimate:output_type -> app.driver.v2.CountResponse
-	47,  // 120: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
-	42,  // 121: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
-	19,  // 122: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
-	49,  // 123: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
-	39,  // 124: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
-	55,  // 125: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
-	55,  // 126: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
-	55,  // 127: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
-	5,   // 128: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
-	60,  // 129: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
-	55,  // 130: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
-	29,  // 131: app.driver.v2.Driver.CreateTable:output_type -> app.driver.v2.DescribeTableResponse
-	24,  // 132: app.driver.v2.Driver.Templates:output_type -> app.driver.v2.TemplatesResponse
-	26,  // 133: app.driver.v2.Driver.Completions:output_type -> app.driver.v2.CompletionsResponse
-	62,  // 134: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
-	64,  // 135: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
-	68,  // 136: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
-	70,  // 137: app.driver.v2.Driver.BackupBackends:output_type -> app.driver.v2.BackupBackendsResponse
-	73,  // 138: app.driver.v2.Driver.ListBackups:output_type -> app.driver.v2.BackupsResponse
-	72,  // 139: app.driver.v2.Driver.CreateBackup:output_type -> app.driver.v2.Backup
-	72,  // 140: app.driver.v2.Driver.BackupStatus:output_type -> app.driver.v2.Backup
-	74,  // 141: app.driver.v2.Driver.CancelBackup:output_type -> app.driver.v2.CancelBackupResponse
-	75,  // 142: app.driver.v2.Driver.PlanRestore:output_type -> app.driver.v2.RestorePlan
-	72,  // 143: app.driver.v2.Driver.RestoreBackup:output_type -> app.driver.v2.Backup
-	72,  // 144: app.driver.v2.Driver.RestoreStatus:output_type -> app.driver.v2.Backup
-	56,  // 145: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
-	111, // [111:146] is the sub-list for method output_type
-	76,  // [76:111] is the sub-list for method input_type
-	76,  // [76:76] is the sub-list for extension type_name
-	76,  // [76:76] is the sub-list for extension extendee
-	0,   // [0:76] is the sub-list for field type_name
+	100, // 66: app.driver.v2.RestorePlan.refused:type_name -> app.driver.v2.RestorePlan.Refusal
+	77,  // 67: app.driver.v2.AccessReport.roles:type_name -> app.driver.v2.Role
+	77,  // 68: app.driver.v2.AccessReport.all_roles:type_name -> app.driver.v2.Role
+	79,  // 69: app.driver.v2.AccessReport.users:type_name -> app.driver.v2.User
+	78,  // 70: app.driver.v2.Role.permissions:type_name -> app.driver.v2.Permission
+	1,   // 71: app.driver.v2.Object.FieldsEntry.value:type_name -> app.driver.v2.Value
+	1,   // 72: app.driver.v2.SearchRequest.SimilarKeyEntry.value:type_name -> app.driver.v2.Value
+	92,  // 73: app.driver.v2.QueryProfile.Search.metrics:type_name -> app.driver.v2.QueryProfile.Metric
+	93,  // 74: app.driver.v2.QueryProfile.Shard.searches:type_name -> app.driver.v2.QueryProfile.Search
+	1,   // 75: app.driver.v2.EditRow.KeyEntry.value:type_name -> app.driver.v2.Value
+	1,   // 76: app.driver.v2.EditRow.OriginalEntry.value:type_name -> app.driver.v2.Value
+	1,   // 77: app.driver.v2.EditRow.ValuesEntry.value:type_name -> app.driver.v2.Value
+	58,  // 78: app.driver.v2.EditRow.VectorsEntry.value:type_name -> app.driver.v2.ScanVector
+	1,   // 79: app.driver.v2.RowResult.KeyEntry.value:type_name -> app.driver.v2.Value
+	6,   // 80: app.driver.v2.Driver.Info:input_type -> app.driver.v2.InfoRequest
+	14,  // 81: app.driver.v2.Driver.Open:input_type -> app.driver.v2.OpenRequest
+	16,  // 82: app.driver.v2.Driver.Connect:input_type -> app.driver.v2.ConnRequest
+	16,  // 83: app.driver.v2.Driver.Ping:input_type -> app.driver.v2.ConnRequest
+	16,  // 84: app.driver.v2.Driver.ListTables:input_type -> app.driver.v2.ConnRequest
+	22,  // 85: app.driver.v2.Driver.DescribeTable:input_type -> app.driver.v2.TableRequest
+	36,  // 86: app.driver.v2.Driver.Browse:input_type -> app.driver.v2.BrowseRequest
+	44,  // 87: app.driver.v2.Driver.Count:input_type -> app.driver.v2.CountRequest
+	44,  // 88: app.driver.v2.Driver.Estimate:input_type -> app.driver.v2.CountRequest
+	46,  // 89: app.driver.v2.Driver.Execute:input_type -> app.driver.v2.ExecuteRequest
+	40,  // 90: app.driver.v2.Driver.Search:input_type -> app.driver.v2.SearchRequest
+	16,  // 91: app.driver.v2.Driver.CheckPaths:input_type -> app.driver.v2.ConnRequest
+	48,  // 92: app.driver.v2.Driver.Classify:input_type -> app.driver.v2.ClassifyRequest
+	37,  // 93: app.driver.v2.Driver.CheckCells:input_type -> app.driver.v2.CheckCellsRequest
+	53,  // 94: app.driver.v2.Driver.Insert:input_type -> app.driver.v2.EditRequest
+	53,  // 95: app.driver.v2.Driver.Update:input_type -> app.driver.v2.EditRequest
+	53,  // 96: app.driver.v2.Driver.Delete:input_type -> app.driver.v2.EditRequest
+	16,  // 97: app.driver.v2.Driver.Capabilities:input_type -> app.driver.v2.ConnRequest
+	57,  // 98: app.driver.v2.Driver.Scan:input_type -> app.driver.v2.ScanRequest
+	53,  // 99: app.driver.v2.Driver.WriteBatch:input_type -> app.driver.v2.EditRequest
+	51,  // 100: app.driver.v2.Driver.CreateTable:input_type -> app.driver.v2.CreateTableRequest
+	22,  // 101: app.driver.v2.Driver.Templates:input_type -> app.driver.v2.TableRequest
+	22,  // 102: app.driver.v2.Driver.Completions:input_type -> app.driver.v2.TableRequest
+	22,  // 103: app.driver.v2.Driver.ListTenants:input_type -> app.driver.v2.TableRequest
+	63,  // 104: app.driver.v2.Driver.SetTenantStatus:input_type -> app.driver.v2.SetTenantStatusRequest
+	22,  // 105: app.driver.v2.Driver.Nodes:input_type -> app.driver.v2.TableRequest
+	16,  // 106: app.driver.v2.Driver.BackupBackends:input_type -> app.driver.v2.ConnRequest
+	71,  // 107: app.driver.v2.Driver.ListBackups:input_type -> app.driver.v2.BackupRequest
+	71,  // 108: app.driver.v2.Driver.CreateBackup:input_type -> app.driver.v2.BackupRequest
+	71,  // 109: app.driver.v2.Driver.BackupStatus:input_type -> app.driver.v2.BackupRequest
+	71,  // 110: app.driver.v2.Driver.CancelBackup:input_type -> app.driver.v2.BackupRequest
+	71,  // 111: app.driver.v2.Driver.PlanRestore:input_type -> app.driver.v2.BackupRequest
+	71,  // 112: app.driver.v2.Driver.RestoreBackup:input_type -> app.driver.v2.BackupRequest
+	71,  // 113: app.driver.v2.Driver.RestoreStatus:input_type -> app.driver.v2.BackupRequest
+	16,  // 114: app.driver.v2.Driver.AccessControl:input_type -> app.driver.v2.ConnRequest
+	16,  // 115: app.driver.v2.Driver.Close:input_type -> app.driver.v2.ConnRequest
+	7,   // 116: app.driver.v2.Driver.Info:output_type -> app.driver.v2.InfoResponse
+	15,  // 117: app.driver.v2.Driver.Open:output_type -> app.driver.v2.OpenResponse
+	17,  // 118: app.driver.v2.Driver.Connect:output_type -> app.driver.v2.HealthResponse
+	17,  // 119: app.driver.v2.Driver.Ping:output_type -> app.driver.v2.HealthResponse
+	21,  // 120: app.driver.v2.Driver.ListTables:output_type -> app.driver.v2.ListTablesResponse
+	29,  // 121: app.driver.v2.Driver.DescribeTable:output_type -> app.driver.v2.DescribeTableResponse
+	42,  // 122: app.driver.v2.Driver.Browse:output_type -> app.driver.v2.Grid
+	45,  // 123: app.driver.v2.Driver.Count:output_type -> app.driver.v2.CountResponse
+	45,  // 124: app.driver.v2.Driver.Estimate:output_type -> app.driver.v2.CountResponse
+	47,  // 125: app.driver.v2.Driver.Execute:output_type -> app.driver.v2.Result
+	42,  // 126: app.driver.v2.Driver.Search:output_type -> app.driver.v2.Grid
+	19,  // 127: app.driver.v2.Driver.CheckPaths:output_type -> app.driver.v2.PathsResponse
+	49,  // 128: app.driver.v2.Driver.Classify:output_type -> app.driver.v2.Classification
+	39,  // 129: app.driver.v2.Driver.CheckCells:output_type -> app.driver.v2.CheckCellsResponse
+	55,  // 130: app.driver.v2.Driver.Insert:output_type -> app.driver.v2.EditResponse
+	55,  // 131: app.driver.v2.Driver.Update:output_type -> app.driver.v2.EditResponse
+	55,  // 132: app.driver.v2.Driver.Delete:output_type -> app.driver.v2.EditResponse
+	5,   // 133: app.driver.v2.Driver.Capabilities:output_type -> app.driver.v2.Capabilities
+	60,  // 134: app.driver.v2.Driver.Scan:output_type -> app.driver.v2.ScanPage
+	55,  // 135: app.driver.v2.Driver.WriteBatch:output_type -> app.driver.v2.EditResponse
+	29,  // 136: app.driver.v2.Driver.CreateTable:output_type -> app.driver.v2.DescribeTableResponse
+	24,  // 137: app.driver.v2.Driver.Templates:output_type -> app.driver.v2.TemplatesResponse
+	26,  // 138: app.driver.v2.Driver.Completions:output_type -> app.driver.v2.CompletionsResponse
+	62,  // 139: app.driver.v2.Driver.ListTenants:output_type -> app.driver.v2.ListTenantsResponse
+	64,  // 140: app.driver.v2.Driver.SetTenantStatus:output_type -> app.driver.v2.SetTenantStatusResponse
+	68,  // 141: app.driver.v2.Driver.Nodes:output_type -> app.driver.v2.NodesResponse
+	70,  // 142: app.driver.v2.Driver.BackupBackends:output_type -> app.driver.v2.BackupBackendsResponse
+	73,  // 143: app.driver.v2.Driver.ListBackups:output_type -> app.driver.v2.BackupsResponse
+	72,  // 144: app.driver.v2.Driver.CreateBackup:output_type -> app.driver.v2.Backup
+	72,  // 145: app.driver.v2.Driver.BackupStatus:output_type -> app.driver.v2.Backup
+	74,  // 146: app.driver.v2.Driver.CancelBackup:output_type -> app.driver.v2.CancelBackupResponse
+	75,  // 147: app.driver.v2.Driver.PlanRestore:output_type -> app.driver.v2.RestorePlan
+	72,  // 148: app.driver.v2.Driver.RestoreBackup:output_type -> app.driver.v2.Backup
+	72,  // 149: app.driver.v2.Driver.RestoreStatus:output_type -> app.driver.v2.Backup
+	76,  // 150: app.driver.v2.Driver.AccessControl:output_type -> app.driver.v2.AccessReport
+	56,  // 151: app.driver.v2.Driver.Close:output_type -> app.driver.v2.CloseResponse
+	116, // [116:152] is the sub-list for method output_type
+	80,  // [80:116] is the sub-list for method input_type
+	80,  // [80:80] is the sub-list for extension type_name
+	80,  // [80:80] is the sub-list for extension extendee
+	0,   // [0:80] is the sub-list for field type_name
 }
 
 func init() { file_driver_proto_init() }
@@ -6955,7 +7314,7 @@ func file_driver_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_driver_proto_rawDesc), len(file_driver_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   97,
+			NumMessages:   101,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

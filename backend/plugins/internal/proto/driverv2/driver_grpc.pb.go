@@ -74,6 +74,7 @@ const (
 	Driver_PlanRestore_FullMethodName     = "/app.driver.v2.Driver/PlanRestore"
 	Driver_RestoreBackup_FullMethodName   = "/app.driver.v2.Driver/RestoreBackup"
 	Driver_RestoreStatus_FullMethodName   = "/app.driver.v2.Driver/RestoreStatus"
+	Driver_AccessControl_FullMethodName   = "/app.driver.v2.Driver/AccessControl"
 	Driver_Close_FullMethodName           = "/app.driver.v2.Driver/Close"
 )
 
@@ -142,6 +143,11 @@ type DriverClient interface {
 	PlanRestore(ctx context.Context, in *BackupRequest, opts ...grpc.CallOption) (*RestorePlan, error)
 	RestoreBackup(ctx context.Context, in *BackupRequest, opts ...grpc.CallOption) (*Backup, error)
 	RestoreStatus(ctx context.Context, in *BackupRequest, opts ...grpc.CallOption) (*Backup, error)
+	// AccessControl (driver.AccessControl, issue 40 item 4): the connection's own user, roles
+	// and permissions and, where its credential may read them, the database's roles and users,
+	// read-only. Added after the backup calls: an older plugin declares access_control false
+	// (or answers UNIMPLEMENTED), and the host shows no such section.
+	AccessControl(ctx context.Context, in *ConnRequest, opts ...grpc.CallOption) (*AccessReport, error)
 	// Close ends a connection; closing an unknown id succeeds.
 	Close(ctx context.Context, in *ConnRequest, opts ...grpc.CallOption) (*CloseResponse, error)
 }
@@ -494,6 +500,16 @@ func (c *driverClient) RestoreStatus(ctx context.Context, in *BackupRequest, opt
 	return out, nil
 }
 
+func (c *driverClient) AccessControl(ctx context.Context, in *ConnRequest, opts ...grpc.CallOption) (*AccessReport, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(AccessReport)
+	err := c.cc.Invoke(ctx, Driver_AccessControl_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *driverClient) Close(ctx context.Context, in *ConnRequest, opts ...grpc.CallOption) (*CloseResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(CloseResponse)
@@ -569,6 +585,11 @@ type DriverServer interface {
 	PlanRestore(context.Context, *BackupRequest) (*RestorePlan, error)
 	RestoreBackup(context.Context, *BackupRequest) (*Backup, error)
 	RestoreStatus(context.Context, *BackupRequest) (*Backup, error)
+	// AccessControl (driver.AccessControl, issue 40 item 4): the connection's own user, roles
+	// and permissions and, where its credential may read them, the database's roles and users,
+	// read-only. Added after the backup calls: an older plugin declares access_control false
+	// (or answers UNIMPLEMENTED), and the host shows no such section.
+	AccessControl(context.Context, *ConnRequest) (*AccessReport, error)
 	// Close ends a connection; closing an unknown id succeeds.
 	Close(context.Context, *ConnRequest) (*CloseResponse, error)
 	mustEmbedUnimplementedDriverServer()
@@ -682,6 +703,9 @@ func (UnimplementedDriverServer) RestoreBackup(context.Context, *BackupRequest) 
 }
 func (UnimplementedDriverServer) RestoreStatus(context.Context, *BackupRequest) (*Backup, error) {
 	return nil, status.Error(codes.Unimplemented, "method RestoreStatus not implemented")
+}
+func (UnimplementedDriverServer) AccessControl(context.Context, *ConnRequest) (*AccessReport, error) {
+	return nil, status.Error(codes.Unimplemented, "method AccessControl not implemented")
 }
 func (UnimplementedDriverServer) Close(context.Context, *ConnRequest) (*CloseResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Close not implemented")
@@ -1319,6 +1343,24 @@ func _Driver_RestoreStatus_Handler(srv interface{}, ctx context.Context, dec fun
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Driver_AccessControl_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ConnRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DriverServer).AccessControl(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Driver_AccessControl_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DriverServer).AccessControl(ctx, req.(*ConnRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _Driver_Close_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(ConnRequest)
 	if err := dec(in); err != nil {
@@ -1479,6 +1521,10 @@ var Driver_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "RestoreStatus",
 			Handler:    _Driver_RestoreStatus_Handler,
+		},
+		{
+			MethodName: "AccessControl",
+			Handler:    _Driver_AccessControl_Handler,
 		},
 		{
 			MethodName: "Close",
