@@ -1,10 +1,11 @@
-// launchChromium starts the system Chromium headless, the way the e2e test (ui.mjs) and the
-// grid benchmark (bench/grid/grid.mjs) both drive it, with software WebGL for the Map tab: CHROMIUM names the browser (default
-// /usr/bin/chromium); playwright gives every launch a fresh temporary profile itself.
+// chromiumLaunchOptions is how the e2e specs (through playwright.config.mjs) and the grid
+// benchmark (bench/grid/grid.mjs, through launchChromium) start the system Chromium headless,
+// with software WebGL for the Map tab: CHROMIUM names the browser (default /usr/bin/chromium);
+// playwright gives every launch a fresh temporary profile itself.
 import { chromium } from "playwright-core";
 
-export function launchChromium() {
-  return chromium.launch({
+export function chromiumLaunchOptions() {
+  return {
     executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
     headless: true,
     args: [
@@ -18,5 +19,9 @@ export function launchChromium() {
       "--disable-component-update",
       "--disable-sync",
     ],
-  });
+  };
+}
+
+export function launchChromium() {
+  return chromium.launch(chromiumLaunchOptions());
 }

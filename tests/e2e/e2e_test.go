@@ -1,7 +1,8 @@
 // Package e2e runs the real UI against the real Go backend: `wails dev` on a private Xvfb
-// display serves the frontend with working bindings, and headless Chromium (playwright-core,
-// ui.mjs) checks what a user sees, against a real weaviate-server loaded with the demo data.
-// Slow (wails dev compiles the app): about a minute warm. Its prerequisites (Xvfb, Chromium,
+// display serves the frontend with working bindings, and headless Chromium, driven by the
+// Playwright Test runner (the *.spec.mjs files, one per area), checks what a user sees,
+// against real weaviate-server nodes loaded with the demo data, PostgreSQL and SQLite.
+// Slow (wails dev compiles the app): a few minutes. Its prerequisites (Xvfb, Chromium,
 // Node, the Wails CLI, the npm packages of tests/e2e and frontend, weaviate-server) come from
 // scripts/setup.sh test; without them it skips in a plain `go test` and fails under `make
 // test` (app/internal/testkit/testenv).
@@ -17,6 +18,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -52,12 +54,6 @@ func freePort(t *testing.T) int {
 		t.Fatal(err)
 	}
 	return p
-}
-
-type checkResult struct {
-	Check string `json:"check"`
-	OK    bool   `json:"ok"`
-	Error string `json:"error"`
 }
 
 func TestUIAgainstTheRealBackend(t *testing.T) {
@@ -127,36 +123,31 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 	devURL := dev.URL
 	logTail := dev.LogTail
 
-	common := []string{"APP_E2E_URL=" + devURL, "APP_E2E_CLI=" + cli, "APP_E2E_CONFIG_DIR=" + configDir,
-		"APP_E2E_DISPLAY=" + d.Name, "APP_E2E_ARTIFACTS=" + art, "CHROMIUM=" + chromium}
-	// APP_E2E_ONLY=postgres.mjs (or ui.mjs, sqlite.mjs) runs one script: the inner loop of
-	// whoever works on it. make test runs them all.
-	only := os.Getenv("APP_E2E_ONLY")
-	if only == "" || only == "ui.mjs" {
-		runScript(ctx, t, root, "ui.mjs", logTail, append(common,
-			fmt.Sprintf("APP_E2E_DEMO_ADDR=%s:%d", node.Host, node.Port), "APP_E2E_UNREACHABLE_PORT="+fmt.Sprint(freePort(t)),
-			fmt.Sprintf("APP_E2E_APIKEY_ADDR=%s:%d", keyNode.Host, keyNode.Port),
-			fmt.Sprintf("APP_E2E_NOGRAPHQL_ADDR=%s:%d", offNode.Host, offNode.Port), fmt.Sprintf("APP_E2E_NOGRAPHQL_GRPC_PORT=%d", offNode.GRPCPort))...)
-	}
-	if only == "" || only == "postgres.mjs" {
+	// The specs all run on this one dev app, against these servers, with one environment.
+	env := []string{"APP_E2E_URL=" + devURL, "APP_E2E_CLI=" + cli, "APP_E2E_CONFIG_DIR=" + configDir,
+		"APP_E2E_DISPLAY=" + d.Name, "APP_E2E_ARTIFACTS=" + art, "CHROMIUM=" + chromium,
+		fmt.Sprintf("APP_E2E_DEMO_ADDR=%s:%d", node.Host, node.Port), "APP_E2E_UNREACHABLE_PORT=" + fmt.Sprint(freePort(t)),
+		fmt.Sprintf("APP_E2E_APIKEY_ADDR=%s:%d", keyNode.Host, keyNode.Port),
+		fmt.Sprintf("APP_E2E_NOGRAPHQL_ADDR=%s:%d", offNode.Host, offNode.Port), fmt.Sprintf("APP_E2E_NOGRAPHQL_GRPC_PORT=%d", offNode.GRPCPort),
 		// Issue 38: the same window on PostgreSQL connections, through the plugin alone.
-		t.Run("PostgreSQL", func(t *testing.T) {
-			runScript(ctx, t, root, "postgres.mjs", logTail, append(common, postgresEnv("SHOP", shop), postgresEnv("VECTORS", vectors),
-				"PGPASSWORD_SHOP="+shop.Password, "PGPASSWORD_VECTORS="+vectors.Password, "APP_E2E_PSQL="+shop.PsqlPath())...)
-		})
-	}
-	if only == "" || only == "sqlite.mjs" {
+		postgresEnv("SHOP", shop), postgresEnv("VECTORS", vectors),
+		"PGPASSWORD_SHOP=" + shop.Password, "PGPASSWORD_VECTORS=" + vectors.Password, "APP_E2E_PSQL=" + shop.PsqlPath(),
 		// Issue 39: the same window on a SQLite file, through the plugin alone.
-		t.Run("SQLite", func(t *testing.T) {
-			runScript(ctx, t, root, "sqlite.mjs", logTail, append(common, "APP_E2E_SQLITE_FILE="+sqliteFile, "APP_E2E_SQLITE_VEC="+sqlitecli.Extension())...)
-		})
+		"APP_E2E_SQLITE_FILE=" + sqliteFile, "APP_E2E_SQLITE_VEC=" + sqlitecli.Extension(),
 	}
+	if hold := os.Getenv("APP_E2E_HOLD"); hold != "" {
+		holdServers(t, hold, env)
+		return
+	}
+	// APP_E2E_ONLY=grid (a part of a spec's file name; several separated by spaces) runs those
+	// specs alone: the inner loop of whoever works on one. make test runs them all.
+	runSpecs(ctx, t, root, strings.Fields(os.Getenv("APP_E2E_ONLY")), logTail, env)
 	t.Logf("screenshots in %s", art)
 }
 
-// makeSQLiteFile makes the file of the SQLite checks (sqlite.mjs) with sqlite3 and sqlite-vec's
-// extension: a shop's 40 items, 300 documents with a float[768] column in three topics (as
-// the PostgreSQL checks' docs), and a small vec0 table.
+// makeSQLiteFile makes the file of the SQLite checks (21-sqlite.spec.mjs) with sqlite3 and
+// sqlite-vec's extension: a shop's 40 items, 300 documents with a float[768] column in three
+// topics (as the PostgreSQL checks' docs), and a small vec0 table.
 func makeSQLiteFile(t *testing.T) string {
 	t.Helper()
 	sqlitecli.Require(t)
@@ -187,39 +178,156 @@ INSERT INTO vecs(rowid, e, label) VALUES (1, '[1,0,0]', 'x'), (2, '[0,1,0]', 'y'
 	return path
 }
 
-// runScript runs one of the e2e scripts with env and makes each JSON line it prints a subtest.
-func runScript(ctx context.Context, t *testing.T, root, script string, logTail func() string, env ...string) {
+// specLine is one line of reporter.mjs: a test's result, or an error of the whole run.
+type specLine struct {
+	Check    string `json:"check"`
+	OK       bool   `json:"ok"`
+	Error    string `json:"error"`
+	Spec     string `json:"spec"`
+	RunError string `json:"runError"`
+}
+
+// group names the subtest the checks of a spec go under: the PostgreSQL and SQLite specs'
+// under PostgreSQL/ and SQLite/, as when they were scripts of their own; the others' at the
+// top.
+func group(spec string) string {
+	switch {
+	case strings.Contains(spec, "postgres"):
+		return "PostgreSQL"
+	case strings.Contains(spec, "sqlite"):
+		return "SQLite"
+	}
+	return ""
+}
+
+// runSpecs runs the Playwright specs (all, or those matching the filters) with env, and makes
+// each test a subtest, as reporter.mjs reports it.
+func runSpecs(ctx context.Context, t *testing.T, root string, filters []string, logTail func() string, env []string) {
 	t.Helper()
-	run := exec.CommandContext(ctx, "node", script)
+	run := exec.CommandContext(ctx, "node", append([]string{filepath.Join("node_modules", "@playwright", "test", "cli.js"), "test"}, specFilters(filters)...)...)
 	run.Dir = filepath.Join(root, "tests", "e2e")
 	run.Env = append(os.Environ(), env...)
 	var stderr bytes.Buffer
 	run.Stderr = &stderr
+	start := time.Now()
 	out, runErr := run.Output()
-	var results []checkResult
+	what := "(all specs)"
+	if len(filters) > 0 {
+		what = strings.Join(filters, " ")
+	}
+	t.Logf("playwright test %s: %s (%v)", what, time.Since(start).Round(time.Second), runErr)
+	var checks []specLine
+	var runErrors []string
 	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 0, 64*1024), 16*1024*1024)
 	for sc.Scan() {
-		var r checkResult
-		if json.Unmarshal(sc.Bytes(), &r) == nil && r.Check != "" {
-			results = append(results, r)
+		var l specLine
+		if json.Unmarshal(sc.Bytes(), &l) != nil {
+			continue
+		}
+		switch {
+		case l.Check != "":
+			checks = append(checks, l)
+		case l.RunError != "":
+			runErrors = append(runErrors, l.RunError)
 		}
 	}
-	if len(results) == 0 {
-		t.Fatalf("%s reported no checks (%v)\nstdout: %s\nstderr: %s\nwails dev log:\n%s", script, runErr, out, stderr.String(), logTail())
+	if len(checks) == 0 {
+		t.Fatalf("playwright test %s reported no checks (%v)\nstdout: %s\nstderr: %s\nwails dev log:\n%s", what, runErr, out, stderr.String(), logTail())
 	}
-	for _, r := range results {
-		t.Run(r.Check, func(t *testing.T) {
-			if !r.OK {
-				t.Fatal(r.Error)
+	for _, e := range runErrors {
+		t.Errorf("playwright test: %s", e)
+	}
+	for _, g := range []string{"", "PostgreSQL", "SQLite"} {
+		var mine []specLine
+		for _, c := range checks {
+			if group(c.Spec) == g {
+				mine = append(mine, c)
 			}
-		})
+		}
+		subtests := func(t *testing.T) {
+			for _, c := range mine {
+				t.Run(c.Check, func(t *testing.T) {
+					if !c.OK {
+						t.Fatalf("%s (%s)", c.Error, c.Spec)
+					}
+				})
+			}
+		}
+		switch {
+		case len(mine) == 0:
+		case g == "":
+			subtests(t)
+		default:
+			t.Run(g, subtests)
+		}
 	}
-	if runErr != nil && !t.Failed() {
-		t.Fatalf("%s: %v\nstderr: %s", script, runErr, stderr.String())
+	switch {
+	case t.Failed():
+		t.Logf("playwright test's stderr (the last 8 KB):\n%s", tail(stderr.String(), 8<<10))
+	case runErr != nil:
+		t.Fatalf("playwright test: %v\nstderr: %s", runErr, stderr.String())
+	default:
+		// What the tests print (not the runner's progress lines) is worth keeping: a measure or two.
+		for _, l := range strings.Split(stderr.String(), "\n") {
+			if l != "" && !strings.HasPrefix(l, "ok   ") {
+				t.Log(l)
+			}
+		}
 	}
 }
 
-// startPostgres starts the PostgreSQL servers of the PostgreSQL checks (postgres.mjs): a
+// holdServers writes env to the file path as shell exports and keeps the servers and the dev
+// app running until that file is removed: APP_E2E_HOLD=FILE, for running `npx playwright test`
+// by hand on them again and again (README.md).
+func holdServers(t *testing.T, path string, env []string) {
+	var b strings.Builder
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		fmt.Fprintf(&b, "export %s='%s'\n", k, strings.ReplaceAll(v, "'", `'\''`))
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the servers and the dev app run until %s is removed: . %s; cd tests/e2e; npx playwright test [spec]", path, path)
+	for {
+		if _, err := os.Stat(path); err != nil {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// specFilters turns the words of APP_E2E_ONLY into `playwright test`'s file filters: a word
+// of letters, digits, "-", "_" and "." selects the specs whose file name holds it (grid:
+// 03-grid.spec.mjs; playwright's own filter is a regular expression on the whole path);
+// ui.mjs, postgres.mjs and sqlite.mjs select what those scripts checked before the specs (ui:
+// the specs numbered below 20, on the Weaviate nodes); anything else is passed on as it is.
+func specFilters(words []string) []string {
+	plainWord := regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+	var out []string
+	for _, w := range words {
+		switch name := strings.TrimSuffix(w, ".mjs"); {
+		case name == "ui":
+			out = append(out, `/\/[01][0-9]-[^/]*\.spec\.mjs$/`)
+		case plainWord.MatchString(name):
+			out = append(out, `/\/[^/]*`+regexp.QuoteMeta(name)+`[^/]*$/i`)
+		default:
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// tail is the last n bytes of s.
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return "…" + s[len(s)-n:]
+}
+
+// startPostgres starts the PostgreSQL servers of the PostgreSQL checks (20-postgres.spec.mjs): a
 // PostgreSQL 15 cluster holding a shop's items and a view of them, and PGlite (PostgreSQL 18
 // with pgvector) holding 300 documents with a vector(768) column in three topics.
 func startPostgres(t *testing.T) (shop, vectors *pgnode.Node) {
@@ -252,7 +360,7 @@ FROM generate_series(1, 300) i`); err != nil {
 	return shop, vectors
 }
 
-// postgresEnv passes a node to postgres.mjs as APP_E2E_PG_<NAME>=user@host:port/database.
+// postgresEnv passes a node to 20-postgres.spec.mjs as APP_E2E_PG_<NAME>=user@host:port/database.
 func postgresEnv(name string, n *pgnode.Node) string {
 	return fmt.Sprintf("APP_E2E_PG_%s=%s@%s:%d/%s", name, n.User, n.Host, n.Port, n.Database)
 }

@@ -1,43 +1,144 @@
-// lib.mjs: what the e2e scripts (ui.mjs, postgres.mjs) share: their environment, the checks
-// they print one JSON line each, and the answers xdotool gives the app's native dialogs on the
-// Xvfb display of the dev app (APP_E2E_DISPLAY).
+// lib.mjs: what the e2e specs (*.spec.mjs) share: their environment, the page each spec
+// opens on the dev app (useApp: its console errors kept for the spec's "no errors in the page
+// console", a screenshot of a failed test), and the answers xdotool gives the app's native
+// dialogs on the Xvfb display of the dev app (APP_E2E_DISPLAY).
+import { test } from "@playwright/test";
 import { execFileSync, spawnSync } from "node:child_process";
-import { join } from "node:path";
+import { appendFileSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 
-/** need is the environment variable `name`; the script stops, saying which, when it is unset. */
+/** need is the environment variable `name`; it throws, saying which, when it is unset. */
 export function need(name) {
   const v = process.env[name];
-  if (!v) {
-    console.error(`e2e: ${name} is not set`);
-    process.exit(2);
-  }
+  if (!v) throw new Error(`e2e: ${name} is not set (e2e_test.go sets it; see README.md)`);
   return v;
 }
 
-let failures = 0;
-/** onFailure, once the page exists, keeps a screenshot of the page as a failed check left it. */
-let onFailure = async (_n) => {};
-let shotName = "failed";
+/** runDir is this run's scratch directory (global-setup.mjs makes it, for every worker). */
+const runDir = () => need("APP_E2E_RUN_DIR");
 
-/** whenFailing sets what a failed check keeps: fn(n) saves the screenshot `${name}-${n}.png`. */
-export function whenFailing(fn, name = "failed") {
-  onFailure = fn;
-  shotName = name;
+/**
+ * firstStart says whether the spec `file` starts for the first time in this run: false when
+ * the runner started its worker again after a failed test (the page then comes back with the
+ * tabs the app remembered, which the spec's later tests build on).
+ */
+function firstStart(file) {
+  const marker = join(runDir(), `started-${basename(file)}`);
+  if (existsSync(marker)) return false;
+  writeFileSync(marker, "");
+  return true;
 }
 
-/** failed is how many checks failed so far. */
-export const failed = () => failures;
+/** consoleErrors is what the pages of `group` ("ui", "postgres", "sqlite") logged as errors in this run. */
+export function consoleErrors(group) {
+  const f = join(runDir(), `console-${group}.log`);
+  return existsSync(f) ? readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
+}
 
-/** check runs one check and prints its JSON line; a failure keeps a screenshot and goes on. */
-export async function check(name, fn) {
-  try {
-    await fn();
-    console.log(JSON.stringify({ check: name, ok: true }));
-  } catch (e) {
-    failures++;
-    await onFailure(failures).catch(() => {});
-    console.log(JSON.stringify({ check: name, ok: false, error: `${String(e?.message ?? e)} (screenshot: ${shotName}-${failures}.png)` }));
-  }
+/**
+ * useApp gives the spec its own page on the dev app (APP_E2E_URL), opened before its first
+ * test and again, by the runner, after a failed one: `app.page` in the tests. The page's
+ * console errors are kept for the "no errors in the page console" check of `group`. On the
+ * spec's first start the tabs the app remembered from the specs before it are forgotten, so
+ * the spec starts from an empty workspace, alone (APP_E2E_ONLY) or after any other; setup(page,
+ * { first }) then brings the window to where the spec's tests start. On a start again after a
+ * failed test `first` is false: the window comes back with the tabs it remembered (tables,
+ * editors, connections, Settings; not a map, a search or a form), and the tab the failed test
+ * ended on is selected again, so the spec's next tests go on from about where it stopped. A
+ * failed test keeps a screenshot of the page as it left it, named in its error.
+ */
+export function useApp({ group = "ui", setup } = {}) {
+  const app = { page: null };
+  test.beforeAll(async ({ browser }, info) => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: "light" });
+    // As playwright-core's library defaults, which the scripts before the specs ran with.
+    page.setDefaultTimeout(30_000);
+    page.on("console", (m) => {
+      if (m.type() !== "error") return;
+      const where = m.location()?.url ?? "";
+      appendFileSync(join(runDir(), `console-${group}.log`), JSON.stringify(`${m.text()}${where ? ` (${where})` : ""}`) + "\n");
+    });
+    page.on("pageerror", (e) => {
+      const stack = String(e.stack ?? e);
+      // Wails v2.16's browser IPC shim (served only by wails dev, never in the app) observes
+      // document.body from <head> before the body exists; the real window does not load it.
+      if (stack.includes("reading 'nodes'") && stack.includes("/wails/ipc.js")) return;
+      appendFileSync(join(runDir(), `console-${group}.log`), JSON.stringify(stack) + "\n");
+    });
+    const first = firstStart(info.file);
+    const remembered = rememberedTabs(first);
+    await page.goto(need("APP_E2E_URL"), { waitUntil: "load", timeout: 60_000 });
+    await page.getByRole("tree", { name: "Saved connections" }).waitFor({ timeout: 30_000 });
+    app.page = page;
+    if (first) await closeTabs(page);
+    else {
+      // The window reopens its tabs once their connections are connected: wait for them (a
+      // tab whose connection fails is not reopened, hence the limit).
+      const tabs = page.getByRole("tablist", { name: "Open tabs" }).getByRole("tab");
+      for (const end = Date.now() + 15_000; (await tabs.count()) < remembered && Date.now() < end; ) await page.waitForTimeout(200);
+      await showTab(page, lastTab(info.file));
+    }
+    if (setup) await setup(page, { first });
+  });
+  test.afterEach(async ({}, info) => {
+    if (!app.page) return;
+    const selected = await selectedTab(app.page).catch(() => null);
+    if (selected) writeFileSync(join(runDir(), `tab-${basename(info.file)}`), selected);
+    if (info.status === info.expectedStatus) return;
+    // Named by the test's line: the runner starts the spec's worker again after a failure.
+    const name = `failed-${basename(info.file).replace(/\.spec\.mjs$/, "")}-line${info.line}.png`;
+    const path = join(need("APP_E2E_ARTIFACTS"), name);
+    if (await app.page.screenshot({ path }).then(() => true, () => false)) info.attachments.push({ name: "screenshot", path, contentType: "image/png" });
+  });
+  test.afterAll(async () => {
+    await app.page?.context().close();
+  });
+  return app;
+}
+
+/**
+ * rememberedTabs is how many tabs the app remembers (layout.json in its config dir) for the
+ * page about to open. On a spec's first start it first forgets them, so that the page opens
+ * on an empty workspace (closing them on the page instead would race the window, which reopens
+ * them only once their connections are connected); what else the layout holds stays.
+ */
+function rememberedTabs(forget) {
+  const f = join(need("APP_E2E_CONFIG_DIR"), "layout.json");
+  if (!existsSync(f)) return 0;
+  const layout = JSON.parse(readFileSync(f, "utf8"));
+  if (!forget) return layout.tabs?.length ?? 0;
+  writeFileSync(`${f}.e2e`, JSON.stringify({ ...layout, tabs: [], active: "" }, null, 2) + "\n", { mode: 0o600 });
+  renameSync(`${f}.e2e`, f);
+  return 0;
+}
+
+/** selectedTab is the title (the tooltip) of the window's selected tab, null when none is. */
+export async function selectedTab(page) {
+  const tab = page.getByRole("tablist", { name: "Open tabs" }).locator('[role="tab"][aria-selected="true"]');
+  return (await tab.count()) > 0 ? tab.first().getAttribute("title", { timeout: 5_000 }) : null;
+}
+
+/** lastTab is the title of the tab the spec `file`'s last test ended on ("" before its first). */
+function lastTab(file) {
+  const f = join(runDir(), `tab-${basename(file)}`);
+  return existsSync(f) ? readFileSync(f, "utf8") : "";
+}
+
+/**
+ * showTab selects the tab titled `title` when there is one and it is not selected: a step of
+ * a test that works in a tab the test before it left selected, so that it works there too on
+ * a page the runner opened again after a failure (nothing to do otherwise).
+ */
+export async function showTab(page, title) {
+  if (!title) return;
+  const tab = page.getByRole("tablist", { name: "Open tabs" }).locator(`[role="tab"][title="${title}"]`);
+  if ((await tab.count()) > 0 && (await tab.first().getAttribute("aria-selected")) !== "true") await tab.first().click();
+}
+
+/** closeTabs closes every open tab of the window. */
+export async function closeTabs(page) {
+  const tabs = page.getByRole("tablist", { name: "Open tabs" }).getByRole("button", { name: /^Close / });
+  for (let left = await tabs.count(); left > 0; left = await tabs.count()) await tabs.first().click();
 }
 
 export function assert(cond, msg) {

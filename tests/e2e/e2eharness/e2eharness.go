@@ -88,7 +88,7 @@ func Prerequisites(root string) (wails, chromium string, missing []string) {
 		harness.MissingTools("Xvfb", "chromium"),
 		missingNode,
 		missingWails,
-		testenv.Dir(filepath.Join(root, "tests", "e2e", "node_modules", "playwright-core"), "playwright-core in tests/e2e/node_modules (npm ci in tests/e2e)"),
+		testenv.Dir(filepath.Join(root, "tests", "e2e", "node_modules", "@playwright", "test"), "@playwright/test and playwright-core in tests/e2e/node_modules (npm ci in tests/e2e)"),
 		testenv.Dir(filepath.Join(root, "frontend", "node_modules"), "frontend/node_modules (npm ci in frontend)"),
 		weaviatetest.MissingBinary(),
 	}
