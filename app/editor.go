@@ -112,9 +112,9 @@ func (a *EditorAPI) Run(connectionID, text string) (dto.RunResultDTO, error) {
 	return out, nil
 }
 
-// quotedName is the saved name of the connection, quoted, for the dialog's title.
-func (a *EditorAPI) quotedName(id string) string {
-	if name := a.connectionName(id); name != "" {
+// quotedName is the saved name of the connection, quoted, for a dialog's title.
+func (b *base) quotedName(id string) string {
+	if name := b.connectionName(id); name != "" {
 		return "“" + name + "”"
 	}
 	return "“" + id + "”"

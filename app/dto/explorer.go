@@ -29,9 +29,11 @@ type CapabilitiesDTO struct {
 	Transactions    bool   `json:"transactions"`
 	// The optional features the driver offers (driver.Offered): the window shows what it
 	// has and nothing it lacks.
-	Scan      bool `json:"scan"`
-	Tenants   bool `json:"tenants"`
-	Nodes     bool `json:"nodes"`
+	Scan    bool `json:"scan"`
+	Tenants bool `json:"tenants"`
+	Nodes   bool `json:"nodes"`
+	// Backups: the connection page can list, make and restore the database's backups.
+	Backups   bool `json:"backups"`
 	Templates bool `json:"templates"`
 	// SearchModes: the driver describes its searches by words; a plugin from before them
 	// (protocol 2) is searched near vectors and rows only, until it is updated.
@@ -407,7 +409,7 @@ type ConnectionRestoredEvent struct {
 func FromCapabilities(c driver.Capabilities) CapabilitiesDTO {
 	return CapabilitiesDTO{QueryLanguage: c.QueryLanguage, RESTLines: c.RESTLines, MaxResults: c.MaxResults,
 		DefaultPageSize: c.DefaultPageSize, Transactions: c.Transactions,
-		Scan: c.Offers(c.Scan), Tenants: c.Offers(c.Tenants), Nodes: c.Offers(c.Nodes), Templates: c.Offers(c.Templates),
+		Scan: c.Offers(c.Scan), Tenants: c.Offers(c.Tenants), Nodes: c.Offers(c.Nodes), Templates: c.Offers(c.Templates), Backups: c.Backups,
 		SearchModes: c.SearchModes}
 }
 

@@ -12,9 +12,12 @@ import type {
   ActivityPage,
   ActivityQuery,
   ApprovalGranted,
+  Backup,
+  Backups,
   BrowseRequest,
   ChainCheck,
   ClusterNode,
+  RestoreResult,
   CommitRequest,
   CommitResult,
   ConnectedClient,
@@ -69,7 +72,7 @@ import type { ConnType } from "./gen/plugins";
 import type { Format } from "./gen/transfer";
 
 export type * from "./gen/dto";
-export type { ColumnKind, Condition, FieldKind, ProfileMetric, QueryProfile, SearchMode, SearchParam, SettingField, ShardProfile, Suggestion, URLForm } from "./gen/driver";
+export type { BackupBackend, BackupState, RestorePlan, ColumnKind, Condition, FieldKind, ProfileMetric, QueryProfile, SearchMode, SearchParam, SettingField, ShardProfile, Suggestion, URLForm } from "./gen/driver";
 
 /** What a type's plugin says of its connections: the form's fields (Go's driver.Description). */
 export type ConnectionDescription = Description;
@@ -146,6 +149,15 @@ export interface ExplorerApi {
   nodes(id: string): Promise<ClusterNode[]>;
   /** tableNodes reads where one table lives: each node with the table's shards listed. */
   tableNodes(id: string, table: string): Promise<ClusterNode[]>;
+  /** backups lists where the database keeps backups and those at backend ("" the first place). */
+  backups(id: string, backend: string): Promise<Backups>;
+  /** createBackup starts a backup of tables (none: all); backupStatus follows it. */
+  createBackup(id: string, backend: string, tables: string[]): Promise<Backup>;
+  backupStatus(id: string, backend: string, backupId: string): Promise<Backup>;
+  cancelBackup(id: string, backend: string, backupId: string): Promise<void>;
+  /** restoreBackup asks the person natively, naming what the restore creates and overwrites, then starts it (declined: nothing sent). */
+  restoreBackup(id: string, backend: string, backupId: string, tables: string[]): Promise<RestoreResult>;
+  restoreStatus(id: string, backend: string, backupId: string): Promise<Backup>;
   /** search runs the search panel's search: by words in one of the table's modes, near a vector or near a row. */
   search(id: string, table: string, req: SearchRequest): Promise<SearchResult>;
   /** setTenantStatus asks natively, then sets the status; false when the person said No. */

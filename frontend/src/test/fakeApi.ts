@@ -3,6 +3,7 @@
 // Its answers have the types generated from Go (src/api/gen), every field as the real reader
 // (src/api/read.ts) gives it.
 import type {
+  Backup,
   Tenant,
   TenantPage,
   ActivityApi,
@@ -58,6 +59,7 @@ export const weaviateCapabilities: Capabilities = {
   nodes: true,
   templates: true,
   searchModes: true,
+  backups: true,
 };
 
 export function connection(overrides: Partial<Connection> = {}): Connection {
@@ -202,6 +204,16 @@ export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi 
     setTenantStatus: async () => true,
     nodes: async () => [],
     tableNodes: async () => [],
+    backups: async () => ({ backends: [{ name: "filesystem", label: "the server's disk", where: "" }], backups: [] }),
+    createBackup: async (_id, backend, tables) => fakeBackup({ backend, tables, state: "running", phase: "STARTED" }),
+    backupStatus: async (_id, backend, backupId) => fakeBackup({ id: backupId, backend, state: "succeeded", phase: "SUCCESS" }),
+    cancelBackup: async () => {},
+    restoreBackup: async (_id, backend, backupId, tables) => ({
+      restore: fakeBackup({ id: backupId, backend, tables, state: "running", phase: "STARTED" }),
+      plan: { id: backupId, backend, tables, creates: tables, overwrites: [], refused: [], note: "" },
+      declined: false,
+    }),
+    restoreStatus: async (_id, backend, backupId) => fakeBackup({ id: backupId, backend, state: "succeeded", phase: "SUCCESS" }),
     openMap: async (mapId) => ({ id: mapId, keyColumns: ["uuid"], keys: [], columns: [], vector: "", dims: 0, matched: 0, skipped: 0, sampled: false, kept: false }),
     onMapFrame: () => () => {},
     saveMapImage: async (table) => ({ status: "done", rows: 0, path: `/tmp/${table} map.png`, bytes: 100, elapsedMs: 1 }),
@@ -654,3 +666,8 @@ export const sampleProfile = {
     },
   ],
 };
+
+/** A backup as the window's API answers one, with what a test names. */
+export function fakeBackup(b: Partial<Backup>): Backup {
+  return { id: "app-1", backend: "filesystem", tables: [], state: "running", phase: "STARTED", started: "2026-12-07T12:00:00Z", completed: "", bytes: 0, where: "", error: "", ...b };
+}

@@ -1,5 +1,21 @@
 export namespace driver {
 	
+	export class BackupBackend {
+	    name: string;
+	    label: string;
+	    where?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new BackupBackend(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.label = source["label"];
+	        this.where = source["where"];
+	    }
+	}
 	export class Condition {
 	    key: string;
 	    in: string[];
@@ -308,6 +324,63 @@ export namespace driver {
 		    return a;
 		}
 	}
+	export class RestoreRefusal {
+	    table: string;
+	    reason: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RestoreRefusal(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.table = source["table"];
+	        this.reason = source["reason"];
+	    }
+	}
+	export class RestorePlan {
+	    id: string;
+	    backend: string;
+	    tables: string[];
+	    creates: string[];
+	    overwrites: string[];
+	    refused?: RestoreRefusal[];
+	    note?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new RestorePlan(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.backend = source["backend"];
+	        this.tables = source["tables"];
+	        this.creates = source["creates"];
+	        this.overwrites = source["overwrites"];
+	        this.refused = this.convertValues(source["refused"], RestoreRefusal);
+	        this.note = source["note"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	
 	export class SearchParam {
 	    key: string;
 	    label: string;
@@ -505,6 +578,68 @@ export namespace dto {
 	        this.limit = source["limit"];
 	    }
 	}
+	export class BackupDTO {
+	    id: string;
+	    backend: string;
+	    tables: string[];
+	    state: string;
+	    phase: string;
+	    started: string;
+	    completed: string;
+	    bytes: number;
+	    where: string;
+	    error: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new BackupDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.id = source["id"];
+	        this.backend = source["backend"];
+	        this.tables = source["tables"];
+	        this.state = source["state"];
+	        this.phase = source["phase"];
+	        this.started = source["started"];
+	        this.completed = source["completed"];
+	        this.bytes = source["bytes"];
+	        this.where = source["where"];
+	        this.error = source["error"];
+	    }
+	}
+	export class BackupsDTO {
+	    backends: driver.BackupBackend[];
+	    backups: BackupDTO[];
+	
+	    static createFrom(source: any = {}) {
+	        return new BackupsDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.backends = this.convertValues(source["backends"], driver.BackupBackend);
+	        this.backups = this.convertValues(source["backups"], BackupDTO);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class SortDTO {
 	    column: string;
 	    descending: boolean;
@@ -584,6 +719,7 @@ export namespace dto {
 	    scan: boolean;
 	    tenants: boolean;
 	    nodes: boolean;
+	    backups: boolean;
 	    templates: boolean;
 	    searchModes: boolean;
 	
@@ -601,6 +737,7 @@ export namespace dto {
 	        this.scan = source["scan"];
 	        this.tenants = source["tenants"];
 	        this.nodes = source["nodes"];
+	        this.backups = source["backups"];
 	        this.templates = source["templates"];
 	        this.searchModes = source["searchModes"];
 	    }
@@ -1990,6 +2127,40 @@ export namespace dto {
 		}
 	}
 	
+	export class RestoreResultDTO {
+	    restore?: BackupDTO;
+	    plan: driver.RestorePlan;
+	    declined: boolean;
+	
+	    static createFrom(source: any = {}) {
+	        return new RestoreResultDTO(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.restore = this.convertValues(source["restore"], BackupDTO);
+	        this.plan = this.convertValues(source["plan"], driver.RestorePlan);
+	        this.declined = source["declined"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class ResultSetDTO {
 	    kind: string;
 	    grid?: GridDTO;

@@ -2,6 +2,25 @@
 // Regenerate with `go generate ./app/dto` (docs/architecture.md, "The frontend's types").
 // The types of Go package app/backend/driver.
 
+/** BackupBackend is one place a connection's database keeps backups. */
+export interface BackupBackend {
+  /** Name is the driver's name for it, the one each Backups call takes ("filesystem"). */
+  name: string;
+  /** Label says what it is in words ("the server's disk"). */
+  label: string;
+  /**
+   * Where is where it writes, as the database reports it (a directory on the database
+   * server's machine, a bucket), when it says.
+   */
+  where: string;
+}
+
+/**
+ * BackupState is where a backup or a restore is, in the host's words; Backup.Phase keeps the
+ * database's own.
+ */
+export type BackupState = "running" | "succeeded" | "failed" | "cancelled";
+
 /**
  * ColumnKind is a portable column kind: what a value of the column is, whatever the database
  * calls its type.
@@ -71,6 +90,36 @@ export interface ProfileMetric {
  */
 export interface QueryProfile {
   shards: ShardProfile[];
+}
+
+/** RestorePlan is what a restore would do, before it is sent. */
+export interface RestorePlan {
+  id: string;
+  backend: string;
+  /**
+   * Tables are the tables it restores: those asked for, in their order, or (none asked for)
+   * every table the backup holds, by name.
+   */
+  tables: string[];
+  /**
+   * Creates are those it makes anew (none of that name exists now); Overwrites those whose
+   * present rows it replaces (Weaviate: never).
+   */
+  creates: string[];
+  overwrites: string[];
+  /**
+   * Refused are those the database will not restore, each with why; a plan with any is
+   * not sent.
+   */
+  refused: RestoreRefusal[];
+  /** Note is what else the person should know before saying yes, in the driver's words. */
+  note: string;
+}
+
+/** RestoreRefusal is one table a restore cannot write, and why. */
+export interface RestoreRefusal {
+  table: string;
+  reason: string;
 }
 
 /** ResultKind tells which half of a Result is set. */

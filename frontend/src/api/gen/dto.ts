@@ -60,6 +60,29 @@ export interface ApprovalGranted {
   token: string;
 }
 
+/** BackupDTO is driver.Backup with its times as RFC 3339 text ("" not known or not yet). */
+export interface Backup {
+  id: string;
+  backend: string;
+  tables: string[];
+  state: driver.BackupState;
+  phase: string;
+  started: string;
+  completed: string;
+  bytes: number;
+  where: string;
+  error: string;
+}
+
+/**
+ * BackupsDTO is what the connection page's Backups section shows: the places the database
+ * keeps backups (the default first) and the default place's backups, newest first. Never null.
+ */
+export interface Backups {
+  backends: driver.BackupBackend[];
+  backups: Backup[];
+}
+
 /**
  * BrowseRequestDTO is one page request of the grid: a window of rows, the filters (all
  * must hold: AND) and the sort, first key first.
@@ -88,6 +111,8 @@ export interface Capabilities {
   scan: boolean;
   tenants: boolean;
   nodes: boolean;
+  /** Backups: the connection page can list, make and restore the database's backups. */
+  backups: boolean;
   templates: boolean;
   /**
    * SearchModes: the driver describes its searches by words; a plugin from before them
@@ -786,6 +811,17 @@ export interface RepairedClient {
   file: string;
   backup: string;
   error: string;
+}
+
+/**
+ * RestoreResultDTO is RestoreBackup's answer: the restore as started, or Declined when the
+ * person said No to the native question naming what it creates and overwrites (nothing was
+ * sent). Plan is what was put to the person.
+ */
+export interface RestoreResult {
+  restore: Backup | null;
+  plan: driver.RestorePlan;
+  declined: boolean;
 }
 
 /**

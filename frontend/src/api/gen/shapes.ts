@@ -11,11 +11,14 @@ import type * as plugins from "./plugins";
 
 /** Shapes names each struct's TypeScript type by its key in shapes. */
 export interface Shapes {
+  "driver.BackupBackend": driver.BackupBackend;
   "driver.Condition": driver.Condition;
   "driver.ConnectionType": driver.ConnectionType;
   "driver.Description": driver.Description;
   "driver.ProfileMetric": driver.ProfileMetric;
   "driver.QueryProfile": driver.QueryProfile;
+  "driver.RestorePlan": driver.RestorePlan;
+  "driver.RestoreRefusal": driver.RestoreRefusal;
   "driver.SearchMode": driver.SearchMode;
   "driver.SearchParam": driver.SearchParam;
   "driver.SearchProfile": driver.SearchProfile;
@@ -28,6 +31,8 @@ export interface Shapes {
   "dto.ActivityPage": dto.ActivityPage;
   "dto.ActivityQuery": dto.ActivityQuery;
   "dto.ApprovalGranted": dto.ApprovalGranted;
+  "dto.Backup": dto.Backup;
+  "dto.Backups": dto.Backups;
   "dto.BrowseRequest": dto.BrowseRequest;
   "dto.Capabilities": dto.Capabilities;
   "dto.ChainCheck": dto.ChainCheck;
@@ -78,6 +83,7 @@ export interface Shapes {
   "dto.Rejected": dto.Rejected;
   "dto.RepairResult": dto.RepairResult;
   "dto.RepairedClient": dto.RepairedClient;
+  "dto.RestoreResult": dto.RestoreResult;
   "dto.ResultSet": dto.ResultSet;
   "dto.RowChange": dto.RowChange;
   "dto.RowOutcome": dto.RowOutcome;
@@ -105,11 +111,14 @@ export interface Shapes {
 }
 
 export const shapes: { readonly [K in keyof Shapes]: Readonly<Record<string, string>> } = {
+  "driver.BackupBackend": { name: "string", label: "string", where: "string" },
   "driver.Condition": { key: "string", in: "[]string" },
   "driver.ConnectionType": { name: "string", label: "string", summary: "string" },
   "driver.Description": { types: "[]driver.ConnectionType", settings: "[]driver.SettingField", suggestions: "[]driver.Suggestion", address: "[]string", words: "?driver.Words", url: "?driver.URLForm" },
   "driver.ProfileMetric": { name: "string", value: "string", seconds: "?number" },
   "driver.QueryProfile": { shards: "[]driver.ShardProfile" },
+  "driver.RestorePlan": { id: "string", backend: "string", tables: "[]string", creates: "[]string", overwrites: "[]string", refused: "[]driver.RestoreRefusal", note: "string" },
+  "driver.RestoreRefusal": { table: "string", reason: "string" },
   "driver.SearchMode": { name: "string", label: "string", hint: "string", note: "string", measure: "string", columns: "boolean", textColumns: "[]string", explains: "boolean", vector: "boolean", params: "[]driver.SearchParam" },
   "driver.SearchParam": { key: "string", label: "string", help: "string", kind: "string", min: "number", max: "number", step: "number", minLabel: "string", maxLabel: "string", default: "string", options: "[]string", optionLabels: "{}string" },
   "driver.SearchProfile": { kind: "string", metrics: "[]driver.ProfileMetric" },
@@ -122,8 +131,10 @@ export const shapes: { readonly [K in keyof Shapes]: Readonly<Record<string, str
   "dto.ActivityPage": { entries: "[]dto.ActivityEntry", total: "number", offset: "number" },
   "dto.ActivityQuery": { client: "string", token: "string", connection: "string", outcome: "string", since: "string", until: "string", search: "string", offset: "number", limit: "number" },
   "dto.ApprovalGranted": { ticket: "string", client: "string", connection: "string", token: "string" },
+  "dto.Backup": { id: "string", backend: "string", tables: "[]string", state: "string", phase: "string", started: "string", completed: "string", bytes: "number", where: "string", error: "string" },
+  "dto.Backups": { backends: "[]driver.BackupBackend", backups: "[]dto.Backup" },
   "dto.BrowseRequest": { offset: "number", limit: "number", filters: "[]dto.Filter", sort: "[]dto.Sort" },
-  "dto.Capabilities": { queryLanguage: "string", restLines: "boolean", maxResults: "number", defaultPageSize: "number", transactions: "boolean", scan: "boolean", tenants: "boolean", nodes: "boolean", templates: "boolean", searchModes: "boolean" },
+  "dto.Capabilities": { queryLanguage: "string", restLines: "boolean", maxResults: "number", defaultPageSize: "number", transactions: "boolean", scan: "boolean", tenants: "boolean", nodes: "boolean", backups: "boolean", templates: "boolean", searchModes: "boolean" },
   "dto.ChainCheck": { entries: "number", anchorId: "number", intact: "boolean", brokenId: "number", reason: "string" },
   "dto.ClusterNode": { name: "string", status: "string", version: "string", objects: "number", shards: "number", tables: "[]dto.NodeTable" },
   "dto.Column": { name: "string", type: "string", primaryKey: "boolean", readOnly: "boolean", json: "boolean", description: "string", filterable: "[]string", sortable: "boolean", preview: "boolean", tokenization: "string", filterNotes: "{}string", blocked: "{}string", kind: "string", of: "string", dimension: "number" },
@@ -172,6 +183,7 @@ export const shapes: { readonly [K in keyof Shapes]: Readonly<Record<string, str
   "dto.Rejected": { line: "number", key: "string", reason: "string" },
   "dto.RepairResult": { repaired: "[]dto.RepairedClient", settings: "dto.MCPSettings" },
   "dto.RepairedClient": { title: "string", file: "string", backup: "string", error: "string" },
+  "dto.RestoreResult": { restore: "*dto.Backup", plan: "driver.RestorePlan", declined: "boolean" },
   "dto.ResultSet": { kind: "string", grid: "*dto.Grid", json: "string", text: "string", tag: "string", notice: "string" },
   "dto.RowChange": { ref: "string", key: "{}unknown", values: "{}unknown", original: "{}unknown" },
   "dto.RowOutcome": { ref: "string", action: "string", key: "{}unknown", status: "string", code: "string", message: "string" },

@@ -6,6 +6,7 @@ import { formatCount } from "../opened/format";
 import type { OpenedState } from "../opened/useOpened";
 import { Icon, Table2 } from "../icons";
 import { ClusterNodes } from "./ClusterNodes";
+import { BackupsSection } from "./BackupsSection";
 import "./workspace.css";
 
 interface Props {
@@ -51,6 +52,7 @@ export function ConnectionPanel({ connection, state, onReconnect, onDisconnect, 
       </header>
       <ConnectionStatus state={state} language={connection.language ?? ""} onOpenTable={onOpenTable} />
       {state?.status === "ready" && state.capabilities.nodes && <ClusterNodes connectionId={connection.id} />}
+      {state?.status === "ready" && state.capabilities.backups && <BackupsSection connectionId={connection.id} tables={state.tables.map((t) => t.name)} />}
       <dl className="props">
         {rows.map(([k, v]) => (
           <div key={k} className="props__row">
