@@ -61,7 +61,8 @@ WPKGS=$(go list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImpor
   awk '/app\/internal\/testkit\/weaviate(test|node)( |$)/ {print $1}' |
   grep -v -E '^app/(tests/desktop|tests/dist|cmd/weaviate-demo|bench/)')
 say "$(wc -w <<<"$WPKGS") packages: $(tr '\n' ' ' <<<"$WPKGS")"
-APP_WEAVIATE_VERSION=$W2 "$GOTESTSUM" --format testname --jsonfile "$ART/gotest-$W2.json" -- -race -timeout 30m $WPKGS; rc=$?
+# The e2e's Weaviate specs only (ui.mjs's areas): its PostgreSQL and SQLite specs ran above.
+APP_WEAVIATE_VERSION=$W2 APP_E2E_ONLY=ui.mjs "$GOTESTSUM" --format testname --jsonfile "$ART/gotest-$W2.json" -- -race -timeout 30m $WPKGS; rc=$?
 counts=$(node -e '
   const lines=require("fs").readFileSync(process.argv[1],"utf8").split("\n").filter(Boolean);
   let p=0,f=0; for (const l of lines){ try{const e=JSON.parse(l); if(!e.Test) continue; if(e.Action==="pass")p++; if(e.Action==="fail")f++;}catch{} }
