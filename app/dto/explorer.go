@@ -29,12 +29,14 @@ type CapabilitiesDTO struct {
 	Transactions    bool   `json:"transactions"`
 	// The optional features the driver offers (driver.Offered): the window shows what it
 	// has and nothing it lacks.
-	Scan    bool `json:"scan"`
-	Tenants bool `json:"tenants"`
-	Nodes   bool `json:"nodes"`
-	// Backups: the connection page can list, make and restore the database's backups.
-	Backups   bool `json:"backups"`
+	Scan      bool `json:"scan"`
+	Tenants   bool `json:"tenants"`
+	Nodes     bool `json:"nodes"`
 	Templates bool `json:"templates"`
+	// Backups: the connection page can list, make and restore the database's backups.
+	Backups bool `json:"backups"`
+	// AccessControl: the connection page can say who the connection is and what it may do.
+	AccessControl bool `json:"accessControl"`
 	// SearchModes: the driver describes its searches by words; a plugin from before them
 	// (protocol 2) is searched near vectors and rows only, until it is updated.
 	SearchModes bool `json:"searchModes"`
@@ -409,7 +411,7 @@ type ConnectionRestoredEvent struct {
 func FromCapabilities(c driver.Capabilities) CapabilitiesDTO {
 	return CapabilitiesDTO{QueryLanguage: c.QueryLanguage, RESTLines: c.RESTLines, MaxResults: c.MaxResults,
 		DefaultPageSize: c.DefaultPageSize, Transactions: c.Transactions,
-		Scan: c.Offers(c.Scan), Tenants: c.Offers(c.Tenants), Nodes: c.Offers(c.Nodes), Templates: c.Offers(c.Templates), Backups: c.Backups,
+		Scan: c.Offers(c.Scan), Tenants: c.Offers(c.Tenants), Nodes: c.Offers(c.Nodes), Templates: c.Offers(c.Templates), Backups: c.Backups, AccessControl: c.AccessControl,
 		SearchModes: c.SearchModes}
 }
 

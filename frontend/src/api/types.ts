@@ -67,12 +67,12 @@ import type {
   TransferProgress,
   URLFields,
 } from "./gen/dto";
-import type { Description } from "./gen/driver";
+import type { AccessReport, Description } from "./gen/driver";
 import type { ConnType } from "./gen/plugins";
 import type { Format } from "./gen/transfer";
 
 export type * from "./gen/dto";
-export type { BackupBackend, BackupState, RestorePlan, ColumnKind, Condition, FieldKind, ProfileMetric, QueryProfile, SearchMode, SearchParam, SettingField, ShardProfile, Suggestion, URLForm } from "./gen/driver";
+export type { AccessReport, Permission, Role, User as DatabaseUser, BackupBackend, BackupState, RestorePlan, ColumnKind, Condition, FieldKind, ProfileMetric, QueryProfile, SearchMode, SearchParam, SettingField, ShardProfile, Suggestion, URLForm } from "./gen/driver";
 
 /** What a type's plugin says of its connections: the form's fields (Go's driver.Description). */
 export type ConnectionDescription = Description;
@@ -158,6 +158,8 @@ export interface ExplorerApi {
   /** restoreBackup asks the person natively, naming what the restore creates and overwrites, then starts it (declined: nothing sent). */
   restoreBackup(id: string, backend: string, backupId: string, tables: string[]): Promise<RestoreResult>;
   restoreStatus(id: string, backend: string, backupId: string): Promise<Backup>;
+  /** accessControl says who the connection is in its database and what it may do (read-only). */
+  accessControl(id: string): Promise<AccessReport>;
   /** search runs the search panel's search: by words in one of the table's modes, near a vector or near a row. */
   search(id: string, table: string, req: SearchRequest): Promise<SearchResult>;
   /** setTenantStatus asks natively, then sets the status; false when the person said No. */

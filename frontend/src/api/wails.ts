@@ -88,6 +88,7 @@ export function createWailsApi(): Api {
       backupStatus: (id, backend, backupId) => call(async () => read("dto.Backup", await ExplorerBinding.BackupStatus(id, backend, backupId))),
       cancelBackup: (id, backend, backupId) => call(() => ExplorerBinding.CancelBackup(id, backend, backupId)),
       restoreBackup: (id, backend, backupId, tables) => call(async () => read("dto.RestoreResult", await ExplorerBinding.RestoreBackup(id, backend, backupId, tables))),
+      accessControl: (id) => call(async () => read("driver.AccessReport", await ExplorerBinding.AccessControl(id))),
       restoreStatus: (id, backend, backupId) => call(async () => read("dto.Backup", await ExplorerBinding.RestoreStatus(id, backend, backupId))),
       search: (id, table, req) => call(async () => read("dto.SearchResult", await ExplorerBinding.Search(id, table, models.SearchRequestDTO.createFrom(req)))),
       setTenantStatus: (id, table, tenant, status) => call(() => ExplorerBinding.SetTenantStatus(id, table, tenant, status)),

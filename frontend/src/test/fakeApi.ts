@@ -60,6 +60,7 @@ export const weaviateCapabilities: Capabilities = {
   templates: true,
   searchModes: true,
   backups: true,
+  accessControl: true,
 };
 
 export function connection(overrides: Partial<Connection> = {}): Connection {
@@ -208,6 +209,7 @@ export function fakeExplorer(overrides: Partial<ExplorerApi> = {}): ExplorerApi 
     createBackup: async (_id, backend, tables) => fakeBackup({ backend, tables, state: "running", phase: "STARTED" }),
     backupStatus: async (_id, backend, backupId) => fakeBackup({ id: backupId, backend, state: "succeeded", phase: "SUCCESS" }),
     cancelBackup: async () => {},
+    accessControl: async () => ({ enforced: false, user: "", auth: "anonymous access", roles: [], groups: [], rolesShown: false, allRoles: [], usersShown: false, users: [], note: "The database checks no roles: every credential it lets in may do everything." }),
     restoreBackup: async (_id, backend, backupId, tables) => ({
       restore: fakeBackup({ id: backupId, backend, tables, state: "running", phase: "STARTED" }),
       plan: { id: backupId, backend, tables, creates: tables, overwrites: [], refused: [], note: "" },

@@ -1,5 +1,121 @@
 export namespace driver {
 	
+	export class User {
+	    name: string;
+	    kind: string;
+	    active: boolean;
+	    roles: string[];
+	
+	    static createFrom(source: any = {}) {
+	        return new User(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.kind = source["kind"];
+	        this.active = source["active"];
+	        this.roles = source["roles"];
+	    }
+	}
+	export class Permission {
+	    action: string;
+	    scope?: string;
+	    words: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new Permission(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.action = source["action"];
+	        this.scope = source["scope"];
+	        this.words = source["words"];
+	    }
+	}
+	export class Role {
+	    name: string;
+	    builtIn?: boolean;
+	    permissions: Permission[];
+	
+	    static createFrom(source: any = {}) {
+	        return new Role(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.name = source["name"];
+	        this.builtIn = source["builtIn"];
+	        this.permissions = this.convertValues(source["permissions"], Permission);
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
+	export class AccessReport {
+	    enforced: boolean;
+	    user?: string;
+	    auth?: string;
+	    roles: Role[];
+	    groups?: string[];
+	    rolesShown: boolean;
+	    allRoles?: Role[];
+	    usersShown: boolean;
+	    users?: User[];
+	    note?: string;
+	
+	    static createFrom(source: any = {}) {
+	        return new AccessReport(source);
+	    }
+	
+	    constructor(source: any = {}) {
+	        if ('string' === typeof source) source = JSON.parse(source);
+	        this.enforced = source["enforced"];
+	        this.user = source["user"];
+	        this.auth = source["auth"];
+	        this.roles = this.convertValues(source["roles"], Role);
+	        this.groups = source["groups"];
+	        this.rolesShown = source["rolesShown"];
+	        this.allRoles = this.convertValues(source["allRoles"], Role);
+	        this.usersShown = source["usersShown"];
+	        this.users = this.convertValues(source["users"], User);
+	        this.note = source["note"];
+	    }
+	
+		convertValues(a: any, classs: any, asMap: boolean = false): any {
+		    if (!a) {
+		        return a;
+		    }
+		    if (a.slice && a.map) {
+		        return (a as any[]).map(elem => this.convertValues(elem, classs));
+		    } else if ("object" === typeof a) {
+		        if (asMap) {
+		            for (const key of Object.keys(a)) {
+		                a[key] = new classs(a[key]);
+		            }
+		            return a;
+		        }
+		        return new classs(a);
+		    }
+		    return a;
+		}
+	}
 	export class BackupBackend {
 	    name: string;
 	    label: string;
@@ -212,6 +328,7 @@ export namespace driver {
 		    return a;
 		}
 	}
+	
 	export class ProfileMetric {
 	    name: string;
 	    value: string;
@@ -381,6 +498,7 @@ export namespace driver {
 		}
 	}
 	
+	
 	export class SearchParam {
 	    key: string;
 	    label: string;
@@ -463,6 +581,7 @@ export namespace driver {
 		    return a;
 		}
 	}
+	
 	
 	
 	
@@ -719,8 +838,9 @@ export namespace dto {
 	    scan: boolean;
 	    tenants: boolean;
 	    nodes: boolean;
-	    backups: boolean;
 	    templates: boolean;
+	    backups: boolean;
+	    accessControl: boolean;
 	    searchModes: boolean;
 	
 	    static createFrom(source: any = {}) {
@@ -737,8 +857,9 @@ export namespace dto {
 	        this.scan = source["scan"];
 	        this.tenants = source["tenants"];
 	        this.nodes = source["nodes"];
-	        this.backups = source["backups"];
 	        this.templates = source["templates"];
+	        this.backups = source["backups"];
+	        this.accessControl = source["accessControl"];
 	        this.searchModes = source["searchModes"];
 	    }
 	}

@@ -2,6 +2,48 @@
 // Regenerate with `go generate ./app/dto` (docs/architecture.md, "The frontend's types").
 // The types of Go package app/backend/driver.
 
+/** AccessReport is who a connection is to its database and what it may do there. */
+export interface AccessReport {
+  /**
+   * Enforced: the database grants by roles (Weaviate: RBAC is on). False: it checks none,
+   * and every credential it lets in may do everything; Note says so in words.
+   */
+  enforced: boolean;
+  /** User is the connection's own user as the database names it; "" for an anonymous one. */
+  user: string;
+  /**
+   * Auth is how the connection authenticates, in words, where known ("an API key",
+   * "anonymous access").
+   */
+  auth: string;
+  /** Roles are the user's own roles, each with its permissions. */
+  roles: Role[];
+  /**
+   * Groups are the groups the user belongs to where the database has them (Weaviate: OIDC
+   * groups), which may carry roles of their own.
+   */
+  groups: string[];
+  /**
+   * RolesShown: AllRoles is the database's list of roles, as far as the credential may read
+   * it. False: the credential may not read them, and Note says why.
+   */
+  rolesShown: boolean;
+  /** AllRoles are the database's roles, each with its permissions, by name. */
+  allRoles: Role[];
+  /**
+   * UsersShown: Users is the database's list of users, as far as the credential may read
+   * it. False: it may not, and Note says why.
+   */
+  usersShown: boolean;
+  /** Users are the database's users, by name. */
+  users: User[];
+  /**
+   * Note is what else the page says, in the driver's words: why a part is not shown, or
+   * that the database checks no roles.
+   */
+  note: string;
+}
+
 /** BackupBackend is one place a connection's database keeps backups. */
 export interface BackupBackend {
   /** Name is the driver's name for it, the one each Backups call takes ("filesystem"). */
@@ -72,6 +114,22 @@ export interface Description {
 /** FieldKind is how a setting is entered and checked. */
 export type FieldKind = "text" | "int" | "bool" | "enum" | "secret" | "path";
 
+/** Permission is one action the database allows on one scope. */
+export interface Permission {
+  /** Action is the database's own name for it (Weaviate: read_data; PostgreSQL: SELECT). */
+  action: string;
+  /**
+   * Scope is what it applies to, in the database's own terms ("collection Article, tenant
+   * *"); "" where the action has no scope (the whole database).
+   */
+  scope: string;
+  /**
+   * Words say the permission in words ("reading rows on Article"), the ones a refusal of
+   * it uses.
+   */
+  words: string;
+}
+
 /**
  * ProfileMetric is one measure as the database wrote it ("126.068µs", "blockmaxwand", "2");
  * Seconds is set where the value is a duration, for the window's bars.
@@ -124,6 +182,18 @@ export interface RestoreRefusal {
 
 /** ResultKind tells which half of a Result is set. */
 export type ResultKind = "grid" | "json" | "text";
+
+/** Role is a named set of permissions. */
+export interface Role {
+  name: string;
+  /**
+   * BuiltIn: the database made it and it cannot be changed (Weaviate: admin, viewer,
+   * read-only, root).
+   */
+  builtIn: boolean;
+  /** Permissions, each once, in the database's order. */
+  permissions: Permission[];
+}
 
 /** RowStatus is one row's outcome. */
 export type RowStatus = "ok" | "skipped" | "failed";
@@ -267,6 +337,20 @@ export interface URLForm {
   filePath: boolean;
   /** Query maps each query parameter the type takes to the setting key it fills. */
   query: Record<string, string>;
+}
+
+/** User is one of the database's users. */
+export interface User {
+  name: string;
+  /**
+   * Kind is what sort of user it is, in words (Weaviate: "database user" made through
+   * the API, "API key user" from the server's settings).
+   */
+  kind: string;
+  /** Active: the user may log in (a database user may be deactivated). */
+  active: boolean;
+  /** Roles are the names of the roles the user holds. */
+  roles: string[];
 }
 
 /**

@@ -111,9 +111,11 @@ export interface Capabilities {
   scan: boolean;
   tenants: boolean;
   nodes: boolean;
+  templates: boolean;
   /** Backups: the connection page can list, make and restore the database's backups. */
   backups: boolean;
-  templates: boolean;
+  /** AccessControl: the connection page can say who the connection is and what it may do. */
+  accessControl: boolean;
   /**
    * SearchModes: the driver describes its searches by words; a plugin from before them
    * (protocol 2) is searched near vectors and rows only, until it is updated.

@@ -11,14 +11,17 @@ import type * as plugins from "./plugins";
 
 /** Shapes names each struct's TypeScript type by its key in shapes. */
 export interface Shapes {
+  "driver.AccessReport": driver.AccessReport;
   "driver.BackupBackend": driver.BackupBackend;
   "driver.Condition": driver.Condition;
   "driver.ConnectionType": driver.ConnectionType;
   "driver.Description": driver.Description;
+  "driver.Permission": driver.Permission;
   "driver.ProfileMetric": driver.ProfileMetric;
   "driver.QueryProfile": driver.QueryProfile;
   "driver.RestorePlan": driver.RestorePlan;
   "driver.RestoreRefusal": driver.RestoreRefusal;
+  "driver.Role": driver.Role;
   "driver.SearchMode": driver.SearchMode;
   "driver.SearchParam": driver.SearchParam;
   "driver.SearchProfile": driver.SearchProfile;
@@ -26,6 +29,7 @@ export interface Shapes {
   "driver.ShardProfile": driver.ShardProfile;
   "driver.Suggestion": driver.Suggestion;
   "driver.URLForm": driver.URLForm;
+  "driver.User": driver.User;
   "driver.Words": driver.Words;
   "dto.ActivityEntry": dto.ActivityEntry;
   "dto.ActivityPage": dto.ActivityPage;
@@ -111,14 +115,17 @@ export interface Shapes {
 }
 
 export const shapes: { readonly [K in keyof Shapes]: Readonly<Record<string, string>> } = {
+  "driver.AccessReport": { enforced: "boolean", user: "string", auth: "string", roles: "[]driver.Role", groups: "[]string", rolesShown: "boolean", allRoles: "[]driver.Role", usersShown: "boolean", users: "[]driver.User", note: "string" },
   "driver.BackupBackend": { name: "string", label: "string", where: "string" },
   "driver.Condition": { key: "string", in: "[]string" },
   "driver.ConnectionType": { name: "string", label: "string", summary: "string" },
   "driver.Description": { types: "[]driver.ConnectionType", settings: "[]driver.SettingField", suggestions: "[]driver.Suggestion", address: "[]string", words: "?driver.Words", url: "?driver.URLForm" },
+  "driver.Permission": { action: "string", scope: "string", words: "string" },
   "driver.ProfileMetric": { name: "string", value: "string", seconds: "?number" },
   "driver.QueryProfile": { shards: "[]driver.ShardProfile" },
   "driver.RestorePlan": { id: "string", backend: "string", tables: "[]string", creates: "[]string", overwrites: "[]string", refused: "[]driver.RestoreRefusal", note: "string" },
   "driver.RestoreRefusal": { table: "string", reason: "string" },
+  "driver.Role": { name: "string", builtIn: "boolean", permissions: "[]driver.Permission" },
   "driver.SearchMode": { name: "string", label: "string", hint: "string", note: "string", measure: "string", columns: "boolean", textColumns: "[]string", explains: "boolean", vector: "boolean", params: "[]driver.SearchParam" },
   "driver.SearchParam": { key: "string", label: "string", help: "string", kind: "string", min: "number", max: "number", step: "number", minLabel: "string", maxLabel: "string", default: "string", options: "[]string", optionLabels: "{}string" },
   "driver.SearchProfile": { kind: "string", metrics: "[]driver.ProfileMetric" },
@@ -126,6 +133,7 @@ export const shapes: { readonly [K in keyof Shapes]: Readonly<Record<string, str
   "driver.ShardProfile": { name: "string", node: "string", searches: "[]driver.SearchProfile" },
   "driver.Suggestion": { key: "string", suffixes: "[]string", set: "{}string", text: "string", action: "string" },
   "driver.URLForm": { schemes: "[]string", example: "string", user: "string", password: "string", host: "string", port: "string", path: "string", filePath: "boolean", query: "{}string" },
+  "driver.User": { name: "string", kind: "string", active: "boolean", roles: "[]string" },
   "driver.Words": { language: "string", table: "string", row: "string", instructions: "string", notes: "string", activateTenant: "string" },
   "dto.ActivityEntry": { id: "number", time: "string", clientName: "string", clientVersion: "string", principal: "string", tokenName: "string", level: "string", method: "string", name: "string", connection: "string", statement: "string", outcome: "string", durationMs: "number", prevHash: "string", trace: "string", hash: "string" },
   "dto.ActivityPage": { entries: "[]dto.ActivityEntry", total: "number", offset: "number" },
@@ -134,7 +142,7 @@ export const shapes: { readonly [K in keyof Shapes]: Readonly<Record<string, str
   "dto.Backup": { id: "string", backend: "string", tables: "[]string", state: "string", phase: "string", started: "string", completed: "string", bytes: "number", where: "string", error: "string" },
   "dto.Backups": { backends: "[]driver.BackupBackend", backups: "[]dto.Backup" },
   "dto.BrowseRequest": { offset: "number", limit: "number", filters: "[]dto.Filter", sort: "[]dto.Sort" },
-  "dto.Capabilities": { queryLanguage: "string", restLines: "boolean", maxResults: "number", defaultPageSize: "number", transactions: "boolean", scan: "boolean", tenants: "boolean", nodes: "boolean", backups: "boolean", templates: "boolean", searchModes: "boolean" },
+  "dto.Capabilities": { queryLanguage: "string", restLines: "boolean", maxResults: "number", defaultPageSize: "number", transactions: "boolean", scan: "boolean", tenants: "boolean", nodes: "boolean", templates: "boolean", backups: "boolean", accessControl: "boolean", searchModes: "boolean" },
   "dto.ChainCheck": { entries: "number", anchorId: "number", intact: "boolean", brokenId: "number", reason: "string" },
   "dto.ClusterNode": { name: "string", status: "string", version: "string", objects: "number", shards: "number", tables: "[]dto.NodeTable" },
   "dto.Column": { name: "string", type: "string", primaryKey: "boolean", readOnly: "boolean", json: "boolean", description: "string", filterable: "[]string", sortable: "boolean", preview: "boolean", tokenization: "string", filterNotes: "{}string", blocked: "{}string", kind: "string", of: "string", dimension: "number" },

@@ -7,6 +7,7 @@ import type { OpenedState } from "../opened/useOpened";
 import { Icon, Table2 } from "../icons";
 import { ClusterNodes } from "./ClusterNodes";
 import { BackupsSection } from "./BackupsSection";
+import { AccessSection } from "./AccessSection";
 import "./workspace.css";
 
 interface Props {
@@ -52,6 +53,7 @@ export function ConnectionPanel({ connection, state, onReconnect, onDisconnect, 
       </header>
       <ConnectionStatus state={state} language={connection.language ?? ""} onOpenTable={onOpenTable} />
       {state?.status === "ready" && state.capabilities.nodes && <ClusterNodes connectionId={connection.id} />}
+      {state?.status === "ready" && state.capabilities.accessControl && <AccessSection connectionId={connection.id} />}
       {state?.status === "ready" && state.capabilities.backups && <BackupsSection connectionId={connection.id} tables={state.tables.map((t) => t.name)} />}
       <dl className="props">
         {rows.map(([k, v]) => (
