@@ -14,14 +14,7 @@ import (
 // and roles as the node's own-info says them (read with the root key), each permission in the
 // refusals' words; a node without RBAC says it checks none.
 func TestTheConnectionPageSaysWhoTheKeyIsAsTheNodeDoes(t *testing.T) {
-	opts := weaviatetest.Options(weaviatenode.APIKey)
-	opts.APIKey = "admin-key"
-	opts.Env = []string{
-		"AUTHENTICATION_APIKEY_ALLOWED_KEYS=admin-key,reader-key",
-		"AUTHENTICATION_APIKEY_USERS=admin,reader",
-		"AUTHORIZATION_RBAC_ENABLED=true",
-		"AUTHORIZATION_RBAC_ROOT_USERS=admin",
-	}
+	opts := weaviatetest.RBACOptions()
 	node := weaviatetest.StartWith(t, opts)
 	ctx := t.Context()
 	role := `{"name":"article-reader","permissions":[{"action":"read_data","data":{"collection":"Article"}}]}`

@@ -144,14 +144,7 @@ func TestAConnectionSaysWhoItIsAndWhatItMayDo(t *testing.T) {
 // /v1/users/db, not even the API-key users of its settings, even to a root user: the users
 // are read from the roles they hold, as the node answers each role's assignments.
 func TestWithoutDatabaseUsersTheUsersAreThoseHoldingRoles(t *testing.T) {
-	opts := weaviatetest.Options(weaviatenode.APIKey)
-	opts.APIKey = "admin-key"
-	opts.Env = []string{
-		"AUTHENTICATION_APIKEY_ALLOWED_KEYS=admin-key,reader-key",
-		"AUTHENTICATION_APIKEY_USERS=admin,reader",
-		"AUTHORIZATION_RBAC_ENABLED=true",
-		"AUTHORIZATION_RBAC_ROOT_USERS=admin",
-	}
+	opts := weaviatetest.RBACOptions()
 	n := weaviatetest.StartWith(t, opts)
 	ctx := ctxT(t)
 	if err := n.DoJSON(ctx, http.MethodPost, "/v1/authz/users/reader/assign", rawBody(`{"roles":["viewer"]}`), nil); err != nil {

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"app/backend/driver"
-	"app/internal/testkit/weaviatenode"
 	"app/internal/testkit/weaviatetest"
 )
 
@@ -21,14 +20,7 @@ func TestAKeyWithoutAPermissionIsToldWhatItNeeds(t *testing.T) {
 			name = "GraphQL off"
 		}
 		t.Run(name, func(t *testing.T) {
-			opts := weaviatetest.Options(weaviatenode.APIKey)
-			opts.APIKey = "admin-key"
-			opts.Env = []string{
-				"AUTHENTICATION_APIKEY_ALLOWED_KEYS=admin-key,reader-key",
-				"AUTHENTICATION_APIKEY_USERS=admin,reader",
-				"AUTHORIZATION_RBAC_ENABLED=true",
-				"AUTHORIZATION_RBAC_ROOT_USERS=admin",
-			}
+			opts := weaviatetest.RBACOptions()
 			if !graphQL {
 				opts.Env = append(opts.Env, "DISABLE_GRAPHQL=true")
 			}

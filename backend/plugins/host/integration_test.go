@@ -574,14 +574,7 @@ func TestWhoAConnectionIsCrossesThePluginBoundary(t *testing.T) {
 		}
 		return a.AccessControl(ctx)
 	}
-	opts := weaviatetest.Options(weaviatenode.APIKey)
-	opts.APIKey = "admin-key"
-	opts.Env = []string{
-		"AUTHENTICATION_APIKEY_ALLOWED_KEYS=admin-key,reader-key",
-		"AUTHENTICATION_APIKEY_USERS=admin,reader",
-		"AUTHORIZATION_RBAC_ENABLED=true",
-		"AUTHORIZATION_RBAC_ROOT_USERS=admin",
-	}
+	opts := weaviatetest.RBACOptions()
 	n := weaviatetest.StartWith(t, opts)
 	role := json.RawMessage(`{"name":"article-reader","permissions":[{"action":"read_data","data":{"collection":"Article"}}]}`)
 	if err := n.DoJSON(ctx, http.MethodPost, "/v1/authz/roles", role, nil); err != nil {

@@ -167,3 +167,18 @@ func Main(m *testing.M) {
 	StopShared()
 	os.Exit(code)
 }
+
+// RBACOptions are the options of an API-key node with RBAC on and two users: "admin", a root
+// user whose key ("admin-key") the node's own client uses, and "reader" ("reader-key"), with
+// no role until a test gives it one. Add to Env for more (DISABLE_GRAPHQL=true, …).
+func RBACOptions() weaviatenode.Options {
+	opts := Options(weaviatenode.APIKey)
+	opts.APIKey = "admin-key"
+	opts.Env = []string{
+		"AUTHENTICATION_APIKEY_ALLOWED_KEYS=admin-key,reader-key",
+		"AUTHENTICATION_APIKEY_USERS=admin,reader",
+		"AUTHORIZATION_RBAC_ENABLED=true",
+		"AUTHORIZATION_RBAC_ROOT_USERS=admin",
+	}
+	return opts
+}

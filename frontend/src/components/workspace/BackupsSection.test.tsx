@@ -8,11 +8,16 @@ import { BackupsSection } from "./BackupsSection";
 // Issue 40, item 5: the connection page's backups, over the window's API (the backend and the
 // driver are held to a real weaviate-server in Go; here, what the section does with answers).
 describe("the connection page's backups", () => {
-  it("backs up the tables ticked, follows the phase to its end with Cancel while it runs, and lists the backups again", async () => {
-    let phase = 0;
+  it("backs up the tables ticked, follows the phase with Cancel while it runs to its end, and lists the backups again", async () => {
+    // The fake database runs the backup until it is asked to cancel it: each step waits on the
+    // test, never on the clock.
+    let cancelled = false;
     const api = fakeApi(async () => [], {
       backupStatus: async (_id: string, backend: string, backupId: string) =>
-        ++phase < 2 ? fakeBackup({ id: backupId, backend, phase: "TRANSFERRING" }) : fakeBackup({ id: backupId, backend, state: "succeeded", phase: "SUCCESS", tables: ["Article"] }),
+        cancelled ? fakeBackup({ id: backupId, backend, state: "cancelled", phase: "CANCELED", tables: ["Article"] }) : fakeBackup({ id: backupId, backend, phase: "TRANSFERRING" }),
+      cancelBackup: async () => {
+        cancelled = true;
+      },
     });
     const create = vi.spyOn(api.explorer, "createBackup");
     const cancel = vi.spyOn(api.explorer, "cancelBackup");
@@ -27,11 +32,26 @@ describe("the connection page's backups", () => {
     await userEvent.click(within(form).getByRole("checkbox", { name: "Article" }));
     await userEvent.click(within(form).getByRole("button", { name: "Back up" }));
     expect(create).toHaveBeenCalledWith("demo", "filesystem", ["Article"]);
-    const running = await screen.findByText(/Backing up app-1: (started|transferring)…/);
+    const running = await screen.findByText(/Backing up app-1: transferring…/);
     await userEvent.click(within(running).getByRole("button", { name: "Cancel" }));
     expect(cancel).toHaveBeenCalledWith("demo", "filesystem", "app-1");
-    expect(await screen.findByText("Backup app-1 finished: Article.")).toBeInTheDocument();
+    expect(await screen.findByText("Backup app-1 was cancelled.")).toBeInTheDocument();
     expect(list).toHaveBeenCalledTimes(2);
+  });
+
+  it("a backup that ends by itself says it finished, with its tables", async () => {
+    let asked = 0;
+    const api = fakeApi(async () => [], {
+      backupStatus: async (_id: string, backend: string, backupId: string) =>
+        ++asked < 3 ? fakeBackup({ id: backupId, backend, phase: "TRANSFERRING" }) : fakeBackup({ id: backupId, backend, state: "succeeded", phase: "SUCCESS", tables: ["Article", "Author"] }),
+    });
+    render(
+      <ApiProvider api={api}>
+        <BackupsSection connectionId="demo" tables={["Article", "Author"]} pollMs={10} />
+      </ApiProvider>,
+    );
+    await userEvent.click(within(await screen.findByRole("form", { name: "New backup" })).getByRole("button", { name: "Back up" }));
+    expect(await screen.findByText("Backup app-1 finished: Article, Author.")).toBeInTheDocument();
   });
 
   it("a restore the person declines in the native dialog sends nothing and says so", async () => {
