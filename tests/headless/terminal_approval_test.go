@@ -36,12 +36,31 @@ func TestHeadlessAsksAtItsTerminal(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); _ = cmd.Wait() })
-	var port int
+	// The app runs in a session of its own under script, so it is ended itself, as ^C at its
+	// terminal would, and waited for through script (which exits once the app has): a clean
+	// exit writes its activity log into the config dir, which must be done before the test's
+	// temporary directory is removed.
+	var port, appPID int
+	t.Cleanup(func() {
+		if appPID > 0 {
+			_ = syscall.Kill(appPID, syscall.SIGINT)
+		}
+		done := make(chan struct{})
+		go func() { _ = cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(20 * time.Second):
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			if appPID > 0 {
+				_ = syscall.Kill(appPID, syscall.SIGKILL)
+			}
+			<-done
+		}
+	})
 	for port == 0 {
 		var h handshake
 		if b, err := os.ReadFile(filepath.Join(dir, "mcp-handshake.json")); err == nil && json.Unmarshal(b, &h) == nil {
-			port = h.Port
+			port, appPID = h.Port, h.PID
 		}
 		select {
 		case <-ctx.Done():
