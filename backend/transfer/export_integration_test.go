@@ -360,12 +360,34 @@ func TestExportWithoutGRPC(t *testing.T) {
 			}
 		}
 	})
-	t.Run("a filtered export needs gRPC and says so", func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "tail.csv")
-		_, err := transfer.Export(context.Background(), d, transfer.ExportRequest{Table: fixtures.Big, Path: path,
+	t.Run("a filtered export needs gRPC and says so (from 1.38.3 it goes over gRPC-Web on the REST port)", func(t *testing.T) {
+		web, err := node.ServerAtLeast(context.Background(), 1, 38, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "tail.jsonl")
+		sum, err := transfer.Export(context.Background(), d, transfer.ExportRequest{Table: fixtures.Big, Path: path,
 			Filters: []driver.Filter{{Column: "n", Operator: driver.OpGreater, Value: "1"}}}, nil)
-		if !driver.IsKind(err, driver.KindConnection) || !strings.Contains(err.Error(), "gRPC") {
-			t.Fatalf("got %v", err)
+		if !web {
+			if !driver.IsKind(err, driver.KindConnection) || !strings.Contains(err.Error(), "gRPC") {
+				t.Fatalf("got %v", err)
+			}
+			return
+		}
+		var agg struct {
+			Aggregate map[string][]struct {
+				Meta struct {
+					Count int `json:"count"`
+				} `json:"meta"`
+			} `json:"Aggregate"`
+		}
+		q := `{ Aggregate { ` + fixtures.Big + `(where: {path: ["n"], operator: GreaterThan, valueInt: 1}) { meta { count } } } }`
+		if gerr := node.GraphQL(context.Background(), q, &agg); gerr != nil {
+			t.Fatal(gerr)
+		}
+		want := agg.Aggregate[fixtures.Big][0].Meta.Count
+		if err != nil || sum.Rows != int64(want) || len(readFile(t, path)) != want {
+			t.Fatalf("over gRPC-Web: %+v %v; the node counts %d", sum, err, want)
 		}
 	})
 }

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -153,4 +155,21 @@ func (n *Node) ServerVersion(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("GET /v1/meta names no version")
 	}
 	return meta.Version, nil
+}
+
+// ServerAtLeast reports whether the node's release (its /v1/meta) is major.minor.patch or
+// later: what a test that holds each release to what it can do branches on.
+func (n *Node) ServerAtLeast(ctx context.Context, major, minor, patch int) (bool, error) {
+	v, err := n.ServerVersion(ctx)
+	if err != nil {
+		return false, err
+	}
+	var got [3]int
+	for i, p := range strings.SplitN(v, ".", 3) {
+		p, _, _ = strings.Cut(p, "-")
+		if got[i], err = strconv.Atoi(p); err != nil {
+			return false, fmt.Errorf("the node's version %q: %w", v, err)
+		}
+	}
+	return slices.Compare(got[:], []int{major, minor, patch}) >= 0, nil
 }
