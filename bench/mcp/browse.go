@@ -70,7 +70,7 @@ func browseBench(ctx context.Context, levels []int, dur time.Duration) error {
 	store := connections.NewStore(dir, keys)
 	s := driver.DefaultSettings()
 	s.Host, s.Port = node.Host, node.Port
-	if _, err := store.Add(ctx, connections.Connection{Name: "bench", Settings: s}, ""); err != nil {
+	if _, err := store.Add(ctx, connections.Connection{Type: "weaviate", Name: "bench", Settings: s}, ""); err != nil {
 		return err
 	}
 	quiet := logrus.New()

@@ -13,9 +13,11 @@
 //
 // It then measures a read-only tools/call, browse_table of 100 rows on a real
 // weaviate-server, against the SDK serving the same tool (browse.go), and the latency the
-// stdio bridge app-mcp adds to a request (bridge.go).
+// stdio bridge app-mcp adds to a request (bridge.go); and tools/call list_tables at 50
+// connections on the real pipeline, each server in its own process whose RSS is sampled,
+// against issue 42's target 6 (schema.go).
 //
-// Usage: go run ./bench/mcp [-d 8s] [-levels 1,16,64] [-browse=false]
+// Usage: go run ./bench/mcp [-d 8s] [-levels 1,16,64] [-browse=false] [-schema=false | -schema-only]
 package main
 
 import (
@@ -52,7 +54,7 @@ import (
 type target struct {
 	name string
 	url  string
-	body []byte
+	body []byte // nil: a GET
 	hdr  http.Header
 }
 
@@ -97,7 +99,25 @@ func main() {
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run")
 	browse := flag.Bool("browse", true, "also measure tools/call browse_table (100 rows) on a real weaviate-server")
 	bridgeN := flag.Int("bridge", 2000, "also measure the latency app-mcp adds, over this many requests (0: skip)")
+	schema := flag.Bool("schema", true, "also measure tools/call list_tables at 50 connections on the real pipeline, each server in its own process (issue 42, 6)")
+	schemaDur := flag.Duration("schema-d", 12*time.Second, "measuring time per server of -schema")
+	schemaOnly := flag.Bool("schema-only", false, "run only the -schema measure")
+	schemaProf := flag.String("schema-prof", "", "with -schema: write the app child's CPU and allocation profiles and the SDK child's CPU profile into this directory")
+	serveKind := flag.String("serve", "", "internal: run as the -schema child serving app or sdk")
+	serveWV := flag.Int("serve-wv", 0, "internal: the -serve child's weaviate-server port")
+	serveCPU := flag.String("serve-cpuprofile", "", "internal: the -serve child's CPU profile")
+	serveMem := flag.String("serve-memprofile", "", "internal: the -serve child's allocation profile")
 	flag.Parse()
+	if *serveKind != "" {
+		serveChild(*serveKind, *serveWV, *serveCPU, *serveMem)
+		return
+	}
+	if *schemaOnly {
+		if err := schemaBench(context.Background(), *schemaDur, *schemaProf); err != nil {
+			fail("list_tables: %v", err)
+		}
+		return
+	}
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
 		check(err)
@@ -293,6 +313,11 @@ func main() {
 			fail("app-mcp: %v", err)
 		}
 	}
+	if *schema {
+		if err := schemaBench(ctx, *schemaDur, *schemaProf); err != nil {
+			fail("list_tables: %v", err)
+		}
+	}
 }
 
 // run drives n connections (one keep-alive connection per worker) for d.
@@ -317,7 +342,11 @@ func run(t target, n int, d time.Duration) result {
 				if t0.After(stopAt) {
 					break
 				}
-				req, _ := http.NewRequest(http.MethodPost, t.url, bytes.NewReader(t.body))
+				m := http.MethodPost
+				if t.body == nil {
+					m = http.MethodGet
+				}
+				req, _ := http.NewRequest(m, t.url, bytes.NewReader(t.body))
 				req.Header = t.hdr
 				resp, err := c.Do(req)
 				if err != nil {
@@ -342,11 +371,15 @@ func run(t target, n int, d time.Duration) result {
 	measureFrom, stopAt = now.Add(warm), now.Add(warm+d)
 	close(start)
 	cpu := make(chan float64, 1)
+	cpuNow := processCPU
+	if f, ok := cpuOf[t.url]; ok {
+		cpuNow = f
+	}
 	go func() {
 		time.Sleep(time.Until(measureFrom))
-		from := processCPU()
+		from := cpuNow()
 		time.Sleep(time.Until(stopAt))
-		cpu <- processCPU() - from
+		cpu <- cpuNow() - from
 	}()
 	wg.Wait()
 	var all []time.Duration
@@ -357,6 +390,10 @@ func run(t target, n int, d time.Duration) result {
 	}
 	return result{lat: all, secs: d.Seconds(), errors: e, cpu: <-cpu}
 }
+
+// cpuOf is, for a server in another process (by its URL), what reads that process's CPU
+// seconds; run reads this process's for any other.
+var cpuOf = map[string]func() float64{}
 
 // processCPU is the CPU seconds this process has used, user and system.
 func processCPU() float64 {
