@@ -164,7 +164,7 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, call *Call) {
 	}
 
 	done := make(chan handlerOutcome, 1)
-	go func() {
+	s.workers.run(func() {
 		defer func() {
 			if p := recover(); p != nil {
 				s.log.WithField("method", call.Method).Errorf("mcp: handler panic: %v", p)
@@ -173,7 +173,7 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, call *Call) {
 		}()
 		res, err := mi.Handler(s, ctx, call)
 		done <- handlerOutcome{res, err}
-	}()
+	})
 
 	var out handlerOutcome
 	select {

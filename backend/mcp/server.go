@@ -100,6 +100,8 @@ type Server struct {
 	inflight  *inflightTable
 	shapes    shapeCache
 	handler   http.Handler
+	// workers run the handlers that are not Inline (workers.go).
+	workers   *workers
 	listeners listenerSet
 
 	mu        sync.Mutex
@@ -113,7 +115,7 @@ type Server struct {
 
 // NewServer builds a Server from opts.
 func NewServer(opts Options) (*Server, error) {
-	s := &Server{opts: opts, log: opts.Logger, auth: opts.Authenticator}
+	s := &Server{opts: opts, log: opts.Logger, auth: opts.Authenticator, workers: newWorkers()}
 	if s.log == nil {
 		s.log = logrus.New()
 		s.log.SetOutput(io.Discard)
