@@ -3,7 +3,6 @@ package vectormap
 import (
 	"context"
 	"math"
-	"math/rand/v2"
 	"sort"
 )
 
@@ -19,14 +18,14 @@ type neighbours struct {
 const bruteForceBelow = 12_000
 
 // nearest finds each row's k nearest rows by Euclidean distance: every pair below
-// bruteForceBelow rows, else NN-descent (Dong, Moses and Li 2011), the approximate graph
-// UMAP's reference implementation builds too.
+// bruteForceBelow rows, else a random projection forest refined by neighbours' neighbours
+// (approxNearest), the approximate graph UMAP's reference implementation builds too.
 func nearest(ctx context.Context, m Matrix, k int, seed uint64) (neighbours, error) {
 	k = min(k, m.N-1)
 	if m.N <= bruteForceBelow {
 		return bruteForce(ctx, m, k)
 	}
-	return nnDescent(ctx, m, k, seed)
+	return approxNearest(ctx, m, k, seed)
 }
 
 func sqDist(a, b []float32) float32 {
@@ -57,97 +56,6 @@ func bruteForce(ctx context.Context, m Matrix, k int) (neighbours, error) {
 		}
 	})
 	return nb, err
-}
-
-// nnDescent improves a random neighbour graph by joining each point's neighbours with one
-// another ("a neighbour of a neighbour is likely a neighbour") until few joins improve it.
-func nnDescent(ctx context.Context, m Matrix, k int, seed uint64) (neighbours, error) {
-	rng := rand.New(rand.NewPCG(seed, 7))
-	heaps := make([]*heap, m.N)
-	for i := range heaps {
-		heaps[i] = newHeap(k)
-		row := m.Row(i)
-		for heaps[i].len() < k {
-			j := rng.IntN(m.N)
-			if j != i && !heaps[i].has(int32(j)) {
-				heaps[i].push(int32(j), sqDist(row, m.Row(j)), true)
-			}
-		}
-	}
-	sample := k
-	for iter := 0; iter < 20; iter++ {
-		if err := ctx.Err(); err != nil {
-			return neighbours{}, err
-		}
-		// new and old neighbours of each point, forward and reverse, sampled
-		newN := make([][]int32, m.N)
-		oldN := make([][]int32, m.N)
-		for i, h := range heaps {
-			for e := range h.items {
-				it := &h.items[e]
-				if it.isNew && len(newN[i]) < sample {
-					newN[i] = append(newN[i], it.idx)
-					it.isNew = false
-				} else if !it.isNew {
-					oldN[i] = append(oldN[i], it.idx)
-				}
-			}
-		}
-		revNew := make([][]int32, m.N)
-		revOld := make([][]int32, m.N)
-		for i := range heaps {
-			for _, j := range newN[i] {
-				if len(revNew[j]) < sample {
-					revNew[j] = append(revNew[j], int32(i))
-				}
-			}
-			for _, j := range oldN[i] {
-				if len(revOld[j]) < sample {
-					revOld[j] = append(revOld[j], int32(i))
-				}
-			}
-		}
-		updates := 0
-		for i := 0; i < m.N; i++ {
-			if i%1024 == 0 && ctx.Err() != nil {
-				return neighbours{}, ctx.Err()
-			}
-			nw := append(newN[i], revNew[i]...)
-			od := append(oldN[i], revOld[i]...)
-			for a, u := range nw {
-				ru := m.Row(int(u))
-				for _, v := range nw[a+1:] {
-					if u != v {
-						updates += join(heaps, m, u, v, sqDist(ru, m.Row(int(v))))
-					}
-				}
-				for _, v := range od {
-					if u != v {
-						updates += join(heaps, m, u, v, sqDist(ru, m.Row(int(v))))
-					}
-				}
-			}
-		}
-		if float64(updates) < 0.0005*float64(m.N*k) {
-			break
-		}
-	}
-	nb := neighbours{k: k, idx: make([]int32, m.N*k), dist: make([]float32, m.N*k)}
-	for i, h := range heaps {
-		h.sorted(nb.idx[i*k:(i+1)*k], nb.dist[i*k:(i+1)*k])
-	}
-	return nb, nil
-}
-
-func join(heaps []*heap, _ Matrix, u, v int32, d float32) int {
-	n := 0
-	if heaps[u].push(v, d, true) {
-		n++
-	}
-	if heaps[v].push(u, d, true) {
-		n++
-	}
-	return n
 }
 
 // heap keeps the k nearest candidates seen (a max-heap on distance).

@@ -3,6 +3,7 @@ package vectormap
 import (
 	"context"
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 )
@@ -31,6 +32,11 @@ func (m Matrix) Check() error {
 	}
 	return nil
 }
+
+// blockWorkers is how many goroutines share a parallel loop: one per CPU.
+func blockWorkers() int { return max(1, runtime.GOMAXPROCS(0)) }
+
+func sqrt32(x float32) float32 { return float32(math.Sqrt(float64(x))) }
 
 // blockSize is the rows of each of parallelRows' blocks: one block per CPU.
 func blockSize(n int) int {

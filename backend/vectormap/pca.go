@@ -9,13 +9,24 @@ import (
 // PCA projects m's rows onto its k principal components (the directions of most variance,
 // largest first), centred on the mean. It uses randomized subspace iteration (Halko,
 // Martinsson and Tropp 2011): a few passes over the data with k+4 directions, so 100,000
-// rows of 768 numbers take seconds, not the minutes a full covariance matrix would. The
-// signs of the components are fixed (each component's largest coordinate positive), so the
-// same data always gives the same picture.
+// rows of 768 numbers take seconds, not the minutes a full covariance matrix would. Above
+// 2·pcaSampleRows rows the directions are found from pcaSampleRows rows spread evenly over
+// the matrix and every row is then projected onto them once (issue 42: the directions of a
+// few thousand rows are those of all of them to within the noise). The signs of the
+// components are fixed (each component's largest coordinate positive), so the same data
+// always gives the same picture.
 func PCA(ctx context.Context, m Matrix, k int) (Matrix, error) {
 	if err := m.Check(); err != nil {
 		return Matrix{}, err
 	}
+	if m.N > 2*pcaSampleRows {
+		return pcaSampled(ctx, m, k)
+	}
+	return pcaLegacy(ctx, m, k)
+}
+
+// pcaLegacy is PCA of every row, as before issue 42 (and still below 2·pcaSampleRows rows).
+func pcaLegacy(ctx context.Context, m Matrix, k int) (Matrix, error) {
 	k = min(k, m.Dim)
 	l := min(k+4, m.Dim)
 	mean := make([]float64, m.Dim)
@@ -267,4 +278,190 @@ func jacobiEigen(a [][]float64) (vals []float64, vecs [][]float64) {
 		}
 	}
 	return vals, vecs
+}
+
+// pcaSampleRows is how many rows the principal directions of a large matrix are found from.
+const pcaSampleRows = 8_192
+
+// pcaSampled finds the k principal directions of pcaSampleRows rows taken at an even stride
+// and projects every row onto them, centred on the mean of all rows.
+func pcaSampled(ctx context.Context, m Matrix, k int) (Matrix, error) {
+	k = min(k, m.Dim)
+	s := NewMatrix(pcaSampleRows, m.Dim)
+	for r := 0; r < s.N; r++ {
+		copy(s.Row(r), m.Row(int(int64(r)*int64(m.N)/int64(s.N))))
+	}
+	basis, err := pcaBasis(ctx, s, k)
+	if err != nil {
+		return Matrix{}, err
+	}
+	mean := make([]float64, m.Dim)
+	step := blockSize(m.N)
+	parts := make([][]float64, (m.N+step-1)/step)
+	if err := parallelRows(ctx, m.N, func(lo, hi int) {
+		sum := make([]float64, m.Dim)
+		for i := lo; i < hi; i++ {
+			for j, v := range m.Row(i) {
+				sum[j] += float64(v)
+			}
+		}
+		parts[lo/step] = sum
+	}); err != nil {
+		return Matrix{}, err
+	}
+	for _, p := range parts {
+		for j, v := range p {
+			mean[j] += v
+		}
+	}
+	for j := range mean {
+		mean[j] /= float64(m.N)
+	}
+	return projectOnto(ctx, m, mean, basis)
+}
+
+// pcaBasis is m's k principal directions (unit vectors of length Dim, largest variance
+// first), by the same randomized subspace iteration as pcaLegacy.
+func pcaBasis(ctx context.Context, m Matrix, k int) ([][]float64, error) {
+	l := min(k+4, m.Dim)
+	mean := make([]float64, m.Dim)
+	for i := 0; i < m.N; i++ {
+		for j, v := range m.Row(i) {
+			mean[j] += float64(v)
+		}
+	}
+	for j := range mean {
+		mean[j] /= float64(m.N)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	q := make([][]float64, l)
+	for c := range q {
+		q[c] = make([]float64, m.Dim)
+		for j := range q[c] {
+			q[c][j] = rng.NormFloat64()
+		}
+	}
+	orthonormalize(q)
+	y := make([][]float64, l)
+	for c := range y {
+		y[c] = make([]float64, m.N)
+	}
+	for pass := 0; pass < 4; pass++ {
+		if err := project(ctx, m, mean, q, y); err != nil {
+			return nil, err
+		}
+		if err := backProject(ctx, m, mean, y, q); err != nil {
+			return nil, err
+		}
+		orthonormalize(q)
+	}
+	if err := project(ctx, m, mean, q, y); err != nil {
+		return nil, err
+	}
+	g := make([][]float64, l)
+	for a := range g {
+		g[a] = make([]float64, l)
+		for b := 0; b <= a; b++ {
+			var s float64
+			for i := 0; i < m.N; i++ {
+				s += y[a][i] * y[b][i]
+			}
+			g[a][b], g[b][a] = s, s
+		}
+	}
+	vals, vecs := jacobiEigen(g)
+	order := make([]int, l)
+	for i := range order {
+		order[i] = i
+	}
+	for i := 1; i < l; i++ {
+		for j := i; j > 0 && vals[order[j]] > vals[order[j-1]]; j-- {
+			order[j], order[j-1] = order[j-1], order[j]
+		}
+	}
+	basis := make([][]float64, k)
+	for c := range basis {
+		v := vecs[order[c]]
+		basis[c] = make([]float64, m.Dim)
+		var norm float64
+		for a := 0; a < l; a++ {
+			for j := range basis[c] {
+				basis[c][j] += v[a] * q[a][j]
+			}
+		}
+		for _, x := range basis[c] {
+			norm += x * x
+		}
+		norm = math.Sqrt(norm)
+		for j := range basis[c] {
+			basis[c][j] /= norm
+		}
+	}
+	return basis, nil
+}
+
+// projectOnto is (row − mean) · basis[c] for every row and direction, each direction's sign
+// fixed so that its coordinate of largest magnitude is positive. Four directions are summed
+// at once: each row is read once per four.
+func projectOnto(ctx context.Context, m Matrix, mean []float64, basis [][]float64) (Matrix, error) {
+	k := len(basis)
+	b32 := make([][]float32, k)
+	offset := make([]float64, k)
+	for c := range basis {
+		b32[c] = make([]float32, m.Dim)
+		for j, v := range basis[c] {
+			b32[c][j] = float32(v)
+			offset[c] += mean[j] * v
+		}
+	}
+	out := NewMatrix(m.N, k)
+	err := parallelRows(ctx, m.N, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if i%4096 == 0 && ctx.Err() != nil {
+				return
+			}
+			row := m.Row(i)
+			o := out.Row(i)
+			c := 0
+			for ; c+4 <= k; c += 4 {
+				b0, b1, b2, b3 := b32[c][:len(row)], b32[c+1][:len(row)], b32[c+2][:len(row)], b32[c+3][:len(row)]
+				var s0, s1, s2, s3 float32
+				for j, v := range row {
+					s0 += v * b0[j]
+					s1 += v * b1[j]
+					s2 += v * b2[j]
+					s3 += v * b3[j]
+				}
+				o[c] = float32(float64(s0) - offset[c])
+				o[c+1] = float32(float64(s1) - offset[c+1])
+				o[c+2] = float32(float64(s2) - offset[c+2])
+				o[c+3] = float32(float64(s3) - offset[c+3])
+			}
+			for ; c < k; c++ {
+				bc := b32[c][:len(row)]
+				var s float32
+				for j, v := range row {
+					s += v * bc[j]
+				}
+				o[c] = float32(float64(s) - offset[c])
+			}
+		}
+	})
+	if err != nil {
+		return Matrix{}, err
+	}
+	for c := 0; c < k; c++ {
+		big := 0
+		for i := 0; i < m.N; i++ {
+			if math.Abs(float64(out.Data[i*k+c])) > math.Abs(float64(out.Data[big*k+c])) {
+				big = i
+			}
+		}
+		if out.Data[big*k+c] < 0 {
+			for i := 0; i < m.N; i++ {
+				out.Data[i*k+c] = -out.Data[i*k+c]
+			}
+		}
+	}
+	return out, nil
 }

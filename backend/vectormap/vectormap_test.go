@@ -101,41 +101,6 @@ func TestUMAPKeepsClustersApart(t *testing.T) {
 	}
 }
 
-// Above bruteForceBelow the neighbours come from NN-descent: most of them are the true ones.
-func TestNNDescentFindsMostTrueNeighbours(t *testing.T) {
-	m, _ := clusters(bruteForceBelow+2000, 32, 20, 0.7, 2)
-	ctx := context.Background()
-	got, err := nearest(ctx, m, 10, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// the true neighbours of a sample of points
-	hits, total := 0, 0
-	for i := 0; i < m.N; i += 97 {
-		h := newHeap(10)
-		for j := 0; j < m.N; j++ {
-			if j != i {
-				h.push(int32(j), sqDist(m.Row(i), m.Row(j)), false)
-			}
-		}
-		want := map[int32]bool{}
-		for _, it := range h.items {
-			want[it.idx] = true
-		}
-		for _, j := range got.idx[i*10 : (i+1)*10] {
-			if want[j] {
-				hits++
-			}
-		}
-		total += 10
-	}
-	recall := float64(hits) / float64(total)
-	t.Logf("recall %.3f", recall)
-	if recall < 0.85 {
-		t.Fatalf("NN-descent found %.0f%% of the true neighbours", 100*recall)
-	}
-}
-
 // A cancelled layout stops, saying so.
 func TestACancelledLayoutStops(t *testing.T) {
 	m, _ := clusters(3000, 64, 4, 0.5, 3)
