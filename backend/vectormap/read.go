@@ -39,7 +39,7 @@ type Points struct {
 }
 
 // Read walks the table (the driver's scan, which reads vectors as packed floats where the
-// server offers them) and keeps each row's chosen vector: every row up to Max, else a uniform
+// server offers them, asked for the chosen vector alone) and keeps each row's chosen vector: every row up to Max, else a uniform
 // sample of Max (reservoir sampling, seeded, so the same table gives the same sample).
 // progress, when set, is told how many rows were read after each step.
 func Read(ctx context.Context, s driver.Scanner, r ReadRequest, progress func(rows int)) (*Points, error) {
@@ -52,7 +52,9 @@ func Read(ctx context.Context, s driver.Scanner, r ReadRequest, progress func(ro
 	dim := -1
 	after := ""
 	for {
-		page, err := s.Scan(ctx, r.Table, driver.ScanRequest{After: after, Filters: r.Filters, Vectors: true})
+		// Only the chosen vector is asked for ("" the table's single one): the driver reads no
+		// other. A driver that predates VectorNames sends every vector, and vectorIndex picks.
+		page, err := s.Scan(ctx, r.Table, driver.ScanRequest{After: after, Filters: r.Filters, Vectors: true, VectorNames: []string{r.Vector}})
 		if err != nil {
 			return nil, err
 		}
