@@ -92,6 +92,8 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 		t.Fatalf("load the showcase on the GraphQL-off node: %v", err)
 	}
 	offCancel()
+	// Issue 40: an RBAC node with backups and, on 1.38+, a namespaced node (14-weaviate-today).
+	today := todayEnv(t, node)
 	shop, vectors := startPostgres(t)
 	sqliteFile := makeSQLiteFile(t)
 	configDir := t.TempDir()
@@ -135,6 +137,7 @@ func TestUIAgainstTheRealBackend(t *testing.T) {
 		// Issue 39: the same window on a SQLite file, through the plugin alone.
 		"APP_E2E_SQLITE_FILE=" + sqliteFile, "APP_E2E_SQLITE_VEC=" + sqlitecli.Extension(),
 	}
+	env = append(env, today...)
 	if hold := os.Getenv("APP_E2E_HOLD"); hold != "" {
 		holdServers(t, hold, env)
 		return

@@ -1,4 +1,4 @@
-// 13-console: no page of the specs on the Weaviate nodes (01 to 12) logged an error in its
+// 19-console: no page of the specs on the Weaviate nodes (01 to 14) logged an error in its
 // console in this run (lib.mjs keeps them; the PostgreSQL and SQLite specs check their own).
 // Wails' browser IPC shim (/wails/ipc.js, dev server only) throws one TypeError at load,
 // which is left out.
