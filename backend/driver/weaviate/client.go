@@ -109,7 +109,8 @@ func New(s driver.Settings, opts ...Option) (*Driver, error) {
 			DialContext:         (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
 			TLSClientConfig:     tc,
 			TLSHandshakeTimeout: 10 * time.Second,
-			MaxIdleConnsPerHost: 8,
+			// 64: the MCP endpoint drives tens of concurrent calls to one node; beyond it each redials.
+			MaxIdleConnsPerHost: 64,
 			IdleConnTimeout:     90 * time.Second,
 			ForceAttemptHTTP2:   true,
 		}
