@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"encoding/json"
+	"strings"
 )
 
 // Table is one entry of ListTables (a Weaviate collection).
@@ -665,6 +666,66 @@ type ScanRequest struct {
 	Filters []Filter `json:"filters,omitempty"`
 	// Vectors asks for each row's vectors (ScanPage.Vectors).
 	Vectors bool `json:"vectors,omitempty"`
+	// VectorNames, with Vectors, names the vectors to read, as ScanPage.VectorNames names
+	// them; nil or empty reads every vector of a row. "" asks for a table's single vector: its
+	// own (unnamed) vector, or its only vector whatever its name. A name the table has no vector
+	// by, or "" for a table of several named vectors and no own one, is refused
+	// (KindInvalidArgument, naming the vectors it has). The page then holds only the asked
+	// vectors (ScanPage.VectorNames in the table's order), and the driver reads only those from
+	// the database: a map of 100,000 rows reads one vector of each, not all of them. A driver
+	// (or a plugin) built before this field reads every vector, so a caller still picks its
+	// vector out of ScanPage.VectorNames. A walk asks the same names at every step.
+	VectorNames []string `json:"vectorNames,omitempty"`
+}
+
+// PickVectors is which of a table's vectors r asks for, as positions in names (the table's
+// vectors in its order, by name, "" its own vector; a table of one vector may name it either
+// way): every position when r names none. The drivers' Scan reads only these.
+func (r ScanRequest) PickVectors(table string, names []string) ([]int, error) {
+	if len(r.VectorNames) == 0 {
+		all := make([]int, len(names))
+		for i := range all {
+			all[i] = i
+		}
+		return all, nil
+	}
+	picked := make([]bool, len(names))
+	for _, want := range r.VectorNames {
+		k := -1
+		for i, n := range names {
+			if n == want {
+				k = i
+				break
+			}
+		}
+		if k < 0 && want == "" && len(names) == 1 {
+			k = 0 // a table's single vector, whatever its name
+		}
+		if k < 0 {
+			listed := make([]string, 0, len(names))
+			for _, n := range names {
+				if n == "" {
+					n = "(its own vector)"
+				}
+				listed = append(listed, n)
+			}
+			switch {
+			case len(names) == 0:
+				return nil, Errorf(KindInvalidArgument, "%s has no vectors", table)
+			case want == "":
+				return nil, Errorf(KindInvalidArgument, "%s has several named vectors: choose one of %s", table, strings.Join(listed, ", "))
+			}
+			return nil, Errorf(KindInvalidArgument, "%s has no vector named %q (it has: %s)", table, want, strings.Join(listed, ", "))
+		}
+		picked[k] = true
+	}
+	var out []int
+	for i, ok := range picked {
+		if ok {
+			out = append(out, i)
+		}
+	}
+	return out, nil
 }
 
 // ScanPage is one step's rows. Columns are the table's columns without the vector column

@@ -14,6 +14,8 @@
 //     others written, or, where the driver declares transactions, nothing written;
 //   - paging stops at the driver's limit with a notice, a page beyond it is refused, and a
 //     scan walks every row of a bigger table exactly once;
+//   - a scan naming one vector reads only it, and every vector when it names none (where the
+//     harness seeds vectors, Vectors);
 //   - reads and writes of the editor's language are classified as such;
 //   - a cancelled call returns promptly, cancelled;
 //   - a wrong secret is refused as an authentication failure that never quotes the secret;
@@ -69,6 +71,34 @@ type Kinds interface {
 // there is no secret to refuse, and the rule of a wrong one is skipped, saying so.
 type Credentialless interface {
 	Credentialless()
+}
+
+// Vectors is what a harness implements whose database holds vectors: SeedVectors makes table
+// with a text column "word" and a vector of each of names (a vector column, or a named
+// vector), holding rows (each row's word and its vectors by name), with the database's own
+// tools, and drops it when t ends. It answers false where the database at hand has no vector
+// type: the rules of vectors are then skipped, saying so.
+type Vectors interface {
+	SeedVectors(ctx context.Context, t *testing.T, table string, names []string, rows []VectorRow) bool
+}
+
+// VectorRow is one row SeedVectors writes.
+type VectorRow struct {
+	Word    string
+	Vectors map[string][]float32
+}
+
+// vectorRows are the rows of the rule of named vectors: each vector's numbers tell its row
+// and its name apart, and a float32 holds them exactly.
+func vectorRows(names []string) []VectorRow {
+	rows := make([]VectorRow, 6)
+	for i := range rows {
+		rows[i] = VectorRow{Word: words[i], Vectors: map[string][]float32{}}
+		for k, n := range names {
+			rows[i].Vectors[n] = []float32{float32(i) + 0.5, float32(k+1) * 10, -float32(i*k) - 0.25}
+		}
+	}
+	return rows
 }
 
 // columnsOf are the seeded columns h's database holds.
@@ -416,6 +446,80 @@ func Run(t *testing.T, h Harness) {
 		}
 		if len(seen) != rows {
 			t.Fatalf("the scan read %d rows of %d", len(seen), rows)
+		}
+	})
+
+	t.Run("a scan naming one vector reads only it, and every vector when it names none", func(t *testing.T) {
+		vh, ok := h.(Vectors)
+		if !ok {
+			t.Skip("the database holds no vectors")
+		}
+		sc, ok := d.(driver.Scanner)
+		if caps := driver.Offered(d); !ok || !caps.Offers(caps.Scan) {
+			t.Skip("the driver does not scan")
+		}
+		vt := h.Table("Vecs")
+		names := []string{"alpha_v", "beta_v"}
+		rows := vectorRows(names)
+		if !vh.SeedVectors(ctx, t, vt, names, rows) {
+			t.Skip("this database has no vector type")
+		}
+		byWord := make(map[string]VectorRow, len(rows))
+		for _, r := range rows {
+			byWord[r.Word] = r
+		}
+		walk := func(ask []string) (names []string, got map[string][][]float32, err error) {
+			got = map[string][][]float32{}
+			after := ""
+			for steps := 0; steps <= len(rows); steps++ {
+				p, err := sc.Scan(ctx, vt, driver.ScanRequest{After: after, Limit: 4, Vectors: true, VectorNames: ask})
+				if err != nil {
+					return nil, nil, err
+				}
+				at := slices.IndexFunc(p.Columns, func(c driver.Column) bool { return c.Name == "word" })
+				if at < 0 || len(p.Vectors) != len(p.Rows) {
+					t.Fatalf("the page has columns %v and %d rows of vectors for %d rows", p.Columns, len(p.Vectors), len(p.Rows))
+				}
+				names = p.VectorNames
+				for i, r := range p.Rows {
+					got[fmt.Sprint(r[at])] = p.Vectors[i]
+				}
+				if p.Next == "" {
+					return names, got, nil
+				}
+				after = p.Next
+			}
+			t.Fatal("the scan does not end")
+			return nil, nil, nil
+		}
+		for _, c := range []struct {
+			ask, want []string
+		}{{[]string{"beta_v"}, []string{"beta_v"}}, {[]string{"alpha_v"}, []string{"alpha_v"}}, {nil, names}} {
+			gotNames, got, err := walk(c.ask)
+			if err != nil {
+				t.Fatalf("asking %q: %v", c.ask, err)
+			}
+			if !slices.Equal(gotNames, c.want) {
+				t.Fatalf("asking %q, the page names %q, want %q", c.ask, gotNames, c.want)
+			}
+			if len(got) != len(rows) {
+				t.Fatalf("asking %q, the scan read %d rows of %d", c.ask, len(got), len(rows))
+			}
+			for word, vs := range got {
+				if len(vs) != len(c.want) {
+					t.Fatalf("asking %q, row %s has %d vectors", c.ask, word, len(vs))
+				}
+				for k, n := range c.want {
+					if want := byWord[word].Vectors[n]; !slices.Equal(vs[k], want) {
+						t.Errorf("asking %q, row %s's %s is %v, the database holds %v", c.ask, word, n, vs[k], want)
+					}
+				}
+			}
+		}
+		for _, ask := range [][]string{{"gamma_v"}, {""}} {
+			if _, _, err := walk(ask); !driver.IsKind(err, driver.KindInvalidArgument) {
+				t.Errorf("asking %q of a table of vectors %q: %v, want a refusal (invalid argument)", ask, names, err)
+			}
 		}
 	})
 

@@ -169,6 +169,43 @@ func (h *harness) Seed(ctx context.Context, t *testing.T, table string, cols []d
 	t.Cleanup(func() { h.Drop(context.Background(), t, table) })
 }
 
+// SeedVectors makes a table of pgvector columns with psql, where the server has pgvector.
+func (h *harness) SeedVectors(ctx context.Context, t *testing.T, table string, names []string, rows []drivertest.VectorRow) bool {
+	t.Helper()
+	out, err := h.node.Psql(ctx, "", "SELECT count(*) FROM pg_available_extensions WHERE name = 'vector'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.TrimSpace(out) != "1" {
+		return false
+	}
+	defs := []string{"id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY", "word text"}
+	cols := []string{"word"}
+	for _, n := range names {
+		defs = append(defs, quoteIdent(n)+" vector(3)")
+		cols = append(cols, quoteIdent(n))
+	}
+	var values []string
+	for _, r := range rows {
+		vals := []string{literal(r.Word)}
+		for _, n := range names {
+			nums := make([]string, len(r.Vectors[n]))
+			for i, f := range r.Vectors[n] {
+				nums[i] = strconv.FormatFloat(float64(f), 'f', -1, 32)
+			}
+			vals = append(vals, "'["+strings.Join(nums, ",")+"]'")
+		}
+		values = append(values, "("+strings.Join(vals, ", ")+")")
+	}
+	sql := fmt.Sprintf("CREATE EXTENSION IF NOT EXISTS vector; CREATE TABLE %s (%s); INSERT INTO %s (%s) VALUES %s", quoteIdent(table),
+		strings.Join(defs, ", "), quoteIdent(table), strings.Join(cols, ", "), strings.Join(values, ", "))
+	if _, err := h.node.Psql(ctx, "", sql); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Drop(context.Background(), t, table) })
+	return true
+}
+
 func (h *harness) Drop(ctx context.Context, t *testing.T, table string) {
 	if _, err := h.node.Psql(ctx, "", "DROP TABLE IF EXISTS "+quoteIdent(table)); err != nil {
 		t.Log(err)

@@ -116,7 +116,10 @@ func (d *Driver) openWalk(ctx context.Context, t *table, name string, req driver
 	if err != nil {
 		return nil, err
 	}
-	cols, vecs := scanColumns(t)
+	cols, vecs, err := scanColumnsFor(t, req)
+	if err != nil {
+		return nil, err
+	}
 	list := selectList(cols)
 	if req.Vectors {
 		for i, v := range vecs {
@@ -179,7 +182,7 @@ func (d *Driver) fetch(ctx context.Context, w *cursorWalk, limit int) (*driver.S
 	}
 	sctx, cancel := w.bind(ctx)
 	defer cancel()
-	page := newScanPage(w.cols, w.vecs, w.vectors)
+	page := newScanPage(w.cols, w.vecs, w.vectors, scanVectorCount(w.t))
 	err := w.query(sctx, "FETCH FORWARD "+strconv.Itoa(limit)+" FROM "+w.cursor, func(rows pgx.Rows) error {
 		_, err := scanRows(rows, w.t, w.cols, 0, w.vectors, page)
 		return err
@@ -401,9 +404,10 @@ func askOf(req driver.ScanRequest) string {
 		filters = nil
 	}
 	b, _ := json.Marshal(struct {
-		Filters []driver.Filter
-		Vectors bool
-	}{filters, req.Vectors})
+		Filters     []driver.Filter
+		Vectors     bool
+		VectorNames []string `json:",omitempty"`
+	}{filters, req.Vectors, req.VectorNames})
 	return string(b)
 }
 

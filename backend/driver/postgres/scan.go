@@ -69,7 +69,10 @@ func (d *Driver) Scan(ctx context.Context, name string, req driver.ScanRequest) 
 			where += " AND " + cond
 		}
 	}
-	cols, vecs := scanColumns(t)
+	cols, vecs, err := scanColumnsFor(t, req)
+	if err != nil {
+		return nil, err
+	}
 	list := selectList(cols)
 	position := make([]string, 0, len(order))
 	at := len(cols)
@@ -102,7 +105,7 @@ func (d *Driver) Scan(ctx context.Context, name string, req driver.ScanRequest) 
 		return nil, d.failed(ctx, vals, err, "walking "+t.qualified())
 	}
 	defer rows.Close()
-	page := newScanPage(cols, vecs, req.Vectors)
+	page := newScanPage(cols, vecs, req.Vectors, scanVectorCount(t))
 	last, err := scanRows(rows, t, cols, len(position), req.Vectors, page)
 	if err != nil {
 		rows.Close() // its connection back before failed may ask the server about the values
@@ -134,8 +137,37 @@ func scanColumns(t *table) (cols, vecs []column) {
 	return cols, vecs
 }
 
-// newScanPage is an empty page of cols, naming the vectors when they are asked for.
-func newScanPage(cols, vecs []column, vectors bool) *driver.ScanPage {
+// scanColumnsFor are scanColumns with only the vector columns req names (all when it names
+// none): the others are not selected, so the server neither reads nor sends them.
+func scanColumnsFor(t *table, req driver.ScanRequest) (cols, vecs []column, err error) {
+	cols, vecs = scanColumns(t)
+	if !req.Vectors || len(req.VectorNames) == 0 {
+		return cols, vecs, nil
+	}
+	names := make([]string, len(vecs))
+	for i, v := range vecs {
+		names[i] = v.Name
+	}
+	picked, err := req.PickVectors(t.qualified(), names)
+	if err != nil {
+		return nil, nil, err
+	}
+	kept := make([]column, len(picked))
+	for i, k := range picked {
+		kept[i] = vecs[k]
+	}
+	return cols, kept, nil
+}
+
+// scanVectorCount is how many vector columns a walk of t can read (scanColumns').
+func scanVectorCount(t *table) int {
+	_, vecs := scanColumns(t)
+	return len(vecs)
+}
+
+// newScanPage is an empty page of cols, naming the vectors when they are asked for; of is how
+// many vector columns the table has (a table's single vector is named "").
+func newScanPage(cols, vecs []column, vectors bool, of int) *driver.ScanPage {
 	page := &driver.ScanPage{Rows: [][]any{}}
 	for _, c := range cols {
 		page.Columns = append(page.Columns, c.Column)
@@ -144,7 +176,7 @@ func newScanPage(cols, vecs []column, vectors bool) *driver.ScanPage {
 		for _, v := range vecs {
 			page.VectorNames = append(page.VectorNames, v.Name)
 		}
-		if len(vecs) == 1 {
+		if len(vecs) == 1 && of == 1 {
 			page.VectorNames = []string{""} // a table's single vector
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -124,6 +125,36 @@ func (h *harness) Seed(ctx context.Context, t *testing.T, table string, cols []d
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { h.Drop(context.Background(), t, table) })
+}
+
+// SeedVectors makes a table of float[3] columns holding sqlite-vec's float32 blobs, with
+// sqlite3 and its vec_f32.
+func (h *harness) SeedVectors(ctx context.Context, t *testing.T, table string, names []string, rows []drivertest.VectorRow) bool {
+	t.Helper()
+	defs := []string{"id INTEGER PRIMARY KEY", "word TEXT"}
+	cols := []string{"word"}
+	for _, n := range names {
+		defs = append(defs, `"`+n+`" float[3]`)
+		cols = append(cols, `"`+n+`"`)
+	}
+	var values []string
+	for _, r := range rows {
+		vals := []string{literal(r.Word)}
+		for _, n := range names {
+			nums := make([]string, len(r.Vectors[n]))
+			for i, f := range r.Vectors[n] {
+				nums[i] = strconv.FormatFloat(float64(f), 'f', -1, 32)
+			}
+			vals = append(vals, "vec_f32('["+strings.Join(nums, ",")+"]')")
+		}
+		values = append(values, "("+strings.Join(vals, ", ")+")")
+	}
+	sql := fmt.Sprintf(`CREATE TABLE "%s" (%s); INSERT INTO "%s" (%s) VALUES %s`, table, strings.Join(defs, ", "), table, strings.Join(cols, ", "), strings.Join(values, ", "))
+	if _, err := sqlitecli.Run(ctx, h.path, sql); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Drop(context.Background(), t, table) })
+	return true
 }
 
 func (h *harness) Drop(ctx context.Context, t *testing.T, table string) {

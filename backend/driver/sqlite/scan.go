@@ -49,6 +49,23 @@ func (d *Driver) Scan(ctx context.Context, name string, req driver.ScanRequest) 
 			cols = append(cols, c)
 		}
 	}
+	all := len(vecs)
+	if req.Vectors && len(req.VectorNames) > 0 {
+		// only the asked vector columns are selected: SQLite reads no other blob
+		names := make([]string, len(vecs))
+		for i, v := range vecs {
+			names[i] = v.Name
+		}
+		picked, err := req.PickVectors(t.name, names)
+		if err != nil {
+			return nil, err
+		}
+		kept := make([]column, len(picked))
+		for i, k := range picked {
+			kept[i] = vecs[k]
+		}
+		vecs = kept
+	}
 	list := make([]string, 0, len(cols)+len(vecs))
 	for i := range cols {
 		list = append(list, columnExpr(t, &cols[i]))
@@ -97,7 +114,7 @@ func (d *Driver) Scan(ctx context.Context, name string, req driver.ScanRequest) 
 		for _, v := range vecs {
 			page.VectorNames = append(page.VectorNames, v.Name)
 		}
-		if len(vecs) == 1 {
+		if len(vecs) == 1 && all == 1 {
 			page.VectorNames = []string{""} // a table's single vector
 		}
 	}

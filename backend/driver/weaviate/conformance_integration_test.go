@@ -134,6 +134,40 @@ func (h *harness) Seed(ctx context.Context, t *testing.T, table string, cols []d
 	}
 }
 
+// SeedVectors makes a collection of named vectors (flat indexes, no vectorizer) and posts
+// its objects with the REST batch API.
+func (h *harness) SeedVectors(ctx context.Context, t *testing.T, table string, names []string, rows []drivertest.VectorRow) bool {
+	t.Helper()
+	config := map[string]any{}
+	for _, n := range names {
+		config[n] = map[string]any{"vectorizer": map[string]any{"none": map[string]any{}}, "vectorIndexType": "flat"}
+	}
+	class := map[string]any{"class": table, "vectorConfig": config,
+		"properties": []any{map[string]any{"name": "word", "dataType": []string{"text"}}}}
+	if err := h.node.DoJSON(ctx, http.MethodPost, "/v1/schema", class, nil); err != nil {
+		t.Fatalf("create %s: %v", table, err)
+	}
+	t.Cleanup(func() { h.Drop(context.Background(), t, table) })
+	objects := make([]map[string]any, len(rows))
+	for i, r := range rows {
+		objects[i] = map[string]any{"class": table, "properties": map[string]any{"word": r.Word}, "vectors": r.Vectors}
+	}
+	var out []struct {
+		Result struct {
+			Errors any `json:"errors"`
+		} `json:"result"`
+	}
+	if err := h.node.DoJSON(ctx, http.MethodPost, "/v1/batch/objects", map[string]any{"objects": objects}, &out); err != nil {
+		t.Fatalf("seed %s: %v", table, err)
+	}
+	for i, o := range out {
+		if o.Result.Errors != nil {
+			t.Fatalf("seed %s row %d: %v", table, i, o.Result.Errors)
+		}
+	}
+	return true
+}
+
 func (h *harness) Drop(ctx context.Context, t *testing.T, table string) {
 	_ = h.node.DoJSON(ctx, http.MethodDelete, "/v1/schema/"+table, nil, nil)
 }

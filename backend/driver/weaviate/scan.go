@@ -45,13 +45,20 @@ func (d *Driver) Scan(ctx context.Context, table string, req driver.ScanRequest)
 		limit = scanPage
 	}
 	limit = min(limit, maxScanPage)
-	names := c.vectorSlots()
+	names, err := scanSlots(c, req)
+	if err != nil {
+		return nil, err
+	}
 	withRows := func(r *pb.SearchRequest) {
 		r.Properties = grpcProperties(c.Properties)
 		r.Metadata = &pb.MetadataRequest{Uuid: true}
 		if req.Vectors {
-			r.Metadata.Vector = (len(names) == 0 && !c.noVectors()) || c.ownVector()
-			r.Metadata.Vectors = c.namedVectors()
+			// only the asked vectors: the server reads and sends no other
+			r.Metadata.Vector = (len(names) == 0 && !c.noVectors()) || (len(names) > 0 && names[0] == "")
+			r.Metadata.Vectors = names
+			if len(names) > 0 && names[0] == "" {
+				r.Metadata.Vectors = names[1:]
+			}
 		}
 	}
 	client, err := d.rpc()
@@ -70,7 +77,7 @@ func (d *Driver) Scan(ctx context.Context, table string, req driver.ScanRequest)
 		if filtered {
 			return nil, driver.Errorf(driver.KindConnection, "Connection failed: a filtered walk needs the gRPC API at %s, which does not answer; walk without filters, or set the gRPC host and port in the connection's Advanced settings", d.grpcTarget)
 		}
-		return d.scanREST(ctx, c, req.After, limit, req.Vectors)
+		return d.scanREST(ctx, c, req.After, limit, req.Vectors, names)
 	}
 	if err != nil {
 		return nil, d.rpcError(ctx, err, "the rows of "+c.Class)
@@ -114,6 +121,28 @@ func (d *Driver) Scan(ctx context.Context, table string, req driver.ScanRequest)
 	return page, nil
 }
 
+// scanSlots are the vectors a step reads, as vectorSlots names them (nil: the collection's
+// single vector): those req names (driver.ScanRequest.PickVectors), all when it names none.
+func scanSlots(c *class, req driver.ScanRequest) ([]string, error) {
+	slots := c.vectorSlots()
+	if !req.Vectors || len(req.VectorNames) == 0 {
+		return slots, nil
+	}
+	all := slots
+	if len(all) == 0 {
+		all = []string{""} // the single vector
+	}
+	picked, err := req.PickVectors(c.Class, all)
+	if err != nil || len(slots) == 0 {
+		return slots, err
+	}
+	names := make([]string, len(picked))
+	for i, k := range picked {
+		names[i] = slots[k]
+	}
+	return names, nil
+}
+
 // scanVectors are a result's vectors in names' order (the single vector when names is empty;
 // "" names the collection's own vector beside named ones). A multi-vector is left out (nil):
 // it is a list of vectors, not one.
@@ -137,7 +166,7 @@ func scanVectors(names []string, md *pb.MetadataResult) [][]float32 {
 }
 
 // scanREST is Scan's walk over REST: GET /v1/objects with the `after` cursor.
-func (d *Driver) scanREST(ctx context.Context, c *class, after string, limit int, vectors bool) (*driver.ScanPage, error) {
+func (d *Driver) scanREST(ctx context.Context, c *class, after string, limit int, vectors bool, names []string) (*driver.ScanPage, error) {
 	q := url.Values{}
 	q.Set("class", c.Class)
 	q.Set("limit", strconv.Itoa(limit))
@@ -159,7 +188,6 @@ func (d *Driver) scanREST(ctx context.Context, c *class, after string, limit int
 		return nil, driver.Wrap(driver.KindQueryFailed, err, "the server's page of %s is not JSON", c.Class)
 	}
 	cols := c.columns()
-	names := c.vectorSlots()
 	page := &driver.ScanPage{Columns: withKinds(cols[:len(cols)-1]), Rows: make([][]any, 0, len(p.Objects)), Walked: len(p.Objects)}
 	if len(p.Objects) == limit {
 		page.Next = p.Objects[len(p.Objects)-1].ID

@@ -426,7 +426,7 @@ func (k *Conn) Scan(ctx context.Context, table string, req driver.ScanRequest) (
 		return nil, err
 	}
 	r, err := k.c.rpc.Scan(ctx, &pb.ScanRequest{ConnId: k.id, Table: table, After: req.After, Limit: int64(req.Limit),
-		Filters: pf, Vectors: req.Vectors})
+		Filters: pf, Vectors: req.Vectors, VectorNames: req.VectorNames})
 	if st, ok := status.FromError(err); ok && st.Code() == codes.Unimplemented && len(st.Details()) == 0 {
 		return nil, errOldPlugin
 	}

@@ -103,7 +103,7 @@ func (s *Server) dropAhead(conn string) {
 // scanPage is one Scan step in the wire's terms.
 func scanPage(ctx context.Context, sc driver.Scanner, req *pb.ScanRequest) (*pb.ScanPage, error) {
 	p, err := sc.Scan(ctx, req.GetTable(), driver.ScanRequest{After: req.GetAfter(), Limit: int(req.GetLimit()),
-		Filters: fromFilters(req.GetFilters()), Vectors: req.GetVectors()})
+		Filters: fromFilters(req.GetFilters()), Vectors: req.GetVectors(), VectorNames: req.GetVectorNames()})
 	if err != nil {
 		return nil, err
 	}

@@ -4653,13 +4653,17 @@ func (*CloseResponse) Descriptor() ([]byte, []int) {
 }
 
 type ScanRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	ConnId        string                 `protobuf:"bytes,1,opt,name=conn_id,json=connId,proto3" json:"conn_id,omitempty"`
-	Table         string                 `protobuf:"bytes,2,opt,name=table,proto3" json:"table,omitempty"`
-	After         string                 `protobuf:"bytes,3,opt,name=after,proto3" json:"after,omitempty"`
-	Limit         int64                  `protobuf:"varint,4,opt,name=limit,proto3" json:"limit,omitempty"`
-	Filters       []*Filter              `protobuf:"bytes,5,rep,name=filters,proto3" json:"filters,omitempty"`
-	Vectors       bool                   `protobuf:"varint,6,opt,name=vectors,proto3" json:"vectors,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	ConnId  string                 `protobuf:"bytes,1,opt,name=conn_id,json=connId,proto3" json:"conn_id,omitempty"`
+	Table   string                 `protobuf:"bytes,2,opt,name=table,proto3" json:"table,omitempty"`
+	After   string                 `protobuf:"bytes,3,opt,name=after,proto3" json:"after,omitempty"`
+	Limit   int64                  `protobuf:"varint,4,opt,name=limit,proto3" json:"limit,omitempty"`
+	Filters []*Filter              `protobuf:"bytes,5,rep,name=filters,proto3" json:"filters,omitempty"`
+	Vectors bool                   `protobuf:"varint,6,opt,name=vectors,proto3" json:"vectors,omitempty"`
+	// vector_names, with vectors, names the vectors to read (driver.ScanRequest.VectorNames;
+	// "" a table's single or own vector); empty reads every vector. A plugin that predates it
+	// answers every vector, and the host picks its own out of ScanPage.vector_names.
+	VectorNames   []string `protobuf:"bytes,7,rep,name=vector_names,json=vectorNames,proto3" json:"vector_names,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -4734,6 +4738,13 @@ func (x *ScanRequest) GetVectors() bool {
 		return x.Vectors
 	}
 	return false
+}
+
+func (x *ScanRequest) GetVectorNames() []string {
+	if x != nil {
+		return x.VectorNames
+	}
+	return nil
 }
 
 // ScanVector is one vector of a row as packed little-endian float32s (empty: the row has none).
@@ -6853,14 +6864,15 @@ const file_driver_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\v2\x14.app.driver.v2.ValueR\x05value:\x028\x01\"B\n" +
 	"\fEditResponse\x122\n" +
 	"\aresults\x18\x01 \x03(\v2\x18.app.driver.v2.RowResultR\aresults\"\x0f\n" +
-	"\rCloseResponse\"\xb3\x01\n" +
+	"\rCloseResponse\"\xd6\x01\n" +
 	"\vScanRequest\x12\x17\n" +
 	"\aconn_id\x18\x01 \x01(\tR\x06connId\x12\x14\n" +
 	"\x05table\x18\x02 \x01(\tR\x05table\x12\x14\n" +
 	"\x05after\x18\x03 \x01(\tR\x05after\x12\x14\n" +
 	"\x05limit\x18\x04 \x01(\x03R\x05limit\x12/\n" +
 	"\afilters\x18\x05 \x03(\v2\x15.app.driver.v2.FilterR\afilters\x12\x18\n" +
-	"\avectors\x18\x06 \x01(\bR\avectors\"$\n" +
+	"\avectors\x18\x06 \x01(\bR\avectors\x12!\n" +
+	"\fvector_names\x18\a \x03(\tR\vvectorNames\"$\n" +
 	"\n" +
 	"ScanVector\x12\x16\n" +
 	"\x06packed\x18\x01 \x01(\fR\x06packed\"B\n" +
