@@ -33,6 +33,9 @@ type JSONFile[T any] struct {
 	mu sync.Mutex
 	// problem is the last undecodable document this value recovered from (RecoverCorrupt).
 	problem *CorruptFileError
+
+	// cache keeps the last document Load read, when Cached asked for it (nil otherwise).
+	cache *loadCache[T]
 }
 
 // FileOption changes how a JSONFile treats its document.
@@ -112,7 +115,12 @@ func (f *JSONFile[T]) Load(ctx context.Context) (T, error) {
 	if err := ctx.Err(); err != nil {
 		return v, err
 	}
-	v, _, err := f.read()
+	var err error
+	if f.cache != nil {
+		v, err = f.loadCached()
+	} else {
+		v, _, err = f.read()
+	}
 	var bad *CorruptFileError
 	if !f.opts.recover || !errors.As(err, &bad) {
 		return v, err
@@ -249,12 +257,26 @@ func (f *JSONFile[T]) read() (T, []byte, error) {
 // readTrusted is read that also tells a foreign change (Sealed): the value is then App's own
 // last version of the document.
 func (f *JSONFile[T]) readTrusted() (T, []byte, bool, error) {
-	data, err := os.ReadFile(f.path)
-	exists := err == nil
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
+	data, exists, err := readDocument(f.path)
+	if err != nil {
 		var v T
-		return v, nil, false, fmt.Errorf("read %s: %w", f.path, err)
+		return v, nil, false, err
 	}
+	return f.judge(data, exists, f.decode)
+}
+
+// readDocument is the bytes of the document at path; exists is false when there is no file.
+func readDocument(path string) (data []byte, exists bool, err error) {
+	data, err = os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, false, fmt.Errorf("read %s: %w", path, err)
+	}
+	return data, err == nil, nil
+}
+
+// judge is the document of what is on disk (data; exists false when there is no file), as
+// the seal lets App act on it (Sealed), decoded by decode; foreign tells a foreign change.
+func (f *JSONFile[T]) judge(data []byte, exists bool, decode func([]byte, bool) (T, []byte, error)) (T, []byte, bool, error) {
 	foreign := false
 	if f.opts.seal != nil {
 		v := f.opts.seal.Trusted(filepath.Base(f.path), data, exists)
@@ -263,7 +285,7 @@ func (f *JSONFile[T]) readTrusted() (T, []byte, bool, error) {
 			return f.untrusted(), nil, true, nil
 		}
 	}
-	v, data, err := f.decode(data, exists)
+	v, data, err := decode(data, exists)
 	return v, data, foreign, err
 }
 

@@ -106,10 +106,26 @@ const FileName = "connections.json"
 func NewStore(dir string, keys secrets.Keyring, opts ...config.FileOption) *Store {
 	opts = append([]config.FileOption{config.RecoverCorrupt()}, opts...)
 	return &Store{
-		file:  config.NewJSONFile(filepath.Join(dir, FileName), func() []Connection { return nil }, opts...),
+		// Cached: Get runs on every tool call, and reading and decoding the file each time was
+		// 17% of the MCP server's CPU at 50 callers (docs/testing.md); a change is still seen
+		// by the next read, another program's too.
+		file:  config.NewJSONFile(filepath.Join(dir, FileName), func() []Connection { return nil }, opts...).Cached(cloneList),
 		keys:  keys,
 		types: protocolTwo{},
 	}
+}
+
+// cloneList copies saved connections down to their settings' maps and slices.
+func cloneList(list []Connection) []Connection {
+	if list == nil {
+		return nil
+	}
+	out := make([]Connection, len(list))
+	for i, c := range list {
+		c.Settings = c.Settings.Clone()
+		out[i] = c
+	}
+	return out
 }
 
 // SetTypes makes the store check each connection against its type's description (the core
