@@ -2,6 +2,7 @@ package connections
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,8 @@ import (
 
 	"app/backend/config"
 	"app/backend/driver"
+	"app/backend/integrity"
+	"app/backend/secrets"
 )
 
 // The saved connections are kept decoded in memory (config.JSONFile.Cached): these tests
@@ -148,5 +151,49 @@ func TestConcurrentGetsOfSavedConnections(t *testing.T) {
 	wg.Wait()
 	if got, err := s.Get(ctx, c.ID); err != nil || got.Name != "beta" {
 		t.Fatalf("after the edits: %+v %v", got, err)
+	}
+}
+
+// Issue 44 with the cache: another program's change to a sealed connections.json takes no
+// effect until the person accepts it, and then at once (the file itself unchanged since).
+func TestAForeignChangeToSealedConnectionsTakesNoEffectUntilAccepted(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	keys, err := secrets.Open(secrets.Options{Backend: "file", Password: "test", Dir: filepath.Join(dir, "keyring")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seal := integrity.New(dir, keys, FileName)
+	if err := seal.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s := NewStore(dir, keys, config.Sealed(seal))
+	c := addLocal(t, s, "alpha")
+	if got, err := s.Get(ctx, c.ID); err != nil || got.Name != "alpha" {
+		t.Fatalf("%+v %v", got, err)
+	}
+	path := filepath.Join(dir, FileName)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(string(data), `"alpha"`, `"bravo"`, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Get(ctx, c.ID); err != nil || got.Name != "alpha" {
+		t.Fatalf("App acts on the foreign change: %+v %v", got, err)
+	}
+	if _, err := s.Get(ctx, "bravo"); err == nil {
+		t.Fatal("the foreign name is read")
+	}
+	var fe *config.ForeignChangeError
+	if _, _, err := s.Update(ctx, c.ID, Change{Apply: func(c *Connection) { c.Name = "gamma" }}); !errors.As(err, &fe) {
+		t.Fatalf("a write over the foreign change: %v", err)
+	}
+	if err := seal.Accept(ctx, FileName); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Get(ctx, c.ID); err != nil || got.Name != "bravo" {
+		t.Fatalf("accepted, and the next Get gives %+v %v", got, err)
 	}
 }
