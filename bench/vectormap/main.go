@@ -74,6 +74,7 @@ func main() {
 	}
 
 	if *full {
+		cpuStart, _ := cpuTime()
 		start = time.Now()
 		init, err := vectormap.PCA(ctx, m, 2)
 		if err != nil {
@@ -84,8 +85,13 @@ func main() {
 			panic(err)
 		}
 		took := time.Since(start)
+		cpuEnd, cpuOK := cpuTime()
 		sil := vectormap.Silhouette(sub(xy, 3000), labels[:3000])
-		var peer time.Duration
+		fmt.Printf("    finished layout (PCA + UMAP) of all %d x %d: %v, silhouette by cluster %.3f\n", *n, *dim, took.Round(time.Millisecond), sil)
+		if cpuOK {
+			fmt.Printf("    its CPU time: %.1f s over %v of wall clock, %.1f cores' worth (%d cores, shared with whatever else runs)\n",
+				(cpuEnd - cpuStart).Seconds(), took.Round(time.Millisecond), (cpuEnd-cpuStart).Seconds()/took.Seconds(), runtime.NumCPU())
+		}
 		peerSil := math.NaN()
 		if *legacy {
 			start = time.Now()
@@ -93,15 +99,13 @@ func main() {
 			if err != nil {
 				panic(err)
 			}
-			peer = time.Since(start)
+			peer := time.Since(start)
 			peerSil = vectormap.Silhouette(sub(old, 3000), labels[:3000])
-		}
-		verdict("finished layout (PCA + UMAP) of all %d x %d: %v, silhouette by cluster %.3f", took < 15*time.Second && (sil >= 0.95 || sil >= peerSil),
-			"target under 15 s, silhouette at least 0.95 or the peer's", *n, *dim, took.Round(time.Millisecond), sil)
-		if *legacy {
 			fmt.Printf("    the layout before issue 42, the same %d x %d (the peer, same run): %v, silhouette by cluster %.3f; today's takes %.2fx its time\n",
 				*n, *dim, peer.Round(time.Millisecond), peerSil, took.Seconds()/peer.Seconds())
 		}
+		verdict("issue 42, the map of %d x %d: %v, silhouette by cluster %.3f", took < 15*time.Second && (sil >= 0.95 || sil >= peerSil),
+			"target under 15 s, silhouette at least 0.95 or the peer's", *n, *dim, took.Round(time.Millisecond), sil)
 	}
 }
 
