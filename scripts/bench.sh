@@ -26,6 +26,10 @@
 #   transfer export of every object (100,000 x 768-dim vectors) to Parquet through the driver
 #            plugin vs a bare gRPC cursor walk (targets: at most 1.25x, at least 10,000
 #            objects a second), import of that file vs a bare batch writer (target: 1.25x)
+#   mapread  the Map tab's read of 100,000 objects x 768 dims (vectormap.Read of one of two
+#            named vectors through the driver plugin) vs a bare gRPC read of the same objects
+#            and vector (target: at most 1.3x); the walk as before (every vector asked) and the
+#            bytes a row across the plugin boundary either way
 #   map      the Map tab's layouts in plain Go: the PCA frame of 100,000 x 768-dim vectors
 #            (target: under 3 s), the finished UMAP layout of 10,000 (target: under 15 s), and
 #            UMAP of all 100,000 (reported)
@@ -85,6 +89,9 @@ go test -run='^$' -bench=ExportToParquet -benchtime=2x -timeout=30m ./bench/sqli
 
 step "transfer: export of 100,000 x 768-dim objects to Parquet vs a bare cursor walk, import vs a bare batch writer (issue 21)"
 bash scripts/ensure-weaviate.sh >/dev/null && go run ./bench/transfer || failed+=(transfer)
+
+step "map's read: 100,000 x 768-dim vectors (one of two named) through the driver plugin vs a bare gRPC read (issue 42, target at most 1.3x)"
+bash scripts/ensure-weaviate.sh >/dev/null && go run ./bench/mapread || failed+=(mapread)
 
 step "map: the PCA frame of 100,000 x 768-dim vectors, the finished UMAP layout of 10,000 (issue 22)"
 go run ./bench/vectormap || failed+=(map)

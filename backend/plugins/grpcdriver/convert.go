@@ -941,6 +941,15 @@ func GridWireSize(g *driver.Grid) (int, error) {
 
 // --- scan ---
 
+// ScanPageWireSize is the size in bytes of p as a Scan answer on the wire (measurements).
+func ScanPageWireSize(p *driver.ScanPage) (int, error) {
+	pp, err := toScanPage(p)
+	if err != nil {
+		return 0, err
+	}
+	return proto.Size(pp), nil
+}
+
 func toScanPage(p *driver.ScanPage) (*pb.ScanPage, error) {
 	g, err := toGrid(&driver.Grid{Columns: p.Columns, Rows: p.Rows})
 	if err != nil {
