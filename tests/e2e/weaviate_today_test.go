@@ -54,19 +54,7 @@ func rbacNode(t *testing.T) (*weaviatenode.Node, string) {
 // operator's (a root user, bound to no namespace).
 func namespacedNode(t *testing.T) (*weaviatenode.Node, string) {
 	t.Helper()
-	opts := weaviatetest.Options(weaviatenode.APIKey)
-	opts.APIKey = "admin-key"
-	opts.Env = []string{
-		"AUTHENTICATION_APIKEY_ALLOWED_KEYS=admin-key",
-		"AUTHENTICATION_APIKEY_USERS=admin",
-		"AUTHENTICATION_DB_USERS_ENABLED=true",
-		"AUTHORIZATION_RBAC_ENABLED=true",
-		"AUTHORIZATION_RBAC_ROOT_USERS=admin",
-		"NAMESPACES_ENABLED=true",
-		"DISABLE_GRAPHQL=true",
-		"REPLICATION_MAXIMUM_FACTOR=1",
-	}
-	n := weaviatetest.StartWith(t, opts)
+	n := weaviatetest.StartWith(t, weaviatetest.NamespacesOptions())
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	user := func(ns, name string) string {

@@ -211,19 +211,7 @@ func TestWithoutDatabaseUsersTheUsersAreThoseHoldingRoles(t *testing.T) {
 // over; the connection lists each once, as many as the role has. On 1.35.2 (no namespaces)
 // the same holds for a database user holding the built-in admin role.
 func TestEachOwnPermissionIsListedOnce(t *testing.T) {
-	opts := weaviatetest.Options(weaviatenode.APIKey)
-	opts.APIKey = "admin-key"
-	opts.Env = []string{
-		"AUTHENTICATION_APIKEY_ALLOWED_KEYS=admin-key",
-		"AUTHENTICATION_APIKEY_USERS=admin",
-		"AUTHENTICATION_DB_USERS_ENABLED=true",
-		"AUTHORIZATION_RBAC_ENABLED=true",
-		"AUTHORIZATION_RBAC_ROOT_USERS=admin",
-		"NAMESPACES_ENABLED=true",
-		"DISABLE_GRAPHQL=true",
-		"REPLICATION_MAXIMUM_FACTOR=1",
-	}
-	n := weaviatetest.StartWith(t, opts)
+	n := weaviatetest.StartWith(t, weaviatetest.NamespacesOptions())
 	ctx := ctxT(t)
 	var key string
 	if hasNamespaces(nodeVersion(t, n)) {

@@ -33,19 +33,7 @@ import (
 // without namespaces (1.35.2) the same node starts, the variable is ignored, and what applies
 // there is held instead.
 func TestNamespacesAreBrowsedWithoutAClassLessPath(t *testing.T) {
-	opts := weaviatetest.Options(weaviatenode.APIKey)
-	opts.APIKey = "admin-key"
-	opts.Env = []string{
-		"AUTHENTICATION_APIKEY_ALLOWED_KEYS=admin-key",
-		"AUTHENTICATION_APIKEY_USERS=admin",
-		"AUTHENTICATION_DB_USERS_ENABLED=true",
-		"AUTHORIZATION_RBAC_ENABLED=true",
-		"AUTHORIZATION_RBAC_ROOT_USERS=admin",
-		"NAMESPACES_ENABLED=true",
-		"DISABLE_GRAPHQL=true",
-		"REPLICATION_MAXIMUM_FACTOR=1", // a cluster with namespaces starts only so
-	}
-	n := weaviatetest.StartWith(t, opts)
+	n := weaviatetest.StartWith(t, weaviatetest.NamespacesOptions())
 	ctx := ctxT(t)
 	version := nodeVersion(t, n)
 	if !hasNamespaces(version) {

@@ -182,3 +182,24 @@ func RBACOptions() weaviatenode.Options {
 	}
 	return opts
 }
+
+// NamespacesOptions are the options of a node with namespaces (Weaviate 1.38+), which starts
+// only with RBAC on, GraphQL off and one replica a shard: an API-key node whose "admin"
+// ("admin-key") is a root user bound to no namespace (an operator), with database users on so
+// that each namespace's users can be made. A release without namespaces starts the same node
+// and ignores NAMESPACES_ENABLED.
+func NamespacesOptions() weaviatenode.Options {
+	opts := Options(weaviatenode.APIKey)
+	opts.APIKey = "admin-key"
+	opts.Env = []string{
+		"AUTHENTICATION_APIKEY_ALLOWED_KEYS=admin-key",
+		"AUTHENTICATION_APIKEY_USERS=admin",
+		"AUTHENTICATION_DB_USERS_ENABLED=true",
+		"AUTHORIZATION_RBAC_ENABLED=true",
+		"AUTHORIZATION_RBAC_ROOT_USERS=admin",
+		"NAMESPACES_ENABLED=true",
+		"DISABLE_GRAPHQL=true",
+		"REPLICATION_MAXIMUM_FACTOR=1",
+	}
+	return opts
+}
