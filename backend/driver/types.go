@@ -668,10 +668,10 @@ type ScanRequest struct {
 	Vectors bool `json:"vectors,omitempty"`
 	// VectorNames, with Vectors, names the vectors to read, as ScanPage.VectorNames names
 	// them; nil or empty reads every vector of a row. "" asks for a table's single vector: its
-	// own (unnamed) vector, or its only vector whatever its name. A name the table has no vector
-	// by, or "" for a table of several named vectors and no own one, is refused
-	// (KindInvalidArgument, naming the vectors it has). The page then holds only the asked
-	// vectors (ScanPage.VectorNames in the table's order), and the driver reads only those from
+	// own (unnamed) vector, or its only vector whatever its name (none for a table without
+	// vectors). A name the table has no vector by, or "" for a table of several named vectors
+	// and no own one, is refused (KindInvalidArgument, naming the vectors it has). The page
+	// then holds only the asked vectors (ScanPage.VectorNames in the table's order), and the driver reads only those from
 	// the database: a map of 100,000 rows reads one vector of each, not all of them. A driver
 	// (or a plugin) built before this field reads every vector, so a caller still picks its
 	// vector out of ScanPage.VectorNames. A walk asks the same names at every step.
@@ -701,6 +701,9 @@ func (r ScanRequest) PickVectors(table string, names []string) ([]int, error) {
 		if k < 0 && want == "" && len(names) == 1 {
 			k = 0 // a table's single vector, whatever its name
 		}
+		if k < 0 && want == "" && len(names) == 0 {
+			continue // a table without vectors: rows without any, as when none is named
+		}
 		if k < 0 {
 			listed := make([]string, 0, len(names))
 			for _, n := range names {
@@ -711,7 +714,7 @@ func (r ScanRequest) PickVectors(table string, names []string) ([]int, error) {
 			}
 			switch {
 			case len(names) == 0:
-				return nil, Errorf(KindInvalidArgument, "%s has no vectors", table)
+				return nil, Errorf(KindInvalidArgument, "%s has no vectors, so none named %q", table, want)
 			case want == "":
 				return nil, Errorf(KindInvalidArgument, "%s has several named vectors: choose one of %s", table, strings.Join(listed, ", "))
 			}

@@ -149,7 +149,6 @@ func run(n, rounds int, fresh bool) error {
 		if got, err = bareRead(ctx, client, true); err != nil || got != n {
 			return fmt.Errorf("the bare read (kept) read %d objects: %v", got, err)
 		}
-		sinkMatrix = nil
 		dKeep := time.Since(t0)
 		cKeep.add(c0, cpuTimes())
 
@@ -213,15 +212,6 @@ func run(n, rounds int, fresh bool) error {
 func bareRead(ctx context.Context, client pb.WeaviateClient, keep bool) (int, error) {
 	after, total := "", 0
 	var kept [][]float32
-	defer func() {
-		if keep {
-			data := slices.Grow([]float32(nil), len(kept)*dims)
-			for _, v := range kept {
-				data = append(data, v...)
-			}
-			sinkMatrix = data
-		}
-	}()
 	for {
 		reply, err := client.Search(ctx, &pb.SearchRequest{Collection: class, Limit: 1000, After: after, Uses_127Api: true,
 			Metadata:   &pb.MetadataRequest{Uuid: true, Vectors: []string{"a"}},
@@ -241,14 +231,21 @@ func bareRead(ctx context.Context, client pb.WeaviateClient, keep bool) (int, er
 			}
 		}
 		if len(res) < 1000 {
-			return total, nil
+			break
 		}
 		after = res[len(res)-1].GetMetadata().GetId()
 	}
+	if keep {
+		data := slices.Grow([]float32(nil), len(kept)*dims)
+		for _, v := range kept {
+			data = append(data, v...)
+		}
+		if len(data) != total*dims {
+			return total, fmt.Errorf("the bare read kept %d numbers for %d objects", len(data), total)
+		}
+	}
+	return total, nil
 }
-
-// sinkMatrix holds the bare read's kept matrix until the next one.
-var sinkMatrix []float32
 
 // walkAsBefore is the map's walk as it was before ScanRequest.VectorNames: every vector of a
 // row asked for, the chosen one kept (copied into one matrix, as vectormap.Read does).
