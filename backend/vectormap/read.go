@@ -22,6 +22,10 @@ type ReadRequest struct {
 	Filters []driver.Filter
 	// Max is the most points (DefaultMaxPoints when 0).
 	Max int
+	// Rows is how many rows the walk is expected to read (the count taken before it; 0 when
+	// unknown). The matrix is then made that size at once and each vector copied into place
+	// as its page arrives, so the pages' memory is used again rather than held to the end.
+	Rows int
 }
 
 // Points are the rows a map shows: their cells (Columns, the primary key first, no vector
@@ -48,7 +52,12 @@ func Read(ctx context.Context, s driver.Scanner, r ReadRequest, progress func(ro
 	}
 	p := &Points{Vector: r.Vector}
 	rng := rand.New(rand.NewPCG(uint64(len(r.Table)), 22))
+	// The kept vectors: the first rows in data, copied in as each page arrives when the count
+	// was given (room made for it at once); the others in vecs, sharing their pages' memory,
+	// and copied into the matrix at the end.
+	var data []float32
 	var vecs [][]float32
+	kept := 0
 	dim := -1
 	after := ""
 	for {
@@ -77,18 +86,31 @@ func Read(ctx context.Context, s driver.Scanner, r ReadRequest, progress func(ro
 			}
 			if dim < 0 {
 				dim = len(v)
+				if r.Rows > 0 {
+					data = slices.Grow(data, min(r.Rows, r.Max)*dim) // grown, not made: nothing zeroed
+				}
 			} else if len(v) != dim {
 				return nil, driver.Errorf(driver.KindUnsupported, "the vectors of %s have different lengths (%d and %d numbers): a map needs one length; filter the rows to one kind, or map another vector", r.Table, dim, len(v))
 			}
-			if len(vecs) < r.Max {
-				vecs = append(vecs, v)
+			if kept < r.Max {
+				if len(vecs) == 0 && len(data)+dim <= cap(data) {
+					data = append(data, v...)
+				} else {
+					vecs = append(vecs, v)
+				}
 				p.Rows = append(p.Rows, row)
+				kept++
 				continue
 			}
 			// reservoir: the n-th vector replaces a kept one with probability Max/n
 			p.Sampled = true
 			if j := rng.IntN(p.Matched - p.Skipped); j < r.Max {
-				vecs[j], p.Rows[j] = v, row
+				if in := len(data) / dim; j < in {
+					copy(data[j*dim:(j+1)*dim], v)
+				} else {
+					vecs[j-in] = v
+				}
+				p.Rows[j] = row
 			}
 		}
 		if progress != nil {
@@ -99,7 +121,7 @@ func Read(ctx context.Context, s driver.Scanner, r ReadRequest, progress func(ro
 		}
 		after = page.Next
 	}
-	if len(vecs) == 0 {
+	if kept == 0 {
 		switch {
 		case p.Matched == 0:
 			return nil, driver.Errorf(driver.KindNotFound, "%s has no rows to map%s", r.Table, filteredNote(r))
@@ -107,14 +129,20 @@ func Read(ctx context.Context, s driver.Scanner, r ReadRequest, progress func(ro
 			return nil, driver.Errorf(driver.KindUnsupported, "none of the %d rows of %s has %s: there is nothing to map", p.Matched, r.Table, vectorWords(r.Vector))
 		}
 	}
-	// The matrix grown and appended to rather than made and copied into: make zeroes the
-	// 300 MB of 100,000 x 768 first, which cost the read about as much again as the copy
-	// (issue 42, bench/mapread); the appends write each number once.
-	data := slices.Grow([]float32(nil), len(vecs)*dim)
-	for _, v := range vecs {
-		data = append(data, v...)
+	// The matrix is grown and appended to, never made: make zeroes the 300 MB of 100,000 x 768
+	// first, which cost the read about as much again as the copy. Given the count, the pages'
+	// memory was used again as they came, instead of 300 MB held and then 300 MB of matrix:
+	// the app's side of the read took a quarter of its CPU (issue 42, bench/mapread).
+	if len(vecs) > 0 {
+		data = slices.Grow(data, len(vecs)*dim)
+		for _, v := range vecs {
+			data = append(data, v...)
+		}
 	}
-	p.Vectors = Matrix{N: len(vecs), Dim: dim, Data: slices.Clip(data)}
+	if cap(data)-len(data) > len(data)/2 {
+		data = slices.Clone(data) // a count well above the rows read: the room given back
+	}
+	p.Vectors = Matrix{N: kept, Dim: dim, Data: slices.Clip(data)}
 	return p, nil
 }
 
