@@ -42,6 +42,7 @@ import (
 	"app/backend/plugins/grpcdriver"
 	"app/backend/plugins/host"
 	"app/backend/vectormap"
+	"app/internal/testkit/proccpu"
 	"app/internal/testkit/weaviatenode"
 	"app/internal/testkit/weaviatetest"
 )
@@ -133,34 +134,34 @@ func run(n, rounds int, fresh bool) error {
 	out, _ := exec.Command("uptime").Output()
 	fmt.Printf("\nthe map's read: %d objects x 2 named vectors of %d dims (vector a mapped), through the driver plugin vs a bare gRPC read; %s", n, dims, out)
 	var tBare, tKeep, tMap, tCount, tOld time.Duration
-	cBare, cKeep, cMap, cCount, cOld := cpuSpent{}, cpuSpent{}, cpuSpent{}, cpuSpent{}, cpuSpent{}
+	cBare, cKeep, cMap, cCount, cOld := proccpu.Spent{}, proccpu.Spent{}, proccpu.Spent{}, proccpu.Spent{}, proccpu.Spent{}
 	for round := 0; round < rounds; round++ { // interleaved, so machine load hits all alike
 		runtime.GC()
-		t0, c0 := time.Now(), cpuTimes()
+		t0, c0 := time.Now(), proccpu.Times()
 		got, err := bareRead(ctx, client, false)
 		if err != nil || got != n {
 			return fmt.Errorf("the bare read read %d objects: %v", got, err)
 		}
 		dBare := time.Since(t0)
-		cBare.add(c0, cpuTimes())
+		cBare.Add(c0, proccpu.Times())
 
 		runtime.GC()
-		t0, c0 = time.Now(), cpuTimes()
+		t0, c0 = time.Now(), proccpu.Times()
 		if got, err = bareRead(ctx, client, true); err != nil || got != n {
 			return fmt.Errorf("the bare read (kept) read %d objects: %v", got, err)
 		}
 		dKeep := time.Since(t0)
-		cKeep.add(c0, cpuTimes())
+		cKeep.Add(c0, proccpu.Times())
 
 		runtime.GC()
-		t0, c0 = time.Now(), cpuTimes()
+		t0, c0 = time.Now(), proccpu.Times()
 		pts, err := vectormap.Read(ctx, sc, vectormap.ReadRequest{Table: class, Vector: "a"}, nil)
 		if err != nil {
 			return err
 		}
 		mp := explore.Points(pts)
 		dMap := time.Since(t0)
-		cMap.add(c0, cpuTimes())
+		cMap.Add(c0, proccpu.Times())
 		if pts.Vectors.N != n || pts.Vectors.Dim != dims || len(mp.Keys) != n {
 			return fmt.Errorf("the map read %d x %d", pts.Vectors.N, pts.Vectors.Dim)
 		}
@@ -168,26 +169,26 @@ func run(n, rounds int, fresh bool) error {
 
 		// The same with the count the app takes before it (ReadRequest.Rows).
 		runtime.GC()
-		t0, c0 = time.Now(), cpuTimes()
+		t0, c0 = time.Now(), proccpu.Times()
 		pts, err = vectormap.Read(ctx, sc, vectormap.ReadRequest{Table: class, Vector: "a", Rows: n}, nil)
 		if err != nil {
 			return err
 		}
 		mp = explore.Points(pts)
 		dCount := time.Since(t0)
-		cCount.add(c0, cpuTimes())
+		cCount.Add(c0, proccpu.Times())
 		if pts.Vectors.N != n || len(mp.Keys) != n {
 			return fmt.Errorf("the map given the count read %d", pts.Vectors.N)
 		}
 		pts, mp = nil, explore.MapPoints{}
 
 		runtime.GC()
-		t0, c0 = time.Now(), cpuTimes()
+		t0, c0 = time.Now(), proccpu.Times()
 		if got, err = walkAsBefore(ctx, sc); err != nil || got != n {
 			return fmt.Errorf("the walk as before read %d objects: %v", got, err)
 		}
 		dOld := time.Since(t0)
-		cOld.add(c0, cpuTimes())
+		cOld.Add(c0, proccpu.Times())
 		fmt.Printf("  round %d: bare %.2f s   bare keeping the vectors %.2f s   map's read %.2f s (%.2fx)   given the count %.2f s (%.2fx)   as before (every vector asked) %.2f s (%.2fx)\n", round+1,
 			dBare.Seconds(), dKeep.Seconds(), dMap.Seconds(), dMap.Seconds()/dBare.Seconds(), dCount.Seconds(), dCount.Seconds()/dBare.Seconds(), dOld.Seconds(), dOld.Seconds()/dBare.Seconds())
 		tBare, tKeep, tMap, tCount, tOld = tBare+dBare, tKeep+dKeep, tMap+dMap, tCount+dCount, tOld+dOld

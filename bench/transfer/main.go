@@ -37,6 +37,7 @@ import (
 	"app/backend/driver"
 	"app/backend/plugins/host"
 	"app/backend/transfer"
+	"app/internal/testkit/proccpu"
 	"app/internal/testkit/weaviatenode"
 	"app/internal/testkit/weaviatetest"
 )
@@ -119,10 +120,10 @@ func run(n, dims int, fresh, exportOnly bool) error {
 	file := filepath.Join(dir, "bench.parquet")
 	var tBare, tScan, tApp time.Duration
 	var pBare, pScan, pApp time.Duration // the sums before this round
-	cBare, cScan, cApp := cpuSpent{}, cpuSpent{}, cpuSpent{}
+	cBare, cScan, cApp := proccpu.Spent{}, proccpu.Spent{}, proccpu.Spent{}
 	const rounds = 3
 	for round := 0; round < rounds; round++ { // interleaved, so machine load hits all alike
-		t0, c0 := time.Now(), cpuTimes()
+		t0, c0 := time.Now(), proccpu.Times()
 		got, err := bareWalk(ctx, node)
 		if err != nil {
 			return err
@@ -131,14 +132,14 @@ func run(n, dims int, fresh, exportOnly bool) error {
 			return fmt.Errorf("the bare walk read %d objects", got)
 		}
 		tBare += time.Since(t0)
-		cBare.add(c0, cpuTimes())
-		t0, c0 = time.Now(), cpuTimes()
+		cBare.Add(c0, proccpu.Times())
+		t0, c0 = time.Now(), proccpu.Times()
 		if got, err = pluginWalk(ctx, drv); err != nil || got != n {
 			return fmt.Errorf("the walk through the plugin read %d objects: %v", got, err)
 		}
 		tScan += time.Since(t0)
-		cScan.add(c0, cpuTimes())
-		t0, c0 = time.Now(), cpuTimes()
+		cScan.Add(c0, proccpu.Times())
+		t0, c0 = time.Now(), proccpu.Times()
 		sum, err := transfer.Export(ctx, drv, transfer.ExportRequest{Table: class, Vectors: true, Path: file}, nil)
 		if err != nil {
 			return err
@@ -147,7 +148,7 @@ func run(n, dims int, fresh, exportOnly bool) error {
 			return fmt.Errorf("the export wrote %d rows", sum.Rows)
 		}
 		tApp += time.Since(t0)
-		cApp.add(c0, cpuTimes())
+		cApp.Add(c0, proccpu.Times())
 		fmt.Printf("  round %d: bare walk %.2f s, plugin walk %.2f s, export %.2f s\n", round+1, (tBare - pBare).Seconds(), (tScan - pScan).Seconds(), (tApp - pApp).Seconds())
 		pBare, pScan, pApp = tBare, tScan, tApp
 	}

@@ -1,4 +1,6 @@
-package main
+// Package proccpu reads the CPU time of a benchmark's process and its children from /proc, to
+// split a measured phase's cost between them (the benches of bench/transfer and bench/mapread).
+package proccpu
 
 import (
 	"fmt"
@@ -8,11 +10,11 @@ import (
 	"strings"
 )
 
-// cpuTimes is the CPU seconds (user and system) each process of the run has used so far: this
+// Times is the CPU seconds (user and system) each process of the run has used so far: this
 // process ("bench") and its children by command name (the weaviate-server and the driver
 // plugin), read from /proc. It splits a phase's cost between the processes: on two cores they
 // share the CPU, so what one adds the others wait for. Elsewhere than Linux it is empty.
-func cpuTimes() map[string]float64 {
+func Times() map[string]float64 {
 	out := map[string]float64{}
 	self := os.Getpid()
 	if t, _, ok := procCPU(self); ok {
@@ -53,16 +55,18 @@ func procCPU(pid int) (float64, int, bool) {
 	return (ut + st) / 100, ppid, true
 }
 
-// cpuSpent accumulates each process's CPU seconds over the phases measured.
-type cpuSpent map[string]float64
+// Spent accumulates each process's CPU seconds over the phases measured.
+type Spent map[string]float64
 
-func (c cpuSpent) add(before, after map[string]float64) {
+// Add adds what each process spent between two readings of Times.
+func (c Spent) Add(before, after map[string]float64) {
 	for k, v := range after {
 		c[k] += v - before[k]
 	}
 }
 
-func (c cpuSpent) String(rounds int) string {
+// String is each process's CPU seconds a round, the bench's and the server's first.
+func (c Spent) String(rounds int) string {
 	var b strings.Builder
 	total := 0.0
 	for _, k := range []string{"weaviate-server", "bench"} {
