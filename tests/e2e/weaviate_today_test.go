@@ -2,9 +2,9 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -41,7 +41,7 @@ func rbacNode(t *testing.T) (*weaviatenode.Node, string) {
 		{http.MethodPost, "/v1/authz/users/reader/assign", `{"roles":["article-reader"]}`},
 	}
 	for _, s := range steps {
-		if err := n.DoJSON(ctx, s.method, s.path, rawJSON(s.body), nil); err != nil {
+		if err := n.DoJSON(ctx, s.method, s.path, json.RawMessage(s.body), nil); err != nil {
 			t.Fatalf("the RBAC node's set-up: %v", err)
 		}
 	}
@@ -67,7 +67,7 @@ func namespacedNode(t *testing.T) (*weaviatenode.Node, string) {
 		if err := n.DoJSON(ctx, http.MethodPost, "/v1/users/db/"+ns+":"+name, nil, &created); err != nil || created.APIKey == "" {
 			t.Fatalf("the user %s:%s: %v", ns, name, err)
 		}
-		if err := n.DoJSON(ctx, http.MethodPost, "/v1/authz/users/"+ns+":"+name+"/assign", rawJSON(`{"roles":["admin"],"userType":"db"}`), nil); err != nil {
+		if err := n.DoJSON(ctx, http.MethodPost, "/v1/authz/users/"+ns+":"+name+"/assign", json.RawMessage(`{"roles":["admin"],"userType":"db"}`), nil); err != nil {
 			t.Fatalf("the role of %s:%s: %v", ns, name, err)
 		}
 		return created.APIKey
@@ -80,7 +80,7 @@ func namespacedNode(t *testing.T) (*weaviatenode.Node, string) {
 		{alice, `{"class":"Article","vectorizer":"none","properties":[{"name":"title","dataType":["text"]},{"name":"n","dataType":["int"]}]}`},
 		{bob, `{"class":"Ledger","vectorizer":"none","properties":[{"name":"entry","dataType":["text"]}]}`},
 	} {
-		if err := doAs(ctx, n, c.key, http.MethodPost, "/v1/schema", c.body); err != nil {
+		if err := n.DoJSONAs(ctx, c.key, http.MethodPost, "/v1/schema", json.RawMessage(c.body), nil); err != nil {
 			t.Fatalf("a namespace's collection: %v", err)
 		}
 	}
@@ -91,7 +91,7 @@ func namespacedNode(t *testing.T) (*weaviatenode.Node, string) {
 		`{"class":"acme:Author","id":"00000040-0000-4000-8000-00000000b001","properties":{"name":"Ada"},"vector":[0.5,0.5]}`,
 		`{"class":"globex:Ledger","id":"00000040-0000-4000-8000-00000000c001","properties":{"entry":"theirs"},"vector":[1,0]}`,
 	} {
-		if err := n.DoJSON(ctx, http.MethodPost, "/v1/objects", rawJSON(o), nil); err != nil {
+		if err := n.DoJSON(ctx, http.MethodPost, "/v1/objects", json.RawMessage(o), nil); err != nil {
 			t.Fatalf("row %d: %v", i, err)
 		}
 	}
@@ -122,28 +122,4 @@ func todayEnv(t *testing.T, demo *weaviatenode.Node) []string {
 			"APP_E2E_NS_USER_KEY="+alice)
 	}
 	return env
-}
-
-// rawJSON is a request body that is JSON already.
-type rawJSON string
-
-func (r rawJSON) MarshalJSON() ([]byte, error) { return []byte(r), nil }
-
-// doAs is node.DoJSON with another key than the node's.
-func doAs(ctx context.Context, n *weaviatenode.Node, key, method, path, body string) error {
-	req, err := http.NewRequestWithContext(ctx, method, n.URL+path, strings.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+key)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := n.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("%s %s: %s", method, path, resp.Status)
-	}
-	return nil
 }

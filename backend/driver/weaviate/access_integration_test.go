@@ -121,7 +121,7 @@ func TestAConnectionSaysWhoItIsAndWhatItMayDo(t *testing.T) {
 		var roles []struct {
 			Name string `json:"name"`
 		}
-		if err := doAs(ctx, n, carol.APIKey, http.MethodGet, "/v1/authz/roles", nil, &roles); err != nil {
+		if err := n.DoJSONAs(ctx, carol.APIKey, http.MethodGet, "/v1/authz/roles", nil, &roles); err != nil {
 			t.Fatal(err)
 		}
 		var want, got []string
@@ -161,7 +161,7 @@ func TestWithoutDatabaseUsersTheUsersAreThoseHoldingRoles(t *testing.T) {
 		var roles []struct {
 			Name string `json:"name"`
 		}
-		if err := doAs(ctx, n, key, http.MethodGet, "/v1/authz/roles", nil, &roles); err != nil {
+		if err := n.DoJSONAs(ctx, key, http.MethodGet, "/v1/authz/roles", nil, &roles); err != nil {
 			t.Fatal(err)
 		}
 		want := map[string][]string{}
@@ -233,7 +233,7 @@ func TestEachOwnPermissionIsListedOnce(t *testing.T) {
 			Permissions []json.RawMessage `json:"permissions"`
 		} `json:"roles"`
 	}
-	if err := doAs(ctx, n, key, http.MethodGet, "/v1/users/own-info", nil, &own); err != nil || len(own.Roles) != 1 {
+	if err := n.DoJSONAs(ctx, key, http.MethodGet, "/v1/users/own-info", nil, &own); err != nil || len(own.Roles) != 1 {
 		t.Fatalf("own-info: %v, %d roles", err, len(own.Roles))
 	}
 	distinct := map[string]bool{}
@@ -369,7 +369,7 @@ func nodeUsers(t *testing.T, ctx context.Context, n *weaviatenode.Node, key stri
 		Active bool     `json:"active"`
 		Roles  []string `json:"roles"`
 	}
-	if err := doAs(ctx, n, key, http.MethodGet, "/v1/users/db", nil, &users); err != nil {
+	if err := n.DoJSONAs(ctx, key, http.MethodGet, "/v1/users/db", nil, &users); err != nil {
 		t.Fatal(err)
 	}
 	var out []string

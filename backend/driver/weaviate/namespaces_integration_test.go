@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -52,7 +51,7 @@ func TestNamespacesAreBrowsedWithoutAClassLessPath(t *testing.T) {
 		{bob, `{"class":"Article","vectorizer":"none","properties":[{"name":"title","dataType":["text"]}]}`},
 		{bob, `{"class":"Ledger","vectorizer":"none","properties":[{"name":"entry","dataType":["text"]}]}`},
 	} {
-		if err := doAs(ctx, n, c.key, http.MethodPost, "/v1/schema", rawBody(c.body), nil); err != nil {
+		if err := n.DoJSONAs(ctx, c.key, http.MethodPost, "/v1/schema", rawBody(c.body), nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -363,7 +362,7 @@ func TestNamespacesAreBrowsedWithoutAClassLessPath(t *testing.T) {
 		}
 		t.Cleanup(func() { _ = n.DoJSON(context.Background(), http.MethodPost, "/v1/namespaces/globex/resume", nil, nil) })
 		var se *weaviatenode.StatusError
-		if err := doAs(ctx, n, bob, http.MethodGet, "/v1/schema", nil, nil); !errors.As(err, &se) || se.Code != http.StatusUnauthorized {
+		if err := n.DoJSONAs(ctx, bob, http.MethodGet, "/v1/schema", nil, nil); !errors.As(err, &se) || se.Code != http.StatusUnauthorized {
 			t.Fatalf("the node answers the suspended namespace's key %v, want 401", err)
 		}
 		s := settingsFor(n)
@@ -497,37 +496,6 @@ func namespaceUser(t *testing.T, ctx context.Context, n *weaviatenode.Node, ns, 
 	return created.APIKey
 }
 
-// doAs is node.DoJSON with another key than the node's.
-func doAs(ctx context.Context, n *weaviatenode.Node, key, method, path string, in, out any) error {
-	var body io.Reader
-	if in != nil {
-		b, err := json.Marshal(in)
-		if err != nil {
-			return err
-		}
-		body = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, n.URL+path, body)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+key)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := n.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode/100 != 2 {
-		return &weaviatenode.StatusError{Method: method, Path: path, Code: resp.StatusCode, Body: string(b)}
-	}
-	if out == nil {
-		return nil
-	}
-	return json.Unmarshal(b, out)
-}
-
 // schemaClasses are the collections GET /v1/schema gives key, sorted.
 func schemaClasses(t *testing.T, ctx context.Context, n *weaviatenode.Node, key string) []string {
 	t.Helper()
@@ -536,7 +504,7 @@ func schemaClasses(t *testing.T, ctx context.Context, n *weaviatenode.Node, key 
 			Class string `json:"class"`
 		} `json:"classes"`
 	}
-	if err := doAs(ctx, n, key, http.MethodGet, "/v1/schema", nil, &s); err != nil {
+	if err := n.DoJSONAs(ctx, key, http.MethodGet, "/v1/schema", nil, &s); err != nil {
 		t.Fatal(err)
 	}
 	var out []string

@@ -56,6 +56,12 @@ func (e *StatusError) Error() string {
 // credentials and decodes a 2xx answer into out (if not nil). A non-2xx answer is a
 // *StatusError.
 func (n *Node) DoJSON(ctx context.Context, method, path string, in, out any) error {
+	return n.DoJSONAs(ctx, "", method, path, in, out)
+}
+
+// DoJSONAs is DoJSON with key's credentials instead of the node's ("" for the node's): what a
+// test reads back as another user sees it (an RBAC role's, a namespace's).
+func (n *Node) DoJSONAs(ctx context.Context, key, method, path string, in, out any) error {
 	var body io.Reader
 	if in != nil {
 		b, err := json.Marshal(in)
@@ -72,6 +78,9 @@ func (n *Node) DoJSON(ctx context.Context, method, path string, in, out any) err
 		req.Header.Set("Content-Type", "application/json")
 	}
 	req.Header.Set("Accept", "application/json")
+	if key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
 	resp, err := n.Do(req)
 	if err != nil {
 		return fmt.Errorf("%s %s: %v", method, path, err)
