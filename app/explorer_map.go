@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"errors"
-	"math"
 	"strings"
 	"time"
 
@@ -64,11 +63,7 @@ func (a *ExplorerAPI) OpenMap(id, connectionID, table string, req dto.MapRequest
 	progress, start := a.progressTo(id), time.Now()
 	// The count lets the read place each vector as its page arrives rather than keep every
 	// page and copy them after (issue 42: a third of the read's CPU); it is only a hint.
-	rows := 0
-	if total > 0 {
-		rows = int(min(total, int64(math.MaxInt32)))
-	}
-	pts, err := vectormap.Read(ctx, sc, vectormap.ReadRequest{Table: table, Vector: req.Vector, Filters: filters, Max: req.Max, Rows: rows}, func(rows int) {
+	pts, err := vectormap.Read(ctx, sc, vectormap.ReadRequest{Table: table, Vector: req.Vector, Filters: filters, Max: req.Max, Rows: int(max(total, 0))}, func(rows int) {
 		progress(transfer.Progress{Rows: int64(rows), Total: total, Elapsed: time.Since(start)})
 	})
 	if err != nil {
