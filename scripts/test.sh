@@ -41,9 +41,19 @@ record vitest ${counts% *} ${counts#* } $rc
 step "building the desktop binary for the window test"
 if bash scripts/build-app.sh; then record build 1 0 0; else record build 0 1 1; fi
 
+# go test starts the packages' tests in the order they are named, two at a time on two cores:
+# the longest (about 4 to 10 minutes each in the last runs) go first, so that no long package
+# starts last and runs alone at the end.
+LONGEST="app/tests/desktop app/tests/e2e app/tests/dist app/backend/transfer app/tests/headless app/tests/agentproof app/tests/protocol"
+longest_first() { # package...: the same packages, those of $LONGEST first in its order
+  local all=" $* " p
+  for p in $LONGEST; do [[ $all == *" $p "* ]] && echo "$p"; done
+  for p in "$@"; do [[ " $LONGEST " == *" $p "* ]] || echo "$p"; done
+}
+
 step "Go tests with the race detector (real weaviate-server, Xvfb window, Go SDK clients)"
 GOTESTSUM="$TOOLS_DIR/gotestsum-v1.13.0/gotestsum"
-"$GOTESTSUM" --format testname --jsonfile "$ART/gotest.json" -- -race -timeout 30m $GOPKGS; rc=$?
+"$GOTESTSUM" --format testname --jsonfile "$ART/gotest.json" -- -race -timeout 30m $(longest_first $GOPKGS); rc=$?
 counts=$(node -e '
   const lines=require("fs").readFileSync(process.argv[1],"utf8").split("\n").filter(Boolean);
   let p=0,f=0; for (const l of lines){ try{const e=JSON.parse(l); if(!e.Test) continue; if(e.Action==="pass")p++; if(e.Action==="fail")f++;}catch{} }
@@ -52,17 +62,21 @@ record "go test" ${counts% *} ${counts#* } $rc
 
 # Every package whose tests start a weaviate-server runs again against the newest release
 # the harness builds (issue 40): the list is read from the imports, so a new Weaviate suite
-# joins by itself. Left out, each for its reason: the real window and the packages (their
-# Weaviate steps are the bindings the e2e drives and the plugin the driver tests hold), the
-# demo and the benches (make run's and make bench's release).
+# joins by itself. Left out, each for its reason (docs/testing.md, "Two Weaviate releases"):
+# the real window and the packages (their Weaviate steps are the bindings the e2e drives and
+# the plugin the driver tests hold); the suites whose subject is App's own side, which no
+# server release changes: the agent-proof suite (its guards answer before a request leaves
+# App), the CLI and terminal (tests/headless: the same plugin the driver suites hold), the
+# plugin protocol's versions (tests/protocol); the harness's and fixtures' own tests; the demo
+# and the benches (make run's and make bench's release).
 W2=v1.39.0
 step "the Weaviate suites again against weaviate-server $W2 (race detector)"
 WPKGS=$(go list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' $GOPKGS |
   awk '/app\/internal\/testkit\/weaviate(test|node)( |$)/ {print $1}' |
-  grep -v -E '^app/(tests/desktop|tests/dist|cmd/weaviate-demo|bench/)')
+  grep -v -E '^app/(tests/(desktop|dist|agentproof|headless|protocol)|internal/testkit/|cmd/weaviate-demo|bench/)')
 say "$(wc -w <<<"$WPKGS") packages: $(tr '\n' ' ' <<<"$WPKGS")"
 # The e2e's Weaviate specs only (ui.mjs's areas): its PostgreSQL and SQLite specs ran above.
-APP_WEAVIATE_VERSION=$W2 APP_E2E_ONLY=ui.mjs "$GOTESTSUM" --format testname --jsonfile "$ART/gotest-$W2.json" -- -race -timeout 30m $WPKGS; rc=$?
+APP_WEAVIATE_VERSION=$W2 APP_E2E_ONLY=ui.mjs "$GOTESTSUM" --format testname --jsonfile "$ART/gotest-$W2.json" -- -race -timeout 30m $(longest_first $WPKGS); rc=$?
 counts=$(node -e '
   const lines=require("fs").readFileSync(process.argv[1],"utf8").split("\n").filter(Boolean);
   let p=0,f=0; for (const l of lines){ try{const e=JSON.parse(l); if(!e.Test) continue; if(e.Action==="pass")p++; if(e.Action==="fail")f++;}catch{} }
