@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -78,6 +79,7 @@ func Run(c *core.Core, assets fs.FS) error {
 		f.start(e)
 	}
 	var stopWindow context.CancelFunc = func() {}
+	var quits quitGate
 
 	return wails.Run(&options.App{
 		Title:            "App",
@@ -112,7 +114,7 @@ func Run(c *core.Core, assets fs.FS) error {
 			}
 			e.emit.Emit(EventMCPStarted, nil)
 		},
-		OnBeforeClose: func(ctx context.Context) bool { return stayOpen(ctx, areas) },
+		OnBeforeClose: quits.stayOpen(areas),
 		OnShutdown: func(context.Context) {
 			stopWindow()
 			ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
@@ -175,6 +177,25 @@ func stayOpen(ctx context.Context, areas []facade) bool {
 		}
 	}
 	return false
+}
+
+// quitGate lets one quit through to the window. Wails quits on Linux by calling gtk_main_quit
+// from a goroutine once OnBeforeClose has said the window may close, and one SIGTERM reaches
+// both Wails' own handler and quitOnSignals: with nothing holding the window open both quits
+// passed, and the second gtk_main_quit ran while the main thread was destroying the window
+// after gtk_main had returned (SIGSEGV in gtk_main_quit, exit 2: tests/desktop's SIGTERM check
+// under load, 2026-12-07). Once a quit has been let through, every later one is held back.
+type quitGate struct{ decided atomic.Bool }
+
+// stayOpen is the window's OnBeforeClose: true (the window stays open) when an area holding
+// unsaved work keeps it open, or when another quit was let through already.
+func (g *quitGate) stayOpen(areas []facade) func(context.Context) bool {
+	return func(ctx context.Context) bool {
+		if g.decided.Load() || stayOpen(ctx, areas) {
+			return true
+		}
+		return !g.decided.CompareAndSwap(false, true)
+	}
 }
 
 // quitOnSignals quits the window on every SIGTERM or interrupt until ctx ends. Wails handles

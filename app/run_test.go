@@ -1,11 +1,14 @@
 package app
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -42,5 +45,49 @@ func TestFacadesAreTheBoundAreasWithTheirGeneratedMethods(t *testing.T) {
 	}
 	if got := len(bind(facades())); got != len(seen) {
 		t.Fatalf("bind gives %d structs for %d areas", got, len(seen))
+	}
+}
+
+// holdsOpen is an area whose unsaved work keeps the window open while open is true.
+type holdsOpen struct {
+	ExplorerAPI
+	open bool
+}
+
+func (h *holdsOpen) beforeClose(context.Context) bool { return h.open }
+
+// One SIGTERM reaches Wails' handler and quitOnSignals at once, and each quit that
+// OnBeforeClose lets through calls gtk_main_quit: only the first of quits arriving together
+// may pass, or the second races the window's destroy (the app crashed with SIGSEGV). A quit
+// held back by unsaved work lets a later one through.
+func TestOnlyOneQuitReachesTheWindowHoweverManyArriveTogether(t *testing.T) {
+	var g quitGate
+	area := &holdsOpen{open: true}
+	before := g.stayOpen([]facade{area})
+	if !before(context.Background()) {
+		t.Fatal("a quit was let through while unsaved work held the window open")
+	}
+	area.open = false
+	const quits = 16
+	var wg sync.WaitGroup
+	var passed atomic.Int32
+	start := make(chan struct{})
+	for range quits {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			if !before(context.Background()) {
+				passed.Add(1)
+			}
+		}()
+	}
+	close(start)
+	wg.Wait()
+	if got := passed.Load(); got != 1 {
+		t.Fatalf("%d of %d quits arriving together were let through, want 1", got, quits)
+	}
+	if !before(context.Background()) {
+		t.Fatal("a quit after the window's quit was let through again")
 	}
 }
