@@ -9,8 +9,8 @@
 // pans the map with the mouse, one move per animation frame (synthetic mouse events aimed, as
 // real ones are, at the element under the pointer, the canvas, and bubbling to the window),
 // and takes the frame intervals from requestAnimationFrame. Then it zooms (one wheel step a
-// frame, in and most of the way back out: each redraws every point, where a drag only moves the drawn picture)
-// and takes those intervals too. Last it chooses the Sample "up to 10,000 rows" and times the
+// frame, in and most of the way back out: the drawn picture scales, as a drag moves it) and
+// takes those intervals too, and the time from the last step to the points drawn again. Last it chooses the Sample "up to 10,000 rows" and times the
 // layout of that sample from Map's answer to the finished UMAP.
 // It prints one JSON line with the measurements (or {"error": ...}); progress goes to stderr.
 import { writeFileSync } from "node:fs";
@@ -204,10 +204,16 @@ try {
     const canvas = document.querySelector(".panel--map .map-canvas canvas");
     const r = canvas.getBoundingClientRect();
     const at = { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
+    let last = 0;
     const { intervals } = await window.__everyFrame(frames, (i) => {
       canvas.dispatchEvent(new WheelEvent("wheel", { ...at, deltaY: i < frames * 0.6 ? -40 : 40, bubbles: true, cancelable: true, view: window }));
+      last = performance.now();
     });
-    return { frames: intervals };
+    // The wheel moves the drawn picture (a CSS transform); once it rests the points are drawn
+    // again at the view it reached and the transform goes: the time from the last step to then.
+    while (canvas.style.transform !== "" && performance.now() - last < 10_000) await new Promise((r) => requestAnimationFrame(r));
+    await new Promise((r) => requestAnimationFrame(r));
+    return { frames: intervals, drawnMs: performance.now() - last };
   }, { frames: 60 });
   log("zoomed");
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));

@@ -19,10 +19,10 @@ import (
 	"app/internal/testkit/weaviatenode"
 )
 
-// Targets of issue 22 for the map in Chromium.
+// Targets of issues 22 and 42 for the map in Chromium.
 const (
 	targetFirstFrame   = 3 * time.Second  // after the vectors arrived
-	targetPanP95       = 33.0             // ms, 100,000 points with software GL
+	targetMoveP95      = 16.7             // ms, a pan or a zoom of 100,000 points with software GL: one display period (issue 42, target 3; issue 22 had 33 ms)
 	targetSampleLayout = 15 * time.Second // the finished layout of 10,000 points
 )
 
@@ -104,6 +104,9 @@ type mapResult struct {
 	} `json:"pan"`
 	Zoom struct {
 		Frames []float64 `json:"frames"`
+		// DrawnMs: the last wheel step -> the points drawn again at the view it reached (the
+		// moved picture replaced).
+		DrawnMs float64 `json:"drawnMs"`
 	} `json:"zoom"`
 	// Sample is the map of a 10,000-row sample: Sample chosen -> its vectors read, and the
 	// vectors -> the finished UMAP.
@@ -179,10 +182,12 @@ func reportMap(r mapResult, bare bareRead) {
 	row("Map -> first frame / -> layout done", fmt.Sprintf("%s / %s", ms(r.ReadMs+r.FirstFrameMs), ms(r.ReadMs+r.DoneMs)), "reported", "")
 	fs := r.Pan.Frames
 	p50, p95, maxF := percentile(fs, 50), percentile(fs, 95), percentile(fs, 100)
-	row("pan 100,000 points p50 / p95 / max", fmt.Sprintf("%.1f / %.1f / %.1f ms", p50, p95, maxF), fmt.Sprintf("p95 < %.0f ms", targetPanP95), met(p95 < targetPanP95))
+	row("pan 100,000 points p50 / p95 / max", fmt.Sprintf("%.1f / %.1f / %.1f ms", p50, p95, maxF), fmt.Sprintf("p95 < %.1f ms", targetMoveP95), met(p95 < targetMoveP95))
 	row("pan fps", fmt.Sprintf("%.1f fps (%d frames)", float64(len(fs))/(r.Pan.PanMs/1000), len(fs)), "reported", "")
 	zs := r.Zoom.Frames
-	row("zoom 100,000 points p50 / p95 / max", fmt.Sprintf("%.1f / %.1f / %.1f ms", percentile(zs, 50), percentile(zs, 95), percentile(zs, 100)), "reported", "")
+	zp95 := percentile(zs, 95)
+	row("zoom 100,000 points p50 / p95 / max", fmt.Sprintf("%.1f / %.1f / %.1f ms", percentile(zs, 50), zp95, percentile(zs, 100)), fmt.Sprintf("p95 < %.1f ms", targetMoveP95), met(zp95 < targetMoveP95))
+	row("  wheel at rest -> points drawn again", ms(r.Zoom.DrawnMs), "reported", "")
 	row("sample of 10,000: read / layout done (UMAP)", fmt.Sprintf("%s / %s", ms(r.Sample.ReadMs), ms(r.Sample.DoneMs)), fmt.Sprintf("layout < %s", targetSampleLayout),
 		met(r.Sample.DoneMs < float64(targetSampleLayout.Milliseconds())))
 	say("the map said: %s; the display's frame period %.1f ms", r.Status, r.Pan.VsyncMs)

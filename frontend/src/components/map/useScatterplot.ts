@@ -1,13 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import createScatterplot, { createRenderer } from "regl-scatterplot";
-import { panByCss } from "./panByCss";
+import { moveByCss } from "./moveByCss";
 
 export type Scatterplot = ReturnType<typeof createScatterplot>;
 
 /**
  * useScatterplot is the map's WebGL plot (regl-scatterplot), made once for the tab's life on
  * the canvas it returns a ref for, sized to its box: the point under the pointer, the points
- * selected (by the lasso, a legend entry or a search), and panning by dragging.
+ * selected (by the lasso, a legend entry or a search), and panning by dragging and zooming by
+ * the wheel, both by moving the drawn picture first (moveByCss).
  */
 export function useScatterplot() {
   const [hover, setHover] = useState<{ i: number; x: number; y: number } | null>(null);
@@ -63,9 +64,9 @@ export function useScatterplot() {
       }
     });
     ro.observe(box);
-    const stopPan = panByCss(box, canvas, () => plot.current);
+    const stopMoves = moveByCss(box, canvas, () => plot.current);
     return () => {
-      stopPan();
+      stopMoves();
       ro.disconnect();
       sp.destroy();
       renderer.destroy();
