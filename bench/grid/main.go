@@ -80,7 +80,7 @@ func main() {
 	fresh := flag.Bool("fresh", false, "delete the kept data directory and load GridBench again")
 	artifacts := flag.String("artifacts", "", "where the screenshots and the wails dev log go (default: a new temporary directory)")
 	viteDev := flag.Bool("vite", false, "measure the page as Vite's dev server serves it (React's development build), as tests/e2e does, instead of the production build")
-	only := flag.String("only", "", `"grid" or "map": measure only that one (default: both)`)
+	only := flag.String("only", "", `"grid", "wide" or "map": measure only that one (default: all three)`)
 	profile := flag.Bool("profile", false, "record a CPU profile of the scroll (unminified build; the artifacts get the .cpuprofile, the output the top functions); profiling slows the frames it measures")
 	flag.Parse()
 
@@ -95,8 +95,8 @@ func main() {
 	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
 	go func() { <-sig; stopAll(); os.Exit(130) }()
 
-	if *only != "" && *only != "grid" && *only != "map" {
-		fmt.Fprintln(os.Stderr, `gridbench: -only takes "grid" or "map"`)
+	if *only != "" && *only != "grid" && *only != "wide" && *only != "map" {
+		fmt.Fprintln(os.Stderr, `gridbench: -only takes "grid", "wide" or "map"`)
 		os.Exit(2)
 	}
 	err := run(*dataDir, *fresh, *artifacts, *viteDev, *profile, *only, func(f func()) { cleanups = append(cleanups, f) })
@@ -151,32 +151,26 @@ func run(dataDir string, fresh bool, art string, viteDev, profile bool, only str
 	}
 	cleanup(stopReg)
 
-	node, err := startLoaded(dataDir, fresh)
+	node, err := startLoaded(dataDir, fresh, only)
 	if err != nil {
 		return err
 	}
 	cleanup(node.Stop)
 
-	step("raw JSON of the same objects: GET /v1/objects?class=GridBench&include=vector, 1,000 a page")
-	rawCtx, rawCancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	rawStart := time.Now()
-	rawBytes, rawObjects, err := rawJSONSize(rawCtx, node, 1000)
-	rawTime := time.Since(rawStart)
-	rawCancel()
-	if err != nil {
-		return err
+	var rawBytes int
+	var bare bareRead
+	if only == "" || only == "grid" {
+		if rawBytes, err = rawJSON(node); err != nil {
+			return err
+		}
 	}
-	if rawObjects != fixtures.GridBenchCount {
-		return fmt.Errorf("paging GridBench read %d objects, want %d", rawObjects, fixtures.GridBenchCount)
+	if only == "" || only == "map" {
+		step("bare read of MapBench: every object's uuid, properties and vector over gRPC, 1,000 a request (the peer of the map's read)")
+		if bare, err = bareMapReads(node, 2); err != nil {
+			return err
+		}
+		say("%d objects in %s (the faster of two reads, the first warming the node; it is read again after the map)", bare.objects, bare.before.Round(time.Millisecond))
 	}
-	say("%d objects, %s of JSON, read in %s", rawObjects, mb(rawBytes), rawTime.Round(time.Millisecond))
-
-	step("bare read of MapBench: every object's uuid, properties and vector over gRPC, 1,000 a request (the peer of the map's read)")
-	bare, err := bareMapReads(node, 2)
-	if err != nil {
-		return err
-	}
-	say("%d objects in %s (the faster of two reads, the first warming the node; it is read again after the map)", bare.objects, bare.before.Round(time.Millisecond))
 
 	dist := filepath.Join(tmp, "dist")
 	if !viteDev {
@@ -194,6 +188,16 @@ func run(dataDir string, fresh bool, art string, viteDev, profile bool, only str
 		return err
 	}
 
+	// The WebKitGTK figure of the wide table: the window's page is reached through WebKitGTK's
+	// own remote inspector (an environment variable of WebKit's, nothing in the app).
+	var inspectorEnv []string
+	inspectorPort := 0
+	if only == "" || only == "wide" {
+		if inspectorPort, err = e2eharness.FreePort(); err != nil {
+			return err
+		}
+		inspectorEnv = []string{fmt.Sprintf("WEBKIT_INSPECTOR_HTTP_SERVER=127.0.0.1:%d", inspectorPort)}
+	}
 	step("wails dev on a private Xvfb display (compiles the app)")
 	d, stopX, err := harness.LaunchXvfb(1440, 900)
 	if err != nil {
@@ -203,7 +207,7 @@ func run(dataDir string, fresh bool, art string, viteDev, profile bool, only str
 	devCtx, devCancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer devCancel()
 	dev, err := e2eharness.StartDev(devCtx, e2eharness.DevOptions{Root: root, Wails: wails, Display: d, ConfigDir: configDir,
-		Env: reg.Env(), LogPath: filepath.Join(art, "wails-dev.log"), Optimized: true})
+		Env: append(reg.Env(), inspectorEnv...), LogPath: filepath.Join(art, "wails-dev.log"), Optimized: true})
 	if err != nil {
 		return err
 	}
@@ -220,7 +224,7 @@ func run(dataDir string, fresh bool, art string, viteDev, profile bool, only str
 		say("the production build at %s, its Go bindings through wails dev at %s", pageURL, dev.URL)
 	}
 	pg := page{root: root, url: pageURL, chromium: chromium, art: art, dev: dev, profile: profile}
-	if only != "map" {
+	if only == "" || only == "grid" {
 		step("grid.mjs: headless Chromium drives the grid")
 		res, err := drive(pg)
 		if err != nil {
@@ -228,7 +232,12 @@ func run(dataDir string, fresh bool, art string, viteDev, profile bool, only str
 		}
 		report(res, rawBytes)
 	}
-	if only == "grid" {
+	if only == "" || only == "wide" {
+		if err := wideBench(pg, inspectorPort); err != nil {
+			return err
+		}
+	}
+	if only == "grid" || only == "wide" {
 		say("screenshots and the wails dev log: %s", art)
 		return nil
 	}
@@ -250,13 +259,13 @@ func run(dataDir string, fresh bool, art string, viteDev, profile bool, only str
 // startLoaded starts weaviate-server on the kept data directory and makes sure it holds
 // GridBench and MapBench as the fixtures define them, loading what it does not. A directory
 // the server cannot start on is removed and started over once.
-func startLoaded(dataDir string, fresh bool) (*weaviatenode.Node, error) {
+func startLoaded(dataDir string, fresh bool, only string) (*weaviatenode.Node, error) {
 	if fresh {
 		if err := os.RemoveAll(dataDir); err != nil {
 			return nil, err
 		}
 	}
-	step("weaviate-server " + weaviatenode.Version() + " with GridBench and MapBench (data kept in " + dataDir + ")")
+	step("weaviate-server " + weaviatenode.Version() + " with GridBench, WideBench and MapBench as -only needs them (data kept in " + dataDir + ")")
 	start := func() (*weaviatenode.Node, error) {
 		opts := weaviatetest.Options(weaviatenode.Anonymous)
 		opts.DataDir = dataDir
@@ -277,16 +286,37 @@ func startLoaded(dataDir string, fresh bool) (*weaviatenode.Node, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Minute)
 	defer cancel()
+	if only == "" || only == "wide" {
+		if ok, why := holdsWide(ctx, node); ok {
+			say("%s is there from an earlier run (%d objects)", wideClass, wideRows)
+		} else {
+			say("loading %s (%s): %d objects x %d properties, no vectors (seconds)", wideClass, why, wideRows, len(wideProps))
+			t0 := time.Now()
+			if err := loadWide(ctx, node); err != nil {
+				node.Stop()
+				return nil, fmt.Errorf("load %s: %w", wideClass, err)
+			}
+			if ok, why := holdsWide(ctx, node); !ok {
+				node.Stop()
+				return nil, fmt.Errorf("%s after loading: %s", wideClass, why)
+			}
+			say("loaded in %s", time.Since(t0).Round(time.Second))
+		}
+	}
 	for _, c := range []struct {
 		class      string
 		count, dim int
 		object     func(int) fixtures.Object
 		load       func(context.Context, fixtures.Target) error
 		takes      string
+		needed     bool
 	}{
-		{fixtures.GridBench, fixtures.GridBenchCount, fixtures.GridBenchDims, fixtures.GridBenchObject, fixtures.LoadGridBench, "about a minute or two"},
-		{fixtures.MapBench, fixtures.MapBenchCount, fixtures.MapBenchDims, fixtures.MapBenchObject, fixtures.LoadMapBench, "a few minutes"},
+		{fixtures.GridBench, fixtures.GridBenchCount, fixtures.GridBenchDims, fixtures.GridBenchObject, fixtures.LoadGridBench, "about a minute or two", only == "" || only == "grid"},
+		{fixtures.MapBench, fixtures.MapBenchCount, fixtures.MapBenchDims, fixtures.MapBenchObject, fixtures.LoadMapBench, "a few minutes", only == "" || only == "map"},
 	} {
+		if !c.needed {
+			continue
+		}
 		ok, why := holds(ctx, node, c.class, c.count, c.dim, c.object)
 		if ok {
 			say("%s is there from an earlier run (%d objects)", c.class, c.count)
@@ -409,6 +439,7 @@ type page struct {
 	root, url, chromium, art string
 	dev                      *e2eharness.Dev
 	profile                  bool
+	env                      []string // more environment for the script (wide.go)
 }
 
 // run runs the page script within timeout and decodes the JSON line it prints into res (the
@@ -424,6 +455,7 @@ func (p page) run(script string, timeout time.Duration, watch io.Writer, res any
 	if p.profile {
 		cmd.Env = append(cmd.Env, "GRIDBENCH_PROFILE=1")
 	}
+	cmd.Env = append(cmd.Env, p.env...)
 	cmd.Stderr = prefixed{}
 	if watch != nil {
 		cmd.Stderr = io.MultiWriter(prefixed{}, watch)
@@ -544,3 +576,20 @@ func mb(b int) string { return fmt.Sprintf("%.1f MB", float64(b)/(1<<20)) }
 func step(s string) { fmt.Printf("\n==> %s\n", s) }
 
 func say(format string, a ...any) { fmt.Printf("    "+format+"\n", a...) }
+
+// rawJSON reads GridBench's raw JSON (the heap's peer) and says what it read.
+func rawJSON(node *weaviatenode.Node) (int, error) {
+	step("raw JSON of the same objects: GET /v1/objects?class=GridBench&include=vector, 1,000 a page")
+	rawCtx, rawCancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer rawCancel()
+	rawStart := time.Now()
+	rawBytes, rawObjects, err := rawJSONSize(rawCtx, node, 1000)
+	if err != nil {
+		return 0, err
+	}
+	if rawObjects != fixtures.GridBenchCount {
+		return 0, fmt.Errorf("paging GridBench read %d objects, want %d", rawObjects, fixtures.GridBenchCount)
+	}
+	say("%d objects, %s of JSON, read in %s", rawObjects, mb(rawBytes), time.Since(rawStart).Round(time.Millisecond))
+	return rawBytes, nil
+}
