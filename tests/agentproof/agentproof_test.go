@@ -45,6 +45,7 @@ func TestAnAgentGetsNothingThePersonDidNotApprove(t *testing.T) {
 	}
 
 	// The log, read with the app's own command once the app has written what it queued.
+	h.closeBridges()
 	h.stopApp()
 	logged := h.loggedTraces(t)
 	for _, g := range groups {

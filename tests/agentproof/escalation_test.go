@@ -242,6 +242,9 @@ func escalation(h *harness) group {
 			}
 		}})
 	}
+	// Through every prompt, and through the real stdio bridge (prompts_test.go).
+	cases = append(cases, promptCases(h)...)
+	cases = append(cases, bridgeCases(h)...)
 	return group{name: "self-escalation", cases: cases}
 }
 

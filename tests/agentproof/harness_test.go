@@ -70,11 +70,18 @@ const (
 // harness is the running app, its databases and the person at its terminal.
 type harness struct {
 	bin, dir string
-	port     int
-	appPID   int               // the app under script, from its handshake
-	tokens   map[string]string // name -> bearer token
-	tokenIDs map[string]string // name -> id
-	connIDs  map[string]string // connection name -> id
+	// bridgeBin is app-mcp, the stdio bridge, built from the tree.
+	bridgeBin string
+	port      int
+	// offered are the tools tools/list offers a fullAccess token, read from the app; prompts
+	// the prompts prompts/list offers, with their arguments.
+	offered  []string
+	prompts  []promptDef
+	bridges  map[string]*bridgeProc // app-mcp processes by kind of client (bridge_test.go)
+	appPID   int                    // the app under script, from its handshake
+	tokens   map[string]string      // name -> bearer token
+	tokenIDs map[string]string      // name -> id
+	connIDs  map[string]string      // connection name -> id
 	wv       *weaviatenode.Node
 	pg       *pgnode.Node
 	lite     string // the SQLite file
@@ -131,9 +138,11 @@ func start(t *testing.T) *harness {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	tmp := t.TempDir()
-	h := &harness{bin: filepath.Join(tmp, "app"), dir: filepath.Join(tmp, "config"), tokens: map[string]string{}, tokenIDs: map[string]string{}, connIDs: map[string]string{}}
-	if out, err := exec.CommandContext(ctx, "go", "build", "-o", h.bin, "app").CombinedOutput(); err != nil {
-		t.Fatalf("go build app: %v\n%s", err, out)
+	h := &harness{bin: filepath.Join(tmp, "app"), bridgeBin: filepath.Join(tmp, "app-mcp"), dir: filepath.Join(tmp, "config"), tokens: map[string]string{}, tokenIDs: map[string]string{}, connIDs: map[string]string{}, bridges: map[string]*bridgeProc{}}
+	for bin, pkg := range map[string]string{h.bin: "app", h.bridgeBin: "app/cmd/app-mcp"} {
+		if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, pkg).CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", pkg, err, out)
+		}
 	}
 
 	h.wv = weaviatetest.Start(t, weaviatenode.Anonymous)
@@ -230,7 +239,47 @@ func start(t *testing.T) *harness {
 	if r := warm.elicit(tokFull, "execute_query", map[string]any{"connection": connLite, "query": "DELETE FROM notes WHERE id = 0"}); r.stateOf() == "" {
 		t.Fatalf("no input_required to warm the keyring: %s", r)
 	}
+	// What the app offers, read from it (the scope matrix and the prompt cases are built on
+	// it, not on a list of our own), every page.
+	for _, page := range warm.pages(tokFull, "tools/list", "tools") {
+		h.offered = append(h.offered, page["name"].(string))
+	}
+	for _, page := range warm.pages(tokFull, "prompts/list", "prompts") {
+		p := promptDef{name: page["name"].(string)}
+		args, _ := page["arguments"].([]any)
+		for _, arg := range args {
+			p.args = append(p.args, arg.(map[string]any)["name"].(string))
+		}
+		h.prompts = append(h.prompts, p)
+	}
+	if len(h.offered) == 0 || len(h.prompts) == 0 {
+		t.Fatalf("the app offers %d tools and %d prompts", len(h.offered), len(h.prompts))
+	}
 	return h
+}
+
+// pages lists every item of a list method for token, following nextCursor.
+func (a *attempt) pages(token, method, field string) []map[string]any {
+	a.Helper()
+	var out []map[string]any
+	params := map[string]any{}
+	for range 100 {
+		r := a.call(req{token: token, method: method, params: params})
+		items, ok := r.result[field].([]any)
+		if !ok {
+			a.Fatalf("%s: %s", method, r)
+		}
+		for _, it := range items {
+			out = append(out, it.(map[string]any))
+		}
+		next, _ := r.result["nextCursor"].(string)
+		if next == "" {
+			return out
+		}
+		params = map[string]any{"cursor": next}
+	}
+	a.Fatalf("%s: more than 100 pages", method)
+	return nil
 }
 
 // startApp runs `app --headless` in a pseudo-terminal (script(1)), the person at it.
@@ -251,7 +300,7 @@ func (h *harness) startApp(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.app, h.stdin = cmd, in
-	t.Cleanup(func() { h.stopApp() })
+	t.Cleanup(func() { h.closeBridges(); h.stopApp() })
 	deadline := time.Now().Add(30 * time.Second)
 	for h.port == 0 {
 		var hs struct {

@@ -1,7 +1,6 @@
 package agentproof
 
 import (
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -52,64 +51,26 @@ func scope(h *harness) group {
 	var cases []attackCase
 	add := func(name string, run func(a *attempt)) { cases = append(cases, attackCase{name: name, run: run}) }
 
-	// A readOnly token writes nothing, with any tool, on any database, and nobody is asked.
+	// Every tool on every token level and every connection's external access and AI policy
+	// (matrix_test.go). Beside it, what the matrix does not show: a readOnly token's write
+	// statement is the person's to approve, and reads on alwaysAsk wait for the person.
+	cases = append(cases, matrixCases(h)...)
 	for _, db := range []struct{ conn, table, key string }{{connPG, "notes", "1"}, {connLite, "notes", "1"}, {connWV, "Note", "00000000-0000-4000-8000-000000000002"}} {
-		for tool, args := range writeCalls(db.conn, db.table, db.key) {
-			add(fmt.Sprintf("a readOnly token calls %s on %s", tool, db.conn), func(a *attempt) {
-				r := a.elicit(tokRO, tool, args)
-				if tool != "execute_query" {
-					// The writing tools need tools:write (or admin), which readOnly lacks.
-					forbidden(a, r)
-					return
-				}
-				// A statement is the person's to approve, on any token (SPEC B): the form, then
-				// App's own question, whatever the form says.
-				if r.stateOf() == "" {
-					a.Fatalf("want input_required: %s", r)
-				}
-				denied(a, a.answer(tokRO, tool, args, r.stateOf(), true))
-				if len(a.h.person.questions()) != 1 {
-					a.Errorf("the person was asked %d times, want once", len(a.h.person.questions()))
-				}
-			})
-		}
-	}
-
-	// A blocked connection is invisible: every tool answers as for one that does not exist.
-	for _, tool := range []string{"list_tables", "describe_table", "browse_table", "count_rows", "execute_query", "insert_rows", "connect", "connection_status", "search_schema", "disconnect"} {
-		add("fullAccess calls "+tool+" on a blocked connection", func(a *attempt) {
-			r := a.elicit(tokFull, tool, toolArgs(tool, connPGBlock))
-			if r.toolError() != "not_found" {
-				a.Fatalf("want not_found, as for a connection that does not exist: %s", r)
+		args := writeCalls(db.conn, db.table, db.key)["execute_query"]
+		add("a readOnly token's write statement on "+db.conn+": its form, then App's own question", func(a *attempt) {
+			r := a.elicit(tokRO, "execute_query", args)
+			// A statement is the person's to approve, on any token (SPEC B): the form, then
+			// App's own question, whatever the form says.
+			if r.stateOf() == "" {
+				a.Fatalf("want input_required: %s", r)
+			}
+			denied(a, a.answer(tokRO, "execute_query", args, r.stateOf(), true))
+			if len(a.h.person.questions()) != 1 {
+				a.Errorf("the person was asked %d times, want once", len(a.h.person.questions()))
 			}
 		})
 	}
-	add("list_connections leaves the blocked connection out", func(a *attempt) {
-		r := a.tool(tokFull, "list_connections", nil)
-		if strings.Contains(string(r.body), connPGBlock) || !strings.Contains(string(r.body), connPGRO) {
-			a.Fatalf("%s", r)
-		}
-	})
-
-	// External access readOnly and the AI policy neverForWrites refuse writes at once (-33007),
-	// even on a fullAccess token whose agent would accept its own form; reads run.
-	for _, conn := range []string{connPGRO, connPGNever} {
-		for tool, args := range writeCalls(conn, "notes", "1") {
-			add(fmt.Sprintf("fullAccess calls %s on %s", tool, conn), func(a *attempt) {
-				r := a.elicit(tokFull, tool, args)
-				if r.code() != -33007 {
-					a.Fatalf("want -33007: %s", r)
-				}
-			})
-		}
-		add("a read on "+conn+" runs", func(a *attempt) {
-			r := a.tool(tokRO, "execute_query", map[string]any{"connection": conn, "query": "SELECT count(*) FROM items"})
-			if r.result == nil || r.result["isError"] == true {
-				a.Fatalf("%s", r)
-			}
-		})
-	}
-	// alwaysAsk: reads wait for the person too.
+	// alwaysAsk without the form: reads wait for the person at App.
 	for _, read := range []map[string]any{
 		{"connection": connPGAlway, "query": "SELECT title FROM items"},
 		{"connection": connPGAlway, "query": "SELECT count(*) FROM notes"},
@@ -118,11 +79,6 @@ func scope(h *harness) group {
 			denied(a, a.tool(tokRW, "execute_query", read))
 			if len(a.h.person.questions()) != 1 {
 				a.Errorf("asked %d times, want once", len(a.h.person.questions()))
-			}
-		})
-		add(fmt.Sprintf("a fullAccess token's read on %s is a question first: %s", connPGAlway, read["query"]), func(a *attempt) {
-			if r := a.elicit(tokFull, "execute_query", read); r.stateOf() == "" {
-				a.Fatalf("want input_required: %s", r)
 			}
 		})
 	}
@@ -192,18 +148,8 @@ func scope(h *harness) group {
 			a.Fatalf("the session's owner lost it: %s", r)
 		}
 	})
-	// No list here is longer than a page (50), so no real cursor is issued to take; a cursor
-	// made up for another principal, or for another method, is refused like a tampered one
-	// (the core's cursor tests move real ones between principals).
-	for _, list := range []string{"resources/list", "tools/list", "prompts/list", "resources/templates/list"} {
-		add("a cursor made up for another principal on "+list, func(a *attempt) {
-			payload := append(append([]byte(list+"\x00token:"+a.h.tokenIDs[tokFull]+"\x00"), 0, 0, 0, 0, 0, 0, 0), 1)
-			cursor := base64.RawURLEncoding.EncodeToString(payload) + "." + base64.RawURLEncoding.EncodeToString(make([]byte, 16))
-			if r := a.call(req{token: tokRO, method: list, params: map[string]any{"cursor": cursor}}); r.code() != -32602 {
-				a.Fatalf("want -32602: %s", r)
-			}
-		})
-	}
+	// Cursors crossing principals (cursor_test.go).
+	cases = append(cases, cursorCases(h)...)
 	add("notifications/cancelled from another token leaves the request running", func(a *attempt) {
 		var r reply
 		var wg sync.WaitGroup
