@@ -20,7 +20,7 @@ help:
 	@echo "make release   the registry, packages, sums and release note into build/release (docs/release.md)"
 	@echo "make bench     run the benchmarks and print ratios against their peers"
 	@echo "make bench-compare REV=<commit>  MCP throughput of this tree against an older commit"
-	@echo "make soak      64 MCP clients for an hour (SOAK=5m for less), a weaviate restart; checks writes, log, leaks"
+	@echo "make soak      64 MCP clients for an hour (SOAK=5m for less) on Weaviate, PostgreSQL and SQLite, weaviate-server and PostgreSQL restarted; checks writes, log, leaks"
 	@echo "make fuzz      fuzz the parsers of untrusted input for a short while each"
 	@echo "make lint      gofmt, go vet and staticcheck (installed on first use), and this list"
 	@echo "make clean     remove the built binaries and the built frontend"
