@@ -44,6 +44,11 @@
 #            after the vectors arrived) and to the finished layout (reported), and the frame
 #            time while panning all the points with software WebGL (target: p95 under 33 ms);
 #            a missed target is printed, not a failure
+#   coldstart the built app (scripts/build-app.sh) from the process start to its connection list
+#            answering a key press in the real window on a private Xvfb, against a bare Wails
+#            window built here that paints one list of the same saved connections (issue 42,
+#            targets: median of 5 at most 500 ms, at most 1.5x the bare window); a miss is
+#            printed, not a failure
 #   postgres page 5,000 of a 500,000-row table read on against page 1 through the PostgreSQL
 #            driver (keyset paging; target at most 1.5x), beside page 5,000 by OFFSET with a
 #            bare pgx query (the peer); on PostgreSQL 18 with pgvector (PGlite), a 1,000-row page of
@@ -98,5 +103,8 @@ go run ./bench/vectormap || failed+=(map)
 
 step "grid and map in headless Chromium: 10,000 rows x 1,536 dims (first rows, scroll frames, JS heap vs raw JSON); the Map tab of 100,000 x 768 dims (read, first frame, layout, panning)"
 bash scripts/ensure-weaviate.sh >/dev/null && go run ./bench/grid || failed+=(grid)
+
+step "cold start: the app's window to its connection list answering a key press vs a bare Wails window painting one list (issue 42, target 4)"
+go run ./bench/coldstart || failed+=(coldstart)
 
 if [ ${#failed[@]} -gt 0 ]; then die "benchmarks that did not finish: ${failed[*]} (see above)"; fi
