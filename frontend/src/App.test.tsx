@@ -121,7 +121,7 @@ describe("App shell", () => {
     await userEvent.keyboard("{Control>}e{/Control}");
     expect(screen.getByRole("tab", { name: "Query · Local Weaviate" })).toHaveAttribute("aria-selected", "true");
     expect(connect).toHaveBeenCalledWith("a");
-    expect(screen.getByRole("region", { name: "Query Local Weaviate" })).toBeInTheDocument();
+    expect(await screen.findByRole("region", { name: "Query Local Weaviate" })).toBeInTheDocument();
   });
 
   it("a saved connection waiting for its plugin shows the download in its sidebar entry", async () => {

@@ -1,12 +1,10 @@
-import { useCallback, useEffect, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 import { parseApiError, useApi, type ApiError, type Connection, type ConnectionForm } from "../../api";
 import type { Opened } from "../opened/useOpened";
-import { EditorPanel } from "../editor/EditorPanel";
 import { ConnectionFormPanel } from "../forms/ConnectionFormPanel";
 import { NewConnectionPanel } from "../forms/NewConnectionPanel";
 import { ConnectionPanel } from "./ConnectionPanel";
 import { SettingsPanel } from "../settings/SettingsPanel";
-import { MapPanel } from "../map/MapPanel";
 import { SearchPanel } from "../search/SearchPanel";
 import { SimilarPanel } from "./SimilarPanel";
 import { TabBar } from "./TabBar";
@@ -16,6 +14,16 @@ import { WelcomePanel } from "./WelcomePanel";
 import { ErrorLine } from "../frame/ErrorLine";
 import { useAppModel } from "../frame/appModel";
 import "./workspace.css";
+
+// The query editor (CodeMirror and the drivers' languages) and the map (regl-scatterplot) are
+// over half of the page's script: they are their own chunks, loaded when first opened and in
+// the background once the window has painted, so that the first paint of the connection list
+// parses less (issue 42, target 4: cold start).
+const loadEditor = () => import("../editor/EditorPanel");
+const loadMap = () => import("../map/MapPanel");
+const EditorPanel = lazy(() => loadEditor().then((m) => ({ default: m.EditorPanel })));
+const MapPanel = lazy(() => loadMap().then((m) => ({ default: m.MapPanel })));
+const preloadAfter = 1500; // ms after the workspace first painted
 
 /** Workspace is the main area: a tab bar and the active tab's panel. */
 export function Workspace() {
@@ -46,6 +54,13 @@ export function Workspace() {
   const [ready, setReady] = useState<Record<string, boolean>>({});
   const reportReady = useCallback((key: string, r: boolean) => setReady((p) => (p[key] === r ? p : { ...p, [key]: r })), []);
   const api = useApi();
+  useEffect(() => {
+    const t = setTimeout(() => {
+      void loadEditor();
+      void loadMap();
+    }, preloadAfter);
+    return () => clearTimeout(t);
+  }, []);
   const title = windowTitle(active, ready, pending, opened);
   useEffect(() => api.setWindowTitle(title), [api, title]);
   // Tabs closed any way (a deleted connection closes all of its tabs) leave these maps.
@@ -131,21 +146,25 @@ export function Workspace() {
               />
             )}
             {t.kind === "map" && (
-              <MapPanel
-                connection={t.connection}
-                table={t.table}
-                filters={t.filters}
-                highlight={t.highlight}
-                onOpenRows={(keys, keyColumns) => onOpenRows(t.connection, t.table, keys, keyColumns)}
-                onFindSimilar={(row, keyColumns, target) => onFindSimilar(t.connection, t.table, row, keyColumns, target)}
-              />
+              <Suspense fallback={null}>
+                <MapPanel
+                  connection={t.connection}
+                  table={t.table}
+                  filters={t.filters}
+                  highlight={t.highlight}
+                  onOpenRows={(keys, keyColumns) => onOpenRows(t.connection, t.table, keys, keyColumns)}
+                  onFindSimilar={(row, keyColumns, target) => onFindSimilar(t.connection, t.table, row, keyColumns, target)}
+                />
+              </Suspense>
             )}
             {t.kind === "editor" && (
-              <EditorPanel
-                connection={t.connection}
-                ready={opened.conns[t.connection.id]?.status === "ready"}
-                language={capabilitiesOf(opened, t.connection.id)?.queryLanguage}
-              />
+              <Suspense fallback={null}>
+                <EditorPanel
+                  connection={t.connection}
+                  ready={opened.conns[t.connection.id]?.status === "ready"}
+                  language={capabilitiesOf(opened, t.connection.id)?.queryLanguage}
+                />
+              </Suspense>
             )}
             {t.kind === "table" && (
               <TablePanel
