@@ -307,7 +307,7 @@ func (s *subject) learn(x *xconn, env []string) error {
 		}
 	}
 	if box.Empty() {
-		return errors.New("End changed nothing in the window")
+		return errors.New("pressing End changed nothing in the window")
 	}
 	s.box, s.idx, s.want = box, nil, nil
 	for y := box.Min.Y; y < box.Max.Y; y++ {
