@@ -89,13 +89,18 @@ func (h *harness) run(t *testing.T, groupName string, c attackCase) {
 	h.mu.Lock()
 	h.cases = append(h.cases, rec)
 	h.mu.Unlock()
-	before := h.states(t)
+	before := h.settled
+	if before == nil {
+		before = h.states(t)
+	}
 	h.person.will("")
 	// Deferred, so that a case its own assertion stops is still held to what the databases
 	// and the policy files hold, and the person comes back for the next one.
 	defer func() {
 		h.person.away(false)
+		h.settled = nil // read afresh next time should this read fail
 		after := h.states(t)
+		h.settled = after
 		for i := range before {
 			word, _, _ := strings.Cut(before[i].name, " ")
 			if slices.Contains(c.changed, word) {

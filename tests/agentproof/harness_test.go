@@ -93,6 +93,11 @@ type harness struct {
 
 	mu    sync.Mutex
 	cases []*caseRecord
+	// settled is what states read at the end of the last case: the cases run one after
+	// another and nothing but a case changes a database or a policy file, so it is also what
+	// they hold when the next case begins (a change between two cases would show as that
+	// case's, failing it, never hide one).
+	settled []state
 }
 
 // caseRecord is what the final check of the activity log needs of one case.
@@ -479,28 +484,34 @@ const pgState = `SELECT md5(string_agg(x, '|' ORDER BY x)) FROM (
 // state is a fingerprint of what one database holds, or of the app's policy files.
 type state struct{ name, sum string }
 
-// states reads every fingerprint.
+// states reads every fingerprint, each database with its own tool at the same time (they are
+// read twice a case, 834 cases: one after the other they were half the suite's time).
 func (h *harness) states(t testing.TB) []state {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	pg, err := h.pg.Psql(ctx, "", pgState)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lite, err := sqlitecli.Run(ctx, h.lite, "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name; SELECT 'items', * FROM items ORDER BY id; SELECT 'notes', * FROM notes ORDER BY id")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pragmas, err := sqlitecli.Run(ctx, h.lite, "PRAGMA user_version; PRAGMA application_id; PRAGMA journal_mode; PRAGMA page_size")
-	if err != nil {
-		t.Fatal(err)
+	var pg, lite, pragmas, wv string
+	var pgErr, liteErr, pragmasErr, wvErr error
+	var wg sync.WaitGroup
+	wg.Go(func() { pg, pgErr = h.pg.Psql(ctx, "", pgState) })
+	wg.Go(func() {
+		lite, liteErr = sqlitecli.Run(ctx, h.lite, "SELECT type, name, tbl_name, sql FROM sqlite_schema ORDER BY type, name; SELECT 'items', * FROM items ORDER BY id; SELECT 'notes', * FROM notes ORDER BY id")
+		if liteErr == nil {
+			pragmas, pragmasErr = sqlitecli.Run(ctx, h.lite, "PRAGMA user_version; PRAGMA application_id; PRAGMA journal_mode; PRAGMA page_size")
+		}
+	})
+	wg.Go(func() { wv, wvErr = h.weaviateState(ctx) })
+	wg.Wait()
+	for _, err := range []error{pgErr, liteErr, pragmasErr, wvErr} {
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 	return []state{
 		{"postgres (psql)", pg},
 		{"sqlite (sqlite3: schema, rows and pragmas)", sum(lite + "\n" + pragmas)},
 		{"the SQLite file's directory", h.listing(h.liteDir)},
-		{"weaviate (REST)", h.weaviateState(ctx, t)},
+		{"weaviate (REST)", wv},
 		{"policy (the app's settings, connections, tokens and keyring in its config dir)", h.policyState(t)},
 	}
 }
@@ -526,8 +537,7 @@ func (h *harness) listing(dir string) string {
 }
 
 // weaviateState is the schema and every object, read over Weaviate's REST API.
-func (h *harness) weaviateState(ctx context.Context, t testing.TB) string {
-	t.Helper()
+func (h *harness) weaviateState(ctx context.Context) (string, error) {
 	var schema struct {
 		Classes []struct {
 			Class string `json:"class"`
@@ -535,7 +545,7 @@ func (h *harness) weaviateState(ctx context.Context, t testing.TB) string {
 	}
 	var raw json.RawMessage
 	if err := h.wv.DoJSON(ctx, http.MethodGet, "/v1/schema", nil, &raw); err != nil {
-		t.Fatal(err)
+		return "", err
 	}
 	_ = json.Unmarshal(raw, &schema)
 	all := string(raw)
@@ -547,12 +557,12 @@ func (h *harness) weaviateState(ctx context.Context, t testing.TB) string {
 			} `json:"objects"`
 		}
 		if err := h.wv.DoJSON(ctx, http.MethodGet, "/v1/objects?limit=1000&class="+c.Class, nil, &objs); err != nil {
-			t.Fatal(err)
+			return "", err
 		}
 		b, _ := json.Marshal(objs)
 		all += "\n" + c.Class + " " + string(b)
 	}
-	return sum(all)
+	return sum(all), nil
 }
 
 // policyState is every file of the config dir but those the app rewrites as it runs (the
