@@ -27,7 +27,13 @@
 // and the frame time while panning all 100,000 points with software WebGL (target: p95 under
 // 33 ms). MapBench loads once into the kept data directory (a few minutes).
 //
-// Usage: go run ./bench/grid [-data DIR] [-fresh] [-artifacts DIR] [-vite] [-profile] [-only grid|map]
+// Between the two, the wide table (issue 42, target 5; wide.go, widebench.go, wide*.mjs):
+// WideBench, 10,000 rows x 50 columns of mixed kinds on the same server, scrolled down and
+// across in headless Chromium (frame intervals, and 'longtask' entries for the longest
+// main-thread task), then in the app's own WebKitGTK window, reached through WebKit's remote
+// inspector (WEBKIT_INSPECTOR_HTTP_SERVER on wails dev), reported.
+//
+// Usage: go run ./bench/grid [-data DIR] [-fresh] [-artifacts DIR] [-vite] [-profile] [-only grid|wide|map]
 package main
 
 import (

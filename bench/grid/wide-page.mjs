@@ -50,7 +50,9 @@ export async function openWide(arg) {
   const allRows = performance.now() - t1;
   const region = panel.querySelector(`[role="region"][aria-label="Grid of ${arg.table}"]`);
   if (!region) throw new Error("no scroll region");
-  const columns = region.querySelectorAll("thead th").length - 1; // less the row-number gutter
+  // The grid's own count (aria-colcount, less the row-number gutter): it renders only the
+  // columns in view.
+  const columns = Number(region.querySelector("table")?.getAttribute("aria-colcount") ?? 0) - 1;
   return { columns, firstRowMs: firstRow, allRowsMs: allRows };
 }
 

@@ -126,13 +126,25 @@ try {
   }
   where ??= await run(c.send, async () => ({ href: location.href, ua: navigator.userAgent, width: innerWidth, height: innerHeight }), null);
   log(`the window's page: ${where.href} (${where.width}x${where.height}), ${where.ua}`);
-  const opened = await run(c.send, openWide, { connection, table, rows });
-  log(`${table} open in the window: ${opened.columns} columns, all ${rows} rows loaded in ${Math.round(opened.allRowsMs)} ms`);
-  await sleep(1000);
-  const vertical = { ...(await run(c.send, scrollWide, { table, direction: "vertical", step: vPx })), stepPx: vPx };
-  log(`vertical: ${Math.round(vertical.scrollPx)} px in ${vertical.frames.length} frames`);
-  const horizontal = { ...(await run(c.send, scrollWide, { table, direction: "horizontal", step: hPx })), stepPx: hPx };
-  log(`horizontal: ${Math.round(horizontal.scrollPx)} px across and back in ${horizontal.frames.length} frames`);
+  // Vite's hot reload reloads the window's page when anyone edits frontend/src (this is a shared
+  // tree): a measure cut short by a reload is taken again, up to three times in all.
+  let opened, vertical, horizontal;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      opened = await run(c.send, openWide, { connection, table, rows });
+      log(`${table} open in the window: ${opened.columns} columns, all ${rows} rows loaded in ${Math.round(opened.allRowsMs)} ms`);
+      await sleep(1000);
+      vertical = { ...(await run(c.send, scrollWide, { table, direction: "vertical", step: vPx })), stepPx: vPx };
+      log(`vertical: ${Math.round(vertical.scrollPx)} px in ${vertical.frames.length} frames`);
+      horizontal = { ...(await run(c.send, scrollWide, { table, direction: "horizontal", step: hPx })), stepPx: hPx };
+      log(`horizontal: ${Math.round(horizontal.scrollPx)} px across and back in ${horizontal.frames.length} frames`);
+      break;
+    } catch (e) {
+      if (attempt >= 3 || !/reloaded mid-measure/.test(String(e))) throw e;
+      log(`attempt ${attempt}: ${e.message}; again`);
+      await sleep(5000);
+    }
+  }
   c.close();
   console.log(JSON.stringify({ engine: where.ua, page: where.href, window: [where.width, where.height], ...opened, vertical, horizontal }));
 } catch (e) {

@@ -1,5 +1,5 @@
 import { observeElementRect, useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { Grid, RowKey, Sort } from "../../api";
 import { CellViewer, useCellViewer } from "./CellViewer";
 import { displayRows, type DisplayRow, type GridEditing } from "./displayRows";
@@ -17,6 +17,20 @@ export type { DisplayRow, GridEditing } from "./displayRows";
 const NO_LAYOUT = { width: 1200, height: 800 };
 const GUTTER = 56;
 const NO_INSERTS: NewRow[] = [];
+/** How far beyond the view, each side, columns are rendered (px). */
+const COLUMN_OVERSCAN = 240;
+
+/** columnsInView is the columns [start, end) within COLUMN_OVERSCAN px of the view (left, width); edges are the columns' left edges and, last, the right edge of the last. */
+function columnsInView(edges: number[], left: number, width: number) {
+  const n = edges.length - 1;
+  const lo = left - COLUMN_OVERSCAN;
+  const hi = left + width + COLUMN_OVERSCAN;
+  let start = 0;
+  while (start < n && edges[start + 1] <= lo) start++;
+  let end = start;
+  while (end < n && edges[end] < hi) end++;
+  return { start, end };
+}
 const NO_KEY: string[] = [];
 
 interface Props {
@@ -122,8 +136,68 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
     [],
   );
 
+  // Columns are virtualized too: a row renders the columns in view (and COLUMN_OVERSCAN px either
+  // side), the rest stand in as one empty cell each side of the exact width, so a table of 50
+  // columns lays out and paints a dozen cells a row, not 50. Widths are exact (the colgroup's),
+  // so no measuring. A grid not laid out (a hidden tab, tests) renders every column. The active
+  // and the edited cell are always rendered, so the keyboard can scroll to them.
+  const colWidths = grid.columns.map(widthOf);
+  const edges = [GUTTER];
+  for (const w of colWidths) edges.push(edges[edges.length - 1] + w);
+  const edgesRef = useRef(edges);
+  edgesRef.current = edges;
+  // The columns in view, [start, end); null where the grid is not laid out. State changes only
+  // when a scroll brings another column in or out, not at every scrolled pixel.
+  const [inView, setInView] = useState<{ start: number; end: number } | null>(null);
+  const updateView = useRef<() => void>(() => {});
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    let width = el.clientWidth;
+    let lastLeft = el.scrollLeft;
+    const update = () => {
+      const next = width > 0 ? columnsInView(edgesRef.current, el.scrollLeft, width) : null;
+      setInView((v) => (v === next || (v && next && v.start === next.start && v.end === next.end) ? v : next));
+    };
+    updateView.current = update;
+    const onScroll = () => {
+      // Only a horizontal move can change the columns in view.
+      if (el.scrollLeft !== lastLeft) {
+        lastLeft = el.scrollLeft;
+        update();
+      }
+    };
+    update();
+    el.addEventListener("scroll", onScroll, { passive: true });
+    const ro =
+      typeof ResizeObserver === "undefined"
+        ? null
+        : new ResizeObserver(() => {
+            width = el.clientWidth;
+            update();
+          });
+    ro?.observe(el);
+    return () => {
+      el.removeEventListener("scroll", onScroll);
+      ro?.disconnect();
+    };
+  }, []);
+  // Widths or columns changed: the columns in view may have.
+  const edgesKey = edges.join(",");
+  useLayoutEffect(() => updateView.current(), [edgesKey]);
+  let colStart = inView ? Math.min(inView.start, grid.columns.length) : 0;
+  let colEnd = inView ? Math.min(inView.end, grid.columns.length) : grid.columns.length;
+  for (const keep of [active?.col, editing.editing?.col]) {
+    if (keep !== undefined && keep >= 0 && keep < grid.columns.length) {
+      colStart = Math.min(colStart, keep);
+      colEnd = Math.max(colEnd, keep + 1);
+    }
+  }
+  const cols = { start: colStart, end: colEnd, leftPad: edges[colStart] - GUTTER, rightPad: edges[grid.columns.length] - edges[colEnd] };
+  const colSpan = colEnd - colStart + 1 + (cols.leftPad > 0 ? 1 : 0) + (cols.rightPad > 0 ? 1 : 0);
+
   const rowLabel = (i: number) => (rows[i]?.isNew ? "new" : String(grid.offset + i - (edit?.pending.inserts.length ?? 0) + 1));
-  const totalWidth = GUTTER + grid.columns.reduce((n, c) => n + widthOf(c), 0);
+  const totalWidth = edges[grid.columns.length];
   const { editing: cell, editingRow } = editing;
 
   return (
@@ -140,18 +214,20 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
           if (e.target === e.currentTarget) selection.focusFirst();
         }}
       >
-        <table className="data-grid" aria-label={`Rows of ${table}`} aria-rowcount={rows.length + 1} style={{ width: totalWidth }}>
+        <table className="data-grid" aria-label={`Rows of ${table}`} aria-rowcount={rows.length + 1} aria-colcount={grid.columns.length + 1} style={{ width: totalWidth }}>
           <colgroup>
             <col style={{ width: GUTTER }} />
-            {grid.columns.map((c) => (
-              <col key={c.name} style={{ width: widthOf(c) }} />
+            {cols.leftPad > 0 && <col style={{ width: cols.leftPad }} />}
+            {grid.columns.slice(colStart, colEnd).map((c, k) => (
+              <col key={c.name} style={{ width: colWidths[colStart + k] }} />
             ))}
+            {cols.rightPad > 0 && <col style={{ width: cols.rightPad }} />}
           </colgroup>
-          <GridHeader columns={grid.columns} sort={sort} onSort={onSort} onFilter={onFilter} vectorName={vectorName} startResize={onResize && startResize} />
+          <GridHeader columns={grid.columns} cols={cols} sort={sort} onSort={onSort} onFilter={onFilter} vectorName={vectorName} startResize={onResize && startResize} />
           <tbody>
             {top > 0 && (
               <tr className="data-grid__spacer" aria-hidden="true" style={{ height: top }}>
-                <td colSpan={grid.columns.length + 1} />
+                <td colSpan={colSpan} />
               </tr>
             )}
             {items.map((it) => {
@@ -164,6 +240,10 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
                   index={it.index}
                   label={rowLabel(it.index)}
                   columns={grid.columns}
+                  colStart={colStart}
+                  colEnd={colEnd}
+                  leftPad={cols.leftPad}
+                  rightPad={cols.rightPad}
                   activeCol={active?.row === it.index ? active.col : -1}
                   selected={selection.selected.has(row.ref)}
                   editingCol={isEditing ? cell.col : -1}
@@ -178,7 +258,7 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
             })}
             {bottom > 0 && (
               <tr className="data-grid__spacer" aria-hidden="true" style={{ height: bottom }}>
-                <td colSpan={grid.columns.length + 1} />
+                <td colSpan={colSpan} />
               </tr>
             )}
           </tbody>

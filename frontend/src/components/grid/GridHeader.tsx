@@ -5,6 +5,8 @@ import "./grid.css";
 
 interface Props {
   columns: Column[];
+  /** The columns rendered, [start, end), and the widths of those not rendered each side (DataGrid virtualizes columns). */
+  cols: { start: number; end: number; leftPad: number; rightPad: number };
   sort: Sort[];
   onSort?: (sort: Sort[]) => void;
   onFilter?: (column: string) => void;
@@ -18,7 +20,7 @@ interface Props {
  * the name sorts it ascending, descending, then not at all, and Shift+click adds it as another
  * sort key; a filter button per filterable column; an edge to drag for the width.
  */
-export function GridHeader({ columns, sort, onSort, onFilter, vectorName, startResize }: Props) {
+export function GridHeader({ columns, cols, sort, onSort, onFilter, vectorName, startResize }: Props) {
   const sortOf = (name: string) => sort.find((s) => s.column === name);
 
   const toggleSort = (c: Column, add: boolean) => {
@@ -39,7 +41,8 @@ export function GridHeader({ columns, sort, onSort, onFilter, vectorName, startR
         <th className="data-grid__gutter" scope="col">
           <span className="visually-hidden">Row</span>
         </th>
-        {columns.map((c) => {
+        {cols.leftPad > 0 && <th className="data-grid__pad" aria-hidden="true" />}
+        {columns.slice(cols.start, cols.end).map((c, k) => {
           const s = sortOf(c.name);
           const rank = sort.length > 1 && s ? sort.indexOf(s) + 1 : 0;
           const typeLabel = c.type === "vectors" && vectorName ? `vectors · ${vectorName}` : c.type;
@@ -47,6 +50,7 @@ export function GridHeader({ columns, sort, onSort, onFilter, vectorName, startR
             <th
               key={c.name}
               scope="col"
+              aria-colindex={cols.start + k + 2}
               title={c.description || undefined}
               aria-sort={s ? (s.descending ? "descending" : "ascending") : c.sortable && onSort ? "none" : undefined}
             >
@@ -84,6 +88,7 @@ export function GridHeader({ columns, sort, onSort, onFilter, vectorName, startR
             </th>
           );
         })}
+        {cols.rightPad > 0 && <th className="data-grid__pad" aria-hidden="true" />}
       </tr>
     </thead>
   );

@@ -37,6 +37,12 @@ interface RowProps {
   index: number;
   label: string;
   columns: Column[];
+  /** The columns rendered, [colStart, colEnd) (the grid virtualizes columns); leftPad and
+   * rightPad are the widths of the columns not rendered each side, each one empty cell. */
+  colStart: number;
+  colEnd: number;
+  leftPad: number;
+  rightPad: number;
   /** The active cell's column when it is in this row, else -1. */
   activeCol: number;
   selected: boolean;
@@ -59,7 +65,7 @@ function shownText(c: Column, v: string, vectorName: string | undefined): string
 }
 
 /** GridRow is one row of the grid; memoized, so it renders again only when it changes. */
-export const GridRow = memo(function GridRow({ row, index, label, columns, activeCol, selected, editingCol, draft, editedCells, editable, errors, vectorName, on }: RowProps) {
+export const GridRow = memo(function GridRow({ row, index, label, columns, colStart, colEnd, leftPad, rightPad, activeCol, selected, editingCol, draft, editedCells, editable, errors, vectorName, on }: RowProps) {
   const rowClass = [
     "data-grid__row",
     row.isNew && "data-grid__row--new",
@@ -83,11 +89,13 @@ export const GridRow = memo(function GridRow({ row, index, label, columns, activ
         )}
         {label}
       </td>
-      {columns.map((c, j) => {
+      {leftPad > 0 && <td className="data-grid__pad" aria-hidden="true" />}
+      {columns.slice(colStart, colEnd).map((c, k) => {
+        const j = colStart + k;
         const v = row.cells[j] ?? null;
         if (editingCol === j) {
           return (
-            <td key={c.name} className={`${cellClass(c)} cell--editing`} data-active="true">
+            <td key={c.name} className={`${cellClass(c)} cell--editing`} data-active="true" aria-colindex={j + 2}>
               <input
                 className="cell-input"
                 aria-label={`Edit ${c.name} of row ${label}`}
@@ -123,6 +131,7 @@ export const GridRow = memo(function GridRow({ row, index, label, columns, activ
           <td
             key={c.name}
             className={cls}
+            aria-colindex={j + 2}
             data-active={isActive || undefined}
             aria-invalid={bad ? true : undefined}
             title={bad ? bad : v !== null && v.length <= 400 && !c.preview ? v : undefined}
@@ -144,6 +153,7 @@ export const GridRow = memo(function GridRow({ row, index, label, columns, activ
           </td>
         );
       })}
+      {rightPad > 0 && <td className="data-grid__pad" aria-hidden="true" />}
     </tr>
   );
 });
