@@ -35,6 +35,7 @@ import (
 	"time"
 
 	"app/tests/desktop/harness"
+	"app/tests/e2e/e2eharness"
 )
 
 const (
@@ -82,7 +83,7 @@ func main() {
 }
 
 func run(runs int, noBuild bool, compare string) error {
-	root, err := repoRoot()
+	root, err := e2eharness.RepoRoot()
 	if err != nil {
 		return err
 	}
@@ -427,22 +428,4 @@ func savePNG(path string, img image.Image) error {
 	}
 	defer f.Close()
 	return png.Encode(f, img)
-}
-
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-		if err == nil && strings.HasPrefix(strings.TrimSpace(string(b)), "module app") {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("run it inside the repository (no go.mod with `module app` above the working directory)")
-		}
-		dir = parent
-	}
 }
