@@ -20,9 +20,15 @@ const NO_INSERTS: NewRow[] = [];
 /** How far beyond the view, each side, columns are rendered (px). */
 const COLUMN_OVERSCAN = 240;
 
-/** columnsInView is the columns [start, end) within COLUMN_OVERSCAN px of the view (left, width); edges are the columns' left edges and, last, the right edge of the last. */
-function columnsInView(edges: number[], left: number, width: number) {
+/** Columns are virtualized only in a table wider than this many views: below it every column
+ * costs less to keep than rows re-rendered as columns come into view (scrolling across a
+ * table of a few views was slower virtualized in WebKitGTK), and a row holds all its cells. */
+const VIRTUALIZE_COLUMNS_PAST_VIEWS = 3;
+
+/** columnsInView is the columns [start, end) within COLUMN_OVERSCAN px of the view (left, width), or every column in a table no wider than VIRTUALIZE_COLUMNS_PAST_VIEWS views; edges are the columns' left edges and, last, the right edge of the last. */
+export function columnsInView(edges: number[], left: number, width: number) {
   const n = edges.length - 1;
+  if (edges[n] - edges[0] <= VIRTUALIZE_COLUMNS_PAST_VIEWS * width) return { start: 0, end: n };
   const lo = left - COLUMN_OVERSCAN;
   const hi = left + width + COLUMN_OVERSCAN;
   let start = 0;
@@ -136,9 +142,10 @@ export function DataGrid({ grid, table, sort = [], onSort, onFilter, empty = "No
     [],
   );
 
-  // Columns are virtualized too: a row renders the columns in view (and COLUMN_OVERSCAN px either
-  // side), the rest stand in as one empty cell each side of the exact width, so a table of 50
-  // columns lays out and paints a dozen cells a row, not 50. Widths are exact (the colgroup's),
+  // Columns are virtualized too, in a table wider than VIRTUALIZE_COLUMNS_PAST_VIEWS views: a row
+  // renders the columns in view (and COLUMN_OVERSCAN px either side), the rest stand in as one
+  // empty cell each side of the exact width, so a table of 50 columns lays out and paints a
+  // dozen cells a row, not 50. Widths are exact (the colgroup's),
   // so no measuring. A grid not laid out (a hidden tab, tests) renders every column. The active
   // and the edited cell are always rendered, so the keyboard can scroll to them.
   const colWidths = grid.columns.map(widthOf);
