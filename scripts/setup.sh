@@ -28,7 +28,7 @@ if [ "$mode" = test ]; then
   weaviate_log="$(mktemp)"
   (bash "$ROOT/scripts/ensure-weaviate.sh" && bash "$ROOT/scripts/ensure-weaviate.sh" v1.39.0) >"$weaviate_log" 2>&1 &
   weaviate_pid=$!
-  trap 'kill "$weaviate_pid" 2>/dev/null; rm -f "$weaviate_log"' EXIT
+  trap 'kill "$weaviate_pid" 2>/dev/null || true; rm -f "$weaviate_log"' EXIT
 fi
 
 if [ "$mode" = test ]; then
