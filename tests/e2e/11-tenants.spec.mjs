@@ -39,10 +39,24 @@ const tenantStatus = async (tenant) =>
 test("Tenants: a collection with 50,000 tenants shows its tenant list within a second, a window of rows, filtered from the keyboard", async () => {
   const crowd = offTables.getByRole("treeitem", { name: "Crowd, multi-tenant" });
   await crowd.filter({ hasText: "50,000 tenants" }).waitFor({ timeout: 30_000 });
-  const t0 = Date.now();
+  // Timed inside the page, from the click's event to the first tenant row in the DOM: what
+  // the person waits for, without the test driver's own round trips (which a loaded machine
+  // stretches: 1,174 ms measured from outside once, with two packages' tests on two cores).
+  assert((await crowd.getByRole("option").count()) === 0, "tenant rows are in the page before the list was opened");
+  await crowd.evaluate((el) => {
+    const marks = (window.__tenantsOpen = {});
+    el.addEventListener("click", (e) => (marks.click ??= e.timeStamp), { capture: true, once: true });
+    const seen = new MutationObserver(() => {
+      if (el.querySelector('[role="option"]')) {
+        marks.shown ??= performance.now();
+        seen.disconnect();
+      }
+    });
+    seen.observe(el, { childList: true, subtree: true });
+  });
   await crowd.locator(".table-item").click();
   await crowd.getByRole("option").first().waitFor({ timeout: 10_000 });
-  const took = Date.now() - t0;
+  const took = Math.round(await page.evaluate(() => window.__tenantsOpen.shown - window.__tenantsOpen.click));
   const rendered = await crowd.getByRole("option").count();
   assert(took < 1000, `the list of 50,000 tenants took ${took} ms to appear`);
   assert(rendered > 0 && rendered < 40, `${rendered} tenant rows are in the page`);
