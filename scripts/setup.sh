@@ -29,9 +29,6 @@ if [ "$mode" = test ]; then
   (bash "$ROOT/scripts/ensure-weaviate.sh" && bash "$ROOT/scripts/ensure-weaviate.sh" v1.39.0) >"$weaviate_log" 2>&1 &
   weaviate_pid=$!
   trap 'kill "$weaviate_pid" 2>/dev/null || true; rm -f "$weaviate_log"' EXIT
-fi
-
-if [ "$mode" = test ]; then
   step "desktop build dependencies (GTK, WebKitGTK 4.1, Xvfb, Chromium), PostgreSQL 15 and sqlite3 for the driver tests, and the Wails CLI v2.16.0"
   APP_TEST_PACKAGES="postgresql-15 sqlite3" bash "$ROOT/scripts/ensure-desktop-deps.sh"
 else
