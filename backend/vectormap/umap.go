@@ -40,13 +40,16 @@ const reduceTo = 32
 
 // UMAP lays m's rows out on a plane so that each row's nearest neighbours stay near it
 // (McInnes, Healy and Melville 2018), starting from init (the PCA layout, N×2). It returns
-// the layout, N×2.
+// the layout, N×2. Above sampleAbove rows it lays out a sample and places the rest (place.go).
 func UMAP(ctx context.Context, m Matrix, init Matrix, o Options) (Matrix, error) {
 	if err := m.Check(); err != nil {
 		return Matrix{}, err
 	}
 	if err := ctx.Err(); err != nil {
 		return Matrix{}, err
+	}
+	if m.N > sampleAbove { // a sample laid out, every other row placed beside it (place.go)
+		return sampledUMAP(ctx, m, init, o)
 	}
 	if o.Neighbors <= 0 {
 		o.Neighbors = 15
