@@ -96,6 +96,8 @@ type rigOptions struct {
 	limits *Limits
 	// handlerTimeout replaces the 330 s handler deadline when set.
 	handlerTimeout time.Duration
+	// schemaMaxAge is Deps.SchemaMaxAge.
+	schemaMaxAge time.Duration
 }
 
 func newFlowRig(t *testing.T) *flowRig { return newFlowRigWith(t, rigOptions{}) }
@@ -155,7 +157,7 @@ func newRig(t *testing.T, o rigOptions, c connections.Connection, factory connec
 		}
 		r.tokens[level] = secret
 	}
-	deps := Deps{Conns: Conns{Store: store, Open: open}, Approver: gate}
+	deps := Deps{Conns: Conns{Store: store, Open: open}, Approver: gate, SchemaMaxAge: o.schemaMaxAge}
 	if o.limits != nil {
 		l := *o.limits
 		deps.Limits = func() Limits { return l }

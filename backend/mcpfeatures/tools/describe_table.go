@@ -54,7 +54,7 @@ func DescribeTable(d Deps) mcp.Tool {
 		var tenants []driver.Tenant
 		err = d.query(ctx, "describing", func(ctx context.Context) error {
 			var err error
-			if info, err = drv.DescribeTable(ctx, table); err != nil {
+			if info, err = d.describeTable(ctx, drv, table); err != nil {
 				return err
 			}
 			if tn, ok := drv.(driver.Tenants); ok && info.Settings.MultiTenancy && info.Settings.Tenant == "" {

@@ -25,6 +25,9 @@ type Deps struct {
 	// Limits are the MCP panel's row limits and statement timeout, read per call so a change
 	// in Settings applies at once; nil uses DefaultLimits.
 	Limits func() Limits
+	// SchemaMaxAge is how old a schema read the schema tools may answer from (schema.go);
+	// 0 is DefaultSchemaMaxAge.
+	SchemaMaxAge time.Duration
 }
 
 // Limits bound what one tool call reads (SPEC issue 12: default 500 rows, at most 10,000).

@@ -35,7 +35,7 @@ func ListTables(d Deps) mcp.Tool {
 		var tables []driver.Table
 		err = d.query(ctx, "listing tables", func(ctx context.Context) error {
 			var err error
-			tables, err = drv.ListTables(ctx)
+			tables, err = d.listTables(ctx, drv)
 			return err
 		})
 		if err != nil {

@@ -56,7 +56,7 @@ func SearchSchema(d Deps) mcp.Tool {
 		call := mcp.CallFrom(ctx)
 		res := schemaMatches{Matches: []schemaMatch{}}
 		err = d.query(ctx, "listing tables", func(ctx context.Context) error {
-			tables, err := drv.ListTables(ctx)
+			tables, err := d.listTables(ctx, drv)
 			if err != nil {
 				return err
 			}
@@ -65,7 +65,7 @@ func SearchSchema(d Deps) mcp.Tool {
 				if hit(q, t.Name, t.Description) {
 					res.Matches = append(res.Matches, schemaMatch{Table: t.Name, Description: t.Description})
 				}
-				info, err := drv.DescribeTable(ctx, t.Name)
+				info, err := d.describeTable(ctx, drv, t.Name)
 				if err != nil {
 					return err
 				}

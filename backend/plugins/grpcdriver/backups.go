@@ -117,6 +117,7 @@ func (k *Conn) PlanRestore(ctx context.Context, backend string, req driver.Backu
 
 // RestoreBackup starts a restore in the plugin.
 func (k *Conn) RestoreBackup(ctx context.Context, backend string, req driver.BackupRequest) (*driver.Backup, error) {
+	defer k.schema.changing()() // a restore brings tables back while it runs
 	r, err := backupCall(ctx, k, k.c.rpc.RestoreBackup, toBackupRequest(backend, req))
 	if err != nil {
 		return nil, err
@@ -126,6 +127,7 @@ func (k *Conn) RestoreBackup(ctx context.Context, backend string, req driver.Bac
 
 // RestoreStatus reads a restore's phase in the plugin.
 func (k *Conn) RestoreStatus(ctx context.Context, backend, id string) (*driver.Backup, error) {
+	defer k.schema.changing()() // a restore brings tables back while it runs
 	r, err := backupCall(ctx, k, k.c.rpc.RestoreStatus, &pb.BackupRequest{Backend: backend, Id: id})
 	if err != nil {
 		return nil, err

@@ -132,6 +132,9 @@ type Conn struct {
 	version string
 	route   string
 	closed  bool
+
+	// schema is what CachedTables and CachedDescribe answer from (schemacache.go).
+	schema schemaCache
 }
 
 var (
@@ -180,7 +183,10 @@ func (k *Conn) Route() string {
 func (k *Conn) Stopped() bool { return k.c.isStopped() }
 
 // Connect checks reachability, TLS and the credential.
-func (k *Conn) Connect(ctx context.Context) error { return k.health(ctx, k.c.rpc.Connect) }
+func (k *Conn) Connect(ctx context.Context) error {
+	defer k.schema.changing()() // a connection made again may reach another database
+	return k.health(ctx, k.c.rpc.Connect)
+}
 
 // Ping is the health check.
 func (k *Conn) Ping(ctx context.Context) error { return k.health(ctx, k.c.rpc.Ping) }
@@ -237,6 +243,7 @@ var errOldPluginCreate = driver.Errorf(driver.KindUnsupported, "this version of 
 
 // CreateTable makes a table in the plugin (driver.TableCreator).
 func (k *Conn) CreateTable(ctx context.Context, spec driver.TableSpec) (*driver.TableInfo, error) {
+	defer k.schema.changing()()
 	if k.c.isStopped() {
 		return nil, stoppedError()
 	}
@@ -473,6 +480,7 @@ func (k *Conn) Estimate(ctx context.Context, table string, filters []driver.Filt
 
 // Execute runs editor text.
 func (k *Conn) Execute(ctx context.Context, text string, opts driver.ExecOptions) (*driver.Result, error) {
+	defer k.schema.changing()() // editor text may be DDL: the host does not read it
 	if k.c.isStopped() {
 		return nil, stoppedError()
 	}
@@ -500,6 +508,7 @@ func (k *Conn) Classify(text string) (driver.Classification, error) {
 }
 
 func (k *Conn) edit(ctx context.Context, call func(context.Context, *pb.EditRequest, ...grpc.CallOption) (*pb.EditResponse, error), table string, rows []driver.Row) ([]driver.RowResult, error) {
+	defer k.schema.changing()() // a row may add a column where the database makes its schema from data
 	if k.c.isStopped() {
 		return nil, stoppedError()
 	}
@@ -525,6 +534,7 @@ func (k *Conn) Insert(ctx context.Context, table string, rows []driver.Row) ([]d
 // WriteBatch writes rows at once in the plugin (driver.BatchWriter); a plugin that predates it
 // answers UNIMPLEMENTED, and the error says to update it.
 func (k *Conn) WriteBatch(ctx context.Context, table string, rows []driver.Row) ([]driver.RowResult, error) {
+	defer k.schema.changing()()
 	if k.c.isStopped() {
 		return nil, stoppedError()
 	}
@@ -569,6 +579,7 @@ func (k *Conn) ListTenants(ctx context.Context, table string) ([]driver.Tenant, 
 
 // SetTenantStatus changes a tenant's activity status in the plugin (driver.Tenants).
 func (k *Conn) SetTenantStatus(ctx context.Context, table, tenant, to string) error {
+	defer k.schema.changing()()
 	if k.c.isStopped() {
 		return stoppedError()
 	}
