@@ -43,6 +43,7 @@ func (a *ExplorerAPI) OpenMap(id, connectionID, table string, req dto.MapRequest
 	}
 	parent := a.parent()
 	ctx, done := a.transfers.Start(parent, id)
+	readMax := req.Max // 0: the default bound, held to the vectors' width (vectormap.BoundFor)
 	if req.Max <= 0 {
 		req.Max = vectormap.DefaultMaxPoints // one map, one key: 0 asks for the default
 	}
@@ -63,7 +64,7 @@ func (a *ExplorerAPI) OpenMap(id, connectionID, table string, req dto.MapRequest
 	progress, start := a.progressTo(id), time.Now()
 	// The count lets the read place each vector as its page arrives rather than keep every
 	// page and copy them after (issue 42: a third of the read's CPU); it is only a hint.
-	pts, err := vectormap.Read(ctx, sc, vectormap.ReadRequest{Table: table, Vector: req.Vector, Filters: filters, Max: req.Max, Rows: int(max(total, 0))}, func(rows int) {
+	pts, err := vectormap.Read(ctx, sc, vectormap.ReadRequest{Table: table, Vector: req.Vector, Filters: filters, Max: readMax, Rows: int(max(total, 0))}, func(rows int) {
 		progress(transfer.Progress{Rows: int64(rows), Total: total, Elapsed: time.Since(start)})
 	})
 	if err != nil {

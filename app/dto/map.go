@@ -6,7 +6,8 @@ import (
 )
 
 // MapRequestDTO says what the Map tab maps: the vector ("" for the table's single vector,
-// or its only named one), the grid's filters, and at most Max points (0: 100,000). Fresh
+// or its only named one), the grid's filters, and at most Max points (0: 1,000,000, or fewer
+// for vectors of more than 160 numbers, vectormap.BoundFor, never below 100,000). Fresh
 // computes the layout again even when one is kept.
 type MapRequestDTO struct {
 	Vector  string      `json:"vector"`
@@ -44,7 +45,7 @@ type MapColumnDTO struct {
 }
 
 // MapFrameDTO is one layout of a map: X and Y of point i at XY[2i] and XY[2i+1], as
-// little-endian float32s (base64 in JSON: 100,000 points are 800 KB, not 2 MB of digits).
+// little-endian float32s (base64 in JSON: 100,000 points are 1 MB, not 2 MB of digits; a million, 10.7 MB).
 type MapFrameDTO struct {
 	ID     string        `json:"id"`
 	Stage  explore.Stage `json:"stage"`

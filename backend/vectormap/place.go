@@ -2,6 +2,7 @@ package vectormap
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"time"
@@ -107,7 +108,8 @@ type placeNode struct {
 	normal      []float32
 	offset      float32
 	left, right int32
-	rows        []int32 // positions in the sample, for a leaf
+	rows        []int32   // positions in the sample, for a leaf
+	data        []float32 // those rows' numbers side by side (packLeaves)
 }
 
 // placeTree splits the sample's rows by random hyperplanes (each the bisector of two random
@@ -176,50 +178,85 @@ func dot(a, b []float32) float32 {
 	return s
 }
 
-// leaf is the sampled rows of the leaf row falls in.
-func leaf(nodes []placeNode, row []float32) []int32 {
-	n := &nodes[0]
-	for n.normal != nil {
-		if dot(row, n.normal) < n.offset {
-			n = &nodes[n.left]
+// leafAt is the node of the leaf row falls in.
+func leafAt(nodes []placeNode, row []float32) int32 {
+	k := int32(0)
+	for nodes[k].normal != nil {
+		if dot(row, nodes[k].normal) < nodes[k].offset {
+			k = nodes[k].left
 		} else {
-			n = &nodes[n.right]
+			k = nodes[k].right
 		}
 	}
-	return n.rows
+	return k
 }
 
 // nearestSampled finds, for every row of space, its two nearest sampled rows among those
 // sharing a leaf with it in placeTrees trees over the sample (sub holds the sampled rows,
-// sample their numbers in space, increasing).
+// sample their numbers in space, increasing). The search is bound by memory, not arithmetic:
+// each leaf's rows are copied side by side, and the rows are searched in the order of their
+// leaves in the first tree, so that a leaf's rows are read from the cache by the rows after.
 func nearestSampled(ctx context.Context, space, sub Matrix, sample []int32, seed uint64) (placement, error) {
 	trees := make([][]placeNode, placeTrees)
 	err := parallelRows(ctx, placeTrees, func(lo, hi int) {
 		for t := lo; t < hi; t++ {
 			trees[t] = placeTree(sub, seed+uint64(t)*104723)
+			packLeaves(trees[t], sub)
 		}
 	})
 	if err != nil {
 		return placement{}, err
 	}
+	// the rows by their leaf in the first tree (a counting sort)
+	leafOf := make([]int32, space.N)
+	if err := parallelChunks(ctx, space.N, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			leafOf[i] = leafAt(trees[0], space.Row(i))
+		}
+	}); err != nil {
+		return placement{}, err
+	}
+	at := make([]int32, len(trees[0])+1)
+	for _, l := range leafOf {
+		at[l+1]++
+	}
+	for l := 1; l < len(at); l++ {
+		at[l] += at[l-1]
+	}
+	order := make([]int32, space.N)
+	for i, l := range leafOf {
+		order[at[l]] = int32(i)
+		at[l]++
+	}
+	leafOf = nil
+	inSample := make([]int32, space.N) // the row's place in the sample + 1, 0 if not sampled
+	for q, i := range sample {
+		inSample[i] = int32(q) + 1
+	}
 	p := placement{first: make([]int32, space.N), second: make([]int32, space.N), toward: make([]float32, space.N)}
 	err = parallelChunks(ctx, space.N, func(lo, hi int) {
-		q, _ := slices.BinarySearch(sample, int32(lo))
-		for i := lo; i < hi; i++ {
-			if q < len(sample) && int(sample[q]) == i { // a sampled row: its own point
-				p.first[i], p.second[i] = int32(q), int32(q)
-				q++
+		for _, i := range order[lo:hi] {
+			if q := inSample[i] - 1; q >= 0 { // a sampled row: its own point
+				p.first[i], p.second[i] = q, q
 				continue
 			}
-			row := space.Row(i)
+			row := space.Row(int(i))
 			b1, b2 := int32(-1), int32(-1)
 			var d1, d2 float32
 			for _, tr := range trees {
-				for _, j := range leaf(tr, row) {
+				n := &tr[leafAt(tr, row)]
+				for e, j := range n.rows {
 					if j == b1 || j == b2 {
 						continue
 					}
-					d := sqDist(row, sub.Row(int(j)))
+					limit := d2
+					if b2 < 0 {
+						limit = float32(math.MaxFloat32)
+					}
+					d, below := sqDistBelow(row, n.data[e*space.Dim:(e+1)*space.Dim], limit)
+					if !below {
+						continue
+					}
 					switch {
 					case b1 < 0 || d < d1 || d == d1 && j < b1:
 						b2, d2 = b1, d1
@@ -239,6 +276,42 @@ func nearestSampled(ctx context.Context, space, sub Matrix, sample []int32, seed
 		}
 	})
 	return p, err
+}
+
+// packLeaves copies each leaf's sampled rows side by side into the leaf (one buffer for the
+// tree), so that a leaf is read as one run of memory.
+func packLeaves(nodes []placeNode, sub Matrix) {
+	buf := make([]float32, 0, sub.N*sub.Dim)
+	for k := range nodes {
+		n := &nodes[k]
+		if n.normal != nil {
+			continue
+		}
+		from := len(buf)
+		for _, j := range n.rows {
+			buf = append(buf, sub.Row(int(j))...)
+		}
+		n.data = buf[from:len(buf):len(buf)]
+	}
+}
+
+// sqDistBelow is the squared distance of a and b if it is at most limit (else false), giving
+// up once a part of the sum passes limit: most of a leaf's rows are farther than the second
+// nearest found, and a third of the sum usually says so.
+func sqDistBelow(a, b []float32, limit float32) (float32, bool) {
+	var s float32
+	b = b[:len(a)]
+	for j := 0; j < len(a); j += 8 {
+		end := min(j+8, len(a))
+		for k := j; k < end; k++ {
+			d := a[k] - b[k]
+			s += d * d
+		}
+		if s > limit {
+			return s, false
+		}
+	}
+	return s, true
 }
 
 // LaidOut is how many of n rows UMAP lays out itself: all up to the sample bound (150,000),

@@ -193,3 +193,21 @@ func TestACancelledSampledLayoutStops(t *testing.T) {
 		})
 	}
 }
+
+// The default bound holds a map to a million points of narrow vectors, fewer of wide ones
+// (at most MaxVectorFloats numbers in all), and never fewer than FloorPoints.
+func TestTheDefaultBoundKeepsAMapsVectorsWithinMemory(t *testing.T) {
+	for _, c := range []struct {
+		dim, want int
+	}{
+		{2, 1_000_000}, {32, 1_000_000}, {160, 1_000_000}, {768, 208_333}, {1536, 104_166}, {3072, 100_000},
+	} {
+		got := BoundFor(c.dim)
+		if got != c.want {
+			t.Errorf("BoundFor(%d) = %d, want %d", c.dim, got, c.want)
+		}
+		if got > FloorPoints && got*c.dim > MaxVectorFloats {
+			t.Errorf("BoundFor(%d) = %d holds %d numbers, more than %d", c.dim, got, got*c.dim, MaxVectorFloats)
+		}
+	}
+}

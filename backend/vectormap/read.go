@@ -11,8 +11,17 @@ import (
 )
 
 // DefaultMaxPoints is how many rows a map holds at most: every row up to it, a uniform sample
-// beyond (issue 22).
-const DefaultMaxPoints = 100_000
+// beyond (issue 22; 100,000 until issue 42's million points: above 150,000 the layout is of a
+// sample, the other rows placed beside it, place.go).
+const DefaultMaxPoints = 1_000_000
+
+// The default bound is also held to MaxVectorFloats numbers of vectors (640 MB of float32s)
+// but never below FloorPoints: 1,000,000 vectors of 160 numbers or fewer, 208,333 of 768,
+// 104,166 of 1,536, and 100,000 of any wider. A Max asked for is taken as it is.
+const (
+	MaxVectorFloats = 160_000_000
+	FloorPoints     = 100_000
+)
 
 // ReadRequest says which vectors to map.
 type ReadRequest struct {
@@ -20,7 +29,7 @@ type ReadRequest struct {
 	// Vector names the named vector ("" for a table's single vector, or the only named one).
 	Vector  string
 	Filters []driver.Filter
-	// Max is the most points (DefaultMaxPoints when 0).
+	// Max is the most points (when 0, DefaultMaxPoints held to MaxVectorFloats numbers).
 	Max int
 	// Rows is how many rows the walk is expected to read (the count taken before it; 0 when
 	// unknown). The matrix is then made that size at once and each vector copied into place
@@ -47,7 +56,8 @@ type Points struct {
 // sample of Max (reservoir sampling, seeded, so the same table gives the same sample).
 // progress, when set, is told how many rows were read after each step.
 func Read(ctx context.Context, s driver.Scanner, r ReadRequest, progress func(rows int)) (*Points, error) {
-	if r.Max <= 0 {
+	bounded := r.Max <= 0 // the default, held to MaxVectorFloats once the width is known
+	if bounded {
 		r.Max = DefaultMaxPoints
 	}
 	p := &Points{Vector: r.Vector}
@@ -86,6 +96,9 @@ func Read(ctx context.Context, s driver.Scanner, r ReadRequest, progress func(ro
 			}
 			if dim < 0 {
 				dim = len(v)
+				if bounded {
+					r.Max = BoundFor(dim)
+				}
 				if r.Rows > 0 {
 					data = slices.Grow(data, min(r.Rows, r.Max)*dim) // grown, not made: nothing zeroed
 				}
@@ -181,4 +194,10 @@ func filteredNote(r ReadRequest) string {
 		return " that hold the filters"
 	}
 	return ""
+}
+
+// BoundFor is the default bound on a map's points for vectors of dim numbers:
+// DefaultMaxPoints, held to MaxVectorFloats numbers in all, never below FloorPoints.
+func BoundFor(dim int) int {
+	return max(FloorPoints, min(DefaultMaxPoints, MaxVectorFloats/max(1, dim)))
 }

@@ -107,6 +107,10 @@ func main() {
 			fmt.Printf("    the layout before issue 42, the same %d x %d (the peer, same run): %v, silhouette by cluster %.3f; today's takes %.2fx its time\n",
 				*n, *dim, peer.Round(time.Millisecond), peerSil, took.Seconds()/peer.Seconds())
 		}
+		if *n > 100_000 { // issue 42's 15 s is of 100,000 rows; a larger map's layout is reported
+			fmt.Printf("    the map of %d x %d: %v, silhouette by cluster %.3f (reported: issue 42's 15 s is of 100,000 rows)\n", *n, *dim, took.Round(time.Millisecond), sil)
+			return
+		}
 		verdict("issue 42, the map of %d x %d: %v, silhouette by cluster %.3f", took < 15*time.Second && (sil >= 0.95 || sil >= peerSil),
 			"target under 15 s, silhouette at least 0.95 or the peer's", *n, *dim, took.Round(time.Millisecond), sil)
 	}

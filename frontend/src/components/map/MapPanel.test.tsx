@@ -454,7 +454,7 @@ describe("what cannot be mapped says so, never a spinner (issue 22)", () => {
   });
 });
 
-describe("the sample (issue 22: all rows up to 100,000, else a uniform sample, saying so)", () => {
+describe("the sample (issue 22: all rows up to 1,000,000 since issue 42, else a uniform sample, saying so)", () => {
   it("the Sample chooser asks for at most that many points; the subtitle says a sample is one", async () => {
     let reads = 0;
     const h = harness({ answer: async (m) => (++reads > 1 ? mapPoints(m, { sampled: true, matched: 3000 }) : mapPoints(m)) });
@@ -462,9 +462,9 @@ describe("the sample (issue 22: all rows up to 100,000, else a uniform sample, s
     await screen.findByText(/3 points/);
     expect(h.openMap.mock.calls[0][3]).toMatchObject({ max: 0 });
     const sample = screen.getByRole("combobox", { name: "Sample" });
-    expect(within(sample).getAllByRole("option").map((o) => o.textContent)).toEqual(["all rows, up to 100,000", "up to 10,000 rows", "up to 1,000 rows"]);
+    expect(within(sample).getAllByRole("option").map((o) => o.textContent)).toEqual(["all rows, up to 1,000,000", "up to 100,000 rows", "up to 10,000 rows", "up to 1,000 rows"]);
     // the first's "up to" is the one constant (the backend's vectormap.DefaultMaxPoints)
-    expect(MAP_MAX_POINTS).toBe(100_000);
+    expect(MAP_MAX_POINTS).toBe(1_000_000);
     expect(SAMPLES[0]).toEqual({ max: 0, label: `all rows, up to ${formatCount(MAP_MAX_POINTS)}` });
     await userEvent.selectOptions(sample, "up to 1,000 rows");
     await waitFor(() => expect(h.openMap).toHaveBeenCalledTimes(2));

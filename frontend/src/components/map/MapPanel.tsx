@@ -42,6 +42,7 @@ type Phase =
 /** The Sample chooser: how many points at most (0: every row up to MAP_MAX_POINTS), beyond which a uniform sample. */
 export const SAMPLES: { max: number; label: string }[] = [
   { max: 0, label: `all rows, up to ${formatCount(MAP_MAX_POINTS)}` },
+  { max: 100_000, label: "up to 100,000 rows" },
   { max: 10_000, label: "up to 10,000 rows" },
   { max: 1_000, label: "up to 1,000 rows" },
 ];

@@ -13,9 +13,11 @@ export const RAMP = ["#440154", "#472d7b", "#3b528b", "#2c728e", "#21918c", "#28
 
 /**
  * MAP_MAX_POINTS is how many points a map holds at most when no smaller sample is asked for
- * (MapRequest.max 0): the backend's vectormap.DefaultMaxPoints, said by the Sample chooser.
+ * (MapRequest.max 0): the backend's vectormap.DefaultMaxPoints, said by the Sample chooser
+ * (vectors wider than 160 numbers are held to fewer, never below 100,000: the subtitle says
+ * when the points are a sample).
  */
-export const MAP_MAX_POINTS = 100_000;
+export const MAP_MAX_POINTS = 1_000_000;
 
 export type Column = MapPoints["columns"][number];
 
