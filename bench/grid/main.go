@@ -87,8 +87,10 @@ func main() {
 	artifacts := flag.String("artifacts", "", "where the screenshots and the wails dev log go (default: a new temporary directory)")
 	viteDev := flag.Bool("vite", false, "measure the page as Vite's dev server serves it (React's development build), as tests/e2e does, instead of the production build")
 	only := flag.String("only", "", `"grid", "wide" or "map": measure only that one (default: all three)`)
+	million := flag.Bool("million", true, "the map part also maps MapMillion, 1,000,000 rows x 32 dims (issue 42, target 3; loaded once into the kept data directory)")
 	profile := flag.Bool("profile", false, "record a CPU profile of the scroll (unminified build; the artifacts get the .cpuprofile, the output the top functions); profiling slows the frames it measures")
 	flag.Parse()
+	mapMillionOn = *million
 
 	cleanups := []func(){}
 	stopAll := func() {
@@ -258,6 +260,14 @@ func run(dataDir string, fresh bool, art string, viteDev, profile bool, only str
 		return err
 	}
 	reportMap(mres, bare)
+	if mapMillionOn {
+		step("map.mjs: the Map tab of MapMillion (1,000,000 x 32 dims) in headless Chromium, software WebGL")
+		million, err := driveMillion(pg)
+		if err != nil {
+			return err
+		}
+		reportMillion(million, &mres)
+	}
 	say("screenshots and the wails dev log: %s", art)
 	return nil
 }
@@ -319,6 +329,7 @@ func startLoaded(dataDir string, fresh bool, only string) (*weaviatenode.Node, e
 	}{
 		{fixtures.GridBench, fixtures.GridBenchCount, fixtures.GridBenchDims, fixtures.GridBenchObject, fixtures.LoadGridBench, "about a minute or two", only == "" || only == "grid"},
 		{fixtures.MapBench, fixtures.MapBenchCount, fixtures.MapBenchDims, fixtures.MapBenchObject, fixtures.LoadMapBench, "a few minutes", only == "" || only == "map"},
+		{mapMillion, mapMillionCount, mapMillionDims, mapMillionObject, loadMapMillion, "a few minutes", (only == "" || only == "map") && mapMillionOn},
 	} {
 		if !c.needed {
 			continue

@@ -114,7 +114,9 @@ type mapResult struct {
 		ReadMs float64 `json:"readMs"`
 		DoneMs float64 `json:"doneMs"`
 	} `json:"sample"`
-	Error string `json:"error"`
+	// HeapMB is the page's JS heap (CDP's JSHeapUsedSize) after the pan and the zoom.
+	HeapMB float64 `json:"heapMB"`
+	Error  string  `json:"error"`
 }
 
 func driveMap(p page) (mapResult, error) {
