@@ -61,6 +61,7 @@ type target struct {
 type result struct {
 	rps      float64
 	p50, p99 time.Duration
+	worst    time.Duration
 	errors   int
 	lat      []time.Duration
 	secs     float64
@@ -89,6 +90,7 @@ func merge(parts []result) result {
 	out.cpuPerReq = time.Duration(out.cpu / float64(len(all)) * 1e9)
 	out.p50 = all[len(all)*50/100]
 	out.p99 = all[min(len(all)*99/100, len(all)-1)]
+	out.worst = all[len(all)-1]
 	return out
 }
 
@@ -389,6 +391,78 @@ func run(t target, n int, d time.Duration) result {
 		e += errs[i]
 	}
 	return result{lat: all, secs: d.Seconds(), errors: e, cpu: <-cpu}
+}
+
+// runPaced drives n connections that together offer rate requests a second for d, each on a
+// fixed schedule (connection i's k-th request is due at its start plus i/rate plus k*n/rate).
+// A latency counts from when the request was due, not from when it was sent: an answer that
+// comes late delays the requests after it on its connection, and they count late too.
+func runPaced(t target, n int, rate float64, d time.Duration) result {
+	warm := d / 8
+	every := time.Duration(float64(n) / rate * float64(time.Second))
+	var wg sync.WaitGroup
+	lat := make([][]time.Duration, n)
+	errs := make([]int, n)
+	start := time.Now().Add(20 * time.Millisecond)
+	measureFrom, stopAt := start.Add(warm), start.Add(warm+d)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			tr := &http.Transport{MaxConnsPerHost: 1, MaxIdleConnsPerHost: 1, DisableCompression: true}
+			defer tr.CloseIdleConnections()
+			c := &http.Client{Transport: tr}
+			buf := make([]time.Duration, 0, 1<<14)
+			for k := 0; ; k++ {
+				due := start.Add(time.Duration(i)*every/time.Duration(n) + time.Duration(k)*every)
+				if due.After(stopAt) {
+					break
+				}
+				if w := time.Until(due); w > 0 {
+					time.Sleep(w)
+				}
+				req, _ := http.NewRequest(http.MethodPost, t.url, bytes.NewReader(t.body))
+				req.Header = t.hdr
+				resp, err := c.Do(req)
+				if err != nil {
+					errs[i]++
+					continue
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != 200 {
+					errs[i]++
+					continue
+				}
+				if !due.Before(measureFrom) {
+					buf = append(buf, time.Since(due))
+				}
+			}
+			lat[i] = buf
+		}(i)
+	}
+	cpu := make(chan float64, 1)
+	cpuNow := processCPU
+	if f, ok := cpuOf[t.url]; ok {
+		cpuNow = f
+	}
+	go func() {
+		time.Sleep(time.Until(measureFrom))
+		from := cpuNow()
+		time.Sleep(time.Until(stopAt))
+		cpu <- cpuNow() - from
+	}()
+	wg.Wait()
+	// The rate is what was answered over the time the measured requests were due in (and
+	// after, for the last ones): a server that falls behind answers fewer than were offered.
+	took := time.Since(measureFrom)
+	var all []time.Duration
+	e := 0
+	for i := range lat {
+		all = append(all, lat[i]...)
+		e += errs[i]
+	}
+	return result{lat: all, secs: took.Seconds(), errors: e, cpu: <-cpu}
 }
 
 // cpuOf is, for a server in another process (by its URL), what reads that process's CPU
