@@ -322,89 +322,45 @@ func main() {
 	}
 }
 
-// run drives n connections (one keep-alive connection per worker) for d.
+// run drives n connections (one keep-alive connection per worker) for d, each sending its
+// next request when its answer arrives.
 func run(t target, n int, d time.Duration) result {
-	warm := d / 8
-	var wg sync.WaitGroup
-	lat := make([][]time.Duration, n)
-	errs := make([]int, n)
-	start := make(chan struct{})
-	var measureFrom, stopAt time.Time
-	for i := 0; i < n; i++ {
-		wg.Add(1)
-		go func(i int) {
-			defer wg.Done()
-			tr := &http.Transport{MaxConnsPerHost: 1, MaxIdleConnsPerHost: 1, DisableCompression: true}
-			defer tr.CloseIdleConnections()
-			c := &http.Client{Transport: tr}
-			<-start
-			buf := make([]time.Duration, 0, 1<<16)
-			for {
-				t0 := time.Now()
-				if t0.After(stopAt) {
-					break
-				}
-				m := http.MethodPost
-				if t.body == nil {
-					m = http.MethodGet
-				}
-				req, _ := http.NewRequest(m, t.url, bytes.NewReader(t.body))
-				req.Header = t.hdr
-				resp, err := c.Do(req)
-				if err != nil {
-					errs[i]++
-					continue
-				}
-				_, _ = io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				if resp.StatusCode != 200 {
-					// An error answer is counted, never timed: a fast refusal is not throughput.
-					errs[i]++
-					continue
-				}
-				if t0.After(measureFrom) {
-					buf = append(buf, time.Since(t0))
-				}
-			}
-			lat[i] = buf
-		}(i)
-	}
-	now := time.Now()
-	measureFrom, stopAt = now.Add(warm), now.Add(warm+d)
-	close(start)
-	cpu := make(chan float64, 1)
-	cpuNow := processCPU
-	if f, ok := cpuOf[t.url]; ok {
-		cpuNow = f
-	}
-	go func() {
-		time.Sleep(time.Until(measureFrom))
-		from := cpuNow()
-		time.Sleep(time.Until(stopAt))
-		cpu <- cpuNow() - from
-	}()
-	wg.Wait()
-	var all []time.Duration
-	e := 0
-	for i := range lat {
-		all = append(all, lat[i]...)
-		e += errs[i]
-	}
-	return result{lat: all, secs: d.Seconds(), errors: e, cpu: <-cpu}
+	lat, errs, cpu, _ := load(t, n, d, func(int, int, time.Time) time.Time { return time.Now() })
+	return result{lat: lat, secs: d.Seconds(), errors: errs, cpu: cpu}
 }
 
 // runPaced drives n connections that together offer rate requests a second for d, each on a
-// fixed schedule (connection i's k-th request is due at its start plus i/rate plus k*n/rate).
+// fixed schedule (connection i's k-th request is due at the start plus i/rate plus k*n/rate).
 // A latency counts from when the request was due, not from when it was sent: an answer that
 // comes late delays the requests after it on its connection, and they count late too.
 func runPaced(t target, n int, rate float64, d time.Duration) result {
-	warm := d / 8
 	every := time.Duration(float64(n) / rate * float64(time.Second))
-	var wg sync.WaitGroup
-	lat := make([][]time.Duration, n)
-	errs := make([]int, n)
+	lat, errs, cpu, measureFrom := load(t, n, d, func(i, k int, start time.Time) time.Time {
+		due := start.Add(time.Duration(i)*every/time.Duration(n) + time.Duration(k)*every)
+		if w := time.Until(due); w > 0 {
+			time.Sleep(w)
+		}
+		return due
+	})
+	// The rate is what was answered over the time from the first measured request's due time
+	// to the last answer: a server that falls behind answers fewer than were offered.
+	return result{lat: lat, secs: time.Since(measureFrom).Seconds(), errors: errs, cpu: cpu}
+}
+
+// load drives n connections for d after a warm-up of d/8: connection i's k-th request is sent
+// when due(i, k, start) returns, and its latency counts from the time it returns. An error
+// answer is counted, never timed: a fast refusal is not throughput.
+func load(t target, n int, d time.Duration, due func(i, k int, start time.Time) time.Time) (lat []time.Duration, errs int, cpu float64, measureFrom time.Time) {
 	start := time.Now().Add(20 * time.Millisecond)
-	measureFrom, stopAt := start.Add(warm), start.Add(warm+d)
+	measureFrom = start.Add(d / 8)
+	stopAt := measureFrom.Add(d)
+	method := http.MethodPost
+	if t.body == nil {
+		method = http.MethodGet
+	}
+	var wg sync.WaitGroup
+	lats := make([][]time.Duration, n)
+	errc := make([]int, n)
 	for i := 0; i < n; i++ {
 		wg.Add(1)
 		go func(i int) {
@@ -412,57 +368,50 @@ func runPaced(t target, n int, rate float64, d time.Duration) result {
 			tr := &http.Transport{MaxConnsPerHost: 1, MaxIdleConnsPerHost: 1, DisableCompression: true}
 			defer tr.CloseIdleConnections()
 			c := &http.Client{Transport: tr}
+			time.Sleep(time.Until(start))
 			buf := make([]time.Duration, 0, 1<<14)
 			for k := 0; ; k++ {
-				due := start.Add(time.Duration(i)*every/time.Duration(n) + time.Duration(k)*every)
-				if due.After(stopAt) {
+				t0 := due(i, k, start)
+				if t0.After(stopAt) {
 					break
 				}
-				if w := time.Until(due); w > 0 {
-					time.Sleep(w)
-				}
-				req, _ := http.NewRequest(http.MethodPost, t.url, bytes.NewReader(t.body))
+				req, _ := http.NewRequest(method, t.url, bytes.NewReader(t.body))
 				req.Header = t.hdr
 				resp, err := c.Do(req)
 				if err != nil {
-					errs[i]++
+					errc[i]++
 					continue
 				}
 				_, _ = io.Copy(io.Discard, resp.Body)
 				resp.Body.Close()
 				if resp.StatusCode != 200 {
-					errs[i]++
+					errc[i]++
 					continue
 				}
-				if !due.Before(measureFrom) {
-					buf = append(buf, time.Since(due))
+				if !t0.Before(measureFrom) {
+					buf = append(buf, time.Since(t0))
 				}
 			}
-			lat[i] = buf
+			lats[i] = buf
 		}(i)
 	}
-	cpu := make(chan float64, 1)
 	cpuNow := processCPU
 	if f, ok := cpuOf[t.url]; ok {
 		cpuNow = f
 	}
+	used := make(chan float64, 1)
 	go func() {
 		time.Sleep(time.Until(measureFrom))
 		from := cpuNow()
 		time.Sleep(time.Until(stopAt))
-		cpu <- cpuNow() - from
+		used <- cpuNow() - from
 	}()
 	wg.Wait()
-	// The rate is what was answered over the time the measured requests were due in (and
-	// after, for the last ones): a server that falls behind answers fewer than were offered.
-	took := time.Since(measureFrom)
-	var all []time.Duration
-	e := 0
-	for i := range lat {
-		all = append(all, lat[i]...)
-		e += errs[i]
+	for i := range lats {
+		lat = append(lat, lats[i]...)
+		errs += errc[i]
 	}
-	return result{lat: all, secs: took.Seconds(), errors: e, cpu: <-cpu}
+	return lat, errs, <-used, measureFrom
 }
 
 // cpuOf is, for a server in another process (by its URL), what reads that process's CPU
