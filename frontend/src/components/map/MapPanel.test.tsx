@@ -6,7 +6,7 @@ import { formatCount } from "../opened/format";
 import { column, connection, fakeApi, grid, tableInfo } from "../../test/fakeApi";
 import type { MapHighlight } from "../workspace/useWorkspace";
 import { MapPanel, SAMPLES } from "./MapPanel";
-import { MAP_MAX_POINTS, NO_VALUE_COLOUR } from "./mapModel";
+import { fit, MAP_MAX_POINTS, NO_VALUE_COLOUR } from "./mapModel";
 
 // WebGL is not in jsdom: regl-scatterplot is replaced at its boundary by a plot that records
 // what the map asks of it (its settings, the points drawn, the selection) and answers as the
@@ -32,8 +32,14 @@ const fake = vi.hoisted(() => {
       for (let i = this.sets.length - 1; i >= 0; i--) if (key in this.sets[i]) return this.sets[i][key];
       return undefined;
     }
+    /** hold: draws end when the test says (pending), as a million points' draw takes seconds. */
+    static hold = false;
+    draws = 0;
+    pending: (() => void)[] = [];
     draw(points: FakePlot["drawn"]) {
       this.drawn = points;
+      this.draws++;
+      if (FakePlot.hold) return new Promise<void>((resolve) => this.pending.push(resolve));
       return Promise.resolve();
     }
     subscribe(event: string, handler: Handler) {
@@ -632,5 +638,30 @@ describe("points keyed by their table's primary key (issue 37, item 3)", () => {
     act(() => plot.publish("select", { points: [0] }));
     expect(await screen.findByRole("note")).toHaveTextContent(/no primary key/);
     expect(screen.queryByRole("group", { name: /^Row / })).not.toBeInTheDocument();
+  });
+});
+
+describe("a million points (issue 42, target 3: the layout's frames come faster than a million points are drawn)", () => {
+  it("a frame that comes while the plot draws waits, and only the latest of those is drawn next", async () => {
+    const h = harness();
+    renderMap(h);
+    await screen.findByText(/3 points/);
+    fake.FakePlot.hold = true;
+    try {
+      await h.frame({ done: false, xy: new Float32Array([0, 0, 1, 0, 0, 1]) });
+      const plot = fake.plots[0];
+      await waitFor(() => expect(plot.draws).toBe(1));
+      await h.frame({ done: false, xy: new Float32Array([0, 0, 2, 0, 0, 1]) });
+      const last = new Float32Array([0, 0, 1, 0, 0, 3]);
+      await h.frame({ done: true, xy: last });
+      expect(plot.draws).toBe(1); // both wait for the draw under way
+      await act(async () => plot.pending.shift()!());
+      await waitFor(() => expect(plot.draws).toBe(2));
+      expect(plot.drawn?.y).toEqual([...fit(last).y]); // the latest, the one between never drawn
+      await act(async () => plot.pending.shift()!());
+      expect(plot.draws).toBe(2);
+    } finally {
+      fake.FakePlot.hold = false;
+    }
   });
 });

@@ -202,30 +202,47 @@ export function MapPanel({ connection, table, filters, onOpenRows, onFindSimilar
     void plot.current?.set({ ...THEME_COLOURS[theme] });
   }, [plot, theme]);
 
+  // One draw at a time: a frame that comes while one is drawn waits, and only the latest of
+  // those is drawn next. A million points take seconds to draw on a loaded machine (the plot's
+  // spatial index is built in a worker from a million points), longer than the layout's frames
+  // are apart; overlapping draws shared the cores and put off the first picture (issue 42).
+  const drawing = useRef<{ plot: unknown; next: (() => void) | null }>({ plot: null, next: null });
   useEffect(() => {
     const sp = plot.current;
     if (!sp || !fitted) return;
-    void sp.set({
-      pointColor: colours.colours,
-      colorBy: colours.kind === "none" ? null : "valueA",
-      pointSize: sizeColumn ? [2, 3, 4, 5, 6, 8, 10] : 4,
-      sizeBy: sizeColumn ? "valueB" : null,
-    });
-    void sp
-      .draw(
-        // colours are indices (a number's missing value has a colour of its own), sizes along a scale
-        { x: [...fitted.x], y: [...fitted.y], valueA: colours.values, valueB: sized },
-        { zDataType: "categorical", wDataType: "continuous", preventFilterReset: true },
-      )
-      .then(() => {
-        if (plot.current !== sp) return;
-        if (selectedRef.current.length > 0) sp.select([...selectedRef.current], { preventEvent: true });
-        setDrawnId(fitted.id);
-        // How many layouts are on the screen: the benchmark times the first frame by it.
-        const box = boxRef.current;
-        if (box) box.dataset.frames = String(Number(box.dataset.frames ?? 0) + 1);
-      })
-      .catch(() => {}); // a plot destroyed while drawing (the tab closed) has nothing to show
+    const draw = () => {
+      if (plot.current !== sp) return;
+      drawing.current = { plot: sp, next: null }; // drawing on sp (a new plot draws at once)
+      void sp.set({
+        pointColor: colours.colours,
+        colorBy: colours.kind === "none" ? null : "valueA",
+        pointSize: sizeColumn ? [2, 3, 4, 5, 6, 8, 10] : 4,
+        sizeBy: sizeColumn ? "valueB" : null,
+      });
+      void sp
+        .draw(
+          // colours are indices (a number's missing value has a colour of its own), sizes along a scale
+          { x: [...fitted.x], y: [...fitted.y], valueA: colours.values, valueB: sized },
+          { zDataType: "categorical", wDataType: "continuous", preventFilterReset: true },
+        )
+        .then(() => {
+          if (plot.current !== sp) return;
+          if (selectedRef.current.length > 0) sp.select([...selectedRef.current], { preventEvent: true });
+          setDrawnId(fitted.id);
+          // How many layouts are on the screen: the benchmark times the first frame by it.
+          const box = boxRef.current;
+          if (box) box.dataset.frames = String(Number(box.dataset.frames ?? 0) + 1);
+        })
+        .catch(() => {}) // a plot destroyed while drawing (the tab closed) has nothing to show
+        .finally(() => {
+          if (drawing.current.plot !== sp) return;
+          const next = drawing.current.next;
+          drawing.current = { plot: null, next: null };
+          next?.();
+        });
+    };
+    if (drawing.current.plot === sp) drawing.current.next = draw;
+    else draw();
   }, [plot, boxRef, selectedRef, fitted, colours, sized, sizeColumn]);
 
   // The note is said while the selection is the highlight's: another selection (Clear, Escape,
