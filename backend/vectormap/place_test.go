@@ -211,3 +211,37 @@ func TestTheDefaultBoundKeepsAMapsVectorsWithinMemory(t *testing.T) {
 		}
 	}
 }
+
+// The layout runs below the window's priority (nice 10 on Linux), so that the window drawing
+// a million points is not kept waiting by it; the test's own thread keeps its priority.
+func TestTheLayoutRunsBelowTheWindowsPriority(t *testing.T) {
+	before, ok := threadNice()
+	if !ok {
+		t.Skip("no thread priority to read on this system")
+	}
+	m, _ := clusters(3_000, 16, 4, 0.6, 6)
+	pca, err := PCA(context.Background(), m, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seen []int
+	_, err = UMAP(context.Background(), m, pca, Options{Seed: 1, FrameEvery: time.Nanosecond, Frame: func([]float32, int, int) {
+		if n, ok := threadNice(); ok {
+			seen = append(seen, n)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) == 0 {
+		t.Fatal("no frame")
+	}
+	for _, n := range seen {
+		if n < layoutNice {
+			t.Fatalf("a frame sent at nice %d, want at least %d", n, layoutNice)
+		}
+	}
+	if after, _ := threadNice(); after != before {
+		t.Errorf("the caller's thread went from nice %d to %d", before, after)
+	}
+}
