@@ -98,11 +98,35 @@ try {
     new MutationObserver(check).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ["data-frames"] });
   }, TABLE);
 
+  // MAPBENCH_PROFILE_OPEN=<table>: a CPU profile of the page from the click on Map to the
+  // first points drawn, its top functions by self time printed (where the first picture's
+  // time goes; profiling slows it).
+  const openProfile = process.env.MAPBENCH_PROFILE_OPEN === TABLE ? await page.context().newCDPSession(page) : null;
+  if (openProfile) {
+    await openProfile.send("Profiler.enable");
+    await openProfile.send("Profiler.setSamplingInterval", { interval: 1000 });
+    await openProfile.send("Profiler.start");
+  }
   await tablePanel.getByRole("button", { name: "Map", exact: true }).click();
   const panel = page.locator(`section.panel--map[aria-label="Map of ${TABLE}"]`);
   await panel.waitFor({ timeout: 30_000 });
   await page.waitForFunction(() => window.__mapbench.firstFrame || window.__mapbench.error, null, { timeout: 300_000, polling: 200 });
   log("the first layout (PCA) is on the screen");
+  if (openProfile) {
+    const { profile: prof } = await openProfile.send("Profiler.stop");
+    writeFileSync(join(artifacts, `mapbench-open-${TABLE}.cpuprofile`), JSON.stringify(prof));
+    const perSample = (prof.endTime - prof.startTime) / 1000 / Math.max(1, prof.samples.length);
+    const self = new Map();
+    for (const n of prof.nodes) {
+      const f = n.callFrame;
+      const key = `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\//, "")}:${f.lineNumber + 1}`;
+      self.set(key, (self.get(key) ?? 0) + (n.hitCount ?? 0) * perSample);
+    }
+    log(`CPU profile of the page from Map to the first points drawn (${((prof.endTime - prof.startTime) / 1000).toFixed(0)} ms), top functions by self time:`);
+    for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) log(`  ${v.toFixed(0).padStart(6)} ms  ${k}`);
+    const marks = await page.evaluate(() => window.__mapbench);
+    log(`marks: ${JSON.stringify(marks)}`);
+  }
   await page.waitForFunction(() => (window.__mapbench.done && window.__mapbench.lastFrame) || window.__mapbench.error, null, { timeout: 600_000, polling: 500 });
   const marks = await page.evaluate(() => window.__mapbench);
   if (marks.error) throw new Error(`the map says: ${marks.error}`);
