@@ -99,6 +99,12 @@ describe("the map's encodings (issue 22)", () => {
     expect(labelColumn(cols)?.name).toBe("title");
     expect(defaultColour(cols)).toBe("topic");
     expect(defaultColour([cols[0], cols[4]])).toBe("open");
+    // a 13th value in the last row still leaves a column out (the count stops only past 12)
+    const rows = [...Array(1000).keys()].map((i) => String(i % 12));
+    const twelve = col("twelve", "text", rows);
+    const late = col("late", "text", [...rows.slice(0, -1), "the thirteenth"]);
+    expect(defaultColour([late, twelve])).toBe("twelve");
+    expect(defaultColour([late])).toBe("");
   });
 });
 

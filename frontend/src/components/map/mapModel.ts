@@ -199,7 +199,14 @@ export function defaultColour(columns: Column[]): string {
   let most = 1;
   for (const c of columns) {
     if (c.kind !== "text") continue;
-    const distinct = new Set(c.values.filter((v) => v !== null)).size;
+    // counted until past MAX_CATEGORIES: a million rows of a column with more values are left
+    // at once, not read to the end (issue 42: 2 s of the first picture of a million points)
+    const seen = new Set<string>();
+    for (const v of c.values) {
+      if (v !== null) seen.add(v);
+      if (seen.size > MAX_CATEGORIES) break;
+    }
+    const distinct = seen.size;
     if (distinct > most && distinct <= MAX_CATEGORIES) {
       best = c.name;
       most = distinct;
