@@ -201,12 +201,20 @@ func TestACancelledLayoutStopsPromptly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cancelStops(t, m, pca, "cancelled in the neighbour search", 50*time.Millisecond)
+}
+
+// cancelStops cancels UMAP of m before it starts, after the given time (the rule names
+// where the layout is then), and at its first frame; each time it must end with
+// context.Canceled within 3 s of the cancel.
+func cancelStops(t *testing.T, m, pca Matrix, midRule string, mid time.Duration) {
+	t.Helper()
 	cases := []struct {
 		rule  string
 		after time.Duration // 0: cancelled before the call; <0: at the first frame
 	}{
 		{"cancelled before it starts", 0},
-		{"cancelled in the neighbour search", 50 * time.Millisecond},
+		{midRule, mid},
 		{"cancelled at the first frame", -1},
 	}
 	for _, c := range cases {

@@ -2,7 +2,6 @@ package vectormap
 
 import (
 	"context"
-	"errors"
 	"math"
 	"slices"
 	"testing"
@@ -153,45 +152,7 @@ func TestACancelledSampledLayoutStops(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases := []struct {
-		rule  string
-		after time.Duration // 0: before the call; <0: at the first frame
-	}{
-		{"cancelled before it starts", 0},
-		{"cancelled while the rows are placed", 20 * time.Millisecond},
-		{"cancelled at the first frame", -1},
-	}
-	for _, c := range cases {
-		t.Run(c.rule, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			var cancelledAt time.Time
-			o := Options{Seed: 1, FrameEvery: time.Nanosecond}
-			switch {
-			case c.after == 0:
-				cancel()
-				cancelledAt = time.Now()
-			case c.after > 0:
-				time.AfterFunc(c.after, func() { cancelledAt = time.Now(); cancel() })
-			default:
-				o.Frame = func([]float32, int, int) {
-					if cancelledAt.IsZero() {
-						cancelledAt = time.Now()
-						cancel()
-					}
-				}
-			}
-			_, err := UMAP(ctx, m, pca, o)
-			if !errors.Is(err, context.Canceled) {
-				t.Fatalf("%v, want context.Canceled", err)
-			}
-			took := time.Since(cancelledAt)
-			t.Logf("stopped %v after the cancel", took.Round(time.Millisecond))
-			if took > 3*time.Second {
-				t.Fatalf("stopped %v after the cancel", took)
-			}
-		})
-	}
+	cancelStops(t, m, pca, "cancelled while the rows are placed", 20*time.Millisecond)
 }
 
 // The default bound holds a map to a million points of narrow vectors, fewer of wide ones
