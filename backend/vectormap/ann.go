@@ -33,7 +33,6 @@ func approxNearest(ctx context.Context, m Matrix, k int, seed uint64) (neighbour
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			lowerPriority()
 			if ctx.Err() != nil {
 				return
 			}
@@ -251,7 +250,6 @@ func parallelChunks(ctx context.Context, n int, fn func(lo, hi int)) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			lowerPriority()
 			for ctx.Err() == nil {
 				lo := int(next.Add(chunk)) - chunk
 				if lo >= n {

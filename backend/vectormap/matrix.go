@@ -58,7 +58,6 @@ func parallelRows(ctx context.Context, n int, fn func(lo, hi int)) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			lowerPriority()
 			if ctx.Err() == nil {
 				fn(lo, hi)
 			}

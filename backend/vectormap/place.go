@@ -55,7 +55,7 @@ func sampledUMAP(ctx context.Context, m Matrix, init Matrix, o Options) (Matrix,
 			frame(pl.expand(xy), epoch, epochs)
 		}
 	}
-	y, err := umap(ctx, sub, subInit, o) // on this goroutine, already below the window's priority
+	y, err := UMAP(ctx, sub, subInit, o) // the sample is at most sampleAbove rows: laid out whole
 	if err != nil {
 		return Matrix{}, err
 	}

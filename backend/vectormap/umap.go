@@ -41,28 +41,7 @@ const reduceTo = 32
 // UMAP lays m's rows out on a plane so that each row's nearest neighbours stay near it
 // (McInnes, Healy and Melville 2018), starting from init (the PCA layout, N×2). It returns
 // the layout, N×2. Above sampleAbove rows it lays out a sample and places the rest (place.go).
-//
-// It runs below the window's priority (lowerPriority), as do the goroutines it shares the
-// work with, Frame included.
 func UMAP(ctx context.Context, m Matrix, init Matrix, o Options) (Matrix, error) {
-	type result struct {
-		xy  Matrix
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		lowerPriority()
-		xy, err := umap(ctx, m, init, o)
-		done <- result{xy, err}
-	}()
-	r := <-done
-	return r.xy, r.err
-}
-
-// layoutNice is the nice value the layout's threads run at (the window's are at 0).
-const layoutNice = 10
-
-func umap(ctx context.Context, m Matrix, init Matrix, o Options) (Matrix, error) {
 	if err := m.Check(); err != nil {
 		return Matrix{}, err
 	}
@@ -341,7 +320,6 @@ func optimize(ctx context.Context, y Matrix, g graph, negatives float32, o Optio
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				lowerPriority()
 				for {
 					s := int(part.Add(1)) - 1
 					if s >= sgdShards {
