@@ -45,6 +45,19 @@ function need(name) {
 
 const log = (s) => process.stderr.write(s + "\n");
 
+// logTopSelf logs a CDP CPU profile's top functions by self time, in ms.
+function logTopSelf(prof, title, top) {
+  const perSample = (prof.endTime - prof.startTime) / 1000 / Math.max(1, prof.samples.length);
+  const self = new Map();
+  for (const n of prof.nodes) {
+    const f = n.callFrame;
+    const key = `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\//, "")}:${f.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + (n.hitCount ?? 0) * perSample);
+  }
+  log(`${title}, top functions by self time:`);
+  for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, top)) log(`  ${v.toFixed(0).padStart(6)} ms  ${k}`);
+}
+
 const browser = await launchChromium();
 let exitCode = 0;
 try {
@@ -115,15 +128,7 @@ try {
   if (openProfile) {
     const { profile: prof } = await openProfile.send("Profiler.stop");
     writeFileSync(join(artifacts, `mapbench-open-${TABLE}.cpuprofile`), JSON.stringify(prof));
-    const perSample = (prof.endTime - prof.startTime) / 1000 / Math.max(1, prof.samples.length);
-    const self = new Map();
-    for (const n of prof.nodes) {
-      const f = n.callFrame;
-      const key = `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\//, "")}:${f.lineNumber + 1}`;
-      self.set(key, (self.get(key) ?? 0) + (n.hitCount ?? 0) * perSample);
-    }
-    log(`CPU profile of the page from Map to the first points drawn (${((prof.endTime - prof.startTime) / 1000).toFixed(0)} ms), top functions by self time:`);
-    for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) log(`  ${v.toFixed(0).padStart(6)} ms  ${k}`);
+    logTopSelf(prof, `CPU profile of the page from Map to the first points drawn (${((prof.endTime - prof.startTime) / 1000).toFixed(0)} ms)`, 25);
     const marks = await page.evaluate(() => window.__mapbench);
     log(`marks: ${JSON.stringify(marks)}`);
   }
@@ -209,15 +214,7 @@ try {
   if (profile) {
     const { profile: prof } = await cdp.send("Profiler.stop");
     writeFileSync(join(artifacts, "mapbench-pan.cpuprofile"), JSON.stringify(prof));
-    const perSample = (prof.endTime - prof.startTime) / 1000 / Math.max(1, prof.samples.length);
-    const self = new Map();
-    for (const n of prof.nodes) {
-      const f = n.callFrame;
-      const key = `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\//, "")}:${f.lineNumber + 1}`;
-      self.set(key, (self.get(key) ?? 0) + (n.hitCount ?? 0) * perSample);
-    }
-    log("CPU profile of the pan, top functions by self time:");
-    for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 15)) log(`  ${v.toFixed(0).padStart(6)} ms  ${k}`);
+    logTopSelf(prof, "CPU profile of the pan", 15);
   }
   // the points have moved 150 px, so the drag was a pan and not a no-op
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
